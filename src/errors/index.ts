@@ -1,0 +1,111 @@
+/**
+ * One error family for everything a caller can get wrong or that can go wrong
+ * while rendering. Each error carries the HTTP status from the spec's error
+ * table so the library and the REST server answer alike, and serialises to the
+ * hosted API's body: `{name, message, fields: [{message, property}]}`.
+ */
+
+export interface FieldError {
+  message: string;
+  /** Path of the offending property, e.g. `data[2].table.columnOptions[0].align`. */
+  property: string;
+}
+
+export interface ErrorBody {
+  name: string;
+  message: string;
+  fields: FieldError[];
+}
+
+export class CastpressError extends Error {
+  readonly status: number;
+  readonly fields: FieldError[];
+
+  constructor(name: string, status: number, message: string, fields: FieldError[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = name;
+    this.status = status;
+    this.fields = fields;
+  }
+
+  toJSON(): ErrorBody {
+    return { name: this.name, message: this.message, fields: this.fields };
+  }
+}
+
+function summarise(fields: FieldError[]): string {
+  if (fields.length === 0) return 'Validation failed';
+  return fields.map((f) => `${f.property}: ${f.message}`).join('; ');
+}
+
+/** 400: the request (or the template) does not have the shape the spec asks for. */
+export class ValidationError extends CastpressError {
+  constructor(fields: FieldError[], message = summarise(fields)) {
+    super('ValidationError', 400, message, fields);
+  }
+
+  static of(property: string, message: string): ValidationError {
+    return new ValidationError([{ property, message }]);
+  }
+}
+
+/** 401: missing or invalid credentials (used by the REST server). */
+export class AuthorizationError extends CastpressError {
+  constructor(message = 'Not logged in.') {
+    super('AuthorizationError', 401, message);
+  }
+}
+
+/** 404: no template with that EID and version. */
+export class NotFoundError extends CastpressError {
+  constructor(message: string, property = 'castEid') {
+    super('NotFoundError', 404, message, [{ message, property }]);
+  }
+}
+
+/** 413: a body or an embedded resource is over one of the spec's limits. */
+export class PayloadTooLargeError extends CastpressError {
+  constructor(message: string, property: string) {
+    super('PayloadTooLargeError', 413, message, [{ message, property }]);
+  }
+}
+
+/** 415: the request's content type is neither JSON nor multipart. */
+export class UnsupportedMediaTypeError extends CastpressError {
+  constructor(message = 'Content-Type must be application/json or multipart/form-data') {
+    super('UnsupportedMediaTypeError', 415, message, [{ message, property: 'Content-Type' }]);
+  }
+}
+
+/** 429: too many simultaneous requests (development keys, engine queue limits). */
+export class TooManyRequestsError extends CastpressError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds = 1, message = 'Too many simultaneous requests') {
+    super('TooManyRequestsError', 429, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** 422: a template or input PDF that cannot be read (corrupt, needs a password...). */
+export class InvalidPdfError extends CastpressError {
+  constructor(message: string, property = 'pdf', options?: { cause?: unknown }) {
+    super('InvalidPdfError', 422, message, [{ message, property }], options);
+  }
+}
+
+/** 500/503: the engine itself failed (Chromium died twice, deadline passed, engine closed). */
+export class RenderError extends CastpressError {
+  constructor(message: string, status = 500, options?: { cause?: unknown }) {
+    super('RenderError', status, message, [], options);
+  }
+}
+
+export function isCastpressError(e: unknown): e is CastpressError {
+  return e instanceof CastpressError;
+}
+
+/** Turns any thrown value into a body fit to send; unknown errors never leak stack traces. */
+export function toErrorBody(e: unknown): { status: number; body: ErrorBody } {
+  if (e instanceof CastpressError) return { status: e.status, body: e.toJSON() };
+  return { status: 500, body: { name: 'InternalError', message: 'Internal error', fields: [] } };
+}
