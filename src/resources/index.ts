@@ -1,0 +1,4 @@
+export type { ResourceKind, ResolvedResource, ResourceResolver, FetchLimits } from './resolver.js';
+export { loadResource } from './resolver.js';
+export type { DecodedDataUrl } from './data-url.js';
+export { parseDataUrl } from './data-url.js';

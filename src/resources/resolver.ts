@@ -1,0 +1,46 @@
+/**
+ * Remote resources (images, fonts, stylesheets) never reach the network by
+ * themselves: the caller passes a resolver, and without one only `data:` URLs
+ * load. This keeps rendering offline and makes every fetch visible to the caller.
+ */
+
+export type ResourceKind = 'image' | 'font' | 'stylesheet' | 'other';
+
+export interface ResolvedResource {
+  body: Uint8Array;
+  /** Content-Type as the origin declared it, if known (fonts are checked against it). */
+  contentType?: string;
+}
+
+/**
+ * Fetches `url` on the caller's terms. Return `null`/`undefined` to refuse.
+ * Only called for http(s) URLs; `file:` and other schemes are refused before it.
+ */
+export type ResourceResolver = (url: string, kind: ResourceKind) => Promise<ResolvedResource | null | undefined>;
+
+export interface FetchLimits {
+  /** Largest body accepted, bytes. */
+  maxBytes: number;
+}
+
+/** Resolves a URL through data: decoding or the caller's resolver; never throws. */
+export async function loadResource(
+  url: string,
+  kind: ResourceKind,
+  resolver: ResourceResolver | undefined,
+  limits: FetchLimits,
+): Promise<ResolvedResource | null> {
+  if (url.startsWith('data:')) {
+    const decoded = parseDataUrl(url);
+    if (!decoded || decoded.body.byteLength > limits.maxBytes) return null;
+    return decoded;
+  }
+  if (!resolver || !/^https?:\/\//i.test(url)) return null;
+  try {
+    const res = await resolver(url, kind);
+    if (!res || !(res.body instanceof Uint8Array) || res.body.byteLength > limits.maxBytes) return null;
+    return res;
+  } catch {
+    return null;
+  }
+}
