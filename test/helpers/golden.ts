@@ -1,0 +1,106 @@
+/**
+ * Golden-image comparison: every page rendered with pdfjs is compared with
+ * golden/<name>/page-<n>.png. GOLDEN_UPDATE=1 rewrites the references; a
+ * mismatch leaves expected / actual / diff images and an HTML report in
+ * test-output/ so a person can see what changed.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+import { renderPages } from './render.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const goldenDir = path.join(root, 'golden');
+const reportDir = path.join(root, 'test-output', 'golden');
+
+export interface GoldenOptions {
+  /** Pixels per point (default 1). */
+  scale?: number;
+  /** Share of pixels allowed to differ (default 0.002 = 0.2%). */
+  tolerance?: number;
+  /** pixelmatch colour threshold 0..1 (default 0.15); anti-aliasing differences are ignored. */
+  threshold?: number;
+}
+
+export interface GoldenResult {
+  pages: number;
+  mismatches: Array<{ page: number; ratio: number }>;
+}
+
+export async function expectGolden(name: string, pdf: Uint8Array, options: GoldenOptions = {}): Promise<GoldenResult> {
+  const { scale = 1, tolerance = 0.002, threshold = 0.15 } = options;
+  const dir = path.join(goldenDir, name);
+  const pages = await renderPages(pdf, scale);
+  const update = process.env.GOLDEN_UPDATE === '1';
+
+  if (update) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await Promise.all(pages.map((p, i) => writeFile(path.join(dir, `page-${i + 1}.png`), p.png)));
+    return { pages: pages.length, mismatches: [] };
+  }
+
+  if (!existsSync(dir)) {
+    throw new Error(`No golden images for "${name}" in ${dir}: run \`npm run golden:update\` and review them.`);
+  }
+  const expectedFiles = (await readdir(dir)).filter((f) => /^page-\d+\.png$/.test(f));
+  const failures: string[] = [];
+  const mismatches: GoldenResult['mismatches'] = [];
+  if (expectedFiles.length !== pages.length) {
+    failures.push(`page count: expected ${expectedFiles.length}, got ${pages.length}`);
+  }
+
+  const caseReport = path.join(reportDir, name);
+  await rm(caseReport, { recursive: true, force: true });
+  for (let i = 0; i < pages.length; i++) {
+    const file = path.join(dir, `page-${i + 1}.png`);
+    if (!existsSync(file)) continue;
+    const expected = PNG.sync.read(await readFile(file));
+    const actual = pages[i];
+    if (expected.width !== actual.width || expected.height !== actual.height) {
+      failures.push(`page ${i + 1}: size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`);
+      await writeCase(caseReport, i + 1, expected, actual.png, null);
+      continue;
+    }
+    const diff = new PNG({ width: actual.width, height: actual.height });
+    const differing = pixelmatch(expected.data, actual.rgba, diff.data, actual.width, actual.height, { threshold });
+    const ratio = differing / (actual.width * actual.height);
+    if (ratio > tolerance) {
+      mismatches.push({ page: i + 1, ratio });
+      failures.push(`page ${i + 1}: ${(ratio * 100).toFixed(3)}% of pixels differ (allowed ${(tolerance * 100).toFixed(3)}%)`);
+      await writeCase(caseReport, i + 1, expected, actual.png, diff);
+    }
+  }
+  if (failures.length > 0) {
+    await writeReportIndex();
+    throw new Error(`Golden "${name}" differs:\n  ${failures.join('\n  ')}\nSee test-output/golden-report.html`);
+  }
+  return { pages: pages.length, mismatches };
+}
+
+async function writeCase(dir: string, page: number, expected: PNG, actualPng: Buffer, diff: PNG | null): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, `page-${page}-expected.png`), PNG.sync.write(expected));
+  await writeFile(path.join(dir, `page-${page}-actual.png`), actualPng);
+  if (diff) await writeFile(path.join(dir, `page-${page}-diff.png`), PNG.sync.write(diff));
+}
+
+/** Rebuilt from the folders on disk, so parallel test workers each leave a complete report. */
+async function writeReportIndex(): Promise<void> {
+  const cases = existsSync(reportDir) ? (await readdir(reportDir, { recursive: true })).map(String) : [];
+  const rows = cases
+    .filter((f) => f.endsWith('-actual.png'))
+    .sort()
+    .map((f) => {
+      const base = f.replace(/-actual\.png$/, '');
+      const img = (suffix: string) => `<td><img src="golden/${base}-${suffix}.png" style="max-width:100%"></td>`;
+      return `<tr><th colspan="3">${base}</th></tr><tr>${img('expected')}${img('actual')}${img('diff')}</tr>`;
+    });
+  const html = `<!doctype html><meta charset="utf-8"><title>Golden report</title>
+<style>table{width:100%;border-collapse:collapse}td{width:33%;vertical-align:top;border:1px solid #ccc}th{text-align:left;padding-top:1em}</style>
+<table><tr><th>expected</th><th>actual</th><th>diff</th></tr>${rows.join('\n')}</table>`;
+  await writeFile(path.join(root, 'test-output', 'golden-report.html'), html);
+}

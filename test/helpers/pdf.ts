@@ -1,0 +1,203 @@
+/**
+ * Reading PDFs back the way a viewer would (pdfjs), so tests assert what a
+ * person sees: text with positions, form fields, page sizes.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+const require = createRequire(import.meta.url);
+const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const run = promisify(execFile);
+
+export interface TextItem {
+  str: string;
+  /** Left edge, points from the page's left. */
+  x: number;
+  /** Top of the glyph box (baseline - font height), points from the page's top. */
+  y: number;
+  /** Baseline, points from the page's top. */
+  baseline: number;
+  width: number;
+  height: number;
+  fontName: string;
+}
+
+export interface PageText {
+  width: number;
+  height: number;
+  items: TextItem[];
+}
+
+export interface FieldInfo {
+  name: string;
+  /** pdfjs field type: Tx (text), Btn (check box, radio, push button), Ch (choice), Sig. */
+  type: string;
+  value: unknown;
+  readOnly: boolean;
+  /** [x1, y1, x2, y2] in PDF user space (origin bottom-left). */
+  rect: number[];
+  /** 0-based page index of the widget. */
+  page: number;
+  checkBox?: boolean;
+  radioButton?: boolean;
+  /** Export value of a check box / radio widget. */
+  buttonValue?: unknown;
+  comb?: boolean;
+  maxLen?: number;
+  multiLine?: boolean;
+  options?: unknown[];
+}
+
+export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
+
+export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  // pdfjs transfers (detaches) the buffer it is given: hand it a copy.
+  const data = new Uint8Array(bytes);
+  return pdfjs.getDocument({
+    data,
+    standardFontDataUrl: pathToFileURL(path.join(pdfjsRoot, 'standard_fonts') + path.sep).href,
+    cMapUrl: pathToFileURL(path.join(pdfjsRoot, 'cmaps') + path.sep).href,
+    cMapPacked: true,
+    wasmUrl: pathToFileURL(path.join(pdfjsRoot, 'wasm') + path.sep).href,
+    iccUrl: pathToFileURL(path.join(pdfjsRoot, 'iccs') + path.sep).href,
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+  } as Parameters<typeof pdfjs.getDocument>[0]).promise;
+}
+
+export async function pageCount(bytes: Uint8Array): Promise<number> {
+  const doc = await openPdf(bytes);
+  try {
+    return doc.numPages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+export async function readText(bytes: Uint8Array): Promise<PageText[]> {
+  const doc = await openPdf(bytes);
+  try {
+    const pages: PageText[] = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const viewport = page.getViewport({ scale: 1 });
+      const content = await page.getTextContent();
+      const items: TextItem[] = [];
+      for (const raw of content.items) {
+        if (!('str' in raw)) continue;
+        const [a, b, , , e, f] = raw.transform as number[];
+        const [vx, vy] = viewport.convertToViewportPoint(e, f) as [number, number];
+        const fontHeight = raw.height || Math.hypot(a, b);
+        items.push({
+          str: raw.str,
+          x: vx,
+          y: vy - fontHeight,
+          baseline: vy,
+          width: raw.width,
+          height: fontHeight,
+          fontName: raw.fontName,
+        });
+      }
+      pages.push({ width: viewport.width, height: viewport.height, items });
+      page.cleanup();
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** Each page's text: items joined in content order, with a space between items on one line and a newline between lines. */
+export async function pageText(bytes: Uint8Array): Promise<string[]> {
+  const pages = await readText(bytes);
+  return pages.map((p) => joinItems(p.items));
+}
+
+export function joinItems(items: TextItem[]): string {
+  let out = '';
+  let lastBaseline: number | undefined;
+  for (const it of items) {
+    if (lastBaseline !== undefined) {
+      out += Math.abs(it.baseline - lastBaseline) > 1 ? '\n' : out.endsWith(' ') || it.str.startsWith(' ') ? '' : ' ';
+    }
+    out += it.str;
+    if (it.str !== '') lastBaseline = it.baseline;
+  }
+  return out;
+}
+
+/** Text items whose origin falls inside a rectangle given with a top-left origin (template coordinates). */
+export function itemsInRect(page: PageText, rect: { x: number; y: number; width: number; height: number }, slack = 1): TextItem[] {
+  return page.items.filter(
+    (it) =>
+      it.str.trim() !== '' &&
+      it.x >= rect.x - slack &&
+      it.x <= rect.x + rect.width + slack &&
+      it.baseline >= rect.y - slack &&
+      it.baseline <= rect.y + rect.height + slack,
+  );
+}
+
+export async function readFields(bytes: Uint8Array): Promise<FieldInfo[]> {
+  const doc = await openPdf(bytes);
+  try {
+    const fields: FieldInfo[] = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const annotations = (await page.getAnnotations()) as Array<Record<string, unknown>>;
+      for (const a of annotations) {
+        if (a.subtype !== 'Widget' || typeof a.fieldName !== 'string') continue;
+        fields.push({
+          name: a.fieldName,
+          type: String(a.fieldType),
+          value: a.fieldValue,
+          readOnly: Boolean(a.readOnly),
+          rect: a.rect as number[],
+          page: i - 1,
+          checkBox: a.checkBox as boolean | undefined,
+          radioButton: a.radioButton as boolean | undefined,
+          buttonValue: a.buttonValue,
+          comb: a.comb as boolean | undefined,
+          maxLen: a.maxLen as number | undefined,
+          multiLine: a.multiLine as boolean | undefined,
+          options: a.options as unknown[] | undefined,
+        });
+      }
+      page.cleanup();
+    }
+    return fields;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+export async function pageSizes(bytes: Uint8Array): Promise<Array<{ width: number; height: number }>> {
+  const pages = await readText(bytes);
+  return pages.map(({ width, height }) => ({ width, height }));
+}
+
+/** Fails when qpdf finds structural errors (warnings are allowed: qpdf exits 3 for those). */
+export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-qpdf-'));
+  const file = path.join(dir, 'check.pdf');
+  try {
+    await writeFile(file, bytes);
+    try {
+      await run('qpdf', ['--check', file]);
+    } catch (e) {
+      const err = e as { code?: number; stdout?: string; stderr?: string };
+      if (err.code === 3) return;
+      throw new Error(`qpdf --check failed (exit ${err.code}):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

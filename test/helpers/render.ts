@@ -1,0 +1,40 @@
+import { createCanvas } from '@napi-rs/canvas';
+import { openPdf } from './pdf.js';
+
+export interface RenderedPage {
+  width: number;
+  height: number;
+  /** RGBA pixels, white background. */
+  rgba: Uint8ClampedArray;
+  png: Buffer;
+}
+
+/** Renders every page with pdfjs at `scale` pixels per point. */
+export async function renderPages(bytes: Uint8Array, scale = 1): Promise<RenderedPage[]> {
+  const doc = await openPdf(bytes);
+  try {
+    const out: RenderedPage[] = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const viewport = page.getViewport({ scale });
+      const width = Math.ceil(viewport.width);
+      const height = Math.ceil(viewport.height);
+      const canvas = createCanvas(width, height);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, width, height);
+      await page.render({
+        canvasContext: ctx as unknown as CanvasRenderingContext2D,
+        canvas: canvas as unknown as HTMLCanvasElement,
+        viewport,
+        annotationMode: 2, // render form-field appearances too
+      } as unknown as Parameters<typeof page.render>[0]).promise;
+      const rgba = new Uint8ClampedArray(ctx.getImageData(0, 0, width, height).data);
+      out.push({ width, height, rgba, png: canvas.toBuffer('image/png') });
+      page.cleanup();
+    }
+    return out;
+  } finally {
+    await doc.destroy();
+  }
+}
