@@ -1,3 +1,4 @@
+import { parseDataUrl } from './data-url.js';
 /**
  * Remote resources (images, fonts, stylesheets) never reach the network by
  * themselves: the caller passes a resolver, and without one only `data:` URLs

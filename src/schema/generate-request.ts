@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { bool, fontFamily, fontSize, hexColor, outputFormat, pageOptions } from './common.js';
+
+const cell = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string());
+
+const columnWidth = z.preprocess(
+  (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? `${v}px` : v),
+  z.string().regex(/^\s*(\d+(\.\d+)?|\.\d+)\s*(px|%)\s*$/, { error: 'Must be pixels such as "100px" or a percentage such as "25%"' }),
+);
+
+const columnOption = z.object({
+  align: z.enum(['left', 'center', 'right']).optional(),
+  width: columnWidth.optional(),
+});
+
+/** The clients disagree on spellings: `rowGridLines`/`rowGridlines`, `center`/`middle`. */
+const table = z
+  .preprocess(
+    (v) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+      const t = { ...(v as Record<string, unknown>) };
+      for (const [alt, canonical] of [
+        ['rowGridLines', 'rowGridlines'],
+        ['columnGridLines', 'columnGridlines'],
+      ] as const) {
+        if (alt in t && !(canonical in t)) t[canonical] = t[alt];
+        delete t[alt];
+      }
+      return t;
+    },
+    z.object({
+      rows: z.array(z.array(cell)),
+      firstRowHeaders: bool.default(true),
+      rowGridlines: bool.default(false),
+      columnGridlines: bool.default(false),
+      verticalAlign: z.preprocess((v) => (v === 'middle' ? 'center' : v), z.enum(['top', 'center', 'bottom'])).default('top'),
+      columnOptions: z.array(columnOption.nullable().transform((o) => o ?? {})).default([]),
+    }),
+  );
+
+export type TableBlock = z.output<typeof table>;
+
+export const markdownBlock = z
+  .object({
+    heading: z.string().optional(),
+    label: z.string().optional(),
+    content: z.string().optional(),
+    table: table.optional(),
+    fontSize: fontSize.optional(),
+    textColor: hexColor.optional(),
+    fontFamily: fontFamily.optional(),
+  })
+  .refine((b) => b.heading !== undefined || b.label !== undefined || b.content !== undefined || b.table !== undefined, {
+    error: 'A block needs at least one of heading, label, content or table',
+  });
+
+export type MarkdownBlock = z.output<typeof markdownBlock>;
+
+const logoSize = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*(px)?\s*$/.test(v) ? parseFloat(v) : v),
+  z.number().positive().max(500),
+);
+
+export const logo = z.union([
+  z.literal(false),
+  z.literal(true),
+  z.object({
+    src: z.string().min(1),
+    maxWidth: logoSize.default(200),
+    maxHeight: logoSize.default(200),
+  }),
+]);
+
+export type LogoOption = z.output<typeof logo>;
+
+const common = {
+  title: z.string().optional(),
+  page: pageOptions.optional(),
+  outputFormat: outputFormat.optional(),
+};
+
+export const markdownRequest = z.object({
+  ...common,
+  type: z.literal('markdown').default('markdown'),
+  data: z.array(markdownBlock).min(1),
+  fontSize: fontSize.optional(),
+  fontFamily: fontFamily.optional(),
+  textColor: hexColor.optional(),
+  includeTimestamp: bool.default(true),
+  logo: logo.optional(),
+});
+
+/** In HTML mode the Markdown-only properties are ignored, as the spec says. */
+export const htmlRequest = z.object({
+  ...common,
+  type: z.literal('html').default('html'),
+  data: z.object({
+    html: z.string(),
+    css: z.string().optional(),
+  }),
+});
+
+export type MarkdownRequest = z.output<typeof markdownRequest>;
+export type HtmlRequest = z.output<typeof htmlRequest>;
+export type GenerateRequest = MarkdownRequest | HtmlRequest;
+
+export const generateType = z.enum(['html', 'markdown']).optional();

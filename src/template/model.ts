@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { alignment, fontFamily, fontSize, fontWeight, hexColor, verticalAlignment } from '../schema/common.js';
+
+/** Field types of the spec's table (plus `decimalNumber`, the hosted builder's name for `number`). */
+export const FIELD_TYPES = [
+  'shortText',
+  'longText',
+  'email',
+  'ssn',
+  'ein',
+  'date',
+  'radioGroup',
+  'imageFile',
+  'checkbox',
+  'number',
+  'decimalNumber',
+  'dollar',
+  'integer',
+  'percent',
+  'charList',
+  'textWrap',
+  'fullName',
+  'usAddress',
+  'phone',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+const finite = z.number().refine(Number.isFinite, { error: 'Must be a finite number' });
+
+/** Points, origin at the page's top-left corner (as the hosted builder and its clients use). */
+export const rect = z.object({
+  x: finite,
+  y: finite,
+  width: finite.refine((n) => n > 0, { error: 'Must be greater than 0' }),
+  height: finite.refine((n) => n > 0, { error: 'Must be greater than 0' }),
+});
+export type Rect = z.output<typeof rect>;
+
+export const templateStyle = z.object({
+  fontFamily: fontFamily.optional(),
+  fontSize: fontSize.optional(),
+  textColor: hexColor.optional(),
+  alignment: alignment.optional(),
+  fontWeight: fontWeight.optional(),
+  verticalAlignment: verticalAlignment.optional(),
+});
+export type TemplateStyle = z.output<typeof templateStyle>;
+
+export const templateField = z.object({
+  id: z.string().min(1),
+  alias: z.string().min(1).optional(),
+  type: z.enum(FIELD_TYPES),
+  /** 0-based page index. */
+  pageNum: z.number().int().min(0),
+  rect,
+  /** Output format, e.g. `MM/DD/YYYY` for dates, `$0,0.00` style hints for numbers. */
+  format: z.string().optional(),
+  style: templateStyle.optional(),
+  /** charList: number of boxes (the rect is split evenly). */
+  cells: z.number().int().positive().optional(),
+  /** textWrap: one rect per line, top to bottom. */
+  lines: z.array(rect).optional(),
+  /** radioGroup: the options, each with its own rect; the value selects one by id. */
+  options: z.array(z.object({ id: z.string().min(1), rect, exportValue: z.string().optional() })).optional(),
+  /** fullName / usAddress: one rect per part (firstName, mi, lastName / street1, street2, city, state, zip, country). */
+  parts: z.record(z.string(), rect).optional(),
+  /** Array column for overflow repeat: one rect per row, top to bottom. */
+  rows: z.array(rect).optional(),
+  /** Interactive output: the field starts read-only. */
+  readOnly: z.boolean().optional(),
+  /** Interactive output: name of the AcroForm field (derived from alias/id when absent). */
+  name: z.string().optional(),
+  /** charList from a comb field: max characters. */
+  maxLength: z.number().int().positive().optional(),
+  /** Checkbox: render as a square box. */
+  square: z.boolean().optional(),
+  /** For templates imported from AcroForms: the field is filled in place (see interactive output). */
+  acroFieldName: z.string().optional(),
+});
+export type TemplateField = z.output<typeof templateField>;
+
+const pdfBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, { error: 'Must be the bytes of a PDF (Uint8Array)' });
+
+export const templateSchema = z
+  .object({
+    eid: z.string().min(1),
+    title: z.string().optional(),
+    versionNumber: z.number().int().optional(),
+    pdf: pdfBytes,
+    fields: z.array(templateField),
+    style: templateStyle.optional(),
+  })
+  .superRefine((t, ctx) => {
+    const ids = new Set<string>();
+    t.fields.forEach((f, i) => {
+      if (ids.has(f.id)) ctx.addIssue({ code: 'custom', message: `Duplicate field id "${f.id}"`, path: ['fields', i, 'id'] });
+      ids.add(f.id);
+    });
+  });
+
+/** A PDF template (the spec's "Cast"): one PDF plus typed fields placed on its pages. */
+export type Template = z.output<typeof templateSchema>;
+/** What callers write: the same shape, before validation fills in normalised values. */
+export type TemplateInput = z.input<typeof templateSchema>;
