@@ -1,0 +1,146 @@
+import { RenderError, ValidationError } from '../errors/index.js';
+import { decryptDataString, type KeyInput } from '../crypto/index.js';
+import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
+import { fill, FillCache } from '../fill/index.js';
+import { BrowserPool, renderHtml, type BrowserPoolOptions } from '../html/index.js';
+import { generateMarkdown } from '../markdown/index.js';
+import type { ResourceResolver } from '../resources/index.js';
+import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
+import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
+import { checkDataUrlBudget } from './data-url-budget.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+
+export interface EngineOptions {
+  /** Where `fill(eid, ...)` finds templates: a store, or a directory for DirectoryTemplateStore. */
+  templates?: TemplateStore | string;
+  /** RSA private key (PEM or KeyObject) for encrypted `data` strings. */
+  privateKey?: KeyInput;
+  /** Fetches remote images, fonts and stylesheets. Off by default: only data: URLs load. */
+  resolver?: ResourceResolver;
+  fonts?: FontRegistryOptions;
+  /** Headless Chromium for HTML mode (launched on first use). */
+  chromium?: Omit<BrowserPoolOptions, 'resolver'>;
+  limits?: Partial<Limits>;
+  /** Clock for `includeTimestamp` (tests pin it). */
+  now?: () => Date;
+  /** Time zone of the printed timestamp; default UTC. */
+  timeZone?: string;
+}
+
+export interface FillCallOptions {
+  /** With an EID: omitted = latest published, -1 = working version. */
+  versionNumber?: number;
+}
+
+/**
+ * Owns everything stateful — font registry, parsed-template cache, Chromium —
+ * so the work itself stays in pure functions. Create one per process, close it when done.
+ */
+export class Engine {
+  readonly limits: Limits;
+  private readonly fonts: FontRegistry;
+  private readonly fillCache = new FillCache();
+  private readonly store?: TemplateStore;
+  private readonly options: EngineOptions;
+  private pool?: BrowserPool;
+  private closed = false;
+
+  constructor(options: EngineOptions = {}) {
+    this.options = options;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.fonts = new FontRegistry(options.fonts);
+    this.store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
+  }
+
+  /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
+  async fill(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<Uint8Array> {
+    this.assertOpen();
+    const parsedRequest = this.parseFill(request);
+    const resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+    for (const f of resolved.fields) {
+      if (f.style?.fontFamily) this.fonts.assertFamily(f.style.fontFamily, `template.fields[${resolved.fields.indexOf(f)}].style.fontFamily`);
+    }
+    if (resolved.style?.fontFamily) this.fonts.assertFamily(resolved.style.fontFamily, 'template.style.fontFamily');
+    return fill(resolved, parsedRequest, {
+      fonts: this.fonts,
+      cache: this.fillCache,
+      resolver: this.options.resolver,
+      maxImageBytes: this.limits.imageBytes,
+    });
+  }
+
+  /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */
+  async generate(request: unknown): Promise<Uint8Array> {
+    this.assertOpen();
+    const parsed = this.parseGenerate(request);
+    if (parsed.type === 'html') {
+      return renderHtml(this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
+    }
+    return generateMarkdown(parsed, {
+      fonts: this.fonts,
+      resolver: this.options.resolver,
+      maxImageBytes: this.limits.imageBytes,
+      now: (this.options.now ?? (() => new Date()))(),
+      timeZone: this.options.timeZone,
+    });
+  }
+
+  /** Validates a fill body without rendering (the typed error, or the normalised request). */
+  parseFill(request: unknown): FillRequest {
+    const parsed = parseFillRequest(request, this.parseOptions());
+    this.checkFonts(parsed);
+    checkDataUrlBudget(parsed, this.limits.dataUrlTotalBytes);
+    return parsed;
+  }
+
+  /** Validates a generate body without rendering. */
+  parseGenerate(request: unknown): GenerateRequest {
+    const parsed = parseGenerateRequest(request, this.parseOptions());
+    this.checkFonts(parsed);
+    return parsed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
+
+  private parseOptions(): ParseOptions {
+    const key = this.options.privateKey;
+    return key ? { decrypt: (s) => decryptDataString(s, key) } : {};
+  }
+
+  private checkFonts(request: FillRequest | GenerateRequest): void {
+    const errors = [];
+    for (const ref of fontFamilyRefs(request)) {
+      try {
+        this.fonts.assertFamily(ref.family, ref.property);
+      } catch (e) {
+        if (e instanceof ValidationError) errors.push(...e.fields);
+        else throw e;
+      }
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+
+  private async resolveTemplate(template: TemplateInput | Template | string, versionNumber?: number): Promise<Template> {
+    if (typeof template !== 'string') return parseTemplate(template);
+    if (!this.store) throw ValidationError.of('castEid', 'This engine has no template store: pass `templates` to createEngine');
+    return this.store.get(template, versionNumber);
+  }
+
+  private browser(): BrowserPool {
+    if (!this.pool) this.pool = new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes });
+    return this.pool;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new RenderError('The engine is closed', 503);
+  }
+}
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  return new Engine(options);
+}
