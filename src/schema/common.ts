@@ -25,7 +25,7 @@ export const fontFamily = z.string().trim().min(1);
 
 export const LENGTH_UNITS = ['mm', 'cm', 'in', 'px', 'em', 'rem', 'pt', 'pc'] as const;
 export type LengthUnit = (typeof LENGTH_UNITS)[number];
-const lengthPattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?|\\.\\d+)\\s*(${LENGTH_UNITS.join('|')})\\s*$`);
+const lengthPattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?|\\.\\d+)(${LENGTH_UNITS.join('|')})\\s*$`);
 const zeroPattern = /^\s*0+(\.0+)?\s*$/;
 
 /** A length with one of the supported units; a bare number means pixels, a bare 0 is 0. */

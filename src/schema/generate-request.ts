@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageFor } from './issues.js';
 import { bool, fontFamily, fontSize, hexColor, outputFormat, pageOptions } from './common.js';
 
 const cell = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string());
@@ -61,15 +62,24 @@ const logoSize = z.preprocess(
   z.number().positive().max(500),
 );
 
-export const logo = z.union([
-  z.literal(false),
-  z.literal(true),
-  z.object({
-    src: z.string().min(1),
-    maxWidth: logoSize.default(200),
-    maxHeight: logoSize.default(200),
-  }),
-]);
+const logoObject = z.object({
+  src: z.string().min(1),
+  maxWidth: logoSize.default(200),
+  maxHeight: logoSize.default(200),
+});
+
+/** `false` (no logo), `true` (the default logo) or `{src, maxWidth, maxHeight}`. */
+export const logo = z.unknown().transform((v, ctx): boolean | z.output<typeof logoObject> => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const r = logoObject.safeParse(v, { error: (iss) => messageFor(iss) });
+    if (r.success) return r.data;
+    for (const iss of r.error.issues) ctx.issues.push({ code: 'custom', message: iss.message, input: v, path: iss.path });
+    return false;
+  }
+  ctx.issues.push({ code: 'custom', message: 'Expected false or an object {src, maxWidth, maxHeight}', input: v });
+  return false;
+});
 
 export type LogoOption = z.output<typeof logo>;
 

@@ -27,7 +27,7 @@ export function messageFor(issue: RawIssue | Issue): string | undefined {
     case 'invalid_type':
       if (issue.input === undefined) return 'Required';
       if (issue.expected === 'int') return 'Must be an integer';
-      return `Expected ${issue.expected}, received ${describe(issue.input)}`;
+      return `Expected ${issue.expected === 'record' ? 'object' : issue.expected}, received ${describe(issue.input)}`;
     case 'too_small':
       if (issue.origin === 'array') return `Must contain at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'Must not be empty' : `Must be at least ${issue.minimum} characters long`;

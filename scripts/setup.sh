@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up everything castpress needs on a fresh Debian machine: Debian packages
+# (Chromium for HTML mode, poppler/qpdf for checks, Noto fonts) and npm packages.
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-liberation2 fontconfig)
+
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "Installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ -f package-lock.json ]; then
+  npm ci --no-audit --no-fund
+else
+  npm install --no-audit --no-fund
+fi
+echo "castpress: set-up complete"
