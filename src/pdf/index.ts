@@ -1,0 +1,2 @@
+/** Reading input PDFs (templates, fillable forms) into pdf-lib documents. */
+export { loadPdf } from './load.js';
