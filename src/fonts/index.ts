@@ -1,0 +1,3 @@
+export type { FontWeight, FontRegistryOptions, FaceSource } from './types.js';
+export { FONT_WEIGHTS } from './types.js';
+export { FontRegistry, type ResolvedFace, type CjkLanguage } from './registry.js';

@@ -1,0 +1,59 @@
+import { codePoints, isCjkBreakable, isClusterContinuation, isWhitespace, mayEndLine, mayStartLine } from './unicode.js';
+
+const LETTER = /\p{L}/u;
+const isLetter = (cp: number): boolean => (cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp)));
+
+/**
+ * UTF-16 offsets where a line may break (the break goes before that offset):
+ * after a run of spaces, between ideographic characters unless kinsoku forbids
+ * it (no line starts with 。、」… and none ends with 「（…), and after a hyphen
+ * inside a word.
+ */
+export function breakOpportunities(text: string): number[] {
+  const cps = codePoints(text);
+  const out: number[] = [];
+  for (let k = 1; k < cps.length; k++) {
+    const prev = cps[k - 1].cp;
+    const next = cps[k].cp;
+    if (isClusterContinuation(next) || isWhitespace(next)) continue;
+    if (isWhitespace(prev)) {
+      out.push(cps[k].index);
+      continue;
+    }
+    if ((isCjkBreakable(prev) || isCjkBreakable(next)) && mayEndLine(prev) && mayStartLine(next)) {
+      out.push(cps[k].index);
+      continue;
+    }
+    if ((prev === 0x2d || prev === 0x2010) && k >= 2 && isLetter(cps[k - 2].cp) && isLetter(next)) out.push(cps[k].index);
+  }
+  return out;
+}
+
+/** Grapheme-ish clusters (a character plus its combining marks), as [start, end) offsets. */
+export function clusters(text: string, start: number, end: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let i = start;
+  while (i < end) {
+    let j = i + ((text.codePointAt(i) as number) > 0xffff ? 2 : 1);
+    while (j < end) {
+      const cp = text.codePointAt(j) as number;
+      if (!isClusterContinuation(cp)) break;
+      j += cp > 0xffff ? 2 : 1;
+    }
+    out.push([i, j]);
+    i = j;
+  }
+  return out;
+}
+
+/** Offset after `end` minus trailing whitespace. */
+export function trimEnd(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start) {
+    const cu = text.charCodeAt(e - 1);
+    if (cu >= 0xdc00 && cu <= 0xdfff) break;
+    if (!isWhitespace(cu)) break;
+    e--;
+  }
+  return e;
+}

@@ -1,0 +1,54 @@
+import type { FontRegistry, FontWeight, ResolvedFace } from '../fonts/index.js';
+import { isClusterContinuation, isWhitespace, type CjkLanguage } from './unicode.js';
+
+/**
+ * Per-glyph fallback for one style: the chosen face, then Noto Sans, then Noto
+ * Sans CJK (language picked per character), then the other Noto script fonts.
+ * Faces further down the chain are parsed only when a character needs them.
+ */
+export class FallbackChain {
+  readonly primary: ResolvedFace;
+  readonly #registry: FontRegistry;
+  readonly #weight: FontWeight;
+  readonly #picks = new Map<string, ResolvedFace>();
+  #scripts: Array<() => ResolvedFace> | undefined;
+
+  constructor(registry: FontRegistry, primary: ResolvedFace, weight: FontWeight) {
+    this.#registry = registry;
+    this.primary = primary;
+    this.#weight = weight;
+  }
+
+  /**
+   * The face for `cp`. Spaces and combining marks stay in the current face when
+   * it has them so shaping runs (and Arabic joining) are not cut.
+   */
+  pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
+    if (current && (isWhitespace(cp) || isClusterContinuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
+    if (current && isClusterContinuation(cp)) return current;
+    const key = cjk ? `${cp}:${cjk}` : String(cp);
+    const cached = this.#picks.get(key);
+    if (cached) return cached;
+    const face = this.#search(cp, cjk);
+    this.#picks.set(key, face);
+    return face;
+  }
+
+  #search(cp: number, cjk: CjkLanguage | undefined): ResolvedFace {
+    if (this.primary.font.hasGlyphForCodePoint(cp)) return this.primary;
+    const noto = this.#registry.notoSans(this.#weight);
+    if (noto.font.hasGlyphForCodePoint(cp)) return noto;
+    const langs = new Set<CjkLanguage>([cjk ?? 'sc', 'sc', 'jp', 'kr', 'tc']);
+    for (const lang of langs) {
+      const face = this.#registry.cjk(lang, this.#weight);
+      if (face?.font.hasGlyphForCodePoint(cp)) return face;
+    }
+    this.#scripts ??= this.#registry.scriptFallbacks(this.#weight);
+    for (const get of this.#scripts) {
+      const face = get();
+      if (face.font.hasGlyphForCodePoint(cp)) return face;
+    }
+    // Nothing covers it: the chosen face draws its .notdef glyph.
+    return this.primary;
+  }
+}

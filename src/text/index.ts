@@ -1,0 +1,3 @@
+export type { TextStyle, Span, PlacedRun, LaidLine, LayoutOptions, FontMetrics } from './types.js';
+export { TextSetter, type TextSetterOptions } from './setter.js';
+export type { CjkLanguage } from './unicode.js';

@@ -1,0 +1,385 @@
+import {
+  beginText,
+  endText,
+  PDFArray,
+  PDFHexString,
+  type PDFName,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  popGraphicsState,
+  pushGraphicsState,
+  setFillingColor,
+  setFontAndSize,
+  setLineWidth,
+  setStrokingColor,
+  setTextMatrix,
+  setTextRenderingMode,
+  TextRenderingMode,
+  type Color,
+  type PDFDocument,
+  type PDFPage,
+} from '@cantoo/pdf-lib';
+import { ValidationError } from '../errors/index.js';
+import type { FontRegistry, ResolvedFace } from '../fonts/index.js';
+import { BidiResolver, visualOrder } from './bidi.js';
+import { breakOpportunities, clusters, trimEnd } from './breaking.js';
+import { FallbackChain } from './fallback.js';
+import { EmbeddedFace } from './pdf-font.js';
+import { Shaper, type ShapedRun } from './shaping.js';
+import type { FontMetrics, LaidLine, LayoutOptions, PlacedRun, Span, TextStyle } from './types.js';
+import { cjkLanguages, type CjkLanguage } from './unicode.js';
+
+export interface TextSetterOptions {
+  /** Han characters with no kana or hangul next to them are drawn with this Noto Sans CJK face. Default `sc`. */
+  cjkLanguage?: CjkLanguage;
+}
+
+/** A stretch of one paragraph in one span, one face and one bidi level. */
+interface Segment {
+  start: number;
+  end: number;
+  span: number;
+  face: ResolvedFace;
+  level: number;
+}
+
+/** Stroke width of fake bold, as a fraction of the font size. */
+const FAKE_BOLD_STROKE = 0.03;
+/** Shear of fake italic: tan(12°). */
+const FAKE_ITALIC_SKEW = Math.tan((12 * Math.PI) / 180);
+const EPSILON = 1e-6;
+
+/** One per PDFDocument being written: embeds each font face once (subset) and draws runs. */
+export class TextSetter {
+  readonly #doc: PDFDocument;
+  readonly #registry: FontRegistry;
+  readonly #cjkDefault: CjkLanguage;
+  readonly #shaper = new Shaper();
+  readonly #bidi = new BidiResolver();
+  readonly #chains = new Map<string, FallbackChain>();
+  readonly #embedded = new Map<string, EmbeddedFace>();
+  readonly #pageFontKeys = new WeakMap<PDFPage, Map<string, PDFName>>();
+
+  constructor(doc: PDFDocument, registry: FontRegistry, options: TextSetterOptions = {}) {
+    this.#doc = doc;
+    this.#registry = registry;
+    this.#cjkDefault = options.cjkLanguage ?? 'sc';
+  }
+
+  /** Width in points, fallback included; the widest line when the text holds '\n'. */
+  measure(text: string, style: TextStyle): number {
+    let width = 0;
+    for (const line of this.layout([{ text, style }])) width = Math.max(width, line.width);
+    return width;
+  }
+
+  metrics(style: TextStyle): FontMetrics {
+    const font = this.#chain(style).primary.font;
+    const k = style.fontSize / font.unitsPerEm;
+    const ascent = font.ascent * k;
+    const descent = Math.abs(font.descent) * k;
+    return { ascent, descent, lineHeight: ascent + descent + Math.max(0, font.lineGap) * k };
+  }
+
+  /**
+   * Largest size ≤ style.fontSize (and ≥ minSize) at which the widest line of
+   * `text` fits in maxWidth. Widths scale linearly with size, so one measure does.
+   */
+  fitFontSize(text: string, style: TextStyle, maxWidth: number, minSize = 1): number {
+    const width = this.measure(text, style);
+    if (width <= maxWidth || width === 0) return style.fontSize;
+    const size = Math.floor(((style.fontSize * maxWidth) / width) * 100) / 100;
+    return Math.max(minSize, Math.min(style.fontSize, size));
+  }
+
+  /** Lines of text; '\n' is a hard break. Runs come out in visual order, right-to-left text already reordered. */
+  layout<D>(spans: Span<D>[], options: LayoutOptions = {}): LaidLine<D>[] {
+    const live = spans.filter((s) => s.text.length > 0);
+    const source = live.length > 0 ? live : spans.slice(0, 1);
+    if (source.length === 0) return [];
+    for (const s of source) this.#chain(s.style);
+    const text = source.map((s) => s.text).join('');
+    const spanOf = new Uint16Array(text.length);
+    const spanIndex: number[] = [];
+    {
+      let offset = 0;
+      source.forEach((s, i) => {
+        spanIndex.push(offset);
+        for (let k = 0; k < s.text.length; k++) spanOf[offset + k] = Math.min(i, 0xffff);
+        offset += s.text.length;
+      });
+    }
+    const lines: LaidLine<D>[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      const end = nl === -1 ? text.length : nl;
+      this.#layoutParagraph(text, start, end, source, spanOf, options, lines);
+      if (nl === -1) break;
+      start = nl + 1;
+    }
+    return lines;
+  }
+
+  /** Draws a laid line with its left edge at x and its baseline at y (PDF user space, origin bottom-left). */
+  drawLine(page: PDFPage, line: LaidLine, x: number, baselineY: number, color: Color): void {
+    const runs = [...line.runs].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+    const ops: PDFOperator[] = [pushGraphicsState()];
+    for (const run of runs) {
+      if (run.text === '') continue;
+      const face = run.faceId ? this.#registry.faceById(run.faceId) : undefined;
+      if (!face) {
+        // A run built outside layout(): lay its text out and draw the pieces in place.
+        for (const sub of this.layout([{ text: run.text.replace(/\n/g, ' '), style: run.style }])) this.drawLine(page, sub, x + run.x, baselineY, color);
+        continue;
+      }
+      this.#runOperators(page, run, face, x + run.x, baselineY, color, ops);
+    }
+    ops.push(popGraphicsState());
+    page.pushOperators(...ops);
+  }
+
+  /** Shortcut: layout + draw of one single-line string. Returns its width. */
+  drawText(page: PDFPage, text: string, x: number, baselineY: number, style: TextStyle, color: Color): number {
+    const lines = this.layout([{ text: text.replace(/\r?\n/g, ' '), style }]);
+    const line = lines[0];
+    if (!line) return 0;
+    this.drawLine(page, line, x, baselineY, color);
+    return line.width;
+  }
+
+  #chain(style: TextStyle): FallbackChain {
+    const key = `${style.fontFamily}\u0000${style.fontWeight}`;
+    let chain = this.#chains.get(key);
+    if (!chain) {
+      if (!this.#registry.hasFamily(style.fontFamily)) throw ValidationError.of('fontFamily', `Unknown font "${style.fontFamily}"`);
+      chain = new FallbackChain(this.#registry, this.#registry.resolve(style.fontFamily, style.fontWeight), style.fontWeight);
+      this.#chains.set(key, chain);
+    }
+    return chain;
+  }
+
+  #layoutParagraph<D>(
+    text: string,
+    start: number,
+    end: number,
+    spans: Span<D>[],
+    spanOf: Uint16Array,
+    options: LayoutOptions,
+    out: LaidLine<D>[],
+  ): void {
+    // '\r' before a '\n' is part of the line break, not text.
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    const para = text.slice(start, end);
+    const firstSpan = spans[spanOf[Math.min(start, text.length - 1)] ?? 0] ?? spans[0];
+    if (para.length === 0) {
+      out.push(this.#emptyLine(firstSpan.style, options));
+      return;
+    }
+    const { levels, rtl } = this.#bidi.levels(para);
+    const segments = this.#segments(para, start, spans, spanOf, levels);
+    const ranges = this.#wrap(para, segments, spans, options.maxWidth);
+    for (const [a, b] of ranges) {
+      const e = trimEnd(para, a, b);
+      out.push(this.#buildLine(para, a, e, segments, spans, options, rtl, firstSpan.style));
+    }
+  }
+
+  #segments<D>(para: string, offset: number, spans: Span<D>[], spanOf: Uint16Array, levels: Uint8Array): Segment[] {
+    const langs = cjkLanguages(para, this.#cjkDefault);
+    const segments: Segment[] = [];
+    let current: Segment | undefined;
+    for (let i = 0; i < para.length; ) {
+      const cp = para.codePointAt(i) as number;
+      const width = cp > 0xffff ? 2 : 1;
+      const spanIdx = spanOf[offset + i];
+      const chain = this.#chain(spans[spanIdx].style);
+      const sameSpan = current !== undefined && current.span === spanIdx;
+      const face = chain.pick(cp, sameSpan ? current?.face : undefined, langs[i]);
+      const level = levels[i] ?? 0;
+      if (current && current.span === spanIdx && current.face === face && current.level === level) current.end = i + width;
+      else {
+        current = { start: i, end: i + width, span: spanIdx, face, level };
+        segments.push(current);
+      }
+      i += width;
+    }
+    return segments;
+  }
+
+  #rangeWidth<D>(para: string, a: number, b: number, segments: Segment[], spans: Span<D>[]): number {
+    let w = 0;
+    for (const seg of segments) {
+      if (seg.end <= a) continue;
+      if (seg.start >= b) break;
+      const s = Math.max(a, seg.start);
+      const e = Math.min(b, seg.end);
+      w += this.#shaper.width(seg.face, para.slice(s, e), seg.level % 2 === 1, spans[seg.span].style.fontSize);
+    }
+    return w;
+  }
+
+  /** Greedy line filling over break opportunities; a word wider than maxWidth on its own is cut between clusters. */
+  #wrap<D>(para: string, segments: Segment[], spans: Span<D>[], maxWidth: number | undefined): Array<[number, number]> {
+    if (maxWidth === undefined || !(maxWidth > 0)) return [[0, para.length]];
+    const stops = [...breakOpportunities(para), para.length];
+    const lines: Array<[number, number]> = [];
+    let lineStart = 0;
+    let lineWidth = 0;
+    let hasContent = false;
+    let a = 0;
+    for (const b of stops) {
+      if (b <= a) continue;
+      const t = trimEnd(para, a, b);
+      const inked = this.#rangeWidth(para, a, t, segments, spans);
+      const trailing = t < b ? this.#rangeWidth(para, t, b, segments, spans) : 0;
+      if (hasContent && lineWidth + inked > maxWidth + EPSILON) {
+        lines.push([lineStart, a]);
+        lineStart = a;
+        lineWidth = 0;
+        hasContent = false;
+      }
+      if (!hasContent && inked > maxWidth + EPSILON) {
+        let w = 0;
+        for (const [c0, c1] of clusters(para, a, t)) {
+          const cw = this.#rangeWidth(para, c0, c1, segments, spans);
+          if (w > 0 && w + cw > maxWidth + EPSILON) {
+            lines.push([lineStart, c0]);
+            lineStart = c0;
+            w = 0;
+          }
+          w += cw;
+        }
+        lineWidth = w + trailing;
+        hasContent = true;
+      } else {
+        lineWidth += inked + trailing;
+        hasContent = hasContent || t > a;
+      }
+      a = b;
+    }
+    lines.push([lineStart, para.length]);
+    return lines;
+  }
+
+  #buildLine<D>(
+    para: string,
+    a: number,
+    b: number,
+    segments: Segment[],
+    spans: Span<D>[],
+    options: LayoutOptions,
+    rtl: boolean,
+    fallbackStyle: TextStyle,
+  ): LaidLine<D> {
+    const logical: Array<{ seg: Segment; s: number; e: number }> = [];
+    for (const seg of segments) {
+      if (seg.end <= a) continue;
+      if (seg.start >= b) break;
+      logical.push({ seg, s: Math.max(a, seg.start), e: Math.min(b, seg.end) });
+    }
+    if (logical.length === 0) return this.#emptyLine(spans[segments.find((g) => g.end > a)?.span ?? 0]?.style ?? fallbackStyle, options, rtl);
+    const order = visualOrder(logical.map((r) => r.seg.level));
+    const runs: PlacedRun<D>[] = [];
+    let x = 0;
+    let ascent = 0;
+    let descent = 0;
+    let height = 0;
+    let maxSize = 0;
+    for (const index of order) {
+      const { seg, s, e } = logical[index];
+      const span = spans[seg.span];
+      const runText = para.slice(s, e);
+      const isRtl = seg.level % 2 === 1;
+      const width = this.#shaper.width(seg.face, runText, isRtl, span.style.fontSize);
+      const run: PlacedRun<D> = { text: runText, x, width, style: span.style, faceId: seg.face.id, rtl: isRtl, order: index };
+      if (span.data !== undefined) run.data = span.data;
+      runs.push(run);
+      x += width;
+      const m = this.metrics(span.style);
+      ascent = Math.max(ascent, m.ascent);
+      descent = Math.max(descent, m.descent);
+      height = Math.max(height, m.lineHeight);
+      maxSize = Math.max(maxSize, span.style.fontSize);
+    }
+    if (options.lineHeight !== undefined) height = options.lineHeight * maxSize;
+    return { runs, width: x, ascent, descent, height, rtl };
+  }
+
+  #emptyLine<D>(style: TextStyle, options: LayoutOptions, rtl = false): LaidLine<D> {
+    const m = this.metrics(style);
+    const height = options.lineHeight !== undefined ? options.lineHeight * style.fontSize : m.lineHeight;
+    return { runs: [], width: 0, ascent: m.ascent, descent: m.descent, height, rtl };
+  }
+
+  #embed(face: ResolvedFace): EmbeddedFace {
+    let e = this.#embedded.get(fontKey(face));
+    if (!e) {
+      e = new EmbeddedFace(this.#doc, face);
+      this.#embedded.set(fontKey(face), e);
+    }
+    return e;
+  }
+
+  #fontKey(page: PDFPage, embedded: EmbeddedFace): PDFName {
+    let keys = this.#pageFontKeys.get(page);
+    if (!keys) this.#pageFontKeys.set(page, (keys = new Map()));
+    const id = fontKey(embedded.face);
+    let key = keys.get(id);
+    if (!key) {
+      key = page.node.newFontDictionary(embedded.pdfFont.name, embedded.pdfFont.ref);
+      keys.set(id, key);
+    }
+    return key;
+  }
+
+  #runOperators(page: PDFPage, run: PlacedRun, face: ResolvedFace, x: number, y: number, color: Color, ops: PDFOperator[]): void {
+    const rtl = run.rtl === true;
+    const shaped = this.#shaper.shape(face, run.text, rtl);
+    const embedded = this.#embed(face);
+    const codes = embedded.encode(shaped.glyphs, rtl);
+    const size = run.style.fontSize;
+    ops.push(beginText(), setFontAndSize(this.#fontKey(page, embedded), size), setFillingColor(color));
+    if (face.syntheticBold) {
+      ops.push(setStrokingColor(color), setLineWidth(size * FAKE_BOLD_STROKE), setTextRenderingMode(TextRenderingMode.FillAndOutline));
+    } else {
+      ops.push(setTextRenderingMode(TextRenderingMode.Fill));
+    }
+    ops.push(setTextMatrix(1, 0, face.syntheticItalic ? FAKE_ITALIC_SKEW : 0, 1, x, y));
+    ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes)]));
+    ops.push(endText());
+  }
+
+  /** TJ array: glyph codes with the shaper's kerning and mark offsets as adjustments (thousandths of an em). */
+  #textArray(shaped: ShapedRun, codes: string[]): PDFArray {
+    const array = PDFArray.withContext(this.#doc.context);
+    const k = 1000 / shaped.unitsPerEm;
+    let hex = '';
+    let pending = 0;
+    const flushNumber = (): void => {
+      if (Math.abs(pending) > 0.01) {
+        if (hex) array.push(PDFHexString.of(hex));
+        hex = '';
+        array.push(PDFNumber.of(Math.round(pending * 100) / 100));
+      }
+      pending = 0;
+    };
+    for (let i = 0; i < codes.length; i++) {
+      const glyph = shaped.glyphs[i];
+      const dx = shaped.xOffsets[i];
+      pending -= dx * k;
+      flushNumber();
+      hex += codes[i];
+      pending -= (shaped.advances[i] - glyph.advanceWidth - dx) * k;
+    }
+    flushNumber();
+    if (hex) array.push(PDFHexString.of(hex));
+    return array;
+  }
+}
+
+/** Synthesis is drawn, not embedded: faces that differ only by it share one PDF font. */
+function fontKey(face: ResolvedFace): string {
+  return face.id.replace(/(\+b)?(\+i)?$/, '');
+}
