@@ -1,0 +1,88 @@
+/**
+ * Chromium drops declarations it does not understand at parse time, so the
+ * paged-media extensions it lacks are renamed into forms it keeps:
+ * - `position: running(x)` → custom property `--fs-running: x` (registered as
+ *   non-inherited, so the cascade decides which element runs, not inheritance);
+ * - `element(x)` in margin-box `content` → a sentinel string we find in the CSSOM;
+ * - `-fs-table-paginate` → `--fs-table-paginate`.
+ */
+export const ELEMENT_SENTINEL = '__fs_element__';
+
+const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
+const ELEMENT = /(?<![-\w])element\(\s*([-\w]+)\s*(?:,\s*[-\w]+\s*)?\)/gi;
+const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
+
+export function rewriteGcpm(css: string): string {
+  if (!css.includes('running(') && !css.includes('element(') && !css.includes('-fs-table-paginate')) return css;
+  return css
+    .replace(RUNNING, '--fs-running: $1')
+    .replace(ELEMENT, `"${ELEMENT_SENTINEL}$1"`)
+    .replace(PAGINATE, '--fs-table-paginate:');
+}
+
+/** Applies {@link rewriteGcpm} to `<style>` contents and `style` attributes only, never to text. */
+export function rewriteHtmlGcpm(html: string): string {
+  if (!html.includes('running(') && !html.includes('element(') && !html.includes('-fs-table-paginate')) return html;
+  return html
+    .replace(/(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, (_m, open: string, body: string, close: string) => open + rewriteGcpm(body) + close)
+    .replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*')/gi, (_m, lead: string, value: string) => lead + rewriteGcpm(value));
+}
+
+const URL_TOKEN = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)/gi;
+
+/** Makes `url()` references absolute so a sheet keeps working once inlined into the document. */
+export function absolutizeUrls(css: string, base: string): string {
+  return css.replace(URL_TOKEN, (whole, dq: string | undefined, sq: string | undefined, bare: string | undefined) => {
+    const ref = dq ?? sq ?? bare ?? '';
+    if (ref === '' || ref.startsWith('data:') || ref.startsWith('#')) return whole;
+    try {
+      return `url(${JSON.stringify(new URL(ref, base).href)})`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
+const IMPORT = /@import\s+(?:url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|"([^"]*)"|'([^']*)')\s*([^;]*);/gi;
+
+export type FetchText = (url: string) => Promise<string | null>;
+
+/**
+ * Replaces `@import` rules by the imported text (fetched through the caller's
+ * resolver), recursively. Inlined sheets are same-origin, which keeps their
+ * rules readable from the CSSOM (cross-origin sheets hide `cssRules`).
+ */
+export async function inlineImports(css: string, base: string | undefined, fetchText: FetchText, depth = 0): Promise<string> {
+  if (!/@import/i.test(css)) return css;
+  const jobs: Array<Promise<string>> = [];
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of css.matchAll(IMPORT)) {
+    parts.push(css.slice(last, m.index));
+    last = m.index + m[0].length;
+    const ref = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '';
+    const media = (m[6] ?? '').trim();
+    jobs.push(
+      (async () => {
+        if (depth >= 8) return '';
+        let abs: string;
+        try {
+          abs = base ? new URL(ref, base).href : new URL(ref).href;
+        } catch {
+          return '';
+        }
+        const text = await fetchText(abs);
+        if (text === null) return '';
+        const inner = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText, depth + 1);
+        // layer()/supports() conditions are dropped: Chromium would need them as @import.
+        const mediaList = media.replace(/\b(layer|supports)\([^)]*\)/gi, '').replace(/\blayer\b/gi, '').trim();
+        return mediaList ? `@media ${mediaList} {\n${inner}\n}` : inner;
+      })(),
+    );
+    parts.push('\u0000');
+  }
+  parts.push(css.slice(last));
+  const inlined = await Promise.all(jobs);
+  let k = 0;
+  return parts.map((p) => (p === '\u0000' ? inlined[k++]! : p)).join('');
+}

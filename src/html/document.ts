@@ -1,0 +1,117 @@
+import { loadResource, type ResourceResolver } from '../resources/index.js';
+import { absolutizeUrls, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
+import { BASE_CSS, pageOptionsCss, type HtmlPageOptions } from './page-css.js';
+import { classifyUrl } from './network-guard.js';
+
+export interface DocumentInput {
+  html: string;
+  css?: string;
+  title?: string;
+  page?: HtmlPageOptions;
+  /** Base for relative URLs in `html` and `css` (fetched through the resolver like any remote URL). */
+  baseUrl?: string;
+}
+
+export interface FetchPolicy {
+  resolver?: ResourceResolver;
+  maxResourceBytes: number;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** `</style` inside CSS would end our `<style>` element early. */
+function styleBlock(css: string, id?: string): string {
+  return `<style${id ? ` id="${id}"` : ''}>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+}
+
+function attr(tag: string, name: string): string | undefined {
+  const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
+function makeFetchText(policy: FetchPolicy): FetchText {
+  return async (url) => {
+    if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return null;
+    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes });
+    return res ? Buffer.from(res.body).toString('utf8') : null;
+  };
+}
+
+async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) => Promise<string>): Promise<string> {
+  const matches = [...text.matchAll(re)];
+  if (matches.length === 0) return text;
+  const replacements = await Promise.all(matches.map(fn));
+  let out = '';
+  let last = 0;
+  matches.forEach((m, i) => {
+    out += text.slice(last, m.index) + replacements[i];
+    last = m.index! + m[0].length;
+  });
+  return out + text.slice(last);
+}
+
+/**
+ * The document Chromium receives: the caller's HTML in standards mode, our
+ * defaults first (lowest precedence), every stylesheet inlined so its rules
+ * are readable from the CSSOM, and the paged-media extensions renamed.
+ */
+export async function buildDocument(input: DocumentInput, policy: FetchPolicy): Promise<string> {
+  const fetchText = makeFetchText(policy);
+  let html = input.html;
+  const docBase = input.baseUrl ?? attr(/<base\b[^>]*>/i.exec(html)?.[0] ?? '', 'href');
+
+  html = await replaceAsync(html, /<link\b[^>]*>/gi, async (m) => {
+    const tag = m[0];
+    if (!/\srel\s*=\s*["']?[^"'>]*\bstylesheet\b/i.test(tag)) return tag;
+    const href = attr(tag, 'href');
+    if (!href) return '';
+    let abs: string;
+    try {
+      abs = docBase ? new URL(href, docBase).href : new URL(href).href;
+    } catch {
+      return '';
+    }
+    const text = await fetchText(abs);
+    if (text === null) return '';
+    const css = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText);
+    const media = attr(tag, 'media');
+    return styleBlock(media && media.trim() && media.trim() !== 'all' ? `@media ${media} {\n${css}\n}` : css);
+  });
+  html = await replaceAsync(html, /(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, async (m) => m[1]! + (await inlineImports(m[2]!, docBase, fetchText)) + m[3]!);
+  html = rewriteHtmlGcpm(html);
+
+  let userCss = '';
+  if (input.css) {
+    const base = docBase;
+    const css = base ? absolutizeUrls(input.css, base) : input.css;
+    userCss = styleBlock(await inlineImports(rewriteGcpm(css), base, fetchText));
+  }
+  const first =
+    '<meta charset="utf-8">' +
+    (input.baseUrl ? `<base href="${escapeHtml(input.baseUrl)}">` : '') +
+    (input.title !== undefined ? `<title>${escapeHtml(input.title)}</title>` : '') +
+    styleBlock(`${BASE_CSS}\n${pageOptionsCss(input.page)}`, '__fs_defaults');
+
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
+  const rest = doctype ? html.slice(doctype[0].length) : html;
+  const head = /<head\b[^>]*>/i.exec(rest);
+  let body: string;
+  if (head) {
+    const at = head.index + head[0].length;
+    body = rest.slice(0, at) + first + rest.slice(at);
+    const close = /<\/head\s*>/i.exec(body);
+    body = close ? body.slice(0, close.index) + userCss + body.slice(close.index) : body.replace(first, first + userCss);
+  } else {
+    const open = /<html\b[^>]*>/i.exec(rest);
+    if (open) {
+      const at = open.index + open[0].length;
+      body = rest.slice(0, at) + `<head>${first}${userCss}</head>` + rest.slice(at);
+    } else {
+      body = `<head>${first}${userCss}</head>` + rest;
+    }
+  }
+  // Fragments get standards mode: quirks mode changes table and line-height layout.
+  return (doctype ? doctype[0] : '<!DOCTYPE html>') + body;
+}

@@ -1,0 +1,82 @@
+import type { Route } from 'playwright-core';
+import { loadResource, type ResourceKind, type ResourceResolver } from '../resources/index.js';
+import { rewriteGcpm } from './css-rewrite.js';
+
+/** Font responses must declare TrueType, as the hosted API requires. */
+const TTF_TYPES = new Set(['font/ttf', 'application/x-font-ttf']);
+
+/**
+ * Loopback is refused even when a resolver would serve it: content must never
+ * reach services on the rendering host. Chromium canonicalises hosts in the
+ * request URL (decimal, hex and short IPv4 forms become dotted quads).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(h) || h === '0.0.0.0') return true;
+  if (h === '::1' || h === '::' || /^::ffff:(127\.|7f)/.test(h) || h === '0:0:0:0:0:0:0:1') return true;
+  return false;
+}
+
+export type UrlVerdict = 'fetch' | 'refuse';
+
+export function classifyUrl(url: string): UrlVerdict {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'refuse';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'refuse';
+  return isLoopbackHost(parsed.hostname) ? 'refuse' : 'fetch';
+}
+
+function kindOf(resourceType: string): ResourceKind {
+  if (resourceType === 'stylesheet') return 'stylesheet';
+  if (resourceType === 'image') return 'image';
+  if (resourceType === 'font') return 'font';
+  return 'other';
+}
+
+export function isTrueTypeFont(contentType: string | undefined, body: Uint8Array): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!TTF_TYPES.has(type)) return false;
+  // 0x00010000 or 'true': glyf-based sfnt. 'OTTO' (CFF) would be embedded as Type 3.
+  const sig = body.byteLength >= 4 ? (body[0]! << 24) | (body[1]! << 16) | (body[2]! << 8) | body[3]! : 0;
+  return sig === 0x00010000 || sig === 0x74727565;
+}
+
+export interface GuardOptions {
+  resolver?: ResourceResolver;
+  maxResourceBytes: number;
+  /** Called for every URL the document tried to load (tests and diagnostics). */
+  onRequest?: (url: string, verdict: 'served' | 'refused') => void;
+}
+
+/**
+ * Every request of every page passes here. Sub-frame documents are refused
+ * whatever their URL: an iframe is a second browsing context we do not police
+ * or paginate, so it prints as an empty box.
+ */
+export function createRouteHandler(options: GuardOptions): (route: Route) => Promise<void> {
+  return async (route: Route) => {
+    const request = route.request();
+    const url = request.url();
+    const refuse = async (): Promise<void> => {
+      options.onRequest?.(url, 'refused');
+      await route.abort('blockedbyclient').catch(() => undefined);
+    };
+    const type = request.resourceType();
+    if (type === 'document' || classifyUrl(url) === 'refuse' || !options.resolver) return refuse();
+    const kind = kindOf(type);
+    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes });
+    if (!res) return refuse();
+    if (kind === 'font' && !isTrueTypeFont(res.contentType, res.body)) return refuse();
+    let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
+    if (kind === 'stylesheet') body = Buffer.from(rewriteGcpm(body.toString('utf8')), 'utf8');
+    options.onRequest?.(url, 'served');
+    await route
+      .fulfill({ status: 200, body, contentType: res.contentType ?? 'application/octet-stream', headers: { 'access-control-allow-origin': '*' } })
+      .catch(() => undefined);
+  };
+}

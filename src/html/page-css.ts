@@ -1,0 +1,73 @@
+import { ValidationError } from '../errors/index.js';
+
+export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
+
+export interface HtmlPageOptions {
+  width?: string;
+  height?: string;
+  margin?: string;
+  marginTop?: string;
+  marginRight?: string;
+  marginBottom?: string;
+  marginLeft?: string;
+  pageCount?: PageCountPosition;
+}
+
+/** US Letter, as the hosted API's documentation states. */
+export const DEFAULT_PAGE_WIDTH = '8.5in';
+export const DEFAULT_PAGE_HEIGHT = '11in';
+/** The hosted API's clients default to 50px on every side. */
+export const DEFAULT_MARGIN = '50px';
+
+const LENGTH = /^(?:0|[+-]?(?:\d+\.?\d*|\.\d+)(?:mm|cm|in|px|em|rem|pt|pc))$/i;
+
+const BOX: Record<PageCountPosition, string> = {
+  topLeft: 'top-left',
+  topRight: 'top-right',
+  topCenter: 'top-center',
+  bottomLeft: 'bottom-left',
+  bottomRight: 'bottom-right',
+  bottomCenter: 'bottom-center',
+};
+
+/** Lengths are pasted into CSS, so anything but a plain length is refused (no CSS injection). */
+function length(value: string | undefined, property: string): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (!LENGTH.test(v)) throw ValidationError.of(`page.${property}`, `Must be a length with a unit (mm, cm, in, px, em, rem, pt, pc), got ${JSON.stringify(value)}`);
+  return v;
+}
+
+function sides(shorthand: string | undefined): [string, string, string, string] {
+  const parts = (shorthand ?? DEFAULT_MARGIN).trim().split(/\s+/).map((p) => length(p, 'margin')!);
+  const [t, r = t, b = t, l = r] = parts as [string, string?, string?, string?];
+  if (parts.length > 4) throw ValidationError.of('page.margin', 'Must be one to four lengths');
+  return [t, r!, b!, l!];
+}
+
+/**
+ * The page options as one `@page` rule placed before every document style:
+ * at equal specificity the later rule wins, so the document's own `@page`
+ * rules override whatever they also set, and `:first`/named pages beat it anyway.
+ */
+export function pageOptionsCss(page: HtmlPageOptions = {}): string {
+  const width = length(page.width, 'width') ?? DEFAULT_PAGE_WIDTH;
+  const height = length(page.height, 'height') ?? DEFAULT_PAGE_HEIGHT;
+  const [t, r, b, l] = sides(page.margin);
+  const margin = [length(page.marginTop, 'marginTop') ?? t, length(page.marginRight, 'marginRight') ?? r, length(page.marginBottom, 'marginBottom') ?? b, length(page.marginLeft, 'marginLeft') ?? l];
+  const counter = page.pageCount
+    ? ` @${BOX[page.pageCount]} { content: counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
+    : '';
+  return `@page { size: ${width} ${height}; margin: ${margin.join(' ')};${counter} }`;
+}
+
+/**
+ * `Noto CJK` is not a fontconfig family, so it is aliased to the installed
+ * Noto Sans CJK faces; the custom properties are registered non-inherited so
+ * only the element that declares them is running / unpaginated.
+ */
+export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; }
+@property --fs-table-paginate { syntax: "*"; inherits: false; }
+@font-face { font-family: 'Noto CJK'; src: local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
+@font-face { font-family: 'Noto CJK'; src: local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
+:where(html) { font-family: 'Noto Sans', 'Noto CJK', sans-serif; }`;

@@ -1,0 +1,153 @@
+import { PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import type { Page } from 'playwright-core';
+import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js';
+import type { BrowserPool } from './browser-pool.js';
+import { buildDocument, type DocumentInput } from './document.js';
+import { INPAGE_SOURCE } from './inpage-script.js';
+import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
+
+export interface HtmlRenderRequest extends DocumentInput {}
+
+/** What the page layout is assumed to be when page numbers are written into the document. */
+interface LayoutState {
+  total: number;
+  /** Marker id → 0-based page. */
+  pages: Record<string, number>;
+  /** Page name per page ('' = unnamed). */
+  names: string[];
+  /** [width, height] in points per page. */
+  sizes: Array<[number, number]>;
+}
+
+interface PrepareResult {
+  needsLayout: boolean;
+  needsDests: boolean;
+  overlay: boolean;
+  guess: LayoutState;
+  calibration: string;
+  overlayStart: string | null;
+  running: Array<{ name: string; marker: string }>;
+  counters: string[];
+  named: Array<{ name: string; start: string; end: string }>;
+  forms: FormControl[];
+}
+
+interface Margins {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
+const MAX_EXTRA_PASSES = 3;
+const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
+
+function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult): LayoutState {
+  const count = doc.getPageCount();
+  const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
+  const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
+  const pages: Record<string, number> = {};
+  for (const [name, d] of dests) pages[name] = d.page;
+  const names: string[] = Array.from({ length: total }, () => '');
+  for (const n of info.named) {
+    const start = pages[n.start];
+    if (start === undefined) continue;
+    const end = Math.min(pages[n.end] ?? start, total - 1);
+    for (let i = start; i <= end; i++) names[i] = n.name;
+  }
+  const sizes = doc
+    .getPages()
+    .slice(0, total)
+    .map((p) => {
+      const { width, height } = p.getSize();
+      return [width, height] as [number, number];
+    });
+  return { total, pages, names, sizes };
+}
+
+function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
+  if (a.total !== b.total) return false;
+  const ids = [...info.running.map((r) => r.marker), ...info.counters, ...info.named.flatMap((n) => [n.start, n.end])];
+  if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
+  if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
+  if (info.overlay) {
+    for (let i = 0; i < a.total; i++) {
+      const [aw, ah] = a.sizes[i] ?? [0, 0];
+      const [bw, bh] = b.sizes[i] ?? [0, 0];
+      if (Math.abs(aw - bw) > 0.5 || Math.abs(ah - bh) > 0.5) return false;
+    }
+  }
+  return true;
+}
+
+/** Draws overlay page `total + i` onto body page `i` and drops the overlay pages. */
+async function mergeOverlay(doc: PDFDocument, total: number): Promise<void> {
+  const all = doc.getPages();
+  const overlays = all.slice(total, total * 2);
+  if (overlays.length > 0) {
+    const embedded = await doc.embedPages(overlays);
+    embedded.forEach((e, i) => {
+      const body: PDFPage = all[i]!;
+      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges.
+      body.drawPage(e, { x: 0, y: body.getHeight() - e.height });
+    });
+  }
+  for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
+}
+
+function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): PlacedControl[] {
+  const calib = dests.get(info.calibration);
+  const pages = doc.getPages();
+  // Chromium 156 writes destinations relative to the page's content box; a
+  // future fix may make them page-absolute. The marker at the content origin tells which.
+  const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+  const placed: PlacedControl[] = [];
+  for (const control of info.forms) {
+    const d = dests.get(control.id);
+    if (!d) continue;
+    const height = pages[d.page]?.getHeight() ?? 0;
+    const m = margins[d.page] ?? { top: 0, left: 0, right: 0, bottom: 0 };
+    const left = contentRelative ? m.left * 0.75 + d.x : d.x;
+    const top = contentRelative ? m.top * 0.75 + (height - d.y) : height - d.y;
+    placed.push({ control, page: d.page, left, top });
+  }
+  return placed;
+}
+
+async function evaluate<T>(page: Page, expression: string): Promise<T> {
+  return (await page.evaluate(expression)) as T;
+}
+
+/** Renders one HTML document to PDF bytes on a pooled Chromium page. */
+export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
+  const source = await buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes });
+  return pool.run(async ({ page, deadline }) => {
+    await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
+    await evaluate(page, INPAGE_SOURCE);
+    const info = await evaluate<PrepareResult>(page, 'window.__castpress.prepare()');
+    let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
+    if (!info.needsDests) return pdf;
+
+    let doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    let dests = readDests(doc);
+    let state = info.guess;
+    let actual = observe(doc, dests, info);
+    for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES && !sameLayout(state, actual, info); pass++) {
+      state = actual;
+      await evaluate(page, `window.__castpress.layout(${JSON.stringify(state)})`);
+      pdf = await page.pdf(PRINT_OPTIONS);
+      doc = await PDFDocument.load(pdf, { updateMetadata: false });
+      dests = readDests(doc);
+      actual = observe(doc, dests, info);
+    }
+    if (info.forms.length > 0) {
+      const margins = await evaluate<Margins[]>(page, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
+      await addAcroForm(doc, placeControls(info, dests, doc, margins));
+    }
+    if (info.overlay) await mergeOverlay(doc, actual.total);
+    removeDests(doc, (name) => name.startsWith('__fs_'));
+    if (request.title !== undefined) doc.setTitle(request.title, { showInWindowTitleBar: true });
+    return doc.save({ useObjectStreams: false });
+  });
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { pageSizes, pageText, qpdfCheck, readText, type PageText } from './helpers/pdf.js';
+
+let pool: BrowserPool;
+beforeAll(() => {
+  pool = new BrowserPool({ maxPages: 2 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+function find(page: PageText, str: string) {
+  return page.items.find((it) => it.str.includes(str));
+}
+
+describe('renderHtml basics', () => {
+  it('renders a fragment on US Letter with 50px margins by default', async () => {
+    const pdf = await renderHtml(pool, { html: '<body style="margin:0"><p style="margin:0">Hello castpress</p></body>' });
+    await qpdfCheck(pdf);
+    const [page] = await readText(pdf);
+    expect(page!.width).toBeCloseTo(612, 0);
+    expect(page!.height).toBeCloseTo(792, 0);
+    const hello = find(page!, 'Hello');
+    expect(hello).toBeDefined();
+    // 50px = 37.5pt from the left edge.
+    expect(hello!.x).toBeCloseTo(37.5, 0);
+    expect(hello!.y).toBeGreaterThan(36);
+    expect(hello!.y).toBeLessThan(44);
+  });
+
+  it('uses Noto Sans by default and writes the title into the metadata', async () => {
+    const pdf = await renderHtml(pool, { html: '<p>Default font</p>', title: 'Quarterly report' });
+    const [page] = await readText(pdf);
+    expect(find(page!, 'Default')!.fontName).toBeDefined();
+    const raw = Buffer.from(pdf).toString('latin1');
+    expect(raw).toMatch(/NotoSans/);
+    expect(raw).toMatch(/Quarterly report|\/Title/);
+  });
+});
+
+export { pageSizes, pageText };
