@@ -1,10 +1,23 @@
 /**
- * Generate from Markdown blocks → PDF bytes. STUB: being written (issue #6).
+ * Generate from Markdown blocks → PDF bytes (issue #6), without a browser:
+ * parse (markdown-it → block model) → layout (flow boxes, measured with the
+ * shared TextSetter) → paginate → render (pdf-lib) → serialise.
  */
+import { PDFDocument } from '@cantoo/pdf-lib';
 import type { FontRegistry } from '../fonts/index.js';
+import { resolvePageLayout } from '../page/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
-import { RenderError } from '../errors/index.js';
+import { TextSetter } from '../text/index.js';
+import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
+import { imageUrls, toSections } from './document.js';
+import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
+import { loadImages } from './images.js';
+import { Flow, layoutBlocks } from './layout.js';
+import { paginate } from './paginate.js';
+import { createParser } from './parse.js';
+import { drawPage } from './render.js';
+import { DEFAULTS, SPACING } from './style.js';
 
 export interface MarkdownContext {
   fonts: FontRegistry;
@@ -16,6 +29,71 @@ export interface MarkdownContext {
   timeZone?: string;
 }
 
-export async function generateMarkdown(_request: MarkdownRequest, _ctx: MarkdownContext): Promise<Uint8Array> {
-  throw new RenderError('Markdown generation is not implemented yet', 501);
+export { formatTimestamp, pageNumberText } from './furniture.js';
+export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
+
+/** Smallest content area (points) that still makes a document. */
+const MIN_CONTENT = 36;
+
+export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownContext): Promise<Uint8Array> {
+  try {
+    return await generate(request, ctx);
+  } catch (e) {
+    if (isCastpressError(e)) throw e;
+    throw new RenderError(`Markdown generation failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
+  }
+}
+
+async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise<Uint8Array> {
+  const page = resolvePageLayout(request.page);
+  const { margin } = page;
+  const contentWidth = page.width - margin.left - margin.right;
+  const contentHeight = page.height - margin.top - margin.bottom;
+  if (contentWidth < MIN_CONTENT || contentHeight < MIN_CONTENT) {
+    throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
+  }
+
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  if (request.title !== undefined) doc.setTitle(request.title);
+  doc.setProducer('castpress');
+  doc.setCreator('castpress');
+  doc.setCreationDate(ctx.now);
+  doc.setModificationDate(ctx.now);
+
+  const setter = new TextSetter(doc, ctx.fonts);
+  const sections = toSections(request, createParser(), ctx.fonts);
+  const [images, logo] = await Promise.all([
+    loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes),
+    loadLogo(doc, request.logo, ctx.resolver, ctx.maxImageBytes),
+  ]);
+
+  const flow = new Flow();
+  const frame = { x: 0, width: contentWidth, bars: [], depth: 0 };
+  for (const section of sections) {
+    flow.gap(SPACING.betweenBlocks * section.style.fontSize, []);
+    layoutBlocks({ setter, images, maxImageHeight: contentHeight }, flow, section.blocks, section.style, frame);
+  }
+  const logoSpace = logo ? Math.min(logo.height + 0.8 * DEFAULTS.fontSize, contentHeight / 2) : 0;
+  const pages = paginate(flow.boxes, {
+    top: margin.top,
+    bottom: page.height - margin.bottom,
+    left: margin.left,
+    firstTop: margin.top + logoSpace,
+  });
+
+  const family = request.fontFamily ?? DEFAULTS.fontFamily;
+  const pdfPages = pages.map((boxes) => {
+    const p = doc.addPage([page.width, page.height]);
+    drawPage({ doc, setter }, p, boxes);
+    return p;
+  });
+  if (logo) drawLogo(pdfPages[0], logo, page);
+  if (page.pageCount) {
+    pdfPages.forEach((p, i) => drawMarginText(setter, p, page, page.pageCount!, pageNumberText(i + 1, pdfPages.length), family));
+  }
+  if (request.includeTimestamp) {
+    const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
+    drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(ctx.now, ctx.timeZone), family);
+  }
+  return doc.save();
 }

@@ -1,0 +1,103 @@
+/**
+ * What sits outside the content flow: the logo (top right of page 1), page
+ * numbers in the margin, and the "Generated at" timestamp (bottom of the last page).
+ */
+import { readFile } from 'node:fs/promises';
+import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
+import type { PageLayout, PageCountPosition } from '../page/index.js';
+import type { ResourceResolver } from '../resources/index.js';
+import type { LogoOption } from '../schema/index.js';
+import type { TextSetter, TextStyle } from '../text/index.js';
+import { decodeImage, loadImages, type LoadedImage } from './images.js';
+import { color } from './render.js';
+import { DEFAULT_LOGO_PX, DEFAULTS, PX } from './style.js';
+
+export interface PlacedLogo {
+  loaded: LoadedImage;
+  width: number;
+  height: number;
+}
+
+const DEFAULT_LOGO_FILE = new URL('../../assets/logo.png', import.meta.url);
+
+/**
+ * The logo to draw, or undefined (removed, or it failed to load: a broken logo
+ * never fails the document). Sizes are CSS pixels; the image is only scaled down.
+ */
+export async function loadLogo(
+  doc: PDFDocument,
+  option: LogoOption | undefined,
+  resolver: ResourceResolver | undefined,
+  maxBytes: number,
+): Promise<PlacedLogo | undefined> {
+  if (option === false) return undefined;
+  let loaded: LoadedImage | null;
+  let box: { maxWidth: number; maxHeight: number };
+  let upscale = false;
+  if (option === undefined || option === true) {
+    loaded = await decodeImage(doc, new Uint8Array(await readFile(DEFAULT_LOGO_FILE)));
+    box = DEFAULT_LOGO_PX;
+    upscale = true;
+  } else {
+    loaded = (await loadImages(doc, [option.src], resolver, maxBytes)).get(option.src) ?? null;
+    box = option;
+  }
+  if (!loaded) return undefined;
+  const fit = Math.min(box.maxWidth / loaded.widthPx, box.maxHeight / loaded.heightPx, upscale ? Infinity : 1);
+  return { loaded, width: loaded.widthPx * fit * PX, height: loaded.heightPx * fit * PX };
+}
+
+export function drawLogo(page: PDFPage, logo: PlacedLogo, layout: PageLayout): void {
+  const x = layout.width - layout.margin.right - logo.width;
+  const y = layout.height - layout.margin.top - logo.height;
+  page.drawImage(logo.loaded.image, { x, y, width: logo.width, height: logo.height });
+}
+
+/** "Generated at 2026-11-22 14:03 UTC" in the given IANA zone (UTC by default). */
+export function formatTimestamp(now: Date, timeZone = 'UTC'): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    }).formatToParts(now);
+  } catch {
+    return formatTimestamp(now, 'UTC');
+  }
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const zone = timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : get('timeZoneName');
+  return `Generated at ${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
+
+export function pageNumberText(page: number, total: number): string {
+  return `Page ${page} of ${total}`;
+}
+
+/** Draws one line of small grey text in a margin slot. */
+export function drawMarginText(
+  setter: TextSetter,
+  page: PDFPage,
+  layout: PageLayout,
+  position: PageCountPosition,
+  text: string,
+  fontFamily: string,
+): void {
+  const style: TextStyle = { fontFamily, fontWeight: 'normal', fontSize: DEFAULTS.furnitureFontSize };
+  const [line] = setter.layout([{ text, style }]);
+  if (!line) return;
+  const size = style.fontSize;
+  const top = position.startsWith('top');
+  const margin = top ? layout.margin.top : layout.margin.bottom;
+  // Centred in the margin, but never closer to the paper's edge than about one text height.
+  const baseline = top ? layout.height - Math.max(size * 1.2, margin / 2 + size * 0.35) : Math.max(size * 0.8, margin / 2 - size * 0.35);
+  const left = layout.margin.left;
+  const right = layout.width - layout.margin.right;
+  const x = position.endsWith('Left') ? left : position.endsWith('Right') ? right - line.width : (left + right - line.width) / 2;
+  setter.drawLine(page, line, x, baseline, color(DEFAULTS.furnitureColor));
+}

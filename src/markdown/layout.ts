@@ -1,0 +1,225 @@
+/**
+ * Block model → flow boxes: text is measured and wrapped here (through the
+ * shared TextSetter), lists and quotes become indentation and decorations.
+ */
+import type { Span, TextSetter, TextStyle } from '../text/index.js';
+import type { FlowBox, Line, LineBox, Marker, RunData } from './flow.js';
+import type { LoadedImage } from './images.js';
+import type { Block, Inline } from './model.js';
+import { DEFAULTS, HEADING_SCALE, PX, SPACING, weightOf, type BlockStyle } from './style.js';
+import { layoutTable } from './table.js';
+
+export interface LayoutEnv {
+  setter: TextSetter;
+  images: Map<string, LoadedImage | null>;
+  /** Tallest an image may be: the content height of a page. */
+  maxImageHeight: number;
+}
+
+/** Where boxes go and how far in they start. */
+interface Frame {
+  x: number;
+  width: number;
+  bars: number[];
+  depth: number;
+}
+
+/** Collects boxes; consecutive gaps merge into the largest of them. */
+export class Flow {
+  readonly boxes: FlowBox[] = [];
+  pendingMarker?: Marker;
+
+  gap(height: number, bars: number[]): void {
+    if (height <= 0) return;
+    const last = this.boxes[this.boxes.length - 1];
+    if (!last) return;
+    if (last.kind === 'gap') last.height = Math.max(last.height, height);
+    else this.boxes.push({ kind: 'gap', height, bars });
+  }
+
+  push(box: FlowBox): void {
+    if (this.pendingMarker && (box.kind === 'line' || box.kind === 'image')) {
+      box.marker = this.pendingMarker;
+      this.pendingMarker = undefined;
+    }
+    this.boxes.push(box);
+  }
+}
+
+export function textStyle(style: BlockStyle, bold: boolean, italic: boolean, code: boolean, size = style.fontSize): TextStyle {
+  return {
+    fontFamily: code ? style.codeFamily : style.fontFamily,
+    fontWeight: weightOf(bold, italic),
+    fontSize: code ? size * 0.9 : size,
+  };
+}
+
+/** Text inlines → spans; `bold` forces bold (headings, labels, table headers). */
+export function toSpans(inlines: Inline[], style: BlockStyle, size: number, bold = false): Span<RunData>[] {
+  const spans: Span<RunData>[] = [];
+  for (const inline of inlines) {
+    const text = inline.kind === 'text' ? inline.text : inline.alt;
+    if (text === '') continue;
+    const marks = inline.kind === 'text' ? inline.marks : { bold: false, italic: false, strike: false, code: false, link: inline.link };
+    const data: RunData = { color: marks.link !== undefined ? DEFAULTS.linkColor : style.color };
+    if (marks.link !== undefined) data.link = marks.link;
+    if (marks.strike) data.strike = true;
+    if (marks.code) data.code = true;
+    spans.push({ text, style: textStyle(style, bold || marks.bold, marks.italic, marks.code, size), data });
+  }
+  return spans;
+}
+
+export function wrap(setter: TextSetter, spans: Span<RunData>[], maxWidth: number): Line[] {
+  if (spans.length === 0) return [];
+  return setter.layout(spans, { maxWidth: Math.max(1, maxWidth), lineHeight: DEFAULTS.lineHeight });
+}
+
+export function lineBox(line: Line, x: number, bars: number[], extra: Partial<LineBox> = {}): LineBox {
+  const height = line.height;
+  // Centre the glyph box in the line advance, as CSS line-height does.
+  const ascent = (height - (line.ascent + line.descent)) / 2 + line.ascent;
+  return { kind: 'line', x, line, height, padTop: 0, ascent, bars, ...extra };
+}
+
+/** An empty line of the block's size: for empty list items and blank code lines. */
+function blankLine(setter: TextSetter, style: BlockStyle, size: number): Line {
+  const m = setter.metrics(textStyle(style, false, false, false, size));
+  return { runs: [], width: 0, ascent: m.ascent, descent: m.descent, height: size * DEFAULTS.lineHeight };
+}
+
+export function layoutBlocks(env: LayoutEnv, flow: Flow, blocks: Block[], style: BlockStyle, frame: Frame, tight = false): void {
+  blocks.forEach((block, i) => {
+    // Headings and labels bring their own (smaller) space below them.
+    const after = blocks[i - 1]?.kind;
+    if (i > 0 && !tight && after !== 'heading' && after !== 'label') flow.gap(SPACING.paragraph * style.fontSize, frame.bars);
+    layoutBlock(env, flow, block, style, frame, tight);
+  });
+}
+
+function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle, frame: Frame, tight: boolean): void {
+  const em = style.fontSize;
+  switch (block.kind) {
+    case 'paragraph':
+      layoutInlines(env, flow, block.inlines, style, frame, em);
+      return;
+    case 'heading': {
+      const size = em * (HEADING_SCALE[block.level] ?? 1);
+      flow.gap(SPACING.headingBefore * em, frame.bars);
+      const lines = wrap(env.setter, toSpans(block.inlines, style, size, true), frame.width);
+      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true }));
+      if (lines.length === 0) flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
+      flow.gap(SPACING.headingAfter * em, frame.bars);
+      return;
+    }
+    case 'label': {
+      const lines = wrap(env.setter, toSpans(block.inlines, style, em, true), frame.width);
+      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true }));
+      flow.gap(SPACING.labelAfter * em, frame.bars);
+      return;
+    }
+    case 'code':
+      layoutCode(env, flow, block.text, style, frame);
+      return;
+    case 'rule': {
+      const box = { kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars } as const;
+      flow.push({ ...box });
+      return;
+    }
+    case 'quote': {
+      const indent = 0.9 * em;
+      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: [...frame.bars, frame.x + 0.2 * em], depth: frame.depth };
+      if (block.children.length === 0) {
+        flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+        return;
+      }
+      layoutBlocks(env, flow, block.children, style, inner, tight);
+      return;
+    }
+    case 'list':
+      layoutList(env, flow, block, style, frame);
+      return;
+    case 'table':
+      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width)) flow.push({ ...row, bars: frame.bars });
+      return;
+  }
+}
+
+function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'list' }>, style: BlockStyle, frame: Frame): void {
+  const em = style.fontSize;
+  const textFor = (i: number) => `${block.start + i}.`;
+  const markerStyle = textStyle(style, false, false, false);
+  let indent = 1.4 * em;
+  if (block.ordered) {
+    const widest = Math.max(...block.items.map((_, i) => env.setter.measure(textFor(i), markerStyle)));
+    indent = Math.max(1.6 * em, widest + 0.45 * em);
+  }
+  const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: frame.bars, depth: frame.depth + 1 };
+  block.items.forEach((item, i) => {
+    if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
+    if (block.ordered) {
+      const [line] = wrap(env.setter, [{ text: textFor(i), style: markerStyle, data: { color: style.color } }], Infinity);
+      flow.pendingMarker = { kind: 'text', line, x: inner.x - 0.35 * em - line.width };
+    } else {
+      const shapes = ['disc', 'circle', 'square'] as const;
+      const size = 0.34 * em;
+      flow.pendingMarker = { kind: 'bullet', shape: shapes[frame.depth % 3], x: inner.x - 0.8 * em, size, color: style.color };
+    }
+    layoutBlocks(env, flow, item, style, inner, block.tight);
+    if (flow.pendingMarker) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+  });
+}
+
+function layoutCode(env: LayoutEnv, flow: Flow, text: string, style: BlockStyle, frame: Frame): void {
+  const em = style.fontSize;
+  const pad = SPACING.codePadding * em;
+  const spans: Span<RunData>[] = text === '' ? [] : [{ text, style: textStyle(style, false, false, true), data: { color: style.color } }];
+  let lines = wrap(env.setter, spans, frame.width - 2 * pad);
+  if (lines.length === 0) lines = [blankLine(env.setter, style, em * 0.9)];
+  const background = { x: frame.x, width: frame.width, color: DEFAULTS.codeBackground };
+  lines.forEach((line, i) => {
+    const box = lineBox(line, frame.x + pad, frame.bars, { background });
+    if (i === 0) {
+      box.padTop = pad;
+      box.height += pad;
+    }
+    if (i === lines.length - 1) box.height += pad;
+    flow.push(box);
+  });
+}
+
+/** A paragraph: text wrapped around block images, which sit on their own line. */
+function layoutInlines(env: LayoutEnv, flow: Flow, inlines: Inline[], style: BlockStyle, frame: Frame, size: number): void {
+  let run: Inline[] = [];
+  const flush = () => {
+    // Whitespace next to a block image would otherwise make a blank line.
+    const trimmed = trimEdges(run);
+    for (const line of wrap(env.setter, toSpans(trimmed, style, size), frame.width)) flow.push(lineBox(line, frame.x, frame.bars));
+    run = [];
+  };
+  for (const inline of inlines) {
+    const loaded = inline.kind === 'image' ? env.images.get(inline.src) : undefined;
+    if (inline.kind !== 'image' || !loaded) {
+      run.push(inline);
+      continue;
+    }
+    flush();
+    let width = Math.min(loaded.widthPx * PX, frame.width);
+    let height = (width * loaded.heightPx) / loaded.widthPx;
+    if (height > env.maxImageHeight) {
+      width *= env.maxImageHeight / height;
+      height = env.maxImageHeight;
+    }
+    flow.push({ kind: 'image', x: frame.x, width, height, image: loaded.image, link: inline.link, bars: frame.bars });
+  }
+  flush();
+}
+
+function trimEdges(inlines: Inline[]): Inline[] {
+  const out = inlines.map((i) => ({ ...i }));
+  const first = out[0];
+  if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
+  const last = out[out.length - 1];
+  if (last?.kind === 'text') last.text = last.text.replace(/[ \t]+$/, '');
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The document model between parsing and layout: what the Markdown means,
+ * with no sizes or positions yet. Layout turns it into positioned boxes.
+ */
+
+export type Align = 'left' | 'center' | 'right';
+
+export interface InlineMarks {
+  bold: boolean;
+  italic: boolean;
+  strike: boolean;
+  code: boolean;
+  /** Target of an enclosing link (drawn underlined and clickable). */
+  link?: string;
+}
+
+export type Inline =
+  /** `text` may contain '\n': a hard line break. */
+  | { kind: 'text'; text: string; marks: InlineMarks }
+  | { kind: 'image'; src: string; alt: string; link?: string };
+
+export interface TableCell {
+  inlines: Inline[];
+}
+
+export interface ColumnSpec {
+  align: Align;
+  /** Requested width: points, or a share (0..1) of the table width. */
+  width?: { points: number } | { share: number };
+}
+
+export interface TableModel {
+  rows: TableCell[][];
+  header: boolean;
+  columns: ColumnSpec[];
+  rowGridlines: boolean;
+  columnGridlines: boolean;
+  verticalAlign: 'top' | 'center' | 'bottom';
+}
+
+export type Block =
+  | { kind: 'paragraph'; inlines: Inline[] }
+  /** level 1–6 from Markdown; 0 is a request block's `heading` key. */
+  | { kind: 'heading'; level: number; inlines: Inline[] }
+  /** A request block's `label` key: bold, kept with what follows. */
+  | { kind: 'label'; inlines: Inline[] }
+  | { kind: 'code'; text: string }
+  | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: Block[][] }
+  | { kind: 'quote'; children: Block[] }
+  | { kind: 'rule' }
+  | { kind: 'table'; table: TableModel };
+
+export const PLAIN: InlineMarks = Object.freeze({ bold: false, italic: false, strike: false, code: false });
+
+export function plainText(text: string, marks: InlineMarks = PLAIN): Inline[] {
+  return text === '' ? [] : [{ kind: 'text', text, marks }];
+}

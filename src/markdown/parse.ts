@@ -1,0 +1,207 @@
+/**
+ * markdown-it tokens → the block model. Block and inline tokens are handled by
+ * small rules looked up by token type, so a construct is added by adding a rule.
+ */
+import markdownit, { type MarkdownIt, type Token } from 'markdown-it';
+import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
+
+/** One parser per document: markdown-it keeps no global state, but its options are ours. */
+export function createParser(): MarkdownIt {
+  // html: raw HTML is recognised (so it never shows as tag soup); we keep only its text.
+  return markdownit('default', { html: true, linkify: false, typographer: false });
+}
+
+export function parseMarkdown(md: MarkdownIt, source: string): Block[] {
+  const tokens = md.parse(source, {});
+  const cursor = { tokens, i: 0 };
+  return readBlocks(cursor, undefined);
+}
+
+interface Cursor {
+  tokens: Token[];
+  i: number;
+}
+
+type BlockRule = (c: Cursor, open: Token) => Block | Block[] | null;
+
+/** Reads blocks until the token of type `until` (consumed) or the end. */
+function readBlocks(c: Cursor, until: string | undefined): Block[] {
+  const out: Block[] = [];
+  while (c.i < c.tokens.length) {
+    const t = c.tokens[c.i++];
+    if (until !== undefined && t.type === until) break;
+    const rule = BLOCK_RULES[t.type];
+    if (!rule) continue;
+    const b = rule(c, t);
+    if (Array.isArray(b)) out.push(...b);
+    else if (b) out.push(b);
+  }
+  return out;
+}
+
+/** Consumes the inline token after an *_open token and its matching close. */
+function readInlineUntil(c: Cursor, close: string): Inline[] {
+  let inlines: Inline[] = [];
+  while (c.i < c.tokens.length) {
+    const t = c.tokens[c.i++];
+    if (t.type === close) break;
+    if (t.type === 'inline') inlines = inlines.concat(convertInline(t.children ?? []));
+  }
+  return inlines;
+}
+
+const BLOCK_RULES: Record<string, BlockRule> = {
+  paragraph_open: (c) => {
+    const inlines = readInlineUntil(c, 'paragraph_close');
+    return inlines.length > 0 ? { kind: 'paragraph', inlines } : null;
+  },
+  heading_open: (c, t) => ({ kind: 'heading', level: Number(t.tag.slice(1)) || 1, inlines: readInlineUntil(c, 'heading_close') }),
+  fence: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
+  code_block: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
+  hr: () => ({ kind: 'rule' }),
+  blockquote_open: (c) => ({ kind: 'quote', children: readBlocks(c, 'blockquote_close') }),
+  bullet_list_open: (c) => readList(c, false, 1),
+  ordered_list_open: (c, t) => readList(c, true, Number(t.attrGet('start') ?? 1)),
+  html_block: (_c, t) => {
+    const text = htmlToText(t.content);
+    return text ? { kind: 'paragraph', inlines: [{ kind: 'text', text, marks: PLAIN_MARKS }] } : null;
+  },
+  table_open: (c) => readTable(c),
+};
+
+const PLAIN_MARKS: InlineMarks = { bold: false, italic: false, strike: false, code: false };
+
+function readList(c: Cursor, ordered: boolean, start: number): Block {
+  const close = ordered ? 'ordered_list_close' : 'bullet_list_close';
+  const items: Block[][] = [];
+  let tight = true;
+  while (c.i < c.tokens.length) {
+    const t = c.tokens[c.i];
+    if (t.type === close) {
+      c.i++;
+      break;
+    }
+    if (t.type === 'list_item_open') {
+      // markdown-it hides the paragraphs of tight lists; a visible one makes the list loose.
+      for (let j = c.i + 1; j < c.tokens.length && c.tokens[j].level > t.level; j++) {
+        const p = c.tokens[j];
+        if (p.type === 'paragraph_open' && p.level === t.level + 1 && !p.hidden) tight = false;
+      }
+      c.i++;
+      items.push(readBlocks(c, 'list_item_close'));
+    } else {
+      c.i++;
+    }
+  }
+  return { kind: 'list', ordered, start: Number.isFinite(start) ? start : 1, tight, items };
+}
+
+function alignOf(t: Token): Align {
+  const style = String(t.attrGet('style') ?? '');
+  const m = /text-align:\s*(left|center|right)/.exec(style);
+  return (m?.[1] as Align | undefined) ?? 'left';
+}
+
+function readTable(c: Cursor): Block {
+  const rows: TableCell[][] = [];
+  const aligns: Align[] = [];
+  let header = false;
+  let row: TableCell[] | undefined;
+  while (c.i < c.tokens.length) {
+    const t = c.tokens[c.i++];
+    if (t.type === 'table_close') break;
+    if (t.type === 'thead_open') header = true;
+    else if (t.type === 'tr_open') row = [];
+    else if (t.type === 'tr_close' && row) rows.push(row);
+    else if ((t.type === 'th_open' || t.type === 'td_open') && row) {
+      if (rows.length === 0) aligns.push(alignOf(t));
+      row.push({ inlines: readInlineUntil(c, t.type === 'th_open' ? 'th_close' : 'td_close') });
+    }
+  }
+  return {
+    kind: 'table',
+    table: {
+      rows,
+      header,
+      columns: aligns.map((align) => ({ align })),
+      rowGridlines: true,
+      columnGridlines: true,
+      verticalAlign: 'top',
+    },
+  };
+}
+
+type InlineRule = (t: Token, s: InlineState) => void;
+
+interface InlineState {
+  out: Inline[];
+  bold: number;
+  italic: number;
+  strike: number;
+  links: string[];
+}
+
+function marksOf(s: InlineState, code = false): InlineMarks {
+  const link = s.links[s.links.length - 1];
+  return { bold: s.bold > 0, italic: s.italic > 0, strike: s.strike > 0, code, ...(link !== undefined ? { link } : {}) };
+}
+
+function pushText(s: InlineState, text: string, code = false): void {
+  if (text === '') return;
+  const marks = marksOf(s, code);
+  const last = s.out[s.out.length - 1];
+  if (last && last.kind === 'text' && sameMarks(last.marks, marks)) last.text += text;
+  else s.out.push({ kind: 'text', text, marks });
+}
+
+function sameMarks(a: InlineMarks, b: InlineMarks): boolean {
+  return a.bold === b.bold && a.italic === b.italic && a.strike === b.strike && a.code === b.code && a.link === b.link;
+}
+
+const INLINE_RULES: Record<string, InlineRule> = {
+  text: (t, s) => pushText(s, t.content),
+  text_special: (t, s) => pushText(s, t.content),
+  softbreak: (_t, s) => pushText(s, ' '),
+  hardbreak: (_t, s) => pushText(s, '\n'),
+  code_inline: (t, s) => pushText(s, t.content, true),
+  strong_open: (_t, s) => void s.bold++,
+  strong_close: (_t, s) => void s.bold--,
+  em_open: (_t, s) => void s.italic++,
+  em_close: (_t, s) => void s.italic--,
+  s_open: (_t, s) => void s.strike++,
+  s_close: (_t, s) => void s.strike--,
+  link_open: (t, s) => void s.links.push(String(t.attrGet('href') ?? '')),
+  link_close: (_t, s) => void s.links.pop(),
+  image: (t, s) => {
+    const link = s.links[s.links.length - 1];
+    s.out.push({ kind: 'image', src: String(t.attrGet('src') ?? ''), alt: t.content, ...(link !== undefined ? { link } : {}) });
+  },
+  html_inline: (t, s) => {
+    if (/^<br\s*\/?>$/i.test(t.content)) pushText(s, '\n');
+  },
+};
+
+export function convertInline(children: Token[]): Inline[] {
+  const s: InlineState = { out: [], bold: 0, italic: 0, strike: 0, links: [] };
+  for (const t of children) INLINE_RULES[t.type]?.(t, s);
+  return s.out;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Raw HTML is never interpreted: its visible text is kept, tags and comments dropped. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<\?[\s\S]*?\?>|<![A-Za-z][\s\S]*?>|<!\[CDATA\[[\s\S]*?\]\]>/g, ' ')
+    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, name: string) => {
+      if (name[0] === '#') {
+        const cp = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+      }
+      return ENTITIES[name.toLowerCase()] ?? m;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
