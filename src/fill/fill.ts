@@ -1,0 +1,53 @@
+import { ValidationError } from '../errors/index.js';
+import type { FontRegistry } from '../fonts/index.js';
+import type { ResourceResolver } from '../resources/index.js';
+import type { FillRequest } from '../schema/index.js';
+import type { Template } from '../template/index.js';
+import { loadImages } from './normalize/images.js';
+import { applyPageVariables } from './normalize/page-templates.js';
+import { planFill } from './normalize/plan.js';
+import type { FillCache } from './output/prepared-template.js';
+import { renderPlan } from './render/index.js';
+
+export interface FillContext {
+  fonts: FontRegistry;
+  cache: FillCache;
+  resolver?: ResourceResolver;
+  /** Largest image accepted (bytes). */
+  maxImageBytes: number;
+}
+
+/** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
+export const DEFAULT_CHECKBOX_CHARACTER = 'X';
+
+/**
+ * Fill: template + validated request → PDF bytes.
+ * normalize (styles, values, pages) → load images → render over the template's pages → append as an update.
+ */
+export async function fill(template: Template, request: FillRequest, ctx: FillContext): Promise<Uint8Array> {
+  const prepared = await ctx.cache.get(template.pdf);
+  const pageCount = prepared.pages.length;
+  const outside = template.fields
+    .map((f, i) => ({ f, i }))
+    .filter(({ f }) => f.pageNum >= pageCount)
+    .map(({ f, i }) => ({ property: `template.fields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}` }));
+  if (outside.length > 0) throw new ValidationError(outside);
+
+  const { plan, errors } = planFill(template, request, {
+    pageCount,
+    format: {
+      checkboxCharacter: request.defaultCheckboxCharacter ?? DEFAULT_CHECKBOX_CHARACTER,
+      checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
+    },
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+  applyPageVariables(plan);
+  await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes });
+  return renderPlan(prepared, template.fields, plan, ctx.fonts, {
+    flat: !request.useInteractiveFields,
+    stripAnnotations: request.stripAnnotations ?? false,
+    drawDebugBoxes: request.drawDebugBoxes ?? false,
+    borderColor: request.borderColor,
+    title: request.title ?? template.title,
+  });
+}

@@ -1,0 +1,54 @@
+import type { Styling } from '../../schema/index.js';
+import type { TemplateField, TemplateStyle } from '../../template/index.js';
+import type { ResolvedStyle, VerticalAlignment } from './types.js';
+
+export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
+  fontFamily: 'Noto Sans',
+  fontWeight: 'normal',
+  fontSize: 10,
+  textColor: '#3E3E57',
+  alignment: 'left',
+};
+
+/** Level 5 for verticalAlignment depends on the field: blocks of lines start at the top, single lines sit in the middle. */
+export function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
+  if (field.type === 'longText') return 'top';
+  if (field.type === 'usAddress' && !field.parts) return 'top';
+  return 'middle';
+}
+
+type StyleLevel = Partial<Styling> | TemplateStyle | undefined;
+
+const KEYS = ['fontFamily', 'fontWeight', 'fontSize', 'textColor', 'alignment', 'verticalAlignment'] as const;
+
+/**
+ * The spec's precedence, per property, highest first:
+ * value object (and styled array element) > template field > request document > template document > defaults.
+ */
+export function resolveStyle(
+  field: TemplateField,
+  levels: { value?: StyleLevel; request?: StyleLevel; template?: StyleLevel },
+): ResolvedStyle {
+  const ordered: StyleLevel[] = [levels.value, field.style, levels.request, levels.template];
+  const out: ResolvedStyle = { ...DEFAULT_STYLE, verticalAlignment: defaultVerticalAlignment(field) };
+  for (const key of KEYS) {
+    for (const level of ordered) {
+      const v = level?.[key];
+      if (v !== undefined) {
+        (out as unknown as Record<string, unknown>)[key] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The styling keys of a request or value object, nothing else. */
+export function pickStyling(source: Partial<Styling> | undefined): Partial<Styling> {
+  const out: Partial<Styling> = {};
+  if (!source) return out;
+  for (const key of KEYS) {
+    if (source[key] !== undefined) (out as Record<string, unknown>)[key] = source[key];
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import { InvalidPdfError } from '../../errors/index.js';
+import { loadPdf } from '../../pdf/index.js';
+import { readTail } from './tail.js';
+
+export type Rotation = 0 | 90 | 180 | 270;
+
+/** A page's visible area in user space and how it is turned for display. */
+export interface PageFrame {
+  llx: number;
+  lly: number;
+  urx: number;
+  ury: number;
+  rotate: Rotation;
+  /** Size as displayed (width and height swap at 90/270). */
+  width: number;
+  height: number;
+}
+
+export interface PreparedAnnotation {
+  /** The entry of /Annots as stored (usually a reference). */
+  entry: PDFObject;
+  dict?: PDFDict;
+  widget: boolean;
+}
+
+export interface PreparedPage {
+  ref: PDFRef;
+  /** The page's own parent node (kept when the page tree is left as it is). */
+  parent?: PDFObject;
+  /** Own entries without Parent, Contents, Resources, Annots; inherited boxes and Rotate made explicit. */
+  entries: Array<[PDFName, PDFObject]>;
+  contents: PDFObject[];
+  /** Resource entries; Font, XObject and ExtGState resolved to dictionaries (they are copied per fill). */
+  resources: Array<[PDFName, PDFObject]>;
+  annotations: PreparedAnnotation[];
+  frame: PageFrame;
+}
+
+/** A template PDF parsed once: everything a fill needs to write its output as an update of these bytes. */
+export interface PreparedTemplate {
+  /** The bytes the output starts with: the template itself, or a clean copy when it could not take an update. */
+  base: Uint8Array;
+  startXRef: number;
+  xrefStream: boolean;
+  /** New objects are numbered above this. */
+  largestObjectNumber: number;
+  catalogRef: PDFRef;
+  catalogEntries: Array<[PDFName, PDFObject]>;
+  pagesRootRef: PDFRef;
+  infoRef?: PDFRef;
+  infoEntries: Array<[PDFName, PDFObject]>;
+  id?: PDFObject;
+  pages: PreparedPage[];
+  /** The parsed document (read-only after preparation). */
+  doc: PDFDocument;
+}
+
+const N = {
+  Parent: PDFName.of('Parent'),
+  Contents: PDFName.of('Contents'),
+  Resources: PDFName.of('Resources'),
+  Annots: PDFName.of('Annots'),
+  MediaBox: PDFName.of('MediaBox'),
+  CropBox: PDFName.of('CropBox'),
+  Rotate: PDFName.of('Rotate'),
+  Subtype: PDFName.of('Subtype'),
+  Widget: PDFName.of('Widget'),
+  Pages: PDFName.of('Pages'),
+};
+
+/** Resource categories pdf-lib adds entries to: these are copied per output page. */
+export const COPIED_RESOURCES = ['Font', 'XObject', 'ExtGState'].map((n) => PDFName.of(n));
+
+export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTemplate> {
+  const doc = await loadPdf(bytes, 'template.pdf');
+  const ctx = doc.context;
+  let base = bytes;
+  let tail = readTail(bytes);
+  const wasEncrypted = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
+  if (!tail || wasEncrypted) {
+    // Decrypted or repaired objects must be written out once; later fills update this copy.
+    base = await doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false });
+    tail = readTail(base);
+    if (!tail) throw new InvalidPdfError('Cannot write the template back as a PDF', 'template.pdf');
+  }
+
+  const catalogRef = ctx.trailerInfo.Root;
+  const pagesRootRef = doc.catalog.get(N.Pages);
+  if (!(catalogRef instanceof PDFRef) || !(pagesRootRef instanceof PDFRef)) {
+    throw new InvalidPdfError('The document catalog or page tree is not an indirect object', 'template.pdf');
+  }
+  const infoRef = ctx.trailerInfo.Info instanceof PDFRef ? ctx.trailerInfo.Info : undefined;
+  const info = ctx.lookupMaybe(ctx.trailerInfo.Info, PDFDict);
+
+  const pages = doc.getPages().map((page): PreparedPage => {
+    const node = page.node;
+    const entries: Array<[PDFName, PDFObject]> = [];
+    for (const [k, v] of node.entries()) {
+      if (k === N.Parent || k === N.Contents || k === N.Resources || k === N.Annots || k === N.MediaBox || k === N.CropBox || k === N.Rotate) continue;
+      entries.push([k, v]);
+    }
+    const mediaBox = node.MediaBox();
+    const cropBox = node.CropBox();
+    const rotateValue = node.Rotate()?.asNumber() ?? 0;
+    entries.push([N.MediaBox, mediaBox]);
+    if (cropBox) entries.push([N.CropBox, cropBox]);
+    if (rotateValue) entries.push([N.Rotate, PDFNumber.of(rotateValue)]);
+
+    const resources: Array<[PDFName, PDFObject]> = [];
+    const res = node.Resources();
+    if (res) {
+      for (const [k, v] of res.entries()) {
+        if (COPIED_RESOURCES.includes(k)) {
+          const sub = ctx.lookupMaybe(v, PDFDict);
+          if (sub) resources.push([k, sub]);
+        } else resources.push([k, v]);
+      }
+    }
+
+    return {
+      ref: page.ref,
+      parent: node.get(N.Parent),
+      entries,
+      contents: contentsOf(doc, node.get(N.Contents)),
+      resources,
+      annotations: annotationsOf(doc, node.Annots()),
+      frame: frameOf((cropBox ?? mediaBox).asRectangle(), rotateValue),
+    };
+  });
+
+  return {
+    base,
+    startXRef: tail.startXRef,
+    xrefStream: tail.xrefStream,
+    largestObjectNumber: Math.max(ctx.largestObjectNumber, tail.size - 1),
+    catalogRef,
+    catalogEntries: doc.catalog.entries(),
+    pagesRootRef,
+    infoRef,
+    infoEntries: info ? info.entries() : [],
+    id: ctx.trailerInfo.ID,
+    pages,
+    doc,
+  };
+}
+
+function contentsOf(doc: PDFDocument, contents: PDFObject | undefined): PDFObject[] {
+  if (contents === undefined) return [];
+  const resolved = doc.context.lookup(contents);
+  if (resolved instanceof PDFStream) return contents instanceof PDFRef ? [contents] : [];
+  if (resolved instanceof PDFArray) return resolved.asArray().filter((c) => c instanceof PDFRef);
+  return [];
+}
+
+function annotationsOf(doc: PDFDocument, annots: PDFArray | undefined): PreparedAnnotation[] {
+  if (!annots) return [];
+  return annots.asArray().map((entry) => {
+    const dict = doc.context.lookupMaybe(entry, PDFDict);
+    return { entry, dict, widget: dict?.get(N.Subtype) === N.Widget };
+  });
+}
+
+function frameOf(r: { x: number; y: number; width: number; height: number }, rotate: number): PageFrame {
+  const normalized = ((((Math.round(rotate / 90) * 90) % 360) + 360) % 360) as Rotation;
+  const llx = Math.min(r.x, r.x + r.width);
+  const lly = Math.min(r.y, r.y + r.height);
+  const w = Math.abs(r.width);
+  const h = Math.abs(r.height);
+  const turned = normalized === 90 || normalized === 270;
+  return { llx, lly, urx: llx + w, ury: lly + h, rotate: normalized, width: turned ? h : w, height: turned ? w : h };
+}
+
+/**
+ * Parsed templates, kept per engine so a fill costs what its data costs, not
+ * what the template costs. Keyed by the bytes object (templates from a store
+ * keep theirs), then by content hash for callers that pass fresh copies.
+ */
+export class FillCache {
+  readonly #byBytes = new WeakMap<Uint8Array, Promise<PreparedTemplate>>();
+  readonly #byHash = new Map<string, Promise<PreparedTemplate>>();
+  readonly maxEntries: number;
+
+  constructor(options: { maxEntries?: number } = {}) {
+    this.maxEntries = options.maxEntries ?? 32;
+  }
+
+  get(bytes: Uint8Array): Promise<PreparedTemplate> {
+    const known = this.#byBytes.get(bytes);
+    if (known) return known;
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    let pending = this.#byHash.get(hash);
+    if (pending) {
+      // Most recently used last.
+      this.#byHash.delete(hash);
+    } else {
+      pending = prepareTemplate(bytes);
+      pending.catch(() => {
+        this.#byHash.delete(hash);
+        this.#byBytes.delete(bytes);
+      });
+    }
+    this.#byHash.set(hash, pending);
+    this.#byBytes.set(bytes, pending);
+    while (this.#byHash.size > this.maxEntries) {
+      const oldest = this.#byHash.keys().next().value as string;
+      this.#byHash.delete(oldest);
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,45 @@
+import type { FontRegistry } from '../../fonts/index.js';
+import type { TemplateField } from '../../template/index.js';
+import { TextSetter } from '../../text/index.js';
+import type { FillPlan } from '../normalize/types.js';
+import { OutputDocument } from '../output/document.js';
+import type { PreparedTemplate } from '../output/prepared-template.js';
+import type { PDFRef } from '@cantoo/pdf-lib';
+import { ImageEmbedder } from './image.js';
+import { pageDraws, renderPage, type BoxOptions } from './page.js';
+
+export interface RenderOptions extends BoxOptions {
+  /** Flat output: values drawn into the page, the template's form fields removed. */
+  flat: boolean;
+  stripAnnotations: boolean;
+  title?: string;
+}
+
+/** Draws the plan over the template's pages and returns the output PDF (an update of the template's bytes). */
+export async function renderPlan(prepared: PreparedTemplate, fields: TemplateField[], plan: FillPlan, fonts: FontRegistry, options: RenderOptions): Promise<Uint8Array> {
+  const out = await OutputDocument.create(prepared);
+  const tools = { setter: new TextSetter(out.doc, fonts), images: new ImageEmbedder(out.doc) };
+  const byPage = new Map<number, TemplateField[]>();
+  for (const f of fields) byPage.set(f.pageNum, [...(byPage.get(f.pageNum) ?? []), f]);
+
+  const keepPageTree = plan.pages.length === prepared.pages.length && plan.pages.every((p, i) => p.templatePage === i);
+  const annotationOptions = { dropWidgets: options.flat, stripAnnotations: options.stripAnnotations };
+  const used = new Set<number>();
+  const pageRefs: PDFRef[] = [];
+  for (const planned of plan.pages) {
+    const index = planned.templatePage;
+    const first = !used.has(index);
+    used.add(index);
+    const pageFields = byPage.get(index) ?? [];
+    const draws = pageDraws(planned, pageFields, options);
+    if (keepPageTree && !draws && !out.annotationsChange(index, annotationOptions)) {
+      // Untouched: the template's page object is used as it is, nothing is written for it.
+      pageRefs.push(prepared.pages[index]!.ref);
+      continue;
+    }
+    const page = out.addPage(index, { first, keepParent: keepPageTree, ...annotationOptions });
+    if (draws) await renderPage(page, prepared.pages[index]!.frame, planned, pageFields, tools, options);
+    pageRefs.push(page.ref);
+  }
+  return out.finish({ pageRefs, keepPageTree, dropForm: options.flat, title: options.title });
+}

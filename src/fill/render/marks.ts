@@ -1,0 +1,40 @@
+import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import type { TextSetter } from '../../text/index.js';
+import type { ResolvedStyle } from '../normalize/types.js';
+import { colorOf, type DrawBox } from './geometry.js';
+
+/** Font size of the mark as a share of its box's height: a capital then fills about two thirds of it. */
+const MARK_SIZE = 0.9;
+/** Cap height of a Latin capital as a share of the font size (used to centre the mark). */
+const CAP_HEIGHT = 0.7;
+
+/**
+ * A checked checkbox: the character centred in its box. Square: drawn in the
+ * largest square centred in the box. Otherwise the mark is stretched to the
+ * box's proportions, as if the square mark were scaled to fill it.
+ */
+export function drawMark(page: PDFPage, setter: TextSetter, box: DrawBox, char: string, square: boolean, style: ResolvedStyle): void {
+  const side = Math.min(box.width, box.height);
+  const target = square ? { x: box.x + (box.width - side) / 2, y: box.y + (box.height - side) / 2, width: side, height: side } : box;
+  const height = square ? side : box.height;
+  let size = height * MARK_SIZE;
+  const ts = { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize: size };
+  let width = setter.measure(char, ts);
+  // Wide characters shrink to fit their (square) box.
+  if (width > height * MARK_SIZE && width > 0) {
+    size *= (height * MARK_SIZE) / width;
+    width = setter.measure(char, { ...ts, fontSize: size });
+  }
+  const kx = square ? 1 : box.width / box.height;
+  const cx = target.x + target.width / 2;
+  const baseline = target.y + target.height / 2 - (CAP_HEIGHT * size) / 2;
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(kx, 0, 0, 1, cx * (1 - kx), 0));
+  setter.drawText(page, char, cx - width / 2, baseline, { ...ts, fontSize: size }, colorOf(style.textColor));
+  page.pushOperators(popGraphicsState());
+}
+
+/** The chosen option of a radio group: a filled dot centred in the option's box. */
+export function drawDot(page: PDFPage, box: DrawBox, style: ResolvedStyle): void {
+  const r = Math.min(box.width, box.height) * 0.3;
+  page.drawCircle({ x: box.x + box.width / 2, y: box.y + box.height / 2, size: r, color: colorOf(style.textColor) });
+}

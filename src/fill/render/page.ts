@@ -1,0 +1,65 @@
+import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import type { TemplateField } from '../../template/index.js';
+import type { TextSetter } from '../../text/index.js';
+import type { PlannedPage } from '../normalize/types.js';
+import type { PageFrame } from '../output/prepared-template.js';
+import { fieldRects, strokeBoxes } from './debug.js';
+import { colorOf, displayMatrix, toDrawBox } from './geometry.js';
+import { drawImage, type ImageEmbedder } from './image.js';
+import { drawDot, drawMark } from './marks.js';
+import { drawBlock, drawCells, drawLineBoxes, drawSingleLine } from './text.js';
+
+export interface BoxOptions {
+  drawDebugBoxes: boolean;
+  borderColor?: string;
+}
+
+export const DEBUG_BOX_COLOR = '#FF0000';
+
+/** Whether anything is drawn on this page (pages with nothing to draw are left untouched). */
+export function pageDraws(planned: PlannedPage, templateFields: TemplateField[], boxes: BoxOptions): boolean {
+  if (boxes.drawDebugBoxes && templateFields.length > 0) return true;
+  return planned.fields.some((f) => f.contents.length > 0 || (boxes.borderColor !== undefined && f.values !== undefined));
+}
+
+export interface PageTools {
+  setter: TextSetter;
+  images: ImageEmbedder;
+}
+
+/** Draws one planned page's values over the template page, in display coordinates. */
+export async function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage, templateFields: TemplateField[], tools: PageTools, boxes: BoxOptions): Promise<void> {
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayMatrix(frame)));
+  const { setter } = tools;
+  for (const filled of planned.fields) {
+    for (const c of filled.contents) {
+      switch (c.kind) {
+        case 'text':
+          if (c.multiline) drawBlock(page, setter, toDrawBox(c.box, frame), c.text, c.style);
+          else drawSingleLine(page, setter, toDrawBox(c.box, frame), c.text, c.style);
+          break;
+        case 'cells':
+          drawCells(page, setter, toDrawBox(c.box, frame), c.chars, c.cells, c.style);
+          break;
+        case 'lines':
+          drawLineBoxes(page, setter, c.boxes.map((b) => toDrawBox(b, frame)), c.paragraphs, c.style);
+          break;
+        case 'mark':
+          drawMark(page, setter, toDrawBox(c.box, frame), c.char, c.square, c.style);
+          break;
+        case 'dot':
+          drawDot(page, toDrawBox(c.box, frame), c.style);
+          break;
+        case 'image':
+          if (c.image) await drawImage(page, tools.images, toDrawBox(c.box, frame), c.image);
+          break;
+      }
+    }
+  }
+  if (boxes.drawDebugBoxes) {
+    strokeBoxes(page, frame, templateFields.flatMap(fieldRects), colorOf(boxes.borderColor ?? DEBUG_BOX_COLOR));
+  } else if (boxes.borderColor) {
+    strokeBoxes(page, frame, planned.fields.map((f) => f.box), colorOf(boxes.borderColor));
+  }
+  page.pushOperators(popGraphicsState());
+}

@@ -1,0 +1,118 @@
+import type { PDFPage } from '@cantoo/pdf-lib';
+import type { TextSetter, TextStyle } from '../../text/index.js';
+import type { ResolvedStyle } from '../normalize/types.js';
+import { colorOf, type DrawBox } from './geometry.js';
+
+/** Text that does not fit is drawn smaller, down to this size, rather than past its box. */
+export const MIN_FONT_SIZE = 4;
+const SHRINK_STEP = 0.5;
+
+function padX(box: DrawBox): number {
+  return Math.min(2, box.width / 10);
+}
+
+function padY(box: DrawBox): number {
+  return Math.min(1, box.height / 10);
+}
+
+function textStyle(style: ResolvedStyle, fontSize = style.fontSize): TextStyle {
+  return { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize };
+}
+
+function alignedX(box: DrawBox, width: number, alignment: ResolvedStyle['alignment']): number {
+  const p = padX(box);
+  if (alignment === 'center') return box.x + (box.width - width) / 2;
+  if (alignment === 'right') return box.x + box.width - p - width;
+  return box.x + p;
+}
+
+function baselineFor(box: DrawBox, ascent: number, descent: number, v: ResolvedStyle['verticalAlignment']): number {
+  const p = padY(box);
+  if (v === 'top') return box.y + box.height - p - ascent;
+  if (v === 'bottom') return box.y + p + descent;
+  return box.y + (box.height - (ascent + descent)) / 2 + descent;
+}
+
+/** One line in its box: shrunk to the box's width when too long, placed by alignment and vertical alignment. */
+export function drawSingleLine(page: PDFPage, setter: TextSetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+  const flat = text.replace(/\r?\n/g, ' ');
+  if (flat.trim() === '') return;
+  const size = setter.fitFontSize(flat, textStyle(style), Math.max(1, box.width - 2 * padX(box)), MIN_FONT_SIZE);
+  const [line] = setter.layout([{ text: flat, style: textStyle(style, size) }]);
+  if (!line) return;
+  const m = setter.metrics(textStyle(style, size));
+  setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, m.ascent, m.descent, style.verticalAlignment), colorOf(style.textColor));
+}
+
+/** Wrapped at the box's width; shrunk until the block fits its height (down to MIN_FONT_SIZE). */
+export function drawBlock(page: PDFPage, setter: TextSetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+  if (text.trim() === '') return;
+  const maxWidth = Math.max(1, box.width - 2 * padX(box));
+  const room = box.height - 2 * padY(box);
+  let size = style.fontSize;
+  let lines = setter.layout([{ text, style: textStyle(style, size) }], { maxWidth });
+  while (size > MIN_FONT_SIZE && totalHeight(lines) > room) {
+    size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
+    lines = setter.layout([{ text, style: textStyle(style, size) }], { maxWidth });
+  }
+  const total = totalHeight(lines);
+  const p = padY(box);
+  let top =
+    style.verticalAlignment === 'bottom'
+      ? box.y + p + total
+      : style.verticalAlignment === 'middle'
+        ? box.y + (box.height + total) / 2
+        : box.y + box.height - p;
+  const color = colorOf(style.textColor);
+  for (const line of lines) {
+    setter.drawLine(page, line, alignedX(box, line.width, style.alignment), top - line.ascent, color);
+    top -= line.height;
+  }
+}
+
+function totalHeight(lines: Array<{ height: number }>): number {
+  return lines.reduce((sum, l) => sum + l.height, 0);
+}
+
+/** charList: the box split into equal cells, one character centred in each. */
+export function drawCells(page: PDFPage, setter: TextSetter, box: DrawBox, chars: string[], cells: number, style: ResolvedStyle): void {
+  const cw = box.width / Math.max(1, cells);
+  chars.forEach((ch, i) => {
+    if (ch.trim() === '') return;
+    drawSingleLine(page, setter, { x: box.x + i * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
+  });
+}
+
+/**
+ * textWrap: each paragraph starts in the next line box; a paragraph wider than
+ * its box continues in the following boxes. Text left when the boxes run out
+ * joins the last box, which then shrinks to fit.
+ */
+export function drawLineBoxes(page: PDFPage, setter: TextSetter, boxes: DrawBox[], paragraphs: string[], style: ResolvedStyle): void {
+  const texts: string[] = [];
+  let next = 0;
+  for (const para of paragraphs) {
+    if (next >= boxes.length) {
+      texts[boxes.length - 1] = `${texts[boxes.length - 1] ?? ''} ${para}`.trim();
+      continue;
+    }
+    const width = Math.max(1, boxes[next]!.width - 2 * padX(boxes[next]!));
+    const lines = setter.layout([{ text: para, style: textStyle(style) }], { maxWidth: width });
+    const pieces = lines.length ? lines.map(lineText) : [''];
+    for (const piece of pieces) {
+      if (next < boxes.length) texts[next++] = piece;
+      else texts[boxes.length - 1] = `${texts[boxes.length - 1] ?? ''} ${piece}`.trim();
+    }
+  }
+  texts.forEach((t, i) => {
+    if (t) drawSingleLine(page, setter, boxes[i]!, t, style);
+  });
+}
+
+function lineText(line: { runs: Array<{ text: string; order?: number }> }): string {
+  return [...line.runs]
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .map((r) => r.text)
+    .join('')
+    .trim();
+}
