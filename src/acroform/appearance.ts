@@ -1,0 +1,321 @@
+import {
+  clip,
+  closePath,
+  endPath,
+  fill,
+  lineTo,
+  moveTo,
+  PDFDict,
+  PDFName,
+  PDFOperator,
+  PDFOperatorNames,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingRgbColor,
+  setLineWidth,
+  setStrokingRgbColor,
+  stroke,
+  appendBezierCurve,
+  type Color,
+  type PDFDocument,
+  type PDFPage,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
+import type { FontWeight } from '../fonts/index.js';
+import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
+
+/**
+ * Appearance streams drawn with the text layer's embedded (subset) fonts, so
+ * any script the font registry covers shows, and no WinAnsi encoding is ever
+ * attempted. pdf-lib's own generator only knows the /DA font.
+ */
+
+export type Alignment = 'left' | 'center' | 'right';
+export type VerticalAlignment = 'top' | 'middle' | 'bottom';
+
+export interface FieldTextStyle {
+  fontFamily: string;
+  fontWeight: FontWeight;
+  /** 0 = auto: as large as fits, at most 12 pt (the usual viewer behaviour). */
+  fontSize: number;
+  /** `#RRGGBB`. */
+  textColor: string;
+  alignment: Alignment;
+  /** Single-line fields; default middle. Multi-line text always starts at the top. */
+  verticalAlignment?: VerticalAlignment;
+}
+
+/** Border and background of the widget itself (/MK), drawn under the text like viewers do. */
+export interface WidgetBox {
+  background?: [number, number, number];
+  border?: [number, number, number];
+  borderWidth: number;
+}
+
+const AUTO_MAX = 12;
+const AUTO_MIN = 4;
+
+export function hexToRgb(hex: string): Color {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) return rgb(0, 0, 0);
+  return rgb(parseInt(m[1], 16) / 255, parseInt(m[2], 16) / 255, parseInt(m[3], 16) / 255);
+}
+
+/**
+ * The part of a PDFPage that TextSetter.drawLine writes to (operators and font
+ * resources), pointed at a form XObject instead of a page.
+ */
+class AppearanceCanvas {
+  readonly ops: PDFOperator[] = [];
+  readonly fonts: PDFDict;
+  readonly node: { newFontDictionary(tag: string, ref: PDFRef): PDFName };
+
+  constructor(doc: PDFDocument) {
+    const fonts = doc.context.obj({});
+    this.fonts = fonts;
+    const keys = new Map<string, PDFName>();
+    this.node = {
+      newFontDictionary(tag: string, ref: PDFRef): PDFName {
+        const id = ref.toString();
+        let key = keys.get(id);
+        if (!key) {
+          key = PDFName.of(`F${keys.size + 1}`);
+          keys.set(id, key);
+          fonts.set(key, ref);
+        }
+        void tag;
+        return key;
+      },
+    };
+  }
+
+  pushOperators(...ops: PDFOperator[]): void {
+    this.ops.push(...ops);
+  }
+
+  asPage(): PDFPage {
+    return this as unknown as PDFPage;
+  }
+
+  register(doc: PDFDocument, width: number, height: number): PDFRef {
+    const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
+    const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources });
+    return doc.context.register(stream);
+  }
+}
+
+function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox | undefined, combCells?: number): number {
+  if (!box) return 0;
+  const ops = canvas.ops;
+  if (box.background) {
+    ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), rectangle(0, 0, width, height), fill(), popGraphicsState());
+  }
+  const bw = box.border ? box.borderWidth : 0;
+  if (box.border && bw > 0) {
+    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw));
+    ops.push(rectangle(bw / 2, bw / 2, width - bw, height - bw));
+    if (combCells && combCells > 1) {
+      const cw = width / combCells;
+      for (let i = 1; i < combCells; i++) ops.push(moveTo(i * cw, height - bw / 2), lineTo(i * cw, bw / 2));
+    }
+    ops.push(stroke(), popGraphicsState());
+  }
+  return bw;
+}
+
+function beginTextField(canvas: AppearanceCanvas, width: number, height: number, inset: number): void {
+  canvas.ops.push(
+    PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDFName.of('Tx')]),
+    pushGraphicsState(),
+    rectangle(inset, inset, Math.max(0, width - 2 * inset), Math.max(0, height - 2 * inset)),
+    clip(),
+    endPath(),
+  );
+}
+
+function endTextField(canvas: AppearanceCanvas): void {
+  canvas.ops.push(popGraphicsState(), PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+}
+
+function textStyle(style: FieldTextStyle, size: number): TextStyle {
+  return { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize: size };
+}
+
+/** Baseline that centres the font's ascent+descent box in a band of the given height. */
+function centredBaseline(text: TextSetter, style: TextStyle, bottom: number, bandHeight: number): number {
+  const m = text.metrics(style);
+  return bottom + (bandHeight - (m.ascent + m.descent)) / 2 + m.descent;
+}
+
+function autoSizeForHeight(text: TextSetter, style: FieldTextStyle, innerHeight: number): number {
+  const unit = text.metrics(textStyle(style, 1));
+  const fit = innerHeight / (unit.ascent + unit.descent);
+  return Math.max(AUTO_MIN, Math.min(AUTO_MAX, Math.floor(fit * 10) / 10));
+}
+
+export interface TextAppearanceInput {
+  width: number;
+  height: number;
+  value: string;
+  style: FieldTextStyle;
+  multiline?: boolean;
+  /** Comb field: the number of cells (MaxLen). */
+  comb?: number;
+  box?: WidgetBox;
+}
+
+/** A text field's normal appearance (single line, multi-line or comb). */
+export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAppearanceInput): PDFRef {
+  const { width, height, style } = input;
+  const canvas = new AppearanceCanvas(doc);
+  const bw = drawBox(canvas, width, height, input.box, input.comb);
+  const value = input.value;
+  const color = hexToRgb(style.textColor);
+  if (value !== '') {
+    const pad = 2 * Math.max(bw, 1);
+    beginTextField(canvas, width, height, Math.max(bw, 1));
+    if (input.comb && input.comb > 0) drawComb(canvas, text, input, color, bw);
+    else if (input.multiline) drawMultiline(canvas, text, input, color, pad);
+    else drawSingleLine(canvas, text, input, color, pad);
+    endTextField(canvas);
+  }
+  return canvas.register(doc, width, height);
+}
+
+function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {
+  const { width, height, style } = input;
+  const oneLine = input.value.replace(/\r\n|\r|\n/g, ' ');
+  const innerW = Math.max(1, width - 2 * pad);
+  let size = style.fontSize > 0 ? style.fontSize : autoSizeForHeight(text, style, height - 2);
+  // Text wider than the box shrinks rather than being cut off: the output is also what gets flattened.
+  size = text.fitFontSize(oneLine, textStyle(style, size), innerW, Math.min(size, AUTO_MIN));
+  const ts = textStyle(style, size);
+  const [line] = text.layout([{ text: oneLine, style: ts }]);
+  if (!line) return;
+  const x = alignX(style.alignment, pad, innerW, line.width);
+  const m = text.metrics(ts);
+  const v = style.verticalAlignment ?? 'middle';
+  const baseline =
+    v === 'top' ? height - pad - m.ascent : v === 'bottom' ? pad + m.descent : centredBaseline(text, ts, 0, height);
+  text.drawLine(canvas.asPage(), line, x, baseline, color);
+}
+
+function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {
+  const { width, height, style } = input;
+  const innerW = Math.max(1, width - 2 * pad);
+  const innerH = Math.max(1, height - 2 * pad);
+  const layoutAt = (size: number): LaidLine[] => text.layout([{ text: input.value, style: textStyle(style, size) }], { maxWidth: innerW });
+  let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
+  let lines = layoutAt(size);
+  if (style.fontSize <= 0) {
+    // Auto size: shrink until every line fits the box.
+    while (size > AUTO_MIN && lines.reduce((h, l) => h + l.height, 0) > innerH) {
+      size = Math.max(AUTO_MIN, size - 0.5);
+      lines = layoutAt(size);
+    }
+  }
+  let baseline = height - pad - (lines[0]?.ascent ?? 0);
+  for (const line of lines) {
+    if (baseline < -line.height) break;
+    text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, innerW, line.width), baseline, color);
+    baseline -= line.height;
+  }
+}
+
+/**
+ * One character per cell, each centred in its cell; the alignment shifts the
+ * whole value by whole cells (centre: floor of half the free cells), as
+ * Acrobat does (checked against the PDFBOX-5784 "-acrobat" appearances).
+ */
+function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, bw: number): void {
+  const { width, height, style } = input;
+  const cells = input.comb ?? 1;
+  const cw = width / cells;
+  const chars = graphemes(input.value.replace(/\r\n|\r|\n/g, ' ')).slice(0, cells);
+  let size = style.fontSize > 0 ? style.fontSize : autoSizeForHeight(text, style, height - 2 * Math.max(bw, 1));
+  if (style.fontSize <= 0) {
+    const widest = Math.max(0, ...chars.map((c) => text.measure(c, textStyle(style, size))));
+    if (widest > cw * 0.9 && widest > 0) size = Math.max(AUTO_MIN, (size * cw * 0.9) / widest);
+  }
+  const ts = textStyle(style, size);
+  const free = cells - chars.length;
+  const first = style.alignment === 'right' ? free : style.alignment === 'center' ? Math.floor(free / 2) : 0;
+  const baseline = centredBaseline(text, ts, 0, height);
+  chars.forEach((ch, i) => {
+    const [line] = text.layout([{ text: ch, style: ts }]);
+    if (!line) return;
+    const x = (first + i) * cw + (cw - line.width) / 2;
+    text.drawLine(canvas.asPage(), line, x, baseline, color);
+  });
+}
+
+function alignX(alignment: Alignment, pad: number, innerW: number, lineW: number): number {
+  if (alignment === 'center') return pad + (innerW - lineW) / 2;
+  if (alignment === 'right') return pad + innerW - lineW;
+  return pad;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+export function graphemes(s: string): string[] {
+  return Array.from(segmenter.segment(s), (g) => g.segment);
+}
+
+export interface ToggleAppearances {
+  on: PDFRef;
+  off: PDFRef;
+}
+
+/** Check box: a drawn check mark (no font needed), the box border and background when the widget has them. */
+export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox): ToggleAppearances {
+  const off = new AppearanceCanvas(doc);
+  drawBox(off, width, height, box);
+  const on = new AppearanceCanvas(doc);
+  drawBox(on, width, height, box);
+  const s = Math.min(width, height);
+  const ox = (width - s) / 2;
+  const oy = (height - s) / 2;
+  const c = hexToRgb(color) as { red: number; green: number; blue: number };
+  on.ops.push(
+    pushGraphicsState(),
+    setStrokingRgbColor(c.red, c.green, c.blue),
+    setLineWidth(Math.max(0.8, s * 0.12)),
+    PDFOperator.of(PDFOperatorNames.SetLineCapStyle, [1 as never]),
+    PDFOperator.of(PDFOperatorNames.SetLineJoinStyle, [1 as never]),
+    moveTo(ox + s * 0.22, oy + s * 0.52),
+    lineTo(ox + s * 0.42, oy + s * 0.28),
+    lineTo(ox + s * 0.78, oy + s * 0.74),
+    stroke(),
+    popGraphicsState(),
+  );
+  return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+}
+
+/** Radio button: a filled dot centred in the widget. */
+export function radioAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox): ToggleAppearances {
+  const off = new AppearanceCanvas(doc);
+  drawBox(off, width, height, box);
+  const on = new AppearanceCanvas(doc);
+  drawBox(on, width, height, box);
+  const r = Math.min(width, height) * 0.25;
+  const cx = width / 2;
+  const cy = height / 2;
+  const k = 0.5523 * r;
+  const c = hexToRgb(color) as { red: number; green: number; blue: number };
+  on.ops.push(
+    pushGraphicsState(),
+    setFillingRgbColor(c.red, c.green, c.blue),
+    moveTo(cx + r, cy),
+    appendBezierCurve(cx + r, cy + k, cx + k, cy + r, cx, cy + r),
+    appendBezierCurve(cx - k, cy + r, cx - r, cy + k, cx - r, cy),
+    appendBezierCurve(cx - r, cy - k, cx - k, cy - r, cx, cy - r),
+    appendBezierCurve(cx + k, cy - r, cx + r, cy - k, cx + r, cy),
+    closePath(),
+    fill(),
+    popGraphicsState(),
+  );
+  return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+}
+
+

@@ -1,0 +1,216 @@
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
+import type { TextSetter } from '../text/index.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox } from './appearance.js';
+import { defaultAppearanceOf } from './da.js';
+import { flattenForm } from './flatten.js';
+import { acroFormOf, FF, inherited, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+
+export interface ExistingFieldValue {
+  /** Fully qualified name of the PDF's own field (`TemplateField.acroFieldName`). */
+  acroFieldName: string;
+  /**
+   * Text fields and choices: the text. Check boxes: a boolean (a string is read
+   * as checked unless it is '', 'false', 'off' or '0'). Radio groups: the
+   * state name or /Opt export value of the option to select ('' selects none).
+   */
+  value: string | boolean;
+  /** Overrides what the field's /DA says; the family defaults to `Noto Sans`. */
+  style?: Partial<FieldTextStyle>;
+  /** Sets or clears the field's read-only flag; unchanged when absent. */
+  readOnly?: boolean;
+}
+
+export interface FillExistingOptions {
+  /** Draw the filled fields into the pages and remove the form. */
+  flatten: boolean;
+  /** Family used where neither the value nor the caller gives one. Default `Noto Sans`. */
+  defaultFontFamily?: string;
+}
+
+const N = {
+  V: PDFName.of('V'),
+  RV: PDFName.of('RV'),
+  AS: PDFName.of('AS'),
+  AP: PDFName.of('AP'),
+  N: PDFName.of('N'),
+  D: PDFName.of('D'),
+  Ff: PDFName.of('Ff'),
+  MK: PDFName.of('MK'),
+  BG: PDFName.of('BG'),
+  BC: PDFName.of('BC'),
+  BS: PDFName.of('BS'),
+  W: PDFName.of('W'),
+  Border: PDFName.of('Border'),
+  MaxLen: PDFName.of('MaxLen'),
+  Opt: PDFName.of('Opt'),
+  I: PDFName.of('I'),
+  Off: PDFName.of('Off'),
+  NeedAppearances: PDFName.of('NeedAppearances'),
+} as const;
+
+/**
+ * Fills a PDF's own fields in place and redraws their appearances with our
+ * fonts. Fields left untouched but without an appearance get one too, so no
+ * later save (pdf-lib regenerates missing appearances in Helvetica/WinAnsi)
+ * can fail on their values. With `flatten`, the form is then burnt into the
+ * pages.
+ */
+export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[], text: TextSetter, options: FillExistingOptions): void {
+  const fields = readFieldTree(doc);
+  const byName = new Map<string, FieldNode>();
+  for (const f of fields) if (!byName.has(f.name)) byName.set(f.name, f);
+  const family = options.defaultFontFamily ?? 'Noto Sans';
+  const done = new Set<FieldNode>();
+  for (const v of values) {
+    const node = byName.get(v.acroFieldName);
+    if (!node) continue;
+    setValue(doc, node, v, text, family);
+    if (v.readOnly !== undefined) setFlag(node.dict, FF.readOnly, v.readOnly);
+    done.add(node);
+  }
+  for (const node of fields) {
+    if (done.has(node) || !needsAppearance(node)) continue;
+    const current = currentValue(node);
+    if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family);
+  }
+  // Every widget now carries the appearance we want shown; viewers must not redraw them with the /DA font.
+  acroFormOf(doc)?.delete(N.NeedAppearances);
+  if (options.flatten) flattenForm(doc, fields);
+}
+
+function setFlag(dict: PDFDict, bit: number, on: boolean): void {
+  const flags = numberOf(inherited(dict, N.Ff)) ?? 0;
+  dict.set(N.Ff, PDFNumber.of(on ? flags | bit : flags & ~bit));
+}
+
+function truthy(value: string | boolean): boolean {
+  if (typeof value === 'boolean') return value;
+  return !['', 'false', 'off', '0', 'no'].includes(value.trim().toLowerCase());
+}
+
+function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string): void {
+  switch (node.kind) {
+    case 'text':
+    case 'combo':
+    case 'listbox':
+      return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family);
+    case 'checkbox':
+      return setCheckbox(doc, node, truthy(v.value));
+    case 'radio':
+      return setRadio(doc, node, typeof v.value === 'string' ? v.value : '');
+    default:
+      return;
+  }
+}
+
+function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partial<FieldTextStyle> | undefined, text: TextSetter, family: string): void {
+  const maxLen = numberOf(inherited(node.dict, N.MaxLen));
+  const clipped = maxLen !== undefined && maxLen > 0 ? Array.from(value).slice(0, maxLen).join('') : value;
+  node.dict.set(N.V, PDFHexString.fromText(clipped));
+  // A rich-text value would win over /V in viewers that read it; ours is plain.
+  node.dict.delete(N.RV);
+  if (node.kind === 'listbox') node.dict.delete(N.I);
+  const comb =
+    node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
+      ? maxLen
+      : undefined;
+  const multiline = node.kind === 'text' && (node.flags & FF.multiline) !== 0;
+  const shown = node.kind === 'text' && node.flags & FF.password ? '•'.repeat(Array.from(clipped).length) : clipped;
+  for (const w of node.widgets) {
+    const da = defaultAppearanceOf(doc, node.dict, w.dict);
+    const full: FieldTextStyle = {
+      fontFamily: style?.fontFamily ?? family,
+      fontWeight: style?.fontWeight ?? 'normal',
+      fontSize: style?.fontSize ?? da.fontSize ?? 0,
+      textColor: style?.textColor ?? da.color ?? '#000000',
+      alignment: style?.alignment ?? da.alignment ?? 'left',
+      ...(style?.verticalAlignment ? { verticalAlignment: style.verticalAlignment } : {}),
+    };
+    const [x1, y1, x2, y2] = w.rect;
+    const ref = textAppearance(doc, text, {
+      width: x2 - x1,
+      height: y2 - y1,
+      value: shown,
+      style: full,
+      multiline,
+      comb,
+      box: boxOf(w.dict),
+    });
+    w.dict.set(N.AP, doc.context.obj({ N: ref }));
+  }
+}
+
+function onStateOf(w: WidgetInfo): string {
+  return w.onStates[0] ?? 'Yes';
+}
+
+function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void {
+  let value = 'Off';
+  for (const w of node.widgets) {
+    const on = onStateOf(w);
+    ensureToggleAppearance(doc, w, on, 'checkbox');
+    w.dict.set(N.AS, PDFName.of(checked ? on : 'Off'));
+    if (checked && value === 'Off') value = on;
+  }
+  node.dict.set(N.V, PDFName.of(value));
+}
+
+function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
+  const opt = node.dict.lookupMaybe(N.Opt, PDFArray);
+  const exportOf = (i: number): string | undefined => (opt ? textOf(opt.lookup(i)) : undefined);
+  let chosen: string | undefined;
+  if (wanted !== '') {
+    const byState = node.widgets.find((w) => onStateOf(w) === wanted);
+    const byExport = node.widgets.find((_, i) => exportOf(i) === wanted);
+    chosen = byState ? onStateOf(byState) : byExport ? onStateOf(byExport) : undefined;
+  }
+  for (const w of node.widgets) {
+    const on = onStateOf(w);
+    ensureToggleAppearance(doc, w, on, 'radio');
+    w.dict.set(N.AS, PDFName.of(chosen !== undefined && on === chosen ? on : 'Off'));
+  }
+  node.dict.set(N.V, PDFName.of(chosen ?? 'Off'));
+}
+
+/** Original on/off appearances are kept (they need no text); widgets without them get ours. */
+function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: string, kind: 'checkbox' | 'radio'): void {
+  const ap = w.dict.lookupMaybe(N.AP, PDFDict);
+  const normal = ap?.lookup(N.N);
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(PDFName.of(on))) return;
+  const [x1, y1, x2, y2] = w.rect;
+  const make = kind === 'radio' ? radioAppearances : checkboxAppearances;
+  const apps = make(doc, x2 - x1, y2 - y1, '#000000', boxOf(w.dict));
+  w.dict.set(N.AP, doc.context.obj({ N: { [on]: apps.on, Off: apps.off } }));
+}
+
+function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
+  if (!arr || arr.size() === 0) return undefined;
+  const n = [0, 1, 2, 3].slice(0, arr.size()).map((i) => numberOf(arr.lookup(i)) ?? 0);
+  if (n.length === 1) return [n[0], n[0], n[0]];
+  if (n.length === 3) return [n[0], n[1], n[2]];
+  if (n.length === 4) return [(1 - n[0]) * (1 - n[3]), (1 - n[1]) * (1 - n[3]), (1 - n[2]) * (1 - n[3])];
+  return undefined;
+}
+
+function boxOf(widget: PDFDict): WidgetBox | undefined {
+  const mk = widget.lookupMaybe(N.MK, PDFDict);
+  const background = colourOf(mk?.lookupMaybe(N.BG, PDFArray));
+  const border = colourOf(mk?.lookupMaybe(N.BC, PDFArray));
+  if (!background && !border) return undefined;
+  const bs = widget.lookupMaybe(N.BS, PDFDict);
+  const legacy = widget.lookupMaybe(N.Border, PDFArray);
+  const borderWidth = numberOf(bs?.lookup(N.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
+  return { background, border, borderWidth };
+}
+
+/** Text and choice fields whose widgets lack a normal appearance stream. */
+function needsAppearance(node: FieldNode): boolean {
+  if (node.kind !== 'text' && node.kind !== 'combo' && node.kind !== 'listbox') return false;
+  return node.widgets.some((w) => !(w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N) instanceof PDFStream));
+}
+
+function currentValue(node: FieldNode): string | undefined {
+  const v = inherited(node.dict, N.V);
+  if (v instanceof PDFArray) return textOf(v.lookup(0)) ?? '';
+  return textOf(v) ?? '';
+}

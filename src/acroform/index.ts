@@ -1,0 +1,5 @@
+/** AcroForms: fillable PDFs as templates, interactive output, filling a PDF's own fields. */
+export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
+export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
+export { flattenForm } from './flatten.js';
+export type { FieldTextStyle, Alignment, VerticalAlignment } from './appearance.js';

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { PDFArray, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
+import { loadPdf } from '../pdf/index.js';
+import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
+import { defaultAppearanceOf } from './da.js';
+import { FF, inherited, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+
+export interface TemplateFromPdfOptions {
+  /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
+  eid?: string;
+  title?: string;
+  /** Name of the input in errors. Default `pdf`. */
+  property?: string;
+}
+
+const MAX_LEN = PDFName.of('MaxLen');
+const FONT_SIZE_MIN = 5;
+const FONT_SIZE_MAX = 30;
+
+/**
+ * Turns a fillable PDF's AcroForm into a template: one template field per
+ * widget (a field shown on two pages gives two template fields sharing the
+ * alias, so one value fills both), alias = the fully qualified field name.
+ * Push buttons, signatures and widgets on no page are left out.
+ */
+export async function templateFromPdf(bytes: Uint8Array, options: TemplateFromPdfOptions = {}): Promise<TemplateInput> {
+  const doc = await loadPdf(bytes, options.property ?? 'pdf');
+  const fields = templateFieldsOf(doc);
+  const eid = options.eid ?? `pdf-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+  const title = options.title ?? doc.getTitle();
+  return { eid, ...(title ? { title } : {}), pdf: bytes, fields };
+}
+
+/** The template fields of an already loaded document (the fill engine may hold one). */
+export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
+  const pages = doc.getPages().map((p) => p.getMediaBox());
+  const out: TemplateField[] = [];
+  const ids = new Set<string>();
+  const uniqueId = (base: string): string => {
+    let id = base;
+    for (let n = 2; ids.has(id); n++) id = `${base}#${n}`;
+    ids.add(id);
+    return id;
+  };
+  const toTopLeft = (w: WidgetInfo) => {
+    const box = pages[w.pageIndex];
+    const [x1, y1, x2, y2] = w.rect;
+    return { x: x1 - box.x, y: box.y + box.height - y2, width: Math.max(x2 - x1, 0.01), height: Math.max(y2 - y1, 0.01) };
+  };
+
+  for (const node of readFieldTree(doc)) {
+    if (!node.name) continue;
+    const widgets = node.widgets.filter((w) => w.pageIndex >= 0);
+    if (widgets.length === 0) continue;
+    const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
+    switch (node.kind) {
+      case 'radio': {
+        // Radio groups split across pages are rare; one template field per page keeps each on its own page.
+        const byPage = groupBy(widgets, (w) => w.pageIndex);
+        const exportValues = optValues(node);
+        for (const [pageNum, ws] of byPage) {
+          const optionIds = new Set<string>();
+          const options = ws.map((w) => {
+            const state = w.onStates[0] ?? String(node.widgets.indexOf(w));
+            const exportValue = exportValues?.[node.widgets.indexOf(w)] ?? state;
+            let id = exportValue;
+            for (let n = 2; optionIds.has(id); n++) id = `${exportValue}#${n}`;
+            optionIds.add(id);
+            return { id, rect: toTopLeft(w), exportValue: state };
+          });
+          const rect = boundingRect(options.map((o) => o.rect));
+          out.push({ id: uniqueId(node.name), type: 'radioGroup', pageNum, rect, options, ...base });
+        }
+        break;
+      }
+      case 'checkbox':
+      case 'text':
+      case 'combo':
+      case 'listbox':
+        for (const w of widgets) {
+          const field: TemplateField = { id: uniqueId(node.name), type: 'shortText', pageNum: w.pageIndex, rect: toTopLeft(w), ...base };
+          if (node.kind === 'checkbox') field.type = 'checkbox';
+          else {
+            const style = styleOf(doc, node, w);
+            if (style) field.style = style;
+          }
+          if (node.kind === 'text') {
+            const maxLen = numberOf(inherited(node.dict, MAX_LEN));
+            const comb = (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0;
+            if (comb) {
+              field.type = 'charList';
+              field.cells = maxLen;
+            } else if (node.flags & FF.multiline) field.type = 'longText';
+            if (maxLen !== undefined && maxLen > 0) field.maxLength = maxLen;
+          }
+          out.push(field);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): TemplateStyle | undefined {
+  const da = defaultAppearanceOf(doc, node.dict, w.dict);
+  const style: TemplateStyle = {};
+  if (da.fontSize !== undefined && da.fontSize > 0) {
+    style.fontSize = Math.min(FONT_SIZE_MAX, Math.max(FONT_SIZE_MIN, Math.round(da.fontSize)));
+  }
+  if (da.color) style.textColor = da.color;
+  if (da.alignment && da.alignment !== 'left') style.alignment = da.alignment;
+  return Object.keys(style).length > 0 ? style : undefined;
+}
+
+/** /Opt of a radio or check box field: export values by widget index (used when state names are not readable, e.g. non-Latin). */
+function optValues(node: FieldNode): string[] | undefined {
+  const opt = node.dict.lookupMaybe(PDFName.of('Opt'), PDFArray);
+  if (!opt) return undefined;
+  const out: string[] = [];
+  for (let i = 0; i < opt.size(); i++) out.push(textOf(opt.lookup(i)) ?? '');
+  return out;
+}
+
+function groupBy<T, K>(items: T[], key: (t: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}
+
+function boundingRect(rects: Array<{ x: number; y: number; width: number; height: number }>) {
+  const x1 = Math.min(...rects.map((r) => r.x));
+  const y1 = Math.min(...rects.map((r) => r.y));
+  const x2 = Math.max(...rects.map((r) => r.x + r.width));
+  const y2 = Math.max(...rects.map((r) => r.y + r.height));
+  return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+}

@@ -1,0 +1,232 @@
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
+
+/**
+ * A plain walk of the AcroForm field tree, independent of pdf-lib's PDFForm:
+ * PDFForm throws on rich-text fields, guesses field kinds from flags only, and
+ * finds a widget's page by scanning every page for every widget. Here every
+ * page's /Annots is read once.
+ */
+
+export type FieldKind = 'text' | 'checkbox' | 'radio' | 'pushbutton' | 'combo' | 'listbox' | 'signature' | 'unknown';
+
+export interface WidgetInfo {
+  dict: PDFDict;
+  /** Undefined only for a widget stored directly inside its parent's /Kids (not allowed, but seen). */
+  ref?: PDFRef;
+  /** -1 when no page lists the widget. */
+  pageIndex: number;
+  /** [x1, y1, x2, y2], normalised, PDF user space. */
+  rect: [number, number, number, number];
+  /** Names of the "on" appearance states (check boxes, radio buttons). */
+  onStates: string[];
+}
+
+export interface FieldNode {
+  /** Fully qualified name (parents joined with '.'). */
+  name: string;
+  dict: PDFDict;
+  ref?: PDFRef;
+  kind: FieldKind;
+  flags: number;
+  widgets: WidgetInfo[];
+}
+
+export const FF = {
+  readOnly: 1 << 0,
+  required: 1 << 1,
+  multiline: 1 << 12,
+  password: 1 << 13,
+  noToggleToOff: 1 << 14,
+  radio: 1 << 15,
+  pushbutton: 1 << 16,
+  combo: 1 << 17,
+  fileSelect: 1 << 20,
+  doNotScroll: 1 << 23,
+  comb: 1 << 24,
+  richText: 1 << 25,
+  radiosInUnison: 1 << 25,
+} as const;
+
+const N = {
+  AcroForm: PDFName.of('AcroForm'),
+  Fields: PDFName.of('Fields'),
+  Kids: PDFName.of('Kids'),
+  Parent: PDFName.of('Parent'),
+  T: PDFName.of('T'),
+  FT: PDFName.of('FT'),
+  Ff: PDFName.of('Ff'),
+  Rect: PDFName.of('Rect'),
+  AP: PDFName.of('AP'),
+  N: PDFName.of('N'),
+  D: PDFName.of('D'),
+  Subtype: PDFName.of('Subtype'),
+  Widget: PDFName.of('Widget'),
+  Annots: PDFName.of('Annots'),
+  Off: PDFName.of('Off'),
+} as const;
+
+export function acroFormOf(doc: PDFDocument): PDFDict | undefined {
+  return doc.catalog.lookupMaybe(N.AcroForm, PDFDict);
+}
+
+export function textOf(obj: PDFObject | undefined): string | undefined {
+  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
+  if (obj instanceof PDFName) return obj.decodeText();
+  return undefined;
+}
+
+export function numberOf(obj: PDFObject | undefined): number | undefined {
+  return obj instanceof PDFNumber ? obj.asNumber() : undefined;
+}
+
+/** An inheritable entry: looked up on the node, then its ancestors. */
+export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
+  let node: PDFDict | undefined = dict;
+  for (let depth = 0; node && depth < 64; depth++) {
+    const v = node.get(key);
+    if (v !== undefined) return node.context.lookup(v);
+    node = node.lookupMaybe(N.Parent, PDFDict);
+  }
+  return undefined;
+}
+
+/** Map from widget dictionary to page index, from one pass over all pages. */
+export function widgetPages(doc: PDFDocument): Map<PDFDict, number> {
+  const map = new Map<PDFDict, number>();
+  doc.getPages().forEach((page, index) => {
+    const annots = page.node.lookupMaybe(N.Annots, PDFArray);
+    if (!annots) return;
+    for (let i = 0; i < annots.size(); i++) {
+      const a = annots.lookup(i);
+      if (a instanceof PDFDict && !map.has(a)) map.set(a, index);
+    }
+  });
+  return map;
+}
+
+function kindOf(ft: string | undefined, flags: number): FieldKind {
+  switch (ft) {
+    case 'Tx':
+      return 'text';
+    case 'Btn':
+      if (flags & FF.pushbutton) return 'pushbutton';
+      return flags & FF.radio ? 'radio' : 'checkbox';
+    case 'Ch':
+      return flags & FF.combo ? 'combo' : 'listbox';
+    case 'Sig':
+      return 'signature';
+    default:
+      return 'unknown';
+  }
+}
+
+function rectOf(dict: PDFDict): [number, number, number, number] {
+  const arr = dict.lookupMaybe(N.Rect, PDFArray);
+  const n = [0, 1, 2, 3].map((i) => numberOf(arr?.lookup(i)) ?? 0);
+  return [Math.min(n[0], n[2]), Math.min(n[1], n[3]), Math.max(n[0], n[2]), Math.max(n[1], n[3])];
+}
+
+export function onStatesOf(widget: PDFDict): string[] {
+  const ap = widget.lookupMaybe(N.AP, PDFDict);
+  const states = new Set<string>();
+  for (const key of [N.N, N.D]) {
+    const sub = ap?.lookup(key);
+    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(k.decodeText());
+  }
+  return [...states];
+}
+
+function isWidget(dict: PDFDict): boolean {
+  return dict.get(N.Subtype) === N.Widget || dict.has(N.Rect);
+}
+
+/** Terminal fields in document order, each with its widgets. */
+export function readFieldTree(doc: PDFDocument): FieldNode[] {
+  const acroForm = acroFormOf(doc);
+  const roots = acroForm?.lookupMaybe(N.Fields, PDFArray);
+  if (!roots) return [];
+  const pages = widgetPages(doc);
+  const out: FieldNode[] = [];
+  const seen = new Set<PDFDict>();
+
+  const widgetInfo = (dict: PDFDict, ref: PDFRef | undefined): WidgetInfo => ({
+    dict,
+    ref,
+    pageIndex: pages.get(dict) ?? -1,
+    rect: rectOf(dict),
+    onStates: onStatesOf(dict),
+  });
+
+  const byDict = new Map<PDFDict, FieldNode>();
+  const push = (node: FieldNode): void => {
+    const existing = byDict.get(node.dict);
+    if (existing) existing.widgets.push(...node.widgets);
+    else {
+      byDict.set(node.dict, node);
+      out.push(node);
+    }
+  };
+
+  const visit = (entry: PDFObject | undefined, prefix: string, depth: number): void => {
+    const ref = entry instanceof PDFRef ? entry : undefined;
+    const dict = entry instanceof PDFDict ? entry : ref ? doc.context.lookupMaybe(ref, PDFDict) : undefined;
+    if (!dict || seen.has(dict) || depth > 64) return;
+    seen.add(dict);
+    const partial = textOf(dict.lookup(N.T));
+    const kids = dict.lookupMaybe(N.Kids, PDFArray);
+    const kidDicts: Array<{ dict: PDFDict; ref?: PDFRef; raw: PDFObject }> = [];
+    for (let i = 0; i < (kids?.size() ?? 0); i++) {
+      const raw = kids!.get(i);
+      const kd = doc.context.lookupMaybe(raw, PDFDict);
+      if (kd) kidDicts.push({ dict: kd, ref: raw instanceof PDFRef ? raw : undefined, raw });
+    }
+    // A nameless widget listed on its own (its field is its /Parent, which has no /Kids): seen in the wild.
+    const parent = dict.lookupMaybe(N.Parent, PDFDict);
+    if (partial === undefined && kidDicts.length === 0 && parent && isWidget(dict)) {
+      const field = parent;
+      const flags = numberOf(inherited(field, N.Ff)) ?? 0;
+      push({ name: qualifiedName(field), dict: field, kind: kindOf(textOf(inherited(field, N.FT)), flags), flags, widgets: [widgetInfo(dict, ref)] });
+      return;
+    }
+    const name = partial === undefined ? prefix : prefix ? `${prefix}.${partial}` : partial;
+    const childFields = kidDicts.filter((k) => k.dict.has(N.T));
+    if (childFields.length > 0) {
+      for (const k of kidDicts) visit(k.raw, name, depth + 1);
+      return;
+    }
+    const ft = textOf(inherited(dict, N.FT));
+    const flags = numberOf(inherited(dict, N.Ff)) ?? 0;
+    const widgets = kidDicts.length > 0 ? kidDicts.map((k) => widgetInfo(k.dict, k.ref)) : isWidget(dict) ? [widgetInfo(dict, ref)] : [];
+    push({ name, dict, ref, kind: kindOf(ft, flags), flags, widgets });
+  };
+
+  for (let i = 0; i < roots.size(); i++) visit(roots.get(i), '', 0);
+  return out;
+}
+
+/** Fully qualified name from a field dictionary up through its parents. */
+export function qualifiedName(dict: PDFDict): string {
+  const parts: string[] = [];
+  let node: PDFDict | undefined = dict;
+  for (let depth = 0; node && depth < 64; depth++) {
+    const t = textOf(node.lookup(N.T));
+    if (t !== undefined) parts.unshift(t);
+    node = node.lookupMaybe(N.Parent, PDFDict);
+  }
+  return parts.join('.');
+}
+
+export function hasStream(obj: PDFObject | undefined): boolean {
+  return obj instanceof PDFStream;
+}
