@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+import { startServer } from '../server/index.js';
+
+export const SERVE_USAGE = `castpress serve [options]
+
+  --templates DIR   template directory (one folder per EID: template.pdf, v1.json…, working.json)
+  --port N          default 8080 (0 picks a free port)
+  --host H          default 127.0.0.1
+  --keys FILE       API keys (JSON: {"keys":[{"key":"…","kind":"development"|"production"}]})
+  --no-auth         accept every request as a production key (no keys file)
+  --public-url URL  base of signed download links (default: the request's Host)
+  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)`;
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+export async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      templates: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      keys: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(SERVE_USAGE);
+    return 0;
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  const level = values['log-level'] ?? 'info';
+  if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
+  const server = await startServer({
+    templates: values.templates,
+    port,
+    host: values.host,
+    keysFile: values.keys,
+    noAuth: values['no-auth'] ?? false,
+    publicUrl: values['public-url'],
+    logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
+    handleSignals: true,
+  });
+  // On stderr so stdout stays free for whatever the caller pipes.
+  console.error(`castpress listening on ${server.url}`);
+  return -1;
+}

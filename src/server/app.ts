@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import type { Engine } from '../engine/index.js';
+import { NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { authenticate } from './auth.js';
+import { isJsonContentType, isMultipartContentType, parseJsonBody } from './body.js';
+import { ConcurrencyLimiter } from './concurrency.js';
+import type { ServerContext } from './context.js';
+import { toHttpError } from './http-errors.js';
+import { DEFAULT_RATE_LIMIT, KeyRing, type KeyEntry, type ServerConfig } from './keys.js';
+import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
+import { downloadRoute } from './routes/download.js';
+import { fillRoute } from './routes/fill.js';
+import { generateRoute } from './routes/generate-pdf.js';
+import { UrlStore } from './url-store.js';
+
+export interface ServerOptions {
+  engine: Engine;
+  /** Keys, signing secret, announced rate limit. Omitted: no authentication (every caller is a production key). */
+  config?: ServerConfig;
+  /** Close the engine when the server closes (true when the server created it). */
+  closeEngine?: boolean;
+  /** Clock in epoch milliseconds, for link expiry; tests step it forward. */
+  now?: () => number;
+  /** false (default), true, or a pino level: one line per request and per response, never the payload. */
+  logger?: boolean | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Where log lines go (default stdout). */
+  logStream?: NodeJS.WritableStream;
+  multipart?: Partial<MultipartLimits>;
+  /** Cap of the in-memory store behind `outputFormat: 'url'`. */
+  urlStore?: { maxBytes?: number; maxEntries?: number };
+  /** Base of signed links, e.g. `https://pdf.internal`; default: the request's own scheme and Host. */
+  publicUrl?: string;
+}
+
+/** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
+function loggerOptions(logger: ServerOptions['logger'], stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  return {
+    level: logger === true ? 'info' : logger,
+    ...(stream ? { stream } : {}),
+    serializers: {
+      req: (req: { method?: string; url?: string; ip?: string }) => ({ method: req.method, path: (req.url ?? '').split('?')[0], ip: req.ip }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}
+
+/**
+ * Builds the REST server (not listening): the hosted API's fill and
+ * generate-pdf operations over a castpress engine, plus the downloads behind
+ * signed links.
+ */
+export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
+  const { engine, config } = options;
+  const jsonBodyBytes = engine.limits.jsonBodyBytes;
+  const multipart: MultipartLimits = { ...DEFAULT_MULTIPART_LIMITS, ...options.multipart };
+  const now = options.now ?? Date.now;
+  const rateLimit = config?.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const keyRing = config ? new KeyRing(config.keys) : undefined;
+  const limiter = new ConcurrencyLimiter();
+  const ctx: ServerContext = {
+    engine,
+    multipart,
+    keys: new WeakMap<FastifyRequest, KeyEntry>(),
+    publicUrl: options.publicUrl,
+    urlStore: new UrlStore({ secret: config?.signingSecret ?? randomBytes(32), now, ...options.urlStore }),
+  };
+
+  const app = fastify({ logger: loggerOptions(options.logger, options.logStream), bodyLimit: jsonBodyBytes });
+
+  // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: jsonBodyBytes }, (_req, raw, done) => {
+    try {
+      done(null, parseJsonBody(raw as Buffer));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  await app.register(fastifyMultipart);
+
+  // Without these the Node client throttles itself to one request per second.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-ratelimit-limit', String(rateLimit.limit));
+    reply.header('x-ratelimit-interval-ms', String(rateLimit.intervalMs));
+    return payload;
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const http = toHttpError(error, jsonBodyBytes);
+    if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+    await reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const e = new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}`, 'path');
+    await reply.code(404).type('application/json; charset=utf-8').send(e.toJSON());
+  });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        const key = authenticate(request.headers.authorization, keyRing);
+        ctx.keys.set(request, key);
+        const release = limiter.acquire(key);
+        // 'close' fires once, whether the response finished or the client went away.
+        reply.raw.once('close', release);
+        // A 415 before the body is read: nobody would parse it.
+        const type = request.headers['content-type'];
+        if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type)) throw new UnsupportedMediaTypeError();
+      });
+      fillRoute(api, ctx);
+      generateRoute(api, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+  downloadRoute(app, ctx);
+
+  if (options.closeEngine) app.addHook('onClose', async () => engine.close());
+  app.addHook('onClose', async () => ctx.urlStore.clear());
+  return app;
+}

@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../engine/index.js';
+import type { KeyEntry } from './keys.js';
+import type { MultipartLimits } from './multipart.js';
+import type { UrlStore } from './url-store.js';
+import { watermarkPdf } from './watermark.js';
+
+/** What the routes share: one per app, no module state. */
+export interface ServerContext {
+  engine: Engine;
+  urlStore: UrlStore;
+  multipart: MultipartLimits;
+  /** The key each request authenticated with (set by the auth hook). */
+  keys: WeakMap<FastifyRequest, KeyEntry>;
+  /** Base of signed links; from the request's Host when not configured. */
+  publicUrl?: string;
+}
+
+function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
+  if (ctx.publicUrl) return ctx.publicUrl.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * The last step of fill and generate: the watermark for development keys, then
+ * the bytes, or a signed link when the body asked for `outputFormat: 'url'`.
+ * The request was validated by the engine, so `outputFormat` is exactly 'url' or 'pdf' here.
+ */
+export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, pdf: Uint8Array, body: unknown): Promise<void> {
+  const key = ctx.keys.get(request);
+  const bytes = key?.kind === 'development' ? await watermarkPdf(pdf) : pdf;
+  const wantsUrl = typeof body === 'object' && body !== null && (body as { outputFormat?: unknown }).outputFormat === 'url';
+  if (wantsUrl) {
+    const link = ctx.urlStore.put(bytes);
+    const url = `${baseUrl(ctx, request)}/download/${link.id}.pdf?expires=${link.expires}&signature=${link.signature}`;
+    // Only `url`: the Node client treats a JSON body with a top-level name, message or errors as an error.
+    await reply.code(200).type('application/json; charset=utf-8').send({ url });
+    return;
+  }
+  await reply.code(200).type('application/pdf').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}

@@ -1,0 +1,46 @@
+import {
+  CastpressError,
+  PayloadTooLargeError,
+  TooManyRequestsError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  isCastpressError,
+  toErrorBody,
+  type ErrorBody,
+} from '../errors/index.js';
+
+export interface HttpError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** Fastify's own errors carry a code and a status; these are the ones a client can cause. */
+function fromFastify(code: string, statusCode: number | undefined, message: string, jsonBodyBytes: number): CastpressError | undefined {
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLargeError(`JSON body is larger than ${jsonBodyBytes} bytes; send larger payloads as multipart/form-data`, 'body');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new UnsupportedMediaTypeError();
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return ValidationError.of('body', 'The body does not match its Content-Length');
+  }
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    return new CastpressError('BadRequestError', statusCode, message, [{ message, property: 'request' }]);
+  }
+  return undefined;
+}
+
+/** The status, the spec's error body and any headers for a thrown value; anything unexpected is a bare 500. */
+export function toHttpError(e: unknown, jsonBodyBytes: number): HttpError {
+  let err: unknown = e;
+  if (!isCastpressError(e) && e instanceof Error) {
+    const { code, statusCode } = e as Error & { code?: unknown; statusCode?: unknown };
+    if (typeof code === 'string') err = fromFastify(code, typeof statusCode === 'number' ? statusCode : undefined, e.message, jsonBodyBytes) ?? e;
+  }
+  const { status, body } = toErrorBody(err);
+  const headers: Record<string, string> = {};
+  if (err instanceof TooManyRequestsError) headers['retry-after'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
+  if (status === 401) headers['www-authenticate'] = 'Basic realm="castpress", charset="UTF-8"';
+  return { status, body, headers };
+}

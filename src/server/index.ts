@@ -1,0 +1,11 @@
+/** The REST server: the hosted API's fill and generate-pdf operations over a castpress engine. */
+export { buildApp } from './app.js';
+export type { ServerOptions } from './app.js';
+export { startServer, DEFAULT_HOST, DEFAULT_PORT } from './start.js';
+export type { StartOptions, RunningServer } from './start.js';
+export { loadServerConfig, parseServerConfig, DEFAULT_DEV_CONCURRENCY, DEFAULT_RATE_LIMIT } from './keys.js';
+export type { ApiKey, KeyKind, ServerConfig } from './keys.js';
+export { DEFAULT_MULTIPART_LIMITS } from './multipart.js';
+export type { MultipartLimits } from './multipart.js';
+export { URL_LIFETIME_MS, LinkExpiredError } from './url-store.js';
+export { WATERMARK_TEXT, watermarkPdf } from './watermark.js';

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+export type KeyKind = 'development' | 'production';
+
+export interface ApiKey {
+  /** The key (Basic user name) or the bearer token, as the client knows it. */
+  key: string;
+  kind: KeyKind;
+  /** Simultaneous requests allowed; development keys default to DEFAULT_DEV_CONCURRENCY, production keys are unlimited. */
+  concurrency?: number;
+}
+
+export interface ServerConfig {
+  keys: ApiKey[];
+  /** HMAC secret for signed download URLs; a random one per server start when omitted. */
+  signingSecret?: string;
+  /** What X-RateLimit-Limit / X-RateLimit-Interval-Ms announce (the Node client throttles itself to it). */
+  rateLimit?: { limit: number; intervalMs: number };
+}
+
+export const DEFAULT_DEV_CONCURRENCY = 2;
+export const DEFAULT_RATE_LIMIT = { limit: 40, intervalMs: 1000 };
+
+const configSchema = z.object({
+  keys: z
+    .array(
+      z.object({
+        key: z.string().min(1),
+        kind: z.enum(['development', 'production']),
+        concurrency: z.number().int().min(1).optional(),
+      }),
+    )
+    .min(1),
+  signingSecret: z.string().min(16).optional(),
+  rateLimit: z.object({ limit: z.number().int().min(1), intervalMs: z.number().int().min(1) }).optional(),
+});
+
+/** Reads and checks a keys file; the message names the offending property so a typo is quick to find. */
+export async function loadServerConfig(file: string): Promise<ServerConfig> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`Cannot read keys file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return parseServerConfig(json, file);
+}
+
+export function parseServerConfig(json: unknown, source = 'config'): ServerConfig {
+  const r = configSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`Invalid ${source}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`);
+  }
+  return r.data;
+}
+
+/** A known key as the server holds it: never the key itself, only its digest. */
+export interface KeyEntry {
+  id: string;
+  kind: KeyKind;
+  concurrency: number;
+}
+
+function digest(s: string): string {
+  return createHash('sha256').update(s, 'utf8').digest('hex');
+}
+
+/**
+ * Looks keys up by their SHA-256 so the comparison takes the same time whatever
+ * prefix a guess shares with a real key.
+ */
+export class KeyRing {
+  private readonly byDigest = new Map<string, KeyEntry>();
+
+  constructor(keys: ApiKey[]) {
+    for (const k of keys) {
+      const id = digest(k.key);
+      const concurrency = k.concurrency ?? (k.kind === 'development' ? DEFAULT_DEV_CONCURRENCY : Number.POSITIVE_INFINITY);
+      this.byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency });
+    }
+  }
+
+  find(candidate: string): KeyEntry | undefined {
+    return this.byDigest.get(digest(candidate));
+  }
+}

@@ -1,0 +1,102 @@
+import type { FastifyRequest } from 'fastify';
+import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
+
+/** Caps for multipart bodies: multipart exists for payloads over the 1 MiB JSON limit, but not unbounded ones. */
+export interface MultipartLimits {
+  /** Whole body (Content-Length when sent, and the sum of the parts read). */
+  totalBytes: number;
+  /** Any one part, file or field. */
+  partBytes: number;
+  /** Number of parts: a request body has fewer than 30 top-level properties. */
+  parts: number;
+}
+
+export const DEFAULT_MULTIPART_LIMITS: MultipartLimits = {
+  totalBytes: 32 * 1024 * 1024,
+  partBytes: 32 * 1024 * 1024,
+  parts: 64,
+};
+
+/** One part as read: its text, and whether the sender declared it JSON. */
+export interface RawPart {
+  name: string;
+  text: string;
+  /** Already parsed by the multipart plugin (a field sent with Content-Type application/json). */
+  parsed?: unknown;
+  json: boolean;
+}
+
+/** Properties whose value is an object or array, sent as JSON text in a part. */
+const STRUCTURED = new Set(['data', 'page', 'logo']);
+
+function parseJson(text: string, property: string): unknown {
+  try {
+    return JSON.parse(text, (k, v: unknown) => (k === '__proto__' ? undefined : v));
+  } catch {
+    throw ValidationError.of(property, 'Must be valid JSON');
+  }
+}
+
+function looksLikeJson(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[');
+}
+
+/**
+ * Turns the parts into the same body a JSON request would carry. Every part is
+ * text, so structured properties are parsed: `data` unless it is the
+ * RSA-encrypted string form, `page` and `logo` (`logo=false` too), `fontSize`
+ * as a number. Other strings stay strings; booleans such as
+ * `includeTimestamp=false` are read by the request schema.
+ */
+export function bodyFromParts(parts: RawPart[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const part of parts) {
+    if (part.name === '__proto__' || part.name === 'constructor' || part.name === 'prototype') continue;
+    if (Object.hasOwn(body, part.name)) throw ValidationError.of(part.name, 'Sent more than once');
+    body[part.name] = coerce(part);
+  }
+  return body;
+}
+
+function coerce(part: RawPart): unknown {
+  if (part.parsed !== undefined) return part.parsed;
+  if (part.json) return parseJson(part.text, part.name);
+  const text = part.text;
+  if (STRUCTURED.has(part.name)) {
+    if (looksLikeJson(text)) return parseJson(text, part.name);
+    if (part.name === 'logo' && (text === 'false' || text === 'true')) return text === 'true';
+    return text;
+  }
+  if (part.name === 'fontSize' && /^\s*-?\d+(\.\d+)?\s*$/.test(text)) return Number(text);
+  return text;
+}
+
+/** Reads every part of a multipart request, enforcing the caps, and builds the request body. */
+export async function readMultipartBody(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.totalBytes) throw tooLarge(limits);
+  const parts: RawPart[] = [];
+  let total = 0;
+  const iterator = request.parts({ limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts } });
+  for await (const part of iterator) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      total += bytes.byteLength;
+      if (total > limits.totalBytes) throw tooLarge(limits);
+      parts.push({ name: part.fieldname, text: bytes.toString('utf8'), json: part.mimetype.startsWith('application/json') });
+    } else {
+      if (part.valueTruncated) throw new PayloadTooLargeError(`A part is larger than ${limits.partBytes} bytes`, part.fieldname);
+      const value: unknown = part.value;
+      const isText = typeof value === 'string';
+      total += isText ? Buffer.byteLength(value) : 0;
+      if (total > limits.totalBytes) throw tooLarge(limits);
+      parts.push(isText ? { name: part.fieldname, text: value, json: false } : { name: part.fieldname, text: '', parsed: value, json: true });
+    }
+  }
+  return bodyFromParts(parts);
+}
+
+function tooLarge(limits: MultipartLimits): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Multipart body is larger than ${limits.totalBytes} bytes`, 'body');
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { requestBody } from '../body.js';
+import { sendPdf, type ServerContext } from '../context.js';
+
+/** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
+export function parseVersionNumber(raw: unknown): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw.trim())) throw ValidationError.of('versionNumber', 'Must be an integer');
+  return Number(raw.trim());
+}
+
+export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
+  app.post<{ Params: { file: string }; Querystring: Record<string, unknown> }>('/fill/:file', async (request, reply) => {
+    // The path is `{castEid}.pdf`; a route parameter cannot carry the suffix itself.
+    const m = /^(.+)\.pdf$/.exec(request.params.file);
+    if (!m) throw new NotFoundError(`No route POST ${request.url.split('?')[0]}: the path is /api/v1/fill/{castEid}.pdf`, 'path');
+    const versionNumber = parseVersionNumber(request.query.versionNumber);
+    const body = await requestBody(request, ctx.multipart);
+    const pdf = await ctx.engine.fill(m[1]!, body, versionNumber === undefined ? {} : { versionNumber });
+    await sendPdf(ctx, request, reply, pdf, body);
+  });
+}

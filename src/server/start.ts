@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { createEngine, type EngineOptions } from '../engine/index.js';
+import { buildApp, type ServerOptions } from './app.js';
+import { loadServerConfig, type ServerConfig } from './keys.js';
+
+export interface StartOptions {
+  /** Template directory for the DirectoryTemplateStore (one folder per EID). */
+  templates?: string;
+  port?: number;
+  /** Default 127.0.0.1: listening beyond loopback is a deliberate choice. */
+  host?: string;
+  /** Keys file (JSON, see src/server/README.md). Required unless `noAuth`. */
+  keysFile?: string;
+  /** Or the config itself. */
+  config?: ServerConfig;
+  /** Accept every request as a production key. */
+  noAuth?: boolean;
+  publicUrl?: string;
+  logger?: ServerOptions['logger'];
+  engine?: Omit<EngineOptions, 'templates'>;
+  /** Close gracefully on SIGINT/SIGTERM (the CLI sets it; embedding code usually handles signals itself). */
+  handleSignals?: boolean;
+  /** Longest wait for in-flight requests on shutdown before giving up. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** Stops accepting connections, waits for in-flight requests, closes the engine (Chromium). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const config = options.config ?? (options.keysFile ? await loadServerConfig(options.keysFile) : undefined);
+  if (!config && !options.noAuth) {
+    throw new Error('No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key');
+  }
+  const engine = createEngine({ ...options.engine, templates: options.templates });
+  const app = await buildApp({
+    engine,
+    config: options.noAuth ? undefined : config,
+    closeEngine: true,
+    logger: options.logger,
+    publicUrl: options.publicUrl,
+  });
+  try {
+    await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+  const host = options.host ?? DEFAULT_HOST;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const detach: Array<() => void> = [];
+  const close = () =>
+    (closing ??= app.close().then(() => {
+      for (const d of detach) d();
+    }));
+
+  if (options.handleSignals) {
+    const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (closing) {
+        app.log.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
+      app.log.info({ signal }, 'shutting down: waiting for in-flight requests');
+      const timer = setTimeout(() => {
+        app.log.error('shutdown timed out');
+        process.exit(1);
+      }, timeoutMs);
+      timer.unref();
+      close().then(
+        () => process.exit(0),
+        (e: unknown) => {
+          app.log.error({ err: e }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    detach.push(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
+  }
+  return { app, url, close };
+}

@@ -1,0 +1,41 @@
+import { PDFDocument, StandardFonts, degrees, rgb } from '@cantoo/pdf-lib';
+
+/** Drawn across every page of a development key's PDFs. WinAnsi only (Helvetica-Bold), so no font embedding. */
+export const WATERMARK_TEXT = 'DEVELOPMENT \u2014 NOT FOR PRODUCTION';
+
+/**
+ * Stamps the watermark on every page after rendering, so fill and both
+ * generate modes share one code path. Each page's existing content is wrapped
+ * in q…Q first: a page that leaves its graphics state changed (unbalanced cm,
+ * a clip) must not move or hide the stamp.
+ */
+export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const font = await doc.embedFont(StandardFonts.HelveticaBold);
+  const ctx = doc.context;
+  for (const page of doc.getPages()) {
+    page.node.normalize();
+    page.node.wrapContentStreams(ctx.register(ctx.stream('q\n')), ctx.register(ctx.stream('\nQ\n')));
+
+    const box = page.getCropBox();
+    const rotation = ((page.getRotation().angle % 360) + 360) % 360;
+    const quarterTurn = rotation === 90 || rotation === 270;
+    // The stamp runs bottom-left to top-right as the reader sees the page, whatever its /Rotate.
+    const visualW = quarterTurn ? box.height : box.width;
+    const visualH = quarterTurn ? box.width : box.height;
+    const theta = Math.atan2(visualH, visualW);
+    const angle = theta + (rotation * Math.PI) / 180;
+
+    const diagonal = Math.hypot(box.width, box.height);
+    const size = Math.max(8, Math.min(72, (0.75 * diagonal) / font.widthOfTextAtSize(text, 1)));
+    const w = font.widthOfTextAtSize(text, size);
+    const h = font.heightAtSize(size, { descender: false });
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    // drawText rotates about the text origin: step back half the width and height along the rotated axes.
+    const x = cx - (w / 2) * Math.cos(angle) + (h / 2) * Math.sin(angle);
+    const y = cy - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
+    page.drawText(text, { x, y, size, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.3, rotate: degrees((angle * 180) / Math.PI) });
+  }
+  return doc.save();
+}
