@@ -70,15 +70,14 @@ class PageDrawer {
         this.rect(x + run.x - 1, baseline - size * 0.95, run.width + 2, size * 1.25, DEFAULTS.codeBackground);
       }
     }
-    const byColor = new Map<string, Line['runs']>();
-    for (const run of line.runs) {
-      const hex = run.data?.color ?? DEFAULTS.textColor;
-      const group = byColor.get(hex);
-      if (group) group.push(run);
-      else byColor.set(hex, [run]);
+    // Consecutive runs of one colour are drawn together; the content stream keeps reading order.
+    let from = 0;
+    for (let i = 1; i <= line.runs.length; i++) {
+      const hex = line.runs[from].data?.color ?? DEFAULTS.textColor;
+      if (i < line.runs.length && (line.runs[i].data?.color ?? DEFAULTS.textColor) === hex) continue;
+      this.#t.setter.drawLine(this.page, { ...line, runs: line.runs.slice(from, i) }, x, this.y(baseline), color(hex));
+      from = i;
     }
-    for (const [hex, runs] of byColor) this.#t.setter.drawLine(this.page, { ...line, runs }, x, this.y(baseline), color(hex));
-
     let open: { url: string; x: number; end: number; size: number } | undefined;
     const closeLink = () => {
       if (open) this.link(open.url, x + open.x, baseline - open.size, open.end - open.x, open.size * 1.3);
