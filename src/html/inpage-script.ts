@@ -15,13 +15,11 @@
  */
 export const INPAGE_SOURCE = String.raw`
 (() => {
-  if (window.__castpress) return;
+  // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
   const SENTINEL = '__fs_element__';
   const NAMED_SIZES = { a5: [148, 210, 'mm'], a4: [210, 297, 'mm'], a3: [297, 420, 'mm'], b5: [176, 250, 'mm'], b4: [250, 353, 'mm'],
     'jis-b5': [182, 257, 'mm'], 'jis-b4': [257, 364, 'mm'], letter: [8.5, 11, 'in'], legal: [8.5, 14, 'in'], ledger: [11, 17, 'in'] };
   const UNIT_PX = { mm: 96 / 25.4, in: 96, cm: 96 / 2.54, pt: 96 / 72, pc: 16, px: 1 };
-  const BOXES = ['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom',
-    'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'];
   const INHERITED = ['font-family', 'font-size', 'font-style', 'font-weight', 'font-variant', 'font-stretch', 'line-height', 'color',
     'letter-spacing', 'word-spacing', 'text-align', 'text-transform', 'text-indent', 'white-space', 'direction', 'font-feature-settings', 'font-kerning'];
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
@@ -335,6 +333,15 @@ export const INPAGE_SOURCE = String.raw`
     cell.appendChild(line);
     return cell;
   }
+  const SIDES = [['top', ['top-left', 'top-center', 'top-right']], ['bottom', ['bottom-left', 'bottom-center', 'bottom-right']],
+    ['left', ['left-top', 'left-middle', 'left-bottom']], ['right', ['right-top', 'right-middle', 'right-bottom']]];
+  function place(el, g) {
+    el.style.position = 'absolute';
+    el.style.left = g.x + 'px';
+    el.style.top = g.y + 'px';
+    el.style.width = g.w + 'px';
+    el.style.height = g.h + 'px';
+  }
   function buildOverlay(state) {
     const old = document.getElementById('__fs_overlay');
     if (old) old.remove();
@@ -363,18 +370,28 @@ export const INPAGE_SOURCE = String.raw`
       pg.style.cssText = 'page:' + sizeNames.get(key) + ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;'
         + 'width:' + P.w + 'px;height:' + (P.h - 0.5) + 'px;counter-reset:page ' + (i + 1) + ' pages ' + state.total + ';';
       if (i === 0) pg.appendChild(start);
-      for (const name of BOXES) {
-        const decls = P.boxes[name];
-        if (!decls) continue;
-        const cell = buildBox(name, decls, i, state);
+      for (const corner of ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner']) {
+        const decls = P.boxes[corner];
+        const cell = decls && buildBox(corner, decls, i, state);
         if (!cell) continue;
-        const g = boxGeometry(name, P);
-        cell.style.position = 'absolute';
-        cell.style.left = g.x + 'px';
-        cell.style.top = g.y + 'px';
-        cell.style.width = g.w + 'px';
-        cell.style.height = g.h + 'px';
+        place(cell, boxGeometry(corner, P));
         pg.appendChild(cell);
+      }
+      for (const [side, names] of SIDES) {
+        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state) : null));
+        if (!cells.some(Boolean)) continue;
+        // css-page-3 in short: the middle box keeps its natural size and stays centred, the
+        // outer boxes share the rest; without a middle box the outer ones split the band.
+        const band = document.createElement('div');
+        const g = boxGeometry(names[0], P);
+        place(band, g);
+        const tracks = cells[1] ? 'minmax(0,1fr) auto minmax(0,1fr)' : cells[0] && cells[2] ? 'minmax(0,1fr) minmax(0,1fr)' : 'minmax(0,1fr)';
+        band.style.display = 'grid';
+        band.style[g.row ? 'gridTemplateColumns' : 'gridTemplateRows'] = tracks;
+        band.style[g.row ? 'gridTemplateRows' : 'gridTemplateColumns'] = '100%';
+        const order = cells[1] ? cells : cells[0] && cells[2] ? [cells[0], cells[2]] : [cells[0] || cells[2]];
+        for (const cell of order) band.appendChild(cell || document.createElement('div'));
+        pg.appendChild(band);
       }
       root.appendChild(pg);
     }
@@ -407,7 +424,7 @@ export const INPAGE_SOURCE = String.raw`
       calib.id = newId('k');
       document.documentElement.appendChild(calib);
       const needsLayout = S.overlay || S.counters.length > 0;
-      const needsDests = needsLayout || S.forms.length > 0 || S.named.length > 0;
+      const needsDests = needsLayout || S.forms.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
       const guess = estimate();

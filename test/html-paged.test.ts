@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { pageText, qpdfCheck, readText, type PageText, type TextItem } from './helpers/pdf.js';
+
+let pool: BrowserPool;
+beforeAll(() => {
+  pool = new BrowserPool({ maxPages: 2 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+const RESET = 'body { margin: 0; font-size: 12px; } p { margin: 0; }';
+
+function item(page: PageText, str: string): TextItem | undefined {
+  return page.items.find((it) => it.str.includes(str));
+}
+function count(page: PageText, str: string): number {
+  return page.items.filter((it) => it.str.includes(str)).length;
+}
+function rows(n: number, label = 'Row'): string {
+  return Array.from({ length: n }, (_, i) => `<tr><td>${label} ${i + 1}</td></tr>`).join('');
+}
+
+describe('tables', () => {
+  it('repeats thead and tfoot on every page by default', async () => {
+    const html = `<table><thead><tr><th>HEAD</th></tr></thead><tfoot><tr><td>FOOT</td></tr></tfoot><tbody>${rows(120)}</tbody></table>`;
+    const pages = await readText(await renderHtml(pool, { html, css: RESET }));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    for (const p of pages) {
+      expect(count(p, 'HEAD')).toBe(1);
+      expect(count(p, 'FOOT')).toBe(1);
+      // the header is the first thing on the page
+      const head = item(p, 'HEAD')!;
+      expect(p.items.filter((it) => it.str.startsWith('Row')).every((it) => it.y > head.y)).toBe(true);
+    }
+  });
+
+  it('does not repeat with -fs-table-paginate: none', async () => {
+    const html = `<table style="-fs-table-paginate: none"><thead><tr><th>HEAD</th></tr></thead><tfoot><tr><td>FOOT</td></tr></tfoot><tbody>${rows(120)}</tbody></table>`;
+    const pages = await readText(await renderHtml(pool, { html, css: RESET }));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(pages.map((p) => count(p, 'HEAD'))).toEqual([1, ...pages.slice(1).map(() => 0)]);
+    expect(pages.map((p) => count(p, 'FOOT'))).toEqual([...pages.slice(1).map(() => 0), 1]);
+  });
+
+  it('honours -fs-table-paginate from a stylesheet rule', async () => {
+    const html = `<table class="t"><thead><tr><th>HEAD</th></tr></thead><tbody>${rows(120)}</tbody></table>`;
+    const pages = await readText(await renderHtml(pool, { html, css: `${RESET} .t { -fs-table-paginate: none; }` }));
+    expect(pages.map((p) => count(p, 'HEAD'))).toEqual([1, ...pages.slice(1).map(() => 0)]);
+  });
+});
+
+describe('page breaks and page numbers', () => {
+  it('starts a new page at page-break-before: always', async () => {
+    const html = '<p>Alpha</p><p style="page-break-before: always">Beta</p><p style="page-break-before: always">Gamma</p>';
+    const texts = await pageText(await renderHtml(pool, { html, css: RESET }));
+    expect(texts).toEqual(['Alpha', 'Beta', 'Gamma']);
+  });
+
+  it('prints literal page numbers in ordinary elements ::after, on every page', async () => {
+    const paragraphs = Array.from({ length: 140 }, (_, i) => `<p>Line ${i + 1}</p>`).join('');
+    const html = `<div class="pn">A</div>${paragraphs}<div class="pn">B</div><div style="break-before: page" class="pn">C</div>`;
+    const css = `${RESET} .pn::after { content: " is on page " counter(page) " of " counter(pages); }`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    const n = pages.length;
+    expect(n).toBeGreaterThanOrEqual(3);
+    const joined = pages.map((p) => p.items.map((i) => i.str).join(''));
+    expect(joined[0]).toContain(`A is on page 1 of ${n}`);
+    const bPage = joined.findIndex((t) => t.includes('B is on page'));
+    expect(bPage).toBeGreaterThan(0);
+    expect(joined[bPage]).toContain(`B is on page ${bPage + 1} of ${n}`);
+    expect(joined[n - 1]).toContain(`C is on page ${n} of ${n}`);
+  });
+
+  it('places the pageCount option in the chosen margin box', async () => {
+    const html = '<p>One</p><p style="break-before: page">Two</p>';
+    const pages = await readText(await renderHtml(pool, { html, css: RESET, page: { pageCount: 'bottomRight' } }));
+    expect(pages).toHaveLength(2);
+    pages.forEach((p, i) => {
+      const pn = item(p, `${i + 1} of 2`)!;
+      expect(pn).toBeDefined();
+      expect(pn.x + pn.width).toBeGreaterThan(p.width - 37.5 - 2);
+      expect(pn.x).toBeGreaterThan(p.width / 2);
+      expect(pn.y).toBeGreaterThan(p.height - 37.5);
+    });
+    const top = await readText(await renderHtml(pool, { html, css: RESET, page: { pageCount: 'topLeft' } }));
+    const pn = item(top[1]!, '2 of 2')!;
+    expect(pn.x).toBeCloseTo(37.5, 0);
+    expect(pn.y).toBeLessThan(37.5);
+  });
+});
+
+describe('page options', () => {
+  const cases: Array<[string, string, number, number]> = [
+    ['210mm', '297mm', 595.3, 841.9],
+    ['21cm', '14.8cm', 595.3, 419.5],
+    ['6in', '9in', 432, 648],
+    ['500pt', '700pt', 500, 700],
+    ['40pc', '50pc', 480, 600],
+    ['800px', '600px', 600, 450],
+    ['40em', '50em', 480, 600],
+    ['40rem', '30rem', 480, 360],
+  ];
+  it.each(cases)('page size %s × %s', async (width, height, w, h) => {
+    const [p] = await readText(await renderHtml(pool, { html: '<p>x</p>', page: { width, height } }));
+    // Chromium quantises page sizes to 1/300 in.
+    expect(Math.abs(p!.width - w)).toBeLessThan(1);
+    expect(Math.abs(p!.height - h)).toBeLessThan(1);
+  });
+
+  it('applies margin shorthand and per-side overrides in any unit', async () => {
+    const html = '<p>Corner</p>';
+    const [p] = await readText(await renderHtml(pool, { html, css: RESET, page: { margin: '1in 2cm', marginLeft: '3pc' } }));
+    const c = item(p!, 'Corner')!;
+    expect(c.x).toBeCloseTo(36, 0); // 3pc
+    expect(c.y).toBeGreaterThan(72 - 1);
+    expect(c.y).toBeLessThan(72 + 6);
+  });
+
+  it("lets the document's own @page rules win where they set the same thing", async () => {
+    const html = '<p>Corner</p>';
+    const css = `${RESET} @page { margin-left: 1in; }`;
+    const [p] = await readText(await renderHtml(pool, { html, css, page: { width: '5in', height: '5in', margin: '10mm', pageCount: 'bottomCenter' } }));
+    expect(p!.width).toBeCloseTo(360, 0); // size from the options (the document sets none)
+    const c = item(p!, 'Corner')!;
+    expect(c.x).toBeCloseTo(72, 0); // left margin from the document
+    expect(c.y).toBeLessThan(28.35 + 6); // top margin from the options (10mm)
+    const docBox = await readText(
+      await renderHtml(pool, { html, css: `${RESET} @page { @bottom-center { content: "custom footer"; } }`, page: { pageCount: 'bottomCenter' } }),
+    );
+    expect(item(docBox[0]!, 'custom footer')).toBeDefined();
+    expect(item(docBox[0]!, '1 of 1')).toBeUndefined();
+  });
+
+  it('refuses lengths that are not plain CSS lengths', async () => {
+    await expect(renderHtml(pool, { html: 'x', page: { width: '10in; } body { color: red' } })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('@page selectors and named pages', () => {
+  it('applies :first, :left and :right rules to the right pages', async () => {
+    const css = `${RESET}
+      @page { @top-center { content: "ANY"; } }
+      @page :first { margin-top: 2in; @top-center { content: "FIRST"; } }
+      @page :left { @bottom-left { content: "LEFT"; } }
+      @page :right { @bottom-right { content: "RIGHT"; } }`;
+    const html = '<p>p1</p><p style="break-before:page">p2</p><p style="break-before:page">p3</p><p style="break-before:page">p4</p>';
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    const has = (i: number, s: string) => item(pages[i]!, s) !== undefined;
+    expect([has(0, 'FIRST'), has(0, 'ANY'), has(0, 'RIGHT'), has(0, 'LEFT')]).toEqual([true, false, true, false]);
+    expect([has(1, 'ANY'), has(1, 'LEFT'), has(1, 'RIGHT')]).toEqual([true, true, false]);
+    expect([has(2, 'ANY'), has(2, 'RIGHT')]).toEqual([true, true]);
+    expect(item(pages[0]!, 'p1')!.y).toBeGreaterThan(144 - 1);
+    expect(item(pages[1]!, 'p2')!.y).toBeLessThan(37.5 + 6);
+  });
+
+  it('gives named pages their own size', async () => {
+    const css = `${RESET} @page wide { size: A4 landscape; } @page small { size: 100mm 150mm; } .w { page: wide; } .s { page: small; }`;
+    const html = '<p>portrait</p><div class="w" id="wide-1"><p>landscape</p></div><div class="s" id="small-1"><p>small</p></div><p>back</p>';
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([
+      [612, 792],
+      [842, 595],
+      [283, 425],
+      [612, 792],
+    ]);
+    expect(item(pages[1]!, 'landscape')).toBeDefined();
+    expect(item(pages[2]!, 'small')).toBeDefined();
+  });
+});
+
+describe('running elements', () => {
+  const boxes = ['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'bottom-left-corner', 'bottom-left', 'bottom-center', 'bottom-right', 'bottom-right-corner'];
+
+  it('shows a running element in each of the ten margin boxes, on every page', async () => {
+    const css = `${RESET} .run { position: running(r); font-size: 7px; } @page { margin: 60px; ${boxes.map((b) => `@${b} { content: element(r); }`).join(' ')} }`;
+    const html = '<div class="run">RUN</div><p>one</p><p style="break-before:page">two</p>';
+    const pdf = await renderHtml(pool, { html, css });
+    await qpdfCheck(pdf);
+    const pages = await readText(pdf);
+    expect(pages).toHaveLength(2);
+    // pdfjs merges neighbouring boxes on one line into one item: count occurrences.
+    const runs = (items: TextItem[]) => items.reduce((n, i) => n + (i.str.match(/RUN/g) ?? []).length, 0);
+    for (const p of pages) {
+      expect(runs(p.items)).toBe(10);
+      // 5 in the top margin (45pt), 5 in the bottom margin
+      expect(runs(p.items.filter((r) => r.y < 45))).toBe(5);
+      expect(runs(p.items.filter((r) => r.y > p.height - 45))).toBe(5);
+      // the left corners start inside the left margin, the right corners end inside the right one
+      for (const band of [p.items.filter((r) => r.y < 45), p.items.filter((r) => r.y > p.height - 45)]) {
+        const withRun = band.filter((r) => r.str.includes('RUN'));
+        expect(Math.min(...withRun.map((r) => r.x))).toBeLessThan(45);
+        expect(Math.max(...withRun.map((r) => r.x + r.width))).toBeGreaterThan(p.width - 45);
+      }
+    }
+    // not in the flow
+    expect(pages[0]!.items.filter((i) => i.str.includes('one'))[0]!.y).toBeLessThan(50);
+  });
+
+  it('shows a running element from the page where it occurs onward', async () => {
+    const css = `${RESET} .hdr { position: running(header); } @page { @top-center { content: element(header); } @bottom-center { content: counter(page) "/" counter(pages); } }`;
+    const html = `<p>page one</p>
+      <p style="break-before:page">page two</p><div class="hdr">HEADER-A</div>
+      <p style="break-before:page">page three</p>
+      <p style="break-before:page">page four</p><div class="hdr">HEADER-B</div>
+      <p style="break-before:page">page five</p>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    expect(pages).toHaveLength(5);
+    const header = pages.map((p) => p.items.filter((i) => i.y < 37.5).map((i) => i.str).join(''));
+    expect(header).toEqual(['', 'HEADER-A', 'HEADER-A', 'HEADER-B', 'HEADER-B']);
+    const footer = pages.map((p) => p.items.filter((i) => i.y > p.height - 37.5).map((i) => i.str).join(''));
+    expect(footer).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5']);
+  });
+
+  it('lets margin-top shift the running element (also negative)', async () => {
+    const render = async (mt: string) => {
+      const css = `${RESET} .hdr { position: running(h); margin-top: ${mt}; } @page { margin: 100px 50px; @top-center { content: element(h); } }`;
+      const [p] = await readText(await renderHtml(pool, { html: '<div class="hdr">HDR</div><p>body</p>', css }));
+      return item(p!, 'HDR')!.y;
+    };
+    const base = await render('0px');
+    // The box centres the element with its margins (as Flying Saucer does): about half of 20px = 7.5pt.
+    const down = (await render('20px')) - base;
+    const up = (await render('-20px')) - base;
+    expect(down).toBeGreaterThan(6);
+    expect(down).toBeLessThan(10);
+    expect(up).toBeLessThan(-6);
+    expect(up).toBeGreaterThan(-10);
+  });
+
+  it('lets a :first string win over element() and keeps counters inside running elements', async () => {
+    const css = `${RESET} .f { position: running(foot); } .f .n::after { content: counter(page) " of " counter(pages); }
+      @page { @bottom-left { content: element(foot); } @top-center { content: element(foot); } }
+      @page :first { @top-center { content: "TITLE PAGE"; } }`;
+    const html = '<div class="f">Footer <span class="n"></span></div><p>1</p><p style="break-before:page">2</p>';
+    const pages = await pageText(await renderHtml(pool, { html, css }));
+    expect(pages[0]).toContain('TITLE PAGE');
+    expect(pages[0]).toContain('Footer 1 of 2');
+    expect(pages[0]!.match(/Footer/g)).toHaveLength(1);
+    expect(pages[1]!.match(/Footer 2 of 2/g)).toHaveLength(2);
+  });
+});
