@@ -62,6 +62,21 @@ const FILE_SUFFIX: Record<FontWeight, string> = {
   boldItalic: 'BoldItalic',
 };
 
+/**
+ * fontkit caches one glyph object per id and keeps the characters it was first
+ * created with. Subsetting and composite outlines create glyphs with none, and a
+ * later layout of real text would then hand back a glyph that maps to no text in
+ * the PDF's ToUnicode. Fill the characters in when a layout supplies them.
+ */
+function keepGlyphText(font: Font): void {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id: number, characters: number[] = []) => {
+    const glyph = getGlyph(id, characters);
+    if (glyph && characters.length > 0 && glyph.codePoints.length === 0) glyph.codePoints = characters;
+    return glyph;
+  };
+}
+
 const isBold = (w: FontWeight): boolean => w === 'bold' || w === 'boldItalic';
 const isItalic = (w: FontWeight): boolean => w === 'italic' || w === 'boldItalic';
 
@@ -206,6 +221,7 @@ export class FontRegistry {
       font = parsed as Font;
     }
     if (!font) throw new Error(`castpress: face ${source.postscriptName ?? ''} not found in ${source.path}`);
+    keepGlyphText(font);
     this.#fonts.set(key, font);
     return font;
   }

@@ -18,6 +18,12 @@ export class BidiResolver {
     const base = result.paragraphs[0]?.level ?? 0;
     return { levels: result.levels, rtl: base % 2 === 1 };
   }
+
+  /** Brackets and the like that right-to-left text shows mirrored ("(" looks like ")"). */
+  isMirrored(cp: number): boolean {
+    this.#bidi ??= bidiFactory();
+    return this.#bidi.getMirroredCharacter(String.fromCodePoint(cp)) !== null;
+  }
 }
 
 /** Rule L2 of UAX #9 on whole runs: reverse every maximal sequence at or above each odd level. */

@@ -1,5 +1,5 @@
 import type { FontRegistry, FontWeight, ResolvedFace } from '../fonts/index.js';
-import { isClusterContinuation, isWhitespace, type CjkLanguage } from './unicode.js';
+import { isClusterContinuation, isPunctuation, isWhitespace, type CjkLanguage } from './unicode.js';
 
 /**
  * Per-glyph fallback for one style: the chosen face, then Noto Sans, then Noto
@@ -24,7 +24,7 @@ export class FallbackChain {
    * it has them so shaping runs (and Arabic joining) are not cut.
    */
   pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
-    if (current && (isWhitespace(cp) || isClusterContinuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
+    if (current && (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
     if (current && isClusterContinuation(cp)) return current;
     const key = cjk ? `${cp}:${cjk}` : String(cp);
     const cached = this.#picks.get(key);

@@ -44,6 +44,11 @@ export class EmbeddedFace {
     (doc as unknown as { fonts: PDFFont[] }).fonts.push(this.pdfFont);
   }
 
+  #fromCmap(id: number): number[] {
+    const text = this.face.font.stringsForGlyph(id)[0] ?? '';
+    return Array.from(text, (c) => c.codePointAt(0) as number);
+  }
+
   /**
    * Adds glyphs to the subset and returns their 4-digit hex codes. In a
    * right-to-left run a ligature's text is stored reversed in ToUnicode: text
@@ -62,7 +67,8 @@ export class EmbeddedFace {
           codes.push('0000');
           continue;
         }
-        const cps = rtl && glyph.codePoints.length > 1 ? [...glyph.codePoints].reverse() : [...glyph.codePoints];
+        const own = glyph.codePoints.length > 0 ? glyph.codePoints : this.#fromCmap(glyph.id);
+        const cps = rtl && own.length > 1 ? [...own].reverse() : [...own];
         this.#internals.glyphs[sid - 1] = { id: glyph.id, codePoints: cps, advanceWidth: glyph.advanceWidth };
         this.#internals.glyphIdMap.set(glyph.id, sid);
         this.#subsetIds.set(glyph.id, sid);

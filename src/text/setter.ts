@@ -195,9 +195,10 @@ export class TextSetter {
       const width = cp > 0xffff ? 2 : 1;
       const spanIdx = spanOf[offset + i];
       const chain = this.#chain(spans[spanIdx].style);
-      const sameSpan = current !== undefined && current.span === spanIdx;
-      const face = chain.pick(cp, sameSpan ? current?.face : undefined, langs[i]);
       const level = levels[i] ?? 0;
+      // Only text in the same span and direction may keep the previous face for spaces and punctuation.
+      const keep = current !== undefined && current.span === spanIdx && current.level === level;
+      const face = chain.pick(cp, keep ? current?.face : undefined, langs[i]);
       if (current && current.span === spanIdx && current.face === face && current.level === level) current.end = i + width;
       else {
         current = { start: i, end: i + width, span: spanIdx, face, level };
@@ -346,13 +347,42 @@ export class TextSetter {
     } else {
       ops.push(setTextRenderingMode(TextRenderingMode.Fill));
     }
-    ops.push(setTextMatrix(1, 0, face.syntheticItalic ? FAKE_ITALIC_SKEW : 0, 1, x, y));
-    ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes)]));
+    const skew = face.syntheticItalic ? FAKE_ITALIC_SKEW : 0;
+    const k = size / shaped.unitsPerEm;
+    if (!rtl || !shaped.glyphs.some((g) => this.#mirrors(g.codePoints))) {
+      ops.push(setTextMatrix(1, 0, skew, 1, x, y));
+      ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes, 0, codes.length)]));
+    } else {
+      // Mirrored characters (brackets) are drawn with their own glyph flipped, so
+      // they look mirrored yet still extract as the character typed. Pieces go out
+      // right to left, i.e. in reading order, so extractors keep the logical order.
+      const pieces: Array<{ from: number; to: number; x: number; mirrored: boolean }> = [];
+      let pen = x;
+      for (let i = 0; i < shaped.glyphs.length; ) {
+        const mirrored = this.#mirrors(shaped.glyphs[i].codePoints);
+        let j = i + 1;
+        if (!mirrored) while (j < shaped.glyphs.length && !this.#mirrors(shaped.glyphs[j].codePoints)) j++;
+        let w = 0;
+        for (let g = i; g < j; g++) w += shaped.advances[g] * k;
+        pieces.push({ from: i, to: j, x: pen, mirrored });
+        pen += w;
+        i = j;
+      }
+      for (const piece of pieces.reverse()) {
+        if (piece.mirrored) ops.push(setTextMatrix(-1, 0, skew, 1, piece.x + shaped.advances[piece.from] * k, y));
+        else ops.push(setTextMatrix(1, 0, skew, 1, piece.x, y));
+        ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes, piece.from, piece.to)]));
+      }
+    }
     ops.push(endText());
   }
 
   /** TJ array: glyph codes with the shaper's kerning and mark offsets as adjustments (thousandths of an em). */
-  #textArray(shaped: ShapedRun, codes: string[]): PDFArray {
+  #mirrors(codePoints: number[]): boolean {
+    return codePoints.length === 1 && this.#bidi.isMirrored(codePoints[0]);
+  }
+
+  #textArray(shaped: ShapedRun, codes: string[], from: number, to: number): PDFArray {
     const array = PDFArray.withContext(this.#doc.context);
     const k = 1000 / shaped.unitsPerEm;
     let hex = '';
@@ -365,7 +395,7 @@ export class TextSetter {
       }
       pending = 0;
     };
-    for (let i = 0; i < codes.length; i++) {
+    for (let i = from; i < to; i++) {
       const glyph = shaped.glyphs[i];
       const dx = shaped.xOffsets[i];
       pending -= dx * k;

@@ -54,6 +54,11 @@ export function mayEndLine(cp: number): boolean {
 }
 
 const MARK = /\p{M}/u;
+const PUNCTUATION = /\p{P}/u;
+
+export function isPunctuation(cp: number): boolean {
+  return PUNCTUATION.test(String.fromCodePoint(cp));
+}
 const SPACE = /\s/u;
 
 /** Combining marks, joiners and variation selectors belong to the character before them. */

@@ -1,0 +1,137 @@
+import { PDFDocument, rgb } from '@cantoo/pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FontRegistry } from '../src/fonts/index.js';
+import { TextSetter, type LaidLine, type TextStyle } from '../src/text/index.js';
+import { expectGolden } from './helpers/golden.js';
+import { qpdfCheck, readText, type PageText } from './helpers/pdf.js';
+
+const style: TextStyle = { fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: 12 };
+const black = rgb(0, 0, 0);
+
+/** All eight scripts in one string, in an LTR paragraph. */
+const MIXED = 'Zoë says: Привет, Ελλάδα! 你好，世界。日本語のかな、한국어 문장, שלום עולם and مرحبا بالعالم.';
+
+let registry: FontRegistry;
+beforeAll(() => {
+  registry = new FontRegistry();
+});
+
+/** Items of one line joined as pdfjs returns them (content order), without inventing separators. */
+function lineText(page: PageText): string {
+  return page.items.map((i) => i.str).join('');
+}
+
+async function drawOne(text: string, s: TextStyle = style): Promise<{ bytes: Uint8Array; width: number }> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([700, 60]);
+  const width = new TextSetter(doc, registry).drawText(page, text, 10, 30, s, black);
+  return { bytes: await doc.save(), width };
+}
+
+/** Every character of every run is covered by the face the run is drawn with (no .notdef boxes). */
+function expectNoTofu(lines: LaidLine[]): void {
+  for (const line of lines) {
+    for (const run of line.runs) {
+      const face = registry.faceById(run.faceId ?? '');
+      expect(face, run.text).toBeDefined();
+      for (const ch of run.text) {
+        const cp = ch.codePointAt(0) as number;
+        if (cp === 0x20) continue;
+        expect(face?.font.hasGlyphForCodePoint(cp), `U+${cp.toString(16)} in ${face?.id}`).toBe(true);
+      }
+    }
+  }
+}
+
+describe('scripts: fill-style single lines read back in logical order', () => {
+  it('Latin, Cyrillic, Greek, Chinese, Japanese, Korean, Hebrew and Arabic in one string', async () => {
+    const { bytes } = await drawOne(MIXED);
+    await qpdfCheck(bytes);
+    const [page] = await readText(bytes);
+    expect(lineText(page)).toBe(MIXED);
+  });
+
+  it.each([
+    ['Hebrew', 'שלום עולם זה טקסט בעברית'],
+    ['Arabic', 'مرحبا بالعالم، هذا نص عربي'],
+    ['Arabic lam-alef ligature and harakat', 'لا سلام مُحَمَّد'],
+    ['Hebrew word inside English', 'Hello שלום world'],
+    ['Arabic word inside English', 'English then العربية and back'],
+    ['Japanese kana', 'ひらがなとカタカナ'],
+    ['Korean', '안녕하세요 세계'],
+  ])('%s', async (_name, text) => {
+    const { bytes } = await drawOne(text);
+    const [page] = await readText(bytes);
+    expect(lineText(page)).toBe(text);
+  });
+
+  it('RTL paragraphs with embedded LTR, digits and brackets keep every character in logical order', async () => {
+    // pdfjs rebuilds spaces at direction changes from glyph gaps, so spaces are compared loosely here.
+    for (const text of ['שלום עולם, זה טקסט בעברית.', 'مرحبا بالعالم، هذا نص عربي.', 'שלום עולם, זה טקסט בעברית עם English words בתוכו.', 'العدد 123 هو', 'שלום (עולם) [abc] סוף', 'هذا نص عربي مع English في الوسط.']) {
+      const { bytes } = await drawOne(text);
+      const [page] = await readText(bytes);
+      expect(lineText(page).replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
+    }
+  });
+
+  it('every run is drawn with a face that has its glyphs', async () => {
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    expectNoTofu(setter.layout([{ text: MIXED, style }]));
+    expectNoTofu(setter.layout([{ text: MIXED, style: { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' } }]));
+  });
+
+  it('picks the CJK face by script: kana → JP, hangul → KR, plain Han → SC', async () => {
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    const faces = (text: string): string[] => setter.layout([{ text, style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName ?? '');
+    expect(faces('汉字')).toEqual(['NotoSansCJKsc-Regular']);
+    expect(faces('日本語のかな')).toEqual(['NotoSansCJKjp-Regular']);
+    expect(faces('한국어')).toEqual(['NotoSansCJKkr-Regular']);
+    const tc = new TextSetter(doc, registry, { cjkLanguage: 'tc' });
+    expect(tc.layout([{ text: '漢字', style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName)).toEqual(['NotoSansCJKtc-Regular']);
+  });
+
+  it('lays right-to-left text out in visual order', async () => {
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    const [line] = setter.layout([{ text: 'abc שלום def', style }]);
+    expect(line.runs.map((r) => [r.text.trim(), r.rtl])).toEqual([
+      ['abc', false],
+      ['שלום', true],
+      ['', false],
+      ['def', false],
+    ].filter(([t]) => t !== '' || line.runs.length === 4));
+    const [rtlLine] = setter.layout([{ text: 'שלום abc', style }]);
+    expect(rtlLine.rtl).toBe(true);
+    // In a right-to-left paragraph the Latin word comes first from the left.
+    expect(rtlLine.runs[0].text).toBe('abc');
+    expect(rtlLine.runs[rtlLine.runs.length - 1].text.trim()).toBe('שלום');
+  });
+});
+
+describe('scripts: golden image', () => {
+  it('renders every script without missing-glyph boxes', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([420, 300]);
+    const setter = new TextSetter(doc, registry);
+    const paragraphs: Array<[string, TextStyle]> = [
+      [MIXED, style],
+      ['Times New Roman: Grüße, Привет, Ελλάδα — 契約書 (bold italic)', { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' }],
+      ['Courier: total = 42; שלום (עולם) [abc]', { ...style, fontFamily: 'Courier' }],
+      ['Helvetica bold: أهلاً بالعالم 2024 and 東京タワー', { ...style, fontFamily: 'Helvetica', fontWeight: 'bold' }],
+      ['Noto Sans italic: 漢字 gets a synthetic slant, 한국어 too', { ...style, fontWeight: 'italic' }],
+    ];
+    let y = 280;
+    for (const [text, s] of paragraphs) {
+      for (const line of setter.layout([{ text, style: s }], { maxWidth: 400 })) {
+        y -= line.ascent;
+        setter.drawLine(page, line, 10, y, black);
+        y -= line.height - line.ascent;
+      }
+      y -= 6;
+    }
+    const bytes = await doc.save();
+    await expectGolden('text-scripts', bytes, { scale: 2 });
+  });
+});
