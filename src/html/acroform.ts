@@ -60,8 +60,10 @@ export async function addAcroForm(doc: PDFDocument, placed: PlacedControl[]): Pr
     const { height: pageHeight } = target.getSize();
     const width = Math.max(1, c.width * 0.75);
     const height = Math.max(1, c.height * 0.75);
-    const rect = { x: left, y: pageHeight - top - height, width, height };
-    const look = { ...rect, font, textColor: parseColor(c.color), borderColor: rgb(0.6, 0.6, 0.6), borderWidth: 0.75, backgroundColor: rgb(1, 1, 1) };
+    // pdf-lib grows the widget by the border width around the given box: shrink it back.
+    const border = 0.75;
+    const rect = { x: left + border / 2, y: pageHeight - top - height + border / 2, width: width - border, height: height - border };
+    const look = { ...rect, font, textColor: parseColor(c.color), borderColor: rgb(0.6, 0.6, 0.6), borderWidth: border, backgroundColor: rgb(1, 1, 1) };
     const fontSize = Math.max(4, Math.min(c.fontSize * 0.75, height * 0.8));
     try {
       if (group === 'text') {
