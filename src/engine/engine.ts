@@ -2,7 +2,7 @@ import { RenderError, ValidationError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { fill, FillCache } from '../fill/index.js';
-import { BrowserPool, renderHtml, type BrowserPoolOptions } from '../html/index.js';
+import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { generateMarkdown } from '../markdown/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
@@ -42,7 +42,7 @@ export class Engine {
   private readonly fillCache = new FillCache();
   private readonly store?: TemplateStore;
   private readonly options: EngineOptions;
-  private pool?: BrowserPool;
+  private pool?: Promise<BrowserPool>;
   private closed = false;
 
   constructor(options: EngineOptions = {}) {
@@ -74,7 +74,9 @@ export class Engine {
     this.assertOpen();
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
-      return renderHtml(this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
+      // Loaded on first use: Chromium's driver costs more to import than everything else together.
+      const { renderHtml } = await import('../html/index.js');
+      return renderHtml(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
     }
     return generateMarkdown(parsed, {
       fonts: this.fonts,
@@ -104,7 +106,7 @@ export class Engine {
     this.closed = true;
     const pool = this.pool;
     this.pool = undefined;
-    await pool?.close();
+    await (await pool?.catch(() => undefined))?.close();
   }
 
   private parseOptions(): ParseOptions {
@@ -131,8 +133,10 @@ export class Engine {
     return this.store.get(template, versionNumber);
   }
 
-  private browser(): BrowserPool {
-    if (!this.pool) this.pool = new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes });
+  private browser(): Promise<BrowserPool> {
+    this.pool ??= import('../html/index.js').then(
+      ({ BrowserPool }) => new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes }),
+    );
     return this.pool;
   }
 

@@ -1,0 +1,96 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { outputName, parseJobLine } from './job.js';
+import type { JobResult } from './run-job.js';
+import type { WorkerTask } from './worker.js';
+import type { ProgressReporter, ProgressState } from './progress.js';
+
+export interface BatchOptions {
+  jobsFile: string;
+  outDir: string;
+  /** Worker threads; default: one per core. */
+  workers?: number;
+  /** Jobs in flight per worker (default 2: one rendering while the next is parsed). */
+  perWorker?: number;
+  templatesDir?: string;
+  engine?: WorkerTask['engine'];
+  progress?: ProgressReporter;
+  /** Skip lines whose output already exists (default true): re-running resumes. */
+  resume?: boolean;
+}
+
+export interface BatchSummary extends ProgressState {
+  errorsFile: string;
+  finishedAt: number;
+}
+
+const workerFile = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
+
+/**
+ * Runs a JSON-lines jobs file on a pool of worker threads. Good jobs write
+ * `<outDir>/<name>.pdf`; failed ones go to `<outDir>/errors.jsonl` with their
+ * line number and the typed error. Lines are streamed, never all in memory.
+ */
+export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
+  const outDir = path.resolve(options.outDir);
+  await mkdir(outDir, { recursive: true });
+  const baseDir = path.dirname(path.resolve(options.jobsFile));
+  const threads = Math.max(1, options.workers ?? os.availableParallelism());
+  const perWorker = Math.max(1, options.perWorker ?? 2);
+  const pool = new Piscina<WorkerTask, JobResult>({ filename: workerFile, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
+
+  const state: ProgressState = { done: 0, failed: 0, skipped: 0, total: 0, startedAt: Date.now() };
+  const failures: JobResult[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const limit = threads * perWorker * 2;
+
+  const lines = createInterface({ input: createReadStream(options.jobsFile, 'utf8'), crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim() === '') continue;
+    state.total++;
+    if (options.resume !== false && existsSync(path.join(outDir, expectedOutput(line, lineNumber)))) {
+      state.skipped++;
+      options.progress?.update(state);
+      continue;
+    }
+    const task: WorkerTask = { line, lineNumber, outDir, baseDir, engine: { ...options.engine, templatesDir: options.templatesDir } };
+    const job: Promise<void> = pool
+      .run(task)
+      .catch((e: unknown): JobResult => ({ ok: false, line: task.lineNumber, output: '', status: 500, error: { name: 'WorkerError', message: e instanceof Error ? e.message : String(e), fields: [] } }))
+      .then((r) => {
+        if (r.ok) state.done++;
+        else {
+          state.failed++;
+          failures.push(r);
+        }
+        options.progress?.update(state);
+      })
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
+    if (inFlight.size >= limit) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  await Promise.all(pool.threads.map(() => pool.run(undefined as unknown as WorkerTask, { name: 'closeWorker' }).catch(() => undefined)));
+  await pool.destroy();
+
+  const errorsFile = path.join(outDir, 'errors.jsonl');
+  failures.sort((a, b) => a.line - b.line);
+  await writeFile(errorsFile, failures.map((f) => JSON.stringify(f.ok ? f : { line: f.line, status: f.status, error: f.error })).join('\n') + (failures.length ? '\n' : ''));
+  options.progress?.finish(state);
+  return { ...state, errorsFile, finishedAt: Date.now() };
+}
+
+function expectedOutput(line: string, lineNumber: number): string {
+  try {
+    return outputName(parseJobLine(line), lineNumber);
+  } catch {
+    return outputName(undefined, lineNumber);
+  }
+}

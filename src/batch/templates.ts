@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '../errors/index.js';
+import type { TemplateInput } from '../template/index.js';
+
+/**
+ * Template files named by jobs, read once per worker: a template JSON file
+ * (`{eid?, title?, pdf: "file.pdf", style?, fields}`, the PDF relative to it) or
+ * a fillable PDF turned into a template by its AcroForm.
+ */
+export class TemplateFiles {
+  private readonly cache = new Map<string, Promise<TemplateInput>>();
+
+  constructor(private readonly baseDir: string) {}
+
+  /** True when the reference names a file rather than an EID of the template store. */
+  static isFile(ref: string): boolean {
+    return /\.(json|pdf)$/i.test(ref);
+  }
+
+  load(ref: string): Promise<TemplateInput> {
+    const file = path.resolve(this.baseDir, ref);
+    let pending = this.cache.get(file);
+    if (!pending) {
+      pending = this.read(file);
+      this.cache.set(file, pending);
+      pending.catch(() => this.cache.delete(file));
+    }
+    return pending;
+  }
+
+  private async read(file: string): Promise<TemplateInput> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch {
+      throw ValidationError.of('template', `Cannot read template file ${file}`);
+    }
+    if (/\.pdf$/i.test(file)) {
+      const { templateFromPdf } = await import('../acroform/index.js');
+      return templateFromPdf(new Uint8Array(bytes), { eid: path.basename(file, path.extname(file)) });
+    }
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw ValidationError.of('template', `Template file ${file} is not valid JSON`);
+    }
+    const pdfPath = path.resolve(path.dirname(file), typeof json.pdf === 'string' ? json.pdf : path.basename(file, '.json') + '.pdf');
+    let pdf: Buffer;
+    try {
+      pdf = await readFile(pdfPath);
+    } catch {
+      throw ValidationError.of('template.pdf', `Cannot read the template's PDF ${pdfPath}`);
+    }
+    return { eid: path.basename(file, '.json'), ...json, pdf: new Uint8Array(pdf) } as TemplateInput;
+  }
+}
