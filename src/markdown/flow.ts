@@ -34,7 +34,8 @@ export interface LineBox extends Bars {
   height: number;
   padTop: number;
   ascent: number;
-  marker?: Marker;
+  /** List markers drawn on this line (several when list items nest on one line). */
+  markers?: Marker[];
   /** Shaded band behind the line (code blocks), across `width` from x. */
   background?: { x: number; width: number; color: string };
   /** Kept on the same page as the box after it (headings, labels). */
@@ -60,7 +61,7 @@ export interface ImageBox extends Bars {
   height: number;
   image: PDFImage;
   link?: string;
-  marker?: Marker;
+  markers?: Marker[];
 }
 
 /** A table cell's content: lines stacked from the top, already wrapped to the column. */

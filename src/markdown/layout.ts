@@ -27,7 +27,8 @@ interface Frame {
 /** Collects boxes; consecutive gaps merge into the largest of them. */
 export class Flow {
   readonly boxes: FlowBox[] = [];
-  pendingMarker?: Marker;
+  /** Markers of list items that have no line yet: they go on the next line or image. */
+  pendingMarkers: Marker[] = [];
 
   gap(height: number, bars: number[]): void {
     if (height <= 0) return;
@@ -38,9 +39,9 @@ export class Flow {
   }
 
   push(box: FlowBox): void {
-    if (this.pendingMarker && (box.kind === 'line' || box.kind === 'image')) {
-      box.marker = this.pendingMarker;
-      this.pendingMarker = undefined;
+    if (this.pendingMarkers.length > 0 && (box.kind === 'line' || box.kind === 'image')) {
+      box.markers = this.pendingMarkers;
+      this.pendingMarkers = [];
     }
     this.boxes.push(box);
   }
@@ -159,14 +160,14 @@ function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'l
     if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
     if (block.ordered) {
       const [line] = wrap(env.setter, [{ text: textFor(i), style: markerStyle, data: { color: style.color } }], Infinity);
-      flow.pendingMarker = { kind: 'text', line, x: inner.x - 0.35 * em - line.width };
+      flow.pendingMarkers.push({ kind: 'text', line, x: inner.x - 0.35 * em - line.width });
     } else {
       const shapes = ['disc', 'circle', 'square'] as const;
       const size = 0.34 * em;
-      flow.pendingMarker = { kind: 'bullet', shape: shapes[frame.depth % 3], x: inner.x - 0.8 * em, size, color: style.color };
+      flow.pendingMarkers.push({ kind: 'bullet', shape: shapes[frame.depth % 3], x: inner.x - 0.8 * em, size, color: style.color });
     }
     layoutBlocks(env, flow, item, style, inner, block.tight);
-    if (flow.pendingMarker) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+    if (flow.pendingMarkers.length > 0) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
   });
 }
 

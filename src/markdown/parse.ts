@@ -174,12 +174,24 @@ const INLINE_RULES: Record<string, InlineRule> = {
   link_close: (_t, s) => void s.links.pop(),
   image: (t, s) => {
     const link = s.links[s.links.length - 1];
-    s.out.push({ kind: 'image', src: String(t.attrGet('src') ?? ''), alt: t.content, ...(link !== undefined ? { link } : {}) });
+    s.out.push({ kind: 'image', src: String(t.attrGet('src') ?? ''), alt: altText(t.children ?? []), ...(link !== undefined ? { link } : {}) });
   },
   html_inline: (t, s) => {
     if (/^<br\s*\/?>$/i.test(t.content)) pushText(s, '\n');
   },
 };
+
+/** The alt text of an image: the plain text of its description (marks and nested links dropped). */
+function altText(children: Token[]): string {
+  return children
+    .map((c) => {
+      if (c.type === 'image') return altText(c.children ?? []);
+      if (c.type === 'softbreak' || c.type === 'hardbreak') return ' ';
+      if (c.type === 'text' || c.type === 'text_special' || c.type === 'code_inline') return c.content;
+      return '';
+    })
+    .join('');
+}
 
 export function convertInline(children: Token[]): Inline[] {
   const s: InlineState = { out: [], bold: 0, italic: 0, strike: 0, links: [] };
@@ -192,9 +204,10 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** Raw HTML is never interpreted: its visible text is kept, tags and comments dropped. */
 export function htmlToText(html: string): string {
   return html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<!---?>|<!--[\s\S]*?-->/g, ' ')
     .replace(/<\?[\s\S]*?\?>|<![A-Za-z][\s\S]*?>|<!\[CDATA\[[\s\S]*?\]\]>/g, ' ')
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    // A quoted attribute value may contain '>'.
+    .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:[^>"']|"[^"]*"|'[^']*')*>/g, ' ')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, name: string) => {
       if (name[0] === '#') {
         const cp = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);

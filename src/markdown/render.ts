@@ -121,7 +121,7 @@ function drawBars(d: PageDrawer, p: Placed): void {
 function drawLineBox(d: PageDrawer, p: Placed, box: LineBox): void {
   if (box.background) d.rect(p.left + box.background.x, p.top, box.background.width, box.height, box.background.color);
   const baseline = p.top + box.padTop + box.ascent;
-  if (box.marker) drawMarker(d, box.marker, p.left, baseline);
+  for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, baseline);
   d.line(box.line, p.left + box.x, baseline);
 }
 
@@ -129,10 +129,7 @@ function drawImageBox(d: PageDrawer, p: Placed, box: ImageBox): void {
   const x = p.left + box.x;
   d.page.drawImage(box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
   d.link(box.link, x, p.top, box.width, box.height);
-  if (box.marker) {
-    const first = box.marker.kind === 'text' ? box.marker.line.ascent : box.marker.size * 2;
-    drawMarker(d, box.marker, p.left, p.top + first);
-  }
+  for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
 }
 
 function drawRow(d: PageDrawer, p: Placed, row: RowBox): void {
