@@ -5,10 +5,18 @@
  */
 import { pathToFileURL } from 'node:url';
 import { SERVE_USAGE, serve } from './serve.js';
+import { FILL_USAGE, fillCommand } from './fill.js';
+import { GENERATE_USAGE, generateCommand } from './generate.js';
+import { IMPORT_USAGE, importTemplateCommand } from './import-template.js';
+import { BATCH_USAGE, batchCommand } from './batch.js';
 
 type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  fill: { run: fillCommand, usage: FILL_USAGE },
+  generate: { run: generateCommand, usage: GENERATE_USAGE },
+  'import-template': { run: importTemplateCommand, usage: IMPORT_USAGE },
+  batch: { run: batchCommand, usage: BATCH_USAGE },
   serve: { run: serve, usage: SERVE_USAGE },
 };
 

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { TemplateFiles } from '../batch/index.js';
+import { createEngine } from '../engine/index.js';
+import { reportError, writePdf } from './output.js';
+
+export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
+
+  TEMPLATE          a template JSON file ({pdf, fields, style?}), a fillable PDF
+                    (its AcroForm fields become the template), or an EID with --templates
+  DATA.json         the fill request body ({data, title?, fontSize?, ...}); "-" reads stdin
+  -o, --output F    the PDF to write (default: stdout when it is not a terminal)
+  --templates DIR   template directory for EIDs
+  --version N       template version for EIDs (-1: working version)`;
+
+export async function readJsonArg(file: string): Promise<unknown> {
+  const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function fillCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || positionals.length !== 2) {
+    console.log(FILL_USAGE);
+    return values.help ? 0 : 1;
+  }
+  const [templateRef, dataFile] = positionals;
+  const engine = createEngine({ templates: values.templates });
+  try {
+    const request = await readJsonArg(dataFile);
+    const template = TemplateFiles.isFile(templateRef) ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef)) : templateRef;
+    const versionNumber = values.version === undefined ? undefined : Number(values.version);
+    return await writePdf(await engine.fill(template, request, { versionNumber }), values.output);
+  } catch (e) {
+    return reportError(e);
+  } finally {
+    await engine.close();
+  }
+}

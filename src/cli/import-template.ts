@@ -1,0 +1,39 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { templateFromPdf } from '../acroform/index.js';
+import { reportError } from './output.js';
+
+export const IMPORT_USAGE = `castpress import-template FORM.pdf [-o template.json] [--eid EID]
+
+  Turns a fillable PDF's AcroForm fields into a template: writes the template JSON
+  (fields with rects, types, aliases = field names) next to a copy of the PDF it
+  refers to, ready for \`castpress fill template.json data.json\`.
+  -o, --output F    the template JSON (default: FORM.template.json beside the PDF)
+  --eid EID         the template's EID (default: the PDF's file name)`;
+
+export async function importTemplateCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { output: { type: 'string', short: 'o' }, eid: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help || positionals.length !== 1) {
+    console.log(IMPORT_USAGE);
+    return values.help ? 0 : 1;
+  }
+  const pdfPath = path.resolve(positionals[0]);
+  const output = path.resolve(values.output ?? pdfPath.replace(/\.pdf$/i, '') + '.template.json');
+  try {
+    const bytes = new Uint8Array(await readFile(pdfPath));
+    const template = await templateFromPdf(bytes, { eid: values.eid ?? path.basename(pdfPath, path.extname(pdfPath)) });
+    const pdfName = path.basename(output).replace(/\.json$/i, '') + '.pdf';
+    await writeFile(path.join(path.dirname(output), pdfName), bytes);
+    const { pdf: _pdf, ...rest } = template;
+    await writeFile(output, JSON.stringify({ ...rest, pdf: pdfName }, null, 2) + '\n');
+    console.error(`wrote ${output} (${template.fields.length} fields) and ${pdfName}`);
+    return 0;
+  } catch (e) {
+    return reportError(e);
+  }
+}

@@ -1,0 +1,26 @@
+import { writeFile } from 'node:fs/promises';
+import { isCastpressError } from '../errors/index.js';
+
+/** Writes the PDF to `-o FILE`, or to stdout when it is not a terminal. */
+export async function writePdf(pdf: Uint8Array, output: string | undefined): Promise<number> {
+  if (output && output !== '-') {
+    await writeFile(output, pdf);
+    console.error(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);
+    return 0;
+  }
+  if (process.stdout.isTTY) {
+    console.error('refusing to write a PDF to a terminal: pass -o FILE');
+    return 1;
+  }
+  process.stdout.write(pdf);
+  return 0;
+}
+
+/** Typed errors print as the API's JSON body (so scripts can parse them); exit code 2. */
+export function reportError(e: unknown): number {
+  if (isCastpressError(e)) {
+    console.error(JSON.stringify({ status: e.status, ...e.toJSON() }, null, 2));
+    return 2;
+  }
+  throw e;
+}
