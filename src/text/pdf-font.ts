@@ -76,11 +76,7 @@ export class EmbeddedFace {
       }
       codes.push(sid.toString(16).padStart(4, '0'));
     }
-    if (added) {
-      this.#internals.glyphCache.invalidate();
-      // A document saved before more text was drawn must write the font again.
-      (this.pdfFont as unknown as { alreadyEmbedded: boolean }).alreadyEmbedded = false;
-    }
+    if (added) this.#internals.glyphCache.invalidate();
     return codes;
   }
 }

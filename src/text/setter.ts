@@ -67,10 +67,22 @@ export class TextSetter {
     this.#cjkDefault = options.cjkLanguage ?? 'sc';
   }
 
-  /** Width in points, fallback included; the widest line when the text holds '\n'. */
+  /**
+   * Width in points, fallback included, trailing spaces included (so pieces
+   * measured one by one add up); the widest line when the text holds '\n'.
+   */
   measure(text: string, style: TextStyle): number {
+    this.#chain(style);
+    const spans = [{ text, style }];
     let width = 0;
-    for (const line of this.layout([{ text, style }])) width = Math.max(width, line.width);
+    for (const para of text.split('\n')) {
+      const p = para.endsWith('\r') ? para.slice(0, -1) : para;
+      if (p === '') continue;
+      const { levels } = this.#bidi.levels(p);
+      const spanOf = new Uint16Array(p.length);
+      const segments = this.#segments(p, 0, spans, spanOf, levels);
+      width = Math.max(width, this.#rangeWidth(p, 0, p.length, segments, spans));
+    }
     return width;
   }
 

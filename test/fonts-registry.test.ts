@@ -1,0 +1,101 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../src/errors/index.js';
+import { FontRegistry } from '../src/fonts/index.js';
+import { TextSetter } from '../src/text/index.js';
+
+const NOTO_CORE = '/usr/share/fonts/truetype/noto';
+const tmp = mkdtempSync(join(tmpdir(), 'castpress-fonts-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('FontRegistry', () => {
+  it('knows the bundled and standard names without scanning the system', () => {
+    const registry = new FontRegistry({ systemDirectories: [] });
+    for (const name of ['Noto Sans', 'Courier', 'Helvetica', 'Times New Roman', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Noto Sans CJK KR', 'Noto Sans CJK TC']) {
+      expect(registry.hasFamily(name), name).toBe(true);
+    }
+    expect(registry.hasFamily('helvetica')).toBe(false);
+    expect(registry.hasFamily('')).toBe(false);
+    expect(registry.families()).toContain('Noto Sans');
+  });
+
+  it('finds installed families by exact, case-sensitive name', () => {
+    const registry = new FontRegistry();
+    expect(registry.hasFamily('DejaVu Serif')).toBe(true);
+    expect(registry.hasFamily('Noto Sans Hebrew')).toBe(true);
+    expect(registry.hasFamily('dejavu serif')).toBe(false);
+    expect(registry.hasFamily('Roboto Slab')).toBe(false);
+  });
+
+  it('unknown names are a 400 ValidationError naming the property', () => {
+    const registry = new FontRegistry();
+    let error: unknown;
+    try {
+      registry.assertFamily('roboto slab', 'data.name.fontFamily');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).status).toBe(400);
+    expect((error as ValidationError).fields).toEqual([{ property: 'data.name.fontFamily', message: 'Unknown font "roboto slab"' }]);
+  });
+
+  it('the text layer rejects an unknown family in a style with the same error', async () => {
+    const setter = new TextSetter(await PDFDocument.create(), new FontRegistry({ systemDirectories: [] }));
+    expect(() => setter.measure('x', { fontFamily: 'Nope', fontWeight: 'normal', fontSize: 10 })).toThrow(ValidationError);
+  });
+
+  it('registers caller directories and files, under their own or a given family name', () => {
+    const dir = join(tmp, 'dir');
+    rmSync(dir, { recursive: true, force: true });
+    copyFileSync(join(NOTO_CORE, 'NotoSansHebrew-Regular.ttf'), join(tmp, 'hebrew.ttf'));
+    const registry = new FontRegistry({
+      systemDirectories: [],
+      directories: ['/usr/share/fonts/truetype/dejavu'],
+      files: [{ path: join(tmp, 'hebrew.ttf') }, { path: join(NOTO_CORE, 'NotoSansArabic-Bold.ttf'), family: 'House Arabic', weight: 'bold' }],
+    });
+    expect(registry.hasFamily('DejaVu Sans Mono')).toBe(true);
+    expect(registry.hasFamily('Noto Sans Hebrew')).toBe(true);
+    expect(registry.hasFamily('House Arabic')).toBe(true);
+    expect(registry.hasFamily('Liberation Serif')).toBe(false);
+    // The only face is bold: asking for normal uses it as is, asking for bold uses it unsynthesised.
+    expect(registry.resolve('House Arabic', 'bold').syntheticBold).toBe(false);
+  });
+
+  it('picks real faces for each weight and synthesises only what is missing', () => {
+    const registry = new FontRegistry();
+    const noto = (w: 'normal' | 'bold' | 'italic' | 'boldItalic') => registry.resolve('Noto Sans', w);
+    expect(noto('normal').font.postscriptName).toBe('NotoSans-Regular');
+    expect(noto('bold').font.postscriptName).toBe('NotoSans-Bold');
+    expect(noto('italic').font.postscriptName).toBe('NotoSans-Italic');
+    expect(noto('boldItalic').font.postscriptName).toBe('NotoSans-BoldItalic');
+    for (const w of ['normal', 'bold', 'italic', 'boldItalic'] as const) {
+      expect(noto(w).syntheticBold || noto(w).syntheticItalic).toBe(false);
+    }
+    expect(registry.resolve('Times New Roman', 'boldItalic').font.postscriptName).toBe('LiberationSerif-BoldItalic');
+    // Noto Sans Hebrew has Regular and Bold but no italic: slant is synthesised.
+    const hebrewItalic = registry.resolve('Noto Sans Hebrew', 'boldItalic');
+    expect(hebrewItalic.font.postscriptName).toBe('NotoSansHebrew-Bold');
+    expect([hebrewItalic.syntheticBold, hebrewItalic.syntheticItalic]).toEqual([false, true]);
+    // Droid Sans Fallback has one face only.
+    const droidBold = registry.resolve('Droid Sans Fallback', 'bold');
+    expect([droidBold.syntheticBold, droidBold.syntheticItalic]).toEqual([true, false]);
+  });
+
+  it('parses a font file once per registry, whatever the number of documents', async () => {
+    const registry = new FontRegistry({ systemDirectories: [] });
+    const style = { fontFamily: 'Noto Sans', fontWeight: 'normal' as const, fontSize: 10 };
+    const first = new TextSetter(await PDFDocument.create(), registry);
+    first.measure('漢字', style);
+    const cjk = registry.cjk('sc', 'normal');
+    const font = cjk?.font;
+    const second = new TextSetter(await PDFDocument.create(), registry);
+    second.measure('漢字', style);
+    expect(registry.cjk('sc', 'normal')?.font).toBe(font);
+    // Another registry parses its own copy: no module-level cache.
+    expect(new FontRegistry({ systemDirectories: [] }).cjk('sc', 'normal')?.font).not.toBe(font);
+  });
+});
