@@ -19,17 +19,19 @@ export function drawMark(page: PDFPage, setter: TextSetter, box: DrawBox, char: 
   const height = square ? side : box.height;
   let size = height * MARK_SIZE;
   const ts = { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize: size };
-  let width = setter.measure(char, ts);
+  let [line] = setter.layout([{ text: char, style: ts }]);
+  if (!line) return;
   // Wide characters shrink to fit their (square) box.
-  if (width > height * MARK_SIZE && width > 0) {
-    size *= (height * MARK_SIZE) / width;
-    width = setter.measure(char, { ...ts, fontSize: size });
+  if (line.width > height * MARK_SIZE) {
+    size *= (height * MARK_SIZE) / line.width;
+    [line] = setter.layout([{ text: char, style: { ...ts, fontSize: size } }]);
+    if (!line) return;
   }
   const kx = square ? 1 : box.width / box.height;
   const cx = target.x + target.width / 2;
   const baseline = target.y + target.height / 2 - (CAP_HEIGHT * size) / 2;
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(kx, 0, 0, 1, cx * (1 - kx), 0));
-  setter.drawText(page, char, cx - width / 2, baseline, { ...ts, fontSize: size }, colorOf(style.textColor));
+  setter.drawLine(page, line, cx - line.width / 2, baseline, colorOf(style.textColor));
   page.pushOperators(popGraphicsState());
 }
 

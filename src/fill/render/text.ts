@@ -37,11 +37,16 @@ function baselineFor(box: DrawBox, ascent: number, descent: number, v: ResolvedS
 export function drawSingleLine(page: PDFPage, setter: TextSetter, box: DrawBox, text: string, style: ResolvedStyle): void {
   const flat = text.replace(/\r?\n/g, ' ');
   if (flat.trim() === '') return;
-  const size = setter.fitFontSize(flat, textStyle(style), Math.max(1, box.width - 2 * padX(box)), MIN_FONT_SIZE);
-  const [line] = setter.layout([{ text: flat, style: textStyle(style, size) }]);
+  const maxWidth = Math.max(1, box.width - 2 * padX(box));
+  let [line] = setter.layout([{ text: flat, style: textStyle(style) }]);
   if (!line) return;
-  const m = setter.metrics(textStyle(style, size));
-  setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, m.ascent, m.descent, style.verticalAlignment), colorOf(style.textColor));
+  if (line.width > maxWidth && style.fontSize > MIN_FONT_SIZE) {
+    // Widths scale with the size: one more layout at the size that fits.
+    const size = Math.max(MIN_FONT_SIZE, Math.floor(((style.fontSize * maxWidth) / line.width) * 100) / 100);
+    [line] = setter.layout([{ text: flat, style: textStyle(style, size) }]);
+    if (!line) return;
+  }
+  setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, line.ascent, line.descent, style.verticalAlignment), colorOf(style.textColor));
 }
 
 /** Wrapped at the box's width; shrunk until the block fits its height (down to MIN_FONT_SIZE). */
