@@ -25,7 +25,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], counters: [], named: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -132,7 +132,7 @@ export const INPAGE_SOURCE = String.raw`
       let best = -1;
       for (const s of r.selectors) {
         if (s.name && s.name !== name) continue;
-        if (!s.pseudos.every((p) => (p === 'first' ? i === 0 : p === 'left' ? i % 2 === 1 : p === 'right' ? i % 2 === 0 : false))) continue;
+        if (!s.pseudos.every((p) => (p === 'first' ? i === 0 : p === 'left' ? i % 2 === 1 : p === 'right' ? i % 2 === 0 : p === 'blank' ? name === '__fs_blank' : false))) continue;
         best = Math.max(best, s.spec);
       }
       if (best >= 0) matching.push({ r, spec: best });
@@ -186,6 +186,51 @@ export const INPAGE_SOURCE = String.raw`
       const end = marker('e');
       el.appendChild(end);
       S.named.push({ el, name, start: idFor(el, 'n'), end: end.id });
+    }
+  }
+  /**
+   * Chromium treats break-before/after: left|right as a plain page break. The
+   * blank page a book-style break needs is a zero-height spacer on a page of
+   * its own (named page '__fs_blank', whose margin boxes are empty), inserted
+   * once the printed layout shows the side is wrong.
+   */
+  function side(v) {
+    v = String(v || '').trim();
+    return v === 'left' || v === 'verso' ? 'left' : v === 'right' || v === 'recto' ? 'right' : null;
+  }
+  function prepareSideBreaks(styleRules) {
+    const set = new Set();
+    for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
+      for (const el of candidates(styleRules, prop, (v) => side(v) !== null)) set.add(el);
+    }
+    for (const el of set) {
+      const cs = getComputedStyle(el);
+      const before = side(cs.breakBefore), after = side(cs.breakAfter);
+      if (!before && !after) continue;
+      const end = marker('b');
+      el.appendChild(end);
+      S.sides.push({ el, before, after, start: idFor(el, 's'), end: end.id, spacerBefore: null, spacerAfter: null });
+    }
+    S.sides.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  }
+  function spacer() {
+    const d = document.createElement('div');
+    d.setAttribute('data-fs-blank', '');
+    d.style.cssText = 'page:__fs_blank!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
+    return d;
+  }
+  function applySides(state) {
+    let delta = 0;
+    const wrong = (index, want) => (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
+    for (const e of S.sides) {
+      if (e.before && state.pages[e.start] !== undefined && wrong(state.pages[e.start] + delta, e.before)) {
+        if (e.spacerBefore) { e.spacerBefore.remove(); e.spacerBefore = null; delta--; }
+        else { e.spacerBefore = spacer(); e.el.parentNode.insertBefore(e.spacerBefore, e.el); delta++; }
+      }
+      if (e.after && state.pages[e.end] !== undefined && wrong(state.pages[e.end] + 1 + delta, e.after)) {
+        if (e.spacerAfter) { e.spacerAfter.remove(); e.spacerAfter = null; delta--; }
+        else { e.spacerAfter = spacer(); e.el.parentNode.insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
+      }
     }
   }
   function prepareTables(styleRules) {
@@ -402,6 +447,7 @@ export const INPAGE_SOURCE = String.raw`
     document.documentElement.appendChild(root);
   }
   function layout(state) {
+    if (state.fixSides) applySides(state);
     for (const c of S.counters) {
       const p = state.pages[c.id];
       c.el.style.setProperty('counter-reset', (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total, 'important');
@@ -418,12 +464,13 @@ export const INPAGE_SOURCE = String.raw`
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
+      prepareSideBreaks(style);
       prepareForms();
       const calib = document.createElement('span');
       calib.style.cssText = 'position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important';
       calib.id = newId('k');
       document.documentElement.appendChild(calib);
-      const needsLayout = S.overlay || S.counters.length > 0;
+      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0;
       const needsDests = needsLayout || S.forms.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
@@ -435,6 +482,7 @@ export const INPAGE_SOURCE = String.raw`
         running: S.running.map((r) => ({ name: r.name, marker: r.marker })),
         counters: S.counters.map((c) => c.id),
         named: S.named.map((n) => ({ name: n.name, start: n.start, end: n.end })),
+        sides: S.sides.map((e) => ({ start: e.start, end: e.end, before: e.before, after: e.after })),
         forms: S.forms,
       };
     },

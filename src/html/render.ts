@@ -17,6 +17,8 @@ interface LayoutState {
   names: string[];
   /** [width, height] in points per page. */
   sizes: Array<[number, number]>;
+  /** Insert or remove blank pages so left/right breaks land on the right side. */
+  fixSides?: boolean;
 }
 
 interface PrepareResult {
@@ -29,6 +31,7 @@ interface PrepareResult {
   running: Array<{ name: string; marker: string }>;
   counters: string[];
   named: Array<{ name: string; start: string; end: string }>;
+  sides: Array<{ start: string; end: string; before: 'left' | 'right' | null; after: 'left' | 'right' | null }>;
   forms: FormControl[];
 }
 
@@ -66,7 +69,16 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
   return { total, pages, names, sizes };
 }
 
+/** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
+function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
+  const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
+    want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
+  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(state.pages[e.end] === undefined ? undefined : state.pages[e.end]! + 1, e.after));
+}
+
+/** Whether the numbers written into the document (counters, overlay) match the printed layout. */
 function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
+  if (!info.overlay && info.counters.length === 0) return true;
   if (a.total !== b.total) return false;
   const ids = [...info.running.map((r) => r.marker), ...info.counters, ...info.named.flatMap((n) => [n.start, n.end])];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
@@ -133,8 +145,10 @@ export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest):
     let dests = readDests(doc);
     let state = info.guess;
     let actual = observe(doc, dests, info);
-    for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES && !sameLayout(state, actual, info); pass++) {
-      state = actual;
+    for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
+      const fixSides = sidesWrong(actual, info);
+      if (!fixSides && sameLayout(state, actual, info)) break;
+      state = { ...actual, fixSides };
       await evaluate(page, `window.__castpress.layout(${JSON.stringify(state)})`);
       pdf = await page.pdf(PRINT_OPTIONS);
       doc = await PDFDocument.load(pdf, { updateMetadata: false });
