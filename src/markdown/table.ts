@@ -2,7 +2,7 @@
  * Tables: column widths, wrapped cells, and rows as flow boxes. A row is the
  * unit of pagination; one taller than the space left is split between its lines.
  */
-import type { TextSetter } from '../text/index.js';
+import type { TextSetter, TextStyle } from '../text/index.js';
 import type { CellContent, Line, RowBox, TableGeometry } from './flow.js';
 import { toSpans, wrap } from './layout.js';
 import type { TableModel } from './model.js';
@@ -58,11 +58,20 @@ type SpansOf = (r: number, c: number) => ReturnType<typeof toSpans>;
 /**
  * Requested widths first (px or % of the table); the rest is shared by the other
  * columns: each gets its natural width plus an equal part of what is left, or,
- * when the text does not fit, a part proportional to its natural width.
+ * when the text does not fit, its longest word plus a share of the remainder
+ * in proportion to how much longer its text is.
  */
 function columnWidths(setter: TextSetter, table: TableModel, count: number, width: number, padding: number, spansOf: SpansOf): number[] {
   const natural: number[] = [];
   const minimum: number[] = [];
+  // Table cells repeat words a lot (numbers, units, yes/no): measure each once.
+  const memo = new Map<string, number>();
+  const measure = (text: string, style: TextStyle) => {
+    const key = `${style.fontFamily}\u0000${style.fontWeight}\u0000${style.fontSize}\u0000${text}`;
+    let w = memo.get(key);
+    if (w === undefined) memo.set(key, (w = setter.measure(text, style)));
+    return w;
+  };
   for (let c = 0; c < count; c++) {
     let nat = 0;
     let min = 0;
@@ -72,8 +81,8 @@ function columnWidths(setter: TextSetter, table: TableModel, count: number, widt
         const pieces = span.text.split('\n');
         pieces.forEach((piece, k) => {
           if (k > 0) lineWidths.push(0);
-          lineWidths[lineWidths.length - 1] += setter.measure(piece, span.style);
-          for (const word of piece.split(/\s+/)) if (word) min = Math.max(min, setter.measure(word, span.style));
+          lineWidths[lineWidths.length - 1] += measure(piece, span.style);
+          for (const word of piece.split(/\s+/)) if (word) min = Math.max(min, measure(word, span.style));
         });
       }
       nat = Math.max(nat, ...lineWidths);
@@ -101,9 +110,13 @@ function columnWidths(setter: TextSetter, table: TableModel, count: number, widt
       const extra = (avail - natSum) / autoCols.length;
       for (const c of autoCols) widths[c] = natural[c] + extra;
     } else {
-      for (const c of autoCols) widths[c] = Math.max(minimum[c], (avail * natural[c]) / natSum);
-      const sum = autoCols.reduce((s, c) => s + widths[c], 0);
-      if (sum > avail) for (const c of autoCols) widths[c] *= avail / sum;
+      // As CSS auto tables do: every column gets its longest word, the rest goes where text is longest.
+      const minSum = autoCols.reduce((s, c) => s + minimum[c], 0);
+      if (minSum >= avail) for (const c of autoCols) widths[c] = (avail * minimum[c]) / minSum;
+      else {
+        const stretch = autoCols.reduce((s, c) => s + (natural[c] - minimum[c]), 0);
+        for (const c of autoCols) widths[c] = minimum[c] + ((avail - minSum) * (natural[c] - minimum[c])) / (stretch || 1);
+      }
     }
   }
   // When every column has a width and they leave room, the table is narrower than the page.
