@@ -1,6 +1,8 @@
 import type { FontRegistry, FontWeight, ResolvedFace } from '../fonts/index.js';
 import { isClusterContinuation, isPunctuation, isWhitespace, type CjkLanguage } from './unicode.js';
 
+const LANG_INDEX: Record<CjkLanguage, number> = { sc: 1, tc: 2, jp: 3, kr: 4 };
+
 /**
  * Per-glyph fallback for one style: the chosen face, then Noto Sans, then Noto
  * Sans CJK (language picked per character), then the other Noto script fonts.
@@ -10,7 +12,7 @@ export class FallbackChain {
   readonly primary: ResolvedFace;
   readonly #registry: FontRegistry;
   readonly #weight: FontWeight;
-  readonly #picks = new Map<string, ResolvedFace>();
+  readonly #picks = new Map<number, ResolvedFace>();
   #scripts: Array<() => ResolvedFace> | undefined;
 
   constructor(registry: FontRegistry, primary: ResolvedFace, weight: FontWeight) {
@@ -26,7 +28,7 @@ export class FallbackChain {
   pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
     if (current && (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
     if (current && isClusterContinuation(cp)) return current;
-    const key = cjk ? `${cp}:${cjk}` : String(cp);
+    const key = cp * 8 + (cjk ? LANG_INDEX[cjk] : 0);
     const cached = this.#picks.get(key);
     if (cached) return cached;
     const face = this.#search(cp, cjk);

@@ -200,13 +200,14 @@ export class TextSetter {
 
   #segments<D>(para: string, offset: number, spans: Span<D>[], spanOf: Uint16Array, levels: Uint8Array): Segment[] {
     const langs = cjkLanguages(para, this.#cjkDefault);
+    const chains = spans.map((sp) => this.#chain(sp.style));
     const segments: Segment[] = [];
     let current: Segment | undefined;
     for (let i = 0; i < para.length; ) {
       const cp = para.codePointAt(i) as number;
       const width = cp > 0xffff ? 2 : 1;
       const spanIdx = spanOf[offset + i];
-      const chain = this.#chain(spans[spanIdx].style);
+      const chain = chains[spanIdx];
       const level = levels[i] ?? 0;
       // Only text in the same span and direction may keep the previous face for spaces and punctuation.
       const keep = current !== undefined && current.span === spanIdx && current.level === level;
