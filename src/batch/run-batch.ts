@@ -44,6 +44,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const perWorker = Math.max(1, options.perWorker ?? 2);
   const pool = new Piscina<WorkerTask, JobResult>({ filename: workerFile, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
 
+  const engineOptions: WorkerTask['engine'] = { ...options.engine, templatesDir: options.templatesDir };
+  const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir, baseDir, engine: engineOptions };
+  await Promise.all(Array.from({ length: threads }, () => pool.run(warmTask, { name: 'warm' })));
+
+  // The clock starts once the threads are ready, so rates and ETAs describe the jobs.
   const state: ProgressState = { done: 0, failed: 0, skipped: 0, total: 0, startedAt: Date.now() };
   const failures: JobResult[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -60,7 +65,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       options.progress?.update(state);
       continue;
     }
-    const task: WorkerTask = { line, lineNumber, outDir, baseDir, engine: { ...options.engine, templatesDir: options.templatesDir } };
+    const task: WorkerTask = { line, lineNumber, outDir, baseDir, engine: engineOptions };
     const job: Promise<void> = pool
       .run(task)
       .catch((e: unknown): JobResult => ({ ok: false, line: task.lineNumber, output: '', status: 500, error: { name: 'WorkerError', message: e instanceof Error ? e.message : String(e), fields: [] } }))

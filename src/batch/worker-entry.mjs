@@ -12,3 +12,4 @@ try {
 }
 export default mod.default;
 export const closeWorker = mod.closeWorker;
+export const warm = mod.warm;

@@ -36,6 +36,13 @@ export default async function runTask(task: WorkerTask): Promise<JobResult> {
   return runJobLine(task.line, task.lineNumber, { engine, templates, outDir: task.outDir });
 }
 
+/** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */
+export async function warm(task: WorkerTask): Promise<void> {
+  threadState(task);
+  // Stay busy briefly so the pool hands the next warm-up task to another thread.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** Called by the pool before the thread ends, so Chromium does not outlive it. */
 export async function closeWorker(): Promise<void> {
   const s = state;
