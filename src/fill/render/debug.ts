@@ -11,6 +11,6 @@ export function fieldRects(field: TemplateField): Rect[] {
 export function strokeBoxes(page: PDFPage, frame: PageFrame, rects: Rect[], color: RGB): void {
   for (const r of rects) {
     const b = toDrawBox(r, frame);
-    page.drawRectangle({ x: b.x, y: b.y, width: b.width, height: b.height, borderColor: color, borderWidth: 0.75 });
+    page.drawRectangle({ x: b.x, y: b.y, width: b.width, height: b.height, borderColor: color, borderWidth: 1 });
   }
 }
