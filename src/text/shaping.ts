@@ -1,5 +1,6 @@
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
+import { isHan, isKana } from './unicode.js';
 
 /** A run shaped by fontkit: glyphs in visual order with their positions, in font units. */
 export interface ShapedRun {
@@ -24,6 +25,13 @@ export class Shaper {
     const hit = this.#cache.get(key);
     if (hit) return hit;
     const font = face.font;
+    if (!rtl && isPlainIdeographic(text)) {
+      const simple = this.#direct(face, text);
+      if (simple) {
+        this.#remember(key, simple);
+        return simple;
+      }
+    }
     const run = font.layout(text, undefined, undefined, undefined, rtl ? 'rtl' : 'ltr');
     const positions = run.positions ?? [];
     const advances: number[] = [];
@@ -39,9 +47,35 @@ export class Shaper {
       advance += a;
     }
     const shaped: ShapedRun = { glyphs: run.glyphs, advances, xOffsets, yOffsets, advance, unitsPerEm: font.unitsPerEm };
+    this.#remember(key, shaped);
+    return shaped;
+  }
+
+  #remember(key: string, shaped: ShapedRun): void {
     if (this.#cache.size >= MAX_CACHE) this.#cache.clear();
     this.#cache.set(key, shaped);
-    return shaped;
+  }
+
+  /**
+   * Han, kana and CJK punctuation need no contextual shaping for horizontal
+   * text, and fontkit's GSUB pass over a CJK font's chaining lookups is the
+   * most expensive part of laying such text out: map characters straight to
+   * glyphs instead.
+   */
+  #direct(face: ResolvedFace, text: string): ShapedRun | undefined {
+    const font = face.font;
+    const glyphs: Glyph[] = [];
+    const advances: number[] = [];
+    let advance = 0;
+    for (const ch of text) {
+      const glyph = font.glyphForCodePoint(ch.codePointAt(0) as number);
+      if (!glyph || glyph.id === 0) return undefined;
+      glyphs.push(glyph);
+      advances.push(glyph.advanceWidth);
+      advance += glyph.advanceWidth;
+    }
+    const zeros = new Array<number>(glyphs.length).fill(0);
+    return { glyphs, advances, xOffsets: zeros, yOffsets: zeros, advance, unitsPerEm: font.unitsPerEm };
   }
 
   width(face: ResolvedFace, text: string, rtl: boolean, size: number): number {
@@ -49,4 +83,12 @@ export class Shaper {
     const s = this.shape(face, text, rtl);
     return (s.advance * size) / s.unitsPerEm;
   }
+}
+
+function isPlainIdeographic(text: string): boolean {
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) as number;
+    if (!(isHan(cp) || isKana(cp) || (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff01 && cp <= 0xff5e))) return false;
+  }
+  return text.length > 0;
 }
