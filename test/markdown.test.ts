@@ -223,6 +223,31 @@ describe('Markdown content', () => {
   });
 });
 
+describe('Markdown edge cases', () => {
+  it('keeps text on the page however deep lists and quotes nest', async () => {
+    const list = Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- item${i}`).join('\n');
+    const [page] = await readText(await generate({ data: [{ content: list }, { content: `${'>'.repeat(60)} deepquote` }] }));
+    for (const s of ['item39', 'deepquote']) {
+      const it = find(page, s)!;
+      expect(it, s).toBeDefined();
+      expect(it.x + it.width).toBeLessThan(612 - 37.5 + 1);
+    }
+  });
+
+  it('sets right-to-left paragraphs flush right', async () => {
+    const [page] = await readText(await generate({ data: [{ content: 'שלום עולם' }, { content: 'Hello' }] }));
+    const rtl = page.items.find((i) => /[\u0590-\u05ff]/.test(i.str))!;
+    expect(rtl.x + rtl.width).toBeCloseTo(612 - 37.5, 0);
+    expect(find(page, 'Hello')!.x).toBeCloseTo(37.5, 0);
+  });
+
+  it('renders empty content as one page', async () => {
+    const pdf = await generate({ data: [{ content: '' }, { content: '   \n\n ' }] });
+    await qpdfCheck(pdf);
+    expect(await readText(pdf)).toHaveLength(1);
+  });
+});
+
 describe('Markdown tables', () => {
   const rows = (n: number) => [['Item', 'Amount'], ...Array.from({ length: n }, (_, i) => [`Row ${i + 1}`, String(i + 1)])];
 

@@ -108,7 +108,7 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
       const size = em * (HEADING_SCALE[block.level] ?? 1);
       flow.gap(SPACING.headingBefore * em, frame.bars);
       const lines = wrap(env.setter, toSpans(block.inlines, style, size, true), frame.width);
-      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true }));
+      for (const line of lines) flow.push(lineBox(line, startX(line, frame), frame.bars, { keepWithNext: true }));
       if (lines.length === 0) flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
       flow.gap(SPACING.headingAfter * em, frame.bars);
       return;
@@ -128,8 +128,9 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
       return;
     }
     case 'quote': {
-      const indent = 0.9 * em;
-      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: [...frame.bars, frame.x + 0.2 * em], depth: frame.depth };
+      const indent = indentFor(frame, 0.9 * em, em);
+      const bars = indent > 0 ? [...frame.bars, frame.x + 0.2 * em] : frame.bars;
+      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars, depth: frame.depth };
       if (block.children.length === 0) {
         flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
         return;
@@ -146,6 +147,16 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
   }
 }
 
+/** Deep nesting stops indenting once the text column would get narrower than 10 em. */
+function indentFor(frame: Frame, wanted: number, em: number): number {
+  return Math.max(0, Math.min(wanted, frame.width - 10 * em));
+}
+
+/** Right-to-left paragraphs are set flush right. */
+function startX(line: Line, frame: Frame): number {
+  return line.rtl ? frame.x + Math.max(0, frame.width - line.width) : frame.x;
+}
+
 function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'list' }>, style: BlockStyle, frame: Frame): void {
   const em = style.fontSize;
   const textFor = (i: number) => `${block.start + i}.`;
@@ -155,6 +166,7 @@ function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'l
     const widest = Math.max(...block.items.map((_, i) => env.setter.measure(textFor(i), markerStyle)));
     indent = Math.max(1.6 * em, widest + 0.45 * em);
   }
+  indent = indentFor(frame, indent, em);
   const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: frame.bars, depth: frame.depth + 1 };
   block.items.forEach((item, i) => {
     if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
@@ -195,7 +207,7 @@ function layoutInlines(env: LayoutEnv, flow: Flow, inlines: Inline[], style: Blo
   const flush = () => {
     // Whitespace next to a block image would otherwise make a blank line.
     const trimmed = trimEdges(run);
-    for (const line of wrap(env.setter, toSpans(trimmed, style, size), frame.width)) flow.push(lineBox(line, frame.x, frame.bars));
+    for (const line of wrap(env.setter, toSpans(trimmed, style, size), frame.width)) flow.push(lineBox(line, startX(line, frame), frame.bars));
     run = [];
   };
   for (const inline of inlines) {
