@@ -98,6 +98,18 @@ describe('line breaking', () => {
     expect([...xs].sort((a, b) => a - b)).toEqual(xs);
   });
 
+  it('tabs are spaces; controls and format characters draw nothing; a zero-width space is a break', async () => {
+    expect(setter.measure('a\tb', style)).toBeCloseTo(setter.measure('a b', style), 6);
+    expect(setter.measure('x\u200by\u200ez\u0007', style)).toBeCloseTo(setter.measure('xyz', style), 6);
+    const lines = setter.layout([{ text: 'abcdef\u200bghijkl', style }], { maxWidth: setter.measure('abcdefg', style) });
+    expect(texts(lines)).toEqual(['abcdef\u200b', 'ghijkl']);
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([300, 60]);
+    new TextSetter(doc, registry).drawText(page, 'x\u200by\u200ez\u0007 a\tb', 10, 30, style, black);
+    const [p] = await readText(await doc.save());
+    expect(p.items.map((i) => i.str).join('')).toBe('xyz a b');
+  });
+
   it('lineHeight multiplies the largest font size on the line', () => {
     const [line] = setter.layout([{ text: 'x', style }, { text: 'Y', style: { ...style, fontSize: 20 } }], { lineHeight: 1.5 });
     expect(line.height).toBeCloseTo(30, 6);

@@ -16,7 +16,7 @@ export function breakOpportunities(text: string): number[] {
     const prev = cps[k - 1].cp;
     const next = cps[k].cp;
     if (isClusterContinuation(next) || isWhitespace(next)) continue;
-    if (isWhitespace(prev)) {
+    if (isWhitespace(prev) || prev === 0x200b) {
       out.push(cps[k].index);
       continue;
     }

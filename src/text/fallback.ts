@@ -1,5 +1,5 @@
 import type { FontRegistry, FontWeight, ResolvedFace } from '../fonts/index.js';
-import { isClusterContinuation, isPunctuation, isWhitespace, type CjkLanguage } from './unicode.js';
+import { isClusterContinuation, isIgnorable, isPunctuation, isWhitespace, type CjkLanguage } from './unicode.js';
 
 const LANG_INDEX: Record<CjkLanguage, number> = { sc: 1, tc: 2, jp: 3, kr: 4 };
 
@@ -27,7 +27,7 @@ export class FallbackChain {
    */
   pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
     if (current && (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
-    if (current && isClusterContinuation(cp)) return current;
+    if (current && (isClusterContinuation(cp) || isIgnorable(cp))) return current;
     const key = cp * 8 + (cjk ? LANG_INDEX[cjk] : 0);
     const cached = this.#picks.get(key);
     if (cached) return cached;

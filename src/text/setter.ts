@@ -49,6 +49,13 @@ const FAKE_BOLD_STROKE = 0.03;
 /** Shear of fake italic: tan(12°). */
 const FAKE_ITALIC_SKEW = Math.tan((12 * Math.PI) / 180);
 const EPSILON = 1e-6;
+/** C0/C1 controls other than line feed and carriage return; a tab counts as a space. */
+const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+function cleanControls(text: string): string {
+  return text.replace(/\t/g, ' ').replace(CONTROLS, '');
+}
 
 /** One per PDFDocument being written: embeds each font face once (subset) and draws runs. */
 export class TextSetter {
@@ -73,13 +80,14 @@ export class TextSetter {
    */
   measure(text: string, style: TextStyle): number {
     this.#chain(style);
+    if (CONTROL.test(text)) text = cleanControls(text);
     const spans = [{ text, style }];
     let width = 0;
     for (const para of text.split('\n')) {
       const p = para.endsWith('\r') ? para.slice(0, -1) : para;
       if (p === '') continue;
       const { levels } = this.#bidi.levels(p);
-      const spanOf = new Uint16Array(p.length);
+      const spanOf = new Uint32Array(p.length);
       const segments = this.#segments(p, 0, spans, spanOf, levels);
       width = Math.max(width, this.#rangeWidth(p, 0, p.length, segments, spans));
     }
@@ -107,18 +115,18 @@ export class TextSetter {
 
   /** Lines of text; '\n' is a hard break. Runs come out in visual order, right-to-left text already reordered. */
   layout<D>(spans: Span<D>[], options: LayoutOptions = {}): LaidLine<D>[] {
-    const live = spans.filter((s) => s.text.length > 0);
+    const live = spans.filter((s) => s.text.length > 0).map((s) => (CONTROL.test(s.text) ? { ...s, text: cleanControls(s.text) } : s));
     const source = live.length > 0 ? live : spans.slice(0, 1);
     if (source.length === 0) return [];
     for (const s of source) this.#chain(s.style);
     const text = source.map((s) => s.text).join('');
-    const spanOf = new Uint16Array(text.length);
+    const spanOf = new Uint32Array(text.length);
     const spanIndex: number[] = [];
     {
       let offset = 0;
       source.forEach((s, i) => {
         spanIndex.push(offset);
-        for (let k = 0; k < s.text.length; k++) spanOf[offset + k] = Math.min(i, 0xffff);
+        for (let k = 0; k < s.text.length; k++) spanOf[offset + k] = i;
         offset += s.text.length;
       });
     }
@@ -177,7 +185,7 @@ export class TextSetter {
     start: number,
     end: number,
     spans: Span<D>[],
-    spanOf: Uint16Array,
+    spanOf: Uint32Array,
     options: LayoutOptions,
     out: LaidLine<D>[],
   ): void {
@@ -198,7 +206,7 @@ export class TextSetter {
     }
   }
 
-  #segments<D>(para: string, offset: number, spans: Span<D>[], spanOf: Uint16Array, levels: Uint8Array): Segment[] {
+  #segments<D>(para: string, offset: number, spans: Span<D>[], spanOf: Uint32Array, levels: Uint8Array): Segment[] {
     const langs = cjkLanguages(para, this.#cjkDefault);
     const chains = spans.map((sp) => this.#chain(sp.style));
     const segments: Segment[] = [];
@@ -224,8 +232,8 @@ export class TextSetter {
 
   #rangeWidth<D>(para: string, a: number, b: number, segments: Segment[], spans: Span<D>[]): number {
     let w = 0;
-    for (const seg of segments) {
-      if (seg.end <= a) continue;
+    for (let i = firstSegmentEndingAfter(segments, a); i < segments.length; i++) {
+      const seg = segments[i];
       if (seg.start >= b) break;
       const s = Math.max(a, seg.start);
       const e = Math.min(b, seg.end);
@@ -288,8 +296,8 @@ export class TextSetter {
     fallbackStyle: TextStyle,
   ): LaidLine<D> {
     const logical: Array<{ seg: Segment; s: number; e: number }> = [];
-    for (const seg of segments) {
-      if (seg.end <= a) continue;
+    for (let i = firstSegmentEndingAfter(segments, a); i < segments.length; i++) {
+      const seg = segments[i];
       if (seg.start >= b) break;
       logical.push({ seg, s: Math.max(a, seg.start), e: Math.min(b, seg.end) });
     }
@@ -420,6 +428,18 @@ export class TextSetter {
     if (hex) array.push(PDFHexString.of(hex));
     return array;
   }
+}
+
+/** Index of the first segment with end > offset (segments are sorted and contiguous). */
+function firstSegmentEndingAfter(segments: Segment[], offset: number): number {
+  let lo = 0;
+  let hi = segments.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (segments[mid].end <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Synthesis is drawn, not embedded: faces that differ only by it share one PDF font. */

@@ -1,6 +1,6 @@
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
-import { isHan, isKana } from './unicode.js';
+import { IGNORABLE, isHan, isKana } from './unicode.js';
 
 /** A run shaped by fontkit: glyphs in visual order with their positions, in font units. */
 export interface ShapedRun {
@@ -15,6 +15,7 @@ export interface ShapedRun {
 }
 
 const MAX_CACHE = 4096;
+const IGNORABLES = new RegExp(IGNORABLE.source, 'g');
 
 /** Shapes through the face's own OpenType tables (GSUB/GPOS), so Arabic joins and marks attach. */
 export class Shaper {
@@ -25,6 +26,13 @@ export class Shaper {
     const hit = this.#cache.get(key);
     if (hit) return hit;
     const font = face.font;
+    // Format characters (bidi marks, zero-width space, BOM, soft hyphen) have done their work in
+    // bidi and breaking; drawn they would be .notdef boxes.
+    if (IGNORABLE.test(text)) {
+      const shaped = this.shape(face, text.replace(IGNORABLES, ''), rtl);
+      this.#remember(key, shaped);
+      return shaped;
+    }
     if (!rtl && isPlainIdeographic(text)) {
       const simple = this.#direct(face, text);
       if (simple) {
