@@ -86,7 +86,7 @@ async function interleaved(subject: () => Promise<unknown>, anchor: () => Promis
 export async function run(): Promise<BenchRow[]> {
   const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
   try {
-    const content = sections(20);
+    const content = sections(22);
     const request = {
       logo: false,
       includeTimestamp: false,
