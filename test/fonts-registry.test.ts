@@ -46,6 +46,17 @@ describe('FontRegistry', () => {
   it('the text layer rejects an unknown family in a style with the same error', async () => {
     const setter = new TextSetter(await PDFDocument.create(), new FontRegistry({ systemDirectories: [] }));
     expect(() => setter.measure('x', { fontFamily: 'Nope', fontWeight: 'normal', fontSize: 10 })).toThrow(ValidationError);
+    const bad = (style: object) => {
+      try {
+        setter.layout([{ text: 'x', style: style as never }]);
+      } catch (e) {
+        return e instanceof ValidationError ? e.fields[0]?.property : 'not a ValidationError';
+      }
+      return 'no error';
+    };
+    expect(bad({ fontFamily: 'Noto Sans', fontWeight: 'heavy', fontSize: 10 })).toBe('fontWeight');
+    expect(bad({ fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: Number.NaN })).toBe('fontSize');
+    expect(bad({ fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: 0 })).toBe('fontSize');
   });
 
   it('registers caller directories and files, under their own or a given family name', () => {

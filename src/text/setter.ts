@@ -21,7 +21,7 @@ import {
   type PDFPage,
 } from '@cantoo/pdf-lib';
 import { ValidationError } from '../errors/index.js';
-import type { FontRegistry, ResolvedFace } from '../fonts/index.js';
+import { FONT_WEIGHTS, type FontRegistry, type ResolvedFace } from '../fonts/index.js';
 import { BidiResolver, visualOrder } from './bidi.js';
 import { breakOpportunities, clusters, trimEnd } from './breaking.js';
 import { FallbackChain } from './fallback.js';
@@ -121,12 +121,10 @@ export class TextSetter {
     for (const s of source) this.#chain(s.style);
     const text = source.map((s) => s.text).join('');
     const spanOf = new Uint32Array(text.length);
-    const spanIndex: number[] = [];
     {
       let offset = 0;
       source.forEach((s, i) => {
-        spanIndex.push(offset);
-        for (let k = 0; k < s.text.length; k++) spanOf[offset + k] = i;
+        spanOf.fill(i, offset, offset + s.text.length);
         offset += s.text.length;
       });
     }
@@ -170,9 +168,11 @@ export class TextSetter {
   }
 
   #chain(style: TextStyle): FallbackChain {
+    if (!(Number.isFinite(style.fontSize) && style.fontSize > 0)) throw ValidationError.of('fontSize', `Font size must be a positive number, got ${String(style.fontSize)}`);
     const key = `${style.fontFamily}\u0000${style.fontWeight}`;
     let chain = this.#chains.get(key);
     if (!chain) {
+      if (!FONT_WEIGHTS.includes(style.fontWeight)) throw ValidationError.of('fontWeight', `Unknown font weight "${String(style.fontWeight)}"`);
       if (!this.#registry.hasFamily(style.fontFamily)) throw ValidationError.of('fontFamily', `Unknown font "${style.fontFamily}"`);
       chain = new FallbackChain(this.#registry, this.#registry.resolve(style.fontFamily, style.fontWeight), style.fontWeight);
       this.#chains.set(key, chain);
