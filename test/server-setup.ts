@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { FastifyInstance } from 'fastify';
-import { createEngine, type TemplateStore } from '../src/index.js';
+import { createEngine, type Engine, type TemplateStore } from '../src/index.js';
 import { buildApp, type ServerOptions } from '../src/server/index.js';
 
 export const PROD_KEY = 'prod-key-0123456789';
@@ -44,6 +44,7 @@ export async function writeTemplates(dir: string): Promise<void> {
 
 export interface TestServer {
   app: FastifyInstance;
+  engine: Engine;
   base: string;
   /** Moves the server's clock (link expiry). */
   advance(ms: number): void;
@@ -77,6 +78,7 @@ export async function startTestServer(
   if (typeof address !== 'object' || !address) throw new Error('no address');
   return {
     app,
+    engine,
     base: `http://127.0.0.1:${address.port}`,
     advance: (ms) => {
       clock += ms;

@@ -81,10 +81,17 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
   await app.register(fastifyMultipart);
 
+  // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   // Without these the Node client throttles itself to one request per second.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-ratelimit-limit', String(rateLimit.limit));
     reply.header('x-ratelimit-interval-ms', String(rateLimit.intervalMs));
+    if (closing) reply.header('connection', 'close');
     return payload;
   });
 

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, isCastpressError } from '../errors/index.js';
+import { parseJson } from './json.js';
 import { readMultipartBody, type MultipartLimits } from './multipart.js';
 
-/** JSON.parse without `__proto__` keys: a body must not be able to give an object a prototype. */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.byteLength === 0) return {};
   try {
-    return JSON.parse(raw.toString('utf8'), (k, v: unknown) => (k === '__proto__' ? undefined : v));
+    return parseJson(raw.toString('utf8'));
   } catch (e) {
     throw ValidationError.of('body', `Invalid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }

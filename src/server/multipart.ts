@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { parseJson } from './json.js';
 
 /** Caps for multipart bodies: multipart exists for payloads over the 1 MiB JSON limit, but not unbounded ones. */
 export interface MultipartLimits {
@@ -29,9 +30,9 @@ export interface RawPart {
 /** Properties whose value is an object or array, sent as JSON text in a part. */
 const STRUCTURED = new Set(['data', 'page', 'logo']);
 
-function parseJson(text: string, property: string): unknown {
+function parsePart(text: string, property: string): unknown {
   try {
-    return JSON.parse(text, (k, v: unknown) => (k === '__proto__' ? undefined : v));
+    return parseJson(text);
   } catch {
     throw ValidationError.of(property, 'Must be valid JSON');
   }
@@ -61,10 +62,10 @@ export function bodyFromParts(parts: RawPart[]): Record<string, unknown> {
 
 function coerce(part: RawPart): unknown {
   if (part.parsed !== undefined) return part.parsed;
-  if (part.json) return parseJson(part.text, part.name);
+  if (part.json) return parsePart(part.text, part.name);
   const text = part.text;
   if (STRUCTURED.has(part.name)) {
-    if (looksLikeJson(text)) return parseJson(text, part.name);
+    if (looksLikeJson(text)) return parsePart(text, part.name);
     if (part.name === 'logo' && (text === 'false' || text === 'true')) return text === 'true';
     return text;
   }

@@ -5,18 +5,15 @@ export const WATERMARK_TEXT = 'DEVELOPMENT \u2014 NOT FOR PRODUCTION';
 
 /**
  * Stamps the watermark on every page after rendering, so fill and both
- * generate modes share one code path. Each page's existing content is wrapped
- * in q…Q first: a page that leaves its graphics state changed (unbalanced cm,
- * a clip) must not move or hide the stamp.
+ * generate modes share one code path. A page whose content leaves the graphics
+ * state changed (unbalanced cm, a clip) must not move or hide the stamp:
+ * pdf-lib wraps existing content in q…Q when it normalises a page before the
+ * first draw (its autoNormalizeCTM default); the tests hold it to that.
  */
 export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Promise<Uint8Array> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
-  const ctx = doc.context;
   for (const page of doc.getPages()) {
-    page.node.normalize();
-    page.node.wrapContentStreams(ctx.register(ctx.stream('q\n')), ctx.register(ctx.stream('\nQ\n')));
-
     const box = page.getCropBox();
     const rotation = ((page.getRotation().angle % 360) + 360) % 360;
     const quarterTurn = rotation === 90 || rotation === 270;
