@@ -43,7 +43,7 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   if (errors.length > 0) throw new ValidationError(errors);
   applyPageVariables(plan);
   await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes });
-  return renderPlan(prepared, template.fields, plan, ctx.fonts, {
+  return renderPlan(prepared, template.fields, plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts }, {
     flat: !request.useInteractiveFields,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,

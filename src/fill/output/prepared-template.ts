@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
 import { loadPdf } from '../../pdf/index.js';
+import { LayoutCache } from '../render/layout-cache.js';
 import { readTail } from './tail.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
@@ -176,11 +177,14 @@ function frameOf(r: { x: number; y: number; width: number; height: number }, rot
  * Parsed templates, kept per engine so a fill costs what its data costs, not
  * what the template costs. Keyed by the bytes object (templates from a store
  * keep theirs), then by content hash for callers that pass fresh copies.
+ * Also holds the engine's laid-out text (see LayoutCache).
  */
 export class FillCache {
   readonly #byBytes = new WeakMap<Uint8Array, Promise<PreparedTemplate>>();
   readonly #byHash = new Map<string, Promise<PreparedTemplate>>();
   readonly maxEntries: number;
+  /** Laid-out text shared by the engine's fills (same font registry). */
+  readonly layouts = new LayoutCache();
 
   constructor(options: { maxEntries?: number } = {}) {
     this.maxEntries = options.maxEntries ?? 32;

@@ -6,6 +6,7 @@ import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
 import type { PDFRef } from '@cantoo/pdf-lib';
 import { ImageEmbedder } from './image.js';
+import type { LayoutCache } from './layout-cache.js';
 import { pageDraws, renderPage, type BoxOptions } from './page.js';
 
 export interface RenderOptions extends BoxOptions {
@@ -16,9 +17,15 @@ export interface RenderOptions extends BoxOptions {
 }
 
 /** Draws the plan over the template's pages and returns the output PDF (an update of the template's bytes). */
-export async function renderPlan(prepared: PreparedTemplate, fields: TemplateField[], plan: FillPlan, fonts: FontRegistry, options: RenderOptions): Promise<Uint8Array> {
+export async function renderPlan(
+  prepared: PreparedTemplate,
+  fields: TemplateField[],
+  plan: FillPlan,
+  engine: { fonts: FontRegistry; layouts: LayoutCache },
+  options: RenderOptions,
+): Promise<Uint8Array> {
   const out = await OutputDocument.create(prepared);
-  const tools = { setter: new TextSetter(out.doc, fonts), images: new ImageEmbedder(out.doc) };
+  const tools = { text: { setter: new TextSetter(out.doc, engine.fonts), layouts: engine.layouts }, images: new ImageEmbedder(out.doc) };
   const byPage = new Map<number, TemplateField[]>();
   for (const f of fields) byPage.set(f.pageNum, [...(byPage.get(f.pageNum) ?? []), f]);
 

@@ -1,5 +1,5 @@
 import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
-import type { TextSetter } from '../../text/index.js';
+import type { Typesetter } from './text.js';
 import type { ResolvedStyle } from '../normalize/types.js';
 import { colorOf, type DrawBox } from './geometry.js';
 
@@ -13,25 +13,26 @@ const CAP_HEIGHT = 0.7;
  * largest square centred in the box. Otherwise the mark is stretched to the
  * box's proportions, as if the square mark were scaled to fill it.
  */
-export function drawMark(page: PDFPage, setter: TextSetter, box: DrawBox, char: string, square: boolean, style: ResolvedStyle): void {
+export function drawMark(page: PDFPage, t: Typesetter, box: DrawBox, char: string, square: boolean, style: ResolvedStyle): void {
   const side = Math.min(box.width, box.height);
   const target = square ? { x: box.x + (box.width - side) / 2, y: box.y + (box.height - side) / 2, width: side, height: side } : box;
   const height = square ? side : box.height;
   let size = height * MARK_SIZE;
   const ts = { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize: size };
-  let [line] = setter.layout([{ text: char, style: ts }]);
+  let [line] = t.layouts.get(char, ts, undefined, () => t.setter.layout([{ text: char, style: ts }]));
   if (!line) return;
   // Wide characters shrink to fit their (square) box.
   if (line.width > height * MARK_SIZE) {
     size *= (height * MARK_SIZE) / line.width;
-    [line] = setter.layout([{ text: char, style: { ...ts, fontSize: size } }]);
+    const smaller = { ...ts, fontSize: size };
+    [line] = t.layouts.get(char, smaller, undefined, () => t.setter.layout([{ text: char, style: smaller }]));
     if (!line) return;
   }
   const kx = square ? 1 : box.width / box.height;
   const cx = target.x + target.width / 2;
   const baseline = target.y + target.height / 2 - (CAP_HEIGHT * size) / 2;
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(kx, 0, 0, 1, cx * (1 - kx), 0));
-  setter.drawLine(page, line, cx - line.width / 2, baseline, colorOf(style.textColor));
+  t.setter.drawLine(page, line, cx - line.width / 2, baseline, colorOf(style.textColor));
   page.pushOperators(popGraphicsState());
 }
 

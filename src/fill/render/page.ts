@@ -1,13 +1,12 @@
 import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import type { TemplateField } from '../../template/index.js';
-import type { TextSetter } from '../../text/index.js';
 import type { PlannedPage } from '../normalize/types.js';
 import type { PageFrame } from '../output/prepared-template.js';
 import { fieldRects, strokeBoxes } from './debug.js';
 import { colorOf, displayMatrix, toDrawBox } from './geometry.js';
 import { drawImage, type ImageEmbedder } from './image.js';
 import { drawDot, drawMark } from './marks.js';
-import { drawBlock, drawCells, drawLineBoxes, drawSingleLine } from './text.js';
+import { drawBlock, drawCells, drawLineBoxes, drawSingleLine, type Typesetter } from './text.js';
 
 export interface BoxOptions {
   drawDebugBoxes: boolean;
@@ -23,14 +22,14 @@ export function pageDraws(planned: PlannedPage, templateFields: TemplateField[],
 }
 
 export interface PageTools {
-  setter: TextSetter;
+  text: Typesetter;
   images: ImageEmbedder;
 }
 
 /** Draws one planned page's values over the template page, in display coordinates. */
 export async function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage, templateFields: TemplateField[], tools: PageTools, boxes: BoxOptions): Promise<void> {
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayMatrix(frame)));
-  const { setter } = tools;
+  const setter = tools.text;
   for (const filled of planned.fields) {
     for (const c of filled.contents) {
       switch (c.kind) {

@@ -1,11 +1,22 @@
 import type { PDFPage } from '@cantoo/pdf-lib';
-import type { TextSetter, TextStyle } from '../../text/index.js';
+import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
+import type { LayoutCache } from './layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
 import { colorOf, type DrawBox } from './geometry.js';
 
 /** Text that does not fit is drawn smaller, down to this size, rather than past its box. */
 export const MIN_FONT_SIZE = 4;
 const SHRINK_STEP = 0.5;
+
+/** The text setter of the output document plus the engine's layout cache. */
+export interface Typesetter {
+  setter: TextSetter;
+  layouts: LayoutCache;
+}
+
+function layout(t: Typesetter, text: string, style: TextStyle, maxWidth?: number): LaidLine[] {
+  return t.layouts.get(text, style, maxWidth, () => t.setter.layout([{ text, style }], maxWidth === undefined ? {} : { maxWidth }));
+}
 
 function padX(box: DrawBox): number {
   return Math.min(2, box.width / 10);
@@ -34,31 +45,31 @@ function baselineFor(box: DrawBox, ascent: number, descent: number, v: ResolvedS
 }
 
 /** One line in its box: shrunk to the box's width when too long, placed by alignment and vertical alignment. */
-export function drawSingleLine(page: PDFPage, setter: TextSetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+export function drawSingleLine(page: PDFPage, t: Typesetter, box: DrawBox, text: string, style: ResolvedStyle): void {
   const flat = text.replace(/\r?\n/g, ' ');
   if (flat.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
-  let [line] = setter.layout([{ text: flat, style: textStyle(style) }]);
+  let [line] = layout(t, flat, textStyle(style));
   if (!line) return;
   if (line.width > maxWidth && style.fontSize > MIN_FONT_SIZE) {
     // Widths scale with the size: one more layout at the size that fits.
     const size = Math.max(MIN_FONT_SIZE, Math.floor(((style.fontSize * maxWidth) / line.width) * 100) / 100);
-    [line] = setter.layout([{ text: flat, style: textStyle(style, size) }]);
+    [line] = layout(t, flat, textStyle(style, size));
     if (!line) return;
   }
-  setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, line.ascent, line.descent, style.verticalAlignment), colorOf(style.textColor));
+  t.setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, line.ascent, line.descent, style.verticalAlignment), colorOf(style.textColor));
 }
 
 /** Wrapped at the box's width; shrunk until the block fits its height (down to MIN_FONT_SIZE). */
-export function drawBlock(page: PDFPage, setter: TextSetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, text: string, style: ResolvedStyle): void {
   if (text.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
   const room = box.height - 2 * padY(box);
   let size = style.fontSize;
-  let lines = setter.layout([{ text, style: textStyle(style, size) }], { maxWidth });
+  let lines = layout(t, text, textStyle(style, size), maxWidth);
   while (size > MIN_FONT_SIZE && totalHeight(lines) > room) {
     size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
-    lines = setter.layout([{ text, style: textStyle(style, size) }], { maxWidth });
+    lines = layout(t, text, textStyle(style, size), maxWidth);
   }
   const total = totalHeight(lines);
   const p = padY(box);
@@ -70,7 +81,7 @@ export function drawBlock(page: PDFPage, setter: TextSetter, box: DrawBox, text:
         : box.y + box.height - p;
   const color = colorOf(style.textColor);
   for (const line of lines) {
-    setter.drawLine(page, line, alignedX(box, line.width, style.alignment), top - line.ascent, color);
+    t.setter.drawLine(page, line, alignedX(box, line.width, style.alignment), top - line.ascent, color);
     top -= line.height;
   }
 }
@@ -80,11 +91,11 @@ function totalHeight(lines: Array<{ height: number }>): number {
 }
 
 /** charList: the box split into equal cells, one character centred in each. */
-export function drawCells(page: PDFPage, setter: TextSetter, box: DrawBox, chars: string[], cells: number, style: ResolvedStyle): void {
+export function drawCells(page: PDFPage, t: Typesetter, box: DrawBox, chars: string[], cells: number, style: ResolvedStyle): void {
   const cw = box.width / Math.max(1, cells);
   chars.forEach((ch, i) => {
     if (ch.trim() === '') return;
-    drawSingleLine(page, setter, { x: box.x + i * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
+    drawSingleLine(page, t, { x: box.x + i * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
   });
 }
 
@@ -93,7 +104,7 @@ export function drawCells(page: PDFPage, setter: TextSetter, box: DrawBox, chars
  * its box continues in the following boxes. Text left when the boxes run out
  * joins the last box, which then shrinks to fit.
  */
-export function drawLineBoxes(page: PDFPage, setter: TextSetter, boxes: DrawBox[], paragraphs: string[], style: ResolvedStyle): void {
+export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DrawBox[], paragraphs: string[], style: ResolvedStyle): void {
   const texts: string[] = [];
   let next = 0;
   for (const para of paragraphs) {
@@ -102,15 +113,15 @@ export function drawLineBoxes(page: PDFPage, setter: TextSetter, boxes: DrawBox[
       continue;
     }
     const width = Math.max(1, boxes[next]!.width - 2 * padX(boxes[next]!));
-    const lines = setter.layout([{ text: para, style: textStyle(style) }], { maxWidth: width });
+    const lines = layout(t, para, textStyle(style), width);
     const pieces = lines.length ? lines.map(lineText) : [''];
     for (const piece of pieces) {
       if (next < boxes.length) texts[next++] = piece;
       else texts[boxes.length - 1] = `${texts[boxes.length - 1] ?? ''} ${piece}`.trim();
     }
   }
-  texts.forEach((t, i) => {
-    if (t) drawSingleLine(page, setter, boxes[i]!, t, style);
+  texts.forEach((s, i) => {
+    if (s) drawSingleLine(page, t, boxes[i]!, s, style);
   });
 }
 

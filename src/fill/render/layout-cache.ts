@@ -1,0 +1,30 @@
+import type { LaidLine, TextStyle } from '../../text/index.js';
+
+/**
+ * Laid-out lines do not depend on the document they are drawn into (runs name
+ * their face by registry id), so an engine keeps them across fills: repeated
+ * values (check marks, digits, labels) are shaped once per engine, not per fill.
+ * Bounded; least recently used entries go first.
+ */
+export class LayoutCache {
+  readonly #lines = new Map<string, LaidLine[]>();
+  readonly #max: number;
+
+  constructor(maxEntries = 4096) {
+    this.#max = maxEntries;
+  }
+
+  get(text: string, style: TextStyle, maxWidth: number | undefined, compute: () => LaidLine[]): LaidLine[] {
+    const key = `${style.fontFamily}\u0000${style.fontWeight}\u0000${style.fontSize}\u0000${maxWidth ?? ''}\u0000${text}`;
+    const hit = this.#lines.get(key);
+    if (hit) {
+      this.#lines.delete(key);
+      this.#lines.set(key, hit);
+      return hit;
+    }
+    const lines = compute();
+    this.#lines.set(key, lines);
+    if (this.#lines.size > this.#max) this.#lines.delete(this.#lines.keys().next().value as string);
+    return lines;
+  }
+}
