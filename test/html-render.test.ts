@@ -37,6 +37,19 @@ describe('renderHtml basics', () => {
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/NotoSans-Regular/);
     expect((await PDFDocument.load(pdf)).getTitle()).toBe('Quarterly report');
   });
+
+  it("resolves the 'Noto CJK' family of the default stack to the installed Noto Sans CJK", async () => {
+    const pdf = await renderHtml(pool, { html: '<p style="font-family: \'Noto CJK\'">東京 漢字</p><p>Latin 東京</p>' });
+    expect(Buffer.from(pdf).toString('latin1')).toMatch(/NotoSansCJK/);
+    // CFF CJK glyphs come out as Type 3 fonts, one text item per glyph.
+    expect((await pageText(pdf))[0]!.replace(/\s+/g, '')).toContain('東京漢字');
+  });
+
+  it('reuses pages across jobs without leaking state from one document to the next', async () => {
+    await renderHtml(pool, { html: '<p>first</p>', css: '@page { @top-center { content: "LEAK"; } } p { color: red }' });
+    const texts = await pageText(await renderHtml(pool, { html: '<p>second</p>' }));
+    expect(texts).toEqual(['second']);
+  });
 });
 
-export { pageSizes, pageText };
+export { pageSizes };
