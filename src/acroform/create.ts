@@ -1,0 +1,207 @@
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import type { TextSetter } from '../text/index.js';
+import { checkboxAppearances, hexToRgb, radioAppearances, textAppearance, type FieldTextStyle } from './appearance.js';
+import { acroFormOf, FF, readFieldTree } from './tree.js';
+
+/** A rectangle in PDF user space: x, y = bottom-left corner. */
+export interface PdfRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One interactive field to add (the fill engine makes one per template field or subfield). */
+export interface InteractiveFieldSpec {
+  /** Field name; '.' is replaced by '_' (a dot would make it a child of another field). Specs sharing a name and kind become one field with several widgets. */
+  name: string;
+  kind: 'text' | 'comb' | 'checkbox' | 'radio';
+  pageIndex: number;
+  /** Text, comb, checkbox: the widget. Radio: the group's box (each option has its own rect). */
+  rect: PdfRect;
+  /** Text/comb: the text ('' = empty field). Checkbox: checked. Radio: the exportValue to select ('' = none). */
+  value: string | boolean;
+  /** Radio options, one widget each. */
+  options?: Array<{ exportValue: string; rect: PdfRect }>;
+  multiline?: boolean;
+  /** Comb: number of cells (required). Text: maximum length. */
+  maxLength?: number;
+  style: FieldTextStyle;
+  readOnly?: boolean;
+}
+
+const PRINT = 4;
+
+/**
+ * Adds real AcroForm fields, prefilled, whose appearances are drawn with the
+ * text layer's embedded fonts. Editing uses /DA = Helvetica from /DR (see
+ * README.md: the embedded fonts are subsets, useless for typing new text).
+ */
+export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter): void {
+  if (specs.length === 0) return;
+  const context = doc.context;
+  const acroForm = ensureAcroForm(doc);
+  const fieldsArr = acroForm.lookup(PDFName.of('Fields'), PDFArray);
+  const pages = doc.getPages();
+  const taken = new Set(readFieldTree(doc).map((f) => f.name));
+  const created = new Map<string, { kind: InteractiveFieldSpec['kind']; dict: PDFDict; ref: PDFRef }>();
+
+  const uniqueName = (wanted: string): string => {
+    let name = wanted;
+    for (let n = 2; taken.has(name); n++) name = `${wanted}_${n}`;
+    taken.add(name);
+    return name;
+  };
+
+  const addWidget = (pageIndex: number, widget: PDFDict): PDFRef => {
+    const page = pages[pageIndex];
+    widget.set(PDFName.of('P'), page.ref);
+    const ref = context.register(widget);
+    page.node.addAnnot(ref);
+    return ref;
+  };
+
+  for (const spec of specs) {
+    if (!pages[spec.pageIndex]) continue;
+    const baseName = spec.name.replace(/\./g, '_') || 'field';
+    const existing = created.get(baseName);
+    if (existing && existing.kind === spec.kind && spec.kind !== 'radio') {
+      // Same alias twice: one field, one more widget showing the same value.
+      const widget = widgetFor(doc, spec, text);
+      widget.set(PDFName.of('Parent'), existing.ref);
+      const ref = addWidget(spec.pageIndex, widget);
+      kidsOf(existing.dict).push(ref);
+      continue;
+    }
+    const name = uniqueName(baseName);
+    const field = fieldDict(doc, spec, name);
+    const fieldRef = context.register(field);
+    created.set(name, { kind: spec.kind, dict: field, ref: fieldRef });
+    fieldsArr.push(fieldRef);
+    const kids = context.obj([]);
+    field.set(PDFName.of('Kids'), kids);
+    if (spec.kind === 'radio') {
+      let selected: string | undefined;
+      (spec.options ?? []).forEach((opt, i) => {
+        // The export value is the state name itself (a PDF name may hold any UTF-8), so viewers report it as the value.
+        const state = opt.exportValue || String(i);
+        const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor);
+        const on = spec.value !== '' && spec.value === opt.exportValue && selected === undefined;
+        if (on) selected = state;
+        const widget = context.obj({
+          Type: 'Annot',
+          Subtype: 'Widget',
+          F: PRINT,
+          Rect: rectArray(opt.rect),
+          Parent: fieldRef,
+          AP: { N: { [state]: apps.on, Off: apps.off } },
+          AS: on ? state : 'Off',
+          MK: {},
+        });
+        kids.push(addWidget(spec.pageIndex, widget));
+      });
+      field.set(PDFName.of('V'), PDFName.of(selected ?? 'Off'));
+    } else {
+      const widget = widgetFor(doc, spec, text);
+      widget.set(PDFName.of('Parent'), fieldRef);
+      kids.push(addWidget(spec.pageIndex, widget));
+    }
+  }
+}
+
+function kidsOf(field: PDFDict): PDFArray {
+  return field.lookup(PDFName.of('Kids'), PDFArray);
+}
+
+function ensureAcroForm(doc: PDFDocument): PDFDict {
+  const context = doc.context;
+  let acroForm = acroFormOf(doc);
+  if (!acroForm) {
+    acroForm = context.obj({ Fields: [] });
+    doc.catalog.set(PDFName.of('AcroForm'), context.register(acroForm));
+  }
+  if (!acroForm.lookupMaybe(PDFName.of('Fields'), PDFArray)) acroForm.set(PDFName.of('Fields'), context.obj([]));
+  let dr = acroForm.lookupMaybe(PDFName.of('DR'), PDFDict);
+  if (!dr) {
+    dr = context.obj({});
+    acroForm.set(PDFName.of('DR'), dr);
+  }
+  let fonts = dr.lookupMaybe(PDFName.of('Font'), PDFDict);
+  if (!fonts) {
+    fonts = context.obj({});
+    dr.set(PDFName.of('Font'), fonts);
+  }
+  if (!fonts.has(PDFName.of('Helv'))) {
+    fonts.set(PDFName.of('Helv'), context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })));
+  }
+  if (!fonts.has(PDFName.of('ZaDb'))) {
+    fonts.set(PDFName.of('ZaDb'), context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ZapfDingbats' })));
+  }
+  if (!acroForm.has(PDFName.of('DA'))) acroForm.set(PDFName.of('DA'), PDFString.of('/Helv 0 Tf 0 g'));
+  return acroForm;
+}
+
+function daString(style: FieldTextStyle, font = 'Helv'): string {
+  const c = hexToRgb(style.textColor) as { red: number; green: number; blue: number };
+  const n = (v: number): string => String(Math.round(v * 1000) / 1000);
+  return `/${font} ${n(style.fontSize)} Tf ${n(c.red)} ${n(c.green)} ${n(c.blue)} rg`;
+}
+
+function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): PDFDict {
+  const context = doc.context;
+  const field = context.obj({ T: PDFHexString.fromText(name) });
+  let flags = spec.readOnly ? FF.readOnly : 0;
+  switch (spec.kind) {
+    case 'text':
+    case 'comb': {
+      field.set(PDFName.of('FT'), PDFName.of('Tx'));
+      field.set(PDFName.of('V'), PDFHexString.fromText(String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value)));
+      field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+      field.set(PDFName.of('Q'), PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
+      if (spec.kind === 'comb') flags |= FF.comb | FF.doNotScroll;
+      else if (spec.multiline) flags |= FF.multiline;
+      const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : spec.kind === 'comb' ? Math.max(1, Array.from(String(spec.value)).length) : 0;
+      if (maxLen > 0) field.set(PDFName.of('MaxLen'), PDFNumber.of(maxLen));
+      break;
+    }
+    case 'checkbox':
+      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      field.set(PDFName.of('V'), PDFName.of(spec.value === true || spec.value === 'true' ? 'Yes' : 'Off'));
+      field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
+      break;
+    case 'radio':
+      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      flags |= FF.radio | FF.noToggleToOff;
+      field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
+      break;
+  }
+  field.set(PDFName.of('Ff'), PDFNumber.of(flags));
+  return field;
+}
+
+function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter): PDFDict {
+  const context = doc.context;
+  const { width, height } = spec.rect;
+  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: {} };
+  if (spec.kind === 'checkbox') {
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor);
+    const on = spec.value === true || spec.value === 'true';
+    return context.obj({ ...base, MK: { CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
+  }
+  const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
+  const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
+  const shown = maxLen ? Array.from(value).slice(0, maxLen).join('') : value;
+  const ap = textAppearance(doc, text, {
+    width,
+    height,
+    value: shown,
+    style: spec.style,
+    multiline: spec.kind === 'text' && spec.multiline === true,
+    comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
+  });
+  return context.obj({ ...base, AP: { N: ap } });
+}
+
+function rectArray(r: PdfRect): number[] {
+  return [r.x, r.y, r.x + r.width, r.y + r.height];
+}
