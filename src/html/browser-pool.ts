@@ -117,6 +117,7 @@ export class BrowserPool {
             continue;
           }
           if (isCastpressError(e)) throw e;
+          if (e instanceof Error && e.name === 'TimeoutError') throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
           if (isBrowserGone(e)) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
           throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
         } finally {
