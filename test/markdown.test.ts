@@ -189,6 +189,16 @@ describe('Markdown content', () => {
     expect(Array.from(img.rgba.slice(o, o + 3))).toEqual([255, 0, 0]);
   });
 
+  it('draws SVG images (data: URL, with xmlns)', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0000FF"/></svg>';
+    const pdf = await generate({ data: [{ content: `![svg](data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')})` }] });
+    const [img] = await renderPages(pdf, 1);
+    // 120 × 60 px = 90 × 45 pt from the top-left of the content area.
+    const at = (x: number, y: number) => Array.from(img.rgba.slice((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
+    expect(at(37 + 45, 37 + 22)).toEqual([0, 0, 255]);
+    expect(at(37 + 100, 37 + 22)).toEqual([255, 255, 255]);
+  });
+
   it('loads images through the resolver and never fails the document on a bad one', async () => {
     const blue = (await pngDataUrl(40, 40, [0, 0, 255])).split(',')[1];
     const seen: string[] = [];
@@ -444,6 +454,17 @@ describe('Page options, logo and furniture', () => {
     expect(small.width).toBeCloseTo(120, -1);
     const big = await measure({ maxWidth: 500, maxHeight: 500 });
     expect(big.width).toBeCloseTo(300, -1); // 400px natural size, not enlarged
+  });
+
+  it('shrinks a large logo to a small page', async () => {
+    const logo = await pngDataUrl(600, 600, [0, 128, 0]);
+    const pdf = await engine.generate({ includeTimestamp: false, page: { width: '200px', height: '200px', margin: '10px' }, logo: { src: logo, maxWidth: 500, maxHeight: 500 }, data: [{ content: 'Body' }] });
+    const [page] = await readText(pdf);
+    const body = find(page, 'Body')!;
+    // Content area is 135pt tall: the logo takes at most half of it, and the text still starts on page 1.
+    expect(page.height).toBeCloseTo(150, 0);
+    expect(body.y).toBeGreaterThan(7.5 + 60);
+    expect(body.baseline).toBeLessThan(150 - 7.5);
   });
 
   it('skips a logo that does not load and still renders the document', async () => {

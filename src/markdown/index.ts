@@ -62,10 +62,14 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
 
   const setter = new TextSetter(doc, ctx.fonts);
   const sections = toSections(request, createParser(), ctx.fonts);
-  const [images, logo] = await Promise.all([
+  const [images, loadedLogo] = await Promise.all([
     loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes),
     loadLogo(doc, request.logo, ctx.resolver, ctx.maxImageBytes),
   ]);
+
+  // A logo may be up to 500px; on a small page it shrinks to the content width and half its height.
+  const logoScale = loadedLogo ? Math.min(1, contentWidth / loadedLogo.width, contentHeight / 2 / loadedLogo.height) : 1;
+  const logo = loadedLogo && { ...loadedLogo, width: loadedLogo.width * logoScale, height: loadedLogo.height * logoScale };
 
   const flow = new Flow();
   const frame = { x: 0, width: contentWidth, bars: [], depth: 0 };
@@ -73,7 +77,7 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     flow.gap(SPACING.betweenBlocks * section.style.fontSize, []);
     layoutBlocks({ setter, images, maxImageHeight: contentHeight }, flow, section.blocks, section.style, frame);
   }
-  const logoSpace = logo ? Math.min(logo.height + 0.8 * DEFAULTS.fontSize, contentHeight / 2) : 0;
+  const logoSpace = logo ? logo.height + 0.8 * DEFAULTS.fontSize : 0;
   const pages = paginate(flow.boxes, {
     top: margin.top,
     bottom: page.height - margin.bottom,

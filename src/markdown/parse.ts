@@ -8,7 +8,11 @@ import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
 /** One parser per document: markdown-it keeps no global state, but its options are ours. */
 export function createParser(): MarkdownIt {
   // html: raw HTML is recognised (so it never shows as tag soup); we keep only its text.
-  return markdownit('default', { html: true, linkify: false, typographer: false });
+  const md = markdownit('default', { html: true, linkify: false, typographer: false });
+  // markdown-it refuses data: URLs other than gif/png/jpeg/webp, which would drop SVG images. Nothing here
+  // runs a URL: images go through the resource loader (data: and http(s) only), links through a scheme allow-list.
+  md.validateLink = (url) => !/^\s*(javascript|vbscript|file):/i.test(url);
+  return md;
 }
 
 export function parseMarkdown(md: MarkdownIt, source: string): Block[] {
