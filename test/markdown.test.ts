@@ -199,6 +199,22 @@ describe('Markdown content', () => {
     expect(at(37 + 100, 37 + 22)).toEqual([255, 255, 255]);
   });
 
+  it('applies the EXIF orientation of JPEG images', async () => {
+    const jpeg = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const pdf = await generate({ data: [{ content: `![rotated](data:image/jpeg;base64,${jpeg.toString('base64')})` }] });
+    const [img] = await renderPages(pdf, 1);
+    const red = (x: number, y: number) => {
+      const o = (y * img.width + x) * 4;
+      return img.rgba[o] > 200 && img.rgba[o + 1] < 80;
+    };
+    // Shown upright as 100 × 200 px = 75 × 150 pt.
+    expect(red(38 + 60, 38 + 140)).toBe(true);
+    expect(red(38 + 90, 38 + 20)).toBe(false);
+  });
+
   it('loads images through the resolver and never fails the document on a bad one', async () => {
     const blue = (await pngDataUrl(40, 40, [0, 0, 255])).split(',')[1];
     const seen: string[] = [];
