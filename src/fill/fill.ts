@@ -3,6 +3,7 @@ import type { FontRegistry } from '../fonts/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
+import { addFields, imagesOnly } from './interactive.js';
 import { loadImages } from './normalize/images.js';
 import { applyPageVariables } from './normalize/page-templates.js';
 import { planFill } from './normalize/plan.js';
@@ -43,11 +44,14 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   if (errors.length > 0) throw new ValidationError(errors);
   applyPageVariables(plan);
   await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes });
-  return renderPlan(prepared, template.fields, plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts }, {
-    flat: !request.useInteractiveFields,
+  const interactive = request.useInteractiveFields ?? false;
+  const out = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts }, {
+    flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
     title: request.title ?? template.title,
   });
+  if (!interactive) return out;
+  return addFields(out, plan, prepared.pages.map((p) => p.frame), ctx.fonts);
 }

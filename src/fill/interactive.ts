@@ -1,0 +1,120 @@
+import { addInteractiveFields, fillExistingFields, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
+import type { FontRegistry } from '../fonts/index.js';
+import { loadPdf } from '../pdf/index.js';
+import { TextSetter } from '../text/index.js';
+import type { Box, FillPlan, FilledField } from './normalize/types.js';
+import type { PageFrame } from './output/prepared-template.js';
+import { displayMatrix, toDrawBox } from './render/geometry.js';
+
+/** Interactive output draws only images into the page; every other value becomes a form field. */
+export function imagesOnly(plan: FillPlan): FillPlan {
+  return {
+    ...plan,
+    pages: plan.pages.map((p) => ({ ...p, fields: p.fields.map((f) => ({ ...f, contents: f.contents.filter((c) => c.kind === 'image') })) })),
+  };
+}
+
+/** A template box on a page → the widget rectangle in the page's user space. */
+function pdfRect(box: Box, frame: PageFrame): PdfRect {
+  const d = toDrawBox(box, frame);
+  const [a, b, c, dd, e, f] = displayMatrix(frame);
+  const corners = [
+    [d.x, d.y],
+    [d.x + d.width, d.y],
+    [d.x, d.y + d.height],
+    [d.x + d.width, d.y + d.height],
+  ].map(([x, y]) => [a * x! + c * y! + e, b * x! + dd * y! + f] as const);
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+}
+
+/**
+ * Field names: the template's name (or alias, or id), with the array indices
+ * of the value's path appended, so each repeated or overflowing value is its
+ * own field while a value shown on several pages is one field with several widgets.
+ */
+function nameOf(filled: FilledField): string {
+  const base = filled.field.name ?? filled.field.alias ?? filled.field.id;
+  const indices = [...filled.property.matchAll(/\[(\d+)\]/g)].map((m) => m[1]);
+  return indices.length ? `${base}_${indices.join('_')}` : base;
+}
+
+function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame): InteractiveFieldSpec[] {
+  const f = filled.field;
+  const style = {
+    fontFamily: filled.style.fontFamily,
+    fontWeight: filled.style.fontWeight,
+    fontSize: filled.style.fontSize,
+    textColor: filled.style.textColor,
+    alignment: filled.style.alignment,
+    verticalAlignment: filled.style.verticalAlignment,
+  };
+  const dx = filled.box.x - f.rect.x;
+  const dy = filled.box.y - f.rect.y;
+  const at = (r: Box): PdfRect => pdfRect({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }, frame);
+  const common = { pageIndex, style, readOnly: filled.readOnly };
+  const name = nameOf(filled);
+  switch (f.type) {
+    case 'checkbox':
+      return [{ ...common, name, kind: 'checkbox', rect: at(f.rect), value: filled.values.checked === 'true' }];
+    case 'radioGroup': {
+      const options = (f.options ?? []).map((o) => ({ exportValue: o.exportValue ?? o.id, rect: at(o.rect) }));
+      const chosen = (f.options ?? []).find((o) => filled.values[o.id] !== undefined);
+      return [{ ...common, name, kind: 'radio', rect: at(f.rect), value: chosen ? (chosen.exportValue ?? chosen.id) : '', options }];
+    }
+    case 'charList':
+      return [{ ...common, name, kind: 'comb', rect: at(f.rect), value: filled.values[''] ?? '', maxLength: f.cells ?? f.maxLength ?? Math.max(1, [...(filled.values[''] ?? '')].length) }];
+    case 'imageFile':
+      return [];
+    case 'fullName':
+    case 'usAddress':
+      if (f.parts && Object.keys(f.parts).length > 0) {
+        // Spec: each subfield of a complex field is interactive.
+        return Object.entries(f.parts).map(([part, r]) => ({ ...common, name: `${name}_${part}`, kind: 'text' as const, rect: at(r), value: filled.values[part] ?? '' }));
+      }
+      return [{ ...common, name, kind: 'text', rect: at(f.rect), value: filled.values[''] ?? '', multiline: f.type === 'usAddress' }];
+    default:
+      return [{ ...common, name, kind: 'text', rect: at(f.rect), value: filled.values[''] ?? '', multiline: f.type === 'longText' || f.type === 'textWrap' }];
+  }
+}
+
+function existingValue(filled: FilledField): ExistingFieldValue {
+  const f = filled.field;
+  let value: string | boolean = filled.values[''] ?? '';
+  if (f.type === 'checkbox') value = filled.values.checked === 'true';
+  if (f.type === 'radioGroup') {
+    const chosen = (f.options ?? []).find((o) => filled.values[o.id] !== undefined);
+    value = chosen ? (chosen.exportValue ?? chosen.id) : '';
+  }
+  return { acroFieldName: f.acroFieldName!, value, readOnly: filled.readOnly, style: { ...filled.style } };
+}
+
+/**
+ * useInteractiveFields: the flat output (images only) is opened again and the
+ * values become AcroForm fields: the template's own fields (acroFieldName) are
+ * filled in place, the others are created. This path re-saves the whole
+ * document, so it costs what the template costs.
+ */
+export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFrame[], fonts: FontRegistry): Promise<Uint8Array> {
+  const doc = await loadPdf(pdf, 'template.pdf');
+  const text = new TextSetter(doc, fonts);
+  const specs: InteractiveFieldSpec[] = [];
+  const existing: ExistingFieldValue[] = [];
+  const seenPages = new Set<number>();
+  plan.pages.forEach((page, pageIndex) => {
+    const first = !seenPages.has(page.templatePage);
+    seenPages.add(page.templatePage);
+    for (const filled of page.fields) {
+      // The PDF's own fields exist once, on the first copy of their page.
+      if (filled.field.acroFieldName) {
+        if (first) existing.push(existingValue(filled));
+        continue;
+      }
+      specs.push(...specsOf(filled, pageIndex, frames[page.templatePage]!));
+    }
+  });
+  if (existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
+  addInteractiveFields(doc, specs, text);
+  return doc.save({ updateFieldAppearances: false });
+}

@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
+import { qpdfCheck, readFields } from './helpers/pdf.js';
+import { w9Template } from './fixtures/fill/corpus.js';
+import { field, template } from './fixtures/fill/templates.js';
+
+const engine = createEngine();
+afterAll(() => engine.close());
+
+const r = (x: number, y: number, width = 200, height = 20) => ({ x, y, width, height });
+
+describe('fill: useInteractiveFields', () => {
+  it('values become form fields with readOnly from value object > defaultReadOnly > template field', async () => {
+    const fields = [
+      field('shortText', { id: 'name', rect: r(72, 100) }),
+      field('shortText', { id: 'locked', rect: r(72, 130), readOnly: true }),
+      field('checkbox', { id: 'agree', rect: r(72, 160, 20, 20) }),
+      field('radioGroup', { id: 'pick', rect: r(72, 190, 60, 20), options: [{ id: 'a', rect: r(72, 190, 20, 20) }, { id: 'b', rect: r(100, 190, 20, 20) }] }),
+      field('charList', { id: 'code', rect: r(72, 220, 100, 20), cells: 5 }),
+      field('fullName', { id: 'who', rect: r(72, 250, 300, 20), parts: { firstName: r(72, 250, 140), lastName: r(220, 250, 150) } }),
+      field('shortText', { id: 'empty', rect: r(72, 280) }),
+    ];
+    const pdf = await engine.fill(await template(fields), {
+      useInteractiveFields: true,
+      data: { name: { value: 'Ada', readOnly: true }, locked: 'x', agree: true, pick: 'b', code: 'AB12', who: { firstName: 'Ada', lastName: 'Lovelace' }, empty: '' },
+    });
+    await qpdfCheck(pdf);
+    const got = Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f]));
+    expect(got.name).toMatchObject({ type: 'Tx', value: 'Ada', readOnly: true });
+    expect(got.locked).toMatchObject({ value: 'x', readOnly: true });
+    expect(got.agree).toMatchObject({ type: 'Btn', checkBox: true });
+    expect(got.agree!.value).not.toBe('Off');
+    expect(got.code).toMatchObject({ value: 'AB12', comb: true, maxLen: 5 });
+    expect(got.who_firstName).toMatchObject({ value: 'Ada' });
+    expect(got.who_lastName).toMatchObject({ value: 'Lovelace' });
+    expect(got.empty).toMatchObject({ type: 'Tx', value: '' });
+    const radios = (await readFields(pdf)).filter((f) => f.name === 'pick');
+    expect(radios).toHaveLength(2);
+    expect(radios[0]!.value).toBe('b');
+
+    const all = await engine.fill(await template(fields), { useInteractiveFields: true, defaultReadOnly: true, data: { name: { value: 'Ada', readOnly: false }, agree: false } });
+    const byName = Object.fromEntries((await readFields(all)).map((f) => [f.name, f]));
+    expect(byName.name!.readOnly).toBe(false);
+    expect(byName.agree!.readOnly).toBe(true);
+  });
+
+  it('repeated pages get their own fields', async () => {
+    const pdf = await engine.fill(await template([field('shortText', { id: 'n', rect: r(72, 100) })]), { useInteractiveFields: true, data: { n: ['one', 'two'] } });
+    const fields = await readFields(pdf);
+    expect(fields.map((f) => [f.name, f.value, f.page])).toEqual([
+      ['n_0', 'one', 0],
+      ['n_1', 'two', 1],
+    ]);
+  });
+
+  it('a fillable PDF template (acroFieldName): its own fields are filled in place', async () => {
+    const { template: w9, fields } = await w9Template();
+    const text = fields.find((f) => f.type === 'shortText')!;
+    const box = fields.find((f) => f.type === 'checkbox')!;
+    const pdf = await engine.fill(w9, { useInteractiveFields: true, data: { [text.id]: 'Interactive', [box.id]: true } });
+    await qpdfCheck(pdf);
+    const got = await readFields(pdf);
+    expect(got.find((f) => f.name === text.acroFieldName)!.value).toBe('Interactive');
+    expect(got.find((f) => f.name === box.acroFieldName)!.value).not.toBe('Off');
+    expect(got).toHaveLength(22);
+  });
+});
