@@ -204,11 +204,21 @@ describe('multipart/form-data', () => {
     form.append('data', JSON.stringify({ html }));
     const pdf = await pdfOf(await fetch(`${server.base}/api/v1/generate-pdf`, { method: 'POST', headers: { authorization: basic(PROD_KEY) }, body: form }));
     expect(await text(pdf)).toContain('Large body');
+    // The same as a file part.
+    const asFile = new FormData();
+    asFile.append('type', 'html');
+    asFile.append('data', new Blob([JSON.stringify({ html: html.replace('Large body', 'Big upload part') })], { type: 'application/json' }), 'data.json');
+    const filePdf = await pdfOf(await fetch(`${server.base}/api/v1/generate-pdf`, { method: 'POST', headers: { authorization: basic(PROD_KEY) }, body: asFile }));
+    expect(await text(filePdf)).toContain('Big upload part');
 
     const huge = new FormData();
     huge.append('data', JSON.stringify({ html: 'x'.repeat(2.5 * 1024 * 1024) }));
     const res = await fetch(`${server.base}/api/v1/generate-pdf`, { method: 'POST', headers: { authorization: basic(PROD_KEY) }, body: huge });
     await expectError(res, 413, 'PayloadTooLargeError');
+    const hugeFile = new FormData();
+    hugeFile.append('data', new Blob(['x'.repeat(2.5 * 1024 * 1024)], { type: 'application/json' }), 'data.json');
+    const fileRes = await fetch(`${server.base}/api/v1/generate-pdf`, { method: 'POST', headers: { authorization: basic(PROD_KEY) }, body: hugeFile });
+    await expectError(fileRes, 413, 'PayloadTooLargeError');
   });
 
   it('400 for a part sent twice, invalid JSON in data, and a malformed body', async () => {

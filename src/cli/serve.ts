@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 
@@ -9,6 +10,7 @@ export const SERVE_USAGE = `castpress serve [options]
   --keys FILE       API keys (JSON: {"keys":[{"key":"…","kind":"development"|"production"}]})
   --no-auth         accept every request as a production key (no keys file)
   --public-url URL  base of signed download links (default: the request's Host)
+  --private-key F   PEM private key for RSA-encrypted \`data\` strings
   --log-level L     fatal|error|warn|info|debug|trace|silent (default info)`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -23,6 +25,7 @@ export async function serve(argv: string[]): Promise<number> {
       keys: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'public-url': { type: 'string' },
+      'private-key': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -36,6 +39,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0..65535, got ${values.port}`);
   const level = values['log-level'] ?? 'info';
   if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
+  const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const server = await startServer({
     templates: values.templates,
     port,
@@ -45,6 +49,7 @@ export async function serve(argv: string[]): Promise<number> {
     publicUrl: values['public-url'],
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
+    engine: privateKey ? { privateKey } : {},
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -32,6 +32,8 @@ export interface ServerOptions {
   urlStore?: { maxBytes?: number; maxEntries?: number };
   /** Base of signed links, e.g. `https://pdf.internal`; default: the request's own scheme and Host. */
   publicUrl?: string;
+  /** Longest time to receive a whole request (headers and body); default 120 s. */
+  requestTimeoutMs?: number;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -68,7 +70,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     urlStore: new UrlStore({ secret: config?.signingSecret ?? randomBytes(32), now, ...options.urlStore }),
   };
 
-  const app = fastify({ logger: loggerOptions(options.logger, options.logStream), bodyLimit: jsonBodyBytes });
+  const app = fastify({
+    logger: loggerOptions(options.logger, options.logStream),
+    bodyLimit: jsonBodyBytes,
+    // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
+    requestTimeout: options.requestTimeoutMs ?? 120_000,
+  });
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
   app.removeAllContentTypeParsers();
