@@ -76,6 +76,17 @@ describe('Markdown generation: blocks and pagination', () => {
     }
   });
 
+  it('leaves no single line of a paragraph at the foot or head of a page', async () => {
+    for (let n = 38; n <= 46; n++) {
+      const data = [{ content: Array.from({ length: n }, (_, i) => `Line ${i}`).join('  \n') }, { content: Array.from({ length: 5 }, (_, i) => `W${i}`).join('  \n') }];
+      const pages = await readText(await generate({ data }));
+      for (const page of pages) {
+        const count = page.items.filter((i) => /^W\d$/.test(i.str)).length;
+        expect(count === 0 || count >= 2, `n=${n}: ${count} line(s) of the paragraph on a page`).toBe(true);
+      }
+    }
+  });
+
   it('applies document and block fontSize, textColor and fontFamily', async () => {
     const pdf = await generate({
       fontSize: 10,

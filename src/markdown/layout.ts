@@ -207,7 +207,12 @@ function layoutInlines(env: LayoutEnv, flow: Flow, inlines: Inline[], style: Blo
   const flush = () => {
     // Whitespace next to a block image would otherwise make a blank line.
     const trimmed = trimEdges(run);
-    for (const line of wrap(env.setter, toSpans(trimmed, style, size), frame.width)) flow.push(lineBox(line, startX(line, frame), frame.bars));
+    const lines = wrap(env.setter, toSpans(trimmed, style, size), frame.width);
+    lines.forEach((line, i) => {
+      // No single first line at the foot of a page (orphan), no single last line at the head of one (widow).
+      const keepWithNext = lines.length > 1 && (i === 0 || i === lines.length - 2);
+      flow.push(lineBox(line, startX(line, frame), frame.bars, keepWithNext ? { keepWithNext } : {}));
+    });
     run = [];
   };
   for (const inline of inlines) {
