@@ -1,3 +1,4 @@
 export type { TextStyle, Span, PlacedRun, LaidLine, LayoutOptions, FontMetrics } from './types.js';
 export { TextSetter, type TextSetterOptions } from './setter.js';
+export { Shaper } from './shaping.js';
 export type { CjkLanguage } from './unicode.js';

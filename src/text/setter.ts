@@ -33,6 +33,11 @@ import { cjkLanguages, type CjkLanguage } from './unicode.js';
 export interface TextSetterOptions {
   /** Han characters with no kana or hangul next to them are drawn with this Noto Sans CJK face. Default `sc`. */
   cjkLanguage?: CjkLanguage;
+  /**
+   * Shaping results do not depend on the document: a caller writing many
+   * documents (the fill engine) may pass one Shaper to share its cache.
+   */
+  shaper?: Shaper;
 }
 
 /** A stretch of one paragraph in one span, one face and one bidi level. */
@@ -62,7 +67,7 @@ export class TextSetter {
   readonly #doc: PDFDocument;
   readonly #registry: FontRegistry;
   readonly #cjkDefault: CjkLanguage;
-  readonly #shaper = new Shaper();
+  readonly #shaper: Shaper;
   readonly #bidi = new BidiResolver();
   readonly #chains = new Map<string, FallbackChain>();
   readonly #embedded = new Map<string, EmbeddedFace>();
@@ -72,6 +77,7 @@ export class TextSetter {
     this.#doc = doc;
     this.#registry = registry;
     this.#cjkDefault = options.cjkLanguage ?? 'sc';
+    this.#shaper = options.shaper ?? new Shaper();
   }
 
   /**
