@@ -126,6 +126,8 @@ export function heldRequest(base: string, pathName: string, headers: Record<stri
       req.end(bytes);
       return response;
     },
+    /** The client gives up before sending its body. */
+    abort: () => req.destroy(),
   };
 }
 

@@ -155,6 +155,25 @@ describe('status codes and error bodies', () => {
     // The held request's slot is free again once it has been answered.
     await pdfOf(await fetch(url, json(DEV_KEY, markdown)));
   });
+
+  it('429: a client that goes away gives its slot back', async () => {
+    const url = `${server.base}/api/v1/generate-pdf`;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const held = heldRequest(server.base, '/api/v1/generate-pdf', { authorization: basic(DEV_KEY), 'x-test-hold': '1' }, JSON.stringify(markdown));
+    held.response.catch(() => {});
+    await inFlight;
+    await expectError(await fetch(url, json(DEV_KEY, markdown)), 429, 'TooManyRequestsError');
+    held.abort();
+    // The server learns of the abort asynchronously: a bounded number of tries, each a full request.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      const res = await fetch(url, json(DEV_KEY, markdown));
+      status = res.status;
+      await res.arrayBuffer();
+      if (status !== 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(200);
+  });
 });
 
 describe('fill', () => {
