@@ -170,3 +170,19 @@ describe('fill: corpus templates', () => {
     }
   });
 });
+
+describe('fill: template cache', () => {
+  it('a template PDF is parsed once per cache: same bytes object or an equal copy share one prepared template', async () => {
+    const { FillCache } = await import('../src/fill/index.js');
+    const cache = new FillCache({ maxEntries: 2 });
+    const pdf = await blankPdf(2);
+    const first = await cache.get(pdf);
+    expect(await cache.get(pdf)).toBe(first);
+    expect(await cache.get(new Uint8Array(pdf))).toBe(first);
+    expect(first.pages).toHaveLength(2);
+    // Bounded: older templates are dropped when more are added.
+    await cache.get(await blankPdf(3));
+    await cache.get(await blankPdf(4));
+    expect(await cache.get(new Uint8Array(pdf))).not.toBe(first);
+  });
+});
