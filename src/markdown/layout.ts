@@ -122,11 +122,9 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
     case 'code':
       layoutCode(env, flow, block.text, style, frame);
       return;
-    case 'rule': {
-      const box = { kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars } as const;
-      flow.push({ ...box });
+    case 'rule':
+      flow.push({ kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars });
       return;
-    }
     case 'quote': {
       const indent = indentFor(frame, 0.9 * em, em);
       const bars = indent > 0 ? [...frame.bars, frame.x + 0.2 * em] : frame.bars;
