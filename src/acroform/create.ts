@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, hexToRgb, radioAppearances, textAppearance, type FieldTextStyle } from './appearance.js';
-import { acroFormOf, FF, readFieldTree } from './tree.js';
+import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
 export interface PdfRect {
@@ -88,19 +88,15 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
         const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor);
         const on = spec.value !== '' && spec.value === opt.exportValue && selected === undefined;
         if (on) selected = state;
-        const widget = context.obj({
-          Type: 'Annot',
-          Subtype: 'Widget',
-          F: PRINT,
-          Rect: rectArray(opt.rect),
-          Parent: fieldRef,
-          AP: { N: { [state]: apps.on, Off: apps.off } },
-          AS: on ? state : 'Off',
-          MK: {},
-        });
+        const stateName = textName(state);
+        const normal = context.obj({ Off: apps.off });
+        normal.set(stateName, apps.on);
+        const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: {} });
+        widget.set(PDFName.of('AP'), context.obj({ N: normal }));
+        widget.set(PDFName.of('AS'), on ? stateName : PDFName.of('Off'));
         kids.push(addWidget(spec.pageIndex, widget));
       });
-      field.set(PDFName.of('V'), PDFName.of(selected ?? 'Off'));
+      field.set(PDFName.of('V'), selected !== undefined ? textName(selected) : PDFName.of('Off'));
     } else {
       const widget = widgetFor(doc, spec, text);
       widget.set(PDFName.of('Parent'), fieldRef);

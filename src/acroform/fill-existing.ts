@@ -3,7 +3,7 @@ import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
-import { acroFormOf, FF, inherited, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface ExistingFieldValue {
   /** Fully qualified name of the PDF's own field (`TemplateField.acroFieldName`). */
@@ -109,7 +109,8 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
   node.dict.set(N.V, PDFHexString.fromText(clipped));
   // A rich-text value would win over /V in viewers that read it; ours is plain.
   node.dict.delete(N.RV);
-  if (node.kind === 'listbox') node.dict.delete(N.I);
+  // /I (selected indices) would override the new value in viewers.
+  if (node.kind === 'listbox' || node.kind === 'combo') node.dict.delete(N.I);
   const comb =
     node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
       ? maxLen
@@ -140,47 +141,49 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
   }
 }
 
-function onStateOf(w: WidgetInfo): string {
-  return w.onStates[0] ?? 'Yes';
+function onStateOf(w: WidgetInfo): PDFName {
+  return w.onStates[0] ?? PDFName.of('Yes');
 }
 
 function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void {
-  let value = 'Off';
+  let value = N.Off;
   for (const w of node.widgets) {
     const on = onStateOf(w);
     ensureToggleAppearance(doc, w, on, 'checkbox');
-    w.dict.set(N.AS, PDFName.of(checked ? on : 'Off'));
-    if (checked && value === 'Off') value = on;
+    w.dict.set(N.AS, checked ? on : N.Off);
+    if (checked && value === N.Off) value = on;
   }
-  node.dict.set(N.V, PDFName.of(value));
+  node.dict.set(N.V, value);
 }
 
 function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
   const opt = node.dict.lookupMaybe(N.Opt, PDFArray);
   const exportOf = (i: number): string | undefined => (opt ? textOf(opt.lookup(i)) : undefined);
-  let chosen: string | undefined;
+  let chosen: PDFName | undefined;
   if (wanted !== '') {
-    const byState = node.widgets.find((w) => onStateOf(w) === wanted);
+    const byState = node.widgets.find((w) => nameText(onStateOf(w)) === wanted);
     const byExport = node.widgets.find((_, i) => exportOf(i) === wanted);
     chosen = byState ? onStateOf(byState) : byExport ? onStateOf(byExport) : undefined;
   }
   for (const w of node.widgets) {
     const on = onStateOf(w);
     ensureToggleAppearance(doc, w, on, 'radio');
-    w.dict.set(N.AS, PDFName.of(chosen !== undefined && on === chosen ? on : 'Off'));
+    w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
   }
-  node.dict.set(N.V, PDFName.of(chosen ?? 'Off'));
+  node.dict.set(N.V, chosen ?? N.Off);
 }
 
 /** Original on/off appearances are kept (they need no text); widgets without them get ours. */
-function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: string, kind: 'checkbox' | 'radio'): void {
+function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio'): void {
   const ap = w.dict.lookupMaybe(N.AP, PDFDict);
   const normal = ap?.lookup(N.N);
-  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(PDFName.of(on))) return;
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on)) return;
   const [x1, y1, x2, y2] = w.rect;
   const make = kind === 'radio' ? radioAppearances : checkboxAppearances;
   const apps = make(doc, x2 - x1, y2 - y1, '#000000', boxOf(w.dict));
-  w.dict.set(N.AP, doc.context.obj({ N: { [on]: apps.on, Off: apps.off } }));
+  const states = doc.context.obj({ Off: apps.off });
+  states.set(on, apps.on);
+  w.dict.set(N.AP, doc.context.obj({ N: states }));
 }
 
 function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {

@@ -3,7 +3,7 @@ import { PDFArray, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { loadPdf } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
-import { FF, inherited, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface TemplateFromPdfOptions {
   /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
@@ -61,7 +61,7 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
         for (const [pageNum, ws] of byPage) {
           const optionIds = new Set<string>();
           const options = ws.map((w) => {
-            const state = w.onStates[0] ?? String(node.widgets.indexOf(w));
+            const state = w.onStates[0] ? nameText(w.onStates[0]) : String(node.widgets.indexOf(w));
             const exportValue = exportValues?.[node.widgets.indexOf(w)] ?? state;
             let id = exportValue;
             for (let n = 2; optionIds.has(id); n++) id = `${exportValue}#${n}`;

@@ -28,8 +28,8 @@ export interface WidgetInfo {
   pageIndex: number;
   /** [x1, y1, x2, y2], normalised, PDF user space. */
   rect: [number, number, number, number];
-  /** Names of the "on" appearance states (check boxes, radio buttons). */
-  onStates: string[];
+  /** The "on" appearance states (check boxes, radio buttons), as the file spells them. */
+  onStates: PDFName[];
 }
 
 export interface FieldNode {
@@ -82,7 +82,7 @@ export function acroFormOf(doc: PDFDocument): PDFDict | undefined {
 
 export function textOf(obj: PDFObject | undefined): string | undefined {
   if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
-  if (obj instanceof PDFName) return obj.decodeText();
+  if (obj instanceof PDFName) return nameText(obj);
   return undefined;
 }
 
@@ -137,14 +137,36 @@ function rectOf(dict: PDFDict): [number, number, number, number] {
   return [Math.min(n[0], n[2]), Math.min(n[1], n[3]), Math.max(n[0], n[2]), Math.max(n[1], n[3])];
 }
 
-export function onStatesOf(widget: PDFDict): string[] {
+export function onStatesOf(widget: PDFDict): PDFName[] {
   const ap = widget.lookupMaybe(N.AP, PDFDict);
-  const states = new Set<string>();
+  const states = new Set<PDFName>();
   for (const key of [N.N, N.D]) {
     const sub = ap?.lookup(key);
-    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(k.decodeText());
+    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(k);
   }
   return [...states];
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * A name's text: its bytes read as UTF-8 (Latin-1 when not valid UTF-8).
+ * pdf-lib's decodeText leaves lower-case #xx escapes undecoded, and real
+ * forms (pdfcpu's) write UTF-8 state names that way.
+ */
+export function nameText(name: PDFName): string {
+  const bytes = name.asBytes();
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return latin1.decode(bytes);
+  }
+}
+
+/** The name whose bytes are the UTF-8 of `text` (PDFName.of escapes UTF-16 code units, not bytes). */
+export function textName(text: string): PDFName {
+  return PDFName.of(latin1.decode(new TextEncoder().encode(text)));
 }
 
 function isWidget(dict: PDFDict): boolean {

@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fillExistingFields, templateFromPdf, type ExistingFieldValue } from '../src/acroform/index.js';
+import { FontRegistry } from '../src/fonts/index.js';
+import { loadPdf } from '../src/pdf/index.js';
+import { TextSetter } from '../src/text/index.js';
+import { parseTemplate, type TemplateField } from '../src/template/index.js';
+import { pageText, qpdfCheck, readFields } from './helpers/pdf.js';
+import { corpusPdf } from './acroform-corpus.js';
+
+const FORMS = [
+  'ca_cra_cannabis_duty_return_combed.pdf',
+  'fr_assurance_maladie_rniam_comb.pdf',
+  'irs_f1040_2010_prefilled.pdf',
+  'irs_f1040_2019_xfa.pdf',
+  'irs_fw9_rev2018_xfa.pdf',
+  'lu_modele160_2019_radio_comb.pdf',
+  'pdfbox_AcroFormsBasicFields.pdf',
+  'pdfbox_PDFBOX-5784_comb_variants.pdf',
+  'pdfcpu_form_demo_japanese.pdf',
+  'pdfcpu_form_demo_russian.pdf',
+  'pdfjs_issue9972-1_aes_empty_userpw_form.pdf',
+  'pdfjs_opt_demo_radio_japanese_export.pdf',
+  'pdflib_fancy_fields_emoji.pdf',
+  'pdflib_sample_form_signature.pdf',
+  'qpdf_form_empty_from_odt.pdf',
+  'qpdf_form_filled_by_acrobat.pdf',
+] as const;
+
+let registry: FontRegistry;
+beforeAll(() => {
+  registry = new FontRegistry();
+});
+
+function scriptOf(file: string): (i: number) => string {
+  if (file.includes('japanese')) return (i) => `東京${i}`;
+  if (file.includes('russian')) return (i) => `Москва${i}`;
+  if (file.includes('fr_') || file.includes('lu_')) return (i) => `É${i}`;
+  return (i) => `V${i}`;
+}
+
+interface Planned extends ExistingFieldValue {
+  type: TemplateField['type'];
+  expected: string;
+  /** Radio: the chosen option's widget, top-left origin. */
+  optionRect?: { x: number; y: number; page: number };
+}
+
+/** One value per field name (fields shown twice share it), chosen by the template's type. */
+function plan(file: string, fields: TemplateField[]): Planned[] {
+  const text = scriptOf(file);
+  const seen = new Set<string>();
+  const out: Planned[] = [];
+  fields.forEach((f, i) => {
+    const name = f.acroFieldName!;
+    if (seen.has(name)) return;
+    seen.add(name);
+    const readOnly = i % 3 === 0;
+    if (f.type === 'checkbox') out.push({ acroFieldName: name, value: i % 2 === 0, type: f.type, expected: i % 2 === 0 ? 'on' : 'Off', readOnly });
+    else if (f.type === 'radioGroup') {
+      const opt = f.options![f.options!.length - 1];
+      out.push({ acroFieldName: name, value: opt.exportValue!, type: f.type, expected: opt.exportValue!, readOnly, optionRect: { x: opt.rect.x, y: opt.rect.y, page: f.pageNum } });
+    } else if (f.type === 'charList') {
+      const v = '7531902468ABCDEFGH'.slice(0, f.cells);
+      out.push({ acroFieldName: name, value: v, type: f.type, expected: v, readOnly });
+    } else {
+      const v = text(i).slice(0, f.maxLength ?? 99);
+      out.push({ acroFieldName: name, value: v, type: f.type, expected: v, readOnly });
+    }
+  });
+  return out;
+}
+
+const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+
+describe.each(FORMS)('%s through templateFromPdf', (file) => {
+  let values: Planned[];
+  let bytes: Uint8Array;
+  let pageBoxes: Array<{ x: number; y: number; height: number }>;
+  /** Fields whose every widget is hidden (calculated totals...): flattening rightly draws nothing for them. */
+  let hidden: Set<string>;
+
+  beforeAll(async () => {
+    bytes = corpusPdf(file);
+    const template = parseTemplate(await templateFromPdf(bytes));
+    expect(template.fields.length).toBeGreaterThan(0);
+    expect(template.fields.every((f) => f.acroFieldName === f.alias)).toBe(true);
+    values = plan(file, template.fields);
+    const original = await loadPdf(bytes);
+    pageBoxes = original.getPages().map((p) => p.getMediaBox());
+    hidden = new Set(
+      original
+        .getForm()
+        .getFields()
+        .filter((f) => f.acroField.getWidgets().every((w) => (w.getFlags() & 2) !== 0))
+        .map((f) => f.getName()),
+    );
+    // Choice fields (template type shortText) take one of their own options, so viewers accept the value.
+    const choices = new Map((await readFields(bytes)).filter((f) => f.type === 'Ch' && f.options?.length).map((f) => [f.name, f.options!]));
+    for (const v of values) {
+      const opts = choices.get(v.acroFieldName) as Array<{ exportValue: string; displayValue: string }> | undefined;
+      if (!opts) continue;
+      v.value = v.expected = opts[opts.length - 1].exportValue;
+    }
+  });
+
+  it('fills the fields in place, kept interactive: pdfjs reads back names, values and read-only flags', async () => {
+    const doc = await loadPdf(bytes);
+    fillExistingFields(doc, values, new TextSetter(doc, registry), { flatten: false });
+    const out = await doc.save();
+    await qpdfCheck(out);
+    const fields = await readFields(out);
+    for (const v of values) {
+      const widgets = fields.filter((f) => f.name === v.acroFieldName);
+      expect(widgets.length, v.acroFieldName).toBeGreaterThan(0);
+      const w = widgets[0];
+      expect(w.readOnly, `${v.acroFieldName} readOnly`).toBe(v.readOnly);
+      if (v.type === 'radioGroup') {
+        // pdfjs spells non-ASCII state names its own way: compare with the chosen widget's own export value.
+        const o = v.optionRect!;
+        const box = pageBoxes[o.page];
+        const chosen = widgets.find((x) => x.page === o.page && Math.abs(x.rect[0] - box.x - o.x) < 0.5 && Math.abs(x.rect[3] - (box.y + box.height - o.y)) < 0.5);
+        expect(chosen, v.acroFieldName).toBeDefined();
+        expect(w.value, v.acroFieldName).not.toBe('Off');
+        expect(w.value, v.acroFieldName).toBe(chosen!.buttonValue);
+      } else if (v.type === 'checkbox') {
+        if (v.expected === 'Off') expect(w.value, v.acroFieldName).toBe('Off');
+        else expect(w.value, v.acroFieldName).not.toBe('Off');
+      } else {
+        expect(first(w.value), v.acroFieldName).toBe(v.expected);
+      }
+    }
+  });
+
+  it('flattened: the values are on the pages and no field is left', async () => {
+    const doc = await loadPdf(bytes);
+    fillExistingFields(doc, values, new TextSetter(doc, registry), { flatten: true });
+    const out = await doc.save();
+    await qpdfCheck(out);
+    expect(await readFields(out)).toEqual([]);
+    const text = (await pageText(out)).join('\n').replace(/\s+/g, '');
+    const textual = values.filter((v) => v.type !== 'checkbox' && v.type !== 'radioGroup' && !hidden.has(v.acroFieldName));
+    const missing = textual.filter((v) => !text.includes(String(v.expected).replace(/\s+/g, '')));
+    expect(missing.map((v) => [v.acroFieldName, v.expected])).toEqual([]);
+  });
+});
