@@ -18,7 +18,8 @@ export const DEBUG_BOX_COLOR = '#FF0000';
 /** Whether anything is drawn on this page (pages with nothing to draw are left untouched). */
 export function pageDraws(planned: PlannedPage, templateFields: TemplateField[], boxes: BoxOptions): boolean {
   if (boxes.drawDebugBoxes && templateFields.length > 0) return true;
-  return planned.fields.some((f) => f.contents.length > 0 || (boxes.borderColor !== undefined && f.values !== undefined));
+  if (boxes.borderColor !== undefined && planned.fields.length > 0) return true;
+  return planned.fields.some((f) => f.contents.length > 0);
 }
 
 export interface PageTools {
