@@ -40,6 +40,8 @@ export class Engine {
   readonly limits: Limits;
   private readonly fonts: FontRegistry;
   private readonly fillCache = new FillCache();
+  /** Validated templates by the object the caller passed: templates are immutable once handed over. */
+  private readonly parsedTemplates = new WeakMap<object, Template>();
   private readonly store?: TemplateStore;
   private readonly options: EngineOptions;
   private pool?: Promise<BrowserPool>;
@@ -128,7 +130,14 @@ export class Engine {
   }
 
   private async resolveTemplate(template: TemplateInput | Template | string, versionNumber?: number): Promise<Template> {
-    if (typeof template !== 'string') return parseTemplate(template);
+    if (typeof template !== 'string') {
+      let parsed = this.parsedTemplates.get(template);
+      if (!parsed) {
+        parsed = parseTemplate(template);
+        this.parsedTemplates.set(template, parsed);
+      }
+      return parsed;
+    }
     if (!this.store) throw ValidationError.of('castEid', 'This engine has no template store: pass `templates` to createEngine');
     return this.store.get(template, versionNumber);
   }
