@@ -6,30 +6,7 @@
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, type TemplateInput } from '../src/index.js';
 import { corpusPdf, w9Data, w9Template } from '../test/fixtures/fill/corpus.js';
-import type { BenchRow } from './types.js';
-
-/**
- * Subject and anchor run alternately and each gets its median: the machine is
- * shared, and load that comes and goes then weighs on both alike.
- */
-async function interleaved(subject: () => Promise<unknown>, anchor: () => Promise<unknown>, n: number): Promise<[number, number]> {
-  for (let i = 0; i < 3; i++) {
-    await subject();
-    await anchor();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let t = performance.now();
-    await subject();
-    a.push(performance.now() - t);
-    t = performance.now();
-    await anchor();
-    b.push(performance.now() - t);
-  }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  return [median(a), median(b)];
-}
+import { interleaved, type BenchRow } from './types.js';
 
 export async function run(): Promise<BenchRow[]> {
   const engine = createEngine();

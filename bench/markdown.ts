@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFKit from 'pdfkit';
 import { createEngine } from '../src/index.js';
-import type { BenchRow } from './types.js';
+import { interleaved, type BenchRow } from './types.js';
 
 const fontsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fonts');
 const REGULAR = path.join(fontsDir, 'NotoSans-Regular.ttf');
@@ -62,25 +62,6 @@ function pdfkitDocument(content: ReturnType<typeof sections>): Promise<Buffer> {
     }
     doc.end();
   });
-}
-
-async function interleaved(subject: () => Promise<unknown>, anchor: () => Promise<unknown>, n: number): Promise<[number, number]> {
-  for (let i = 0; i < 3; i++) {
-    await subject();
-    await anchor();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let t = performance.now();
-    await subject();
-    a.push(performance.now() - t);
-    t = performance.now();
-    await anchor();
-    b.push(performance.now() - t);
-  }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  return [median(a), median(b)];
 }
 
 export async function run(): Promise<BenchRow[]> {

@@ -27,3 +27,26 @@ export async function timeMedian(fn: () => Promise<unknown>, n = 7, warmup = 2):
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
 }
+
+/**
+ * Medians of subject and anchor run alternately, after `warmup` rounds of both:
+ * on a shared machine, load that comes and goes then weighs on both alike.
+ */
+export async function interleaved(subject: () => Promise<unknown>, anchor: () => Promise<unknown>, n: number, warmup = 3): Promise<[number, number]> {
+  for (let i = 0; i < warmup; i++) {
+    await subject();
+    await anchor();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    await subject();
+    a.push(performance.now() - t);
+    t = performance.now();
+    await anchor();
+    b.push(performance.now() - t);
+  }
+  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return [median(a), median(b)];
+}

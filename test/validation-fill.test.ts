@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseFillRequest } from '../src/schema/index.js';
-import { ValidationError } from '../src/errors/index.js';
 import { encryptDataString, decryptDataString } from '../src/crypto/index.js';
+import { errorOf as castpressErrorOf } from './helpers/errors.js';
+import type { ValidationError } from '../src/errors/index.js';
 
-function errorOf(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return e;
-    throw e;
-  }
-  throw new Error('expected a ValidationError');
-}
+const errorOf = (fn: () => unknown) => castpressErrorOf<ValidationError>(fn);
 
 const ok = { data: { name: 'Ada' } };
 

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseGenerateRequest, type MarkdownRequest, type HtmlRequest } from '../src/schema/index.js';
-import { ValidationError } from '../src/errors/index.js';
+import { errorOf as castpressErrorOf } from './helpers/errors.js';
+import type { ValidationError } from '../src/errors/index.js';
 
-function errorOf(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return e;
-    throw e;
-  }
-  throw new Error('expected a ValidationError');
-}
+const errorOf = (fn: () => unknown) => castpressErrorOf<ValidationError>(fn);
 
 const md = { data: [{ content: 'Hello' }] };
 const html = { type: 'html', data: { html: '<p>Hi</p>' } };

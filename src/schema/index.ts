@@ -3,7 +3,7 @@ export type { DataDecryptor, ParseOptions } from './parse.js';
 export { formatPath, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { fontFamilyRefs } from './font-refs.js';
 export type { FontRef } from './font-refs.js';
-export { isValueObject } from './styling.js';
+export { isValueObject, styling } from './styling.js';
 export type { Styling, ValueObject, FieldInput, ComplexValue } from './styling.js';
 export type { FillRequest, FillData, FillOptions } from './fill-request.js';
 export type { GenerateRequest, MarkdownRequest, HtmlRequest, MarkdownBlock, TableBlock, LogoOption } from './generate-request.js';

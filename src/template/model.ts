@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { alignment, fontFamily, fontSize, fontWeight, hexColor, verticalAlignment } from '../schema/common.js';
+import { styling } from '../schema/index.js';
 
 /** Field types of the spec's table (plus `decimalNumber`, the hosted builder's name for `number`). */
 export const FIELD_TYPES = [
@@ -37,14 +37,8 @@ export const rect = z.object({
 });
 export type Rect = z.output<typeof rect>;
 
-export const templateStyle = z.object({
-  fontFamily: fontFamily.optional(),
-  fontSize: fontSize.optional(),
-  textColor: hexColor.optional(),
-  alignment: alignment.optional(),
-  fontWeight: fontWeight.optional(),
-  verticalAlignment: verticalAlignment.optional(),
-});
+/** The same styling a fill request may set: the template's levels of the precedence chain. */
+export const templateStyle = styling;
 export type TemplateStyle = z.output<typeof templateStyle>;
 
 export const templateField = z.object({
