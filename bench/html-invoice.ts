@@ -10,33 +10,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { BrowserPool, findChromium, renderHtml } from '../src/html/index.js';
-import type { BenchRow } from './types.js';
+import { interleaved, type BenchRow } from './types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.resolve(here, '../test/fixtures/html');
 const read = (p: string): string => readFileSync(path.join(fixtures, p), 'utf8');
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-async function interleaved(a: () => Promise<unknown>, b: () => Promise<unknown>, n: number, warmup = 3): Promise<[number, number]> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < n; i++) {
-    for (const [fn, out] of (i % 2 === 0 ? [[a, ta], [b, tb]] : [[b, tb], [a, ta]]) as Array<[() => Promise<unknown>, number[]]>) {
-      const t = performance.now();
-      await fn();
-      out.push(performance.now() - t);
-    }
-  }
-  return [median(ta), median(tb)];
-}
 
 export async function run(): Promise<BenchRow[]> {
   const html = read('anvil-invoice/invoice.html');
