@@ -115,7 +115,11 @@ export async function readText(bytes: Uint8Array): Promise<PageText[]> {
   }
 }
 
-/** Each page's text: items joined in content order, with a space between items on one line and a newline between lines. */
+/**
+ * Each page's text: items in content order, a newline where the baseline moves,
+ * and a space only where the gap between two items on a line is wider than a
+ * fraction of the font size (so a font change mid-word adds nothing).
+ */
 export async function pageText(bytes: Uint8Array): Promise<string[]> {
   const pages = await readText(bytes);
   return pages.map((p) => joinItems(p.items));
@@ -123,13 +127,20 @@ export async function pageText(bytes: Uint8Array): Promise<string[]> {
 
 export function joinItems(items: TextItem[]): string {
   let out = '';
-  let lastBaseline: number | undefined;
+  let prev: TextItem | undefined;
   for (const it of items) {
-    if (lastBaseline !== undefined) {
-      out += Math.abs(it.baseline - lastBaseline) > 1 ? '\n' : out.endsWith(' ') || it.str.startsWith(' ') ? '' : ' ';
+    if (it.str === '') continue;
+    if (prev) {
+      if (Math.abs(it.baseline - prev.baseline) > Math.max(1, prev.height * 0.3)) out += '\n';
+      else {
+        const gap = it.x - (prev.x + prev.width);
+        const spaced = out.endsWith(' ') || it.str.startsWith(' ');
+        // A gap, or text drawn leftwards (right-to-left runs are emitted in reading order).
+        if (!spaced && (gap > Math.min(it.height, prev.height) * 0.15 || gap < -Math.min(it.height, prev.height))) out += ' ';
+      }
     }
     out += it.str;
-    if (it.str !== '') lastBaseline = it.baseline;
+    prev = it;
   }
   return out;
 }
