@@ -19,9 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ -f package-lock.json ]; then
-  npm ci --no-audit --no-fund
-else
-  npm install --no-audit --no-fund
-fi
+# `npm install`, not `npm ci`: the lock file can only list the platform packages
+# (rollup, esbuild, sharp...) that the registry mirror serves, and `npm ci` refuses
+# a lock without the others. `npm install` keeps the locked versions and skips them.
+npm install --no-audit --no-fund
 echo "castpress: set-up complete"
