@@ -2,7 +2,6 @@ import {
   beginText,
   endText,
   PDFArray,
-  PDFHexString,
   type PDFName,
   PDFNumber,
   PDFOperator,
@@ -27,6 +26,7 @@ import { breakOpportunities, clusters, trimEnd } from './breaking.js';
 import { FallbackChain } from './fallback.js';
 import { EmbeddedFace } from './pdf-font.js';
 import { Shaper, type ShapedRun } from './shaping.js';
+import type { SubsetCache } from './subset-cache.js';
 import type { FontMetrics, LaidLine, LayoutOptions, PlacedRun, Span, TextStyle } from './types.js';
 import { cjkLanguages, type CjkLanguage } from './unicode.js';
 
@@ -38,6 +38,11 @@ export interface TextSetterOptions {
    * documents (the fill engine) may pass one Shaper to share its cache.
    */
   shaper?: Shaper;
+  /**
+   * Font subsets encoded for earlier documents, reused as bytes when a
+   * document's glyphs are among them (see SubsetCache). One per engine.
+   */
+  subsets?: SubsetCache;
 }
 
 /** A stretch of one paragraph in one span, one face and one bidi level. */
@@ -68,6 +73,7 @@ export class TextSetter {
   readonly #registry: FontRegistry;
   readonly #cjkDefault: CjkLanguage;
   readonly #shaper: Shaper;
+  readonly #subsets: SubsetCache | undefined;
   readonly #bidi = new BidiResolver();
   readonly #chains = new Map<string, FallbackChain>();
   readonly #embedded = new Map<string, EmbeddedFace>();
@@ -78,6 +84,7 @@ export class TextSetter {
     this.#registry = registry;
     this.#cjkDefault = options.cjkLanguage ?? 'sc';
     this.#shaper = options.shaper ?? new Shaper();
+    this.#subsets = options.subsets;
   }
 
   /**
@@ -344,7 +351,7 @@ export class TextSetter {
   #embed(face: ResolvedFace): EmbeddedFace {
     let e = this.#embedded.get(fontKey(face));
     if (!e) {
-      e = new EmbeddedFace(this.#doc, face);
+      e = new EmbeddedFace(this.#doc, face, this.#subsets);
       this.#embedded.set(fontKey(face), e);
     }
     return e;
@@ -366,7 +373,7 @@ export class TextSetter {
     const rtl = run.rtl === true;
     const shaped = this.#shaper.shape(face, run.text, rtl);
     const embedded = this.#embed(face);
-    const codes = embedded.encode(shaped.glyphs, rtl);
+    const ids = embedded.encode(shaped.glyphs, rtl);
     const size = run.style.fontSize;
     ops.push(beginText(), setFontAndSize(this.#fontKey(page, embedded), size), setFillingColor(color));
     if (face.syntheticBold) {
@@ -378,7 +385,7 @@ export class TextSetter {
     const k = size / shaped.unitsPerEm;
     if (!rtl || !shaped.glyphs.some((g) => this.#mirrors(g.codePoints))) {
       ops.push(setTextMatrix(1, 0, skew, 1, x, y));
-      ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes, 0, codes.length)]));
+      ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, embedded, ids, 0, ids.length)]));
     } else {
       // Mirrored characters (brackets) are drawn with their own glyph flipped, so
       // they look mirrored yet still extract as the character typed. Pieces go out
@@ -398,26 +405,26 @@ export class TextSetter {
       for (const piece of pieces.reverse()) {
         if (piece.mirrored) ops.push(setTextMatrix(-1, 0, skew, 1, piece.x + shaped.advances[piece.from] * k, y));
         else ops.push(setTextMatrix(1, 0, skew, 1, piece.x, y));
-        ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, codes, piece.from, piece.to)]));
+        ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, embedded, ids, piece.from, piece.to)]));
       }
     }
     ops.push(endText());
   }
 
-  /** TJ array: glyph codes with the shaper's kerning and mark offsets as adjustments (thousandths of an em). */
   #mirrors(codePoints: number[]): boolean {
     return codePoints.length === 1 && this.#bidi.isMirrored(codePoints[0]);
   }
 
-  #textArray(shaped: ShapedRun, codes: string[], from: number, to: number): PDFArray {
+  /** TJ array: glyph codes with the shaper's kerning and mark offsets as adjustments (thousandths of an em). */
+  #textArray(shaped: ShapedRun, embedded: EmbeddedFace, ids: number[], from: number, to: number): PDFArray {
     const array = PDFArray.withContext(this.#doc.context);
     const k = 1000 / shaped.unitsPerEm;
-    let hex = '';
+    let show: number[] = [];
     let pending = 0;
     const flushNumber = (): void => {
       if (Math.abs(pending) > 0.01) {
-        if (hex) array.push(PDFHexString.of(hex));
-        hex = '';
+        if (show.length > 0) array.push(embedded.show(show));
+        show = [];
         array.push(PDFNumber.of(Math.round(pending * 100) / 100));
       }
       pending = 0;
@@ -427,11 +434,11 @@ export class TextSetter {
       const dx = shaped.xOffsets[i];
       pending -= dx * k;
       flushNumber();
-      hex += codes[i];
+      show.push(ids[i]);
       pending -= (shaped.advances[i] - glyph.advanceWidth - dx) * k;
     }
     flushNumber();
-    if (hex) array.push(PDFHexString.of(hex));
+    if (show.length > 0) array.push(embedded.show(show));
     return array;
   }
 }
