@@ -45,7 +45,7 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   applyPageVariables(plan);
   await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes });
   const interactive = request.useInteractiveFields ?? false;
-  const out = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper }, {
+  const out = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper, subsets: ctx.cache.subsets }, {
     flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,

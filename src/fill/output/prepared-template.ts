@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
 import { loadPdf } from '../../pdf/index.js';
-import { Shaper } from '../../text/index.js';
+import { Shaper, SubsetCache } from '../../text/index.js';
 import { LayoutCache } from '../render/layout-cache.js';
 import { readTail } from './tail.js';
 
@@ -188,6 +188,8 @@ export class FillCache {
   readonly layouts = new LayoutCache();
   /** Shaped runs shared by the engine's fills (bounded inside the Shaper). */
   readonly shaper = new Shaper();
+  /** Font subsets shared by the engine's fills: embedding reuses their bytes. */
+  readonly subsets = new SubsetCache();
 
   constructor(options: { maxEntries?: number } = {}) {
     this.maxEntries = options.maxEntries ?? 32;
