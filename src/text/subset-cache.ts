@@ -114,7 +114,7 @@ export class SubsetCache {
       this.#touch(versions, best);
       return best;
     }
-    // Growing keeps the base's glyph order: its documents' ids stay valid in the larger subset.
+    // The grown subset replaces its base: one workload keeps one growing subset rather than near-copies.
     const made = encodeSubset(font, base ? [...base.gids, ...baseMissing] : used);
     this.#stats.encodes++;
     if (base) versions.splice(versions.indexOf(base), 1);
