@@ -1,7 +1,7 @@
-import { CustomFontEmbedder, PDFFont, PDFObject, type PDFContext, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { CustomFontEmbedder, PDFFont, PDFObject, PDFRawStream, type PDFContext, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
-import { encodeSubset, type SubsetCache, type SubsetVersion } from './subset-cache.js';
+import { encodeSubset, TO_UNICODE_PER_SUBSET, type SubsetCache, type SubsetVersion } from './subset-cache.js';
 
 /** What pdf-lib reads from a glyph when writing widths and the ToUnicode map; `id` is the subset glyph id. */
 interface GlyphForCmap {
@@ -123,6 +123,7 @@ export class EmbeddedFace {
 /** pdf-lib's Type0 font writer, fed with a subset chosen at write time and its cached program. */
 class DeferredSubsetEmbedder extends CustomFontEmbedder {
   readonly #owner: EmbeddedFace;
+  #toUnicodeKey = '';
 
   constructor(owner: EmbeddedFace) {
     super(owner.face.font as never, NO_BYTES);
@@ -131,6 +132,7 @@ class DeferredSubsetEmbedder extends CustomFontEmbedder {
 
   override embedIntoContext(context: PDFContext, ref?: PDFRef): Promise<PDFRef> {
     const glyphs = this.#owner.glyphsForCmap();
+    this.#toUnicodeKey = glyphs.map((g) => `${g.id}:${g.codePoints.join(',')}`).join(';');
     const cache: GlyphCache = { access: () => glyphs, invalidate: () => undefined };
     this.glyphCache = cache as unknown as typeof this.glyphCache;
     return super.embedIntoContext(context, ref);
@@ -145,6 +147,20 @@ class DeferredSubsetEmbedder extends CustomFontEmbedder {
     // The bytes are shared with other documents and never written to: pdf-lib only copies stream contents out.
     const stream = context.stream(program, { Filter: 'FlateDecode', Subtype: cff ? 'CIDFontType0C' : undefined });
     return Promise.resolve(context.register(stream));
+  }
+
+  /** Documents filled with the same text map the same glyphs: their ToUnicode bytes are reused too. */
+  protected override embedUnicodeCmap(context: PDFContext): PDFRef {
+    const memo = this.#owner.subset().toUnicode;
+    const known = memo.get(this.#toUnicodeKey);
+    if (known) return context.register(context.stream(known, { Filter: 'FlateDecode' }));
+    const ref = super.embedUnicodeCmap(context);
+    const stream = context.lookup(ref);
+    if (stream instanceof PDFRawStream) {
+      if (memo.size >= TO_UNICODE_PER_SUBSET) memo.delete(memo.keys().next().value as string);
+      memo.set(this.#toUnicodeKey, stream.getContents());
+    }
+    return ref;
   }
 }
 

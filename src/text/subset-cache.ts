@@ -15,7 +15,15 @@ export interface SubsetVersion {
   readonly program: Uint8Array;
   /** CFF outlines (embedded as FontFile3 / CIDFontType0C). */
   readonly cff: boolean;
+  /**
+   * Compressed ToUnicode CMaps written with this subset, by the glyphs and
+   * text they map (documents decide their own glyphs' text; most map the same).
+   */
+  readonly toUnicode: Map<string, Uint8Array>;
 }
+
+/** ToUnicode CMaps remembered per subset. */
+export const TO_UNICODE_PER_SUBSET = 16;
 
 export interface SubsetCacheOptions {
   /** No subset larger than this is kept; a document needing more glyphs of one face gets its own. Default 2000. */
@@ -51,7 +59,7 @@ export function encodeSubset(font: Font, gids: readonly number[]): SubsetVersion
   for (const gid of gids) sidOf.set(gid, subset.includeGlyph(gid));
   const program = deflateSync(subset.encode());
   const cff = Boolean((subset as unknown as { cff?: unknown }).cff);
-  return { gids: [...gids], sidOf, program, cff };
+  return { gids: [...gids], sidOf, program, cff, toUnicode: new Map() };
 }
 
 /**
