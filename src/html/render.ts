@@ -1,5 +1,5 @@
 import { ParseSpeeds, PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
-import type { Page } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
@@ -130,17 +130,23 @@ function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: 
   return placed;
 }
 
-async function evaluate<T>(page: Page, expression: string): Promise<T> {
-  return (await page.evaluate(expression)) as T;
+/** Evaluates in the document's main world; the result comes back as JSON. */
+async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
+  const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+  if (r.exceptionDetails) {
+    const d = r.exceptionDetails;
+    throw new Error(`In-page script failed: ${d.exception?.description ?? d.text}`);
+  }
+  return r.result.value as T;
 }
 
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
   const source = await buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes });
-  return pool.run(async ({ page, deadline }) => {
+  return pool.run(async ({ page, cdp, deadline }) => {
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
-    // One round trip: define the helpers and run them (each CDP evaluate costs ~3 ms).
-    const info = await evaluate<PrepareResult>(page, `${INPAGE_SOURCE}
+    // One round trip: define the helpers and run them (each costs a CDP round trip).
+    const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}
 window.__castpress.prepare()`);
     let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
     if (!info.needsDests) return pdf;
@@ -153,14 +159,14 @@ window.__castpress.prepare()`);
       const fixSides = sidesWrong(actual, info);
       if (!fixSides && sameLayout(state, actual, info)) break;
       state = { ...actual, fixSides };
-      await evaluate(page, `window.__castpress.layout(${JSON.stringify(state)})`);
+      await evaluate(cdp, `window.__castpress.layout(${JSON.stringify(state)})`);
       pdf = await page.pdf(PRINT_OPTIONS);
       doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
       dests = readDests(doc);
       actual = observe(doc, dests, info);
     }
     if (info.forms.length > 0) {
-      const margins = await evaluate<Margins[]>(page, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
+      const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
       await addAcroForm(doc, placeControls(info, dests, doc, margins));
     }
     if (info.overlay) await mergeOverlay(doc, actual.total);
