@@ -240,4 +240,38 @@ describe('running elements', () => {
     expect(pages[0]!.match(/Footer/g)).toHaveLength(1);
     expect(pages[1]!.match(/Footer 2 of 2/g)).toHaveLength(2);
   });
+  it('draws the margin boxes of named pages of another size at that page size', async () => {
+    const css = `${RESET} .hdr { position: running(h); } @page wide { size: A4 landscape; } .w { page: wide; }
+      @page { @top-right { content: element(h); } @bottom-center { content: counter(page) "/" counter(pages); } }`;
+    const html = '<div class="hdr">HDR</div><p>portrait</p><div class="w"><p>landscape</p></div><p>back</p>';
+    const pdf = await renderHtml(pool, { html, css });
+    await qpdfCheck(pdf);
+    const pages = await readText(pdf);
+    expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([[612, 792], [842, 595], [612, 792]]);
+    pages.forEach((p, i) => {
+      const hdr = item(p, 'HDR')!;
+      // right-aligned in the top-right box: ends at the right content edge (50px = 37.5pt)
+      expect(hdr.x + hdr.width).toBeGreaterThan(p.width - 37.5 - 3);
+      expect(hdr.x + hdr.width).toBeLessThan(p.width - 37.5 + 1);
+      expect(hdr.y).toBeLessThan(37.5);
+      const foot = item(p, `${i + 1}/3`)!;
+      expect(foot.y).toBeGreaterThan(p.height - 37.5);
+      expect(Math.abs(foot.x + foot.width / 2 - p.width / 2)).toBeLessThan(2);
+    });
+  });
+
+  it('draws an !important margin box once when the overlay draws the margin boxes', async () => {
+    const css = `${RESET} .hdr { position: running(h); } @page { @top-center { content: element(h); } @bottom-center { content: "FOOT" !important; } }`;
+    const [page] = await readText(await renderHtml(pool, { html: '<div class="hdr">HDR</div><p>body</p>', css }));
+    expect(count(page!, 'FOOT')).toBe(1);
+    expect(count(page!, 'HDR')).toBe(1);
+  });
+
+  it('keeps native margin boxes when element() appears only where it does not apply', async () => {
+    const css = `${RESET} .hdr { position: running(h); } @media screen { @page { @top-center { content: element(h); } } }
+      @page { @bottom-center { content: "NATIVE " counter(page); } }`;
+    const [page] = await readText(await renderHtml(pool, { html: '<div class="hdr">HDR</div><p>body</p>', css }));
+    expect(item(page!, 'NATIVE 1')).toBeDefined();
+    expect(item(page!, 'NATIVE 1')!.y).toBeGreaterThan(page!.height - 37.5);
+  });
 });
