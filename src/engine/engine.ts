@@ -1,6 +1,7 @@
 import { RenderError, ValidationError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
+import { Shaper, SubsetCache } from '../text/index.js';
 import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { generateMarkdown } from '../markdown/index.js';
@@ -39,7 +40,10 @@ export interface FillCallOptions {
 export class Engine {
   readonly limits: Limits;
   private readonly fonts: FontRegistry;
-  private readonly fillCache = new FillCache();
+  /** Text work shared by every renderer of this engine: shaped runs and font subsets. */
+  private readonly shaper = new Shaper();
+  private readonly subsets = new SubsetCache();
+  private readonly fillCache = new FillCache({ shaper: this.shaper, subsets: this.subsets });
   /** Validated templates by the object the caller passed: templates are immutable once handed over. */
   private readonly parsedTemplates = new WeakMap<object, Template>();
   private readonly store?: TemplateStore;
@@ -86,6 +90,8 @@ export class Engine {
       maxImageBytes: this.limits.imageBytes,
       now: (this.options.now ?? (() => new Date()))(),
       timeZone: this.options.timeZone,
+      shaper: this.shaper,
+      subsets: this.subsets,
     });
   }
 

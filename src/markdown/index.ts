@@ -8,7 +8,7 @@ import type { FontRegistry } from '../fonts/index.js';
 import { resolvePageLayout } from '../page/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
-import { TextSetter } from '../text/index.js';
+import { TextSetter, type Shaper, type SubsetCache } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
@@ -27,6 +27,9 @@ export interface MarkdownContext {
   now: Date;
   /** Time zone for the timestamp (IANA name); default UTC. */
   timeZone?: string;
+  /** The engine's shaping results and font subsets, reused across documents. */
+  shaper?: Shaper;
+  subsets?: SubsetCache;
 }
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
@@ -60,7 +63,7 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   doc.setCreationDate(ctx.now);
   doc.setModificationDate(ctx.now);
 
-  const setter = new TextSetter(doc, ctx.fonts);
+  const setter = new TextSetter(doc, ctx.fonts, { shaper: ctx.shaper, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);
   const [images, loadedLogo] = await Promise.all([
     loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes),

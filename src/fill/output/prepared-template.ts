@@ -187,12 +187,15 @@ export class FillCache {
   /** Laid-out text shared by the engine's fills (same font registry). */
   readonly layouts = new LayoutCache();
   /** Shaped runs shared by the engine's fills (bounded inside the Shaper). */
-  readonly shaper = new Shaper();
+  readonly shaper: Shaper;
   /** Font subsets shared by the engine's fills: embedding reuses their bytes. */
-  readonly subsets = new SubsetCache();
+  readonly subsets: SubsetCache;
 
-  constructor(options: { maxEntries?: number } = {}) {
+  /** `shaper` and `subsets` may be the engine's, shared with its other renderers. */
+  constructor(options: { maxEntries?: number; shaper?: Shaper; subsets?: SubsetCache } = {}) {
     this.maxEntries = options.maxEntries ?? 32;
+    this.shaper = options.shaper ?? new Shaper();
+    this.subsets = options.subsets ?? new SubsetCache();
   }
 
   get(bytes: Uint8Array): Promise<PreparedTemplate> {
