@@ -1,6 +1,6 @@
 import { loadResource, type ResourceResolver } from '../resources/index.js';
 import { absolutizeUrls, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
-import { BASE_CSS, pageOptionsCss, type HtmlPageOptions } from './page-css.js';
+import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
 import { classifyUrl } from './network-guard.js';
 
 export interface DocumentInput {
@@ -92,7 +92,7 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     '<meta charset="utf-8">' +
     (input.baseUrl ? `<base href="${escapeHtml(input.baseUrl)}">` : '') +
     (input.title !== undefined ? `<title>${escapeHtml(input.title)}</title>` : '') +
-    styleBlock(`${BASE_CSS}\n${pageOptionsCss(input.page)}`, '__fs_defaults');
+    styleBlock(defaultDocumentCss(input.page), '__fs_defaults');
 
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const rest = doctype ? html.slice(doctype[0].length) : html;

@@ -72,3 +72,8 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @font-face { font-family: 'Noto CJK'; src: local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
 :where(html) { font-family: 'Noto Sans', 'Noto CJK', sans-serif; }
 @page __fs_blank { ${['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom', 'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'].map((b) => `@${b} { content: none !important; }`).join(' ')} }`;
+
+/** What every document gets first in `<head>`: the defaults above and the page options. */
+export function defaultDocumentCss(page?: HtmlPageOptions): string {
+  return `${BASE_CSS}\n${pageOptionsCss(page)}`;
+}
