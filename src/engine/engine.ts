@@ -31,6 +31,8 @@ export interface EngineOptions {
 export interface FillCallOptions {
   /** With an EID: omitted = latest published, -1 = working version. */
   versionNumber?: number;
+  /** Called with the resolved template before rendering (the REST server names the file after its title). */
+  onTemplate?: (template: Template) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export class Engine {
     this.assertOpen();
     const parsedRequest = this.parseFill(request);
     const resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+    callOptions.onTemplate?.(resolved);
     for (const f of resolved.fields) {
       if (f.style?.fontFamily) this.fonts.assertFamily(f.style.fontFamily, `template.fields[${resolved.fields.indexOf(f)}].style.fontFamily`);
     }

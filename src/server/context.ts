@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/index.js';
+import { contentDisposition, type PdfName } from './filename.js';
 import type { KeyEntry } from './keys.js';
 import type { MultipartLimits } from './multipart.js';
 import type { UrlStore } from './url-store.js';
@@ -21,21 +22,32 @@ function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+/** The body's `title` (validated by the engine, so a string when present). */
+export function titleOf(body: unknown): string | undefined {
+  const title = typeof body === 'object' && body !== null ? (body as { title?: unknown }).title : undefined;
+  return typeof title === 'string' ? title : undefined;
+}
+
 /**
  * The last step of fill and generate: the watermark for development keys, then
- * the bytes, or a signed link when the body asked for `outputFormat: 'url'`.
+ * the bytes (named `name` in Content-Disposition), or a signed link when the body
+ * asked for `outputFormat: 'url'` (the download then carries the name).
  * The request was validated by the engine, so `outputFormat` is exactly 'url' or 'pdf' here.
  */
-export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, pdf: Uint8Array, body: unknown): Promise<void> {
+export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, pdf: Uint8Array, body: unknown, name: PdfName): Promise<void> {
   const key = ctx.keys.get(request);
   const bytes = key?.kind === 'development' ? await watermarkPdf(pdf) : pdf;
   const wantsUrl = typeof body === 'object' && body !== null && (body as { outputFormat?: unknown }).outputFormat === 'url';
   if (wantsUrl) {
-    const link = ctx.urlStore.put(bytes);
+    const link = ctx.urlStore.put(bytes, name);
     const url = `${baseUrl(ctx, request)}/download/${link.id}.pdf?expires=${link.expires}&signature=${link.signature}`;
     // Only `url`: the Node client treats a JSON body with a top-level name, message or errors as an error.
     await reply.code(200).type('application/json; charset=utf-8').send({ url });
     return;
   }
-  await reply.code(200).type('application/pdf').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  await reply
+    .code(200)
+    .type('application/pdf')
+    .header('content-disposition', contentDisposition(name))
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CastpressError, NotFoundError, PayloadTooLargeError } from '../errors/index.js';
+import type { PdfName } from './filename.js';
 
 export const URL_LIFETIME_MS = 5 * 60 * 1000;
 
@@ -16,6 +17,14 @@ export interface UrlStoreOptions {
 interface Entry {
   bytes: Uint8Array;
   expiresAt: number;
+  name?: PdfName;
+}
+
+/** What a download link serves. */
+export interface StoredPdf {
+  bytes: Uint8Array;
+  /** The name the request gave the PDF (from its title), if any. */
+  name?: PdfName;
 }
 
 export interface SignedLink {
@@ -54,7 +63,7 @@ export class UrlStore {
     this.maxEntries = options.maxEntries ?? 1000;
   }
 
-  put(bytes: Uint8Array): SignedLink {
+  put(bytes: Uint8Array, name?: PdfName): SignedLink {
     if (bytes.byteLength > this.maxBytes) throw new PayloadTooLargeError('The PDF is larger than the download store holds', 'outputFormat');
     this.sweep();
     // Map iteration is insertion order and every entry lives equally long: the first one expires first.
@@ -64,13 +73,18 @@ export class UrlStore {
     }
     const id = randomBytes(16).toString('base64url');
     const expires = this.now() + this.lifetimeMs;
-    this.entries.set(id, { bytes, expiresAt: expires });
+    this.entries.set(id, { bytes, expiresAt: expires, name });
     this.bytes += bytes.byteLength;
     return { id, expires, signature: this.sign(id, expires) };
   }
 
   /** The PDF behind a link: 404 for a link this server did not sign (or has dropped), 410 once expired. */
   get(id: string, expires: unknown, signature: unknown): Uint8Array {
+    return this.open(id, expires, signature).bytes;
+  }
+
+  /** {@link get} with the name the PDF was stored under. */
+  open(id: string, expires: unknown, signature: unknown): StoredPdf {
     const notFound = () => new NotFoundError('No such download', 'url');
     if (typeof expires !== 'string' || !/^\d{1,16}$/.test(expires) || typeof signature !== 'string' || !signature) throw notFound();
     const at = Number(expires);
@@ -82,7 +96,7 @@ export class UrlStore {
     }
     const entry = this.entries.get(id);
     if (!entry) throw notFound();
-    return entry.bytes;
+    return { bytes: entry.bytes, name: entry.name };
   }
 
   get size(): number {

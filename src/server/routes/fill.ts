@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { requestBody } from '../body.js';
-import { sendPdf, type ServerContext } from '../context.js';
+import { sendPdf, titleOf, type ServerContext } from '../context.js';
+import { pdfName } from '../filename.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
 export function parseVersionNumber(raw: unknown): number | undefined {
@@ -17,7 +18,12 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
     if (!m) throw new NotFoundError(`No route POST ${request.url.split('?')[0]}: the path is /api/v1/fill/{castEid}.pdf`, 'path');
     const versionNumber = parseVersionNumber(request.query.versionNumber);
     const body = await requestBody(request, ctx.multipart);
-    const pdf = await ctx.engine.fill(m[1]!, body, versionNumber === undefined ? {} : { versionNumber });
-    await sendPdf(ctx, request, reply, pdf, body);
+    let templateTitle: string | undefined;
+    const onTemplate = (t: { title?: string }) => {
+      templateTitle = t.title;
+    };
+    const pdf = await ctx.engine.fill(m[1]!, body, versionNumber === undefined ? { onTemplate } : { versionNumber, onTemplate });
+    // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
+    await sendPdf(ctx, request, reply, pdf, body, pdfName(titleOf(body) ?? templateTitle, m[1]!));
   });
 }
