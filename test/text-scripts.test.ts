@@ -110,6 +110,65 @@ describe('scripts: fill-style single lines read back in logical order', () => {
   });
 });
 
+/** Scripts found through the block table (src/fonts/script-ranges.ts), from fonts-noto-core. */
+const MORE_SCRIPTS: Array<[name: string, text: string, face: string, exact: boolean]> = [
+  ['Tamil', 'வணக்கம் உலகம்', 'NotoSansTamil-Regular', true],
+  ['Telugu', 'హలో ప్రపంచం', 'NotoSansTelugu-Regular', true],
+  ['Gurmukhi', 'ਸਤ ਸ੍ਰੀ ਅਕਾਲ', 'NotoSansGurmukhi-Regular', true],
+  ['Lao', 'ສະບາຍດີ', 'NotoSansLao-Regular', true],
+  ['Myanmar', 'မင်္ဂလာပါ', 'NotoSansMyanmar-Regular', true],
+  ['Ethiopic', 'ሰላም ልዑል', 'NotoSansEthiopic-Regular', true],
+  ['Georgian', 'გამარჯობა', 'NotoSansGeorgian-Regular', true],
+  ['Armenian', 'Բարեւ աշխարհ', 'NotoSansArmenian-Regular', true],
+  ['Thai', 'สวัสดีชาวโลก', 'NotoSansThai-Regular', true],
+  ['Tibetan', 'བཀྲ་ཤིས་བདེ་ལེགས', 'NotoSerifTibetan-Regular', true],
+  ['Syriac', 'ܫܠܡܐ', 'NotoSansSyriac-Regular', true],
+  ['Thaana', 'ހެލޯ', 'NotoSansThaana-Regular', true],
+  ['Cherokee', 'ᎣᏏᏲ', 'NotoSansCherokee-Regular', true],
+  // Pre-base vowel signs are drawn before their consonant, and pdfjs reads glyphs in drawing order;
+  // two-part vowels read back as their two parts.
+  ['Devanagari', 'नमस्ते दुनिया', 'NotoSansDevanagari-Regular', false],
+  ['Bengali', 'ওহে বিশ্ব', 'NotoSansBengali-Regular', false],
+  ['Gujarati', 'નમસ્તે વિશ્વ', 'NotoSansGujarati-Regular', false],
+  ['Kannada', 'ನಮಸ್ಕಾರ ಪ್ರಪಂಚ', 'NotoSansKannada-Regular', false],
+  ['Malayalam', 'ഹലോ ലോകം', 'NotoSansMalayalam-Regular', false],
+  ['Sinhala', 'ආයුබෝවන් ලෝකය', 'NotoSansSinhala-Regular', false],
+  ['Khmer', 'សួស្តីពិភពលោក', 'NotoSansKhmer-Regular', false],
+];
+
+describe('scripts beyond the eight: the Noto face of each script, by Unicode block', () => {
+  it.each(MORE_SCRIPTS)('%s', async (_name, text, face, exact) => {
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    const lines = setter.layout([{ text, style }]);
+    expectNoTofu(lines);
+    expect(new Set(lines[0].runs.filter((r) => r.text.trim()).map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName))).toEqual(new Set([face]));
+    const { bytes } = await drawOne(text);
+    const [page] = await readText(bytes);
+    const got = lineText(page);
+    if (exact) expect(got).toBe(text);
+    else {
+      // Every character is there (split vowels read back as their parts); only the order differs.
+      const left = [...got.normalize('NFD').replace(/\s/g, '')];
+      for (const ch of text.normalize('NFD').replace(/\s/g, '')) {
+        const at = left.indexOf(ch);
+        expect(at, `${ch} in ${got}`).toBeGreaterThanOrEqual(0);
+        left.splice(at, 1);
+      }
+    }
+  });
+
+  it('a combining mark the current face lacks comes from a face that has it (≧̸: Noto Sans CJK, then Noto Sans)', async () => {
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    const lines = setter.layout([{ text: 'a ≧\u0338 b', style }]);
+    expectNoTofu(lines);
+    const { bytes } = await drawOne('a ≧\u0338 b');
+    const [page] = await readText(bytes);
+    expect(lineText(page)).toBe('a ≧\u0338 b');
+  });
+});
+
 describe('scripts: golden image', () => {
   it('renders every script without missing-glyph boxes', async () => {
     const doc = await PDFDocument.create();
@@ -133,5 +192,19 @@ describe('scripts: golden image', () => {
     }
     const bytes = await doc.save();
     await expectGolden('text-scripts', bytes, { scale: 2 });
+  });
+
+  it('renders the scripts found by Unicode block, shaped (Indic conjuncts and pre-base vowels, Khmer, Tibetan stacks)', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([420, 130]);
+    const setter = new TextSetter(doc, registry);
+    const text = MORE_SCRIPTS.map(([, t]) => t).join('  ');
+    let y = 120;
+    for (const line of setter.layout([{ text, style }], { maxWidth: 400 })) {
+      y -= line.ascent;
+      setter.drawLine(page, line, 10, y, black);
+      y -= line.height - line.ascent;
+    }
+    await expectGolden('text-scripts-more', await doc.save(), { scale: 2 });
   });
 });

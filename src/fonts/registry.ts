@@ -4,6 +4,7 @@ import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
 import { bundledFontsDir, DEFAULT_SYSTEM_FONT_DIRS, firstExisting, LIBERATION_DIRS, NOTO_CJK_DIR, NOTO_CORE_DIR } from './paths.js';
+import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
 
@@ -31,24 +32,6 @@ const CJK_FAMILIES: Record<CjkLanguage, string> = {
   jp: 'Noto Sans CJK JP',
   kr: 'Noto Sans CJK KR',
 };
-/**
- * Script fonts from fonts-noto-core tried after Noto Sans and Noto Sans CJK, in
- * this order. Only files that exist are used; each is parsed on first need.
- */
-const SCRIPT_FALLBACKS = [
-  'NotoSansHebrew',
-  'NotoSansArabic',
-  'NotoSansArmenian',
-  'NotoSansGeorgian',
-  'NotoSansThai',
-  'NotoSansDevanagari',
-  'NotoSansBengali',
-  'NotoSansTamil',
-  'NotoSansEthiopic',
-  'NotoSansMath',
-  'NotoSansSymbols',
-  'NotoSansSymbols2',
-];
 /** The standard names are backed by metric-compatible Liberation faces (see README.md). */
 const STANDARD_NAMES: Record<string, string> = {
   Courier: 'LiberationMono',
@@ -100,7 +83,8 @@ export class FontRegistry {
   readonly #files = new Map<string, Font | FontCollection>();
   readonly #fonts = new Map<string, Font>();
   readonly #faces = new Map<string, ResolvedFace>();
-  #scriptFallbacks: Map<FontWeight, FaceSource[]> | undefined;
+  /** fonts-noto-core file per (base name, bold?), null when not installed. */
+  readonly #notoCore = new Map<string, FaceSource | null>();
 
   constructor(options: FontRegistryOptions = {}) {
     this.#options = {
@@ -145,25 +129,44 @@ export class FontRegistry {
     return this.resolve(NOTO_SANS, weight);
   }
 
-  /** Other Noto script fonts (Hebrew, Arabic, ...), in fallback order. Files are parsed only when a caller touches `.font`. */
-  scriptFallbacks(weight: FontWeight): Array<() => ResolvedFace> {
-    if (!this.#scriptFallbacks) this.#scriptFallbacks = new Map();
-    let sources = this.#scriptFallbacks.get(weight);
-    if (!sources) {
-      sources = [];
-      for (const base of SCRIPT_FALLBACKS) {
-        const path = firstExisting([
-          join(NOTO_CORE_DIR, `${base}-${isBold(weight) ? 'Bold' : 'Regular'}.ttf`),
-          join(NOTO_CORE_DIR, `${base}-Regular.ttf`),
-        ]);
-        if (path) sources.push({ path });
-      }
-      this.#scriptFallbacks.set(weight, sources);
+  /**
+   * The fonts-noto-core face for the script of `cp` (Hebrew, Arabic, Devanagari,
+   * Malayalam, ...: see script-ranges.ts), or undefined when `cp` is in no such
+   * block or the font is not installed. The file is parsed when `.font` is read.
+   */
+  scriptFace(cp: number, weight: FontWeight): ResolvedFace | undefined {
+    const base = scriptFontFor(cp);
+    return base === undefined ? undefined : this.#notoCoreFace(base, weight);
+  }
+
+  /** Math, symbol and music fonts, tried in order for what no script block claims. */
+  generalFallbacks(weight: FontWeight): Array<() => ResolvedFace> {
+    const faces: Array<() => ResolvedFace> = [];
+    for (const base of GENERAL_FALLBACKS) {
+      if (this.#notoCoreSource(base, weight)) faces.push(() => this.#notoCoreFace(base, weight)!);
     }
-    return sources.map((source) => () => {
-      const faceBold = /-Bold\.ttf$/.test(source.path);
-      return this.#face(source, source.path, isBold(weight) && !faceBold, isItalic(weight));
-    });
+    return faces;
+  }
+
+  #notoCoreSource(base: string, weight: FontWeight): FaceSource | undefined {
+    const key = `${base}${isBold(weight) ? '+b' : ''}`;
+    let source = this.#notoCore.get(key);
+    if (source === undefined) {
+      const path = firstExisting([
+        join(NOTO_CORE_DIR, `${base}-${isBold(weight) ? 'Bold' : 'Regular'}.ttf`),
+        join(NOTO_CORE_DIR, `${base}-Regular.ttf`),
+      ]);
+      source = path ? { path } : null;
+      this.#notoCore.set(key, source);
+    }
+    return source ?? undefined;
+  }
+
+  #notoCoreFace(base: string, weight: FontWeight): ResolvedFace | undefined {
+    const source = this.#notoCoreSource(base, weight);
+    if (!source) return undefined;
+    const faceBold = /-Bold\.ttf$/.test(source.path);
+    return this.#face(source, source.path, isBold(weight) && !faceBold, isItalic(weight));
   }
 
   /** Looks a face up by the id it was handed out with. */

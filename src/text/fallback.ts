@@ -5,7 +5,8 @@ const LANG_INDEX: Record<CjkLanguage, number> = { sc: 1, tc: 2, jp: 3, kr: 4 };
 
 /**
  * Per-glyph fallback for one style: the chosen face, then Noto Sans, then Noto
- * Sans CJK (language picked per character), then the other Noto script fonts.
+ * Sans CJK (language picked per character), then the Noto font of the
+ * character's script, then the Noto math and symbol fonts.
  * Faces further down the chain are parsed only when a character needs them.
  */
 export class FallbackChain {
@@ -13,7 +14,7 @@ export class FallbackChain {
   readonly #registry: FontRegistry;
   readonly #weight: FontWeight;
   readonly #picks = new Map<number, ResolvedFace>();
-  #scripts: Array<() => ResolvedFace> | undefined;
+  #general: Array<() => ResolvedFace> | undefined;
 
   constructor(registry: FontRegistry, primary: ResolvedFace, weight: FontWeight) {
     this.#registry = registry;
@@ -27,7 +28,8 @@ export class FallbackChain {
    */
   pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
     if (current && (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
-    if (current && (isClusterContinuation(cp) || isIgnorable(cp))) return current;
+    // A mark the current face lacks (U+0338 after a maths operator) is searched like any character.
+    if (current && isIgnorable(cp)) return current;
     const key = cp * 8 + (cjk ? LANG_INDEX[cjk] : 0);
     const cached = this.#picks.get(key);
     if (cached) return cached;
@@ -45,8 +47,10 @@ export class FallbackChain {
       const face = this.#registry.cjk(lang, this.#weight);
       if (face?.font.hasGlyphForCodePoint(cp)) return face;
     }
-    this.#scripts ??= this.#registry.scriptFallbacks(this.#weight);
-    for (const get of this.#scripts) {
+    const script = this.#registry.scriptFace(cp, this.#weight);
+    if (script?.font.hasGlyphForCodePoint(cp)) return script;
+    this.#general ??= this.#registry.generalFallbacks(this.#weight);
+    for (const get of this.#general) {
       const face = get();
       if (face.font.hasGlyphForCodePoint(cp)) return face;
     }
