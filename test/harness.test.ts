@@ -40,6 +40,10 @@ describe('test harness', () => {
     const at = (x: number, y: number) => Array.from(page.rgba.slice((y * page.width + x) * 4, (y * page.width + x) * 4 + 3));
     expect(at(50, 90)).toEqual([255, 0, 0]); // the red box at the bottom
     expect(at(50, 50)).toEqual([255, 255, 255]);
+    // Form widgets are drawn from their appearance streams (the text field's "Ada" at x 110–190, y 70–90).
+    let inked = 0;
+    for (let y = 70; y < 90; y++) for (let x = 110; x < 190; x++) if (at(x, y).some((c) => c < 128)) inked++;
+    expect(inked).toBeGreaterThan(10);
   });
 
   it('qpdf accepts a good file and rejects a broken one', async () => {

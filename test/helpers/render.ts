@@ -27,7 +27,9 @@ export async function renderPages(bytes: Uint8Array, scale = 1): Promise<Rendere
         canvasContext: ctx as unknown as CanvasRenderingContext2D,
         canvas: canvas as unknown as HTMLCanvasElement,
         viewport,
-        annotationMode: 2, // render form-field appearances too
+        // ENABLE (1) draws every annotation's appearance stream, form widgets included; ENABLE_FORMS (2)
+        // leaves widgets to an HTML layer and draws none of them.
+        annotationMode: 1,
       } as unknown as Parameters<typeof page.render>[0]).promise;
       const rgba = new Uint8ClampedArray(ctx.getImageData(0, 0, width, height).data);
       out.push({ width, height, rgba, png: canvas.toBuffer('image/png') });
