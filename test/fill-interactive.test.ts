@@ -1,4 +1,6 @@
+import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectGolden } from './helpers/golden.js';
 import { createEngine } from '../src/index.js';
 import { qpdfCheck, readFields } from './helpers/pdf.js';
 import { w9Template } from './fixtures/fill/corpus.js';
@@ -63,5 +65,39 @@ describe('fill: useInteractiveFields', () => {
     expect(got.find((f) => f.name === text.acroFieldName)!.value).toBe('Interactive');
     expect(got.find((f) => f.name === box.acroFieldName)!.value).not.toBe('Off');
     expect(got).toHaveLength(22);
+  });
+
+  it('check boxes show the request\'s defaultCheckboxCharacter when checked (same mark as flat output), else a drawn check mark', async () => {
+    const fields = [
+      field('checkbox', { id: 'on', rect: r(72, 100, 20, 20) }),
+      field('checkbox', { id: 'off', rect: r(72, 130, 20, 20) }),
+      field('checkbox', { id: 'wide', rect: r(72, 160, 60, 20) }),
+      field('checkbox', { id: 'square', rect: r(150, 160, 60, 20), square: true }),
+    ];
+    const data = { on: true, off: false, wide: true, square: true };
+    const tpl = await template(fields);
+    const withChar = await engine.fill(tpl, { useInteractiveFields: true, defaultCheckboxCharacter: '✓', data });
+    const plain = await engine.fill(tpl, { useInteractiveFields: true, data });
+    await qpdfCheck(withChar);
+
+    /** The content of each check box's on-state appearance, by field name. */
+    const onStates = async (pdf: Uint8Array): Promise<Record<string, string>> => {
+      const doc = await PDFDocument.load(pdf);
+      const out: Record<string, string> = {};
+      for (const f of doc.getForm().getFields()) {
+        const ap = f.acroField.getWidgets()[0]!.dict.lookup(PDFName.of('AP'), PDFDict).lookup(PDFName.of('N'), PDFDict);
+        const on = ap.lookup(PDFName.of('Yes'));
+        if (on instanceof PDFRawStream) out[f.getName()] = new TextDecoder('latin1').decode(decodePDFRawStream(on).decode());
+      }
+      return out;
+    };
+    const marked = await onStates(withChar);
+    expect(Object.keys(marked).sort()).toEqual(['off', 'on', 'square', 'wide']);
+    // Every box, checked or not, carries the character in its on state: text drawn with an embedded font.
+    for (const content of Object.values(marked)) expect(content).toMatch(/Tf[\s\S]*TJ/);
+    const drawn = await onStates(plain);
+    for (const content of Object.values(drawn)) expect(content).not.toMatch(/Tf/);
+    expect(Object.fromEntries((await readFields(withChar)).map((f) => [f.name, f.value !== 'Off']))).toEqual({ on: true, off: false, wide: true, square: true });
+    await expectGolden('fill-interactive-checkbox-character', withChar);
   });
 });

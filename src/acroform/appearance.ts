@@ -271,12 +271,25 @@ export interface ToggleAppearances {
   off: PDFRef;
 }
 
-/** Check box: a drawn check mark (no font needed), the box border and background when the widget has them. */
-export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox): ToggleAppearances {
+/**
+ * Draws the checked state's mark into an appearance: `target` stands for a page
+ * whose user space is the widget's box, (0, 0) at its bottom-left.
+ */
+export type CheckMarkPainter = (target: PDFPage, width: number, height: number) => void;
+
+/**
+ * Check box: the box border and background when the widget has them, and in
+ * the on state the caller's mark, else a drawn check mark (no font needed).
+ */
+export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox, mark?: CheckMarkPainter): ToggleAppearances {
   const off = new AppearanceCanvas(doc);
   drawBox(off, width, height, box);
   const on = new AppearanceCanvas(doc);
   drawBox(on, width, height, box);
+  if (mark) {
+    mark(on.asPage(), width, height);
+    return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+  }
   const s = Math.min(width, height);
   const ox = (width - s) / 2;
   const oy = (height - s) / 2;

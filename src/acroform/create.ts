@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, hexToRgb, radioAppearances, textAppearance, type FieldTextStyle } from './appearance.js';
+import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
@@ -28,6 +28,8 @@ export interface InteractiveFieldSpec {
   maxLength?: number;
   style: FieldTextStyle;
   readOnly?: boolean;
+  /** Checkbox: draws the checked mark (e.g. the request's checkbox character); default a drawn check mark. */
+  checkMark?: CheckMarkPainter;
 }
 
 const PRINT = 4;
@@ -180,7 +182,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   const { width, height } = spec.rect;
   const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: {} };
   if (spec.kind === 'checkbox') {
-    const apps = checkboxAppearances(doc, width, height, spec.style.textColor);
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, undefined, spec.checkMark);
     const on = spec.value === true || spec.value === 'true';
     return context.obj({ ...base, MK: { CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
   }

@@ -2,5 +2,5 @@
 export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
-export type { FieldTextStyle, Alignment, VerticalAlignment } from './appearance.js';
+export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter } from './appearance.js';
 export { addInteractiveFields, type InteractiveFieldSpec, type PdfRect } from './create.js';

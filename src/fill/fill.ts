@@ -53,5 +53,8 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     title: request.title ?? template.title,
   });
   if (!interactive) return out;
-  return addFields(out, plan, prepared.pages.map((p) => p.frame), ctx.fonts);
+  return addFields(out, plan, prepared.pages.map((p) => p.frame), ctx.fonts, {
+    checkboxCharacter: request.defaultCheckboxCharacter,
+    checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
+  });
 }

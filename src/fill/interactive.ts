@@ -1,3 +1,4 @@
+import type { PDFPage } from '@cantoo/pdf-lib';
 import { addInteractiveFields, fillExistingFields, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
 import type { FontRegistry } from '../fonts/index.js';
 import { loadPdf } from '../pdf/index.js';
@@ -5,6 +6,15 @@ import { TextSetter } from '../text/index.js';
 import type { Box, FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
 import { displayMatrix, toDrawBox } from './render/geometry.js';
+import { LayoutCache } from './render/layout-cache.js';
+import { drawMark } from './render/marks.js';
+import type { Typesetter } from './render/text.js';
+
+/** The request's checkbox character for interactive check boxes; without one they show a drawn check mark. */
+export interface InteractiveMarks {
+  checkboxCharacter?: string;
+  checkboxSquare: boolean;
+}
 
 /** Interactive output draws only images into the page; every other value becomes a form field. */
 export function imagesOnly(plan: FillPlan): FillPlan {
@@ -40,7 +50,7 @@ function nameOf(filled: FilledField): string {
   return indices.length ? `${base}_${indices.join('_')}` : base;
 }
 
-function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame): InteractiveFieldSpec[] {
+function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks: InteractiveMarks, t: Typesetter): InteractiveFieldSpec[] {
   const f = filled.field;
   const style = {
     fontFamily: filled.style.fontFamily,
@@ -56,8 +66,13 @@ function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame): Inte
   const common = { pageIndex, style, readOnly: filled.readOnly };
   const name = nameOf(filled);
   switch (f.type) {
-    case 'checkbox':
-      return [{ ...common, name, kind: 'checkbox', rect: at(f.rect), value: filled.values.checked === 'true' }];
+    case 'checkbox': {
+      const char = marks.checkboxCharacter;
+      const square = f.square ?? marks.checkboxSquare;
+      // The same mark as flat output, drawn into the on-state appearance (so it shows whenever the box is checked).
+      const checkMark = char === undefined ? undefined : (target: PDFPage, width: number, height: number) => drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style);
+      return [{ ...common, name, kind: 'checkbox', rect: at(f.rect), value: filled.values.checked === 'true', checkMark }];
+    }
     case 'radioGroup': {
       const options = (f.options ?? []).map((o) => ({ exportValue: o.exportValue ?? o.id, rect: at(o.rect) }));
       const chosen = (f.options ?? []).find((o) => filled.values[o.id] !== undefined);
@@ -96,9 +111,10 @@ function existingValue(filled: FilledField): ExistingFieldValue {
  * filled in place, the others are created. This path re-saves the whole
  * document, so it costs what the template costs.
  */
-export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFrame[], fonts: FontRegistry): Promise<Uint8Array> {
+export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFrame[], fonts: FontRegistry, marks: InteractiveMarks): Promise<Uint8Array> {
   const doc = await loadPdf(pdf, 'template.pdf');
   const text = new TextSetter(doc, fonts);
+  const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
   const specs: InteractiveFieldSpec[] = [];
   const existing: ExistingFieldValue[] = [];
   const seenPages = new Set<number>();
@@ -111,7 +127,7 @@ export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFra
         if (first) existing.push(existingValue(filled));
         continue;
       }
-      specs.push(...specsOf(filled, pageIndex, frames[page.templatePage]!));
+      specs.push(...specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter));
     }
   });
   if (existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
