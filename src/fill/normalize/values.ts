@@ -222,8 +222,13 @@ function formatPhoneValue(raw: unknown, box: Box, style: ResolvedStyle): FormatO
   else if (isPlainObject(raw)) {
     if (typeof raw.num !== 'string' && typeof raw.num !== 'number') return fail(`num: expected a string, received ${describe(raw.num)}`);
     num = String(raw.num);
-    if (raw.region !== undefined) region = String(raw.region).toUpperCase();
-    if (raw.baseRegion !== undefined) baseRegion = String(raw.baseRegion).toUpperCase();
+    for (const key of ['region', 'baseRegion'] as const) {
+      const given = raw[key];
+      if (given === undefined || given === null) continue;
+      if (typeof given !== 'string') return fail(`${key}: expected a region code string such as "US", received ${describe(given)}`);
+      if (key === 'region') region = given.toUpperCase();
+      else baseRegion = given.toUpperCase();
+    }
   } else return fail(`Expected a phone number string or {num, region, baseRegion}, received ${describe(raw)}`);
   if (num.trim() === '') return ok({ '': '' }, []);
   for (const [key, r] of [
