@@ -2,7 +2,8 @@ import {
   beginText,
   endText,
   PDFArray,
-  type PDFName,
+  PDFHexString,
+  PDFName,
   PDFNumber,
   PDFOperator,
   PDFOperatorNames,
@@ -28,7 +29,7 @@ import { EmbeddedFace } from './pdf-font.js';
 import { Shaper, type ShapedRun } from './shaping.js';
 import type { SubsetCache } from './subset-cache.js';
 import type { FontMetrics, LaidLine, LayoutOptions, PlacedRun, Span, TextStyle } from './types.js';
-import { cjkLanguages, type CjkLanguage } from './unicode.js';
+import { cjkLanguages, IGNORABLE, type CjkLanguage } from './unicode.js';
 
 export interface TextSetterOptions {
   /** Han characters with no kana or hangul next to them are drawn with this Noto Sans CJK face. Default `sc`. */
@@ -385,7 +386,12 @@ export class TextSetter {
     const k = size / shaped.unitsPerEm;
     if (!rtl || !shaped.glyphs.some((g) => this.#mirrors(g.codePoints))) {
       ops.push(setTextMatrix(1, 0, skew, 1, x, y));
+      const actual = !rtl && drawnOutOfOrder(shaped, run.text);
+      // Shaping moved vowel signs before their consonant (Devanagari ि, Bengali, Sinhala, Khmer...):
+      // /ActualText gives extractors that honour it (Acrobat, poppler) the text as typed.
+      if (actual) ops.push(this.#actualText(run.text));
       ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, embedded, ids, 0, ids.length)]));
+      if (actual) ops.push(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
     } else {
       // Mirrored characters (brackets) are drawn with their own glyph flipped, so
       // they look mirrored yet still extract as the character typed. Pieces go out
@@ -409,6 +415,13 @@ export class TextSetter {
       }
     }
     ops.push(endText());
+  }
+
+  /** `/Span <</ActualText (text)>> BDC`. */
+  #actualText(text: string): PDFOperator {
+    const properties = this.#doc.context.obj({ ActualText: PDFHexString.fromText(text.replace(IGNORABLES, '')) });
+    // pdf-lib's operand type leaves out dictionaries, which marked-content operators take; a PDFDict writes itself inline.
+    return PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties as unknown as PDFArray]);
   }
 
   #mirrors(codePoints: number[]): boolean {
@@ -441,6 +454,18 @@ export class TextSetter {
     if (show.length > 0) array.push(embedded.show(show));
     return array;
   }
+}
+
+/** Scripts whose shaping reorders or splits characters: Indic, Sinhala, Myanmar, Khmer. */
+const REORDERING_SCRIPTS = /[\u0900-\u0dff\u1000-\u109f\u1780-\u17ff]/;
+const IGNORABLES = new RegExp(IGNORABLE.source, 'g');
+
+/** The glyphs' characters, read in drawing order, differ from the text (a pre-base vowel, a split vowel). */
+function drawnOutOfOrder(shaped: ShapedRun, text: string): boolean {
+  if (!REORDERING_SCRIPTS.test(text)) return false;
+  let drawn = '';
+  for (const g of shaped.glyphs) drawn += String.fromCodePoint(...g.codePoints);
+  return drawn.normalize('NFD') !== text.replace(IGNORABLES, '').normalize('NFD');
 }
 
 /** Index of the first segment with end > offset (segments are sorted and contiguous). */

@@ -212,3 +212,19 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The text poppler's pdftotext reads in content order (-raw), one string per page.
+ * Unlike pdfjs it honours /ActualText, so it shows what Acrobat-like extractors get.
+ */
+export async function popplerText(bytes: Uint8Array): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pdftotext-'));
+  const file = path.join(dir, 'in.pdf');
+  try {
+    await writeFile(file, bytes);
+    const { stdout } = await run('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-']);
+    return String(stdout).split('\f').slice(0, -1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
