@@ -4,7 +4,7 @@ import { FontRegistry } from '../src/fonts/index.js';
 import { loadPdf } from '../src/pdf/index.js';
 import { TextSetter } from '../src/text/index.js';
 import { parseTemplate, type TemplateField } from '../src/template/index.js';
-import { pageText, qpdfCheck, readFields } from './helpers/pdf.js';
+import { pageText, qpdfCheck, readFields, readText } from './helpers/pdf.js';
 import { corpusPdf } from './acroform-corpus.js';
 
 const FORMS = [
@@ -141,5 +141,32 @@ describe.each(FORMS)('%s through templateFromPdf', (file) => {
     const textual = values.filter((v) => v.type !== 'checkbox' && v.type !== 'radioGroup' && !hidden.has(v.acroFieldName));
     const missing = textual.filter((v) => !text.includes(String(v.expected).replace(/\s+/g, '')));
     expect(missing.map((v) => [v.acroFieldName, v.expected])).toEqual([]);
+  });
+});
+
+describe('widgets turned with /MK /R', () => {
+  it('text appearances turn with the widget (pdflib_fancy_fields_emoji.pdf: 270°, 180°, 90°), inside its Rect', async () => {
+    const doc = await loadPdf(corpusPdf('pdflib_fancy_fields_emoji.pdf'));
+    const turned: Array<[name: string, angle: number]> = [
+      ['LastName 🛩', 270],
+      ['MiddleInitial 🎳', 180],
+      ['First Name 🚀', 90],
+    ];
+    const template = await templateFromPdf(corpusPdf('pdflib_fancy_fields_emoji.pdf'));
+    fillExistingFields(doc, turned.map(([name], i) => ({ acroFieldName: name, value: `Turned${i}` })), new TextSetter(doc, registry), { flatten: true });
+    const out = await doc.save();
+    await qpdfCheck(out);
+    const [page] = await readText(out);
+    turned.forEach(([name, angle], i) => {
+      const item = page!.items.find((it) => it.str === `Turned${i}`);
+      expect(item, name).toBeDefined();
+      expect(item!.angle, name).toBe(angle);
+      // The text's origin lies inside the widget's rectangle (template coordinates: top-left origin).
+      const rect = template.fields.find((f) => f.acroFieldName === name)!.rect;
+      expect(item!.x, name).toBeGreaterThanOrEqual(rect.x - 0.5);
+      expect(item!.x, name).toBeLessThanOrEqual(rect.x + rect.width + 0.5);
+      expect(item!.baseline, name).toBeGreaterThanOrEqual(rect.y - 0.5);
+      expect(item!.baseline, name).toBeLessThanOrEqual(rect.y + rect.height + 0.5);
+    });
   });
 });

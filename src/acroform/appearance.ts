@@ -103,9 +103,15 @@ class AppearanceCanvas {
     return this as unknown as PDFPage;
   }
 
-  register(doc: PDFDocument, width: number, height: number): PDFRef {
+  /**
+   * The form XObject. `rotation` (the widget's /MK /R, counterclockwise) turns the
+   * drawing, made in a `width` × `height` box as the text reads, onto the widget's
+   * Rect: the Matrix maps the BBox back to the origin after rotating it.
+   */
+  register(doc: PDFDocument, width: number, height: number, rotation: WidgetRotation = 0): PDFRef {
     const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
-    const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources });
+    const matrix = rotation === 90 ? [0, 1, -1, 0, height, 0] : rotation === 180 ? [-1, 0, 0, -1, width, height] : rotation === 270 ? [0, -1, 1, 0, 0, width] : undefined;
+    const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources, ...(matrix ? { Matrix: matrix } : {}) });
     return doc.context.register(stream);
   }
 }
@@ -159,9 +165,14 @@ function autoSizeForHeight(text: TextSetter, style: FieldTextStyle, innerHeight:
   return Math.max(AUTO_MIN, Math.min(AUTO_MAX, Math.floor(fit * 10) / 10));
 }
 
+/** A widget's /MK /R: how far its content is turned counterclockwise on the page. */
+export type WidgetRotation = 0 | 90 | 180 | 270;
+
 export interface TextAppearanceInput {
+  /** The box as the text reads: for a widget turned 90° or 270°, the Rect's height and width swapped. */
   width: number;
   height: number;
+  rotation?: WidgetRotation;
   value: string;
   style: FieldTextStyle;
   multiline?: boolean;
@@ -185,7 +196,7 @@ export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAp
     else drawSingleLine(canvas, text, input, color, pad);
     endTextField(canvas);
   }
-  return canvas.register(doc, width, height);
+  return canvas.register(doc, width, height, input.rotation);
 }
 
 function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {

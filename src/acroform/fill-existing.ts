@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox } from './appearance.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
@@ -36,6 +36,7 @@ const N = {
   D: PDFName.of('D'),
   Ff: PDFName.of('Ff'),
   MK: PDFName.of('MK'),
+  R: PDFName.of('R'),
   BG: PDFName.of('BG'),
   BC: PDFName.of('BC'),
   BS: PDFName.of('BS'),
@@ -128,9 +129,12 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
       ...(style?.verticalAlignment ? { verticalAlignment: style.verticalAlignment } : {}),
     };
     const [x1, y1, x2, y2] = w.rect;
+    const rotation = rotationOf(w.dict);
+    const turned = rotation === 90 || rotation === 270;
     const ref = textAppearance(doc, text, {
-      width: x2 - x1,
-      height: y2 - y1,
+      width: turned ? y2 - y1 : x2 - x1,
+      height: turned ? x2 - x1 : y2 - y1,
+      rotation,
       value: shown,
       style: full,
       multiline,
@@ -193,6 +197,13 @@ function colourOf(arr: PDFArray | undefined): [number, number, number] | undefin
   if (n.length === 3) return [n[0], n[1], n[2]];
   if (n.length === 4) return [(1 - n[0]) * (1 - n[3]), (1 - n[1]) * (1 - n[3]), (1 - n[2]) * (1 - n[3])];
   return undefined;
+}
+
+/** /MK /R, normalised to a quarter turn (anything else counts as 0). */
+function rotationOf(widget: PDFDict): WidgetRotation {
+  const r = numberOf(widget.lookupMaybe(N.MK, PDFDict)?.lookup(N.R));
+  const turn = r === undefined ? 0 : ((Math.round(r) % 360) + 360) % 360;
+  return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
 }
 
 function boxOf(widget: PDFDict): WidgetBox | undefined {

@@ -26,6 +26,8 @@ export interface TextItem {
   width: number;
   height: number;
   fontName: string;
+  /** Direction of the baseline on the page, degrees counterclockwise (0 = left to right). */
+  angle: number;
 }
 
 export interface PageText {
@@ -104,6 +106,7 @@ export async function readText(bytes: Uint8Array): Promise<PageText[]> {
           width: raw.width,
           height: fontHeight,
           fontName: raw.fontName,
+          angle: Math.round(((Math.atan2(b, a) * 180) / Math.PI + 360) % 360),
         });
       }
       pages.push({ width: viewport.width, height: viewport.height, items });
