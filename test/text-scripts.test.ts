@@ -170,6 +170,29 @@ describe('scripts beyond the eight: the Noto face of each script, by Unicode blo
   });
 });
 
+describe('mark positioning', () => {
+  it('GPOS y offsets of marks are drawn (text rise), so harakat clear tall letters and stacked marks stack', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([320, 150]);
+    const setter = new TextSetter(doc, registry);
+    const big = { ...style, fontSize: 28 };
+    setter.drawText(page, 'لِلّٰه مُحَمَّد', 10, 100, big, black);
+    setter.drawText(page, 'שָׁלוֹם ที่นี่ ผู้ใหญ่', 10, 40, big, black);
+    const bytes = await doc.save();
+    const { decodePDFRawStream, PDFArray, PDFRawStream } = await import('@cantoo/pdf-lib');
+    const loaded = await PDFDocument.load(bytes);
+    const contents = loaded.getPage(0).node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => loaded.context.lookup(ref)) : [contents];
+    const ops = streams.map((s) => (s instanceof PDFRawStream ? new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()) : '')).join('\n');
+    const rises = [...ops.matchAll(/(-?[\d.]+) Ts/g)].map((m) => Number(m[1]));
+    expect(rises.some((r) => r > 1)).toBe(true);
+    expect(rises[rises.length - 1]).toBe(0);
+    const [read] = await readText(bytes);
+    expect(lineText(read).replace(/\s+/g, '')).toContain('لِلّٰه'.replace(/\s+/g, ''));
+    await expectGolden('text-marks', bytes, { scale: 2 });
+  });
+});
+
 describe('scripts: golden image', () => {
   it('renders every script without missing-glyph boxes', async () => {
     const doc = await PDFDocument.create();

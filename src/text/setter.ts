@@ -15,6 +15,7 @@ import {
   setStrokingColor,
   setTextMatrix,
   setTextRenderingMode,
+  setTextRise,
   TextRenderingMode,
   type Color,
   type PDFDocument,
@@ -389,8 +390,10 @@ export class TextSetter {
       const actual = !rtl && drawnOutOfOrder(shaped, run.text);
       // Shaping moved vowel signs before their consonant (Devanagari ि, Bengali, Sinhala, Khmer...):
       // /ActualText gives extractors that honour it (Acrobat, poppler) the text as typed.
+      // (Writing the glyphs in logical order instead would make pdfjs, which ignores /ActualText, read
+      // spaces at every jump back and forth: measured, "दु नि या". Drawing order is what other PDF writers give it.)
       if (actual) ops.push(this.#actualText(run.text));
-      ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, embedded, ids, 0, ids.length)]));
+      ops.push(...this.#showText(shaped, embedded, ids, 0, ids.length, size));
       if (actual) ops.push(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
     } else {
       // Mirrored characters (brackets) are drawn with their own glyph flipped, so
@@ -411,7 +414,7 @@ export class TextSetter {
       for (const piece of pieces.reverse()) {
         if (piece.mirrored) ops.push(setTextMatrix(-1, 0, skew, 1, piece.x + shaped.advances[piece.from] * k, y));
         else ops.push(setTextMatrix(1, 0, skew, 1, piece.x, y));
-        ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.#textArray(shaped, embedded, ids, piece.from, piece.to)]));
+        ops.push(...this.#showText(shaped, embedded, ids, piece.from, piece.to, size));
       }
     }
     ops.push(endText());
@@ -428,31 +431,47 @@ export class TextSetter {
     return codePoints.length === 1 && this.#bidi.isMirrored(codePoints[0]);
   }
 
-  /** TJ array: glyph codes with the shaper's kerning and mark offsets as adjustments (thousandths of an em). */
-  #textArray(shaped: ShapedRun, embedded: EmbeddedFace, ids: number[], from: number, to: number): PDFArray {
-    const array = PDFArray.withContext(this.#doc.context);
+  /**
+   * TJ operators for glyphs `from`..`to`: codes with the shaper's kerning and mark
+   * x offsets as adjustments (thousandths of an em), mark y offsets (Arabic
+   * harakat on tall letters, stacked marks) as text rise, reset afterwards.
+   */
+  #showText(shaped: ShapedRun, embedded: EmbeddedFace, ids: number[], from: number, to: number, size: number): PDFOperator[] {
+    const ops: PDFOperator[] = [];
     const k = 1000 / shaped.unitsPerEm;
+    const xs: number[] = [];
+    for (let i = from, x = 0; i < to; x += shaped.advances[i], i++) xs[i] = x + shaped.xOffsets[i];
+    let array = PDFArray.withContext(this.#doc.context);
     let show: number[] = [];
-    let pending = 0;
-    const flushNumber = (): void => {
-      if (Math.abs(pending) > 0.01) {
-        if (show.length > 0) array.push(embedded.show(show));
-        show = [];
-        array.push(PDFNumber.of(Math.round(pending * 100) / 100));
-      }
-      pending = 0;
+    let rise = 0;
+    let pen = 0;
+    const flushShow = (): void => {
+      if (show.length > 0) array.push(embedded.show(show));
+      show = [];
+    };
+    const flushArray = (): void => {
+      flushShow();
+      if (array.size() > 0) ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [array]));
+      array = PDFArray.withContext(this.#doc.context);
     };
     for (let i = from; i < to; i++) {
-      const glyph = shaped.glyphs[i];
-      const dx = shaped.xOffsets[i];
-      pending -= dx * k;
-      flushNumber();
+      const r = (shaped.yOffsets[i] * size) / shaped.unitsPerEm;
+      if (Math.abs(r - rise) > 0.001) {
+        flushArray();
+        ops.push(setTextRise(Math.round(r * 1000) / 1000));
+        rise = r;
+      }
+      const move = (xs[i] - pen) * k;
+      if (Math.abs(move) > 0.01) {
+        flushShow();
+        array.push(PDFNumber.of(Math.round(-move * 100) / 100));
+      }
       show.push(ids[i]);
-      pending -= (shaped.advances[i] - glyph.advanceWidth - dx) * k;
+      pen = xs[i] + shaped.glyphs[i].advanceWidth;
     }
-    flushNumber();
-    if (show.length > 0) array.push(embedded.show(show));
-    return array;
+    flushArray();
+    if (rise !== 0) ops.push(setTextRise(0));
+    return ops;
   }
 }
 
