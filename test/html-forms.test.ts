@@ -80,4 +80,24 @@ describe('forms become AcroForm fields', () => {
     const text = (await readText(pdf))[0]!.items.map((i) => i.str).join(' ');
     expect(text).toContain('Send');
   });
+
+  it('draws field values in any script with embedded fonts (Helvetica showed "?" for Cyrillic, CJK, Arabic)', async () => {
+    const html = `<form>
+      <input type="text" name="city" value="Москва 東京" style="width:200px;height:24px">
+      <input type="text" name="plain" value="Paris" style="width:200px;height:24px">
+      <select name="country"><option value="日本" selected>日本</option><option value="x">x</option></select>
+      <textarea name="note">مرحبا بالعالم</textarea>
+    </form>`;
+    const pdf = await renderHtml(pool, { html, css: CSS });
+    await qpdfCheck(pdf);
+    expect(Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f.value]))).toEqual({ city: 'Москва 東京', plain: 'Paris', country: ['日本'], note: 'مرحبا بالعالم' });
+    // What the widgets show: burn the appearances into the page and read the text back.
+    const { PDFDocument } = await import('@cantoo/pdf-lib');
+    const { flattenForm } = await import('../src/acroform/index.js');
+    const doc = await PDFDocument.load(pdf);
+    flattenForm(doc);
+    const shown = (await readText(await doc.save()))[0]!.items.map((i) => i.str).join(' ');
+    for (const value of ['Москва', '東京', 'Paris', '日本', 'مرحبا']) expect(shown).toContain(value);
+    expect(shown).not.toContain('?');
+  });
 });

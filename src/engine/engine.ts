@@ -153,7 +153,7 @@ export class Engine {
 
   private browser(): Promise<BrowserPool> {
     this.pool ??= import('../html/index.js').then(
-      ({ BrowserPool }) => new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes }),
+      ({ BrowserPool }) => new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes, fonts: this.fonts }),
     );
     return this.pool;
   }

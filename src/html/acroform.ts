@@ -1,4 +1,7 @@
 import { PDFDocument, PDFName, PDFBool, StandardFonts, rgb, type PDFFont, type PDFPage } from '@cantoo/pdf-lib';
+import { fillExistingFields, type ExistingFieldValue } from '../acroform/index.js';
+import type { FontRegistry } from '../fonts/index.js';
+import { TextSetter } from '../text/index.js';
 
 /** A form control as measured in the page (CSS px), see inpage-script.ts `prepareForms`. */
 export interface FormControl {
@@ -27,9 +30,20 @@ export interface PlacedControl {
   top: number;
 }
 
-function parseColor(css: string): ReturnType<typeof rgb> {
+function rgbOf(css: string): [number, number, number] {
   const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)/.exec(css);
-  return m ? rgb(Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255) : rgb(0, 0, 0);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+}
+
+function parseColor(css: string): ReturnType<typeof rgb> {
+  const [r, g, b] = rgbOf(css);
+  return rgb(r / 255, g / 255, b / 255);
+}
+
+function hexColor(css: string): string {
+  return `#${rgbOf(css)
+    .map((n) => Math.max(0, Math.min(255, Math.round(n))).toString(16).padStart(2, '0'))
+    .join('')}`;
 }
 
 /** Field names in PDF use dots for hierarchy; other characters are kept as HTML gave them. */
@@ -43,8 +57,11 @@ function fieldName(name: string): string {
  * laid the control out. Chromium painted nothing for the controls (they were
  * hidden before printing), so the widgets are the only visible controls.
  */
-export async function addAcroForm(doc: PDFDocument, placed: PlacedControl[]): Promise<void> {
+export async function addAcroForm(doc: PDFDocument, placed: PlacedControl[], fonts: FontRegistry): Promise<void> {
   if (placed.length === 0) return;
+  // pdf-lib builds the fields; text and drop-down appearances are then redrawn with the shared text layer.
+  const redraw: ExistingFieldValue[] = [];
+  let viewerDraws = false;
   const form = doc.getForm();
   const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
   const pages = doc.getPages();
@@ -77,9 +94,11 @@ export async function addAcroForm(doc: PDFDocument, placed: PlacedControl[]): Pr
           else if (c.textAlign === 'right' || c.textAlign === 'end') field.setAlignment(2);
         }
         field.addToPage(target, look);
-        field.setFontSize(c.kind === 'textarea' ? fontSize : Math.min(fontSize, height * 0.7));
+        const size = c.kind === 'textarea' ? fontSize : Math.min(fontSize, height * 0.7);
+        field.setFontSize(size);
         if (c.readOnly) field.enableReadOnly();
         if (c.required) field.enableRequired();
+        if (!seen) redraw.push({ acroFieldName: field.getName(), value: field.getText() ?? '', style: { fontSize: size, textColor: hexColor(c.color), alignment: alignmentOf(c.textAlign) } });
       } else if (group === 'checkbox') {
         const field = seen ? form.getCheckBox(name) : form.createCheckBox(name);
         field.addToPage(target, { ...look, textColor: rgb(0, 0, 0) });
@@ -107,15 +126,26 @@ export async function addAcroForm(doc: PDFDocument, placed: PlacedControl[]): Pr
         field.setFontSize(Math.min(fontSize, height * 0.7));
         if (c.readOnly) field.enableReadOnly();
         if (c.required) field.enableRequired();
+        // List boxes keep pdf-lib's list appearance (the text layer draws one line, not a list).
+        if (!seen && group === 'combo') redraw.push({ acroFieldName: field.getName(), value: field.getSelected()[0] ?? '', style: { fontSize: Math.min(fontSize, height * 0.7), textColor: hexColor(c.color) } });
       }
     } catch {
-      // A value Helvetica cannot encode (non-Latin text): keep the field, let the viewer draw it.
-      form.acroForm.dict.set(PDFName.of('NeedAppearances'), PDFBool.True);
+      // pdf-lib could not draw it (a value Helvetica cannot encode): keep the field, let the viewer draw it.
+      viewerDraws = true;
     }
   }
   try {
     form.updateFieldAppearances(font);
   } catch {
-    form.acroForm.dict.set(PDFName.of('NeedAppearances'), PDFBool.True);
+    viewerDraws = true;
   }
+  // Embedded subsets draw any script (CJK, Cyrillic, Arabic...) where Helvetica showed '?'; /DA keeps
+  // Helvetica for typing, as fill's interactive output does.
+  if (redraw.length > 0) fillExistingFields(doc, redraw, new TextSetter(doc, fonts), { flatten: false });
+  if (viewerDraws) form.acroForm.dict.set(PDFName.of('NeedAppearances'), PDFBool.True);
+}
+
+function alignmentOf(textAlign: string): 'left' | 'center' | 'right' {
+  if (textAlign === 'center') return 'center';
+  return textAlign === 'right' || textAlign === 'end' ? 'right' : 'left';
 }

@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { RenderError, isCastpressError } from '../errors/index.js';
+import { FontRegistry } from '../fonts/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { findChromium } from './find-chromium.js';
 import { createRouteHandler } from './network-guard.js';
@@ -19,6 +20,8 @@ export interface BrowserPoolOptions {
   maxResourceBytes?: number;
   /** Every URL a document tried to load and whether it was served (diagnostics, tests). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
+  /** Fonts for form-field appearances (the engine passes its own); default: a registry of the pool's own. */
+  fonts?: FontRegistry;
 }
 
 const LAUNCH_ARGS = [
@@ -82,6 +85,7 @@ export class BrowserPool {
   readonly jobTimeoutMs: number;
   readonly maxResourceBytes: number;
   readonly resolver: ResourceResolver | undefined;
+  #fonts: FontRegistry | undefined;
   private readonly options: BrowserPoolOptions;
   private session?: Promise<Session>;
   private busy = 0;
@@ -95,6 +99,12 @@ export class BrowserPool {
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
     this.resolver = options.resolver;
+    this.#fonts = options.fonts;
+  }
+
+  /** The registry form-field appearances are drawn with (created on first use when none was given). */
+  get fonts(): FontRegistry {
+    return (this.#fonts ??= new FontRegistry());
   }
 
   /** Runs `job` on a pooled page under the pool's deadline; retries once if Chromium died under it. */

@@ -46,7 +46,8 @@ interface Margins {
 const MAX_EXTRA_PASSES = 3;
 /** pdf-lib yields to the event loop every 50-100 objects by default; these documents are small and latency matters. */
 const LOAD_OPTIONS = { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest } as const;
-const SAVE_OPTIONS = { useObjectStreams: false, objectsPerTick: Number.POSITIVE_INFINITY } as const;
+// Field appearances are drawn by addAcroForm; pdf-lib must not redraw them in Helvetica at save.
+const SAVE_OPTIONS = { useObjectStreams: false, objectsPerTick: Number.POSITIVE_INFINITY, updateFieldAppearances: false } as const;
 const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
 function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult): LayoutState {
@@ -167,7 +168,7 @@ window.__castpress.prepare()`);
     }
     if (info.forms.length > 0) {
       const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
-      await addAcroForm(doc, placeControls(info, dests, doc, margins));
+      await addAcroForm(doc, placeControls(info, dests, doc, margins), pool.fonts);
     }
     if (info.overlay) await mergeOverlay(doc, actual.total);
     removeDests(doc, (name) => name.startsWith('__fs_'));
