@@ -110,6 +110,25 @@ describe('line breaking', () => {
     expect(p.items.map((i) => i.str).join('')).toBe('xyz a b');
   });
 
+  it.each([
+    ['Thai', 'สวัสดีชาวโลกนี่คือข้อความภาษาไทยที่ยาวพอที่จะต้องขึ้นบรรทัดใหม่หลายครั้งในกล่องแคบ'],
+    ['Lao', 'ສະບາຍດີທຸກຄົນນີ້ແມ່ນຂໍ້ຄວາມພາສາລາວທີ່ຍາວພໍສົມຄວນ'],
+    ['Khmer', 'សួស្តីពិភពលោកនេះគឺជាអត្ថបទភាសាខ្មែរដែលវែងគ្រប់គ្រាន់'],
+    ['Myanmar', 'မင်္ဂလာပါကမ္ဘာလောကဒါဟာမြန်မာစာသားဖြစ်ပါတယ်'],
+  ])('%s, written without spaces, wraps between dictionary words', (_name, text) => {
+    const maxWidth = setter.measure(text, style) / 3.5;
+    const lines = texts(setter.layout([{ text, style }], { maxWidth }));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.join('')).toBe(text);
+    const wordStarts = new Set([...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)].map((w) => w.index));
+    let at = 0;
+    for (const line of lines) {
+      expect(wordStarts.has(at), `line "${line}" starts inside a word`).toBe(true);
+      expect(setter.measure(line, style)).toBeLessThanOrEqual(maxWidth + 0.01);
+      at += line.length;
+    }
+  });
+
   it('lineHeight multiplies the largest font size on the line', () => {
     const [line] = setter.layout([{ text: 'x', style }, { text: 'Y', style: { ...style, fontSize: 20 } }], { lineHeight: 1.5 });
     expect(line.height).toBeCloseTo(30, 6);

@@ -3,15 +3,30 @@ import { codePoints, isCjkBreakable, isClusterContinuation, isWhitespace, mayEnd
 const LETTER = /\p{L}/u;
 const isLetter = (cp: number): boolean => (cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp)));
 
+/** Thai, Lao, Myanmar and Khmer write words without spaces between them. */
+const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+/g;
+const HAS_UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
+const words = new Intl.Segmenter('th', { granularity: 'word' });
+
+/** Word starts inside runs of unspaced scripts, from ICU's dictionary-based word segmentation. */
+function dictionaryBreaks(text: string): Set<number> {
+  const out = new Set<number>();
+  for (const run of text.matchAll(UNSPACED)) {
+    for (const w of words.segment(run[0])) if (w.index > 0) out.add(run.index + w.index);
+  }
+  return out;
+}
+
 /**
  * UTF-16 offsets where a line may break (the break goes before that offset):
  * after a run of spaces, between ideographic characters unless kinsoku forbids
- * it (no line starts with 。、」… and none ends with 「（…), and after a hyphen
- * inside a word.
+ * it (no line starts with 。、」… and none ends with 「（…), after a hyphen
+ * inside a word, and between words of Thai, Lao, Myanmar and Khmer.
  */
 export function breakOpportunities(text: string): number[] {
   const cps = codePoints(text);
   const out: number[] = [];
+  const dictionary = HAS_UNSPACED.test(text) ? dictionaryBreaks(text) : undefined;
   for (let k = 1; k < cps.length; k++) {
     const prev = cps[k - 1].cp;
     const next = cps[k].cp;
@@ -21,6 +36,10 @@ export function breakOpportunities(text: string): number[] {
       continue;
     }
     if ((isCjkBreakable(prev) || isCjkBreakable(next)) && mayEndLine(prev) && mayStartLine(next)) {
+      out.push(cps[k].index);
+      continue;
+    }
+    if (dictionary?.has(cps[k].index)) {
       out.push(cps[k].index);
       continue;
     }
