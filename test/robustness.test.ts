@@ -125,6 +125,24 @@ async function outcome(call: () => Promise<Uint8Array>): Promise<string> {
   }
 }
 
+/**
+ * Sends `count` mutations of `valid` (seeded: ROBUST_SEED replays or varies a run) and
+ * returns the failures (anything but a PDF or a typed error) and how often each outcome came.
+ */
+async function mutations(valid: Json, count: number, seed: number, call: (body: Json, rnd: () => number) => Promise<Uint8Array>): Promise<{ bad: string[]; seen: Map<string, number> }> {
+  const rnd = random(Number(process.env.ROBUST_SEED ?? seed));
+  const bad: string[] = [];
+  const seen = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const body = mutate(valid, rnd);
+    const got = await outcome(() => call(body, rnd));
+    const kind = got.split(' ')[0]!;
+    seen.set(kind, (seen.get(kind) ?? 0) + 1);
+    if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
+  }
+  return { bad, seen };
+}
+
 const r = (x: number, y: number, width = 200, height = 20) => ({ x, y, width, height });
 
 async function everyTypeTemplate(): Promise<TemplateInput> {
@@ -182,17 +200,10 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
       },
     };
     expect(await outcome(() => engine.fill(tpl, valid as never))).toBe('pdf');
-    const rnd = random(Number(process.env.ROBUST_SEED ?? 20261122));
-    const bad: string[] = [];
-    const seen = new Map<string, number>();
-    for (let i = 0; i < 400; i++) {
-      const body = mutate(valid, rnd);
+    const { bad, seen } = await mutations(valid, 400, 20261122, (body, rnd) => {
       if (rnd() < 0.2) (body as Record<string, Json>).useInteractiveFields = true;
-      const got = await outcome(() => engine.fill(tpl, body as never));
-      const kind = got.split(' ')[0]!;
-      seen.set(kind, (seen.get(kind) ?? 0) + 1);
-      if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
-    }
+      return engine.fill(tpl, body as never);
+    });
     expect(bad, bad.join('\n')).toEqual([]);
     // The mutations reach both outcomes, so the test exercises validation and rendering alike.
     expect(seen.get('pdf') ?? 0).toBeGreaterThan(20);
@@ -216,16 +227,7 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
       ],
     };
     expect(await outcome(() => engine.generate(valid as never))).toBe('pdf');
-    const rnd = random(Number(process.env.ROBUST_SEED ?? 4242));
-    const bad: string[] = [];
-    const seen = new Map<string, number>();
-    for (let i = 0; i < 300; i++) {
-      const body = mutate(valid, rnd);
-      const got = await outcome(() => engine.generate(body as never));
-      const kind = got.split(' ')[0]!;
-      seen.set(kind, (seen.get(kind) ?? 0) + 1);
-      if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
-    }
+    const { bad, seen } = await mutations(valid, 300, 4242, (body) => engine.generate(body as never));
     expect(bad, bad.join('\n')).toEqual([]);
     expect(seen.get('pdf') ?? 0).toBeGreaterThan(20);
     expect(seen.get('typed') ?? 0).toBeGreaterThan(20);
@@ -242,14 +244,7 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
       },
     };
     expect(await outcome(() => engine.generate(valid as never))).toBe('pdf');
-    const rnd = random(Number(process.env.ROBUST_SEED ?? 99));
-    const bad: string[] = [];
-    for (let i = 0; i < 60; i++) {
-      const body = mutate(valid, rnd);
-      const got = await outcome(() => engine.generate(body as never));
-      const kind = got.split(' ')[0]!;
-      if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
-    }
+    const { bad } = await mutations(valid, 60, 99, (body) => engine.generate(body as never));
     expect(bad, bad.join('\n')).toEqual([]);
   }, 300_000);
 
