@@ -170,3 +170,29 @@ describe('widgets turned with /MK /R', () => {
     });
   });
 });
+
+describe('list boxes', () => {
+  it('show every option from /TI down with the chosen one highlighted, and /I names its row', async () => {
+    const file = corpusPdf('pdflib_fancy_fields_emoji.pdf');
+    const doc = await loadPdf(file);
+    const name = 'Which Are Planets? 🌎';
+    fillExistingFields(doc, [{ acroFieldName: name, value: 'Pluto' }], new TextSetter(doc, registry), { flatten: false });
+    const field = doc.getForm().getField(name);
+    const { PDFArray, PDFName, PDFNumber } = await import('@cantoo/pdf-lib');
+    const indices = field.acroField.dict.lookup(PDFName.of('I'), PDFArray).asArray().map((n) => (n as InstanceType<typeof PDFNumber>).asNumber());
+    expect(indices).toEqual([2]);
+    const interactive = await doc.save();
+    expect((await readFields(interactive)).find((f) => f.name === name)!.value).toEqual(['Pluto']);
+    // Flattened, the unturned widget (the first) reads its options top to bottom.
+    const flat = await loadPdf(interactive);
+    fillExistingFields(flat, [], new TextSetter(flat, registry), { flatten: true });
+    const [page] = await readText(await flat.save());
+    const template = await templateFromPdf(file);
+    const rect = template.fields.find((f) => f.acroFieldName === name && f.pageNum === 0)!.rect;
+    const rows = page!.items
+      .filter((i) => i.angle === 0 && i.x >= rect.x - 1 && i.x <= rect.x + rect.width && i.baseline >= rect.y && i.baseline <= rect.y + rect.height + 1)
+      .sort((a, b) => a.baseline - b.baseline)
+      .map((i) => i.str.trim());
+    expect(rows).toEqual(['Earth', 'Mars', 'Pluto', 'Neptune']);
+  });
+});

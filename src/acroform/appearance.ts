@@ -178,8 +178,22 @@ export interface TextAppearanceInput {
   multiline?: boolean;
   /** Comb field: the number of cells (MaxLen). */
   comb?: number;
+  /** List box: every option's text, which are selected, and the first one shown (/TI). */
+  list?: ListBoxOptions;
   box?: WidgetBox;
 }
+
+export interface ListBoxOptions {
+  options: string[];
+  selected: ReadonlySet<number>;
+  topIndex: number;
+}
+
+/** Selected rows of a list box, in the highlight colour viewers use for them. */
+const LIST_HIGHLIGHT: [number, number, number] = [153 / 255, 193 / 255, 218 / 255];
+const LIST_ROW = 1.15;
+/** Cap height as a share of the font size (Latin faces: ~0.7). */
+const CAP_HEIGHT = 0.7;
 
 /** A text field's normal appearance (single line, multi-line or comb). */
 export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAppearanceInput): PDFRef {
@@ -188,7 +202,11 @@ export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAp
   const bw = drawBox(canvas, width, height, input.box, input.comb);
   const value = input.value;
   const color = hexToRgb(style.textColor);
-  if (value !== '') {
+  if (input.list) {
+    beginTextField(canvas, width, height, Math.max(bw, 1));
+    drawList(canvas, text, input, input.list, color, Math.max(bw, 1));
+    endTextField(canvas);
+  } else if (value !== '') {
     const pad = 2 * Math.max(bw, 1);
     beginTextField(canvas, width, height, Math.max(bw, 1));
     if (input.comb && input.comb > 0) drawComb(canvas, text, input, color, bw);
@@ -197,6 +215,28 @@ export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAp
     endTextField(canvas);
   }
   return canvas.register(doc, width, height, input.rotation);
+}
+
+/**
+ * List box: one row per option from the top index down, selected rows on a
+ * highlight band, as viewers draw them; auto size (0) is 12 pt.
+ */
+function drawList(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, list: ListBoxOptions, color: Color, inset: number): void {
+  const { width, height, style } = input;
+  const size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
+  const ts = textStyle(style, size);
+  // Rows as tight as viewers draw them (Noto's ascent + descent would be 1.36 em); capitals centred in each.
+  const row = size * LIST_ROW;
+  const pad = 2 * inset;
+  let top = height - inset;
+  for (let i = Math.max(0, list.topIndex); i < list.options.length && top > inset; i++) {
+    if (list.selected.has(i)) {
+      canvas.ops.push(pushGraphicsState(), setFillingRgbColor(...LIST_HIGHLIGHT), rectangle(inset, top - row, width - 2 * inset, row), fill(), popGraphicsState());
+    }
+    const [line] = text.layout([{ text: list.options[i]!.replace(/\r\n|\r|\n/g, ' '), style: ts }]);
+    if (line) text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, width - 2 * pad, line.width), top - row + (row - size * CAP_HEIGHT) / 2, color);
+    top -= row;
+  }
 }
 
 function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {

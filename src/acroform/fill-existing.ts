@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
@@ -45,6 +45,7 @@ const N = {
   MaxLen: PDFName.of('MaxLen'),
   Opt: PDFName.of('Opt'),
   I: PDFName.of('I'),
+  TI: PDFName.of('TI'),
   Off: PDFName.of('Off'),
   NeedAppearances: PDFName.of('NeedAppearances'),
 } as const;
@@ -110,8 +111,10 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
   node.dict.set(N.V, PDFHexString.fromText(clipped));
   // A rich-text value would win over /V in viewers that read it; ours is plain.
   node.dict.delete(N.RV);
-  // /I (selected indices) would override the new value in viewers.
-  if (node.kind === 'listbox' || node.kind === 'combo') node.dict.delete(N.I);
+  // /I (selected indices) would override the new value in viewers: a list box gets the new value's index.
+  const list = node.kind === 'listbox' ? listOptions(node.dict, clipped) : undefined;
+  if (node.kind === 'combo' || (list && list.selected.size === 0)) node.dict.delete(N.I);
+  if (list && list.selected.size > 0) node.dict.set(N.I, doc.context.obj([...list.selected].sort((a, b) => a - b)));
   const comb =
     node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
       ? maxLen
@@ -139,10 +142,28 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
       style: full,
       multiline,
       comb,
+      ...(list ? { list } : {}),
       box: boxOf(w.dict),
     });
     w.dict.set(N.AP, doc.context.obj({ N: ref }));
   }
+}
+
+/** A list box's options as shown (the display text of [export, display] pairs), the value's row, /TI. */
+function listOptions(field: PDFDict, value: string): ListBoxOptions {
+  const opt = inherited(field, N.Opt);
+  const entries = opt instanceof PDFArray ? opt.asArray() : [];
+  const options: string[] = [];
+  const selected = new Set<number>();
+  entries.forEach((entry, i) => {
+    const item = field.context.lookup(entry);
+    const pair = item instanceof PDFArray ? [textOf(item.lookup(0)) ?? '', textOf(item.lookup(1)) ?? ''] : undefined;
+    const exported = pair ? pair[0] : (textOf(item) ?? '');
+    const shown = pair ? pair[1] : exported;
+    options.push(shown);
+    if (value !== '' && (value === exported || value === shown)) selected.add(i);
+  });
+  return { options, selected, topIndex: numberOf(field.lookup(N.TI)) ?? 0 };
 }
 
 function onStateOf(w: WidgetInfo): PDFName {
