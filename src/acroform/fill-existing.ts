@@ -112,8 +112,10 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
   // A rich-text value would win over /V in viewers that read it; ours is plain.
   node.dict.delete(N.RV);
   // /I (selected indices) would override the new value in viewers: a list box gets the new value's index.
-  const list = node.kind === 'listbox' ? listOptions(node.dict, clipped) : undefined;
-  if (node.kind === 'combo' || (list && list.selected.size === 0)) node.dict.delete(N.I);
+  // A value that is none of its options (templates let any text through) is shown as text instead.
+  const options = node.kind === 'listbox' ? listOptions(node.dict, clipped) : undefined;
+  const list = options && (options.selected.size > 0 || clipped === '') ? options : undefined;
+  if (node.kind === 'combo' || (options && !list?.selected.size)) node.dict.delete(N.I);
   if (list && list.selected.size > 0) node.dict.set(N.I, doc.context.obj([...list.selected].sort((a, b) => a - b)));
   const comb =
     node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
