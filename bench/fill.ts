@@ -1,7 +1,8 @@
 /**
  * Fill speed against anchors measured in the same run:
  * - W-9 with 22 values vs loading + drawing 22 strings + saving the W-9 with pdf-lib directly (goal ≤ 0.1);
- * - 3 values on the 117-page book vs 3 values on a 1-page template (goal ≤ 3).
+ * - 3 values on the 117-page book vs 3 values on a 1-page template (goal ≤ 3);
+ * - the W-9 with interactive output (fields written into the document) vs flat.
  */
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, type TemplateInput } from '../src/index.js';
@@ -38,9 +39,12 @@ export async function run(): Promise<BenchRow[]> {
 
     const [w9Ms, directMs] = await interleaved(w9Fill, direct, 15);
     const [bookMs, singleMs] = await interleaved(() => engine.fill(book, values), () => engine.fill(single, values), 25);
+    const [interactiveMs, flatMs] = await interleaved(() => engine.fill(w9, { data, useInteractiveFields: true }), w9Fill, 15);
     return [
       { name: 'W-9, 22 values (engine.fill) vs pdf-lib load+draw+save', value: w9Ms, unit: 'ms', baseline: directMs, ratio: w9Ms / directMs, goal: '<= 0.1' },
       { name: '117-page book, 3 values vs 1-page template, 3 values', value: bookMs, unit: 'ms', baseline: singleMs, ratio: bookMs / singleMs, goal: '<= 3' },
+      { name: 'W-9, 22 values, useInteractiveFields vs flat', value: interactiveMs, unit: 'ms', baseline: flatMs, ratio: interactiveMs / flatMs },
+      { name: 'W-9 interactive vs pdf-lib load+draw+save', value: interactiveMs, unit: 'ms', baseline: directMs, ratio: interactiveMs / directMs },
     ];
   } finally {
     await engine.close();
