@@ -132,5 +132,6 @@ export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFra
   });
   if (existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
   addInteractiveFields(doc, specs, text);
-  return doc.save({ updateFieldAppearances: false });
+  // pdf-lib's default pauses on a timer (~1 ms) every 50 objects while writing.
+  return doc.save({ updateFieldAppearances: false, objectsPerTick: Number.POSITIVE_INFINITY });
 }

@@ -102,5 +102,6 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
     drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(ctx.now, ctx.timeZone), family);
   }
-  return doc.save();
+  // pdf-lib's default pauses on a timer every 50 objects while writing.
+  return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
 }

@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, degrees, rgb } from '@cantoo/pdf-lib';
+import { ParseSpeeds, PDFDocument, StandardFonts, degrees, rgb } from '@cantoo/pdf-lib';
 
 /** Drawn across every page of a development key's PDFs. WinAnsi only (Helvetica-Bold), so no font embedding. */
 export const WATERMARK_TEXT = 'DEVELOPMENT \u2014 NOT FOR PRODUCTION';
@@ -11,7 +11,7 @@ export const WATERMARK_TEXT = 'DEVELOPMENT \u2014 NOT FOR PRODUCTION';
  * first draw (its autoNormalizeCTM default); the tests hold it to that.
  */
 export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
   for (const page of doc.getPages()) {
     const box = page.getCropBox();
@@ -34,5 +34,5 @@ export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Pr
     const y = cy - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
     page.drawText(text, { x, y, size, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.3, rotate: degrees((angle * 180) / Math.PI) });
   }
-  return doc.save();
+  return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
 }

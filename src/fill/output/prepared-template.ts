@@ -83,7 +83,7 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
   const wasEncrypted = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
   if (!tail || wasEncrypted) {
     // Decrypted or repaired objects must be written out once; later fills update this copy.
-    base = await doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false });
+    base = await doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false, objectsPerTick: Number.POSITIVE_INFINITY });
     tail = readTail(base);
     if (!tail) throw new InvalidPdfError('Cannot write the template back as a PDF', 'template.pdf');
   }
