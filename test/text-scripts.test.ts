@@ -170,6 +170,24 @@ describe('scripts beyond the eight: the Noto face of each script, by Unicode blo
   });
 });
 
+describe('emoji', () => {
+  it('are drawn in outlines (Symbola) with no missing-glyph boxes; variation selectors draw nothing', async () => {
+    const text = 'Done ✅ 😀 🎉 👍 ❤️ 🚀 🔥 💡 📄';
+    const doc = await PDFDocument.create();
+    const setter = new TextSetter(doc, registry);
+    const lines = setter.layout([{ text, style }]);
+    expectNoTofu(lines.map((l) => ({ ...l, runs: l.runs.map((r) => ({ ...r, text: r.text.replace(/\uFE0F/g, '') })) })));
+    const faces = new Set(lines[0]!.runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName));
+    expect(faces.has('Symbola')).toBe(true);
+    const page = doc.addPage([320, 60]);
+    setter.drawText(page, text, 10, 25, { ...style, fontSize: 18 }, black);
+    const bytes = await doc.save();
+    const [read] = await readText(bytes);
+    expect(lineText(read!).replace(/\s+/g, '')).toBe(text.replace(/\uFE0F|\s+/g, ''));
+    await expectGolden('text-emoji', bytes, { scale: 2 });
+  });
+});
+
 describe('mark positioning', () => {
   it('GPOS y offsets of marks are drawn (text rise), so harakat clear tall letters and stacked marks stack', async () => {
     const doc = await PDFDocument.create();

@@ -4,7 +4,7 @@ import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
 import { bundledFontsDir, DEFAULT_SYSTEM_FONT_DIRS, firstExisting, LIBERATION_DIRS, NOTO_CJK_DIR, NOTO_CORE_DIR } from './paths.js';
-import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
+import { EMOJI_FALLBACK_FILES, GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
 
@@ -139,11 +139,14 @@ export class FontRegistry {
     return base === undefined ? undefined : this.#notoCoreFace(base, weight);
   }
 
-  /** Math, symbol and music fonts, tried in order for what no script block claims. */
+  /** Math, symbol, music and emoji fonts, tried in order for what no script block claims. */
   generalFallbacks(weight: FontWeight): Array<() => ResolvedFace> {
     const faces: Array<() => ResolvedFace> = [];
     for (const base of GENERAL_FALLBACKS) {
       if (this.#notoCoreSource(base, weight)) faces.push(() => this.#notoCoreFace(base, weight)!);
+    }
+    for (const path of EMOJI_FALLBACK_FILES) {
+      if (existsSync(path)) faces.push(() => this.#face({ path }, path, isBold(weight), isItalic(weight)));
     }
     return faces;
   }

@@ -94,6 +94,12 @@ const BLOCKS: ReadonlyArray<readonly [start: number, end: number, font: string]>
 /** Tried in order for code points no block above claims (symbols, arrows, dingbats, music). */
 export const GENERAL_FALLBACKS: readonly string[] = ['NotoSansMath', 'NotoSansSymbols', 'NotoSansSymbols2', 'NotoMusic'];
 
+/**
+ * Tried after them: emoji in outlines (Debian's fonts-symbola; "free for any use"). Debian's Noto
+ * emoji font is colour bitmaps (CBDT), which cannot be embedded as PDF glyph outlines.
+ */
+export const EMOJI_FALLBACK_FILES: readonly string[] = ['/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf'];
+
 /** The script font for `cp`, or undefined outside the blocks above. */
 export function scriptFontFor(cp: number): string | undefined {
   let lo = 0;

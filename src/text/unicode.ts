@@ -115,8 +115,12 @@ export function cjkLanguages(text: string, fallback: CjkLanguage): Array<CjkLang
   return out;
 }
 
-/** Default-ignorable format characters: they steer bidi and breaking but draw nothing. */
-export const IGNORABLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/**
+ * Default-ignorable format characters: they steer bidi and breaking but draw nothing. Variation
+ * selectors (U+FE00–FE0F, e.g. the emoji presentation selector after ❤) too: no face we use maps
+ * them, and drawn they would be .notdef boxes.
+ */
+export const IGNORABLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufe00-\ufe0f\ufeff]/;
 
 export function isIgnorable(cp: number): boolean {
   return cp < 0x10000 && IGNORABLE.test(String.fromCharCode(cp));
