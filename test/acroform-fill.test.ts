@@ -196,3 +196,27 @@ describe('list boxes', () => {
     expect(rows).toEqual(['Earth', 'Mars', 'Pluto', 'Neptune']);
   });
 });
+
+describe('check boxes turned with /MK /R and no appearance of their own', () => {
+  it('get a drawn mark turned with the widget (XObject /Matrix), the box as it reads being the Rect turned', async () => {
+    const { PDFDocument, PDFDict, PDFName, PDFNumber, PDFArray } = await import('@cantoo/pdf-lib');
+    const src = await PDFDocument.create();
+    const page = src.addPage([200, 200]);
+    const box = src.getForm().createCheckBox('turned');
+    box.addToPage(page, { x: 50, y: 50, width: 40, height: 20 });
+    const widget = box.acroField.getWidgets()[0]!;
+    widget.dict.delete(PDFName.of('AP'));
+    widget.dict.set(PDFName.of('MK'), src.context.obj({ R: 90 }));
+    const doc = await loadPdf(await src.save({ updateFieldAppearances: false }));
+    fillExistingFields(doc, [{ acroFieldName: 'turned', value: true }], new TextSetter(doc, registry), { flatten: false });
+    const w = doc.getForm().getCheckBox('turned').acroField.getWidgets()[0]!;
+    const on = w.dict.lookup(PDFName.of('AP'), PDFDict).lookup(PDFName.of('N'), PDFDict).lookup(w.getOnValue() ?? PDFName.of('Yes'));
+    const dict = (on as unknown as { dict: InstanceType<typeof PDFDict> }).dict;
+    const nums = (key: string) => dict.lookup(PDFName.of(key), PDFArray).asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
+    const { width, height } = w.getRectangle();
+    expect(nums('Matrix')).toEqual([0, 1, -1, 0, width, 0]);
+    expect(nums('BBox')).toEqual([0, 0, height, width]);
+    expect(width).toBeGreaterThan(height);
+    expect(w.dict.lookup(PDFName.of('AS'))).not.toEqual(PDFName.of('Off'));
+  });
+});

@@ -332,14 +332,23 @@ export type CheckMarkPainter = (target: PDFPage, width: number, height: number) 
  * Check box: the box border and background when the widget has them, and in
  * the on state the caller's mark, else a drawn check mark (no font needed).
  */
-export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox, mark?: CheckMarkPainter): ToggleAppearances {
+/** How a check box or radio button is drawn besides its size and colour. */
+export interface ToggleOptions {
+  box?: WidgetBox;
+  /** Check box: the on state's mark (default a drawn check mark). */
+  mark?: CheckMarkPainter;
+  /** The widget's /MK /R; `width`/`height` are then the box as its content reads. */
+  rotation?: WidgetRotation;
+}
+
+export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, mark, rotation }: ToggleOptions = {}): ToggleAppearances {
   const off = new AppearanceCanvas(doc);
   drawBox(off, width, height, box);
   const on = new AppearanceCanvas(doc);
   drawBox(on, width, height, box);
   if (mark) {
     mark(on.asPage(), width, height);
-    return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+    return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
   }
   const s = Math.min(width, height);
   const ox = (width - s) / 2;
@@ -357,11 +366,11 @@ export function checkboxAppearances(doc: PDFDocument, width: number, height: num
     stroke(),
     popGraphicsState(),
   );
-  return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+  return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
 }
 
 /** Radio button: a filled dot centred in the widget. */
-export function radioAppearances(doc: PDFDocument, width: number, height: number, color: string, box?: WidgetBox): ToggleAppearances {
+export function radioAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, rotation }: ToggleOptions = {}): ToggleAppearances {
   const off = new AppearanceCanvas(doc);
   drawBox(off, width, height, box);
   const on = new AppearanceCanvas(doc);
@@ -383,7 +392,7 @@ export function radioAppearances(doc: PDFDocument, width: number, height: number
     fill(),
     popGraphicsState(),
   );
-  return { on: on.register(doc, width, height), off: off.register(doc, width, height) };
+  return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
 }
 
 

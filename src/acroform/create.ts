@@ -182,7 +182,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   const { width, height } = spec.rect;
   const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: {} };
   if (spec.kind === 'checkbox') {
-    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, undefined, spec.checkMark);
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark });
     const on = spec.value === true || spec.value === 'true';
     return context.obj({ ...base, MK: { CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
   }

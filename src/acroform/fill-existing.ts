@@ -207,7 +207,9 @@ function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, ki
   if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on)) return;
   const [x1, y1, x2, y2] = w.rect;
   const make = kind === 'radio' ? radioAppearances : checkboxAppearances;
-  const apps = make(doc, x2 - x1, y2 - y1, '#000000', boxOf(w.dict));
+  const rotation = rotationOf(w.dict);
+  const turned = rotation === 90 || rotation === 270;
+  const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', { box: boxOf(w.dict), rotation });
   const states = doc.context.obj({ Off: apps.off });
   states.set(on, apps.on);
   w.dict.set(N.AP, doc.context.obj({ N: states }));
