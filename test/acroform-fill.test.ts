@@ -211,8 +211,9 @@ describe('check boxes turned with /MK /R and no appearance of their own', () => 
     fillExistingFields(doc, [{ acroFieldName: 'turned', value: true }], new TextSetter(doc, registry), { flatten: false });
     const w = doc.getForm().getCheckBox('turned').acroField.getWidgets()[0]!;
     const on = w.dict.lookup(PDFName.of('AP'), PDFDict).lookup(PDFName.of('N'), PDFDict).lookup(w.getOnValue() ?? PDFName.of('Yes'));
-    const dict = (on as unknown as { dict: InstanceType<typeof PDFDict> }).dict;
-    const nums = (key: string) => dict.lookup(PDFName.of(key), PDFArray).asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
+    const { PDFStream } = await import('@cantoo/pdf-lib');
+    if (!(on instanceof PDFStream)) throw new Error('no on-state appearance stream');
+    const nums = (key: string): number[] => on.dict.lookup(PDFName.of(key), PDFArray).asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
     const { width, height } = w.getRectangle();
     expect(nums('Matrix')).toEqual([0, 1, -1, 0, width, 0]);
     expect(nums('BBox')).toEqual([0, 0, height, width]);
