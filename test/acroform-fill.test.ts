@@ -86,7 +86,8 @@ describe.each(FORMS)('%s through templateFromPdf', (file) => {
     expect(template.fields.every((f) => f.acroFieldName === f.alias)).toBe(true);
     values = plan(file, template.fields);
     const original = await loadPdf(bytes);
-    pageBoxes = original.getPages().map((p) => p.getMediaBox());
+    // Template rects are measured on the page as displayed: from the crop box (pdfcpu forms crop 10 pt).
+    pageBoxes = original.getPages().map((p) => p.getCropBox());
     hidden = new Set(
       original
         .getForm()
@@ -219,5 +220,46 @@ describe('check boxes turned with /MK /R and no appearance of their own', () => 
     expect(nums('BBox')).toEqual([0, 0, height, width]);
     expect(width).toBeGreaterThan(height);
     expect(w.dict.lookup(PDFName.of('AS'))).not.toEqual(PDFName.of('Off'));
+  });
+});
+
+describe('template rects of fillable PDFs are measured on the page as displayed', () => {
+  it('crop box (pdfcpu: 10 pt) and /Rotate: a flat fill draws each value in its widget', async () => {
+    const { createEngine } = await import('../src/index.js');
+    const { PDFDocument, degrees } = await import('@cantoo/pdf-lib');
+    const engine = createEngine();
+    try {
+      // A form on a page turned 90° with a crop box inset 20 pt.
+      const src = await PDFDocument.create();
+      const page = src.addPage([400, 300]);
+      page.setCropBox(20, 20, 360, 260);
+      page.setRotation(degrees(90));
+      src.getForm().createTextField('probe').addToPage(page, { x: 100, y: 150, width: 120, height: 20 });
+      const turned = await src.save();
+      for (const [bytes, name] of [
+        [corpusPdf('pdfcpu_form_demo_japanese.pdf'), undefined],
+        [turned, 'probe'],
+      ] as const) {
+        const template = await templateFromPdf(bytes);
+        const field = template.fields.find((f) => f.type === 'shortText' && (name === undefined || f.acroFieldName === name))!;
+        const widget = (await readFields(bytes)).find((f) => f.name === field.acroFieldName)!;
+        const out = await engine.fill(template, { data: { [field.id]: 'Probe' } });
+        const item = (await readText(out))[field.pageNum]!.items.find((i) => i.str.includes('Probe'))!;
+        expect(item, field.id).toBeDefined();
+        // Ground truth from pdfjs: the widget's rectangle on the displayed page (pdfjs viewport: crop box, rotation).
+        const { openPdf } = await import('./helpers/pdf.js');
+        const doc = await openPdf(bytes);
+        const viewport = (await doc.getPage(field.pageNum + 1)).getViewport({ scale: 1 });
+        const [ax, ay, bx, by] = viewport.convertToViewportRectangle(widget.rect as number[]) as number[];
+        await doc.destroy();
+        const shown = { left: Math.min(ax!, bx!), top: Math.min(ay!, by!), right: Math.max(ax!, bx!), bottom: Math.max(ay!, by!) };
+        expect(item.x, field.id).toBeGreaterThanOrEqual(shown.left);
+        expect(item.x, field.id).toBeLessThan(shown.left + 6);
+        expect(item.baseline, field.id).toBeGreaterThan(shown.top);
+        expect(item.baseline, field.id).toBeLessThanOrEqual(shown.bottom);
+      }
+    } finally {
+      await engine.close();
+    }
   });
 });
