@@ -172,6 +172,36 @@ describe('widgets turned with /MK /R', () => {
   });
 });
 
+describe('widgets turned with /MK /R, filled flat through templateFromPdf', () => {
+  it('carry `rotation` into the template and the values are drawn turned inside their rects', async () => {
+    const { createEngine } = await import('../src/index.js');
+    const engine = createEngine();
+    try {
+      const template = await templateFromPdf(corpusPdf('pdflib_fancy_fields_emoji.pdf'));
+      const turned: Array<[name: string, angle: number]> = [
+        ['LastName 🛩', 270],
+        ['MiddleInitial 🎳', 180],
+        ['First Name 🚀', 90],
+      ];
+      const fields = turned.map(([name]) => template.fields.find((f) => f.acroFieldName === name)!);
+      expect(fields.map((f) => f.rotation)).toEqual(turned.map(([, angle]) => angle));
+      const out = await engine.fill(template, { data: Object.fromEntries(fields.map((f, i) => [f.id, `Flat${i}`])) });
+      const [page] = await readText(out);
+      fields.forEach((f, i) => {
+        const item = page!.items.find((it) => it.str === `Flat${i}`);
+        expect(item, f.id).toBeDefined();
+        expect(item!.angle, f.id).toBe(turned[i]![1]);
+        expect(item!.x, f.id).toBeGreaterThanOrEqual(f.rect.x - 0.5);
+        expect(item!.x, f.id).toBeLessThanOrEqual(f.rect.x + f.rect.width + 0.5);
+        expect(item!.baseline, f.id).toBeGreaterThanOrEqual(f.rect.y - 0.5);
+        expect(item!.baseline, f.id).toBeLessThanOrEqual(f.rect.y + f.rect.height + 0.5);
+      });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('list boxes', () => {
   it('show every option from /TI down with the chosen one highlighted, and /I names its row', async () => {
     const file = corpusPdf('pdflib_fancy_fields_emoji.pdf');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { loadPdf } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
@@ -34,6 +34,7 @@ export async function templateFromPdf(bytes: Uint8Array, options: TemplateFromPd
 /** The template fields of an already loaded document (the fill engine may hold one). */
 export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
   const pages = doc.getPages().map((p) => displayFrame(p.getCropBox(), p.getRotation().angle));
+  const rotations = doc.getPages().map((p) => p.getRotation().angle);
   const out: TemplateField[] = [];
   const ids = new Set<string>();
   const uniqueId = (base: string): string => {
@@ -83,6 +84,8 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
       case 'listbox':
         for (const w of widgets) {
           const field: TemplateField = { id: uniqueId(node.name), type: 'shortText', pageNum: w.pageIndex, rect: toTopLeft(w), ...base };
+          const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
+          if (rotation !== 0) field.rotation = rotation;
           if (node.kind === 'checkbox') field.type = 'checkbox';
           else {
             const style = styleOf(doc, node, w);
@@ -165,4 +168,12 @@ function displayFrame(box: { x: number; y: number; width: number; height: number
     default:
       return { height: box.height, toDisplay: (x, y) => [x - llx, y - lly] };
   }
+}
+
+/** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */
+function shownRotation(widget: PDFDict, pageRotate: number): 0 | 90 | 180 | 270 {
+  const mk = widget.lookup(PDFName.of('MK'));
+  const r = mk instanceof PDFDict ? numberOf(mk.lookup(PDFName.of('R'))) ?? 0 : 0;
+  const turn = (((Math.round((r - pageRotate) / 90) * 90) % 360) + 360) % 360;
+  return turn as 0 | 90 | 180 | 270;
 }

@@ -69,6 +69,11 @@ export const templateField = z.object({
   maxLength: z.number().int().positive().optional(),
   /** Checkbox: render as a square box. */
   square: z.boolean().optional(),
+  /**
+   * The value is drawn turned counterclockwise by this many degrees, as on the page shown (a
+   * fillable PDF's widget with /MK /R); the rect is the turned box. Text, charList, checkbox.
+   */
+  rotation: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).optional(),
   /** For templates imported from AcroForms: the field is filled in place (see interactive output). */
   acroFieldName: z.string().optional(),
 });

@@ -34,6 +34,23 @@ export function displayMatrix(frame: PageFrame): [number, number, number, number
   }
 }
 
+/**
+ * A box whose content is turned counterclockwise by `rotation`: the upright box
+ * to draw in (at the origin, width and height swapped at 90/270) and the matrix
+ * that turns it onto `box`.
+ */
+export function turnBox(box: DrawBox, rotation: 90 | 180 | 270): { box: DrawBox; matrix: [number, number, number, number, number, number] } {
+  const { x, y, width, height } = box;
+  switch (rotation) {
+    case 90:
+      return { box: { x: 0, y: 0, width: height, height: width }, matrix: [0, 1, -1, 0, x + width, y] };
+    case 180:
+      return { box: { x: 0, y: 0, width, height }, matrix: [-1, 0, 0, -1, x + width, y + height] };
+    case 270:
+      return { box: { x: 0, y: 0, width: height, height: width }, matrix: [0, -1, 1, 0, x, y + height] };
+  }
+}
+
 export function colorOf(hex: string): RGB {
   const n = Number.parseInt(hex.replace('#', ''), 16);
   return rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255);

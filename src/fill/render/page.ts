@@ -3,7 +3,7 @@ import type { TemplateField } from '../../template/index.js';
 import type { PlannedPage } from '../normalize/types.js';
 import type { PageFrame } from '../output/prepared-template.js';
 import { fieldRects, strokeBoxes } from './debug.js';
-import { colorOf, displayMatrix, toDrawBox } from './geometry.js';
+import { colorOf, displayMatrix, toDrawBox, turnBox, type DrawBox } from './geometry.js';
 import { drawImage, type ImageEmbedder } from './image.js';
 import { drawDot, drawMark } from './marks.js';
 import { drawBlock, drawCells, drawLineBoxes, drawSingleLine, type Typesetter } from './text.js';
@@ -32,20 +32,34 @@ export async function renderPage(page: PDFPage, frame: PageFrame, planned: Plann
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayMatrix(frame)));
   const setter = tools.text;
   for (const filled of planned.fields) {
+    const rotation = filled.field.rotation ?? 0;
     for (const c of filled.contents) {
+      // A turned field (a fillable PDF's widget with /MK /R): drawn upright in the turned box, then turned onto it.
+      const place = (box: DrawBox): DrawBox => {
+        if (rotation === 0) return box;
+        const turned = turnBox(box, rotation);
+        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...turned.matrix));
+        return turned.box;
+      };
+      const done = (): void => {
+        if (rotation !== 0) page.pushOperators(popGraphicsState());
+      };
       switch (c.kind) {
         case 'text':
-          if (c.multiline) drawBlock(page, setter, toDrawBox(c.box, frame), c.text, c.style);
-          else drawSingleLine(page, setter, toDrawBox(c.box, frame), c.text, c.style);
+          if (c.multiline) drawBlock(page, setter, place(toDrawBox(c.box, frame)), c.text, c.style);
+          else drawSingleLine(page, setter, place(toDrawBox(c.box, frame)), c.text, c.style);
+          done();
           break;
         case 'cells':
-          drawCells(page, setter, toDrawBox(c.box, frame), c.chars, c.cells, c.style);
+          drawCells(page, setter, place(toDrawBox(c.box, frame)), c.chars, c.cells, c.style);
+          done();
           break;
         case 'lines':
           drawLineBoxes(page, setter, c.boxes.map((b) => toDrawBox(b, frame)), c.paragraphs, c.style);
           break;
         case 'mark':
-          drawMark(page, setter, toDrawBox(c.box, frame), c.char, c.square, c.style);
+          drawMark(page, setter, place(toDrawBox(c.box, frame)), c.char, c.square, c.style);
+          done();
           break;
         case 'dot':
           drawDot(page, toDrawBox(c.box, frame), c.style);
