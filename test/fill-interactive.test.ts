@@ -2,9 +2,9 @@ import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectGolden } from './helpers/golden.js';
 import { createEngine } from '../src/index.js';
-import { qpdfCheck, readFields } from './helpers/pdf.js';
+import { qpdfCheck, readFields, readText } from './helpers/pdf.js';
 import { w9Template } from './fixtures/fill/corpus.js';
-import { field, template } from './fixtures/fill/templates.js';
+import { blankPdf, field, LETTER, template } from './fixtures/fill/templates.js';
 
 const engine = createEngine();
 afterAll(() => engine.close());
@@ -99,5 +99,30 @@ describe('fill: useInteractiveFields', () => {
     for (const content of Object.values(drawn)) expect(content).not.toMatch(/Tf/);
     expect(Object.fromEntries((await readFields(withChar)).map((f) => [f.name, f.value !== 'Off']))).toEqual({ on: true, off: false, wide: true, square: true });
     await expectGolden('fill-interactive-checkbox-character', withChar);
+  });
+
+  it('widgets read upright on pages shown turned (/Rotate), and turned as the field says (rotation)', async () => {
+    const { flattenForm } = await import('../src/acroform/index.js');
+    for (const [rotate, rotation, angle] of [
+      [90, 0, 0],
+      [270, 0, 0],
+      [0, 90, 90],
+      [90, 270, 270],
+    ] as const) {
+      const rect = r(100, 150, 160, 24);
+      const tpl = await template([field('shortText', { id: 'who', rect, ...(rotation ? { rotation } : {}) })], { pdf: await blankPdf(1, LETTER, { rotate: rotate }) });
+      const pdf = await engine.fill(tpl, { useInteractiveFields: true, data: { who: 'Upright' } });
+      const doc = await PDFDocument.load(pdf);
+      flattenForm(doc);
+      const [page] = await readText(await doc.save());
+      const item = page!.items.find((i) => i.str === 'Upright');
+      const label = `page /Rotate ${rotate}, field rotation ${rotation}`;
+      expect(item, label).toBeDefined();
+      expect(item!.angle, label).toBe(angle);
+      expect(item!.x, label).toBeGreaterThanOrEqual(rect.x - 0.5);
+      expect(item!.x, label).toBeLessThanOrEqual(rect.x + rect.width + 0.5);
+      expect(item!.baseline, label).toBeGreaterThanOrEqual(rect.y - 0.5);
+      expect(item!.baseline, label).toBeLessThanOrEqual(rect.y + rect.height + 0.5);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle } from './appearance.js';
+import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
@@ -30,6 +30,11 @@ export interface InteractiveFieldSpec {
   readOnly?: boolean;
   /** Checkbox: draws the checked mark (e.g. the request's checkbox character); default a drawn check mark. */
   checkMark?: CheckMarkPainter;
+  /**
+   * How far the content is turned counterclockwise in the page's user space (/MK /R): a page
+   * shown turned by /Rotate needs the same turn for its text to read upright.
+   */
+  rotation?: WidgetRotation;
 }
 
 const PRINT = 4;
@@ -179,12 +184,17 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
 
 function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter): PDFDict {
   const context = doc.context;
-  const { width, height } = spec.rect;
-  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: {} };
+  const rotation = spec.rotation ?? 0;
+  const turned = rotation === 90 || rotation === 270;
+  // The box as its content reads; the appearance's /Matrix turns it onto the Rect.
+  const width = turned ? spec.rect.height : spec.rect.width;
+  const height = turned ? spec.rect.width : spec.rect.height;
+  const mk = rotation !== 0 ? { R: rotation } : {};
+  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: mk };
   if (spec.kind === 'checkbox') {
-    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark });
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark, rotation });
     const on = spec.value === true || spec.value === 'true';
-    return context.obj({ ...base, MK: { CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
+    return context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
   }
   const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
   const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
@@ -196,6 +206,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     style: spec.style,
     multiline: spec.kind === 'text' && spec.multiline === true,
     comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
+    rotation,
   });
   return context.obj({ ...base, AP: { N: ap } });
 }

@@ -63,7 +63,9 @@ function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks
   const dx = filled.box.x - f.rect.x;
   const dy = filled.box.y - f.rect.y;
   const at = (r: Box): PdfRect => pdfRect({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }, frame);
-  const common = { pageIndex, style, readOnly: filled.readOnly };
+  // Text reads upright on the page as shown: the field's own turn plus the page's /Rotate, in user space.
+  const turn = (((f.rotation ?? 0) + frame.rotate) % 360) as 0 | 90 | 180 | 270;
+  const common = { pageIndex, style, readOnly: filled.readOnly, ...(turn !== 0 ? { rotation: turn } : {}) };
   const name = nameOf(filled);
   switch (f.type) {
     case 'checkbox': {

@@ -26,7 +26,7 @@ export interface TextItem {
   width: number;
   height: number;
   fontName: string;
-  /** Direction of the baseline on the page, degrees counterclockwise (0 = left to right). */
+  /** Direction of the baseline on the page as displayed (after /Rotate), degrees counterclockwise (0 = left to right). */
   angle: number;
 }
 
@@ -106,7 +106,7 @@ export async function readText(bytes: Uint8Array): Promise<PageText[]> {
           width: raw.width,
           height: fontHeight,
           fontName: raw.fontName,
-          angle: Math.round(((Math.atan2(b, a) * 180) / Math.PI + 360) % 360),
+          angle: Math.round(((Math.atan2(b, a) * 180) / Math.PI - viewport.rotation + 720) % 360),
         });
       }
       pages.push({ width: viewport.width, height: viewport.height, items });
