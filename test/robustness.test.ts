@@ -5,6 +5,7 @@
  * `{name, message, fields: [{message, property}]}`. Anything else — a TypeError,
  * a RangeError from deep inside pdf-lib, a promise that never settles — fails.
  */
+import { seededRandom } from './helpers/random.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, isCastpressError, type TemplateInput } from '../src/index.js';
 import { blankPdf, field, pngDataUrl, template } from './fixtures/fill/templates.js';
@@ -12,17 +13,6 @@ import { blankPdf, field, pngDataUrl, template } from './fixtures/fill/templates
 const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
 afterAll(() => engine.close());
 
-/** mulberry32: small, seedable, good enough to pick mutations. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -68,12 +58,29 @@ const JUNK: Json[] = [
   { constructor: 'x', toString: 1 } as unknown as Json,
 ];
 
+/** Thousands of levels deep, made fresh each time (too deep to copy by JSON): walkers must not overflow the stack. */
+const DEEP: Array<() => Json> = [
+  () => JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) as Json,
+  () => JSON.parse(`${'{"value":'.repeat(3000)}1${'}'.repeat(3000)}`) as Json,
+  () => JSON.parse(`${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`) as Json,
+];
+
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
+function brief(body: Json): string {
+  try {
+    return JSON.stringify(body).slice(0, 400);
+  } catch {
+    return '(too deep to print)';
+  }
+}
+
 /** Every path to a value inside `v` (including the root's children), as key lists. */
 function paths(v: Json, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+  // Edits go no deeper than a real request nests (and deep junk is not walked).
+  if (prefix.length >= 8) return out;
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...prefix, i]), paths(x, [...prefix, i], out)));
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([...prefix, k]), paths(x, [...prefix, k], out));
   return out;
@@ -86,7 +93,7 @@ function mutate(base: Json, rnd: () => number): Json {
   for (let e = 0; e < edits; e++) {
     const all = paths(v);
     const path = all[Math.floor(rnd() * all.length)];
-    const junk = clone(JUNK[Math.floor(rnd() * JUNK.length)] ?? null);
+    const junk = rnd() < 0.06 ? DEEP[Math.floor(rnd() * DEEP.length)]!() : clone(JUNK[Math.floor(rnd() * JUNK.length)] ?? null);
     if (!path || path.length === 0) continue;
     let parent: Json = v;
     for (const k of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[k] ?? null;
@@ -130,7 +137,7 @@ async function outcome(call: () => Promise<Uint8Array>): Promise<string> {
  * returns the failures (anything but a PDF or a typed error) and how often each outcome came.
  */
 async function mutations(valid: Json, count: number, seed: number, call: (body: Json, rnd: () => number) => Promise<Uint8Array>): Promise<{ bad: string[]; seen: Map<string, number> }> {
-  const rnd = random(Number(process.env.ROBUST_SEED ?? seed));
+  const rnd = seededRandom(Number(process.env.ROBUST_SEED ?? seed));
   const bad: string[] = [];
   const seen = new Map<string, number>();
   for (let i = 0; i < count; i++) {
@@ -138,7 +145,7 @@ async function mutations(valid: Json, count: number, seed: number, call: (body: 
     const got = await outcome(() => call(body, rnd));
     const kind = got.split(' ')[0]!;
     seen.set(kind, (seen.get(kind) ?? 0) + 1);
-    if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
+    if (kind !== 'pdf' && kind !== 'typed') bad.push(`#${i} ${got}\n  body: ${brief(body)}`);
   }
   return { bad, seen };
 }
@@ -250,7 +257,7 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
 
   it('templates: broken PDF bytes and malformed fields are typed errors', async () => {
     const good = await blankPdf(1);
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     const pdfs: Uint8Array[] = [new Uint8Array(), new TextEncoder().encode('%PDF-1.7\n%%EOF'), good.slice(0, good.length / 2)];
     for (let i = 0; i < 20; i++) {
       const copy = good.slice();

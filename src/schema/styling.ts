@@ -34,6 +34,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const MAX_VALUE_DEPTH = 32;
+
 /** True for `{value, ...}` objects; inside arrays `{data, ...}` counts too (the spec shows both spellings). */
 export function isValueObject(v: unknown, inArray = false): v is ValueObject {
   return isPlainObject(v) && ('value' in v || (inArray && 'data' in v && !('value' in v)));
@@ -45,6 +47,12 @@ export function isValueObject(v: unknown, inArray = false): v is ValueObject {
  */
 export const fieldInput: z.ZodType<FieldInput> = z.unknown().transform((raw, ctx): FieldInput => {
   const visit = (v: unknown, path: PropertyKey[], inArray: boolean): FieldInput => {
+    // Values nest a few levels at most (repeats of arrays of value objects); a body nested
+    // thousands deep would otherwise overflow the stack here.
+    if (path.length > MAX_VALUE_DEPTH) {
+      ctx.issues.push({ code: 'custom', message: `Nested more than ${MAX_VALUE_DEPTH} levels deep`, input: v, path });
+      return null;
+    }
     if (Array.isArray(v)) return v.map((el, i) => visit(el, [...path, i], true));
     if (isValueObject(v, inArray)) {
       const { value, data, ...rest } = v as unknown as Record<string, unknown>;
