@@ -340,3 +340,22 @@ describe('fill: data rules', () => {
     expect((arr as ValidationError).fields.map((f) => f.property)).toEqual(['data[1].date[1]']);
   });
 });
+
+describe('text that does not fit even at the smallest size stays in its box', () => {
+  it('longText: lines past the bottom are left out (not drawn over what is below); shortText: clipped at the sides', async () => {
+    const long = at(100, 40, 150);
+    const short = at(200, 20, 120);
+    const words = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+    const { pdf, page } = await fillOne([field('longText', { id: 'l', rect: long }), field('shortText', { id: 's', rect: short })], { l: words, s: words });
+    const block = page.items.filter((i) => i.str.trim() !== '' && i.x < long.x + long.width && i.baseline < short.y - 5).sort((a, b) => a.baseline - b.baseline);
+    // The block starts with the first words, at the smallest size, and no baseline leaves the box.
+    expect(block[0]!.str.startsWith('word0')).toBe(true);
+    expect(block[0]!.height).toBeLessThan(6);
+    for (const it of block) expect(it.baseline, it.str).toBeLessThanOrEqual(long.y + long.height + 0.5);
+    // Nothing is painted right of the one-line box or below the block.
+    const [rendered] = await renderPages(pdf, 1);
+    expect(ink(rendered!, { x: short.x + short.width + 1, y: short.y, width: 100, height: short.height })).toBe(0);
+    expect(ink(rendered!, { x: long.x, y: long.y + long.height + 2, width: long.width, height: 50 })).toBe(0);
+    expect(ink(rendered!, { x: long.x, y: long.y, width: long.width, height: long.height })).toBeGreaterThan(0.02);
+  });
+});

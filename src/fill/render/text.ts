@@ -1,4 +1,4 @@
-import type { PDFPage } from '@cantoo/pdf-lib';
+import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFPage } from '@cantoo/pdf-lib';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
 import type { LayoutCache } from './layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
@@ -44,9 +44,31 @@ function baselineFor(box: DrawBox, ascent: number, descent: number, v: ResolvedS
   return box.y + (box.height - (ascent + descent)) / 2 + descent;
 }
 
-/** One line in its box: shrunk to the box's width when too long, placed by alignment and vertical alignment. */
+/**
+ * How many characters of a value could show in a box at the smallest size, with a wide margin
+ * (glyphs a tenth of an em wide, four times over): the rest is cut off anyway, and laying out a
+ * megabyte of text to find that out took seconds.
+ */
+function visibleChars(width: number, height: number): number {
+  const perLine = Math.ceil(width / (MIN_FONT_SIZE * 0.1));
+  const lines = Math.ceil(height / MIN_FONT_SIZE) + 1;
+  return 4 * perLine * lines;
+}
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Not in the middle of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/**
+ * One line in its box: shrunk to the box's width when too long (down to
+ * MIN_FONT_SIZE), placed by alignment and vertical alignment; what still
+ * overflows is clipped at the box's sides, not drawn over its neighbours.
+ */
 export function drawSingleLine(page: PDFPage, t: Typesetter, box: DrawBox, text: string, style: ResolvedStyle): void {
-  const flat = text.replace(/\r?\n/g, ' ');
+  const flat = cut(text.replace(/\r?\n/g, ' '), visibleChars(box.width, MIN_FONT_SIZE));
   if (flat.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
   let [line] = layout(t, flat, textStyle(style));
@@ -57,11 +79,20 @@ export function drawSingleLine(page: PDFPage, t: Typesetter, box: DrawBox, text:
     [line] = layout(t, flat, textStyle(style, size));
     if (!line) return;
   }
+  const clip = line.width > maxWidth + 0.01;
+  // Sides only: ascenders and descenders may pass a tight box's top and bottom, as they always did.
+  if (clip) page.pushOperators(pushGraphicsState(), rectangle(box.x, box.y - box.height, box.width, box.height * 3), clipOp(), endPath());
   t.setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, line.ascent, line.descent, style.verticalAlignment), colorOf(style.textColor));
+  if (clip) page.pushOperators(popGraphicsState());
 }
 
-/** Wrapped at the box's width; shrunk until the block fits its height (down to MIN_FONT_SIZE). */
-export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+/**
+ * Wrapped at the box's width; shrunk until the block fits its height (down to
+ * MIN_FONT_SIZE). Lines that still do not fit are left out rather than drawn
+ * below the box (the first line always shows).
+ */
+export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, value: string, style: ResolvedStyle): void {
+  const text = cut(value, visibleChars(box.width, box.height));
   if (text.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
   const room = box.height - 2 * padY(box);
@@ -73,14 +104,17 @@ export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, text: stri
   }
   const total = totalHeight(lines);
   const p = padY(box);
+  // Still too tall at the smallest size: it starts at the top and is cut at the bottom.
+  const overflows = total > room + 0.01;
   let top =
-    style.verticalAlignment === 'bottom'
+    style.verticalAlignment === 'bottom' && !overflows
       ? box.y + p + total
-      : style.verticalAlignment === 'middle'
+      : style.verticalAlignment === 'middle' && !overflows
         ? box.y + (box.height + total) / 2
         : box.y + box.height - p;
   const color = colorOf(style.textColor);
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
+    if (overflows && i > 0 && top - line.height < box.y + p - 0.01) break;
     t.setter.drawLine(page, line, alignedX(box, line.width, style.alignment), top - line.ascent, color);
     top -= line.height;
   }
