@@ -125,4 +125,22 @@ describe('fill: useInteractiveFields', () => {
       expect(item!.baseline, label).toBeLessThanOrEqual(rect.y + rect.height + 0.5);
     }
   });
+
+  it('on a PDF without a form, fields are written as an update of the template bytes (as flat output), on the right pages', async () => {
+    const pdf0 = await blankPdf(3);
+    const tpl = await template([field('shortText', { id: 'a', pageNum: 0, rect: r(72, 100) }), field('shortText', { id: 'b', pageNum: 2, rect: r(72, 100) })], { pdf: pdf0 });
+    const out = await engine.fill(tpl, { useInteractiveFields: true, title: 'Update', data: { a: 'first', b: ['third', 'third again'] } });
+    await qpdfCheck(out);
+    // The template's bytes come through unchanged; the fields follow in the appended update.
+    expect(Buffer.from(out.subarray(0, pdf0.length)).equals(Buffer.from(pdf0))).toBe(true);
+    const fields = await readFields(out);
+    expect(fields.map((f) => [f.name, f.value, f.page])).toEqual([
+      ['a', 'first', 0],
+      ['b_0', 'third', 2],
+      ['b_1', 'third again', 3],
+    ]);
+    const pages = await readText(out);
+    expect(pages).toHaveLength(4);
+    expect(pages.map((p) => p.items.find((i) => i.str.startsWith('Template page'))?.str)).toEqual(['Template page 1', 'Template page 2', 'Template page 3', 'Template page 3']);
+  });
 });

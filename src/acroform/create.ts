@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
@@ -44,13 +44,13 @@ const PRINT = 4;
  * text layer's embedded fonts. Editing uses /DA = Helvetica from /DR (see
  * README.md: the embedded fonts are subsets, useless for typing new text).
  */
-export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter): void {
+export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget): void {
   if (specs.length === 0) return;
   const context = doc.context;
-  const acroForm = ensureAcroForm(doc);
+  const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
   const fieldsArr = acroForm.lookup(PDFName.of('Fields'), PDFArray);
-  const pages = doc.getPages();
-  const taken = new Set(readFieldTree(doc).map((f) => f.name));
+  const pages = target ? target.pages : doc.getPages();
+  const taken = new Set(target ? [] : readFieldTree(doc).map((f) => f.name));
   const created = new Map<string, { kind: InteractiveFieldSpec['kind']; dict: PDFDict; ref: PDFRef }>();
 
   const uniqueName = (wanted: string): string => {
@@ -61,7 +61,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
   };
 
   const addWidget = (pageIndex: number, widget: PDFDict): PDFRef => {
-    const page = pages[pageIndex];
+    const page = pages[pageIndex]!;
     widget.set(PDFName.of('P'), page.ref);
     const ref = context.register(widget);
     page.node.addAnnot(ref);
@@ -116,6 +116,16 @@ function kidsOf(field: PDFDict): PDFArray {
   return field.lookup(PDFName.of('Kids'), PDFArray);
 }
 
+/**
+ * Where new fields go when the document is not a whole pdf-lib document (the
+ * fill engine's output is an update holding only the pages it writes): the
+ * output pages by index and a new AcroForm dictionary the caller puts in the catalog.
+ */
+export interface FormTarget {
+  pages: ReadonlyArray<PDFPage | undefined>;
+  acroForm: PDFDict;
+}
+
 function ensureAcroForm(doc: PDFDocument): PDFDict {
   const context = doc.context;
   let acroForm = acroFormOf(doc);
@@ -123,6 +133,12 @@ function ensureAcroForm(doc: PDFDocument): PDFDict {
     acroForm = context.obj({ Fields: [] });
     doc.catalog.set(PDFName.of('AcroForm'), context.register(acroForm));
   }
+  return completeAcroForm(doc, acroForm);
+}
+
+/** Fields array, Helvetica and ZapfDingbats in /DR, a default /DA. */
+function completeAcroForm(doc: PDFDocument, acroForm: PDFDict): PDFDict {
+  const context = doc.context;
   if (!acroForm.lookupMaybe(PDFName.of('Fields'), PDFArray)) acroForm.set(PDFName.of('Fields'), context.obj([]));
   let dr = acroForm.lookupMaybe(PDFName.of('DR'), PDFDict);
   if (!dr) {

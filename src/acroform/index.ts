@@ -3,4 +3,4 @@ export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from '
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
 export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter } from './appearance.js';
-export { addInteractiveFields, type InteractiveFieldSpec, type PdfRect } from './create.js';
+export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';

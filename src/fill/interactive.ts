@@ -1,4 +1,4 @@
-import type { PDFPage } from '@cantoo/pdf-lib';
+import type { PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
 import { addInteractiveFields, fillExistingFields, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
 import type { FontRegistry } from '../fonts/index.js';
 import { loadPdf } from '../pdf/index.js';
@@ -136,4 +136,21 @@ export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFra
   addInteractiveFields(doc, specs, text);
   // pdf-lib's default pauses on a timer (~1 ms) every 50 objects while writing.
   return doc.save({ updateFieldAppearances: false, objectsPerTick: Number.POSITIVE_INFINITY });
+}
+
+/**
+ * Interactive output for templates whose PDF has no form of its own: the fields
+ * are written into the fill's own update (see renderPlan's `fields`), so the
+ * output costs what a flat fill costs instead of a parse and a full save of the
+ * template. Returns the new AcroForm for the catalog.
+ */
+export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks) {
+  return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
+    const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
+    const specs = plan.pages.flatMap((page, pageIndex) => page.fields.flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)));
+    if (specs.length === 0) return undefined;
+    const acroForm = doc.context.obj({ Fields: [] });
+    addInteractiveFields(doc, specs, text, { pages, acroForm });
+    return doc.context.register(acroForm);
+  };
 }

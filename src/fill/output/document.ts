@@ -44,6 +44,8 @@ export interface FinishOptions {
   keepPageTree: boolean;
   /** Flat output: the catalog's AcroForm (and XFA with it) is removed. */
   dropForm: boolean;
+  /** A new AcroForm (interactive output written as an update) for the catalog. */
+  acroForm?: PDFRef;
   title?: string;
 }
 
@@ -144,6 +146,10 @@ export class OutputDocument {
     if (options.dropForm) {
       drop(N.AcroForm);
       drop(N.NeedsRendering);
+    }
+    if (options.acroForm) {
+      catalog.set(N.AcroForm, options.acroForm);
+      catalogChanged = true;
     }
     // Usage rights are signed over the original bytes; after changes they would only raise warnings.
     drop(N.Perms);

@@ -4,7 +4,7 @@ import { TextSetter, type Shaper, type SubsetCache } from '../../text/index.js';
 import type { FillPlan } from '../normalize/types.js';
 import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
-import type { PDFRef } from '@cantoo/pdf-lib';
+import type { PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
 import { ImageEmbedder } from './image.js';
 import type { LayoutCache } from './layout-cache.js';
 import { pageDraws, renderPage, type BoxOptions } from './page.js';
@@ -14,6 +14,12 @@ export interface RenderOptions extends BoxOptions {
   flat: boolean;
   stripAnnotations: boolean;
   title?: string;
+  /**
+   * Interactive output written in the same update: called with every output page
+   * that holds fields (by output index) and the document's text setter; it adds
+   * the fields and returns the new AcroForm's reference for the catalog.
+   */
+  fields?: (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter) => PDFRef | undefined;
 }
 
 /** Draws the plan over the template's pages and returns the output PDF (an update of the template's bytes). */
@@ -33,20 +39,24 @@ export async function renderPlan(
   const annotationOptions = { dropWidgets: options.flat, stripAnnotations: options.stripAnnotations };
   const used = new Set<number>();
   const pageRefs: PDFRef[] = [];
+  const outputPages: Array<PDFPage | undefined> = [];
   for (const planned of plan.pages) {
     const index = planned.templatePage;
     const first = !used.has(index);
     used.add(index);
     const pageFields = byPage.get(index) ?? [];
     const draws = pageDraws(planned, pageFields, options);
-    if (keepPageTree && !draws && !out.annotationsChange(index, annotationOptions)) {
+    const holdsFields = options.fields !== undefined && planned.fields.length > 0;
+    if (keepPageTree && !draws && !holdsFields && !out.annotationsChange(index, annotationOptions)) {
       // Untouched: the template's page object is used as it is, nothing is written for it.
       pageRefs.push(prepared.pages[index]!.ref);
       continue;
     }
     const page = out.addPage(index, { first, keepParent: keepPageTree, ...annotationOptions });
     if (draws) await renderPage(page, prepared.pages[index]!.frame, planned, pageFields, tools, options);
+    outputPages[pageRefs.length] = page;
     pageRefs.push(page.ref);
   }
-  return out.finish({ pageRefs, keepPageTree, dropForm: options.flat, title: options.title });
+  const acroForm = options.fields?.(out.doc, outputPages, tools.text.setter);
+  return out.finish({ pageRefs, keepPageTree, dropForm: options.flat, acroForm, title: options.title });
 }
