@@ -4,7 +4,7 @@ import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache } from '../text/index.js';
 import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
-import { generateMarkdown } from '../markdown/index.js';
+import { generateMarkdown, ImageCache } from '../markdown/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
@@ -46,6 +46,8 @@ export class Engine {
   private readonly shaper = new Shaper();
   private readonly subsets = new SubsetCache();
   private readonly fillCache = new FillCache({ shaper: this.shaper, subsets: this.subsets });
+  /** Markdown images prepared as PDF streams (the default logo above all), by content. */
+  private readonly images = new ImageCache();
   /** Validated templates by the object the caller passed: templates are immutable once handed over. */
   private readonly parsedTemplates = new WeakMap<object, Template>();
   private readonly store?: TemplateStore;
@@ -95,6 +97,7 @@ export class Engine {
       timeZone: this.options.timeZone,
       shaper: this.shaper,
       subsets: this.subsets,
+      images: this.images,
     });
   }
 

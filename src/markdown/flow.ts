@@ -3,7 +3,7 @@
  * with its height known. x offsets are points from the content area's left
  * edge. Pagination only decides where each box goes, never re-measures text.
  */
-import type { PDFImage } from '@cantoo/pdf-lib';
+import type { EmbeddedImage } from './images.js';
 import type { LaidLine } from '../text/index.js';
 
 /** What a run of text carries through the text layer. */
@@ -59,7 +59,7 @@ export interface ImageBox extends Bars {
   x: number;
   width: number;
   height: number;
-  image: PDFImage;
+  image: EmbeddedImage;
   link?: string;
   markers?: Marker[];
 }

@@ -8,7 +8,7 @@ import type { PageLayout, PageCountPosition } from '../page/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { LogoOption } from '../schema/index.js';
 import type { TextSetter, TextStyle } from '../text/index.js';
-import { decodeImage, loadImages, type LoadedImage } from './images.js';
+import { embedPrepared, loadImages, placeImage, prepareImage, type ImageCache, type LoadedImage } from './images.js';
 import { color } from './render.js';
 import { DEFAULT_LOGO_PX, DEFAULTS, PX } from './style.js';
 
@@ -29,17 +29,20 @@ export async function loadLogo(
   option: LogoOption | undefined,
   resolver: ResourceResolver | undefined,
   maxBytes: number,
+  cache?: ImageCache,
 ): Promise<PlacedLogo | undefined> {
   if (option === false) return undefined;
   let loaded: LoadedImage | null;
   let box: { maxWidth: number; maxHeight: number };
   let upscale = false;
   if (option === undefined || option === true) {
-    loaded = await decodeImage(doc, new Uint8Array(await readFile(DEFAULT_LOGO_FILE)));
+    const read = async () => new Uint8Array(await readFile(DEFAULT_LOGO_FILE));
+    const prepared = cache ? await cache.prepareNamed(DEFAULT_LOGO_FILE.href, read) : await prepareImage(await read());
+    loaded = prepared && embedPrepared(doc, prepared);
     box = DEFAULT_LOGO_PX;
     upscale = true;
   } else {
-    loaded = (await loadImages(doc, [option.src], resolver, maxBytes)).get(option.src) ?? null;
+    loaded = (await loadImages(doc, [option.src], resolver, maxBytes, cache)).get(option.src) ?? null;
     box = option;
   }
   if (!loaded) return undefined;
@@ -50,7 +53,7 @@ export async function loadLogo(
 export function drawLogo(page: PDFPage, logo: PlacedLogo, layout: PageLayout): void {
   const x = layout.width - layout.margin.right - logo.width;
   const y = layout.height - layout.margin.top - logo.height;
-  page.drawImage(logo.loaded.image, { x, y, width: logo.width, height: logo.height });
+  placeImage(page, logo.loaded.image, { x, y, width: logo.width, height: logo.height });
 }
 
 /** "Generated at 2026-11-22 14:03 UTC" in the given IANA zone (UTC by default). */

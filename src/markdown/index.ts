@@ -12,7 +12,7 @@ import { TextSetter, type Shaper, type SubsetCache } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
-import { loadImages } from './images.js';
+import { loadImages, type ImageCache } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
 import { createParser } from './parse.js';
@@ -30,9 +30,12 @@ export interface MarkdownContext {
   /** The engine's shaping results and font subsets, reused across documents. */
   shaper?: Shaper;
   subsets?: SubsetCache;
+  /** The engine's prepared images (the default logo, repeated content images). */
+  images?: ImageCache;
 }
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
+export { ImageCache } from './images.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
 
 /** Smallest content area (points) that still makes a document. */
@@ -66,8 +69,8 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   const setter = new TextSetter(doc, ctx.fonts, { shaper: ctx.shaper, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);
   const [images, loadedLogo] = await Promise.all([
-    loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes),
-    loadLogo(doc, request.logo, ctx.resolver, ctx.maxImageBytes),
+    loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes, ctx.images),
+    loadLogo(doc, request.logo, ctx.resolver, ctx.maxImageBytes, ctx.images),
   ]);
 
   // A logo may be up to 500px; on a small page it shrinks to the content width and half its height.

@@ -5,6 +5,7 @@
 import { PDFString, rgb, type PDFDocument, type PDFPage, type RGB } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
 import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './flow.js';
+import { placeImage } from './images.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
 
 /** Link targets made clickable; relative and script URLs stay plain text. */
@@ -127,7 +128,7 @@ function drawLineBox(d: PageDrawer, p: Placed, box: LineBox): void {
 
 function drawImageBox(d: PageDrawer, p: Placed, box: ImageBox): void {
   const x = p.left + box.x;
-  d.page.drawImage(box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
+  placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
   d.link(box.link, x, p.top, box.width, box.height);
   for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
 }
