@@ -4,7 +4,8 @@ import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache } from '../text/index.js';
 import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
-import { generateMarkdown, ImageCache } from '../markdown/index.js';
+import { ImageCache } from '../images/index.js';
+import { generateMarkdown } from '../markdown/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
@@ -46,7 +47,7 @@ export class Engine {
   private readonly shaper = new Shaper();
   private readonly subsets = new SubsetCache();
   private readonly fillCache = new FillCache({ shaper: this.shaper, subsets: this.subsets });
-  /** Markdown images prepared as PDF streams (the default logo above all), by content. */
+  /** Images prepared as PDF streams (the Markdown default logo, fill images shown again and again), by content. */
   private readonly images = new ImageCache();
   /** Validated templates by the object the caller passed: templates are immutable once handed over. */
   private readonly parsedTemplates = new WeakMap<object, Template>();
@@ -77,6 +78,7 @@ export class Engine {
       cache: this.fillCache,
       resolver: this.options.resolver,
       maxImageBytes: this.limits.imageBytes,
+      images: this.images,
     });
   }
 

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/index.js';
 import type { FontRegistry } from '../fonts/index.js';
+import type { ImageCache } from '../images/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
@@ -16,6 +17,8 @@ export interface FillContext {
   resolver?: ResourceResolver;
   /** Largest image accepted (bytes). */
   maxImageBytes: number;
+  /** The engine's prepared images. */
+  images?: ImageCache;
 }
 
 /** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
@@ -43,7 +46,7 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   });
   if (errors.length > 0) throw new ValidationError(errors);
   applyPageVariables(plan);
-  await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes });
+  await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes, cache: ctx.images });
   const interactive = request.useInteractiveFields ?? false;
   const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
   const frames = prepared.pages.map((p) => p.frame);

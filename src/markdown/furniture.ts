@@ -8,7 +8,8 @@ import type { PageLayout, PageCountPosition } from '../page/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { LogoOption } from '../schema/index.js';
 import type { TextSetter, TextStyle } from '../text/index.js';
-import { embedPrepared, loadImages, placeImage, prepareImage, type ImageCache, type LoadedImage } from './images.js';
+import { embedPrepared, placeImage, prepareImage, type ImageCache, type LoadedImage } from '../images/index.js';
+import { loadImages } from './images.js';
 import { color } from './render.js';
 import { DEFAULT_LOGO_PX, DEFAULTS, PX } from './style.js';
 

@@ -12,7 +12,8 @@ import { TextSetter, type Shaper, type SubsetCache } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
-import { loadImages, type ImageCache } from './images.js';
+import type { ImageCache } from '../images/index.js';
+import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
 import { createParser } from './parse.js';
@@ -35,7 +36,6 @@ export interface MarkdownContext {
 }
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
-export { ImageCache } from './images.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
 
 /** Smallest content area (points) that still makes a document. */

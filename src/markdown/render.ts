@@ -5,7 +5,7 @@
 import { PDFString, rgb, type PDFDocument, type PDFPage, type RGB } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
 import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './flow.js';
-import { placeImage } from './images.js';
+import { placeImage } from '../images/index.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
 
 /** Link targets made clickable; relative and script URLs stay plain text. */

@@ -1,16 +1,15 @@
-import sharp from 'sharp';
+import { prepareImage as prepare, type ImageCache, type PreparedImage } from '../../images/index.js';
 import { loadResource, type ResourceResolver } from '../../resources/index.js';
-import type { Content, FillPlan, PreparedImage } from './types.js';
+import type { Content, FillPlan } from './types.js';
 
-/** Raster formats accepted; SVG is refused because librsvg may read files it references. */
-const RASTER = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif']);
 /** Images are stored at up to this resolution for their box: enough for print, small files. */
 const DPI = 300;
-const MAX_INPUT_PIXELS = 100_000_000;
 
 export interface ImageOptions {
   resolver?: ResourceResolver;
   maxBytes: number;
+  /** The engine's prepared images: a source shown in many fills is decoded and compressed once. */
+  cache?: ImageCache;
 }
 
 type ImageContent = Extract<Content, { kind: 'image' }>;
@@ -45,25 +44,7 @@ export async function loadImages(plan: FillPlan, options: ImageOptions): Promise
 async function prepareImage(source: string, boxWidth: number, boxHeight: number, options: ImageOptions): Promise<PreparedImage | null> {
   const resource = await loadResource(source, 'image', options.resolver, { maxBytes: options.maxBytes });
   if (!resource) return null;
-  try {
-    const input = sharp(resource.body, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-    const meta = await input.metadata();
-    if (!meta.format || !RASTER.has(meta.format)) return null;
-    const opaqueJpeg = meta.format === 'jpeg' && !meta.hasAlpha;
-    const pipeline = input
-      .rotate() // applies the EXIF orientation, then drops it
-      .resize({
-        width: Math.max(1, Math.ceil((boxWidth * DPI) / 72)),
-        height: Math.max(1, Math.ceil((boxHeight * DPI) / 72)),
-        fit: 'inside',
-        withoutEnlargement: true,
-      })
-      .toColourspace('srgb');
-    const { data, info } = opaqueJpeg
-      ? await pipeline.jpeg({ quality: 90 }).toBuffer({ resolveWithObject: true })
-      : await pipeline.png().toBuffer({ resolveWithObject: true });
-    return { format: opaqueJpeg ? 'jpg' : 'png', bytes: new Uint8Array(data), width: info.width, height: info.height };
-  } catch {
-    return null;
-  }
+  // Raster only: SVG is refused because librsvg may read files it references.
+  const how = { fit: { width: Math.ceil((boxWidth * DPI) / 72), height: Math.ceil((boxHeight * DPI) / 72) }, rasterOnly: true, jpegQuality: 90 };
+  return options.cache ? options.cache.prepare(resource.body, how) : prepare(resource.body, how);
 }

@@ -1,5 +1,6 @@
 import type { FontWeight } from '../../fonts/index.js';
 import type { TemplateField } from '../../template/index.js';
+import type { PreparedImage } from '../../images/index.js';
 
 export type Alignment = 'left' | 'center' | 'right';
 export type VerticalAlignment = 'top' | 'middle' | 'bottom';
@@ -23,13 +24,8 @@ export interface Box {
   height: number;
 }
 
-/** An image ready to embed: sharp has applied EXIF orientation and re-encoded it. */
-export interface PreparedImage {
-  format: 'png' | 'jpg';
-  bytes: Uint8Array;
-  width: number;
-  height: number;
-}
+/** An image ready to embed (PDF streams, shared by every fill that shows it). */
+export type { PreparedImage };
 
 /** One thing to draw, in template coordinates. */
 export type Content =

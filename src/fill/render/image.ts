@@ -1,20 +1,20 @@
-import type { PDFDocument, PDFImage, PDFPage } from '@cantoo/pdf-lib';
-import type { PreparedImage } from '../normalize/types.js';
+import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
+import { embedPrepared, placeImage, type EmbeddedImage, type PreparedImage } from '../../images/index.js';
 import type { DrawBox } from './geometry.js';
 
-/** Embeds each prepared image once per output document. */
+/** Adds each prepared image once per output document. */
 export class ImageEmbedder {
   readonly #doc: PDFDocument;
-  readonly #embedded = new Map<PreparedImage, Promise<PDFImage>>();
+  readonly #embedded = new Map<PreparedImage, EmbeddedImage>();
 
   constructor(doc: PDFDocument) {
     this.#doc = doc;
   }
 
-  embed(image: PreparedImage): Promise<PDFImage> {
+  embed(image: PreparedImage): EmbeddedImage {
     let e = this.#embedded.get(image);
     if (!e) {
-      e = image.format === 'jpg' ? this.#doc.embedJpg(image.bytes) : this.#doc.embedPng(image.bytes);
+      e = embedPrepared(this.#doc, image).image;
       this.#embedded.set(image, e);
     }
     return e;
@@ -22,10 +22,10 @@ export class ImageEmbedder {
 }
 
 /** Fitted inside the box keeping its aspect ratio, centred. */
-export async function drawImage(page: PDFPage, embedder: ImageEmbedder, box: DrawBox, image: PreparedImage): Promise<void> {
-  const embedded = await embedder.embed(image);
-  const ratio = image.width / image.height;
+export function drawImage(page: PDFPage, embedder: ImageEmbedder, box: DrawBox, image: PreparedImage): void {
+  const embedded = embedder.embed(image);
+  const ratio = image.widthPx / image.heightPx;
   const width = Math.min(box.width, box.height * ratio);
   const height = width / ratio;
-  page.drawImage(embedded, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
+  placeImage(page, embedded, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
 }

@@ -65,7 +65,7 @@ export async function renderPage(page: PDFPage, frame: PageFrame, planned: Plann
           drawDot(page, toDrawBox(c.box, frame), c.style);
           break;
         case 'image':
-          if (c.image) await drawImage(page, tools.images, toDrawBox(c.box, frame), c.image);
+          if (c.image) drawImage(page, tools.images, toDrawBox(c.box, frame), c.image);
           break;
       }
     }

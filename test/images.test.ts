@@ -2,7 +2,7 @@ import { decodePDFRawStream, PDFDocument, PDFName, PDFNumber, PDFRawStream } fro
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { ImageCache } from '../src/markdown/index.js';
+import { ImageCache } from '../src/images/index.js';
 import { renderPages } from './helpers/render.js';
 
 const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
@@ -67,5 +67,30 @@ describe('Markdown images prepared once per engine', () => {
     for (let i = 2; i < 40; i++) await cache.prepare(new Uint8Array(await make(i)));
     expect(cache.prepare(new Uint8Array(first))).not.toBe(p1);
     expect(await cache.prepare(new Uint8Array(Buffer.from('not an image')))).toBeNull();
+  });
+
+  it('keys preparations by content and by the pixel box they must fit (fill scales to 300 dpi of its field)', async () => {
+    const cache = new ImageCache();
+    const png = new Uint8Array(await sharp({ create: { width: 400, height: 200, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer());
+    const small = cache.prepare(png, { fit: { width: 100, height: 100 } });
+    expect(cache.prepare(png, { fit: { width: 100, height: 100 } })).toBe(small);
+    expect(cache.prepare(png)).not.toBe(small);
+    expect(await small).toMatchObject({ widthPx: 100, heightPx: 50 });
+    expect(await cache.prepare(png)).toMatchObject({ widthPx: 400, heightPx: 200 });
+  });
+});
+
+describe('fill images', () => {
+  it('a JPEG that fits its field at 300 dpi is embedded as sent; a larger one is scaled down', async () => {
+    const { field, template } = await import('./fixtures/fill/templates.js');
+    const jpeg = await sharp({ create: { width: 90, height: 60, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: { r: 200, g: 120, b: 10 } } }).jpeg().toBuffer();
+    const rect = { x: 72, y: 100, width: 72, height: 72 };
+    const tpl = await template([field('imageFile', { id: 'a', rect }), field('imageFile', { id: 'b', rect: { ...rect, y: 200 } })]);
+    const pdf = await engine.fill(tpl, { data: { a: `data:image/jpeg;base64,${jpeg.toString('base64')}`, b: `data:image/jpeg;base64,${big.toString('base64')}` } });
+    const found = await images(pdf);
+    expect(found).toEqual(expect.arrayContaining([{ width: 90, height: 60, filter: '/DCTDecode', smask: false, bytes: jpeg.byteLength }]));
+    // 72 pt at 300 dpi = 300 px: the 3000×2000 photo comes down to 300×200.
+    expect(found).toEqual(expect.arrayContaining([expect.objectContaining({ width: 300, height: 200, filter: '/DCTDecode' })]));
   });
 });

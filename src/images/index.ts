@@ -1,0 +1,2 @@
+export { embedPrepared, ImageCache, placeImage, prepareImage } from './prepare.js';
+export type { EmbeddedImage, LoadedImage, PreparedImage, PrepareOptions } from './prepare.js';
