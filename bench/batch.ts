@@ -31,7 +31,7 @@ export async function writeMixedJobs(dir: string, count: number): Promise<string
 export async function run(): Promise<BenchRow[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-bench-batch-'));
   try {
-    const jobs = await writeMixedJobs(dir, Number(process.env.BENCH_BATCH_JOBS ?? 400));
+    const jobs = await writeMixedJobs(dir, Number(process.env.BENCH_BATCH_JOBS ?? 2000));
     const timed = async (workers: number) => {
       const s = await runBatch({ jobsFile: jobs, outDir: path.join(dir, `out-${workers}`), workers, resume: false });
       if (s.failed > 0) throw new Error(`${s.failed} batch jobs failed (see ${s.errorsFile})`);
