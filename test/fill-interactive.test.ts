@@ -143,4 +143,17 @@ describe('fill: useInteractiveFields', () => {
     expect(pages).toHaveLength(4);
     expect(pages.map((p) => p.items.find((i) => i.str.startsWith('Template page'))?.str)).toEqual(['Template page 1', 'Template page 2', 'Template page 3', 'Template page 3']);
   });
+
+  it('a radio group on a repeated page is one field whose options appear on every copy', async () => {
+    const fields = [
+      field('shortText', { id: 'n', rect: r(72, 100) }),
+      field('radioGroup', { id: 'pick', rect: r(72, 190, 60, 20), options: [{ id: 'a', rect: r(72, 190, 20, 20) }, { id: 'b', rect: r(100, 190, 20, 20) }] }),
+    ];
+    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { n: ['one', 'two'], pick: 'b' } });
+    await qpdfCheck(pdf);
+    const radios = (await readFields(pdf)).filter((f) => f.type === 'Btn');
+    expect(new Set(radios.map((f) => f.name))).toEqual(new Set(['pick']));
+    expect(radios.map((f) => f.page).sort()).toEqual([0, 0, 1, 1]);
+    expect(radios.every((f) => f.value === 'b')).toBe(true);
+  });
 });

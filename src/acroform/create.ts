@@ -68,12 +68,38 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     return ref;
   };
 
+  /** A radio group's option widgets on one page, as kids of `fieldRef`; the state chosen by the value, if any. */
+  const addOptions = (spec: InteractiveFieldSpec, fieldRef: PDFRef, kids: PDFArray): string | undefined => {
+    let selected: string | undefined;
+    (spec.options ?? []).forEach((opt, i) => {
+      // The export value is the state name itself (a PDF name may hold any UTF-8), so viewers report it as the value.
+      const state = opt.exportValue || String(i);
+      const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor);
+      const on = spec.value !== '' && spec.value === opt.exportValue && selected === undefined;
+      if (on) selected = state;
+      const stateName = textName(state);
+      const normal = context.obj({ Off: apps.off });
+      normal.set(stateName, apps.on);
+      const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: {} });
+      widget.set(PDFName.of('AP'), context.obj({ N: normal }));
+      widget.set(PDFName.of('AS'), on ? stateName : PDFName.of('Off'));
+      kids.push(addWidget(spec.pageIndex, widget));
+    });
+    return selected;
+  };
+
   for (const spec of specs) {
     if (!pages[spec.pageIndex]) continue;
     const baseName = spec.name.replace(/\./g, '_') || 'field';
     const existing = created.get(baseName);
-    if (existing && existing.kind === spec.kind && spec.kind !== 'radio') {
-      // Same alias twice: one field, one more widget showing the same value.
+    if (existing && existing.kind === spec.kind) {
+      // Same name again (a value shown on several pages, an alias shared): one field, more widgets
+      // showing the same value; a radio group gets the options of this page as more kids.
+      if (spec.kind === 'radio') {
+        const selected = addOptions(spec, existing.ref, kidsOf(existing.dict));
+        if (selected !== undefined && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), textName(selected));
+        continue;
+      }
       const widget = widgetFor(doc, spec, text);
       widget.set(PDFName.of('Parent'), existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
@@ -88,21 +114,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     const kids = context.obj([]);
     field.set(PDFName.of('Kids'), kids);
     if (spec.kind === 'radio') {
-      let selected: string | undefined;
-      (spec.options ?? []).forEach((opt, i) => {
-        // The export value is the state name itself (a PDF name may hold any UTF-8), so viewers report it as the value.
-        const state = opt.exportValue || String(i);
-        const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor);
-        const on = spec.value !== '' && spec.value === opt.exportValue && selected === undefined;
-        if (on) selected = state;
-        const stateName = textName(state);
-        const normal = context.obj({ Off: apps.off });
-        normal.set(stateName, apps.on);
-        const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: {} });
-        widget.set(PDFName.of('AP'), context.obj({ N: normal }));
-        widget.set(PDFName.of('AS'), on ? stateName : PDFName.of('Off'));
-        kids.push(addWidget(spec.pageIndex, widget));
-      });
+      const selected = addOptions(spec, fieldRef, kids);
       field.set(PDFName.of('V'), selected !== undefined ? textName(selected) : PDFName.of('Off'));
     } else {
       const widget = widgetFor(doc, spec, text);
