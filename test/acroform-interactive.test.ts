@@ -54,8 +54,8 @@ describe('addInteractiveFields', () => {
     await qpdfCheck(pdf);
     const fields = await readFields(pdf);
     const byName = (n: string) => fields.filter((f) => f.name === n);
-    expect(byName('name_first')[0]).toMatchObject({ type: 'Tx', value: 'Zoë 東京 Привет', readOnly: true, page: 0 });
-    expect(byName('name_first')[0].rect.map(Math.round)).toEqual([50, 722, 250, 742]);
+    expect(byName('name.first')[0]).toMatchObject({ type: 'Tx', value: 'Zoë 東京 Привет', readOnly: true, page: 0 });
+    expect(byName('name.first')[0].rect.map(Math.round)).toEqual([50, 722, 250, 742]);
     expect(byName('notes')[0]).toMatchObject({ type: 'Tx', multiLine: true, readOnly: false });
     expect(byName('ssn')[0]).toMatchObject({ type: 'Tx', comb: true, maxLen: 9, value: '123456789' });
     expect(byName('agree')[0]).toMatchObject({ type: 'Btn', checkBox: true, value: 'Yes' });

@@ -156,4 +156,18 @@ describe('fill: useInteractiveFields', () => {
     expect(radios.map((f) => f.page).sort()).toEqual([0, 0, 1, 1]);
     expect(radios.every((f) => f.value === 'b')).toBe(true);
   });
+
+  it('dotted names become a field hierarchy; a name used both as field and as group falls back to _', async () => {
+    const fields = [
+      field('shortText', { id: 'n', alias: 'applicant.name', rect: r(72, 100) }),
+      field('shortText', { id: 'e', alias: 'applicant.contact.email', rect: r(72, 130) }),
+      field('checkbox', { id: 'c', alias: 'applicant.agree', rect: r(72, 160, 20, 20) }),
+      field('shortText', { id: 'p', alias: 'applicant', rect: r(72, 190) }),
+    ];
+    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { n: 'Ada', e: 'ada@example.com', c: true, p: 'plain' } });
+    await qpdfCheck(pdf);
+    const got = Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f.value]));
+    expect(got).toMatchObject({ 'applicant.name': 'Ada', 'applicant.contact.email': 'ada@example.com', applicant_2: 'plain' });
+    expect(got['applicant.agree']).not.toBe('Off');
+  });
 });

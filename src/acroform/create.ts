@@ -13,7 +13,7 @@ export interface PdfRect {
 
 /** One interactive field to add (the fill engine makes one per template field or subfield). */
 export interface InteractiveFieldSpec {
-  /** Field name; '.' is replaced by '_' (a dot would make it a child of another field). Specs sharing a name and kind become one field with several widgets. */
+  /** Field name; dots make a hierarchy (`a.b` is field `b` under `a`) unless the document's own form uses `a`. Specs sharing a name and kind become one field with several widgets. */
   name: string;
   kind: 'text' | 'comb' | 'checkbox' | 'radio';
   pageIndex: number;
@@ -60,6 +60,46 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     return name;
   };
 
+  // Dotted names become a field hierarchy (`applicant.name` is field `name` under `applicant`),
+  // unless the document's own form already uses the first part; then dots become '_'.
+  const ownNames = [...taken];
+  const groups = new Map<string, { dict: PDFDict; ref: PDFRef }>();
+  const hierarchyFree = (first: string): boolean => !ownNames.some((n) => n === first || n.startsWith(`${first}.`));
+  /** The non-terminal field for `path` (created on first use), or undefined when a terminal field holds that name. */
+  const group = (path: string[]): { dict: PDFDict; ref: PDFRef } | undefined => {
+    const full = path.join('.');
+    const known = groups.get(full);
+    if (known) return known;
+    if (taken.has(full)) return undefined;
+    const parent = path.length > 1 ? group(path.slice(0, -1)) : undefined;
+    if (path.length > 1 && !parent) return undefined;
+    const dict = context.obj({ T: PDFHexString.fromText(path[path.length - 1]!), Kids: [] });
+    const ref = context.register(dict);
+    if (parent) {
+      dict.set(PDFName.of('Parent'), parent.ref);
+      kidsOf(parent.dict).push(ref);
+    } else fieldsArr.push(ref);
+    const made = { dict, ref };
+    groups.set(full, made);
+    // A terminal field of the same name would clash with the group.
+    taken.add(full);
+    return made;
+  };
+  /** Where a new terminal field goes: its full name, its /T and its parent (none: the form's Fields). */
+  const place = (wanted: string): { full: string; partial: string; parent?: { dict: PDFDict; ref: PDFRef } } => {
+    const parts = wanted.split('.').filter((p) => p !== '');
+    if (parts.length > 1 && hierarchyFree(parts[0]!)) {
+      const parent = group(parts.slice(0, -1));
+      const prefix = parts.slice(0, -1).join('.');
+      if (parent) {
+        const full = uniqueName(`${prefix}.${parts[parts.length - 1]}`);
+        if (!groups.has(full)) return { full, partial: full.slice(prefix.length + 1), parent };
+      }
+    }
+    const full = uniqueName(wanted.replace(/\./g, '_') || 'field');
+    return { full, partial: full };
+  };
+
   const addWidget = (pageIndex: number, widget: PDFDict): PDFRef => {
     const page = pages[pageIndex]!;
     widget.set(PDFName.of('P'), page.ref);
@@ -90,8 +130,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
 
   for (const spec of specs) {
     if (!pages[spec.pageIndex]) continue;
-    const baseName = spec.name.replace(/\./g, '_') || 'field';
-    const existing = created.get(baseName);
+    const existing = created.get(spec.name) ?? created.get(spec.name.replace(/\./g, '_') || 'field');
     if (existing && existing.kind === spec.kind) {
       // Same name again (a value shown on several pages, an alias shared): one field, more widgets
       // showing the same value; a radio group gets the options of this page as more kids.
@@ -106,11 +145,14 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       kidsOf(existing.dict).push(ref);
       continue;
     }
-    const name = uniqueName(baseName);
-    const field = fieldDict(doc, spec, name);
+    const where = place(spec.name);
+    const field = fieldDict(doc, spec, where.partial);
     const fieldRef = context.register(field);
-    created.set(name, { kind: spec.kind, dict: field, ref: fieldRef });
-    fieldsArr.push(fieldRef);
+    created.set(where.full, { kind: spec.kind, dict: field, ref: fieldRef });
+    if (where.parent) {
+      field.set(PDFName.of('Parent'), where.parent.ref);
+      kidsOf(where.parent.dict).push(fieldRef);
+    } else fieldsArr.push(fieldRef);
     const kids = context.obj([]);
     field.set(PDFName.of('Kids'), kids);
     if (spec.kind === 'radio') {
