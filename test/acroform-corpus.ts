@@ -1,7 +1,5 @@
 /** Where the shared corpus lives: beside the checkout, as in CI. */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,19 +17,4 @@ export const ENCRYPTED = [
   'qpdf_enc_aes256_R6_owner_only_objstm_30p.pdf',
 ] as const;
 
-/** `qpdf --check` without tolerance: warnings (exit 3) count as failures too. */
-export async function qpdfStrict(bytes: Uint8Array): Promise<{ ok: boolean; warnings: string[] }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'castpress-acro-'));
-  const file = path.join(dir, 'out.pdf');
-  writeFileSync(file, bytes);
-  try {
-    return await new Promise((resolve) => {
-      execFile('qpdf', ['--check', file], (err, stdout, stderr) => {
-        const warnings = `${stdout}${stderr}`.split('\n').filter((l) => /^WARNING/.test(l));
-        resolve({ ok: !err, warnings });
-      });
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+export { qpdfStrict } from './helpers/pdf.js';

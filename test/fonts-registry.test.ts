@@ -110,3 +110,12 @@ describe('FontRegistry', () => {
     expect(new FontRegistry({ systemDirectories: [] }).cjk('sc', 'normal')?.font).not.toBe(font);
   });
 });
+
+describe('script fallback table', () => {
+  it('is sorted and without overlaps, as its binary search needs', async () => {
+    const { blocksAreOrdered, scriptFontFor } = await import('../src/fonts/script-ranges.js');
+    expect(blocksAreOrdered()).toBe(true);
+    expect(scriptFontFor(0x0d06)).toBe('NotoSansMalayalam');
+    expect(scriptFontFor(0x0041)).toBeUndefined();
+  });
+});

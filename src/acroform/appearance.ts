@@ -28,6 +28,7 @@ import {
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import type { FontWeight } from '../fonts/index.js';
+import { turnMatrix, type Rotation } from '../pdf/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
 
 /**
@@ -110,7 +111,8 @@ class AppearanceCanvas {
    */
   register(doc: PDFDocument, width: number, height: number, rotation: WidgetRotation = 0): PDFRef {
     const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
-    const matrix = rotation === 90 ? [0, 1, -1, 0, height, 0] : rotation === 180 ? [-1, 0, 0, -1, width, height] : rotation === 270 ? [0, -1, 1, 0, 0, width] : undefined;
+    const turned = rotation === 90 || rotation === 270;
+    const matrix = rotation === 0 ? undefined : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
     const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources, ...(matrix ? { Matrix: matrix } : {}) });
     return doc.context.register(stream);
   }
@@ -166,7 +168,7 @@ function autoSizeForHeight(text: TextSetter, style: FieldTextStyle, innerHeight:
 }
 
 /** A widget's /MK /R: how far its content is turned counterclockwise on the page. */
-export type WidgetRotation = 0 | 90 | 180 | 270;
+export type WidgetRotation = Rotation;
 
 export interface TextAppearanceInput {
   /** The box as the text reads: for a widget turned 90° or 270°, the Rect's height and width swapped. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
-import { loadPdf } from '../pdf/index.js';
+import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
 import { FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
@@ -33,7 +33,7 @@ export async function templateFromPdf(bytes: Uint8Array, options: TemplateFromPd
 
 /** The template fields of an already loaded document (the fill engine may hold one). */
 export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
-  const pages = doc.getPages().map((p) => displayFrame(p.getCropBox(), p.getRotation().angle));
+  const pages = doc.getPages().map((p) => frameOf(p.getCropBox(), p.getRotation().angle));
   const rotations = doc.getPages().map((p) => p.getRotation().angle);
   const out: TemplateField[] = [];
   const ids = new Set<string>();
@@ -46,8 +46,8 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
   const toTopLeft = (w: WidgetInfo) => {
     const frame = pages[w.pageIndex]!;
     const [x1, y1, x2, y2] = w.rect;
-    const a = frame.toDisplay(x1, y1);
-    const b = frame.toDisplay(x2, y2);
+    const a = toDisplay(frame, x1, y1);
+    const b = toDisplay(frame, x2, y2);
     const left = Math.min(a[0], b[0]);
     const top = Math.max(a[1], b[1]);
     return { x: left, y: frame.height - top, width: Math.max(Math.abs(b[0] - a[0]), 0.01), height: Math.max(Math.abs(b[1] - a[1]), 0.01) };
@@ -147,27 +147,6 @@ function boundingRect(rects: Array<{ x: number; y: number; width: number; height
   const x2 = Math.max(...rects.map((r) => r.x + r.width));
   const y2 = Math.max(...rects.map((r) => r.y + r.height));
   return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
-}
-
-/**
- * The page as displayed (crop box, turned by /Rotate clockwise): template rects
- * are measured from its top-left corner, as the fill engine reads them.
- */
-function displayFrame(box: { x: number; y: number; width: number; height: number }, rotate: number): { height: number; toDisplay(x: number, y: number): [number, number] } {
-  const turn = (((Math.round(rotate / 90) * 90) % 360) + 360) % 360;
-  const { x: llx, y: lly } = box;
-  const urx = llx + box.width;
-  const ury = lly + box.height;
-  switch (turn) {
-    case 90:
-      return { height: box.width, toDisplay: (x, y) => [y - lly, urx - x] };
-    case 180:
-      return { height: box.height, toDisplay: (x, y) => [urx - x, ury - y] };
-    case 270:
-      return { height: box.width, toDisplay: (x, y) => [ury - y, x - llx] };
-    default:
-      return { height: box.height, toDisplay: (x, y) => [x - llx, y - lly] };
-  }
 }
 
 /** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */

@@ -116,26 +116,29 @@ function existingValue(filled: FilledField): ExistingFieldValue {
 export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFrame[], fonts: FontRegistry, marks: InteractiveMarks): Promise<Uint8Array> {
   const doc = await loadPdf(pdf, 'template.pdf');
   const text = new TextSetter(doc, fonts);
-  const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
-  const specs: InteractiveFieldSpec[] = [];
-  const existing: ExistingFieldValue[] = [];
-  const seenPages = new Set<number>();
-  plan.pages.forEach((page, pageIndex) => {
-    const first = !seenPages.has(page.templatePage);
-    seenPages.add(page.templatePage);
-    for (const filled of page.fields) {
-      // The PDF's own fields exist once, on the first copy of their page.
-      if (filled.field.acroFieldName) {
-        if (first) existing.push(existingValue(filled));
-        continue;
-      }
-      specs.push(...specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter));
-    }
-  });
+  const existing = ownFieldValues(plan);
   if (existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
-  addInteractiveFields(doc, specs, text);
+  addInteractiveFields(doc, newFieldSpecs(plan, frames, marks, text), text);
   // pdf-lib's default pauses on a timer (~1 ms) every 50 objects while writing.
   return doc.save({ updateFieldAppearances: false, objectsPerTick: Number.POSITIVE_INFINITY });
+}
+
+/** Values for the PDF's own fields (acroFieldName): they exist once, so only the first copy of their page counts. */
+function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
+  const seenPages = new Set<number>();
+  return plan.pages.flatMap((page) => {
+    const first = !seenPages.has(page.templatePage);
+    seenPages.add(page.templatePage);
+    return first ? page.fields.filter((f) => f.field.acroFieldName).map(existingValue) : [];
+  });
+}
+
+/** Specs of the fields to create: every value not bound to one of the PDF's own fields, by output page. */
+function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter): InteractiveFieldSpec[] {
+  const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
+  return plan.pages.flatMap((page, pageIndex) =>
+    page.fields.filter((f) => !f.field.acroFieldName).flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
+  );
 }
 
 /**
@@ -146,8 +149,7 @@ export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFra
  */
 export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
-    const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
-    const specs = plan.pages.flatMap((page, pageIndex) => page.fields.flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)));
+    const specs = newFieldSpecs(plan, frames, marks, text);
     if (specs.length === 0) return undefined;
     const acroForm = doc.context.obj({ Fields: [] });
     addInteractiveFields(doc, specs, text, { pages, acroForm });

@@ -85,6 +85,8 @@ export class FontRegistry {
   readonly #faces = new Map<string, ResolvedFace>();
   /** fonts-noto-core file per (base name, bold?), null when not installed. */
   readonly #notoCore = new Map<string, FaceSource | null>();
+  /** The emoji fallback files that are installed (looked up once). */
+  #emojiFiles: string[] | undefined;
 
   constructor(options: FontRegistryOptions = {}) {
     this.#options = {
@@ -145,8 +147,8 @@ export class FontRegistry {
     for (const base of GENERAL_FALLBACKS) {
       if (this.#notoCoreSource(base, weight)) faces.push(() => this.#notoCoreFace(base, weight)!);
     }
-    for (const path of EMOJI_FALLBACK_FILES) {
-      if (existsSync(path)) faces.push(() => this.#face({ path }, path, isBold(weight), isItalic(weight)));
+    for (const path of (this.#emojiFiles ??= EMOJI_FALLBACK_FILES.filter((p) => existsSync(p)))) {
+      faces.push(() => this.#face({ path }, path, isBold(weight), isItalic(weight)));
     }
     return faces;
   }

@@ -1,2 +1,3 @@
 /** Reading input PDFs (templates, fillable forms) into pdf-lib documents. */
 export { loadPdf } from './load.js';
+export { displayMatrix, frameOf, toDisplay, turnMatrix, type Matrix, type PageFrame, type Rotation } from './page-frame.js';

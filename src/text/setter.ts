@@ -30,7 +30,7 @@ import { EmbeddedFace } from './pdf-font.js';
 import { Shaper, type ShapedRun } from './shaping.js';
 import type { SubsetCache } from './subset-cache.js';
 import type { FontMetrics, LaidLine, LayoutOptions, PlacedRun, Span, TextStyle } from './types.js';
-import { cjkLanguages, IGNORABLE, type CjkLanguage } from './unicode.js';
+import { cjkLanguages, IGNORABLES, type CjkLanguage } from './unicode.js';
 
 export interface TextSetterOptions {
   /** Han characters with no kana or hangul next to them are drawn with this Noto Sans CJK face. Default `sc`. */
@@ -477,7 +477,6 @@ export class TextSetter {
 
 /** Scripts whose shaping reorders or splits characters: Indic, Sinhala, Myanmar, Khmer. */
 const REORDERING_SCRIPTS = /[\u0900-\u0dff\u1000-\u109f\u1780-\u17ff]/;
-const IGNORABLES = new RegExp(IGNORABLE.source, 'g');
 
 /** The glyphs' characters, read in drawing order, differ from the text (a pre-base vowel, a split vowel). */
 function drawnOutOfOrder(shaped: ShapedRun, text: string): boolean {

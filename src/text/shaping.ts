@@ -1,6 +1,6 @@
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
-import { IGNORABLE, isHan, isKana } from './unicode.js';
+import { IGNORABLE, IGNORABLES, isHan, isKana } from './unicode.js';
 
 /** A run shaped by fontkit: glyphs in visual order with their positions, in font units. */
 export interface ShapedRun {
@@ -15,7 +15,6 @@ export interface ShapedRun {
 }
 
 const MAX_CACHE = 4096;
-const IGNORABLES = new RegExp(IGNORABLE.source, 'g');
 
 /** Shapes through the face's own OpenType tables (GSUB/GPOS), so Arabic joins and marks attach. */
 export class Shaper {

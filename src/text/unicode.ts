@@ -122,6 +122,9 @@ export function cjkLanguages(text: string, fallback: CjkLanguage): Array<CjkLang
  */
 export const IGNORABLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufe00-\ufe0f\ufeff]/;
 
+/** The same characters, for removing them all from a string. */
+export const IGNORABLES = new RegExp(IGNORABLE.source, 'g');
+
 export function isIgnorable(cp: number): boolean {
   return cp < 0x10000 && IGNORABLE.test(String.fromCharCode(cp));
 }

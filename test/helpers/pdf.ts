@@ -198,12 +198,21 @@ export async function pageSizes(bytes: Uint8Array): Promise<Array<{ width: numbe
   return pages.map(({ width, height }) => ({ width, height }));
 }
 
-/** Fails when qpdf finds structural errors (warnings are allowed: qpdf exits 3 for those). */
-export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-qpdf-'));
-  const file = path.join(dir, 'check.pdf');
+/** Runs `use` on the bytes written to a temporary file, removed afterwards (for command-line tools). */
+async function withTempFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pdf-'));
+  const file = path.join(dir, 'in.pdf');
   try {
     await writeFile(file, bytes);
+    return await use(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Fails when qpdf finds structural errors (warnings are allowed: qpdf exits 3 for those). */
+export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
+  await withTempFile(bytes, async (file) => {
     try {
       await run('qpdf', ['--check', file]);
     } catch (e) {
@@ -211,9 +220,24 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
       if (err.code === 3) return;
       throw new Error(`qpdf --check failed (exit ${err.code}):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
+}
+
+/** `qpdf --check` without tolerance: warnings (exit 3) count as failures too. */
+export async function qpdfStrict(bytes: Uint8Array): Promise<{ ok: boolean; warnings: string[] }> {
+  return withTempFile(bytes, async (file) => {
+    try {
+      const { stdout, stderr } = await run('qpdf', ['--check', file]);
+      return { ok: true, warnings: warningsOf(`${stdout}${stderr}`) };
+    } catch (e) {
+      const err = e as { stdout?: string; stderr?: string };
+      return { ok: false, warnings: warningsOf(`${err.stdout ?? ''}${err.stderr ?? ''}`) };
+    }
+  });
+}
+
+function warningsOf(output: string): string[] {
+  return output.split('\n').filter((l) => /^WARNING/.test(l));
 }
 
 /**
@@ -221,13 +245,8 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
  * Unlike pdfjs it honours /ActualText, so it shows what Acrobat-like extractors get.
  */
 export async function popplerText(bytes: Uint8Array): Promise<string[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pdftotext-'));
-  const file = path.join(dir, 'in.pdf');
-  try {
-    await writeFile(file, bytes);
+  return withTempFile(bytes, async (file) => {
     const { stdout } = await run('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-']);
     return String(stdout).split('\f').slice(0, -1);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,24 +1,14 @@
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
-import { loadPdf } from '../../pdf/index.js';
+import { frameOf, loadPdf } from '../../pdf/index.js';
 import { Shaper, SubsetCache } from '../../text/index.js';
 import { LayoutCache } from '../render/layout-cache.js';
 import { readTail } from './tail.js';
 
-export type Rotation = 0 | 90 | 180 | 270;
+import type { PageFrame } from '../../pdf/index.js';
 
-/** A page's visible area in user space and how it is turned for display. */
-export interface PageFrame {
-  llx: number;
-  lly: number;
-  urx: number;
-  ury: number;
-  rotate: Rotation;
-  /** Size as displayed (width and height swap at 90/270). */
-  width: number;
-  height: number;
-}
+export type { PageFrame, Rotation } from '../../pdf/index.js';
 
 export interface PreparedAnnotation {
   /** The entry of /Annots as stored (usually a reference). */
@@ -162,16 +152,6 @@ function annotationsOf(doc: PDFDocument, annots: PDFArray | undefined): Prepared
     const dict = doc.context.lookupMaybe(entry, PDFDict);
     return { entry, dict, widget: dict?.get(N.Subtype) === N.Widget };
   });
-}
-
-function frameOf(r: { x: number; y: number; width: number; height: number }, rotate: number): PageFrame {
-  const normalized = ((((Math.round(rotate / 90) * 90) % 360) + 360) % 360) as Rotation;
-  const llx = Math.min(r.x, r.x + r.width);
-  const lly = Math.min(r.y, r.y + r.height);
-  const w = Math.abs(r.width);
-  const h = Math.abs(r.height);
-  const turned = normalized === 90 || normalized === 270;
-  return { llx, lly, urx: llx + w, ury: lly + h, rotate: normalized, width: turned ? h : w, height: turned ? w : h };
 }
 
 /**

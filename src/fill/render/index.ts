@@ -53,7 +53,7 @@ export async function renderPlan(
       continue;
     }
     const page = out.addPage(index, { first, keepParent: keepPageTree, ...annotationOptions });
-    if (draws) await renderPage(page, prepared.pages[index]!.frame, planned, pageFields, tools, options);
+    if (draws) renderPage(page, prepared.pages[index]!.frame, planned, pageFields, tools, options);
     outputPages[pageRefs.length] = page;
     pageRefs.push(page.ref);
   }

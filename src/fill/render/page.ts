@@ -28,38 +28,32 @@ export interface PageTools {
 }
 
 /** Draws one planned page's values over the template page, in display coordinates. */
-export async function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage, templateFields: TemplateField[], tools: PageTools, boxes: BoxOptions): Promise<void> {
+export function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage, templateFields: TemplateField[], tools: PageTools, boxes: BoxOptions): void {
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayMatrix(frame)));
   const setter = tools.text;
   for (const filled of planned.fields) {
     const rotation = filled.field.rotation ?? 0;
+    /** Draws in `box`; a turned field (a fillable PDF's widget with /MK /R) upright in the turned box, turned onto it. */
+    const inBox = (box: DrawBox, draw: (box: DrawBox) => void): void => {
+      if (rotation === 0) return draw(box);
+      const turned = turnBox(box, rotation);
+      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...turned.matrix));
+      draw(turned.box);
+      page.pushOperators(popGraphicsState());
+    };
     for (const c of filled.contents) {
-      // A turned field (a fillable PDF's widget with /MK /R): drawn upright in the turned box, then turned onto it.
-      const place = (box: DrawBox): DrawBox => {
-        if (rotation === 0) return box;
-        const turned = turnBox(box, rotation);
-        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...turned.matrix));
-        return turned.box;
-      };
-      const done = (): void => {
-        if (rotation !== 0) page.pushOperators(popGraphicsState());
-      };
       switch (c.kind) {
         case 'text':
-          if (c.multiline) drawBlock(page, setter, place(toDrawBox(c.box, frame)), c.text, c.style);
-          else drawSingleLine(page, setter, place(toDrawBox(c.box, frame)), c.text, c.style);
-          done();
+          inBox(toDrawBox(c.box, frame), (b) => (c.multiline ? drawBlock : drawSingleLine)(page, setter, b, c.text, c.style));
           break;
         case 'cells':
-          drawCells(page, setter, place(toDrawBox(c.box, frame)), c.chars, c.cells, c.style);
-          done();
+          inBox(toDrawBox(c.box, frame), (b) => drawCells(page, setter, b, c.chars, c.cells, c.style));
           break;
         case 'lines':
           drawLineBoxes(page, setter, c.boxes.map((b) => toDrawBox(b, frame)), c.paragraphs, c.style);
           break;
         case 'mark':
-          drawMark(page, setter, place(toDrawBox(c.box, frame)), c.char, c.square, c.style);
-          done();
+          inBox(toDrawBox(c.box, frame), (b) => drawMark(page, setter, b, c.char, c.square, c.style));
           break;
         case 'dot':
           drawDot(page, toDrawBox(c.box, frame), c.style);
