@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
-import { readText, pageText, readFields, qpdfCheck, pageCount } from './helpers/pdf.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fontkit from '@cantoo/fontkit';
+import { PDFDocument, StandardFonts, rgb, type PDFPage } from '@cantoo/pdf-lib';
+import { readText, pageText, readFields, qpdfCheck, pageCount, pdfjsDataDir } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 
 async function sample(): Promise<Uint8Array> {
@@ -61,5 +64,41 @@ describe('golden images', () => {
     const doc = await PDFDocument.load(await sample());
     doc.getPage(0).drawRectangle({ x: 120, y: 60, width: 60, height: 30, color: rgb(0, 0, 1) });
     await expect(expectGolden('harness/sample', await doc.save())).rejects.toThrow(/pixels differ/);
+  });
+});
+
+describe('standard-14 fonts in the renderer', () => {
+  // The fixtures use non-embedded standard fonts (Helvetica in pdf-lib's forms). pdfjs must draw them
+  // from its own standard_fonts data (Helvetica = LiberationSans), never from whatever the machine has.
+  async function inkOf(draw: (doc: PDFDocument) => Promise<Parameters<PDFPage['drawText']>[1]>): Promise<Uint8ClampedArray> {
+    const doc = await PDFDocument.create();
+    doc.registerFontkit(fontkit);
+    const page = doc.addPage([220, 40]);
+    page.drawText('Hamburgefonstiv 0123', { x: 10, y: 14, size: 16, ...(await draw(doc)) });
+    const [rendered] = await renderPages(await doc.save(), 2);
+    return rendered.rgba;
+  }
+  const differing = (a: Uint8ClampedArray, b: Uint8ClampedArray): number => {
+    let n = 0;
+    for (let i = 0; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) > 96) n++;
+    return n;
+  };
+  const inked = (a: Uint8ClampedArray): number => {
+    let n = 0;
+    for (let i = 0; i < a.length; i += 4) if (a[i] < 128) n++;
+    return n;
+  };
+
+  it('draw Helvetica with the LiberationSans of pdfjs-dist/standard_fonts', async () => {
+    const liberation = await readFile(path.join(pdfjsDataDir('standard_fonts'), 'LiberationSans-Regular.ttf'));
+    const standard = await inkOf(async (doc) => ({ font: await doc.embedFont(StandardFonts.Helvetica) }));
+    const embedded = await inkOf(async (doc) => ({ font: await doc.embedFont(liberation, { subset: true }) }));
+    const times = await inkOf(async (doc) => ({ font: await doc.embedFont(StandardFonts.TimesRoman) }));
+    // Real glyphs, not missing-glyph boxes or nothing.
+    expect(inked(standard)).toBeGreaterThan(1500);
+    // Same outlines as the file pdfjs ships (a system sans or serif differs in thousands of pixels).
+    expect(differing(standard, embedded)).toBeLessThan(inked(standard) * 0.02);
+    // And the standard faces are told apart: Times is not drawn with the Helvetica data.
+    expect(differing(standard, times)).toBeGreaterThan(inked(standard) * 0.3);
   });
 });

@@ -8,7 +8,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const require = createRequire(import.meta.url);
@@ -58,16 +57,25 @@ export interface FieldInfo {
 
 export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
 
+/** A pdfjs data directory as pdfjs wants it in Node: an absolute path ending with a separator. */
+export function pdfjsDataDir(name: 'standard_fonts' | 'cmaps' | 'wasm' | 'iccs'): string {
+  return path.join(pdfjsRoot, name) + path.sep;
+}
+
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   // pdfjs transfers (detaches) the buffer it is given: hand it a copy.
   const data = new Uint8Array(bytes);
   return pdfjs.getDocument({
     data,
-    standardFontDataUrl: pathToFileURL(path.join(pdfjsRoot, 'standard_fonts') + path.sep).href,
-    cMapUrl: pathToFileURL(path.join(pdfjsRoot, 'cmaps') + path.sep).href,
+    // In Node, pdfjs reads these with fs.promises.readFile(baseUrl + filename): they must be plain
+    // directory paths ending in a separator. A file:// URL string is read as a relative path that
+    // does not exist, every standard-14 font then fails to load, and pages show missing-glyph boxes
+    // (test/harness.test.ts checks the standard fonts are drawn from pdfjs's own data).
+    standardFontDataUrl: pdfjsDataDir('standard_fonts'),
+    cMapUrl: pdfjsDataDir('cmaps'),
     cMapPacked: true,
-    wasmUrl: pathToFileURL(path.join(pdfjsRoot, 'wasm') + path.sep).href,
-    iccUrl: pathToFileURL(path.join(pdfjsRoot, 'iccs') + path.sep).href,
+    wasmUrl: pdfjsDataDir('wasm'),
+    iccUrl: pdfjsDataDir('iccs'),
     disableFontFace: true,
     useSystemFonts: false,
     isEvalSupported: false,
