@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Sets up everything castpress needs on a fresh Debian machine: Debian packages
-# (Chromium for HTML mode, poppler/qpdf for checks, Noto fonts) and npm packages.
+# (Chromium for HTML mode, poppler/qpdf for checks, the font packages the engine
+# takes its own faces from: src/fonts/engine-faces.ts, plus fonts-droid-fallback,
+# which tests name) and npm packages.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-liberation2 fonts-symbola fontconfig mupdf-tools libnss3-tools openssl)
+DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback fontconfig mupdf-tools libnss3-tools openssl)
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

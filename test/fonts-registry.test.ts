@@ -1,10 +1,10 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
-import { FontRegistry } from '../src/fonts/index.js';
+import { FontRegistry, MissingFontError } from '../src/fonts/index.js';
 import { TextSetter } from '../src/text/index.js';
 
 const NOTO_CORE = '/usr/share/fonts/truetype/noto';
@@ -108,6 +108,47 @@ describe('FontRegistry', () => {
     expect(registry.cjk('sc', 'normal')?.font).toBe(font);
     // Another registry parses its own copy: no module-level cache.
     expect(new FontRegistry({ systemDirectories: [] }).cjk('sc', 'normal')?.font).not.toBe(font);
+  });
+});
+
+describe('the engine\'s own faces', () => {
+  // These tests need what scripts/setup.sh installs: fonts-liberation2, fonts-noto-core,
+  // fonts-noto-mono, fonts-noto-cjk, fonts-symbola (and the bundled Noto Sans).
+  it('are all installed by setup, each file holding the PostScript face it should', () => {
+    expect(new FontRegistry().missingEngineFaces().map((e) => e.message)).toEqual([]);
+  });
+
+  it('include the Markdown code font by exact file, without a system scan', () => {
+    const registry = new FontRegistry({ systemDirectories: [] });
+    expect(registry.hasFamily('Noto Sans Mono')).toBe(true);
+    expect(registry.resolve('Noto Sans Mono', 'bold').font.postscriptName).toBe('NotoSansMono-Bold');
+    expect(registry.resolve('Courier', 'normal').font.postscriptName).toBe('LiberationMono');
+  });
+
+  it('a missing or wrong one is a MissingFontError naming file, face and package, never a substitute', async () => {
+    const root = join(tmp, 'empty-root');
+    mkdirSync(join(root, 'truetype/liberation2'), { recursive: true });
+    // A file where Liberation Sans should be that holds another face.
+    copyFileSync(join(NOTO_CORE, 'NotoSansHebrew-Regular.ttf'), join(root, 'truetype/liberation2/LiberationSans-Regular.ttf'));
+    const registry = new FontRegistry({ systemDirectories: [], packageFontDir: root });
+    const missing = registry.missingEngineFaces();
+    const messages = missing.map((e) => e.message).join('\n');
+    expect(messages).toContain(`${root}/truetype/liberation2/LiberationSans-Regular.ttf (PostScript LiberationSans, for Helvetica normal) holds NotoSansHebrew-Regular instead`);
+    expect(messages).toMatch(/NotoSansMono-Regular\.ttf \(PostScript NotoSansMono-Regular, for Noto Sans Mono normal \(Markdown code\)\) is missing: install Debian package fonts-noto-mono/);
+    expect(messages).toMatch(/Symbola_hint\.ttf .* is missing: install Debian package fonts-symbola/);
+    expect(messages).toMatch(/NotoSansCJK-Regular\.ttc .* fonts-noto-cjk/);
+    expect(messages).not.toContain('NotoSans-Regular.ttf'); // bundled: present
+    // Using them throws the same error instead of drawing with something else.
+    expect(() => registry.resolve('Helvetica', 'normal').font).toThrow(/holds NotoSansHebrew-Regular instead/);
+    expect(() => registry.resolve('Times New Roman', 'bold').font).toThrow(MissingFontError);
+    const setter = new TextSetter(await PDFDocument.create(), registry);
+    const style = { fontFamily: 'Noto Sans', fontWeight: 'normal' as const, fontSize: 10 };
+    expect(setter.measure('plain Latin', style)).toBeGreaterThan(0);
+    // CJK comes before the script fonts in the fallback order: without it, any non-Latin text stops there.
+    expect(() => setter.measure('漢字', style)).toThrow(/NotoSansCJK-Regular\.ttc .* install Debian package fonts-noto-cjk/);
+    symlinkSync('/usr/share/fonts/opentype', join(root, 'opentype'));
+    const withCjk = new TextSetter(await PDFDocument.create(), new FontRegistry({ systemDirectories: [], packageFontDir: root }));
+    expect(() => withCjk.measure('שלום', style)).toThrow(/NotoSansHebrew-Regular\.ttf .* is missing: install Debian package fonts-noto-core/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
+import { FontRegistry } from '../fonts/index.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -53,5 +54,8 @@ export async function serve(argv: string[]): Promise<number> {
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);
+  // Start-up diagnostic: faces the engine picks by itself that this machine lacks (requests that
+  // need one fail with the same message; nothing is drawn with a substitute).
+  for (const missing of new FontRegistry().missingEngineFaces()) console.error(`castpress: warning: ${missing.message}`);
   return -1;
 }

@@ -17,11 +17,13 @@ export function bundledFontsDir(): string {
 
 export const DEFAULT_SYSTEM_FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts'];
 
-/** Debian locations (fonts-noto-core, fonts-noto-cjk, fonts-liberation[2]). */
-export const NOTO_CORE_DIR = '/usr/share/fonts/truetype/noto';
-export const NOTO_CJK_DIR = '/usr/share/fonts/opentype/noto';
-export const LIBERATION_DIRS = ['/usr/share/fonts/truetype/liberation2', '/usr/share/fonts/truetype/liberation'];
-
-export function firstExisting(candidates: string[]): string | undefined {
-  return candidates.find((p) => existsSync(p));
+/**
+ * Where families a request names are looked for: CASTPRESS_FONT_DIRS (colon-separated) when
+ * set, else the usual Linux locations. CI sets it to the same directories as its restricted
+ * fontconfig (.ci/run), so a font that happens to be installed cannot make a test pass.
+ * Read when a registry is created, never cached at module level.
+ */
+export function defaultSystemFontDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = env.CASTPRESS_FONT_DIRS?.split(':').filter((d) => d !== '');
+  return dirs && dirs.length > 0 ? dirs : [...DEFAULT_SYSTEM_FONT_DIRS];
 }

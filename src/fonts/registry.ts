@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
-import { bundledFontsDir, DEFAULT_SYSTEM_FONT_DIRS, firstExisting, LIBERATION_DIRS, NOTO_CJK_DIR, NOTO_CORE_DIR } from './paths.js';
-import { EMOJI_FALLBACK_FILES, GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
+import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
+import { bundledFontsDir, defaultSystemFontDirs } from './paths.js';
+import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
+
+export type { CjkLanguage } from './engine-faces.js';
 
 /** A face ready to shape and embed. One object per (source, synthesis) per registry. */
 export interface ResolvedFace {
@@ -21,29 +24,11 @@ export interface ResolvedFace {
   readonly syntheticItalic: boolean;
 }
 
-export type CjkLanguage = 'sc' | 'tc' | 'jp' | 'kr';
+/** A face to load: a caller's or scanned file, or one of the engine's own (EngineFace, checked on load). */
+type Source = FaceSource | EngineFace;
+type Slots = Map<FontWeight, Source>;
 
-type Slots = Map<FontWeight, FaceSource>;
-
-const NOTO_SANS = 'Noto Sans';
-const CJK_FAMILIES: Record<CjkLanguage, string> = {
-  sc: 'Noto Sans CJK SC',
-  tc: 'Noto Sans CJK TC',
-  jp: 'Noto Sans CJK JP',
-  kr: 'Noto Sans CJK KR',
-};
-/** The standard names are backed by metric-compatible Liberation faces (see README.md). */
-const STANDARD_NAMES: Record<string, string> = {
-  Courier: 'LiberationMono',
-  Helvetica: 'LiberationSans',
-  'Times New Roman': 'LiberationSerif',
-};
-const FILE_SUFFIX: Record<FontWeight, string> = {
-  normal: 'Regular',
-  bold: 'Bold',
-  italic: 'Italic',
-  boldItalic: 'BoldItalic',
-};
+const isEngineFace = (s: Source): s is EngineFace => 'source' in s && 'role' in s;
 
 /**
  * fontkit caches one glyph object per id and keeps the characters it was first
@@ -83,17 +68,35 @@ export class FontRegistry {
   readonly #files = new Map<string, Font | FontCollection>();
   readonly #fonts = new Map<string, Font>();
   readonly #faces = new Map<string, ResolvedFace>();
-  /** fonts-noto-core file per (base name, bold?), null when not installed. */
-  readonly #notoCore = new Map<string, FaceSource | null>();
-  /** The emoji fallback files that are installed (looked up once). */
-  #emojiFiles: string[] | undefined;
+  /** fonts-noto-core face per (base name, bold?): the Bold file when the package has one, else the Regular. */
+  readonly #notoCore = new Map<string, EngineFace>();
+  #engine: EngineFaces | undefined;
 
   constructor(options: FontRegistryOptions = {}) {
     this.#options = {
       directories: [...(options.directories ?? [])],
       files: [...(options.files ?? [])],
-      systemDirectories: [...(options.systemDirectories ?? DEFAULT_SYSTEM_FONT_DIRS)],
+      systemDirectories: [...(options.systemDirectories ?? defaultSystemFontDirs())],
+      ...(options.packageFontDir === undefined ? {} : { packageFontDir: options.packageFontDir }),
     };
+  }
+
+  #engineFaces(): EngineFaces {
+    return (this.#engine ??= new EngineFaces(bundledFontsDir(), this.#options.packageFontDir));
+  }
+
+  /**
+   * Start-up check: the engine's own faces (engine-faces.ts) that are missing or are not the
+   * face they should be, each as a MissingFontError naming file, PostScript name and package.
+   * Empty after scripts/setup.sh. Reads each file's name table only (~90 files, a few KB each).
+   */
+  missingEngineFaces(): MissingFontError[] {
+    const out: MissingFontError[] = [];
+    for (const face of this.#engineFaces().all()) {
+      const problem = checkFace(face);
+      if (problem) out.push(new MissingFontError(face, problem));
+    }
+    return out;
   }
 
   /** Exact, case-sensitive. Looks at bundled and registered families first; scans the catalogue only if needed. */
@@ -119,7 +122,7 @@ export class FontRegistry {
     return this.#pick(family, slots, weight);
   }
 
-  /** Noto Sans CJK in the given language, or undefined when fonts-noto-cjk is not installed. */
+  /** Noto Sans CJK in the given language (fonts-noto-cjk; loading it throws MissingFontError when absent). */
   cjk(language: CjkLanguage, weight: FontWeight): ResolvedFace | undefined {
     const family = CJK_FAMILIES[language];
     const slots = this.#builtinSlots().get(family);
@@ -134,7 +137,7 @@ export class FontRegistry {
   /**
    * The fonts-noto-core face for the script of `cp` (Hebrew, Arabic, Devanagari,
    * Malayalam, ...: see script-ranges.ts), or undefined when `cp` is in no such
-   * block or the font is not installed. The file is parsed when `.font` is read.
+   * block. The file is parsed when `.font` is read; a missing one throws MissingFontError.
    */
   scriptFace(cp: number, weight: FontWeight): ResolvedFace | undefined {
     const base = scriptFontFor(cp);
@@ -143,35 +146,24 @@ export class FontRegistry {
 
   /** Math, symbol, music and emoji fonts, tried in order for what no script block claims. */
   generalFallbacks(weight: FontWeight): Array<() => ResolvedFace> {
-    const faces: Array<() => ResolvedFace> = [];
-    for (const base of GENERAL_FALLBACKS) {
-      if (this.#notoCoreSource(base, weight)) faces.push(() => this.#notoCoreFace(base, weight)!);
-    }
-    for (const path of (this.#emojiFiles ??= EMOJI_FALLBACK_FILES.filter((p) => existsSync(p)))) {
-      faces.push(() => this.#face({ path }, path, isBold(weight), isItalic(weight)));
-    }
+    const faces: Array<() => ResolvedFace> = GENERAL_FALLBACKS.map((base) => () => this.#notoCoreFace(base, weight));
+    const emoji = this.#engineFaces().emoji();
+    faces.push(() => this.#face(emoji, emoji.path, isBold(weight), isItalic(weight)));
     return faces;
   }
 
-  #notoCoreSource(base: string, weight: FontWeight): FaceSource | undefined {
-    const key = `${base}${isBold(weight) ? '+b' : ''}`;
+  #notoCoreFace(base: string, weight: FontWeight): ResolvedFace {
+    const bold = isBold(weight);
+    const key = `${base}${bold ? '+b' : ''}`;
     let source = this.#notoCore.get(key);
-    if (source === undefined) {
-      const path = firstExisting([
-        join(NOTO_CORE_DIR, `${base}-${isBold(weight) ? 'Bold' : 'Regular'}.ttf`),
-        join(NOTO_CORE_DIR, `${base}-Regular.ttf`),
-      ]);
-      source = path ? { path } : null;
+    if (!source) {
+      // The Bold file only where fonts-noto-core ships one; the Regular is the required face.
+      const boldFace = bold ? this.#engineFaces().notoCore(base, true) : undefined;
+      source = boldFace && existsSync(boldFace.path) ? boldFace : this.#engineFaces().notoCore(base, false);
       this.#notoCore.set(key, source);
     }
-    return source ?? undefined;
-  }
-
-  #notoCoreFace(base: string, weight: FontWeight): ResolvedFace | undefined {
-    const source = this.#notoCoreSource(base, weight);
-    if (!source) return undefined;
-    const faceBold = /-Bold\.ttf$/.test(source.path);
-    return this.#face(source, source.path, isBold(weight) && !faceBold, isItalic(weight));
+    const faceBold = source.postscriptName.endsWith('-Bold');
+    return this.#face(source, source.path, bold && !faceBold, isItalic(weight));
   }
 
   /** Looks a face up by the id it was handed out with. */
@@ -192,7 +184,7 @@ export class FontRegistry {
     throw ValidationError.of('fontFamily', `Font "${family}" has no usable face`);
   }
 
-  #face(source: FaceSource, family: string, syntheticBold: boolean, syntheticItalic: boolean): ResolvedFace {
+  #face(source: Source, family: string, syntheticBold: boolean, syntheticItalic: boolean): ResolvedFace {
     const id = `${source.path}#${source.postscriptName ?? ''}${syntheticBold ? '+b' : ''}${syntheticItalic ? '+i' : ''}`;
     let face = this.#faces.get(id);
     if (!face) {
@@ -212,12 +204,13 @@ export class FontRegistry {
     return face;
   }
 
-  #load(source: FaceSource): Font {
+  #load(source: Source): Font {
     const key = `${source.path}#${source.postscriptName ?? ''}`;
     const cached = this.#fonts.get(key);
     if (cached) return cached;
     let parsed = this.#files.get(source.path);
     if (!parsed) {
+      if (isEngineFace(source) && !existsSync(source.path)) throw new MissingFontError(source);
       parsed = fontkit.create(readFileSync(source.path));
       this.#files.set(source.path, parsed);
     }
@@ -228,39 +221,23 @@ export class FontRegistry {
     } else {
       font = parsed as Font;
     }
+    if (isEngineFace(source) && font?.postscriptName !== source.postscriptName) {
+      throw new MissingFontError(source, `holds ${font?.postscriptName ?? 'no such face'} instead`);
+    }
     if (!font) throw new Error(`castpress: face ${source.postscriptName ?? ''} not found in ${source.path}`);
     keepGlyphText(font);
     this.#fonts.set(key, font);
     return font;
   }
 
-  /** Bundled Noto Sans, the standard names, Noto CJK/script families and caller-registered files. */
+  /**
+   * The engine's own families (Noto Sans, the standard names, Noto Sans Mono, Noto Sans CJK:
+   * exact files, engine-faces.ts; never a substitute when one is missing) and caller-registered files.
+   */
   #builtinSlots(): Map<string, Slots> {
     if (this.#builtins) return this.#builtins;
     const map = new Map<string, Slots>();
-    const dir = bundledFontsDir();
-    const noto: Slots = new Map();
-    for (const w of Object.keys(FILE_SUFFIX) as FontWeight[]) noto.set(w, { path: join(dir, `NotoSans-${FILE_SUFFIX[w]}.ttf`) });
-    map.set(NOTO_SANS, noto);
-
-    for (const [name, base] of Object.entries(STANDARD_NAMES)) {
-      const slots: Slots = new Map();
-      for (const w of Object.keys(FILE_SUFFIX) as FontWeight[]) {
-        const path = firstExisting(LIBERATION_DIRS.map((d) => join(d, `${base}-${FILE_SUFFIX[w]}.ttf`)));
-        if (path) slots.set(w, { path });
-      }
-      // Without Liberation the name still works, drawn with Noto Sans (documented).
-      map.set(name, slots.size > 0 ? slots : noto);
-    }
-
-    for (const lang of Object.keys(CJK_FAMILIES) as CjkLanguage[]) {
-      const slots: Slots = new Map();
-      const regular = join(NOTO_CJK_DIR, 'NotoSansCJK-Regular.ttc');
-      const bold = join(NOTO_CJK_DIR, 'NotoSansCJK-Bold.ttc');
-      if (existsSync(regular)) slots.set('normal', { path: regular, postscriptName: `NotoSansCJK${lang}-Regular` });
-      if (existsSync(bold)) slots.set('bold', { path: bold, postscriptName: `NotoSansCJK${lang}-Bold` });
-      if (slots.size > 0) map.set(CJK_FAMILIES[lang], slots);
-    }
+    for (const { family, slots } of this.#engineFaces().families()) map.set(family, new Map(slots));
 
     for (const file of this.#options.files ?? []) {
       let family = file.family;
@@ -279,7 +256,7 @@ export class FontRegistry {
         postscriptName = info.postscriptName;
       }
       let slots = map.get(family);
-      if (!slots || slots === noto) map.set(family, (slots = new Map(slots === noto ? [] : slots)));
+      if (!slots) map.set(family, (slots = new Map()));
       slots.set(slot, postscriptName ? { path: file.path, postscriptName } : { path: file.path });
     }
     this.#builtins = map;
@@ -293,4 +270,16 @@ export class FontRegistry {
     }
     return this.#catalogue;
   }
+}
+
+/** Why an engine face is unusable, or undefined when its file holds the face it should. */
+function checkFace(face: EngineFace): string | undefined {
+  if (!existsSync(face.path)) return 'is missing';
+  let names: Array<string | undefined>;
+  try {
+    names = readFaceInfos(face.path).map((i) => i.nameId6);
+  } catch (e) {
+    return `cannot be read (${(e as Error).message})`;
+  }
+  return names.includes(face.postscriptName) ? undefined : `holds ${names.join(', ') || 'no named face'} instead`;
 }

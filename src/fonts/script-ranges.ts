@@ -3,7 +3,7 @@
  * Noto Sans nor Noto Sans CJK has. Looking the script up by Unicode block, instead
  * of asking ~150 script fonts in turn, keeps a miss to one parse of one file.
  * Blocks are from the Unicode character database (Blocks.txt); the font is the
- * file's base name in /usr/share/fonts/truetype/noto.
+ * file's base name in /usr/share/fonts/truetype/noto (Debian fonts-noto-core).
  */
 const BLOCKS: ReadonlyArray<readonly [start: number, end: number, font: string]> = [
   [0x0530, 0x058f, 'NotoSansArmenian'],
@@ -98,7 +98,12 @@ export const GENERAL_FALLBACKS: readonly string[] = ['NotoSansMath', 'NotoSansSy
  * Tried after them: emoji in outlines (Debian's fonts-symbola; "free for any use"). Debian's Noto
  * emoji font is colour bitmaps (CBDT), which cannot be embedded as PDF glyph outlines.
  */
-export const EMOJI_FALLBACK_FILES: readonly string[] = ['/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf'];
+export const EMOJI_FALLBACK_FILE = 'truetype/ancient-scripts/Symbola_hint.ttf';
+
+/** Every script font the table names (each must be installed: engine-faces.ts). */
+export function scriptFontNames(): string[] {
+  return [...new Set(BLOCKS.map(([, , font]) => font))];
+}
 
 /** The script font for `cp`, or undefined outside the blocks above. */
 export function scriptFontFor(cp: number): string | undefined {

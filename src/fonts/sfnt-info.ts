@@ -3,8 +3,10 @@ import { closeSync, openSync, readSync } from 'node:fs';
 /** What the catalogue needs to know about one face, read from its name/OS/2 tables. */
 export interface FaceInfo {
   path: string;
-  /** Set for faces inside a collection (.ttc). */
+  /** Set for faces inside a collection (.ttc): what the registry selects the face by. */
   postscriptName?: string;
+  /** The face's PostScript name (name ID 6), for every file: engine faces are checked against it. */
+  nameId6?: string;
   /** Typographic family (name ID 16) when present, else the legacy family (ID 1). */
   family: string;
   /** Legacy family (name ID 1); differs from `family` for e.g. "Noto Sans CJK SC Light". */
@@ -84,7 +86,7 @@ function readFace(read: Reader, offset: number, path: string): FaceInfo | undefi
       italic = (macStyle & 2) !== 0;
     }
   }
-  return { path, postscriptName: names.get(6), family, legacyFamily, weightClass, italic };
+  return { path, postscriptName: names.get(6), nameId6: names.get(6), family, legacyFamily, weightClass, italic };
 }
 
 /** name ID → string, preferring Windows Unicode English, then any Unicode, then Mac Roman. */

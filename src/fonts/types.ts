@@ -12,6 +12,11 @@ export interface FontRegistryOptions {
    * usual Linux locations; pass [] to see only bundled and registered fonts.
    */
   systemDirectories?: string[];
+  /**
+   * Root of Debian's font packages, where the engine's own faces (Liberation, Noto Sans Mono,
+   * Noto CJK, fonts-noto-core, Symbola) are found by exact file (default /usr/share/fonts).
+   */
+  packageFontDir?: string;
 }
 
 /** Where one face lives: a file, and for a collection (.ttc) the face's PostScript name. */
