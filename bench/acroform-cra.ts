@@ -16,7 +16,7 @@ import type { TemplateField } from '../src/template/index.js';
 import { timeMedian, type BenchRow } from './types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CRA = path.resolve(here, '../../shared/corpus/fillable_pdfs/ca_cra_cannabis_duty_return_combed.pdf');
+const CRA = path.resolve(here, '../test/fixtures/corpus/fillable_pdfs/ca_cra_cannabis_duty_return_combed.pdf');
 
 function valueFor(f: TemplateField, i: number, script: 'latin' | 'mixed'): string | boolean {
   if (f.type === 'radioGroup') return f.options?.[1]?.id ?? '';

@@ -1,10 +1,10 @@
-/** Where the shared corpus lives: beside the checkout, as in CI. */
+/** The corpus PDFs tests read: copies in test/fixtures/corpus (sources and licences in its MANIFEST.md). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const FILLABLE_DIR = path.resolve(repoRoot, '../shared/corpus/fillable_pdfs');
+export const FILLABLE_DIR = path.join(repoRoot, 'test', 'fixtures', 'corpus', 'fillable_pdfs');
 
 export function corpusPdf(name: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(FILLABLE_DIR, name)));

@@ -11,7 +11,7 @@ import { pageText, readFields } from './helpers/pdf.js';
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'castpress.js');
-const corpus = path.resolve(root, '../shared/corpus/fillable_pdfs');
+const corpus = path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs');
 
 let dir: string;
 beforeAll(async () => {
