@@ -7,7 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback fontconfig mupdf-tools libnss3-tools openssl)
+# Fonts: the engine's own faces come from these packages by exact file (src/fonts/engine-faces.ts);
+# fonts-droid-fallback is named by tests. CI allows no other font (scripts/ci-fonts.sh).
+FONT_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback)
+DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl)
+if [ "${1:-}" = "--print-font-packages" ]; then echo "${FONT_PACKAGES[*]}"; exit 0; fi
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
