@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// The castpress command. Runs the build (dist/, made by `npm run build`, which
-// scripts/setup.sh runs); in a checkout without it, the TypeScript sources through tsx.
+// The castpress command. In a checkout (src/ is present) it runs the TypeScript
+// sources through tsx, so an edited src/ is what runs, whatever an old dist/ holds.
+// An installed package ships no src/ and runs its build (dist/, `npm run build`).
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/cli/index.js', import.meta.url);
+const sources = new URL('../src/cli/index.ts', import.meta.url);
 let main;
-if (existsSync(built)) {
-  ({ main } = await import(built.href));
-} else {
+if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import(new URL('../src/cli/index.ts', import.meta.url).href));
+  ({ main } = await import(sources.href));
+} else {
+  ({ main } = await import(new URL('../dist/cli/index.js', import.meta.url).href));
 }
 const code = await main(process.argv.slice(2));
 if (code >= 0) process.exitCode = code;

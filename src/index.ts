@@ -28,3 +28,11 @@ export type {
 } from './schema/index.js';
 export type { FontRegistryOptions, FontWeight } from './fonts/index.js';
 export type { BrowserPoolOptions } from './html/index.js';
+export { FontRegistry, MissingFontError } from './fonts/index.js';
+export type { EngineFace } from './fonts/index.js';
+// Fillable PDFs as templates (README: Template stores).
+export { templateFromPdf } from './acroform/index.js';
+export type { TemplateFromPdfOptions } from './acroform/index.js';
+// One job line of a batch, for consumers of a queue (README: Command line, batch jobs).
+export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from './batch/index.js';
+export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from './batch/index.js';

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { outputName, parseJobLine } from './job.js';
 import type { JobResult } from './run-job.js';
 import type { WorkerTask } from './worker.js';
@@ -42,6 +41,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const baseDir = path.dirname(path.resolve(options.jobsFile));
   const threads = Math.max(1, options.workers ?? os.availableParallelism());
   const perWorker = Math.max(1, options.perWorker ?? 2);
+  // Loaded here, not at import: `castpress` re-exports this folder's one-job functions, and a
+  // process that only fills should not pay for the worker pool.
+  const { Piscina } = await import('piscina');
   const pool = new Piscina<WorkerTask, JobResult>({ filename: workerFile, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
 
   const engineOptions: WorkerTask['engine'] = { ...options.engine, templatesDir: options.templatesDir };
