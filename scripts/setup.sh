@@ -2,7 +2,7 @@
 # Sets up everything castpress needs on a fresh Debian machine: Debian packages
 # (Chromium for HTML mode, poppler/qpdf for checks, the font packages the engine
 # takes its own faces from: src/fonts/engine-faces.ts, plus fonts-droid-fallback,
-# which tests name) and npm packages.
+# which tests name; pdftk-java, the anchor of bench/cold-start.ts) and npm packages.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # Fonts: the engine's own faces come from these packages by exact file (src/fonts/engine-faces.ts);
 # fonts-droid-fallback is named by tests. CI allows no other font (scripts/ci-fonts.sh).
 FONT_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback)
-DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl)
+DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java)
 if [ "${1:-}" = "--print-font-packages" ]; then echo "${FONT_PACKAGES[*]}"; exit 0; fi
 
 missing=()

@@ -1,45 +1,46 @@
 #!/usr/bin/env node
 /**
  * The castpress command line. Each command is one entry of COMMANDS: a function
- * from its arguments to an exit code (-1: keep running, e.g. a server).
+ * from its arguments to an exit code (-1: keep running, e.g. a server). Commands
+ * are loaded when run, so `castpress fill` never loads the server or the batch pool
+ * (a process that fills one PDF is common: see bench/cold-start.ts).
  */
 import { pathToFileURL } from 'node:url';
-import { SERVE_USAGE, serve } from './serve.js';
-import { FILL_USAGE, fillCommand } from './fill.js';
-import { GENERATE_USAGE, generateCommand } from './generate.js';
-import { IMPORT_USAGE, importTemplateCommand } from './import-template.js';
-import { BATCH_USAGE, batchCommand } from './batch.js';
 
 type Command = (argv: string[]) => Promise<number>;
+interface LoadedCommand {
+  run: Command;
+  usage: string;
+}
 
-const COMMANDS: Record<string, { run: Command; usage: string }> = {
-  fill: { run: fillCommand, usage: FILL_USAGE },
-  generate: { run: generateCommand, usage: GENERATE_USAGE },
-  'import-template': { run: importTemplateCommand, usage: IMPORT_USAGE },
-  batch: { run: batchCommand, usage: BATCH_USAGE },
-  serve: { run: serve, usage: SERVE_USAGE },
+const COMMANDS: Record<string, () => Promise<LoadedCommand>> = {
+  fill: async () => import('./fill.js').then((m) => ({ run: m.fillCommand, usage: m.FILL_USAGE })),
+  generate: async () => import('./generate.js').then((m) => ({ run: m.generateCommand, usage: m.GENERATE_USAGE })),
+  'import-template': async () => import('./import-template.js').then((m) => ({ run: m.importTemplateCommand, usage: m.IMPORT_USAGE })),
+  batch: async () => import('./batch.js').then((m) => ({ run: m.batchCommand, usage: m.BATCH_USAGE })),
+  serve: async () => import('./serve.js').then((m) => ({ run: m.serve, usage: m.SERVE_USAGE })),
 };
 
-function usage(): string {
+async function usage(): Promise<string> {
+  const loaded = await Promise.all(Object.values(COMMANDS).map((load) => load()));
   return `usage: castpress <command> [options]\n\ncommands:\n${Object.keys(COMMANDS)
     .map((c) => `  ${c}`)
-    .join('\n')}\n\n${Object.values(COMMANDS)
-    .map((c) => c.usage)
-    .join('\n\n')}`;
+    .join('\n')}\n\n${loaded.map((c) => c.usage).join('\n\n')}`;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    console.log(await usage());
     return name ? 0 : 1;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    console.error(`castpress: unknown command "${name}"\n\n${usage()}`);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    console.error(`castpress: unknown command "${name}"\n\n${await usage()}`);
     return 1;
   }
   try {
+    const command = await load();
     return await command.run(rest);
   } catch (e) {
     console.error(`castpress ${name}: ${e instanceof Error ? e.message : String(e)}`);

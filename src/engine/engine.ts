@@ -5,7 +5,6 @@ import { Shaper, SubsetCache } from '../text/index.js';
 import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
-import { generateMarkdown } from '../markdown/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
@@ -91,6 +90,8 @@ export class Engine {
       const { renderHtml } = await import('../html/index.js');
       return renderHtml(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
     }
+    // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
+    const { generateMarkdown } = await import('../markdown/index.js');
     return generateMarkdown(parsed, {
       fonts: this.fonts,
       resolver: this.options.resolver,

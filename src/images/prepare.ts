@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { degrees, drawImage, type PDFContext, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
-import sharp from 'sharp';
 
 /** An image added to a document: its XObject, drawn with `placeImage`. */
 export interface EmbeddedImage {
@@ -53,6 +52,8 @@ export interface PreparedImage {
 }
 
 export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage | null> {
+  // Loaded on the first image, not at import: a fill or document without images never pays for it.
+  const { default: sharp } = await import('sharp');
   try {
     const input = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
     const meta = await input.metadata();
