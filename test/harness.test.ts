@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import fontkit from '@cantoo/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFPage } from '@cantoo/pdf-lib';
-import { readText, pageText, readFields, qpdfCheck, pageCount, pdfjsDataDir } from './helpers/pdf.js';
+import { readText, pageText, readFields, qpdfCheck, pageCount } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 
 async function sample(): Promise<Uint8Array> {
@@ -90,7 +91,9 @@ describe('standard-14 fonts in the renderer', () => {
   };
 
   it('draw Helvetica with the LiberationSans of pdfjs-dist/standard_fonts', async () => {
-    const liberation = await readFile(path.join(pdfjsDataDir('standard_fonts'), 'LiberationSans-Regular.ttf'));
+    // Located independently of the helper under test.
+    const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    const liberation = await readFile(path.join(pdfjsRoot, 'standard_fonts', 'LiberationSans-Regular.ttf'));
     const standard = await inkOf(async (doc) => ({ font: await doc.embedFont(StandardFonts.Helvetica) }));
     const embedded = await inkOf(async (doc) => ({ font: await doc.embedFont(liberation, { subset: true }) }));
     const times = await inkOf(async (doc) => ({ font: await doc.embedFont(StandardFonts.TimesRoman) }));
