@@ -50,7 +50,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
   const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
   const fieldsArr = acroForm.lookup(PDFName.of('Fields'), PDFArray);
   const pages = target ? target.pages : doc.getPages();
-  const taken = new Set(target ? [] : readFieldTree(doc).map((f) => f.name));
+  const taken = new Set(!target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : []);
   const created = new Map<string, { kind: InteractiveFieldSpec['kind']; dict: PDFDict; ref: PDFRef }>();
 
   const uniqueName = (wanted: string): string => {
@@ -178,6 +178,8 @@ function kidsOf(field: PDFDict): PDFArray {
 export interface FormTarget {
   pages: ReadonlyArray<PDFPage | undefined>;
   acroForm: PDFDict;
+  /** `acroForm` is the document's own form: new fields join its tree and take names its fields do not use. */
+  ownForm?: boolean;
 }
 
 function ensureAcroForm(doc: PDFDocument): PDFDict {
