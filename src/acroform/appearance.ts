@@ -22,6 +22,7 @@ import {
   LineJoinStyle,
   setLineCap,
   setLineJoin,
+  PDFContentStream,
   type Color,
   type PDFDocument,
   type PDFPage,
@@ -60,6 +61,8 @@ export interface WidgetBox {
 }
 
 const AUTO_MAX = 12;
+/** Appearance streams with more operators than this are deflated. */
+const DEFLATE_OPERATORS = 64;
 const AUTO_MIN = 4;
 
 export function hexToRgb(hex: string): Color {
@@ -113,7 +116,10 @@ class AppearanceCanvas {
     const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
     const turned = rotation === 90 || rotation === 270;
     const matrix = rotation === 0 ? undefined : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
-    const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources, ...(matrix ? { Matrix: matrix } : {}) });
+    const dict = doc.context.obj({ BBox: [0, 0, width, height], Matrix: matrix ?? [1, 0, 0, 1, 0, 0], Resources: resources, Type: 'XObject', Subtype: 'Form' });
+    // A field's appearance is a few dozen operators: deflating it costs more (pako sets up its
+    // window and tables per stream) than the few bytes it saves. Long ones (lists, many lines) are.
+    const stream = PDFContentStream.of(dict, this.ops, this.ops.length > DEFLATE_OPERATORS);
     return doc.context.register(stream);
   }
 }
