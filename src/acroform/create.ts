@@ -182,7 +182,8 @@ export interface FormTarget {
   ownForm?: boolean;
 }
 
-function ensureAcroForm(doc: PDFDocument): PDFDict {
+/** The document's AcroForm (made when missing), completed with /Fields, /DR fonts and /DA. */
+export function ensureAcroForm(doc: PDFDocument): PDFDict {
   const context = doc.context;
   let acroForm = acroFormOf(doc);
   if (!acroForm) {

@@ -13,11 +13,11 @@ import {
   PDFString,
   PDFWriter,
   type PDFObject,
-  type PDFRef,
+  PDFRef,
 } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../errors/index.js';
 import { loadPdf } from './load.js';
-import { FULL_SAVE } from './names.js';
+import { FULL_SAVE, PDF } from './names.js';
 import { readTail } from './tail.js';
 
 /**
@@ -102,10 +102,18 @@ export class UpdateSession {
     return this.#base.bytes;
   }
 
+  #loaderChanged(): PDFRef[] {
+    const refs: PDFRef[] = [];
+    const root = this.context.trailerInfo.Root;
+    if (root instanceof PDFRef) refs.push(root);
+    const form = this.doc.catalog.get(PDF.AcroForm);
+    if (form instanceof PDFRef && this.context.lookup(form) !== undefined) refs.push(form);
+    return refs;
+  }
+
   /**
-   * Writes `ref` even if it looks unchanged: the loader changed the parse
-   * without changing the bytes (XFA and usage rights removed), and an object
-   * holding such a change must reach the output.
+   * Writes `ref` even if it looks unchanged (an object whose parse differs
+   * from its bytes and that must reach the output).
    */
   touch(ref: PDFRef): void {
     this.#touched.add(ref);
@@ -118,6 +126,11 @@ export class UpdateSession {
     for (const [ref, obj] of this.#objects.own()) {
       const original = this.#objects.originals.get(ref);
       if (original === undefined || this.#objects.assigned.has(ref) || this.#touched.has(ref) || !sameObject(obj, original)) write.add(ref.objectNumber);
+    }
+    if (write.size > 0) {
+      // loadPdf takes XFA, /NeedsRendering and usage rights out of the parse, not out of the bytes:
+      // an update that changes anything also writes the catalog and the form, so those changes reach the output.
+      for (const ref of this.#loaderChanged()) write.add(ref.objectNumber);
     }
     const removed = [...this.#objects.removed];
     if (write.size === 0 && removed.length === 0) return this.#base.bytes;

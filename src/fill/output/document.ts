@@ -131,11 +131,6 @@ export class OutputDocument {
       ctx.assign(infoRef, PDFDict.fromMapWithContext(info, ctx));
       ctx.trailerInfo.Info = infoRef;
     }
-    // loadPdf removed XFA, /NeedsRendering and usage rights from the parse, not from the bytes:
-    // the catalog and a form that stays are written even when they look unchanged.
-    this.#session.touch(p.catalogRef);
-    const form = catalog.get(N.AcroForm);
-    if (form instanceof PDFRef) this.#session.touch(form);
     return this.#session.commit();
   }
 }
