@@ -8,3 +8,4 @@ export { displayMatrix, frameOf, toDisplay, turnMatrix, type Matrix, type PageFr
 export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';
+export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';

@@ -5,6 +5,7 @@ import { PDFName } from '@cantoo/pdf-lib';
  * (PDFName.of interns them, so `dict.get(PDF.Kids)` and identity checks work).
  */
 export const PDF = {
+  A: PDFName.of('A'),
   AcroForm: PDFName.of('AcroForm'),
   Annot: PDFName.of('Annot'),
   Annots: PDFName.of('Annots'),
@@ -13,7 +14,9 @@ export const PDF = {
   B: PDFName.of('B'),
   Contents: PDFName.of('Contents'),
   Count: PDFName.of('Count'),
+  D: PDFName.of('D'),
   DA: PDFName.of('DA'),
+  Dest: PDFName.of('Dest'),
   Dests: PDFName.of('Dests'),
   DR: PDFName.of('DR'),
   F: PDFName.of('F'),
