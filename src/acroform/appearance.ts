@@ -189,6 +189,19 @@ export interface TextAppearanceInput {
   /** List box: every option's text, which are selected, and the first one shown (/TI). */
   list?: ListBoxOptions;
   box?: WidgetBox;
+  /** Laid-out lines kept across documents (the fill engine's cache): appearances then cost what flat text costs. */
+  layouts?: LayoutMemo;
+}
+
+/** A cache of laid-out lines by text, style and width (lines do not depend on the document). */
+export interface LayoutMemo {
+  get(text: string, style: TextStyle, maxWidth: number | undefined, compute: () => LaidLine[]): LaidLine[];
+}
+
+/** `text.layout` of one span, through the caller's cache when there is one. */
+function layoutOf(text: TextSetter, input: TextAppearanceInput, value: string, style: TextStyle, maxWidth?: number): LaidLine[] {
+  const compute = () => text.layout([{ text: value, style }], maxWidth === undefined ? {} : { maxWidth });
+  return input.layouts ? input.layouts.get(value, style, maxWidth, compute) : compute();
 }
 
 export interface ListBoxOptions {
@@ -255,7 +268,7 @@ function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextA
   // Text wider than the box shrinks rather than being cut off: the output is also what gets flattened.
   size = text.fitFontSize(oneLine, textStyle(style, size), innerW, Math.min(size, AUTO_MIN));
   const ts = textStyle(style, size);
-  const [line] = text.layout([{ text: oneLine, style: ts }]);
+  const [line] = layoutOf(text, input, oneLine, ts);
   if (!line) return;
   const x = alignX(style.alignment, pad, innerW, line.width);
   const m = text.metrics(ts);
@@ -269,7 +282,7 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   const { width, height, style } = input;
   const innerW = Math.max(1, width - 2 * pad);
   const innerH = Math.max(1, height - 2 * pad);
-  const layoutAt = (size: number): LaidLine[] => text.layout([{ text: input.value, style: textStyle(style, size) }], { maxWidth: innerW });
+  const layoutAt = (size: number): LaidLine[] => layoutOf(text, input, input.value, textStyle(style, size), innerW);
   let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   let lines = layoutAt(size);
   if (style.fontSize <= 0) {
@@ -307,7 +320,7 @@ function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppeara
   const first = style.alignment === 'right' ? free : style.alignment === 'center' ? Math.floor(free / 2) : 0;
   const baseline = centredBaseline(text, ts, 0, height);
   chars.forEach((ch, i) => {
-    const [line] = text.layout([{ text: ch, style: ts }]);
+    const [line] = layoutOf(text, input, ch, ts);
     if (!line) return;
     const x = (first + i) * cw + (cw - line.width) / 2;
     text.drawLine(canvas.asPage(), line, x, baseline, color);

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
@@ -44,7 +44,7 @@ const PRINT = 4;
  * text layer's embedded fonts. Editing uses /DA = Helvetica from /DR (see
  * README.md: the embedded fonts are subsets, useless for typing new text).
  */
-export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget): void {
+export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget, layouts?: LayoutMemo): void {
   if (specs.length === 0) return;
   const context = doc.context;
   const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
@@ -139,7 +139,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
         if (selected !== undefined && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), textName(selected));
         continue;
       }
-      const widget = widgetFor(doc, spec, text);
+      const widget = widgetFor(doc, spec, text, layouts);
       widget.set(PDFName.of('Parent'), existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
       kidsOf(existing.dict).push(ref);
@@ -159,7 +159,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       const selected = addOptions(spec, fieldRef, kids);
       field.set(PDFName.of('V'), selected !== undefined ? textName(selected) : PDFName.of('Off'));
     } else {
-      const widget = widgetFor(doc, spec, text);
+      const widget = widgetFor(doc, spec, text, layouts);
       widget.set(PDFName.of('Parent'), fieldRef);
       kids.push(addWidget(spec.pageIndex, widget));
     }
@@ -255,7 +255,7 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
   return field;
 }
 
-function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter): PDFDict {
+function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter, layouts?: LayoutMemo): PDFDict {
   const context = doc.context;
   const rotation = spec.rotation ?? 0;
   const turned = rotation === 90 || rotation === 270;
@@ -280,6 +280,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     multiline: spec.kind === 'text' && spec.multiline === true,
     comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
     rotation,
+    ...(layouts ? { layouts } : {}),
   });
   return context.obj({ ...base, AP: { N: ap } });
 }

@@ -56,7 +56,7 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
     title: request.title ?? template.title,
-    ...(interactive ? { fields: fieldsInUpdate(plan, frames, marks) } : {}),
+    ...(interactive ? { fields: fieldsInUpdate(plan, frames, marks, ctx.cache.layouts) } : {}),
   });
 }
 

@@ -5,7 +5,7 @@ import { TextSetter } from '../text/index.js';
 import type { Box, FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
 import { displayMatrix, toDrawBox } from './render/geometry.js';
-import { LayoutCache } from './render/layout-cache.js';
+import type { LayoutCache } from './render/layout-cache.js';
 import { drawMark } from './render/marks.js';
 import type { Typesetter } from './render/text.js';
 
@@ -117,8 +117,8 @@ function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
 }
 
 /** Specs of the fields to create: every value not bound to one of the PDF's own fields, by output page. */
-function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter): InteractiveFieldSpec[] {
-  const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
+function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter, layouts: LayoutCache): InteractiveFieldSpec[] {
+  const typesetter: Typesetter = { setter: text, layouts };
   return plan.pages.flatMap((page, pageIndex) =>
     page.fields.filter((f) => !f.field.acroFieldName).flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
   );
@@ -133,19 +133,19 @@ function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMa
  * change) and new fields join its field tree. Otherwise a new AcroForm is made;
  * its reference is returned for the catalog.
  */
-export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks) {
+export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, layouts: LayoutCache) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
     const own = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
     const existing = ownFieldValues(plan);
-    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
-    const specs = newFieldSpecs(plan, frames, marks, text);
+    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false, layouts });
+    const specs = newFieldSpecs(plan, frames, marks, text, layouts);
     if (own) {
-      addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true });
+      addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true }, layouts);
       return undefined;
     }
     if (specs.length === 0) return undefined;
     const acroForm = doc.context.obj({ Fields: [] });
-    addInteractiveFields(doc, specs, text, { pages, acroForm });
+    addInteractiveFields(doc, specs, text, { pages, acroForm }, layouts);
     return doc.context.register(acroForm);
   };
 }
