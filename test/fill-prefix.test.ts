@@ -55,4 +55,14 @@ describe('fill output starts with the template bytes', () => {
     expect(got.find((f) => f.fullname === text.acroFieldName)!.value).toBe(`u:Value ${text.id}`);
     expect(got.filter((f) => f.fieldtype === '/Btn').every((f) => f.value !== '/Off')).toBe(true);
   });
+
+  it('fills never change the cached template: a value of one interactive fill does not reach the next', async () => {
+    const { template: tpl, fields } = await w9Template();
+    const text = fields.find((f) => f.type === 'shortText')!;
+    const box = fields.find((f) => f.type === 'checkbox')!;
+    await engine.fill(tpl, { data: { [text.id]: 'First fill', [box.id]: true }, useInteractiveFields: true });
+    const next = await qpdfFields(await engine.fill(tpl, { data: {}, useInteractiveFields: true }));
+    expect(next.find((f) => f.fullname === text.acroFieldName)!.value).not.toBe('u:First fill');
+    expect(next.find((f) => f.fullname === box.acroFieldName)!.value).toBe('/Off');
+  });
 });
