@@ -15,14 +15,20 @@ export interface PdfRect {
 export interface InteractiveFieldSpec {
   /** Field name; dots make a hierarchy (`a.b` is field `b` under `a`) unless the document's own form uses `a`. Specs sharing a name and kind become one field with several widgets. */
   name: string;
-  kind: 'text' | 'comb' | 'checkbox' | 'radio';
+  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list';
   pageIndex: number;
   /** Text, comb, checkbox: the widget. Radio: the group's box (each option has its own rect). */
   rect: PdfRect;
-  /** Text/comb: the text ('' = empty field). Checkbox: checked. Radio: the exportValue to select ('' = none). */
+  /** Text/comb: the text ('' = empty field). Checkbox: checked. Radio: the exportValue to select ('' = none). Combo/list: the export value chosen ('' = none; a combo shows any other text as typed). */
   value: string | boolean;
   /** Radio options, one widget each. */
   options?: Array<{ exportValue: string; rect: PdfRect }>;
+  /** Combo/list: the choices in order; `label` is what is shown (default the export value). */
+  choices?: Array<{ exportValue: string; label?: string }>;
+  /** Text: shown as bullets, never stored in clear by viewers (/Ff Password). */
+  password?: boolean;
+  /** /Ff Required: viewers refuse to submit the form without a value. */
+  required?: boolean;
   multiline?: boolean;
   /** Comb: number of cells (required). Text: maximum length. */
   maxLength?: number;
@@ -226,7 +232,7 @@ function daString(style: FieldTextStyle, font = 'Helv'): string {
 function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): PDFDict {
   const context = doc.context;
   const field = context.obj({ T: PDFHexString.fromText(name) });
-  let flags = spec.readOnly ? FF.readOnly : 0;
+  let flags = (spec.readOnly ? FF.readOnly : 0) | (spec.required ? FF.required : 0);
   switch (spec.kind) {
     case 'text':
     case 'comb': {
@@ -236,6 +242,7 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       field.set(PDFName.of('Q'), PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
       if (spec.kind === 'comb') flags |= FF.comb | FF.doNotScroll;
       else if (spec.multiline) flags |= FF.multiline;
+      if (spec.kind === 'text' && spec.password) flags |= FF.password;
       const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : spec.kind === 'comb' ? Math.max(1, Array.from(String(spec.value)).length) : 0;
       if (maxLen > 0) field.set(PDFName.of('MaxLen'), PDFNumber.of(maxLen));
       break;
@@ -250,6 +257,23 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       flags |= FF.radio | FF.noToggleToOff;
       field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
       break;
+    case 'combo':
+    case 'list': {
+      field.set(PDFName.of('FT'), PDFName.of('Ch'));
+      if (spec.kind === 'combo') flags |= FF.combo;
+      const choices = spec.choices ?? [];
+      // [export, shown] pairs only where they differ, as the spec allows (PDF 32000 §12.7.4.4).
+      const opt = choices.map((c) =>
+        c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
+      );
+      field.set(PDFName.of('Opt'), context.obj(opt));
+      const value = typeof spec.value === 'string' ? spec.value : '';
+      const index = choices.findIndex((c) => c.exportValue === value);
+      if (value !== '' && (index >= 0 || spec.kind === 'combo')) field.set(PDFName.of('V'), PDFHexString.fromText(value));
+      if (index >= 0) field.set(PDFName.of('I'), context.obj([index]));
+      field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+      break;
+    }
   }
   field.set(PDFName.of('Ff'), PDFNumber.of(flags));
   return field;
@@ -271,7 +295,24 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   }
   const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
   const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
-  const shown = maxLen ? Array.from(value).slice(0, maxLen).join('') : value;
+  const clipped = maxLen ? Array.from(value).slice(0, maxLen).join('') : value;
+  const shown = spec.kind === 'text' && spec.password ? '\u2022'.repeat(Array.from(clipped).length) : clipped;
+  const choices = spec.choices ?? [];
+  const chosen = choices.findIndex((c) => c.exportValue === value);
+  const labelOf = (i: number): string => choices[i]!.label ?? choices[i]!.exportValue;
+  if (spec.kind === 'combo' || spec.kind === 'list') {
+    // A combo shows the chosen choice's label (or the typed text); a list shows its rows, the chosen one highlighted.
+    const ap = textAppearance(doc, text, {
+      width,
+      height,
+      value: spec.kind === 'combo' ? (chosen >= 0 ? labelOf(chosen) : value) : '',
+      style: spec.style,
+      rotation,
+      ...(spec.kind === 'list' ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosen >= 0 ? [chosen] : []), topIndex: 0 } } : {}),
+      ...(layouts ? { layouts } : {}),
+    });
+    return context.obj({ ...base, AP: { N: ap } });
+  }
   const ap = textAppearance(doc, text, {
     width,
     height,
