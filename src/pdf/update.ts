@@ -68,7 +68,6 @@ export class UpdateSession {
   readonly doc: PDFDocument;
   readonly #base: BasePdf;
   readonly #objects: CopyOnRead;
-  readonly #touched = new Set<PDFRef>();
 
   private constructor(base: BasePdf) {
     this.#base = base;
@@ -111,21 +110,13 @@ export class UpdateSession {
     return refs;
   }
 
-  /**
-   * Writes `ref` even if it looks unchanged (an object whose parse differs
-   * from its bytes and that must reach the output).
-   */
-  touch(ref: PDFRef): void {
-    this.#touched.add(ref);
-  }
-
   /** Base bytes + one update holding every new or changed object. Returns the base bytes when nothing changed. */
   async commit(): Promise<Uint8Array> {
     await this.doc.flush();
     const write = new Set<number>();
     for (const [ref, obj] of this.#objects.own()) {
       const original = this.#objects.originals.get(ref);
-      if (original === undefined || this.#objects.assigned.has(ref) || this.#touched.has(ref) || !sameObject(obj, original)) write.add(ref.objectNumber);
+      if (original === undefined || this.#objects.assigned.has(ref) || !sameObject(obj, original)) write.add(ref.objectNumber);
     }
     if (write.size > 0) {
       // loadPdf takes XFA, /NeedsRendering and usage rights out of the parse, not out of the bytes:
