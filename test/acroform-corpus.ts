@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const FILLABLE_DIR = '/work/shared/corpus/fillable_pdfs';
+export const FILLABLE_DIR = path.resolve(repoRoot, '../shared/corpus/fillable_pdfs');
 
 export function corpusPdf(name: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(FILLABLE_DIR, name)));
