@@ -2,7 +2,8 @@
  * Fill speed against anchors measured in the same run:
  * - W-9 with 22 values vs loading + drawing 22 strings + saving the W-9 with pdf-lib directly (goal ≤ 0.1);
  * - 3 values on the 117-page book vs 3 values on a 1-page template (goal ≤ 3);
- * - interactive output vs flat: the W-9 (its own form, re-saved whole) and the book (fields in the update).
+ * - interactive output vs flat (both written as one update of the template): the W-9 (its own form
+ *   filled in place, goal ≤ 2) and the book (no form of its own: a new one).
  */
 import { ParseSpeeds, PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, type TemplateInput } from '../src/index.js';
@@ -54,7 +55,7 @@ export async function run(): Promise<BenchRow[]> {
       { name: 'W-9, 22 values (engine.fill) vs pdf-lib load+draw+save', value: w9Ms, unit: 'ms', baseline: directMs, ratio: w9Ms / directMs, goal: '<= 0.1' },
       { name: 'W-9, 22 values vs pdf-lib load+draw+save without timer pauses', value: w9Ms2, unit: 'ms', baseline: tunedMs, ratio: w9Ms2 / tunedMs, goal: '<= 0.1' },
       { name: '117-page book, 3 values vs 1-page template, 3 values', value: bookMs, unit: 'ms', baseline: singleMs, ratio: bookMs / singleMs, goal: '<= 3' },
-      { name: 'W-9 (its own form, filled in place), useInteractiveFields vs flat', value: interactiveMs, unit: 'ms', baseline: flatMs, ratio: interactiveMs / flatMs },
+      { name: 'W-9 (its own form, filled in place), useInteractiveFields vs flat', value: interactiveMs, unit: 'ms', baseline: flatMs, ratio: interactiveMs / flatMs, goal: '<= 2' },
       { name: 'W-9 interactive vs pdf-lib load+draw+save', value: interactiveMs, unit: 'ms', baseline: directMs, ratio: interactiveMs / directMs },
       { name: '117-page book (no form: fields in the update), useInteractiveFields vs flat', value: bookInteractiveMs, unit: 'ms', baseline: bookFlatMs, ratio: bookInteractiveMs / bookFlatMs },
     ];

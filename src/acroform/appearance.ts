@@ -22,6 +22,7 @@ import {
   LineJoinStyle,
   setLineCap,
   setLineJoin,
+  PDFContentStream,
   type Color,
   type PDFDocument,
   type PDFPage,
@@ -60,6 +61,8 @@ export interface WidgetBox {
 }
 
 const AUTO_MAX = 12;
+/** Appearance streams with more operators than this are deflated. */
+const DEFLATE_OPERATORS = 64;
 const AUTO_MIN = 4;
 
 export function hexToRgb(hex: string): Color {
@@ -113,7 +116,10 @@ class AppearanceCanvas {
     const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
     const turned = rotation === 90 || rotation === 270;
     const matrix = rotation === 0 ? undefined : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
-    const stream = doc.context.formXObject(this.ops, { BBox: [0, 0, width, height], Resources: resources, ...(matrix ? { Matrix: matrix } : {}) });
+    const dict = doc.context.obj({ BBox: [0, 0, width, height], Matrix: matrix ?? [1, 0, 0, 1, 0, 0], Resources: resources, Type: 'XObject', Subtype: 'Form' });
+    // A field's appearance is a few dozen operators: deflating it costs more (pako sets up its
+    // window and tables per stream) than the few bytes it saves. Long ones (lists, many lines) are.
+    const stream = PDFContentStream.of(dict, this.ops, this.ops.length > DEFLATE_OPERATORS);
     return doc.context.register(stream);
   }
 }
@@ -183,6 +189,19 @@ export interface TextAppearanceInput {
   /** List box: every option's text, which are selected, and the first one shown (/TI). */
   list?: ListBoxOptions;
   box?: WidgetBox;
+  /** Laid-out lines kept across documents (the fill engine's cache): appearances then cost what flat text costs. */
+  layouts?: LayoutMemo;
+}
+
+/** A cache of laid-out lines by text, style and width (lines do not depend on the document). */
+export interface LayoutMemo {
+  get(text: string, style: TextStyle, maxWidth: number | undefined, compute: () => LaidLine[]): LaidLine[];
+}
+
+/** `text.layout` of one span, through the caller's cache when there is one. */
+function layoutOf(text: TextSetter, input: TextAppearanceInput, value: string, style: TextStyle, maxWidth?: number): LaidLine[] {
+  const compute = () => text.layout([{ text: value, style }], maxWidth === undefined ? {} : { maxWidth });
+  return input.layouts ? input.layouts.get(value, style, maxWidth, compute) : compute();
 }
 
 export interface ListBoxOptions {
@@ -249,7 +268,7 @@ function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextA
   // Text wider than the box shrinks rather than being cut off: the output is also what gets flattened.
   size = text.fitFontSize(oneLine, textStyle(style, size), innerW, Math.min(size, AUTO_MIN));
   const ts = textStyle(style, size);
-  const [line] = text.layout([{ text: oneLine, style: ts }]);
+  const [line] = layoutOf(text, input, oneLine, ts);
   if (!line) return;
   const x = alignX(style.alignment, pad, innerW, line.width);
   const m = text.metrics(ts);
@@ -263,7 +282,7 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   const { width, height, style } = input;
   const innerW = Math.max(1, width - 2 * pad);
   const innerH = Math.max(1, height - 2 * pad);
-  const layoutAt = (size: number): LaidLine[] => text.layout([{ text: input.value, style: textStyle(style, size) }], { maxWidth: innerW });
+  const layoutAt = (size: number): LaidLine[] => layoutOf(text, input, input.value, textStyle(style, size), innerW);
   let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   let lines = layoutAt(size);
   if (style.fontSize <= 0) {
@@ -301,7 +320,7 @@ function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppeara
   const first = style.alignment === 'right' ? free : style.alignment === 'center' ? Math.floor(free / 2) : 0;
   const baseline = centredBaseline(text, ts, 0, height);
   chars.forEach((ch, i) => {
-    const [line] = text.layout([{ text: ch, style: ts }]);
+    const [line] = layoutOf(text, input, ch, ts);
     if (!line) return;
     const x = (first + i) * cw + (cw - line.width) / 2;
     text.drawLine(canvas.asPage(), line, x, baseline, color);

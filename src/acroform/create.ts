@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, hexToRgb, type CheckMarkPainter, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
@@ -15,14 +15,20 @@ export interface PdfRect {
 export interface InteractiveFieldSpec {
   /** Field name; dots make a hierarchy (`a.b` is field `b` under `a`) unless the document's own form uses `a`. Specs sharing a name and kind become one field with several widgets. */
   name: string;
-  kind: 'text' | 'comb' | 'checkbox' | 'radio';
+  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list';
   pageIndex: number;
   /** Text, comb, checkbox: the widget. Radio: the group's box (each option has its own rect). */
   rect: PdfRect;
-  /** Text/comb: the text ('' = empty field). Checkbox: checked. Radio: the exportValue to select ('' = none). */
+  /** Text/comb: the text ('' = empty field). Checkbox: checked. Radio: the exportValue to select ('' = none). Combo/list: the export value chosen ('' = none; a combo shows any other text as typed). */
   value: string | boolean;
   /** Radio options, one widget each. */
   options?: Array<{ exportValue: string; rect: PdfRect }>;
+  /** Combo/list: the choices in order; `label` is what is shown (default the export value). */
+  choices?: Array<{ exportValue: string; label?: string }>;
+  /** Text: shown as bullets, never stored in clear by viewers (/Ff Password). */
+  password?: boolean;
+  /** /Ff Required: viewers refuse to submit the form without a value. */
+  required?: boolean;
   multiline?: boolean;
   /** Comb: number of cells (required). Text: maximum length. */
   maxLength?: number;
@@ -44,13 +50,13 @@ const PRINT = 4;
  * text layer's embedded fonts. Editing uses /DA = Helvetica from /DR (see
  * README.md: the embedded fonts are subsets, useless for typing new text).
  */
-export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget): void {
+export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget, layouts?: LayoutMemo): void {
   if (specs.length === 0) return;
   const context = doc.context;
   const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
   const fieldsArr = acroForm.lookup(PDFName.of('Fields'), PDFArray);
   const pages = target ? target.pages : doc.getPages();
-  const taken = new Set(target ? [] : readFieldTree(doc).map((f) => f.name));
+  const taken = new Set(!target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : []);
   const created = new Map<string, { kind: InteractiveFieldSpec['kind']; dict: PDFDict; ref: PDFRef }>();
 
   const uniqueName = (wanted: string): string => {
@@ -139,7 +145,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
         if (selected !== undefined && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), textName(selected));
         continue;
       }
-      const widget = widgetFor(doc, spec, text);
+      const widget = widgetFor(doc, spec, text, layouts);
       widget.set(PDFName.of('Parent'), existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
       kidsOf(existing.dict).push(ref);
@@ -159,7 +165,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       const selected = addOptions(spec, fieldRef, kids);
       field.set(PDFName.of('V'), selected !== undefined ? textName(selected) : PDFName.of('Off'));
     } else {
-      const widget = widgetFor(doc, spec, text);
+      const widget = widgetFor(doc, spec, text, layouts);
       widget.set(PDFName.of('Parent'), fieldRef);
       kids.push(addWidget(spec.pageIndex, widget));
     }
@@ -178,9 +184,12 @@ function kidsOf(field: PDFDict): PDFArray {
 export interface FormTarget {
   pages: ReadonlyArray<PDFPage | undefined>;
   acroForm: PDFDict;
+  /** `acroForm` is the document's own form: new fields join its tree and take names its fields do not use. */
+  ownForm?: boolean;
 }
 
-function ensureAcroForm(doc: PDFDocument): PDFDict {
+/** The document's AcroForm (made when missing), completed with /Fields, /DR fonts and /DA. */
+export function ensureAcroForm(doc: PDFDocument): PDFDict {
   const context = doc.context;
   let acroForm = acroFormOf(doc);
   if (!acroForm) {
@@ -223,7 +232,7 @@ function daString(style: FieldTextStyle, font = 'Helv'): string {
 function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): PDFDict {
   const context = doc.context;
   const field = context.obj({ T: PDFHexString.fromText(name) });
-  let flags = spec.readOnly ? FF.readOnly : 0;
+  let flags = (spec.readOnly ? FF.readOnly : 0) | (spec.required ? FF.required : 0);
   switch (spec.kind) {
     case 'text':
     case 'comb': {
@@ -233,6 +242,7 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       field.set(PDFName.of('Q'), PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
       if (spec.kind === 'comb') flags |= FF.comb | FF.doNotScroll;
       else if (spec.multiline) flags |= FF.multiline;
+      if (spec.kind === 'text' && spec.password) flags |= FF.password;
       const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : spec.kind === 'comb' ? Math.max(1, Array.from(String(spec.value)).length) : 0;
       if (maxLen > 0) field.set(PDFName.of('MaxLen'), PDFNumber.of(maxLen));
       break;
@@ -247,12 +257,29 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       flags |= FF.radio | FF.noToggleToOff;
       field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
       break;
+    case 'combo':
+    case 'list': {
+      field.set(PDFName.of('FT'), PDFName.of('Ch'));
+      if (spec.kind === 'combo') flags |= FF.combo;
+      const choices = spec.choices ?? [];
+      // [export, shown] pairs only where they differ, as the spec allows (PDF 32000 §12.7.4.4).
+      const opt = choices.map((c) =>
+        c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
+      );
+      field.set(PDFName.of('Opt'), context.obj(opt));
+      const value = typeof spec.value === 'string' ? spec.value : '';
+      const index = choices.findIndex((c) => c.exportValue === value);
+      if (value !== '' && (index >= 0 || spec.kind === 'combo')) field.set(PDFName.of('V'), PDFHexString.fromText(value));
+      if (index >= 0) field.set(PDFName.of('I'), context.obj([index]));
+      field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+      break;
+    }
   }
   field.set(PDFName.of('Ff'), PDFNumber.of(flags));
   return field;
 }
 
-function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter): PDFDict {
+function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter, layouts?: LayoutMemo): PDFDict {
   const context = doc.context;
   const rotation = spec.rotation ?? 0;
   const turned = rotation === 90 || rotation === 270;
@@ -268,7 +295,24 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   }
   const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
   const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
-  const shown = maxLen ? Array.from(value).slice(0, maxLen).join('') : value;
+  const clipped = maxLen ? Array.from(value).slice(0, maxLen).join('') : value;
+  const shown = spec.kind === 'text' && spec.password ? '\u2022'.repeat(Array.from(clipped).length) : clipped;
+  const choices = spec.choices ?? [];
+  const chosen = choices.findIndex((c) => c.exportValue === value);
+  const labelOf = (i: number): string => choices[i]!.label ?? choices[i]!.exportValue;
+  if (spec.kind === 'combo' || spec.kind === 'list') {
+    // A combo shows the chosen choice's label (or the typed text); a list shows its rows, the chosen one highlighted.
+    const ap = textAppearance(doc, text, {
+      width,
+      height,
+      value: spec.kind === 'combo' ? (chosen >= 0 ? labelOf(chosen) : value) : '',
+      style: spec.style,
+      rotation,
+      ...(spec.kind === 'list' ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosen >= 0 ? [chosen] : []), topIndex: 0 } } : {}),
+      ...(layouts ? { layouts } : {}),
+    });
+    return context.obj({ ...base, AP: { N: ap } });
+  }
   const ap = textAppearance(doc, text, {
     width,
     height,
@@ -277,6 +321,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     multiline: spec.kind === 'text' && spec.multiline === true,
     comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
     rotation,
+    ...(layouts ? { layouts } : {}),
   });
   return context.obj({ ...base, AP: { N: ap } });
 }

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
@@ -25,6 +25,8 @@ export interface FillExistingOptions {
   flatten: boolean;
   /** Family used where neither the value nor the caller gives one. Default `Noto Sans`. */
   defaultFontFamily?: string;
+  /** Laid-out lines kept across documents (see TextAppearanceInput.layouts). */
+  layouts?: LayoutMemo;
 }
 
 const N = {
@@ -66,14 +68,14 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
   for (const v of values) {
     const node = byName.get(v.acroFieldName);
     if (!node) continue;
-    setValue(doc, node, v, text, family);
+    setValue(doc, node, v, text, family, options.layouts);
     if (v.readOnly !== undefined) setFlag(node.dict, FF.readOnly, v.readOnly);
     done.add(node);
   }
   for (const node of fields) {
     if (done.has(node) || !needsAppearance(node)) continue;
     const current = currentValue(node);
-    if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family);
+    if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
   }
   // Every widget now carries the appearance we want shown; viewers must not redraw them with the /DA font.
   acroFormOf(doc)?.delete(N.NeedAppearances);
@@ -90,12 +92,12 @@ function truthy(value: string | boolean): boolean {
   return !['', 'false', 'off', '0', 'no'].includes(value.trim().toLowerCase());
 }
 
-function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string): void {
+function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo): void {
   switch (node.kind) {
     case 'text':
     case 'combo':
     case 'listbox':
-      return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family);
+      return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family, layouts);
     case 'checkbox':
       return setCheckbox(doc, node, truthy(v.value));
     case 'radio':
@@ -105,7 +107,7 @@ function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text
   }
 }
 
-function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partial<FieldTextStyle> | undefined, text: TextSetter, family: string): void {
+function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partial<FieldTextStyle> | undefined, text: TextSetter, family: string, layouts?: LayoutMemo): void {
   const maxLen = numberOf(inherited(node.dict, N.MaxLen));
   const clipped = maxLen !== undefined && maxLen > 0 ? Array.from(value).slice(0, maxLen).join('') : value;
   node.dict.set(N.V, PDFHexString.fromText(clipped));
@@ -145,6 +147,7 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
       multiline,
       comb,
       ...(list ? { list } : {}),
+      ...(layouts ? { layouts } : {}),
       box: boxOf(w.dict),
     });
     w.dict.set(N.AP, doc.context.obj({ N: ref }));

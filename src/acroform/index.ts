@@ -2,5 +2,6 @@
 export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
-export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter } from './appearance.js';
+export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo } from './appearance.js';
 export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';
+export { addSignatureFields, appendSignatureFields, type SignatureFieldSpec } from './signature.js';

@@ -4,11 +4,11 @@ import type { ImageCache } from '../images/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
-import { addFields, fieldsInUpdate, imagesOnly } from './interactive.js';
+import { fieldsInUpdate, imagesOnly } from './interactive.js';
 import { loadImages } from './normalize/images.js';
 import { applyPageVariables } from './normalize/page-templates.js';
 import { planFill } from './normalize/plan.js';
-import { hasAcroForm, type FillCache } from './output/prepared-template.js';
+import type { FillCache } from './output/prepared-template.js';
 import { renderPlan } from './render/index.js';
 
 export interface FillContext {
@@ -50,17 +50,13 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   const interactive = request.useInteractiveFields ?? false;
   const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
   const frames = prepared.pages.map((p) => p.frame);
-  // Fields can go into the fill's own update unless the PDF has a form whose fields they would join.
-  const inUpdate = interactive && !hasAcroForm(prepared) && !template.fields.some((f) => f.acroFieldName);
-  const out = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper, subsets: ctx.cache.subsets }, {
+  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper, subsets: ctx.cache.subsets }, {
     flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
     title: request.title ?? template.title,
-    ...(inUpdate ? { fields: fieldsInUpdate(plan, frames, marks) } : {}),
+    ...(interactive ? { fields: fieldsInUpdate(plan, frames, marks, ctx.cache.layouts) } : {}),
   });
-  if (!interactive || inUpdate) return out;
-  return addFields(out, plan, frames, ctx.fonts, marks);
 }
 

@@ -1,12 +1,11 @@
-import type { PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import { addInteractiveFields, fillExistingFields, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
-import type { FontRegistry } from '../fonts/index.js';
-import { loadPdf } from '../pdf/index.js';
 import { TextSetter } from '../text/index.js';
 import type { Box, FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
 import { displayMatrix, toDrawBox } from './render/geometry.js';
-import { LayoutCache } from './render/layout-cache.js';
+import type { LayoutCache } from './render/layout-cache.js';
 import { drawMark } from './render/marks.js';
 import type { Typesetter } from './render/text.js';
 
@@ -107,22 +106,6 @@ function existingValue(filled: FilledField): ExistingFieldValue {
   return { acroFieldName: f.acroFieldName!, value, readOnly: filled.readOnly, style: { ...filled.style } };
 }
 
-/**
- * useInteractiveFields: the flat output (images only) is opened again and the
- * values become AcroForm fields: the template's own fields (acroFieldName) are
- * filled in place, the others are created. This path re-saves the whole
- * document, so it costs what the template costs.
- */
-export async function addFields(pdf: Uint8Array, plan: FillPlan, frames: PageFrame[], fonts: FontRegistry, marks: InteractiveMarks): Promise<Uint8Array> {
-  const doc = await loadPdf(pdf, 'template.pdf');
-  const text = new TextSetter(doc, fonts);
-  const existing = ownFieldValues(plan);
-  if (existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false });
-  addInteractiveFields(doc, newFieldSpecs(plan, frames, marks, text), text);
-  // pdf-lib's default pauses on a timer (~1 ms) every 50 objects while writing.
-  return doc.save({ updateFieldAppearances: false, objectsPerTick: Number.POSITIVE_INFINITY });
-}
-
 /** Values for the PDF's own fields (acroFieldName): they exist once, so only the first copy of their page counts. */
 function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
   const seenPages = new Set<number>();
@@ -134,25 +117,35 @@ function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
 }
 
 /** Specs of the fields to create: every value not bound to one of the PDF's own fields, by output page. */
-function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter): InteractiveFieldSpec[] {
-  const typesetter: Typesetter = { setter: text, layouts: new LayoutCache(64) };
+function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter, layouts: LayoutCache): InteractiveFieldSpec[] {
+  const typesetter: Typesetter = { setter: text, layouts };
   return plan.pages.flatMap((page, pageIndex) =>
     page.fields.filter((f) => !f.field.acroFieldName).flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
   );
 }
 
 /**
- * Interactive output for templates whose PDF has no form of its own: the fields
- * are written into the fill's own update (see renderPlan's `fields`), so the
- * output costs what a flat fill costs instead of a parse and a full save of the
- * template. Returns the new AcroForm for the catalog.
+ * useInteractiveFields: the values become AcroForm fields written in the fill's
+ * own update (see renderPlan's `fields`), so interactive output costs about what
+ * a flat fill costs instead of a parse and a full save of the template. A PDF
+ * with a form of its own keeps it: its fields (acroFieldName) are filled in
+ * place (the session writes only the field, widget and form objects that
+ * change) and new fields join its field tree. Otherwise a new AcroForm is made;
+ * its reference is returned for the catalog.
  */
-export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks) {
+export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, layouts: LayoutCache) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
-    const specs = newFieldSpecs(plan, frames, marks, text);
+    const own = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
+    const existing = ownFieldValues(plan);
+    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false, layouts });
+    const specs = newFieldSpecs(plan, frames, marks, text, layouts);
+    if (own) {
+      addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true }, layouts);
+      return undefined;
+    }
     if (specs.length === 0) return undefined;
     const acroForm = doc.context.obj({ Fields: [] });
-    addInteractiveFields(doc, specs, text, { pages, acroForm });
+    addInteractiveFields(doc, specs, text, { pages, acroForm }, layouts);
     return doc.context.register(acroForm);
   };
 }

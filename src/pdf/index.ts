@@ -1,3 +1,11 @@
-/** Reading input PDFs (templates, fillable forms) into pdf-lib documents. */
+/**
+ * The PDF kernel: the only place that loads, edits and writes PDFs. Later
+ * changes to a document are incremental updates (`UpdateSession`): the
+ * original bytes stay an exact prefix of the output.
+ */
 export { loadPdf } from './load.js';
 export { displayMatrix, frameOf, toDisplay, turnMatrix, type Matrix, type PageFrame, type Rotation } from './page-frame.js';
+export { readTail, type FileTail } from './tail.js';
+export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
+export { PDF, FULL_SAVE } from './names.js';
+export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';

@@ -1,17 +1,21 @@
-import { ParseSpeeds, PDFDocument, StandardFonts, degrees, rgb } from '@cantoo/pdf-lib';
+import { StandardFonts, degrees, rgb } from '@cantoo/pdf-lib';
+import { UpdateSession } from '../pdf/index.js';
 
 /** Drawn across every page of a development key's PDFs. WinAnsi only (Helvetica-Bold), so no font embedding. */
 export const WATERMARK_TEXT = 'DEVELOPMENT \u2014 NOT FOR PRODUCTION';
 
 /**
  * Stamps the watermark on every page after rendering, so fill and both
- * generate modes share one code path. A page whose content leaves the graphics
+ * generate modes share one code path. The stamp is an incremental update
+ * (src/pdf): the rendered bytes are an exact prefix of the output, only the
+ * pages, their new content and the font are appended. A page whose content leaves the graphics
  * state changed (unbalanced cm, a clip) must not move or hide the stamp:
  * pdf-lib wraps existing content in q…Q when it normalises a page before the
  * first draw (its autoNormalizeCTM default); the tests hold it to that.
  */
 export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const session = await UpdateSession.open(bytes);
+  const doc = session.doc;
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
   for (const page of doc.getPages()) {
     const box = page.getCropBox();
@@ -34,5 +38,5 @@ export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Pr
     const y = cy - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
     page.drawText(text, { x, y, size, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.3, rotate: degrees((angle * 180) / Math.PI) });
   }
-  return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
+  return session.commit();
 }

@@ -231,6 +231,32 @@ export async function qpdfCheck(bytes: Uint8Array): Promise<void> {
   });
 }
 
+/** A field as `qpdf --json` reports it (its acroform section). */
+export interface QpdfField {
+  fullname: string;
+  fieldtype: string;
+  value: unknown;
+  pageposfrom1: number;
+  fieldflags: number;
+  annotation: { object: string; annotationflags: number };
+}
+
+/** The AcroForm fields qpdf reads (`qpdf --json --json-key=acroform`): an independent reader of the field tree. */
+export async function qpdfFields(bytes: Uint8Array): Promise<QpdfField[]> {
+  return withTempFile(bytes, async (file) => {
+    let stdout: string;
+    try {
+      ({ stdout } = await run('qpdf', ['--json', '--json-key=acroform', file], { maxBuffer: 64 * 1024 * 1024 }));
+    } catch (e) {
+      // Exit 3: warnings only; the JSON is complete.
+      const err = e as { code?: number; stdout?: string };
+      if (err.code !== 3 || !err.stdout) throw e;
+      stdout = err.stdout;
+    }
+    return (JSON.parse(String(stdout)) as { acroform: { fields: QpdfField[] } }).acroform.fields;
+  });
+}
+
 /** `qpdf --check` without tolerance: warnings (exit 3) count as failures too. */
 export async function qpdfStrict(bytes: Uint8Array): Promise<{ ok: boolean; warnings: string[] }> {
   return withTempFile(bytes, async (file) => {

@@ -1,28 +1,6 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFPage, PDFPageLeaf, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
-import { appendUpdate } from './incremental.js';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFPage, PDFPageLeaf, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import { PDF as N, UpdateSession } from '../../pdf/index.js';
 import { COPIED_RESOURCES, type PreparedPage, type PreparedTemplate } from './prepared-template.js';
-
-const N = {
-  Type: PDFName.of('Type'),
-  Pages: PDFName.of('Pages'),
-  Parent: PDFName.of('Parent'),
-  Contents: PDFName.of('Contents'),
-  Resources: PDFName.of('Resources'),
-  Annots: PDFName.of('Annots'),
-  Kids: PDFName.of('Kids'),
-  Count: PDFName.of('Count'),
-  P: PDFName.of('P'),
-  Popup: PDFName.of('Popup'),
-  Subtype: PDFName.of('Subtype'),
-  AcroForm: PDFName.of('AcroForm'),
-  NeedsRendering: PDFName.of('NeedsRendering'),
-  Perms: PDFName.of('Perms'),
-  Metadata: PDFName.of('Metadata'),
-  Title: PDFName.of('Title'),
-  StructParents: PDFName.of('StructParents'),
-  B: PDFName.of('B'),
-  Thumb: PDFName.of('Thumb'),
-};
 
 /** Page-dictionary entries that tie a page to one place in the document; copies drop them. */
 const NOT_COPIED = [N.StructParents, N.B, N.Thumb];
@@ -50,30 +28,28 @@ export interface FinishOptions {
 }
 
 /**
- * The output of one fill, built as an update of the template: a small pdf-lib
- * document whose objects carry the template's object numbers where they
- * replace template objects (catalog, page tree, the first copy of each page)
- * and new numbers above the template's otherwise. Only these objects are written.
+ * The output of one fill, an update session (src/pdf) over the template: new
+ * page objects carry the template's object numbers where they replace template
+ * pages (the first copy of each) and new numbers above the template's
+ * otherwise. Only new or changed objects are written after the template's bytes.
  */
 export class OutputDocument {
-  readonly doc: PDFDocument;
+  readonly #session: UpdateSession;
   readonly #prepared: PreparedTemplate;
 
-  private constructor(doc: PDFDocument, prepared: PreparedTemplate) {
-    this.doc = doc;
+  private constructor(session: UpdateSession, prepared: PreparedTemplate) {
+    this.#session = session;
     this.#prepared = prepared;
   }
 
   static async create(prepared: PreparedTemplate): Promise<OutputDocument> {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    const ctx = doc.context;
-    // pdf-lib made a catalog and a page tree of its own: the template's are used instead.
-    const ownRoot = ctx.trailerInfo.Root;
-    const ownPages = doc.catalog.get(N.Pages);
-    if (ownRoot instanceof PDFRef) ctx.delete(ownRoot);
-    if (ownPages instanceof PDFRef) ctx.delete(ownPages);
-    ctx.largestObjectNumber = prepared.largestObjectNumber;
-    return new OutputDocument(doc, prepared);
+    const { base: bytes, doc, startXRef, xrefStream, largestObjectNumber } = prepared;
+    return new OutputDocument(UpdateSession.over({ bytes, doc, startXRef, xrefStream, largestObjectNumber }), prepared);
+  }
+
+  /** The document being written: the template's objects are read through it, changes become the update. */
+  get doc(): PDFDocument {
+    return this.#session.doc;
   }
 
   /** A page made from template page `index`, ready to draw on. */
@@ -86,7 +62,7 @@ export class OutputDocument {
       if (!options.first && NOT_COPIED.includes(k)) continue;
       map.set(k, v);
     }
-    map.set(N.Type, PDFName.of('Page'));
+    map.set(N.Type, N.Page);
     const parent = options.keepParent ? tp.parent : this.#prepared.pagesRootRef;
     if (parent) map.set(N.Parent, parent);
     map.set(N.Contents, ctx.obj(tp.contents));
@@ -114,7 +90,7 @@ export class OutputDocument {
         continue;
       }
       // Copies of a page get copies of its annotations (links, notes); form widgets and popups belong to one page.
-      if (!a.dict || a.widget || a.dict.get(N.Subtype) === PDFName.of('Popup')) continue;
+      if (!a.dict || a.widget || a.dict.get(N.Subtype) === N.Popup) continue;
       const copy = new Map(a.dict.entries());
       copy.delete(N.Popup);
       copy.set(N.P, pageRef);
@@ -138,37 +114,23 @@ export class OutputDocument {
       ctx.assign(p.pagesRootRef, ctx.obj({ Type: 'Pages', Kids: kids, Count: options.pageRefs.length }));
     }
 
-    const catalog = new Map(p.catalogEntries);
-    let catalogChanged = false;
-    const drop = (key: PDFName) => {
-      if (catalog.delete(key)) catalogChanged = true;
-    };
+    const catalog = this.doc.catalog;
     if (options.dropForm) {
-      drop(N.AcroForm);
-      drop(N.NeedsRendering);
+      catalog.delete(N.AcroForm);
+      catalog.delete(N.NeedsRendering);
     }
-    if (options.acroForm) {
-      catalog.set(N.AcroForm, options.acroForm);
-      catalogChanged = true;
-    }
+    if (options.acroForm) catalog.set(N.AcroForm, options.acroForm);
     // Usage rights are signed over the original bytes; after changes they would only raise warnings.
-    drop(N.Perms);
+    catalog.delete(N.Perms);
     if (options.title !== undefined) {
       // Viewers prefer the XMP title to the Info title: a stale XMP packet would hide the new one.
-      drop(N.Metadata);
+      catalog.delete(N.Metadata);
       const info = new Map(p.infoEntries);
       info.set(N.Title, PDFHexString.fromText(options.title));
       const infoRef = p.infoRef ?? ctx.nextRef();
       ctx.assign(infoRef, PDFDict.fromMapWithContext(info, ctx));
       ctx.trailerInfo.Info = infoRef;
-    } else if (p.infoRef) {
-      ctx.trailerInfo.Info = p.infoRef;
     }
-    if (catalogChanged) ctx.assign(p.catalogRef, PDFDict.fromMapWithContext(catalog, ctx));
-    ctx.trailerInfo.Root = p.catalogRef;
-    if (p.id) ctx.trailerInfo.ID = p.id;
-
-    await this.doc.flush();
-    return appendUpdate(ctx, p.base, p.startXRef, p.xrefStream);
+    return this.#session.commit();
   }
 }

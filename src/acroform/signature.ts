@@ -1,0 +1,97 @@
+import { PDFArray, PDFHexString, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { z } from 'zod';
+import { ValidationError } from '../errors/index.js';
+import { PDF, UpdateSession } from '../pdf/index.js';
+import { parseWith } from '../schema/index.js';
+import { ensureAcroForm, type PdfRect } from './create.js';
+import { readFieldTree } from './tree.js';
+
+/** One empty signature field: where a signer signs (or initials) later. */
+export interface SignatureFieldSpec {
+  /** Fully qualified field name; must not be used by another field of the document. */
+  name: string;
+  /** `initial` is a signature field too; it differs only in its tooltip (/TU) for viewers and signers. */
+  kind: 'signature' | 'initial';
+  /** 0-based page index. */
+  pageIndex: number;
+  /** The widget in the page's user space (x, y = bottom-left). */
+  rect: PdfRect;
+}
+
+const finite = z.number().finite();
+const specSchema = z.object({
+  // A partial name may not hold a period (PDF 32000 §12.7.3.2): these fields are not put in a hierarchy.
+  name: z.string().trim().min(1).max(512).regex(/^[^.]*$/, 'A signature field name may not contain "."'),
+  kind: z.enum(['signature', 'initial']),
+  pageIndex: z.number().int().min(0),
+  rect: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+});
+const specsSchema = z.array(specSchema).min(1).max(1000);
+
+const PRINT = 4;
+/** /SigFlags bit 1 (SignaturesExist): viewers show the document's signature panel. */
+const SIGNATURES_EXIST = 1;
+const TOOLTIP = { signature: 'Signature', initial: 'Initials' } as const;
+
+/**
+ * Adds empty signature fields (/FT /Sig without /V, PDF 32000 §12.7.5.5), each
+ * with one printable widget on its page and an empty normal appearance (a
+ * viewer draws the "sign here" affordance; a signer's update fills /V and the
+ * appearance later). The form gets /SigFlags SignaturesExist. Names are
+ * plain (no dots: no hierarchy) and must not clash with the document's
+ * fields or with each other: a clash, a page that does not exist or an empty
+ * rect is a ValidationError on `property[i]…`.
+ */
+export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFieldSpec[], property = 'fields'): PDFRef[] {
+  const valid = parseWith(specsSchema, specs, [property]);
+  const pages = doc.getPages();
+  const taken = new Set(readFieldTree(doc).map((f) => f.name));
+  const errors = valid.flatMap((spec, i) => {
+    const out = [];
+    if (spec.pageIndex >= pages.length) out.push({ property: `${property}[${i}].pageIndex`, message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}` });
+    if (taken.has(spec.name)) out.push({ property: `${property}[${i}].name`, message: `The PDF already has a field named "${spec.name}"` });
+    taken.add(spec.name);
+    return out;
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const context = doc.context;
+  const acroForm = ensureAcroForm(doc);
+  const fields = acroForm.lookup(PDF.Fields, PDFArray);
+  const flags = acroForm.get(PDF.SigFlags);
+  const current = flags instanceof PDFNumber ? flags.asNumber() : 0;
+  acroForm.set(PDF.SigFlags, PDFNumber.of(current | SIGNATURES_EXIST));
+
+  return valid.map((spec) => {
+    const page = pages[spec.pageIndex]!;
+    const { x, y, width, height } = spec.rect;
+    const appearance = context.register(context.formXObject([], { BBox: [0, 0, width, height] }));
+    // Field and widget in one dictionary (a terminal field with a single widget).
+    const field = context.obj({
+      FT: 'Sig',
+      T: PDFHexString.fromText(spec.name),
+      TU: PDFHexString.fromText(TOOLTIP[spec.kind]),
+      Type: 'Annot',
+      Subtype: 'Widget',
+      F: PRINT,
+      Rect: [x, y, x + width, y + height],
+      P: page.ref,
+      AP: { N: appearance },
+    });
+    field.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
+    const ref = context.register(field);
+    fields.push(ref);
+    page.node.addAnnot(ref);
+    return ref;
+  });
+}
+
+/**
+ * `addSignatureFields` on a finished PDF, written as an incremental update:
+ * the input bytes are an exact prefix of the output (earlier signatures stay valid).
+ */
+export async function appendSignatureFields(pdf: Uint8Array, specs: readonly SignatureFieldSpec[], property = 'pdf'): Promise<Uint8Array> {
+  const session = await UpdateSession.open(pdf, property);
+  addSignatureFields(session.doc, specs, 'fields');
+  return session.commit();
+}
