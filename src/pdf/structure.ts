@@ -67,13 +67,25 @@ const isDict: Check = (o) => o instanceof PDFDict;
 const isArray: Check = (o) => o instanceof PDFArray;
 const isName: Check = (o) => o instanceof PDFName;
 const isBool: Check = (o) => o instanceof PDFBool;
-const isText: Check = (o) => o instanceof PDFString || o instanceof PDFHexString;
+const isText: Check = (o) => (o instanceof PDFString || o instanceof PDFHexString) && isShortText(o);
 const isNumber: Check = (o) => o instanceof PDFNumber && Number.isFinite(o.asNumber());
 const isQuarterTurn: Check = (o) => o instanceof PDFNumber && Number.isInteger(o.asNumber()) && o.asNumber() % 90 === 0;
 const isRect: Check = (o, ctx) => o instanceof PDFArray && o.size() === 4 && o.asArray().every((x) => isNumber(ctx.lookup(x), ctx));
 const isNumbers: Check = (o, ctx) => o instanceof PDFArray && o.asArray().every((x) => isNumber(ctx.lookup(x), ctx));
 const isStreamOrDict: Check = (o) => o instanceof PDFStream || o instanceof PDFDict;
 const isContents: Check = (o) => o instanceof PDFStream || o instanceof PDFArray;
+
+/**
+ * Text strings longer than this are dropped: the PDF 1.7 implementation limit
+ * is 32767 bytes, and pdf-lib decodes text with one spread call per string
+ * (a stack overflow for a few hundred thousand characters). Measured on the
+ * written form (hex digits count twice).
+ */
+export const MAX_TEXT_CHARS = 65534;
+
+export function isShortText(o: PDFString | PDFHexString): boolean {
+  return o.asString().length <= MAX_TEXT_CHARS;
+}
 
 type Schema = ReadonlyArray<readonly [PDFName, Check]>;
 const schema = (entries: Record<string, Check>): Schema => Object.entries(entries).map(([k, c]) => [PDFName.of(k), c] as const);
