@@ -92,7 +92,9 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
             if (style) field.style = style;
           }
           if (node.kind === 'text') {
-            const maxLen = numberOf(inherited(node.dict, MAX_LEN));
+            // A template's lengths are positive integers: any other /MaxLen is ignored.
+            const rawMaxLen = numberOf(inherited(node.dict, MAX_LEN));
+            const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
             const comb = (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0;
             if (comb) {
               field.type = 'charList';

@@ -5,7 +5,7 @@
  * compression bombs, values of the wrong type. Each mutant is a pure function
  * of (file, kind, random numbers), so a seed replays a failure.
  */
-import { deflateSync, constants } from 'node:zlib';
+import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { buildPdf, concat, onePage, streamBody } from './pdf-bytes.js';
 
 export type Rng = () => number;
@@ -87,7 +87,38 @@ export const MUTATIONS: Record<string, Mutation> = {
     return bytes(latin1(pdf).replace(new RegExp(word, 'g'), ''));
   },
   appendBomb: (pdf) => appendObjects(pdf, [flateBombObjectStream(64 * 1024 * 1024)]),
+  wrongTypes: (pdf, rng) => {
+    let out = pdf;
+    for (let n = 2 + int(rng, 8); n > 0; n--) out = MUTATIONS.wrongType!(out, rng);
+    return out;
+  },
+  hugeObjectNumber: (pdf, rng) =>
+    bytes(replaceOne(latin1(pdf), /(\d+) (\d+) (obj|R)\b/g, rng, (m) => `${pick(rng, ['999999999', '2147483648', '0', '-1'])} ${pick(rng, [m[2]!, '65536', '99999'])} ${m[3]}`)),
+  /** The structural kinds applied to the objects inside an object stream (fields and widgets often live there). */
+  insideObjectStream: (pdf, rng) => {
+    const inner = pick(rng, ['wrongTypes', 'cycle', 'hugeNumber', 'deepNesting', 'duplicateKids', 'flipBytes', 'truncate'] as const);
+    return mutateObjectStream(pdf, rng, (data) => MUTATIONS[inner]!(data, rng));
+  },
 };
+
+/** Inflates one object stream, mutates its data, deflates it back with a matching /Length (unchanged when there is none). */
+function mutateObjectStream(pdf: Uint8Array, rng: Rng, f: (data: Uint8Array) => Uint8Array): Uint8Array {
+  const text = latin1(pdf);
+  const heads = [...text.matchAll(/<<[^]{0,400}?\/Type\s*\/ObjStm[^]{0,400}?>>\s*stream\r?\n/g)];
+  const head = heads.length ? pick(rng, heads) : undefined;
+  if (!head || !/\/FlateDecode/.test(head[0]) || !/\/Length\s+\d+(?!\s+\d+\s+R)/.test(head[0])) return pdf;
+  const start = head.index! + head[0].length;
+  const length = Number(/\/Length\s+(\d+)/.exec(head[0])![1]);
+  let data: Uint8Array;
+  try {
+    data = new Uint8Array(inflateSync(pdf.subarray(start, start + length)));
+  } catch {
+    return pdf;
+  }
+  const packed = new Uint8Array(deflateSync(f(data)));
+  const newHead = head[0].replace(/\/Length\s+\d+/, `/Length ${packed.length}`);
+  return concat([pdf.subarray(0, head.index!), bytes(newHead), packed, pdf.subarray(start + length)]);
+}
 
 /** Appends objects (numbered from 90000) after the file as an update without an xref section. */
 function appendObjects(pdf: Uint8Array, bodies: Uint8Array[][]): Uint8Array {
