@@ -3,7 +3,7 @@ import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
-import { FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { arrayAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface TemplateFromPdfOptions {
   /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
@@ -92,7 +92,9 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
             if (style) field.style = style;
           }
           if (node.kind === 'text') {
-            const maxLen = numberOf(inherited(node.dict, MAX_LEN));
+            // A template's lengths are positive integers: any other /MaxLen is ignored.
+            const rawMaxLen = numberOf(inherited(node.dict, MAX_LEN));
+            const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
             const comb = (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0;
             if (comb) {
               field.type = 'charList';
@@ -123,7 +125,7 @@ function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): TemplateStyl
 
 /** /Opt of a radio or check box field: export values by widget index (used when state names are not readable, e.g. non-Latin). */
 function optValues(node: FieldNode): string[] | undefined {
-  const opt = node.dict.lookupMaybe(PDFName.of('Opt'), PDFArray);
+  const opt = arrayAt(node.dict, PDFName.of('Opt'));
   if (!opt) return undefined;
   const out: string[] = [];
   for (let i = 0; i < opt.size(); i++) out.push(textOf(opt.lookup(i)) ?? '');

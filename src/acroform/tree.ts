@@ -10,6 +10,7 @@ import {
   type PDFDocument,
   type PDFObject,
 } from '@cantoo/pdf-lib';
+import { isShortText } from '../pdf/index.js';
 
 /**
  * A plain walk of the AcroForm field tree, independent of pdf-lib's PDFForm:
@@ -77,11 +78,32 @@ const N = {
 } as const;
 
 export function acroFormOf(doc: PDFDocument): PDFDict | undefined {
-  return doc.catalog.lookupMaybe(N.AcroForm, PDFDict);
+  return dictAt(doc.catalog, N.AcroForm);
+}
+
+/**
+ * The dictionary (array) at `key`, or undefined when absent or of another type.
+ * pdf-lib's lookupMaybe throws on a wrong type; loadPdf already drops such
+ * entries, and these keep the walk safe on any document.
+ */
+export function dictAt(dict: PDFDict, key: PDFName): PDFDict | undefined {
+  const v = dict.lookup(key);
+  return v instanceof PDFDict ? v : undefined;
+}
+
+export function arrayAt(dict: PDFDict, key: PDFName): PDFArray | undefined {
+  const v = dict.lookup(key);
+  return v instanceof PDFArray ? v : undefined;
+}
+
+function dictOf(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | undefined {
+  const v = doc.context.lookup(obj);
+  return v instanceof PDFDict ? v : undefined;
 }
 
 export function textOf(obj: PDFObject | undefined): string | undefined {
-  if (obj instanceof PDFString || obj instanceof PDFHexString) return obj.decodeText();
+  // Over-long strings are unreadable (pdf-lib's decoder overflows the stack on them), as in src/pdf's structure pass.
+  if (obj instanceof PDFString || obj instanceof PDFHexString) return isShortText(obj) ? obj.decodeText() : undefined;
   if (obj instanceof PDFName) return nameText(obj);
   return undefined;
 }
@@ -96,7 +118,7 @@ export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
   for (let depth = 0; node && depth < 64; depth++) {
     const v = node.get(key);
     if (v !== undefined) return node.context.lookup(v);
-    node = node.lookupMaybe(N.Parent, PDFDict);
+    node = dictAt(node, N.Parent);
   }
   return undefined;
 }
@@ -105,7 +127,7 @@ export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
 export function widgetPages(doc: PDFDocument): Map<PDFDict, number> {
   const map = new Map<PDFDict, number>();
   doc.getPages().forEach((page, index) => {
-    const annots = page.node.lookupMaybe(N.Annots, PDFArray);
+    const annots = arrayAt(page.node, N.Annots);
     if (!annots) return;
     for (let i = 0; i < annots.size(); i++) {
       const a = annots.lookup(i);
@@ -132,13 +154,13 @@ function kindOf(ft: string | undefined, flags: number): FieldKind {
 }
 
 function rectOf(dict: PDFDict): [number, number, number, number] {
-  const arr = dict.lookupMaybe(N.Rect, PDFArray);
+  const arr = arrayAt(dict, N.Rect);
   const n = [0, 1, 2, 3].map((i) => numberOf(arr?.lookup(i)) ?? 0);
   return [Math.min(n[0], n[2]), Math.min(n[1], n[3]), Math.max(n[0], n[2]), Math.max(n[1], n[3])];
 }
 
 export function onStatesOf(widget: PDFDict): PDFName[] {
-  const ap = widget.lookupMaybe(N.AP, PDFDict);
+  const ap = dictAt(widget, N.AP);
   const states = new Set<PDFName>();
   for (const key of [N.N, N.D]) {
     const sub = ap?.lookup(key);
@@ -176,7 +198,7 @@ function isWidget(dict: PDFDict): boolean {
 /** Terminal fields in document order, each with its widgets. */
 export function readFieldTree(doc: PDFDocument): FieldNode[] {
   const acroForm = acroFormOf(doc);
-  const roots = acroForm?.lookupMaybe(N.Fields, PDFArray);
+  const roots = acroForm && arrayAt(acroForm, N.Fields);
   if (!roots) return [];
   const pages = widgetPages(doc);
   const out: FieldNode[] = [];
@@ -202,19 +224,19 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
 
   const visit = (entry: PDFObject | undefined, prefix: string, depth: number): void => {
     const ref = entry instanceof PDFRef ? entry : undefined;
-    const dict = entry instanceof PDFDict ? entry : ref ? doc.context.lookupMaybe(ref, PDFDict) : undefined;
+    const dict = entry instanceof PDFDict ? entry : ref ? dictOf(doc, ref) : undefined;
     if (!dict || seen.has(dict) || depth > 64) return;
     seen.add(dict);
     const partial = textOf(dict.lookup(N.T));
-    const kids = dict.lookupMaybe(N.Kids, PDFArray);
+    const kids = arrayAt(dict, N.Kids);
     const kidDicts: Array<{ dict: PDFDict; ref?: PDFRef; raw: PDFObject }> = [];
     for (let i = 0; i < (kids?.size() ?? 0); i++) {
       const raw = kids!.get(i);
-      const kd = doc.context.lookupMaybe(raw, PDFDict);
+      const kd = dictOf(doc, raw);
       if (kd) kidDicts.push({ dict: kd, ref: raw instanceof PDFRef ? raw : undefined, raw });
     }
     // A nameless widget listed on its own (its field is its /Parent, which has no /Kids): seen in the wild.
-    const parent = dict.lookupMaybe(N.Parent, PDFDict);
+    const parent = dictAt(dict, N.Parent);
     if (partial === undefined && kidDicts.length === 0 && parent && isWidget(dict)) {
       const field = parent;
       const flags = numberOf(inherited(field, N.Ff)) ?? 0;
@@ -244,7 +266,7 @@ export function qualifiedName(dict: PDFDict): string {
   for (let depth = 0; node && depth < 64; depth++) {
     const t = textOf(node.lookup(N.T));
     if (t !== undefined) parts.unshift(t);
-    node = node.lookupMaybe(N.Parent, PDFDict);
+    node = dictAt(node, N.Parent);
   }
   return parts.join('.');
 }

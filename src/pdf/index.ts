@@ -4,6 +4,7 @@
  * original bytes stay an exact prefix of the output.
  */
 export { loadPdf } from './load.js';
+export { isShortText } from './structure.js';
 export { displayMatrix, frameOf, toDisplay, turnMatrix, type Matrix, type PageFrame, type Rotation } from './page-frame.js';
 export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';

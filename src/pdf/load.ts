@@ -1,11 +1,16 @@
-import { ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFContext, PDFDict, PDFDocument, PDFName, type PDFRef } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../errors/index.js';
+import { cryptoFactoryFor, UnsupportedEncryptionError } from './encryption.js';
+import { HardenedParser } from './parser.js';
+import { normalizeStructure } from './structure.js';
 
 /**
  * Opens a PDF the way a viewer does: encrypted files that need no password
  * to open are decrypted, XFA is dropped (the AcroForm beside it is kept), and
  * anything that is not a readable PDF becomes an `InvalidPdfError` naming
- * `property`.
+ * `property`. Parsing is bounded (see parser.ts) and the structure the engine
+ * reads is given its required types (structure.ts), so later reads of the
+ * document do not throw on hostile input.
  */
 export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFDocument> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
@@ -14,34 +19,47 @@ export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFD
   if (indexOf(bytes, PDF_HEADER, 1024) < 0) {
     throw new InvalidPdfError('Not a PDF: no %PDF- header', property);
   }
-  const encrypted = indexOf(bytes, ENCRYPT_KEY) >= 0;
-  let doc: PDFDocument;
+  const doc = await parse(bytes, property);
   try {
-    // An empty password is what every viewer tries first: it opens files that
-    // carry only an owner password (the case of most "protected" forms).
-    doc = await PDFDocument.load(bytes, {
-      // pdf-lib's default pauses on a timer every 100 objects (~1 ms each): a 1,000-object form waited ~10 ms.
-      parseSpeed: ParseSpeeds.Fastest,
-      password: encrypted ? '' : undefined,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-  } catch (e) {
-    throw new InvalidPdfError(describeLoadFailure(e), property, { cause: e });
-  }
-  try {
+    const problem = normalizeStructure(doc);
+    if (problem) throw new Error(problem);
     assertReadable(doc);
+    if (doc.context.isDecrypted) dropEncryptionDictionary(doc);
+    dropXfa(doc);
+    dropUsageRights(doc);
   } catch (e) {
     throw new InvalidPdfError(`Not a readable PDF: ${messageOf(e)}`, property, { cause: e });
   }
-  if (encrypted) dropEncryptionDictionary(doc);
-  dropXfa(doc);
-  dropUsageRights(doc);
   return doc;
 }
 
+type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean, preserveXFA?: boolean) => PDFDocument;
+
+/**
+ * What PDFDocument.load does, with the hardened parser: parse, and when the
+ * trailer names an /Encrypt dictionary, check it and parse again decrypting
+ * with the empty password (what every viewer tries first: it opens files that
+ * carry only an owner password, the case of most "protected" forms).
+ */
+async function parse(bytes: Uint8Array, property: string): Promise<PDFDocument> {
+  let context: PDFContext;
+  try {
+    let parsed = await HardenedParser.parse(bytes);
+    if (parsed.fatal) throw new InvalidPdfError(`Not a readable PDF: ${parsed.fatal}`, property);
+    if (parsed.context.trailerInfo.Encrypt !== undefined && parsed.context.lookup(parsed.context.trailerInfo.Encrypt) !== undefined) {
+      parsed = await HardenedParser.parse(bytes, await cryptoFactoryFor(parsed.context, ''));
+      if (parsed.fatal) throw new InvalidPdfError(`Not a readable PDF: ${parsed.fatal}`, property);
+    }
+    context = parsed.context;
+    // pdf-lib's constructor is private; load() itself calls it like this.
+    return new (PDFDocument as unknown as DocumentConstructor)(context, false, false, false);
+  } catch (e) {
+    if (e instanceof InvalidPdfError) throw e;
+    throw new InvalidPdfError(describeLoadFailure(e), property, { cause: e });
+  }
+}
+
 const PDF_HEADER = new TextEncoder().encode('%PDF-');
-const ENCRYPT_KEY = new TextEncoder().encode('/Encrypt');
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array, limit = haystack.length): number {
   return Buffer.from(haystack.buffer, haystack.byteOffset, Math.min(limit, haystack.byteLength)).indexOf(needle);
@@ -53,6 +71,7 @@ function messageOf(e: unknown): string {
 
 function describeLoadFailure(e: unknown): string {
   const msg = messageOf(e);
+  if (e instanceof UnsupportedEncryptionError) return `The PDF uses an unsupported encryption: ${msg}`;
   if (/NEEDS PASSWORD|Password incorrect/i.test(msg)) return 'The PDF is encrypted and needs a password to open';
   if (/encryption (method|algorithm)|key length/i.test(msg)) return `The PDF uses an unsupported encryption: ${msg}`;
   return `Not a readable PDF: ${msg}`;
@@ -61,10 +80,8 @@ function describeLoadFailure(e: unknown): string {
 /** pdf-lib parses leniently; a file without a catalog or pages is still unusable. */
 function assertReadable(doc: PDFDocument): void {
   if (!(doc.catalog instanceof PDFDict)) throw new Error('no document catalog');
-  const count = doc.getPageCount();
-  if (count < 1) throw new Error('no pages');
-  // Forces the page tree to be walked so broken trees fail here, not mid-fill.
-  doc.getPages();
+  // Walks the page tree (normalised above) once, so broken trees fail here, not mid-fill.
+  if (doc.getPageCount() < 1) throw new Error('no pages');
 }
 
 /**
@@ -87,8 +104,8 @@ function dropEncryptionDictionary(doc: PDFDocument): void {
 
 /** XFA would override the AcroForm in viewers that support it, showing stale values. */
 function dropXfa(doc: PDFDocument): void {
-  const acroForm = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
-  if (acroForm?.has(PDFName.of('XFA'))) acroForm.delete(PDFName.of('XFA'));
+  const acroForm = doc.catalog.lookup(PDFName.of('AcroForm'));
+  if (acroForm instanceof PDFDict && acroForm.has(PDFName.of('XFA'))) acroForm.delete(PDFName.of('XFA'));
   if (doc.catalog.has(PDFName.of('NeedsRendering'))) doc.catalog.delete(PDFName.of('NeedsRendering'));
 }
 
@@ -97,8 +114,8 @@ function dropXfa(doc: PDFDocument): void {
  * once we change the form Reader would warn that the document was altered.
  */
 function dropUsageRights(doc: PDFDocument): void {
-  const perms = doc.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict);
-  if (!perms) return;
+  const perms = doc.catalog.lookup(PDFName.of('Perms'));
+  if (!(perms instanceof PDFDict)) return;
   perms.delete(PDFName.of('UR3'));
   perms.delete(PDFName.of('UR'));
   if (perms.keys().length === 0) doc.catalog.delete(PDFName.of('Perms'));

@@ -84,7 +84,7 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
     throw new InvalidPdfError('The document catalog or page tree is not an indirect object', 'template.pdf');
   }
   const infoRef = ctx.trailerInfo.Info instanceof PDFRef ? ctx.trailerInfo.Info : undefined;
-  const info = ctx.lookupMaybe(ctx.trailerInfo.Info, PDFDict);
+  const info = ctx.lookup(ctx.trailerInfo.Info);
 
   const pages = doc.getPages().map((page): PreparedPage => {
     const node = page.node;
@@ -105,8 +105,8 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
     if (res) {
       for (const [k, v] of res.entries()) {
         if (COPIED_RESOURCES.includes(k)) {
-          const sub = ctx.lookupMaybe(v, PDFDict);
-          if (sub) resources.push([k, sub]);
+          const sub = ctx.lookup(v);
+          if (sub instanceof PDFDict) resources.push([k, sub]);
         } else resources.push([k, v]);
       }
     }
@@ -117,7 +117,7 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
       entries,
       contents: contentsOf(doc, node.get(N.Contents)),
       resources,
-      annotations: annotationsOf(doc, node.Annots()),
+      annotations: annotationsOf(doc, node.lookup(N.Annots)),
       frame: frameOf((cropBox ?? mediaBox).asRectangle(), rotateValue),
     };
   });
@@ -131,7 +131,7 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
     catalogEntries: doc.catalog.entries(),
     pagesRootRef,
     infoRef,
-    infoEntries: info ? info.entries() : [],
+    infoEntries: info instanceof PDFDict ? info.entries() : [],
     id: ctx.trailerInfo.ID,
     pages,
     doc,
@@ -146,11 +146,12 @@ function contentsOf(doc: PDFDocument, contents: PDFObject | undefined): PDFObjec
   return [];
 }
 
-function annotationsOf(doc: PDFDocument, annots: PDFArray | undefined): PreparedAnnotation[] {
-  if (!annots) return [];
-  return annots.asArray().map((entry) => {
-    const dict = doc.context.lookupMaybe(entry, PDFDict);
-    return { entry, dict, widget: dict?.get(N.Subtype) === N.Widget };
+/** The page's annotations; an /Annots that is not an array, or an entry that is not a dictionary, is ignored (as viewers do). */
+function annotationsOf(doc: PDFDocument, annots: PDFObject | undefined): PreparedAnnotation[] {
+  if (!(annots instanceof PDFArray)) return [];
+  return annots.asArray().flatMap((entry) => {
+    const dict = doc.context.lookup(entry);
+    return dict instanceof PDFDict ? [{ entry, dict, widget: dict.get(N.Subtype) === N.Widget }] : [];
   });
 }
 

@@ -1,0 +1,193 @@
+import {
+  PDFArray,
+  PDFDict,
+  PDFInvalidObject,
+  PDFName,
+  PDFNumber,
+  PDFParser,
+  PDFRawStream,
+  PDFStreamParsingError,
+  type PDFContext,
+  type PDFObject,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
+import { decodeCapped, DecodeBudgetError } from './decode.js';
+import { KeywordIndex } from './keyword-index.js';
+
+/** Deeper arrays and dictionaries are a parse error: later walkers (pdf-lib's writer too) recurse. */
+export const MAX_OBJECT_DEPTH = 256;
+
+/** Bytes all object and cross-reference streams of one file may decode to: memory stays proportional to the input. */
+export function decodeBudget(inputBytes: number): number {
+  return 16 * 1024 * 1024 + 16 * inputBytes;
+}
+
+/** The crypto factory pdf-lib's parser takes (its type is not exported). */
+export type CryptoFactory = ConstructorParameters<typeof PDFParser>[5];
+
+/** pdf-lib's private parser steps replaced here (checked once, so an upgrade that renames them fails loudly). */
+interface ParserInternals {
+  parseIndirectObjectHeader(): PDFRef;
+  tryToParseInvalidIndirectObject(): PDFRef | undefined;
+  skipJibberish(): void;
+}
+const REPLACED = ['parseIndirectObjectHeader', 'tryToParseInvalidIndirectObject', 'skipJibberish'] as const;
+for (const name of REPLACED) {
+  if (typeof (PDFParser.prototype as unknown as Record<string, unknown>)[name] !== 'function') {
+    throw new Error(`@cantoo/pdf-lib changed: PDFParser.${name} is gone; src/pdf/parser.ts must be revisited`);
+  }
+}
+
+const TYPE = PDFName.of('Type');
+const OBJ_STM = PDFName.of('ObjStm');
+const XREF = PDFName.of('XRef');
+const ENDSTREAM = 'endstream';
+const ENDOBJ = 'endobj';
+
+/**
+ * pdf-lib's parser with bounded costs (see README, "Hostile input"):
+ * - recovery from a broken stream or object searches a keyword index instead
+ *   of scanning the rest of the file once per broken object;
+ * - object and cross-reference streams are decoded within a byte budget and
+ *   their counts (/N, /First, /Size, /Index, /W) checked against the decoded
+ *   length before pdf-lib loops over them;
+ * - nesting deeper than MAX_OBJECT_DEPTH is a broken object.
+ * A budget overrun stops the parse and is reported in `fatal`.
+ */
+export class HardenedParser extends PDFParser {
+  readonly #index: KeywordIndex;
+  readonly #length: number;
+  #depth = 0;
+  #budget: number;
+  /** Why the parse was abandoned (the caller turns it into an InvalidPdfError). */
+  fatal?: string;
+
+  constructor(bytes: Uint8Array, crypto?: CryptoFactory) {
+    // objectsPerTick Infinity: pdf-lib's default waits on a timer every 100 objects.
+    super(bytes, Number.POSITIVE_INFINITY, false, false, false, crypto, false);
+    this.#index = new KeywordIndex(bytes);
+    this.#length = bytes.length;
+    this.#budget = decodeBudget(bytes.length);
+  }
+
+  static async parse(bytes: Uint8Array, crypto?: CryptoFactory): Promise<{ context: PDFContext; fatal?: string }> {
+    const parser = new HardenedParser(bytes, crypto);
+    const context = await parser.parseDocument();
+    return { context, fatal: parser.fatal };
+  }
+
+  override parseObject(ref?: PDFRef): PDFObject {
+    if (this.#depth >= MAX_OBJECT_DEPTH) throw new Error(`objects nested more than ${MAX_OBJECT_DEPTH} deep`);
+    this.#depth++;
+    let object: PDFObject;
+    try {
+      object = super.parseObject(ref);
+    } finally {
+      this.#depth--;
+    }
+    if (this.#depth === 0 && object instanceof PDFRawStream) return this.#structural(object);
+    return object;
+  }
+
+  protected override findEndOfStreamFallback(startPos: { line: number; column: number; offset: number }): number {
+    const from = this.bytes.offset();
+    const at = this.#index.next(ENDSTREAM, from);
+    if (at < 0) throw new PDFStreamParsingError(startPos);
+    let end = at;
+    if (end > from && this.bytes.peekAt(end - 1) === 0x0a) end--;
+    if (end > from && this.bytes.peekAt(end - 1) === 0x0d) end--;
+    this.bytes.moveTo(at + ENDSTREAM.length);
+    return end;
+  }
+
+  /** Replaces pdf-lib's byte-by-byte search for `endobj` (to the end of the file when it is missing). */
+  recoverInvalidObject(): PDFRef | undefined {
+    const ref = (this as unknown as ParserInternals).parseIndirectObjectHeader();
+    this.skipWhitespaceAndComments();
+    const start = this.bytes.offset();
+    const at = this.#index.next(ENDOBJ, start);
+    // No `endobj` ahead: drop the object and let the caller look for what follows its header (as pdf-lib does).
+    if (at < 0) return undefined;
+    this.context.assign(ref, PDFInvalidObject.of(this.bytes.slice(start, at)));
+    this.bytes.moveTo(at + ENDOBJ.length);
+    return ref;
+  }
+
+  /** Replaces pdf-lib's skipJibberish, which tries an object header (and throws) at every printable byte. */
+  skipToNextSection(): void {
+    this.skipWhitespaceAndComments();
+    const at = this.#index.nextSectionStart(this.bytes.offset());
+    this.bytes.moveTo(at < 0 ? this.#length : at);
+  }
+
+  /** Object and cross-reference streams: decoded here within the budget, their counts checked. */
+  #structural(stream: PDFRawStream): PDFObject {
+    const type = stream.dict.lookup(TYPE);
+    if (type !== OBJ_STM && type !== XREF) return stream;
+    let decoded: Uint8Array;
+    try {
+      decoded = decodeCapped(stream, this.#budget);
+    } catch (e) {
+      if (!(e instanceof DecodeBudgetError)) throw e;
+      this.fatal = `a compressed ${type === OBJ_STM ? 'object' : 'cross-reference'} stream inflates past the limit of ${e.limit} bytes`;
+      // Stop here: nothing after a bomb is worth the time.
+      this.bytes.moveTo(this.#length);
+      return PDFInvalidObject.of(new Uint8Array());
+    }
+    this.#budget -= decoded.length;
+    if (type === OBJ_STM) checkObjectStream(stream.dict, decoded.length);
+    else checkXRefStream(stream.dict, decoded.length);
+    const dict = PDFDict.fromMapWithContext(new Map(stream.dict.entries()), this.context);
+    dict.delete(PDFName.of('Filter'));
+    dict.delete(PDFName.of('DecodeParms'));
+    return PDFRawStream.of(dict, decoded);
+  }
+}
+
+Object.defineProperty(HardenedParser.prototype, 'tryToParseInvalidIndirectObject', {
+  value: HardenedParser.prototype.recoverInvalidObject,
+});
+Object.defineProperty(HardenedParser.prototype, 'skipJibberish', {
+  value: HardenedParser.prototype.skipToNextSection,
+});
+
+function intOf(obj: PDFObject | undefined): number | undefined {
+  if (!(obj instanceof PDFNumber)) return undefined;
+  const n = obj.asNumber();
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** pdf-lib reads /N pairs of integers, then objects at /First + offset. */
+function checkObjectStream(dict: PDFDict, length: number): void {
+  const n = intOf(dict.lookup(PDFName.of('N')));
+  const first = intOf(dict.lookup(PDFName.of('First')));
+  if (n === undefined || first === undefined) throw new Error('object stream without a valid /N or /First');
+  // Each entry takes at least four bytes ("1 2 "); /First points inside the data.
+  if (first > length || n * 4 > first + 1) throw new Error(`object stream: /N ${n} and /First ${first} do not fit its ${length} bytes`);
+}
+
+/** pdf-lib reads one row of sum(/W) bytes per entry of /Index (or /Size), past the end of the data if asked to. */
+function checkXRefStream(dict: PDFDict, length: number): void {
+  const w = dict.lookup(PDFName.of('W'));
+  if (!(w instanceof PDFArray) || w.size() !== 3) throw new Error('cross-reference stream without a valid /W');
+  const widths = w.asArray().map((x) => intOf(dict.context.lookup(x)));
+  if (widths.some((x) => x === undefined || x > 8)) throw new Error('cross-reference stream with an invalid /W');
+  const row = widths.reduce<number>((a, b) => a + b!, 0);
+  const size = intOf(dict.lookup(PDFName.of('Size')));
+  if (size === undefined) throw new Error('cross-reference stream without a valid /Size');
+  const index = dict.lookup(PDFName.of('Index'));
+  let entries = size;
+  if (index !== undefined) {
+    if (!(index instanceof PDFArray) || index.size() % 2 !== 0) throw new Error('cross-reference stream with an invalid /Index');
+    entries = 0;
+    for (let i = 0; i < index.size(); i += 2) {
+      const first = intOf(index.lookup(i));
+      const count = intOf(index.lookup(i + 1));
+      if (first === undefined || count === undefined) throw new Error('cross-reference stream with an invalid /Index');
+      entries += count;
+    }
+  }
+  if (entries * Math.max(row, 1) > length + row) {
+    throw new Error(`cross-reference stream: ${entries} entries do not fit its ${length} bytes`);
+  }
+}
