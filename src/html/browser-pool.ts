@@ -2,9 +2,10 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { randomUUID } from 'node:crypto';
 import { RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
-import type { ResourceResolver } from '../resources/index.js';
+import { HostLookup, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
 import { findChromium } from './find-chromium.js';
+import { MAX_PAGE_INCHES } from './page-css.js';
 import { createRouteHandler } from './network-guard.js';
 
 export interface BrowserPoolOptions {
@@ -155,6 +156,8 @@ export class BrowserPool {
   readonly maxJobsPerBrowser: number;
   readonly maxBrowserRssBytes: number;
   readonly resolver: ResourceResolver | undefined;
+  /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
+  readonly hosts = new HostLookup();
   #fonts: FontRegistry | undefined;
   private readonly options: BrowserPoolOptions;
   private session?: Promise<Session>;
@@ -262,6 +265,10 @@ export class BrowserPool {
           throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
         }
         if (isNavigatedAway(e)) throw navigationError();
+        // Chromium refuses to print page boxes past PDF's limits (page options are checked before; this is the document's own @page).
+        if (/Printing failed/i.test(e instanceof Error ? e.message : String(e))) {
+          throw ValidationError.of('html', `Chromium could not print the document; its @page size is probably over ${MAX_PAGE_INCHES}in (the largest PDF page)`);
+        }
         if (isBrowserGone(e)) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
         throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
       } finally {
@@ -448,6 +455,7 @@ export class BrowserPool {
       createRouteHandler({
         resolver: this.options.resolver,
         maxResourceBytes: this.maxResourceBytes,
+        lookup: this.hosts.lookup,
         onRequest: this.options.onRequest,
         onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
       }),

@@ -1,4 +1,4 @@
-import { loadResource, type ResourceResolver } from '../resources/index.js';
+import { loadResource, type LookupAll, type ResourceResolver } from '../resources/index.js';
 import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
 import { classifyUrl } from './network-guard.js';
@@ -17,6 +17,8 @@ export interface FetchPolicy {
   maxResourceBytes: number;
   /** Aborts the build when the job's deadline passes. */
   signal?: AbortSignal;
+  /** Host lookups for the address check (the pool's shared one). */
+  lookup?: LookupAll;
 }
 
 function escapeHtml(s: string): string {
@@ -37,7 +39,7 @@ function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
   return async (url) => {
     budget.checkAborted();
     if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return null;
-    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes });
+    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes, lookup: policy.lookup });
     budget.checkAborted();
     return res ? Buffer.from(res.body).toString('utf8') : null;
   };

@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from 'playwright-core';
-import { loadResource, type ResourceKind, type ResourceResolver } from '../resources/index.js';
+import { loadResource, type LookupAll, type ResourceKind, type ResourceResolver } from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
 
 /** Font responses must declare TrueType, as the hosted API requires. */
@@ -49,6 +49,8 @@ export function isTrueTypeFont(contentType: string | undefined, body: Uint8Array
 export interface GuardOptions {
   resolver?: ResourceResolver;
   maxResourceBytes: number;
+  /** Host lookups for the address check (the pool's shared, coalescing one). */
+  lookup?: LookupAll;
   /** Called for every URL the document tried to load (tests and diagnostics). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
   /** A page's own document tried to navigate (always refused): the pool fails that job. */
@@ -91,7 +93,7 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
     }
     if (navigation || type === 'document' || classifyUrl(url) === 'refuse' || !options.resolver) return refuse();
     const kind = kindOf(type);
-    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes });
+    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
     if (!res) return refuse();
     if (kind === 'font' && !isTrueTypeFont(res.contentType, res.body)) return refuse();
     let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);

@@ -144,7 +144,7 @@ async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
-  const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal });
+  const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup });
   return pool.run(async ({ page, cdp, deadline }, source) => {
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).

@@ -132,3 +132,35 @@ export async function isPublicUrl(url: string, lookup: LookupAll = systemLookup)
     clearTimeout(timer);
   }
 }
+
+/**
+ * Lookups shared by one owner (a browser pool): concurrent and recent lookups
+ * of the same name become one query. A document with hundreds of resources on
+ * one host otherwise sends hundreds of parallel queries, which resolvers
+ * throttle (seen here: 100 parallel queries took 5-30 s, so they timed out and
+ * the resources were refused). Results, failures included, live `ttlMs`.
+ */
+export class HostLookup {
+  readonly #cache = new Map<string, { until: number; addresses: Promise<string[]> }>();
+  readonly #ttlMs: number;
+  readonly #base: LookupAll;
+
+  constructor(options: { ttlMs?: number; lookup?: LookupAll } = {}) {
+    this.#ttlMs = options.ttlMs ?? 5000;
+    this.#base = options.lookup ?? systemLookup;
+  }
+
+  readonly lookup: LookupAll = (hostname) => {
+    const now = Date.now();
+    const hit = this.#cache.get(hostname);
+    if (hit && hit.until > now) return hit.addresses;
+    if (this.#cache.size >= 1000) {
+      for (const [k, v] of this.#cache) if (v.until <= now) this.#cache.delete(k);
+      if (this.#cache.size >= 1000) this.#cache.clear();
+    }
+    const addresses = this.#base(hostname);
+    addresses.catch(() => undefined);
+    this.#cache.set(hostname, { until: now + this.#ttlMs, addresses });
+    return addresses;
+  };
+}

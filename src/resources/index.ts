@@ -3,4 +3,4 @@ export { loadResource } from './resolver.js';
 export type { DecodedDataUrl } from './data-url.js';
 export { parseDataUrl } from './data-url.js';
 export type { LookupAll } from './address-guard.js';
-export { isForbiddenAddress, isPublicUrl } from './address-guard.js';
+export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js';
