@@ -1,3 +1,4 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,10 @@ let server: Server;
 let port = 0;
 let accepted = 0;
 const sockets = new Set<Socket>();
+/** STUN/TURN over UDP would not show on a TCP listener: a UDP socket counts datagrams. */
+let udp: UdpSocket;
+let udpPort = 0;
+let datagrams = 0;
 
 /** Would serve anything it is asked for: only the engine's guard keeps the listener unreached. */
 const resolver: ResourceResolver = async () => ({ body: new TextEncoder().encode('x'), contentType: 'text/plain' });
@@ -28,10 +33,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
+  udp = createSocket('udp4');
+  udp.on('message', () => datagrams++);
+  await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
+  udpPort = udp.address().port;
 });
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   await new Promise((r) => server.close(r));
+  await new Promise<void>((r) => udp.close(() => r()));
 });
 
 function documents(): Record<string, string> {
@@ -62,8 +72,8 @@ function documents(): Record<string, string> {
       swallow(() => { const w = window.open(L + '/popup'); });
       swallow(() => {
         const pc = new RTCPeerConnection({ iceServers: [
-          { urls: ['turn:127.0.0.1:${port}?transport=tcp', 'turn:127.0.0.1:${port}?transport=udp'], username: 'u', credential: 'p' },
-          { urls: 'stun:127.0.0.1:${port}' } ] });
+          { urls: ['turn:127.0.0.1:${port}?transport=tcp', 'turn:127.0.0.1:${udpPort}?transport=udp'], username: 'u', credential: 'p' },
+          { urls: 'stun:127.0.0.1:${udpPort}' } ] });
         pc.createDataChannel('d');
         pc.createOffer().then((o) => pc.setLocalDescription(o)).catch(() => {});
       });
@@ -75,7 +85,7 @@ function documents(): Record<string, string> {
 }
 
 async function connectionsDuring(pool: BrowserPool): Promise<{ count: number; statuses: Record<string, string> }> {
-  const before = accepted;
+  const before = accepted + datagrams;
   const statuses: Record<string, string> = {};
   for (const [name, html] of Object.entries(documents())) {
     statuses[name] = await renderHtml(pool, { html }).then(
@@ -85,7 +95,7 @@ async function connectionsDuring(pool: BrowserPool): Promise<{ count: number; st
   }
   // Stray connections (timers, prefetch queues, ICE gathering) get one second per mode.
   await new Promise((r) => setTimeout(r, 1000));
-  return { count: accepted - before, statuses };
+  return { count: accepted + datagrams - before, statuses };
 }
 
 describe('Chromium opens no connection to anything', () => {
