@@ -171,3 +171,48 @@ describe('renderer crash', () => {
     }
   });
 });
+
+describe('browser memory is bounded', () => {
+  it('a browser is replaced after maxJobsPerBrowser jobs, its processes ended', async () => {
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const browserPid = async (p: BrowserPool): Promise<number | undefined> => (await p.processes())[0]?.pid;
+    const pool = new BrowserPool({ maxJobsPerBrowser: 2, jobTimeoutMs: 15_000 });
+    try {
+      await renderHtml(pool, { html: '<p>1</p>' });
+      const first = await browserPid(pool);
+      expect(first).toBeGreaterThan(0);
+      await renderHtml(pool, { html: '<p>2</p>' });
+      expect((await pageText(await renderHtml(pool, { html: '<p>third job</p>' })))[0]).toContain('third job');
+      const second = await browserPid(pool);
+      expect(second).toBeGreaterThan(0);
+      expect(second).not.toBe(first);
+      expect(alive(first!)).toBe(false);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a job that grows Chromium past the memory ceiling fails with 413 within seconds; the next job gets a fresh browser', async () => {
+    const pool = new BrowserPool({ javaScriptEnabled: true, maxBrowserRssBytes: 1024 ** 3, jobTimeoutMs: 20_000 });
+    try {
+      await renderHtml(pool, { html: '<p>warm</p>' });
+      const before = (await pool.processes())[0]?.pid;
+      // ~1.3 GB of live arrays, held while the script spins.
+      const hog = '<script>const keep = []; for (let i = 0; i < 80; i++) keep.push(new Array(4e6).fill(i + 0.5)); for (;;) {}</script>';
+      const started = Date.now();
+      expect(await outcome(pool, { html: hog })).toBe('PayloadTooLargeError 413');
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await pageText(await renderHtml(pool, { html: '<p>fresh</p>' })))[0]).toContain('fresh');
+      expect((await pool.processes())[0]?.pid).not.toBe(before);
+    } finally {
+      await pool.close();
+    }
+  });
+});

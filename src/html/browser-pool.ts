@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { randomUUID } from 'node:crypto';
-import { RenderError, ValidationError, isCastpressError } from '../errors/index.js';
+import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
@@ -27,7 +27,11 @@ export interface BrowserPoolOptions {
   fonts?: FontRegistry;
   /** Jobs one Chromium serves before it is replaced by a fresh one (default 500): bounds what leaks across jobs. */
   maxJobsPerBrowser?: number;
-  /** Resident memory of Chromium's processes (bytes, all summed) past which it is replaced after the current jobs (default 3 GiB; Linux only). */
+  /**
+   * Resident memory of Chromium's processes (bytes, all summed; Linux only; default 3 GiB). Checked after
+   * each job (past it the browser is replaced once its jobs end) and once a second while jobs run (past it
+   * the browser is killed and its jobs fail with 413).
+   */
   maxBrowserRssBytes?: number;
 }
 
@@ -104,6 +108,10 @@ interface Session {
   served: number;
   /** Replaced: takes no new jobs, closes when its last job leaves. */
   retired: boolean;
+  /** Killed by the memory watchdog while jobs ran: those jobs fail with 413 instead of being retried. */
+  overMemory: boolean;
+  /** Samples the tree's memory once a second while jobs run. */
+  watchdog?: NodeJS.Timeout;
 }
 
 /** A job gets one page; `page` is dropped (not reused) when the job leaves it in an unknown state. */
@@ -254,6 +262,9 @@ export class BrowserPool {
         return await Promise.race([work, expired, navigation]);
       } catch (e) {
         work.catch(noop);
+        if (session?.overMemory && isBrowserGone(e)) {
+          throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
+        }
         if (attempt === 0 && isBrowserGone(e) && !this.closed) {
           await this.forget(lease.page);
           continue;
@@ -392,6 +403,7 @@ export class BrowserPool {
 
   private async shutdown(session: Session): Promise<void> {
     session.retired = true;
+    clearInterval(session.watchdog);
     this.sessions.delete(session);
     for (const page of session.pages) {
       this.owners.delete(page);
@@ -460,9 +472,19 @@ export class BrowserPool {
         onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
       }),
     );
-    const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false };
+    const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };
     this.sessions.add(session);
+    // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
+    session.watchdog = setInterval(() => {
+      if (session.active === 0 || session.retired) return;
+      if (treeRssBytes(chromiumTree(marker)) > this.maxBrowserRssBytes) {
+        session.overMemory = true;
+        void this.retire(session, true);
+      }
+    }, 1000);
+    session.watchdog.unref();
     browser.on('disconnected', () => {
+      clearInterval(session.watchdog);
       this.sessions.delete(session);
       session.retired = true;
       if (this.session && !this.closed) {
