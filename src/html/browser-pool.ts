@@ -446,6 +446,8 @@ export class BrowserPool {
       browser = await chromium.launch({
         executablePath,
         args: [...LAUNCH_ARGS, marker],
+        // Playwright turns the popup blocker off; on, `window.open` without a user gesture opens nothing.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         headless: true,
         timeout: Math.max(1000, deadline - Date.now()),
         handleSIGINT: false,
@@ -506,6 +508,8 @@ export class BrowserPool {
     // Screen layout under print media approximates the printed layout; used to guess page numbers.
     await page.emulateMedia({ media: 'print' });
     page.on('crash', () => void this.forget(page));
+    // A popup that got past the blocker is closed at once (its requests were refused anyway).
+    page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(noop));
     session.cdp.set(page, await session.context.newCDPSession(page));
     session.pages.add(page);
     return page;
