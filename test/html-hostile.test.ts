@@ -73,6 +73,8 @@ describe('documents that navigate', () => {
       '<meta http-equiv=refresh content="0; url=http://127.0.0.1:1/x">',
       "<meta content='0;url=about:blank' http-equiv='Refresh'>",
       '<meta http-equiv="REFRESH" content="0; url=data:text/html,replaced">',
+      '<meta http-equiv="&#114;efresh" content="0">',
+      '<meta http-equiv = " Refresh " content="0;url=http://example.com/">',
     ];
     for (const pool of [plain, scripted]) {
       for (const meta of refreshes) {

@@ -50,7 +50,18 @@ function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
  * being printed (a refresh to the document's own URL replaces it with an empty
  * one): it is dropped, as a print of the document ignores it anyway.
  */
-const META_REFRESH = /<meta\b[^>]*\bhttp-equiv\s*=\s*(?:"\s*refresh\s*"|'\s*refresh\s*'|refresh\b)[^>]*>/gi;
+function dropMetaRefresh(html: string): string {
+  if (!/http-equiv/i.test(html)) return html;
+  return html.replace(/<meta\b[^>]*>/gi, (tag) => {
+    const value = attr(tag, 'http-equiv');
+    if (value === undefined) return tag;
+    // Attribute values may spell the keyword with character references (`&#114;efresh`).
+    const decoded = value
+      .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+      .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
+    return decoded.trim().toLowerCase() === 'refresh' ? '' : tag;
+  });
+}
 
 async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) => Promise<string>): Promise<string> {
   const matches = [...text.matchAll(re)];
@@ -73,7 +84,7 @@ async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) 
 export async function buildDocument(input: DocumentInput, policy: FetchPolicy): Promise<string> {
   const budget = new ImportBudget(policy.maxResourceBytes, policy.signal);
   const fetchText = makeFetchText(policy, budget);
-  let html = input.html.replace(META_REFRESH, '');
+  let html = dropMetaRefresh(input.html);
   const docBase = input.baseUrl ?? attr(/<base\b[^>]*>/i.exec(html)?.[0] ?? '', 'href');
 
   html = await replaceAsync(html, /<link\b[^>]*>/gi, async (m) => {
