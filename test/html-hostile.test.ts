@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml, type HtmlRenderRequest } from '../src/html/index.js';
+import { ImportBudget, inlineImports } from '../src/html/css-rewrite.js';
 import { pageText } from './helpers/pdf.js';
 
 /** Outcome of a render: 'pdf' or `Name status`. */
@@ -147,6 +148,33 @@ describe('hostile stylesheets and page sizes', () => {
     expect(await outcome(pool, { html: '<p>x</p>', page: { height: '0mm' } })).toBe('ValidationError 400');
     expect(await outcome(pool, { html: '<p>x</p>', page: { width: '200in', height: '14400pt' } })).toBe('pdf');
     expect(await outcome(pool, { html: '<p>x</p>', css: '@page { size: 5000in 5in }' })).toBe('ValidationError 400');
+  });
+});
+
+describe('document building', () => {
+  it('runs inside the job deadline: a stylesheet that never arrives is a 504 on time', async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
+    try {
+      const started = Date.now();
+      expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe('RenderError 504');
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('inlines each sheet once: repeats and cycles (a → b → a) cost one fetch each', async () => {
+    const sheets: Record<string, string> = {
+      'https://s.test/a.css': '@import "b.css"; @import "b.css#x"; .a {}',
+      'https://s.test/b.css': '@import url(a.css); .b {}',
+    };
+    const fetched: string[] = [];
+    const css = await inlineImports('@import "https://s.test/a.css"; @import "https://s.test/a.css"; .top {}', undefined, async (url) => {
+      fetched.push(url);
+      return sheets[url] ?? null;
+    }, new ImportBudget(1_000_000));
+    expect(fetched).toEqual(['https://s.test/a.css', 'https://s.test/b.css']);
+    expect(css.replace(/\s+/g, ' ').trim()).toBe('.b {} .a {} .top {}');
   });
 });
 
