@@ -2,8 +2,9 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { BrowserPool } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
+import { outcome } from './helpers/outcome.js';
 
 /**
  * A raw TCP listener on loopback counts every connection Chromium opens to it,
@@ -88,10 +89,7 @@ async function connectionsDuring(pool: BrowserPool): Promise<{ count: number; st
   const before = accepted + datagrams;
   const statuses: Record<string, string> = {};
   for (const [name, html] of Object.entries(documents())) {
-    statuses[name] = await renderHtml(pool, { html }).then(
-      () => 'pdf',
-      (e: unknown) => `${(e as { name?: string }).name} ${(e as { status?: number }).status}`,
-    );
+    statuses[name] = await outcome(pool, { html });
   }
   // Stray connections (timers, prefetch queues, ICE gathering) get one second per mode.
   await new Promise((r) => setTimeout(r, 1000));
