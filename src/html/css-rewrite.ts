@@ -116,10 +116,11 @@ export async function inlineImports(css: string, base: string | undefined, fetch
     } catch {
       abs = null;
     }
-    // Claimed synchronously, so parallel imports of one URL inline it once.
-    const fresh = depth < 8 && abs !== null && budget.claim(abs);
     jobs.push(
       (async () => {
+        // Claimed before the first await (synchronously, in source order), so parallel imports of one URL
+        // inline it once; a budget error rejects this job, which Promise.all below always observes.
+        const fresh = depth < 8 && abs !== null && budget.claim(abs);
         if (!fresh || abs === null) return '';
         const text = await fetchText(abs);
         if (text === null) return '';
