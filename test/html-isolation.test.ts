@@ -20,8 +20,11 @@ let udp: UdpSocket;
 let udpPort = 0;
 let datagrams = 0;
 
-/** Would serve anything it is asked for: only the engine's guard keeps the listener unreached. */
-const resolver: ResourceResolver = async () => ({ body: new TextEncoder().encode('x'), contentType: 'text/plain' });
+/** Really fetches whatever it is asked for: only the engine's guard keeps the listener unreached from Node too. */
+const resolver: ResourceResolver = async (url) => {
+  const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+  return { body: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? undefined };
+};
 
 beforeAll(async () => {
   server = createServer((socket) => {
@@ -47,7 +50,7 @@ afterAll(async () => {
 
 function documents(): Record<string, string> {
   const L = `http://127.0.0.1:${port}`;
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`, `2130706433:${port}`, `127.1:${port}`];
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`, `[::ffff:0.0.0.0]:${port}`, `0.0.0.0:${port}`, `2130706433:${port}`, `127.1:${port}`, `0x7f.0.0.1:${port}`];
   const imgs = hosts.map((h) => `<img src="http://${h}/img.png">`).join('');
   return {
     hints: `<link rel="prefetch" href="${L}/admin/delete?id=42"><link rel="preconnect" href="${L}"><link rel="dns-prefetch" href="${L}">
