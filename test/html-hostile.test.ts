@@ -147,4 +147,18 @@ describe('renderer crash', () => {
       await pool.close();
     }
   });
+
+  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+    try {
+      await renderHtml(pool, { html: '<p>warm up</p>' });
+      // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.
+      const html = `<style>div { break-after: page; }</style><p>survived</p>${'<div>page</div>'.repeat(3000)}`;
+      const timer = setTimeout(() => void pool.crashRenderersForTesting(), 600);
+      const pdf = await renderHtml(pool, { html }).finally(() => clearTimeout(timer));
+      expect((await pageText(pdf))[0]).toContain('survived');
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -140,6 +140,10 @@ function isNavigatedAway(e: unknown): boolean {
   return /Execution context was destroyed|Inspected target navigated|Cannot find context with specified id|frame was detached/i.test(msg);
 }
 
+function isPrintingFailed(e: unknown): boolean {
+  return /Printing failed/i.test(e instanceof Error ? e.message : String(e));
+}
+
 function navigationError(url?: string): ValidationError {
   const where = url ? ` to ${url.length > 200 ? `${url.slice(0, 200)}…` : url}` : '';
   return ValidationError.of('html', `The document tried to navigate${where} (a script, a form or a refresh); documents must not navigate`);
@@ -172,6 +176,8 @@ export class BrowserPool {
   /** Every live browser, the current one and retired ones still finishing jobs. */
   private readonly sessions = new Set<Session>();
   private readonly owners = new Map<Page, Session>();
+  /** Pages whose renderer crashed. */
+  private readonly crashed = new WeakSet<Page>();
   /** Per leased page: rejects its job when the document starts a top-level navigation. */
   private readonly navigationWatch = new Map<Page, (url: string) => void>();
   private busy = 0;
@@ -262,10 +268,12 @@ export class BrowserPool {
         return await Promise.race([work, expired, navigation]);
       } catch (e) {
         work.catch(noop);
-        if (session?.overMemory && isBrowserGone(e)) {
+        // A renderer that dies while printing surfaces as "Printing failed", like a page Chromium cannot print.
+        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.crashedUnder(lease.page, session)));
+        if (session?.overMemory && crashed) {
           throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
         }
-        if (attempt === 0 && isBrowserGone(e) && !this.closed) {
+        if (attempt === 0 && crashed && !this.closed) {
           await this.forget(lease.page);
           continue;
         }
@@ -275,12 +283,12 @@ export class BrowserPool {
           timedOut = true;
           throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
         }
+        if (crashed) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
         if (isNavigatedAway(e)) throw navigationError();
         // Chromium refuses to print page boxes past PDF's limits (page options are checked before; this is the document's own @page).
-        if (/Printing failed/i.test(e instanceof Error ? e.message : String(e))) {
+        if (isPrintingFailed(e)) {
           throw ValidationError.of('html', `Chromium could not print the document; its @page size is probably over ${MAX_PAGE_INCHES}in (the largest PDF page)`);
         }
-        if (isBrowserGone(e)) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
         throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
       } finally {
         this.navigationWatch.delete(lease.page);
@@ -376,6 +384,14 @@ export class BrowserPool {
     clearTimeout(timer);
     void cdp?.detach().catch(noop);
     if (!closed && s) await this.retire(s, true);
+  }
+
+  /** Whether `page`'s renderer (or the browser) died; the crash event may trail the failed call by a moment. */
+  private async crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
+    if (this.crashed.has(page) || (session && !session.browser.isConnected())) return true;
+    if (page.isClosed()) return false;
+    await page.waitForEvent('crash', { timeout: 250 }).catch(noop);
+    return this.crashed.has(page) || (session !== undefined && !session.browser.isConnected());
   }
 
   /** After each job: replace a browser that has served its quota or grown past the memory ceiling. */
@@ -507,7 +523,10 @@ export class BrowserPool {
     this.owners.set(page, session);
     // Screen layout under print media approximates the printed layout; used to guess page numbers.
     await page.emulateMedia({ media: 'print' });
-    page.on('crash', () => void this.forget(page));
+    page.on('crash', () => {
+      this.crashed.add(page);
+      void this.forget(page);
+    });
     // A popup that got past the blocker is closed at once (its requests were refused anyway).
     page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(noop));
     session.cdp.set(page, await session.context.newCDPSession(page));
