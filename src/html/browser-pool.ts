@@ -1,8 +1,11 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { RenderError, isCastpressError } from '../errors/index.js';
+import { randomUUID } from 'node:crypto';
+import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
-import type { ResourceResolver } from '../resources/index.js';
+import { HostLookup, type ResourceResolver } from '../resources/index.js';
+import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
 import { findChromium } from './find-chromium.js';
+import { MAX_PAGE_INCHES } from './page-css.js';
 import { createRouteHandler } from './network-guard.js';
 
 export interface BrowserPoolOptions {
@@ -22,8 +25,44 @@ export interface BrowserPoolOptions {
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
   /** Fonts for form-field appearances (the engine passes its own); default: a registry of the pool's own. */
   fonts?: FontRegistry;
+  /** Jobs one Chromium serves before it is replaced by a fresh one (default 500): bounds what leaks across jobs. */
+  maxJobsPerBrowser?: number;
+  /**
+   * Resident memory of Chromium's processes (bytes, all summed; Linux only; default 3 GiB). Checked after
+   * each job (past it the browser is replaced once its jobs end) and once a second while jobs run (past it
+   * the browser is killed and its jobs fail with 413).
+   */
+  maxBrowserRssBytes?: number;
 }
 
+/**
+ * Features switched off so that nothing leaves Chromium by itself: Playwright's
+ * own list (our `--disable-features` replaces its switch, so its entries are
+ * repeated here) plus every speculative loader: prefetch, prerender,
+ * preconnect and speculation rules never pass request interception.
+ */
+const DISABLED_FEATURES = [
+  // Playwright's defaults (chromiumSwitches.ts).
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  // Speculative loading.
+  'Prerender2', 'SpeculationRulesPrefetchFuture', 'SpeculationRulesPrefetchProxy', 'PrefetchUseContentRefactor', 'NetworkPrediction',
+  'LoadingPredictorPrefetch', 'LoadingPredictorUseLocalPredictions', 'PreloadingHeuristicsMLModel', 'Prefetch', 'SpeculationRules',
+  // Background services that talk to the network.
+  'Translate', 'AutofillServerCommunication', 'CertificateTransparencyComponentUpdater', 'DialMediaRouteProvider', 'InterestFeedContentSuggestions',
+];
+
+/**
+ * Network isolation at the browser level (README "Network"): every request that
+ * request interception does not answer goes to a proxy whose host never
+ * resolves (the host-resolver rule maps every name, the proxy's included, to
+ * NOTFOUND), and `<-loopback>` removes Chromium's implicit loopback bypass, so
+ * IP literals and loopback are proxied too. Nothing opens a socket: not
+ * prefetch, preconnect, WebSocket, beacons, EventSource nor iframes. WebRTC may
+ * only use proxied transports (TURN over TCP through the dead proxy), so no UDP either.
+ */
+const DEAD_PROXY = 'http://castpress-no-network.invalid:9';
 const LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -33,6 +72,17 @@ const LAUNCH_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-dev-shm-usage',
+  `--proxy-server=${DEAD_PROXY}`,
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--dns-prefetch-disable',
+  '--no-pings',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--enforce-webrtc-ip-permission-check',
+  `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
 /**
@@ -51,6 +101,17 @@ interface Session {
   pages: Set<Page>;
   /** One DevTools session per page, for evaluations that skip Playwright's per-document helper injection. */
   cdp: Map<Page, CDPSession>;
+  /** Command-line switch that finds this browser's processes in /proc. */
+  marker: string;
+  /** Jobs holding a page of this browser now, and jobs served so far. */
+  active: number;
+  served: number;
+  /** Replaced: takes no new jobs, closes when its last job leaves. */
+  retired: boolean;
+  /** Killed by the memory watchdog while jobs ran: those jobs fail with 413 instead of being retried. */
+  overMemory: boolean;
+  /** Samples the tree's memory once a second while jobs run. */
+  watchdog?: NodeJS.Timeout;
 }
 
 /** A job gets one page; `page` is dropped (not reused) when the job leaves it in an unknown state. */
@@ -73,21 +134,52 @@ function isBrowserGone(e: unknown): boolean {
   return e instanceof CrashError || /Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected|Target crashed|Page crashed|Navigation failed because page crashed|Session closed/i.test(msg);
 }
 
+/** The document replaced itself (a script set `location`, reloaded, or opened another document). */
+function isNavigatedAway(e: unknown): boolean {
+  const msg = e instanceof Error ? e.message : String(e);
+  return /Execution context was destroyed|Inspected target navigated|Cannot find context with specified id|frame was detached/i.test(msg);
+}
+
+function isPrintingFailed(e: unknown): boolean {
+  return /Printing failed/i.test(e instanceof Error ? e.message : String(e));
+}
+
+function navigationError(url?: string): ValidationError {
+  const where = url ? ` to ${url.length > 200 ? `${url.slice(0, 200)}…` : url}` : '';
+  return ValidationError.of('html', `The document tried to navigate${where} (a script, a form or a refresh); documents must not navigate`);
+}
+
+const noop = (): undefined => undefined;
+
+/** How long closing a timed-out page may take before the whole browser is replaced. */
+const CLOSE_GRACE_MS = 1000;
+
 /**
  * One Chromium per engine, launched on the first job, with up to `maxPages`
  * pages that are reused across jobs (creating a page costs ~180 ms, reusing
  * one costs nothing). Chromium dying is survived: the next job relaunches it,
- * and a job that was running when it died is retried once.
+ * and a job that was running when it died (browser or renderer crash) is retried once.
  */
 export class BrowserPool {
   readonly executablePath: string | undefined;
   readonly maxPages: number;
   readonly jobTimeoutMs: number;
   readonly maxResourceBytes: number;
+  readonly maxJobsPerBrowser: number;
+  readonly maxBrowserRssBytes: number;
   readonly resolver: ResourceResolver | undefined;
+  /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
+  readonly hosts = new HostLookup();
   #fonts: FontRegistry | undefined;
   private readonly options: BrowserPoolOptions;
   private session?: Promise<Session>;
+  /** Every live browser, the current one and retired ones still finishing jobs. */
+  private readonly sessions = new Set<Session>();
+  private readonly owners = new Map<Page, Session>();
+  /** Pages whose renderer crashed. */
+  private readonly crashed = new WeakSet<Page>();
+  /** Per leased page: rejects its job when the document starts a top-level navigation. */
+  private readonly navigationWatch = new Map<Page, (url: string) => void>();
   private busy = 0;
   private readonly waiters: Array<{ grant: () => void; cancelled: boolean }> = [];
   private closed = false;
@@ -98,6 +190,8 @@ export class BrowserPool {
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 2));
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
+    this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
+    this.maxBrowserRssBytes = options.maxBrowserRssBytes ?? 3 * 1024 ** 3;
     this.resolver = options.resolver;
     this.#fonts = options.fonts;
   }
@@ -107,51 +201,105 @@ export class BrowserPool {
     return (this.#fonts ??= new FontRegistry());
   }
 
-  /** Runs `job` on a pooled page under the pool's deadline; retries once if Chromium died under it. */
-  async run<T>(job: (lease: PageLease) => Promise<T>): Promise<T> {
+  /**
+   * Runs `job` on a pooled page under the pool's deadline; retries once if Chromium died under it.
+   * `prepare` (document building: resource fetches, `@import` inlining) runs first, inside the same
+   * deadline but before a page is taken; its signal aborts when the deadline passes.
+   */
+  async run<T, P = undefined>(job: (lease: PageLease, prepared: P) => Promise<T>, prepare?: (signal: AbortSignal) => Promise<P>): Promise<T> {
     if (this.closed) throw new RenderError('The browser pool is closed', 503);
     const deadline = Date.now() + this.jobTimeoutMs;
+    const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504)), this.jobTimeoutMs);
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504));
+      }, this.jobTimeoutMs);
     });
-    const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
+    expired.catch(noop);
     try {
-      await Promise.race([this.slot(waiter), expired]);
-    } catch (e) {
-      clearTimeout(timer);
-      waiter.cancelled = true;
-      throw e;
-    }
-    try {
-      for (let attempt = 0; ; attempt++) {
-        const lease = await Promise.race([this.lease(deadline), expired]);
-        let reusable = false;
-        const work = (async () => {
-          const result = await job(lease);
-          reusable = true;
-          return result;
-        })();
-        try {
-          return await Promise.race([work, expired]);
-        } catch (e) {
-          work.catch(() => undefined);
-          if (attempt === 0 && isBrowserGone(e) && !this.closed) {
-            await this.forget(lease.page);
-            continue;
-          }
-          if (isCastpressError(e)) throw e;
-          if (e instanceof Error && e.name === 'TimeoutError') throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
-          if (isBrowserGone(e)) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
-          throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
-        } finally {
-          if (reusable) this.giveBack(lease.page);
-          else if (!lease.page.isClosed()) void this.forget(lease.page);
-        }
+      const prepared = prepare ? await Promise.race([prepare(controller.signal), expired]) : (undefined as P);
+      const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
+      try {
+        await Promise.race([this.slot(waiter), expired]);
+      } catch (e) {
+        waiter.cancelled = true;
+        throw e;
+      }
+      try {
+        return await this.attempts(job, prepared, deadline, expired);
+      } finally {
+        this.release();
       }
     } finally {
       clearTimeout(timer);
-      this.release();
+      controller.abort();
+    }
+  }
+
+  private async attempts<T, P>(job: (lease: PageLease, prepared: P) => Promise<T>, prepared: P, deadline: number, expired: Promise<never>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const leasing = this.lease(deadline);
+      let lease: PageLease;
+      try {
+        lease = await Promise.race([leasing, expired]);
+      } catch (e) {
+        // A page that arrives after the deadline goes back to the pool unused.
+        leasing.then((l) => this.giveBack(l.page), noop);
+        throw e;
+      }
+      const session = this.owners.get(lease.page);
+      if (session) session.active++;
+      let navigated!: (url: string) => void;
+      const navigation = new Promise<never>((_, reject) => {
+        navigated = (url) => reject(navigationError(url));
+      });
+      navigation.catch(noop);
+      this.navigationWatch.set(lease.page, navigated);
+      let reusable = false;
+      let timedOut = false;
+      const work = (async () => {
+        const result = await job(lease, prepared);
+        reusable = true;
+        return result;
+      })();
+      try {
+        return await Promise.race([work, expired, navigation]);
+      } catch (e) {
+        work.catch(noop);
+        // A renderer that dies while printing surfaces as "Printing failed", like a page Chromium cannot print.
+        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.crashedUnder(lease.page, session)));
+        if (session?.overMemory && crashed) {
+          throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
+        }
+        if (attempt === 0 && crashed && !this.closed) {
+          await this.forget(lease.page);
+          continue;
+        }
+        if (e instanceof RenderError && e.status === 504) timedOut = true;
+        if (isCastpressError(e)) throw e;
+        if (e instanceof Error && e.name === 'TimeoutError') {
+          timedOut = true;
+          throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
+        }
+        if (crashed) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
+        if (isNavigatedAway(e)) throw navigationError();
+        // Chromium refuses to print page boxes past PDF's limits (page options are checked before; this is the document's own @page).
+        if (isPrintingFailed(e)) {
+          throw ValidationError.of('html', `Chromium could not print the document; its @page size is probably over ${MAX_PAGE_INCHES}in (the largest PDF page)`);
+        }
+        throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
+      } finally {
+        this.navigationWatch.delete(lease.page);
+        if (session) {
+          session.active--;
+          session.served++;
+        }
+        if (reusable && !timedOut) this.giveBack(lease.page);
+        else if (!lease.page.isClosed()) void this.forget(lease.page);
+        if (session) this.afterJob(session);
+      }
     }
   }
 
@@ -159,13 +307,14 @@ export class BrowserPool {
     this.closed = true;
     const session = this.session;
     this.session = undefined;
-    if (!session) return;
-    try {
-      const s = await session;
-      await s.browser.close();
-    } catch {
-      // Launch failed or the browser is already gone: nothing to close.
-    }
+    await session?.catch(noop);
+    await Promise.all([...this.sessions].map((s) => this.shutdown(s)));
+  }
+
+  /** Process ids and CPU time of this pool's Chromium processes (browser first); empty without /proc. Diagnostics and tests. */
+  async processes(): Promise<ChromiumProcess[]> {
+    const s = await this.session?.catch(noop);
+    return s ? chromiumTree(s.marker) : [];
   }
 
   private async slot(waiter: { grant: () => void; cancelled: boolean }): Promise<void> {
@@ -196,8 +345,8 @@ export class BrowserPool {
 
   private async lease(deadline: number): Promise<PageLease> {
     let session = await this.ensureSession(deadline);
-    if (!session.browser.isConnected()) {
-      this.session = undefined;
+    if (!session.browser.isConnected() || session.retired) {
+      if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
       session = await this.ensureSession(deadline);
     }
     const page = session.idle.pop() ?? (await this.newPage(session));
@@ -207,19 +356,91 @@ export class BrowserPool {
   }
 
   private giveBack(page: Page): void {
-    void this.session?.then((s) => {
-      if (s.pages.has(page) && !page.isClosed()) s.idle.push(page);
-    }, () => undefined);
+    const s = this.owners.get(page);
+    if (s && !s.retired && s.pages.has(page) && !page.isClosed()) s.idle.push(page);
+    else void this.forget(page);
   }
 
+  /**
+   * Closes a page without running its unload handlers: Chromium then ends its
+   * renderer process even when a script or a layout keeps it busy. When the
+   * close does not finish within a second the whole browser is replaced.
+   */
   private async forget(page: Page): Promise<void> {
-    const s = await this.session?.catch(() => undefined);
-    s?.pages.delete(page);
-    if (s) s.idle = s.idle.filter((p) => p !== page);
+    const s = this.owners.get(page);
+    this.owners.delete(page);
+    this.navigationWatch.delete(page);
+    if (s) {
+      s.pages.delete(page);
+      s.idle = s.idle.filter((p) => p !== page);
+    }
     const cdp = s?.cdp.get(page);
     s?.cdp.delete(page);
-    await cdp?.detach().catch(() => undefined);
-    await page.close().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      page.close({ runBeforeUnload: false }).then(() => true, () => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    void cdp?.detach().catch(noop);
+    if (!closed && s) await this.retire(s, true);
+  }
+
+  /** Whether `page`'s renderer (or the browser) died; the crash event may trail the failed call by a moment. */
+  private async crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
+    if (this.crashed.has(page) || (session && !session.browser.isConnected())) return true;
+    if (page.isClosed()) return false;
+    await page.waitForEvent('crash', { timeout: 250 }).catch(noop);
+    return this.crashed.has(page) || (session !== undefined && !session.browser.isConnected());
+  }
+
+  /** After each job: replace a browser that has served its quota or grown past the memory ceiling. */
+  private afterJob(session: Session): void {
+    if (session.retired) {
+      if (session.active === 0) void this.shutdown(session);
+      return;
+    }
+    if (session.served >= this.maxJobsPerBrowser) {
+      void this.retire(session);
+      return;
+    }
+    setImmediate(() => {
+      if (session.retired || this.closed) return;
+      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.retire(session);
+    });
+  }
+
+  /** Takes a browser out of service: new jobs launch a fresh one; this one closes when its jobs are done (or now). */
+  private async retire(session: Session, now = false): Promise<void> {
+    session.retired = true;
+    if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
+    if (now || session.active === 0) await this.shutdown(session);
+  }
+
+  private async shutdown(session: Session): Promise<void> {
+    session.retired = true;
+    clearInterval(session.watchdog);
+    this.sessions.delete(session);
+    for (const page of session.pages) {
+      this.owners.delete(page);
+      this.navigationWatch.delete(page);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      session.browser.close().then(() => true, () => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 5000))),
+    ]);
+    clearTimeout(timer);
+    if (!closed) {
+      // Playwright could not close it (wedged browser): end its processes directly.
+      for (const p of chromiumTree(session.marker)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    }
   }
 
   private ensureSession(deadline: number): Promise<Session> {
@@ -235,11 +456,14 @@ export class BrowserPool {
 
   private async launch(deadline: number): Promise<Session> {
     const executablePath = findChromium(this.options.executablePath);
+    const marker = `--castpress-pool=${randomUUID()}`;
     let browser: Browser;
     try {
       browser = await chromium.launch({
         executablePath,
-        args: LAUNCH_ARGS,
+        args: [...LAUNCH_ARGS, marker],
+        // Playwright turns the popup blocker off; on, `window.open` without a user gesture opens nothing.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         headless: true,
         timeout: Math.max(1000, deadline - Date.now()),
         handleSIGINT: false,
@@ -258,18 +482,37 @@ export class BrowserPool {
     });
     await context.route(
       '**/*',
-      createRouteHandler({ resolver: this.options.resolver, maxResourceBytes: this.maxResourceBytes, onRequest: this.options.onRequest }),
+      createRouteHandler({
+        resolver: this.options.resolver,
+        maxResourceBytes: this.maxResourceBytes,
+        lookup: this.hosts.lookup,
+        onRequest: this.options.onRequest,
+        onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
+      }),
     );
-    const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map() };
+    const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };
+    this.sessions.add(session);
+    // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
+    session.watchdog = setInterval(() => {
+      if (session.active === 0 || session.retired) return;
+      if (treeRssBytes(chromiumTree(marker)) > this.maxBrowserRssBytes) {
+        session.overMemory = true;
+        void this.retire(session, true);
+      }
+    }, 1000);
+    session.watchdog.unref();
     browser.on('disconnected', () => {
+      clearInterval(session.watchdog);
+      this.sessions.delete(session);
+      session.retired = true;
       if (this.session && !this.closed) {
         void this.session.then((s) => {
           if (s === session) this.session = undefined;
-        }, () => undefined);
+        }, noop);
       }
     });
     if (this.closed) {
-      await browser.close().catch(() => undefined);
+      await this.shutdown(session);
       throw new RenderError('The browser pool is closed', 503);
     }
     return session;
@@ -277,9 +520,15 @@ export class BrowserPool {
 
   private async newPage(session: Session): Promise<Page> {
     const page = await session.context.newPage();
+    this.owners.set(page, session);
     // Screen layout under print media approximates the printed layout; used to guess page numbers.
     await page.emulateMedia({ media: 'print' });
-    page.on('crash', () => void this.forget(page));
+    page.on('crash', () => {
+      this.crashed.add(page);
+      void this.forget(page);
+    });
+    // A popup that got past the blocker is closed at once (its requests were refused anyway).
+    page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(noop));
     session.cdp.set(page, await session.context.newCDPSession(page));
     session.pages.add(page);
     return page;
@@ -290,6 +539,14 @@ export class BrowserPool {
     const s = await this.session;
     if (!s) return;
     const cdp = await s.browser.newBrowserCDPSession();
-    await cdp.send('Browser.crash').catch(() => undefined);
+    await cdp.send('Browser.crash').catch(noop);
+  }
+
+  /** Test hook: crashes the renderer of every page in use, as a renderer out-of-memory kill would. */
+  async crashRenderersForTesting(): Promise<void> {
+    await Promise.all([...this.navigationWatch.keys()].map(async (page) => {
+      const cdp = this.owners.get(page)?.cdp.get(page);
+      await cdp?.send('Page.crash').catch(noop);
+    }));
   }
 }

@@ -1,3 +1,5 @@
+import { PayloadTooLargeError, RenderError } from '../errors/index.js';
+
 /**
  * Chromium drops declarations it does not understand at parse time, so the
  * paged-media extensions it lacks are renamed into forms it keeps:
@@ -47,12 +49,58 @@ const IMPORT = /@import\s+(?:url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|"(
 
 export type FetchText = (url: string) => Promise<string | null>;
 
+/** Distinct stylesheets one document may import (over all `@import` levels). */
+export const MAX_IMPORTED_SHEETS = 256;
+
+/**
+ * What one document's `@import` inlining may cost. Shared by every sheet of the
+ * document: each stylesheet URL (fragment ignored) is inlined once, at its
+ * first `@import`, so repeated and cyclic imports (a sheet importing itself
+ * through `#0`, `a → b → a`) cost nothing; past the count or byte budget the
+ * document is refused (413) rather than built.
+ */
+export class ImportBudget {
+  private readonly seen = new Set<string>();
+  private sheets = 0;
+  private bytes = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    readonly signal?: AbortSignal,
+  ) {}
+
+  /** False when `url` was already inlined (or is being inlined) in this document. */
+  claim(url: string): boolean {
+    this.checkAborted();
+    const key = url.replace(/#.*$/s, '');
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    if (++this.sheets > MAX_IMPORTED_SHEETS) {
+      throw new PayloadTooLargeError(`The document imports more than ${MAX_IMPORTED_SHEETS} stylesheets`, 'html');
+    }
+    return true;
+  }
+
+  /** Counts fetched stylesheet text against the document's byte budget. */
+  spend(text: string): void {
+    this.checkAborted();
+    this.bytes += text.length;
+    if (this.bytes > this.maxBytes) {
+      throw new PayloadTooLargeError(`The document's stylesheets exceed ${this.maxBytes} bytes in total`, 'html');
+    }
+  }
+
+  checkAborted(): void {
+    if (this.signal?.aborted) throw new RenderError('Document preparation was cancelled (deadline passed)', 504);
+  }
+}
+
 /**
  * Replaces `@import` rules by the imported text (fetched through the caller's
  * resolver), recursively. Inlined sheets are same-origin, which keeps their
  * rules readable from the CSSOM (cross-origin sheets hide `cssRules`).
  */
-export async function inlineImports(css: string, base: string | undefined, fetchText: FetchText, depth = 0): Promise<string> {
+export async function inlineImports(css: string, base: string | undefined, fetchText: FetchText, budget: ImportBudget, depth = 0): Promise<string> {
   if (!/@import/i.test(css)) return css;
   const jobs: Array<Promise<string>> = [];
   const parts: string[] = [];
@@ -62,18 +110,22 @@ export async function inlineImports(css: string, base: string | undefined, fetch
     last = m.index + m[0].length;
     const ref = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '';
     const media = (m[6] ?? '').trim();
+    let abs: string | null = null;
+    try {
+      abs = base ? new URL(ref, base).href : new URL(ref).href;
+    } catch {
+      abs = null;
+    }
     jobs.push(
       (async () => {
-        if (depth >= 8) return '';
-        let abs: string;
-        try {
-          abs = base ? new URL(ref, base).href : new URL(ref).href;
-        } catch {
-          return '';
-        }
+        // Claimed before the first await (synchronously, in source order), so parallel imports of one URL
+        // inline it once; a budget error rejects this job, which Promise.all below always observes.
+        const fresh = depth < 8 && abs !== null && budget.claim(abs);
+        if (!fresh || abs === null) return '';
         const text = await fetchText(abs);
         if (text === null) return '';
-        const inner = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText, depth + 1);
+        budget.spend(text);
+        const inner = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText, budget, depth + 1);
         // layer()/supports() conditions are dropped: Chromium would need them as @import.
         const mediaList = media.replace(/\b(layer|supports)\([^)]*\)/gi, '').replace(/\blayer\b/gi, '').trim();
         return mediaList ? `@media ${mediaList} {\n${inner}\n}` : inner;

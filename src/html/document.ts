@@ -1,5 +1,5 @@
-import { loadResource, type ResourceResolver } from '../resources/index.js';
-import { absolutizeUrls, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
+import { loadResource, type LookupAll, type ResourceResolver } from '../resources/index.js';
+import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
 import { classifyUrl } from './network-guard.js';
 
@@ -15,6 +15,10 @@ export interface DocumentInput {
 export interface FetchPolicy {
   resolver?: ResourceResolver;
   maxResourceBytes: number;
+  /** Aborts the build when the job's deadline passes. */
+  signal?: AbortSignal;
+  /** Host lookups for the address check (the pool's shared one). */
+  lookup?: LookupAll;
 }
 
 function escapeHtml(s: string): string {
@@ -31,12 +35,32 @@ function attr(tag: string, name: string): string | undefined {
   return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }
 
-function makeFetchText(policy: FetchPolicy): FetchText {
+function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
   return async (url) => {
+    budget.checkAborted();
     if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return null;
-    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes });
+    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes, lookup: policy.lookup });
+    budget.checkAborted();
     return res ? Buffer.from(res.body).toString('utf8') : null;
   };
+}
+
+/**
+ * `<meta http-equiv=refresh>` would navigate the page away from the document
+ * being printed (a refresh to the document's own URL replaces it with an empty
+ * one): it is dropped, as a print of the document ignores it anyway.
+ */
+function dropMetaRefresh(html: string): string {
+  if (!/http-equiv/i.test(html)) return html;
+  return html.replace(/<meta\b[^>]*>/gi, (tag) => {
+    const value = attr(tag, 'http-equiv');
+    if (value === undefined) return tag;
+    // Attribute values may spell the keyword with character references (`&#114;efresh`).
+    const decoded = value
+      .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+      .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
+    return decoded.trim().toLowerCase() === 'refresh' ? '' : tag;
+  });
 }
 
 async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) => Promise<string>): Promise<string> {
@@ -58,8 +82,9 @@ async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) 
  * are readable from the CSSOM, and the paged-media extensions renamed.
  */
 export async function buildDocument(input: DocumentInput, policy: FetchPolicy): Promise<string> {
-  const fetchText = makeFetchText(policy);
-  let html = input.html;
+  const budget = new ImportBudget(policy.maxResourceBytes, policy.signal);
+  const fetchText = makeFetchText(policy, budget);
+  let html = dropMetaRefresh(input.html);
   const docBase = input.baseUrl ?? attr(/<base\b[^>]*>/i.exec(html)?.[0] ?? '', 'href');
 
   html = await replaceAsync(html, /<link\b[^>]*>/gi, async (m) => {
@@ -75,18 +100,19 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     }
     const text = await fetchText(abs);
     if (text === null) return '';
-    const css = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText);
+    budget.spend(text);
+    const css = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText, budget);
     const media = attr(tag, 'media');
     return styleBlock(media && media.trim() && media.trim() !== 'all' ? `@media ${media} {\n${css}\n}` : css);
   });
-  html = await replaceAsync(html, /(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, async (m) => m[1]! + (await inlineImports(m[2]!, docBase, fetchText)) + m[3]!);
+  html = await replaceAsync(html, /(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, async (m) => m[1]! + (await inlineImports(m[2]!, docBase, fetchText, budget)) + m[3]!);
   html = rewriteHtmlGcpm(html);
 
   let userCss = '';
   if (input.css) {
     const base = docBase;
     const css = base ? absolutizeUrls(input.css, base) : input.css;
-    userCss = styleBlock(await inlineImports(rewriteGcpm(css), base, fetchText));
+    userCss = styleBlock(await inlineImports(rewriteGcpm(css), base, fetchText, budget));
   }
   const first =
     '<meta charset="utf-8">' +

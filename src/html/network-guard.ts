@@ -1,5 +1,5 @@
-import type { Route } from 'playwright-core';
-import { loadResource, type ResourceKind, type ResourceResolver } from '../resources/index.js';
+import type { Page, Request, Route } from 'playwright-core';
+import { loadResource, type LookupAll, type ResourceKind, type ResourceResolver } from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
 
 /** Font responses must declare TrueType, as the hosted API requires. */
@@ -49,8 +49,24 @@ export function isTrueTypeFont(contentType: string | undefined, body: Uint8Array
 export interface GuardOptions {
   resolver?: ResourceResolver;
   maxResourceBytes: number;
+  /** Host lookups for the address check (the pool's shared, coalescing one). */
+  lookup?: LookupAll;
   /** Called for every URL the document tried to load (tests and diagnostics). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
+  /** A page's own document tried to navigate (always refused): the pool fails that job. */
+  onNavigation?: (page: Page, url: string) => void;
+}
+
+/** The page whose top-level document `request` would replace, if it is such a navigation. */
+function topLevelNavigation(request: Request): Page | null {
+  if (!request.isNavigationRequest()) return null;
+  try {
+    const frame = request.frame();
+    return frame.parentFrame() === null ? frame.page() : null;
+  } catch {
+    // Service-worker and other frameless requests.
+    return null;
+  }
 }
 
 /**
@@ -62,14 +78,22 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
   return async (route: Route) => {
     const request = route.request();
     const url = request.url();
+    // A refused navigation (meta refresh, `location = …`, a link target) is
+    // cancelled as if stopped (ERR_ABORTED): any other error code would commit
+    // Chromium's error page in place of the document being rendered.
+    const navigation = request.isNavigationRequest();
     const refuse = async (): Promise<void> => {
       options.onRequest?.(url, 'refused');
-      await route.abort('blockedbyclient').catch(() => undefined);
+      await route.abort(navigation ? 'aborted' : 'blockedbyclient').catch(() => undefined);
     };
     const type = request.resourceType();
-    if (type === 'document' || classifyUrl(url) === 'refuse' || !options.resolver) return refuse();
+    if (navigation) {
+      const page = topLevelNavigation(request);
+      if (page) options.onNavigation?.(page, url);
+    }
+    if (navigation || type === 'document' || classifyUrl(url) === 'refuse' || !options.resolver) return refuse();
     const kind = kindOf(type);
-    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes });
+    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
     if (!res) return refuse();
     if (kind === 'font' && !isTrueTypeFont(res.contentType, res.body)) return refuse();
     let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);

@@ -30,11 +30,29 @@ const BOX: Record<PageCountPosition, string> = {
   bottomCenter: 'bottom-center',
 };
 
+/**
+ * Largest page side and margin: PDF's own limit (14,400 units = 200 in, ISO
+ * 32000-1 annex C). Chromium fails to print past it ("Printing failed"), which
+ * was a 500; it is the caller's mistake, so a 400 on the property.
+ */
+export const MAX_PAGE_INCHES = 200;
+
+/** Inches per unit; `em`/`rem` in `@page` are the initial font size, 16px. */
+const INCHES: Record<string, number> = { in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6, px: 1 / 96, em: 16 / 96, rem: 16 / 96 };
+
+function inches(v: string): number {
+  const m = /^([+-]?(?:\d+\.?\d*|\.\d+))([a-z]*)$/i.exec(v);
+  return m ? Number(m[1]) * (INCHES[m[2]!.toLowerCase()] ?? 0) : 0;
+}
+
 /** Lengths are pasted into CSS, so anything but a plain length is refused (no CSS injection). */
-function length(value: string | undefined, property: string): string | undefined {
+function length(value: string | undefined, property: string, kind: 'side' | 'margin' = 'margin'): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (!LENGTH.test(v)) throw ValidationError.of(`page.${property}`, `Must be a length with a unit (mm, cm, in, px, em, rem, pt, pc), got ${JSON.stringify(value)}`);
+  const size = inches(v);
+  if (Math.abs(size) > MAX_PAGE_INCHES) throw ValidationError.of(`page.${property}`, `Must be at most ${MAX_PAGE_INCHES}in (the largest PDF page), got ${JSON.stringify(value)}`);
+  if (kind === 'side' && !(size > 0)) throw ValidationError.of(`page.${property}`, `Must be a positive length, got ${JSON.stringify(value)}`);
   return v;
 }
 
@@ -51,8 +69,8 @@ function sides(shorthand: string | undefined): [string, string, string, string] 
  * rules override whatever they also set, and `:first`/named pages beat it anyway.
  */
 export function pageOptionsCss(page: HtmlPageOptions = {}): string {
-  const width = length(page.width, 'width') ?? DEFAULT_PAGE_WIDTH;
-  const height = length(page.height, 'height') ?? DEFAULT_PAGE_HEIGHT;
+  const width = length(page.width, 'width', 'side') ?? DEFAULT_PAGE_WIDTH;
+  const height = length(page.height, 'height', 'side') ?? DEFAULT_PAGE_HEIGHT;
   const [t, r, b, l] = sides(page.margin);
   const margin = [length(page.marginTop, 'marginTop') ?? t, length(page.marginRight, 'marginRight') ?? r, length(page.marginBottom, 'marginBottom') ?? b, length(page.marginLeft, 'marginLeft') ?? l];
   const counter = page.pageCount

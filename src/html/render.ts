@@ -143,8 +143,9 @@ async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
 
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
-  const source = await buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes });
-  return pool.run(async ({ page, cdp, deadline }) => {
+  // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
+  const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup });
+  return pool.run(async ({ page, cdp, deadline }, source) => {
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).
     const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}
@@ -174,5 +175,5 @@ window.__castpress.prepare()`);
     removeDests(doc, (name) => name.startsWith('__fs_'));
     if (request.title !== undefined) doc.setTitle(request.title, { showInWindowTitleBar: true });
     return doc.save(SAVE_OPTIONS);
-  });
+  }, build);
 }

@@ -2,3 +2,5 @@ export type { ResourceKind, ResolvedResource, ResourceResolver, FetchLimits } fr
 export { loadResource } from './resolver.js';
 export type { DecodedDataUrl } from './data-url.js';
 export { parseDataUrl } from './data-url.js';
+export type { LookupAll } from './address-guard.js';
+export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js';

@@ -1,3 +1,4 @@
+import { isPublicUrl, type LookupAll } from './address-guard.js';
 import { parseDataUrl } from './data-url.js';
 /**
  * Remote resources (images, fonts, stylesheets) never reach the network by
@@ -22,9 +23,16 @@ export type ResourceResolver = (url: string, kind: ResourceKind) => Promise<Reso
 export interface FetchLimits {
   /** Largest body accepted, bytes. */
   maxBytes: number;
+  /** Host name lookup used for the address check (default: the system resolver; tests inject one). */
+  lookup?: LookupAll;
 }
 
-/** Resolves a URL through data: decoding or the caller's resolver; never throws. */
+/**
+ * Resolves a URL through data: decoding or the caller's resolver; never throws.
+ * A URL whose host is or resolves to a loopback, private, link-local or other
+ * non-public address never reaches the resolver (see address-guard.ts): this is
+ * the one door for HTML, Markdown and fill alike.
+ */
 export async function loadResource(
   url: string,
   kind: ResourceKind,
@@ -37,6 +45,7 @@ export async function loadResource(
     return decoded;
   }
   if (!resolver || !/^https?:\/\//i.test(url)) return null;
+  if (!(await isPublicUrl(url, limits.lookup))) return null;
   try {
     const res = await resolver(url, kind);
     if (!res || !(res.body instanceof Uint8Array) || res.body.byteLength > limits.maxBytes) return null;

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { outcome } from './helpers/outcome.js';
+import { pageText } from './helpers/pdf.js';
+
+/**
+ * CPU ticks (1/100 s) the pool's Chromium processes spend during `ms`: renderers,
+ * and also the browser and utility processes (the print compositor assembles PDFs there).
+ */
+async function chromiumTicksDuring(pool: BrowserPool, ms: number, types?: string[]): Promise<number> {
+  const renderers = async (): Promise<Map<number, number>> =>
+    new Map((await pool.processes()).filter((p) => !types || types.includes(p.type)).map((p) => [p.pid, p.cpuTicks]));
+  const before = await renderers();
+  await new Promise((r) => setTimeout(r, ms));
+  let spent = 0;
+  for (const [pid, ticks] of await renderers()) spent += ticks - (before.get(pid) ?? 0);
+  return spent;
+}
+
+describe('a timed-out job stops costing CPU', () => {
+  let pool: BrowserPool;
+  beforeAll(() => {
+    pool = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 4000 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('an endless script: 504, then its renderer is gone within a second', async () => {
+    expect(await outcome(pool, { html: '<p>warm</p>' })).toBe('pdf');
+    // The renderer is busy for the whole job: that is the CPU that must stop.
+    const started = Date.now();
+    const result = outcome(pool, { html: '<p>x</p><script>for (;;) {}</script>' });
+    await new Promise((r) => setTimeout(r, 500));
+    // The measurement sees the spinning renderer while the job runs (so the check below can fail).
+    expect(await chromiumTicksDuring(pool, 2000, ['renderer'])).toBeGreaterThan(20);
+    expect(await result).toBe('RenderError 504');
+    expect(Date.now() - started).toBeLessThan(7000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await chromiumTicksDuring(pool, 1000)).toBeLessThan(10);
+    expect((await pageText(await renderHtml(pool, { html: '<p>still serving</p>' })))[0]).toContain('still serving');
+  });
+
+  it('a huge paginated document: 504, then no renderer keeps printing', async () => {
+    const html = `<style>div { break-after: page; }</style>${'<div>page</div>'.repeat(10_000)}`;
+    expect(await outcome(pool, { html })).toBe('RenderError 504');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await chromiumTicksDuring(pool, 1000)).toBeLessThan(10);
+  });
+});
+
+describe('browser memory is bounded', () => {
+  it('a browser is replaced after maxJobsPerBrowser jobs, its processes ended', async () => {
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const browserPid = async (p: BrowserPool): Promise<number | undefined> => (await p.processes())[0]?.pid;
+    const pool = new BrowserPool({ maxJobsPerBrowser: 2, jobTimeoutMs: 15_000 });
+    try {
+      await renderHtml(pool, { html: '<p>1</p>' });
+      const first = await browserPid(pool);
+      expect(first).toBeGreaterThan(0);
+      await renderHtml(pool, { html: '<p>2</p>' });
+      expect((await pageText(await renderHtml(pool, { html: '<p>third job</p>' })))[0]).toContain('third job');
+      const second = await browserPid(pool);
+      expect(second).toBeGreaterThan(0);
+      expect(second).not.toBe(first);
+      expect(alive(first!)).toBe(false);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a job that grows Chromium past the memory ceiling fails with 413 within seconds; the next job gets a fresh browser', async () => {
+    const pool = new BrowserPool({ javaScriptEnabled: true, maxBrowserRssBytes: 1024 ** 3, jobTimeoutMs: 20_000 });
+    try {
+      await renderHtml(pool, { html: '<p>warm</p>' });
+      const before = (await pool.processes())[0]?.pid;
+      // ~1.3 GB of live arrays, held while the script spins.
+      const hog = '<script>const keep = []; for (let i = 0; i < 80; i++) keep.push(new Array(4e6).fill(i + 0.5)); for (;;) {}</script>';
+      const started = Date.now();
+      expect(await outcome(pool, { html: hog })).toBe('PayloadTooLargeError 413');
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await pageText(await renderHtml(pool, { html: '<p>fresh</p>' })))[0]).toContain('fresh');
+      expect((await pool.processes())[0]?.pid).not.toBe(before);
+    } finally {
+      await pool.close();
+    }
+  });
+});

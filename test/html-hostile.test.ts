@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { ImportBudget, inlineImports } from '../src/html/css-rewrite.js';
+import { outcome } from './helpers/outcome.js';
+import { pageText } from './helpers/pdf.js';
+
+describe('documents that navigate', () => {
+  let scripted: BrowserPool;
+  let plain: BrowserPool;
+  beforeAll(() => {
+    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 8000 });
+    plain = new BrowserPool({ jobTimeoutMs: 8000 });
+  });
+  afterAll(async () => {
+    await Promise.all([scripted.close(), plain.close()]);
+  });
+
+  it('meta refresh is ignored: the document renders (JS on and off)', async () => {
+    const refreshes = [
+      '<meta http-equiv="refresh" content="0">',
+      '<meta http-equiv=refresh content="0; url=http://127.0.0.1:1/x">',
+      "<meta content='0;url=about:blank' http-equiv='Refresh'>",
+      '<meta http-equiv="REFRESH" content="0; url=data:text/html,replaced">',
+      '<meta http-equiv="&#114;efresh" content="0">',
+      '<meta http-equiv = " Refresh " content="0;url=http://example.com/">',
+    ];
+    for (const pool of [plain, scripted]) {
+      for (const meta of refreshes) {
+        const pdf = await renderHtml(pool, { html: `<html><head>${meta}</head><body><p>kept content</p><img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="></body></html>` });
+        expect((await pageText(pdf))[0]).toContain('kept content');
+      }
+    }
+  });
+
+  it('a script that navigates the document away gets a 400 quickly, and the pool keeps serving', async () => {
+    const scripts = [
+      "location.href = 'http://127.0.0.1:1/elsewhere'",
+      'location.reload()',
+      "location.href = 'about:blank'",
+      "setTimeout(() => { location.href = 'https://example.com/' }, 0)",
+      "document.body.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=0>')",
+    ];
+    for (const script of scripts) {
+      const started = Date.now();
+      const result = await outcome(scripted, { html: `<p>before</p><script>${script}</script><p>after</p>` });
+      expect([script, result === 'pdf' || result === 'ValidationError 400']).toEqual([script, true]);
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+    expect((await pageText(await renderHtml(scripted, { html: '<p>next job</p>' })))[0]).toContain('next job');
+  });
+});
+
+describe('hostile stylesheets and page sizes', () => {
+  let pool: BrowserPool;
+  let asked = 0;
+  beforeAll(() => {
+    pool = new BrowserPool({
+      jobTimeoutMs: 10_000,
+      resolver: async (url) => {
+        asked++;
+        // Every sheet imports ten new ones, 100 KB each: unbounded without a budget.
+        const n = Number(/\/(\d+)\.css/.exec(url)?.[1] ?? 0);
+        const imports = Array.from({ length: 10 }, (_, i) => `@import url("/${n * 10 + i + 1}.css");`).join('\n');
+        return { body: new TextEncoder().encode(`${imports}\n/*${'x'.repeat(100_000)}*/ p { color: black }`), contentType: 'text/css' };
+      },
+    });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('@import fan-out of a data: sheet importing itself N times returns quickly (N = 6, 20)', async () => {
+    for (const n of [6, 20]) {
+      const sheet = `data:text/css,${encodeURIComponent('@import url("#0");'.repeat(n) + 'p { color: blue }')}`;
+      for (const html of [`<link rel="stylesheet" href="${sheet}"><p>fan-out</p>`, `<style>@import url("${sheet}");</style><p>fan-out</p>`]) {
+        const started = Date.now();
+        const result = await outcome(pool, { html });
+        expect(result).toBe('pdf');
+        expect(Date.now() - started).toBeLessThan(5000);
+      }
+    }
+  });
+
+  it('a tree of distinct imports stops at the sheet budget with a 413', async () => {
+    asked = 0;
+    const started = Date.now();
+    expect(await outcome(pool, { html: '<style>@import url("https://sheets.test/0.css");</style><p>tree</p>' })).toBe('PayloadTooLargeError 413');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(asked).toBeLessThanOrEqual(260);
+  });
+
+  it('a 5000-inch page is a 400 on the property; a document @page that Chromium cannot print is a 400 too', async () => {
+    const err = await renderHtml(pool, { html: '<p>x</p>', page: { width: '5000in' } }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ValidationError', status: 400, fields: [{ property: 'page.width' }] });
+    expect(await outcome(pool, { html: '<p>x</p>', page: { height: '0mm' } })).toBe('ValidationError 400');
+    expect(await outcome(pool, { html: '<p>x</p>', page: { width: '200in', height: '14400pt' } })).toBe('pdf');
+    expect(await outcome(pool, { html: '<p>x</p>', css: '@page { size: 5000in 5in }' })).toBe('ValidationError 400');
+  });
+});
+
+describe('document building', () => {
+  it('runs inside the job deadline: a stylesheet that never arrives is a 504 on time', async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
+    try {
+      const started = Date.now();
+      expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe('RenderError 504');
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('inlines each sheet once: repeats and cycles (a → b → a) cost one fetch each', async () => {
+    const sheets: Record<string, string> = {
+      'https://s.test/a.css': '@import "b.css"; @import "b.css#x"; .a {}',
+      'https://s.test/b.css': '@import url(a.css); .b {}',
+    };
+    const fetched: string[] = [];
+    const css = await inlineImports('@import "https://s.test/a.css"; @import "https://s.test/a.css"; .top {}', undefined, async (url) => {
+      fetched.push(url);
+      return sheets[url] ?? null;
+    }, new ImportBudget(1_000_000));
+    expect(fetched).toEqual(['https://s.test/a.css', 'https://s.test/b.css']);
+    expect(css.replace(/\s+/g, ' ').trim()).toBe('.b {} .a {} .top {}');
+  });
+});
+
+describe('renderer crash', () => {
+  it('a job whose renderer crashes is retried once and succeeds', async () => {
+    let crashes = 0;
+    const pool: BrowserPool = new BrowserPool({
+      jobTimeoutMs: 15_000,
+      resolver: async () => {
+        if (crashes === 0) {
+          crashes++;
+          await pool.crashRenderersForTesting();
+        }
+        return null;
+      },
+    });
+    try {
+      await renderHtml(pool, { html: '<p>warm up</p>' });
+      const pdf = await renderHtml(pool, { html: '<img src="https://crash.test/a.png"><p>survived</p>' });
+      expect(crashes).toBe(1);
+      expect((await pageText(pdf))[0]).toContain('survived');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+    try {
+      await renderHtml(pool, { html: '<p>warm up</p>' });
+      // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.
+      const html = `<style>div { break-after: page; }</style><p>survived</p>${'<div>page</div>'.repeat(3000)}`;
+      const timer = setTimeout(() => void pool.crashRenderersForTesting(), 600);
+      const pdf = await renderHtml(pool, { html }).finally(() => clearTimeout(timer));
+      expect((await pageText(pdf))[0]).toContain('survived');
+    } finally {
+      await pool.close();
+    }
+  });
+});
