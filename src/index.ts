@@ -28,3 +28,15 @@ export type {
 } from './schema/index.js';
 export type { FontRegistryOptions, FontWeight } from './fonts/index.js';
 export type { BrowserPoolOptions } from './html/index.js';
+export { createSigningIdentity, sealPdf, signInTurn, verifyPdf } from './signing/index.js';
+export type {
+  SigningIdentity,
+  SigningIdentityOptions,
+  SigningLogger,
+  SealOptions,
+  SignatureRequest,
+  TimestampOptions,
+  VerifyOptions,
+  VerifyResult,
+  VerifiedSignature,
+} from './signing/index.js';

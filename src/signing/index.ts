@@ -1,0 +1,17 @@
+/** Signing: identities (certificates and keys), PAdES seals, and verification. */
+export { createSigningIdentity } from './identity.js';
+export type {
+  SigningIdentity,
+  SigningIdentityOptions,
+  GeneratedIdentityOptions,
+  Pkcs12IdentityOptions,
+  PemIdentityOptions,
+  SigningLogger,
+  IdentityKind,
+  LocalCaFiles,
+} from './identity.js';
+export { sealPdf, signInTurn } from './seal.js';
+export type { SealOptions, SignatureRequest } from './seal.js';
+export type { TimestampOptions } from './timestamp.js';
+export { verifyPdf } from './verify.js';
+export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport } from './verify.js';

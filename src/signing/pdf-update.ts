@@ -1,0 +1,142 @@
+/**
+ * The one place where signing writes into a PDF (and reads signature dictionaries back).
+ *
+ * This belongs to the src/pdf kernel, the only place meant to load, edit and write PDFs;
+ * it lives here until the kernel's incremental writer exists and can take it over
+ * (see README). Everything it writes is an incremental update appended to the input:
+ * the input bytes are always an exact prefix of the output, checked before returning.
+ */
+import { PDF, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
+import { InvalidPdfError, SigningError } from '../errors/index.js';
+
+export interface AppendSignatureOptions {
+  signer: Signer;
+  /** Name of the new signature field; a number is added when the document already has it. */
+  fieldName: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  signingTime: Date;
+  timestampAuthority?: TimestampAuthority;
+  /** Bytes reserved for the CMS in /Contents. */
+  reserve: number;
+}
+
+async function open(bytes: Uint8Array): Promise<PDF> {
+  try {
+    return await PDF.load(bytes);
+  } catch (e) {
+    throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
+  }
+}
+
+/**
+ * A field name the form does not have yet. Always a new field: given the name of an empty
+ * signature field, @libpdf/core would reuse it and drop its widgets (the visible boxes).
+ */
+function freshFieldName(pdf: PDF, base: string): string {
+  const taken = new Set(pdf.getForm()?.getFieldNames() ?? []);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
+}
+
+function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
+  if (of.byteLength < prefix.byteLength) return false;
+  return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength));
+}
+
+/**
+ * Appends one signature (a new invisible signature field whose value is a PAdES
+ * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
+ */
+export async function appendSignature(bytes: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
+  const pdf = await open(bytes);
+  if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
+  const blocker = pdf.canSaveIncrementally();
+  if (blocker === 'linearized') {
+    // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
+    // being "fast web view"); @libpdf/core 0.4 would instead rewrite the whole file, which must
+    // never happen to a document that may carry signatures. Its flag is a plain field.
+    const internals = pdf as unknown as { _isLinearized?: boolean };
+    if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
+  } else if (blocker !== null) {
+    throw new SigningError(`The document cannot take an incremental update (${blocker}); repair or re-save it before signing`, 'pdf');
+  }
+  let out: Uint8Array;
+  try {
+    const result = await pdf.sign({
+      signer: options.signer,
+      fieldName: freshFieldName(pdf, options.fieldName),
+      subFilter: 'ETSI.CAdES.detached',
+      level: options.timestampAuthority ? 'B-T' : 'B-B',
+      digestAlgorithm: 'SHA-256',
+      signingTime: options.signingTime,
+      estimatedSize: options.reserve,
+      ...(options.timestampAuthority ? { timestampAuthority: options.timestampAuthority } : {}),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.location !== undefined ? { location: options.location } : {}),
+      ...(options.contactInfo !== undefined ? { contactInfo: options.contactInfo } : {}),
+    });
+    out = result.bytes;
+  } catch (e) {
+    if (e instanceof TimestampError) throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
+    if (e instanceof SignatureError) throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
+    throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  }
+  if (!isPrefix(bytes, out)) {
+    throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  }
+  return out;
+}
+
+export interface SignatureDictionaryInfo {
+  fieldName: string;
+  byteRange: number[];
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  /** /M as written (PDF date string). */
+  m?: string;
+  subFilter?: string;
+  type?: string;
+}
+
+/**
+ * Signature dictionaries as the document's form lists them (field name, reason…).
+ * Best effort: a damaged file yields what can be read, possibly nothing.
+ */
+export async function readSignatureDictionaries(bytes: Uint8Array): Promise<SignatureDictionaryInfo[]> {
+  let pdf: PDF;
+  try {
+    pdf = await PDF.load(bytes);
+  } catch {
+    return [];
+  }
+  const out: SignatureDictionaryInfo[] = [];
+  for (const field of pdf.getForm()?.getSignatureFields() ?? []) {
+    const dict = field.getSignatureDict();
+    if (!dict) continue;
+    const range = dict.getArray('ByteRange');
+    const byteRange: number[] = [];
+    for (let i = 0; range && i < range.length; i++) {
+      const n = range.at(i);
+      if (n && 'value' in n && typeof n.value === 'number') byteRange.push(n.value);
+    }
+    const text = (key: string): string | undefined => dict.getString(key)?.asString();
+    const info: SignatureDictionaryInfo = { fieldName: field.name, byteRange };
+    const reason = text('Reason');
+    const location = text('Location');
+    const contactInfo = text('ContactInfo');
+    const m = text('M');
+    const subFilter = dict.getName('SubFilter')?.value;
+    const type = dict.getName('Type')?.value;
+    if (reason !== undefined) info.reason = reason;
+    if (location !== undefined) info.location = location;
+    if (contactInfo !== undefined) info.contactInfo = contactInfo;
+    if (m !== undefined) info.m = m;
+    if (subFilter !== undefined) info.subFilter = subFilter;
+    if (type !== undefined) info.type = type;
+    out.push(info);
+  }
+  return out;
+}
