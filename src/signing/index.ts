@@ -15,3 +15,7 @@ export type { SealOptions, SignatureRequest } from './seal.js';
 export type { TimestampOptions } from './timestamp.js';
 export { verifyPdf } from './verify.js';
 export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport } from './verify.js';
+export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
+export type { AppearanceWriterOptions } from './appearance.js';
+export { LIMITS as MARK_LIMITS } from './marks.js';
+export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup, Rect as MarkRect } from './marks.js';

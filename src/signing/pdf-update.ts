@@ -6,8 +6,9 @@
  * (see README). Everything it writes is an incremental update appended to the input:
  * the input bytes are always an exact prefix of the output, checked before returning.
  */
+import { PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import { PDF, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
-import { InvalidPdfError, SigningError } from '../errors/index.js';
+import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 
 export interface AppendSignatureOptions {
   signer: Signer;
@@ -138,5 +139,38 @@ export async function readSignatureDictionaries(bytes: Uint8Array): Promise<Sign
     if (type !== undefined) info.type = type;
     out.push(info);
   }
+  return out;
+}
+
+/**
+ * Loads `bytes` for an incremental update with pdf-lib, lets `draw` add content, and
+ * returns the input followed by one update holding only the changed and new objects.
+ * Pages drawn on first have their existing content wrapped in q/Q, since page content
+ * may leave the graphics state changed (no closing Q).
+ */
+export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, isolate: (page: PDFPage) => void) => void | Promise<void>): Promise<Uint8Array> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { forIncrementalUpdate: true, updateMetadata: false });
+  } catch (e) {
+    throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
+  }
+  if (doc.isEncrypted) throw new SigningError('Encrypted documents cannot take signature marks', 'pdf');
+  const isolated = new Set<PDFPage>();
+  const isolate = (page: PDFPage): void => {
+    if (isolated.has(page)) return;
+    isolated.add(page);
+    const ctx = doc.context;
+    page.node.wrapContentStreams(ctx.register(PDFContentStream.of(ctx.obj({}), [pushGraphicsState()])), ctx.register(PDFContentStream.of(ctx.obj({}), [popGraphicsState()])));
+  };
+  await draw(doc, isolate);
+  let out: Uint8Array;
+  try {
+    out = await doc.commit();
+  } catch (e) {
+    if (e instanceof CastpressError) throw e;
+    throw new SigningError(`Cannot write the update: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  }
+  if (!isPrefix(bytes, out)) throw new SigningError('Writing the marks would have rewritten earlier bytes of the document; refused', 'pdf', 500);
   return out;
 }
