@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SigningError, ValidationError } from '../src/errors/index.js';
 import { createSigningIdentity, sealPdf, verifyPdf } from '../src/signing/index.js';
-import { makePdf, tempDir, tool } from './helpers/signing.js';
+import { extractSignatures, makePdf, opensslCmsVerify, tempDir, tool } from './helpers/signing.js';
 
 const CLOCK = () => new Date('2026-06-01T09:00:00Z');
 
@@ -130,4 +130,38 @@ describe('PKCS#12 and PEM identities', () => {
     const noCert = await rejectsWith(createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: 'hello' }), ValidationError);
     expect(noCert.fields[0]?.property).toBe('certificates');
   });
+
+  it('an ECDSA P-256 key signs as well (openssl and pdfsig agree)', async () => {
+    const key = path.join(dir, 'ec.key');
+    const crt = path.join(dir, 'ec.crt');
+    const req = await tool('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', crt, '-days', '30', '-subj', '/CN=EC Signer']);
+    expect(req.code, req.stderr).toBe(0);
+    const ec = await createSigningIdentity({ privateKey: await readFile(key, 'utf8'), certificates: await readFile(crt, 'utf8') });
+    const signed = await sealPdf(await makePdf(), ec);
+    const result = await verifyPdf(signed, { trustAnchors: [await readFile(crt, 'utf8')] });
+    expect(result.signatures[0]).toMatchObject({ digestMatches: true, signatureValid: true, valid: true, chain: { trusted: true } });
+    const file = path.join(dir, 'ec.pdf');
+    await writeFile(file, signed);
+    expect((await tool('pdfsig', [file])).stdout).toContain('Signature is Valid');
+    const [sig] = extractSignatures(signed);
+    expect((await opensslCmsVerify(sig!, crt, dir, 'ec')).code).toBe(0);
+  });
+
+  it('a PKCS#12 holding a chain (the local CA exported by openssl) signs with a chain that reaches the root', async () => {
+    const local = await createSigningIdentity({ dataDir: path.join(dir, 'data'), clock: CLOCK });
+    const p12chain = path.join(dir, 'chain.p12');
+    const exp = await tool('openssl', ['pkcs12', '-export', '-inkey', local.files!.key, '-in', local.files!.certificate, '-passout', 'pass:x', '-out', p12chain]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const fromP12 = await createSigningIdentity({ pkcs12: p12chain, passphrase: 'x' });
+    expect(fromP12.chain).toHaveLength(1);
+    const signed = await sealPdf(await makePdf(), fromP12, { signingTime: new Date('2026-06-02T00:00:00Z') });
+    const result = await verifyPdf(signed, { trustAnchors: [await readFile(local.files!.rootCertificate, 'utf8')] });
+    expect(result.signatures[0]!.chain).toEqual({ subjects: ['O=castpress, CN=castpress local signer', 'O=castpress, CN=castpress local root CA (self-signed)'], trusted: true });
+    // A signing time before the certificates were valid breaks the chain.
+    const early = await sealPdf(await makePdf(), fromP12, { signingTime: new Date('2020-01-01T00:00:00Z') });
+    const earlyResult = await verifyPdf(early, { trustAnchors: [await readFile(local.files!.rootCertificate, 'utf8')] });
+    expect(earlyResult.signatures[0]!.chain.trusted).toBe(false);
+    expect(earlyResult.signatures[0]!.chain.problem).toMatch(/not valid at the signing time/);
+  });
 });
+

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
 import { readSignatureDictionaries, type SignatureDictionaryInfo } from './pdf-update.js';
+import { certificatesFromPem } from './pem.js';
 
 export interface SignerInfo {
   /** Subject DN, e.g. `O=castpress, CN=castpress local signer`. */
@@ -143,21 +144,15 @@ function signerInfoOf(cert: X509Certificate): SignerInfo {
 }
 
 function anchorsFrom(inputs: Array<string | Uint8Array>): X509Certificate[] {
-  const out: X509Certificate[] = [];
-  inputs.forEach((input, i) => {
+  return inputs.flatMap((input, i) => {
     try {
-      if (typeof input === 'string') {
-        const blocks = input.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-        if (blocks.length === 0) throw new Error('no PEM certificate');
-        for (const block of blocks) out.push(new X509Certificate(block));
-      } else {
-        out.push(new X509Certificate(input));
-      }
+      const ders = typeof input === 'string' ? certificatesFromPem(input) : [input];
+      if (ders.length === 0) throw new Error('no PEM certificate');
+      return ders.map((der) => new X509Certificate(der));
     } catch (e) {
       throw ValidationError.of(`trustAnchors[${i}]`, `Not a certificate (${(e as Error).message})`);
     }
   });
-  return out;
 }
 
 function validAt(cert: X509Certificate, at: Date): boolean {
@@ -197,26 +192,33 @@ function parseSignedData(der: Uint8Array): pkijs.SignedData {
   return new pkijs.SignedData({ schema: info.content });
 }
 
-function certificatesOf(sd: pkijs.SignedData): X509Certificate[] {
-  return (sd.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate).map((c) => new X509Certificate(Buffer.from(c.toSchema().toBER(false))));
+interface CmsCertificate {
+  pki: pkijs.Certificate;
+  x509: X509Certificate;
 }
 
-function hex(view: Uint8Array): string {
-  return Buffer.from(view).toString('hex').replace(/^(00)+/, '').toUpperCase();
+function certificatesOf(sd: pkijs.SignedData): CmsCertificate[] {
+  return (sd.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((pki) => ({ pki, x509: new X509Certificate(Buffer.from(pki.toSchema().toBER(false))) }));
 }
 
-function findSignerCertificate(info: pkijs.SignerInfo, certs: X509Certificate[]): X509Certificate | undefined {
-  const sid = info.sid;
+const SUBJECT_KEY_IDENTIFIER = '2.5.29.14';
+
+/** The certificate a SignerInfo names: by issuer and serial number, or by subject key identifier. */
+function findSignerCertificate(info: pkijs.SignerInfo, certs: CmsCertificate[]): X509Certificate | undefined {
+  const sid: unknown = info.sid;
   if (sid instanceof pkijs.IssuerAndSerialNumber) {
-    const serial = hex(sid.serialNumber.valueBlock.valueHexView);
-    return certs.find((c) => c.serialNumber.replace(/^0+/, '') === serial.replace(/^0+/, ''));
+    return certs.find((c) => c.pki.serialNumber.isEqual(sid.serialNumber) && c.pki.issuer.isEqual(sid.issuer))?.x509;
   }
-  if (sid instanceof asn1js.Constructed || sid instanceof asn1js.Primitive) {
-    // subjectKeyIdentifier [0]: compare with each certificate's SKI extension via its public key hash would need
-    // more ASN.1; certificates we see carry issuerAndSerialNumber, and a miss is reported as no signer.
-    return undefined;
-  }
-  return undefined;
+  // [0] SubjectKeyIdentifier: an implicitly tagged OCTET STRING.
+  const keyId = sid instanceof asn1js.Primitive ? Buffer.from(sid.valueBlock.valueHexView) : undefined;
+  if (!keyId) return undefined;
+  return certs.find((c) => {
+    const ext = c.pki.extensions?.find((e) => e.extnID === SUBJECT_KEY_IDENTIFIER);
+    const value = ext?.parsedValue;
+    return value instanceof asn1js.OctetString && Buffer.from(value.valueBlock.valueHexView).equals(keyId);
+  })?.x509;
 }
 
 /** Verifies `signature` over `data` (the DER of the signed attributes) with the certificate's key. */
@@ -340,8 +342,9 @@ function verifyOne(file: Buffer, raw: RawSignature, index: number, dict: Signatu
   const info = sd.signerInfos[0];
   if (!info) return failed('The CMS has no signer');
   if (sd.signerInfos.length > 1) problems.push('The CMS has more than one signer; only the first is checked');
-  const certs = certificatesOf(sd);
-  const cert = findSignerCertificate(info, certs);
+  const cmsCerts = certificatesOf(sd);
+  const certs = cmsCerts.map((c) => c.x509);
+  const cert = findSignerCertificate(info, cmsCerts);
   const digestName = DIGESTS[info.digestAlgorithm.algorithmId];
   if (!digestName) return failed(`Unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
 
