@@ -187,6 +187,17 @@ describe('sealPdf', () => {
     expect((await tool('qpdf', ['--check', path.join(dir, 'linearized-sealed.pdf')])).code).toBe(0);
   });
 
+  it('same input, identity and signing time: the same bytes (a file without /ID gets one from its content)', async () => {
+    const input = await makePdf();
+    expect(Buffer.from(input).toString('latin1')).not.toContain('/ID');
+    const a = await sealPdf(input, identity, { signingTime: SIGNED_AT, reason: 'r' });
+    const b = await sealPdf(Uint8Array.from(input), identity, { signingTime: SIGNED_AT, reason: 'r' });
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+    const c = await sealPdf(input, identity, { signingTime: new Date(SIGNED_AT.getTime() + 1000), reason: 'r' });
+    expect(Buffer.from(a).equals(Buffer.from(c))).toBe(false);
+    expect((await pdfsig(await save('with-id.pdf', a))).signatures[0]!.valid).toBe(true);
+  });
+
   it('bad input: typed errors, nothing written', async () => {
     const input = await makePdf();
     await expect(sealPdf(new TextEncoder().encode('not a pdf'), identity)).rejects.toBeInstanceOf(InvalidPdfError);

@@ -7,7 +7,8 @@
  * the input bytes are always an exact prefix of the output, checked before returning.
  */
 import { PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
-import { PDF, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
+import { createHash } from 'node:crypto';
+import { PDF, PdfArray, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 
 export interface AppendSignatureOptions {
@@ -62,6 +63,12 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
     if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
   } else if (blocker !== null) {
     throw new SigningError(`The document cannot take an incremental update (${blocker}); repair or re-save it before signing`, 'pdf');
+  }
+  // Same input, same time, same bytes: without a file identifier libpdf would write a random one.
+  const trailer = pdf.context.info.trailer;
+  if (!trailer.getArray('ID')) {
+    const id = createHash('sha256').update(bytes).digest().subarray(0, 16);
+    trailer.set('ID', new PdfArray([PdfString.fromBytes(new Uint8Array(id)), PdfString.fromBytes(new Uint8Array(id))]));
   }
   let out: Uint8Array;
   try {
