@@ -198,6 +198,17 @@ describe('sealPdf', () => {
     expect((await pdfsig(await save('with-id.pdf', a))).signatures[0]!.valid).toBe(true);
   });
 
+  it('reasons and locations keep parentheses, backslashes, line breaks and any script', async () => {
+    const reason = 'Approve (v2) \\ done';
+    const location = 'Zürich – 東京\nline 2 (x)';
+    const sealed = await sealPdf(await makePdf(), identity, { reason, location, signingTime: SIGNED_AT });
+    const [v] = (await verifyPdf(sealed)).signatures;
+    expect([v!.reason, v!.location]).toEqual([reason, location]);
+    // Read independently: the literal string as written, escaped once.
+    expect(Buffer.from(sealed).toString('latin1')).toContain('/Reason (Approve \\(v2\\) \\\\ done)');
+    expect((await pdfsig(await save('reason.pdf', sealed))).signatures[0]!.valid).toBe(true);
+  });
+
   it('bad input: typed errors, nothing written', async () => {
     const input = await makePdf();
     await expect(sealPdf(new TextEncoder().encode('not a pdf'), identity)).rejects.toBeInstanceOf(InvalidPdfError);

@@ -8,7 +8,7 @@
  */
 import { PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
-import { PDF, PdfArray, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 
 export interface AppendSignatureOptions {
@@ -48,6 +48,27 @@ function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
 }
 
 /**
+ * Puts /Reason, /Location and /ContactInfo into the signature dictionary as it is registered.
+ * libpdf 0.4 escapes these texts and then encodes them again, so "(", ")", "\\" and line breaks
+ * came out as "\\(" etc. (and literally so in UTF-16 strings); we hand it none and set them here,
+ * on the one dictionary of /Type /Sig that `sign()` registers. Returns the undo.
+ */
+function writeSignatureTexts(pdf: PDF, texts: Array<[string, string]>): () => void {
+  if (texts.length === 0) return () => undefined;
+  const registry = pdf.context.registry;
+  const own = Object.getOwnPropertyDescriptor(registry, 'register');
+  const register = registry.register.bind(registry);
+  registry.register = (obj) => {
+    if (obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig') for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
+    return register(obj);
+  };
+  return () => {
+    if (own) Object.defineProperty(registry, 'register', own);
+    else delete (registry as { register?: unknown }).register;
+  };
+}
+
+/**
  * Appends one signature (a new invisible signature field whose value is a PAdES
  * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
  */
@@ -70,6 +91,11 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
     const id = createHash('sha256').update(bytes).digest().subarray(0, 16);
     trailer.set('ID', new PdfArray([PdfString.fromBytes(new Uint8Array(id)), PdfString.fromBytes(new Uint8Array(id))]));
   }
+  const texts: Array<[string, string]> = [];
+  if (options.reason !== undefined) texts.push(['Reason', options.reason]);
+  if (options.location !== undefined) texts.push(['Location', options.location]);
+  if (options.contactInfo !== undefined) texts.push(['ContactInfo', options.contactInfo]);
+  const restore = writeSignatureTexts(pdf, texts);
   let out: Uint8Array;
   try {
     const result = await pdf.sign({
@@ -81,15 +107,14 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
       signingTime: options.signingTime,
       estimatedSize: options.reserve,
       ...(options.timestampAuthority ? { timestampAuthority: options.timestampAuthority } : {}),
-      ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      ...(options.location !== undefined ? { location: options.location } : {}),
-      ...(options.contactInfo !== undefined ? { contactInfo: options.contactInfo } : {}),
     });
     out = result.bytes;
   } catch (e) {
     if (e instanceof TimestampError) throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
     if (e instanceof SignatureError) throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
     throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  } finally {
+    restore();
   }
   if (!isPrefix(bytes, out)) {
     throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
