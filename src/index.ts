@@ -28,7 +28,7 @@ export type {
 } from './schema/index.js';
 export type { FontRegistryOptions, FontWeight } from './fonts/index.js';
 export type { BrowserPoolOptions } from './html/index.js';
-export { createSigningIdentity, sealPdf, signInTurn, verifyPdf, AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY, MARK_LIMITS } from './signing/index.js';
+export { createSigningIdentity, sealPdf, signInTurn, verifyPdf, AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY, MARK_LIMITS, formatSignatureDate } from './signing/index.js';
 export type {
   SigningIdentity,
   SigningIdentityOptions,

@@ -19,3 +19,5 @@ export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './ap
 export type { AppearanceWriterOptions } from './appearance.js';
 export { LIMITS as MARK_LIMITS } from './marks.js';
 export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup, Rect as MarkRect } from './marks.js';
+export { formatSignatureDate } from './date-format.js';
+export type { SignatureDateOptions } from './date-format.js';
