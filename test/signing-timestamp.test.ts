@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpTimestampAuthority, PDF } from '@libpdf/core';
 import { SigningError } from '../src/errors/index.js';
 import { createSigningIdentity, sealPdf, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
 import { extractSignatures, makePdf, opensslCmsVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
@@ -147,6 +148,34 @@ describe('PAdES B-T through a caller-given fetch', () => {
     // The same check against other data fails: the test can tell a wrong token.
     const wrong = await tool('openssl', ['ts', '-verify', '-data', path.join(dir, 'bt-ranges.bin'), '-in', path.join(dir, 'token.der'), '-token_in', '-CAfile', path.join(dir, 'tsa-root.pem'), '-untrusted', path.join(dir, 'tsa.crt')]);
     expect(wrong.stdout + wrong.stderr).not.toContain('Verification: OK');
+  });
+
+  it('verifyPdf checks a document timestamp (/DocTimeStamp) added after the seal', async () => {
+    const sealed = await sealPdf(await makePdf(), identity, { reason: 'Sealed' });
+    const pdf = await PDF.load(sealed);
+    const { bytes } = await pdf.addTimestamp({ timestampAuthority: new HttpTimestampAuthority(url) });
+    expect(Buffer.from(bytes.subarray(0, sealed.length)).equals(Buffer.from(sealed))).toBe(true);
+    const result = await verifyPdf(bytes, { trustAnchors: [await readFile(path.join(dir, 'tsa-root.pem'), 'utf8')] });
+    expect(result.valid).toBe(true);
+    expect(result.signatures.map((s) => [s.kind, s.valid, s.coversWholeDocument])).toEqual([
+      ['signature', true, false],
+      ['documentTimestamp', true, true],
+    ]);
+    const docTs = result.signatures[1]!;
+    expect(docTs.signer?.commonName).toBe('Test TSA');
+    expect(docTs.chain.trusted).toBe(true);
+    // openssl agrees: the token in /Contents timestamps the covered ranges.
+    const token = extractSignatures(bytes)[1]!;
+    await writeFile(path.join(dir, 'docts.der'), token.der);
+    await writeFile(path.join(dir, 'docts-ranges.bin'), token.signedBytes);
+    const v = await tool('openssl', ['ts', '-verify', '-data', path.join(dir, 'docts-ranges.bin'), '-in', path.join(dir, 'docts.der'), '-token_in', '-CAfile', path.join(dir, 'tsa-root.pem'), '-untrusted', path.join(dir, 'tsa.crt')]);
+    expect(v.stdout + v.stderr).toContain('Verification: OK');
+    // One changed byte in the first revision: the timestamp's imprint no longer matches.
+    const bad = Uint8Array.from(bytes);
+    bad[30] = bad[30] === 0x30 ? 0x31 : 0x30;
+    const tampered = await verifyPdf(bad);
+    expect(tampered.valid).toBe(false);
+    expect(tampered.signatures.map((s) => s.digestMatches)).toEqual([false, false]);
   });
 
   it('a failing TSA or fetch is a SigningError and nothing is returned', async () => {

@@ -46,6 +46,8 @@ export interface TimestampReport {
 export interface VerifiedSignature {
   /** Position in the file, first signature 0. */
   index: number;
+  /** A signature, or a document timestamp (/DocTimeStamp: an RFC 3161 token over the ranges; `signer` is the TSA). */
+  kind: 'signature' | 'documentTimestamp';
   fieldName?: string;
   signer: SignerInfo | null;
   /** The CMS signing-time attribute, else /M. A claim of the signer unless a timestamp backs it. */
@@ -270,20 +272,25 @@ function timeOf(attr: pkijs.Attribute | undefined): Date | undefined {
   return undefined;
 }
 
-function checkTimestamp(info: pkijs.SignerInfo): TimestampReport | undefined {
-  const attr = attribute(info, OID.timestampToken, true);
-  if (!attr) return undefined;
-  const token = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attr.values[0] }).content });
+interface TokenCheck extends TimestampReport {
+  tsaCertificate?: X509Certificate;
+  certificates: X509Certificate[];
+}
+
+/**
+ * An RFC 3161 token: its TSTInfo's message imprint against `imprintOf` (what it should
+ * timestamp, hashed with the token's own algorithm), and the TSA's CMS signature.
+ */
+function checkToken(token: pkijs.SignedData, imprintOf: (digest: string) => Buffer): TokenCheck {
   const content = token.encapContentInfo.eContent;
   if (!content || token.encapContentInfo.eContentType !== OID.tstInfo) throw new Error('the timestamp token holds no TSTInfo');
   const tstDer = new Uint8Array(content.getValue());
   const tst = pkijs.TSTInfo.fromBER(tstDer);
   const imprintAlg = DIGESTS[tst.messageImprint.hashAlgorithm.algorithmId];
-  const imprintMatches =
-    imprintAlg !== undefined &&
-    createHash(imprintAlg).update(info.signature.valueBlock.valueHexView).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView));
+  const imprintMatches = imprintAlg !== undefined && imprintOf(imprintAlg).equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView));
   const tsInfo = token.signerInfos[0];
-  const tsaCert = tsInfo ? findSignerCertificate(tsInfo, certificatesOf(token)) : undefined;
+  const cmsCerts = certificatesOf(token);
+  const tsaCert = tsInfo ? findSignerCertificate(tsInfo, cmsCerts) : undefined;
   let signatureValid = false;
   if (tsInfo && tsaCert) {
     const alg = DIGESTS[tsInfo.digestAlgorithm.algorithmId];
@@ -293,7 +300,47 @@ function checkTimestamp(info: pkijs.SignerInfo): TimestampReport | undefined {
       signatureValid = contentDigestOk && signatureVerifies(tsInfo, new Uint8Array(tsInfo.signedAttrs.encodedValue), tsaCert, alg);
     }
   }
-  return { time: tst.genTime, imprintMatches, signatureValid, ...(tsaCert ? { tsa: dn(tsaCert, 'subject') } : {}) };
+  return {
+    time: tst.genTime,
+    imprintMatches,
+    signatureValid,
+    ...(tsaCert ? { tsa: dn(tsaCert, 'subject'), tsaCertificate: tsaCert } : {}),
+    certificates: cmsCerts.map((c) => c.x509),
+  };
+}
+
+function report(check: TokenCheck): TimestampReport {
+  return { time: check.time, imprintMatches: check.imprintMatches, signatureValid: check.signatureValid, ...(check.tsa ? { tsa: check.tsa } : {}) };
+}
+
+/** The signature timestamp (PAdES B-T) in the unsigned attributes: it covers the signature value. */
+function checkTimestamp(info: pkijs.SignerInfo): TimestampReport | undefined {
+  const attr = attribute(info, OID.timestampToken, true);
+  if (!attr) return undefined;
+  const token = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attr.values[0] }).content });
+  return report(checkToken(token, (alg) => createHash(alg).update(info.signature.valueBlock.valueHexView).digest()));
+}
+
+/** A document timestamp (/Type /DocTimeStamp, ETSI.RFC3161): the token itself covers the byte ranges. */
+function verifyDocumentTimestamp(file: Buffer, sd: pkijs.SignedData, base: Omit<VerifiedSignature, 'signer' | 'digestMatches' | 'signatureValid' | 'signingCertificateV2' | 'chain' | 'valid' | 'problems'>, anchors: X509Certificate[]): VerifiedSignature {
+  const check = checkToken(sd, (alg) => hashRanges(file, base.coveredRanges, alg));
+  const problems: string[] = [];
+  if (!check.imprintMatches) problems.push('Digest mismatch: the covered bytes changed after the document timestamp');
+  if (!check.signatureValid) problems.push('The timestamp authority signature does not verify');
+  const cert = check.tsaCertificate;
+  const info = sd.signerInfos[0];
+  return {
+    ...base,
+    signer: cert ? signerInfoOf(cert) : null,
+    signingTime: check.time,
+    digestMatches: check.imprintMatches,
+    signatureValid: check.signatureValid,
+    signingCertificateV2: !!cert && !!info && signingCertificateV2Names(info, cert),
+    chain: cert ? buildChain(cert, check.certificates, anchors, check.time) : { subjects: [], trusted: false, problem: 'No timestamp authority certificate' },
+    timestamp: report(check),
+    valid: check.imprintMatches && check.signatureValid,
+    problems,
+  };
 }
 
 function pdfDate(m: string | undefined): Date | undefined {
@@ -314,6 +361,7 @@ function verifyOne(file: Buffer, raw: RawSignature, index: number, dict: Signatu
   const problems: string[] = [];
   const base = {
     index,
+    kind: dict?.type === 'DocTimeStamp' ? ('documentTimestamp' as const) : ('signature' as const),
     ...(dict ? { fieldName: dict.fieldName } : {}),
     ...(dict?.reason !== undefined ? { reason: dict.reason } : {}),
     ...(dict?.location !== undefined ? { location: dict.location } : {}),
@@ -338,6 +386,13 @@ function verifyOne(file: Buffer, raw: RawSignature, index: number, dict: Signatu
     sd = parseSignedData(raw.cms);
   } catch (e) {
     return failed(`Cannot read the signature value: ${(e as Error).message}`);
+  }
+  if (sd.encapContentInfo.eContentType === OID.tstInfo) {
+    try {
+      return verifyDocumentTimestamp(file, sd, { ...base, kind: 'documentTimestamp' }, anchors);
+    } catch (e) {
+      return failed(`Unreadable document timestamp: ${(e as Error).message}`);
+    }
   }
   const info = sd.signerInfos[0];
   if (!info) return failed('The CMS has no signer');
