@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidPdfError, ValidationError } from '../src/errors/index.js';
-import { createSigningIdentity, sealPdf, signInTurn, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
+import { InvalidPdfError, SigningError, ValidationError } from '../src/errors/index.js';
+import { AppearanceWriter, createSigningIdentity, sealPdf, signInTurn, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
 import { extractSignatures, makePdf, mutoolVerify, nssDbTrusting, opensslCmsVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
 
 // Certificates are made "now" so validators checking validity against the current time agree;
@@ -217,6 +217,16 @@ describe('sealPdf', () => {
     expect((e as ValidationError).fields[0]?.property).toBe('reason');
     await expect(sealPdf(input, { ...identity })).rejects.toBeInstanceOf(ValidationError);
     await expect(verifyPdf(new TextEncoder().encode('garbage'))).rejects.toBeInstanceOf(InvalidPdfError);
+    // Encrypted documents (owner password only) are refused: libpdf would add an update after the seal.
+    const plain = await save('to-encrypt.pdf', input);
+    const encrypted = path.join(dir, 'encrypted.pdf');
+    expect((await tool('qpdf', ['--encrypt', '', 'owner', '256', '--', plain, encrypted])).code).toBe(0);
+    const encBytes = new Uint8Array(await readFile(encrypted));
+    const enc = await sealPdf(encBytes, identity).catch((x: unknown) => x);
+    expect(enc).toBeInstanceOf(SigningError);
+    expect((enc as SigningError).message).toMatch(/Encrypted/);
+    const marks = await new AppearanceWriter().apply(encBytes, [{ page: 0, rect: { x: 10, y: 10, width: 50, height: 20 }, input: { type: 'text', text: 'x' } }]).catch((x: unknown) => x);
+    expect(marks).toBeInstanceOf(SigningError);
     const unsigned = await verifyPdf(input);
     expect(unsigned).toEqual({ signatures: [], valid: false, wholeDocumentSigned: false });
   });

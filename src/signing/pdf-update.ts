@@ -6,7 +6,7 @@
  * (see README). Everything it writes is an incremental update appended to the input:
  * the input bytes are always an exact prefix of the output, checked before returning.
  */
-import { PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import { EncryptedPDFError, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
@@ -75,6 +75,9 @@ function writeSignatureTexts(pdf: PDF, texts: Array<[string, string]>): () => vo
 export async function appendSignature(bytes: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
   const pdf = await open(bytes);
   if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
+  // libpdf 0.4 follows a signature in an encrypted file with a second update that rewrites the
+  // page tree, so the seal would not be last ("Not total document signed"): refused for now.
+  if (pdf.isEncrypted) throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
   const blocker = pdf.canSaveIncrementally();
   if (blocker === 'linearized') {
     // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
@@ -119,7 +122,19 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   if (!isPrefix(bytes, out)) {
     throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
   }
+  if (!lastSignatureCoversAll(out, bytes.byteLength)) {
+    throw new SigningError('The signature would not be the last update of the document; refused', 'pdf', 500);
+  }
   return out;
+}
+
+/** The last /ByteRange written after `from` ends at the end of the file. */
+function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
+  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
+  const at = tail.lastIndexOf('/ByteRange');
+  if (at < 0) return false;
+  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
+  return !!m && Number(m[3]) + Number(m[4]) === out.byteLength;
 }
 
 export interface SignatureDictionaryInfo {
@@ -185,6 +200,7 @@ export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, 
   try {
     doc = await PDFDocument.load(bytes, { forIncrementalUpdate: true, updateMetadata: false });
   } catch (e) {
+    if (e instanceof EncryptedPDFError) throw new SigningError('Encrypted documents cannot take signature marks; decrypt the document first', 'pdf');
     throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
   }
   if (doc.isEncrypted) throw new SigningError('Encrypted documents cannot take signature marks', 'pdf');
