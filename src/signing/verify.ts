@@ -87,7 +87,9 @@ export interface VerifyOptions {
 }
 
 const OID = {
+  data: '1.2.840.113549.1.7.1',
   signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
@@ -187,8 +189,12 @@ function attribute(info: pkijs.SignerInfo, type: string, unsigned = false): pkij
 }
 
 function parseSignedData(der: Uint8Array): pkijs.SignedData {
-  const asn = asn1js.fromBER(der); // the trailing zero padding of /Contents is ignored
+  const asn = asn1js.fromBER(der);
   if (asn.offset === -1) throw new Error('the signature value is not DER');
+  // /Contents is the CMS followed by zero padding; anything else there was written afterwards.
+  if (der.subarray(asn.offset).some((b) => b !== 0)) throw new Error('bytes other than zero padding follow the signature value');
+  // DER has one encoding per value: what parses but encodes differently was changed (a length, a tag).
+  if (!Buffer.from(asn.result.toBER(false)).equals(Buffer.from(der.subarray(0, asn.offset)))) throw new Error('the signature value is not in DER form');
   const info = new pkijs.ContentInfo({ schema: asn.result });
   if (info.contentType !== OID.signedData) throw new Error(`content type ${info.contentType} is not signed-data`);
   return new pkijs.SignedData({ schema: info.content });
@@ -223,14 +229,66 @@ function findSignerCertificate(info: pkijs.SignerInfo, certs: CmsCertificate[]):
   })?.x509;
 }
 
-/** Verifies `signature` over `data` (the DER of the signed attributes) with the certificate's key. */
+/**
+ * Every certificate the CMS carries that names a carried (or trusted) issuer verifies with one of
+ * them: the copies are outside what the signature covers, so a changed byte there shows only here.
+ */
+function damagedCertificate(certs: X509Certificate[], anchors: X509Certificate[]): X509Certificate | undefined {
+  const pool = [...certs, ...anchors];
+  return certs.find((cert) => {
+    // Candidates by name, not checkIssued: a changed key identifier must not hide a changed certificate.
+    const issuers = pool.filter((c) => c.subject === cert.issuer);
+    if (issuers.length === 0) return false;
+    return !issuers.some((c) => {
+      try {
+        return cert.verify(c.publicKey);
+      } catch {
+        return false;
+      }
+    });
+  });
+}
+
+/**
+ * The parts of SignedData no signature covers, held to RFC 5652: the version its content asks
+ * for, the signer's digest among digestAlgorithms, eContentType equal to the signed content-type.
+ */
+function cmsStructureProblem(sd: pkijs.SignedData, info: pkijs.SignerInfo): string | undefined {
+  const eContentType = sd.encapContentInfo.eContentType;
+  const expectedVersion = eContentType !== OID.data || sd.signerInfos.some((s) => s.version === 3) ? 3 : 1;
+  if (sd.version !== expectedVersion && !(sd.version === 4 || sd.version === 5)) return `SignedData version ${sd.version}, expected ${expectedVersion}`;
+  const expectedSignerVersion = info.sid instanceof pkijs.IssuerAndSerialNumber ? 1 : 3;
+  if (info.version !== expectedSignerVersion) return `SignerInfo version ${info.version}, expected ${expectedSignerVersion}`;
+  if (!sd.digestAlgorithms.some((a) => a.algorithmId === info.digestAlgorithm.algorithmId)) return 'The signer\'s digest algorithm is not among the SignedData digest algorithms';
+  if (sd.digestAlgorithms.some((a) => DIGESTS[a.algorithmId] === undefined)) return 'Unknown digest algorithm in SignedData';
+  const ct = attribute(info, OID.contentType)?.values[0];
+  if (!(ct instanceof asn1js.ObjectIdentifier) || ct.valueBlock.toString() !== eContentType) return 'The content-type attribute does not match the encapsulated content type';
+  return undefined;
+}
+
+/** Signature algorithms checked here: the key type they need and the digest they name, if any. */
+const SIGNATURE_ALGORITHMS: Record<string, { key: 'rsa' | 'ec'; digest?: string }> = {
+  '1.2.840.113549.1.1.1': { key: 'rsa' },
+  '1.2.840.113549.1.1.5': { key: 'rsa', digest: 'sha1' },
+  '1.2.840.113549.1.1.11': { key: 'rsa', digest: 'sha256' },
+  '1.2.840.113549.1.1.12': { key: 'rsa', digest: 'sha384' },
+  '1.2.840.113549.1.1.13': { key: 'rsa', digest: 'sha512' },
+  '1.2.840.10045.2.1': { key: 'ec' },
+  '1.2.840.10045.4.3.2': { key: 'ec', digest: 'sha256' },
+  '1.2.840.10045.4.3.3': { key: 'ec', digest: 'sha384' },
+  '1.2.840.10045.4.3.4': { key: 'ec', digest: 'sha512' },
+};
+
+/**
+ * Verifies the signer's signature over `data` (the DER of the signed attributes) with the
+ * certificate's key, for an algorithm that fits the key and the digest (PKCS#1 v1.5, ECDSA;
+ * RSASSA-PSS is not produced by us and not checked).
+ */
 function signatureVerifies(info: pkijs.SignerInfo, data: Uint8Array, cert: X509Certificate, digest: string): boolean {
-  const alg = info.signatureAlgorithm.algorithmId;
-  const value = info.signature.valueBlock.valueHexView;
-  // rsaEncryption and sha*WithRSAEncryption (PKCS#1 v1.5), ecdsa-with-SHA*: node's defaults.
-  if (alg === '1.2.840.113549.1.1.10') return false; // RSASSA-PSS: not produced by us, not checked
+  const alg = SIGNATURE_ALGORITHMS[info.signatureAlgorithm.algorithmId];
+  if (!alg || alg.key !== cert.publicKey.asymmetricKeyType || (alg.digest !== undefined && alg.digest !== digest)) return false;
   try {
-    return verifySignature(digest, data, cert.publicKey, value);
+    return verifySignature(digest, data, cert.publicKey, info.signature.valueBlock.valueHexView);
   } catch {
     return false;
   }
@@ -411,6 +469,10 @@ function verifyOne(file: Buffer, raw: RawSignature, index: number, dict: Signatu
   if (!cert) problems.push('The signing certificate is not in the signature');
   else if (!signatureValid) problems.push('The signature does not verify with the signing certificate');
 
+  const structure = cmsStructureProblem(sd, info);
+  if (structure) problems.push(`Malformed signature container: ${structure}`);
+  const damaged = damagedCertificate(certs, anchors);
+  if (damaged) problems.push(`A certificate carried in the signature is damaged (${dn(damaged, 'subject')}): its issuer's signature does not verify`);
   const signingTime = timeOf(attribute(info, OID.signingTime)) ?? pdfDate(dict?.m);
   let timestamp: TimestampReport | undefined;
   try {
@@ -432,8 +494,29 @@ function verifyOne(file: Buffer, raw: RawSignature, index: number, dict: Signatu
     signingCertificateV2,
     chain,
     ...(timestamp ? { timestamp } : {}),
-    valid: digestMatches && signatureValid && timestampOk,
+    valid: digestMatches && signatureValid && timestampOk && !damaged && !structure,
     problems,
+  };
+}
+
+function unreadable(file: Buffer, raw: RawSignature, index: number, problem: string): VerifiedSignature {
+  const [a, b, c, d] = raw.byteRange as [number, number, number, number];
+  return {
+    index,
+    kind: 'signature',
+    signer: null,
+    byteRange: raw.byteRange,
+    coveredRanges: [
+      [a, a + b],
+      [c, c + d],
+    ],
+    coversWholeDocument: a === 0 && c + d === file.length,
+    digestMatches: false,
+    signatureValid: false,
+    signingCertificateV2: false,
+    chain: { subjects: [], trusted: false, problem: 'No signer certificate' },
+    valid: false,
+    problems: [problem],
   };
 }
 
@@ -446,15 +529,15 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024) throw new InvalidPdfError('Not a PDF (no %PDF- header)');
   const raws = findRawSignatures(file);
   const dicts = raws.length ? await readSignatureDictionaries(bytes) : [];
-  const signatures = raws.map((raw, i) =>
-    verifyOne(
-      file,
-      raw,
-      i,
-      dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k])),
-      anchors,
-    ),
-  );
+  const signatures = raws.map((raw, i) => {
+    const dict = dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));
+    try {
+      return verifyOne(file, raw, i, dict, anchors);
+    } catch (e) {
+      // Hostile CMS content must not crash verification: report the signature as unreadable.
+      return unreadable(file, raw, i, `Cannot check the signature: ${(e as Error).message}`);
+    }
+  });
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
   return { signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) && wholeDocumentSigned, wholeDocumentSigned };
