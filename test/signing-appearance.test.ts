@@ -4,7 +4,8 @@ import { degrees, PDFDocument } from '@cantoo/pdf-lib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastpressError, PayloadTooLargeError, ValidationError } from '../src/errors/index.js';
-import { AppearanceWriter, createSigningIdentity, MARK_LIMITS, sealPdf, verifyPdf, type SignatureMark, type SigningIdentity } from '../src/signing/index.js';
+import { FontRegistry } from '../src/fonts/index.js';
+import { AppearanceWriter, createSigningIdentity, MARK_LIMITS, sealPdf, signatureFontFile, verifyPdf, type SignatureMark, type SigningIdentity } from '../src/signing/index.js';
 import { expectGolden } from './helpers/golden.js';
 import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
@@ -135,6 +136,13 @@ describe('AppearanceWriter', () => {
     const items = itemsInRect(page!, { ...rect, y: rect.y }, 2);
     expect(joinItems(items)).toBe('Turned page');
     expect(items[0]!.angle).toBe(0);
+  });
+
+  it("takes the engine's own font registry when it knows the handwriting font", async () => {
+    expect(() => new AppearanceWriter({ fonts: new FontRegistry({ systemDirectories: [] }) })).toThrow(ValidationError);
+    const own = new AppearanceWriter({ fonts: new FontRegistry({ systemDirectories: [], files: [signatureFontFile()] }) });
+    const out = await own.apply(await blankPdf(), [{ page: 0, rect: { x: 20, y: 20, width: 200, height: 60 }, input: { type: 'typed', text: 'Ada' } }]);
+    expect((await readText(out))[0]!.items.map((i) => i.str).join('')).toBe('Ada');
   });
 
   it('bad marks: typed errors and the document left as it was', async () => {
