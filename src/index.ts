@@ -36,3 +36,19 @@ export type { TemplateFromPdfOptions } from './acroform/index.js';
 // One job line of a batch, for consumers of a queue (README: Command line, batch jobs).
 export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from './batch/index.js';
 export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from './batch/index.js';
+// Signing: identities, seals, verification, signature marks (src/signing/README.md).
+export { createSigningIdentity, sealPdf, signInTurn, verifyPdf, AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY, MARK_LIMITS, formatSignatureDate } from './signing/index.js';
+export type {
+  SigningIdentity,
+  SigningIdentityOptions,
+  SigningLogger,
+  SealOptions,
+  SignatureRequest,
+  TimestampOptions,
+  VerifyOptions,
+  VerifyResult,
+  VerifiedSignature,
+  AppearanceWriterOptions,
+  SignatureMark,
+  MarkInput,
+} from './signing/index.js';

@@ -100,6 +100,16 @@ export class RenderError extends CastpressError {
   }
 }
 
+/**
+ * 422: a document or a certificate that cannot be signed as asked (an identity whose files are
+ * damaged, a document that cannot take an incremental update). Bad inputs stay ValidationErrors.
+ */
+export class SigningError extends CastpressError {
+  constructor(message: string, property = 'signing', status = 422, options?: { cause?: unknown }) {
+    super('SigningError', status, message, [{ message, property }], options);
+  }
+}
+
 export function isCastpressError(e: unknown): e is CastpressError {
   return e instanceof CastpressError;
 }

@@ -1,0 +1,270 @@
+/**
+ * Signing identities: who signs (certificate + chain) and the key that signs.
+ * An identity is an explicit object the caller creates once and passes to `sealPdf`;
+ * nothing is cached in the module.
+ */
+import { createPrivateKey, createPublicKey, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CryptoKeySigner, P12Signer, type Signer } from '@libpdf/core';
+import { z } from 'zod';
+import { SigningError, ValidationError } from '../errors/index.js';
+import { parseWith } from '../schema/index.js';
+import { generateLocalCa, type LocalCaNames } from './local-ca.js';
+import { certificatesFromPem, toPem } from './pem.js';
+
+/** Where warnings go; library code never writes to the console itself. */
+export interface SigningLogger {
+  warn(message: string): void;
+}
+
+export type IdentityKind = 'generated' | 'pkcs12' | 'pem';
+
+export interface SigningIdentity {
+  readonly kind: IdentityKind;
+  /** DER-encoded signing certificate. */
+  readonly certificate: Uint8Array;
+  /** DER-encoded issuers of the signing certificate, nearest first (intermediates…, root). */
+  readonly chain: readonly Uint8Array[];
+  /** Subject of the signing certificate, e.g. `O=castpress, CN=castpress local signer`. */
+  readonly subject: string;
+  /** True for the locally generated CA: validators will not trust it unless its root is imported. */
+  readonly selfSigned: boolean;
+  /** Human-readable warnings (the self-signed notice); also sent to the logger. */
+  readonly warnings: readonly string[];
+  /** For generated identities: the files kept in the data folder. */
+  readonly files?: LocalCaFiles;
+}
+
+export interface LocalCaFiles {
+  dir: string;
+  rootCertificate: string;
+  rootKey: string;
+  certificate: string;
+  key: string;
+}
+
+export interface GeneratedIdentityOptions {
+  /** Data folder of the engine; the CA lives in `<dataDir>/signing/`. */
+  dataDir: string;
+  logger?: SigningLogger;
+  /** Clock used for the certificates' validity on first use (pinned in tests). */
+  clock?: () => Date;
+  commonName?: string;
+  organization?: string;
+}
+
+export interface Pkcs12IdentityOptions {
+  /** A path to a .p12/.pfx file, or its bytes. */
+  pkcs12: string | Uint8Array;
+  passphrase: string;
+}
+
+export interface PemIdentityOptions {
+  /** PEM private key (PKCS#8, PKCS#1 or SEC1; encrypted keys take `passphrase`). */
+  privateKey: string;
+  passphrase?: string;
+  /** PEM certificates, signing certificate first, then its issuers. */
+  certificates: string | string[];
+}
+
+export type SigningIdentityOptions = GeneratedIdentityOptions | Pkcs12IdentityOptions | PemIdentityOptions;
+
+const signers = new WeakMap<SigningIdentity, Signer>();
+
+/** The key of an identity, for the sealing code in this folder only. */
+export function signerOf(identity: SigningIdentity): Signer {
+  const signer = signers.get(identity);
+  if (!signer) throw ValidationError.of('identity', 'Not a signing identity made by createSigningIdentity');
+  return signer;
+}
+
+const generatedSchema = z.object({
+  dataDir: z.string().min(1),
+  logger: z.custom<SigningLogger>((v) => typeof v === 'object' && v !== null && typeof (v as SigningLogger).warn === 'function').optional(),
+  clock: z.custom<() => Date>((v) => typeof v === 'function').optional(),
+  commonName: z.string().min(1).max(64).optional(),
+  organization: z.string().min(1).max(64).optional(),
+});
+const pkcs12Schema = z.object({
+  pkcs12: z.union([z.string().min(1), z.instanceof(Uint8Array)]),
+  passphrase: z.string(),
+});
+const pemSchema = z.object({
+  privateKey: z.string().min(1),
+  passphrase: z.string().optional(),
+  certificates: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+});
+
+/**
+ * Creates a signing identity from a PKCS#12, from a PEM key and chain, or (given only a
+ * data folder) from the local CA, generated on first use and reused afterwards.
+ */
+export async function createSigningIdentity(options: SigningIdentityOptions): Promise<SigningIdentity> {
+  if (typeof options !== 'object' || options === null) throw ValidationError.of('identity', 'Expected an object');
+  if ('pkcs12' in options) return fromPkcs12(parseWith(pkcs12Schema, options));
+  if ('privateKey' in options || 'certificates' in options) return fromPem(parseWith(pemSchema, options));
+  return fromDataDir(parseWith(generatedSchema, options));
+}
+
+function describe(der: Uint8Array): string {
+  return new X509Certificate(der).subject.split('\n').join(', ');
+}
+
+function make(kind: IdentityKind, signer: Signer, extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files'>): SigningIdentity {
+  const identity: SigningIdentity = {
+    kind,
+    certificate: signer.certificate,
+    chain: signer.certificateChain ?? [],
+    subject: describe(signer.certificate),
+    ...extra,
+  };
+  signers.set(identity, signer);
+  return Object.freeze(identity);
+}
+
+async function fromPkcs12(options: { pkcs12: string | Uint8Array; passphrase: string }): Promise<SigningIdentity> {
+  let bytes: Uint8Array;
+  if (typeof options.pkcs12 === 'string') {
+    try {
+      bytes = new Uint8Array(await readFile(options.pkcs12));
+    } catch (e) {
+      throw ValidationError.of('pkcs12', `Cannot read the PKCS#12 file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  } else {
+    bytes = options.pkcs12;
+  }
+  let signer: P12Signer;
+  try {
+    signer = await P12Signer.create(bytes, options.passphrase);
+  } catch (e) {
+    // PKCS#12 files carry a MAC keyed by the passphrase: a wrong one and a damaged file look alike.
+    throw new ValidationError([{ property: 'passphrase', message: `Cannot open the PKCS#12 file: wrong passphrase or not a PKCS#12 file (${(e as Error).message})` }]);
+  }
+  return make('pkcs12', signer, { selfSigned: false, warnings: [] });
+}
+
+function keyAlgorithm(key: KeyObject, property: string): { keyType: 'RSA' | 'EC'; params: RsaHashedImportParams | EcKeyImportParams; sig: 'RSASSA-PKCS1-v1_5' | 'ECDSA' } {
+  if (key.asymmetricKeyType === 'rsa') {
+    return { keyType: 'RSA', params: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, sig: 'RSASSA-PKCS1-v1_5' };
+  }
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const named = curve === 'prime256v1' ? 'P-256' : curve === 'secp384r1' ? 'P-384' : curve === 'secp521r1' ? 'P-521' : undefined;
+  if (key.asymmetricKeyType === 'ec' && named) {
+    return { keyType: 'EC', params: { name: 'ECDSA', namedCurve: named }, sig: 'ECDSA' };
+  }
+  throw ValidationError.of(property, `Unsupported key type ${key.asymmetricKeyType ?? 'unknown'}${curve ? ` (${curve})` : ''}: use RSA or ECDSA P-256/384/521`);
+}
+
+async function signerFromPem(keyPem: string, passphrase: string | undefined, certs: Uint8Array[], keyProperty: string): Promise<Signer> {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(passphrase === undefined ? keyPem : { key: keyPem, passphrase });
+  } catch (e) {
+    const message = (e as Error).message;
+    const wrongPass = /passphrase|decrypt|bad decrypt/i.test(message);
+    throw ValidationError.of(wrongPass ? 'passphrase' : keyProperty, wrongPass ? 'Cannot decrypt the private key: wrong passphrase' : `Not a PEM private key (${message})`);
+  }
+  const [leaf, ...chain] = certs;
+  if (!leaf) throw ValidationError.of('certificates', 'No PEM certificate found');
+  const leafPublic = new X509Certificate(leaf).publicKey.export({ type: 'spki', format: 'der' });
+  const keyPublic = createPublicKey(key).export({ type: 'spki', format: 'der' });
+  if (!leafPublic.equals(keyPublic)) throw ValidationError.of('certificates', 'The first certificate does not belong to the private key');
+  const alg = keyAlgorithm(key, keyProperty);
+  const der = key.export({ type: 'pkcs8', format: 'der' });
+  const cryptoKey = await webcrypto.subtle.importKey('pkcs8', der, alg.params, false, ['sign']);
+  return new CryptoKeySigner(cryptoKey as CryptoKey, leaf, alg.keyType, alg.sig, chain);
+}
+
+async function fromPem(options: { privateKey: string; passphrase?: string; certificates: string | string[] }): Promise<SigningIdentity> {
+  let certs: Uint8Array[];
+  try {
+    certs = (Array.isArray(options.certificates) ? options.certificates : [options.certificates]).flatMap(certificatesFromPem);
+  } catch (e) {
+    throw ValidationError.of('certificates', `Not a PEM certificate (${(e as Error).message})`);
+  }
+  return make('pem', await signerFromPem(options.privateKey, options.passphrase, certs, 'privateKey'), { selfSigned: false, warnings: [] });
+}
+
+const DEFAULT_NAMES: LocalCaNames = {
+  rootCommonName: 'castpress local root CA (self-signed)',
+  signerCommonName: 'castpress local signer',
+  organization: 'castpress',
+};
+
+function caFiles(dataDir: string): LocalCaFiles {
+  const dir = path.join(path.resolve(dataDir), 'signing');
+  return {
+    dir,
+    rootCertificate: path.join(dir, 'root-ca.pem'),
+    rootKey: path.join(dir, 'root-ca.key.pem'),
+    certificate: path.join(dir, 'signer.pem'),
+    key: path.join(dir, 'signer.key.pem'),
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await readFile(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes a fresh CA into a temporary folder beside the target and renames it into place:
+ * two processes starting at once both succeed, and the loser reads the winner's files.
+ */
+async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames): Promise<void> {
+  const parent = path.dirname(files.dir);
+  await mkdir(parent, { recursive: true });
+  const tmp = await mkdtemp(path.join(parent, '.signing-'));
+  try {
+    const ca = await generateLocalCa(now, naming);
+    const inTmp = (file: string) => path.join(tmp, path.basename(file));
+    await writeFile(inTmp(files.rootCertificate), toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
+    await writeFile(inTmp(files.rootKey), toPem(ca.root.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
+    await writeFile(inTmp(files.certificate), toPem(ca.leaf.der, 'CERTIFICATE') + toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
+    await writeFile(inTmp(files.key), toPem(ca.leaf.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
+    try {
+      await rename(tmp, files.dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<SigningIdentity> {
+  const files = caFiles(options.dataDir);
+  if (!(await exists(files.certificate))) {
+    const now = options.clock ? options.clock() : new Date();
+    const naming = {
+      ...DEFAULT_NAMES,
+      ...(options.commonName ? { signerCommonName: options.commonName } : {}),
+      ...(options.organization ? { organization: options.organization } : {}),
+    };
+    try {
+      await generateInto(files, now, naming);
+    } catch (e) {
+      throw new SigningError(`Cannot write the local certificate authority into ${files.dir}: ${(e as Error).message}`, 'dataDir', 500, { cause: e });
+    }
+  }
+  let signer: Signer;
+  try {
+    const [keyPem, certPem] = await Promise.all([readFile(files.key, 'utf8'), readFile(files.certificate, 'utf8')]);
+    signer = await signerFromPem(keyPem, undefined, certificatesFromPem(certPem), 'dataDir');
+  } catch (e) {
+    if (e instanceof ValidationError) throw new SigningError(`The local certificate files in ${files.dir} are damaged: ${e.message}`, 'dataDir');
+    throw new SigningError(`Cannot read the local certificate files in ${files.dir}: ${(e as Error).message}`, 'dataDir', 422, { cause: e });
+  }
+  const warning =
+    `Signing with a self-signed local certificate (${describe(signer.certificate)}; root CA in ${files.rootCertificate}). ` +
+    'Validators will report the signatures intact but the signer unknown or untrusted unless that root is imported as a trust anchor; ' +
+    'configure a PKCS#12 or PEM certificate from a trusted CA for documents others must trust.';
+  options.logger?.warn(warning);
+  return make('generated', signer, { selfSigned: true, warnings: [warning], files });
+}

@@ -1,0 +1,23 @@
+/** Signing: identities (certificates and keys), PAdES seals, and verification. */
+export { createSigningIdentity } from './identity.js';
+export type {
+  SigningIdentity,
+  SigningIdentityOptions,
+  GeneratedIdentityOptions,
+  Pkcs12IdentityOptions,
+  PemIdentityOptions,
+  SigningLogger,
+  IdentityKind,
+  LocalCaFiles,
+} from './identity.js';
+export { sealPdf, signInTurn } from './seal.js';
+export type { SealOptions, SignatureRequest } from './seal.js';
+export type { TimestampOptions } from './timestamp.js';
+export { verifyPdf } from './verify.js';
+export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport } from './verify.js';
+export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
+export type { AppearanceWriterOptions } from './appearance.js';
+export { LIMITS as MARK_LIMITS } from './marks.js';
+export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup, Rect as MarkRect } from './marks.js';
+export { formatSignatureDate } from './date-format.js';
+export type { SignatureDateOptions } from './date-format.js';

@@ -1,0 +1,170 @@
+/**
+ * The local certificate authority used when the caller configures no certificate:
+ * a self-signed root CA and a signing certificate it issues. Certificates are built
+ * with PKI.js (no hand-written ASN.1); keys are RSA 2048 with SHA-256, which every
+ * validator we test with (poppler/NSS, MuPDF, OpenSSL) and Acrobat accept.
+ */
+import { webcrypto } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+const RSA_KEY: RsaHashedKeyGenParams = {
+  name: 'RSASSA-PKCS1-v1_5',
+  modulusLength: 2048,
+  publicExponent: new Uint8Array([1, 0, 1]),
+  hash: 'SHA-256',
+};
+
+const OID = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  emailProtection: '1.3.6.1.5.5.7.3.4',
+  documentSigning: '1.3.6.1.5.5.7.3.36',
+} as const;
+
+/** KeyUsage bits, first octet (RFC 5280 §4.2.1.3: bit 0 is the most significant). */
+const KU_DIGITAL_SIGNATURE = 0x80;
+const KU_NON_REPUDIATION = 0x40;
+const KU_KEY_CERT_SIGN = 0x04;
+const KU_CRL_SIGN = 0x02;
+
+const DAY_MS = 86_400_000;
+
+export interface GeneratedCertificate {
+  /** DER-encoded certificate. */
+  der: Uint8Array;
+  /** PKCS#8 DER private key. */
+  pkcs8: Uint8Array;
+}
+
+export interface LocalCa {
+  root: GeneratedCertificate;
+  leaf: GeneratedCertificate;
+}
+
+export interface LocalCaNames {
+  rootCommonName: string;
+  signerCommonName: string;
+  organization: string;
+}
+
+function engine(): pkijs.CryptoEngine {
+  return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
+}
+
+function names(commonName: string, organization: string): pkijs.RelativeDistinguishedNames {
+  const attributes = [
+    new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: organization }) }),
+    new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: commonName }) }),
+  ];
+  // One attribute per RDN (O=…, CN=…): PKI.js would put them all in one multi-valued RDN (O=… + CN=…).
+  const sequence = new asn1js.Sequence({ value: attributes.map((a) => new asn1js.Set({ value: [a.toSchema()] })) });
+  return pkijs.RelativeDistinguishedNames.fromBER(sequence.toBER(false));
+}
+
+function keyUsage(bits: number): pkijs.Extension {
+  // Unused trailing bits of the one-octet BIT STRING: DER wants the shortest form.
+  let unused = 0;
+  while (unused < 7 && (bits & (1 << unused)) === 0) unused++;
+  const value = new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: unused });
+  return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: value.toBER(false), parsedValue: value });
+}
+
+function randomSerial(): asn1js.Integer {
+  const bytes = webcrypto.getRandomValues(new Uint8Array(16));
+  bytes[0] = (bytes[0]! & 0x7f) | 0x40; // positive, and 16 bytes long
+  return new asn1js.Integer({ valueHex: bytes.buffer });
+}
+
+async function keyId(publicKey: CryptoKey): Promise<ArrayBuffer> {
+  const spki = new Uint8Array(await webcrypto.subtle.exportKey('spki', publicKey));
+  const info = pkijs.PublicKeyInfo.fromBER(spki);
+  // RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey bits.
+  return webcrypto.subtle.digest('SHA-1', info.subjectPublicKey.valueBlock.valueHexView);
+}
+
+interface Issue {
+  subject: pkijs.RelativeDistinguishedNames;
+  issuer: pkijs.RelativeDistinguishedNames;
+  keys: CryptoKeyPair;
+  issuerKeys: CryptoKeyPair;
+  notBefore: Date;
+  notAfter: Date;
+  ca: boolean;
+}
+
+async function issue(spec: Issue): Promise<Uint8Array> {
+  const cert = new pkijs.Certificate();
+  cert.version = 2;
+  cert.serialNumber = randomSerial();
+  cert.issuer = spec.issuer;
+  cert.subject = spec.subject;
+  cert.notBefore.value = spec.notBefore;
+  cert.notAfter.value = spec.notAfter;
+  const crypto = engine();
+  await cert.subjectPublicKeyInfo.importKey(spec.keys.publicKey, crypto);
+
+  const basic = new pkijs.BasicConstraints({ cA: spec.ca });
+  const ski = await keyId(spec.keys.publicKey);
+  const aki = new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: await keyId(spec.issuerKeys.publicKey) }) });
+  const extensions = [
+    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: basic.toSchema().toBER(false), parsedValue: basic }),
+    keyUsage(spec.ca ? KU_KEY_CERT_SIGN | KU_CRL_SIGN : KU_DIGITAL_SIGNATURE | KU_NON_REPUDIATION),
+    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, critical: false, extnValue: new asn1js.OctetString({ valueHex: ski }).toBER(false) }),
+    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, critical: false, extnValue: aki.toSchema().toBER(false), parsedValue: aki }),
+  ];
+  if (!spec.ca) {
+    // NSS checks signing certificates for e-mail signer usage; document signing is RFC 9336's purpose.
+    const eku = new pkijs.ExtKeyUsage({ keyPurposes: [OID.emailProtection, OID.documentSigning] });
+    extensions.push(new pkijs.Extension({ extnID: OID.extKeyUsage, critical: false, extnValue: eku.toSchema().toBER(false), parsedValue: eku }));
+  }
+  cert.extensions = extensions;
+  await cert.sign(spec.issuerKeys.privateKey, 'SHA-256', crypto);
+  return new Uint8Array(cert.toSchema().toBER(false));
+}
+
+async function generateKeys(): Promise<CryptoKeyPair> {
+  return (await webcrypto.subtle.generateKey(RSA_KEY, true, ['sign', 'verify'])) as CryptoKeyPair;
+}
+
+async function pkcs8(key: CryptoKey): Promise<Uint8Array> {
+  return new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', key));
+}
+
+/**
+ * Generates a root CA (valid 20 years) and a signing certificate it issued (valid 10 years),
+ * both starting a day before `now` so a slightly slow clock elsewhere still sees them valid.
+ */
+export async function generateLocalCa(now: Date, naming: LocalCaNames): Promise<LocalCa> {
+  const rootKeys = await generateKeys();
+  const leafKeys = await generateKeys();
+  const rootName = names(naming.rootCommonName, naming.organization);
+  const notBefore = new Date(now.getTime() - DAY_MS);
+  const rootDer = await issue({
+    subject: rootName,
+    issuer: rootName,
+    keys: rootKeys,
+    issuerKeys: rootKeys,
+    notBefore,
+    notAfter: new Date(now.getTime() + 20 * 365 * DAY_MS),
+    ca: true,
+  });
+  const leafDer = await issue({
+    subject: names(naming.signerCommonName, naming.organization),
+    issuer: rootName,
+    keys: leafKeys,
+    issuerKeys: rootKeys,
+    notBefore,
+    notAfter: new Date(now.getTime() + 10 * 365 * DAY_MS),
+    ca: false,
+  });
+  return {
+    root: { der: rootDer, pkcs8: await pkcs8(rootKeys.privateKey) },
+    leaf: { der: leafDer, pkcs8: await pkcs8(leafKeys.privateKey) },
+  };
+}

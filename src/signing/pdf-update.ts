@@ -1,0 +1,224 @@
+/**
+ * The one place where signing writes into a PDF (and reads signature dictionaries back).
+ *
+ * This belongs to the src/pdf kernel, the only place meant to load, edit and write PDFs;
+ * it lives here until the kernel's incremental writer exists and can take it over
+ * (see README). Everything it writes is an incremental update appended to the input:
+ * the input bytes are always an exact prefix of the output, checked before returning.
+ */
+import { EncryptedPDFError, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import { createHash } from 'node:crypto';
+import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
+import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
+
+export interface AppendSignatureOptions {
+  signer: Signer;
+  /** Name of the new signature field; a number is added when the document already has it. */
+  fieldName: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  signingTime: Date;
+  timestampAuthority?: TimestampAuthority;
+  /** Bytes reserved for the CMS in /Contents. */
+  reserve: number;
+}
+
+async function open(bytes: Uint8Array): Promise<PDF> {
+  try {
+    return await PDF.load(bytes);
+  } catch (e) {
+    throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
+  }
+}
+
+/**
+ * A field name the form does not have yet. Always a new field: given the name of an empty
+ * signature field, @libpdf/core would reuse it and drop its widgets (the visible boxes).
+ */
+function freshFieldName(pdf: PDF, base: string): string {
+  const taken = new Set(pdf.getForm()?.getFieldNames() ?? []);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
+}
+
+function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
+  if (of.byteLength < prefix.byteLength) return false;
+  return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength));
+}
+
+/**
+ * Puts /Reason, /Location and /ContactInfo into the signature dictionary as it is registered.
+ * libpdf 0.4 escapes these texts and then encodes them again, so "(", ")", "\\" and line breaks
+ * came out as "\\(" etc. (and literally so in UTF-16 strings); we hand it none and set them here,
+ * on the one dictionary of /Type /Sig that `sign()` registers. Returns the undo.
+ */
+function writeSignatureTexts(pdf: PDF, texts: Array<[string, string]>): () => void {
+  if (texts.length === 0) return () => undefined;
+  const registry = pdf.context.registry;
+  const own = Object.getOwnPropertyDescriptor(registry, 'register');
+  const register = registry.register.bind(registry);
+  registry.register = (obj) => {
+    if (obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig') for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
+    return register(obj);
+  };
+  return () => {
+    if (own) Object.defineProperty(registry, 'register', own);
+    else delete (registry as { register?: unknown }).register;
+  };
+}
+
+/**
+ * Appends one signature (a new invisible signature field whose value is a PAdES
+ * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
+ */
+export async function appendSignature(bytes: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
+  const pdf = await open(bytes);
+  if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
+  // libpdf 0.4 follows a signature in an encrypted file with a second update that rewrites the
+  // page tree, so the seal would not be last ("Not total document signed"): refused for now.
+  if (pdf.isEncrypted) throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
+  const blocker = pdf.canSaveIncrementally();
+  if (blocker === 'linearized') {
+    // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
+    // being "fast web view"); @libpdf/core 0.4 would instead rewrite the whole file, which must
+    // never happen to a document that may carry signatures. Its flag is a plain field.
+    const internals = pdf as unknown as { _isLinearized?: boolean };
+    if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
+  } else if (blocker !== null) {
+    throw new SigningError(`The document cannot take an incremental update (${blocker}); repair or re-save it before signing`, 'pdf');
+  }
+  // Same input, same time, same bytes: without a file identifier libpdf would write a random one.
+  const trailer = pdf.context.info.trailer;
+  if (!trailer.getArray('ID')) {
+    const id = createHash('sha256').update(bytes).digest().subarray(0, 16);
+    trailer.set('ID', new PdfArray([PdfString.fromBytes(new Uint8Array(id)), PdfString.fromBytes(new Uint8Array(id))]));
+  }
+  const texts: Array<[string, string]> = [];
+  if (options.reason !== undefined) texts.push(['Reason', options.reason]);
+  if (options.location !== undefined) texts.push(['Location', options.location]);
+  if (options.contactInfo !== undefined) texts.push(['ContactInfo', options.contactInfo]);
+  const restore = writeSignatureTexts(pdf, texts);
+  let out: Uint8Array;
+  try {
+    const result = await pdf.sign({
+      signer: options.signer,
+      fieldName: freshFieldName(pdf, options.fieldName),
+      subFilter: 'ETSI.CAdES.detached',
+      level: options.timestampAuthority ? 'B-T' : 'B-B',
+      digestAlgorithm: 'SHA-256',
+      signingTime: options.signingTime,
+      estimatedSize: options.reserve,
+      ...(options.timestampAuthority ? { timestampAuthority: options.timestampAuthority } : {}),
+    });
+    out = result.bytes;
+  } catch (e) {
+    if (e instanceof TimestampError) throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
+    if (e instanceof SignatureError) throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
+    throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  } finally {
+    restore();
+  }
+  if (!isPrefix(bytes, out)) {
+    throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  }
+  if (!lastSignatureCoversAll(out, bytes.byteLength)) {
+    throw new SigningError('The signature would not be the last update of the document; refused', 'pdf', 500);
+  }
+  return out;
+}
+
+/** The last /ByteRange written after `from` ends at the end of the file. */
+function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
+  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
+  const at = tail.lastIndexOf('/ByteRange');
+  if (at < 0) return false;
+  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
+  return !!m && Number(m[3]) + Number(m[4]) === out.byteLength;
+}
+
+export interface SignatureDictionaryInfo {
+  fieldName: string;
+  byteRange: number[];
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  /** /M as written (PDF date string). */
+  m?: string;
+  subFilter?: string;
+  type?: string;
+}
+
+/**
+ * Signature dictionaries as the document's form lists them (field name, reason…).
+ * Best effort: a damaged file yields what can be read, possibly nothing.
+ */
+export async function readSignatureDictionaries(bytes: Uint8Array): Promise<SignatureDictionaryInfo[]> {
+  let pdf: PDF;
+  try {
+    pdf = await PDF.load(bytes);
+  } catch {
+    return [];
+  }
+  const out: SignatureDictionaryInfo[] = [];
+  for (const field of pdf.getForm()?.getSignatureFields() ?? []) {
+    const dict = field.getSignatureDict();
+    if (!dict) continue;
+    const range = dict.getArray('ByteRange');
+    const byteRange: number[] = [];
+    for (let i = 0; range && i < range.length; i++) {
+      const n = range.at(i);
+      if (n && 'value' in n && typeof n.value === 'number') byteRange.push(n.value);
+    }
+    const text = (key: string): string | undefined => dict.getString(key)?.asString();
+    const info: SignatureDictionaryInfo = { fieldName: field.name, byteRange };
+    const reason = text('Reason');
+    const location = text('Location');
+    const contactInfo = text('ContactInfo');
+    const m = text('M');
+    const subFilter = dict.getName('SubFilter')?.value;
+    const type = dict.getName('Type')?.value;
+    if (reason !== undefined) info.reason = reason;
+    if (location !== undefined) info.location = location;
+    if (contactInfo !== undefined) info.contactInfo = contactInfo;
+    if (m !== undefined) info.m = m;
+    if (subFilter !== undefined) info.subFilter = subFilter;
+    if (type !== undefined) info.type = type;
+    out.push(info);
+  }
+  return out;
+}
+
+/**
+ * Loads `bytes` for an incremental update with pdf-lib, lets `draw` add content, and
+ * returns the input followed by one update holding only the changed and new objects.
+ * Pages drawn on first have their existing content wrapped in q/Q, since page content
+ * may leave the graphics state changed (no closing Q).
+ */
+export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, isolate: (page: PDFPage) => void) => void | Promise<void>): Promise<Uint8Array> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { forIncrementalUpdate: true, updateMetadata: false });
+  } catch (e) {
+    if (e instanceof EncryptedPDFError) throw new SigningError('Encrypted documents cannot take signature marks; decrypt the document first', 'pdf');
+    throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
+  }
+  if (doc.isEncrypted) throw new SigningError('Encrypted documents cannot take signature marks', 'pdf');
+  const isolated = new Set<PDFPage>();
+  const isolate = (page: PDFPage): void => {
+    if (isolated.has(page)) return;
+    isolated.add(page);
+    const ctx = doc.context;
+    page.node.wrapContentStreams(ctx.register(PDFContentStream.of(ctx.obj({}), [pushGraphicsState()])), ctx.register(PDFContentStream.of(ctx.obj({}), [popGraphicsState()])));
+  };
+  await draw(doc, isolate);
+  let out: Uint8Array;
+  try {
+    out = await doc.commit();
+  } catch (e) {
+    if (e instanceof CastpressError) throw e;
+    throw new SigningError(`Cannot write the update: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  }
+  if (!isPrefix(bytes, out)) throw new SigningError('Writing the marks would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * Seeded junk: mutated and truncated signed files never crash verifyPdf (a result or a typed
+ * error), never verify as valid once a covered byte changed, and sealing truncated files gives
+ * typed errors only. A failing case replays with its seed.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CastpressError } from '../src/errors/index.js';
+import { createSigningIdentity, sealPdf, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
+import { seededRandom } from './helpers/random.js';
+import { makePdf, tempDir } from './helpers/signing.js';
+
+let remove: () => Promise<void>;
+let identity: SigningIdentity;
+let sealed: Uint8Array;
+
+beforeAll(async () => {
+  let dir: string;
+  ({ dir, remove } = await tempDir());
+  identity = await createSigningIdentity({ dataDir: path.join(dir, 'data') });
+  sealed = await sealPdf(await sealPdf(await makePdf(2), identity, { name: 'One' }), identity, { name: 'Two' });
+});
+afterAll(async () => remove());
+
+async function outcome(p: Promise<unknown>): Promise<unknown> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof CastpressError) return e;
+    throw e;
+  }
+}
+
+describe('signing junk', () => {
+  it('300 mutated copies of a twice-signed file: verifyPdf answers, and never valid', async () => {
+    const random = seededRandom(1717);
+    for (let i = 0; i < 300; i++) {
+      const bad = Uint8Array.from(sealed);
+      const changes = 1 + Math.floor(random() * 4);
+      for (let k = 0; k < changes; k++) {
+        const at = Math.floor(random() * bad.length);
+        const old = bad[at]!;
+        let next = Math.floor(random() * 256);
+        if (next === old) next = (old + 1) & 255;
+        bad[at] = next;
+      }
+      const result = await outcome(verifyPdf(bad));
+      if (result instanceof CastpressError) continue;
+      expect((result as { valid: boolean }).valid, `case ${i}`).toBe(false);
+    }
+  });
+
+  it('truncated files: verifyPdf and sealPdf give results or typed errors, never a crash', async () => {
+    const random = seededRandom(99);
+    const source = await makePdf(1);
+    for (let i = 0; i < 40; i++) {
+      const cut = Math.floor(random() * sealed.length);
+      const result = await outcome(verifyPdf(sealed.subarray(0, cut)));
+      if (!(result instanceof CastpressError)) expect((result as { valid: boolean }).valid).toBe(false);
+      await outcome(sealPdf(source.subarray(0, Math.floor(random() * source.length)), identity));
+    }
+  });
+});
