@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-liberation2 fonts-symbola fontconfig mupdf-tools libnss3-tools openssl)
+DEB_PACKAGES=(chromium poppler-utils qpdf fonts-noto-core fonts-noto-cjk fonts-liberation2 fonts-symbola fontconfig mupdf-tools libnss3-tools openssl libreoffice-writer-nogui)
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
