@@ -1,0 +1,23 @@
+/** Signature packets, document side: the createEtchPacket request, text tags, DOCX conversion, assembly. */
+export { parsePacketRequest, TOKEN_MINUTES_MAX, TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, SIGNER_TYPES } from './request.js';
+export type {
+  PacketRequest,
+  PacketFile,
+  TemplateFileRef,
+  UploadFile,
+  HtmlFile,
+  MarkdownFile,
+  Signer,
+  SignerType,
+  Payload,
+  PacketOptions,
+  PacketParseOptions,
+  SignaturePageOptions,
+} from './request.js';
+export { SIGNING_TYPES, ATTACHABLE_TYPES, PACKET_FIELD_TYPES, isSigningType, isAttachableType } from './field.js';
+export type { PacketField, PacketFieldType, SigningType, AttachableType } from './field.js';
+export { parseTagText } from './tag-syntax.js';
+export type { TagSpec, TagParse } from './tag-syntax.js';
+export { findTextTags, tagsOnPage } from './find-tags.js';
+export type { FoundTag, TagSource } from './find-tags.js';
+export { TextTagError, ConversionError } from './errors.js';
