@@ -21,3 +21,5 @@ export type { TagSpec, TagParse } from './tag-syntax.js';
 export { findTextTags, tagsOnPage } from './find-tags.js';
 export type { FoundTag, TagSource } from './find-tags.js';
 export { TextTagError, ConversionError } from './errors.js';
+export { convertDocxToPdf, sniffUpload, DOCX_MIMETYPE } from './docx.js';
+export type { DocxConvertOptions, UploadKind } from './docx.js';
