@@ -66,8 +66,19 @@ export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource):
   return found;
 }
 
+export interface ScannedPdf {
+  /** Displayed size of each page, points. */
+  pages: Array<{ width: number; height: number }>;
+  tags: FoundTag[];
+}
+
+/** Page sizes and every tag of a PDF, page by page. */
+export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+  const pages = await readPageGlyphs(pdf, source.property);
+  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)) };
+}
+
 /** Every tag of a PDF, page by page. */
 export async function findTextTags(pdf: Uint8Array, source: TagSource): Promise<FoundTag[]> {
-  const pages = await readPageGlyphs(pdf, source.property);
-  return pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source));
+  return (await scanPdf(pdf, source)).tags;
 }

@@ -18,8 +18,12 @@ export { SIGNING_TYPES, ATTACHABLE_TYPES, PACKET_FIELD_TYPES, isSigningType, isA
 export type { PacketField, PacketFieldType, SigningType, AttachableType } from './field.js';
 export { parseTagText } from './tag-syntax.js';
 export type { TagSpec, TagParse } from './tag-syntax.js';
-export { findTextTags, tagsOnPage } from './find-tags.js';
-export type { FoundTag, TagSource } from './find-tags.js';
+export { findTextTags, scanPdf, tagsOnPage } from './find-tags.js';
+export type { FoundTag, TagSource, ScannedPdf } from './find-tags.js';
 export { TextTagError, ConversionError } from './errors.js';
 export { convertDocxToPdf, sniffUpload, DOCX_MIMETYPE } from './docx.js';
 export type { DocxConvertOptions, UploadKind } from './docx.js';
+export { assemblePacket } from './assemble.js';
+export type { AssembleOptions, AssembledPacket, AssembledFile, PacketHooks, SigningFieldWriter, PdfMerger } from './assemble.js';
+export { planSigners, mergePlan } from './plan.js';
+export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';

@@ -22,10 +22,21 @@ const bool = z.boolean();
 const httpUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
 
 /** true/undefined = every email, false/[] = none, a list = only those. Normalised to the list form or `true`. */
-const enableEmails = z
-  .union([z.boolean(), z.array(z.enum(SIGNER_EMAILS))])
-  .optional()
-  .transform((v): true | Array<(typeof SIGNER_EMAILS)[number]> => (v === undefined || v === true ? true : v === false ? [] : v));
+type EmailName = (typeof SIGNER_EMAILS)[number];
+const enableEmails = z.unknown().optional().transform((v, ctx): true | EmailName[] => {
+  if (v === undefined || v === true) return true;
+  if (v === false) return [];
+  if (!Array.isArray(v)) {
+    ctx.issues.push({ code: 'custom', message: 'Expected true, false or a list of email names', input: v });
+    return [];
+  }
+  const names: EmailName[] = [];
+  v.forEach((n, i) => {
+    if ((SIGNER_EMAILS as readonly unknown[]).includes(n)) names.push(n as EmailName);
+    else ctx.issues.push({ code: 'custom', message: `Unknown email ${JSON.stringify(n)}; supported: ${SIGNER_EMAILS.join(', ')}`, input: n, path: [i] });
+  });
+  return names;
+});
 
 const signerFieldRef = z.object({ fileId: z.string().min(1), fieldId: z.string().min(1) });
 
@@ -51,6 +62,18 @@ const signerSchema = z.object({
 });
 
 type SignerInput = z.output<typeof signerSchema>;
+
+/** The parts of a signer the cross-checks need, read from a signer that failed validation elsewhere. */
+const signerLeniently = z.object({
+  id: z.string().min(1).optional().catch(undefined),
+  // Present counts as present: whether it is well formed is the schema's message.
+  name: z.unknown().optional(),
+  email: z.unknown().optional(),
+  isPending: z.boolean().catch(false).default(false),
+  signerType: z.string().catch('email').default('email'),
+  requireEmailOnLoad: z.boolean().catch(false).default(false),
+  fields: z.array(signerFieldRef.optional().catch(undefined)).catch([]).default([]),
+});
 
 export interface Signer extends Omit<SignerInput, 'routingOrder' | 'tokenValidForMinutes'> {
   /** 1-based; the signer's position in the list when the request leaves it out. */
@@ -373,21 +396,26 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
   } else {
     const seen = new Map<string, number>();
     signerInputs.forEach((raw, i) => {
-      const s = collect(signerSchema, raw, ['signers', i], errors);
-      if (!s) return;
       const at = `signers[${i}]`;
-      if (seen.has(s.id)) errors.push({ property: `${at}.id`, message: `Duplicate signer id "${s.id}" (also signers[${seen.get(s.id)}])` });
-      else seen.set(s.id, i);
-      if (!s.isPending) {
-        if (s.name === undefined) errors.push({ property: `${at}.name`, message: 'Required (only a pending signer may omit it)' });
-        if (s.email === undefined) errors.push({ property: `${at}.email`, message: 'Required (only a pending signer may omit it)' });
-      } else if (opts && !opts.allowUpdates) {
+      const s = collect(signerSchema, raw, ['signers', i], errors);
+      // The cross-checks read the raw signer leniently, so a signer with a bad email still has its
+      // references and its pending state checked: one response lists every problem.
+      const lenient = signerLeniently.safeParse(raw);
+      if (!lenient.success) return;
+      const l = lenient.data;
+      if (l.id !== undefined && seen.has(l.id)) errors.push({ property: `${at}.id`, message: `Duplicate signer id "${l.id}" (also signers[${seen.get(l.id)}])` });
+      else if (l.id !== undefined) seen.set(l.id, i);
+      if (!l.isPending) {
+        if (l.name === undefined) errors.push({ property: `${at}.name`, message: 'Required (only a pending signer may omit it)' });
+        if (l.email === undefined) errors.push({ property: `${at}.email`, message: 'Required (only a pending signer may omit it)' });
+      } else if (body.allowUpdates !== true) {
         errors.push({ property: `${at}.isPending`, message: 'A pending signer requires allowUpdates: true on the packet' });
       }
-      if (s.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(s.signerType)) {
-        errors.push({ property: `${at}.requireEmailOnLoad`, message: `Not available for signerType "${s.signerType}"` });
+      if (l.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(l.signerType)) {
+        errors.push({ property: `${at}.requireEmailOnLoad`, message: `Not available for signerType "${l.signerType}"` });
       }
-      s.fields.forEach((ref, j) => checkSignerRef(ref, files, `${at}.fields[${j}]`, errors));
+      l.fields.forEach((ref, j) => ref && checkSignerRef(ref, files, `${at}.fields[${j}]`, errors));
+      if (!s) return;
       signers.push({
         ...s,
         routingOrder: s.routingOrder ?? i + 1,
