@@ -90,10 +90,15 @@ export function planSigners(request: PacketRequest, fieldsByFile: PlacedField[][
   });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  const fields: PlannedField[] = fieldsByFile.flat().map(({ taggedSigner: _t, tagText: _x, ...f }) => {
-    const signerId = owner.get(key(f.fileId, f.fieldId));
-    return signerId === undefined ? f : { ...f, signerId };
-  });
+  // Document order: file, page, then top to bottom and left to right (what a signer steps through).
+  const fields: PlannedField[] = fieldsByFile.flatMap((list) =>
+    [...list]
+      .sort((a, b) => a.pageNum - b.pageNum || a.rect.y - b.rect.y || a.rect.x - b.rect.x)
+      .map(({ taggedSigner: _t, tagText: _x, ...f }) => {
+        const signerId = owner.get(key(f.fileId, f.fieldId));
+        return signerId === undefined ? f : { ...f, signerId };
+      }),
+  );
   const signers = request.signers
     .map((signer) => ({ signerId: signer.id, routingOrder: signer.routingOrder, signer, fields: fields.filter((f) => f.signerId === signer.id) }))
     // Stable: equal routing orders keep the request's order.
