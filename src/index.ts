@@ -28,3 +28,37 @@ export type {
 } from './schema/index.js';
 export type { FontRegistryOptions, FontWeight } from './fonts/index.js';
 export type { BrowserPoolOptions } from './html/index.js';
+export {
+  assemblePacket,
+  parsePacketRequest,
+  findTextTags,
+  parseTagText,
+  convertDocxToPdf,
+  planSigners,
+  mergePlan,
+  TextTagError,
+  ConversionError,
+  SIGNING_TYPES,
+  ATTACHABLE_TYPES,
+  PACKET_FIELD_TYPES,
+} from './packets/index.js';
+export type {
+  AssembleOptions,
+  AssembledPacket,
+  AssembledFile,
+  PacketHooks,
+  SigningFieldWriter,
+  PdfMerger,
+  PacketRequest,
+  PacketFile,
+  PacketField,
+  PacketFieldType,
+  Signer,
+  SignerPlan,
+  PacketPlan,
+  PlannedField,
+  MergedField,
+  FoundTag,
+  TagSpec,
+  DocxConvertOptions,
+} from './packets/index.js';
