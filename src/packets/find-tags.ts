@@ -74,7 +74,9 @@ export interface ScannedPdf {
 
 /** Page sizes and every tag of a PDF, page by page. */
 export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
-  const pages = await readPageGlyphs(pdf, source.property);
+  // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
+  // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
+  const pages = await readPageGlyphs(pdf, source.property, { onlyIf: (text) => text.replace(/\s+/g, '').includes('{{') });
   return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)) };
 }
 

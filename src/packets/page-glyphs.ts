@@ -90,8 +90,17 @@ function assetUrls(): Record<string, string> {
   return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
 }
 
+export interface ReadGlyphsOptions {
+  /**
+   * Reads a page's glyphs only when its text (runs joined without separators) passes this test;
+   * other pages come back with no glyphs. The operator list costs 2–4 times the text content (it
+   * decodes images too), and most pages of a packet hold no tag.
+   */
+  onlyIf?: (pageText: string) => boolean;
+}
+
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
-export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf'): Promise<PageGlyphs[]> {
+export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', options: ReadGlyphsOptions = {}): Promise<PageGlyphs[]> {
   const pdfjs = await loadPdfjs();
   let doc: Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
   try {
@@ -114,6 +123,15 @@ export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf'): Promi
     for (let i = 1; i <= doc.numPages; i++) {
       const page = await doc.getPage(i);
       const viewport = page.getViewport({ scale: 1 });
+      if (options.onlyIf) {
+        const content = await page.getTextContent({ includeMarkedContent: false });
+        const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
+        if (!options.onlyIf(text)) {
+          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [] });
+          page.cleanup();
+          continue;
+        }
+      }
       const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
       const fontMatrix = (name: string): Matrix => {
         const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { fontMatrix?: number[] } | null) : null;
