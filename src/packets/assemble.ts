@@ -62,7 +62,7 @@ export interface AssembledPacket {
 }
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
-const SIGNER_FILLED = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
+const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
 
 export async function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
   const key = options.privateKey;
@@ -78,7 +78,7 @@ export async function assemblePacket(engine: Engine, body: unknown, options: Ass
     const file = request.files[i]!;
     const fields = plan.fields.filter((f) => f.fileId === file.id);
     // Fields a signer was given are the signer's to fill, even fill types (fullName, email).
-    const fillFields = fields.filter((f) => !SIGNER_FILLED(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
+    const fillFields = fields.filter((f) => !isSignerFilled(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
     let pdf = b.pdf;
     if (fillFields.length > 0) pdf = await fillInto(engine, pdf, fillFields, request.payloads[file.id], file, i);
     files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
@@ -89,11 +89,11 @@ export async function assemblePacket(engine: Engine, body: unknown, options: Ass
   if (request.mergePDFs) {
     const mergedFields = mergePlan(plan.fields, files.map((f) => f.id), files.map((f) => f.pageCount));
     let pdf = await options.hooks!.mergePdfs!(files.map((f) => f.pdf));
-    if (write) pdf = await write(pdf, mergedFields.filter(SIGNER_FILLED));
+    if (write) pdf = await write(pdf, mergedFields.filter(isSignerFilled));
     merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
   } else if (write) {
     for (const f of files) {
-      const signing = f.fields.filter(SIGNER_FILLED);
+      const signing = f.fields.filter(isSignerFilled);
       if (signing.length > 0) f.pdf = await write(f.pdf, signing);
     }
   }

@@ -389,6 +389,11 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
     });
   }
 
+  // Every id a file object names, valid or not.
+  const namedFileIds = new Set(
+    (Array.isArray(body.files) ? body.files : []).flatMap((f: unknown) => (isPlainObject(f) && typeof f.id === 'string' && f.id !== '' ? [f.id] : [])),
+  );
+
   const signerInputs = Array.isArray(body.signers) ? body.signers : undefined;
   const signers: Signer[] = [];
   if (!signerInputs || signerInputs.length === 0) {
@@ -414,7 +419,7 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
       if (l.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(l.signerType)) {
         errors.push({ property: `${at}.requireEmailOnLoad`, message: `Not available for signerType "${l.signerType}"` });
       }
-      l.fields.forEach((ref, j) => ref && checkSignerRef(ref, files, `${at}.fields[${j}]`, errors));
+      l.fields.forEach((ref, j) => ref && checkSignerRef(ref, files, namedFileIds, `${at}.fields[${j}]`, errors));
       if (!s) return;
       signers.push({
         ...s,
@@ -425,19 +430,19 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
   }
 
   const payloads = parsePayloads(body.data, options.decrypt, errors);
-  const fileIds = new Set(files.map((f) => f.id));
   for (const key of Object.keys(payloads)) {
-    if (files.length > 0 && !fileIds.has(key)) errors.push({ property: formatPath(['data', 'payloads', key]), message: `No file with id "${key}"` });
+    if (namedFileIds.size > 0 && !namedFileIds.has(key)) errors.push({ property: formatPath(['data', 'payloads', key]), message: `No file with id "${key}"` });
   }
 
   if (errors.length > 0 || !opts) throw new ValidationError(errors);
   return { ...opts, files, signers, payloads };
 }
 
-function checkSignerRef(ref: { fileId: string; fieldId: string }, files: PacketFile[], at: string, errors: FieldError[]): void {
+function checkSignerRef(ref: { fileId: string; fieldId: string }, files: PacketFile[], namedFileIds: Set<string>, at: string, errors: FieldError[]): void {
   const file = files.find((f) => f.id === ref.fileId);
   if (!file) {
-    errors.push({ property: `${at}.fileId`, message: `No file with id "${ref.fileId}"` });
+    // A file that is named but invalid has its own errors; a reference to it is not one more.
+    if (!namedFileIds.has(ref.fileId)) errors.push({ property: `${at}.fileId`, message: `No file with id "${ref.fileId}"` });
     return;
   }
   // Fields of templates and text tags are known only once the documents are read: checked by assembly.
