@@ -34,6 +34,7 @@ export {
   findTextTags,
   parseTagText,
   convertDocxToPdf,
+  DocxConverter,
   planSigners,
   mergePlan,
   TextTagError,
@@ -61,4 +62,5 @@ export type {
   FoundTag,
   TagSpec,
   DocxConvertOptions,
+  DocxConverterOptions,
 } from './packets/index.js';

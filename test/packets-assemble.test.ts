@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
-import { assemblePacket, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
+import { assemblePacket, DocxConverter, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
 import { readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
@@ -16,7 +16,11 @@ async function pdfWith(lines: Array<{ text: string; x: number; y: number; white?
 
 const store = new MemoryTemplateStore();
 const engine = createEngine({ templates: store, now: () => new Date('2026-01-02T03:04:05Z') });
-afterAll(() => engine.close());
+const converter = new DocxConverter({ maxConcurrent: 1 });
+afterAll(async () => {
+  converter.close();
+  await engine.close();
+});
 
 const templatePdf = await pdfWith([
   { text: 'Mutual NDA. Name:', x: 50, y: 700 },
@@ -71,7 +75,7 @@ describe('assemblePacket', () => {
       calls.push({ pages: (await PDFDocument.load(pdf)).getPageCount(), fields: fields.map(brief) });
       return pdf;
     };
-    const packet = await assemblePacket(engine, request(), { hooks: { writeSigningFields: writer } });
+    const packet = await assemblePacket(engine, request(), { hooks: { writeSigningFields: writer }, docx: converter });
 
     expect(packet.files.map((f) => [f.id, f.kind, f.filename])).toEqual([
       ['nda', 'template', 'nda-ada.pdf'],

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile, chmod, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversionError, convertDocxToPdf, findTextTags, sniffUpload } from '../src/packets/index.js';
+import { ConversionError, convertDocxToPdf, DocxConverter, findTextTags, sniffUpload } from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
 
@@ -82,5 +82,42 @@ describe('DOCX uploads', () => {
   it('a file LibreOffice cannot read is a 422', async () => {
     const broken = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new TextEncoder().encode('word/ garbage')]);
     await expect(convertDocxToPdf(broken)).rejects.toMatchObject({ name: 'ConversionError', status: 422 });
+  });
+
+  it('DocxConverter bounds how many conversions run at once, and close() ends running and queued ones', async () => {
+    const log = path.join(scratch, 'overlap.log');
+    const fake = path.join(scratch, 'slow-soffice');
+    // Stands in for soffice: logs start and end, writes a PDF where --outdir says.
+    await writeFile(
+      fake,
+      `#!/bin/sh\nout=""; prev=""\nfor a in "$@"; do [ "$prev" = "--outdir" ] && out="$a"; prev="$a"; done\necho "+" >> ${log}\nsleep 0.3\nprintf '%%PDF-1.4 fake' > "$out/input.pdf"\necho "-" >> ${log}\n`,
+    );
+    await chmod(fake, 0o755);
+    const converter = new DocxConverter({ soffice: fake, maxConcurrent: 2 });
+    const results = await Promise.all(Array.from({ length: 5 }, () => converter.convert(tagged)));
+    expect(results.map((r) => Buffer.from(r).toString())).toEqual(Array(5).fill('%PDF-1.4 fake'));
+    let now = 0;
+    let peak = 0;
+    for (const line of (await readFile(log, 'utf8')).trim().split('\n')) {
+      now += line === '+' ? 1 : -1;
+      peak = Math.max(peak, now);
+    }
+    expect(peak).toBe(2);
+    expect(converter.load).toEqual({ running: 0, waiting: 0 });
+
+    const hang = path.join(scratch, 'hang-soffice');
+    await writeFile(hang, '#!/bin/sh\nsleep 30\n');
+    await chmod(hang, 0o755);
+    const stuck = new DocxConverter({ soffice: hang, maxConcurrent: 1 });
+    const pending = [stuck.convert(tagged, 'files[0].file'), stuck.convert(tagged, 'files[1].file')].map((p) => p.catch((e: unknown) => e));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stuck.load).toEqual({ running: 1, waiting: 1 });
+    stuck.close();
+    const errors = (await Promise.all(pending)) as ConversionError[];
+    expect(errors.map((e) => [e.name, e.status, e.fields[0]!.property])).toEqual([
+      ['ConversionError', 503, 'files[0].file'],
+      ['ConversionError', 503, 'files[1].file'],
+    ]);
+    await expect(stuck.convert(tagged)).rejects.toMatchObject({ status: 503 });
   });
 });

@@ -14,7 +14,7 @@ import type { Engine } from '../engine/index.js';
 import { loadPdf } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
-import { convertDocxToPdf, sniffUpload, type DocxConvertOptions } from './docx.js';
+import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag } from './find-tags.js';
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
@@ -35,7 +35,8 @@ export interface PacketHooks {
 export interface AssembleOptions {
   /** RSA private key for an encrypted `data` string (the fill format). */
   privateKey?: KeyInput;
-  docx?: Omit<DocxConvertOptions, 'property'>;
+  /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
+  docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
   hooks?: PacketHooks;
 }
 
@@ -141,7 +142,13 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
     case 'upload': {
       const kind = sniffUpload(file.bytes);
       if (kind === 'unknown') throw new InvalidPdfError('The upload is neither a PDF nor a DOCX file', `${at}.file`);
-      base = kind === 'docx' ? await convertDocxToPdf(file.bytes, { ...options.docx, property: `${at}.file` }) : file.bytes;
+      const docx = options.docx;
+      base =
+        kind === 'pdf'
+          ? file.bytes
+          : docx instanceof DocxConverter
+            ? await docx.convert(file.bytes, `${at}.file`)
+            : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
       await loadPdf(base, `${at}.file`);
       tagSource = base;
       title = file.title;

@@ -24,6 +24,8 @@ export interface DocxConvertOptions {
   timeoutMs?: number;
   /** The upload's property path, named in errors. */
   property?: string;
+  /** Aborting kills the conversion's process group (503). */
+  signal?: AbortSignal;
 }
 
 export type UploadKind = 'pdf' | 'docx' | 'unknown';
@@ -88,7 +90,7 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
       outDir,
       input,
     ];
-    await run(soffice, args, { cwd: dir, timeoutMs, property, home: dir });
+    await run(soffice, args, { cwd: dir, timeoutMs, property, home: dir, signal: options.signal });
     try {
       return new Uint8Array(await readFile(path.join(outDir, 'input.pdf')));
     } catch {
@@ -99,8 +101,12 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
   }
 }
 
-function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; property: string; home: string }): Promise<void> {
+function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; property: string; home: string; signal?: AbortSignal }): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (o.signal?.aborted) {
+      reject(new ConversionError('DOCX conversion cancelled: the converter was closed', 503, o.property));
+      return;
+    }
     const out: Buffer[] = [];
     let settled = false;
     const child = spawn(cmd, args, {
@@ -130,6 +136,15 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       killGroup();
       reject(new ConversionError(`DOCX conversion did not finish within ${o.timeoutMs} ms`, 503, o.property));
     }, o.timeoutMs);
+    const onAbort = () => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      killGroup();
+      reject(new ConversionError('DOCX conversion cancelled: the converter was closed', 503, o.property));
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('exit', () => o.signal?.removeEventListener('abort', onAbort));
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (settled) return;
@@ -147,4 +162,64 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       else reject(new ConversionError(`LibreOffice exited with ${signal ?? `code ${code}`}: ${tail(out) || 'no output'}`, 422, o.property));
     });
   });
+}
+
+export interface DocxConverterOptions extends Omit<DocxConvertOptions, 'property' | 'signal'> {
+  /** Conversions running at once; more wait their turn. Default 2 (each LibreOffice takes a core and ~200 MB). */
+  maxConcurrent?: number;
+}
+
+/**
+ * Conversions with a bound on how many LibreOffice processes run at once. Create one per
+ * engine or server and close it when done: closing fails queued conversions and kills running ones.
+ */
+export class DocxConverter {
+  readonly #options: DocxConverterOptions;
+  readonly #max: number;
+  readonly #closing = new AbortController();
+  #running = 0;
+  /** Each waiter is woken with true when a finishing conversion hands it its slot, false when closed. */
+  readonly #waiting: Array<(gotSlot: boolean) => void> = [];
+
+  constructor(options: DocxConverterOptions = {}) {
+    this.#options = options;
+    this.#max = Math.max(1, Math.floor(options.maxConcurrent ?? 2));
+  }
+
+  async convert(docx: Uint8Array, property = 'file'): Promise<Uint8Array> {
+    await this.#acquire(property);
+    try {
+      return await convertDocxToPdf(docx, { ...this.#options, property, signal: this.#closing.signal });
+    } finally {
+      this.#release();
+    }
+  }
+
+  /** Conversions running and waiting. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.#running, waiting: this.#waiting.length };
+  }
+
+  close(): void {
+    this.#closing.abort();
+    for (const wake of this.#waiting.splice(0)) wake(false);
+  }
+
+  async #acquire(property: string): Promise<void> {
+    const closed = () => new ConversionError('DOCX conversion cancelled: the converter was closed', 503, property);
+    if (this.#closing.signal.aborted) throw closed();
+    if (this.#running < this.#max) {
+      this.#running++;
+      return;
+    }
+    // The slot is handed over by #release without being given back in between, so a call
+    // arriving meanwhile cannot take it.
+    if (!(await new Promise<boolean>((resolve) => this.#waiting.push(resolve)))) throw closed();
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next(true);
+    else this.#running--;
+  }
 }
