@@ -30,6 +30,7 @@ export type { FontRegistryOptions, FontWeight } from './fonts/index.js';
 export type { BrowserPoolOptions } from './html/index.js';
 export {
   assemblePacket,
+  PacketAssembler,
   parsePacketRequest,
   findTextTags,
   parseTagText,

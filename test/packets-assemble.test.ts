@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
-import { assemblePacket, DocxConverter, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
+import { assemblePacket, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
 import { readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
@@ -175,5 +175,28 @@ describe('assemblePacket', () => {
 
     const badBlock = await assemblePacket(engine, only([{ id: 'm', filename: 'm.pdf', title: 'M', fields: [{ heading: 'H' }, { id: 'd', type: 'signatureDate', pageNum: 0, rect: { x: 1, y: 1, width: 9, height: 9 } }, { content: 'x', fontFamily: 'No Such Font' }] }])).catch((e: unknown) => e);
     expect((badBlock as ValidationError).fields.map((f) => f.property)).toEqual(['files[0].fields[2].fontFamily']);
+  });
+
+  it('PacketAssembler reads a template\'s tags once and reuses them; a failed read is not kept', async () => {
+    const assembler = new PacketAssembler(engine);
+    const signers = [{ id: 'client', name: 'Ada', email: 'ada@example.com' }];
+    const first = await assembler.assemble({ name: 'a', files: [{ id: 'nda', castEid: 'tmplNDA' }], signers });
+    const second = await assembler.assemble({ name: 'b', files: [{ id: 'other', castEid: 'tmplNDA', title: 'Again' }], signers });
+    expect(second.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect])).toEqual(first.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect]));
+    expect(second.plan.signers[0]!.fields[0]!.fileId).toBe('other');
+
+    store.publish({ eid: 'tmplBad', pdf: await pdfWith([{ text: '{{ sig }}', x: 50, y: 700 }]), fields: [] });
+    const bad = (files: unknown[]) =>
+      assembler.assemble({ name: 'c', files, signers }).then(
+        () => {
+          throw new Error('expected a TextTagError');
+        },
+        (e: unknown) => {
+          expect(e).toBeInstanceOf(TextTagError);
+          return e as TextTagError;
+        },
+      );
+    expect((await bad([{ id: 'x', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[0]');
+    expect((await bad([{ id: 'nda', castEid: 'tmplNDA' }, { id: 'y', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[1]');
   });
 });

@@ -16,7 +16,7 @@ import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
-import { scanPdf, type FoundTag } from './find-tags.js';
+import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
 import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
 
@@ -65,13 +65,51 @@ export interface AssembledPacket {
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
 
-export async function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+/**
+ * Assembles packets with one engine and keeps what can be reused between them: the text
+ * tags of each template, read once (templates are immutable once handed to a store, which
+ * returns the same object each time). Create one per engine; it holds no process or file.
+ */
+export class PacketAssembler {
+  readonly #engine: Engine;
+  readonly #options: AssembleOptions;
+  readonly #templateScans = new WeakMap<Uint8Array, Promise<ScannedPdf>>();
+
+  constructor(engine: Engine, options: AssembleOptions = {}) {
+    this.#engine = engine;
+    this.#options = options;
+  }
+
+  assemble(body: unknown): Promise<AssembledPacket> {
+    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source));
+  }
+
+  #scanTemplate(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+    let scan = this.#templateScans.get(pdf);
+    if (!scan) {
+      scan = scanPdf(pdf, source);
+      this.#templateScans.set(pdf, scan);
+      // A failure names this packet's file: never hand it to the next packet.
+      scan.catch(() => this.#templateScans.delete(pdf));
+    }
+    return scan;
+  }
+}
+
+/** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
+export function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+  return assembleWith(engine, body, options, scanPdf);
+}
+
+type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
+
+async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<AssembledPacket> {
   const key = options.privateKey;
   const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
   if (request.mergePDFs && !options.hooks?.mergePdfs) {
     throw new RenderError('mergePDFs needs the PDF kernel\'s merge, which this build does not provide yet', 501);
   }
-  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options)));
+  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options, scanTemplate)));
   const plan = planSigners(request, built.map((b) => b.placed));
 
   const files: AssembledFile[] = [];
@@ -115,7 +153,7 @@ function pdfName(name: string): string {
   return /\.pdf$/i.test(name) ? name : `${name.replace(/\.(docx?|html?|md)$/i, '')}.pdf`;
 }
 
-async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions): Promise<BuiltFile> {
+async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<BuiltFile> {
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
   let base: Uint8Array;
@@ -174,7 +212,8 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
       break;
   }
 
-  const scanned = await scanPdf(tagSource, { fileId: file.id, property: at });
+  const source = { fileId: file.id, property: at };
+  const scanned = await (file.kind === 'template' ? scanTemplate(tagSource, source) : scanPdf(tagSource, source));
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
   const errors: FieldError[] = [];
