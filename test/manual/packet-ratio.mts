@@ -4,8 +4,8 @@
  * Run: npx tsx test/manual/packet-ratio.mts   (issue #16 goal: ratio at most 1.5)
  */
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { createEngine, MemoryTemplateStore } from '../../src/index.ts';
-import { PacketAssembler } from '../../src/packets/index.ts';
+import { createEngine, MemoryTemplateStore } from '../../src/index.js';
+import { PacketAssembler } from '../../src/packets/index.js';
 
 async function doc(pages: number, tags: string[]) {
   const d = await PDFDocument.create();
