@@ -1,0 +1,300 @@
+/**
+ * createEtchPacket, document side: each file becomes a PDF (templates filled,
+ * uploads read or converted from DOCX, HTML and Markdown generated), text tags
+ * become fields, fill fields are filled from `data.payloads`, and the fields
+ * each signer must sign are planned.
+ *
+ * Two steps belong to the PDF kernel and are injected: writing the signing
+ * fields as empty /Sig (and signer-filled) widgets, and merging the files
+ * (`mergePDFs`). Until the kernel provides them they are the `hooks` below.
+ */
+import { CastpressError, InvalidPdfError, NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
+import { decryptDataString, type KeyInput } from '../crypto/index.js';
+import type { Engine } from '../engine/index.js';
+import { loadPdf } from '../pdf/index.js';
+import { formatPath } from '../schema/index.js';
+import type { Template, TemplateInput } from '../template/index.js';
+import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
+import { isSigningType, type PacketField } from './field.js';
+import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
+import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
+import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
+
+/** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
+export type SigningFieldWriter = (pdf: Uint8Array, fields: ReadonlyArray<PlannedField | MergedField>) => Promise<Uint8Array>;
+/** Kernel hook: one PDF of all `pdfs`, pages in order. */
+export type PdfMerger = (pdfs: ReadonlyArray<Uint8Array>) => Promise<Uint8Array>;
+
+export interface PacketHooks {
+  /** TODO(kernel): src/acroform's /Sig field writer. Without it the PDFs carry no signing widgets yet. */
+  writeSigningFields?: SigningFieldWriter;
+  /** TODO(kernel): src/pdf's merge. Required when the request sets `mergePDFs`. */
+  mergePdfs?: PdfMerger;
+}
+
+export interface AssembleOptions {
+  /** RSA private key for an encrypted `data` string (the fill format). */
+  privateKey?: KeyInput;
+  /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
+  docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
+  hooks?: PacketHooks;
+}
+
+export interface AssembledFile {
+  id: string;
+  kind: PacketFile['kind'];
+  /** Output name: the payload's `filename`, else the file's, else the template's title, else its id; always `.pdf`. */
+  filename: string;
+  title?: string;
+  pdf: Uint8Array;
+  pageCount: number;
+  /** Every field of the file (fill and signing), from the request, the template and text tags. */
+  fields: PlannedField[];
+}
+
+export interface AssembledPacket {
+  request: PacketRequest;
+  files: AssembledFile[];
+  /** With `mergePDFs`: the one PDF signers sign, and every field placed in it. */
+  merged?: { filename: string; pdf: Uint8Array; pageCount: number; fields: MergedField[] };
+  plan: PacketPlan;
+  /** False until the kernel's writer is passed: the PDFs have no signing widgets yet. */
+  signingFieldsWritten: boolean;
+}
+
+/** Fields a signer fills while signing, written by the kernel rather than filled from data. */
+const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
+
+/**
+ * Assembles packets with one engine and keeps what can be reused between them: the text
+ * tags of each template, read once (templates are immutable once handed to a store, which
+ * returns the same object each time). Create one per engine; it holds no process or file.
+ */
+export class PacketAssembler {
+  readonly #engine: Engine;
+  readonly #options: AssembleOptions;
+  readonly #templateScans = new WeakMap<Uint8Array, Promise<ScannedPdf>>();
+
+  constructor(engine: Engine, options: AssembleOptions = {}) {
+    this.#engine = engine;
+    this.#options = options;
+  }
+
+  assemble(body: unknown): Promise<AssembledPacket> {
+    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source));
+  }
+
+  #scanTemplate(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+    let scan = this.#templateScans.get(pdf);
+    if (!scan) {
+      scan = scanPdf(pdf, source);
+      this.#templateScans.set(pdf, scan);
+      // A failure names this packet's file: never hand it to the next packet.
+      scan.catch(() => this.#templateScans.delete(pdf));
+    }
+    return scan;
+  }
+}
+
+/** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
+export function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+  return assembleWith(engine, body, options, scanPdf);
+}
+
+type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
+
+async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<AssembledPacket> {
+  const key = options.privateKey;
+  const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
+  if (request.mergePDFs && !options.hooks?.mergePdfs) {
+    throw new RenderError('mergePDFs needs the PDF kernel\'s merge, which this build does not provide yet', 501);
+  }
+  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options, scanTemplate)));
+  const plan = planSigners(request, built.map((b) => b.placed));
+
+  const files: AssembledFile[] = [];
+  for (const [i, b] of built.entries()) {
+    const file = request.files[i]!;
+    const fields = plan.fields.filter((f) => f.fileId === file.id);
+    // Fields a signer was given are the signer's to fill, even fill types (fullName, email).
+    const fillFields = fields.filter((f) => !isSignerFilled(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
+    let pdf = b.pdf;
+    if (fillFields.length > 0) pdf = await fillInto(engine, pdf, fillFields, request.payloads[file.id], file, i);
+    files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
+  }
+
+  const write = options.hooks?.writeSigningFields;
+  let merged: AssembledPacket['merged'];
+  if (request.mergePDFs) {
+    const mergedFields = mergePlan(plan.fields, files.map((f) => f.id), files.map((f) => f.pageCount));
+    let pdf = await options.hooks!.mergePdfs!(files.map((f) => f.pdf));
+    if (write) pdf = await write(pdf, mergedFields.filter(isSignerFilled));
+    merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
+  } else if (write) {
+    for (const f of files) {
+      const signing = f.fields.filter(isSignerFilled);
+      if (signing.length > 0) f.pdf = await write(f.pdf, signing);
+    }
+  }
+  return { request, files, merged, plan, signingFieldsWritten: write !== undefined };
+}
+
+interface BuiltFile {
+  pdf: Uint8Array;
+  pageCount: number;
+  filename: string;
+  title?: string;
+  placed: PlacedField[];
+  /** The fill engine's field object for each fill field, by id. */
+  fieldInputs: Map<string, TemplateInput['fields'][number]>;
+}
+
+function pdfName(name: string): string {
+  return /\.pdf$/i.test(name) ? name : `${name.replace(/\.(docx?|html?|md)$/i, '')}.pdf`;
+}
+
+async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<BuiltFile> {
+  const at = formatPath(['files', i]);
+  const payload = request.payloads[file.id];
+  let base: Uint8Array;
+  let tagSource: Uint8Array;
+  let templateFields: TemplateInput['fields'] = [];
+  let title: string | undefined;
+  let nameFallback: string;
+
+  switch (file.kind) {
+    case 'template': {
+      let template: Template | undefined;
+      base = await remapErrors(
+        () => engine.fill(file.castEid, { data: payload?.data ?? {}, ...(file.title !== undefined ? { title: file.title } : {}) }, { onTemplate: (t) => (template = t) }),
+        file,
+        i,
+      );
+      // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
+      tagSource = template!.pdf;
+      templateFields = template!.fields;
+      title = file.title ?? template!.title;
+      nameFallback = file.filename ?? template!.title ?? file.id;
+      break;
+    }
+    case 'upload': {
+      const kind = sniffUpload(file.bytes);
+      if (kind === 'unknown') throw new InvalidPdfError('The upload is neither a PDF nor a DOCX file', `${at}.file`);
+      const docx = options.docx;
+      base =
+        kind === 'pdf'
+          ? file.bytes
+          : docx instanceof DocxConverter
+            ? await docx.convert(file.bytes, `${at}.file`)
+            : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
+      await loadPdf(base, `${at}.file`);
+      tagSource = base;
+      title = file.title;
+      nameFallback = file.filename ?? file.id;
+      break;
+    }
+    case 'html':
+      base = await engine.generate({ type: 'html', title: file.title, data: file.markup });
+      tagSource = base;
+      title = file.title;
+      nameFallback = file.filename;
+      break;
+    case 'markdown':
+      try {
+        base = await engine.generate(file.generate);
+      } catch (e) {
+        if (e instanceof ValidationError) throw new ValidationError(remapMarkdownErrors(e.fields, ['files', i], file.blockIndexes));
+        throw e;
+      }
+      tagSource = base;
+      title = file.title;
+      nameFallback = file.filename;
+      break;
+  }
+
+  const source = { fileId: file.id, property: at };
+  const scanned = await (file.kind === 'template' ? scanTemplate(tagSource, source) : scanPdf(tagSource, source));
+  const placed: PlacedField[] = [];
+  const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
+  const errors: FieldError[] = [];
+
+  for (const f of templateFields) {
+    placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, source: 'template' });
+  }
+  if (file.kind !== 'template') {
+    file.fields.forEach((f, j) => {
+      if (f.pageNum >= scanned.pages.length) {
+        errors.push({ property: formatPath(['files', i, 'fields', j, 'pageNum']), message: `The document has ${scanned.pages.length} page${scanned.pages.length === 1 ? '' : 's'} (pageNum counts from 0)` });
+        return;
+      }
+      placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, source: 'request' });
+      const input = asFillField(f);
+      if (input) fieldInputs.set(f.id, input);
+    });
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const taken = new Set(placed.map((p) => p.fieldId));
+  const counters = new Map<string, number>();
+  for (const tag of scanned.tags) {
+    const id = tagFieldId(tag, taken, counters);
+    taken.add(id);
+    placed.push({
+      fileId: file.id,
+      fieldId: id,
+      type: tag.type,
+      pageNum: tag.pageNum,
+      rect: tag.rect,
+      alias: tag.alias,
+      label: tag.label,
+      source: 'tag',
+      taggedSigner: tag.signerId,
+      tagText: tag.text,
+    });
+    const input = asFillField({ id, type: tag.type, pageNum: tag.pageNum, rect: tag.rect, alias: tag.alias });
+    // A template's own fields were filled with it; tag fields of a template are filled over its output.
+    if (input) fieldInputs.set(id, input);
+  }
+
+  return { pdf: base, pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback), title, placed, fieldInputs };
+}
+
+/** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
+function tagFieldId(tag: FoundTag, taken: Set<string>, counters: Map<string, number>): string {
+  if (tag.alias && !taken.has(tag.alias)) return tag.alias;
+  for (;;) {
+    const n = (counters.get(tag.type) ?? 0) + 1;
+    counters.set(tag.type, n);
+    const id = `${tag.alias ?? tag.type}${n}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** The fill engine's field object for a fill-type field; undefined for the signing kinds. */
+function asFillField(f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & Partial<PacketField>): TemplateInput['fields'][number] | undefined {
+  if (isSigningType(f.type)) return undefined;
+  return { ...f, type: f.type } as TemplateInput['fields'][number];
+}
+
+async function fillInto(engine: Engine, pdf: Uint8Array, fields: TemplateInput['fields'], payload: Payload | undefined, file: PacketFile, i: number): Promise<Uint8Array> {
+  const template: TemplateInput = { eid: `packet-file:${file.id}`, pdf, fields };
+  const title = file.kind === 'template' ? undefined : file.title;
+  return remapErrors(() => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }), file, i);
+}
+
+/** The fill engine names `data.x`, `castEid`, `template.pdf`; in the packet these are under the file and its payload. */
+async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: number): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof CastpressError)) throw e;
+    const at = formatPath(['files', i]);
+    const payloadAt = formatPath(['data', 'payloads', file.id, 'data']);
+    const move = (p: string) =>
+      p === 'data' ? payloadAt : p.startsWith('data.') || p.startsWith('data[') ? payloadAt + p.slice(4) : p === 'castEid' ? `${at}.castEid` : p.startsWith('template') ? `${at}${p.slice(8) ? `.${p.slice(9)}` : ''}` : p;
+    if (e instanceof ValidationError) throw new ValidationError(e.fields.map((f) => ({ ...f, property: move(f.property) })));
+    if (e instanceof NotFoundError) throw new NotFoundError(e.message, `${at}.castEid`);
+    if (e instanceof InvalidPdfError) throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
+    throw e;
+  }
+}

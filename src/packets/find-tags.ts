@@ -1,0 +1,86 @@
+/**
+ * Finds text tags on a PDF's pages. Characters are joined in content order
+ * across text runs, so a tag an editor split into several runs (a font change,
+ * kerning, a spell-check span) is still one tag; its rect covers the glyphs from
+ * the opening `{{` to the closing `}}`.
+ */
+import { readPageGlyphs, type Glyph } from './page-glyphs.js';
+import { parseTagText, type TagSpec } from './tag-syntax.js';
+import { TextTagError } from './errors.js';
+
+export interface FoundTag extends TagSpec {
+  /** The tag as written, braces included. */
+  text: string;
+  /** 0-based. */
+  pageNum: number;
+  /** Points from the displayed page's top-left corner. */
+  rect: { x: number; y: number; width: number; height: number };
+}
+
+export interface TagSource {
+  /** The file's id, named in errors. */
+  fileId: string;
+  /** The file's property path in the request (e.g. `files[2]`), named in errors. */
+  property: string;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
+  const x0 = Math.min(...glyphs.map((g) => g.x));
+  const y0 = Math.min(...glyphs.map((g) => g.y));
+  const x1 = Math.max(...glyphs.map((g) => g.x + g.width));
+  const y1 = Math.max(...glyphs.map((g) => g.y + g.height));
+  return { x: round(x0), y: round(y0), width: round(x1 - x0), height: round(y1 - y0) };
+}
+
+/** Tags on one page's glyphs; throws TextTagError for a malformed or unclosed tag. */
+export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource): FoundTag[] {
+  // One string for the page, with the glyph each character came from.
+  let text = '';
+  const owner: number[] = [];
+  glyphs.forEach((g, gi) => {
+    for (const ch of g.text) {
+      text += ch;
+      for (let k = 0; k < ch.length; k++) owner.push(gi);
+    }
+  });
+  const found: FoundTag[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('{{', from);
+    if (open < 0) break;
+    const close = text.indexOf('}}', open + 2);
+    const nextOpen = text.indexOf('{{', open + 2);
+    if (close < 0 || (nextOpen >= 0 && nextOpen < close)) {
+      const shown = text.slice(open, Math.min(open + 40, nextOpen >= 0 ? nextOpen : text.length));
+      throw new TextTagError(source.fileId, `${source.property}`, pageNum, shown, 'is not closed with }}');
+    }
+    const whole = text.slice(open, close + 2);
+    const parsed = parseTagText(text.slice(open + 2, close));
+    if (!parsed.ok) throw new TextTagError(source.fileId, source.property, pageNum, whole, parsed.problem);
+    const used = [...new Set(owner.slice(open, close + 2))].map((gi) => glyphs[gi]).filter((g): g is Glyph => g !== undefined);
+    found.push({ ...parsed.spec, text: whole, pageNum, rect: boxOf(used) });
+    from = close + 2;
+  }
+  return found;
+}
+
+export interface ScannedPdf {
+  /** Displayed size of each page, points. */
+  pages: Array<{ width: number; height: number }>;
+  tags: FoundTag[];
+}
+
+/** Page sizes and every tag of a PDF, page by page. */
+export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+  // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
+  // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
+  const pages = await readPageGlyphs(pdf, source.property, { onlyIf: (text) => text.replace(/\s+/g, '').includes('{{') });
+  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)) };
+}
+
+/** Every tag of a PDF, page by page. */
+export async function findTextTags(pdf: Uint8Array, source: TagSource): Promise<FoundTag[]> {
+  return (await scanPdf(pdf, source)).tags;
+}

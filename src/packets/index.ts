@@ -1,0 +1,29 @@
+/** Signature packets, document side: the createEtchPacket request, text tags, DOCX conversion, assembly. */
+export { parsePacketRequest, TOKEN_MINUTES_MAX, TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, SIGNER_TYPES } from './request.js';
+export type {
+  PacketRequest,
+  PacketFile,
+  TemplateFileRef,
+  UploadFile,
+  HtmlFile,
+  MarkdownFile,
+  Signer,
+  SignerType,
+  Payload,
+  PacketOptions,
+  PacketParseOptions,
+  SignaturePageOptions,
+} from './request.js';
+export { SIGNING_TYPES, ATTACHABLE_TYPES, PACKET_FIELD_TYPES, isSigningType, isAttachableType } from './field.js';
+export type { PacketField, PacketFieldType, SigningType, AttachableType } from './field.js';
+export { parseTagText } from './tag-syntax.js';
+export type { TagSpec, TagParse } from './tag-syntax.js';
+export { findTextTags, scanPdf, tagsOnPage } from './find-tags.js';
+export type { FoundTag, TagSource, ScannedPdf } from './find-tags.js';
+export { TextTagError, ConversionError } from './errors.js';
+export { convertDocxToPdf, DocxConverter, sniffUpload, DOCX_MIMETYPE } from './docx.js';
+export type { DocxConvertOptions, DocxConverterOptions, UploadKind } from './docx.js';
+export { assemblePacket, PacketAssembler } from './assemble.js';
+export type { AssembleOptions, AssembledPacket, AssembledFile, PacketHooks, SigningFieldWriter, PdfMerger } from './assemble.js';
+export { planSigners, mergePlan } from './plan.js';
+export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';

@@ -1,0 +1,261 @@
+/**
+ * Every character a page shows, with its box, in the page's display frame
+ * (points, origin top-left, after /Rotate and the crop box).
+ *
+ * pdfjs' text content gives one box per run of text, not per character, so a
+ * tag inside a longer run ("Sign here: {{ signature }}") could only be placed
+ * by guessing. Instead this walks pdfjs' operator list (glyphs with their
+ * widths, text and graphics state operators) and tracks the text matrix the
+ * way a viewer does, which gives each glyph's exact advance.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InvalidPdfError } from '../errors/index.js';
+
+type Matrix = [number, number, number, number, number, number];
+
+export interface Glyph {
+  /** The Unicode text the glyph stands for (may be several characters for a ligature, or empty). */
+  text: string;
+  /** The glyph's box: from its origin to its advance, from the baseline up by the font size, as shown. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PageGlyphs {
+  pageNum: number;
+  width: number;
+  height: number;
+  glyphs: Glyph[];
+}
+
+interface PdfjsGlyph {
+  unicode?: string;
+  width?: number;
+  isSpace?: boolean;
+  vmetric?: unknown;
+}
+
+interface TextState {
+  ctm: Matrix;
+  font?: string;
+  size: number;
+  charSpacing: number;
+  wordSpacing: number;
+  hScale: number;
+  leading: number;
+  rise: number;
+}
+
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+function multiply(m: Matrix, n: Matrix): Matrix {
+  return [
+    m[0] * n[0] + m[1] * n[2],
+    m[0] * n[1] + m[1] * n[3],
+    m[2] * n[0] + m[3] * n[2],
+    m[2] * n[1] + m[3] * n[3],
+    m[4] * n[0] + m[5] * n[2] + n[4],
+    m[4] * n[1] + m[5] * n[3] + n[5],
+  ];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+function asMatrix(args: unknown[] | null | undefined): Matrix | undefined {
+  if (!args) return undefined;
+  const src = args.length === 1 ? (args[0] as ArrayLike<number> | null) : (args as unknown as ArrayLike<number>);
+  if (!src || src.length < 6) return undefined;
+  const m = Array.from({ length: 6 }, (_, i) => Number(src[i])) as Matrix;
+  return m.every(Number.isFinite) ? m : undefined;
+}
+
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsModule: Promise<Pdfjs> | undefined;
+
+/** Loaded on first use: pdfjs costs more to import than a small packet takes to assemble. */
+function loadPdfjs(): Promise<Pdfjs> {
+  pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsModule;
+}
+
+function assetUrls(): Record<string, string> {
+  const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const dir = (name: string) => pathToFileURL(path.join(root, name) + path.sep).href;
+  return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
+}
+
+export interface ReadGlyphsOptions {
+  /**
+   * Reads a page's glyphs only when its text (runs joined without separators) passes this test;
+   * other pages come back with no glyphs. The operator list costs 2–4 times the text content (it
+   * decodes images too), and most pages of a packet hold no tag.
+   */
+  onlyIf?: (pageText: string) => boolean;
+}
+
+/** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
+export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', options: ReadGlyphsOptions = {}): Promise<PageGlyphs[]> {
+  const pdfjs = await loadPdfjs();
+  let doc: Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
+  try {
+    doc = await pdfjs.getDocument({
+      // pdfjs detaches the buffer it is given.
+      data: new Uint8Array(bytes),
+      ...assetUrls(),
+      cMapPacked: true,
+      disableFontFace: true,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      fontExtraProperties: true,
+      verbosity: 0,
+    } as Parameters<Pdfjs['getDocument']>[0]).promise;
+  } catch (e) {
+    throw new InvalidPdfError(`Not a readable PDF: ${e instanceof Error ? e.message : String(e)}`, property, { cause: e });
+  }
+  try {
+    const pages: PageGlyphs[] = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const viewport = page.getViewport({ scale: 1 });
+      if (options.onlyIf) {
+        const content = await page.getTextContent({ includeMarkedContent: false });
+        const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
+        if (!options.onlyIf(text)) {
+          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [] });
+          page.cleanup();
+          continue;
+        }
+      }
+      const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+      const fontMatrix = (name: string): Matrix => {
+        const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { fontMatrix?: number[] } | null) : null;
+        return (asMatrix(font?.fontMatrix ? [font.fontMatrix] : undefined) ?? [0.001, 0, 0, 0.001, 0, 0]) as Matrix;
+      };
+      const glyphs = interpret(pdfjs.OPS, ops.fnArray, ops.argsArray as unknown[][], fontMatrix, viewport.transform as Matrix);
+      pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs });
+      page.cleanup();
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** Runs the text-relevant part of an operator list; `view` maps user space to the display frame. */
+function interpret(OPS: Record<string, number>, fns: number[], argsList: unknown[][], fontMatrixOf: (font: string) => Matrix, view: Matrix): Glyph[] {
+  const glyphs: Glyph[] = [];
+  let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+  const stack: TextState[] = [];
+  let tm: Matrix = IDENTITY;
+  let tlm: Matrix = IDENTITY;
+  const moveLine = (tx: number, ty: number) => {
+    tlm = multiply([1, 0, 0, 1, tx, ty], tlm);
+    tm = tlm;
+  };
+
+  for (let i = 0; i < fns.length; i++) {
+    const fn = fns[i];
+    const args = argsList[i] ?? [];
+    switch (fn) {
+      case OPS.save:
+        stack.push({ ...st });
+        break;
+      case OPS.restore:
+        st = stack.pop() ?? st;
+        break;
+      case OPS.transform: {
+        const m = asMatrix(args);
+        if (m) st.ctm = multiply(m, st.ctm);
+        break;
+      }
+      case OPS.paintFormXObjectBegin: {
+        stack.push({ ...st });
+        const m = asMatrix(args[0] ? [args[0]] : undefined);
+        if (m) st.ctm = multiply(m, st.ctm);
+        break;
+      }
+      case OPS.paintFormXObjectEnd:
+        st = stack.pop() ?? st;
+        break;
+      case OPS.beginText:
+        tm = IDENTITY;
+        tlm = IDENTITY;
+        break;
+      case OPS.setFont:
+        st.font = String(args[0]);
+        st.size = Number(args[1]) || 0;
+        break;
+      case OPS.setCharSpacing:
+        st.charSpacing = Number(args[0]) || 0;
+        break;
+      case OPS.setWordSpacing:
+        st.wordSpacing = Number(args[0]) || 0;
+        break;
+      case OPS.setHScale:
+        st.hScale = (Number(args[0]) || 100) / 100;
+        break;
+      case OPS.setLeading:
+        st.leading = Number(args[0]) || 0;
+        break;
+      case OPS.setTextRise:
+        st.rise = Number(args[0]) || 0;
+        break;
+      case OPS.setTextMatrix: {
+        const m = asMatrix(args);
+        if (m) {
+          tm = m;
+          tlm = m;
+        }
+        break;
+      }
+      case OPS.moveText:
+        moveLine(Number(args[0]) || 0, Number(args[1]) || 0);
+        break;
+      case OPS.setLeadingMoveText:
+        st.leading = -(Number(args[1]) || 0);
+        moveLine(Number(args[0]) || 0, Number(args[1]) || 0);
+        break;
+      case OPS.nextLine:
+        moveLine(0, -st.leading);
+        break;
+      case OPS.showText:
+      case OPS.showSpacedText: {
+        const items = (args[0] ?? []) as Array<PdfjsGlyph | number | null>;
+        const fm = st.font ? fontMatrixOf(st.font) : ([0.001, 0, 0, 0.001, 0, 0] as Matrix);
+        for (const item of items) {
+          if (typeof item === 'number') {
+            // TJ adjustment: thousandths of a text space unit, moving left.
+            tm = multiply([1, 0, 0, 1, (-item / 1000) * st.size * st.hScale, 0], tm);
+            continue;
+          }
+          if (!item) continue;
+          const advance = ((item.width ?? 0) * fm[0] * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
+          const glyphAdvance = (item.width ?? 0) * fm[0] * st.size * st.hScale;
+          const toView = multiply(multiply(tm, st.ctm), view);
+          const corners = [
+            apply(toView, 0, st.rise),
+            apply(toView, glyphAdvance, st.rise),
+            apply(toView, 0, st.rise + st.size),
+            apply(toView, glyphAdvance, st.rise + st.size),
+          ];
+          const xs = corners.map((c) => c[0]);
+          const ys = corners.map((c) => c[1]);
+          const x = Math.min(...xs);
+          const y = Math.min(...ys);
+          glyphs.push({ text: item.unicode ?? '', x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
+          tm = multiply([1, 0, 0, 1, advance, 0], tm);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return glyphs;
+}

@@ -1,0 +1,453 @@
+/**
+ * The createEtchPacket arguments: validated and normalised in one pass, every
+ * violation collected into one ValidationError with the property's path
+ * (`files[2].fields[0].rect.width`, `signers[1].fields[0].fileId`).
+ */
+import { z } from 'zod';
+import { ValidationError, type FieldError } from '../errors/index.js';
+import { formatPath, messageFor, parseGenerateRequest, toFieldErrors, type DataDecryptor, type FillData } from '../schema/index.js';
+import { isAttachableType, packetField, type PacketField } from './field.js';
+
+/** Default token lifetimes of the spec (minutes). */
+export const TOKEN_MINUTES_MAX = 86_400;
+export const TOKEN_MINUTES_EMAIL = 14 * 24 * 60;
+export const TOKEN_MINUTES_EMBEDDED = 2 * 60;
+
+export const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
+export type SignerType = (typeof SIGNER_TYPES)[number];
+/** Emails a signer's `enableEmails` list may name. */
+export const SIGNER_EMAILS = ['etchComplete'] as const;
+
+const bool = z.boolean();
+const httpUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
+
+/** true/undefined = every email, false/[] = none, a list = only those. Normalised to the list form or `true`. */
+type EmailName = (typeof SIGNER_EMAILS)[number];
+const enableEmails = z.unknown().optional().transform((v, ctx): true | EmailName[] => {
+  if (v === undefined || v === true) return true;
+  if (v === false) return [];
+  if (!Array.isArray(v)) {
+    ctx.issues.push({ code: 'custom', message: 'Expected true, false or a list of email names', input: v });
+    return [];
+  }
+  const names: EmailName[] = [];
+  v.forEach((n, i) => {
+    if ((SIGNER_EMAILS as readonly unknown[]).includes(n)) names.push(n as EmailName);
+    else ctx.issues.push({ code: 'custom', message: `Unknown email ${JSON.stringify(n)}; supported: ${SIGNER_EMAILS.join(', ')}`, input: n, path: [i] });
+  });
+  return names;
+});
+
+const signerFieldRef = z.object({ fileId: z.string().min(1), fieldId: z.string().min(1) });
+
+const signerSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().trim().min(1).optional(),
+  email: z.email({ error: 'Must be a valid email address' }).optional(),
+  signerType: z.enum(SIGNER_TYPES).default('email'),
+  signatureMode: z.enum(['draw', 'text']).default('draw'),
+  signatureExperience: z.enum(['signWhileReviewing', 'signBeforeReviewing']).default('signWhileReviewing'),
+  routingOrder: z.number().int().min(1).optional(),
+  acceptEachField: bool.default(true),
+  showFinishSigningButton: bool.optional(),
+  enableEmails,
+  redirectURL: httpUrl.optional(),
+  fields: z.array(signerFieldRef).default([]),
+  tokenValidForMinutes: z.number().int().min(1).max(TOKEN_MINUTES_MAX).optional(),
+  isPending: bool.default(false),
+  allowNameChange: bool.optional(),
+  allowEmailChange: bool.optional(),
+  requireNameOnLoad: bool.optional(),
+  requireEmailOnLoad: bool.optional(),
+});
+
+type SignerInput = z.output<typeof signerSchema>;
+
+/** The parts of a signer the cross-checks need, read from a signer that failed validation elsewhere. */
+const signerLeniently = z.object({
+  id: z.string().min(1).optional().catch(undefined),
+  // Present counts as present: whether it is well formed is the schema's message.
+  name: z.unknown().optional(),
+  email: z.unknown().optional(),
+  isPending: z.boolean().catch(false).default(false),
+  signerType: z.string().catch('email').default('email'),
+  requireEmailOnLoad: z.boolean().catch(false).default(false),
+  fields: z.array(signerFieldRef.optional().catch(undefined)).catch([]).default([]),
+});
+
+export interface Signer extends Omit<SignerInput, 'routingOrder' | 'tokenValidForMinutes'> {
+  /** 1-based; the signer's position in the list when the request leaves it out. */
+  routingOrder: number;
+  tokenValidForMinutes: number;
+}
+
+const PAGE_OPTION_STRINGS = [
+  'title',
+  'description',
+  'signatureLabel',
+  'initialLabel',
+  'acceptTitle',
+  'acceptDescription',
+  'acceptButtonText',
+  'drawSignatureTitle',
+  'drawSignatureDescription',
+  'drawSignatureButtonText',
+  'drawInitialsTitle',
+  'drawInitialsDescription',
+  'drawInitialsButtonText',
+  'signTitle',
+  'signDescription',
+  'signDescriptionCompleted',
+  'signConsentText',
+  'signButtonText',
+  'completedButtonText',
+  'error',
+] as const;
+
+const cssColor = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex colour such as #1985a1' });
+
+/** Our own shape (not a client's pass-through), so unknown keys are typos worth reporting. */
+const signaturePageOptions = z.strictObject({
+  ...Object.fromEntries(PAGE_OPTION_STRINGS.map((k) => [k, z.string().optional()])),
+  style: z
+    .strictObject({
+      primaryColor: cssColor.default('#1985a1'),
+      successColor: cssColor.default('#1985a1'),
+      infoColor: cssColor.default('#46494c'),
+      linkColor: cssColor.default('#1985a1'),
+      stylesheetURL: httpUrl.optional(),
+    })
+    .optional(),
+}) as z.ZodType<SignaturePageOptions>;
+
+export type SignaturePageOptions = { [K in (typeof PAGE_OPTION_STRINGS)[number]]?: string } & {
+  style?: { primaryColor: string; successColor: string; infoColor: string; linkColor: string; stylesheetURL?: string };
+};
+
+const packetOptions = z.object({
+  name: z.string().trim().min(1),
+  isDraft: bool.default(false),
+  isTest: bool.default(false),
+  mergePDFs: bool.default(false),
+  duplicateCasts: bool.default(false),
+  allowUpdates: bool.default(false),
+  signatureEmailSubject: z.string().optional(),
+  signatureEmailBody: z.string().optional(),
+  replyToName: z.string().optional(),
+  replyToEmail: z.email({ error: 'Must be a valid email address' }).optional(),
+  signaturePageOptions: signaturePageOptions.optional(),
+  webhookURL: httpUrl.optional(),
+  enableEmails: enableEmails,
+  organizationEid: z.string().optional(),
+  signatureProvider: z.string().optional(),
+  createCastTemplatesFromUploads: bool.optional(),
+});
+
+export type PacketOptions = z.output<typeof packetOptions>;
+
+// ---- files ----
+
+const fileId = z.string().min(1);
+const fields = z.array(packetField);
+
+const templateFile = z.object({ id: fileId, castEid: z.string().min(1), filename: z.string().min(1).optional(), title: z.string().optional() });
+
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+const base64 = z
+  .string()
+  .transform((s) => s.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, ''))
+  .refine((s) => s.length > 0 && BASE64.test(s), { error: 'Must be base64-encoded file content' })
+  .transform((s) => new Uint8Array(Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64')));
+
+const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, { error: 'Must be the file\'s bytes' });
+
+/** The two upload flavours of the spec (a base64 string, `{data, filename, mimetype}`) and raw bytes for library callers. */
+const uploadContent = z.union(
+  [
+    base64.transform((b) => ({ bytes: b, filename: undefined, mimetype: undefined })),
+    bytes.transform((b) => ({ bytes: b, filename: undefined, mimetype: undefined })),
+    z.object({ data: z.union([base64, bytes]), filename: z.string().min(1).optional(), mimetype: z.string().min(1).optional() }).transform((o) => ({
+      bytes: o.data,
+      filename: o.filename,
+      mimetype: o.mimetype,
+    })),
+  ],
+  { error: 'Must be a base64 string, {data, filename, mimetype} or bytes' },
+);
+
+const uploadFile = z.object({ id: fileId, file: uploadContent, fields, title: z.string().optional() });
+
+const htmlFile = z.object({
+  id: fileId,
+  filename: z.string().min(1),
+  title: z.string(),
+  markup: z.object({ html: z.string(), css: z.string().optional() }),
+  fields,
+});
+
+const markdownFile = z.object({
+  id: fileId,
+  filename: z.string().min(1),
+  title: z.string(),
+  fontSize: z.unknown().optional(),
+  textColor: z.unknown().optional(),
+  fields: z.array(z.record(z.string(), z.unknown())),
+});
+
+export interface TemplateFileRef {
+  kind: 'template';
+  id: string;
+  castEid: string;
+  filename?: string;
+  title?: string;
+}
+
+export interface UploadFile {
+  kind: 'upload';
+  id: string;
+  bytes: Uint8Array;
+  filename?: string;
+  mimetype?: string;
+  title?: string;
+  fields: PacketField[];
+}
+
+export interface HtmlFile {
+  kind: 'html';
+  id: string;
+  filename: string;
+  title: string;
+  markup: { html: string; css?: string };
+  fields: PacketField[];
+}
+
+export interface MarkdownFile {
+  kind: 'markdown';
+  id: string;
+  filename: string;
+  title: string;
+  /** The generate request body for the content blocks (already validated; the engine parses it again). */
+  generate: { type: 'markdown'; title: string; fontSize?: unknown; textColor?: unknown; data: Record<string, unknown>[] };
+  /** Index in `fields` of each content block, to name a block's property in errors found while generating. */
+  blockIndexes: number[];
+  fields: PacketField[];
+}
+
+export type PacketFile = TemplateFileRef | UploadFile | HtmlFile | MarkdownFile;
+
+export interface Payload {
+  data: FillData;
+  filename?: string;
+}
+
+export interface PacketRequest extends PacketOptions {
+  files: PacketFile[];
+  signers: Signer[];
+  /** Fill data per file id (decrypted when the request sent a string). */
+  payloads: Record<string, Payload>;
+}
+
+export interface PacketParseOptions {
+  decrypt?: DataDecryptor;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function collect<S extends z.ZodType>(schema: S, input: unknown, prefix: PropertyKey[], errors: FieldError[]): z.output<S> | undefined {
+  const r = schema.safeParse(input, { error: (iss) => messageFor(iss) });
+  if (r.success) return r.data;
+  errors.push(...toFieldErrors(r.error.issues, prefix));
+  return undefined;
+}
+
+/** Markdown content blocks and field objects share one list; a field object is the one with a `type`. */
+function isFieldObject(v: Record<string, unknown>): boolean {
+  return 'type' in v;
+}
+
+function parseFile(raw: unknown, i: number, errors: FieldError[]): PacketFile | undefined {
+  const at: PropertyKey[] = ['files', i];
+  if (!isPlainObject(raw)) {
+    errors.push({ property: formatPath(at), message: 'Expected a file object' });
+    return undefined;
+  }
+  if ('castEid' in raw) {
+    const f = collect(templateFile, raw, at, errors);
+    return f && { kind: 'template', ...f };
+  }
+  if ('file' in raw) {
+    const f = collect(uploadFile, raw, at, errors);
+    return f && { kind: 'upload', id: f.id, bytes: f.file.bytes, filename: f.file.filename, mimetype: f.file.mimetype, title: f.title, fields: f.fields };
+  }
+  if ('markup' in raw) {
+    const f = collect(htmlFile, raw, at, errors);
+    return f && { kind: 'html', ...f };
+  }
+  if ('fields' in raw) return parseMarkdownFile(raw, at, errors);
+  errors.push({ property: formatPath(at), message: 'A file needs `castEid` (template), `file` (upload), `markup` (HTML) or `fields` (Markdown)' });
+  return undefined;
+}
+
+function parseMarkdownFile(raw: Record<string, unknown>, at: PropertyKey[], errors: FieldError[]): MarkdownFile | undefined {
+  const f = collect(markdownFile, raw, at, errors);
+  if (!f) return undefined;
+  const blocks: Record<string, unknown>[] = [];
+  const blockIndexes: number[] = [];
+  const placed: PacketField[] = [];
+  let ok = true;
+  f.fields.forEach((item, j) => {
+    if (isFieldObject(item)) {
+      const field = collect(packetField, item, [...at, 'fields', j], errors);
+      if (field) placed.push(field);
+      else ok = false;
+    } else {
+      blocks.push(item);
+      blockIndexes.push(j);
+    }
+  });
+  const generate = { type: 'markdown' as const, title: f.title, fontSize: f.fontSize, textColor: f.textColor, data: blocks };
+  if (blocks.length === 0) {
+    errors.push({ property: formatPath([...at, 'fields']), message: 'A Markdown file needs at least one content block (heading, label, content or table)' });
+    return undefined;
+  }
+  try {
+    parseGenerateRequest(generate);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    errors.push(...remapMarkdownErrors(e.fields, at, blockIndexes));
+    return undefined;
+  }
+  return ok ? { kind: 'markdown', id: f.id, filename: f.filename, title: f.title, generate, blockIndexes, fields: placed } : undefined;
+}
+
+/** A generate error names `data[3].fontSize`; in the packet that block is `files[i].fields[7].fontSize`. */
+export function remapMarkdownErrors(found: FieldError[], at: ReadonlyArray<PropertyKey>, blockIndexes: number[]): FieldError[] {
+  const base = formatPath(at);
+  return found.map((f) => {
+    const m = /^data\[(\d+)\](.*)$/.exec(f.property);
+    if (m) return { ...f, property: `${base}.fields[${blockIndexes[Number(m[1])] ?? m[1]}]${m[2]}` };
+    return { ...f, property: f.property === '(body)' ? base : `${base}.${f.property}` };
+  });
+}
+
+function fieldsOf(file: PacketFile): PacketField[] {
+  return file.kind === 'template' ? [] : file.fields;
+}
+
+function parsePayloads(raw: unknown, decrypt: DataDecryptor | undefined, errors: FieldError[]): Record<string, Payload> {
+  if (raw === undefined || raw === null) return {};
+  let data: unknown = raw;
+  if (typeof raw === 'string') {
+    if (!decrypt) {
+      errors.push({ property: 'data', message: 'Encrypted data needs a private key: pass `privateKey` to assemblePacket' });
+      return {};
+    }
+    try {
+      data = JSON.parse(decrypt(raw)) as unknown;
+    } catch (e) {
+      errors.push({ property: 'data', message: `Cannot decrypt data: ${e instanceof Error ? e.message : String(e)}` });
+      return {};
+    }
+  }
+  const shape = z.object({
+    payloads: z.record(z.string(), z.object({ data: z.record(z.string(), z.unknown()), filename: z.string().min(1).optional() })).default({}),
+  });
+  const parsed = collect(shape, data, ['data'], errors);
+  // Values are checked against each file's fields by the fill engine, which names them under data.payloads.<id>.data.
+  return (parsed?.payloads ?? {}) as Record<string, Payload>;
+}
+
+/**
+ * Validates a createEtchPacket body. Cross-checks that need only the request
+ * (unique ids, references to files, explicit fields' kinds) are made here; the
+ * ones that need the documents (fields supplied by text tags or templates,
+ * page numbers) are made while assembling.
+ */
+export function parsePacketRequest(body: unknown, options: PacketParseOptions = {}): PacketRequest {
+  if (!isPlainObject(body)) throw ValidationError.of('(body)', 'Expected a JSON object');
+  const errors: FieldError[] = [];
+  const opts = collect(packetOptions, body, [], errors);
+
+  const files: PacketFile[] = [];
+  if (!Array.isArray(body.files) || body.files.length === 0) {
+    errors.push({ property: 'files', message: Array.isArray(body.files) ? 'Must contain at least 1 item' : body.files === undefined ? 'Required' : 'Expected array' });
+  } else {
+    const seen = new Map<string, number>();
+    body.files.forEach((raw, i) => {
+      const f = parseFile(raw, i, errors);
+      if (!f) return;
+      if (seen.has(f.id)) errors.push({ property: `files[${i}].id`, message: `Duplicate file id "${f.id}" (also files[${seen.get(f.id)}])` });
+      else seen.set(f.id, i);
+      const ids = new Set<string>();
+      fieldsOf(f).forEach((field, j) => {
+        if (ids.has(field.id)) errors.push({ property: `files[${i}].fields[${j}].id`, message: `Duplicate field id "${field.id}"` });
+        ids.add(field.id);
+      });
+      files.push(f);
+    });
+  }
+
+  // Every id a file object names, valid or not.
+  const namedFileIds = new Set(
+    (Array.isArray(body.files) ? body.files : []).flatMap((f: unknown) => (isPlainObject(f) && typeof f.id === 'string' && f.id !== '' ? [f.id] : [])),
+  );
+
+  const signerInputs = Array.isArray(body.signers) ? body.signers : undefined;
+  const signers: Signer[] = [];
+  if (!signerInputs || signerInputs.length === 0) {
+    errors.push({ property: 'signers', message: signerInputs ? 'Must contain at least 1 item' : body.signers === undefined ? 'Required' : 'Expected array' });
+  } else {
+    const seen = new Map<string, number>();
+    signerInputs.forEach((raw, i) => {
+      const at = `signers[${i}]`;
+      const s = collect(signerSchema, raw, ['signers', i], errors);
+      // The cross-checks read the raw signer leniently, so a signer with a bad email still has its
+      // references and its pending state checked: one response lists every problem.
+      const lenient = signerLeniently.safeParse(raw);
+      if (!lenient.success) return;
+      const l = lenient.data;
+      if (l.id !== undefined && seen.has(l.id)) errors.push({ property: `${at}.id`, message: `Duplicate signer id "${l.id}" (also signers[${seen.get(l.id)}])` });
+      else if (l.id !== undefined) seen.set(l.id, i);
+      if (!l.isPending) {
+        if (l.name === undefined) errors.push({ property: `${at}.name`, message: 'Required (only a pending signer may omit it)' });
+        if (l.email === undefined) errors.push({ property: `${at}.email`, message: 'Required (only a pending signer may omit it)' });
+      } else if (body.allowUpdates !== true) {
+        errors.push({ property: `${at}.isPending`, message: 'A pending signer requires allowUpdates: true on the packet' });
+      }
+      if (l.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(l.signerType)) {
+        errors.push({ property: `${at}.requireEmailOnLoad`, message: `Not available for signerType "${l.signerType}"` });
+      }
+      l.fields.forEach((ref, j) => ref && checkSignerRef(ref, files, namedFileIds, `${at}.fields[${j}]`, errors));
+      if (!s) return;
+      signers.push({
+        ...s,
+        routingOrder: s.routingOrder ?? i + 1,
+        tokenValidForMinutes: s.tokenValidForMinutes ?? (s.signerType === 'embedded' ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL),
+      });
+    });
+  }
+
+  const payloads = parsePayloads(body.data, options.decrypt, errors);
+  for (const key of Object.keys(payloads)) {
+    if (namedFileIds.size > 0 && !namedFileIds.has(key)) errors.push({ property: formatPath(['data', 'payloads', key]), message: `No file with id "${key}"` });
+  }
+
+  if (errors.length > 0 || !opts) throw new ValidationError(errors);
+  return { ...opts, files, signers, payloads };
+}
+
+function checkSignerRef(ref: { fileId: string; fieldId: string }, files: PacketFile[], namedFileIds: Set<string>, at: string, errors: FieldError[]): void {
+  const file = files.find((f) => f.id === ref.fileId);
+  if (!file) {
+    // A file that is named but invalid has its own errors; a reference to it is not one more.
+    if (!namedFileIds.has(ref.fileId)) errors.push({ property: `${at}.fileId`, message: `No file with id "${ref.fileId}"` });
+    return;
+  }
+  // Fields of templates and text tags are known only once the documents are read: checked by assembly.
+  const field = fieldsOf(file).find((f) => f.id === ref.fieldId);
+  if (field && !isAttachableType(field.type)) {
+    errors.push({ property: `${at}.fieldId`, message: `Field "${ref.fieldId}" is a ${field.type} field; signers take only signature, initial, signatureDate, fullName and email fields` });
+  }
+}

@@ -1,0 +1,202 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
+import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
+import { assemblePacket, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
+import { buildDocx } from './helpers/docx.js';
+import { readText } from './helpers/pdf.js';
+import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
+
+async function pdfWith(lines: Array<{ text: string; x: number; y: number; white?: boolean }>): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  for (const l of lines) page.drawText(l.text, { x: l.x, y: l.y, size: 12, font, color: l.white ? rgb(1, 1, 1) : rgb(0, 0, 0) });
+  return doc.save();
+}
+
+const store = new MemoryTemplateStore();
+const engine = createEngine({ templates: store, now: () => new Date('2026-01-02T03:04:05Z') });
+const converter = new DocxConverter({ maxConcurrent: 1 });
+afterAll(async () => {
+  converter.close();
+  await engine.close();
+});
+
+const templatePdf = await pdfWith([
+  { text: 'Mutual NDA. Name:', x: 50, y: 700 },
+  { text: 'Signed: {{ signature ::: client }}', x: 50, y: 600 },
+]);
+store.publish({ eid: 'tmplNDA', title: 'Mutual NDA', pdf: templatePdf, fields: [{ id: 'name', type: 'shortText', pageNum: 0, rect: { x: 160, y: 80, width: 200, height: 16 } }] });
+
+const uploadPdf = await pdfWith([
+  { text: 'Order form for {{ shortText :: company }}', x: 50, y: 700 },
+  { text: 'Amount:', x: 50, y: 650 },
+]);
+const docx = buildDocx([[{ text: 'Annex' }], [{ text: '{{ initial ::: agent }}', color: 'FFFFFF' }]]);
+
+function request(extra: Record<string, unknown> = {}) {
+  return {
+    name: 'Services packet',
+    files: [
+      { id: 'nda', castEid: 'tmplNDA' },
+      {
+        id: 'order',
+        file: { data: Buffer.from(uploadPdf).toString('base64'), filename: 'order.pdf', mimetype: 'application/pdf' },
+        fields: [
+          { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 50, y: 300, width: 200, height: 40 } },
+          { id: 'amount', type: 'shortText', pageNum: 0, rect: { x: 110, y: 128, width: 100, height: 16 } },
+        ],
+      },
+      { id: 'annex', file: { data: Buffer.from(docx).toString('base64'), filename: 'annex.docx' }, fields: [] },
+      { id: 'terms', filename: 'terms.pdf', title: 'Terms', markup: { html: '<h1>Terms</h1><p>Agent:</p><p>{{ signature ::: agent }}</p>', css: 'p { font-size: 14px }' }, fields: [] },
+      {
+        id: 'summary',
+        filename: 'summary',
+        title: 'Summary',
+        fontSize: 12,
+        fields: [{ heading: 'Summary' }, { content: 'Client initials:' }, { content: '{{ initial ::: client }}' }, { id: 'date', type: 'signatureDate', pageNum: 0, rect: { x: 400, y: 700, width: 120, height: 20 } }],
+      },
+    ],
+    signers: [
+      { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', fields: [{ fileId: 'order', fieldId: 'sig' }] },
+      { id: 'agent', name: 'Bob Agent', email: 'bob@example.com', signerType: 'embedded', fields: [{ fileId: 'summary', fieldId: 'date' }] },
+    ],
+    data: { payloads: { nda: { data: { name: 'Ada Lovelace' }, filename: 'nda-ada.pdf' }, order: { data: { company: 'Acme Corp', amount: '100 EUR' } } } },
+    ...extra,
+  };
+}
+
+const brief = (f: PlannedField) => `${f.fileId}/${f.fieldId}:${f.type}@${f.pageNum}`;
+
+describe('assemblePacket', () => {
+  it('assembles all file kinds: fills, finds tags, plans each signer\'s fields', async () => {
+    const calls: Array<{ pages: number; fields: string[] }> = [];
+    const writer: SigningFieldWriter = async (pdf, fields) => {
+      calls.push({ pages: (await PDFDocument.load(pdf)).getPageCount(), fields: fields.map(brief) });
+      return pdf;
+    };
+    const packet = await assemblePacket(engine, request(), { hooks: { writeSigningFields: writer }, docx: converter });
+
+    expect(packet.files.map((f) => [f.id, f.kind, f.filename])).toEqual([
+      ['nda', 'template', 'nda-ada.pdf'],
+      ['order', 'upload', 'order.pdf'],
+      ['annex', 'upload', 'annex.pdf'],
+      ['terms', 'html', 'terms.pdf'],
+      ['summary', 'markdown', 'summary.pdf'],
+    ]);
+    expect(packet.plan.signers.map((s) => [s.signerId, s.routingOrder, s.fields.map(brief)])).toEqual([
+      ['client', 1, ['nda/signature1:signature@0', 'order/sig:signature@0', 'summary/initial1:initial@0']],
+      ['agent', 2, ['annex/initial1:initial@0', 'terms/signature1:signature@0', 'summary/date:signatureDate@0']],
+    ]);
+    expect(packet.plan.unassigned).toEqual([]);
+    expect(packet.signingFieldsWritten).toBe(true);
+    expect(calls.map((c) => c.fields)).toEqual([
+      ['nda/signature1:signature@0'],
+      ['order/sig:signature@0'],
+      ['annex/initial1:initial@0'],
+      ['terms/signature1:signature@0'],
+      ['summary/initial1:initial@0', 'summary/date:signatureDate@0'],
+    ]);
+
+    // Fill fields: the template's own, the upload's explicit one and a tag's alias, from data.payloads.
+    const nda = (await readText(packet.files[0]!.pdf))[0]!.items.map((i) => i.str).join(' ');
+    expect(nda).toContain('Ada Lovelace');
+    const order = (await readText(packet.files[1]!.pdf))[0]!.items.map((i) => i.str).join(' ');
+    expect(order).toContain('Acme Corp');
+    expect(order).toContain('100 EUR');
+    expect(packet.files[1]!.fields.find((f) => f.fieldId === 'company')).toMatchObject({ type: 'shortText', alias: 'company', source: 'tag' });
+
+    // Tags in generated documents and the converted DOCX sit on the tag's text as pdfjs reads it.
+    for (const file of packet.files.slice(2)) {
+      const runs = await runBoxes(file.pdf);
+      for (const f of file.fields.filter((x) => x.source === 'tag')) {
+        const line = runs.filter((r) => r.pageNum === f.pageNum && Math.abs(r.y + r.height / 2 - (f.rect.y + f.rect.height / 2)) < 3 && r.str.trim() !== '');
+        expect(line.map((r) => r.str).join('').replace(/\s+/g, ''), file.id).toMatch(/^\{\{.*\}\}$/);
+        expect(boxDistance(f.rect, union(line)), file.id).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it('mergePDFs: one PDF through the kernel hook, pages moved, ids unique', async () => {
+    const merge = async (pdfs: ReadonlyArray<Uint8Array>) => {
+      const out = await PDFDocument.create();
+      for (const bytes of pdfs) {
+        const src = await PDFDocument.load(bytes);
+        for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+      }
+      return out.save();
+    };
+    const packet = await assemblePacket(engine, request({ mergePDFs: true }), { hooks: { mergePdfs: merge } });
+    const merged = packet.merged!;
+    const counts = packet.files.map((f) => f.pageCount);
+    expect(merged.pageCount).toBe(counts.reduce((a, b) => a + b, 0));
+    expect((await PDFDocument.load(merged.pdf)).getPageCount()).toBe(merged.pageCount);
+    expect(merged.filename).toBe('Services packet.pdf');
+    const ids = merged.fields.map((f) => f.mergedFieldId);
+    expect(new Set(ids).size).toBe(ids.length);
+    // signature1 is in two files, initial1 in two: qualified by file; sig is unique and kept.
+    expect(ids).toEqual(expect.arrayContaining(['nda.signature1', 'terms.signature1', 'annex.initial1', 'summary.initial1', 'sig', 'date']));
+    const offset = (id: string) => counts.slice(0, packet.files.findIndex((f) => f.id === id)).reduce((a, b) => a + b, 0);
+    for (const f of merged.fields) expect(f.mergedPageNum).toBe(offset(f.fileId) + f.pageNum);
+
+    await expect(assemblePacket(engine, request({ mergePDFs: true }))).rejects.toMatchObject({ name: 'RenderError', status: 501 });
+  });
+
+  it('reports document-level problems with their property paths', async () => {
+    const only = (files: unknown[], signers?: unknown[], data?: unknown) =>
+      request({ files, signers: signers ?? [{ id: 'client', name: 'Ada', email: 'ada@example.com' }, { id: 'agent', name: 'Bob', email: 'bob@example.com' }], data: data ?? {} });
+    const upload = (bytes: Uint8Array, fields: unknown[] = []) => ({ id: 'u', file: Buffer.from(bytes).toString('base64'), fields });
+
+    const unreadable = await assemblePacket(engine, only([upload(new TextEncoder().encode('%PDF-1.7 garbage'))])).catch((e: unknown) => e);
+    expect(unreadable).toBeInstanceOf(InvalidPdfError);
+    expect(unreadable).toMatchObject({ status: 422, fields: [{ property: 'files[0].file' }] });
+    await expect(assemblePacket(engine, only([upload(new TextEncoder().encode('hello'))]))).rejects.toMatchObject({ status: 422, fields: [{ property: 'files[0].file' }] });
+
+    const badPage = await assemblePacket(engine, only([upload(uploadPdf, [{ id: 's', type: 'signature', pageNum: 3, rect: { x: 1, y: 1, width: 9, height: 9 } }])])).catch((e: unknown) => e);
+    expect(badPage).toBeInstanceOf(ValidationError);
+    expect((badPage as ValidationError).fields).toEqual([{ property: 'files[0].fields[0].pageNum', message: 'The document has 1 page (pageNum counts from 0)' }]);
+
+    const refs = await assemblePacket(
+      engine,
+      only([{ id: 'nda', castEid: 'tmplNDA' }, upload(await pdfWith([{ text: '{{ signature ::: nobody }}', x: 50, y: 700 }]))], [
+        { id: 'client', name: 'Ada', email: 'ada@example.com', fields: [{ fileId: 'nda', fieldId: 'missing' }, { fileId: 'nda', fieldId: 'name' }] },
+      ]),
+    ).catch((e: unknown) => e);
+    expect((refs as ValidationError).fields.map((f) => f.property)).toEqual(['files[1]', 'signers[0].fields[0].fieldId', 'signers[0].fields[1].fieldId']);
+    expect((refs as ValidationError).fields[0]!.message).toContain('names signer "nobody"');
+    expect((refs as ValidationError).fields[2]!.message).toContain('shortText');
+
+    const missing = await assemblePacket(engine, only([{ id: 'x', castEid: 'nope' }])).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as NotFoundError).fields[0]!.property).toBe('files[0].castEid');
+
+    const badData = await assemblePacket(engine, only([{ id: 'nda', castEid: 'tmplNDA' }], undefined, { payloads: { nda: { data: { name: { value: 'x', fontSize: 99 } } } } })).catch((e: unknown) => e);
+    expect((badData as ValidationError).fields.map((f) => f.property)).toEqual(['data.payloads.nda.data.name.fontSize']);
+
+    const badBlock = await assemblePacket(engine, only([{ id: 'm', filename: 'm.pdf', title: 'M', fields: [{ heading: 'H' }, { id: 'd', type: 'signatureDate', pageNum: 0, rect: { x: 1, y: 1, width: 9, height: 9 } }, { content: 'x', fontFamily: 'No Such Font' }] }])).catch((e: unknown) => e);
+    expect((badBlock as ValidationError).fields.map((f) => f.property)).toEqual(['files[0].fields[2].fontFamily']);
+  });
+
+  it('PacketAssembler reads a template\'s tags once and reuses them; a failed read is not kept', async () => {
+    const assembler = new PacketAssembler(engine);
+    const signers = [{ id: 'client', name: 'Ada', email: 'ada@example.com' }];
+    const first = await assembler.assemble({ name: 'a', files: [{ id: 'nda', castEid: 'tmplNDA' }], signers });
+    const second = await assembler.assemble({ name: 'b', files: [{ id: 'other', castEid: 'tmplNDA', title: 'Again' }], signers });
+    expect(second.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect])).toEqual(first.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect]));
+    expect(second.plan.signers[0]!.fields[0]!.fileId).toBe('other');
+
+    store.publish({ eid: 'tmplBad', pdf: await pdfWith([{ text: '{{ sig }}', x: 50, y: 700 }]), fields: [] });
+    const bad = (files: unknown[]) =>
+      assembler.assemble({ name: 'c', files, signers }).then(
+        () => {
+          throw new Error('expected a TextTagError');
+        },
+        (e: unknown) => {
+          expect(e).toBeInstanceOf(TextTagError);
+          return e as TextTagError;
+        },
+      );
+    expect((await bad([{ id: 'x', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[0]');
+    expect((await bad([{ id: 'nda', castEid: 'tmplNDA' }, { id: 'y', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[1]');
+  });
+});
