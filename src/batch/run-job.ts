@@ -1,9 +1,8 @@
-import { rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Engine } from '../engine/index.js';
 import { toErrorBody, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
 import { TemplateFiles } from './templates.js';
+import { writeAtomic } from './atomic.js';
 
 export interface JobEnvironment {
   engine: Engine;
@@ -33,10 +32,7 @@ export async function runJobLine(line: string, lineNumber: number, env: JobEnvir
     spec = parseJobLine(line);
     const pdf = await renderJob(spec, env);
     const output = outputName(spec, lineNumber);
-    const target = path.join(env.outDir, output);
-    const temp = `${target}.${process.pid}.${lineNumber}.part`;
-    await writeFile(temp, pdf);
-    await rename(temp, target);
+    await writeAtomic(env.outDir, output, pdf);
     return { ok: true, line: lineNumber, output, bytes: pdf.byteLength };
   } catch (e) {
     const { status, body } = toErrorBody(e);

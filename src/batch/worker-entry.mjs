@@ -13,3 +13,4 @@ try {
 export default mod.default;
 export const closeWorker = mod.closeWorker;
 export const warm = mod.warm;
+export const render = mod.render;

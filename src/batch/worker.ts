@@ -4,7 +4,10 @@
  * and keeps it for the thread's life.
  */
 import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
-import { runJobLine, type JobResult } from './run-job.js';
+import path from 'node:path';
+import { isCastpressError, type ErrorBody } from '../errors/index.js';
+import { outputName, parseJobLine, type JobSpec } from './job.js';
+import { renderJob, runJobLine, type JobResult } from './run-job.js';
 import { TemplateFiles } from './templates.js';
 
 export interface WorkerTask {
@@ -34,6 +37,31 @@ function threadState(task: WorkerTask): ThreadState {
 export default async function runTask(task: WorkerTask): Promise<JobResult> {
   const { engine, templates } = threadState(task);
   return runJobLine(task.line, task.lineNumber, { engine, templates, outDir: task.outDir });
+}
+
+/** What `render` hands back: the bytes, or the typed error a job's input caused. */
+export type RenderOutcome =
+  | { ok: true; output: string; pdf: Uint8Array }
+  | { ok: false; output: string; status: number; error: ErrorBody };
+
+/**
+ * Renders one line without writing it (the queue worker's task: the caller decides
+ * where the bytes go). A typed error is an outcome, final for this line; anything
+ * else (a bug, a dead Chromium) is thrown, so the queue retries it.
+ */
+export async function render(task: WorkerTask): Promise<RenderOutcome> {
+  const { engine, templates } = threadState(task);
+  let spec: JobSpec | undefined;
+  try {
+    spec = parseJobLine(task.line);
+    // Template files are relative to the jobs file, which differs from one batch to the next.
+    const resolved = spec.template && TemplateFiles.isFile(spec.template) ? { ...spec, template: path.resolve(task.baseDir, spec.template) } : spec;
+    const pdf = await renderJob(resolved, { engine, templates });
+    return { ok: true, output: outputName(spec, task.lineNumber), pdf };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { ok: false, output: outputName(spec, task.lineNumber), status: e.status, error: e.toJSON() };
+  }
 }
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<LoadedCommand>> = {
   generate: async () => import('./generate.js').then((m) => ({ run: m.generateCommand, usage: m.GENERATE_USAGE })),
   'import-template': async () => import('./import-template.js').then((m) => ({ run: m.importTemplateCommand, usage: m.IMPORT_USAGE })),
   batch: async () => import('./batch.js').then((m) => ({ run: m.batchCommand, usage: m.BATCH_USAGE })),
+  worker: async () => import('./worker.js').then((m) => ({ run: m.workerCommand, usage: m.WORKER_USAGE })),
   serve: async () => import('./serve.js').then((m) => ({ run: m.serve, usage: m.SERVE_USAGE })),
 };
 

@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { createQueueWorker, DEFAULT_QUEUE_NAME } from '../batch/index.js';
+
+export const WORKER_USAGE = `castpress worker --queue redis://HOST:PORT/DB --out DIR [--concurrency N] [--name QUEUE] [--templates DIR]
+                 [--timeout MS] [--lock MS] [--stalled MS]
+
+  Takes jobs that \`castpress batch --queue\` put on the queue and writes DIR/<output|id|line-N>.pdf
+  atomically (DIR: the shared output folder). Run it on as many machines as you like.
+  --concurrency N   engine threads, so jobs at once (default 1)
+  --name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")
+  --timeout MS      a job rendering longer is abandoned and retried (default 120000)
+  --lock, --stalled BullMQ lock duration and stalled-job check: a killed worker's jobs are
+                    taken over after about this long (defaults 30000 / 30000)
+  SIGTERM or SIGINT: stop taking jobs, finish the running ones, exit 0.`;
+
+export async function workerCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      queue: { type: 'string' },
+      out: { type: 'string' },
+      concurrency: { type: 'string' },
+      name: { type: 'string' },
+      templates: { type: 'string' },
+      timeout: { type: 'string' },
+      lock: { type: 'string' },
+      stalled: { type: 'string' },
+      verbose: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !values.queue || !values.out) {
+    console.log(WORKER_USAGE);
+    return values.help ? 0 : 1;
+  }
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  let done = 0;
+  let failed = 0;
+  const worker = await createQueueWorker({
+    connection: values.queue,
+    queueName: values.name,
+    outDir: values.out,
+    concurrency: num(values.concurrency),
+    engine: { templatesDir: values.templates },
+    jobTimeoutMs: num(values.timeout),
+    lockDurationMs: num(values.lock),
+    stalledIntervalMs: num(values.stalled),
+    onJob: (e) => {
+      if (e.ok) done++;
+      else failed++;
+      if (values.verbose) console.error(`${e.ok ? 'done' : 'failed'} line ${e.lineNumber}${e.reason ? `: ${e.reason}` : ''}`);
+    },
+  });
+  console.error(`castpress worker ${process.pid} ready on ${values.name ?? DEFAULT_QUEUE_NAME}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.error(`castpress worker ${process.pid}: ${signal}, finishing the running jobs`);
+      resolve();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  await worker.close();
+  console.error(`castpress worker ${process.pid} stopped: ${done} done, ${failed} failed`);
+  return 0;
+}
