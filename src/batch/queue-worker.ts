@@ -26,10 +26,12 @@ export interface QueueWorkerOptions {
   outDir?: string;
   /** Receives each rendered PDF instead of the file writer. A typed error it throws fails the job for good; anything else is retried. */
   handler?: (job: RenderedJob) => Promise<void>;
-  /** Engine threads, and so jobs run at once (default 1). */
+  /** Engine threads (default 1). */
   concurrency?: number;
+  /** Jobs in flight per thread (default 2, as in `runBatch`): one renders while the next is fetched and the last written. */
+  jobsPerThread?: number;
   engine?: WorkerTask['engine'];
-  /** A job still rendering after this is abandoned (its thread ended) and retried. Default 120 s. */
+  /** A job still rendering after this is abandoned and retried; its thread is ended (and the job sharing it retried too). Default 120 s. */
   jobTimeoutMs?: number;
   /** BullMQ's job lock and stalled-job check: a killed worker's jobs go back to the queue after about this long. Defaults 30 s / 30 s. */
   lockDurationMs?: number;
@@ -59,6 +61,7 @@ function isFinal(e: unknown): boolean {
 export async function createQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   if (!options.handler && !options.outDir) throw new TypeError('createQueueWorker needs an outDir or a handler');
   const concurrency = Math.max(1, options.concurrency ?? 1);
+  const perThread = Math.max(1, options.jobsPerThread ?? 2);
   const jobTimeoutMs = options.jobTimeoutMs ?? 120_000;
   const outDir = options.outDir ? path.resolve(options.outDir) : undefined;
   if (outDir) {
@@ -72,7 +75,7 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
     });
 
   const [{ Worker, UnrecoverableError }, { Piscina }] = await Promise.all([import('bullmq'), import('piscina')]);
-  const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: workerFile, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: 1, idleTimeout: Number.POSITIVE_INFINITY });
+  const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: workerFile, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: perThread, idleTimeout: Number.POSITIVE_INFINITY });
   const engine: WorkerTask['engine'] = options.engine ?? {};
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir: '', baseDir: process.cwd(), engine };
   await Promise.all(Array.from({ length: concurrency }, () => pool.run(warmTask, { name: 'warm' })));
@@ -108,7 +111,7 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
 
   const worker: Worker<QueueJobData> = new Worker<QueueJobData>(options.queueName ?? DEFAULT_QUEUE_NAME, processJob, {
     connection: redis,
-    concurrency,
+    concurrency: concurrency * perThread,
     lockDuration: options.lockDurationMs ?? 30_000,
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     // A job whose worker was killed is taken over; a job that kills every worker it lands on fails after a few.

@@ -6,7 +6,7 @@ export const WORKER_USAGE = `castpress worker --queue redis://HOST:PORT/DB --out
 
   Takes jobs that \`castpress batch --queue\` put on the queue and writes DIR/<output|id|line-N>.pdf
   atomically (DIR: the shared output folder). Run it on as many machines as you like.
-  --concurrency N   engine threads, so jobs at once (default 1)
+  --concurrency N   engine threads (default 1), each with two jobs in flight
   --name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")
   --timeout MS      a job rendering longer is abandoned and retried (default 120000)
   --lock, --stalled BullMQ lock duration and stalled-job check: a killed worker's jobs are
