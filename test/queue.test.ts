@@ -68,6 +68,24 @@ describe('queue (BullMQ on a private redis-server)', () => {
     }
   }, 60_000);
 
+  it('retries a render that times out, with back-off, up to the limit, then lists it as a 500', async () => {
+    const jobs = path.join(dir, 'slow.jsonl');
+    await writeFile(jobs, md(1) + '\n');
+    const failures: string[] = [];
+    const worker = await createQueueWorker({ connection: redis.url, queueName: 'slow', outDir: path.join(dir, 'slow-out'), jobTimeoutMs: 1, onJob: (e) => !e.ok && failures.push(e.reason ?? '') });
+    try {
+      const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'slow', attempts: 3, backoffMs: 20 });
+      const summary = await watchBatch({ connection: redis.url, batch, outDir: path.join(dir, 'slow-out'), pollMs: 50 });
+      expect(summary).toMatchObject({ done: 0, failed: 1 });
+      expect(failures).toEqual(['Timed out after 1 ms', 'Timed out after 1 ms', 'Timed out after 1 ms']);
+      const [entry] = (await readFile(summary.errorsFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown);
+      expect(entry).toEqual({ line: 1, status: 500, error: { name: 'WorkerError', message: 'Timed out after 1 ms', fields: [] } });
+      expect(await readdir(path.join(dir, 'slow-out'))).toEqual(['errors.jsonl']);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
   it('removes temporary files of dead processes on this host, never those of live ones', async () => {
     const out = path.join(dir, 'sweep');
     await mkdir(out);
