@@ -36,6 +36,9 @@ export type { TemplateFromPdfOptions } from './acroform/index.js';
 // One job line of a batch, for consumers of a queue (README: Command line, batch jobs).
 export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from './batch/index.js';
 export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from './batch/index.js';
+// The queue (BullMQ on Redis; bullmq and ioredis load only when one of these is called).
+export { createQueueWorker, enqueueBatch, watchBatch } from './batch/index.js';
+export type { QueueWorker, QueueWorkerOptions, RenderedJob, EnqueueOptions, EnqueuedBatch, QueueBatchSummary, QueueConnection } from './batch/index.js';
 // Signing: identities, seals, verification, signature marks (src/signing/README.md).
 export { createSigningIdentity, sealPdf, signInTurn, verifyPdf, AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY, MARK_LIMITS, formatSignatureDate } from './signing/index.js';
 export type {
