@@ -86,6 +86,44 @@ describe('queue (BullMQ on a private redis-server)', () => {
     }
   }, 60_000);
 
+  it('stops a worker gracefully on SIGTERM: running jobs finish and are acknowledged, the rest wait for another worker', async () => {
+    const jobs = path.join(dir, 'graceful.jsonl');
+    await writeFile(jobs, Array.from({ length: 1000 }, (_, i) => md(i + 1)).join('\n') + '\n');
+    const out = path.join(dir, 'graceful-out');
+    const start = async () => {
+      const child = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'graceful', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      await waitForOutput(child, /ready on graceful/, 60_000);
+      return child;
+    };
+    const first = await start();
+    const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'graceful' });
+    while ((await readdir(out)).filter((f) => f.endsWith('.pdf')).length === 0) await new Promise((r) => setTimeout(r, 20));
+    first.kill('SIGTERM');
+    expect(await exited(first)).toBe(0);
+
+    const { Queue } = await import('bullmq');
+    const { Redis } = await import('ioredis');
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue('graceful', { connection });
+    const counts = await queue.getJobCounts('active', 'completed', 'failed', 'wait');
+    await queue.close();
+    await connection.quit();
+    const files = await readdir(out);
+    // Nothing left active (locked by a worker that is gone), every finished job has its file, and no more.
+    expect(counts).toMatchObject({ active: 0, failed: 0 });
+    expect(counts.completed).toBeGreaterThan(0);
+    expect(counts.completed).toBeLessThan(1000);
+    expect(files.filter((f) => f.endsWith('.pdf')).length).toBe(counts.completed);
+    expect(files.filter((f) => !f.endsWith('.pdf'))).toEqual([]);
+
+    const second = await start();
+    const summary = await watchBatch({ connection: redis.url, batch, outDir: out, pollMs: 50 });
+    expect(summary).toMatchObject({ done: 1000, failed: 0 });
+    second.kill('SIGINT');
+    expect(await exited(second)).toBe(0);
+  }, 120_000);
+
   it('removes temporary files of dead processes on this host, never those of live ones', async () => {
     const out = path.join(dir, 'sweep');
     await mkdir(out);
