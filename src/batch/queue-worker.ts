@@ -75,13 +75,20 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
     });
 
   const [{ Worker, UnrecoverableError }, { Piscina }] = await Promise.all([import('bullmq'), import('piscina')]);
+  // Redis first: an unreachable queue fails fast, before any thread exists to keep the process alive.
+  const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
+  const redis = owned ? await openRedis(options.connection as QueueConnection) : (options.connection as Redis);
+
   const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: workerFile, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: perThread, idleTimeout: Number.POSITIVE_INFINITY });
   const engine: WorkerTask['engine'] = options.engine ?? {};
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir: '', baseDir: process.cwd(), engine };
-  await Promise.all(Array.from({ length: concurrency }, () => pool.run(warmTask, { name: 'warm' })));
-
-  const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
-  const redis = owned ? await openRedis(options.connection as QueueConnection) : (options.connection as Redis);
+  try {
+    await Promise.all(Array.from({ length: concurrency }, () => pool.run(warmTask, { name: 'warm' })));
+  } catch (e) {
+    await pool.destroy();
+    if (owned) redis.disconnect();
+    throw e;
+  }
 
   const processJob = async (job: Job<QueueJobData>): Promise<{ output: string; bytes: number }> => {
     const { line, lineNumber, baseDir } = job.data;
