@@ -14,3 +14,5 @@ export type { QueueWorker, QueueWorkerOptions, RenderedJob } from './queue-worke
 export { DEFAULT_QUEUE_NAME } from './queue-connection.js';
 export type { QueueConnection } from './queue-connection.js';
 export { writeAtomic, sweepTemporaries } from './atomic.js';
+export { WORKER_FILE } from './worker-file.js';
+export type { RequestTask, RequestOutcome, WorkerTask } from './worker.js';

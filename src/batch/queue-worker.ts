@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isCastpressError } from '../errors/index.js';
@@ -8,6 +7,7 @@ import { sweepTemporaries, writeAtomic } from './atomic.js';
 import { DEFAULT_QUEUE_NAME, openRedis, type QueueConnection } from './queue-connection.js';
 import { encodeFailure, type QueueJobData } from './queue-jobs.js';
 import type { RenderOutcome, WorkerTask } from './worker.js';
+import { WORKER_FILE } from './worker-file.js';
 
 /** A rendered job, as a custom handler receives it. */
 export interface RenderedJob {
@@ -45,7 +45,6 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
-const workerFile = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 
 /** A typed error caused by the job's input is final; a 5xx (engine died, deadline) is worth another try. */
 function isFinal(e: unknown): boolean {
@@ -79,7 +78,7 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
   const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
   const redis = owned ? await openRedis(options.connection as QueueConnection) : (options.connection as Redis);
 
-  const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: workerFile, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: perThread, idleTimeout: Number.POSITIVE_INFINITY });
+  const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: WORKER_FILE, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: perThread, idleTimeout: Number.POSITIVE_INFINITY });
   const engine: WorkerTask['engine'] = options.engine ?? {};
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir: '', baseDir: process.cwd(), engine };
   try {

@@ -3,10 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { outputName, parseJobLine } from './job.js';
 import type { JobResult } from './run-job.js';
 import type { WorkerTask } from './worker.js';
+import { WORKER_FILE } from './worker-file.js';
 import type { ProgressReporter, ProgressState } from './progress.js';
 
 export interface BatchOptions {
@@ -28,7 +28,6 @@ export interface BatchSummary extends ProgressState {
   finishedAt: number;
 }
 
-const workerFile = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 
 /**
  * Runs a JSON-lines jobs file on a pool of worker threads. Good jobs write
@@ -44,7 +43,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   // Loaded here, not at import: `castpress` re-exports this folder's one-job functions, and a
   // process that only fills should not pay for the worker pool.
   const { Piscina } = await import('piscina');
-  const pool = new Piscina<WorkerTask, JobResult>({ filename: workerFile, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
+  const pool = new Piscina<WorkerTask, JobResult>({ filename: WORKER_FILE, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
 
   const engineOptions: WorkerTask['engine'] = { ...options.engine, templatesDir: options.templatesDir };
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir, baseDir, engine: engineOptions };

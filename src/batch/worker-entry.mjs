@@ -14,3 +14,4 @@ export default mod.default;
 export const closeWorker = mod.closeWorker;
 export const warm = mod.warm;
 export const render = mod.render;
+export const request = mod.request;

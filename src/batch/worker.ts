@@ -16,8 +16,21 @@ export interface WorkerTask {
   outDir: string;
   baseDir: string;
   /** Engine options that survive structured cloning (no functions). */
-  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & { templatesDir?: string; chromium?: EngineOptions['chromium'] };
+  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & { templatesDir?: string; chromium?: EngineOptions['chromium']; privateKey?: string };
 }
+
+/** One server request run off the event loop (`src/server/render-pool.ts`): fill or Markdown generate. */
+export interface RequestTask {
+  engine: WorkerTask['engine'];
+  kind: 'fill' | 'generate';
+  /** fill: the template's EID in the engine's template directory. */
+  template?: string;
+  versionNumber?: number;
+  body: unknown;
+}
+
+/** What `request` hands back: the bytes (and the template's title, for the file name), or the typed error. */
+export type RequestOutcome = { ok: true; pdf: Uint8Array; templateTitle?: string } | { ok: false; status: number; error: ErrorBody };
 
 interface ThreadState {
   engine: Engine;
@@ -26,7 +39,7 @@ interface ThreadState {
 
 let state: ThreadState | undefined;
 
-function threadState(task: WorkerTask): ThreadState {
+function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState {
   if (!state) {
     const { templatesDir, ...options } = task.engine;
     state = { engine: createEngine({ ...options, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
@@ -61,6 +74,23 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
   } catch (e) {
     if (!isCastpressError(e)) throw e;
     return { ok: false, output: outputName(spec, task.lineNumber), status: e.status, error: e.toJSON() };
+  }
+}
+
+/** Runs one server request; a typed error is an outcome, anything else is thrown (the pool answers 500). */
+export async function request(task: RequestTask): Promise<RequestOutcome> {
+  const { engine } = threadState({ engine: task.engine, baseDir: process.cwd() });
+  try {
+    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body) };
+    let templateTitle: string | undefined;
+    const onTemplate = (t: { title?: string }) => {
+      templateTitle = t.title;
+    };
+    const pdf = await engine.fill(task.template ?? '', task.body, task.versionNumber === undefined ? { onTemplate } : { versionNumber: task.versionNumber, onTemplate });
+    return { ok: true, pdf, templateTitle };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { ok: false, status: e.status, error: e.toJSON() };
   }
 }
 

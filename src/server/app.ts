@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
-import { NotFoundError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { authenticate } from './auth.js';
 import { isJsonContentType, isMultipartContentType, parseJsonBody } from './body.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import type { ServerContext } from './context.js';
+import { RequestSlot, type ServerContext } from './context.js';
+import type { RenderPool } from './render-pool.js';
 import { toHttpError } from './http-errors.js';
 import { DEFAULT_RATE_LIMIT, KeyRing, type KeyEntry, type ServerConfig } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
@@ -34,6 +35,8 @@ export interface ServerOptions {
   publicUrl?: string;
   /** Longest time to receive a whole request (headers and body); default 120 s. */
   requestTimeoutMs?: number;
+  /** Fill and Markdown on worker threads with a deadline (startServer creates one); closed with the server. */
+  renderPool?: RenderPool;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -68,6 +71,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     keys: new WeakMap<FastifyRequest, KeyEntry>(),
     publicUrl: options.publicUrl,
     urlStore: new UrlStore({ secret: config?.signingSecret ?? randomBytes(32), now, ...options.urlStore }),
+    renderPool: options.renderPool,
+    requests: new WeakMap(),
   };
 
   const app = fastify({
@@ -75,6 +80,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
     requestTimeout: options.requestTimeoutMs ?? 120_000,
+    // Requests that arrive while closing get our typed 503 (hook below), not fastify's own body.
+    return503OnClosing: false,
   });
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
@@ -92,6 +99,9 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new RenderError('The server is shutting down', 503);
   });
 
   // Without these the Node client throttles itself to one request per second.
@@ -118,9 +128,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       api.addHook('onRequest', async (request, reply) => {
         const key = authenticate(request.headers.authorization, keyRing);
         ctx.keys.set(request, key);
-        const release = limiter.acquire(key);
-        // 'close' fires once, whether the response finished or the client went away.
-        reply.raw.once('close', release);
+        const slot = new RequestSlot(limiter.acquire(key));
+        ctx.requests.set(request, slot);
+        // 'close' fires once, whether the response finished or the client went away; a render
+        // still running keeps the slot until it ends (and is cancelled when nobody waits for it).
+        reply.raw.once('close', () => slot.closed(reply.raw.writableFinished));
         // A 415 before the body is read: nobody would parse it.
         const type = request.headers['content-type'];
         if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type)) throw new UnsupportedMediaTypeError();
@@ -133,6 +145,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   downloadRoute(app, ctx);
 
   if (options.closeEngine) app.addHook('onClose', async () => engine.close());
+  if (options.renderPool) app.addHook('onClose', async () => options.renderPool?.close());
   app.addHook('onClose', async () => ctx.urlStore.clear());
   return app;
 }

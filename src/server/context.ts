@@ -3,6 +3,7 @@ import type { Engine } from '../engine/index.js';
 import { contentDisposition, type PdfName } from './filename.js';
 import type { KeyEntry } from './keys.js';
 import type { MultipartLimits } from './multipart.js';
+import type { RenderPool } from './render-pool.js';
 import type { UrlStore } from './url-store.js';
 import { watermarkPdf } from './watermark.js';
 
@@ -15,6 +16,49 @@ export interface ServerContext {
   keys: WeakMap<FastifyRequest, KeyEntry>;
   /** Base of signed links; from the request's Host when not configured. */
   publicUrl?: string;
+  /** Fill and Markdown off the event loop (worker threads with a deadline); without it they run on the engine. */
+  renderPool?: RenderPool;
+  /** Per request: aborted when the client goes away, and the work that keeps its concurrency slot held. */
+  requests: WeakMap<FastifyRequest, RequestSlot>;
+}
+
+/**
+ * A request's hold on its key's concurrency slot. The slot is given back when
+ * the connection has closed AND no render of the request is still running: a
+ * client that hangs up does not free a slot its render still uses.
+ */
+export class RequestSlot {
+  readonly abort = new AbortController();
+  #busy = 0;
+  #closed = false;
+  readonly #release: () => void;
+
+  constructor(release: () => void) {
+    this.#release = release;
+  }
+
+  /** The connection ended (answered or dropped). */
+  closed(answered: boolean): void {
+    this.#closed = true;
+    if (!answered) this.abort.abort();
+    if (this.#busy === 0) this.#release();
+  }
+
+  async work<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.#busy++;
+    try {
+      return await fn(this.abort.signal);
+    } finally {
+      this.#busy--;
+      if (this.#closed && this.#busy === 0) this.#release();
+    }
+  }
+}
+
+/** Runs a request's render while it holds its slot (see RequestSlot). */
+export function renderFor<T>(ctx: ServerContext, request: FastifyRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
+  const slot = ctx.requests.get(request);
+  return slot ? slot.work(fn) : fn();
 }
 
 function baseUrl(ctx: ServerContext, request: FastifyRequest): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
+import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
 
 export interface StartOptions {
@@ -22,6 +23,19 @@ export interface StartOptions {
   handleSignals?: boolean;
   /** Longest wait for in-flight requests on shutdown before giving up. */
   shutdownTimeoutMs?: number;
+  /**
+   * Fill and Markdown on worker threads with a deadline (default on). `false` runs them on the
+   * main engine; so does an engine option that cannot reach a thread (a resolver or clock function).
+   */
+  renderPool?: false | Omit<RenderPoolOptions, 'engine'>;
+}
+
+/** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
+function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine'] | undefined {
+  const { fonts, limits, timeZone, chromium, privateKey, ...rest } = options.engine ?? {};
+  if (Object.values(rest).some((v) => v !== undefined)) return undefined;
+  if (privateKey !== undefined && typeof privateKey !== 'string') return undefined;
+  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}) };
 }
 
 export interface RunningServer {
@@ -41,7 +55,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw new Error('No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key');
   }
   const engine = createEngine({ ...options.engine, templates: options.templates });
+  const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
+  const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
   const app = await buildApp({
+    renderPool,
     engine,
     config: options.noAuth ? undefined : config,
     closeEngine: true,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { requestBody } from '../body.js';
-import { sendPdf, titleOf, type ServerContext } from '../context.js';
+import { renderFor, sendPdf, titleOf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
@@ -22,7 +22,13 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
     const onTemplate = (t: { title?: string }) => {
       templateTitle = t.title;
     };
-    const pdf = await ctx.engine.fill(m[1]!, body, versionNumber === undefined ? { onTemplate } : { versionNumber, onTemplate });
+    const pool = ctx.renderPool;
+    const pdf = await renderFor(ctx, request, async (signal) => {
+      if (!pool) return ctx.engine.fill(m[1]!, body, versionNumber === undefined ? { onTemplate } : { versionNumber, onTemplate });
+      const done = await pool.run(versionNumber === undefined ? { kind: 'fill', template: m[1]!, body } : { kind: 'fill', template: m[1]!, versionNumber, body }, signal);
+      templateTitle = done.templateTitle;
+      return done.pdf;
+    });
     // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
     await sendPdf(ctx, request, reply, pdf, body, pdfName(titleOf(body) ?? templateTitle, m[1]!));
   });

@@ -1,0 +1,86 @@
+import os from 'node:os';
+import { WORKER_FILE, type RequestOutcome, type RequestTask } from '../batch/index.js';
+import { CastpressError, PayloadTooLargeError, RenderError } from '../errors/index.js';
+
+export interface RenderPoolOptions {
+  /** Engine options the worker threads create their engines with (structured-clonable only). */
+  engine: RequestTask['engine'];
+  /** Worker threads; default: one per core, at least 2 (one long job must not hold up every other). */
+  threads?: number;
+  /** A job still running after this is a 504 and its thread is ended. Default 60 s. */
+  deadlineMs?: number;
+  /** Old-generation heap of one thread (MB); a job past it ends its thread and is a 413. Default 2048. */
+  maxHeapMb?: number;
+  /** Jobs waiting for a thread beyond this are refused (503) rather than queued without bound. Default 64. */
+  maxQueue?: number;
+}
+
+export type PoolJob = Omit<RequestTask, 'engine'>;
+
+/**
+ * Fill and Markdown jobs of the REST server run here, on worker threads
+ * (the batch's worker entry, one engine per thread), so a large request
+ * never holds the event loop: other requests, health checks and shutdown go
+ * on while it renders. A job past its deadline, or one whose client went
+ * away, is aborted: piscina ends its thread, so no CPU keeps burning for an
+ * answer nobody reads; the pool starts a fresh thread for the next job.
+ */
+export class RenderPool {
+  readonly deadlineMs: number;
+  readonly #engine: RequestTask['engine'];
+  readonly #pool: Promise<import('piscina').Piscina<RequestTask, RequestOutcome>>;
+  readonly #maxHeapMb: number;
+
+  constructor(options: RenderPoolOptions) {
+    this.#engine = options.engine;
+    this.deadlineMs = options.deadlineMs ?? 60_000;
+    this.#maxHeapMb = options.maxHeapMb ?? 2048;
+    const threads = Math.max(2, options.threads ?? os.availableParallelism());
+    this.#pool = import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina<RequestTask, RequestOutcome>({
+          filename: WORKER_FILE,
+          name: 'request',
+          minThreads: 1,
+          maxThreads: threads,
+          maxQueue: options.maxQueue ?? 64,
+          idleTimeout: 60_000,
+          resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
+        }),
+    );
+  }
+
+  /** Renders one job; typed errors of the job come back as the same typed errors. */
+  async run(job: PoolJob, signal?: AbortSignal): Promise<{ pdf: Uint8Array; templateTitle?: string }> {
+    const pool = await this.#pool;
+    const deadline = AbortSignal.timeout(this.deadlineMs);
+    const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    let outcome: RequestOutcome;
+    try {
+      outcome = await pool.run({ ...job, engine: this.#engine }, { signal: abort });
+    } catch (e) {
+      throw this.#failure(e, deadline, signal);
+    }
+    if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
+    // Structured cloning hands a Uint8Array back as one.
+    return outcome.templateTitle === undefined ? { pdf: outcome.pdf } : { pdf: outcome.pdf, templateTitle: outcome.templateTitle };
+  }
+
+  #failure(e: unknown, deadline: AbortSignal, signal?: AbortSignal): CastpressError {
+    if (deadline.aborted) return new RenderError(`Rendering took longer than ${this.deadlineMs} ms`, 504, { cause: e });
+    if (signal?.aborted) return new RenderError('The request was cancelled', 499, { cause: e });
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new PayloadTooLargeError(`Rendering this request needs more than ${this.#maxHeapMb} MB of memory`, 'data');
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    if (/queue is at limit/i.test(message)) return new RenderError('Too many requests are waiting for a renderer', 503, { cause: e });
+    return new RenderError('Rendering failed', 500, { cause: e });
+  }
+
+  async close(): Promise<void> {
+    const pool = await this.#pool;
+    // Jobs still running get their thread ended: the server only closes after in-flight requests finished.
+    await pool.destroy();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * One request must not stall the server (#23): Markdown and fill run on worker
+ * threads with a deadline, a cancelled or timed-out render stops burning CPU,
+ * a dropped client keeps its slot until its render is gone, shutdown answers
+ * with the typed body.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../src/server/index.js';
+
+const DEV = 'dev-key-stall-0123456789';
+const PROD = 'prod-key-stall-0123456789';
+const auth = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+interface Answer {
+  status: number;
+  body: string;
+  ms: number;
+}
+
+function post(base: string, path: string, body: unknown, options: { key?: string; agent?: http.Agent; signal?: AbortSignal } = {}): Promise<Answer> {
+  const data = Buffer.from(JSON.stringify(body));
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${path}`,
+      {
+        method: 'POST',
+        agent: options.agent,
+        signal: options.signal,
+        headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: auth(options.key ?? PROD) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1'), ms: performance.now() - started }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+const small = { title: 'small', data: [{ content: 'Hello' }] };
+/** About 1 MB: one word, laid out over some 200 pages (about 4 s of work on one core here). */
+const bigWord = (n = 1_000_000) => ({ data: [{ content: 'x'.repeat(n) }] });
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** CPU time (all threads of this process, which holds the render pool) spent over `ms`. */
+async function cpuOver(ms: number): Promise<number> {
+  const before = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, ms));
+  const d = process.cpuUsage(before);
+  return (d.user + d.system) / 1e6;
+}
+
+describe('server: Markdown and fill off the event loop', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({
+      port: 0,
+      config: { keys: [{ key: PROD, kind: 'production' }, { key: DEV, kind: 'development', concurrency: 1 }] },
+      renderPool: { threads: 2, deadlineMs: 3_000 },
+    });
+    // Both threads warm (modules loaded, engine created) before anything is timed.
+    for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
+  }, 60_000);
+  afterAll(async () => server?.close());
+
+  it('a 1 MB word does not delay a concurrent small request by more than 100 ms', async () => {
+    const before: number[] = [];
+    for (let i = 0; i < 7; i++) before.push((await post(server.url, '/api/v1/generate-pdf', small)).ms);
+    const big = post(server.url, '/api/v1/generate-pdf', bigWord(), {});
+    await new Promise((r) => setTimeout(r, 300));
+    const during: number[] = [];
+    for (let i = 0; i < 7; i++) during.push((await post(server.url, '/api/v1/generate-pdf', small)).ms);
+    const bigAnswer = await big;
+    // The big one either finished or met its deadline: both are answers, neither stalled anybody.
+    expect([200, 504]).toContain(bigAnswer.status);
+    expect(bigAnswer.ms).toBeGreaterThan(Math.max(...during.slice(0, 3)));
+    expect(median(during) - median(before)).toBeLessThan(100);
+  }, 60_000);
+
+  it('a client that hangs up cancels its render; its development-key slot is free once the render is gone', async () => {
+    const controller = new AbortController();
+    const dropped = post(server.url, '/api/v1/generate-pdf', bigWord(2_000_000), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 500));
+    controller.abort();
+    await dropped;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await cpuOver(1_000)).toBeLessThan(0.3);
+    const next = await post(server.url, '/api/v1/generate-pdf', small, { key: DEV });
+    expect(next.status).toBe(200);
+  }, 60_000);
+
+  it('with the render on the main engine, the dropped request keeps its slot until the render ends', async () => {
+    const local = await startServer({ port: 0, config: { keys: [{ key: DEV, kind: 'development', concurrency: 1 }] }, renderPool: false });
+    try {
+      const controller = new AbortController();
+      const dropped = post(local.url, '/api/v1/generate-pdf', bigWord(300_000), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      controller.abort();
+      await dropped;
+      // The render still runs: the key's one slot is taken.
+      const meanwhile = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
+      expect(meanwhile.status).toBe(429);
+      let after: Answer | undefined;
+      for (let i = 0; i < 50 && after?.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        after = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
+      }
+      expect(after?.status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  }, 60_000);
+});
+
+describe('server: deadline', () => {
+  it('a job past its deadline is a typed 504 and its thread stops working', async () => {
+    const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 500 } });
+    try {
+      // Two threads, so ending one leaves the pool at its minimum: no replacement starts to blur the reading.
+      for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
+      const answer = await post(server.url, '/api/v1/generate-pdf', bigWord());
+      expect(answer.status).toBe(504);
+      expect(JSON.parse(answer.body)).toMatchObject({ name: 'RenderError', fields: [] });
+      expect(answer.ms).toBeLessThan(500 + 2_000);
+      // The word had seconds of layout left: nothing keeps working on it (the pool ended its
+      // thread and, with one thread left, starts no replacement until one is needed).
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await cpuOver(1_000)).toBeLessThan(0.3);
+      expect((await post(server.url, '/api/v1/generate-pdf', small)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
