@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { RenderPool } from '../src/server/render-pool.js';
 
 const DEV = 'dev-key-stall-0123456789';
 const PROD = 'prod-key-stall-0123456789';
@@ -97,19 +98,21 @@ describe('server: Markdown and fill off the event loop', () => {
     expect(next.status).toBe(200);
   }, 60_000);
 
-  it('with the render on the main engine, the dropped request keeps its slot until the render ends', async () => {
-    const local = await startServer({ port: 0, config: { keys: [{ key: DEV, kind: 'development', concurrency: 1 }] }, renderPool: false });
+  it("an HTML render (Chromium, on the main engine) keeps a dropped request's slot until it ends", async () => {
+    const local = await startServer({ port: 0, config: { keys: [{ key: DEV, kind: 'development', concurrency: 1 }] } });
     try {
+      await post(local.url, '/api/v1/generate-pdf', { type: 'html', data: { html: '<p>warm</p>' } }, { key: DEV });
+      const html = '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(40) + '</p>';
       const controller = new AbortController();
-      const dropped = post(local.url, '/api/v1/generate-pdf', bigWord(300_000), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 100));
+      const dropped = post(local.url, '/api/v1/generate-pdf', { type: 'html', data: { html: html.repeat(800) } }, { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300));
       controller.abort();
       await dropped;
-      // The render still runs: the key's one slot is taken.
+      // Chromium still renders the dropped document: the key's one slot is taken.
       const meanwhile = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
       expect(meanwhile.status).toBe(429);
       let after: Answer | undefined;
-      for (let i = 0; i < 50 && after?.status !== 200; i++) {
+      for (let i = 0; i < 100 && after?.status !== 200; i++) {
         await new Promise((r) => setTimeout(r, 200));
         after = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
       }
@@ -121,20 +124,78 @@ describe('server: Markdown and fill off the event loop', () => {
 });
 
 describe('server: deadline', () => {
-  it('a job past its deadline is a typed 504 and its thread stops working', async () => {
-    const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 500 } });
+  it('a job past its deadline is a typed 504 over HTTP', async () => {
+    const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 1_500 } });
     try {
-      // Two threads, so ending one leaves the pool at its minimum: no replacement starts to blur the reading.
       for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
       const answer = await post(server.url, '/api/v1/generate-pdf', bigWord());
       expect(answer.status).toBe(504);
       expect(JSON.parse(answer.body)).toMatchObject({ name: 'RenderError', fields: [] });
-      expect(answer.ms).toBeLessThan(500 + 2_000);
-      // The word had seconds of layout left: nothing keeps working on it (the pool ended its
-      // thread and, with one thread left, starts no replacement until one is needed).
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await cpuOver(1_000)).toBeLessThan(0.3);
+      expect(answer.ms).toBeLessThan(1_500 + 2_000);
       expect((await post(server.url, '/api/v1/generate-pdf', small)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("the timed-out job's thread is ended and nothing keeps working on it", async () => {
+    const pool = new RenderPool({ engine: {}, threads: 2, deadlineMs: 1_500 });
+    try {
+      // Two warm threads, so ending one leaves the pool at its minimum: no replacement starts to blur the reading.
+      const warm = () => pool.run({ kind: 'generate', body: small }).catch(() => undefined);
+      for (let i = 0; i < 5 && (await pool.threads()) < 2; i++) await Promise.all([warm(), warm()]);
+      await Promise.all([warm(), warm()]);
+      expect(await pool.threads()).toBe(2);
+      const failure = await pool.run({ kind: 'generate', body: bigWord() }).catch((e: unknown) => e);
+      expect(failure).toMatchObject({ name: 'RenderError', status: 504 });
+      expect(await pool.threads()).toBe(1);
+      // The word had seconds of layout left.
+      expect(await cpuOver(1_000)).toBeLessThan(0.3);
+      expect((await pool.run({ kind: 'generate', body: small })).pdf.length).toBeGreaterThan(500);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe('server: bodies without a length', () => {
+  /** Streams a chunked body of up to `max` bytes until the server answers; how much was written by then. */
+  function chunked(base: string, type: string, prefix: string, max: number): Promise<{ status: number; sent: number }> {
+    return new Promise((resolve) => {
+      let sent = 0;
+      let answered = false;
+      const req = http.request(`${base}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': type, 'transfer-encoding': 'chunked' } }, (res) => {
+        answered = true;
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, sent });
+      });
+      req.on('error', () => {
+        if (!answered) resolve({ status: -1, sent });
+      });
+      req.write(prefix);
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (!answered && sent < max) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+  }
+
+  it('a chunked body past the cap is refused with 413 while it is still arriving (JSON and multipart)', async () => {
+    const server = await startServer({ port: 0, noAuth: true, renderPool: false });
+    try {
+      const max = 256 * 1024 * 1024;
+      const json = await chunked(server.url, 'application/json', '{"data":"', max);
+      expect(json.status).toBe(413);
+      expect(json.sent).toBeLessThan(16 * 1024 * 1024);
+      const multipart = await chunked(server.url, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', max);
+      expect(multipart.status).toBe(413);
+      // The cap is 32 MiB: the answer comes near it, not after the 256 MiB the client would send.
+      expect(multipart.sent).toBeLessThan(64 * 1024 * 1024);
     } finally {
       await server.close();
     }

@@ -108,7 +108,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-ratelimit-limit', String(rateLimit.limit));
     reply.header('x-ratelimit-interval-ms', String(rateLimit.intervalMs));
-    if (closing) reply.header('connection', 'close');
+    // Closing, or a body refused before it was read to the end: the connection is not reused.
+    if (closing || reply.statusCode === 413) reply.header('connection', 'close');
     return payload;
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RenderError } from '../errors/index.js';
 import type { Engine } from '../engine/index.js';
 import { contentDisposition, type PdfName } from './filename.js';
 import type { KeyEntry } from './keys.js';
@@ -45,6 +46,8 @@ export class RequestSlot {
   }
 
   async work<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // Nobody waits for the answer any more: do not start the work.
+    if (this.abort.signal.aborted) throw new RenderError('The request was cancelled', 499);
     this.#busy++;
     try {
       return await fn(this.abort.signal);

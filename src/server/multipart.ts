@@ -77,6 +77,32 @@ function coerce(part: RawPart): unknown {
 export async function readMultipartBody(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.totalBytes) throw tooLarge(limits);
+  // Bytes are counted as they arrive: a chunked body with no Content-Length is refused as soon
+  // as it passes the cap, not after the parser has read (and dropped) the rest of it.
+  let received = 0;
+  let refuse: (e: Error) => void = () => {};
+  const overflow = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  overflow.catch(() => {});
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limits.totalBytes + 64 * 1024) {
+      request.raw.off('data', count);
+      request.raw.unpipe();
+      request.raw.pause();
+      refuse(tooLarge(limits));
+    }
+  };
+  request.raw.on('data', count);
+  try {
+    return await Promise.race([readParts(request, limits), overflow]);
+  } finally {
+    request.raw.off('data', count);
+  }
+}
+
+async function readParts(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
   const parts: RawPart[] = [];
   let total = 0;
   const iterator = request.parts({ limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts } });

@@ -78,6 +78,11 @@ export class RenderPool {
     return new RenderError('Rendering failed', 500, { cause: e });
   }
 
+  /** Threads alive now (an ended thread is replaced only when the pool is below its minimum of one). */
+  async threads(): Promise<number> {
+    return (await this.#pool).threads.length;
+  }
+
   async close(): Promise<void> {
     const pool = await this.#pool;
     // Jobs still running get their thread ended: the server only closes after in-flight requests finished.
