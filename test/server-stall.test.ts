@@ -43,8 +43,10 @@ function post(base: string, path: string, body: unknown, options: { key?: string
 }
 
 const small = { title: 'small', data: [{ content: 'Hello' }] };
-/** About 1 MB: one word, laid out over some 200 pages (about 4 s of work on one core here). */
+/** A 1 MB word, laid out over some 200 pages (under a second of work here). */
 const bigWord = (n = 1_000_000) => ({ data: [{ content: 'x'.repeat(n) }] });
+/** A table of `rows` rows (36,000: about 0.9 MB of JSON and several seconds of layout on one core here). */
+const bigTable = (rows = 36_000) => ({ data: [{ table: { rows: Array.from({ length: rows }, (_, i) => [String(i), 'item', 'qty 1']) } }] });
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -72,10 +74,10 @@ describe('server: Markdown and fill off the event loop', () => {
   }, 60_000);
   afterAll(async () => server?.close());
 
-  it('a 1 MB word does not delay a concurrent small request by more than 100 ms', async () => {
+  it('a 1 MB request of seconds of layout does not delay a concurrent small request by more than 100 ms', async () => {
     const before: number[] = [];
     for (let i = 0; i < 7; i++) before.push((await post(server.url, '/api/v1/generate-pdf', small)).ms);
-    const big = post(server.url, '/api/v1/generate-pdf', bigWord(), {});
+    const big = post(server.url, '/api/v1/generate-pdf', bigTable(), {});
     await new Promise((r) => setTimeout(r, 300));
     const during: number[] = [];
     for (let i = 0; i < 7; i++) during.push((await post(server.url, '/api/v1/generate-pdf', small)).ms);
@@ -87,8 +89,10 @@ describe('server: Markdown and fill off the event loop', () => {
   }, 60_000);
 
   it('a client that hangs up cancels its render; its development-key slot is free once the render is gone', async () => {
+    // Two warm threads (an earlier test's 504 may have ended one), so ending one starts no replacement.
+    for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
     const controller = new AbortController();
-    const dropped = post(server.url, '/api/v1/generate-pdf', bigWord(2_000_000), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+    const dropped = post(server.url, '/api/v1/generate-pdf', bigTable(), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 500));
     controller.abort();
     await dropped;
@@ -128,7 +132,7 @@ describe('server: deadline', () => {
     const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 1_500 } });
     try {
       for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
-      const answer = await post(server.url, '/api/v1/generate-pdf', bigWord());
+      const answer = await post(server.url, '/api/v1/generate-pdf', bigTable());
       expect(answer.status).toBe(504);
       expect(JSON.parse(answer.body)).toMatchObject({ name: 'RenderError', fields: [] });
       expect(answer.ms).toBeLessThan(1_500 + 2_000);
@@ -146,10 +150,10 @@ describe('server: deadline', () => {
       for (let i = 0; i < 5 && (await pool.threads()) < 2; i++) await Promise.all([warm(), warm()]);
       await Promise.all([warm(), warm()]);
       expect(await pool.threads()).toBe(2);
-      const failure = await pool.run({ kind: 'generate', body: bigWord() }).catch((e: unknown) => e);
+      const failure = await pool.run({ kind: 'generate', body: bigTable() }).catch((e: unknown) => e);
       expect(failure).toMatchObject({ name: 'RenderError', status: 504 });
       expect(await pool.threads()).toBe(1);
-      // The word had seconds of layout left.
+      // The table had seconds of layout left.
       expect(await cpuOver(1_000)).toBeLessThan(0.3);
       expect((await pool.run({ kind: 'generate', body: small })).pdf.length).toBeGreaterThan(500);
     } finally {

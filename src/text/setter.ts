@@ -30,7 +30,7 @@ import { EmbeddedFace } from './pdf-font.js';
 import { Shaper, type ShapedRun } from './shaping.js';
 import type { SubsetCache } from './subset-cache.js';
 import type { FontMetrics, LaidLine, LayoutOptions, PlacedRun, Span, TextStyle } from './types.js';
-import { cjkLanguages, IGNORABLES, type CjkLanguage } from './unicode.js';
+import { cjkLanguages, IGNORABLES, isClusterContinuation, type CjkLanguage } from './unicode.js';
 
 export interface TextSetterOptions {
   /** Han characters with no kana or hangul next to them are drawn with this Noto Sans CJK face. Default `sc`. */
@@ -61,6 +61,12 @@ const FAKE_BOLD_STROKE = 0.03;
 /** Shear of fake italic: tan(12°). */
 const FAKE_ITALIC_SKEW = Math.tan((12 * Math.PI) / 180);
 const EPSILON = 1e-6;
+/** Words longer than this (UTF-16 units) are measured a slice at a time (#widthUpTo). */
+const LONG_WORD = 4096;
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
 /** C0/C1 controls other than line feed and carriage return; a tab counts as a space. */
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
@@ -257,6 +263,26 @@ export class TextSetter {
     return w;
   }
 
+  /**
+   * The width of [a, b), exact up to `cap`; past it, some width over `cap`. A long
+   * word is measured a slice at a time (cut between clusters) and only until it is
+   * known not to fit: a 1 MB word is not shaped whole (fontkit's memory for one run
+   * that long made layout superlinear), its lines are cut cluster by cluster anyway.
+   */
+  #widthUpTo<D>(para: string, a: number, b: number, segments: Segment[], spans: Span<D>[], cap: number): number {
+    if (b - a <= LONG_WORD) return this.#rangeWidth(para, a, b, segments, spans);
+    let w = 0;
+    let from = a;
+    while (from < b && w <= cap) {
+      let to = Math.min(b, from + LONG_WORD);
+      // Do not cut a cluster (a base and its marks, a surrogate pair) in two.
+      while (to < b && (isLowSurrogate(para.charCodeAt(to)) || isClusterContinuation(para.codePointAt(to) as number))) to++;
+      w += this.#rangeWidth(para, from, to, segments, spans);
+      from = to;
+    }
+    return w;
+  }
+
   /** Greedy line filling over break opportunities; a word wider than maxWidth on its own is cut between clusters. */
   #wrap<D>(para: string, segments: Segment[], spans: Span<D>[], maxWidth: number | undefined): Array<[number, number]> {
     if (maxWidth === undefined || !(maxWidth > 0)) return [[0, para.length]];
@@ -269,7 +295,7 @@ export class TextSetter {
     for (const b of stops) {
       if (b <= a) continue;
       const t = trimEnd(para, a, b);
-      const inked = this.#rangeWidth(para, a, t, segments, spans);
+      const inked = this.#widthUpTo(para, a, t, segments, spans, maxWidth + EPSILON);
       const trailing = t < b ? this.#rangeWidth(para, t, b, segments, spans) : 0;
       if (hasContent && lineWidth + inked > maxWidth + EPSILON) {
         lines.push([lineStart, a]);
