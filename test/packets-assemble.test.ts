@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
 import { assemblePacket, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
-import { readText } from './helpers/pdf.js';
+import { qpdfFields, qpdfStrict, readFields, readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
 
 async function pdfWith(lines: Array<{ text: string; x: number; y: number; white?: boolean }>): Promise<Uint8Array> {
@@ -89,7 +89,6 @@ describe('assemblePacket', () => {
       ['agent', 2, ['annex/initial1:initial@0', 'terms/signature1:signature@0', 'summary/date:signatureDate@0']],
     ]);
     expect(packet.plan.unassigned).toEqual([]);
-    expect(packet.signingFieldsWritten).toBe(true);
     expect(calls.map((c) => c.fields)).toEqual([
       ['nda/signature1:signature@0'],
       ['order/sig:signature@0'],
@@ -117,16 +116,36 @@ describe('assemblePacket', () => {
     }
   });
 
-  it('mergePDFs: one PDF through the kernel hook, pages moved, ids unique', async () => {
-    const merge = async (pdfs: ReadonlyArray<Uint8Array>) => {
-      const out = await PDFDocument.create();
-      for (const bytes of pdfs) {
-        const src = await PDFDocument.load(bytes);
-        for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+  it('writes signature and initial fields as empty /Sig widgets where they were planned (qpdf and pdfjs read them back)', async () => {
+    const packet = await assemblePacket(engine, request(), { docx: converter });
+    for (const file of packet.files) {
+      const planned = file.fields.filter((f) => f.type === 'signature' || f.type === 'initial');
+      const sigs = (await qpdfFields(file.pdf)).filter((f) => f.fieldtype === '/Sig');
+      expect(sigs.map((f) => f.fullname).sort(), file.id).toEqual(planned.map((f) => f.fieldId).sort());
+      expect((await qpdfStrict(file.pdf)).ok, file.id).toBe(true);
+      const widgets = await readFields(file.pdf);
+      const pages = await PDFDocument.load(file.pdf);
+      for (const f of planned) {
+        const w = widgets.find((x) => x.name === f.fieldId)!;
+        expect(w.page, f.fieldId).toBe(f.pageNum);
+        // pdfjs gives [x1, y1, x2, y2] in user space; the plan measures from the top-left of the page.
+        const height = pages.getPage(f.pageNum).getHeight();
+        expect(w.rect[0]).toBeCloseTo(f.rect.x, 1);
+        expect(height - w.rect[3]!).toBeCloseTo(f.rect.y, 1);
+        expect(w.rect[2]! - w.rect[0]!).toBeCloseTo(f.rect.width, 1);
       }
-      return out.save();
-    };
-    const packet = await assemblePacket(engine, request({ mergePDFs: true }), { hooks: { mergePdfs: merge } });
+    }
+  });
+
+  it('engine.assemblePacket: the same packet through the engine (its converter, its private key)', async () => {
+    const packet = await engine.assemblePacket(request({ mergePDFs: true }));
+    const sigs = (await qpdfFields(packet.merged!.pdf)).filter((f) => f.fieldtype === '/Sig');
+    expect(sigs.length).toBe(packet.merged!.fields.filter((f) => f.type === 'signature' || f.type === 'initial').length);
+    expect(sigs.length).toBeGreaterThan(3);
+  });
+
+  it('mergePDFs: one PDF through the kernel merge, pages moved, ids unique, /Sig fields on the moved pages', async () => {
+    const packet = await assemblePacket(engine, request({ mergePDFs: true }), { docx: converter });
     const merged = packet.merged!;
     const counts = packet.files.map((f) => f.pageCount);
     expect(merged.pageCount).toBe(counts.reduce((a, b) => a + b, 0));
@@ -139,7 +158,10 @@ describe('assemblePacket', () => {
     const offset = (id: string) => counts.slice(0, packet.files.findIndex((f) => f.id === id)).reduce((a, b) => a + b, 0);
     for (const f of merged.fields) expect(f.mergedPageNum).toBe(offset(f.fileId) + f.pageNum);
 
-    await expect(assemblePacket(engine, request({ mergePDFs: true }))).rejects.toMatchObject({ name: 'RenderError', status: 501 });
+    const signing = merged.fields.filter((f) => f.type === 'signature' || f.type === 'initial');
+    const sigs = (await qpdfFields(merged.pdf)).filter((f) => f.fieldtype === '/Sig');
+    expect(sigs.map((f) => [f.fullname, f.pageposfrom1]).sort()).toEqual(signing.map((f) => [f.mergedFieldId.replaceAll('.', '_'), f.mergedPageNum + 1]).sort());
+    expect((await qpdfStrict(merged.pdf)).ok).toBe(true);
   });
 
   it('reports document-level problems with their property paths', async () => {

@@ -1,7 +1,7 @@
 import { PDFArray, PDFHexString, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { PDF, UpdateSession } from '../pdf/index.js';
+import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
 import { ensureAcroForm, type PdfRect } from './create.js';
 import { readFieldTree } from './tree.js';
@@ -93,5 +93,24 @@ export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFi
 export async function appendSignatureFields(pdf: Uint8Array, specs: readonly SignatureFieldSpec[], property = 'pdf'): Promise<Uint8Array> {
   const session = await UpdateSession.open(pdf, property);
   addSignatureFields(session.doc, specs, 'fields');
+  return session.commit();
+}
+
+/**
+ * `appendSignatureFields` with each rect measured from the top-left corner of its
+ * page as shown (crop box, /Rotate), as template and packet fields are: the
+ * widget lands where the field was placed on turned pages and on pages whose box
+ * does not start at 0,0.
+ */
+export async function appendSignatureFieldsOnDisplay(pdf: Uint8Array, specs: readonly SignatureFieldSpec[], property = 'pdf'): Promise<Uint8Array> {
+  const session = await UpdateSession.open(pdf, property);
+  const pages = session.doc.getPages();
+  const placed = specs.map((spec) => {
+    const page = pages[spec.pageIndex];
+    // A page that does not exist is reported by addSignatureFields with the field's path.
+    if (!page) return spec;
+    return { ...spec, rect: userRect(frameOf(page.getCropBox(), page.getRotation().angle), spec.rect) };
+  });
+  addSignatureFields(session.doc, placed, 'fields');
   return session.commit();
 }

@@ -8,6 +8,7 @@ import { ImageCache } from '../images/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
+import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 
@@ -53,6 +54,8 @@ export class Engine {
   private readonly store?: TemplateStore;
   private readonly options: EngineOptions;
   private pool?: Promise<BrowserPool>;
+  /** Signature packets: the assembler (template tags read once) and its LibreOffice converter, made on first use. */
+  private packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
   private closed = false;
 
   constructor(options: EngineOptions = {}) {
@@ -104,6 +107,21 @@ export class Engine {
     });
   }
 
+  /**
+   * Assembles a signature packet from a createEtchPacket body (src/packets): each file's
+   * PDF with its fill fields filled and its signature/initial fields as empty /Sig widgets
+   * (or the merged PDF with `mergePDFs`), and the plan of fields per signer.
+   */
+  async assemblePacket(request: unknown): Promise<AssembledPacket> {
+    this.assertOpen();
+    this.packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
+      const docx = new DocxConverter();
+      const key = this.options.privateKey;
+      return { docx, assembler: new PacketAssembler(this, key === undefined ? { docx } : { docx, privateKey: key }) };
+    });
+    return (await this.packets).assembler.assemble(request);
+  }
+
   /** Validates a fill body without rendering (the typed error, or the normalised request). */
   parseFill(request: unknown): FillRequest {
     const parsed = parseFillRequest(request, this.parseOptions());
@@ -121,6 +139,9 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
+    const packets = this.packets;
+    this.packets = undefined;
+    (await packets?.catch(() => undefined))?.docx.close();
     const pool = this.pool;
     this.pool = undefined;
     await (await pool?.catch(() => undefined))?.close();

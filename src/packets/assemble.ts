@@ -4,14 +4,16 @@
  * become fields, fill fields are filled from `data.payloads`, and the fields
  * each signer must sign are planned.
  *
- * Two steps belong to the PDF kernel and are injected: writing the signing
- * fields as empty /Sig (and signer-filled) widgets, and merging the files
- * (`mergePDFs`). Until the kernel provides them they are the `hooks` below.
+ * Two steps belong to the PDF kernel: writing the signature and initial fields
+ * as empty /Sig widgets (src/acroform, an appended update), and merging the
+ * files (`mergePDFs`, src/pdf). Both are the kernel's by default; `hooks` can
+ * replace them.
  */
 import { CastpressError, InvalidPdfError, NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import type { Engine } from '../engine/index.js';
-import { loadPdf } from '../pdf/index.js';
+import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
+import { loadPdf, mergePDFs } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
@@ -26,11 +28,35 @@ export type SigningFieldWriter = (pdf: Uint8Array, fields: ReadonlyArray<Planned
 export type PdfMerger = (pdfs: ReadonlyArray<Uint8Array>) => Promise<Uint8Array>;
 
 export interface PacketHooks {
-  /** TODO(kernel): src/acroform's /Sig field writer. Without it the PDFs carry no signing widgets yet. */
+  /** Default: `kernelSigningFields` (src/acroform's /Sig field writer). */
   writeSigningFields?: SigningFieldWriter;
-  /** TODO(kernel): src/pdf's merge. Required when the request sets `mergePDFs`. */
+  /** Default: src/pdf's `mergePDFs`. */
   mergePdfs?: PdfMerger;
 }
+
+/**
+ * The kernel's signing-field writer: every `signature` and `initial` field becomes an
+ * empty /Sig field with its widget, appended as an incremental update. The other
+ * fields a signer fills (signatureDate, fullName, email and fill types given to a
+ * signer) stay in the plan and are drawn when the signer signs. Field names are the
+ * field ids (merged ids with `.` as `_`: a /Sig name may not hold a period).
+ */
+export const kernelSigningFields: SigningFieldWriter = async (pdf, fields) => {
+  const specs: SignatureFieldSpec[] = [];
+  for (const f of fields) {
+    if (f.type !== 'signature' && f.type !== 'initial') continue;
+    const merged = 'mergedFieldId' in f;
+    specs.push({
+      name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'),
+      kind: f.type,
+      pageIndex: merged ? f.mergedPageNum : f.pageNum,
+      rect: f.rect,
+    });
+  }
+  return specs.length === 0 ? pdf : appendSignatureFieldsOnDisplay(pdf, specs);
+};
+
+const kernelMerge: PdfMerger = async (pdfs) => (await mergePDFs(pdfs)).pdf;
 
 export interface AssembleOptions {
   /** RSA private key for an encrypted `data` string (the fill format). */
@@ -58,8 +84,6 @@ export interface AssembledPacket {
   /** With `mergePDFs`: the one PDF signers sign, and every field placed in it. */
   merged?: { filename: string; pdf: Uint8Array; pageCount: number; fields: MergedField[] };
   plan: PacketPlan;
-  /** False until the kernel's writer is passed: the PDFs have no signing widgets yet. */
-  signingFieldsWritten: boolean;
 }
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
@@ -106,9 +130,6 @@ type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPd
 async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<AssembledPacket> {
   const key = options.privateKey;
   const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
-  if (request.mergePDFs && !options.hooks?.mergePdfs) {
-    throw new RenderError('mergePDFs needs the PDF kernel\'s merge, which this build does not provide yet', 501);
-  }
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options, scanTemplate)));
   const plan = planSigners(request, built.map((b) => b.placed));
 
@@ -123,20 +144,21 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
   }
 
-  const write = options.hooks?.writeSigningFields;
+  const write = options.hooks?.writeSigningFields ?? kernelSigningFields;
+  const merge = options.hooks?.mergePdfs ?? kernelMerge;
   let merged: AssembledPacket['merged'];
   if (request.mergePDFs) {
     const mergedFields = mergePlan(plan.fields, files.map((f) => f.id), files.map((f) => f.pageCount));
-    let pdf = await options.hooks!.mergePdfs!(files.map((f) => f.pdf));
-    if (write) pdf = await write(pdf, mergedFields.filter(isSignerFilled));
+    let pdf = await merge(files.map((f) => f.pdf));
+    pdf = await write(pdf, mergedFields.filter(isSignerFilled));
     merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
-  } else if (write) {
+  } else {
     for (const f of files) {
       const signing = f.fields.filter(isSignerFilled);
       if (signing.length > 0) f.pdf = await write(f.pdf, signing);
     }
   }
-  return { request, files, merged, plan, signingFieldsWritten: write !== undefined };
+  return { request, files, merged, plan };
 }
 
 interface BuiltFile {

@@ -5,7 +5,7 @@
  */
 export { loadPdf } from './load.js';
 export { isShortText } from './structure.js';
-export { displayMatrix, frameOf, toDisplay, turnMatrix, type Matrix, type PageFrame, type Rotation } from './page-frame.js';
+export { displayMatrix, frameOf, toDisplay, turnMatrix, userRect, type Matrix, type PageFrame, type Rotation } from './page-frame.js';
 export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';

@@ -79,3 +79,20 @@ export function turnMatrix(turn: 90 | 180 | 270, box: { x: number; y: number; wi
       return [0, -1, 1, 0, x, y + height];
   }
 }
+
+/**
+ * A rect measured from the top-left corner of the page as shown (template and
+ * packet fields) as a rect in the page's user space (bottom-left origin, the
+ * page's own axes), for widgets whose /Rect lives there.
+ */
+export function userRect(frame: PageFrame, r: { x: number; y: number; width: number; height: number }): { x: number; y: number; width: number; height: number } {
+  const [a, b, c, d, e, f] = displayMatrix(frame);
+  const y0 = frame.height - r.y - r.height;
+  const corners = [
+    [r.x, y0],
+    [r.x + r.width, y0 + r.height],
+  ].map(([x, y]) => [a * x! + c * y! + e, b * x! + d * y! + f] as const);
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.abs(xs[1]! - xs[0]!), height: Math.abs(ys[1]! - ys[0]!) };
+}
