@@ -4,4 +4,4 @@ export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions }
 export { flattenForm } from './flatten.js';
 export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo } from './appearance.js';
 export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';
-export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from './signature.js';
+export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';

@@ -1,4 +1,4 @@
-import { PDFArray, PDFHexString, PDFNumber, PDFString, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
@@ -113,4 +113,36 @@ export async function appendSignatureFieldsOnDisplay(pdf: Uint8Array, specs: rea
   });
   addSignatureFields(session.doc, placed, 'fields');
   return session.commit();
+}
+
+/**
+ * Removes the signature fields nobody signed (top-level /Sig fields without /V that
+ * are their own widget, as `addSignatureFields` writes them), with their widgets.
+ * A completed packet carries its signers' marks as page content and one seal; the
+ * placeholders would show as "unsigned signature field" in every viewer. Returns
+ * how many were removed.
+ */
+export function dropUnsignedSignatureFields(doc: PDFDocument): number {
+  const acroForm = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
+  const fields = acroForm?.lookupMaybe(PDF.Fields, PDFArray);
+  if (!fields) return 0;
+  const dropped = new Set<string>();
+  for (let i = fields.size() - 1; i >= 0; i--) {
+    const ref = fields.get(i);
+    const field = doc.context.lookup(ref);
+    if (!(ref instanceof PDFRef) || !(field instanceof PDFDict)) continue;
+    if (field.get(PDF.FT) !== PDFName.of('Sig') || field.has(PDF.V) || field.get(PDFName.of('Subtype')) !== PDFName.of('Widget')) continue;
+    fields.remove(i);
+    dropped.add(ref.toString());
+  }
+  if (dropped.size === 0) return 0;
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!annots) continue;
+    for (let i = annots.size() - 1; i >= 0; i--) {
+      const a = annots.get(i);
+      if (a instanceof PDFRef && dropped.has(a.toString())) annots.remove(i);
+    }
+  }
+  return dropped.size;
 }

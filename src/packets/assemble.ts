@@ -241,7 +241,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
   const errors: FieldError[] = [];
 
   for (const f of templateFields) {
-    placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, source: 'template' });
+    placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, ...(f.format ? { format: f.format } : {}), source: 'template' });
   }
   if (file.kind !== 'template') {
     file.fields.forEach((f, j) => {
@@ -249,7 +249,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
         errors.push({ property: formatPath(['files', i, 'fields', j, 'pageNum']), message: `The document has ${scanned.pages.length} page${scanned.pages.length === 1 ? '' : 's'} (pageNum counts from 0)` });
         return;
       }
-      placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, source: 'request' });
+      placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, ...(f.format ? { format: f.format } : {}), source: 'request' });
       const input = asFillField(f);
       if (input) fieldInputs.set(f.id, input);
     });

@@ -27,3 +27,7 @@ export { assemblePacket, PacketAssembler } from './assemble.js';
 export type { AssembleOptions, AssembledPacket, AssembledFile, PacketHooks, SigningFieldWriter, PdfMerger } from './assemble.js';
 export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';
+export { applySignerInputs } from './apply.js';
+export type { SignerInputs, ApplySignerOptions } from './apply.js';
+export { completeDocument, certificateRequest, sha256Of } from './complete.js';
+export type { CompletionCertificate, CompleteOptions } from './complete.js';

@@ -18,6 +18,8 @@ export interface PlacedField {
   rect: { x: number; y: number; width: number; height: number };
   alias?: string;
   label?: string;
+  /** The field's `format` (signatureDate: the date format), when it has one. */
+  format?: string;
   /** Where it came from: the request's field list, the template, or a text tag. */
   source: 'request' | 'template' | 'tag';
   /** The signer a text tag named, before the plan checks it. */

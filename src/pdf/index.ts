@@ -10,3 +10,4 @@ export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
+export { appendPages } from './append-pages.js';
