@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
-import { formatPath, messageFor, parseGenerateRequest, toFieldErrors, type DataDecryptor, type FillData } from '../schema/index.js';
+import { collect, formatPath, isPlainObject, parseGenerateRequest, type DataDecryptor, type FillData } from '../schema/index.js';
 import { isAttachableType, packetField, type PacketField } from './field.js';
 
 /** Default token lifetimes of the spec (minutes). */
@@ -251,16 +251,6 @@ export interface PacketParseOptions {
   decrypt?: DataDecryptor;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function collect<S extends z.ZodType>(schema: S, input: unknown, prefix: PropertyKey[], errors: FieldError[]): z.output<S> | undefined {
-  const r = schema.safeParse(input, { error: (iss) => messageFor(iss) });
-  if (r.success) return r.data;
-  errors.push(...toFieldErrors(r.error.issues, prefix));
-  return undefined;
-}
 
 /** Markdown content blocks and field objects share one list; a field object is the one with a `type`. */
 function isFieldObject(v: Record<string, unknown>): boolean {

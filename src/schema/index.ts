@@ -1,6 +1,6 @@
 export { parseFillRequest, parseGenerateRequest } from './parse.js';
 export type { DataDecryptor, ParseOptions } from './parse.js';
-export { formatPath, parseWith, messageFor, toFieldErrors } from './issues.js';
+export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { fontFamilyRefs } from './font-refs.js';
 export type { FontRef } from './font-refs.js';
 export { isValueObject, styling } from './styling.js';

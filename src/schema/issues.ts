@@ -58,3 +58,15 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
   if (result.success) return result.data;
   throw new ValidationError(toFieldErrors(result.error.issues, prefix));
 }
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses one part of a request, adding its problems (at `prefix`) to `errors` so one error can list them all. */
+export function collect<S extends z.ZodType>(schema: S, input: unknown, prefix: PropertyKey[], errors: FieldError[]): z.output<S> | undefined {
+  const r = schema.safeParse(input, { error: (iss) => messageFor(iss) });
+  if (r.success) return r.data;
+  errors.push(...toFieldErrors(r.error.issues, prefix));
+  return undefined;
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { fillData, fillOptions, type FillData, type FillRequest } from './fill-request.js';
 import { generateType, htmlRequest, markdownRequest, type GenerateRequest } from './generate-request.js';
-import { messageFor, toFieldErrors } from './issues.js';
+import { collect, isPlainObject } from './issues.js';
 
 /** Turns an encrypted `data` string into its JSON text; throws with a message for the caller. */
 export type DataDecryptor = (encrypted: string) => string;
@@ -11,16 +11,6 @@ export interface ParseOptions {
   decrypt?: DataDecryptor;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function collect<S extends z.ZodType>(schema: S, input: unknown, prefix: PropertyKey[], errors: FieldError[]): z.output<S> | undefined {
-  const r = schema.safeParse(input, { error: (iss) => messageFor(iss) });
-  if (r.success) return r.data;
-  errors.push(...toFieldErrors(r.error.issues, prefix));
-  return undefined;
-}
 
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};
