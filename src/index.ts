@@ -70,6 +70,11 @@ export {
   SIGNING_TYPES,
   ATTACHABLE_TYPES,
   PACKET_FIELD_TYPES,
+  applySignerInputs,
+  completeDocument,
+  certificateRequest,
+  sha256Of,
+  kernelSigningFields,
 } from './packets/index.js';
 export type {
   AssembleOptions,
@@ -91,4 +96,8 @@ export type {
   TagSpec,
   DocxConvertOptions,
   DocxConverterOptions,
+  SignerInputs,
+  ApplySignerOptions,
+  CompletionCertificate,
+  CompleteOptions,
 } from './packets/index.js';

@@ -23,7 +23,7 @@ export type { FoundTag, TagSource, ScannedPdf } from './find-tags.js';
 export { TextTagError, ConversionError } from './errors.js';
 export { convertDocxToPdf, DocxConverter, sniffUpload, DOCX_MIMETYPE } from './docx.js';
 export type { DocxConvertOptions, DocxConverterOptions, UploadKind } from './docx.js';
-export { assemblePacket, PacketAssembler } from './assemble.js';
+export { kernelSigningFields, assemblePacket, PacketAssembler } from './assemble.js';
 export type { AssembleOptions, AssembledPacket, AssembledFile, PacketHooks, SigningFieldWriter, PdfMerger } from './assemble.js';
 export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';
