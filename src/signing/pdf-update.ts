@@ -6,10 +6,11 @@
  * (see README). Everything it writes is an incremental update appended to the input:
  * the input bytes are always an exact prefix of the output, checked before returning.
  */
-import { EncryptedPDFError, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
+import { UpdateSession } from '../pdf/index.js';
 
 export interface AppendSignatureOptions {
   signer: Signer;
@@ -190,20 +191,19 @@ export async function readSignatureDictionaries(bytes: Uint8Array): Promise<Sign
 }
 
 /**
- * Loads `bytes` for an incremental update with pdf-lib, lets `draw` add content, and
- * returns the input followed by one update holding only the changed and new objects.
- * Pages drawn on first have their existing content wrapped in q/Q, since page content
- * may leave the graphics state changed (no closing Q).
+ * Opens `bytes` in the kernel's update session (the hardened loader, one appended
+ * update of only the changed and new objects), lets `draw` add content, and returns
+ * the input followed by that update. Pages drawn on first have their existing content
+ * wrapped in q/Q, since page content may leave the graphics state changed (no closing Q).
  */
 export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, isolate: (page: PDFPage) => void) => void | Promise<void>): Promise<Uint8Array> {
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { forIncrementalUpdate: true, updateMetadata: false });
-  } catch (e) {
-    if (e instanceof EncryptedPDFError) throw new SigningError('Encrypted documents cannot take signature marks; decrypt the document first', 'pdf');
-    throw new InvalidPdfError(`Not a readable PDF: ${(e as Error).message}`, 'pdf', { cause: e });
+  const session = await UpdateSession.open(bytes, 'pdf');
+  // An encrypted file (or one whose cross-reference cannot be followed) is opened by writing a clean
+  // copy: the marks would not keep the input as a prefix.
+  if (session.baseBytes !== bytes) {
+    throw new SigningError('Encrypted or damaged documents cannot take signature marks as an update; decrypt or repair the document first', 'pdf');
   }
-  if (doc.isEncrypted) throw new SigningError('Encrypted documents cannot take signature marks', 'pdf');
+  const doc = session.doc;
   const isolated = new Set<PDFPage>();
   const isolate = (page: PDFPage): void => {
     if (isolated.has(page)) return;
@@ -214,7 +214,7 @@ export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, 
   await draw(doc, isolate);
   let out: Uint8Array;
   try {
-    out = await doc.commit();
+    out = await session.commit();
   } catch (e) {
     if (e instanceof CastpressError) throw e;
     throw new SigningError(`Cannot write the update: ${(e as Error).message}`, 'pdf', 500, { cause: e });

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
-import { frameOf, loadPdf } from '../../pdf/index.js';
+import { frameOf, openForUpdate } from '../../pdf/index.js';
 import { Shaper, SubsetCache } from '../../text/index.js';
 import { LayoutCache } from '../render/layout-cache.js';
-import { readTail } from './tail.js';
 
 import type { PageFrame } from '../../pdf/index.js';
 
@@ -66,17 +65,10 @@ const N = {
 export const COPIED_RESOURCES = ['Font', 'XObject', 'ExtGState'].map((n) => PDFName.of(n));
 
 export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTemplate> {
-  const doc = await loadPdf(bytes, 'template.pdf');
+  // The kernel opens it: decrypted or repaired files are written out once and later fills update that copy.
+  const opened = await openForUpdate(bytes, 'template.pdf');
+  const doc = opened.doc;
   const ctx = doc.context;
-  let base = bytes;
-  let tail = readTail(bytes);
-  const wasEncrypted = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt');
-  if (!tail || wasEncrypted) {
-    // Decrypted or repaired objects must be written out once; later fills update this copy.
-    base = await doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false, objectsPerTick: Number.POSITIVE_INFINITY });
-    tail = readTail(base);
-    if (!tail) throw new InvalidPdfError('Cannot write the template back as a PDF', 'template.pdf');
-  }
 
   const catalogRef = ctx.trailerInfo.Root;
   const pagesRootRef = doc.catalog.get(N.Pages);
@@ -123,10 +115,10 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
   });
 
   return {
-    base,
-    startXRef: tail.startXRef,
-    xrefStream: tail.xrefStream,
-    largestObjectNumber: Math.max(ctx.largestObjectNumber, tail.size - 1),
+    base: opened.bytes,
+    startXRef: opened.startXRef,
+    xrefStream: opened.xrefStream,
+    largestObjectNumber: opened.largestObjectNumber,
     catalogRef,
     catalogEntries: doc.catalog.entries(),
     pagesRootRef,
