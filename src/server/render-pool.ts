@@ -78,9 +78,9 @@ export class RenderPool {
     return new RenderError('Rendering failed', 500, { cause: e });
   }
 
-  /** Threads alive now (an ended thread is replaced only when the pool is below its minimum of one). */
-  async threads(): Promise<number> {
-    return (await this.#pool).threads.length;
+  /** Ids of the threads alive now (an ended thread is replaced only when the pool is below its minimum of one). */
+  async threadIds(): Promise<number[]> {
+    return (await this.#pool).threads.map((thread) => thread.threadId);
   }
 
   async close(): Promise<void> {
