@@ -155,9 +155,11 @@ describe('server: deadline', () => {
       expect(failure).toMatchObject({ name: 'RenderError', status: 504 });
       const after = await pool.threadIds();
       expect(before.filter((id) => !after.includes(id))).toHaveLength(1);
+      // A small job first: when the ended thread was the only one, piscina starts a replacement, whose start-up
+      // (loading the engine) is work of its own; after this job the pool is idle unless the table still runs.
+      expect((await pool.run({ kind: 'generate', body: small })).pdf.length).toBeGreaterThan(500);
       // The table had seconds of layout left.
       expect(await cpuOver(1_000)).toBeLessThan(0.3);
-      expect((await pool.run({ kind: 'generate', body: small })).pdf.length).toBeGreaterThan(500);
     } finally {
       await pool.close();
     }
