@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # Fonts: the engine's own faces come from these packages by exact file (src/fonts/engine-faces.ts);
 # fonts-droid-fallback is named by tests. CI allows no other font (scripts/ci-fonts.sh).
 FONT_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback)
-DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui redis-server)
+DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui redis-server postgresql)
 if [ "${1:-}" = "--print-font-packages" ]; then echo "${FONT_PACKAGES[*]}"; exit 0; fi
 
 missing=()

@@ -31,3 +31,6 @@ export { applySignerInputs } from './apply.js';
 export type { SignerInputs, ApplySignerOptions } from './apply.js';
 export { completeDocument, certificateRequest, sha256Of } from './complete.js';
 export type { CompletionCertificate, CompleteOptions } from './complete.js';
+export * from './store/index.js';
+export * from './workflow/index.js';
+export * from './events/index.js';

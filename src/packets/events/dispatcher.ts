@@ -1,0 +1,137 @@
+/**
+ * Delivers the outbox: events written in the same transaction as the state change
+ * they report, delivered at least once. Webhooks and emails run in separate lanes,
+ * so a mail server that hangs never holds up a webhook and the other way round.
+ * A failed attempt is retried with exponential back-off (capped interval) up to a
+ * capped count; then the event is marked `failed` and stays visible in the store.
+ */
+import type { OutboxKind, OutboxRecord, PacketStore } from '../store/index.js';
+
+export interface RetryPolicy {
+  /** First retry after this long; each next one waits twice as long. Default 30 s. */
+  baseMs?: number;
+  /** Longest wait between attempts. Default 1 h. */
+  maxMs?: number;
+  /** Attempts in all before the event is marked failed. Default 10. */
+  maxAttempts?: number;
+}
+
+export type OutboxHandler = (event: OutboxRecord) => Promise<void>;
+
+export interface DispatcherOptions {
+  store: PacketStore;
+  handlers: Record<OutboxKind, OutboxHandler>;
+  retry?: RetryPolicy;
+  clock?: () => Date;
+  /** How often each lane looks for due events when nobody pokes it. Default 1 s. */
+  pollMs?: number;
+  /** How long a claimed event is this dispatcher's before another may take it. Default 2 min. */
+  leaseMs?: number;
+  /** Events delivered at once per lane. Default 8. */
+  concurrency?: number;
+  /** Told about each failed attempt (no payload data in it). */
+  onError?: (event: { id: string; kind: OutboxKind; attempts: number; error: string; final: boolean }) => void;
+}
+
+export function backoffMs(attempts: number, retry: RetryPolicy = {}): number {
+  const base = retry.baseMs ?? 30_000;
+  const max = retry.maxMs ?? 3_600_000;
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}
+
+const KINDS: readonly OutboxKind[] = ['webhook', 'email'];
+
+export class OutboxDispatcher {
+  readonly #o: DispatcherOptions;
+  readonly #wake = new Map<OutboxKind, () => void>();
+  readonly #lanes: Promise<void>[] = [];
+  #running = false;
+
+  constructor(options: DispatcherOptions) {
+    this.#o = options;
+  }
+
+  #now(): number {
+    return (this.#o.clock ?? (() => new Date()))().getTime();
+  }
+
+  /** Starts both lanes in the background. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    for (const kind of KINDS) this.#lanes.push(this.#lane(kind));
+  }
+
+  /** New events were committed: look now rather than at the next poll. */
+  poke(): void {
+    for (const wake of this.#wake.values()) wake();
+  }
+
+  async #lane(kind: OutboxKind): Promise<void> {
+    while (this.#running) {
+      let delivered = 0;
+      try {
+        delivered = await this.deliverDue(kind);
+      } catch {
+        // The store was unreachable: try again at the next poll.
+      }
+      if (delivered > 0 || !this.#running) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#o.pollMs ?? 1_000);
+        this.#wake.set(kind, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.#wake.delete(kind);
+    }
+  }
+
+  /** Claims and delivers the due events of one lane; how many were attempted. */
+  async deliverDue(kind: OutboxKind): Promise<number> {
+    const now = this.#now();
+    const events = await this.#o.store.claimOutbox(kind, now, this.#o.concurrency ?? 8, this.#o.leaseMs ?? 120_000);
+    await Promise.all(events.map((e) => this.#deliver(e)));
+    return events.length;
+  }
+
+  async #deliver(event: OutboxRecord): Promise<void> {
+    const attempts = event.attempts + 1;
+    try {
+      await this.#o.handlers[event.kind](event);
+      await this.#o.store.settleOutbox(event.id, { status: 'delivered', attempts, nextAttemptAt: event.nextAttemptAt, lastError: null, deliveredAt: this.#now() });
+    } catch (e) {
+      const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+      const final = attempts >= (this.#o.retry?.maxAttempts ?? 10);
+      this.#o.onError?.({ id: event.id, kind: event.kind, attempts, error, final });
+      await this.#o.store.settleOutbox(event.id, {
+        status: final ? 'failed' : 'pending',
+        attempts,
+        nextAttemptAt: this.#now() + backoffMs(attempts, this.#o.retry),
+        lastError: error,
+        deliveredAt: null,
+      });
+    }
+  }
+
+  /** Delivers until nothing is due (tests and one-shot jobs); waits for back-off when `untilSettled`. */
+  async drain(options: { untilSettled?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    for (;;) {
+      const counts = await Promise.all(KINDS.map((k) => this.deliverDue(k)));
+      if (counts.some((n) => n > 0)) continue;
+      if (!options.untilSettled) return;
+      const pending = await this.#o.store.outbox({ status: 'pending' });
+      if (pending.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`Outbox not settled within ${options.timeoutMs ?? 30_000} ms`);
+      const next = Math.min(...pending.map((e) => Math.max(e.nextAttemptAt, e.leaseUntil)));
+      await new Promise((r) => setTimeout(r, Math.max(5, Math.min(1_000, next - this.#now()))));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#running = false;
+    this.poke();
+    await Promise.all(this.#lanes.splice(0));
+  }
+}

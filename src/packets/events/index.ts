@@ -1,0 +1,7 @@
+/** Outbox delivery: webhooks and email. */
+export { OutboxDispatcher, backoffMs } from './dispatcher.js';
+export type { RetryPolicy, DispatcherOptions, OutboxHandler } from './dispatcher.js';
+export { smtpMailer, folderMailer } from './mail.js';
+export type { Mailer, MailMessage, SmtpOptions } from './mail.js';
+export { postWebhook, webhookSignature, EVENT_ID_HEADER, SIGNATURE_HEADER } from './webhook.js';
+export type { WebhookTarget, WebhookPolicy } from './webhook.js';

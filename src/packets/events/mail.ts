@@ -1,0 +1,84 @@
+/**
+ * Mail out of the workflow: through SMTP when configured (nodemailer), otherwise
+ * written as `.eml` files into an outbox folder, so development needs no mail server.
+ * The file is named by the event id, so a second delivery of the same event replaces
+ * the first instead of adding a copy.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  /** The outbox event id (also the Message-ID's left part). */
+  id: string;
+  from: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface SmtpOptions {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure?: boolean;
+  auth?: { user: string; pass: string };
+  /** Per message; default 15 s. */
+  timeoutMs?: number;
+  /** Accept self-signed certificates of a local relay. */
+  allowSelfSigned?: boolean;
+}
+
+const envelope = (m: MailMessage) => ({
+  messageId: `<${m.id}@castpress.local>`,
+  from: m.from,
+  to: m.to,
+  replyTo: m.replyTo,
+  subject: m.subject,
+  text: m.text,
+  html: m.html,
+});
+
+export function smtpMailer(options: SmtpOptions): Mailer {
+  const timeout = options.timeoutMs ?? 15_000;
+  const transport = nodemailer.createTransport({
+    host: options.host,
+    port: options.port,
+    secure: options.secure ?? false,
+    auth: options.auth,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+    tls: options.allowSelfSigned ? { rejectUnauthorized: false } : undefined,
+  });
+  return {
+    async send(m) {
+      await transport.sendMail(envelope(m));
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+export function folderMailer(dir: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(m) {
+      const info = (await transport.sendMail(envelope(m))) as unknown as { message: Buffer };
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${m.id}.eml`);
+      const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      await writeFile(temp, info.message);
+      await rename(temp, file);
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** Persistence of packets: records, the store contract, SQLite (default) and PostgreSQL. */
+export type { PacketStore, PacketQueries, PacketWrites, BlobStore } from './store.js';
+export type * from './records.js';
+export { openSqliteStore } from './sqlite.js';
+export type { SqliteStoreOptions } from './sqlite.js';
+export { openPostgresStore } from './postgres.js';
+export type { PostgresStoreOptions } from './postgres.js';
+export { hashOf } from './blobs.js';

@@ -1,0 +1,94 @@
+/**
+ * Schema migrations, in order; the same DDL runs on SQLite and PostgreSQL (BIGINT
+ * times, INTEGER booleans, TEXT JSON). A store applies the ones it has not applied yet,
+ * each in its own transaction, and records them in `schema_migrations`.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: readonly string[] }[] = [
+  {
+    version: 1,
+    name: 'packets, documents, signers, tokens, outbox',
+    sql: [
+      `CREATE TABLE packets (
+        eid TEXT PRIMARY KEY,
+        group_eid TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        is_test INTEGER NOT NULL,
+        allow_updates INTEGER NOT NULL,
+        merge_pdfs INTEGER NOT NULL,
+        webhook_url TEXT,
+        request_hash TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        options TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        completed_at BIGINT,
+        version INTEGER NOT NULL
+      )`,
+      `CREATE TABLE documents (
+        packet_eid TEXT NOT NULL REFERENCES packets(eid),
+        idx INTEGER NOT NULL,
+        file_id TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        title TEXT,
+        page_count INTEGER NOT NULL,
+        assembled_hash TEXT NOT NULL,
+        current_hash TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        PRIMARY KEY (packet_eid, idx)
+      )`,
+      `CREATE TABLE signers (
+        eid TEXT PRIMARY KEY,
+        packet_eid TEXT NOT NULL REFERENCES packets(eid),
+        alias_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        routing_order INTEGER NOT NULL,
+        name TEXT,
+        email TEXT,
+        signer_type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        pending INTEGER NOT NULL,
+        signer TEXT NOT NULL,
+        inputs_hash TEXT,
+        client_user_id TEXT,
+        sent_at BIGINT,
+        viewed_at BIGINT,
+        signed_at BIGINT,
+        ip TEXT,
+        user_agent TEXT
+      )`,
+      `CREATE INDEX signers_packet ON signers(packet_eid)`,
+      `CREATE TABLE tokens (
+        eid TEXT PRIMARY KEY,
+        signer_eid TEXT NOT NULL REFERENCES signers(eid),
+        hash TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        valid_until BIGINT NOT NULL,
+        invalidated_at BIGINT,
+        signed_at BIGINT
+      )`,
+      `CREATE INDEX tokens_signer ON tokens(signer_eid)`,
+      `CREATE TABLE outbox (
+        id TEXT PRIMARY KEY,
+        packet_eid TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_at BIGINT NOT NULL,
+        lease_until BIGINT NOT NULL,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        delivered_at BIGINT
+      )`,
+      `CREATE INDEX outbox_due ON outbox(kind, status, next_attempt_at)`,
+      `CREATE INDEX outbox_packet ON outbox(packet_eid)`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'blobs table (PostgreSQL keeps documents in the database so several instances share them)',
+    sql: [`CREATE TABLE blobs (hash TEXT PRIMARY KEY, bytes BYTEA NOT NULL)`],
+  },
+];

@@ -1,0 +1,124 @@
+/**
+ * What the workflow keeps, one record type per table. Times are epoch milliseconds;
+ * JSON columns hold the values named here. Records are plain data: the store reads
+ * and writes them, the workflow decides what they become.
+ */
+
+export type PacketStatus = 'draft' | 'sent' | 'partial' | 'complete';
+
+/**
+ * `draft` while the packet is a draft; `sent` once it is sent (every signer not pending, as
+ * the hosted service shows them); `viewed` after opening the signing page; `completed`.
+ * `pending`: a pending signer not yet activated; `skipped`: a pending signer whose round
+ * came with only pending signers left (its data and signature never appear).
+ */
+export type SignerStatus = 'draft' | 'sent' | 'viewed' | 'completed' | 'pending' | 'skipped';
+
+export interface PacketRecord {
+  eid: string;
+  /** The packet's one document group. */
+  groupEid: string;
+  name: string;
+  status: PacketStatus;
+  isTest: boolean;
+  allowUpdates: boolean;
+  mergePDFs: boolean;
+  webhookURL: string | null;
+  /** Blob holding the createEtchPacket request as JSON, uploads as base64 and `data` left out (it is `payload`). */
+  requestHash: string;
+  /** `data.payloads` as it is now (decrypted). */
+  payload: Record<string, { data: Record<string, unknown>; filename?: string }>;
+  /** Packet options the workflow needs later (email subject/body, reply-to, page options). */
+  options: PacketOptionsRecord;
+  createdAt: number;
+  updatedAt: number;
+  completedAt: number | null;
+  /** Bumped by every committed change: a step computed from an older version is refused and retried. */
+  version: number;
+}
+
+export interface PacketOptionsRecord {
+  signatureEmailSubject?: string;
+  signatureEmailBody?: string;
+  replyToName?: string;
+  replyToEmail?: string;
+  signaturePageOptions?: unknown;
+}
+
+export interface DocumentRecord {
+  packetEid: string;
+  /** Order in the group. */
+  index: number;
+  /** The file id of the request, or `merged` for the one merged PDF. */
+  fileId: string;
+  filename: string;
+  title: string | null;
+  pageCount: number;
+  /** Blob of the document as assembled (before any signer). */
+  assembledHash: string;
+  /** Blob of the document as it is now (after the signers so far; sealed once complete). */
+  currentHash: string;
+  /** The document's fields as planned (PlannedField or MergedField objects). */
+  fields: unknown[];
+}
+
+export interface SignerRecord {
+  eid: string;
+  packetEid: string;
+  /** The `id` given at creation. */
+  aliasId: string;
+  index: number;
+  routingOrder: number;
+  name: string | null;
+  email: string | null;
+  signerType: string;
+  status: SignerStatus;
+  /** Pending (`isPending`) and not yet activated. */
+  pending: boolean;
+  /** The signer object as parsed (options the signing page and emails read). */
+  signer: Record<string, unknown>;
+  /** Blob of the inputs the signer submitted (replayed when documents are re-rendered). */
+  inputsHash: string | null;
+  clientUserId: string | null;
+  sentAt: number | null;
+  viewedAt: number | null;
+  signedAt: number | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export type TokenType = 'email' | 'embedded';
+
+export interface TokenRecord {
+  eid: string;
+  signerEid: string;
+  /** SHA-256 of the token (hex); the token itself is never stored. */
+  hash: string;
+  type: TokenType;
+  createdAt: number;
+  validUntil: number;
+  invalidatedAt: number | null;
+  /** When the signer finished signing with this token. */
+  signedAt: number | null;
+}
+
+export type OutboxKind = 'webhook' | 'email';
+export type OutboxStatus = 'pending' | 'delivered' | 'failed';
+
+export interface OutboxRecord {
+  /** Stable event id: the same on every delivery attempt. */
+  id: string;
+  packetEid: string;
+  kind: OutboxKind;
+  /** What to deliver (a webhook body or the description of an email). */
+  payload: Record<string, unknown>;
+  status: OutboxStatus;
+  attempts: number;
+  /** Not before this time (back-off). */
+  nextAttemptAt: number;
+  /** A dispatcher holds the event until this time (several instances never deliver at once). */
+  leaseUntil: number;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}

@@ -1,0 +1,127 @@
+/**
+ * The embedded store: SQLite through libsql (a prebuilt binary from npm, no build
+ * step), in WAL mode with full sync, one connection for writes (transactions run
+ * one at a time behind a queue) and one for reads (which see only committed data).
+ * Documents are files by content hash beside the database.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'libsql';
+import { DiskBlobs } from './blobs.js';
+import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import type { OutboxKind, OutboxRecord } from './records.js';
+import type { BlobStore, PacketStore, PacketWrites } from './store.js';
+
+type Db = InstanceType<typeof Database>;
+
+function executor(db: Db): SqlExecutor {
+  const bind = (params: readonly unknown[] = []) => params.map((p) => (p === undefined ? null : p));
+  return {
+    all: async (sql, params) => db.prepare(sql).all(...bind(params)) as Row[],
+    run: async (sql, params) => Number(db.prepare(sql).run(...bind(params)).changes),
+  };
+}
+
+export interface SqliteStoreOptions {
+  /** Folder of the database (`packets.db`) and the documents (`blobs/`). */
+  dir: string;
+  /** How long a writer waits for another process's lock; default 10 s. */
+  busyTimeoutMs?: number;
+}
+
+class SqliteStore extends SqlQueries implements PacketStore {
+  readonly kind = 'sqlite' as const;
+  readonly blobs: BlobStore;
+  readonly #writer: Db;
+  readonly #reader: Db;
+  readonly #write: SqlExecutor;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(writer: Db, reader: Db, blobs: BlobStore) {
+    super(executor(reader), '');
+    this.#writer = writer;
+    this.#reader = reader;
+    this.#write = executor(writer);
+    this.blobs = blobs;
+  }
+
+  /** One write transaction at a time on the writer connection; BEGIN IMMEDIATE takes the file's write lock at once. */
+  #exclusive<T>(fn: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (this.#closed) throw new Error('The packet store is closed');
+      this.#writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.#write);
+        this.#writer.exec('COMMIT');
+        return result;
+      } catch (e) {
+        if (this.#writer.inTransaction) this.#writer.exec('ROLLBACK');
+        throw e;
+      }
+    };
+    const next = this.#queue.then(run, run);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  transaction<T>(fn: (tx: PacketWrites) => Promise<T>): Promise<T> {
+    return this.#exclusive((sql) => fn(new SqlQueries(sql, '')));
+  }
+
+  migrate(): Promise<void> {
+    return migrate(this.#write, (fn) => this.#exclusive(fn));
+  }
+
+  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]> {
+    return this.#exclusive(async (sql) => {
+      const rows = await sql.all(
+        `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? ORDER BY created_at, id LIMIT ?`,
+        [kind, now, now, limit],
+      );
+      for (const r of rows) await sql.run('UPDATE outbox SET lease_until = ? WHERE id = ?', [now + leaseMs, r.id]);
+      return rows.map((r) => ({ ...outboxOf(r), leaseUntil: now + leaseMs }));
+    });
+  }
+
+  async settleOutbox(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void> {
+    await this.#exclusive((sql) =>
+      sql.run('UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?', [
+        c.status,
+        c.attempts,
+        c.nextAttemptAt,
+        c.lastError,
+        c.deliveredAt,
+        id,
+      ]),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#queue;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#writer.close();
+    this.#reader.close();
+  }
+}
+
+/** Opens (and migrates) the embedded store in `dir`. */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<PacketStore> {
+  await mkdir(options.dir, { recursive: true });
+  const file = path.join(options.dir, 'packets.db');
+  const open = (): Db => {
+    const db = new Database(file);
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+    db.exec('PRAGMA foreign_keys = ON');
+    return db;
+  };
+  const writer = open();
+  writer.exec('PRAGMA journal_mode = WAL');
+  // FULL: a committed transaction survives a power cut, not only a killed process.
+  writer.exec('PRAGMA synchronous = FULL');
+  const reader = open();
+  const store = new SqliteStore(writer, reader, new DiskBlobs(path.join(options.dir, 'blobs')));
+  await store.migrate();
+  return store;
+}

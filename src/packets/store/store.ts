@@ -1,0 +1,54 @@
+/**
+ * The workflow's persistence contract. One implementation over SQL serves the
+ * embedded database (SQLite through libsql) and PostgreSQL; documents live in a
+ * blob store addressed by content hash, written before the transaction that
+ * points at them commits, so a crash leaves at most an unreferenced blob.
+ */
+import type { DocumentRecord, OutboxKind, OutboxRecord, OutboxStatus, PacketRecord, SignerRecord, TokenRecord } from './records.js';
+
+/** Reads and writes of one transaction (or of the store outside one, for reads). */
+export interface PacketQueries {
+  packet(eid: string): Promise<PacketRecord | undefined>;
+  packetByGroup(groupEid: string): Promise<PacketRecord | undefined>;
+  documents(packetEid: string): Promise<DocumentRecord[]>;
+  signers(packetEid: string): Promise<SignerRecord[]>;
+  signer(eid: string): Promise<SignerRecord | undefined>;
+  tokens(signerEid: string): Promise<TokenRecord[]>;
+  outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
+}
+
+export interface PacketWrites extends PacketQueries {
+  /** The packet, locked until the transaction ends (other instances wait). */
+  lockPacket(eid: string): Promise<PacketRecord | undefined>;
+  insertPacket(p: PacketRecord): Promise<void>;
+  /** Writes `p` with `version + 1` when the stored version is still `p.version`; false when someone else changed it. */
+  updatePacket(p: PacketRecord): Promise<boolean>;
+  /** Replaces the packet's documents. */
+  putDocuments(packetEid: string, docs: DocumentRecord[]): Promise<void>;
+  insertSigner(s: SignerRecord): Promise<void>;
+  updateSigner(s: SignerRecord): Promise<void>;
+  insertToken(t: TokenRecord): Promise<void>;
+  /** Marks every valid token of the signer invalid at `at`; how many. */
+  invalidateTokens(signerEid: string, at: number): Promise<number>;
+  markTokenSigned(eid: string, at: number): Promise<void>;
+  insertOutbox(e: OutboxRecord): Promise<void>;
+}
+
+export interface BlobStore {
+  /** Stores bytes under their SHA-256 (hex) and returns it; storing the same bytes again is free. */
+  put(bytes: Uint8Array): Promise<string>;
+  /** The bytes, or undefined when no blob has that hash. */
+  get(hash: string): Promise<Uint8Array | undefined>;
+}
+
+export interface PacketStore extends PacketQueries {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly blobs: BlobStore;
+  /** Runs `fn` in one transaction: all of its writes or none. */
+  transaction<T>(fn: (tx: PacketWrites) => Promise<T>): Promise<T>;
+  /** Leases up to `limit` due events of one kind for `leaseMs` (no other dispatcher gets them meanwhile). */
+  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]>;
+  /** Records the outcome of a delivery attempt. */
+  settleOutbox(id: string, change: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void>;
+  close(): Promise<void>;
+}

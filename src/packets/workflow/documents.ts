@@ -1,0 +1,58 @@
+/**
+ * The PDF side of the workflow: a packet's documents from its assembly, a signer's
+ * inputs drawn onto the documents that hold their fields, and completion (certificate
+ * and seal). Pure over bytes: the service stores what these return.
+ */
+import type { Engine } from '../../engine/index.js';
+import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
+import { applySignerInputs, type SignerInputs } from '../apply.js';
+import type { AssembledPacket } from '../assemble.js';
+import { completeDocument, sha256Of, type CompletionCertificate } from '../complete.js';
+import type { MergedField, PlannedField } from '../plan.js';
+import type { Signer } from '../request.js';
+
+export interface DocumentDraft {
+  fileId: string;
+  filename: string;
+  title: string | null;
+  pageCount: number;
+  pdf: Uint8Array;
+  fields: Array<PlannedField | MergedField>;
+}
+
+/** The documents signers sign: the merged PDF, or each file. */
+export function documentsOf(packet: AssembledPacket): DocumentDraft[] {
+  if (packet.merged) {
+    const m = packet.merged;
+    return [{ fileId: 'merged', filename: m.filename, title: packet.request.name, pageCount: m.pageCount, pdf: m.pdf, fields: m.fields }];
+  }
+  return packet.files.map((f) => ({ fileId: f.id, filename: f.filename, title: f.title ?? null, pageCount: f.pageCount, pdf: f.pdf, fields: f.fields }));
+}
+
+/** A signer's inputs on every document holding one of their fields; others are returned as they were. */
+export async function signDocuments(
+  docs: ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>,
+  signer: Signer,
+  inputs: SignerInputs,
+  writer: AppearanceWriter,
+): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const doc of docs) {
+    const mine = doc.fields.some((f) => f.signerId === signer.id);
+    out.push(mine ? await applySignerInputs(doc.pdf, inputs, { writer, signer, fields: doc.fields }) : doc.pdf);
+  }
+  return out;
+}
+
+/** Certificate of completion and seal on each document, the certificate naming every document. */
+export async function completeDocuments(
+  engine: Engine,
+  identity: SigningIdentity,
+  docs: ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>,
+  certificate: Omit<CompletionCertificate, 'documents'>,
+): Promise<Uint8Array[]> {
+  const documents = docs.map((d) => ({ name: d.filename, sha256Before: sha256Of(d.assembled), sha256After: sha256Of(d.signed) }));
+  const out: Uint8Array[] = [];
+  for (const d of docs) out.push(await completeDocument(engine, d.signed, { identity, certificate: { ...certificate, documents } }));
+  return out;
+}

@@ -1,0 +1,10 @@
+/** The packet workflow: states, routing, tokens, events (no HTTP). */
+export { PacketService, mergePayload, signingUrl, downloadUrl } from './service.js';
+export type { PacketServiceOptions, SigningSubmission, SignerEvent, SigningSession } from './service.js';
+export { createPacketWorkflow } from './create.js';
+export type { PacketWorkflowOptions, PacketWorkflow } from './create.js';
+export { SignerError, PacketStateError } from './errors.js';
+export type { SignerErrorType } from './errors.js';
+export { route, packetStatus, redirectGroupStatus } from './routing.js';
+export type { Routing, RoutedSigner } from './routing.js';
+export type { EtchPacketView, SignerView, SignerTokenView } from './views.js';

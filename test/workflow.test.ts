@@ -1,0 +1,371 @@
+/**
+ * The packet workflow (#18) end to end, once on the embedded store (SQLite) and once
+ * on a real PostgreSQL server started here: every transition of the spec's table,
+ * routing 1-1-2, pending signers skipped and activated, payload updates with and
+ * without merge, tokens with a fake clock, webhooks through a receiver that fails
+ * three times, mails through an SMTP sink, sealed documents checked by verifyPdf.
+ */
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, ValidationError } from '../src/index.js';
+import {
+  createPacketWorkflow,
+  openPostgresStore,
+  openSqliteStore,
+  PacketStateError,
+  SignerError,
+  smtpMailer,
+  type PacketStore,
+  type PacketWorkflow,
+} from '../src/packets/index.js';
+import { createSigningIdentity, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
+import { readText } from './helpers/pdf.js';
+import { PostgresServer } from './helpers/postgres.js';
+import { tempDir } from './helpers/signing.js';
+import { linkIn, SmtpSink, tokenOf, WebhookReceiver } from './helpers/workflow.js';
+
+const engine = createEngine({ now: () => new Date('2026-01-05T10:00:00Z') });
+let identity: SigningIdentity;
+let tmp: { dir: string; remove: () => Promise<void> };
+let hooks: WebhookReceiver;
+let smtp: SmtpSink;
+let postgres: PostgresServer | undefined;
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-workflow-');
+  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity') });
+  hooks = await WebhookReceiver.start();
+  smtp = await SmtpSink.start();
+}, 60_000);
+
+afterAll(async () => {
+  const t = Date.now();
+  const lap = (what: string) => process.env.WORKFLOW_DEBUG && console.log(what, Date.now() - t);
+  await engine.close();
+  lap('engine');
+  await hooks?.close();
+  lap('hooks');
+  await smtp?.close();
+  lap('smtp');
+  await postgres?.stop();
+  lap('pg');
+  await tmp?.remove();
+}, 60_000);
+
+const sig = (id: string, type: string, y: number) => ({ id, type, pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const drawn = { type: 'drawn' as const, strokes: [[{ x: 0, y: 0 }, { x: 30, y: 12 }, { x: 60, y: 0 }]] };
+
+/** Two signers in round 1 (one email, one embedded), one email signer in round 2. */
+function packetBody(extra: Record<string, unknown> = {}) {
+  return {
+    name: 'Lease 12B',
+    isDraft: true,
+    allowUpdates: true,
+    signatureEmailSubject: 'Please sign the lease',
+    signatureEmailBody: 'Thanks for renting with us.',
+    files: [
+      {
+        id: 'lease',
+        filename: 'lease.pdf',
+        title: 'Lease',
+        fields: [
+          { heading: 'Lease' },
+          { content: 'The tenant rents flat 12B.' },
+          { id: 'rent', type: 'shortText', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 20 } },
+          { id: 'deposit', type: 'shortText', pageNum: 0, rect: { x: 300, y: 200, width: 200, height: 20 } },
+          sig('tenantSig', 'signature', 260),
+          sig('cosignerSig', 'signature', 310),
+          sig('landlordSig', 'signature', 360),
+          sig('landlordDate', 'signatureDate', 410),
+        ],
+      },
+    ],
+    data: { payloads: { lease: { data: { rent: 'RENT-1200', deposit: 'DEPOSIT-2400' } } } },
+    signers: [
+      { id: 'tenant', name: 'Ada Tenant', email: 'ada@example.com', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
+      { id: 'cosigner', name: 'Bob Cosigner', email: 'bob@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }] },
+      {
+        id: 'landlord',
+        name: 'Lin Landlord',
+        email: 'lin@example.com',
+        routingOrder: 2,
+        fields: [
+          { fileId: 'lease', fieldId: 'landlordSig' },
+          { fileId: 'lease', fieldId: 'landlordDate' },
+        ],
+      },
+    ],
+    ...extra,
+  };
+}
+
+async function textOf(pdf: Uint8Array): Promise<string> {
+  return (await readText(pdf)).map((p) => p.items.map((i) => i.str).join(' ')).join('\n');
+}
+
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const stores: Array<[string, () => Promise<PacketStore>]> = [
+  ['embedded store (SQLite)', () => openSqliteStore({ dir: path.join(tmp.dir, `sqlite-${Date.now()}`) })],
+  [
+    'PostgreSQL',
+    async () => {
+      postgres ??= await PostgresServer.start();
+      return openPostgresStore({ connectionString: postgres.connectionString });
+    },
+  ],
+];
+
+describe.each(stores)('packet workflow on the %s', (_name, open) => {
+  let store: PacketStore;
+  let flow: PacketWorkflow;
+  let now = Date.parse('2026-01-05T10:00:00Z');
+  const webhookToken = 'hook-token-1';
+  const secret = 'hook-secret';
+
+  beforeAll(async () => {
+    // The sink and receiver are shared by both stores' runs: start each run with none of the other's.
+    smtp.mails.length = 0;
+    hooks.hits.length = 0;
+    store = await open();
+    flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      clock: () => new Date(now),
+      organization: { name: 'Acme Rentals', supportEmail: 'help@acme.test' },
+      mailer: smtpMailer({ host: '127.0.0.1', port: smtp.port }),
+      webhook: { url: hooks.url, token: webhookToken, secret, allowHosts: [hooks.host] },
+      retry: { baseMs: 30, maxMs: 200, maxAttempts: 6 },
+      pollMs: 50,
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await flow?.close();
+    await store?.close();
+  });
+
+  it('draft → sent → partial → complete in routing order 1-1-2, with mails, webhooks and a sealed result', async () => {
+    const s = flow.service;
+    const created = await s.createEtchPacket(packetBody());
+    expect(created.status).toBe('draft');
+    const [tenant, cosigner, landlord] = created.documentGroup.signers;
+    expect(created.documentGroup.signers.map((x) => [x.aliasId, x.routingOrder, x.status])).toEqual([
+      ['tenant', 1, 'draft'],
+      ['cosigner', 1, 'draft'],
+      ['landlord', 2, 'draft'],
+    ]);
+    // A draft asks no one; an embedded signer needs the send too.
+    await expect(s.generateEtchSignURL({ signerEid: cosigner!.eid, clientUserId: 'u-7' })).rejects.toBeInstanceOf(PacketStateError);
+
+    const sent = await s.sendEtchPacket({ eid: created.eid });
+    expect(sent.status).toBe('sent');
+    const toAda = await until(() => smtp.to('ada@example.com'), (m) => m.length === 1);
+    expect(toAda).toHaveLength(1);
+    expect(toAda[0]!.raw).toContain('Subject: Please sign the lease');
+    expect(toAda[0]!.raw).toContain('Thanks for renting with us.');
+    expect(toAda[0]!.raw).toMatch(/Reply-To: "?Acme Rentals"? <help@acme\.test>/);
+    expect(smtp.to('bob@example.com')).toHaveLength(0); // embedded: no mail
+    expect(smtp.to('lin@example.com')).toHaveLength(0); // round 2 waits
+
+    // Round 2 may not sign yet, even with a valid link of its own... it has none; another signer's token is tokenInvalid.
+    const adaLink = linkIn(toAda[0]!.raw);
+    const foreign = await s.openSigning({ signerEid: landlord!.eid, token: adaLink.token }).catch((e: unknown) => e);
+    expect(foreign).toBeInstanceOf(SignerError);
+    expect((foreign as SignerError).errorType).toBe('tokenInvalid');
+    const missing = await s.openSigning({ signerEid: 'sgn_nobody', token: adaLink.token }).catch((e: unknown) => e);
+    expect((missing as SignerError).errorType).toBe('notFound');
+
+    // The tenant opens (viewed) and signs: partial.
+    const session = await s.openSigning(adaLink);
+    expect(session.event).toMatchObject({ action: 'signerLoad', signerStatus: 'viewed', etchPacketEid: created.eid });
+    expect(session.documents[0]!.fields.map((f) => f.fieldId)).toEqual(['tenantSig']);
+    const first = await s.submitSigning({ ...adaLink, inputs: { signature: drawn }, ip: '203.0.113.9', userAgent: 'test' });
+    expect(first).toMatchObject({ action: 'signerComplete', signerStatus: 'completed', documentGroupStatus: 'partial', etchPacketEid: created.eid });
+    // Signing twice is refused and changes nothing.
+    const twice = await s.submitSigning({ ...adaLink, inputs: { signature: drawn } }).catch((e: unknown) => e);
+    expect((twice as SignerError).errorType).toBe('unknown');
+
+    // The embedded co-signer: URL from generateEtchSignURL.
+    const url = await s.generateEtchSignURL({ signerEid: cosigner!.eid, clientUserId: 'u-7' });
+    expect(url).toMatch(/^http:\/\/castpress\.test\/sign\//);
+    const second = await s.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'Bob Cosigner' } } });
+    expect(second.documentGroupStatus).toBe('partial');
+    expect(second.nextSignerEid).toBe(landlord!.eid);
+
+    // Round 2 gets its mail only now.
+    const toLin = await until(() => smtp.to('lin@example.com'), (m) => m.length === 1);
+    const third = await s.submitSigning({ ...linkIn(toLin[0]!.raw), inputs: { signature: drawn, timeZone: 'America/New_York' } });
+    expect(third).toMatchObject({ documentGroupStatus: 'completed', nextSignerEid: null });
+
+    const done = await s.etchPacket({ eid: created.eid });
+    expect(done.status).toBe('complete');
+    expect(done.completedAt).not.toBeNull();
+    expect(done.documentGroup.signers.map((x) => x.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(done.documentGroup.signers[1]!.signerTokens.find((t) => t.type === 'embedded')).toMatchObject({ type: 'embedded', hasSigned: true, valid: false });
+
+    // Updates are refused once complete, and change nothing.
+    const late = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'X' } } } }).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(PacketStateError);
+    expect((await s.etchPacket({ eid: created.eid })).updatedAt).toBe(done.updatedAt);
+
+    const [doc] = await s.groupDocuments(done.documentGroup.eid);
+    const verified = await verifyPdf(doc!.pdf);
+    expect(verified.signatures).toHaveLength(1);
+    expect(verified.signatures[0]).toMatchObject({ coversWholeDocument: true, valid: true });
+    const text = await textOf(doc!.pdf);
+    expect(text).toContain('RENT-1200');
+    expect(text).toContain('Certificate of completion');
+    expect(text).toContain('01/05/2026'); // the landlord's date, New York time
+
+    // Webhooks: three signerComplete, one etchPacketComplete, each with the configured token and a valid HMAC.
+    await flow.dispatcher.drain({ untilSettled: true });
+    const mine = (action: string) => hooks.accepted(action).filter((h) => h.body.data.etchPacketEid === created.eid);
+    expect(mine('signerComplete')).toHaveLength(3);
+    expect(mine('etchPacketComplete')).toHaveLength(1);
+    const complete = mine('etchPacketComplete')[0]!;
+    expect(complete.body.token).toBe(webhookToken);
+    expect(complete.body.data).toMatchObject({ documentGroupEid: done.documentGroup.eid, documentGroupStatus: 'completed' });
+    const [t, v1] = String(complete.headers['x-castpress-signature']).split(',');
+    const seconds = t!.slice(2);
+    expect(v1).toBe(`v1=${createHmac('sha256', secret).update(`${seconds}.${complete.raw}`).digest('hex')}`);
+    // etchComplete mails to the email signers (enableEmails default).
+    const completedMails = await until(() => smtp.mails.filter((m) => m.raw.includes('Subject: Completed: Lease 12B')), (m) => m.length >= 3);
+    expect(completedMails.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'bob@example.com', 'lin@example.com']);
+  }, 180_000);
+
+  it('pending signers: skipped when their round has only pending signers, or activated by updateSigner', async () => {
+    const s = flow.service;
+    const body = packetBody({
+      isDraft: false,
+      signers: [
+        { id: 'tenant', name: 'Ada Tenant', email: 'ada2@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
+        { id: 'cosigner', signerType: 'embedded', isPending: true, routingOrder: 2, fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }] },
+        { id: 'landlord', isPending: true, routingOrder: 3, fields: [{ fileId: 'lease', fieldId: 'landlordSig' }] },
+      ],
+    });
+    const created = await s.createEtchPacket(body);
+    expect(created.status).toBe('sent');
+    const [tenant, cosigner, landlord] = created.documentGroup.signers;
+    expect([cosigner!.status, landlord!.status]).toEqual(['pending', 'pending']);
+    // Activation needs a name and an email.
+    const bare = await s.updateSigner({ eid: landlord!.eid, activateIfPending: true }).catch((e: unknown) => e);
+    expect(bare).toBeInstanceOf(ValidationError);
+    expect((bare as ValidationError).fields.map((f) => f.property)).toEqual(['name', 'email']);
+    await s.updateSigner({ eid: landlord!.eid, name: 'Lin Later', email: 'lin2@example.com', activateIfPending: true });
+
+    await s.submitSigning({ ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })), inputs: { signature: drawn } });
+    const after = await s.etchPacket({ eid: created.eid });
+    // Round 2 had only a pending signer: skipped; round 3 (activated) is current and was mailed.
+    expect(after.documentGroup.signers.map((x) => x.status)).toEqual(['completed', 'skipped', 'sent']);
+    const skipped = await s.updateSigner({ eid: cosigner!.eid, name: 'Too Late', email: 'late@example.com', activateIfPending: true }).catch((e: unknown) => e);
+    expect(skipped).toBeInstanceOf(PacketStateError);
+    const mail = await until(() => smtp.to('lin2@example.com'), (m) => m.length === 1);
+    const done = await s.submitSigning({ ...linkIn(mail[0]!.raw), inputs: { signature: drawn } });
+    expect(done.documentGroupStatus).toBe('completed');
+    const text = await textOf((await s.groupDocuments(after.documentGroup.eid))[0]!.pdf);
+    expect(text).toContain('Lin Later');
+    expect(text).not.toContain('Too Late');
+  }, 180_000);
+
+  it('updateEtchPacket replaces or merges the payload, re-renders, and keeps what earlier signers signed', async () => {
+    const s = flow.service;
+    const created = await s.createEtchPacket(
+      packetBody({
+        isDraft: false,
+        signers: [
+          { id: 'tenant', name: 'Ada Tenant', email: 'ada3@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
+          { id: 'landlord', name: 'Lin', email: 'lin3@example.com', signerType: 'embedded', routingOrder: 2, fields: [{ fileId: 'lease', fieldId: 'landlordSig' }] },
+        ],
+      }),
+    );
+    const [tenant, landlord] = created.documentGroup.signers;
+    await s.submitSigning({ ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })), inputs: { signature: { type: 'typed', text: 'Ada Tenant' } } });
+
+    const merged = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'RENT-1300' } } }, mergePayloads: true });
+    expect(merged.payload).toEqual({ lease: { data: { rent: 'RENT-1300', deposit: 'DEPOSIT-2400' } } });
+    let text = await textOf((await s.groupDocuments(created.documentGroup.eid))[0]!.pdf);
+    expect(text).toContain('RENT-1300');
+    expect(text).toContain('DEPOSIT-2400');
+    expect(text).not.toContain('RENT-1200');
+    expect(text).toContain('Ada Tenant'); // the tenant's typed signature, kept
+
+    const removed = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { deposit: null } } }, mergePayloads: true });
+    expect(removed.payload).toEqual({ lease: { data: { rent: 'RENT-1300' } } });
+    const replaced = await s.updateEtchPacket({ eid: created.eid, name: 'Lease 12B (v2)', payload: { lease: { data: { deposit: 'DEPOSIT-9' } } } });
+    expect(replaced.payload).toEqual({ lease: { data: { deposit: 'DEPOSIT-9' } } });
+    expect(replaced.name).toBe('Lease 12B (v2)');
+    text = await textOf((await s.groupDocuments(created.documentGroup.eid))[0]!.pdf);
+    expect(text).not.toContain('RENT-1300');
+    expect(text).toContain('DEPOSIT-9');
+    expect(text).toContain('Ada Tenant');
+    expect(replaced.documentGroup.signers[0]!.status).toBe('completed'); // no need to sign again
+
+    // A signer who has not signed may be renamed; one who signed may not.
+    expect(await s.updateSigner({ eid: landlord!.eid, name: 'Lin Renamed' })).toMatchObject({ name: 'Lin Renamed' });
+    await expect(s.updateSigner({ eid: tenant!.eid, name: 'Someone Else' })).rejects.toBeInstanceOf(PacketStateError);
+    // Without allowUpdates the payload cannot change.
+    const fixed = await s.createEtchPacket(packetBody({ allowUpdates: false }));
+    await expect(s.updateEtchPacket({ eid: fixed.eid, payload: { lease: { data: {} } } })).rejects.toBeInstanceOf(PacketStateError);
+  }, 180_000);
+
+  it('tokens: lifetimes from tokenValidForMinutes on a fake clock, regenerating restarts them, expireSignerTokens ends them', async () => {
+    const s = flow.service;
+    const created = await s.createEtchPacket(
+      packetBody({
+        isDraft: false,
+        signers: [{ id: 'tenant', name: 'Ada', email: 'ada4@example.com', signerType: 'embedded', tokenValidForMinutes: 30, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }],
+      }),
+    );
+    const signer = created.documentGroup.signers[0]!;
+    const start = now;
+    try {
+      const link = tokenOf(await s.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u1' }));
+      now = start + 29 * 60_000;
+      await s.openSigning(link); // still valid
+      now = start + 31 * 60_000;
+      const expired = await s.openSigning(link).catch((e: unknown) => e);
+      expect((expired as SignerError).errorType).toBe('tokenExpired');
+      const fresh = tokenOf(await s.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u1' }));
+      now = start + 60 * 60_000; // 29 minutes into the new token
+      await s.openSigning(fresh);
+      expect((await s.expireSignerTokens({ signerEid: signer.eid })).expired).toBe(1);
+      expect(((await s.openSigning(fresh).catch((e: unknown) => e)) as SignerError).errorType).toBe('tokenExpired');
+      const view = await s.etchPacket({ eid: created.eid });
+      expect(view.documentGroup.signers[0]!.signerTokens.map((t) => t.valid)).toEqual([false, false]);
+      // Bad arguments are typed errors on the argument's name.
+      const bad = await s.generateEtchSignURL({ signerEid: signer.eid }).catch((e: unknown) => e);
+      expect((bad as ValidationError).fields[0]!.property).toBe('clientUserId');
+    } finally {
+      now = start;
+    }
+  }, 120_000);
+
+  it('a webhook receiver that fails three times gets the fourth delivery, with the same event id', async () => {
+    await flow.dispatcher.drain({ untilSettled: true }); // earlier tests' events must not take the failures
+    hooks.failFirst = 3;
+    const before = hooks.hits.length;
+    const created = await flow.service.createEtchPacket(
+      packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada5@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }),
+    );
+    const signer = created.documentGroup.signers[0]!;
+    await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' })));
+    await flow.dispatcher.drain({ untilSettled: true });
+    const attempts = hooks.hits.slice(before).filter((h) => h.body.action === 'signerUpdateStatus' && h.body.data.signerEid === signer.eid);
+    expect(attempts.map((h) => h.status)).toEqual([500, 500, 500, 200]);
+    expect(new Set(attempts.map((h) => h.headers['x-castpress-event-id'])).size).toBe(1);
+    expect(attempts[3]!.body.data).toMatchObject({ signerStatus: 'viewed', etchPacketEid: created.eid });
+    const events = await store.outbox({ packetEid: created.eid, kind: 'webhook' });
+    expect(events[0]).toMatchObject({ status: 'delivered', attempts: 4 });
+  }, 60_000);
+});
