@@ -301,6 +301,17 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
 }
 
 /**
+ * The cell a comb value of `count` characters starts in: `center` after
+ * floor(free / 2) free cells, `right` after all of them (Acrobat's rule, the
+ * PDFBOX-5784 "-acrobat" twins). Flat output (fill/render) uses it too, so a
+ * value sits in the same cells flat and interactive.
+ */
+export function combFirstCell(cells: number, count: number, alignment: string): number {
+  const free = Math.max(0, cells - count);
+  return alignment === 'right' ? free : alignment === 'center' ? Math.floor(free / 2) : 0;
+}
+
+/**
  * One character per cell, each centred in its cell; the alignment shifts the
  * whole value by whole cells (centre: floor of half the free cells), as
  * Acrobat does (checked against the PDFBOX-5784 "-acrobat" appearances).
@@ -316,8 +327,7 @@ function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppeara
     if (widest > cw * 0.9 && widest > 0) size = Math.max(AUTO_MIN, (size * cw * 0.9) / widest);
   }
   const ts = textStyle(style, size);
-  const free = cells - chars.length;
-  const first = style.alignment === 'right' ? free : style.alignment === 'center' ? Math.floor(free / 2) : 0;
+  const first = combFirstCell(cells, chars.length, style.alignment);
   const baseline = centredBaseline(text, ts, 0, height);
   chars.forEach((ch, i) => {
     const [line] = layoutOf(text, input, ch, ts);

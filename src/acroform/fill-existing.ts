@@ -3,7 +3,8 @@ import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
-import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { appearanceRenders } from './appearance-check.js';
+import { acroFormOf, canonicalName, dictAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface ExistingFieldValue {
   /** Fully qualified name of the PDF's own field (`TemplateField.acroFieldName`). */
@@ -50,6 +51,9 @@ const N = {
   TI: PDFName.of('TI'),
   Off: PDFName.of('Off'),
   NeedAppearances: PDFName.of('NeedAppearances'),
+  DR: PDFName.of('DR'),
+  Font: PDFName.of('Font'),
+  TU: PDFName.of('TU'),
 } as const;
 
 /**
@@ -73,7 +77,13 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
     done.add(node);
   }
   for (const node of fields) {
-    if (done.has(node) || !needsAppearance(node)) continue;
+    if (done.has(node)) continue;
+    // A check box or radio button shown through an appearance that cannot draw gets ours, in its current state.
+    if (node.kind === 'checkbox' || node.kind === 'radio') {
+      for (const w of node.widgets) if (!toggleDraws(doc, w)) ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne);
+      continue;
+    }
+    if (!needsAppearance(node)) continue;
     const current = currentValue(node);
     if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
   }
@@ -186,30 +196,72 @@ function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void 
   node.dict.set(N.V, value);
 }
 
+/**
+ * Radio groups and pick-one check boxes: `wanted` names one option by its
+ * state name, its /Opt export value or its readable label (the widget's /TU);
+ * every widget with that state goes on, the others off.
+ */
 function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
-  const opt = node.dict.lookupMaybe(N.Opt, PDFArray);
-  const exportOf = (i: number): string | undefined => (opt ? textOf(opt.lookup(i)) : undefined);
+  const opt = inherited(node.dict, N.Opt);
+  const exportOf = (i: number): string | undefined => (opt instanceof PDFArray ? textOf(opt.lookup(i)) : undefined);
   let chosen: PDFName | undefined;
   if (wanted !== '') {
     const byState = node.widgets.find((w) => nameText(onStateOf(w)) === wanted);
     const byExport = node.widgets.find((_, i) => exportOf(i) === wanted);
-    chosen = byState ? onStateOf(byState) : byExport ? onStateOf(byExport) : undefined;
+    const byLabel = node.widgets.find((w) => textOf(w.dict.lookup(N.TU)) === wanted);
+    const match = byState ?? byExport ?? byLabel;
+    chosen = match ? onStateOf(match) : undefined;
   }
   for (const w of node.widgets) {
     const on = onStateOf(w);
-    ensureToggleAppearance(doc, w, on, 'radio');
+    ensureToggleAppearance(doc, w, on, 'radio', node.pickOne);
     w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
   }
   node.dict.set(N.V, chosen ?? N.Off);
 }
 
-/** Original on/off appearances are kept (they need no text); widgets without them get ours. */
-function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio'): void {
+/**
+ * State keys of /AP /N and /D written with the name's real bytes (canonicalName),
+ * so the /AS and /V we write match them byte for byte in every reader.
+ */
+function canonicalStates(w: WidgetInfo): void {
+  const as = w.dict.get(N.AS);
+  if (as instanceof PDFName && canonicalName(as) !== as) w.dict.set(N.AS, canonicalName(as));
+  const ap = w.dict.lookupMaybe(N.AP, PDFDict);
+  for (const key of [N.N, N.D]) {
+    const states = ap?.lookup(key);
+    if (!(states instanceof PDFDict) || states instanceof PDFStream) continue;
+    for (const k of states.keys()) {
+      const c = canonicalName(k);
+      if (c === k) continue;
+      const value = states.get(k);
+      states.delete(k);
+      if (value !== undefined) states.set(c, value);
+    }
+  }
+}
+
+/** The form's own on and off appearances exist and can both draw (appearanceRenders). */
+function toggleDraws(doc: PDFDocument, w: WidgetInfo): boolean {
+  const normal = w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N);
+  if (!(normal instanceof PDFDict) || normal instanceof PDFStream) return false;
+  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+  const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
+  for (const k of normal.keys()) {
+    const stream = normal.lookup(k);
+    if (stream instanceof PDFStream && !appearanceRenders(stream, fonts)) return false;
+  }
+  return true;
+}
+
+/** Original on/off appearances are kept when they can draw (they need no text); other widgets get ours. */
+function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false): void {
+  canonicalStates(w);
   const ap = w.dict.lookupMaybe(N.AP, PDFDict);
   const normal = ap?.lookup(N.N);
-  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on)) return;
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w)) return;
   const [x1, y1, x2, y2] = w.rect;
-  const make = kind === 'radio' ? radioAppearances : checkboxAppearances;
+  const make = kind === 'radio' && !pickOneBox ? radioAppearances : checkboxAppearances;
   const rotation = rotationOf(w.dict);
   const turned = rotation === 90 || rotation === 270;
   const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', { box: boxOf(w.dict), rotation });

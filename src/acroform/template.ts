@@ -55,7 +55,8 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
 
   for (const node of readFieldTree(doc)) {
     if (!node.name) continue;
-    const widgets = node.widgets.filter((w) => w.pageIndex >= 0);
+    // Hidden and NoView widgets (/F bits 2 and 6) show nothing in a viewer: a flat fill must not draw their values either.
+    const widgets = node.widgets.filter((w) => w.pageIndex >= 0 && !hiddenWidget(w.dict));
     if (widgets.length === 0) continue;
     const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
     switch (node.kind) {
@@ -149,6 +150,13 @@ function boundingRect(rects: Array<{ x: number; y: number; width: number; height
   const x2 = Math.max(...rects.map((r) => r.x + r.width));
   const y2 = Math.max(...rects.map((r) => r.y + r.height));
   return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+}
+
+const HIDDEN = 1 << 1;
+const NO_VIEW = 1 << 5;
+
+function hiddenWidget(widget: PDFDict): boolean {
+  return ((numberOf(widget.lookup(PDFName.of('F'))) ?? 0) & (HIDDEN | NO_VIEW)) !== 0;
 }
 
 /** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */
