@@ -189,6 +189,7 @@ function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void 
   let value = N.Off;
   for (const w of node.widgets) {
     const on = onStateOf(w);
+    dropWidgetValue(node, w);
     ensureToggleAppearance(doc, w, on, 'checkbox');
     w.dict.set(N.AS, checked ? on : N.Off);
     if (checked && value === N.Off) value = on;
@@ -214,10 +215,16 @@ function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
   }
   for (const w of node.widgets) {
     const on = onStateOf(w);
+    dropWidgetValue(node, w);
     ensureToggleAppearance(doc, w, on, 'radio', node.pickOne);
     w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
   }
   node.dict.set(N.V, chosen ?? N.Off);
+}
+
+/** A /V on a widget kid (the 2010 1040's filing-status boxes carry /V /Off) would shadow the field's value in readers that look there first. */
+function dropWidgetValue(node: FieldNode, w: WidgetInfo): void {
+  if (w.dict !== node.dict) w.dict.delete(N.V);
 }
 
 /**
