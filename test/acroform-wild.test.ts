@@ -5,7 +5,7 @@
  * with pdfjs as a viewer draws them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, type LiteralObject, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, type PDFRef } from '@cantoo/pdf-lib';
 import { fillExistingFields, flattenForm, templateFromPdf } from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { createEngine, type Engine } from '../src/index.js';
@@ -35,9 +35,12 @@ interface ButtonSpec {
   ff?: number;
   /** The on-state appearance's content (default: a filled square). */
   onContent?: string;
-  onResources?: LiteralObject;
+  onResources?: { [name: string]: Literal };
   tu?: string;
 }
+
+/** What pdf-lib's context.obj takes (pdf-lib does not export the type). */
+type Literal = Parameters<PDFDocument['context']['obj']>[0];
 
 /** A page with one /Btn field whose widgets are its kids, each with its own on-state. */
 async function buttonForm(fieldFf: number, widgets: ButtonSpec[], extra?: (doc: PDFDocument, page: PDFDict) => void): Promise<Uint8Array> {
