@@ -216,6 +216,13 @@ const LIST_ROW = 1.15;
 /** Cap height as a share of the font size (Latin faces: ~0.7). */
 const CAP_HEIGHT = 0.7;
 
+/** The widget's own look without a value: its /MK background and border (and comb dividers). */
+export function boxAppearance(doc: PDFDocument, width: number, height: number, box: WidgetBox, comb: number | undefined, rotation: WidgetRotation): PDFRef {
+  const canvas = new AppearanceCanvas(doc);
+  drawBox(canvas, width, height, box, comb);
+  return canvas.register(doc, width, height, rotation);
+}
+
 /** A text field's normal appearance (single line, multi-line or comb). */
 export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAppearanceInput): PDFRef {
   const { width, height, style } = input;

@@ -1,9 +1,10 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { appearanceRenders } from './appearance-check.js';
+import { boxOf, rotationOf } from './widget-look.js';
 import { acroFormOf, canonicalName, dictAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface ExistingFieldValue {
@@ -275,33 +276,6 @@ function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, ki
   const states = doc.context.obj({ Off: apps.off });
   states.set(on, apps.on);
   w.dict.set(N.AP, doc.context.obj({ N: states }));
-}
-
-function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
-  if (!arr || arr.size() === 0) return undefined;
-  const n = [0, 1, 2, 3].slice(0, arr.size()).map((i) => numberOf(arr.lookup(i)) ?? 0);
-  if (n.length === 1) return [n[0], n[0], n[0]];
-  if (n.length === 3) return [n[0], n[1], n[2]];
-  if (n.length === 4) return [(1 - n[0]) * (1 - n[3]), (1 - n[1]) * (1 - n[3]), (1 - n[2]) * (1 - n[3])];
-  return undefined;
-}
-
-/** /MK /R, normalised to a quarter turn (anything else counts as 0). */
-function rotationOf(widget: PDFDict): WidgetRotation {
-  const r = numberOf(widget.lookupMaybe(N.MK, PDFDict)?.lookup(N.R));
-  const turn = r === undefined ? 0 : ((Math.round(r) % 360) + 360) % 360;
-  return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
-}
-
-function boxOf(widget: PDFDict): WidgetBox | undefined {
-  const mk = widget.lookupMaybe(N.MK, PDFDict);
-  const background = colourOf(mk?.lookupMaybe(N.BG, PDFArray));
-  const border = colourOf(mk?.lookupMaybe(N.BC, PDFArray));
-  if (!background && !border) return undefined;
-  const bs = widget.lookupMaybe(N.BS, PDFDict);
-  const legacy = widget.lookupMaybe(N.Border, PDFArray);
-  const borderWidth = numberOf(bs?.lookup(N.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
-  return { background, border, borderWidth };
 }
 
 /** Text and choice fields whose widgets lack a normal appearance stream. */

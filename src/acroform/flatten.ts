@@ -111,7 +111,7 @@ function normalAppearance(widget: PDFDict): { stream: PDFStream; ref: PDFRef } |
 type Matrix = [number, number, number, number, number, number];
 
 /** PDF 32000 §12.5.5: the appearance's BBox, transformed by its Matrix, is fitted onto the widget's Rect. */
-function placement(stream: PDFStream, rect: [number, number, number, number]): Matrix | undefined {
+export function placement(stream: PDFStream, rect: [number, number, number, number]): Matrix | undefined {
   const bbox = stream.dict.lookupMaybe(N.BBox, PDFArray);
   const b = [0, 1, 2, 3].map((i) => numberOf(bbox?.lookup(i)) ?? 0);
   const mArr = stream.dict.lookupMaybe(N.Matrix, PDFArray);

@@ -4,7 +4,8 @@ import { TextSetter, type Shaper, type SubsetCache } from '../../text/index.js';
 import type { FillPlan } from '../normalize/types.js';
 import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
-import type { PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, type PDFDocument, type PDFObject, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { drawWidgetLooks } from '../../acroform/index.js';
 import { ImageEmbedder } from './image.js';
 import type { LayoutCache } from './layout-cache.js';
 import { pageDraws, renderPage, type BoxOptions } from './page.js';
@@ -20,6 +21,14 @@ export interface RenderOptions extends BoxOptions {
    * the fields and returns the new AcroForm's reference for the catalog.
    */
   fields?: (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter) => PDFRef | undefined;
+}
+
+/** The template page's widgets as the output document holds them (its copies, so the cached parse is never changed). */
+function widgetsOf(doc: PDFDocument, annotations: ReadonlyArray<{ entry: PDFObject; widget: boolean }>): PDFDict[] {
+  return annotations.flatMap((a) => {
+    const dict = a.widget ? doc.context.lookup(a.entry) : undefined;
+    return dict instanceof PDFDict ? [dict] : [];
+  });
 }
 
 /** Draws the plan over the template's pages and returns the output PDF (an update of the template's bytes). */
@@ -53,6 +62,8 @@ export async function renderPlan(
       continue;
     }
     const page = out.addPage(index, { first, keepParent: keepPageTree, ...annotationOptions });
+    // Flat output drops the widgets: their own look (borders, backgrounds, squares, rings) is drawn under the values.
+    if (options.flat) drawWidgetLooks(out.doc, page, widgetsOf(out.doc, prepared.pages[index]!.annotations));
     if (draws) renderPage(page, prepared.pages[index]!.frame, planned, pageFields, tools, options);
     outputPages[pageRefs.length] = page;
     pageRefs.push(page.ref);

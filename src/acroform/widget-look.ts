@@ -1,0 +1,151 @@
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  popGraphicsState,
+  pushGraphicsState,
+  type PDFDocument,
+  type PDFOperator,
+  type PDFPage,
+} from '@cantoo/pdf-lib';
+import { appearanceRenders } from './appearance-check.js';
+import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { placement } from './flatten.js';
+import { acroFormOf, dictAt, FF, inherited, numberOf, textOf } from './tree.js';
+
+const N = {
+  MK: PDFName.of('MK'),
+  R: PDFName.of('R'),
+  BG: PDFName.of('BG'),
+  BC: PDFName.of('BC'),
+  BS: PDFName.of('BS'),
+  W: PDFName.of('W'),
+  Border: PDFName.of('Border'),
+  AP: PDFName.of('AP'),
+  N: PDFName.of('N'),
+  AS: PDFName.of('AS'),
+  Off: PDFName.of('Off'),
+  F: PDFName.of('F'),
+  FT: PDFName.of('FT'),
+  Ff: PDFName.of('Ff'),
+  MaxLen: PDFName.of('MaxLen'),
+  Rect: PDFName.of('Rect'),
+  Subtype: PDFName.of('Subtype'),
+  Form: PDFName.of('Form'),
+  DR: PDFName.of('DR'),
+  Font: PDFName.of('Font'),
+} as const;
+
+const HIDDEN = 1 << 1;
+const NO_VIEW = 1 << 5;
+
+function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
+  if (!arr || arr.size() === 0) return undefined;
+  const n = [0, 1, 2, 3].slice(0, arr.size()).map((i) => numberOf(arr.lookup(i)) ?? 0);
+  if (n.length === 1) return [n[0]!, n[0]!, n[0]!];
+  if (n.length === 3) return [n[0]!, n[1]!, n[2]!];
+  if (n.length === 4) return [(1 - n[0]!) * (1 - n[3]!), (1 - n[1]!) * (1 - n[3]!), (1 - n[2]!) * (1 - n[3]!)];
+  return undefined;
+}
+
+/** /MK /R, normalised to a quarter turn (anything else counts as 0). */
+export function rotationOf(widget: PDFDict): WidgetRotation {
+  const r = numberOf(widget.lookupMaybe(N.MK, PDFDict)?.lookup(N.R));
+  const turn = r === undefined ? 0 : ((Math.round(r) % 360) + 360) % 360;
+  return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
+}
+
+/** The widget's /MK background and border, when it has either. */
+export function boxOf(widget: PDFDict): WidgetBox | undefined {
+  const mk = widget.lookupMaybe(N.MK, PDFDict);
+  const background = colourOf(mk?.lookupMaybe(N.BG, PDFArray));
+  const border = colourOf(mk?.lookupMaybe(N.BC, PDFArray));
+  if (!background && !border) return undefined;
+  const bs = widget.lookupMaybe(N.BS, PDFDict);
+  const legacy = widget.lookupMaybe(N.Border, PDFArray);
+  const borderWidth = numberOf(bs?.lookup(N.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
+  return { background, border, borderWidth };
+}
+
+function rectOf(widget: PDFDict): [number, number, number, number] | undefined {
+  const rect = widget.lookupMaybe(N.Rect, PDFArray);
+  if (!rect) return undefined;
+  const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => numberOf(rect.lookup(i)) ?? 0) as [number, number, number, number];
+  return [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
+}
+
+/** A stream of the widget's own normal appearance, for `state` (or its only one), when it can draw. */
+function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: PDFDict | undefined): { stream: PDFStream; ref: PDFRef } | undefined {
+  const ap = widget.lookupMaybe(N.AP, PDFDict);
+  let raw = ap?.get(N.N);
+  let resolved = widget.context.lookup(raw);
+  if (resolved instanceof PDFDict && !(resolved instanceof PDFStream)) {
+    if (!state) return undefined;
+    raw = resolved.get(state);
+    resolved = widget.context.lookup(raw);
+  }
+  if (!(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts)) return undefined;
+  return { stream: resolved, ref: raw instanceof PDFRef ? raw : widget.context.register(resolved) };
+}
+
+/**
+ * What a widget draws besides its value, as Acrobat's flatten keeps it: a text
+ * or choice field's /MK background and border (comb dividers too), a check
+ * box's or radio button's own off appearance (its square, its ring) or, when
+ * that cannot draw, the /MK box; a push button's own appearance. Undefined
+ * when the widget draws nothing of its own.
+ */
+function lookOf(doc: PDFDocument, widget: PDFDict, fonts: PDFDict | undefined): { stream: PDFStream; ref: PDFRef } | undefined {
+  const ft = textOf(inherited(widget, N.FT));
+  const flags = numberOf(inherited(widget, N.Ff)) ?? 0;
+  const rect = rectOf(widget);
+  if (!rect) return undefined;
+  const rotation = rotationOf(widget);
+  const turned = rotation === 90 || rotation === 270;
+  const width = turned ? rect[3] - rect[1] : rect[2] - rect[0];
+  const height = turned ? rect[2] - rect[0] : rect[3] - rect[1];
+  const box = boxOf(widget);
+  const made = (ref: PDFRef) => ({ stream: doc.context.lookup(ref) as PDFStream, ref });
+  if (ft === 'Btn' && flags & FF.pushbutton) return ownAppearance(widget, undefined, fonts);
+  if (ft === 'Btn') {
+    const own = ownAppearance(widget, N.Off, fonts);
+    if (own) return own;
+    if (!box) return undefined;
+    const make = flags & FF.radio ? radioAppearances : checkboxAppearances;
+    return made(make(doc, width, height, '#000000', { box, rotation }).off);
+  }
+  if ((ft === 'Tx' || ft === 'Ch') && box) {
+    const maxLen = numberOf(inherited(widget, N.MaxLen));
+    const comb = ft === 'Tx' && flags & FF.comb && maxLen !== undefined && maxLen > 0 && !(flags & (FF.multiline | FF.password | FF.fileSelect)) ? maxLen : undefined;
+    return made(boxAppearance(doc, width, height, box, comb, rotation));
+  }
+  return undefined;
+}
+
+/**
+ * Flat output of a fillable PDF: draws into `page` the look of each of its
+ * widgets that shows (not Hidden, not NoView) — everything but the value,
+ * which the caller draws on top. Without this, forms whose boxes exist only as
+ * widgets lose them when the widgets are dropped.
+ */
+export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[]): void {
+  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+  const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
+  const ops: PDFOperator[] = [];
+  for (const widget of widgets) {
+    if ((numberOf(widget.lookup(N.F)) ?? 0) & (HIDDEN | NO_VIEW)) continue;
+    const look = lookOf(doc, widget, fonts);
+    const rect = rectOf(widget);
+    if (!look || !rect) continue;
+    const matrix = placement(look.stream, rect);
+    if (!matrix) continue;
+    if (!look.stream.dict.has(N.Subtype)) look.stream.dict.set(N.Subtype, N.Form);
+    const name = page.node.newXObject('WidgetLook', look.ref);
+    ops.push(pushGraphicsState(), concatTransformationMatrix(...matrix), drawObject(name), popGraphicsState());
+  }
+  if (ops.length > 0) page.pushOperators(pushGraphicsState(), ...ops, popGraphicsState());
+}
