@@ -5,7 +5,7 @@
  * with pdfjs as a viewer draws them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, rgb, type PDFRef } from '@cantoo/pdf-lib';
 import { fillExistingFields, flattenForm, templateFromPdf } from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { createEngine, type Engine } from '../src/index.js';
@@ -267,5 +267,35 @@ describe('comb values start in the same cell flat and interactive', () => {
     const burnt = await loadPdf(interactive);
     flattenForm(burnt);
     expect(await firstCell(await burnt.save())).toBe(2);
+  });
+});
+
+describe('flat output keeps the widgets’ look', () => {
+  it('text /MK border and background, comb dividers, and a check box’s square stay under the values', async () => {
+    const src = await PDFDocument.create();
+    const page = src.addPage([300, 300]);
+    const form = src.getForm();
+    const name = form.createTextField('name');
+    name.addToPage(page, { x: 20, y: 240, width: 120, height: 24, borderColor: rgb(0, 0, 0), backgroundColor: rgb(0.8, 0.9, 1), borderWidth: 2 });
+    const comb = form.createTextField('code');
+    comb.setMaxLength(6);
+    comb.enableCombing();
+    comb.addToPage(page, { x: 20, y: 180, width: 120, height: 24, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+    form.createCheckBox('agree').addToPage(page, { x: 20, y: 120, width: 16, height: 16, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+    const bytes = await src.save();
+    const template = await templateFromPdf(bytes);
+    const id = (n: string) => template.fields.find((f) => f.acroFieldName === n)!.id;
+    const out = await engine.fill(template, { data: { [id('name')]: 'Zoe', [id('code')]: '12', [id('agree')]: false } });
+    expect(await qpdfFields(out)).toEqual([]);
+    const [shown] = await renderPages(out);
+    // The background fills the text box (a light blue pixel well inside it, away from the text).
+    const at = (x: number, y: number) => Array.from(shown!.rgba.subarray(((300 - y) * 300 + x) * 4, ((300 - y) * 300 + x) * 4 + 3));
+    expect(at(130, 245)).toEqual([204, 230, 255]);
+    // Borders: the text box's left edge, the comb's divider after its first cell (x = 40), the check box's edge.
+    expect(darkPixels(shown!, [20, 245, 22, 260])).toBeGreaterThan(10);
+    expect(darkPixels(shown!, [39.5, 185, 40.5, 200])).toBeGreaterThan(10);
+    expect(darkPixels(shown!, [20, 122, 21, 134])).toBeGreaterThan(8);
+    // The values are still drawn on top.
+    expect((await readText(out))[0]!.items.map((i) => i.str).join('')).toContain('Zoe');
   });
 });
