@@ -15,7 +15,7 @@ import {
 import { appearanceRenders } from './appearance-check.js';
 import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { placement } from './flatten.js';
-import { acroFormOf, dictAt, FF, inherited, numberOf, textOf } from './tree.js';
+import { acroFormOf, dictAt, FF, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
 
 const N = {
   MK: PDFName.of('MK'),
@@ -130,15 +130,22 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: PDFDict | undefined): 
  * Flat output of a fillable PDF: draws into `page` the look of each of its
  * widgets that shows (not Hidden, not NoView) — everything but the value,
  * which the caller draws on top. Without this, forms whose boxes exist only as
- * widgets lose them when the widgets are dropped.
+ * widgets lose them when the widgets are dropped. Check boxes and radio
+ * buttons in `on` are drawn in their own on state instead (the form's check
+ * mark, its dot), as Acrobat's flatten shows a chosen option; the widgets so
+ * drawn are returned, and the caller draws no mark of its own for them.
  */
-export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[]): void {
+export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[], on: ReadonlySet<PDFDict> = new Set()): Set<PDFDict> {
   const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
   const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
   const ops: PDFOperator[] = [];
+  const drawnOn = new Set<PDFDict>();
   for (const widget of widgets) {
     if ((numberOf(widget.lookup(N.F)) ?? 0) & (HIDDEN | NO_VIEW)) continue;
-    const look = lookOf(doc, widget, fonts);
+    const state = on.has(widget) ? onStatesOf(widget)[0] : undefined;
+    const own = state ? ownAppearance(widget, state, fonts) : undefined;
+    if (own) drawnOn.add(widget);
+    const look = own ?? lookOf(doc, widget, fonts);
     const rect = rectOf(widget);
     if (!look || !rect) continue;
     const matrix = placement(look.stream, rect);
@@ -148,4 +155,13 @@ export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDic
     ops.push(pushGraphicsState(), concatTransformationMatrix(...matrix), drawObject(name), popGraphicsState());
   }
   if (ops.length > 0) page.pushOperators(pushGraphicsState(), ...ops, popGraphicsState());
+  return drawnOn;
+}
+
+/** The fully qualified name of the field a widget belongs to, and its on-state as text (check boxes, radio buttons). */
+export function widgetField(widget: PDFDict): { name: string; onState?: string } {
+  const parent = widget.lookup(PDFName.of('Parent'));
+  const field = widget.has(PDFName.of('T')) || !(parent instanceof PDFDict) ? widget : parent;
+  const state = onStatesOf(widget)[0];
+  return { name: qualifiedName(field), ...(state ? { onState: nameText(state) } : {}) };
 }
