@@ -299,3 +299,40 @@ describe('flat output keeps the widgets’ look', () => {
     expect((await readText(out))[0]!.items.map((i) => i.str).join('')).toContain('Zoe');
   });
 });
+
+describe('narrow multi-line fields', () => {
+  /** A multi-line field 46 pt wide and 140 pt tall at 10 pt, filled flat and interactive; the lines pdfjs reads from each. */
+  async function linesOf(value: string): Promise<{ flat: string[]; interactive: string[] }> {
+    const src = await PDFDocument.create();
+    const page = src.addPage([300, 300]);
+    const field = src.getForm().createTextField('note');
+    field.enableMultiline();
+    field.addToPage(page, { x: 20, y: 100, width: 46, height: 140, borderWidth: 0 });
+    field.setFontSize(10);
+    const template = await templateFromPdf(await src.save());
+    const f = template.fields[0]!;
+    expect(f.type).toBe('longText');
+    const lines = async (out: Uint8Array) => {
+      const items = (await readText(out))[0]!.items.filter((i) => i.str.trim() !== '');
+      const rows = new Map<number, string>();
+      for (const i of items.sort((a, b) => a.baseline - b.baseline || a.x - b.x)) rows.set(Math.round(i.baseline), (rows.get(Math.round(i.baseline)) ?? '') + i.str);
+      return [...rows.values()];
+    };
+    const flat = await engine.fill(template, { data: { [f.id]: value } });
+    const burnt = await loadPdf(await engine.fill(template, { data: { [f.id]: value }, useInteractiveFields: true }));
+    flattenForm(burnt);
+    return { flat: await lines(flat), interactive: await lines(await burnt.save()) };
+  }
+
+  it('break after a hyphen (UAX #14) rather than inside the word: `F016-Zoe` is `F016-` / `Zoe`, flat and interactive', async () => {
+    const got = await linesOf('F016-Zoe');
+    expect(got.flat).toEqual(['F016-', 'Zoe']);
+    expect(got.interactive).toEqual(['F016-', 'Zoe']);
+  });
+
+  it('shrink before cutting a word that fits no line at 10 pt', async () => {
+    const got = await linesOf('Abcdefghijk');
+    expect(got.flat).toEqual(['Abcdefghijk']);
+    expect(got.interactive).toEqual(['Abcdefghijk']);
+  });
+});

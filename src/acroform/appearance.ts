@@ -31,6 +31,7 @@ import {
 import type { FontWeight } from '../fonts/index.js';
 import { turnMatrix, type Rotation } from '../pdf/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
+import { breakOpportunities } from '../text/index.js';
 
 /**
  * Appearance streams drawn with the text layer's embedded (subset) fonts, so
@@ -292,12 +293,11 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   const layoutAt = (size: number): LaidLine[] => layoutOf(text, input, input.value, textStyle(style, size), innerW);
   let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   let lines = layoutAt(size);
-  if (style.fontSize <= 0) {
-    // Auto size: shrink until every line fits the box.
-    while (size > AUTO_MIN && lines.reduce((h, l) => h + l.height, 0) > innerH) {
-      size = Math.max(AUTO_MIN, size - 0.5);
-      lines = layoutAt(size);
-    }
+  // Shrink (from the /DA size too, as flat output does) until every line fits the box and no word is cut.
+  const widest = widestWord(text, input.value, textStyle(style, size));
+  while (size > AUTO_MIN && (lines.reduce((h, l) => h + l.height, 0) > innerH || (widest * size) / (style.fontSize > 0 ? style.fontSize : AUTO_MAX) > innerW)) {
+    size = Math.max(AUTO_MIN, size - 0.5);
+    lines = layoutAt(size);
   }
   let baseline = height - pad - (lines[0]?.ascent ?? 0);
   for (const line of lines) {
@@ -305,6 +305,25 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
     text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, innerW, line.width), baseline, color);
     baseline -= line.height;
   }
+}
+
+/**
+ * The width of the widest piece of `value` no line may break inside (between
+ * UAX #14 break opportunities, trailing spaces left out), at `style`. Text
+ * widths scale with the font size, so callers shrinking a block measure once.
+ * Multi-line text shrinks until this fits (flat and interactive alike) and is
+ * cut inside a word only at the smallest size.
+ */
+export function widestWord(text: TextSetter, value: string, style: TextStyle): number {
+  let widest = 0;
+  for (const para of value.split(/\r\n|\r|\n/)) {
+    const stops = [0, ...breakOpportunities(para), para.length];
+    for (let i = 1; i < stops.length; i++) {
+      const word = para.slice(stops[i - 1], stops[i]).trimEnd();
+      if (word !== '') widest = Math.max(widest, text.measure(word, style));
+    }
+  }
+  return widest;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFPage } from '@cantoo/pdf-lib';
-import { combFirstCell } from '../../acroform/index.js';
+import { combFirstCell, widestWord } from '../../acroform/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
 import type { LayoutCache } from './layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
@@ -99,7 +99,9 @@ export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, value: str
   const room = box.height - 2 * padY(box);
   let size = style.fontSize;
   let lines = layout(t, text, textStyle(style, size), maxWidth);
-  while (size > MIN_FONT_SIZE && totalHeight(lines) > room) {
+  // Shrink until the lines fit the height and no word is cut (src/acroform's rule for interactive fields too).
+  const widest = widestWord(t.setter, text, textStyle(style, size));
+  while (size > MIN_FONT_SIZE && (totalHeight(lines) > room || (widest * size) / Math.max(style.fontSize, 0.01) > maxWidth)) {
     size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
     lines = layout(t, text, textStyle(style, size), maxWidth);
   }
