@@ -9,8 +9,26 @@ import { decodeCapped } from '../pdf/index.js';
  * is a check, not an interpreter: operands are counted only for `Tf`, and text
  * shown with no usable font set makes the stream unusable.
  */
-export function appearanceRenders(stream: PDFStream, formFonts: PDFDict | undefined): boolean {
+export function appearanceRenders(stream: PDFStream, formFonts: PDFDict | undefined | (() => PDFDict | undefined), checks?: AppearanceChecks): boolean {
   if (!(stream instanceof PDFRawStream)) return true; // streams we made ourselves
+  const bytes = stream.getContents();
+  const known = checks?.get(bytes);
+  if (known !== undefined) return known;
+  const ok = renders(stream, typeof formFonts === 'function' ? formFonts() : formFonts);
+  checks?.set(bytes, ok);
+  return ok;
+}
+
+/**
+ * Answers of appearanceRenders kept by a stream's bytes: an update session
+ * copies a template's streams at every fill but shares their bytes, so with
+ * one of these per template cache (the fill engine's FillCache) a template's
+ * appearances are decoded and read once. Within one template the bytes
+ * identify the stream, its resources and the form's /DR.
+ */
+export type AppearanceChecks = WeakMap<Uint8Array, boolean>;
+
+function renders(stream: PDFRawStream, formFonts: PDFDict | undefined): boolean {
   let data: Uint8Array;
   try {
     data = decodeCapped(stream, MAX_BYTES);

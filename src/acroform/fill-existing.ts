@@ -3,7 +3,7 @@ import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
-import { appearanceRenders } from './appearance-check.js';
+import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
 import { boxOf, rotationOf } from './widget-look.js';
 import { acroFormOf, canonicalName, dictAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
@@ -29,6 +29,8 @@ export interface FillExistingOptions {
   defaultFontFamily?: string;
   /** Laid-out lines kept across documents (see TextAppearanceInput.layouts). */
   layouts?: LayoutMemo;
+  /** Answers about the form's own appearances kept across fills of one template (AppearanceChecks). */
+  checks?: AppearanceChecks;
 }
 
 const N = {
@@ -73,7 +75,7 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
   for (const v of values) {
     const node = byName.get(v.acroFieldName);
     if (!node) continue;
-    setValue(doc, node, v, text, family, options.layouts);
+    setValue(doc, node, v, text, family, options.layouts, options.checks);
     if (v.readOnly !== undefined) setFlag(node.dict, FF.readOnly, v.readOnly);
     done.add(node);
   }
@@ -81,7 +83,7 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
     if (done.has(node)) continue;
     // A check box or radio button shown through an appearance that cannot draw gets ours, in its current state.
     if (node.kind === 'checkbox' || node.kind === 'radio') {
-      for (const w of node.widgets) if (!toggleDraws(doc, w)) ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne);
+      for (const w of node.widgets) if (!toggleDraws(doc, w, options.checks)) ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne, options.checks);
       continue;
     }
     if (!needsAppearance(node)) continue;
@@ -103,16 +105,16 @@ function truthy(value: string | boolean): boolean {
   return !['', 'false', 'off', '0', 'no'].includes(value.trim().toLowerCase());
 }
 
-function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo): void {
+function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo, checks?: AppearanceChecks): void {
   switch (node.kind) {
     case 'text':
     case 'combo':
     case 'listbox':
       return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family, layouts);
     case 'checkbox':
-      return setCheckbox(doc, node, truthy(v.value));
+      return setCheckbox(doc, node, truthy(v.value), checks);
     case 'radio':
-      return setRadio(doc, node, typeof v.value === 'string' ? v.value : '');
+      return setRadio(doc, node, typeof v.value === 'string' ? v.value : '', checks);
     default:
       return;
   }
@@ -186,12 +188,12 @@ function onStateOf(w: WidgetInfo): PDFName {
   return w.onStates[0] ?? PDFName.of('Yes');
 }
 
-function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void {
+function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean, checks?: AppearanceChecks): void {
   let value = N.Off;
   for (const w of node.widgets) {
     const on = onStateOf(w);
     dropWidgetValue(node, w);
-    ensureToggleAppearance(doc, w, on, 'checkbox');
+    ensureToggleAppearance(doc, w, on, 'checkbox', false, checks);
     w.dict.set(N.AS, checked ? on : N.Off);
     if (checked && value === N.Off) value = on;
   }
@@ -203,7 +205,7 @@ function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void 
  * state name, its /Opt export value or its readable label (the widget's /TU);
  * every widget with that state goes on, the others off.
  */
-function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
+function setRadio(doc: PDFDocument, node: FieldNode, wanted: string, checks?: AppearanceChecks): void {
   const opt = inherited(node.dict, N.Opt);
   const exportOf = (i: number): string | undefined => (opt instanceof PDFArray ? textOf(opt.lookup(i)) : undefined);
   let chosen: PDFName | undefined;
@@ -217,7 +219,7 @@ function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
   for (const w of node.widgets) {
     const on = onStateOf(w);
     dropWidgetValue(node, w);
-    ensureToggleAppearance(doc, w, on, 'radio', node.pickOne);
+    ensureToggleAppearance(doc, w, on, 'radio', node.pickOne, checks);
     w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
   }
   node.dict.set(N.V, chosen ?? N.Off);
@@ -250,24 +252,24 @@ function canonicalStates(w: WidgetInfo): void {
 }
 
 /** The form's own on and off appearances exist and can both draw (appearanceRenders). */
-function toggleDraws(doc: PDFDocument, w: WidgetInfo): boolean {
+function toggleDraws(doc: PDFDocument, w: WidgetInfo, checks?: AppearanceChecks): boolean {
   const normal = w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N);
   if (!(normal instanceof PDFDict) || normal instanceof PDFStream) return false;
   const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
   const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
   for (const k of normal.keys()) {
     const stream = normal.lookup(k);
-    if (stream instanceof PDFStream && !appearanceRenders(stream, fonts)) return false;
+    if (stream instanceof PDFStream && !appearanceRenders(stream, fonts, checks)) return false;
   }
   return true;
 }
 
 /** Original on/off appearances are kept when they can draw (they need no text); other widgets get ours. */
-function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false): void {
+function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false, checks?: AppearanceChecks): void {
   canonicalStates(w);
   const ap = w.dict.lookupMaybe(N.AP, PDFDict);
   const normal = ap?.lookup(N.N);
-  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w)) return;
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w, checks)) return;
   const [x1, y1, x2, y2] = w.rect;
   const make = kind === 'radio' && !pickOneBox ? radioAppearances : checkboxAppearances;
   const rotation = rotationOf(w.dict);

@@ -4,6 +4,7 @@ import {
   PDFArray,
   PDFDict,
   PDFName,
+  PDFRawStream,
   PDFRef,
   PDFStream,
   popGraphicsState,
@@ -12,7 +13,7 @@ import {
   type PDFOperator,
   type PDFPage,
 } from '@cantoo/pdf-lib';
-import { appearanceRenders } from './appearance-check.js';
+import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
 import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { placement } from './flatten.js';
 import { acroFormOf, dictAt, FF, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
@@ -78,8 +79,15 @@ function rectOf(widget: PDFDict): [number, number, number, number] | undefined {
   return [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
 }
 
-/** A stream of the widget's own normal appearance, for `state` (or its only one), when it can draw. */
-function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: PDFDict | undefined): { stream: PDFStream; ref: PDFRef } | undefined {
+/** A widget's own appearance that is there, valid and empty: it draws nothing, and nothing replaces it. */
+const EMPTY = 'empty' as const;
+
+/**
+ * A stream of the widget's own normal appearance, for `state` (or its only
+ * one), when it can draw and is an indirect object (what a page can name).
+ * Read only: the widget may belong to a shared parse.
+ */
+function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | typeof EMPTY | undefined {
   const ap = widget.lookupMaybe(N.AP, PDFDict);
   let raw = ap?.get(N.N);
   let resolved = widget.context.lookup(raw);
@@ -88,8 +96,10 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: PDFDi
     raw = resolved.get(state);
     resolved = widget.context.lookup(raw);
   }
-  if (!(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts)) return undefined;
-  return { stream: resolved, ref: raw instanceof PDFRef ? raw : widget.context.register(resolved) };
+  if (!(raw instanceof PDFRef) || !(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts, checks)) return undefined;
+  // An empty stream (many off states) draws nothing: naming it on the page would only cost bytes.
+  if (resolved instanceof PDFRawStream && resolved.getContents().length === 0) return EMPTY;
+  return { stream: resolved, ref: raw };
 }
 
 /**
@@ -99,7 +109,7 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: PDFDi
  * that cannot draw, the /MK box; a push button's own appearance. Undefined
  * when the widget draws nothing of its own.
  */
-function lookOf(doc: PDFDocument, widget: PDFDict, fonts: PDFDict | undefined): { stream: PDFStream; ref: PDFRef } | undefined {
+function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | undefined {
   const ft = textOf(inherited(widget, N.FT));
   const flags = numberOf(inherited(widget, N.Ff)) ?? 0;
   const rect = rectOf(widget);
@@ -110,9 +120,13 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: PDFDict | undefined): 
   const height = turned ? rect[2] - rect[0] : rect[3] - rect[1];
   const box = boxOf(widget);
   const made = (ref: PDFRef) => ({ stream: doc.context.lookup(ref) as PDFStream, ref });
-  if (ft === 'Btn' && flags & FF.pushbutton) return ownAppearance(widget, undefined, fonts);
+  if (ft === 'Btn' && flags & FF.pushbutton) {
+    const own = ownAppearance(widget, undefined, fonts, checks);
+    return own === EMPTY ? undefined : own;
+  }
   if (ft === 'Btn') {
-    const own = ownAppearance(widget, N.Off, fonts);
+    const own = ownAppearance(widget, N.Off, fonts, checks);
+    if (own === EMPTY) return undefined;
     if (own) return own;
     if (!box) return undefined;
     const make = flags & FF.radio ? radioAppearances : checkboxAppearances;
@@ -127,30 +141,44 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: PDFDict | undefined): 
 }
 
 /**
- * Flat output of a fillable PDF: draws into `page` the look of each of its
- * widgets that shows (not Hidden, not NoView) — everything but the value,
+ * Flat output of a fillable PDF: draws into `page` (of `doc`) the look of each of its
+ * widgets (only read: they may belong to the template's shared parse) that shows (not Hidden, not NoView) — everything but the value,
  * which the caller draws on top. Without this, forms whose boxes exist only as
  * widgets lose them when the widgets are dropped. Check boxes and radio
  * buttons in `on` are drawn in their own on state instead (the form's check
  * mark, its dot), as Acrobat's flatten shows a chosen option; the widgets so
  * drawn are returned, and the caller draws no mark of its own for them.
  */
-export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[], on: ReadonlySet<PDFDict> = new Set()): Set<PDFDict> {
-  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
-  const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
+export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[], on: ReadonlySet<PDFDict> = new Set(), checks?: AppearanceChecks): Set<PDFDict> {
+  // The form's /DR fonts, read only when an appearance is not known yet (reading the AcroForm copies it into an update session).
+  let formFonts: { fonts: PDFDict | undefined } | undefined;
+  const fonts = (): PDFDict | undefined => {
+    if (!formFonts) {
+      const dr = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+      formFonts = { fonts: dr instanceof PDFDict ? dr : undefined };
+    }
+    return formFonts.fonts;
+  };
   const ops: PDFOperator[] = [];
   const drawnOn = new Set<PDFDict>();
   for (const widget of widgets) {
     if ((numberOf(widget.lookup(N.F)) ?? 0) & (HIDDEN | NO_VIEW)) continue;
     const state = on.has(widget) ? onStatesOf(widget)[0] : undefined;
-    const own = state ? ownAppearance(widget, state, fonts) : undefined;
+    const found = state ? ownAppearance(widget, state, fonts, checks) : undefined;
+    // An empty on appearance shows no choice: the off look and the caller's own mark stand in for it.
+    const own = found === EMPTY ? undefined : found;
     if (own) drawnOn.add(widget);
-    const look = own ?? lookOf(doc, widget, fonts);
+    const look = own ?? lookOf(doc, widget, fonts, checks);
     const rect = rectOf(widget);
     if (!look || !rect) continue;
     const matrix = placement(look.stream, rect);
     if (!matrix) continue;
-    if (!look.stream.dict.has(N.Subtype)) look.stream.dict.set(N.Subtype, N.Form);
+    if (!look.stream.dict.has(N.Subtype)) {
+      // A form XObject must say so; the change goes to the document's own copy of the stream.
+      const copy = doc.context.lookup(look.ref);
+      if (!(copy instanceof PDFStream)) continue;
+      copy.dict.set(N.Subtype, N.Form);
+    }
     const name = page.node.newXObject('WidgetLook', look.ref);
     ops.push(pushGraphicsState(), concatTransformationMatrix(...matrix), drawObject(name), popGraphicsState());
   }

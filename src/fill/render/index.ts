@@ -4,8 +4,8 @@ import { TextSetter, type Shaper, type SubsetCache } from '../../text/index.js';
 import type { FilledField, FillPlan, PlannedPage } from '../normalize/types.js';
 import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
-import { PDFDict, type PDFDocument, type PDFObject, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
-import { drawWidgetLooks, widgetField } from '../../acroform/index.js';
+import type { PDFDict, PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
+import { drawWidgetLooks, widgetField, type AppearanceChecks } from '../../acroform/index.js';
 import { ImageEmbedder } from './image.js';
 import type { LayoutCache } from './layout-cache.js';
 import { pageDraws, renderPage, type BoxOptions } from './page.js';
@@ -45,12 +45,13 @@ function chosenRadios(planned: PlannedPage, widgets: PDFDict[]): { on: Set<PDFDi
   return { on, fieldOf };
 }
 
-/** The template page's widgets as the output document holds them (its copies, so the cached parse is never changed). */
-function widgetsOf(doc: PDFDocument, annotations: ReadonlyArray<{ entry: PDFObject; widget: boolean }>): PDFDict[] {
-  return annotations.flatMap((a) => {
-    const dict = a.widget ? doc.context.lookup(a.entry) : undefined;
-    return dict instanceof PDFDict ? [dict] : [];
-  });
+/**
+ * The template page's widgets as the cached parse holds them: drawWidgetLooks
+ * only reads them (copying each into the update session would make every fill
+ * copy and compare them at commit).
+ */
+function widgetsOf(annotations: ReadonlyArray<{ dict?: PDFDict; widget: boolean }>): PDFDict[] {
+  return annotations.flatMap((a) => (a.widget && a.dict ? [a.dict] : []));
 }
 
 /** Draws the plan over the template's pages and returns the output PDF (an update of the template's bytes). */
@@ -58,7 +59,7 @@ export async function renderPlan(
   prepared: PreparedTemplate,
   fields: TemplateField[],
   plan: FillPlan,
-  engine: { fonts: FontRegistry; layouts: LayoutCache; shaper: Shaper; subsets?: SubsetCache },
+  engine: { fonts: FontRegistry; layouts: LayoutCache; shaper: Shaper; subsets?: SubsetCache; checks?: AppearanceChecks },
   options: RenderOptions,
 ): Promise<Uint8Array> {
   const out = await OutputDocument.create(prepared);
@@ -89,9 +90,9 @@ export async function renderPlan(
       // Flat output drops the widgets: their own look (borders, backgrounds, squares, rings) is drawn under the
       // values, and the chosen radio button of the PDF's own form in its own on state instead of our dot. (Check boxes
       // keep the request's check character, default X, drawn over the box's own off look.)
-      const widgets = widgetsOf(out.doc, prepared.pages[index]!.annotations);
+      const widgets = widgetsOf(prepared.pages[index]!.annotations);
       const { on, fieldOf } = chosenRadios(planned, widgets);
-      const drawn = drawWidgetLooks(out.doc, page, widgets, on);
+      const drawn = drawWidgetLooks(out.doc, page, widgets, on, engine.checks);
       if (drawn.size > 0) {
         const handled = new Set([...drawn].map((w) => fieldOf.get(w)));
         shown = { ...planned, fields: planned.fields.map((f) => (handled.has(f) ? { ...f, contents: f.contents.filter((c) => c.kind !== 'mark' && c.kind !== 'dot') } : f)) };
