@@ -294,7 +294,7 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   let lines = layoutAt(size);
   // Shrink (from the /DA size too, as flat output does) until every line fits the box and no word is cut.
-  const widest = widestWord(text, input.value, textStyle(style, size));
+  const widest = widestWord(text, input.value, textStyle(style, size), innerW);
   while (size > AUTO_MIN && (lines.reduce((h, l) => h + l.height, 0) > innerH || (widest * size) / (style.fontSize > 0 ? style.fontSize : AUTO_MAX) > innerW)) {
     size = Math.max(AUTO_MIN, size - 0.5);
     lines = layoutAt(size);
@@ -312,9 +312,11 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
  * UAX #14 break opportunities, trailing spaces left out), at `style`. Text
  * widths scale with the font size, so callers shrinking a block measure once.
  * Multi-line text shrinks until this fits (flat and interactive alike) and is
- * cut inside a word only at the smallest size.
+ * cut inside a word only at the smallest size. With `fits`, 0 when no word
+ * can be wider than that (no glyph is wider than 1.5 em): nothing is measured.
  */
-export function widestWord(text: TextSetter, value: string, style: TextStyle): number {
+export function widestWord(text: TextSetter, value: string, style: TextStyle, fits?: number): number {
+  if (fits !== undefined && longestRun(value) * 1.5 * style.fontSize <= fits) return 0;
   let widest = 0;
   for (const para of value.split(/\r\n|\r|\n/)) {
     const stops = [0, ...breakOpportunities(para), para.length];
@@ -324,6 +326,18 @@ export function widestWord(text: TextSetter, value: string, style: TextStyle): n
     }
   }
   return widest;
+}
+
+/** Code units in the longest run without a space (an upper bound of any unbreakable piece's length). */
+function longestRun(value: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) run = 0;
+    else if (++run > longest) longest = run;
+  }
+  return longest;
 }
 
 /**

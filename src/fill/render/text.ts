@@ -100,7 +100,7 @@ export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, value: str
   let size = style.fontSize;
   let lines = layout(t, text, textStyle(style, size), maxWidth);
   // Shrink until the lines fit the height and no word is cut (src/acroform's rule for interactive fields too).
-  const widest = widestWord(t.setter, text, textStyle(style, size));
+  const widest = widestWord(t.setter, text, textStyle(style, size), maxWidth);
   while (size > MIN_FONT_SIZE && (totalHeight(lines) > room || (widest * size) / Math.max(style.fontSize, 0.01) > maxWidth)) {
     size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
     lines = layout(t, text, textStyle(style, size), maxWidth);
