@@ -8,28 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pixelmatch from 'pixelmatch';
 import { templateFromPdf } from '../src/acroform/index.js';
 import { createEngine, type Engine } from '../src/index.js';
-import { corpusPdf } from './acroform-corpus.js';
+import { corpusPdf, FILLABLE_FORMS } from './acroform-corpus.js';
 import { pageText } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 
-const FORMS = [
-  'ca_cra_cannabis_duty_return_combed.pdf',
-  'fr_assurance_maladie_rniam_comb.pdf',
-  'irs_f1040_2010_prefilled.pdf',
-  'irs_f1040_2019_xfa.pdf',
-  'irs_fw9_rev2018_xfa.pdf',
-  'lu_modele160_2019_radio_comb.pdf',
-  'pdfbox_AcroFormsBasicFields.pdf',
-  'pdfbox_PDFBOX-5784_comb_variants.pdf',
-  'pdfcpu_form_demo_japanese.pdf',
-  'pdfcpu_form_demo_russian.pdf',
-  'pdfjs_issue9972-1_aes_empty_userpw_form.pdf',
-  'pdfjs_opt_demo_radio_japanese_export.pdf',
-  'pdflib_fancy_fields_emoji.pdf',
-  'pdflib_sample_form_signature.pdf',
-  'qpdf_form_empty_from_odt.pdf',
-  'qpdf_form_filled_by_acrobat.pdf',
-] as const;
+const FORMS = FILLABLE_FORMS;
 
 /** The golden comparison's defaults (test/helpers/golden.ts): share of a page's pixels that may differ, pixelmatch colour threshold. */
 const TOLERANCE = 0.002;

@@ -13,7 +13,7 @@ import {
   type PDFOperator,
   type PDFPage,
 } from '@cantoo/pdf-lib';
-import { acroFormOf, numberOf, readFieldTree, type FieldNode } from './tree.js';
+import { acroFormOf, hiddenWidget, numberOf, readFieldTree, type FieldNode } from './tree.js';
 
 const N = {
   AP: PDFName.of('AP'),
@@ -32,8 +32,6 @@ const N = {
   Fields: PDFName.of('Fields'),
 } as const;
 
-const HIDDEN = 1 << 1;
-const NO_VIEW = 1 << 5;
 
 /**
  * Draws every field widget's current normal appearance into its page and
@@ -61,8 +59,7 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
   const gone = new Set<PDFDict>();
   for (const { widget } of widgets) {
     gone.add(widget);
-    const flags = numberOf(widget.lookup(N.F)) ?? 0;
-    if (flags & (HIDDEN | NO_VIEW)) continue;
+    if (hiddenWidget(widget)) continue;
     const appearance = normalAppearance(widget);
     if (!appearance) continue;
     const rect = widget.lookupMaybe(PDFName.of('Rect'), PDFArray);

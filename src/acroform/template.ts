@@ -3,7 +3,7 @@ import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
-import { arrayAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface TemplateFromPdfOptions {
   /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
@@ -150,13 +150,6 @@ function boundingRect(rects: Array<{ x: number; y: number; width: number; height
   const x2 = Math.max(...rects.map((r) => r.x + r.width));
   const y2 = Math.max(...rects.map((r) => r.y + r.height));
   return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
-}
-
-const HIDDEN = 1 << 1;
-const NO_VIEW = 1 << 5;
-
-function hiddenWidget(widget: PDFDict): boolean {
-  return ((numberOf(widget.lookup(PDFName.of('F'))) ?? 0) & (HIDDEN | NO_VIEW)) !== 0;
 }
 
 /** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */

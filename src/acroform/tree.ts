@@ -320,6 +320,12 @@ export function qualifiedName(dict: PDFDict): string {
   return parts.join('.');
 }
 
+/** Annotation flags Hidden (bit 2) and NoView (bit 6): the widget shows nothing in a viewer. */
+export function hiddenWidget(widget: PDFDict): boolean {
+  return ((numberOf(widget.lookup(ANNOT_F)) ?? 0) & ((1 << 1) | (1 << 5))) !== 0;
+}
+const ANNOT_F = PDFName.of('F');
+
 export function hasStream(obj: PDFObject | undefined): boolean {
   return obj instanceof PDFStream;
 }

@@ -16,7 +16,7 @@ import {
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
 import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { placement } from './flatten.js';
-import { acroFormOf, dictAt, FF, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
+import { acroFormOf, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
 
 const N = {
   MK: PDFName.of('MK'),
@@ -41,8 +41,6 @@ const N = {
   Font: PDFName.of('Font'),
 } as const;
 
-const HIDDEN = 1 << 1;
-const NO_VIEW = 1 << 5;
 
 function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
   if (!arr || arr.size() === 0) return undefined;
@@ -162,7 +160,7 @@ export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDic
   const ops: PDFOperator[] = [];
   const drawnOn = new Set<PDFDict>();
   for (const widget of widgets) {
-    if ((numberOf(widget.lookup(N.F)) ?? 0) & (HIDDEN | NO_VIEW)) continue;
+    if (hiddenWidget(widget)) continue;
     const state = on.has(widget) ? onStatesOf(widget)[0] : undefined;
     const found = state ? ownAppearance(widget, state, fonts, checks) : undefined;
     // An empty on appearance shows no choice: the off look and the caller's own mark stand in for it.
