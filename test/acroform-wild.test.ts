@@ -182,6 +182,8 @@ describe('form appearances that cannot draw', () => {
     ['a font with no name (`/ 12 Tf`)', 'BT / 12 Tf 2 3 Td (4) Tj ET', zapf],
     ['a font missing from the resources', 'BT /ZaDb 12 Tf 2 3 Td (4) Tj ET', undefined],
     ['an operator that is not PDF\u2019s', '0 g 2 2 12 12 re fillrect', undefined],
+    ['bytes that do not lex (an unclosed string)', 'BT /ZaDb 12 Tf 2 3 Td (4 Tj ET', zapf],
+    ['a 300 000-byte run of letters', `0 g 2 2 12 12 re f ${'x'.repeat(300_000)}`, undefined],
   ] as const) {
     it(`${label}: a checked box is drawn with our mark`, async () => {
       const bytes = await buttonForm(0, [{ state: 'Yes', rect: BOX, onContent: content, ...(resources ? { onResources: resources } : {}) }]);

@@ -14,7 +14,12 @@ export function appearanceRenders(stream: PDFStream, formFonts: PDFDict | undefi
   const bytes = stream.getContents();
   const known = checks?.get(bytes);
   if (known !== undefined) return known;
-  const ok = renders(stream, typeof formFonts === 'function' ? formFonts() : formFonts);
+  let ok: boolean;
+  try {
+    ok = renders(stream, typeof formFonts === 'function' ? formFonts() : formFonts);
+  } catch {
+    ok = false; // whatever a hostile stream does to the reader, it is not an appearance to keep
+  }
   checks?.set(bytes, ok);
   return ok;
 }
@@ -90,7 +95,8 @@ function tokenize(b: Uint8Array): Token[] | undefined {
   const regular = (): string => {
     const start = i;
     while (i < b.length && !WHITE.has(b[i]!) && !DELIM.has(b[i]!)) i++;
-    return String.fromCharCode(...b.subarray(start, i));
+    // Operators and numbers are short; a longer run cannot be one (and must not be spread into arguments).
+    return i - start > 256 ? '\u0000' : String.fromCharCode(...b.subarray(start, i));
   };
   while (i < b.length) {
     const c = b[i]!;
