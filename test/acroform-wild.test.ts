@@ -159,6 +159,9 @@ describe('names decoded one way', () => {
       const [page] = await renderPages(out);
       const rect = pick === 'ж' ? [60, 250, 72, 262] : [20, 250, 32, 262];
       expect(darkPixels(page!, rect), pick).toBeGreaterThan(40);
+      // Flat output shows the chosen option through the form's own on appearance (its 8 × 8 square), found by the same bytes.
+      const [flat] = await renderPages(await engine.fill(template, { data: { [template.fields[0]!.id]: pick } }));
+      expect(darkPixels(flat!, [rect[0]! + 2, rect[1]! + 2, rect[2]! - 2, rect[3]! - 2]), `${pick} flat`).toBe(64);
     }
   });
 });

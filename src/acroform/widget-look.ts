@@ -16,7 +16,7 @@ import {
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
 import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { placement } from './flatten.js';
-import { acroFormOf, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
+import { acroFormOf, canonicalName, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
 
 const N = {
   MK: PDFName.of('MK'),
@@ -91,7 +91,9 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () =>
   let resolved = widget.context.lookup(raw);
   if (resolved instanceof PDFDict && !(resolved instanceof PDFStream)) {
     if (!state) return undefined;
-    raw = resolved.get(state);
+    // The keys as the parse holds them (a lower-case #xx escape undecoded): matched by their real bytes.
+    const states = resolved;
+    raw = states.get(state) ?? states.get(states.keys().find((k) => canonicalName(k) === state) ?? state);
     resolved = widget.context.lookup(raw);
   }
   if (!(raw instanceof PDFRef) || !(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts, checks)) return undefined;
