@@ -138,9 +138,11 @@ describe('pick-one check boxes and radio flags on widgets', () => {
 describe('names decoded one way', () => {
   it('lower-case #xx escapes (cp1252 é, UTF-8 ж) keep their bytes in option ids and in what is written', async () => {
     // pdf-lib cannot write a lower-case escape: same-length placeholders are swapped in the bytes.
+    // On appearances: a 6 × 6 square in the top-left quarter only (our own dot would be centred).
+    const quarter = '0 0 0 rg 0 6 6 6 re f';
     const built = await buttonForm(1 << 15, [
-      { state: 'RadioButton_e94', rect: [20, 250, 32, 262] },
-      { state: '_d0_b6', rect: [60, 250, 72, 262] },
+      { state: 'RadioButton_e94', rect: [20, 250, 32, 262], onContent: quarter },
+      { state: '_d0_b6', rect: [60, 250, 72, 262], onContent: quarter },
     ]);
     const text = Buffer.from(built).toString('latin1').replace(/RadioButton_e94/g, 'RadioButton#e94').replace(/_d0_b6/g, '#d0#b6');
     const bytes = new Uint8Array(Buffer.from(text, 'latin1'));
@@ -158,10 +160,12 @@ describe('names decoded one way', () => {
       // The /AP key has the same bytes as /AS: pdfjs draws the on appearance (a filled square).
       const [page] = await renderPages(out);
       const rect = pick === 'ж' ? [60, 250, 72, 262] : [20, 250, 32, 262];
-      expect(darkPixels(page!, rect), pick).toBeGreaterThan(40);
-      // Flat output shows the chosen option through the form's own on appearance (its 8 × 8 square), found by the same bytes.
+      const [x1, y1, x2, y2] = rect as [number, number, number, number];
+      expect(darkPixels(page!, [x1, y1 + 6, x1 + 6, y2]), pick).toBe(36);
+      // Flat output shows the chosen option through the form's own on appearance, found by the same bytes: its quarter, no dot.
       const [flat] = await renderPages(await engine.fill(template, { data: { [template.fields[0]!.id]: pick } }));
-      expect(darkPixels(flat!, [rect[0]! + 2, rect[1]! + 2, rect[2]! - 2, rect[3]! - 2]), `${pick} flat`).toBe(64);
+      expect(darkPixels(flat!, [x1, y1 + 6, x1 + 6, y2]), `${pick} flat`).toBe(36);
+      expect(darkPixels(flat!, [x1 + 6, y1, x2, y1 + 6]), `${pick} flat`).toBe(0);
     }
   });
 });
