@@ -170,6 +170,34 @@ describe('names decoded one way', () => {
   });
 });
 
+describe('names decoded one way, on the corpus', () => {
+  it('pdfcpu forms: UTF-8 state names written with lower-case escapes are readable option ids, and the chosen one is written back byte for byte', async () => {
+    for (const [file, ids, pick] of [
+      ['pdfcpu_form_demo_japanese.pdf', ['女性', '男', '非バイナリ'], '男'],
+      ['pdfcpu_form_demo_russian.pdf', ['женский', 'мужчина', 'не двоичный'], 'не двоичный'],
+    ] as const) {
+      const template = await templateFromPdf(corpusPdf(file));
+      const field = template.fields.find((f) => f.acroFieldName === 'gender1')!;
+      expect(field.options!.map((o) => o.id), file).toEqual(ids);
+      const out = await engine.fill(template, { data: { [field.id]: pick }, useInteractiveFields: true });
+      const got = await widgetStates(out, 'gender1');
+      expect(got.value, file).toBe(`/${pick}`);
+      expect(got.states.filter((s) => s !== '/Off'), file).toEqual([`/${pick}`]);
+    }
+  });
+});
+
+describe('hidden widgets, on the corpus', () => {
+  it('the Luxembourg form’s hidden calculation fields are not in its template', async () => {
+    const bytes = corpusPdf('lu_modele160_2019_radio_comb.pdf');
+    const hidden = (await qpdfFields(bytes)).filter((f) => (f.annotation.annotationflags & 0b100010) !== 0).map((f) => f.fullname);
+    expect(hidden.length).toBeGreaterThanOrEqual(7);
+    const names = new Set((await templateFromPdf(bytes)).fields.map((f) => f.acroFieldName));
+    expect(hidden.filter((n) => names.has(n))).toEqual([]);
+    expect(names.has('A.NOM')).toBe(true);
+  });
+});
+
 /** Dark pixels inside a PDF rect (page 300 pt tall, scale 1). */
 function darkPixels(page: { width: number; height: number; rgba: Uint8ClampedArray }, [x1, y1, x2, y2]: readonly number[]): number {
   let n = 0;
