@@ -165,7 +165,8 @@ function kindOf(ft: string | undefined, flags: number): FieldKind {
 function pickOne(kind: FieldKind, widgets: Array<{ dict: PDFDict; onStates: PDFName[] }>): { kind: FieldKind; boxes?: boolean } {
   if (kind !== 'checkbox' || widgets.length < 2) return { kind };
   if (widgets.some((w) => ((numberOf(w.dict.lookup(N.Ff)) ?? 0) & FF.radio) !== 0)) return { kind: 'radio' };
-  const states = new Set(widgets.map((w) => (w.onStates[0] ? nameText(w.onStates[0]) : '')));
+  // Widgets without an appearance of their own say nothing about the choice (they take the field's state).
+  const states = new Set(widgets.flatMap((w) => (w.onStates[0] ? [nameText(w.onStates[0])] : [])));
   return states.size > 1 ? { kind: 'radio', boxes: true } : { kind };
 }
 
