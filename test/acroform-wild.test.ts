@@ -109,6 +109,18 @@ describe('pick-one check boxes and radio flags on widgets', () => {
     });
   }
 
+  it('a check box shown twice stays a check box, also when one widget has no appearance of its own', async () => {
+    const src = await PDFDocument.create();
+    const page = src.addPage([300, 300]);
+    const box = src.getForm().createCheckBox('agree');
+    box.addToPage(page, { x: 20, y: 250, width: 12, height: 12 });
+    box.addToPage(page, { x: 60, y: 250, width: 12, height: 12 });
+    const again = await PDFDocument.load(await src.save());
+    again.getForm().getCheckBox('agree').acroField.getWidgets()[1]!.dict.delete(PDFName.of('AP'));
+    const template = await templateFromPdf(await again.save({ updateFieldAppearances: false }));
+    expect(template.fields.map((f) => f.type)).toEqual(['checkbox', 'checkbox']);
+  });
+
   it('a value may name the option by its readable label (/TU)', async () => {
     const bytes = await buttonForm(0, PICK_ONE);
     const doc = await loadPdf(bytes);
