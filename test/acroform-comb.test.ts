@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillExistingFields, templateFromPdf } from '../src/acroform/index.js';
+import { fillExistingFields, flattenForm, templateFromPdf } from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { loadPdf } from '../src/pdf/index.js';
 import { TextSetter } from '../src/text/index.js';
@@ -51,5 +51,39 @@ describe('comb fields against Acrobat (PDFBOX-5784)', () => {
     }
     if (process.env.COMB_REPORT) console.log(report.join("\n"));
     expect(report).toHaveLength(106);
+  });
+});
+
+describe('flat comb values against Acrobat (PDFBOX-5784)', () => {
+  it('a flat fill puts each glyph in the cell Acrobat puts it in, in every alignment (one rule with interactive output)', async () => {
+    const { createEngine } = await import('../src/index.js');
+    const engine = createEngine();
+    try {
+      const bytes = corpusPdf('pdfbox_PDFBOX-5784_comb_variants.pdf');
+      const template = await templateFromPdf(bytes);
+      // Fields whose value Acrobat drew at a readable size, cell by cell (the crop and tiny variants are left to the interactive test).
+      const ours = template.fields.filter((f) => !f.alias!.endsWith('-acrobat') && !/crop|tiny/.test(f.alias!));
+      expect(ours.length).toBeGreaterThanOrEqual(9);
+      expect(new Set(ours.map((f) => f.style?.alignment ?? 'left'))).toEqual(new Set(['left', 'center', 'right']));
+      const out = await engine.fill(template, { data: Object.fromEntries(ours.map((f) => [f.id, 'WIaqg'])) });
+      const [page] = await readText(out);
+      // Acrobat's appearances, burnt into the page so pdfjs reads their text.
+      const burnt = await loadPdf(bytes);
+      flattenForm(burnt);
+      const original = (await readText(await burnt.save()))[0]!;
+      for (const f of ours) {
+        const twin = template.fields.find((t) => t.alias === `${f.alias}-acrobat`)!;
+        const cellOf = (items: TextItem[], rect: { x: number; width: number }) =>
+          items
+            .filter((i) => i.str.trim() !== '')
+            .sort((a, b) => a.x - b.x)
+            .map((g) => Math.floor((g.x + g.width / 2 - rect.x) / (rect.width / f.cells!)));
+        const mine = cellOf(itemsInRect(page!, f.rect, 3), f.rect);
+        const theirs = cellOf(itemsInRect(original, twin.rect, 3), twin.rect);
+        expect(mine, f.alias).toEqual(theirs);
+      }
+    } finally {
+      await engine.close();
+    }
   });
 });

@@ -31,6 +31,7 @@ import {
 import type { FontWeight } from '../fonts/index.js';
 import { turnMatrix, type Rotation } from '../pdf/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
+import { breakOpportunities } from '../text/index.js';
 
 /**
  * Appearance streams drawn with the text layer's embedded (subset) fonts, so
@@ -216,6 +217,13 @@ const LIST_ROW = 1.15;
 /** Cap height as a share of the font size (Latin faces: ~0.7). */
 const CAP_HEIGHT = 0.7;
 
+/** The widget's own look without a value: its /MK background and border (and comb dividers). */
+export function boxAppearance(doc: PDFDocument, width: number, height: number, box: WidgetBox, comb: number | undefined, rotation: WidgetRotation): PDFRef {
+  const canvas = new AppearanceCanvas(doc);
+  drawBox(canvas, width, height, box, comb);
+  return canvas.register(doc, width, height, rotation);
+}
+
 /** A text field's normal appearance (single line, multi-line or comb). */
 export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAppearanceInput): PDFRef {
   const { width, height, style } = input;
@@ -285,12 +293,11 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   const layoutAt = (size: number): LaidLine[] => layoutOf(text, input, input.value, textStyle(style, size), innerW);
   let size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   let lines = layoutAt(size);
-  if (style.fontSize <= 0) {
-    // Auto size: shrink until every line fits the box.
-    while (size > AUTO_MIN && lines.reduce((h, l) => h + l.height, 0) > innerH) {
-      size = Math.max(AUTO_MIN, size - 0.5);
-      lines = layoutAt(size);
-    }
+  // Shrink (from the /DA size too, as flat output does) until every line fits the box and no word is cut.
+  const widest = widestWord(text, input.value, textStyle(style, size), innerW);
+  while (size > AUTO_MIN && (lines.reduce((h, l) => h + l.height, 0) > innerH || (widest * size) / (style.fontSize > 0 ? style.fontSize : AUTO_MAX) > innerW)) {
+    size = Math.max(AUTO_MIN, size - 0.5);
+    lines = layoutAt(size);
   }
   let baseline = height - pad - (lines[0]?.ascent ?? 0);
   for (const line of lines) {
@@ -298,6 +305,50 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
     text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, innerW, line.width), baseline, color);
     baseline -= line.height;
   }
+}
+
+/**
+ * The width of the widest piece of `value` no line may break inside (between
+ * UAX #14 break opportunities, trailing spaces left out), at `style`. Text
+ * widths scale with the font size, so callers shrinking a block measure once.
+ * Multi-line text shrinks until this fits (flat and interactive alike) and is
+ * cut inside a word only at the smallest size. With `fits`, 0 when no word
+ * can be wider than that (no glyph is wider than 1.5 em): nothing is measured.
+ */
+export function widestWord(text: TextSetter, value: string, style: TextStyle, fits?: number): number {
+  if (fits !== undefined && longestRun(value) * 1.5 * style.fontSize <= fits) return 0;
+  let widest = 0;
+  for (const para of value.split(/\r\n|\r|\n/)) {
+    const stops = [0, ...breakOpportunities(para), para.length];
+    for (let i = 1; i < stops.length; i++) {
+      const word = para.slice(stops[i - 1], stops[i]).trimEnd();
+      if (word !== '') widest = Math.max(widest, text.measure(word, style));
+    }
+  }
+  return widest;
+}
+
+/** Code units in the longest run without a space (an upper bound of any unbreakable piece's length). */
+function longestRun(value: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) run = 0;
+    else if (++run > longest) longest = run;
+  }
+  return longest;
+}
+
+/**
+ * The cell a comb value of `count` characters starts in: `center` after
+ * floor(free / 2) free cells, `right` after all of them (Acrobat's rule, the
+ * PDFBOX-5784 "-acrobat" twins). Flat output (fill/render) uses it too, so a
+ * value sits in the same cells flat and interactive.
+ */
+export function combFirstCell(cells: number, count: number, alignment: string): number {
+  const free = Math.max(0, cells - count);
+  return alignment === 'right' ? free : alignment === 'center' ? Math.floor(free / 2) : 0;
 }
 
 /**
@@ -316,8 +367,7 @@ function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppeara
     if (widest > cw * 0.9 && widest > 0) size = Math.max(AUTO_MIN, (size * cw * 0.9) / widest);
   }
   const ts = textStyle(style, size);
-  const free = cells - chars.length;
-  const first = style.alignment === 'right' ? free : style.alignment === 'center' ? Math.floor(free / 2) : 0;
+  const first = combFirstCell(cells, chars.length, style.alignment);
   const baseline = centredBaseline(text, ts, 0, height);
   chars.forEach((ch, i) => {
     const [line] = layoutOf(text, input, ch, ts);

@@ -1,9 +1,11 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
-import { acroFormOf, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
+import { boxOf, rotationOf } from './widget-look.js';
+import { acroFormOf, canonicalName, dictAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface ExistingFieldValue {
   /** Fully qualified name of the PDF's own field (`TemplateField.acroFieldName`). */
@@ -27,6 +29,8 @@ export interface FillExistingOptions {
   defaultFontFamily?: string;
   /** Laid-out lines kept across documents (see TextAppearanceInput.layouts). */
   layouts?: LayoutMemo;
+  /** Answers about the form's own appearances kept across fills of one template (AppearanceChecks). */
+  checks?: AppearanceChecks;
 }
 
 const N = {
@@ -37,19 +41,15 @@ const N = {
   N: PDFName.of('N'),
   D: PDFName.of('D'),
   Ff: PDFName.of('Ff'),
-  MK: PDFName.of('MK'),
-  R: PDFName.of('R'),
-  BG: PDFName.of('BG'),
-  BC: PDFName.of('BC'),
-  BS: PDFName.of('BS'),
-  W: PDFName.of('W'),
-  Border: PDFName.of('Border'),
   MaxLen: PDFName.of('MaxLen'),
   Opt: PDFName.of('Opt'),
   I: PDFName.of('I'),
   TI: PDFName.of('TI'),
   Off: PDFName.of('Off'),
   NeedAppearances: PDFName.of('NeedAppearances'),
+  DR: PDFName.of('DR'),
+  Font: PDFName.of('Font'),
+  TU: PDFName.of('TU'),
 } as const;
 
 /**
@@ -68,12 +68,18 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
   for (const v of values) {
     const node = byName.get(v.acroFieldName);
     if (!node) continue;
-    setValue(doc, node, v, text, family, options.layouts);
+    setValue(doc, node, v, text, family, options.layouts, options.checks);
     if (v.readOnly !== undefined) setFlag(node.dict, FF.readOnly, v.readOnly);
     done.add(node);
   }
   for (const node of fields) {
-    if (done.has(node) || !needsAppearance(node)) continue;
+    if (done.has(node)) continue;
+    // A check box or radio button shown through an appearance that cannot draw gets ours, in its current state.
+    if (node.kind === 'checkbox' || node.kind === 'radio') {
+      for (const w of node.widgets) if (!toggleDraws(doc, w, options.checks)) ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne, options.checks);
+      continue;
+    }
+    if (!needsAppearance(node)) continue;
     const current = currentValue(node);
     if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
   }
@@ -92,16 +98,16 @@ function truthy(value: string | boolean): boolean {
   return !['', 'false', 'off', '0', 'no'].includes(value.trim().toLowerCase());
 }
 
-function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo): void {
+function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo, checks?: AppearanceChecks): void {
   switch (node.kind) {
     case 'text':
     case 'combo':
     case 'listbox':
       return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family, layouts);
     case 'checkbox':
-      return setCheckbox(doc, node, truthy(v.value));
+      return setCheckbox(doc, node, truthy(v.value), checks);
     case 'radio':
-      return setRadio(doc, node, typeof v.value === 'string' ? v.value : '');
+      return setRadio(doc, node, typeof v.value === 'string' ? v.value : '', checks);
     default:
       return;
   }
@@ -175,74 +181,96 @@ function onStateOf(w: WidgetInfo): PDFName {
   return w.onStates[0] ?? PDFName.of('Yes');
 }
 
-function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean): void {
+function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean, checks?: AppearanceChecks): void {
   let value = N.Off;
   for (const w of node.widgets) {
     const on = onStateOf(w);
-    ensureToggleAppearance(doc, w, on, 'checkbox');
+    dropWidgetValue(node, w);
+    ensureToggleAppearance(doc, w, on, 'checkbox', false, checks);
     w.dict.set(N.AS, checked ? on : N.Off);
     if (checked && value === N.Off) value = on;
   }
   node.dict.set(N.V, value);
 }
 
-function setRadio(doc: PDFDocument, node: FieldNode, wanted: string): void {
-  const opt = node.dict.lookupMaybe(N.Opt, PDFArray);
-  const exportOf = (i: number): string | undefined => (opt ? textOf(opt.lookup(i)) : undefined);
+/**
+ * Radio groups and pick-one check boxes: `wanted` names one option by its
+ * state name, its /Opt export value or its readable label (the widget's /TU);
+ * every widget with that state goes on, the others off.
+ */
+function setRadio(doc: PDFDocument, node: FieldNode, wanted: string, checks?: AppearanceChecks): void {
+  const opt = inherited(node.dict, N.Opt);
+  const exportOf = (i: number): string | undefined => (opt instanceof PDFArray ? textOf(opt.lookup(i)) : undefined);
   let chosen: PDFName | undefined;
   if (wanted !== '') {
     const byState = node.widgets.find((w) => nameText(onStateOf(w)) === wanted);
     const byExport = node.widgets.find((_, i) => exportOf(i) === wanted);
-    chosen = byState ? onStateOf(byState) : byExport ? onStateOf(byExport) : undefined;
+    const byLabel = node.widgets.find((w) => textOf(w.dict.lookup(N.TU)) === wanted);
+    const match = byState ?? byExport ?? byLabel;
+    chosen = match ? onStateOf(match) : undefined;
   }
   for (const w of node.widgets) {
     const on = onStateOf(w);
-    ensureToggleAppearance(doc, w, on, 'radio');
+    dropWidgetValue(node, w);
+    ensureToggleAppearance(doc, w, on, 'radio', node.pickOne, checks);
     w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
   }
   node.dict.set(N.V, chosen ?? N.Off);
 }
 
-/** Original on/off appearances are kept (they need no text); widgets without them get ours. */
-function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio'): void {
+/** A /V on a widget kid (the 2010 1040's filing-status boxes carry /V /Off) would shadow the field's value in readers that look there first. */
+function dropWidgetValue(node: FieldNode, w: WidgetInfo): void {
+  if (w.dict !== node.dict) w.dict.delete(N.V);
+}
+
+/**
+ * State keys of /AP /N and /D written with the name's real bytes (canonicalName),
+ * so the /AS and /V we write match them byte for byte in every reader.
+ */
+function canonicalStates(w: WidgetInfo): void {
+  const as = w.dict.get(N.AS);
+  if (as instanceof PDFName && canonicalName(as) !== as) w.dict.set(N.AS, canonicalName(as));
+  const ap = w.dict.lookupMaybe(N.AP, PDFDict);
+  for (const key of [N.N, N.D]) {
+    const states = ap?.lookup(key);
+    if (!(states instanceof PDFDict) || states instanceof PDFStream) continue;
+    for (const k of states.keys()) {
+      const c = canonicalName(k);
+      if (c === k) continue;
+      const value = states.get(k);
+      states.delete(k);
+      if (value !== undefined) states.set(c, value);
+    }
+  }
+}
+
+/** The form's own on and off appearances exist and can both draw (appearanceRenders). */
+function toggleDraws(doc: PDFDocument, w: WidgetInfo, checks?: AppearanceChecks): boolean {
+  const normal = w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N);
+  if (!(normal instanceof PDFDict) || normal instanceof PDFStream) return false;
+  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+  const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
+  for (const k of normal.keys()) {
+    const stream = normal.lookup(k);
+    if (stream instanceof PDFStream && !appearanceRenders(stream, fonts, checks)) return false;
+  }
+  return true;
+}
+
+/** Original on/off appearances are kept when they can draw (they need no text); other widgets get ours. */
+function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false, checks?: AppearanceChecks): void {
+  canonicalStates(w);
   const ap = w.dict.lookupMaybe(N.AP, PDFDict);
   const normal = ap?.lookup(N.N);
-  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on)) return;
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w, checks)) return;
   const [x1, y1, x2, y2] = w.rect;
-  const make = kind === 'radio' ? radioAppearances : checkboxAppearances;
+  const make = kind === 'radio' && !pickOneBox ? radioAppearances : checkboxAppearances;
   const rotation = rotationOf(w.dict);
   const turned = rotation === 90 || rotation === 270;
   const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', { box: boxOf(w.dict), rotation });
   const states = doc.context.obj({ Off: apps.off });
   states.set(on, apps.on);
   w.dict.set(N.AP, doc.context.obj({ N: states }));
-}
-
-function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
-  if (!arr || arr.size() === 0) return undefined;
-  const n = [0, 1, 2, 3].slice(0, arr.size()).map((i) => numberOf(arr.lookup(i)) ?? 0);
-  if (n.length === 1) return [n[0], n[0], n[0]];
-  if (n.length === 3) return [n[0], n[1], n[2]];
-  if (n.length === 4) return [(1 - n[0]) * (1 - n[3]), (1 - n[1]) * (1 - n[3]), (1 - n[2]) * (1 - n[3])];
-  return undefined;
-}
-
-/** /MK /R, normalised to a quarter turn (anything else counts as 0). */
-function rotationOf(widget: PDFDict): WidgetRotation {
-  const r = numberOf(widget.lookupMaybe(N.MK, PDFDict)?.lookup(N.R));
-  const turn = r === undefined ? 0 : ((Math.round(r) % 360) + 360) % 360;
-  return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
-}
-
-function boxOf(widget: PDFDict): WidgetBox | undefined {
-  const mk = widget.lookupMaybe(N.MK, PDFDict);
-  const background = colourOf(mk?.lookupMaybe(N.BG, PDFArray));
-  const border = colourOf(mk?.lookupMaybe(N.BC, PDFArray));
-  if (!background && !border) return undefined;
-  const bs = widget.lookupMaybe(N.BS, PDFDict);
-  const legacy = widget.lookupMaybe(N.Border, PDFArray);
-  const borderWidth = numberOf(bs?.lookup(N.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
-  return { background, border, borderWidth };
 }
 
 /** Text and choice fields whose widgets lack a normal appearance stream. */

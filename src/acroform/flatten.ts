@@ -13,7 +13,7 @@ import {
   type PDFOperator,
   type PDFPage,
 } from '@cantoo/pdf-lib';
-import { acroFormOf, numberOf, readFieldTree, type FieldNode } from './tree.js';
+import { acroFormOf, hiddenWidget, numberOf, readFieldTree, type FieldNode } from './tree.js';
 
 const N = {
   AP: PDFName.of('AP'),
@@ -32,8 +32,6 @@ const N = {
   Fields: PDFName.of('Fields'),
 } as const;
 
-const HIDDEN = 1 << 1;
-const NO_VIEW = 1 << 5;
 
 /**
  * Draws every field widget's current normal appearance into its page and
@@ -61,8 +59,7 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
   const gone = new Set<PDFDict>();
   for (const { widget } of widgets) {
     gone.add(widget);
-    const flags = numberOf(widget.lookup(N.F)) ?? 0;
-    if (flags & (HIDDEN | NO_VIEW)) continue;
+    if (hiddenWidget(widget)) continue;
     const appearance = normalAppearance(widget);
     if (!appearance) continue;
     const rect = widget.lookupMaybe(PDFName.of('Rect'), PDFArray);
@@ -111,7 +108,7 @@ function normalAppearance(widget: PDFDict): { stream: PDFStream; ref: PDFRef } |
 type Matrix = [number, number, number, number, number, number];
 
 /** PDF 32000 §12.5.5: the appearance's BBox, transformed by its Matrix, is fitted onto the widget's Rect. */
-function placement(stream: PDFStream, rect: [number, number, number, number]): Matrix | undefined {
+export function placement(stream: PDFStream, rect: [number, number, number, number]): Matrix | undefined {
   const bbox = stream.dict.lookupMaybe(N.BBox, PDFArray);
   const b = [0, 1, 2, 3].map((i) => numberOf(bbox?.lookup(i)) ?? 0);
   const mArr = stream.dict.lookupMaybe(N.Matrix, PDFArray);

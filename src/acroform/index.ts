@@ -2,6 +2,9 @@
 export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
+export type { AppearanceChecks } from './appearance-check.js';
+export { drawWidgetLooks, widgetField } from './widget-look.js';
+export { combFirstCell, widestWord } from './appearance.js';
 export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo } from './appearance.js';
 export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';
 export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';

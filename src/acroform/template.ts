@@ -3,7 +3,7 @@ import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { defaultAppearanceOf } from './da.js';
-import { arrayAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
 export interface TemplateFromPdfOptions {
   /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
@@ -55,7 +55,8 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
 
   for (const node of readFieldTree(doc)) {
     if (!node.name) continue;
-    const widgets = node.widgets.filter((w) => w.pageIndex >= 0);
+    // Hidden and NoView widgets (/F bits 2 and 6) show nothing in a viewer: a flat fill must not draw their values either.
+    const widgets = node.widgets.filter((w) => w.pageIndex >= 0 && !hiddenWidget(w.dict));
     if (widgets.length === 0) continue;
     const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
     switch (node.kind) {

@@ -29,7 +29,7 @@ export interface WidgetInfo {
   pageIndex: number;
   /** [x1, y1, x2, y2], normalised, PDF user space. */
   rect: [number, number, number, number];
-  /** The "on" appearance states (check boxes, radio buttons), as the file spells them. */
+  /** The "on" appearance states (check boxes, radio buttons), their bytes as the file has them (canonicalName). */
   onStates: PDFName[];
 }
 
@@ -41,6 +41,8 @@ export interface FieldNode {
   kind: FieldKind;
   flags: number;
   widgets: WidgetInfo[];
+  /** A check box read as a radio group (see pickOne): kind 'radio', drawn as check boxes. */
+  pickOne?: boolean;
 }
 
 export const FF = {
@@ -153,6 +155,21 @@ function kindOf(ft: string | undefined, flags: number): FieldKind {
   }
 }
 
+/**
+ * A check box that is really a choice: its widgets carry the radio flag
+ * themselves (the field's /Ff lacks it), or they have different on-states
+ * (`1 Single`, `2 Married`; `Yes`/`No`). Checking it as one box would turn every
+ * widget on; as a radio group the value picks one state. Widgets sharing a
+ * state still go on together, as PDF 32000 §12.7.4.2.3 has it.
+ */
+function pickOne(kind: FieldKind, widgets: Array<{ dict: PDFDict; onStates: PDFName[] }>): { kind: FieldKind; boxes?: boolean } {
+  if (kind !== 'checkbox' || widgets.length < 2) return { kind };
+  if (widgets.some((w) => ((numberOf(w.dict.lookup(N.Ff)) ?? 0) & FF.radio) !== 0)) return { kind: 'radio' };
+  // Widgets without an appearance of their own say nothing about the choice (they take the field's state).
+  const states = new Set(widgets.flatMap((w) => (w.onStates[0] ? [nameText(w.onStates[0])] : [])));
+  return states.size > 1 ? { kind: 'radio', boxes: true } : { kind };
+}
+
 function rectOf(dict: PDFDict): [number, number, number, number] {
   const arr = arrayAt(dict, N.Rect);
   const n = [0, 1, 2, 3].map((i) => numberOf(arr?.lookup(i)) ?? 0);
@@ -164,31 +181,63 @@ export function onStatesOf(widget: PDFDict): PDFName[] {
   const states = new Set<PDFName>();
   for (const key of [N.N, N.D]) {
     const sub = ap?.lookup(key);
-    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(k);
+    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(canonicalName(k));
   }
   return [...states];
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const latin1 = new TextDecoder('latin1');
+// WHATWG's "latin1" is windows-1252: cp1252 state names (é as #E9, € as #80) read as the file's producer meant them.
+const cp1252 = new TextDecoder('windows-1252');
+const latin1Chars = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+const HASH = 0x23;
+const isHex = (b: number | undefined): boolean => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
 
 /**
- * A name's text: its bytes read as UTF-8 (Latin-1 when not valid UTF-8).
- * pdf-lib's decodeText leaves lower-case #xx escapes undecoded, and real
- * forms (pdfcpu's) write UTF-8 state names that way.
+ * A name's bytes as the file spells them. pdf-lib's parser decodes only
+ * upper-case `#XX` escapes and keeps a lower-case `#e9` as the three
+ * characters `#`, `e`, `9` (real forms, pdfcpu's among them, write UTF-8 and
+ * cp1252 state names that way): those are decoded here. A name whose real
+ * bytes are `#` followed by two hex digits is read wrongly; no form seen does that.
+ */
+export function nameBytes(name: PDFName): Uint8Array {
+  const raw = name.asBytes();
+  if (!raw.includes(HASH)) return raw;
+  const out: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === HASH && isHex(raw[i + 1]) && isHex(raw[i + 2])) {
+      out.push(parseInt(String.fromCharCode(raw[i + 1]!, raw[i + 2]!), 16));
+      i += 2;
+    } else out.push(raw[i]!);
+  }
+  return new Uint8Array(out);
+}
+
+/**
+ * A name's text, the one decoding used everywhere (option ids, matching a
+ * value to a state): its bytes read as UTF-8, or as cp1252 when they are not
+ * valid UTF-8.
  */
 export function nameText(name: PDFName): string {
-  const bytes = name.asBytes();
+  const bytes = nameBytes(name);
   try {
     return utf8.decode(bytes);
   } catch {
-    return latin1.decode(bytes);
+    return cp1252.decode(bytes);
   }
+}
+
+/** The same name with its bytes decoded (see nameBytes): what to write back so that /AS, /V and the /AP keys agree byte for byte. */
+export function canonicalName(name: PDFName): PDFName {
+  const bytes = nameBytes(name);
+  // PDFName.of decodes `#XX` again: bytes holding a `#` are kept as they are.
+  if (bytes.includes(HASH)) return name;
+  return PDFName.of(latin1Chars(bytes));
 }
 
 /** The name whose bytes are the UTF-8 of `text` (PDFName.of escapes UTF-16 code units, not bytes). */
 export function textName(text: string): PDFName {
-  return PDFName.of(latin1.decode(new TextEncoder().encode(text)));
+  return PDFName.of(latin1Chars(new TextEncoder().encode(text)));
 }
 
 function isWidget(dict: PDFDict): boolean {
@@ -252,7 +301,8 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
     const ft = textOf(inherited(dict, N.FT));
     const flags = numberOf(inherited(dict, N.Ff)) ?? 0;
     const widgets = kidDicts.length > 0 ? kidDicts.map((k) => widgetInfo(k.dict, k.ref)) : isWidget(dict) ? [widgetInfo(dict, ref)] : [];
-    push({ name, dict, ref, kind: kindOf(ft, flags), flags, widgets });
+    const read = pickOne(kindOf(ft, flags), widgets);
+    push({ name, dict, ref, kind: read.kind, flags, widgets, ...(read.boxes ? { pickOne: true } : {}) });
   };
 
   for (let i = 0; i < roots.size(); i++) visit(roots.get(i), '', 0);
@@ -270,6 +320,12 @@ export function qualifiedName(dict: PDFDict): string {
   }
   return parts.join('.');
 }
+
+/** Annotation flags Hidden (bit 2) and NoView (bit 6): the widget shows nothing in a viewer. */
+export function hiddenWidget(widget: PDFDict): boolean {
+  return ((numberOf(widget.lookup(ANNOT_F)) ?? 0) & ((1 << 1) | (1 << 5))) !== 0;
+}
+const ANNOT_F = PDFName.of('F');
 
 export function hasStream(obj: PDFObject | undefined): boolean {
   return obj instanceof PDFStream;

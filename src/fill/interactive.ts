@@ -1,6 +1,6 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
-import { addInteractiveFields, fillExistingFields, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
+import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
 import { TextSetter } from '../text/index.js';
 import type { Box, FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
@@ -133,11 +133,11 @@ function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMa
  * change) and new fields join its field tree. Otherwise a new AcroForm is made;
  * its reference is returned for the catalog.
  */
-export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, layouts: LayoutCache) {
+export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, layouts: LayoutCache, checks?: AppearanceChecks) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
     const own = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
     const existing = ownFieldValues(plan);
-    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false, layouts });
+    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false, layouts, ...(checks ? { checks } : {}) });
     const specs = newFieldSpecs(plan, frames, marks, text, layouts);
     if (own) {
       addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true }, layouts);

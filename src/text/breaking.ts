@@ -3,6 +3,8 @@ import { codePoints, isCjkBreakable, isClusterContinuation, isWhitespace, mayEnd
 const LETTER = /\p{L}/u;
 const isLetter = (cp: number): boolean => (cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp)));
 
+const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
+
 /** Thai, Lao, Myanmar and Khmer write words without spaces between them. */
 const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+/g;
 const HAS_UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
@@ -43,7 +45,10 @@ export function breakOpportunities(text: string): number[] {
       out.push(cps[k].index);
       continue;
     }
-    if ((prev === 0x2d || prev === 0x2010) && k >= 2 && isLetter(cps[k - 2].cp) && isLetter(next)) out.push(cps[k].index);
+    // UAX #14: a break may follow a hyphen (LB21 keeps it off the hyphen's front), not before a digit (LB25: `-5`),
+    // and not after a word-initial hyphen (LB20.1: ` -x`). So `F016-Zoe` may break as `F016-` / `Zoe`.
+    if ((prev === 0x2d || prev === 0x2010) && k >= 2 && !isWhitespace(cps[k - 2].cp) && !isDigit(next) && (isLetter(next) || next >= 0x80 || next === 0x28 || next === 0x5b))
+      out.push(cps[k].index);
   }
   return out;
 }

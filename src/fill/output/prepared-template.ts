@@ -1,3 +1,4 @@
+import type { AppearanceChecks } from '../../acroform/index.js';
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
@@ -159,6 +160,8 @@ export class FillCache {
   readonly maxEntries: number;
   /** Laid-out text shared by the engine's fills (same font registry). */
   readonly layouts = new LayoutCache();
+  /** Whether a template's own widget appearances can draw, kept by their bytes (weakly: they go with the template). */
+  readonly appearanceChecks: AppearanceChecks = new WeakMap();
   /** Shaped runs shared by the engine's fills (bounded inside the Shaper). */
   readonly shaper: Shaper;
   /** Font subsets shared by the engine's fills: embedding reuses their bytes. */

@@ -1,4 +1,5 @@
 import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFPage } from '@cantoo/pdf-lib';
+import { combFirstCell, widestWord } from '../../acroform/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
 import type { LayoutCache } from './layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
@@ -98,7 +99,9 @@ export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, value: str
   const room = box.height - 2 * padY(box);
   let size = style.fontSize;
   let lines = layout(t, text, textStyle(style, size), maxWidth);
-  while (size > MIN_FONT_SIZE && totalHeight(lines) > room) {
+  // Shrink until the lines fit the height and no word is cut (src/acroform's rule for interactive fields too).
+  const widest = widestWord(t.setter, text, textStyle(style, size), maxWidth);
+  while (size > MIN_FONT_SIZE && (totalHeight(lines) > room || (widest * size) / Math.max(style.fontSize, 0.01) > maxWidth)) {
     size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
     lines = layout(t, text, textStyle(style, size), maxWidth);
   }
@@ -124,12 +127,17 @@ function totalHeight(lines: Array<{ height: number }>): number {
   return lines.reduce((sum, l) => sum + l.height, 0);
 }
 
-/** charList: the box split into equal cells, one character centred in each. */
+/**
+ * charList: the box split into equal cells, one character centred in each.
+ * A value shorter than the cells starts in the cell Acrobat starts a comb
+ * field's value in (combFirstCell, the rule interactive output uses).
+ */
 export function drawCells(page: PDFPage, t: Typesetter, box: DrawBox, chars: string[], cells: number, style: ResolvedStyle): void {
   const cw = box.width / Math.max(1, cells);
+  const first = combFirstCell(cells, chars.length, style.alignment);
   chars.forEach((ch, i) => {
     if (ch.trim() === '') return;
-    drawSingleLine(page, t, { x: box.x + i * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
+    drawSingleLine(page, t, { x: box.x + (first + i) * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
   });
 }
 
