@@ -1,0 +1,133 @@
+/**
+ * No data lost (#18): a child process works packets forward on the embedded store
+ * (create, sign URL, open, update the payload, sign, complete and seal) and is killed
+ * with SIGKILL at a random moment, 200 times (CRASH_POINTS to change). After every kill
+ * the store must hold each packet before or after a step, never in between: statuses
+ * agree with each other, documents exist whole, and every committed state change has
+ * exactly its events in the outbox. The next child carries interrupted packets on.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import Database from 'libsql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPdf } from '../src/signing/index.js';
+import { exited, waitForOutput } from './helpers/redis.js';
+import { seededRandom } from './helpers/random.js';
+import { tempDir } from './helpers/signing.js';
+
+const POINTS = Number(process.env.CRASH_POINTS ?? 200);
+const LANES = 2;
+
+let tmp: { dir: string; remove: () => Promise<void> };
+let child: string;
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-crash-');
+  // One bundle of the child (its packages stay in node_modules): a node start costs a second less than tsx's.
+  child = path.join(process.cwd(), 'test-output', `workflow-crash-child-${process.pid}.mjs`);
+  await mkdir(path.dirname(child), { recursive: true });
+  await build({ entryPoints: ['test/helpers/workflow-crash-child.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: child, logLevel: 'warning' });
+}, 60_000);
+
+afterAll(async () => {
+  await tmp?.remove();
+});
+
+interface Row {
+  [k: string]: unknown;
+}
+
+/** Everything the store must agree on after a kill; returns the eids of complete packets. */
+async function check(dir: string, verified: Set<string>): Promise<{ complete: string[]; unfinished: string[] }> {
+  const db = new Database(path.join(dir, 'packets.db'));
+  try {
+    expect(db.prepare('PRAGMA integrity_check').get()).toEqual(expect.objectContaining({ integrity_check: 'ok' }));
+    const packets = db.prepare('SELECT * FROM packets').all() as Row[];
+    const complete: string[] = [];
+    const unfinished: string[] = [];
+    for (const p of packets) {
+      const eid = String(p.eid);
+      const signers = db.prepare('SELECT * FROM signers WHERE packet_eid = ? ORDER BY idx').all(eid) as Row[];
+      const done = signers.filter((s) => s.status === 'completed').length;
+      const expected = done === signers.length ? 'complete' : done > 0 ? 'partial' : 'sent';
+      expect(p.status, `packet ${eid}`).toBe(expected);
+      // Routing: the second signer never signed before the first.
+      if (signers[1]!.status === 'completed') expect(signers[0]!.status).toBe('completed');
+      const hooks = db.prepare("SELECT payload FROM outbox WHERE packet_eid = ? AND kind = 'webhook'").all(eid) as Row[];
+      const actions = hooks.map((h) => (JSON.parse(String(h.payload)) as { action: string }).action);
+      expect(actions.filter((a) => a === 'signerComplete').length, `signerComplete events of ${eid}`).toBe(done);
+      expect(actions.filter((a) => a === 'etchPacketComplete').length).toBe(expected === 'complete' ? 1 : 0);
+      for (const s of signers) {
+        const signedTokens = (db.prepare('SELECT count(*) AS n FROM tokens WHERE signer_eid = ? AND signed_at IS NOT NULL').get(s.eid) as Row).n;
+        expect(Number(signedTokens)).toBe(s.status === 'completed' ? 1 : 0);
+        expect(s.inputs_hash === null).toBe(s.status !== 'completed');
+      }
+      const docs = db.prepare('SELECT * FROM documents WHERE packet_eid = ?').all(eid) as Row[];
+      expect(docs).toHaveLength(1);
+      for (const d of docs) {
+        for (const hash of [String(d.assembled_hash), String(d.current_hash)]) {
+          const bytes = await readFile(path.join(dir, 'blobs', hash.slice(0, 2), hash));
+          expect(createHash('sha256').update(bytes).digest('hex')).toBe(hash);
+        }
+        if (expected === 'sent') expect(d.current_hash).toBe(d.assembled_hash);
+        else expect(d.current_hash).not.toBe(d.assembled_hash);
+        if (expected === 'complete' && !verified.has(eid)) {
+          const hash = String(d.current_hash);
+          const result = await verifyPdf(new Uint8Array(await readFile(path.join(dir, 'blobs', hash.slice(0, 2), hash))));
+          expect(result.signatures[0]).toMatchObject({ valid: true, coversWholeDocument: true });
+          verified.add(eid);
+        }
+      }
+      (expected === 'complete' ? complete : unfinished).push(eid);
+    }
+    return { complete, unfinished };
+  } finally {
+    db.close();
+  }
+}
+
+function start(dir: string): ChildProcess {
+  return spawn(process.execPath, [child, path.join(dir, 'store'), path.join(tmp.dir, 'identity'), 'http://127.0.0.1:9/hooks'], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function lane(n: number, points: number): Promise<{ kills: number; complete: number }> {
+  const dir = path.join(tmp.dir, `lane-${n}`);
+  const random = seededRandom(1000 + n);
+  const verified = new Set<string>();
+  let stderr = '';
+  for (let i = 0; i < points; i++) {
+    const p = start(dir);
+    p.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    await waitForOutput(p, /ready\n/, 60_000);
+    // A packet's steps take about 100-300 ms here: kill anywhere in the first few.
+    await new Promise((r) => setTimeout(r, Math.floor(random() * 600)));
+    if (p.exitCode !== null) throw new Error(`child exited by itself (${p.exitCode}): ${stderr}`);
+    p.kill('SIGKILL');
+    await exited(p);
+    await check(path.join(dir, 'store'), verified);
+  }
+  // A last run without a kill carries every interrupted packet to the end.
+  const before = await check(path.join(dir, 'store'), verified);
+  const p = start(dir);
+  await waitForOutput(p, /done /, 60_000);
+  p.kill('SIGKILL');
+  await exited(p);
+  const after = await check(path.join(dir, 'store'), verified);
+  for (const eid of before.unfinished) expect(after.complete, `packet ${eid} finished after the kills`).toContain(eid);
+  return { kills: points, complete: after.complete.length };
+}
+
+describe('workflow crash test', () => {
+  it(`${POINTS} SIGKILLs at random points leave every packet before or after a step, and the next run finishes them`, async () => {
+    const per = Math.ceil(POINTS / LANES);
+    const results = await Promise.all(Array.from({ length: LANES }, (_, n) => lane(n, per)));
+    const kills = results.reduce((a, r) => a + r.kills, 0);
+    const complete = results.reduce((a, r) => a + r.complete, 0);
+    console.log(`crash: ${kills} kills, ${complete} packets completed and sealed`);
+    expect(kills).toBeGreaterThanOrEqual(POINTS);
+    expect(complete).toBeGreaterThan(0);
+  }, 900_000);
+});
