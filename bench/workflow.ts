@@ -3,7 +3,7 @@
  * embedded signers each created, signed in turn, completed and sealed, on the embedded
  * store and on PostgreSQL. Every call into the store (reads, transactions, blobs) is
  * timed; the row reports store time against the rest (PDF work: assembly, marks,
- * certificate, seal) of the same run. Goal (ours): the store at most a quarter of it.
+ * certificate, seal) of the same run (reported; the issue sets no goal).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,7 +66,7 @@ async function runOn(label: string, open: () => Promise<PacketStore>, packets: n
     for (let i = 0; i < packets; i++) await one(i);
     const total = performance.now() - start;
     const storeMs = ms() - storeBefore;
-    return { name: `${label}: ${packets} packets of 2 signers, store time vs PDF work`, value: storeMs, unit: 'ms', baseline: total - storeMs, ratio: storeMs / (total - storeMs), goal: '<= 0.25' };
+    return { name: `${label}: ${packets} packets of 2 signers, store time vs PDF work`, value: storeMs, unit: 'ms', baseline: total - storeMs, ratio: storeMs / (total - storeMs) };
   } finally {
     await flow.close();
     await raw.close();
