@@ -369,3 +369,63 @@ describe.each(stores)('packet workflow on the %s', (_name, open) => {
     expect(events[0]).toMatchObject({ status: 'delivered', attempts: 4 });
   }, 60_000);
 });
+
+describe('packet workflow: mail without a server, and a dead mail server', () => {
+  it('writes .eml files when no mailer is given; sendEtchPacket on a sent packet mails the current signer again, with a new link', async () => {
+    const store = await openSqliteStore({ dir: path.join(tmp.dir, 'eml-store') });
+    const mailDir = path.join(tmp.dir, 'eml');
+    const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', mailDir, deliver: false });
+    try {
+      const created = await flow.service.createEtchPacket(packetBody({ isDraft: false }));
+      await flow.service.sendEtchPacket({ eid: created.eid }); // re-notifies round 1's email signer
+      await flow.dispatcher.drain({ untilSettled: true });
+      const { readdir, readFile } = await import('node:fs/promises');
+      const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml'));
+      const mails = await Promise.all(files.map((f) => readFile(path.join(mailDir, f), 'utf8')));
+      const toAda = mails.filter((m) => /^To: ada@example\.com$/m.test(m));
+      expect(toAda).toHaveLength(2);
+      expect(mails.some((m) => /^To: lin@example\.com$/m.test(m))).toBe(false);
+      const [a, b] = toAda.map(linkIn);
+      expect(a!.signerEid).toBe(b!.signerEid);
+      expect(a!.token).not.toBe(b!.token);
+      // Both links work until they expire.
+      await flow.service.openSigning(a!);
+      await flow.service.openSigning(b!);
+    } finally {
+      await flow.close();
+      await store.close();
+    }
+  }, 60_000);
+
+  it('a mail server that accepts no connection does not hold up webhooks; its mails end as failed after the capped retries', async () => {
+    const store = await openSqliteStore({ dir: path.join(tmp.dir, 'dead-smtp') });
+    const receiver = await WebhookReceiver.start();
+    // A port with no listener: every SMTP attempt is refused.
+    const { freePort } = await import('./helpers/redis.js');
+    const flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      mailer: smtpMailer({ host: '127.0.0.1', port: await freePort(), timeoutMs: 2_000 }),
+      webhook: { url: receiver.url, token: 't', allowHosts: [receiver.host] },
+      retry: { baseMs: 20, maxMs: 50, maxAttempts: 3 },
+      pollMs: 20,
+    });
+    try {
+      const created = await flow.service.createEtchPacket(packetBody({ isDraft: false }));
+      const cosigner = created.documentGroup.signers[1]!;
+      await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: cosigner.eid, clientUserId: 'u' })));
+      const hits = await until(() => receiver.accepted('signerUpdateStatus'), (h) => h.length === 1, 10_000);
+      expect(hits).toHaveLength(1);
+      const failed = await until(() => store.outbox({ packetEid: created.eid, kind: 'email', status: 'failed' }), (e) => e.length === 1, 20_000);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ attempts: 3 });
+      expect(failed[0]!.lastError).toMatch(/ECONNREFUSED|connect/i);
+    } finally {
+      await flow.close();
+      await store.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
