@@ -409,6 +409,25 @@ export class PacketService {
     });
   }
 
+  /** A signer's redirectURL and the parameters of where they stand (for error redirects); undefined without one. */
+  async redirectFor(signerEid: string): Promise<{ url: string; event: SignerEvent } | undefined> {
+    const s = await this.#store.signer(signerEid);
+    if (!s || typeof s.signer.redirectURL !== 'string') return undefined;
+    const packet = await this.#store.packet(s.packetEid);
+    if (!packet) return undefined;
+    return {
+      url: s.signer.redirectURL,
+      event: {
+        action: 'signerError',
+        signerStatus: s.status,
+        signerEid: s.eid,
+        documentGroupStatus: redirectGroupStatus(packet.status),
+        documentGroupEid: packet.groupEid,
+        etchPacketEid: packet.eid,
+      },
+    };
+  }
+
   // ——— downloads ———
 
   /** Every document of a document group as it is now (sealed once complete). */
