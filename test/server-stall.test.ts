@@ -145,20 +145,31 @@ describe('server: deadline', () => {
   it("the timed-out job's thread is ended and nothing keeps working on it", async () => {
     const pool = new RenderPool({ engine: {}, threads: 2, deadlineMs: 1_500 });
     try {
-      // Warm threads, all idle: the next job goes to one of them. Piscina may or may not have started a second one by now,
-      // so the reading is by identity: exactly one of the threads alive before the job is gone after it.
-      const warm = () => pool.run({ kind: 'generate', body: small }).catch(() => undefined);
+      // Warm threads first (piscina may or may not have started a second one).
+      // Warm-up and the last check get a long deadline of their own: on a loaded machine a cold thread alone can take 1.5 s.
+      const warm = () => pool.run({ kind: 'generate', body: small }, undefined, 30_000).catch(() => undefined);
       await Promise.all([warm(), warm()]);
       await Promise.all([warm(), warm()]);
-      const before = await pool.threadIds();
-      const failure = await pool.run({ kind: 'generate', body: bigTable() }).catch((e: unknown) => e);
+      // Read by identity: the threads alive while the table is being laid out (its own among them); after the
+      // deadline one of them must be gone. A replacement started afterwards is not among them.
+      // Far more rows than the deadline allows: left running, it would keep a core busy for many seconds.
+      const job = pool.run({ kind: 'generate', body: bigTable(150_000) }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      const during = await pool.threadIds();
+      const failure = await job;
       expect(failure).toMatchObject({ name: 'RenderError', status: 504 });
-      const after = await pool.threadIds();
-      expect(before.filter((id) => !after.includes(id))).toHaveLength(1);
-      // A small job first: when the ended thread was the only one, piscina starts a replacement, whose start-up
+      // The thread leaves piscina's list on its 'exit' event, a moment after it is ended.
+      const gone = async () => {
+        const after = await pool.threadIds();
+        return during.filter((id) => !after.includes(id)).length;
+      };
+      await expect.poll(gone, { timeout: 3_000, interval: 50 }).toBe(1);
+      // A small job next: when the ended thread was the only one, piscina starts a replacement, whose start-up
       // (loading the engine) is work of its own; after this job the pool is idle unless the table still runs.
-      expect((await pool.run({ kind: 'generate', body: small })).pdf.length).toBeGreaterThan(500);
-      // The table had seconds of layout left.
+      expect((await pool.run({ kind: 'generate', body: small }, undefined, 30_000)).pdf.length).toBeGreaterThan(500);
+      // A thread piscina started for that job while the replacement was loading also loads the engine: let it finish.
+      await new Promise((r) => setTimeout(r, 2_000));
+      // The table had many seconds of layout left.
       expect(await cpuOver(1_000)).toBeLessThan(0.3);
     } finally {
       await pool.close();

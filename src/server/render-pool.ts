@@ -51,23 +51,23 @@ export class RenderPool {
   }
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */
-  async run(job: PoolJob, signal?: AbortSignal): Promise<{ pdf: Uint8Array; templateTitle?: string }> {
+  async run(job: PoolJob, signal?: AbortSignal, deadlineMs = this.deadlineMs): Promise<{ pdf: Uint8Array; templateTitle?: string }> {
     const pool = await this.#pool;
-    const deadline = AbortSignal.timeout(this.deadlineMs);
+    const deadline = AbortSignal.timeout(deadlineMs);
     const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
     let outcome: RequestOutcome;
     try {
       outcome = await pool.run({ ...job, engine: this.#engine }, { signal: abort });
     } catch (e) {
-      throw this.#failure(e, deadline, signal);
+      throw this.#failure(e, deadline, signal, deadlineMs);
     }
     if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
     // Structured cloning hands a Uint8Array back as one.
     return outcome.templateTitle === undefined ? { pdf: outcome.pdf } : { pdf: outcome.pdf, templateTitle: outcome.templateTitle };
   }
 
-  #failure(e: unknown, deadline: AbortSignal, signal?: AbortSignal): CastpressError {
-    if (deadline.aborted) return new RenderError(`Rendering took longer than ${this.deadlineMs} ms`, 504, { cause: e });
+  #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number): CastpressError {
+    if (deadline.aborted) return new RenderError(`Rendering took longer than ${deadlineMs} ms`, 504, { cause: e });
     if (signal?.aborted) return new RenderError('The request was cancelled', 499, { cause: e });
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
