@@ -4,6 +4,7 @@
  * and keeps it for the thread's life.
  */
 import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import path from 'node:path';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
@@ -16,7 +17,13 @@ export interface WorkerTask {
   outDir: string;
   baseDir: string;
   /** Engine options that survive structured cloning (no functions). */
-  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & { templatesDir?: string; chromium?: EngineOptions['chromium']; privateKey?: string };
+  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & {
+    templatesDir?: string;
+    chromium?: EngineOptions['chromium'];
+    privateKey?: string;
+    /** Options of the thread's own httpResolver (a function cannot cross into a thread). */
+    fetch?: HttpResolverOptions;
+  };
 }
 
 /** One server request run off the event loop (`src/server/render-pool.ts`): fill or Markdown generate. */
@@ -41,8 +48,9 @@ let state: ThreadState | undefined;
 
 function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState {
   if (!state) {
-    const { templatesDir, ...options } = task.engine;
-    state = { engine: createEngine({ ...options, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
+    const { templatesDir, fetch, ...options } = task.engine;
+    const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
+    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
   }
   return state;
 }
