@@ -75,15 +75,30 @@ function allowed(url: URL, allowHosts: readonly string[]): boolean {
   });
 }
 
+/** A lookup has no timeout of its own: the fetch's deadline ends it. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** Resolves once and checks every address; returns the one to connect to. */
-async function checkedAddress(url: URL, allowHosts: readonly string[]): Promise<{ address: string; family: 4 | 6 }> {
+async function checkedAddress(url: URL, allowHosts: readonly string[], signal: AbortSignal): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  const name = host.toLowerCase().replace(/\.$/, '');
   const pass = allowed(url, allowHosts);
   let addresses: LookupAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
   else {
-    if (!pass && (host === 'localhost' || host.endsWith('.localhost'))) throw new FetchRefused(`${host} is not a public host`);
-    addresses = await dnsLookup(host, { all: true, verbatim: true });
+    if (!pass && (name === 'localhost' || name.endsWith('.localhost'))) throw new FetchRefused(`${host} is not a public host`);
+    try {
+      addresses = await abortable(dnsLookup(host, { all: true, verbatim: true }), signal);
+    } catch (e) {
+      throw new FetchRefused(`${host}: ${(e as { code?: string }).code ?? 'lookup failed'}`);
+    }
   }
   if (addresses.length === 0) throw new FetchRefused(`${host} has no address`);
   if (!pass) {
@@ -165,7 +180,7 @@ export function httpResolver(options: HttpResolverOptions = {}, cache: ResponseC
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`${url.protocol} is not fetched`);
       if (url.username || url.password) throw new FetchRefused('credentials in URL');
-      const target = await checkedAddress(url, allowHosts);
+      const target = await checkedAddress(url, allowHosts, signal);
       const res = await requestOnce(url, target, maxBytes, signal);
       if (res.location !== undefined) {
         if (hop >= maxRedirects) throw new FetchRefused(`more than ${maxRedirects} redirects`);
