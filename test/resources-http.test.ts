@@ -190,3 +190,23 @@ describe('httpResolver refuses non-public addresses (SSRF probes)', () => {
     expect(Buffer.from(a!.body).equals(png)).toBe(true);
   });
 });
+
+describe('CLI fetch flags', () => {
+  const bin = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'castpress.js');
+  async function generate(args: string[]): Promise<Uint8Array> {
+    const request = path.join(dir, 'logo-request.json');
+    await writeFile(request, JSON.stringify({ title: 'CLI', logo: { src: `http://127.0.0.1:${imagePort}/logo.png` }, data: [{ heading: 'CLI logo' }] }));
+    const out = path.join(dir, `cli-${Math.random().toString(36).slice(2)}.pdf`);
+    await run(process.execPath, [bin, 'generate', request, '-o', out, ...args], { cwd: dir, timeout: 120_000 });
+    const { readFile } = await import('node:fs/promises');
+    return new Uint8Array(await readFile(out));
+  }
+
+  it('generate fetches an allow-listed http logo; without the allow-list (loopback) or with --no-fetch it does not', async () => {
+    expect(await imageCount(await generate(['--allow-host', `127.0.0.1:${imagePort}`]), dir)).toBe(1);
+    const hits = imageHits;
+    expect(await imageCount(await generate([]), dir)).toBe(0);
+    expect(await imageCount(await generate(['--no-fetch', '--allow-host', `127.0.0.1:${imagePort}`]), dir)).toBe(0);
+    expect(imageHits).toBe(hits);
+  }, 120_000);
+});
