@@ -19,7 +19,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpResolver, ResponseCache } from '../src/index.js';
 import { FetchRefused, loadResource } from '../src/resources/index.js';
-import { startServer, type RunningServer } from '../src/server/index.js';
+import { buildApp, RESOURCE_WARNING_HEADER, startServer, type RunningServer } from '../src/server/index.js';
+import { createEngine } from '../src/index.js';
+import { Writable } from 'node:stream';
 
 const Anvil = anvilModule.default;
 const run = promisify(execFile);
@@ -128,6 +130,45 @@ describe('httpResolver behind castpress serve (official client)', () => {
     expect(filled.statusCode).toBe(200);
     expect(await imageCount(new Uint8Array(filled.data as Buffer), dir)).toBe(0);
     expect(probeHits).toBe(before);
+  }, 30_000);
+
+  it('a resource that did not load is named in a warning header (fill and Markdown)', async () => {
+    const post = (route: string, body: unknown) =>
+      fetch(`${server.url}/api/v1/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('k:').toString('base64')}` }, body: JSON.stringify(body) });
+    const fill = await post(`fill/${EID}.pdf`, { data: { photo: `http://127.0.0.1:${imagePort}/missing.png` } });
+    expect(fill.status).toBe(200);
+    expect(fill.headers.get(RESOURCE_WARNING_HEADER)).toBe('data.photo: image not loaded (status 404)');
+    const md = await post('generate-pdf', { logo: { src: `http://127.0.0.1:${probePort4}/x.png` }, data: [{ content: `![a](http://127.0.0.1:${imagePort}/text)` }] });
+    expect(md.status).toBe(200);
+    const warning = md.headers.get(RESOURCE_WARNING_HEADER) ?? '';
+    expect(warning).toContain('logo.src: image not loaded (<host> is not a public address');
+    expect(warning).toContain('data[0].content: image not loaded (content type text/html is not an accepted image type)');
+    const ok = await post(`fill/${EID}.pdf`, { data: { photo: `http://127.0.0.1:${imagePort}/logo.png` } });
+    expect(ok.headers.get(RESOURCE_WARNING_HEADER)).toBeNull();
+    expect(probeHits).toBe(0);
+  }, 30_000);
+});
+
+describe('strict resources', () => {
+  it('turn a resource that did not load into a 400 on its property, logged without the URL', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
+    const engine = createEngine({ templates: path.join(dir, 'templates'), resolver: httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`] }) });
+    const app = await buildApp({ engine, closeEngine: true, strictResources: true, logger: 'warn', logStream });
+    try {
+      const res = await app.inject({ method: 'POST', url: `/api/v1/fill/${EID}.pdf`, payload: { data: { photo: `http://127.0.0.1:${imagePort}/secret-token-123.png` } } });
+      expect(res.statusCode).toBe(400);
+      const body = res.json() as { name: string; fields: Array<{ property: string; message: string }> };
+      expect(body.name).toBe('ValidationError');
+      expect(body.fields).toEqual([{ property: 'data.photo', message: 'The image could not be loaded: status 404' }]);
+      const log = lines.join('');
+      expect(log).toContain('remote resource not loaded');
+      expect(log).toContain('data.photo');
+      expect(log).not.toContain('secret-token-123');
+      expect(log).not.toContain('127.0.0.1');
+    } finally {
+      await app.close();
+    }
   }, 30_000);
 });
 

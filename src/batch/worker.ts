@@ -4,7 +4,7 @@
  * and keeps it for the thread's life.
  */
 import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
-import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions, type ResourceProblem } from '../resources/index.js';
 import path from 'node:path';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
@@ -37,7 +37,9 @@ export interface RequestTask {
 }
 
 /** What `request` hands back: the bytes (and the template's title, for the file name), or the typed error. */
-export type RequestOutcome = { ok: true; pdf: Uint8Array; templateTitle?: string } | { ok: false; status: number; error: ErrorBody };
+export type RequestOutcome =
+  | { ok: true; pdf: Uint8Array; templateTitle?: string; problems?: ResourceProblem[] }
+  | { ok: false; status: number; error: ErrorBody };
 
 interface ThreadState {
   engine: Engine;
@@ -89,13 +91,17 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
 export async function request(task: RequestTask): Promise<RequestOutcome> {
   const { engine } = threadState({ engine: task.engine, baseDir: process.cwd() });
   try {
-    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body) };
+    // Resources that did not load travel back with the PDF: the server logs and reports them.
+    const problems: ResourceProblem[] = [];
+    const onResourceProblem = (p: ResourceProblem) => problems.push(p);
+    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body, { onResourceProblem }), problems };
     let templateTitle: string | undefined;
     const onTemplate = (t: { title?: string }) => {
       templateTitle = t.title;
     };
-    const pdf = await engine.fill(task.template ?? '', task.body, task.versionNumber === undefined ? { onTemplate } : { versionNumber: task.versionNumber, onTemplate });
-    return { ok: true, pdf, templateTitle };
+    const options = { onTemplate, onResourceProblem, ...(task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber }) };
+    const pdf = await engine.fill(task.template ?? '', task.body, options);
+    return { ok: true, pdf, templateTitle, problems };
   } catch (e) {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };

@@ -14,7 +14,8 @@ export const SERVE_USAGE = `castpress serve [options]
   --public-url URL  base of signed download links (default: the request's Host)
   --private-key F   PEM private key for RSA-encrypted \`data\` strings
   --log-level L     fatal|error|warn|info|debug|trace|silent (default info)
-${FETCH_USAGE}`;
+${FETCH_USAGE}
+  --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -32,6 +33,7 @@ export async function serve(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
+      'strict-fetch': { type: 'boolean' },
     },
     strict: true,
   });
@@ -55,6 +57,7 @@ export async function serve(argv: string[]): Promise<number> {
     handleSignals: true,
     engine: privateKey ? { privateKey } : {},
     fetch: fetchOptions(values),
+    strictResources: values['strict-fetch'] ?? false,
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -103,7 +103,7 @@ async function checkedAddress(url: URL, allowHosts: readonly string[], signal: A
   if (addresses.length === 0) throw new FetchRefused(`${host} has no address`);
   if (!pass) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new FetchRefused(`${host} resolves to a non-public address`);
+    if (bad) throw new FetchRefused(isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`);
   }
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
@@ -188,7 +188,7 @@ export function httpResolver(options: HttpResolverOptions = {}, cache: ResponseC
         continue;
       }
       if (res.status !== 200 || !res.body) throw new FetchRefused(`status ${res.status}`);
-      if (!acceptedType(kind, res.contentType)) throw new FetchRefused(`content type ${res.contentType ?? 'missing'} is not accepted for a ${kind}`);
+      if (!acceptedType(kind, res.contentType)) throw new FetchRefused(`content type ${res.contentType ?? '(none)'} is not an accepted ${kind} type`);
       const out: ResolvedResource = { body: res.body, ...(res.contentType ? { contentType: res.contentType } : {}) };
       cache.set(`${kind} ${href}`, out);
       return out;

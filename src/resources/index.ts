@@ -7,3 +7,5 @@ export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js'
 
 export type { HttpResolverOptions } from './http-resolver.js';
 export { httpResolver, ResponseCache, FetchRefused } from './http-resolver.js';
+export type { ResourceProblem } from './report.js';
+export { reportingResolver, propertyOf } from './report.js';

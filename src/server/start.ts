@@ -34,6 +34,8 @@ export interface StartOptions {
    * addresses only); `false` loads no remote URL. Ignored when `engine.resolver` is given.
    */
   fetch?: false | HttpResolverOptions;
+  /** A remote resource that did not load is a 400 on its property (default: warning header and log line). */
+  strictResources?: boolean;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -72,6 +74,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     closeEngine: true,
     logger: options.logger,
     publicUrl: options.publicUrl,
+    strictResources: options.strictResources,
   });
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
