@@ -7,11 +7,12 @@
  *     await engine.close();
  */
 export { Engine, createEngine, DEFAULT_LIMITS } from './engine/index.js';
-export type { EngineOptions, FillCallOptions, Limits } from './engine/index.js';
+export type { EngineOptions, FillCallOptions, GenerateCallOptions, Limits } from './engine/index.js';
 export * from './errors/index.js';
 export { encryptDataString, decryptDataString } from './crypto/index.js';
 export type { KeyInput } from './crypto/index.js';
-export type { ResourceResolver, ResourceKind, ResolvedResource } from './resources/index.js';
+export type { ResourceResolver, ResourceKind, ResolvedResource, HttpResolverOptions, ResourceProblem } from './resources/index.js';
+export { httpResolver, ResponseCache } from './resources/index.js';
 export { DirectoryTemplateStore, MemoryTemplateStore, WORKING_VERSION, LATEST_PUBLISHED, FIELD_TYPES, parseTemplate } from './template/index.js';
 export type { Template, TemplateInput, TemplateField, TemplateStyle, TemplateStore, FieldType, Rect } from './template/index.js';
 export type {

@@ -4,6 +4,7 @@
  * and keeps it for the thread's life.
  */
 import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions, type ResourceProblem } from '../resources/index.js';
 import path from 'node:path';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
@@ -16,7 +17,13 @@ export interface WorkerTask {
   outDir: string;
   baseDir: string;
   /** Engine options that survive structured cloning (no functions). */
-  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & { templatesDir?: string; chromium?: EngineOptions['chromium']; privateKey?: string };
+  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & {
+    templatesDir?: string;
+    chromium?: EngineOptions['chromium'];
+    privateKey?: string;
+    /** Options of the thread's own httpResolver (a function cannot cross into a thread). */
+    fetch?: HttpResolverOptions;
+  };
 }
 
 /** One server request run off the event loop (`src/server/render-pool.ts`): fill or Markdown generate. */
@@ -30,7 +37,9 @@ export interface RequestTask {
 }
 
 /** What `request` hands back: the bytes (and the template's title, for the file name), or the typed error. */
-export type RequestOutcome = { ok: true; pdf: Uint8Array; templateTitle?: string } | { ok: false; status: number; error: ErrorBody };
+export type RequestOutcome =
+  | { ok: true; pdf: Uint8Array; templateTitle?: string; problems?: ResourceProblem[] }
+  | { ok: false; status: number; error: ErrorBody };
 
 interface ThreadState {
   engine: Engine;
@@ -41,8 +50,9 @@ let state: ThreadState | undefined;
 
 function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState {
   if (!state) {
-    const { templatesDir, ...options } = task.engine;
-    state = { engine: createEngine({ ...options, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
+    const { templatesDir, fetch, ...options } = task.engine;
+    const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
+    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
   }
   return state;
 }
@@ -81,13 +91,17 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
 export async function request(task: RequestTask): Promise<RequestOutcome> {
   const { engine } = threadState({ engine: task.engine, baseDir: process.cwd() });
   try {
-    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body) };
+    // Resources that did not load travel back with the PDF: the server logs and reports them.
+    const problems: ResourceProblem[] = [];
+    const onResourceProblem = (p: ResourceProblem) => problems.push(p);
+    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body, { onResourceProblem }), problems };
     let templateTitle: string | undefined;
     const onTemplate = (t: { title?: string }) => {
       templateTitle = t.title;
     };
-    const pdf = await engine.fill(task.template ?? '', task.body, task.versionNumber === undefined ? { onTemplate } : { versionNumber: task.versionNumber, onTemplate });
-    return { ok: true, pdf, templateTitle };
+    const options = { onTemplate, onResourceProblem, ...(task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber }) };
+    const pdf = await engine.fill(task.template ?? '', task.body, options);
+    return { ok: true, pdf, templateTitle, problems };
   } catch (e) {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { reportError, writePdf } from './output.js';
+import { FETCH_FLAGS, FETCH_USAGE, fetchResolver } from './fetch-flags.js';
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
 
@@ -12,7 +13,8 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   DATA.json         the fill request body ({data, title?, fontSize?, ...}); "-" reads stdin
   -o, --output F    the PDF to write (default: stdout when it is not a terminal)
   --templates DIR   template directory for EIDs
-  --version N       template version for EIDs (-1: working version)`;
+  --version N       template version for EIDs (-1: working version)
+${FETCH_USAGE}`;
 
 export async function readJsonArg(file: string): Promise<unknown> {
   const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
@@ -33,14 +35,14 @@ export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS },
   });
   if (values.help || positionals.length !== 2) {
     console.log(FILL_USAGE);
     return values.help ? 0 : 1;
   }
   const [templateRef, dataFile] = positionals;
-  const engine = createEngine({ templates: values.templates });
+  const engine = createEngine({ templates: values.templates, resolver: fetchResolver(values) });
   try {
     const request = await readJsonArg(dataFile);
     const template = TemplateFiles.isFile(templateRef) ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef)) : templateRef;

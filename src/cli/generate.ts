@@ -2,23 +2,25 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine/index.js';
 import { readJsonArg } from './fill.js';
 import { reportError, writePdf } from './output.js';
+import { FETCH_FLAGS, FETCH_USAGE, fetchResolver } from './fetch-flags.js';
 
 export const GENERATE_USAGE = `castpress generate REQUEST.json [-o out.pdf]
 
   REQUEST.json      the generate-pdf request body (Markdown blocks, or {type: "html", data: {html, css}}); "-" reads stdin
-  -o, --output F    the PDF to write (default: stdout when it is not a terminal)`;
+  -o, --output F    the PDF to write (default: stdout when it is not a terminal)
+${FETCH_USAGE}`;
 
 export async function generateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+    options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS },
   });
   if (values.help || positionals.length !== 1) {
     console.log(GENERATE_USAGE);
     return values.help ? 0 : 1;
   }
-  const engine = createEngine();
+  const engine = createEngine({ resolver: fetchResolver(values) });
   try {
     return await writePdf(await engine.generate(await readJsonArg(positionals[0])), values.output);
   } catch (e) {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
+import { FETCH_FLAGS, FETCH_USAGE, fetchOptions } from './fetch-flags.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -12,7 +13,9 @@ export const SERVE_USAGE = `castpress serve [options]
   --no-auth         accept every request as a production key (no keys file)
   --public-url URL  base of signed download links (default: the request's Host)
   --private-key F   PEM private key for RSA-encrypted \`data\` strings
-  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)`;
+  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)
+${FETCH_USAGE}
+  --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -29,6 +32,8 @@ export async function serve(argv: string[]): Promise<number> {
       'private-key': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      ...FETCH_FLAGS,
+      'strict-fetch': { type: 'boolean' },
     },
     strict: true,
   });
@@ -51,6 +56,8 @@ export async function serve(argv: string[]): Promise<number> {
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
     engine: privateKey ? { privateKey } : {},
+    fetch: fetchOptions(values),
+    strictResources: values['strict-fetch'] ?? false,
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -5,7 +5,7 @@ import { Shaper, SubsetCache } from '../text/index.js';
 import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
-import type { ResourceResolver } from '../resources/index.js';
+import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
 import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
@@ -34,6 +34,13 @@ export interface FillCallOptions {
   versionNumber?: number;
   /** Called with the resolved template before rendering (the REST server names the file after its title). */
   onTemplate?: (template: Template) => void;
+  /** Told about every http(s) resource that did not load (the server logs it and sends a warning header). */
+  onResourceProblem?: (problem: ResourceProblem) => void;
+}
+
+export interface GenerateCallOptions {
+  /** As for fill; Markdown only (HTML resources load in Chromium through the engine's resolver). */
+  onResourceProblem?: (problem: ResourceProblem) => void;
 }
 
 /**
@@ -78,14 +85,14 @@ export class Engine {
     return fill(resolved, parsedRequest, {
       fonts: this.fonts,
       cache: this.fillCache,
-      resolver: this.options.resolver,
+      resolver: this.resolverFor(callOptions.onResourceProblem),
       maxImageBytes: this.limits.imageBytes,
       images: this.images,
     });
   }
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */
-  async generate(request: unknown): Promise<Uint8Array> {
+  async generate(request: unknown, callOptions: GenerateCallOptions = {}): Promise<Uint8Array> {
     this.assertOpen();
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
@@ -97,7 +104,7 @@ export class Engine {
     const { generateMarkdown } = await import('../markdown/index.js');
     return generateMarkdown(parsed, {
       fonts: this.fonts,
-      resolver: this.options.resolver,
+      resolver: this.resolverFor(callOptions.onResourceProblem),
       maxImageBytes: this.limits.imageBytes,
       now: (this.options.now ?? (() => new Date()))(),
       timeZone: this.options.timeZone,
@@ -163,6 +170,11 @@ export class Engine {
       }
     }
     if (errors.length > 0) throw new ValidationError(errors);
+  }
+
+  /** The engine's resolver, reporting what does not load when the caller listens. */
+  private resolverFor(onProblem: ((problem: ResourceProblem) => void) | undefined): ResourceResolver | undefined {
+    return onProblem ? reportingResolver(this.options.resolver, onProblem) : this.options.resolver;
   }
 
   private async resolveTemplate(template: TemplateInput | Template | string, versionNumber?: number): Promise<Template> {

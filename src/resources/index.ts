@@ -4,3 +4,8 @@ export type { DecodedDataUrl } from './data-url.js';
 export { parseDataUrl } from './data-url.js';
 export type { LookupAll } from './address-guard.js';
 export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js';
+
+export type { HttpResolverOptions } from './http-resolver.js';
+export { httpResolver, ResponseCache, FetchRefused } from './http-resolver.js';
+export type { ResourceProblem } from './report.js';
+export { reportingResolver, propertyOf } from './report.js';

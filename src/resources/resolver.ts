@@ -18,7 +18,13 @@ export interface ResolvedResource {
  * Fetches `url` on the caller's terms. Return `null`/`undefined` to refuse.
  * Only called for http(s) URLs; `file:` and other schemes are refused before it.
  */
-export type ResourceResolver = (url: string, kind: ResourceKind) => Promise<ResolvedResource | null | undefined>;
+export type ResourceResolver = ((url: string, kind: ResourceKind) => Promise<ResolvedResource | null | undefined>) & {
+  /**
+   * Set by a resolver that checks the addresses it connects to itself (httpResolver: after
+   * every redirect, with its allow-list); loadResource then skips its own pre-check.
+   */
+  readonly guardsAddresses?: boolean;
+};
 
 export interface FetchLimits {
   /** Largest body accepted, bytes. */
@@ -45,7 +51,7 @@ export async function loadResource(
     return decoded;
   }
   if (!resolver || !/^https?:\/\//i.test(url)) return null;
-  if (!(await isPublicUrl(url, limits.lookup))) return null;
+  if (!resolver.guardsAddresses && !(await isPublicUrl(url, limits.lookup))) return null;
   try {
     const res = await resolver(url, kind);
     if (!res || !(res.body instanceof Uint8Array) || res.body.byteLength > limits.maxBytes) return null;

@@ -37,6 +37,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Fill and Markdown on worker threads with a deadline (startServer creates one); closed with the server. */
   renderPool?: RenderPool;
+  /** A remote resource that did not load is a 400 on its property rather than a warning header (see resource-warnings.ts). */
+  strictResources?: boolean;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -72,6 +74,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     publicUrl: options.publicUrl,
     urlStore: new UrlStore({ secret: config?.signingSecret ?? randomBytes(32), now, ...options.urlStore }),
     renderPool: options.renderPool,
+    strictResources: options.strictResources ?? false,
     requests: new WeakMap(),
   };
 

@@ -19,6 +19,8 @@ export interface ServerContext {
   publicUrl?: string;
   /** Fill and Markdown off the event loop (worker threads with a deadline); without it they run on the engine. */
   renderPool?: RenderPool;
+  /** A remote resource that did not load makes the request a 400 (default: a warning header). */
+  strictResources?: boolean;
   /** Per request: aborted when the client goes away, and the work that keeps its concurrency slot held. */
   requests: WeakMap<FastifyRequest, RequestSlot>;
 }

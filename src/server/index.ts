@@ -9,3 +9,4 @@ export { DEFAULT_MULTIPART_LIMITS } from './multipart.js';
 export type { MultipartLimits } from './multipart.js';
 export { URL_LIFETIME_MS, LinkExpiredError } from './url-store.js';
 export { WATERMARK_TEXT, watermarkPdf } from './watermark.js';
+export { RESOURCE_WARNING_HEADER } from './resource-warnings.js';

@@ -3,6 +3,7 @@ import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -28,6 +29,13 @@ export interface StartOptions {
    * main engine; so does an engine option that cannot reach a thread (a resolver or clock function).
    */
   renderPool?: false | Omit<RenderPoolOptions, 'engine'>;
+  /**
+   * Remote http(s) resources through httpResolver with these options (default `{}`: public
+   * addresses only); `false` loads no remote URL. Ignored when `engine.resolver` is given.
+   */
+  fetch?: false | HttpResolverOptions;
+  /** A remote resource that did not load is a 400 on its property (default: warning header and log line). */
+  strictResources?: boolean;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -35,7 +43,8 @@ function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine']
   const { fonts, limits, timeZone, chromium, privateKey, ...rest } = options.engine ?? {};
   if (Object.values(rest).some((v) => v !== undefined)) return undefined;
   if (privateKey !== undefined && typeof privateKey !== 'string') return undefined;
-  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}) };
+  const fetch = options.fetch === false ? undefined : (options.fetch ?? {});
+  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}), ...(fetch ? { fetch } : {}) };
 }
 
 export interface RunningServer {
@@ -54,7 +63,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (!config && !options.noAuth) {
     throw new Error('No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key');
   }
-  const engine = createEngine({ ...options.engine, templates: options.templates });
+  const resolver = options.engine?.resolver ?? (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
+  const engine = createEngine({ ...options.engine, resolver, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
   const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
   const app = await buildApp({
@@ -64,6 +74,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     closeEngine: true,
     logger: options.logger,
     publicUrl: options.publicUrl,
+    strictResources: options.strictResources,
   });
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });

@@ -3,6 +3,8 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { requestBody } from '../body.js';
 import { renderFor, sendPdf, titleOf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
+import type { ResourceProblem } from '../../resources/index.js';
+import { reportResourceProblems } from '../resource-warnings.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
 export function parseVersionNumber(raw: unknown): number | undefined {
@@ -23,12 +25,16 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
       templateTitle = t.title;
     };
     const pool = ctx.renderPool;
+    let problems: ResourceProblem[] = [];
+    const onResourceProblem = (p: ResourceProblem) => problems.push(p);
     const pdf = await renderFor(ctx, request, async (signal) => {
-      if (!pool) return ctx.engine.fill(m[1]!, body, versionNumber === undefined ? { onTemplate } : { versionNumber, onTemplate });
+      if (!pool) return ctx.engine.fill(m[1]!, body, { onTemplate, onResourceProblem, ...(versionNumber === undefined ? {} : { versionNumber }) });
       const done = await pool.run(versionNumber === undefined ? { kind: 'fill', template: m[1]!, body } : { kind: 'fill', template: m[1]!, versionNumber, body }, signal);
       templateTitle = done.templateTitle;
+      problems = done.problems;
       return done.pdf;
     });
+    reportResourceProblems(request, reply, body, problems, ctx.strictResources ?? false);
     // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
     await sendPdf(ctx, request, reply, pdf, body, pdfName(titleOf(body) ?? templateTitle, m[1]!));
   });

@@ -1,0 +1,33 @@
+import { httpResolver, ResponseCache, type HttpResolverOptions, type ResourceResolver } from '../resources/index.js';
+
+/**
+ * The remote-resource flags shared by fill, generate and serve: fetching public
+ * http(s) URLs is on by default (the hosted API's behaviour), `--no-fetch`
+ * turns it off, `--allow-host` lets a named host through the address check.
+ */
+export const FETCH_FLAGS = {
+  'no-fetch': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
+} as const;
+
+export const FETCH_USAGE = `  --no-fetch        load no http(s) URL (images, logo, stylesheets, fonts); data: URLs still load
+  --allow-host H[:P] let this host (optionally only this port) through the public-address check; repeatable`;
+
+export interface FetchFlagValues {
+  'no-fetch'?: boolean;
+  'allow-host'?: string[];
+}
+
+/** Resolver options from the flags, or false for `--no-fetch`. */
+export function fetchOptions(values: FetchFlagValues): HttpResolverOptions | false {
+  if (values['no-fetch']) return false;
+  for (const host of values['allow-host'] ?? []) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+)(:\d{1,5})?$/.test(host)) throw new Error(`--allow-host must be HOST or HOST:PORT, got ${host}`);
+  }
+  return { allowHosts: values['allow-host'] ?? [] };
+}
+
+export function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
+  const options = fetchOptions(values);
+  return options === false ? undefined : httpResolver(options, new ResponseCache());
+}

@@ -1,0 +1,53 @@
+/**
+ * Web-font catalogue names (#21): a folder laid out like the Google Fonts
+ * repository (ofl/<family>/<Family>-<Style>.ttf) given as a font directory
+ * resolves its families by exact, case-sensitive name in Markdown and fill.
+ * System font folders are switched off so the face can only come from it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, isCastpressError } from '../src/index.js';
+import { field, pageFonts, template } from './fixtures/fill/templates.js';
+
+const catalogue = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'font-catalogue');
+const engine = createEngine({ fonts: { directories: [catalogue], systemDirectories: [] } });
+const bare = createEngine({ fonts: { systemDirectories: [] } });
+afterAll(async () => {
+  await engine.close();
+  await bare.close();
+});
+
+/** Subset names carry a suffix after the PostScript name. */
+const isCatalogueFace = (name: string) => name.startsWith('NotoSerifDisplay-Regular');
+
+async function status(p: Promise<unknown>): Promise<{ status: number; property?: string }> {
+  try {
+    await p;
+    return { status: 200 };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { status: e.status, property: e.fields[0]?.property };
+  }
+}
+
+describe('catalogue font names', () => {
+  it('Markdown: fontFamily "Noto Serif Display" draws with the catalogue face', async () => {
+    const pdf = await engine.generate({ fontFamily: 'Noto Serif Display', logo: false, data: [{ content: 'Catalogue face' }] });
+    expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
+  });
+
+  it('fill: a field styled with the catalogue family', async () => {
+    const t = await template([field('shortText', { id: 'name', style: { fontFamily: 'Noto Serif Display' } } as never)]);
+    const pdf = await engine.fill(t, { data: { name: 'Catalogue face' } });
+    expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
+    const viaRequest = await engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto Serif Display' } } });
+    expect((await pageFonts(viaRequest)).filter(isCatalogueFace)).toHaveLength(1);
+  });
+
+  it('names are exact and case-sensitive (400 on the property); without the catalogue the name is unknown', async () => {
+    expect(await status(engine.generate({ fontFamily: 'noto serif display', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect((await status(engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto serif Display' } } }))).status).toBe(400);
+    expect((await status(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(400);
+  });
+});
