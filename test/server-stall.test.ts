@@ -136,7 +136,11 @@ describe('server: deadline', () => {
       expect(answer.status).toBe(504);
       expect(JSON.parse(answer.body)).toMatchObject({ name: 'RenderError', fields: [] });
       expect(answer.ms).toBeLessThan(1_500 + 2_000);
-      expect((await post(server.url, '/api/v1/generate-pdf', small)).status).toBe(200);
+      // The server serves again; the ended thread's replacement loads the engine first, which on a loaded
+      // machine can itself take longer than this test's short deadline: a few tries.
+      let next = await post(server.url, '/api/v1/generate-pdf', small);
+      for (let i = 0; i < 4 && next.status === 504; i++) next = await post(server.url, '/api/v1/generate-pdf', small);
+      expect(next.status).toBe(200);
     } finally {
       await server.close();
     }
