@@ -429,3 +429,25 @@ describe('packet workflow: mail without a server, and a dead mail server', () =>
     }
   }, 60_000);
 });
+
+describe('packet workflow: webhook addresses', () => {
+  it('refuses a loopback webhook URL unless its host is allowed: 0 hits, the event ends failed with the reason', async () => {
+    const store = await openSqliteStore({ dir: path.join(tmp.dir, 'hook-guard') });
+    const receiver = await WebhookReceiver.start();
+    const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', deliver: false, mailDir: path.join(tmp.dir, 'hook-guard-mail'), webhook: { url: receiver.url, token: 't' }, retry: { baseMs: 5, maxMs: 10, maxAttempts: 2 } });
+    try {
+      const created = await flow.service.createEtchPacket(packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }));
+      await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u' })));
+      await flow.dispatcher.drain({ untilSettled: true });
+      const events = await store.outbox({ packetEid: created.eid, kind: 'webhook' });
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ status: 'failed', attempts: 2 });
+      expect(events[0]!.lastError).toMatch(/not a public address/);
+      expect(receiver.hits).toHaveLength(0);
+    } finally {
+      await flow.close();
+      await store.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});

@@ -85,8 +85,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Resolves once and checks every address; returns the one to connect to. */
-async function checkedAddress(url: URL, allowHosts: readonly string[], signal: AbortSignal): Promise<{ address: string; family: 4 | 6 }> {
+/** Resolves once and checks every address; returns the one to connect to (webhook delivery uses it too). */
+export async function checkedAddress(url: URL, allowHosts: readonly string[], signal: AbortSignal): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const name = host.toLowerCase().replace(/\.$/, '');
   const pass = allowed(url, allowHosts);
@@ -109,6 +109,14 @@ async function checkedAddress(url: URL, allowHosts: readonly string[], signal: A
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
+/** A `lookup` for http(s).request that answers the checked address: the connection goes there, whatever DNS says now. */
+export function pinnedLookup(target: { address: string; family: 4 | 6 }): typeof import('node:dns').lookup {
+  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
+    else cb(null, target.address, target.family);
+  }) as unknown as typeof import('node:dns').lookup;
+}
+
 interface Hop {
   status: number;
   location?: string;
@@ -123,11 +131,7 @@ function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, maxBy
       method: 'GET',
       signal,
       headers: { 'user-agent': 'castpress', accept: '*/*' },
-      // The connection goes to the address checked above, whatever DNS says now.
-      lookup: ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-        if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
-        else cb(null, target.address, target.family);
-      }) as unknown as typeof import('node:dns').lookup,
+      lookup: pinnedLookup(target),
     });
     req.on('error', reject);
     req.on('response', (res) => {

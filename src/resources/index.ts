@@ -6,6 +6,6 @@ export type { LookupAll } from './address-guard.js';
 export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js';
 
 export type { HttpResolverOptions } from './http-resolver.js';
-export { httpResolver, ResponseCache, FetchRefused } from './http-resolver.js';
+export { httpResolver, ResponseCache, FetchRefused, checkedAddress, pinnedLookup } from './http-resolver.js';
 export type { ResourceProblem } from './report.js';
 export { reportingResolver, propertyOf } from './report.js';

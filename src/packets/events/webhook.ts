@@ -6,11 +6,9 @@
  * the one connected to; loopback and private addresses only for allowed hosts.
  */
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isForbiddenAddress } from '../../resources/index.js';
+import { checkedAddress, pinnedLookup } from '../../resources/index.js';
 
 export interface WebhookTarget {
   url: string;
@@ -36,32 +34,13 @@ export function webhookSignature(secret: string, body: string, seconds: number):
   return `t=${seconds},v1=${mac}`;
 }
 
-function allowed(url: URL, allowHosts: readonly string[] = []): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allowHosts.some((h) => {
-    const entry = h.toLowerCase();
-    return entry === host || entry === `${host}:${port}` || entry === `[${host}]:${port}`;
-  });
-}
-
-/** The address to connect to, checked; throws with a message for the outbox when refused. */
-async function addressFor(url: URL, policy: WebhookPolicy): Promise<{ address: string; family: number }> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await dnsLookup(host, { all: true, verbatim: true });
-  if (addresses.length === 0) throw new Error(`${host} has no address`);
-  if (!allowed(url, policy.allowHosts)) {
-    const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new Error(`Refused: ${host} resolves to ${bad.address}, a loopback or private address (allow the host to deliver there)`);
-  }
-  return addresses[0]!;
-}
-
 /** Delivers one event; resolves on a 2xx answer, throws otherwise (the outbox retries). */
 export async function postWebhook(target: WebhookTarget, event: { id: string; action: string; data: unknown }, policy: WebhookPolicy, now: Date): Promise<void> {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Refused: ${url.protocol} webhook URL`);
-  const pinned = await addressFor(url, policy);
+  const timeoutMs = policy.timeoutMs ?? 10_000;
+  // The same address check as for fetching: loopback and private addresses only for allowed hosts.
+  const pinned = await checkedAddress(url, policy.allowHosts ?? [], AbortSignal.timeout(timeoutMs));
   const body = JSON.stringify({ action: event.action, token: target.token, data: event.data });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -70,13 +49,8 @@ export async function postWebhook(target: WebhookTarget, event: { id: string; ac
     [EVENT_ID_HEADER]: event.id,
   };
   if (target.secret) headers[SIGNATURE_HEADER] = webhookSignature(target.secret, body, Math.floor(now.getTime() / 1000));
-  // Connect to the address that was checked, whatever the name resolves to a moment later.
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if (typeof options === 'object' && options?.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
   const client = url.protocol === 'https:' ? https : http;
-  const timeoutMs = policy.timeoutMs ?? 10_000;
+  const lookup = pinnedLookup(pinned);
   await new Promise<void>((resolve, reject) => {
     const req = client.request(url, { method: 'POST', headers, lookup, timeout: timeoutMs }, (res) => {
       res.resume();
