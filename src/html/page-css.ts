@@ -74,7 +74,7 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
   const [t, r, b, l] = sides(page.margin);
   const margin = [length(page.marginTop, 'marginTop') ?? t, length(page.marginRight, 'marginRight') ?? r, length(page.marginBottom, 'marginBottom') ?? b, length(page.marginLeft, 'marginLeft') ?? l];
   const counter = page.pageCount
-    ? ` @${BOX[page.pageCount]} { content: counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
+    ? ` @${BOX[page.pageCount]} { content: "Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
     : '';
   return `@page { size: ${width} ${height}; margin: ${margin.join(' ')};${counter} }`;
 }
