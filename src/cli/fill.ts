@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
-import { reportError, writePdf } from './output.js';
+import { reportError, writePdf, printUsage } from './output.js';
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
 
@@ -36,8 +36,7 @@ export async function fillCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length !== 2) {
-    console.log(FILL_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(FILL_USAGE, values.help === true);
   }
   const [templateRef, dataFile] = positionals;
   const engine = createEngine({ templates: values.templates });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine } from '../engine/index.js';
 import { readJsonArg } from './fill.js';
-import { reportError, writePdf } from './output.js';
+import { reportError, writePdf, printUsage } from './output.js';
 
 export const GENERATE_USAGE = `castpress generate REQUEST.json [-o out.pdf]
 
@@ -15,8 +15,7 @@ export async function generateCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length !== 1) {
-    console.log(GENERATE_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(GENERATE_USAGE, values.help === true);
   }
   const engine = createEngine();
   try {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { templateFromPdf } from '../acroform/index.js';
-import { reportError } from './output.js';
+import { reportError, printUsage } from './output.js';
 
 export const IMPORT_USAGE = `castpress import-template FORM.pdf [-o template.json] [--eid EID]
 
@@ -19,8 +19,7 @@ export async function importTemplateCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, eid: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length !== 1) {
-    console.log(IMPORT_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(IMPORT_USAGE, values.help === true);
   }
   const pdfPath = path.resolve(positionals[0]);
   const output = path.resolve(values.output ?? pdfPath.replace(/\.pdf$/i, '') + '.template.json');

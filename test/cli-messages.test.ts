@@ -1,0 +1,73 @@
+// Issue 21, CLI: usage and errors on stderr with exit 2, `--version`, `help CMD`,
+// and a missing output folder created rather than reported.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { pageText } from './helpers/pdf.js';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'castpress.js');
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'castpress-cli-msg-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function castpress(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: dir, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('castpress CLI messages (issue 21)', () => {
+  it('wrong argument counts print usage to stderr only, exit 2', async () => {
+    for (const args of [['fill', 'only-one.json'], ['generate'], ['generate', 'a.json', 'b.json'], ['import-template'], []]) {
+      const r = await castpress(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/castpress (fill|generate|import-template|<command>)/);
+    }
+  });
+
+  it('unknown commands and unknown options are usage errors: stderr, exit 2', async () => {
+    const unknown = await castpress(['fil']);
+    expect([unknown.code, unknown.stdout]).toEqual([2, '']);
+    expect(unknown.stderr).toContain('unknown command "fil"');
+    const option = await castpress(['generate', 'x.json', '--bogus']);
+    expect([option.code, option.stdout]).toEqual([2, '']);
+    expect(option.stderr).toMatch(/--bogus/);
+    expect(option.stderr).toContain('castpress generate REQUEST.json');
+  });
+
+  it('--version prints the package version; help CMD prints that command\'s usage on stdout, exit 0', async () => {
+    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const version = await castpress(['--version']);
+    expect([version.code, version.stdout.trim()]).toEqual([0, pkg.version]);
+    const help = await castpress(['help', 'fill']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^castpress fill TEMPLATE DATA\.json/);
+    expect(help.stdout).not.toContain('castpress generate');
+    const asked = await castpress(['generate', '--help']);
+    expect([asked.code, asked.stderr]).toEqual([0, '']);
+    expect(asked.stdout).toContain('castpress generate REQUEST.json');
+  });
+
+  it('creates an output folder that does not exist', async () => {
+    await writeFile(path.join(dir, 'gen.json'), JSON.stringify({ includeTimestamp: false, data: [{ heading: 'Nested output' }] }));
+    const r = await castpress(['generate', 'gen.json', '-o', 'new/deeper/out.pdf']);
+    expect(r.code).toBe(0);
+    expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'new', 'deeper', 'out.pdf')))))[0]).toContain('Nested output');
+  });
+});
