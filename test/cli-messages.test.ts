@@ -70,4 +70,24 @@ describe('castpress CLI messages (issue 21)', () => {
     expect(r.code).toBe(0);
     expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'new', 'deeper', 'out.pdf')))))[0]).toContain('Nested output');
   });
+
+  it('typed errors with exit 2: missing input, missing --templates folder, --version abc, unknown EID (404)', async () => {
+    await writeFile(path.join(dir, 'data.json'), JSON.stringify({ data: { a: 'x' } }));
+    const cases: Array<[string[], number, string]> = [
+      [['generate', 'nope.json'], 400, 'nope.json'],
+      [['fill', 'some-eid', 'nope.json'], 400, 'nope.json'],
+      [['fill', 'some-eid', 'data.json', '--templates', 'no-such-dir'], 400, '--templates'],
+      [['fill', 'some-eid', 'data.json', '--version', 'abc'], 400, '--version'],
+      [['fill', 'some-eid', 'data.json'], 404, 'castEid'],
+    ];
+    for (const [args, status, property] of cases) {
+      const r = await castpress(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      const body = JSON.parse(r.stderr) as { status: number; fields: Array<{ property: string; message: string }> };
+      expect(body.status, args.join(' ')).toBe(status);
+      expect(body.fields[0].property, args.join(' ')).toBe(property);
+      expect(body.fields[0].message).not.toMatch(/createEngine|to the engine/);
+    }
+  });
 });

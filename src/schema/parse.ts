@@ -21,7 +21,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 /** Replaces an encrypted `data` string with the data it holds. */
 function decryptData(data: unknown, options: ParseOptions): unknown {
   if (typeof data !== 'string') return data;
-  if (!options.decrypt) throw ValidationError.of('data', 'Encrypted data needs a private key: pass `privateKey` to the engine');
+  if (!options.decrypt) throw ValidationError.of('data', 'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)');
   let text: string;
   try {
     text = options.decrypt(data);
