@@ -2,7 +2,7 @@
 // and a missing output folder created rather than reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,5 +89,25 @@ describe('castpress CLI messages (issue 21)', () => {
       expect(body.fields[0].property, args.join(' ')).toBe(property);
       expect(body.fields[0].message).not.toMatch(/createEngine|to the engine/);
     }
+  });
+
+  it('import-template writes to the current folder without -o, creates -o folders, refuses a PDF without fields', async () => {
+    await mkdir(path.join(dir, 'corpus'), { recursive: true });
+    await copyFile(path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf'), path.join(dir, 'corpus', 'fw9.pdf'));
+    const plain = await castpress(['import-template', 'corpus/fw9.pdf']);
+    expect(plain.code).toBe(0);
+    expect(await readdir(path.join(dir, 'corpus'))).toEqual(['fw9.pdf']);
+    expect(JSON.parse(await readFile(path.join(dir, 'fw9.template.json'), 'utf8')).fields).toHaveLength(22);
+
+    const served = await castpress(['import-template', 'corpus/fw9.pdf', '-o', 'templates/w9/v1.json']);
+    expect(served.code).toBe(0);
+    expect((await readdir(path.join(dir, 'templates', 'w9'))).sort()).toEqual(['v1.json', 'v1.pdf']);
+
+    await writeFile(path.join(dir, 'plain.json'), JSON.stringify({ includeTimestamp: false, data: [{ content: 'no fields here' }] }));
+    expect((await castpress(['generate', 'plain.json', '-o', 'plain.pdf'])).code).toBe(0);
+    const none = await castpress(['import-template', 'plain.pdf', '-o', 'plain.template.json']);
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stderr).fields[0].message).toMatch(/no form fields/);
+    expect((await readdir(dir)).includes('plain.template.json')).toBe(false);
   });
 });
