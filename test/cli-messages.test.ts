@@ -102,6 +102,9 @@ describe('castpress CLI messages (issue 21)', () => {
     const served = await castpress(['import-template', 'corpus/fw9.pdf', '-o', 'templates/w9/v1.json']);
     expect(served.code).toBe(0);
     expect((await readdir(path.join(dir, 'templates', 'w9'))).sort()).toEqual(['v1.json', 'v1.pdf']);
+    await writeFile(path.join(dir, 'w9-data.json'), JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada' } }));
+    const byEid = await castpress(['fill', 'w9', 'w9-data.json', '--templates', 'templates', '-o', 'w9-by-eid.pdf']);
+    expect([byEid.code, byEid.stdout]).toEqual([0, '']);
 
     await writeFile(path.join(dir, 'plain.json'), JSON.stringify({ includeTimestamp: false, data: [{ content: 'no fields here' }] }));
     expect((await castpress(['generate', 'plain.json', '-o', 'plain.pdf'])).code).toBe(0);
