@@ -63,7 +63,10 @@ describe('engine', () => {
       const e = await withStore.fill('missing', { data: { a: 'x' } }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(NotFoundError);
       const noStore = await engine.fill('t', { data: { a: 'x' } }).catch((x: unknown) => x);
-      expect((noStore as ValidationError).fields[0].property).toBe('castEid');
+      // Issue 21, deviation 6: no store is an unknown template (404), with the flag named.
+      expect(noStore).toBeInstanceOf(NotFoundError);
+      expect((noStore as NotFoundError).fields[0].property).toBe('castEid');
+      expect((noStore as NotFoundError).message).toContain('--templates');
     } finally {
       await withStore.close();
     }

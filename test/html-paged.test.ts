@@ -78,14 +78,14 @@ describe('page breaks and page numbers', () => {
     const pages = await readText(await renderHtml(pool, { html, css: RESET, page: { pageCount: 'bottomRight' } }));
     expect(pages).toHaveLength(2);
     pages.forEach((p, i) => {
-      const pn = item(p, `${i + 1} of 2`)!;
+      const pn = item(p, `Page ${i + 1} of 2`)!;
       expect(pn).toBeDefined();
       expect(pn.x + pn.width).toBeGreaterThan(p.width - 37.5 - 2);
       expect(pn.x).toBeGreaterThan(p.width / 2);
       expect(pn.y).toBeGreaterThan(p.height - 37.5);
     });
     const top = await readText(await renderHtml(pool, { html, css: RESET, page: { pageCount: 'topLeft' } }));
-    const pn = item(top[1]!, '2 of 2')!;
+    const pn = item(top[1]!, 'Page 2 of 2')!;
     expect(pn.x).toBeCloseTo(37.5, 0);
     expect(pn.y).toBeLessThan(37.5);
   });

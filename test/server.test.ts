@@ -62,7 +62,10 @@ describe('authentication', () => {
   it('answers 401 without credentials, with an unknown key, a wrong scheme or a bad token', async () => {
     const url = `${server.base}/api/v1/generate-pdf`;
     const none = await fetch(url, json(undefined, markdown));
-    expect((await expectError(none, 401, 'AuthorizationError')).message).toBe('Not logged in.');
+    const noneBody = await expectError(none, 401, 'AuthorizationError');
+    expect(noneBody.message).toBe('Not logged in.');
+    // Issue 21, deviation 10: one field entry, as every other status has.
+    expect(noneBody.fields).toEqual([{ message: 'Not logged in.', property: 'authorization' }]);
     expect(none.headers.get('www-authenticate')).toMatch(/^Basic /);
     await expectError(await fetch(url, json('not-a-key', markdown)), 401, 'AuthorizationError');
     await expectError(await fetch(url, json(undefined, markdown, { authorization: `Digest ${PROD_KEY}` })), 401, 'AuthorizationError');
@@ -148,6 +151,7 @@ describe('status codes and error bodies', () => {
     const body = await expectError(busy, 429, 'TooManyRequestsError');
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(body.message).toMatch(/limit 1/);
+    expect(body.fields).toEqual([{ message: body.message, property: 'request' }]);
     // Other keys are not affected.
     await pdfOf(await fetch(url, json(PROD_KEY, markdown)));
     const first = await held.finish();

@@ -141,6 +141,6 @@ describe('encrypted data', () => {
       expect(e.status).toBe(400);
       expect(e.fields).toEqual([{ property: 'data', message: expect.stringMatching(msg) }]);
     }
-    expect(errorOf(() => parseFillRequest({ data: forOther })).fields[0]).toEqual({ property: 'data', message: expect.stringMatching(/private key/) });
+    expect(errorOf(() => parseFillRequest({ data: forOther })).fields[0]).toEqual({ property: 'data', message: expect.stringMatching(/private key: start with --private-key FILE/) });
   });
 });

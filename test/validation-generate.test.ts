@@ -19,7 +19,7 @@ describe('generate request validation', () => {
     ['type', { type: 'docx' }, 'type', /one of: "html", "markdown"/],
     ['title', { title: [] }, 'title', /Expected string/],
     ['data empty', { data: [] }, 'data', /at least 1/],
-    ['data not array in markdown', { type: 'markdown', data: { html: 'x' } }, 'data', /array of content blocks/],
+    ['data not array in markdown', { type: 'markdown', data: { css: 'x' } }, 'data', /array of content blocks/],
     ['outputFormat', { outputFormat: 'zip' }, 'outputFormat', /one of/],
     ['fontSize', { fontSize: 40 }, 'fontSize', /at most 30/],
     ['fontFamily', { fontFamily: '' }, 'fontFamily', /empty/],
@@ -98,6 +98,12 @@ describe('generate request validation', () => {
       columnOptions: [{}, {}, { width: '80px' }],
     });
     expect(r.page).toEqual({ width: '612px', margin: '0px 1in', pageCount: 'bottomCenter' });
+  });
+
+  it('generate rule 1: an html key in data means HTML mode even with type markdown (issue 21, deviation 5)', () => {
+    const r = parseGenerateRequest({ type: 'markdown', data: { html: '<p>x</p>' } }) as HtmlRequest;
+    expect(r.type).toBe('html');
+    expect(r.data.html).toBe('<p>x</p>');
   });
 
   it('infers HTML mode from data.html and ignores Markdown-only options there', () => {

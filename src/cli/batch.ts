@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createProgressReporter, DEFAULT_QUEUE_NAME, enqueueBatch, runBatch, watchBatch, type BatchSummary } from '../batch/index.js';
+import { printUsage } from './output.js';
 
 export const BATCH_USAGE = `castpress batch JOBS.jsonl --out DIR [--workers N] [--templates DIR] [--no-resume]
 castpress batch JOBS.jsonl --queue redis://HOST:PORT/DB --out DIR [--name QUEUE] [--attempts N]
@@ -33,8 +34,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
     },
   });
   if (values.help || positionals.length !== 1 || !values.out) {
-    console.log(BATCH_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(BATCH_USAGE, values.help === true);
   }
   let summary: BatchSummary;
   if (values.queue) {

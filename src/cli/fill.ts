@@ -1,9 +1,11 @@
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
-import { reportError, writePdf } from './output.js';
+import { ValidationError } from '../errors/index.js';
+import { reportError, writePdf, printUsage } from './output.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchResolver } from './fetch-flags.js';
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
@@ -17,11 +19,18 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
 ${FETCH_USAGE}`;
 
 export async function readJsonArg(file: string): Promise<unknown> {
-  const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw ValidationError.of(file, code === 'ENOENT' ? `${file}: no such file` : `${file} cannot be read (${String(code ?? e)})`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new Error(`${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw ValidationError.of(file, `${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -38,10 +47,20 @@ export async function fillCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS },
   });
   if (values.help || positionals.length !== 2) {
-    console.log(FILL_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(FILL_USAGE, values.help === true);
   }
   const [templateRef, dataFile] = positionals;
+  try {
+    // Argument checks come before any work, as typed errors on the flag (exit 2).
+    if (values.templates !== undefined && !(existsSync(values.templates) && statSync(values.templates).isDirectory())) {
+      throw ValidationError.of('--templates', `--templates ${values.templates}: no such folder`);
+    }
+    if (values.version !== undefined && !/^\d+$/.test(values.version)) {
+      throw ValidationError.of('--version', `--version must be a whole number, got "${values.version}"`);
+    }
+  } catch (e) {
+    return reportError(e);
+  }
   const engine = createEngine({ templates: values.templates, resolver: fetchResolver(values) });
   try {
     const request = await readJsonArg(dataFile);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine } from '../engine/index.js';
 import { readJsonArg } from './fill.js';
-import { reportError, writePdf } from './output.js';
+import { reportError, writePdf, printUsage } from './output.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchResolver } from './fetch-flags.js';
 
 export const GENERATE_USAGE = `castpress generate REQUEST.json [-o out.pdf]
@@ -17,8 +17,7 @@ export async function generateCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS },
   });
   if (values.help || positionals.length !== 1) {
-    console.log(GENERATE_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(GENERATE_USAGE, values.help === true);
   }
   const engine = createEngine({ resolver: fetchResolver(values) });
   try {

@@ -1,16 +1,20 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { templateFromPdf } from '../acroform/index.js';
-import { reportError } from './output.js';
+import { ValidationError } from '../errors/index.js';
+import { reportError, printUsage } from './output.js';
 
 export const IMPORT_USAGE = `castpress import-template FORM.pdf [-o template.json] [--eid EID]
 
   Turns a fillable PDF's AcroForm fields into a template: writes the template JSON
   (fields with rects, types, aliases = field names) next to a copy of the PDF it
   refers to, ready for \`castpress fill template.json data.json\`.
-  -o, --output F    the template JSON (default: FORM.template.json beside the PDF)
-  --eid EID         the template's EID (default: the PDF's file name)`;
+  -o, --output F    the template JSON (default: FORM.template.json in the current folder,
+                    never beside the source PDF, which may be read-only)
+  --eid EID         the template's EID (default: the PDF's file name)
+
+  To feed \`castpress serve --templates templates\`: -o templates/<eid>/v1.json`;
 
 export async function importTemplateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -19,15 +23,22 @@ export async function importTemplateCommand(argv: string[]): Promise<number> {
     options: { output: { type: 'string', short: 'o' }, eid: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length !== 1) {
-    console.log(IMPORT_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(IMPORT_USAGE, values.help === true);
   }
   const pdfPath = path.resolve(positionals[0]);
-  const output = path.resolve(values.output ?? pdfPath.replace(/\.pdf$/i, '') + '.template.json');
+  // Default output in the current folder: writing beside the source polluted read-only folders (issue 21).
+  const output = path.resolve(values.output ?? path.basename(pdfPath, path.extname(pdfPath)) + '.template.json');
   try {
-    const bytes = new Uint8Array(await readFile(pdfPath));
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(pdfPath));
+    } catch {
+      throw ValidationError.of(positionals[0], `${positionals[0]}: no such file or not readable`);
+    }
     const template = await templateFromPdf(bytes, { eid: values.eid ?? path.basename(pdfPath, path.extname(pdfPath)) });
+    if (template.fields.length === 0) throw ValidationError.of(positionals[0], `${positionals[0]} has no form fields: nothing to import`);
     const pdfName = path.basename(output).replace(/\.json$/i, '') + '.pdf';
+    await mkdir(path.dirname(output), { recursive: true });
     await writeFile(path.join(path.dirname(output), pdfName), bytes);
     const { pdf: _pdf, ...rest } = template;
     await writeFile(output, JSON.stringify({ ...rest, pdf: pdfName }, null, 2) + '\n');

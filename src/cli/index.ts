@@ -29,22 +29,61 @@ async function usage(): Promise<string> {
     .join('\n')}\n\n${loaded.map((c) => c.usage).join('\n\n')}`;
 }
 
+/** The package's version, read from its package.json (one level above src/ and dist/). */
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
+
+/** node:util parseArgs errors (unknown option, missing value) are usage errors, not failures. */
+function isArgumentError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+/**
+ * Exit codes: 0 done, 1 the work failed, 2 the command line or the input is wrong
+ * (usage and messages on stderr, never stdout, which may be a PDF redirect).
+ */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    console.log(await packageVersion());
+    return 0;
+  }
+  if (name === 'help' && rest.length > 0) {
+    const load = Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
+    if (!load) {
+      console.error(`castpress: unknown command "${rest[0]}"\n\n${await usage()}`);
+      return 2;
+    }
+    console.log((await load()).usage);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (!name) {
+      console.error(await usage());
+      return 2;
+    }
     console.log(await usage());
-    return name ? 0 : 1;
+    return 0;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     console.error(`castpress: unknown command "${name}"\n\n${await usage()}`);
-    return 1;
+    return 2;
   }
+  let command: LoadedCommand | undefined;
   try {
-    const command = await load();
+    command = await load();
     return await command.run(rest);
   } catch (e) {
     console.error(`castpress ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    if (isArgumentError(e)) {
+      if (command) console.error(`\n${command.usage}`);
+      return 2;
+    }
     return 1;
   }
 }

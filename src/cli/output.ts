@@ -1,9 +1,12 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { isCastpressError } from '../errors/index.js';
 
 /** Writes the PDF to `-o FILE`, or to stdout when it is not a terminal. */
 export async function writePdf(pdf: Uint8Array, output: string | undefined): Promise<number> {
   if (output && output !== '-') {
+    // A missing output folder is created rather than reported (issue 21).
+    await mkdir(path.dirname(path.resolve(output)), { recursive: true });
     await writeFile(output, pdf);
     console.error(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);
     return 0;
@@ -23,4 +26,17 @@ export function reportError(e: unknown): number {
     return 2;
   }
   throw e;
+}
+
+/**
+ * Usage asked for (`-h`) goes to stdout with exit 0; usage shown because the
+ * arguments are wrong goes to stderr with exit 2, so `> out.pdf` never receives it.
+ */
+export function printUsage(usage: string, asked: boolean): number {
+  if (asked) {
+    console.log(usage);
+    return 0;
+  }
+  console.error(usage);
+  return 2;
 }

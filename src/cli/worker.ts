@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createQueueWorker, DEFAULT_QUEUE_NAME } from '../batch/index.js';
+import { printUsage } from './output.js';
 
 export const WORKER_USAGE = `castpress worker --queue redis://HOST:PORT/DB --out DIR [--concurrency N] [--name QUEUE] [--templates DIR]
                  [--timeout MS] [--lock MS] [--stalled MS]
@@ -30,8 +31,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     },
   });
   if (values.help || !values.queue || !values.out) {
-    console.log(WORKER_USAGE);
-    return values.help ? 0 : 1;
+    return printUsage(WORKER_USAGE, values.help === true);
   }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   let done = 0;

@@ -1,4 +1,4 @@
-import { RenderError, ValidationError } from '../errors/index.js';
+import { RenderError, ValidationError, NotFoundError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache } from '../text/index.js';
@@ -186,7 +186,9 @@ export class Engine {
       }
       return parsed;
     }
-    if (!this.store) throw ValidationError.of('castEid', 'This engine has no template store: pass `templates` to createEngine');
+    // An EID nobody can resolve is an unknown template (404), whether or not a store exists (issue 21).
+    // The message names the command-line flag; the library option has the same name.
+    if (!this.store) throw new NotFoundError(`Template "${template}" not found: no templates folder is configured (start with --templates DIR)`);
     return this.store.get(template, versionNumber);
   }
 

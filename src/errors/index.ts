@@ -52,7 +52,7 @@ export class ValidationError extends CastpressError {
 /** 401: missing or invalid credentials (used by the REST server). */
 export class AuthorizationError extends CastpressError {
   constructor(message = 'Not logged in.') {
-    super('AuthorizationError', 401, message);
+    super('AuthorizationError', 401, message, [{ message, property: 'authorization' }]);
   }
 }
 
@@ -81,7 +81,7 @@ export class UnsupportedMediaTypeError extends CastpressError {
 export class TooManyRequestsError extends CastpressError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds = 1, message = 'Too many simultaneous requests') {
-    super('TooManyRequestsError', 429, message);
+    super('TooManyRequestsError', 429, message, [{ message, property: 'request' }]);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -37,6 +37,9 @@ const BOX: Record<PageCountPosition, string> = {
  */
 export const MAX_PAGE_INCHES = 200;
 
+/** Smallest content box side, as in src/markdown (MIN_CONTENT). */
+const MIN_CONTENT_PT = 36;
+
 /** Inches per unit; `em`/`rem` in `@page` are the initial font size, 16px. */
 const INCHES: Record<string, number> = { in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6, px: 1 / 96, em: 16 / 96, rem: 16 / 96 };
 
@@ -73,8 +76,15 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
   const height = length(page.height, 'height', 'side') ?? DEFAULT_PAGE_HEIGHT;
   const [t, r, b, l] = sides(page.margin);
   const margin = [length(page.marginTop, 'marginTop') ?? t, length(page.marginRight, 'marginRight') ?? r, length(page.marginBottom, 'marginBottom') ?? b, length(page.marginLeft, 'marginLeft') ?? l];
+  // Margins that leave no room were silently replaced by Chromium's Letter default; the same
+  // 400 as Markdown instead (issue 21), with Markdown's minimum of half an inch (36 pt).
+  const contentWidth = (inches(width) - inches(margin[1]!) - inches(margin[3]!)) * 72;
+  const contentHeight = (inches(height) - inches(margin[0]!) - inches(margin[2]!)) * 72;
+  if (contentWidth < MIN_CONTENT_PT || contentHeight < MIN_CONTENT_PT) {
+    throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
+  }
   const counter = page.pageCount
-    ? ` @${BOX[page.pageCount]} { content: counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
+    ? ` @${BOX[page.pageCount]} { content: "Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
     : '';
   return `@page { size: ${width} ${height}; margin: ${margin.join(' ')};${counter} }`;
 }

@@ -21,7 +21,7 @@ function bodyObject(body: unknown): Record<string, unknown> {
 /** Replaces an encrypted `data` string with the data it holds. */
 function decryptData(data: unknown, options: ParseOptions): unknown {
   if (typeof data !== 'string') return data;
-  if (!options.decrypt) throw ValidationError.of('data', 'Encrypted data needs a private key: pass `privateKey` to the engine');
+  if (!options.decrypt) throw ValidationError.of('data', 'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)');
   let text: string;
   try {
     text = options.decrypt(data);
@@ -60,7 +60,10 @@ export function parseFillRequest(body: unknown, options: ParseOptions = {}): Fil
   return { ...rest, data, dataWasArray };
 }
 
-/** HTML mode when `type` is `html` or `data` carries an `html` key; Markdown otherwise. */
+/**
+ * HTML mode when `type` is `html` or `data` carries an `html` key (spec, generate rule 1: the
+ * `html` key wins even over `type: "markdown"`, issue 21); Markdown otherwise.
+ */
 export function parseGenerateRequest(body: unknown, options: ParseOptions = {}): GenerateRequest {
   const raw = bodyObject(body);
   const errors: FieldError[] = [];
@@ -69,12 +72,12 @@ export function parseGenerateRequest(body: unknown, options: ParseOptions = {}):
   if (raw.data === undefined || raw.data === null) throw ValidationError.of('data', 'Required');
 
   const data = decryptData(raw.data, options);
-  const isHtml = type === 'html' || (type === undefined && isPlainObject(data) && 'html' in data);
+  const isHtml = type === 'html' || (isPlainObject(data) && 'html' in data);
   const input: Record<string, unknown> = { ...raw, data };
   if (isHtml) {
     if (!isPlainObject(data)) throw ValidationError.of('data', 'In HTML mode data must be an object {html, css}');
-    const { logo: _l, includeTimestamp: _t, fontSize: _s, fontFamily: _f, textColor: _c, ...htmlOnly } = input;
-    const parsed = collect(htmlRequest, htmlOnly, [], errors);
+    const { logo: _l, includeTimestamp: _t, fontSize: _s, fontFamily: _f, textColor: _c, type: _type, ...htmlOnly } = input;
+    const parsed = collect(htmlRequest, { ...htmlOnly, type: 'html' }, [], errors);
     if (!parsed) throw new ValidationError(errors);
     return parsed;
   }
