@@ -78,3 +78,24 @@ describe('engine', () => {
     await expect(e.generate({ data: [{ content: 'x' }] })).rejects.toBeInstanceOf(RenderError);
   });
 });
+
+describe('data URL budget counts image fields only (#21 deviation 3)', () => {
+  it('ignores a big data: string under a key no field reads and text values starting with data:, and still caps image fields', async () => {
+    const small = createEngine({ limits: { dataUrlTotalBytes: 1000 } });
+    try {
+      const template = { ...(await blankTemplate()), fields: [
+        { id: 'photo', type: 'imageFile' as const, pageNum: 0, rect: { x: 10, y: 10, width: 50, height: 50 } },
+        { id: 'note', type: 'shortText' as const, pageNum: 0, rect: { x: 10, y: 80, width: 200, height: 20 } },
+      ] };
+      const big = `data:image/png;base64,${'A'.repeat(2000)}`;
+      // Unknown key and a text field's value: not counted (the spec ignores the one and the other is text).
+      const pdf = await small.fill(template, { data: { unknown: big, note: `data:text/plain,${'x'.repeat(2000)}` } });
+      expect(pdf.length).toBeGreaterThan(500);
+      const over = await small.fill(template, { data: { photo: big } }).catch((e: unknown) => e);
+      expect(over).toBeInstanceOf(PayloadTooLargeError);
+      expect((over as PayloadTooLargeError).fields[0]!.property).toBe('data.photo');
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -31,7 +31,11 @@ async function versionPdf(label: string): Promise<Uint8Array> {
 export async function writeTemplates(dir: string): Promise<void> {
   const folder = path.join(dir, EID);
   await mkdir(folder, { recursive: true });
-  const fields = [{ id: 'nameField', alias: 'name', type: 'shortText', pageNum: 0, rect: { x: 50, y: 100, width: 300, height: 20 } }];
+  const fields = [
+    { id: 'nameField', alias: 'name', type: 'shortText', pageNum: 0, rect: { x: 50, y: 100, width: 300, height: 20 } },
+    // An image field, so the data-URL budget (image fields only) can be reached over HTTP.
+    { id: 'photoField', alias: 'photo', type: 'imageFile', pageNum: 0, rect: { x: 50, y: 200, width: 100, height: 100 } },
+  ];
   for (const [file, pdf, label] of [
     ['v1.json', 'v1.pdf', 'VERSION ONE'],
     ['v2.json', 'v2.pdf', 'VERSION TWO'],

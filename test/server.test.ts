@@ -127,6 +127,9 @@ describe('status codes and error bodies', () => {
     const dataUrl = `data:image/png;base64,${'A'.repeat(110 * 1024)}`;
     const res = await fetch(`${server.base}/api/v1/fill/${EID}.pdf`, json(PROD_KEY, { data: { name: 'x', photo: dataUrl } }));
     await expectError(res, 413, 'PayloadTooLargeError');
+    // The same string under a key no field reads is ignored, as the spec ignores the key (#21 deviation 3).
+    const unknown = await fetch(`${server.base}/api/v1/fill/${EID}.pdf`, json(PROD_KEY, { data: { name: 'x', unknownKey: dataUrl } }));
+    expect(unknown.status).toBe(200);
   });
 
   it('415: any other content type, and none', async () => {

@@ -75,8 +75,11 @@ export class Engine {
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
   async fill(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<Uint8Array> {
     this.assertOpen();
-    const parsedRequest = this.parseFill(request);
+    const parsedRequest = parseFillRequest(request, this.parseOptions());
+    this.checkFonts(parsedRequest);
     const resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+    // The budget counts the image fields' values only: which keys those are, the template says.
+    checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
     callOptions.onTemplate?.(resolved);
     for (const f of resolved.fields) {
       if (f.style?.fontFamily) this.fonts.assertFamily(f.style.fontFamily, `template.fields[${resolved.fields.indexOf(f)}].style.fontFamily`);
@@ -129,7 +132,7 @@ export class Engine {
     return (await this.packets).assembler.assemble(request);
   }
 
-  /** Validates a fill body without rendering (the typed error, or the normalised request). */
+  /** Validates a fill body without rendering (the typed error, or the normalised request); without a template every key's image data URLs count against the budget. */
   parseFill(request: unknown): FillRequest {
     const parsed = parseFillRequest(request, this.parseOptions());
     this.checkFonts(parsed);
