@@ -1,5 +1,6 @@
-import { ParseSpeeds, PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
+import { UpdateSession } from '../pdf/index.js';
 import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
@@ -151,7 +152,12 @@ export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest):
     const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}
 window.__castpress.prepare()`);
     let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
-    if (!info.needsDests) return pdf;
+    if (!info.needsDests) {
+      // Nothing else to change: the document information goes in as an update of Chromium's bytes.
+      const session = await UpdateSession.open(pdf, 'html');
+      documentInfo(session.doc, request.title);
+      return session.commit();
+    }
 
     let doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
     let dests = readDests(doc);
@@ -173,7 +179,21 @@ window.__castpress.prepare()`);
     }
     if (info.overlay) await mergeOverlay(doc, actual.total);
     removeDests(doc, (name) => name.startsWith('__fs_'));
-    if (request.title !== undefined) doc.setTitle(request.title, { showInWindowTitleBar: true });
+    documentInfo(doc, request.title);
     return doc.save(SAVE_OPTIONS);
   }, build);
+}
+
+/**
+ * The request's title, else the document's <title>, else none (Chromium titles a page without
+ * one by its address, about:blank); castpress as producer and creator, as for Markdown.
+ */
+function documentInfo(doc: PDFDocument, title: string | undefined): void {
+  if (title !== undefined) doc.setTitle(title, { showInWindowTitleBar: true });
+  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) {
+    const info = doc.context.lookup(doc.context.trailerInfo.Info);
+    if (info instanceof PDFDict) info.delete(PDFName.of('Title'));
+  }
+  doc.setProducer('castpress');
+  doc.setCreator('castpress');
 }
