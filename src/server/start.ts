@@ -3,6 +3,7 @@ import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
+import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -28,6 +29,8 @@ export interface StartOptions {
    * main engine; so does an engine option that cannot reach a thread (a resolver or clock function).
    */
   renderPool?: false | Omit<RenderPoolOptions, 'engine'>;
+  /** Signature packets (GraphQL, downloads): data folder, store, mail, webhook hosts; `false` serves none. Default on, in `./castpress-data`. */
+  packets?: false | PacketDataOptions;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -57,7 +60,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const engine = createEngine({ ...options.engine, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
   const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
+  // Made on first use, once the server's own address (the base of signing and download links) is known.
+  let baseUrl = options.publicUrl;
+  const packets =
+    options.packets === false
+      ? undefined
+      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1' }));
   const app = await buildApp({
+    packets,
     renderPool,
     engine,
     config: options.noAuth ? undefined : config,
@@ -75,6 +85,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
   const host = options.host ?? DEFAULT_HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  baseUrl ??= url;
 
   let closing: Promise<void> | undefined;
   const detach: Array<() => void> = [];
