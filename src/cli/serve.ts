@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
+import { parseHostPort } from '../server/graphql/open.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -12,7 +13,11 @@ export const SERVE_USAGE = `castpress serve [options]
   --no-auth         accept every request as a production key (no keys file)
   --public-url URL  base of signed download links (default: the request's Host)
   --private-key F   PEM private key for RSA-encrypted \`data\` strings
-  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)`;
+  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)
+  --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
+  --postgres URL    keep packets in PostgreSQL instead of DIR/packets
+  --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
+  --allow-host H    host or host:port that may resolve to a loopback/private address (webhooks); repeatable`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -28,6 +33,10 @@ export async function serve(argv: string[]): Promise<number> {
       'public-url': { type: 'string' },
       'private-key': { type: 'string' },
       'log-level': { type: 'string' },
+      data: { type: 'string' },
+      postgres: { type: 'string' },
+      smtp: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -40,6 +49,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0..65535, got ${values.port}`);
   const level = values['log-level'] ?? 'info';
   if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
+  if (values.smtp) parseHostPort(values.smtp, '--smtp');
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const server = await startServer({
     templates: values.templates,
@@ -51,6 +61,7 @@ export async function serve(argv: string[]): Promise<number> {
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
     engine: privateKey ? { privateKey } : {},
+    packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);
