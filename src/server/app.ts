@@ -16,6 +16,7 @@ import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
+import { signingRoutes } from './signing/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -155,6 +156,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       api.addHook('onRequest', apiAuth);
       packetRoutes(api, { backend: packets, multipart });
     });
+    signingRoutes(app, { backend: packets });
     app.addHook('onClose', async () => packets.close());
   }
 

@@ -1,0 +1,121 @@
+/**
+ * The minimal signing page (#19) in a real headless Chromium (Debian's, through
+ * playwright-core): the URL from generateEtchSignURL opens the page, the signer
+ * draws with mouse moves and types initials, finishes; the packet completes and
+ * its sealed PDF validates. Foreign tokens get the error page; cross-site posts
+ * are refused.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../src/html/index.js';
+import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
+import { pdfsig, tempDir } from './helpers/signing.js';
+import { startTestServer, type TestServer } from './server-setup.js';
+
+let server: TestServer;
+let tmp: { dir: string; remove: () => Promise<void> };
+let backend: PacketBackend;
+let browser: Browser;
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-signpage-');
+  let base = '';
+  const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base })));
+  server = await startTestServer({ packets });
+  base = server.base;
+  await packets.get();
+  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await tmp?.remove();
+}, 60_000);
+
+async function packet() {
+  return backend.service.createEtchPacket({
+    name: 'Page test',
+    files: [
+      {
+        id: 'doc',
+        filename: 'doc.pdf',
+        title: 'Doc',
+        fields: [
+          { content: 'Sign below.' },
+          { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } },
+          { id: 'ini', type: 'initial', pageNum: 0, rect: { x: 300, y: 200, width: 60, height: 40 } },
+        ],
+      },
+    ],
+    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
+  });
+}
+
+describe('signing page in Chromium', () => {
+  it('draws a signature with the mouse, types initials, finishes: the packet completes with a valid seal', async () => {
+    const created = await packet();
+    const signerEid = created.documentGroup.signers[0]!.eid;
+    const url = await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u1' });
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const res = await page.goto(url);
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'self'");
+    await expect(page.title()).resolves.toBe('Sign Page test');
+
+    // Nothing drawn yet: the page asks for a signature.
+    await page.click('#finish');
+    await expect(page.textContent('#status')).resolves.toMatch(/draw your signature/);
+
+    const box = (await page.locator('#pad').boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + 100);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
+    await page.mouse.up();
+    await page.focus('#initials');
+    await page.keyboard.type('AS');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // keyboard only: Tab reaches Finish
+    await page.waitForFunction(() => /Signed/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    expect(errors, errors.join('\n')).toEqual([]);
+    // Every request stayed on the server: no third-party assets.
+    expect(requests.every((r) => r.startsWith(server.base))).toBe(true);
+
+    const done = await backend.service.etchPacket({ eid: created.eid });
+    expect(done.status).toBe('complete');
+    const [doc] = await backend.service.groupDocuments(done.documentGroup.eid);
+    const file = path.join(tmp.dir, 'signed.pdf');
+    await writeFile(file, doc!.pdf);
+    const report = await pdfsig(file);
+    expect(report.signatures.at(-1)?.valid, report.text).toBe(true);
+    expect(report.signatures.at(-1)?.total, report.text).toBe(true);
+
+    // Opening the link again shows a status page, not the form.
+    await page.goto(url);
+    await expect(page.textContent('h1')).resolves.toBe('Already signed');
+    expect(await page.locator('#finish').count()).toBe(0);
+    await page.close();
+  }, 120_000);
+
+  it('a foreign token shows the error page; a cross-site submission is refused', async () => {
+    const created = await packet();
+    const signerEid = created.documentGroup.signers[0]!.eid;
+    const res = await fetch(`${server.base}/sign/${signerEid}?token=not-the-token`);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('<h1 class="error">');
+    const post = await fetch(`${server.base}/sign/${signerEid}/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ token: 'x', signature: { type: 'typed', text: 'x' } }),
+    });
+    expect(post.status).toBe(403);
+    expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
+  });
+});
