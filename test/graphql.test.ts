@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
 import { pageText } from './helpers/pdf.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
-import { tokenOf } from './helpers/workflow.js';
+import { tokenOf, WebhookReceiver } from './helpers/workflow.js';
 import { basic, PROD_KEY, startTestServer, type TestServer } from './server-setup.js';
 
 const Anvil = anvilModule.default;
@@ -25,6 +25,7 @@ let client: InstanceType<typeof Anvil>;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
 let uploadPdf: Uint8Array;
+let hooks: WebhookReceiver;
 
 /** A one-page PDF carrying 1.5 MB of incompressible attachment: its base64 JSON body is over 2 MiB. */
 async function bigPdf(): Promise<Uint8Array> {
@@ -38,9 +39,10 @@ async function bigPdf(): Promise<Uint8Array> {
 beforeAll(async () => {
   tmp = await tempDir('castpress-graphql-');
   uploadPdf = await bigPdf();
+  hooks = await WebhookReceiver.start();
   let base = '';
   const packets = new LazyPacketBackend(async () => {
-    backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base });
+    backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base, allowHosts: [hooks.host], pollMs: 50 });
     return backend;
   });
   server = await startTestServer({ packets });
@@ -50,6 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await hooks?.close();
   await tmp?.remove();
 }, 60_000);
 
@@ -64,6 +67,7 @@ function variables(upload: unknown) {
     isDraft: true,
     isTest: true,
     allowUpdates: true,
+    webhookURL: hooks.url,
     files: [
       { id: 'agreement', title: 'Agreement', file: upload, fields: [sigField('tenantSig', 'signature', 200), { id: 'rent', type: 'shortText', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 20 } }] },
       {
@@ -209,6 +213,10 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     )) as unknown as Gql;
     expect(late.statusCode).toBe(409);
     expect(late.errors?.[0]).toMatchObject({ extensions: { name: 'PacketStateError', status: 409 } });
+    // The packet's webhook on loopback is delivered because its host is allowed (--allow-host).
+    for (let i = 0; i < 100 && hooks.accepted('etchPacketComplete').length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(hooks.accepted('signerComplete')).toHaveLength(2);
+    expect(hooks.accepted('etchPacketComplete')[0]?.body.data).toMatchObject({ downloadZipURL: `${server.base}/api/document-group/${groupEid}.zip` });
     // The SQLite store and the generated signing CA live in the data folder.
     expect(await readdir(tmp.dir)).toEqual(expect.arrayContaining(['packets', 'signing']));
     expect(await readdir(path.join(tmp.dir, 'packets'))).toContain('packets.db');
