@@ -256,6 +256,7 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     const wrongKey = new Anvil({ apiKey: 'no-such-key', baseURL: server.base });
     const denied = (await wrongKey.getEtchPacket({ variables: { eid: 'x' } })) as unknown as Gql;
     expect(denied.statusCode).toBe(401);
+    expect(denied.errors?.[0]).toMatchObject({ message: 'Invalid API key.' });
   });
 
   it('rate-limit headers on GraphQL answers', async () => {
@@ -268,5 +269,31 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     expect(res.headers.get('x-ratelimit-interval-ms')).toBeTruthy();
     const body = (await res.json()) as { errors: Array<{ message: string }> };
     expect(body.errors[0]!.message).toBeTruthy();
+  });
+
+  it('errors before the operation runs are in GraphQL form too: bad multipart map, a prototype path, bad JSON', async () => {
+    const post = (body: BodyInit, type?: string) =>
+      fetch(`${server.base}/graphql`, { method: 'POST', headers: { authorization: basic(PROD_KEY), ...(type ? { 'content-type': type } : {}) }, body });
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query: 'mutation($f:[EtchFile!]){ createEtchPacket(files:$f){ eid } }', variables: { f: [{ id: 'a', file: null, fields: [] }] } }));
+    form.append('map', JSON.stringify({ 1: ['variables.f.0.file'] }));
+    const res = await post(form);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Array<{ message: string; extensions: { name: string; fields: Array<{ property: string }> } }> };
+    expect(Object.keys(body)).toEqual(['errors']);
+    expect(body.errors[0]!.message).toMatch(/No file part named "1"/);
+    expect(body.errors[0]!.extensions.fields[0]!.property).toBe('map.1');
+
+    const proto = new FormData();
+    proto.append('operations', JSON.stringify({ query: '{ etchPacket(eid: "x"){ eid } }' }));
+    proto.append('map', JSON.stringify({ 1: ['__proto__.polluted'] }));
+    proto.append('1', new Blob([new Uint8Array([1, 2, 3])]), 'x.pdf');
+    const refused = await post(proto);
+    expect(refused.status).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
+    const broken = await post('{"query": ', 'application/json');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(/Invalid JSON/);
   });
 });

@@ -9,6 +9,7 @@ import { Zip, ZipPassThrough } from 'fflate';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
 import { PacketStateError, type PacketStore } from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
+import { toHttpError } from '../http-errors.js';
 import { parseJson } from '../json.js';
 import type { MultipartLimits } from '../multipart.js';
 import type { LazyPacketBackend } from './backend.js';
@@ -54,13 +55,26 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
     }
   });
 
-  api.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
-    let body: GraphQLRequestBody;
-    if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart);
-    else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
-    else throw new UnsupportedMediaTypeError();
-    const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'));
-    await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
+  // Errors raised before the operation runs (API key, body size, multipart) in GraphQL's form too.
+  void api.register(async (gql) => {
+    gql.setErrorHandler(async (error, request, reply) => {
+      const http = toHttpError(error, limit);
+      if (http.status >= 500) request.log.error({ err: error }, 'graphql request failed');
+      const { name, message, fields } = http.body;
+      await reply
+        .code(http.status)
+        .headers(http.headers)
+        .type('application/json; charset=utf-8')
+        .send({ errors: [{ message, extensions: { name, status: http.status, fields } }] });
+    });
+    gql.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
+      let body: GraphQLRequestBody;
+      if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart);
+      else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
+      else throw new UnsupportedMediaTypeError();
+      const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'));
+      await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
+    });
   });
 
   api.get<{ Params: { eid: string } }>('/api/document-group/:eid', async (request, reply) => {
