@@ -5,6 +5,8 @@
  * its sealed PDF validates. Foreign tokens get the error page; cross-site posts
  * are refused.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -18,12 +20,24 @@ let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
 let browser: Browser;
+/** Another origin (its own port) whose page frames the signing URL and records the messages it gets. */
+let parent: http.Server;
+let parentBase = '';
+let frameSrc = '';
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-signpage-');
+  parent = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(`<!doctype html><title>host</title><script>window.messages = [];
+addEventListener('message', (e) => window.messages.push({ origin: e.origin, data: e.data }));</script>
+<iframe id="signing" src="${frameSrc}" width="420" height="800"></iframe>`);
+  });
+  await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
+  parentBase = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
   let base = '';
   const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base })));
-  server = await startTestServer({ packets });
+  server = await startTestServer({ packets, signingFrameAncestors: [parentBase] });
   base = server.base;
   await packets.get();
   browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
@@ -32,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await new Promise((r) => parent?.close(r));
   await tmp?.remove();
 }, 60_000);
 
@@ -118,4 +133,28 @@ describe('signing page in Chromium', () => {
     expect(post.status).toBe(403);
     expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
   });
+
+  it('inside an iframe of another (allowed) origin: signerLoad, signerSign, signerComplete are posted to the parent', async () => {
+    const created = await packet();
+    const signerEid = created.documentGroup.signers[0]!.eid;
+    frameSrc = `${await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u2' })}&withinIframe=true`;
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(parentBase);
+    const frame = page.frameLocator('#signing');
+    await frame.locator('#use-typed').click();
+    await frame.locator('#typed').fill('Ada Signer');
+    await frame.locator('#initials').fill('AS');
+    await frame.locator('#finish').click();
+    await page.waitForFunction(() => (window as unknown as { messages: Array<{ data: { action: string } }> }).messages.some((m) => m.data.action === 'signerComplete'), undefined, { timeout: 30_000 });
+    const messages = (await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)) as Array<{ origin: string; data: Record<string, unknown> }>;
+    expect(messages.map((m) => m.data.action)).toEqual(['signerLoad', 'signerSign', 'signerComplete']);
+    expect(messages.every((m) => m.origin === server.base)).toBe(true);
+    expect(messages[0]!.data).toMatchObject({ signerStatus: 'viewed', signerEid, etchPacketEid: created.eid, documentGroupEid: created.documentGroup.eid });
+    expect(messages[2]!.data).toMatchObject({ signerStatus: 'completed', signerEid, documentGroupStatus: 'completed', nextSignerEid: null });
+    await page.close();
+
+    // Only the allowed origin may frame the page (CSP frame-ancestors).
+    const res = await fetch(frameSrc);
+    expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' ${parentBase}`);
+  }, 120_000);
 });

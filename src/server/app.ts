@@ -41,6 +41,8 @@ export interface ServerOptions {
   renderPool?: RenderPool;
   /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
   packets?: LazyPacketBackend;
+  /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
+  signingFrameAncestors?: readonly string[];
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -156,7 +158,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       api.addHook('onRequest', apiAuth);
       packetRoutes(api, { backend: packets, multipart });
     });
-    signingRoutes(app, { backend: packets });
+    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors });
     app.addHook('onClose', async () => packets.close());
   }
 

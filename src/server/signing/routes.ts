@@ -45,8 +45,15 @@ function errorEvent(e: unknown, signerEid: string): { status: number; event: Sig
   return { status: 500, event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' } };
 }
 
+/** An origin as CSP takes it: scheme, host and port only (anything else could widen or break the policy). */
+function origin(value: string): string {
+  const u = new URL(value);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`Frame ancestor must be an http(s) origin, got "${value}"`);
+  return u.origin;
+}
+
 export function signingRoutes(app: FastifyInstance, options: SigningRoutesOptions): void {
-  const frameAncestors = options.frameAncestors ?? [];
+  const frameAncestors = (options.frameAncestors ?? []).map(origin);
   const token = (q: Query) => (typeof q.token === 'string' ? q.token : '');
 
   app.get<{ Params: Params; Querystring: Query }>('/sign/:signerEid', async (request, reply) => {
