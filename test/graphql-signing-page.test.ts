@@ -50,7 +50,7 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-async function packet() {
+async function packet(redirectURL?: string) {
   return backend.service.createEtchPacket({
     name: 'Page test',
     files: [
@@ -65,7 +65,7 @@ async function packet() {
         ],
       },
     ],
-    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
+    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
   });
 }
 
@@ -156,5 +156,28 @@ describe('signing page in Chromium', () => {
     // Only the allowed origin may frame the page (CSP frame-ancestors).
     const res = await fetch(frameSrc);
     expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' ${parentBase}`);
+  }, 120_000);
+
+  it('with a redirectURL the browser goes there with the spec\'s parameters after finishing', async () => {
+    const created = await packet(`${parentBase}/done?from=castpress`);
+    const signerEid = created.documentGroup.signers[0]!.eid;
+    frameSrc = 'about:blank';
+    const page = await browser.newPage();
+    await page.goto(await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u3' }));
+    await page.click('#use-typed');
+    await page.fill('#typed', 'Ada Signer');
+    await page.click('#finish');
+    await page.waitForURL((u) => u.href.startsWith(`${parentBase}/done`), { timeout: 30_000 });
+    const q = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(q)).toMatchObject({
+      from: 'castpress',
+      action: 'signerComplete',
+      signerStatus: 'completed',
+      signerEid,
+      documentGroupStatus: 'completed',
+      documentGroupEid: created.documentGroup.eid,
+      etchPacketEid: created.eid,
+    });
+    await page.close();
   }, 120_000);
 });

@@ -31,6 +31,8 @@ export interface StartOptions {
   renderPool?: false | Omit<RenderPoolOptions, 'engine'>;
   /** Signature packets (GraphQL, downloads): data folder, store, mail, webhook hosts; `false` serves none. Default on, in `./castpress-data`. */
   packets?: false | PacketDataOptions;
+  /** Origins allowed to frame the signing page (besides the server itself). */
+  signingFrameAncestors?: readonly string[];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -68,6 +70,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1' }));
   const app = await buildApp({
     packets,
+    signingFrameAncestors: options.signingFrameAncestors,
     renderPool,
     engine,
     config: options.noAuth ? undefined : config,
