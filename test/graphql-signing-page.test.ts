@@ -50,9 +50,10 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-async function packet(redirectURL?: string) {
+async function packet(redirectURL?: string, extra: Record<string, unknown> = {}) {
   return backend.service.createEtchPacket({
     name: 'Page test',
+    ...extra,
     files: [
       {
         id: 'doc',
@@ -180,4 +181,17 @@ describe('signing page in Chromium', () => {
     });
     await page.close();
   }, 120_000);
+
+  it('signaturePageOptions: texts with {{...}} replacements and the primary colour; markup in them is escaped', async () => {
+    const created = await packet(undefined, {
+      signaturePageOptions: { title: 'Welcome {{signer.name}} <b>', signButtonText: 'Sign {{packet.name}}', style: { primaryColor: '#aa0000' } },
+    });
+    const signerEid = created.documentGroup.signers[0]!.eid;
+    const page = await browser.newPage();
+    await page.goto(await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u4' }));
+    await expect(page.textContent('h1')).resolves.toBe('Welcome Ada Signer <b>');
+    await expect(page.textContent('#finish')).resolves.toBe('Sign Page test');
+    await expect(page.$eval('#finish', (b) => getComputedStyle(b).backgroundColor)).resolves.toBe('rgb(170, 0, 0)');
+    await page.close();
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
  * nonce (no third-party requests, no eval), keyboard-usable controls and a layout
  * that fits a phone-width screen. Everything interpolated is escaped.
  */
-import type { SigningSession } from '../../packets/index.js';
+import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -20,6 +20,41 @@ button.secondary{background:#888}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 .error{color:#b00020}`;
 
+const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** The spec's colours as CSS overrides (already validated as hex by the request; checked again: they go into CSS). */
+function styleOverrides(style: SignaturePageOptions['style']): string {
+  if (!style) return '';
+  const c = (v: string | undefined, d: string) => (v && HEX.test(v) ? v : d);
+  const primary = c(style.primaryColor, '#1985a1');
+  return `h1{color:${primary}}button{background:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
+}
+
+/** `signaturePageOptions` texts with the spec's `{{...}}` replacements (the organization is castpress here). */
+function texts(session: SigningSession) {
+  const o = (session.packet.signaturePageOptions ?? {}) as SignaturePageOptions;
+  const values: Record<string, string> = {
+    'organization.name': 'castpress',
+    'packet.name': session.packet.name,
+    'signer.name': session.signer.name ?? '',
+    'currentUser.name': session.signer.name ?? '',
+  };
+  const t = (key: keyof SignaturePageOptions, fallback: string) => {
+    const v = o[key];
+    return (typeof v === 'string' ? v : fallback).replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
+  };
+  return {
+    css: styleOverrides(o.style),
+    title: t('title', '{{packet.name}}'),
+    // Markdown in `description` is shown as plain text (not rendered).
+    description: t('description', 'Signing as {{signer.name}}.'),
+    signatureLabel: t('signatureLabel', 'Signature'),
+    initialLabel: t('initialLabel', 'Initials'),
+    signButtonText: t('signButtonText', 'Finish signing'),
+    completed: t('signDescriptionCompleted', 'Signed. Thank you: you can close this page.'),
+  };
+}
+
 export function errorPage(title: string, message: string, nonce: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
 <title>${esc(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
@@ -32,22 +67,24 @@ export function signingPage(session: SigningSession, token: string, nonce: strin
   const docs = documents
     .map((d) => `<li><a href="/sign/${encodeURIComponent(signer.eid)}/documents/${d.index}?token=${encodeURIComponent(token)}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`)
     .join('');
-  const config = JSON.stringify({ submit: `/sign/${encodeURIComponent(signer.eid)}/submit`, token, withinIframe, event: session.event, redirectURL: session.redirectURL ?? null, typed }).replace(/</g, '\\u003c');
+  const tx = texts(session);
+  const config = JSON.stringify({ completed: tx.completed, submit: `/sign/${encodeURIComponent(signer.eid)}/submit`, token, withinIframe, event: session.event, redirectURL: session.redirectURL ?? null, typed }).replace(/</g, '\\u003c');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>Sign ${esc(packet.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<title>Sign ${esc(packet.name)}</title><style nonce="${nonce}">${STYLE}${tx.css}</style></head>
 <body><main>
-<h1>${esc(packet.name)}</h1>
-<p>Signing as <strong>${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}.</p>
+<h1>${esc(tx.title)}</h1>
+<p id="description">${esc(tx.description)}</p>
+<p>Signer: <strong>${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>
 <section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${docs}</ul></section>
-<section aria-labelledby="sig-h"><h2 id="sig-h">Signature</h2>
+<section aria-labelledby="sig-h"><h2 id="sig-h">${esc(tx.signatureLabel)}</h2>
 <div id="draw"${typed ? ' hidden' : ''}><p id="draw-help">Draw your signature below (mouse, finger or pen), or type it instead.</p>
 <canvas id="pad" aria-describedby="draw-help" width="680" height="160"></canvas>
 <button type="button" class="secondary" id="clear">Clear</button><button type="button" class="secondary" id="use-typed">Type instead</button></div>
 <div id="type"${typed ? '' : ' hidden'}><label for="typed">Type your signature</label><input type="text" id="typed" autocomplete="name" value="${esc(signer.name)}"></div>
 </section>
-<section aria-labelledby="ini-h"><h2 id="ini-h">Initials</h2><label for="initials">Your initials</label><input type="text" id="initials" maxlength="8"></section>
+<section aria-labelledby="ini-h"><h2 id="ini-h">${esc(tx.initialLabel)}</h2><label for="initials">Your initials</label><input type="text" id="initials" maxlength="8"></section>
 <p id="status" role="status" aria-live="polite"></p>
-<button type="button" id="finish">Finish signing</button>
+<button type="button" id="finish">${esc(tx.signButtonText)}</button>
 </main>
 <script nonce="${nonce}">
 (() => {
@@ -79,7 +116,8 @@ export function signingPage(session: SigningSession, token: string, nonce: strin
     const out = await res.json();
     post(out.event);
     if (out.redirect) { window.location.assign(out.redirect); return; }
-    status.textContent = res.ok ? 'Signed. Thank you: you can close this page.' : 'Could not sign: ' + (out.event && out.event.message || 'error');
+    if (res.ok) status.className = 'done';
+    status.textContent = res.ok ? cfg.completed : 'Could not sign: ' + (out.event && out.event.message || 'error');
     if (res.ok) document.getElementById('finish').disabled = true;
   });
 })();
