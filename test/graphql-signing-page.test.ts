@@ -194,4 +194,29 @@ describe('signing page in Chromium', () => {
     await expect(page.$eval('#finish', (b) => getComputedStyle(b).backgroundColor)).resolves.toBe('rgb(170, 0, 0)');
     await page.close();
   }, 60_000);
+
+  it('allowNameChange: the signer corrects their name on the page before finishing; the packet has the new name', async () => {
+    const created = await packet();
+    // allowNameChange is a signer property: a packet of its own with it set.
+    const withChange = await backend.service.createEtchPacket({
+      name: 'Rename',
+      files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: 'x' }, { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } }] }],
+      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
+    });
+    const eid = withChange.documentGroup.signers[0]!.eid;
+    const page = await browser.newPage();
+    await page.goto(await backend.service.generateEtchSignURL({ signerEid: eid, clientUserId: 'u5' }));
+    await page.fill('#my-name', 'Ada Signer');
+    await page.click('#use-typed');
+    await page.fill('#typed', 'Ada Signer');
+    await page.click('#finish');
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    const after = await backend.service.etchPacket({ eid: withChange.eid });
+    expect(after.documentGroup.signers[0]).toMatchObject({ name: 'Ada Signer', status: 'completed' });
+    // A signer without the option has no name field.
+    const other = await page.goto(await backend.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u6' }));
+    expect(other?.status()).toBe(200);
+    expect(await page.locator('#my-name').count()).toBe(0);
+    await page.close();
+  }, 60_000);
 });

@@ -68,14 +68,22 @@ export function signingPage(session: SigningSession, token: string, nonce: strin
     .map((d) => `<li><a href="/sign/${encodeURIComponent(signer.eid)}/documents/${d.index}?token=${encodeURIComponent(token)}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`)
     .join('');
   const tx = texts(session);
-  const config = JSON.stringify({ completed: tx.completed, submit: `/sign/${encodeURIComponent(signer.eid)}/submit`, token, withinIframe, event: session.event, redirectURL: session.redirectURL ?? null, typed }).replace(/</g, '\\u003c');
+  const nameChange = signer.options.allowNameChange === true;
+  const emailChange = signer.options.allowEmailChange === true;
+  const details =
+    nameChange || emailChange
+      ? `<section aria-labelledby="me-h"><h2 id="me-h">Your details</h2>${
+          nameChange ? `<label for="my-name">Full name</label><input type="text" id="my-name" autocomplete="name" value="${esc(signer.name)}">` : ''
+        }${emailChange ? `<label for="my-email">Email</label><input type="text" id="my-email" inputmode="email" autocomplete="email" value="${esc(signer.email)}">` : ''}</section>`
+      : '';
+  const config = JSON.stringify({ details: `/sign/${encodeURIComponent(signer.eid)}/details`, name: signer.name, email: signer.email, completed: tx.completed, submit: `/sign/${encodeURIComponent(signer.eid)}/submit`, token, withinIframe, event: session.event, redirectURL: session.redirectURL ?? null, typed }).replace(/</g, '\\u003c');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
 <title>Sign ${esc(packet.name)}</title><style nonce="${nonce}">${STYLE}${tx.css}</style></head>
 <body><main>
 <h1>${esc(tx.title)}</h1>
 <p id="description">${esc(tx.description)}</p>
 <p>Signer: <strong>${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>
-<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${docs}</ul></section>
+${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${docs}</ul></section>
 <section aria-labelledby="sig-h"><h2 id="sig-h">${esc(tx.signatureLabel)}</h2>
 <div id="draw"${typed ? ' hidden' : ''}><p id="draw-help">Draw your signature below (mouse, finger or pen), or type it instead.</p>
 <canvas id="pad" aria-describedby="draw-help" width="680" height="160"></canvas>
@@ -110,8 +118,16 @@ export function signingPage(session: SigningSession, token: string, nonce: strin
     if (typedMode && !text) { status.textContent = 'Please type your signature.'; return; }
     const initials = document.getElementById('initials').value.trim();
     const body = { token: cfg.token, signature: typedMode ? { type: 'typed', text } : { type: 'drawn', strokes: drawn }, initials: initials ? { type: 'typed', text: initials } : undefined };
-    post({ ...cfg.event, action: 'signerSign' });
     status.textContent = 'Signing…';
+    const nameIn = document.getElementById('my-name'), emailIn = document.getElementById('my-email');
+    const change = {};
+    if (nameIn && nameIn.value.trim() && nameIn.value.trim() !== cfg.name) change.name = nameIn.value.trim();
+    if (emailIn && emailIn.value.trim() && emailIn.value.trim() !== cfg.email) change.email = emailIn.value.trim();
+    if (change.name || change.email) {
+      const r = await fetch(cfg.details, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: cfg.token, ...change }), credentials: 'omit' });
+      if (!r.ok) { const o = await r.json(); status.textContent = 'Could not update your details: ' + (o.event && o.event.message || 'error'); return; }
+    }
+    post({ ...cfg.event, action: 'signerSign' });
     const res = await fetch(cfg.submit, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
     const out = await res.json();
     post(out.event);

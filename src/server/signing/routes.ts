@@ -52,6 +52,19 @@ function origin(value: string): string {
   return u.origin;
 }
 
+/** A browser posting from another site sends its Origin; the page's own posts carry this server's. */
+function foreignOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return !request.headers.host || new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+const crossSite = (signerEid: string): SignerEvent => ({ action: 'signerError', signerEid, errorType: 'unknown', error: 'Forbidden', message: 'Cross-site submission refused' });
+
 export function signingRoutes(app: FastifyInstance, options: SigningRoutesOptions): void {
   const frameAncestors = (options.frameAncestors ?? []).map(origin);
   const token = (q: Query) => (typeof q.token === 'string' ? q.token : '');
@@ -86,13 +99,28 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
   });
 
+  // The signer's own name/email (allowNameChange / allowEmailChange), before finishing.
+  app.post<{ Params: Params }>('/sign/:signerEid/details', async (request, reply) => {
+    const signerEid = request.params.signerEid;
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) });
+    const body = (request.body ?? {}) as { token?: unknown; name?: unknown; email?: unknown };
+    const service = await options.backend.service();
+    try {
+      const change: { name?: string; email?: string } = {};
+      if (typeof body.name === 'string') change.name = body.name;
+      if (typeof body.email === 'string') change.email = body.email;
+      await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
+      return reply.code(200).send({ ok: true });
+    } catch (e) {
+      const { status, event } = errorEvent(e, signerEid);
+      if (status >= 500) request.log.error({ err: e }, 'signer details failed');
+      return reply.code(status).send({ event });
+    }
+  });
+
   app.post<{ Params: Params }>('/sign/:signerEid/submit', async (request: FastifyRequest<{ Params: Params }>, reply) => {
     const signerEid = request.params.signerEid;
-    const origin = request.headers.origin;
-    const host = request.headers.host;
-    if (origin !== undefined && (!host || new URL(origin).host !== host)) {
-      return reply.code(403).send({ event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Forbidden', message: 'Cross-site submission refused' } });
-    }
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null });
     const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown };
     const service = await options.backend.service();
     try {
