@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchOptions } from './fetch-flags.js';
+import { parseHostPort } from '../server/graphql/open.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -14,8 +15,11 @@ export const SERVE_USAGE = `castpress serve [options]
   --public-url URL  base of signed download links (default: the request's Host)
   --private-key F   PEM private key for RSA-encrypted \`data\` strings
   --log-level L     fatal|error|warn|info|debug|trace|silent (default info)
-${FETCH_USAGE}
-  --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)`;
+${FETCH_USAGE} (also webhooks)
+  --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)
+  --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
+  --postgres URL    keep packets in PostgreSQL instead of DIR/packets
+  --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -31,6 +35,9 @@ export async function serve(argv: string[]): Promise<number> {
       'public-url': { type: 'string' },
       'private-key': { type: 'string' },
       'log-level': { type: 'string' },
+      data: { type: 'string' },
+      postgres: { type: 'string' },
+      smtp: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       'strict-fetch': { type: 'boolean' },
@@ -45,6 +52,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0..65535, got ${values.port}`);
   const level = values['log-level'] ?? 'info';
   if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
+  if (values.smtp) parseHostPort(values.smtp, '--smtp');
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const server = await startServer({
     templates: values.templates,
@@ -56,8 +64,10 @@ export async function serve(argv: string[]): Promise<number> {
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
     engine: privateKey ? { privateKey } : {},
+    // One list of allowed hosts for fetching and for webhook delivery: both pass the same address check.
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,
+    packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

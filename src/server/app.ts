@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
 import { NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
@@ -15,6 +15,8 @@ import { downloadRoute } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
+import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
+import { signingRoutes } from './signing/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -39,6 +41,10 @@ export interface ServerOptions {
   renderPool?: RenderPool;
   /** A remote resource that did not load is a 400 on its property rather than a warning header (see resource-warnings.ts). */
   strictResources?: boolean;
+  /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
+  packets?: LazyPacketBackend;
+  /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
+  signingFrameAncestors?: readonly string[];
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -127,26 +133,37 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     await reply.code(404).type('application/json; charset=utf-8').send(e.toJSON());
   });
 
+  // API key, concurrency slot, media type: the same for REST, GraphQL and the packet downloads.
+  const apiAuth = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = authenticate(request.headers.authorization, keyRing);
+    ctx.keys.set(request, key);
+    const slot = new RequestSlot(limiter.acquire(key));
+    ctx.requests.set(request, slot);
+    // 'close' fires once, whether the response finished or the client went away; a render
+    // still running keeps the slot until it ends (and is cancelled when nobody waits for it).
+    reply.raw.once('close', () => slot.closed(reply.raw.writableFinished));
+    // A 415 before the body is read: nobody would parse it.
+    const type = request.headers['content-type'];
+    if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type)) throw new UnsupportedMediaTypeError();
+  };
   await app.register(
     async (api) => {
-      api.addHook('onRequest', async (request, reply) => {
-        const key = authenticate(request.headers.authorization, keyRing);
-        ctx.keys.set(request, key);
-        const slot = new RequestSlot(limiter.acquire(key));
-        ctx.requests.set(request, slot);
-        // 'close' fires once, whether the response finished or the client went away; a render
-        // still running keeps the slot until it ends (and is cancelled when nobody waits for it).
-        reply.raw.once('close', () => slot.closed(reply.raw.writableFinished));
-        // A 415 before the body is read: nobody would parse it.
-        const type = request.headers['content-type'];
-        if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type)) throw new UnsupportedMediaTypeError();
-      });
+      api.addHook('onRequest', apiAuth);
       fillRoute(api, ctx);
       generateRoute(api, ctx);
     },
     { prefix: '/api/v1' },
   );
   downloadRoute(app, ctx);
+  const packets = options.packets;
+  if (packets) {
+    await app.register(async (api) => {
+      api.addHook('onRequest', apiAuth);
+      packetRoutes(api, { backend: packets, multipart });
+    });
+    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors });
+    app.addHook('onClose', async () => packets.close());
+  }
 
   if (options.closeEngine) app.addHook('onClose', async () => engine.close());
   if (options.renderPool) app.addHook('onClose', async () => options.renderPool?.close());

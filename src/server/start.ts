@@ -4,6 +4,7 @@ import { buildApp, type ServerOptions } from './app.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
+import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -36,6 +37,10 @@ export interface StartOptions {
   fetch?: false | HttpResolverOptions;
   /** A remote resource that did not load is a 400 on its property (default: warning header and log line). */
   strictResources?: boolean;
+  /** Signature packets (GraphQL, downloads): data folder, store, mail, webhook hosts; `false` serves none. Default on, in `./castpress-data`. */
+  packets?: false | PacketDataOptions;
+  /** Origins allowed to frame the signing page (besides the server itself). */
+  signingFrameAncestors?: readonly string[];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -67,7 +72,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const engine = createEngine({ ...options.engine, resolver, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
   const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
+  // Made on first use, once the server's own address (the base of signing and download links) is known.
+  let baseUrl = options.publicUrl;
+  const packets =
+    options.packets === false
+      ? undefined
+      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1' }));
   const app = await buildApp({
+    packets,
+    signingFrameAncestors: options.signingFrameAncestors,
     renderPool,
     engine,
     config: options.noAuth ? undefined : config,
@@ -86,6 +99,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
   const host = options.host ?? DEFAULT_HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  baseUrl ??= url;
 
   let closing: Promise<void> | undefined;
   const detach: Array<() => void> = [];

@@ -1,0 +1,105 @@
+/**
+ * One GraphQL request against the packet service: parse, validate, execute,
+ * and the response in GraphQL's `{data}` / `{data, errors}` form. A typed
+ * castpress error keeps its name, status and field paths in `extensions`; the
+ * Node client treats any top-level `errors` as failure, so success bodies carry
+ * only `data`.
+ */
+import { execute, GraphQLError, parse, validate, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { isCastpressError } from '../../errors/index.js';
+import type { PacketService } from '../../packets/index.js';
+import type { GraphQLRequestBody } from './uploads.js';
+
+export interface GraphQLResponse {
+  status: number;
+  body: { data?: unknown; errors?: unknown[] };
+}
+
+/** GraphQL gives `null` for a variable sent as null; the packet request's validation wants it absent. */
+function defined(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** Root resolvers: each operation of the spec is one service call. */
+function rootValue(service: () => Promise<PacketService>) {
+  const call =
+    <R>(run: (s: PacketService, args: Record<string, unknown>) => Promise<R>) =>
+    async (args: Record<string, unknown>) =>
+      run(await service(), defined(args));
+  const withId = <T extends { eid: string }>(v: T) => ({ ...v, id: v.eid });
+  return {
+    createEtchPacket: call(async (s, a) => withId(await s.createEtchPacket(a))),
+    sendEtchPacket: call(async (s, a) => withId(await s.sendEtchPacket(a))),
+    generateEtchSignURL: call((s, a) => s.generateEtchSignURL(a)),
+    updateEtchPacket: call(async (s, a) => {
+      const { waitForDocumentGroupUpdate: _ignored, ...rest } = a;
+      return withId(await s.updateEtchPacket(rest));
+    }),
+    updateSigner: call(async (s, a) => withId(await s.updateSigner(a))),
+    expireSignerTokens: call((s, a) => s.expireSignerTokens(a)),
+    etchPacket: call(async (s, a) => withId(await s.etchPacket(a))),
+    // Workflows (Welds) are not part of castpress: the query validates, and answers with a typed 404.
+    weld: async (args: Record<string, unknown>) => {
+      throw Object.assign(new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`), {
+        castpress: { name: 'NotFoundError', status: 404 },
+      });
+    },
+  };
+}
+
+function formatError(e: GraphQLError, onUnexpected: (err: unknown) => void): { status: number; json: Record<string, unknown> } {
+  const original = e.originalError;
+  const base: Record<string, unknown> = { message: e.message };
+  if (e.locations) base.locations = e.locations;
+  if (e.path) base.path = e.path;
+  if (original && isCastpressError(original)) {
+    const extra = original as unknown as { errorType?: unknown };
+    return {
+      status: original.status,
+      json: { ...base, extensions: { name: original.name, status: original.status, fields: original.fields, ...(extra.errorType ? { errorType: extra.errorType } : {}) } },
+    };
+  }
+  const tagged = (original as { castpress?: { name: string; status: number } } | undefined)?.castpress;
+  if (tagged) return { status: tagged.status, json: { ...base, extensions: { ...tagged, fields: [{ property: 'eid', message: e.message }] } } };
+  if (original) {
+    onUnexpected(original);
+    return { status: 500, json: { ...base, message: 'Internal error', extensions: { name: 'InternalError', status: 500 } } };
+  }
+  // Syntax and validation errors of the query itself.
+  return { status: 400, json: { ...base, extensions: { name: 'GraphQLValidationError', status: 400 } } };
+}
+
+export async function runGraphQL(
+  schema: GraphQLSchema,
+  body: GraphQLRequestBody,
+  service: () => Promise<PacketService>,
+  onUnexpected: (err: unknown) => void,
+): Promise<GraphQLResponse> {
+  const bad = (message: string): GraphQLResponse => ({ status: 400, body: { errors: [{ message, extensions: { name: 'GraphQLValidationError', status: 400 } }] } });
+  if (body === null || typeof body !== 'object') return bad('The body must be a GraphQL request object');
+  if (typeof body.query !== 'string' || body.query.trim() === '') return bad('Missing "query": the GraphQL document to run');
+  if (body.variables !== undefined && body.variables !== null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) {
+    return bad('"variables" must be an object');
+  }
+  if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') return bad('"operationName" must be a string');
+  let document;
+  try {
+    document = parse(body.query, { maxTokens: 10_000 });
+  } catch (e) {
+    return { status: 400, body: { errors: [formatError(e as GraphQLError, onUnexpected).json] } };
+  }
+  const invalid = validate(schema, document);
+  if (invalid.length > 0) return { status: 400, body: { errors: invalid.map((e) => formatError(e, onUnexpected).json) } };
+  const result: ExecutionResult = await execute({
+    schema,
+    document,
+    rootValue: rootValue(service),
+    variableValues: (body.variables as Record<string, unknown> | undefined) ?? undefined,
+    operationName: (body.operationName as string | undefined) ?? undefined,
+  });
+  if (!result.errors?.length) return { status: 200, body: { data: result.data ?? null } };
+  const errors = result.errors.map((e) => formatError(e, onUnexpected));
+  // Nothing answered: the status of the (first) error, as the REST routes would give; a partial answer stays 200.
+  const answered = result.data && Object.values(result.data).some((v) => v !== null);
+  return { status: answered ? 200 : errors[0]!.status, body: { data: result.data ?? null, errors: errors.map((e) => e.json) } };
+}

@@ -1,0 +1,66 @@
+/**
+ * The packet workflow `castpress serve` runs: store, mail outbox and signing
+ * identity under one data folder (SQLite unless a PostgreSQL URL is given),
+ * mail over SMTP when asked, webhooks to loopback/private hosts only when allowed.
+ */
+import path from 'node:path';
+import type { Engine } from '../../engine/index.js';
+import { createPacketWorkflow, openPostgresStore, openSqliteStore, smtpMailer, type PacketStore } from '../../packets/index.js';
+import { createSigningIdentity } from '../../signing/index.js';
+import type { PacketBackend } from './backend.js';
+
+export interface PacketDataOptions {
+  /** Data folder: `packets/` (SQLite store and documents), `mail/` (.eml outbox), the signing CA. Default `./castpress-data`. */
+  dataDir?: string;
+  /** PostgreSQL connection string: the store (and documents) live there instead of `packets/`. */
+  postgres?: string;
+  /** `host:port` of an SMTP relay; without it emails are `.eml` files in `<data>/mail`. */
+  smtp?: string;
+  /** Hosts (`host` or `host:port`) webhooks may reach although they resolve to loopback or private addresses. */
+  allowHosts?: readonly string[];
+  /** The organization's webhook. */
+  webhook?: { url?: string; token?: string; secret?: string };
+  /** Test hook: the workflow's clock. */
+  clock?: () => Date;
+  /** Test hook: start the dispatcher (default true). */
+  deliver?: boolean;
+  pollMs?: number;
+}
+
+export const DEFAULT_DATA_DIR = 'castpress-data';
+
+export function parseHostPort(value: string, what: string): { host: string; port: number } {
+  const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) throw new Error(`${what} must be host:port, got "${value}"`);
+  return { host: m[1]!, port };
+}
+
+export async function openPacketBackend(options: PacketDataOptions & { engine: Engine; baseUrl: string }): Promise<PacketBackend> {
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
+  const identity = await createSigningIdentity({ dataDir });
+  const store: PacketStore = options.postgres
+    ? await openPostgresStore({ connectionString: options.postgres })
+    : await openSqliteStore({ dir: path.join(dataDir, 'packets') });
+  const workflow = createPacketWorkflow({
+    store,
+    engine: options.engine,
+    identity,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    mailer,
+    mailDir: path.join(dataDir, 'mail'),
+    webhook: { ...options.webhook, allowHosts: options.allowHosts },
+    clock: options.clock,
+    deliver: options.deliver,
+    pollMs: options.pollMs,
+  });
+  return {
+    service: workflow.service,
+    store,
+    async close() {
+      await workflow.close();
+      await store.close();
+    },
+  };
+}

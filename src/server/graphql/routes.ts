@@ -1,0 +1,127 @@
+/**
+ * `POST /graphql` (the packet operations) and the document-group downloads,
+ * registered inside the server's authenticated scope (API key, concurrency
+ * slot, rate-limit headers: see app.ts).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Zip, ZipPassThrough } from 'fflate';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
+import { PacketStateError, type PacketStore } from '../../packets/index.js';
+import { isJsonContentType } from '../body.js';
+import { toHttpError } from '../http-errors.js';
+import { parseJson } from '../json.js';
+import type { MultipartLimits } from '../multipart.js';
+import type { LazyPacketBackend } from './backend.js';
+import { runGraphQL } from './execute.js';
+import { packetSchema } from './schema.js';
+import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
+
+/** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
+export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
+
+export interface PacketRoutesOptions {
+  backend: LazyPacketBackend;
+  multipart: MultipartLimits;
+  jsonBodyBytes?: number;
+}
+
+/** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** The packet of a group, refused until every signer has signed. */
+async function completeGroup(store: PacketStore, groupEid: string) {
+  const packet = await store.packetByGroup(groupEid);
+  if (!packet) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
+  if (packet.status !== 'complete') {
+    throw new PacketStateError(`Document group "${groupEid}" is ${packet.status}: documents are served once every signer has signed`, 'documentGroupEid');
+  }
+  return packet;
+}
+
+export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions): void {
+  const schema = packetSchema();
+  const limit = options.jsonBodyBytes ?? GRAPHQL_JSON_BODY_BYTES;
+  // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
+  api.removeContentTypeParser('application/json');
+  api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (_req, raw, done) => {
+    try {
+      done(null, (raw as Buffer).byteLength === 0 ? {} : parseJson((raw as Buffer).toString('utf8')));
+    } catch (e) {
+      done(ValidationError.of('body', `Invalid JSON: ${e instanceof Error ? e.message : String(e)}`), undefined);
+    }
+  });
+
+  // Errors raised before the operation runs (API key, body size, multipart) in GraphQL's form too.
+  void api.register(async (gql) => {
+    gql.setErrorHandler(async (error, request, reply) => {
+      const http = toHttpError(error, limit);
+      if (http.status >= 500) request.log.error({ err: error }, 'graphql request failed');
+      const { name, message, fields } = http.body;
+      await reply
+        .code(http.status)
+        .headers(http.headers)
+        .type('application/json; charset=utf-8')
+        .send({ errors: [{ message, extensions: { name, status: http.status, fields } }] });
+    });
+    gql.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
+      let body: GraphQLRequestBody;
+      if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart);
+      else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
+      else throw new UnsupportedMediaTypeError();
+      const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'));
+      await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
+    });
+  });
+
+  api.get<{ Params: { eid: string } }>('/api/document-group/:eid', async (request, reply) => {
+    const m = /^(.+)\.zip$/.exec(request.params.eid);
+    if (!m) throw new NotFoundError('No such download: use /api/document-group/{eid}.zip or /api/document-group/{eid}/{filename}', 'path');
+    const groupEid = m[1]!;
+    const { service, store } = await options.backend.get();
+    const packet = await completeGroup(store, groupEid);
+    const docs = await service.groupDocuments(groupEid);
+    // Streamed: each PDF is stored as is (already compressed) and the zip leaves as it is made.
+    const out = new Readable({ read() {} });
+    const zip = new Zip((err, chunk, final) => {
+      if (err) out.destroy(err);
+      else {
+        out.push(Buffer.from(chunk));
+        if (final) out.push(null);
+      }
+    });
+    const used = new Set<string>();
+    for (const d of docs) {
+      let name = d.filename;
+      for (let i = 2; used.has(name); i++) name = d.filename.replace(/(\.pdf)?$/i, ` (${i})$1`);
+      used.add(name);
+      const entry = new ZipPassThrough(name);
+      zip.add(entry);
+      entry.push(d.pdf, true);
+    }
+    zip.end();
+    const base = packet.name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim() || groupEid;
+    await reply
+      .code(200)
+      .type('application/zip')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', attachment(`${base}.zip`))
+      .send(out);
+  });
+
+  api.get<{ Params: { eid: string; filename: string } }>('/api/document-group/:eid/:filename', async (request, reply) => {
+    const { service, store } = await options.backend.get();
+    await completeGroup(store, request.params.eid);
+    const doc = (await service.groupDocuments(request.params.eid)).find((d) => d.filename === request.params.filename);
+    if (!doc) throw new NotFoundError(`No document "${request.params.filename}" in group "${request.params.eid}"`, 'filename');
+    await reply
+      .code(200)
+      .type('application/pdf')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', attachment(doc.filename))
+      .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
+  });
+}

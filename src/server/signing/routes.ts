@@ -1,0 +1,148 @@
+/**
+ * The signing page at the URL `generateEtchSignURL` makes (`/sign/{signerEid}?token=…`):
+ * the token is the signer's credential (no API key). Submission is a JSON POST from the
+ * page itself: cross-site forms cannot send `application/json` without a CORS preflight
+ * (which this server never grants), and a foreign `Origin` is refused outright.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isCastpressError, ValidationError } from '../../errors/index.js';
+import { SignerError, type SignerEvent } from '../../packets/index.js';
+import type { LazyPacketBackend } from '../graphql/index.js';
+import { contentDisposition, pdfName } from '../filename.js';
+import { errorPage, signingPage } from './page.js';
+
+export interface SigningRoutesOptions {
+  backend: LazyPacketBackend;
+  /** Origins allowed to frame the page (CSP frame-ancestors); default only the server itself. */
+  frameAncestors?: readonly string[];
+}
+
+type Params = { signerEid: string };
+type Query = { token?: unknown; withinIframe?: unknown };
+
+function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[]): FastifyReply {
+  return reply
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`,
+    );
+}
+
+/** The redirect URL with the spec's query parameters. */
+function redirectTo(url: string, event: SignerEvent): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(event)) if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+  return u.toString();
+}
+
+function errorEvent(e: unknown, signerEid: string): { status: number; event: SignerEvent } {
+  if (e instanceof SignerError) return { status: e.status, event: { action: 'signerError', signerEid, errorType: e.errorType, error: e.title, message: e.message } };
+  if (isCastpressError(e)) return { status: e.status, event: { action: 'signerError', signerEid, errorType: 'unknown', error: e.name, message: e.message } };
+  return { status: 500, event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' } };
+}
+
+/** An origin as CSP takes it: scheme, host and port only (anything else could widen or break the policy). */
+function origin(value: string): string {
+  const u = new URL(value);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`Frame ancestor must be an http(s) origin, got "${value}"`);
+  return u.origin;
+}
+
+/** A browser posting from another site sends its Origin; the page's own posts carry this server's. */
+function foreignOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return !request.headers.host || new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+const crossSite = (signerEid: string): SignerEvent => ({ action: 'signerError', signerEid, errorType: 'unknown', error: 'Forbidden', message: 'Cross-site submission refused' });
+
+export function signingRoutes(app: FastifyInstance, options: SigningRoutesOptions): void {
+  const frameAncestors = (options.frameAncestors ?? []).map(origin);
+  const token = (q: Query) => (typeof q.token === 'string' ? q.token : '');
+
+  app.get<{ Params: Params; Querystring: Query }>('/sign/:signerEid', async (request, reply) => {
+    const nonce = randomBytes(16).toString('base64');
+    headers(reply, nonce, frameAncestors).type('text/html; charset=utf-8');
+    const service = await options.backend.service();
+    try {
+      const session = await service.openSigning({ signerEid: request.params.signerEid, token: token(request.query) });
+      if (session.signer.status === 'completed') {
+        return reply.send(errorPage('Already signed', `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`, nonce));
+      }
+      return reply.send(signingPage(session, token(request.query), nonce, request.query.withinIframe === 'true'));
+    } catch (e) {
+      const { status, event } = errorEvent(e, request.params.signerEid);
+      if (status >= 500) request.log.error({ err: e }, 'signing page failed');
+      // The spec: a signer with a redirectURL is sent there with the signerError parameters. For an invalid
+      // token or an unknown signer nothing about the packet goes out (the page is shown instead).
+      if (e instanceof SignerError && e.errorType !== 'tokenInvalid' && e.errorType !== 'notFound') {
+        const target = await service.redirectFor(request.params.signerEid).catch(() => undefined);
+        if (target) return reply.redirect(redirectTo(target.url, { ...target.event, ...event }), 303);
+      }
+      return reply.code(status).send(errorPage(event.error ?? 'Error', event.message ?? '', nonce));
+    }
+  });
+
+  app.get<{ Params: Params & { index: string }; Querystring: Query }>('/sign/:signerEid/documents/:index', async (request, reply) => {
+    const service = await options.backend.service();
+    const index = Number(request.params.index);
+    if (!Number.isInteger(index) || index < 0) throw ValidationError.of('index', 'Must be a document number');
+    const doc = await service.signerDocument({ signerEid: request.params.signerEid, token: token(request.query) }, index);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .type('application/pdf')
+      .header('content-disposition', contentDisposition(pdfName(doc.filename, 'document')))
+      .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
+  });
+
+  // The signer's own name/email (allowNameChange / allowEmailChange), before finishing.
+  app.post<{ Params: Params }>('/sign/:signerEid/details', async (request, reply) => {
+    const signerEid = request.params.signerEid;
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) });
+    const body = (request.body ?? {}) as { token?: unknown; name?: unknown; email?: unknown };
+    const service = await options.backend.service();
+    try {
+      const change: { name?: string; email?: string } = {};
+      if (typeof body.name === 'string') change.name = body.name;
+      if (typeof body.email === 'string') change.email = body.email;
+      await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
+      return reply.code(200).send({ ok: true });
+    } catch (e) {
+      const { status, event } = errorEvent(e, signerEid);
+      if (status >= 500) request.log.error({ err: e }, 'signer details failed');
+      return reply.code(status).send({ event });
+    }
+  });
+
+  app.post<{ Params: Params }>('/sign/:signerEid/submit', async (request: FastifyRequest<{ Params: Params }>, reply) => {
+    const signerEid = request.params.signerEid;
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null });
+    const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown };
+    const service = await options.backend.service();
+    try {
+      const event = await service.submitSigning({
+        signerEid,
+        token: typeof body.token === 'string' ? body.token : '',
+        inputs: { signature: body.signature as never, ...(body.initials !== undefined ? { initials: body.initials as never } : {}) },
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      const { redirectURL, ...plain } = event;
+      return reply.code(200).send({ event: plain, redirect: redirectURL ? redirectTo(redirectURL, plain) : null });
+    } catch (e) {
+      const { status, event } = errorEvent(e, signerEid);
+      if (status >= 500) request.log.error({ err: e }, 'signing failed');
+      return reply.code(status).send({ event, redirect: null });
+    }
+  });
+}
