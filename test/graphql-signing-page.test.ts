@@ -193,6 +193,7 @@ describe('signing page in Chromium', () => {
       documentGroupStatus: 'completed',
       documentGroupEid: created.documentGroup.eid,
       etchPacketEid: created.eid,
+      nextSignerEid: '',
     });
     await page.close();
   }, 120_000);

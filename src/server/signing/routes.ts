@@ -35,7 +35,8 @@ function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly st
 /** The redirect URL with the spec's query parameters. */
 function redirectTo(url: string, event: SignerEvent): string {
   const u = new URL(url);
-  for (const [k, v] of Object.entries(event)) if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+  // null is sent as an empty value: the last signer's redirect still names nextSignerEid (there is none).
+  for (const [k, v] of Object.entries(event)) if (v !== undefined) u.searchParams.set(k, v === null ? '' : String(v));
   return u.toString();
 }
 
