@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { SqlBlobs } from './blobs.js';
-import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import { migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
 
@@ -96,14 +96,7 @@ class PostgresStore extends SqlQueries implements PacketStore {
   }
 
   async settleOutbox(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void> {
-    await executor(this.#pool).run('UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?', [
-      c.status,
-      c.attempts,
-      c.nextAttemptAt,
-      c.lastError,
-      c.deliveredAt,
-      id,
-    ]);
+    await executor(this.#pool).run(...settleStatement(id, c));
   }
 
   close(): Promise<void> {

@@ -230,6 +230,14 @@ export class SqlQueries implements PacketWrites {
   }
 }
 
+/** The statement recording a delivery attempt's outcome (the lease ends with it). */
+export function settleStatement(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): [string, unknown[]] {
+  return [
+    'UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?',
+    [c.status, c.attempts, c.nextAttemptAt, c.lastError, c.deliveredAt, id],
+  ];
+}
+
 /** Applies the migrations `applied` does not hold yet, each through `inTransaction`. */
 export async function migrate(sql: SqlExecutor, inTransaction: (fn: (tx: SqlExecutor) => Promise<void>) => Promise<void>): Promise<void> {
   await sql.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
 import { DiskBlobs } from './blobs.js';
-import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import { migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 
@@ -85,16 +85,7 @@ class SqliteStore extends SqlQueries implements PacketStore {
   }
 
   async settleOutbox(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void> {
-    await this.#exclusive((sql) =>
-      sql.run('UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?', [
-        c.status,
-        c.attempts,
-        c.nextAttemptAt,
-        c.lastError,
-        c.deliveredAt,
-        id,
-      ]),
-    );
+    await this.#exclusive((sql) => sql.run(...settleStatement(id, c)));
   }
 
   async close(): Promise<void> {
