@@ -1,17 +1,13 @@
 // Issue 21, CLI: usage and errors on stderr with exit 2, `--version`, `help CMD`,
 // and a missing output folder created rather than reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { repoRoot, runCastpress } from './helpers/cli.js';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { pageText } from './helpers/pdf.js';
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'castpress.js');
+const root = repoRoot;
 
 let dir: string;
 beforeAll(async () => {
@@ -21,15 +17,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function castpress(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: dir, timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const castpress = (args: string[]) => runCastpress(args, dir, 120_000);
 
 describe('castpress CLI messages (issue 21)', () => {
   it('wrong argument counts print usage to stderr only, exit 2', async () => {

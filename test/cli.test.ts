@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { repoRoot, runCastpress } from './helpers/cli.js';
 import { mkdtemp, readFile, readdir, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { writeMixedJobs } from '../bench/batch.js';
 import { pageText, readFields } from './helpers/pdf.js';
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'castpress.js');
+const root = repoRoot;
 const corpus = path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs');
 
 let dir: string;
@@ -21,15 +17,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function castpress(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const castpress = (args: string[]) => runCastpress(args, dir, 300_000);
 
 describe('castpress CLI', () => {
   it('imports a fillable PDF as a template and fills it by field name', async () => {
