@@ -17,6 +17,7 @@ export const INPAGE_SOURCE = String.raw`
 (() => {
   // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
   const SENTINEL = '__fs_element__';
+  const STRING_SENTINEL = '__fs_string__';
   const NAMED_SIZES = { a5: [148, 210, 'mm'], a4: [210, 297, 'mm'], a3: [297, 420, 'mm'], b5: [176, 250, 'mm'], b4: [250, 353, 'mm'],
     'jis-b5': [182, 257, 'mm'], 'jis-b4': [257, 364, 'mm'], letter: [8.5, 11, 'in'], legal: [8.5, 14, 'in'], ledger: [11, 17, 'in'] };
   const UNIT_PX = { mm: 96 / 25.4, in: 96, cm: 96 / 2.54, pt: 96 / 72, pc: 16, px: 1 };
@@ -25,19 +26,40 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
     S.markers.push(el.id);
     return el.id;
   }
-  function marker(prefix) {
-    const span = document.createElement('span');
-    span.id = newId(prefix);
-    span.setAttribute('data-fs-marker', '');
-    S.markers.push(span.id);
-    return span;
+  /**
+   * Helper elements are custom elements ('castpress-*': no author type selector matches them) and never
+   * go inside <body>: they sit in <html> before <head> (rendered ones: a box after <body> would start a
+   * page after a trailing break-after) or after <body> (display:none ones), so :last-child,
+   * :last-of-type and sibling combinators in the author's CSS see the author's elements only.
+   */
+  function helper(tag, css) {
+    const el = document.createElement('castpress-' + tag);
+    el.style.cssText = css;
+    return el;
+  }
+  function beforeHead(el) { document.documentElement.insertBefore(el, document.documentElement.firstChild); return el; }
+  /**
+   * Where an element's content ends is where the next rendered element of <body> after it starts
+   * (instead of a marker appended inside it, which author :last-child rules would see). Null when
+   * nothing follows: the element then runs to the end of the document.
+   */
+  function followingId(el) {
+    const after = (node) => { for (let up = node; up && up !== document.body; up = up.parentElement) if (up.nextElementSibling) return up.nextElementSibling; return null; };
+    for (let n = after(el); n; ) {
+      const cs = getComputedStyle(n);
+      if (n.hasAttribute('data-fs-blank') || cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed' || n.getClientRects().length === 0) { n = after(n); continue; }
+      // Chromium writes no destination for a box left of the content edge (negative margins): try inside it.
+      if (n.getBoundingClientRect().left < 0) { n = n.firstElementChild || after(n); continue; }
+      return idFor(n, 'x');
+    }
+    return null;
   }
   function collectRules() {
     const style = [], page = [];
@@ -75,11 +97,7 @@ export const INPAGE_SOURCE = String.raw`
     if (value.endsWith('%')) return (parseFloat(value) / 100) * basis;
     const m = /^(-?[\d.]+)(mm|in|cm|pt|pc|px)$/i.exec(value);
     if (m) return parseFloat(m[1]) * UNIT_PX[m[2].toLowerCase()];
-    if (!S.probe) {
-      S.probe = document.createElement('div');
-      S.probe.style.cssText = 'position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0';
-      document.documentElement.appendChild(S.probe);
-    }
+    if (!S.probe) S.probe = beforeHead(helper('probe', 'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0'));
     S.probe.style.width = value;
     return S.probe.getBoundingClientRect().width;
   }
@@ -122,7 +140,9 @@ export const INPAGE_SOURCE = String.raw`
       for (const m of r.cssRules || []) if (m.name) boxes[m.name] = declarations(m.style);
       S.pageRules.push({ selectors: parseSelectors(r.selectorText), order: order++, decls: declarations(r.style), boxes });
     }
-    S.overlay = S.pageRules.some((r) => Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v.includes(SENTINEL))));
+    const contents = S.pageRules.flatMap((r) => Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)));
+    S.overlay = contents.some((v) => v.includes(SENTINEL) || v.includes(STRING_SENTINEL));
+    S.usesStart = contents.some((v) => /__fs_(element|string)__[-\w]+\|start/.test(v));
     if (S.overlay) for (const r of pageRules) for (const m of r.cssRules || []) if (m.style) m.style.setProperty('content', 'none', 'important');
   }
   /** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
@@ -160,13 +180,58 @@ export const INPAGE_SOURCE = String.raw`
     const els = candidates(styleRules, '--fs-running').filter((el) => getComputedStyle(el).getPropertyValue('--fs-running').trim());
     for (const el of els) {
       if (!el.isConnected || S.running.some((r) => r.el.contains(el))) continue;
-      const name = getComputedStyle(el).getPropertyValue('--fs-running').trim();
+      const cs = getComputedStyle(el);
+      const name = cs.getPropertyValue('--fs-running').trim();
       const clone = el.cloneNode(true);
       for (const n of [clone, ...clone.querySelectorAll('[id]')]) n.removeAttribute('id');
-      const mk = marker('r');
-      el.parentNode.insertBefore(mk, el);
-      S.running.push({ el, name, html: clone.outerHTML, inherited: inheritedStyle(el.parentElement || document.body), marker: mk.id });
-      el.style.setProperty('display', 'none', 'important');
+      S.running.push({ el, name, html: clone.outerHTML, inherited: inheritedStyle(el.parentElement || document.body), float: cs.float, id: idFor(el, 'r'), slack: 0 });
+      // Out of the flow but still rendered (not display:none): its counter-increment/-reset keep counting
+      // for the content after it, and its static position gives its page. No style containment: that
+      // would scope the counters to it.
+      for (const [p, v] of [['position', 'absolute'], ['visibility', 'hidden'], ['width', '0'], ['height', '0'], ['min-width', '0'], ['min-height', '0'],
+        ['margin', '0'], ['padding', '0'], ['border-width', '0'], ['overflow', 'hidden'], ['contain', 'size layout paint'], ['pointer-events', 'none']]) el.style.setProperty(p, v, 'important');
+    }
+  }
+  /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
+  function pseudoText(el, pseudo) {
+    const v = getComputedStyle(el, pseudo).content;
+    if (!v || v === 'none' || v === 'normal') return '';
+    let out = '';
+    const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|attr\(\s*([-\w]+)[^)]*\)/g;
+    let m;
+    while ((m = re.exec(v))) out += m[3] ? (el.getAttribute(m[3]) || '') : unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+    return out;
+  }
+  /** content(text | before | after | first-letter) of GCPM, white space collapsed as for white-space: normal. */
+  function contentOf(el, which) {
+    const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    if (which === 'before' || which === 'after') return pseudoText(el, '::' + which);
+    if (which === 'first-letter') { const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text); return m ? m[0] : text.slice(0, 1); }
+    return text;
+  }
+  /**
+   * string-set (renamed --fs-string-set): each element that sets a named string records its value,
+   * evaluated now (content(), attr(), strings; counters are not readable), and gets an id whose
+   * destination tells its page.
+   */
+  function prepareStrings(styleRules) {
+    for (const el of candidates(styleRules, '--fs-string-set')) {
+      const v = getComputedStyle(el).getPropertyValue('--fs-string-set').trim();
+      if (!v || v === 'none') continue;
+      const slack = parseFloat(getComputedStyle(el).marginTop) || 0;
+      for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
+        const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
+        if (!m) continue;
+        let value = '';
+        const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|content\(\s*([-\w]*)\s*\)|attr\(\s*([-\w]+)[^)]*\)/g;
+        let t;
+        while ((t = re.exec(m[2]))) {
+          if (t[1] !== undefined || t[2] !== undefined) value += unescapeCss(t[1] !== undefined ? t[1] : t[2]);
+          else if (t[3] !== undefined) value += contentOf(el, t[3] || 'text');
+          else if (t[4]) value += el.getAttribute(t[4]) || '';
+        }
+        S.strings.push({ name: m[1], value, id: idFor(el, 't'), slack });
+      }
     }
   }
   function prepareCounters(styleRules) {
@@ -183,9 +248,7 @@ export const INPAGE_SOURCE = String.raw`
     for (const el of candidates(styleRules, 'page')) {
       const name = getComputedStyle(el).page;
       if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
-      const end = marker('e');
-      el.appendChild(end);
-      S.named.push({ el, name, start: idFor(el, 'n'), end: end.id });
+      S.named.push({ el, name, start: idFor(el, 'n'), next: followingId(el) });
     }
   }
   /**
@@ -207,14 +270,16 @@ export const INPAGE_SOURCE = String.raw`
       const cs = getComputedStyle(el);
       const before = side(cs.breakBefore), after = side(cs.breakAfter);
       if (!before && !after) continue;
-      const end = marker('b');
-      el.appendChild(end);
-      S.sides.push({ el, before, after, start: idFor(el, 's'), end: end.id, spacerBefore: null, spacerAfter: null });
+      // The blank pages' spacers get their ids (and links) now: a destination then tells which pages are :blank.
+      const blanks = [newId('b'), newId('b')];
+      S.markers.push(...blanks);
+      S.sides.push({ el, before, after, start: idFor(el, 's'), next: after ? followingId(el) : null, spacerBefore: null, spacerAfter: null, blanks });
     }
     S.sides.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   }
-  function spacer() {
-    const d = document.createElement('div');
+  function spacer(id) {
+    const d = helper('blank', '');
+    d.id = id;
     d.setAttribute('data-fs-blank', '');
     d.style.cssText = 'page:__fs_blank!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
     return d;
@@ -225,11 +290,11 @@ export const INPAGE_SOURCE = String.raw`
     for (const e of S.sides) {
       if (e.before && state.pages[e.start] !== undefined && wrong(state.pages[e.start] + delta, e.before)) {
         if (e.spacerBefore) { e.spacerBefore.remove(); e.spacerBefore = null; delta--; }
-        else { e.spacerBefore = spacer(); e.el.parentNode.insertBefore(e.spacerBefore, e.el); delta++; }
+        else { e.spacerBefore = spacer(e.blanks[0]); e.el.parentNode.insertBefore(e.spacerBefore, e.el); delta++; }
       }
-      if (e.after && state.pages[e.end] !== undefined && wrong(state.pages[e.end] + 1 + delta, e.after)) {
+      if (e.after && e.next && state.pages[e.next] !== undefined && wrong(state.pages[e.next] + delta, e.after)) {
         if (e.spacerAfter) { e.spacerAfter.remove(); e.spacerAfter = null; delta--; }
-        else { e.spacerAfter = spacer(); e.el.parentNode.insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
+        else { e.spacerAfter = spacer(e.blanks[1]); e.el.parentNode.insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
       }
     }
   }
@@ -288,25 +353,42 @@ export const INPAGE_SOURCE = String.raw`
     document.head.insertBefore(st, document.head.firstChild);
     source.style.setProperty('background', 'transparent', 'important');
   }
+  function namedEnd(n, pages, total) {
+    const next = n.next ? pages[n.next] : undefined;
+    return next === undefined ? total - 1 : Math.max(pages[n.start], Math.min(next - 1, total - 1));
+  }
   function estimate() {
     const first = resolvePage(0, '');
     const contentH = Math.max(50, first.h - first.top - first.bottom);
     const top = (el) => { const r = el.getBoundingClientRect(); return r.top + window.scrollY; };
     const pages = {};
-    for (const id of S.markers) { const el = document.getElementById(id); if (el) pages[id] = Math.max(0, Math.floor(top(el) / contentH)); }
+    const tops = {};
+    for (const id of S.markers) {
+      const el = document.getElementById(id);
+      if (!el) continue;
+      const t = Math.max(0, top(el));
+      pages[id] = Math.floor(t / contentH);
+      tops[id] = (t - pages[id] * contentH) * 0.75;
+    }
     const total = Math.max(1, Math.ceil((document.documentElement.scrollHeight - 1) / contentH), ...Object.values(pages).map((p) => p + 1));
     const names = [];
     for (let i = 0; i < total; i++) names.push('');
-    for (const n of S.named) for (let i = pages[n.start]; i <= Math.min(pages[n.end], total - 1); i++) names[i] = n.name;
+    for (const n of S.named) for (let i = pages[n.start]; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
     const sizes = names.map((name, i) => { const p = resolvePage(i, name); return [p.w * 0.75, p.h * 0.75]; });
-    return { total, pages, names, sizes };
+    return { total, pages, names, sizes, tops };
   }
   function addDestLinks() {
-    const box = document.createElement('div');
-    box.id = '__fs_links';
-    box.style.setProperty('display', 'none', 'important');
-    for (const id of S.markers) { const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a); }
-    document.body.appendChild(box);
+    const box = helper('links', 'display:none!important');
+    for (const id of new Set(S.markers)) { const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a); }
+    document.documentElement.appendChild(box);
+  }
+  function unescapeCss(s) {
+    return s.replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/\\([\s\S])/g, '$1');
+  }
+  /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
+  function sentinelArgs(s, prefix) {
+    const [name, policy] = s.slice(prefix.length).split('|');
+    return { name, policy: policy || 'first' };
   }
   function tokens(content) {
     const out = [];
@@ -314,22 +396,38 @@ export const INPAGE_SOURCE = String.raw`
     let m;
     while ((m = re.exec(content))) {
       if (m[1] !== undefined || m[2] !== undefined) {
-        const s = (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/\\([\s\S])/g, '$1');
-        if (s.startsWith(SENTINEL)) out.push({ element: s.slice(SENTINEL.length) });
+        const s = unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+        if (s.startsWith(SENTINEL)) out.push({ element: sentinelArgs(s, SENTINEL) });
+        else if (s.startsWith(STRING_SENTINEL)) out.push({ string: sentinelArgs(s, STRING_SENTINEL) });
         else out.push({ text: s });
       } else if (m[3]) out.push({ counter: m[3] });
     }
     return out;
   }
-  function chooseRunning(name, i, pages) {
-    let chosen = null;
-    for (const r of S.running) {
-      if (r.name !== name) continue;
-      const p = pages[r.marker];
-      if (p === i) return r;
-      if (p < i) chosen = r;
+  /**
+   * GCPM's page policies, for running elements and named strings alike. items are in document
+   * order with an id whose page (and offset from the content top, in pt) the state knows.
+   * - first: the first one on the page, else the last one before the page (the entry value);
+   * - start: the first one on the page if nothing precedes it there (it starts the page), else the entry value;
+   * - last: the last one on the page, else the entry value;
+   * - first-except: nothing on a page that has one, else the entry value.
+   */
+  function choose(items, policy, i, state) {
+    let entry = null;
+    const on = [];
+    for (const it of items) {
+      const p = state.pages[it.id];
+      if (p === undefined) continue;
+      if (p < i) entry = it;
+      else if (p === i) on.push(it);
     }
-    return chosen;
+    if (policy === 'last') return on.length ? on[on.length - 1] : entry;
+    if (policy === 'first-except') return on.length ? null : entry;
+    if (policy === 'start') {
+      const top = state.tops && state.tops[on.length ? on[0].id : ''];
+      return on.length && top !== undefined && top <= on[0].slack * 0.75 + 1 ? on[0] : entry;
+    }
+    return on.length ? on[0] : entry;
   }
   function boxGeometry(name, P) {
     const { w, h, top, right, bottom, left } = P;
@@ -339,7 +437,11 @@ export const INPAGE_SOURCE = String.raw`
     if (side === 'top' || side === 'bottom') return { x: left, y: side === 'top' ? 0 : h - bottom, w: cw, h: side === 'top' ? top : bottom, row: true };
     return { x: side === 'left' ? 0 : w - right, y: top, w: side === 'left' ? left : right, h: ch, row: false };
   }
-  function buildBox(name, decls, i, state) {
+  /**
+   * One margin box. Its own structure lives in the overlay's shadow tree (no author rule can match
+   * it); a running element is a light-DOM clone slotted into it, so it keeps the author's rules.
+   */
+  function buildBox(name, decls, i, state, host) {
     const content = decls.content;
     if (!content || content === 'none' || content === 'normal') return null;
     const cell = document.createElement('div');
@@ -360,19 +462,29 @@ export const INPAGE_SOURCE = String.raw`
       if (t.text !== undefined) line.appendChild(document.createTextNode(t.text));
       else if (t.counter === 'page') line.appendChild(document.createTextNode(String(i + 1)));
       else if (t.counter === 'pages') line.appendChild(document.createTextNode(String(state.total)));
-      else if (t.element) {
-        const r = chooseRunning(t.element, i, state.pages);
+      else if (t.string) {
+        const a = choose(S.strings.filter((x) => x.name === t.string.name), t.string.policy, i, state);
+        if (a) line.appendChild(document.createTextNode(a.value));
+      } else if (t.element) {
+        const r = choose(S.running.filter((x) => x.name === t.element.name), t.element.policy, i, state);
         if (!r) continue;
         const wrap = document.createElement('div');
-        wrap.style.cssText = r.inherited + ';text-align:inherit';
+        // flow-root keeps a floated running element inside its box (it would hang below it).
+        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root';
         const tpl = document.createElement('template');
         tpl.innerHTML = r.html;
         const node = tpl.content.firstElementChild;
         if (node) {
           node.style.removeProperty('display');
-          wrap.appendChild(node);
+          const slotName = 'fs' + (S.slots++);
+          node.setAttribute('slot', slotName);
+          host.appendChild(node);
+          const slot = document.createElement('slot');
+          slot.name = slotName;
+          wrap.appendChild(slot);
         }
         line.appendChild(wrap);
+        if (r.float === 'left' || r.float === 'right') cell.__fsFloat = true;
       }
     }
     cell.appendChild(line);
@@ -387,20 +499,27 @@ export const INPAGE_SOURCE = String.raw`
     el.style.width = g.w + 'px';
     el.style.height = g.h + 'px';
   }
+  const HOST_CSS = 'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;'
+    + 'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;';
   function buildOverlay(state) {
     const old = document.getElementById('__fs_overlay');
     if (old) old.remove();
     const oldStyle = document.getElementById('__fs_overlay_style');
     if (oldStyle) oldStyle.remove();
     if (!S.overlay) return;
-    const root = document.createElement('div');
-    root.id = '__fs_overlay';
-    root.style.cssText = 'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;float:none!important;width:auto!important;height:auto!important;columns:auto!important;';
+    const host = helper('overlay', HOST_CSS);
+    host.id = '__fs_overlay';
+    const root = host.attachShadow({ mode: 'open' });
+    S.slots = 0;
     const sizeNames = new Map();
     let rules = '';
-    const start = document.createElement('span');
+    // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
+    // a shadow tree get none), slotted into page 1.
+    const start = helper('mark', 'display:block!important');
     if (!S.overlayStart) { S.overlayStart = newId('o'); S.markers.push(S.overlayStart); }
     start.id = S.overlayStart;
+    start.setAttribute('slot', 'fs-start');
+    host.appendChild(start);
     for (let i = 0; i < state.total; i++) {
       const [wPt, hPt] = state.sizes[i];
       const key = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
@@ -414,16 +533,16 @@ export const INPAGE_SOURCE = String.raw`
       const pg = document.createElement('div');
       pg.style.cssText = 'page:' + sizeNames.get(key) + ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;'
         + 'width:' + P.w + 'px;height:' + (P.h - 0.5) + 'px;counter-reset:page ' + (i + 1) + ' pages ' + state.total + ';';
-      if (i === 0) pg.appendChild(start);
+      if (i === 0) { const slot = document.createElement('slot'); slot.name = 'fs-start'; pg.appendChild(slot); }
       for (const corner of ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner']) {
         const decls = P.boxes[corner];
-        const cell = decls && buildBox(corner, decls, i, state);
+        const cell = decls && buildBox(corner, decls, i, state, host);
         if (!cell) continue;
         place(cell, boxGeometry(corner, P));
         pg.appendChild(cell);
       }
       for (const [side, names] of SIDES) {
-        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state) : null));
+        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state, host) : null));
         if (!cells.some(Boolean)) continue;
         // css-page-3 in short: the middle box keeps its natural size and stays centred, the
         // outer boxes share the rest; without a middle box the outer ones split the band.
@@ -435,7 +554,14 @@ export const INPAGE_SOURCE = String.raw`
         band.style[g.row ? 'gridTemplateColumns' : 'gridTemplateRows'] = tracks;
         band.style[g.row ? 'gridTemplateRows' : 'gridTemplateColumns'] = '100%';
         const order = cells[1] ? cells : cells[0] && cells[2] ? [cells[0], cells[2]] : [cells[0] || cells[2]];
-        for (const cell of order) band.appendChild(cell || document.createElement('div'));
+        order.forEach((cell, k) => {
+          const el = cell || document.createElement('div');
+          // A floated running element keeps its float side: its box spans the whole band (a shrink-wrapped,
+          // centred middle box would leave it nowhere to float to).
+          el.style[g.row ? 'gridColumn' : 'gridRow'] = cell && cell.__fsFloat ? '1 / -1' : String(k + 1);
+          el.style[g.row ? 'gridRow' : 'gridColumn'] = '1';
+          band.appendChild(el);
+        });
         pg.appendChild(band);
       }
       root.appendChild(pg);
@@ -444,7 +570,7 @@ export const INPAGE_SOURCE = String.raw`
     st.id = '__fs_overlay_style';
     st.textContent = rules;
     document.head.appendChild(st);
-    document.documentElement.appendChild(root);
+    document.documentElement.appendChild(host);
   }
   function layout(state) {
     if (state.fixSides) applySides(state);
@@ -461,15 +587,14 @@ export const INPAGE_SOURCE = String.raw`
       const { style, page } = collectRules();
       readPageRules(page);
       prepareRunning(style);
+      if (S.overlay) prepareStrings(style);
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
       prepareSideBreaks(style);
       prepareForms();
-      const calib = document.createElement('span');
-      calib.style.cssText = 'position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important';
+      const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
-      document.documentElement.appendChild(calib);
       const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0;
       const needsDests = needsLayout || S.forms.length > 0;
       if (needsDests) S.markers.push(calib.id);
@@ -478,11 +603,12 @@ export const INPAGE_SOURCE = String.raw`
       if (needsLayout) layout(guess);
       if (needsDests) addDestLinks();
       return {
+        usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id),
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
-        running: S.running.map((r) => ({ name: r.name, marker: r.marker })),
+        running: S.running.map((r) => ({ name: r.name, id: r.id })),
         counters: S.counters.map((c) => c.id),
-        named: S.named.map((n) => ({ name: n.name, start: n.start, end: n.end })),
-        sides: S.sides.map((e) => ({ start: e.start, end: e.end, before: e.before, after: e.after })),
+        named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
+        sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
         forms: S.forms,
       };
     },

@@ -18,21 +18,29 @@ interface LayoutState {
   names: string[];
   /** [width, height] in points per page. */
   sizes: Array<[number, number]>;
+  /** Marker id → offset of its top from the content box's top, pt (for the `start` policy). */
+  tops?: Record<string, number>;
   /** Insert or remove blank pages so left/right breaks land on the right side. */
   fixSides?: boolean;
 }
 
 interface PrepareResult {
+  /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */
+  usesStart: boolean;
+  /** Ids of the elements that set named strings (string-set). */
+  strings: string[];
   needsLayout: boolean;
   needsDests: boolean;
   overlay: boolean;
   guess: LayoutState;
   calibration: string;
   overlayStart: string | null;
-  running: Array<{ name: string; marker: string }>;
+  running: Array<{ name: string; id: string }>;
   counters: string[];
-  named: Array<{ name: string; start: string; end: string }>;
-  sides: Array<{ start: string; end: string; before: 'left' | 'right' | null; after: 'left' | 'right' | null }>;
+  /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
+  named: Array<{ name: string; start: string; next: string | null }>;
+  /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
+  sides: Array<{ start: string; next: string | null; before: 'left' | 'right' | null; after: 'left' | 'right' | null; blanks: string[] }>;
   forms: FormControl[];
 }
 
@@ -56,13 +64,25 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
   const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
   const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
   const pages: Record<string, number> = {};
-  for (const [name, d] of dests) pages[name] = d.page;
+  const tops: Record<string, number> = {};
+  const all = doc.getPages();
+  for (const [name, d] of dests) {
+    pages[name] = d.page;
+    // Chromium 156 writes destinations relative to the content box, y up from the page's height.
+    tops[name] = (all[d.page]?.getHeight() ?? 0) - d.y;
+  }
   const names: string[] = Array.from({ length: total }, () => '');
   for (const n of info.named) {
     const start = pages[n.start];
     if (start === undefined) continue;
-    const end = Math.min(pages[n.end] ?? start, total - 1);
+    const next = n.next === null ? undefined : pages[n.next];
+    // No following element: to the end; following element without a destination: its start page only.
+    const end = n.next === null ? total - 1 : next === undefined ? start : Math.max(start, Math.min(next - 1, total - 1));
     for (let i = start; i <= end; i++) names[i] = n.name;
+  }
+  for (const id of info.sides.flatMap((e) => e.blanks)) {
+    const p = pages[id];
+    if (p !== undefined && p < total) names[p] = '__fs_blank';
   }
   const sizes = doc
     .getPages()
@@ -71,23 +91,24 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
       const { width, height } = p.getSize();
       return [width, height] as [number, number];
     });
-  return { total, pages, names, sizes };
+  return { total, pages, names, sizes, tops };
 }
 
 /** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
 function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
   const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
     want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
-  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(state.pages[e.end] === undefined ? undefined : state.pages[e.end]! + 1, e.after));
+  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after));
 }
 
 /** Whether the numbers written into the document (counters, overlay) match the printed layout. */
 function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
   if (!info.overlay && info.counters.length === 0) return true;
   if (a.total !== b.total) return false;
-  const ids = [...info.running.map((r) => r.marker), ...info.counters, ...info.named.flatMap((n) => [n.start, n.end])];
+  const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
   if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
+  if (info.usesStart && [...info.running.map((r) => r.id), ...info.strings].some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
   if (info.overlay) {
     for (let i = 0; i < a.total; i++) {
       const [aw, ah] = a.sizes[i] ?? [0, 0];
