@@ -84,6 +84,20 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     const texts = pages.map((p) => p.items.map((i) => i.str).join('').trim());
     expect(texts[1]).toBe('');
     expect(texts[2]).toContain('Table of contents');
+    // The table of contents (target-text + target-counter, nested rules): WeasyPrint's titles and page numbers.
+    const toc = pages[2]!.items.filter((i) => i.str.trim() && i.str !== '•');
+    const lines = new Map<number, typeof toc>();
+    for (const i of toc) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
+    const entries = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x).map((i) => i.str).join('').replace(/\s+/g, '')).filter((l) => /\d$/.test(l));
+    expect(entries).toEqual(
+      [
+        'Big title on left page, with text on columns4',
+        'This is another big title, on a page full of work presentation5',
+        'Big title on the first right page6',
+        'This is a chapter of a new section7',
+        'About some typography features8',
+      ].map((e) => e.replace(/\s+/g, '')),
+    );
     // WeasyPrint's reference: the page number in the top-left box, the chapter's h2 (string-set) in the top-right one,
     // nothing in the top margin of the cover, the blank page, the contents (no-chapter) and the chapter page.
     const top = pages.map((p) => p.items.filter((i) => i.y < 1.5 * 28.35 && i.str.trim()));

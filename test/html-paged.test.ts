@@ -390,3 +390,28 @@ describe('string-set and string() (issue 15)', () => {
     expect(header([p!])[0]!.replace(/\s+/g, ' ')).toMatch(/^Part I ?Ch\. Intro\|big$/);
   });
 });
+
+describe('target-counter() and target-text() (issue 15)', () => {
+  it('prints the page number and text of link targets, also from nested rules and in counter styles', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; }
+      .toc a { &::before { content: target-text(attr(href)) " "; } &::after { content: "p. " target-counter(attr(href url), page); } }
+      .toc a.roman::after { content: target-counter(attr(href), page, upper-roman); }`;
+    const filler = Array.from({ length: 60 }, (_, i) => `<p>filler ${i}</p>`).join('');
+    const html = `<div class="toc"><p><a href="#one"></a></p><p><a href="#two"></a></p><p><a href="#three" class="roman"></a></p></div>
+      <h2 id="one">First chapter</h2>${filler}<h2 id="two">Second <em>chapter</em></h2>${filler}${filler}<h2 id="three">Third</h2>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    // 1-based page of a heading (the table of contents is page 1)
+    const at = (s: string) => pages.findIndex((p, i) => i > 0 && p.items.some((it) => it.str.startsWith(s))) + 1;
+    const toc = pageTextOf(pages[0]!);
+    expect(at('First chapter')).toBe(2);
+    expect(toc).toContain(`First chapter p. 2`);
+    expect(toc).toContain(`Second chapter p. ${at('Second')}`);
+    expect(at('Second')).toBeGreaterThan(2);
+    expect(toc).toContain(`Third ${['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII'][at('Third')]}`);
+    expect(at('Third')).toBeGreaterThan(at('Second'));
+  });
+});
+
+function pageTextOf(p: PageText): string {
+  return p.items.map((i) => i.str).join(' ').replace(/\s+/g, ' ');
+}

@@ -15,6 +15,39 @@ import { PayloadTooLargeError, RenderError } from '../errors/index.js';
  */
 export const ELEMENT_SENTINEL = '__fs_element__';
 export const STRING_SENTINEL = '__fs_string__';
+/** Prefix of `target-counter()`, `target-counters()`, `target-text()` and `leader()` kept as strings (`__fs_fn__name(args)`). */
+export const FUNCTION_SENTINEL = '__fs_fn__';
+const FUNCTIONS = /(?<![-\w])(target-counters?|target-text|leader)\(/gi;
+
+/**
+ * Replaces each call of the functions above by a sentinel string holding its name and arguments (double
+ * quotes turned single so the string stays one CSS token); nested parentheses (`attr(href url)`) are kept.
+ */
+function keepFunctions(css: string): string {
+  let out = '';
+  let last = 0;
+  FUNCTIONS.lastIndex = 0;
+  for (let m = FUNCTIONS.exec(css); m; m = FUNCTIONS.exec(css)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    let quote = '';
+    for (; i < css.length && depth > 0; i++) {
+      const c = css[i]!;
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    if (depth > 0) break;
+    const args = css.slice(m.index + m[0].length, i - 1).replace(/"/g, "'").replace(/\n/g, ' ');
+    out += css.slice(last, m.index) + `"${FUNCTION_SENTINEL}${m[1]!.toLowerCase()}(${args})"`;
+    last = i;
+    FUNCTIONS.lastIndex = i;
+  }
+  return out + css.slice(last);
+}
 
 const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
 const ELEMENT = /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
@@ -22,7 +55,7 @@ const STRING = /(?<![-\w])string\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)/gi;
 const STRING_SET = /(?<![-\w])string-set\s*:/gi;
 const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
-const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)/i;
+const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -30,7 +63,7 @@ function sentinel(prefix: string, name: string, policy: string | undefined): str
 
 export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
-  return css
+  return keepFunctions(css)
     .replace(RUNNING, '--fs-running: $1')
     .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
     .replace(STRING, (_m, name: string, policy: string | undefined) => sentinel(STRING_SENTINEL, name, policy))

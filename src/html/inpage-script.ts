@@ -18,6 +18,7 @@ export const INPAGE_SOURCE = String.raw`
   // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
   const SENTINEL = '__fs_element__';
   const STRING_SENTINEL = '__fs_string__';
+  const FN_SENTINEL = '__fs_fn__';
   const NAMED_SIZES = { a5: [148, 210, 'mm'], a4: [210, 297, 'mm'], a3: [297, 420, 'mm'], b5: [176, 250, 'mm'], b4: [250, 353, 'mm'],
     'jis-b5': [182, 257, 'mm'], 'jis-b4': [257, 364, 'mm'], letter: [8.5, 11, 'in'], legal: [8.5, 14, 'in'], ledger: [11, 17, 'in'] };
   const UNIT_PX = { mm: 96 / 25.4, in: 96, cm: 96 / 2.54, pt: 96 / 72, pc: 16, px: 1 };
@@ -26,7 +27,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -63,21 +64,27 @@ export const INPAGE_SOURCE = String.raw`
   }
   function collectRules() {
     const style = [], page = [];
-    const walk = (rules) => {
+    // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
+    const walk = (rules, parent) => {
       for (const r of rules) {
         if (r instanceof CSSPageRule) page.push(r);
-        else if (r instanceof CSSStyleRule) { style.push(r); if (r.cssRules && r.cssRules.length) walk(r.cssRules); }
-        else if (r instanceof CSSMediaRule) { if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules); }
-        else if (r instanceof CSSSupportsRule) { if (CSS.supports(r.conditionText)) walk(r.cssRules); }
-        else if (r instanceof CSSImportRule) { try { if (r.styleSheet) walk(r.styleSheet.cssRules); } catch (e) {} }
-        else if (r.cssRules) walk(r.cssRules);
+        else if (r instanceof CSSStyleRule) {
+          const own = r.selectorText;
+          const full = !parent ? own : splitArgs(own).map((one) => (one.includes('&') ? one.replace(/&/g, ':is(' + parent + ')') : ':is(' + parent + ') ' + one)).join(', ');
+          style.push({ style: r.style, selectorText: full });
+          if (r.cssRules && r.cssRules.length) walk(r.cssRules, full);
+        }
+        else if (r instanceof CSSMediaRule) { if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules, parent); }
+        else if (r instanceof CSSSupportsRule) { if (CSS.supports(r.conditionText)) walk(r.cssRules, parent); }
+        else if (r instanceof CSSImportRule) { try { if (r.styleSheet) walk(r.styleSheet.cssRules, parent); } catch (e) {} }
+        else if (r.cssRules) walk(r.cssRules, parent);
       }
     };
     for (const sheet of document.styleSheets) {
       if (sheet.disabled) continue;
       if (sheet.media && sheet.media.length && !matchMedia(sheet.media.mediaText).matches) continue;
       let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
-      walk(rules);
+      walk(rules, '');
     }
     return { style, page };
   }
@@ -233,6 +240,111 @@ export const INPAGE_SOURCE = String.raw`
         S.strings.push({ name: m[1], value, id: idFor(el, 't'), slack });
       }
     }
+  }
+  /** Text with function sentinels in it → plain strings and { name, args } pieces. */
+  function splitSentinels(text) {
+    const out = [];
+    let at = 0;
+    for (let k = text.indexOf(FN_SENTINEL); k >= 0; k = text.indexOf(FN_SENTINEL, at)) {
+      const open = text.indexOf('(', k);
+      if (open < 0) break;
+      let depth = 1, j = open + 1;
+      for (; j < text.length && depth > 0; j++) { if (text[j] === '(') depth++; else if (text[j] === ')') depth--; }
+      if (k > at) out.push(text.slice(at, k));
+      out.push({ name: text.slice(k + FN_SENTINEL.length, open), args: text.slice(open + 1, j - 1) });
+      at = j;
+    }
+    if (at < text.length) out.push(text.slice(at));
+    return out;
+  }
+  function cssString(s) { return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\A ') + '"'; }
+  /** The element a target-*() argument points at: attr(href), url(#x) or "#x"; only same-document fragments. */
+  function targetOf(el, arg) {
+    arg = arg.trim();
+    let ref = null;
+    let m;
+    if ((m = /^attr\(\s*([-\w]+)/.exec(arg))) ref = el.getAttribute(m[1]);
+    else if ((m = /^url\(\s*'?([^')]*)'?\s*\)/.exec(arg))) ref = m[1];
+    else if ((m = /^'([^']*)'/.exec(arg))) ref = m[1];
+    if (!ref || ref.indexOf('#') < 0) return null;
+    let frag = ref.slice(ref.indexOf('#') + 1);
+    try { frag = decodeURIComponent(frag); } catch (e) {}
+    return frag ? document.getElementById(frag) : null;
+  }
+  function splitArgs(args) {
+    const out = [];
+    let depth = 0, cur = '';
+    for (const c of args) {
+      if (c === '(') depth++;
+      if (c === ')') depth--;
+      if (c === ',' && depth === 0) { out.push(cur.trim()); cur = ''; } else cur += c;
+    }
+    out.push(cur.trim());
+    return out;
+  }
+  /**
+   * target-counter(), target-counters(), target-text() and leader() in ::before/::after (renamed to sentinel
+   * strings): each such pseudo-element gets a rule of its own in a castpress style sheet, rewritten per
+   * layout with the target's page (a counter reset on the pseudo-element, so counter styles still apply).
+   */
+  function prepareTargets(styleRules) {
+    const els = candidates(styleRules, 'content', (v, r) => v.includes(FN_SENTINEL) && /::?(before|after)\b/.test(r.selectorText));
+    for (const el of els) {
+      for (const pseudo of ['::before', '::after']) {
+        const content = getComputedStyle(el, pseudo).content;
+        if (!content || !content.includes(FN_SENTINEL)) continue;
+        const parts = [];
+        const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([-\w]+\((?:[^()]|\([^()]*\))*\))|([-\w]+)/g;
+        let m;
+        while ((m = re.exec(content))) {
+          if (m[1] !== undefined || m[2] !== undefined) {
+            // Computed content merges neighbouring strings: sentinels may sit anywhere inside one.
+            for (const piece of splitSentinels(unescapeCss(m[1] !== undefined ? m[1] : m[2]))) {
+            if (typeof piece === 'string') { parts.push({ raw: cssString(piece) }); continue; }
+            const f = [null, piece.name, piece.args];
+            const args = splitArgs(f[2]);
+            if (f[1] === 'target-text') {
+              const t = targetOf(el, args[0] || '');
+              parts.push({ raw: cssString(t ? contentOf(t, (args[1] || 'content').replace(/^content$/, 'text')) : '') });
+            } else if (f[1] === 'leader') {
+              const kind = (args[0] || 'dotted').replace(/^'|'$/g, '');
+              parts.push({ leader: kind === 'dotted' ? '.' : kind === 'solid' ? '_' : kind === 'space' ? ' ' : kind });
+            } else {
+              const t = targetOf(el, args[0] || '');
+              const counter = (args[1] || '').trim();
+              const style = f[1] === 'target-counters' ? args[3] : args[2];
+              if (!t || counter !== 'page') { parts.push({ raw: '""' }); continue; }
+              parts.push({ target: idFor(t, 'g'), style: (style || 'decimal').trim() });
+            }
+            }
+          } else parts.push({ raw: m[0] });
+        }
+        let key = el.getAttribute('data-castpress-t');
+        if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
+        S.targets.push({ el, pseudo, key, parts });
+      }
+    }
+  }
+  function targetRules(state) {
+    let css = '';
+    let n = 0;
+    for (const t of S.targets) {
+      const resets = [];
+      const content = t.parts.map((p) => {
+        if (p.raw !== undefined) return p.raw;
+        if (p.leader !== undefined) return cssString(' ' + p.leader.repeat(3) + ' ');
+        const name = '__fs_tc' + (n++);
+        const page = state.pages[p.target];
+        if (page === undefined) return '""';
+        resets.push(name + ' ' + (page + 1));
+        return 'counter(' + name + ', ' + p.style + ')';
+      });
+      css += '[data-castpress-t="' + t.key + '"]' + t.pseudo + '{content:' + content.join(' ') + '!important;'
+        + (resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '') + '}\n';
+    }
+    let st = document.getElementById('__fs_targets');
+    if (!st) { st = document.createElement('style'); st.id = '__fs_targets'; document.head.appendChild(st); }
+    st.textContent = css;
   }
   function prepareCounters(styleRules) {
     const uses = (v) => /counters?\(\s*pages?\s*[,)]/.test(v);
@@ -574,6 +686,7 @@ export const INPAGE_SOURCE = String.raw`
   }
   function layout(state) {
     if (state.fixSides) applySides(state);
+    if (S.targets.length) targetRules(state);
     for (const c of S.counters) {
       const p = state.pages[c.id];
       c.el.style.setProperty('counter-reset', (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total, 'important');
@@ -588,6 +701,7 @@ export const INPAGE_SOURCE = String.raw`
       readPageRules(page);
       prepareRunning(style);
       if (S.overlay) prepareStrings(style);
+      prepareTargets(style);
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
@@ -595,7 +709,7 @@ export const INPAGE_SOURCE = String.raw`
       prepareForms();
       const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
-      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0;
+      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0;
       const needsDests = needsLayout || S.forms.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
@@ -604,6 +718,7 @@ export const INPAGE_SOURCE = String.raw`
       if (needsDests) addDestLinks();
       return {
         usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id),
+        targets: [...new Set(S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)))],
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
         running: S.running.map((r) => ({ name: r.name, id: r.id })),
         counters: S.counters.map((c) => c.id),

@@ -29,6 +29,8 @@ interface PrepareResult {
   usesStart: boolean;
   /** Ids of the elements that set named strings (string-set). */
   strings: string[];
+  /** Ids of the elements whose page a target-counter() prints. */
+  targets: string[];
   needsLayout: boolean;
   needsDests: boolean;
   overlay: boolean;
@@ -103,9 +105,9 @@ function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
 
 /** Whether the numbers written into the document (counters, overlay) match the printed layout. */
 function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
-  if (!info.overlay && info.counters.length === 0) return true;
+  if (!info.overlay && info.counters.length === 0 && info.targets.length === 0) return true;
   if (a.total !== b.total) return false;
-  const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
+  const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.targets, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
   if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
   if (info.usesStart && [...info.running.map((r) => r.id), ...info.strings].some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
