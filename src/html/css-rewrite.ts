@@ -9,7 +9,7 @@ import { PayloadTooLargeError, RenderError } from '../errors/index.js';
  *   `element()` is the whole value: mixed with anything else it is invalid CSS, so it is left
  *   for Chromium to drop and the cascade falls back to the previous valid declaration;
  * - `string(x[, policy])` → a sentinel string (it may be mixed with strings and counters);
- * - `string-set` → `--fs-string-set` (non-inherited, read in the page);
+ * - `string-set` → `--fs-string-set`, `bookmark-level|label|state` → `--fs-bookmark-*` (non-inherited, read in the page);
  * - `break-before/after: always | all` (css-break-4 values Chromium lacks) → `page`;
  * - `-fs-table-paginate` → `--fs-table-paginate`.
  */
@@ -53,9 +53,10 @@ const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
 const ELEMENT = /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
 const STRING = /(?<![-\w])string\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)/gi;
 const STRING_SET = /(?<![-\w])string-set\s*:/gi;
+const BOOKMARK = /(?<![-\w])bookmark-(level|label|state)\s*:/gi;
 const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
-const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(/i;
+const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -68,6 +69,7 @@ export function rewriteGcpm(css: string): string {
     .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
     .replace(STRING, (_m, name: string, policy: string | undefined) => sentinel(STRING_SENTINEL, name, policy))
     .replace(STRING_SET, '--fs-string-set:')
+    .replace(BOOKMARK, '--fs-bookmark-$1:')
     .replace(BREAK_ALWAYS, '$1page')
     .replace(PAGINATE, '--fs-table-paginate:');
 }

@@ -27,7 +27,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -216,6 +216,43 @@ export const INPAGE_SOURCE = String.raw`
     if (which === 'first-letter') { const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text); return m ? m[0] : text.slice(0, 1); }
     return text;
   }
+  /** A string-set / bookmark-label value: strings, content(...), attr(...), concatenated. */
+  function stringValue(el, v) {
+    let value = '';
+    const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|content\(\s*([-\w]*)\s*\)|attr\(\s*([-\w]+)[^)]*\)/g;
+    let t;
+    while ((t = re.exec(v))) {
+      if (t[1] !== undefined || t[2] !== undefined) value += unescapeCss(t[1] !== undefined ? t[1] : t[2]);
+      else if (t[3] !== undefined) value += contentOf(el, t[3] || 'text');
+      else if (t[4]) value += el.getAttribute(t[4]) || '';
+    }
+    return value;
+  }
+  /**
+   * Bookmarks: h1-h6 at their level unless bookmark-level says otherwise (none drops one), any element
+   * with an integer bookmark-level; label from bookmark-label (default its text), bookmark-state closed.
+   */
+  function prepareBookmarks(styleRules) {
+    const els = new Set([...document.body.querySelectorAll('h1, h2, h3, h4, h5, h6'), ...candidates(styleRules, '--fs-bookmark-level')]);
+    const sorted = [...els].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    for (const el of sorted) {
+      if (S.running.some((r) => r.el.contains(el))) continue;
+      const cs = getComputedStyle(el);
+      const set = cs.getPropertyValue('--fs-bookmark-level').trim();
+      const heading = /^H([1-6])$/.exec(el.tagName);
+      const level = set ? parseInt(set, 10) : heading ? Number(heading[1]) : NaN;
+      if (!(level >= 1) || cs.display === 'none' || el.getClientRects().length === 0) continue;
+      const labelSpec = cs.getPropertyValue('--fs-bookmark-label').trim();
+      const label = (labelSpec ? stringValue(el, labelSpec) : contentOf(el, 'text')).replace(/\s+/g, ' ').trim();
+      if (!label) continue;
+      S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id: idFor(el, 'h') });
+    }
+  }
+  /** Document information WeasyPrint takes from <meta>: author, description (subject), keywords. */
+  function readMeta() {
+    const meta = (name) => { const m = document.head && document.head.querySelector('meta[name="' + name + '" i]'); const v = m && m.getAttribute('content'); return v ? v.trim() : null; };
+    return { author: meta('author'), subject: meta('description') || meta('subject'), keywords: meta('keywords') };
+  }
   /**
    * string-set (renamed --fs-string-set): each element that sets a named string records its value,
    * evaluated now (content(), attr(), strings; counters are not readable), and gets an id whose
@@ -229,15 +266,7 @@ export const INPAGE_SOURCE = String.raw`
       for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
         const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
         if (!m) continue;
-        let value = '';
-        const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|content\(\s*([-\w]*)\s*\)|attr\(\s*([-\w]+)[^)]*\)/g;
-        let t;
-        while ((t = re.exec(m[2]))) {
-          if (t[1] !== undefined || t[2] !== undefined) value += unescapeCss(t[1] !== undefined ? t[1] : t[2]);
-          else if (t[3] !== undefined) value += contentOf(el, t[3] || 'text');
-          else if (t[4]) value += el.getAttribute(t[4]) || '';
-        }
-        S.strings.push({ name: m[1], value, id: idFor(el, 't'), slack });
+        S.strings.push({ name: m[1], value: stringValue(el, m[2]), id: idFor(el, 't'), slack });
       }
     }
   }
@@ -701,6 +730,7 @@ export const INPAGE_SOURCE = String.raw`
       readPageRules(page);
       prepareRunning(style);
       if (S.overlay) prepareStrings(style);
+      prepareBookmarks(style);
       prepareTargets(style);
       prepareCounters(style);
       prepareNamed(style);
@@ -710,14 +740,15 @@ export const INPAGE_SOURCE = String.raw`
       const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
       const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0;
-      const needsDests = needsLayout || S.forms.length > 0;
+      const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
       const guess = estimate();
       if (needsLayout) layout(guess);
       if (needsDests) addDestLinks();
       return {
-        usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id),
+        usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
+        bookmarks: S.bookmarks,
         targets: [...new Set(S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)))],
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
         running: S.running.map((r) => ({ name: r.name, id: r.id })),

@@ -5,6 +5,7 @@ import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
+import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 
 export interface HtmlRenderRequest extends DocumentInput {}
@@ -29,6 +30,10 @@ interface PrepareResult {
   usesStart: boolean;
   /** Ids of the elements that set named strings (string-set). */
   strings: string[];
+  /** `<meta name=author|description|keywords>` of the document. */
+  meta: DocumentMeta;
+  /** Headings and other elements with a bookmark-level, in document order. */
+  bookmarks: Array<{ level: number; label: string; open: boolean; id: string }>;
   /** Ids of the elements whose page a target-counter() prints. */
   targets: string[];
   needsLayout: boolean;
@@ -44,6 +49,12 @@ interface PrepareResult {
   /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
   sides: Array<{ start: string; next: string | null; before: 'left' | 'right' | null; after: 'left' | 'right' | null; blanks: string[] }>;
   forms: FormControl[];
+}
+
+interface DocumentMeta {
+  author: string | null;
+  subject: string | null;
+  keywords: string | null;
 }
 
 interface Margins {
@@ -155,6 +166,21 @@ function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: 
   return placed;
 }
 
+/** Bookmarks at their element's top (destinations are relative to the page's content box, see placeControls). */
+function placeBookmarks(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Bookmark[] {
+  const calib = dests.get(info.calibration);
+  const pages = doc.getPages();
+  const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+  const out: Bookmark[] = [];
+  for (const b of info.bookmarks) {
+    const d = dests.get(b.id);
+    if (!d) continue;
+    const top = contentRelative ? d.y - (margins[d.page]?.top ?? 0) * 0.75 : d.y;
+    out.push({ level: b.level, label: b.label, open: b.open, page: d.page, top });
+  }
+  return out;
+}
+
 /** Evaluates in the document's main world; the result comes back as JSON. */
 async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
   const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
@@ -178,7 +204,7 @@ window.__castpress.prepare()`);
     if (!info.needsDests) {
       // Nothing else to change: the document information goes in as an update of Chromium's bytes.
       const session = await UpdateSession.open(pdf, 'html');
-      documentInfo(session.doc, request.title);
+      documentInfo(session.doc, request.title, info.meta);
       return session.commit();
     }
 
@@ -196,22 +222,27 @@ window.__castpress.prepare()`);
       dests = readDests(doc);
       actual = observe(doc, dests, info);
     }
+    const margins = info.forms.length > 0 || info.bookmarks.length > 0 ? await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`) : [];
     if (info.forms.length > 0) {
-      const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
       await addAcroForm(doc, placeControls(info, dests, doc, margins), pool.fonts);
     }
     if (info.overlay) await mergeOverlay(doc, actual.total);
+    if (info.bookmarks.length > 0) addOutline(doc, placeBookmarks(info, dests, doc, margins));
     removeDests(doc, (name) => name.startsWith('__fs_'));
-    documentInfo(doc, request.title);
+    documentInfo(doc, request.title, info.meta);
     return doc.save(SAVE_OPTIONS);
   }, build);
 }
 
 /**
  * The request's title, else the document's <title>, else none (Chromium titles a page without
- * one by its address, about:blank); castpress as producer and creator, as for Markdown.
+ * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
+ * (WeasyPrint's mapping; `subject` is accepted too); castpress as producer and creator, as for Markdown.
  */
-function documentInfo(doc: PDFDocument, title: string | undefined): void {
+function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
+  if (meta.author) doc.setAuthor(meta.author);
+  if (meta.subject) doc.setSubject(meta.subject);
+  if (meta.keywords) doc.setKeywords(meta.keywords.split(',').map((k) => k.trim()).filter(Boolean));
   if (title !== undefined) doc.setTitle(title, { showInWindowTitleBar: true });
   else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) {
     const info = doc.context.lookup(doc.context.trailerInfo.Info);
