@@ -415,3 +415,31 @@ describe('target-counter() and target-text() (issue 15)', () => {
 function pageTextOf(p: PageText): string {
   return p.items.map((i) => i.str).join(' ').replace(/\s+/g, ' ');
 }
+
+describe('leader() (issue 15)', () => {
+  it('fills the rest of the line with the leader and ends the text after it at the line end', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } ul { list-style: none; padding: 0; margin: 0; width: 300px; }
+      .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }
+      .dash { width: 300px; } .dash::after { content: leader("-") " end"; }`;
+    const html = `<ul class="toc"><li><a href="#one"></a></li><li><a href="#two"></a></li></ul><p class="dash">Dashes</p>
+      <h2 id="one">One</h2><h2 id="two">A much longer second title</h2>`;
+    const [toc] = await readText(await renderHtml(pool, { html, css }));
+    const lines = new Map<number, TextItem[]>();
+    for (const i of toc!.items) if (i.str.trim()) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
+    const rows = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x));
+    expect(rows).toHaveLength(3);
+    const right = 37.5 + 225; // the ul's 300px
+    for (const [row, title, end] of [[rows[0]!, 'One', '2'], [rows[1]!, 'A much longer second title', '3'], [rows[2]!, 'Dashes', 'end']] as const) {
+      const text = row.map((i) => i.str).join('');
+      expect(text.startsWith(title)).toBe(true);
+      expect(text.endsWith(end)).toBe(true);
+      const last = row[row.length - 1]!;
+      expect(last.x + last.width).toBeGreaterThan(right - 3);
+      expect(last.x + last.width).toBeLessThan(right + 1);
+      // the leader fills the gap between title and number
+      const fill = text.slice(title.length, text.length - end.length).trim();
+      expect(fill.length).toBeGreaterThan(10);
+      expect(new Set(fill.replace(/\s/g, ''))).toEqual(new Set([end === 'end' ? '-' : '.']));
+    }
+  });
+});

@@ -354,26 +354,66 @@ export const INPAGE_SOURCE = String.raw`
       }
     }
   }
-  function targetRules(state) {
-    let css = '';
-    let n = 0;
-    for (const t of S.targets) {
-      const resets = [];
-      const content = t.parts.map((p) => {
-        if (p.raw !== undefined) return p.raw;
-        if (p.leader !== undefined) return cssString(' ' + p.leader.repeat(3) + ' ');
-        const name = '__fs_tc' + (n++);
-        const page = state.pages[p.target];
-        if (page === undefined) return '""';
-        resets.push(name + ' ' + (page + 1));
-        return 'counter(' + name + ', ' + p.style + ')';
-      });
-      css += '[data-castpress-t="' + t.key + '"]' + t.pseudo + '{content:' + content.join(' ') + '!important;'
-        + (resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '') + '}\n';
+  /**
+   * leader(): the pseudo-element becomes an inline flex box as wide as the rest of its line, holding the
+   * text before the leader, a long run of the leader string and the text after it, pushed to the end
+   * (justify-content: flex-end) and clipped at the start: the leader fills exactly the free space and
+   * the text after it ends at the line's end. The free space is measured on the screen layout (same
+   * width as the page's content box) with a mark put where the pseudo-element starts, then removed.
+   */
+  function blockRight(el) {
+    for (let b = el; b && b !== document.documentElement; b = b.parentElement) {
+      const cs = getComputedStyle(b);
+      if (cs.display.startsWith('inline') || cs.display === 'contents') continue;
+      return b.getBoundingClientRect().right - parseFloat(cs.paddingRight) - parseFloat(cs.borderRightWidth);
     }
+    return document.documentElement.clientWidth;
+  }
+  function targetRules(state) {
+    let n = 0;
+    const rules = S.targets.map((t) => {
+      const resets = [];
+      const pre = [], post = [];
+      let leader = null;
+      for (const p of t.parts) {
+        let token;
+        if (p.leader !== undefined) { if (leader === null) leader = p.leader; continue; }
+        if (p.raw !== undefined) token = p.raw;
+        else {
+          const name = '__fs_tc' + (n++);
+          const page = state.pages[p.target];
+          if (page === undefined) token = '""';
+          else { resets.push(name + ' ' + (page + 1)); token = 'counter(' + name + ', ' + p.style + ')'; }
+        }
+        (leader === null ? pre : post).push(token);
+      }
+      const sel = '[data-castpress-t="' + t.key + '"]' + t.pseudo;
+      const reset = resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '';
+      return { t, sel, reset, pre, post, leader, content: [...pre, ...post].join(' ') || '""' };
+    });
     let st = document.getElementById('__fs_targets');
     if (!st) { st = document.createElement('style'); st.id = '__fs_targets'; document.head.appendChild(st); }
-    st.textContent = css;
+    const write = (leaderCss) => {
+      st.textContent = rules.map((r, k) => r.sel + '{' + (r.leader !== null && leaderCss ? leaderCss[k] : 'content:' + r.content + '!important;') + r.reset + '}').join('\n');
+    };
+    write(null);
+    const leaders = rules.filter((r) => r.leader !== null && r.leader !== '');
+    if (leaders.length === 0) return;
+    const marks = leaders.map((r) => {
+      const m = helper('mark', 'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important');
+      if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
+      return m;
+    });
+    const widths = leaders.map((r, k) => Math.max(0, Math.floor(blockRight(r.t.el) - marks[k].getBoundingClientRect().left - 1)));
+    for (const m of marks) m.remove();
+    const css = rules.map((r) => {
+      const k = leaders.indexOf(r);
+      if (k < 0) return null;
+      const fill = cssString(r.leader.repeat(Math.ceil(2000 / r.leader.length)));
+      return 'content:' + [...r.pre, fill, ...r.post].join(' ') + '!important;display:inline-flex!important;justify-content:flex-end!important;'
+        + 'overflow:hidden!important;white-space:pre!important;width:' + widths[k] + 'px!important;max-width:none!important;vertical-align:baseline!important;float:none!important;';
+    });
+    write(css);
   }
   function prepareCounters(styleRules) {
     const uses = (v) => /counters?\(\s*pages?\s*[,)]/.test(v);
