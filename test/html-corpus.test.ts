@@ -119,6 +119,14 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     );
   });
 
+  it("letter: the form block keeps its :last-of-type margin (castpress's helpers are not in <body>)", async () => {
+    const [page] = await readText(await render('weasyprint-letter/letter.html', { width: '210mm', height: '297mm' }));
+    const y = (s: string) => page!.items.find((i) => i.str.startsWith(s))!.y;
+    // WeasyPrint: 114.8 pt from the signature to the form's legend (2 cm of it from body > div:last-of-type);
+    // with castpress's link box appended to <body> it was 67.5 pt.
+    expect(y('Bon de commande') - y('Estelle Carotte')).toBeGreaterThan(100);
+  });
+
   it('invoice: margin boxes and its own TTF fonts', async () => {
     const pdf = await render('weasyprint-invoice/invoice.html', { width: '210mm', height: '297mm' });
     const [page] = await readText(pdf);
