@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,7 +6,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
-import { pageText, qpdfCheck, readText } from './helpers/pdf.js';
+import { pageText, popplerText, qpdfCheck, readText } from './helpers/pdf.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/html');
 const ORIGIN = 'https://corpus.test/';
@@ -133,5 +134,59 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     const bottom = page!.items.filter((i) => i.y > page!.height - 3 * 28.35).map((i) => i.str).join(' ');
     expect(bottom).toContain('contact@courtbouillon.org');
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/SourceSans3/);
+  });
+});
+
+/** Words of a page as poppler reads them (ligatures spelled out; form-field dot rows, WeasyPrint's, left out). */
+function words(text: string): string[] {
+  return text
+    .replace(/\ufb01/g, 'fi')
+    .replace(/\ufb02/g, 'fl')
+    .split(/\s+/)
+    .filter((w) => w && !/^\.+$/.test(w));
+}
+
+/** 2·LCS / (|a| + |b|): 1 when both pages have the same words in the same order. */
+function orderedSimilarity(a: string[], b: string[]): number {
+  if (a.length + b.length === 0) return 1;
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const cur = [0];
+    b.forEach((y, j) => cur.push(x === y ? prev[j]! + 1 : Math.max(prev[j + 1]!, cur[j]!)));
+    prev = cur;
+  }
+  return (2 * prev[b.length]!) / (a.length + b.length);
+}
+
+/** Same words regardless of order (multiset Dice): for pages where Chromium paints margin boxes first. */
+function wordSimilarity(a: string[], b: string[]): number {
+  if (a.length + b.length === 0) return 1;
+  const count = new Map<string, number>();
+  for (const w of a) count.set(w, (count.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of b) {
+    const n = count.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      count.set(w, n - 1);
+    }
+  }
+  return (2 * common) / (a.length + b.length);
+}
+
+describe("WeasyPrint samples: each page's words against WeasyPrint's reference renderings", () => {
+  // Words poppler reads from WeasyPrint's own PDFs (the corpus's invoice.pdf, letter.pdf, report.pdf, ticket.pdf).
+  const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<string, string[][]>;
+  it.each(Object.keys(reference))('%s: same pages and words (similarity >= 0.95 on every page)', async (doc) => {
+    const pages = (await popplerText(await render(doc, { width: '210mm', height: '297mm' }))).map(words);
+    const want = reference[doc]!.map((p) => words(p.join(' ')));
+    expect(pages).toHaveLength(want.length);
+    const similarity = pages.map((p, i) => wordSimilarity(p, want[i]!));
+    expect(similarity.every((s) => s >= 0.95), JSON.stringify(similarity)).toBe(true);
+    if (doc.includes('report')) {
+      // the report's running heads, table of contents and page numbers in WeasyPrint's order
+      const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
+      expect(ordered.every((s) => s >= 0.95), JSON.stringify(ordered)).toBe(true);
+    }
   });
 });
