@@ -104,7 +104,7 @@ export const INPAGE_SOURCE = String.raw`
     if (value.endsWith('%')) return (parseFloat(value) / 100) * basis;
     const m = /^(-?[\d.]+)(mm|in|cm|pt|pc|px)$/i.exec(value);
     if (m) return parseFloat(m[1]) * UNIT_PX[m[2].toLowerCase()];
-    if (!S.probe) S.probe = beforeHead(helper('probe', 'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0'));
+    if (!S.probe) S.probe = beforeHead(helper('probe', 'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0;padding:0!important;border:0!important;box-sizing:content-box!important;min-width:0!important;max-width:none!important'));
     S.probe.style.width = value;
     return S.probe.getBoundingClientRect().width;
   }
