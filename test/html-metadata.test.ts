@@ -6,7 +6,7 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { openPdf } from './helpers/pdf.js';
+import { openPdf, qpdfCheck } from './helpers/pdf.js';
 
 const engine = createEngine();
 afterAll(() => engine.close());
@@ -63,6 +63,7 @@ describe('HTML bookmarks and <meta> (issue 15)', () => {
     const css = `body { margin: 0 } h1 { margin: 0 } h2.quiet { bookmark-level: none; } .mark { bookmark-level: 2; bookmark-label: "★ " attr(data-label); }
       h2.closed { bookmark-state: closed; }`;
     const pdf = await engine.generate({ type: 'html', data: { html, css } });
+    await qpdfCheck(pdf);
     const tree = await outline(pdf);
     const shape = (nodes: OutlineNode[]): unknown => nodes.map((n) => [n.title, n.page, ...(n.items.length ? [shape(n.items)] : [])]);
     expect(shape(tree)).toEqual([
