@@ -27,7 +27,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -479,6 +479,21 @@ export const INPAGE_SOURCE = String.raw`
       }
     }
   }
+  /** Elements with a forced page break before or after them (for the first guess only). */
+  function prepareBreaks(styleRules) {
+    const forced = (v) => /^(page|left|right|recto|verso)$/.test(v);
+    const set = new Set();
+    for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
+      for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
+    }
+    for (const n of S.named) set.add(n.el);
+    for (const el of set) {
+      const cs = getComputedStyle(el);
+      const named = S.named.some((n) => n.el === el);
+      if (forced(cs.breakBefore) || named) S.breaks.push({ el, before: true });
+      if (forced(cs.breakAfter) || named) S.breaks.push({ el, before: false });
+    }
+  }
   function prepareTables(styleRules) {
     for (const el of candidates(styleRules, '--fs-table-paginate')) {
       if (getComputedStyle(el).getPropertyValue('--fs-table-paginate').trim() !== 'none') continue;
@@ -542,16 +557,33 @@ export const INPAGE_SOURCE = String.raw`
     const first = resolvePage(0, '');
     const contentH = Math.max(50, first.h - first.top - first.bottom);
     const top = (el) => { const r = el.getBoundingClientRect(); return r.top + window.scrollY; };
+    const height = document.documentElement.scrollHeight;
+    // Forced breaks cut the screen layout into segments that each start a page: without them a
+    // chaptered document's guess was a few pages short and always cost another print.
+    const cuts = [0];
+    for (const b of S.breaks) {
+      const r = b.el.getBoundingClientRect();
+      const y = (b.before ? r.top : r.bottom) + window.scrollY;
+      if (y > 1 && y < height - 1) cuts.push(y);
+    }
+    cuts.sort((a, b) => a - b);
+    const base = [0];
+    for (let k = 1; k < cuts.length; k++) base.push(base[k - 1] + Math.max(1, Math.ceil((cuts[k] - cuts[k - 1] - 1) / contentH)));
+    const place = (y) => {
+      let k = 0;
+      while (k + 1 < cuts.length && cuts[k + 1] <= y) k++;
+      const within = Math.floor((y - cuts[k]) / contentH);
+      return [base[k] + within, (y - cuts[k] - within * contentH) * 0.75];
+    };
     const pages = {};
     const tops = {};
     for (const id of S.markers) {
       const el = document.getElementById(id);
       if (!el) continue;
-      const t = Math.max(0, top(el));
-      pages[id] = Math.floor(t / contentH);
-      tops[id] = (t - pages[id] * contentH) * 0.75;
+      [pages[id], tops[id]] = place(Math.max(0, top(el)));
     }
-    const total = Math.max(1, Math.ceil((document.documentElement.scrollHeight - 1) / contentH), ...Object.values(pages).map((p) => p + 1));
+    const last = cuts.length - 1;
+    const total = Math.max(1, base[last] + Math.max(1, Math.ceil((height - cuts[last] - 1) / contentH)), ...Object.values(pages).map((p) => p + 1));
     const names = [];
     for (let i = 0; i < total; i++) names.push('');
     for (const n of S.named) for (let i = pages[n.start]; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
@@ -775,6 +807,7 @@ export const INPAGE_SOURCE = String.raw`
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
+      prepareBreaks(style);
       prepareSideBreaks(style);
       prepareForms();
       const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
