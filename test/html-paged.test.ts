@@ -336,6 +336,16 @@ describe('running elements: counters, policies, floats, invalid content (issue 1
     expect(texts[0]).toContain('C5:after');
   });
 
+  it('shows the counter values a running element has at its place in the flow', async () => {
+    const css = `${RESET} h1 { position: running(t); counter-increment: chap; font-size: 12px; margin: 0; } h1::before { content: "Ch " counter(chap) ". "; }
+      .x::before { content: "[" counter(chap) "]"; } @page { @top-center { content: element(t); } }`;
+    const html = '<h1>A</h1><p class="x">one</p><p style="break-before:page">two</p><p style="break-before:page">three</p><h1>B</h1><p class="x">b</p>';
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    // page 2 repeats chapter 1 (the overlay used to count every clone: "Ch 2. A" there, "Ch 3. B" after)
+    expect(header(pages)).toEqual(['Ch 1. A', 'Ch 1. A', 'Ch 2. B']);
+    expect(pageTextOf(pages[2]!)).toContain('[2]b');
+  });
+
   it.each([
     ['', ['A', 'B', 'C']],
     ['first', ['A', 'B', 'C']],

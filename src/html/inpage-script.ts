@@ -198,6 +198,51 @@ export const INPAGE_SOURCE = String.raw`
       for (const [p, v] of [['position', 'absolute'], ['visibility', 'hidden'], ['width', '0'], ['height', '0'], ['min-width', '0'], ['min-height', '0'],
         ['margin', '0'], ['padding', '0'], ['border-width', '0'], ['overflow', 'hidden'], ['contain', 'size layout paint'], ['pointer-events', 'none']]) el.style.setProperty(p, v, 'important');
     }
+    runningCounters();
+  }
+  function counterPairs(v) {
+    const out = [];
+    if (!v || v === 'none') return out;
+    const re = /([-\w]+)(?:\s+(-?\d+))?/g;
+    let m;
+    while ((m = re.exec(v))) out.push([m[1], m[2] === undefined ? null : Number(m[2])]);
+    return out;
+  }
+  /**
+   * A running element shows in the margin boxes the counter values it had in the flow: the counters its
+   * content displays (other than page/pages) are counted in document order up to it (reset, set, then
+   * increment, for each element and its ::before/::after; nested counter scopes are not modelled), and
+   * its margin-box wrapper resets them to those values, so the clone's own increments land on them.
+   */
+  function runningCounters() {
+    const used = new Set();
+    for (const r of S.running) {
+      for (const e of [r.el, ...r.el.querySelectorAll('*')]) {
+        for (const pseudo of [null, '::before', '::after']) {
+          const c = getComputedStyle(e, pseudo).content;
+          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') used.add(m[1]);
+        }
+      }
+    }
+    if (used.size === 0) return;
+    const values = new Map();
+    const apply = (cs) => {
+      for (const [n, v] of counterPairs(cs.counterReset)) if (used.has(n)) values.set(n, v === null ? 0 : v);
+      for (const [n, v] of counterPairs(cs.counterSet)) if (used.has(n)) values.set(n, v === null ? 0 : v);
+      for (const [n, v] of counterPairs(cs.counterIncrement)) if (used.has(n)) values.set(n, (values.get(n) || 0) + (v === null ? 1 : v));
+    };
+    const pending = new Map(S.running.map((r) => [r.el, r]));
+    for (const e of document.body.getElementsByTagName('*')) {
+      if (pending.size === 0) break;
+      const r = pending.get(e);
+      if (r) { r.counters = [...used].map((n) => n + ' ' + (values.get(n) || 0)).join(' '); pending.delete(e); }
+      if (e.checkVisibility && !e.checkVisibility()) continue;
+      apply(getComputedStyle(e));
+      for (const pseudo of ['::before', '::after']) {
+        const ps = getComputedStyle(e, pseudo);
+        if (ps.content && ps.content !== 'none' && ps.content !== 'normal') apply(ps);
+      }
+    }
   }
   /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
   function pseudoText(el, pseudo) {
@@ -683,7 +728,7 @@ export const INPAGE_SOURCE = String.raw`
         if (!r) continue;
         const wrap = document.createElement('div');
         // flow-root keeps a floated running element inside its box (it would hang below it).
-        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root';
+        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counters ? ';counter-reset:' + r.counters : '');
         const tpl = document.createElement('template');
         tpl.innerHTML = r.html;
         const node = tpl.content.firstElementChild;
