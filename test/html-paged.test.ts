@@ -391,6 +391,12 @@ describe('string-set and string() (issue 15)', () => {
     expect(header(await readText(await renderHtml(pool, { html, css: css(content) })))).toEqual(want);
   });
 
+  it('string() in the document gives the value at that place', async () => {
+    const doc = '<p class="r">zero</p><h2>Alpha</h2><p class="r">one</p><h2>Beta</h2><p class="r">two</p>';
+    const style = `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } .r::before { content: "in " string(head) ": "; }`;
+    expect(await pageText(await renderHtml(pool, { html: doc, css: style }))).toEqual(['in : zero\nAlpha\nin Alpha: one\nBeta\nin Beta: two']);
+  });
+
   it('sets several strings from literal strings, content() and attr()', async () => {
     const doc = '<section title="Part I"><h2>Intro</h2><p>x</p></section>';
     const style = `${RESET} h2 { string-set: chap "Ch. " content(text), tag attr(class); } section { string-set: part attr(title); }

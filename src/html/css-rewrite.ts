@@ -67,7 +67,8 @@ export function rewriteGcpm(css: string): string {
   return keepFunctions(css)
     .replace(RUNNING, '--fs-running: $1')
     .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
-    .replace(STRING, (_m, name: string, policy: string | undefined) => sentinel(STRING_SENTINEL, name, policy))
+    // In parentheses: computed content merges neighbouring strings, so the sentinel needs an end.
+    .replace(STRING, (_m, name: string, policy: string | undefined) => `"${STRING_SENTINEL}(${name}${policy ? `|${policy.toLowerCase()}` : ''})"`)
     .replace(STRING_SET, '--fs-string-set:')
     .replace(BOOKMARK, '--fs-bookmark-$1:')
     .replace(BREAK_ALWAYS, '$1page')

@@ -149,7 +149,7 @@ export const INPAGE_SOURCE = String.raw`
     }
     const contents = S.pageRules.flatMap((r) => Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)));
     S.overlay = contents.some((v) => v.includes(SENTINEL) || v.includes(STRING_SENTINEL));
-    S.usesStart = contents.some((v) => /__fs_(element|string)__[-\w]+\|start/.test(v));
+    S.usesStart = contents.some((v) => /__fs_(element|string)__\(?[-\w]+\|start/.test(v));
     if (S.overlay) for (const r of pageRules) for (const m of r.cssRules || []) if (m.style) m.style.setProperty('content', 'none', 'important');
   }
   /** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
@@ -311,7 +311,7 @@ export const INPAGE_SOURCE = String.raw`
       for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
         const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
         if (!m) continue;
-        S.strings.push({ name: m[1], value: stringValue(el, m[2]), id: idFor(el, 't'), slack });
+        S.strings.push({ el, name: m[1], value: stringValue(el, m[2]), id: idFor(el, 't'), slack });
       }
     }
   }
@@ -319,13 +319,16 @@ export const INPAGE_SOURCE = String.raw`
   function splitSentinels(text) {
     const out = [];
     let at = 0;
-    for (let k = text.indexOf(FN_SENTINEL); k >= 0; k = text.indexOf(FN_SENTINEL, at)) {
+    const next = (from) => { const re = /__fs_(fn|string)__/g; re.lastIndex = from; return re.exec(text); };
+    for (let m = next(0); m; m = next(at)) {
+      const k = m.index;
       const open = text.indexOf('(', k);
       if (open < 0) break;
       let depth = 1, j = open + 1;
       for (; j < text.length && depth > 0; j++) { if (text[j] === '(') depth++; else if (text[j] === ')') depth--; }
       if (k > at) out.push(text.slice(at, k));
-      out.push({ name: text.slice(k + FN_SENTINEL.length, open), args: text.slice(open + 1, j - 1) });
+      const args = text.slice(open + 1, j - 1);
+      out.push(m[1] === 'string' ? { name: 'string', args: args.split('|')[0] } : { name: text.slice(k + m[0].length, open), args });
       at = j;
     }
     if (at < text.length) out.push(text.slice(at));
@@ -362,11 +365,11 @@ export const INPAGE_SOURCE = String.raw`
    * layout with the target's page (a counter reset on the pseudo-element, so counter styles still apply).
    */
   function prepareTargets(styleRules) {
-    const els = candidates(styleRules, 'content', (v, r) => v.includes(FN_SENTINEL) && /::?(before|after)\b/.test(r.selectorText));
+    const els = candidates(styleRules, 'content', (v, r) => (v.includes(FN_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText));
     for (const el of els) {
       for (const pseudo of ['::before', '::after']) {
         const content = getComputedStyle(el, pseudo).content;
-        if (!content || !content.includes(FN_SENTINEL)) continue;
+        if (!content || !(content.includes(FN_SENTINEL) || content.includes(STRING_SENTINEL))) continue;
         const parts = [];
         const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([-\w]+\((?:[^()]|\([^()]*\))*\))|([-\w]+)/g;
         let m;
@@ -377,7 +380,12 @@ export const INPAGE_SOURCE = String.raw`
             if (typeof piece === 'string') { parts.push({ raw: cssString(piece) }); continue; }
             const f = [null, piece.name, piece.args];
             const args = splitArgs(f[2]);
-            if (f[1] === 'target-text') {
+            if (f[1] === 'string') {
+              // string() in the document: the named string's value at this element (last assignment up to it).
+              let value = '';
+              for (const a of S.strings) if (a.name === args[0] && (a.el === el || a.el.contains(el) || (a.el.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))) value = a.value;
+              parts.push({ raw: cssString(value) });
+            } else if (f[1] === 'target-text') {
               const t = targetOf(el, args[0] || '');
               parts.push({ raw: cssString(t ? contentOf(t, (args[1] || 'content').replace(/^content$/, 'text')) : '') });
             } else if (f[1] === 'leader') {
@@ -645,7 +653,7 @@ export const INPAGE_SOURCE = String.raw`
   }
   /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
   function sentinelArgs(s, prefix) {
-    const [name, policy] = s.slice(prefix.length).split('|');
+    const [name, policy] = s.slice(prefix.length).replace(/^\(|\)$/g, '').split('|');
     return { name, policy: policy || 'first' };
   }
   function tokens(content) {
@@ -846,7 +854,7 @@ export const INPAGE_SOURCE = String.raw`
       const { style, page } = collectRules();
       readPageRules(page);
       prepareRunning(style);
-      if (S.overlay) prepareStrings(style);
+      prepareStrings(style);
       prepareBookmarks(style);
       prepareTargets(style);
       prepareCounters(style);
