@@ -147,12 +147,18 @@ async function mergeOverlay(doc: PDFDocument, total: number): Promise<void> {
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
 }
 
-function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): PlacedControl[] {
+/**
+ * Chromium 156 writes destinations relative to the page's content box; a
+ * future fix may make them page-absolute. The marker at the content origin tells which.
+ */
+function contentRelativeDests(info: PrepareResult, dests: Map<string, DestPoint>, pages: PDFPage[]): boolean {
   const calib = dests.get(info.calibration);
+  return !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+}
+
+function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): PlacedControl[] {
   const pages = doc.getPages();
-  // Chromium 156 writes destinations relative to the page's content box; a
-  // future fix may make them page-absolute. The marker at the content origin tells which.
-  const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+  const contentRelative = contentRelativeDests(info, dests, pages);
   const placed: PlacedControl[] = [];
   for (const control of info.forms) {
     const d = dests.get(control.id);
@@ -166,11 +172,9 @@ function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: 
   return placed;
 }
 
-/** Bookmarks at their element's top (destinations are relative to the page's content box, see placeControls). */
+/** Bookmarks at their element's top. */
 function placeBookmarks(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Bookmark[] {
-  const calib = dests.get(info.calibration);
-  const pages = doc.getPages();
-  const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+  const contentRelative = contentRelativeDests(info, dests, doc.getPages());
   const out: Bookmark[] = [];
   for (const b of info.bookmarks) {
     const d = dests.get(b.id);
