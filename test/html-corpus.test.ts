@@ -6,7 +6,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
-import { pageText, popplerText, qpdfCheck, readText } from './helpers/pdf.js';
+import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/html');
 const ORIGIN = 'https://corpus.test/';
@@ -188,5 +188,21 @@ describe("WeasyPrint samples: each page's words against WeasyPrint's reference r
       const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
       expect(ordered.every((s) => s >= 0.95), JSON.stringify(ordered)).toBe(true);
     }
+  });
+});
+
+describe("WeasyPrint report: the outline WeasyPrint makes from its headings", () => {
+  it('has the same items, levels and pages', async () => {
+    // [depth, title, page] of every outline item of WeasyPrint's report.pdf, in order
+    const want = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-report-outline.json'), 'utf8')) as Array<[number, string, number]>;
+    const flat: Array<[number, string, number]> = [];
+    const walk = (nodes: OutlineNode[], depth: number): void => {
+      for (const n of nodes) {
+        flat.push([depth, n.title, n.page]);
+        walk(n.items, depth + 1);
+      }
+    };
+    walk(await readOutline(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' })), 0);
+    expect(flat).toEqual(want);
   });
 });

@@ -6,7 +6,7 @@
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { openPdf, qpdfCheck } from './helpers/pdf.js';
+import { qpdfCheck, readOutline as outline, type OutlineNode } from './helpers/pdf.js';
 
 const engine = createEngine();
 afterAll(() => engine.close());
@@ -27,33 +27,6 @@ describe('HTML document information', () => {
     expect((await info('<title>Invoice 42</title><p>x</p>', 'From the request')).title).toBe('From the request');
   }, 60_000);
 });
-
-interface OutlineNode {
-  title: string;
-  page: number;
-  top: number;
-  open: boolean;
-  items: OutlineNode[];
-}
-
-/** The outline as a viewer reads it (pdfjs), with each item's page (1-based) and destination top. */
-async function outline(pdf: Uint8Array): Promise<OutlineNode[]> {
-  const doc = await openPdf(pdf);
-  try {
-    type Raw = { title: string; dest: unknown; count?: number; items: Raw[] };
-    // Pages by object number (getPageIndex never settled under vitest).
-    const refs: number[] = [];
-    for (let i = 1; i <= doc.numPages; i++) refs.push((await doc.getPage(i)).ref!.num);
-    const walk = (items: Raw[]): OutlineNode[] =>
-      items.map((it) => {
-        const dest = it.dest as [{ num: number; gen: number }, { name: string }, number | null, number | null];
-        return { title: it.title, page: refs.indexOf(dest[0].num) + 1, top: dest[3] ?? NaN, open: (it.count ?? 0) >= 0, items: walk(it.items) };
-      });
-    return walk(((await doc.getOutline()) ?? []) as Raw[]);
-  } finally {
-    await doc.destroy();
-  }
-}
 
 describe('HTML bookmarks and <meta> (issue 15)', () => {
   it('makes an outline from h1-h6 at their pages and positions, nested by level, with bookmark-* overrides', async () => {

@@ -62,6 +62,16 @@ export const INPAGE_SOURCE = String.raw`
     }
     return null;
   }
+  /**
+   * An id whose destination gives el's page: el itself, or — when el reaches left of the content box,
+   * where Chromium writes no destination — its first descendant that does not, else the next element.
+   */
+  function anchorId(el, prefix) {
+    const ok = (n) => n.getBoundingClientRect().left >= -0.5 && n.getClientRects().length > 0;
+    if (ok(el)) return idFor(el, prefix);
+    for (const d of el.querySelectorAll('*')) if (ok(d) && getComputedStyle(d).position !== 'absolute') return idFor(d, prefix);
+    return followingId(el);
+  }
   function collectRules() {
     const style = [], page = [];
     // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
@@ -290,7 +300,8 @@ export const INPAGE_SOURCE = String.raw`
       const labelSpec = cs.getPropertyValue('--fs-bookmark-label').trim();
       const label = (labelSpec ? stringValue(el, labelSpec) : contentOf(el, 'text')).replace(/\s+/g, ' ').trim();
       if (!label) continue;
-      S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id: idFor(el, 'h') });
+      const id = anchorId(el, 'h');
+      if (id) S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id });
     }
   }
   /** Document information WeasyPrint takes from <meta>: author, description (subject), keywords. */
@@ -311,7 +322,7 @@ export const INPAGE_SOURCE = String.raw`
       for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
         const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
         if (!m) continue;
-        S.strings.push({ el, name: m[1], value: stringValue(el, m[2]), id: idFor(el, 't'), slack });
+        S.strings.push({ el, name: m[1], value: stringValue(el, m[2]), id: anchorId(el, 't') || idFor(el, 't'), slack });
       }
     }
   }
