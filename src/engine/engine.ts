@@ -2,7 +2,7 @@ import { RenderError, ValidationError, NotFoundError } from '../errors/index.js'
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache } from '../text/index.js';
-import { fill, FillCache } from '../fill/index.js';
+import { fill, FillCache, type FillSignatureField } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
@@ -36,6 +36,12 @@ export interface FillCallOptions {
   onTemplate?: (template: Template) => void;
   /** Told about every http(s) resource that did not load (the server logs it and sends a warning header). */
   onResourceProblem?: (problem: ResourceProblem) => void;
+  /**
+   * Empty signature fields (/FT /Sig) to write in the same update as the values: a packet's
+   * signature and initial fields. Placed like template fields (points from the top-left of the
+   * template page as shown); names must be unique and hold no period.
+   */
+  signatureFields?: readonly FillSignatureField[];
 }
 
 export interface GenerateCallOptions {
@@ -91,7 +97,14 @@ export class Engine {
       resolver: this.resolverFor(callOptions.onResourceProblem),
       maxImageBytes: this.limits.imageBytes,
       images: this.images,
+      ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
     });
+  }
+
+  /** The template an EID names, as `fill` would use it (callers that read a template before filling it: packets). */
+  async template(eid: string, versionNumber?: number): Promise<Template> {
+    this.assertOpen();
+    return this.resolveTemplate(eid, versionNumber);
   }
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */

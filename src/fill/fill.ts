@@ -8,8 +8,10 @@ import { fieldsInUpdate, imagesOnly } from './interactive.js';
 import { loadImages } from './normalize/images.js';
 import { applyPageVariables } from './normalize/page-templates.js';
 import { planFill } from './normalize/plan.js';
-import type { FillCache } from './output/prepared-template.js';
-import { renderPlan } from './render/index.js';
+import type { FillCache, PageFrame } from './output/prepared-template.js';
+import type { FillPlan } from './normalize/types.js';
+import { renderPlan, type RenderOptions } from './render/index.js';
+import { signatureFieldsInUpdate, type FillSignatureField } from './signature-fields.js';
 
 export interface FillContext {
   fonts: FontRegistry;
@@ -19,6 +21,8 @@ export interface FillContext {
   maxImageBytes: number;
   /** The engine's prepared images. */
   images?: ImageCache;
+  /** Empty signature fields written in the same update (signature packets). */
+  signatureFields?: readonly FillSignatureField[];
 }
 
 /** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
@@ -35,6 +39,10 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.pageNum >= pageCount)
     .map(({ f, i }) => ({ property: `template.fields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}` }));
+  const signatureFields = ctx.signatureFields ?? [];
+  signatureFields.forEach((f, i) => {
+    if (!Number.isInteger(f.pageNum) || f.pageNum < 0 || f.pageNum >= pageCount) outside.push({ property: `signatureFields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); there is no page index ${f.pageNum}` });
+  });
   if (outside.length > 0) throw new ValidationError(outside);
 
   const { plan, errors } = planFill(template, request, {
@@ -56,7 +64,23 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
     title: request.title ?? template.title,
-    ...(interactive ? { fields: fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) } : {}),
+    ...formSteps(interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined, signatureFields, plan, frames, !interactive),
   });
+}
+
+/** The form steps of the update, in order: interactive fields, then signature fields (with the pages they need written). */
+function formSteps(
+  interactive: RenderOptions['fields'],
+  signatureFields: readonly FillSignatureField[],
+  plan: FillPlan,
+  frames: PageFrame[],
+  flat: boolean,
+): Pick<RenderOptions, 'fields' | 'widgetPages'> {
+  if (signatureFields.length === 0) return interactive ? { fields: interactive } : {};
+  const signatures = signatureFieldsInUpdate(signatureFields, plan, frames, flat);
+  return {
+    fields: (doc, pages, text) => signatures(doc, pages, interactive?.(doc, pages, text)),
+    widgetPages: new Set(signatureFields.map((f) => f.pageNum)),
+  };
 }
 

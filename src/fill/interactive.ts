@@ -24,7 +24,7 @@ export function imagesOnly(plan: FillPlan): FillPlan {
 }
 
 /** A template box on a page → the widget rectangle in the page's user space. */
-function pdfRect(box: Box, frame: PageFrame): PdfRect {
+export function pdfRect(box: Box, frame: PageFrame): PdfRect {
   const d = toDrawBox(box, frame);
   const [a, b, c, dd, e, f] = displayMatrix(frame);
   const corners = [

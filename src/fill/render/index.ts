@@ -21,6 +21,8 @@ export interface RenderOptions extends BoxOptions {
    * the fields and returns the new AcroForm's reference for the catalog.
    */
   fields?: (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter) => PDFRef | undefined;
+  /** Template pages whose output pages `fields` adds widgets to even when they hold no value (signature fields). */
+  widgetPages?: ReadonlySet<number>;
 }
 
 /** Widgets of the PDF's own radio groups (pick-one check boxes too) that the plan turns on, matched by field name and on-state. */
@@ -78,7 +80,7 @@ export async function renderPlan(
     used.add(index);
     const pageFields = byPage.get(index) ?? [];
     const draws = pageDraws(planned, pageFields, options);
-    const holdsFields = options.fields !== undefined && planned.fields.length > 0;
+    const holdsFields = options.fields !== undefined && (planned.fields.length > 0 || (first && options.widgetPages?.has(index) === true));
     if (keepPageTree && !draws && !holdsFields && !out.annotationsChange(index, annotationOptions)) {
       // Untouched: the template's page object is used as it is, nothing is written for it.
       pageRefs.push(prepared.pages[index]!.ref);
