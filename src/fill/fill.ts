@@ -1,7 +1,5 @@
 import { ValidationError } from '../errors/index.js';
-import type { FontRegistry } from '../fonts/index.js';
-import type { ImageCache } from '../images/index.js';
-import type { ResourceResolver } from '../resources/index.js';
+import type { EngineServices } from '../engine/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
 import { fieldsInUpdate, imagesOnly } from './interactive.js';
@@ -14,13 +12,10 @@ import { renderPlan, type RenderOptions } from './render/index.js';
 import { signatureFieldsInUpdate, type FillSignatureField } from './signature-fields.js';
 
 export interface FillContext {
-  fonts: FontRegistry;
+  /** The engine's fonts, text layout, subsets, images, resolver and limits. */
+  services: EngineServices;
+  /** Fill's own engine-wide state: parsed templates, laid-out values, appearance checks. */
   cache: FillCache;
-  resolver?: ResourceResolver;
-  /** Largest image accepted (bytes). */
-  maxImageBytes: number;
-  /** The engine's prepared images. */
-  images?: ImageCache;
   /** Empty signature fields written in the same update (signature packets). */
   signatureFields?: readonly FillSignatureField[];
 }
@@ -54,11 +49,11 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   });
   if (errors.length > 0) throw new ValidationError(errors);
   applyPageVariables(plan);
-  await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes, cache: ctx.images });
+  await loadImages(plan, { resolver: ctx.services.resolver, maxBytes: ctx.services.limits.imageBytes, cache: ctx.services.images });
   const interactive = request.useInteractiveFields ?? false;
   const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
   const frames = prepared.pages.map((p) => p.frame);
-  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper, subsets: ctx.cache.subsets, checks: ctx.cache.appearanceChecks }, {
+  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks }, {
     flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,
