@@ -144,6 +144,18 @@ async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
 
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
+  return (await renderHtmlDocument(pool, request)).pdf;
+}
+
+/** The rendered PDF with what the engine reports about it: page count and title (the request's, else the document's <title>). */
+export interface RenderedHtml {
+  pdf: Uint8Array;
+  pageCount: number;
+  title?: string;
+}
+
+/** `renderHtml`, with the page count and title of the result (read from the document the job already holds). */
+export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup });
   return pool.run(async ({ page, cdp, deadline }, source) => {
@@ -156,7 +168,7 @@ window.__castpress.prepare()`);
       // Nothing else to change: the document information goes in as an update of Chromium's bytes.
       const session = await UpdateSession.open(pdf, 'html');
       documentInfo(session.doc, request.title);
-      return session.commit();
+      return rendered(session.doc, await session.commit());
     }
 
     let doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
@@ -180,8 +192,13 @@ window.__castpress.prepare()`);
     if (info.overlay) await mergeOverlay(doc, actual.total);
     removeDests(doc, (name) => name.startsWith('__fs_'));
     documentInfo(doc, request.title);
-    return doc.save(SAVE_OPTIONS);
+    return rendered(doc, await doc.save(SAVE_OPTIONS));
   }, build);
+}
+
+function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
+  const title = doc.getTitle();
+  return title === undefined ? { pdf, pageCount: doc.getPageCount() } : { pdf, pageCount: doc.getPageCount(), title };
 }
 
 /**

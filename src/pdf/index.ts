@@ -12,3 +12,4 @@ export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
 export { appendPages } from './append-pages.js';
+export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
