@@ -128,7 +128,8 @@ export function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): 
       case 'text':
       case 'password':
       case 'textarea': {
-        if (!firstText.has(c.name)) firstText.set(c.name, c.value ?? '');
+        // HTML's maxlength limits typing, not the value attribute; the field's /MaxLen limits its value.
+        if (!firstText.has(c.name)) firstText.set(c.name, c.maxLength > 0 ? Array.from(c.value ?? '').slice(0, c.maxLength).join('') : c.value ?? '');
         specs.push({
           ...common,
           name: c.name,
