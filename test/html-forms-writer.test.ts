@@ -143,6 +143,7 @@ describe('HTML form fields through src/acroform', () => {
       <input name="tinted" style="border: none; background: #ffeeee">
       <input name="red" style="border: 4px solid rgb(255, 0, 0); background: transparent">
       <input name="native">
+      <input name="line" style="border: none; border-bottom: 2px solid #000; background: none">
     </form>`;
     const pdf = await renderHtml(pool, { html });
     const ws = new Map((await widgets(pdf)).map((w) => [w.fieldName as string, w]));
@@ -161,6 +162,9 @@ describe('HTML form fields through src/acroform', () => {
     expect(Array.from(ws.get('native')!.borderColor as Uint8ClampedArray)).toEqual([118, 118, 118]);
     expect(Array.from(ws.get('native')!.backgroundColor as Uint8ClampedArray)).toEqual([255, 255, 255]);
     expect(bs('native')).toBeCloseTo(0.75, 2);
+    // a bottom border only: PDF's underline style (pdfjs: style 5)
+    expect(ws.get('line')!.borderStyle).toMatchObject({ width: 1.5, style: 5 });
+    expect(Array.from(ws.get('line')!.borderColor as Uint8ClampedArray)).toEqual([0, 0, 0]);
     // What is drawn (2 px per point): the page is white around and inside the bare field; the tint fills the
     // second; the third has a red edge.
     const [page] = await renderPages(pdf, 2);
@@ -174,6 +178,9 @@ describe('HTML form fields through src/acroform', () => {
     expect(at(left + 20, top('tinted') + 15)).toEqual([255, 238, 238]);
     expect(at(left + 1.5, top('red') + 15)).toEqual([255, 0, 0]);
     expect(at(left + 20, top('red') + 15)).toEqual([255, 255, 255]);
+    expect(at(left + 20, top('line') + 29.5)).toEqual([0, 0, 0]);
+    expect(at(left + 20, top('line') + 0.5)).toEqual([255, 255, 255]);
+    expect(at(left + 0.5, top('line') + 15)).toEqual([255, 255, 255]);
   });
 
   it('makes a control in a running element a field on every page its margin box shows it (one field, a widget per page)', async () => {

@@ -61,6 +61,8 @@ export interface WidgetBox {
   borderWidth: number;
   /** Drawn as the ellipse inside the box (a round radio button) instead of the rectangle. */
   round?: boolean;
+  /** The border is only a line along the bottom (/BS /S /U). */
+  underline?: boolean;
 }
 
 const AUTO_MAX = 12;
@@ -138,7 +140,9 @@ function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: W
     ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), rectangle(0, 0, width, height), fill(), popGraphicsState());
   }
   const bw = box.border ? box.borderWidth : 0;
-  if (box.border && bw > 0) {
+  if (box.border && bw > 0 && box.underline) {
+    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), moveTo(0, bw / 2), lineTo(width, bw / 2), stroke(), popGraphicsState());
+  } else if (box.border && bw > 0) {
     ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw));
     ops.push(rectangle(bw / 2, bw / 2, width - bw, height - bw));
     if (combCells && combCells > 1) {

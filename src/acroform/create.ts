@@ -209,9 +209,9 @@ function mkOf(box: WidgetBox | undefined, rotation: WidgetRotation): Record<stri
   return mk;
 }
 
-/** /BS of a widget with a box: solid, its border width (0 when it has none), as the appearance draws it. */
+/** /BS of a widget with a box: solid or underline, its border width (0 when it has none), as the appearance draws it. */
 function bsOf(doc: PDFDocument, box: WidgetBox): PDFDict {
-  return doc.context.obj({ Type: 'Border', W: box.border ? box.borderWidth : 0, S: 'S' });
+  return doc.context.obj({ Type: 'Border', W: box.border ? box.borderWidth : 0, S: box.underline ? 'U' : 'S' });
 }
 
 function kidsOf(field: PDFDict): PDFArray {

@@ -13,6 +13,10 @@ export interface ControlLook {
   background: string;
   /** `border-top-left-radius` as computed (`50%`, `8px`…). */
   radius: string;
+  /** The bottom side, for underlined fields (a bottom border only). */
+  bottomStyle: string;
+  bottomWidth: number;
+  bottomColor: string;
 }
 
 /** A form control as measured in the page (CSS px), see inpage-script.ts `describeControl`. */
@@ -79,12 +83,18 @@ export function controlBox(c: FormControl): WidgetBox {
   const { look } = c;
   const native = look.appearance !== 'none';
   const toggle = c.kind === 'checkbox' || c.kind === 'radio';
-  const noBorder = look.borderStyle === 'none' || look.borderStyle === 'hidden' || !(look.borderWidth > 0);
+  const none = (style: string, width: number): boolean => style === 'none' || style === 'hidden' || !(width > 0);
+  const noBorder = none(look.borderStyle, look.borderWidth);
   if (toggle && native && noBorder) return { border: NATIVE_BORDER, borderWidth: PT, background: WHITE, round: c.kind === 'radio' };
   const round = c.kind === 'radio' && (look.radius === '50%' || parseFloat(look.radius) >= Math.min(c.width, c.height) / 2);
   const background = cssColor(look.background);
   const box: WidgetBox = { borderWidth: 0, ...(background ? { background } : {}), ...(round ? { round } : {}) };
-  if (noBorder) return box;
+  if (noBorder) {
+    // Only a bottom border (a line to write on): PDF's underline border style.
+    const line = none(look.bottomStyle, look.bottomWidth) || toggle ? undefined : cssColor(look.bottomColor);
+    if (line) Object.assign(box, { border: line, borderWidth: look.bottomWidth * PT, underline: true });
+    return box;
+  }
   const nativeText = native && !toggle && look.borderStyle === 'inset' && look.borderWidth === 2;
   const border = cssColor(look.borderColor);
   if (border) Object.assign(box, { border, borderWidth: (nativeText ? 1 : look.borderWidth) * PT });

@@ -264,7 +264,8 @@ export const INPAGE_SOURCE = String.raw`
       color: cs.color, readOnly: el.readOnly === true || el.disabled === true, required: el.required === true,
       maxLength: typeof el.maxLength === 'number' && el.maxLength > 0 ? el.maxLength : 0, textAlign: cs.textAlign,
       look: { appearance: cs.appearance, borderStyle: cs.borderTopStyle, borderWidth: parseFloat(cs.borderTopWidth) || 0,
-        borderColor: cs.borderTopColor, background: cs.backgroundColor, radius: cs.borderTopLeftRadius } };
+        borderColor: cs.borderTopColor, background: cs.backgroundColor, radius: cs.borderTopLeftRadius,
+        bottomStyle: cs.borderBottomStyle, bottomWidth: parseFloat(cs.borderBottomWidth) || 0, bottomColor: cs.borderBottomColor } };
     if (kind === 'checkbox' || kind === 'radio') { f.checked = el.checked; const v = el.getAttribute('value'); if (v !== null) f.value = v; }
     else if (kind === 'combo' || kind === 'list') { f.options = [...el.options].map((o) => [o.value, o.text, o.selected]); }
     else f.value = el.value;
