@@ -32,6 +32,18 @@ async function widgets(pdf: Uint8Array): Promise<Array<Record<string, unknown> &
   }
 }
 
+/** Bounding box of the red pixels of page `index` rendered at 2 px per point: [x1, y1, x2, y2]. */
+async function redBox(pdf: Uint8Array, index: number): Promise<number[]> {
+  const page = (await renderPages(pdf, 2))[index]!;
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -1, -1];
+  for (let y = 0; y < page.height; y++)
+    for (let x = 0; x < page.width; x++) {
+      const i = (y * page.width + x) * 4;
+      if (page.rgba[i]! > 200 && page.rgba[i + 1]! < 80 && page.rgba[i + 2]! < 80) [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
+    }
+  return [x1, y1, x2, y2];
+}
+
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('latin1');
 }
@@ -136,6 +148,21 @@ describe('HTML form fields through src/acroform', () => {
     expect(half.rect[2]! - half.rect[0]!).toBeCloseTo((841.92 - 75) / 2, 0);
   });
 
+  it('draws the widget where Chromium paints the same control (rendered pixels, inline control on a landscape page)', async () => {
+    const body = (wrap: (input: string) => string) =>
+      `<style>@page { size: A4 landscape; margin: 20mm 30mm } body { margin: 0; font-size: 16px }</style><div style="height: 700px"></div>
+      ${wrap('<p style="line-height: 50px; padding-left: 10%">Label <input name="x" style="width: 40%; height: 30px; border: 2px solid rgb(255, 0, 0); background: none; box-sizing: border-box"> tail</p>')}`;
+    // Outside a form the control stays Chromium's painting; inside one it becomes our widget.
+    const painted = await renderHtml(pool, { html: body((i) => `<div>${i}</div>`) });
+    const widget = await renderHtml(pool, { html: body((i) => `<form>${i}</form>`) });
+    expect((await readFields(widget)).map((f) => [f.name, f.page])).toEqual([['x', 1]]);
+    const want = await redBox(painted, 1);
+    const got = await redBox(widget, 1);
+    // 40% of the paragraph's printed width (90% of 297 − 60 mm) is ~242 pt = 484 px at 2 px/pt (the screen's: 322 px)
+    expect(want[2]! - want[0]!).toBeGreaterThan(475);
+    for (let k = 0; k < 4; k++) expect(Math.abs(got[k]! - want[k]!)).toBeLessThanOrEqual(2);
+  });
+
   it('takes border and background from the control’s CSS (/MK, /BS) and draws them', async () => {
     const html = `<style>body { margin: 0 } input { display: block; width: 200px; height: 40px; margin: 0 0 20px 0; box-sizing: border-box }</style><form>
       <input name="bare" style="border: none">
@@ -185,9 +212,16 @@ describe('HTML form fields through src/acroform', () => {
 
   it('makes a control in a running element a field on every page its margin box shows it (one field, a widget per page)', async () => {
     const css = `@page { @top-center { content: element(hdr) } } .hdr { position: running(hdr) } p { break-after: page }`;
-    const html = `<form><div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid #000"></div></form>
+    const body = (wrap: (s: string) => string) => `${wrap('<div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid rgb(255, 0, 0); background: none"></div>')}
       <p>one</p><p>two</p><p>three</p>`;
-    const pdf = await renderHtml(pool, { html, css });
+    const pdf = await renderHtml(pool, { html: body((s) => `<form>${s}</form>`), css });
+    // Where Chromium paints the same control when it is no field (no form around the running element).
+    const painted = await renderHtml(pool, { html: body((s) => `<div>${s}</div>`), css });
+    expect(await readFields(painted)).toEqual([]);
+    for (const i of [0, 2]) {
+      const [want, got] = [await redBox(painted, i), await redBox(pdf, i)];
+      for (let k = 0; k < 4; k++) expect(Math.abs(got[k]! - want[k]!)).toBeLessThanOrEqual(2);
+    }
     await qpdfCheck(pdf);
     const fields = (await readFields(pdf)).filter((f) => f.name === 'ref');
     expect(fields.map((f) => f.page)).toEqual([0, 1, 2]);
