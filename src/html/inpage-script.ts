@@ -309,10 +309,12 @@ export const INPAGE_SOURCE = String.raw`
   function overlayForms(root) {
     S.overlayForms = [];
     root.querySelectorAll('[data-fs-overlay-page]').forEach((pg) => {
+      // Layout is read only for pages that show controls (most overlays have none).
+      const controls = [...pg.querySelectorAll(CONTROLS)].filter((el) => el.closest('form, [data-fs-in-form]'));
+      if (controls.length === 0) return;
       const page = Number(pg.getAttribute('data-fs-overlay-page'));
       const origin = pg.getBoundingClientRect();
-      for (const el of pg.querySelectorAll(CONTROLS)) {
-        if (!el.closest('form, [data-fs-in-form]')) continue;
+      for (const el of controls) {
         const f = describeControl(el, newId('g'));
         if (!f) continue;
         const r = el.getBoundingClientRect();
