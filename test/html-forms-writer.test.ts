@@ -148,6 +148,19 @@ describe('HTML form fields through src/acroform', () => {
     expect(half.rect[2]! - half.rect[0]!).toBeCloseTo((841.92 - 75) / 2, 0);
   });
 
+  it('measures each control at the content width of its own page (named pages of different sizes)', async () => {
+    const html = `<style>@page wide { size: A4 landscape } .w { page: wide } body { margin: 0 } input { display: block; width: 100%; box-sizing: border-box }</style>
+      <form><input name="narrow"><div class="w"><input name="broad"></div></form>`;
+    const fields = await readFields(await renderHtml(pool, { html }));
+    const width = (n: string) => {
+      const f = fields.find((x) => x.name === n)!;
+      return [f.page, Math.round(f.rect[2]! - f.rect[0]!)];
+    };
+    // Letter less 2×37.5 pt; A4 landscape (841.92 pt as printed) less 2×37.5 pt
+    expect(width('narrow')).toEqual([0, 537]);
+    expect(width('broad')).toEqual([1, 767]);
+  });
+
   it('draws the widget where Chromium paints the same control (rendered pixels, inline control on a landscape page)', async () => {
     const body = (wrap: (input: string) => string) =>
       `<style>@page { size: A4 landscape; margin: 20mm 30mm } body { margin: 0; font-size: 16px }</style><div style="height: 700px"></div>
@@ -212,7 +225,7 @@ describe('HTML form fields through src/acroform', () => {
 
   it('makes a control in a running element a field on every page its margin box shows it (one field, a widget per page)', async () => {
     const css = `@page { @top-center { content: element(hdr) } } .hdr { position: running(hdr) } p { break-after: page }`;
-    const body = (wrap: (s: string) => string) => `${wrap('<div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid rgb(255, 0, 0); background: none"></div>')}
+    const body = (wrap: (s: string) => string) => `${wrap('<div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid rgb(255, 0, 0); background: none"> <input type="checkbox" name="seen" checked> <input type="radio" name="r" value="a"><input type="radio" name="r" value="b" checked></div>')}
       <p>one</p><p>two</p><p>three</p>`;
     const pdf = await renderHtml(pool, { html: body((s) => `<form>${s}</form>`), css });
     // Where Chromium paints the same control when it is no field (no form around the running element).
@@ -233,7 +246,17 @@ describe('HTML form fields through src/acroform', () => {
       expect(f.rect[2]! - f.rect[0]!).toBeCloseTo(126 * 0.75, 0);
       expect(f.rect).toEqual(fields[0]!.rect);
     }
-    expect((await qpdfFields(pdf)).filter((f) => f.fullname === 'ref')).toHaveLength(3);
+    const q = await qpdfFields(pdf);
+    expect(q.filter((f) => f.fullname === 'ref')).toHaveLength(3);
+    // a check box and a radio group repeated on every page: one field each, a widget per page (per option)
+    expect(q.filter((f) => f.fullname === 'seen').map((f) => [f.pageposfrom1, f.value])).toEqual([1, 2, 3].map((p) => [p, '/Yes']));
+    const radios = q.filter((f) => f.fullname === 'r');
+    expect(radios).toHaveLength(6);
+    expect(radios.every((f) => f.value === '/b')).toBe(true);
+    // the same value on every page turns on and off together (RadiosInUnison, bit 26)
+    expect(radios[0]!.fieldflags & (1 << 25)).toBe(1 << 25);
+    const shown = (await widgets(pdf)).filter((w) => w.fieldName === 'r').map((w) => [w.page, w.buttonValue, w.fieldValue === w.buttonValue]);
+    expect(shown).toEqual([0, 1, 2].flatMap((p) => [[p, 'a', false], [p, 'b', true]]));
     // The label is still painted by Chromium; the input's value is only in the widget.
     const pages = await readText(pdf);
     for (const p of pages) {
