@@ -255,8 +255,19 @@ describe('HTML form fields through src/acroform', () => {
     expect(radios.every((f) => f.value === '/b')).toBe(true);
     // the same value on every page turns on and off together (RadiosInUnison, bit 26)
     expect(radios[0]!.fieldflags & (1 << 25)).toBe(1 << 25);
-    const shown = (await widgets(pdf)).filter((w) => w.fieldName === 'r').map((w) => [w.page, w.buttonValue, w.fieldValue === w.buttonValue]);
-    expect(shown).toEqual([0, 1, 2].flatMap((p) => [[p, 'a', false], [p, 'b', true]]));
+    const ws = (await widgets(pdf)).filter((w) => w.fieldName === 'r' || w.fieldName === 'seen');
+    expect(ws.filter((w) => w.fieldName === 'r').map((w) => [w.page, w.buttonValue, w.fieldValue === w.buttonValue])).toEqual([0, 1, 2].flatMap((p) => [[p, 'a', false], [p, 'b', true]]));
+    // What each page shows (its /AS): b's dot and the check mark on every page, a empty.
+    const rendered = await renderPages(pdf, 2);
+    const inkAt = (w: (typeof ws)[number]): boolean => {
+      const [x1, y1, x2, y2] = w.rect as number[];
+      const page = rendered[w.page]!;
+      const i = (Math.round((792 - (y1! + y2!) / 2) * 2) * page.width + Math.round(((x1! + x2!) / 2) * 2)) * 4;
+      return page.rgba[i]! < 128;
+    };
+    expect(ws.map((w) => [w.page, w.fieldName, w.buttonValue ?? w.exportValue, inkAt(w)])).toEqual(
+      [0, 1, 2].flatMap((p) => [[p, 'seen', 'Yes', true], [p, 'r', 'a', false], [p, 'r', 'b', true]]),
+    );
     // The label is still painted by Chromium; the input's value is only in the widget.
     const pages = await readText(pdf);
     for (const p of pages) {

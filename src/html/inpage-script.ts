@@ -317,6 +317,8 @@ export const INPAGE_SOURCE = String.raw`
       for (const el of controls) {
         const f = describeControl(el, newId('g'));
         if (!f) continue;
+        // The copies on all pages share one radio group in the document: only the last stays checked. The markup's state is the one.
+        if (f.kind === 'checkbox' || f.kind === 'radio') f.checked = el.defaultChecked;
         const r = el.getBoundingClientRect();
         S.overlayForms.push({ control: f, page, left: (r.left - origin.left) * 0.75, top: (r.top - origin.top) * 0.75 });
         el.style.setProperty('visibility', 'hidden', 'important');
