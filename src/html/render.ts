@@ -201,6 +201,11 @@ window.__castpress.prepare()`);
       // dropped in one clean write (an update would leave them in the file); everything after it appends.
       await mergeOverlay(base.doc, actual.total);
       removeDests(base.doc, (name) => name.startsWith('__fs_'));
+      if (placed.length === 0) {
+        // No fields to append: the clean write is the output.
+        documentInfo(base.doc, request.title);
+        return base.doc.save(FULL_SAVE);
+      }
       base = await openForUpdate(await base.doc.save(FULL_SAVE), 'html');
     }
     const session = UpdateSession.over(base);
