@@ -15,7 +15,8 @@ export interface PdfRect {
 export interface InteractiveFieldSpec {
   /** Field name; dots make a hierarchy (`a.b` is field `b` under `a`) unless the document's own form uses `a`. Specs sharing a name and kind become one field with several widgets. */
   name: string;
-  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list';
+  /** `image`: a push button showing nothing of its own (an image field: the picture, if any, is page content under it). */
+  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list' | 'image';
   pageIndex: number;
   /** Text, comb, checkbox: the widget. Radio: the group's box (each option has its own rect). */
   rect: PdfRect;
@@ -294,6 +295,11 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       field.set(PDFName.of('V'), spec.value === true || spec.value === 'true' ? textName(spec.onState || 'Yes') : PDFName.of('Off'));
       field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
       break;
+    case 'image':
+      // Acrobat's image field is a push button; it holds no value (the picture is its icon or, here, page content).
+      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      flags |= FF.pushbutton;
+      break;
     case 'radio':
       field.set(PDFName.of('FT'), PDFName.of('Btn'));
       flags |= FF.radio | FF.noToggleToOff;
@@ -353,6 +359,11 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     const widget = context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AS: on ? onState : PDFName.of('Off') });
     widget.set(PDFName.of('AP'), context.obj({ N: normal }));
     return widget;
+  }
+  if (spec.kind === 'image') {
+    // An empty appearance: the picture drawn into the page under the button stays visible.
+    const ap = context.register(context.formXObject([], { BBox: [0, 0, width, height] }));
+    return context.obj({ ...base, MK: { ...mk, TP: 1 }, AP: { N: ap } });
   }
   const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
   const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
