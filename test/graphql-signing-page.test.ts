@@ -1,5 +1,5 @@
 /**
- * The minimal signing page (#19) in a real headless Chromium (Debian's, through
+ * The signing page (#19) in its document-list flow (acceptEachField false), in a real headless Chromium (Debian's, through
  * playwright-core): the URL from generateEtchSignURL opens the page, the signer
  * draws with mouse moves and types initials, finishes; the packet completes and
  * its sealed PDF validates. Foreign tokens get the error page; cross-site posts
@@ -66,7 +66,9 @@ async function packet(redirectURL?: string, extra: Record<string, unknown> = {})
         ],
       },
     ],
-    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
+    // The document-list flow (acceptEachField false): one signature and Finish. The default flow,
+    // each field accepted in the pdf.js viewer, is test/graphql-signing-viewer.test.ts.
+    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
   });
 }
 
@@ -217,7 +219,7 @@ describe('signing page in Chromium', () => {
     const withChange = await backend.service.createEtchPacket({
       name: 'Rename',
       files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: 'x' }, { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } }] }],
-      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
+      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
     });
     const eid = withChange.documentGroup.signers[0]!.eid;
     const page = await browser.newPage();
