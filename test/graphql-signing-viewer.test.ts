@@ -11,9 +11,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../src/index.js';
 import { findChromium } from '../src/html/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
 import { allowedStylesheet } from '../src/server/signing/stylesheet.js';
+import { expectScreenshotGolden } from './helpers/golden.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
 import { startTestServer, type TestServer } from './server-setup.js';
 
@@ -21,6 +23,8 @@ let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
 let browser: Browser;
+/** The documents' engine, its clock pinned: generated pages carry their time in the footer (screenshot goldens). */
+let engine: Engine;
 /** Another origin serving stylesheets: one is allowed (`signingStylesheetOrigins`), the other is not. */
 let cssHost: http.Server;
 let cssBase = '';
@@ -42,7 +46,8 @@ beforeAll(async () => {
   [cssHost, cssBase] = await listen(css('rgb(1, 2, 3)'));
   [otherHost, otherBase] = await listen(css('rgb(4, 5, 6)'));
   let base = '';
-  const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base })));
+  engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
+  const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine, baseUrl: base })));
   server = await startTestServer({ packets, signingStylesheetOrigins: [cssBase] });
   base = server.base;
   await packets.get();
@@ -52,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await engine?.close();
   await new Promise((r) => cssHost?.close(r));
   await new Promise((r) => otherHost?.close(r));
   await tmp?.remove();
@@ -346,6 +352,28 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     expect(text.split('Grace Brewster Hopper').length - 1, text).toBeGreaterThanOrEqual(2);
     expect(text).toContain('grace@example.org');
     expect(text).not.toContain('Ada Signer');
+  }, 120_000);
+
+  it('screenshots at desktop and phone width match their goldens (bundled fonts, pinned clock, pdf.js pages drawn)', async () => {
+    for (const [name, width] of [['desktop', 1200], ['phone', 390]] as const) {
+      const created = await packet();
+      const url = await backend.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'shot' });
+      const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      await page.clock.setFixedTime(new Date('2026-01-02T03:04:05Z'));
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 30_000 });
+      // Every page that reaches into the screen is drawn, and the bundled faces are in use.
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll('.page')).every((p) => p.getBoundingClientRect().top >= innerHeight || p.classList.contains('rendered')) &&
+          document.fonts.check('16px "castpress sans"') &&
+          document.fonts.status === 'loaded',
+        undefined,
+        { timeout: 30_000 },
+      );
+      await expectScreenshotGolden('signing-page', name, await page.screenshot());
+      await page.close();
+    }
   }, 120_000);
 
   it('stylesheetURL: loaded from an allowed origin (and allowed by the CSP); left out from any other', async () => {

@@ -11,15 +11,21 @@ import { CLIENT_SCRIPT } from './client.js';
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const STYLE = `
-body{font:16px/1.4 system-ui,sans-serif;margin:0;color:#46494c;background:#f6f7f8}
+/** Bundled faces (assets.ts serves them): the page looks the same whatever the machine has installed. */
+const FONTS = `
+@font-face{font-family:"castpress sans";src:url(${ASSET_BASE}/fonts/NotoSans-Regular.ttf) format("truetype");font-weight:400;font-display:block}
+@font-face{font-family:"castpress sans";src:url(${ASSET_BASE}/fonts/NotoSans-Bold.ttf) format("truetype");font-weight:700;font-display:block}
+@font-face{font-family:"castpress hand";src:url(${ASSET_BASE}/fonts/DancingScript-Regular.otf) format("opentype");font-display:block}`;
+
+const STYLE = `${FONTS}
+body{font:16px/1.4 "castpress sans",system-ui,sans-serif;margin:0;color:#46494c;background:#f6f7f8}
 main{max-width:900px;margin:0 auto;padding:16px}
 h1{font-size:1.4em;color:#1985a1;overflow-wrap:anywhere}
 h2{font-size:1.15em}h3{font-size:1em;margin:16px 0 8px}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px;margin:12px 0}
 #pad{width:100%;height:160px;border:1px dashed #888;touch-action:none;background:#fff;box-sizing:border-box}
-input[type=text]{width:100%;box-sizing:border-box;font-size:1em;padding:8px}
-button{font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:#1985a1;color:#fff;border:0;border-radius:4px}
+input[type=text]{width:100%;box-sizing:border-box;font:inherit;font-size:1em;padding:8px}
+button{font:inherit;font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:#1985a1;color:#fff;border:0;border-radius:4px}
 button.secondary{background:#6b6e70}
 button:disabled{opacity:.55}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
@@ -27,14 +33,16 @@ button:disabled{opacity:.55}
 #bar{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ddd;padding:8px 12px;display:flex;flex-wrap:wrap;align-items:center;gap:8px}
 #bar button{margin:0}
 #progress{flex:1 1 12em}
-.page{position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
+section.doc{border:0;padding:0;margin:0;background:none}
+.page{container-type:inline-size;position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
 .page canvas{position:absolute;inset:0;width:100%;height:100%;display:block}
-.box{position:absolute;box-sizing:border-box;margin:0;padding:0 2px;border:2px solid #1985a1;border-radius:3px;background:rgba(25,133,161,.16);color:#0b4f61;font-size:12px;line-height:1;overflow:hidden;display:flex;align-items:center;justify-content:center}
-button.box{cursor:pointer;font-weight:600}
-.box.info{border-style:dashed;font-size:10px}
+.box{position:absolute;box-sizing:border-box;margin:0;padding:0 2px;border:2px solid #1985a1;border-radius:3px;background:rgba(25,133,161,.16);color:#0b4f61;font-size:clamp(6px,1.8cqw,12px);line-height:1;overflow:hidden;display:flex;align-items:center;justify-content:center}
+button.box{cursor:pointer;font-weight:700;font-size:clamp(6px,1.8cqw,12px)}
+.box.info{border-style:dashed;font-weight:400}
 .box.accepted{background:rgba(255,255,255,.75);border-color:#2e7d32}
 .box img{max-width:100%;max-height:100%}
-.typed-mark{font:italic 600 14px/1 cursive}
+.typed-mark{font:clamp(9px,2.4cqw,18px)/1 "castpress hand",cursive}
+#typed{font-family:"castpress hand",cursive;font-size:1.4em}
 dialog{max-width:min(680px,calc(100vw - 32px));width:100%;box-sizing:border-box;border:0;border-radius:6px;padding:16px}
 dialog::backdrop{background:rgba(0,0,0,.45)}
 .consent{font-size:.85em}
