@@ -17,7 +17,7 @@ import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src
 import { allowedStylesheet } from '../src/server/signing/stylesheet.js';
 import { expectScreenshotGolden } from './helpers/golden.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
-import { startTestServer, type TestServer } from './server-setup.js';
+import { basic, PROD_KEY, startTestServer, type TestServer } from './server-setup.js';
 
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
@@ -388,6 +388,28 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     expect(await other.page.locator('link[rel=stylesheet]').count()).toBe(0);
     expect(other.requests.some((r) => r.startsWith(otherBase))).toBe(false);
     await other.page.close();
+
+    // Over GraphQL a stylesheet the page would leave out is refused when the packet is made.
+    const create = (stylesheetURL: string) =>
+      fetch(`${server.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basic(PROD_KEY) },
+        body: JSON.stringify({
+          query: 'mutation($files: [EtchFile!], $signers: [JSON!], $o: JSON){ createEtchPacket(name: "CSS", files: $files, signers: $signers, signaturePageOptions: $o){ eid } }',
+          variables: {
+            files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'x' }, { id: 's', type: 'signature', pageNum: 0, rect: SIG }] }],
+            signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [{ fileId: 'a', fieldId: 's' }] }],
+            o: { style: { stylesheetURL } },
+          },
+        }),
+      });
+    const refused = await create(`${otherBase}/brand.css`);
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { errors: Array<{ message: string; extensions: { fields: Array<{ property: string }> } }> };
+    expect(body.errors[0]!.extensions.fields[0]!.property).toBe('signaturePageOptions.style.stylesheetURL');
+    expect(body.errors[0]!.message).toMatch(/--stylesheet-origin/);
+    expect((await create(`${cssBase}/brand.css`)).status).toBe(200);
+    expect((await create(`${server.base}/brand.css`)).status).toBe(200);
 
     // Same origin as the page is allowed without configuration; other schemes and credentials never.
     expect(allowedStylesheet('/brand.css', 'https://sign.example', [])).toBe('https://sign.example/brand.css');

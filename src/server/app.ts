@@ -161,9 +161,9 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   if (packets) {
     await app.register(async (api) => {
       api.addHook('onRequest', apiAuth);
-      packetRoutes(api, { backend: packets, multipart });
+      packetRoutes(api, { backend: packets, multipart, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
     });
-    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins });
+    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
     app.addHook('onClose', async () => packets.close());
   }
 

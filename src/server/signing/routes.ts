@@ -20,6 +20,8 @@ export interface SigningRoutesOptions {
   frameAncestors?: readonly string[];
   /** Origins besides the page's own that `signaturePageOptions.style.stylesheetURL` may name. */
   stylesheetOrigins?: readonly string[];
+  /** The server's public address (`--public-url`): the page's origin; without it, the request's. */
+  publicUrl?: string;
 }
 
 type Params = { signerEid: string };
@@ -81,7 +83,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         return reply.send(errorPage('Already signed', `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`, nonce));
       }
       const wanted = (session.packet.signaturePageOptions as { style?: { stylesheetURL?: string } } | undefined)?.style?.stylesheetURL;
-      const stylesheet = wanted ? allowedStylesheet(wanted, `${request.protocol}://${request.headers.host ?? ''}`, stylesheetOrigins) : undefined;
+      const stylesheet = wanted ? allowedStylesheet(wanted, options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`, stylesheetOrigins) : undefined;
       if (wanted && !stylesheet) request.log.warn({ packet: session.packet.eid }, 'stylesheetURL left out: neither this server\'s origin nor an allowed stylesheet origin');
       if (stylesheet) headers(reply, nonce, frameAncestors, new URL(stylesheet).origin);
       return reply.send(signingPage(session, { token: token(request.query), nonce, withinIframe: request.query.withinIframe === 'true', ...(stylesheet ? { stylesheet } : {}) }));
