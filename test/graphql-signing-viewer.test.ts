@@ -13,11 +13,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { findChromium } from '../src/html/index.js';
-import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
+import type { PacketBackend } from '../src/server/graphql/index.js';
 import { allowedStylesheet } from '../src/server/signing/stylesheet.js';
 import { expectScreenshotGolden } from './helpers/golden.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
-import { basic, PROD_KEY, startTestServer, type TestServer } from './server-setup.js';
+import { startSigningServer, watchPage } from './helpers/signing-page.js';
+import { basic, PROD_KEY, type TestServer } from './server-setup.js';
 
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
@@ -45,12 +46,8 @@ beforeAll(async () => {
   };
   [cssHost, cssBase] = await listen(css('rgb(1, 2, 3)'));
   [otherHost, otherBase] = await listen(css('rgb(4, 5, 6)'));
-  let base = '';
   engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
-  const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine, baseUrl: base })));
-  server = await startTestServer({ packets, signingStylesheetOrigins: [cssBase] });
-  base = server.base;
-  await packets.get();
+  ({ server, backend } = await startSigningServer(tmp.dir, { signingStylesheetOrigins: [cssBase] }, engine));
   browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
 }, 60_000);
 
@@ -118,11 +115,7 @@ async function open(width: number, signer: Record<string, unknown> = {}, extra: 
   const signerEid = created.documentGroup.signers[0]!.eid;
   const url = await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u' });
   const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const requests: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { requests, errors } = watchPage(page);
   const res = await page.goto(url);
   return { created, signerEid, url, page, requests, errors, res };
 }
