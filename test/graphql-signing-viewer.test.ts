@@ -271,6 +271,25 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     expect(report.signatures.at(-1)?.valid, report.text).toBe(true);
   }, 120_000);
 
+  it('assets: pdf.js, its data files and the page fonts by name from the installed packages; nothing else', async () => {
+    const get = (p: string) => fetch(`${server.base}/sign/assets/${p}`);
+    const mod = await get('pdf.mjs');
+    expect(mod.status).toBe(200);
+    expect(mod.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(mod.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await get('pdf.worker.mjs')).status).toBe(200);
+    const font = await get('standard_fonts/LiberationSans-Regular.ttf');
+    expect(font.status).toBe(200);
+    expect((await font.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    expect((await get('fonts/NotoSans-Regular.ttf')).headers.get('content-type')).toBe('font/ttf');
+    for (const bad of ['../package.json', '..%2Fpackage.json', 'standard_fonts/..%2F..%2Fpackage.json', 'build/pdf.mjs', 'fonts/OFL.txt', 'wasm/LICENSE_OPENJPEG', '']) {
+      // fetch folds a plain `../` itself (the URL then names another route); none of them is a file.
+      const res = await get(bad);
+      expect(res.status, bad).toBeGreaterThanOrEqual(400);
+      expect(await res.text(), bad).not.toMatch(/pdfjs-dist|castpress"|Copyright/);
+    }
+  });
+
   it('the service refuses a submission that skipped a box (or names one not the signer\'s)', async () => {
     const created = await packet();
     const signerEid = created.documentGroup.signers[0]!.eid;
