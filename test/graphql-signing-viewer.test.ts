@@ -290,6 +290,22 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     }
   });
 
+  it('a refused finish (the link expired meanwhile) says why and offers Finish to try again', async () => {
+    const { signerEid, page } = await open(1000, { signatureMode: 'text' });
+    await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 30_000 });
+    await page.click('[data-field="sig"]');
+    await page.click('#adopt-ok');
+    await page.click('[data-field="ini"]');
+    await page.click('#adopt-ok');
+    await backend.service.expireSignerTokens({ signerEid });
+    await page.click('[data-field="sig2"]');
+    await page.waitForFunction(() => /Could not sign/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    await expect(page.getAttribute('#status', 'class')).resolves.toBe('error');
+    await expect(page.isVisible('#finish')).resolves.toBe(true);
+    await expect(page.isEnabled('#finish')).resolves.toBe(true);
+    await page.close();
+  }, 60_000);
+
   it('the service refuses a submission that skipped a box (or names one not the signer\'s)', async () => {
     const created = await packet();
     const signerEid = created.documentGroup.signers[0]!.eid;

@@ -89,7 +89,14 @@ async function submit(body) {
   const out = await res.json().catch(() => ({}));
   if (out.event) post(out.event);
   if (out.redirect) { window.location.assign(out.redirect); return; }
-  if (!res.ok) { finished = false; say('Could not sign: ' + ((out.event && out.event.message) || 'error'), 'error'); return; }
+  if (!res.ok) {
+    finished = false;
+    say('Could not sign: ' + ((out.event && out.event.message) || 'error'), 'error');
+    // Signing that ended at the last box has no button yet: Finish is how to try again.
+    const again = $('finish');
+    again.hidden = false; again.disabled = false;
+    return;
+  }
   say(cfg.completed, 'done');
   for (const b of document.querySelectorAll('#finish, #next')) b.disabled = true;
   document.body.classList.add('signed');
