@@ -33,6 +33,7 @@ button:disabled{opacity:.55}
 #bar{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ddd;padding:8px 12px;display:flex;flex-wrap:wrap;align-items:center;gap:8px}
 #bar button{margin:0}
 #progress{flex:1 1 12em}
+#bar #status{flex:1 1 100%;margin:0}#bar #status:empty{display:none}
 section.doc{border:0;padding:0;margin:0;background:none}
 .page{container-type:inline-size;position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
 .page canvas{position:absolute;inset:0;width:100%;height:100%;display:block}
@@ -112,10 +113,13 @@ export interface SigningPageOptions {
   stylesheet?: string;
 }
 
-/** The drawing pad and the typed alternative (in the list's signature section, or in the mark dialog). */
-function markInputs(typed: boolean, name: string | null, helpText: string): string {
-  return `<div id="draw"${typed ? ' hidden' : ''}><p id="draw-help">${esc(helpText)}</p>
-<canvas id="pad" aria-describedby="draw-help" width="680" height="160"></canvas>
+/**
+ * The drawing pad and the typed alternative: in the list's signature section (with its help
+ * text), or in the mark dialog (described by the dialog's own description).
+ */
+function markInputs(typed: boolean, name: string | null, helpText?: string): string {
+  return `<div id="draw"${typed ? ' hidden' : ''}>${helpText ? `<p id="draw-help">${esc(helpText)}</p>` : ''}
+<canvas id="pad" aria-describedby="${helpText ? 'draw-help' : 'adopt-desc'}" width="680" height="160"></canvas>
 <button type="button" class="secondary" id="clear">Clear</button><button type="button" class="secondary" id="use-typed">Type instead</button></div>
 <div id="type"${typed ? '' : ' hidden'}><label for="typed" id="typed-label">Type your signature</label><input type="text" id="typed" autocomplete="off" value="${esc(name)}"></div>`;
 }
@@ -168,11 +172,11 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
 <p>Signer: <strong class="signer-name">${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>`;
   const body = session.acceptEachField
     ? `${details}<div id="bar" role="region" aria-label="Signing progress"><span id="progress" role="status" aria-live="polite">Loading the documents…</span>
-<button type="button" id="next" disabled>Next field</button><button type="button" id="finish" hidden disabled>${esc(tx.signButtonText)}</button></div>
+<button type="button" id="next" disabled>Next field</button><button type="button" id="finish" hidden disabled>${esc(tx.signButtonText)}</button>
+<p id="status" role="status" aria-live="polite"></p></div>
 <section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p>${esc(tx.signDescription)}</p><div id="docs"></div></section>
-<p id="status" role="status" aria-live="polite"></p>
 <dialog id="adopt" aria-labelledby="adopt-h" aria-describedby="adopt-desc"><h2 id="adopt-h"></h2><p id="adopt-desc"></p>
-${markInputs(typed, signer.name, tx.drawSignatureDescription)}
+${markInputs(typed, signer.name)}
 <p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>
 <button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>`
     : `${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${documents
