@@ -239,7 +239,11 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await expect(page.isVisible('#finish')).resolves.toBe(true);
     await expect(page.isDisabled('#finish')).resolves.toBe(true);
 
-    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement).id || (document.activeElement as HTMLElement).dataset.field || '');
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return el.id || el.dataset.field || el.outerHTML.slice(0, 80);
+      });
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('next');
     await page.keyboard.press('Enter'); // Next field
@@ -403,6 +407,23 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
       await page.close();
     }
   }, 120_000);
+
+  it('description is Markdown: emphasis and links rendered, raw HTML shown as text, no images, no script links', async () => {
+    const { page, requests } = await open(1000, {}, {
+      signaturePageOptions: { description: 'Hello **{{signer.name}}**, read [the terms](https://terms.example/t) and [this](javascript:alert(1)). <img src=x onerror=alert(2)> ![p](https://pixel.example/p.png)' },
+    });
+    await expect(page.textContent('#description strong')).resolves.toBe('Ada Signer');
+    const links = await page.$$eval('#description a', (as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]));
+    // The javascript: link stays text; the image is only a link (nothing is loaded from it).
+    expect(links).toEqual([
+      ['https://terms.example/t', '_blank', 'noopener noreferrer'],
+      ['https://pixel.example/p.png', '_blank', 'noopener noreferrer'],
+    ]);
+    await expect(page.textContent('#description')).resolves.toContain('<img src=x onerror=alert(2)>');
+    expect(await page.locator('#description img').count()).toBe(0);
+    expect(requests.some((r) => r.includes('pixel.example'))).toBe(false);
+    await page.close();
+  }, 60_000);
 
   it('stylesheetURL: loaded from an allowed origin (and allowed by the CSP); left out from any other', async () => {
     const allowed = await open(1000, {}, { signaturePageOptions: { style: { stylesheetURL: `${cssBase}/brand.css` } } });

@@ -7,6 +7,7 @@
 import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
 import { CLIENT_SCRIPT } from './client.js';
+import { renderDescription } from './description.js';
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -75,7 +76,7 @@ function texts(session: SigningSession) {
   return {
     css: styleOverrides(o.style),
     title: t('title', '{{packet.name}}'),
-    // Markdown in `description` is shown as plain text (not rendered).
+    // Markdown (the spec), rendered by description.ts: no raw HTML, no images.
     description: t('description', 'Signing as {{signer.name}}.'),
     signatureLabel: t('signatureLabel', 'Signature'),
     initialLabel: t('initialLabel', 'Initials'),
@@ -168,7 +169,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     },
   }).replace(/</g, '\\u003c');
   const header = `<h1>${esc(tx.title)}</h1>
-<p id="description">${esc(tx.description)}</p>
+<div id="description">${renderDescription(tx.description)}</div>
 <p>Signer: <strong class="signer-name">${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>`;
   const body = session.acceptEachField
     ? `${details}<div id="bar" role="region" aria-label="Signing progress"><span id="progress" role="status" aria-live="polite">Loading the documents…</span>
