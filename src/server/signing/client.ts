@@ -148,7 +148,9 @@ if (!cfg.acceptEachField) {
         done(true);
       };
       const cancel = () => done(false);
-      const onClose = () => done(false);
+      // 'close' is fired from a queued task: the one of the previous mark's dialog can arrive after
+      // this one opened. Only a close that left the dialog closed (Escape) cancels.
+      const onClose = () => { if (!dialog.open) done(false); };
       function done(result) {
         $('adopt-ok').removeEventListener('click', ok);
         $('adopt-cancel').removeEventListener('click', cancel);
