@@ -192,6 +192,12 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('[data-field="sig"]');
     await expect(page.isVisible('#adopt')).resolves.toBe(true);
     await expect(page.textContent('#adopt-h')).resolves.toBe('Your signature');
+    // Escape cancels: the box stays unsigned and can be pressed again.
+    await page.keyboard.press('Escape');
+    await expect(page.isVisible('#adopt')).resolves.toBe(false);
+    await expect(page.locator('[data-field="sig"].accepted').count()).resolves.toBe(0);
+    await page.click('[data-field="sig"]');
+    await expect(page.isVisible('#adopt')).resolves.toBe(true);
     await page.click('#adopt-ok'); // nothing drawn
     await expect(page.textContent('#adopt-error')).resolves.toMatch(/draw/i);
     await drawOn(page, '#pad');
