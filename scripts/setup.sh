@@ -10,7 +10,11 @@ cd "$(dirname "$0")/.."
 # Fonts: the engine's own faces come from these packages by exact file (src/fonts/engine-faces.ts);
 # fonts-droid-fallback is named by tests. CI allows no other font (scripts/ci-fonts.sh).
 FONT_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback)
-DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui redis-server postgresql)
+DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui redis-server postgresql python3-fonttools)
+# HTML mode's CJK faces: glyf copies of Noto Sans CJK SC made by scripts/cjk-truetype.py (Chromium embeds
+# the CFF originals as Type 3 fonts). Written once per machine; CI's font set-up includes this folder.
+CJK_TT_DIR=/usr/local/share/fonts/castpress-cjk
+if [ "${1:-}" = "--print-generated-font-dir" ]; then echo "$CJK_TT_DIR"; exit 0; fi
 if [ "${1:-}" = "--print-font-packages" ]; then echo "${FONT_PACKAGES[*]}"; exit 0; fi
 
 missing=()
@@ -23,6 +27,25 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cjk_source=/usr/share/fonts/opentype/noto
+if [ ! -f "$CJK_TT_DIR/NotoSansCJKscTT-Regular.ttf" ] || [ ! -f "$CJK_TT_DIR/NotoSansCJKscTT-Bold.ttf" ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "Writing TrueType copies of Noto Sans CJK SC for HTML mode into $CJK_TT_DIR (about a minute)"
+  tmp="$(mktemp -d)"
+  # Index 2 of Debian's collections is the SC face; both weights at once (two cores).
+  /usr/bin/python3 "$(dirname "$0")/cjk-truetype.py" "$cjk_source/NotoSansCJK-Regular.ttc" 2 Regular "$tmp/NotoSansCJKscTT-Regular.ttf" &
+  regular=$!
+  /usr/bin/python3 "$(dirname "$0")/cjk-truetype.py" "$cjk_source/NotoSansCJK-Bold.ttc" 2 Bold "$tmp/NotoSansCJKscTT-Bold.ttf" &
+  bold=$!
+  wait "$regular"
+  wait "$bold"
+  $SUDO mkdir -p "$CJK_TT_DIR"
+  $SUDO cp "$tmp"/NotoSansCJKscTT-*.ttf /usr/share/doc/fonts-noto-cjk/copyright "$CJK_TT_DIR/"
+  rm -rf "$tmp"
+  $SUDO fc-cache "$CJK_TT_DIR" >/dev/null 2>&1 || true
 fi
 
 # `npm install`, not `npm ci`: the lock file can only list the platform packages

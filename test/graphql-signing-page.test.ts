@@ -1,5 +1,5 @@
 /**
- * The minimal signing page (#19) in a real headless Chromium (Debian's, through
+ * The signing page (#19) in its document-list flow (acceptEachField false), in a real headless Chromium (Debian's, through
  * playwright-core): the URL from generateEtchSignURL opens the page, the signer
  * draws with mouse moves and types initials, finishes; the packet completes and
  * its sealed PDF validates. Foreign tokens get the error page; cross-site posts
@@ -12,9 +12,10 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../src/html/index.js';
-import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
+import type { PacketBackend } from '../src/server/graphql/index.js';
 import { pdfsig, tempDir } from './helpers/signing.js';
-import { startTestServer, type TestServer } from './server-setup.js';
+import { startSigningServer, watchPage } from './helpers/signing-page.js';
+import type { TestServer } from './server-setup.js';
 
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
@@ -35,11 +36,7 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
   });
   await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
   parentBase = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
-  let base = '';
-  const packets = new LazyPacketBackend(async () => (backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base })));
-  server = await startTestServer({ packets, signingFrameAncestors: [parentBase] });
-  base = server.base;
-  await packets.get();
+  ({ server, backend } = await startSigningServer(tmp.dir, { signingFrameAncestors: [parentBase] }));
   browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
 }, 60_000);
 
@@ -66,7 +63,9 @@ async function packet(redirectURL?: string, extra: Record<string, unknown> = {})
         ],
       },
     ],
-    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
+    // The document-list flow (acceptEachField false): one signature and Finish. The default flow,
+    // each field accepted in the pdf.js viewer, is test/graphql-signing-viewer.test.ts.
+    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
   });
 }
 
@@ -76,11 +75,7 @@ describe('signing page in Chromium', () => {
     const signerEid = created.documentGroup.signers[0]!.eid;
     const url = await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u1' });
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const { requests, errors } = watchPage(page);
     const res = await page.goto(url);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'self'");
@@ -217,7 +212,7 @@ describe('signing page in Chromium', () => {
     const withChange = await backend.service.createEtchPacket({
       name: 'Rename',
       files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: 'x' }, { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } }] }],
-      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
+      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
     });
     const eid = withChange.documentGroup.signers[0]!.eid;
     const page = await browser.newPage();

@@ -206,3 +206,35 @@ describe("WeasyPrint report: the outline WeasyPrint makes from its headings", ()
     expect(flat).toEqual(want);
   });
 });
+
+describe('web fonts in HTML mode (issue 15)', () => {
+  it('an OpenType/CFF @font-face (the ticket\'s Barlow Condensed) loads and is used; a file that is no font is refused', async () => {
+    const seen: Array<[string, string]> = [];
+    const watched = new BrowserPool({ resolver, onRequest: (url, verdict) => seen.push([url.replace(ORIGIN, ''), verdict]) });
+    try {
+      const html = await readFile(path.join(FIXTURES, 'weasyprint-ticket/ticket.html'), 'utf8');
+      const pdf = await renderHtml(watched, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: { width: '210mm', height: '297mm' } });
+      expect(seen.filter(([u]) => u.endsWith('.otf'))).toEqual(expect.arrayContaining([['weasyprint-ticket/barlowcondensed-regular.otf', 'served']]));
+      expect(seen.filter(([u, v]) => /\.(otf|ttf)$/.test(u) && v === 'refused')).toEqual([]);
+      // Condensed: the same words are narrower than in the fallback a refused font gives (what happened before).
+      const noOtf: ResourceResolver = async (url, kind) => (url.endsWith('.otf') ? null : resolver(url, kind));
+      const refusing = new BrowserPool({ resolver: noOtf });
+      try {
+        const fallbackPdf = await renderHtml(refusing, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: { width: '210mm', height: '297mm' } });
+        const [withFont, fallback] = [(await readText(pdf))[0]!, (await readText(fallbackPdf))[0]!];
+        const name = (p: typeof withFont) => p.items.find((i) => /MARCELIN/i.test(i.str))!;
+        expect(name(withFont).str).toBe(name(fallback).str);
+        expect(name(withFont).width / name(fallback).width).toBeLessThan(0.9);
+      } finally {
+        await refusing.close();
+      }
+
+      seen.length = 0;
+      await renderHtml(watched, { html: `<style>@font-face { font-family: X; src: url(${ORIGIN}weasyprint-ticket/ticket.css) format('woff2') } p { font-family: X }</style><p>text</p>` });
+      expect(seen).toEqual([['weasyprint-ticket/ticket.css', 'refused']]);
+    } finally {
+      await watched.close();
+    }
+  }, 60_000);
+});
+

@@ -1,4 +1,4 @@
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { pageSizes, pageText, qpdfCheck, readText, type PageText } from './helpers/pdf.js';
@@ -38,11 +38,14 @@ describe('renderHtml basics', () => {
     expect((await PDFDocument.load(pdf)).getTitle()).toBe('Quarterly report');
   });
 
-  it("resolves the 'Noto CJK' family of the default stack to the installed Noto Sans CJK", async () => {
-    const pdf = await renderHtml(pool, { html: '<p style="font-family: \'Noto CJK\'">東京 漢字</p><p>Latin 東京</p>' });
-    expect(Buffer.from(pdf).toString('latin1')).toMatch(/NotoSansCJK/);
-    // CFF CJK glyphs come out as Type 3 fonts, one text item per glyph.
-    expect((await pageText(pdf))[0]!.replace(/\s+/g, '')).toContain('東京漢字');
+  it("resolves the 'Noto CJK' family of the default stack to Noto Sans CJK, embedded as real TrueType fonts (no Type 3)", async () => {
+    const pdf = await renderHtml(pool, { html: '<p style="font-family: \'Noto CJK\'">東京 漢字</p><p>Latin 東京 한국어 かな</p><p><b>太字</b></p>' });
+    // The glyf copies setup writes (scripts/cjk-truetype.py): Chromium embeds the CFF originals as Type 3 fonts.
+    const fonts = await fontKinds(pdf);
+    expect(fonts.filter((f) => f.subtype === 'Type3')).toEqual([]);
+    expect(fonts.map((f) => f.base)).toEqual(expect.arrayContaining(['NotoSansCJKscTT-Regular', 'NotoSansCJKscTT-Bold']));
+    const text = (await pageText(pdf))[0]!.replace(/\s+/g, '');
+    for (const s of ['東京漢字', '한국어', 'かな', '太字']) expect(text).toContain(s);
   });
 
   it('reuses pages across jobs without leaking state from one document to the next', async () => {
@@ -53,3 +56,19 @@ describe('renderHtml basics', () => {
 });
 
 export { pageSizes };
+
+/** Every font of the document's pages: subtype and base name (subset prefix removed). */
+async function fontKinds(pdf: Uint8Array): Promise<Array<{ subtype: string; base: string }>> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const out: Array<{ subtype: string; base: string }> = [];
+  for (const page of doc.getPages()) {
+    const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    for (const [, ref] of fonts?.entries() ?? []) {
+      const f = doc.context.lookupMaybe(ref, PDFDict);
+      if (!f) continue;
+      out.push({ subtype: String(f.get(PDFName.of('Subtype'))).slice(1), base: String(f.get(PDFName.of('BaseFont')) ?? '').replace(/^\/([A-Z]{6}\+)?/, '') });
+    }
+  }
+  return out;
+}
+

@@ -57,6 +57,9 @@ const images = http.createServer((req, res) => {
   } else if (req.url === '/loop') {
     res.writeHead(302, { location: '/loop' });
     res.end();
+  } else if (req.url === '/font.woff2') {
+    res.writeHead(200, { 'content-type': 'font/woff2' });
+    res.end(Buffer.from('wOF2 pretend font'));
   } else if (req.url === '/text') {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<p>not an image</p>');
@@ -210,6 +213,10 @@ describe('httpResolver refuses non-public addresses (SSRF probes)', () => {
     expect(imageHits - hits).toBe(6);
     await expect(resolver(`http://127.0.0.1:${imagePort}/text`, 'image')).rejects.toThrow(/content type/);
     await expect(resolver(`http://127.0.0.1:${imagePort}/logo.png`, 'font')).rejects.toThrow(/content type/);
+    // fill/Markdown fonts are TrueType only (spec); HTML's @font-face takes any web font type, the bytes are checked by the HTML guard.
+    await expect(resolver(`http://127.0.0.1:${imagePort}/font.woff2`, 'font')).rejects.toThrow(/content type/);
+    expect((await resolver(`http://127.0.0.1:${imagePort}/font.woff2`, 'webfont'))?.contentType).toBe('font/woff2');
+    await expect(resolver(`http://127.0.0.1:${imagePort}/text`, 'webfont')).rejects.toThrow(/content type/);
     const small = httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`], maxBytes: { image: 100 } });
     await expect(small(`http://127.0.0.1:${imagePort}/logo.png`, 'image')).rejects.toThrow(/larger than 100/);
   });

@@ -4,6 +4,7 @@ import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchOptions } from './fetch-flags.js';
 import { parseHostPort } from '../server/graphql/open.js';
+import { cspOrigin } from '../server/signing/stylesheet.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -19,7 +20,10 @@ ${FETCH_USAGE} (also webhooks)
   --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)
   --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
   --postgres URL    keep packets in PostgreSQL instead of DIR/packets
-  --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml`;
+  --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
+  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable
+  --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
+                              (besides this server's own); repeatable`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -38,6 +42,8 @@ export async function serve(argv: string[]): Promise<number> {
       data: { type: 'string' },
       postgres: { type: 'string' },
       smtp: { type: 'string' },
+      'frame-ancestor': { type: 'string', multiple: true },
+      'stylesheet-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       'strict-fetch': { type: 'boolean' },
@@ -53,6 +59,8 @@ export async function serve(argv: string[]): Promise<number> {
   const level = values['log-level'] ?? 'info';
   if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
   if (values.smtp) parseHostPort(values.smtp, '--smtp');
+  for (const o of values['frame-ancestor'] ?? []) cspOrigin(o, '--frame-ancestor');
+  for (const o of values['stylesheet-origin'] ?? []) cspOrigin(o, '--stylesheet-origin');
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const server = await startServer({
     templates: values.templates,
@@ -68,6 +76,8 @@ export async function serve(argv: string[]): Promise<number> {
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,
     packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
+    signingFrameAncestors: values['frame-ancestor'],
+    signingStylesheetOrigins: values['stylesheet-origin'],
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -2,9 +2,6 @@ import type { Page, Request, Route } from 'playwright-core';
 import { loadResource, type LookupAll, type ResourceKind, type ResourceResolver } from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
 
-/** Font responses must declare TrueType, as the hosted API requires. */
-const TTF_TYPES = new Set(['font/ttf', 'application/x-font-ttf']);
-
 /**
  * Loopback is refused even when a resolver would serve it: content must never
  * reach services on the rendering host. Chromium canonicalises hosts in the
@@ -34,16 +31,20 @@ export function classifyUrl(url: string): UrlVerdict {
 function kindOf(resourceType: string): ResourceKind {
   if (resourceType === 'stylesheet') return 'stylesheet';
   if (resourceType === 'image') return 'image';
-  if (resourceType === 'font') return 'font';
+  if (resourceType === 'font') return 'webfont';
   return 'other';
 }
 
-export function isTrueTypeFont(contentType: string | undefined, body: Uint8Array): boolean {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!TTF_TYPES.has(type)) return false;
-  // 0x00010000 or 'true': glyf-based sfnt. 'OTTO' (CFF) would be embedded as Type 3.
-  const sig = body.byteLength >= 4 ? (body[0]! << 24) | (body[1]! << 16) | (body[2]! << 8) | body[3]! : 0;
-  return sig === 0x00010000 || sig === 0x74727565;
+/**
+ * A font Chromium can render, by its first bytes: TrueType (0x00010000, 'true'), OpenType/CFF
+ * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). Chromium embeds CFF and
+ * variable fonts as Type 3 in the PDF; the author's own font, even so, beats a fallback with other
+ * metrics (lines that overlap, issue 15).
+ */
+export function isWebFont(body: Uint8Array): boolean {
+  if (body.byteLength < 4) return false;
+  const sig = ((body[0]! << 24) | (body[1]! << 16) | (body[2]! << 8) | body[3]!) >>> 0;
+  return [0x00010000, 0x74727565, 0x4f54544f, 0x74746366, 0x774f4646, 0x774f4632].includes(sig);
 }
 
 export interface GuardOptions {
@@ -95,7 +96,7 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
     const kind = kindOf(type);
     const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
     if (!res) return refuse();
-    if (kind === 'font' && !isTrueTypeFont(res.contentType, res.body)) return refuse();
+    if (kind === 'webfont' && !isWebFont(res.body)) return refuse();
     let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
     if (kind === 'stylesheet') body = Buffer.from(rewriteGcpm(body.toString('utf8')), 'utf8');
     options.onRequest?.(url, 'served');

@@ -100,8 +100,8 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @property --fs-bookmark-level { syntax: "*"; inherits: false; }
 @property --fs-bookmark-label { syntax: "*"; inherits: false; }
 @property --fs-bookmark-state { syntax: "*"; inherits: false; }
-@font-face { font-family: 'Noto CJK'; src: local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
-@font-face { font-family: 'Noto CJK'; src: local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
+@font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
+@font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
 :where(html) { font-family: 'Noto Sans', 'Noto CJK', sans-serif; }
 @page __fs_blank { ${['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom', 'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'].map((b) => `@${b} { content: none !important; }`).join(' ')} }`;
 

@@ -49,7 +49,7 @@ export class ResponseCache {
 }
 
 const MB = 1024 * 1024;
-const DEFAULT_MAX: Record<ResourceKind, number> = { image: 10 * MB, font: 10 * MB, stylesheet: 2 * MB, other: 10 * MB };
+const DEFAULT_MAX: Record<ResourceKind, number> = { image: 10 * MB, font: 10 * MB, webfont: 10 * MB, stylesheet: 2 * MB, other: 10 * MB };
 
 /** Content types accepted per kind (spec: fonts TTF only; images as image/*). Missing type: the decoder decides. */
 function acceptedType(kind: ResourceKind, contentType: string | undefined): boolean {
@@ -57,6 +57,8 @@ function acceptedType(kind: ResourceKind, contentType: string | undefined): bool
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (kind === 'image') return type.startsWith('image/') || type === 'application/octet-stream';
   if (kind === 'font') return type === 'font/ttf' || type === 'application/x-font-ttf';
+  // Servers label web fonts many ways (font/woff2, application/font-woff, application/vnd.ms-opentype...): the bytes decide.
+  if (kind === 'webfont') return type.startsWith('font/') || /^application\/(x-)?font-/.test(type) || type === 'application/vnd.ms-opentype' || type === 'application/octet-stream';
   if (kind === 'stylesheet') return type === 'text/css';
   return true;
 }

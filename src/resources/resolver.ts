@@ -6,7 +6,12 @@ import { parseDataUrl } from './data-url.js';
  * load. This keeps rendering offline and makes every fetch visible to the caller.
  */
 
-export type ResourceKind = 'image' | 'font' | 'stylesheet' | 'other';
+/**
+ * What a URL is loaded as. `font`: a font for fill and Markdown (the spec's TrueType only, embedded
+ * by castpress); `webfont`: an @font-face source in HTML mode, where Chromium renders any sfnt or
+ * WOFF font (OpenType/CFF, collections, WOFF, WOFF2).
+ */
+export type ResourceKind = 'image' | 'font' | 'webfont' | 'stylesheet' | 'other';
 
 export interface ResolvedResource {
   body: Uint8Array;

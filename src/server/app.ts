@@ -45,6 +45,8 @@ export interface ServerOptions {
   packets?: LazyPacketBackend;
   /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
   signingFrameAncestors?: readonly string[];
+  /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
+  signingStylesheetOrigins?: readonly string[];
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -159,9 +161,9 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   if (packets) {
     await app.register(async (api) => {
       api.addHook('onRequest', apiAuth);
-      packetRoutes(api, { backend: packets, multipart });
+      packetRoutes(api, { backend: packets, multipart, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
     });
-    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors });
+    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
     app.addHook('onClose', async () => packets.close());
   }
 

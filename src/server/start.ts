@@ -41,6 +41,8 @@ export interface StartOptions {
   packets?: false | PacketDataOptions;
   /** Origins allowed to frame the signing page (besides the server itself). */
   signingFrameAncestors?: readonly string[];
+  /** Origins besides the server's own that a packet's stylesheetURL may name (`--stylesheet-origin`). */
+  signingStylesheetOrigins?: readonly string[];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -81,6 +83,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const app = await buildApp({
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
+    signingStylesheetOrigins: options.signingStylesheetOrigins,
     renderPool,
     engine,
     config: options.noAuth ? undefined : config,

@@ -93,11 +93,13 @@ export async function expectGolden(name: string, pdf: Uint8Array, options: Golde
   return { pages: pages.length, mismatches };
 }
 
-async function writeCase(dir: string, page: number, expected: PNG, actualPng: Buffer, diff: PNG | null): Promise<void> {
+/** `page` is a page number, or a screenshot's own name. */
+async function writeCase(dir: string, page: number | string, expected: PNG, actualPng: Buffer, diff: PNG | null): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, `page-${page}-expected.png`), PNG.sync.write(expected));
-  await writeFile(path.join(dir, `page-${page}-actual.png`), actualPng);
-  if (diff) await writeFile(path.join(dir, `page-${page}-diff.png`), PNG.sync.write(diff));
+  const stem = typeof page === 'number' ? `page-${page}` : page;
+  await writeFile(path.join(dir, `${stem}-expected.png`), PNG.sync.write(expected));
+  await writeFile(path.join(dir, `${stem}-actual.png`), actualPng);
+  if (diff) await writeFile(path.join(dir, `${stem}-diff.png`), PNG.sync.write(diff));
 }
 
 /** Rebuilt from the folders on disk, so parallel test workers each leave a complete report. */
@@ -127,4 +129,41 @@ function inked(a: Uint8Array | Uint8ClampedArray, b: Uint8Array | Uint8ClampedAr
     if (a[i]! < 250 || a[i + 1]! < 250 || a[i + 2]! < 250 || b[i]! < 250 || b[i + 1]! < 250 || b[i + 2]! < 250) n++;
   }
   return n;
+}
+
+/**
+ * A screenshot (PNG) against golden/<name>/<file>.png, with the same tolerances and
+ * report as the PDF pages. GOLDEN_UPDATE=1 rewrites the reference.
+ */
+export async function expectScreenshotGolden(name: string, file: string, png: Buffer, options: Omit<GoldenOptions, 'scale'> = {}): Promise<void> {
+  const { tolerance = 0.002, threshold = 0.15, inkTolerance = 0.0002 } = options;
+  const dir = path.join(goldenDir, name);
+  const target = path.join(dir, `${file}.png`);
+  if (process.env.GOLDEN_UPDATE === '1') {
+    await mkdir(dir, { recursive: true });
+    await writeFile(target, png);
+    return;
+  }
+  if (!existsSync(target)) throw new Error(`No golden image ${target}: run \`npm run golden:update\` and review it.`);
+  const expected = PNG.sync.read(await readFile(target));
+  const actual = PNG.sync.read(png);
+  const caseReport = path.join(reportDir, name);
+  let failure = '';
+  if (expected.width !== actual.width || expected.height !== actual.height) {
+    failure = `size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`;
+    await writeCase(caseReport, file, expected, png, null);
+  } else {
+    const diff = new PNG({ width: actual.width, height: actual.height });
+    const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, { threshold, includeAA: true });
+    const ratio = differing / (actual.width * actual.height);
+    const ink = inked(expected.data, actual.data);
+    if (ratio > tolerance || differing > Math.max(MIN_PIXELS, inkTolerance * ink)) {
+      failure = `${(ratio * 100).toFixed(3)}% of pixels differ; ${differing} pixels of ${ink} inked`;
+      await writeCase(caseReport, file, expected, png, diff);
+    }
+  }
+  if (failure) {
+    await writeReportIndex();
+    throw new Error(`Golden "${name}/${file}" differs: ${failure}\nSee test-output/golden-report.html`);
+  }
 }

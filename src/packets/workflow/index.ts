@@ -1,6 +1,7 @@
 /** The packet workflow: states, routing, tokens, events (no HTTP). */
 export { PacketService, mergePayload, signingUrl, downloadUrl } from './service.js';
 export type { PacketServiceOptions, SigningSubmission, SignerEvent, SigningSession } from './service.js';
+export type { AcceptedField } from './acceptance.js';
 export { createPacketWorkflow } from './create.js';
 export type { PacketWorkflowOptions, PacketWorkflow } from './create.js';
 export { SignerError, PacketStateError } from './errors.js';

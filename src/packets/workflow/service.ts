@@ -25,6 +25,7 @@ import { completeDocuments, documentsOf, signDocuments, type DocumentDraft } fro
 import { PacketStateError, SignerError } from './errors.js';
 import { packetStatus, redirectGroupStatus, route, type Routing } from './routing.js';
 import { checkToken, newEid, newToken } from './tokens.js';
+import { acceptsEachField, checkAccepted, detailsRequired, fieldIdOf, fieldPageOf, type AcceptedField } from './acceptance.js';
 import { etchPacketView, type EtchPacketView } from './views.js';
 
 export interface PacketServiceOptions {
@@ -53,6 +54,11 @@ export interface SigningSubmission {
   inputs: SignerInputs;
   ip?: string;
   userAgent?: string;
+  /**
+   * The signature/initials boxes the signer accepted one by one. The signing page always
+   * sends it; when given and the signer accepts each field, every box of theirs must be in it.
+   */
+  accepted?: readonly AcceptedField[];
 }
 
 /** Redirect query parameters and iframe message of the spec, as values. */
@@ -73,6 +79,12 @@ export interface SigningSession {
   packet: { eid: string; name: string; status: string; isTest: boolean; signaturePageOptions?: unknown };
   signer: { eid: string; aliasId: string; name: string | null; email: string | null; status: string; signerType: string; options: Record<string, unknown> };
   documents: Array<{ index: number; filename: string; title: string | null; pageCount: number; fields: Array<PlannedField | MergedField> }>;
+  /** The signer's fields as the page places them: document, page (0-based), rect (points from the page's top-left). */
+  boxes: Array<{ document: number; fieldId: string; type: string; page: number; rect: { x: number; y: number; width: number; height: number } }>;
+  /** The signer clicks each signature/initials box (acceptEachField with signWhileReviewing). */
+  acceptEachField: boolean;
+  /** Name/email still to be entered before the documents are shown (requireNameOnLoad / requireEmailOnLoad). */
+  detailsRequired: { name: boolean; email: boolean };
   /** The signerLoad message (and redirect parameters) for this view. */
   event: SignerEvent;
   /** Where the browser goes after finishing, when the signer has one. */
@@ -369,6 +381,17 @@ export class PacketService {
         const s = snap.signers.find((x) => x.eid === signerEid)!;
         this.#assertTurn(snap, s, true);
         const matched = checkToken(token, await this.#store.tokens(signerEid), signerEid, now);
+        const missing = detailsRequired(s.signer);
+        if (missing.name || missing.email) {
+          throw ValidationError.of(missing.name ? 'name' : 'email', `Enter your ${missing.name ? 'name' : 'email'} before signing (required on opening)`);
+        }
+        if (submission.accepted && acceptsEachField(s.signer)) {
+          checkAccepted(
+            snap.documents.map((d) => ({ index: d.index, fields: d.fields as Array<PlannedField | MergedField> })),
+            s.aliasId,
+            submission.accepted,
+          );
+        }
         const inputs: SignerInputs = { ...submission.inputs, signedAt: new Date(now) };
         const current = await Promise.all(snap.documents.map((d) => this.#blob(d.currentHash)));
         const signed = await signDocuments(
@@ -391,7 +414,11 @@ export class PacketService {
     return { ...event!, ...(redirectURL ? { redirectURL } : {}) };
   }
 
-  /** A signer allowed to (allowNameChange / allowEmailChange) changes their own name or email: `signerUpdateStatus`. */
+  /**
+   * A signer changes their own name or email: allowed by allowNameChange / allowEmailChange, and
+   * asked for by requireNameOnLoad / requireEmailOnLoad (the time it was entered is kept: signing
+   * waits for it). `signerUpdateStatus`. The new name is what the name fields and certificate show.
+   */
   async updateOwnDetails(args: unknown, change: { name?: string; email?: string }): Promise<void> {
     const { signerEid, token } = parseWith(signerAccessArgs, args);
     const c = parseWith(updateSignerArgs.pick({ name: true, email: true }), change);
@@ -399,11 +426,17 @@ export class PacketService {
     await this.#step(signer.packetEid, async (tx, snap, now) => {
       const s = snap.signers.find((x) => x.eid === signerEid)!;
       this.#assertTurn(snap, s, true);
-      if (c.name && s.signer.allowNameChange !== true) throw ValidationError.of('name', 'This signer may not change their name');
-      if (c.email && s.signer.allowEmailChange !== true) throw ValidationError.of('email', 'This signer may not change their email');
+      if (c.name && s.signer.allowNameChange !== true && s.signer.requireNameOnLoad !== true) throw ValidationError.of('name', 'This signer may not change their name');
+      if (c.email && s.signer.allowEmailChange !== true && s.signer.requireEmailOnLoad !== true) throw ValidationError.of('email', 'This signer may not change their email');
       if (c.name) s.name = c.name;
       if (c.email) s.email = c.email;
-      s.signer = { ...s.signer, name: s.name ?? undefined, email: s.email ?? undefined };
+      s.signer = {
+        ...s.signer,
+        name: s.name ?? undefined,
+        email: s.email ?? undefined,
+        ...(c.name && s.signer.requireNameOnLoad === true ? { nameEnteredAt: now } : {}),
+        ...(c.email && s.signer.requireEmailOnLoad === true ? { emailEnteredAt: now } : {}),
+      };
       await tx.updateSigner(s);
       return this.#webhook(tx, snap, 'signerUpdateStatus', { ...statusData(snap, s), name: s.name, email: s.email }, now);
     });
@@ -700,6 +733,13 @@ function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
       pageCount: d.pageCount,
       fields: (d.fields as Array<PlannedField | MergedField>).filter((f) => f.signerId === s.aliasId),
     })),
+    boxes: snap.documents.flatMap((d) =>
+      (d.fields as Array<PlannedField | MergedField>)
+        .filter((f) => f.signerId === s.aliasId)
+        .map((f) => ({ document: d.index, fieldId: fieldIdOf(f), type: f.type, page: fieldPageOf(f), rect: f.rect })),
+    ),
+    acceptEachField: acceptsEachField(s.signer),
+    detailsRequired: detailsRequired(s.signer),
     event: {
       action: 'signerLoad',
       signerStatus: s.status,

@@ -20,15 +20,24 @@ function defined(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
 
+/** Server-side checks the service cannot make (they depend on the server's configuration). */
+export interface GraphQLChecks {
+  /** Runs on createEtchPacket's arguments before the service; throws a typed error to refuse. */
+  createEtchPacket?: (args: Record<string, unknown>) => void;
+}
+
 /** Root resolvers: each operation of the spec is one service call. */
-function rootValue(service: () => Promise<PacketService>) {
+function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks) {
   const call =
     <R>(run: (s: PacketService, args: Record<string, unknown>) => Promise<R>) =>
     async (args: Record<string, unknown>) =>
       run(await service(), defined(args));
   const withId = <T extends { eid: string }>(v: T) => ({ ...v, id: v.eid });
   return {
-    createEtchPacket: call(async (s, a) => withId(await s.createEtchPacket(a))),
+    createEtchPacket: call(async (s, a) => {
+      checks.createEtchPacket?.(a);
+      return withId(await s.createEtchPacket(a));
+    }),
     sendEtchPacket: call(async (s, a) => withId(await s.sendEtchPacket(a))),
     generateEtchSignURL: call((s, a) => s.generateEtchSignURL(a)),
     updateEtchPacket: call(async (s, a) => {
@@ -74,6 +83,7 @@ export async function runGraphQL(
   body: GraphQLRequestBody,
   service: () => Promise<PacketService>,
   onUnexpected: (err: unknown) => void,
+  checks: GraphQLChecks = {},
 ): Promise<GraphQLResponse> {
   const bad = (message: string): GraphQLResponse => ({ status: 400, body: { errors: [{ message, extensions: { name: 'GraphQLValidationError', status: 400 } }] } });
   if (body === null || typeof body !== 'object') return bad('The body must be a GraphQL request object');
@@ -93,7 +103,7 @@ export async function runGraphQL(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: rootValue(service),
+    rootValue: rootValue(service, checks),
     variableValues: (body.variables as Record<string, unknown> | undefined) ?? undefined,
     operationName: (body.operationName as string | undefined) ?? undefined,
   });

@@ -16,6 +16,7 @@ import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
 import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
+import { allowedStylesheet, cspOrigin } from '../signing/stylesheet.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
@@ -24,6 +25,10 @@ export interface PacketRoutesOptions {
   backend: LazyPacketBackend;
   multipart: MultipartLimits;
   jsonBodyBytes?: number;
+  /** Origins besides the server's own that `signaturePageOptions.style.stylesheetURL` may name (see ../signing). */
+  stylesheetOrigins?: readonly string[];
+  /** The server's public address (`--public-url`); without it, the request's own origin. */
+  publicUrl?: string;
 }
 
 /** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
@@ -42,9 +47,22 @@ async function completeGroup(store: PacketStore, groupEid: string) {
   return packet;
 }
 
+/** A stylesheetURL the signing page would leave out is refused when the packet is made, not found missing later. */
+function checkStylesheet(args: Record<string, unknown>, pageOrigin: string, allowed: readonly string[]): void {
+  const url = (args.signaturePageOptions as { style?: { stylesheetURL?: unknown } } | undefined)?.style?.stylesheetURL;
+  if (typeof url !== 'string') return; // absent, or the request's own validation reports its type
+  if (!allowedStylesheet(url, pageOrigin, allowed)) {
+    throw ValidationError.of(
+      'signaturePageOptions.style.stylesheetURL',
+      `Stylesheets load from this server's origin (${pageOrigin}) or an origin the server allows (castpress serve --stylesheet-origin ORIGIN)${allowed.length ? `: ${allowed.join(', ')}` : ''}`,
+    );
+  }
+}
+
 export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions): void {
   const schema = packetSchema();
   const limit = options.jsonBodyBytes ?? GRAPHQL_JSON_BODY_BYTES;
+  const stylesheetOrigins = (options.stylesheetOrigins ?? []).map((o) => cspOrigin(o, 'Stylesheet origin'));
   // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
   api.removeContentTypeParser('application/json');
   api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (_req, raw, done) => {
@@ -72,7 +90,10 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
       else throw new UnsupportedMediaTypeError();
-      const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'));
+      const pageOrigin = options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`;
+      const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'), {
+        createEtchPacket: (args) => checkStylesheet(args, pageOrigin, stylesheetOrigins),
+      });
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     });
   });

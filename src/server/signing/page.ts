@@ -1,24 +1,54 @@
 /**
- * The signing page's HTML: server-rendered, one inline script under a per-response
- * nonce (no third-party requests, no eval), keyboard-usable controls and a layout
- * that fits a phone-width screen. Everything interpolated is escaped.
+ * The signing page's HTML: server-rendered, one inline module script under a
+ * per-response nonce (pdf.js imported from this server, no third-party requests,
+ * no eval), keyboard-usable controls and a layout that fits a phone-width screen.
+ * Everything interpolated is escaped; the script's settings travel as a JSON block.
  */
 import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
+import { ASSET_BASE } from './assets.js';
+import { CLIENT_SCRIPT } from './client.js';
+import { renderDescription } from './description.js';
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const STYLE = `
-body{font:16px/1.4 system-ui,sans-serif;margin:0;color:#46494c;background:#f6f7f8}
-main{max-width:720px;margin:0 auto;padding:16px}
-h1{font-size:1.4em;color:#1985a1}
+/** Bundled faces (assets.ts serves them): the page looks the same whatever the machine has installed. */
+const FONTS = `
+@font-face{font-family:"castpress sans";src:url(${ASSET_BASE}/fonts/NotoSans-Regular.ttf) format("truetype");font-weight:400;font-display:block}
+@font-face{font-family:"castpress sans";src:url(${ASSET_BASE}/fonts/NotoSans-Bold.ttf) format("truetype");font-weight:700;font-display:block}
+@font-face{font-family:"castpress hand";src:url(${ASSET_BASE}/fonts/DancingScript-Regular.otf) format("opentype");font-display:block}`;
+
+const STYLE = `${FONTS}
+body{font:16px/1.4 "castpress sans",system-ui,sans-serif;margin:0;color:#46494c;background:#f6f7f8}
+main{max-width:900px;margin:0 auto;padding:16px}
+h1{font-size:1.4em;color:#1985a1;overflow-wrap:anywhere}
+h2{font-size:1.15em}h3{font-size:1em;margin:16px 0 8px}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px;margin:12px 0}
-canvas{width:100%;height:160px;border:1px dashed #888;touch-action:none;background:#fff}
-input[type=text]{width:100%;box-sizing:border-box;font-size:1em;padding:8px}
-button{font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:#1985a1;color:#fff;border:0;border-radius:4px}
-button.secondary{background:#888}
+#pad{width:100%;height:160px;border:1px dashed #888;touch-action:none;background:#fff;box-sizing:border-box}
+input[type=text]{width:100%;box-sizing:border-box;font:inherit;font-size:1em;padding:8px}
+button{font:inherit;font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:#1985a1;color:#fff;border:0;border-radius:4px}
+button.secondary{background:#6b6e70}
+button:disabled{opacity:.55}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
-.error{color:#b00020}`;
+.error{color:#b00020}
+#bar{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ddd;padding:8px 12px;display:flex;flex-wrap:wrap;align-items:center;gap:8px}
+#bar button{margin:0}
+#progress{flex:1 1 12em}
+#bar #status{flex:1 1 100%;margin:0}#bar #status:empty{display:none}
+section.doc{border:0;padding:0;margin:0;background:none}
+.page{container-type:inline-size;position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
+.page canvas{position:absolute;inset:0;width:100%;height:100%;display:block}
+.box{position:absolute;box-sizing:border-box;margin:0;padding:0 2px;border:2px solid #1985a1;border-radius:3px;background:rgba(25,133,161,.16);color:#0b4f61;font-size:clamp(6px,1.8cqw,12px);line-height:1;overflow:hidden;display:flex;align-items:center;justify-content:center}
+button.box{cursor:pointer;font-weight:700;font-size:clamp(6px,1.8cqw,12px)}
+.box.info{border-style:dashed;font-weight:400}
+.box.accepted{background:rgba(255,255,255,.75);border-color:#2e7d32}
+.box img{max-width:100%;max-height:100%}
+.typed-mark{font:clamp(9px,2.4cqw,18px)/1 "castpress hand",cursive}
+#typed{font-family:"castpress hand",cursive;font-size:1.4em}
+dialog{max-width:min(680px,calc(100vw - 32px));width:100%;box-sizing:border-box;border:0;border-radius:6px;padding:16px}
+dialog::backdrop{background:rgba(0,0,0,.45)}
+.consent{font-size:.85em}
+#status.done{color:#1985a1}`;
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
@@ -27,7 +57,7 @@ function styleOverrides(style: SignaturePageOptions['style']): string {
   if (!style) return '';
   const c = (v: string | undefined, d: string) => (v && HEX.test(v) ? v : d);
   const primary = c(style.primaryColor, '#1985a1');
-  return `h1{color:${primary}}button{background:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
+  return `h1{color:${primary}}button{background:${primary}}.box{border-color:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
 }
 
 /** `signaturePageOptions` texts with the spec's `{{...}}` replacements (the organization is castpress here). */
@@ -39,34 +69,67 @@ function texts(session: SigningSession) {
     'signer.name': session.signer.name ?? '',
     'currentUser.name': session.signer.name ?? '',
   };
-  const t = (key: keyof SignaturePageOptions, fallback: string) => {
+  const t = (key: Exclude<keyof SignaturePageOptions, 'style'>, fallback: string) => {
     const v = o[key];
     return (typeof v === 'string' ? v : fallback).replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
   };
   return {
     css: styleOverrides(o.style),
     title: t('title', '{{packet.name}}'),
-    // Markdown in `description` is shown as plain text (not rendered).
+    // Markdown (the spec), rendered by description.ts: no raw HTML, no images.
     description: t('description', 'Signing as {{signer.name}}.'),
     signatureLabel: t('signatureLabel', 'Signature'),
     initialLabel: t('initialLabel', 'Initials'),
+    signTitle: t('signTitle', 'Review and sign'),
+    signDescription: t('signDescription', 'Press each highlighted box to sign it; "Next field" takes you to the next one.'),
     signButtonText: t('signButtonText', 'Finish signing'),
+    signConsentText: t('signConsentText', 'By adopting it, I agree that this mark is the electronic representation of my signature or initials.'),
+    drawSignatureTitle: t('drawSignatureTitle', 'Your signature'),
+    drawSignatureDescription: t('drawSignatureDescription', 'Draw your signature below (mouse, finger or pen), or type it instead.'),
+    drawSignatureButtonText: t('drawSignatureButtonText', 'Adopt and sign'),
+    drawInitialsTitle: t('drawInitialsTitle', 'Your initials'),
+    drawInitialsDescription: t('drawInitialsDescription', 'Draw your initials below, or type them instead.'),
+    drawInitialsButtonText: t('drawInitialsButtonText', 'Adopt and initial'),
+    acceptTitle: t('acceptTitle', 'Before you start'),
+    acceptDescription: t('acceptDescription', 'Please enter your details as they should appear on the signed documents.'),
+    acceptButtonText: t('acceptButtonText', 'Continue'),
     completed: t('signDescriptionCompleted', 'Signed. Thank you: you can close this page.'),
   };
 }
 
+const HEAD = (title: string, nonce: string, css: string, stylesheet?: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
+<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
+
 export function errorPage(title: string, message: string, nonce: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+  return `${HEAD(title, nonce, '')}
 <body><main><h1 class="error">${esc(title)}</h1><p>${esc(message)}</p></main></body></html>`;
 }
 
-export function signingPage(session: SigningSession, token: string, nonce: string, withinIframe: boolean): string {
+export interface SigningPageOptions {
+  token: string;
+  nonce: string;
+  withinIframe: boolean;
+  /** `style.stylesheetURL` once the route has allowed it (same origin or allow-list). */
+  stylesheet?: string;
+}
+
+/**
+ * The drawing pad and the typed alternative: in the list's signature section (with its help
+ * text), or in the mark dialog (described by the dialog's own description).
+ */
+function markInputs(typed: boolean, name: string | null, helpText?: string): string {
+  return `<div id="draw"${typed ? ' hidden' : ''}>${helpText ? `<p id="draw-help">${esc(helpText)}</p>` : ''}
+<canvas id="pad" aria-describedby="${helpText ? 'draw-help' : 'adopt-desc'}" width="680" height="160"></canvas>
+<button type="button" class="secondary" id="clear">Clear</button><button type="button" class="secondary" id="use-typed">Type instead</button></div>
+<div id="type"${typed ? '' : ' hidden'}><label for="typed" id="typed-label">Type your signature</label><input type="text" id="typed" autocomplete="off" value="${esc(name)}"></div>`;
+}
+
+export function signingPage(session: SigningSession, options: SigningPageOptions): string {
   const { signer, packet, documents } = session;
+  const { token, nonce, withinIframe } = options;
   const typed = signer.options.signatureMode === 'text';
-  const docs = documents
-    .map((d) => `<li><a href="/sign/${encodeURIComponent(signer.eid)}/documents/${d.index}?token=${encodeURIComponent(token)}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`)
-    .join('');
+  const docUrl = (index: number) => `/sign/${encodeURIComponent(signer.eid)}/documents/${index}?token=${encodeURIComponent(token)}`;
   const tx = texts(session);
   const nameChange = signer.options.allowNameChange === true;
   const emailChange = signer.options.allowEmailChange === true;
@@ -76,66 +139,62 @@ export function signingPage(session: SigningSession, token: string, nonce: strin
           nameChange ? `<label for="my-name">Full name</label><input type="text" id="my-name" autocomplete="name" value="${esc(signer.name)}">` : ''
         }${emailChange ? `<label for="my-email">Email</label><input type="text" id="my-email" inputmode="email" autocomplete="email" value="${esc(signer.email)}">` : ''}</section>`
       : '';
-  const config = JSON.stringify({ details: `/sign/${encodeURIComponent(signer.eid)}/details`, name: signer.name, email: signer.email, completed: tx.completed, submit: `/sign/${encodeURIComponent(signer.eid)}/submit`, token, withinIframe, event: session.event, redirectURL: session.redirectURL ?? null, typed }).replace(/</g, '\\u003c');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>Sign ${esc(packet.name)}</title><style nonce="${nonce}">${STYLE}${tx.css}</style></head>
-<body><main>
-<h1>${esc(tx.title)}</h1>
-<p id="description">${esc(tx.description)}</p>
-<p>Signer: <strong>${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>
-${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${docs}</ul></section>
+  const need = session.detailsRequired;
+  const onLoad =
+    need.name || need.email
+      ? `<dialog id="onload" aria-labelledby="onload-h" aria-describedby="onload-desc"><form id="onload-form" novalidate>
+<h2 id="onload-h">${esc(tx.acceptTitle)}</h2><p id="onload-desc">${esc(tx.acceptDescription)}</p>${
+          need.name ? `<label for="onload-name">Your full legal name</label><input type="text" id="onload-name" autocomplete="name" required>` : ''
+        }${need.email ? `<label for="onload-email">Your email</label><input type="text" id="onload-email" inputmode="email" autocomplete="email" required>` : ''}
+<p id="onload-error" class="error" role="alert"></p><button type="submit" id="onload-ok">${esc(tx.acceptButtonText)}</button></form></dialog>`
+      : '';
+  const config = JSON.stringify({
+    assets: ASSET_BASE,
+    details: `/sign/${encodeURIComponent(signer.eid)}/details`,
+    submit: `/sign/${encodeURIComponent(signer.eid)}/submit`,
+    name: signer.name,
+    email: signer.email,
+    completed: tx.completed,
+    token,
+    withinIframe,
+    event: session.event,
+    typed,
+    acceptEachField: session.acceptEachField,
+    showFinish: signer.options.showFinishSigningButton === true,
+    documents: documents.map((d) => ({ index: d.index, title: d.title ?? d.filename, url: docUrl(d.index) })),
+    boxes: session.boxes,
+    texts: {
+      signature: { label: tx.signatureLabel, title: tx.drawSignatureTitle, description: tx.drawSignatureDescription, button: tx.drawSignatureButtonText },
+      initial: { label: tx.initialLabel, title: tx.drawInitialsTitle, description: tx.drawInitialsDescription, button: tx.drawInitialsButtonText },
+    },
+  }).replace(/</g, '\\u003c');
+  const header = `<h1>${esc(tx.title)}</h1>
+<div id="description">${renderDescription(tx.description)}</div>
+<p>Signer: <strong class="signer-name">${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>`;
+  const body = session.acceptEachField
+    ? `${details}<div id="bar" role="region" aria-label="Signing progress"><span id="progress" role="status" aria-live="polite">Loading the documents…</span>
+<button type="button" id="next" disabled>Next field</button><button type="button" id="finish" hidden disabled>${esc(tx.signButtonText)}</button>
+<p id="status" role="status" aria-live="polite"></p></div>
+<section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p>${esc(tx.signDescription)}</p><div id="docs"></div></section>
+<dialog id="adopt" aria-labelledby="adopt-h" aria-describedby="adopt-desc"><h2 id="adopt-h"></h2><p id="adopt-desc"></p>
+${markInputs(typed, signer.name)}
+<p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>
+<button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>`
+    : `${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${documents
+        .map((d) => `<li><a href="${esc(docUrl(d.index))}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`)
+        .join('')}</ul></section>
 <section aria-labelledby="sig-h"><h2 id="sig-h">${esc(tx.signatureLabel)}</h2>
-<div id="draw"${typed ? ' hidden' : ''}><p id="draw-help">Draw your signature below (mouse, finger or pen), or type it instead.</p>
-<canvas id="pad" aria-describedby="draw-help" width="680" height="160"></canvas>
-<button type="button" class="secondary" id="clear">Clear</button><button type="button" class="secondary" id="use-typed">Type instead</button></div>
-<div id="type"${typed ? '' : ' hidden'}><label for="typed">Type your signature</label><input type="text" id="typed" autocomplete="name" value="${esc(signer.name)}"></div>
+${markInputs(typed, signer.name, 'Draw your signature below (mouse, finger or pen), or type it instead.')}
 </section>
 <section aria-labelledby="ini-h"><h2 id="ini-h">${esc(tx.initialLabel)}</h2><label for="initials">Your initials</label><input type="text" id="initials" maxlength="8"></section>
+<p class="consent">${esc(tx.signConsentText)}</p>
 <p id="status" role="status" aria-live="polite"></p>
-<button type="button" id="finish">${esc(tx.signButtonText)}</button>
-</main>
-<script nonce="${nonce}">
-(() => {
-  const cfg = ${config};
-  const post = (msg) => { if (cfg.withinIframe && window.parent !== window) window.parent.postMessage(msg, '*'); };
-  post(cfg.event);
-  const pad = document.getElementById('pad'), ctx = pad.getContext('2d');
-  const strokes = []; let current = null;
-  const at = (e) => { const r = pad.getBoundingClientRect(); return { x: (e.clientX - r.left) * pad.width / r.width, y: (e.clientY - r.top) * pad.height / r.height }; };
-  pad.addEventListener('pointerdown', (e) => { pad.setPointerCapture(e.pointerId); current = [at(e)]; strokes.push(current); });
-  pad.addEventListener('pointermove', (e) => { if (!current) return; const p = at(e), q = current[current.length - 1];
-    ctx.lineWidth = 2.5; ctx.lineCap = 'round'; ctx.beginPath(); ctx.moveTo(q.x, q.y); ctx.lineTo(p.x, p.y); ctx.stroke(); current.push(p); });
-  const end = () => { current = null; };
-  pad.addEventListener('pointerup', end); pad.addEventListener('pointercancel', end);
-  document.getElementById('clear').addEventListener('click', () => { strokes.length = 0; ctx.clearRect(0, 0, pad.width, pad.height); });
-  let typedMode = cfg.typed;
-  document.getElementById('use-typed').addEventListener('click', () => { typedMode = true; document.getElementById('draw').hidden = true; document.getElementById('type').hidden = false; document.getElementById('typed').focus(); });
-  const status = document.getElementById('status');
-  document.getElementById('finish').addEventListener('click', async () => {
-    const drawn = strokes.filter((s) => s.length > 1);
-    const text = document.getElementById('typed').value.trim();
-    if (!typedMode && drawn.length === 0) { status.textContent = 'Please draw your signature, or choose Type instead.'; return; }
-    if (typedMode && !text) { status.textContent = 'Please type your signature.'; return; }
-    const initials = document.getElementById('initials').value.trim();
-    const body = { token: cfg.token, signature: typedMode ? { type: 'typed', text } : { type: 'drawn', strokes: drawn }, initials: initials ? { type: 'typed', text: initials } : undefined };
-    status.textContent = 'Signing…';
-    const nameIn = document.getElementById('my-name'), emailIn = document.getElementById('my-email');
-    const change = {};
-    if (nameIn && nameIn.value.trim() && nameIn.value.trim() !== cfg.name) change.name = nameIn.value.trim();
-    if (emailIn && emailIn.value.trim() && emailIn.value.trim() !== cfg.email) change.email = emailIn.value.trim();
-    if (change.name || change.email) {
-      const r = await fetch(cfg.details, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: cfg.token, ...change }), credentials: 'omit' });
-      if (!r.ok) { const o = await r.json(); status.textContent = 'Could not update your details: ' + (o.event && o.event.message || 'error'); return; }
-    }
-    post({ ...cfg.event, action: 'signerSign' });
-    const res = await fetch(cfg.submit, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
-    const out = await res.json();
-    post(out.event);
-    if (out.redirect) { window.location.assign(out.redirect); return; }
-    if (res.ok) status.className = 'done';
-    status.textContent = res.ok ? cfg.completed : 'Could not sign: ' + (out.event && out.event.message || 'error');
-    if (res.ok) document.getElementById('finish').disabled = true;
-  });
-})();
-</script></body></html>`;
+<button type="button" id="finish">${esc(tx.signButtonText)}</button>`;
+  return `${HEAD(`Sign ${packet.name}`, nonce, tx.css, options.stylesheet)}
+<body><main>
+${header}
+${body}
+</main>${onLoad}
+<script type="application/json" id="cfg">${config}</script>
+<script type="module" nonce="${nonce}">${CLIENT_SCRIPT}</script></body></html>`;
 }

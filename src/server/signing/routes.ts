@@ -10,25 +10,33 @@ import { isCastpressError, ValidationError } from '../../errors/index.js';
 import { SignerError, type SignerEvent } from '../../packets/index.js';
 import type { LazyPacketBackend } from '../graphql/index.js';
 import { contentDisposition, pdfName } from '../filename.js';
+import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
+import { allowedStylesheet, cspOrigin } from './stylesheet.js';
 
 export interface SigningRoutesOptions {
   backend: LazyPacketBackend;
   /** Origins allowed to frame the page (CSP frame-ancestors); default only the server itself. */
   frameAncestors?: readonly string[];
+  /** Origins besides the page's own that `signaturePageOptions.style.stylesheetURL` may name. */
+  stylesheetOrigins?: readonly string[];
+  /** The server's public address (`--public-url`): the page's origin; without it, the request's. */
+  publicUrl?: string;
 }
 
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };
 
-function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[]): FastifyReply {
+function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[], styleOrigin?: string): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`,
+      // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
+      // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`,
     );
 }
 
@@ -46,13 +54,6 @@ function errorEvent(e: unknown, signerEid: string): { status: number; event: Sig
   return { status: 500, event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' } };
 }
 
-/** An origin as CSP takes it: scheme, host and port only (anything else could widen or break the policy). */
-function origin(value: string): string {
-  const u = new URL(value);
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`Frame ancestor must be an http(s) origin, got "${value}"`);
-  return u.origin;
-}
-
 /** A browser posting from another site sends its Origin; the page's own posts carry this server's. */
 function foreignOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
@@ -67,8 +68,10 @@ function foreignOrigin(request: FastifyRequest): boolean {
 const crossSite = (signerEid: string): SignerEvent => ({ action: 'signerError', signerEid, errorType: 'unknown', error: 'Forbidden', message: 'Cross-site submission refused' });
 
 export function signingRoutes(app: FastifyInstance, options: SigningRoutesOptions): void {
-  const frameAncestors = (options.frameAncestors ?? []).map(origin);
+  const frameAncestors = (options.frameAncestors ?? []).map((o) => cspOrigin(o, 'Frame ancestor'));
+  const stylesheetOrigins = (options.stylesheetOrigins ?? []).map((o) => cspOrigin(o, 'Stylesheet origin'));
   const token = (q: Query) => (typeof q.token === 'string' ? q.token : '');
+  signingAssetRoutes(app);
 
   app.get<{ Params: Params; Querystring: Query }>('/sign/:signerEid', async (request, reply) => {
     const nonce = randomBytes(16).toString('base64');
@@ -79,7 +82,11 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       if (session.signer.status === 'completed') {
         return reply.send(errorPage('Already signed', `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`, nonce));
       }
-      return reply.send(signingPage(session, token(request.query), nonce, request.query.withinIframe === 'true'));
+      const wanted = (session.packet.signaturePageOptions as { style?: { stylesheetURL?: string } } | undefined)?.style?.stylesheetURL;
+      const stylesheet = wanted ? allowedStylesheet(wanted, options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`, stylesheetOrigins) : undefined;
+      if (wanted && !stylesheet) request.log.warn({ packet: session.packet.eid }, 'stylesheetURL left out: neither this server\'s origin nor an allowed stylesheet origin');
+      if (stylesheet) headers(reply, nonce, frameAncestors, new URL(stylesheet).origin);
+      return reply.send(signingPage(session, { token: token(request.query), nonce, withinIframe: request.query.withinIframe === 'true', ...(stylesheet ? { stylesheet } : {}) }));
     } catch (e) {
       const { status, event } = errorEvent(e, request.params.signerEid);
       if (status >= 500) request.log.error({ err: e }, 'signing page failed');
@@ -116,6 +123,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       const change: { name?: string; email?: string } = {};
       if (typeof body.name === 'string') change.name = body.name;
       if (typeof body.email === 'string') change.email = body.email;
+      // Both are refused by the service unless the signer may change them (or must enter them on opening).
       await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
       return reply.code(200).send({ ok: true });
     } catch (e) {
@@ -128,13 +136,15 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
   app.post<{ Params: Params }>('/sign/:signerEid/submit', async (request: FastifyRequest<{ Params: Params }>, reply) => {
     const signerEid = request.params.signerEid;
     if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null });
-    const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown };
+    const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown; accepted?: unknown };
     const service = await options.backend.service();
     try {
       const event = await service.submitSigning({
         signerEid,
         token: typeof body.token === 'string' ? body.token : '',
         inputs: { signature: body.signature as never, ...(body.initials !== undefined ? { initials: body.initials as never } : {}) },
+        // Always given: a signer who accepts each field cannot skip their boxes by leaving it out.
+        accepted: acceptedList(body.accepted),
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
@@ -145,5 +155,14 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       if (status >= 500) request.log.error({ err: e }, 'signing failed');
       return reply.code(status).send({ event, redirect: null });
     }
+  });
+}
+
+/** The page's list of accepted boxes; anything malformed counts as nothing accepted. */
+function acceptedList(value: unknown): Array<{ document: number; fieldId: string }> {
+  if (!Array.isArray(value) || value.length > 10_000) return [];
+  return value.flatMap((v: unknown) => {
+    const o = v as { document?: unknown; fieldId?: unknown } | null;
+    return o && Number.isInteger(o.document) && typeof o.fieldId === 'string' ? [{ document: o.document as number, fieldId: o.fieldId }] : [];
   });
 }
