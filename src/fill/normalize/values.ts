@@ -1,6 +1,5 @@
 import type { TemplateField, Rect } from '../../template/index.js';
-import { DEFAULT_DATE_FORMAT, formatDate, parseIsoDate } from './format-date.js';
-import { DEFAULT_PATTERNS, formatNumber, parseNumberPattern } from './format-number.js';
+import { DEFAULT_DATE_FORMAT, DEFAULT_PATTERNS, formatDateTime, formatNumber, parseIsoDateTime, parseNumberPattern } from '../../format/index.js';
 import { formatPhone, isSupportedPhoneRegion } from './format-phone.js';
 import type { Box, Content, ResolvedStyle } from './types.js';
 
@@ -83,9 +82,9 @@ export function formatValue(field: TemplateField, raw: unknown, style: ResolvedS
       return ok({ '': shown }, [text(box, shown, style)]);
     }
     case 'date': {
-      const d = typeof raw === 'string' ? parseIsoDate(raw) : undefined;
+      const d = typeof raw === 'string' ? parseIsoDateTime(raw) : undefined;
       if (!d) return fail(`Expected a date YYYY-MM-DD, received ${describe(raw)}`);
-      const shown = formatDate(d, field.format ?? DEFAULT_DATE_FORMAT);
+      const shown = formatDateTime(d, field.format ?? DEFAULT_DATE_FORMAT);
       return ok({ '': shown }, [text(box, shown, style)]);
     }
     case 'number':
