@@ -1,4 +1,4 @@
-import { RenderError, ValidationError, NotFoundError } from '../errors/index.js';
+import { RenderError, ValidationError, NotFoundError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache } from '../text/index.js';
@@ -6,7 +6,7 @@ import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
+import { collectFillRequest, fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
 import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
@@ -75,22 +75,39 @@ export class Engine {
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
   async fill(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<Uint8Array> {
     this.assertOpen();
-    const parsedRequest = parseFillRequest(request, this.parseOptions());
-    this.checkFonts(parsedRequest);
-    const resolved = await this.resolveTemplate(template, callOptions.versionNumber);
-    // The budget counts the image fields' values only: which keys those are, the template says.
-    checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
-    callOptions.onTemplate?.(resolved);
-    for (const f of resolved.fields) {
-      if (f.style?.fontFamily) this.fonts.assertFamily(f.style.fontFamily, `template.fields[${resolved.fields.indexOf(f)}].style.fontFamily`);
+    // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
+    // template's fonts and, in fill(), each value against its field. The 404 of an unknown
+    // template and the 413 of the data-URL budget come only when the body itself is fine.
+    const { request: parsedRequest, errors } = collectFillRequest(request, this.parseOptions());
+    if (!parsedRequest) throw new ValidationError(errors);
+    errors.push(...this.fontErrors(parsedRequest));
+    let resolved: Template;
+    try {
+      resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+    } catch (e) {
+      if (e instanceof ValidationError) throw new ValidationError([...errors, ...e.fields]);
+      if (errors.length > 0) throw new ValidationError(errors);
+      throw e;
     }
-    if (resolved.style?.fontFamily) this.fonts.assertFamily(resolved.style.fontFamily, 'template.style.fontFamily');
+    try {
+      // The budget counts the image fields' values only: which keys those are, the template says.
+      checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
+    } catch (e) {
+      if (errors.length > 0) throw new ValidationError(errors);
+      throw e;
+    }
+    callOptions.onTemplate?.(resolved);
+    resolved.fields.forEach((f, i) => {
+      if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
+    });
+    if (resolved.style?.fontFamily) errors.push(...this.familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
     return fill(resolved, parsedRequest, {
       fonts: this.fonts,
       cache: this.fillCache,
       resolver: this.resolverFor(callOptions.onResourceProblem),
       maxImageBytes: this.limits.imageBytes,
       images: this.images,
+      errors,
     });
   }
 
@@ -163,16 +180,23 @@ export class Engine {
   }
 
   private checkFonts(request: FillRequest | GenerateRequest): void {
-    const errors = [];
-    for (const ref of fontFamilyRefs(request)) {
-      try {
-        this.fonts.assertFamily(ref.family, ref.property);
-      } catch (e) {
-        if (e instanceof ValidationError) errors.push(...e.fields);
-        else throw e;
-      }
-    }
+    const errors = this.fontErrors(request);
     if (errors.length > 0) throw new ValidationError(errors);
+  }
+
+  private fontErrors(request: FillRequest | GenerateRequest): FieldError[] {
+    return fontFamilyRefs(request).flatMap((ref) => this.familyErrors(ref.family, ref.property));
+  }
+
+  /** The registry's 400 for an unknown family, as a list (empty when it is known). */
+  private familyErrors(family: string, property: string): FieldError[] {
+    try {
+      this.fonts.assertFamily(family, property);
+      return [];
+    } catch (e) {
+      if (e instanceof ValidationError) return e.fields;
+      throw e;
+    }
   }
 
   /** The engine's resolver, reporting what does not load when the caller listens. */

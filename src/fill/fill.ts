@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { ValidationError, type FieldError } from '../errors/index.js';
 import type { FontRegistry } from '../fonts/index.js';
 import type { ImageCache } from '../images/index.js';
 import type { ResourceResolver } from '../resources/index.js';
@@ -19,6 +19,8 @@ export interface FillContext {
   maxImageBytes: number;
   /** The engine's prepared images. */
   images?: ImageCache;
+  /** 400s found before planning (request, fonts): reported together with the value errors. */
+  errors?: readonly FieldError[];
 }
 
 /** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
@@ -29,13 +31,16 @@ export const DEFAULT_CHECKBOX_CHARACTER = 'X';
  * normalize (styles, values, pages) → load images → render over the template's pages → append as an update.
  */
 export async function fill(template: Template, request: FillRequest, ctx: FillContext): Promise<Uint8Array> {
-  const prepared = await ctx.cache.get(template.pdf);
+  const prepared = await ctx.cache.get(template.pdf).catch((e: unknown) => {
+    // A 400 found earlier still comes first, as when the body was checked before the PDF was read.
+    if (ctx.errors?.length) throw new ValidationError([...ctx.errors]);
+    throw e;
+  });
   const pageCount = prepared.pages.length;
   const outside = template.fields
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.pageNum >= pageCount)
     .map(({ f, i }) => ({ property: `template.fields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}` }));
-  if (outside.length > 0) throw new ValidationError(outside);
 
   const { plan, errors } = planFill(template, request, {
     pageCount,
@@ -44,7 +49,8 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
       checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
     },
   });
-  if (errors.length > 0) throw new ValidationError(errors);
+  const all = [...(ctx.errors ?? []), ...outside, ...errors];
+  if (all.length > 0) throw new ValidationError(all);
   applyPageVariables(plan);
   await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes, cache: ctx.images });
   const interactive = request.useInteractiveFields ?? false;

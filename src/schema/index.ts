@@ -1,5 +1,5 @@
-export { parseFillRequest, parseGenerateRequest } from './parse.js';
-export type { DataDecryptor, ParseOptions } from './parse.js';
+export { collectFillRequest, parseFillRequest, parseGenerateRequest } from './parse.js';
+export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { fontFamilyRefs } from './font-refs.js';
 export type { FontRef } from './font-refs.js';
