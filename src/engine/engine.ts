@@ -39,7 +39,7 @@ export interface FillCallOptions {
 }
 
 export interface GenerateCallOptions {
-  /** As for fill; Markdown only (HTML resources load in Chromium through the engine's resolver). */
+  /** As for fill: Markdown images and the logo; in HTML mode stylesheets, images and fonts (fetched through the engine's resolver). */
   onResourceProblem?: (problem: ResourceProblem) => void;
 }
 
@@ -118,7 +118,8 @@ export class Engine {
     if (parsed.type === 'html') {
       // Loaded on first use: Chromium's driver costs more to import than everything else together.
       const { renderHtml } = await import('../html/index.js');
-      return renderHtml(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
+      const onResourceProblem = callOptions.onResourceProblem;
+      return renderHtml(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, ...(onResourceProblem ? { onResourceProblem } : {}) });
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');

@@ -1,13 +1,17 @@
 import { ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import { UpdateSession } from '../pdf/index.js';
+import type { ResourceProblem } from '../resources/index.js';
 import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 
-export interface HtmlRenderRequest extends DocumentInput {}
+export interface HtmlRenderRequest extends DocumentInput {
+  /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
+  onResourceProblem?: (problem: ResourceProblem) => void;
+}
 
 /** What the page layout is assumed to be when page numbers are written into the document. */
 interface LayoutState {
@@ -145,7 +149,9 @@ async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
-  const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup });
+  const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
+  const build = (signal: AbortSignal): Promise<string> =>
+    buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup, ...(onProblem ? { onProblem } : {}) });
   return pool.run(async ({ page, cdp, deadline }, source) => {
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).
@@ -181,7 +187,18 @@ window.__castpress.prepare()`);
     removeDests(doc, (name) => name.startsWith('__fs_'));
     documentInfo(doc, request.title);
     return doc.save(SAVE_OPTIONS);
-  }, build);
+  }, build, onProblem ? { onResourceProblem: onProblem } : {});
+}
+
+/** Chromium may ask for one URL more than once (several rules, retries): one warning each. */
+function onceEach(report: (problem: ResourceProblem) => void): (problem: ResourceProblem) => void {
+  const seen = new Set<string>();
+  return (p) => {
+    const key = `${p.kind} ${p.url}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    report(p);
+  };
 }
 
 /**
