@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
+import { listFontPackages, scanFontPackages } from './packages.js';
 import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
 import { bundledFontsDir, defaultSystemFontDirs } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
@@ -22,6 +23,8 @@ export interface ResolvedFace {
   readonly syntheticBold: boolean;
   /** No italic face: draw skewed. */
   readonly syntheticItalic: boolean;
+  /** The same design's other files for this slot (a web-font package's subsets), tried in order before the fallbacks; parsed when read. */
+  readonly siblings: readonly ResolvedFace[];
 }
 
 /** A face to load: a caller's or scanned file, or one of the engine's own (EngineFace, checked on load). */
@@ -76,6 +79,7 @@ export class FontRegistry {
     this.#options = {
       directories: [...(options.directories ?? [])],
       files: [...(options.files ?? [])],
+      packages: [...(options.packages ?? [])],
       systemDirectories: [...(options.systemDirectories ?? defaultSystemFontDirs())],
       ...(options.packageFontDir === undefined ? {} : { packageFontDir: options.packageFontDir }),
     };
@@ -190,6 +194,7 @@ export class FontRegistry {
     if (!face) {
       const registry = this;
       let font: Font | undefined;
+      let siblings: ResolvedFace[] | undefined;
       face = {
         id,
         family,
@@ -197,6 +202,9 @@ export class FontRegistry {
         syntheticItalic,
         get font(): Font {
           return (font ??= registry.#load(source));
+        },
+        get siblings(): readonly ResolvedFace[] {
+          return (siblings ??= (('siblings' in source && source.siblings) || []).map((path) => registry.#face({ path }, family, syntheticBold, syntheticItalic)));
         },
       };
       this.#faces.set(id, face);
@@ -266,7 +274,10 @@ export class FontRegistry {
   #scannedCatalogue(): Catalogue {
     if (!this.#catalogue) {
       const dirs = [...(this.#options.directories ?? []), ...(this.#options.systemDirectories ?? [])];
-      this.#catalogue = scanFiles(listFontFiles(dirs));
+      const catalogue = scanFiles(listFontFiles(dirs));
+      // A package the caller installed names its family on purpose: it wins over a same-named file of the scan.
+      for (const [family, slots] of scanFontPackages(listFontPackages(this.#options.packages ?? []))) catalogue.set(family, slots);
+      this.#catalogue = catalogue;
     }
     return this.#catalogue;
   }

@@ -1,0 +1,99 @@
+/**
+ * Web-font catalogue names from font packages installed from npm (#21): the
+ * `@fontsource/roboto-slab` devDependency (WOFF files split by script, decoded by
+ * fontkit) resolves "Roboto Slab" exactly and case-sensitively in Markdown and fill.
+ * System font folders are switched off so the faces can only come from the package.
+ */
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, isCastpressError } from '../src/index.js';
+import { FontRegistry } from '../src/fonts/index.js';
+import { listFontPackages, scanFontPackages } from '../src/fonts/packages.js';
+import { popplerText, qpdfCheck } from './helpers/pdf.js';
+import { repoRoot } from './helpers/cli.js';
+import { field, pageFonts, template } from './fixtures/fill/templates.js';
+
+const nodeModules = path.join(repoRoot, 'node_modules');
+const pkg = path.join(nodeModules, '@fontsource', 'roboto-slab');
+const engine = createEngine({ fonts: { packages: [pkg], systemDirectories: [] } });
+afterAll(() => engine.close());
+
+async function status(p: Promise<unknown>): Promise<{ status: number; property?: string }> {
+  try {
+    await p;
+    return { status: 200 };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { status: e.status, property: e.fields[0]?.property };
+  }
+}
+
+describe('font packages (@fontsource) as a catalogue source', () => {
+  it('the package gives one family by its metadata name, the latin file per slot and the other subsets as siblings', () => {
+    const catalogue = scanFontPackages(listFontPackages([pkg]));
+    expect([...catalogue.keys()]).toEqual(['Roboto Slab']);
+    const slots = catalogue.get('Roboto Slab')!;
+    // Roboto Slab has no italics: those slots are synthesised from these.
+    expect([...slots.keys()].sort()).toEqual(['bold', 'normal']);
+    expect(path.basename(slots.get('normal')!.path)).toBe('roboto-slab-latin-400-normal.woff');
+    expect(path.basename(slots.get('bold')!.path)).toBe('roboto-slab-latin-700-normal.woff');
+    expect(slots.get('normal')!.siblings!.map((f) => path.basename(f))).toContain('roboto-slab-cyrillic-400-normal.woff');
+    // A node_modules folder is searched for @fontsource/* too.
+    expect(listFontPackages([nodeModules])).toContain(pkg);
+  });
+
+  it('Markdown: "Roboto Slab" draws Latin, accented and Cyrillic letters with the package faces (no Noto fallback), bold with the 700 face', async () => {
+    const pdf = await engine.generate({
+      fontFamily: 'Roboto Slab',
+      logo: false,
+      includeTimestamp: false,
+      data: [{ content: 'Slab serif café Ёлка Привет' }, { content: '**Heavy**' }],
+    });
+    await qpdfCheck(pdf);
+    const fonts = await pageFonts(pdf);
+    expect(fonts.filter((f) => f.startsWith('RobotoSlab-Regular'))).toHaveLength(2); // the latin and the cyrillic file
+    expect(fonts.some((f) => f.startsWith('RobotoSlab-Bold'))).toBe(true);
+    expect(fonts.some((f) => f.startsWith('NotoSans'))).toBe(false);
+    const text = (await popplerText(pdf)).join('\n');
+    expect(text).toContain('Slab serif café Ёлка Привет');
+    expect(text).toContain('Heavy');
+  });
+
+  it('fill: a template field and a value object name the family', async () => {
+    const t = await template([field('shortText', { id: 'a', style: { fontFamily: 'Roboto Slab' } } as never), field('shortText', { id: 'b', rect: { x: 72, y: 140, width: 200, height: 20 } })]);
+    const pdf = await engine.fill(t, { data: { a: 'From the template', b: { value: 'From the request', fontFamily: 'Roboto Slab', fontWeight: 'bold' } } });
+    const fonts = await pageFonts(pdf);
+    expect(fonts.some((f) => f.startsWith('RobotoSlab-Regular'))).toBe(true);
+    expect(fonts.some((f) => f.startsWith('RobotoSlab-Bold'))).toBe(true);
+    expect((await popplerText(pdf)).join('\n')).toContain('From the request');
+  });
+
+  it('names are exact and case-sensitive; without the package the name is unknown', async () => {
+    expect(await status(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect(await status(engine.generate({ fontFamily: 'RobotoSlab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    const bare = new FontRegistry({ systemDirectories: [] });
+    expect(bare.hasFamily('Roboto Slab')).toBe(false);
+    expect(new FontRegistry({ packages: [nodeModules], systemDirectories: [] }).hasFamily('Roboto Slab')).toBe(true);
+  });
+});
+
+describe('font packages: what is left out', () => {
+  it('a face with only WOFF2 files (fontkit cannot subset them safely) and a folder without metadata give no family', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontpkg-'));
+    try {
+      const only2 = path.join(dir, '@fontsource', 'only-woff2');
+      await mkdir(path.join(only2, 'files'), { recursive: true });
+      await writeFile(path.join(only2, 'metadata.json'), JSON.stringify({ id: 'only-woff2', family: 'Only Woff2', subsets: ['latin'], weights: [400], styles: ['normal'], defSubset: 'latin' }));
+      await copyFile(path.join(pkg, 'files', 'roboto-slab-latin-400-normal.woff2'), path.join(only2, 'files', 'only-woff2-latin-400-normal.woff2'));
+      await mkdir(path.join(dir, '@fontsource', 'no-metadata', 'files'), { recursive: true });
+      expect(listFontPackages([dir])).toHaveLength(2);
+      expect(scanFontPackages(listFontPackages([dir])).size).toBe(0);
+      const registry = new FontRegistry({ packages: [dir], systemDirectories: [] });
+      expect(registry.hasFamily('Only Woff2')).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
