@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError, type TemplateField } from '../src/index.js';
 import { readText } from './helpers/pdf.js';
+import { rejectionOf } from './helpers/errors.js';
 import { field, inRect, joined, template } from './fixtures/fill/templates.js';
 
 const engine = createEngine();
@@ -15,13 +16,9 @@ async function shown(fields: TemplateField[], data: Record<string, unknown>): Pr
 }
 
 async function fillError(fields: TemplateField[], data: Record<string, unknown>): Promise<ValidationError> {
-  try {
-    await engine.fill(await template(fields), { data });
-  } catch (e) {
-    expect(e).toBeInstanceOf(ValidationError);
-    return e as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
+  const e = await rejectionOf<ValidationError>(engine.fill(await template(fields), { data }));
+  expect(e).toBeInstanceOf(ValidationError);
+  return e;
 }
 
 describe('fill: date and number formats (issue 21, deviation 8)', () => {

@@ -8,27 +8,18 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, isCastpressError } from '../src/index.js';
+import { createEngine } from '../src/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { listFontPackages, scanFontPackages } from '../src/fonts/packages.js';
 import { popplerText, qpdfCheck } from './helpers/pdf.js';
 import { repoRoot } from './helpers/cli.js';
+import { statusOf } from './helpers/errors.js';
 import { field, pageFonts, template } from './fixtures/fill/templates.js';
 
 const nodeModules = path.join(repoRoot, 'node_modules');
 const pkg = path.join(nodeModules, '@fontsource', 'roboto-slab');
 const engine = createEngine({ fonts: { packages: [pkg], systemDirectories: [] } });
 afterAll(() => engine.close());
-
-async function status(p: Promise<unknown>): Promise<{ status: number; property?: string }> {
-  try {
-    await p;
-    return { status: 200 };
-  } catch (e) {
-    if (!isCastpressError(e)) throw e;
-    return { status: e.status, property: e.fields[0]?.property };
-  }
-}
 
 describe('font packages (@fontsource) as a catalogue source', () => {
   it('the package gives one family by its metadata name, the latin file per slot and the other subsets as siblings', () => {
@@ -71,8 +62,8 @@ describe('font packages (@fontsource) as a catalogue source', () => {
   });
 
   it('names are exact and case-sensitive; without the package the name is unknown', async () => {
-    expect(await status(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
-    expect(await status(engine.generate({ fontFamily: 'RobotoSlab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect(await statusOf(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect(await statusOf(engine.generate({ fontFamily: 'RobotoSlab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
     const bare = new FontRegistry({ systemDirectories: [] });
     expect(bare.hasFamily('Roboto Slab')).toBe(false);
     expect(new FontRegistry({ packages: [nodeModules], systemDirectories: [] }).hasFamily('Roboto Slab')).toBe(true);

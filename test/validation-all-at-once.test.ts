@@ -1,19 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError, type TemplateField } from '../src/index.js';
 import { collectFillRequest } from '../src/schema/index.js';
+import { rejectionOf } from './helpers/errors.js';
 import { field, template } from './fixtures/fill/templates.js';
 
 const engine = createEngine();
 afterAll(() => engine.close());
 
 async function fillError(fields: TemplateField[], body: unknown, templateStyle?: { fontFamily: string }): Promise<ValidationError> {
-  try {
-    await engine.fill(await template(fields, templateStyle ? { style: templateStyle } : {}), body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ValidationError);
-    return e as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
+  const e = await rejectionOf<ValidationError>(engine.fill(await template(fields, templateStyle ? { style: templateStyle } : {}), body));
+  expect(e).toBeInstanceOf(ValidationError);
+  return e;
 }
 
 const fields = [field('percent', { id: 'pct' }), field('date', { id: 'when', rect: { x: 72, y: 140, width: 200, height: 20 } }), field('shortText', { id: 'name', rect: { x: 72, y: 180, width: 200, height: 20 } })];
@@ -71,11 +68,8 @@ describe('generate: the mode and data errors together', () => {
   });
 
   it('Markdown: the document options and every block are checked in one pass', async () => {
-    const e = await engine.generate({ fontSize: 40, data: [{ heading: 'x', fontSize: 2 }, { table: { rows: 'no' } }] }).then(
-      () => undefined,
-      (err: unknown) => err as ValidationError,
-    );
-    expect(e?.status).toBe(400);
-    expect(e?.fields.map((f) => f.property).sort()).toEqual(['data[0].fontSize', 'data[1].table.rows', 'fontSize']);
+    const e = await rejectionOf(engine.generate({ fontSize: 40, data: [{ heading: 'x', fontSize: 2 }, { table: { rows: 'no' } }] }));
+    expect(e.status).toBe(400);
+    expect(e.fields.map((f) => f.property).sort()).toEqual(['data[0].fontSize', 'data[1].table.rows', 'fontSize']);
   });
 });

@@ -7,6 +7,8 @@
  * depend on the machine's time zone.
  */
 
+import { problemOf } from './problem.js';
+
 /** A wall-clock date and time with the UTC offset it was written in. */
 export interface DateTimeFields {
   year: number;
@@ -98,13 +100,7 @@ export function compileDateFormat(format: string): DatePart[] {
 
 /** The message of the format's first problem, or undefined when it is usable. */
 export function dateFormatProblem(format: string): string | undefined {
-  try {
-    compileDateFormat(format);
-    return undefined;
-  } catch (e) {
-    if (e instanceof DateFormatError) return e.message;
-    throw e;
-  }
+  return problemOf(() => compileDateFormat(format), DateFormatError);
 }
 
 const EN: DateNames = {

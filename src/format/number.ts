@@ -1,3 +1,5 @@
+import { problemOf } from './problem.js';
+
 /**
  * Number formats: the numeral.js-style patterns of the hosted builder (`0,0`, `0,0.00`,
  * `$0,0.00`, `0.[00]%`). The grammar, every part optional but the integer part:
@@ -71,13 +73,7 @@ export function compileNumberFormat(format: string): NumberPattern {
 
 /** The message of the format's problem, or undefined when it is usable. */
 export function numberFormatProblem(format: string): string | undefined {
-  try {
-    compileNumberFormat(format);
-    return undefined;
-  } catch (e) {
-    if (e instanceof NumberFormatError) return e.message;
-    throw e;
-  }
+  return problemOf(() => compileNumberFormat(format), NumberFormatError);
 }
 
 /** The pattern, or undefined when it cannot be used (callers that validated earlier). */
