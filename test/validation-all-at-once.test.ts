@@ -72,4 +72,10 @@ describe('generate: the mode and data errors together', () => {
     expect(e.status).toBe(400);
     expect(e.fields.map((f) => f.property).sort()).toEqual(['data[0].fontSize', 'data[1].table.rows', 'fontSize']);
   });
+
+  it('Markdown: unknown fonts are in the same 400 as the body’s other problems', async () => {
+    const e = await rejectionOf(engine.generate({ fontSize: 40, fontFamily: 'No Such Font', data: [{ content: 'x', fontFamily: 'Nor This' }, { table: { rows: 'no' } }] }));
+    expect(e.fields.map((f) => f.property).sort()).toEqual(['data[0].fontFamily', 'data[1].table.rows', 'fontFamily', 'fontSize']);
+    expect(e.fields.find((f) => f.property === 'data[0].fontFamily')?.message).toBe('Unknown font "Nor This"');
+  });
 });

@@ -6,7 +6,7 @@ import { fill, FillCache } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { collectFillRequest, fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
+import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
 import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
@@ -160,7 +160,18 @@ export class Engine {
 
   /** Validates a generate body without rendering. */
   parseGenerate(request: unknown): GenerateRequest {
-    const parsed = parseGenerateRequest(request, this.parseOptions());
+    let parsed: GenerateRequest;
+    try {
+      parsed = parseGenerateRequest(request, this.parseOptions());
+    } catch (e) {
+      // Unknown fonts belong in the same 400 as the body's other problems (issue 21, deviation 7).
+      if (!(e instanceof ValidationError)) throw e;
+      const reported = new Set(e.fields.map((f) => f.property));
+      const fonts = rawGenerateFontRefs(request)
+        .filter((ref) => !reported.has(ref.property))
+        .flatMap((ref) => this.familyErrors(ref.family, ref.property));
+      throw fonts.length > 0 ? new ValidationError([...e.fields, ...fonts]) : e;
+    }
     this.checkFonts(parsed);
     return parsed;
   }
