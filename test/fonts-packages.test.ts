@@ -4,7 +4,7 @@
  * fontkit) resolves "Roboto Slab" exactly and case-sensitively in Markdown and fill.
  * System font folders are switched off so the faces can only come from the package.
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { createEngine } from '../src/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { listFontPackages, scanFontPackages } from '../src/fonts/packages.js';
 import { popplerText, qpdfCheck } from './helpers/pdf.js';
-import { repoRoot } from './helpers/cli.js';
+import { repoRoot, runCastpress } from './helpers/cli.js';
 import { statusOf } from './helpers/errors.js';
 import { field, pageFonts, template } from './fixtures/fill/templates.js';
 
@@ -68,6 +68,21 @@ describe('font packages (@fontsource) as a catalogue source', () => {
     expect(bare.hasFamily('Roboto Slab')).toBe(false);
     expect(new FontRegistry({ packages: [nodeModules], systemDirectories: [] }).hasFamily('Roboto Slab')).toBe(true);
   });
+
+  it('castpress generate finds the family through CASTPRESS_FONT_PACKAGES', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontenv-'));
+    try {
+      await writeFile(path.join(dir, 'req.json'), JSON.stringify({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'From the environment' }] }));
+      const without = await runCastpress(['generate', 'req.json', '-o', 'a.pdf'], dir);
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain('Unknown font \\"Roboto Slab\\"');
+      const withEnv = await runCastpress(['generate', 'req.json', '-o', 'b.pdf'], dir, 120_000, { CASTPRESS_FONT_PACKAGES: nodeModules });
+      expect(withEnv.code, withEnv.stderr).toBe(0);
+      expect((await pageFonts(new Uint8Array(await readFile(path.join(dir, 'b.pdf'))))).some((f) => f.startsWith('RobotoSlab-Regular'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('font packages: what is left out', () => {

@@ -5,7 +5,7 @@ import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
 import { listFontPackages, scanFontPackages } from './packages.js';
 import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
-import { bundledFontsDir, defaultSystemFontDirs } from './paths.js';
+import { bundledFontsDir, defaultSystemFontDirs, envFontPackages } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
@@ -79,7 +79,7 @@ export class FontRegistry {
     this.#options = {
       directories: [...(options.directories ?? [])],
       files: [...(options.files ?? [])],
-      packages: [...(options.packages ?? [])],
+      packages: [...(options.packages ?? []), ...envFontPackages()],
       systemDirectories: [...(options.systemDirectories ?? defaultSystemFontDirs())],
       ...(options.packageFontDir === undefined ? {} : { packageFontDir: options.packageFontDir }),
     };
