@@ -3,11 +3,12 @@ import advancedFormat from 'dayjs/plugin/advancedFormat.js';
 import isoWeek from 'dayjs/plugin/isoWeek.js';
 import utc from 'dayjs/plugin/utc.js';
 import { describe, expect, it } from 'vitest';
+import { fieldType } from '../src/fields/index.js';
+import { packetField } from '../src/packets/field.js';
 import {
   compileDateFormat,
   compileNumberFormat,
   dateFormatProblem,
-  fieldFormatProblem,
   fieldsInZone,
   formatDateTime,
   formatNumber,
@@ -201,13 +202,22 @@ describe('number formats', () => {
     expect(numberFormatProblem('0a')).toMatch(/Unknown token "a" in the suffix/);
   });
 
-  it('fieldFormatProblem checks date formats on date and signatureDate fields, number formats on numeric ones, nothing on others', () => {
-    expect(fieldFormatProblem('date', 'HH:mm')).toBeUndefined();
-    expect(fieldFormatProblem('date', 'YYYY-MM-DDTHH')).toBeDefined();
-    expect(fieldFormatProblem('signatureDate', 'MMMM Do')).toBeUndefined();
-    expect(fieldFormatProblem('signatureDate', 'LLL')).toBeDefined();
-    for (const t of ['number', 'decimalNumber', 'integer', 'dollar', 'percent']) expect(fieldFormatProblem(t, '0k'), t).toBeDefined();
-    expect(fieldFormatProblem('dollar', '$0,0.00')).toBeUndefined();
-    expect(fieldFormatProblem('shortText', 'anything')).toBeUndefined();
+  it('the field types declare the check: date formats on date fields, number formats on numeric ones, nothing on others', () => {
+    const problem = (type: Parameters<typeof fieldType>[0], format: string) => fieldType(type).formatProblem?.(format);
+    expect(problem('date', 'HH:mm')).toBeUndefined();
+    expect(problem('date', 'YYYY-MM-DDTHH')).toBeDefined();
+    for (const t of ['number', 'decimalNumber', 'integer', 'dollar', 'percent'] as const) expect(problem(t, '0k'), t).toBeDefined();
+    expect(problem('dollar', '$0,0.00')).toBeUndefined();
+    expect(problem('shortText', 'anything')).toBeUndefined();
+  });
+
+  it('packet fields: signatureDate formats are date formats (a 400 on the field’s format)', () => {
+    const base = { id: 'd', pageNum: 0, rect: { x: 0, y: 0, width: 10, height: 10 } };
+    expect(packetField.safeParse({ ...base, type: 'signatureDate', format: 'MMMM Do' }).success).toBe(true);
+    const bad = packetField.safeParse({ ...base, type: 'signatureDate', format: 'LLL' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(['format']);
+    expect(packetField.safeParse({ ...base, type: 'signature', format: 'whatever' }).success).toBe(true);
+    expect(packetField.safeParse({ ...base, type: 'dollar', format: 'USD 0' }).success).toBe(false);
   });
 });

@@ -199,6 +199,33 @@ describe('assemblePacket', () => {
     expect((badBlock as ValidationError).fields.map((f) => f.property)).toEqual(['files[0].fields[2].fontFamily']);
   });
 
+  it('a template file is filled once: its own fields, its fill-type tags and its /Sig fields in one update over the template', async () => {
+    const pdf = await pdfWith([
+      { text: 'Lease. Tenant:', x: 50, y: 700 },
+      { text: 'City: {{ shortText :: city }}', x: 50, y: 650 },
+      { text: 'Signed: {{ signature ::: client }}  {{ initial ::: client }}', x: 50, y: 600 },
+    ]);
+    store.publish({ eid: 'tmplLease', pdf, fields: [{ id: 'tenant', type: 'shortText', pageNum: 0, rect: { x: 140, y: 80, width: 200, height: 16 } }] });
+    const packet = await assemblePacket(engine, {
+      name: 'lease',
+      files: [{ id: 'lease', castEid: 'tmplLease' }],
+      signers: [{ id: 'client', name: 'Ada', email: 'ada@example.com' }],
+      data: { payloads: { lease: { data: { tenant: 'Ada Lovelace', city: 'London' } } } },
+    });
+    const out = packet.files[0]!.pdf;
+    const eofs = (b: Uint8Array) => Buffer.from(b).toString('latin1').match(/%%EOF/g)!.length;
+    expect(Buffer.compare(Buffer.from(out.subarray(0, pdf.byteLength)), Buffer.from(pdf))).toBe(0);
+    expect(eofs(out)).toBe(eofs(pdf) + 1);
+    const text = (await readText(out))[0]!.items.map((i) => i.str).join(' ');
+    expect(text).toContain('Ada Lovelace');
+    expect(text).toContain('London');
+    expect((await qpdfFields(out)).map((f) => [f.fullname, f.fieldtype])).toEqual([
+      ['signature1', '/Sig'],
+      ['initial1', '/Sig'],
+    ]);
+    expect((await qpdfStrict(out)).ok).toBe(true);
+  });
+
   it('PacketAssembler reads a template\'s tags once and reuses them; a failed read is not kept', async () => {
     const assembler = new PacketAssembler(engine);
     const signers = [{ id: 'client', name: 'Ada', email: 'ada@example.com' }];

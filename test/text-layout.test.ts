@@ -1,7 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, rgb } from '@cantoo/pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FontRegistry } from '../src/fonts/index.js';
-import { TextSetter, type LaidLine, type TextStyle } from '../src/text/index.js';
+import { TextLayout, TextSetter, type LaidLine, type TextStyle } from '../src/text/index.js';
 import { expectGolden } from './helpers/golden.js';
 import { pageText, readText } from './helpers/pdf.js';
 
@@ -177,5 +177,27 @@ describe('synthesis golden', () => {
       y -= 24;
     }
     await expectGolden('text-synthesis', await doc.save(), { scale: 2 });
+  });
+});
+
+describe('TextLayout: layout without a document', () => {
+  it('lays out lines with no PDF document; setters of two documents draw the same lines and read back the same text', async () => {
+    const layout = new TextLayout(registry);
+    const lines = layout.layout([{ text: 'Hello مرحبا 漢字 world', style }], { maxWidth: 80 });
+    expect(lines.length).toBeGreaterThan(1);
+    // The setter's own layout calls go to the shared layout: the same result for the same input.
+    const docs = await Promise.all([PDFDocument.create(), PDFDocument.create()]);
+    const out: string[] = [];
+    for (const doc of docs) {
+      const s = new TextSetter(doc, registry, { layout });
+      expect(s.textLayout).toBe(layout);
+      expect(s.layout([{ text: 'Hello مرحبا 漢字 world', style }], { maxWidth: 80 })).toEqual(lines);
+      const page = doc.addPage([200, 200]);
+      lines.forEach((l, i) => s.drawLine(page, l, 10, 180 - i * 14, black));
+      out.push((await pageText(await doc.save()))[0]!);
+    }
+    expect(out[0]).toBe(out[1]);
+    expect(out[0]).toContain('Hello');
+    expect(out[0]).toContain('漢字');
   });
 });

@@ -200,7 +200,7 @@ export function ensureAcroForm(doc: PDFDocument): PDFDict {
 }
 
 /** Fields array, Helvetica and ZapfDingbats in /DR, a default /DA. */
-function completeAcroForm(doc: PDFDocument, acroForm: PDFDict): PDFDict {
+export function completeAcroForm(doc: PDFDocument, acroForm: PDFDict): PDFDict {
   const context = doc.context;
   if (!acroForm.lookupMaybe(PDFName.of('Fields'), PDFArray)) acroForm.set(PDFName.of('Fields'), context.obj([]));
   let dr = acroForm.lookupMaybe(PDFName.of('DR'), PDFDict);

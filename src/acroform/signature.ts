@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
-import { ensureAcroForm, type PdfRect } from './create.js';
+import { ensureAcroForm, completeAcroForm, type FormTarget, type PdfRect } from './create.js';
 import { readFieldTree } from './tree.js';
 
 /** One empty signature field: where a signer signs (or initials) later. */
@@ -42,13 +42,14 @@ const TOOLTIP = { signature: 'Signature', initial: 'Initials' } as const;
  * fields or with each other: a clash, a page that does not exist or an empty
  * rect is a ValidationError on `property[i]…`.
  */
-export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFieldSpec[], property = 'fields'): PDFRef[] {
+export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFieldSpec[], property = 'fields', target?: FormTarget): PDFRef[] {
   const valid = parseWith(specsSchema, specs, [property]);
-  const pages = doc.getPages();
-  const taken = new Set(readFieldTree(doc).map((f) => f.name));
+  // With a target (a fill's update session), pages are the output pages and the form may be a new one.
+  const pages = target ? target.pages : doc.getPages();
+  const taken = new Set(!target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : topLevelNames(target.acroForm));
   const errors = valid.flatMap((spec, i) => {
     const out = [];
-    if (spec.pageIndex >= pages.length) out.push({ property: `${property}[${i}].pageIndex`, message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}` });
+    if (spec.pageIndex >= pages.length || !pages[spec.pageIndex]) out.push({ property: `${property}[${i}].pageIndex`, message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}` });
     if (taken.has(spec.name)) out.push({ property: `${property}[${i}].name`, message: `The PDF already has a field named "${spec.name}"` });
     taken.add(spec.name);
     return out;
@@ -56,7 +57,7 @@ export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFi
   if (errors.length > 0) throw new ValidationError(errors);
 
   const context = doc.context;
-  const acroForm = ensureAcroForm(doc);
+  const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
   const fields = acroForm.lookup(PDF.Fields, PDFArray);
   const flags = acroForm.get(PDF.SigFlags);
   const current = flags instanceof PDFNumber ? flags.asNumber() : 0;
@@ -83,6 +84,17 @@ export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFi
     fields.push(ref);
     page.node.addAnnot(ref);
     return ref;
+  });
+}
+
+/** Names of a form's top-level fields (a new form holds only flat names: no tree to walk). */
+function topLevelNames(acroForm: PDFDict): string[] {
+  const fields = acroForm.lookupMaybe(PDF.Fields, PDFArray);
+  if (!fields) return [];
+  return fields.asArray().flatMap((ref) => {
+    const field = acroForm.context.lookup(ref);
+    const t = field instanceof PDFDict ? field.lookupMaybe(PDF.T, PDFString, PDFHexString) : undefined;
+    return t ? [t.decodeText()] : [];
   });
 }
 

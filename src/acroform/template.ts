@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
+import { importedType, type AcroFieldFacts } from '../fields/index.js';
 import { defaultAppearanceOf } from './da.js';
 import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
@@ -61,6 +62,8 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
     const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
     switch (node.kind) {
       case 'radio': {
+        const imported = importedType({ kind: 'radio', multiline: false, comb: false });
+        if (!imported) break;
         // Radio groups split across pages are rare; one template field per page keeps each on its own page.
         const byPage = groupBy(widgets, (w) => w.pageIndex);
         const exportValues = optValues(node);
@@ -75,37 +78,39 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
             return { id, rect: toTopLeft(w), exportValue: state };
           });
           const rect = boundingRect(options.map((o) => o.rect));
-          out.push({ id: uniqueId(node.name), type: 'radioGroup', pageNum, rect, options, ...base });
+          out.push({ id: uniqueId(node.name), type: imported.type, pageNum, rect, options, ...base, ...imported.props });
         }
         break;
       }
       case 'checkbox':
       case 'text':
       case 'combo':
-      case 'listbox':
+      case 'listbox': {
+        // A template's lengths are positive integers: any other /MaxLen is ignored.
+        const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, MAX_LEN)) : undefined;
+        const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
+        const facts: AcroFieldFacts = {
+          kind: node.kind,
+          multiline: (node.flags & FF.multiline) !== 0,
+          comb: (node.flags & FF.comb) !== 0 && maxLen !== undefined && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0,
+          ...(maxLen !== undefined ? { maxLength: maxLen } : {}),
+        };
+        // Which type the field becomes is the field types' decision (src/fields, import order).
+        const imported = importedType(facts);
+        if (!imported) break;
         for (const w of widgets) {
-          const field: TemplateField = { id: uniqueId(node.name), type: 'shortText', pageNum: w.pageIndex, rect: toTopLeft(w), ...base };
+          const field: TemplateField = { id: uniqueId(node.name), type: imported.type, pageNum: w.pageIndex, rect: toTopLeft(w), ...base, ...imported.props };
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
-          if (node.kind === 'checkbox') field.type = 'checkbox';
-          else {
+          if (node.kind !== 'checkbox') {
             const style = styleOf(doc, node, w);
             if (style) field.style = style;
           }
-          if (node.kind === 'text') {
-            // A template's lengths are positive integers: any other /MaxLen is ignored.
-            const rawMaxLen = numberOf(inherited(node.dict, MAX_LEN));
-            const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
-            const comb = (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0;
-            if (comb) {
-              field.type = 'charList';
-              field.cells = maxLen;
-            } else if (node.flags & FF.multiline) field.type = 'longText';
-            if (maxLen !== undefined && maxLen > 0) field.maxLength = maxLen;
-          }
+          if (maxLen !== undefined) field.maxLength = maxLen;
           out.push(field);
         }
         break;
+      }
       default:
         break;
     }

@@ -1,8 +1,8 @@
 import { RenderError, ValidationError, NotFoundError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
-import { Shaper, SubsetCache } from '../text/index.js';
-import { fill, FillCache } from '../fill/index.js';
+import { Shaper, SubsetCache, TextLayout } from '../text/index.js';
+import { fill, FillCache, type FillSignatureField } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
@@ -11,6 +11,7 @@ import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInpu
 import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import type { EngineServices } from './services.js';
 
 export interface EngineOptions {
   /** Where `fill(eid, ...)` finds templates: a store, or a directory for DirectoryTemplateStore. */
@@ -36,6 +37,12 @@ export interface FillCallOptions {
   onTemplate?: (template: Template) => void;
   /** Told about every http(s) resource that did not load (the server logs it and sends a warning header). */
   onResourceProblem?: (problem: ResourceProblem) => void;
+  /**
+   * Empty signature fields (/FT /Sig) to write in the same update as the values: a packet's
+   * signature and initial fields. Placed like template fields (points from the top-left of the
+   * template page as shown); names must be unique and hold no period.
+   */
+  signatureFields?: readonly FillSignatureField[];
 }
 
 export interface GenerateCallOptions {
@@ -53,7 +60,7 @@ export class Engine {
   /** Text work shared by every renderer of this engine: shaped runs and font subsets. */
   private readonly shaper = new Shaper();
   private readonly subsets = new SubsetCache();
-  private readonly fillCache = new FillCache({ shaper: this.shaper, subsets: this.subsets });
+  private readonly fillCache = new FillCache();
   /** Images prepared as PDF streams (the Markdown default logo, fill images shown again and again), by content. */
   private readonly images = new ImageCache();
   /** Validated templates by the object the caller passed: templates are immutable once handed over. */
@@ -65,11 +72,30 @@ export class Engine {
   private packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
   private closed = false;
 
+  /** What every renderer of this engine is lent (see services.ts). */
+  private readonly services: EngineServices;
+
   constructor(options: EngineOptions = {}) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.fonts = new FontRegistry(options.fonts);
     this.store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
+    this.services = {
+      fonts: this.fonts,
+      text: new TextLayout(this.fonts, { shaper: this.shaper }),
+      shaper: this.shaper,
+      subsets: this.subsets,
+      images: this.images,
+      limits: this.limits,
+      clock: options.now ?? (() => new Date()),
+      ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
+    };
+  }
+
+  /** The services with this call's resolver (which reports the call's resource problems). */
+  private servicesFor(onProblem?: (problem: ResourceProblem) => void): EngineServices {
+    const resolver = this.resolverFor(onProblem);
+    return resolver ? { ...this.services, resolver } : this.services;
   }
 
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
@@ -102,13 +128,17 @@ export class Engine {
     });
     if (resolved.style?.fontFamily) errors.push(...this.familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
     return fill(resolved, parsedRequest, {
-      fonts: this.fonts,
+      services: this.servicesFor(callOptions.onResourceProblem),
       cache: this.fillCache,
-      resolver: this.resolverFor(callOptions.onResourceProblem),
-      maxImageBytes: this.limits.imageBytes,
-      images: this.images,
+      ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
       errors,
     });
+  }
+
+  /** The template an EID names, as `fill` would use it (callers that read a template before filling it: packets). */
+  async template(eid: string, versionNumber?: number): Promise<Template> {
+    this.assertOpen();
+    return this.resolveTemplate(eid, versionNumber);
   }
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */
@@ -123,16 +153,7 @@ export class Engine {
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');
-    return generateMarkdown(parsed, {
-      fonts: this.fonts,
-      resolver: this.resolverFor(callOptions.onResourceProblem),
-      maxImageBytes: this.limits.imageBytes,
-      now: (this.options.now ?? (() => new Date()))(),
-      timeZone: this.options.timeZone,
-      shaper: this.shaper,
-      subsets: this.subsets,
-      images: this.images,
-    });
+    return generateMarkdown(parsed, this.servicesFor(callOptions.onResourceProblem));
   }
 
   /**

@@ -1,24 +1,23 @@
 import { ValidationError, type FieldError } from '../errors/index.js';
-import type { FontRegistry } from '../fonts/index.js';
-import type { ImageCache } from '../images/index.js';
-import type { ResourceResolver } from '../resources/index.js';
+import type { EngineServices } from '../engine/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
 import { fieldsInUpdate, imagesOnly } from './interactive.js';
 import { loadImages } from './normalize/images.js';
 import { applyPageVariables } from './normalize/page-templates.js';
 import { planFill } from './normalize/plan.js';
-import type { FillCache } from './output/prepared-template.js';
-import { renderPlan } from './render/index.js';
+import type { FillCache, PageFrame } from './output/prepared-template.js';
+import type { FillPlan } from './normalize/types.js';
+import { renderPlan, type RenderOptions } from './render/index.js';
+import { signatureFieldsInUpdate, type FillSignatureField } from './signature-fields.js';
 
 export interface FillContext {
-  fonts: FontRegistry;
+  /** The engine's fonts, text layout, subsets, images, resolver and limits. */
+  services: EngineServices;
+  /** Fill's own engine-wide state: parsed templates, laid-out values, appearance checks. */
   cache: FillCache;
-  resolver?: ResourceResolver;
-  /** Largest image accepted (bytes). */
-  maxImageBytes: number;
-  /** The engine's prepared images. */
-  images?: ImageCache;
+  /** Empty signature fields written in the same update (signature packets). */
+  signatureFields?: readonly FillSignatureField[];
   /** 400s found before planning (request, fonts): reported together with the value errors. */
   errors?: readonly FieldError[];
 }
@@ -41,6 +40,10 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.pageNum >= pageCount)
     .map(({ f, i }) => ({ property: `template.fields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}` }));
+  const signatureFields = ctx.signatureFields ?? [];
+  signatureFields.forEach((f, i) => {
+    if (!Number.isInteger(f.pageNum) || f.pageNum < 0 || f.pageNum >= pageCount) outside.push({ property: `signatureFields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); there is no page index ${f.pageNum}` });
+  });
 
   const { plan, errors } = planFill(template, request, {
     pageCount,
@@ -52,17 +55,33 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   const all = [...(ctx.errors ?? []), ...outside, ...errors];
   if (all.length > 0) throw new ValidationError(all);
   applyPageVariables(plan);
-  await loadImages(plan, { resolver: ctx.resolver, maxBytes: ctx.maxImageBytes, cache: ctx.images });
+  await loadImages(plan, { resolver: ctx.services.resolver, maxBytes: ctx.services.limits.imageBytes, cache: ctx.services.images });
   const interactive = request.useInteractiveFields ?? false;
   const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
   const frames = prepared.pages.map((p) => p.frame);
-  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { fonts: ctx.fonts, layouts: ctx.cache.layouts, shaper: ctx.cache.shaper, subsets: ctx.cache.subsets, checks: ctx.cache.appearanceChecks }, {
+  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks }, {
     flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
     title: request.title ?? template.title,
-    ...(interactive ? { fields: fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) } : {}),
+    ...formSteps(interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined, signatureFields, plan, frames, !interactive),
   });
+}
+
+/** The form steps of the update, in order: interactive fields, then signature fields (with the pages they need written). */
+function formSteps(
+  interactive: RenderOptions['fields'],
+  signatureFields: readonly FillSignatureField[],
+  plan: FillPlan,
+  frames: PageFrame[],
+  flat: boolean,
+): Pick<RenderOptions, 'fields' | 'widgetPages'> {
+  if (signatureFields.length === 0) return interactive ? { fields: interactive } : {};
+  const signatures = signatureFieldsInUpdate(signatureFields, plan, frames, flat);
+  return {
+    fields: (doc, pages, text) => signatures(doc, pages, interactive?.(doc, pages, text)),
+    widgetPages: new Set(signatureFields.map((f) => f.pageNum)),
+  };
 }
 

@@ -3,6 +3,7 @@
  * See README.md in this folder for value formats, precedence and repeat rules.
  */
 export { fill, DEFAULT_CHECKBOX_CHARACTER, type FillContext } from './fill.js';
+export type { FillSignatureField } from './signature-fields.js';
 export { FillCache, type PreparedTemplate } from './output/prepared-template.js';
 export { planFill } from './normalize/plan.js';
 export type { FillPlan, PlannedPage, FilledField, Content, ResolvedStyle, Box } from './normalize/types.js';

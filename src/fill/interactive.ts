@@ -1,4 +1,5 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { fieldType } from '../fields/index.js';
 import { PDF } from '../pdf/index.js';
 import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
 import { TextSetter } from '../text/index.js';
@@ -24,7 +25,7 @@ export function imagesOnly(plan: FillPlan): FillPlan {
 }
 
 /** A template box on a page → the widget rectangle in the page's user space. */
-function pdfRect(box: Box, frame: PageFrame): PdfRect {
+export function pdfRect(box: Box, frame: PageFrame): PdfRect {
   const d = toDrawBox(box, frame);
   const [a, b, c, dd, e, f] = displayMatrix(frame);
   const corners = [
@@ -61,49 +62,23 @@ function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks
   };
   const dx = filled.box.x - f.rect.x;
   const dy = filled.box.y - f.rect.y;
-  const at = (r: Box): PdfRect => pdfRect({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }, frame);
   // Text reads upright on the page as shown: the field's own turn plus the page's /Rotate, in user space.
   const turn = (((f.rotation ?? 0) + frame.rotate) % 360) as 0 | 90 | 180 | 270;
-  const common = { pageIndex, style, readOnly: filled.readOnly, ...(turn !== 0 ? { rotation: turn } : {}) };
-  const name = nameOf(filled);
-  switch (f.type) {
-    case 'checkbox': {
-      const char = marks.checkboxCharacter;
-      const square = f.square ?? marks.checkboxSquare;
-      // The same mark as flat output, drawn into the on-state appearance (so it shows whenever the box is checked).
-      const checkMark = char === undefined ? undefined : (target: PDFPage, width: number, height: number) => drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style);
-      return [{ ...common, name, kind: 'checkbox', rect: at(f.rect), value: filled.values.checked === 'true', checkMark }];
-    }
-    case 'radioGroup': {
-      const options = (f.options ?? []).map((o) => ({ exportValue: o.exportValue ?? o.id, rect: at(o.rect) }));
-      const chosen = (f.options ?? []).find((o) => filled.values[o.id] !== undefined);
-      return [{ ...common, name, kind: 'radio', rect: at(f.rect), value: chosen ? (chosen.exportValue ?? chosen.id) : '', options }];
-    }
-    case 'charList':
-      return [{ ...common, name, kind: 'comb', rect: at(f.rect), value: filled.values[''] ?? '', maxLength: f.cells ?? f.maxLength ?? Math.max(1, [...(filled.values[''] ?? '')].length) }];
-    case 'imageFile':
-      return [];
-    case 'fullName':
-    case 'usAddress':
-      if (f.parts && Object.keys(f.parts).length > 0) {
-        // Spec: each subfield of a complex field is interactive.
-        return Object.entries(f.parts).map(([part, r]) => ({ ...common, name: `${name}_${part}`, kind: 'text' as const, rect: at(r), value: filled.values[part] ?? '' }));
-      }
-      return [{ ...common, name, kind: 'text', rect: at(f.rect), value: filled.values[''] ?? '', multiline: f.type === 'usAddress' }];
-    default:
-      return [{ ...common, name, kind: 'text', rect: at(f.rect), value: filled.values[''] ?? '', multiline: f.type === 'longText' || f.type === 'textWrap' }];
-  }
+  return fieldType(f.type).interactive({
+    filled,
+    name: nameOf(filled),
+    common: { pageIndex, style, readOnly: filled.readOnly, ...(turn !== 0 ? { rotation: turn } : {}) },
+    at: (r) => pdfRect({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }, frame),
+    checkboxCharacter: marks.checkboxCharacter,
+    checkboxSquare: marks.checkboxSquare,
+    paintMark: (target, width, height, char, square) => drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style),
+  });
 }
 
 function existingValue(filled: FilledField): ExistingFieldValue {
-  const f = filled.field;
-  let value: string | boolean = filled.values[''] ?? '';
-  if (f.type === 'checkbox') value = filled.values.checked === 'true';
-  if (f.type === 'radioGroup') {
-    const chosen = (f.options ?? []).find((o) => filled.values[o.id] !== undefined);
-    value = chosen ? (chosen.exportValue ?? chosen.id) : '';
-  }
-  return { acroFieldName: f.acroFieldName!, value, readOnly: filled.readOnly, style: { ...filled.style } };
+  const own = fieldType(filled.field.type).ownFieldValue;
+  const value = own ? own(filled) : (filled.values[''] ?? '');
+  return { acroFieldName: filled.field.acroFieldName!, value, readOnly: filled.readOnly, style: { ...filled.style } };
 }
 
 /** Values for the PDF's own fields (acroFieldName): they exist once, so only the first copy of their page counts. */

@@ -13,4 +13,3 @@ export {
 } from './date.js';
 export type { NumberPattern } from './number.js';
 export { DEFAULT_PATTERNS, NumberFormatError, compileNumberFormat, formatNumber, numberFormatProblem, parseNumberPattern } from './number.js';
-export { fieldFormatProblem } from './field.js';

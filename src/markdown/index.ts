@@ -4,15 +4,13 @@
  * shared TextSetter) → paginate → render (pdf-lib) → serialise.
  */
 import { PDFDocument } from '@cantoo/pdf-lib';
-import type { FontRegistry } from '../fonts/index.js';
+import type { EngineServices } from '../engine/index.js';
 import { resolvePageLayout } from '../page/index.js';
-import type { ResourceResolver } from '../resources/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
-import { TextSetter, type Shaper, type SubsetCache } from '../text/index.js';
+import { TextSetter } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
-import type { ImageCache } from '../images/index.js';
 import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
@@ -20,20 +18,8 @@ import { createParser } from './parse.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
 
-export interface MarkdownContext {
-  fonts: FontRegistry;
-  resolver?: ResourceResolver;
-  maxImageBytes: number;
-  /** Time printed by `includeTimestamp`. */
-  now: Date;
-  /** Time zone for the timestamp (IANA name); default UTC. */
-  timeZone?: string;
-  /** The engine's shaping results and font subsets, reused across documents. */
-  shaper?: Shaper;
-  subsets?: SubsetCache;
-  /** The engine's prepared images (the default logo, repeated content images). */
-  images?: ImageCache;
-}
+/** Markdown renders with the engine's services (fonts, text layout, subsets, images, resolver, limits, clock). */
+export type MarkdownContext = EngineServices;
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
@@ -63,14 +49,15 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   if (request.title !== undefined) doc.setTitle(request.title);
   doc.setProducer('castpress');
   doc.setCreator('castpress');
-  doc.setCreationDate(ctx.now);
-  doc.setModificationDate(ctx.now);
+  const now = ctx.clock();
+  doc.setCreationDate(now);
+  doc.setModificationDate(now);
 
-  const setter = new TextSetter(doc, ctx.fonts, { shaper: ctx.shaper, subsets: ctx.subsets });
+  const setter = new TextSetter(doc, ctx.fonts, { layout: ctx.text, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);
   const [images, loadedLogo] = await Promise.all([
-    loadImages(doc, imageUrls(sections), ctx.resolver, ctx.maxImageBytes, ctx.images),
-    loadLogo(doc, request.logo, ctx.resolver, ctx.maxImageBytes, ctx.images),
+    loadImages(doc, imageUrls(sections), ctx.resolver, ctx.limits.imageBytes, ctx.images),
+    loadLogo(doc, request.logo, ctx.resolver, ctx.limits.imageBytes, ctx.images),
   ]);
 
   // A logo may be up to 500px; on a small page it shrinks to the content width and half its height.
@@ -103,7 +90,7 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   }
   if (request.includeTimestamp) {
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
-    drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(ctx.now, ctx.timeZone), family);
+    drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(now, ctx.timeZone), family);
   }
   // pdf-lib's default pauses on a timer every 50 objects while writing.
   return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });

@@ -16,6 +16,7 @@ import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acro
 import { loadPdf, mergePDFs } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
+import type { FillSignatureField } from '../fill/index.js';
 import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
@@ -133,18 +134,34 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options, scanTemplate)));
   const plan = planSigners(request, built.map((b) => b.placed));
 
+  const write = options.hooks?.writeSigningFields ?? kernelSigningFields;
+  // Separate files with the kernel's writer: each file's fill writes its signature fields in its own update.
+  const sigsInFill = !request.mergePDFs && !options.hooks?.writeSigningFields;
   const files: AssembledFile[] = [];
   for (const [i, b] of built.entries()) {
     const file = request.files[i]!;
     const fields = plan.fields.filter((f) => f.fileId === file.id);
     // Fields a signer was given are the signer's to fill, even fill types (fullName, email).
     const fillFields = fields.filter((f) => !isSignerFilled(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
+    const signing = fields.filter(isSignerFilled);
+    const signatureFields = sigsInFill ? fillSignatureFields(signing) : [];
+    const payload = request.payloads[file.id];
     let pdf = b.pdf;
-    if (fillFields.length > 0) pdf = await fillInto(engine, pdf, fillFields, request.payloads[file.id], file, i);
+    let written = false;
+    if (b.template) {
+      // The template's own fields and the fill-type tags found on it, in one fill.
+      const template: TemplateInput | Template = fillFields.length > 0 ? { ...b.template, fields: [...b.template.fields, ...fillFields] } : b.template;
+      pdf = await fillInto(engine, template, payload, file.title, signatureFields, file, i);
+      written = true;
+    } else if (fillFields.length > 0) {
+      pdf = await fillInto(engine, { eid: `packet-file:${file.id}`, pdf, fields: fillFields }, payload, file.title, signatureFields, file, i);
+      written = true;
+    }
+    // An upload nobody fills keeps its own form: its signature fields are appended to it as they are.
+    if (signing.length > 0 && !request.mergePDFs && !(written && sigsInFill)) pdf = await write(pdf, signing);
     files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
   }
 
-  const write = options.hooks?.writeSigningFields ?? kernelSigningFields;
   const merge = options.hooks?.mergePdfs ?? kernelMerge;
   let merged: AssembledPacket['merged'];
   if (request.mergePDFs) {
@@ -152,17 +169,20 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     let pdf = await merge(files.map((f) => f.pdf));
     pdf = await write(pdf, mergedFields.filter(isSignerFilled));
     merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
-  } else {
-    for (const f of files) {
-      const signing = f.fields.filter(isSignerFilled);
-      if (signing.length > 0) f.pdf = await write(f.pdf, signing);
-    }
   }
   return { request, files, merged, plan };
 }
 
+/** The signature and initial fields of one file, for the fill that writes them in its own update (names as kernelSigningFields). */
+function fillSignatureFields(fields: readonly PlannedField[]): FillSignatureField[] {
+  return fields.flatMap((f) => (f.type === 'signature' || f.type === 'initial' ? [{ name: f.fieldId.replaceAll('.', '_'), kind: f.type, pageNum: f.pageNum, rect: f.rect }] : []));
+}
+
 interface BuiltFile {
+  /** The file's PDF before any fill (a template's own PDF: templates are filled once the plan is known). */
   pdf: Uint8Array;
+  /** A template file's template. */
+  template?: Template;
   pageCount: number;
   filename: string;
   title?: string;
@@ -183,20 +203,17 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
   let templateFields: TemplateInput['fields'] = [];
   let title: string | undefined;
   let nameFallback: string;
+  let template: Template | undefined;
 
   switch (file.kind) {
     case 'template': {
-      let template: Template | undefined;
-      base = await remapErrors(
-        () => engine.fill(file.castEid, { data: payload?.data ?? {}, ...(file.title !== undefined ? { title: file.title } : {}) }, { onTemplate: (t) => (template = t) }),
-        file,
-        i,
-      );
+      template = await remapErrors(() => engine.template(file.castEid), file, i);
       // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
-      tagSource = template!.pdf;
-      templateFields = template!.fields;
-      title = file.title ?? template!.title;
-      nameFallback = file.filename ?? template!.title ?? file.id;
+      base = template.pdf;
+      tagSource = template.pdf;
+      templateFields = template.fields;
+      title = file.title ?? template.title;
+      nameFallback = file.filename ?? template.title ?? file.id;
       break;
     }
     case 'upload': {
@@ -278,7 +295,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
     if (input) fieldInputs.set(id, input);
   }
 
-  return { pdf: base, pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback), title, placed, fieldInputs };
+  return { pdf: base, ...(template ? { template } : {}), pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback), title, placed, fieldInputs };
 }
 
 /** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
@@ -298,10 +315,17 @@ function asFillField(f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & 
   return { ...f, type: f.type } as TemplateInput['fields'][number];
 }
 
-async function fillInto(engine: Engine, pdf: Uint8Array, fields: TemplateInput['fields'], payload: Payload | undefined, file: PacketFile, i: number): Promise<Uint8Array> {
-  const template: TemplateInput = { eid: `packet-file:${file.id}`, pdf, fields };
-  const title = file.kind === 'template' ? undefined : file.title;
-  return remapErrors(() => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }), file, i);
+async function fillInto(
+  engine: Engine,
+  template: TemplateInput | Template,
+  payload: Payload | undefined,
+  title: string | undefined,
+  signatureFields: readonly FillSignatureField[],
+  file: PacketFile,
+  i: number,
+): Promise<Uint8Array> {
+  const call = signatureFields.length > 0 ? { signatureFields } : {};
+  return remapErrors(() => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }, call), file, i);
 }
 
 /** The fill engine names `data.x`, `castEid`, `template.pdf`; in the packet these are under the file and its payload. */

@@ -1,6 +1,7 @@
 /** Field objects of a packet's files: the template's field shape with the signing types added. */
 import { z } from 'zod';
-import { fieldFormatProblem } from '../format/index.js';
+import { fieldType } from '../fields/index.js';
+import { dateFormatProblem } from '../format/index.js';
 import { FIELD_TYPES, templateSchema } from '../template/index.js';
 
 /** Types a signer fills in while signing; written as /Sig (or signer-filled) widgets by the kernel. */
@@ -29,7 +30,8 @@ const templateField = templateSchema.shape.fields.element;
 // The template's own format check runs on the template as a whole; a packet field checks its own
 // (signatureDate formats are date formats).
 export const packetField = templateField.extend({ type: z.enum(PACKET_FIELD_TYPES) }).superRefine((f, ctx) => {
-  const problem = fieldFormatProblem(f.type, f.format);
+  if (f.format === undefined) return;
+  const problem = f.type === 'signatureDate' ? dateFormatProblem(f.format) : isSigningType(f.type) ? undefined : fieldType(f.type).formatProblem?.(f.format);
   if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['format'] });
 });
 

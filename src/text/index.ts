@@ -1,5 +1,6 @@
 export type { TextStyle, Span, PlacedRun, LaidLine, LayoutOptions, FontMetrics } from './types.js';
 export { TextSetter, type TextSetterOptions } from './setter.js';
+export { TextLayout, type TextLayoutOptions } from './layout.js';
 export { Shaper } from './shaping.js';
 export { breakOpportunities } from './breaking.js';
 export { SubsetCache, type SubsetCacheOptions, type SubsetCacheStats } from './subset-cache.js';

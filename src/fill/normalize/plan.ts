@@ -1,3 +1,4 @@
+import { fieldType } from '../../fields/index.js';
 import type { FieldError } from '../../errors/index.js';
 import { formatPath, isValueObject, type FieldInput, type FillData, type FillRequest, type Styling } from '../../schema/index.js';
 import type { Template, TemplateField } from '../../template/index.js';
@@ -50,8 +51,8 @@ function spreadOf(field: TemplateField, u: Unwrapped): Spread {
       columns: elements.map((e) => (Array.isArray(e.value) ? e.value.map((el, j) => unwrap(el, [...e.path, j], e)) : [e])),
     };
   }
-  // textWrap takes an array of lines as its value; only an array of arrays repeats it.
-  if (field.type === 'textWrap' && !nested) return { kind: 'constant', item: u };
+  // A type that takes an array as its value (textWrap's lines) repeats only for an array of arrays.
+  if (fieldType(field.type).arrayIsValue && !nested) return { kind: 'constant', item: u };
   return { kind: 'explicit', items: elements };
 }
 

@@ -1,3 +1,4 @@
+import { fieldType } from '../../fields/index.js';
 import type { Styling } from '../../schema/index.js';
 import type { TemplateField, TemplateStyle } from '../../template/index.js';
 import type { ResolvedStyle, VerticalAlignment } from './types.js';
@@ -12,9 +13,7 @@ export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
 
 /** Level 5 for verticalAlignment depends on the field: blocks of lines start at the top, single lines sit in the middle. */
 export function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
-  if (field.type === 'longText') return 'top';
-  if (field.type === 'usAddress' && !field.parts) return 'top';
-  return 'middle';
+  return fieldType(field.type).verticalAlignment?.(field) ?? 'middle';
 }
 
 type StyleLevel = Partial<Styling> | TemplateStyle | undefined;

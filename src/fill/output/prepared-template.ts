@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
 import { frameOf, openForUpdate } from '../../pdf/index.js';
-import { Shaper, SubsetCache } from '../../text/index.js';
 import { LayoutCache } from '../render/layout-cache.js';
 
 import type { PageFrame } from '../../pdf/index.js';
@@ -162,16 +161,8 @@ export class FillCache {
   readonly layouts = new LayoutCache();
   /** Whether a template's own widget appearances can draw, kept by their bytes (weakly: they go with the template). */
   readonly appearanceChecks: AppearanceChecks = new WeakMap();
-  /** Shaped runs shared by the engine's fills (bounded inside the Shaper). */
-  readonly shaper: Shaper;
-  /** Font subsets shared by the engine's fills: embedding reuses their bytes. */
-  readonly subsets: SubsetCache;
-
-  /** `shaper` and `subsets` may be the engine's, shared with its other renderers. */
-  constructor(options: { maxEntries?: number; shaper?: Shaper; subsets?: SubsetCache } = {}) {
+  constructor(options: { maxEntries?: number } = {}) {
     this.maxEntries = options.maxEntries ?? 32;
-    this.shaper = options.shaper ?? new Shaper();
-    this.subsets = options.subsets ?? new SubsetCache();
   }
 
   get(bytes: Uint8Array): Promise<PreparedTemplate> {

@@ -1,11 +1,13 @@
 import type { PDFPage, RGB } from '@cantoo/pdf-lib';
+import { fieldType } from '../../fields/index.js';
 import type { Rect, TemplateField } from '../../template/index.js';
 import type { PageFrame } from '../output/prepared-template.js';
 import { toDrawBox } from './geometry.js';
 
 /** Every box a field has: its rect and those of its lines, options, parts and rows. */
 export function fieldRects(field: TemplateField): Rect[] {
-  return [field.rect, ...(field.lines ?? []), ...(field.options ?? []).map((o) => o.rect), ...Object.values(field.parts ?? {}), ...(field.rows ?? [])];
+  const own = fieldType(field.type).debugBoxes;
+  return own ? own(field) : [field.rect, ...(field.lines ?? []), ...(field.options ?? []).map((o) => o.rect), ...Object.values(field.parts ?? {}), ...(field.rows ?? [])];
 }
 
 export function strokeBoxes(page: PDFPage, frame: PageFrame, rects: Rect[], color: RGB): void {

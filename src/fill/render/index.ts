@@ -1,6 +1,6 @@
-import type { FontRegistry } from '../../fonts/index.js';
+import type { EngineServices } from '../../engine/index.js';
 import type { TemplateField } from '../../template/index.js';
-import { TextSetter, type Shaper, type SubsetCache } from '../../text/index.js';
+import { TextSetter } from '../../text/index.js';
 import type { FilledField, FillPlan, PlannedPage } from '../normalize/types.js';
 import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
@@ -21,6 +21,8 @@ export interface RenderOptions extends BoxOptions {
    * the fields and returns the new AcroForm's reference for the catalog.
    */
   fields?: (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter) => PDFRef | undefined;
+  /** Template pages whose output pages `fields` adds widgets to even when they hold no value (signature fields). */
+  widgetPages?: ReadonlySet<number>;
 }
 
 /** Widgets of the PDF's own radio groups (pick-one check boxes too) that the plan turns on, matched by field name and on-state. */
@@ -59,11 +61,11 @@ export async function renderPlan(
   prepared: PreparedTemplate,
   fields: TemplateField[],
   plan: FillPlan,
-  engine: { fonts: FontRegistry; layouts: LayoutCache; shaper: Shaper; subsets?: SubsetCache; checks?: AppearanceChecks },
+  engine: { services: Pick<EngineServices, 'fonts' | 'text' | 'subsets'>; layouts: LayoutCache; checks?: AppearanceChecks },
   options: RenderOptions,
 ): Promise<Uint8Array> {
   const out = await OutputDocument.create(prepared);
-  const tools = { text: { setter: new TextSetter(out.doc, engine.fonts, { shaper: engine.shaper, subsets: engine.subsets }), layouts: engine.layouts }, images: new ImageEmbedder(out.doc) };
+  const tools = { text: { setter: new TextSetter(out.doc, engine.services.fonts, { layout: engine.services.text, subsets: engine.services.subsets }), layouts: engine.layouts }, images: new ImageEmbedder(out.doc) };
   const byPage = new Map<number, TemplateField[]>();
   for (const f of fields) byPage.set(f.pageNum, [...(byPage.get(f.pageNum) ?? []), f]);
 
@@ -78,7 +80,7 @@ export async function renderPlan(
     used.add(index);
     const pageFields = byPage.get(index) ?? [];
     const draws = pageDraws(planned, pageFields, options);
-    const holdsFields = options.fields !== undefined && planned.fields.length > 0;
+    const holdsFields = options.fields !== undefined && (planned.fields.length > 0 || (first && options.widgetPages?.has(index) === true));
     if (keepPageTree && !draws && !holdsFields && !out.annotationsChange(index, annotationOptions)) {
       // Untouched: the template's page object is used as it is, nothing is written for it.
       pageRefs.push(prepared.pages[index]!.ref);

@@ -1,0 +1,91 @@
+import type { PDFPage } from '@cantoo/pdf-lib';
+import type { InteractiveFieldSpec, PdfRect } from '../acroform/index.js';
+import type { Box, Content, FilledField, ResolvedStyle, VerticalAlignment } from '../fill/normalize/types.js';
+import type { FieldType, Rect, TemplateField } from '../template/index.js';
+
+/** The request's defaults that shape how a value is drawn. */
+export interface FormatOptions {
+  checkboxCharacter: string;
+  checkboxSquare: boolean;
+}
+
+/** Template rects moved by the row offset (overflow columns repeat the field's geometry down the page). */
+export interface Placement {
+  dx: number;
+  dy: number;
+}
+
+/** A value formatted for its field: strings per part (what an AcroForm writer stores) and what to draw flat. */
+export interface Formatted {
+  values: Record<string, string>;
+  contents: Content[];
+}
+
+export type FormatOutcome = { ok: true; result: Formatted } | { ok: false; message: string };
+
+/** One value (unwrapped from its value object, never empty) to validate and format for `field`. */
+export interface FormatInput {
+  field: TemplateField;
+  raw: unknown;
+  /** The field's rect moved by `at`. */
+  box: Box;
+  at: Placement;
+  style: ResolvedStyle;
+  options: FormatOptions;
+}
+
+/** What every widget of one filled field shares. */
+export type WidgetCommon = Pick<InteractiveFieldSpec, 'pageIndex' | 'style' | 'readOnly' | 'rotation'>;
+
+/** One filled field to write as interactive fields (useInteractiveFields). */
+export interface InteractiveInput {
+  filled: FilledField;
+  /** The field's name (with the value's array indices). */
+  name: string;
+  common: WidgetCommon;
+  /** A template rect of the field (moved like the value) → the widget's rect in the page's user space. */
+  at: (r: Rect) => PdfRect;
+  /** The request's checkbox character (undefined: viewers' usual drawn check mark). */
+  checkboxCharacter?: string;
+  checkboxSquare: boolean;
+  /** Draws a mark exactly as flat output does, into a widget appearance of `width` × `height`. */
+  paintMark: (target: PDFPage, width: number, height: number, char: string, square: boolean) => void;
+}
+
+/** What the importer knows of one widget of a fillable PDF's field. */
+export interface AcroFieldFacts {
+  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
+  multiline: boolean;
+  /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
+  comb: boolean;
+  maxLength?: number;
+}
+
+/**
+ * One field type: everything the engine does with a value of that type, in one module.
+ * Flat drawing is the `contents` that `format` returns (text, cells, lines, mark, dot,
+ * image: src/fill/render draws each kind); interactive writing is `interactive`.
+ */
+export interface FieldTypeModule {
+  readonly type: FieldType;
+  /** Validates a value and formats it: what is stored and what is drawn, or a message for the 400. */
+  format(input: FormatInput): FormatOutcome;
+  /**
+   * Why a template field's `format` cannot be used for this type (the 400 on
+   * `template.fields[i].format`); types without it ignore `format`. Date and numeric types
+   * check their grammar in src/format.
+   */
+  formatProblem?(format: string): string | undefined;
+  /** Level 5 of the style precedence; default `middle`. */
+  verticalAlignment?(field: TemplateField): VerticalAlignment;
+  /** An array value is this type's own value (textWrap's lines), not a page repeat; only an array of arrays repeats. */
+  readonly arrayIsValue?: boolean;
+  /** The widgets of a filled field; none for types that stay drawn into the page (images). */
+  interactive(input: InteractiveInput): InteractiveFieldSpec[];
+  /** The value for a fillable PDF's own field (acroFieldName); default the single value or ''. */
+  ownFieldValue?(filled: FilledField): string | boolean;
+  /** The boxes debug output outlines; default the rect and every rect the field holds. */
+  debugBoxes?(field: TemplateField): Rect[];
+  /** Claims a widget of a fillable PDF (checked in the registry's import order): the field's type-specific properties. */
+  importAcro?(facts: AcroFieldFacts): Partial<TemplateField> | undefined;
+}

@@ -1,0 +1,51 @@
+import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { addSignatureFields } from '../acroform/index.js';
+import { PDF } from '../pdf/index.js';
+import { pdfRect } from './interactive.js';
+import type { Box, FillPlan } from './normalize/types.js';
+import type { PageFrame } from './output/prepared-template.js';
+
+/**
+ * An empty signature field written by the fill itself (a packet's signature and
+ * initial fields): placed like a template field, in points from the top-left of
+ * the template page as shown.
+ */
+export interface FillSignatureField {
+  /** Field name; no period (a /Sig field is not put in a hierarchy). */
+  name: string;
+  kind: 'signature' | 'initial';
+  /** Template page (0-based); the field goes on the first output page made from it. */
+  pageNum: number;
+  rect: Box;
+}
+
+/**
+ * The fill's finishing step for signature fields, in the fill's own update
+ * session: the filled file is not parsed a second time to receive them (that
+ * re-parse was most of a packet's cost over its fills). Flat output gets a new
+ * form holding only these fields; interactive output adds them to the form the
+ * interactive step made, or to the template's own form.
+ */
+export function signatureFieldsInUpdate(fields: readonly FillSignatureField[], plan: FillPlan, frames: readonly PageFrame[], flat: boolean) {
+  const outputIndex = new Map<number, number>();
+  plan.pages.forEach((p, i) => {
+    if (!outputIndex.has(p.templatePage)) outputIndex.set(p.templatePage, i);
+  });
+  return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, formRef: PDFRef | undefined): PDFRef | undefined => {
+    const own = flat ? undefined : doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
+    let ref = formRef;
+    let acroForm = ref ? doc.context.lookup(ref, PDFDict) : own;
+    if (!acroForm) {
+      acroForm = doc.context.obj({ Fields: [] });
+      ref = doc.context.register(acroForm);
+    }
+    const specs = fields.map((f) => ({
+      name: f.name,
+      kind: f.kind,
+      pageIndex: outputIndex.get(f.pageNum) ?? pages.length,
+      rect: pdfRect(f.rect, frames[f.pageNum]!),
+    }));
+    addSignatureFields(doc, specs, 'signatureFields', { pages, acroForm, ownForm: acroForm === own });
+    return ref;
+  };
+}
