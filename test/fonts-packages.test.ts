@@ -1,9 +1,10 @@
 /**
  * Web-font catalogue names from font packages installed from npm (#21): the
- * `@fontsource/roboto-slab` devDependency (WOFF files split by script, decoded by
+ * `@fontsource/roboto-slab` devDependency (WOFF/WOFF2 files split by script, decoded by
  * fontkit) resolves "Roboto Slab" exactly and case-sensitively in Markdown and fill.
  * System font folders are switched off so the faces can only come from the package.
  */
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { listFontPackages, scanFontPackages } from '../src/fonts/packages.js';
+import { woff2ToSfnt } from '../src/fonts/woff2.js';
+import fontkit, { type Font } from '@cantoo/fontkit';
 import { popplerText, qpdfCheck } from './helpers/pdf.js';
 import { repoRoot, runCastpress } from './helpers/cli.js';
 import { statusOf } from './helpers/errors.js';
@@ -85,19 +88,48 @@ describe('font packages (@fontsource) as a catalogue source', () => {
   }, 120_000);
 });
 
-describe('font packages: what is left out', () => {
-  it('a face with only WOFF2 files (fontkit cannot subset them safely) and a folder without metadata give no family', async () => {
+describe('font packages: WOFF2-only faces', () => {
+  it('woff2ToSfnt rebuilds every glyph, composites included, exactly as fontkit draws the WOFF2', () => {
+    for (const name of ['latin-400-normal', 'cyrillic-700-normal', 'vietnamese-400-normal']) {
+      const bytes = readFileSync(path.join(pkg, 'files', `roboto-slab-${name}.woff2`));
+      const woff2 = fontkit.create(bytes) as Font;
+      const rebuilt = fontkit.create(Buffer.from(woff2ToSfnt(bytes))) as Font;
+      expect(rebuilt.numGlyphs).toBe(woff2.numGlyphs);
+      let composites = 0;
+      for (let id = 0; id < woff2.numGlyphs; id++) {
+        const a = woff2.getGlyph(id)!;
+        const b = rebuilt.getGlyph(id)!;
+        expect(b.path.toSVG(), `${name} glyph ${id}`).toBe(a.path.toSVG());
+        expect(b.advanceWidth).toBe(a.advanceWidth);
+        if (((b as unknown as { _decode(): { numberOfContours: number } | null })._decode()?.numberOfContours ?? 0) < 0) composites++;
+      }
+      expect(composites, name).toBeGreaterThan(0);
+    }
+  });
+
+  it('a package with only WOFF2 files draws with them (subset embedded, text extracts); a folder without metadata gives no family', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontpkg-'));
     try {
       const only2 = path.join(dir, '@fontsource', 'only-woff2');
       await mkdir(path.join(only2, 'files'), { recursive: true });
-      await writeFile(path.join(only2, 'metadata.json'), JSON.stringify({ id: 'only-woff2', family: 'Only Woff2', subsets: ['latin'], weights: [400], styles: ['normal'], defSubset: 'latin' }));
-      await copyFile(path.join(pkg, 'files', 'roboto-slab-latin-400-normal.woff2'), path.join(only2, 'files', 'only-woff2-latin-400-normal.woff2'));
+      await writeFile(path.join(only2, 'metadata.json'), JSON.stringify({ id: 'only-woff2', family: 'Only Woff2', subsets: ['latin', 'cyrillic'], weights: [400], styles: ['normal'], defSubset: 'latin' }));
+      for (const subset of ['latin', 'cyrillic']) {
+        await copyFile(path.join(pkg, 'files', `roboto-slab-${subset}-400-normal.woff2`), path.join(only2, 'files', `only-woff2-${subset}-400-normal.woff2`));
+      }
       await mkdir(path.join(dir, '@fontsource', 'no-metadata', 'files'), { recursive: true });
       expect(listFontPackages([dir])).toHaveLength(2);
-      expect(scanFontPackages(listFontPackages([dir])).size).toBe(0);
-      const registry = new FontRegistry({ packages: [dir], systemDirectories: [] });
-      expect(registry.hasFamily('Only Woff2')).toBe(false);
+      expect([...scanFontPackages(listFontPackages([dir])).keys()]).toEqual(['Only Woff2']);
+      const woff2Engine = createEngine({ fonts: { packages: [dir], systemDirectories: [] } });
+      try {
+        const pdf = await woff2Engine.generate({ fontFamily: 'Only Woff2', logo: false, includeTimestamp: false, data: [{ content: 'Crème brûlée, Ёлка и йод' }] });
+        await qpdfCheck(pdf);
+        const fonts = await pageFonts(pdf);
+        expect(fonts.filter((f) => f.startsWith('RobotoSlab-Regular'))).toHaveLength(2);
+        expect(fonts.some((f) => f.startsWith('NotoSans'))).toBe(false);
+        expect((await popplerText(pdf)).join('\n')).toContain('Crème brûlée, Ёлка и йод');
+      } finally {
+        await woff2Engine.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -6,11 +6,9 @@
  * face is split into subset files by script (latin, latin-ext, cyrillic, greek, …).
  * The family name is the metadata's `family`, the catalogue's exact name.
  *
- * The `.woff` (WOFF 1.0) files are used, parsed by fontkit like any font. WOFF2 files are
- * not: fontkit reads their glyphs, but its subsetter copies glyph bytes by `loca` offsets
- * into the transformed WOFF2 `glyf` table, which yields broken glyphs or a RangeError on
- * composite glyphs (seen with Roboto Slab in Markdown). Fontsource ships both formats, so
- * a face that has only WOFF2 is left out rather than embedded wrong.
+ * The `.woff` (WOFF 1.0) file of a face is used, parsed by fontkit like any font; a face with
+ * only `.woff2` uses that, rebuilt into TrueType first (woff2.ts: fontkit's subsetter cannot
+ * embed WOFF2's transformed glyphs).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,8 +85,11 @@ function weightFor(weights: readonly number[], bold: boolean): number | undefine
 }
 
 function faceFile(dir: string, id: string, subset: string, weight: number, style: string): string | undefined {
-  const file = join(dir, 'files', `${id}-${subset}-${weight}-${style}.woff`);
-  return existsSync(file) ? file : undefined;
+  for (const ext of ['woff', 'woff2']) {
+    const file = join(dir, 'files', `${id}-${subset}-${weight}-${style}.${ext}`);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
 }
 
 const SLOTS: ReadonlyArray<[FontWeight, boolean, string]> = [

@@ -4,6 +4,7 @@ import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
 import { listFontPackages, scanFontPackages } from './packages.js';
+import { isWoff2, woff2ToSfnt } from './woff2.js';
 import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
 import { bundledFontsDir, defaultSystemFontDirs, envFontPackages } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
@@ -219,7 +220,9 @@ export class FontRegistry {
     let parsed = this.#files.get(source.path);
     if (!parsed) {
       if (isEngineFace(source) && !existsSync(source.path)) throw new MissingFontError(source);
-      parsed = fontkit.create(readFileSync(source.path));
+      const bytes = readFileSync(source.path);
+      // WOFF2 is rebuilt into the TrueType it encodes: fontkit cannot subset WOFF2's transformed glyf (woff2.ts).
+      parsed = fontkit.create(isWoff2(bytes) ? Buffer.from(woff2ToSfnt(bytes)) : bytes);
       this.#files.set(source.path, parsed);
     }
     let font: Font | null;
