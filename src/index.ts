@@ -7,7 +7,7 @@
  *     await engine.close();
  */
 export { Engine, createEngine, DEFAULT_LIMITS } from './engine/index.js';
-export type { EngineOptions, FillCallOptions, GenerateCallOptions, Limits } from './engine/index.js';
+export type { EngineOptions, FillCallOptions, GenerateCallOptions, Limits, RenderedPdf } from './engine/index.js';
 export type { FillSignatureField } from './fill/index.js';
 export * from './errors/index.js';
 export { encryptDataString, decryptDataString } from './crypto/index.js';

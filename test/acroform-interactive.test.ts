@@ -3,7 +3,8 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { addInteractiveFields, flattenForm, type FieldTextStyle, type InteractiveFieldSpec } from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { TextSetter } from '../src/text/index.js';
-import { itemsInRect, pageText, qpdfCheck, readFields, readText } from './helpers/pdf.js';
+import { itemsInRect, openPdf, pageText, qpdfCheck, qpdfFields, readFields, readText } from './helpers/pdf.js';
+import { renderPages } from './helpers/render.js';
 
 let registry: FontRegistry;
 beforeAll(() => {
@@ -101,5 +102,43 @@ describe('addInteractiveFields', () => {
     ]);
     const names = (await readFields(pdf)).map((f) => f.name).sort();
     expect(names).toEqual(['dup', 'dup_2']);
+  });
+
+  it('writes a widget box (/MK, /BS) into every appearance, check-box on states, multi-select lists and radios in unison', async () => {
+    const box = { border: [1, 0, 0] as [number, number, number], borderWidth: 2, background: [0.9, 0.9, 1] as [number, number, number] };
+    const pdf = await build([
+      { name: 'boxed', kind: 'text', pageIndex: 0, rect: at(50, 50, 200, 30), value: 'x', style, box },
+      { name: 'plain', kind: 'text', pageIndex: 0, rect: at(50, 100, 200, 30), value: 'y', style },
+      { name: 'ok', kind: 'checkbox', pageIndex: 0, rect: at(50, 150, 14, 14), value: true, style, onState: 'I agree' },
+      { name: 'pick', kind: 'list', pageIndex: 0, rect: at(50, 200, 100, 60), value: '', style, multiSelect: true, selected: ['a', 'c'], choices: [{ exportValue: 'a' }, { exportValue: 'b' }, { exportValue: 'c' }] },
+      { name: 'twice', kind: 'radio', pageIndex: 0, rect: at(50, 300, 14, 14), value: 'v', style, box: { ...box, round: true }, options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }] },
+      { name: 'twice', kind: 'radio', pageIndex: 1, rect: at(50, 300, 14, 14), value: 'v', style, options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }] },
+    ]);
+    await qpdfCheck(pdf);
+    const doc = await openPdf(pdf);
+    const annots = (await (await doc.getPage(1)).getAnnotations()) as Array<Record<string, unknown>>;
+    await doc.destroy();
+    const w = (n: string) => annots.find((a) => a.fieldName === n)!;
+    expect(Array.from(w('boxed').borderColor as Uint8ClampedArray)).toEqual([255, 0, 0]);
+    expect(Array.from(w('boxed').backgroundColor as Uint8ClampedArray)).toEqual([230, 230, 255]);
+    expect((w('boxed').borderStyle as { width: number }).width).toBe(2);
+    // without a box: nothing in /MK, as fill's interactive output has always written
+    expect(w('plain').borderColor).toBeNull();
+    expect(w('plain').backgroundColor).toBeNull();
+    expect(w('ok')).toMatchObject({ exportValue: 'I agree', fieldValue: 'I agree' });
+    expect(w('pick').fieldValue).toEqual(['a', 'c']);
+    const flags = new Map((await qpdfFields(pdf)).map((f) => [f.fullname, f.fieldflags]));
+    expect(flags.get('pick')! & (1 << 21)).toBe(1 << 21);
+    expect(flags.get('twice')! & (1 << 25)).toBe(1 << 25);
+    expect((await readFields(pdf)).filter((f) => f.name === 'twice').map((f) => [f.page, f.value])).toEqual([
+      [0, 'v'],
+      [1, 'v'],
+    ]);
+    // The box is drawn: the red border at the left edge, the tint inside, the plain field white.
+    const [page] = await renderPages(pdf, 2);
+    const px = (x: number, top: number) => Array.from(page!.rgba.slice((top * 2 * page!.width + x * 2) * 4, (top * 2 * page!.width + x * 2) * 4 + 3));
+    expect(px(50, 65)).toEqual([255, 0, 0]);
+    expect(px(150, 55)).toEqual([230, 230, 255]);
+    expect(px(150, 105)).toEqual([255, 255, 255]);
   });
 });

@@ -2,9 +2,9 @@ import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectGolden } from './helpers/golden.js';
 import { createEngine } from '../src/index.js';
-import { qpdfCheck, readFields, readText } from './helpers/pdf.js';
+import { qpdfCheck, qpdfFields, readFields, readText } from './helpers/pdf.js';
 import { w9Template } from './fixtures/fill/corpus.js';
-import { blankPdf, field, LETTER, template } from './fixtures/fill/templates.js';
+import { blankPdf, field, LETTER, pngDataUrl, template } from './fixtures/fill/templates.js';
 
 const engine = createEngine();
 afterAll(() => engine.close());
@@ -44,6 +44,25 @@ describe('fill: useInteractiveFields', () => {
     const byName = Object.fromEntries((await readFields(all)).map((f) => [f.name, f]));
     expect(byName.name!.readOnly).toBe(false);
     expect(byName.agree!.readOnly).toBe(true);
+  });
+
+  it('imageFile: an image field (push button) whether the value is empty or an image; the image itself is drawn into the page', async () => {
+    const fields = [field('imageFile', { id: 'photo', rect: r(72, 100, 100, 80) }), field('imageFile', { id: 'logo', rect: r(72, 200, 100, 80) })];
+    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { photo: '', logo: await pngDataUrl(20, 10) } });
+    await qpdfCheck(pdf);
+    const fieldsRead = await qpdfFields(pdf);
+    expect(fieldsRead.map((f) => [f.fullname, f.fieldtype, f.fieldflags & (1 << 16)])).toEqual([
+      ['photo', '/Btn', 1 << 16],
+      ['logo', '/Btn', 1 << 16],
+    ]);
+    const widgets = await readFields(pdf);
+    const photo = widgets.find((w) => w.name === 'photo')!;
+    // Top-left 72,100 on a Letter page: PDF y from the bottom.
+    expect(photo.rect.map((v) => Math.round(v))).toEqual([72, 792 - 180, 172, 792 - 100]);
+    // The logo's pixels are page content (under its button), not the button's appearance.
+    const doc = await PDFDocument.load(pdf);
+    const xobjects = doc.getPage(0).node.Resources()!.lookup(PDFName.of('XObject'), PDFDict);
+    expect(xobjects.keys().length).toBe(1);
   });
 
   it('repeated pages get their own fields', async () => {

@@ -49,8 +49,9 @@ describe('forms become AcroForm fields', () => {
     const radios = fields.filter((f) => f.name === 'size');
     expect(radios).toHaveLength(2);
     expect(radios.every((r) => r.radioButton)).toBe(true);
-    // pdf-lib names radio states by index and keeps the export values in /Opt: the second one is on.
+    // Each radio's state is its value (S, M): the second one is on.
     expect(radios.map((r) => r.buttonValue === r.value)).toEqual([false, true]);
+    expect(radios.map((r) => r.buttonValue)).toEqual(['S', 'M']);
     expect(byName.get('country')).toMatchObject({ type: 'Ch', value: ['ca'] });
     expect(byName.get('notes')).toMatchObject({ type: 'Tx', value: 'Line one', multiLine: true });
     expect(byName.get('secret')).toMatchObject({ readOnly: true, maxLen: 8 });

@@ -59,6 +59,10 @@ export interface WidgetBox {
   background?: [number, number, number];
   border?: [number, number, number];
   borderWidth: number;
+  /** Drawn as the ellipse inside the box (a round radio button) instead of the rectangle. */
+  round?: boolean;
+  /** The border is only a line along the bottom (/BS /S /U). */
+  underline?: boolean;
 }
 
 const AUTO_MAX = 12;
@@ -128,11 +132,17 @@ class AppearanceCanvas {
 function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox | undefined, combCells?: number): number {
   if (!box) return 0;
   const ops = canvas.ops;
+  if (box.round) {
+    drawEllipseBox(canvas, width, height, box);
+    return 0;
+  }
   if (box.background) {
     ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), rectangle(0, 0, width, height), fill(), popGraphicsState());
   }
   const bw = box.border ? box.borderWidth : 0;
-  if (box.border && bw > 0) {
+  if (box.border && bw > 0 && box.underline) {
+    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), moveTo(0, bw / 2), lineTo(width, bw / 2), stroke(), popGraphicsState());
+  } else if (box.border && bw > 0) {
     ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw));
     ops.push(rectangle(bw / 2, bw / 2, width - bw, height - bw));
     if (combCells && combCells > 1) {
@@ -142,6 +152,31 @@ function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: W
     ops.push(stroke(), popGraphicsState());
   }
   return bw;
+}
+
+/** Four Béziers approximating the ellipse centred in the box with radii rx, ry. */
+function ellipsePath(cx: number, cy: number, rx: number, ry: number): PDFOperator[] {
+  const kx = 0.5523 * rx;
+  const ky = 0.5523 * ry;
+  return [
+    moveTo(cx + rx, cy),
+    appendBezierCurve(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+    appendBezierCurve(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+    appendBezierCurve(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+    appendBezierCurve(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+    closePath(),
+  ];
+}
+
+/** A round box (radio button): background and border as the ellipse inside the widget. Nothing inside it is inset. */
+function drawEllipseBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox): void {
+  const bw = box.border ? box.borderWidth : 0;
+  const cx = width / 2;
+  const cy = height / 2;
+  if (box.background) canvas.ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), ...ellipsePath(cx, cy, width / 2, height / 2), fill(), popGraphicsState());
+  if (box.border && bw > 0) {
+    canvas.ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), ...ellipsePath(cx, cy, Math.max(0, width / 2 - bw / 2), Math.max(0, height / 2 - bw / 2)), stroke(), popGraphicsState());
+  }
 }
 
 function beginTextField(canvas: AppearanceCanvas, width: number, height: number, inset: number): void {
@@ -447,22 +482,8 @@ export function radioAppearances(doc: PDFDocument, width: number, height: number
   const on = new AppearanceCanvas(doc);
   drawBox(on, width, height, box);
   const r = Math.min(width, height) * 0.25;
-  const cx = width / 2;
-  const cy = height / 2;
-  const k = 0.5523 * r;
   const c = hexToRgb(color) as { red: number; green: number; blue: number };
-  on.ops.push(
-    pushGraphicsState(),
-    setFillingRgbColor(c.red, c.green, c.blue),
-    moveTo(cx + r, cy),
-    appendBezierCurve(cx + r, cy + k, cx + k, cy + r, cx, cy + r),
-    appendBezierCurve(cx - k, cy + r, cx - r, cy + k, cx - r, cy),
-    appendBezierCurve(cx - r, cy - k, cx - k, cy - r, cx, cy - r),
-    appendBezierCurve(cx + k, cy - r, cx + r, cy - k, cx + r, cy),
-    closePath(),
-    fill(),
-    popGraphicsState(),
-  );
+  on.ops.push(pushGraphicsState(), setFillingRgbColor(c.red, c.green, c.blue), ...ellipsePath(width / 2, height / 2, r, r), fill(), popGraphicsState());
   return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
 }
 

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetRotation } from './appearance.js';
+import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
 /** A rectangle in PDF user space: x, y = bottom-left corner. */
@@ -15,7 +15,8 @@ export interface PdfRect {
 export interface InteractiveFieldSpec {
   /** Field name; dots make a hierarchy (`a.b` is field `b` under `a`) unless the document's own form uses `a`. Specs sharing a name and kind become one field with several widgets. */
   name: string;
-  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list';
+  /** `image`: a push button showing nothing of its own (an image field: the picture, if any, is page content under it). */
+  kind: 'text' | 'comb' | 'checkbox' | 'radio' | 'combo' | 'list' | 'image';
   pageIndex: number;
   /** Text, comb, checkbox: the widget. Radio: the group's box (each option has its own rect). */
   rect: PdfRect;
@@ -36,6 +37,17 @@ export interface InteractiveFieldSpec {
   readOnly?: boolean;
   /** Checkbox: draws the checked mark (e.g. the request's checkbox character); default a drawn check mark. */
   checkMark?: CheckMarkPainter;
+  /** Checkbox: the on state's name, which viewers report as the value when checked (default `Yes`). */
+  onState?: string;
+  /** List: several choices may be selected (/Ff MultiSelect); `selected` then holds them. */
+  multiSelect?: boolean;
+  /** List with `multiSelect`: the export values chosen (instead of `value`). */
+  selected?: string[];
+  /**
+   * The widget's own border and background (/MK /BC, /MK /BG, /BS /W), drawn into its appearances.
+   * `round` draws them as the ellipse inside the Rect (radio buttons). Absent: no border, no background.
+   */
+  box?: WidgetBox;
   /**
    * How far the content is turned counterclockwise in the page's user space (/MK /R): a page
    * shown turned by /Rotate needs the same turn for its text to read upright.
@@ -106,6 +118,10 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     return { full, partial: full };
   };
 
+  // Radio groups: the states used so far, and the groups that need RadiosInUnison.
+  const radioStates = new Map<PDFRef, Set<string>>();
+  const unison = new Set<PDFRef>();
+
   const addWidget = (pageIndex: number, widget: PDFDict): PDFRef => {
     const page = pages[pageIndex]!;
     widget.set(PDFName.of('P'), page.ref);
@@ -117,16 +133,22 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
   /** A radio group's option widgets on one page, as kids of `fieldRef`; the state chosen by the value, if any. */
   const addOptions = (spec: InteractiveFieldSpec, fieldRef: PDFRef, kids: PDFArray): string | undefined => {
     let selected: string | undefined;
+    const states = radioStates.get(fieldRef) ?? new Set<string>();
+    radioStates.set(fieldRef, states);
     (spec.options ?? []).forEach((opt, i) => {
       // The export value is the state name itself (a PDF name may hold any UTF-8), so viewers report it as the value.
       const state = opt.exportValue || String(i);
-      const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor);
-      const on = spec.value !== '' && spec.value === opt.exportValue && selected === undefined;
+      // The same value on several buttons (a control repeated on every page): they turn on and off together.
+      if (states.has(state)) unison.add(fieldRef);
+      states.add(state);
+      const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor, spec.box ? { box: spec.box } : {});
+      const on = spec.value !== '' && spec.value === opt.exportValue;
       if (on) selected = state;
       const stateName = textName(state);
       const normal = context.obj({ Off: apps.off });
       normal.set(stateName, apps.on);
-      const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: {} });
+      const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: mkOf(spec.box, 0) });
+      if (spec.box) widget.set(PDFName.of('BS'), bsOf(doc, spec.box));
       widget.set(PDFName.of('AP'), context.obj({ N: normal }));
       widget.set(PDFName.of('AS'), on ? stateName : PDFName.of('Off'));
       kids.push(addWidget(spec.pageIndex, widget));
@@ -146,6 +168,9 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
         continue;
       }
       const widget = widgetFor(doc, spec, text, layouts);
+      // A check box checked on a later widget: the field's value is that widget's on state.
+      const shown = widget.get(PDFName.of('AS'));
+      if (spec.kind === 'checkbox' && shown instanceof PDFName && shown !== PDFName.of('Off') && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), shown);
       widget.set(PDFName.of('Parent'), existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
       kidsOf(existing.dict).push(ref);
@@ -170,6 +195,24 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       kids.push(addWidget(spec.pageIndex, widget));
     }
   }
+  for (const ref of unison) {
+    const field = context.lookup(ref, PDFDict);
+    const ff = field.lookup(PDFName.of('Ff'));
+    field.set(PDFName.of('Ff'), PDFNumber.of((ff instanceof PDFNumber ? ff.asNumber() : 0) | FF.radiosInUnison));
+  }
+}
+
+/** /MK of a widget: its turn and, when it has a box, its background and border colours. */
+function mkOf(box: WidgetBox | undefined, rotation: WidgetRotation): Record<string, number | number[]> {
+  const mk: Record<string, number | number[]> = rotation !== 0 ? { R: rotation } : {};
+  if (box?.background) mk.BG = box.background;
+  if (box?.border && box.borderWidth > 0) mk.BC = box.border;
+  return mk;
+}
+
+/** /BS of a widget with a box: solid or underline, its border width (0 when it has none), as the appearance draws it. */
+function bsOf(doc: PDFDocument, box: WidgetBox): PDFDict {
+  return doc.context.obj({ Type: 'Border', W: box.border ? box.borderWidth : 0, S: box.underline ? 'U' : 'S' });
 }
 
 function kidsOf(field: PDFDict): PDFArray {
@@ -249,8 +292,13 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
     }
     case 'checkbox':
       field.set(PDFName.of('FT'), PDFName.of('Btn'));
-      field.set(PDFName.of('V'), PDFName.of(spec.value === true || spec.value === 'true' ? 'Yes' : 'Off'));
+      field.set(PDFName.of('V'), spec.value === true || spec.value === 'true' ? textName(spec.onState || 'Yes') : PDFName.of('Off'));
       field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
+      break;
+    case 'image':
+      // Acrobat's image field is a push button; it holds no value (the picture is its icon or, here, page content).
+      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      flags |= FF.pushbutton;
       break;
     case 'radio':
       field.set(PDFName.of('FT'), PDFName.of('Btn'));
@@ -262,6 +310,19 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
       field.set(PDFName.of('FT'), PDFName.of('Ch'));
       if (spec.kind === 'combo') flags |= FF.combo;
       const choices = spec.choices ?? [];
+      if (spec.kind === 'list' && spec.multiSelect) {
+        flags |= FF.multiSelect;
+        const rows = choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : []));
+        const opt = choices.map((c) => (c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)])));
+        field.set(PDFName.of('Opt'), context.obj(opt));
+        // One value is a text string, several an array of them (PDF 32000 §12.7.4.4); /I lists the rows.
+        const values = rows.map((i) => PDFHexString.fromText(choices[i]!.exportValue));
+        if (values.length === 1) field.set(PDFName.of('V'), values[0]!);
+        else if (values.length > 1) field.set(PDFName.of('V'), context.obj(values));
+        if (rows.length > 0) field.set(PDFName.of('I'), context.obj(rows));
+        field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+        break;
+      }
       // [export, shown] pairs only where they differ, as the spec allows (PDF 32000 §12.7.4.4).
       const opt = choices.map((c) =>
         c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
@@ -286,12 +347,23 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   // The box as its content reads; the appearance's /Matrix turns it onto the Rect.
   const width = turned ? spec.rect.height : spec.rect.width;
   const height = turned ? spec.rect.width : spec.rect.height;
-  const mk = rotation !== 0 ? { R: rotation } : {};
-  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: mk };
+  const mk = mkOf(spec.box, rotation);
+  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: mk, ...(spec.box ? { BS: bsOf(doc, spec.box) } : {}) };
+  const box = spec.box ? { box: spec.box } : {};
   if (spec.kind === 'checkbox') {
-    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark, rotation });
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark, rotation, ...box });
     const on = spec.value === true || spec.value === 'true';
-    return context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AP: { N: { Yes: apps.on, Off: apps.off } }, AS: on ? 'Yes' : 'Off' });
+    const onState = textName(spec.onState || 'Yes');
+    const normal = context.obj({ Off: apps.off });
+    normal.set(onState, apps.on);
+    const widget = context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AS: on ? onState : PDFName.of('Off') });
+    widget.set(PDFName.of('AP'), context.obj({ N: normal }));
+    return widget;
+  }
+  if (spec.kind === 'image') {
+    // An empty appearance: the picture drawn into the page under the button stays visible.
+    const ap = context.register(context.formXObject([], { BBox: [0, 0, width, height] }));
+    return context.obj({ ...base, MK: { ...mk, TP: 1 }, AP: { N: ap } });
   }
   const value = String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value);
   const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : undefined;
@@ -299,6 +371,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
   const shown = spec.kind === 'text' && spec.password ? '\u2022'.repeat(Array.from(clipped).length) : clipped;
   const choices = spec.choices ?? [];
   const chosen = choices.findIndex((c) => c.exportValue === value);
+  const chosenRows = spec.kind === 'list' && spec.multiSelect ? choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : [])) : chosen >= 0 ? [chosen] : [];
   const labelOf = (i: number): string => choices[i]!.label ?? choices[i]!.exportValue;
   if (spec.kind === 'combo' || spec.kind === 'list') {
     // A combo shows the chosen choice's label (or the typed text); a list shows its rows, the chosen one highlighted.
@@ -308,8 +381,9 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
       value: spec.kind === 'combo' ? (chosen >= 0 ? labelOf(chosen) : value) : '',
       style: spec.style,
       rotation,
-      ...(spec.kind === 'list' ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosen >= 0 ? [chosen] : []), topIndex: 0 } } : {}),
+      ...(spec.kind === 'list' ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosenRows), topIndex: 0 } } : {}),
       ...(layouts ? { layouts } : {}),
+      ...box,
     });
     return context.obj({ ...base, AP: { N: ap } });
   }
@@ -322,6 +396,7 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
     rotation,
     ...(layouts ? { layouts } : {}),
+    ...box,
   });
   return context.obj({ ...base, AP: { N: ap } });
 }

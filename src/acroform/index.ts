@@ -5,6 +5,6 @@ export { flattenForm } from './flatten.js';
 export type { AppearanceChecks } from './appearance-check.js';
 export { drawWidgetLooks, widgetField } from './widget-look.js';
 export { combFirstCell, widestWord } from './appearance.js';
-export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo } from './appearance.js';
+export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo, WidgetBox } from './appearance.js';
 export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';
 export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';

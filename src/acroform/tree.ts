@@ -55,6 +55,7 @@ export const FF = {
   pushbutton: 1 << 16,
   combo: 1 << 17,
   fileSelect: 1 << 20,
+  multiSelect: 1 << 21,
   doNotScroll: 1 << 23,
   comb: 1 << 24,
   richText: 1 << 25,

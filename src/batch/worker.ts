@@ -3,8 +3,8 @@
  * it creates its engine (fonts, template cache, one Chromium) on its first job
  * and keeps it for the thread's life.
  */
-import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
-import { httpResolver, ResponseCache, type HttpResolverOptions, type ResourceProblem } from '../resources/index.js';
+import { createEngine, type Engine, type EngineOptions, type RenderedPdf } from '../engine/index.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions} from '../resources/index.js';
 import path from 'node:path';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
@@ -36,10 +36,8 @@ export interface RequestTask {
   body: unknown;
 }
 
-/** What `request` hands back: the bytes (and the template's title, for the file name), or the typed error. */
-export type RequestOutcome =
-  | { ok: true; pdf: Uint8Array; templateTitle?: string; problems?: ResourceProblem[] }
-  | { ok: false; status: number; error: ErrorBody };
+/** What `request` hands back: the rendered PDF (bytes, title, page count, outputFormat, problems), or the typed error. */
+export type RequestOutcome = ({ ok: true } & RenderedPdf) | { ok: false; status: number; error: ErrorBody };
 
 interface ThreadState {
   engine: Engine;
@@ -91,17 +89,10 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
 export async function request(task: RequestTask): Promise<RequestOutcome> {
   const { engine } = threadState({ engine: task.engine, baseDir: process.cwd() });
   try {
-    // Resources that did not load travel back with the PDF: the server logs and reports them.
-    const problems: ResourceProblem[] = [];
-    const onResourceProblem = (p: ResourceProblem) => problems.push(p);
-    if (task.kind === 'generate') return { ok: true, pdf: await engine.generate(task.body, { onResourceProblem }), problems };
-    let templateTitle: string | undefined;
-    const onTemplate = (t: { title?: string }) => {
-      templateTitle = t.title;
-    };
-    const options = { onTemplate, onResourceProblem, ...(task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber }) };
-    const pdf = await engine.fill(task.template ?? '', task.body, options);
-    return { ok: true, pdf, templateTitle, problems };
+    // Title, page count, outputFormat and the resources that did not load travel back with the PDF.
+    if (task.kind === 'generate') return { ok: true, ...(await engine.generateDocument(task.body)) };
+    const options = task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber };
+    return { ok: true, ...(await engine.fillDocument(task.template ?? '', task.body, options)) };
   } catch (e) {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };

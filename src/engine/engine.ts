@@ -45,6 +45,30 @@ export interface FillCallOptions {
   signatureFields?: readonly FillSignatureField[];
 }
 
+/** A rendered PDF with what callers need besides its bytes (engine.fillDocument, engine.generateDocument). */
+export interface RenderedPdf {
+  pdf: Uint8Array;
+  pageCount: number;
+  /** The title written into the PDF's metadata, if any. */
+  title?: string;
+  /** The request's validated outputFormat (default `pdf`): the server answers `url` with a link. */
+  outputFormat: 'pdf' | 'url';
+  /** http(s) resources that did not load (empty for HTML: Chromium's loads are not reported). */
+  problems: ResourceProblem[];
+}
+
+function rendered(out: { pdf: Uint8Array; pageCount: number; title?: string }, outputFormat: 'pdf' | 'url' | undefined, problems: ResourceProblem[]): RenderedPdf {
+  return { ...out, outputFormat: outputFormat ?? 'pdf', problems };
+}
+
+/** Collects a call's resource problems and still tells the caller's callback. */
+function collect(into: ResourceProblem[], onProblem?: (problem: ResourceProblem) => void): (problem: ResourceProblem) => void {
+  return (problem) => {
+    into.push(problem);
+    onProblem?.(problem);
+  };
+}
+
 export interface GenerateCallOptions {
   /** As for fill: Markdown images and the logo; in HTML mode stylesheets, images and fonts (fetched through the engine's resolver). */
   onResourceProblem?: (problem: ResourceProblem) => void;
@@ -100,6 +124,15 @@ export class Engine {
 
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
   async fill(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<Uint8Array> {
+    return (await this.fillDocument(template, request, callOptions)).pdf;
+  }
+
+  /**
+   * `fill`, with what callers need besides the bytes: the title written into the PDF (the
+   * request's, else the template's), the page count, the validated outputFormat and the
+   * resources that did not load.
+   */
+  async fillDocument(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
     // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
     // template's fonts and, in fill(), each value against its field. The 404 of an unknown
@@ -127,12 +160,14 @@ export class Engine {
       if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
     });
     if (resolved.style?.fontFamily) errors.push(...this.familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
-    return fill(resolved, parsedRequest, {
-      services: this.servicesFor(callOptions.onResourceProblem),
+    const problems: ResourceProblem[] = [];
+    const out = await fill(resolved, parsedRequest, {
+      services: this.servicesFor(collect(problems, callOptions.onResourceProblem)),
       cache: this.fillCache,
       ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
       errors,
     });
+    return rendered(out, parsedRequest.outputFormat, problems);
   }
 
   /** The template an EID names, as `fill` would use it (callers that read a template before filling it: packets). */
@@ -143,17 +178,26 @@ export class Engine {
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */
   async generate(request: unknown, callOptions: GenerateCallOptions = {}): Promise<Uint8Array> {
+    return (await this.generateDocument(request, callOptions)).pdf;
+  }
+
+  /** `generate`, with the title, page count, validated outputFormat and resources that did not load. */
+  async generateDocument(request: unknown, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
       // Loaded on first use: Chromium's driver costs more to import than everything else together.
-      const { renderHtml } = await import('../html/index.js');
-      const onResourceProblem = callOptions.onResourceProblem;
-      return renderHtml(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, ...(onResourceProblem ? { onResourceProblem } : {}) });
+      const { renderHtmlDocument } = await import('../html/index.js');
+      const problems: ResourceProblem[] = [];
+      const onResourceProblem = collect(problems, callOptions.onResourceProblem);
+      const out = await renderHtmlDocument(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, onResourceProblem });
+      return rendered(out, parsed.outputFormat, problems);
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');
-    return generateMarkdown(parsed, this.servicesFor(callOptions.onResourceProblem));
+    const problems: ResourceProblem[] = [];
+    const out = await generateMarkdown(parsed, this.servicesFor(collect(problems, callOptions.onResourceProblem)));
+    return rendered({ ...out, ...(parsed.title !== undefined ? { title: parsed.title } : {}) }, parsed.outputFormat, problems);
   }
 
   /**

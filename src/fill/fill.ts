@@ -29,7 +29,14 @@ export const DEFAULT_CHECKBOX_CHARACTER = 'X';
  * Fill: template + validated request → PDF bytes.
  * normalize (styles, values, pages) → load images → render over the template's pages → append as an update.
  */
-export async function fill(template: Template, request: FillRequest, ctx: FillContext): Promise<Uint8Array> {
+/** A fill's PDF, with its page count and the title written into it (the request's, else the template's). */
+export interface FillOutput {
+  pdf: Uint8Array;
+  pageCount: number;
+  title?: string;
+}
+
+export async function fill(template: Template, request: FillRequest, ctx: FillContext): Promise<FillOutput> {
   const prepared = await ctx.cache.get(template.pdf).catch((e: unknown) => {
     // A 400 found earlier still comes first, as when the body was checked before the PDF was read.
     if (ctx.errors?.length) throw new ValidationError([...ctx.errors]);
@@ -59,14 +66,16 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   const interactive = request.useInteractiveFields ?? false;
   const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
   const frames = prepared.pages.map((p) => p.frame);
-  return renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks }, {
+  const title = request.title ?? template.title;
+  const pdf = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks }, {
     flat: !interactive,
     stripAnnotations: request.stripAnnotations ?? false,
     drawDebugBoxes: request.drawDebugBoxes ?? false,
     borderColor: request.borderColor,
-    title: request.title ?? template.title,
+    title,
     ...formSteps(interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined, signatureFields, plan, frames, !interactive),
   });
+  return title === undefined ? { pdf, pageCount: plan.pages.length } : { pdf, pageCount: plan.pages.length, title };
 }
 
 /** The form steps of the update, in order: interactive fields, then signature fields (with the pages they need written). */

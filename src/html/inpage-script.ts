@@ -241,34 +241,89 @@ export const INPAGE_SOURCE = String.raw`
       for (const part of table.querySelectorAll(':scope > thead, :scope > tfoot')) part.style.setProperty('break-inside', 'auto', 'important');
     }
   }
+  const CONTROLS = 'input[name], select[name], textarea[name]';
+  /** A named form control as a field description (its look from the computed style), or null when it is no field. */
+  function describeControl(el, id) {
+    const name = el.getAttribute('name');
+    if (!name) return null;
+    let kind;
+    const tag = el.tagName;
+    if (tag === 'TEXTAREA') kind = 'textarea';
+    else if (tag === 'SELECT') kind = el.multiple ? 'list' : 'combo';
+    else {
+      const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
+      if (TEXT_TYPES.has(type)) kind = type === 'password' ? 'password' : 'text';
+      else if (type === 'checkbox' || type === 'radio') kind = type;
+      else return null;
+    }
+    const rect = el.getBoundingClientRect();
+    if (rect.width === 0 && rect.height === 0) return null;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility !== 'visible') return null;
+    const f = { id, kind, name, width: rect.width, height: rect.height, fontSize: parseFloat(cs.fontSize) || 12,
+      color: cs.color, readOnly: el.readOnly === true || el.disabled === true, required: el.required === true,
+      maxLength: typeof el.maxLength === 'number' && el.maxLength > 0 ? el.maxLength : 0, textAlign: cs.textAlign,
+      look: { appearance: cs.appearance, borderStyle: cs.borderTopStyle, borderWidth: parseFloat(cs.borderTopWidth) || 0,
+        borderColor: cs.borderTopColor, background: cs.backgroundColor, radius: cs.borderTopLeftRadius,
+        bottomStyle: cs.borderBottomStyle, bottomWidth: parseFloat(cs.borderBottomWidth) || 0, bottomColor: cs.borderBottomColor } };
+    if (kind === 'checkbox' || kind === 'radio') { f.checked = el.checked; const v = el.getAttribute('value'); if (v !== null) f.value = v; }
+    else if (kind === 'combo' || kind === 'list') { f.options = [...el.options].map((o) => [o.value, o.text, o.selected]); }
+    else f.value = el.value;
+    return f;
+  }
   function prepareForms() {
-    const controls = document.querySelectorAll('form input[name], form select[name], form textarea[name]');
-    for (const el of controls) {
-      const name = el.getAttribute('name');
-      if (!name) continue;
-      let kind;
-      const tag = el.tagName;
-      if (tag === 'TEXTAREA') kind = 'textarea';
-      else if (tag === 'SELECT') kind = el.multiple ? 'list' : 'combo';
-      else {
-        const type = (el.getAttribute('type') || 'text').trim().toLowerCase();
-        if (TEXT_TYPES.has(type)) kind = type === 'password' ? 'password' : 'text';
-        else if (type === 'checkbox' || type === 'radio') kind = type;
-        else continue;
-      }
-      const rect = el.getBoundingClientRect();
-      if (rect.width === 0 && rect.height === 0) continue;
-      const cs = getComputedStyle(el);
-      if (cs.display === 'none' || cs.visibility !== 'visible') continue;
-      const f = { id: idFor(el, 'f'), kind, name, width: rect.width, height: rect.height, fontSize: parseFloat(cs.fontSize) || 12,
-        color: cs.color, readOnly: el.readOnly === true || el.disabled === true, required: el.required === true,
-        maxLength: typeof el.maxLength === 'number' && el.maxLength > 0 ? el.maxLength : 0, textAlign: cs.textAlign };
-      if (kind === 'checkbox' || kind === 'radio') { f.checked = el.checked; f.value = el.getAttribute('value') || 'on'; }
-      else if (kind === 'combo' || kind === 'list') { f.options = [...el.options].map((o) => [o.value, o.text, o.selected]); }
-      else f.value = el.value;
+    for (const el of document.querySelectorAll(CONTROLS)) {
+      if (!el.closest('form')) continue;
+      const f = describeControl(el, '');
+      if (!f) continue;
+      f.id = idFor(el, 'f');
       S.forms.push(f);
       el.style.setProperty('visibility', 'hidden', 'important');
     }
+    S.layoutWidth = document.documentElement.clientWidth;
+  }
+  /**
+   * Sizes of body controls as laid out at the printed content width of their page
+   * (groups: content width in px → control ids). The screen layout is at the
+   * viewport's width, the request's default page, not the document's @page size:
+   * the root is given the page's content width (less its own margins) while measuring.
+   */
+  function measureForms(groups) {
+    const html = document.documentElement;
+    const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
+    const cs = getComputedStyle(html);
+    const sum = (props) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
+    const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
+    const out = {};
+    for (const [width, ids] of Object.entries(groups)) {
+      html.style.setProperty('width', Math.max(1, Number(width) - extra) + 'px', 'important');
+      for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } }
+    }
+    if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width');
+    return out;
+  }
+  /**
+   * Controls inside running elements shown in margin boxes: each copy on overlay page i is a widget on body
+   * page i, placed relative to that page's top-left (the overlay page is the body page's exact box).
+   */
+  function overlayForms(root) {
+    S.overlayForms = [];
+    root.querySelectorAll('[data-fs-overlay-page]').forEach((pg) => {
+      // Layout is read only for pages that show controls (most overlays have none).
+      const controls = [...pg.querySelectorAll(CONTROLS)].filter((el) => el.closest('form, [data-fs-in-form]'));
+      if (controls.length === 0) return;
+      const page = Number(pg.getAttribute('data-fs-overlay-page'));
+      const origin = pg.getBoundingClientRect();
+      for (const el of controls) {
+        const f = describeControl(el, newId('g'));
+        if (!f) continue;
+        // The copies on all pages share one radio group in the document: only the last stays checked. The markup's state is the one.
+        if (f.kind === 'checkbox' || f.kind === 'radio') f.checked = el.defaultChecked;
+        const r = el.getBoundingClientRect();
+        S.overlayForms.push({ control: f, page, left: (r.left - origin.left) * 0.75, top: (r.top - origin.top) * 0.75 });
+        el.style.setProperty('visibility', 'hidden', 'important');
+      }
+    });
   }
   function hideBrokenImages() {
     for (const img of document.images) {
@@ -372,6 +427,8 @@ export const INPAGE_SOURCE = String.raw`
           node.style.removeProperty('display');
           wrap.appendChild(node);
         }
+        // Its controls are fields when the running element sat in a form (overlayForms).
+        if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
         line.appendChild(wrap);
       }
     }
@@ -414,6 +471,7 @@ export const INPAGE_SOURCE = String.raw`
       const pg = document.createElement('div');
       pg.style.cssText = 'page:' + sizeNames.get(key) + ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;'
         + 'width:' + P.w + 'px;height:' + (P.h - 0.5) + 'px;counter-reset:page ' + (i + 1) + ' pages ' + state.total + ';';
+      pg.setAttribute('data-fs-overlay-page', String(i));
       if (i === 0) pg.appendChild(start);
       for (const corner of ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner']) {
         const decls = P.boxes[corner];
@@ -445,6 +503,7 @@ export const INPAGE_SOURCE = String.raw`
     st.textContent = rules;
     document.head.appendChild(st);
     document.documentElement.appendChild(root);
+    overlayForms(root);
   }
   function layout(state) {
     if (state.fixSides) applySides(state);
@@ -483,10 +542,11 @@ export const INPAGE_SOURCE = String.raw`
         counters: S.counters.map((c) => c.id),
         named: S.named.map((n) => ({ name: n.name, start: n.start, end: n.end })),
         sides: S.sides.map((e) => ({ start: e.start, end: e.end, before: e.before, after: e.after })),
-        forms: S.forms,
+        forms: S.forms, layoutWidth: S.layoutWidth, overlayForms: S.overlayForms || [],
       };
     },
-    layout(state) { layout(state); },
+    layout(state) { layout(state); return S.overlayForms || []; },
+    measureForms,
     resolvePages(names) { return names.map((n, i) => { const p = resolvePage(i, n); return { top: p.top, right: p.right, bottom: p.bottom, left: p.left }; }); },
   };
 })();

@@ -1,8 +1,8 @@
-import { ParseSpeeds, PDFDict, PDFDocument, PDFName, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
-import { UpdateSession } from '../pdf/index.js';
+import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
-import { addAcroForm, type FormControl, type PlacedControl } from './acroform.js';
+import { addHtmlFields, type FormControl, type PlacedControl } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
@@ -38,6 +38,10 @@ interface PrepareResult {
   named: Array<{ name: string; start: string; end: string }>;
   sides: Array<{ start: string; end: string; before: 'left' | 'right' | null; after: 'left' | 'right' | null }>;
   forms: FormControl[];
+  /** Width of the initial containing block (CSS px) when `forms` were measured. */
+  layoutWidth: number;
+  /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
+  overlayForms: PlacedControl[];
 }
 
 interface Margins {
@@ -49,10 +53,6 @@ interface Margins {
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
 const MAX_EXTRA_PASSES = 3;
-/** pdf-lib yields to the event loop every 50-100 objects by default; these documents are small and latency matters. */
-const LOAD_OPTIONS = { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest } as const;
-// Field appearances are drawn by addAcroForm; pdf-lib must not redraw them in Helvetica at save.
-const SAVE_OPTIONS = { useObjectStreams: false, objectsPerTick: Number.POSITIVE_INFINITY, updateFieldAppearances: false } as const;
 const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
 function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult): LayoutState {
@@ -117,23 +117,37 @@ async function mergeOverlay(doc: PDFDocument, total: number): Promise<void> {
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
 }
 
-function placeControls(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): PlacedControl[] {
+/**
+ * Body controls on their printed pages: the position is the control's named destination (print
+ * layout); the size is measured again at the printed content width of that page when it differs
+ * from the screen layout's (a document `@page` size other than the request's page).
+ */
+async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Promise<PlacedControl[]> {
   const calib = dests.get(info.calibration);
   const pages = doc.getPages();
   // Chromium 156 writes destinations relative to the page's content box; a
   // future fix may make them page-absolute. The marker at the content origin tells which.
   const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
   const placed: PlacedControl[] = [];
+  const remeasure: Record<string, string[]> = {};
   for (const control of info.forms) {
     const d = dests.get(control.id);
-    if (!d) continue;
-    const height = pages[d.page]?.getHeight() ?? 0;
+    const page = d ? pages[d.page] : undefined;
+    if (!d || !page) continue;
+    const height = page.getHeight();
     const m = margins[d.page] ?? { top: 0, left: 0, right: 0, bottom: 0 };
     const left = contentRelative ? m.left * 0.75 + d.x : d.x;
     const top = contentRelative ? m.top * 0.75 + (height - d.y) : height - d.y;
     placed.push({ control, page: d.page, left, top });
+    const contentWidth = Math.round((page.getWidth() / 0.75 - m.left - m.right) * 100) / 100;
+    if (Math.abs(contentWidth - info.layoutWidth) > 0.5) (remeasure[contentWidth] ??= []).push(control.id);
   }
-  return placed;
+  if (Object.keys(remeasure).length === 0) return placed;
+  const sizes = await evaluate<Record<string, [number, number]>>(cdp, `window.__castpress.measureForms(${JSON.stringify(remeasure)})`);
+  return placed.map((p) => {
+    const size = sizes[p.control.id];
+    return size ? { ...p, control: { ...p.control, width: size[0], height: size[1] } } : p;
+  });
 }
 
 /** Evaluates in the document's main world; the result comes back as JSON. */
@@ -148,6 +162,18 @@ async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
 
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
 export async function renderHtml(pool: BrowserPool, request: HtmlRenderRequest): Promise<Uint8Array> {
+  return (await renderHtmlDocument(pool, request)).pdf;
+}
+
+/** The rendered PDF with what the engine reports about it: page count and title (the request's, else the document's <title>). */
+export interface RenderedHtml {
+  pdf: Uint8Array;
+  pageCount: number;
+  title?: string;
+}
+
+/** `renderHtml`, with the page count and title of the result (read from the document the job already holds). */
+export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   const build = (signal: AbortSignal): Promise<string> =>
@@ -162,31 +188,49 @@ window.__castpress.prepare()`);
       // Nothing else to change: the document information goes in as an update of Chromium's bytes.
       const session = await UpdateSession.open(pdf, 'html');
       documentInfo(session.doc, request.title);
-      return session.commit();
+      return rendered(session.doc, await session.commit());
     }
 
-    let doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
-    let dests = readDests(doc);
+    // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
+    let base: BasePdf = await openForUpdate(pdf, 'html');
+    let dests = readDests(base.doc);
     let state = info.guess;
-    let actual = observe(doc, dests, info);
+    let actual = observe(base.doc, dests, info);
+    let overlayForms = info.overlayForms;
     for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
       const fixSides = sidesWrong(actual, info);
       if (!fixSides && sameLayout(state, actual, info)) break;
       state = { ...actual, fixSides };
-      await evaluate(cdp, `window.__castpress.layout(${JSON.stringify(state)})`);
+      overlayForms = await evaluate<PlacedControl[]>(cdp, `window.__castpress.layout(${JSON.stringify(state)})`);
       pdf = await page.pdf(PRINT_OPTIONS);
-      doc = await PDFDocument.load(pdf, LOAD_OPTIONS);
-      dests = readDests(doc);
-      actual = observe(doc, dests, info);
+      base = await openForUpdate(pdf, 'html');
+      dests = readDests(base.doc);
+      actual = observe(base.doc, dests, info);
     }
+    let placed: PlacedControl[] = [];
     if (info.forms.length > 0) {
       const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
-      await addAcroForm(doc, placeControls(info, dests, doc, margins), pool.fonts);
+      placed = await placeControls(cdp, info, dests, base.doc, margins);
     }
-    if (info.overlay) await mergeOverlay(doc, actual.total);
-    removeDests(doc, (name) => name.startsWith('__fs_'));
-    documentInfo(doc, request.title);
-    return doc.save(SAVE_OPTIONS);
+    // Controls in margin boxes: one widget per page the running element shows on.
+    placed.push(...overlayForms.filter((p) => p.page < actual.total));
+    if (info.overlay) {
+      // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
+      // dropped in one clean write (an update would leave them in the file); everything after it appends.
+      await mergeOverlay(base.doc, actual.total);
+      removeDests(base.doc, (name) => name.startsWith('__fs_'));
+      if (placed.length === 0) {
+        // No fields to append: the clean write is the output.
+        documentInfo(base.doc, request.title);
+        return rendered(base.doc, await base.doc.save(FULL_SAVE));
+      }
+      base = await openForUpdate(await base.doc.save(FULL_SAVE), 'html');
+    }
+    const session = UpdateSession.over(base);
+    addHtmlFields(session.doc, placed, pool.fonts);
+    removeDests(session.doc, (name) => name.startsWith('__fs_'));
+    documentInfo(session.doc, request.title);
+    return rendered(session.doc, await session.commit());
   }, build, onProblem ? { onResourceProblem: onProblem } : {});
 }
 
@@ -199,6 +243,11 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
     seen.add(key);
     report(p);
   };
+}
+
+function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
+  const title = doc.getTitle();
+  return title === undefined ? { pdf, pageCount: doc.getPageCount() } : { pdf, pageCount: doc.getPageCount(), title };
 }
 
 /**

@@ -27,7 +27,13 @@ export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
 /** Smallest content area (points) that still makes a document. */
 const MIN_CONTENT = 36;
 
-export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownContext): Promise<Uint8Array> {
+/** The generated PDF and its page count. */
+export interface GeneratedMarkdown {
+  pdf: Uint8Array;
+  pageCount: number;
+}
+
+export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownContext): Promise<GeneratedMarkdown> {
   try {
     return await generate(request, ctx);
   } catch (e) {
@@ -36,7 +42,7 @@ export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownCo
   }
 }
 
-async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise<Uint8Array> {
+async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise<GeneratedMarkdown> {
   const page = resolvePageLayout(request.page);
   const { margin } = page;
   const contentWidth = page.width - margin.left - margin.right;
@@ -93,5 +99,5 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(now, ctx.timeZone), family);
   }
   // pdf-lib's default pauses on a timer every 50 objects while writing.
-  return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
+  return { pdf: await doc.save({ objectsPerTick: Number.POSITIVE_INFINITY }), pageCount: pdfPages.length };
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import type { Engine } from '../engine/index.js';
-import { appendPages } from '../pdf/index.js';
+import { appendPages, finishDocument } from '../pdf/index.js';
 import { sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
 
 /** What the certificate states; the workflow supplies it from its records. */
@@ -87,12 +87,18 @@ export interface CompleteOptions {
  */
 export async function completeDocument(engine: Engine, signed: Uint8Array, options: CompleteOptions): Promise<Uint8Array> {
   const certificate = await engine.generate(certificateRequest(options.certificate));
-  // The empty /Sig placeholders go in the same update: the signers' marks are page content now.
-  const withCertificate = await appendPages(signed, certificate, { property: 'certificate', edit: dropUnsignedSignatureFields });
-  return sealPdf(withCertificate, options.identity, {
-    reason: `Signature packet "${options.certificate.packetName}" completed`,
-    name: options.certificate.packetName,
-    signingTime: options.certificate.completedAt,
-    ...options.seal,
-  });
+  return finishDocument(signed, [
+    // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.
+    { name: 'fields', run: (pdf) => appendPages(pdf, certificate, { property: 'certificate', edit: dropUnsignedSignatureFields }) },
+    {
+      name: 'sign',
+      run: (pdf) =>
+        sealPdf(pdf, options.identity, {
+          reason: `Signature packet "${options.certificate.packetName}" completed`,
+          name: options.certificate.packetName,
+          signingTime: options.certificate.completedAt,
+          ...options.seal,
+        }),
+    },
+  ]);
 }

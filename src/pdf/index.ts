@@ -12,3 +12,5 @@ export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
 export { appendPages } from './append-pages.js';
+export { appendDrawing, appendSignature, readSignatureDictionaries, type AppendSignatureOptions, type SignatureDictionaryInfo } from './signature-update.js';
+export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';

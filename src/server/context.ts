@@ -7,6 +7,8 @@ import type { MultipartLimits } from './multipart.js';
 import type { RenderPool } from './render-pool.js';
 import type { UrlStore } from './url-store.js';
 import { watermarkPdf } from './watermark.js';
+import { finishDocument } from '../pdf/index.js';
+import type { RenderedPdf } from '../engine/index.js';
 
 /** What the routes share: one per app, no module state. */
 export interface ServerContext {
@@ -71,22 +73,16 @@ function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** The body's `title` (validated by the engine, so a string when present). */
-export function titleOf(body: unknown): string | undefined {
-  const title = typeof body === 'object' && body !== null ? (body as { title?: unknown }).title : undefined;
-  return typeof title === 'string' ? title : undefined;
-}
-
 /**
- * The last step of fill and generate: the watermark for development keys, then
- * the bytes (named `name` in Content-Disposition), or a signed link when the body
- * asked for `outputFormat: 'url'` (the download then carries the name).
- * The request was validated by the engine, so `outputFormat` is exactly 'url' or 'pdf' here.
+ * The last step of fill and generate: the finishing steps the key calls for (the watermark for
+ * development keys, an incremental update), then the bytes (named `name` in Content-Disposition),
+ * or a signed link when the validated request asked for `outputFormat: 'url'` (the download then
+ * carries the name).
  */
-export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, pdf: Uint8Array, body: unknown, name: PdfName): Promise<void> {
+export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, rendered: RenderedPdf, name: PdfName): Promise<void> {
   const key = ctx.keys.get(request);
-  const bytes = key?.kind === 'development' ? await watermarkPdf(pdf) : pdf;
-  const wantsUrl = typeof body === 'object' && body !== null && (body as { outputFormat?: unknown }).outputFormat === 'url';
+  const bytes = await finishDocument(rendered.pdf, key?.kind === 'development' ? [{ name: 'watermark', run: (pdf) => watermarkPdf(pdf) }] : []);
+  const wantsUrl = rendered.outputFormat === 'url';
   if (wantsUrl) {
     const link = ctx.urlStore.put(bytes, name);
     const url = `${baseUrl(ctx, request)}/download/${link.id}.pdf?expires=${link.expires}&signature=${link.signature}`;

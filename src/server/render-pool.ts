@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { WORKER_FILE, type RequestOutcome, type RequestTask } from '../batch/index.js';
 import { CastpressError, PayloadTooLargeError, RenderError } from '../errors/index.js';
-import type { ResourceProblem } from '../resources/index.js';
+import type { RenderedPdf } from '../engine/index.js';
 
 export interface RenderPoolOptions {
   /** Engine options the worker threads create their engines with (structured-clonable only). */
@@ -52,7 +52,7 @@ export class RenderPool {
   }
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */
-  async run(job: PoolJob, signal?: AbortSignal, deadlineMs = this.deadlineMs): Promise<{ pdf: Uint8Array; templateTitle?: string; problems: ResourceProblem[] }> {
+  async run(job: PoolJob, signal?: AbortSignal, deadlineMs = this.deadlineMs): Promise<RenderedPdf> {
     const pool = await this.#pool;
     const deadline = AbortSignal.timeout(deadlineMs);
     const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
@@ -64,8 +64,8 @@ export class RenderPool {
     }
     if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
     // Structured cloning hands a Uint8Array back as one.
-    const problems = outcome.problems ?? [];
-    return outcome.templateTitle === undefined ? { pdf: outcome.pdf, problems } : { pdf: outcome.pdf, templateTitle: outcome.templateTitle, problems };
+    const { ok: _ok, ...rendered } = outcome;
+    return rendered;
   }
 
   #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number): CastpressError {

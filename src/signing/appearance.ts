@@ -35,7 +35,7 @@ import { displayMatrix, frameOf, type PageFrame } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import { Shaper, TextSetter } from '../text/index.js';
 import { parseMarks, type ParsedMark, type SignatureMark, type StrokePoint } from './marks.js';
-import { appendDrawing } from './pdf-update.js';
+import { appendDrawing } from '../pdf/index.js';
 
 /** The family typed signatures and initials are set in (bundled, OFL). */
 export const SIGNATURE_FONT_FAMILY = 'Dancing Script';

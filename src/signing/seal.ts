@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
 import { signerOf, type SigningIdentity } from './identity.js';
-import { appendSignature } from './pdf-update.js';
+import { appendSignature } from '../pdf/index.js';
 import { timestampAuthority, type TimestampOptions } from './timestamp.js';
 
 export interface SealOptions {

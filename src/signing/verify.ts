@@ -13,7 +13,7 @@ import * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
-import { readSignatureDictionaries, type SignatureDictionaryInfo } from './pdf-update.js';
+import { readSignatureDictionaries, type SignatureDictionaryInfo } from '../pdf/index.js';
 import { certificatesFromPem } from './pem.js';
 
 export interface SignerInfo {

@@ -1,16 +1,15 @@
 /**
- * The one place where signing writes into a PDF (and reads signature dictionaries back).
- *
- * This belongs to the src/pdf kernel, the only place meant to load, edit and write PDFs;
- * it lives here until the kernel's incremental writer exists and can take it over
- * (see README). Everything it writes is an incremental update appended to the input:
- * the input bytes are always an exact prefix of the output, checked before returning.
+ * Where signing writes into a PDF (and reads signature dictionaries back): the signature field,
+ * its /Sig dictionary with the byte range and the reserved /Contents, and drawn marks, through
+ * @libpdf/core's signer, whose byte-range arithmetic the kernel's pdf-lib-based session does not
+ * have. Everything it writes is an incremental update appended to the input: the input bytes are
+ * always an exact prefix of the output, checked before returning. src/signing makes the CMS.
  */
 import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
-import { UpdateSession } from '../pdf/index.js';
+import { UpdateSession } from './update.js';
 
 export interface AppendSignatureOptions {
   signer: Signer;
