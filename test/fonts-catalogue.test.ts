@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine, isCastpressError } from '../src/index.js';
+import { createEngine } from '../src/index.js';
+import { statusOf } from './helpers/errors.js';
 import { field, pageFonts, template } from './fixtures/fill/templates.js';
 
 const catalogue = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'font-catalogue');
@@ -20,16 +21,6 @@ afterAll(async () => {
 
 /** Subset names carry a suffix after the PostScript name. */
 const isCatalogueFace = (name: string) => name.startsWith('NotoSerifDisplay-Regular');
-
-async function status(p: Promise<unknown>): Promise<{ status: number; property?: string }> {
-  try {
-    await p;
-    return { status: 200 };
-  } catch (e) {
-    if (!isCastpressError(e)) throw e;
-    return { status: e.status, property: e.fields[0]?.property };
-  }
-}
 
 describe('catalogue font names', () => {
   it('Markdown: fontFamily "Noto Serif Display" draws with the catalogue face', async () => {
@@ -46,8 +37,8 @@ describe('catalogue font names', () => {
   });
 
   it('names are exact and case-sensitive (400 on the property); without the catalogue the name is unknown', async () => {
-    expect(await status(engine.generate({ fontFamily: 'noto serif display', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
-    expect((await status(engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto serif Display' } } }))).status).toBe(400);
-    expect((await status(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(400);
+    expect(await statusOf(engine.generate({ fontFamily: 'noto serif display', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect((await statusOf(engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto serif Display' } } }))).status).toBe(400);
+    expect((await statusOf(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(400);
   });
 });

@@ -1,4 +1,13 @@
-import { httpResolver, ResponseCache, type HttpResolverOptions, type ResourceResolver } from '../resources/index.js';
+import {
+  httpResolver,
+  problemEntries,
+  ResponseCache,
+  strictResourceError,
+  warningText,
+  type HttpResolverOptions,
+  type ResourceProblem,
+  type ResourceResolver,
+} from '../resources/index.js';
 
 /**
  * The remote-resource flags shared by fill, generate and serve: fetching public
@@ -30,4 +39,27 @@ export function fetchOptions(values: FetchFlagValues): HttpResolverOptions | fal
 export function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
   const options = fetchOptions(values);
   return options === false ? undefined : httpResolver(options, new ResponseCache());
+}
+
+/** `--strict-fetch` of fill and generate (serve has its own, with the same meaning). */
+export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as const;
+
+export const STRICT_FETCH_USAGE = `  --strict-fetch    a remote resource that does not load is an error (exit 2, no PDF) instead of a warning on stderr`;
+
+/**
+ * What the server says in its warning header, the CLI says on stderr: one
+ * `warning: <property>: <kind> not loaded (<reason>)` line per resource; with
+ * `--strict-fetch` the run fails with the server's 400 body instead.
+ */
+export function cliResourceReport(strict: boolean): { onResourceProblem: (p: ResourceProblem) => void; finish: (body: unknown) => void } {
+  const problems: ResourceProblem[] = [];
+  return {
+    onResourceProblem: (p) => problems.push(p),
+    finish: (body) => {
+      if (problems.length === 0) return;
+      const entries = problemEntries(body, problems);
+      if (strict) throw strictResourceError(entries);
+      for (const e of entries) console.error(`warning: ${warningText(e)}`);
+    },
+  };
 }

@@ -6,7 +6,7 @@ import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
 import { reportError, writePdf, printUsage } from './output.js';
-import { FETCH_FLAGS, FETCH_USAGE, fetchResolver } from './fetch-flags.js';
+import { cliResourceReport, FETCH_FLAGS, FETCH_USAGE, fetchResolver, STRICT_FETCH_FLAG, STRICT_FETCH_USAGE } from './fetch-flags.js';
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
 
@@ -16,7 +16,8 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   -o, --output F    the PDF to write (default: stdout when it is not a terminal)
   --templates DIR   template directory for EIDs
   --version N       template version for EIDs (-1: working version)
-${FETCH_USAGE}`;
+${FETCH_USAGE}
+${STRICT_FETCH_USAGE}`;
 
 export async function readJsonArg(file: string): Promise<unknown> {
   // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).
@@ -44,7 +45,7 @@ export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS },
+    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS, ...STRICT_FETCH_FLAG },
   });
   if (values.help || positionals.length !== 2) {
     return printUsage(FILL_USAGE, values.help === true);
@@ -66,7 +67,10 @@ export async function fillCommand(argv: string[]): Promise<number> {
     const request = await readJsonArg(dataFile);
     const template = TemplateFiles.isFile(templateRef) ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef)) : templateRef;
     const versionNumber = values.version === undefined ? undefined : Number(values.version);
-    return await writePdf(await engine.fill(template, request, { versionNumber }), values.output);
+    const resources = cliResourceReport(values['strict-fetch'] ?? false);
+    const pdf = await engine.fill(template, request, { versionNumber, onResourceProblem: resources.onResourceProblem });
+    resources.finish(request);
+    return await writePdf(pdf, values.output);
   } catch (e) {
     return reportError(e);
   } finally {

@@ -1,4 +1,4 @@
-import { RenderError, ValidationError, NotFoundError } from '../errors/index.js';
+import { RenderError, ValidationError, NotFoundError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache, TextLayout } from '../text/index.js';
@@ -6,7 +6,7 @@ import { fill, FillCache, type FillSignatureField } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { fontFamilyRefs, parseFillRequest, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
+import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
 import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
@@ -70,7 +70,7 @@ function collect(into: ResourceProblem[], onProblem?: (problem: ResourceProblem)
 }
 
 export interface GenerateCallOptions {
-  /** As for fill; Markdown only (HTML resources load in Chromium through the engine's resolver). */
+  /** As for fill: Markdown images and the logo; in HTML mode stylesheets, images and fonts (fetched through the engine's resolver). */
   onResourceProblem?: (problem: ResourceProblem) => void;
 }
 
@@ -134,21 +134,38 @@ export class Engine {
    */
   async fillDocument(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
-    const parsedRequest = parseFillRequest(request, this.parseOptions());
-    this.checkFonts(parsedRequest);
-    const resolved = await this.resolveTemplate(template, callOptions.versionNumber);
-    // The budget counts the image fields' values only: which keys those are, the template says.
-    checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
-    callOptions.onTemplate?.(resolved);
-    for (const f of resolved.fields) {
-      if (f.style?.fontFamily) this.fonts.assertFamily(f.style.fontFamily, `template.fields[${resolved.fields.indexOf(f)}].style.fontFamily`);
+    // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
+    // template's fonts and, in fill(), each value against its field. The 404 of an unknown
+    // template and the 413 of the data-URL budget come only when the body itself is fine.
+    const { request: parsedRequest, errors } = collectFillRequest(request, this.parseOptions());
+    if (!parsedRequest) throw new ValidationError(errors);
+    errors.push(...this.fontErrors(parsedRequest));
+    let resolved: Template;
+    try {
+      resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+    } catch (e) {
+      if (e instanceof ValidationError) throw new ValidationError([...errors, ...e.fields]);
+      if (errors.length > 0) throw new ValidationError(errors);
+      throw e;
     }
-    if (resolved.style?.fontFamily) this.fonts.assertFamily(resolved.style.fontFamily, 'template.style.fontFamily');
+    try {
+      // The budget counts the image fields' values only: which keys those are, the template says.
+      checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
+    } catch (e) {
+      if (errors.length > 0) throw new ValidationError(errors);
+      throw e;
+    }
+    callOptions.onTemplate?.(resolved);
+    resolved.fields.forEach((f, i) => {
+      if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
+    });
+    if (resolved.style?.fontFamily) errors.push(...this.familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
     const problems: ResourceProblem[] = [];
     const out = await fill(resolved, parsedRequest, {
       services: this.servicesFor(collect(problems, callOptions.onResourceProblem)),
       cache: this.fillCache,
       ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
+      errors,
     });
     return rendered(out, parsedRequest.outputFormat, problems);
   }
@@ -164,15 +181,17 @@ export class Engine {
     return (await this.generateDocument(request, callOptions)).pdf;
   }
 
-  /** `generate`, with the title, page count, validated outputFormat and resources that did not load (Markdown). */
+  /** `generate`, with the title, page count, validated outputFormat and resources that did not load. */
   async generateDocument(request: unknown, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
       // Loaded on first use: Chromium's driver costs more to import than everything else together.
       const { renderHtmlDocument } = await import('../html/index.js');
-      const out = await renderHtmlDocument(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page });
-      return rendered(out, parsed.outputFormat, []);
+      const problems: ResourceProblem[] = [];
+      const onResourceProblem = collect(problems, callOptions.onResourceProblem);
+      const out = await renderHtmlDocument(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, onResourceProblem });
+      return rendered(out, parsed.outputFormat, problems);
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');
@@ -206,7 +225,18 @@ export class Engine {
 
   /** Validates a generate body without rendering. */
   parseGenerate(request: unknown): GenerateRequest {
-    const parsed = parseGenerateRequest(request, this.parseOptions());
+    let parsed: GenerateRequest;
+    try {
+      parsed = parseGenerateRequest(request, this.parseOptions());
+    } catch (e) {
+      // Unknown fonts belong in the same 400 as the body's other problems (issue 21, deviation 7).
+      if (!(e instanceof ValidationError)) throw e;
+      const reported = new Set(e.fields.map((f) => f.property));
+      const fonts = rawGenerateFontRefs(request)
+        .filter((ref) => !reported.has(ref.property))
+        .flatMap((ref) => this.familyErrors(ref.family, ref.property));
+      throw fonts.length > 0 ? new ValidationError([...e.fields, ...fonts]) : e;
+    }
     this.checkFonts(parsed);
     return parsed;
   }
@@ -227,16 +257,23 @@ export class Engine {
   }
 
   private checkFonts(request: FillRequest | GenerateRequest): void {
-    const errors = [];
-    for (const ref of fontFamilyRefs(request)) {
-      try {
-        this.fonts.assertFamily(ref.family, ref.property);
-      } catch (e) {
-        if (e instanceof ValidationError) errors.push(...e.fields);
-        else throw e;
-      }
-    }
+    const errors = this.fontErrors(request);
     if (errors.length > 0) throw new ValidationError(errors);
+  }
+
+  private fontErrors(request: FillRequest | GenerateRequest): FieldError[] {
+    return fontFamilyRefs(request).flatMap((ref) => this.familyErrors(ref.family, ref.property));
+  }
+
+  /** The registry's 400 for an unknown family, as a list (empty when it is known). */
+  private familyErrors(family: string, property: string): FieldError[] {
+    try {
+      this.fonts.assertFamily(family, property);
+      return [];
+    } catch (e) {
+      if (e instanceof ValidationError) return e.fields;
+      throw e;
+    }
   }
 
   /** The engine's resolver, reporting what does not load when the caller listens. */

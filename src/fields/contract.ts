@@ -70,6 +70,12 @@ export interface FieldTypeModule {
   readonly type: FieldType;
   /** Validates a value and formats it: what is stored and what is drawn, or a message for the 400. */
   format(input: FormatInput): FormatOutcome;
+  /**
+   * Why a template field's `format` cannot be used for this type (the 400 on
+   * `template.fields[i].format`); types without it ignore `format`. Date and numeric types
+   * check their grammar in src/format.
+   */
+  formatProblem?(format: string): string | undefined;
   /** Level 5 of the style precedence; default `middle`. */
   verticalAlignment?(field: TemplateField): VerticalAlignment;
   /** An array value is this type's own value (textWrap's lines), not a page repeat; only an array of arrays repeats. */

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { ValidationError, type FieldError } from '../errors/index.js';
 import type { EngineServices } from '../engine/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
@@ -18,6 +18,8 @@ export interface FillContext {
   cache: FillCache;
   /** Empty signature fields written in the same update (signature packets). */
   signatureFields?: readonly FillSignatureField[];
+  /** 400s found before planning (request, fonts): reported together with the value errors. */
+  errors?: readonly FieldError[];
 }
 
 /** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
@@ -35,7 +37,11 @@ export interface FillOutput {
 }
 
 export async function fill(template: Template, request: FillRequest, ctx: FillContext): Promise<FillOutput> {
-  const prepared = await ctx.cache.get(template.pdf);
+  const prepared = await ctx.cache.get(template.pdf).catch((e: unknown) => {
+    // A 400 found earlier still comes first, as when the body was checked before the PDF was read.
+    if (ctx.errors?.length) throw new ValidationError([...ctx.errors]);
+    throw e;
+  });
   const pageCount = prepared.pages.length;
   const outside = template.fields
     .map((f, i) => ({ f, i }))
@@ -45,7 +51,6 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   signatureFields.forEach((f, i) => {
     if (!Number.isInteger(f.pageNum) || f.pageNum < 0 || f.pageNum >= pageCount) outside.push({ property: `signatureFields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); there is no page index ${f.pageNum}` });
   });
-  if (outside.length > 0) throw new ValidationError(outside);
 
   const { plan, errors } = planFill(template, request, {
     pageCount,
@@ -54,7 +59,8 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
       checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
     },
   });
-  if (errors.length > 0) throw new ValidationError(errors);
+  const all = [...(ctx.errors ?? []), ...outside, ...errors];
+  if (all.length > 0) throw new ValidationError(all);
   applyPageVariables(plan);
   await loadImages(plan, { resolver: ctx.services.resolver, maxBytes: ctx.services.limits.imageBytes, cache: ctx.services.images });
   const interactive = request.useInteractiveFields ?? false;

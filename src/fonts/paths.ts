@@ -27,3 +27,13 @@ export function defaultSystemFontDirs(env: NodeJS.ProcessEnv = process.env): str
   const dirs = env.CASTPRESS_FONT_DIRS?.split(':').filter((d) => d !== '');
   return dirs && dirs.length > 0 ? dirs : [...DEFAULT_SYSTEM_FONT_DIRS];
 }
+
+/**
+ * Font packages named by CASTPRESS_FONT_PACKAGES (colon-separated package or node_modules
+ * folders): how `castpress serve`, `fill` and `generate` get the npm catalogue source without
+ * a flag. Unset: none (a project's node_modules is never read by itself, so what happens to be
+ * installed cannot change output).
+ */
+export function envFontPackages(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env.CASTPRESS_FONT_PACKAGES?.split(':').filter((d) => d !== '') ?? [];
+}

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
+import { listFontPackages, scanFontPackages } from './packages.js';
+import { isWoff2, woff2ToSfnt } from './woff2.js';
 import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
-import { bundledFontsDir, defaultSystemFontDirs } from './paths.js';
+import { bundledFontsDir, defaultSystemFontDirs, envFontPackages } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
@@ -22,6 +24,8 @@ export interface ResolvedFace {
   readonly syntheticBold: boolean;
   /** No italic face: draw skewed. */
   readonly syntheticItalic: boolean;
+  /** The same design's other files for this slot (a web-font package's subsets), tried in order before the fallbacks; parsed when read. */
+  readonly siblings: readonly ResolvedFace[];
 }
 
 /** A face to load: a caller's or scanned file, or one of the engine's own (EngineFace, checked on load). */
@@ -76,6 +80,7 @@ export class FontRegistry {
     this.#options = {
       directories: [...(options.directories ?? [])],
       files: [...(options.files ?? [])],
+      packages: [...(options.packages ?? []), ...envFontPackages()],
       systemDirectories: [...(options.systemDirectories ?? defaultSystemFontDirs())],
       ...(options.packageFontDir === undefined ? {} : { packageFontDir: options.packageFontDir }),
     };
@@ -190,6 +195,7 @@ export class FontRegistry {
     if (!face) {
       const registry = this;
       let font: Font | undefined;
+      let siblings: ResolvedFace[] | undefined;
       face = {
         id,
         family,
@@ -197,6 +203,9 @@ export class FontRegistry {
         syntheticItalic,
         get font(): Font {
           return (font ??= registry.#load(source));
+        },
+        get siblings(): readonly ResolvedFace[] {
+          return (siblings ??= (('siblings' in source && source.siblings) || []).map((path) => registry.#face({ path }, family, syntheticBold, syntheticItalic)));
         },
       };
       this.#faces.set(id, face);
@@ -211,7 +220,9 @@ export class FontRegistry {
     let parsed = this.#files.get(source.path);
     if (!parsed) {
       if (isEngineFace(source) && !existsSync(source.path)) throw new MissingFontError(source);
-      parsed = fontkit.create(readFileSync(source.path));
+      const bytes = readFileSync(source.path);
+      // WOFF2 is rebuilt into the TrueType it encodes: fontkit cannot subset WOFF2's transformed glyf (woff2.ts).
+      parsed = fontkit.create(isWoff2(bytes) ? Buffer.from(woff2ToSfnt(bytes)) : bytes);
       this.#files.set(source.path, parsed);
     }
     let font: Font | null;
@@ -266,7 +277,10 @@ export class FontRegistry {
   #scannedCatalogue(): Catalogue {
     if (!this.#catalogue) {
       const dirs = [...(this.#options.directories ?? []), ...(this.#options.systemDirectories ?? [])];
-      this.#catalogue = scanFiles(listFontFiles(dirs));
+      const catalogue = scanFiles(listFontFiles(dirs));
+      // A package the caller installed names its family on purpose: it wins over a same-named file of the scan.
+      for (const [family, slots] of scanFontPackages(listFontPackages(this.#options.packages ?? []))) catalogue.set(family, slots);
+      this.#catalogue = catalogue;
     }
     return this.#catalogue;
   }

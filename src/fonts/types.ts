@@ -5,6 +5,12 @@ export const FONT_WEIGHTS: readonly FontWeight[] = ['normal', 'bold', 'italic', 
 export interface FontRegistryOptions {
   /** Extra directories scanned for .ttf/.otf/.ttc files (catalogue fonts by family name). */
   directories?: string[];
+  /**
+   * Font packages installed from npm (`@fontsource/<id>`, their WOFF files): a package folder, or a
+   * folder holding `@fontsource/*` such as a project's `node_modules`. Families by the package
+   * metadata's exact name.
+   */
+  packages?: string[];
   /** Extra single files, registered under their family name (or the one given). */
   files?: Array<{ path: string; family?: string; weight?: FontWeight }>;
   /**
@@ -23,4 +29,9 @@ export interface FontRegistryOptions {
 export interface FaceSource {
   path: string;
   postscriptName?: string;
+  /**
+   * Files of the same design and slot covering other characters (a web-font package's subsets:
+   * latin-ext, cyrillic, greek, …), tried before the engine's fallbacks.
+   */
+  siblings?: readonly string[];
 }

@@ -1,8 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { randomUUID } from 'node:crypto';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
-import { HostLookup, type ResourceResolver } from '../resources/index.js';
+import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
 import { findChromium } from './find-chromium.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
@@ -151,6 +151,15 @@ function navigationError(url?: string): ValidationError {
 
 const noop = (): undefined => undefined;
 
+/** The page a request was made for (none for service-worker and other frameless requests). */
+function pageOf(request: Request): Page | null {
+  try {
+    return request.frame().page();
+  } catch {
+    return null;
+  }
+}
+
 /** How long closing a timed-out page may take before the whole browser is replaced. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -180,6 +189,8 @@ export class BrowserPool {
   private readonly crashed = new WeakSet<Page>();
   /** Per leased page: rejects its job when the document starts a top-level navigation. */
   private readonly navigationWatch = new Map<Page, (url: string) => void>();
+  /** Per leased page: the job's listener for resources that did not load. */
+  private readonly resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
   private busy = 0;
   private readonly waiters: Array<{ grant: () => void; cancelled: boolean }> = [];
   private closed = false;
@@ -206,7 +217,11 @@ export class BrowserPool {
    * `prepare` (document building: resource fetches, `@import` inlining) runs first, inside the same
    * deadline but before a page is taken; its signal aborts when the deadline passes.
    */
-  async run<T, P = undefined>(job: (lease: PageLease, prepared: P) => Promise<T>, prepare?: (signal: AbortSignal) => Promise<P>): Promise<T> {
+  async run<T, P = undefined>(
+    job: (lease: PageLease, prepared: P) => Promise<T>,
+    prepare?: (signal: AbortSignal) => Promise<P>,
+    watch: { onResourceProblem?: (problem: ResourceProblem) => void } = {},
+  ): Promise<T> {
     if (this.closed) throw new RenderError('The browser pool is closed', 503);
     const deadline = Date.now() + this.jobTimeoutMs;
     const controller = new AbortController();
@@ -228,7 +243,7 @@ export class BrowserPool {
         throw e;
       }
       try {
-        return await this.attempts(job, prepared, deadline, expired);
+        return await this.attempts(job, prepared, deadline, expired, watch.onResourceProblem);
       } finally {
         this.release();
       }
@@ -238,7 +253,13 @@ export class BrowserPool {
     }
   }
 
-  private async attempts<T, P>(job: (lease: PageLease, prepared: P) => Promise<T>, prepared: P, deadline: number, expired: Promise<never>): Promise<T> {
+  private async attempts<T, P>(
+    job: (lease: PageLease, prepared: P) => Promise<T>,
+    prepared: P,
+    deadline: number,
+    expired: Promise<never>,
+    onResourceProblem?: (problem: ResourceProblem) => void,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const leasing = this.lease(deadline);
       let lease: PageLease;
@@ -257,6 +278,7 @@ export class BrowserPool {
       });
       navigation.catch(noop);
       this.navigationWatch.set(lease.page, navigated);
+      if (onResourceProblem) this.resourceWatch.set(lease.page, onResourceProblem);
       let reusable = false;
       let timedOut = false;
       const work = (async () => {
@@ -292,6 +314,7 @@ export class BrowserPool {
         throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
       } finally {
         this.navigationWatch.delete(lease.page);
+        this.resourceWatch.delete(lease.page);
         if (session) {
           session.active--;
           session.served++;
@@ -488,6 +511,10 @@ export class BrowserPool {
         lookup: this.hosts.lookup,
         onRequest: this.options.onRequest,
         onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
+        onProblem: (request, problem) => {
+          const page = pageOf(request);
+          if (page) this.resourceWatch.get(page)?.(problem);
+        },
       }),
     );
     const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };

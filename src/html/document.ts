@@ -1,7 +1,7 @@
-import { loadResource, type LookupAll, type ResourceResolver } from '../resources/index.js';
+import { loadResourceWithReason, type LookupAll, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
-import { classifyUrl } from './network-guard.js';
+import { classifyUrl, refusalReason } from './network-guard.js';
 
 export interface DocumentInput {
   html: string;
@@ -19,6 +19,8 @@ export interface FetchPolicy {
   signal?: AbortSignal;
   /** Host lookups for the address check (the pool's shared one). */
   lookup?: LookupAll;
+  /** A stylesheet (`<link>`, `@import`) did not load, and why. */
+  onProblem?: (problem: ResourceProblem) => void;
 }
 
 function escapeHtml(s: string): string {
@@ -38,10 +40,14 @@ function attr(tag: string, name: string): string | undefined {
 function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
   return async (url) => {
     budget.checkAborted();
-    if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return null;
-    const res = await loadResource(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes, lookup: policy.lookup });
+    const problem = (reason: string): null => {
+      policy.onProblem?.({ url, kind: 'stylesheet', reason });
+      return null;
+    };
+    if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return problem(refusalReason(url));
+    const outcome = await loadResourceWithReason(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes, lookup: policy.lookup });
     budget.checkAborted();
-    return res ? Buffer.from(res.body).toString('utf8') : null;
+    return 'resource' in outcome ? Buffer.from(outcome.resource.body).toString('utf8') : problem(outcome.reason);
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Page, Request, Route } from 'playwright-core';
-import { loadResource, type LookupAll, type ResourceKind, type ResourceResolver } from '../resources/index.js';
+import { loadResourceWithReason, type LookupAll, type ResourceKind, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
 
 /**
@@ -27,6 +27,14 @@ export function classifyUrl(url: string): UrlVerdict {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'refuse';
   return isLoopbackHost(parsed.hostname) ? 'refuse' : 'fetch';
 }
+
+/** Why classifyUrl refused a URL, for warnings. */
+export function refusalReason(url: string): string {
+  return /^https?:/i.test(url) ? 'loopback addresses never load' : 'only http(s) and data: URLs load';
+}
+
+/** Why a downloaded @font-face source was refused, for warnings. */
+export const NOT_A_WEB_FONT = 'not a font Chromium renders (TrueType, OpenType, WOFF or WOFF2)';
 
 function kindOf(resourceType: string): ResourceKind {
   if (resourceType === 'stylesheet') return 'stylesheet';
@@ -56,6 +64,8 @@ export interface GuardOptions {
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
   /** A page's own document tried to navigate (always refused): the pool fails that job. */
   onNavigation?: (page: Page, url: string) => void;
+  /** A subresource (image, stylesheet, font, …) did not load, and why: warnings of the job that asked for it. */
+  onProblem?: (request: Request, problem: ResourceProblem) => void;
 }
 
 /** The page whose top-level document `request` would replace, if it is such a navigation. */
@@ -92,11 +102,18 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
       const page = topLevelNavigation(request);
       if (page) options.onNavigation?.(page, url);
     }
-    if (navigation || type === 'document' || classifyUrl(url) === 'refuse' || !options.resolver) return refuse();
+    // Navigations and sub-frame documents are policy (never loaded), not a resource that failed.
+    if (navigation || type === 'document') return refuse();
     const kind = kindOf(type);
-    const res = await loadResource(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
-    if (!res) return refuse();
-    if (kind === 'webfont' && !isWebFont(res.body)) return refuse();
+    const problem = (reason: string): Promise<void> => {
+      options.onProblem?.(request, { url, kind, reason });
+      return refuse();
+    };
+    if (classifyUrl(url) === 'refuse') return problem(refusalReason(url));
+    const outcome = await loadResourceWithReason(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
+    if ('reason' in outcome) return problem(outcome.reason);
+    const res = outcome.resource;
+    if (kind === 'webfont' && !isWebFont(res.body)) return problem(NOT_A_WEB_FONT);
     let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
     if (kind === 'stylesheet') body = Buffer.from(rewriteGcpm(body.toString('utf8')), 'utf8');
     options.onRequest?.(url, 'served');

@@ -1,6 +1,7 @@
 import { PDFDict, PDFName, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
+import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields, type FormControl, type PlacedControl } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
@@ -8,7 +9,10 @@ import { INPAGE_SOURCE } from './inpage-script.js';
 import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 
-export interface HtmlRenderRequest extends DocumentInput {}
+export interface HtmlRenderRequest extends DocumentInput {
+  /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
+  onResourceProblem?: (problem: ResourceProblem) => void;
+}
 
 /** What the page layout is assumed to be when page numbers are written into the document. */
 interface LayoutState {
@@ -224,7 +228,9 @@ export interface RenderedHtml {
 /** `renderHtml`, with the page count and title of the result (read from the document the job already holds). */
 export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
-  const build = (signal: AbortSignal): Promise<string> => buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup });
+  const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
+  const build = (signal: AbortSignal): Promise<string> =>
+    buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup, ...(onProblem ? { onProblem } : {}) });
   return pool.run(async ({ page, cdp, deadline }, source) => {
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).
@@ -291,7 +297,18 @@ window.__castpress.prepare()`);
     removeDests(session.doc, (name) => name.startsWith('__fs_'));
     documentInfo(session.doc, request.title, info.meta);
     return rendered(session.doc, await session.commit());
-  }, build);
+  }, build, onProblem ? { onResourceProblem: onProblem } : {});
+}
+
+/** Chromium may ask for one URL more than once (several rules, retries): one warning each. */
+function onceEach(report: (problem: ResourceProblem) => void): (problem: ResourceProblem) => void {
+  const seen = new Set<string>();
+  return (p) => {
+    const key = `${p.kind} ${p.url}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    report(p);
+  };
 }
 
 function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {

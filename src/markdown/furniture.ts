@@ -12,6 +12,7 @@ import { embedPrepared, placeImage, prepareImage, type ImageCache, type LoadedIm
 import { loadImages } from './images.js';
 import { color } from './render.js';
 import { DEFAULT_LOGO_PX, DEFAULTS, PX } from './style.js';
+import { fieldsInZone, formatDateTime } from '../format/index.js';
 
 export interface PlacedLogo {
   loaded: LoadedImage;
@@ -57,26 +58,20 @@ export function drawLogo(page: PDFPage, logo: PlacedLogo, layout: PageLayout): v
   placeImage(page, logo.loaded.image, { x, y, width: logo.width, height: logo.height });
 }
 
-/** "Generated at 2026-11-22 14:03 UTC" in the given IANA zone (UTC by default). */
+/** "Generated at 2026-11-22 14:03 UTC" in the given IANA zone (UTC by default), written by the one date formatter (src/format). */
 export function formatTimestamp(now: Date, timeZone = 'UTC'): string {
-  let parts: Intl.DateTimeFormatPart[];
+  let fields;
   try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    }).formatToParts(now);
+    fields = fieldsInZone(now, timeZone);
   } catch {
     return formatTimestamp(now, 'UTC');
   }
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const zone = timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'UTC' : get('timeZoneName');
-  return `Generated at ${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+  // The zone's short name (EST, GMT+1) has no moment token without a zone database: Intl names it.
+  const zone =
+    timeZone === 'UTC' || timeZone === 'Etc/UTC'
+      ? 'UTC'
+      : (new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? '');
+  return `Generated at ${formatDateTime(fields, 'YYYY-MM-DD HH:mm')} ${zone}`;
 }
 
 export function pageNumberText(page: number, total: number): string {

@@ -1,5 +1,7 @@
 /** Field objects of a packet's files: the template's field shape with the signing types added. */
 import { z } from 'zod';
+import { fieldType } from '../fields/index.js';
+import { dateFormatProblem } from '../format/index.js';
 import { FIELD_TYPES, templateSchema } from '../template/index.js';
 
 /** Types a signer fills in while signing; written as /Sig (or signer-filled) widgets by the kernel. */
@@ -25,6 +27,12 @@ export function isAttachableType(type: string): type is AttachableType {
 // template schema only): a packet field is the same object with a wider `type`.
 const templateField = templateSchema.shape.fields.element;
 
-export const packetField = templateField.extend({ type: z.enum(PACKET_FIELD_TYPES) });
+// The template's own format check runs on the template as a whole; a packet field checks its own
+// (signatureDate formats are date formats).
+export const packetField = templateField.extend({ type: z.enum(PACKET_FIELD_TYPES) }).superRefine((f, ctx) => {
+  if (f.format === undefined) return;
+  const problem = f.type === 'signatureDate' ? dateFormatProblem(f.format) : isSigningType(f.type) ? undefined : fieldType(f.type).formatProblem?.(f.format);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['format'] });
+});
 
 export type PacketField = z.output<typeof packetField>;

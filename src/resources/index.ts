@@ -1,5 +1,5 @@
-export type { ResourceKind, ResolvedResource, ResourceResolver, FetchLimits } from './resolver.js';
-export { loadResource } from './resolver.js';
+export type { ResourceKind, ResolvedResource, ResourceResolver, FetchLimits, LoadOutcome } from './resolver.js';
+export { loadResource, loadResourceWithReason } from './resolver.js';
 export type { DecodedDataUrl } from './data-url.js';
 export { parseDataUrl } from './data-url.js';
 export type { LookupAll } from './address-guard.js';
@@ -7,5 +7,5 @@ export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js'
 
 export type { HttpResolverOptions } from './http-resolver.js';
 export { httpResolver, ResponseCache, FetchRefused, checkedAddress, pinnedLookup } from './http-resolver.js';
-export type { ResourceProblem } from './report.js';
-export { reportingResolver, propertyOf } from './report.js';
+export type { ResourceProblem, ProblemEntry } from './report.js';
+export { reportingResolver, propertyOf, problemEntries, warningText, strictResourceError } from './report.js';

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors/index.js';
 import type { ResourceKind, ResourceResolver } from './resolver.js';
 
 /** A remote resource that did not load: which URL, what it was for, why. */
@@ -56,4 +57,38 @@ export function propertyOf(body: unknown, url: string): string {
     return undefined;
   };
   return walk(body, '') ?? url;
+}
+
+/** A problem as shown to users: the request property instead of the URL, the host hidden in the reason. */
+export interface ProblemEntry {
+  property: string;
+  kind: ResourceKind;
+  reason: string;
+}
+
+/**
+ * Problems named by the property that holds each URL. The URL and its host stay out (they are
+ * payload data, and may carry tokens); the reason keeps its words with the host as `<host>`.
+ */
+export function problemEntries(body: unknown, problems: readonly ResourceProblem[]): ProblemEntry[] {
+  return problems.map((p) => {
+    let host = '';
+    try {
+      host = new URL(p.url).hostname;
+    } catch {
+      /* not a URL: nothing to hide beyond the URL itself */
+    }
+    const reason = host ? p.reason.split(host).join('<host>') : p.reason;
+    return { property: propertyOf(body, p.url), kind: p.kind, reason };
+  });
+}
+
+/** The warning text of one entry (server header, CLI line). */
+export function warningText(e: ProblemEntry): string {
+  return `${e.property}: ${e.kind} not loaded (${e.reason})`;
+}
+
+/** Strict mode: the entries as one 400 on their properties. */
+export function strictResourceError(entries: readonly ProblemEntry[]): ValidationError {
+  return new ValidationError(entries.map((e) => ({ property: e.property, message: `The ${e.kind} could not be loaded: ${e.reason}` })));
 }

@@ -38,30 +38,43 @@ export interface FetchLimits {
   lookup?: LookupAll;
 }
 
+/** What loading one URL gave: the resource, or why it did not load (for warnings). */
+export type LoadOutcome = { resource: ResolvedResource } | { reason: string };
+
 /**
  * Resolves a URL through data: decoding or the caller's resolver; never throws.
  * A URL whose host is or resolves to a loopback, private, link-local or other
  * non-public address never reaches the resolver (see address-guard.ts): this is
- * the one door for HTML, Markdown and fill alike.
+ * the one door for HTML, Markdown and fill alike. The reason says, in words a user
+ * can act on, why a URL did not load (the resolver's own error message when it threw).
  */
+export async function loadResourceWithReason(url: string, kind: ResourceKind, resolver: ResourceResolver | undefined, limits: FetchLimits): Promise<LoadOutcome> {
+  if (url.startsWith('data:')) {
+    const decoded = parseDataUrl(url);
+    if (!decoded) return { reason: 'not a valid data: URL' };
+    if (decoded.body.byteLength > limits.maxBytes) return { reason: `larger than ${limits.maxBytes} bytes` };
+    return { resource: decoded };
+  }
+  if (!/^https?:\/\//i.test(url)) return { reason: 'only http(s) and data: URLs load' };
+  if (!resolver) return { reason: 'remote fetching is off' };
+  if (!resolver.guardsAddresses && !(await isPublicUrl(url, limits.lookup))) return { reason: 'the host is not a public address' };
+  try {
+    const res = await resolver(url, kind);
+    if (!res || !(res.body instanceof Uint8Array)) return { reason: 'refused by the resolver' };
+    if (res.body.byteLength > limits.maxBytes) return { reason: `larger than ${limits.maxBytes} bytes` };
+    return { resource: res };
+  } catch (e) {
+    return { reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** loadResourceWithReason without the reason: the resource or null. */
 export async function loadResource(
   url: string,
   kind: ResourceKind,
   resolver: ResourceResolver | undefined,
   limits: FetchLimits,
 ): Promise<ResolvedResource | null> {
-  if (url.startsWith('data:')) {
-    const decoded = parseDataUrl(url);
-    if (!decoded || decoded.body.byteLength > limits.maxBytes) return null;
-    return decoded;
-  }
-  if (!resolver || !/^https?:\/\//i.test(url)) return null;
-  if (!resolver.guardsAddresses && !(await isPublicUrl(url, limits.lookup))) return null;
-  try {
-    const res = await resolver(url, kind);
-    if (!res || !(res.body instanceof Uint8Array) || res.body.byteLength > limits.maxBytes) return null;
-    return res;
-  } catch {
-    return null;
-  }
+  const outcome = await loadResourceWithReason(url, kind, resolver, limits);
+  return 'resource' in outcome ? outcome.resource : null;
 }

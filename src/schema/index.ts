@@ -1,7 +1,7 @@
-export { parseFillRequest, parseGenerateRequest } from './parse.js';
-export type { DataDecryptor, ParseOptions } from './parse.js';
+export { collectFillRequest, parseFillRequest, parseGenerateRequest } from './parse.js';
+export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
-export { fontFamilyRefs } from './font-refs.js';
+export { fontFamilyRefs, rawGenerateFontRefs } from './font-refs.js';
 export type { FontRef } from './font-refs.js';
 export { isValueObject, styling } from './styling.js';
 export type { Styling, ValueObject, FieldInput, ComplexValue } from './styling.js';

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
-import { fillData, fillOptions, type FillData, type FillRequest } from './fill-request.js';
+import { fillOptions, type FillData, type FillRequest } from './fill-request.js';
 import { generateType, htmlRequest, markdownRequest, type GenerateRequest } from './generate-request.js';
-import { collect, isPlainObject } from './issues.js';
+import { collect, formatPath, isPlainObject, messageFor, toFieldErrors } from './issues.js';
+import { fieldInput } from './styling.js';
+
 
 /** Turns an encrypted `data` string into its JSON text; throws with a message for the caller. */
 export type DataDecryptor = (encrypted: string) => string;
@@ -35,29 +37,93 @@ function decryptData(data: unknown, options: ParseOptions): unknown {
   }
 }
 
-export function parseFillRequest(body: unknown, options: ParseOptions = {}): FillRequest {
+/** A fill body checked property by property: every problem, and what could be read. */
+export interface CollectedFillRequest {
+  errors: FieldError[];
+  /**
+   * The request without the properties that failed (their defaults would apply), so checks
+   * that need a request (fonts, each value against its field) can still run and report too;
+   * undefined when `data` itself is unusable. Never render it when `errors` is not empty.
+   */
+  request?: FillRequest;
+}
+
+/**
+ * Parses an object schema, reporting every problem; on failure parses again without the
+ * top-level keys that failed, so the rest of the object is still read.
+ */
+function collectLeaving<S extends z.ZodObject>(schema: S, raw: Record<string, unknown>, errors: FieldError[]): z.output<S> | undefined {
+  const first = schema.safeParse(raw, { error: (iss) => messageFor(iss) });
+  if (first.success) return first.data;
+  errors.push(...toFieldErrors(first.error.issues));
+  const bad = new Set(first.error.issues.map((i) => i.path[0]));
+  const kept = Object.fromEntries(Object.entries(raw).filter(([k]) => !bad.has(k)));
+  const second = schema.safeParse(kept);
+  return second.success ? second.data : undefined;
+}
+
+/** One fill's data, key by key: a key whose value fails is left out and reported. */
+function collectData(plain: Record<string, unknown>, prefix: PropertyKey[], errors: FieldError[]): FillData {
+  const out: FillData = {};
+  for (const [key, value] of Object.entries(plain)) {
+    const parsed = fieldInputOf(value, [...prefix, key], errors);
+    if (parsed.ok) out[key] = parsed.value;
+  }
+  return out;
+}
+
+function fieldInputOf(value: unknown, at: PropertyKey[], errors: FieldError[]): { ok: true; value: FillData[string] } | { ok: false } {
+  const before = errors.length;
+  const parsed = collect(fieldInput, value, at, errors);
+  return errors.length === before ? { ok: true, value: parsed } : { ok: false };
+}
+
+/**
+ * Every problem of a fill body at once (issue 21: a bad `fontSize` no longer hides a bad
+ * value): the options, `data` and each value of it are read independently.
+ */
+export function collectFillRequest(body: unknown, options: ParseOptions = {}): CollectedFillRequest {
   const raw = bodyObject(body);
   const errors: FieldError[] = [];
-  const rest = collect(fillOptions, raw, [], errors);
+  const rest = collectLeaving(fillOptions, raw, errors) ?? {};
 
   let data: FillData[] | undefined;
   let dataWasArray = false;
   if (raw.data === undefined || raw.data === null) {
     errors.push({ property: 'data', message: 'Required' });
   } else {
-    const plain = decryptData(raw.data, options);
+    let plain: unknown;
+    try {
+      plain = decryptData(raw.data, options);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      errors.push(...e.fields);
+      return { errors };
+    }
     if (Array.isArray(plain)) {
       dataWasArray = true;
-      data = collect(z.array(fillData).min(1), plain, ['data'], errors);
+      if (plain.length === 0) errors.push({ property: 'data', message: 'Must contain at least 1 item' });
+      else {
+        const fills: FillData[] = [];
+        plain.forEach((one, i) => {
+          if (isPlainObject(one)) fills.push(collectData(one, ['data', i], errors));
+          else errors.push({ property: formatPath(['data', i]), message: `Expected object, received ${one === null ? 'null' : Array.isArray(one) ? 'array' : typeof one}` });
+        });
+        if (fills.length === plain.length) data = fills;
+      }
     } else if (isPlainObject(plain)) {
-      const one = collect(fillData, plain, ['data'], errors);
-      data = one && [one];
+      data = [collectData(plain, ['data'], errors)];
     } else {
       errors.push({ property: 'data', message: 'Expected an object of field values or an array of such objects' });
     }
   }
-  if (errors.length > 0 || !rest || !data) throw new ValidationError(errors);
-  return { ...rest, data, dataWasArray };
+  return data ? { errors, request: { ...rest, data, dataWasArray } } : { errors };
+}
+
+export function parseFillRequest(body: unknown, options: ParseOptions = {}): FillRequest {
+  const { errors, request } = collectFillRequest(body, options);
+  if (errors.length > 0 || !request) throw new ValidationError(errors);
+  return request;
 }
 
 /**
@@ -68,8 +134,8 @@ export function parseGenerateRequest(body: unknown, options: ParseOptions = {}):
   const raw = bodyObject(body);
   const errors: FieldError[] = [];
   const type = collect(generateType, raw.type, ['type'], errors);
+  if (raw.data === undefined || raw.data === null) errors.push({ property: 'data', message: 'Required' });
   if (errors.length > 0) throw new ValidationError(errors);
-  if (raw.data === undefined || raw.data === null) throw ValidationError.of('data', 'Required');
 
   const data = decryptData(raw.data, options);
   const isHtml = type === 'html' || (isPlainObject(data) && 'html' in data);

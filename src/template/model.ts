@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldType } from '../fields/index.js';
 import { styling } from '../schema/index.js';
 
 /** Field types of the spec's table (plus `decimalNumber`, the hosted builder's name for `number`). */
@@ -95,6 +96,8 @@ export const templateSchema = z
     t.fields.forEach((f, i) => {
       if (ids.has(f.id)) ctx.addIssue({ code: 'custom', message: `Duplicate field id "${f.id}"`, path: ['fields', i, 'id'] });
       ids.add(f.id);
+      const formatProblem = f.format === undefined ? undefined : fieldType(f.type).formatProblem?.(f.format);
+      if (formatProblem) ctx.addIssue({ code: 'custom', message: formatProblem, path: ['fields', i, 'format'] });
     });
   });
 

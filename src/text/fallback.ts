@@ -4,7 +4,7 @@ import { isClusterContinuation, isIgnorable, isPunctuation, isWhitespace, type C
 const LANG_INDEX: Record<CjkLanguage, number> = { sc: 1, tc: 2, jp: 3, kr: 4 };
 
 /**
- * Per-glyph fallback for one style: the chosen face, then Noto Sans, then Noto
+ * Per-glyph fallback for one style: the chosen face (and its siblings), then Noto Sans, then Noto
  * Sans CJK (language picked per character), then the Noto font of the
  * character's script, then the Noto math and symbol fonts.
  * Faces further down the chain are parsed only when a character needs them.
@@ -40,6 +40,8 @@ export class FallbackChain {
 
   #search(cp: number, cjk: CjkLanguage | undefined): ResolvedFace {
     if (this.primary.font.hasGlyphForCodePoint(cp)) return this.primary;
+    // The same design in another file first (a web-font package's cyrillic, greek, … subsets).
+    for (const sibling of this.primary.siblings) if (sibling.font.hasGlyphForCodePoint(cp)) return sibling;
     const noto = this.#registry.notoSans(this.#weight);
     if (noto.font.hasGlyphForCodePoint(cp)) return noto;
     const langs = new Set<CjkLanguage>([cjk ?? 'sc', 'sc', 'jp', 'kr', 'tc']);

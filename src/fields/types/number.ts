@@ -1,13 +1,14 @@
-import { DEFAULT_PATTERNS, formatNumber, parseNumberPattern } from '../../fill/normalize/format-number.js';
+import { DEFAULT_PATTERNS, formatNumber, numberFormatProblem, parseNumberPattern } from '../../format/index.js';
 import type { FieldTypeModule } from '../contract.js';
 import { asNumber, describe, fail, oneText, textWidget } from '../values.js';
 
 type Kind = keyof typeof DEFAULT_PATTERNS;
 
-/** The numeric types: a number, or a string holding a plain decimal number, in the field's numeral-style `format`. */
+/** The numeric types: a number, or a string holding a plain decimal number, in the field's numeral-style `format` (src/format). */
 function numeric(type: 'number' | 'decimalNumber' | 'integer' | 'dollar' | 'percent', kind: Kind): FieldTypeModule {
   return {
     type,
+    formatProblem: numberFormatProblem,
     format: ({ field, raw, box, style }) => {
       let n = asNumber(raw);
       if (n === undefined || !Number.isFinite(n)) return fail(`Expected a number, received ${describe(raw)}`);

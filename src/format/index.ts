@@ -1,0 +1,15 @@
+export type { DateTimeFields, DateNames, DatePart, DateToken } from './date.js';
+export {
+  DATE_TOKENS,
+  DEFAULT_DATE_FORMAT,
+  DateFormatError,
+  compileDateFormat,
+  dateFormatProblem,
+  dateNames,
+  fieldsInZone,
+  formatDateTime,
+  ordinal,
+  parseIsoDateTime,
+} from './date.js';
+export type { NumberPattern } from './number.js';
+export { DEFAULT_PATTERNS, NumberFormatError, compileNumberFormat, formatNumber, numberFormatProblem, parseNumberPattern } from './number.js';
