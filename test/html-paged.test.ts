@@ -428,6 +428,15 @@ describe('target-counter() and target-text() (issue 15)', () => {
   });
 });
 
+describe('target-counter() inside a running element (issue 15)', () => {
+  it('prints the page number in the margin-box copy too', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } .hdr { position: running(h); }
+      .hdr a::after { content: " (see p. " target-counter(attr(href), page) ")"; } @page { @top-center { content: element(h); } }`;
+    const pages = await readText(await renderHtml(pool, { html: '<div class="hdr">Header <a href="#end">end</a></div><p>one</p><h2 id="end">End</h2>', css }));
+    expect(header(pages)).toEqual(['Header end (see p. 2)', 'Header end (see p. 2)']);
+  });
+});
+
 function pageTextOf(p: PageText): string {
   return p.items.map((i) => i.str).join(' ').replace(/\s+/g, ' ');
 }

@@ -345,6 +345,22 @@ export const INPAGE_SOURCE = String.raw`
     if (at < text.length) out.push(text.slice(at));
     return out;
   }
+  /**
+   * Running elements were copied before prepareTargets marked pseudo-elements that use target-*(),
+   * string() or leader() (data-castpress-t): the copies get the same marks, so the same rules apply to them.
+   */
+  function syncRunningCopies() {
+    for (const r of S.running) {
+      const marked = [r.el, ...r.el.querySelectorAll('*')].map((e) => e.getAttribute('data-castpress-t'));
+      if (marked.every((k) => k === null)) continue;
+      const tpl = document.createElement('template');
+      tpl.innerHTML = r.html;
+      const copy = tpl.content.firstElementChild;
+      if (!copy) continue;
+      [copy, ...copy.querySelectorAll('*')].forEach((e, k) => { if (marked[k] !== null && marked[k] !== undefined) e.setAttribute('data-castpress-t', marked[k]); });
+      r.html = copy.outerHTML;
+    }
+  }
   function cssString(s) { return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\A ') + '"'; }
   /** The element a target-*() argument points at: attr(href), url(#x) or "#x"; only same-document fragments. */
   function targetOf(el, arg) {
@@ -931,6 +947,7 @@ export const INPAGE_SOURCE = String.raw`
       prepareStrings(style);
       prepareBookmarks(style);
       prepareTargets(style);
+      syncRunningCopies();
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
