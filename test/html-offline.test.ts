@@ -77,12 +77,16 @@ describe('offline and safe', () => {
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/Pacifico/);
   });
 
-  it('ignores a font served with another content type', async () => {
+  it('web fonts are told by their bytes (issue 15): a font under a generic type loads, something else under a font type does not', async () => {
     fontType = 'application/octet-stream';
-    const html = `<style>@font-face { font-family: Remote; src: url(https://assets.test/font.ttf?wrong); }</style><p style="font-family: Remote">Remote font</p>`;
+    const html = `<style>@font-face { font-family: Remote; src: url(https://assets.test/font.ttf?generic); }</style><p style="font-family: Remote">Remote font</p>`;
     const pdf = await renderHtml(pool, { html });
-    expect(Buffer.from(pdf).toString('latin1')).not.toMatch(/Pacifico/);
+    expect(Buffer.from(pdf).toString('latin1')).toMatch(/Pacifico/);
     fontType = 'font/ttf';
+    const fake = `<style>@font-face { font-family: Fake; src: url(https://assets.test/imported.css?as-font); }</style><p style="font-family: Fake">Fake font</p>`;
+    const plain = await renderHtml(pool, { html: fake });
+    expect(Buffer.from(plain).toString('latin1')).not.toMatch(/Pacifico/);
+    expect((await pageText(plain))[0]).toContain('Fake font');
   });
 
   it('loads nothing remote without a resolver (data: URLs still work)', async () => {

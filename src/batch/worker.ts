@@ -17,7 +17,7 @@ export interface WorkerTask {
   outDir: string;
   baseDir: string;
   /** Engine options that survive structured cloning (no functions). */
-  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone'> & {
+  engine: Pick<EngineOptions, 'fonts' | 'limits' | 'timeZone' | 'fontCatalogue'> & {
     templatesDir?: string;
     chromium?: EngineOptions['chromium'];
     privateKey?: string;

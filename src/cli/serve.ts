@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchOptions } from './fetch-flags.js';
-import { parseHostPort } from '../server/graphql/open.js';
+import { DEFAULT_DATA_DIR, parseHostPort } from '../server/graphql/open.js';
 import { cspOrigin } from '../server/signing/stylesheet.js';
 
 export const SERVE_USAGE = `castpress serve [options]
@@ -23,7 +24,10 @@ ${FETCH_USAGE} (also webhooks)
   --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
   --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
-                              (besides this server's own); repeatable`;
+                              (besides this server's own); repeatable
+  --font-catalogue URL        font families requests name and nothing installed has are looked up in a
+                              catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
+                              fetched like every remote resource and kept in DIR/font-cache (--data)`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -44,6 +48,7 @@ export async function serve(argv: string[]): Promise<number> {
       smtp: { type: 'string' },
       'frame-ancestor': { type: 'string', multiple: true },
       'stylesheet-origin': { type: 'string', multiple: true },
+      'font-catalogue': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       'strict-fetch': { type: 'boolean' },
@@ -62,6 +67,9 @@ export async function serve(argv: string[]): Promise<number> {
   for (const o of values['frame-ancestor'] ?? []) cspOrigin(o, '--frame-ancestor');
   for (const o of values['stylesheet-origin'] ?? []) cspOrigin(o, '--stylesheet-origin');
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
+  const catalogueUrl = values['font-catalogue'];
+  if (catalogueUrl !== undefined && !/^https?:\/\/[^/]/i.test(catalogueUrl)) throw new Error(`--font-catalogue must be an http(s) URL, got ${catalogueUrl}`);
+  const fontCatalogue = catalogueUrl ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') } : undefined;
   const server = await startServer({
     templates: values.templates,
     port,
@@ -71,7 +79,7 @@ export async function serve(argv: string[]): Promise<number> {
     publicUrl: values['public-url'],
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
-    engine: privateKey ? { privateKey } : {},
+    engine: { ...(privateKey ? { privateKey } : {}), ...(fontCatalogue ? { fontCatalogue } : {}) },
     // One list of allowed hosts for fetching and for webhook delivery: both pass the same address check.
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,

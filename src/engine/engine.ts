@@ -1,6 +1,6 @@
 import { RenderError, ValidationError, NotFoundError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
-import { FontRegistry, type FontRegistryOptions } from '../fonts/index.js';
+import { FontRegistry, RemoteFontCatalogue, type FontRegistryOptions } from '../fonts/index.js';
 import { Shaper, SubsetCache, TextLayout } from '../text/index.js';
 import { fill, FillCache, type FillSignatureField } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
@@ -20,6 +20,12 @@ export interface EngineOptions {
   privateKey?: KeyInput;
   /** Fetches remote images, fonts and stylesheets. Off by default: only data: URLs load. */
   resolver?: ResourceResolver;
+  /**
+   * Web-font catalogue names from a catalogue URL laid out like the Google Fonts repository
+   * (`<url>/ofl/<family>/METADATA.pb`), fetched through `resolver` (needed) into `cacheDir`, which is
+   * also scanned as a font folder, so fetched families stay available offline.
+   */
+  fontCatalogue?: { url: string; cacheDir: string; maxBytes?: number };
   fonts?: FontRegistryOptions;
   /** Headless Chromium for HTML mode (launched on first use). */
   chromium?: Omit<BrowserPoolOptions, 'resolver'>;
@@ -61,6 +67,25 @@ function rendered(out: { pdf: Uint8Array; pageCount: number; title?: string }, o
   return { ...out, outputFormat: outputFormat ?? 'pdf', problems };
 }
 
+/** Every `fontFamily` string in a request body or template (a bounded walk: bodies are untrusted). */
+function fontFamiliesIn(value: unknown): string[] {
+  const found = new Set<string>();
+  let visited = 0;
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || visited++ > 10_000 || found.size >= 20 || v === null || typeof v !== 'object' || v instanceof Uint8Array) return;
+    if (Array.isArray(v)) {
+      for (const item of v) walk(item, depth + 1);
+      return;
+    }
+    for (const [key, item] of Object.entries(v)) {
+      if (key === 'fontFamily' && typeof item === 'string' && item !== '') found.add(item);
+      else walk(item, depth + 1);
+    }
+  };
+  walk(value, 0);
+  return [...found];
+}
+
 /** Collects a call's resource problems and still tells the caller's callback. */
 function collect(into: ResourceProblem[], onProblem?: (problem: ResourceProblem) => void): (problem: ResourceProblem) => void {
   return (problem) => {
@@ -96,13 +121,18 @@ export class Engine {
   private packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
   private closed = false;
 
+  /** Families from the catalogue URL (`fontCatalogue`), when fetching is on. */
+  private readonly remoteFonts?: RemoteFontCatalogue;
   /** What every renderer of this engine is lent (see services.ts). */
   private readonly services: EngineServices;
 
   constructor(options: EngineOptions = {}) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.fonts = new FontRegistry(options.fonts);
+    const catalogue = options.fontCatalogue;
+    // The catalogue's cache is a font folder like any other: what was fetched once loads offline.
+    this.fonts = new FontRegistry(catalogue ? { ...options.fonts, directories: [...(options.fonts?.directories ?? []), catalogue.cacheDir] } : options.fonts);
+    if (catalogue && options.resolver) this.remoteFonts = new RemoteFontCatalogue({ ...catalogue, resolver: options.resolver });
     this.store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
     this.services = {
       fonts: this.fonts,
@@ -134,6 +164,7 @@ export class Engine {
    */
   async fillDocument(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
+    await this.loadCatalogueFonts(request);
     // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
     // template's fonts and, in fill(), each value against its field. The 404 of an unknown
     // template and the 413 of the data-URL budget come only when the body itself is fine.
@@ -156,6 +187,7 @@ export class Engine {
       throw e;
     }
     callOptions.onTemplate?.(resolved);
+    await this.loadCatalogueFonts(resolved);
     resolved.fields.forEach((f, i) => {
       if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
     });
@@ -168,6 +200,22 @@ export class Engine {
       errors,
     });
     return rendered(out, parsedRequest.outputFormat, problems);
+  }
+
+  /**
+   * Fetches the font families a request (or template) names that the registry does not know, from
+   * the catalogue URL (`fontCatalogue`), so that validation finds them. Nothing without a catalogue
+   * or a resolver; a family the catalogue does not have stays unknown (the usual 400). Call it
+   * before `parseGenerate`/`parseFill` when validating ahead of rendering (the server does).
+   */
+  async loadCatalogueFonts(requestOrTemplate: unknown): Promise<void> {
+    const remote = this.remoteFonts;
+    if (!remote) return;
+    const unknown = fontFamiliesIn(requestOrTemplate).filter((f) => !this.fonts.hasFamily(f));
+    for (const family of unknown) {
+      const files = await remote.fetchFamily(family);
+      if (files.length > 0) this.fonts.addCatalogueFiles(files);
+    }
   }
 
   /** The template an EID names, as `fill` would use it (callers that read a template before filling it: packets). */
@@ -184,6 +232,7 @@ export class Engine {
   /** `generate`, with the title, page count, validated outputFormat and resources that did not load. */
   async generateDocument(request: unknown, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
     this.assertOpen();
+    await this.loadCatalogueFonts(request);
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
       // Loaded on first use: Chromium's driver costs more to import than everything else together.

@@ -2,3 +2,4 @@ export type { FontWeight, FontRegistryOptions, FaceSource } from './types.js';
 export { FONT_WEIGHTS } from './types.js';
 export { FontRegistry, type ResolvedFace, type CjkLanguage } from './registry.js';
 export { MissingFontError, type EngineFace } from './engine-faces.js';
+export { RemoteFontCatalogue, parseMetadata, type RemoteCatalogueOptions } from './remote-catalogue.js';

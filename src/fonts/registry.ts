@@ -274,6 +274,18 @@ export class FontRegistry {
     return map;
   }
 
+  /**
+   * Adds font files found after start (a remote catalogue's downloads) to the scanned catalogue:
+   * their families resolve from now on. The bundled and caller-registered families still win.
+   */
+  addCatalogueFiles(paths: string[]): void {
+    const catalogue = this.#scannedCatalogue();
+    for (const [family, slots] of scanFiles(paths)) {
+      const known = catalogue.get(family);
+      catalogue.set(family, known ? new Map([...known, ...slots]) : slots);
+    }
+  }
+
   #scannedCatalogue(): Catalogue {
     if (!this.#catalogue) {
       const dirs = [...(this.#options.directories ?? []), ...(this.#options.systemDirectories ?? [])];

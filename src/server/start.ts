@@ -47,11 +47,11 @@ export interface StartOptions {
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
 function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine'] | undefined {
-  const { fonts, limits, timeZone, chromium, privateKey, ...rest } = options.engine ?? {};
+  const { fonts, limits, timeZone, chromium, privateKey, fontCatalogue, ...rest } = options.engine ?? {};
   if (Object.values(rest).some((v) => v !== undefined)) return undefined;
   if (privateKey !== undefined && typeof privateKey !== 'string') return undefined;
   const fetch = options.fetch === false ? undefined : (options.fetch ?? {});
-  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}), ...(fetch ? { fetch } : {}) };
+  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}), ...(fetch ? { fetch } : {}), ...(fontCatalogue ? { fontCatalogue } : {}) };
 }
 
 export interface RunningServer {

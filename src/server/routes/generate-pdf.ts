@@ -9,6 +9,8 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     const body = await requestBody(request, ctx.multipart);
     const pool = ctx.renderPool;
     // Validated here (a fast 400); HTML goes to the engine's Chromium pool, Markdown to a worker thread.
+    // Families from the font catalogue (if configured) before validation asks for them.
+    await ctx.engine.loadCatalogueFonts(body);
     const html = pool === undefined || ctx.engine.parseGenerate(body).type === 'html';
     const rendered = await renderFor(ctx, request, async (signal) => (html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal)));
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
