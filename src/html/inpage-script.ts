@@ -566,10 +566,12 @@ export const INPAGE_SOURCE = String.raw`
     for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
       for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
     }
-    for (const n of S.named) set.add(n.el);
+    // A page-name change breaks only between boxes in block flow (not between flex or grid items).
+    const inBlockFlow = (el) => { const d = el.parentElement ? getComputedStyle(el.parentElement).display : 'block'; return d === 'block' || d === 'flow-root' || d === 'list-item'; };
+    for (const n of S.named) if (inBlockFlow(n.el)) set.add(n.el);
     for (const el of set) {
       const cs = getComputedStyle(el);
-      const named = S.named.some((n) => n.el === el);
+      const named = S.named.some((n) => n.el === el) && inBlockFlow(el);
       if (forced(cs.breakBefore) || named) S.breaks.push({ el, before: true });
       if (forced(cs.breakAfter) || named) S.breaks.push({ el, before: false });
     }
