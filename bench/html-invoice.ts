@@ -16,7 +16,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { buildDocument } from '../src/html/document.js';
 import { BrowserPool, defaultDocumentCss, findChromium, renderHtml } from '../src/html/index.js';
+import type { ResourceResolver } from '../src/resources/index.js';
 import { interleaved, type BenchRow } from './types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -62,6 +64,27 @@ export async function run(): Promise<BenchRow[]> {
     const plain = `<h1>Plain</h1>${long.slice(0, 20_000)}`;
     const [barePlain, oursPlain] = await interleaved(() => bare(`<!DOCTYPE html>${plain}`), () => renderHtml(pool, { html: plain }), 7, 1);
 
+    // WeasyPrint's report sample (8 pages: string-set running heads, target-counter table of contents,
+    // named pages, left/right breaks, its own fonts served by a resolver). The anchor prints the same
+    // built document bare (its fonts then fall back: the bare context loads nothing).
+    const origin = 'https://corpus.test/';
+    const resolver: ResourceResolver = async (url) => {
+      const file = path.join(fixtures, new URL(url).pathname);
+      return { body: new Uint8Array(readFileSync(file)), contentType: file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'image/svg+xml' };
+    };
+    const reportPool = new BrowserPool({ maxPages: 1, resolver });
+    const report = read('weasyprint-report/report.html');
+    const A4 = { width: '210mm', height: '297mm' };
+    const reportRequest = { html: report, baseUrl: `${origin}weasyprint-report/report.html`, page: A4 };
+    const reportBuilt = await buildDocument(reportRequest, { resolver, maxResourceBytes: 50_000_000 });
+    let bareReport = 0;
+    let oursReport = 0;
+    try {
+      [bareReport, oursReport] = await interleaved(() => bare(reportBuilt), () => renderHtml(reportPool, reportRequest), 5, 1);
+    } finally {
+      await reportPool.close();
+    }
+
     return [
       { name: 'html: bare setContent + page.pdf(), invoice with the default CSS (anchor)', value: bareLike, unit: 'ms' },
       { name: 'html: castpress invoice (running elements + page X of Y)', value: oursMs, unit: 'ms', baseline: bareLike, ratio: oursMs / bareLike, goal: '<= 1.2' },
@@ -69,6 +92,7 @@ export async function run(): Promise<BenchRow[]> {
       { name: 'html: castpress statement (running elements)', value: oursSt, unit: 'ms', baseline: bareSt, ratio: oursSt / bareSt },
       { name: 'html: castpress ~15 pages, counter(page) in body elements', value: oursLong, unit: 'ms', baseline: bareLong, ratio: oursLong / bareLong },
       { name: 'html: castpress ~8 pages, no paged-media extensions', value: oursPlain, unit: 'ms', baseline: barePlain, ratio: oursPlain / barePlain },
+      { name: 'html: castpress WeasyPrint report (8 pages, string-set, target-counter, :blank)', value: oursReport, unit: 'ms', baseline: bareReport, ratio: oursReport / bareReport },
     ];
   } finally {
     await pool.close();

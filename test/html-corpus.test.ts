@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,7 +6,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
-import { pageText, qpdfCheck, readText } from './helpers/pdf.js';
+import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/html');
 const ORIGIN = 'https://corpus.test/';
@@ -79,11 +80,52 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     expect(texts).toHaveLength(pages);
   });
 
-  it('report: blank page before the right-hand table of contents, native margin boxes with page numbers', async () => {
-    const texts = await pageText(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' }));
-    expect(texts[1]!.trim()).toBe('');
+  it('report: blank page before the right-hand table of contents, page numbers and string-set running heads in the top margin', async () => {
+    const pages = await readText(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' }));
+    const texts = pages.map((p) => p.items.map((i) => i.str).join('').trim());
+    expect(texts[1]).toBe('');
     expect(texts[2]).toContain('Table of contents');
-    expect(texts[3]!.trim().startsWith('4')).toBe(true);
+    // The table of contents (target-text + target-counter, nested rules): WeasyPrint's titles and page numbers.
+    const toc = pages[2]!.items.filter((i) => i.str.trim() && i.str !== '•');
+    const lines = new Map<number, typeof toc>();
+    for (const i of toc) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
+    const entries = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x).map((i) => i.str).join('').replace(/\s+/g, '')).filter((l) => /\d$/.test(l));
+    expect(entries).toEqual(
+      [
+        'Big title on left page, with text on columns4',
+        'This is another big title, on a page full of work presentation5',
+        'Big title on the first right page6',
+        'This is a chapter of a new section7',
+        'About some typography features8',
+      ].map((e) => e.replace(/\s+/g, '')),
+    );
+    // WeasyPrint's reference: the page number in the top-left box, the chapter's h2 (string-set) in the top-right one,
+    // nothing in the top margin of the cover, the blank page, the contents (no-chapter) and the chapter page.
+    const top = pages.map((p) => p.items.filter((i) => i.y < 1.5 * 28.35 && i.str.trim()));
+    const left = top.map((items, i) => items.filter((it) => it.x < pages[i]!.width / 4).map((it) => it.str).join(''));
+    const right = top.map((items, i) => items.filter((it) => it.x > pages[i]!.width / 3).map((it) => it.str).join('').replace(/\s+/g, ''));
+    expect(left).toEqual(['', '', '', '4', '5', '6', '', '8']);
+    // (pdfjs splits words at ligatures: spaces are not compared)
+    expect(right).toEqual(
+      [
+      '',
+      '',
+      '',
+      'Big title on left page, with text on columns',
+      'This is another big title, on a page full of work presentation',
+      'Big title on the first right page',
+      '',
+      'About some typography features',
+      ].map((s) => s.replace(/\s+/g, '')),
+    );
+  });
+
+  it("letter: the form block keeps its :last-of-type margin (castpress's helpers are not in <body>)", async () => {
+    const [page] = await readText(await render('weasyprint-letter/letter.html', { width: '210mm', height: '297mm' }));
+    const y = (s: string) => page!.items.find((i) => i.str.startsWith(s))!.y;
+    // WeasyPrint: 114.8 pt from the signature to the form's legend (2 cm of it from body > div:last-of-type);
+    // with castpress's link box appended to <body> it was 67.5 pt.
+    expect(y('Bon de commande') - y('Estelle Carotte')).toBeGreaterThan(100);
   });
 
   it('invoice: margin boxes and its own TTF fonts', async () => {
@@ -92,6 +134,76 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     const bottom = page!.items.filter((i) => i.y > page!.height - 3 * 28.35).map((i) => i.str).join(' ');
     expect(bottom).toContain('contact@courtbouillon.org');
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/SourceSans3/);
+  });
+});
+
+/** Words of a page as poppler reads them (ligatures spelled out; form-field dot rows, WeasyPrint's, left out). */
+function words(text: string): string[] {
+  return text
+    .replace(/\ufb01/g, 'fi')
+    .replace(/\ufb02/g, 'fl')
+    .split(/\s+/)
+    .filter((w) => w && !/^\.+$/.test(w));
+}
+
+/** 2·LCS / (|a| + |b|): 1 when both pages have the same words in the same order. */
+function orderedSimilarity(a: string[], b: string[]): number {
+  if (a.length + b.length === 0) return 1;
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const cur = [0];
+    b.forEach((y, j) => cur.push(x === y ? prev[j]! + 1 : Math.max(prev[j + 1]!, cur[j]!)));
+    prev = cur;
+  }
+  return (2 * prev[b.length]!) / (a.length + b.length);
+}
+
+/** Same words regardless of order (multiset Dice): for pages where Chromium paints margin boxes first. */
+function wordSimilarity(a: string[], b: string[]): number {
+  if (a.length + b.length === 0) return 1;
+  const count = new Map<string, number>();
+  for (const w of a) count.set(w, (count.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of b) {
+    const n = count.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      count.set(w, n - 1);
+    }
+  }
+  return (2 * common) / (a.length + b.length);
+}
+
+describe("WeasyPrint samples: each page's words against WeasyPrint's reference renderings", () => {
+  // Words poppler reads from WeasyPrint's own PDFs (the corpus's invoice.pdf, letter.pdf, report.pdf, ticket.pdf).
+  const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<string, string[][]>;
+  it.each(Object.keys(reference))('%s: same pages and words (similarity >= 0.95 on every page)', async (doc) => {
+    const pages = (await popplerText(await render(doc, { width: '210mm', height: '297mm' }))).map(words);
+    const want = reference[doc]!.map((p) => words(p.join(' ')));
+    expect(pages).toHaveLength(want.length);
+    const similarity = pages.map((p, i) => wordSimilarity(p, want[i]!));
+    expect(similarity.every((s) => s >= 0.95), JSON.stringify(similarity)).toBe(true);
+    if (doc.includes('report')) {
+      // the report's running heads, table of contents and page numbers in WeasyPrint's order
+      const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
+      expect(ordered.every((s) => s >= 0.95), JSON.stringify(ordered)).toBe(true);
+    }
+  });
+});
+
+describe("WeasyPrint report: the outline WeasyPrint makes from its headings", () => {
+  it('has the same items, levels and pages', async () => {
+    // [depth, title, page] of every outline item of WeasyPrint's report.pdf, in order
+    const want = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-report-outline.json'), 'utf8')) as Array<[number, string, number]>;
+    const flat: Array<[number, string, number]> = [];
+    const walk = (nodes: OutlineNode[], depth: number): void => {
+      for (const n of nodes) {
+        flat.push([depth, n.title, n.page]);
+        walk(n.items, depth + 1);
+      }
+    };
+    walk(await readOutline(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' })), 0);
+    expect(flat).toEqual(want);
   });
 });
 

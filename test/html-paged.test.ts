@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { pageText, qpdfCheck, readText, type PageText, type TextItem } from './helpers/pdf.js';
+import { pageCount, pageText, qpdfCheck, readText, type PageText, type TextItem } from './helpers/pdf.js';
 
 let pool: BrowserPool;
 beforeAll(() => {
@@ -273,5 +273,198 @@ describe('running elements', () => {
     const [page] = await readText(await renderHtml(pool, { html: '<div class="hdr">HDR</div><p>body</p>', css }));
     expect(item(page!, 'NATIVE 1')).toBeDefined();
     expect(item(page!, 'NATIVE 1')!.y).toBeGreaterThan(page!.height - 37.5);
+  });
+});
+
+/** Top margin text of each page (the margin is 50px = 37.5pt by default). */
+function header(pages: PageText[]): string[] {
+  return pages.map((p) => p.items.filter((i) => i.y < 37.5).map((i) => i.str).join('').trim());
+}
+
+describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
+  it(':last-of-type and :last-child still match the last author element of <body>', async () => {
+    // counter(page) in an ordinary element makes castpress add its destination links
+    const css = `${RESET} body > div:last-of-type { margin-top: 100px; } body > p:last-child { margin-top: 50px; } .n::after { content: counter(page); }`;
+    const html = '<div class="n">A</div><div>B</div><p>C</p>';
+    const [page] = await readText(await renderHtml(pool, { html, css }));
+    const a = item(page!, 'A1')!;
+    const b = item(page!, 'B')!;
+    const c = item(page!, 'C')!;
+    expect(b.y - a.y).toBeGreaterThan(9 + 75 - 2);
+    expect(c.y - b.y).toBeGreaterThan(9 + 37.5 - 2);
+  });
+
+  it('author rules for span and div do not reach the margin boxes castpress builds', async () => {
+    const css = `${RESET} span::before, div::before { content: "ZZ"; } .run { position: running(r); }
+      @page { @top-center { content: element(r); } @bottom-right { content: "P" counter(page); } }`;
+    const pages = await readText(await renderHtml(pool, { html: '<p class="run">HEAD</p><p>one</p><p style="break-before:page">two</p>', css }));
+    expect(pages).toHaveLength(2);
+    for (const p of pages) {
+      expect(p.items.map((i) => i.str).join('')).not.toContain('ZZ');
+      expect(count(p, 'HEAD')).toBe(1);
+    }
+  });
+
+  it('a last element with break-after: page adds no blank page', async () => {
+    const html = '<p>a</p><p style="break-after:page">b</p>';
+    expect(await pageCount(await renderHtml(pool, { html, css: RESET }))).toBe(1);
+    // also when castpress adds its destinations and overlay
+    const css = `${RESET} .run { position: running(r); } @page { @top-center { content: element(r); } }`;
+    expect(await pageCount(await renderHtml(pool, { html: `<p class="run">H</p>${html}`, css }))).toBe(1);
+  });
+
+  it('break-before and break-after: always start new pages', async () => {
+    const html = '<p>Alpha</p><p style="break-before: always">Beta</p><p style="break-after: always">Gamma</p><p>Delta</p>';
+    expect(await pageText(await renderHtml(pool, { html, css: RESET }))).toEqual(['Alpha', 'Beta\nGamma', 'Delta']);
+    const sheet = await pageText(await renderHtml(pool, { html: '<p>Alpha</p><h2>Beta</h2>', css: `${RESET} h2 { break-before: always; }` }));
+    expect(sheet).toHaveLength(2);
+  });
+});
+
+describe('running elements: counters, policies, floats, invalid content (issue 15)', () => {
+  const doc = (policy: string) => ({
+    css: `${RESET} .h { position: running(h); } @page { @top-center { content: element(h${policy ? `, ${policy}` : ''}); } }`,
+    html: `<div class="h">A</div><div class="h">B</div><p>one</p>
+      <p style="break-before:page">two</p>
+      <p style="break-before:page">three</p><div class="h">C</div>`,
+  });
+
+  it('keeps the counter effects of a running element in the flow', async () => {
+    const css = `${RESET} .run { position: running(r); counter-increment: chap 5; } .x::before { content: "C" counter(chap) ":"; }
+      @page { @top-center { content: element(r); } }`;
+    const texts = await pageText(await renderHtml(pool, { html: '<div class="run">HDR</div><p class="x">after</p>', css }));
+    expect(texts[0]).toContain('C5:after');
+  });
+
+  it('shows the counter values a running element has at its place in the flow', async () => {
+    const css = `${RESET} h1 { position: running(t); counter-increment: chap; font-size: 12px; margin: 0; } h1::before { content: "Ch " counter(chap) ". "; }
+      .x::before { content: "[" counter(chap) "]"; } @page { @top-center { content: element(t); } }`;
+    const html = '<h1>A</h1><p class="x">one</p><p style="break-before:page">two</p><p style="break-before:page">three</p><h1>B</h1><p class="x">b</p>';
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    // page 2 repeats chapter 1 (the overlay used to count every clone: "Ch 2. A" there, "Ch 3. B" after)
+    expect(header(pages)).toEqual(['Ch 1. A', 'Ch 1. A', 'Ch 2. B']);
+    expect(pageTextOf(pages[2]!)).toContain('[2]b');
+  });
+
+  it.each([
+    ['', ['A', 'B', 'C']],
+    ['first', ['A', 'B', 'C']],
+    ['last', ['B', 'B', 'C']],
+    ['start', ['A', 'B', 'B']],
+    ['first-except', ['', 'B', '']],
+  ])('element(h, %s) picks GCPM’s element', async (policy, want) => {
+    const { css, html } = doc(policy);
+    expect(header(await readText(await renderHtml(pool, { html, css })))).toEqual(want);
+  });
+
+  it('keeps the float side of a floated running element', async () => {
+    const css = `${RESET} .h { position: running(h); float: right; } .l { position: running(l); float: left; }
+      @page { @top-center { content: element(h); } @bottom-center { content: element(l); } }`;
+    const [p] = await readText(await renderHtml(pool, { html: '<div class="h">RIGHT</div><div class="l">LEFT</div><p>body</p>', css }));
+    const r = item(p!, 'RIGHT')!;
+    const l = item(p!, 'LEFT')!;
+    expect(r.x + r.width).toBeGreaterThan(p!.width - 37.5 - 2);
+    expect(l.x).toBeLessThan(37.5 + 2);
+  });
+
+  it('leaves content mixing element() with strings invalid, so the previous declaration applies', async () => {
+    const css = `${RESET} .h { position: running(h); } @page { @top-center { content: "FALLBACK"; content: "X " element(h); } }`;
+    const [p] = await readText(await renderHtml(pool, { html: '<div class="h">HDR</div><p>body</p>', css }));
+    expect(header([p!])).toEqual(['FALLBACK']);
+    expect(item(p!, 'HDR')).toBeUndefined();
+  });
+});
+
+describe('string-set and string() (issue 15)', () => {
+  const html = `<h2>Alpha</h2><p>one</p><h2>Beta</h2>
+    <p style="break-before:page">two</p>
+    <p style="break-before:page">three</p><h2>Gamma</h2>`;
+  const css = (content: string) => `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } @page { @top-center { content: ${content}; } }`;
+
+  it.each([
+    ['string(head)', ['Alpha', 'Beta', 'Gamma']],
+    ['string(head, last)', ['Beta', 'Beta', 'Gamma']],
+    ['string(head, start)', ['Alpha', 'Beta', 'Beta']],
+    ['string(head, first-except)', ['', 'Beta', '']],
+    ['"Chapter: " string(head) " / " counter(page)', ['Chapter: Alpha / 1', 'Chapter: Beta / 2', 'Chapter: Gamma / 3']],
+  ])('content: %s', async (content, want) => {
+    expect(header(await readText(await renderHtml(pool, { html, css: css(content) })))).toEqual(want);
+  });
+
+  it('string() in the document gives the value at that place', async () => {
+    const doc = '<p class="r">zero</p><h2>Alpha</h2><p class="r">one</p><h2>Beta</h2><p class="r">two</p>';
+    const style = `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } .r::before { content: "in " string(head) ": "; }`;
+    expect(await pageText(await renderHtml(pool, { html: doc, css: style }))).toEqual(['in : zero\nAlpha\nin Alpha: one\nBeta\nin Beta: two']);
+  });
+
+  it('sets several strings from literal strings, content() and attr()', async () => {
+    const doc = '<section title="Part I"><h2>Intro</h2><p>x</p></section>';
+    const style = `${RESET} h2 { string-set: chap "Ch. " content(text), tag attr(class); } section { string-set: part attr(title); }
+      h2::before { content: "§ "; }
+      @page { @top-left { content: string(part); } @top-right { content: string(chap) "|" string(tag); } }`;
+    const [p] = await readText(await renderHtml(pool, { html: doc.replace('<h2>', '<h2 class="big">'), css: style }));
+    expect(header([p!])[0]!.replace(/\s+/g, ' ')).toMatch(/^Part I ?Ch\. Intro\|big$/);
+  });
+});
+
+describe('target-counter() and target-text() (issue 15)', () => {
+  it('prints the page number and text of link targets, also from nested rules and in counter styles', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; }
+      .toc a { &::before { content: target-text(attr(href)) " "; } &::after { content: "p. " target-counter(attr(href url), page); } }
+      .toc a.roman::after { content: target-counter(attr(href), page, upper-roman); }`;
+    const filler = Array.from({ length: 60 }, (_, i) => `<p>filler ${i}</p>`).join('');
+    const html = `<div class="toc"><p><a href="#one"></a></p><p><a href="#two"></a></p><p><a href="#three" class="roman"></a></p></div>
+      <h2 id="one">First chapter</h2>${filler}<h2 id="two">Second <em>chapter</em></h2>${filler}${filler}<h2 id="three">Third</h2>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    // 1-based page of a heading (the table of contents is page 1)
+    const at = (s: string) => pages.findIndex((p, i) => i > 0 && p.items.some((it) => it.str.startsWith(s))) + 1;
+    const toc = pageTextOf(pages[0]!);
+    expect(at('First chapter')).toBe(2);
+    expect(toc).toContain(`First chapter p. 2`);
+    expect(toc).toContain(`Second chapter p. ${at('Second')}`);
+    expect(at('Second')).toBeGreaterThan(2);
+    expect(toc).toContain(`Third ${['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII'][at('Third')]}`);
+    expect(at('Third')).toBeGreaterThan(at('Second'));
+  });
+});
+
+describe('target-counter() inside a running element (issue 15)', () => {
+  it('prints the page number in the margin-box copy too', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } .hdr { position: running(h); }
+      .hdr a::after { content: " (see p. " target-counter(attr(href), page) ")"; } @page { @top-center { content: element(h); } }`;
+    const pages = await readText(await renderHtml(pool, { html: '<div class="hdr">Header <a href="#end">end</a></div><p>one</p><h2 id="end">End</h2>', css }));
+    expect(header(pages)).toEqual(['Header end (see p. 2)', 'Header end (see p. 2)']);
+  });
+});
+
+function pageTextOf(p: PageText): string {
+  return p.items.map((i) => i.str).join(' ').replace(/\s+/g, ' ');
+}
+
+describe('leader() (issue 15)', () => {
+  it('fills the rest of the line with the leader and ends the text after it at the line end', async () => {
+    const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } ul { list-style: none; padding: 0; margin: 0; width: 300px; }
+      .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }
+      .dash { width: 300px; } .dash::after { content: leader("-") " end"; }`;
+    const html = `<ul class="toc"><li><a href="#one"></a></li><li><a href="#two"></a></li></ul><p class="dash">Dashes</p>
+      <h2 id="one">One</h2><h2 id="two">A much longer second title</h2>`;
+    const [toc] = await readText(await renderHtml(pool, { html, css }));
+    const lines = new Map<number, TextItem[]>();
+    for (const i of toc!.items) if (i.str.trim()) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
+    const rows = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x));
+    expect(rows).toHaveLength(3);
+    const right = 37.5 + 225; // the ul's 300px
+    for (const [row, title, end] of [[rows[0]!, 'One', '2'], [rows[1]!, 'A much longer second title', '3'], [rows[2]!, 'Dashes', 'end']] as const) {
+      const text = row.map((i) => i.str).join('');
+      expect(text.startsWith(title)).toBe(true);
+      expect(text.endsWith(end)).toBe(true);
+      const last = row[row.length - 1]!;
+      expect(last.x + last.width).toBeGreaterThan(right - 3);
+      expect(last.x + last.width).toBeLessThan(right + 1);
+      // the leader fills the gap between title and number
+      const fill = text.slice(title.length, text.length - end.length).trim();
+      expect(fill.length).toBeGreaterThan(10);
+      expect(new Set(fill.replace(/\s/g, ''))).toEqual(new Set([end === 'end' ? '-' : '.']));
+    }
   });
 });

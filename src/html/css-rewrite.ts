@@ -5,26 +5,79 @@ import { PayloadTooLargeError, RenderError } from '../errors/index.js';
  * paged-media extensions it lacks are renamed into forms it keeps:
  * - `position: running(x)` → custom property `--fs-running: x` (registered as
  *   non-inherited, so the cascade decides which element runs, not inheritance);
- * - `element(x)` in margin-box `content` → a sentinel string we find in the CSSOM;
+ * - `content: element(x[, policy])` → a sentinel string we find in the CSSOM — only when
+ *   `element()` is the whole value: mixed with anything else it is invalid CSS, so it is left
+ *   for Chromium to drop and the cascade falls back to the previous valid declaration;
+ * - `string(x[, policy])` → a sentinel string (it may be mixed with strings and counters);
+ * - `string-set` → `--fs-string-set`, `bookmark-level|label|state` → `--fs-bookmark-*` (non-inherited, read in the page);
+ * - `break-before/after: always | all` (css-break-4 values Chromium lacks) → `page`;
  * - `-fs-table-paginate` → `--fs-table-paginate`.
  */
 export const ELEMENT_SENTINEL = '__fs_element__';
+export const STRING_SENTINEL = '__fs_string__';
+/** Prefix of `target-counter()`, `target-counters()`, `target-text()` and `leader()` kept as strings (`__fs_fn__name(args)`). */
+export const FUNCTION_SENTINEL = '__fs_fn__';
+const FUNCTIONS = /(?<![-\w])(target-counters?|target-text|leader)\(/gi;
+
+/**
+ * Replaces each call of the functions above by a sentinel string holding its name and arguments (double
+ * quotes turned single so the string stays one CSS token); nested parentheses (`attr(href url)`) are kept.
+ */
+function keepFunctions(css: string): string {
+  let out = '';
+  let last = 0;
+  FUNCTIONS.lastIndex = 0;
+  for (let m = FUNCTIONS.exec(css); m; m = FUNCTIONS.exec(css)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    let quote = '';
+    for (; i < css.length && depth > 0; i++) {
+      const c = css[i]!;
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    if (depth > 0) break;
+    const args = css.slice(m.index + m[0].length, i - 1).replace(/"/g, "'").replace(/\n/g, ' ');
+    out += css.slice(last, m.index) + `"${FUNCTION_SENTINEL}${m[1]!.toLowerCase()}(${args})"`;
+    last = i;
+    FUNCTIONS.lastIndex = i;
+  }
+  return out + css.slice(last);
+}
 
 const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
-const ELEMENT = /(?<![-\w])element\(\s*([-\w]+)\s*(?:,\s*[-\w]+\s*)?\)/gi;
+const ELEMENT = /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
+const STRING = /(?<![-\w])string\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)/gi;
+const STRING_SET = /(?<![-\w])string-set\s*:/gi;
+const BOOKMARK = /(?<![-\w])bookmark-(level|label|state)\s*:/gi;
+const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
+const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+
+function sentinel(prefix: string, name: string, policy: string | undefined): string {
+  return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
+}
 
 export function rewriteGcpm(css: string): string {
-  if (!css.includes('running(') && !css.includes('element(') && !css.includes('-fs-table-paginate')) return css;
-  return css
+  if (!ANY.test(css)) return css;
+  return keepFunctions(css)
     .replace(RUNNING, '--fs-running: $1')
-    .replace(ELEMENT, `"${ELEMENT_SENTINEL}$1"`)
+    .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
+    // In parentheses: computed content merges neighbouring strings, so the sentinel needs an end.
+    .replace(STRING, (_m, name: string, policy: string | undefined) => `"${STRING_SENTINEL}(${name}${policy ? `|${policy.toLowerCase()}` : ''})"`)
+    .replace(STRING_SET, '--fs-string-set:')
+    .replace(BOOKMARK, '--fs-bookmark-$1:')
+    .replace(BREAK_ALWAYS, '$1page')
     .replace(PAGINATE, '--fs-table-paginate:');
 }
 
 /** Applies {@link rewriteGcpm} to `<style>` contents and `style` attributes only, never to text. */
 export function rewriteHtmlGcpm(html: string): string {
-  if (!html.includes('running(') && !html.includes('element(') && !html.includes('-fs-table-paginate')) return html;
+  if (!ANY.test(html)) return html;
   return html
     .replace(/(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, (_m, open: string, body: string, close: string) => open + rewriteGcpm(body) + close)
     .replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*')/gi, (_m, lead: string, value: string) => lead + rewriteGcpm(value));

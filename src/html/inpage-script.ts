@@ -17,6 +17,8 @@ export const INPAGE_SOURCE = String.raw`
 (() => {
   // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
   const SENTINEL = '__fs_element__';
+  const STRING_SENTINEL = '__fs_string__';
+  const FN_SENTINEL = '__fs_fn__';
   const NAMED_SIZES = { a5: [148, 210, 'mm'], a4: [210, 297, 'mm'], a3: [297, 420, 'mm'], b5: [176, 250, 'mm'], b4: [250, 353, 'mm'],
     'jis-b5': [182, 257, 'mm'], 'jis-b4': [257, 364, 'mm'], letter: [8.5, 11, 'in'], legal: [8.5, 14, 'in'], ledger: [11, 17, 'in'] };
   const UNIT_PX = { mm: 96 / 25.4, in: 96, cm: 96 / 2.54, pt: 96 / 72, pc: 16, px: 1 };
@@ -25,37 +27,74 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
     S.markers.push(el.id);
     return el.id;
   }
-  function marker(prefix) {
-    const span = document.createElement('span');
-    span.id = newId(prefix);
-    span.setAttribute('data-fs-marker', '');
-    S.markers.push(span.id);
-    return span;
+  /**
+   * Helper elements are custom elements ('castpress-*': no author type selector matches them) and never
+   * go inside <body>: they sit in <html> before <head> (rendered ones: a box after <body> would start a
+   * page after a trailing break-after) or after <body> (display:none ones), so :last-child,
+   * :last-of-type and sibling combinators in the author's CSS see the author's elements only.
+   */
+  function helper(tag, css) {
+    const el = document.createElement('castpress-' + tag);
+    el.style.cssText = css;
+    return el;
+  }
+  function beforeHead(el) { document.documentElement.insertBefore(el, document.documentElement.firstChild); return el; }
+  /**
+   * Where an element's content ends is where the next rendered element of <body> after it starts
+   * (instead of a marker appended inside it, which author :last-child rules would see). Null when
+   * nothing follows: the element then runs to the end of the document.
+   */
+  function followingId(el) {
+    const after = (node) => { for (let up = node; up && up !== document.body; up = up.parentElement) if (up.nextElementSibling) return up.nextElementSibling; return null; };
+    for (let n = after(el); n; ) {
+      const cs = getComputedStyle(n);
+      if (n.hasAttribute('data-fs-blank') || cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed' || n.getClientRects().length === 0) { n = after(n); continue; }
+      // Chromium writes no destination for a box left of the content edge (negative margins): try inside it.
+      if (n.getBoundingClientRect().left < 0) { n = n.firstElementChild || after(n); continue; }
+      return idFor(n, 'x');
+    }
+    return null;
+  }
+  /**
+   * An id whose destination gives el's page: el itself, or — when el reaches left of the content box,
+   * where Chromium writes no destination — its first descendant that does not, else the next element.
+   */
+  function anchorId(el, prefix) {
+    const ok = (n) => n.getBoundingClientRect().left >= -0.5 && n.getClientRects().length > 0;
+    if (ok(el)) return idFor(el, prefix);
+    for (const d of el.querySelectorAll('*')) if (ok(d) && getComputedStyle(d).position !== 'absolute') return idFor(d, prefix);
+    return followingId(el);
   }
   function collectRules() {
     const style = [], page = [];
-    const walk = (rules) => {
+    // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
+    const walk = (rules, parent) => {
       for (const r of rules) {
         if (r instanceof CSSPageRule) page.push(r);
-        else if (r instanceof CSSStyleRule) { style.push(r); if (r.cssRules && r.cssRules.length) walk(r.cssRules); }
-        else if (r instanceof CSSMediaRule) { if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules); }
-        else if (r instanceof CSSSupportsRule) { if (CSS.supports(r.conditionText)) walk(r.cssRules); }
-        else if (r instanceof CSSImportRule) { try { if (r.styleSheet) walk(r.styleSheet.cssRules); } catch (e) {} }
-        else if (r.cssRules) walk(r.cssRules);
+        else if (r instanceof CSSStyleRule) {
+          const own = r.selectorText;
+          const full = !parent ? own : splitArgs(own).map((one) => (one.includes('&') ? one.replace(/&/g, ':is(' + parent + ')') : ':is(' + parent + ') ' + one)).join(', ');
+          style.push({ style: r.style, selectorText: full });
+          if (r.cssRules && r.cssRules.length) walk(r.cssRules, full);
+        }
+        else if (r instanceof CSSMediaRule) { if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules, parent); }
+        else if (r instanceof CSSSupportsRule) { if (CSS.supports(r.conditionText)) walk(r.cssRules, parent); }
+        else if (r instanceof CSSImportRule) { try { if (r.styleSheet) walk(r.styleSheet.cssRules, parent); } catch (e) {} }
+        else if (r.cssRules) walk(r.cssRules, parent);
       }
     };
     for (const sheet of document.styleSheets) {
       if (sheet.disabled) continue;
       if (sheet.media && sheet.media.length && !matchMedia(sheet.media.mediaText).matches) continue;
       let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
-      walk(rules);
+      walk(rules, '');
     }
     return { style, page };
   }
@@ -75,11 +114,7 @@ export const INPAGE_SOURCE = String.raw`
     if (value.endsWith('%')) return (parseFloat(value) / 100) * basis;
     const m = /^(-?[\d.]+)(mm|in|cm|pt|pc|px)$/i.exec(value);
     if (m) return parseFloat(m[1]) * UNIT_PX[m[2].toLowerCase()];
-    if (!S.probe) {
-      S.probe = document.createElement('div');
-      S.probe.style.cssText = 'position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0';
-      document.documentElement.appendChild(S.probe);
-    }
+    if (!S.probe) S.probe = beforeHead(helper('probe', 'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0;padding:0!important;border:0!important;box-sizing:content-box!important;min-width:0!important;max-width:none!important'));
     S.probe.style.width = value;
     return S.probe.getBoundingClientRect().width;
   }
@@ -122,7 +157,9 @@ export const INPAGE_SOURCE = String.raw`
       for (const m of r.cssRules || []) if (m.name) boxes[m.name] = declarations(m.style);
       S.pageRules.push({ selectors: parseSelectors(r.selectorText), order: order++, decls: declarations(r.style), boxes });
     }
-    S.overlay = S.pageRules.some((r) => Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v.includes(SENTINEL))));
+    const contents = S.pageRules.flatMap((r) => Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)));
+    S.overlay = contents.some((v) => v.includes(SENTINEL) || v.includes(STRING_SENTINEL));
+    S.usesStart = contents.some((v) => /__fs_(element|string)__\(?[-\w]+\|start/.test(v));
     if (S.overlay) for (const r of pageRules) for (const m of r.cssRules || []) if (m.style) m.style.setProperty('content', 'none', 'important');
   }
   /** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
@@ -160,14 +197,303 @@ export const INPAGE_SOURCE = String.raw`
     const els = candidates(styleRules, '--fs-running').filter((el) => getComputedStyle(el).getPropertyValue('--fs-running').trim());
     for (const el of els) {
       if (!el.isConnected || S.running.some((r) => r.el.contains(el))) continue;
-      const name = getComputedStyle(el).getPropertyValue('--fs-running').trim();
+      const cs = getComputedStyle(el);
+      const name = cs.getPropertyValue('--fs-running').trim();
       const clone = el.cloneNode(true);
       for (const n of [clone, ...clone.querySelectorAll('[id]')]) n.removeAttribute('id');
-      const mk = marker('r');
-      el.parentNode.insertBefore(mk, el);
-      S.running.push({ el, name, html: clone.outerHTML, inherited: inheritedStyle(el.parentElement || document.body), marker: mk.id });
-      el.style.setProperty('display', 'none', 'important');
+      S.running.push({ el, name, html: clone.outerHTML, inherited: inheritedStyle(el.parentElement || document.body), float: cs.float, id: idFor(el, 'r'), slack: 0 });
+      // Out of the flow but still rendered (not display:none): its counter-increment/-reset keep counting
+      // for the content after it, and its static position gives its page. No style containment: that
+      // would scope the counters to it.
+      for (const [p, v] of [['position', 'absolute'], ['visibility', 'hidden'], ['width', '0'], ['height', '0'], ['min-width', '0'], ['min-height', '0'],
+        ['margin', '0'], ['padding', '0'], ['border-width', '0'], ['overflow', 'hidden'], ['contain', 'size layout paint'], ['pointer-events', 'none']]) el.style.setProperty(p, v, 'important');
     }
+    runningCounters();
+  }
+  function counterPairs(v) {
+    const out = [];
+    if (!v || v === 'none') return out;
+    const re = /([-\w]+)(?:\s+(-?\d+))?/g;
+    let m;
+    while ((m = re.exec(v))) out.push([m[1], m[2] === undefined ? null : Number(m[2])]);
+    return out;
+  }
+  /**
+   * A running element shows in the margin boxes the counter values it had in the flow: the counters its
+   * content displays (other than page/pages) are counted in document order up to it (reset, set, then
+   * increment, for each element and its ::before/::after; nested counter scopes are not modelled), and
+   * its margin-box wrapper resets them to those values, so the clone's own increments land on them.
+   */
+  function runningCounters() {
+    const used = new Set();
+    for (const r of S.running) {
+      for (const e of [r.el, ...r.el.querySelectorAll('*')]) {
+        for (const pseudo of [null, '::before', '::after']) {
+          const c = getComputedStyle(e, pseudo).content;
+          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') used.add(m[1]);
+        }
+      }
+    }
+    if (used.size === 0) return;
+    const values = new Map();
+    const apply = (cs) => {
+      for (const [n, v] of counterPairs(cs.counterReset)) if (used.has(n)) values.set(n, v === null ? 0 : v);
+      for (const [n, v] of counterPairs(cs.counterSet)) if (used.has(n)) values.set(n, v === null ? 0 : v);
+      for (const [n, v] of counterPairs(cs.counterIncrement)) if (used.has(n)) values.set(n, (values.get(n) || 0) + (v === null ? 1 : v));
+    };
+    const pending = new Map(S.running.map((r) => [r.el, r]));
+    for (const e of document.body.getElementsByTagName('*')) {
+      if (pending.size === 0) break;
+      const r = pending.get(e);
+      if (r) { r.counters = [...used].map((n) => n + ' ' + (values.get(n) || 0)).join(' '); pending.delete(e); }
+      if (e.checkVisibility && !e.checkVisibility()) continue;
+      apply(getComputedStyle(e));
+      for (const pseudo of ['::before', '::after']) {
+        const ps = getComputedStyle(e, pseudo);
+        if (ps.content && ps.content !== 'none' && ps.content !== 'normal') apply(ps);
+      }
+    }
+  }
+  /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
+  function pseudoText(el, pseudo) {
+    const v = getComputedStyle(el, pseudo).content;
+    if (!v || v === 'none' || v === 'normal') return '';
+    let out = '';
+    const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|attr\(\s*([-\w]+)[^)]*\)/g;
+    let m;
+    while ((m = re.exec(v))) out += m[3] ? (el.getAttribute(m[3]) || '') : unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+    return out;
+  }
+  /** content(text | before | after | first-letter) of GCPM, white space collapsed as for white-space: normal. */
+  function contentOf(el, which) {
+    const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    if (which === 'before' || which === 'after') return pseudoText(el, '::' + which);
+    if (which === 'first-letter') { const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text); return m ? m[0] : text.slice(0, 1); }
+    return text;
+  }
+  /** A string-set / bookmark-label value: strings, content(...), attr(...), concatenated. */
+  function stringValue(el, v) {
+    let value = '';
+    const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|content\(\s*([-\w]*)\s*\)|attr\(\s*([-\w]+)[^)]*\)/g;
+    let t;
+    while ((t = re.exec(v))) {
+      if (t[1] !== undefined || t[2] !== undefined) value += unescapeCss(t[1] !== undefined ? t[1] : t[2]);
+      else if (t[3] !== undefined) value += contentOf(el, t[3] || 'text');
+      else if (t[4]) value += el.getAttribute(t[4]) || '';
+    }
+    return value;
+  }
+  /**
+   * Bookmarks: h1-h6 at their level unless bookmark-level says otherwise (none drops one), any element
+   * with an integer bookmark-level; label from bookmark-label (default its text), bookmark-state closed.
+   */
+  function prepareBookmarks(styleRules) {
+    const els = new Set([...document.body.querySelectorAll('h1, h2, h3, h4, h5, h6'), ...candidates(styleRules, '--fs-bookmark-level')]);
+    const sorted = [...els].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    for (const el of sorted) {
+      if (S.running.some((r) => r.el.contains(el))) continue;
+      const cs = getComputedStyle(el);
+      const set = cs.getPropertyValue('--fs-bookmark-level').trim();
+      const heading = /^H([1-6])$/.exec(el.tagName);
+      const level = set ? parseInt(set, 10) : heading ? Number(heading[1]) : NaN;
+      if (!(level >= 1) || cs.display === 'none' || el.getClientRects().length === 0) continue;
+      const labelSpec = cs.getPropertyValue('--fs-bookmark-label').trim();
+      const label = (labelSpec ? stringValue(el, labelSpec) : contentOf(el, 'text')).replace(/\s+/g, ' ').trim();
+      if (!label) continue;
+      const id = anchorId(el, 'h');
+      if (id) S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id });
+    }
+  }
+  /** Document information WeasyPrint takes from <meta>: author, description (subject), keywords. */
+  function readMeta() {
+    const meta = (name) => { const m = document.head && document.head.querySelector('meta[name="' + name + '" i]'); const v = m && m.getAttribute('content'); return v ? v.trim() : null; };
+    return { author: meta('author'), subject: meta('description') || meta('subject'), keywords: meta('keywords') };
+  }
+  /**
+   * string-set (renamed --fs-string-set): each element that sets a named string records its value,
+   * evaluated now (content(), attr(), strings; counters are not readable), and gets an id whose
+   * destination tells its page.
+   */
+  function prepareStrings(styleRules) {
+    for (const el of candidates(styleRules, '--fs-string-set')) {
+      const v = getComputedStyle(el).getPropertyValue('--fs-string-set').trim();
+      if (!v || v === 'none') continue;
+      const slack = parseFloat(getComputedStyle(el).marginTop) || 0;
+      for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
+        const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
+        if (!m) continue;
+        S.strings.push({ el, name: m[1], value: stringValue(el, m[2]), id: anchorId(el, 't') || idFor(el, 't'), slack });
+      }
+    }
+  }
+  /** Text with function sentinels in it → plain strings and { name, args } pieces. */
+  function splitSentinels(text) {
+    const out = [];
+    let at = 0;
+    const next = (from) => { const re = /__fs_(fn|string)__/g; re.lastIndex = from; return re.exec(text); };
+    for (let m = next(0); m; m = next(at)) {
+      const k = m.index;
+      const open = text.indexOf('(', k);
+      if (open < 0) break;
+      let depth = 1, j = open + 1;
+      for (; j < text.length && depth > 0; j++) { if (text[j] === '(') depth++; else if (text[j] === ')') depth--; }
+      if (k > at) out.push(text.slice(at, k));
+      const args = text.slice(open + 1, j - 1);
+      out.push(m[1] === 'string' ? { name: 'string', args: args.split('|')[0] } : { name: text.slice(k + m[0].length, open), args });
+      at = j;
+    }
+    if (at < text.length) out.push(text.slice(at));
+    return out;
+  }
+  /**
+   * Running elements were copied before prepareTargets marked pseudo-elements that use target-*(),
+   * string() or leader() (data-castpress-t): the copies get the same marks, so the same rules apply to them.
+   */
+  function syncRunningCopies() {
+    for (const r of S.running) {
+      const marked = [r.el, ...r.el.querySelectorAll('*')].map((e) => e.getAttribute('data-castpress-t'));
+      if (marked.every((k) => k === null)) continue;
+      const tpl = document.createElement('template');
+      tpl.innerHTML = r.html;
+      const copy = tpl.content.firstElementChild;
+      if (!copy) continue;
+      [copy, ...copy.querySelectorAll('*')].forEach((e, k) => { if (marked[k] !== null && marked[k] !== undefined) e.setAttribute('data-castpress-t', marked[k]); });
+      r.html = copy.outerHTML;
+    }
+  }
+  function cssString(s) { return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\A ') + '"'; }
+  /** The element a target-*() argument points at: attr(href), url(#x) or "#x"; only same-document fragments. */
+  function targetOf(el, arg) {
+    arg = arg.trim();
+    let ref = null;
+    let m;
+    if ((m = /^attr\(\s*([-\w]+)/.exec(arg))) ref = el.getAttribute(m[1]);
+    else if ((m = /^url\(\s*'?([^')]*)'?\s*\)/.exec(arg))) ref = m[1];
+    else if ((m = /^'([^']*)'/.exec(arg))) ref = m[1];
+    if (!ref || ref.indexOf('#') < 0) return null;
+    let frag = ref.slice(ref.indexOf('#') + 1);
+    try { frag = decodeURIComponent(frag); } catch (e) {}
+    return frag ? document.getElementById(frag) : null;
+  }
+  function splitArgs(args) {
+    const out = [];
+    let depth = 0, cur = '';
+    for (const c of args) {
+      if (c === '(') depth++;
+      if (c === ')') depth--;
+      if (c === ',' && depth === 0) { out.push(cur.trim()); cur = ''; } else cur += c;
+    }
+    out.push(cur.trim());
+    return out;
+  }
+  /**
+   * target-counter(), target-counters(), target-text() and leader() in ::before/::after (renamed to sentinel
+   * strings): each such pseudo-element gets a rule of its own in a castpress style sheet, rewritten per
+   * layout with the target's page (a counter reset on the pseudo-element, so counter styles still apply).
+   */
+  function prepareTargets(styleRules) {
+    const els = candidates(styleRules, 'content', (v, r) => (v.includes(FN_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText));
+    for (const el of els) {
+      for (const pseudo of ['::before', '::after']) {
+        const content = getComputedStyle(el, pseudo).content;
+        if (!content || !(content.includes(FN_SENTINEL) || content.includes(STRING_SENTINEL))) continue;
+        const parts = [];
+        const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([-\w]+\((?:[^()]|\([^()]*\))*\))|([-\w]+)/g;
+        let m;
+        while ((m = re.exec(content))) {
+          if (m[1] !== undefined || m[2] !== undefined) {
+            // Computed content merges neighbouring strings: sentinels may sit anywhere inside one.
+            for (const piece of splitSentinels(unescapeCss(m[1] !== undefined ? m[1] : m[2]))) {
+            if (typeof piece === 'string') { parts.push({ raw: cssString(piece) }); continue; }
+            const f = [null, piece.name, piece.args];
+            const args = splitArgs(f[2]);
+            if (f[1] === 'string') {
+              // string() in the document: the named string's value at this element (last assignment up to it).
+              let value = '';
+              for (const a of S.strings) if (a.name === args[0] && (a.el === el || a.el.contains(el) || (a.el.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))) value = a.value;
+              parts.push({ raw: cssString(value) });
+            } else if (f[1] === 'target-text') {
+              const t = targetOf(el, args[0] || '');
+              parts.push({ raw: cssString(t ? contentOf(t, (args[1] || 'content').replace(/^content$/, 'text')) : '') });
+            } else if (f[1] === 'leader') {
+              const kind = (args[0] || 'dotted').replace(/^'|'$/g, '');
+              parts.push({ leader: kind === 'dotted' ? '.' : kind === 'solid' ? '_' : kind === 'space' ? ' ' : kind });
+            } else {
+              const t = targetOf(el, args[0] || '');
+              const counter = (args[1] || '').trim();
+              const style = f[1] === 'target-counters' ? args[3] : args[2];
+              if (!t || counter !== 'page') { parts.push({ raw: '""' }); continue; }
+              parts.push({ target: idFor(t, 'g'), style: (style || 'decimal').trim() });
+            }
+            }
+          } else parts.push({ raw: m[0] });
+        }
+        let key = el.getAttribute('data-castpress-t');
+        if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
+        S.targets.push({ el, pseudo, key, parts });
+      }
+    }
+  }
+  /**
+   * leader(): the pseudo-element becomes an inline flex box as wide as the rest of its line, holding the
+   * text before the leader, a long run of the leader string and the text after it, pushed to the end
+   * (justify-content: flex-end) and clipped at the start: the leader fills exactly the free space and
+   * the text after it ends at the line's end. The free space is measured on the screen layout (same
+   * width as the page's content box) with a mark put where the pseudo-element starts, then removed.
+   */
+  function blockRight(el) {
+    for (let b = el; b && b !== document.documentElement; b = b.parentElement) {
+      const cs = getComputedStyle(b);
+      if (cs.display.startsWith('inline') || cs.display === 'contents') continue;
+      return b.getBoundingClientRect().right - parseFloat(cs.paddingRight) - parseFloat(cs.borderRightWidth);
+    }
+    return document.documentElement.clientWidth;
+  }
+  function targetRules(state) {
+    let n = 0;
+    const rules = S.targets.map((t) => {
+      const resets = [];
+      const pre = [], post = [];
+      let leader = null;
+      for (const p of t.parts) {
+        let token;
+        if (p.leader !== undefined) { if (leader === null) leader = p.leader; continue; }
+        if (p.raw !== undefined) token = p.raw;
+        else {
+          const name = '__fs_tc' + (n++);
+          const page = state.pages[p.target];
+          if (page === undefined) token = '""';
+          else { resets.push(name + ' ' + (page + 1)); token = 'counter(' + name + ', ' + p.style + ')'; }
+        }
+        (leader === null ? pre : post).push(token);
+      }
+      const sel = '[data-castpress-t="' + t.key + '"]' + t.pseudo;
+      const reset = resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '';
+      return { t, sel, reset, pre, post, leader, content: [...pre, ...post].join(' ') || '""' };
+    });
+    let st = document.getElementById('__fs_targets');
+    if (!st) { st = document.createElement('style'); st.id = '__fs_targets'; document.head.appendChild(st); }
+    const write = (leaderCss) => {
+      st.textContent = rules.map((r, k) => r.sel + '{' + (r.leader !== null && leaderCss ? leaderCss[k] : 'content:' + r.content + '!important;') + r.reset + '}').join('\n');
+    };
+    write(null);
+    const leaders = rules.filter((r) => r.leader !== null && r.leader !== '');
+    if (leaders.length === 0) return;
+    const marks = leaders.map((r) => {
+      const m = helper('mark', 'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important');
+      if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
+      return m;
+    });
+    const widths = leaders.map((r, k) => Math.max(0, Math.floor(blockRight(r.t.el) - marks[k].getBoundingClientRect().left - 1)));
+    for (const m of marks) m.remove();
+    const css = rules.map((r) => {
+      const k = leaders.indexOf(r);
+      if (k < 0) return null;
+      const fill = cssString(r.leader.repeat(Math.ceil(2000 / r.leader.length)));
+      return 'content:' + [...r.pre, fill, ...r.post].join(' ') + '!important;display:inline-flex!important;justify-content:flex-end!important;'
+        + 'overflow:hidden!important;white-space:pre!important;width:' + widths[k] + 'px!important;max-width:none!important;vertical-align:baseline!important;float:none!important;';
+    });
+    write(css);
   }
   function prepareCounters(styleRules) {
     const uses = (v) => /counters?\(\s*pages?\s*[,)]/.test(v);
@@ -183,9 +509,7 @@ export const INPAGE_SOURCE = String.raw`
     for (const el of candidates(styleRules, 'page')) {
       const name = getComputedStyle(el).page;
       if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
-      const end = marker('e');
-      el.appendChild(end);
-      S.named.push({ el, name, start: idFor(el, 'n'), end: end.id });
+      S.named.push({ el, name, start: idFor(el, 'n'), next: followingId(el) });
     }
   }
   /**
@@ -207,14 +531,16 @@ export const INPAGE_SOURCE = String.raw`
       const cs = getComputedStyle(el);
       const before = side(cs.breakBefore), after = side(cs.breakAfter);
       if (!before && !after) continue;
-      const end = marker('b');
-      el.appendChild(end);
-      S.sides.push({ el, before, after, start: idFor(el, 's'), end: end.id, spacerBefore: null, spacerAfter: null });
+      // The blank pages' spacers get their ids (and links) now: a destination then tells which pages are :blank.
+      const blanks = [newId('b'), newId('b')];
+      S.markers.push(...blanks);
+      S.sides.push({ el, before, after, start: idFor(el, 's'), next: after ? followingId(el) : null, spacerBefore: null, spacerAfter: null, blanks });
     }
     S.sides.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   }
-  function spacer() {
-    const d = document.createElement('div');
+  function spacer(id) {
+    const d = helper('blank', '');
+    d.id = id;
     d.setAttribute('data-fs-blank', '');
     d.style.cssText = 'page:__fs_blank!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
     return d;
@@ -225,12 +551,29 @@ export const INPAGE_SOURCE = String.raw`
     for (const e of S.sides) {
       if (e.before && state.pages[e.start] !== undefined && wrong(state.pages[e.start] + delta, e.before)) {
         if (e.spacerBefore) { e.spacerBefore.remove(); e.spacerBefore = null; delta--; }
-        else { e.spacerBefore = spacer(); e.el.parentNode.insertBefore(e.spacerBefore, e.el); delta++; }
+        else { e.spacerBefore = spacer(e.blanks[0]); e.el.parentNode.insertBefore(e.spacerBefore, e.el); delta++; }
       }
-      if (e.after && state.pages[e.end] !== undefined && wrong(state.pages[e.end] + 1 + delta, e.after)) {
+      if (e.after && e.next && state.pages[e.next] !== undefined && wrong(state.pages[e.next] + delta, e.after)) {
         if (e.spacerAfter) { e.spacerAfter.remove(); e.spacerAfter = null; delta--; }
-        else { e.spacerAfter = spacer(); e.el.parentNode.insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
+        else { e.spacerAfter = spacer(e.blanks[1]); e.el.parentNode.insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
       }
+    }
+  }
+  /** Elements with a forced page break before or after them (for the first guess only). */
+  function prepareBreaks(styleRules) {
+    const forced = (v) => /^(page|left|right|recto|verso)$/.test(v);
+    const set = new Set();
+    for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
+      for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
+    }
+    // A page-name change breaks only between boxes in block flow (not between flex or grid items).
+    const inBlockFlow = (el) => { const d = el.parentElement ? getComputedStyle(el.parentElement).display : 'block'; return d === 'block' || d === 'flow-root' || d === 'list-item'; };
+    for (const n of S.named) if (inBlockFlow(n.el)) set.add(n.el);
+    for (const el of set) {
+      const cs = getComputedStyle(el);
+      const named = S.named.some((n) => n.el === el) && inBlockFlow(el);
+      if (forced(cs.breakBefore) || named) S.breaks.push({ el, before: true });
+      if (forced(cs.breakAfter) || named) S.breaks.push({ el, before: false });
     }
   }
   function prepareTables(styleRules) {
@@ -310,7 +653,11 @@ export const INPAGE_SOURCE = String.raw`
     S.overlayForms = [];
     root.querySelectorAll('[data-fs-overlay-page]').forEach((pg) => {
       // Layout is read only for pages that show controls (most overlays have none).
-      const controls = [...pg.querySelectorAll(CONTROLS)].filter((el) => el.closest('form, [data-fs-in-form]'));
+      // The page is in the overlay's shadow tree; the running elements' copies are slotted into it.
+      const controls = [...pg.querySelectorAll('slot')].flatMap((slot) => {
+        const inForm = slot.closest('[data-fs-in-form]') !== null;
+        return slot.assignedElements().flatMap((n) => [...(n.matches(CONTROLS) ? [n] : []), ...n.querySelectorAll(CONTROLS)]).filter((el) => inForm || el.closest('form'));
+      });
       if (controls.length === 0) return;
       const page = Number(pg.getAttribute('data-fs-overlay-page'));
       const origin = pg.getBoundingClientRect();
@@ -343,25 +690,59 @@ export const INPAGE_SOURCE = String.raw`
     document.head.insertBefore(st, document.head.firstChild);
     source.style.setProperty('background', 'transparent', 'important');
   }
+  function namedEnd(n, pages, total) {
+    const next = n.next ? pages[n.next] : undefined;
+    return next === undefined ? total - 1 : Math.max(pages[n.start], Math.min(next - 1, total - 1));
+  }
   function estimate() {
     const first = resolvePage(0, '');
     const contentH = Math.max(50, first.h - first.top - first.bottom);
     const top = (el) => { const r = el.getBoundingClientRect(); return r.top + window.scrollY; };
+    const height = document.documentElement.scrollHeight;
+    // Forced breaks cut the screen layout into segments that each start a page: without them a
+    // chaptered document's guess was a few pages short and always cost another print.
+    const cuts = [0];
+    for (const b of S.breaks) {
+      const r = b.el.getBoundingClientRect();
+      const y = (b.before ? r.top : r.bottom) + window.scrollY;
+      if (y > 1 && y < height - 1) cuts.push(y);
+    }
+    cuts.sort((a, b) => a - b);
+    const base = [0];
+    for (let k = 1; k < cuts.length; k++) base.push(base[k - 1] + Math.max(1, Math.ceil((cuts[k] - cuts[k - 1] - 1) / contentH)));
+    const place = (y) => {
+      let k = 0;
+      while (k + 1 < cuts.length && cuts[k + 1] <= y) k++;
+      const within = Math.floor((y - cuts[k]) / contentH);
+      return [base[k] + within, (y - cuts[k] - within * contentH) * 0.75];
+    };
     const pages = {};
-    for (const id of S.markers) { const el = document.getElementById(id); if (el) pages[id] = Math.max(0, Math.floor(top(el) / contentH)); }
-    const total = Math.max(1, Math.ceil((document.documentElement.scrollHeight - 1) / contentH), ...Object.values(pages).map((p) => p + 1));
+    const tops = {};
+    for (const id of S.markers) {
+      const el = document.getElementById(id);
+      if (!el) continue;
+      [pages[id], tops[id]] = place(Math.max(0, top(el)));
+    }
+    const last = cuts.length - 1;
+    const total = Math.max(1, base[last] + Math.max(1, Math.ceil((height - cuts[last] - 1) / contentH)), ...Object.values(pages).map((p) => p + 1));
     const names = [];
     for (let i = 0; i < total; i++) names.push('');
-    for (const n of S.named) for (let i = pages[n.start]; i <= Math.min(pages[n.end], total - 1); i++) names[i] = n.name;
+    for (const n of S.named) for (let i = pages[n.start]; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
     const sizes = names.map((name, i) => { const p = resolvePage(i, name); return [p.w * 0.75, p.h * 0.75]; });
-    return { total, pages, names, sizes };
+    return { total, pages, names, sizes, tops };
   }
   function addDestLinks() {
-    const box = document.createElement('div');
-    box.id = '__fs_links';
-    box.style.setProperty('display', 'none', 'important');
-    for (const id of S.markers) { const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a); }
-    document.body.appendChild(box);
+    const box = helper('links', 'display:none!important');
+    for (const id of new Set(S.markers)) { const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a); }
+    document.documentElement.appendChild(box);
+  }
+  function unescapeCss(s) {
+    return s.replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/\\([\s\S])/g, '$1');
+  }
+  /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
+  function sentinelArgs(s, prefix) {
+    const [name, policy] = s.slice(prefix.length).replace(/^\(|\)$/g, '').split('|');
+    return { name, policy: policy || 'first' };
   }
   function tokens(content) {
     const out = [];
@@ -369,22 +750,38 @@ export const INPAGE_SOURCE = String.raw`
     let m;
     while ((m = re.exec(content))) {
       if (m[1] !== undefined || m[2] !== undefined) {
-        const s = (m[1] !== undefined ? m[1] : m[2]).replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/\\([\s\S])/g, '$1');
-        if (s.startsWith(SENTINEL)) out.push({ element: s.slice(SENTINEL.length) });
+        const s = unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+        if (s.startsWith(SENTINEL)) out.push({ element: sentinelArgs(s, SENTINEL) });
+        else if (s.startsWith(STRING_SENTINEL)) out.push({ string: sentinelArgs(s, STRING_SENTINEL) });
         else out.push({ text: s });
       } else if (m[3]) out.push({ counter: m[3] });
     }
     return out;
   }
-  function chooseRunning(name, i, pages) {
-    let chosen = null;
-    for (const r of S.running) {
-      if (r.name !== name) continue;
-      const p = pages[r.marker];
-      if (p === i) return r;
-      if (p < i) chosen = r;
+  /**
+   * GCPM's page policies, for running elements and named strings alike. items are in document
+   * order with an id whose page (and offset from the content top, in pt) the state knows.
+   * - first: the first one on the page, else the last one before the page (the entry value);
+   * - start: the first one on the page if nothing precedes it there (it starts the page), else the entry value;
+   * - last: the last one on the page, else the entry value;
+   * - first-except: nothing on a page that has one, else the entry value.
+   */
+  function choose(items, policy, i, state) {
+    let entry = null;
+    const on = [];
+    for (const it of items) {
+      const p = state.pages[it.id];
+      if (p === undefined) continue;
+      if (p < i) entry = it;
+      else if (p === i) on.push(it);
     }
-    return chosen;
+    if (policy === 'last') return on.length ? on[on.length - 1] : entry;
+    if (policy === 'first-except') return on.length ? null : entry;
+    if (policy === 'start') {
+      const top = state.tops && state.tops[on.length ? on[0].id : ''];
+      return on.length && top !== undefined && top <= on[0].slack * 0.75 + 1 ? on[0] : entry;
+    }
+    return on.length ? on[0] : entry;
   }
   function boxGeometry(name, P) {
     const { w, h, top, right, bottom, left } = P;
@@ -394,7 +791,11 @@ export const INPAGE_SOURCE = String.raw`
     if (side === 'top' || side === 'bottom') return { x: left, y: side === 'top' ? 0 : h - bottom, w: cw, h: side === 'top' ? top : bottom, row: true };
     return { x: side === 'left' ? 0 : w - right, y: top, w: side === 'left' ? left : right, h: ch, row: false };
   }
-  function buildBox(name, decls, i, state) {
+  /**
+   * One margin box. Its own structure lives in the overlay's shadow tree (no author rule can match
+   * it); a running element is a light-DOM clone slotted into it, so it keeps the author's rules.
+   */
+  function buildBox(name, decls, i, state, host) {
     const content = decls.content;
     if (!content || content === 'none' || content === 'normal') return null;
     const cell = document.createElement('div');
@@ -415,21 +816,31 @@ export const INPAGE_SOURCE = String.raw`
       if (t.text !== undefined) line.appendChild(document.createTextNode(t.text));
       else if (t.counter === 'page') line.appendChild(document.createTextNode(String(i + 1)));
       else if (t.counter === 'pages') line.appendChild(document.createTextNode(String(state.total)));
-      else if (t.element) {
-        const r = chooseRunning(t.element, i, state.pages);
+      else if (t.string) {
+        const a = choose(S.strings.filter((x) => x.name === t.string.name), t.string.policy, i, state);
+        if (a) line.appendChild(document.createTextNode(a.value));
+      } else if (t.element) {
+        const r = choose(S.running.filter((x) => x.name === t.element.name), t.element.policy, i, state);
         if (!r) continue;
         const wrap = document.createElement('div');
-        wrap.style.cssText = r.inherited + ';text-align:inherit';
+        // flow-root keeps a floated running element inside its box (it would hang below it).
+        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counters ? ';counter-reset:' + r.counters : '');
         const tpl = document.createElement('template');
         tpl.innerHTML = r.html;
         const node = tpl.content.firstElementChild;
         if (node) {
           node.style.removeProperty('display');
-          wrap.appendChild(node);
+          const slotName = 'fs' + (S.slots++);
+          node.setAttribute('slot', slotName);
+          host.appendChild(node);
+          const slot = document.createElement('slot');
+          slot.name = slotName;
+          wrap.appendChild(slot);
         }
         // Its controls are fields when the running element sat in a form (overlayForms).
         if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
         line.appendChild(wrap);
+        if (r.float === 'left' || r.float === 'right') cell.__fsFloat = true;
       }
     }
     cell.appendChild(line);
@@ -444,20 +855,27 @@ export const INPAGE_SOURCE = String.raw`
     el.style.width = g.w + 'px';
     el.style.height = g.h + 'px';
   }
+  const HOST_CSS = 'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;'
+    + 'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;';
   function buildOverlay(state) {
     const old = document.getElementById('__fs_overlay');
     if (old) old.remove();
     const oldStyle = document.getElementById('__fs_overlay_style');
     if (oldStyle) oldStyle.remove();
     if (!S.overlay) return;
-    const root = document.createElement('div');
-    root.id = '__fs_overlay';
-    root.style.cssText = 'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;float:none!important;width:auto!important;height:auto!important;columns:auto!important;';
+    const host = helper('overlay', HOST_CSS);
+    host.id = '__fs_overlay';
+    const root = host.attachShadow({ mode: 'open' });
+    S.slots = 0;
     const sizeNames = new Map();
     let rules = '';
-    const start = document.createElement('span');
+    // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
+    // a shadow tree get none), slotted into page 1.
+    const start = helper('mark', 'display:block!important');
     if (!S.overlayStart) { S.overlayStart = newId('o'); S.markers.push(S.overlayStart); }
     start.id = S.overlayStart;
+    start.setAttribute('slot', 'fs-start');
+    host.appendChild(start);
     for (let i = 0; i < state.total; i++) {
       const [wPt, hPt] = state.sizes[i];
       const key = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
@@ -472,16 +890,16 @@ export const INPAGE_SOURCE = String.raw`
       pg.style.cssText = 'page:' + sizeNames.get(key) + ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;'
         + 'width:' + P.w + 'px;height:' + (P.h - 0.5) + 'px;counter-reset:page ' + (i + 1) + ' pages ' + state.total + ';';
       pg.setAttribute('data-fs-overlay-page', String(i));
-      if (i === 0) pg.appendChild(start);
+      if (i === 0) { const slot = document.createElement('slot'); slot.name = 'fs-start'; pg.appendChild(slot); }
       for (const corner of ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner']) {
         const decls = P.boxes[corner];
-        const cell = decls && buildBox(corner, decls, i, state);
+        const cell = decls && buildBox(corner, decls, i, state, host);
         if (!cell) continue;
         place(cell, boxGeometry(corner, P));
         pg.appendChild(cell);
       }
       for (const [side, names] of SIDES) {
-        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state) : null));
+        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state, host) : null));
         if (!cells.some(Boolean)) continue;
         // css-page-3 in short: the middle box keeps its natural size and stays centred, the
         // outer boxes share the rest; without a middle box the outer ones split the band.
@@ -493,7 +911,14 @@ export const INPAGE_SOURCE = String.raw`
         band.style[g.row ? 'gridTemplateColumns' : 'gridTemplateRows'] = tracks;
         band.style[g.row ? 'gridTemplateRows' : 'gridTemplateColumns'] = '100%';
         const order = cells[1] ? cells : cells[0] && cells[2] ? [cells[0], cells[2]] : [cells[0] || cells[2]];
-        for (const cell of order) band.appendChild(cell || document.createElement('div'));
+        order.forEach((cell, k) => {
+          const el = cell || document.createElement('div');
+          // A floated running element keeps its float side: its box spans the whole band (a shrink-wrapped,
+          // centred middle box would leave it nowhere to float to).
+          el.style[g.row ? 'gridColumn' : 'gridRow'] = cell && cell.__fsFloat ? '1 / -1' : String(k + 1);
+          el.style[g.row ? 'gridRow' : 'gridColumn'] = '1';
+          band.appendChild(el);
+        });
         pg.appendChild(band);
       }
       root.appendChild(pg);
@@ -502,11 +927,12 @@ export const INPAGE_SOURCE = String.raw`
     st.id = '__fs_overlay_style';
     st.textContent = rules;
     document.head.appendChild(st);
-    document.documentElement.appendChild(root);
+    document.documentElement.appendChild(host);
     overlayForms(root);
   }
   function layout(state) {
     if (state.fixSides) applySides(state);
+    if (S.targets.length) targetRules(state);
     for (const c of S.counters) {
       const p = state.pages[c.id];
       c.el.style.setProperty('counter-reset', (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total, 'important');
@@ -520,28 +946,34 @@ export const INPAGE_SOURCE = String.raw`
       const { style, page } = collectRules();
       readPageRules(page);
       prepareRunning(style);
+      prepareStrings(style);
+      prepareBookmarks(style);
+      prepareTargets(style);
+      syncRunningCopies();
       prepareCounters(style);
       prepareNamed(style);
       prepareTables(style);
+      prepareBreaks(style);
       prepareSideBreaks(style);
       prepareForms();
-      const calib = document.createElement('span');
-      calib.style.cssText = 'position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important';
+      const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
-      document.documentElement.appendChild(calib);
-      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0;
-      const needsDests = needsLayout || S.forms.length > 0;
+      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0;
+      const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
       const guess = estimate();
       if (needsLayout) layout(guess);
       if (needsDests) addDestLinks();
       return {
+        usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
+        bookmarks: S.bookmarks,
+        targets: [...new Set(S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)))],
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
-        running: S.running.map((r) => ({ name: r.name, marker: r.marker })),
+        running: S.running.map((r) => ({ name: r.name, id: r.id })),
         counters: S.counters.map((c) => c.id),
-        named: S.named.map((n) => ({ name: n.name, start: n.start, end: n.end })),
-        sides: S.sides.map((e) => ({ start: e.start, end: e.end, before: e.before, after: e.after })),
+        named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
+        sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
         forms: S.forms, layoutWidth: S.layoutWidth, overlayForms: S.overlayForms || [],
       };
     },

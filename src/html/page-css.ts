@@ -96,6 +96,10 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
  */
 export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; }
 @property --fs-table-paginate { syntax: "*"; inherits: false; }
+@property --fs-string-set { syntax: "*"; inherits: false; }
+@property --fs-bookmark-level { syntax: "*"; inherits: false; }
+@property --fs-bookmark-label { syntax: "*"; inherits: false; }
+@property --fs-bookmark-state { syntax: "*"; inherits: false; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
 :where(html) { font-family: 'Noto Sans', 'Noto CJK', sans-serif; }

@@ -6,6 +6,7 @@ import { addHtmlFields, type FormControl, type PlacedControl } from './acroform.
 import type { BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
+import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
@@ -22,26 +23,46 @@ interface LayoutState {
   names: string[];
   /** [width, height] in points per page. */
   sizes: Array<[number, number]>;
+  /** Marker id → offset of its top from the content box's top, pt (for the `start` policy). */
+  tops?: Record<string, number>;
   /** Insert or remove blank pages so left/right breaks land on the right side. */
   fixSides?: boolean;
 }
 
 interface PrepareResult {
+  /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */
+  usesStart: boolean;
+  /** Ids of the elements that set named strings (string-set). */
+  strings: string[];
+  /** `<meta name=author|description|keywords>` of the document. */
+  meta: DocumentMeta;
+  /** Headings and other elements with a bookmark-level, in document order. */
+  bookmarks: Array<{ level: number; label: string; open: boolean; id: string }>;
+  /** Ids of the elements whose page a target-counter() prints. */
+  targets: string[];
   needsLayout: boolean;
   needsDests: boolean;
   overlay: boolean;
   guess: LayoutState;
   calibration: string;
   overlayStart: string | null;
-  running: Array<{ name: string; marker: string }>;
+  running: Array<{ name: string; id: string }>;
   counters: string[];
-  named: Array<{ name: string; start: string; end: string }>;
-  sides: Array<{ start: string; end: string; before: 'left' | 'right' | null; after: 'left' | 'right' | null }>;
+  /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
+  named: Array<{ name: string; start: string; next: string | null }>;
+  /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
+  sides: Array<{ start: string; next: string | null; before: 'left' | 'right' | null; after: 'left' | 'right' | null; blanks: string[] }>;
   forms: FormControl[];
   /** Width of the initial containing block (CSS px) when `forms` were measured. */
   layoutWidth: number;
   /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
   overlayForms: PlacedControl[];
+}
+
+interface DocumentMeta {
+  author: string | null;
+  subject: string | null;
+  keywords: string | null;
 }
 
 interface Margins {
@@ -60,13 +81,25 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
   const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
   const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
   const pages: Record<string, number> = {};
-  for (const [name, d] of dests) pages[name] = d.page;
+  const tops: Record<string, number> = {};
+  const all = doc.getPages();
+  for (const [name, d] of dests) {
+    pages[name] = d.page;
+    // Chromium 156 writes destinations relative to the content box, y up from the page's height.
+    tops[name] = (all[d.page]?.getHeight() ?? 0) - d.y;
+  }
   const names: string[] = Array.from({ length: total }, () => '');
   for (const n of info.named) {
     const start = pages[n.start];
     if (start === undefined) continue;
-    const end = Math.min(pages[n.end] ?? start, total - 1);
+    const next = n.next === null ? undefined : pages[n.next];
+    // No following element: to the end; following element without a destination: its start page only.
+    const end = n.next === null ? total - 1 : next === undefined ? start : Math.max(start, Math.min(next - 1, total - 1));
     for (let i = start; i <= end; i++) names[i] = n.name;
+  }
+  for (const id of info.sides.flatMap((e) => e.blanks)) {
+    const p = pages[id];
+    if (p !== undefined && p < total) names[p] = '__fs_blank';
   }
   const sizes = doc
     .getPages()
@@ -75,23 +108,24 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
       const { width, height } = p.getSize();
       return [width, height] as [number, number];
     });
-  return { total, pages, names, sizes };
+  return { total, pages, names, sizes, tops };
 }
 
 /** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
 function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
   const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
     want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
-  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(state.pages[e.end] === undefined ? undefined : state.pages[e.end]! + 1, e.after));
+  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after));
 }
 
 /** Whether the numbers written into the document (counters, overlay) match the printed layout. */
 function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
-  if (!info.overlay && info.counters.length === 0) return true;
+  if (!info.overlay && info.counters.length === 0 && info.targets.length === 0) return true;
   if (a.total !== b.total) return false;
-  const ids = [...info.running.map((r) => r.marker), ...info.counters, ...info.named.flatMap((n) => [n.start, n.end])];
+  const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.targets, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
   if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
+  if (info.usesStart && [...info.running.map((r) => r.id), ...info.strings].some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
   if (info.overlay) {
     for (let i = 0; i < a.total; i++) {
       const [aw, ah] = a.sizes[i] ?? [0, 0];
@@ -118,16 +152,22 @@ async function mergeOverlay(doc: PDFDocument, total: number): Promise<void> {
 }
 
 /**
+ * Chromium 156 writes destinations relative to the page's content box; a
+ * future fix may make them page-absolute. The marker at the content origin tells which.
+ */
+function contentRelativeDests(info: PrepareResult, dests: Map<string, DestPoint>, pages: PDFPage[]): boolean {
+  const calib = dests.get(info.calibration);
+  return !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+}
+
+/**
  * Body controls on their printed pages: the position is the control's named destination (print
  * layout); the size is measured again at the printed content width of that page when it differs
  * from the screen layout's (a document `@page` size other than the request's page).
  */
 async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Promise<PlacedControl[]> {
-  const calib = dests.get(info.calibration);
   const pages = doc.getPages();
-  // Chromium 156 writes destinations relative to the page's content box; a
-  // future fix may make them page-absolute. The marker at the content origin tells which.
-  const contentRelative = !calib || (Math.abs(calib.x) < 0.5 && Math.abs(calib.y - (pages[calib.page]?.getHeight() ?? 0)) < 0.5);
+  const contentRelative = contentRelativeDests(info, dests, pages);
   const placed: PlacedControl[] = [];
   const remeasure: Record<string, string[]> = {};
   for (const control of info.forms) {
@@ -148,6 +188,19 @@ async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<st
     const size = sizes[p.control.id];
     return size ? { ...p, control: { ...p.control, width: size[0], height: size[1] } } : p;
   });
+}
+
+/** Bookmarks at their element's top. */
+function placeBookmarks(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Bookmark[] {
+  const contentRelative = contentRelativeDests(info, dests, doc.getPages());
+  const out: Bookmark[] = [];
+  for (const b of info.bookmarks) {
+    const d = dests.get(b.id);
+    if (!d) continue;
+    const top = contentRelative ? d.y - (margins[d.page]?.top ?? 0) * 0.75 : d.y;
+    out.push({ level: b.level, label: b.label, open: b.open, page: d.page, top });
+  }
+  return out;
 }
 
 /** Evaluates in the document's main world; the result comes back as JSON. */
@@ -187,7 +240,19 @@ window.__castpress.prepare()`);
     if (!info.needsDests) {
       // Nothing else to change: the document information goes in as an update of Chromium's bytes.
       const session = await UpdateSession.open(pdf, 'html');
-      documentInfo(session.doc, request.title);
+      documentInfo(session.doc, request.title, info.meta);
+      return rendered(session.doc, await session.commit());
+    }
+
+    if (!info.needsLayout && info.forms.length === 0) {
+      // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
+      const session = await UpdateSession.open(pdf, 'html');
+      const found = readDests(session.doc);
+      const names = observe(session.doc, found, info).names;
+      const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(names)})`);
+      addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
+      removeDests(session.doc, (name) => name.startsWith('__fs_'));
+      documentInfo(session.doc, request.title, info.meta);
       return rendered(session.doc, await session.commit());
     }
 
@@ -208,10 +273,9 @@ window.__castpress.prepare()`);
       actual = observe(base.doc, dests, info);
     }
     let placed: PlacedControl[] = [];
-    if (info.forms.length > 0) {
-      const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`);
-      placed = await placeControls(cdp, info, dests, base.doc, margins);
-    }
+    const margins = info.forms.length > 0 || info.bookmarks.length > 0 ? await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`) : [];
+    if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins);
+    const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
     // Controls in margin boxes: one widget per page the running element shows on.
     placed.push(...overlayForms.filter((p) => p.page < actual.total));
     if (info.overlay) {
@@ -221,15 +285,17 @@ window.__castpress.prepare()`);
       removeDests(base.doc, (name) => name.startsWith('__fs_'));
       if (placed.length === 0) {
         // No fields to append: the clean write is the output.
-        documentInfo(base.doc, request.title);
+        if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
+        documentInfo(base.doc, request.title, info.meta);
         return rendered(base.doc, await base.doc.save(FULL_SAVE));
       }
       base = await openForUpdate(await base.doc.save(FULL_SAVE), 'html');
     }
     const session = UpdateSession.over(base);
     addHtmlFields(session.doc, placed, pool.fonts);
+    if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
     removeDests(session.doc, (name) => name.startsWith('__fs_'));
-    documentInfo(session.doc, request.title);
+    documentInfo(session.doc, request.title, info.meta);
     return rendered(session.doc, await session.commit());
   }, build, onProblem ? { onResourceProblem: onProblem } : {});
 }
@@ -252,9 +318,13 @@ function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
 
 /**
  * The request's title, else the document's <title>, else none (Chromium titles a page without
- * one by its address, about:blank); castpress as producer and creator, as for Markdown.
+ * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
+ * (WeasyPrint's mapping; `subject` is accepted too); castpress as producer and creator, as for Markdown.
  */
-function documentInfo(doc: PDFDocument, title: string | undefined): void {
+function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
+  if (meta.author) doc.setAuthor(meta.author);
+  if (meta.subject) doc.setSubject(meta.subject);
+  if (meta.keywords) doc.setKeywords(meta.keywords.split(',').map((k) => k.trim()).filter(Boolean));
   if (title !== undefined) doc.setTitle(title, { showInWindowTitleBar: true });
   else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) {
     const info = doc.context.lookup(doc.context.trailerInfo.Info);

@@ -284,3 +284,30 @@ export async function popplerText(bytes: Uint8Array): Promise<string[]> {
     return String(stdout).split('\f').slice(0, -1);
   });
 }
+
+export interface OutlineNode {
+  title: string;
+  page: number;
+  top: number;
+  open: boolean;
+  items: OutlineNode[];
+}
+
+/** The outline as a viewer reads it (pdfjs), with each item's page (1-based) and destination top. */
+export async function readOutline(pdf: Uint8Array): Promise<OutlineNode[]> {
+  const doc = await openPdf(pdf);
+  try {
+    type Raw = { title: string; dest: unknown; count?: number; items: Raw[] };
+    // Pages by object number (getPageIndex never settled under vitest).
+    const refs: number[] = [];
+    for (let i = 1; i <= doc.numPages; i++) refs.push((await doc.getPage(i)).ref!.num);
+    const walk = (items: Raw[]): OutlineNode[] =>
+      items.map((it) => {
+        const dest = it.dest as [{ num: number; gen: number }, { name: string }, number | null, number | null];
+        return { title: it.title, page: refs.indexOf(dest[0].num) + 1, top: dest[3] ?? NaN, open: (it.count ?? 0) >= 0, items: walk(it.items) };
+      });
+    return walk(((await doc.getOutline()) ?? []) as Raw[]);
+  } finally {
+    await doc.destroy();
+  }
+}
