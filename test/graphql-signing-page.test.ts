@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBrowser, closeServer } from './helpers/close.js';
 import { findChromium } from '../src/html/index.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { pdfsig, tempDir } from './helpers/signing.js';
@@ -41,9 +42,9 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await server?.close();
-  await new Promise((r) => parent?.close(r));
+  await closeServer(parent);
   await tmp?.remove();
 }, 60_000);
 

@@ -21,6 +21,7 @@ import { unzipSync } from 'fflate';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBrowser, closeServer } from './helpers/close.js';
 import { findChromium } from '../src/html/index.js';
 import { repoRoot } from './helpers/cli.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
@@ -100,14 +101,14 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   if (child && child.exitCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
   }
   await hooks?.close();
-  await new Promise((r) => parent?.close(r));
+  await closeServer(parent);
   await tmp?.remove();
 }, 60_000);
 

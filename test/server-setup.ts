@@ -88,7 +88,11 @@ export async function startTestServer(
       clock += ms;
     },
     close: async () => {
+      // A client that stopped reading a response keeps its connection busy, and app.close() waits for
+      // every busy connection: after a grace period they are cut (a test hook must not hang).
+      const cut = setTimeout(() => app.server.closeAllConnections(), 2_000);
       await app.close();
+      clearTimeout(cut);
       await rm(dir, { recursive: true, force: true });
     },
   };
