@@ -222,6 +222,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('[data-field="sig2"]');
     expect(await page.isVisible('#adopt')).toBe(false);
     await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    // The finish button stays as the record of the outcome, with the default completedButtonText.
+    await expect(page.textContent('#finish')).resolves.toBe('Signed');
+    await expect(page.isDisabled('#finish')).resolves.toBe(true);
     expect(await renderedPages(page)).toBe(3);
     expect(errors, errors.join('\n')).toEqual([]);
     // Everything came from this server: page, pdf.js, its worker, the documents.
@@ -306,8 +309,8 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     }
   });
 
-  it('a refused finish (the link expired meanwhile) says why and offers Finish to try again', async () => {
-    const { signerEid, page } = await open(1000, { signatureMode: 'text' });
+  it('a refused finish (the link expired meanwhile) says why, in the packet\'s error text, and offers Finish to try again', async () => {
+    const { signerEid, page } = await open(1000, { signatureMode: 'text' }, { signaturePageOptions: { error: 'Sorry {{signer.name}}:', completedButtonText: 'All done' } });
     await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 30_000 });
     await page.click('[data-field="sig"]');
     await page.click('#adopt-ok');
@@ -315,7 +318,8 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('#adopt-ok');
     await backend.service.expireSignerTokens({ signerEid });
     await page.click('[data-field="sig2"]');
-    await page.waitForFunction(() => /Could not sign/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => /^Sorry .+: /.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    await expect(page.textContent('#finish')).resolves.not.toBe('All done');
     await expect(page.getAttribute('#status', 'class')).resolves.toBe('error');
     await expect(page.isVisible('#finish')).resolves.toBe(true);
     await expect(page.isEnabled('#finish')).resolves.toBe(true);

@@ -53,7 +53,7 @@ async function changedDetails() {
   if (emailIn && emailIn.value.trim() && emailIn.value.trim() !== cfg.email) change.email = emailIn.value.trim();
   if (!change.name && !change.email) return true;
   const err = await sendDetails(change);
-  if (err) { say('Could not update your details: ' + err, 'error'); return false; }
+  if (err) { say(cfg.errorText + ' could not update your details: ' + err, 'error'); return false; }
   return true;
 }
 function askOnLoad() {
@@ -91,7 +91,7 @@ async function submit(body) {
   if (out.redirect) { window.location.assign(out.redirect); return; }
   if (!res.ok) {
     finished = false;
-    say('Could not sign: ' + ((out.event && out.event.message) || 'error'), 'error');
+    say(cfg.errorText + ' ' + ((out.event && out.event.message) || 'error'), 'error');
     // Signing that ended at the last box has no button yet: Finish is how to try again.
     const again = $('finish');
     again.hidden = false; again.disabled = false;
@@ -99,6 +99,9 @@ async function submit(body) {
   }
   say(cfg.completed, 'done');
   for (const b of document.querySelectorAll('#finish, #next')) b.disabled = true;
+  // The finish button stays, as a record of the outcome, labelled completedButtonText.
+  const done = $('finish');
+  if (done) { done.textContent = cfg.completedButtonText; done.hidden = false; }
   document.body.classList.add('signed');
 }
 
@@ -285,7 +288,7 @@ if (!cfg.acceptEachField) {
       document.body.classList.add('loaded');
       post(cfg.event);
     } catch (e) {
-      say('The documents could not be shown: ' + (e && e.message ? e.message : String(e)), 'error');
+      say(cfg.errorText + ' the documents could not be shown: ' + (e && e.message ? e.message : String(e)), 'error');
       post({ action: 'signerError', signerEid: cfg.event.signerEid, errorType: 'unknown', error: 'Error', message: 'The documents could not be shown' });
     }
   })();

@@ -94,6 +94,9 @@ function texts(session: SigningSession) {
     acceptDescription: t('acceptDescription', 'Please enter your details as they should appear on the signed documents.'),
     acceptButtonText: t('acceptButtonText', 'Continue'),
     completed: t('signDescriptionCompleted', 'Signed. Thank you: you can close this page.'),
+    completedButtonText: t('completedButtonText', 'Signed'),
+    // The words before any error the page shows (a refused submission, documents that do not load).
+    error: t('error', 'Something went wrong:'),
   };
 }
 
@@ -155,6 +158,8 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     name: signer.name,
     email: signer.email,
     completed: tx.completed,
+    completedButtonText: tx.completedButtonText,
+    errorText: tx.error,
     token,
     withinIframe,
     event: session.event,
