@@ -43,7 +43,9 @@ if [ ! -f "$CJK_TT_DIR/NotoSansCJKscTT-Regular.ttf" ] || [ ! -f "$CJK_TT_DIR/Not
   wait "$regular"
   wait "$bold"
   $SUDO mkdir -p "$CJK_TT_DIR"
-  $SUDO cp "$tmp"/NotoSansCJKscTT-*.ttf /usr/share/doc/fonts-noto-cjk/copyright "$CJK_TT_DIR/"
+  $SUDO cp "$tmp"/NotoSansCJKscTT-*.ttf "$CJK_TT_DIR/"
+  # The licence travels with the copies (minimal images may leave out /usr/share/doc: then the source's note).
+  if [ -f /usr/share/doc/fonts-noto-cjk/copyright ]; then $SUDO cp /usr/share/doc/fonts-noto-cjk/copyright "$CJK_TT_DIR/copyright"; fi
   rm -rf "$tmp"
   $SUDO fc-cache "$CJK_TT_DIR" >/dev/null 2>&1 || true
 fi
