@@ -1,11 +1,10 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { fieldType } from '../fields/index.js';
-import { PDF } from '../pdf/index.js';
-import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type ExistingFieldValue, type InteractiveFieldSpec, type PdfRect } from '../acroform/index.js';
+import { PDF, userRect } from '../pdf/index.js';
+import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type ExistingFieldValue, type InteractiveFieldSpec } from '../acroform/index.js';
 import { TextSetter } from '../text/index.js';
-import type { Box, FillPlan, FilledField } from './normalize/types.js';
+import type { FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
-import { displayMatrix, toDrawBox } from './render/geometry.js';
 import type { LayoutCache } from './render/layout-cache.js';
 import { drawMark } from './render/marks.js';
 import type { Typesetter } from './render/text.js';
@@ -22,21 +21,6 @@ export function imagesOnly(plan: FillPlan): FillPlan {
     ...plan,
     pages: plan.pages.map((p) => ({ ...p, fields: p.fields.map((f) => ({ ...f, contents: f.contents.filter((c) => c.kind === 'image') })) })),
   };
-}
-
-/** A template box on a page → the widget rectangle in the page's user space. */
-export function pdfRect(box: Box, frame: PageFrame): PdfRect {
-  const d = toDrawBox(box, frame);
-  const [a, b, c, dd, e, f] = displayMatrix(frame);
-  const corners = [
-    [d.x, d.y],
-    [d.x + d.width, d.y],
-    [d.x, d.y + d.height],
-    [d.x + d.width, d.y + d.height],
-  ].map(([x, y]) => [a * x! + c * y! + e, b * x! + dd * y! + f] as const);
-  const xs = corners.map((p) => p[0]);
-  const ys = corners.map((p) => p[1]);
-  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
 }
 
 /**
@@ -68,7 +52,7 @@ function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks
     filled,
     name: nameOf(filled),
     common: { pageIndex, style, readOnly: filled.readOnly, ...(turn !== 0 ? { rotation: turn } : {}) },
-    at: (r) => pdfRect({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }, frame),
+    at: (r) => userRect(frame, { x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }),
     checkboxCharacter: marks.checkboxCharacter,
     checkboxSquare: marks.checkboxSquare,
     paintMark: (target, width, height, char, square) => drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style),

@@ -1,7 +1,6 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { addSignatureFields } from '../acroform/index.js';
-import { PDF } from '../pdf/index.js';
-import { pdfRect } from './interactive.js';
+import { PDF, userRect } from '../pdf/index.js';
 import type { Box, FillPlan } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
 
@@ -43,7 +42,7 @@ export function signatureFieldsInUpdate(fields: readonly FillSignatureField[], p
       name: f.name,
       kind: f.kind,
       pageIndex: outputIndex.get(f.pageNum) ?? pages.length,
-      rect: pdfRect(f.rect, frames[f.pageNum]!),
+      rect: userRect(frames[f.pageNum]!, f.rect),
     }));
     addSignatureFields(doc, specs, 'signatureFields', { pages, acroForm, ownForm: acroForm === own });
     return ref;

@@ -9,7 +9,7 @@
  * files (`mergePDFs`, src/pdf). Both are the kernel's by default; `hooks` can
  * replace them.
  */
-import { CastpressError, InvalidPdfError, NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
+import { CastpressError, InvalidPdfError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import type { Engine } from '../engine/index.js';
 import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
@@ -43,19 +43,21 @@ export interface PacketHooks {
  * field ids (merged ids with `.` as `_`: a /Sig name may not hold a period).
  */
 export const kernelSigningFields: SigningFieldWriter = async (pdf, fields) => {
-  const specs: SignatureFieldSpec[] = [];
-  for (const f of fields) {
-    if (f.type !== 'signature' && f.type !== 'initial') continue;
-    const merged = 'mergedFieldId' in f;
-    specs.push({
-      name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'),
-      kind: f.type,
-      pageIndex: merged ? f.mergedPageNum : f.pageNum,
-      rect: f.rect,
-    });
-  }
+  const specs: SignatureFieldSpec[] = signatureFields(fields).map(({ pageNum, ...f }) => ({ ...f, pageIndex: pageNum }));
   return specs.length === 0 ? pdf : appendSignatureFieldsOnDisplay(pdf, specs);
 };
+
+/**
+ * The signature and initial fields among `fields`, named and placed as the kernel writes them:
+ * the field id (merged id and page in a merged packet), `.` as `_` (a /Sig name may not hold a period).
+ */
+function signatureFields(fields: ReadonlyArray<PlannedField | MergedField>): FillSignatureField[] {
+  return fields.flatMap((f) => {
+    if (f.type !== 'signature' && f.type !== 'initial') return [];
+    const merged = 'mergedFieldId' in f;
+    return [{ name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'), kind: f.type, pageNum: merged ? f.mergedPageNum : f.pageNum, rect: f.rect }];
+  });
+}
 
 const kernelMerge: PdfMerger = async (pdfs) => (await mergePDFs(pdfs)).pdf;
 
@@ -144,17 +146,17 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     // Fields a signer was given are the signer's to fill, even fill types (fullName, email).
     const fillFields = fields.filter((f) => !isSignerFilled(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
     const signing = fields.filter(isSignerFilled);
-    const signatureFields = sigsInFill ? fillSignatureFields(signing) : [];
+    const inFill = sigsInFill ? signatureFields(signing) : [];
     const payload = request.payloads[file.id];
     let pdf = b.pdf;
     let written = false;
     if (b.template) {
       // The template's own fields and the fill-type tags found on it, in one fill.
       const template: TemplateInput | Template = fillFields.length > 0 ? { ...b.template, fields: [...b.template.fields, ...fillFields] } : b.template;
-      pdf = await fillInto(engine, template, payload, file.title, signatureFields, file, i);
+      pdf = await fillInto(engine, template, payload, file.title, inFill, file, i);
       written = true;
     } else if (fillFields.length > 0) {
-      pdf = await fillInto(engine, { eid: `packet-file:${file.id}`, pdf, fields: fillFields }, payload, file.title, signatureFields, file, i);
+      pdf = await fillInto(engine, { eid: `packet-file:${file.id}`, pdf, fields: fillFields }, payload, file.title, inFill, file, i);
       written = true;
     }
     // An upload nobody fills keeps its own form: its signature fields are appended to it as they are.
@@ -173,10 +175,6 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
   return { request, files, merged, plan };
 }
 
-/** The signature and initial fields of one file, for the fill that writes them in its own update (names as kernelSigningFields). */
-function fillSignatureFields(fields: readonly PlannedField[]): FillSignatureField[] {
-  return fields.flatMap((f) => (f.type === 'signature' || f.type === 'initial' ? [{ name: f.fieldId.replaceAll('.', '_'), kind: f.type, pageNum: f.pageNum, rect: f.rect }] : []));
-}
 
 interface BuiltFile {
   /** The file's PDF before any fill (a template's own PDF: templates are filled once the plan is known). */
