@@ -59,7 +59,7 @@ export interface RenderedPdf {
   title?: string;
   /** The request's validated outputFormat (default `pdf`): the server answers `url` with a link. */
   outputFormat: 'pdf' | 'url';
-  /** http(s) resources that did not load (empty for HTML: Chromium's loads are not reported). */
+  /** http(s) resources that did not load (also reported to `onResourceProblem`), in every mode. */
   problems: ResourceProblem[];
 }
 
