@@ -67,7 +67,8 @@ describe('server: Markdown and fill off the event loop', () => {
     server = await startServer({
       port: 0,
       config: { keys: [{ key: PROD, kind: 'production' }, { key: DEV, kind: 'development', concurrency: 1 }] },
-      renderPool: { threads: 2, deadlineMs: 3_000 },
+      // A long deadline: a render that ignored its hang-up would still run through the hang-up test's wait.
+      renderPool: { threads: 2, deadlineMs: 10_000 },
     });
     // Both threads warm (modules loaded, engine created) before anything is timed.
     for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
@@ -100,10 +101,11 @@ describe('server: Markdown and fill off the event loop', () => {
     await new Promise((r) => setTimeout(r, 500));
     controller.abort();
     await dropped;
-    // The server may still be parsing and validating the dropped 1 MB body on its main thread (slow
-    // on a loaded machine): that is not the render. A render that kept going would still be running
-    // in the measured second, which ends about 2.5 s after the request was sent: before its 3 s deadline.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // What may still cost CPU after the drop is not the render: the main thread parsing the dropped
+    // 1 MB body, or piscina starting a replacement for the ended thread (slow on a loaded machine).
+    // Wait (at most 4 s) for the process to go quiet: a render that kept going would keep it busy
+    // until its 10 s deadline, past this wait and the measured second.
+    for (let i = 0; i < 16 && (await cpuOver(250)) > 0.05; i++);
     expect(await cpuOver(1_000)).toBeLessThan(0.3);
     const next = await post(server.url, '/api/v1/generate-pdf', small, { key: DEV });
     expect(next.status).toBe(200);
