@@ -23,7 +23,7 @@ const pixel = (im: Rgba, x: number, y: number) => [...im.data.subarray((y * im.w
 describe('compareImages', () => {
   it('scores identical images 1 with no difference, and two blank pages 1', () => {
     const c = compareImages(page(), page());
-    expect(c).toMatchObject({ inkScore: 1, pixelScore: 1, meanAbsDiff: 0, sameSize: true, width: 60, height: 80 });
+    expect(c).toMatchObject({ inkScore: 1, pixelScore: 1, meanAbsDiff: 0, sameSize: true, width: 60, height: 80, background: [255, 255, 255] });
     expect(compareImages(blank(), blank()).inkScore).toBe(1);
   });
 
@@ -48,6 +48,27 @@ describe('compareImages', () => {
     expect(compareImages(page(), page(60, 80, 0, [60, 20, 20])).inkScore).toBe(1);
     expect(compareImages(page(), page(60, 80, 0, [200, 20, 20])).inkScore).toBe(0);
     expect(compareImages(page(), page(60, 80, 0, [200, 20, 20]), { tolerance: 200 }).inkScore).toBe(1);
+  });
+
+  it("takes the reference's most frequent colour as background: a tinted page is not all ink, white on it is", () => {
+    const tint = (im: Rgba, rgb: [number, number, number]) => {
+      for (let i = 0; i < im.data.length; i += 4) if (im.data[i] === 255) im.data.set(rgb, i);
+      return im;
+    };
+    const blue = (): Rgba => tint(page(), [230, 235, 245]);
+    const same = compareImages(blue(), blue());
+    expect(same.background).toEqual([230, 235, 245]);
+    expect(same.inkScore).toBe(1);
+    // the same marks on white: the marks match, the white ground is ink the reference lacks
+    const onWhite = compareImages(blue(), page()).inkScore;
+    expect(onWhite).toBeGreaterThan(0.1);
+    expect(onWhite).toBeLessThan(0.5);
+    // a tinted ground with nothing on it against a tinted page of text
+    expect(compareImages(tint(blank(), [230, 235, 245]), blue()).inkScore).toBe(0);
+    // a page filled with one colour against a white one: all of the white page is ink
+    const red = tint(blank(), [200, 0, 0]);
+    expect(compareImages(red, blank()).inkScore).toBe(0);
+    expect(compareImages(blank(), red).inkScore).toBe(0);
   });
 
   it('compares images of different sizes on the larger canvas, padding with white', () => {

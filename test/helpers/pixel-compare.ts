@@ -2,8 +2,10 @@
  * Pixel comparison of two page images for reports (scripts/weasyprint-compare.ts), not a pass/fail
  * golden check (that is golden.ts). Pure: RGBA arrays in, scores and a diff image out.
  *
- * Pages are mostly white, so a share of all pixels says little (a blank page is "90 % the same" as a
- * page of text): the main score counts only inked pixels, those not white in either image.
+ * Pages are mostly background, so a share of all pixels says little (a blank page is "90 % the same" as
+ * a page of text): the main score counts only inked pixels, those that differ from the reference's
+ * background in either image. The background is the reference's most frequent colour, not white: the
+ * ticket sample's page is light blue all over, and counted as ink it made any two tickets look alike.
  */
 
 export interface Rgba {
@@ -21,8 +23,8 @@ export interface CompareOptions {
    * resolutions one pixel is a rounding of the glyph origin, not a layout difference.
    */
   radius?: number;
-  /** A pixel with every channel at or above this is white, not ink (default 245). */
-  white?: number;
+  /** A pixel whose channels are all within this of the background (0..255) is background, not ink (default 10). */
+  inkThreshold?: number;
 }
 
 export interface Comparison {
@@ -30,32 +32,39 @@ export interface Comparison {
   width: number;
   height: number;
   sameSize: boolean;
+  /** The reference's background: its most frequent colour (RGB). */
+  background: [number, number, number];
   /**
-   * Of the pixels inked in either image, the share that the other image matches (same colour within
-   * `tolerance`, within `radius`): 1 for identical images, 1 when neither has ink, 0 against a blank page.
+   * Of the pixels inked in either image, the share that the other image matches (ink of the same colour
+   * within `tolerance`, within `radius`): 1 for identical images, 1 when neither has ink, 0 against a blank page.
    */
   inkScore: number;
   /** Share of all pixels whose colours are within `tolerance` at the same place. */
   pixelScore: number;
   /** Mean absolute difference of the R, G, B channels over all pixels, 0 (same) .. 1 (black against white). */
   meanAbsDiff: number;
-  /** Matching ink pale grey, ink only `a` has red, ink only `b` has blue, white elsewhere. */
+  /** Matching ink pale grey, ink only `a` has red, ink only `b` has blue, white elsewhere (background). */
   diff: Rgba;
 }
 
 /** Compares `a` (the reference) with `b`. */
 export function compareImages(a: Rgba, b: Rgba, options: CompareOptions = {}): Comparison {
-  const { tolerance = 48, radius = 1, white = 245 } = options;
+  const { tolerance = 48, radius = 1, inkThreshold = 10 } = options;
   const width = Math.max(a.width, b.width);
   const height = Math.max(a.height, b.height);
   const pa = padWhite(a, width, height);
   const pb = padWhite(b, width, height);
   const diff = new Uint8ClampedArray(width * height * 4).fill(255);
 
-  const isInk = (d: Uint8ClampedArray, i: number) => d[i]! < white || d[i + 1]! < white || d[i + 2]! < white;
+  const bg = mostFrequent(pa);
+  const isInk = (d: Uint8ClampedArray, i: number) =>
+    Math.abs(d[i]! - bg[0]) > inkThreshold || Math.abs(d[i + 1]! - bg[1]) > inkThreshold || Math.abs(d[i + 2]! - bg[2]) > inkThreshold;
   const close = (d: Uint8ClampedArray, i: number, e: Uint8ClampedArray, j: number) =>
     Math.abs(d[i]! - e[j]!) <= tolerance && Math.abs(d[i + 1]! - e[j + 1]!) <= tolerance && Math.abs(d[i + 2]! - e[j + 2]!) <= tolerance;
-  /** Whether `other` has a pixel near (x, y) of the colour `own` has there. */
+  /**
+   * Whether `other` has ink near (x, y) of the colour `own` has there. Ink only matches ink: a white card
+   * where the reference has its light-blue ground (the ticket) is within any colour tolerance, yet a mark.
+   */
   const matched = (own: Uint8ClampedArray, other: Uint8ClampedArray, x: number, y: number) => {
     const i = (y * width + x) * 4;
     for (let dy = -radius; dy <= radius; dy++) {
@@ -64,7 +73,8 @@ export function compareImages(a: Rgba, b: Rgba, options: CompareOptions = {}): C
       for (let dx = -radius; dx <= radius; dx++) {
         const xx = x + dx;
         if (xx < 0 || xx >= width) continue;
-        if (close(own, i, other, (yy * width + xx) * 4)) return true;
+        const j = (yy * width + xx) * 4;
+        if (isInk(other, j) && close(own, i, other, j)) return true;
       }
     }
     return false;
@@ -95,6 +105,7 @@ export function compareImages(a: Rgba, b: Rgba, options: CompareOptions = {}): C
     width,
     height,
     sameSize: a.width === b.width && a.height === b.height,
+    background: bg,
     inkScore: ink === 0 ? 1 : inkMatched / ink,
     pixelScore: pixels === 0 ? 1 : same / pixels,
     meanAbsDiff: pixels === 0 ? 0 : absSum / (pixels * 3 * 255),
@@ -116,6 +127,20 @@ export function sideBySide(images: Rgba[], gap = 6): Rgba {
     left += im.width + gap;
   }
   return { width, height, data };
+}
+
+/** The most frequent RGB colour (white for an empty image). */
+function mostFrequent(d: Uint8ClampedArray): [number, number, number] {
+  const counts = new Map<number, number>();
+  let best = 0xffffff;
+  let bestCount = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const key = (d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!;
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    if (n > bestCount) [best, bestCount] = [key, n];
+  }
+  return [best >> 16, (best >> 8) & 255, best & 255];
 }
 
 function padWhite(im: Rgba, width: number, height: number): Uint8ClampedArray {
