@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     '',
     `Made by \`npm run report:weasyprint\` (scripts/weasyprint-compare.ts). Both sides rasterised by pdftoppm at ${DPI} dpi; references in test/fixtures/html/weasyprint-reference.`,
     '',
-    '- **ink**: of the pixels inked (not white) in either page, the share the other page matches (colour within 48/255 per channel, within 1 pixel): 100 % = same marks in the same places, 0 % = nothing in common.',
+    "- **ink**: of the pixels that differ from the reference's background (its most frequent colour) in either page, the share the other page matches with ink of the same colour (within 48/255 a channel) within 1 pixel: 100 % = same marks in the same places, 0 % = nothing in common.",
     '- **pixels**: share of all pixels of the same colour (within 48/255) at the same place; white margins make this high even for different pages.',
     '- **mean diff**: mean absolute difference of R, G, B over the page (0 = same, 100 % = black against white).',
     '- Images: reference | castpress | diff (grey: ink both have; red: only WeasyPrint\'s; blue: only castpress\'s).',
