@@ -1,28 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
+import { FIXTURE_ORIGIN, HTML_FIXTURES, fixtureResolver } from './helpers/html-fixtures.js';
 import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/html');
-const ORIGIN = 'https://corpus.test/';
-const TYPES: Record<string, string> = { css: 'text/css', ttf: 'font/ttf', otf: 'font/otf', png: 'image/png', svg: 'image/svg+xml', jpg: 'image/jpeg' };
-
-/** Serves the fixture folder as if it were a web site; anything else is refused. */
-const resolver: ResourceResolver = async (url) => {
-  if (!url.startsWith(ORIGIN)) return null;
-  const file = path.join(FIXTURES, decodeURIComponent(new URL(url).pathname));
-  if (!file.startsWith(FIXTURES + path.sep)) return null;
-  try {
-    return { body: new Uint8Array(await readFile(file)), contentType: TYPES[path.extname(file).slice(1)] };
-  } catch {
-    return null;
-  }
-};
+const FIXTURES = HTML_FIXTURES;
+const ORIGIN = FIXTURE_ORIGIN;
+const resolver = fixtureResolver;
 
 let pool: BrowserPool;
 beforeAll(() => {

@@ -311,3 +311,38 @@ export async function readOutline(pdf: Uint8Array): Promise<OutlineNode[]> {
     await doc.destroy();
   }
 }
+
+/** A row of poppler's `pdffonts` table. */
+export interface PdffontsRow {
+  /** BaseFont with the subset tag (`AAAAAA+NotoSans-Regular`), or `[none]` (Chromium's Type 3 fonts have no name). */
+  name: string;
+  /** `CID TrueType`, `Type 3`, `TrueType`, `Type 1C`… */
+  type: string;
+  encoding: string;
+  emb: boolean;
+  sub: boolean;
+  uni: boolean;
+}
+
+/** poppler's font type names (pdffonts.cc), longest first so "Type 1C (OT)" wins over "Type 1C". */
+const PDFFONTS_TYPES = ['CID TrueType (OT)', 'CID Type 0C (OT)', 'TrueType (OT)', 'Type 1C (OT)', 'CID TrueType', 'CID Type 0C', 'CID Type 0', 'TrueType', 'Type 1C', 'Type 1', 'Type 3', 'unknown'];
+const PDFFONTS_ROW = new RegExp(
+  `^(.*?)\\s+(${PDFFONTS_TYPES.map((t) => t.replace(/[()]/g, '\\$&')).join('|')})\\s+(\\S+)\\s+(yes|no)\\s+(yes|no)\\s+(yes|no)\\s+\\d+\\s+\\d+\\s*$`,
+);
+
+/** The fonts `pdffonts` lists (every page, form XObjects included): an independent reader of the font resources. */
+export async function pdffonts(bytes: Uint8Array): Promise<PdffontsRow[]> {
+  return withTempFile(bytes, async (file) => {
+    const { stdout } = await run('pdffonts', [file]);
+    return String(stdout)
+      .split('\n')
+      .slice(2)
+      .filter((r) => r.trim())
+      .map((r) => {
+        // Read from the right: a name longer than its column (36) pushes the other columns along.
+        const m = PDFFONTS_ROW.exec(r);
+        if (!m) throw new Error(`unexpected pdffonts row: ${r}`);
+        return { name: m[1]!, type: m[2]!, encoding: m[3]!, emb: m[4] === 'yes', sub: m[5] === 'yes', uni: m[6] === 'yes' };
+      });
+  });
+}
