@@ -11,7 +11,10 @@ import { PayloadTooLargeError, RenderError } from '../errors/index.js';
  * - `string(x[, policy])` → a sentinel string (it may be mixed with strings and counters);
  * - `string-set` → `--fs-string-set`, `bookmark-level|label|state` → `--fs-bookmark-*` (non-inherited, read in the page);
  * - `break-before/after: always | all` (css-break-4 values Chromium lacks) → `page`;
- * - `-fs-table-paginate` → `--fs-table-paginate`.
+ * - `-fs-table-paginate` → `--fs-table-paginate`;
+ * - inside `@page` rules, `bleed` and `marks` (css-page-3 descriptors Chromium drops, custom properties
+ *   included) → `quotes: "__fs_bleed__" "<value>"` and `content: "__fs_marks__<value>"`: both are kept in a
+ *   page rule's CSSOM and do nothing there.
  */
 export const ELEMENT_SENTINEL = '__fs_element__';
 export const STRING_SENTINEL = '__fs_string__';
@@ -56,15 +59,55 @@ const STRING_SET = /(?<![-\w])string-set\s*:/gi;
 const BOOKMARK = /(?<![-\w])bookmark-(level|label|state)\s*:/gi;
 const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
-const ANY = /running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+const PAGE_DESCRIPTORS = /(?<![-\w])(bleed|marks)\s*:\s*([^;{}!"']*?)\s*(!\s*important\s*)?(?=;|\}|$)/gi;
+const ANY = /bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
 }
 
+/** The `bleed` and `marks` descriptors of every `@page` block (margin boxes included), renamed as above. */
+function keepPageDescriptors(css: string): string {
+  if (!/@page/i.test(css) || !/(bleed|marks)\s*:/i.test(css)) return css;
+  let out = '';
+  let last = 0;
+  const PAGE = /@page\b[^{;]*\{/gi;
+  for (let m = PAGE.exec(css); m; m = PAGE.exec(css)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    let quote = '';
+    for (; i < css.length && depth > 0; i++) {
+      const c = css[i]!;
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '{') depth++;
+      else if (c === '}') depth--;
+    }
+    // Outside strings only (`content: "marks: x"` in a margin box is text).
+    const block = css
+      .slice(m.index, i)
+      .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
+      .map((part, k) =>
+        k % 2 === 1
+          ? part
+          : part.replace(PAGE_DESCRIPTORS, (_d, name: string, value: string, important: string | undefined) => {
+              const imp = important ? ' !important' : '';
+              return name.toLowerCase() === 'bleed' ? `quotes: "__fs_bleed__" "${value}"${imp}` : `content: "__fs_marks__${value}"${imp}`;
+            }),
+      )
+      .join('');
+    out += css.slice(last, m.index) + block;
+    last = i;
+    PAGE.lastIndex = i;
+  }
+  return out + css.slice(last);
+}
+
 export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
-  return keepFunctions(css)
+  return keepFunctions(keepPageDescriptors(css))
     .replace(RUNNING, '--fs-running: $1')
     .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
     // In parentheses: computed content merges neighbouring strings, so the sentinel needs an end.

@@ -27,7 +27,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null, sheet: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -144,9 +144,20 @@ export const INPAGE_SOURCE = String.raw`
   }
   function declarations(style) {
     const out = [];
+    let pending = false;
     for (let k = 0; k < style.length; k++) {
       const name = style[k];
-      out.push([name, style.getPropertyValue(name), style.getPropertyPriority(name) === 'important']);
+      const value = style.getPropertyValue(name);
+      // The longhands of a shorthand holding var() read as '' (pending substitution): the shorthand is taken below.
+      if (value === '') { pending = true; continue; }
+      out.push([name, value, style.getPropertyPriority(name) === 'important']);
+    }
+    if (pending) {
+      const have = new Set(out.map(([n]) => n));
+      for (const d of splitTop(style.cssText, ';')) {
+        const m = /^\s*([-\w]+)\s*:\s*([\s\S]*?)\s*(!important)?\s*$/.exec(d);
+        if (m && !have.has(m[1]) && /var\(/.test(m[2])) out.push([m[1], m[2], !!m[3]]);
+      }
     }
     return out;
   }
@@ -158,9 +169,13 @@ export const INPAGE_SOURCE = String.raw`
       S.pageRules.push({ selectors: parseSelectors(r.selectorText), order: order++, decls: declarations(r.style), boxes });
     }
     const contents = S.pageRules.flatMap((r) => Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)));
-    S.overlay = contents.some((v) => v.includes(SENTINEL) || v.includes(STRING_SENTINEL));
     S.usesStart = contents.some((v) => /__fs_(element|string)__\(?[-\w]+\|start/.test(v));
-    if (S.overlay) for (const r of pageRules) for (const m of r.cssRules || []) if (m.style) m.style.setProperty('content', 'none', 'important');
+    if (contents.some((v) => v.includes(SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(pageRules);
+  }
+  /** Margin boxes are drawn by the overlay pages, Chromium's own are switched off. */
+  function switchToOverlay(pageRules) {
+    S.overlay = true;
+    for (const r of pageRules) for (const m of r.cssRules || []) if (m.style) m.style.setProperty('content', 'none', 'important');
   }
   /** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
   function resolvePage(i, name) {
@@ -187,7 +202,63 @@ export const INPAGE_SOURCE = String.raw`
     const m = (side) => (page['margin-' + side] ? px(page['margin-' + side].v, side === 'top' || side === 'bottom' ? h : w) : 0);
     const flat = {};
     for (const [box, decls] of Object.entries(boxes)) { flat[box] = {}; for (const [n, d] of Object.entries(decls)) flat[box][n] = d.v; }
-    return { w, h, top: m('top'), right: m('right'), bottom: m('bottom'), left: m('left'), boxes: flat };
+    // bleed and marks arrive renamed (css-rewrite.ts): quotes: "__fs_bleed__" "3mm", content: "__fs_marks__crop cross".
+    const bleedDecl = page.quotes && /__fs_bleed__"\s*"([^"]*)"/.exec(page.quotes.v);
+    const bleed = bleedDecl ? (bleedDecl[1].trim().toLowerCase() === 'auto' ? 'auto' : Math.max(0, px(bleedDecl[1], 0))) : 'auto';
+    const marksDecl = page.content && /__fs_marks__([^"]*)"/.exec(page.content.v);
+    const marks = marksDecl ? marksDecl[1].toLowerCase().split(/\s+/) : [];
+    return { w, h, top: m('top'), right: m('right'), bottom: m('bottom'), left: m('left'), boxes: flat, bleed, crop: marks.includes('crop'), cross: marks.includes('cross') };
+  }
+  /**
+   * The printed sheet, when it is larger than the page (README "Sheets"): a bleed around every page, and
+   * room on the right for content wider than the page area, which would otherwise make Chromium shrink
+   * every page (it scales all pages by the largest right overflow of any page area). Every page rule's
+   * size grows by 2 × bleed + extra and its margins by the bleed; the root element gets the extra as
+   * right margin while printing, so the content keeps its width; render.ts crops the extra off and sets
+   * the trim and bleed boxes.
+   */
+  function prepareSheet(pageRules) {
+    const first = resolvePage(0, '');
+    // Whole px: Chromium snaps the content origin to whole px, so a fractional bleed would move the content by a fraction against the trim box.
+    const bleed = Math.round(first.bleed === 'auto' ? (first.crop || first.cross ? 8 : 0) : first.bleed);
+    const root = document.documentElement;
+    const over = getComputedStyle(root).direction === 'rtl' ? 0 : root.scrollWidth - root.clientWidth;
+    // The screen layout is only close to the print's (its width is the default page's): a tenth more, then render.ts checks.
+    const extra = over > 0.5 ? Math.ceil(over + root.clientWidth * 0.1) : 0;
+    if (!(bleed > 0) && !extra) return;
+    const rules = pageRules.map((r) => {
+      const size = r.style.getPropertyValue('size');
+      const own = size ? pageSize(size) : null;
+      const [w, h] = own || [first.w, first.h];
+      const margins = {};
+      for (const side of ['top', 'right', 'bottom', 'left']) {
+        const v = r.style.getPropertyValue('margin-' + side);
+        if (v) margins[side] = [px(v, side === 'top' || side === 'bottom' ? h : w), r.style.getPropertyPriority('margin-' + side)];
+      }
+      return { rule: r, size: own, sizePriority: r.style.getPropertyPriority('size'), margins };
+    });
+    const cs = getComputedStyle(root);
+    S.sheet = { bleed, extra, crop: first.crop, cross: first.cross, rules, area: first.w - first.left - first.right,
+      rootMargin: [root.style.getPropertyValue('margin-right'), root.style.getPropertyPriority('margin-right'), parseFloat(cs.marginRight) || 0] };
+    writeSheetRules();
+    // Native margin boxes would be placed on the larger sheet: the overlay lays them out on the page itself.
+    if (!S.overlay && S.pageRules.some((r) => Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v !== 'none' && v !== 'normal')))) switchToOverlay(pageRules);
+  }
+  function writeSheetRules() {
+    const { bleed, extra, rules } = S.sheet;
+    for (const r of rules) {
+      if (r.size) r.rule.style.setProperty('size', (r.size[0] + 2 * bleed + extra) + 'px ' + (r.size[1] + 2 * bleed) + 'px', r.sizePriority);
+      for (const [side, [v, priority]] of Object.entries(r.margins)) r.rule.style.setProperty('margin-' + side, (v + bleed) + 'px', priority);
+    }
+  }
+  /** The root's extra right margin, only while printing: screen measurements (leaders, forms, guesses) need the page's width. */
+  function sheetPrinting(on) {
+    if (!S.sheet || !S.sheet.extra) return;
+    const root = document.documentElement;
+    const [value, priority, computed] = S.sheet.rootMargin;
+    if (on) root.style.setProperty('margin-right', (computed + S.sheet.extra) + 'px', 'important');
+    else if (value) root.style.setProperty('margin-right', value, priority);
+    else root.style.removeProperty('margin-right');
   }
   function inheritedStyle(el) {
     const cs = getComputedStyle(el);
@@ -375,13 +446,17 @@ export const INPAGE_SOURCE = String.raw`
     try { frag = decodeURIComponent(frag); } catch (e) {}
     return frag ? document.getElementById(frag) : null;
   }
-  function splitArgs(args) {
+  function splitArgs(args) { return splitTop(args, ','); }
+  /** Pieces of text separated by sep outside parentheses and strings, trimmed. */
+  function splitTop(text, sep) {
     const out = [];
-    let depth = 0, cur = '';
-    for (const c of args) {
-      if (c === '(') depth++;
-      if (c === ')') depth--;
-      if (c === ',' && depth === 0) { out.push(cur.trim()); cur = ''; } else cur += c;
+    let depth = 0, cur = '', quote = '';
+    for (const c of text) {
+      if (quote) { if (c === quote) quote = ''; }
+      else if (c === '"' || c === "'") quote = c;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+      if (c === sep && depth === 0 && !quote) { out.push(cur.trim()); cur = ''; } else cur += c;
     }
     out.push(cur.trim());
     return out;
@@ -632,6 +707,7 @@ export const INPAGE_SOURCE = String.raw`
    * the root is given the page's content width (less its own margins) while measuring.
    */
   function measureForms(groups) {
+    sheetPrinting(false);
     const html = document.documentElement;
     const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
     const cs = getComputedStyle(html);
@@ -643,6 +719,7 @@ export const INPAGE_SOURCE = String.raw`
       for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } }
     }
     if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width');
+    sheetPrinting(true);
     return out;
   }
   /**
@@ -667,7 +744,8 @@ export const INPAGE_SOURCE = String.raw`
         // The copies on all pages share one radio group in the document: only the last stays checked. The markup's state is the one.
         if (f.kind === 'checkbox' || f.kind === 'radio') f.checked = el.defaultChecked;
         const r = el.getBoundingClientRect();
-        S.overlayForms.push({ control: f, page, left: (r.left - origin.left) * 0.75, top: (r.top - origin.top) * 0.75 });
+        const bleed = S.sheet ? S.sheet.bleed : 0;
+        S.overlayForms.push({ control: f, page, left: (r.left - origin.left + bleed) * 0.75, top: (r.top - origin.top + bleed) * 0.75 });
         el.style.setProperty('visibility', 'hidden', 'important');
       }
     });
@@ -882,7 +960,9 @@ export const INPAGE_SOURCE = String.raw`
       if (!sizeNames.has(key)) {
         const nm = '__fs_ov' + sizeNames.size;
         sizeNames.set(key, nm);
-        rules += '@page ' + nm + '{size:' + wPt + 'pt ' + hPt + 'pt!important;margin:0!important;background:none!important;}';
+        // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
+        const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
+        rules += '@page ' + nm + '{size:' + wide + 'pt ' + hPt + 'pt!important;margin:0!important;background:none!important;}';
       }
       const P = resolvePage(i, state.names[i] || '');
       P.w = wPt / 0.75; P.h = hPt / 0.75;
@@ -931,6 +1011,8 @@ export const INPAGE_SOURCE = String.raw`
     overlayForms(root);
   }
   function layout(state) {
+    sheetPrinting(false);
+    if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) { S.sheet.extra = state.extra; writeSheetRules(); }
     if (state.fixSides) applySides(state);
     if (S.targets.length) targetRules(state);
     for (const c of S.counters) {
@@ -938,6 +1020,7 @@ export const INPAGE_SOURCE = String.raw`
       c.el.style.setProperty('counter-reset', (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total, 'important');
     }
     buildOverlay(state);
+    sheetPrinting(true);
   }
   window.__castpress = {
     async prepare() {
@@ -945,6 +1028,7 @@ export const INPAGE_SOURCE = String.raw`
       hideBrokenImages();
       const { style, page } = collectRules();
       readPageRules(page);
+      prepareSheet(page);
       prepareRunning(style);
       prepareStrings(style);
       prepareBookmarks(style);
@@ -958,12 +1042,14 @@ export const INPAGE_SOURCE = String.raw`
       prepareForms();
       const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
-      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0;
+      // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
+      const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
       const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
       const guess = estimate();
       if (needsLayout) layout(guess);
+      else sheetPrinting(true);
       if (needsDests) addDestLinks();
       return {
         usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
@@ -975,11 +1061,16 @@ export const INPAGE_SOURCE = String.raw`
         named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
         sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
         forms: S.forms, layoutWidth: S.layoutWidth, overlayForms: S.overlayForms || [],
+        sheet: S.sheet ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area } : null,
       };
     },
     layout(state) { layout(state); return S.overlayForms || []; },
     measureForms,
-    resolvePages(names) { return names.map((n, i) => { const p = resolvePage(i, n); return { top: p.top, right: p.right, bottom: p.bottom, left: p.left }; }); },
+    // Margins of the printed sheet: a bleed adds to each.
+    resolvePages(names) {
+      const b = S.sheet ? S.sheet.bleed : 0;
+      return names.map((n, i) => { const p = resolvePage(i, n); return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w }; });
+    },
   };
 })();
 `;

@@ -1,4 +1,4 @@
-import { PDFDict, PDFName, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
@@ -8,6 +8,7 @@ import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
 import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
+import { printScale } from './print-scale.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
@@ -27,6 +28,8 @@ interface LayoutState {
   tops?: Record<string, number>;
   /** Insert or remove blank pages so left/right breaks land on the right side. */
   fixSides?: boolean;
+  /** Room added on the right of the sheet for content wider than the page area, CSS px (see {@link Sheet}). */
+  extra?: number;
 }
 
 interface PrepareResult {
@@ -57,6 +60,21 @@ interface PrepareResult {
   layoutWidth: number;
   /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
   overlayForms: PlacedControl[];
+  sheet: Sheet | null;
+}
+
+/**
+ * A printed sheet larger than the page (README "Sheets"): `bleed` on every side, `extra` on the right so
+ * content wider than the page area does not make Chromium scale every page down. CSS px. The extra is
+ * cropped off after printing; the bleed stays, with the trim box at the page.
+ */
+interface Sheet {
+  bleed: number;
+  extra: number;
+  crop: boolean;
+  cross: boolean;
+  /** Content width of the first page (px): the base of a correction when Chromium still scaled. */
+  area: number;
 }
 
 interface DocumentMeta {
@@ -65,18 +83,20 @@ interface DocumentMeta {
   keywords: string | null;
 }
 
+/** A page's margins on the printed sheet (a bleed adds to each) and the page's own width, CSS px. */
 interface Margins {
   top: number;
   right: number;
   bottom: number;
   left: number;
+  width: number;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
 const MAX_EXTRA_PASSES = 3;
 const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
-function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult): LayoutState {
+function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult, sheet: Sheet | null = null): LayoutState {
   const count = doc.getPageCount();
   const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
   const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
@@ -101,14 +121,17 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
     const p = pages[id];
     if (p !== undefined && p < total) names[p] = '__fs_blank';
   }
+  // Page sizes, not sheet sizes: the overlay lays out margin boxes on the page.
+  const trimW = sheet ? (2 * sheet.bleed + sheet.extra) * 0.75 : 0;
+  const trimH = sheet ? 2 * sheet.bleed * 0.75 : 0;
   const sizes = doc
     .getPages()
     .slice(0, total)
     .map((p) => {
       const { width, height } = p.getSize();
-      return [width, height] as [number, number];
+      return [width - trimW, height - trimH] as [number, number];
     });
-  return { total, pages, names, sizes, tops };
+  return { total, pages, names, sizes, tops, ...(sheet ? { extra: sheet.extra } : {}) };
 }
 
 /** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
@@ -120,6 +143,7 @@ function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
 
 /** Whether the numbers written into the document (counters, overlay) match the printed layout. */
 function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
+  if (a.extra !== b.extra) return false;
   if (!info.overlay && info.counters.length === 0 && info.targets.length === 0) return true;
   if (a.total !== b.total) return false;
   const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.targets, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
@@ -136,16 +160,79 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
   return true;
 }
 
+/**
+ * The extra width the sheet needs when the print was still scaled down (0 when it was not). Chromium
+ * scales every page by the largest right overflow of any page area; the first page's content width stands
+ * in for that page's, with 5% to spare (the next pass checks again).
+ */
+function widerSheet(sheet: Sheet, doc: PDFDocument): number {
+  const first = doc.getPages()[0];
+  const scale = first ? printScale(first) : 1;
+  if (scale >= 1) return 0;
+  const wanted = Math.ceil((sheet.area + sheet.extra) / scale - sheet.area + sheet.area * 0.05);
+  // Chromium scales by at most 2: past that it clips, and no sheet helps.
+  return wanted > sheet.extra ? Math.min(wanted, 4 * sheet.area) : 0;
+}
+
+/**
+ * Crops the sheet's extra width off every body page; with a bleed, the page becomes the trim box and the
+ * whole sheet the bleed box, and `marks` are drawn in the bleed (crop marks at the corners, registration
+ * crosses at the middle of each side), over the page's own bleed content.
+ */
+function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): void {
+  const b = sheet.bleed * 0.75;
+  doc.getPages().slice(0, pages.length).forEach((page, i) => {
+    const box = page.getMediaBox();
+    // The page's own width (Chromium rounds the sheet's to its device grid, so subtracting the extra is a little off).
+    const w = pages[i]!.width * 0.75 + 2 * b;
+    const h = box.height;
+    page.setMediaBox(box.x, box.y, w, h);
+    if (b <= 0) return;
+    page.setBleedBox(box.x, box.y, w, h);
+    page.setTrimBox(box.x + b, box.y + b, w - 2 * b, h - 2 * b);
+    drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet);
+  });
+}
+
+function drawMarks(page: PDFPage, trim: { x: number; y: number; w: number; h: number }, bleed: number, sheet: Sheet): void {
+  const ink = { thickness: 0.25, color: rgb(0, 0, 0) };
+  // Marks stay clear of the trim corner by a third of the bleed, at most 3pt.
+  const gap = Math.min(3, bleed / 3);
+  if (sheet.crop) {
+    for (const [cx, sx] of [[trim.x, -1], [trim.x + trim.w, 1]] as const) {
+      for (const [cy, sy] of [[trim.y, -1], [trim.y + trim.h, 1]] as const) {
+        page.drawLine({ start: { x: cx + sx * gap, y: cy }, end: { x: cx + sx * bleed, y: cy }, ...ink });
+        page.drawLine({ start: { x: cx, y: cy + sy * gap }, end: { x: cx, y: cy + sy * bleed }, ...ink });
+      }
+    }
+  }
+  if (sheet.cross) {
+    const r = Math.max(1, (bleed - gap) * 0.3);
+    const mid = bleed / 2;
+    const centres = [
+      { x: trim.x + trim.w / 2, y: trim.y - mid },
+      { x: trim.x + trim.w / 2, y: trim.y + trim.h + mid },
+      { x: trim.x - mid, y: trim.y + trim.h / 2 },
+      { x: trim.x + trim.w + mid, y: trim.y + trim.h / 2 },
+    ];
+    for (const c of centres) {
+      page.drawCircle({ x: c.x, y: c.y, size: r, borderWidth: 0.25, borderColor: rgb(0, 0, 0) });
+      page.drawLine({ start: { x: c.x - r * 1.5, y: c.y }, end: { x: c.x + r * 1.5, y: c.y }, ...ink });
+      page.drawLine({ start: { x: c.x, y: c.y - r * 1.5 }, end: { x: c.x, y: c.y + r * 1.5 }, ...ink });
+    }
+  }
+}
+
 /** Draws overlay page `total + i` onto body page `i` and drops the overlay pages. */
-async function mergeOverlay(doc: PDFDocument, total: number): Promise<void> {
+async function mergeOverlay(doc: PDFDocument, total: number, bleed = 0): Promise<void> {
   const all = doc.getPages();
   const overlays = all.slice(total, total * 2);
   if (overlays.length > 0) {
     const embedded = await doc.embedPages(overlays);
     embedded.forEach((e, i) => {
       const body: PDFPage = all[i]!;
-      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges.
-      body.drawPage(e, { x: 0, y: body.getHeight() - e.height });
+      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
+      body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
     });
   }
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
@@ -165,7 +252,7 @@ function contentRelativeDests(info: PrepareResult, dests: Map<string, DestPoint>
  * layout); the size is measured again at the printed content width of that page when it differs
  * from the screen layout's (a document `@page` size other than the request's page).
  */
-async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Promise<PlacedControl[]> {
+async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[], extra: number): Promise<PlacedControl[]> {
   const pages = doc.getPages();
   const contentRelative = contentRelativeDests(info, dests, pages);
   const placed: PlacedControl[] = [];
@@ -179,7 +266,7 @@ async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<st
     const left = contentRelative ? m.left * 0.75 + d.x : d.x;
     const top = contentRelative ? m.top * 0.75 + (height - d.y) : height - d.y;
     placed.push({ control, page: d.page, left, top });
-    const contentWidth = Math.round((page.getWidth() / 0.75 - m.left - m.right) * 100) / 100;
+    const contentWidth = Math.round((page.getWidth() / 0.75 - extra - m.left - m.right) * 100) / 100;
     if (Math.abs(contentWidth - info.layoutWidth) > 0.5) (remeasure[contentWidth] ??= []).push(control.id);
   }
   if (Object.keys(remeasure).length === 0) return placed;
@@ -259,29 +346,33 @@ window.__castpress.prepare()`);
     // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
     let base: BasePdf = await openForUpdate(pdf, 'html');
     let dests = readDests(base.doc);
-    let state = info.guess;
-    let actual = observe(base.doc, dests, info);
+    const sheet = info.sheet ? { ...info.sheet } : null;
+    let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
+    let actual = observe(base.doc, dests, info, sheet);
     let overlayForms = info.overlayForms;
     for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
       const fixSides = sidesWrong(actual, info);
-      if (!fixSides && sameLayout(state, actual, info)) break;
-      state = { ...actual, fixSides };
+      const wider = sheet ? widerSheet(sheet, base.doc) : 0;
+      if (!fixSides && !wider && sameLayout(state, actual, info)) break;
+      state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
+      if (sheet && wider) sheet.extra = wider;
       overlayForms = await evaluate<PlacedControl[]>(cdp, `window.__castpress.layout(${JSON.stringify(state)})`);
       pdf = await page.pdf(PRINT_OPTIONS);
       base = await openForUpdate(pdf, 'html');
       dests = readDests(base.doc);
-      actual = observe(base.doc, dests, info);
+      actual = observe(base.doc, dests, info, sheet);
     }
     let placed: PlacedControl[] = [];
-    const margins = info.forms.length > 0 || info.bookmarks.length > 0 ? await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`) : [];
-    if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins);
+    const margins = info.forms.length > 0 || info.bookmarks.length > 0 || sheet ? await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`) : [];
+    if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
     const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
     // Controls in margin boxes: one widget per page the running element shows on.
     placed.push(...overlayForms.filter((p) => p.page < actual.total));
     if (info.overlay) {
       // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
       // dropped in one clean write (an update would leave them in the file); everything after it appends.
-      await mergeOverlay(base.doc, actual.total);
+      await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
+      if (sheet) finishSheet(base.doc, sheet, margins);
       removeDests(base.doc, (name) => name.startsWith('__fs_'));
       if (placed.length === 0) {
         // No fields to append: the clean write is the output.
@@ -292,6 +383,7 @@ window.__castpress.prepare()`);
       base = await openForUpdate(await base.doc.save(FULL_SAVE), 'html');
     }
     const session = UpdateSession.over(base);
+    if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
     addHtmlFields(session.doc, placed, pool.fonts);
     if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
     removeDests(session.doc, (name) => name.startsWith('__fs_'));
