@@ -202,3 +202,22 @@ describe('bleed and marks in the CSS rewrite', () => {
     );
   });
 });
+
+describe('size: auto | landscape | portrait keep the request\'s page (issue 15)', () => {
+  it('turns the request\'s page, not Letter (Chromium\'s default), and leaves other sizes alone', async () => {
+    const sizes = async (css: string, page: { width: string; height: string }) =>
+      (await readText(await renderHtml(pool, { html: `<style>${css}</style><p>x</p>`, page }))).map((p) => [Math.round(p.width), Math.round(p.height)]);
+    const a5 = { width: '148mm', height: '210mm' };
+    expect(await sizes('@page { size: landscape }', a5)).toEqual([[595, 420]]);
+    expect(await sizes('@page { size: portrait }', { width: '210mm', height: '148mm' })).toEqual([[420, 595]]);
+    expect(await sizes('@page { size: auto }', a5)).toEqual([[420, 595]]);
+    expect(await sizes('@page { size: letter landscape }', a5)).toEqual([[792, 612]]);
+  });
+
+  it("prints WeasyPrint's ticket on A4 landscape, as WeasyPrint does (it has `@page { size: landscape }`)", async () => {
+    const doc = 'weasyprint-ticket/ticket.html';
+    const html = await readFile(path.join(HTML_FIXTURES, doc), 'utf8');
+    const pages = await readText(await renderHtml(pool, { html, baseUrl: FIXTURE_ORIGIN + doc, page: A4 }));
+    expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([[842, 595]]);
+  });
+});

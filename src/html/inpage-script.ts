@@ -27,7 +27,7 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null, sheet: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null, sheet: null, defaultSize: null };
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -120,7 +120,8 @@ export const INPAGE_SOURCE = String.raw`
   }
   function pageSize(value) {
     const tokens = String(value || '').trim().toLowerCase().split(/\s+/).filter(Boolean);
-    let w = 816, h = 1056, orient = '';
+    let [w, h] = S.defaultSize || [816, 1056];
+    let orient = '';
     const lengths = [];
     for (const t of tokens) {
       if (NAMED_SIZES[t]) { const [a, b, u] = NAMED_SIZES[t]; w = a * UNIT_PX[u]; h = b * UNIT_PX[u]; }
@@ -160,6 +161,25 @@ export const INPAGE_SOURCE = String.raw`
       }
     }
     return out;
+  }
+  /**
+   * The request's page is the "UA default" of css-page-3: \`size: auto | landscape | portrait\` keep its size
+   * (Chromium would turn them into Letter, so the ticket sample printed on Letter landscape instead of A4).
+   */
+  function defaultSizes(pageRules) {
+    const own = document.getElementById('__fs_defaults');
+    let rules = [];
+    try { rules = own && own.sheet ? [...own.sheet.cssRules] : []; } catch (e) {}
+    const options = rules.find((r) => r instanceof CSSPageRule && !r.selectorText);
+    if (!options || !options.style.getPropertyValue('size')) return;
+    S.defaultSize = pageSize(options.style.getPropertyValue('size'));
+    const [w, h] = S.defaultSize;
+    for (const r of pageRules) {
+      const v = r.style.getPropertyValue('size').trim().toLowerCase();
+      if (v !== 'auto' && v !== 'landscape' && v !== 'portrait') continue;
+      const [a, b] = v === 'landscape' ? [Math.max(w, h), Math.min(w, h)] : v === 'portrait' ? [Math.min(w, h), Math.max(w, h)] : [w, h];
+      r.style.setProperty('size', a + 'px ' + b + 'px', r.style.getPropertyPriority('size'));
+    }
   }
   function readPageRules(pageRules) {
     let order = 0;
@@ -1027,6 +1047,7 @@ export const INPAGE_SOURCE = String.raw`
       await document.fonts.ready;
       hideBrokenImages();
       const { style, page } = collectRules();
+      defaultSizes(page);
       readPageRules(page);
       prepareSheet(page);
       prepareRunning(style);
