@@ -50,21 +50,23 @@ describe('pdffonts: no Type 3 font in HTML mode (default font stack)', () => {
     for (const s of ['中文漢字', '日本語ひらがなカタカナ', '한국어', '太字굵게']) expect(text).toContain(s);
   });
 
-  it('Arabic in the default stack: fontconfig\'s sans-serif fallback, DejaVu Sans (regular, italic)', async () => {
+  it("Arabic in the default stack: Noto Sans Arabic through the 'Noto Scripts' faces (regular, italic)", async () => {
     const { fonts, text } = await fontsOf('<p dir="rtl" lang="ar">مرحبا بالعالم</p><p dir="rtl" lang="ar"><i>نص مائل</i></p>');
     expectNoType3(fonts);
-    // Noto Sans has no Arabic and 'Noto CJK' none either: Chromium asks fontconfig for a face with the
-    // characters, and Debian's answer for sans-serif + ar is DejaVu Sans (not Noto Sans Arabic).
-    expect(base(fonts)).toContain('DejaVuSans');
+    // Noto Sans has no Arabic; the default stack's 'Noto Scripts' names the face fill and Markdown use
+    // (before it, Chromium asked fontconfig, whose answer for sans-serif + ar is DejaVu Sans).
+    expect(base(fonts)).toContain('NotoSansArabic-Regular');
+    expect(base(fonts)).not.toContain('DejaVuSans');
     expect(logical(text)).toContain('بالعالم');
   });
 
-  // Known gap (src/html/README.md, "Fonts and Type 3"): Chromium's per-character fallback ignores the weight
-  // and returns DejaVu Sans Book; Chromium then emboldens it synthetically, and Skia writes synthetic bold
-  // as Type 3. Not a CFF face. When this starts passing, move it up and update the README.
-  it.fails('Arabic bold in the default stack is embedded as a real font (fails: synthetic bold of DejaVu Sans → Type 3)', async () => {
-    const { fonts } = await fontsOf('<p dir="rtl" lang="ar"><b>نص عريض</b></p>');
+  // Before 'Noto Scripts', Chromium's per-character fallback ignored the weight and returned DejaVu Sans
+  // Book, emboldened synthetically, which Skia writes as Type 3.
+  it('bold Arabic and Hebrew in the default stack are the real bold faces, not synthetic bold (Type 3)', async () => {
+    const { fonts } = await fontsOf('<p dir="rtl" lang="ar"><b>نص عريض</b></p><p dir="rtl" lang="he"><b>טקסט מודגש</b> רגיל</p>');
     expectNoType3(fonts);
+    // Spaces come from Noto Sans, the stack's first family.
+    expect(base(fonts).filter((f) => !f.startsWith('NotoSans-')).sort()).toEqual(['NotoSansArabic-Bold', 'NotoSansHebrew-Bold', 'NotoSansHebrew-Regular']);
   });
 });
 

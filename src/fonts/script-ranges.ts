@@ -105,6 +105,17 @@ export function scriptFontNames(): string[] {
   return [...new Set(BLOCKS.map(([, , font]) => font))];
 }
 
+/** Each script font with the Unicode blocks it draws (HTML mode's default stack names them through @font-face). */
+export function scriptBlocks(): Map<string, Array<readonly [number, number]>> {
+  const out = new Map<string, Array<readonly [number, number]>>();
+  for (const [start, end, font] of BLOCKS) {
+    const list = out.get(font) ?? [];
+    list.push([start, end]);
+    out.set(font, list);
+  }
+  return out;
+}
+
 /** The script font for `cp`, or undefined outside the blocks above. */
 export function scriptFontFor(cp: number): string | undefined {
   let lo = 0;

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.js';
+import { scriptBlocks } from '../fonts/index.js';
 
 export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
 
@@ -90,6 +91,20 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
 }
 
 /**
+ * `Noto Scripts`: the fonts-noto-core face of each script fill and Markdown fall back to (src/fonts
+ * script-ranges), by Unicode block, regular and bold. Without it Chromium asks fontconfig per character,
+ * which answers DejaVu Sans for Arabic and ignores the weight: bold Arabic came out as synthetic bold,
+ * which Skia embeds as a Type 3 font (issue 15).
+ */
+const SCRIPT_FACES = [...scriptBlocks()]
+  .map(([font, blocks]) => {
+    const range = blocks.map(([a, b]) => `U+${a.toString(16).toUpperCase()}-${b.toString(16).toUpperCase()}`).join(', ');
+    return `@font-face { font-family: 'Noto Scripts'; src: local('${font}-Regular'); font-weight: 100 500; unicode-range: ${range}; }
+@font-face { font-family: 'Noto Scripts'; src: local('${font}-Bold'); font-weight: 600 900; unicode-range: ${range}; }`;
+  })
+  .join('\n');
+
+/**
  * `Noto CJK` is not a fontconfig family, so it is aliased to the installed
  * Noto Sans CJK faces; the custom properties are registered non-inherited so
  * only the element that declares them is running / unpaginated.
@@ -102,7 +117,8 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @property --fs-bookmark-state { syntax: "*"; inherits: false; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
-:where(html) { font-family: 'Noto Sans', 'Noto CJK', sans-serif; }
+${SCRIPT_FACES}
+:where(html) { font-family: 'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif; }
 @page __fs_blank { ${['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom', 'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'].map((b) => `@${b} { content: none !important; }`).join(' ')} }`;
 
 /** What every document gets first in `<head>`: the defaults above and the page options. */
