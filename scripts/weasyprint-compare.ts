@@ -1,6 +1,6 @@
 /**
  * Pixel report (issue 15): castpress's HTML mode against WeasyPrint's own renderings of its four samples.
- * Renders each sample as test/html-corpus.test.ts does (the fixture folder as a site, A4), rasterises
+ * Renders each sample as test/html-corpus.test.ts does (the fixture folder as a site, WeasyPrint's default page: A4, 75px margins), rasterises
  * castpress's pages with pdftoppm at the resolution of the committed reference PNGs
  * (test/fixtures/html/weasyprint-reference, same tool, so the scores measure layout, not rasterisers),
  * and writes out/weasyprint-compare/: per page reference | castpress | diff, and index.md with the scores.
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { A4, FIXTURE_ORIGIN, HTML_FIXTURES, fixtureResolver } from '../test/helpers/html-fixtures.js';
+import { WEASYPRINT_PAGE, FIXTURE_ORIGIN, HTML_FIXTURES, fixtureResolver } from '../test/helpers/html-fixtures.js';
 import { compareImages, sideBySide, type Comparison, type Rgba } from '../test/helpers/pixel-compare.js';
 
 const run = promisify(execFile);
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
       let pages: Rgba[];
       try {
         const html = await readFile(path.join(HTML_FIXTURES, doc), 'utf8');
-        const pdf = await renderHtml(pool, { html, baseUrl: FIXTURE_ORIGIN + doc, page: A4 });
+        const pdf = await renderHtml(pool, { html, baseUrl: FIXTURE_ORIGIN + doc, page: WEASYPRINT_PAGE });
         await writeFile(path.join(outDir, `${sample}.pdf`), pdf);
         pages = await rasterise(pdf);
       } catch (e) {

@@ -5,7 +5,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
-import { FIXTURE_ORIGIN, HTML_FIXTURES, fixtureResolver } from './helpers/html-fixtures.js';
+import { FIXTURE_ORIGIN, HTML_FIXTURES, WEASYPRINT_PAGE, fixtureResolver } from './helpers/html-fixtures.js';
 import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
 
 const FIXTURES = HTML_FIXTURES;
@@ -20,7 +20,7 @@ afterAll(async () => {
   await pool.close();
 });
 
-async function render(doc: string, page?: { width: string; height: string }): Promise<Uint8Array> {
+async function render(doc: string, page?: { width: string; height: string; margin?: string }): Promise<Uint8Array> {
   const html = await readFile(path.join(FIXTURES, doc), 'utf8');
   return renderHtml(pool, { html, baseUrl: ORIGIN + doc, page });
 }
@@ -55,21 +55,20 @@ describe('Anvil templates (running elements, counters in margin boxes)', () => {
 });
 
 describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', () => {
-  const A4 = { width: '210mm', height: '297mm' };
   it.each([
     ['weasyprint-invoice/invoice.html', 1],
     ['weasyprint-letter/letter.html', 1],
     ['weasyprint-ticket/ticket.html', 1],
     ['weasyprint-report/report.html', 8],
   ])('%s has %i page(s)', async (doc, pages) => {
-    const pdf = await render(doc, A4);
+    const pdf = await render(doc, WEASYPRINT_PAGE);
     await qpdfCheck(pdf);
     const texts = await pageText(pdf);
     expect(texts).toHaveLength(pages);
   });
 
   it('report: blank page before the right-hand table of contents, page numbers and string-set running heads in the top margin', async () => {
-    const pages = await readText(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' }));
+    const pages = await readText(await render('weasyprint-report/report.html', WEASYPRINT_PAGE));
     const texts = pages.map((p) => p.items.map((i) => i.str).join('').trim());
     expect(texts[1]).toBe('');
     expect(texts[2]).toContain('Table of contents');
@@ -109,7 +108,7 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
   });
 
   it("letter: the form block keeps its :last-of-type margin (castpress's helpers are not in <body>)", async () => {
-    const [page] = await readText(await render('weasyprint-letter/letter.html', { width: '210mm', height: '297mm' }));
+    const [page] = await readText(await render('weasyprint-letter/letter.html', WEASYPRINT_PAGE));
     const y = (s: string) => page!.items.find((i) => i.str.startsWith(s))!.y;
     // WeasyPrint: 114.8 pt from the signature to the form's legend (2 cm of it from body > div:last-of-type);
     // with castpress's link box appended to <body> it was 67.5 pt.
@@ -117,7 +116,7 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
   });
 
   it('invoice: margin boxes and its own TTF fonts', async () => {
-    const pdf = await render('weasyprint-invoice/invoice.html', { width: '210mm', height: '297mm' });
+    const pdf = await render('weasyprint-invoice/invoice.html', WEASYPRINT_PAGE);
     const [page] = await readText(pdf);
     const bottom = page!.items.filter((i) => i.y > page!.height - 3 * 28.35).map((i) => i.str).join(' ');
     expect(bottom).toContain('contact@courtbouillon.org');
@@ -166,7 +165,7 @@ describe("WeasyPrint samples: each page's words against WeasyPrint's reference r
   // Words poppler reads from WeasyPrint's own PDFs (the corpus's invoice.pdf, letter.pdf, report.pdf, ticket.pdf).
   const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<string, string[][]>;
   it.each(Object.keys(reference))('%s: same pages and words (similarity >= 0.95 on every page)', async (doc) => {
-    const pages = (await popplerText(await render(doc, { width: '210mm', height: '297mm' }))).map(words);
+    const pages = (await popplerText(await render(doc, WEASYPRINT_PAGE))).map(words);
     const want = reference[doc]!.map((p) => words(p.join(' ')));
     expect(pages).toHaveLength(want.length);
     const similarity = pages.map((p, i) => wordSimilarity(p, want[i]!));
@@ -190,7 +189,7 @@ describe("WeasyPrint report: the outline WeasyPrint makes from its headings", ()
         walk(n.items, depth + 1);
       }
     };
-    walk(await readOutline(await render('weasyprint-report/report.html', { width: '210mm', height: '297mm' })), 0);
+    walk(await readOutline(await render('weasyprint-report/report.html', WEASYPRINT_PAGE)), 0);
     expect(flat).toEqual(want);
   });
 });
@@ -201,14 +200,14 @@ describe('web fonts in HTML mode (issue 15)', () => {
     const watched = new BrowserPool({ resolver, onRequest: (url, verdict) => seen.push([url.replace(ORIGIN, ''), verdict]) });
     try {
       const html = await readFile(path.join(FIXTURES, 'weasyprint-ticket/ticket.html'), 'utf8');
-      const pdf = await renderHtml(watched, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: { width: '210mm', height: '297mm' } });
+      const pdf = await renderHtml(watched, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: WEASYPRINT_PAGE });
       expect(seen.filter(([u]) => u.endsWith('.otf'))).toEqual(expect.arrayContaining([['weasyprint-ticket/barlowcondensed-regular.otf', 'served']]));
       expect(seen.filter(([u, v]) => /\.(otf|ttf)$/.test(u) && v === 'refused')).toEqual([]);
       // Condensed: the same words are narrower than in the fallback a refused font gives (what happened before).
       const noOtf: ResourceResolver = async (url, kind) => (url.endsWith('.otf') ? null : resolver(url, kind));
       const refusing = new BrowserPool({ resolver: noOtf });
       try {
-        const fallbackPdf = await renderHtml(refusing, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: { width: '210mm', height: '297mm' } });
+        const fallbackPdf = await renderHtml(refusing, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: WEASYPRINT_PAGE });
         const [withFont, fallback] = [(await readText(pdf))[0]!, (await readText(fallbackPdf))[0]!];
         const name = (p: typeof withFont) => p.items.find((i) => /MARCELIN/i.test(i.str))!;
         expect(name(withFont).str).toBe(name(fallback).str);

@@ -25,3 +25,5 @@ export const fixtureResolver: ResourceResolver = async (url) => {
 
 /** WeasyPrint's default page size, the one its reference renderings of the samples use. */
 export const A4 = { width: '210mm', height: '297mm' };
+/** WeasyPrint's default page: A4 with its user-agent sheet's `@page { margin: 75px }` (the samples that set no margin use it). */
+export const WEASYPRINT_PAGE = { ...A4, margin: '75px' };
