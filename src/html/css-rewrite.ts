@@ -23,6 +23,25 @@ export const FUNCTION_SENTINEL = '__fs_fn__';
 const FUNCTIONS = /(?<![-\w])(target-counters?|target-text|leader)\(/gi;
 
 /**
+ * The index just after the `close` that ends a group opened right before `from` (nested groups and
+ * quoted strings skipped), or -1 when the text ends first.
+ */
+function closing(css: string, from: number, open: string, close: string): number {
+  let depth = 1;
+  let quote = '';
+  for (let i = from; i < css.length; i++) {
+    const c = css[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === open) depth++;
+    else if (c === close && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
  * Replaces each call of the functions above by a sentinel string holding its name and arguments (double
  * quotes turned single so the string stays one CSS token); nested parentheses (`attr(href url)`) are kept.
  */
@@ -31,19 +50,8 @@ function keepFunctions(css: string): string {
   let last = 0;
   FUNCTIONS.lastIndex = 0;
   for (let m = FUNCTIONS.exec(css); m; m = FUNCTIONS.exec(css)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    let quote = '';
-    for (; i < css.length && depth > 0; i++) {
-      const c = css[i]!;
-      if (quote) {
-        if (c === '\\') i++;
-        else if (c === quote) quote = '';
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === '(') depth++;
-      else if (c === ')') depth--;
-    }
-    if (depth > 0) break;
+    const i = closing(css, m.index + m[0].length, '(', ')');
+    if (i < 0) break;
     const args = css.slice(m.index + m[0].length, i - 1).replace(/"/g, "'").replace(/\n/g, ' ');
     out += css.slice(last, m.index) + `"${FUNCTION_SENTINEL}${m[1]!.toLowerCase()}(${args})"`;
     last = i;
@@ -73,18 +81,8 @@ function keepPageDescriptors(css: string): string {
   let last = 0;
   const PAGE = /@page\b[^{;]*\{/gi;
   for (let m = PAGE.exec(css); m; m = PAGE.exec(css)) {
-    let depth = 1;
-    let i = m.index + m[0].length;
-    let quote = '';
-    for (; i < css.length && depth > 0; i++) {
-      const c = css[i]!;
-      if (quote) {
-        if (c === '\\') i++;
-        else if (c === quote) quote = '';
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === '{') depth++;
-      else if (c === '}') depth--;
-    }
+    const end = closing(css, m.index + m[0].length, '{', '}');
+    const i = end < 0 ? css.length : end;
     // Outside strings only (`content: "marks: x"` in a margin box is text).
     const block = css
       .slice(m.index, i)
