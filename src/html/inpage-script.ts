@@ -13,6 +13,8 @@
  *   (counter-reset on counter elements) and rebuilds the overlay pages that
  *   carry the margin boxes, one per body page, appended after the body.
  */
+import { COUNTERS_SOURCE } from './inpage-counters.js';
+
 export const INPAGE_SOURCE = String.raw`
 (() => {
   // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
@@ -27,7 +29,9 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null,
+    runningCounterNames: new Set(), targetCounterNames: new Set() };
+${COUNTERS_SOURCE}
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -210,48 +214,48 @@ export const INPAGE_SOURCE = String.raw`
     }
     runningCounters();
   }
-  function counterPairs(v) {
-    const out = [];
-    if (!v || v === 'none') return out;
-    const re = /([-\w]+)(?:\s+(-?\d+))?/g;
-    let m;
-    while ((m = re.exec(v))) out.push([m[1], m[2] === undefined ? null : Number(m[2])]);
-    return out;
-  }
   /**
    * A running element shows in the margin boxes the counter values it had in the flow: the counters its
-   * content displays (other than page/pages) are counted in document order up to it (reset, set, then
-   * increment, for each element and its ::before/::after; nested counter scopes are not modelled), and
-   * its margin-box wrapper resets them to those values, so the clone's own increments land on them.
+   * content displays (other than page/pages) are counted by the counter model (countCounters), and its
+   * margin-box wrapper starts them at the values the element inherits there (nested instances as nested
+   * wrappers, so counters() shows the whole chain), so the copy's own effects land on them.
    */
   function runningCounters() {
-    const used = new Set();
     for (const r of S.running) {
       for (const e of [r.el, ...r.el.querySelectorAll('*')]) {
         for (const pseudo of [null, '::before', '::after']) {
           const c = getComputedStyle(e, pseudo).content;
-          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') used.add(m[1]);
+          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') S.runningCounterNames.add(m[1]);
         }
       }
     }
-    if (used.size === 0) return;
-    const values = new Map();
-    const apply = (cs) => {
-      for (const [n, v] of counterPairs(cs.counterReset)) if (used.has(n)) values.set(n, v === null ? 0 : v);
-      for (const [n, v] of counterPairs(cs.counterSet)) if (used.has(n)) values.set(n, v === null ? 0 : v);
-      for (const [n, v] of counterPairs(cs.counterIncrement)) if (used.has(n)) values.set(n, (values.get(n) || 0) + (v === null ? 1 : v));
-    };
-    const pending = new Map(S.running.map((r) => [r.el, r]));
-    for (const e of document.body.getElementsByTagName('*')) {
-      if (pending.size === 0) break;
-      const r = pending.get(e);
-      if (r) { r.counters = [...used].map((n) => n + ' ' + (values.get(n) || 0)).join(' '); pending.delete(e); }
-      if (e.checkVisibility && !e.checkVisibility()) continue;
-      apply(getComputedStyle(e));
-      for (const pseudo of ['::before', '::after']) {
-        const ps = getComputedStyle(e, pseudo);
-        if (ps.content && ps.content !== 'none' && ps.content !== 'normal') apply(ps);
-      }
+  }
+  /**
+   * One walk of the counter model for everything that shows counter values castpress must supply:
+   * running elements' margin-box copies and target-counter()/target-counters() of counters other than
+   * page. Documents with neither do not walk.
+   */
+  function countCounters(styleRules) {
+    const names = new Set([...S.runningCounterNames, ...S.targetCounterNames]);
+    const wanted = new Set();
+    if (S.runningCounterNames.size) for (const r of S.running) wanted.add(r.el);
+    const parts = S.targets.flatMap((t) => t.parts.filter((p) => p.counterOf));
+    for (const p of parts) wanted.add(p.counterOf);
+    if (wanted.size === 0) return;
+    const model = counterModel(styleRules, names, wanted);
+    for (const r of S.running) {
+      const m = model.get(r.el);
+      if (!m) continue;
+      const levels = [];
+      for (const n of S.runningCounterNames) (m.entry[n] || []).forEach((v, k) => { levels[k] = (levels[k] ? levels[k] + ' ' : '') + n + ' ' + v; });
+      r.counterLevels = levels;
+    }
+    for (const p of parts) {
+      const m = model.get(p.counterOf);
+      // A counter the target does not have is 0 there, as counter() would show it.
+      const stack = m ? m.at[p.name] || [0] : null;
+      p.values = stack ? (p.all ? stack : stack.slice(-1)) : null;
+      delete p.counterOf;
     }
   }
   /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
@@ -422,7 +426,15 @@ export const INPAGE_SOURCE = String.raw`
               const t = targetOf(el, args[0] || '');
               const counter = (args[1] || '').trim();
               const style = f[1] === 'target-counters' ? args[3] : args[2];
-              if (!t || counter !== 'page') { parts.push({ raw: '""' }); continue; }
+              if (!t || !counter) { parts.push({ raw: '""' }); continue; }
+              if (counter === 'pages') { parts.push({ pages: true, style: (style || 'decimal').trim() }); continue; }
+              if (counter !== 'page') {
+                // Its value at the target comes from the counter model (countCounters); target-counters() joins all levels.
+                const sep = f[1] === 'target-counters' ? /^'([^']*)'$/.exec((args[2] || '').trim()) : null;
+                S.targetCounterNames.add(counter);
+                parts.push({ counterOf: t, name: counter, all: f[1] === 'target-counters', sep: sep ? cssString(sep[1]) : '""', style: (style || 'decimal').trim() });
+                continue;
+              }
               parts.push({ target: idFor(t, 'g'), style: (style || 'decimal').trim() });
             }
             }
@@ -459,7 +471,11 @@ export const INPAGE_SOURCE = String.raw`
         let token;
         if (p.leader !== undefined) { if (leader === null) leader = p.leader; continue; }
         if (p.raw !== undefined) token = p.raw;
-        else {
+        else if (p.pages) { const name = '__fs_tc' + (n++); resets.push(name + ' ' + state.total); token = 'counter(' + name + ', ' + p.style + ')'; }
+        else if (p.values !== undefined) {
+          // A counter value at the target: private counters reset on the pseudo-element, so counter styles apply.
+          token = !p.values ? '""' : p.values.map((v) => { const name = '__fs_tc' + (n++); resets.push(name + ' ' + v); return 'counter(' + name + ', ' + p.style + ')'; }).join(' ' + p.sep + ' ');
+        } else {
           const name = '__fs_tc' + (n++);
           const page = state.pages[p.target];
           if (page === undefined) token = '""';
@@ -824,7 +840,10 @@ export const INPAGE_SOURCE = String.raw`
         if (!r) continue;
         const wrap = document.createElement('div');
         // flow-root keeps a floated running element inside its box (it would hang below it).
-        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counters ? ';counter-reset:' + r.counters : '');
+        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
+        // Nested counter instances (counters()) need one element per level.
+        let inner = wrap;
+        for (const level of (r.counterLevels || []).slice(1)) { const d = document.createElement('div'); d.style.cssText = 'counter-reset:' + level; inner.appendChild(d); inner = d; }
         const tpl = document.createElement('template');
         tpl.innerHTML = r.html;
         const node = tpl.content.firstElementChild;
@@ -835,7 +854,7 @@ export const INPAGE_SOURCE = String.raw`
           host.appendChild(node);
           const slot = document.createElement('slot');
           slot.name = slotName;
-          wrap.appendChild(slot);
+          inner.appendChild(slot);
         }
         // Its controls are fields when the running element sat in a form (overlayForms).
         if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
@@ -949,6 +968,7 @@ export const INPAGE_SOURCE = String.raw`
       prepareStrings(style);
       prepareBookmarks(style);
       prepareTargets(style);
+      countCounters(style);
       syncRunningCopies();
       prepareCounters(style);
       prepareNamed(style);
