@@ -527,4 +527,30 @@ describe('leader() (issue 15)', () => {
       expect(new Set(fill.replace(/\s/g, ''))).toEqual(new Set([end === 'end' ? '-' : '.']));
     }
   });
+
+  it('measures the leader at the content width of the page its line is on', async () => {
+    // page 1 is Letter (537 pt of content), page 2 a named A4 landscape page (842 pt wide)
+    const css = `${RESET} @page wide { size: A4 landscape; } .wide { page: wide; } h2 { break-before: page; font-size: 12px; margin: 0; }
+      .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }`;
+    const html = `<p class="toc"><a href="#b"></a></p><div class="wide"><p class="toc"><a href="#b"></a></p><p>wide</p></div><h2 id="b">Bee</h2>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    expectLeaderRow(pages[0]!, 'Bee', '3', 612 - 37.5);
+    expectLeaderRow(pages[1]!, 'Bee', '3', 841.89 - 37.5);
+  });
+
+  it('measures the leader at the width of a document @page size, not the request page', async () => {
+    const css = `${RESET} @page { size: A4 landscape; } .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }`;
+    const [p] = await readText(await renderHtml(pool, { html: '<p class="toc"><a href="#b"></a></p><h2 id="b" style="font-size: 12px">Bee</h2>', css }));
+    expectLeaderRow(p!, 'Bee', '1', 841.89 - 37.5);
+  });
 });
+
+/** The topmost line starting with `title` reads title, dots, end, and ends at `right` (pt). */
+function expectLeaderRow(page: PageText, title: string, end: string, right: number): void {
+  const baseline = page.items.filter((j) => j.str.startsWith(title)).sort((a, b) => a.y - b.y)[0]!.baseline;
+  const row = page.items.filter((i) => i.str.trim() && Math.abs(i.baseline - baseline) < 1).sort((a, b) => a.x - b.x);
+  expect(row.map((i) => i.str).join('')).toMatch(new RegExp(`^${title}\\.{10,} ?${end}$`));
+  const last = row[row.length - 1]!;
+  expect(last.x + last.width).toBeGreaterThan(right - 3);
+  expect(last.x + last.width).toBeLessThan(right + 1);
+}

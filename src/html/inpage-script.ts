@@ -442,9 +442,43 @@ ${COUNTERS_SOURCE}
         }
         let key = el.getAttribute('data-castpress-t');
         if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
-        S.targets.push({ el, pseudo, key, parts });
+        // A leader's length depends on the content width of the page its element lands on (targetRules).
+        const leaderId = parts.some((p) => p.leader !== undefined) && !S.running.some((r) => r.el.contains(el)) ? idFor(el, 'l') : null;
+        S.targets.push({ el, pseudo, key, parts, leaderId });
       }
     }
+  }
+  /**
+   * Ids of leader elements whose page must be verified after printing: only when the document's pages can
+   * differ in content width (named pages, :first/:left/:right sizes or margins); otherwise every page has the
+   * same width and the page a leader lands on does not change its length.
+   */
+  function leaderTargets() {
+    const ids = S.targets.filter((t) => t.leaderId).map((t) => t.leaderId);
+    if (ids.length === 0) return [];
+    const widths = new Set();
+    for (const name of ['', ...S.named.map((n) => n.name)]) for (let i = 0; i < 4; i++) { const P = resolvePage(i, name); widths.add(Math.round(P.w - P.left - P.right)); }
+    return widths.size > 1 ? ids : [];
+  }
+  /** The printed content width (CSS px) of the page a marker is on in state, or null when unknown. */
+  function contentWidthAt(id, state) {
+    const page = id ? state.pages[id] : undefined;
+    if (page === undefined || !state.sizes[page]) return null;
+    const P = resolvePage(page, state.names[page] || '');
+    return state.sizes[page][0] / 0.75 - P.left - P.right;
+  }
+  /**
+   * Runs measure() with the root element laid out at a page's content width (less its own margins, padding
+   * and border): the screen layout is at the request's page width, not that of a document @page.
+   */
+  function atContentWidth(width, measure) {
+    const html = document.documentElement;
+    const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
+    const cs = getComputedStyle(html);
+    const sum = (props) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
+    const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
+    html.style.setProperty('width', Math.max(1, width - extra) + 'px', 'important');
+    try { return measure(); } finally { if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width'); }
   }
   /**
    * leader(): the pseudo-element becomes an inline flex box as wide as the rest of its line, holding the
@@ -500,7 +534,17 @@ ${COUNTERS_SOURCE}
       if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
       return m;
     });
-    const widths = leaders.map((r, k) => Math.max(0, Math.floor(blockRight(r.t.el) - marks[k].getBoundingClientRect().left - 1)));
+    // Free space at the content width of the page each leader is on: grouped by width, one relayout per width.
+    const screen = document.documentElement.clientWidth;
+    const groups = new Map();
+    leaders.forEach((r, k) => {
+      const w = contentWidthAt(r.t.leaderId, state);
+      const key = w === null || Math.abs(w - screen) < 0.5 ? '' : String(w);
+      groups.set(key, [...(groups.get(key) || []), k]);
+    });
+    const widths = [];
+    const measure = (ks) => { for (const k of ks) widths[k] = Math.max(0, Math.floor(blockRight(leaders[k].t.el) - marks[k].getBoundingClientRect().left - 1)); };
+    for (const [key, ks] of groups) { if (key === '') measure(ks); else atContentWidth(Number(key), () => measure(ks)); }
     for (const m of marks) m.remove();
     const css = rules.map((r) => {
       const k = leaders.indexOf(r);
@@ -648,17 +692,10 @@ ${COUNTERS_SOURCE}
    * the root is given the page's content width (less its own margins) while measuring.
    */
   function measureForms(groups) {
-    const html = document.documentElement;
-    const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
-    const cs = getComputedStyle(html);
-    const sum = (props) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
-    const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
     const out = {};
     for (const [width, ids] of Object.entries(groups)) {
-      html.style.setProperty('width', Math.max(1, Number(width) - extra) + 'px', 'important');
-      for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } }
+      atContentWidth(Number(width), () => { for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } } });
     }
-    if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width');
     return out;
   }
   /**
@@ -988,7 +1025,7 @@ ${COUNTERS_SOURCE}
       return {
         usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
         bookmarks: S.bookmarks,
-        targets: [...new Set(S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)))],
+        targets: [...new Set([...S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)), ...leaderTargets()])],
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
         running: S.running.map((r) => ({ name: r.name, id: r.id })),
         counters: S.counters.map((c) => c.id),
