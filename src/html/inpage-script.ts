@@ -399,7 +399,8 @@ ${COUNTERS_SOURCE}
     const els = candidates(styleRules, 'content', (v, r) => (v.includes(FN_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText));
     for (const el of els) {
       for (const pseudo of ['::before', '::after']) {
-        const content = getComputedStyle(el, pseudo).content;
+        const ps = getComputedStyle(el, pseudo);
+        const content = ps.content;
         if (!content || !(content.includes(FN_SENTINEL) || content.includes(STRING_SENTINEL))) continue;
         const parts = [];
         const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([-\w]+\((?:[^()]|\([^()]*\))*\))|([-\w]+)/g;
@@ -444,7 +445,9 @@ ${COUNTERS_SOURCE}
         if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
         // A leader's length depends on the content width of the page its element lands on (targetRules).
         const leaderId = parts.some((p) => p.leader !== undefined) && !S.running.some((r) => r.el.contains(el)) ? idFor(el, 'l') : null;
-        S.targets.push({ el, pseudo, key, parts, leaderId });
+        // The private counters are reset on the pseudo-element: its own counter-reset must stay.
+        const baseReset = ps.counterReset && ps.counterReset !== 'none' ? ps.counterReset : '';
+        S.targets.push({ el, pseudo, key, parts, leaderId, baseReset });
       }
     }
   }
@@ -518,7 +521,7 @@ ${COUNTERS_SOURCE}
         (leader === null ? pre : post).push(token);
       }
       const sel = '[data-castpress-t="' + t.key + '"]' + t.pseudo;
-      const reset = resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '';
+      const reset = resets.length ? 'counter-reset:' + [t.baseReset, ...resets].join(' ').trim() + '!important;' : '';
       return { t, sel, reset, pre, post, leader, content: [...pre, ...post].join(' ') || '""' };
     });
     let st = document.getElementById('__fs_targets');
