@@ -125,15 +125,25 @@ export const COUNTERS_SOURCE = String.raw`
       if (!ps.content || ps.content === 'none' || ps.content === 'normal' || ps.display === 'none') return set;
       return apply(set, { el, which }, el, counterEffects(ps.counterReset), counterEffects(ps.counterIncrement), counterEffects(ps.counterSet));
     };
+    /**
+     * What a child inherits: its parent's counters (set) and, from its previous sibling's (sib, which starts
+     * with set), those of names the parent has none of.
+     */
+    const fromSibling = (set, sib) => {
+      if (sib.length === set.length) return sib;
+      const extras = sib.slice(set.length).filter((c) => !set.some((p) => p.name === c.name));
+      return extras.length === sib.length - set.length ? sib : set.concat(extras);
+    };
     let left = wanted.size;
     /** Returns the counter set el passes to its following sibling (its own, not its children's). */
     const visit = (el, inherited) => {
       let set = inherited;
-      const isOwn = own.has(el);
-      if ((isOwn || wanted.has(el)) && hidden(el)) return inherited;
-      let entry = wanted.has(el) ? stacks(set) : null;
+      const isOwn = own.has(el), isWanted = wanted.has(el);
+      const cs = isOwn ? getComputedStyle(el) : null;
+      if (cs && cs.display === 'none') { hiddenMemo.set(el, true); return inherited; }
+      if (isOwn ? hidden(el.parentElement) : isWanted && hidden(el)) return inherited;
+      let entry = isWanted ? stacks(set) : null;
       if (isOwn) {
-        const cs = getComputedStyle(el);
         const reset = counterEffects(cs.counterReset), inc = counterEffects(cs.counterIncrement), put = counterEffects(cs.counterSet);
         if (listItem) {
           const named = (ops) => ops.some(([n]) => n === 'list-item');
@@ -161,18 +171,10 @@ export const COUNTERS_SOURCE = String.raw`
         }
         set = apply(set, el, el.parentElement, reset, inc, put);
       }
-      if (wanted.has(el)) { result.set(el, { at: stacks(set), entry }); left--; }
-      // Children (and ::before/::after) inherit el's counters, and from their previous sibling only the
-      // counters of names el has none of.
-      const names0 = set.length ? new Set(set.map((c) => c.name)) : null;
-      const next = (sib) => {
-        if (sib === set || sib.length === set.length) return sib;
-        const extras = sib.slice(set.length).filter((c) => !names0 || !names0.has(c.name));
-        return extras.length === sib.length - set.length ? sib : set.concat(extras);
-      };
+      if (isWanted) { result.set(el, { at: stacks(set), entry }); left--; }
       let cur = set;
-      if (pseudo.has(el)) cur = next(pseudoEffects(cur, el, '::before'));
-      for (let c = el.firstElementChild; c && left > 0; c = c.nextElementSibling) cur = next(visit(c, cur));
+      if (pseudo.has(el)) cur = fromSibling(set, pseudoEffects(cur, el, '::before'));
+      for (let c = el.firstElementChild; c && left > 0; c = c.nextElementSibling) cur = fromSibling(set, visit(c, cur));
       if (pseudo.has(el) && left > 0) pseudoEffects(cur, el, '::after');
       return set;
     };
