@@ -498,7 +498,8 @@ ${COUNTERS_SOURCE}
     }
     return document.documentElement.clientWidth;
   }
-  function targetRules(state) {
+  /** provisional: rules for the first guess only (the screen layout then has numbers, not sentinels); leaders not measured. */
+  function targetRules(state, provisional) {
     let n = 0;
     const rules = S.targets.map((t) => {
       const resets = [];
@@ -531,7 +532,7 @@ ${COUNTERS_SOURCE}
     };
     write(null);
     const leaders = rules.filter((r) => r.leader !== null && r.leader !== '');
-    if (leaders.length === 0) return;
+    if (leaders.length === 0 || provisional) return;
     const marks = leaders.map((r) => {
       const m = helper('mark', 'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important');
       if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
@@ -1022,6 +1023,9 @@ ${COUNTERS_SOURCE}
       const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
+      // The screen layout the guess reads would otherwise show the sentinel strings (long enough to wrap
+      // a table of contents' lines): counter values in, pages still empty.
+      if (S.targets.length) targetRules({ pages: {}, names: [], sizes: [], total: 0 }, true);
       const guess = estimate();
       if (needsLayout) layout(guess);
       if (needsDests) addDestLinks();
