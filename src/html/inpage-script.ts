@@ -242,7 +242,9 @@ ${COUNTERS_SOURCE}
     const parts = S.targets.flatMap((t) => t.parts.filter((p) => p.counterOf));
     for (const p of parts) wanted.add(p.counterOf);
     if (wanted.size === 0) return;
-    const model = counterModel(styleRules, names, wanted);
+    let model;
+    // The walk recurses along the tree: a script-built tree deeper than the JS stack leaves the values empty.
+    try { model = counterModel(styleRules, names, wanted); } catch (e) { if (!(e instanceof RangeError)) throw e; model = new Map(); }
     for (const r of S.running) {
       const m = model.get(r.el);
       if (!m) continue;
