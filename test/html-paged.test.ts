@@ -346,6 +346,20 @@ describe('running elements: counters, policies, floats, invalid content (issue 1
     expect(pageTextOf(pages[2]!)).toContain('[2]b');
   });
 
+  it('shows counters() of nested scopes in a running element as they were at its place', async () => {
+    // section resets nest (2.x inside the second section); after the inner section ends its counter is out
+    // of scope (the outer one has that name); a reset inside a sibling subtree (the div) does not reach .run
+    const css = `${RESET} section { counter-reset: sec; } h2 { counter-increment: sec; font-size: 12px; margin: 0; }
+      h2::before { content: counters(sec, ".") " "; } .run { position: running(r); } .run::before { content: "S " counters(sec, ".") " "; }
+      @page { @top-center { content: element(r); } }`;
+    const html = `<section><h2>A</h2><h2>B</h2><section><h2>B1</h2><div class="run">h</div>
+      <h2 style="break-before: page">B2</h2><h2>B3</h2><div class="run">h</div></section>
+      <h2 style="break-before: page">C</h2><div><p style="counter-reset: sec 50">sib</p></div><div class="run">h</div></section>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    expect(header(pages)).toEqual(['S 2.1 h', 'S 2.3 h', 'S 3 h']);
+    expect(pageTextOf(pages[2]!)).toContain('3 C');
+  });
+
   it.each([
     ['', ['A', 'B', 'C']],
     ['first', ['A', 'B', 'C']],
@@ -428,6 +442,54 @@ describe('target-counter() and target-text() (issue 15)', () => {
   });
 });
 
+describe('target-counter() and target-counters() of other counters (counter model)', () => {
+  it('agrees with Chromium’s own counters() on every element: nested and sibling resets, set, pseudo-element effects, display:none', async () => {
+    // Each element with an id shows counters(c) itself (Chromium's count); the links show target-counters() (castpress's).
+    const body = `<div class=r>
+      <span id=a1></span><span id=a2 class=i></span>
+      <span class=r><span id=a3 class=i></span><span id=a4 class="r i"></span><span id=a5 class=i></span></span>
+      <span id=a6 class=i></span>
+      <span class=rb><span id=a7 class=i></span><span class=r></span><span id=a8 class=i></span></span>
+      <span id=a9 class="i s"></span><span class=h><span class=r></span><span class=i></span></span><span id=a10 class=i></span>
+      <span class=ib></span><span id=a11></span><span class=ia><span class=i></span></span><span id=a12 class=i2></span>
+    </div>
+    <span id=b1 class=i></span><span class=r></span><span id=b2 class=i></span><div><span class=r></span><span id=b3 class=i></span></div><span id=b4 class=i></span>`;
+    const ids = [...body.matchAll(/id=(\w+)/g)].map((m) => m[1]!);
+    const css = `${RESET} .r { counter-reset: c; } .i { counter-increment: c; } .i2 { counter-increment: c 5; } .s { counter-set: c 40; } .h { display: none; }
+      .rb::before { counter-reset: c 7; content: "R"; } .ib::before { counter-increment: c 10; content: "B"; } .ia::after { counter-increment: c 100; content: "A"; }
+      [id]::before { content: "<" counters(c, ".") ">"; } .toc a::after { content: "{" target-counters(attr(href), c, ".") "}"; }`;
+    const html = `<p class="toc">${ids.map((i) => `<a href="#${i}"></a>`).join(' ')}</p>${body}`;
+    const [text] = await pageText(await renderHtml(pool, { html, css }));
+    const shown = [...text!.matchAll(/<([\d.]+)>/g)].map((m) => m[1]);
+    const targeted = [...text!.matchAll(/\{([\d.]*)\}/g)].map((m) => m[1]);
+    expect(shown).toHaveLength(ids.length);
+    expect(targeted).toEqual(shown);
+    // the cases the document is made of, spelled out
+    expect(shown).toEqual(['0', '1', '1.1', '1.1.1', '1.2', '2', '3', '4', '40', '41', '51', '157', '158', '1', '2', '3']);
+  });
+
+  it('prints chapter and section numbers in counter styles in a table of contents, next to the page', async () => {
+    const css = `${RESET} h1, h2 { font-size: 12px; margin: 0; } h1 { counter-increment: chapter; counter-reset: section; } h2 { counter-increment: section; }
+      .gone { display: none; } .toc a::after { counter-reset: x 5; counter-increment: x;
+        content: " " target-counter(attr(href), chapter, upper-roman) "." target-counter(attr(href), section) " p" target-counter(attr(href), page) "/" target-counter(attr(href), pages) " #" counter(x); }`;
+    const html = `<div class="toc"><p><a href="#a">A</a></p><p><a href="#b">B</a></p><p><a href="#c">C</a></p><p><a href="#nowhere">D</a></p><p><a href="#gone">E</a></p></div>
+      <h1>One</h1><h2>s1</h2><h2 class="gone" id="gone">hidden</h2><h2 id="a">s2</h2><h1>Two</h1><h1 id="b">Three</h1><h2 style="break-before: page">s1</h2><h2 id="c">s2</h2>`;
+    const [toc] = await pageText(await renderHtml(pool, { html, css }));
+    // the display:none heading does not count; a missing or display:none target has no values (the strings
+    // stay); the pseudo-element's own counter-reset survives the private counters castpress resets there (#6)
+    expect(toc!.split('\n').slice(0, 5)).toEqual(['A I.2 p1/2 #6', 'B III.0 p1/2 #6', 'C III.2 p2/2 #6', 'D . p/ #6', 'E . p/2 #6']);
+  });
+
+  it('numbers list items as their markers do: nested lists, start, value, reversed', async () => {
+    const css = `${RESET} .toc a::after { content: " " target-counters(attr(href), list-item, "-") " " target-counter(attr(href), list-item, lower-alpha); }`;
+    const html = `<p class="toc"><a href="#x">x</a> <a href="#y">y</a> <a href="#z">z</a> <a href="#s">s</a> <a href="#r">r</a></p>
+      <ol><li>a</li><li>b<ol><li>b1</li><li id="x">b2<ul><li id="y">b21</li></ul></li></ol></li><li value="7">c</li><li id="z">d</li></ol>
+      <ol start="4"><li>e</li><li id="s">f</li></ol><ol reversed><li>g</li><li id="r">h</li><li>i</li></ol>`;
+    const [text] = await pageText(await renderHtml(pool, { html, css }));
+    expect(text!.split('\n')[0]).toBe('x 2-2 b y 2-2-1 a z 8 h s 5 e r 2 b');
+  });
+});
+
 describe('target-counter() inside a running element (issue 15)', () => {
   it('prints the page number in the margin-box copy too', async () => {
     const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } .hdr { position: running(h); }
@@ -467,4 +529,30 @@ describe('leader() (issue 15)', () => {
       expect(new Set(fill.replace(/\s/g, ''))).toEqual(new Set([end === 'end' ? '-' : '.']));
     }
   });
+
+  it('measures the leader at the content width of the page its line is on', async () => {
+    // page 1 is Letter (537 pt of content), page 2 a named A4 landscape page (842 pt wide)
+    const css = `${RESET} @page wide { size: A4 landscape; } .wide { page: wide; } h2 { break-before: page; font-size: 12px; margin: 0; }
+      .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }`;
+    const html = `<p class="toc"><a href="#b"></a></p><div class="wide"><p class="toc"><a href="#b"></a></p><p>wide</p></div><h2 id="b">Bee</h2>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    expectLeaderRow(pages[0]!, 'Bee', '3', 612 - 37.5);
+    expectLeaderRow(pages[1]!, 'Bee', '3', 841.89 - 37.5);
+  });
+
+  it('measures the leader at the width of a document @page size, not the request page', async () => {
+    const css = `${RESET} @page { size: A4 landscape; } .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }`;
+    const [p] = await readText(await renderHtml(pool, { html: '<p class="toc"><a href="#b"></a></p><h2 id="b" style="font-size: 12px">Bee</h2>', css }));
+    expectLeaderRow(p!, 'Bee', '1', 841.89 - 37.5);
+  });
 });
+
+/** The topmost line starting with `title` reads title, dots, end, and ends at `right` (pt). */
+function expectLeaderRow(page: PageText, title: string, end: string, right: number): void {
+  const baseline = page.items.filter((j) => j.str.startsWith(title)).sort((a, b) => a.y - b.y)[0]!.baseline;
+  const row = page.items.filter((i) => i.str.trim() && Math.abs(i.baseline - baseline) < 1).sort((a, b) => a.x - b.x);
+  expect(row.map((i) => i.str).join('')).toMatch(new RegExp(`^${title}\\.{10,} ?${end}$`));
+  const last = row[row.length - 1]!;
+  expect(last.x + last.width).toBeGreaterThan(right - 3);
+  expect(last.x + last.width).toBeLessThan(right + 1);
+}

@@ -13,6 +13,8 @@
  *   (counter-reset on counter elements) and rebuilds the overlay pages that
  *   carry the margin boxes, one per body page, appended after the body.
  */
+import { COUNTERS_SOURCE } from './inpage-counters.js';
+
 export const INPAGE_SOURCE = String.raw`
 (() => {
   // setContent rewrites the document but keeps the Window: state must be rebuilt per job.
@@ -27,7 +29,9 @@ export const INPAGE_SOURCE = String.raw`
   const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
   let uid = 0;
   const newId = (p) => '__fs_' + p + (uid++);
-  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null, sheet: null, defaultSize: null };
+  const S = { markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [], pageRules: [], overlay: false, probe: null,
+    sheet: null, defaultSize: null, runningCounterNames: new Set(), targetCounterNames: new Set() };
+${COUNTERS_SOURCE}
 
   function idFor(el, prefix) {
     if (!el.id || document.querySelectorAll('#' + CSS.escape(el.id)).length !== 1) el.id = newId(prefix);
@@ -301,48 +305,50 @@ export const INPAGE_SOURCE = String.raw`
     }
     runningCounters();
   }
-  function counterPairs(v) {
-    const out = [];
-    if (!v || v === 'none') return out;
-    const re = /([-\w]+)(?:\s+(-?\d+))?/g;
-    let m;
-    while ((m = re.exec(v))) out.push([m[1], m[2] === undefined ? null : Number(m[2])]);
-    return out;
-  }
   /**
    * A running element shows in the margin boxes the counter values it had in the flow: the counters its
-   * content displays (other than page/pages) are counted in document order up to it (reset, set, then
-   * increment, for each element and its ::before/::after; nested counter scopes are not modelled), and
-   * its margin-box wrapper resets them to those values, so the clone's own increments land on them.
+   * content displays (other than page/pages) are counted by the counter model (countCounters), and its
+   * margin-box wrapper starts them at the values the element inherits there (nested instances as nested
+   * wrappers, so counters() shows the whole chain), so the copy's own effects land on them.
    */
   function runningCounters() {
-    const used = new Set();
     for (const r of S.running) {
       for (const e of [r.el, ...r.el.querySelectorAll('*')]) {
         for (const pseudo of [null, '::before', '::after']) {
           const c = getComputedStyle(e, pseudo).content;
-          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') used.add(m[1]);
+          if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') S.runningCounterNames.add(m[1]);
         }
       }
     }
-    if (used.size === 0) return;
-    const values = new Map();
-    const apply = (cs) => {
-      for (const [n, v] of counterPairs(cs.counterReset)) if (used.has(n)) values.set(n, v === null ? 0 : v);
-      for (const [n, v] of counterPairs(cs.counterSet)) if (used.has(n)) values.set(n, v === null ? 0 : v);
-      for (const [n, v] of counterPairs(cs.counterIncrement)) if (used.has(n)) values.set(n, (values.get(n) || 0) + (v === null ? 1 : v));
-    };
-    const pending = new Map(S.running.map((r) => [r.el, r]));
-    for (const e of document.body.getElementsByTagName('*')) {
-      if (pending.size === 0) break;
-      const r = pending.get(e);
-      if (r) { r.counters = [...used].map((n) => n + ' ' + (values.get(n) || 0)).join(' '); pending.delete(e); }
-      if (e.checkVisibility && !e.checkVisibility()) continue;
-      apply(getComputedStyle(e));
-      for (const pseudo of ['::before', '::after']) {
-        const ps = getComputedStyle(e, pseudo);
-        if (ps.content && ps.content !== 'none' && ps.content !== 'normal') apply(ps);
-      }
+  }
+  /**
+   * One walk of the counter model for everything that shows counter values castpress must supply:
+   * running elements' margin-box copies and target-counter()/target-counters() of counters other than
+   * page. Documents with neither do not walk.
+   */
+  function countCounters(styleRules) {
+    const names = new Set([...S.runningCounterNames, ...S.targetCounterNames]);
+    const wanted = new Set();
+    if (S.runningCounterNames.size) for (const r of S.running) wanted.add(r.el);
+    const parts = S.targets.flatMap((t) => t.parts.filter((p) => p.counterOf));
+    for (const p of parts) wanted.add(p.counterOf);
+    if (wanted.size === 0) return;
+    let model;
+    // The walk recurses along the tree: a script-built tree deeper than the JS stack leaves the values empty.
+    try { model = counterModel(styleRules, names, wanted); } catch (e) { if (!(e instanceof RangeError)) throw e; model = new Map(); }
+    for (const r of S.running) {
+      const m = model.get(r.el);
+      if (!m) continue;
+      const levels = [];
+      for (const n of S.runningCounterNames) (m.entry[n] || []).forEach((v, k) => { levels[k] = (levels[k] ? levels[k] + ' ' : '') + n + ' ' + v; });
+      r.counterLevels = levels;
+    }
+    for (const p of parts) {
+      const m = model.get(p.counterOf);
+      // A counter the target does not have is 0 there, as counter() would show it.
+      const stack = m ? m.at[p.name] || [0] : null;
+      p.values = stack ? (p.all ? stack : stack.slice(-1)) : null;
+      delete p.counterOf;
     }
   }
   /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
@@ -490,7 +496,8 @@ export const INPAGE_SOURCE = String.raw`
     const els = candidates(styleRules, 'content', (v, r) => (v.includes(FN_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText));
     for (const el of els) {
       for (const pseudo of ['::before', '::after']) {
-        const content = getComputedStyle(el, pseudo).content;
+        const ps = getComputedStyle(el, pseudo);
+        const content = ps.content;
         if (!content || !(content.includes(FN_SENTINEL) || content.includes(STRING_SENTINEL))) continue;
         const parts = [];
         const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([-\w]+\((?:[^()]|\([^()]*\))*\))|([-\w]+)/g;
@@ -517,7 +524,15 @@ export const INPAGE_SOURCE = String.raw`
               const t = targetOf(el, args[0] || '');
               const counter = (args[1] || '').trim();
               const style = f[1] === 'target-counters' ? args[3] : args[2];
-              if (!t || counter !== 'page') { parts.push({ raw: '""' }); continue; }
+              if (!t || !counter) { parts.push({ raw: '""' }); continue; }
+              if (counter === 'pages') { parts.push({ pages: true, style: (style || 'decimal').trim() }); continue; }
+              if (counter !== 'page') {
+                // Its value at the target comes from the counter model (countCounters); target-counters() joins all levels.
+                const sep = f[1] === 'target-counters' ? /^'([^']*)'$/.exec((args[2] || '').trim()) : null;
+                S.targetCounterNames.add(counter);
+                parts.push({ counterOf: t, name: counter, all: f[1] === 'target-counters', sep: sep ? cssString(sep[1]) : '""', style: (style || 'decimal').trim() });
+                continue;
+              }
               parts.push({ target: idFor(t, 'g'), style: (style || 'decimal').trim() });
             }
             }
@@ -525,9 +540,45 @@ export const INPAGE_SOURCE = String.raw`
         }
         let key = el.getAttribute('data-castpress-t');
         if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
-        S.targets.push({ el, pseudo, key, parts });
+        // A leader's length depends on the content width of the page its element lands on (targetRules).
+        const leaderId = parts.some((p) => p.leader !== undefined) && !S.running.some((r) => r.el.contains(el)) ? idFor(el, 'l') : null;
+        // The private counters are reset on the pseudo-element: its own counter-reset must stay.
+        const baseReset = ps.counterReset && ps.counterReset !== 'none' ? ps.counterReset : '';
+        S.targets.push({ el, pseudo, key, parts, leaderId, baseReset });
       }
     }
+  }
+  /**
+   * Ids of leader elements whose page must be verified after printing: only when the document's pages can
+   * differ in content width (named pages, :first/:left/:right sizes or margins); otherwise every page has the
+   * same width and the page a leader lands on does not change its length.
+   */
+  function leaderTargets() {
+    const ids = S.targets.filter((t) => t.leaderId).map((t) => t.leaderId);
+    if (ids.length === 0) return [];
+    const widths = new Set();
+    for (const name of ['', ...S.named.map((n) => n.name)]) for (let i = 0; i < 4; i++) { const P = resolvePage(i, name); widths.add(Math.round(P.w - P.left - P.right)); }
+    return widths.size > 1 ? ids : [];
+  }
+  /** The printed content width (CSS px) of the page a marker is on in state, or null when unknown. */
+  function contentWidthAt(id, state) {
+    const page = id ? state.pages[id] : undefined;
+    if (page === undefined || !state.sizes[page]) return null;
+    const P = resolvePage(page, state.names[page] || '');
+    return state.sizes[page][0] / 0.75 - P.left - P.right;
+  }
+  /**
+   * Runs measure() with the root element laid out at a page's content width (less its own margins, padding
+   * and border): the screen layout is at the request's page width, not that of a document @page.
+   */
+  function atContentWidth(width, measure) {
+    const html = document.documentElement;
+    const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
+    const cs = getComputedStyle(html);
+    const sum = (props) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
+    const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
+    html.style.setProperty('width', Math.max(1, width - extra) + 'px', 'important');
+    try { return measure(); } finally { if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width'); }
   }
   /**
    * leader(): the pseudo-element becomes an inline flex box as wide as the rest of its line, holding the
@@ -544,7 +595,8 @@ export const INPAGE_SOURCE = String.raw`
     }
     return document.documentElement.clientWidth;
   }
-  function targetRules(state) {
+  /** provisional: rules for the first guess only (the screen layout then has numbers, not sentinels); leaders not measured. */
+  function targetRules(state, provisional) {
     let n = 0;
     const rules = S.targets.map((t) => {
       const resets = [];
@@ -554,7 +606,11 @@ export const INPAGE_SOURCE = String.raw`
         let token;
         if (p.leader !== undefined) { if (leader === null) leader = p.leader; continue; }
         if (p.raw !== undefined) token = p.raw;
-        else {
+        else if (p.pages) { const name = '__fs_tc' + (n++); resets.push(name + ' ' + state.total); token = 'counter(' + name + ', ' + p.style + ')'; }
+        else if (p.values !== undefined) {
+          // A counter value at the target: private counters reset on the pseudo-element, so counter styles apply.
+          token = !p.values ? '""' : p.values.map((v) => { const name = '__fs_tc' + (n++); resets.push(name + ' ' + v); return 'counter(' + name + ', ' + p.style + ')'; }).join(' ' + p.sep + ' ');
+        } else {
           const name = '__fs_tc' + (n++);
           const page = state.pages[p.target];
           if (page === undefined) token = '""';
@@ -563,7 +619,7 @@ export const INPAGE_SOURCE = String.raw`
         (leader === null ? pre : post).push(token);
       }
       const sel = '[data-castpress-t="' + t.key + '"]' + t.pseudo;
-      const reset = resets.length ? 'counter-reset:' + resets.join(' ') + '!important;' : '';
+      const reset = resets.length ? 'counter-reset:' + [t.baseReset, ...resets].join(' ').trim() + '!important;' : '';
       return { t, sel, reset, pre, post, leader, content: [...pre, ...post].join(' ') || '""' };
     });
     let st = document.getElementById('__fs_targets');
@@ -573,13 +629,23 @@ export const INPAGE_SOURCE = String.raw`
     };
     write(null);
     const leaders = rules.filter((r) => r.leader !== null && r.leader !== '');
-    if (leaders.length === 0) return;
+    if (leaders.length === 0 || provisional) return;
     const marks = leaders.map((r) => {
       const m = helper('mark', 'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important');
       if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
       return m;
     });
-    const widths = leaders.map((r, k) => Math.max(0, Math.floor(blockRight(r.t.el) - marks[k].getBoundingClientRect().left - 1)));
+    // Free space at the content width of the page each leader is on: grouped by width, one relayout per width.
+    const screen = document.documentElement.clientWidth;
+    const groups = new Map();
+    leaders.forEach((r, k) => {
+      const w = contentWidthAt(r.t.leaderId, state);
+      const key = w === null || Math.abs(w - screen) < 0.5 ? '' : String(w);
+      groups.set(key, [...(groups.get(key) || []), k]);
+    });
+    const widths = [];
+    const measure = (ks) => { for (const k of ks) widths[k] = Math.max(0, Math.floor(blockRight(leaders[k].t.el) - marks[k].getBoundingClientRect().left - 1)); };
+    for (const [key, ks] of groups) { if (key === '') measure(ks); else atContentWidth(Number(key), () => measure(ks)); }
     for (const m of marks) m.remove();
     const css = rules.map((r) => {
       const k = leaders.indexOf(r);
@@ -728,17 +794,10 @@ export const INPAGE_SOURCE = String.raw`
    */
   function measureForms(groups) {
     sheetPrinting(false);
-    const html = document.documentElement;
-    const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')];
-    const cs = getComputedStyle(html);
-    const sum = (props) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
-    const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
     const out = {};
     for (const [width, ids] of Object.entries(groups)) {
-      html.style.setProperty('width', Math.max(1, Number(width) - extra) + 'px', 'important');
-      for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } }
+      atContentWidth(Number(width), () => { for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } } });
     }
-    if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width');
     sheetPrinting(true);
     return out;
   }
@@ -922,7 +981,10 @@ export const INPAGE_SOURCE = String.raw`
         if (!r) continue;
         const wrap = document.createElement('div');
         // flow-root keeps a floated running element inside its box (it would hang below it).
-        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counters ? ';counter-reset:' + r.counters : '');
+        wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
+        // Nested counter instances (counters()) need one element per level.
+        let inner = wrap;
+        for (const level of (r.counterLevels || []).slice(1)) { const d = document.createElement('div'); d.style.cssText = 'counter-reset:' + level; inner.appendChild(d); inner = d; }
         const tpl = document.createElement('template');
         tpl.innerHTML = r.html;
         const node = tpl.content.firstElementChild;
@@ -933,7 +995,7 @@ export const INPAGE_SOURCE = String.raw`
           host.appendChild(node);
           const slot = document.createElement('slot');
           slot.name = slotName;
-          wrap.appendChild(slot);
+          inner.appendChild(slot);
         }
         // Its controls are fields when the running element sat in a form (overlayForms).
         if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
@@ -1054,6 +1116,7 @@ export const INPAGE_SOURCE = String.raw`
       prepareStrings(style);
       prepareBookmarks(style);
       prepareTargets(style);
+      countCounters(style);
       syncRunningCopies();
       prepareCounters(style);
       prepareNamed(style);
@@ -1068,6 +1131,9 @@ export const INPAGE_SOURCE = String.raw`
       const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
       if (needsDests) S.markers.push(calib.id);
       if (S.overlay) moveCanvasBackground();
+      // The screen layout the guess reads would otherwise show the sentinel strings (long enough to wrap
+      // a table of contents' lines): counter values in, pages still empty.
+      if (S.targets.length) targetRules({ pages: {}, names: [], sizes: [], total: 0 }, true);
       const guess = estimate();
       if (needsLayout) layout(guess);
       else sheetPrinting(true);
@@ -1075,7 +1141,7 @@ export const INPAGE_SOURCE = String.raw`
       return {
         usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
         bookmarks: S.bookmarks,
-        targets: [...new Set(S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)))],
+        targets: [...new Set([...S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target)), ...leaderTargets()])],
         needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
         running: S.running.map((r) => ({ name: r.name, id: r.id })),
         counters: S.counters.map((c) => c.id),

@@ -41,7 +41,7 @@ interface PrepareResult {
   meta: DocumentMeta;
   /** Headings and other elements with a bookmark-level, in document order. */
   bookmarks: Array<{ level: number; label: string; open: boolean; id: string }>;
-  /** Ids of the elements whose page a target-counter() prints. */
+  /** Ids of the elements whose page a target-counter() prints, and of leader() elements when page widths can differ. */
   targets: string[];
   needsLayout: boolean;
   needsDests: boolean;
