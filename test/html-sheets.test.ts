@@ -111,6 +111,13 @@ describe('content wider than the page area (issue 15)', () => {
     expect(item(pages[1], 'Second').width).toBeCloseTo(item(plain[0], 'Second').width, 2);
   });
 
+  it('sees overflow at the request\'s content width: a 700px layout on A4 with 2 cm margins (643px) is not scaled', async () => {
+    // The screen layout used to run at Letter's content width (716px) whatever the request: no overflow seen there.
+    const plain = await readText(await render('<p>Hello world</p>'));
+    const [page] = await readText(await render('<div style="width:700px;height:10px;background:#fc0"></div><p>Hello world</p>'));
+    expect(item(page, 'Hello').width).toBeCloseTo(item(plain[0], 'Hello').width, 2);
+  });
+
   it("keeps margin boxes at the page's own places (the overlay draws them on the wider sheet)", async () => {
     const css = '<style>@page { @top-right { content: "Top " counter(page) } @bottom-left { content: "Bottom" } }</style>';
     const [plain] = await readText(await render(css + '<p>Hello world</p>'));

@@ -86,13 +86,14 @@ const LAUNCH_ARGS = [
 ];
 
 /**
- * Width of the default page's content box (8.5in − 2×50px): screen layout then
- * matches print closely. Height barely matters to the page guess (only `vh`
+ * Width of the default page's content box (8.5in − 2×50px); each job sets the
+ * request's own (render.ts), so the screen layout matches the print's first page. Height barely matters to the page guess (only `vh`
  * and height media queries see it) but Chromium keeps painting screen frames of
  * what the viewport shows while a job runs: a 10px strip cuts ~4 ms of renderer
  * work from a one-page invoice. The print itself uses the page box, not this.
  */
-const DEFAULT_VIEWPORT = { width: 716, height: 10 };
+export const VIEWPORT_HEIGHT = 10;
+const DEFAULT_VIEWPORT = { width: 716, height: VIEWPORT_HEIGHT };
 
 interface Session {
   browser: Browser;

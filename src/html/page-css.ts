@@ -72,7 +72,8 @@ function sides(shorthand: string | undefined): [string, string, string, string] 
  * at equal specificity the later rule wins, so the document's own `@page`
  * rules override whatever they also set, and `:first`/named pages beat it anyway.
  */
-export function pageOptionsCss(page: HtmlPageOptions = {}): string {
+/** The request's page: its CSS lengths (checked) and its content box in points. */
+function pageGeometry(page: HtmlPageOptions): { width: string; height: string; margin: string[]; contentWidth: number; contentHeight: number } {
   const width = length(page.width, 'width', 'side') ?? DEFAULT_PAGE_WIDTH;
   const height = length(page.height, 'height', 'side') ?? DEFAULT_PAGE_HEIGHT;
   const [t, r, b, l] = sides(page.margin);
@@ -84,6 +85,16 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
   if (contentWidth < MIN_CONTENT_PT || contentHeight < MIN_CONTENT_PT) {
     throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
   }
+  return { width, height, margin, contentWidth, contentHeight };
+}
+
+/** Width of the request's content box in CSS px: the screen layout's width, so it matches the print's first page. */
+export function contentWidthPx(page: HtmlPageOptions = {}): number {
+  return pageGeometry(page).contentWidth / 0.75;
+}
+
+export function pageOptionsCss(page: HtmlPageOptions = {}): string {
+  const { width, height, margin } = pageGeometry(page);
   const counter = page.pageCount
     ? ` @${BOX[page.pageCount]} { content: "Page " counter(page) " of " counter(pages); font-family: 'Noto Sans', sans-serif; font-size: 9pt; color: #555; }`
     : '';

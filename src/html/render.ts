@@ -3,9 +3,10 @@ import type { CDPSession } from 'playwright-core';
 import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields, type FormControl, type PlacedControl } from './acroform.js';
-import type { BrowserPool } from './browser-pool.js';
+import { VIEWPORT_HEIGHT, type BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { INPAGE_SOURCE } from './inpage-script.js';
+import { contentWidthPx } from './page-css.js';
 import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 import { printScale } from './print-scale.js';
@@ -319,6 +320,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
   const build = (signal: AbortSignal): Promise<string> =>
     buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup, ...(onProblem ? { onProblem } : {}) });
   return pool.run(async ({ page, cdp, deadline }, source) => {
+    // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
+    const width = Math.max(1, Math.round(contentWidthPx(request.page)));
+    if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).
     const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}
