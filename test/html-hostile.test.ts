@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { ImportBudget, inlineImports } from '../src/html/css-rewrite.js';
+import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
 import { outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 
@@ -78,6 +78,21 @@ describe('hostile stylesheets and page sizes', () => {
         expect(result).toBe('pdf');
         expect(Date.now() - started).toBeLessThan(5000);
       }
+    }
+  });
+
+  it('the @page bleed/marks rewrite is linear in the CSS (a backtracking pattern took 16 s on 120 KB)', () => {
+    const n = 200_000;
+    const inputs = [
+      '@page { ' + 'bleed:'.repeat(n) + '! }',
+      '@page { bleed:' + ' '.repeat(n) + 'x' + ' '.repeat(n) + 'y }',
+      '@page '.repeat(n) + 'bleed: 1mm',
+      '@page { bleed: 1mm; ' + '"\\'.repeat(n) + ' }',
+    ];
+    for (const css of inputs) {
+      const started = Date.now();
+      expect(rewriteGcpm(css).length).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeLessThan(2000);
     }
   });
 
