@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
+import { buildDocument } from '../src/html/document.js';
 import { outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 
@@ -93,6 +94,23 @@ describe('hostile stylesheets and page sizes', () => {
       const started = Date.now();
       expect(rewriteGcpm(css).length).toBeGreaterThan(0);
       expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
+
+  it('building the document is linear in the HTML: unclosed tags and url( runs (20,000 unclosed <head took 11 s)', async () => {
+    const n = 150_000;
+    const inputs = [
+      '<style>running(' + '<style>'.repeat(n),
+      'http-equiv ' + '<meta '.repeat(n),
+      '<link '.repeat(n),
+      '<head '.repeat(n) + '<html '.repeat(n),
+      '<base '.repeat(n),
+      '<style>p{background:url(' + ' '.repeat(n) + 'url('.repeat(n) + '}</style>',
+    ];
+    for (const html of inputs) {
+      const started = Date.now();
+      expect((await buildDocument({ html, baseUrl: 'https://example.test/' }, { maxResourceBytes: 50_000_000 })).length).toBeGreaterThan(html.length);
+      expect(Date.now() - started, html.slice(0, 20)).toBeLessThan(2000);
     }
   });
 

@@ -1,4 +1,5 @@
 import { PayloadTooLargeError, RenderError } from '../errors/index.js';
+import { findElements, spliceSpans } from './tags.js';
 
 /**
  * Chromium drops declarations it does not understand at parse time, so the
@@ -171,16 +172,19 @@ export function rewriteGcpm(css: string): string {
 /** Applies {@link rewriteGcpm} to `<style>` contents and `style` attributes only, never to text. */
 export function rewriteHtmlGcpm(html: string): string {
   if (!ANY.test(html)) return html;
-  return html
-    .replace(/(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, (_m, open: string, body: string, close: string) => open + rewriteGcpm(body) + close)
+  const styles = findElements(html, 'style').map((e) => ({ start: e.open.end, end: e.close.start }));
+  return spliceSpans(html, styles, styles.map(({ start, end }) => rewriteGcpm(html.slice(start, end))))
     .replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*')/gi, (_m, lead: string, value: string) => lead + rewriteGcpm(value));
 }
 
-const URL_TOKEN = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)/gi;
+// Linear on any input: the white space runs are atomic (a captured lookahead, then its backreference), so a
+// failed match does not retry every split of a long run between the two \s*; the bare form stops at `(`
+// (a url token cannot hold one), so `url(url(url(…` does not rescan the rest each time.
+const URL_TOKEN = /url\((?=(\s*))\1(?:"([^"]*)"|'([^']*)'|([^()'"\s]*))(?=(\s*))\5\)/gi;
 
 /** Makes `url()` references absolute so a sheet keeps working once inlined into the document. */
 export function absolutizeUrls(css: string, base: string): string {
-  return css.replace(URL_TOKEN, (whole, dq: string | undefined, sq: string | undefined, bare: string | undefined) => {
+  return css.replace(URL_TOKEN, (whole, _lead: string, dq: string | undefined, sq: string | undefined, bare: string | undefined) => {
     const ref = dq ?? sq ?? bare ?? '';
     if (ref === '' || ref.startsWith('data:') || ref.startsWith('#')) return whole;
     try {

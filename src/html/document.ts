@@ -1,6 +1,7 @@
 import { loadResourceWithReason, type LookupAll, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
+import { closingTag, findElements, findTags, firstTag, spliceSpans } from './tags.js';
 import { classifyUrl, refusalReason } from './network-guard.js';
 
 export interface DocumentInput {
@@ -58,7 +59,9 @@ function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
  */
 function dropMetaRefresh(html: string): string {
   if (!/http-equiv/i.test(html)) return html;
-  return html.replace(/<meta\b[^>]*>/gi, (tag) => {
+  const tags = findTags(html, 'meta');
+  return spliceSpans(html, tags, tags.map(({ start, end }) => {
+    const tag = html.slice(start, end);
     const value = attr(tag, 'http-equiv');
     if (value === undefined) return tag;
     // Attribute values may spell the keyword with character references (`&#114;efresh`).
@@ -66,20 +69,13 @@ function dropMetaRefresh(html: string): string {
       .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
       .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
     return decoded.trim().toLowerCase() === 'refresh' ? '' : tag;
-  });
+  }));
 }
 
-async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpMatchArray) => Promise<string>): Promise<string> {
-  const matches = [...text.matchAll(re)];
-  if (matches.length === 0) return text;
-  const replacements = await Promise.all(matches.map(fn));
-  let out = '';
-  let last = 0;
-  matches.forEach((m, i) => {
-    out += text.slice(last, m.index) + replacements[i];
-    last = m.index! + m[0].length;
-  });
-  return out + text.slice(last);
+/** `text` with each span replaced by what `replace` resolves to for it; the replacements run in parallel. */
+async function spliceAsync<T extends { start: number; end: number }>(text: string, spans: T[], replace: (span: T) => Promise<string>): Promise<string> {
+  if (spans.length === 0) return text;
+  return spliceSpans(text, spans, await Promise.all(spans.map(replace)));
 }
 
 /**
@@ -91,11 +87,13 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
   const budget = new ImportBudget(policy.maxResourceBytes, policy.signal);
   const fetchText = makeFetchText(policy, budget);
   let html = dropMetaRefresh(input.html);
-  const docBase = input.baseUrl ?? attr(/<base\b[^>]*>/i.exec(html)?.[0] ?? '', 'href');
+  const baseTag = firstTag(html, 'base');
+  const docBase = input.baseUrl ?? attr(baseTag ? html.slice(baseTag.start, baseTag.end) : '', 'href');
 
-  html = await replaceAsync(html, /<link\b[^>]*>/gi, async (m) => {
-    const tag = m[0];
-    if (!/\srel\s*=\s*["']?[^"'>]*\bstylesheet\b/i.test(tag)) return tag;
+  const source = html;
+  html = await spliceAsync(source, findTags(source, 'link'), async ({ start, end }) => {
+    const tag = source.slice(start, end);
+    if (!(attr(tag, 'rel') ?? '').toLowerCase().split(/\s+/).includes('stylesheet')) return tag;
     const href = attr(tag, 'href');
     if (!href) return '';
     let abs: string;
@@ -111,7 +109,12 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     const media = attr(tag, 'media');
     return styleBlock(media && media.trim() && media.trim() !== 'all' ? `@media ${media} {\n${css}\n}` : css);
   });
-  html = await replaceAsync(html, /(<style\b[^>]*>)([\s\S]*?)(<\/style\s*>)/gi, async (m) => m[1]! + (await inlineImports(m[2]!, docBase, fetchText, budget)) + m[3]!);
+  const linked = html;
+  html = await spliceAsync(
+    linked,
+    findElements(linked, 'style').map((e) => ({ start: e.open.end, end: e.close.start })),
+    ({ start, end }) => inlineImports(linked.slice(start, end), docBase, fetchText, budget),
+  );
   html = rewriteHtmlGcpm(html);
 
   let userCss = '';
@@ -128,17 +131,17 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
 
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const rest = doctype ? html.slice(doctype[0].length) : html;
-  const head = /<head\b[^>]*>/i.exec(rest);
+  const head = firstTag(rest, 'head');
   let body: string;
   if (head) {
-    const at = head.index + head[0].length;
+    const at = head.end;
     body = rest.slice(0, at) + first + rest.slice(at);
-    const close = /<\/head\s*>/i.exec(body);
-    body = close ? body.slice(0, close.index) + userCss + body.slice(close.index) : body.replace(first, first + userCss);
+    const close = closingTag(body, 'head', at + first.length);
+    body = close ? body.slice(0, close.start) + userCss + body.slice(close.start) : body.slice(0, at + first.length) + userCss + body.slice(at + first.length);
   } else {
-    const open = /<html\b[^>]*>/i.exec(rest);
+    const open = firstTag(rest, 'html');
     if (open) {
-      const at = open.index + open[0].length;
+      const at = open.end;
       body = rest.slice(0, at) + `<head>${first}${userCss}</head>` + rest.slice(at);
     } else {
       body = `<head>${first}${userCss}</head>` + rest;
