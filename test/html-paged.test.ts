@@ -556,3 +556,35 @@ function expectLeaderRow(page: PageText, title: string, end: string, right: numb
   expect(last.x + last.width).toBeGreaterThan(right - 3);
   expect(last.x + last.width).toBeLessThan(right + 1);
 }
+
+describe('margin boxes with their own sizes (css-page-3, the WeasyPrint report header)', () => {
+  it('resolves percentages against the margin area and moves boxes smaller than their band toward the page area', async () => {
+    const { renderPages } = await import('./helpers/render.js');
+    // Overlay mode (string()), as in the report: a 1 cm square at the left, a 2px rule 100% wide in the middle,
+    // a running head 100% wide on the right, in a 2 cm top margin of an A4 page with 2 cm side margins.
+    const css = `@page { size: 210mm 297mm; margin: 2cm;
+      @top-left { content: "7"; background: #f00; width: 1cm; height: 1cm; }
+      @top-center { content: ""; background: #00f; height: 2px; width: 100%; }
+      @top-right { content: string(head); width: 100%; } }
+      h1 { string-set: head content() }`;
+    const pdf = await renderHtml(pool, { html: `<style>${css}</style><h1>Chapter head</h1><p>x</p>` });
+    const [page] = await readText(pdf);
+    // The copy in the top margin (the h1 itself is in the body).
+    const head = page!.items.find((i) => i.str.includes('Chapter head') && i.y < 56)!;
+    // The running head ends at the content box's right edge (it was pushed out of the page before).
+    expect(head.x + head.width).toBeGreaterThan(595.28 - 56.7 - 3);
+    expect(head.x + head.width).toBeLessThan(595.28 - 56.7 + 1);
+    const scale = 2;
+    const [image] = await renderPages(pdf, scale);
+    const at = (x: number, y: number) => {
+      const i = (Math.round(y * scale) * image!.width + Math.round(x * scale)) * 4;
+      return [image!.rgba[i]!, image!.rgba[i + 1]!, image!.rgba[i + 2]!];
+    };
+    const cm = 72 / 2.54;
+    // The square: at the band's start, in the lower half of the top margin (toward the page area).
+    expect(at(2 * cm + 0.5 * cm, 1.5 * cm)).toEqual([255, 0, 0]);
+    expect(at(2 * cm + 0.5 * cm, 0.5 * cm)).toEqual([255, 255, 255]);
+    // The rule: along the whole band, at its bottom edge (2px = 1.5pt above the content box).
+    for (const x of [2 * cm + 2 * cm, 10.5 * cm, 21 * cm - 2 * cm - 0.3 * cm]) expect(at(x, 2 * cm - 0.75)).toEqual([0, 0, 255]);
+  });
+});

@@ -952,7 +952,7 @@ ${COUNTERS_SOURCE}
    * One margin box. Its own structure lives in the overlay's shadow tree (no author rule can match
    * it); a running element is a light-DOM clone slotted into it, so it keeps the author's rules.
    */
-  function buildBox(name, decls, i, state, host) {
+  function buildBox(name, decls, i, state, host, area) {
     const content = decls.content;
     if (!content || content === 'none' || content === 'normal') return null;
     const cell = document.createElement('div');
@@ -960,13 +960,20 @@ ${COUNTERS_SOURCE}
     const align = pos === 'left' ? 'left' : pos === 'right' ? 'right' : 'center';
     let valign = 'middle';
     let css = 'box-sizing:border-box;display:flex;flex-direction:column;overflow:visible;min-width:0;text-align:' + (name.startsWith('left') || name.startsWith('right') ? 'center' : name.endsWith('corner') ? (name.includes('left') ? 'right' : 'left') : align) + ';';
+    const size = { w: false, h: false };
     for (const [n, v] of Object.entries(decls)) {
       if (n === 'content') continue;
       if (n === 'vertical-align') { valign = v; continue; }
-      css += n + ':' + v + ';';
+      // Percentages are of the margin area (css-page-3): in the band's grid track they would resolve against
+      // the track, which is sized by them (the report's \`@top-center { width: 100% }\` rule came out 0 wide).
+      const axis = /^(min-|max-)?width$/.test(n) ? 'w' : /^(min-|max-)?height$/.test(n) ? 'h' : null;
+      const pct = axis && area ? /^\s*(-?[\d.]+)%\s*$/.exec(v) : null;
+      if ((n === 'width' || n === 'height') && v.trim() !== 'auto') size[axis] = true;
+      css += n + ':' + (pct ? (parseFloat(pct[1]) / 100) * area[axis] + 'px' : v) + ';';
     }
     css += 'justify-content:' + (valign === 'top' ? 'flex-start' : valign === 'bottom' ? 'flex-end' : 'center') + ';';
     cell.style.cssText = css;
+    cell.__fsSize = size;
     const line = document.createElement('div');
     line.style.cssText = 'min-width:0;';
     for (const t of tokens(content)) {
@@ -1061,7 +1068,8 @@ ${COUNTERS_SOURCE}
         pg.appendChild(cell);
       }
       for (const [side, names] of SIDES) {
-        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state, host) : null));
+        const area = boxGeometry(names[0], P);
+        const cells = names.map((n) => (P.boxes[n] ? buildBox(n, P.boxes[n], i, state, host, area) : null));
         if (!cells.some(Boolean)) continue;
         // css-page-3 in short: the middle box keeps its natural size and stays centred, the
         // outer boxes share the rest; without a middle box the outer ones split the band.
@@ -1079,6 +1087,17 @@ ${COUNTERS_SOURCE}
           // centred middle box would leave it nowhere to float to).
           el.style[g.row ? 'gridColumn' : 'gridRow'] = cell && cell.__fsFloat ? '1 / -1' : String(k + 1);
           el.style[g.row ? 'gridRow' : 'gridColumn'] = '1';
+          // A box with its own size (css-page-3's over-constrained case): across the band it moves toward the
+          // page area (its outer margin becomes auto); along the band the outer boxes keep to their ends and
+          // the middle one stays centred, overlapping when they do not fit (as WeasyPrint draws them).
+          const fixed = cell && cell.__fsSize;
+          if (fixed) {
+            const j = cells.indexOf(cell);
+            const along = j === 0 ? 'start' : j === 1 ? 'center' : 'end';
+            const across = side === 'top' || side === 'left' ? 'end' : 'start';
+            if (fixed.w) el.style.justifySelf = g.row ? along : across;
+            if (fixed.h) el.style.alignSelf = g.row ? across : along;
+          }
           band.appendChild(el);
         });
         pg.appendChild(band);
