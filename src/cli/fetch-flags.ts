@@ -41,7 +41,7 @@ export function fetchResolver(values: FetchFlagValues): ResourceResolver | undef
   return options === false ? undefined : httpResolver(options, new ResponseCache());
 }
 
-/** `--strict-fetch` of fill and generate (serve has its own, with the same meaning). */
+/** `--strict-fetch` of fill, generate and serve (serve's usage line says what it means there: a 400). */
 export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as const;
 
 export const STRICT_FETCH_USAGE = `  --strict-fetch    a remote resource that does not load is an error (exit 2, no PDF) instead of a warning on stderr`;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
-import { FETCH_FLAGS, FETCH_USAGE, fetchOptions } from './fetch-flags.js';
+import { FETCH_FLAGS, FETCH_USAGE, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import { DEFAULT_DATA_DIR, parseHostPort } from '../server/graphql/open.js';
 import { cspOrigin } from '../server/signing/stylesheet.js';
 
@@ -51,7 +51,7 @@ export async function serve(argv: string[]): Promise<number> {
       'font-catalogue': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
-      'strict-fetch': { type: 'boolean' },
+      ...STRICT_FETCH_FLAG,
     },
     strict: true,
   });

@@ -27,6 +27,7 @@ import { packetStatus, redirectGroupStatus, route, type Routing } from './routin
 import { checkToken, newEid, newToken } from './tokens.js';
 import { acceptsEachField, checkAccepted, detailsRequired, fieldIdOf, fieldPageOf, type AcceptedField } from './acceptance.js';
 import { etchPacketView, type EtchPacketView } from './views.js';
+import { downloadUrl, downloadZipUrl, signingUrl } from './urls.js';
 
 export interface PacketServiceOptions {
   store: PacketStore;
@@ -571,7 +572,7 @@ export class PacketService {
         documentGroupStatus: 'completed',
         signers: signersData(snap),
         files,
-        downloadZipURL: `${this.#o.baseUrl}/api/document-group/${snap.packet.groupEid}.zip`,
+        downloadZipURL: downloadZipUrl(this.#o.baseUrl, snap.packet.groupEid),
       },
       now,
     );
@@ -754,14 +755,6 @@ function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
 
 function outboxEvent(packetEid: string, kind: OutboxRecord['kind'], payload: Record<string, unknown>, now: number): OutboxRecord {
   return { id: newEid('evt'), packetEid, kind, payload, status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: 0, lastError: null, createdAt: now, deliveredAt: null };
-}
-
-export function signingUrl(baseUrl: string, signerEid: string, token: string): string {
-  return `${baseUrl}/sign/${encodeURIComponent(signerEid)}?token=${encodeURIComponent(token)}`;
-}
-
-export function downloadUrl(baseUrl: string, groupEid: string, filename: string): string {
-  return `${baseUrl}/api/document-group/${encodeURIComponent(groupEid)}/${encodeURIComponent(filename)}`;
 }
 
 /** A payload replaced, or merged per file and field; a null field value removes the field's data. */

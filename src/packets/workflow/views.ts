@@ -4,6 +4,7 @@
  * client selects it without sub-fields).
  */
 import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
+import { downloadUrl, downloadZipUrl } from './urls.js';
 
 export interface SignerTokenView {
   eid: string;
@@ -59,7 +60,6 @@ export function etchPacketView(
   baseUrl: string,
   now: number,
 ): EtchPacketView {
-  const group = encodeURIComponent(packet.groupEid);
   return {
     eid: packet.eid,
     name: packet.name,
@@ -80,9 +80,9 @@ export function etchPacketView(
         name: d.title ?? d.filename,
         type: 'pdf',
         filename: d.filename,
-        downloadURL: `${baseUrl}/api/document-group/${group}/${encodeURIComponent(d.filename)}`,
+        downloadURL: downloadUrl(baseUrl, packet.groupEid, d.filename),
       })),
-      downloadZipURL: `${baseUrl}/api/document-group/${group}.zip`,
+      downloadZipURL: downloadZipUrl(baseUrl, packet.groupEid),
       signers: signers.map((s) => ({
         eid: s.eid,
         aliasId: s.aliasId,
