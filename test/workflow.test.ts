@@ -368,6 +368,23 @@ describe.each(stores)('packet workflow on the %s', (_name, open) => {
     const events = await store.outbox({ packetEid: created.eid, kind: 'webhook' });
     expect(events[0]).toMatchObject({ status: 'delivered', attempts: 4 });
   }, 60_000);
+
+  it("delivers a packet's webhooks in order, one at a time: a failing signerComplete holds back etchPacketComplete", async () => {
+    const created = await flow.service.createEtchPacket(
+      packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada6@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }),
+    );
+    const signer = created.documentGroup.signers[0]!;
+    const link = tokenOf(await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' }));
+    await flow.service.openSigning(link);
+    await flow.dispatcher.drain({ untilSettled: true });
+    hooks.failFirst = 2;
+    const before = hooks.hits.length;
+    // One step makes both events: the last signer's signerComplete and the packet's etchPacketComplete.
+    await flow.service.submitSigning({ ...link, inputs: { signature: drawn } });
+    await flow.dispatcher.drain({ untilSettled: true });
+    const seen = hooks.hits.slice(before).filter((h) => h.body.data.etchPacketEid === created.eid || h.body.data.eid === created.eid);
+    expect(seen.map((h) => `${h.body.action} ${h.status}`)).toEqual(['signerComplete 500', 'signerComplete 500', 'signerComplete 200', 'etchPacketComplete 200']);
+  }, 60_000);
 });
 
 describe('packet workflow: mail without a server, and a dead mail server', () => {

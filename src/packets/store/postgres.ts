@@ -87,7 +87,8 @@ class PostgresStore extends SqlQueries implements PacketStore {
   async claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]> {
     const rows = await executor(this.#pool).all(
       `UPDATE outbox SET lease_until = ? WHERE id IN (
-         SELECT id FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ?
+         SELECT id FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? AND NOT EXISTS (SELECT 1 FROM outbox earlier WHERE earlier.kind = outbox.kind AND earlier.packet_eid = outbox.packet_eid
+           AND earlier.status = 'pending' AND (earlier.created_at < outbox.created_at OR (earlier.created_at = outbox.created_at AND earlier.id < outbox.id)))
          ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
        RETURNING *`,
       [now + leaseMs, kind, now, now, limit],

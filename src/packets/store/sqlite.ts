@@ -76,7 +76,10 @@ class SqliteStore extends SqlQueries implements PacketStore {
   claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]> {
     return this.#exclusive(async (sql) => {
       const rows = await sql.all(
-        `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? ORDER BY created_at, id LIMIT ?`,
+        // A packet's events of one lane go out one at a time, in order: the first one still pending holds back the rest.
+        `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? AND NOT EXISTS (SELECT 1 FROM outbox earlier WHERE earlier.kind = outbox.kind AND earlier.packet_eid = outbox.packet_eid
+           AND earlier.status = 'pending' AND (earlier.created_at < outbox.created_at OR (earlier.created_at = outbox.created_at AND earlier.id < outbox.id)))
+         ORDER BY created_at, id LIMIT ?`,
         [kind, now, now, limit],
       );
       for (const r of rows) await sql.run('UPDATE outbox SET lease_until = ? WHERE id = ?', [now + leaseMs, r.id]);

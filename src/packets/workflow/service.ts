@@ -753,8 +753,16 @@ function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
   };
 }
 
+/**
+ * Outbox ids sort in the order events are made: a step's events share `createdAt`, and the stores deliver a
+ * packet's events of one lane in (createdAt, id) order, one at a time (a retried event holds back the
+ * ones after it), so a receiver sees the last signer's signerComplete before etchPacketComplete. The
+ * monotonic clock's nanoseconds go first, then the random eid.
+ */
 function outboxEvent(packetEid: string, kind: OutboxRecord['kind'], payload: Record<string, unknown>, now: number): OutboxRecord {
-  return { id: newEid('evt'), packetEid, kind, payload, status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: 0, lastError: null, createdAt: now, deliveredAt: null };
+  const order = process.hrtime.bigint().toString(36).padStart(13, '0');
+  const id = `evt_${order}${newEid('').slice(1)}`;
+  return { id, packetEid, kind, payload, status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: 0, lastError: null, createdAt: now, deliveredAt: null };
 }
 
 /** A payload replaced, or merged per file and field; a null field value removes the field's data. */
