@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile, copyFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeMixedJobs } from '../bench/batch.js';
-import { pageText, readFields } from './helpers/pdf.js';
+import { pageText, pdffonts, readFields } from './helpers/pdf.js';
 
 const root = repoRoot;
 const corpus = path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs');
@@ -47,6 +47,24 @@ describe('castpress CLI', () => {
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ status: 400, name: 'ValidationError', fields: [{ property: 'data[0].fontSize' }] });
   });
+
+  it('finds font families in --font-dir folders (Markdown fontFamily); an unknown folder is a 400 on the flag', async () => {
+    const request = { fontFamily: 'Castpress Catalogue Test', logo: false, data: [{ content: 'From a font folder' }] };
+    await writeFile(path.join(dir, 'font-request.json'), JSON.stringify(request));
+    // Nothing installed has the family (a renamed Noto Serif Display, test/fixtures/font-catalogue-remote).
+    const without = await castpress(['generate', 'font-request.json', '-o', 'no-font.pdf']);
+    expect(without.code).toBe(2);
+    expect(JSON.parse(without.stdout || without.stderr)).toMatchObject({ fields: [{ property: 'fontFamily' }] });
+    const folder = path.join(root, 'test', 'fixtures', 'font-catalogue-remote');
+    const made = await castpress(['generate', 'font-request.json', '--font-dir', folder, '-o', 'font.pdf']);
+    expect(made.code).toBe(0);
+    const fonts = await pdffonts(await readFile(path.join(dir, 'font.pdf')));
+    // castpress names its subsets PostScript name + a suffix.
+    expect(fonts.some((f) => f.name.startsWith('CastpressCatalogueTest-Regular') && f.emb)).toBe(true);
+    const typo = await castpress(['generate', 'font-request.json', '--font-dir', path.join(dir, 'no-such-folder')]);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stdout || typo.stderr)).toMatchObject({ fields: [{ property: '--font-dir' }] });
+  }, 120_000);
 
   it('runs a 1,000-job batch with progress and an errors file, losing none of the good jobs', async () => {
     const jobsFile = await writeMixedJobs(dir, 990);

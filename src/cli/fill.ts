@@ -7,6 +7,8 @@ import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
 import { reportError, writePdf, printUsage } from './output.js';
 import { cliResourceReport, FETCH_FLAGS, FETCH_USAGE, fetchResolver, STRICT_FETCH_FLAG, STRICT_FETCH_USAGE } from './fetch-flags.js';
+import type { FontRegistryOptions } from '../fonts/index.js';
+import { FONT_FLAGS, FONT_USAGE, fontOptions } from './font-flags.js';
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
 
@@ -17,7 +19,8 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   --templates DIR   template directory for EIDs
   --version N       template version for EIDs (-1: working version)
 ${FETCH_USAGE}
-${STRICT_FETCH_USAGE}`;
+${STRICT_FETCH_USAGE}
+${FONT_USAGE}`;
 
 export async function readJsonArg(file: string): Promise<unknown> {
   // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).
@@ -45,12 +48,13 @@ export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS, ...STRICT_FETCH_FLAG },
+    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS, ...STRICT_FETCH_FLAG, ...FONT_FLAGS },
   });
   if (values.help || positionals.length !== 2) {
     return printUsage(FILL_USAGE, values.help === true);
   }
   const [templateRef, dataFile] = positionals;
+  let fonts: FontRegistryOptions | undefined;
   try {
     // Argument checks come before any work, as typed errors on the flag (exit 2).
     if (values.templates !== undefined && !(existsSync(values.templates) && statSync(values.templates).isDirectory())) {
@@ -59,10 +63,11 @@ export async function fillCommand(argv: string[]): Promise<number> {
     if (values.version !== undefined && !/^\d+$/.test(values.version)) {
       throw ValidationError.of('--version', `--version must be a whole number, got "${values.version}"`);
     }
+    fonts = fontOptions(values);
   } catch (e) {
     return reportError(e);
   }
-  const engine = createEngine({ templates: values.templates, resolver: fetchResolver(values) });
+  const engine = createEngine({ templates: values.templates, resolver: fetchResolver(values), ...(fonts ? { fonts } : {}) });
   try {
     const request = await readJsonArg(dataFile);
     const template = TemplateFiles.isFile(templateRef) ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef)) : templateRef;

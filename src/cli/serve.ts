@@ -6,6 +6,7 @@ import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, FETCH_USAGE, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import { DEFAULT_DATA_DIR, parseHostPort } from '../server/graphql/open.js';
 import { cspOrigin } from '../server/signing/stylesheet.js';
+import { FONT_FLAGS, FONT_USAGE, fontOptions } from './font-flags.js';
 
 export const SERVE_USAGE = `castpress serve [options]
 
@@ -27,7 +28,8 @@ ${FETCH_USAGE} (also webhooks)
                               (besides this server's own); repeatable
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
-                              fetched like every remote resource and kept in DIR/font-cache (--data)`;
+                              fetched like every remote resource and kept in DIR/font-cache (--data)
+${FONT_USAGE}`;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
@@ -52,6 +54,7 @@ export async function serve(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
+      ...FONT_FLAGS,
     },
     strict: true,
   });
@@ -69,6 +72,7 @@ export async function serve(argv: string[]): Promise<number> {
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const catalogueUrl = values['font-catalogue'];
   if (catalogueUrl !== undefined && !/^https?:\/\/[^/]/i.test(catalogueUrl)) throw new Error(`--font-catalogue must be an http(s) URL, got ${catalogueUrl}`);
+  const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') } : undefined;
   const server = await startServer({
     templates: values.templates,
@@ -79,7 +83,7 @@ export async function serve(argv: string[]): Promise<number> {
     publicUrl: values['public-url'],
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
-    engine: { ...(privateKey ? { privateKey } : {}), ...(fontCatalogue ? { fontCatalogue } : {}) },
+    engine: { ...(privateKey ? { privateKey } : {}), ...(fontCatalogue ? { fontCatalogue } : {}), ...(fonts ? { fonts } : {}) },
     // One list of allowed hosts for fetching and for webhook delivery: both pass the same address check.
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,
