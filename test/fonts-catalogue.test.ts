@@ -42,3 +42,25 @@ describe('catalogue font names', () => {
     expect((await statusOf(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(400);
   });
 });
+
+describe('web-font files in a font folder', () => {
+  it('finds families in .woff and .woff2 files (name and OS/2 read from the compressed tables) and embeds them', async () => {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const folder = mkdtempSync(path.join(tmpdir(), 'castpress-woff-'));
+    // @fontsource/roboto-slab, a dependency (package.json): Latin regular as WOFF2, bold as WOFF 1.0.
+    const files = path.resolve('node_modules', '@fontsource', 'roboto-slab', 'files');
+    cpSync(path.join(files, 'roboto-slab-latin-400-normal.woff2'), path.join(folder, 'regular.woff2'));
+    cpSync(path.join(files, 'roboto-slab-latin-700-normal.woff'), path.join(folder, 'bold.woff'));
+    const web = createEngine({ fonts: { directories: [folder], systemDirectories: [] } });
+    try {
+      const pdf = await web.generate({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'Regular and **bold** from web fonts' }] });
+      const fonts = await pageFonts(pdf);
+      expect(fonts.some((n) => n.startsWith('RobotoSlab-Regular'))).toBe(true);
+      expect(fonts.some((n) => n.startsWith('RobotoSlab-Bold'))).toBe(true);
+    } finally {
+      await web.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,7 +3,9 @@ import { extname, join } from 'node:path';
 import { readFaceInfos, type FaceInfo } from './sfnt-info.js';
 import type { FaceSource, FontWeight } from './types.js';
 
-const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.ttc']);
+// WOFF and WOFF2 too: the registry loads them (WOFF2 rebuilt into TrueType, woff2.ts), and a catalogue checkout of
+// web fonts often has only those.
+const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.ttc', '.woff', '.woff2']);
 const MAX_FILES = 20_000;
 
 interface Candidate {

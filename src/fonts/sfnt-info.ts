@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { woffTables } from './woff-tables.js';
 
 /** What the catalogue needs to know about one face, read from its name/OS/2 tables. */
 export interface FaceInfo {
@@ -47,6 +48,19 @@ export function readFaceInfos(path: string): FaceInfo[] {
       const { postscriptName: _ignored, ...single } = info;
       return [single];
     }
+    if (tag === 'wOFF' || tag === 'wOF2') {
+      // Web fonts: the three tables come out of the compressed file (woff-tables.ts), no glyph is decoded.
+      const found = woffTables(path, ['name', 'OS/2', 'head']);
+      if (!found) return [];
+      const read: Reader = (offset, length) => {
+        if (offset + length > found.data.length) throw new Error('truncated font file');
+        return found.data.subarray(offset, offset + length);
+      };
+      const info = faceFromTables(found.tables, read, path);
+      if (!info) return [];
+      const { postscriptName: _ignored, ...single } = info;
+      return [single];
+    }
     return [];
   } finally {
     closeSync(fd);
@@ -55,15 +69,21 @@ export function readFaceInfos(path: string): FaceInfo[] {
 
 type Reader = (offset: number, length: number) => Buffer;
 
+type TableMap = Map<string, { offset: number; length: number }>;
+
 function readFace(read: Reader, offset: number, path: string): FaceInfo | undefined {
   const dir = read(offset, 12);
   const numTables = Math.min(dir.readUInt16BE(4), 512);
   const records = read(offset + 12, 16 * numTables);
-  const tables = new Map<string, { offset: number; length: number }>();
+  const tables: TableMap = new Map();
   for (let i = 0; i < numTables; i++) {
     const r = i * 16;
     tables.set(records.toString('latin1', r, r + 4), { offset: records.readUInt32BE(r + 8), length: records.readUInt32BE(r + 12) });
   }
+  return faceFromTables(tables, read, path);
+}
+
+function faceFromTables(tables: TableMap, read: Reader, path: string): FaceInfo | undefined {
   const name = tables.get('name');
   if (!name) return undefined;
   const names = readNames(read(name.offset, name.length));

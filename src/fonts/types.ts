@@ -3,7 +3,7 @@ export type FontWeight = 'normal' | 'bold' | 'italic' | 'boldItalic';
 export const FONT_WEIGHTS: readonly FontWeight[] = ['normal', 'bold', 'italic', 'boldItalic'];
 
 export interface FontRegistryOptions {
-  /** Extra directories scanned for .ttf/.otf/.ttc files (catalogue fonts by family name). */
+  /** Extra directories scanned for .ttf/.otf/.ttc/.woff/.woff2 files (catalogue fonts by family name). */
   directories?: string[];
   /**
    * Font packages installed from npm (`@fontsource/<id>`, their WOFF files): a package folder, or a
