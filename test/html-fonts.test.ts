@@ -4,7 +4,7 @@
  * printing) for CFF faces and for synthetic bold; poppler's pdffonts is the independent reader here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { BrowserPool, defaultDocumentCss, renderHtml } from '../src/html/index.js';
 import { pageText, pdffonts, type PdffontsRow } from './helpers/pdf.js';
 
 let pool: BrowserPool;
@@ -67,6 +67,17 @@ describe('pdffonts: no Type 3 font in HTML mode (default font stack)', () => {
     expectNoType3(fonts);
     // Spaces come from Noto Sans, the stack's first family.
     expect(base(fonts).filter((f) => !f.startsWith('NotoSans-')).sort()).toEqual(['NotoSansArabic-Bold', 'NotoSansHebrew-Bold', 'NotoSansHebrew-Regular']);
+  });
+});
+
+describe("'Noto Scripts' only where the text needs it", () => {
+  it('a Latin document gets no script faces (they cost ~10 ms a print); numeric references to Arabic count as Arabic', async () => {
+    expect(defaultDocumentCss(undefined, '<p>Invoice total: €10,545.00 — naïve</p>')).not.toContain('Noto Scripts');
+    expect(defaultDocumentCss(undefined, '<p>&#x645;&#1585;</p>')).toContain("local('NotoSansArabic-Bold')");
+    expect(defaultDocumentCss(undefined, '<p>&#x645;&#1585;</p>')).not.toContain('NotoSansHebrew');
+    const { fonts } = await fontsOf('<p dir="rtl" lang="ar"><b>&#x645;&#x631;&#x62D;&#x628;&#x627;</b></p>');
+    expectNoType3(fonts);
+    expect(base(fonts)).toContain('NotoSansArabic-Bold');
   });
 });
 

@@ -127,7 +127,8 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     '<meta charset="utf-8">' +
     (input.baseUrl ? `<base href="${escapeHtml(input.baseUrl)}">` : '') +
     (input.title !== undefined ? `<title>${escapeHtml(input.title)}</title>` : '') +
-    styleBlock(defaultDocumentCss(input.page), '__fs_defaults');
+    // The script faces the document's text needs (HTML, inlined stylesheets and the request's css: their content strings count too).
+    styleBlock(defaultDocumentCss(input.page, html + userCss), '__fs_defaults');
 
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const rest = doctype ? html.slice(doctype[0].length) : html;

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/index.js';
-import { scriptBlocks } from '../fonts/index.js';
+import { scriptBlocks, scriptFontFor } from '../fonts/index.js';
 
 export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
 
@@ -105,15 +105,34 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
  * `Noto Scripts`: the fonts-noto-core face of each script fill and Markdown fall back to (src/fonts
  * script-ranges), by Unicode block, regular and bold. Without it Chromium asks fontconfig per character,
  * which answers DejaVu Sans for Arabic and ignores the weight: bold Arabic came out as synthetic bold,
- * which Skia embeds as a Type 3 font (issue 15).
+ * which Skia embeds as a Type 3 font (issue 15). Only the scripts a document's text has get their rules:
+ * all ~70 pairs cost ~10 ms on every Latin invoice (95.9 vs 85.5 ms, measured), a document with none gets
+ * neither the rules nor the family in its stack.
  */
-const SCRIPT_FACES = [...scriptBlocks()]
-  .map(([font, blocks]) => {
+const SCRIPT_RULES = new Map(
+  [...scriptBlocks()].map(([font, blocks]) => {
     const range = blocks.map(([a, b]) => `U+${a.toString(16).toUpperCase()}-${b.toString(16).toUpperCase()}`).join(', ');
-    return `@font-face { font-family: 'Noto Scripts'; src: local('${font}-Regular'); font-weight: 100 500; unicode-range: ${range}; }
-@font-face { font-family: 'Noto Scripts'; src: local('${font}-Bold'); font-weight: 600 900; unicode-range: ${range}; }`;
-  })
-  .join('\n');
+    return [
+      font,
+      `@font-face { font-family: 'Noto Scripts'; src: local('${font}-Regular'); font-weight: 100 500; unicode-range: ${range}; }
+@font-face { font-family: 'Noto Scripts'; src: local('${font}-Bold'); font-weight: 600 900; unicode-range: ${range}; }`,
+    ] as const;
+  }),
+);
+const FIRST_SCRIPT_CODE_POINT = Math.min(...[...scriptBlocks().values()].flat().map(([a]) => a));
+
+/** The script fonts whose blocks occur in `text`, written as characters or as numeric character references. */
+function scriptsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  const add = (cp: number): void => {
+    if (cp < FIRST_SCRIPT_CODE_POINT) return;
+    const font = scriptFontFor(cp);
+    if (font) found.add(font);
+  };
+  for (const ch of text) add(ch.codePointAt(0)!);
+  for (const m of text.matchAll(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));?/gi)) add(m[1] ? parseInt(m[1], 16) : Number(m[2]));
+  return found;
+}
 
 /**
  * `Noto CJK` is not a fontconfig family, so it is aliased to the installed
@@ -128,11 +147,12 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @property --fs-bookmark-state { syntax: "*"; inherits: false; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
-${SCRIPT_FACES}
-:where(html) { font-family: 'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif; }
 @page __fs_blank { ${['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom', 'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'].map((b) => `@${b} { content: none !important; }`).join(' ')} }`;
 
-/** What every document gets first in `<head>`: the defaults above and the page options. */
-export function defaultDocumentCss(page?: HtmlPageOptions): string {
-  return `${BASE_CSS}\n${pageOptionsCss(page)}`;
+/** What every document gets first in `<head>`: the defaults above, the script faces `text` needs, the default stack and the page options. */
+export function defaultDocumentCss(page?: HtmlPageOptions, text = ''): string {
+  const scripts = [...scriptsIn(text)].sort();
+  const stack = scripts.length ? `'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif` : `'Noto Sans', 'Noto CJK', sans-serif`;
+  const faces = scripts.map((font) => SCRIPT_RULES.get(font)!).join('\n');
+  return `${BASE_CSS}\n${faces}${faces ? '\n' : ''}:where(html) { font-family: ${stack}; }\n${pageOptionsCss(page)}`;
 }
