@@ -1130,7 +1130,6 @@ ${COUNTERS_SOURCE}
       const { style, page } = collectRules();
       defaultSizes(page);
       readPageRules(page);
-      prepareSheet(page);
       prepareRunning(style);
       prepareStrings(style);
       prepareBookmarks(style);
@@ -1143,6 +1142,8 @@ ${COUNTERS_SOURCE}
       prepareBreaks(style);
       prepareSideBreaks(style);
       prepareForms();
+      // After every DOM change above: its overflow check reads the layout the page guess then reuses.
+      prepareSheet(page);
       const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
       calib.id = newId('k');
       // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
