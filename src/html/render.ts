@@ -171,8 +171,9 @@ function widerSheet(sheet: Sheet, doc: PDFDocument): number {
   const scale = first ? printScale(first) : 1;
   if (scale >= 1) return 0;
   const wanted = Math.ceil((sheet.area + sheet.extra) / scale - sheet.area + sheet.area * 0.05);
-  // Chromium scales by at most 2: past that it clips, and no sheet helps.
-  return wanted > sheet.extra ? Math.min(wanted, 4 * sheet.area) : 0;
+  // Chromium scales by at most 2: past that it clips, and no sheet helps; at the cap, no more passes.
+  const capped = Math.min(wanted, 4 * sheet.area);
+  return capped > sheet.extra ? capped : 0;
 }
 
 /**
