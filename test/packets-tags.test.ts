@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts, degrees, rgb, beginText, endText, setFontAndSize, moveText, setCharacterSpacing, PDFOperator, PDFArray, PDFNumber } from '@cantoo/pdf-lib';
 import { findTextTags, parseTagText, TextTagError } from '../src/packets/index.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
+import { tagsOnPage } from '../src/packets/find-tags.js';
 
 const source = { fileId: 'contract', property: 'files[0]' };
 
@@ -121,5 +122,15 @@ describe('findTextTags', () => {
     doc.addPage().drawText('Plain text with { single } braces', { x: 50, y: 700, size: 12, font });
     expect(await findTextTags(await doc.save(), source)).toEqual([]);
     await expect(findTextTags(new TextEncoder().encode('not a pdf'), source)).rejects.toMatchObject({ name: 'InvalidPdfError', status: 422 });
+  });
+
+  it('a tag of 300,000 glyphs gets its box (Math.min over the spread glyphs overflowed the stack), in linear time', () => {
+    const text = `x {{ signature : ${'L'.repeat(300_000)} }} y`;
+    const glyphs = Array.from(text, (ch, i) => ({ text: ch, x: i, y: 10 + (i % 3), width: 1, height: 5 }));
+    const started = Date.now();
+    const [tag] = tagsOnPage(glyphs as Parameters<typeof tagsOnPage>[0], 1, source);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(tag?.type).toBe('signature');
+    expect(tag?.rect).toEqual({ x: 2, y: 10, width: text.length - 4, height: 7 });
   });
 });

@@ -131,6 +131,19 @@ describe('PKCS#12 and PEM identities', () => {
     expect(noCert.fields[0]?.property).toBe('certificates');
   });
 
+  it('a megabyte of unclosed BEGIN CERTIFICATE lines is read in linear time (it took 20 s)', async () => {
+    const junk = '-----BEGIN CERTIFICATE-----\n'.repeat(40_000);
+    const certs = await readFile(certPem, 'utf8');
+    let started = Date.now();
+    const identity = await createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: certs + junk });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(identity.kind).toBe('pem');
+    started = Date.now();
+    const bad = await rejectsWith(verifyPdf(await makePdf(), { trustAnchors: [junk] }), ValidationError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(bad.fields[0]?.property).toBe('trustAnchors[0]');
+  });
+
   it('an ECDSA P-256 key signs as well (openssl and pdfsig agree)', async () => {
     const key = path.join(dir, 'ec.key');
     const crt = path.join(dir, 'ec.crt');

@@ -50,6 +50,17 @@ describe('signing junk', () => {
     }
   });
 
+  it('30,000 /ByteRange entries naming one 200 KB gap are read in linear time (it took 45 s)', async () => {
+    const gap = `<${'a'.repeat(200_000)}>`;
+    const file = `%PDF-1.7\n${gap}${`/ByteRange [0 9 ${9 + gap.length} 0]\n`.repeat(30_000)}%%EOF`;
+    const started = Date.now();
+    const result = await verifyPdf(new TextEncoder().encode(file));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.valid).toBe(false);
+    expect(result.signatures).toHaveLength(30_000);
+    expect(new Set(result.signatures.map((s) => s.problems.join()))).toEqual(new Set(['Cannot read the signature value: the signature value is not DER']));
+  });
+
   it('truncated files: verifyPdf and sealPdf give results or typed errors, never a crash', async () => {
     const random = seededRandom(99);
     const source = await makePdf(1);

@@ -1,7 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, rgb } from '@cantoo/pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FontRegistry } from '../src/fonts/index.js';
-import { TextLayout, TextSetter, type LaidLine, type TextStyle } from '../src/text/index.js';
+import { TextLayout, TextSetter, breakOpportunities, type LaidLine, type TextStyle } from '../src/text/index.js';
 import { expectGolden } from './helpers/golden.js';
 import { pageText, readText } from './helpers/pdf.js';
 
@@ -44,6 +44,35 @@ describe('measuring', () => {
     expect(setter.measure(text, { ...style, fontSize: size })).toBeLessThanOrEqual(full / 2);
     expect(setter.fitFontSize(text, style, full / 10, 4)).toBe(4);
     expect(setter.fitFontSize('short', style, 500, 4)).toBe(10);
+  });
+});
+
+describe('hostile text', () => {
+  it('a megabyte of combining marks on one letter keeps 30 and lays out in linear time (40,000 took 8 s)', () => {
+    const text = `x${'\u0301'.repeat(1_000_000)} y${'\u0323\u0301'.repeat(20)}`;
+    const started = Date.now();
+    const lines = setter.layout([{ text, style }], { maxWidth: 200 });
+    const width = setter.measure(text, style);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(texts(lines).join('|')).toBe(`x${'\u0301'.repeat(30)} y${'\u0323\u0301'.repeat(15)}`);
+    expect(width).toBeCloseTo(setter.measure(`x${'\u0301'.repeat(30)} y${'\u0323\u0301'.repeat(15)}`, style), 6);
+  });
+});
+
+describe('hostile unspaced text', () => {
+  it('200 KB of Thai without a space gets its word breaks in linear time (80 KB took 10 s in ICU)', () => {
+    const started = Date.now();
+    const breaks = breakOpportunities('กา'.repeat(100_000));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(breaks).toEqual(Array.from({ length: 99_999 }, (_, i) => 2 * (i + 1)));
+  });
+
+  it('a long Thai run segmented a window at a time breaks where ICU breaks it whole', () => {
+    const vocab = ['สวัสดี', 'ครับ', 'ภาษา', 'ไทย', 'เป็น', 'ที่', 'มี', 'ระดับ', 'เสียง', 'ของ', 'คำ', 'แน่นอน', 'หรือ', 'วรรณยุกต์', 'เด่นชัด', 'กิน', 'ข้าว', 'แล้ว', 'หรือยัง', 'โรงเรียน', 'มหาวิทยาลัย'];
+    let text = '';
+    for (let i = 0; text.length < 6000; i++) text += vocab[(i * 7 + (i >> 3)) % vocab.length];
+    const whole = [...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)].map((w) => w.index).filter((i) => i > 0);
+    expect(breakOpportunities(text)).toEqual(whole);
   });
 });
 

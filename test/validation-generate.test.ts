@@ -118,5 +118,15 @@ describe('generate request validation', () => {
     expect(logo(false)).toBe(false);
     expect(logo({ src: 'data:image/png;base64,AA' })).toEqual({ src: 'data:image/png;base64,AA', maxWidth: 200, maxHeight: 200 });
     expect(logo({ src: 'https://x/y.png', maxWidth: '300px', maxHeight: 500 })).toEqual({ src: 'https://x/y.png', maxWidth: 300, maxHeight: 500 });
+    expect(logo({ src: 'https://x/y.png', maxWidth: ' 120 px ', maxHeight: ' 80 \t' })).toEqual({ src: 'https://x/y.png', maxWidth: 120, maxHeight: 80 });
+  });
+
+  it('a logo size of a megabyte of spaces before a stray letter is refused in linear time (80 KB took 11 s)', () => {
+    for (const size of [`1${' '.repeat(1_000_000)}x`, `1 ${'px '.repeat(300_000)}`, `${' '.repeat(1_000_000)}1x`]) {
+      const started = Date.now();
+      const fields = errorOf(() => parseGenerateRequest({ ...md, logo: { src: 'data:image/png;base64,AA', maxWidth: size } })).fields;
+      expect(Date.now() - started, size.slice(0, 4)).toBeLessThan(2000);
+      expect(fields.map((f) => f.property)).toEqual(['logo.maxWidth']);
+    }
   });
 });

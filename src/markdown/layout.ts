@@ -236,6 +236,16 @@ function trimEdges(inlines: Inline[]): Inline[] {
   const first = out[0];
   if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
   const last = out[out.length - 1];
-  if (last?.kind === 'text') last.text = last.text.replace(/[ \t]+$/, '');
+  if (last?.kind === 'text') last.text = last.text.slice(0, blankTailStart(last.text));
   return out;
+}
+
+/**
+ * Where the trailing spaces and tabs of `text` start. A scan from the end: `/[ \t]+$/` retried
+ * from every blank of a run that ends before a letter, quadratic in a caller's long run of spaces.
+ */
+function blankTailStart(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return end;
 }

@@ -4,6 +4,7 @@
  */
 import markdownit, { type MarkdownIt, type Token } from 'markdown-it';
 import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
+import { htmlToText } from './html-text.js';
 
 /** One parser per document: markdown-it keeps no global state, but its options are ours. */
 export function createParser(): MarkdownIt {
@@ -203,22 +204,3 @@ export function convertInline(children: Token[]): Inline[] {
   return s.out;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-/** Raw HTML is never interpreted: its visible text is kept, tags and comments dropped. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<!---?>|<!--[\s\S]*?-->/g, ' ')
-    .replace(/<\?[\s\S]*?\?>|<![A-Za-z][\s\S]*?>|<!\[CDATA\[[\s\S]*?\]\]>/g, ' ')
-    // A quoted attribute value may contain '>'.
-    .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:[^>"']|"[^"]*"|'[^']*')*>/g, ' ')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, name: string) => {
-      if (name[0] === '#') {
-        const cp = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
-      }
-      return ENTITIES[name.toLowerCase()] ?? m;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
-}

@@ -26,11 +26,18 @@ export interface TagSource {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** A loop, not Math.min(...list): spreading a tag of a few hundred thousand glyphs overflowed the stack (RangeError). */
 function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
-  const x0 = Math.min(...glyphs.map((g) => g.x));
-  const y0 = Math.min(...glyphs.map((g) => g.y));
-  const x1 = Math.max(...glyphs.map((g) => g.x + g.width));
-  const y1 = Math.max(...glyphs.map((g) => g.y + g.height));
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const g of glyphs) {
+    x0 = Math.min(x0, g.x);
+    y0 = Math.min(y0, g.y);
+    x1 = Math.max(x1, g.x + g.width);
+    y1 = Math.max(y1, g.y + g.height);
+  }
   return { x: round(x0), y: round(y0), width: round(x1 - x0), height: round(y1 - y0) };
 }
 

@@ -34,10 +34,21 @@ export function safeBaseName(title: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\.pdf$/i, '')
-    .replace(/^[.\s]+|[.\s]+$/g, '');
+    .replace(/^[.\s]+/, '');
+  s = withoutTrailingDots(s);
   const chars = Array.from(s);
-  if (chars.length > MAX_NAME_CHARS) s = chars.slice(0, MAX_NAME_CHARS).join('').replace(/[.\s]+$/, '');
+  if (chars.length > MAX_NAME_CHARS) s = withoutTrailingDots(chars.slice(0, MAX_NAME_CHARS).join(''));
   return s;
+}
+
+/**
+ * `s` without its trailing dots and white space, by a scan from the end: `/[.\s]+$/` is retried from
+ * every character of a run that ends before another character, quadratic in a title like `a. . . .…b`.
+ */
+function withoutTrailingDots(s: string): string {
+  let end = s.length;
+  while (end > 0 && /[.\s]/.test(s[end - 1]!)) end--;
+  return s.slice(0, end);
 }
 
 /** Accents dropped (é → e), anything else outside printable ASCII, and `%` (some clients decode it), become `_`. */

@@ -7,9 +7,21 @@ export function toPem(der: Uint8Array, label: 'CERTIFICATE' | 'PRIVATE KEY'): st
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
-const CERT_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+const BEGIN = '-----BEGIN CERTIFICATE-----';
+const END = '-----END CERTIFICATE-----';
 
-/** Every certificate in a PEM text, in order, as DER; throws when one does not parse. */
+/**
+ * Every certificate in a PEM text, in order, as DER; throws when one does not parse. Blocks are found
+ * with indexOf, and a BEGIN without an END ends the search (no later one has an END either): the
+ * pattern /BEGIN[\s\S]*?END/g scanned to the end once per BEGIN, 1 MB of them took 20 s.
+ */
 export function certificatesFromPem(text: string): Uint8Array[] {
-  return (text.match(CERT_BLOCK) ?? []).map((block) => new Uint8Array(new X509Certificate(block).raw));
+  const out: Uint8Array[] = [];
+  for (let at = text.indexOf(BEGIN); at >= 0; ) {
+    const end = text.indexOf(END, at + BEGIN.length);
+    if (end < 0) break;
+    out.push(new Uint8Array(new X509Certificate(text.slice(at, end + END.length)).raw));
+    at = text.indexOf(BEGIN, end + END.length);
+  }
+  return out;
 }

@@ -10,11 +10,33 @@ const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+/g;
 const HAS_UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
 const words = new Intl.Segmenter('th', { granularity: 'word' });
 
+/**
+ * ICU's dictionary segmentation takes time growing faster than the length of one unbroken run
+ * (80,000 Thai letters without a space took 10 s, synchronously): a longer run is segmented a window
+ * at a time. A window's last few word starts are dropped and the next window starts at the one
+ * before them, so words near a cut are split with the text that follows them; a window with no word
+ * start inside is cut where it ends, without a break. Runs up to WINDOW long are segmented whole.
+ */
+const WINDOW = 1000;
+/** Word starts dropped before a window's cut, and found again by the next window (5 were enough for real Thai text). */
+const UNSURE_WORDS = 8;
+
 /** Word starts inside runs of unspaced scripts, from ICU's dictionary-based word segmentation. */
 function dictionaryBreaks(text: string): Set<number> {
   const out = new Set<number>();
   for (const run of text.matchAll(UNSPACED)) {
-    for (const w of words.segment(run[0])) if (w.index > 0) out.add(run.index + w.index);
+    const letters = run[0];
+    // The scripts matched are all in the BMP: a window never splits a surrogate pair.
+    for (let from = 0; from < letters.length; ) {
+      const end = Math.min(letters.length, from + WINDOW);
+      const starts: number[] = [];
+      for (const w of words.segment(letters.slice(from, end))) if (w.index > 0) starts.push(from + w.index);
+      // The last few words before a cut may be split differently than with the text that follows.
+      const kept = end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
+      for (let i = 0; i < kept; i++) out.add(run.index + starts[i]!);
+      if (end === letters.length) break;
+      from = kept > 0 ? starts[kept - 1]! : end;
+    }
   }
   return out;
 }

@@ -148,10 +148,18 @@ export function drawCells(page: PDFPage, t: Typesetter, box: DrawBox, chars: str
  */
 export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DrawBox[], paragraphs: string[], style: ResolvedStyle): void {
   const texts: string[] = [];
+  // Once the boxes run out: the last box's text, in pieces joined by one space. Each piece is added as
+  // `${text} ${piece}`.trim() would add it, without copying the text so far at every piece (that was
+  // quadratic: one long paragraph of a megabyte, cut into thousands of lines, took 19 s).
+  let rest: string[] | undefined;
+  const overflow = (piece: string) => {
+    rest ??= texts[boxes.length - 1] ? [texts[boxes.length - 1]!] : [];
+    if (piece.trim() !== '') rest.push(rest.length === 0 ? piece.trim() : piece.trimEnd());
+  };
   let next = 0;
   for (const para of paragraphs) {
     if (next >= boxes.length) {
-      texts[boxes.length - 1] = `${texts[boxes.length - 1] ?? ''} ${para}`.trim();
+      overflow(para);
       continue;
     }
     const width = Math.max(1, boxes[next]!.width - 2 * padX(boxes[next]!));
@@ -159,9 +167,10 @@ export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DrawBox[], pa
     const pieces = lines.length ? lines.map(lineText) : [''];
     for (const piece of pieces) {
       if (next < boxes.length) texts[next++] = piece;
-      else texts[boxes.length - 1] = `${texts[boxes.length - 1] ?? ''} ${piece}`.trim();
+      else overflow(piece);
     }
   }
+  if (rest) texts[boxes.length - 1] = rest.join(' ');
   texts.forEach((s, i) => {
     if (s) drawSingleLine(page, t, boxes[i]!, s, style);
   });

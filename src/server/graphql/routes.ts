@@ -16,6 +16,7 @@ import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
 import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
+import { zipEntryNames } from './zip-names.js';
 import { allowedStylesheet, cspOrigin } from '../signing/stylesheet.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
@@ -114,12 +115,9 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         if (final) out.push(null);
       }
     });
-    const used = new Set<string>();
-    for (const d of docs) {
-      let name = d.filename;
-      for (let i = 2; used.has(name); i++) name = d.filename.replace(/(\.pdf)?$/i, ` (${i})$1`);
-      used.add(name);
-      const entry = new ZipPassThrough(name);
+    const names = zipEntryNames(docs.map((d) => d.filename));
+    for (const [k, d] of docs.entries()) {
+      const entry = new ZipPassThrough(names[k]!);
       zip.add(entry);
       entry.push(d.pdf, true);
     }
