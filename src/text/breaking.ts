@@ -32,10 +32,13 @@ function dictionaryBreaks(text: string): Set<number> {
       const starts: number[] = [];
       for (const w of words.segment(letters.slice(from, end))) if (w.index > 0) starts.push(from + w.index);
       // The last few words before a cut may be split differently than with the text that follows.
-      const kept = end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
+      let kept = end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
+      // Resuming inside the window's first half would crawl (a window with few word starts, all early):
+      // keep them all and cut at the window's end, so every window moves on by at least half its length.
+      if (kept < starts.length && starts[kept - 1]! - from < WINDOW / 2) kept = starts.length;
       for (let i = 0; i < kept; i++) out.add(run.index + starts[i]!);
       if (end === letters.length) break;
-      from = kept > 0 ? starts[kept - 1]! : end;
+      from = kept > 0 && kept < starts.length ? starts[kept - 1]! : end;
     }
   }
   return out;
