@@ -30,13 +30,7 @@ function opensTag(html: string, i: number, name: string): boolean {
 /** Every `<name …>` tag (lowercase `name`), in order; an opening without its `>` ends the search. */
 export function findTags(html: string, name: string): TagSpan[] {
   const out: TagSpan[] = [];
-  for (let i = html.indexOf('<'); i >= 0; i = html.indexOf('<', i + 1)) {
-    if (!opensTag(html, i, name)) continue;
-    const close = html.indexOf('>', i);
-    if (close < 0) break;
-    out.push({ start: i, end: close + 1 });
-    i = close;
-  }
+  for (let tag = firstTag(html, name); tag; tag = firstTag(html, name, tag.end)) out.push(tag);
   return out;
 }
 
