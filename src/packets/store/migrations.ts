@@ -91,4 +91,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     name: 'blobs table (PostgreSQL keeps documents in the database so several instances share them)',
     sql: [`CREATE TABLE blobs (hash TEXT PRIMARY KEY, bytes BYTEA NOT NULL)`],
   },
+  {
+    version: 3,
+    // Events queued before this migration keep '' (one lane of their own) until they are delivered.
+    name: 'outbox receiver (a webhook URL origin): each receiver its own bounded lane',
+    sql: [`ALTER TABLE outbox ADD COLUMN receiver TEXT NOT NULL DEFAULT ''`, `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`],
+  },
 ];
