@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION, openPostgresStore, openSqliteStore, visibleTo, type PacketStore } from '../src/packets/index.js';
 import { MIGRATIONS } from '../src/packets/store/migrations.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
+import { ANONYMOUS_KEY } from '../src/server/auth.js';
+import { KeyRing, parseServerConfig } from '../src/server/keys.js';
 import { PostgresServer } from './helpers/postgres.js';
 import { startSigningServer } from './helpers/signing-page.js';
 import { tempDir } from './helpers/signing.js';
@@ -211,6 +213,18 @@ describe('tenants: keys see only their organization', () => {
     const a = await create(A, 'Acme library', true);
     const view = await backend.service.etchPacket({ eid: a.eid });
     expect(view.eid).toBe(a.eid);
+  });
+});
+
+describe('keys file: organization', () => {
+  it('is optional (keys naming none, and --no-auth, share the default organization); an empty one is refused by name', () => {
+    const config = parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: 'acme' }, { key: 'b', kind: 'development' }] });
+    const ring = new KeyRing(config.keys);
+    expect(ring.find('a')?.organization).toBe('acme');
+    expect(ring.find('b')?.organization).toBe(DEFAULT_ORGANIZATION);
+    expect(ANONYMOUS_KEY.organization).toBe(DEFAULT_ORGANIZATION);
+    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: '' }] })).toThrow(/keys\.0\.organization/);
+    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: 7 }] })).toThrow(/keys\.0\.organization/);
   });
 });
 
