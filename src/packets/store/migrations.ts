@@ -1,3 +1,5 @@
+import { DEFAULT_ORGANIZATION } from './records.js';
+
 /**
  * Schema migrations, in order; the same DDL runs on SQLite and PostgreSQL (BIGINT
  * times, INTEGER booleans, TEXT JSON). A store applies the ones it has not applied yet,
@@ -90,5 +92,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     version: 2,
     name: 'blobs table (PostgreSQL keeps documents in the database so several instances share them)',
     sql: [`CREATE TABLE blobs (hash TEXT PRIMARY KEY, bytes BYTEA NOT NULL)`],
+  },
+  {
+    version: 3,
+    name: 'packets belong to an organization (packets made before belong to the default one)',
+    sql: [`ALTER TABLE packets ADD COLUMN organization TEXT NOT NULL DEFAULT '${DEFAULT_ORGANIZATION}'`],
   },
 ];
