@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
-import { NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { authenticate } from './auth.js';
 import { isJsonContentType, isMultipartContentType, parseJsonBody } from './body.js';
 import { ConcurrencyLimiter } from './concurrency.js';
 import { RequestSlot, type ServerContext } from './context.js';
 import type { RenderPool } from './render-pool.js';
 import { toHttpError } from './http-errors.js';
-import { DEFAULT_RATE_LIMIT, KeyRing, type KeyEntry, type ServerConfig } from './keys.js';
+import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry, type ServerConfig } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
 import { downloadRoute } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
@@ -60,6 +60,13 @@ function loggerOptions(logger: ServerOptions['logger'], stream?: NodeJS.Writable
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
   };
+}
+
+/** The key a request authenticated with; a request that reached a route without one is refused (never the widest scope). */
+function keyOf(ctx: ServerContext, request: FastifyRequest): KeyEntry {
+  const key = ctx.keys.get(request);
+  if (!key) throw new AuthorizationError('Not logged in.');
+  return key;
 }
 
 /**
@@ -161,7 +168,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   if (packets) {
     await app.register(async (api) => {
       api.addHook('onRequest', apiAuth);
-      packetRoutes(api, { backend: packets, multipart, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
+      packetRoutes(api, {
+        backend: packets,
+        multipart,
+        stylesheetOrigins: options.signingStylesheetOrigins,
+        publicUrl: options.publicUrl,
+        scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
+      });
     });
     signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
     app.addHook('onClose', async () => packets.close());

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { DEFAULT_ORGANIZATION, type PacketScope } from '../packets/index.js';
 
 export type KeyKind = 'development' | 'production';
 
@@ -10,6 +11,11 @@ export interface ApiKey {
   kind: KeyKind;
   /** Simultaneous requests allowed; development keys default to DEFAULT_DEV_CONCURRENCY, production keys are unlimited. */
   concurrency?: number;
+  /**
+   * The organization the key belongs to: it sees only its organization's packets. Keys naming
+   * none all belong to one default organization (DEFAULT_ORGANIZATION), so older keys files keep working.
+   */
+  organization?: string;
 }
 
 export interface ServerConfig {
@@ -30,6 +36,7 @@ const configSchema = z.object({
         key: z.string().min(1),
         kind: z.enum(['development', 'production']),
         concurrency: z.number().int().min(1).optional(),
+        organization: z.string().min(1).max(200).optional(),
       }),
     )
     .min(1),
@@ -62,6 +69,13 @@ export interface KeyEntry {
   id: string;
   kind: KeyKind;
   concurrency: number;
+  /** The key's organization (DEFAULT_ORGANIZATION when the keys file names none). */
+  organization: string;
+}
+
+/** What a key may see of the packets: its organization's, and only test packets for a development key. */
+export function packetScopeOf(key: KeyEntry): PacketScope {
+  return { organization: key.organization, testOnly: key.kind === 'development' };
 }
 
 function digest(s: string): string {
@@ -79,7 +93,7 @@ export class KeyRing {
     for (const k of keys) {
       const id = digest(k.key);
       const concurrency = k.concurrency ?? (k.kind === 'development' ? DEFAULT_DEV_CONCURRENCY : Number.POSITIVE_INFINITY);
-      this.byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency });
+      this.byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency, organization: k.organization ?? DEFAULT_ORGANIZATION });
     }
   }
 

@@ -1,3 +1,5 @@
+import { DEFAULT_ORGANIZATION } from './records.js';
+
 /**
  * Schema migrations, in order; the same DDL runs on SQLite and PostgreSQL (BIGINT
  * times, INTEGER booleans, TEXT JSON). A store applies the ones it has not applied yet,
@@ -93,6 +95,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
   },
   {
     version: 3,
+    name: 'packets belong to an organization (packets made before belong to the default one)',
+    sql: [`ALTER TABLE packets ADD COLUMN organization TEXT NOT NULL DEFAULT '${DEFAULT_ORGANIZATION}'`],
+  },
+  {
+    version: 4,
     // Events queued before this migration keep '' (one lane of their own) until they are delivered.
     name: 'outbox receiver (a webhook URL origin): each receiver its own bounded lane',
     sql: [`ALTER TABLE outbox ADD COLUMN receiver TEXT NOT NULL DEFAULT ''`, `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`],

@@ -4,6 +4,9 @@
  * and writes them, the workflow decides what they become.
  */
 
+/** The organization of packets made without one (library use, keys naming none, rows from before organizations). */
+export const DEFAULT_ORGANIZATION = 'default';
+
 export type PacketStatus = 'draft' | 'sent' | 'partial' | 'complete';
 
 /**
@@ -18,6 +21,8 @@ export interface PacketRecord {
   eid: string;
   /** The packet's one document group. */
   groupEid: string;
+  /** The organization whose keys see the packet (fixed at creation). */
+  organization: string;
   name: string;
   status: PacketStatus;
   isTest: boolean;

@@ -26,6 +26,7 @@ function packetOf(r: Row): PacketRecord {
   return {
     eid: String(r.eid),
     groupEid: String(r.group_eid),
+    organization: String(r.organization),
     name: String(r.name),
     status: String(r.status) as PacketRecord['status'],
     isTest: bool(r.is_test),
@@ -161,9 +162,9 @@ export class SqlQueries implements PacketWrites {
 
   async insertPacket(p: PacketRecord): Promise<void> {
     await this.sql.run(
-      `INSERT INTO packets (eid, group_eid, name, status, is_test, allow_updates, merge_pdfs, webhook_url, request_hash, payload, options, created_at, updated_at, completed_at, version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [p.eid, p.groupEid, p.name, p.status, b(p.isTest), b(p.allowUpdates), b(p.mergePDFs), p.webhookURL, p.requestHash, JSON.stringify(p.payload), JSON.stringify(p.options), p.createdAt, p.updatedAt, p.completedAt, p.version],
+      `INSERT INTO packets (eid, group_eid, organization, name, status, is_test, allow_updates, merge_pdfs, webhook_url, request_hash, payload, options, created_at, updated_at, completed_at, version)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [p.eid, p.groupEid, p.organization, p.name, p.status, b(p.isTest), b(p.allowUpdates), b(p.mergePDFs), p.webhookURL, p.requestHash, JSON.stringify(p.payload), JSON.stringify(p.options), p.createdAt, p.updatedAt, p.completedAt, p.version],
     );
   }
 

@@ -3,6 +3,8 @@ export { PacketService, mergePayload } from './service.js';
 export { signingUrl, downloadUrl, downloadZipUrl } from './urls.js';
 export type { PacketServiceOptions, SigningSubmission, SignerEvent, SigningSession } from './service.js';
 export type { AcceptedField } from './acceptance.js';
+export { visibleTo } from './scope.js';
+export type { PacketScope } from './scope.js';
 export { createPacketWorkflow } from './create.js';
 export type { PacketWorkflowOptions, PacketWorkflow } from './create.js';
 export { SignerError, PacketStateError } from './errors.js';

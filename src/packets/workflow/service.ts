@@ -10,7 +10,7 @@
  * committed state change has its events in the outbox.
  */
 import type { Engine } from '../../engine/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
@@ -18,7 +18,7 @@ import type { MailMessage } from '../events/mail.js';
 import { composeCompleted, composeSignatureRequest } from '../events/messages.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import { TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, type Signer } from '../request.js';
-import type { DocumentRecord, OutboxRecord, PacketRecord, PacketStore, PacketWrites, SignerRecord, TokenRecord, TokenType } from '../store/index.js';
+import { DEFAULT_ORGANIZATION, type DocumentRecord, type OutboxRecord, type PacketRecord, type PacketStore, type PacketWrites, type SignerRecord, type TokenRecord, type TokenType } from '../store/index.js';
 import { expireArgs, packetArgs, sendArgs, signerAccessArgs, signUrlArgs, updatePacketArgs, updateSignerArgs } from './args.js';
 import { decode, encode } from './codec.js';
 import { completeDocuments, documentsOf, signDocuments, type DocumentDraft } from './documents.js';
@@ -27,6 +27,7 @@ import { packetStatus, redirectGroupStatus, route, type Routing } from './routin
 import { checkToken, newEid, newToken } from './tokens.js';
 import { acceptsEachField, checkAccepted, detailsRequired, fieldIdOf, fieldPageOf, type AcceptedField } from './acceptance.js';
 import { etchPacketView, type EtchPacketView } from './views.js';
+import { visibleTo, type PacketScope } from './scope.js';
 import { downloadUrl, downloadZipUrl, signingUrl } from './urls.js';
 
 export interface PacketServiceOptions {
@@ -121,8 +122,15 @@ export class PacketService {
 
   // ——— operations of the spec ———
 
-  /** `createEtchPacket`: assembles the documents, stores the packet, sends it unless `isDraft`. */
-  async createEtchPacket(body: unknown): Promise<EtchPacketView> {
+  /**
+   * `createEtchPacket`: assembles the documents, stores the packet, sends it unless `isDraft`.
+   * The packet belongs to the scope's organization; a test-only scope (development key) makes
+   * a test packet whatever `isTest` says, as the hosted API's development keys do.
+   *
+   * Every operation below takes the caller's `scope` (see scope.ts): a packet, signer or group
+   * outside it is answered as an unknown one. Without a scope every packet is visible.
+   */
+  async createEtchPacket(body: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     const assembled = await this.#o.engine.assemblePacket(body);
     const request = assembled.request;
     const now = this.#now().getTime();
@@ -133,9 +141,10 @@ export class PacketService {
     const packet: PacketRecord = {
       eid: newEid('pkt'),
       groupEid: newEid('grp'),
+      organization: scope?.organization ?? DEFAULT_ORGANIZATION,
       name: request.name,
       status: 'draft',
-      isTest: request.isTest ?? false,
+      isTest: scope?.testOnly === true || (request.isTest ?? false),
       allowUpdates: request.allowUpdates ?? false,
       mergePDFs: request.mergePDFs ?? false,
       webhookURL: request.webhookURL ?? null,
@@ -189,12 +198,13 @@ export class PacketService {
       }
     });
     if (events) this.#o.onEvents?.();
-    return this.etchPacket({ eid: packet.eid });
+    return this.etchPacket({ eid: packet.eid }, scope);
   }
 
   /** `sendEtchPacket`: a draft becomes sent; a sent or partial packet re-notifies its current email signers. */
-  async sendEtchPacket(args: unknown): Promise<EtchPacketView> {
+  async sendEtchPacket(args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     const { eid } = parseWith(sendArgs, args);
+    await this.#packetIn(eid, scope);
     await this.#step(eid, async (tx, snap, now) => {
       if (snap.packet.status === 'complete') throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
       if (snap.packet.status === 'draft') {
@@ -206,14 +216,13 @@ export class PacketService {
       for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed')) events += await this.#notify(tx, snap, s, now);
       return events;
     });
-    return this.etchPacket({ eid });
+    return this.etchPacket({ eid }, scope);
   }
 
   /** `generateEtchSignURL`: a new token for an embedded signer, its lifetime restarted. */
-  async generateEtchSignURL(args: unknown): Promise<string> {
+  async generateEtchSignURL(args: unknown, scope?: PacketScope): Promise<string> {
     const { signerEid, clientUserId } = parseWith(signUrlArgs, args);
-    const signer = await this.#store.signer(signerEid);
-    if (!signer) throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
+    const signer = await this.#signerIn(signerEid, scope);
     if (signer.signerType !== 'embedded') throw ValidationError.of('signerEid', `Signer "${signerEid}" is an ${signer.signerType} signer: signing URLs are generated for embedded signers only`);
     let url = '';
     await this.#step(signer.packetEid, async (tx, snap, now) => {
@@ -230,19 +239,18 @@ export class PacketService {
   }
 
   /** `expireSignerTokens` (arguments not shown by the spec: the signer's eid): every token of the signer ends now. */
-  async expireSignerTokens(args: unknown): Promise<{ signerEid: string; expired: number }> {
+  async expireSignerTokens(args: unknown, scope?: PacketScope): Promise<{ signerEid: string; expired: number }> {
     const { signerEid } = parseWith(expireArgs, args);
-    const signer = await this.#store.signer(signerEid);
-    if (!signer) throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
+    await this.#signerIn(signerEid, scope);
     const now = this.#now().getTime();
     const expired = await this.#store.transaction((tx) => tx.invalidateTokens(signerEid, now));
     return { signerEid, expired };
   }
 
   /** `updateEtchPacket`: new name and/or payload (replaced, or merged with `mergePayloads`); documents re-rendered. */
-  async updateEtchPacket(args: unknown): Promise<EtchPacketView> {
+  async updateEtchPacket(args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     const a = parseWith(updatePacketArgs, args);
-    const current = await this.#read(a.eid);
+    const current = await this.#read(a.eid, scope);
     if (a.payload !== undefined && a.payload !== null && !current.packet.allowUpdates) {
       throw new PacketStateError('The packet was created without allowUpdates: its payload cannot change', 'payload');
     }
@@ -266,14 +274,13 @@ export class PacketService {
         return { payload, documents: await this.#rerender(snap, payload) };
       },
     );
-    return this.etchPacket({ eid: a.eid });
+    return this.etchPacket({ eid: a.eid }, scope);
   }
 
   /** `updateSigner`: name/email of a signer who has not signed; `activateIfPending` activates a pending signer. */
-  async updateSigner(args: unknown): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
+  async updateSigner(args: unknown, scope?: PacketScope): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
     const a = parseWith(updateSignerArgs, args);
-    const found = await this.#store.signer(a.eid);
-    if (!found) throw new SignerError('notFound', 'Signer not found', `No signer "${a.eid}"`, a.eid);
+    const found = await this.#signerIn(a.eid, scope);
     let result: SignerRecord = found;
     await this.#step(found.packetEid, async (tx, snap, now) => {
       const s = snap.signers.find((x) => x.eid === a.eid)!;
@@ -308,9 +315,9 @@ export class PacketService {
   }
 
   /** Query `etchPacket`. */
-  async etchPacket(args: unknown): Promise<EtchPacketView> {
+  async etchPacket(args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     const { eid } = parseWith(packetArgs, args);
-    const snap = await this.#read(eid);
+    const snap = await this.#read(eid, scope);
     const tokens = new Map<string, TokenRecord[]>();
     for (const s of snap.signers) tokens.set(s.eid, await this.#store.tokens(s.eid));
     return etchPacketView(snap.packet, snap.signers, snap.documents, tokens, this.#o.baseUrl, this.#now().getTime());
@@ -465,19 +472,33 @@ export class PacketService {
   // ——— downloads ———
 
   /** Every document of a document group as it is now (sealed once complete). */
-  async groupDocuments(groupEid: string): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
+  async groupDocuments(groupEid: string, scope?: PacketScope): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
     const packet = await this.#store.packetByGroup(groupEid);
-    if (!packet) throw new SignerError('notFound', 'Not found', `No document group "${groupEid}"`, groupEid);
+    if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
     const docs = await this.#store.documents(packet.eid);
     return Promise.all(docs.map(async (d) => ({ filename: d.filename, pdf: await this.#blob(d.currentHash) })));
   }
 
   // ——— steps ———
 
-  async #read(eid: string): Promise<Snapshot> {
-    const packet = await this.#store.packet(eid);
-    if (!packet) throw new PacketStateError(`No packet "${eid}"`, 'eid');
+  async #read(eid: string, scope?: PacketScope): Promise<Snapshot> {
+    const packet = await this.#packetIn(eid, scope);
     return { packet, signers: await this.#store.signers(eid), documents: await this.#store.documents(eid) };
+  }
+
+  /** The packet when the scope may see it; otherwise the 404 of an unknown eid. */
+  async #packetIn(eid: string, scope: PacketScope | undefined): Promise<PacketRecord> {
+    const packet = await this.#store.packet(eid);
+    if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No packet "${eid}"`, 'eid');
+    return packet;
+  }
+
+  /** The signer when the scope may see its packet; otherwise the 404 of an unknown signer eid. */
+  async #signerIn(signerEid: string, scope: PacketScope | undefined): Promise<SignerRecord> {
+    const signer = await this.#store.signer(signerEid);
+    const packet = signer && scope ? await this.#store.packet(signer.packetEid) : undefined;
+    if (!signer || (scope && !(packet && visibleTo(packet, scope)))) throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
+    return signer;
   }
 
   /**

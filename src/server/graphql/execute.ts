@@ -7,7 +7,7 @@
  */
 import { execute, GraphQLError, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isCastpressError } from '../../errors/index.js';
-import type { PacketService } from '../../packets/index.js';
+import type { PacketScope, PacketService } from '../../packets/index.js';
 import { validateRequest } from './cost.js';
 import type { GraphQLRequestBody } from './uploads.js';
 
@@ -27,8 +27,8 @@ export interface GraphQLChecks {
   createEtchPacket?: (args: Record<string, unknown>) => void;
 }
 
-/** Root resolvers: each operation of the spec is one service call. */
-function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks) {
+/** Root resolvers: each operation of the spec is one service call, made in the caller's scope (its key's organization). */
+function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks, scope: PacketScope | undefined) {
   const call =
     <R>(run: (s: PacketService, args: Record<string, unknown>) => Promise<R>) =>
     async (args: Record<string, unknown>) =>
@@ -37,17 +37,17 @@ function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks)
   return {
     createEtchPacket: call(async (s, a) => {
       checks.createEtchPacket?.(a);
-      return withId(await s.createEtchPacket(a));
+      return withId(await s.createEtchPacket(a, scope));
     }),
-    sendEtchPacket: call(async (s, a) => withId(await s.sendEtchPacket(a))),
-    generateEtchSignURL: call((s, a) => s.generateEtchSignURL(a)),
+    sendEtchPacket: call(async (s, a) => withId(await s.sendEtchPacket(a, scope))),
+    generateEtchSignURL: call((s, a) => s.generateEtchSignURL(a, scope)),
     updateEtchPacket: call(async (s, a) => {
       const { waitForDocumentGroupUpdate: _ignored, ...rest } = a;
-      return withId(await s.updateEtchPacket(rest));
+      return withId(await s.updateEtchPacket(rest, scope));
     }),
-    updateSigner: call(async (s, a) => withId(await s.updateSigner(a))),
-    expireSignerTokens: call((s, a) => s.expireSignerTokens(a)),
-    etchPacket: call(async (s, a) => withId(await s.etchPacket(a))),
+    updateSigner: call(async (s, a) => withId(await s.updateSigner(a, scope))),
+    expireSignerTokens: call((s, a) => s.expireSignerTokens(a, scope)),
+    etchPacket: call(async (s, a) => withId(await s.etchPacket(a, scope))),
     // Workflows (Welds) are not part of castpress: the query validates, and answers with a typed 404.
     weld: async (args: Record<string, unknown>) => {
       throw Object.assign(new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`), {
@@ -85,6 +85,8 @@ export async function runGraphQL(
   service: () => Promise<PacketService>,
   onUnexpected: (err: unknown) => void,
   checks: GraphQLChecks = {},
+  /** The caller's scope (its API key); undefined sees every packet (library use, no server). */
+  scope?: PacketScope,
 ): Promise<GraphQLResponse> {
   const bad = (message: string): GraphQLResponse => ({ status: 400, body: { errors: [{ message, extensions: { name: 'GraphQLValidationError', status: 400 } }] } });
   if (body === null || typeof body !== 'object') return bad('The body must be a GraphQL request object');
@@ -104,7 +106,7 @@ export async function runGraphQL(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: rootValue(service, checks),
+    rootValue: rootValue(service, checks, scope),
     variableValues: (body.variables as Record<string, unknown> | undefined) ?? undefined,
     operationName: (body.operationName as string | undefined) ?? undefined,
   });

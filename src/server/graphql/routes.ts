@@ -4,10 +4,10 @@
  * slot, rate-limit headers: see app.ts).
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Zip, ZipPassThrough } from 'fflate';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
-import { PacketStateError, type PacketStore } from '../../packets/index.js';
+import { PacketStateError, visibleTo, type PacketScope, type PacketStore } from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
 import { parseJson } from '../json.js';
@@ -30,6 +30,8 @@ export interface PacketRoutesOptions {
   stylesheetOrigins?: readonly string[];
   /** The server's public address (`--public-url`); without it, the request's own origin. */
   publicUrl?: string;
+  /** The packets the request's API key may see (its organization; test packets only for a development key). */
+  scopeOf: (request: FastifyRequest) => PacketScope;
 }
 
 /** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
@@ -38,10 +40,13 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** The packet of a group, refused until every signer has signed. */
-async function completeGroup(store: PacketStore, groupEid: string) {
+/**
+ * The packet of a group, refused until every signer has signed. Another organization's group
+ * is unknown (checked before the status, which would tell that it exists).
+ */
+async function completeGroup(store: PacketStore, groupEid: string, scope: PacketScope) {
   const packet = await store.packetByGroup(groupEid);
-  if (!packet) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
+  if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
   if (packet.status !== 'complete') {
     throw new PacketStateError(`Document group "${groupEid}" is ${packet.status}: documents are served once every signer has signed`, 'documentGroupEid');
   }
@@ -92,9 +97,14 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
       else throw new UnsupportedMediaTypeError();
       const pageOrigin = options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`;
-      const result = await runGraphQL(schema, body, () => options.backend.service(), (err) => request.log.error({ err }, 'graphql resolver failed'), {
-        createEtchPacket: (args) => checkStylesheet(args, pageOrigin, stylesheetOrigins),
-      });
+      const result = await runGraphQL(
+        schema,
+        body,
+        () => options.backend.service(),
+        (err) => request.log.error({ err }, 'graphql resolver failed'),
+        { createEtchPacket: (args) => checkStylesheet(args, pageOrigin, stylesheetOrigins) },
+        options.scopeOf(request),
+      );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     });
   });
@@ -103,9 +113,10 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
     const m = /^(.+)\.zip$/.exec(request.params.eid);
     if (!m) throw new NotFoundError('No such download: use /api/document-group/{eid}.zip or /api/document-group/{eid}/{filename}', 'path');
     const groupEid = m[1]!;
+    const scope = options.scopeOf(request);
     const { service, store } = await options.backend.get();
-    const packet = await completeGroup(store, groupEid);
-    const docs = await service.groupDocuments(groupEid);
+    const packet = await completeGroup(store, groupEid, scope);
+    const docs = await service.groupDocuments(groupEid, scope);
     // Streamed: each PDF is stored as is (already compressed) and the zip leaves as it is made.
     const out = new Readable({ read() {} });
     const zip = new Zip((err, chunk, final) => {
@@ -132,9 +143,10 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   });
 
   api.get<{ Params: { eid: string; filename: string } }>('/api/document-group/:eid/:filename', async (request, reply) => {
+    const scope = options.scopeOf(request);
     const { service, store } = await options.backend.get();
-    await completeGroup(store, request.params.eid);
-    const doc = (await service.groupDocuments(request.params.eid)).find((d) => d.filename === request.params.filename);
+    await completeGroup(store, request.params.eid, scope);
+    const doc = (await service.groupDocuments(request.params.eid, scope)).find((d) => d.filename === request.params.filename);
     if (!doc) throw new NotFoundError(`No document "${request.params.filename}" in group "${request.params.eid}"`, 'filename');
     await reply
       .code(200)
