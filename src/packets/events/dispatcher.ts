@@ -2,6 +2,10 @@
  * Delivers the outbox: events written in the same transaction as the state change
  * they report, delivered at least once. Webhooks and emails run in separate lanes,
  * so a mail server that hangs never holds up a webhook and the other way round.
+ * Within the webhook lane each receiver (URL origin) has at most `perReceiver`
+ * events in flight, counted in the store over every dispatcher, and a lane claims
+ * again as soon as a delivery ends rather than when its whole batch has: a receiver
+ * that never answers holds its own slots, not the others'.
  * A failed attempt is retried with exponential back-off (capped interval) up to a
  * capped count; then the event is marked `failed` and stays visible in the store.
  */
@@ -27,8 +31,10 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How long a claimed event is this dispatcher's before another may take it. Default 2 min. */
   leaseMs?: number;
-  /** Events delivered at once per lane. Default 8. */
+  /** Events in flight at once per lane (in this dispatcher). Default 64 webhooks (many receivers), 8 mails (one SMTP server). */
   concurrency?: number;
+  /** Webhook events in flight at once per receiver (URL origin), over every dispatcher on the store. Default 2. */
+  perReceiver?: number;
   /** Told about each failed attempt (no payload data in it). */
   onError?: (event: { id: string; kind: OutboxKind; attempts: number; error: string; final: boolean }) => void;
 }
@@ -44,6 +50,8 @@ const KINDS: readonly OutboxKind[] = ['webhook', 'email'];
 export class OutboxDispatcher {
   readonly #o: DispatcherOptions;
   readonly #wake = new Map<OutboxKind, () => void>();
+  /** Lanes told to look again since their last claim. */
+  readonly #woken = new Set<OutboxKind>();
   readonly #lanes: Promise<void>[] = [];
   #running = false;
 
@@ -64,18 +72,55 @@ export class OutboxDispatcher {
 
   /** New events were committed: look now rather than at the next poll. */
   poke(): void {
-    for (const wake of this.#wake.values()) wake();
+    for (const kind of KINDS) this.#signal(kind);
   }
 
+  /** Wakes a lane that waits, or makes its next wait return at once (a wake-up during a claim is not lost). */
+  #signal(kind: OutboxKind): void {
+    this.#woken.add(kind);
+    this.#wake.get(kind)?.();
+  }
+
+  #concurrency(kind: OutboxKind): number {
+    return Math.max(1, this.#o.concurrency ?? (kind === 'webhook' ? 64 : 8));
+  }
+
+  #claim(kind: OutboxKind, limit: number): Promise<OutboxRecord[]> {
+    const perReceiver = kind === 'webhook' ? (this.#o.perReceiver ?? 2) : undefined;
+    return this.#o.store.claimOutbox(kind, this.#now(), limit, this.#o.leaseMs ?? 120_000, perReceiver);
+  }
+
+  /**
+   * One lane: claims what is due while it has room and starts each delivery without
+   * waiting for the others; a delivery that ends frees its slot (and maybe its
+   * receiver's) and wakes the lane to claim again.
+   */
   async #lane(kind: OutboxKind): Promise<void> {
+    const max = this.#concurrency(kind);
+    const inFlight = new Set<Promise<void>>();
     while (this.#running) {
-      let delivered = 0;
-      try {
-        delivered = await this.deliverDue(kind);
-      } catch {
-        // The store was unreachable: try again at the next poll.
+      this.#woken.delete(kind);
+      let full = false;
+      const room = max - inFlight.size;
+      if (room > 0) {
+        try {
+          const events = await this.#claim(kind, room);
+          for (const e of events) {
+            const delivery: Promise<void> = this.#deliver(e)
+              .catch(() => undefined) // the store was unreachable to settle: the lease runs out and it is tried again
+              .finally(() => {
+                inFlight.delete(delivery);
+                this.#signal(kind);
+              });
+            inFlight.add(delivery);
+          }
+          full = events.length === room;
+        } catch {
+          // The store was unreachable: try again at the next poll.
+        }
       }
-      if (delivered > 0 || !this.#running) continue;
+      if (full || !this.#running) continue;
+      if (this.#woken.has(kind)) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.#o.pollMs ?? 1_000);
         this.#wake.set(kind, () => {
@@ -85,12 +130,12 @@ export class OutboxDispatcher {
       });
       this.#wake.delete(kind);
     }
+    await Promise.all(inFlight);
   }
 
-  /** Claims and delivers the due events of one lane; how many were attempted. */
+  /** Claims and delivers the due events of one lane, waiting for them all; how many were attempted. */
   async deliverDue(kind: OutboxKind): Promise<number> {
-    const now = this.#now();
-    const events = await this.#o.store.claimOutbox(kind, now, this.#o.concurrency ?? 8, this.#o.leaseMs ?? 120_000);
+    const events = await this.#claim(kind, this.#concurrency(kind));
     await Promise.all(events.map((e) => this.#deliver(e)));
     return events.length;
   }

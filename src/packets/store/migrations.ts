@@ -98,4 +98,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     name: 'packets belong to an organization (packets made before belong to the default one)',
     sql: [`ALTER TABLE packets ADD COLUMN organization TEXT NOT NULL DEFAULT '${DEFAULT_ORGANIZATION}'`],
   },
+  {
+    version: 4,
+    // Events queued before this migration keep '' (one lane of their own) until they are delivered.
+    name: 'outbox receiver (a webhook URL origin): each receiver its own bounded lane',
+    sql: [`ALTER TABLE outbox ADD COLUMN receiver TEXT NOT NULL DEFAULT ''`, `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`],
+  },
 ];

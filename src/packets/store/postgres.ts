@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { SqlBlobs } from './blobs.js';
-import { migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
 
@@ -84,14 +84,14 @@ class PostgresStore extends SqlQueries implements PacketStore {
     }
   }
 
-  async claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]> {
+  async claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]> {
+    // Row locks cannot go with the window function: the chosen rows are locked by an outer select that checks
+    // again that they are still free (a row another instance leased meanwhile is skipped or fails the re-check).
     const rows = await executor(this.#pool).all(
       `UPDATE outbox SET lease_until = ? WHERE id IN (
-         SELECT id FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? AND NOT EXISTS (SELECT 1 FROM outbox earlier WHERE earlier.kind = outbox.kind AND earlier.packet_eid = outbox.packet_eid
-           AND earlier.status = 'pending' AND (earlier.created_at < outbox.created_at OR (earlier.created_at = outbox.created_at AND earlier.id < outbox.id)))
-         ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
+         SELECT id FROM outbox WHERE id IN (${CLAIMABLE_OUTBOX}) AND status = 'pending' AND lease_until <= ? FOR UPDATE SKIP LOCKED)
        RETURNING *`,
-      [now + leaseMs, kind, now, now, limit],
+      [now + leaseMs, ...claimableParams(kind, now, limit, perReceiver), now],
     );
     return rows.map(outboxOf).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
 import { DiskBlobs } from './blobs.js';
-import { migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 
@@ -73,17 +73,17 @@ class SqliteStore extends SqlQueries implements PacketStore {
     return migrate(this.#write, (fn) => this.#exclusive(fn));
   }
 
-  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]> {
+  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]> {
     return this.#exclusive(async (sql) => {
-      const rows = await sql.all(
-        // A packet's events of one lane go out one at a time, in order: the first one still pending holds back the rest.
-        `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? AND NOT EXISTS (SELECT 1 FROM outbox earlier WHERE earlier.kind = outbox.kind AND earlier.packet_eid = outbox.packet_eid
-           AND earlier.status = 'pending' AND (earlier.created_at < outbox.created_at OR (earlier.created_at = outbox.created_at AND earlier.id < outbox.id)))
-         ORDER BY created_at, id LIMIT ?`,
-        [kind, now, now, limit],
-      );
-      for (const r of rows) await sql.run('UPDATE outbox SET lease_until = ? WHERE id = ?', [now + leaseMs, r.id]);
-      return rows.map((r) => ({ ...outboxOf(r), leaseUntil: now + leaseMs }));
+      // One writer at a time (BEGIN IMMEDIATE): the claim and its leases are one step for every process.
+      const ids = (await sql.all(CLAIMABLE_OUTBOX, claimableParams(kind, now, limit, perReceiver))).map((r) => String(r.id));
+      const claimed: OutboxRecord[] = [];
+      for (const id of ids) {
+        await sql.run('UPDATE outbox SET lease_until = ? WHERE id = ?', [now + leaseMs, id]);
+        const [r] = await sql.all('SELECT * FROM outbox WHERE id = ?', [id]);
+        if (r) claimed.push(outboxOf(r));
+      }
+      return claimed;
     });
   }
 

@@ -47,7 +47,7 @@ export interface PacketStore extends PacketQueries {
   /** Runs `fn` in one transaction: all of its writes or none. */
   transaction<T>(fn: (tx: PacketWrites) => Promise<T>): Promise<T>;
   /** Leases up to `limit` due events of one kind for `leaseMs` (no other dispatcher gets them meanwhile). */
-  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number): Promise<OutboxRecord[]>;
+  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]>;
   /** Records the outcome of a delivery attempt. */
   settleOutbox(id: string, change: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void>;
   close(): Promise<void>;

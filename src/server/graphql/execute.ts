@@ -5,9 +5,10 @@
  * Node client treats any top-level `errors` as failure, so success bodies carry
  * only `data`.
  */
-import { execute, GraphQLError, parse, validate, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isCastpressError } from '../../errors/index.js';
 import type { PacketScope, PacketService } from '../../packets/index.js';
+import { validateRequest } from './cost.js';
 import type { GraphQLRequestBody } from './uploads.js';
 
 export interface GraphQLResponse {
@@ -75,7 +76,7 @@ function formatError(e: GraphQLError, onUnexpected: (err: unknown) => void): { s
     return { status: 500, json: { ...base, message: 'Internal error', extensions: { name: 'InternalError', status: 500 } } };
   }
   // Syntax and validation errors of the query itself.
-  return { status: 400, json: { ...base, extensions: { name: 'GraphQLValidationError', status: 400 } } };
+  return { status: 400, json: { ...base, extensions: { name: 'GraphQLValidationError', status: 400, fields: [{ property: 'query', message: e.message }] } } };
 }
 
 export async function runGraphQL(
@@ -100,7 +101,7 @@ export async function runGraphQL(
   } catch (e) {
     return { status: 400, body: { errors: [formatError(e as GraphQLError, onUnexpected).json] } };
   }
-  const invalid = validate(schema, document);
+  const invalid = validateRequest(schema, document);
   if (invalid.length > 0) return { status: 400, body: { errors: invalid.map((e) => formatError(e, onUnexpected).json) } };
   const result: ExecutionResult = await execute({
     schema,

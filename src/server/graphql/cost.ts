@@ -1,0 +1,161 @@
+/**
+ * What one `/graphql` request may cost, as graphql's own validation rules: they
+ * run inside `validate()`, so a refused request is a 400 before any resolver
+ * (and so before any token is minted or packet made).
+ *
+ * - One root field per operation (aliases and fragments counted): a request is
+ *   one operation, so every per-request limit (a development key's concurrency,
+ *   the rate-limit headers) counts operations. Without it 900 aliased
+ *   `generateEtchSignURL` minted 900 tokens in one request.
+ * - Depth, total fields and aliases, counted with fragments expanded: a few
+ *   fragments that spread each other several times would otherwise grow
+ *   exponentially past the parser's token limit.
+ *
+ * Why not a library: see README.md ("Query cost").
+ */
+import {
+  GraphQLError,
+  Kind,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ASTNode,
+  type FieldNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+export interface GraphQLCostLimits {
+  /** Root fields of one operation (query or mutation), aliases counted; `__typename` is free. */
+  rootFields: number;
+  /** Nested selection sets below the root (the packet schema's deepest path is 4: etchPacket.documentGroup.signers.signerTokens.eid). */
+  depth: number;
+  /** Fields of one operation with fragments expanded (the client's fullest selection has 30). */
+  fields: number;
+  /** Aliased fields of one operation with fragments expanded (the client sends none). */
+  aliases: number;
+}
+
+export const DEFAULT_GRAPHQL_COST_LIMITS: Readonly<GraphQLCostLimits> = Object.freeze({
+  rootFields: 1,
+  depth: 8,
+  fields: 200,
+  aliases: 20,
+});
+
+interface Cost {
+  fields: number;
+  aliases: number;
+  /** Levels of selection sets, this one included. */
+  depth: number;
+}
+
+const ZERO: Cost = { fields: 0, aliases: 0, depth: 0 };
+
+/**
+ * Counts a selection set with fragments expanded. Each fragment is counted once
+ * and its cost reused (so the work is linear in the document, however often a
+ * fragment is spread); a fragment reached again while it is being counted is a
+ * cycle, which `NoFragmentCyclesRule` reports, and counts nothing here.
+ */
+class CostCounter {
+  private readonly fragments = new Map<string, Cost | 'counting'>();
+  constructor(private readonly context: ValidationContext) {}
+
+  selectionSet(set: SelectionSetNode): Cost {
+    let fields = 0;
+    let aliases = 0;
+    let inner = 0;
+    for (const s of set.selections) {
+      let c: Cost;
+      if (s.kind === Kind.FIELD) {
+        const sub = s.selectionSet ? this.selectionSet(s.selectionSet) : ZERO;
+        c = { fields: 1 + sub.fields, aliases: (s.alias ? 1 : 0) + sub.aliases, depth: sub.depth };
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        c = this.selectionSet(s.selectionSet);
+        c = { ...c, depth: c.depth - 1 }; // an inline fragment is no level of its own
+      } else {
+        c = this.fragment(s.name.value);
+      }
+      // Saturating: the totals only need to be compared with small limits.
+      fields = Math.min(fields + c.fields, Number.MAX_SAFE_INTEGER);
+      aliases = Math.min(aliases + c.aliases, Number.MAX_SAFE_INTEGER);
+      inner = Math.max(inner, c.depth);
+    }
+    return { fields, aliases, depth: 1 + inner };
+  }
+
+  private fragment(name: string): Cost {
+    const known = this.fragments.get(name);
+    if (known === 'counting') return ZERO;
+    if (known) return known;
+    const def = this.context.getFragment(name);
+    if (!def) return ZERO; // KnownFragmentNamesRule reports it
+    this.fragments.set(name, 'counting');
+    const c = this.selectionSet(def.selectionSet);
+    const cost = { ...c, depth: c.depth - 1 }; // spread in place: no level of its own
+    this.fragments.set(name, cost);
+    return cost;
+  }
+
+  /** The root fields of an operation, aliases counted, through inline fragments and spreads. */
+  rootFields(set: SelectionSetNode, seen = new Set<string>()): FieldNode[] {
+    const out: FieldNode[] = [];
+    for (const s of set.selections) {
+      if (s.kind === Kind.FIELD) {
+        if (s.name.value !== '__typename') out.push(s);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        out.push(...this.rootFields(s.selectionSet, seen));
+      } else if (!seen.has(s.name.value)) {
+        // Spreading one fragment twice gives the same fields twice, which graphql merges: count it once.
+        seen.add(s.name.value);
+        const def = this.context.getFragment(s.name.value);
+        if (def) out.push(...this.rootFields(def.selectionSet, seen));
+      }
+    }
+    return out;
+  }
+}
+
+function refuse(context: ValidationContext, message: string, nodes: ASTNode | readonly ASTNode[]): void {
+  context.reportError(new GraphQLError(message, { nodes }));
+}
+
+/** The rules to add to `validate()`; limits default to `DEFAULT_GRAPHQL_COST_LIMITS`. */
+export function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRule[] {
+  const max: GraphQLCostLimits = { ...DEFAULT_GRAPHQL_COST_LIMITS, ...limits };
+  const rule: ValidationRule = (context) => {
+    const counter = new CostCounter(context);
+    return {
+      OperationDefinition(op) {
+        const kind = op.operation;
+        const roots = counter.rootFields(op.selectionSet);
+        if (roots.length > max.rootFields) {
+          const names = [...new Set(roots.map((f) => f.name.value))].join(', ');
+          refuse(
+            context,
+            `A request runs at most ${max.rootFields} ${kind} field${max.rootFields === 1 ? '' : 's'} (aliases counted); this ${kind} has ${roots.length} (${names}): send one request per operation`,
+            roots.slice(max.rootFields, max.rootFields + 1),
+          );
+        }
+        const cost = counter.selectionSet(op.selectionSet);
+        // The root selection set is level 0: depth counts the levels below it.
+        if (cost.depth - 1 > max.depth) refuse(context, `The ${kind} is nested ${cost.depth - 1} levels deep; at most ${max.depth}`, op);
+        if (cost.fields > max.fields) refuse(context, `The ${kind} selects ${cost.fields} fields (fragments expanded); at most ${max.fields}`, op);
+        if (cost.aliases > max.aliases) refuse(context, `The ${kind} has ${cost.aliases} aliased fields (fragments expanded); at most ${max.aliases}`, op);
+      },
+    };
+  };
+  return [rule];
+}
+
+/**
+ * graphql's own validation, after the cost rules and only when they pass: some
+ * of its rules are quadratic in repeated fields (1,100 copies of one field, within
+ * the parser's token limit, took ~0.9 s of OverlappingFieldsCanBeMerged).
+ */
+export function validateRequest(schema: GraphQLSchema, document: DocumentNode, limits: Partial<GraphQLCostLimits> = {}): readonly GraphQLError[] {
+  const tooCostly = validate(schema, document, costRules(limits));
+  return tooCostly.length > 0 ? tooCostly : validate(schema, document);
+}
