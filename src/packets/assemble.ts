@@ -14,6 +14,7 @@ import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import type { Engine } from '../engine/index.js';
 import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
 import { loadPdf, mergePDFs } from '../pdf/index.js';
+import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import type { FillSignatureField } from '../fill/index.js';
@@ -164,6 +165,9 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
   }
 
+  // Unique within the packet (numbered as the zip numbers them), so each download URL names one document.
+  uniquePdfFileNames(files.map((f) => f.filename)).forEach((name, k) => (files[k]!.filename = name));
+
   const merge = options.hooks?.mergePdfs ?? kernelMerge;
   let merged: AssembledPacket['merged'];
   if (request.mergePDFs) {
@@ -189,8 +193,9 @@ interface BuiltFile {
   fieldInputs: Map<string, TemplateInput['fields'][number]>;
 }
 
-function pdfName(name: string): string {
-  return /\.pdf$/i.test(name) ? name : `${name.replace(/\.(docx?|html?|md)$/i, '')}.pdf`;
+/** A document's name: `name` with `.docx`/`.html`/`.md` replaced by `.pdf`, made safe (src/format: no separators, `..`, controls or bidi characters, ≤ 255 bytes). */
+function pdfName(name: string, fallback = 'document'): string {
+  return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
 async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<BuiltFile> {
@@ -293,7 +298,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
     if (input) fieldInputs.set(id, input);
   }
 
-  return { pdf: base, ...(template ? { template } : {}), pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback), title, placed, fieldInputs };
+  return { pdf: base, ...(template ? { template } : {}), pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback, file.id), title, placed, fieldInputs };
 }
 
 /** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */

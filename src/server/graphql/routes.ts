@@ -134,13 +134,18 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   api.get<{ Params: { eid: string; filename: string } }>('/api/document-group/:eid/:filename', async (request, reply) => {
     const { service, store } = await options.backend.get();
     await completeGroup(store, request.params.eid);
-    const doc = (await service.groupDocuments(request.params.eid)).find((d) => d.filename === request.params.filename);
+    const docs = await service.groupDocuments(request.params.eid);
+    // Found by its cleaned entry name (what download URLs carry), else by the raw name a packet stored before #28 has.
+    const names = zipEntryNames(docs.map((d) => d.filename));
+    let k = names.indexOf(request.params.filename);
+    if (k < 0) k = docs.findIndex((d) => d.filename === request.params.filename);
+    const doc = docs[k];
     if (!doc) throw new NotFoundError(`No document "${request.params.filename}" in group "${request.params.eid}"`, 'filename');
     await reply
       .code(200)
       .type('application/pdf')
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', attachment(doc.filename))
+      .header('content-disposition', attachment(names[k]!))
       .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
   });
 }
