@@ -11,7 +11,8 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { pageText } from './helpers/pdf.js';
-import { pdfsig, tempDir } from './helpers/signing.js';
+import { activeContentPdf, activeMarkersIn } from './helpers/active-pdf.js';
+import { pdfsig, tempDir, tool } from './helpers/signing.js';
 import { startSigningServer } from './helpers/signing-page.js';
 import { tokenOf } from './helpers/workflow.js';
 import { basic, PROD_KEY, type TestServer } from './server-setup.js';
@@ -40,7 +41,7 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 }
 
 const CREATE = `mutation($name: String, $files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: $name, files: $files, signers: $signers){
-  eid documentGroup { eid files signers { eid } } } }`;
+  eid warnings documentGroup { eid files signers { eid } } } }`;
 
 /** Signs the packet's one signer (a typed signature) and returns its group eid and files once complete. */
 async function signAll(created: { eid: string; documentGroup: { eid: string; signers: Array<{ eid: string }> } }, text = 'Ada Signer') {
@@ -158,4 +159,43 @@ describe('signer input (#28 finding 9)', () => {
     expect(text).toContain('eci lA');
     expect(text).not.toMatch(/[\u0000\u202E\u200B]/);
   }, 60_000);
+});
+
+describe('active content in uploads (#28 finding 8)', () => {
+  it('OpenAction JavaScript, page /AA, a Launch link, embedded payload.exe and XFA are removed with a warning; the sealed download holds none of them and validates', async () => {
+    const upload = await activeContentPdf();
+    // The upload really carries them (uncompressed, so the bytes show it).
+    expect(activeMarkersIn(upload)).toEqual(expect.arrayContaining(['app.alert', '/Launch', 'payload.exe', '/OpenAction', '/AA', '/XFA', '/FileAttachment']));
+    const file = { data: Buffer.from(upload).toString('base64'), filename: 'contract.pdf', mimetype: 'application/pdf' };
+    const created = await graphql(CREATE, { name: 'Hostile upload', files: [{ id: 'up', title: 'Contract', file, fields: [signatureField] }], signers: [signer('up')] });
+    expect(created.status, JSON.stringify(created.body.errors)).toBe(200);
+    const packet = created.body.data!.createEtchPacket;
+    expect(packet.warnings).toHaveLength(1);
+    expect(packet.warnings[0]).toMatch(/^files\[0\]\.file: removed active content: /);
+    for (const what of ['XFA form', 'OpenAction JavaScript', 'embedded files', 'page 1 /AA', 'page 1 Link Launch action']) expect(packet.warnings[0]).toContain(what);
+    // The warning stays on the packet.
+    const read = await graphql('query($eid: String!){ etchPacket(eid: $eid){ warnings } }', { eid: packet.eid });
+    expect(read.body.data!.etchPacket.warnings).toEqual(packet.warnings);
+
+    const done = await signAll(packet);
+    const zip = await fetch(`${server.base}/api/document-group/${done.documentGroup.eid}.zip`, { headers: auth });
+    expect(zip.status).toBe(200);
+    const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const sealed = entries['contract.pdf']!;
+    expect(sealed).toBeDefined();
+    // Not in the bytes at all (no earlier revision keeps them), and not in any object qpdf reads.
+    const raw = Buffer.from(sealed).toString('latin1');
+    for (const m of ['app.alert', 'payload.exe', 'MZ-payload', '/Launch', '/JavaScript', '/OpenAction', '/XFA', '/FileAttachment', '/EmbeddedFile']) expect(raw, m).not.toContain(m);
+    const pdfFile = path.join(tmp.dir, 'hostile-sealed.pdf');
+    await writeFile(pdfFile, sealed);
+    const json = JSON.parse((await tool('qpdf', ['--json', pdfFile])).stdout) as { attachments: Record<string, unknown>; qpdf: [unknown, Record<string, unknown>] };
+    expect(json.attachments).toEqual({});
+    const keys = JSON.stringify(json.qpdf[1]);
+    for (const k of ['"/AA"', '"/OpenAction"', '"/JavaScript"', '"/Launch"', '"/EmbeddedFiles"', '"/XFA"', '"/FileAttachment"']) expect(keys, k).not.toContain(k);
+    // The harmless web link stays.
+    expect(keys).toContain('https://example.com/terms');
+    const report = await pdfsig(pdfFile);
+    expect(report.signatures.at(-1)?.valid, report.text).toBe(true);
+    expect(report.signatures.at(-1)?.total, report.text).toBe(true);
+  }, 120_000);
 });
