@@ -20,13 +20,6 @@ export function replaceControls(s: string, by: string): string {
   return s.replace(CONTROL, by);
 }
 
-/** Whether `s` holds a control, bidi or zero-width format character. */
-export function hasUnsafeText(s: string): boolean {
-  INVISIBLE.lastIndex = 0;
-  CONTROL.lastIndex = 0;
-  return INVISIBLE.test(s) || CONTROL.test(s);
-}
-
 /** Single-line text a person typed, made safe to draw and store: invisibles removed, controls become spaces, runs of white space one space, trimmed. */
 export function cleanTypedText(s: string): string {
   return replaceControls(withoutInvisibles(s.normalize('NFC')), ' ').replace(/\s+/g, ' ').trim();
