@@ -155,8 +155,9 @@ function stripActions(doc: PDFDocument, dict: PDFDict, where: string, removed: S
 function actionDanger(doc: PDFDocument, first: PDFDict, onlyGoTo: boolean): string | undefined {
   const seen = new Set<PDFDict>();
   const stack: PDFObject[] = [first];
-  while (stack.length > 0) {
-    if (seen.size > MAX_CHAIN) return 'malformed';
+  // Counted in steps, not dictionaries: an array holding itself (through a reference) has none.
+  for (let steps = 0; stack.length > 0; steps++) {
+    if (steps > MAX_CHAIN) return 'malformed';
     const obj = doc.context.lookup(stack.pop());
     if (obj === undefined) continue;
     if (obj instanceof PDFArray) {
@@ -182,7 +183,7 @@ function stripFields(doc: PDFDocument, removed: Set<string>): void {
   if (!(form instanceof PDFDict)) return;
   const stack: PDFObject[] = [form.get(PDF.Fields)].filter((x): x is PDFObject => x !== undefined);
   const seen = new Set<PDFDict>();
-  while (stack.length > 0 && seen.size < MAX_ITEMS) {
+  for (let steps = 0; stack.length > 0 && steps < MAX_ITEMS; steps++) {
     const obj = doc.context.lookup(stack.pop());
     if (obj instanceof PDFArray) {
       for (let i = 0; i < obj.size(); i++) stack.push(obj.get(i));
@@ -201,7 +202,7 @@ function stripOutlines(doc: PDFDocument, removed: Set<string>): void {
   if (!(root instanceof PDFDict)) return;
   const stack: PDFObject[] = [root];
   const seen = new Set<PDFDict>();
-  while (stack.length > 0 && seen.size < MAX_ITEMS) {
+  for (let steps = 0; stack.length > 0 && steps < MAX_ITEMS; steps++) {
     const item = doc.context.lookup(stack.pop());
     if (!(item instanceof PDFDict) || seen.has(item)) continue;
     seen.add(item);
