@@ -22,7 +22,9 @@ const PDF = '.pdf';
 export function safeBaseName(name: string, maxBytes = MAX_FILE_NAME_BYTES - PDF.length): string {
   let s = replaceControls(withoutInvisibles(name.normalize('NFC')), ' ')
     .replace(/[\\/:*?"<>|]/g, '_')
-    .replace(/\s+/g, ' ')
+    .replace(/[^\S ]/g, ' ')
+    // Only runs: `/\s+/g` replaces every single space too, 2.3 s for a megabyte of `. . .`.
+    .replace(/ {2,}/g, ' ')
     .replace(/\.{2,}/g, '.')
     .trim()
     .replace(/\.pdf$/i, '')

@@ -25,10 +25,11 @@ export interface SigningRoutesOptions {
 }
 
 /**
- * What the signing page posts, bounded (413 on `body`; nesting is bounded for every JSON body, see ../json.ts):
- * a submission holds at most 50,000 drawn points (~1.5 MB as JSON) and the list of accepted boxes; details a name and an email.
+ * What the signing page posts, bounded whatever the server's JSON limit for fills is (413 on `body`;
+ * nesting is bounded for every JSON body, see ../json.ts): a submission is a drawing (the page's
+ * strokes run to tens of KB) and the list of accepted boxes, details a name and an email.
  */
-export const SIGNER_BODY_BYTES = { submit: 2 * 1024 * 1024, details: 16 * 1024 } as const;
+export const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
 
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };
