@@ -105,7 +105,7 @@ describe('generate-pdf: file name from title', () => {
       expect(name).not.toMatch(/["\\/\r\n\u202E]/);
       expect(name.endsWith('.pdf')).toBe(true);
     }
-    expect(n.star).toBe('a_b X-Injected_ 1_..__etc_passwdfdp.exe.pdf');
+    expect(n.star).toBe('a_b X-Injected_ 1_.__etc_passwdfdp.exe.pdf');
   });
 
   it('does not double .pdf, trims dots and spaces, and cuts very long titles', async () => {
@@ -178,7 +178,8 @@ describe('hostile titles', () => {
     const n = 500_000;
     for (const [title, expected] of [
       [`a${'. '.repeat(n)}b`, 'a.pdf'],
-      [`a ${'.'.repeat(2 * n)}b`, 'a.pdf'],
+      // A run of dots is one dot (no `..` in a name, #28).
+      [`a ${'.'.repeat(2 * n)}b`, 'a .b.pdf'],
       [`${'x'.repeat(118)}${' .'.repeat(n)}`, `${'x'.repeat(118)}.pdf`],
       [`.. report${' .'.repeat(n)}`, 'report.pdf'],
     ] as const) {
@@ -190,11 +191,33 @@ describe('hostile titles', () => {
   });
 
   it('document-group zips number 100,000 documents of one name in linear time (8,000 took 21 s)', () => {
-    expect(zipEntryNames(['a.pdf', 'a.pdf', 'a (2).pdf', 'a.pdf', 'b', 'b', 'A.PDF', 'a.pdf'])).toEqual(['a.pdf', 'a (2).pdf', 'a (2) (2).pdf', 'a (3).pdf', 'b', 'b (2)', 'A.PDF', 'a (4).pdf']);
+    // Every entry ends in .pdf; names that differ only in case clash (case-blind file systems).
+    expect(zipEntryNames(['a.pdf', 'a.pdf', 'a (2).pdf', 'a.pdf', 'b', 'b', 'A.PDF', 'a.pdf'])).toEqual(['a.pdf', 'a (2).pdf', 'a (2) (2).pdf', 'a (3).pdf', 'b.pdf', 'b (2).pdf', 'A (4).pdf', 'a (5).pdf']);
     const started = Date.now();
     const names = zipEntryNames(Array<string>(100_000).fill('contract.pdf'));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(new Set(names).size).toBe(100_000);
     expect(names.at(-1)).toBe('contract (100000).pdf');
+  });
+
+  it('zip entry names of stored hostile filenames: no separators, `..`, drive colons, controls or bidi characters, ≤ 255 bytes, unique (#28)', () => {
+    const hostile = ['../../../etc/evil.pdf', '/abs/path.pdf', 'C:\\win\\evil.pdf', '..\\..\\evil.pdf', `${'n'.repeat(5000)}.pdf`, 'evil.pdf\u0000.exe', 'invoice\u202Efdp.exe', '\u200b', '日本語'.repeat(200), '😀'.repeat(100), '😀'.repeat(100)];
+    const names = zipEntryNames(hostile);
+    expect(names.slice(0, 4)).toEqual(['_._._etc_evil.pdf', '_abs_path.pdf', 'C__win_evil.pdf', '_._evil.pdf']);
+    expect(names[5]).toBe('evil.pdf .exe.pdf');
+    expect(names[6]).toBe('invoicefdp.exe.pdf');
+    expect(names[7]).toBe('document.pdf');
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    for (const n of names) {
+      expect(n).not.toMatch(/[\\/:\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|\.\.|^\./u);
+      expect(n.endsWith('.pdf')).toBe(true);
+      expect(Buffer.byteLength(n)).toBeLessThanOrEqual(255);
+      // Cut on a character boundary: no lone surrogate, no U+FFFD from a split UTF-8 sequence.
+      expect(Buffer.from(n).toString('utf8')).toBe(n);
+      expect(n).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+    expect(names[10]).toMatch(/^😀+ \(2\)\.pdf$/u);
+    // Cleaning is idempotent: names a packet stored already cleaned come back unchanged.
+    expect(zipEntryNames(names)).toEqual(names);
   });
 });

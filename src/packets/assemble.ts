@@ -13,7 +13,8 @@ import { CastpressError, InvalidPdfError, NotFoundError, ValidationError, type F
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
 import type { Engine } from '../engine/index.js';
 import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
-import { loadPdf, mergePDFs } from '../pdf/index.js';
+import { mergePDFs, stripActiveContent } from '../pdf/index.js';
+import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import type { FillSignatureField } from '../fill/index.js';
@@ -87,6 +88,8 @@ export interface AssembledPacket {
   /** With `mergePDFs`: the one PDF signers sign, and every field placed in it. */
   merged?: { filename: string; pdf: Uint8Array; pageCount: number; fields: MergedField[] };
   plan: PacketPlan;
+  /** What the caller should know about the documents: active content removed from uploads, one line per file (`files[i].file: removed …`). */
+  warnings: string[];
 }
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
@@ -164,6 +167,9 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
   }
 
+  // Unique within the packet (numbered as the zip numbers them), so each download URL names one document.
+  uniquePdfFileNames(files.map((f) => f.filename)).forEach((name, k) => (files[k]!.filename = name));
+
   const merge = options.hooks?.mergePdfs ?? kernelMerge;
   let merged: AssembledPacket['merged'];
   if (request.mergePDFs) {
@@ -172,7 +178,8 @@ async function assembleWith(engine: Engine, body: unknown, options: AssembleOpti
     pdf = await write(pdf, mergedFields.filter(isSignerFilled));
     merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
   }
-  return { request, files, merged, plan };
+  const warnings = built.flatMap((b, i) => (b.removed.length > 0 ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`] : []));
+  return { request, files, merged, plan, warnings };
 }
 
 
@@ -187,10 +194,13 @@ interface BuiltFile {
   placed: PlacedField[];
   /** The fill engine's field object for each fill field, by id. */
   fieldInputs: Map<string, TemplateInput['fields'][number]>;
+  /** Active content removed from an upload (src/pdf `stripActiveContent`). */
+  removed: string[];
 }
 
-function pdfName(name: string): string {
-  return /\.pdf$/i.test(name) ? name : `${name.replace(/\.(docx?|html?|md)$/i, '')}.pdf`;
+/** A document's name: `name` with `.docx`/`.html`/`.md` replaced by `.pdf`, made safe (src/format: no separators, `..`, controls or bidi characters, ≤ 255 bytes). */
+function pdfName(name: string, fallback = 'document'): string {
+  return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
 async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<BuiltFile> {
@@ -202,6 +212,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
   let title: string | undefined;
   let nameFallback: string;
   let template: Template | undefined;
+  let removed: string[] = [];
 
   switch (file.kind) {
     case 'template': {
@@ -224,7 +235,8 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
           : docx instanceof DocxConverter
             ? await docx.convert(file.bytes, `${at}.file`)
             : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
-      await loadPdf(base, `${at}.file`);
+      // Active content (scripts, launch and automatic actions, embedded files, XFA) is removed before anything is built on the upload (#28).
+      ({ pdf: base, removed } = await stripActiveContent(base, `${at}.file`));
       tagSource = base;
       title = file.title;
       nameFallback = file.filename ?? file.id;
@@ -293,7 +305,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
     if (input) fieldInputs.set(id, input);
   }
 
-  return { pdf: base, ...(template ? { template } : {}), pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback), title, placed, fieldInputs };
+  return { pdf: base, ...(template ? { template } : {}), removed, pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback, file.id), title, placed, fieldInputs };
 }
 
 /** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { collect, formatPath, isPlainObject, parseGenerateRequest, type DataDecryptor, type FillData } from '../schema/index.js';
 import { isAttachableType, packetField, type PacketField } from './field.js';
+import { cleanTypedText } from '../format/index.js';
 
 /** Default token lifetimes of the spec (minutes). */
 export const TOKEN_MINUTES_MAX = 86_400;
@@ -40,9 +41,18 @@ const enableEmails = z.unknown().optional().transform((v, ctx): true | EmailName
 
 const signerFieldRef = z.object({ fileId: z.string().min(1), fieldId: z.string().min(1) });
 
+/**
+ * A signer's name as it is drawn (name fields, certificate) and mailed: controls, bidi overrides and
+ * zero-width characters removed (#28). Emails need no cleaning: the address check admits none of them.
+ */
+export const signerName = z
+  .string()
+  .transform(cleanTypedText)
+  .pipe(z.string().min(1, 'Must not be empty (control, bidi and zero-width characters do not count)').max(500));
+
 const signerSchema = z.object({
   id: z.string().min(1),
-  name: z.string().trim().min(1).optional(),
+  name: signerName.optional(),
   email: z.email({ error: 'Must be a valid email address' }).optional(),
   signerType: z.enum(SIGNER_TYPES).default('email'),
   signatureMode: z.enum(['draw', 'text']).default('draw'),

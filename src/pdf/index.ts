@@ -4,6 +4,7 @@
  * original bytes stay an exact prefix of the output.
  */
 export { loadPdf } from './load.js';
+export { stripActiveContent, type StrippedPdf } from './active-content.js';
 export { decodeCapped } from './decode.js';
 export { isShortText } from './structure.js';
 export { displayMatrix, frameOf, toDisplay, turnMatrix, userRect, type Matrix, type PageFrame, type Rotation } from './page-frame.js';

@@ -13,6 +13,11 @@ import { normalizeStructure } from './structure.js';
  * document do not throw on hostile input.
  */
 export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFDocument> {
+  return (await loadPdfReporting(bytes, property)).doc;
+}
+
+/** `loadPdf`, and whether it dropped XFA (stripActiveContent reports it). */
+export async function loadPdfReporting(bytes: Uint8Array, property = 'pdf'): Promise<{ doc: PDFDocument; droppedXfa: boolean }> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
     throw new InvalidPdfError('Not a PDF: no bytes', property);
   }
@@ -20,17 +25,18 @@ export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFD
     throw new InvalidPdfError('Not a PDF: no %PDF- header', property);
   }
   const doc = await parse(bytes, property);
+  let droppedXfa = false;
   try {
     const problem = normalizeStructure(doc);
     if (problem) throw new Error(problem);
     assertReadable(doc);
     if (doc.context.isDecrypted) dropEncryptionDictionary(doc);
-    dropXfa(doc);
+    droppedXfa = dropXfa(doc);
     dropUsageRights(doc);
   } catch (e) {
     throw new InvalidPdfError(`Not a readable PDF: ${messageOf(e)}`, property, { cause: e });
   }
-  return doc;
+  return { doc, droppedXfa };
 }
 
 type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean, preserveXFA?: boolean) => PDFDocument;
@@ -103,10 +109,12 @@ function dropEncryptionDictionary(doc: PDFDocument): void {
 }
 
 /** XFA would override the AcroForm in viewers that support it, showing stale values. */
-function dropXfa(doc: PDFDocument): void {
+function dropXfa(doc: PDFDocument): boolean {
   const acroForm = doc.catalog.lookup(PDFName.of('AcroForm'));
-  if (acroForm instanceof PDFDict && acroForm.has(PDFName.of('XFA'))) acroForm.delete(PDFName.of('XFA'));
+  const had = acroForm instanceof PDFDict && acroForm.has(PDFName.of('XFA'));
+  if (had) acroForm.delete(PDFName.of('XFA'));
   if (doc.catalog.has(PDFName.of('NeedsRendering'))) doc.catalog.delete(PDFName.of('NeedsRendering'));
+  return had;
 }
 
 /**

@@ -100,6 +100,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     requestTimeout: options.requestTimeoutMs ?? 120_000,
     // Requests that arrive while closing get our typed 503 (hook below), not fastify's own body.
     return503OnClosing: false,
+    // A document's name (a path parameter of its download URL) is up to 255 bytes of UTF-8, 765 characters percent-encoded.
+    maxParamLength: 800,
   });
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.

@@ -1,12 +1,11 @@
 /**
  * The name a PDF response is saved under: the request's `title` (the spec: "PDF
  * metadata title, also used in the output filename"), made safe to be a file
- * name on any system, sent as RFC 6266 `Content-Disposition` with an ASCII
+ * name on any system (src/format's `safeBaseName`), sent as RFC 6266 `Content-Disposition` with an ASCII
  * `filename` for old clients and the exact name as RFC 8187 `filename*`.
  */
 
-/** Characters kept from a title (before `.pdf`); longer titles are cut, as file systems cap names at 255 bytes. */
-const MAX_NAME_CHARS = 120;
+import { safeBaseName } from '../format/index.js';
 
 /** Named with the title, or with a fallback chosen by the route (`document`, the template's EID). */
 export interface PdfName {
@@ -16,39 +15,6 @@ export interface PdfName {
   ascii: string;
   /** Whether the name came from a title (then `filename*` carries it exactly). */
   fromTitle: boolean;
-}
-
-/**
- * Controls (CR/LF would split the header), path separators and the characters
- * Windows refuses become `_` or go; zero-width and bidi controls go (they can
- * make `fdp.exe` display as `exe.pdf`); leading dots (hidden files, `..`) and
- * trailing dots and spaces (dropped by Windows) are trimmed; a `.pdf` the title
- * already ends with is not doubled.
- */
-export function safeBaseName(title: string): string {
-  let s = title
-    .normalize('NFC')
-    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/[\\/:*?"<>|]/g, '_')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\.pdf$/i, '')
-    .replace(/^[.\s]+/, '');
-  s = withoutTrailingDots(s);
-  const chars = Array.from(s);
-  if (chars.length > MAX_NAME_CHARS) s = withoutTrailingDots(chars.slice(0, MAX_NAME_CHARS).join(''));
-  return s;
-}
-
-/**
- * `s` without its trailing dots and white space, by a scan from the end: `/[.\s]+$/` is retried from
- * every character of a run that ends before another character, quadratic in a title like `a. . . .…b`.
- */
-function withoutTrailingDots(s: string): string {
-  let end = s.length;
-  while (end > 0 && /[.\s]/.test(s[end - 1]!)) end--;
-  return s.slice(0, end);
 }
 
 /** Accents dropped (é → e), anything else outside printable ASCII, and `%` (some clients decode it), become `_`. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { cleanTypedText } from '../format/index.js';
 import { formatPath, parseWith } from '../schema/index.js';
 
 /** A point of a stroke in the drawing's own units (signature_pad: CSS pixels, y down). */
@@ -61,7 +62,13 @@ const point = z.object({ x: coordinate, y: coordinate });
 /** signature_pad's `{points, penColor, …}` groups become their point lists (keeps error paths precise). */
 const stroke = z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'points' in v ? (v as { points: unknown }).points : v), z.array(point));
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a #rrggbb colour').optional();
-const text = z.string().max(LIMITS.textLength).refine((t) => t.trim().length > 0, 'Must not be empty');
+// Controls, bidi overrides and zero-width characters are removed before drawing (#28): text of only
+// those (NUL and U+202E) would otherwise draw an empty or garbled mark, and an override can reorder what a reader sees.
+const text = z
+  .string()
+  .max(LIMITS.textLength)
+  .transform(cleanTypedText)
+  .refine((t) => t.length > 0, 'Must not be empty (control, bidi and zero-width characters do not count)');
 
 const inputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('drawn'), strokes: z.array(stroke), color }),

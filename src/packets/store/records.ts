@@ -48,6 +48,8 @@ export interface PacketOptionsRecord {
   replyToName?: string;
   replyToEmail?: string;
   signaturePageOptions?: unknown;
+  /** Warnings of the assembly the client is shown (`EtchPacket.warnings`): active content removed from uploads (#28). */
+  warnings?: string[];
 }
 
 export interface DocumentRecord {

@@ -4,6 +4,7 @@
  * are a ValidationError on the argument's name.
  */
 import { z } from 'zod';
+import { signerName } from '../request.js';
 
 const eid = z.string().min(1).max(200);
 
@@ -18,7 +19,7 @@ export const updatePacketArgs = z.object({
 });
 export const updateSignerArgs = z.object({
   eid,
-  name: z.string().trim().min(1).max(500).nullish(),
+  name: signerName.nullish(),
   email: z.email({ error: 'Must be a valid email address' }).max(320).nullish(),
   activateIfPending: z.boolean().nullish(),
 });

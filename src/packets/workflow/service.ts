@@ -156,6 +156,7 @@ export class PacketService {
         replyToName: request.replyToName,
         replyToEmail: request.replyToEmail,
         signaturePageOptions: request.signaturePageOptions,
+        ...(assembled.warnings.length > 0 ? { warnings: assembled.warnings } : {}),
       },
       createdAt: now,
       updatedAt: now,

@@ -41,6 +41,8 @@ export interface EtchPacketView {
   updatedAt: string;
   completedAt: string | null;
   archivedAt: null;
+  /** What the server changed in the documents it was given (active content removed from uploads); empty when nothing. */
+  warnings: string[];
   documentGroup: {
     eid: string;
     status: string;
@@ -73,6 +75,7 @@ export function etchPacketView(
     updatedAt: iso(packet.updatedAt)!,
     completedAt: iso(packet.completedAt),
     archivedAt: null,
+    warnings: packet.options.warnings ?? [],
     documentGroup: {
       eid: packet.groupEid,
       status: packet.status,

@@ -146,13 +146,18 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
     const scope = options.scopeOf(request);
     const { service, store } = await options.backend.get();
     await completeGroup(store, request.params.eid, scope);
-    const doc = (await service.groupDocuments(request.params.eid, scope)).find((d) => d.filename === request.params.filename);
+    const docs = await service.groupDocuments(request.params.eid, scope);
+    // Found by its cleaned entry name (what download URLs carry), else by the raw name a packet stored before #28 has.
+    const names = zipEntryNames(docs.map((d) => d.filename));
+    let k = names.indexOf(request.params.filename);
+    if (k < 0) k = docs.findIndex((d) => d.filename === request.params.filename);
+    const doc = docs[k];
     if (!doc) throw new NotFoundError(`No document "${request.params.filename}" in group "${request.params.eid}"`, 'filename');
     await reply
       .code(200)
       .type('application/pdf')
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', attachment(doc.filename))
+      .header('content-disposition', attachment(names[k]!))
       .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
   });
 }

@@ -61,6 +61,8 @@ type EtchPacket {
   archivedAt: String
   createdAt: String
   updatedAt: String
+  "What castpress changed in the documents it was given: active content removed from uploads (#28)."
+  warnings: [String!]
   documentGroup: DocumentGroup
 }
 

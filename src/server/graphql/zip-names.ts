@@ -1,21 +1,12 @@
 /**
- * Names of a document group's zip entries: each document's filename, a repeated one numbered
- * `name (2).pdf`, `name (3).pdf`… Each filename remembers the number it reached, so k documents
- * named alike cost k lookups, not k²/2 (8,000 took 21 s on the request thread).
+ * Names of a document group's zip entries and per-file downloads: each document's filename cleaned
+ * (src/format `uniquePdfFileNames`: no separators, `..`, drive colons, control, bidi or zero-width
+ * characters, at most 255 bytes, `.pdf`) and a repeat numbered `name (2).pdf`, `name (3).pdf`…
+ * Packets made since #28 store names already in this form; older ones are cleaned here.
  */
-export function zipEntryNames(filenames: string[]): string[] {
-  const used = new Set<string>();
-  const reached = new Map<string, number>();
-  return filenames.map((filename) => {
-    let name = filename;
-    if (used.has(name)) {
-      // Numbers below the one reached were all taken when they were tried, and names are never freed.
-      let i = reached.get(filename) ?? 2;
-      do name = filename.replace(/(\.pdf)?$/i, ` (${i++})$1`);
-      while (used.has(name));
-      reached.set(filename, i);
-    }
-    used.add(name);
-    return name;
-  });
+import { uniquePdfFileNames } from '../../format/index.js';
+
+export function zipEntryNames(filenames: readonly string[]): string[] {
+  return uniquePdfFileNames(filenames);
 }
+

@@ -24,6 +24,13 @@ export interface SigningRoutesOptions {
   publicUrl?: string;
 }
 
+/**
+ * What the signing page posts, bounded whatever the server's JSON limit for fills is (413 on `body`;
+ * nesting is bounded for every JSON body, see ../json.ts): a submission is a drawing (the page's
+ * strokes run to tens of KB) and the list of accepted boxes, details a name and an email.
+ */
+export const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
+
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };
 
@@ -114,7 +121,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
   });
 
   // The signer's own name/email (allowNameChange / allowEmailChange), before finishing.
-  app.post<{ Params: Params }>('/sign/:signerEid/details', async (request, reply) => {
+  app.post<{ Params: Params }>('/sign/:signerEid/details', { bodyLimit: SIGNER_BODY_BYTES.details }, async (request, reply) => {
     const signerEid = request.params.signerEid;
     if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) });
     const body = (request.body ?? {}) as { token?: unknown; name?: unknown; email?: unknown };
@@ -133,7 +140,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     }
   });
 
-  app.post<{ Params: Params }>('/sign/:signerEid/submit', async (request: FastifyRequest<{ Params: Params }>, reply) => {
+  app.post<{ Params: Params }>('/sign/:signerEid/submit', { bodyLimit: SIGNER_BODY_BYTES.submit }, async (request: FastifyRequest<{ Params: Params }>, reply) => {
     const signerEid = request.params.signerEid;
     if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null });
     const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown; accepted?: unknown };
