@@ -188,6 +188,29 @@ describe('the sanitizer', () => {
     await expect(sanitizeDocx(zipSync(many))).rejects.toMatchObject({ status: 413, message: expect.stringContaining('2001 zip entries') });
     await expect(sanitizeDocx(buildDocx([[{ text: 'x'.repeat(5_000) }]]), { maxInflatedBytes: 1_000 })).rejects.toMatchObject({ status: 413 });
   });
+
+  it('scans broken markup in time linear in its size (unclosed tags, comments, CDATA, attribute runs)', async () => {
+    const doc = (n: number) => {
+      const files = unzipSync(buildDocx([[{ text: 'x' }]]));
+      const junk = (unit: string) => unit.repeat(Math.ceil(n / unit.length / 5));
+      files['word/document.xml'] = strToU8(`<w:document>${junk('<w:fldChar ')}${junk('<w:instrText><![CDATA[')}${junk('<!--')}<w:fldSimple ${'a'.repeat(n / 5)}`);
+      files['word/_rels/document.xml.rels'] = strToU8(`<Relationships>${junk('<Relationship Id="x" ')}`);
+      return zipSync(files);
+    };
+    const small = doc(128 << 10);
+    const large = doc(4 << 20);
+    // Best of five each, interleaved, so a burst of load on this shared machine hits both sizes.
+    const best = [Infinity, Infinity];
+    for (let i = 0; i < 5; i++) {
+      for (const [k, docx] of [small, large].entries()) {
+        const started = performance.now();
+        await sanitizeDocx(docx);
+        best[k] = Math.min(best[k]!, performance.now() - started);
+      }
+    }
+    // 32x the bytes: linear is ~32x the time, quadratic ~1,000x; the margin is for a loaded machine.
+    expect(best[1]! / best[0]!).toBeLessThan(200);
+  });
 });
 
 describe('limits of the conversion process', () => {

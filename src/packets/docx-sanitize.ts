@@ -31,9 +31,14 @@ export const FETCHING_FIELDS: ReadonlySet<string> = new Set(['INCLUDEPICTURE', '
 const LINK_ELEMENTS: ReadonlySet<string> = new Set(['hyperlink', 'hlinkClick', 'hlinkHover', 'hlinkMouseOver']);
 
 const NAME = '[A-Za-z_][\\w.-]*';
-const ATTRS = `(?:[^>"']|"[^"]*"|'[^']*')*?`;
-const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const HIDDEN = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g;
+// No `<` inside a tag (well-formed XML escapes it in values): a scan for one tag never runs past the
+// next `<`, so scanning a part is linear however its tags are broken. Written as an unrolled loop
+// (one way to match any text), so a failed tag is given up without trying other splits. A
+// self-closing tag's `/` ends up in this group (`selfClosing`).
+const ATTRS = `[^<>"']*(?:(?:"[^"<]*"|'[^'<]*')[^<>"']*)*`;
+const selfClosing = (attrText: string) => attrText.endsWith('/');
+// A name starts the tag text or follows white space: a long run without `=` is tried from one place only.
+const ATTR = /(?:^|(?<=\s))([^\s=/>"']+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -51,15 +56,34 @@ function decode(s: string): string {
   });
 }
 
-/** Character data as the parser would see it: CDATA kept raw, comments dropped, references decoded. */
+/**
+ * Comments, CDATA sections and processing instructions, found with one indexOf for each end
+ * (a lazy regex would rescan to the end of the part for every unclosed one). One left open runs to the end.
+ */
+function hiddenSpans(s: string): Array<{ start: number; end: number; cdata: boolean; closed: boolean }> {
+  const spans: Array<{ start: number; end: number; cdata: boolean; closed: boolean }> = [];
+  const open = /<!--|<!\[CDATA\[|<\?/g;
+  let m: RegExpExecArray | null;
+  while ((m = open.exec(s)) !== null) {
+    const close = m[0] === '<!--' ? '-->' : m[0] === '<?' ? '?>' : ']]>';
+    const at = s.indexOf(close, m.index + m[0].length);
+    const end = at < 0 ? s.length : at + close.length;
+    spans.push({ start: m.index, end, cdata: m[0] !== '<!--' && m[0] !== '<?', closed: at >= 0 });
+    open.lastIndex = end;
+  }
+  return spans;
+}
+
+/** Character data as the parser would see it: CDATA kept raw, comments and tags dropped, references decoded. */
 function textContent(s: string): string {
   let out = '';
   let last = 0;
-  for (const m of s.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<[^>]*>/g)) {
-    out += decode(s.slice(last, m.index)) + (m[1] ?? '');
-    last = m.index + m[0].length;
+  for (const h of hiddenSpans(s)) {
+    out += decode(s.slice(last, h.start).replace(/<[^<>]*>?/g, ''));
+    if (h.cdata) out += s.slice(h.start + 9, h.closed ? h.end - 3 : h.end);
+    last = h.end;
   }
-  return out + decode(s.slice(last));
+  return out + decode(s.slice(last).replace(/<[^<>]*>?/g, ''));
 }
 
 const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
@@ -83,7 +107,15 @@ function attributes(s: string): Attr[] {
 }
 
 /** Same length, same offsets, nothing a scan could mistake for markup. */
-const mask = (s: string) => s.replace(HIDDEN, (m) => ' '.repeat(m.length));
+function mask(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const h of hiddenSpans(s)) {
+    out += s.slice(last, h.start) + ' '.repeat(h.end - h.start);
+    last = h.end;
+  }
+  return out + s.slice(last);
+}
 
 interface Edit {
   start: number;
@@ -135,7 +167,7 @@ function sourceOf(relsPart: string): string | undefined {
 /** Every attribute value in a part → the local names of the elements carrying it. */
 function referencesIn(text: string): Map<string, Set<string>> {
   const refs = new Map<string, Set<string>>();
-  for (const m of mask(text).matchAll(new RegExp(`<(${NAME}(?::${NAME})?)(?=[\\s/>])(${ATTRS})\\/?>`, 'g'))) {
+  for (const m of mask(text).matchAll(new RegExp(`<(${NAME}(?::${NAME})?)(?=[\\s/>])(${ATTRS})>`, 'g'))) {
     const element = localName(m[1]!);
     for (const a of attributes(m[2]!)) {
       const set = refs.get(a.value) ?? new Set<string>();
@@ -152,9 +184,10 @@ const leavesPackage = (target: string, mode: string | undefined) =>
 function sanitizeRels(part: string, text: string, source: string | undefined, report: SanitizeReport): string {
   const edits: Edit[] = [];
   let refs: Map<string, Set<string>> | undefined;
-  const re = new RegExp(`<(?:${NAME}:)?Relationship(?=[\\s/>])(${ATTRS})(?:\\/>|>[\\s\\S]*?<\\/(?:${NAME}:)?Relationship\\s*>)`, 'g');
+  const re = new RegExp(`<((?:${NAME}:)?Relationship)(?=[\\s/>])(${ATTRS})>`, 'g');
   for (const m of mask(text).matchAll(re)) {
-    const attrs = new Map(attributes(m[1]!).map((a) => [a.local, a.value]));
+    const list = attributes(m[2]!);
+    const attrs = new Map(list.map((a) => [a.local, a.value]));
     const id = attrs.get('Id') ?? '';
     const target = attrs.get('Target') ?? '';
     if (!leavesPackage(target, attrs.get('TargetMode'))) continue;
@@ -163,7 +196,16 @@ function sanitizeRels(part: string, text: string, source: string | undefined, re
       refs ??= source === undefined ? new Map() : referencesIn(source);
       if ([...(refs.get(id) ?? [])].every((e) => LINK_ELEMENTS.has(e) || e === 'Relationship')) continue;
     }
-    edits.push({ start: m.index, end: m.index + m[0].length, text: '' });
+    if (selfClosing(m[2]!)) edits.push({ start: m.index, end: m.index + m[0].length, text: '' });
+    else {
+      // Not self-closing (Word never writes that): finding its end tag could rescan the part, so the
+      // element stays with its target emptied and its mode internal, which leads nowhere.
+      const at = m.index + 1 + m[1]!.length;
+      for (const a of list) {
+        if (a.local === 'Target') edits.push({ start: at + a.start, end: at + a.end, text: '' });
+        if (a.local === 'TargetMode') edits.push({ start: at + a.start, end: at + a.end, text: 'Internal' });
+      }
+    }
     report.relationships.push(`${part}#${id} → ${target}`);
   }
   return applyEdits(text, edits);
@@ -193,10 +235,11 @@ function neutraliseFields(part: string, text: string, report: SanitizeReport): s
     for (const [start, end] of f.ranges) edits.push({ start, end, text: '' });
     report.fields.push(`${part}: ${f.computedName ? '?' : name}`);
   };
-  const re = new RegExp(`<(${NAME}:)?(fldChar|instrText|delInstrText|fldSimple|mailMerge)(?=[\\s/>])(${ATTRS})(\\/?)>`, 'g');
+  const re = new RegExp(`<(${NAME}:)?(fldChar|instrText|delInstrText|fldSimple|mailMerge)(?=[\\s/>])(${ATTRS})>`, 'g');
   let m: RegExpExecArray | null;
   while ((m = re.exec(masked)) !== null) {
-    const [whole, prefix = '', local, attrText = '', selfClosing] = m;
+    const [whole, prefix = '', local, attrText = ''] = m;
+    const empty = selfClosing(attrText);
     const attrsAt = m.index + 1 + prefix.length + local!.length;
     const attrs = attributes(attrText);
     if (local === 'fldChar') {
@@ -208,7 +251,7 @@ function neutraliseFields(part: string, text: string, report: SanitizeReport): s
       } else if (type === 'separate' && top) judge(top);
       else if (type === 'end' && top) judge(stack.pop()!);
     } else if (local === 'instrText' || local === 'delInstrText') {
-      if (selfClosing) continue;
+      if (empty) continue;
       const contentStart = m.index + whole.length;
       const close = new RegExp(`<\\/${prefix}${local}\\s*>`, 'g');
       close.lastIndex = contentStart;
@@ -232,8 +275,8 @@ function neutraliseFields(part: string, text: string, report: SanitizeReport): s
       // Mail merge names a data source to connect to; the document reads the same without it.
       const close = new RegExp(`<\\/${prefix}mailMerge\\s*>`, 'g');
       close.lastIndex = m.index;
-      const c = selfClosing ? null : close.exec(masked);
-      const end = selfClosing ? m.index + whole.length : c ? c.index + c[0].length : masked.length;
+      const c = empty ? null : close.exec(masked);
+      const end = empty ? m.index + whole.length : c ? c.index + c[0].length : masked.length;
       edits.push({ start: m.index, end, text: '' });
       report.mailMerge.push(part);
       re.lastIndex = end;
