@@ -223,10 +223,11 @@ describe('limits of the conversion process', () => {
 
   it('past its deadline inside the sandbox: 503, and nothing of it keeps running', { timeout: SLOW }, async () => {
     const hang = path.join(scratch, 'hang-soffice');
+    // The work folder lies inside the stand-in's folder (TMPDIR is scratch): both must be visible in the sandbox.
     await writeFile(hang, '#!/bin/sh\nsleep 317.25 &\nsleep 317.25\n');
     await chmod(hang, 0o755);
     const err = await convertDocxToPdf(buildDocx([[{ text: 'x' }]]), { soffice: hang, timeoutMs: 1_500 }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ name: 'ConversionError', status: 503 });
+    expect(err).toMatchObject({ name: 'ConversionError', status: 503, message: expect.stringContaining('did not finish within 1500 ms') });
     // The kernel ends the PID namespace when its init dies; give it a moment.
     for (let i = 0; i < 50 && (await leftovers('317.25')).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await leftovers('317.25')).toEqual([]);

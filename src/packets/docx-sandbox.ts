@@ -46,9 +46,10 @@ export function sandboxCommand(
   if (sandbox === 'bwrap') {
     env = { ...Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]]))), ...base, TMPDIR: o.workDir };
     const binds = READ_ONLY.flatMap((p) => ['--ro-bind-try', p, p]);
-    // An executable outside /usr (a tests' stand-in, an /opt install) is made visible too.
+    // An executable outside /usr (a test's stand-in, an /opt install) is made visible too: after the
+    // private /tmp, which would hide it, and before the work folder, which may lie inside it.
     const home = path.dirname(path.resolve(o.soffice));
-    if (!home.startsWith('/usr/')) binds.push('--ro-bind', home, home);
+    const exeBind = home.startsWith('/usr/') ? [] : ['--ro-bind', home, home];
     args = [
       '--unshare-net',
       '--unshare-pid',
@@ -65,6 +66,7 @@ export function sandboxCommand(
       '/dev',
       '--tmpfs',
       '/tmp',
+      ...exeBind,
       '--bind',
       o.workDir,
       o.workDir,
