@@ -69,7 +69,8 @@ describe('DOCX uploads', () => {
     await writeFile(fake, `#!/bin/sh\nsleep 30 &\necho $! > ${pidFile}\nwait\n`);
     await chmod(fake, 0o755);
     const started = Date.now();
-    const err = await convertDocxToPdf(tagged, { soffice: fake, timeoutMs: 800 }).catch((e: unknown) => e);
+    // Unsandboxed, so the stand-in can write its pid where the test reads it (the sandboxed deadline: packets-docx-network).
+    const err = await convertDocxToPdf(tagged, { soffice: fake, timeoutMs: 800, sandbox: 'none' }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(err).toMatchObject({ name: 'ConversionError', status: 503, message: expect.stringContaining('800 ms') });
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
@@ -93,7 +94,7 @@ describe('DOCX uploads', () => {
       `#!/bin/sh\nout=""; prev=""\nfor a in "$@"; do [ "$prev" = "--outdir" ] && out="$a"; prev="$a"; done\necho "+" >> ${log}\nsleep 0.3\nprintf '%%PDF-1.4 fake' > "$out/input.pdf"\necho "-" >> ${log}\n`,
     );
     await chmod(fake, 0o755);
-    const converter = new DocxConverter({ soffice: fake, maxConcurrent: 2 });
+    const converter = new DocxConverter({ soffice: fake, maxConcurrent: 2, sandbox: 'none' });
     const results = await Promise.all(Array.from({ length: 5 }, () => converter.convert(tagged)));
     expect(results.map((r) => Buffer.from(r).toString())).toEqual(Array(5).fill('%PDF-1.4 fake'));
     let now = 0;

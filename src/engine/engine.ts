@@ -8,7 +8,7 @@ import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
-import type { AssembledPacket, DocxConverter, PacketAssembler } from '../packets/index.js';
+import type { AssembledPacket, DocxConverter, DocxConverterOptions, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { EngineServices } from './services.js';
@@ -34,6 +34,8 @@ export interface EngineOptions {
   now?: () => Date;
   /** Time zone of the printed timestamp; default UTC. */
   timeZone?: string;
+  /** DOCX uploads' LibreOffice converter (concurrency, deadline, memory limit, network sandbox: src/packets/README.md). */
+  docx?: DocxConverterOptions;
 }
 
 export interface FillCallOptions {
@@ -257,7 +259,7 @@ export class Engine {
   async assemblePacket(request: unknown): Promise<AssembledPacket> {
     this.assertOpen();
     this.packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
-      const docx = new DocxConverter();
+      const docx = new DocxConverter(this.options.docx);
       const key = this.options.privateKey;
       return { docx, assembler: new PacketAssembler(this, key === undefined ? { docx } : { docx, privateKey: key }) };
     });

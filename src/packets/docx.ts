@@ -5,6 +5,10 @@
  * they may run at once, and a crashed one leaves nothing behind for the next.
  * The process runs in its own process group; at the deadline the whole group
  * (soffice.bin and its helpers) is killed.
+ *
+ * A DOCX can ask its reader to fetch (linked images, templates, OLE links, field codes):
+ * LibreOffice gets a copy with those removed (docx-sanitize.ts), runs without a network
+ * (bubblewrap, docx-sandbox.ts) and under a memory limit.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -13,9 +17,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.js';
+import { sandboxCommand, type DocxSandbox } from './docx-sandbox.js';
+import { sanitizeDocx } from './docx-sanitize.js';
+import type { ZipLimits } from './docx-zip.js';
 
 export const DOCX_MIMETYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const INSTALL_HINT = 'install the Debian package libreoffice-writer-nogui (scripts/setup.sh does)';
+const SANDBOX_HINT = "install the Debian package bubblewrap (scripts/setup.sh does), or set the converter's sandbox option to 'none' to convert with network access";
+/** Address space for one conversion: LibreOffice maps ~400 MB of libraries before reading a byte, a large document takes ~1 GB. */
+const DEFAULT_MEMORY_MB = 2048;
 
 export interface DocxConvertOptions {
   /** The LibreOffice executable; default: `soffice`, then `libreoffice`, on PATH. */
@@ -26,6 +36,21 @@ export interface DocxConvertOptions {
   property?: string;
   /** Aborting kills the conversion's process group (503). */
   signal?: AbortSignal;
+  /**
+   * How LibreOffice is kept off the network. `bwrap` (default): inside bubblewrap with no
+   * network; when bubblewrap is missing or cannot make its namespaces, conversions fail
+   * with a 503 rather than run unconfined. `none`: no sandbox, an explicit choice for hosts
+   * that cannot run bubblewrap: only the sanitizer then stands between a DOCX and the network.
+   */
+  sandbox?: DocxSandbox;
+  /** The bubblewrap executable; default `bwrap` on PATH. */
+  bwrap?: string;
+  /** Address-space limit of the conversion (RLIMIT_AS) in MiB; default 2048; 0 for none. */
+  memoryLimitMb?: number;
+  /** Bounds on the DOCX zip (entries, inflated bytes) read by the sanitizer. */
+  zip?: ZipLimits;
+  /** Set to false only by tests that show the sandbox holds on its own: the DOCX is converted as uploaded. */
+  sanitize?: boolean;
 }
 
 export type UploadKind = 'pdf' | 'docx' | 'unknown';
@@ -43,12 +68,7 @@ async function findOnPath(names: string[]): Promise<string | undefined> {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const name of names) {
       const candidate = path.join(dir, name);
-      try {
-        await access(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
+      if (await executable(candidate)) return candidate;
     }
   }
   return undefined;
@@ -68,14 +88,21 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
   const timeoutMs = options.timeoutMs ?? 60_000;
   const soffice = options.soffice ?? (await findOnPath(['soffice', 'libreoffice']));
   if (!soffice) throw missing(property, 'was not found on PATH');
-
+  if (!(await executable(soffice))) throw missing(property, `cannot be started (${soffice} is not an executable file)`);
+  const sandbox = options.sandbox ?? 'bwrap';
+  const bwrap = sandbox === 'bwrap' ? (options.bwrap ?? (await findOnPath(['bwrap']))) : undefined;
+  if (sandbox === 'bwrap' && (bwrap === undefined || !(await executable(bwrap)))) {
+    throw new ConversionError(`Cannot convert DOCX to PDF: LibreOffice runs without a network inside bubblewrap, which was not found; ${SANDBOX_HINT}`, 503, property);
+  }
+  // What LibreOffice reads is the copy the sanitizer wrote, never the upload's own zip.
+  const sanitized = options.sanitize === false ? docx : (await sanitizeDocx(docx, { ...options.zip, property })).docx;
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-docx-'));
   try {
     const input = path.join(dir, 'input.docx');
     const outDir = path.join(dir, 'out');
     const profile = path.join(dir, 'profile');
     await mkdir(outDir);
-    await writeFile(input, docx);
+    await writeFile(input, sanitized);
     const args = [
       `-env:UserInstallation=${pathToFileURL(profile).href}`,
       '--headless',
@@ -90,18 +117,32 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
       outDir,
       input,
     ];
-    await run(soffice, args, { cwd: dir, timeoutMs, property, home: dir, signal: options.signal });
+    const memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_MB;
+    const command = sandboxCommand(sandbox, { soffice, args, workDir: dir, memoryLimitMb, ...(bwrap === undefined ? {} : { bwrap }) });
+    await run(command.file, command.args, { cwd: dir, timeoutMs, property, env: command.env, signal: options.signal, memoryLimitMb });
     try {
       return new Uint8Array(await readFile(path.join(outDir, 'input.pdf')));
     } catch {
-      throw new ConversionError('LibreOffice could not convert the file to PDF (is it a valid DOCX?)', 422, property);
+      throw new ConversionError(`LibreOffice could not convert the file to PDF (is it a valid DOCX${memoryNote(memoryLimitMb)}?)`, 422, property);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; property: string; home: string; signal?: AbortSignal }): Promise<void> {
+async function executable(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A conversion that fails under a memory limit may have run out of it: LibreOffice cannot say which. */
+const memoryNote = (mb: number) => (mb > 0 ? `, or did it need more than the conversion's memory limit of ${mb} MiB` : '');
+
+function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; property: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; memoryLimitMb: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) {
       reject(new ConversionError('DOCX conversion cancelled: the converter was closed', 503, o.property));
@@ -114,8 +155,8 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       // Its own process group, so the deadline can end soffice.bin and everything it started.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      // A private HOME too: LibreOffice otherwise touches ~/.config even with a custom profile.
-      env: { ...process.env, HOME: o.home, SAL_USE_VCLPLUGIN: 'svp' },
+      // A private HOME too (sandboxCommand): LibreOffice otherwise touches ~/.config even with a custom profile.
+      env: o.env,
     });
     const keep = (b: Buffer) => {
       out.push(b);
@@ -158,8 +199,12 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       killGroup();
       if (settled) return;
       settled = true;
+      const said = tail(out);
+      const sandboxFailed = code !== 0 && /^bwrap: /m.exec(said);
       if (code === 0) resolve();
-      else reject(new ConversionError(`LibreOffice exited with ${signal ?? `code ${code}`}: ${tail(out) || 'no output'}`, 422, o.property));
+      // bubblewrap could not make its namespaces (no user namespaces, a seccomp filter...): the host's problem, not the file's.
+      else if (sandboxFailed) reject(new ConversionError(`Cannot convert DOCX to PDF: the network sandbox could not start (${said.slice(sandboxFailed.index).split('\n')[0]}); ${SANDBOX_HINT}`, 503, o.property));
+      else reject(new ConversionError(`LibreOffice exited with ${signal ?? `code ${code}`} (is it a valid DOCX${memoryNote(o.memoryLimitMb)}?): ${said || 'no output'}`, 422, o.property));
     });
   });
 }
