@@ -31,6 +31,9 @@ export const EXTERNAL = [
  * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
  *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit
  *   itself would, on the first WOFF2 font.
+ * - pg (PostgreSQL's client, with undici through its runtime check) is imported by the packets
+ *   store module for openPostgresStore only: in a bundle its default export is a stand-in that
+ *   requires pg on first use, so a process on SQLite or without packets never loads it.
  */
 const seams = {
   name: 'castpress-seams',
@@ -41,6 +44,15 @@ const seams = {
       const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
       return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
     });
+    build.onResolve({ filter: /^pg$/ }, (args) => (args.kind === 'import-statement' ? { path: 'lazy-pg', namespace: 'castpress-seams' } : undefined));
+    build.onLoad({ filter: /^lazy-pg$/, namespace: 'castpress-seams' }, () => ({
+      contents: [
+        'let pg;',
+        "const load = () => (pg ??= require('pg'));",
+        'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+      ].join('\n'),
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({ path: 'lazy-brotli', namespace: 'castpress-seams', pluginData: args.resolveDir }));
     build.onLoad({ filter: /^lazy-brotli$/, namespace: 'castpress-seams' }, (args) => ({
       contents: [
