@@ -5,4 +5,5 @@ export const root: string;
 export const BUNDLE_DIR: string;
 export const EXTERNAL: string[];
 export function bundleOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions;
-export function buildBundles(): Promise<void>;
+/** False when the bundles were fresh and `force` was not given. */
+export function buildBundles(force?: boolean): Promise<boolean>;

@@ -5,7 +5,7 @@
 // folder two levels below the package root, as src/<capability>/ is: paths the sources
 // build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
-// node_modules. `node scripts/bundle.mjs` builds them (npm run build, npm test).
+// node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
 import { realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -87,10 +87,21 @@ export function bundleOptions(entryPoints, outdir) {
   };
 }
 
-export async function buildBundles() {
+/**
+ * Builds the bundles unless they are fresh (newer than every input, bin/bundle.js) or `force`.
+ * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
+ * test files run processes and threads from the bundle, which must not vanish under them.
+ */
+export async function buildBundles(force = false) {
+  const { freshBundle } = await import('../bin/bundle.js');
+  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs')) return false;
   const { build } = await import('esbuild');
   await rm(BUNDLE_DIR, { recursive: true, force: true });
   await build(bundleOptions({ castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') }, BUNDLE_DIR));
+  return true;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildBundles();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const built = await buildBundles(process.argv.includes('--force'));
+  if (!built) console.error('dist/bundle is newer than every source: not rebuilt (--force to rebuild)');
+}
