@@ -1,40 +1,27 @@
 /**
  * Cold start: one process that fills the W-9 once and exits, as scripts that fill
- * one PDF per process do. `castpress fill fw9.pdf data.json -o out.pdf` from the
- * build (dist/, what an installed package runs; built here if missing or older than
- * src/) against pdftk-java's `pdftk fw9.pdf fill_form data.xfdf output out.pdf`
+ * one PDF per process do. `castpress fill fw9.pdf data.json -o out.pdf` as bin/castpress.js
+ * runs it (the esbuild bundle, what an installed package runs; built here if missing or older
+ * than the sources) against pdftk-java's `pdftk fw9.pdf fill_form data.xfdf output out.pdf`
  * with the same 16 text values, alternating, one process per fill. Goal (issue
- * #13): castpress at most half of pdftk-java. Without pdftk (Debian pdftk-java) the
+ * #13, #29): castpress at most half of pdftk-java. Without pdftk (Debian pdftk-java) the
  * row says so.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { templateFromPdf } from '../src/index.js';
+import { ensureBundle } from './startup.js';
 import type { BenchRow } from './types.js';
 
 const exec = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const W9 = path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf');
-const cli = path.join(root, 'dist', 'cli', 'index.js');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuild(): void {
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(path.join(root, 'src'))) return;
-  const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-  if (built.status !== 0) throw new Error('npm run build failed');
-}
+const cli = path.join(root, 'bin', 'castpress.js');
 
 const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
@@ -47,11 +34,11 @@ async function timed(file: string, args: string[], cwd: string): Promise<number>
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(): Promise<BenchRow[]> {
-  const name = 'one W-9 fill per process: castpress fill (dist) vs pdftk-java fill_form';
+  const name = 'one W-9 fill per process: castpress fill (bundle) vs pdftk-java fill_form';
   if (spawnSync('pdftk', ['--version']).status !== 0) {
     return [{ name: `${name}: SKIPPED, pdftk not installed (Debian pdftk-java)`, value: Number.NaN, unit: 'ms' }];
   }
-  ensureBuild();
+  ensureBundle();
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-cold-'));
   try {
     await copyFile(W9, path.join(dir, 'fw9.pdf'));

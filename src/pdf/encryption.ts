@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import type { CryptoFactory } from './parser.js';
+import { importPdfLibCrypto } from './pdf-lib-crypto.js';
 
 /** The encryption dictionary is not one this reader accepts; `message` says why. */
 export class UnsupportedEncryptionError extends Error {}
@@ -10,16 +9,10 @@ type FactoryClass = new (dict: PDFDict, fileId: Uint8Array, password?: string) =
 
 let factoryClass: Promise<FactoryClass> | undefined;
 
-/**
- * pdf-lib's decryption (CipherTransformFactory) is not exported. Its ES module
- * is imported by file URL from the installed package: the same module
- * instance pdf-lib itself uses, so names and objects are the same classes.
- */
+/** pdf-lib's decryption (CipherTransformFactory) is not exported: see pdf-lib-crypto.ts. */
 function cipherFactoryClass(): Promise<FactoryClass> {
   factoryClass ??= (async () => {
-    const main = createRequire(import.meta.url).resolve('@cantoo/pdf-lib');
-    const file = main.replace(/[\\/]cjs[\\/]index\.js$/, '/es/core/crypto.js');
-    const mod = (await import(pathToFileURL(file).href)) as { CipherTransformFactory?: FactoryClass };
+    const mod = (await importPdfLibCrypto()) as { CipherTransformFactory?: FactoryClass };
     if (typeof mod.CipherTransformFactory !== 'function') throw new Error('@cantoo/pdf-lib changed: CipherTransformFactory not found');
     return mod.CipherTransformFactory;
   })();

@@ -7,7 +7,7 @@
  */
 import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
-import { PDF, PdfArray, PdfDict, PdfString, SignatureError, TimestampError, type Signer, type TimestampAuthority } from '@libpdf/core';
+import type { PDF, Signer, TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 import { UpdateSession } from './update.js';
 
@@ -24,7 +24,16 @@ export interface AppendSignatureOptions {
   reserve: number;
 }
 
+type LibPdf = typeof import('@libpdf/core');
+
+/**
+ * @libpdf/core (with pkijs and its ciphers, about 2 MB of code) is loaded when a signature is
+ * first written or read, not when the kernel is imported: a fill or a generate never needs it.
+ */
+const libpdf = (): Promise<LibPdf> => import('@libpdf/core');
+
 async function open(bytes: Uint8Array): Promise<PDF> {
+  const { PDF } = await libpdf();
   try {
     return await PDF.load(bytes);
   } catch (e) {
@@ -53,7 +62,8 @@ function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
  * came out as "\\(" etc. (and literally so in UTF-16 strings); we hand it none and set them here,
  * on the one dictionary of /Type /Sig that `sign()` registers. Returns the undo.
  */
-function writeSignatureTexts(pdf: PDF, texts: Array<[string, string]>): () => void {
+function writeSignatureTexts(lib: LibPdf, pdf: PDF, texts: Array<[string, string]>): () => void {
+  const { PdfDict, PdfString } = lib;
   if (texts.length === 0) return () => undefined;
   const registry = pdf.context.registry;
   const own = Object.getOwnPropertyDescriptor(registry, 'register');
@@ -73,6 +83,8 @@ function writeSignatureTexts(pdf: PDF, texts: Array<[string, string]>): () => vo
  * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
  */
 export async function appendSignature(bytes: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
+  const lib = await libpdf();
+  const { PdfArray, PdfString, SignatureError, TimestampError } = lib;
   const pdf = await open(bytes);
   if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
   // libpdf 0.4 follows a signature in an encrypted file with a second update that rewrites the
@@ -98,7 +110,7 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   if (options.reason !== undefined) texts.push(['Reason', options.reason]);
   if (options.location !== undefined) texts.push(['Location', options.location]);
   if (options.contactInfo !== undefined) texts.push(['ContactInfo', options.contactInfo]);
-  const restore = writeSignatureTexts(pdf, texts);
+  const restore = writeSignatureTexts(lib, pdf, texts);
   let out: Uint8Array;
   try {
     const result = await pdf.sign({
@@ -154,6 +166,7 @@ export interface SignatureDictionaryInfo {
  * Best effort: a damaged file yields what can be read, possibly nothing.
  */
 export async function readSignatureDictionaries(bytes: Uint8Array): Promise<SignatureDictionaryInfo[]> {
+  const { PDF } = await libpdf();
   let pdf: PDF;
   try {
     pdf = await PDF.load(bytes);

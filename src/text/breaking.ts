@@ -8,7 +8,8 @@ const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
 /** Thai, Lao, Myanmar and Khmer write words without spaces between them. */
 const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+/g;
 const HAS_UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
-const words = new Intl.Segmenter('th', { granularity: 'word' });
+/** ICU's word segmenter, created on first use: creating it loads its dictionaries (a third of a second of a cold start), which most text never needs. */
+let words: Intl.Segmenter | undefined;
 
 /**
  * ICU's dictionary segmentation takes time growing faster than the length of one unbroken run
@@ -30,7 +31,7 @@ function dictionaryBreaks(text: string): Set<number> {
     for (let from = 0; from < letters.length; ) {
       const end = Math.min(letters.length, from + WINDOW);
       const starts: number[] = [];
-      for (const w of words.segment(letters.slice(from, end))) if (w.index > 0) starts.push(from + w.index);
+      for (const w of (words ??= new Intl.Segmenter('th', { granularity: 'word' })).segment(letters.slice(from, end))) if (w.index > 0) starts.push(from + w.index);
       // The last few words before a cut may be split differently than with the text that follows.
       let kept = end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
       // Resuming inside the window's first half would crawl (a window with few word starts, all early):

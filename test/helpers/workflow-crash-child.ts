@@ -5,7 +5,7 @@
  * retried on whatever state the kill left.
  *   argv: <store dir> <identity dir> <webhook url>
  */
-import { createEngine } from '../../src/index.js';
+import { createEngine } from '../../src/engine/index.js';
 import { createPacketWorkflow, openSqliteStore } from '../../src/packets/index.js';
 import { createSigningIdentity } from '../../src/signing/index.js';
 

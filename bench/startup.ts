@@ -1,0 +1,96 @@
+/**
+ * Start-up of the processes and threads castpress starts (issue 29), each against an anchor
+ * timed alternately in the same run, with the absolute figure for the record:
+ *  - `castpress worker --queue` (bin/castpress.js, the bundle) until it says it is ready on the
+ *    queue (its engine thread warm, BullMQ connected to a private redis-server), against
+ *    `node -e 0`. Goal: under 1 s on an idle machine.
+ *  - one thread of the render pool (and of batch and the queue worker): a worker_threads Worker
+ *    until it has loaded the pool's worker file (src/batch/worker-entry.mjs, which loads the
+ *    bundle), against a thread that loads nothing. Goal: under 300 ms.
+ * The bundle is built first when it is missing or older than the sources.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { WORKER_FILE } from '../src/batch/worker-file.js';
+import { exited, RedisServer, waitForOutput } from '../test/helpers/redis.js';
+import { freshBundle } from '../bin/bundle.js';
+import { interleaved, type BenchRow } from './types.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'castpress.js');
+
+/** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
+export function ensureBundle(): void {
+  if (freshBundle('castpress.mjs')) return;
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0 || !freshBundle('castpress.mjs')) throw new Error('node scripts/bundle.mjs failed');
+}
+
+async function nodeNothing(): Promise<void> {
+  const p = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await exited(p);
+}
+
+/** Resolves when a thread running `code` (an ES module) posts its first message. */
+function thread(code: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+    w.once('message', () => {
+      resolve();
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
+}
+
+export async function run(): Promise<BenchRow[]> {
+  ensureBundle();
+  const rows: BenchRow[] = [];
+  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-bench-startup-'));
+  try {
+    await mkdir(path.join(dir, 'redis'));
+    const redis = await RedisServer.start(path.join(dir, 'redis'));
+    try {
+      // The worker's clock includes its SIGTERM and exit: only its ready line is wanted.
+      const timedWorker = async () => {
+        const t = performance.now();
+        const p = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'startup', '--out', path.join(dir, 'out')], { stdio: ['ignore', 'pipe', 'pipe'] });
+        await waitForOutput(p, /ready on/, 120_000);
+        const ms = performance.now() - t;
+        p.kill('SIGTERM');
+        await exited(p);
+        return ms;
+      };
+      await timedWorker();
+      const workerMs: number[] = [];
+      const anchorMs: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        workerMs.push(await timedWorker());
+        const t = performance.now();
+        await nodeNothing();
+        anchorMs.push(performance.now() - t);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const w = median(workerMs);
+      const a = median(anchorMs);
+      rows.push({ name: '`castpress worker --queue` ready (engine thread warm, on Redis) vs `node -e 0`', value: w, unit: 'ms', baseline: a, ratio: w / a, goal: '< 1000 ms idle' });
+    } finally {
+      await redis.stop();
+    }
+
+    const entry = pathToFileURL(WORKER_FILE).href;
+    const [pool, bare] = await interleaved(
+      () => thread(`import ${JSON.stringify(entry)}; import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`),
+      () => thread(`import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`),
+      9,
+    );
+    rows.push({ name: 'render-pool thread ready (worker file loaded) vs an empty thread', value: pool, unit: 'ms', baseline: bare, ratio: pool / bare, goal: '< 300 ms idle' });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return rows;
+}

@@ -1,0 +1,37 @@
+// Which code a castpress process or thread starts from (issue 29). The esbuild bundles
+// (dist/bundle/, `node scripts/bundle.mjs`, run by `npm run build` and `npm test`) start
+// several times faster than the sources through tsx or tsc's dist/ (hundreds of files).
+// In a checkout they are used only while they are newer than every file they are built
+// from, so an edited, pulled or checked-out source always runs as it is now.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** What a bundle is built from besides src/: a change to any of them makes it stale. */
+const INPUTS = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'scripts/bundle.mjs'];
+
+function newestSource(src) {
+  let newest = 0;
+  for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  for (const file of INPUTS) {
+    const full = join(root, file);
+    if (existsSync(full)) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The file URL of dist/bundle/<name> when it may run: always in an installed package (no src/),
+ * in a checkout only when it is newer than every source. Undefined otherwise.
+ */
+export function freshBundle(name) {
+  const file = join(root, 'dist', 'bundle', name);
+  if (!existsSync(file)) return undefined;
+  const src = join(root, 'src');
+  if (existsSync(src) && statSync(file).mtimeMs < newestSource(src)) return undefined;
+  return pathToFileURL(file).href;
+}

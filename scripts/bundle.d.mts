@@ -1,0 +1,9 @@
+// Types of scripts/bundle.mjs for the TypeScript that imports it (the crash test).
+import type { BuildOptions } from 'esbuild';
+
+export const root: string;
+export const BUNDLE_DIR: string;
+export const EXTERNAL: string[];
+export function bundleOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions;
+/** False when the bundles were fresh and `force` was not given. */
+export function buildBundles(force?: boolean): Promise<boolean>;

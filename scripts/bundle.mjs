@@ -1,0 +1,107 @@
+// The esbuild bundles of the entry points that start processes and threads (issue 29):
+// the CLI (dist/bundle/castpress.mjs, which bin/castpress.js runs when it is newer than
+// every source) and the worker thread of batch, the queue worker and the server's render
+// pool (dist/bundle/worker-entry.mjs). One file per entry plus shared chunks, all in one
+// folder two levels below the package root, as src/<capability>/ is: paths the sources
+// build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
+// Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
+// node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
+import { realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
+
+/**
+ * Left to node_modules: native addons (sharp, libsql, @napi-rs/canvas), packages that read their
+ * own files or start their own threads and processes (playwright-core, pdfjs-dist, bullmq's Lua
+ * scripts, piscina), the server's stack (fastify, graphql: one instance shared with plugins),
+ * and what only a developer has (tsx, esbuild, vitest).
+ */
+export const EXTERNAL = [
+  'sharp', 'libsql', '@napi-rs/canvas', 'canvas', 'playwright-core', 'playwright', 'pdfjs-dist', 'pg', 'pg-*', 'ioredis', 'bullmq', 'piscina',
+  'fastify', '@fastify/*', 'graphql', 'nodemailer', 'tsx', 'esbuild', 'vitest',
+];
+
+/**
+ * - src/pdf/pdf-lib-crypto.ts becomes a plain import of pdf-lib's crypto module, the same file
+ *   the bundle's pdf-lib is made of (by file URL from node_modules it would be a second pdf-lib);
+ * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
+ *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit
+ *   itself would, on the first WOFF2 font.
+ * - pg (PostgreSQL's client, with undici through its runtime check) is imported by the packets
+ *   store module for openPostgresStore only: in a bundle its default export is a stand-in that
+ *   requires pg on first use, so a process on SQLite or without packets never loads it.
+ */
+const seams = {
+  name: 'castpress-seams',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]pdf[\\/]pdf-lib-crypto\.ts$/ }, async (args) => {
+      const main = await build.resolve('@cantoo/pdf-lib', { kind: 'import-statement', resolveDir: path.dirname(args.path) });
+      if (main.errors.length > 0) return { errors: main.errors };
+      const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
+      return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+    build.onResolve({ filter: /^pg$/ }, (args) => (args.kind === 'import-statement' ? { path: 'lazy-pg', namespace: 'castpress-seams' } : undefined));
+    build.onLoad({ filter: /^lazy-pg$/, namespace: 'castpress-seams' }, () => ({
+      contents: [
+        'let pg;',
+        "const load = () => (pg ??= require('pg'));",
+        'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+      ].join('\n'),
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({ path: 'lazy-brotli', namespace: 'castpress-seams', pluginData: args.resolveDir }));
+    build.onLoad({ filter: /^lazy-brotli$/, namespace: 'castpress-seams' }, (args) => ({
+      contents: [
+        "import { createRequire } from 'node:module';",
+        'let decode;',
+        "export default function brotliDecompress(...args) { decode ??= createRequire(require.resolve('@cantoo/fontkit'))('brotli/decompress.js'); return decode(...args); }",
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
+
+/** esbuild options shared by the bundles here and the crash test's child (test/workflow-crash.test.ts). */
+export function bundleOptions(entryPoints, outdir) {
+  return {
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    entryNames: '[name]',
+    chunkNames: '[name]-[hash]',
+    external: EXTERNAL,
+    plugins: [seams],
+    // Inlined CommonJS packages call require() for Node's own modules.
+    banner: { js: "import { createRequire as __castpressRequire } from 'node:module'; const require = __castpressRequire(import.meta.url);" },
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * Builds the bundles unless they are fresh (newer than every input, bin/bundle.js) or `force`.
+ * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
+ * test files run processes and threads from the bundle, which must not vanish under them.
+ */
+export async function buildBundles(force = false) {
+  const { freshBundle } = await import('../bin/bundle.js');
+  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs')) return false;
+  const { build } = await import('esbuild');
+  await rm(BUNDLE_DIR, { recursive: true, force: true });
+  await build(bundleOptions({ castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') }, BUNDLE_DIR));
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const built = await buildBundles(process.argv.includes('--force'));
+  if (!built) console.error('dist/bundle is newer than every source: not rebuilt (--force to rebuild)');
+}
