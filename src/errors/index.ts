@@ -70,6 +70,13 @@ export class PayloadTooLargeError extends CastpressError {
   }
 }
 
+/** 414: the request's URL (a path segment) is longer than the server accepts. */
+export class UriTooLongError extends CastpressError {
+  constructor(message: string) {
+    super('UriTooLongError', 414, message, [{ message, property: 'url' }]);
+  }
+}
+
 /** 415: the request's content type is neither JSON nor multipart. */
 export class UnsupportedMediaTypeError extends CastpressError {
   constructor(message = 'Content-Type must be application/json or multipart/form-data') {

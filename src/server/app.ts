@@ -93,6 +93,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     requestTimeout: options.requestTimeoutMs ?? 120_000,
     // Requests that arrive while closing get our typed 503 (hook below), not fastify's own body.
     return503OnClosing: false,
+    // The router's own refusals (414 for an over-long path segment, 400 for a bad escape) get the typed body too.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const http = toHttpError(error, jsonBodyBytes);
+      const reply = frameworkReply as unknown as FastifyReply;
+      void reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
+    },
   });
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.

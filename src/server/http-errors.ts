@@ -3,6 +3,7 @@ import {
   PayloadTooLargeError,
   TooManyRequestsError,
   UnsupportedMediaTypeError,
+  UriTooLongError,
   ValidationError,
   isCastpressError,
   toErrorBody,
@@ -24,6 +25,12 @@ function fromFastify(code: string, statusCode: number | undefined, message: stri
       return new UnsupportedMediaTypeError();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return ValidationError.of('body', 'The body does not match its Content-Length');
+    // The router's own refusals (a path segment over maxParamLength, a malformed percent-escape): the
+    // message names the path, which may be long, so it is not repeated.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new UriTooLongError('A segment of the URL path is longer than the server accepts');
+    case 'FST_ERR_BAD_URL':
+      return ValidationError.of('url', 'The URL path is not a valid URL component (malformed percent-escape)');
   }
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     return new CastpressError('BadRequestError', statusCode, message, [{ message, property: 'request' }]);

@@ -343,6 +343,8 @@ export class PacketService {
   async signerDocument(args: unknown, index: number): Promise<{ filename: string; pdf: Uint8Array }> {
     const { signerEid, token } = parseWith(signerAccessArgs, args);
     const { signer } = await this.#access(signerEid, token);
+    // As the signing page (which shows "Already signed" and no document): a finished signer's link is spent.
+    if (signer.status === 'completed') throw new SignerError('unknown', 'Already signed', 'This signer has signed; the signing link no longer serves the documents', signerEid, 410);
     const doc = (await this.#store.documents(signer.packetEid)).find((d) => d.index === index);
     if (!doc) throw ValidationError.of('index', `No document ${index}`);
     return { filename: doc.filename, pdf: await this.#blob(doc.currentHash) };
