@@ -131,7 +131,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
 
   app.setErrorHandler(async (error, request, reply) => {
-    const http = toHttpError(error, jsonBodyBytes);
+    const http = toHttpError(error, jsonBodyBytes, request.method);
     if (http.status >= 500) request.log.error({ err: error }, 'request failed');
     await reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
   });

@@ -10,7 +10,7 @@
  * committed state change has its events in the outbox.
  */
 import type { Engine } from '../../engine/index.js';
-import { ValidationError } from '../../errors/index.js';
+import { isStorageFull, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
@@ -323,19 +323,28 @@ export class PacketService {
     const { signerEid, token } = parseWith(signerAccessArgs, args);
     const { signer } = await this.#access(signerEid, token);
     let session: SigningSession | undefined;
-    await this.#step(signer.packetEid, async (tx, snap, now) => {
+    try {
+      await this.#step(signer.packetEid, async (tx, snap, now) => {
+        const s = snap.signers.find((x) => x.eid === signerEid)!;
+        this.#assertTurn(snap, s, false);
+        let events = 0;
+        if (s.status === 'sent') {
+          s.status = 'viewed';
+          s.viewedAt = now;
+          await tx.updateSigner(s);
+          events += await this.#webhook(tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
+        }
+        session = sessionOf(snap, s);
+        return events;
+      });
+    } catch (e) {
+      if (!isStorageFull(e)) throw e;
+      // A full disk: the page still opens, to be read; "viewed" (and its webhook) waits for a later open, or signing sets it.
+      const snap = await this.#read(signer.packetEid);
       const s = snap.signers.find((x) => x.eid === signerEid)!;
       this.#assertTurn(snap, s, false);
-      let events = 0;
-      if (s.status === 'sent') {
-        s.status = 'viewed';
-        s.viewedAt = now;
-        await tx.updateSigner(s);
-        events += await this.#webhook(tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
-      }
       session = sessionOf(snap, s);
-      return events;
-    });
+    }
     return session!;
   }
 
