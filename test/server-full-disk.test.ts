@@ -4,35 +4,24 @@
  * the signing page still opens to be read, no partial `.tmp` file stays, a crashed writer's
  * temporary files are swept on the next start, and with space freed everything works again.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, open, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'castpress.js');
 const isRoot = process.getuid?.() === 0;
 const skipReason = 'mounting a tmpfs needs root (run the suite as root to test a full disk)';
 
 function start(data: string) {
-  const child = spawn(process.execPath, [bin, 'serve', '--no-auth', '--port', '0', '--data', data, '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  const s = startServe(['--no-auth', '--port', '0', '--data', data, '--log-level', 'silent']);
   return {
-    url,
+    url: s.url,
     stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
+      s.child.kill('SIGTERM');
+      return s.exited;
     },
   };
 }
