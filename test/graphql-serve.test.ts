@@ -3,14 +3,12 @@
  * lands in DIR (SQLite store, .eml outbox, generated signing CA), an invalid
  * `--smtp` is refused at start, and SIGTERM closes the workflow and exits 0.
  */
-import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
 
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'castpress.js');
 let tmp: { dir: string; remove: () => Promise<void> };
 
 beforeAll(async () => {
@@ -18,20 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => tmp?.remove());
 
-function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  return { child, url, exited, stderr: () => stderr };
-}
+const start = startServe;
 
 describe('castpress serve --data', () => {
   it('keeps packets, mail and the signing CA in the data folder; SIGTERM exits cleanly', async () => {

@@ -49,6 +49,32 @@ describe('a timed-out job stops costing CPU', () => {
   });
 });
 
+describe('a finished job with JavaScript on stops costing CPU (#28)', () => {
+  let pool: BrowserPool;
+  beforeAll(() => {
+    pool = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 20_000 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('a busy setInterval: after the PDF is returned its page is closed and Chromium is as idle as before the job', async () => {
+    expect(await outcome(pool, { html: '<p>warm</p>' })).toBe('pdf');
+    // A fresh browser settles for a second or two after its first job: the baseline is taken once it has.
+    let idle = Infinity;
+    for (let i = 0; i < 10 && idle > 5; i++) idle = await chromiumTicksDuring(pool, 2000);
+    const busy = '<p>busy</p><script>setInterval(() => { let x = 0; for (let i = 0; i < 3e6; i++) x += i; window.x = x; }, 1);</script>';
+    expect((await pageText(await renderHtml(pool, { html: busy })))[0]).toContain('busy');
+    await new Promise((r) => setTimeout(r, 500));
+    // The same length of time as the baseline: ticks compared, not seconds. A page left running the
+    // interval spends 10-50 ticks in it on this shared machine (background pages are throttled); a closed one none.
+    const after = await chromiumTicksDuring(pool, 2000);
+    expect(after).toBeLessThan(idle + 8);
+    expect(pool.openPages()).toBe(0);
+    expect((await pageText(await renderHtml(pool, { html: '<p>still serving</p>' })))[0]).toContain('still serving');
+  });
+});
+
 describe('browser memory is bounded', () => {
   it('a browser is replaced after maxJobsPerBrowser jobs, its processes ended', async () => {
     const alive = (pid: number): boolean => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
 import { buildDocument } from '../src/html/document.js';
+import type { ResourceProblem } from '../src/resources/index.js';
 import { outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 
@@ -155,6 +156,45 @@ describe('document building', () => {
     }, new ImportBudget(1_000_000));
     expect(fetched).toEqual(['https://s.test/a.css', 'https://s.test/b.css']);
     expect(css.replace(/\s+/g, ' ').trim()).toBe('.b {} .a {} .top {}');
+  });
+});
+
+/** A data: stylesheet importing two distinct data: sheets per level, `depth` levels down; each leaf a marker rule. */
+function dataTree(depth: number, id = 'm'): string {
+  if (depth === 0) return `.${id}{}`;
+  const child = (c: string) => `@import url("data:text/css,${encodeURIComponent(dataTree(depth - 1, id + c))}");`;
+  return child('a') + child('b');
+}
+
+describe('nested data: stylesheets (#28)', () => {
+  const leaves = (doc: string) => doc.match(/\.m[ab]+\{\}/g)?.length ?? 0;
+
+  it('a tree of data: imports stops at the data: budget (4 levels, 32 sheets) with one resource warning; the document still builds', async () => {
+    const problems: ResourceProblem[] = [];
+    // 2 + 4 + ... + 64 = 126 data: sheets, 6 levels deep: everything past 4 levels is skipped.
+    const deep = await buildDocument({ html: `<style>${dataTree(6)}</style><p>x</p>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    expect(leaves(deep)).toBe(0);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ kind: 'stylesheet', reason: expect.stringMatching(/data: stylesheets past the budget/) });
+
+    // Within the depth budget but over the count: 2 + 4 + 8 + 16 = 30 sheets on 4 levels fit; twice that does not.
+    problems.length = 0;
+    const fits = await buildDocument({ html: `<style>${dataTree(4)}</style>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    expect(leaves(fits)).toBe(16);
+    expect(problems).toEqual([]);
+    const twice = await buildDocument({ html: `<style>${dataTree(4, 'm')}${dataTree(4, 'ma')}</style>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    // 32 data: sheets followed in all, not the 60 of both trees: some leaves of the 32 are left out.
+    expect(leaves(twice)).toBeLessThan(32);
+    expect(problems).toHaveLength(1);
+  });
+
+  it('rendered: the budget reaches the caller as a resource warning', async () => {
+    const problems: ResourceProblem[] = [];
+    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+    onTestFinished(() => pool.close());
+    const pdf = await renderHtml(pool, { html: `<style>${dataTree(6)}</style><p>nested</p>`, onResourceProblem: (p) => problems.push(p) });
+    expect((await pageText(pdf))[0]).toContain('nested');
+    expect(problems.map((p) => p.reason)).toEqual([expect.stringMatching(/data: stylesheets past the budget/)]);
   });
 });
 

@@ -70,6 +70,13 @@ export class PayloadTooLargeError extends CastpressError {
   }
 }
 
+/** 414: the request's URL (a path segment) is longer than the server accepts. */
+export class UriTooLongError extends CastpressError {
+  constructor(message: string) {
+    super('UriTooLongError', 414, message, [{ message, property: 'url' }]);
+  }
+}
+
 /** 415: the request's content type is neither JSON nor multipart. */
 export class UnsupportedMediaTypeError extends CastpressError {
   constructor(message = 'Content-Type must be application/json or multipart/form-data') {
@@ -108,6 +115,24 @@ export class SigningError extends CastpressError {
   constructor(message: string, property = 'signing', status = 422, options?: { cause?: unknown }) {
     super('SigningError', status, message, [{ message, property }], options);
   }
+}
+
+/**
+ * 507: the server's storage is full (or over quota), so what the request would store was not
+ * stored; nothing of it was kept. 503 when the refusal is of a request that only reads.
+ * `property` names what could not be stored (`packets.documents`, `packets.database`, `mail`).
+ */
+export class InsufficientStorageError extends CastpressError {
+  constructor(message: string, property: string, status = 507, options?: { cause?: unknown }) {
+    super('InsufficientStorageError', status, message, [{ message, property }], options);
+  }
+}
+
+/** `ENOSPC` / `EDQUOT` from the file system, `SQLITE_FULL` from SQLite, `53100` (disk_full) from PostgreSQL. */
+export function isStorageFull(e: unknown): boolean {
+  if (e instanceof InsufficientStorageError) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
 }
 
 export function isCastpressError(e: unknown): e is CastpressError {

@@ -178,6 +178,8 @@ export class BrowserPool {
   readonly maxJobsPerBrowser: number;
   readonly maxBrowserRssBytes: number;
   readonly resolver: ResourceResolver | undefined;
+  /** Pages run scripts: each is closed after its job (a reused page would keep the last document's scripts running). */
+  readonly javaScriptEnabled: boolean;
   /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
   readonly hosts = new HostLookup();
   #fonts: FontRegistry | undefined;
@@ -205,6 +207,7 @@ export class BrowserPool {
     this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
     this.maxBrowserRssBytes = options.maxBrowserRssBytes ?? 3 * 1024 ** 3;
     this.resolver = options.resolver;
+    this.javaScriptEnabled = options.javaScriptEnabled ?? false;
     this.#fonts = options.fonts;
   }
 
@@ -320,7 +323,8 @@ export class BrowserPool {
           session.active--;
           session.served++;
         }
-        if (reusable && !timedOut) this.giveBack(lease.page);
+        // With JavaScript on, the finished document's timers and loops keep running in an idle page: it is closed instead.
+        if (reusable && !timedOut && !this.javaScriptEnabled) this.giveBack(lease.page);
         else if (!lease.page.isClosed()) void this.forget(lease.page);
         if (session) this.afterJob(session);
       }
@@ -333,6 +337,13 @@ export class BrowserPool {
     this.session = undefined;
     await session?.catch(noop);
     await Promise.all([...this.sessions].map((s) => this.shutdown(s)));
+  }
+
+  /** Pages open now (in use or idle) over this pool's browsers. Diagnostics and tests. */
+  openPages(): number {
+    let n = 0;
+    for (const s of this.sessions) n += s.pages.size;
+    return n;
   }
 
   /** Process ids and CPU time of this pool's Chromium processes (browser first); empty without /proc. Diagnostics and tests. */
@@ -498,7 +509,7 @@ export class BrowserPool {
       throw new RenderError(`Could not start Chromium (${executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, 500, { cause: e });
     }
     const context = await browser.newContext({
-      javaScriptEnabled: this.options.javaScriptEnabled ?? false,
+      javaScriptEnabled: this.javaScriptEnabled,
       serviceWorkers: 'block',
       viewport: DEFAULT_VIEWPORT,
       acceptDownloads: false,

@@ -201,29 +201,61 @@ export type FetchText = (url: string) => Promise<string | null>;
 
 /** Distinct stylesheets one document may import (over all `@import` levels). */
 export const MAX_IMPORTED_SHEETS = 256;
+/** `@import` levels followed at all; deeper imports are dropped. */
+export const MAX_IMPORT_DEPTH = 8;
+/**
+ * `data:` stylesheets cost nothing to fetch, so a few hundred bytes can nest many of them: at most this many
+ * per document, and none imported deeper than `MAX_DATA_IMPORT_DEPTH` levels; past either the import is
+ * skipped with a resource warning (the document still renders).
+ */
+export const MAX_DATA_SHEETS = 32;
+export const MAX_DATA_IMPORT_DEPTH = 4;
 
 /**
  * What one document's `@import` inlining may cost. Shared by every sheet of the
  * document: each stylesheet URL (fragment ignored) is inlined once, at its
  * first `@import`, so repeated and cyclic imports (a sheet importing itself
  * through `#0`, `a → b → a`) cost nothing; past the count or byte budget the
- * document is refused (413) rather than built.
+ * document is refused (413) rather than built; `data:` sheets past their own budget are skipped.
  */
 export class ImportBudget {
   private readonly seen = new Set<string>();
   private sheets = 0;
   private bytes = 0;
+  /** `data:` stylesheets followed so far, and whether the skip was reported (once per document). */
+  dataSheets = 0;
+  private reported = false;
 
   constructor(
     readonly maxBytes: number,
     readonly signal?: AbortSignal,
+    private readonly onSkipped?: (url: string, reason: string) => void,
   ) {}
 
   /** False when `url` was already inlined (or is being inlined) in this document. */
   claim(url: string): boolean {
+    return this.follow(url, 0);
+  }
+
+  /** Whether to inline `url`, imported by a sheet `depth` levels deep: new, and within the document's budgets. */
+  follow(url: string, depth: number): boolean {
     this.checkAborted();
+    if (depth >= MAX_IMPORT_DEPTH) return false;
     const key = url.replace(/#.*$/s, '');
     if (this.seen.has(key)) return false;
+    if (/^data:/i.test(url)) {
+      if (depth >= MAX_DATA_IMPORT_DEPTH || this.dataSheets >= MAX_DATA_SHEETS) {
+        if (!this.reported) {
+          this.reported = true;
+          this.onSkipped?.(
+            url.length > 64 ? `${url.slice(0, 64)}…` : url,
+            `nested data: stylesheets past the budget (${MAX_DATA_SHEETS} sheets, ${MAX_DATA_IMPORT_DEPTH} levels) were not loaded`,
+          );
+        }
+        return false;
+      }
+      this.dataSheets++;
+    }
     this.seen.add(key);
     if (++this.sheets > MAX_IMPORTED_SHEETS) {
       throw new PayloadTooLargeError(`The document imports more than ${MAX_IMPORTED_SHEETS} stylesheets`, 'html');
@@ -270,7 +302,7 @@ export async function inlineImports(css: string, base: string | undefined, fetch
       (async () => {
         // Claimed before the first await (synchronously, in source order), so parallel imports of one URL
         // inline it once; a budget error rejects this job, which Promise.all below always observes.
-        const fresh = depth < 8 && abs !== null && budget.claim(abs);
+        const fresh = abs !== null && budget.follow(abs, depth);
         if (!fresh || abs === null) return '';
         const text = await fetchText(abs);
         if (text === null) return '';

@@ -84,7 +84,7 @@ async function spliceAsync<T extends { start: number; end: number }>(text: strin
  * are readable from the CSSOM, and the paged-media extensions renamed.
  */
 export async function buildDocument(input: DocumentInput, policy: FetchPolicy): Promise<string> {
-  const budget = new ImportBudget(policy.maxResourceBytes, policy.signal);
+  const budget = new ImportBudget(policy.maxResourceBytes, policy.signal, (url, reason) => policy.onProblem?.({ url, kind: 'stylesheet', reason }));
   const fetchText = makeFetchText(policy, budget);
   let html = dropMetaRefresh(input.html);
   const baseTag = firstTag(html, 'base');

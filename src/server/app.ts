@@ -102,6 +102,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     return503OnClosing: false,
     // A document's name (a path parameter of its download URL) is up to 255 bytes of UTF-8, 765 characters percent-encoded.
     maxParamLength: 800,
+    // The router's own refusals (414 for an over-long path segment, 400 for a bad escape) get the typed body too.
+    frameworkErrors: (error, _request, frameworkReply) => {
+      const http = toHttpError(error, jsonBodyBytes);
+      const reply = frameworkReply as unknown as FastifyReply;
+      void reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
+    },
   });
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
@@ -134,7 +140,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
 
   app.setErrorHandler(async (error, request, reply) => {
-    const http = toHttpError(error, jsonBodyBytes);
+    const http = toHttpError(error, jsonBodyBytes, request.method);
     if (http.status >= 500) request.log.error({ err: error }, 'request failed');
     await reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
   });

@@ -5,9 +5,10 @@
  * the first instead of adding a copy.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 
 export interface MailMessage {
   /** The outbox event id (also the Message-ID's left part). */
@@ -77,8 +78,14 @@ export function folderMailer(dir: string): Mailer {
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${m.id}.eml`);
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      await writeFile(temp, info.message);
-      await rename(temp, file);
+      try {
+        await writeFile(temp, info.message);
+        await rename(temp, file);
+      } catch (e) {
+        // A full disk leaves no partial mail behind; the outbox tries the delivery again later.
+        await rm(temp, { force: true }).catch(() => undefined);
+        throw isStorageFull(e) ? new InsufficientStorageError('The server\'s disk is full: the mail was not written', 'mail', 507, { cause: e }) : e;
+      }
     },
   };
 }

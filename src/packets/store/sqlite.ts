@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
+import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 import { DiskBlobs } from './blobs.js';
 import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
@@ -14,11 +15,25 @@ import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 
 type Db = InstanceType<typeof Database>;
 
+/** SQLITE_FULL becomes the typed 507 naming the database; SQLite has rolled the statement (or transaction) back. */
+function storageError(e: unknown): unknown {
+  return isStorageFull(e) && !(e instanceof InsufficientStorageError)
+    ? new InsufficientStorageError('The server\'s disk is full: the change was not recorded', 'packets.database', 507, { cause: e })
+    : e;
+}
+
 function executor(db: Db): SqlExecutor {
   const bind = (params: readonly unknown[] = []) => params.map((p) => (p === undefined ? null : p));
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw storageError(e);
+    }
+  };
   return {
-    all: async (sql, params) => db.prepare(sql).all(...bind(params)) as Row[],
-    run: async (sql, params) => Number(db.prepare(sql).run(...bind(params)).changes),
+    all: async (sql, params) => guard(() => db.prepare(sql).all(...bind(params)) as Row[]),
+    run: async (sql, params) => guard(() => Number(db.prepare(sql).run(...bind(params)).changes)),
   };
 }
 
@@ -57,7 +72,8 @@ class SqliteStore extends SqlQueries implements PacketStore {
         return result;
       } catch (e) {
         if (this.#writer.inTransaction) this.#writer.exec('ROLLBACK');
-        throw e;
+        // COMMIT itself is where a full disk usually shows (the WAL grows there).
+        throw storageError(e);
       }
     };
     const next = this.#queue.then(run, run);
@@ -115,7 +131,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pack
   // FULL: a committed transaction survives a power cut, not only a killed process.
   writer.exec('PRAGMA synchronous = FULL');
   const reader = open();
-  const store = new SqliteStore(writer, reader, new DiskBlobs(path.join(options.dir, 'blobs')));
+  const blobs = new DiskBlobs(path.join(options.dir, 'blobs'));
+  // A crash (or a full disk before this version) may have left partial documents: they go before any new write.
+  await blobs.sweepTemporaries();
+  const store = new SqliteStore(writer, reader, blobs);
   await store.migrate();
   return store;
 }

@@ -14,8 +14,9 @@ export class SignerError extends CastpressError {
   readonly title: string;
   readonly signerEid: string;
 
-  constructor(errorType: SignerErrorType, title: string, message: string, signerEid: string) {
-    super('SignerError', STATUS[errorType], message, [{ property: errorType === 'notFound' ? 'signerEid' : 'token', message }]);
+  /** `status` overrides the error type's (410 for a link whose signer has finished). */
+  constructor(errorType: SignerErrorType, title: string, message: string, signerEid: string, status = STATUS[errorType]) {
+    super('SignerError', status, message, [{ property: errorType === 'notFound' ? 'signerEid' : 'token', message }]);
     this.errorType = errorType;
     this.title = title;
     this.signerEid = signerEid;

@@ -10,7 +10,7 @@
  * committed state change has its events in the outbox.
  */
 import type { Engine } from '../../engine/index.js';
-import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { isStorageFull, NotFoundError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
@@ -331,19 +331,28 @@ export class PacketService {
     const { signerEid, token } = parseWith(signerAccessArgs, args);
     const { signer } = await this.#access(signerEid, token);
     let session: SigningSession | undefined;
-    await this.#step(signer.packetEid, async (tx, snap, now) => {
+    try {
+      await this.#step(signer.packetEid, async (tx, snap, now) => {
+        const s = snap.signers.find((x) => x.eid === signerEid)!;
+        this.#assertTurn(snap, s, false);
+        let events = 0;
+        if (s.status === 'sent') {
+          s.status = 'viewed';
+          s.viewedAt = now;
+          await tx.updateSigner(s);
+          events += await this.#webhook(tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
+        }
+        session = sessionOf(snap, s);
+        return events;
+      });
+    } catch (e) {
+      if (!isStorageFull(e)) throw e;
+      // A full disk: the page still opens, to be read; "viewed" (and its webhook) waits for a later open, or signing sets it.
+      const snap = await this.#read(signer.packetEid);
       const s = snap.signers.find((x) => x.eid === signerEid)!;
       this.#assertTurn(snap, s, false);
-      let events = 0;
-      if (s.status === 'sent') {
-        s.status = 'viewed';
-        s.viewedAt = now;
-        await tx.updateSigner(s);
-        events += await this.#webhook(tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
-      }
       session = sessionOf(snap, s);
-      return events;
-    });
+    }
     return session!;
   }
 
@@ -351,6 +360,8 @@ export class PacketService {
   async signerDocument(args: unknown, index: number): Promise<{ filename: string; pdf: Uint8Array }> {
     const { signerEid, token } = parseWith(signerAccessArgs, args);
     const { signer } = await this.#access(signerEid, token);
+    // As the signing page (which shows "Already signed" and no document): a finished signer's link is spent.
+    if (signer.status === 'completed') throw new SignerError('unknown', 'Already signed', 'This signer has signed; the signing link no longer serves the documents', signerEid, 410);
     const doc = (await this.#store.documents(signer.packetEid)).find((d) => d.index === index);
     if (!doc) throw ValidationError.of('index', `No document ${index}`);
     return { filename: doc.filename, pdf: await this.#blob(doc.currentHash) };

@@ -108,6 +108,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
   });
 
   app.get<{ Params: Params & { index: string }; Querystring: Query }>('/sign/:signerEid/documents/:index', async (request, reply) => {
+    // The signing page's framing rule (its errors too): no other site frames a document opened from the page.
+    reply.header('content-security-policy', `frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`);
     const service = await options.backend.service();
     const index = Number(request.params.index);
     if (!Number.isInteger(index) || index < 0) throw ValidationError.of('index', 'Must be a document number');

@@ -1,0 +1,32 @@
+/**
+ * `castpress serve` as a user runs it: the package's bin in a child process; the URL it
+ * announces on stderr once listening.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'castpress.js');
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** The base URL once listening; rejects when the process exits first. */
+  url: Promise<string>;
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+export function startServe(args: string[]): ServeProcess {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return { child, url, exited, stderr: () => stderr };
+}
