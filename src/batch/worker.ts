@@ -10,6 +10,8 @@ import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
 import { renderJob, runJobLine, type JobResult } from './run-job.js';
 import { TemplateFiles } from './templates.js';
+import { PacketThreadState, runPacketStep, type PacketOutcome, type PacketStep } from './packet-task.js';
+import { parseJson } from '../server/json.js';
 
 export interface WorkerTask {
   line: string;
@@ -42,6 +44,7 @@ export type RequestOutcome = ({ ok: true } & RenderedPdf) | { ok: false; status:
 interface ThreadState {
   engine: Engine;
   templates: TemplateFiles;
+  packets: PacketThreadState;
 }
 
 let state: ThreadState | undefined;
@@ -50,7 +53,7 @@ function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState 
   if (!state) {
     const { templatesDir, fetch, ...options } = task.engine;
     const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
-    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
+    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir), packets: new PacketThreadState() };
   }
   return state;
 }
@@ -97,6 +100,17 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };
   }
+}
+
+/** One step of a signature packet (`src/server/packet-work.ts`): assemble, sign or complete. */
+export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }): Promise<PacketOutcome> {
+  const { engine, packets } = threadState({ engine: task.engine, baseDir: process.cwd() });
+  return runPacketStep(engine, packets, task);
+}
+
+/** A large JSON request body parsed here rather than on the server's event loop (`__proto__` keys dropped). */
+export function json(task: { text: string }): unknown {
+  return parseJson(task.text);
 }
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */
