@@ -11,7 +11,7 @@ import { outputName, parseJobLine, type JobSpec } from './job.js';
 import { renderJob, runJobLine, type JobResult } from './run-job.js';
 import { TemplateFiles } from './templates.js';
 import { PacketThreadState, runPacketStep, type PacketOutcome, type PacketStep } from './packet-task.js';
-import { parseJson } from '../server/json.js';
+import { parseJsonBody } from '../schema/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -108,9 +108,24 @@ export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }
   return runPacketStep(engine, packets, task);
 }
 
-/** A large JSON request body parsed here rather than on the server's event loop (`__proto__` keys dropped). */
-export function json(task: { text: string }): unknown {
-  return parseJson(task.text);
+/** A large JSON request body (`src/server/graphql/json-body.ts`) parsed here rather than on the server's event loop. */
+export interface JsonTask {
+  bytes: Uint8Array;
+  /** The property errors name (`body`, or a multipart part such as `operations`). */
+  property: string;
+  /** More values than this are refused: handing them back to the event loop would cost what parsing did. */
+  maxValues: number;
+}
+
+export type JsonOutcome = { ok: true; value: unknown } | { ok: false; status: number; error: ErrorBody };
+
+export function json(task: JsonTask): JsonOutcome {
+  try {
+    return { ok: true, value: parseJsonBody(new TextDecoder().decode(task.bytes), task.property, task.maxValues) };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { ok: false, status: e.status, error: e.toJSON() };
+  }
 }
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */

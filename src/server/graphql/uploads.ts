@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
 import type { MultipartLimits } from '../multipart.js';
+import type { JsonBodyParser } from './json-body.js';
 
 export interface GraphQLRequestBody {
   query?: unknown;
@@ -20,8 +21,10 @@ interface UploadedFile {
   mimetype?: string;
 }
 
-function json(text: string | undefined, property: string): unknown {
+async function json(text: string | undefined, property: string, parse?: JsonBodyParser): Promise<unknown> {
   if (text === undefined) throw ValidationError.of(property, `The multipart body has no "${property}" part`);
+  // A large `operations` part is parsed off the event loop like a large JSON body.
+  if (parse) return parse(text, property);
   try {
     return JSON.parse(text);
   } catch {
@@ -47,7 +50,7 @@ function once(name: string, fields: ReadonlyMap<string, string>, files: Readonly
   if (fields.has(name) || files.has(name)) throw ValidationError.of(name, `The multipart body has more than one "${name}" part`);
 }
 
-export async function readGraphQLMultipart(request: FastifyRequest, limits: MultipartLimits): Promise<GraphQLRequestBody> {
+export async function readGraphQLMultipart(request: FastifyRequest, limits: MultipartLimits, parse?: JsonBodyParser): Promise<GraphQLRequestBody> {
   const fields = new Map<string, string>();
   const files = new Map<string, UploadedFile>();
   let total = 0;
@@ -76,11 +79,11 @@ export async function readGraphQLMultipart(request: FastifyRequest, limits: Mult
     }
     throw e;
   }
-  const operations = json(fields.get('operations'), 'operations');
+  const operations = await json(fields.get('operations'), 'operations', parse);
   if (operations === null || typeof operations !== 'object' || Array.isArray(operations)) {
     throw ValidationError.of('operations', 'The "operations" part must be one GraphQL request object (batches are not served)');
   }
-  const map = fields.has('map') ? json(fields.get('map'), 'map') : {};
+  const map = fields.has('map') ? await json(fields.get('map'), 'map', parse) : {};
   if (map === null || typeof map !== 'object' || Array.isArray(map)) throw ValidationError.of('map', 'The "map" part must be an object of part name → paths');
   for (const [name, paths] of Object.entries(map as Record<string, unknown>)) {
     const file = files.get(name);
