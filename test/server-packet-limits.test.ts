@@ -9,8 +9,12 @@
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import anvilModule from '@anvilco/anvil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { openPacketBackend } from '../src/server/graphql/index.js';
+import { RenderPool } from '../src/server/render-pool.js';
 import { tempDir } from './helpers/signing.js';
+import { tokenOf } from './helpers/workflow.js';
 
 const Anvil = anvilModule.default;
 
@@ -63,28 +67,31 @@ function typedError(result: Gql) {
 const small = (base: string) => json(base, JSON.stringify({ query: '{ etchPacket(eid: "pkt_none"){ eid } }' }));
 
 /**
- * The main thread's event-loop utilisation while `work` runs, small requests sent one after the
- * other all along (what a busy event loop would hold up), and the same with small requests only.
+ * The main thread's event-loop utilisation (the server runs in this process) while `work` runs, and
+ * over the same time before it, small requests sent all along at a steady pace (one, then a 25 ms
+ * pause): what a blocked event loop would hold up. A busy loop is near 1 whatever the machine's load;
+ * one that waits for worker threads stays near its baseline.
  */
 async function utilisation(base: string, work: () => Promise<unknown>): Promise<{ baseline: number; during: number; smalls: number }> {
-  const loop = async (until: () => boolean) => {
+  const paced = async (until: () => boolean) => {
     let n = 0;
     while (!until()) {
       await small(base);
       n++;
+      await new Promise((r) => setTimeout(r, 25));
     }
     return n;
   };
   let stop = false;
   const b0 = performance.eventLoopUtilization();
-  setTimeout(() => (stop = true), 1_500);
-  await loop(() => stop);
+  setTimeout(() => (stop = true), 2_000);
+  await paced(() => stop);
   const baseline = performance.eventLoopUtilization(b0).utilization;
 
   let done = false;
   const d0 = performance.eventLoopUtilization();
   const running = work().finally(() => (done = true));
-  const smalls = await loop(() => done);
+  const smalls = await paced(() => done);
   await running;
   const during = performance.eventLoopUtilization(d0).utilization;
   return { baseline, during, smalls };
@@ -172,8 +179,9 @@ describe('packets off the event loop (default limits)', () => {
     });
     expect(result?.status, JSON.stringify(result?.body)).toBe(200);
     // Before (#28) the main thread did the whole assembly: utilisation near 1 for its duration.
+    console.log("ELU-200pages", JSON.stringify(u));
     expect(u.smalls).toBeGreaterThan(3);
-    expect(u.during).toBeLessThan(Math.max(0.5, u.baseline + 0.25));
+    expect(u.during).toBeLessThan(Math.min(0.85, u.baseline + 0.35));
   }, 300_000);
 
   it('a 5 MB JSON body of many small values is parsed off the event loop (and refused, 413 on body)', async () => {
@@ -184,8 +192,9 @@ describe('packets off the event loop (default limits)', () => {
     const u = await utilisation(server.url, async () => {
       result = await json(server.url, text);
     });
+    console.log("ELU-5MB", JSON.stringify(u));
     expect(typedError(result!)).toEqual({ status: 413, name: 'PayloadTooLargeError', property: 'body' });
-    expect(u.during).toBeLessThan(Math.max(0.5, u.baseline + 0.25));
+    expect(u.during).toBeLessThan(Math.min(0.85, u.baseline + 0.35));
   }, 300_000);
 
   it('the official client still sends base64 uploads as JSON: a 1.5 MiB body parsed on a thread makes the packet', async () => {
@@ -220,4 +229,47 @@ describe('packet deadline', () => {
       await server.close();
     }
   }, 180_000);
+});
+
+describe('the workflow on threads', () => {
+  it('create (upload, HTML, Markdown), sign and complete run on the pool; the main engine only renders the HTML', async () => {
+    const engine = createEngine();
+    const pool = new RenderPool({ engine: {}, threads: 2 });
+    const backend = await openPacketBackend({ dataDir: `${tmp.dir}/d`, engine, baseUrl: 'http://127.0.0.1:1', deliver: false, threads: pool });
+    const generated: string[] = [];
+    const generate = engine.generate.bind(engine);
+    engine.generate = async (request, options) => {
+      generated.push((request as { type: string }).type);
+      return generate(request, options);
+    };
+    engine.assemblePacket = async () => {
+      throw new Error('assembled on the event loop');
+    };
+    try {
+      const created = await backend.service.createEtchPacket({
+        name: 'Threads',
+        mergePDFs: true,
+        files: [
+          { id: 'f0', title: 'Upload', file: await pdfOf(2), fields: [sig] },
+          { id: 'h', filename: 'h.pdf', title: 'HTML', markup: { html: '<h1>House rules</h1><p>No pets.</p>' }, fields: [] },
+          { id: 'm', filename: 'm.pdf', title: 'Markdown', fields: [{ heading: 'Annex' }, { content: 'Garden **tidy**.' }] },
+        ],
+        signers: [{ ...signers[0], signerType: 'embedded' }],
+      });
+      expect(generated).toEqual(['html']);
+      const signer = created.documentGroup.signers[0]!;
+      const url = await backend.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u-1' });
+      await backend.service.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'X Y' } } });
+      const done = await backend.service.etchPacket({ eid: created.eid });
+      expect(done.status).toBe('complete');
+      const [doc] = await backend.service.groupDocuments(created.documentGroup.eid);
+      // Sealed (the seal's /ByteRange), with the certificate's pages after the 2 + 1 + 1 signed ones.
+      expect(Buffer.from(doc!.pdf).toString('latin1')).toContain('/ByteRange');
+      expect(generated).toEqual(['html']);
+    } finally {
+      await backend.close();
+      await pool.close();
+      await engine.close();
+    }
+  }, 300_000);
 });
