@@ -6,6 +6,7 @@
  * stays mostly idle while they run (event-loop utilisation compared with a
  * baseline taken in the same test, not seconds).
  */
+import { performance } from 'node:perf_hooks';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import anvilModule from '@anvilco/anvil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ async function multipart(base: string, uploads: Uint8Array[], options: { map?: R
   form.append('operations', JSON.stringify({ query: MUTATION, variables: { files, signers, merge: options.merge ?? false } }));
   form.append('map', JSON.stringify(options.map ?? Object.fromEntries(uploads.map((_, i) => [String(i), [`variables.files.${i}.file`]]))));
   for (const [name, value] of options.extra ?? []) form.append(name, value);
-  uploads.forEach((u, i) => form.append(String(i), new Blob([u], { type: 'application/pdf' }), `f${i}.pdf`));
+  uploads.forEach((u, i) => form.append(String(i), new Blob([new Uint8Array(u)], { type: 'application/pdf' }), `f${i}.pdf`));
   return answer(await fetch(`${base}/graphql`, { method: 'POST', body: form }));
 }
 
@@ -159,7 +160,7 @@ describe('packets off the event loop (default limits)', () => {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: MUTATION, variables: { files, signers, merge: true } }));
     form.append('map', JSON.stringify({ 0: files.map((_, i) => `variables.files.${i}.file`) }));
-    form.append('0', new Blob([part], { type: 'application/pdf' }), 'one.pdf');
+    form.append('0', new Blob([new Uint8Array(part)], { type: 'application/pdf' }), 'one.pdf');
     const r = typedError(await answer(await fetch(`${server.url}/graphql`, { method: 'POST', body: form })));
     expect(r).toEqual({ status: 400, name: 'ValidationError', property: 'map.0' });
   }, 60_000);
