@@ -10,7 +10,7 @@ import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
 import { renderJob, runJobLine, type JobResult } from './run-job.js';
 import { TemplateFiles } from './templates.js';
-import { PacketThreadState, runPacketStep, type PacketOutcome, type PacketStep } from './packet-task.js';
+import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
 import { parseJsonBody } from '../schema/index.js';
 
 export interface WorkerTask {
@@ -44,7 +44,8 @@ export type RequestOutcome = ({ ok: true } & RenderedPdf) | { ok: false; status:
 interface ThreadState {
   engine: Engine;
   templates: TemplateFiles;
-  packets: PacketThreadState;
+  /** Made on the first packet step: its modules (the whole packet workflow) are not loaded by threads that only render. */
+  packets?: PacketThreadState;
 }
 
 let state: ThreadState | undefined;
@@ -53,7 +54,7 @@ function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState 
   if (!state) {
     const { templatesDir, fetch, ...options } = task.engine;
     const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
-    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir), packets: new PacketThreadState() };
+    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
   }
   return state;
 }
@@ -104,8 +105,10 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
 
 /** One step of a signature packet (`src/server/packet-work.ts`): assemble, sign or complete. */
 export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }): Promise<PacketOutcome> {
-  const { engine, packets } = threadState({ engine: task.engine, baseDir: process.cwd() });
-  return runPacketStep(engine, packets, task);
+  const thread = threadState({ engine: task.engine, baseDir: process.cwd() });
+  const { PacketThreadState, runPacketStep } = await import('./packet-task.js');
+  thread.packets ??= new PacketThreadState();
+  return runPacketStep(thread.engine, thread.packets, task);
 }
 
 /** A large JSON request body (`src/server/graphql/json-body.ts`) parsed here rather than on the server's event loop. */
