@@ -23,3 +23,5 @@ export const closeWorker = mod.closeWorker;
 export const warm = mod.warm;
 export const render = mod.render;
 export const request = mod.request;
+export const packet = mod.packet;
+export const json = mod.json;

@@ -10,6 +10,8 @@ import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
 import { renderJob, runJobLine, type JobResult } from './run-job.js';
 import { TemplateFiles } from './templates.js';
+import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
+import { parseJsonBody } from '../schema/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -42,6 +44,8 @@ export type RequestOutcome = ({ ok: true } & RenderedPdf) | { ok: false; status:
 interface ThreadState {
   engine: Engine;
   templates: TemplateFiles;
+  /** Made on the first packet step: its modules (the whole packet workflow) are not loaded by threads that only render. */
+  packets?: PacketThreadState;
 }
 
 let state: ThreadState | undefined;
@@ -93,6 +97,34 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
     if (task.kind === 'generate') return { ok: true, ...(await engine.generateDocument(task.body)) };
     const options = task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber };
     return { ok: true, ...(await engine.fillDocument(task.template ?? '', task.body, options)) };
+  } catch (e) {
+    if (!isCastpressError(e)) throw e;
+    return { ok: false, status: e.status, error: e.toJSON() };
+  }
+}
+
+/** One step of a signature packet (`src/server/packet-work.ts`): assemble, sign or complete. */
+export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }): Promise<PacketOutcome> {
+  const thread = threadState({ engine: task.engine, baseDir: process.cwd() });
+  const { PacketThreadState, runPacketStep } = await import('./packet-task.js');
+  thread.packets ??= new PacketThreadState();
+  return runPacketStep(thread.engine, thread.packets, task);
+}
+
+/** A large JSON request body (`src/server/graphql/json-body.ts`) parsed here rather than on the server's event loop. */
+export interface JsonTask {
+  bytes: Uint8Array;
+  /** The property errors name (`body`, or a multipart part such as `operations`). */
+  property: string;
+  /** More values than this are refused: handing them back to the event loop would cost what parsing did. */
+  maxValues: number;
+}
+
+export type JsonOutcome = { ok: true; value: unknown } | { ok: false; status: number; error: ErrorBody };
+
+export function json(task: JsonTask): JsonOutcome {
+  try {
+    return { ok: true, value: parseJsonBody(new TextDecoder().decode(task.bytes), task.property, task.maxValues) };
   } catch (e) {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };

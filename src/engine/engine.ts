@@ -8,7 +8,7 @@ import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
-import type { AssembledPacket, DocxConverter, DocxConverterOptions, PacketAssembler } from '../packets/index.js';
+import type { AssembleCallOptions, AssembledPacket, DocxConverter, DocxConverterOptions, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { EngineServices } from './services.js';
@@ -256,14 +256,14 @@ export class Engine {
    * PDF with its fill fields filled and its signature/initial fields as empty /Sig widgets
    * (or the merged PDF with `mergePDFs`), and the plan of fields per signer.
    */
-  async assemblePacket(request: unknown): Promise<AssembledPacket> {
+  async assemblePacket(request: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
     this.assertOpen();
     this.packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
       const docx = new DocxConverter(this.options.docx);
       const key = this.options.privateKey;
       return { docx, assembler: new PacketAssembler(this, key === undefined ? { docx } : { docx, privateKey: key }) };
     });
-    return (await this.packets).assembler.assemble(request);
+    return (await this.packets).assembler.assemble(request, call);
   }
 
   /** Validates a fill body without rendering (the typed error, or the normalised request); without a template every key's image data URLs count against the budget. */

@@ -22,6 +22,7 @@ import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions }
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
+import { checkFileCount, checkUploadBytes, PageBudget, type PacketLimits } from './limits.js';
 import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
@@ -68,6 +69,17 @@ export interface AssembleOptions {
   /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
   docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
   hooks?: PacketHooks;
+  /** Files, pages and upload bytes of one packet; default: the engine's `limits`. */
+  limits?: Partial<PacketLimits>;
+}
+
+/** What one assembly is given besides the body. */
+export interface AssembleCallOptions {
+  /**
+   * PDFs of the request's HTML files already generated, by index in `files`: the server renders
+   * HTML on its main engine (Chromium) and assembles the rest on a worker thread with these.
+   */
+  generated?: ReadonlyMap<number, Uint8Array>;
 }
 
 export interface AssembledFile {
@@ -110,8 +122,8 @@ export class PacketAssembler {
     this.#options = options;
   }
 
-  assemble(body: unknown): Promise<AssembledPacket> {
-    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source));
+  assemble(body: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
+    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source), call);
   }
 
   #scanTemplate(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
@@ -133,10 +145,21 @@ export function assemblePacket(engine: Engine, body: unknown, options: AssembleO
 
 type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
 
-async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<AssembledPacket> {
+interface BuildContext {
+  options: AssembleOptions;
+  scanTemplate: TemplateScanner;
+  pages: PageBudget;
+  generated?: ReadonlyMap<number, Uint8Array>;
+}
+
+async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
   const key = options.privateKey;
+  const limits: PacketLimits = { ...engine.limits, ...options.limits };
+  checkFileCount(body, limits);
   const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
-  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, options, scanTemplate)));
+  checkUploadBytes(request, limits);
+  const context: BuildContext = { options, scanTemplate, pages: new PageBudget(limits), ...(call.generated ? { generated: call.generated } : {}) };
+  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
   const plan = planSigners(request, built.map((b) => b.placed));
 
   const write = options.hooks?.writeSigningFields ?? kernelSigningFields;
@@ -203,7 +226,8 @@ function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
-async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, options: AssembleOptions, scanTemplate: TemplateScanner): Promise<BuiltFile> {
+async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
+  const { options, scanTemplate } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
   let base: Uint8Array;
@@ -236,14 +260,17 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
             ? await docx.convert(file.bytes, `${at}.file`)
             : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
       // Active content (scripts, launch and automatic actions, embedded files, XFA) is removed before anything is built on the upload (#28).
-      ({ pdf: base, removed } = await stripActiveContent(base, `${at}.file`));
+      const stripped = await stripActiveContent(base, `${at}.file`);
+      ({ pdf: base, removed } = stripped);
+      // Counted as soon as known: a file or packet over its pages is refused before it is scanned.
+      context.pages.count(i, stripped.pages);
       tagSource = base;
       title = file.title;
       nameFallback = file.filename ?? file.id;
       break;
     }
     case 'html':
-      base = await engine.generate({ type: 'html', title: file.title, data: file.markup });
+      base = context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: file.markup }));
       tagSource = base;
       title = file.title;
       nameFallback = file.filename;
@@ -263,6 +290,7 @@ async function buildFile(engine: Engine, request: PacketRequest, file: PacketFil
 
   const source = { fileId: file.id, property: at };
   const scanned = await (file.kind === 'template' ? scanTemplate(tagSource, source) : scanPdf(tagSource, source));
+  if (file.kind !== 'upload') context.pages.count(i, scanned.pages.length);
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
   const errors: FieldError[] = [];

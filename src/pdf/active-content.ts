@@ -54,6 +54,8 @@ export interface StrippedPdf {
   pdf: Uint8Array;
   /** What was removed, one short description each (`OpenAction JavaScript`, `page 1 /AA`, `embedded files`…); empty when nothing. */
   removed: string[];
+  /** Pages of the document (read while it was loaded anyway: callers count pages against their limits). */
+  pages: number;
 }
 
 /** Removes the active content of `bytes` (see the file comment); a bad PDF is an `InvalidPdfError` naming `property`. */
@@ -65,9 +67,10 @@ export async function stripActiveContent(bytes: Uint8Array, property = 'pdf'): P
   doc.getPages().forEach((page, i) => stripPage(doc, page.node, i + 1, removed));
   stripFields(doc, removed);
   stripOutlines(doc, removed);
-  if (removed.size === 0) return { pdf: bytes, removed: [] };
+  const pages = doc.getPageCount();
+  if (removed.size === 0) return { pdf: bytes, removed: [], pages };
   dropUnreachable(doc);
-  return { pdf: await doc.save(FULL_SAVE), removed: [...removed] };
+  return { pdf: await doc.save(FULL_SAVE), removed: [...removed], pages };
 }
 
 function stripCatalog(doc: PDFDocument, removed: Set<string>): void {

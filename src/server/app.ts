@@ -16,6 +16,7 @@ import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
+import type { GraphQLJsonLimits } from './graphql/json-body.js';
 import { signingRoutes } from './signing/index.js';
 
 export interface ServerOptions {
@@ -43,6 +44,8 @@ export interface ServerOptions {
   strictResources?: boolean;
   /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
   packets?: LazyPacketBackend;
+  /** JSON of `/graphql` above `inlineBytes` (1 MiB) is parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
+  graphqlJson?: Partial<GraphQLJsonLimits>;
   /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
@@ -182,6 +185,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         stylesheetOrigins: options.signingStylesheetOrigins,
         publicUrl: options.publicUrl,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
+        ...(options.renderPool ? { threads: options.renderPool } : {}),
+        ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
       });
     });
     signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });

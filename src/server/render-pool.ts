@@ -14,6 +14,17 @@ export interface RenderPoolOptions {
   maxHeapMb?: number;
   /** Jobs waiting for a thread beyond this are refused (503) rather than queued without bound. Default 64. */
   maxQueue?: number;
+  /** Deadline of one signature-packet step (assembly, a signer's inputs, completion): 504 after it. Default 120 s. */
+  packetDeadlineMs?: number;
+}
+
+/** Functions of the worker entry besides `request` (src/batch/worker.ts). */
+export type PoolStep = 'packet' | 'json';
+
+/** How a step's failures are named: the work (`Assembling the packet`) and the property a memory overrun names. */
+interface StepNames {
+  what: string;
+  property: string;
 }
 
 export type PoolJob = Omit<RequestTask, 'engine'>;
@@ -28,18 +39,20 @@ export type PoolJob = Omit<RequestTask, 'engine'>;
  */
 export class RenderPool {
   readonly deadlineMs: number;
+  readonly packetDeadlineMs: number;
   readonly #engine: RequestTask['engine'];
-  readonly #pool: Promise<import('piscina').Piscina<RequestTask, RequestOutcome>>;
+  readonly #pool: Promise<import('piscina').Piscina<unknown, unknown>>;
   readonly #maxHeapMb: number;
 
   constructor(options: RenderPoolOptions) {
     this.#engine = options.engine;
     this.deadlineMs = options.deadlineMs ?? 60_000;
+    this.packetDeadlineMs = options.packetDeadlineMs ?? 120_000;
     this.#maxHeapMb = options.maxHeapMb ?? 2048;
     const threads = Math.max(2, options.threads ?? os.availableParallelism());
     this.#pool = import('piscina').then(
       ({ Piscina }) =>
-        new Piscina<RequestTask, RequestOutcome>({
+        new Piscina<unknown, unknown>({
           filename: WORKER_FILE,
           name: 'request',
           minThreads: 1,
@@ -53,31 +66,42 @@ export class RenderPool {
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */
   async run(job: PoolJob, signal?: AbortSignal, deadlineMs = this.deadlineMs): Promise<RenderedPdf> {
-    const pool = await this.#pool;
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
-    let outcome: RequestOutcome;
-    try {
-      outcome = await pool.run({ ...job, engine: this.#engine }, { signal: abort });
-    } catch (e) {
-      throw this.#failure(e, deadline, signal, deadlineMs);
-    }
+    const outcome = (await this.#run('request', { ...job }, deadlineMs, signal, { what: 'Rendering', property: 'data' })) as RequestOutcome;
     if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
     // Structured cloning hands a Uint8Array back as one.
     const { ok: _ok, ...rendered } = outcome;
     return rendered;
   }
 
-  #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number): CastpressError {
-    if (deadline.aborted) return new RenderError(`Rendering took longer than ${deadlineMs} ms`, 504, { cause: e });
+  /**
+   * Runs another function of the worker entry (`packet`, `json`) under the same rules: a deadline
+   * (504, its thread ended), a memory ceiling (413), a bounded queue (503). Its outcome as sent.
+   */
+  async step(name: PoolStep, task: object, names: StepNames, deadlineMs = this.packetDeadlineMs, signal?: AbortSignal): Promise<unknown> {
+    return this.#run(name, task, deadlineMs, signal, names);
+  }
+
+  async #run(name: 'request' | PoolStep, task: object, deadlineMs: number, signal: AbortSignal | undefined, names: StepNames): Promise<unknown> {
+    const pool = await this.#pool;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    try {
+      return await pool.run({ ...task, engine: this.#engine }, { name, signal: abort });
+    } catch (e) {
+      throw this.#failure(e, deadline, signal, deadlineMs, names);
+    }
+  }
+
+  #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number, names: StepNames): CastpressError {
+    if (deadline.aborted) return new RenderError(`${names.what} took longer than ${deadlineMs} ms`, 504, { cause: e });
     if (signal?.aborted) return new RenderError('The request was cancelled', 499, { cause: e });
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return new PayloadTooLargeError(`Rendering this request needs more than ${this.#maxHeapMb} MB of memory`, 'data');
+      return new PayloadTooLargeError(`${names.what} this request needs more than ${this.#maxHeapMb} MB of memory`, names.property);
     }
     const message = e instanceof Error ? e.message : String(e);
-    if (/queue is at limit/i.test(message)) return new RenderError('Too many requests are waiting for a renderer', 503, { cause: e });
-    return new RenderError('Rendering failed', 500, { cause: e });
+    if (/queue is at limit/i.test(message)) return new RenderError('Too many requests are waiting for a worker thread', 503, { cause: e });
+    return new RenderError(`${names.what} failed`, 500, { cause: e });
   }
 
   /** Ids of the threads alive now (an ended thread is replaced only when the pool is below its minimum of one). */

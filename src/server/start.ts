@@ -79,7 +79,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const packets =
     options.packets === false
       ? undefined
-      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1' }));
+      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1', ...(renderPool ? { threads: renderPool } : {}) }));
   const app = await buildApp({
     packets,
     signingFrameAncestors: options.signingFrameAncestors,

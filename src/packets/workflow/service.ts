@@ -21,7 +21,8 @@ import { TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, type Signer } from '../req
 import { DEFAULT_ORGANIZATION, type DocumentRecord, type OutboxRecord, type PacketRecord, type PacketStore, type PacketWrites, type SignerRecord, type TokenRecord, type TokenType } from '../store/index.js';
 import { expireArgs, packetArgs, sendArgs, signerAccessArgs, signUrlArgs, updatePacketArgs, updateSignerArgs } from './args.js';
 import { decode, encode } from './codec.js';
-import { completeDocuments, documentsOf, signDocuments, type DocumentDraft } from './documents.js';
+import { documentsOf, type DocumentDraft } from './documents.js';
+import { inProcessWork, type PacketWork } from './work.js';
 import { PacketStateError, SignerError } from './errors.js';
 import { packetStatus, redirectGroupStatus, route, type Routing } from './routing.js';
 import { checkToken, newEid, newToken } from './tokens.js';
@@ -47,6 +48,8 @@ export interface PacketServiceOptions {
   /** Called after a commit that wrote outbox events (the dispatcher's poke). */
   onEvents?: () => void;
   writer?: AppearanceWriter;
+  /** Where assembly, signing and completion run; default in-process (`inProcessWork`). The server passes worker threads. */
+  work?: PacketWork;
 }
 
 /** What a signer submits when finishing (the signing page posts it). */
@@ -108,12 +111,12 @@ class StaleVersion extends Error {}
 export class PacketService {
   readonly #o: PacketServiceOptions;
   readonly #store: PacketStore;
-  readonly #writer: AppearanceWriter;
+  readonly #work: PacketWork;
 
   constructor(options: PacketServiceOptions) {
     this.#o = options;
     this.#store = options.store;
-    this.#writer = options.writer ?? new AppearanceWriter();
+    this.#work = options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter());
   }
 
   #now(): Date {
@@ -131,7 +134,7 @@ export class PacketService {
    * outside it is answered as an unknown one. Without a scope every packet is visible.
    */
   async createEtchPacket(body: unknown, scope?: PacketScope): Promise<EtchPacketView> {
-    const assembled = await this.#o.engine.assemblePacket(body);
+    const assembled = await this.#work.assemble(body);
     const request = assembled.request;
     const now = this.#now().getTime();
     const stored = storableRequest(body);
@@ -414,11 +417,10 @@ export class PacketService {
         }
         const inputs: SignerInputs = { ...submission.inputs, signedAt: new Date(now) };
         const current = await Promise.all(snap.documents.map((d) => this.#blob(d.currentHash)));
-        const signed = await signDocuments(
+        const signed = await this.#work.sign(
           snap.documents.map((d, i) => ({ pdf: current[i]!, fields: d.fields as Array<PlannedField | MergedField> })),
           signerOf(s),
           inputs,
-          this.#writer,
         );
         s.status = 'completed';
         s.signedAt = now;
@@ -623,9 +625,7 @@ export class PacketService {
     const tokens = new Map<string, TokenRecord[]>();
     for (const s of snap.signers) tokens.set(s.eid, await this.#store.tokens(s.eid));
     const when = (t: number | null) => (t === null ? undefined : new Date(t));
-    return completeDocuments(
-      this.#o.engine,
-      this.#o.identity,
+    return this.#work.complete(
       await Promise.all(docs.map(async (d, i) => ({ filename: d.filename, assembled: await this.#blob(d.assembledHash), signed: signed[i]! }))),
       {
         packetName: snap.packet.name,
@@ -653,17 +653,16 @@ export class PacketService {
   /** The documents for a new payload: assembled again, then every signer who signed replayed in order. */
   async #rerender(snap: Snapshot, payload: PacketRecord['payload']): Promise<DocumentRecord[]> {
     const stored = decode(new TextDecoder().decode(await this.#blob(snap.packet.requestHash))) as Record<string, unknown>;
-    const assembled = await this.#o.engine.assemblePacket({ ...stored, data: { payloads: payload } });
+    const assembled = await this.#work.assemble({ ...stored, data: { payloads: payload } });
     const drafts = documentsOf(assembled);
     let pdfs = drafts.map((d) => d.pdf);
     const signed = snap.signers.filter((s) => s.status === 'completed').sort((a, b) => (a.signedAt ?? 0) - (b.signedAt ?? 0));
     for (const s of signed) {
       const inputs = decode(new TextDecoder().decode(await this.#blob(s.inputsHash!))) as SignerInputs;
-      pdfs = await signDocuments(
+      pdfs = await this.#work.sign(
         drafts.map((d, i) => ({ pdf: pdfs[i]!, fields: d.fields })),
         signerOf(s),
         inputs,
-        this.#writer,
       );
     }
     const docs = await this.#storeDrafts(snap.packet.eid, drafts);

@@ -8,6 +8,8 @@ import type { Engine } from '../../engine/index.js';
 import { createPacketWorkflow, openPostgresStore, openSqliteStore, smtpMailer, type PacketStore } from '../../packets/index.js';
 import { createSigningIdentity } from '../../signing/index.js';
 import type { PacketBackend } from './backend.js';
+import { threadPacketWork } from '../packet-work.js';
+import type { RenderPool } from '../render-pool.js';
 
 export interface PacketDataOptions {
   /** Data folder: `packets/` (SQLite store and documents), `mail/` (.eml outbox), the signing CA. Default `./castpress-data`. */
@@ -27,6 +29,13 @@ export interface PacketDataOptions {
   pollMs?: number;
 }
 
+export interface PacketBackendOptions extends PacketDataOptions {
+  engine: Engine;
+  baseUrl: string;
+  /** Worker threads for assembly, signing and completion (`startServer` passes its render pool); without it they run in-process. */
+  threads?: RenderPool;
+}
+
 export const DEFAULT_DATA_DIR = 'castpress-data';
 
 export function parseHostPort(value: string, what: string): { host: string; port: number } {
@@ -36,7 +45,7 @@ export function parseHostPort(value: string, what: string): { host: string; port
   return { host: m[1]!, port };
 }
 
-export async function openPacketBackend(options: PacketDataOptions & { engine: Engine; baseUrl: string }): Promise<PacketBackend> {
+export async function openPacketBackend(options: PacketBackendOptions): Promise<PacketBackend> {
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
   const identity = await createSigningIdentity({ dataDir });
@@ -47,6 +56,7 @@ export async function openPacketBackend(options: PacketDataOptions & { engine: E
     store,
     engine: options.engine,
     identity,
+    ...(options.threads ? { work: threadPacketWork({ pool: options.threads, engine: options.engine, identity: { dataDir } }) } : {}),
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     mailer,
     mailDir: path.join(dataDir, 'mail'),

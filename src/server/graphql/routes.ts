@@ -10,7 +10,8 @@ import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../..
 import { PacketStateError, visibleTo, type PacketScope, type PacketStore } from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
-import { parseJson } from '../json.js';
+import type { RenderPool } from '../render-pool.js';
+import { DEFAULT_GRAPHQL_JSON_LIMITS, graphqlJsonParser, type GraphQLJsonLimits } from './json-body.js';
 import type { MultipartLimits } from '../multipart.js';
 import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
@@ -32,6 +33,10 @@ export interface PacketRoutesOptions {
   publicUrl?: string;
   /** The packets the request's API key may see (its organization; test packets only for a development key). */
   scopeOf: (request: FastifyRequest) => PacketScope;
+  /** Worker threads that parse large JSON bodies (the render pool); without it they are parsed in-process. */
+  threads?: RenderPool;
+  /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
+  json?: Partial<GraphQLJsonLimits>;
 }
 
 /** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
@@ -71,12 +76,14 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   const stylesheetOrigins = (options.stylesheetOrigins ?? []).map((o) => cspOrigin(o, 'Stylesheet origin'));
   // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
   api.removeContentTypeParser('application/json');
+  const parseJsonBody = graphqlJsonParser(options.threads, { ...DEFAULT_GRAPHQL_JSON_LIMITS, ...options.json });
   api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (_req, raw, done) => {
-    try {
-      done(null, (raw as Buffer).byteLength === 0 ? {} : parseJson((raw as Buffer).toString('utf8')));
-    } catch (e) {
-      done(ValidationError.of('body', `Invalid JSON: ${e instanceof Error ? e.message : String(e)}`), undefined);
-    }
+    const bytes = raw as Buffer;
+    if (bytes.byteLength === 0) return done(null, {});
+    parseJsonBody(bytes, 'body').then(
+      (value) => done(null, value),
+      (e: unknown) => done(e as Error, undefined),
+    );
   });
 
   // Errors raised before the operation runs (API key, body size, multipart) in GraphQL's form too.
@@ -93,7 +100,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
     });
     gql.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
       let body: GraphQLRequestBody;
-      if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart);
+      if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart, parseJsonBody);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
       else throw new UnsupportedMediaTypeError();
       const pageOrigin = options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`;

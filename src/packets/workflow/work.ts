@@ -1,0 +1,35 @@
+/**
+ * The PDF-heavy steps of the workflow behind one interface: assembling a packet,
+ * drawing a signer's inputs, completing (certificate and seal). In a library they
+ * run in-process (`inProcessWork`); the server hands them to worker threads with a
+ * deadline (src/server/packet-work.ts), so its event loop never runs them.
+ */
+import type { Engine } from '../../engine/index.js';
+import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
+import type { SignerInputs } from '../apply.js';
+import type { AssembledPacket } from '../assemble.js';
+import type { CompletionCertificate } from '../complete.js';
+import type { MergedField, PlannedField } from '../plan.js';
+import type { Signer } from '../request.js';
+import { completeDocuments, signDocuments } from './documents.js';
+
+export type SignDocs = ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>;
+export type CompleteDocs = ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>;
+
+export interface PacketWork {
+  /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
+  assemble(body: unknown): Promise<AssembledPacket>;
+  /** One signer's inputs on every document holding one of their fields. */
+  sign(docs: SignDocs, signer: Signer, inputs: SignerInputs): Promise<Uint8Array[]>;
+  /** Certificate of completion and seal on each document. */
+  complete(docs: CompleteDocs, certificate: Omit<CompletionCertificate, 'documents'>): Promise<Uint8Array[]>;
+}
+
+/** The steps on the calling thread, with the caller's engine, identity and appearance writer. */
+export function inProcessWork(engine: Engine, identity: SigningIdentity, writer: AppearanceWriter): PacketWork {
+  return {
+    assemble: (body) => engine.assemblePacket(body),
+    sign: (docs, signer, inputs) => signDocuments(docs, signer, inputs, writer),
+    complete: (docs, certificate) => completeDocuments(engine, identity, docs, certificate),
+  };
+}
