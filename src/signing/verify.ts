@@ -137,6 +137,8 @@ interface Context {
   file: Buffer;
   anchors: X509Certificate[];
   at: Date | undefined;
+  /** The verification's "now", read once. */
+  now: Date;
 }
 
 type Base = Pick<VerifiedSignature, 'index' | 'kind' | 'fieldName' | 'reason' | 'location' | 'subFilter' | 'byteRange' | 'coveredRanges' | 'coversWholeDocument'>;
@@ -196,15 +198,18 @@ function integrityOf(problems: string[]): IntegrityReport {
 
 /** A signature whose CMS cannot be read or checked: only its integrity problems are reported (no certificate to judge). */
 function failed(ctx: Context, base: Base, problems: string[]): VerifiedSignature {
-  const time = ctx.at ? { time: ctx.at, timeSource: 'at' as const } : { time: new Date(), timeSource: 'now' as const };
+  // Built as one literal: a file can name tens of thousands of unreadable signatures.
   return {
     ...base,
     signer: null,
     digestMatches: false,
     signatureValid: false,
     signingCertificateV2: false,
-    integrity: integrityOf(problems),
-    ...judge(ctx, undefined, [], time, 'signing'),
+    chain: { subjects: [], trusted: false, problem: NO_CERTIFICATE },
+    integrity: { intact: false, reason: problems[0] ?? 'Unreadable' },
+    trust: { trusted: false, reason: ctx.anchors.length ? NO_CERTIFICATE : NO_TRUST_ANCHOR },
+    validityPeriod: { ok: false, time: ctx.at ?? ctx.now, timeSource: ctx.at ? 'at' : 'now', reason: NO_CERTIFICATE },
+    keyUsage: { ok: false, reason: NO_CERTIFICATE },
     valid: false,
     problems,
   };
@@ -306,7 +311,7 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
       ? { time: signingTime, timeSource: 'claimed' as const }
       : ctx.at
         ? { time: ctx.at, timeSource: 'at' as const }
-        : { time: new Date(), timeSource: 'now' as const };
+        : { time: ctx.now, timeSource: 'now' as const };
   return conclude(
     base,
     {
@@ -333,7 +338,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const anchors = anchorsFrom(opts.trustAnchors ?? []);
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024) throw new InvalidPdfError('Not a PDF (no %PDF- header)');
-  const ctx: Context = { file, anchors, at: opts.at };
+  const ctx: Context = { file, anchors, at: opts.at, now: new Date() };
   const raws = findRawSignatures(file);
   const dicts = raws.length ? await readSignatureDictionaries(bytes) : [];
   const signatures = raws.map((raw, i) => {
