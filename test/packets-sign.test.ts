@@ -4,7 +4,7 @@
  * appended, the seal goes last; pdfsig, mutool and verifyPdf accept it, every
  * step kept the earlier bytes as a prefix, and bad submissions change nothing.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError } from '../src/index.js';
@@ -23,7 +23,8 @@ const field = (id: string, type: string, y: number) => ({ id, type, pageNum: 0, 
 
 beforeAll(async () => {
   tmp = await tempDir();
-  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'data') });
+  // The CA's clock is pinned before the packet's dates: the seal's signing time (completedAt, 2024) must fall inside the certificate's validity.
+  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'data'), clock: () => new Date('2024-05-01T00:00:00Z') });
   packet = await engine.assemblePacket({
     name: 'Services agreement',
     mergePDFs: true,
@@ -90,7 +91,7 @@ describe('a packet signed and sealed', () => {
     expect(report.signatures[0]!.valid).toBe(true);
     expect(report.signatures[0]!.total).toBe(true);
     expect(await mutoolVerify(file)).toContain('The document is unchanged since signing');
-    const verified = await verifyPdf(sealed);
+    const verified = await verifyPdf(sealed, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
     expect(verified.signatures).toHaveLength(1);
     expect(verified.signatures[0]).toMatchObject({ coversWholeDocument: true, digestMatches: true, signatureValid: true, signingCertificateV2: true, valid: true });
   }, 120_000);

@@ -41,7 +41,11 @@ describe('generated local CA', () => {
 
     const leaf = new X509Certificate(Buffer.from(first.certificate));
     const root = new X509Certificate(await readFile(files.rootCertificate));
-    expect(leaf.subject).toContain('CN=castpress local signer');
+    // Both names carry this install's random id.
+    expect(first.installId).toMatch(/^[0-9a-f]{16}$/);
+    expect(leaf.subject.split('\n')).toEqual(['O=castpress', `OU=install ${first.installId}`, `CN=castpress local signer ${first.installId}`]);
+    expect(root.subject.split('\n')).toEqual(['O=castpress', `OU=install ${first.installId}`, `CN=castpress local root CA ${first.installId} (self-signed)`]);
+    expect((await readFile(files.installId, 'utf8')).trim()).toBe(first.installId);
     expect(leaf.checkIssued(root) && leaf.verify(root.publicKey)).toBe(true);
     expect(leaf.ca).toBe(false);
     expect(root.ca).toBe(true);
@@ -53,6 +57,7 @@ describe('generated local CA', () => {
 
     const again = await createSigningIdentity({ dataDir, clock: () => new Date('2030-01-01T00:00:00Z') });
     expect(Buffer.from(again.certificate).equals(Buffer.from(first.certificate))).toBe(true);
+    expect(again.installId).toBe(first.installId);
   });
 
   it('two identities created at once on a fresh folder end up with the same certificate', async () => {
@@ -120,7 +125,7 @@ describe('PKCS#12 and PEM identities', () => {
     const enc = await createSigningIdentity({ privateKey: await readFile(encryptedKeyPem, 'utf8'), passphrase: 'keypass', certificates: [certs] });
     expect(Buffer.from(enc.certificate).equals(Buffer.from(plain.certificate))).toBe(true);
     const signed = await sealPdf(await makePdf(), enc);
-    expect((await verifyPdf(signed)).valid).toBe(true);
+    expect((await verifyPdf(signed, { trustAnchors: [certs] })).valid).toBe(true);
 
     const wrong = await rejectsWith(createSigningIdentity({ privateKey: await readFile(encryptedKeyPem, 'utf8'), passphrase: 'bad', certificates: certs }), ValidationError);
     expect(wrong.fields[0]?.property).toBe('passphrase');
@@ -169,12 +174,15 @@ describe('PKCS#12 and PEM identities', () => {
     expect(fromP12.chain).toHaveLength(1);
     const signed = await sealPdf(await makePdf(), fromP12, { signingTime: new Date('2026-06-02T00:00:00Z') });
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(local.files!.rootCertificate, 'utf8')] });
-    expect(result.signatures[0]!.chain).toEqual({ subjects: ['O=castpress, CN=castpress local signer', 'O=castpress, CN=castpress local root CA (self-signed)'], trusted: true });
-    // A signing time before the certificates were valid breaks the chain.
-    const early = await sealPdf(await makePdf(), fromP12, { signingTime: new Date('2020-01-01T00:00:00Z') });
-    const earlyResult = await verifyPdf(early, { trustAnchors: [await readFile(local.files!.rootCertificate, 'utf8')] });
-    expect(earlyResult.signatures[0]!.chain.trusted).toBe(false);
-    expect(earlyResult.signatures[0]!.chain.problem).toMatch(/not valid at the signing time/);
+    const id = local.installId!;
+    expect(result.signatures[0]!.chain).toEqual({
+      subjects: [`O=castpress, OU=install ${id}, CN=castpress local signer ${id}`, `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`],
+      trusted: true,
+    });
+    // A signing time before the certificate was valid is refused before anything is written.
+    const early = await rejectsWith(sealPdf(await makePdf(), fromP12, { signingTime: new Date('2020-01-01T00:00:00Z') }), ValidationError);
+    expect(early.fields[0]?.property).toBe('identity.certificate');
+    expect(early.message).toMatch(/not yet valid/);
   });
 });
 

@@ -74,17 +74,25 @@ describe('sealPdf', () => {
       valid: true,
       problems: [],
     });
-    expect(v!.signer?.commonName).toBe('castpress local signer');
+    expect(v!.signer?.commonName).toBe(`castpress local signer ${identity.installId}`);
     expect(v!.signingTime?.toISOString()).toBe(SIGNED_AT.toISOString());
     expect(v!.coveredRanges).toEqual([
       [0, sig!.byteRange[1]],
       [sig!.byteRange[2], sealed.length],
     ]);
-    expect(v!.chain).toEqual({ subjects: ['O=castpress, CN=castpress local signer', 'O=castpress, CN=castpress local root CA (self-signed)'], trusted: true });
-    // Without trust anchors the signature is intact but its chain is not trusted.
+    const id = identity.installId!;
+    expect(v!.chain).toEqual({
+      subjects: [`O=castpress, OU=install ${id}, CN=castpress local signer ${id}`, `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`],
+      trusted: true,
+    });
+    expect(v).toMatchObject({ integrity: { intact: true }, trust: { trusted: true, anchor: v!.chain.subjects[1] }, validityPeriod: { ok: true, timeSource: 'claimed' }, keyUsage: { ok: true } });
+    expect(v!.keyUsage.keyUsage).toEqual(['digitalSignature', 'nonRepudiation']);
+    // Without trust anchors the signature is intact but not valid: nothing says who made it.
     const untrusted = await verifyPdf(sealed);
-    expect(untrusted.valid).toBe(true);
-    expect(untrusted.signatures[0]!.chain.trusted).toBe(false);
+    expect(untrusted.valid).toBe(false);
+    expect(untrusted.signatures[0]).toMatchObject({ valid: false, integrity: { intact: true }, trust: { trusted: false }, validityPeriod: { ok: true }, keyUsage: { ok: true } });
+    expect(untrusted.signatures[0]!.trust.reason).toMatch(/No trust anchor given/);
+    expect(untrusted.problems[0]).toMatch(/No trust anchor given/);
   });
 
   it('pdfsig with the generated root in its NSS database reports the certificate trusted', async () => {
@@ -129,14 +137,18 @@ describe('sealPdf', () => {
       expect(r.code, r.stderr).toBe(0);
     }
 
+    // Trusting only the first CA: the second signer's signature is intact but not valid.
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(rootPem, 'utf8')] });
-    expect(result.valid).toBe(true);
-    expect(result.signatures.map((s) => [s.fieldName, s.reason, s.valid, s.coversWholeDocument, s.chain.trusted])).toEqual([
-      ['Signature of First', 'Signer 1', true, false, true],
-      ['Signature of Second', 'Signer 2', true, false, false],
-      ['Signature', 'Seal', true, true, true],
+    expect(result.valid).toBe(false);
+    expect(result.signatures.map((s) => [s.fieldName, s.reason, s.integrity.intact, s.valid, s.coversWholeDocument, s.chain.trusted])).toEqual([
+      ['Signature of First', 'Signer 1', true, true, false, true],
+      ['Signature of Second', 'Signer 2', true, false, false, false],
+      ['Signature', 'Seal', true, true, true, true],
     ]);
     expect(result.signatures[1]!.signer?.commonName).toBe('Second Signer');
+    expect(result.signatures[1]!.trust.reason).toMatch(/ends at a root that is not a trust anchor/);
+    const both = await verifyPdf(signed, { trustAnchors: [await readFile(rootPem, 'utf8'), await readFile(other.files!.rootCertificate, 'utf8')] });
+    expect(both.valid).toBe(true);
   });
 
   it('a one-byte change anywhere makes verifyPdf invalid and pdfsig report a digest mismatch', async () => {
@@ -202,7 +214,7 @@ describe('sealPdf', () => {
     const reason = 'Approve (v2) \\ done';
     const location = 'Zürich – 東京\nline 2 (x)';
     const sealed = await sealPdf(await makePdf(), identity, { reason, location, signingTime: SIGNED_AT });
-    const [v] = (await verifyPdf(sealed)).signatures;
+    const [v] = (await verifyPdf(sealed, { trustAnchors: [await readFile(rootPem, 'utf8')] })).signatures;
     expect([v!.reason, v!.location]).toEqual([reason, location]);
     // Read independently: the literal string as written, escaped once.
     expect(Buffer.from(sealed).toString('latin1')).toContain('/Reason (Approve \\(v2\\) \\\\ done)');
@@ -228,6 +240,6 @@ describe('sealPdf', () => {
     const marks = await new AppearanceWriter().apply(encBytes, [{ page: 0, rect: { x: 10, y: 10, width: 50, height: 20 }, input: { type: 'text', text: 'x' } }]).catch((x: unknown) => x);
     expect(marks).toBeInstanceOf(SigningError);
     const unsigned = await verifyPdf(input);
-    expect(unsigned).toEqual({ signatures: [], valid: false, wholeDocumentSigned: false });
+    expect(unsigned).toEqual({ signatures: [], valid: false, wholeDocumentSigned: false, problems: ['The document has no signatures'] });
   });
 });

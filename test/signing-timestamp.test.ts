@@ -122,8 +122,10 @@ describe('PAdES B-T through a caller-given fetch', () => {
     expect(requests).toBe(before + 1);
     expect(Buffer.from(sealed.subarray(0, input.length)).equals(Buffer.from(input))).toBe(true);
 
-    const result = await verifyPdf(sealed);
+    const result = await verifyPdf(sealed, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
     expect(result.valid).toBe(true);
+    // The certificate's validity is judged at the token's time, not the signer's claim.
+    expect(result.signatures[0]!.validityPeriod).toMatchObject({ ok: true, timeSource: 'timestamp', time: result.signatures[0]!.timestamp!.time });
     const ts = result.signatures[0]!.timestamp!;
     expect(ts).toMatchObject({ imprintMatches: true, signatureValid: true, tsa: 'CN=Test TSA' });
     expect(Math.abs(ts.time.getTime() - Date.now())).toBeLessThan(120_000);
@@ -155,8 +157,9 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const pdf = await PDF.load(sealed);
     const { bytes } = await pdf.addTimestamp({ timestampAuthority: new HttpTimestampAuthority(url) });
     expect(Buffer.from(bytes.subarray(0, sealed.length)).equals(Buffer.from(sealed))).toBe(true);
-    const result = await verifyPdf(bytes, { trustAnchors: [await readFile(path.join(dir, 'tsa-root.pem'), 'utf8')] });
+    const result = await verifyPdf(bytes, { trustAnchors: [await readFile(path.join(dir, 'tsa-root.pem'), 'utf8'), await readFile(identity.files!.rootCertificate, 'utf8')] });
     expect(result.valid).toBe(true);
+    expect(result.signatures[1]!.keyUsage).toMatchObject({ ok: true, extendedKeyUsage: ['timeStamping'] });
     expect(result.signatures.map((s) => [s.kind, s.valid, s.coversWholeDocument])).toEqual([
       ['signature', true, false],
       ['documentTimestamp', true, true],

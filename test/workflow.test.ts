@@ -6,6 +6,7 @@
  * three times, mails through an SMTP sink, sealed documents checked by verifyPdf.
  */
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError } from '../src/index.js';
@@ -34,7 +35,8 @@ let postgres: PostgresServer | undefined;
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-workflow-');
-  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity') });
+  // The CA's clock matches the workflow's (2026-01-05): seals are made at the workflow's time, inside the certificate's validity.
+  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity'), clock: () => new Date('2026-01-05T10:00:00Z') });
   hooks = await WebhookReceiver.start();
   smtp = await SmtpSink.start();
 }, 60_000);
@@ -220,7 +222,7 @@ describe.each(stores)('packet workflow on the %s', (_name, open) => {
     expect((await s.etchPacket({ eid: created.eid })).updatedAt).toBe(done.updatedAt);
 
     const [doc] = await s.groupDocuments(done.documentGroup.eid);
-    const verified = await verifyPdf(doc!.pdf);
+    const verified = await verifyPdf(doc!.pdf, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
     expect(verified.signatures).toHaveLength(1);
     expect(verified.signatures[0]).toMatchObject({ coversWholeDocument: true, valid: true });
     const text = await textOf(doc!.pdf);
@@ -396,7 +398,7 @@ describe('packet workflow: mail without a server, and a dead mail server', () =>
       const created = await flow.service.createEtchPacket(packetBody({ isDraft: false }));
       await flow.service.sendEtchPacket({ eid: created.eid }); // re-notifies round 1's email signer
       await flow.dispatcher.drain({ untilSettled: true });
-      const { readdir, readFile } = await import('node:fs/promises');
+      const { readdir } = await import('node:fs/promises');
       const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml'));
       const mails = await Promise.all(files.map((f) => readFile(path.join(mailDir, f), 'utf8')));
       const toAda = mails.filter((m) => /^To: ada@example\.com$/m.test(m));

@@ -3,13 +3,14 @@
  * An identity is an explicit object the caller creates once and passes to `sealPdf`;
  * nothing is cached in the module.
  */
-import { createPrivateKey, createPublicKey, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CryptoKeySigner, P12Signer, type Signer } from '@libpdf/core';
 import { z } from 'zod';
 import { SigningError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
+import { signingCertificateProblem } from './certificates.js';
 import { generateLocalCa, type LocalCaNames } from './local-ca.js';
 import { certificatesFromPem, toPem } from './pem.js';
 
@@ -26,7 +27,7 @@ export interface SigningIdentity {
   readonly certificate: Uint8Array;
   /** DER-encoded issuers of the signing certificate, nearest first (intermediates…, root). */
   readonly chain: readonly Uint8Array[];
-  /** Subject of the signing certificate, e.g. `O=castpress, CN=castpress local signer`. */
+  /** Subject of the signing certificate, e.g. `O=castpress, OU=install 3f2a…, CN=castpress local signer 3f2a…`. */
   readonly subject: string;
   /** True for the locally generated CA: validators will not trust it unless its root is imported. */
   readonly selfSigned: boolean;
@@ -34,6 +35,11 @@ export interface SigningIdentity {
   readonly warnings: readonly string[];
   /** For generated identities: the files kept in the data folder. */
   readonly files?: LocalCaFiles;
+  /**
+   * For generated identities: the random id of this install's CA, in both its certificates' names
+   * (absent for a CA generated before ids existed).
+   */
+  readonly installId?: string;
 }
 
 export interface LocalCaFiles {
@@ -42,6 +48,8 @@ export interface LocalCaFiles {
   rootKey: string;
   certificate: string;
   key: string;
+  /** The install id, one line of hex. */
+  installId: string;
 }
 
 export interface GeneratedIdentityOptions {
@@ -54,10 +62,17 @@ export interface GeneratedIdentityOptions {
   organization?: string;
 }
 
+/**
+ * A supplied certificate must be fit to sign documents: keyUsage (if present) with digitalSignature
+ * or nonRepudiation, an extendedKeyUsage (if present) with a document-signing purpose, and valid at
+ * the clock's time. Otherwise a ValidationError naming `identity.certificate`.
+ */
 export interface Pkcs12IdentityOptions {
   /** A path to a .p12/.pfx file, or its bytes. */
   pkcs12: string | Uint8Array;
   passphrase: string;
+  /** Clock the certificate's validity is checked against (pinned in tests). Default: now. */
+  clock?: () => Date;
 }
 
 export interface PemIdentityOptions {
@@ -66,6 +81,8 @@ export interface PemIdentityOptions {
   passphrase?: string;
   /** PEM certificates, signing certificate first, then its issuers. */
   certificates: string | string[];
+  /** Clock the certificate's validity is checked against (pinned in tests). Default: now. */
+  clock?: () => Date;
 }
 
 export type SigningIdentityOptions = GeneratedIdentityOptions | Pkcs12IdentityOptions | PemIdentityOptions;
@@ -79,21 +96,24 @@ export function signerOf(identity: SigningIdentity): Signer {
   return signer;
 }
 
+const clockSchema = z.custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date').optional();
 const generatedSchema = z.object({
   dataDir: z.string().min(1),
   logger: z.custom<SigningLogger>((v) => typeof v === 'object' && v !== null && typeof (v as SigningLogger).warn === 'function').optional(),
-  clock: z.custom<() => Date>((v) => typeof v === 'function').optional(),
+  clock: clockSchema,
   commonName: z.string().min(1).max(64).optional(),
   organization: z.string().min(1).max(64).optional(),
 });
 const pkcs12Schema = z.object({
   pkcs12: z.union([z.string().min(1), z.instanceof(Uint8Array)]),
   passphrase: z.string(),
+  clock: clockSchema,
 });
 const pemSchema = z.object({
   privateKey: z.string().min(1),
   passphrase: z.string().optional(),
   certificates: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  clock: clockSchema,
 });
 
 /**
@@ -111,7 +131,13 @@ function describe(der: Uint8Array): string {
   return new X509Certificate(der).subject.split('\n').join(', ');
 }
 
-function make(kind: IdentityKind, signer: Signer, extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files'>): SigningIdentity {
+/** Refuses a supplied certificate that may not sign documents now (see Pkcs12IdentityOptions). */
+function checkSupplied(signer: Signer, clock: (() => Date) | undefined): void {
+  const problem = signingCertificateProblem(new X509Certificate(signer.certificate), clock ? clock() : new Date());
+  if (problem) throw ValidationError.of('identity.certificate', problem);
+}
+
+function make(kind: IdentityKind, signer: Signer, extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files' | 'installId'>): SigningIdentity {
   const identity: SigningIdentity = {
     kind,
     certificate: signer.certificate,
@@ -123,7 +149,7 @@ function make(kind: IdentityKind, signer: Signer, extra: Pick<SigningIdentity, '
   return Object.freeze(identity);
 }
 
-async function fromPkcs12(options: { pkcs12: string | Uint8Array; passphrase: string }): Promise<SigningIdentity> {
+async function fromPkcs12(options: z.infer<typeof pkcs12Schema>): Promise<SigningIdentity> {
   let bytes: Uint8Array;
   if (typeof options.pkcs12 === 'string') {
     try {
@@ -141,6 +167,7 @@ async function fromPkcs12(options: { pkcs12: string | Uint8Array; passphrase: st
     // PKCS#12 files carry a MAC keyed by the passphrase: a wrong one and a damaged file look alike.
     throw new ValidationError([{ property: 'passphrase', message: `Cannot open the PKCS#12 file: wrong passphrase or not a PKCS#12 file (${(e as Error).message})` }]);
   }
+  checkSupplied(signer, options.clock);
   return make('pkcs12', signer, { selfSigned: false, warnings: [] });
 }
 
@@ -176,21 +203,31 @@ async function signerFromPem(keyPem: string, passphrase: string | undefined, cer
   return new CryptoKeySigner(cryptoKey as CryptoKey, leaf, alg.keyType, alg.sig, chain);
 }
 
-async function fromPem(options: { privateKey: string; passphrase?: string; certificates: string | string[] }): Promise<SigningIdentity> {
+async function fromPem(options: z.infer<typeof pemSchema>): Promise<SigningIdentity> {
   let certs: Uint8Array[];
   try {
     certs = (Array.isArray(options.certificates) ? options.certificates : [options.certificates]).flatMap(certificatesFromPem);
   } catch (e) {
     throw ValidationError.of('certificates', `Not a PEM certificate (${(e as Error).message})`);
   }
-  return make('pem', await signerFromPem(options.privateKey, options.passphrase, certs, 'privateKey'), { selfSigned: false, warnings: [] });
+  const signer = await signerFromPem(options.privateKey, options.passphrase, certs, 'privateKey');
+  checkSupplied(signer, options.clock);
+  return make('pem', signer, { selfSigned: false, warnings: [] });
 }
 
-const DEFAULT_NAMES: LocalCaNames = {
-  rootCommonName: 'castpress local root CA (self-signed)',
-  signerCommonName: 'castpress local signer',
-  organization: 'castpress',
-};
+/**
+ * The local CA's names carry a random install id, so no two installs' CAs share a name: a
+ * validator that trusts one install's root never mistakes another install's certificates for
+ * its children (same-named issuers are where path building goes looking first).
+ */
+function defaultNames(installId: string): LocalCaNames {
+  return {
+    rootCommonName: `castpress local root CA ${installId} (self-signed)`,
+    signerCommonName: `castpress local signer ${installId}`,
+    organization: 'castpress',
+    organizationalUnit: `install ${installId}`,
+  };
+}
 
 function caFiles(dataDir: string): LocalCaFiles {
   const dir = path.join(path.resolve(dataDir), 'signing');
@@ -200,6 +237,7 @@ function caFiles(dataDir: string): LocalCaFiles {
     rootKey: path.join(dir, 'root-ca.key.pem'),
     certificate: path.join(dir, 'signer.pem'),
     key: path.join(dir, 'signer.key.pem'),
+    installId: path.join(dir, 'install-id'),
   };
 }
 
@@ -216,7 +254,7 @@ async function exists(file: string): Promise<boolean> {
  * Writes a fresh CA into a temporary folder beside the target and renames it into place:
  * two processes starting at once both succeed, and the loser reads the winner's files.
  */
-async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames): Promise<void> {
+async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames, installId: string): Promise<void> {
   const parent = path.dirname(files.dir);
   await mkdir(parent, { recursive: true });
   const tmp = await mkdtemp(path.join(parent, '.signing-'));
@@ -227,6 +265,7 @@ async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames
     await writeFile(inTmp(files.rootKey), toPem(ca.root.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
     await writeFile(inTmp(files.certificate), toPem(ca.leaf.der, 'CERTIFICATE') + toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
     await writeFile(inTmp(files.key), toPem(ca.leaf.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
+    await writeFile(inTmp(files.installId), `${installId}\n`, { mode: 0o644 });
     try {
       await rename(tmp, files.dir);
     } catch (e) {
@@ -242,13 +281,15 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
   const files = caFiles(options.dataDir);
   if (!(await exists(files.certificate))) {
     const now = options.clock ? options.clock() : new Date();
+    // 64 random bits: two installs never draw the same.
+    const installId = randomBytes(8).toString('hex');
     const naming = {
-      ...DEFAULT_NAMES,
+      ...defaultNames(installId),
       ...(options.commonName ? { signerCommonName: options.commonName } : {}),
       ...(options.organization ? { organization: options.organization } : {}),
     };
     try {
-      await generateInto(files, now, naming);
+      await generateInto(files, now, naming, installId);
     } catch (e) {
       throw new SigningError(`Cannot write the local certificate authority into ${files.dir}: ${(e as Error).message}`, 'dataDir', 500, { cause: e });
     }
@@ -261,10 +302,15 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
     if (e instanceof ValidationError) throw new SigningError(`The local certificate files in ${files.dir} are damaged: ${e.message}`, 'dataDir');
     throw new SigningError(`Cannot read the local certificate files in ${files.dir}: ${(e as Error).message}`, 'dataDir', 422, { cause: e });
   }
+  // A CA generated before install ids has no file: its identity has no id.
+  const installId = await readFile(files.installId, 'utf8').then(
+    (text) => (/^[0-9a-f]{16}$/.test(text.trim()) ? text.trim() : undefined),
+    () => undefined,
+  );
   const warning =
     `Signing with a self-signed local certificate (${describe(signer.certificate)}; root CA in ${files.rootCertificate}). ` +
     'Validators will report the signatures intact but the signer unknown or untrusted unless that root is imported as a trust anchor; ' +
     'configure a PKCS#12 or PEM certificate from a trusted CA for documents others must trust.';
   options.logger?.warn(warning);
-  return make('generated', signer, { selfSigned: true, warnings: [warning], files });
+  return make('generated', signer, { selfSigned: true, warnings: [warning], files, ...(installId ? { installId } : {}) });
 }

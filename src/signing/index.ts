@@ -14,7 +14,7 @@ export { sealPdf, signInTurn } from './seal.js';
 export type { SealOptions, SignatureRequest } from './seal.js';
 export type { TimestampOptions } from './timestamp.js';
 export { verifyPdf } from './verify.js';
-export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport } from './verify.js';
+export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport, TrustReport, IntegrityReport, ValidityPeriodReport, KeyUsageReport } from './verify.js';
 export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
 export type { AppearanceWriterOptions } from './appearance.js';
 export { LIMITS as MARK_LIMITS } from './marks.js';

@@ -18,6 +18,7 @@ const RSA_KEY: RsaHashedKeyGenParams = {
 const OID = {
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
+  organizationalUnit: '2.5.4.11',
   subjectKeyIdentifier: '2.5.29.14',
   keyUsage: '2.5.29.15',
   basicConstraints: '2.5.29.19',
@@ -51,18 +52,22 @@ export interface LocalCaNames {
   rootCommonName: string;
   signerCommonName: string;
   organization: string;
+  /** `OU=` of both certificates (e.g. `install 3f2a…`): what tells one install's CA from another's. */
+  organizationalUnit?: string;
 }
 
 function engine(): pkijs.CryptoEngine {
   return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 }
 
-function names(commonName: string, organization: string): pkijs.RelativeDistinguishedNames {
+function names(commonName: string, organization: string, organizationalUnit: string | undefined): pkijs.RelativeDistinguishedNames {
+  const attribute = (type: string, value: string) => new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) });
   const attributes = [
-    new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: organization }) }),
-    new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: commonName }) }),
+    attribute(OID.organization, organization),
+    ...(organizationalUnit ? [attribute(OID.organizationalUnit, organizationalUnit)] : []),
+    attribute(OID.commonName, commonName),
   ];
-  // One attribute per RDN (O=…, CN=…): PKI.js would put them all in one multi-valued RDN (O=… + CN=…).
+  // One attribute per RDN (O=…, OU=…, CN=…): PKI.js would put them all in one multi-valued RDN (O=… + CN=…).
   const sequence = new asn1js.Sequence({ value: attributes.map((a) => new asn1js.Set({ value: [a.toSchema()] })) });
   return pkijs.RelativeDistinguishedNames.fromBER(sequence.toBER(false));
 }
@@ -143,7 +148,7 @@ async function pkcs8(key: CryptoKey): Promise<Uint8Array> {
 export async function generateLocalCa(now: Date, naming: LocalCaNames): Promise<LocalCa> {
   const rootKeys = await generateKeys();
   const leafKeys = await generateKeys();
-  const rootName = names(naming.rootCommonName, naming.organization);
+  const rootName = names(naming.rootCommonName, naming.organization, naming.organizationalUnit);
   const notBefore = new Date(now.getTime() - DAY_MS);
   const rootDer = await issue({
     subject: rootName,
@@ -155,7 +160,7 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames): Promise<
     ca: true,
   });
   const leafDer = await issue({
-    subject: names(naming.signerCommonName, naming.organization),
+    subject: names(naming.signerCommonName, naming.organization, naming.organizationalUnit),
     issuer: rootName,
     keys: leafKeys,
     issuerKeys: rootKeys,

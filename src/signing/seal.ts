@@ -3,9 +3,11 @@
  * document, appended as its own incremental update. Calling it again on its output adds
  * another signature that leaves the earlier ones valid (per-signer signatures).
  */
+import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
+import { signingCertificateProblem } from './certificates.js';
 import { signerOf, type SigningIdentity } from './identity.js';
 import { appendSignature } from '../pdf/index.js';
 import { timestampAuthority, type TimestampOptions } from './timestamp.js';
@@ -22,7 +24,10 @@ export interface SealOptions {
    * it (`Signature of Ada Lovelace`); the certificate names the key's holder.
    */
   name?: string;
-  /** Claimed signing time (the CMS signing-time and /M); pin it for reproducible output. Default: now. */
+  /**
+   * Claimed signing time (the CMS signing-time and /M); pin it for reproducible output. Default: now.
+   * Must fall inside the signing certificate's validity period (else a ValidationError naming `identity.certificate`).
+   */
   signingTime?: Date;
   /** RFC 3161 timestamp (PAdES B-T) through the caller's fetch function. */
   timestamp?: TimestampOptions;
@@ -55,10 +60,15 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const opts = parseWith(sealSchema, options);
   const signer = signerOf(identity);
+  const signingTime = opts.signingTime ?? new Date();
+  // A signature the certificate does not allow (key usage, or a time outside its validity) would
+  // verify as not valid: refuse it before anything is written.
+  const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
+  if (problem) throw ValidationError.of('identity.certificate', problem);
   return appendSignature(bytes, {
     signer,
     fieldName: fieldNameFor(opts.name),
-    signingTime: opts.signingTime ?? new Date(),
+    signingTime,
     reserve: reserveFor(identity, opts.timestamp !== undefined),
     ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
     ...(opts.location !== undefined ? { location: opts.location } : {}),
