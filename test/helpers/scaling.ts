@@ -11,7 +11,7 @@
 import { expect } from 'vitest';
 
 /** CPU time (user + system, all threads of this process) spent by `fn`, in ms. */
-async function cpuMs<T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
+async function cpuMs<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const before = process.cpuUsage();
   const value = await fn();
   const spent = process.cpuUsage(before);
@@ -39,9 +39,10 @@ export interface ScalingOptions {
 /**
  * Runs `run(small)` and `run(large)` interleaved and returns their cost ratio. A run cheaper
  * than `minMs` is repeated within one measurement (the same number of times at both sizes),
- * so that timer resolution and a stray GC do not decide the ratio.
+ * so that timer resolution and a stray GC do not decide the ratio. A synchronous operation is
+ * passed as an async function.
  */
-export async function scalingRatio<T>(run: (size: number) => T | Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<Scaling<T>> {
+export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<Scaling<T>> {
   const rounds = options.rounds ?? 3;
   const minMs = options.minMs ?? 30;
   // Warm-up (JIT, caches, lazily loaded modules), and how many repeats make the small size measurable.
@@ -76,7 +77,7 @@ export async function scalingRatio<T>(run: (size: number) => T | Promise<T>, sma
  * Asserts that `run` costs less than (large/small)^1.5 times more at `large` than at `small`
  * (8x for sizes 4x apart, where a quadratic scan costs 16x); returns `run(large)`'s result.
  */
-export async function expectLinearTime<T>(label: string, run: (size: number) => T | Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<T> {
+export async function expectLinearTime<T>(label: string, run: (size: number) => Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<T> {
   const s = await scalingRatio(run, small, large, options);
   if (process.env.SCALING_DEBUG) console.log(`${label}: ${s.detail}`);
   expect(s.ratio, `${label}: ${s.detail}`).toBeLessThan(s.linearBound);
