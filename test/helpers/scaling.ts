@@ -51,7 +51,7 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
   const warm = await cpuMs(() => run(small));
   const repeats = Math.min(1000, Math.max(1, Math.ceil(minMs / Math.max(warm.ms, 0.01))));
   const measure = (size: number) =>
-    cpuMs(async () => {
+    cpuMs<T>(async () => {
       let last: T | undefined;
       for (let i = 0; i < repeats; i++) last = await run(size);
       return last as T;
