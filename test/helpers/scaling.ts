@@ -47,7 +47,7 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
   const minMs = options.minMs ?? 30;
   // Warm-up (JIT, caches, lazily loaded modules), and how many repeats make the small size measurable.
   await run(small);
-  let result = await run(large);
+  await run(large);
   const warm = await cpuMs(() => run(small));
   const repeats = Math.min(1000, Math.max(1, Math.ceil(minMs / Math.max(warm.ms, 0.01))));
   const measure = (size: number) =>
@@ -56,6 +56,7 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
       for (let i = 0; i < repeats; i++) last = await run(size);
       return last as T;
     });
+  let result: T | undefined;
   let smallMs = Number.POSITIVE_INFINITY;
   let largeMs = Number.POSITIVE_INFINITY;
   const seen: string[] = [];
@@ -70,7 +71,7 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
   const ratio = largeMs / Math.max(smallMs, 0.001);
   const linearBound = (large / small) ** 1.5;
   const detail = `size ${small} → ${large}: CPU ${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms (x${ratio.toFixed(2)}, linear < x${linearBound.toFixed(1)}, quadratic x${((large / small) ** 2).toFixed(0)}); ${repeats} run(s) per measurement; rounds small/large ms: ${seen.join(', ')}`;
-  return { ratio, linearBound, result, detail };
+  return { ratio, linearBound, result: result as T, detail };
 }
 
 /**
