@@ -48,8 +48,8 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
   // Warm-up (JIT, caches, lazily loaded modules), and how many repeats make the small size measurable.
   await run(small);
   await run(large);
-  const warm = await cpuMs(() => run(small));
-  const repeats = Math.min(1000, Math.max(1, Math.ceil(minMs / Math.max(warm.ms, 0.01))));
+  let repeats = 1;
+  while (repeats < 1000 && (await cpuMs(async () => { for (let i = 0; i < repeats; i++) await run(small); })).ms < minMs) repeats *= 2;
   const measure = (size: number) =>
     cpuMs<T>(async () => {
       let last: T | undefined;
