@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Rendering and Chromium tests are CPU-heavy; the CI machine has two cores.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
