@@ -10,8 +10,8 @@ describe('documents that navigate', () => {
   let scripted: BrowserPool;
   let plain: BrowserPool;
   beforeAll(() => {
-    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 8000 });
-    plain = new BrowserPool({ jobTimeoutMs: 8000 });
+    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 30_000 });
+    plain = new BrowserPool({ jobTimeoutMs: 30_000 });
   });
   afterAll(async () => {
     await Promise.all([scripted.close(), plain.close()]);
@@ -34,7 +34,7 @@ describe('documents that navigate', () => {
     }
   });
 
-  it('a script that navigates the document away gets a 400 quickly, and the pool keeps serving', async () => {
+  it('a script that navigates the document away gets a 400 (not a 504 at the deadline), and the pool keeps serving', { timeout: 120_000 }, async () => {
     const scripts = [
       "location.href = 'http://127.0.0.1:1/elsewhere'",
       'location.reload()',
@@ -43,10 +43,9 @@ describe('documents that navigate', () => {
       "document.body.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=0>')",
     ];
     for (const script of scripts) {
-      const started = Date.now();
+      // A navigation the pool missed would leave the job waiting: a 504, not accepted here.
       const result = await outcome(scripted, { html: `<p>before</p><script>${script}</script><p>after</p>` });
       expect([script, result === 'pdf' || result === 'ValidationError 400']).toEqual([script, true]);
-      expect(Date.now() - started).toBeLessThan(5000);
     }
     expect((await pageText(await renderHtml(scripted, { html: '<p>next job</p>' })))[0]).toContain('next job');
   });
@@ -57,7 +56,7 @@ describe('hostile stylesheets and page sizes', () => {
   let asked = 0;
   beforeAll(() => {
     pool = new BrowserPool({
-      jobTimeoutMs: 10_000,
+      jobTimeoutMs: 30_000,
       resolver: async (url) => {
         asked++;
         // Every sheet imports ten new ones, 100 KB each: unbounded without a budget.
@@ -71,14 +70,12 @@ describe('hostile stylesheets and page sizes', () => {
     await pool.close();
   });
 
-  it('@import fan-out of a data: sheet importing itself N times returns quickly (N = 6, 20)', async () => {
+  it('@import fan-out of a data: sheet importing itself N times renders (N = 6, 20)', { timeout: 120_000 }, async () => {
     for (const n of [6, 20]) {
       const sheet = `data:text/css,${encodeURIComponent('@import url("#0");'.repeat(n) + 'p { color: blue }')}`;
       for (const html of [`<link rel="stylesheet" href="${sheet}"><p>fan-out</p>`, `<style>@import url("${sheet}");</style><p>fan-out</p>`]) {
-        const started = Date.now();
-        const result = await outcome(pool, { html });
-        expect(result).toBe('pdf');
-        expect(Date.now() - started).toBeLessThan(5000);
+        // Unbounded fan-out would end at the deadline (504) or the sheet budget (413).
+        expect(await outcome(pool, { html })).toBe('pdf');
       }
     }
   });
@@ -113,9 +110,8 @@ describe('hostile stylesheets and page sizes', () => {
 
   it('a tree of distinct imports stops at the sheet budget with a 413', async () => {
     asked = 0;
-    const started = Date.now();
+    // The tree is unbounded: without the budget it would end at the deadline (504); the fetches are counted.
     expect(await outcome(pool, { html: '<style>@import url("https://sheets.test/0.css");</style><p>tree</p>' })).toBe('PayloadTooLargeError 413');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(asked).toBeLessThanOrEqual(260);
   });
 
@@ -129,12 +125,11 @@ describe('hostile stylesheets and page sizes', () => {
 });
 
 describe('document building', () => {
-  it('runs inside the job deadline: a stylesheet that never arrives is a 504 on time', async () => {
+  it('runs inside the job deadline: a stylesheet that never arrives is a 504', async () => {
+    // The sheet never arrives: without the deadline around document building the job would never end.
     const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
     try {
-      const started = Date.now();
       expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe('RenderError 504');
-      expect(Date.now() - started).toBeLessThan(4000);
     } finally {
       await pool.close();
     }
@@ -156,10 +151,11 @@ describe('document building', () => {
 });
 
 describe('renderer crash', () => {
-  it('a job whose renderer crashes is retried once and succeeds', async () => {
+  it('a job whose renderer crashes is retried once and succeeds', { timeout: 240_000 }, async () => {
     let crashes = 0;
+    // No job here needs to end at its deadline: a long one, so that a busy machine's slow relaunch is no 504.
     const pool: BrowserPool = new BrowserPool({
-      jobTimeoutMs: 15_000,
+      jobTimeoutMs: 90_000,
       resolver: async () => {
         if (crashes === 0) {
           crashes++;
@@ -178,8 +174,8 @@ describe('renderer crash', () => {
     }
   });
 
-  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', async () => {
-    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', { timeout: 240_000 }, async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 90_000 });
     try {
       await renderHtml(pool, { html: '<p>warm up</p>' });
       // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.

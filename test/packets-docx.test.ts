@@ -66,11 +66,10 @@ describe('DOCX uploads', () => {
     const pidFile = path.join(scratch, 'child.pid');
     const fake = path.join(scratch, 'hanging-soffice');
     // The hang is in a grandchild, as with soffice → soffice.bin.
-    await writeFile(fake, `#!/bin/sh\nsleep 30 &\necho $! > ${pidFile}\nwait\n`);
+    // It never ends by itself (an hour): only the deadline ends it.
+    await writeFile(fake, `#!/bin/sh\nsleep 3600 &\necho $! > ${pidFile}\nwait\n`);
     await chmod(fake, 0o755);
-    const started = Date.now();
     const err = await convertDocxToPdf(tagged, { soffice: fake, timeoutMs: 800 }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(err).toMatchObject({ name: 'ConversionError', status: 503, message: expect.stringContaining('800 ms') });
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     await new Promise((r) => setTimeout(r, 200));
