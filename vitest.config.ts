@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The 15 slowest tests are listed at the end of a run (test/slowest-reporter.ts).
+    reporters: ['default', './test/slowest-reporter.ts'],
     // Rendering and Chromium tests are CPU-heavy; the CI machine has two cores.
     pool: 'forks',
     // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
