@@ -17,7 +17,7 @@ describe('documents that navigate', () => {
     await Promise.all([scripted.close(), plain.close()]);
   });
 
-  it('meta refresh is ignored: the document renders (JS on and off)', async () => {
+  it('meta refresh is ignored: the document renders (JS on and off)', { timeout: 240_000 }, async () => {
     const refreshes = [
       '<meta http-equiv="refresh" content="0">',
       '<meta http-equiv=refresh content="0; url=http://127.0.0.1:1/x">',

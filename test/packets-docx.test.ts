@@ -31,7 +31,7 @@ describe('DOCX uploads', () => {
     expect(sniffUpload(new TextEncoder().encode('hello'))).toBe('unknown');
   });
 
-  it('converts with LibreOffice (two at once) and finds the tags, the white one too, on their boxes', async () => {
+  it('converts with LibreOffice (two at once) and finds the tags, the white one too, on their boxes', { timeout: 300_000 }, async () => {
     const other = buildDocx([[{ text: 'Second document {{ email ::: client }}' }]]);
     const [pdf, pdf2] = await Promise.all([convertDocxToPdf(tagged), convertDocxToPdf(other)]);
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
