@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The 15 slowest tests are listed at the end of a run (test/slowest-reporter.ts).
+    reporters: ['default', './test/slowest-reporter.ts'],
     // Rendering and Chromium tests are CPU-heavy; the CI machine has two cores.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

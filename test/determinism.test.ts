@@ -51,7 +51,7 @@ async function withoutClock(pdf: Buffer, name: string): Promise<{ text: string; 
 
 describe('determinism', () => {
   it('gives byte-identical fill and Markdown PDFs in two processes with a pinned clock; HTML differs only in Chromium\'s dates and /ID', async () => {
-    const started = Date.now();
+    const started = Date.now(); // clock-ok: waits for the next second of the clock; asserts no duration
     const first = await inChildProcess();
     // The second process starts in a later second, so any wall-clock date in the output would show.
     await new Promise((r) => setTimeout(r, Math.max(0, 1100 - (Date.now() - started))));

@@ -5,19 +5,20 @@ import { buildDocument } from '../src/html/document.js';
 import type { ResourceProblem } from '../src/resources/index.js';
 import { outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
+import { expectLinearTime } from './helpers/scaling.js';
 
 describe('documents that navigate', () => {
   let scripted: BrowserPool;
   let plain: BrowserPool;
   beforeAll(() => {
-    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 8000 });
-    plain = new BrowserPool({ jobTimeoutMs: 8000 });
+    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 30_000 });
+    plain = new BrowserPool({ jobTimeoutMs: 30_000 });
   });
   afterAll(async () => {
     await Promise.all([scripted.close(), plain.close()]);
   });
 
-  it('meta refresh is ignored: the document renders (JS on and off)', async () => {
+  it('meta refresh is ignored: the document renders (JS on and off)', { timeout: 240_000 }, async () => {
     const refreshes = [
       '<meta http-equiv="refresh" content="0">',
       '<meta http-equiv=refresh content="0; url=http://127.0.0.1:1/x">',
@@ -34,7 +35,7 @@ describe('documents that navigate', () => {
     }
   });
 
-  it('a script that navigates the document away gets a 400 quickly, and the pool keeps serving', async () => {
+  it('a script that navigates the document away gets a 400 (not a 504 at the deadline), and the pool keeps serving', { timeout: 120_000 }, async () => {
     const scripts = [
       "location.href = 'http://127.0.0.1:1/elsewhere'",
       'location.reload()',
@@ -43,10 +44,9 @@ describe('documents that navigate', () => {
       "document.body.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=0>')",
     ];
     for (const script of scripts) {
-      const started = Date.now();
+      // A navigation the pool missed would leave the job waiting: a 504, not accepted here.
       const result = await outcome(scripted, { html: `<p>before</p><script>${script}</script><p>after</p>` });
       expect([script, result === 'pdf' || result === 'ValidationError 400']).toEqual([script, true]);
-      expect(Date.now() - started).toBeLessThan(5000);
     }
     expect((await pageText(await renderHtml(scripted, { html: '<p>next job</p>' })))[0]).toContain('next job');
   });
@@ -57,7 +57,7 @@ describe('hostile stylesheets and page sizes', () => {
   let asked = 0;
   beforeAll(() => {
     pool = new BrowserPool({
-      jobTimeoutMs: 10_000,
+      jobTimeoutMs: 30_000,
       resolver: async (url) => {
         asked++;
         // Every sheet imports ten new ones, 100 KB each: unbounded without a budget.
@@ -71,55 +71,48 @@ describe('hostile stylesheets and page sizes', () => {
     await pool.close();
   });
 
-  it('@import fan-out of a data: sheet importing itself N times returns quickly (N = 6, 20)', async () => {
+  it('@import fan-out of a data: sheet importing itself N times renders (N = 6, 20)', { timeout: 120_000 }, async () => {
     for (const n of [6, 20]) {
       const sheet = `data:text/css,${encodeURIComponent('@import url("#0");'.repeat(n) + 'p { color: blue }')}`;
       for (const html of [`<link rel="stylesheet" href="${sheet}"><p>fan-out</p>`, `<style>@import url("${sheet}");</style><p>fan-out</p>`]) {
-        const started = Date.now();
-        const result = await outcome(pool, { html });
-        expect(result).toBe('pdf');
-        expect(Date.now() - started).toBeLessThan(5000);
+        // Unbounded fan-out would end at the deadline (504) or the sheet budget (413).
+        expect(await outcome(pool, { html })).toBe('pdf');
       }
     }
   });
 
-  it('the @page bleed/marks rewrite is linear in the CSS (a backtracking pattern took 16 s on 120 KB)', () => {
-    const n = 200_000;
+  it('the @page bleed/marks rewrite is linear in the CSS (a backtracking pattern took 16 s on 120 KB)', async () => {
     const inputs = [
-      '@page { ' + 'bleed:'.repeat(n) + '! }',
-      '@page { bleed:' + ' '.repeat(n) + 'x' + ' '.repeat(n) + 'y }',
-      '@page '.repeat(n) + 'bleed: 1mm',
-      '@page { bleed: 1mm; ' + '"\\'.repeat(n) + ' }',
+      (n: number) => '@page { ' + 'bleed:'.repeat(n) + '! }',
+      (n: number) => '@page { bleed:' + ' '.repeat(n) + 'x' + ' '.repeat(n) + 'y }',
+      (n: number) => '@page '.repeat(n) + 'bleed: 1mm',
+      (n: number) => '@page { bleed: 1mm; ' + '"\\'.repeat(n) + ' }',
     ];
-    for (const css of inputs) {
-      const started = Date.now();
-      expect(rewriteGcpm(css).length).toBeGreaterThan(0);
-      expect(Date.now() - started).toBeLessThan(2000);
-    }
+    // 8x the CSS costs under 22.6x (quadratic: 64x).
+    // Every pattern in one measurement: one that went quadratic again would dominate the sum.
+    const rewritten = await expectLinearTime('@page rewrite', async (n) => inputs.map((css) => rewriteGcpm(css(n))), 1_250, 10_000);
+    for (const css of rewritten) expect(css.length).toBeGreaterThan(0);
   });
 
   it('building the document is linear in the HTML: unclosed tags and url( runs (20,000 unclosed <head took 11 s)', async () => {
-    const n = 150_000;
     const inputs = [
-      '<style>running(' + '<style>'.repeat(n),
-      'http-equiv ' + '<meta '.repeat(n),
-      '<link '.repeat(n),
-      '<head '.repeat(n) + '<html '.repeat(n),
-      '<base '.repeat(n),
-      '<style>p{background:url(' + ' '.repeat(n) + 'url('.repeat(n) + '}</style>',
+      (n: number) => '<style>running(' + '<style>'.repeat(n),
+      (n: number) => 'http-equiv ' + '<meta '.repeat(n),
+      (n: number) => '<link '.repeat(n),
+      (n: number) => '<head '.repeat(n) + '<html '.repeat(n),
+      (n: number) => '<base '.repeat(n),
+      (n: number) => '<style>p{background:url(' + ' '.repeat(n) + 'url('.repeat(n) + '}</style>',
     ];
-    for (const html of inputs) {
-      const started = Date.now();
-      expect((await buildDocument({ html, baseUrl: 'https://example.test/' }, { maxResourceBytes: 50_000_000 })).length).toBeGreaterThan(html.length);
-      expect(Date.now() - started, html.slice(0, 20)).toBeLessThan(2000);
-    }
+    // 8x the HTML costs under 22.6x (quadratic: 64x).
+    // Every pattern in one measurement: one that went quadratic again would dominate the sum.
+    const built = await expectLinearTime('document building', (n) => Promise.all(inputs.map((html) => buildDocument({ html: html(n), baseUrl: 'https://example.test/' }, { maxResourceBytes: 50_000_000 }))), 1_250, 10_000);
+    built.forEach((doc, i) => expect(doc.length).toBeGreaterThan(inputs[i]!(10_000).length));
   });
 
   it('a tree of distinct imports stops at the sheet budget with a 413', async () => {
     asked = 0;
-    const started = Date.now();
+    // The tree is unbounded: without the budget it would end at the deadline (504); the fetches are counted.
     expect(await outcome(pool, { html: '<style>@import url("https://sheets.test/0.css");</style><p>tree</p>' })).toBe('PayloadTooLargeError 413');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(asked).toBeLessThanOrEqual(260);
   });
 
@@ -133,12 +126,11 @@ describe('hostile stylesheets and page sizes', () => {
 });
 
 describe('document building', () => {
-  it('runs inside the job deadline: a stylesheet that never arrives is a 504 on time', async () => {
+  it('runs inside the job deadline: a stylesheet that never arrives is a 504', async () => {
+    // The sheet never arrives: without the deadline around document building the job would never end.
     const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
     try {
-      const started = Date.now();
       expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe('RenderError 504');
-      expect(Date.now() - started).toBeLessThan(4000);
     } finally {
       await pool.close();
     }
@@ -199,10 +191,11 @@ describe('nested data: stylesheets (#28)', () => {
 });
 
 describe('renderer crash', () => {
-  it('a job whose renderer crashes is retried once and succeeds', async () => {
+  it('a job whose renderer crashes is retried once and succeeds', { timeout: 240_000 }, async () => {
     let crashes = 0;
+    // No job here needs to end at its deadline: a long one, so that a busy machine's slow relaunch is no 504.
     const pool: BrowserPool = new BrowserPool({
-      jobTimeoutMs: 15_000,
+      jobTimeoutMs: 90_000,
       resolver: async () => {
         if (crashes === 0) {
           crashes++;
@@ -221,8 +214,8 @@ describe('renderer crash', () => {
     }
   });
 
-  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', async () => {
-    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', { timeout: 240_000 }, async () => {
+    const pool = new BrowserPool({ jobTimeoutMs: 90_000 });
     try {
       await renderHtml(pool, { html: '<p>warm up</p>' });
       // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.

@@ -32,7 +32,7 @@ const FIXTURES = [
 
 /** Mutants per kind and fixture (HOSTILE_PER_KIND for longer runs): 16 kinds × 5 fixtures × 2 = 160 mutants, × 4 calls. */
 const PER_KIND = Number(process.env.HOSTILE_PER_KIND ?? 2);
-/** CPU time allowed per call. */
+/** CPU time allowed per call (this process's CPU, not wall time: other processes barely change it; kept, issue 29). */
 const CPU_LIMIT_MS = 1000;
 
 /** `imported`: the template templateFromPdf makes of the mutant, filled (it must be a valid template). */
@@ -66,7 +66,7 @@ function dataFor(fields: TemplateField[]): Record<string, unknown> {
 
 async function run(label: string, mode: Mode, pdf: Uint8Array, template: { fields: TemplateField[]; data: Record<string, unknown> }): Promise<Outcome> {
   const cpu0 = process.cpuUsage();
-  const wall0 = performance.now();
+  const wall0 = performance.now(); // clock-ok: wall time is only printed (slowest cases); the limit is on CPU time
   let result: Outcome['result'];
   let detail = '';
   try {
