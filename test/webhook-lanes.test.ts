@@ -11,11 +11,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { createPacketWorkflow, openPostgresStore, openSqliteStore, type PacketStore, type PacketWorkflow } from '../src/packets/index.js';
+import { createPacketWorkflow, type PacketStore, type PacketWorkflow } from '../src/packets/index.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
-import { PostgresServer } from './helpers/postgres.js';
 import { tempDir } from './helpers/signing.js';
-import { tokenOf, WebhookReceiver } from './helpers/workflow.js';
+import { tokenOf, until, WebhookReceiver, workflowStores } from './helpers/workflow.js';
 
 /** Accepts connections and reads requests without answering, until `answer()`: then each new request gets a 200. */
 class DeadReceiver {
@@ -72,7 +71,6 @@ let identity: SigningIdentity;
 let tmp: { dir: string; remove: () => Promise<void> };
 let live: WebhookReceiver;
 let dead: DeadReceiver[] = [];
-let postgres: PostgresServer | undefined;
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-lanes-');
@@ -83,31 +81,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine.close();
   await live?.close();
-  await postgres?.stop();
+  await kinds.stop();
   await tmp?.remove();
 }, 60_000);
 
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
-const stores: Array<[string, () => Promise<PacketStore>]> = [
-  ['embedded store (SQLite)', () => openSqliteStore({ dir: path.join(tmp.dir, `sqlite-${Date.now()}`) })],
-  [
-    'PostgreSQL',
-    async () => {
-      postgres ??= await PostgresServer.start();
-      return openPostgresStore({ connectionString: postgres.connectionString });
-    },
-  ],
-];
+const kinds = workflowStores(() => tmp.dir);
 
-describe.each(stores)('webhook lanes on the %s', (_name, open) => {
+describe.each(kinds.stores)('webhook lanes on the %s', (_name, open) => {
   let store: PacketStore;
   let flow: PacketWorkflow;
   let other: PacketWorkflow;

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError } from '../src/index.js';
 import {
   createPacketWorkflow,
-  openPostgresStore,
   openSqliteStore,
   PacketStateError,
   SignerError,
@@ -22,16 +21,14 @@ import {
 } from '../src/packets/index.js';
 import { createSigningIdentity, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
 import { readText } from './helpers/pdf.js';
-import { PostgresServer } from './helpers/postgres.js';
 import { tempDir } from './helpers/signing.js';
-import { linkIn, SmtpSink, tokenOf, WebhookReceiver } from './helpers/workflow.js';
+import { linkIn, SmtpSink, tokenOf, until, WebhookReceiver, workflowStores } from './helpers/workflow.js';
 
 const engine = createEngine({ now: () => new Date('2026-01-05T10:00:00Z') });
 let identity: SigningIdentity;
 let tmp: { dir: string; remove: () => Promise<void> };
 let hooks: WebhookReceiver;
 let smtp: SmtpSink;
-let postgres: PostgresServer | undefined;
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-workflow-');
@@ -50,7 +47,7 @@ afterAll(async () => {
   lap('hooks');
   await smtp?.close();
   lap('smtp');
-  await postgres?.stop();
+  await kinds.stop();
   lap('pg');
   await tmp?.remove();
 }, 60_000);
@@ -106,27 +103,10 @@ async function textOf(pdf: Uint8Array): Promise<string> {
   return (await readText(pdf)).map((p) => p.items.map((i) => i.str).join(' ')).join('\n');
 }
 
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
-const stores: Array<[string, () => Promise<PacketStore>]> = [
-  ['embedded store (SQLite)', () => openSqliteStore({ dir: path.join(tmp.dir, `sqlite-${Date.now()}`) })],
-  [
-    'PostgreSQL',
-    async () => {
-      postgres ??= await PostgresServer.start();
-      return openPostgresStore({ connectionString: postgres.connectionString });
-    },
-  ],
-];
+const kinds = workflowStores(() => tmp.dir);
 
-describe.each(stores)('packet workflow on the %s', (_name, open) => {
+describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
   let store: PacketStore;
   let flow: PacketWorkflow;
   let now = Date.parse('2026-01-05T10:00:00Z');

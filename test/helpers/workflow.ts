@@ -4,7 +4,41 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { openPostgresStore, openSqliteStore, type PacketStore } from '../../src/packets/index.js';
+import { PostgresServer } from './postgres.js';
+
+/** Reads until `ok` holds or `ms` pass, then returns the last value read (the test's own expect says what was missing). */
+export async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * The two stores a workflow test runs on, for `describe.each(kinds.stores)`: SQLite in a new
+ * folder of `dir()` (read when a store opens), and a PostgreSQL server started on first use.
+ */
+export function workflowStores(dir: () => string): { stores: Array<[string, () => Promise<PacketStore>]>; stop: () => Promise<void> } {
+  let postgres: PostgresServer | undefined;
+  return {
+    stores: [
+      ['embedded store (SQLite)', () => openSqliteStore({ dir: path.join(dir(), `sqlite-${Date.now()}`) })],
+      [
+        'PostgreSQL',
+        async () => {
+          postgres ??= await PostgresServer.start();
+          return openPostgresStore({ connectionString: postgres.connectionString });
+        },
+      ],
+    ],
+    stop: async () => postgres?.stop(),
+  };
+}
 
 export interface ReceivedHook {
   headers: http.IncomingHttpHeaders;
