@@ -104,7 +104,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     // Requests that arrive while closing get our typed 503 (hook below), not fastify's own body.
     return503OnClosing: false,
     // A document's name (a path parameter of its download URL) is up to 255 bytes of UTF-8, 765 characters percent-encoded.
-    maxParamLength: 800,
+    routerOptions: { maxParamLength: 800 },
     // The router's own refusals (414 for an over-long path segment, 400 for a bad escape) get the typed body too.
     frameworkErrors: (error, _request, frameworkReply) => {
       const http = toHttpError(error, jsonBodyBytes);
