@@ -224,10 +224,18 @@ describe('server: bodies without a length', () => {
     const server = await startServer({ port: 0, noAuth: true, renderPool: false });
     try {
       const max = 256 * 1024 * 1024;
-      const json = await chunked(server.url, 'application/json', '{"data":"', max);
+      // The server answers 413 and closes while the client still writes; now and then the client's
+      // kernel takes the server's RST before the answer was read (status -1: no lingering close yet,
+      // see src/server/README.md). Such a try is repeated; a wrong status or a late answer still fails.
+      const chunkedAnswered = async (type: string, prefix: string) => {
+        let r = await chunked(server.url, type, prefix, max);
+        for (let i = 0; i < 3 && r.status === -1; i++) r = await chunked(server.url, type, prefix, max);
+        return r;
+      };
+      const json = await chunkedAnswered('application/json', '{"data":"');
       expect(json.status).toBe(413);
       expect(json.sent).toBeLessThan(16 * 1024 * 1024);
-      const multipart = await chunked(server.url, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', max);
+      const multipart = await chunkedAnswered('multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n');
       expect(multipart.status).toBe(413);
       // The cap is 32 MiB: the answer comes near it, not after the 256 MiB the client would send.
       expect(multipart.sent).toBeLessThan(64 * 1024 * 1024);
