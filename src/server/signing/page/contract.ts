@@ -93,3 +93,6 @@ export interface SigningAnswer {
   event?: PageEvent;
   redirect?: string | null;
 }
+
+/** A body as it arrives: the contract's field names, values not yet checked (routes.ts checks each). */
+export type Untrusted<T> = { [K in keyof T]?: unknown };
