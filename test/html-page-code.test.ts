@@ -175,3 +175,32 @@ describe('INPAGE_SOURCE through its contract', () => {
     expect(margins).toEqual([{ top: 20, right: 20, bottom: 20, left: 20, width: 400 }, { top: 20, right: 20, bottom: 20, left: 20, width: 400 }]);
   });
 });
+
+describe('signing page script', () => {
+  it('initials of a name, and the pad: strokes drawn with the mouse, Clear, Type instead', async () => {
+    const source = await bundlePage('test/page/signing-page-probe.ts');
+    await page.setContent(`<div id="draw"><canvas id="pad" width="680" height="160" style="width: 340px; height: 80px"></canvas>
+      <button id="clear">Clear</button><button id="use-typed">Type instead</button></div><div id="type" hidden><input id="typed"></div>`);
+    await page.setViewportSize({ width: 400, height: 300 });
+    await page.evaluate(`${source}\nwindow.__signingProbe.setUp(false)`);
+    const call = <T>(expr: string) => page.evaluate(`window.__signingProbe.${expr}`) as Promise<T>;
+    expect(await page.evaluate(`['anna maria  van Dijk', 'élise', ''].map((n) => window.__signingProbe.initialsOf(n))`)).toEqual(['AMVD', 'É', '']);
+    const box = (await page.locator('#pad').boundingBox())!;
+    await page.mouse.move(box.x + 10, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 50, box.y + 40, { steps: 4 });
+    await page.mouse.up();
+    await page.mouse.click(box.x + 100, box.y + 20); // a dot: left out
+    const strokes = await call<Array<Array<{ x: number; y: number }>>>('drawn()');
+    expect(strokes).toHaveLength(1);
+    // Canvas pixels, not CSS pixels: the pad is drawn at half its resolution.
+    expect(strokes[0]![0]).toEqual({ x: 20, y: 20 });
+    expect(strokes[0]!.at(-1)).toEqual({ x: 100, y: 80 });
+    await page.click('#clear');
+    expect(await call('drawn()')).toEqual([]);
+    await page.click('#use-typed');
+    expect(await call('typedMode()')).toBe(true);
+    expect(await page.evaluate(`[document.getElementById('draw').hidden, document.getElementById('type').hidden]`)).toEqual([true, false]);
+    await page.setViewportSize({ width: 360, height: 10 });
+  });
+});

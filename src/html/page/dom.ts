@@ -93,7 +93,10 @@ export function hideBrokenImages(): void {
   }
 }
 
-/** With an overlay the canvas background is painted by the page (@page), not by the root element on every body page. */
+/**
+ * With an overlay: the canvas background (the root's, else the body's) moves to an `@page` rule, so the
+ * overlay pages, whose own page rule sets `background: none`, stay transparent over the body pages.
+ */
 export function moveCanvasBackground(): void {
   const html = document.documentElement, body = document.body;
   const has = (cs: CSSStyleDeclaration) => cs.backgroundImage !== 'none' || !/rgba\(0, 0, 0, 0\)|transparent/.test(cs.backgroundColor);
