@@ -55,4 +55,6 @@ fi
 # (rollup, esbuild, sharp...) that the registry mirror serves, and `npm ci` refuses
 # a lock without the others. `npm install` keeps the locked versions and skips them.
 npm install --no-audit --no-fund
+# The page code's string sources are checked in; this rewrites them only when the TypeScript changed (src/html/README.md "In-page code").
+node scripts/generate-page-code.mjs
 echo "castpress: set-up complete"

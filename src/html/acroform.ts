@@ -3,50 +3,8 @@ import { addInteractiveFields, type FieldTextStyle, type InteractiveFieldSpec, t
 import type { FontRegistry } from '../fonts/index.js';
 import { TextSetter } from '../text/index.js';
 
-/** The computed style that makes a control's box (inpage-script.ts `describeControl`). */
-export interface ControlLook {
-  appearance: string;
-  borderStyle: string;
-  /** CSS px. */
-  borderWidth: number;
-  borderColor: string;
-  background: string;
-  /** `border-top-left-radius` as computed (`50%`, `8px`…). */
-  radius: string;
-  /** The bottom side, for underlined fields (a bottom border only). */
-  bottomStyle: string;
-  bottomWidth: number;
-  bottomColor: string;
-}
-
-/** A form control as measured in the page (CSS px), see inpage-script.ts `describeControl`. */
-export interface FormControl {
-  id: string;
-  kind: 'text' | 'password' | 'textarea' | 'checkbox' | 'radio' | 'combo' | 'list';
-  name: string;
-  width: number;
-  height: number;
-  fontSize: number;
-  color: string;
-  readOnly: boolean;
-  required: boolean;
-  maxLength: number;
-  textAlign: string;
-  look: ControlLook;
-  /** Text-like: the text. Check box and radio: the `value` attribute (absent when the control has none). */
-  value?: string;
-  checked?: boolean;
-  /** [value, label, selected] */
-  options?: Array<[string, string, boolean]>;
-}
-
-export interface PlacedControl {
-  control: FormControl;
-  page: number;
-  /** Top-left corner, points from the page's top-left. */
-  left: number;
-  top: number;
-}
+// The page measures controls (page/forms.ts); the shapes are the page contract's.
+import type { FormControl, PlacedControl } from './page/contract.js';
 
 /** A check box's on state without a `value`: PDF's usual name, as fill's interactive check boxes have. */
 export const CHECKBOX_DEFAULT_VALUE = 'Yes';

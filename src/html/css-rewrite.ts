@@ -1,4 +1,5 @@
 import { PayloadTooLargeError, RenderError } from '../errors/index.js';
+import { BLEED_SENTINEL, ELEMENT_SENTINEL, FUNCTION_SENTINEL, MARKS_SENTINEL, STRING_SENTINEL } from './page/contract.js';
 import { findElements, spliceSpans } from './tags.js';
 
 /**
@@ -17,10 +18,8 @@ import { findElements, spliceSpans } from './tags.js';
  *   included) → `quotes: "__fs_bleed__" "<value>"` and `content: "__fs_marks__<value>"`: both are kept in a
  *   page rule's CSSOM and do nothing there.
  */
-export const ELEMENT_SENTINEL = '__fs_element__';
-export const STRING_SENTINEL = '__fs_string__';
-/** Prefix of `target-counter()`, `target-counters()`, `target-text()` and `leader()` kept as strings (`__fs_fn__name(args)`). */
-export const FUNCTION_SENTINEL = '__fs_fn__';
+// The sentinels (ELEMENT_SENTINEL, STRING_SENTINEL, FUNCTION_SENTINEL, BLEED_/MARKS_SENTINEL) are the page
+// contract's (page/contract.ts): the page code reads them back.
 const FUNCTIONS = /(?<![-\w])(target-counters?|target-text|leader)\(/gi;
 
 /**
@@ -144,7 +143,7 @@ function renameDescriptors(block: string): string {
           const raw = block.slice(i + name[0].length, j);
           const important = /!\s*important\s*$/i.test(raw) ? ' !important' : '';
           const value = raw.replace(/!\s*important\s*$/i, '').trim();
-          out += name[1]!.toLowerCase() === 'bleed' ? `quotes: "__fs_bleed__" "${value}"${important}` : `content: "__fs_marks__${value}"${important}`;
+          out += name[1]!.toLowerCase() === 'bleed' ? `quotes: "${BLEED_SENTINEL}" "${value}"${important}` : `content: "${MARKS_SENTINEL}${value}"${important}`;
           i = j;
           continue;
         }

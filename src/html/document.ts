@@ -1,6 +1,7 @@
 import { loadResourceWithReason, type LookupAll, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
+import { DEFAULTS_STYLE_ID } from './page/contract.js';
 import { closingTag, findElements, findTags, firstTag, spliceSpans } from './tags.js';
 import { classifyUrl, refusalReason } from './network-guard.js';
 
@@ -128,7 +129,7 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     (input.baseUrl ? `<base href="${escapeHtml(input.baseUrl)}">` : '') +
     (input.title !== undefined ? `<title>${escapeHtml(input.title)}</title>` : '') +
     // The script faces the document's text needs (HTML, inlined stylesheets and the request's css: their content strings count too).
-    styleBlock(defaultDocumentCss(input.page, html + userCss), '__fs_defaults');
+    styleBlock(defaultDocumentCss(input.page, html + userCss), DEFAULTS_STYLE_ID);
 
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   const rest = doctype ? html.slice(doctype[0].length) : html;

@@ -2,11 +2,12 @@ import { PDFDict, PDFName, rgb, type PDFDocument, type PDFPage } from '@cantoo/p
 import type { CDPSession } from 'playwright-core';
 import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
-import { addHtmlFields, type FormControl, type PlacedControl } from './acroform.js';
+import { addHtmlFields } from './acroform.js';
 import { VIEWPORT_HEIGHT, type BrowserPool } from './browser-pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
-import { INPAGE_SOURCE } from './inpage-script.js';
 import { contentWidthPx } from './page-css.js';
+import { BLANK_PAGE, ID_PREFIX, pageCall, type DocumentMeta, type LayoutState, type Margins, type PageApi, type PlacedControl, type PrepareResult, type SheetInfo as Sheet } from './page/contract.js';
+import { INPAGE_SOURCE } from './page/inpage.generated.js';
 import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
 import { printScale } from './print-scale.js';
@@ -14,83 +15,6 @@ import { printScale } from './print-scale.js';
 export interface HtmlRenderRequest extends DocumentInput {
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
-}
-
-/** What the page layout is assumed to be when page numbers are written into the document. */
-interface LayoutState {
-  total: number;
-  /** Marker id → 0-based page. */
-  pages: Record<string, number>;
-  /** Page name per page ('' = unnamed). */
-  names: string[];
-  /** [width, height] in points per page. */
-  sizes: Array<[number, number]>;
-  /** Marker id → offset of its top from the content box's top, pt (for the `start` policy). */
-  tops?: Record<string, number>;
-  /** Insert or remove blank pages so left/right breaks land on the right side. */
-  fixSides?: boolean;
-  /** Room added on the right of the sheet for content wider than the page area, CSS px (see {@link Sheet}). */
-  extra?: number;
-}
-
-interface PrepareResult {
-  /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */
-  usesStart: boolean;
-  /** Ids of the elements that set named strings (string-set). */
-  strings: string[];
-  /** `<meta name=author|description|keywords>` of the document. */
-  meta: DocumentMeta;
-  /** Headings and other elements with a bookmark-level, in document order. */
-  bookmarks: Array<{ level: number; label: string; open: boolean; id: string }>;
-  /** Ids of the elements whose page a target-counter() prints, and of leader() elements when page widths can differ. */
-  targets: string[];
-  needsLayout: boolean;
-  needsDests: boolean;
-  overlay: boolean;
-  guess: LayoutState;
-  calibration: string;
-  overlayStart: string | null;
-  running: Array<{ name: string; id: string }>;
-  counters: string[];
-  /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
-  named: Array<{ name: string; start: string; next: string | null }>;
-  /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
-  sides: Array<{ start: string; next: string | null; before: 'left' | 'right' | null; after: 'left' | 'right' | null; blanks: string[] }>;
-  forms: FormControl[];
-  /** Width of the initial containing block (CSS px) when `forms` were measured. */
-  layoutWidth: number;
-  /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
-  overlayForms: PlacedControl[];
-  sheet: Sheet | null;
-}
-
-/**
- * A printed sheet larger than the page (README "Sheets"): `bleed` on every side, `extra` on the right so
- * content wider than the page area does not make Chromium scale every page down. CSS px. The extra is
- * cropped off after printing; the bleed stays, with the trim box at the page.
- */
-interface Sheet {
-  bleed: number;
-  extra: number;
-  crop: boolean;
-  cross: boolean;
-  /** Content width of the first page (px): the base of a correction when Chromium still scaled. */
-  area: number;
-}
-
-interface DocumentMeta {
-  author: string | null;
-  subject: string | null;
-  keywords: string | null;
-}
-
-/** A page's margins on the printed sheet (a bleed adds to each) and the page's own width, CSS px. */
-interface Margins {
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-  width: number;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
@@ -120,7 +44,7 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
   }
   for (const id of info.sides.flatMap((e) => e.blanks)) {
     const p = pages[id];
-    if (p !== undefined && p < total) names[p] = '__fs_blank';
+    if (p !== undefined && p < total) names[p] = BLANK_PAGE;
   }
   // Page sizes, not sheet sizes: the overlay lays out margin boxes on the page.
   const trimW = sheet ? (2 * sheet.bleed + sheet.extra) * 0.75 : 0;
@@ -272,7 +196,7 @@ async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<st
     if (Math.abs(contentWidth - info.layoutWidth) > 0.5) (remeasure[contentWidth] ??= []).push(control.id);
   }
   if (Object.keys(remeasure).length === 0) return placed;
-  const sizes = await evaluate<Record<string, [number, number]>>(cdp, `window.__castpress.measureForms(${JSON.stringify(remeasure)})`);
+  const sizes = await evaluate<ReturnType<PageApi['measureForms']>>(cdp, pageCall('measureForms', remeasure));
   return placed.map((p) => {
     const size = sizes[p.control.id];
     return size ? { ...p, control: { ...p.control, width: size[0], height: size[1] } } : p;
@@ -326,8 +250,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
     if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
     await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
     // One round trip: define the helpers and run them (each costs a CDP round trip).
-    const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}
-window.__castpress.prepare()`);
+    const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`);
     let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
     if (!info.needsDests) {
       // Nothing else to change: the document information goes in as an update of Chromium's bytes.
@@ -341,9 +264,9 @@ window.__castpress.prepare()`);
       const session = await UpdateSession.open(pdf, 'html');
       const found = readDests(session.doc);
       const names = observe(session.doc, found, info).names;
-      const margins = await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(names)})`);
+      const margins = await evaluate<Margins[]>(cdp, pageCall('resolvePages', names));
       addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
-      removeDests(session.doc, (name) => name.startsWith('__fs_'));
+      removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
       documentInfo(session.doc, request.title, info.meta);
       return rendered(session.doc, await session.commit());
     }
@@ -361,14 +284,14 @@ window.__castpress.prepare()`);
       if (!fixSides && !wider && sameLayout(state, actual, info)) break;
       state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
       if (sheet && wider) sheet.extra = wider;
-      overlayForms = await evaluate<PlacedControl[]>(cdp, `window.__castpress.layout(${JSON.stringify(state)})`);
+      overlayForms = await evaluate<PlacedControl[]>(cdp, pageCall('layout', state));
       pdf = await page.pdf(PRINT_OPTIONS);
       base = await openForUpdate(pdf, 'html');
       dests = readDests(base.doc);
       actual = observe(base.doc, dests, info, sheet);
     }
     let placed: PlacedControl[] = [];
-    const margins = info.forms.length > 0 || info.bookmarks.length > 0 || sheet ? await evaluate<Margins[]>(cdp, `window.__castpress.resolvePages(${JSON.stringify(actual.names)})`) : [];
+    const margins = info.forms.length > 0 || info.bookmarks.length > 0 || sheet ? await evaluate<Margins[]>(cdp, pageCall('resolvePages', actual.names)) : [];
     if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
     const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
     // Controls in margin boxes: one widget per page the running element shows on.
@@ -378,7 +301,7 @@ window.__castpress.prepare()`);
       // dropped in one clean write (an update would leave them in the file); everything after it appends.
       await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
       if (sheet) finishSheet(base.doc, sheet, margins);
-      removeDests(base.doc, (name) => name.startsWith('__fs_'));
+      removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
       if (placed.length === 0) {
         // No fields to append: the clean write is the output.
         if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
@@ -391,7 +314,7 @@ window.__castpress.prepare()`);
     if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
     addHtmlFields(session.doc, placed, pool.fonts);
     if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
-    removeDests(session.doc, (name) => name.startsWith('__fs_'));
+    removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
     documentInfo(session.doc, request.title, info.meta);
     return rendered(session.doc, await session.commit());
   }, build, onProblem ? { onResourceProblem: onProblem } : {});

@@ -6,7 +6,8 @@
  */
 import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
-import { CLIENT_SCRIPT } from './client.js';
+import { CLIENT_SCRIPT } from './page/client.generated.js';
+import type { SigningPageConfig } from './page/contract.js';
 import { renderDescription } from './description.js';
 
 const esc = (s: unknown) =>
@@ -151,7 +152,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
         }${need.email ? `<label for="onload-email">Your email</label><input type="text" id="onload-email" inputmode="email" autocomplete="email" required>` : ''}
 <p id="onload-error" class="error" role="alert"></p><button type="submit" id="onload-ok">${esc(tx.acceptButtonText)}</button></form></dialog>`
       : '';
-  const config = JSON.stringify({
+  const settings: SigningPageConfig = {
     assets: ASSET_BASE,
     details: `/sign/${encodeURIComponent(signer.eid)}/details`,
     submit: `/sign/${encodeURIComponent(signer.eid)}/submit`,
@@ -172,7 +173,8 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
       signature: { label: tx.signatureLabel, title: tx.drawSignatureTitle, description: tx.drawSignatureDescription, button: tx.drawSignatureButtonText },
       initial: { label: tx.initialLabel, title: tx.drawInitialsTitle, description: tx.drawInitialsDescription, button: tx.drawInitialsButtonText },
     },
-  }).replace(/</g, '\\u003c');
+  };
+  const config = JSON.stringify(settings).replace(/</g, '\\u003c');
   const header = `<h1>${esc(tx.title)}</h1>
 <div id="description">${renderDescription(tx.description)}</div>
 <p>Signer: <strong class="signer-name">${esc(signer.name)}</strong>${signer.email ? ` (${esc(signer.email)})` : ''}</p>`;

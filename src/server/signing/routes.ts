@@ -12,6 +12,7 @@ import type { LazyPacketBackend } from '../graphql/index.js';
 import { contentDisposition, pdfName } from '../filename.js';
 import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
+import type { DetailsRequest, SigningAnswer, SubmitRequest, Untrusted } from './page/contract.js';
 import { allowedStylesheet, cspOrigin } from './stylesheet.js';
 
 export interface SigningRoutesOptions {
@@ -125,8 +126,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
   // The signer's own name/email (allowNameChange / allowEmailChange), before finishing.
   app.post<{ Params: Params }>('/sign/:signerEid/details', { bodyLimit: SIGNER_BODY_BYTES.details }, async (request, reply) => {
     const signerEid = request.params.signerEid;
-    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) });
-    const body = (request.body ?? {}) as { token?: unknown; name?: unknown; email?: unknown };
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
+    const body = (request.body ?? {}) as Untrusted<DetailsRequest>;
     const service = await options.backend.service();
     try {
       const change: { name?: string; email?: string } = {};
@@ -138,14 +139,14 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     } catch (e) {
       const { status, event } = errorEvent(e, signerEid);
       if (status >= 500) request.log.error({ err: e }, 'signer details failed');
-      return reply.code(status).send({ event });
+      return reply.code(status).send({ event } satisfies SigningAnswer);
     }
   });
 
   app.post<{ Params: Params }>('/sign/:signerEid/submit', { bodyLimit: SIGNER_BODY_BYTES.submit }, async (request: FastifyRequest<{ Params: Params }>, reply) => {
     const signerEid = request.params.signerEid;
-    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null });
-    const body = (request.body ?? {}) as { token?: unknown; signature?: unknown; initials?: unknown; accepted?: unknown };
+    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null } satisfies SigningAnswer);
+    const body = (request.body ?? {}) as Untrusted<SubmitRequest>;
     const service = await options.backend.service();
     try {
       const event = await service.submitSigning({
@@ -158,11 +159,11 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         userAgent: request.headers['user-agent'],
       });
       const { redirectURL, ...plain } = event;
-      return reply.code(200).send({ event: plain, redirect: redirectURL ? redirectTo(redirectURL, plain) : null });
+      return reply.code(200).send({ event: plain, redirect: redirectURL ? redirectTo(redirectURL, plain) : null } satisfies SigningAnswer);
     } catch (e) {
       const { status, event } = errorEvent(e, signerEid);
       if (status >= 500) request.log.error({ err: e }, 'signing failed');
-      return reply.code(status).send({ event, redirect: null });
+      return reply.code(status).send({ event, redirect: null } satisfies SigningAnswer);
     }
   });
 }

@@ -1,0 +1,169 @@
+/**
+ * The contract between render.ts (Node) and the in-page code (this folder, bundled into
+ * `inpage.generated.ts`): the sentinels css-rewrite.ts writes into the CSS and the page reads
+ * back, the id prefix of every helper element and destination, and the shapes of what crosses
+ * `Runtime.evaluate` (JSON both ways). Both sides import this file; it holds no code that needs
+ * Node or a DOM, so it compiles under both tsconfigs and bundles into the page unchanged.
+ */
+
+/** `content: element(x[, policy])` as a string: `"__fs_element__(x|policy)"`. */
+export const ELEMENT_SENTINEL = '__fs_element__';
+/** `string(x[, policy])` as a string: `"__fs_string__(x|policy)"`. */
+export const STRING_SENTINEL = '__fs_string__';
+/** Prefix of `target-counter()`, `target-counters()`, `target-text()` and `leader()` kept as strings (`__fs_fn__name(args)`). */
+export const FUNCTION_SENTINEL = '__fs_fn__';
+/** `bleed` in a page rule, carried as `quotes: "__fs_bleed__" "<value>"`. */
+export const BLEED_SENTINEL = '__fs_bleed__';
+/** `marks` in a page rule, carried as `content: "__fs_marks__<value>"`. */
+export const MARKS_SENTINEL = '__fs_marks__';
+/** Prefix of every id the page gives (markers, helpers): destinations with it are removed from the output. */
+export const ID_PREFIX = '__fs_';
+/** The page name of inserted blank pages (left/right breaks); page-css.ts empties its margin boxes. */
+export const BLANK_PAGE = '__fs_blank';
+/** Id of the `<style>` block with castpress's defaults (document.ts writes it, the page reads its @page size). */
+export const DEFAULTS_STYLE_ID = '__fs_defaults';
+/** The global the bundle defines: `window.__castpress`. */
+export const PAGE_GLOBAL = '__castpress';
+
+/** What the page layout is assumed to be when page numbers are written into the document. */
+export interface LayoutState {
+  total: number;
+  /** Marker id → 0-based page. */
+  pages: Record<string, number>;
+  /** Page name per page ('' = unnamed). */
+  names: string[];
+  /** [width, height] in points per page. */
+  sizes: Array<[number, number]>;
+  /** Marker id → offset of its top from the content box's top, pt (for the `start` policy). */
+  tops?: Record<string, number>;
+  /** Insert or remove blank pages so left/right breaks land on the right side. */
+  fixSides?: boolean;
+  /** Room added on the right of the sheet for content wider than the page area, CSS px (see {@link SheetInfo}). */
+  extra?: number;
+}
+
+/**
+ * A printed sheet larger than the page (README "Sheets"): `bleed` on every side, `extra` on the right so
+ * content wider than the page area does not make Chromium scale every page down. CSS px. The extra is
+ * cropped off after printing; the bleed stays, with the trim box at the page.
+ */
+export interface SheetInfo {
+  bleed: number;
+  extra: number;
+  crop: boolean;
+  cross: boolean;
+  /** Content width of the first page (px): the base of a correction when Chromium still scaled. */
+  area: number;
+}
+
+/** `<meta name=author|description|keywords>` of the document. */
+export interface DocumentMeta {
+  author: string | null;
+  subject: string | null;
+  keywords: string | null;
+}
+
+/** A page's margins on the printed sheet (a bleed adds to each) and the page's own width, CSS px. */
+export interface Margins {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+  width: number;
+}
+
+/** The computed style that makes a control's box (forms.ts `describeControl`). */
+export interface ControlLook {
+  appearance: string;
+  borderStyle: string;
+  /** CSS px. */
+  borderWidth: number;
+  borderColor: string;
+  background: string;
+  /** `border-top-left-radius` as computed (`50%`, `8px`…). */
+  radius: string;
+  /** The bottom side, for underlined fields (a bottom border only). */
+  bottomStyle: string;
+  bottomWidth: number;
+  bottomColor: string;
+}
+
+export type ControlKind = 'text' | 'password' | 'textarea' | 'checkbox' | 'radio' | 'combo' | 'list';
+
+/** A form control as measured in the page (CSS px), see forms.ts `describeControl`. */
+export interface FormControl {
+  id: string;
+  kind: ControlKind;
+  name: string;
+  width: number;
+  height: number;
+  fontSize: number;
+  color: string;
+  readOnly: boolean;
+  required: boolean;
+  maxLength: number;
+  textAlign: string;
+  look: ControlLook;
+  /** Text-like: the text. Check box and radio: the `value` attribute (absent when the control has none). */
+  value?: string;
+  checked?: boolean;
+  /** [value, label, selected] */
+  options?: Array<[string, string, boolean]>;
+}
+
+export interface PlacedControl {
+  control: FormControl;
+  page: number;
+  /** Top-left corner, points from the page's top-left. */
+  left: number;
+  top: number;
+}
+
+export type Side = 'left' | 'right';
+
+export interface PrepareResult {
+  /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */
+  usesStart: boolean;
+  /** Ids of the elements that set named strings (string-set). */
+  strings: string[];
+  meta: DocumentMeta;
+  /** Headings and other elements with a bookmark-level, in document order. */
+  bookmarks: Array<{ level: number; label: string; open: boolean; id: string }>;
+  /** Ids of the elements whose page a target-counter() prints, and of leader() elements when page widths can differ. */
+  targets: string[];
+  needsLayout: boolean;
+  needsDests: boolean;
+  overlay: boolean;
+  guess: LayoutState;
+  calibration: string;
+  overlayStart: string | null;
+  running: Array<{ name: string; id: string }>;
+  counters: string[];
+  /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
+  named: Array<{ name: string; start: string; next: string | null }>;
+  /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
+  sides: Array<{ start: string; next: string | null; before: Side | null; after: Side | null; blanks: string[] }>;
+  forms: FormControl[];
+  /** Width of the initial containing block (CSS px) when `forms` were measured. */
+  layoutWidth: number;
+  /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
+  overlayForms: PlacedControl[];
+  sheet: SheetInfo | null;
+}
+
+/** `window.__castpress`: what render.ts calls, one `Runtime.evaluate` each. */
+export interface PageApi {
+  /** Reads the CSSOM, instruments the document and lays it out for its first guess. */
+  prepare(): Promise<PrepareResult>;
+  /** Writes the page numbers of `state` into the document; the overlay's controls as now laid out. */
+  layout(state: LayoutState): PlacedControl[];
+  /** Content width (px) → control ids: each control's [width, height] at that width. */
+  measureForms(groups: Record<string, string[]>): Record<string, [number, number]>;
+  /** The margins of each page (by page name) on the printed sheet. */
+  resolvePages(names: string[]): Margins[];
+}
+
+/** The expression that calls `method` of the page's API with JSON arguments. */
+export function pageCall<K extends keyof PageApi>(method: K, ...args: Parameters<PageApi[K]>): string {
+  return `window.${PAGE_GLOBAL}.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`;
+}

@@ -1,0 +1,155 @@
+/**
+ * Where pages start and what they are called: page counters in ordinary elements, named pages,
+ * forced and left/right breaks, unpaginated tables, and the first guess of every marker's page
+ * from the screen layout.
+ */
+import { BLANK_PAGE, type LayoutState, type Side } from './contract.js';
+import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
+import { resolvePage } from './page-rules.js';
+import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
+
+/** Elements whose ::before/::after show counter(page) or counter(pages): their counter-reset carries the numbers. */
+export function prepareCounters(S: PageState, styleRules: StyleRuleInfo[]): void {
+  const uses = (v: string) => /counters?\(\s*pages?\s*[,)]/.test(v);
+  const els = candidates(styleRules, 'content', (v, r) => uses(v) && /::?(before|after|marker)\b/.test(r.selectorText));
+  for (const el of els) {
+    if (S.running.some((r) => r.el.contains(el))) continue;
+    if (!['::before', '::after'].some((p) => uses(getComputedStyle(el, p).content))) continue;
+    const cr = getComputedStyle(el).counterReset;
+    S.counters.push({ el, id: idFor(S, el, 'c'), base: cr && cr !== 'none' ? cr : '' });
+  }
+}
+
+export function prepareNamed(S: PageState, styleRules: StyleRuleInfo[]): void {
+  for (const el of candidates(styleRules, 'page')) {
+    const name = getComputedStyle(el).page;
+    if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
+    S.named.push({ el, name, start: idFor(S, el, 'n'), next: followingId(S, el) });
+  }
+}
+
+/**
+ * Chromium treats break-before/after: left|right as a plain page break. The
+ * blank page a book-style break needs is a zero-height spacer on a page of
+ * its own (named page '__fs_blank', whose margin boxes are empty), inserted
+ * once the printed layout shows the side is wrong.
+ */
+export function side(value: string | null | undefined): Side | null {
+  const v = String(value || '').trim();
+  return v === 'left' || v === 'verso' ? 'left' : v === 'right' || v === 'recto' ? 'right' : null;
+}
+
+export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): void {
+  const set = new Set<HTMLElement>();
+  for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
+    for (const el of candidates(styleRules, prop, (v) => side(v) !== null)) set.add(el);
+  }
+  for (const el of set) {
+    const cs = getComputedStyle(el);
+    const before = side(cs.breakBefore), after = side(cs.breakAfter);
+    if (!before && !after) continue;
+    // The blank pages' spacers get their ids (and links) now: a destination then tells which pages are :blank.
+    const blanks = [newId(S, 'b'), newId(S, 'b')];
+    S.markers.push(...blanks);
+    S.sides.push({ el, before, after, start: idFor(S, el, 's'), next: after ? followingId(S, el) : null, spacerBefore: null, spacerAfter: null, blanks });
+  }
+  S.sides.sort((a, b) => documentOrder(a.el, b.el));
+}
+
+function spacer(id: string): HTMLElement {
+  const d = helper('blank', '');
+  d.id = id;
+  d.setAttribute('data-fs-blank', '');
+  d.style.cssText = 'page:' + BLANK_PAGE + '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
+  return d;
+}
+
+export function applySides(S: PageState, state: LayoutState): void {
+  let delta = 0;
+  const wrong = (index: number, want: Side) => (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
+  for (const e of S.sides) {
+    const start = state.pages[e.start];
+    if (e.before && start !== undefined && wrong(start + delta, e.before)) {
+      if (e.spacerBefore) { e.spacerBefore.remove(); e.spacerBefore = null; delta--; }
+      else { e.spacerBefore = spacer(e.blanks[0] as string); (e.el.parentNode as Node).insertBefore(e.spacerBefore, e.el); delta++; }
+    }
+    const next = e.next ? state.pages[e.next] : undefined;
+    if (e.after && e.next && next !== undefined && wrong(next + delta, e.after)) {
+      if (e.spacerAfter) { e.spacerAfter.remove(); e.spacerAfter = null; delta--; }
+      else { e.spacerAfter = spacer(e.blanks[1] as string); (e.el.parentNode as Node).insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
+    }
+  }
+}
+
+/** Elements with a forced page break before or after them (for the first guess only). */
+export function prepareBreaks(S: PageState, styleRules: StyleRuleInfo[]): void {
+  const forced = (v: string) => /^(page|left|right|recto|verso)$/.test(v);
+  const set = new Set<Element>();
+  for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after']) {
+    for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
+  }
+  // A page-name change breaks only between boxes in block flow (not between flex or grid items).
+  const inBlockFlow = (el: Element) => { const d = el.parentElement ? getComputedStyle(el.parentElement).display : 'block'; return d === 'block' || d === 'flow-root' || d === 'list-item'; };
+  for (const n of S.named) if (inBlockFlow(n.el)) set.add(n.el);
+  for (const el of set) {
+    const cs = getComputedStyle(el);
+    const named = S.named.some((n) => n.el === el) && inBlockFlow(el);
+    if (forced(cs.breakBefore) || named) S.breaks.push({ el, before: true });
+    if (forced(cs.breakAfter) || named) S.breaks.push({ el, before: false });
+  }
+}
+
+/** `-fs-table-paginate: none`: the table's header and footer may break like any row. */
+export function prepareTables(styleRules: StyleRuleInfo[]): void {
+  for (const el of candidates(styleRules, '--fs-table-paginate')) {
+    if (getComputedStyle(el).getPropertyValue('--fs-table-paginate').trim() !== 'none') continue;
+    const table = el.tagName === 'TABLE' ? el : el.closest('table');
+    if (!table) continue;
+    for (const part of table.querySelectorAll<HTMLElement>(':scope > thead, :scope > tfoot')) part.style.setProperty('break-inside', 'auto', 'important');
+  }
+}
+
+function namedEnd(n: NamedPageElement, pages: Record<string, number>, total: number): number {
+  const next = n.next ? pages[n.next] : undefined;
+  return next === undefined ? total - 1 : Math.max(pages[n.start] as number, Math.min(next - 1, total - 1));
+}
+
+/** The first guess of every marker's page (and offset), from the screen layout cut at forced breaks. */
+export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
+  const first = resolvePage(S, 0, '');
+  const contentH = Math.max(50, first.h - first.top - first.bottom);
+  const top = (el: Element) => { const r = el.getBoundingClientRect(); return r.top + window.scrollY; };
+  const height = document.documentElement.scrollHeight;
+  // Forced breaks cut the screen layout into segments that each start a page: without them a
+  // chaptered document's guess was a few pages short and always cost another print.
+  const cuts = [0];
+  for (const b of S.breaks) {
+    const r = b.el.getBoundingClientRect();
+    const y = (b.before ? r.top : r.bottom) + window.scrollY;
+    if (y > 1 && y < height - 1) cuts.push(y);
+  }
+  cuts.sort((a, b) => a - b);
+  const base = [0];
+  for (let k = 1; k < cuts.length; k++) base.push((base[k - 1] as number) + Math.max(1, Math.ceil(((cuts[k] as number) - (cuts[k - 1] as number) - 1) / contentH)));
+  const place = (y: number): [number, number] => {
+    let k = 0;
+    while (k + 1 < cuts.length && (cuts[k + 1] as number) <= y) k++;
+    const at = cuts[k] as number;
+    const within = Math.floor((y - at) / contentH);
+    return [(base[k] as number) + within, (y - at - within * contentH) * 0.75];
+  };
+  const pages: Record<string, number> = {};
+  const tops: Record<string, number> = {};
+  for (const id of S.markers) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    [pages[id], tops[id]] = place(Math.max(0, top(el)));
+  }
+  const last = cuts.length - 1;
+  const total = Math.max(1, (base[last] as number) + Math.max(1, Math.ceil((height - (cuts[last] as number) - 1) / contentH)), ...Object.values(pages).map((p) => p + 1));
+  const names: string[] = [];
+  for (let i = 0; i < total; i++) names.push('');
+  for (const n of S.named) for (let i = pages[n.start] as number; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
+  const sizes = names.map((name, i): [number, number] => { const p = resolvePage(S, i, name); return [p.w * 0.75, p.h * 0.75]; });
+  return { total, pages, names, sizes, tops };
+}

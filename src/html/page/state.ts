@@ -1,0 +1,158 @@
+/**
+ * The state of one job in the page. setContent rewrites the document but keeps the Window, so
+ * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
+ * takes it as its first argument: nothing lives in module scope.
+ */
+import type { PlacedControl, FormControl, Side, PrepareResult } from './contract.js';
+
+/** One declaration as read from the CSSOM: [name, value, important]. */
+export type Declaration = [string, string, boolean];
+
+export interface PageSelector {
+  name: string;
+  pseudos: string[];
+  spec: number;
+}
+
+export interface PageRuleInfo {
+  selectors: PageSelector[];
+  order: number;
+  decls: Declaration[];
+  /** Margin box name → its declarations. */
+  boxes: Record<string, Declaration[]>;
+}
+
+/** A style rule with the selector it has at the top level (nested rules resolved). */
+export interface StyleRuleInfo {
+  style: CSSStyleDeclaration;
+  selectorText: string;
+}
+
+export interface RunningElement {
+  el: HTMLElement;
+  name: string;
+  /** The element's copy (ids removed), the source of its margin-box copies. */
+  html: string;
+  /** The inherited properties of its parent, as a style attribute. */
+  inherited: string;
+  float: string;
+  id: string;
+  slack: number;
+  /** counter-reset per nesting level the copy starts from (counter model). */
+  counterLevels?: string[];
+}
+
+export interface NamedString {
+  el: Element;
+  name: string;
+  value: string;
+  id: string;
+  slack: number;
+}
+
+/** One piece of a target-*()/leader()/string() content value (only the fields of its kind are set). */
+export interface TargetPart {
+  raw?: string;
+  leader?: string;
+  pages?: boolean;
+  style?: string;
+  /** target-counter() of a counter other than page: its element until countCounters reads the value. */
+  counterOf?: Element;
+  name?: string;
+  all?: boolean;
+  sep?: string;
+  values?: number[] | null;
+  /** Marker id of the element whose page is shown. */
+  target?: string;
+}
+
+export interface TargetRule {
+  el: HTMLElement;
+  pseudo: '::before' | '::after';
+  key: string;
+  parts: TargetPart[];
+  leaderId: string | null;
+  baseReset: string;
+}
+
+export interface PageCounterElement {
+  el: HTMLElement;
+  id: string;
+  base: string;
+}
+
+export interface NamedPageElement {
+  el: Element;
+  name: string;
+  start: string;
+  next: string | null;
+}
+
+export interface SideBreak {
+  el: Element;
+  before: Side | null;
+  after: Side | null;
+  start: string;
+  next: string | null;
+  spacerBefore: HTMLElement | null;
+  spacerAfter: HTMLElement | null;
+  blanks: string[];
+}
+
+export interface SheetRule {
+  rule: CSSPageRule;
+  size: [number, number] | null;
+  sizePriority: string;
+  margins: Record<string, [number, string]>;
+}
+
+export interface SheetState {
+  bleed: number;
+  extra: number;
+  crop: boolean;
+  cross: boolean;
+  rules: SheetRule[];
+  area: number;
+  /** The root's own margin-right: [value, priority, computed px]. */
+  rootMargin: [string, string, number];
+}
+
+export interface PageState {
+  uid: number;
+  /** Ids of every element whose page is read from a destination. */
+  markers: string[];
+  running: RunningElement[];
+  strings: NamedString[];
+  targets: TargetRule[];
+  bookmarks: PrepareResult['bookmarks'];
+  breaks: Array<{ el: Element; before: boolean }>;
+  slots: number;
+  counters: PageCounterElement[];
+  named: NamedPageElement[];
+  sides: SideBreak[];
+  forms: FormControl[];
+  pageRules: PageRuleInfo[];
+  overlay: boolean;
+  probe: HTMLElement | null;
+  sheet: SheetState | null;
+  defaultSize: [number, number] | null;
+  runningCounterNames: Set<string>;
+  targetCounterNames: Set<string>;
+  usesStart: boolean;
+  overlayStart: string | null;
+  layoutWidth: number;
+  overlayForms: PlacedControl[];
+}
+
+export function newState(): PageState {
+  return {
+    uid: 0, markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [],
+    pageRules: [], overlay: false, probe: null, sheet: null, defaultSize: null, runningCounterNames: new Set(), targetCounterNames: new Set(),
+    usesStart: false, overlayStart: null, layoutWidth: 0, overlayForms: [],
+  };
+}
+
+/** A new id for a helper element or marker: `__fs_<prefix><n>`. */
+export function newId(S: PageState, prefix: string): string {
+  return '__fs_' + prefix + (S.uid++);
+}

@@ -1,0 +1,55 @@
+/** The signer's details: allowNameChange / allowEmailChange, requireNameOnLoad / requireEmailOnLoad. */
+import type { DetailsRequest, SigningAnswer } from './contract.js';
+import { $, maybe$, say, type Client } from './ui.js';
+
+type Change = Omit<DetailsRequest, 'token'>;
+
+/** Stores a change; null when it was accepted, else the service's message. */
+async function sendDetails(client: Client, change: Change): Promise<string | null> {
+  const { cfg } = client;
+  const body: DetailsRequest = { token: cfg.token, ...change };
+  const r = await fetch(cfg.details, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
+  if (r.ok) {
+    if (change.name) { cfg.name = change.name; for (const el of document.querySelectorAll('.signer-name')) el.textContent = change.name; }
+    if (change.email) cfg.email = change.email;
+    return null;
+  }
+  const o = (await r.json().catch(() => ({}))) as SigningAnswer;
+  return (o.event && o.event.message) || 'error';
+}
+
+/** Sends what the signer changed in "Your details"; false (and a message) when it was refused. */
+export async function changedDetails(client: Client): Promise<boolean> {
+  const { cfg } = client;
+  const nameIn = maybe$<HTMLInputElement>('my-name'), emailIn = maybe$<HTMLInputElement>('my-email');
+  const change: Change = {};
+  if (nameIn && nameIn.value.trim() && nameIn.value.trim() !== cfg.name) change.name = nameIn.value.trim();
+  if (emailIn && emailIn.value.trim() && emailIn.value.trim() !== cfg.email) change.email = emailIn.value.trim();
+  if (!change.name && !change.email) return true;
+  const err = await sendDetails(client, change);
+  if (err) { say(cfg.errorText + ' could not update your details: ' + err, 'error'); return false; }
+  return true;
+}
+
+/** The required details dialog, when page.ts rendered one: resolves once they are stored. */
+export function askOnLoad(client: Client): Promise<void> {
+  const dialog = maybe$<HTMLDialogElement>('onload');
+  if (!dialog) return Promise.resolve();
+  return new Promise((resolve) => {
+    // Required: Escape does not close it.
+    dialog.addEventListener('cancel', (e) => e.preventDefault());
+    $('onload-form').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const change: Change = {};
+      const n = maybe$<HTMLInputElement>('onload-name'), m = maybe$<HTMLInputElement>('onload-email');
+      if (n) change.name = n.value.trim();
+      if (m) change.email = m.value.trim();
+      if ((n && !change.name) || (m && !change.email)) { $('onload-error').textContent = 'Please fill in every field.'; return; }
+      const err = await sendDetails(client, change);
+      if (err) { $('onload-error').textContent = err; return; }
+      dialog.close();
+      resolve();
+    });
+    dialog.showModal();
+  });
+}

@@ -1,0 +1,22 @@
+/**
+ * The signing page's browser code, bundled (scripts/generate-page-code.mjs) into `CLIENT_SCRIPT`,
+ * which page.ts sends inline as one module script under the response's CSP nonce (pdf.js is
+ * imported from this server; the nonce carries over to the import). It reads its settings from the
+ * `#cfg` JSON block (contract.ts `SigningPageConfig`).
+ *
+ * Two modes (page.ts renders the matching markup):
+ * - accept each field (fields.ts): the documents are drawn with pdf.js, the signer's boxes over
+ *   them; each signature/initials box is clicked; the first of a kind asks for the mark.
+ * - document list (list.ts; acceptEachField false, or signBeforeReviewing): one signature,
+ *   one set of initials, one Finish.
+ */
+import type { SigningPageConfig } from './contract.js';
+import { acceptEachField } from './fields.js';
+import { documentList } from './list.js';
+import { setUpPad } from './pad.js';
+import { $, type Client } from './ui.js';
+
+const cfg = JSON.parse($('cfg').textContent as string) as SigningPageConfig;
+const client: Client = { cfg, pad: setUpPad(cfg.typed), finished: false };
+if (!cfg.acceptEachField) documentList(client);
+else acceptEachField(client);

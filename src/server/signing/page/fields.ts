@@ -1,0 +1,129 @@
+/**
+ * Accept each field: the documents drawn by pdf.js with the signer's boxes over them; each
+ * signature/initials box is clicked (or reached with "Next field" and Enter); the first of a kind
+ * asks for the mark (drawn or typed) in a dialog, later ones reuse it.
+ */
+import type { MarkInput } from './contract.js';
+import { askOnLoad } from './details.js';
+import { loadPdfJs, renderDocuments, type FieldBox, type MarkKind } from './documents.js';
+import { submit } from './submit.js';
+import { $, initialsOf, post, say, type Client } from './ui.js';
+
+/** An adopted mark: what is sent, and what the accepted boxes show (the drawing as an image, or the text). */
+interface Adopted {
+  input: MarkInput;
+  image?: string;
+  text?: string;
+}
+
+export function acceptEachField(client: Client): void {
+  const { cfg, pad } = client;
+  const adopted: Record<MarkKind, Adopted | null> = { signature: null, initial: null };
+  const boxes: FieldBox[] = [];
+  const progress = $('progress'), next = $<HTMLButtonElement>('next'), finish = $<HTMLButtonElement>('finish');
+  const needed = () => boxes.filter((b) => b.clickable);
+  const pending = () => needed().filter((b) => !b.accepted);
+  const showProgress = () => {
+    const n = needed().length, done = n - pending().length;
+    progress.textContent = n === 0 ? 'Nothing to click: review the documents, then finish.' : done + ' of ' + n + ' fields signed';
+    next.disabled = pending().length === 0;
+  };
+
+  // The mark dialog: the first signature (or initials) box asks for it; later boxes reuse it.
+  const dialog = $<HTMLDialogElement>('adopt');
+  function adopt(kind: MarkKind): Promise<boolean> {
+    const t = cfg.texts[kind];
+    $('adopt-h').textContent = t.title;
+    $('adopt-desc').textContent = t.description;
+    $('adopt-ok').textContent = t.button;
+    $('adopt-error').textContent = '';
+    $('typed-label').textContent = kind === 'initial' ? 'Type your initials' : 'Type your signature';
+    $<HTMLInputElement>('typed').value = kind === 'initial' ? initialsOf(cfg.name) : (cfg.name || '');
+    pad.clear();
+    pad.typedMode = cfg.typed;
+    pad.showMode();
+    return new Promise((resolve) => {
+      const ok = () => {
+        const d = pad.drawn(), text = $<HTMLInputElement>('typed').value.trim();
+        if (!pad.typedMode && d.length === 0) { $('adopt-error').textContent = 'Please draw, or choose Type instead.'; return; }
+        if (pad.typedMode && !text) { $('adopt-error').textContent = 'Please type it.'; return; }
+        adopted[kind] = pad.typedMode ? { input: { type: 'typed', text }, text } : { input: { type: 'drawn', strokes: d }, image: pad.canvas.toDataURL('image/png') };
+        done(true);
+      };
+      const cancel = () => done(false);
+      // 'close' is fired from a queued task: the one of the previous mark's dialog can arrive after
+      // this one opened. Only a close that left the dialog closed (Escape) cancels.
+      const onClose = () => { if (!dialog.open) done(false); };
+      function done(result: boolean) {
+        $('adopt-ok').removeEventListener('click', ok);
+        $('adopt-cancel').removeEventListener('click', cancel);
+        dialog.removeEventListener('close', onClose);
+        if (dialog.open) dialog.close();
+        resolve(result);
+      }
+      $('adopt-ok').addEventListener('click', ok);
+      $('adopt-cancel').addEventListener('click', cancel);
+      dialog.addEventListener('close', onClose);
+      dialog.showModal();
+      (pad.typedMode ? $('typed') : $('adopt-ok')).focus();
+    });
+  }
+
+  function show(box: FieldBox, mark: Adopted): void {
+    box.el.textContent = '';
+    if (mark.image) { const img = document.createElement('img'); img.src = mark.image; img.alt = ''; box.el.append(img); }
+    else { const span = document.createElement('span'); span.className = 'typed-mark'; span.textContent = mark.text ?? ''; box.el.append(span); }
+    box.el.classList.add('accepted');
+    box.el.setAttribute('aria-label', box.label + ': signed');
+  }
+
+  let signPosted = false;
+  async function accept(box: FieldBox): Promise<void> {
+    if (box.accepted || client.finished) return;
+    if (!adopted[box.kind] && !(await adopt(box.kind))) { box.el.focus(); return; }
+    box.accepted = true;
+    show(box, adopted[box.kind] as Adopted);
+    showProgress();
+    box.el.focus();
+    if (pending().length > 0) return;
+    if (!signPosted) { signPosted = true; post(cfg, { ...cfg.event, action: 'signerSign' }); }
+    if (cfg.showFinish) { finish.disabled = false; finish.focus(); }
+    else void finishNow();
+  }
+
+  function finishNow(): Promise<void> {
+    return submit(client, {
+      signature: adopted.signature ? adopted.signature.input : undefined,
+      initials: adopted.initial ? adopted.initial.input : undefined,
+      accepted: needed().map((b) => ({ document: b.spec.document, fieldId: b.spec.fieldId })),
+    });
+  }
+  finish.addEventListener('click', () => { if (pending().length === 0) void finishNow(); });
+  next.addEventListener('click', () => {
+    const b = pending()[0];
+    if (!b) return;
+    b.el.scrollIntoView({ block: 'center' });
+    b.el.focus();
+  });
+
+  void (async () => {
+    try {
+      await askOnLoad(client);
+      $('review').hidden = false;
+      const pdfjs = await loadPdfJs(cfg.assets);
+      await renderDocuments(cfg, pdfjs, (box) => {
+        if (box.clickable) box.el.addEventListener('click', () => void accept(box));
+        boxes.push(box);
+      });
+      if (needed().length === 0 || cfg.showFinish) finish.hidden = false;
+      finish.disabled = pending().length > 0;
+      showProgress();
+      document.body.classList.add('loaded');
+      post(cfg, cfg.event);
+    } catch (e) {
+      const message = (e as { message?: unknown } | null)?.message;
+      say(cfg.errorText + ' the documents could not be shown: ' + (e && message ? String(message) : String(e)), 'error');
+      post(cfg, { action: 'signerError', signerEid: cfg.event.signerEid, errorType: 'unknown', error: 'Error', message: 'The documents could not be shown' });
+    }
+  })();
+}
