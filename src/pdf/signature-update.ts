@@ -191,6 +191,8 @@ export interface SignatureDictionaryInfo {
   m?: string;
   subFilter?: string;
   type?: string;
+  /** /Contents as parsed (the CMS, zero padding included). */
+  contents?: Uint8Array;
 }
 
 /**
@@ -229,6 +231,8 @@ export async function readSignatureDictionaries(bytes: Uint8Array): Promise<Sign
     if (m !== undefined) info.m = m;
     if (subFilter !== undefined) info.subFilter = subFilter;
     if (type !== undefined) info.type = type;
+    const contents = dict.getString('Contents')?.bytes;
+    if (contents !== undefined) info.contents = contents;
     out.push(info);
   }
   return out;
