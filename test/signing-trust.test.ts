@@ -87,11 +87,13 @@ describe('two installs', () => {
     const resealed = await sealPdf(changed, second, { name: 'Seal' });
     const appended = await verifyPdf(resealed, { trustAnchors: [firstRoot] });
     expect(appended.valid).toBe(false);
-    expect(appended.signatures.map((s) => [s.integrity.intact, s.trust.trusted, s.valid])).toEqual([
-      [true, true, true],
-      [true, false, false],
+    // The first signature is intact and trusted, but the page content changed after it (difference analysis).
+    expect(appended.signatures.map((s) => [s.integrity.intact, s.trust.trusted, s.modifications.ok, s.valid])).toEqual([
+      [true, true, false, false],
+      [true, false, true, false],
     ]);
-    expect(appended.problems).toContain('Not valid: Signature of Seal');
+    expect(appended.signatures[0]!.modifications.revisions.map((r) => r.classification)).toEqual(['other', 'other']);
+    expect(appended.problems).toContain('Not valid: Signature of Ada, Signature of Seal');
   });
 
   it('without trust anchors nothing is valid, and the report says why', async () => {

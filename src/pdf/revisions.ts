@@ -80,7 +80,8 @@ function valueOf(obj: PDFObject | undefined): PdfValue {
   if (obj instanceof PDFString || obj instanceof PDFHexString) return { string: Buffer.from(obj.asBytes()).toString('latin1') };
   if (obj instanceof PDFArray) return { array: obj.asArray().map(valueOf) };
   if (obj instanceof PDFDict) {
-    const dict: Record<string, PdfValue> = {};
+    // No prototype: a key named __proto__ is a key like any other.
+    const dict = Object.create(null) as Record<string, PdfValue>;
     for (const [key, value] of obj.entries()) dict[key.decodeText()] = valueOf(value);
     return { dict };
   }

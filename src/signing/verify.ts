@@ -409,7 +409,13 @@ async function analyse(file: Buffer, checked: Checked[], isRewritten: (sig: Chec
     if (sig.signer === null || isRewritten(sig) || end > file.length) {
       modifications = { ok: false, allowed: 'formFillingAndSigning', certification: false, revisions: [], reason: NOT_ANALYSED };
     } else {
-      const own = sig.kind === 'signature' ? docMdpOf(await reader.graph(end), sig.byteRange) : undefined;
+      const graph = await reader.graph(end);
+      let own: 1 | 2 | 3 | undefined;
+      try {
+        own = sig.kind === 'signature' ? docMdpOf(graph, sig.byteRange) : undefined;
+      } catch {
+        own = undefined; // an unreadable /Reference certifies nothing
+      }
       governing ??= own;
       const key = `${end} ${governing} ${own}`;
       let report = reports.get(key);

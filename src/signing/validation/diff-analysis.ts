@@ -93,6 +93,15 @@ const ALLOWED: Record<1 | 2 | 3, ChangeLevel> = { 1: 'none', 2: 'formFillingAndS
  * end); `docMdp` is the P of the certification signature governing it, if any.
  */
 export async function analyseModifications(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
+  try {
+    return await analyse(reader, signedEnd, docMdp, certification);
+  } catch (e) {
+    // Hostile structure must not crash verification: what cannot be analysed is not allowed.
+    return { ok: false, allowed: ALLOWED[docMdp ?? 2], ...(docMdp !== undefined ? { docMdp } : {}), certification, revisions: [], reason: `Cannot analyse the later revisions: ${(e as Error).message}` };
+  }
+}
+
+async function analyse(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
   const allowed = ALLOWED[docMdp ?? 2];
   const base = { allowed, ...(docMdp !== undefined ? { docMdp } : {}), certification };
   const signed = await reader.graph(signedEnd);

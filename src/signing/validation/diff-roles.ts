@@ -131,7 +131,8 @@ class Walker {
     while (stack.length) {
       const node = stack.pop()!;
       if (!this.mark(node, 'field')) continue;
-      const dict = dictOf(this.g, node)!;
+      const dict = dictOf(this.g, node);
+      if (!dict) continue;
       this.mark(dict.Kids, 'field');
       stack.push(...refsIn(this.g, dict.Kids).map((ref) => ({ ref })));
       this.deep(dict.AP, 'appearance', node.ref);
