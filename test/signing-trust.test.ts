@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
 import { appendSignature } from '../src/pdf/index.js';
 import { AppearanceWriter, createSigningIdentity, sealPdf, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
-import { makePdf, pdfsig, tempDir, tool } from './helpers/signing.js';
+import { makePdf, pdfsig, selfSigned as selfSignedIn, tempDir, tool } from './helpers/signing.js';
 
 let dir: string;
 let remove: () => Promise<void>;
@@ -28,12 +28,7 @@ async function ok(args: string[]): Promise<void> {
 
 /** A self-signed certificate and key made by openssl with the given extensions; its PKCS#12 too. */
 async function selfSigned(name: string, extensions: string[], days = 3650): Promise<{ key: string; cert: string; p12: string }> {
-  const key = path.join(dir, `${name}.key`);
-  const cert = path.join(dir, `${name}.crt`);
-  const p12 = path.join(dir, `${name}.p12`);
-  await ok(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', String(days), '-subj', `/CN=${name}/O=Example`, ...extensions.flatMap((e) => ['-addext', e])]);
-  await ok(['pkcs12', '-export', '-inkey', key, '-in', cert, '-passout', 'pass:x', '-out', p12]);
-  return { key, cert, p12 };
+  return selfSignedIn(dir, name, extensions, days);
 }
 
 /** A signature made without sealPdf's checks, the way another tool would write it. */
@@ -87,11 +82,13 @@ describe('two installs', () => {
     const resealed = await sealPdf(changed, second, { name: 'Seal' });
     const appended = await verifyPdf(resealed, { trustAnchors: [firstRoot] });
     expect(appended.valid).toBe(false);
-    expect(appended.signatures.map((s) => [s.integrity.intact, s.trust.trusted, s.valid])).toEqual([
-      [true, true, true],
-      [true, false, false],
+    // The first signature is intact and trusted, but the page content changed after it (difference analysis).
+    expect(appended.signatures.map((s) => [s.integrity.intact, s.trust.trusted, s.modifications.ok, s.valid])).toEqual([
+      [true, true, false, false],
+      [true, false, true, false],
     ]);
-    expect(appended.problems).toContain('Not valid: Signature of Seal');
+    expect(appended.signatures[0]!.modifications.revisions.map((r) => r.classification)).toEqual(['other', 'other']);
+    expect(appended.problems).toContain('Not valid: Signature of Ada, Signature of Seal');
   });
 
   it('without trust anchors nothing is valid, and the report says why', async () => {

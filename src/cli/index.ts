@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<LoadedCommand>> = {
   batch: async () => import('./batch.js').then((m) => ({ run: m.batchCommand, usage: m.BATCH_USAGE })),
   worker: async () => import('./worker.js').then((m) => ({ run: m.workerCommand, usage: m.WORKER_USAGE })),
   serve: async () => import('./serve.js').then((m) => ({ run: m.serve, usage: m.SERVE_USAGE })),
+  verify: async () => import('./verify.js').then((m) => ({ run: m.verifyCommand, usage: m.VERIFY_USAGE })),
 };
 
 async function usage(): Promise<string> {

@@ -15,3 +15,4 @@ export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from
 export { appendPages } from './append-pages.js';
 export { appendDrawing, appendSignature, readSignatureDictionaries, type AppendSignatureOptions, type SignatureDictionaryInfo } from './signature-update.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
+export { readRevisionGraph, revisionEnds, type PdfObjectSnapshot, type PdfValue, type RevisionGraph } from './revisions.js';

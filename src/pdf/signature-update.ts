@@ -22,6 +22,12 @@ export interface AppendSignatureOptions {
   timestampAuthority?: TimestampAuthority;
   /** Bytes reserved for the CMS in /Contents. */
   reserve: number;
+  /**
+   * Rewrites the CMS @libpdf/core wrote before it is final (src/signing drops the signing-time
+   * attribute libpdf always adds, which PAdES forbids). Only /Contents changes: it lies outside the
+   * signed byte ranges, so the document hash stays the same. Must fit the reserved room.
+   */
+  rewriteCms?: (der: Uint8Array) => Uint8Array;
 }
 
 type LibPdf = typeof import('@libpdf/core');
@@ -124,6 +130,7 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
       ...(options.timestampAuthority ? { timestampAuthority: options.timestampAuthority } : {}),
     });
     out = result.bytes;
+    if (options.rewriteCms) out = rewriteLastContents(out, bytes.byteLength, options.rewriteCms);
   } catch (e) {
     if (e instanceof TimestampError) throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
     if (e instanceof SignatureError) throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
@@ -138,6 +145,31 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
     throw new SigningError('The signature would not be the last update of the document; refused', 'pdf', 500);
   }
   return out;
+}
+
+/** The /ByteRange of the last signature written after `from`. */
+function lastByteRange(out: Uint8Array, from: number): [number, number, number, number] | undefined {
+  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
+  const at = tail.lastIndexOf('/ByteRange');
+  if (at < 0) return undefined;
+  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : undefined;
+}
+
+/** Replaces the hex value of the last signature's /Contents by `rewrite` of it, zero-padded to the same length. */
+function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8Array) => Uint8Array): Uint8Array {
+  const range = lastByteRange(out, from);
+  if (!range) throw new Error('The signature written has no /ByteRange');
+  const [a, b, c] = range;
+  const file = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  if (file[a + b] !== 0x3c || file[c - 1] !== 0x3e) throw new Error('The signature written has no hex /Contents between its ranges');
+  const room = c - 1 - (a + b + 1);
+  const der = rewrite(new Uint8Array(Buffer.from(file.toString('latin1', a + b + 1, c - 1), 'hex')));
+  const hex = Buffer.from(der).toString('hex');
+  if (hex.length > room) throw new Error(`The rewritten signature needs ${hex.length / 2} bytes, ${room / 2} reserved`);
+  const copy = Buffer.from(file);
+  copy.write(hex.padEnd(room, '0'), a + b + 1, 'latin1');
+  return new Uint8Array(copy.buffer, copy.byteOffset, copy.byteLength);
 }
 
 /** The last /ByteRange written after `from` ends at the end of the file. */
@@ -159,6 +191,8 @@ export interface SignatureDictionaryInfo {
   m?: string;
   subFilter?: string;
   type?: string;
+  /** /Contents as parsed (the CMS, zero padding included). */
+  contents?: Uint8Array;
 }
 
 /**
@@ -197,6 +231,8 @@ export async function readSignatureDictionaries(bytes: Uint8Array): Promise<Sign
     if (m !== undefined) info.m = m;
     if (subFilter !== undefined) info.subFilter = subFilter;
     if (type !== undefined) info.type = type;
+    const contents = dict.getString('Contents')?.bytes;
+    if (contents !== undefined) info.contents = contents;
     out.push(info);
   }
   return out;

@@ -11,6 +11,7 @@ import { signingCertificateProblem } from './certificates.js';
 import { signerOf, type SigningIdentity } from './identity.js';
 import { appendSignature } from '../pdf/index.js';
 import { timestampAuthority, type TimestampOptions } from './timestamp.js';
+import { dropSigningTime, withoutSigningTime } from './pades-cms.js';
 
 export interface SealOptions {
   /** /Reason of the signature dictionary. */
@@ -25,7 +26,7 @@ export interface SealOptions {
    */
   name?: string;
   /**
-   * Claimed signing time (the CMS signing-time and /M); pin it for reproducible output. Default: now.
+   * Claimed signing time (/M of the signature dictionary; PAdES keeps it out of the CMS); pin it for reproducible output. Default: now.
    * Must fall inside the signing certificate's validity period (else a ValidationError naming `identity.certificate`).
    */
   signingTime?: Date;
@@ -66,7 +67,9 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
   const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
   return appendSignature(bytes, {
-    signer,
+    // PAdES baseline: the time is /M only (no CMS signing-time); see pades-cms.ts.
+    signer: withoutSigningTime(signer),
+    rewriteCms: dropSigningTime,
     fieldName: fieldNameFor(opts.name),
     signingTime,
     reserve: reserveFor(identity, opts.timestamp !== undefined),

@@ -37,9 +37,14 @@ import {
   type TimestampReport,
 } from './verify-cms.js';
 import { anchorsFrom, buildChain, NO_TRUST_ANCHOR, trustOf, type ChainReport, type TrustReport } from './verify-trust.js';
+import { analyseModifications, docMdpOf, RevisionReader, type ModificationReport } from './validation/diff-analysis.js';
 
 export type { TimestampReport } from './verify-cms.js';
 export type { ChainReport, TrustReport } from './verify-trust.js';
+export type { ModificationReport, RevisionReport, ChangeLevel, ObjectChange } from './validation/diff-analysis.js';
+
+/** PAdES baseline level from what is present: B-B (CAdES detached, signing-certificate-v2), B-T (+ timestamp token), B-LT (+ DSS after it), B-LTA (+ document timestamp after the DSS). */
+export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 export interface SignerInfo {
   /** Subject DN, e.g. `O=castpress, OU=install 3f…, CN=castpress local signer 3f…`. */
@@ -105,7 +110,11 @@ export interface VerifiedSignature {
   trust: TrustReport;
   validityPeriod: ValidityPeriodReport;
   keyUsage: KeyUsageReport;
-  /** integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok. */
+  /** Difference analysis: what every later revision changed, and whether that is allowed after this signature. */
+  modifications: ModificationReport;
+  /** For a signature that is PAdES baseline (ETSI.CAdES.detached with signing-certificate-v2): the level reached. */
+  padesLevel?: PadesLevel;
+  /** integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && modifications.ok. */
   valid: boolean;
   /** Every failed check, in words. */
   problems: string[];
@@ -140,6 +149,9 @@ interface Context {
   /** The verification's "now", read once. */
   now: Date;
 }
+
+/** A signature before its difference analysis. */
+type Checked = Omit<VerifiedSignature, 'modifications' | 'padesLevel'>;
 
 type Base = Pick<VerifiedSignature, 'index' | 'kind' | 'fieldName' | 'reason' | 'location' | 'subFilter' | 'byteRange' | 'coveredRanges' | 'coversWholeDocument'>;
 
@@ -186,7 +198,7 @@ function judge(
 }
 
 /** The overall verdict and its reasons from the four checks. */
-function conclude(base: Base, parts: Omit<VerifiedSignature, keyof Base | 'valid' | 'problems'>, integrityProblems: string[]): VerifiedSignature {
+function conclude(base: Base, parts: Omit<Checked, keyof Base | 'valid' | 'problems'>, integrityProblems: string[]): Checked {
   const { trust, validityPeriod, keyUsage } = parts;
   const problems = [...integrityProblems, ...[trust.reason, validityPeriod.reason, keyUsage.reason].filter((r): r is string => r !== undefined)];
   return { ...base, ...parts, valid: parts.integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok, problems };
@@ -197,7 +209,7 @@ function integrityOf(problems: string[]): IntegrityReport {
 }
 
 /** A signature whose CMS cannot be read or checked: only its integrity problems are reported (no certificate to judge). */
-function failed(ctx: Context, base: Base, problems: string[]): VerifiedSignature {
+function failed(ctx: Context, base: Base, problems: string[]): Checked {
   // Built as one literal: a file can name tens of thousands of unreadable signatures.
   return {
     ...base,
@@ -216,7 +228,7 @@ function failed(ctx: Context, base: Base, problems: string[]): VerifiedSignature
 }
 
 /** A document timestamp (/Type /DocTimeStamp, ETSI.RFC3161): the token itself covers the byte ranges. */
-function verifyDocumentTimestamp(ctx: Context, sd: pkijs.SignedData, base: Base): VerifiedSignature {
+function verifyDocumentTimestamp(ctx: Context, sd: pkijs.SignedData, base: Base): Checked {
   const check = checkToken(sd, (alg) => hashRanges(ctx.file, base.coveredRanges, alg));
   const problems: string[] = [];
   if (!check.imprintMatches) problems.push('Digest mismatch: the covered bytes changed after the document timestamp');
@@ -257,7 +269,7 @@ function baseOf(file: Buffer, raw: RawSignature, index: number, dict: SignatureD
   };
 }
 
-function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureDictionaryInfo | undefined): VerifiedSignature {
+function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureDictionaryInfo | undefined): Checked {
   const problems: string[] = [];
   let sd: pkijs.SignedData;
   try {
@@ -340,17 +352,22 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024) throw new InvalidPdfError('Not a PDF (no %PDF- header)');
   const ctx: Context = { file, anchors, at: opts.at, now: new Date() };
   const raws = findRawSignatures(file);
-  const dicts = raws.length ? await readSignatureDictionaries(bytes) : [];
-  const signatures = raws.map((raw, i) => {
+  const dicts = await readSignatureDictionaries(bytes);
+  const rewritten = rewrittenSignatures(dicts, raws);
+  const checked = [...raws, ...rewritten].map((raw, i) => {
     const dict = dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));
     const base = baseOf(file, raw, i, dict);
+    if (rewritten.includes(raw)) base.coversWholeDocument = false;
     try {
-      return verifyOne(ctx, raw, base, dict);
+      const sig = verifyOne(ctx, raw, base, dict);
+      if (!rewritten.includes(raw)) return sig;
+      return { ...sig, valid: false, integrity: { intact: false, reason: REWRITTEN }, problems: [REWRITTEN, ...sig.problems] };
     } catch (e) {
       // Hostile CMS content must not crash verification: report the signature as unreadable.
       return failed(ctx, { ...base, kind: 'signature' }, [`Cannot check the signature: ${(e as Error).message}`]);
     }
   });
+  const signatures = await analyse(file, checked, (sig) => rewritten.some((r) => r.byteRange === sig.byteRange));
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
   const problems: string[] = [];
@@ -362,4 +379,71 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
     if (!wholeDocumentSigned) problems.push('The last signature does not cover the whole document');
   }
   return { signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) && wholeDocumentSigned, wholeDocumentSigned, problems };
+}
+
+const REWRITTEN = 'The file was rewritten after signing (e.g. by qpdf): the signature\'s byte range no longer frames its value, so it covers nothing of this file';
+
+/**
+ * Signatures the parsed form lists but the raw scan did not find at their byte range: the file was
+ * rewritten (objects moved or compressed), so the signature is listed, and says it no longer covers it.
+ */
+function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignature[]): RawSignature[] {
+  const found = new Set(raws.map((r) => r.byteRange.join(' ')));
+  return dicts
+    .filter((d) => d.byteRange.length === 4 && d.contents !== undefined && !found.has(d.byteRange.join(' ')))
+    .map((d) => ({ byteRange: d.byteRange, cms: d.contents!, gap: {} }));
+}
+
+const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
+
+/** Each signature's difference analysis and PAdES level; `valid` then also needs the analysis to hold. */
+async function analyse(file: Buffer, checked: Checked[], isRewritten: (sig: Checked) => boolean): Promise<VerifiedSignature[]> {
+  const reader = new RevisionReader(file);
+  // The same signed revision (many /ByteRange entries can name one) is analysed once.
+  const reports = new Map<string, Promise<ModificationReport>>();
+  let governing: 1 | 2 | 3 | undefined;
+  const out: VerifiedSignature[] = [];
+  for (const sig of checked) {
+    const end = sig.coveredRanges[1]![1];
+    let modifications: ModificationReport;
+    if (sig.signer === null || isRewritten(sig) || end > file.length) {
+      modifications = { ok: false, allowed: 'formFillingAndSigning', certification: false, revisions: [], reason: NOT_ANALYSED };
+    } else {
+      const graph = await reader.graph(end);
+      let own: 1 | 2 | 3 | undefined;
+      try {
+        own = sig.kind === 'signature' ? docMdpOf(graph, sig.byteRange) : undefined;
+      } catch {
+        own = undefined; // an unreadable /Reference certifies nothing
+      }
+      governing ??= own;
+      const key = `${end} ${governing} ${own}`;
+      let report = reports.get(key);
+      if (!report) {
+        report = analyseModifications(reader, end, governing, own !== undefined);
+        reports.set(key, report);
+      }
+      modifications = await report;
+    }
+    const counted = modifications.reason !== undefined && modifications.reason !== NOT_ANALYSED;
+    out.push({
+      ...sig,
+      modifications,
+      valid: sig.valid && modifications.ok,
+      problems: counted ? [...sig.problems, modifications.reason!] : sig.problems,
+    });
+  }
+  return out.map((sig, i) => {
+    const level = padesLevelOf(sig, out.slice(i + 1));
+    return level ? { ...sig, padesLevel: level } : sig;
+  });
+}
+
+function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[]): PadesLevel | undefined {
+  if (sig.kind !== 'signature' || sig.subFilter !== 'ETSI.CAdES.detached' || !sig.signingCertificateV2 || !sig.integrity.intact) return undefined;
+  if (!sig.timestamp) return 'B-B';
+  const dssAt = sig.modifications.revisions.find((r) => r.changes.some((c) => c.what === 'DSS'))?.end;
+  if (dssAt === undefined) return 'B-T';
+  const archived = later.some((s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt);
+  return archived ? 'B-LTA' : 'B-LT';
 }

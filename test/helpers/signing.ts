@@ -120,3 +120,17 @@ export async function nssDbTrusting(dir: string, rootPem: string): Promise<strin
   if (add.code !== 0) throw new Error(`certutil -A failed: ${add.stderr}`);
   return db;
 }
+
+/** A self-signed certificate and key made by openssl in `dir` with the given extensions, and its PKCS#12 (passphrase "x"). */
+export async function selfSigned(dir: string, name: string, extensions: string[], days = 3650): Promise<{ key: string; cert: string; p12: string }> {
+  const key = path.join(dir, `${name}.key`);
+  const cert = path.join(dir, `${name}.crt`);
+  const p12 = path.join(dir, `${name}.p12`);
+  const run = async (args: string[]) => {
+    const r = await tool('openssl', args, { cwd: dir });
+    if (r.code !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
+  };
+  await run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', String(days), '-subj', `/CN=${name}/O=Example`, ...extensions.flatMap((e) => ['-addext', e])]);
+  await run(['pkcs12', '-export', '-inkey', key, '-in', cert, '-passout', 'pass:x', '-out', p12]);
+  return { key, cert, p12 };
+}

@@ -1,0 +1,137 @@
+/**
+ * Difference analysis of a signature: the revision it signed against every later revision of the
+ * file, each classified (diff-rules.ts), and held to what the document allows after it — the
+ * DocMDP level of a certification signature at or before it (P=1 nothing but the DSS and document
+ * timestamps, P=2 form filling and signing, P=3 also annotations), else form filling and signing
+ * (an approval signature: ISO 32000-2 lets later signers fill and sign; an annotation after it is
+ * flagged, as Acrobat and pyHanko's default policy do).
+ */
+import { readRevisionGraph, revisionEnds, type RevisionGraph } from '../../pdf/index.js';
+import { dictOf, nameOf, refOf, resolve } from './diff-roles.js';
+import { compareRevisions, LEVEL_RANK, type ChangeLevel, type ObjectChange } from './diff-rules.js';
+
+export type { ChangeLevel, ObjectChange } from './diff-rules.js';
+
+export interface RevisionReport {
+  /** Offset just past the later revision's `%%EOF`. */
+  end: number;
+  /** The worst change in it, compared with the signed revision. */
+  classification: ChangeLevel;
+  /** The objects that changed (left out: those nothing in the document reaches). */
+  changes: ObjectChange[];
+}
+
+export interface ModificationReport {
+  /** Every later revision stays within what is allowed after this signature. */
+  ok: boolean;
+  /** The most that may change after this signature. */
+  allowed: ChangeLevel;
+  /** P of the certification signature (DocMDP) that governs this one, if any. */
+  docMdp?: 1 | 2 | 3;
+  /** This signature is a certification signature (its dictionary has a DocMDP reference). */
+  certification: boolean;
+  /** One entry per revision after the signed one, oldest first. */
+  revisions: RevisionReport[];
+  reason?: string;
+}
+
+/** Each revision of one file parsed once, however many signatures compare with it. */
+export class RevisionReader {
+  readonly ends: number[];
+  readonly #graphs = new Map<number, Promise<RevisionGraph>>();
+  constructor(readonly bytes: Uint8Array) {
+    this.ends = revisionEnds(bytes);
+  }
+
+  graph(end: number): Promise<RevisionGraph> {
+    let g = this.#graphs.get(end);
+    if (!g) {
+      g = readRevisionGraph(this.bytes, end);
+      this.#graphs.set(end, g);
+    }
+    return g;
+  }
+
+  /** Revisions ending after `end` with more than white space since the one before. */
+  after(end: number): number[] {
+    const file = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const out: number[] = [];
+    let from = end;
+    for (const e of this.ends) {
+      if (e <= end) continue;
+      if (file.toString('latin1', from, e).trim() !== '') out.push(e);
+      from = e;
+    }
+    return out;
+  }
+}
+
+/** The DocMDP P of the signature dictionary whose /ByteRange is `byteRange` in `g`, if it certifies. */
+export function docMdpOf(g: RevisionGraph, byteRange: number[]): 1 | 2 | 3 | undefined {
+  const key = JSON.stringify(byteRange);
+  for (const obj of g.objects.values()) {
+    const v = obj.value;
+    if (v === null || typeof v !== 'object' || !('dict' in v)) continue;
+    const range = resolve(g, v.dict.ByteRange);
+    if (range === null || typeof range !== 'object' || !('array' in range) || JSON.stringify(range.array) !== key) continue;
+    const refs = resolve(g, v.dict.Reference);
+    for (const r of refs !== null && typeof refs === 'object' && refs !== undefined && 'array' in refs ? refs.array : []) {
+      const ref = dictOf(g, r);
+      if (nameOf(ref?.TransformMethod) !== 'DocMDP') continue;
+      const p = resolve(g, dictOf(g, ref?.TransformParams)?.P);
+      return p === 1 || p === 3 ? p : 2;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+const ALLOWED: Record<1 | 2 | 3, ChangeLevel> = { 1: 'none', 2: 'formFillingAndSigning', 3: 'annotations' };
+
+/**
+ * The modification report of the signature whose revision ends at `signedEnd` (its byte range's
+ * end); `docMdp` is the P of the certification signature governing it, if any.
+ */
+export async function analyseModifications(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
+  try {
+    return await analyse(reader, signedEnd, docMdp, certification);
+  } catch (e) {
+    // Hostile structure must not crash verification: what cannot be analysed is not allowed.
+    return { ok: false, allowed: ALLOWED[docMdp ?? 2], ...(docMdp !== undefined ? { docMdp } : {}), certification, revisions: [], reason: `Cannot analyse the later revisions: ${(e as Error).message}` };
+  }
+}
+
+async function analyse(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
+  const allowed = ALLOWED[docMdp ?? 2];
+  const base = { allowed, ...(docMdp !== undefined ? { docMdp } : {}), certification };
+  const signed = await reader.graph(signedEnd);
+  if (signed.fatal || signed.root === undefined) return { ok: false, ...base, revisions: [], reason: `The signed revision cannot be read: ${signed.fatal ?? 'no catalog'}` };
+  const revisions: RevisionReport[] = [];
+  const problems: string[] = [];
+  for (const end of reader.after(signedEnd)) {
+    const later = await reader.graph(end);
+    if (later.fatal) {
+      revisions.push({ end, classification: 'other', changes: [] });
+      problems.push(`the revision ending at byte ${end} cannot be read (${later.fatal})`);
+      continue;
+    }
+    const diff = compareRevisions(signed, later);
+    revisions.push({ end, classification: diff.level, changes: diff.changes });
+    const over = diff.changes.filter((c) => LEVEL_RANK[c.level] > LEVEL_RANK[allowed] && !(docMdp === 1 && c.ltv));
+    if (over.length) problems.push(`the revision ending at byte ${end} has changes beyond ${describe(allowed)}: ${summary(over)}`);
+  }
+  if (problems.length === 0) return { ok: true, ...base, revisions };
+  return { ok: false, ...base, revisions, reason: `Changed after signing: ${problems.join('; ')}` };
+}
+
+/** "page content added (10 0, 11 0, 12 0 and 2 more), …": each kind of change once, with a few of its objects. */
+function summary(changes: ObjectChange[]): string {
+  const byWhat = new Map<string, string[]>();
+  for (const c of changes) byWhat.set(c.what, [...(byWhat.get(c.what) ?? []), c.object]);
+  return [...byWhat].map(([what, objects]) => `${what} (${objects.slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''})`).join(', ');
+}
+
+export function describe(level: ChangeLevel): string {
+  return { none: 'no changes', formFillingAndSigning: 'form filling and signing', annotations: 'form filling, signing and annotations', other: 'other changes' }[level];
+}
+
