@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
     pool: 'forks',
     // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
     poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
+    // The longest files first (workflow-crash above all), so none of them is the run's tail.
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -5,6 +5,7 @@
  * with the typed body.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { RenderPool } from '../src/server/render-pool.js';
@@ -195,17 +196,20 @@ describe('server: deadline', () => {
 
 describe('server: bodies without a length', () => {
   /** Streams a chunked body of up to `max` bytes until the server answers; how much was written by then. */
-  function chunked(base: string, type: string, prefix: string, max: number): Promise<{ status: number; sent: number }> {
+  function chunked(base: string, type: string, prefix: string, max: number): Promise<{ status: number; sent: number; body: string }> {
     return new Promise((resolve) => {
       let sent = 0;
       let answered = false;
       const req = http.request(`${base}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': type, 'transfer-encoding': 'chunked' } }, (res) => {
         answered = true;
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, sent });
+        let body = '';
+        const sentThen = sent;
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
       });
-      req.on('error', () => {
-        if (!answered) resolve({ status: -1, sent });
+      req.on('error', (e) => {
+        if (!answered) resolve({ status: -1, sent, body: String(e) });
       });
       req.write(prefix);
       const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -224,23 +228,89 @@ describe('server: bodies without a length', () => {
     const server = await startServer({ port: 0, noAuth: true, renderPool: false });
     try {
       const max = 256 * 1024 * 1024;
-      // The server answers 413 and closes while the client still writes; now and then the client's
-      // kernel takes the server's RST before the answer was read (status -1: no lingering close yet,
-      // see src/server/README.md). Such a try is repeated; a wrong status or a late answer still fails.
-      const chunkedAnswered = async (type: string, prefix: string) => {
-        let r = await chunked(server.url, type, prefix, max);
-        for (let i = 0; i < 3 && r.status === -1; i++) r = await chunked(server.url, type, prefix, max);
-        return r;
-      };
-      const json = await chunkedAnswered('application/json', '{"data":"');
-      expect(json.status).toBe(413);
+      // The server answers 413 and closes while the client still writes: a lingering close
+      // (src/server/linger.ts) keeps reading until the client stops, so the answer is read, not a reset.
+      const json = await chunked(server.url, 'application/json', '{"data":"', max);
+      expect(json.status, json.body).toBe(413);
       expect(json.sent).toBeLessThan(16 * 1024 * 1024);
-      const multipart = await chunkedAnswered('multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n');
-      expect(multipart.status).toBe(413);
+      const multipart = await chunked(server.url, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', max);
+      expect(multipart.status, multipart.body).toBe(413);
       // The cap is 32 MiB: the answer comes near it, not after the 256 MiB the client would send.
       expect(multipart.sent).toBeLessThan(64 * 1024 * 1024);
     } finally {
       await server.close();
     }
   }, 60_000);
+
+  /**
+   * A client that sends its whole body before it reads (as curl and many others do), on a raw socket
+   * that reads nothing until its writes are done: `extra` bytes past the cap, more than the loopback's
+   * socket buffers hold, so the server must read them for the client's writes to finish at all.
+   */
+  function writeThenRead(port: number, type: string, prefix: string, bytes: number): Promise<{ answer: string; error?: string; sent: number }> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.pause();
+      let sent = 0;
+      let error: string | undefined;
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const frame = (data: Buffer | string) => `${Buffer.byteLength(data).toString(16)}\r\n`;
+      const parts: Buffer[] = [];
+      // Paused first, so the listener reads nothing until resume(): the answer waits in the kernel.
+      socket.on('data', (d: Buffer) => parts.push(d));
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        error ??= e.code ?? e.message;
+      });
+      socket.once('close', () => resolve({ answer: Buffer.concat(parts).toString('latin1'), error, sent }));
+      const read = () => socket.resume();
+      socket.once('connect', () => {
+        socket.write(`POST /api/v1/generate-pdf HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(frame(prefix) + prefix + '\r\n');
+        const pump = () => {
+          while (sent < bytes) {
+            if (socket.destroyed) return;
+            sent += chunk.length;
+            socket.write(frame(chunk));
+            socket.write(chunk);
+            if (!socket.write('\r\n')) return void socket.once('drain', pump);
+          }
+          socket.write('0\r\n\r\n', read);
+        };
+        pump();
+      });
+    });
+  }
+
+  it('a client that writes its whole chunked body before reading gets the 413, not a reset (lingering close)', async () => {
+    const server = await startServer({ port: 0, noAuth: true, renderPool: false });
+    try {
+      const port = Number(new URL(server.url).port);
+      const extra = 16 * 1024 * 1024;
+      const json = await writeThenRead(port, 'application/json', '{"data":"', 1024 * 1024 + extra);
+      expect(json.error, json.answer).toBeUndefined();
+      expect(json.answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(json.answer).toContain('"name":"PayloadTooLargeError"');
+      const multipart = await writeThenRead(port, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', 32 * 1024 * 1024 + extra);
+      expect(multipart.error, multipart.answer).toBeUndefined();
+      expect(multipart.answer).toMatch(/^HTTP\/1\.1 413 /);
+      // The server still answers what comes next.
+      expect((await fetch(`${server.url}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('a client that never stops writing is cut off after the lingering bound', async () => {
+    const server = await startServer({ port: 0, noAuth: true, renderPool: false });
+    try {
+      const port = Number(new URL(server.url).port);
+      const endless = 1024 * 1024 * 1024;
+      const r = await writeThenRead(port, 'application/json', '{"data":"', endless);
+      // DEFAULT_LINGER: 64 MiB read and dropped after the answer, then the connection is destroyed.
+      expect(r.error).toBeDefined();
+      expect(r.sent).toBeLessThan(endless / 4);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { ConcurrencyLimiter } from './concurrency.js';
 import { RequestSlot, type ServerContext } from './context.js';
 import type { RenderPool } from './render-pool.js';
 import { toHttpError } from './http-errors.js';
+import { lingerAfterAnswer } from './linger.js';
 import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry, type ServerConfig } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
 import { downloadRoute } from './routes/download.js';
@@ -134,11 +135,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
 
   // Without these the Node client throttles itself to one request per second.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-ratelimit-limit', String(rateLimit.limit));
     reply.header('x-ratelimit-interval-ms', String(rateLimit.intervalMs));
     // Closing, or a body refused before it was read to the end: the connection is not reused.
     if (closing || reply.statusCode === 413) reply.header('connection', 'close');
+    // ...and the rest of that body is read for a moment, so the client reads the 413 rather than a reset.
+    if (reply.statusCode === 413) lingerAfterAnswer(request.raw);
     return payload;
   });
 
