@@ -31,9 +31,12 @@ export const EXTERNAL = [
  * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
  *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit
  *   itself would, on the first WOFF2 font.
- * - pg (PostgreSQL's client, with undici through its runtime check) is imported by the packets
- *   store module for openPostgresStore only: in a bundle its default export is a stand-in that
- *   requires pg on first use, so a process on SQLite or without packets never loads it.
+ * - html-entities, which pdf-lib (XMP, form XFA) and its HTML parser import, builds its tables of
+ *   named references when it is imported (a profile of \`castpress fill\` showed it): in a bundle it is
+ *   a stand-in whose encode/decode require it from node_modules on first call.
+ * - zod's \`z.locales\` (every language's error messages, half of zod's code: the bundle compiled it
+ *   in every process) holds only \`en\`, the locale zod configures itself with; the project sets
+ *   its own messages (src/schema/issues.ts) and names no other locale.
  */
 const seams = {
   name: 'castpress-seams',
@@ -44,14 +47,26 @@ const seams = {
       const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
       return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
     });
-    build.onResolve({ filter: /^pg$/ }, (args) => (args.kind === 'import-statement' ? { path: 'lazy-pg', namespace: 'castpress-seams' } : undefined));
-    build.onLoad({ filter: /^lazy-pg$/, namespace: 'castpress-seams' }, () => ({
+    build.onResolve({ filter: /^html-entities$/ }, (args) => ({ path: 'lazy-html-entities', namespace: 'castpress-seams', pluginData: args.resolveDir }));
+    build.onLoad({ filter: /^lazy-html-entities$/, namespace: 'castpress-seams' }, (args) => ({
       contents: [
-        'let pg;',
-        "const load = () => (pg ??= require('pg'));",
-        'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+        "import { createRequire } from 'node:module';",
+        'let entities;',
+        "const load = () => (entities ??= createRequire(require.resolve('@cantoo/pdf-lib'))('html-entities'));",
+        'export function encode(...args) { return load().encode(...args); }',
+        'export function decode(...args) { return load().decode(...args); }',
+        'export function decodeEntity(...args) { return load().decodeEntity(...args); }',
       ].join('\n'),
       loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: 'zod-locales', namespace: 'castpress-seams', pluginData: path.join(args.resolveDir, '..', 'locales') } : undefined,
+    );
+    build.onLoad({ filter: /^zod-locales$/, namespace: 'castpress-seams' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      loader: 'js',
+      resolveDir: args.pluginData,
     }));
     build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({ path: 'lazy-brotli', namespace: 'castpress-seams', pluginData: args.resolveDir }));
     build.onLoad({ filter: /^lazy-brotli$/, namespace: 'castpress-seams' }, (args) => ({
