@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 
-/** The queue name `castpress batch --queue` and `castpress worker` use by default (src/batch's DEFAULT_QUEUE_NAME; test/cli.test.ts keeps them equal). */
+/** The queue name `castpress batch --queue` and `castpress worker` use by default (src/batch's DEFAULT_QUEUE_NAME; test/cli-startup.test.ts keeps them equal). */
 const DEFAULT_QUEUE_NAME = 'castpress';
 
 export const FETCH_USAGE = `  --no-fetch        load no http(s) URL (images, logo, stylesheets, fonts); data: URLs still load
