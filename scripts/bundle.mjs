@@ -7,7 +7,7 @@
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
 // node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
 import { realpathSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +31,9 @@ export const EXTERNAL = [
  * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
  *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit
  *   itself would, on the first WOFF2 font.
+ * - fontkit builds four Unicode tries when it is imported (character properties, and the Arabic,
+ *   Indic and Universal shapers' tables; a sixth of the top-level code a cold \`castpress fill\` ran):
+ *   each becomes an object whose get() builds it on first use, as fontkit only ever calls get().
  * - html-entities, which pdf-lib (XMP, form XFA) and its HTML parser import, builds its tables of
  *   named references when it is imported (a profile of \`castpress fill\` showed it): in a bundle it is
  *   a stand-in whose encode/decode require it from node_modules on first call.
@@ -46,6 +49,17 @@ const seams = {
       if (main.errors.length > 0) return { errors: main.errors };
       const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
       return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+    build.onLoad({ filter: /[\\/]@cantoo[\\/]fontkit[\\/]dist[\\/]module\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
+      const count = source.match(tries)?.length ?? 0;
+      if (count !== 4) {
+        console.warn(`scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`);
+        return undefined;
+      }
+      const lazy = source.replace(tries, (_, name, data) => `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`);
+      return { contents: lazy, loader: 'js', resolveDir: path.dirname(args.path) };
     });
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({ path: 'lazy-html-entities', namespace: 'castpress-seams', pluginData: args.resolveDir }));
     build.onLoad({ filter: /^lazy-html-entities$/, namespace: 'castpress-seams' }, (args) => ({
