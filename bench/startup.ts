@@ -77,7 +77,7 @@ export async function run(): Promise<BenchRow[]> {
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const w = median(workerMs);
       const a = median(anchorMs);
-      rows.push({ name: '`castpress worker --queue` ready (engine thread warm, on Redis) vs `node -e 0`', value: w, unit: 'ms', baseline: a, ratio: w / a, goal: '< 1000 ms idle' });
+      rows.push({ name: 'worker-ready: `castpress worker --queue` ready (engine thread warm, on Redis) vs `node -e 0`', value: w, unit: 'ms', baseline: a, ratio: w / a, goal: '< 1000 ms idle' });
     } finally {
       await redis.stop();
     }
@@ -88,7 +88,7 @@ export async function run(): Promise<BenchRow[]> {
       () => thread(`import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`),
       9,
     );
-    rows.push({ name: 'render-pool thread ready (worker file loaded) vs an empty thread', value: pool, unit: 'ms', baseline: bare, ratio: pool / bare, goal: '< 300 ms idle' });
+    rows.push({ name: 'thread-ready: render-pool thread ready (worker file loaded) vs an empty thread', value: pool, unit: 'ms', baseline: bare, ratio: pool / bare, goal: '< 300 ms idle' });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -14,8 +14,12 @@ const INPUTS = ['package.json', 'package-lock.json', 'node_modules/.package-lock
 
 function newestSource(src) {
   let newest = 0;
+  // Runs before every command: paths joined as strings (path.join normalises each one, half
+  // of this walk's time in a profile of `castpress fill`), only the files a bundle is built from.
   for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+    if (!entry.isFile() || !/\.(?:[cm]?[jt]s|json)$/.test(entry.name)) continue;
+    const mtime = statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs;
+    if (mtime > newest) newest = mtime;
   }
   for (const file of INPUTS) {
     const full = join(root, file);

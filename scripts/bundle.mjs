@@ -7,7 +7,7 @@
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
 // node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
 import { realpathSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,9 +31,15 @@ export const EXTERNAL = [
  * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
  *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit
  *   itself would, on the first WOFF2 font.
- * - pg (PostgreSQL's client, with undici through its runtime check) is imported by the packets
- *   store module for openPostgresStore only: in a bundle its default export is a stand-in that
- *   requires pg on first use, so a process on SQLite or without packets never loads it.
+ * - fontkit builds four Unicode tries when it is imported (character properties, and the Arabic,
+ *   Indic and Universal shapers' tables; a sixth of the top-level code a cold \`castpress fill\` ran):
+ *   each becomes an object whose get() builds it on first use, as fontkit only ever calls get().
+ * - html-entities, which pdf-lib (XMP, form XFA) and its HTML parser import, builds its tables of
+ *   named references when it is imported (a profile of \`castpress fill\` showed it): in a bundle it is
+ *   a stand-in whose encode/decode require it from node_modules on first call.
+ * - zod's \`z.locales\` (every language's error messages, half of zod's code: the bundle compiled it
+ *   in every process) holds only \`en\`, the locale zod configures itself with; the project sets
+ *   its own messages (src/schema/issues.ts) and names no other locale.
  */
 const seams = {
   name: 'castpress-seams',
@@ -44,14 +50,37 @@ const seams = {
       const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
       return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
     });
-    build.onResolve({ filter: /^pg$/ }, (args) => (args.kind === 'import-statement' ? { path: 'lazy-pg', namespace: 'castpress-seams' } : undefined));
-    build.onLoad({ filter: /^lazy-pg$/, namespace: 'castpress-seams' }, () => ({
+    build.onLoad({ filter: /[\\/]@cantoo[\\/]fontkit[\\/]dist[\\/]module\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
+      const count = source.match(tries)?.length ?? 0;
+      if (count !== 4) {
+        console.warn(`scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`);
+        return undefined;
+      }
+      const lazy = source.replace(tries, (_, name, data) => `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`);
+      return { contents: lazy, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+    build.onResolve({ filter: /^html-entities$/ }, (args) => ({ path: 'lazy-html-entities', namespace: 'castpress-seams', pluginData: args.resolveDir }));
+    build.onLoad({ filter: /^lazy-html-entities$/, namespace: 'castpress-seams' }, (args) => ({
       contents: [
-        'let pg;',
-        "const load = () => (pg ??= require('pg'));",
-        'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+        "import { createRequire } from 'node:module';",
+        'let entities;',
+        "const load = () => (entities ??= createRequire(require.resolve('@cantoo/pdf-lib'))('html-entities'));",
+        'export function encode(...args) { return load().encode(...args); }',
+        'export function decode(...args) { return load().decode(...args); }',
+        'export function decodeEntity(...args) { return load().decodeEntity(...args); }',
       ].join('\n'),
       loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: 'zod-locales', namespace: 'castpress-seams', pluginData: path.join(args.resolveDir, '..', 'locales') } : undefined,
+    );
+    build.onLoad({ filter: /^zod-locales$/, namespace: 'castpress-seams' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      loader: 'js',
+      resolveDir: args.pluginData,
     }));
     build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({ path: 'lazy-brotli', namespace: 'castpress-seams', pluginData: args.resolveDir }));
     build.onLoad({ filter: /^lazy-brotli$/, namespace: 'castpress-seams' }, (args) => ({

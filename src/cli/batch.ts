@@ -1,22 +1,7 @@
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { createProgressReporter, DEFAULT_QUEUE_NAME, enqueueBatch, runBatch, watchBatch, type BatchSummary } from '../batch/index.js';
+import { createProgressReporter, enqueueBatch, runBatch, watchBatch, type BatchSummary } from '../batch/index.js';
 import { printUsage } from './output.js';
-
-export const BATCH_USAGE = `castpress batch JOBS.jsonl --out DIR [--workers N] [--templates DIR] [--no-resume]
-castpress batch JOBS.jsonl --queue redis://HOST:PORT/DB --out DIR [--name QUEUE] [--attempts N]
-
-  One job per line: {"id"?, "kind"?: "fill"|"generate", "template"?: "form.json"|"form.pdf"|EID,
-  "versionNumber"?, "request": {...}, "output"?: "name.pdf"}. Good jobs write DIR/<output|id|line-N>.pdf,
-  failed ones are listed in DIR/errors.jsonl with their line number and typed error. Re-running resumes:
-  lines whose output exists are skipped (--no-resume redoes everything).
-  --workers N       worker threads (default: one per core, ${os.availableParallelism()} here)
-  --queue URL       put the lines on a BullMQ queue in Redis instead, for \`castpress worker\` processes on
-                    any number of machines; shows progress until every job is done or failed, then writes
-                    DIR/errors.jsonl. Job ids come from the file's content and line: running it again adds nothing.
-  --name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")
-  --attempts N      runs of a job that crashes or times out, with exponential back-off (default 4);
-                    a typed error (bad input) fails the job at once`;
+import { BATCH_USAGE } from './usage.js';
 
 export async function batchCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

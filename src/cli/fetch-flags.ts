@@ -19,8 +19,6 @@ export const FETCH_FLAGS = {
   'allow-host': { type: 'string', multiple: true },
 } as const;
 
-export const FETCH_USAGE = `  --no-fetch        load no http(s) URL (images, logo, stylesheets, fonts); data: URLs still load
-  --allow-host H[:P] let this host (optionally only this port) through the public-address check; repeatable`;
 
 export interface FetchFlagValues {
   'no-fetch'?: boolean;
@@ -44,7 +42,6 @@ export function fetchResolver(values: FetchFlagValues): ResourceResolver | undef
 /** `--strict-fetch` of fill, generate and serve (serve's usage line says what it means there: a 400). */
 export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as const;
 
-export const STRICT_FETCH_USAGE = `  --strict-fetch    a remote resource that does not load is an error (exit 2, no PDF) instead of a warning on stderr`;
 
 /**
  * What the server says in its warning header, the CLI says on stderr: one

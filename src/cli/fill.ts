@@ -6,21 +6,10 @@ import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
 import { reportError, writePdf, printUsage } from './output.js';
-import { cliResourceReport, FETCH_FLAGS, FETCH_USAGE, fetchResolver, STRICT_FETCH_FLAG, STRICT_FETCH_USAGE } from './fetch-flags.js';
+import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
-import { FONT_FLAGS, FONT_USAGE, fontOptions } from './font-flags.js';
-
-export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
-
-  TEMPLATE          a template JSON file ({pdf, fields, style?}), a fillable PDF
-                    (its AcroForm fields become the template), or an EID with --templates
-  DATA.json         the fill request body ({data, title?, fontSize?, ...}); "-" reads stdin
-  -o, --output F    the PDF to write (default: stdout when it is not a terminal)
-  --templates DIR   template directory for EIDs
-  --version N       template version for EIDs (-1: working version)
-${FETCH_USAGE}
-${STRICT_FETCH_USAGE}
-${FONT_USAGE}`;
+import { FONT_FLAGS, fontOptions } from './font-flags.js';
+import { FILL_USAGE } from './usage.js';
 
 export async function readJsonArg(file: string): Promise<unknown> {
   // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).

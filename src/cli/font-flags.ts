@@ -13,8 +13,6 @@ export const FONT_FLAGS = {
   'font-package': { type: 'string', multiple: true },
 } as const;
 
-export const FONT_USAGE = `  --font-dir DIR    also find font families in DIR (.ttf, .otf, .ttc, .woff, .woff2, sub-folders too); repeatable
-  --font-package P  an npm font package folder (@fontsource/<name>) or a node_modules holding them; repeatable`;
 
 export interface FontFlagValues {
   'font-dir'?: string[];

@@ -2,17 +2,10 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../engine/index.js';
 import { readJsonArg } from './fill.js';
 import { reportError, writePdf, printUsage } from './output.js';
-import { cliResourceReport, FETCH_FLAGS, FETCH_USAGE, fetchResolver, STRICT_FETCH_FLAG, STRICT_FETCH_USAGE } from './fetch-flags.js';
+import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
-import { FONT_FLAGS, FONT_USAGE, fontOptions } from './font-flags.js';
-
-export const GENERATE_USAGE = `castpress generate REQUEST.json [-o out.pdf]
-
-  REQUEST.json      the generate-pdf request body (Markdown blocks, or {type: "html", data: {html, css}}); "-" reads stdin
-  -o, --output F    the PDF to write (default: stdout when it is not a terminal)
-${FETCH_USAGE}
-${STRICT_FETCH_USAGE}
-${FONT_USAGE}`;
+import { FONT_FLAGS, fontOptions } from './font-flags.js';
+import { GENERATE_USAGE } from './usage.js';
 
 export async function generateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

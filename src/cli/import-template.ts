@@ -4,17 +4,7 @@ import { parseArgs } from 'node:util';
 import { templateFromPdf } from '../acroform/index.js';
 import { ValidationError } from '../errors/index.js';
 import { reportError, printUsage } from './output.js';
-
-export const IMPORT_USAGE = `castpress import-template FORM.pdf [-o template.json] [--eid EID]
-
-  Turns a fillable PDF's AcroForm fields into a template: writes the template JSON
-  (fields with rects, types, aliases = field names) next to a copy of the PDF it
-  refers to, ready for \`castpress fill template.json data.json\`.
-  -o, --output F    the template JSON (default: FORM.template.json in the current folder,
-                    never beside the source PDF, which may be read-only)
-  --eid EID         the template's EID (default: the PDF's file name)
-
-  To feed \`castpress serve --templates templates\`: -o templates/<eid>/v1.json`;
+import { IMPORT_USAGE } from './usage.js';
 
 export async function importTemplateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -3,31 +3,31 @@
  * The castpress command line. Each command is one entry of COMMANDS: a function
  * from its arguments to an exit code (-1: keep running, e.g. a server). Commands
  * are loaded when run, so `castpress fill` never loads the server or the batch pool
- * (a process that fills one PDF is common: see bench/cold-start.ts).
+ * (a process that fills one PDF is common: see bench/cold-start.ts), and usage texts come
+ * from ./usage.ts, so `--help` loads no command at all.
  */
 import { pathToFileURL } from 'node:url';
+import { BATCH_USAGE, FILL_USAGE, GENERATE_USAGE, IMPORT_USAGE, SERVE_USAGE, VERIFY_USAGE, WORKER_USAGE } from './usage.js';
 
 type Command = (argv: string[]) => Promise<number>;
-interface LoadedCommand {
-  run: Command;
-  usage: string;
-}
 
-const COMMANDS: Record<string, () => Promise<LoadedCommand>> = {
-  fill: async () => import('./fill.js').then((m) => ({ run: m.fillCommand, usage: m.FILL_USAGE })),
-  generate: async () => import('./generate.js').then((m) => ({ run: m.generateCommand, usage: m.GENERATE_USAGE })),
-  'import-template': async () => import('./import-template.js').then((m) => ({ run: m.importTemplateCommand, usage: m.IMPORT_USAGE })),
-  batch: async () => import('./batch.js').then((m) => ({ run: m.batchCommand, usage: m.BATCH_USAGE })),
-  worker: async () => import('./worker.js').then((m) => ({ run: m.workerCommand, usage: m.WORKER_USAGE })),
-  serve: async () => import('./serve.js').then((m) => ({ run: m.serve, usage: m.SERVE_USAGE })),
-  verify: async () => import('./verify.js').then((m) => ({ run: m.verifyCommand, usage: m.VERIFY_USAGE })),
+/** Each command: its usage text (always at hand) and a loader of its module (only for the command run). */
+const COMMANDS: Record<string, { usage: string; load: () => Promise<Command> }> = {
+  fill: { usage: FILL_USAGE, load: async () => (await import('./fill.js')).fillCommand },
+  generate: { usage: GENERATE_USAGE, load: async () => (await import('./generate.js')).generateCommand },
+  'import-template': { usage: IMPORT_USAGE, load: async () => (await import('./import-template.js')).importTemplateCommand },
+  batch: { usage: BATCH_USAGE, load: async () => (await import('./batch.js')).batchCommand },
+  worker: { usage: WORKER_USAGE, load: async () => (await import('./worker.js')).workerCommand },
+  serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).serve },
+  verify: { usage: VERIFY_USAGE, load: async () => (await import('./verify.js')).verifyCommand },
 };
 
-async function usage(): Promise<string> {
-  const loaded = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+function usage(): string {
   return `usage: castpress <command> [options]\n\ncommands:\n${Object.keys(COMMANDS)
     .map((c) => `  ${c}`)
-    .join('\n')}\n\n${loaded.map((c) => c.usage).join('\n\n')}`;
+    .join('\n')}\n\n${Object.values(COMMANDS)
+    .map((c) => c.usage)
+    .join('\n\n')}`;
 }
 
 /** The package's version, read from its package.json (one level above src/ and dist/). */
@@ -54,35 +54,34 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === 'help' && rest.length > 0) {
-    const load = Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
-    if (!load) {
-      console.error(`castpress: unknown command "${rest[0]}"\n\n${await usage()}`);
+    const command = Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
+    if (!command) {
+      console.error(`castpress: unknown command "${rest[0]}"\n\n${usage()}`);
       return 2;
     }
-    console.log((await load()).usage);
+    console.log(command.usage);
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (!name) {
-      console.error(await usage());
+      console.error(usage());
       return 2;
     }
-    console.log(await usage());
+    console.log(usage());
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
-    console.error(`castpress: unknown command "${name}"\n\n${await usage()}`);
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    console.error(`castpress: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  let command: LoadedCommand | undefined;
   try {
-    command = await load();
-    return await command.run(rest);
+    const run = await command.load();
+    return await run(rest);
   } catch (e) {
     console.error(`castpress ${name}: ${e instanceof Error ? e.message : String(e)}`);
     if (isArgumentError(e)) {
-      if (command) console.error(`\n${command.usage}`);
+      console.error(`\n${command.usage}`);
       return 2;
     }
     return 1;

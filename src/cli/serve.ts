@@ -3,33 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
-import { FETCH_FLAGS, FETCH_USAGE, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
+import { FETCH_FLAGS, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import { DEFAULT_DATA_DIR, parseHostPort } from '../server/graphql/open.js';
 import { cspOrigin } from '../server/signing/stylesheet.js';
-import { FONT_FLAGS, FONT_USAGE, fontOptions } from './font-flags.js';
-
-export const SERVE_USAGE = `castpress serve [options]
-
-  --templates DIR   template directory (one folder per EID: template.pdf, v1.json…, working.json)
-  --port N          default 8080 (0 picks a free port)
-  --host H          default 127.0.0.1
-  --keys FILE       API keys (JSON: {"keys":[{"key":"…","kind":"development"|"production"}]})
-  --no-auth         accept every request as a production key (no keys file)
-  --public-url URL  base of signed download links (default: the request's Host)
-  --private-key F   PEM private key for RSA-encrypted \`data\` strings
-  --log-level L     fatal|error|warn|info|debug|trace|silent (default info)
-${FETCH_USAGE} (also webhooks)
-  --strict-fetch    a remote resource that does not load is a 400 on its property (default: a warning header)
-  --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
-  --postgres URL    keep packets in PostgreSQL instead of DIR/packets
-  --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
-  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable
-  --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
-                              (besides this server's own); repeatable
-  --font-catalogue URL        font families requests name and nothing installed has are looked up in a
-                              catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
-                              fetched like every remote resource and kept in DIR/font-cache (--data)
-${FONT_USAGE}`;
+import { FONT_FLAGS, fontOptions } from './font-flags.js';
+import { SERVE_USAGE } from './usage.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 

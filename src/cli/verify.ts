@@ -3,17 +3,7 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../errors/index.js';
 import { verifyPdf, type VerifiedSignature, type VerifyResult } from '../signing/index.js';
 import { printUsage, reportError } from './output.js';
-
-export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]
-
-  Checks every signature of FILE.pdf: integrity, trust (a chain to a --trust root, valid at the
-  signing time, a key usage for signing), its PAdES level, and what each later revision changed
-  (none / form filling and signing / annotations / other). Exit 0 only when every signature is
-  valid and the last covers the whole file; 1 otherwise; 2 for a wrong command line or a file
-  that is not a PDF. Nothing is trusted without --trust (no system store).
-  --trust FILE   a trusted root certificate (PEM, several allowed; repeatable), e.g. the local
-                 CA's <data-dir>/signing/root-ca.pem
-  --json         print the full report as JSON on stdout`;
+import { VERIFY_USAGE } from './usage.js';
 
 const LEVEL_WORDS = { none: 'no changes', formFillingAndSigning: 'form filling and signing', annotations: 'annotations', other: 'other changes' } as const;
 

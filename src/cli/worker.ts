@@ -1,18 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createQueueWorker, DEFAULT_QUEUE_NAME } from '../batch/index.js';
 import { printUsage } from './output.js';
-
-export const WORKER_USAGE = `castpress worker --queue redis://HOST:PORT/DB --out DIR [--concurrency N] [--name QUEUE] [--templates DIR]
-                 [--timeout MS] [--lock MS] [--stalled MS]
-
-  Takes jobs that \`castpress batch --queue\` put on the queue and writes DIR/<output|id|line-N>.pdf
-  atomically (DIR: the shared output folder). Run it on as many machines as you like.
-  --concurrency N   engine threads (default 1), each with two jobs in flight
-  --name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")
-  --timeout MS      a job rendering longer is abandoned and retried (default 120000)
-  --lock, --stalled BullMQ lock duration and stalled-job check: a killed worker's jobs are
-                    taken over after about this long (defaults 30000 / 30000)
-  SIGTERM or SIGINT: stop taking jobs, finish the running ones, exit 0.`;
+import { WORKER_USAGE } from './usage.js';
 
 export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({

@@ -1,5 +1,6 @@
 /** Building blocks shared by the fill and generate request schemas. */
 import { z } from 'zod';
+import { once } from './once.js';
 
 export const FONT_SIZE_MIN = 5;
 export const FONT_SIZE_MAX = 30;
@@ -28,63 +29,71 @@ export type LengthUnit = (typeof LENGTH_UNITS)[number];
 const lengthPattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?|\\.\\d+)(${LENGTH_UNITS.join('|')})\\s*$`);
 const zeroPattern = /^\s*0+(\.0+)?\s*$/;
 
-/** A length with one of the supported units; a bare number means pixels, a bare 0 is 0. */
-export const cssLength = z.preprocess(
-  (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? `${v}px` : v),
-  z
-    .string()
-    .refine((s) => lengthPattern.test(s) || zeroPattern.test(s), {
-      error: `Must be a non-negative length with a unit (${LENGTH_UNITS.join(', ')}), e.g. "20mm"`,
-    })
-    .transform((s) => (zeroPattern.test(s) ? '0px' : s.replace(/\s+/g, ''))),
-);
+/**
+ * The page schemas of generate requests (lengths, margins, page-count position), built on
+ * first use: a process that only fills never builds them (issue 29: nothing runs at import).
+ */
+export const pageSchemas = once(() => {
+  /** A length with one of the supported units; a bare number means pixels, a bare 0 is 0. */
+  const cssLength = z.preprocess(
+    (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? `${v}px` : v),
+    z
+      .string()
+      .refine((s) => lengthPattern.test(s) || zeroPattern.test(s), {
+        error: `Must be a non-negative length with a unit (${LENGTH_UNITS.join(', ')}), e.g. "20mm"`,
+      })
+      .transform((s) => (zeroPattern.test(s) ? '0px' : s.replace(/\s+/g, ''))),
+  );
 
-/** CSS margin shorthand: one to four lengths. */
-export const cssMarginShorthand = z.preprocess(
-  (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? `${v}px` : v),
-  z
-    .string()
-    .refine(
-      (s) => {
-        const parts = s.trim().split(/\s+/);
-        return parts.length >= 1 && parts.length <= 4 && parts.every((p) => lengthPattern.test(p) || zeroPattern.test(p));
-      },
-      { error: `Must be one to four lengths with units (${LENGTH_UNITS.join(', ')}), e.g. "1in 20mm"` },
-    )
-    .transform((s) =>
-      s
-        .trim()
-        .split(/\s+/)
-        .map((p) => (zeroPattern.test(p) ? '0px' : p))
-        .join(' '),
-    ),
-);
+  /** CSS margin shorthand: one to four lengths. */
+  const cssMarginShorthand = z.preprocess(
+    (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? `${v}px` : v),
+    z
+      .string()
+      .refine(
+        (s) => {
+          const parts = s.trim().split(/\s+/);
+          return parts.length >= 1 && parts.length <= 4 && parts.every((p) => lengthPattern.test(p) || zeroPattern.test(p));
+        },
+        { error: `Must be one to four lengths with units (${LENGTH_UNITS.join(', ')}), e.g. "1in 20mm"` },
+      )
+      .transform((s) =>
+        s
+          .trim()
+          .split(/\s+/)
+          .map((p) => (zeroPattern.test(p) ? '0px' : p))
+          .join(' '),
+      ),
+  );
 
-export const pageCountPosition = z.enum(['topLeft', 'topRight', 'topCenter', 'bottomLeft', 'bottomRight', 'bottomCenter']);
+  const pageCountPosition = z.enum(['topLeft', 'topRight', 'topCenter', 'bottomLeft', 'bottomRight', 'bottomCenter']);
 
-/** Multipart clients send `page` as a JSON string. */
-export const pageOptions = z.preprocess(
-  (v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return v;
-    }
-  },
-  z.object({
-    width: cssLength.optional(),
-    height: cssLength.optional(),
-    margin: cssMarginShorthand.optional(),
-    marginTop: cssLength.optional(),
-    marginRight: cssLength.optional(),
-    marginBottom: cssLength.optional(),
-    marginLeft: cssLength.optional(),
-    pageCount: pageCountPosition.optional(),
-  }),
-);
+  /** Multipart clients send `page` as a JSON string. */
+  const pageOptions = z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    },
+    z.object({
+      width: cssLength.optional(),
+      height: cssLength.optional(),
+      margin: cssMarginShorthand.optional(),
+      marginTop: cssLength.optional(),
+      marginRight: cssLength.optional(),
+      marginBottom: cssLength.optional(),
+      marginLeft: cssLength.optional(),
+      pageCount: pageCountPosition.optional(),
+    }),
+  );
 
-export type PageOptions = z.output<typeof pageOptions>;
+  return { cssLength, cssMarginShorthand, pageCountPosition, pageOptions };
+});
+
+export type PageOptions = z.output<ReturnType<typeof pageSchemas>['pageOptions']>;
 
 /** Lenient boolean for multipart/form clients: "true"/"false" strings. */
 export const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { fillOptions, type FillData, type FillRequest } from './fill-request.js';
-import { generateType, htmlRequest, markdownRequest, type GenerateRequest } from './generate-request.js';
+import { generateSchemas, type GenerateRequest } from './generate-request.js';
 import { collect, formatPath, isPlainObject, messageFor, toFieldErrors } from './issues.js';
 import { fieldInput } from './styling.js';
 
@@ -133,6 +133,7 @@ export function parseFillRequest(body: unknown, options: ParseOptions = {}): Fil
 export function parseGenerateRequest(body: unknown, options: ParseOptions = {}): GenerateRequest {
   const raw = bodyObject(body);
   const errors: FieldError[] = [];
+  const { generateType, htmlRequest, markdownRequest } = generateSchemas();
   const type = collect(generateType, raw.type, ['type'], errors);
   if (raw.data === undefined || raw.data === null) errors.push({ property: 'data', message: 'Required' });
   if (errors.length > 0) throw new ValidationError(errors);

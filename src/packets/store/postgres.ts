@@ -3,7 +3,7 @@
  * a step commits, outbox events leased with SKIP LOCKED so two dispatchers never
  * take the same one, documents in the `blobs` table so every instance sees them.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { SqlBlobs } from './blobs.js';
 import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
@@ -107,7 +107,10 @@ class PostgresStore extends SqlQueries implements PacketStore {
 
 /** Connects to PostgreSQL and migrates the schema. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PacketStore> {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  // pg (and undici, through its runtime check) loads here, on the first PostgreSQL store: the
+  // server on SQLite, the CLI and every worker thread that imports the packets floor never pay for it.
+  const { default: pgModule } = await import('pg');
+  const pool = new pgModule.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   const store = new PostgresStore(pool);

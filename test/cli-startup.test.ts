@@ -1,0 +1,130 @@
+/**
+ * What a castpress process loads at start (issue 29), counted rather than timed: each child
+ * runs with test/helpers/module-log.mjs preloaded, which lists every module it loads. A
+ * process that fills one PDF loads the fill command's chunks of the bundle and nothing from
+ * node_modules, and those chunks hold no code of what it loads on first use (phone numbers'
+ * metadata, HTML entities, zod's other locales); `--help` loads no command; the packets floor does not load pg until a
+ * PostgreSQL store is opened.
+ */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundles } from '../scripts/bundle.mjs';
+import { DEFAULT_QUEUE_NAME } from '../src/batch/index.js';
+import { BATCH_USAGE, WORKER_USAGE } from '../src/cli/usage.js';
+import { repoRoot } from './helpers/cli.js';
+
+const bin = path.join(repoRoot, 'bin', 'castpress.js');
+const recorder = path.join(repoRoot, 'test', 'helpers', 'module-log.mjs');
+const W9 = path.join(repoRoot, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf');
+
+/** Packages a fill, a usage text or a render thread has no use for (the server's, the queue's, other renderers'). */
+const HEAVY = ['fastify', 'pg', 'graphql', 'bullmq', 'ioredis', 'pdfjs-dist', 'playwright-core', 'piscina', 'libsql', 'nodemailer', 'sharp', 'libphonenumber-js', 'html-entities', '@libpdf/core', 'markdown-it'];
+/** The bundle's entry chunks of the commands and renderers (dist/bundle/<name>-<hash>.mjs). */
+const COMMAND_CHUNKS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'html', 'markdown', 'packets'];
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'castpress-startup-'));
+  // `npm test` builds the bundles first; this skips when they are fresh (bin/castpress.js would otherwise run the sources).
+  await buildBundles();
+}, 300_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Loaded {
+  code: number;
+  stderr: string;
+  /** Every module the process loaded: file URLs or paths, `node:` built-ins. */
+  modules: string[];
+}
+
+let runs = 0;
+/** Runs node ARGS with the module recorder and returns what it loaded. */
+function loading(args: string[], nodeFlags: string[] = [], cwd = dir): Promise<Loaded> {
+  const log = path.join(dir, `modules-${++runs}.log`);
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...nodeFlags, '--import', pathToFileURL(recorder).href, ...args], { cwd, timeout: 300_000, env: { ...process.env, CASTPRESS_MODULE_LOG: log } }, (error, _stdout, stderr) => {
+      void readFile(log, 'utf8')
+        .catch(() => '')
+        .then((text) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr, modules: text.split('\n').filter(Boolean) }));
+    });
+  });
+}
+
+/** The npm packages among the loaded modules (outside this checkout's own files). */
+function packagesOf(modules: string[]): string[] {
+  const names = new Set<string>();
+  for (const m of modules) {
+    const match = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(m);
+    if (match) names.add(match[1]!.replace('\\', '/'));
+  }
+  return [...names].sort();
+}
+
+/**
+ * Packages the bundle inlines but a fill or a render thread must not compile until it uses them:
+ * which ones the loaded bundle files hold code of (esbuild marks each inlined file with a
+ * `// <path>` line).
+ */
+const DEFERRED = /^\/\/ \S*node_modules\/(libphonenumber-js|html-entities|zod\/v4\/locales\/(?!en\.js))/gm;
+async function inlinedDeferred(modules: string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const m of modules.filter((f) => f.includes('/dist/bundle/'))) {
+    const text = await readFile(m.startsWith('file:') ? new URL(m) : m, 'utf8');
+    for (const match of text.matchAll(DEFERRED)) found.add(match[1]!.startsWith('zod') ? 'zod locales' : match[1]!);
+  }
+  return [...found].sort();
+}
+
+const bundleFiles = (modules: string[]): string[] => modules.filter((m) => m.includes('/dist/bundle/')).map((m) => m.slice(m.lastIndexOf('/') + 1));
+const commandChunks = (modules: string[]): string[] => bundleFiles(modules).filter((f) => COMMAND_CHUNKS.some((c) => f.startsWith(`${c}-`)));
+
+describe('castpress start-up loads only what the command runs', () => {
+  it('`castpress fill` of the W-9 runs from the bundle and loads its fill chunks, no package from node_modules', async () => {
+    await copyFile(W9, path.join(dir, 'fw9.pdf'));
+    await writeFile(path.join(dir, 'data.json'), JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }));
+    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(bundleFiles(run.modules)).toContain('castpress.mjs');
+    expect(commandChunks(run.modules).map((f) => f.replace(/-[^-]+\.mjs$/, ''))).toEqual(['fill']);
+    // Everything the fill needs is inlined in the bundle; what stays in node_modules loads on first use.
+    expect(packagesOf(run.modules)).toEqual([]);
+    expect(await inlinedDeferred(run.modules)).toEqual([]);
+  }, 300_000);
+
+  it('`--help`, `help CMD` and an unknown command print usage without loading any command', async () => {
+    for (const args of [['--help'], ['help', 'serve'], ['no-such-command']]) {
+      const run = await loading([bin, ...args]);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(args[0] === 'no-such-command' ? 2 : 0);
+      expect(bundleFiles(run.modules)).toContain('castpress.mjs');
+      expect(commandChunks(run.modules), args.join(' ')).toEqual([]);
+      expect(packagesOf(run.modules), args.join(' ')).toEqual([]);
+    }
+  }, 300_000);
+
+  it('the usage texts (kept apart from the commands) name the queue name batch and worker use by default', () => {
+    for (const usage of [BATCH_USAGE, WORKER_USAGE]) expect(usage).toContain(`--name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")`);
+  });
+
+  it('a render thread (the bundle the pool, batch and queue workers load) loads none of the heavy packages', async () => {
+    const entry = pathToFileURL(path.join(repoRoot, 'dist', 'bundle', 'worker-entry.mjs')).href;
+    const run = await loading(['--input-type=module', '-e', `await import(${JSON.stringify(entry)});`]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(bundleFiles(run.modules)).toContain('worker-entry.mjs');
+    expect(packagesOf(run.modules).filter((p) => HEAVY.includes(p))).toEqual([]);
+    expect(await inlinedDeferred(run.modules)).toEqual([]);
+  }, 300_000);
+
+  it('importing the packets floor from the sources does not load pg (only opening a PostgreSQL store does)', async () => {
+    const packets = pathToFileURL(path.join(repoRoot, 'src', 'packets', 'index.ts')).href;
+    const run = await loading(['--input-type=module', '-e', `const m = await import(${JSON.stringify(packets)}); if (typeof m.openPostgresStore !== 'function') process.exit(3);`], ['--import', 'tsx'], repoRoot);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.modules.some((m) => m.includes('/src/packets/store/postgres.ts'))).toBe(true);
+    expect(packagesOf(run.modules)).not.toContain('pg');
+  }, 300_000);
+});
