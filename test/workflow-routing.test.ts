@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { packetStatus, redirectGroupStatus, route, type RoutedSigner } from '../src/packets/index.js';
-import type { OutboxRecord, PacketRecord, SignerRecord, SignerStatus, StoredSigner } from '../src/packets/index.js';
+import type { OutboxRecord, PacketRecord, SignerRecord, SignerStatus } from '../src/packets/index.js';
 import { advance } from '../src/packets/workflow/advance.js';
 import type { Snapshot } from '../src/packets/workflow/step.js';
+import { packetRecord, signerRecord } from './helpers/workflow-records.js';
 
 const at = (eid: string, routingOrder: number, status: SignerStatus = 'sent', pending = false): RoutedSigner => ({ eid, routingOrder, status, pending });
 
@@ -75,56 +76,8 @@ describe('packet status', () => {
 });
 
 describe('advance (what routing writes when it moves on)', () => {
-  const stored = (id: string): StoredSigner => ({
-    id,
-    signerType: 'email',
-    signatureMode: 'draw',
-    signatureExperience: 'signWhileReviewing',
-    routingOrder: 1,
-    acceptEachField: true,
-    enableEmails: true,
-    fields: [],
-    tokenValidForMinutes: 60,
-    isPending: false,
-  });
-  const signer = (eid: string, routingOrder: number, status: SignerStatus, signerType = 'email', pending = false): SignerRecord => ({
-    eid,
-    packetEid: 'pkt',
-    aliasId: eid,
-    index: 0,
-    routingOrder,
-    name: eid,
-    email: signerType === 'email' ? `${eid}@example.test` : null,
-    signerType,
-    status,
-    pending,
-    signer: stored(eid),
-    inputsHash: null,
-    clientUserId: null,
-    sentAt: null,
-    viewedAt: null,
-    signedAt: null,
-    ip: null,
-    userAgent: null,
-  });
-  const packet = (status: PacketRecord['status']): PacketRecord => ({
-    eid: 'pkt',
-    groupEid: 'grp',
-    organization: 'default',
-    name: 'p',
-    status,
-    isTest: false,
-    allowUpdates: false,
-    mergePDFs: false,
-    webhookURL: null,
-    requestHash: '',
-    payload: {},
-    options: {},
-    createdAt: 0,
-    updatedAt: 0,
-    completedAt: null,
-    version: 0,
-  });
+  const signer = (eid: string, routingOrder: number, status: SignerStatus, signerType = 'email', pending = false) => signerRecord(eid, routingOrder, status, { signerType, pending });
+  const packet = (status: PacketRecord['status']) => packetRecord(status);
   function recorder() {
     const updates: string[] = [];
     const outbox: OutboxRecord[] = [];
