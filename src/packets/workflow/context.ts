@@ -41,12 +41,11 @@ export interface WorkflowContext {
 
 export function workflowContext(options: PacketServiceOptions): WorkflowContext {
   const store = options.store;
-  const clock = options.clock ?? (() => new Date());
   return {
     options,
     store,
     work: options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter()),
-    now: () => clock().getTime(),
+    now: () => (options.clock ? options.clock() : new Date()).getTime(),
     async blob(hash) {
       const bytes = await store.blobs.get(hash);
       if (!bytes) throw new Error(`Document ${hash} is missing from the blob store`);
