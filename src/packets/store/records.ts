@@ -3,6 +3,8 @@
  * JSON columns hold the values named here. Records are plain data: the store reads
  * and writes them, the workflow decides what they become.
  */
+import type { MergedField, PlannedField } from '../plan.js';
+import type { Signer } from '../request.js';
 
 /** The organization of packets made without one (library use, keys naming none, rows from before organizations). */
 export const DEFAULT_ORGANIZATION = 'default';
@@ -65,9 +67,24 @@ export interface DocumentRecord {
   assembledHash: string;
   /** Blob of the document as it is now (after the signers so far; sealed once complete). */
   currentHash: string;
-  /** The document's fields as planned (PlannedField or MergedField objects). */
-  fields: unknown[];
+  /** The document's fields as planned, each saying whose ids and pages it carries. */
+  fields: DocumentField[];
 }
+
+/**
+ * A field as stored with its document. `file`: the document is one of the request's files, and
+ * `fieldId`/`pageNum` are its id and page there. `merged`: the document is the merged PDF, where the
+ * field is `mergedFieldId` on `mergedPageNum` (its file's id and page are kept beside them).
+ */
+export type DocumentField = (PlannedField & { kind: 'file' }) | (MergedField & { kind: 'merged' });
+
+/** The signer as parsed at creation, with what changed since: name, email, when an on-load name/email was entered. */
+export type StoredSigner = Signer & {
+  /** Set when a signer asked for their name on opening (`requireNameOnLoad`) entered it. */
+  nameEnteredAt?: number;
+  /** Set when a signer asked for their email on opening (`requireEmailOnLoad`) entered it. */
+  emailEnteredAt?: number;
+};
 
 export interface SignerRecord {
   eid: string;
@@ -83,7 +100,7 @@ export interface SignerRecord {
   /** Pending (`isPending`) and not yet activated. */
   pending: boolean;
   /** The signer object as parsed (options the signing page and emails read). */
-  signer: Record<string, unknown>;
+  signer: StoredSigner;
   /** Blob of the inputs the signer submitted (replayed when documents are re-rendered). */
   inputsHash: string | null;
   clientUserId: string | null;

@@ -4,8 +4,9 @@
  * outbox lease query. Statements use `?` placeholders; the PostgreSQL executor
  * numbers them.
  */
+import type { MergedField, PlannedField } from '../plan.js';
 import { MIGRATIONS } from './migrations.js';
-import type { DocumentRecord, OutboxKind, OutboxRecord, OutboxStatus, PacketRecord, SignerRecord, TokenRecord } from './records.js';
+import type { DocumentField, DocumentRecord, OutboxKind, OutboxRecord, OutboxStatus, PacketRecord, SignerRecord, TokenRecord } from './records.js';
 import type { PacketWrites } from './store.js';
 
 export type Row = Record<string, unknown>;
@@ -53,8 +54,18 @@ function documentOf(r: Row): DocumentRecord {
     pageCount: num(r.page_count),
     assembledHash: String(r.assembled_hash),
     currentHash: String(r.current_hash),
-    fields: json(r.fields),
+    fields: json<unknown[]>(r.fields).map(storedField),
   };
+}
+
+/**
+ * A stored field. Rows written before fields carried their `kind` (#30) are told apart by shape,
+ * here only: a merged document's fields were the ones with a `mergedFieldId`.
+ */
+function storedField(raw: unknown): DocumentField {
+  const f = raw as DocumentField | ((PlannedField | MergedField) & { kind?: undefined });
+  if (f.kind !== undefined) return f;
+  return 'mergedFieldId' in f ? { ...f, kind: 'merged' } : { ...f, kind: 'file' };
 }
 
 function signerOf(r: Row): SignerRecord {

@@ -4,7 +4,8 @@
  * signer typed on opening (`requireNameOnLoad` / `requireEmailOnLoad`). Pure.
  */
 import { ValidationError, type FieldError } from '../../errors/index.js';
-import type { MergedField, PlannedField } from '../plan.js';
+import type { DocumentField, StoredSigner } from '../store/index.js';
+import { fieldIdOf } from './document-fields.js';
 
 /** A box the signer accepted on the page: the document's index and the field's id in it. */
 export interface AcceptedField {
@@ -15,25 +16,17 @@ export interface AcceptedField {
 /** Kinds of field the signer clicks one by one; the others (date, name, email) are filled without a click. */
 export const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['signature', 'initial']);
 
-export function fieldIdOf(f: PlannedField | MergedField): string {
-  return 'mergedFieldId' in f ? f.mergedFieldId : f.fieldId;
-}
-
-export function fieldPageOf(f: PlannedField | MergedField): number {
-  return 'mergedPageNum' in f ? f.mergedPageNum : f.pageNum;
-}
-
 /**
  * The spec: `signWhileReviewing` (default) enables acceptEachField (default true);
  * `signBeforeReviewing` signs everything at once, as acceptEachField false does.
  */
-export function acceptsEachField(signer: Record<string, unknown>): boolean {
+export function acceptsEachField(signer: Pick<StoredSigner, 'acceptEachField' | 'signatureExperience'>): boolean {
   return signer.acceptEachField !== false && signer.signatureExperience !== 'signBeforeReviewing';
 }
 
 /** Refuses a submission that skipped one of the signer's boxes, or names a box that is not theirs. */
 export function checkAccepted(
-  documents: ReadonlyArray<{ index: number; fields: ReadonlyArray<PlannedField | MergedField> }>,
+  documents: ReadonlyArray<{ index: number; fields: readonly DocumentField[] }>,
   signerId: string,
   accepted: readonly AcceptedField[],
 ): void {
@@ -47,7 +40,7 @@ export function checkAccepted(
 }
 
 /** Still to be entered on opening (requireNameOnLoad / requireEmailOnLoad). */
-export function detailsRequired(signer: Record<string, unknown>): { name: boolean; email: boolean } {
+export function detailsRequired(signer: Pick<StoredSigner, 'requireNameOnLoad' | 'requireEmailOnLoad' | 'nameEnteredAt' | 'emailEnteredAt'>): { name: boolean; email: boolean } {
   return {
     name: signer.requireNameOnLoad === true && typeof signer.nameEnteredAt !== 'number',
     email: signer.requireEmailOnLoad === true && typeof signer.emailEnteredAt !== 'number',

@@ -10,6 +10,8 @@ import type { AssembledPacket } from '../assemble.js';
 import { completeDocument, sha256Of, type CompletionCertificate } from '../complete.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
+import type { DocumentField } from '../store/index.js';
+import { fileFields, mergedFields } from './document-fields.js';
 
 export interface DocumentDraft {
   fileId: string;
@@ -17,16 +19,16 @@ export interface DocumentDraft {
   title: string | null;
   pageCount: number;
   pdf: Uint8Array;
-  fields: Array<PlannedField | MergedField>;
+  fields: DocumentField[];
 }
 
 /** The documents signers sign: the merged PDF, or each file. */
 export function documentsOf(packet: AssembledPacket): DocumentDraft[] {
   if (packet.merged) {
     const m = packet.merged;
-    return [{ fileId: 'merged', filename: m.filename, title: packet.request.name, pageCount: m.pageCount, pdf: m.pdf, fields: m.fields }];
+    return [{ fileId: 'merged', filename: m.filename, title: packet.request.name, pageCount: m.pageCount, pdf: m.pdf, fields: mergedFields(m.fields) }];
   }
-  return packet.files.map((f) => ({ fileId: f.id, filename: f.filename, title: f.title ?? null, pageCount: f.pageCount, pdf: f.pdf, fields: f.fields }));
+  return packet.files.map((f) => ({ fileId: f.id, filename: f.filename, title: f.title ?? null, pageCount: f.pageCount, pdf: f.pdf, fields: fileFields(f.fields) }));
 }
 
 /** A signer's inputs on every document holding one of their fields; others are returned as they were. */

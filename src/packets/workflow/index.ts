@@ -1,5 +1,6 @@
 /** The packet workflow: states, routing, tokens, events (no HTTP). */
-export { PacketService, mergePayload } from './service.js';
+export { PacketService } from './service.js';
+export { mergePayload } from './payload.js';
 export { signingUrl, downloadUrl, downloadZipUrl } from './urls.js';
 export type { PacketServiceOptions, SigningSubmission, SignerEvent, SigningSession } from './service.js';
 export type { AcceptedField } from './acceptance.js';

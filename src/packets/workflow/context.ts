@@ -1,0 +1,55 @@
+/**
+ * What every operation of the workflow works with: the caller's options, the store, where the
+ * PDF work runs, the clock. Made once by the façade (service.ts) and handed to each operation,
+ * so operations are plain functions and hold no state of their own.
+ */
+import type { Engine } from '../../engine/index.js';
+import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
+import type { PacketStore } from '../store/index.js';
+import { inProcessWork, type PacketWork } from './work.js';
+
+export interface PacketServiceOptions {
+  store: PacketStore;
+  engine: Engine;
+  /** Seals completed documents. */
+  identity: SigningIdentity;
+  /** Public address of the server: signing URLs and download URLs start with it. */
+  baseUrl: string;
+  clock?: () => Date;
+  /** Named in emails (reply-to defaults). */
+  organization?: { name: string; supportEmail: string };
+  /** From address of emails; default `"<organization> via castpress" <no-reply@castpress.local>`. */
+  mailFrom?: string;
+  /** The organization's webhook (a packet's `webhookURL` replaces its URL). */
+  webhook?: { url?: string; token?: string };
+  /** Called after a commit that wrote outbox events (the dispatcher's poke). */
+  onEvents?: () => void;
+  writer?: AppearanceWriter;
+  /** Where assembly, signing and completion run; default in-process (`inProcessWork`). The server passes worker threads. */
+  work?: PacketWork;
+}
+
+export interface WorkflowContext {
+  readonly options: PacketServiceOptions;
+  readonly store: PacketStore;
+  readonly work: PacketWork;
+  /** The workflow's clock, in epoch milliseconds. */
+  now(): number;
+  /** A stored document's bytes; a missing blob is an internal error (the records point at it). */
+  blob(hash: string): Promise<Uint8Array>;
+}
+
+export function workflowContext(options: PacketServiceOptions): WorkflowContext {
+  const store = options.store;
+  return {
+    options,
+    store,
+    work: options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter()),
+    now: () => (options.clock ? options.clock() : new Date()).getTime(),
+    async blob(hash) {
+      const bytes = await store.blobs.get(hash);
+      if (!bytes) throw new Error(`Document ${hash} is missing from the blob store`);
+      return bytes;
+    },
+  };
+}

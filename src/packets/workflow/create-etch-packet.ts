@@ -1,0 +1,88 @@
+/**
+ * `createEtchPacket`: assembles the documents, stores the packet, sends it unless `isDraft`.
+ * The packet belongs to the scope's organization; a test-only scope (development key) makes
+ * a test packet whatever `isTest` says, as the hosted API's development keys do.
+ */
+import { DEFAULT_ORGANIZATION, type PacketRecord, type SignerRecord } from '../store/index.js';
+import { advance } from './advance.js';
+import { encode } from './codec.js';
+import type { WorkflowContext } from './context.js';
+import { documentsOf } from './documents.js';
+import { etchPacket } from './etch-packet.js';
+import { storeDrafts } from './packet-documents.js';
+import { storableRequest } from './payload.js';
+import type { PacketScope } from './scope.js';
+import { StaleVersion, type Snapshot } from './step.js';
+import { newEid } from './tokens.js';
+import type { EtchPacketView } from './views.js';
+
+export async function createEtchPacket(ctx: WorkflowContext, body: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+  const assembled = await ctx.work.assemble(body);
+  const request = assembled.request;
+  const now = ctx.now();
+  const requestHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(storableRequest(body))));
+  const documents = await storeDrafts(ctx, '', documentsOf(assembled));
+  const packet: PacketRecord = {
+    eid: newEid('pkt'),
+    groupEid: newEid('grp'),
+    organization: scope?.organization ?? DEFAULT_ORGANIZATION,
+    name: request.name,
+    status: 'draft',
+    isTest: scope?.testOnly === true || (request.isTest ?? false),
+    allowUpdates: request.allowUpdates ?? false,
+    mergePDFs: request.mergePDFs ?? false,
+    webhookURL: request.webhookURL ?? null,
+    requestHash,
+    payload: request.payloads as PacketRecord['payload'],
+    options: {
+      signatureEmailSubject: request.signatureEmailSubject,
+      signatureEmailBody: request.signatureEmailBody,
+      replyToName: request.replyToName,
+      replyToEmail: request.replyToEmail,
+      signaturePageOptions: request.signaturePageOptions,
+      ...(assembled.warnings.length > 0 ? { warnings: assembled.warnings } : {}),
+    },
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+    version: 0,
+  };
+  const signers: SignerRecord[] = request.signers.map((s, index) => ({
+    eid: newEid('sgn'),
+    packetEid: packet.eid,
+    aliasId: s.id,
+    index,
+    routingOrder: s.routingOrder,
+    name: s.name ?? null,
+    email: s.email ?? null,
+    signerType: s.signerType,
+    status: s.isPending ? 'pending' : 'draft',
+    pending: s.isPending,
+    signer: s,
+    inputsHash: null,
+    clientUserId: null,
+    sentAt: null,
+    viewedAt: null,
+    signedAt: null,
+    ip: null,
+    userAgent: null,
+  }));
+  const send = !(request.isDraft ?? false);
+  let events = 0;
+  // A new packet: inserted, not a step over a stored version (nobody else can see it yet).
+  await ctx.store.transaction(async (tx) => {
+    await tx.insertPacket(packet);
+    for (const s of signers) await tx.insertSigner(s);
+    await tx.putDocuments(
+      packet.eid,
+      documents.map((d) => ({ ...d, packetEid: packet.eid })),
+    );
+    if (send) {
+      const snap: Snapshot = { packet: { ...packet, status: 'sent' }, signers, documents };
+      events += await advance(tx, snap, now, { sendAll: true });
+      if (!(await tx.updatePacket(snap.packet))) throw new StaleVersion();
+    }
+  });
+  if (events) ctx.options.onEvents?.();
+  return etchPacket(ctx, { eid: packet.eid }, scope);
+}

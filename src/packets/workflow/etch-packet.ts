@@ -1,0 +1,16 @@
+/** Query `etchPacket`: the packet as the GraphQL operations return it. */
+import { parseWith } from '../../schema/index.js';
+import type { TokenRecord } from '../store/index.js';
+import { packetArgs } from './args.js';
+import type { WorkflowContext } from './context.js';
+import type { PacketScope } from './scope.js';
+import { readSnapshot } from './step.js';
+import { etchPacketView, type EtchPacketView } from './views.js';
+
+export async function etchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+  const { eid } = parseWith(packetArgs, args);
+  const snap = await readSnapshot(ctx, eid, scope);
+  const tokens = new Map<string, TokenRecord[]>();
+  for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
+  return etchPacketView(snap.packet, snap.signers, snap.documents, tokens, ctx.options.baseUrl, ctx.now());
+}

@@ -1,0 +1,27 @@
+/** `generateEtchSignURL`: a new token for an embedded signer, its lifetime restarted. */
+import { ValidationError } from '../../errors/index.js';
+import { parseWith } from '../../schema/index.js';
+import { signUrlArgs } from './args.js';
+import type { WorkflowContext } from './context.js';
+import { PacketStateError } from './errors.js';
+import type { PacketScope } from './scope.js';
+import { issueToken } from './signer-access.js';
+import { runStep, signerIn, signerOfSnap } from './step.js';
+
+export async function generateEtchSignURL(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<string> {
+  const { signerEid, clientUserId } = parseWith(signUrlArgs, args);
+  const signer = await signerIn(ctx, signerEid, scope);
+  if (signer.signerType !== 'embedded') throw ValidationError.of('signerEid', `Signer "${signerEid}" is an ${signer.signerType} signer: signing URLs are generated for embedded signers only`);
+  let url = '';
+  await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
+    const s = signerOfSnap(snap, signerEid);
+    if (snap.packet.status === 'draft') throw new PacketStateError('The packet is a draft: send it first (sendEtchPacket)', 'signerEid');
+    if (s.status === 'completed') throw new PacketStateError('This signer has already signed', 'signerEid');
+    if (s.status === 'pending' || s.status === 'skipped') throw new PacketStateError(`This signer is ${s.status}`, 'signerEid');
+    url = await issueToken(ctx, tx, s, 'embedded', now);
+    s.clientUserId = clientUserId;
+    await tx.updateSigner(s);
+    return 0;
+  });
+  return url;
+}

@@ -1,0 +1,77 @@
+/**
+ * The documents of a packet as the steps store them: drafts put into blobs, documents made again
+ * for a new payload (every signer who signed replayed), and completion (certificate and seal).
+ * The PDF work itself runs where `ctx.work` says.
+ */
+import type { SignerInputs } from '../apply.js';
+import type { Signer } from '../request.js';
+import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
+import { decode } from './codec.js';
+import type { WorkflowContext } from './context.js';
+import { documentsOf, type DocumentDraft } from './documents.js';
+import type { Snapshot } from './step.js';
+
+/** The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). */
+export async function storeDrafts(ctx: WorkflowContext, packetEid: string, drafts: DocumentDraft[]): Promise<DocumentRecord[]> {
+  const out: DocumentRecord[] = [];
+  for (const [index, d] of drafts.entries()) {
+    const hash = await ctx.store.blobs.put(d.pdf);
+    out.push({ packetEid, index, fileId: d.fileId, filename: d.filename, title: d.title, pageCount: d.pageCount, assembledHash: hash, currentHash: hash, fields: d.fields });
+  }
+  return out;
+}
+
+/** The signer as their fields are drawn: the request's signer with the name and email they have now. */
+export function signerOf(s: SignerRecord): Signer {
+  return { ...s.signer, name: s.name ?? undefined, email: s.email ?? undefined };
+}
+
+/** The documents for a new payload: assembled again, then every signer who signed replayed in order. */
+export async function rerender(ctx: WorkflowContext, snap: Snapshot, payload: PacketRecord['payload']): Promise<DocumentRecord[]> {
+  const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
+  const assembled = await ctx.work.assemble({ ...stored, data: { payloads: payload } });
+  const drafts = documentsOf(assembled);
+  let pdfs = drafts.map((d) => d.pdf);
+  const signed = snap.signers.filter((s) => s.status === 'completed').sort((a, b) => (a.signedAt ?? 0) - (b.signedAt ?? 0));
+  for (const s of signed) {
+    const inputs = decode(new TextDecoder().decode(await ctx.blob(s.inputsHash!))) as SignerInputs;
+    pdfs = await ctx.work.sign(
+      drafts.map((d, i) => ({ pdf: pdfs[i]!, fields: d.fields })),
+      signerOf(s),
+      inputs,
+    );
+  }
+  const docs = await storeDrafts(ctx, snap.packet.eid, drafts);
+  for (const [i, d] of docs.entries()) d.currentHash = await ctx.store.blobs.put(pdfs[i]!);
+  return docs;
+}
+
+/** Certificate of completion and seal on every document, naming each signer who completed. */
+export async function completePacket(ctx: WorkflowContext, snap: Snapshot, signed: Uint8Array[], now: number): Promise<Uint8Array[]> {
+  const tokens = new Map<string, TokenRecord[]>();
+  for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
+  const when = (t: number | null) => (t === null ? undefined : new Date(t));
+  return ctx.work.complete(
+    await Promise.all(snap.documents.map(async (d, i) => ({ filename: d.filename, assembled: await ctx.blob(d.assembledHash), signed: signed[i]! }))),
+    {
+      packetName: snap.packet.name,
+      packetEid: snap.packet.eid,
+      completedAt: new Date(now),
+      signers: snap.signers
+        .filter((s) => s.status === 'completed')
+        .map((s) => ({
+          name: s.name ?? undefined,
+          email: s.email ?? undefined,
+          routingOrder: s.routingOrder,
+          signerType: s.signerType,
+          clientUserId: s.clientUserId ?? undefined,
+          ip: s.ip ?? undefined,
+          userAgent: s.userAgent ?? undefined,
+          tokenId: tokens.get(s.eid)?.find((t) => t.signedAt !== null)?.eid,
+          sentAt: when(s.sentAt),
+          viewedAt: when(s.viewedAt),
+          signedAt: when(s.signedAt),
+        })),
+    },
+  );
+}

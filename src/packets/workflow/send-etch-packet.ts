@@ -1,0 +1,29 @@
+/** `sendEtchPacket`: a draft becomes sent; a sent or partial packet re-notifies its current email signers. */
+import { parseWith } from '../../schema/index.js';
+import { advance } from './advance.js';
+import { sendArgs } from './args.js';
+import type { WorkflowContext } from './context.js';
+import { PacketStateError } from './errors.js';
+import { etchPacket } from './etch-packet.js';
+import { notifySigner } from './outbox.js';
+import { route } from './routing.js';
+import type { PacketScope } from './scope.js';
+import { packetIn, runStep } from './step.js';
+import type { EtchPacketView } from './views.js';
+
+export async function sendEtchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+  const { eid } = parseWith(sendArgs, args);
+  await packetIn(ctx, eid, scope);
+  await runStep(ctx, eid, async (tx, snap, now) => {
+    if (snap.packet.status === 'complete') throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
+    if (snap.packet.status === 'draft') {
+      snap.packet.status = 'sent';
+      return advance(tx, snap, now, { sendAll: true });
+    }
+    const routing = route(snap.signers);
+    let events = 0;
+    for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed')) events += await notifySigner(tx, snap, s, now);
+    return events;
+  });
+  return etchPacket(ctx, { eid }, scope);
+}

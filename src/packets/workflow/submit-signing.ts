@@ -1,0 +1,94 @@
+/**
+ * Signer step "sign": their inputs drawn on the documents, once every box they had to accept
+ * was accepted and the details asked on opening were entered; the last signer completes and
+ * seals the packet (certificate, `etchPacketComplete`).
+ */
+import { ValidationError } from '../../errors/index.js';
+import { parseWith } from '../../schema/index.js';
+import type { SignerInputs } from '../apply.js';
+import { acceptsEachField, checkAccepted, detailsRequired, type AcceptedField } from './acceptance.js';
+import { advance } from './advance.js';
+import { signerAccessArgs } from './args.js';
+import { encode } from './codec.js';
+import type { WorkflowContext } from './context.js';
+import { completionEvents, signersData, webhookEvent } from './outbox.js';
+import { completePacket, signerOf } from './packet-documents.js';
+import { redirectGroupStatus, route } from './routing.js';
+import type { SignerEvent } from './session.js';
+import { access, assertTurn } from './signer-access.js';
+import { runStep, signerOfSnap } from './step.js';
+import { checkToken } from './tokens.js';
+
+/** What a signer submits when finishing (the signing page posts it). */
+export interface SigningSubmission {
+  signerEid: string;
+  token: string;
+  inputs: SignerInputs;
+  ip?: string;
+  userAgent?: string;
+  /**
+   * The signature/initials boxes the signer accepted one by one. The signing page always
+   * sends it; when given and the signer accepts each field, every box of theirs must be in it.
+   */
+  accepted?: readonly AcceptedField[];
+}
+
+export async function submitSigning(ctx: WorkflowContext, submission: SigningSubmission): Promise<SignerEvent & { redirectURL?: string }> {
+  const { signerEid, token } = parseWith(signerAccessArgs, { signerEid: submission.signerEid, token: submission.token });
+  const { signer: found } = await access(ctx, signerEid, token);
+  let event: SignerEvent | undefined;
+  let redirectURL: string | undefined;
+  await runStep<{ tokenEid: string }>(
+    ctx,
+    found.packetEid,
+    async (tx, snap, now, work) => {
+      const s = signerOfSnap(snap, signerEid);
+      await tx.putDocuments(snap.packet.eid, snap.documents);
+      await tx.updateSigner(s);
+      await tx.markTokenSigned(work.tokenEid, now);
+      let events = await advance(tx, snap, now, {});
+      const next = route(snap.signers);
+      event = {
+        action: 'signerComplete',
+        signerStatus: 'completed',
+        signerEid,
+        nextSignerEid: snap.signers.find((x) => next.current.includes(x.eid))?.eid ?? null,
+        documentGroupStatus: redirectGroupStatus(snap.packet.status),
+        documentGroupEid: snap.packet.groupEid,
+        etchPacketEid: snap.packet.eid,
+      };
+      redirectURL = typeof s.signer.redirectURL === 'string' ? s.signer.redirectURL : undefined;
+      events += await webhookEvent(ctx, tx, snap, 'signerComplete', { ...event, aliasId: s.aliasId, signers: signersData(snap) }, now);
+      if (snap.packet.status === 'complete') events += await completionEvents(ctx, tx, snap, now);
+      return events;
+    },
+    async (snap, now) => {
+      // Checked again on the state the step works on: another tab may have finished meanwhile.
+      const s = signerOfSnap(snap, signerEid);
+      assertTurn(snap, s, true);
+      const matched = checkToken(token, await ctx.store.tokens(signerEid), signerEid, now);
+      const missing = detailsRequired(s.signer);
+      if (missing.name || missing.email) {
+        throw ValidationError.of(missing.name ? 'name' : 'email', `Enter your ${missing.name ? 'name' : 'email'} before signing (required on opening)`);
+      }
+      if (submission.accepted && acceptsEachField(s.signer)) checkAccepted(snap.documents, s.aliasId, submission.accepted);
+      const inputs: SignerInputs = { ...submission.inputs, signedAt: new Date(now) };
+      const current = await Promise.all(snap.documents.map((d) => ctx.blob(d.currentHash)));
+      const signed = await ctx.work.sign(
+        snap.documents.map((d, i) => ({ pdf: current[i]!, fields: d.fields })),
+        signerOf(s),
+        inputs,
+      );
+      s.status = 'completed';
+      s.signedAt = now;
+      s.ip = submission.ip ?? null;
+      s.userAgent = submission.userAgent ?? null;
+      if (s.viewedAt === null) s.viewedAt = now;
+      s.inputsHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(inputs)));
+      const finals = route(snap.signers).order === null ? await completePacket(ctx, snap, signed, now) : signed;
+      for (const [i, d] of snap.documents.entries()) d.currentHash = await ctx.store.blobs.put(finals[i]!);
+      return { tokenEid: matched.eid };
+    },
+  );
+  return { ...event!, ...(redirectURL ? { redirectURL } : {}) };
+}
