@@ -41,8 +41,6 @@ export interface EngineOptions {
 export interface FillCallOptions {
   /** With an EID: omitted = latest published, -1 = working version. */
   versionNumber?: number;
-  /** Called with the resolved template before rendering (the REST server names the file after its title). */
-  onTemplate?: (template: Template) => void;
   /** Told about every http(s) resource that did not load (the server logs it and sends a warning header). */
   onResourceProblem?: (problem: ResourceProblem) => void;
   /**
@@ -188,7 +186,6 @@ export class Engine {
       if (errors.length > 0) throw new ValidationError(errors);
       throw e;
     }
-    callOptions.onTemplate?.(resolved);
     await this.loadCatalogueFonts(resolved);
     resolved.fields.forEach((f, i) => {
       if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
