@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { encryptDataString, decryptDataString, ValidationError } from '../src/index.js';
+import { encryptDataString, decryptDataString } from '../src/crypto/index.js';
+import { ValidationError } from '../src/errors/index.js';
 import { parsePacketRequest } from '../src/packets/index.js';
 import { errorOf } from './helpers/errors.js';
 

@@ -5,7 +5,6 @@ import {
   PDFName,
   PDFNumber,
   PDFRef,
-  PDFStream,
   PDFString,
   type PDFDocument,
   type PDFObject,
@@ -327,7 +326,3 @@ export function hiddenWidget(widget: PDFDict): boolean {
   return ((numberOf(widget.lookup(ANNOT_F)) ?? 0) & ((1 << 1) | (1 << 5))) !== 0;
 }
 const ANNOT_F = PDFName.of('F');
-
-export function hasStream(obj: PDFObject | undefined): boolean {
-  return obj instanceof PDFStream;
-}

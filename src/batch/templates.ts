@@ -9,9 +9,13 @@ import type { TemplateInput } from '../template/index.js';
  * a fillable PDF turned into a template by its AcroForm.
  */
 export class TemplateFiles {
-  private readonly cache = new Map<string, Promise<TemplateInput>>();
+  readonly #cache = new Map<string, Promise<TemplateInput>>();
 
-  constructor(private readonly baseDir: string) {}
+  readonly #baseDir: string;
+
+  constructor(baseDir: string) {
+    this.#baseDir = baseDir;
+  }
 
   /** True when the reference names a file rather than an EID of the template store. */
   static isFile(ref: string): boolean {
@@ -19,17 +23,17 @@ export class TemplateFiles {
   }
 
   load(ref: string): Promise<TemplateInput> {
-    const file = path.resolve(this.baseDir, ref);
-    let pending = this.cache.get(file);
+    const file = path.resolve(this.#baseDir, ref);
+    let pending = this.#cache.get(file);
     if (!pending) {
-      pending = this.read(file);
-      this.cache.set(file, pending);
-      pending.catch(() => this.cache.delete(file));
+      pending = this.#read(file);
+      this.#cache.set(file, pending);
+      pending.catch(() => this.#cache.delete(file));
     }
     return pending;
   }
 
-  private async read(file: string): Promise<TemplateInput> {
+  async #read(file: string): Promise<TemplateInput> {
     let bytes: Buffer;
     try {
       bytes = await readFile(file);

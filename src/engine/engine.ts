@@ -41,8 +41,6 @@ export interface EngineOptions {
 export interface FillCallOptions {
   /** With an EID: omitted = latest published, -1 = working version. */
   versionNumber?: number;
-  /** Called with the resolved template before rendering (the REST server names the file after its title). */
-  onTemplate?: (template: Template) => void;
   /** Told about every http(s) resource that did not load (the server logs it and sends a warning header). */
   onResourceProblem?: (problem: ResourceProblem) => void;
   /**
@@ -107,41 +105,41 @@ export interface GenerateCallOptions {
  */
 export class Engine {
   readonly limits: Limits;
-  private readonly fonts: FontRegistry;
+  readonly #fonts: FontRegistry;
   /** Text work shared by every renderer of this engine: shaped runs and font subsets. */
-  private readonly shaper = new Shaper();
-  private readonly subsets = new SubsetCache();
-  private readonly fillCache = new FillCache();
+  readonly #shaper = new Shaper();
+  readonly #subsets = new SubsetCache();
+  readonly #fillCache = new FillCache();
   /** Images prepared as PDF streams (the Markdown default logo, fill images shown again and again), by content. */
-  private readonly images = new ImageCache();
+  readonly #images = new ImageCache();
   /** Validated templates by the object the caller passed: templates are immutable once handed over. */
-  private readonly parsedTemplates = new WeakMap<object, Template>();
-  private readonly store?: TemplateStore;
-  private readonly options: EngineOptions;
-  private pool?: Promise<BrowserPool>;
+  readonly #parsedTemplates = new WeakMap<object, Template>();
+  readonly #store?: TemplateStore;
+  readonly #options: EngineOptions;
+  #pool?: Promise<BrowserPool>;
   /** Signature packets: the assembler (template tags read once) and its LibreOffice converter, made on first use. */
-  private packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
-  private closed = false;
+  #packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
+  #closed = false;
 
   /** Families from the catalogue URL (`fontCatalogue`), when fetching is on. */
-  private readonly remoteFonts?: RemoteFontCatalogue;
+  readonly #remoteFonts?: RemoteFontCatalogue;
   /** What every renderer of this engine is lent (see services.ts). */
-  private readonly services: EngineServices;
+  readonly #services: EngineServices;
 
   constructor(options: EngineOptions = {}) {
-    this.options = options;
+    this.#options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     const catalogue = options.fontCatalogue;
     // The catalogue's cache is a font folder like any other: what was fetched once loads offline.
-    this.fonts = new FontRegistry(catalogue ? { ...options.fonts, directories: [...(options.fonts?.directories ?? []), catalogue.cacheDir] } : options.fonts);
-    if (catalogue && options.resolver) this.remoteFonts = new RemoteFontCatalogue({ ...catalogue, resolver: options.resolver });
-    this.store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
-    this.services = {
-      fonts: this.fonts,
-      text: new TextLayout(this.fonts, { shaper: this.shaper }),
-      shaper: this.shaper,
-      subsets: this.subsets,
-      images: this.images,
+    this.#fonts = new FontRegistry(catalogue ? { ...options.fonts, directories: [...(options.fonts?.directories ?? []), catalogue.cacheDir] } : options.fonts);
+    if (catalogue && options.resolver) this.#remoteFonts = new RemoteFontCatalogue({ ...catalogue, resolver: options.resolver });
+    this.#store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
+    this.#services = {
+      fonts: this.#fonts,
+      text: new TextLayout(this.#fonts, { shaper: this.#shaper }),
+      shaper: this.#shaper,
+      subsets: this.#subsets,
+      images: this.#images,
       limits: this.limits,
       clock: options.now ?? (() => new Date()),
       ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
@@ -149,9 +147,9 @@ export class Engine {
   }
 
   /** The services with this call's resolver (which reports the call's resource problems). */
-  private servicesFor(onProblem?: (problem: ResourceProblem) => void): EngineServices {
-    const resolver = this.resolverFor(onProblem);
-    return resolver ? { ...this.services, resolver } : this.services;
+  #servicesFor(onProblem?: (problem: ResourceProblem) => void): EngineServices {
+    const resolver = this.#resolverFor(onProblem);
+    return resolver ? { ...this.#services, resolver } : this.#services;
   }
 
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
@@ -165,17 +163,17 @@ export class Engine {
    * resources that did not load.
    */
   async fillDocument(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<RenderedPdf> {
-    this.assertOpen();
+    this.#assertOpen();
     await this.loadCatalogueFonts(request);
     // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
     // template's fonts and, in fill(), each value against its field. The 404 of an unknown
     // template and the 413 of the data-URL budget come only when the body itself is fine.
-    const { request: parsedRequest, errors } = collectFillRequest(request, this.parseOptions());
+    const { request: parsedRequest, errors } = collectFillRequest(request, this.#parseOptions());
     if (!parsedRequest) throw new ValidationError(errors);
-    errors.push(...this.fontErrors(parsedRequest));
+    errors.push(...this.#fontErrors(parsedRequest));
     let resolved: Template;
     try {
-      resolved = await this.resolveTemplate(template, callOptions.versionNumber);
+      resolved = await this.#resolveTemplate(template, callOptions.versionNumber);
     } catch (e) {
       if (e instanceof ValidationError) throw new ValidationError([...errors, ...e.fields]);
       if (errors.length > 0) throw new ValidationError(errors);
@@ -188,16 +186,15 @@ export class Engine {
       if (errors.length > 0) throw new ValidationError(errors);
       throw e;
     }
-    callOptions.onTemplate?.(resolved);
     await this.loadCatalogueFonts(resolved);
     resolved.fields.forEach((f, i) => {
-      if (f.style?.fontFamily) errors.push(...this.familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
+      if (f.style?.fontFamily) errors.push(...this.#familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
     });
-    if (resolved.style?.fontFamily) errors.push(...this.familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
+    if (resolved.style?.fontFamily) errors.push(...this.#familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
     const problems: ResourceProblem[] = [];
     const out = await fill(resolved, parsedRequest, {
-      services: this.servicesFor(collect(problems, callOptions.onResourceProblem)),
-      cache: this.fillCache,
+      services: this.#servicesFor(collect(problems, callOptions.onResourceProblem)),
+      cache: this.#fillCache,
       ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
       errors,
     });
@@ -211,19 +208,19 @@ export class Engine {
    * before `parseGenerate`/`parseFill` when validating ahead of rendering (the server does).
    */
   async loadCatalogueFonts(requestOrTemplate: unknown): Promise<void> {
-    const remote = this.remoteFonts;
+    const remote = this.#remoteFonts;
     if (!remote) return;
-    const unknown = fontFamiliesIn(requestOrTemplate).filter((f) => !this.fonts.hasFamily(f));
+    const unknown = fontFamiliesIn(requestOrTemplate).filter((f) => !this.#fonts.hasFamily(f));
     for (const family of unknown) {
       const files = await remote.fetchFamily(family);
-      if (files.length > 0) this.fonts.addCatalogueFiles(files);
+      if (files.length > 0) this.#fonts.addCatalogueFiles(files);
     }
   }
 
   /** The template an EID names, as `fill` would use it (callers that read a template before filling it: packets). */
   async template(eid: string, versionNumber?: number): Promise<Template> {
-    this.assertOpen();
-    return this.resolveTemplate(eid, versionNumber);
+    this.#assertOpen();
+    return this.#resolveTemplate(eid, versionNumber);
   }
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */
@@ -233,7 +230,7 @@ export class Engine {
 
   /** `generate`, with the title, page count, validated outputFormat and resources that did not load. */
   async generateDocument(request: unknown, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
-    this.assertOpen();
+    this.#assertOpen();
     await this.loadCatalogueFonts(request);
     const parsed = this.parseGenerate(request);
     if (parsed.type === 'html') {
@@ -241,13 +238,13 @@ export class Engine {
       const { renderHtmlDocument } = await import('../html/index.js');
       const problems: ResourceProblem[] = [];
       const onResourceProblem = collect(problems, callOptions.onResourceProblem);
-      const out = await renderHtmlDocument(await this.browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, onResourceProblem });
+      const out = await renderHtmlDocument(await this.#browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, onResourceProblem });
       return rendered(out, parsed.outputFormat, problems);
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');
     const problems: ResourceProblem[] = [];
-    const out = await generateMarkdown(parsed, this.servicesFor(collect(problems, callOptions.onResourceProblem)));
+    const out = await generateMarkdown(parsed, this.#servicesFor(collect(problems, callOptions.onResourceProblem)));
     return rendered({ ...out, ...(parsed.title !== undefined ? { title: parsed.title } : {}) }, parsed.outputFormat, problems);
   }
 
@@ -257,19 +254,19 @@ export class Engine {
    * (or the merged PDF with `mergePDFs`), and the plan of fields per signer.
    */
   async assemblePacket(request: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
-    this.assertOpen();
-    this.packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
-      const docx = new DocxConverter(this.options.docx);
-      const key = this.options.privateKey;
+    this.#assertOpen();
+    this.#packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
+      const docx = new DocxConverter(this.#options.docx);
+      const key = this.#options.privateKey;
       return { docx, assembler: new PacketAssembler(this, key === undefined ? { docx } : { docx, privateKey: key }) };
     });
-    return (await this.packets).assembler.assemble(request, call);
+    return (await this.#packets).assembler.assemble(request, call);
   }
 
   /** Validates a fill body without rendering (the typed error, or the normalised request); without a template every key's image data URLs count against the budget. */
   parseFill(request: unknown): FillRequest {
-    const parsed = parseFillRequest(request, this.parseOptions());
-    this.checkFonts(parsed);
+    const parsed = parseFillRequest(request, this.#parseOptions());
+    this.#checkFonts(parsed);
     checkDataUrlBudget(parsed, this.limits.dataUrlTotalBytes);
     return parsed;
   }
@@ -278,48 +275,48 @@ export class Engine {
   parseGenerate(request: unknown): GenerateRequest {
     let parsed: GenerateRequest;
     try {
-      parsed = parseGenerateRequest(request, this.parseOptions());
+      parsed = parseGenerateRequest(request, this.#parseOptions());
     } catch (e) {
       // Unknown fonts belong in the same 400 as the body's other problems (issue 21, deviation 7).
       if (!(e instanceof ValidationError)) throw e;
       const reported = new Set(e.fields.map((f) => f.property));
       const fonts = rawGenerateFontRefs(request)
         .filter((ref) => !reported.has(ref.property))
-        .flatMap((ref) => this.familyErrors(ref.family, ref.property));
+        .flatMap((ref) => this.#familyErrors(ref.family, ref.property));
       throw fonts.length > 0 ? new ValidationError([...e.fields, ...fonts]) : e;
     }
-    this.checkFonts(parsed);
+    this.#checkFonts(parsed);
     return parsed;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    const packets = this.packets;
-    this.packets = undefined;
+    this.#closed = true;
+    const packets = this.#packets;
+    this.#packets = undefined;
     (await packets?.catch(() => undefined))?.docx.close();
-    const pool = this.pool;
-    this.pool = undefined;
+    const pool = this.#pool;
+    this.#pool = undefined;
     await (await pool?.catch(() => undefined))?.close();
   }
 
-  private parseOptions(): ParseOptions {
-    const key = this.options.privateKey;
+  #parseOptions(): ParseOptions {
+    const key = this.#options.privateKey;
     return key ? { decrypt: (s) => decryptDataString(s, key) } : {};
   }
 
-  private checkFonts(request: FillRequest | GenerateRequest): void {
-    const errors = this.fontErrors(request);
+  #checkFonts(request: FillRequest | GenerateRequest): void {
+    const errors = this.#fontErrors(request);
     if (errors.length > 0) throw new ValidationError(errors);
   }
 
-  private fontErrors(request: FillRequest | GenerateRequest): FieldError[] {
-    return fontFamilyRefs(request).flatMap((ref) => this.familyErrors(ref.family, ref.property));
+  #fontErrors(request: FillRequest | GenerateRequest): FieldError[] {
+    return fontFamilyRefs(request).flatMap((ref) => this.#familyErrors(ref.family, ref.property));
   }
 
   /** The registry's 400 for an unknown family, as a list (empty when it is known). */
-  private familyErrors(family: string, property: string): FieldError[] {
+  #familyErrors(family: string, property: string): FieldError[] {
     try {
-      this.fonts.assertFamily(family, property);
+      this.#fonts.assertFamily(family, property);
       return [];
     } catch (e) {
       if (e instanceof ValidationError) return e.fields;
@@ -328,34 +325,34 @@ export class Engine {
   }
 
   /** The engine's resolver, reporting what does not load when the caller listens. */
-  private resolverFor(onProblem: ((problem: ResourceProblem) => void) | undefined): ResourceResolver | undefined {
-    return onProblem ? reportingResolver(this.options.resolver, onProblem) : this.options.resolver;
+  #resolverFor(onProblem: ((problem: ResourceProblem) => void) | undefined): ResourceResolver | undefined {
+    return onProblem ? reportingResolver(this.#options.resolver, onProblem) : this.#options.resolver;
   }
 
-  private async resolveTemplate(template: TemplateInput | Template | string, versionNumber?: number): Promise<Template> {
+  async #resolveTemplate(template: TemplateInput | Template | string, versionNumber?: number): Promise<Template> {
     if (typeof template !== 'string') {
-      let parsed = this.parsedTemplates.get(template);
+      let parsed = this.#parsedTemplates.get(template);
       if (!parsed) {
         parsed = parseTemplate(template);
-        this.parsedTemplates.set(template, parsed);
+        this.#parsedTemplates.set(template, parsed);
       }
       return parsed;
     }
     // An EID nobody can resolve is an unknown template (404), whether or not a store exists (issue 21).
     // The message names the command-line flag; the library option has the same name.
-    if (!this.store) throw new NotFoundError(`Template "${template}" not found: no templates folder is configured (start with --templates DIR)`);
-    return this.store.get(template, versionNumber);
+    if (!this.#store) throw new NotFoundError(`Template "${template}" not found: no templates folder is configured (start with --templates DIR)`);
+    return this.#store.get(template, versionNumber);
   }
 
-  private browser(): Promise<BrowserPool> {
-    this.pool ??= import('../html/index.js').then(
-      ({ BrowserPool }) => new BrowserPool({ ...this.options.chromium, resolver: this.options.resolver, maxResourceBytes: this.limits.imageBytes, fonts: this.fonts }),
+  #browser(): Promise<BrowserPool> {
+    this.#pool ??= import('../html/index.js').then(
+      ({ BrowserPool }) => new BrowserPool({ ...this.#options.chromium, resolver: this.#options.resolver, maxResourceBytes: this.limits.imageBytes, fonts: this.#fonts }),
     );
-    return this.pool;
+    return this.#pool;
   }
 
-  private assertOpen(): void {
-    if (this.closed) throw new RenderError('The engine is closed', 503);
+  #assertOpen(): void {
+    if (this.#closed) throw new RenderError('The engine is closed', 503);
   }
 }
 

@@ -68,9 +68,9 @@ const WE_HAVE_A_TWO_BY_TWO = 0x0080;
 
 /** A growable big-endian byte writer. */
 class Writer {
-  private bytes: number[] = [];
+  #bytes: number[] = [];
   u8(v: number): void {
-    this.bytes.push(v & 0xff);
+    this.#bytes.push(v & 0xff);
   }
   u16(v: number): void {
     this.u8(v >> 8);
@@ -83,10 +83,10 @@ class Writer {
     this.i16(Math.round(v * 16384));
   }
   get length(): number {
-    return this.bytes.length;
+    return this.#bytes.length;
   }
   done(): Uint8Array {
-    return Uint8Array.from(this.bytes);
+    return Uint8Array.from(this.#bytes);
   }
 }
 

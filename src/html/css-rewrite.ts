@@ -218,18 +218,22 @@ export const MAX_DATA_IMPORT_DEPTH = 4;
  * document is refused (413) rather than built; `data:` sheets past their own budget are skipped.
  */
 export class ImportBudget {
-  private readonly seen = new Set<string>();
-  private sheets = 0;
-  private bytes = 0;
+  readonly #seen = new Set<string>();
+  #sheets = 0;
+  #bytes = 0;
   /** `data:` stylesheets followed so far, and whether the skip was reported (once per document). */
   dataSheets = 0;
-  private reported = false;
+  #reported = false;
+
+  readonly #onSkipped: ((url: string, reason: string) => void) | undefined;
 
   constructor(
     readonly maxBytes: number,
     readonly signal?: AbortSignal,
-    private readonly onSkipped?: (url: string, reason: string) => void,
-  ) {}
+    onSkipped?: (url: string, reason: string) => void,
+  ) {
+    this.#onSkipped = onSkipped;
+  }
 
   /** False when `url` was already inlined (or is being inlined) in this document. */
   claim(url: string): boolean {
@@ -241,12 +245,12 @@ export class ImportBudget {
     this.checkAborted();
     if (depth >= MAX_IMPORT_DEPTH) return false;
     const key = url.replace(/#.*$/s, '');
-    if (this.seen.has(key)) return false;
+    if (this.#seen.has(key)) return false;
     if (/^data:/i.test(url)) {
       if (depth >= MAX_DATA_IMPORT_DEPTH || this.dataSheets >= MAX_DATA_SHEETS) {
-        if (!this.reported) {
-          this.reported = true;
-          this.onSkipped?.(
+        if (!this.#reported) {
+          this.#reported = true;
+          this.#onSkipped?.(
             url.length > 64 ? `${url.slice(0, 64)}…` : url,
             `nested data: stylesheets past the budget (${MAX_DATA_SHEETS} sheets, ${MAX_DATA_IMPORT_DEPTH} levels) were not loaded`,
           );
@@ -255,8 +259,8 @@ export class ImportBudget {
       }
       this.dataSheets++;
     }
-    this.seen.add(key);
-    if (++this.sheets > MAX_IMPORTED_SHEETS) {
+    this.#seen.add(key);
+    if (++this.#sheets > MAX_IMPORTED_SHEETS) {
       throw new PayloadTooLargeError(`The document imports more than ${MAX_IMPORTED_SHEETS} stylesheets`, 'html');
     }
     return true;
@@ -265,8 +269,8 @@ export class ImportBudget {
   /** Counts fetched stylesheet text against the document's byte budget. */
   spend(text: string): void {
     this.checkAborted();
-    this.bytes += text.length;
-    if (this.bytes > this.maxBytes) {
+    this.#bytes += text.length;
+    if (this.#bytes > this.maxBytes) {
       throw new PayloadTooLargeError(`The document's stylesheets exceed ${this.maxBytes} bytes in total`, 'html');
     }
   }

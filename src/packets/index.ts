@@ -1,4 +1,7 @@
-/** Signature packets, document side: the createEtchPacket request, text tags, DOCX conversion, assembly. */
+/**
+ * Signature packets: the createEtchPacket request, text tags, DOCX conversion, assembly, a
+ * signer's inputs, completion and seal; the workflow with its stores and outbox delivery (no HTTP).
+ */
 export { parsePacketRequest, TOKEN_MINUTES_MAX, TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, SIGNER_TYPES } from './request.js';
 export type {
   PacketRequest,

@@ -7,27 +7,27 @@ import type { KeyEntry } from './keys.js';
  * is an integer because python-anvil does `int()` on it.
  */
 export class ConcurrencyLimiter {
-  private readonly inFlight = new Map<string, number>();
+  readonly #inFlight = new Map<string, number>();
 
   /** Takes a slot or throws 429; the returned function gives it back (idempotent). */
   acquire(key: KeyEntry): () => void {
     if (!Number.isFinite(key.concurrency)) return () => {};
-    const n = this.inFlight.get(key.id) ?? 0;
+    const n = this.#inFlight.get(key.id) ?? 0;
     if (n >= key.concurrency) {
       throw new TooManyRequestsError(1, `Too many simultaneous requests for this ${key.kind} key (limit ${key.concurrency})`);
     }
-    this.inFlight.set(key.id, n + 1);
+    this.#inFlight.set(key.id, n + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.inFlight.get(key.id) ?? 1) - 1;
-      if (left <= 0) this.inFlight.delete(key.id);
-      else this.inFlight.set(key.id, left);
+      const left = (this.#inFlight.get(key.id) ?? 1) - 1;
+      if (left <= 0) this.#inFlight.delete(key.id);
+      else this.#inFlight.set(key.id, left);
     };
   }
 
   count(key: KeyEntry): number {
-    return this.inFlight.get(key.id) ?? 0;
+    return this.#inFlight.get(key.id) ?? 0;
   }
 }

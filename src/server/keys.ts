@@ -87,17 +87,17 @@ function digest(s: string): string {
  * prefix a guess shares with a real key.
  */
 export class KeyRing {
-  private readonly byDigest = new Map<string, KeyEntry>();
+  readonly #byDigest = new Map<string, KeyEntry>();
 
   constructor(keys: ApiKey[]) {
     for (const k of keys) {
       const id = digest(k.key);
       const concurrency = k.concurrency ?? (k.kind === 'development' ? DEFAULT_DEV_CONCURRENCY : Number.POSITIVE_INFINITY);
-      this.byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency, organization: k.organization ?? DEFAULT_ORGANIZATION });
+      this.#byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency, organization: k.organization ?? DEFAULT_ORGANIZATION });
     }
   }
 
   find(candidate: string): KeyEntry | undefined {
-    return this.byDigest.get(digest(candidate));
+    return this.#byDigest.get(digest(candidate));
   }
 }

@@ -47,35 +47,35 @@ export class LinkExpiredError extends CastpressError {
  * write, so the store never outgrows its cap by more than one PDF in flight.
  */
 export class UrlStore {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  private readonly secret: string | Buffer;
-  private readonly now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
+  readonly #secret: string | Buffer;
+  readonly #now: () => number;
   readonly lifetimeMs: number;
-  private readonly maxBytes: number;
-  private readonly maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #maxEntries: number;
 
   constructor(options: UrlStoreOptions) {
-    this.secret = options.secret;
-    this.now = options.now;
+    this.#secret = options.secret;
+    this.#now = options.now;
     this.lifetimeMs = options.lifetimeMs ?? URL_LIFETIME_MS;
-    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
-    this.maxEntries = options.maxEntries ?? 1000;
+    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+    this.#maxEntries = options.maxEntries ?? 1000;
   }
 
   put(bytes: Uint8Array, name?: PdfName): SignedLink {
-    if (bytes.byteLength > this.maxBytes) throw new PayloadTooLargeError('The PDF is larger than the download store holds', 'outputFormat');
+    if (bytes.byteLength > this.#maxBytes) throw new PayloadTooLargeError('The PDF is larger than the download store holds', 'outputFormat');
     this.sweep();
     // Map iteration is insertion order and every entry lives equally long: the first one expires first.
-    for (const [id, e] of this.entries) {
-      if (this.bytes + bytes.byteLength <= this.maxBytes && this.entries.size < this.maxEntries) break;
-      this.remove(id, e);
+    for (const [id, e] of this.#entries) {
+      if (this.#bytes + bytes.byteLength <= this.#maxBytes && this.#entries.size < this.#maxEntries) break;
+      this.#remove(id, e);
     }
     const id = randomBytes(16).toString('base64url');
-    const expires = this.now() + this.lifetimeMs;
-    this.entries.set(id, { bytes, expiresAt: expires, name });
-    this.bytes += bytes.byteLength;
-    return { id, expires, signature: this.sign(id, expires) };
+    const expires = this.#now() + this.lifetimeMs;
+    this.#entries.set(id, { bytes, expiresAt: expires, name });
+    this.#bytes += bytes.byteLength;
+    return { id, expires, signature: this.#sign(id, expires) };
   }
 
   /** The PDF behind a link: 404 for a link this server did not sign (or has dropped), 410 once expired. */
@@ -88,46 +88,46 @@ export class UrlStore {
     const notFound = () => new NotFoundError('No such download', 'url');
     if (typeof expires !== 'string' || !/^\d{1,16}$/.test(expires) || typeof signature !== 'string' || !signature) throw notFound();
     const at = Number(expires);
-    if (!this.verify(id, at, signature)) throw notFound();
-    if (this.now() >= at) {
-      const e = this.entries.get(id);
-      if (e) this.remove(id, e);
+    if (!this.#verify(id, at, signature)) throw notFound();
+    if (this.#now() >= at) {
+      const e = this.#entries.get(id);
+      if (e) this.#remove(id, e);
       throw new LinkExpiredError();
     }
-    const entry = this.entries.get(id);
+    const entry = this.#entries.get(id);
     if (!entry) throw notFound();
     return { bytes: entry.bytes, name: entry.name };
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.#entries.size;
   }
 
   get totalBytes(): number {
-    return this.bytes;
+    return this.#bytes;
   }
 
   sweep(): void {
-    const now = this.now();
-    for (const [id, e] of this.entries) if (e.expiresAt <= now) this.remove(id, e);
+    const now = this.#now();
+    for (const [id, e] of this.#entries) if (e.expiresAt <= now) this.#remove(id, e);
   }
 
   clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+    this.#entries.clear();
+    this.#bytes = 0;
   }
 
-  private remove(id: string, e: Entry): void {
-    this.entries.delete(id);
-    this.bytes -= e.bytes.byteLength;
+  #remove(id: string, e: Entry): void {
+    this.#entries.delete(id);
+    this.#bytes -= e.bytes.byteLength;
   }
 
-  private sign(id: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('base64url');
+  #sign(id: string, expires: number): string {
+    return createHmac('sha256', this.#secret).update(`${id}.${expires}`).digest('base64url');
   }
 
-  private verify(id: string, expires: number, signature: string): boolean {
-    const expected = Buffer.from(this.sign(id, expires));
+  #verify(id: string, expires: number, signature: string): boolean {
+    const expected = Buffer.from(this.#sign(id, expires));
     const given = Buffer.from(signature);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }

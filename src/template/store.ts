@@ -17,11 +17,11 @@ export interface TemplateStore {
 
 /** Keeps templates in memory: for tests and for callers that build templates in code. */
 export class MemoryTemplateStore implements TemplateStore {
-  private readonly versions = new Map<string, { published: Map<number, Template>; working?: Template }>();
+  readonly #versions = new Map<string, { published: Map<number, Template>; working?: Template }>();
 
   /** Adds a published version (its `versionNumber`, or the next one). */
   publish(template: TemplateInput): Template {
-    const entry = this.entry(template.eid);
+    const entry = this.#entry(template.eid);
     const n = template.versionNumber ?? Math.max(0, ...entry.published.keys()) + 1;
     const t = parseTemplate({ ...template, versionNumber: n });
     entry.published.set(n, t);
@@ -30,19 +30,19 @@ export class MemoryTemplateStore implements TemplateStore {
 
   /** Sets the unpublished working version. */
   setWorking(template: TemplateInput): void {
-    this.entry(template.eid).working = parseTemplate({ ...template, versionNumber: WORKING_VERSION });
+    this.#entry(template.eid).working = parseTemplate({ ...template, versionNumber: WORKING_VERSION });
   }
 
   async get(eid: string, versionNumber?: number): Promise<Template> {
-    const entry = this.versions.get(eid);
+    const entry = this.#versions.get(eid);
     const found = entry && pickVersion(entry.published, entry.working, versionNumber);
     if (!found) throw notFound(eid, versionNumber);
     return found;
   }
 
-  private entry(eid: string) {
-    let e = this.versions.get(eid);
-    if (!e) this.versions.set(eid, (e = { published: new Map() }));
+  #entry(eid: string) {
+    let e = this.#versions.get(eid);
+    if (!e) this.#versions.set(eid, (e = { published: new Map() }));
     return e;
   }
 }
@@ -73,7 +73,7 @@ function notFound(eid: string, versionNumber?: number): NotFoundError {
  * Read lazily and kept: a template is parsed once per store.
  */
 export class DirectoryTemplateStore implements TemplateStore {
-  private readonly cache = new Map<string, Promise<Template>>();
+  readonly #cache = new Map<string, Promise<Template>>();
 
   constructor(readonly dir: string) {}
 
@@ -81,19 +81,19 @@ export class DirectoryTemplateStore implements TemplateStore {
     if (!/^[A-Za-z0-9_-]+$/.test(eid)) throw notFound(eid, versionNumber);
     const folder = path.join(this.dir, eid);
     if (!existsSync(folder)) throw notFound(eid, versionNumber);
-    const file = await this.versionFile(folder, versionNumber);
+    const file = await this.#versionFile(folder, versionNumber);
     if (!file) throw notFound(eid, versionNumber);
     const key = path.join(folder, file);
-    let pending = this.cache.get(key);
+    let pending = this.#cache.get(key);
     if (!pending) {
-      pending = this.load(eid, folder, file);
-      this.cache.set(key, pending);
-      pending.catch(() => this.cache.delete(key));
+      pending = this.#load(eid, folder, file);
+      this.#cache.set(key, pending);
+      pending.catch(() => this.#cache.delete(key));
     }
     return pending;
   }
 
-  private async versionFile(folder: string, versionNumber?: number): Promise<string | undefined> {
+  async #versionFile(folder: string, versionNumber?: number): Promise<string | undefined> {
     const files = await readdir(folder);
     const published = files
       .map((f) => /^v(\d+)\.json$/.exec(f))
@@ -105,7 +105,7 @@ export class DirectoryTemplateStore implements TemplateStore {
     return published.includes(versionNumber) ? `v${versionNumber}.json` : undefined;
   }
 
-  private async load(eid: string, folder: string, file: string): Promise<Template> {
+  async #load(eid: string, folder: string, file: string): Promise<Template> {
     let json: Record<string, unknown>;
     try {
       json = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as Record<string, unknown>;

@@ -189,10 +189,3 @@ export class FillCache {
     return pending;
   }
 }
-
-/** The template has a form of its own (its catalog names an AcroForm). */
-export function hasAcroForm(prepared: PreparedTemplate): boolean {
-  return prepared.catalogEntries.some(([key]) => key === ACRO_FORM);
-}
-
-const ACRO_FORM = PDFName.of('AcroForm');

@@ -34,11 +34,15 @@ function storageError(e: unknown): unknown {
 }
 
 export class DiskBlobs implements BlobStore {
-  constructor(private readonly dir: string) {}
+  readonly #dir: string;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
 
   #file(hash: string): string {
     if (!HASH.test(hash)) throw new Error(`Not a blob hash: ${hash}`);
-    return path.join(this.dir, hash.slice(0, 2), hash);
+    return path.join(this.#dir, hash.slice(0, 2), hash);
   }
 
   async put(bytes: Uint8Array): Promise<string> {
@@ -82,18 +86,18 @@ export class DiskBlobs implements BlobStore {
     let removed = 0;
     let folders: string[];
     try {
-      folders = await readdir(this.dir);
+      folders = await readdir(this.#dir);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
       throw e;
     }
     for (const folder of folders) {
       if (!/^[0-9a-f]{2}$/.test(folder)) continue;
-      const names = await readdir(path.join(this.dir, folder)).catch(() => [] as string[]);
+      const names = await readdir(path.join(this.#dir, folder)).catch(() => [] as string[]);
       for (const name of names) {
         const m = TEMP.exec(name);
         if (!m) continue;
-        const file = path.join(this.dir, folder, name);
+        const file = path.join(this.#dir, folder, name);
         // Without a process id (written before ids were part of the name): by age, like this process id's.
         const pid = m[1] === undefined ? process.pid : Number(m[1]);
         const stale = pid === process.pid ? ((await stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < started : !alive(pid);
@@ -105,16 +109,20 @@ export class DiskBlobs implements BlobStore {
 }
 
 export class SqlBlobs implements BlobStore {
-  constructor(private readonly sql: SqlExecutor) {}
+  readonly #sql: SqlExecutor;
+
+  constructor(sql: SqlExecutor) {
+    this.#sql = sql;
+  }
 
   async put(bytes: Uint8Array): Promise<string> {
     const hash = hashOf(bytes);
-    await this.sql.run('INSERT INTO blobs (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING', [hash, Buffer.from(bytes)]);
+    await this.#sql.run('INSERT INTO blobs (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING', [hash, Buffer.from(bytes)]);
     return hash;
   }
 
   async get(hash: string): Promise<Uint8Array | undefined> {
-    const [row] = await this.sql.all('SELECT bytes FROM blobs WHERE hash = ?', [hash]);
+    const [row] = await this.#sql.all('SELECT bytes FROM blobs WHERE hash = ?', [hash]);
     return row ? new Uint8Array(row.bytes as Buffer) : undefined;
   }
 }

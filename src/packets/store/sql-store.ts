@@ -124,10 +124,14 @@ const b = (v: boolean): number => (v ? 1 : 0);
 
 /** Queries and writes over one executor; `forUpdate` is the row-lock suffix of the dialect ('' where the transaction already excludes others). */
 export class SqlQueries implements PacketWrites {
+  readonly #forUpdate: string;
+
   constructor(
     protected readonly sql: SqlExecutor,
-    private readonly forUpdate: string,
-  ) {}
+    forUpdate: string,
+  ) {
+    this.#forUpdate = forUpdate;
+  }
 
   async packet(eid: string): Promise<PacketRecord | undefined> {
     const [r] = await this.sql.all('SELECT * FROM packets WHERE eid = ?', [eid]);
@@ -140,7 +144,7 @@ export class SqlQueries implements PacketWrites {
   }
 
   async lockPacket(eid: string): Promise<PacketRecord | undefined> {
-    const [r] = await this.sql.all(`SELECT * FROM packets WHERE eid = ?${this.forUpdate}`, [eid]);
+    const [r] = await this.sql.all(`SELECT * FROM packets WHERE eid = ?${this.#forUpdate}`, [eid]);
     return r && packetOf(r);
   }
 

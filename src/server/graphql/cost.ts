@@ -60,8 +60,12 @@ const ZERO: Cost = { fields: 0, aliases: 0, depth: 0 };
  * cycle, which `NoFragmentCyclesRule` reports, and counts nothing here.
  */
 class CostCounter {
-  private readonly fragments = new Map<string, Cost | 'counting'>();
-  constructor(private readonly context: ValidationContext) {}
+  readonly #fragments = new Map<string, Cost | 'counting'>();
+  readonly #context: ValidationContext;
+
+  constructor(context: ValidationContext) {
+    this.#context = context;
+  }
 
   selectionSet(set: SelectionSetNode): Cost {
     let fields = 0;
@@ -76,7 +80,7 @@ class CostCounter {
         c = this.selectionSet(s.selectionSet);
         c = { ...c, depth: c.depth - 1 }; // an inline fragment is no level of its own
       } else {
-        c = this.fragment(s.name.value);
+        c = this.#fragment(s.name.value);
       }
       // Saturating: the totals only need to be compared with small limits.
       fields = Math.min(fields + c.fields, Number.MAX_SAFE_INTEGER);
@@ -86,16 +90,16 @@ class CostCounter {
     return { fields, aliases, depth: 1 + inner };
   }
 
-  private fragment(name: string): Cost {
-    const known = this.fragments.get(name);
+  #fragment(name: string): Cost {
+    const known = this.#fragments.get(name);
     if (known === 'counting') return ZERO;
     if (known) return known;
-    const def = this.context.getFragment(name);
+    const def = this.#context.getFragment(name);
     if (!def) return ZERO; // KnownFragmentNamesRule reports it
-    this.fragments.set(name, 'counting');
+    this.#fragments.set(name, 'counting');
     const c = this.selectionSet(def.selectionSet);
     const cost = { ...c, depth: c.depth - 1 }; // spread in place: no level of its own
-    this.fragments.set(name, cost);
+    this.#fragments.set(name, cost);
     return cost;
   }
 
@@ -110,7 +114,7 @@ class CostCounter {
       } else if (!seen.has(s.name.value)) {
         // Spreading one fragment twice gives the same fields twice, which graphql merges: count it once.
         seen.add(s.name.value);
-        const def = this.context.getFragment(s.name.value);
+        const def = this.#context.getFragment(s.name.value);
         if (def) out.push(...this.rootFields(def.selectionSet, seen));
       }
     }

@@ -1,0 +1,22 @@
+/**
+ * `castpress/packets`: signature packets. The document side (assemble, a signer's inputs, the
+ * certificate of completion and seal) and the workflow service with its stores and mailers.
+ * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
+ */
+export { assemblePacket, applySignerInputs, completeDocument, sha256Of, TextTagError, ConversionError } from '../packets/index.js';
+export type {
+  AssembleOptions,
+  AssembledPacket,
+  AssembledFile,
+  PacketRequest,
+  SignerInputs,
+  ApplySignerOptions,
+  CompletionCertificate,
+  CompleteOptions,
+} from '../packets/index.js';
+export { createPacketWorkflow, PacketService, SignerError, PacketStateError } from '../packets/index.js';
+export type { PacketWorkflow, PacketWorkflowOptions, SigningSubmission, SigningSession, EtchPacketView } from '../packets/index.js';
+export { openSqliteStore, openPostgresStore } from '../packets/index.js';
+export type { PacketStore, SqliteStoreOptions, PostgresStoreOptions } from '../packets/index.js';
+export { smtpMailer, folderMailer, webhookSignature } from '../packets/index.js';
+export type { Mailer, MailMessage, SmtpOptions } from '../packets/index.js';
