@@ -57,12 +57,3 @@ export const PDF = {
   Widget: PDFName.of('Widget'),
   XFA: PDFName.of('XFA'),
 } as const;
-
-/** Options for a full save with pdf-lib (`doc.save`): no timer pauses, no regenerated appearances, no object streams. */
-export const FULL_SAVE = {
-  useObjectStreams: false,
-  updateFieldAppearances: false,
-  addDefaultPage: false,
-  // pdf-lib's default pauses on a timer (~1 ms) every 50 objects while writing.
-  objectsPerTick: Number.POSITIVE_INFINITY,
-} as const;
