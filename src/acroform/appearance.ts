@@ -29,7 +29,7 @@ import {
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import type { FontWeight } from '../fonts/index.js';
-import { turnMatrix, type Rotation } from '../pdf/index.js';
+import { turnMatrix, type Rotation, PDF } from '../pdf/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
 import { breakOpportunities } from '../text/index.js';
 
@@ -181,7 +181,7 @@ function drawEllipseBox(canvas: AppearanceCanvas, width: number, height: number,
 
 function beginTextField(canvas: AppearanceCanvas, width: number, height: number, inset: number): void {
   canvas.ops.push(
-    PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDFName.of('Tx')]),
+    PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDF.Tx]),
     pushGraphicsState(),
     rectangle(inset, inset, Math.max(0, width - 2 * inset), Math.max(0, height - 2 * inset)),
     clip(),
@@ -486,5 +486,4 @@ export function radioAppearances(doc: PDFDocument, width: number, height: number
   on.ops.push(pushGraphicsState(), setFillingRgbColor(c.red, c.green, c.blue), ...ellipsePath(width / 2, height / 2, r, r), fill(), popGraphicsState());
   return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
 }
-
 

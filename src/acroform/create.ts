@@ -1,4 +1,5 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
@@ -66,7 +67,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
   if (specs.length === 0) return;
   const context = doc.context;
   const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
-  const fieldsArr = acroForm.lookup(PDFName.of('Fields'), PDFArray);
+  const fieldsArr = acroForm.lookup(PDF.Fields, PDFArray);
   const pages = target ? target.pages : doc.getPages();
   const taken = new Set(!target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : []);
   const created = new Map<string, { kind: InteractiveFieldSpec['kind']; dict: PDFDict; ref: PDFRef }>();
@@ -94,7 +95,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     const dict = context.obj({ T: PDFHexString.fromText(path[path.length - 1]!), Kids: [] });
     const ref = context.register(dict);
     if (parent) {
-      dict.set(PDFName.of('Parent'), parent.ref);
+      dict.set(PDF.Parent, parent.ref);
       kidsOf(parent.dict).push(ref);
     } else fieldsArr.push(ref);
     const made = { dict, ref };
@@ -124,7 +125,7 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
 
   const addWidget = (pageIndex: number, widget: PDFDict): PDFRef => {
     const page = pages[pageIndex]!;
-    widget.set(PDFName.of('P'), page.ref);
+    widget.set(PDF.P, page.ref);
     const ref = context.register(widget);
     page.node.addAnnot(ref);
     return ref;
@@ -148,9 +149,9 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       const normal = context.obj({ Off: apps.off });
       normal.set(stateName, apps.on);
       const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: mkOf(spec.box, 0) });
-      if (spec.box) widget.set(PDFName.of('BS'), bsOf(doc, spec.box));
-      widget.set(PDFName.of('AP'), context.obj({ N: normal }));
-      widget.set(PDFName.of('AS'), on ? stateName : PDFName.of('Off'));
+      if (spec.box) widget.set(PDF.BS, bsOf(doc, spec.box));
+      widget.set(PDF.AP, context.obj({ N: normal }));
+      widget.set(PDF.AS, on ? stateName : PDF.Off);
       kids.push(addWidget(spec.pageIndex, widget));
     });
     return selected;
@@ -164,14 +165,14 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       // showing the same value; a radio group gets the options of this page as more kids.
       if (spec.kind === 'radio') {
         const selected = addOptions(spec, existing.ref, kidsOf(existing.dict));
-        if (selected !== undefined && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), textName(selected));
+        if (selected !== undefined && existing.dict.get(PDF.V) === PDF.Off) existing.dict.set(PDF.V, textName(selected));
         continue;
       }
       const widget = widgetFor(doc, spec, text, layouts);
       // A check box checked on a later widget: the field's value is that widget's on state.
-      const shown = widget.get(PDFName.of('AS'));
-      if (spec.kind === 'checkbox' && shown instanceof PDFName && shown !== PDFName.of('Off') && existing.dict.get(PDFName.of('V')) === PDFName.of('Off')) existing.dict.set(PDFName.of('V'), shown);
-      widget.set(PDFName.of('Parent'), existing.ref);
+      const shown = widget.get(PDF.AS);
+      if (spec.kind === 'checkbox' && shown instanceof PDFName && shown !== PDF.Off && existing.dict.get(PDF.V) === PDF.Off) existing.dict.set(PDF.V, shown);
+      widget.set(PDF.Parent, existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
       kidsOf(existing.dict).push(ref);
       continue;
@@ -181,24 +182,24 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
     const fieldRef = context.register(field);
     created.set(where.full, { kind: spec.kind, dict: field, ref: fieldRef });
     if (where.parent) {
-      field.set(PDFName.of('Parent'), where.parent.ref);
+      field.set(PDF.Parent, where.parent.ref);
       kidsOf(where.parent.dict).push(fieldRef);
     } else fieldsArr.push(fieldRef);
     const kids = context.obj([]);
-    field.set(PDFName.of('Kids'), kids);
+    field.set(PDF.Kids, kids);
     if (spec.kind === 'radio') {
       const selected = addOptions(spec, fieldRef, kids);
-      field.set(PDFName.of('V'), selected !== undefined ? textName(selected) : PDFName.of('Off'));
+      field.set(PDF.V, selected !== undefined ? textName(selected) : PDF.Off);
     } else {
       const widget = widgetFor(doc, spec, text, layouts);
-      widget.set(PDFName.of('Parent'), fieldRef);
+      widget.set(PDF.Parent, fieldRef);
       kids.push(addWidget(spec.pageIndex, widget));
     }
   }
   for (const ref of unison) {
     const field = context.lookup(ref, PDFDict);
-    const ff = field.lookup(PDFName.of('Ff'));
-    field.set(PDFName.of('Ff'), PDFNumber.of((ff instanceof PDFNumber ? ff.asNumber() : 0) | FF.radiosInUnison));
+    const ff = field.lookup(PDF.Ff);
+    field.set(PDF.Ff, PDFNumber.of((ff instanceof PDFNumber ? ff.asNumber() : 0) | FF.radiosInUnison));
   }
 }
 
@@ -216,7 +217,7 @@ function bsOf(doc: PDFDocument, box: WidgetBox): PDFDict {
 }
 
 function kidsOf(field: PDFDict): PDFArray {
-  return field.lookup(PDFName.of('Kids'), PDFArray);
+  return field.lookup(PDF.Kids, PDFArray);
 }
 
 /**
@@ -237,7 +238,7 @@ export function ensureAcroForm(doc: PDFDocument): PDFDict {
   let acroForm = acroFormOf(doc);
   if (!acroForm) {
     acroForm = context.obj({ Fields: [] });
-    doc.catalog.set(PDFName.of('AcroForm'), context.register(acroForm));
+    doc.catalog.set(PDF.AcroForm, context.register(acroForm));
   }
   return completeAcroForm(doc, acroForm);
 }
@@ -245,24 +246,24 @@ export function ensureAcroForm(doc: PDFDocument): PDFDict {
 /** Fields array, Helvetica and ZapfDingbats in /DR, a default /DA. */
 export function completeAcroForm(doc: PDFDocument, acroForm: PDFDict): PDFDict {
   const context = doc.context;
-  if (!acroForm.lookupMaybe(PDFName.of('Fields'), PDFArray)) acroForm.set(PDFName.of('Fields'), context.obj([]));
-  let dr = acroForm.lookupMaybe(PDFName.of('DR'), PDFDict);
+  if (!acroForm.lookupMaybe(PDF.Fields, PDFArray)) acroForm.set(PDF.Fields, context.obj([]));
+  let dr = acroForm.lookupMaybe(PDF.DR, PDFDict);
   if (!dr) {
     dr = context.obj({});
-    acroForm.set(PDFName.of('DR'), dr);
+    acroForm.set(PDF.DR, dr);
   }
-  let fonts = dr.lookupMaybe(PDFName.of('Font'), PDFDict);
+  let fonts = dr.lookupMaybe(PDF.Font, PDFDict);
   if (!fonts) {
     fonts = context.obj({});
-    dr.set(PDFName.of('Font'), fonts);
+    dr.set(PDF.Font, fonts);
   }
-  if (!fonts.has(PDFName.of('Helv'))) {
-    fonts.set(PDFName.of('Helv'), context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })));
+  if (!fonts.has(PDF.Helv)) {
+    fonts.set(PDF.Helv, context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })));
   }
-  if (!fonts.has(PDFName.of('ZaDb'))) {
-    fonts.set(PDFName.of('ZaDb'), context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ZapfDingbats' })));
+  if (!fonts.has(PDF.ZaDb)) {
+    fonts.set(PDF.ZaDb, context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ZapfDingbats' })));
   }
-  if (!acroForm.has(PDFName.of('DA'))) acroForm.set(PDFName.of('DA'), PDFString.of('/Helv 0 Tf 0 g'));
+  if (!acroForm.has(PDF.DA)) acroForm.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
   return acroForm;
 }
 
@@ -279,64 +280,64 @@ function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: string): 
   switch (spec.kind) {
     case 'text':
     case 'comb': {
-      field.set(PDFName.of('FT'), PDFName.of('Tx'));
-      field.set(PDFName.of('V'), PDFHexString.fromText(String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value)));
-      field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
-      field.set(PDFName.of('Q'), PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
+      field.set(PDF.FT, PDF.Tx);
+      field.set(PDF.V, PDFHexString.fromText(String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value)));
+      field.set(PDF.DA, PDFString.of(daString(spec.style)));
+      field.set(PDF.Q, PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
       if (spec.kind === 'comb') flags |= FF.comb | FF.doNotScroll;
       else if (spec.multiline) flags |= FF.multiline;
       if (spec.kind === 'text' && spec.password) flags |= FF.password;
       const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : spec.kind === 'comb' ? Math.max(1, Array.from(String(spec.value)).length) : 0;
-      if (maxLen > 0) field.set(PDFName.of('MaxLen'), PDFNumber.of(maxLen));
+      if (maxLen > 0) field.set(PDF.MaxLen, PDFNumber.of(maxLen));
       break;
     }
     case 'checkbox':
-      field.set(PDFName.of('FT'), PDFName.of('Btn'));
-      field.set(PDFName.of('V'), spec.value === true || spec.value === 'true' ? textName(spec.onState || 'Yes') : PDFName.of('Off'));
-      field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
+      field.set(PDF.FT, PDF.Btn);
+      field.set(PDF.V, spec.value === true || spec.value === 'true' ? textName(spec.onState || 'Yes') : PDF.Off);
+      field.set(PDF.DA, PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
       break;
     case 'image':
       // Acrobat's image field is a push button; it holds no value (the picture is its icon or, here, page content).
-      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      field.set(PDF.FT, PDF.Btn);
       flags |= FF.pushbutton;
       break;
     case 'radio':
-      field.set(PDFName.of('FT'), PDFName.of('Btn'));
+      field.set(PDF.FT, PDF.Btn);
       flags |= FF.radio | FF.noToggleToOff;
-      field.set(PDFName.of('DA'), PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
+      field.set(PDF.DA, PDFString.of(daString({ ...spec.style, fontSize: 0 }, 'ZaDb')));
       break;
     case 'combo':
     case 'list': {
-      field.set(PDFName.of('FT'), PDFName.of('Ch'));
+      field.set(PDF.FT, PDF.Ch);
       if (spec.kind === 'combo') flags |= FF.combo;
       const choices = spec.choices ?? [];
       if (spec.kind === 'list' && spec.multiSelect) {
         flags |= FF.multiSelect;
         const rows = choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : []));
         const opt = choices.map((c) => (c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)])));
-        field.set(PDFName.of('Opt'), context.obj(opt));
+        field.set(PDF.Opt, context.obj(opt));
         // One value is a text string, several an array of them (PDF 32000 §12.7.4.4); /I lists the rows.
         const values = rows.map((i) => PDFHexString.fromText(choices[i]!.exportValue));
-        if (values.length === 1) field.set(PDFName.of('V'), values[0]!);
-        else if (values.length > 1) field.set(PDFName.of('V'), context.obj(values));
-        if (rows.length > 0) field.set(PDFName.of('I'), context.obj(rows));
-        field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+        if (values.length === 1) field.set(PDF.V, values[0]!);
+        else if (values.length > 1) field.set(PDF.V, context.obj(values));
+        if (rows.length > 0) field.set(PDF.I, context.obj(rows));
+        field.set(PDF.DA, PDFString.of(daString(spec.style)));
         break;
       }
       // [export, shown] pairs only where they differ, as the spec allows (PDF 32000 §12.7.4.4).
       const opt = choices.map((c) =>
         c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
       );
-      field.set(PDFName.of('Opt'), context.obj(opt));
+      field.set(PDF.Opt, context.obj(opt));
       const value = typeof spec.value === 'string' ? spec.value : '';
       const index = choices.findIndex((c) => c.exportValue === value);
-      if (value !== '' && (index >= 0 || spec.kind === 'combo')) field.set(PDFName.of('V'), PDFHexString.fromText(value));
-      if (index >= 0) field.set(PDFName.of('I'), context.obj([index]));
-      field.set(PDFName.of('DA'), PDFString.of(daString(spec.style)));
+      if (value !== '' && (index >= 0 || spec.kind === 'combo')) field.set(PDF.V, PDFHexString.fromText(value));
+      if (index >= 0) field.set(PDF.I, context.obj([index]));
+      field.set(PDF.DA, PDFString.of(daString(spec.style)));
       break;
     }
   }
-  field.set(PDFName.of('Ff'), PDFNumber.of(flags));
+  field.set(PDF.Ff, PDFNumber.of(flags));
   return field;
 }
 
@@ -356,8 +357,8 @@ function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSette
     const onState = textName(spec.onState || 'Yes');
     const normal = context.obj({ Off: apps.off });
     normal.set(onState, apps.on);
-    const widget = context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AS: on ? onState : PDFName.of('Off') });
-    widget.set(PDFName.of('AP'), context.obj({ N: normal }));
+    const widget = context.obj({ ...base, MK: { ...mk, CA: PDFString.of('4') }, AS: on ? onState : PDF.Off });
+    widget.set(PDF.AP, context.obj({ N: normal }));
     return widget;
   }
   if (spec.kind === 'image') {

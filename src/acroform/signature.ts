@@ -143,7 +143,7 @@ export function dropUnsignedSignatureFields(doc: PDFDocument): number {
     const ref = fields.get(i);
     const field = doc.context.lookup(ref);
     if (!(ref instanceof PDFRef) || !(field instanceof PDFDict)) continue;
-    if (field.get(PDF.FT) !== PDFName.of('Sig') || field.has(PDF.V) || field.get(PDFName.of('Subtype')) !== PDFName.of('Widget')) continue;
+    if (field.get(PDF.FT) !== PDF.Sig || field.has(PDF.V) || field.get(PDF.Subtype) !== PDF.Widget) continue;
     fields.remove(i);
     dropped.add(ref.toString());
   }
