@@ -1,4 +1,4 @@
-import { PDFName, type PDFDict } from '@cantoo/pdf-lib';
+import type { PDFDict } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
 import { acroFormOf, inherited, numberOf, textOf } from './tree.js';
 import type { PDFDocument } from '@cantoo/pdf-lib';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
 import { frameOf, loadPdf, toDisplay, PDF } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { importedType, type AcroFieldFacts } from '../fields/index.js';

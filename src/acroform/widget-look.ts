@@ -15,7 +15,8 @@ import {
 } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
-import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { boxAppearance, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
+import { checkboxAppearances, radioAppearances } from './appearance-toggle.js';
 import { placement } from './flatten.js';
 import { acroFormOf, canonicalName, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
 
