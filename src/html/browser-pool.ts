@@ -1,4 +1,4 @@
-import type { CDPSession, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
@@ -6,47 +6,9 @@ import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-pro
 import { MAX_PAGE_INCHES } from './page-css.js';
 import { createRouteHandler } from './network-guard.js';
 import { closeChromium, launchChromium, type Session } from './pool-chromium.js';
+import type { BrowserPoolOptions, PageLease } from './pool-options.js';
+import { Slots } from './pool-slots.js';
 import { CrashError, isBrowserGone, isNavigatedAway, isPrintingFailed, navigationError } from './pool-errors.js';
-
-export interface BrowserPoolOptions {
-  /** Default: env CASTPRESS_CHROMIUM, then /usr/bin/chromium, chromium-browser, google-chrome. */
-  executablePath?: string;
-  /** Concurrent pages (default 2). */
-  maxPages?: number;
-  /** Deadline per job in ms (default 30000); passing it gives RenderError 504. */
-  jobTimeoutMs?: number;
-  /** Scripts in documents; off by default. */
-  javaScriptEnabled?: boolean;
-  /** Remote URLs load only through this; absent = only data: URLs. */
-  resolver?: ResourceResolver;
-  /** Largest resource body accepted (default 10 MB). */
-  maxResourceBytes?: number;
-  /** Every URL a document tried to load and whether it was served (diagnostics, tests). */
-  onRequest?: (url: string, verdict: 'served' | 'refused') => void;
-  /** Fonts for form-field appearances (the engine passes its own); default: a registry of the pool's own. */
-  fonts?: FontRegistry;
-  /** Jobs one Chromium serves before it is replaced by a fresh one (default 500): bounds what leaks across jobs. */
-  maxJobsPerBrowser?: number;
-  /**
-   * Resident memory of Chromium's processes (bytes, all summed; Linux only; default 3 GiB). Checked after
-   * each job (past it the browser is replaced once its jobs end) and once a second while jobs run (past it
-   * the browser is killed and its jobs fail with 413).
-   */
-  maxBrowserRssBytes?: number;
-}
-
-/** A job gets one page; `page` is dropped (not reused) when the job leaves it in an unknown state. */
-export interface PageLease {
-  page: Page;
-  /**
-   * Raw DevTools session of `page`. `page.evaluate` after each `setContent`
-   * first injects Playwright's helper script into the new document (one more
-   * round trip and compile, ~2 ms); `Runtime.evaluate` on this session does not.
-   */
-  cdp: CDPSession;
-  /** Deadline (epoch ms) of the job, for nested waits. */
-  deadline: number;
-}
 
 const noop = (): undefined => undefined;
 
@@ -92,14 +54,15 @@ export class BrowserPool {
   private readonly navigationWatch = new Map<Page, (url: string) => void>();
   /** Per leased page: the job's listener for resources that did not load. */
   private readonly resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
-  private busy = 0;
-  private readonly waiters: Array<{ grant: () => void; cancelled: boolean }> = [];
+  /** Jobs holding a page now, at most `maxPages`; the rest wait in order. */
+  private readonly slots: Slots;
   private closed = false;
 
   constructor(options: BrowserPoolOptions = {}) {
     this.options = options;
     this.executablePath = options.executablePath;
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 2));
+    this.slots = new Slots(this.maxPages);
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
     this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
@@ -139,7 +102,7 @@ export class BrowserPool {
       const prepared = prepare ? await Promise.race([prepare(controller.signal), expired]) : (undefined as P);
       const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
       try {
-        await Promise.race([this.slot(waiter), expired]);
+        await Promise.race([this.slots.take(waiter), expired]);
       } catch (e) {
         waiter.cancelled = true;
         throw e;
@@ -147,7 +110,7 @@ export class BrowserPool {
       try {
         return await this.attempts(job, prepared, deadline, expired, watch.onResourceProblem);
       } finally {
-        this.release();
+        this.slots.release();
       }
     } finally {
       clearTimeout(timer);
@@ -248,32 +211,6 @@ export class BrowserPool {
   async processes(): Promise<ChromiumProcess[]> {
     const s = await this.session?.catch(noop);
     return s ? chromiumTree(s.marker) : [];
-  }
-
-  private async slot(waiter: { grant: () => void; cancelled: boolean }): Promise<void> {
-    if (this.busy < this.maxPages) {
-      this.busy++;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      waiter.grant = resolve;
-      this.waiters.push(waiter);
-    });
-  }
-
-  /** Hands the slot to the next live waiter (one that has not timed out), or frees it. */
-  private release(): void {
-    for (;;) {
-      const next = this.waiters.shift();
-      if (!next) {
-        this.busy--;
-        return;
-      }
-      if (!next.cancelled) {
-        next.grant();
-        return;
-      }
-    }
   }
 
   private async lease(deadline: number): Promise<PageLease> {
