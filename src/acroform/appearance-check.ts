@@ -1,5 +1,5 @@
 import { PDFDict, PDFName, PDFRawStream, PDFStream } from '@cantoo/pdf-lib';
-import { decodeCapped } from '../pdf/index.js';
+import { decodeCapped, PDF } from '../pdf/index.js';
 
 /**
  * Whether a form's own appearance stream can draw at all. Layout programs
@@ -76,8 +76,8 @@ const OPERATORS = new Set(
 const TEXT_SHOWING = new Set(['Tj', 'TJ', "'", '"']);
 
 function fontsOf(stream: PDFStream, formFonts: PDFDict | undefined): (name: string) => boolean {
-  const resources = stream.dict.lookup(PDFName.of('Resources'));
-  const own = resources instanceof PDFDict ? resources.lookup(PDFName.of('Font')) : undefined;
+  const resources = stream.dict.lookup(PDF.Resources);
+  const own = resources instanceof PDFDict ? resources.lookup(PDF.Font) : undefined;
   const has = (dict: unknown, name: string) => dict instanceof PDFDict && dict.lookup(PDFName.of(name)) instanceof PDFDict;
   // Viewers fall back on the form's /DR fonts when the stream has no resources of its own.
   return (name) => has(own, name) || has(formFonts, name);

@@ -1,37 +1,22 @@
 import {
   clip,
-  closePath,
   endPath,
   fill,
-  lineTo,
-  moveTo,
-  PDFDict,
-  PDFName,
   PDFOperator,
   PDFOperatorNames,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
-  rgb,
   setFillingRgbColor,
-  setLineWidth,
-  setStrokingRgbColor,
-  stroke,
-  appendBezierCurve,
-  LineCapStyle,
-  LineJoinStyle,
-  setLineCap,
-  setLineJoin,
-  PDFContentStream,
   type Color,
   type PDFDocument,
-  type PDFPage,
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import type { FontWeight } from '../fonts/index.js';
-import { turnMatrix, type Rotation } from '../pdf/index.js';
+import { PDF } from '../pdf/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
 import { breakOpportunities } from '../text/index.js';
+import { AppearanceCanvas, drawBox, hexToRgb, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
 
 /**
  * Appearance streams drawn with the text layer's embedded (subset) fonts, so
@@ -54,134 +39,12 @@ export interface FieldTextStyle {
   verticalAlignment?: VerticalAlignment;
 }
 
-/** Border and background of the widget itself (/MK), drawn under the text like viewers do. */
-export interface WidgetBox {
-  background?: [number, number, number];
-  border?: [number, number, number];
-  borderWidth: number;
-  /** Drawn as the ellipse inside the box (a round radio button) instead of the rectangle. */
-  round?: boolean;
-  /** The border is only a line along the bottom (/BS /S /U). */
-  underline?: boolean;
-}
-
 const AUTO_MAX = 12;
-/** Appearance streams with more operators than this are deflated. */
-const DEFLATE_OPERATORS = 64;
 const AUTO_MIN = 4;
-
-export function hexToRgb(hex: string): Color {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!m) return rgb(0, 0, 0);
-  return rgb(parseInt(m[1], 16) / 255, parseInt(m[2], 16) / 255, parseInt(m[3], 16) / 255);
-}
-
-/**
- * The part of a PDFPage that TextSetter.drawLine writes to (operators and font
- * resources), pointed at a form XObject instead of a page.
- */
-class AppearanceCanvas {
-  readonly ops: PDFOperator[] = [];
-  readonly fonts: PDFDict;
-  readonly node: { newFontDictionary(tag: string, ref: PDFRef): PDFName };
-
-  constructor(doc: PDFDocument) {
-    const fonts = doc.context.obj({});
-    this.fonts = fonts;
-    const keys = new Map<string, PDFName>();
-    this.node = {
-      newFontDictionary(tag: string, ref: PDFRef): PDFName {
-        const id = ref.toString();
-        let key = keys.get(id);
-        if (!key) {
-          key = PDFName.of(`F${keys.size + 1}`);
-          keys.set(id, key);
-          fonts.set(key, ref);
-        }
-        void tag;
-        return key;
-      },
-    };
-  }
-
-  pushOperators(...ops: PDFOperator[]): void {
-    this.ops.push(...ops);
-  }
-
-  asPage(): PDFPage {
-    return this as unknown as PDFPage;
-  }
-
-  /**
-   * The form XObject. `rotation` (the widget's /MK /R, counterclockwise) turns the
-   * drawing, made in a `width` × `height` box as the text reads, onto the widget's
-   * Rect: the Matrix maps the BBox back to the origin after rotating it.
-   */
-  register(doc: PDFDocument, width: number, height: number, rotation: WidgetRotation = 0): PDFRef {
-    const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
-    const turned = rotation === 90 || rotation === 270;
-    const matrix = rotation === 0 ? undefined : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
-    const dict = doc.context.obj({ BBox: [0, 0, width, height], Matrix: matrix ?? [1, 0, 0, 1, 0, 0], Resources: resources, Type: 'XObject', Subtype: 'Form' });
-    // A field's appearance is a few dozen operators: deflating it costs more (pako sets up its
-    // window and tables per stream) than the few bytes it saves. Long ones (lists, many lines) are.
-    const stream = PDFContentStream.of(dict, this.ops, this.ops.length > DEFLATE_OPERATORS);
-    return doc.context.register(stream);
-  }
-}
-
-function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox | undefined, combCells?: number): number {
-  if (!box) return 0;
-  const ops = canvas.ops;
-  if (box.round) {
-    drawEllipseBox(canvas, width, height, box);
-    return 0;
-  }
-  if (box.background) {
-    ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), rectangle(0, 0, width, height), fill(), popGraphicsState());
-  }
-  const bw = box.border ? box.borderWidth : 0;
-  if (box.border && bw > 0 && box.underline) {
-    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), moveTo(0, bw / 2), lineTo(width, bw / 2), stroke(), popGraphicsState());
-  } else if (box.border && bw > 0) {
-    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw));
-    ops.push(rectangle(bw / 2, bw / 2, width - bw, height - bw));
-    if (combCells && combCells > 1) {
-      const cw = width / combCells;
-      for (let i = 1; i < combCells; i++) ops.push(moveTo(i * cw, height - bw / 2), lineTo(i * cw, bw / 2));
-    }
-    ops.push(stroke(), popGraphicsState());
-  }
-  return bw;
-}
-
-/** Four Béziers approximating the ellipse centred in the box with radii rx, ry. */
-function ellipsePath(cx: number, cy: number, rx: number, ry: number): PDFOperator[] {
-  const kx = 0.5523 * rx;
-  const ky = 0.5523 * ry;
-  return [
-    moveTo(cx + rx, cy),
-    appendBezierCurve(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-    appendBezierCurve(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-    appendBezierCurve(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-    appendBezierCurve(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-    closePath(),
-  ];
-}
-
-/** A round box (radio button): background and border as the ellipse inside the widget. Nothing inside it is inset. */
-function drawEllipseBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox): void {
-  const bw = box.border ? box.borderWidth : 0;
-  const cx = width / 2;
-  const cy = height / 2;
-  if (box.background) canvas.ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), ...ellipsePath(cx, cy, width / 2, height / 2), fill(), popGraphicsState());
-  if (box.border && bw > 0) {
-    canvas.ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), ...ellipsePath(cx, cy, Math.max(0, width / 2 - bw / 2), Math.max(0, height / 2 - bw / 2)), stroke(), popGraphicsState());
-  }
-}
 
 function beginTextField(canvas: AppearanceCanvas, width: number, height: number, inset: number): void {
   canvas.ops.push(
-    PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDFName.of('Tx')]),
+    PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDF.Tx]),
     pushGraphicsState(),
     rectangle(inset, inset, Math.max(0, width - 2 * inset), Math.max(0, height - 2 * inset)),
     clip(),
@@ -208,9 +71,6 @@ function autoSizeForHeight(text: TextSetter, style: FieldTextStyle, innerHeight:
   const fit = innerHeight / (unit.ascent + unit.descent);
   return Math.max(AUTO_MIN, Math.min(AUTO_MAX, Math.floor(fit * 10) / 10));
 }
-
-/** A widget's /MK /R: how far its content is turned counterclockwise on the page. */
-export type WidgetRotation = Rotation;
 
 export interface TextAppearanceInput {
   /** The box as the text reads: for a widget turned 90° or 270°, the Rect's height and width swapped. */
@@ -251,13 +111,6 @@ const LIST_HIGHLIGHT: [number, number, number] = [153 / 255, 193 / 255, 218 / 25
 const LIST_ROW = 1.15;
 /** Cap height as a share of the font size (Latin faces: ~0.7). */
 const CAP_HEIGHT = 0.7;
-
-/** The widget's own look without a value: its /MK background and border (and comb dividers). */
-export function boxAppearance(doc: PDFDocument, width: number, height: number, box: WidgetBox, comb: number | undefined, rotation: WidgetRotation): PDFRef {
-  const canvas = new AppearanceCanvas(doc);
-  drawBox(canvas, width, height, box, comb);
-  return canvas.register(doc, width, height, rotation);
-}
 
 /** A text field's normal appearance (single line, multi-line or comb). */
 export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAppearanceInput): PDFRef {
@@ -422,69 +275,3 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function graphemes(s: string): string[] {
   return Array.from(segmenter.segment(s), (g) => g.segment);
 }
-
-export interface ToggleAppearances {
-  on: PDFRef;
-  off: PDFRef;
-}
-
-/**
- * Draws the checked state's mark into an appearance: `target` stands for a page
- * whose user space is the widget's box, (0, 0) at its bottom-left.
- */
-export type CheckMarkPainter = (target: PDFPage, width: number, height: number) => void;
-
-/**
- * Check box: the box border and background when the widget has them, and in
- * the on state the caller's mark, else a drawn check mark (no font needed).
- */
-/** How a check box or radio button is drawn besides its size and colour. */
-export interface ToggleOptions {
-  box?: WidgetBox;
-  /** Check box: the on state's mark (default a drawn check mark). */
-  mark?: CheckMarkPainter;
-  /** The widget's /MK /R; `width`/`height` are then the box as its content reads. */
-  rotation?: WidgetRotation;
-}
-
-export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, mark, rotation }: ToggleOptions = {}): ToggleAppearances {
-  const off = new AppearanceCanvas(doc);
-  drawBox(off, width, height, box);
-  const on = new AppearanceCanvas(doc);
-  drawBox(on, width, height, box);
-  if (mark) {
-    mark(on.asPage(), width, height);
-    return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
-  }
-  const s = Math.min(width, height);
-  const ox = (width - s) / 2;
-  const oy = (height - s) / 2;
-  const c = hexToRgb(color) as { red: number; green: number; blue: number };
-  on.ops.push(
-    pushGraphicsState(),
-    setStrokingRgbColor(c.red, c.green, c.blue),
-    setLineWidth(Math.max(0.8, s * 0.12)),
-    setLineCap(LineCapStyle.Round),
-    setLineJoin(LineJoinStyle.Round),
-    moveTo(ox + s * 0.22, oy + s * 0.52),
-    lineTo(ox + s * 0.42, oy + s * 0.28),
-    lineTo(ox + s * 0.78, oy + s * 0.74),
-    stroke(),
-    popGraphicsState(),
-  );
-  return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
-}
-
-/** Radio button: a filled dot centred in the widget. */
-export function radioAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, rotation }: ToggleOptions = {}): ToggleAppearances {
-  const off = new AppearanceCanvas(doc);
-  drawBox(off, width, height, box);
-  const on = new AppearanceCanvas(doc);
-  drawBox(on, width, height, box);
-  const r = Math.min(width, height) * 0.25;
-  const c = hexToRgb(color) as { red: number; green: number; blue: number };
-  on.ops.push(pushGraphicsState(), setFillingRgbColor(c.red, c.green, c.blue), ...ellipsePath(width / 2, height / 2, r, r), fill(), popGraphicsState());
-  return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
-}
-
-

@@ -1,4 +1,5 @@
-import { PDFName, type PDFDict } from '@cantoo/pdf-lib';
+import type { PDFDict } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import { acroFormOf, inherited, numberOf, textOf } from './tree.js';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 
@@ -12,13 +13,10 @@ export interface DefaultAppearance {
   alignment?: 'left' | 'center' | 'right';
 }
 
-const DA = PDFName.of('DA');
-const Q = PDFName.of('Q');
-
 export function defaultAppearanceOf(doc: PDFDocument, field: PDFDict, widget?: PDFDict): DefaultAppearance {
-  const da = textOf(widget?.lookup(DA)) ?? textOf(inherited(field, DA)) ?? textOf(acroFormOf(doc)?.lookup(DA)) ?? '';
+  const da = textOf(widget?.lookup(PDF.DA)) ?? textOf(inherited(field, PDF.DA)) ?? textOf(acroFormOf(doc)?.lookup(PDF.DA)) ?? '';
   const parsed = parseDa(da);
-  const q = numberOf(widget?.lookup(Q)) ?? numberOf(inherited(field, Q)) ?? numberOf(acroFormOf(doc)?.lookup(Q));
+  const q = numberOf(widget?.lookup(PDF.Q)) ?? numberOf(inherited(field, PDF.Q)) ?? numberOf(acroFormOf(doc)?.lookup(PDF.Q));
   if (q === 1) parsed.alignment = 'center';
   else if (q === 2) parsed.alignment = 'right';
   else if (q === 0) parsed.alignment = 'left';

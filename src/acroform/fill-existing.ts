@@ -1,6 +1,8 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import type { TextSetter } from '../text/index.js';
-import { checkboxAppearances, radioAppearances, textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
+import { textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
+import { checkboxAppearances, radioAppearances } from './appearance-toggle.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
@@ -32,25 +34,6 @@ export interface FillExistingOptions {
   /** Answers about the form's own appearances kept across fills of one template (AppearanceChecks). */
   checks?: AppearanceChecks;
 }
-
-const N = {
-  V: PDFName.of('V'),
-  RV: PDFName.of('RV'),
-  AS: PDFName.of('AS'),
-  AP: PDFName.of('AP'),
-  N: PDFName.of('N'),
-  D: PDFName.of('D'),
-  Ff: PDFName.of('Ff'),
-  MaxLen: PDFName.of('MaxLen'),
-  Opt: PDFName.of('Opt'),
-  I: PDFName.of('I'),
-  TI: PDFName.of('TI'),
-  Off: PDFName.of('Off'),
-  NeedAppearances: PDFName.of('NeedAppearances'),
-  DR: PDFName.of('DR'),
-  Font: PDFName.of('Font'),
-  TU: PDFName.of('TU'),
-} as const;
 
 /**
  * Fills a PDF's own fields in place and redraws their appearances with our
@@ -84,13 +67,13 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
     if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
   }
   // Every widget now carries the appearance we want shown; viewers must not redraw them with the /DA font.
-  acroFormOf(doc)?.delete(N.NeedAppearances);
+  acroFormOf(doc)?.delete(PDF.NeedAppearances);
   if (options.flatten) flattenForm(doc, fields);
 }
 
 function setFlag(dict: PDFDict, bit: number, on: boolean): void {
-  const flags = numberOf(inherited(dict, N.Ff)) ?? 0;
-  dict.set(N.Ff, PDFNumber.of(on ? flags | bit : flags & ~bit));
+  const flags = numberOf(inherited(dict, PDF.Ff)) ?? 0;
+  dict.set(PDF.Ff, PDFNumber.of(on ? flags | bit : flags & ~bit));
 }
 
 function truthy(value: string | boolean): boolean {
@@ -114,17 +97,17 @@ function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text
 }
 
 function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partial<FieldTextStyle> | undefined, text: TextSetter, family: string, layouts?: LayoutMemo): void {
-  const maxLen = numberOf(inherited(node.dict, N.MaxLen));
+  const maxLen = numberOf(inherited(node.dict, PDF.MaxLen));
   const clipped = maxLen !== undefined && maxLen > 0 ? Array.from(value).slice(0, maxLen).join('') : value;
-  node.dict.set(N.V, PDFHexString.fromText(clipped));
+  node.dict.set(PDF.V, PDFHexString.fromText(clipped));
   // A rich-text value would win over /V in viewers that read it; ours is plain.
-  node.dict.delete(N.RV);
+  node.dict.delete(PDF.RV);
   // /I (selected indices) would override the new value in viewers: a list box gets the new value's index.
   // A value that is none of its options (templates let any text through) is shown as text instead.
   const options = node.kind === 'listbox' ? listOptions(node.dict, clipped) : undefined;
   const list = options && (options.selected.size > 0 || clipped === '') ? options : undefined;
-  if (node.kind === 'combo' || (options && !list?.selected.size)) node.dict.delete(N.I);
-  if (list && list.selected.size > 0) node.dict.set(N.I, doc.context.obj([...list.selected].sort((a, b) => a - b)));
+  if (node.kind === 'combo' || (options && !list?.selected.size)) node.dict.delete(PDF.I);
+  if (list && list.selected.size > 0) node.dict.set(PDF.I, doc.context.obj([...list.selected].sort((a, b) => a - b)));
   const comb =
     node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
       ? maxLen
@@ -156,13 +139,13 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
       ...(layouts ? { layouts } : {}),
       box: boxOf(w.dict),
     });
-    w.dict.set(N.AP, doc.context.obj({ N: ref }));
+    w.dict.set(PDF.AP, doc.context.obj({ N: ref }));
   }
 }
 
 /** A list box's options as shown (the display text of [export, display] pairs), the value's row, /TI. */
 function listOptions(field: PDFDict, value: string): ListBoxOptions {
-  const opt = inherited(field, N.Opt);
+  const opt = inherited(field, PDF.Opt);
   const entries = opt instanceof PDFArray ? opt.asArray() : [];
   const options: string[] = [];
   const selected = new Set<number>();
@@ -174,23 +157,23 @@ function listOptions(field: PDFDict, value: string): ListBoxOptions {
     options.push(shown);
     if (value !== '' && (value === exported || value === shown)) selected.add(i);
   });
-  return { options, selected, topIndex: numberOf(field.lookup(N.TI)) ?? 0 };
+  return { options, selected, topIndex: numberOf(field.lookup(PDF.TI)) ?? 0 };
 }
 
 function onStateOf(w: WidgetInfo): PDFName {
-  return w.onStates[0] ?? PDFName.of('Yes');
+  return w.onStates[0] ?? PDF.Yes;
 }
 
 function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean, checks?: AppearanceChecks): void {
-  let value = N.Off;
+  let value = PDF.Off;
   for (const w of node.widgets) {
     const on = onStateOf(w);
     dropWidgetValue(node, w);
     ensureToggleAppearance(doc, w, on, 'checkbox', false, checks);
-    w.dict.set(N.AS, checked ? on : N.Off);
-    if (checked && value === N.Off) value = on;
+    w.dict.set(PDF.AS, checked ? on : PDF.Off);
+    if (checked && value === PDF.Off) value = on;
   }
-  node.dict.set(N.V, value);
+  node.dict.set(PDF.V, value);
 }
 
 /**
@@ -199,13 +182,13 @@ function setCheckbox(doc: PDFDocument, node: FieldNode, checked: boolean, checks
  * every widget with that state goes on, the others off.
  */
 function setRadio(doc: PDFDocument, node: FieldNode, wanted: string, checks?: AppearanceChecks): void {
-  const opt = inherited(node.dict, N.Opt);
+  const opt = inherited(node.dict, PDF.Opt);
   const exportOf = (i: number): string | undefined => (opt instanceof PDFArray ? textOf(opt.lookup(i)) : undefined);
   let chosen: PDFName | undefined;
   if (wanted !== '') {
     const byState = node.widgets.find((w) => nameText(onStateOf(w)) === wanted);
     const byExport = node.widgets.find((_, i) => exportOf(i) === wanted);
-    const byLabel = node.widgets.find((w) => textOf(w.dict.lookup(N.TU)) === wanted);
+    const byLabel = node.widgets.find((w) => textOf(w.dict.lookup(PDF.TU)) === wanted);
     const match = byState ?? byExport ?? byLabel;
     chosen = match ? onStateOf(match) : undefined;
   }
@@ -213,14 +196,14 @@ function setRadio(doc: PDFDocument, node: FieldNode, wanted: string, checks?: Ap
     const on = onStateOf(w);
     dropWidgetValue(node, w);
     ensureToggleAppearance(doc, w, on, 'radio', node.pickOne, checks);
-    w.dict.set(N.AS, chosen !== undefined && on === chosen ? on : N.Off);
+    w.dict.set(PDF.AS, chosen !== undefined && on === chosen ? on : PDF.Off);
   }
-  node.dict.set(N.V, chosen ?? N.Off);
+  node.dict.set(PDF.V, chosen ?? PDF.Off);
 }
 
 /** A /V on a widget kid (the 2010 1040's filing-status boxes carry /V /Off) would shadow the field's value in readers that look there first. */
 function dropWidgetValue(node: FieldNode, w: WidgetInfo): void {
-  if (w.dict !== node.dict) w.dict.delete(N.V);
+  if (w.dict !== node.dict) w.dict.delete(PDF.V);
 }
 
 /**
@@ -228,10 +211,10 @@ function dropWidgetValue(node: FieldNode, w: WidgetInfo): void {
  * so the /AS and /V we write match them byte for byte in every reader.
  */
 function canonicalStates(w: WidgetInfo): void {
-  const as = w.dict.get(N.AS);
-  if (as instanceof PDFName && canonicalName(as) !== as) w.dict.set(N.AS, canonicalName(as));
-  const ap = w.dict.lookupMaybe(N.AP, PDFDict);
-  for (const key of [N.N, N.D]) {
+  const as = w.dict.get(PDF.AS);
+  if (as instanceof PDFName && canonicalName(as) !== as) w.dict.set(PDF.AS, canonicalName(as));
+  const ap = w.dict.lookupMaybe(PDF.AP, PDFDict);
+  for (const key of [PDF.N, PDF.D]) {
     const states = ap?.lookup(key);
     if (!(states instanceof PDFDict) || states instanceof PDFStream) continue;
     for (const k of states.keys()) {
@@ -246,9 +229,9 @@ function canonicalStates(w: WidgetInfo): void {
 
 /** The form's own on and off appearances exist and can both draw (appearanceRenders). */
 function toggleDraws(doc: PDFDocument, w: WidgetInfo, checks?: AppearanceChecks): boolean {
-  const normal = w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N);
+  const normal = w.dict.lookupMaybe(PDF.AP, PDFDict)?.lookup(PDF.N);
   if (!(normal instanceof PDFDict) || normal instanceof PDFStream) return false;
-  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+  const formFonts = dictAt(acroFormOf(doc) ?? doc.context.obj({}), PDF.DR)?.lookup(PDF.Font);
   const fonts = formFonts instanceof PDFDict ? formFonts : undefined;
   for (const k of normal.keys()) {
     const stream = normal.lookup(k);
@@ -260,8 +243,8 @@ function toggleDraws(doc: PDFDocument, w: WidgetInfo, checks?: AppearanceChecks)
 /** Original on/off appearances are kept when they can draw (they need no text); other widgets get ours. */
 function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false, checks?: AppearanceChecks): void {
   canonicalStates(w);
-  const ap = w.dict.lookupMaybe(N.AP, PDFDict);
-  const normal = ap?.lookup(N.N);
+  const ap = w.dict.lookupMaybe(PDF.AP, PDFDict);
+  const normal = ap?.lookup(PDF.N);
   if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w, checks)) return;
   const [x1, y1, x2, y2] = w.rect;
   const make = kind === 'radio' && !pickOneBox ? radioAppearances : checkboxAppearances;
@@ -270,17 +253,17 @@ function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, ki
   const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', { box: boxOf(w.dict), rotation });
   const states = doc.context.obj({ Off: apps.off });
   states.set(on, apps.on);
-  w.dict.set(N.AP, doc.context.obj({ N: states }));
+  w.dict.set(PDF.AP, doc.context.obj({ N: states }));
 }
 
 /** Text and choice fields whose widgets lack a normal appearance stream. */
 function needsAppearance(node: FieldNode): boolean {
   if (node.kind !== 'text' && node.kind !== 'combo' && node.kind !== 'listbox') return false;
-  return node.widgets.some((w) => !(w.dict.lookupMaybe(N.AP, PDFDict)?.lookup(N.N) instanceof PDFStream));
+  return node.widgets.some((w) => !(w.dict.lookupMaybe(PDF.AP, PDFDict)?.lookup(PDF.N) instanceof PDFStream));
 }
 
 function currentValue(node: FieldNode): string | undefined {
-  const v = inherited(node.dict, N.V);
+  const v = inherited(node.dict, PDF.V);
   if (v instanceof PDFArray) return textOf(v.lookup(0)) ?? '';
   return textOf(v) ?? '';
 }

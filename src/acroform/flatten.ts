@@ -13,25 +13,8 @@ import {
   type PDFOperator,
   type PDFPage,
 } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import { acroFormOf, hiddenWidget, numberOf, readFieldTree, type FieldNode } from './tree.js';
-
-const N = {
-  AP: PDFName.of('AP'),
-  N: PDFName.of('N'),
-  AS: PDFName.of('AS'),
-  F: PDFName.of('F'),
-  BBox: PDFName.of('BBox'),
-  Matrix: PDFName.of('Matrix'),
-  Annots: PDFName.of('Annots'),
-  AcroForm: PDFName.of('AcroForm'),
-  Type: PDFName.of('Type'),
-  XObject: PDFName.of('XObject'),
-  Subtype: PDFName.of('Subtype'),
-  Form: PDFName.of('Form'),
-  Kids: PDFName.of('Kids'),
-  Fields: PDFName.of('Fields'),
-} as const;
-
 
 /**
  * Draws every field widget's current normal appearance into its page and
@@ -62,12 +45,12 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
     if (hiddenWidget(widget)) continue;
     const appearance = normalAppearance(widget);
     if (!appearance) continue;
-    const rect = widget.lookupMaybe(PDFName.of('Rect'), PDFArray);
+    const rect = widget.lookupMaybe(PDF.Rect, PDFArray);
     if (!rect) continue;
     const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => numberOf(rect.lookup(i)) ?? 0);
     const matrix = placement(appearance.stream, [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)]);
     if (!matrix) continue;
-    if (!appearance.stream.dict.has(N.Subtype)) appearance.stream.dict.set(N.Subtype, N.Form);
+    if (!appearance.stream.dict.has(PDF.Subtype)) appearance.stream.dict.set(PDF.Subtype, PDF.Form);
     const name = page.node.newXObject('FlatWidget', appearance.ref);
     ops.push(pushGraphicsState(), concatTransformationMatrix(...matrix), drawObject(name), popGraphicsState());
   }
@@ -80,7 +63,7 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
     );
     page.pushOperators(...ops);
   }
-  const annots = page.node.lookupMaybe(N.Annots, PDFArray);
+  const annots = page.node.lookupMaybe(PDF.Annots, PDFArray);
   if (annots) {
     for (let i = annots.size() - 1; i >= 0; i--) {
       const a = annots.lookup(i);
@@ -90,12 +73,12 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
 }
 
 function normalAppearance(widget: PDFDict): { stream: PDFStream; ref: PDFRef } | undefined {
-  const ap = widget.lookupMaybe(N.AP, PDFDict);
+  const ap = widget.lookupMaybe(PDF.AP, PDFDict);
   if (!ap) return undefined;
-  let raw = ap.get(N.N);
+  let raw = ap.get(PDF.N);
   let resolved = widget.context.lookup(raw);
   if (resolved instanceof PDFDict && !(resolved instanceof PDFStream)) {
-    const state = widget.lookup(N.AS);
+    const state = widget.lookup(PDF.AS);
     if (!(state instanceof PDFName)) return undefined;
     raw = resolved.get(state);
     resolved = widget.context.lookup(raw);
@@ -109,9 +92,9 @@ type Matrix = [number, number, number, number, number, number];
 
 /** PDF 32000 §12.5.5: the appearance's BBox, transformed by its Matrix, is fitted onto the widget's Rect. */
 export function placement(stream: PDFStream, rect: [number, number, number, number]): Matrix | undefined {
-  const bbox = stream.dict.lookupMaybe(N.BBox, PDFArray);
+  const bbox = stream.dict.lookupMaybe(PDF.BBox, PDFArray);
   const b = [0, 1, 2, 3].map((i) => numberOf(bbox?.lookup(i)) ?? 0);
-  const mArr = stream.dict.lookupMaybe(N.Matrix, PDFArray);
+  const mArr = stream.dict.lookupMaybe(PDF.Matrix, PDFArray);
   const m = mArr ? ([0, 1, 2, 3, 4, 5].map((i) => numberOf(mArr.lookup(i)) ?? 0) as Matrix) : ([1, 0, 0, 1, 0, 0] as Matrix);
   const corners = [
     [b[0], b[1]],
@@ -138,14 +121,14 @@ function removeForm(doc: PDFDocument, fields: FieldNode[]): void {
     const dict = doc.context.lookupMaybe(obj, PDFDict);
     if (!dict) return;
     doomed.add(obj);
-    const kids = dict.lookupMaybe(N.Kids, PDFArray);
+    const kids = dict.lookupMaybe(PDF.Kids, PDFArray);
     for (let i = 0; i < (kids?.size() ?? 0); i++) collect(kids!.get(i), depth + 1);
   };
-  const roots = acroForm?.lookupMaybe(N.Fields, PDFArray);
+  const roots = acroForm?.lookupMaybe(PDF.Fields, PDFArray);
   for (let i = 0; i < (roots?.size() ?? 0); i++) collect(roots!.get(i), 0);
   for (const f of fields) for (const w of f.widgets) if (w.ref) doomed.add(w.ref);
-  const formRef = doc.catalog.get(N.AcroForm);
+  const formRef = doc.catalog.get(PDF.AcroForm);
   if (formRef instanceof PDFRef) doomed.add(formRef);
-  doc.catalog.delete(N.AcroForm);
+  doc.catalog.delete(PDF.AcroForm);
   for (const ref of doomed) doc.context.delete(ref);
 }

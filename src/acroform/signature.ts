@@ -1,9 +1,10 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
-import { ensureAcroForm, completeAcroForm, type FormTarget, type PdfRect } from './create.js';
+import type { PdfRect } from './field-spec.js';
+import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
 import { readFieldTree } from './tree.js';
 
 /** One empty signature field: where a signer signs (or initials) later. */
@@ -143,7 +144,7 @@ export function dropUnsignedSignatureFields(doc: PDFDocument): number {
     const ref = fields.get(i);
     const field = doc.context.lookup(ref);
     if (!(ref instanceof PDFRef) || !(field instanceof PDFDict)) continue;
-    if (field.get(PDF.FT) !== PDFName.of('Sig') || field.has(PDF.V) || field.get(PDFName.of('Subtype')) !== PDFName.of('Widget')) continue;
+    if (field.get(PDF.FT) !== PDF.Sig || field.has(PDF.V) || field.get(PDF.Subtype) !== PDF.Widget) continue;
     fields.remove(i);
     dropped.add(ref.toString());
   }

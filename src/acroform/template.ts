@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
-import { frameOf, loadPdf, toDisplay } from '../pdf/index.js';
+import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
+import { frameOf, loadPdf, toDisplay, PDF } from '../pdf/index.js';
 import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
 import { importedType, type AcroFieldFacts } from '../fields/index.js';
 import { defaultAppearanceOf } from './da.js';
@@ -14,7 +14,6 @@ export interface TemplateFromPdfOptions {
   property?: string;
 }
 
-const MAX_LEN = PDFName.of('MaxLen');
 const FONT_SIZE_MIN = 5;
 const FONT_SIZE_MAX = 30;
 
@@ -87,7 +86,7 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
       case 'combo':
       case 'listbox': {
         // A template's lengths are positive integers: any other /MaxLen is ignored.
-        const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, MAX_LEN)) : undefined;
+        const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, PDF.MaxLen)) : undefined;
         const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
         const facts: AcroFieldFacts = {
           kind: node.kind,
@@ -131,7 +130,7 @@ function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): TemplateStyl
 
 /** /Opt of a radio or check box field: export values by widget index (used when state names are not readable, e.g. non-Latin). */
 function optValues(node: FieldNode): string[] | undefined {
-  const opt = arrayAt(node.dict, PDFName.of('Opt'));
+  const opt = arrayAt(node.dict, PDF.Opt);
   if (!opt) return undefined;
   const out: string[] = [];
   for (let i = 0; i < opt.size(); i++) out.push(textOf(opt.lookup(i)) ?? '');
@@ -159,8 +158,8 @@ function boundingRect(rects: Array<{ x: number; y: number; width: number; height
 
 /** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */
 function shownRotation(widget: PDFDict, pageRotate: number): 0 | 90 | 180 | 270 {
-  const mk = widget.lookup(PDFName.of('MK'));
-  const r = mk instanceof PDFDict ? numberOf(mk.lookup(PDFName.of('R'))) ?? 0 : 0;
+  const mk = widget.lookup(PDF.MK);
+  const r = mk instanceof PDFDict ? numberOf(mk.lookup(PDF.R)) ?? 0 : 0;
   const turn = (((Math.round((r - pageRotate) / 90) * 90) % 360) + 360) % 360;
   return turn as 0 | 90 | 180 | 270;
 }

@@ -9,7 +9,7 @@ import {
   type PDFDocument,
   type PDFObject,
 } from '@cantoo/pdf-lib';
-import { isShortText } from '../pdf/index.js';
+import { isShortText, PDF } from '../pdf/index.js';
 
 /**
  * A plain walk of the AcroForm field tree, independent of pdf-lib's PDFForm:
@@ -61,26 +61,8 @@ export const FF = {
   radiosInUnison: 1 << 25,
 } as const;
 
-const N = {
-  AcroForm: PDFName.of('AcroForm'),
-  Fields: PDFName.of('Fields'),
-  Kids: PDFName.of('Kids'),
-  Parent: PDFName.of('Parent'),
-  T: PDFName.of('T'),
-  FT: PDFName.of('FT'),
-  Ff: PDFName.of('Ff'),
-  Rect: PDFName.of('Rect'),
-  AP: PDFName.of('AP'),
-  N: PDFName.of('N'),
-  D: PDFName.of('D'),
-  Subtype: PDFName.of('Subtype'),
-  Widget: PDFName.of('Widget'),
-  Annots: PDFName.of('Annots'),
-  Off: PDFName.of('Off'),
-} as const;
-
 export function acroFormOf(doc: PDFDocument): PDFDict | undefined {
-  return dictAt(doc.catalog, N.AcroForm);
+  return dictAt(doc.catalog, PDF.AcroForm);
 }
 
 /**
@@ -120,7 +102,7 @@ export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
   for (let depth = 0; node && depth < 64; depth++) {
     const v = node.get(key);
     if (v !== undefined) return node.context.lookup(v);
-    node = dictAt(node, N.Parent);
+    node = dictAt(node, PDF.Parent);
   }
   return undefined;
 }
@@ -129,7 +111,7 @@ export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
 export function widgetPages(doc: PDFDocument): Map<PDFDict, number> {
   const map = new Map<PDFDict, number>();
   doc.getPages().forEach((page, index) => {
-    const annots = arrayAt(page.node, N.Annots);
+    const annots = arrayAt(page.node, PDF.Annots);
     if (!annots) return;
     for (let i = 0; i < annots.size(); i++) {
       const a = annots.lookup(i);
@@ -164,24 +146,24 @@ function kindOf(ft: string | undefined, flags: number): FieldKind {
  */
 function pickOne(kind: FieldKind, widgets: Array<{ dict: PDFDict; onStates: PDFName[] }>): { kind: FieldKind; boxes?: boolean } {
   if (kind !== 'checkbox' || widgets.length < 2) return { kind };
-  if (widgets.some((w) => ((numberOf(w.dict.lookup(N.Ff)) ?? 0) & FF.radio) !== 0)) return { kind: 'radio' };
+  if (widgets.some((w) => ((numberOf(w.dict.lookup(PDF.Ff)) ?? 0) & FF.radio) !== 0)) return { kind: 'radio' };
   // Widgets without an appearance of their own say nothing about the choice (they take the field's state).
   const states = new Set(widgets.flatMap((w) => (w.onStates[0] ? [nameText(w.onStates[0])] : [])));
   return states.size > 1 ? { kind: 'radio', boxes: true } : { kind };
 }
 
 function rectOf(dict: PDFDict): [number, number, number, number] {
-  const arr = arrayAt(dict, N.Rect);
+  const arr = arrayAt(dict, PDF.Rect);
   const n = [0, 1, 2, 3].map((i) => numberOf(arr?.lookup(i)) ?? 0);
   return [Math.min(n[0], n[2]), Math.min(n[1], n[3]), Math.max(n[0], n[2]), Math.max(n[1], n[3])];
 }
 
 export function onStatesOf(widget: PDFDict): PDFName[] {
-  const ap = dictAt(widget, N.AP);
+  const ap = dictAt(widget, PDF.AP);
   const states = new Set<PDFName>();
-  for (const key of [N.N, N.D]) {
+  for (const key of [PDF.N, PDF.D]) {
     const sub = ap?.lookup(key);
-    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== N.Off) states.add(canonicalName(k));
+    if (sub instanceof PDFDict) for (const k of sub.keys()) if (k !== PDF.Off) states.add(canonicalName(k));
   }
   return [...states];
 }
@@ -241,13 +223,13 @@ export function textName(text: string): PDFName {
 }
 
 function isWidget(dict: PDFDict): boolean {
-  return dict.get(N.Subtype) === N.Widget || dict.has(N.Rect);
+  return dict.get(PDF.Subtype) === PDF.Widget || dict.has(PDF.Rect);
 }
 
 /** Terminal fields in document order, each with its widgets. */
 export function readFieldTree(doc: PDFDocument): FieldNode[] {
   const acroForm = acroFormOf(doc);
-  const roots = acroForm && arrayAt(acroForm, N.Fields);
+  const roots = acroForm && arrayAt(acroForm, PDF.Fields);
   if (!roots) return [];
   const pages = widgetPages(doc);
   const out: FieldNode[] = [];
@@ -276,8 +258,8 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
     const dict = entry instanceof PDFDict ? entry : ref ? dictOf(doc, ref) : undefined;
     if (!dict || seen.has(dict) || depth > 64) return;
     seen.add(dict);
-    const partial = textOf(dict.lookup(N.T));
-    const kids = arrayAt(dict, N.Kids);
+    const partial = textOf(dict.lookup(PDF.T));
+    const kids = arrayAt(dict, PDF.Kids);
     const kidDicts: Array<{ dict: PDFDict; ref?: PDFRef; raw: PDFObject }> = [];
     for (let i = 0; i < (kids?.size() ?? 0); i++) {
       const raw = kids!.get(i);
@@ -285,21 +267,21 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
       if (kd) kidDicts.push({ dict: kd, ref: raw instanceof PDFRef ? raw : undefined, raw });
     }
     // A nameless widget listed on its own (its field is its /Parent, which has no /Kids): seen in the wild.
-    const parent = dictAt(dict, N.Parent);
+    const parent = dictAt(dict, PDF.Parent);
     if (partial === undefined && kidDicts.length === 0 && parent && isWidget(dict)) {
       const field = parent;
-      const flags = numberOf(inherited(field, N.Ff)) ?? 0;
-      push({ name: qualifiedName(field), dict: field, kind: kindOf(textOf(inherited(field, N.FT)), flags), flags, widgets: [widgetInfo(dict, ref)] });
+      const flags = numberOf(inherited(field, PDF.Ff)) ?? 0;
+      push({ name: qualifiedName(field), dict: field, kind: kindOf(textOf(inherited(field, PDF.FT)), flags), flags, widgets: [widgetInfo(dict, ref)] });
       return;
     }
     const name = partial === undefined ? prefix : prefix ? `${prefix}.${partial}` : partial;
-    const childFields = kidDicts.filter((k) => k.dict.has(N.T));
+    const childFields = kidDicts.filter((k) => k.dict.has(PDF.T));
     if (childFields.length > 0) {
       for (const k of kidDicts) visit(k.raw, name, depth + 1);
       return;
     }
-    const ft = textOf(inherited(dict, N.FT));
-    const flags = numberOf(inherited(dict, N.Ff)) ?? 0;
+    const ft = textOf(inherited(dict, PDF.FT));
+    const flags = numberOf(inherited(dict, PDF.Ff)) ?? 0;
     const widgets = kidDicts.length > 0 ? kidDicts.map((k) => widgetInfo(k.dict, k.ref)) : isWidget(dict) ? [widgetInfo(dict, ref)] : [];
     const read = pickOne(kindOf(ft, flags), widgets);
     push({ name, dict, ref, kind: read.kind, flags, widgets, ...(read.boxes ? { pickOne: true } : {}) });
@@ -314,15 +296,14 @@ export function qualifiedName(dict: PDFDict): string {
   const parts: string[] = [];
   let node: PDFDict | undefined = dict;
   for (let depth = 0; node && depth < 64; depth++) {
-    const t = textOf(node.lookup(N.T));
+    const t = textOf(node.lookup(PDF.T));
     if (t !== undefined) parts.unshift(t);
-    node = dictAt(node, N.Parent);
+    node = dictAt(node, PDF.Parent);
   }
   return parts.join('.');
 }
 
 /** Annotation flags Hidden (bit 2) and NoView (bit 6): the widget shows nothing in a viewer. */
 export function hiddenWidget(widget: PDFDict): boolean {
-  return ((numberOf(widget.lookup(ANNOT_F)) ?? 0) & ((1 << 1) | (1 << 5))) !== 0;
+  return ((numberOf(widget.lookup(PDF.F)) ?? 0) & ((1 << 1) | (1 << 5))) !== 0;
 }
-const ANNOT_F = PDFName.of('F');

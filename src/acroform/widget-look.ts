@@ -13,34 +13,12 @@ import {
   type PDFOperator,
   type PDFPage,
 } from '@cantoo/pdf-lib';
+import { PDF } from '../pdf/index.js';
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
-import { boxAppearance, checkboxAppearances, radioAppearances, type WidgetBox, type WidgetRotation } from './appearance.js';
+import { boxAppearance, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
+import { checkboxAppearances, radioAppearances } from './appearance-toggle.js';
 import { placement } from './flatten.js';
 import { acroFormOf, canonicalName, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
-
-const N = {
-  MK: PDFName.of('MK'),
-  R: PDFName.of('R'),
-  BG: PDFName.of('BG'),
-  BC: PDFName.of('BC'),
-  BS: PDFName.of('BS'),
-  W: PDFName.of('W'),
-  Border: PDFName.of('Border'),
-  AP: PDFName.of('AP'),
-  N: PDFName.of('N'),
-  AS: PDFName.of('AS'),
-  Off: PDFName.of('Off'),
-  F: PDFName.of('F'),
-  FT: PDFName.of('FT'),
-  Ff: PDFName.of('Ff'),
-  MaxLen: PDFName.of('MaxLen'),
-  Rect: PDFName.of('Rect'),
-  Subtype: PDFName.of('Subtype'),
-  Form: PDFName.of('Form'),
-  DR: PDFName.of('DR'),
-  Font: PDFName.of('Font'),
-} as const;
-
 
 function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
   if (!arr || arr.size() === 0) return undefined;
@@ -53,25 +31,25 @@ function colourOf(arr: PDFArray | undefined): [number, number, number] | undefin
 
 /** /MK /R, normalised to a quarter turn (anything else counts as 0). */
 export function rotationOf(widget: PDFDict): WidgetRotation {
-  const r = numberOf(widget.lookupMaybe(N.MK, PDFDict)?.lookup(N.R));
+  const r = numberOf(widget.lookupMaybe(PDF.MK, PDFDict)?.lookup(PDF.R));
   const turn = r === undefined ? 0 : ((Math.round(r) % 360) + 360) % 360;
   return turn === 90 || turn === 180 || turn === 270 ? turn : 0;
 }
 
 /** The widget's /MK background and border, when it has either. */
 export function boxOf(widget: PDFDict): WidgetBox | undefined {
-  const mk = widget.lookupMaybe(N.MK, PDFDict);
-  const background = colourOf(mk?.lookupMaybe(N.BG, PDFArray));
-  const border = colourOf(mk?.lookupMaybe(N.BC, PDFArray));
+  const mk = widget.lookupMaybe(PDF.MK, PDFDict);
+  const background = colourOf(mk?.lookupMaybe(PDF.BG, PDFArray));
+  const border = colourOf(mk?.lookupMaybe(PDF.BC, PDFArray));
   if (!background && !border) return undefined;
-  const bs = widget.lookupMaybe(N.BS, PDFDict);
-  const legacy = widget.lookupMaybe(N.Border, PDFArray);
-  const borderWidth = numberOf(bs?.lookup(N.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
+  const bs = widget.lookupMaybe(PDF.BS, PDFDict);
+  const legacy = widget.lookupMaybe(PDF.Border, PDFArray);
+  const borderWidth = numberOf(bs?.lookup(PDF.W)) ?? numberOf(legacy?.lookup(2)) ?? 1;
   return { background, border, borderWidth };
 }
 
 function rectOf(widget: PDFDict): [number, number, number, number] | undefined {
-  const rect = widget.lookupMaybe(N.Rect, PDFArray);
+  const rect = widget.lookupMaybe(PDF.Rect, PDFArray);
   if (!rect) return undefined;
   const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => numberOf(rect.lookup(i)) ?? 0) as [number, number, number, number];
   return [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
@@ -86,8 +64,8 @@ const EMPTY = 'empty' as const;
  * Read only: the widget may belong to a shared parse.
  */
 function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | typeof EMPTY | undefined {
-  const ap = widget.lookupMaybe(N.AP, PDFDict);
-  let raw = ap?.get(N.N);
+  const ap = widget.lookupMaybe(PDF.AP, PDFDict);
+  let raw = ap?.get(PDF.N);
   let resolved = widget.context.lookup(raw);
   if (resolved instanceof PDFDict && !(resolved instanceof PDFStream)) {
     if (!state) return undefined;
@@ -110,8 +88,8 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () =>
  * when the widget draws nothing of its own.
  */
 function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | undefined {
-  const ft = textOf(inherited(widget, N.FT));
-  const flags = numberOf(inherited(widget, N.Ff)) ?? 0;
+  const ft = textOf(inherited(widget, PDF.FT));
+  const flags = numberOf(inherited(widget, PDF.Ff)) ?? 0;
   const rect = rectOf(widget);
   if (!rect) return undefined;
   const rotation = rotationOf(widget);
@@ -125,7 +103,7 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefi
     return own === EMPTY ? undefined : own;
   }
   if (ft === 'Btn') {
-    const own = ownAppearance(widget, N.Off, fonts, checks);
+    const own = ownAppearance(widget, PDF.Off, fonts, checks);
     if (own === EMPTY) return undefined;
     if (own) return own;
     if (!box) return undefined;
@@ -133,7 +111,7 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefi
     return made(make(doc, width, height, '#000000', { box, rotation }).off);
   }
   if ((ft === 'Tx' || ft === 'Ch') && box) {
-    const maxLen = numberOf(inherited(widget, N.MaxLen));
+    const maxLen = numberOf(inherited(widget, PDF.MaxLen));
     const comb = ft === 'Tx' && flags & FF.comb && maxLen !== undefined && maxLen > 0 && !(flags & (FF.multiline | FF.password | FF.fileSelect)) ? maxLen : undefined;
     return made(boxAppearance(doc, width, height, box, comb, rotation));
   }
@@ -154,7 +132,7 @@ export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDic
   let formFonts: { fonts: PDFDict | undefined } | undefined;
   const fonts = (): PDFDict | undefined => {
     if (!formFonts) {
-      const dr = dictAt(acroFormOf(doc) ?? doc.context.obj({}), N.DR)?.lookup(N.Font);
+      const dr = dictAt(acroFormOf(doc) ?? doc.context.obj({}), PDF.DR)?.lookup(PDF.Font);
       formFonts = { fonts: dr instanceof PDFDict ? dr : undefined };
     }
     return formFonts.fonts;
@@ -173,11 +151,11 @@ export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDic
     if (!look || !rect) continue;
     const matrix = placement(look.stream, rect);
     if (!matrix) continue;
-    if (!look.stream.dict.has(N.Subtype)) {
+    if (!look.stream.dict.has(PDF.Subtype)) {
       // A form XObject must say so; the change goes to the document's own copy of the stream.
       const copy = doc.context.lookup(look.ref);
       if (!(copy instanceof PDFStream)) continue;
-      copy.dict.set(N.Subtype, N.Form);
+      copy.dict.set(PDF.Subtype, PDF.Form);
     }
     const name = page.node.newXObject('WidgetLook', look.ref);
     ops.push(pushGraphicsState(), concatTransformationMatrix(...matrix), drawObject(name), popGraphicsState());
@@ -188,8 +166,8 @@ export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDic
 
 /** The fully qualified name of the field a widget belongs to, and its on-state as text (check boxes, radio buttons). */
 export function widgetField(widget: PDFDict): { name: string; onState?: string } {
-  const parent = widget.lookup(PDFName.of('Parent'));
-  const field = widget.has(PDFName.of('T')) || !(parent instanceof PDFDict) ? widget : parent;
+  const parent = widget.lookup(PDF.Parent);
+  const field = widget.has(PDF.T) || !(parent instanceof PDFDict) ? widget : parent;
   const state = onStatesOf(widget)[0];
   return { name: qualifiedName(field), ...(state ? { onState: nameText(state) } : {}) };
 }

@@ -1,154 +1,14 @@
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
-import { randomUUID } from 'node:crypto';
+import type { Page, Request } from 'playwright-core';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
-import { findChromium } from './find-chromium.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
 import { createRouteHandler } from './network-guard.js';
-
-export interface BrowserPoolOptions {
-  /** Default: env CASTPRESS_CHROMIUM, then /usr/bin/chromium, chromium-browser, google-chrome. */
-  executablePath?: string;
-  /** Concurrent pages (default 2). */
-  maxPages?: number;
-  /** Deadline per job in ms (default 30000); passing it gives RenderError 504. */
-  jobTimeoutMs?: number;
-  /** Scripts in documents; off by default. */
-  javaScriptEnabled?: boolean;
-  /** Remote URLs load only through this; absent = only data: URLs. */
-  resolver?: ResourceResolver;
-  /** Largest resource body accepted (default 10 MB). */
-  maxResourceBytes?: number;
-  /** Every URL a document tried to load and whether it was served (diagnostics, tests). */
-  onRequest?: (url: string, verdict: 'served' | 'refused') => void;
-  /** Fonts for form-field appearances (the engine passes its own); default: a registry of the pool's own. */
-  fonts?: FontRegistry;
-  /** Jobs one Chromium serves before it is replaced by a fresh one (default 500): bounds what leaks across jobs. */
-  maxJobsPerBrowser?: number;
-  /**
-   * Resident memory of Chromium's processes (bytes, all summed; Linux only; default 3 GiB). Checked after
-   * each job (past it the browser is replaced once its jobs end) and once a second while jobs run (past it
-   * the browser is killed and its jobs fail with 413).
-   */
-  maxBrowserRssBytes?: number;
-}
-
-/**
- * Features switched off so that nothing leaves Chromium by itself: Playwright's
- * own list (our `--disable-features` replaces its switch, so its entries are
- * repeated here) plus every speculative loader: prefetch, prerender,
- * preconnect and speculation rules never pass request interception.
- */
-const DISABLED_FEATURES = [
-  // Playwright's defaults (chromiumSwitches.ts).
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  // Speculative loading.
-  'Prerender2', 'SpeculationRulesPrefetchFuture', 'SpeculationRulesPrefetchProxy', 'PrefetchUseContentRefactor', 'NetworkPrediction',
-  'LoadingPredictorPrefetch', 'LoadingPredictorUseLocalPredictions', 'PreloadingHeuristicsMLModel', 'Prefetch', 'SpeculationRules',
-  // Background services that talk to the network.
-  'Translate', 'AutofillServerCommunication', 'CertificateTransparencyComponentUpdater', 'DialMediaRouteProvider', 'InterestFeedContentSuggestions',
-];
-
-/**
- * Network isolation at the browser level (README "Network"): every request that
- * request interception does not answer goes to a proxy whose host never
- * resolves (the host-resolver rule maps every name, the proxy's included, to
- * NOTFOUND), and `<-loopback>` removes Chromium's implicit loopback bypass, so
- * IP literals and loopback are proxied too. Nothing opens a socket: not
- * prefetch, preconnect, WebSocket, beacons, EventSource nor iframes. WebRTC may
- * only use proxied transports (TURN over TCP through the dead proxy), so no UDP either.
- */
-const DEAD_PROXY = 'http://castpress-no-network.invalid:9';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-  `--proxy-server=${DEAD_PROXY}`,
-  '--proxy-bypass-list=<-loopback>',
-  '--host-resolver-rules=MAP * ~NOTFOUND',
-  '--dns-prefetch-disable',
-  '--no-pings',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--enforce-webrtc-ip-permission-check',
-  `--disable-features=${DISABLED_FEATURES.join(',')}`,
-];
-
-/**
- * Width of the default page's content box (8.5in − 2×50px); each job sets the
- * request's own (render.ts), so the screen layout matches the print's first page. Height barely matters to the page guess (only `vh`
- * and height media queries see it) but Chromium keeps painting screen frames of
- * what the viewport shows while a job runs: a 10px strip cuts ~4 ms of renderer
- * work from a one-page invoice. The print itself uses the page box, not this.
- */
-export const VIEWPORT_HEIGHT = 10;
-const DEFAULT_VIEWPORT = { width: 716, height: VIEWPORT_HEIGHT };
-
-interface Session {
-  browser: Browser;
-  context: BrowserContext;
-  idle: Page[];
-  pages: Set<Page>;
-  /** One DevTools session per page, for evaluations that skip Playwright's per-document helper injection. */
-  cdp: Map<Page, CDPSession>;
-  /** Command-line switch that finds this browser's processes in /proc. */
-  marker: string;
-  /** Jobs holding a page of this browser now, and jobs served so far. */
-  active: number;
-  served: number;
-  /** Replaced: takes no new jobs, closes when its last job leaves. */
-  retired: boolean;
-  /** Killed by the memory watchdog while jobs ran: those jobs fail with 413 instead of being retried. */
-  overMemory: boolean;
-  /** Samples the tree's memory once a second while jobs run. */
-  watchdog?: NodeJS.Timeout;
-}
-
-/** A job gets one page; `page` is dropped (not reused) when the job leaves it in an unknown state. */
-export interface PageLease {
-  page: Page;
-  /**
-   * Raw DevTools session of `page`. `page.evaluate` after each `setContent`
-   * first injects Playwright's helper script into the new document (one more
-   * round trip and compile, ~2 ms); `Runtime.evaluate` on this session does not.
-   */
-  cdp: CDPSession;
-  /** Deadline (epoch ms) of the job, for nested waits. */
-  deadline: number;
-}
-
-class CrashError extends Error {}
-
-function isBrowserGone(e: unknown): boolean {
-  const msg = e instanceof Error ? e.message : String(e);
-  return e instanceof CrashError || /Target (page, context or browser )?(has been )?closed|Browser has been closed|browser has disconnected|Target crashed|Page crashed|Navigation failed because page crashed|Session closed/i.test(msg);
-}
-
-/** The document replaced itself (a script set `location`, reloaded, or opened another document). */
-function isNavigatedAway(e: unknown): boolean {
-  const msg = e instanceof Error ? e.message : String(e);
-  return /Execution context was destroyed|Inspected target navigated|Cannot find context with specified id|frame was detached/i.test(msg);
-}
-
-function isPrintingFailed(e: unknown): boolean {
-  return /Printing failed/i.test(e instanceof Error ? e.message : String(e));
-}
-
-function navigationError(url?: string): ValidationError {
-  const where = url ? ` to ${url.length > 200 ? `${url.slice(0, 200)}…` : url}` : '';
-  return ValidationError.of('html', `The document tried to navigate${where} (a script, a form or a refresh); documents must not navigate`);
-}
+import { closeChromium, launchChromium, type Session } from './pool-chromium.js';
+import type { BrowserPoolOptions, PageLease } from './pool-options.js';
+import { Slots } from './pool-slots.js';
+import { CrashError, isBrowserGone, isNavigatedAway, isPrintingFailed, navigationError } from './pool-errors.js';
 
 const noop = (): undefined => undefined;
 
@@ -183,25 +43,26 @@ export class BrowserPool {
   /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
   readonly hosts = new HostLookup();
   #fonts: FontRegistry | undefined;
-  readonly #options: BrowserPoolOptions;
-  #session?: Promise<Session>;
+  private readonly options: BrowserPoolOptions;
+  private session?: Promise<Session>;
   /** Every live browser, the current one and retired ones still finishing jobs. */
-  readonly #sessions = new Set<Session>();
-  readonly #owners = new Map<Page, Session>();
+  private readonly sessions = new Set<Session>();
+  private readonly owners = new Map<Page, Session>();
   /** Pages whose renderer crashed. */
-  readonly #crashed = new WeakSet<Page>();
+  private readonly crashed = new WeakSet<Page>();
   /** Per leased page: rejects its job when the document starts a top-level navigation. */
-  readonly #navigationWatch = new Map<Page, (url: string) => void>();
+  private readonly navigationWatch = new Map<Page, (url: string) => void>();
   /** Per leased page: the job's listener for resources that did not load. */
-  readonly #resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
-  #busy = 0;
-  readonly #waiters: Array<{ grant: () => void; cancelled: boolean }> = [];
-  #closed = false;
+  private readonly resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
+  /** Jobs holding a page now, at most `maxPages`; the rest wait in order. */
+  private readonly slots: Slots;
+  private closed = false;
 
   constructor(options: BrowserPoolOptions = {}) {
-    this.#options = options;
+    this.options = options;
     this.executablePath = options.executablePath;
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 2));
+    this.slots = new Slots(this.maxPages);
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
     this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
@@ -226,7 +87,7 @@ export class BrowserPool {
     prepare?: (signal: AbortSignal) => Promise<P>,
     watch: { onResourceProblem?: (problem: ResourceProblem) => void } = {},
   ): Promise<T> {
-    if (this.#closed) throw new RenderError('The browser pool is closed', 503);
+    if (this.closed) throw new RenderError('The browser pool is closed', 503);
     const deadline = Date.now() + this.jobTimeoutMs;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -241,15 +102,15 @@ export class BrowserPool {
       const prepared = prepare ? await Promise.race([prepare(controller.signal), expired]) : (undefined as P);
       const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
       try {
-        await Promise.race([this.#slot(waiter), expired]);
+        await Promise.race([this.slots.take(waiter), expired]);
       } catch (e) {
         waiter.cancelled = true;
         throw e;
       }
       try {
-        return await this.#attempts(job, prepared, deadline, expired, watch.onResourceProblem);
+        return await this.attempts(job, prepared, deadline, expired, watch.onResourceProblem);
       } finally {
-        this.#release();
+        this.slots.release();
       }
     } finally {
       clearTimeout(timer);
@@ -257,7 +118,7 @@ export class BrowserPool {
     }
   }
 
-  async #attempts<T, P>(
+  private async attempts<T, P>(
     job: (lease: PageLease, prepared: P) => Promise<T>,
     prepared: P,
     deadline: number,
@@ -265,24 +126,24 @@ export class BrowserPool {
     onResourceProblem?: (problem: ResourceProblem) => void,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const leasing = this.#lease(deadline);
+      const leasing = this.lease(deadline);
       let lease: PageLease;
       try {
         lease = await Promise.race([leasing, expired]);
       } catch (e) {
         // A page that arrives after the deadline goes back to the pool unused.
-        leasing.then((l) => this.#giveBack(l.page), noop);
+        leasing.then((l) => this.giveBack(l.page), noop);
         throw e;
       }
-      const session = this.#owners.get(lease.page);
+      const session = this.owners.get(lease.page);
       if (session) session.active++;
       let navigated!: (url: string) => void;
       const navigation = new Promise<never>((_, reject) => {
         navigated = (url) => reject(navigationError(url));
       });
       navigation.catch(noop);
-      this.#navigationWatch.set(lease.page, navigated);
-      if (onResourceProblem) this.#resourceWatch.set(lease.page, onResourceProblem);
+      this.navigationWatch.set(lease.page, navigated);
+      if (onResourceProblem) this.resourceWatch.set(lease.page, onResourceProblem);
       let reusable = false;
       let timedOut = false;
       const work = (async () => {
@@ -295,12 +156,12 @@ export class BrowserPool {
       } catch (e) {
         work.catch(noop);
         // A renderer that dies while printing surfaces as "Printing failed", like a page Chromium cannot print.
-        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.#crashedUnder(lease.page, session)));
+        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.crashedUnder(lease.page, session)));
         if (session?.overMemory && crashed) {
           throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
         }
-        if (attempt === 0 && crashed && !this.#closed) {
-          await this.#forget(lease.page);
+        if (attempt === 0 && crashed && !this.closed) {
+          await this.forget(lease.page);
           continue;
         }
         if (e instanceof RenderError && e.status === 504) timedOut = true;
@@ -317,83 +178,57 @@ export class BrowserPool {
         }
         throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
       } finally {
-        this.#navigationWatch.delete(lease.page);
-        this.#resourceWatch.delete(lease.page);
+        this.navigationWatch.delete(lease.page);
+        this.resourceWatch.delete(lease.page);
         if (session) {
           session.active--;
           session.served++;
         }
         // With JavaScript on, the finished document's timers and loops keep running in an idle page: it is closed instead.
-        if (reusable && !timedOut && !this.javaScriptEnabled) this.#giveBack(lease.page);
-        else if (!lease.page.isClosed()) void this.#forget(lease.page);
-        if (session) this.#afterJob(session);
+        if (reusable && !timedOut && !this.javaScriptEnabled) this.giveBack(lease.page);
+        else if (!lease.page.isClosed()) void this.forget(lease.page);
+        if (session) this.afterJob(session);
       }
     }
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    const session = this.#session;
-    this.#session = undefined;
+    this.closed = true;
+    const session = this.session;
+    this.session = undefined;
     await session?.catch(noop);
-    await Promise.all([...this.#sessions].map((s) => this.#shutdown(s)));
+    await Promise.all([...this.sessions].map((s) => this.shutdown(s)));
   }
 
   /** Pages open now (in use or idle) over this pool's browsers. Diagnostics and tests. */
   openPages(): number {
     let n = 0;
-    for (const s of this.#sessions) n += s.pages.size;
+    for (const s of this.sessions) n += s.pages.size;
     return n;
   }
 
   /** Process ids and CPU time of this pool's Chromium processes (browser first); empty without /proc. Diagnostics and tests. */
   async processes(): Promise<ChromiumProcess[]> {
-    const s = await this.#session?.catch(noop);
+    const s = await this.session?.catch(noop);
     return s ? chromiumTree(s.marker) : [];
   }
 
-  async #slot(waiter: { grant: () => void; cancelled: boolean }): Promise<void> {
-    if (this.#busy < this.maxPages) {
-      this.#busy++;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      waiter.grant = resolve;
-      this.#waiters.push(waiter);
-    });
-  }
-
-  /** Hands the slot to the next live waiter (one that has not timed out), or frees it. */
-  #release(): void {
-    for (;;) {
-      const next = this.#waiters.shift();
-      if (!next) {
-        this.#busy--;
-        return;
-      }
-      if (!next.cancelled) {
-        next.grant();
-        return;
-      }
-    }
-  }
-
-  async #lease(deadline: number): Promise<PageLease> {
-    let session = await this.#ensureSession(deadline);
+  private async lease(deadline: number): Promise<PageLease> {
+    let session = await this.ensureSession(deadline);
     if (!session.browser.isConnected() || session.retired) {
-      if (this.#session && (await this.#session.catch(noop)) === session) this.#session = undefined;
-      session = await this.#ensureSession(deadline);
+      if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
+      session = await this.ensureSession(deadline);
     }
-    const page = session.idle.pop() ?? (await this.#newPage(session));
+    const page = session.idle.pop() ?? (await this.newPage(session));
     const cdp = session.cdp.get(page);
     if (!cdp) throw new CrashError('Page without a DevTools session');
     return { page, cdp, deadline };
   }
 
-  #giveBack(page: Page): void {
-    const s = this.#owners.get(page);
+  private giveBack(page: Page): void {
+    const s = this.owners.get(page);
     if (s && !s.retired && s.pages.has(page) && !page.isClosed()) s.idle.push(page);
-    else void this.#forget(page);
+    else void this.forget(page);
   }
 
   /**
@@ -401,10 +236,10 @@ export class BrowserPool {
    * renderer process even when a script or a layout keeps it busy. When the
    * close does not finish within a second the whole browser is replaced.
    */
-  async #forget(page: Page): Promise<void> {
-    const s = this.#owners.get(page);
-    this.#owners.delete(page);
-    this.#navigationWatch.delete(page);
+  private async forget(page: Page): Promise<void> {
+    const s = this.owners.get(page);
+    this.owners.delete(page);
+    this.navigationWatch.delete(page);
     if (s) {
       s.pages.delete(page);
       s.idle = s.idle.filter((p) => p !== page);
@@ -418,153 +253,114 @@ export class BrowserPool {
     ]);
     clearTimeout(timer);
     void cdp?.detach().catch(noop);
-    if (!closed && s) await this.#retire(s, true);
+    if (!closed && s) await this.retire(s, true);
   }
 
   /** Whether `page`'s renderer (or the browser) died; the crash event may trail the failed call by a moment. */
-  async #crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
-    if (this.#crashed.has(page) || (session && !session.browser.isConnected())) return true;
+  private async crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
+    if (this.crashed.has(page) || (session && !session.browser.isConnected())) return true;
     if (page.isClosed()) return false;
     await page.waitForEvent('crash', { timeout: 250 }).catch(noop);
-    return this.#crashed.has(page) || (session !== undefined && !session.browser.isConnected());
+    return this.crashed.has(page) || (session !== undefined && !session.browser.isConnected());
   }
 
   /** After each job: replace a browser that has served its quota or grown past the memory ceiling. */
-  #afterJob(session: Session): void {
+  private afterJob(session: Session): void {
     if (session.retired) {
-      if (session.active === 0) void this.#shutdown(session);
+      if (session.active === 0) void this.shutdown(session);
       return;
     }
     if (session.served >= this.maxJobsPerBrowser) {
-      void this.#retire(session);
+      void this.retire(session);
       return;
     }
     setImmediate(() => {
-      if (session.retired || this.#closed) return;
-      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.#retire(session);
+      if (session.retired || this.closed) return;
+      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.retire(session);
     });
   }
 
   /** Takes a browser out of service: new jobs launch a fresh one; this one closes when its jobs are done (or now). */
-  async #retire(session: Session, now = false): Promise<void> {
+  private async retire(session: Session, now = false): Promise<void> {
     session.retired = true;
-    if (this.#session && (await this.#session.catch(noop)) === session) this.#session = undefined;
-    if (now || session.active === 0) await this.#shutdown(session);
+    if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
+    if (now || session.active === 0) await this.shutdown(session);
   }
 
-  async #shutdown(session: Session): Promise<void> {
+  private async shutdown(session: Session): Promise<void> {
     session.retired = true;
     clearInterval(session.watchdog);
-    this.#sessions.delete(session);
+    this.sessions.delete(session);
     for (const page of session.pages) {
-      this.#owners.delete(page);
-      this.#navigationWatch.delete(page);
+      this.owners.delete(page);
+      this.navigationWatch.delete(page);
     }
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      session.browser.close().then(() => true, () => true),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 5000))),
-    ]);
-    clearTimeout(timer);
-    if (!closed) {
-      // Playwright could not close it (wedged browser): end its processes directly.
-      for (const p of chromiumTree(session.marker)) {
-        try {
-          process.kill(p.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    }
+    await closeChromium(session.browser, session.marker);
   }
 
-  #ensureSession(deadline: number): Promise<Session> {
-    if (!this.#session) {
-      const launching = this.#launch(deadline);
-      this.#session = launching;
+  private ensureSession(deadline: number): Promise<Session> {
+    if (!this.session) {
+      const launching = this.launch(deadline);
+      this.session = launching;
       launching.catch(() => {
-        if (this.#session === launching) this.#session = undefined;
+        if (this.session === launching) this.session = undefined;
       });
     }
-    return this.#session;
+    return this.session;
   }
 
-  async #launch(deadline: number): Promise<Session> {
-    const executablePath = findChromium(this.#options.executablePath);
-    const marker = `--castpress-pool=${randomUUID()}`;
-    let browser: Browser;
-    try {
-      browser = await chromium.launch({
-        executablePath,
-        args: [...LAUNCH_ARGS, marker],
-        // Playwright turns the popup blocker off; on, `window.open` without a user gesture opens nothing.
-        ignoreDefaultArgs: ['--disable-popup-blocking'],
-        headless: true,
-        timeout: Math.max(1000, deadline - Date.now()),
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
-    } catch (e) {
-      throw new RenderError(`Could not start Chromium (${executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, 500, { cause: e });
-    }
-    const context = await browser.newContext({
-      javaScriptEnabled: this.javaScriptEnabled,
-      serviceWorkers: 'block',
-      viewport: DEFAULT_VIEWPORT,
-      acceptDownloads: false,
-      bypassCSP: false,
-    });
+  private async launch(deadline: number): Promise<Session> {
+    const { browser, context, marker } = await launchChromium({ executablePath: this.options.executablePath, javaScriptEnabled: this.javaScriptEnabled, deadline });
     await context.route(
       '**/*',
       createRouteHandler({
-        resolver: this.#options.resolver,
+        resolver: this.options.resolver,
         maxResourceBytes: this.maxResourceBytes,
         lookup: this.hosts.lookup,
-        onRequest: this.#options.onRequest,
-        onNavigation: (page, url) => this.#navigationWatch.get(page)?.(url),
+        onRequest: this.options.onRequest,
+        onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
         onProblem: (request, problem) => {
           const page = pageOf(request);
-          if (page) this.#resourceWatch.get(page)?.(problem);
+          if (page) this.resourceWatch.get(page)?.(problem);
         },
       }),
     );
     const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };
-    this.#sessions.add(session);
+    this.sessions.add(session);
     // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
     session.watchdog = setInterval(() => {
       if (session.active === 0 || session.retired) return;
       if (treeRssBytes(chromiumTree(marker)) > this.maxBrowserRssBytes) {
         session.overMemory = true;
-        void this.#retire(session, true);
+        void this.retire(session, true);
       }
     }, 1000);
     session.watchdog.unref();
     browser.on('disconnected', () => {
       clearInterval(session.watchdog);
-      this.#sessions.delete(session);
+      this.sessions.delete(session);
       session.retired = true;
-      if (this.#session && !this.#closed) {
-        void this.#session.then((s) => {
-          if (s === session) this.#session = undefined;
+      if (this.session && !this.closed) {
+        void this.session.then((s) => {
+          if (s === session) this.session = undefined;
         }, noop);
       }
     });
-    if (this.#closed) {
-      await this.#shutdown(session);
+    if (this.closed) {
+      await this.shutdown(session);
       throw new RenderError('The browser pool is closed', 503);
     }
     return session;
   }
 
-  async #newPage(session: Session): Promise<Page> {
+  private async newPage(session: Session): Promise<Page> {
     const page = await session.context.newPage();
-    this.#owners.set(page, session);
+    this.owners.set(page, session);
     // Screen layout under print media approximates the printed layout; used to guess page numbers.
     await page.emulateMedia({ media: 'print' });
     page.on('crash', () => {
-      this.#crashed.add(page);
-      void this.#forget(page);
+      this.crashed.add(page);
+      void this.forget(page);
     });
     // A popup that got past the blocker is closed at once (its requests were refused anyway).
     page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(noop));
@@ -575,7 +371,7 @@ export class BrowserPool {
 
   /** Test hook: makes the running Chromium crash, as an out-of-memory kill would. */
   async crashBrowserForTesting(): Promise<void> {
-    const s = await this.#session;
+    const s = await this.session;
     if (!s) return;
     const cdp = await s.browser.newBrowserCDPSession();
     await cdp.send('Browser.crash').catch(noop);
@@ -583,8 +379,8 @@ export class BrowserPool {
 
   /** Test hook: crashes the renderer of every page in use, as a renderer out-of-memory kill would. */
   async crashRenderersForTesting(): Promise<void> {
-    await Promise.all([...this.#navigationWatch.keys()].map(async (page) => {
-      const cdp = this.#owners.get(page)?.cdp.get(page);
+    await Promise.all([...this.navigationWatch.keys()].map(async (page) => {
+      const cdp = this.owners.get(page)?.cdp.get(page);
       await cdp?.send('Page.crash').catch(noop);
     }));
   }

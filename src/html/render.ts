@@ -1,9 +1,10 @@
 import { PDFDict, PDFName, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
-import { FULL_SAVE, openForUpdate, UpdateSession, type BasePdf } from '../pdf/index.js';
+import { openForUpdate, rewritePdf, setDocumentInfo, UpdateSession, type BasePdf, type DocumentInfo } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './acroform.js';
-import { VIEWPORT_HEIGHT, type BrowserPool } from './browser-pool.js';
+import type { BrowserPool } from './browser-pool.js';
+import { VIEWPORT_HEIGHT } from './pool-chromium.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { contentWidthPx } from './page-css.js';
 import { BLANK_PAGE, ID_PREFIX, pageCall, type DocumentMeta, type LayoutState, type Margins, type PageApi, type PlacedControl, type PrepareResult, type SheetInfo as Sheet } from './page/contract.js';
@@ -306,9 +307,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // No fields to append: the clean write is the output.
         if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
         documentInfo(base.doc, request.title, info.meta);
-        return rendered(base.doc, await base.doc.save(FULL_SAVE));
+        return rendered(base.doc, await rewritePdf(base.doc));
       }
-      base = await openForUpdate(await base.doc.save(FULL_SAVE), 'html');
+      base = await openForUpdate(await rewritePdf(base.doc), 'html');
     }
     const session = UpdateSession.over(base);
     if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
@@ -339,17 +340,15 @@ function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
 /**
  * The request's title, else the document's <title>, else none (Chromium titles a page without
  * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
- * (WeasyPrint's mapping; `subject` is accepted too); castpress as producer and creator, as for Markdown.
+ * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
+ * as for Markdown; the dates stay Chromium's.
  */
 function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
-  if (meta.author) doc.setAuthor(meta.author);
-  if (meta.subject) doc.setSubject(meta.subject);
-  if (meta.keywords) doc.setKeywords(meta.keywords.split(',').map((k) => k.trim()).filter(Boolean));
-  if (title !== undefined) doc.setTitle(title, { showInWindowTitleBar: true });
-  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) {
-    const info = doc.context.lookup(doc.context.trailerInfo.Info);
-    if (info instanceof PDFDict) info.delete(PDFName.of('Title'));
-  }
-  doc.setProducer('castpress');
-  doc.setCreator('castpress');
+  const info: DocumentInfo = { showTitle: true };
+  if (meta.author) info.author = meta.author;
+  if (meta.subject) info.subject = meta.subject;
+  if (meta.keywords) info.keywords = meta.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+  if (title !== undefined) info.title = title;
+  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) info.title = null;
+  setDocumentInfo(doc, info);
 }

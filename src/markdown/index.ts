@@ -1,11 +1,12 @@
 /**
  * Generate from Markdown blocks → PDF bytes (issue #6), without a browser:
  * parse (markdown-it → block model) → layout (flow boxes, measured with the
- * shared TextSetter) → paginate → render (pdf-lib) → serialise.
+ * shared TextSetter) → paginate → render (pdf-lib) → serialise (the kernel's
+ * createPdf/savePdf).
  */
-import { PDFDocument } from '@cantoo/pdf-lib';
 import type { EngineServices } from '../engine/index.js';
 import { resolvePageLayout } from '../page/index.js';
+import { createPdf, savePdf } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
@@ -51,13 +52,8 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
   }
 
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  if (request.title !== undefined) doc.setTitle(request.title);
-  doc.setProducer('castpress');
-  doc.setCreator('castpress');
   const now = ctx.clock();
-  doc.setCreationDate(now);
-  doc.setModificationDate(now);
+  const doc = await createPdf({ ...(request.title !== undefined ? { title: request.title } : {}), date: now });
 
   const setter = new TextSetter(doc, ctx.fonts, { layout: ctx.text, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);
@@ -98,6 +94,5 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
     drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(now, ctx.timeZone), family);
   }
-  // pdf-lib's default pauses on a timer every 50 objects while writing.
-  return { pdf: await doc.save({ objectsPerTick: Number.POSITIVE_INFINITY }), pageCount: pdfPages.length };
+  return { pdf: await savePdf(doc), pageCount: pdfPages.length };
 }

@@ -17,7 +17,8 @@
  */
 import { PDFArray, PDFDict, PDFName, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { loadPdfReporting } from './load.js';
-import { FULL_SAVE, PDF } from './names.js';
+import { PDF } from './names.js';
+import { rewritePdf } from './new-document.js';
 
 const DANGEROUS_ACTIONS = new Set([
   'JavaScript',
@@ -70,7 +71,7 @@ export async function stripActiveContent(bytes: Uint8Array, property = 'pdf'): P
   const pages = doc.getPageCount();
   if (removed.size === 0) return { pdf: bytes, removed: [], pages };
   dropUnreachable(doc);
-  return { pdf: await doc.save(FULL_SAVE), removed: [...removed], pages };
+  return { pdf: await rewritePdf(doc), removed: [...removed], pages };
 }
 
 function stripCatalog(doc: PDFDocument, removed: Set<string>): void {

@@ -1,5 +1,5 @@
-import { PDFDocument } from '@cantoo/pdf-lib';
-import { InvalidPdfError } from '../errors/index.js';
+import type { PDFDocument } from '@cantoo/pdf-lib';
+import { loadPdf } from './load.js';
 import { UpdateSession } from './update.js';
 
 /**
@@ -13,12 +13,8 @@ export async function appendPages(pdf: Uint8Array, pages: Uint8Array, options: {
   const session = await UpdateSession.open(pdf, 'pdf');
   // Other changes that belong in the same update (e.g. removing placeholders), made by the caller.
   options.edit?.(session.doc);
-  let source: PDFDocument;
-  try {
-    source = await PDFDocument.load(pages, { updateMetadata: false });
-  } catch (e) {
-    throw new InvalidPdfError('Not a readable PDF', property, { cause: e });
-  }
+  // The hardened loader, as for every input: bounded parsing, decrypted when no password is needed.
+  const source = await loadPdf(pages, property);
   const copied = await session.doc.copyPages(source, source.getPageIndices());
   for (const page of copied) session.doc.addPage(page);
   return session.commit();

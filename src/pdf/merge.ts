@@ -1,7 +1,7 @@
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
+  type PDFDocument,
   PDFHexString,
   PDFName,
   PDFNumber,
@@ -14,7 +14,8 @@ import {
   type PDFObject,
 } from '@cantoo/pdf-lib';
 import { loadPdf } from './load.js';
-import { FULL_SAVE, PDF } from './names.js';
+import { PDF } from './names.js';
+import { createPdf, rewritePdf } from './new-document.js';
 
 export interface MergeOptions {
   /**
@@ -54,7 +55,7 @@ export interface MergeResult {
 export async function mergePDFs(pdfs: readonly Uint8Array[], options: MergeOptions = {}): Promise<MergeResult> {
   const property = options.property ?? 'pdfs';
   const prefixOf = options.prefix ?? ((i: number) => `doc${i + 1}_`);
-  const out = await PDFDocument.create({ updateMetadata: false });
+  const out = await createPdf();
   const ctx = out.context;
   const renamed: MergeRename[] = [];
   const fieldNames = new Set<string>();
@@ -100,7 +101,7 @@ export async function mergePDFs(pdfs: readonly Uint8Array[], options: MergeOptio
   }
   if (outlineItems.length > 0) out.catalog.set(PDF.Outlines, chainOutline(ctx, outlineItems));
 
-  const pdf = await out.save(FULL_SAVE);
+  const pdf = await rewritePdf(out);
   return { pdf, pageCount: out.getPageCount(), renamed };
 }
 

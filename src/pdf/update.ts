@@ -17,7 +17,8 @@ import {
 } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../errors/index.js';
 import { loadPdf } from './load.js';
-import { FULL_SAVE, PDF } from './names.js';
+import { PDF } from './names.js';
+import { rewritePdf } from './new-document.js';
 import { readTail } from './tail.js';
 
 /**
@@ -49,7 +50,7 @@ export async function openForUpdate(bytes: Uint8Array, property = 'pdf'): Promis
   let base = bytes;
   let tail = readTail(bytes);
   if (!tail || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt')) {
-    base = await doc.save(FULL_SAVE);
+    base = await rewritePdf(doc);
     tail = readTail(base);
     if (!tail) throw new InvalidPdfError('Cannot write the PDF back out', property);
   }
