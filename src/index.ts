@@ -33,8 +33,8 @@ export type { BrowserPoolOptions } from './html/index.js';
 export { FontRegistry, MissingFontError } from './fonts/index.js';
 export type { EngineFace } from './fonts/index.js';
 // Fillable PDFs as templates (README: Template stores).
-export { templateFromPdf } from './acroform/index.js';
-export type { TemplateFromPdfOptions } from './acroform/index.js';
+export { templateFromPdf } from './fields/index.js';
+export type { TemplateFromPdfOptions } from './fields/index.js';
 // One job line of a batch, for consumers of a queue (README: Command line, batch jobs).
 export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from './batch/index.js';
 export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from './batch/index.js';

@@ -1,5 +1,5 @@
-/** AcroForms: fillable PDFs as templates, interactive output, filling a PDF's own fields. */
-export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
+/** AcroForms: reading fillable PDFs' forms (for import as templates), interactive output, filling a PDF's own fields. */
+export { formFieldsOf, type AcroClassifier, type AcroFieldFacts, type ImportedFormField, type ImportedStyle } from './form-import.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
 export type { AppearanceChecks } from './appearance-check.js';

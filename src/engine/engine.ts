@@ -10,8 +10,7 @@ import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRe
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
 import type { AssembleCallOptions, AssembledPacket, DocxConverter, DocxConverterOptions, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import type { EngineServices } from './services.js';
+import { DEFAULT_LIMITS, type EngineServices, type Limits } from '../services/index.js';
 
 export interface EngineOptions {
   /** Where `fill(eid, ...)` finds templates: a store, or a directory for DirectoryTemplateStore. */

@@ -1,7 +1,9 @@
 import type { PDFPage } from '@cantoo/pdf-lib';
-import type { InteractiveFieldSpec, PdfRect } from '../acroform/index.js';
-import type { Box, Content, FilledField, ResolvedStyle, VerticalAlignment } from '../fill/normalize/types.js';
-import type { FieldType, Rect, TemplateField } from '../template/index.js';
+import type { AcroFieldFacts, InteractiveFieldSpec, PdfRect } from '../acroform/index.js';
+import type { Box, Content, FilledField, ResolvedStyle, VerticalAlignment } from './filled.js';
+import type { FieldType, Rect, TemplateField } from './model.js';
+
+export type { AcroFieldFacts };
 
 /** The request's defaults that shape how a value is drawn. */
 export interface FormatOptions {
@@ -50,15 +52,6 @@ export interface InteractiveInput {
   checkboxSquare: boolean;
   /** Draws a mark exactly as flat output does, into a widget appearance of `width` × `height`. */
   paintMark: (target: PDFPage, width: number, height: number, char: string, square: boolean) => void;
-}
-
-/** What the importer knows of one widget of a fillable PDF's field. */
-export interface AcroFieldFacts {
-  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
-  multiline: boolean;
-  /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
-  comb: boolean;
-  maxLength?: number;
 }
 
 /**

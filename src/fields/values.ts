@@ -1,5 +1,5 @@
-import type { Rect, TemplateField } from '../template/index.js';
-import type { Box, Content, ResolvedStyle } from '../fill/normalize/types.js';
+import type { Rect, TemplateField } from './model.js';
+import type { Box, Content, ResolvedStyle } from './filled.js';
 import type { FormatOutcome, InteractiveInput, Placement } from './contract.js';
 import type { InteractiveFieldSpec } from '../acroform/index.js';
 

@@ -4,7 +4,7 @@
  * shared TextSetter) → paginate → render (pdf-lib) → serialise.
  */
 import { PDFDocument } from '@cantoo/pdf-lib';
-import type { EngineServices } from '../engine/index.js';
+import type { EngineServices } from '../services/index.js';
 import { resolvePageLayout } from '../page/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';

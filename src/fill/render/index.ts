@@ -1,4 +1,4 @@
-import type { EngineServices } from '../../engine/index.js';
+import type { EngineServices } from '../../services/index.js';
 import type { TemplateField } from '../../template/index.js';
 import { TextSetter } from '../../text/index.js';
 import type { FilledField, FillPlan, PlannedPage } from '../normalize/types.js';
