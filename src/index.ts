@@ -59,6 +59,7 @@ export type {
 } from './signing/index.js';
 export {
   assemblePacket,
+  createPacketAssembler,
   PacketAssembler,
   parsePacketRequest,
   findTextTags,

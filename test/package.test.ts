@@ -117,7 +117,7 @@ try {
   createEngine, Engine, isCastpressError, CastpressError, ValidationError, AuthorizationError, NotFoundError,
   PayloadTooLargeError, UnsupportedMediaTypeError, TooManyRequestsError, InvalidPdfError, RenderError,
   DirectoryTemplateStore, MemoryTemplateStore, templateFromPdf, runJobLine, renderJob, FontRegistry, MissingFontError,
-  createSigningIdentity, applySignerInputs, completeDocument, sha256Of, AppearanceWriter, verifyPdf,
+  createSigningIdentity, applySignerInputs, completeDocument, sha256Of, AppearanceWriter, verifyPdf, createPacketAssembler,
   type EngineOptions, type Template, type TemplateInput, type TemplateField, type TemplateStore, type FieldType,
   type FillRequest, type GenerateRequest, type ResourceResolver, type JobEnvironment,
 } from 'castpress';
@@ -136,7 +136,7 @@ const missing: (typeof MissingFontError)['prototype']['face'] | undefined = new 
 const resolver: ResourceResolver | undefined = undefined;
 const start: (o: StartOptions) => Promise<RunningServer> = startServer;
 type Used = [Template, TemplateField, FieldType, FillRequest, GenerateRequest, typeof buildApp, typeof isCastpressError];
-const signing = [createSigningIdentity, applySignerInputs, completeDocument, sha256Of, AppearanceWriter, verifyPdf, engine.assemblePacket];
+const signing = [createSigningIdentity, applySignerInputs, completeDocument, sha256Of, AppearanceWriter, verifyPdf, createPacketAssembler(engine).assemble];
 export { fromPdf, store, dirStore, job, bytes, errors, missing, resolver, start, signing };
 export type { Used };
 `,

@@ -11,19 +11,19 @@
  */
 import { CastpressError, InvalidPdfError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
-import type { Engine } from '../engine/index.js';
 import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
 import { mergePDFs, stripActiveContent } from '../pdf/index.js';
 import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import type { FillSignatureField } from '../fill/index.js';
-import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
+import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions, type DocxConverterOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
 import { checkFileCount, checkUploadBytes, PageBudget, type PacketLimits } from './limits.js';
 import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
+import type { PacketEngine } from './port.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
 export type SigningFieldWriter = (pdf: Uint8Array, fields: ReadonlyArray<PlannedField | MergedField>) => Promise<Uint8Array>;
@@ -64,7 +64,7 @@ function signatureFields(fields: ReadonlyArray<PlannedField | MergedField>): Fil
 const kernelMerge: PdfMerger = async (pdfs) => (await mergePDFs(pdfs)).pdf;
 
 export interface AssembleOptions {
-  /** RSA private key for an encrypted `data` string (the fill format). */
+  /** RSA private key for an encrypted `data` string (the fill format); default the engine's (`decryptData`). */
   privateKey?: KeyInput;
   /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
   docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
@@ -110,16 +110,26 @@ const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId 
 /**
  * Assembles packets with one engine and keeps what can be reused between them: the text
  * tags of each template, read once (templates are immutable once handed to a store, which
- * returns the same object each time). Create one per engine; it holds no process or file.
+ * returns the same object each time). Create one per engine. Made by `createPacketAssembler`
+ * it owns its DOCX converter (LibreOffice processes) and `close()` ends it; made with `new`
+ * it holds no process or file of its own and `close()` does nothing.
  */
 export class PacketAssembler {
-  readonly #engine: Engine;
+  readonly #engine: PacketEngine;
   readonly #options: AssembleOptions;
   readonly #templateScans = new WeakMap<Uint8Array, Promise<ScannedPdf>>();
+  readonly #owned?: DocxConverter;
 
-  constructor(engine: Engine, options: AssembleOptions = {}) {
+  /** `owned`: a converter this assembler closes (createPacketAssembler's own). */
+  constructor(engine: PacketEngine, options: AssembleOptions = {}, owned?: DocxConverter) {
     this.#engine = engine;
     this.#options = options;
+    if (owned) this.#owned = owned;
+  }
+
+  /** Ends the converter this assembler made: queued conversions fail (503), running ones are killed. */
+  close(): void {
+    this.#owned?.close();
   }
 
   assemble(body: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
@@ -138,8 +148,24 @@ export class PacketAssembler {
   }
 }
 
+export interface PacketAssemblerOptions extends Omit<AssembleOptions, 'docx'> {
+  /** The LibreOffice converter's options (concurrency, deadline, memory limit, sandbox: README), or a converter the caller shares and closes. */
+  docx?: DocxConverterOptions | DocxConverter;
+}
+
+/**
+ * An assembler for one engine with its own DOCX converter (bounded LibreOffice processes):
+ * the caller closes it. createPacketWorkflow makes one; so do the server's packet threads.
+ */
+export function createPacketAssembler(engine: PacketEngine, options: PacketAssemblerOptions = {}): PacketAssembler {
+  const { docx, ...rest } = options;
+  if (docx instanceof DocxConverter) return new PacketAssembler(engine, { ...rest, docx });
+  const converter = new DocxConverter(docx);
+  return new PacketAssembler(engine, { ...rest, docx: converter }, converter);
+}
+
 /** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
-export function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+export function assemblePacket(engine: PacketEngine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
   return assembleWith(engine, body, options, scanPdf);
 }
 
@@ -152,11 +178,13 @@ interface BuildContext {
   generated?: ReadonlyMap<number, Uint8Array>;
 }
 
-async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
+async function assembleWith(engine: PacketEngine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
   const key = options.privateKey;
   const limits: PacketLimits = { ...engine.limits, ...options.limits };
   checkFileCount(body, limits);
-  const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
+  // The options' key, else the engine's (as engine.fill decrypts a fill's `data`).
+  const decrypt = key ? (s: string) => decryptDataString(s, key) : engine.decryptData;
+  const request = parsePacketRequest(body, decrypt ? { decrypt } : {});
   checkUploadBytes(request, limits);
   const context: BuildContext = { options, scanTemplate, pages: new PageBudget(limits), ...(call.generated ? { generated: call.generated } : {}) };
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
@@ -226,7 +254,7 @@ function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
-async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
+async function buildFile(engine: PacketEngine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
   const { options, scanTemplate } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
@@ -354,7 +382,7 @@ function asFillField(f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & 
 }
 
 async function fillInto(
-  engine: Engine,
+  engine: PacketEngine,
   template: TemplateInput | Template,
   payload: Payload | undefined,
   title: string | undefined,
