@@ -28,8 +28,7 @@ import {
   type RGB,
 } from '@cantoo/pdf-lib';
 import { ValidationError } from '../errors/index.js';
-import { bundledFontsDir } from '../fonts/paths.js';
-import { FontRegistry } from '../fonts/index.js';
+import { bundledFontsDir, FontRegistry } from '../fonts/index.js';
 import { embedPrepared, placeImage, prepareImage } from '../images/index.js';
 import { displayMatrix, frameOf, type PageFrame } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';

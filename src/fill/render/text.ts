@@ -1,7 +1,7 @@
 import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFPage } from '@cantoo/pdf-lib';
 import { combFirstCell, widestWord } from '../../acroform/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
-import type { LayoutCache } from './layout-cache.js';
+import type { LayoutCache } from '../output/layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
 import { colorOf, type DrawBox } from './geometry.js';
 
