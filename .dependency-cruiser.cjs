@@ -8,8 +8,8 @@
  * a type that runs back up is the same tangle to a reader.
  */
 const FLOORS = [
-  // ground: no PDF, no fonts; errors first, everything may report one.
-  ['errors', 'format', 'crypto', 'images', 'resources', 'schema', 'page'],
+  // ground: no PDF, no fonts; errors first, everything may report one; geometry is types only.
+  ['errors', 'geometry', 'format', 'crypto', 'images', 'resources', 'schema', 'page'],
   // kernel: the only place that loads, edits and writes PDFs.
   ['pdf'],
   // text: fonts, then measuring and drawing text with them.

@@ -15,7 +15,8 @@ export type { KeyInput } from './crypto/index.js';
 export type { ResourceResolver, ResourceKind, ResolvedResource, HttpResolverOptions, ResourceProblem } from './resources/index.js';
 export { httpResolver, ResponseCache } from './resources/index.js';
 export { DirectoryTemplateStore, MemoryTemplateStore, WORKING_VERSION, LATEST_PUBLISHED, FIELD_TYPES, parseTemplate } from './template/index.js';
-export type { Template, TemplateInput, TemplateField, TemplateStyle, TemplateStore, FieldType, Rect } from './template/index.js';
+export type { Template, TemplateInput, TemplateField, TemplateStyle, TemplateStore, FieldType } from './template/index.js';
+export type { TopLeftRect, PdfRect } from './geometry/index.js';
 export type {
   FillRequest,
   GenerateRequest,

@@ -1,15 +1,9 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import type { PdfRect } from '../geometry/index.js';
 import type { TextSetter } from '../text/index.js';
 import { checkboxAppearances, hexToRgb, type CheckMarkPainter, type LayoutMemo, radioAppearances, textAppearance, type FieldTextStyle, type WidgetBox, type WidgetRotation } from './appearance.js';
 import { acroFormOf, FF, readFieldTree, textName } from './tree.js';
 
-/** A rectangle in PDF user space: x, y = bottom-left corner. */
-export interface PdfRect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /** One interactive field to add (the fill engine makes one per template field or subfield). */
 export interface InteractiveFieldSpec {

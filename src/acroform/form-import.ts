@@ -5,6 +5,7 @@
  * (src/fields' registry) decides, so the writers' floor never imports the field types.
  */
 import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
+import type { TopLeftRect } from '../geometry/index.js';
 import { frameOf, toDisplay } from '../pdf/index.js';
 import { defaultAppearanceOf } from './da.js';
 import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
@@ -21,14 +22,6 @@ export interface AcroFieldFacts {
 /** A field type's answer for one widget: its type and type-specific properties; undefined leaves the widget out. */
 export type AcroClassifier<T extends string, P extends object> = (facts: AcroFieldFacts) => { type: T; props: P } | undefined;
 
-/** Points from the top-left corner of the page as shown. */
-interface TopLeftBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 /** The style a widget's /DA gives (only what differs from a template's defaults). */
 export interface ImportedStyle {
   fontSize?: number;
@@ -41,11 +34,11 @@ export type ImportedFormField<T extends string, P extends object> = {
   id: string;
   type: T;
   pageNum: number;
-  rect: TopLeftBox;
+  rect: TopLeftRect;
   alias: string;
   acroFieldName: string;
   readOnly?: boolean;
-  options?: Array<{ id: string; rect: TopLeftBox; exportValue: string }>;
+  options?: Array<{ id: string; rect: TopLeftRect; exportValue: string }>;
   rotation?: 0 | 90 | 180 | 270;
   style?: ImportedStyle;
   maxLength?: number;

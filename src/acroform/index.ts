@@ -6,5 +6,5 @@ export type { AppearanceChecks } from './appearance-check.js';
 export { drawWidgetLooks, widgetField } from './widget-look.js';
 export { combFirstCell, widestWord } from './appearance.js';
 export type { FieldTextStyle, Alignment, VerticalAlignment, CheckMarkPainter, LayoutMemo, WidgetBox } from './appearance.js';
-export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec, type PdfRect } from './create.js';
+export { addInteractiveFields, type FormTarget, type InteractiveFieldSpec } from './create.js';
 export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';

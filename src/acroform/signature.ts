@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
-import { ensureAcroForm, completeAcroForm, type FormTarget, type PdfRect } from './create.js';
+import type { PdfRect } from '../geometry/index.js';
+import { ensureAcroForm, completeAcroForm, type FormTarget } from './create.js';
 import { readFieldTree } from './tree.js';
 
 /** One empty signature field: where a signer signs (or initials) later. */

@@ -1,7 +1,8 @@
 import type { PDFPage } from '@cantoo/pdf-lib';
-import type { AcroFieldFacts, InteractiveFieldSpec, PdfRect } from '../acroform/index.js';
-import type { Box, Content, FilledField, ResolvedStyle, VerticalAlignment } from './filled.js';
-import type { FieldType, Rect, TemplateField } from './model.js';
+import type { AcroFieldFacts, InteractiveFieldSpec } from '../acroform/index.js';
+import type { Content, FilledField, ResolvedStyle, VerticalAlignment } from './filled.js';
+import type { FieldType, TemplateField } from './model.js';
+import type { PdfRect, TopLeftRect } from '../geometry/index.js';
 
 export type { AcroFieldFacts };
 
@@ -30,7 +31,7 @@ export interface FormatInput {
   field: TemplateField;
   raw: unknown;
   /** The field's rect moved by `at`. */
-  box: Box;
+  box: TopLeftRect;
   at: Placement;
   style: ResolvedStyle;
   options: FormatOptions;
@@ -46,7 +47,7 @@ export interface InteractiveInput {
   name: string;
   common: WidgetCommon;
   /** A template rect of the field (moved like the value) → the widget's rect in the page's user space. */
-  at: (r: Rect) => PdfRect;
+  at: (r: TopLeftRect) => PdfRect;
   /** The request's checkbox character (undefined: viewers' usual drawn check mark). */
   checkboxCharacter?: string;
   checkboxSquare: boolean;
@@ -78,7 +79,7 @@ export interface FieldTypeModule {
   /** The value for a fillable PDF's own field (acroFieldName); default the single value or ''. */
   ownFieldValue?(filled: FilledField): string | boolean;
   /** The boxes debug output outlines; default the rect and every rect the field holds. */
-  debugBoxes?(field: TemplateField): Rect[];
+  debugBoxes?(field: TemplateField): TopLeftRect[];
   /** Claims a widget of a fillable PDF (checked in the registry's import order): the field's type-specific properties. */
   importAcro?(facts: AcroFieldFacts): Partial<TemplateField> | undefined;
 }

@@ -6,6 +6,7 @@
 import type { FontWeight } from '../fonts/index.js';
 import type { PreparedImage } from '../images/index.js';
 import type { TemplateField } from './model.js';
+import type { TopLeftRect } from '../geometry/index.js';
 
 export type Alignment = 'left' | 'center' | 'right';
 export type VerticalAlignment = 'top' | 'middle' | 'bottom';
@@ -21,30 +22,22 @@ export interface ResolvedStyle {
   verticalAlignment: VerticalAlignment;
 }
 
-/** Points, origin at the top-left corner of the page as displayed (the template's coordinates). */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 /** An image ready to embed (PDF streams, shared by every fill that shows it). */
 export type { PreparedImage };
 
-/** One thing to draw, in template coordinates. */
+/** One thing to draw, in template coordinates (TopLeftRect boxes). */
 export type Content =
-  | { kind: 'text'; box: Box; text: string; style: ResolvedStyle; multiline: boolean }
+  | { kind: 'text'; box: TopLeftRect; text: string; style: ResolvedStyle; multiline: boolean }
   /** charList: one character centred in each of `cells` equal boxes. */
-  | { kind: 'cells'; box: Box; chars: string[]; cells: number; style: ResolvedStyle }
+  | { kind: 'cells'; box: TopLeftRect; chars: string[]; cells: number; style: ResolvedStyle }
   /** textWrap: paragraphs flow through the line boxes, each paragraph starting a new box. */
-  | { kind: 'lines'; boxes: Box[]; paragraphs: string[]; style: ResolvedStyle }
+  | { kind: 'lines'; boxes: TopLeftRect[]; paragraphs: string[]; style: ResolvedStyle }
   /** checkbox: a character filling the box (or a square centred in it). */
-  | { kind: 'mark'; box: Box; char: string; square: boolean; style: ResolvedStyle }
+  | { kind: 'mark'; box: TopLeftRect; char: string; square: boolean; style: ResolvedStyle }
   /** radioGroup: a filled dot in the chosen option's box. */
-  | { kind: 'dot'; box: Box; style: ResolvedStyle }
+  | { kind: 'dot'; box: TopLeftRect; style: ResolvedStyle }
   /** imageFile: `image` is filled in by the image loader; null leaves the field empty. */
-  | { kind: 'image'; box: Box; source: string; image?: PreparedImage | null };
+  | { kind: 'image'; box: TopLeftRect; source: string; image?: PreparedImage | null };
 
 /**
  * A field with its value decided for one output page: what to draw, and the
@@ -63,6 +56,6 @@ export interface FilledField {
    */
   values: Record<string, string>;
   /** Row offset applied (overflow columns): the box the value went to. */
-  box: Box;
+  box: TopLeftRect;
   contents: Content[];
 }

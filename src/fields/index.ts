@@ -8,6 +8,6 @@
 export { FIELD_TYPE_MODULES, fieldType, importedType } from './registry.js';
 export type { AcroFieldFacts, FieldTypeModule, FormatInput, FormatOptions, FormatOutcome, Formatted, InteractiveInput, Placement, WidgetCommon } from './contract.js';
 export { FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
-export type { FieldType, Rect, TemplateField, TemplateStyle } from './model.js';
-export type { Alignment, VerticalAlignment, ResolvedStyle, Box, PreparedImage, Content, FilledField } from './filled.js';
+export type { FieldType, TemplateField, TemplateStyle } from './model.js';
+export type { Alignment, VerticalAlignment, ResolvedStyle, PreparedImage, Content, FilledField } from './filled.js';
 export { templateFromPdf, type ImportedTemplate, type TemplateFromPdfOptions } from './import-pdf.js';

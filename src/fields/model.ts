@@ -33,14 +33,13 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 const finite = z.number().refine(Number.isFinite, { error: 'Must be a finite number' });
 
-/** Points, origin at the page's top-left corner (as the hosted builder and its clients use). */
+/** A TopLeftRect (src/geometry): points from the page's top-left corner as displayed (as the hosted builder and its clients use). */
 export const rect = z.object({
   x: finite,
   y: finite,
   width: finite.refine((n) => n > 0, { error: 'Must be greater than 0' }),
   height: finite.refine((n) => n > 0, { error: 'Must be greater than 0' }),
 });
-export type Rect = z.output<typeof rect>;
 
 /** The same styling a fill request may set: the template's levels of the precedence chain. */
 export const templateStyle = styling;
