@@ -17,7 +17,7 @@ import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import type { FillSignatureField } from '../fill/index.js';
-import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions, type DocxConverterOptions } from './docx.js';
+import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
@@ -107,69 +107,12 @@ export interface AssembledPacket {
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
 
-/**
- * Assembles packets with one engine and keeps what can be reused between them: the text
- * tags of each template, read once (templates are immutable once handed to a store, which
- * returns the same object each time). Create one per engine. Made by `createPacketAssembler`
- * it owns its DOCX converter (LibreOffice processes) and `close()` ends it; made with `new`
- * it holds no process or file of its own and `close()` does nothing.
- */
-export class PacketAssembler {
-  readonly #engine: PacketEngine;
-  readonly #options: AssembleOptions;
-  readonly #templateScans = new WeakMap<Uint8Array, Promise<ScannedPdf>>();
-  readonly #owned?: DocxConverter;
-
-  /** `owned`: a converter this assembler closes (createPacketAssembler's own). */
-  constructor(engine: PacketEngine, options: AssembleOptions = {}, owned?: DocxConverter) {
-    this.#engine = engine;
-    this.#options = options;
-    if (owned) this.#owned = owned;
-  }
-
-  /** Ends the converter this assembler made: queued conversions fail (503), running ones are killed. */
-  close(): void {
-    this.#owned?.close();
-  }
-
-  assemble(body: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
-    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source), call);
-  }
-
-  #scanTemplate(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
-    let scan = this.#templateScans.get(pdf);
-    if (!scan) {
-      scan = scanPdf(pdf, source);
-      this.#templateScans.set(pdf, scan);
-      // A failure names this packet's file: never hand it to the next packet.
-      scan.catch(() => this.#templateScans.delete(pdf));
-    }
-    return scan;
-  }
-}
-
-export interface PacketAssemblerOptions extends Omit<AssembleOptions, 'docx'> {
-  /** The LibreOffice converter's options (concurrency, deadline, memory limit, sandbox: README), or a converter the caller shares and closes. */
-  docx?: DocxConverterOptions | DocxConverter;
-}
-
-/**
- * An assembler for one engine with its own DOCX converter (bounded LibreOffice processes):
- * the caller closes it. createPacketWorkflow makes one; so do the server's packet threads.
- */
-export function createPacketAssembler(engine: PacketEngine, options: PacketAssemblerOptions = {}): PacketAssembler {
-  const { docx, ...rest } = options;
-  if (docx instanceof DocxConverter) return new PacketAssembler(engine, { ...rest, docx });
-  const converter = new DocxConverter(docx);
-  return new PacketAssembler(engine, { ...rest, docx: converter }, converter);
-}
-
 /** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
 export function assemblePacket(engine: PacketEngine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
   return assembleWith(engine, body, options, scanPdf);
 }
 
-type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
+export type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
 
 interface BuildContext {
   options: AssembleOptions;
@@ -178,7 +121,8 @@ interface BuildContext {
   generated?: ReadonlyMap<number, Uint8Array>;
 }
 
-async function assembleWith(engine: PacketEngine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
+/** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
+export async function assembleWith(engine: PacketEngine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
   const key = options.privateKey;
   const limits: PacketLimits = { ...engine.limits, ...options.limits };
   checkFileCount(body, limits);

@@ -8,7 +8,7 @@ import { folderMailer, type Mailer } from '../events/mail.js';
 import { postWebhook, type WebhookPolicy } from '../events/webhook.js';
 import type { OutboxKind } from '../store/index.js';
 import { AppearanceWriter } from '../../signing/index.js';
-import { createPacketAssembler } from '../assemble.js';
+import { createPacketAssembler } from '../assembler.js';
 import type { DocxConverterOptions } from '../docx.js';
 import { PacketService, type PacketServiceOptions } from './service.js';
 import { inProcessWork } from './work.js';
