@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillExistingFields, flattenForm, templateFromPdf } from '../src/acroform/index.js';
+import { fillExistingFields, flattenForm } from '../src/acroform/index.js';
+import { templateFromPdf } from '../src/fields/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { loadPdf } from '../src/pdf/index.js';
 import { TextSetter } from '../src/text/index.js';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fillExistingFields, templateFromPdf, type ExistingFieldValue } from '../src/acroform/index.js';
+import { fillExistingFields, type ExistingFieldValue } from '../src/acroform/index.js';
+import { templateFromPdf } from '../src/fields/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { loadPdf } from '../src/pdf/index.js';
 import { TextSetter } from '../src/text/index.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pixelmatch from 'pixelmatch';
-import { templateFromPdf } from '../src/acroform/index.js';
+import { templateFromPdf } from '../src/fields/index.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { corpusPdf, FILLABLE_FORMS } from './acroform-corpus.js';
 import { pageText } from './helpers/pdf.js';

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, rgb, type PDFRef } from '@cantoo/pdf-lib';
-import { fillExistingFields, flattenForm, templateFromPdf } from '../src/acroform/index.js';
+import { fillExistingFields, flattenForm } from '../src/acroform/index.js';
+import { templateFromPdf } from '../src/fields/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { createEngine, type Engine } from '../src/index.js';
 import { loadPdf } from '../src/pdf/index.js';

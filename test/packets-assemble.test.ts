@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
-import { assemblePacket, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
+import { assemblePacket, createPacketAssembler, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
 import { qpdfFields, qpdfStrict, readFields, readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
@@ -137,8 +137,9 @@ describe('assemblePacket', () => {
     }
   });
 
-  it('engine.assemblePacket: the same packet through the engine (its converter, its private key)', async () => {
-    const packet = await engine.assemblePacket(request({ mergePDFs: true }));
+  it('createPacketAssembler: the same packet through an assembler that owns its converter (the engine\'s private key)', async () => {
+    const assembler = createPacketAssembler(engine);
+    const packet = await assembler.assemble(request({ mergePDFs: true })).finally(() => assembler.close());
     const sigs = (await qpdfFields(packet.merged!.pdf)).filter((f) => f.fieldtype === '/Sig');
     expect(sigs.length).toBe(packet.merged!.fields.filter((f) => f.type === 'signature' || f.type === 'initial').length);
     expect(sigs.length).toBeGreaterThan(3);

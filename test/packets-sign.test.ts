@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError } from '../src/index.js';
-import { applySignerInputs, completeDocument, sha256Of, type AssembledPacket } from '../src/packets/index.js';
+import { applySignerInputs, assemblePacket, completeDocument, sha256Of, type AssembledPacket } from '../src/packets/index.js';
 import { AppearanceWriter, createSigningIdentity, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
 import { readText } from './helpers/pdf.js';
 import { mutoolVerify, pdfsig, tempDir } from './helpers/signing.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   tmp = await tempDir();
   // The CA's clock is pinned before the packet's dates: the seal's signing time (completedAt, 2024) must fall inside the certificate's validity.
   identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'data'), clock: () => new Date('2024-05-01T00:00:00Z') });
-  packet = await engine.assemblePacket({
+  packet = await assemblePacket(engine, {
     name: 'Services agreement',
     mergePDFs: true,
     files: [

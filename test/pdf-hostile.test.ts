@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, isCastpressError, type TemplateField, type TemplateInput } from '../src/index.js';
-import { templateFromPdf } from '../src/acroform/index.js';
+import { templateFromPdf } from '../src/fields/index.js';
 import { loadPdf } from '../src/pdf/index.js';
 import { MINIMAL_CASES, MUTATIONS, slowCases, type Rng } from './helpers/pdf-mutants.js';
 import { seededRandom } from './helpers/random.js';

@@ -257,7 +257,8 @@ describe('the workflow on threads', () => {
       generated.push((request as { type: string }).type);
       return generate(request, options);
     };
-    engine.assemblePacket = async () => {
+    // Assembly on the event loop would fill or read templates with this engine (the packets' port).
+    engine.fill = async () => {
       throw new Error('assembled on the event loop');
     };
     try {

@@ -4,7 +4,8 @@ import type { TextSetter } from '../text/index.js';
 import { textAppearance, type FieldTextStyle, type LayoutMemo } from './appearance.js';
 import { hexToRgb, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
 import { checkboxAppearances } from './appearance-toggle.js';
-import type { InteractiveFieldSpec, PdfRect } from './field-spec.js';
+import type { PdfRect } from '../geometry/index.js';
+import type { InteractiveFieldSpec } from './field-spec.js';
 import { FF, textName } from './tree.js';
 
 /**

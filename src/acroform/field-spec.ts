@@ -1,16 +1,9 @@
+import type { PdfRect } from '../geometry/index.js';
 import type { CheckMarkPainter } from './appearance-toggle.js';
 import type { FieldTextStyle } from './appearance.js';
 import type { WidgetBox, WidgetRotation } from './appearance-canvas.js';
 
 /** What `addInteractiveFields` (create.ts) is asked to write; field-dict.ts turns one spec into its dictionaries. */
-
-/** A rectangle in PDF user space: x, y = bottom-left corner. */
-export interface PdfRect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /** One interactive field to add (the fill engine makes one per template field or subfield). */
 export interface InteractiveFieldSpec {

@@ -1,5 +1,5 @@
-/** AcroForms: fillable PDFs as templates, interactive output, filling a PDF's own fields. */
-export { templateFromPdf, templateFieldsOf, type TemplateFromPdfOptions } from './template.js';
+/** AcroForms: reading fillable PDFs' forms (for import as templates), interactive output, filling a PDF's own fields. */
+export { formFieldsOf, type AcroClassifier, type AcroFieldFacts, type ImportedFormField, type ImportedStyle } from './form-import.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
 export type { AppearanceChecks } from './appearance-check.js';
@@ -9,6 +9,6 @@ export type { FieldTextStyle, Alignment, VerticalAlignment, LayoutMemo } from '.
 export type { WidgetBox } from './appearance-canvas.js';
 export type { CheckMarkPainter } from './appearance-toggle.js';
 export { addInteractiveFields } from './create.js';
-export type { InteractiveFieldSpec, PdfRect } from './field-spec.js';
+export type { InteractiveFieldSpec } from './field-spec.js';
 export type { FormTarget } from './form-dict.js';
 export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
-import type { PdfRect } from './field-spec.js';
+import type { PdfRect } from '../geometry/index.js';
 import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
 import { readFieldTree } from './tree.js';
 

@@ -3,7 +3,7 @@
  * certificate of completion and seal) and the workflow service with its stores and mailers.
  * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
  */
-export { assemblePacket, applySignerInputs, completeDocument, sha256Of, TextTagError, ConversionError } from '../packets/index.js';
+export { assemblePacket, createPacketAssembler, applySignerInputs, completeDocument, sha256Of, TextTagError, ConversionError } from '../packets/index.js';
 export type {
   AssembleOptions,
   AssembledPacket,

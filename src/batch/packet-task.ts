@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../engine/index.js';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
-import { completeDocuments, signDocuments, type AssembledPacket, type CompleteDocs, type CompletionCertificate, type SignDocs, type Signer, type SignerInputs } from '../packets/index.js';
+import { completeDocuments, createPacketAssembler, signDocuments, type AssembledPacket, type PacketAssembler, type CompleteDocs, type CompletionCertificate, type SignDocs, type Signer, type SignerInputs } from '../packets/index.js';
 import { AppearanceWriter, createSigningIdentity, type SigningIdentity } from '../signing/index.js';
 
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
@@ -20,10 +20,22 @@ export type PacketResult = { step: 'assemble'; packet: AssembledPacket } | { ste
 
 export type PacketOutcome = ({ ok: true } & PacketResult) | { ok: false; status: number; error: ErrorBody };
 
-/** What a thread keeps between packet steps: its appearance writer (fonts read once) and identities by options. */
+/** What a thread keeps between packet steps: its appearance writer (fonts read once), identities by options, its assembler. */
 export class PacketThreadState {
   readonly writer = new AppearanceWriter();
   readonly #identities = new Map<string, Promise<SigningIdentity>>();
+  #assembler?: PacketAssembler;
+
+  /** The thread's assembler for its engine (template tags read once, one DOCX converter), made on first use. */
+  assembler(engine: Engine): PacketAssembler {
+    this.#assembler ??= createPacketAssembler(engine);
+    return this.#assembler;
+  }
+
+  /** Ends the assembler's DOCX converter (the thread is ending). */
+  close(): void {
+    this.#assembler?.close();
+  }
 
   identity(options: SigningIdentityOptions): Promise<SigningIdentity> {
     const key = JSON.stringify(options, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
@@ -42,7 +54,7 @@ export async function runPacketStep(engine: Engine, state: PacketThreadState, ta
   try {
     switch (task.step) {
       case 'assemble':
-        return { ok: true, step: 'assemble', packet: await engine.assemblePacket(task.body, { generated: task.generated }) };
+        return { ok: true, step: 'assemble', packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }) };
       case 'sign':
         return { ok: true, step: 'sign', pdfs: await signDocuments(task.docs, task.signer, task.inputs, state.writer) };
       case 'complete':

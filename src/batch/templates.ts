@@ -41,7 +41,7 @@ export class TemplateFiles {
       throw ValidationError.of('template', `Cannot read template file ${file}`);
     }
     if (/\.pdf$/i.test(file)) {
-      const { templateFromPdf } = await import('../acroform/index.js');
+      const { templateFromPdf } = await import('../fields/index.js');
       return templateFromPdf(new Uint8Array(bytes), { eid: path.basename(file, path.extname(file)) });
     }
     let json: Record<string, unknown>;

@@ -142,5 +142,6 @@ export async function warm(task: WorkerTask): Promise<void> {
 export async function closeWorker(): Promise<void> {
   const s = state;
   state = undefined;
+  s?.packets?.close();
   await s?.engine.close();
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { templateFromPdf } from '../acroform/index.js';
+import { templateFromPdf } from '../fields/index.js';
 import { ValidationError } from '../errors/index.js';
 import { reportError, printUsage } from './output.js';
 import { IMPORT_USAGE } from './usage.js';

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServer } from '../server/index.js';
+import { cspOrigin, DEFAULT_DATA_DIR, parseHostPort, startServer } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
-import { DEFAULT_DATA_DIR, parseHostPort } from '../server/graphql/open.js';
-import { cspOrigin } from '../server/signing/stylesheet.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
 import { SERVE_USAGE } from './usage.js';
 

@@ -8,10 +8,8 @@ import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
 import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
-import type { AssembleCallOptions, AssembledPacket, DocxConverter, DocxConverterOptions, PacketAssembler } from '../packets/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import type { EngineServices } from './services.js';
+import { DEFAULT_LIMITS, type EngineServices, type Limits } from '../services/index.js';
 
 export interface EngineOptions {
   /** Where `fill(eid, ...)` finds templates: a store, or a directory for DirectoryTemplateStore. */
@@ -34,8 +32,6 @@ export interface EngineOptions {
   now?: () => Date;
   /** Time zone of the printed timestamp; default UTC. */
   timeZone?: string;
-  /** DOCX uploads' LibreOffice converter (concurrency, deadline, memory limit, network sandbox: src/packets/README.md). */
-  docx?: DocxConverterOptions;
 }
 
 export interface FillCallOptions {
@@ -117,8 +113,6 @@ export class Engine {
   readonly #store?: TemplateStore;
   readonly #options: EngineOptions;
   #pool?: Promise<BrowserPool>;
-  /** Signature packets: the assembler (template tags read once) and its LibreOffice converter, made on first use. */
-  #packets?: Promise<{ assembler: PacketAssembler; docx: DocxConverter }>;
   #closed = false;
 
   /** Families from the catalogue URL (`fontCatalogue`), when fetching is on. */
@@ -249,18 +243,13 @@ export class Engine {
   }
 
   /**
-   * Assembles a signature packet from a createEtchPacket body (src/packets): each file's
-   * PDF with its fill fields filled and its signature/initial fields as empty /Sig widgets
-   * (or the merged PDF with `mergePDFs`), and the plan of fields per signer.
+   * Decrypts an encrypted `data` string with the engine's private key, as `fill` does; undefined
+   * when the engine holds none. Callers that parse their own bodies with fill data (signature
+   * packets' payloads) use the engine's key through it without seeing the key.
    */
-  async assemblePacket(request: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
-    this.#assertOpen();
-    this.#packets ??= import('../packets/index.js').then(({ PacketAssembler, DocxConverter }) => {
-      const docx = new DocxConverter(this.#options.docx);
-      const key = this.#options.privateKey;
-      return { docx, assembler: new PacketAssembler(this, key === undefined ? { docx } : { docx, privateKey: key }) };
-    });
-    return (await this.#packets).assembler.assemble(request, call);
+  get decryptData(): ((data: string) => string) | undefined {
+    const key = this.#options.privateKey;
+    return key ? (data) => decryptDataString(data, key) : undefined;
   }
 
   /** Validates a fill body without rendering (the typed error, or the normalised request); without a template every key's image data URLs count against the budget. */
@@ -291,9 +280,6 @@ export class Engine {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const packets = this.#packets;
-    this.#packets = undefined;
-    (await packets?.catch(() => undefined))?.docx.close();
     const pool = this.#pool;
     this.#pool = undefined;
     await (await pool?.catch(() => undefined))?.close();

@@ -1,7 +1,10 @@
 import type { PDFPage } from '@cantoo/pdf-lib';
-import type { InteractiveFieldSpec, PdfRect } from '../acroform/index.js';
-import type { Box, Content, FilledField, ResolvedStyle, VerticalAlignment } from '../fill/normalize/types.js';
-import type { FieldType, Rect, TemplateField } from '../template/index.js';
+import type { AcroFieldFacts, InteractiveFieldSpec } from '../acroform/index.js';
+import type { Content, FilledField, ResolvedStyle, VerticalAlignment } from './filled.js';
+import type { FieldType, TemplateField } from './model.js';
+import type { PdfRect, TopLeftRect } from '../geometry/index.js';
+
+export type { AcroFieldFacts };
 
 /** The request's defaults that shape how a value is drawn. */
 export interface FormatOptions {
@@ -28,7 +31,7 @@ export interface FormatInput {
   field: TemplateField;
   raw: unknown;
   /** The field's rect moved by `at`. */
-  box: Box;
+  box: TopLeftRect;
   at: Placement;
   style: ResolvedStyle;
   options: FormatOptions;
@@ -44,21 +47,12 @@ export interface InteractiveInput {
   name: string;
   common: WidgetCommon;
   /** A template rect of the field (moved like the value) → the widget's rect in the page's user space. */
-  at: (r: Rect) => PdfRect;
+  at: (r: TopLeftRect) => PdfRect;
   /** The request's checkbox character (undefined: viewers' usual drawn check mark). */
   checkboxCharacter?: string;
   checkboxSquare: boolean;
   /** Draws a mark exactly as flat output does, into a widget appearance of `width` × `height`. */
   paintMark: (target: PDFPage, width: number, height: number, char: string, square: boolean) => void;
-}
-
-/** What the importer knows of one widget of a fillable PDF's field. */
-export interface AcroFieldFacts {
-  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
-  multiline: boolean;
-  /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
-  comb: boolean;
-  maxLength?: number;
 }
 
 /**
@@ -85,7 +79,7 @@ export interface FieldTypeModule {
   /** The value for a fillable PDF's own field (acroFieldName); default the single value or ''. */
   ownFieldValue?(filled: FilledField): string | boolean;
   /** The boxes debug output outlines; default the rect and every rect the field holds. */
-  debugBoxes?(field: TemplateField): Rect[];
+  debugBoxes?(field: TemplateField): TopLeftRect[];
   /** Claims a widget of a fillable PDF (checked in the registry's import order): the field's type-specific properties. */
   importAcro?(facts: AcroFieldFacts): Partial<TemplateField> | undefined;
 }

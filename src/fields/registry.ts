@@ -1,4 +1,4 @@
-import type { FieldType, TemplateField } from '../template/index.js';
+import type { FieldType, TemplateField } from './model.js';
 import type { AcroFieldFacts, FieldTypeModule } from './contract.js';
 import { charList } from './types/char-list.js';
 import { checkbox } from './types/checkbox.js';

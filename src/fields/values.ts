@@ -1,5 +1,6 @@
-import type { Rect, TemplateField } from '../template/index.js';
-import type { Box, Content, ResolvedStyle } from '../fill/normalize/types.js';
+import type { TemplateField } from './model.js';
+import type { Content, ResolvedStyle } from './filled.js';
+import type { TopLeftRect } from '../geometry/index.js';
 import type { FormatOutcome, InteractiveInput, Placement } from './contract.js';
 import type { InteractiveFieldSpec } from '../acroform/index.js';
 
@@ -8,7 +9,7 @@ import type { InteractiveFieldSpec } from '../acroform/index.js';
 export const ok = (values: Record<string, string>, contents: Content[]): FormatOutcome => ({ ok: true, result: { values, contents } });
 export const fail = (message: string): FormatOutcome => ({ ok: false, message });
 
-export function place(r: Rect, p: Placement): Box {
+export function place(r: TopLeftRect, p: Placement): TopLeftRect {
   return { x: r.x + p.dx, y: r.y + p.dy, width: r.width, height: r.height };
 }
 
@@ -38,12 +39,12 @@ export function describe(v: unknown): string {
   return `${typeof v} ${JSON.stringify(v)}`;
 }
 
-export function text(box: Box, s: string, style: ResolvedStyle, multiline = false): Content {
+export function text(box: TopLeftRect, s: string, style: ResolvedStyle, multiline = false): Content {
   return { kind: 'text', box, text: s, style, multiline };
 }
 
 /** A string value drawn as one text: the shared format of the plain text types. */
-export function oneText(shown: string, box: Box, style: ResolvedStyle, multiline = false): FormatOutcome {
+export function oneText(shown: string, box: TopLeftRect, style: ResolvedStyle, multiline = false): FormatOutcome {
   return ok({ '': shown }, [text(box, shown, style, multiline)]);
 }
 
@@ -68,7 +69,7 @@ export function stringParts(raw: unknown, keys: readonly string[]): Record<strin
 }
 
 /** Complex types: each part in its own box when the template has parts, else the whole value in the field's box. */
-export function withParts(field: TemplateField, parts: Record<string, string>, whole: string, box: Box, at: Placement, style: ResolvedStyle, multiline: boolean): FormatOutcome {
+export function withParts(field: TemplateField, parts: Record<string, string>, whole: string, box: TopLeftRect, at: Placement, style: ResolvedStyle, multiline: boolean): FormatOutcome {
   if (!field.parts || Object.keys(field.parts).length === 0) return ok({ '': whole }, whole ? [text(box, whole, style, multiline)] : []);
   const values: Record<string, string> = {};
   const contents: Content[] = [];

@@ -1,5 +1,5 @@
 import { ValidationError, type FieldError } from '../errors/index.js';
-import type { EngineServices } from '../engine/index.js';
+import type { EngineServices } from '../services/index.js';
 import type { FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
 import { fieldsInUpdate, imagesOnly } from './interactive.js';

@@ -5,7 +5,7 @@ import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type E
 import { TextSetter } from '../text/index.js';
 import type { FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
-import type { LayoutCache } from './render/layout-cache.js';
+import type { LayoutCache } from './output/layout-cache.js';
 import { drawMark } from './render/marks.js';
 import type { Typesetter } from './render/text.js';
 

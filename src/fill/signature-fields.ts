@@ -1,7 +1,8 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { addSignatureFields } from '../acroform/index.js';
 import { PDF, userRect } from '../pdf/index.js';
-import type { Box, FillPlan } from './normalize/types.js';
+import type { FillPlan } from './normalize/types.js';
+import type { TopLeftRect } from '../geometry/index.js';
 import type { PageFrame } from './output/prepared-template.js';
 
 /**
@@ -15,7 +16,7 @@ export interface FillSignatureField {
   kind: 'signature' | 'initial';
   /** Template page (0-based); the field goes on the first output page made from it. */
   pageNum: number;
-  rect: Box;
+  rect: TopLeftRect;
 }
 
 /**

@@ -4,3 +4,4 @@ export { FontRegistry, type ResolvedFace, type CjkLanguage } from './registry.js
 export { MissingFontError, type EngineFace } from './engine-faces.js';
 export { RemoteFontCatalogue, parseMetadata, type RemoteCatalogueOptions } from './remote-catalogue.js';
 export { scriptBlocks, scriptFontFor } from './script-ranges.js';
+export { bundledFontsDir } from './paths.js';

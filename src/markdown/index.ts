@@ -4,7 +4,7 @@
  * shared TextSetter) → paginate → render (pdf-lib) → serialise (the kernel's
  * createPdf/savePdf).
  */
-import type { EngineServices } from '../engine/index.js';
+import type { EngineServices } from '../services/index.js';
 import { resolvePageLayout } from '../page/index.js';
 import { createPdf, savePdf } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';

@@ -2,12 +2,13 @@
  * Block model → flow boxes: text is measured and wrapped here (through the
  * shared TextSetter), lists and quotes become indentation and decorations.
  */
-import type { Span, TextSetter, TextStyle } from '../text/index.js';
+import type { Span, TextSetter } from '../text/index.js';
 import type { FlowBox, Line, LineBox, Marker, RunData } from './flow.js';
 import type { LoadedImage } from './images.js';
 import type { Block, Inline } from './model.js';
-import { DEFAULTS, HEADING_SCALE, PX, SPACING, weightOf, type BlockStyle } from './style.js';
+import { DEFAULTS, HEADING_SCALE, PX, SPACING, type BlockStyle } from './style.js';
 import { layoutTable } from './table.js';
+import { textStyle, toSpans, wrap } from './spans.js';
 
 export interface LayoutEnv {
   setter: TextSetter;
@@ -45,35 +46,6 @@ export class Flow {
     }
     this.boxes.push(box);
   }
-}
-
-export function textStyle(style: BlockStyle, bold: boolean, italic: boolean, code: boolean, size = style.fontSize): TextStyle {
-  return {
-    fontFamily: code ? style.codeFamily : style.fontFamily,
-    fontWeight: weightOf(bold, italic),
-    fontSize: code ? size * 0.9 : size,
-  };
-}
-
-/** Text inlines → spans; `bold` forces bold (headings, labels, table headers). */
-export function toSpans(inlines: Inline[], style: BlockStyle, size: number, bold = false): Span<RunData>[] {
-  const spans: Span<RunData>[] = [];
-  for (const inline of inlines) {
-    const text = inline.kind === 'text' ? inline.text : inline.alt;
-    if (text === '') continue;
-    const marks = inline.kind === 'text' ? inline.marks : { bold: false, italic: false, strike: false, code: false, link: inline.link };
-    const data: RunData = { color: marks.link !== undefined ? DEFAULTS.linkColor : style.color };
-    if (marks.link !== undefined) data.link = marks.link;
-    if (marks.strike) data.strike = true;
-    if (marks.code) data.code = true;
-    spans.push({ text, style: textStyle(style, bold || marks.bold, marks.italic, marks.code, size), data });
-  }
-  return spans;
-}
-
-export function wrap(setter: TextSetter, spans: Span<RunData>[], maxWidth: number): Line[] {
-  if (spans.length === 0) return [];
-  return setter.layout(spans, { maxWidth: Math.max(1, maxWidth), lineHeight: DEFAULTS.lineHeight });
 }
 
 export function lineBox(line: Line, x: number, bars: number[], extra: Partial<LineBox> = {}): LineBox {

@@ -4,7 +4,7 @@
  */
 import type { TextSetter, TextStyle } from '../text/index.js';
 import type { CellContent, Line, RowBox, TableGeometry } from './flow.js';
-import { toSpans, wrap } from './layout.js';
+import { toSpans, wrap } from './spans.js';
 import type { TableModel } from './model.js';
 import { DEFAULTS, SPACING, type BlockStyle } from './style.js';
 

@@ -11,7 +11,6 @@
  */
 import { CastpressError, InvalidPdfError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { decryptDataString, type KeyInput } from '../crypto/index.js';
-import type { Engine } from '../engine/index.js';
 import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
 import { mergePDFs, stripActiveContent } from '../pdf/index.js';
 import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
@@ -24,6 +23,7 @@ import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-
 import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
 import { checkFileCount, checkUploadBytes, PageBudget, type PacketLimits } from './limits.js';
 import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
+import type { PacketEngine } from './port.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
 export type SigningFieldWriter = (pdf: Uint8Array, fields: ReadonlyArray<PlannedField | MergedField>) => Promise<Uint8Array>;
@@ -64,7 +64,7 @@ function signatureFields(fields: ReadonlyArray<PlannedField | MergedField>): Fil
 const kernelMerge: PdfMerger = async (pdfs) => (await mergePDFs(pdfs)).pdf;
 
 export interface AssembleOptions {
-  /** RSA private key for an encrypted `data` string (the fill format). */
+  /** RSA private key for an encrypted `data` string (the fill format); default the engine's (`decryptData`). */
   privateKey?: KeyInput;
   /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
   docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
@@ -107,43 +107,12 @@ export interface AssembledPacket {
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
 
-/**
- * Assembles packets with one engine and keeps what can be reused between them: the text
- * tags of each template, read once (templates are immutable once handed to a store, which
- * returns the same object each time). Create one per engine; it holds no process or file.
- */
-export class PacketAssembler {
-  readonly #engine: Engine;
-  readonly #options: AssembleOptions;
-  readonly #templateScans = new WeakMap<Uint8Array, Promise<ScannedPdf>>();
-
-  constructor(engine: Engine, options: AssembleOptions = {}) {
-    this.#engine = engine;
-    this.#options = options;
-  }
-
-  assemble(body: unknown, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
-    return assembleWith(this.#engine, body, this.#options, (pdf, source) => this.#scanTemplate(pdf, source), call);
-  }
-
-  #scanTemplate(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
-    let scan = this.#templateScans.get(pdf);
-    if (!scan) {
-      scan = scanPdf(pdf, source);
-      this.#templateScans.set(pdf, scan);
-      // A failure names this packet's file: never hand it to the next packet.
-      scan.catch(() => this.#templateScans.delete(pdf));
-    }
-    return scan;
-  }
-}
-
 /** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
-export function assemblePacket(engine: Engine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+export function assemblePacket(engine: PacketEngine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
   return assembleWith(engine, body, options, scanPdf);
 }
 
-type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
+export type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<ScannedPdf>;
 
 interface BuildContext {
   options: AssembleOptions;
@@ -152,11 +121,14 @@ interface BuildContext {
   generated?: ReadonlyMap<number, Uint8Array>;
 }
 
-async function assembleWith(engine: Engine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
+/** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
+export async function assembleWith(engine: PacketEngine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
   const key = options.privateKey;
   const limits: PacketLimits = { ...engine.limits, ...options.limits };
   checkFileCount(body, limits);
-  const request = parsePacketRequest(body, key ? { decrypt: (s) => decryptDataString(s, key) } : {});
+  // The options' key, else the engine's (as engine.fill decrypts a fill's `data`).
+  const decrypt = key ? (s: string) => decryptDataString(s, key) : engine.decryptData;
+  const request = parsePacketRequest(body, decrypt ? { decrypt } : {});
   checkUploadBytes(request, limits);
   const context: BuildContext = { options, scanTemplate, pages: new PageBudget(limits), ...(call.generated ? { generated: call.generated } : {}) };
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
@@ -226,7 +198,7 @@ function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
-async function buildFile(engine: Engine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
+async function buildFile(engine: PacketEngine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
   const { options, scanTemplate } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
@@ -354,7 +326,7 @@ function asFillField(f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & 
 }
 
 async function fillInto(
-  engine: Engine,
+  engine: PacketEngine,
   template: TemplateInput | Template,
   payload: Payload | undefined,
   title: string | undefined,

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
-import type { Engine } from '../engine/index.js';
+import type { PacketEngine } from './port.js';
 import { appendPages, finishDocument } from '../pdf/index.js';
 import { sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
 
@@ -85,7 +85,7 @@ export interface CompleteOptions {
  * Appends the certificate of completion and seals the document: two updates after the
  * signed bytes, the seal last, so validators report the whole document signed.
  */
-export async function completeDocument(engine: Engine, signed: Uint8Array, options: CompleteOptions): Promise<Uint8Array> {
+export async function completeDocument(engine: Pick<PacketEngine, 'generate'>, signed: Uint8Array, options: CompleteOptions): Promise<Uint8Array> {
   const certificate = await engine.generate(certificateRequest(options.certificate));
   return finishDocument(signed, [
     // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.

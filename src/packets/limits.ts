@@ -5,7 +5,7 @@
  * property) before the work it would cost, or as soon as the count is known.
  */
 import { PayloadTooLargeError } from '../errors/index.js';
-import type { Limits } from '../engine/index.js';
+import type { Limits } from '../services/index.js';
 import { formatPath, isPlainObject } from '../schema/index.js';
 import type { PacketRequest } from './request.js';
 

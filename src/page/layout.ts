@@ -1,5 +1,6 @@
 import type { PageOptions } from '../schema/index.js';
-import { lengthToPoints, marginShorthandToPoints, type Box } from './units.js';
+import type { Insets } from '../geometry/index.js';
+import { lengthToPoints, marginShorthandToPoints } from './units.js';
 
 export type PageCountPosition = NonNullable<PageOptions['pageCount']>;
 
@@ -7,7 +8,7 @@ export interface PageLayout {
   /** Points. */
   width: number;
   height: number;
-  margin: Box;
+  margin: Insets;
   pageCount?: PageCountPosition;
 }
 

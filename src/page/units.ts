@@ -1,3 +1,4 @@
+import type { Insets } from '../geometry/index.js';
 import type { LengthUnit } from '../schema/index.js';
 
 /** CSS absolute units in PDF points (1pt = 1/72in, 1px = 1/96in). em and rem use the CSS initial font size, 16px. */
@@ -19,15 +20,8 @@ export function lengthToPoints(length: string): number {
   return Number(m[1]) * POINTS_PER_UNIT[m[2] as LengthUnit];
 }
 
-export interface Box {
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-}
-
-/** CSS shorthand order: 1 value = all, 2 = vertical horizontal, 3 = top horizontal bottom, 4 = top right bottom left. */
-export function marginShorthandToPoints(shorthand: string): Box {
+/** CSS shorthand order (Insets: src/geometry): 1 value = all, 2 = vertical horizontal, 3 = top horizontal bottom, 4 = top right bottom left. */
+export function marginShorthandToPoints(shorthand: string): Insets {
   const v = shorthand.trim().split(/\s+/).map(lengthToPoints);
   const [top, right = top, bottom = top, left = right] = v;
   return { top, right, bottom, left };

@@ -5,6 +5,7 @@ import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
+import type { DocxConverterOptions } from '../packets/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -20,7 +21,8 @@ export interface StartOptions {
   noAuth?: boolean;
   publicUrl?: string;
   logger?: ServerOptions['logger'];
-  engine?: Omit<EngineOptions, 'templates'>;
+  /** `docx`: the packets' LibreOffice converter (src/packets/README.md); set, packets are assembled in-process. */
+  engine?: Omit<EngineOptions, 'templates'> & { docx?: DocxConverterOptions };
   /** Close gracefully on SIGINT/SIGTERM (the CLI sets it; embedding code usually handles signals itself). */
   handleSignals?: boolean;
   /** Longest wait for in-flight requests on shutdown before giving up. */
@@ -71,7 +73,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw new Error('No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key');
   }
   const resolver = options.engine?.resolver ?? (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
-  const engine = createEngine({ ...options.engine, resolver, templates: options.templates });
+  // `docx` is the packets' (their assembler owns the converter), not the engine's.
+  const { docx, ...engineOptions } = options.engine ?? {};
+  const engine = createEngine({ ...engineOptions, resolver, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
   const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
   // Made on first use, once the server's own address (the base of signing and download links) is known.
@@ -79,7 +83,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const packets =
     options.packets === false
       ? undefined
-      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1', ...(renderPool ? { threads: renderPool } : {}) }));
+      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), ...(docx ? { docx } : {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1', ...(renderPool ? { threads: renderPool } : {}) }));
   const app = await buildApp({
     packets,
     signingFrameAncestors: options.signingFrameAncestors,

@@ -28,8 +28,8 @@ import {
   type RGB,
 } from '@cantoo/pdf-lib';
 import { ValidationError } from '../errors/index.js';
-import { bundledFontsDir } from '../fonts/paths.js';
-import { FontRegistry } from '../fonts/index.js';
+import { bundledFontsDir, FontRegistry } from '../fonts/index.js';
+import type { DisplayRect, TopLeftRect } from '../geometry/index.js';
 import { embedPrepared, placeImage, prepareImage } from '../images/index.js';
 import { displayMatrix, frameOf, type PageFrame } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
@@ -59,13 +59,6 @@ export interface AppearanceWriterOptions {
   fonts?: FontRegistry;
 }
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 function colorOf(hex: string | undefined, fallback: RGB): RGB {
   if (!hex) return fallback;
   const n = Number.parseInt(hex.slice(1), 16);
@@ -73,7 +66,7 @@ function colorOf(hex: string | undefined, fallback: RGB): RGB {
 }
 
 /** The rect (top-left origin, as displayed) in display space (bottom-left origin). */
-function displayBox(frame: PageFrame, rect: Box): Box {
+function displayBox(frame: PageFrame, rect: TopLeftRect): DisplayRect {
   return { x: rect.x, y: frame.height - rect.y - rect.height, width: rect.width, height: rect.height };
 }
 
@@ -82,7 +75,7 @@ function strokesOf(mark: ParsedMark & { input: { type: 'drawn' } }): StrokePoint
 }
 
 /** Vector strokes fitted into the box, keeping their proportions, smoothed through the midpoints. */
-function strokeOperators(strokes: StrokePoint[][], box: Box, color: RGB): PDFOperator[] {
+function strokeOperators(strokes: StrokePoint[][], box: DisplayRect, color: RGB): PDFOperator[] {
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
@@ -184,7 +177,7 @@ export class AppearanceWriter {
     });
   }
 
-  #draw(doc: PDFDocument, page: PDFPage, setter: TextSetter, mark: ParsedMark, box: Box, image: Awaited<ReturnType<typeof prepareImage>>): void {
+  #draw(doc: PDFDocument, page: PDFPage, setter: TextSetter, mark: ParsedMark, box: DisplayRect, image: Awaited<ReturnType<typeof prepareImage>>): void {
     const input = mark.input;
     switch (input.type) {
       case 'drawn':

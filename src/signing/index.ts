@@ -18,6 +18,6 @@ export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainR
 export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
 export type { AppearanceWriterOptions } from './appearance.js';
 export { LIMITS as MARK_LIMITS } from './marks.js';
-export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup, Rect as MarkRect } from './marks.js';
+export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup } from './marks.js';
 export { formatSignatureDate } from './date-format.js';
 export type { SignatureDateOptions } from './date-format.js';

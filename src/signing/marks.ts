@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
 import { cleanTypedText } from '../format/index.js';
+import type { TopLeftRect } from '../geometry/index.js';
 import { formatPath, parseWith } from '../schema/index.js';
 
 /** A point of a stroke in the drawing's own units (signature_pad: CSS pixels, y down). */
@@ -31,18 +32,11 @@ export type MarkInput =
   /** Plain text (Noto Sans): a full name, an email, a formatted date. */
   | { type: 'text'; text: string; color?: string };
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 export interface SignatureMark {
   /** Page index, 0 for the first page. */
   page: number;
   /** In points, from the top-left corner of the page as displayed (crop box, /Rotate applied). */
-  rect: Rect;
+  rect: TopLeftRect;
   /** `initials` only changes how the mark is described in errors; both are drawn alike. */
   role?: 'signature' | 'initials' | 'field';
   input: MarkInput;

@@ -1,5 +1,5 @@
 export { FIELD_TYPES, templateSchema } from './model.js';
-export type { FieldType, Rect, Template, TemplateField, TemplateInput, TemplateStyle } from './model.js';
+export type { FieldType, Template, TemplateField, TemplateInput, TemplateStyle } from './model.js';
 export { parseTemplate } from './validate.js';
 export { DirectoryTemplateStore, MemoryTemplateStore, WORKING_VERSION, LATEST_PUBLISHED } from './store.js';
 export type { TemplateStore } from './store.js';

@@ -1,4 +1,4 @@
-import { formatPhone, isSupportedPhoneRegion } from '../../fill/normalize/format-phone.js';
+import { formatPhone, isSupportedPhoneRegion } from '../../format/index.js';
 import type { FieldTypeModule } from '../contract.js';
 import { describe, fail, isPlainObject, ok, oneText, textWidget } from '../values.js';
 

@@ -1,5 +1,5 @@
 import type { FieldTypeModule } from '../contract.js';
-import type { FilledField } from '../../fill/normalize/types.js';
+import type { FilledField } from '../filled.js';
 import { describe, fail, ok, place } from '../values.js';
 
 /** The option a filled radio group chose, as its export value ('' when none). */

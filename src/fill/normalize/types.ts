@@ -1,66 +1,8 @@
-import type { FontWeight } from '../../fonts/index.js';
-import type { TemplateField } from '../../template/index.js';
-import type { PreparedImage } from '../../images/index.js';
+import type { FilledField } from '../../fields/index.js';
 
-export type Alignment = 'left' | 'center' | 'right';
-export type VerticalAlignment = 'top' | 'middle' | 'bottom';
-
-/** Every styling property decided: the result of the five precedence levels. */
-export interface ResolvedStyle {
-  fontFamily: string;
-  fontWeight: FontWeight;
-  fontSize: number;
-  /** `#RRGGBB`. */
-  textColor: string;
-  alignment: Alignment;
-  verticalAlignment: VerticalAlignment;
-}
-
-/** Points, origin at the top-left corner of the page as displayed (the template's coordinates). */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** An image ready to embed (PDF streams, shared by every fill that shows it). */
-export type { PreparedImage };
-
-/** One thing to draw, in template coordinates. */
-export type Content =
-  | { kind: 'text'; box: Box; text: string; style: ResolvedStyle; multiline: boolean }
-  /** charList: one character centred in each of `cells` equal boxes. */
-  | { kind: 'cells'; box: Box; chars: string[]; cells: number; style: ResolvedStyle }
-  /** textWrap: paragraphs flow through the line boxes, each paragraph starting a new box. */
-  | { kind: 'lines'; boxes: Box[]; paragraphs: string[]; style: ResolvedStyle }
-  /** checkbox: a character filling the box (or a square centred in it). */
-  | { kind: 'mark'; box: Box; char: string; square: boolean; style: ResolvedStyle }
-  /** radioGroup: a filled dot in the chosen option's box. */
-  | { kind: 'dot'; box: Box; style: ResolvedStyle }
-  /** imageFile: `image` is filled in by the image loader; null leaves the field empty. */
-  | { kind: 'image'; box: Box; source: string; image?: PreparedImage | null };
-
-/**
- * A field with its value decided for one output page: what to draw, and the
- * same information in the shape an AcroForm writer needs (strings per part).
- */
-export interface FilledField {
-  field: TemplateField;
-  /** Where the value came from in the request, e.g. `data.name`, `data[1].items[3]`. */
-  property: string;
-  style: ResolvedStyle;
-  /** Interactive output: value object's readOnly ?? request.defaultReadOnly ?? template field readOnly. */
-  readOnly: boolean;
-  /**
-   * The formatted value per part: `''` for single-box fields, part names for
-   * fullName/usAddress, the option id for radioGroup, `'checked'` for a checkbox.
-   */
-  values: Record<string, string>;
-  /** Row offset applied (overflow columns): the box the value went to. */
-  box: Box;
-  contents: Content[];
-}
+// What a field's value becomes (contents, resolved style, boxes) is the field vocabulary of
+// src/fields (#30): the field types below fill produce it. Fill's own stage types follow.
+export type { Alignment, VerticalAlignment, ResolvedStyle, PreparedImage, Content, FilledField } from '../../fields/index.js';
 
 export interface PlannedPage {
   /** 0-based page of the template PDF. */

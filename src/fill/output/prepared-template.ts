@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
 import { frameOf, openForUpdate } from '../../pdf/index.js';
-import { LayoutCache } from '../render/layout-cache.js';
+import { LayoutCache } from './layout-cache.js';
 
 import type { PageFrame } from '../../pdf/index.js';
 

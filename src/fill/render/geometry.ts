@@ -1,20 +1,14 @@
 import { rgb, type RGB } from '@cantoo/pdf-lib';
 import { turnMatrix, type Matrix, type PageFrame } from '../../pdf/index.js';
-import type { Box } from '../normalize/types.js';
+import type { DisplayRect, TopLeftRect } from '../../geometry/index.js';
 
 export { displayMatrix } from '../../pdf/index.js';
 
-/** A box in display space with a bottom-left origin: what the drawing code works in. */
-export interface DrawBox {
-  x: number;
-  /** Bottom edge. */
-  y: number;
-  width: number;
-  height: number;
-}
+/** The drawing code works in display space with a bottom-left origin (DisplayRect, src/geometry). */
+export type { DisplayRect };
 
 /** Template boxes are measured from the top-left of the page as displayed. */
-export function toDrawBox(box: Box, frame: PageFrame): DrawBox {
+export function toDrawBox(box: TopLeftRect, frame: PageFrame): DisplayRect {
   return { x: box.x, y: frame.height - box.y - box.height, width: box.width, height: box.height };
 }
 
@@ -23,7 +17,7 @@ export function toDrawBox(box: Box, frame: PageFrame): DrawBox {
  * to draw in (at the origin, width and height swapped at 90/270) and the matrix
  * that turns it onto `box`.
  */
-export function turnBox(box: DrawBox, rotation: 90 | 180 | 270): { box: DrawBox; matrix: Matrix } {
+export function turnBox(box: DisplayRect, rotation: 90 | 180 | 270): { box: DisplayRect; matrix: Matrix } {
   const turned = rotation === 90 || rotation === 270;
   return { box: { x: 0, y: 0, width: turned ? box.height : box.width, height: turned ? box.width : box.height }, matrix: turnMatrix(rotation, box) };
 }

@@ -1,6 +1,6 @@
 import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
 import { embedPrepared, placeImage, type EmbeddedImage, type PreparedImage } from '../../images/index.js';
-import type { DrawBox } from './geometry.js';
+import type { DisplayRect } from './geometry.js';
 
 /** Adds each prepared image once per output document. */
 export class ImageEmbedder {
@@ -22,7 +22,7 @@ export class ImageEmbedder {
 }
 
 /** Fitted inside the box keeping its aspect ratio, centred. */
-export function drawImage(page: PDFPage, embedder: ImageEmbedder, box: DrawBox, image: PreparedImage): void {
+export function drawImage(page: PDFPage, embedder: ImageEmbedder, box: DisplayRect, image: PreparedImage): void {
   const embedded = embedder.embed(image);
   const ratio = image.widthPx / image.heightPx;
   const width = Math.min(box.width, box.height * ratio);

@@ -1,4 +1,4 @@
-import type { EngineServices } from '../../engine/index.js';
+import type { EngineServices } from '../../services/index.js';
 import type { TemplateField } from '../../template/index.js';
 import { TextSetter } from '../../text/index.js';
 import type { FilledField, FillPlan, PlannedPage } from '../normalize/types.js';
@@ -7,7 +7,7 @@ import type { PreparedTemplate } from '../output/prepared-template.js';
 import type { PDFDict, PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
 import { drawWidgetLooks, widgetField, type AppearanceChecks } from '../../acroform/index.js';
 import { ImageEmbedder } from './image.js';
-import type { LayoutCache } from './layout-cache.js';
+import type { LayoutCache } from '../output/layout-cache.js';
 import { pageDraws, renderPage, type BoxOptions } from './page.js';
 
 export interface RenderOptions extends BoxOptions {

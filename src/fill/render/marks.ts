@@ -1,7 +1,7 @@
 import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import type { Typesetter } from './text.js';
 import type { ResolvedStyle } from '../normalize/types.js';
-import { colorOf, type DrawBox } from './geometry.js';
+import { colorOf, type DisplayRect } from './geometry.js';
 
 /** Font size of the mark as a share of its box's height: a capital then fills about two thirds of it. */
 const MARK_SIZE = 0.9;
@@ -13,7 +13,7 @@ const CAP_HEIGHT = 0.7;
  * largest square centred in the box. Otherwise the mark is stretched to the
  * box's proportions, as if the square mark were scaled to fill it.
  */
-export function drawMark(page: PDFPage, t: Typesetter, box: DrawBox, char: string, square: boolean, style: ResolvedStyle): void {
+export function drawMark(page: PDFPage, t: Typesetter, box: DisplayRect, char: string, square: boolean, style: ResolvedStyle): void {
   const side = Math.min(box.width, box.height);
   const target = square ? { x: box.x + (box.width - side) / 2, y: box.y + (box.height - side) / 2, width: side, height: side } : box;
   const height = square ? side : box.height;
@@ -37,7 +37,7 @@ export function drawMark(page: PDFPage, t: Typesetter, box: DrawBox, char: strin
 }
 
 /** The chosen option of a radio group: a filled dot centred in the option's box. */
-export function drawDot(page: PDFPage, box: DrawBox, style: ResolvedStyle): void {
+export function drawDot(page: PDFPage, box: DisplayRect, style: ResolvedStyle): void {
   const r = Math.min(box.width, box.height) * 0.3;
   page.drawCircle({ x: box.x + box.width / 2, y: box.y + box.height / 2, size: r, color: colorOf(style.textColor) });
 }

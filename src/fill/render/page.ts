@@ -3,7 +3,7 @@ import type { TemplateField } from '../../template/index.js';
 import type { PlannedPage } from '../normalize/types.js';
 import type { PageFrame } from '../output/prepared-template.js';
 import { fieldRects, strokeBoxes } from './debug.js';
-import { colorOf, displayMatrix, toDrawBox, turnBox, type DrawBox } from './geometry.js';
+import { colorOf, displayMatrix, toDrawBox, turnBox, type DisplayRect } from './geometry.js';
 import { drawImage, type ImageEmbedder } from './image.js';
 import { drawDot, drawMark } from './marks.js';
 import { drawBlock, drawCells, drawLineBoxes, drawSingleLine, type Typesetter } from './text.js';
@@ -34,7 +34,7 @@ export function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage
   for (const filled of planned.fields) {
     const rotation = filled.field.rotation ?? 0;
     /** Draws in `box`; a turned field (a fillable PDF's widget with /MK /R) upright in the turned box, turned onto it. */
-    const inBox = (box: DrawBox, draw: (box: DrawBox) => void): void => {
+    const inBox = (box: DisplayRect, draw: (box: DisplayRect) => void): void => {
       if (rotation === 0) return draw(box);
       const turned = turnBox(box, rotation);
       page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...turned.matrix));

@@ -1,9 +1,9 @@
 import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle, type PDFPage } from '@cantoo/pdf-lib';
 import { combFirstCell, widestWord } from '../../acroform/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
-import type { LayoutCache } from './layout-cache.js';
+import type { LayoutCache } from '../output/layout-cache.js';
 import type { ResolvedStyle } from '../normalize/types.js';
-import { colorOf, type DrawBox } from './geometry.js';
+import { colorOf, type DisplayRect } from './geometry.js';
 
 /** Text that does not fit is drawn smaller, down to this size, rather than past its box. */
 export const MIN_FONT_SIZE = 4;
@@ -19,11 +19,11 @@ function layout(t: Typesetter, text: string, style: TextStyle, maxWidth?: number
   return t.layouts.get(text, style, maxWidth, () => t.setter.layout([{ text, style }], maxWidth === undefined ? {} : { maxWidth }));
 }
 
-function padX(box: DrawBox): number {
+function padX(box: DisplayRect): number {
   return Math.min(2, box.width / 10);
 }
 
-function padY(box: DrawBox): number {
+function padY(box: DisplayRect): number {
   return Math.min(1, box.height / 10);
 }
 
@@ -31,14 +31,14 @@ function textStyle(style: ResolvedStyle, fontSize = style.fontSize): TextStyle {
   return { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize };
 }
 
-function alignedX(box: DrawBox, width: number, alignment: ResolvedStyle['alignment']): number {
+function alignedX(box: DisplayRect, width: number, alignment: ResolvedStyle['alignment']): number {
   const p = padX(box);
   if (alignment === 'center') return box.x + (box.width - width) / 2;
   if (alignment === 'right') return box.x + box.width - p - width;
   return box.x + p;
 }
 
-function baselineFor(box: DrawBox, ascent: number, descent: number, v: ResolvedStyle['verticalAlignment']): number {
+function baselineFor(box: DisplayRect, ascent: number, descent: number, v: ResolvedStyle['verticalAlignment']): number {
   const p = padY(box);
   if (v === 'top') return box.y + box.height - p - ascent;
   if (v === 'bottom') return box.y + p + descent;
@@ -68,7 +68,7 @@ function cut(text: string, max: number): string {
  * MIN_FONT_SIZE), placed by alignment and vertical alignment; what still
  * overflows is clipped at the box's sides, not drawn over its neighbours.
  */
-export function drawSingleLine(page: PDFPage, t: Typesetter, box: DrawBox, text: string, style: ResolvedStyle): void {
+export function drawSingleLine(page: PDFPage, t: Typesetter, box: DisplayRect, text: string, style: ResolvedStyle): void {
   const flat = cut(text.replace(/\r?\n/g, ' '), visibleChars(box.width, MIN_FONT_SIZE));
   if (flat.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
@@ -92,7 +92,7 @@ export function drawSingleLine(page: PDFPage, t: Typesetter, box: DrawBox, text:
  * MIN_FONT_SIZE). Lines that still do not fit are left out rather than drawn
  * below the box (the first line always shows).
  */
-export function drawBlock(page: PDFPage, t: Typesetter, box: DrawBox, value: string, style: ResolvedStyle): void {
+export function drawBlock(page: PDFPage, t: Typesetter, box: DisplayRect, value: string, style: ResolvedStyle): void {
   const text = cut(value, visibleChars(box.width, box.height));
   if (text.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
@@ -132,7 +132,7 @@ function totalHeight(lines: Array<{ height: number }>): number {
  * A value shorter than the cells starts in the cell Acrobat starts a comb
  * field's value in (combFirstCell, the rule interactive output uses).
  */
-export function drawCells(page: PDFPage, t: Typesetter, box: DrawBox, chars: string[], cells: number, style: ResolvedStyle): void {
+export function drawCells(page: PDFPage, t: Typesetter, box: DisplayRect, chars: string[], cells: number, style: ResolvedStyle): void {
   const cw = box.width / Math.max(1, cells);
   const first = combFirstCell(cells, chars.length, style.alignment);
   chars.forEach((ch, i) => {
@@ -146,7 +146,7 @@ export function drawCells(page: PDFPage, t: Typesetter, box: DrawBox, chars: str
  * its box continues in the following boxes. Text left when the boxes run out
  * joins the last box, which then shrinks to fit.
  */
-export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DrawBox[], paragraphs: string[], style: ResolvedStyle): void {
+export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DisplayRect[], paragraphs: string[], style: ResolvedStyle): void {
   const texts: string[] = [];
   // Once the boxes run out: the last box's text, in pieces joined by one space. Each piece is added as
   // `${text} ${piece}`.trim() would add it, without copying the text so far at every piece (that was

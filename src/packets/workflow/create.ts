@@ -7,7 +7,11 @@ import { OutboxDispatcher } from '../events/dispatcher.js';
 import { folderMailer, type Mailer } from '../events/mail.js';
 import { postWebhook, type WebhookPolicy } from '../events/webhook.js';
 import type { OutboxKind } from '../store/index.js';
+import { AppearanceWriter } from '../../signing/index.js';
+import { createPacketAssembler } from '../assembler.js';
+import type { DocxConverterOptions } from '../docx.js';
 import { PacketService, type PacketServiceOptions } from './service.js';
+import { inProcessWork } from './work.js';
 
 export interface PacketWorkflowOptions extends Omit<PacketServiceOptions, 'onEvents' | 'webhook'> {
   /** Where emails go: an SMTP mailer (`smtpMailer`), or by default `.eml` files in `mailDir`. */
@@ -22,12 +26,14 @@ export interface PacketWorkflowOptions extends Omit<PacketServiceOptions, 'onEve
   /** Start delivering at once (default true); false for tests that call `dispatcher.drain()`. */
   deliver?: boolean;
   onDeliveryError?: (event: { id: string; kind: OutboxKind; attempts: number; error: string; final: boolean }) => void;
+  /** DOCX uploads' LibreOffice converter (concurrency, deadline, memory limit, sandbox: src/packets/README.md), when assembly runs in-process. */
+  docx?: DocxConverterOptions;
 }
 
 export interface PacketWorkflow {
   service: PacketService;
   dispatcher: OutboxDispatcher;
-  /** Stops delivering (the store and engine stay the caller's). */
+  /** Stops delivering and ends the workflow's DOCX converter (the store and engine stay the caller's). */
   close(): Promise<void>;
 }
 
@@ -35,7 +41,10 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
   const mailer = options.mailer ?? folderMailer(options.mailDir ?? 'castpress-data/mail');
   const webhook = options.webhook ?? {};
   let dispatcher: OutboxDispatcher | undefined;
-  const service = new PacketService({ ...options, webhook: { url: webhook.url, token: webhook.token }, onEvents: () => dispatcher?.poke() });
+  // In-process work assembles with an assembler the workflow owns (its LibreOffice converter), closed with it.
+  const assembler = options.work ? undefined : createPacketAssembler(options.engine, options.docx ? { docx: options.docx } : {});
+  const work = options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), assembler);
+  const service = new PacketService({ ...options, work, webhook: { url: webhook.url, token: webhook.token }, onEvents: () => dispatcher?.poke() });
   dispatcher = new OutboxDispatcher({
     store: options.store,
     retry: options.retry,
@@ -60,6 +69,7 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
     async close() {
       await dispatcher!.close();
       await mailer.close?.();
+      assembler?.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Engine } from '../../engine/index.js';
 import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assemble.js';
+import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
 import type { CompletionCertificate } from '../complete.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
@@ -25,10 +26,15 @@ export interface PacketWork {
   complete(docs: CompleteDocs, certificate: Omit<CompletionCertificate, 'documents'>): Promise<Uint8Array[]>;
 }
 
-/** The steps on the calling thread, with the caller's engine, identity and appearance writer. */
-export function inProcessWork(engine: Engine, identity: SigningIdentity, writer: AppearanceWriter): PacketWork {
+/**
+ * The steps on the calling thread, with the caller's engine, identity and appearance writer.
+ * `assembler`: the caller's (createPacketWorkflow passes the one it owns and closes); without
+ * it one is made on first use with default DOCX options, and its converter is never closed.
+ */
+export function inProcessWork(engine: Engine, identity: SigningIdentity, writer: AppearanceWriter, assembler?: PacketAssembler): PacketWork {
+  let own = assembler;
   return {
-    assemble: (body) => engine.assemblePacket(body),
+    assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
     sign: (docs, signer, inputs) => signDocuments(docs, signer, inputs, writer),
     complete: (docs, certificate) => completeDocuments(engine, identity, docs, certificate),
   };

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Engine } from '../../engine/index.js';
-import { createPacketWorkflow, openPostgresStore, openSqliteStore, smtpMailer, type PacketStore } from '../../packets/index.js';
+import { createPacketWorkflow, openPostgresStore, openSqliteStore, smtpMailer, type DocxConverterOptions, type PacketStore } from '../../packets/index.js';
 import { createSigningIdentity } from '../../signing/index.js';
 import type { PacketBackend } from './backend.js';
 import { threadPacketWork } from '../packet-work.js';
@@ -27,6 +27,8 @@ export interface PacketDataOptions {
   /** Test hook: start the dispatcher (default true). */
   deliver?: boolean;
   pollMs?: number;
+  /** DOCX uploads' converter when packets are assembled in-process (startServer passes `engine.docx`). */
+  docx?: DocxConverterOptions;
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -64,6 +66,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     clock: options.clock,
     deliver: options.deliver,
     pollMs: options.pollMs,
+    ...(options.docx ? { docx: options.docx } : {}),
   });
   return {
     service: workflow.service,

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../errors/index.js';
-import { bundledFontsDir } from '../../fonts/paths.js';
+import { bundledFontsDir } from '../../fonts/index.js';
 
 /** Where the page loads them from (the client script names these). */
 export const ASSET_BASE = '/sign/assets';

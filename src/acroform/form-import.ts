@@ -1,41 +1,61 @@
-import { createHash } from 'node:crypto';
+/**
+ * Reading a fillable PDF's AcroForm for import as a template: one entry per widget with its
+ * rect (points from the top-left corner of the page as shown), name, flags, style and radio
+ * options. Which field type an entry becomes is not decided here: the caller's `classify`
+ * (src/fields' registry) decides, so the writers' floor never imports the field types.
+ */
 import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
-import { frameOf, loadPdf, toDisplay, PDF } from '../pdf/index.js';
-import type { TemplateField, TemplateInput, TemplateStyle } from '../template/index.js';
-import { importedType, type AcroFieldFacts } from '../fields/index.js';
+import type { TopLeftRect } from '../geometry/index.js';
+import { frameOf, toDisplay, PDF } from '../pdf/index.js';
 import { defaultAppearanceOf } from './da.js';
 import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
 
-export interface TemplateFromPdfOptions {
-  /** Template id; default `pdf-` + the first 16 hex digits of the file's SHA-256. */
-  eid?: string;
-  title?: string;
-  /** Name of the input in errors. Default `pdf`. */
-  property?: string;
+/** What the importer knows of one widget of a fillable PDF's field. */
+export interface AcroFieldFacts {
+  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
+  multiline: boolean;
+  /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
+  comb: boolean;
+  maxLength?: number;
 }
+
+/** A field type's answer for one widget: its type and type-specific properties; undefined leaves the widget out. */
+export type AcroClassifier<T extends string, P extends object> = (facts: AcroFieldFacts) => { type: T; props: P } | undefined;
+
+/** The style a widget's /DA gives (only what differs from a template's defaults). */
+export interface ImportedStyle {
+  fontSize?: number;
+  textColor?: string;
+  alignment?: 'center' | 'right';
+}
+
+/** One template field's worth of a form: the classifier's type and properties over what the form says. */
+export type ImportedFormField<T extends string, P extends object> = {
+  id: string;
+  type: T;
+  pageNum: number;
+  rect: TopLeftRect;
+  alias: string;
+  acroFieldName: string;
+  readOnly?: boolean;
+  options?: Array<{ id: string; rect: TopLeftRect; exportValue: string }>;
+  rotation?: 0 | 90 | 180 | 270;
+  style?: ImportedStyle;
+  maxLength?: number;
+} & P;
 
 const FONT_SIZE_MIN = 5;
 const FONT_SIZE_MAX = 30;
 
 /**
- * Turns a fillable PDF's AcroForm into a template: one template field per
- * widget (a field shown on two pages gives two template fields sharing the
- * alias, so one value fills both), alias = the fully qualified field name.
- * Push buttons, signatures and widgets on no page are left out.
+ * The fields of an already loaded document, one per widget (a field shown on two pages gives
+ * two entries sharing the alias, so one value fills both), alias = the fully qualified field
+ * name. Push buttons, signatures, widgets on no page and what `classify` declines are left out.
  */
-export async function templateFromPdf(bytes: Uint8Array, options: TemplateFromPdfOptions = {}): Promise<TemplateInput> {
-  const doc = await loadPdf(bytes, options.property ?? 'pdf');
-  const fields = templateFieldsOf(doc);
-  const eid = options.eid ?? `pdf-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
-  const title = options.title ?? doc.getTitle();
-  return { eid, ...(title ? { title } : {}), pdf: bytes, fields };
-}
-
-/** The template fields of an already loaded document (the fill engine may hold one). */
-export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
+export function formFieldsOf<T extends string, P extends object>(doc: PDFDocument, classify: AcroClassifier<T, P>): Array<ImportedFormField<T, P>> {
   const pages = doc.getPages().map((p) => frameOf(p.getCropBox(), p.getRotation().angle));
   const rotations = doc.getPages().map((p) => p.getRotation().angle);
-  const out: TemplateField[] = [];
+  const out: Array<ImportedFormField<T, P>> = [];
   const ids = new Set<string>();
   const uniqueId = (base: string): string => {
     let id = base;
@@ -61,7 +81,7 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
     const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
     switch (node.kind) {
       case 'radio': {
-        const imported = importedType({ kind: 'radio', multiline: false, comb: false });
+        const imported = classify({ kind: 'radio', multiline: false, comb: false });
         if (!imported) break;
         // Radio groups split across pages are rare; one template field per page keeps each on its own page.
         const byPage = groupBy(widgets, (w) => w.pageIndex);
@@ -95,10 +115,10 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
           ...(maxLen !== undefined ? { maxLength: maxLen } : {}),
         };
         // Which type the field becomes is the field types' decision (src/fields, import order).
-        const imported = importedType(facts);
+        const imported = classify(facts);
         if (!imported) break;
         for (const w of widgets) {
-          const field: TemplateField = { id: uniqueId(node.name), type: imported.type, pageNum: w.pageIndex, rect: toTopLeft(w), ...base, ...imported.props };
+          const field: ImportedFormField<T, P> = { id: uniqueId(node.name), type: imported.type, pageNum: w.pageIndex, rect: toTopLeft(w), ...base, ...imported.props };
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
           if (node.kind !== 'checkbox') {
@@ -117,9 +137,9 @@ export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
   return out;
 }
 
-function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): TemplateStyle | undefined {
+function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): ImportedStyle | undefined {
   const da = defaultAppearanceOf(doc, node.dict, w.dict);
-  const style: TemplateStyle = {};
+  const style: ImportedStyle = {};
   if (da.fontSize !== undefined && da.fontSize > 0) {
     style.fontSize = Math.min(FONT_SIZE_MAX, Math.max(FONT_SIZE_MIN, Math.round(da.fontSize)));
   }
