@@ -1,6 +1,6 @@
 /** The drawing pad (pointer events give the strokes the service takes) and its typed alternative. */
 import type { StrokePoint } from './contract.js';
-import { $ } from './ui.js';
+import { $ } from './dom.js';
 
 export interface Pad {
   canvas: HTMLCanvasElement;

@@ -2,22 +2,16 @@
 import type { PageEvent, SigningPageConfig } from './contract.js';
 import type { Pad } from './pad.js';
 
+// Elements by id live in dom.ts (pad.ts needs them too; importing them from here would be a cycle).
+import { $ } from './dom.js';
+export { $, maybe$ } from './dom.js';
+
 /** One page's state: its settings (`cfg`, updated when the signer changes their details), the pad, the outcome. */
 export interface Client {
   cfg: SigningPageConfig;
   pad: Pad;
   /** A submission is under way or succeeded: later clicks do nothing. */
   finished: boolean;
-}
-
-/** An element page.ts always renders for this mode. */
-export function $<T extends HTMLElement = HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
-
-/** An element page.ts renders only with some options. */
-export function maybe$<T extends HTMLElement = HTMLElement>(id: string): T | null {
-  return document.getElementById(id) as T | null;
 }
 
 /** Tells the parent frame (withinIframe only). */
