@@ -43,26 +43,26 @@ export class BrowserPool {
   /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
   readonly hosts = new HostLookup();
   #fonts: FontRegistry | undefined;
-  private readonly options: BrowserPoolOptions;
-  private session?: Promise<Session>;
+  readonly #options: BrowserPoolOptions;
+  #session?: Promise<Session>;
   /** Every live browser, the current one and retired ones still finishing jobs. */
-  private readonly sessions = new Set<Session>();
-  private readonly owners = new Map<Page, Session>();
+  readonly #sessions = new Set<Session>();
+  readonly #owners = new Map<Page, Session>();
   /** Pages whose renderer crashed. */
-  private readonly crashed = new WeakSet<Page>();
+  readonly #crashed = new WeakSet<Page>();
   /** Per leased page: rejects its job when the document starts a top-level navigation. */
-  private readonly navigationWatch = new Map<Page, (url: string) => void>();
+  readonly #navigationWatch = new Map<Page, (url: string) => void>();
   /** Per leased page: the job's listener for resources that did not load. */
-  private readonly resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
+  readonly #resourceWatch = new Map<Page, (problem: ResourceProblem) => void>();
   /** Jobs holding a page now, at most `maxPages`; the rest wait in order. */
-  private readonly slots: Slots;
-  private closed = false;
+  readonly #slots: Slots;
+  #closed = false;
 
   constructor(options: BrowserPoolOptions = {}) {
-    this.options = options;
+    this.#options = options;
     this.executablePath = options.executablePath;
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 2));
-    this.slots = new Slots(this.maxPages);
+    this.#slots = new Slots(this.maxPages);
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
     this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
@@ -87,7 +87,7 @@ export class BrowserPool {
     prepare?: (signal: AbortSignal) => Promise<P>,
     watch: { onResourceProblem?: (problem: ResourceProblem) => void } = {},
   ): Promise<T> {
-    if (this.closed) throw new RenderError('The browser pool is closed', 503);
+    if (this.#closed) throw new RenderError('The browser pool is closed', 503);
     const deadline = Date.now() + this.jobTimeoutMs;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -102,15 +102,15 @@ export class BrowserPool {
       const prepared = prepare ? await Promise.race([prepare(controller.signal), expired]) : (undefined as P);
       const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
       try {
-        await Promise.race([this.slots.take(waiter), expired]);
+        await Promise.race([this.#slots.take(waiter), expired]);
       } catch (e) {
         waiter.cancelled = true;
         throw e;
       }
       try {
-        return await this.attempts(job, prepared, deadline, expired, watch.onResourceProblem);
+        return await this.#attempts(job, prepared, deadline, expired, watch.onResourceProblem);
       } finally {
-        this.slots.release();
+        this.#slots.release();
       }
     } finally {
       clearTimeout(timer);
@@ -118,7 +118,7 @@ export class BrowserPool {
     }
   }
 
-  private async attempts<T, P>(
+  async #attempts<T, P>(
     job: (lease: PageLease, prepared: P) => Promise<T>,
     prepared: P,
     deadline: number,
@@ -126,24 +126,24 @@ export class BrowserPool {
     onResourceProblem?: (problem: ResourceProblem) => void,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const leasing = this.lease(deadline);
+      const leasing = this.#lease(deadline);
       let lease: PageLease;
       try {
         lease = await Promise.race([leasing, expired]);
       } catch (e) {
         // A page that arrives after the deadline goes back to the pool unused.
-        leasing.then((l) => this.giveBack(l.page), noop);
+        leasing.then((l) => this.#giveBack(l.page), noop);
         throw e;
       }
-      const session = this.owners.get(lease.page);
+      const session = this.#owners.get(lease.page);
       if (session) session.active++;
       let navigated!: (url: string) => void;
       const navigation = new Promise<never>((_, reject) => {
         navigated = (url) => reject(navigationError(url));
       });
       navigation.catch(noop);
-      this.navigationWatch.set(lease.page, navigated);
-      if (onResourceProblem) this.resourceWatch.set(lease.page, onResourceProblem);
+      this.#navigationWatch.set(lease.page, navigated);
+      if (onResourceProblem) this.#resourceWatch.set(lease.page, onResourceProblem);
       let reusable = false;
       let timedOut = false;
       const work = (async () => {
@@ -156,12 +156,12 @@ export class BrowserPool {
       } catch (e) {
         work.catch(noop);
         // A renderer that dies while printing surfaces as "Printing failed", like a page Chromium cannot print.
-        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.crashedUnder(lease.page, session)));
+        const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.#crashedUnder(lease.page, session)));
         if (session?.overMemory && crashed) {
           throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
         }
-        if (attempt === 0 && crashed && !this.closed) {
-          await this.forget(lease.page);
+        if (attempt === 0 && crashed && !this.#closed) {
+          await this.#forget(lease.page);
           continue;
         }
         if (e instanceof RenderError && e.status === 504) timedOut = true;
@@ -178,57 +178,57 @@ export class BrowserPool {
         }
         throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
       } finally {
-        this.navigationWatch.delete(lease.page);
-        this.resourceWatch.delete(lease.page);
+        this.#navigationWatch.delete(lease.page);
+        this.#resourceWatch.delete(lease.page);
         if (session) {
           session.active--;
           session.served++;
         }
         // With JavaScript on, the finished document's timers and loops keep running in an idle page: it is closed instead.
-        if (reusable && !timedOut && !this.javaScriptEnabled) this.giveBack(lease.page);
-        else if (!lease.page.isClosed()) void this.forget(lease.page);
-        if (session) this.afterJob(session);
+        if (reusable && !timedOut && !this.javaScriptEnabled) this.#giveBack(lease.page);
+        else if (!lease.page.isClosed()) void this.#forget(lease.page);
+        if (session) this.#afterJob(session);
       }
     }
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    const session = this.session;
-    this.session = undefined;
+    this.#closed = true;
+    const session = this.#session;
+    this.#session = undefined;
     await session?.catch(noop);
-    await Promise.all([...this.sessions].map((s) => this.shutdown(s)));
+    await Promise.all([...this.#sessions].map((s) => this.#shutdown(s)));
   }
 
   /** Pages open now (in use or idle) over this pool's browsers. Diagnostics and tests. */
   openPages(): number {
     let n = 0;
-    for (const s of this.sessions) n += s.pages.size;
+    for (const s of this.#sessions) n += s.pages.size;
     return n;
   }
 
   /** Process ids and CPU time of this pool's Chromium processes (browser first); empty without /proc. Diagnostics and tests. */
   async processes(): Promise<ChromiumProcess[]> {
-    const s = await this.session?.catch(noop);
+    const s = await this.#session?.catch(noop);
     return s ? chromiumTree(s.marker) : [];
   }
 
-  private async lease(deadline: number): Promise<PageLease> {
-    let session = await this.ensureSession(deadline);
+  async #lease(deadline: number): Promise<PageLease> {
+    let session = await this.#ensureSession(deadline);
     if (!session.browser.isConnected() || session.retired) {
-      if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
-      session = await this.ensureSession(deadline);
+      if (this.#session && (await this.#session.catch(noop)) === session) this.#session = undefined;
+      session = await this.#ensureSession(deadline);
     }
-    const page = session.idle.pop() ?? (await this.newPage(session));
+    const page = session.idle.pop() ?? (await this.#newPage(session));
     const cdp = session.cdp.get(page);
     if (!cdp) throw new CrashError('Page without a DevTools session');
     return { page, cdp, deadline };
   }
 
-  private giveBack(page: Page): void {
-    const s = this.owners.get(page);
+  #giveBack(page: Page): void {
+    const s = this.#owners.get(page);
     if (s && !s.retired && s.pages.has(page) && !page.isClosed()) s.idle.push(page);
-    else void this.forget(page);
+    else void this.#forget(page);
   }
 
   /**
@@ -236,10 +236,10 @@ export class BrowserPool {
    * renderer process even when a script or a layout keeps it busy. When the
    * close does not finish within a second the whole browser is replaced.
    */
-  private async forget(page: Page): Promise<void> {
-    const s = this.owners.get(page);
-    this.owners.delete(page);
-    this.navigationWatch.delete(page);
+  async #forget(page: Page): Promise<void> {
+    const s = this.#owners.get(page);
+    this.#owners.delete(page);
+    this.#navigationWatch.delete(page);
     if (s) {
       s.pages.delete(page);
       s.idle = s.idle.filter((p) => p !== page);
@@ -253,114 +253,114 @@ export class BrowserPool {
     ]);
     clearTimeout(timer);
     void cdp?.detach().catch(noop);
-    if (!closed && s) await this.retire(s, true);
+    if (!closed && s) await this.#retire(s, true);
   }
 
   /** Whether `page`'s renderer (or the browser) died; the crash event may trail the failed call by a moment. */
-  private async crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
-    if (this.crashed.has(page) || (session && !session.browser.isConnected())) return true;
+  async #crashedUnder(page: Page, session: Session | undefined): Promise<boolean> {
+    if (this.#crashed.has(page) || (session && !session.browser.isConnected())) return true;
     if (page.isClosed()) return false;
     await page.waitForEvent('crash', { timeout: 250 }).catch(noop);
-    return this.crashed.has(page) || (session !== undefined && !session.browser.isConnected());
+    return this.#crashed.has(page) || (session !== undefined && !session.browser.isConnected());
   }
 
   /** After each job: replace a browser that has served its quota or grown past the memory ceiling. */
-  private afterJob(session: Session): void {
+  #afterJob(session: Session): void {
     if (session.retired) {
-      if (session.active === 0) void this.shutdown(session);
+      if (session.active === 0) void this.#shutdown(session);
       return;
     }
     if (session.served >= this.maxJobsPerBrowser) {
-      void this.retire(session);
+      void this.#retire(session);
       return;
     }
     setImmediate(() => {
-      if (session.retired || this.closed) return;
-      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.retire(session);
+      if (session.retired || this.#closed) return;
+      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.#retire(session);
     });
   }
 
   /** Takes a browser out of service: new jobs launch a fresh one; this one closes when its jobs are done (or now). */
-  private async retire(session: Session, now = false): Promise<void> {
+  async #retire(session: Session, now = false): Promise<void> {
     session.retired = true;
-    if (this.session && (await this.session.catch(noop)) === session) this.session = undefined;
-    if (now || session.active === 0) await this.shutdown(session);
+    if (this.#session && (await this.#session.catch(noop)) === session) this.#session = undefined;
+    if (now || session.active === 0) await this.#shutdown(session);
   }
 
-  private async shutdown(session: Session): Promise<void> {
+  async #shutdown(session: Session): Promise<void> {
     session.retired = true;
     clearInterval(session.watchdog);
-    this.sessions.delete(session);
+    this.#sessions.delete(session);
     for (const page of session.pages) {
-      this.owners.delete(page);
-      this.navigationWatch.delete(page);
+      this.#owners.delete(page);
+      this.#navigationWatch.delete(page);
     }
     await closeChromium(session.browser, session.marker);
   }
 
-  private ensureSession(deadline: number): Promise<Session> {
-    if (!this.session) {
-      const launching = this.launch(deadline);
-      this.session = launching;
+  #ensureSession(deadline: number): Promise<Session> {
+    if (!this.#session) {
+      const launching = this.#launch(deadline);
+      this.#session = launching;
       launching.catch(() => {
-        if (this.session === launching) this.session = undefined;
+        if (this.#session === launching) this.#session = undefined;
       });
     }
-    return this.session;
+    return this.#session;
   }
 
-  private async launch(deadline: number): Promise<Session> {
-    const { browser, context, marker } = await launchChromium({ executablePath: this.options.executablePath, javaScriptEnabled: this.javaScriptEnabled, deadline });
+  async #launch(deadline: number): Promise<Session> {
+    const { browser, context, marker } = await launchChromium({ executablePath: this.#options.executablePath, javaScriptEnabled: this.javaScriptEnabled, deadline });
     await context.route(
       '**/*',
       createRouteHandler({
-        resolver: this.options.resolver,
+        resolver: this.#options.resolver,
         maxResourceBytes: this.maxResourceBytes,
         lookup: this.hosts.lookup,
-        onRequest: this.options.onRequest,
-        onNavigation: (page, url) => this.navigationWatch.get(page)?.(url),
+        onRequest: this.#options.onRequest,
+        onNavigation: (page, url) => this.#navigationWatch.get(page)?.(url),
         onProblem: (request, problem) => {
           const page = pageOf(request);
-          if (page) this.resourceWatch.get(page)?.(problem);
+          if (page) this.#resourceWatch.get(page)?.(problem);
         },
       }),
     );
     const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };
-    this.sessions.add(session);
+    this.#sessions.add(session);
     // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
     session.watchdog = setInterval(() => {
       if (session.active === 0 || session.retired) return;
       if (treeRssBytes(chromiumTree(marker)) > this.maxBrowserRssBytes) {
         session.overMemory = true;
-        void this.retire(session, true);
+        void this.#retire(session, true);
       }
     }, 1000);
     session.watchdog.unref();
     browser.on('disconnected', () => {
       clearInterval(session.watchdog);
-      this.sessions.delete(session);
+      this.#sessions.delete(session);
       session.retired = true;
-      if (this.session && !this.closed) {
-        void this.session.then((s) => {
-          if (s === session) this.session = undefined;
+      if (this.#session && !this.#closed) {
+        void this.#session.then((s) => {
+          if (s === session) this.#session = undefined;
         }, noop);
       }
     });
-    if (this.closed) {
-      await this.shutdown(session);
+    if (this.#closed) {
+      await this.#shutdown(session);
       throw new RenderError('The browser pool is closed', 503);
     }
     return session;
   }
 
-  private async newPage(session: Session): Promise<Page> {
+  async #newPage(session: Session): Promise<Page> {
     const page = await session.context.newPage();
-    this.owners.set(page, session);
+    this.#owners.set(page, session);
     // Screen layout under print media approximates the printed layout; used to guess page numbers.
     await page.emulateMedia({ media: 'print' });
     page.on('crash', () => {
-      this.crashed.add(page);
-      void this.forget(page);
+      this.#crashed.add(page);
+      void this.#forget(page);
     });
     // A popup that got past the blocker is closed at once (its requests were refused anyway).
     page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(noop));
@@ -371,7 +371,7 @@ export class BrowserPool {
 
   /** Test hook: makes the running Chromium crash, as an out-of-memory kill would. */
   async crashBrowserForTesting(): Promise<void> {
-    const s = await this.session;
+    const s = await this.#session;
     if (!s) return;
     const cdp = await s.browser.newBrowserCDPSession();
     await cdp.send('Browser.crash').catch(noop);
@@ -379,8 +379,8 @@ export class BrowserPool {
 
   /** Test hook: crashes the renderer of every page in use, as a renderer out-of-memory kill would. */
   async crashRenderersForTesting(): Promise<void> {
-    await Promise.all([...this.navigationWatch.keys()].map(async (page) => {
-      const cdp = this.owners.get(page)?.cdp.get(page);
+    await Promise.all([...this.#navigationWatch.keys()].map(async (page) => {
+      const cdp = this.#owners.get(page)?.cdp.get(page);
       await cdp?.send('Page.crash').catch(noop);
     }));
   }
