@@ -48,9 +48,7 @@ module.exports = {
       severity: 'error',
       comment: 'No two folders (at any depth) import each other, even through different files.',
       scope: 'folder',
-      // Known, left to the server's owners (#30): src/server/signing/routes.ts types its backend with
-      // graphql's LazyPacketBackend while graphql/routes.ts checks stylesheets with signing/stylesheet.ts.
-      from: { path: '^src/', pathNot: '^src/server/(graphql|signing)$' },
+      from: { path: '^src/' },
       to: { circular: true },
     },
     {

@@ -18,7 +18,7 @@ import { runGraphQL } from './execute.js';
 import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
 import { zipEntryNames } from './zip-names.js';
-import { allowedStylesheet, cspOrigin } from '../signing/stylesheet.js';
+import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;

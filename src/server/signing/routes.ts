@@ -13,7 +13,7 @@ import { contentDisposition, pdfName } from '../filename.js';
 import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
 import type { DetailsRequest, SigningAnswer, SubmitRequest, Untrusted } from './page/contract.js';
-import { allowedStylesheet, cspOrigin } from './stylesheet.js';
+import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 
 export interface SigningRoutesOptions {
   backend: LazyPacketBackend;
