@@ -7,9 +7,10 @@ import type { FontWeight } from '../fonts/index.js';
 import type { PreparedImage } from '../images/index.js';
 import type { TemplateField } from './model.js';
 import type { TopLeftRect } from '../geometry/index.js';
+import type { Alignment, VerticalAlignment } from '../acroform/index.js';
 
-export type Alignment = 'left' | 'center' | 'right';
-export type VerticalAlignment = 'top' | 'middle' | 'bottom';
+// One alignment vocabulary: the field writer's (a floor below), which draws what these name.
+export type { Alignment, VerticalAlignment };
 
 /** Every styling property decided: the result of the five precedence levels. */
 export interface ResolvedStyle {
