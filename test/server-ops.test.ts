@@ -74,7 +74,8 @@ describe('/ready', () => {
   it('is 200 while Chromium and the packet store answer, 503 naming the store once the store is closed', async () => {
     let s!: TestServer;
     const backend = packetBackend('ready', () => s);
-    s = await server({ packets: backend.packets });
+    // A generous deadline: the first probe loads the HTML renderer's modules, slow on a loaded machine (the state is under test, not the time).
+    s = await server({ packets: backend.packets, readyCheckTimeoutMs: 120_000 });
     const ready = await fetch(`${s.base}/ready`);
     const report = (await ready.json()) as Report;
     expect(ready.status, JSON.stringify(report)).toBe(200);
@@ -92,7 +93,7 @@ describe('/ready', () => {
   });
 
   it('is 503 when the configured Chromium executable is missing, without naming its path', async () => {
-    const s = await server({ chromiumExecutable: path.join(tmp.dir, 'no-such-chromium') });
+    const s = await server({ chromiumExecutable: path.join(tmp.dir, 'no-such-chromium'), readyCheckTimeoutMs: 120_000 });
     const res = await fetch(`${s.base}/ready`);
     const text = await res.text();
     expect(res.status).toBe(503);
@@ -171,6 +172,14 @@ describe('/metrics', () => {
     expect(sample(again, 'castpress_packet_events{status="failed"}')).toBe(2);
     // The first scrape is itself counted by the second.
     expect(sample(again, 'castpress_http_requests_total{method="GET",route="/metrics",status="200"}')).toBe(1);
+
+    // A store that stops answering: no packet samples (not stale counts), the rest still scraped.
+    await store.close();
+    const down = await fetch(`${s.base}/metrics`);
+    expect(down.status).toBe(200);
+    const downText = await down.text();
+    expect(downText).not.toContain('castpress_packet_events{');
+    expect(sample(downText, 'castpress_http_requests_total{method="GET",route="/metrics",status="200"}')).toBe(2);
   });
 
   it('keeps one registry per server: a second server counts only its own requests', async () => {
@@ -215,7 +224,9 @@ describe('castpress serve --metrics', () => {
     try {
       const base = await p.url;
       expect((await fetch(`${base}/health`)).status).toBe(200);
-      const ready = await fetch(`${base}/ready`);
+      // The first probes may pass their 5 s deadline while the HTML renderer's modules load (a loaded machine); the load goes on and a later probe is ready.
+      let ready = await fetch(`${base}/ready`);
+      for (let i = 0; i < 20 && ready.status !== 200; i++) ready = await fetch(`${base}/ready`);
       expect(ready.status, await ready.clone().text()).toBe(200);
       expect(((await ready.json()) as Report).checks).toHaveProperty('store');
       expect((await fetch(`${base}/metrics`)).status).toBe(401);
