@@ -203,6 +203,22 @@ describe('/metrics', () => {
     expect(sample(text, 'castpress_render_pool_busy_workers')).toBe(0);
   }, 60_000);
 
+  it("counts the pool's jobs as queued or busy while they run, none once they settle", async () => {
+    const renderPool = new RenderPool({ engine: {}, threads: 2 });
+    try {
+      const jobs = Array.from({ length: 5 }, () => renderPool.run({ kind: 'generate', body: markdown }));
+      // Read right after the five were handed over: each is either waiting for a thread or on one, at most one per thread.
+      const during = await renderPool.load();
+      expect(during.queued + during.busy).toBe(5);
+      expect(during.busy).toBeLessThanOrEqual(2);
+      expect(during.queued).toBeGreaterThanOrEqual(3);
+      await Promise.all(jobs);
+      expect(await renderPool.load()).toMatchObject({ queued: 0, busy: 0 });
+    } finally {
+      await renderPool.close();
+    }
+  }, 60_000);
+
   it('asks for the bearer token when one is configured', async () => {
     const s = await server({ metrics: { token: 'scrape-token-0123' } });
     const none = await fetch(`${s.base}/metrics`);
