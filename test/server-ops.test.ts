@@ -219,6 +219,31 @@ describe('/metrics', () => {
     }
   }, 60_000);
 
+  it('times HTML renders (Chromium) and packet steps on the pool by kind', async () => {
+    const renderPool = new RenderPool({ engine: {}, threads: 2 });
+    let s!: TestServer;
+    const packets = new LazyPacketBackend(() =>
+      openPacketBackend({ dataDir: path.join(tmp.dir, 'kinds'), engine: s.engine, baseUrl: s.base, deliver: false, threads: renderPool }),
+    );
+    s = await server({ metrics: true, renderPool, packets });
+    expect((await fetch(`${s.base}/api/v1/generate-pdf`, post({ type: 'html', data: { html: '<p>Ops</p>' } }))).status).toBe(200);
+    const res = await fetch(`${s.base}/graphql`, {
+      ...post({
+        query: 'mutation($files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: "Ops", files: $files, signers: $signers){ eid } }',
+        variables: {
+          files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'Hello' }, { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } }] }],
+          signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', fields: [{ fileId: 'a', fieldId: 's' }] }],
+        },
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const text = await (await fetch(`${s.base}/metrics`)).text();
+    expect(sample(text, 'castpress_render_duration_seconds_count{kind="html"}')).toBe(1);
+    // Assembly, on the pool's threads.
+    expect(sample(text, 'castpress_render_duration_seconds_count{kind="packet"}')).toBe(1);
+    expect(sample(text, 'castpress_http_requests_total{method="POST",route="/graphql",status="200"}')).toBe(1);
+  }, 120_000);
+
   it('asks for the bearer token when one is configured', async () => {
     const s = await server({ metrics: { token: 'scrape-token-0123' } });
     const none = await fetch(`${s.base}/metrics`);
