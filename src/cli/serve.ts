@@ -27,6 +27,8 @@ export async function serve(argv: string[]): Promise<number> {
       'frame-ancestor': { type: 'string', multiple: true },
       'stylesheet-origin': { type: 'string', multiple: true },
       'font-catalogue': { type: 'string' },
+      metrics: { type: 'boolean' },
+      'metrics-token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
@@ -48,6 +50,10 @@ export async function serve(argv: string[]): Promise<number> {
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const catalogueUrl = values['font-catalogue'];
   if (catalogueUrl !== undefined && !/^https?:\/\/[^/]/i.test(catalogueUrl)) throw new Error(`--font-catalogue must be an http(s) URL, got ${catalogueUrl}`);
+  // The token from a file, not the command line (which `ps` shows to every user of the machine).
+  const metricsToken = values['metrics-token-file'] ? (await readFile(values['metrics-token-file'], 'utf8')).trim() : undefined;
+  if (values['metrics-token-file'] && !metricsToken) throw new Error('--metrics-token-file is empty');
+  if (metricsToken && !values.metrics) throw new Error('--metrics-token-file needs --metrics');
   const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') } : undefined;
   const server = await startServer({
@@ -66,6 +72,7 @@ export async function serve(argv: string[]): Promise<number> {
     packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
     signingFrameAncestors: values['frame-ancestor'],
     signingStylesheetOrigins: values['stylesheet-origin'],
+    metrics: values.metrics ? { ...(metricsToken ? { token: metricsToken } : {}) } : false,
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -95,6 +95,8 @@ ${FETCH_USAGE} (also webhooks)
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
                               fetched like every remote resource and kept in DIR/font-cache (--data)
+  --metrics                   serve Prometheus metrics at GET /metrics (GET /health and /ready are always served)
+  --metrics-token-file FILE   /metrics asks for \`Authorization: Bearer <the file's token>\` (with --metrics)
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

@@ -19,6 +19,9 @@ import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
 import type { GraphQLJsonLimits } from './graphql/json-body.js';
 import { signingRoutes } from './signing/index.js';
+import { ServerMetrics, type MetricsOptions } from './metrics.js';
+import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
+import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -51,6 +54,14 @@ export interface ServerOptions {
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
+  /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
+  chromiumExecutable?: string;
+  /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
+  readyChecks?: readonly ReadinessCheck[];
+  /** Deadline of one `/ready` check (default 5 s): past it the check fails. */
+  readyCheckTimeoutMs?: number;
+  /** Serve Prometheus metrics at `GET /metrics` (default off); `token` asks scrapers for `Authorization: Bearer <token>`. */
+  metrics?: boolean | MetricsOptions;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -96,6 +107,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     strictResources: options.strictResources ?? false,
     requests: new WeakMap(),
   };
+  const metrics = options.metrics
+    ? await ServerMetrics.create({ renderPool: options.renderPool, packets: options.packets }, options.metrics === true ? {} : options.metrics)
+    : undefined;
+  ctx.metrics = metrics;
 
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
@@ -145,6 +160,14 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     return payload;
   });
 
+  if (metrics) {
+    // Labelled with the matched route's pattern (undefined when none matched), never the raw URL.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    });
+    app.addHook('onClose', async () => metrics.close());
+  }
+
   app.setErrorHandler(async (error, request, reply) => {
     const http = toHttpError(error, jsonBodyBytes, request.method);
     if (http.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -179,6 +202,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   );
   downloadRoute(app, ctx);
   const packets = options.packets;
+  operationsRoutes(app, {
+    checks: [chromiumCheck(options.chromiumExecutable), ...(packets ? [packetStoreCheck(packets)] : []), ...(options.readyChecks ?? [])],
+    checkTimeoutMs: options.readyCheckTimeoutMs,
+    metrics,
+  });
   if (packets) {
     await app.register(async (api) => {
       api.addHook('onRequest', apiAuth);

@@ -6,6 +6,7 @@ import type { KeyEntry } from './keys.js';
 import type { MultipartLimits } from './multipart.js';
 import type { RenderPool } from './render-pool.js';
 import type { UrlStore } from './url-store.js';
+import type { ServerMetrics } from './metrics.js';
 import { watermarkPdf } from './watermark.js';
 import { finishDocument } from '../pdf/index.js';
 import type { RenderedPdf } from '../engine/index.js';
@@ -25,6 +26,8 @@ export interface ServerContext {
   strictResources?: boolean;
   /** Per request: aborted when the client goes away, and the work that keeps its concurrency slot held. */
   requests: WeakMap<FastifyRequest, RequestSlot>;
+  /** Prometheus metrics (`/metrics`), when the server serves them: the routes time their renders. */
+  metrics?: ServerMetrics;
 }
 
 /**

@@ -43,6 +43,9 @@ export class RenderPool {
   readonly #engine: RequestTask['engine'];
   readonly #pool: Promise<import('piscina').Piscina<unknown, unknown>>;
   readonly #maxHeapMb: number;
+  /** Jobs handed to piscina and not yet settled (waiting or running): with its queue size, the busy threads. */
+  #inflight = 0;
+  readonly #observers = new Set<(name: 'request' | PoolStep, seconds: number) => void>();
 
   constructor(options: RenderPoolOptions) {
     this.#engine = options.engine;
@@ -85,11 +88,30 @@ export class RenderPool {
     const pool = await this.#pool;
     const deadline = AbortSignal.timeout(deadlineMs);
     const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const started = process.hrtime.bigint();
+    this.#inflight++;
     try {
       return await pool.run({ ...task, engine: this.#engine }, { name, signal: abort });
     } catch (e) {
       throw this.#failure(e, deadline, signal, deadlineMs, names);
+    } finally {
+      this.#inflight--;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      for (const observer of this.#observers) observer(name, seconds);
     }
+  }
+
+  /** Jobs waiting for a thread, and threads running one (read by `/metrics` at scrape time). */
+  async load(): Promise<{ queued: number; busy: number; threads: number }> {
+    const pool = await this.#pool;
+    const queued = pool.queueSize;
+    return { queued, busy: Math.max(0, this.#inflight - queued), threads: pool.threads.length };
+  }
+
+  /** Calls `observer` after every job with its function and duration (the server's render metrics); returns the unsubscribe. */
+  observe(observer: (name: 'request' | PoolStep, seconds: number) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number, names: StepNames): CastpressError {

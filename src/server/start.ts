@@ -45,6 +45,8 @@ export interface StartOptions {
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's stylesheetURL may name (`--stylesheet-origin`). */
   signingStylesheetOrigins?: readonly string[];
+  /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
+  metrics?: ServerOptions['metrics'];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -95,6 +97,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger: options.logger,
     publicUrl: options.publicUrl,
     strictResources: options.strictResources,
+    chromiumExecutable: options.engine?.chromium?.executablePath,
+    metrics: options.metrics,
   });
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });

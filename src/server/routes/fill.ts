@@ -4,6 +4,7 @@ import { requestBody } from '../body.js';
 import { renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
 import { reportResourceProblems } from '../resource-warnings.js';
+import { timedRender } from '../metrics.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
 export function parseVersionNumber(raw: unknown): number | undefined {
@@ -22,7 +23,9 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
     const pool = ctx.renderPool;
     const options = versionNumber === undefined ? {} : { versionNumber };
     const rendered = await renderFor(ctx, request, async (signal) =>
-      pool ? pool.run({ kind: 'fill', template: m[1]!, body, ...options }, signal) : ctx.engine.fillDocument(m[1]!, body, options),
+      timedRender(ctx.metrics, 'fill', () =>
+        pool ? pool.run({ kind: 'fill', template: m[1]!, body, ...options }, signal) : ctx.engine.fillDocument(m[1]!, body, options),
+      ),
     );
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
     // Named like the PDF's metadata title: the request's title, else the template's, else the EID.

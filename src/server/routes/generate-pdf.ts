@@ -3,6 +3,7 @@ import { requestBody } from '../body.js';
 import { renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
 import { reportResourceProblems } from '../resource-warnings.js';
+import { timedRender } from '../metrics.js';
 
 export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/generate-pdf', async (request, reply) => {
@@ -11,8 +12,11 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     // Validated here (a fast 400); HTML goes to the engine's Chromium pool, Markdown to a worker thread.
     // Families from the font catalogue (if configured) before validation asks for them.
     await ctx.engine.loadCatalogueFonts(body);
-    const html = pool === undefined || ctx.engine.parseGenerate(body).type === 'html';
-    const rendered = await renderFor(ctx, request, async (signal) => (html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal)));
+    const type = ctx.engine.parseGenerate(body).type;
+    const html = pool === undefined || type === 'html';
+    const rendered = await renderFor(ctx, request, async (signal) =>
+      timedRender(ctx.metrics, type === 'html' ? 'html' : 'markdown', () => (html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal))),
+    );
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
     await sendPdf(ctx, request, reply, rendered, pdfName(rendered.title, 'document'));
   });
