@@ -20,7 +20,10 @@ describe('server under a bounded mixed load', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'castpress-load-'));
     await writeTemplates(dir);
-    server = await startServer({ port: 0, noAuth: true, templates: dir, renderPool: { threads: 2, deadlineMs: 20_000 } });
+    // The job deadline is not what this test checks (html-deadline and server-stall do, with jobs they control):
+    // a job's wait in the pool's queue counts toward it, so with 8 clients on 2 threads a 20 s deadline raced the
+    // machine's load (504s in CI with the crash test beside it). Generous here, so only memory and answers are judged.
+    server = await startServer({ port: 0, noAuth: true, templates: dir, renderPool: { threads: 2, deadlineMs: 600_000 } });
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -64,5 +67,5 @@ describe('server under a bounded mixed load', () => {
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(100);
     console.log(`load: ${statuses.length} requests, peak RSS ${(peak / 1024 ** 2).toFixed(0)} MB (ceiling ${(RSS_CEILING / 1024 ** 2).toFixed(0)} MB)`);
     expect(peak).toBeLessThan(RSS_CEILING);
-  }, 180_000);
+  }, 900_000);
 });
