@@ -13,6 +13,6 @@ export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF, FULL_SAVE } from './names.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
 export { appendPages } from './append-pages.js';
-export { appendDrawing, appendSignature, readSignatureDictionaries, type AppendSignatureOptions, type SignatureDictionaryInfo } from './signature-update.js';
+export { appendDrawing, appendSignature, appendValidationData, readDss, readSignatureDictionaries, type AppendSignatureOptions, type DssContents, type SignatureDictionaryInfo } from './signature-update.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export { readRevisionGraph, revisionEnds, type PdfObjectSnapshot, type PdfValue, type RevisionGraph } from './revisions.js';
