@@ -5,10 +5,12 @@
  * a fetch function made here (no network); pdfsig, openssl and qpdf check what castpress wrote.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../src/errors/index.js';
-import { readDss } from '../src/pdf/index.js';
+import { SigningError, ValidationError } from '../src/errors/index.js';
+import { appendValidationData, readDss } from '../src/pdf/index.js';
 import { createSigningIdentity, embedValidationData, LocalCaRevocation, sealPdf, verifyPdf, type SigningIdentity, type TimestampOptions } from '../src/signing/index.js';
 import { extractSignatures, makePdf, nssDbTrusting, opensslCmsVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
 
@@ -184,5 +186,41 @@ describe('a revoked signing certificate', () => {
     const before = await verifyPdf(bt, { trustAnchors: [anchor] });
     expect(before.signatures[0]!.revocation).toMatchObject({ status: 'unknown' });
     expect(before.valid).toBe(true);
+  });
+});
+
+describe('adding validation data makes no network call', () => {
+  it('refuses a chain whose AIA @libpdf/core would fetch, and a default seal stays B-T', async () => {
+    // A loopback server standing for the issuer's AIA address, counting what reaches it.
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await ok('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'aia-root.key', '-out', 'aia-root.pem', '-subj', '/CN=AIA Test Root', '-days', '30', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+      await ok('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'aia-leaf.key', '-out', 'aia-leaf.csr', '-subj', '/CN=AIA Test Signer']);
+      await writeFile(path.join(dir, 'aia-ext.cnf'), `keyUsage=critical,digitalSignature,nonRepudiation\nauthorityInfoAccess=caIssuers;URI:http://127.0.0.1:${port}/root.crt\n`);
+      await ok('openssl', ['x509', '-req', '-in', 'aia-leaf.csr', '-CA', 'aia-root.pem', '-CAkey', 'aia-root.key', '-CAcreateserial', '-out', 'aia-leaf.pem', '-days', '30', '-extfile', 'aia-ext.cnf']);
+      // The chain stops at the leaf: libpdf would go looking for its issuer.
+      const leafOnly = await createSigningIdentity({ privateKey: await readFile(path.join(dir, 'aia-leaf.key'), 'utf8'), certificates: await readFile(path.join(dir, 'aia-leaf.pem'), 'utf8') });
+      const signed = await sealPdf(await makePdf(), leafOnly, {});
+      const none = { crlFor: async () => null };
+      // What libpdf does on its own: it fetches the issuer from the AIA address (here only loopback).
+      await appendValidationData(signed, { getCRL: none.crlFor });
+      expect(hits).toBeGreaterThan(0);
+      // castpress refuses instead, before anything is fetched or written.
+      hits = 0;
+      await expect(embedValidationData(signed, { revocation: none })).rejects.toBeInstanceOf(SigningError);
+      expect(hits).toBe(0);
+      // Sealing without asking for B-LT stays B-T rather than going online (here: no DSS, no fetch).
+      const bt = await sealPdf(await makePdf(), leafOnly, { timestamp, revocation: { crlFor: async () => new Uint8Array([0x30, 0]) } });
+      expect(hits).toBe(0);
+      expect((await readDss(bt)).crls).toHaveLength(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -7,13 +7,14 @@
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { ValidationError } from '../errors/index.js';
+import { SigningError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
 import { signingCertificateProblem } from './certificates.js';
 import { signerOf, type SigningIdentity } from './identity.js';
 import { appendSignature, appendValidationData } from '../pdf/index.js';
 import { LocalCaRevocation, type RevocationSource } from './revocation.js';
 import { revocationOf } from './verify-revocation.js';
+import { networkFetchProblem } from './ltv-offline.js';
 import { timestampAuthority, type TimestampOptions } from './timestamp.js';
 import { dropSigningTime, withoutSigningTime } from './pades-cms.js';
 
@@ -133,6 +134,8 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
     ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
   });
   if (level !== 'B-LT' || !source) return signed;
+  // Not asked for B-LT and libpdf would go online for a certificate: the seal stays B-T.
+  if (!opts.level && networkFetchProblem(signed)) return signed;
   return embedValidationData(signed, { revocation: source });
 }
 
@@ -145,6 +148,8 @@ export async function embedValidationData(bytes: Uint8Array, options: { revocati
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const source = options?.revocation;
   if (typeof source?.crlFor !== 'function') throw ValidationError.of('revocation', 'Expected {crlFor}');
+  const online = networkFetchProblem(bytes);
+  if (online) throw new SigningError(`${online}; castpress makes no network calls while adding validation data (carry the whole chain up to a self-signed root, without AIA on the signer)`, 'pdf', 422);
   const { bytes: out } = await appendValidationData(bytes, { getCRL: (cert) => source.crlFor(cert) });
   return out;
 }
