@@ -7,6 +7,7 @@
  */
 import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import type { PDF, PdfObject, RevocationProvider, Signer, TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 import { UpdateSession } from './update.js';
@@ -306,14 +307,44 @@ export async function appendValidationData(bytes: Uint8Array, revocation: Revoca
 
 /** The DSS of the document's last revision (empty lists when it has none or cannot be read). */
 export async function readDss(bytes: Uint8Array): Promise<DssContents> {
-  const { PDF, PdfArray, PdfDict, PdfRef, PdfStream } = await libpdf();
+  const lib = await libpdf();
+  const { PDF } = lib;
   const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
+  // Most files verified have no DSS: a file that names none in the clear (and hides no objects in
+  // object streams) is not parsed a second time.
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (raw.indexOf('/DSS') === -1 && raw.indexOf('/ObjStm') === -1) return empty;
   let pdf: PDF;
   try {
     pdf = await PDF.load(bytes);
   } catch {
     return empty;
   }
+  try {
+    return dssOf(lib, pdf);
+  } catch {
+    return empty; // a damaged DSS gives no evidence
+  }
+}
+
+/** A hostile DSS must not cost much: entries read per list, decoded bytes per entry. */
+const DSS_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024 } as const;
+
+/** A DSS entry's bytes: unfiltered or one FlateDecode (what writers use), inflated with a cap; else undefined. */
+function decodeDssStream(data: Uint8Array, filter: PdfObject | undefined, PdfName: LibPdf['PdfName'], PdfArray: LibPdf['PdfArray']): Uint8Array | undefined {
+  const only = filter instanceof PdfArray && filter.length === 1 ? filter.at(0) : filter;
+  if (only === undefined) return data.byteLength <= DSS_LIMITS.bytes ? data : undefined;
+  if (!(only instanceof PdfName) || only.value !== 'FlateDecode') return undefined;
+  try {
+    return new Uint8Array(inflateSync(data, { maxOutputLength: DSS_LIMITS.bytes }));
+  } catch {
+    return undefined;
+  }
+}
+
+function dssOf(lib: LibPdf, pdf: PDF): DssContents {
+  const { PdfArray, PdfDict, PdfName, PdfRef, PdfStream } = lib;
+  const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
   const resolve = (obj: PdfObject | undefined | null): PdfObject | undefined => (obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : (obj ?? undefined));
   const dss = resolve(pdf.getCatalog().get('DSS'));
   if (!(dss instanceof PdfDict)) return empty;
@@ -321,14 +352,12 @@ export async function readDss(bytes: Uint8Array): Promise<DssContents> {
     const list = resolve(dss.get(key));
     const out: Uint8Array[] = [];
     if (!(list instanceof PdfArray)) return out;
-    for (let i = 0; i < list.length; i++) {
+    for (let i = 0; i < list.length && i < DSS_LIMITS.entries; i++) {
       const item = resolve(list.at(i));
       if (!(item instanceof PdfStream)) continue;
-      try {
-        out.push(item.getDecodedData());
-      } catch {
-        // An undecodable entry gives no evidence; the others still count.
-      }
+      const decoded = decodeDssStream(item.data, resolve(item.get('Filter')), PdfName, PdfArray);
+      // An undecodable or oversized entry gives no evidence; the others still count.
+      if (decoded) out.push(decoded);
     }
     return out;
   };
