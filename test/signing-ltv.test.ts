@@ -6,6 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,5 +224,21 @@ describe('adding validation data makes no network call', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('reading a DSS', () => {
+  it('bounds a hostile one: an inflation bomb is skipped, the other entries still read', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([200, 200]);
+    const crl = await (await LocalCaRevocation.open({ dataDir: path.join(dir, 'data') })).crl();
+    const ctx = doc.context;
+    // 64 MB of zeros in about 64 KB: over the 8 MB an entry may inflate to.
+    const bomb = ctx.register(PDFRawStream.of(ctx.obj({ Filter: 'FlateDecode' }), deflateSync(Buffer.alloc(64 * 1024 * 1024))));
+    const good = ctx.register(PDFRawStream.of(ctx.obj({ Filter: 'FlateDecode' }), deflateSync(crl)));
+    const plain = ctx.register(PDFRawStream.of(ctx.obj({}), crl));
+    doc.catalog.set(PDFName.of('DSS'), ctx.obj({ CRLs: [bomb, good, plain], Certs: [] }));
+    const dss = await readDss(await doc.save({ useObjectStreams: false }));
+    expect(dss.crls.map((c) => Buffer.from(c).equals(Buffer.from(crl)))).toEqual([true, true]);
   });
 });
