@@ -67,18 +67,26 @@ const sealSchema = z.strictObject({
 
 type SealOpts = z.infer<typeof sealSchema>;
 
-/** The revocation source a seal uses: the caller's, else the local CA's own for its identities. */
+/**
+ * The revocation source a seal uses: the caller's, else the local CA's own for its identities —
+ * opened only when B-LT is within reach, and a CA whose root key is not at hand (an operator may
+ * keep it offline) gives none rather than failing the seal.
+ */
 async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts, signingTime: Date): Promise<RevocationSource | undefined> {
   if (opts.revocation) return opts.revocation;
   if (identity.kind !== 'generated' || !identity.files) return undefined;
-  return LocalCaRevocation.open({ dataDir: path.dirname(identity.files.dir), clock: () => signingTime });
+  try {
+    return await LocalCaRevocation.open({ dataDir: path.dirname(identity.files.dir), clock: () => signingTime });
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The level to seal at and the CRL for the signer's certificate (for B-LT). An explicit level the
  * configuration cannot reach is a ValidationError naming what is missing.
  */
-async function levelFor(opts: SealOpts, source: RevocationSource | undefined, certificate: Uint8Array): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array }> {
+async function levelFor(opts: SealOpts, sourceOf: () => Promise<RevocationSource | undefined>, certificate: Uint8Array): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array; source?: RevocationSource }> {
   if (opts.level === 'B-LTA') throw ValidationError.of('level', 'B-LTA (an archival document timestamp) is not offered yet; use B-LT');
   if (opts.level === 'B-B') return { level: 'B-B' };
   if (!opts.timestamp) {
@@ -86,8 +94,9 @@ async function levelFor(opts: SealOpts, source: RevocationSource | undefined, ce
     return { level: 'B-B' };
   }
   if (opts.level === 'B-T') return { level: 'B-T' };
+  const source = await sourceOf();
   const crl = source ? await source.crlFor(certificate) : null;
-  if (crl) return { level: 'B-LT', crl };
+  if (crl && source) return { level: 'B-LT', crl, source };
   if (opts.level === 'B-LT') throw ValidationError.of('revocation', "PAdES B-LT needs revocation data for the signer's certificate; the revocation source has none");
   return { level: 'B-T' };
 }
@@ -113,8 +122,7 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
   // verify as not valid: refuse it before anything is written.
   const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
-  const source = await revocationSourceFor(identity, opts, signingTime);
-  const { level, crl } = await levelFor(opts, source, signer.certificate);
+  const { level, crl, source } = await levelFor(opts, () => revocationSourceFor(identity, opts, signingTime), signer.certificate);
   const issuer = identity.chain[0];
   if (crl && issuer) {
     // A certificate its CA has revoked makes a seal that verifies as not valid: refused.
