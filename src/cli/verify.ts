@@ -23,6 +23,7 @@ function describeSignature(s: VerifiedSignature): string[] {
   add('validity period', yes(s.validityPeriod.ok, s.validityPeriod.reason));
   add('key usage', yes(s.keyUsage.ok, s.keyUsage.reason));
   if (s.kind === 'signature') add('PAdES level', s.padesLevel ?? 'not a PAdES baseline signature');
+  if (s.revocation) add('revocation', `${s.revocation.status}${s.revocation.reason ? ` (${s.revocation.reason})` : ''}`);
   add('covers', s.coversWholeDocument ? 'the whole file' : `bytes up to ${s.coveredRanges[1]![1]} of the file`);
   const m = s.modifications;
   const policy = m.docMdp !== undefined ? `DocMDP P=${m.docMdp}${m.certification ? ', certification signature' : ''}` : 'approval signature';

@@ -14,6 +14,6 @@ export { PDF } from './names.js';
 export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './new-document.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
 export { appendPages } from './append-pages.js';
-export { appendDrawing, appendSignature, readSignatureDictionaries, type AppendSignatureOptions, type SignatureDictionaryInfo } from './signature-update.js';
+export { appendDrawing, appendSignature, appendValidationData, readDss, readSignatureDictionaries, type AppendSignatureOptions, type DssContents, type SignatureDictionaryInfo } from './signature-update.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export { readRevisionGraph, revisionEnds, type PdfObjectSnapshot, type PdfValue, type RevisionGraph } from './revisions.js';

@@ -7,7 +7,8 @@
  */
 import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
-import type { PDF, Signer, TimestampAuthority } from '@libpdf/core';
+import { inflateSync } from 'node:zlib';
+import type { PDF, PdfObject, RevocationProvider, Signer, TimestampAuthority } from '@libpdf/core';
 import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
 import { UpdateSession } from './update.js';
 
@@ -269,4 +270,96 @@ export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, 
   }
   if (!isPrefix(bytes, out)) throw new SigningError('Writing the marks would have rewritten earlier bytes of the document; refused', 'pdf', 500);
   return out;
+}
+
+/** What the document security store (ISO 32000-2 §12.8.4.3, /Root /DSS) holds, as DER. */
+export interface DssContents {
+  certificates: Uint8Array[];
+  crls: Uint8Array[];
+  ocspResponses: Uint8Array[];
+}
+
+/**
+ * Appends the long-term validation data of every signature (PAdES B-LT): one incremental update
+ * with a DSS holding each signature's certificates and the revocation data `revocation` gives
+ * for them (@libpdf/core's `addValidationData`, which asks the provider and nothing else: no
+ * network here). The input is an exact prefix of the output.
+ */
+export async function appendValidationData(bytes: Uint8Array, revocation: RevocationProvider): Promise<{ bytes: Uint8Array; warnings: string[] }> {
+  const pdf = await open(bytes);
+  if (pdf.canSaveIncrementally() === 'linearized') {
+    // As in appendSignature: append to a linearized file instead of rewriting it.
+    const internals = pdf as unknown as { _isLinearized?: boolean };
+    if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
+  }
+  let out: Uint8Array;
+  let warnings: string[];
+  try {
+    const result = await pdf.addValidationData({ revocationProvider: revocation });
+    out = result.bytes;
+    warnings = result.warnings.map((w) => `${w.code}: ${w.message}`);
+  } catch (e) {
+    throw new SigningError(`Cannot add the validation data: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+  }
+  if (!isPrefix(bytes, out)) throw new SigningError('Adding validation data would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  return { bytes: out, warnings };
+}
+
+/** The DSS of the document's last revision (empty lists when it has none or cannot be read). */
+export async function readDss(bytes: Uint8Array): Promise<DssContents> {
+  const lib = await libpdf();
+  const { PDF } = lib;
+  const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
+  // Most files verified have no DSS: a file that names none in the clear (and hides no objects in
+  // object streams) is not parsed a second time.
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (raw.indexOf('/DSS') === -1 && raw.indexOf('/ObjStm') === -1) return empty;
+  let pdf: PDF;
+  try {
+    pdf = await PDF.load(bytes);
+  } catch {
+    return empty;
+  }
+  try {
+    return dssOf(lib, pdf);
+  } catch {
+    return empty; // a damaged DSS gives no evidence
+  }
+}
+
+/** A hostile DSS must not cost much: entries read per list, decoded bytes per entry. */
+const DSS_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024 } as const;
+
+/** A DSS entry's bytes: unfiltered or one FlateDecode (what writers use), inflated with a cap; else undefined. */
+function decodeDssStream(data: Uint8Array, filter: PdfObject | undefined, PdfName: LibPdf['PdfName'], PdfArray: LibPdf['PdfArray']): Uint8Array | undefined {
+  const only = filter instanceof PdfArray && filter.length === 1 ? filter.at(0) : filter;
+  if (only === undefined) return data.byteLength <= DSS_LIMITS.bytes ? data : undefined;
+  if (!(only instanceof PdfName) || only.value !== 'FlateDecode') return undefined;
+  try {
+    return new Uint8Array(inflateSync(data, { maxOutputLength: DSS_LIMITS.bytes }));
+  } catch {
+    return undefined;
+  }
+}
+
+function dssOf(lib: LibPdf, pdf: PDF): DssContents {
+  const { PdfArray, PdfDict, PdfName, PdfRef, PdfStream } = lib;
+  const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
+  const resolve = (obj: PdfObject | undefined | null): PdfObject | undefined => (obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : (obj ?? undefined));
+  const dss = resolve(pdf.getCatalog().get('DSS'));
+  if (!(dss instanceof PdfDict)) return empty;
+  const streams = (key: string): Uint8Array[] => {
+    const list = resolve(dss.get(key));
+    const out: Uint8Array[] = [];
+    if (!(list instanceof PdfArray)) return out;
+    for (let i = 0; i < list.length && i < DSS_LIMITS.entries; i++) {
+      const item = resolve(list.at(i));
+      if (!(item instanceof PdfStream)) continue;
+      const decoded = decodeDssStream(item.data, resolve(item.get('Filter')), PdfName, PdfArray);
+      // An undecodable or oversized entry gives no evidence; the others still count.
+      if (decoded) out.push(decoded);
+    }
+    return out;
+  };
+  return { certificates: streams('Certs'), crls: streams('CRLs'), ocspResponses: streams('OCSPs') };
 }

@@ -60,6 +60,12 @@ export interface GeneratedIdentityOptions {
   clock?: () => Date;
   commonName?: string;
   organization?: string;
+  /**
+   * Base URL the CA's CRL is published under (e.g. `https://sign.example.org`): the signing
+   * certificate, when first generated, names `<crlBaseUrl>/signing/crl/<install id>.crl` as its CRL
+   * distribution point. Without it the certificate names none (a CA made earlier keeps its certificate).
+   */
+  crlBaseUrl?: string;
 }
 
 /**
@@ -103,6 +109,7 @@ const generatedSchema = z.object({
   clock: clockSchema,
   commonName: z.string().min(1).max(64).optional(),
   organization: z.string().min(1).max(64).optional(),
+  crlBaseUrl: z.url({ protocol: /^https?$/ }).max(500).optional(),
 });
 const pkcs12Schema = z.object({
   pkcs12: z.union([z.string().min(1), z.instanceof(Uint8Array)]),
@@ -229,7 +236,12 @@ function defaultNames(installId: string): LocalCaNames {
   };
 }
 
-function caFiles(dataDir: string): LocalCaFiles {
+/** Where an install's CRL is published under a base URL (what castpress serves). */
+export function crlUrlOf(baseUrl: string, installId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/signing/crl/${installId}.crl`;
+}
+
+export function caFiles(dataDir: string): LocalCaFiles {
   const dir = path.join(path.resolve(dataDir), 'signing');
   return {
     dir,
@@ -254,12 +266,12 @@ async function exists(file: string): Promise<boolean> {
  * Writes a fresh CA into a temporary folder beside the target and renames it into place:
  * two processes starting at once both succeed, and the loser reads the winner's files.
  */
-async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames, installId: string): Promise<void> {
+async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames, installId: string, crlUrl: string | undefined): Promise<void> {
   const parent = path.dirname(files.dir);
   await mkdir(parent, { recursive: true });
   const tmp = await mkdtemp(path.join(parent, '.signing-'));
   try {
-    const ca = await generateLocalCa(now, naming);
+    const ca = await generateLocalCa(now, naming, crlUrl);
     const inTmp = (file: string) => path.join(tmp, path.basename(file));
     await writeFile(inTmp(files.rootCertificate), toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
     await writeFile(inTmp(files.rootKey), toPem(ca.root.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
@@ -289,7 +301,7 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
       ...(options.organization ? { organization: options.organization } : {}),
     };
     try {
-      await generateInto(files, now, naming, installId);
+      await generateInto(files, now, naming, installId, options.crlBaseUrl ? crlUrlOf(options.crlBaseUrl, installId) : undefined);
     } catch (e) {
       throw new SigningError(`Cannot write the local certificate authority into ${files.dir}: ${(e as Error).message}`, 'dataDir', 500, { cause: e });
     }

@@ -10,8 +10,11 @@ export type {
   IdentityKind,
   LocalCaFiles,
 } from './identity.js';
-export { sealPdf, signInTurn } from './seal.js';
-export type { SealOptions, SignatureRequest } from './seal.js';
+export { sealPdf, signInTurn, embedValidationData } from './seal.js';
+export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal.js';
+export { LocalCaRevocation } from './revocation.js';
+export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './revocation.js';
+export type { RevocationReport } from './verify-revocation.js';
 export type { TimestampOptions } from './timestamp.js';
 export { verifyPdf } from './verify.js';
 export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport, TrustReport, IntegrityReport, ValidityPeriodReport, KeyUsageReport } from './verify.js';

@@ -24,6 +24,7 @@ const OID = {
   basicConstraints: '2.5.29.19',
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
+  crlDistributionPoints: '2.5.29.31',
   emailProtection: '1.3.6.1.5.5.7.3.4',
   documentSigning: '1.3.6.1.5.5.7.3.36',
 } as const;
@@ -56,7 +57,7 @@ export interface LocalCaNames {
   organizationalUnit?: string;
 }
 
-function engine(): pkijs.CryptoEngine {
+export function engine(): pkijs.CryptoEngine {
   return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 }
 
@@ -101,6 +102,14 @@ interface Issue {
   notBefore: Date;
   notAfter: Date;
   ca: boolean;
+  /** Where the issuer publishes its CRL (RFC 5280 §4.2.1.13); end-entity certificates only. */
+  crlUrl?: string;
+}
+
+function crlDistributionPoint(url: string): pkijs.Extension {
+  const point = new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: url })] });
+  const value = new pkijs.CRLDistributionPoints({ distributionPoints: [point] });
+  return new pkijs.Extension({ extnID: OID.crlDistributionPoints, critical: false, extnValue: value.toSchema().toBER(false), parsedValue: value });
 }
 
 async function issue(spec: Issue): Promise<Uint8Array> {
@@ -127,6 +136,7 @@ async function issue(spec: Issue): Promise<Uint8Array> {
     // NSS checks signing certificates for e-mail signer usage; document signing is RFC 9336's purpose.
     const eku = new pkijs.ExtKeyUsage({ keyPurposes: [OID.emailProtection, OID.documentSigning] });
     extensions.push(new pkijs.Extension({ extnID: OID.extKeyUsage, critical: false, extnValue: eku.toSchema().toBER(false), parsedValue: eku }));
+    if (spec.crlUrl) extensions.push(crlDistributionPoint(spec.crlUrl));
   }
   cert.extensions = extensions;
   await cert.sign(spec.issuerKeys.privateKey, 'SHA-256', crypto);
@@ -144,8 +154,9 @@ async function pkcs8(key: CryptoKey): Promise<Uint8Array> {
 /**
  * Generates a root CA (valid 20 years) and a signing certificate it issued (valid 10 years),
  * both starting a day before `now` so a slightly slow clock elsewhere still sees them valid.
+ * Given `crlUrl`, the signing certificate names it as its CRL distribution point.
  */
-export async function generateLocalCa(now: Date, naming: LocalCaNames): Promise<LocalCa> {
+export async function generateLocalCa(now: Date, naming: LocalCaNames, crlUrl?: string): Promise<LocalCa> {
   const rootKeys = await generateKeys();
   const leafKeys = await generateKeys();
   const rootName = names(naming.rootCommonName, naming.organization, naming.organizationalUnit);
@@ -167,6 +178,7 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames): Promise<
     notBefore,
     notAfter: new Date(now.getTime() + 10 * 365 * DAY_MS),
     ca: false,
+    ...(crlUrl ? { crlUrl } : {}),
   });
   return {
     root: { der: rootDer, pkcs8: await pkcs8(rootKeys.privateKey) },

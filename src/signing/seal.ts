@@ -1,15 +1,20 @@
 /**
  * Sealing: a PAdES baseline signature (B-B, or B-T with a timestamp) over the whole
- * document, appended as its own incremental update. Calling it again on its output adds
+ * document, appended as its own incremental update, and for B-LT a second update with the
+ * DSS (certificates and CRLs of every signature). Calling it again on its output adds
  * another signature that leaves the earlier ones valid (per-signer signatures).
  */
 import { X509Certificate } from 'node:crypto';
+import path from 'node:path';
 import { z } from 'zod';
-import { ValidationError } from '../errors/index.js';
+import { SigningError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
 import { signingCertificateProblem } from './certificates.js';
 import { signerOf, type SigningIdentity } from './identity.js';
-import { appendSignature } from '../pdf/index.js';
+import { appendSignature, appendValidationData } from '../pdf/index.js';
+import { LocalCaRevocation, type RevocationSource } from './revocation.js';
+import { revocationOf } from './verify-revocation.js';
+import { networkFetchProblem } from './ltv-offline.js';
 import { timestampAuthority, type TimestampOptions } from './timestamp.js';
 import { dropSigningTime, withoutSigningTime } from './pades-cms.js';
 
@@ -32,7 +37,20 @@ export interface SealOptions {
   signingTime?: Date;
   /** RFC 3161 timestamp (PAdES B-T) through the caller's fetch function. */
   timestamp?: TimestampOptions;
+  /**
+   * PAdES baseline level. Default: the highest the configuration allows — B-LT with a timestamp
+   * and revocation data for the signer's certificate, B-T with a timestamp, else B-B. B-LT builds
+   * on B-T (ETSI EN 319 142-1), so it needs `timestamp`. B-LTA is not offered yet.
+   */
+  level?: PadesLevelOption;
+  /**
+   * Where the CRLs a B-LT seal embeds come from. Default for an identity of the local CA: that CA
+   * (`LocalCaRevocation` on its data folder, CRL issued at `signingTime`); none otherwise.
+   */
+  revocation?: RevocationSource;
 }
+
+export type PadesLevelOption = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 const MAX_TEXT = 1000;
 
@@ -43,7 +61,45 @@ const sealSchema = z.strictObject({
   name: z.string().min(1).max(200).optional(),
   signingTime: z.date().refine((d) => !Number.isNaN(d.getTime()), 'Invalid date').optional(),
   timestamp: z.custom<TimestampOptions>((v) => typeof v === 'object' && v !== null && typeof (v as TimestampOptions).fetch === 'function', 'Expected {fetch}').optional(),
+  level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
+  revocation: z.custom<RevocationSource>((v) => typeof v === 'object' && v !== null && typeof (v as RevocationSource).crlFor === 'function', 'Expected {crlFor}').optional(),
 });
+
+type SealOpts = z.infer<typeof sealSchema>;
+
+/**
+ * The revocation source a seal uses: the caller's, else the local CA's own for its identities —
+ * opened only when B-LT is within reach, and a CA whose root key is not at hand (an operator may
+ * keep it offline) gives none rather than failing the seal.
+ */
+async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts, signingTime: Date): Promise<RevocationSource | undefined> {
+  if (opts.revocation) return opts.revocation;
+  if (identity.kind !== 'generated' || !identity.files) return undefined;
+  try {
+    return await LocalCaRevocation.open({ dataDir: path.dirname(identity.files.dir), clock: () => signingTime });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The level to seal at and the CRL for the signer's certificate (for B-LT). An explicit level the
+ * configuration cannot reach is a ValidationError naming what is missing.
+ */
+async function levelFor(opts: SealOpts, sourceOf: () => Promise<RevocationSource | undefined>, certificate: Uint8Array): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array; source?: RevocationSource }> {
+  if (opts.level === 'B-LTA') throw ValidationError.of('level', 'B-LTA (an archival document timestamp) is not offered yet; use B-LT');
+  if (opts.level === 'B-B') return { level: 'B-B' };
+  if (!opts.timestamp) {
+    if (opts.level) throw ValidationError.of('timestamp', `PAdES ${opts.level} needs a timestamp authority`);
+    return { level: 'B-B' };
+  }
+  if (opts.level === 'B-T') return { level: 'B-T' };
+  const source = await sourceOf();
+  const crl = source ? await source.crlFor(certificate) : null;
+  if (crl && source) return { level: 'B-LT', crl, source };
+  if (opts.level === 'B-LT') throw ValidationError.of('revocation', "PAdES B-LT needs revocation data for the signer's certificate; the revocation source has none");
+  return { level: 'B-T' };
+}
 
 /** CMS room: the certificates it carries, signer info and attributes, and a timestamp token. */
 function reserveFor(identity: SigningIdentity, timestamped: boolean): number {
@@ -66,7 +122,14 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
   // verify as not valid: refuse it before anything is written.
   const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
-  return appendSignature(bytes, {
+  const { level, crl, source } = await levelFor(opts, () => revocationSourceFor(identity, opts, signingTime), signer.certificate);
+  const issuer = identity.chain[0];
+  if (crl && issuer) {
+    // A certificate its CA has revoked makes a seal that verifies as not valid: refused.
+    const status = revocationOf(signer.certificate, issuer, [crl], signingTime);
+    if (status.status === 'revoked') throw ValidationError.of('identity.certificate', `The signing certificate was revoked on ${status.revokedAt!.toISOString()}`);
+  }
+  const signed = await appendSignature(bytes, {
     // PAdES baseline: the time is /M only (no CMS signing-time); see pades-cms.ts.
     signer: withoutSigningTime(signer),
     rewriteCms: dropSigningTime,
@@ -76,8 +139,27 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
     ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
     ...(opts.location !== undefined ? { location: opts.location } : {}),
     ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
-    ...(opts.timestamp ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
+    ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
   });
+  if (level !== 'B-LT' || !source) return signed;
+  // Not asked for B-LT and libpdf would go online for a certificate: the seal stays B-T.
+  if (!opts.level && networkFetchProblem(signed)) return signed;
+  return embedValidationData(signed, { revocation: source });
+}
+
+/**
+ * Appends the DSS (PAdES B-LT data) for every signature of `bytes`: the certificates each CMS
+ * carries and the CRLs `revocation` gives for them, as its own incremental update. This is also
+ * how a document signed in turn gets its long-term validation data once, at the end.
+ */
+export async function embedValidationData(bytes: Uint8Array, options: { revocation: RevocationSource }): Promise<Uint8Array> {
+  if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
+  const source = options?.revocation;
+  if (typeof source?.crlFor !== 'function') throw ValidationError.of('revocation', 'Expected {crlFor}');
+  const online = networkFetchProblem(bytes);
+  if (online) throw new SigningError(`${online}; castpress makes no network calls while adding validation data (carry the whole chain up to a self-signed root, without AIA on the signer)`, 'pdf', 422);
+  const { bytes: out } = await appendValidationData(bytes, { getCRL: (cert) => source.crlFor(cert) });
+  return out;
 }
 
 export interface SignatureRequest extends SealOptions {

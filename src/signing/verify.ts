@@ -15,7 +15,8 @@ import type * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
 import { parseWith } from '../schema/index.js';
-import { readSignatureDictionaries, type SignatureDictionaryInfo } from '../pdf/index.js';
+import { readDss, readSignatureDictionaries, type SignatureDictionaryInfo } from '../pdf/index.js';
+import { issuerOf, revocationOf, type RevocationReport } from './verify-revocation.js';
 import { dn, keyUsageFor, validityAt } from './certificates.js';
 import { findRawSignatures, type RawSignature } from './verify-find.js';
 import {
@@ -114,7 +115,12 @@ export interface VerifiedSignature {
   modifications: ModificationReport;
   /** For a signature that is PAdES baseline (ETSI.CAdES.detached with signing-certificate-v2): the level reached. */
   padesLevel?: PadesLevel;
-  /** integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && modifications.ok. */
+  /**
+   * Revocation of the signer's certificate from the CRLs in the document's DSS (signatures only):
+   * `revoked` makes the signature not valid; `unknown` (no revocation data) is reported, not held against it.
+   */
+  revocation?: RevocationReport;
+  /** integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && modifications.ok && not revoked. */
   valid: boolean;
   /** Every failed check, in words. */
   problems: string[];
@@ -122,7 +128,10 @@ export interface VerifiedSignature {
 
 export interface VerifyResult {
   signatures: VerifiedSignature[];
-  /** At least one signature, all valid (so all trusted), and the last one covers the whole document. */
+  /**
+   * At least one signature, all valid (so all trusted), and the last one covers the whole document
+   * or is followed only by long-term validation data (a DSS, document timestamps).
+   */
   valid: boolean;
   /** The last signature covers the whole document. */
   wholeDocumentSigned: boolean;
@@ -148,10 +157,20 @@ interface Context {
   at: Date | undefined;
   /** The verification's "now", read once. */
   now: Date;
+  /** CRLs and certificates of the document's DSS (empty without one). */
+  dssCrls: Uint8Array[];
+  dssCertificates: X509Certificate[];
 }
 
 /** A signature before its difference analysis. */
 type Checked = Omit<VerifiedSignature, 'modifications' | 'padesLevel'>;
+
+/** The signer certificate's revocation status at `time` from the DSS (its issuer found among the carried, DSS and anchor certificates). */
+function revocationFor(ctx: Context, cert: X509Certificate, pool: X509Certificate[], time: { time: Date; timeSource: ValidityPeriodReport['timeSource'] }): RevocationReport {
+  const issuer = issuerOf(cert, [...pool, ...ctx.dssCertificates, ...ctx.anchors]);
+  if (!issuer) return { status: 'unknown', reason: "The signing certificate's issuer is not available to check revocation" };
+  return revocationOf(cert.raw, issuer.raw, ctx.dssCrls, time.time, time.timeSource === 'timestamp');
+}
 
 type Base = Pick<VerifiedSignature, 'index' | 'kind' | 'fieldName' | 'reason' | 'location' | 'subFilter' | 'byteRange' | 'coveredRanges' | 'coversWholeDocument'>;
 
@@ -199,9 +218,10 @@ function judge(
 
 /** The overall verdict and its reasons from the four checks. */
 function conclude(base: Base, parts: Omit<Checked, keyof Base | 'valid' | 'problems'>, integrityProblems: string[]): Checked {
-  const { trust, validityPeriod, keyUsage } = parts;
-  const problems = [...integrityProblems, ...[trust.reason, validityPeriod.reason, keyUsage.reason].filter((r): r is string => r !== undefined)];
-  return { ...base, ...parts, valid: parts.integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok, problems };
+  const { trust, validityPeriod, keyUsage, revocation } = parts;
+  const revoked = revocation?.status === 'revoked';
+  const problems = [...integrityProblems, ...[trust.reason, validityPeriod.reason, keyUsage.reason, revoked ? revocation.reason : undefined].filter((r): r is string => r !== undefined)];
+  return { ...base, ...parts, valid: parts.integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && !revoked, problems };
 }
 
 function integrityOf(problems: string[]): IntegrityReport {
@@ -335,6 +355,7 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
       ...(timestamp ? { timestamp } : {}),
       integrity: integrityOf(problems),
       ...judge(ctx, cert, certs, time, 'signing'),
+      ...(cert ? { revocation: revocationFor(ctx, cert, certs, time) } : {}),
     },
     problems,
   );
@@ -350,7 +371,15 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const anchors = anchorsFrom(opts.trustAnchors ?? []);
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024) throw new InvalidPdfError('Not a PDF (no %PDF- header)');
-  const ctx: Context = { file, anchors, at: opts.at, now: new Date() };
+  const dss = await readDss(bytes);
+  const dssCertificates = dss.certificates.flatMap((der) => {
+    try {
+      return [new X509Certificate(der)];
+    } catch {
+      return [];
+    }
+  });
+  const ctx: Context = { file, anchors, at: opts.at, now: new Date(), dssCrls: dss.crls, dssCertificates };
   const raws = findRawSignatures(file);
   const dicts = await readSignatureDictionaries(bytes);
   const rewritten = rewrittenSignatures(dicts, raws);
@@ -370,15 +399,17 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const signatures = await analyse(file, checked, (sig) => rewritten.some((r) => r.byteRange === sig.byteRange));
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
+  // PAdES B-LT: the DSS is an update after the last signature; it may follow it and nothing else may.
+  const onlyValidationDataAfter = !!last && !wholeDocumentSigned && last.modifications.reason === undefined && last.modifications.revisions.length > 0 && last.modifications.revisions.every((r) => r.changes.every((c) => c.ltv)) && last.modifications.revisions.at(-1)!.end === file.length;
   const problems: string[] = [];
   if (signatures.length === 0) problems.push('The document has no signatures');
   else {
     if (anchors.length === 0) problems.push(NO_TRUST_ANCHOR);
     const invalid = signatures.filter((s) => !s.valid).map((s) => s.fieldName ?? `#${s.index}`);
     if (invalid.length) problems.push(`Not valid: ${invalid.join(', ')}`);
-    if (!wholeDocumentSigned) problems.push('The last signature does not cover the whole document');
+    if (!wholeDocumentSigned && !onlyValidationDataAfter) problems.push('The last signature does not cover the whole document');
   }
-  return { signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) && wholeDocumentSigned, wholeDocumentSigned, problems };
+  return { signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) && (wholeDocumentSigned || onlyValidationDataAfter), wholeDocumentSigned, problems };
 }
 
 const REWRITTEN = 'The file was rewritten after signing (e.g. by qpdf): the signature\'s byte range no longer frames its value, so it covers nothing of this file';
