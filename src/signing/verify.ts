@@ -37,114 +37,14 @@ import {
   tokenReport,
   type TimestampReport,
 } from './verify-cms.js';
-import { anchorsFrom, buildChain, NO_TRUST_ANCHOR, trustOf, type ChainReport, type TrustReport } from './verify-trust.js';
+import { anchorsFrom, buildChain, NO_TRUST_ANCHOR, trustOf } from './verify-trust.js';
 import { analyseModifications, docMdpOf, RevisionReader, type ModificationReport } from './validation/diff-analysis.js';
 
 export type { TimestampReport } from './verify-cms.js';
 export type { ChainReport, TrustReport } from './verify-trust.js';
 export type { ModificationReport, RevisionReport, ChangeLevel, ObjectChange } from './validation/diff-analysis.js';
-
-/** PAdES baseline level from what is present: B-B (CAdES detached, signing-certificate-v2), B-T (+ timestamp token), B-LT (+ DSS after it), B-LTA (+ document timestamp after the DSS). */
-export type PadesLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
-
-export interface SignerInfo {
-  /** Subject DN, e.g. `O=castpress, OU=install 3f…, CN=castpress local signer 3f…`. */
-  subject: string;
-  commonName?: string;
-  issuer: string;
-  serialNumber: string;
-}
-
-export interface IntegrityReport {
-  /** The covered bytes, the CMS signature, its container and its timestamp token (if any) all check. */
-  intact: boolean;
-  /** The first thing that does not. */
-  reason?: string;
-}
-
-export interface ValidityPeriodReport {
-  /** The signer certificate was valid (notBefore ≤ time ≤ notAfter) at `time`. */
-  ok: boolean;
-  /** The time checked: the timestamp token's, else the time the signature claims (/M or CMS signing-time), else `at`, else now. */
-  time: Date;
-  /** Where `time` came from. `claimed` is the signer's own word; only `timestamp` is vouched for by a third party. */
-  timeSource: 'timestamp' | 'claimed' | 'at' | 'now';
-  notBefore?: Date;
-  notAfter?: Date;
-  reason?: string;
-}
-
-export interface KeyUsageReport {
-  /** keyUsage (when present) allows digitalSignature or nonRepudiation; extendedKeyUsage (when present) is a document-signing purpose (timeStamping for a document timestamp). */
-  ok: boolean;
-  keyUsage?: string[];
-  extendedKeyUsage?: string[];
-  reason?: string;
-}
-
-export interface VerifiedSignature {
-  /** Position in the file, first signature 0. */
-  index: number;
-  /** A signature, or a document timestamp (/DocTimeStamp: an RFC 3161 token over the ranges; `signer` is the TSA). */
-  kind: 'signature' | 'documentTimestamp';
-  fieldName?: string;
-  signer: SignerInfo | null;
-  /** The CMS signing-time attribute, else /M. A claim of the signer unless a timestamp backs it. */
-  signingTime?: Date;
-  reason?: string;
-  location?: string;
-  subFilter?: string;
-  byteRange: number[];
-  /** The ranges the signature covers, as [start, end) pairs of byte offsets. */
-  coveredRanges: Array<[number, number]>;
-  /** Starts at byte 0 and ends at the last byte of the file (only the signature value itself is left out). */
-  coversWholeDocument: boolean;
-  /** Hash of the covered bytes equals the CMS message-digest attribute. */
-  digestMatches: boolean;
-  /** The CMS signature over the signed attributes verifies with the signer's certificate. */
-  signatureValid: boolean;
-  /** PAdES baseline: ESS signing-certificate-v2 attribute present and naming the signing certificate. */
-  signingCertificateV2: boolean;
-  chain: ChainReport;
-  timestamp?: TimestampReport;
-  integrity: IntegrityReport;
-  trust: TrustReport;
-  validityPeriod: ValidityPeriodReport;
-  keyUsage: KeyUsageReport;
-  /** Difference analysis: what every later revision changed, and whether that is allowed after this signature. */
-  modifications: ModificationReport;
-  /** For a signature that is PAdES baseline (ETSI.CAdES.detached with signing-certificate-v2): the level reached. */
-  padesLevel?: PadesLevel;
-  /**
-   * Revocation of the signer's certificate from the CRLs in the document's DSS (signatures only):
-   * `revoked` makes the signature not valid; `unknown` (no revocation data) is reported, not held against it.
-   */
-  revocation?: RevocationReport;
-  /** integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && modifications.ok && not revoked. */
-  valid: boolean;
-  /** Every failed check, in words. */
-  problems: string[];
-}
-
-export interface VerifyResult {
-  signatures: VerifiedSignature[];
-  /**
-   * At least one signature, all valid (so all trusted), and the last one covers the whole document
-   * or is followed only by long-term validation data (a DSS, document timestamps).
-   */
-  valid: boolean;
-  /** The last signature covers the whole document. */
-  wholeDocumentSigned: boolean;
-  /** Why the document is not valid, in words (empty when it is). */
-  problems: string[];
-}
-
-export interface VerifyOptions {
-  /** Trusted roots (PEM text, possibly several certificates, or DER bytes). Without them no signature is valid. */
-  trustAnchors?: Array<string | Uint8Array>;
-  /** The time to check certificates at when a signature names none (no timestamp, no /M, no signing-time). Default: now. */
-  at?: Date;
-}
+export type { PadesLevel, SignerInfo, IntegrityReport, ValidityPeriodReport, KeyUsageReport, VerifiedSignature, VerifyResult, VerifyOptions } from './verify-report.js';
+import type { PadesLevel, SignerInfo, IntegrityReport, ValidityPeriodReport, VerifiedSignature, VerifyResult, VerifyOptions } from './verify-report.js';
 
 const verifySchema = z.strictObject({
   trustAnchors: z.array(z.union([z.string().min(1), z.instanceof(Uint8Array)])).optional(),
