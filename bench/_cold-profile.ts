@@ -36,15 +36,25 @@ interface Profile {
 /** First match walking from the root of the stack wins: "compile" under "fill" stays "fill"'s lazy compile. */
 const CATEGORIES: Array<[string, (f: ProfileNode['callFrame']) => boolean]> = [
   ['freshness check (bin/bundle.js)', (f) => f.functionName === 'freshBundle'],
-  ['module compile + link', (f) => /^(loadAndTranslate|_link|getModuleJobForImport|compileSourceTextModule|moduleStrategy)$/.test(f.functionName)],
-  ['module top-level code', (f) => f.functionName === 'evaluate' || (f.functionName === 'run' && f.url.includes('module_job'))],
+  [
+    'module compile + link',
+    (f) =>
+      /^(loadAndTranslate|_link|getModuleJobForImport|compileSourceTextModule|moduleStrategy)$/.test(f.functionName),
+  ],
+  [
+    'module top-level code',
+    (f) => f.functionName === 'evaluate' || (f.functionName === 'run' && f.url.includes('module_job')),
+  ],
   ['PDF parse (pdf-lib)', (f) => /^(parseDocument|parseIndirectObjects?|loadPdf)$/.test(f.functionName)],
   ['fonts (fontkit tables)', (f) => /^(_decodeTable|_getTable)$/.test(f.functionName)],
   ['layout + drawing', (f) => /^(renderPlan|renderPage|layout|shape)$/.test(f.functionName)],
   ['PDF write', (f) => /^(save|commit|serialize)$/.test(f.functionName)],
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
   ['idle (waiting on I/O)', (f) => f.functionName === '(idle)'],
-  ['node bootstrap', (f) => /^(prepareMainThreadExecution|prepareExecution|compileForInternalLoader)$/.test(f.functionName)],
+  [
+    'node bootstrap',
+    (f) => /^(prepareMainThreadExecution|prepareExecution|compileForInternalLoader)$/.test(f.functionName),
+  ],
 ];
 
 function categorise(profile: Profile, totals: Map<string, number>): number {
@@ -81,7 +91,13 @@ function categorise(profile: Profile, totals: Map<string, number>): number {
 async function compiledByPackage(loaded: string[]): Promise<Array<[string, number]>> {
   const out = await mkdtemp(path.join(tmpdir(), 'castpress-meta-'));
   try {
-    const result = await build({ ...bundleOptions({ castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') }, out), metafile: true });
+    const result = await build({
+      ...bundleOptions(
+        { castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') },
+        out,
+      ),
+      metafile: true,
+    });
     const metafile: Metafile = result.metafile;
     const names = new Set(loaded.map((m) => path.basename(m)));
     const groups = new Map<string, number>();
@@ -104,7 +120,20 @@ const dir = await mkdtemp(path.join(tmpdir(), 'castpress-cold-profile-'));
 try {
   await prepareW9(dir);
   const log = path.join(dir, 'modules.log');
-  execFileSync(process.execPath, ['--import', pathToFileURL(path.join(root, 'test/helpers/module-log.mjs')).href, cli, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'], { cwd: dir, env: { ...process.env, CASTPRESS_MODULE_LOG: log }, stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(path.join(root, 'test/helpers/module-log.mjs')).href,
+      cli,
+      'fill',
+      'fw9.pdf',
+      'data.json',
+      '-o',
+      'out.pdf',
+    ],
+    { cwd: dir, env: { ...process.env, CASTPRESS_MODULE_LOG: log }, stdio: 'ignore' },
+  );
   const loaded = (await readFile(log, 'utf8')).split('\n').filter((m) => m.includes('/dist/bundle/'));
   const bytes = await compiledByPackage(loaded);
   const total = bytes.reduce((s, [, b]) => s + b, 0);
@@ -112,12 +141,23 @@ try {
   for (const [pkg, b] of bytes.slice(0, 14)) console.log(`${(b / 1024).toFixed(0).padStart(8)} KiB  ${pkg}`);
 
   const profiles = path.join(dir, 'profiles');
-  for (let i = 0; i < runs; i++) execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profiles, cli, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'], { cwd: dir, stdio: 'ignore' });
+  for (let i = 0; i < runs; i++)
+    execFileSync(
+      process.execPath,
+      ['--cpu-prof', '--cpu-prof-dir', profiles, cli, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'],
+      { cwd: dir, stdio: 'ignore' },
+    );
   const totals = new Map<string, number>();
   let all = 0;
-  for (const f of await readdir(profiles)) all += categorise(JSON.parse(await readFile(path.join(profiles, f), 'utf8')) as Profile, totals);
-  console.log(`\nCPU profile of ${runs} runs (${(all / runs).toFixed(0)} ms sampled per run; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  for (const [category, ms] of [...totals].sort((a, b) => b[1] - a[1])) console.log(`${(ms / runs).toFixed(0).padStart(8)} ms ${((100 * ms) / all).toFixed(1).padStart(5)} %  ${category}`);
+  for (const f of await readdir(profiles))
+    all += categorise(JSON.parse(await readFile(path.join(profiles, f), 'utf8')) as Profile, totals);
+  console.log(
+    `\nCPU profile of ${runs} runs (${(all / runs).toFixed(0)} ms sampled per run; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  for (const [category, ms] of [...totals].sort((a, b) => b[1] - a[1]))
+    console.log(`${(ms / runs).toFixed(0).padStart(8)} ms ${((100 * ms) / all).toFixed(1).padStart(5)} %  ${category}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -31,7 +31,10 @@ export async function run(): Promise<BenchRow[]> {
   const template = await templateFromPdf(bytes);
   const registry = new FontRegistry();
   const values = (script: 'latin' | 'mixed'): ExistingFieldValue[] =>
-    template.fields.map((f, i) => ({ acroFieldName: f.acroFieldName ?? '', value: valueFor(f as TemplateField, i, script) }));
+    template.fields.map((f, i) => ({
+      acroFieldName: f.acroFieldName ?? '',
+      value: valueFor(f as TemplateField, i, script),
+    }));
   const latin = values('latin');
   const mixed = values('mixed');
 
@@ -60,9 +63,28 @@ export async function run(): Promise<BenchRow[]> {
   const cjk = await timeMedian(ours(mixed, true), 5, 1);
   return [
     { name: 'pdf-lib form fill + flatten + save (anchor)', value: baseline, unit: 'ms' },
-    { name: `castpress fill + flatten + save, ${latin.length} values`, value: flat, unit: 'ms', baseline, ratio: flat / baseline, goal: '<= 0.2' },
-    { name: 'castpress fill, kept interactive, + save', value: interactive, unit: 'ms', baseline, ratio: interactive / baseline },
-    { name: 'castpress fill + flatten, Cyrillic + CJK values (pdf-lib cannot)', value: cjk, unit: 'ms', baseline, ratio: cjk / baseline },
+    {
+      name: `castpress fill + flatten + save, ${latin.length} values`,
+      value: flat,
+      unit: 'ms',
+      baseline,
+      ratio: flat / baseline,
+      goal: '<= 0.2',
+    },
+    {
+      name: 'castpress fill, kept interactive, + save',
+      value: interactive,
+      unit: 'ms',
+      baseline,
+      ratio: interactive / baseline,
+    },
+    {
+      name: 'castpress fill + flatten, Cyrillic + CJK values (pdf-lib cannot)',
+      value: cjk,
+      unit: 'ms',
+      baseline,
+      ratio: cjk / baseline,
+    },
   ];
 }
 

@@ -19,8 +19,38 @@ export async function writeMixedJobs(dir: string, count: number): Promise<string
   for (let i = 0; i < count; i++) {
     lines.push(
       i % 2 === 0
-        ? JSON.stringify({ id: `fill-${i}`, template: 'form.json', request: { data: { name: { firstName: 'Ada', lastName: `Lovelace ${i}` }, ssn: '123456789', salary: i * 10.5, agree: i % 4 === 0, notes: `Job ${i}: ${'lorem ipsum '.repeat(20)}` } } })
-        : JSON.stringify({ id: `md-${i}`, request: { includeTimestamp: false, data: [{ heading: `Report ${i}` }, { content: `Paragraph **${i}**. ${'Words and more words. '.repeat(60)}` }, { table: { rows: [['a', 'b', 'c'], ['1', '2', '3'], ['4', '5', '6']] } }] } }),
+        ? JSON.stringify({
+            id: `fill-${i}`,
+            template: 'form.json',
+            request: {
+              data: {
+                name: { firstName: 'Ada', lastName: `Lovelace ${i}` },
+                ssn: '123456789',
+                salary: i * 10.5,
+                agree: i % 4 === 0,
+                notes: `Job ${i}: ${'lorem ipsum '.repeat(20)}`,
+              },
+            },
+          })
+        : JSON.stringify({
+            id: `md-${i}`,
+            request: {
+              includeTimestamp: false,
+              data: [
+                { heading: `Report ${i}` },
+                { content: `Paragraph **${i}**. ${'Words and more words. '.repeat(60)}` },
+                {
+                  table: {
+                    rows: [
+                      ['a', 'b', 'c'],
+                      ['1', '2', '3'],
+                      ['4', '5', '6'],
+                    ],
+                  },
+                },
+              ],
+            },
+          }),
     );
   }
   const file = path.join(dir, 'jobs.jsonl');
@@ -39,7 +69,16 @@ export async function run(): Promise<BenchRow[]> {
     };
     const one = await timed(1);
     const two = await timed(2);
-    return [{ name: 'batch throughput, 2 workers vs 1 (mixed fill + Markdown)', value: two, unit: 'jobs/s', baseline: one, ratio: two / one, goal: '>= 1.7' }];
+    return [
+      {
+        name: 'batch throughput, 2 workers vs 1 (mixed fill + Markdown)',
+        value: two,
+        unit: 'jobs/s',
+        baseline: one,
+        ratio: two / one,
+        goal: '>= 1.7',
+      },
+    ];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

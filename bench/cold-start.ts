@@ -39,12 +39,16 @@ export async function prepareW9(dir: string): Promise<number> {
   const template = await templateFromPdf(new Uint8Array(readFileSync(W9)));
   const texts = template.fields.filter((f) => f.type === 'shortText' || f.type === 'longText' || f.type === 'charList');
   const data: Record<string, string> = {};
-  for (const f of texts) data[f.alias ?? f.id] = f.type === 'charList' ? '1234567'.slice(0, f.cells ?? 2) : 'Ada Lovelace';
+  for (const f of texts)
+    data[f.alias ?? f.id] = f.type === 'charList' ? '1234567'.slice(0, f.cells ?? 2) : 'Ada Lovelace';
   await writeFile(path.join(dir, 'data.json'), JSON.stringify({ data }));
   const fields = Object.entries(data)
     .map(([k, v]) => `<field name="${xml(k)}"><value>${xml(v)}</value></field>`)
     .join('');
-  await writeFile(path.join(dir, 'data.xfdf'), `<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields>${fields}</fields></xfdf>`);
+  await writeFile(
+    path.join(dir, 'data.xfdf'),
+    `<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields>${fields}</fields></xfdf>`,
+  );
   return texts.length;
 }
 
@@ -69,7 +73,16 @@ export async function run(): Promise<BenchRow[]> {
     }
     const castpressMs = median(a);
     const pdftkMs = median(b);
-    return [{ name: `${name} (${values} text values)`, value: castpressMs, unit: 'ms', baseline: pdftkMs, ratio: castpressMs / pdftkMs, goal: '<= 0.5' }];
+    return [
+      {
+        name: `${name} (${values} text values)`,
+        value: castpressMs,
+        unit: 'ms',
+        baseline: pdftkMs,
+        ratio: castpressMs / pdftkMs,
+        goal: '<= 0.5',
+      },
+    ];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -60,14 +60,45 @@ export async function run(): Promise<BenchRow[]> {
 
   return [
     { name: 'Latin document, 3 pages (anchor)', value: latinMs, unit: 'ms' },
-    { name: 'Chinese document, 3 pages (CJK subset embedded)', value: cjkMs, unit: 'ms', baseline: latinMs, ratio: cjkMs / latinMs },
-    { name: 'Latin + Chinese document, 3 pages', value: mixedMs, unit: 'ms', baseline: latinMs, ratio: mixedMs / latinMs },
-    { name: 'Chinese document size', value: cjkBytes / 1024, unit: 'KiB', baseline: latinBytes / 1024, ratio: cjkBytes / latinBytes },
-    { name: 'First CJK use per registry (parse TTC face, once)', value: coldMs, unit: 'ms', baseline: latinMs, ratio: coldMs / latinMs },
+    {
+      name: 'Chinese document, 3 pages (CJK subset embedded)',
+      value: cjkMs,
+      unit: 'ms',
+      baseline: latinMs,
+      ratio: cjkMs / latinMs,
+    },
+    {
+      name: 'Latin + Chinese document, 3 pages',
+      value: mixedMs,
+      unit: 'ms',
+      baseline: latinMs,
+      ratio: mixedMs / latinMs,
+    },
+    {
+      name: 'Chinese document size',
+      value: cjkBytes / 1024,
+      unit: 'KiB',
+      baseline: latinBytes / 1024,
+      ratio: cjkBytes / latinBytes,
+    },
+    {
+      name: 'First CJK use per registry (parse TTC face, once)',
+      value: coldMs,
+      unit: 'ms',
+      baseline: latinMs,
+      ratio: coldMs / latinMs,
+    },
   ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await run();
-  console.table(rows.map((r) => ({ ...r, value: r.value.toFixed(2), baseline: r.baseline?.toFixed(2), ratio: r.ratio?.toFixed(2) })));
+  console.table(
+    rows.map((r) => ({
+      ...r,
+      value: r.value.toFixed(2),
+      baseline: r.baseline?.toFixed(2),
+      ratio: r.ratio?.toFixed(2),
+    })),
+  );
 }

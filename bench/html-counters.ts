@@ -21,7 +21,8 @@ function report(): string {
     for (let s = 1; s <= SECTIONS; s++) {
       body += `<section><h2 id="c${c}s${s}">Section ${s}</h2><div class="run">Chapter ${c}</div>`;
       toc += `<p class="s"><a href="#c${c}s${s}">Section ${s}</a></p>`;
-      for (let p = 0; p < 6; p++) body += `<p>Paragraph ${p + 1} with <em>some</em> inline <b>markup</b> and enough words to wrap now and then on a page.</p>`;
+      for (let p = 0; p < 6; p++)
+        body += `<p>Paragraph ${p + 1} with <em>some</em> inline <b>markup</b> and enough words to wrap now and then on a page.</p>`;
       body += '</section>';
     }
     body += '</section>';
@@ -40,13 +41,35 @@ export async function run(): Promise<BenchRow[]> {
     const pageOnly = `${BASE} .toc a::after { content: " p. " target-counter(attr(href), page); } @page { @top-center { content: element(head); } }`;
     const numbered = `${BASE} .toc a::before { content: target-counter(attr(href), chapter) ". "; } .toc .s a::before { content: target-counters(attr(href), chapter, ".") "." target-counter(attr(href), section) " "; }
       .toc a::after { content: " p. " target-counter(attr(href), page); } @page { @top-center { content: element(head); } }`;
-    const [model, anchor] = await interleaved(() => renderHtml(pool, { html, css: numbered }), () => renderHtml(pool, { html, css: pageOnly }), 7, 2);
+    const [model, anchor] = await interleaved(
+      () => renderHtml(pool, { html, css: numbered }),
+      () => renderHtml(pool, { html, css: pageOnly }),
+      7,
+      2,
+    );
     const counted = `${pageOnly} .run::after { content: " – " counters(section, "."); }`;
-    const [running, runningAnchor] = await interleaved(() => renderHtml(pool, { html, css: counted }), () => renderHtml(pool, { html, css: `${pageOnly} .run::after { content: " – s"; }` }), 7, 2);
+    const [running, runningAnchor] = await interleaved(
+      () => renderHtml(pool, { html, css: counted }),
+      () => renderHtml(pool, { html, css: `${pageOnly} .run::after { content: " – s"; }` }),
+      7,
+      2,
+    );
     return [
       { name: `html: ToC of ${CHAPTERS * (SECTIONS + 1)} entries, page only (anchor)`, value: anchor, unit: 'ms' },
-      { name: 'html: same ToC with target-counter(chapter/section) (counter model)', value: model, unit: 'ms', baseline: anchor, ratio: model / anchor },
-      { name: `html: ${CHAPTERS * SECTIONS} running heads showing counters() vs a string`, value: running, unit: 'ms', baseline: runningAnchor, ratio: running / runningAnchor },
+      {
+        name: 'html: same ToC with target-counter(chapter/section) (counter model)',
+        value: model,
+        unit: 'ms',
+        baseline: anchor,
+        ratio: model / anchor,
+      },
+      {
+        name: `html: ${CHAPTERS * SECTIONS} running heads showing counters() vs a string`,
+        value: running,
+        unit: 'ms',
+        baseline: runningAnchor,
+        ratio: running / runningAnchor,
+      },
     ];
   } finally {
     await pool.close();

@@ -33,7 +33,15 @@ export async function run(): Promise<BenchRow[]> {
 
   const browser = await chromium.launch({
     executablePath: findChromium(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const context = await browser.newContext({ javaScriptEnabled: false });
   await context.route('**/*', (r) => r.abort());
@@ -56,13 +64,26 @@ export async function run(): Promise<BenchRow[]> {
       11,
     );
 
-    const long = Array.from({ length: 600 }, (_, i) => `<p>Paragraph ${i + 1} of a long report, enough text to wrap onto a second line now and then.</p>`).join('');
+    const long = Array.from(
+      { length: 600 },
+      (_, i) => `<p>Paragraph ${i + 1} of a long report, enough text to wrap onto a second line now and then.</p>`,
+    ).join('');
     const longCss = '.pn::after { content: "page " counter(page) " of " counter(pages); }';
     const longHtml = `<div class="pn"></div>${long}<div class="pn"></div>`;
-    const [bareLong, oursLong] = await interleaved(() => bare(`<!DOCTYPE html><style>${longCss}</style>${longHtml}`), () => renderHtml(pool, { html: longHtml, css: longCss }), 7, 1);
+    const [bareLong, oursLong] = await interleaved(
+      () => bare(`<!DOCTYPE html><style>${longCss}</style>${longHtml}`),
+      () => renderHtml(pool, { html: longHtml, css: longCss }),
+      7,
+      1,
+    );
 
     const plain = `<h1>Plain</h1>${long.slice(0, 20_000)}`;
-    const [barePlain, oursPlain] = await interleaved(() => bare(`<!DOCTYPE html>${plain}`), () => renderHtml(pool, { html: plain }), 7, 1);
+    const [barePlain, oursPlain] = await interleaved(
+      () => bare(`<!DOCTYPE html>${plain}`),
+      () => renderHtml(pool, { html: plain }),
+      7,
+      1,
+    );
 
     // WeasyPrint's report sample (8 pages: string-set running heads, target-counter table of contents,
     // named pages, left/right breaks, its own fonts served by a resolver). The anchor prints the same
@@ -70,7 +91,10 @@ export async function run(): Promise<BenchRow[]> {
     const origin = 'https://corpus.test/';
     const resolver: ResourceResolver = async (url) => {
       const file = path.join(fixtures, new URL(url).pathname);
-      return { body: new Uint8Array(readFileSync(file)), contentType: file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'image/svg+xml' };
+      return {
+        body: new Uint8Array(readFileSync(file)),
+        contentType: file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'image/svg+xml',
+      };
     };
     const reportPool = new BrowserPool({ maxPages: 1, resolver });
     const report = read('weasyprint-report/report.html');
@@ -80,19 +104,65 @@ export async function run(): Promise<BenchRow[]> {
     let bareReport = 0;
     let oursReport = 0;
     try {
-      [bareReport, oursReport] = await interleaved(() => bare(reportBuilt), () => renderHtml(reportPool, reportRequest), 5, 1);
+      [bareReport, oursReport] = await interleaved(
+        () => bare(reportBuilt),
+        () => renderHtml(reportPool, reportRequest),
+        5,
+        1,
+      );
     } finally {
       await reportPool.close();
     }
 
     return [
-      { name: 'html: bare setContent + page.pdf(), invoice with the default CSS (anchor)', value: bareLike, unit: 'ms' },
-      { name: 'html: castpress invoice (running elements + page X of Y)', value: oursMs, unit: 'ms', baseline: bareLike, ratio: oursMs / bareLike, goal: '<= 1.2' },
-      { name: 'html: castpress invoice vs bare page.pdf() of HTML + template CSS only (serif)', value: oursRaw, unit: 'ms', baseline: bareMs, ratio: oursRaw / bareMs },
-      { name: 'html: castpress statement (running elements)', value: oursSt, unit: 'ms', baseline: bareSt, ratio: oursSt / bareSt },
-      { name: 'html: castpress ~15 pages, counter(page) in body elements', value: oursLong, unit: 'ms', baseline: bareLong, ratio: oursLong / bareLong },
-      { name: 'html: castpress ~8 pages, no paged-media extensions', value: oursPlain, unit: 'ms', baseline: barePlain, ratio: oursPlain / barePlain },
-      { name: 'html: castpress WeasyPrint report (8 pages, string-set, target-counter, :blank)', value: oursReport, unit: 'ms', baseline: bareReport, ratio: oursReport / bareReport },
+      {
+        name: 'html: bare setContent + page.pdf(), invoice with the default CSS (anchor)',
+        value: bareLike,
+        unit: 'ms',
+      },
+      {
+        name: 'html: castpress invoice (running elements + page X of Y)',
+        value: oursMs,
+        unit: 'ms',
+        baseline: bareLike,
+        ratio: oursMs / bareLike,
+        goal: '<= 1.2',
+      },
+      {
+        name: 'html: castpress invoice vs bare page.pdf() of HTML + template CSS only (serif)',
+        value: oursRaw,
+        unit: 'ms',
+        baseline: bareMs,
+        ratio: oursRaw / bareMs,
+      },
+      {
+        name: 'html: castpress statement (running elements)',
+        value: oursSt,
+        unit: 'ms',
+        baseline: bareSt,
+        ratio: oursSt / bareSt,
+      },
+      {
+        name: 'html: castpress ~15 pages, counter(page) in body elements',
+        value: oursLong,
+        unit: 'ms',
+        baseline: bareLong,
+        ratio: oursLong / bareLong,
+      },
+      {
+        name: 'html: castpress ~8 pages, no paged-media extensions',
+        value: oursPlain,
+        unit: 'ms',
+        baseline: barePlain,
+        ratio: oursPlain / barePlain,
+      },
+      {
+        name: 'html: castpress WeasyPrint report (8 pages, string-set, target-counter, :blank)',
+        value: oursReport,
+        unit: 'ms',
+        baseline: bareReport,
+        ratio: oursReport / bareReport,
+      },
     ];
   } finally {
     await pool.close();

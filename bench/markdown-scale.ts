@@ -10,7 +10,8 @@ import type { BenchRow } from './types.js';
 const MB = 1_000_000;
 
 function prose(bytes: number): unknown[] {
-  const paragraph = 'The quick brown fox jumps over the lazy dog near the harbour, and seven wizards box jumbo pancakes. '.repeat(10);
+  const paragraph =
+    'The quick brown fox jumps over the lazy dog near the harbour, and seven wizards box jumbo pancakes. '.repeat(10);
   return Array.from({ length: Math.ceil(bytes / paragraph.length) }, () => ({ content: paragraph }));
 }
 
@@ -41,7 +42,14 @@ export async function run(): Promise<BenchRow[]> {
       };
       const small = Math.min(await perMb(0.1 * MB), await perMb(0.1 * MB));
       const large = await perMb(1 * MB);
-      rows.push({ name: `${name}: ms per MB at 1 MB (anchor: at 0.1 MB)`, value: large, baseline: small, ratio: large / small, unit: 'ms/MB', goal: '<= 1.5' });
+      rows.push({
+        name: `${name}: ms per MB at 1 MB (anchor: at 0.1 MB)`,
+        value: large,
+        baseline: small,
+        ratio: large / small,
+        unit: 'ms/MB',
+        goal: '<= 1.5',
+      });
     }
   } finally {
     await engine.close();

@@ -15,11 +15,18 @@ const REGULAR = path.join(fontsDir, 'NotoSans-Regular.ttf');
 const BOLD = path.join(fontsDir, 'NotoSans-Bold.ttf');
 const ITALIC = path.join(fontsDir, 'NotoSans-Italic.ttf');
 
-const WORDS = 'the quick brown fox jumps over a lazy dog while seven wizards quietly box jumbo pancakes near the harbour'.split(' ');
+const WORDS =
+  'the quick brown fox jumps over a lazy dog while seven wizards quietly box jumbo pancakes near the harbour'.split(
+    ' ',
+  );
 
 /** ~2,500 made-up words from syllables, so documents seeded differently share few words (as real ones don't share all). */
-const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gi ho ju ly mo pu qua re si to ur ve wa xi yo ze an el on'.split(' ');
-const VOCABULARY = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => a + b)).concat(SYLLABLES.flatMap((a, i) => SYLLABLES.slice(i).map((b) => a + b + SYLLABLES[(i * 7) % SYLLABLES.length])));
+const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gi ho ju ly mo pu qua re si to ur ve wa xi yo ze an el on'.split(
+  ' ',
+);
+const VOCABULARY = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => a + b)).concat(
+  SYLLABLES.flatMap((a, i) => SYLLABLES.slice(i).map((b) => a + b + SYLLABLES[(i * 7) % SYLLABLES.length])),
+);
 
 /** Deterministic prose: sections of a heading and three paragraphs. Seed 7 uses a small vocabulary. */
 function sections(count: number, seed = 7): Array<{ heading: string; paragraphs: string[] }> {
@@ -55,7 +62,11 @@ function pdfkitDocument(content: ReturnType<typeof sections>): Promise<Buffer> {
       for (const p of s.paragraphs) {
         const w = p.split(' ');
         const opts = { continued: true, lineGap: 3 };
-        doc.moveDown(0.4).font('regular').fontSize(12).text(`${w.slice(0, 3).join(' ')} `, opts);
+        doc
+          .moveDown(0.4)
+          .font('regular')
+          .fontSize(12)
+          .text(`${w.slice(0, 3).join(' ')} `, opts);
         doc.font('italic').text(`${w[3]} `, opts);
         doc.font('regular').text(`${w.slice(4, 10).join(' ')} `, opts);
         doc.font('bold').text(`${w[10]} `, opts);
@@ -83,7 +94,11 @@ export async function run(): Promise<BenchRow[]> {
     const pages = (await PDFDocument.load(ours)).getPageCount();
     const theirs = await pdfkitDocument(content);
     const anchorPages = (await PDFDocument.load(theirs)).getPageCount();
-    const [subject, anchor] = await interleaved(() => engine.generate(request), () => pdfkitDocument(content), 15);
+    const [subject, anchor] = await interleaved(
+      () => engine.generate(request),
+      () => pdfkitDocument(content),
+      15,
+    );
     // A different document every run: what a batch of real documents sees of the engine's caches.
     let seed = 1000;
     let current = sections(22, seed);
@@ -112,7 +127,13 @@ export async function run(): Promise<BenchRow[]> {
         ratio: variedSubject / variedAnchor,
         goal: '<= 1.5',
       },
-      { name: 'Markdown output size', value: ours.byteLength / 1024, unit: 'KiB', baseline: theirs.byteLength / 1024, ratio: ours.byteLength / theirs.byteLength },
+      {
+        name: 'Markdown output size',
+        value: ours.byteLength / 1024,
+        unit: 'KiB',
+        baseline: theirs.byteLength / 1024,
+        ratio: ours.byteLength / theirs.byteLength,
+      },
     ];
   } finally {
     await engine.close();

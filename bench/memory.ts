@@ -27,15 +27,41 @@ async function measure(total: number): Promise<BenchRow[]> {
     let at100 = sample();
     let at2000 = at100;
     for (let i = 1; i <= total; i++) {
-      await engine.fill(template, { data: { name: { firstName: 'Ada', lastName: `Lovelace ${i}` }, ssn: '123456789', salary: i, notes: `Fill number ${i}` } });
+      await engine.fill(template, {
+        data: {
+          name: { firstName: 'Ada', lastName: `Lovelace ${i}` },
+          ssn: '123456789',
+          salary: i,
+          notes: `Fill number ${i}`,
+        },
+      });
       if (i === 100) at100 = sample();
       if (i === 2000) at2000 = sample();
     }
     const end = sample();
     return [
-      { name: `RSS after ${total} fills vs after 100`, value: end.rss, unit: 'MB', baseline: at100.rss, ratio: end.rss / at100.rss, goal: '~1 (no growth)' },
-      { name: `RSS after ${total} fills vs after 2000 (caches warm)`, value: end.rss, unit: 'MB', baseline: at2000.rss, ratio: end.rss / at2000.rss },
-      { name: `heap after GC, ${total} fills vs 2000`, value: end.heap, unit: 'MB', baseline: at2000.heap, ratio: end.heap / at2000.heap },
+      {
+        name: `RSS after ${total} fills vs after 100`,
+        value: end.rss,
+        unit: 'MB',
+        baseline: at100.rss,
+        ratio: end.rss / at100.rss,
+        goal: '~1 (no growth)',
+      },
+      {
+        name: `RSS after ${total} fills vs after 2000 (caches warm)`,
+        value: end.rss,
+        unit: 'MB',
+        baseline: at2000.rss,
+        ratio: end.rss / at2000.rss,
+      },
+      {
+        name: `heap after GC, ${total} fills vs 2000`,
+        value: end.heap,
+        unit: 'MB',
+        baseline: at2000.heap,
+        ratio: end.heap / at2000.heap,
+      },
     ];
   } finally {
     await engine.close();
@@ -45,7 +71,11 @@ async function measure(total: number): Promise<BenchRow[]> {
 export async function run(): Promise<BenchRow[]> {
   const total = Number(process.env.BENCH_MEMORY_FILLS ?? 10_000);
   const self = fileURLToPath(import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', self, CHILD_FLAG, String(total)], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', self, CHILD_FLAG, String(total)],
+    { maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as BenchRow[];
 }
 

@@ -27,7 +27,12 @@ export async function run(): Promise<BenchRow[]> {
     const jobs = await writeMixedJobs(dir, Number(process.env.BENCH_QUEUE_JOBS ?? 1000));
 
     const pool = async (threads: number) => {
-      const s = await runBatch({ jobsFile: jobs, outDir: path.join(dir, `pool-${threads}`), workers: threads, resume: false });
+      const s = await runBatch({
+        jobsFile: jobs,
+        outDir: path.join(dir, `pool-${threads}`),
+        workers: threads,
+        resume: false,
+      });
       if (s.failed > 0) throw new Error(`${s.failed} pool jobs failed (see ${s.errorsFile})`);
       return s.done / ((s.finishedAt - s.startedAt) / 1000);
     };
@@ -35,7 +40,13 @@ export async function run(): Promise<BenchRow[]> {
     const queue = async (processes: number) => {
       const name = `bench-${processes}`;
       const out = path.join(dir, `queue-${processes}`);
-      const workers = Array.from({ length: processes }, () => spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', name, '--out', out, '--concurrency', '1'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+      const workers = Array.from({ length: processes }, () =>
+        spawn(
+          process.execPath,
+          [bin, 'worker', '--queue', redis.url, '--name', name, '--out', out, '--concurrency', '1'],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        ),
+      );
       try {
         await Promise.all(workers.map((w) => waitForOutput(w, /ready on/, 60_000)));
         const start = Date.now();
@@ -54,8 +65,22 @@ export async function run(): Promise<BenchRow[]> {
     const pool2 = await pool(2);
     const queue2 = await queue(2);
     return [
-      { name: 'queue throughput, 1 worker process vs pool of 1 thread', value: queue1, unit: 'jobs/s', baseline: pool1, ratio: queue1 / pool1, goal: '>= 0.9' },
-      { name: 'queue throughput, 2 worker processes vs pool of 2 threads', value: queue2, unit: 'jobs/s', baseline: pool2, ratio: queue2 / pool2, goal: '>= 0.9' },
+      {
+        name: 'queue throughput, 1 worker process vs pool of 1 thread',
+        value: queue1,
+        unit: 'jobs/s',
+        baseline: pool1,
+        ratio: queue1 / pool1,
+        goal: '>= 0.9',
+      },
+      {
+        name: 'queue throughput, 2 worker processes vs pool of 2 threads',
+        value: queue2,
+        unit: 'jobs/s',
+        baseline: pool2,
+        ratio: queue2 / pool2,
+        goal: '>= 0.9',
+      },
     ];
   } finally {
     await redis.stop();

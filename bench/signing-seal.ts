@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from '@cantoo/pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from '@cantoo/pdf-lib';
 import { loadPdf } from '../src/pdf/index.js';
 import { createSigningIdentity, sealPdf, verifyPdf } from '../src/signing/index.js';
 import { interleaved, type BenchRow } from './types.js';
@@ -29,9 +36,23 @@ async function bigPdf(): Promise<Uint8Array> {
     page.drawText(`Packet page ${i + 1}`, { x: 72, y: 770, size: 14, font });
     const side = Math.floor(Math.sqrt(BYTES_PER_PAGE / 3));
     const pixels = randomBytes(side * side * 3);
-    const ref = doc.context.register(doc.context.stream(pixels, { Type: 'XObject', Subtype: 'Image', Width: side, Height: side, BitsPerComponent: 8, ColorSpace: 'DeviceRGB' }));
+    const ref = doc.context.register(
+      doc.context.stream(pixels, {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: side,
+        Height: side,
+        BitsPerComponent: 8,
+        ColorSpace: 'DeviceRGB',
+      }),
+    );
     const name = page.node.newXObject('Scan', ref);
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 400, 100, 200), drawObject(name), popGraphicsState());
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(400, 0, 0, 400, 100, 200),
+      drawObject(name),
+      popGraphicsState(),
+    );
   }
   return doc.save({ useObjectStreams: true });
 }
@@ -78,13 +99,37 @@ export async function run(): Promise<BenchRow[]> {
     );
 
     const self = fileURLToPath(import.meta.url);
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', self, CHILD_FLAG, file, dataDir], { maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', self, CHILD_FLAG, file, dataDir],
+      { maxBuffer: 1 << 20 },
+    );
     const mem = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { peakMb: number; fileMb: number };
 
     return [
-      { name: `sealPdf, ${PAGES} pages / ${mb.toFixed(1)} MB vs loadPdf + save`, value: seal, unit: 'ms', baseline: loadSave, ratio: seal / loadSave, goal: '<= 2' },
-      { name: `sealPdf peak RSS above baseline vs file size (${mem.fileMb.toFixed(1)} MB)`, value: mem.peakMb, unit: 'MB', baseline: mem.fileMb, ratio: mem.peakMb / mem.fileMb, goal: '<= 3' },
-      { name: `verifyPdf of the sealed file vs loadPdf + save`, value: verify, unit: 'ms', baseline: loadSave, ratio: verify / loadSave },
+      {
+        name: `sealPdf, ${PAGES} pages / ${mb.toFixed(1)} MB vs loadPdf + save`,
+        value: seal,
+        unit: 'ms',
+        baseline: loadSave,
+        ratio: seal / loadSave,
+        goal: '<= 2',
+      },
+      {
+        name: `sealPdf peak RSS above baseline vs file size (${mem.fileMb.toFixed(1)} MB)`,
+        value: mem.peakMb,
+        unit: 'MB',
+        baseline: mem.fileMb,
+        ratio: mem.peakMb / mem.fileMb,
+        goal: '<= 3',
+      },
+      {
+        name: `verifyPdf of the sealed file vs loadPdf + save`,
+        value: verify,
+        unit: 'ms',
+        baseline: loadSave,
+        ratio: verify / loadSave,
+      },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

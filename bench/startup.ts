@@ -26,7 +26,10 @@ const bin = path.join(root, 'bin', 'castpress.js');
 /** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
 export function ensureBundle(): void {
   if (freshBundle('castpress.mjs')) return;
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0 || !freshBundle('castpress.mjs')) throw new Error('node scripts/bundle.mjs failed');
 }
 
@@ -58,7 +61,11 @@ export async function run(): Promise<BenchRow[]> {
       // The worker's clock includes its SIGTERM and exit: only its ready line is wanted.
       const timedWorker = async () => {
         const t = performance.now();
-        const p = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'startup', '--out', path.join(dir, 'out')], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const p = spawn(
+          process.execPath,
+          [bin, 'worker', '--queue', redis.url, '--name', 'startup', '--out', path.join(dir, 'out')],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         await waitForOutput(p, /ready on/, 120_000);
         const ms = performance.now() - t;
         p.kill('SIGTERM');
@@ -77,18 +84,35 @@ export async function run(): Promise<BenchRow[]> {
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const w = median(workerMs);
       const a = median(anchorMs);
-      rows.push({ name: 'worker-ready: `castpress worker --queue` ready (engine thread warm, on Redis) vs `node -e 0`', value: w, unit: 'ms', baseline: a, ratio: w / a, goal: '< 1000 ms idle' });
+      rows.push({
+        name: 'worker-ready: `castpress worker --queue` ready (engine thread warm, on Redis) vs `node -e 0`',
+        value: w,
+        unit: 'ms',
+        baseline: a,
+        ratio: w / a,
+        goal: '< 1000 ms idle',
+      });
     } finally {
       await redis.stop();
     }
 
     const entry = pathToFileURL(WORKER_FILE).href;
     const [pool, bare] = await interleaved(
-      () => thread(`import ${JSON.stringify(entry)}; import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`),
+      () =>
+        thread(
+          `import ${JSON.stringify(entry)}; import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`,
+        ),
       () => thread(`import { parentPort } from 'node:worker_threads'; parentPort.postMessage(0);`),
       9,
     );
-    rows.push({ name: 'thread-ready: render-pool thread ready (worker file loaded) vs an empty thread', value: pool, unit: 'ms', baseline: bare, ratio: pool / bare, goal: '< 300 ms idle' });
+    rows.push({
+      name: 'thread-ready: render-pool thread ready (worker file loaded) vs an empty thread',
+      value: pool,
+      unit: 'ms',
+      baseline: bare,
+      ratio: pool / bare,
+      goal: '< 300 ms idle',
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -32,7 +32,12 @@ export async function timeMedian(fn: () => Promise<unknown>, n = 7, warmup = 2):
  * Medians of subject and anchor run alternately, after `warmup` rounds of both:
  * on a shared machine, load that comes and goes then weighs on both alike.
  */
-export async function interleaved(subject: () => Promise<unknown>, anchor: () => Promise<unknown>, n: number, warmup = 3): Promise<[number, number]> {
+export async function interleaved(
+  subject: () => Promise<unknown>,
+  anchor: () => Promise<unknown>,
+  n: number,
+  warmup = 3,
+): Promise<[number, number]> {
   for (let i = 0; i < warmup; i++) {
     await subject();
     await anchor();

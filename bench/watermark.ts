@@ -16,7 +16,15 @@ async function fullSave(bytes: Uint8Array): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
   for (const page of doc.getPages()) {
     const { width, height } = page.getSize();
-    page.drawText(WATERMARK_TEXT, { x: width * 0.1, y: height * 0.1, size: 36, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.3, rotate: degrees(45) });
+    page.drawText(WATERMARK_TEXT, {
+      x: width * 0.1,
+      y: height * 0.1,
+      size: 36,
+      font,
+      color: rgb(0.8, 0.1, 0.1),
+      opacity: 0.3,
+      rotate: degrees(45),
+    });
   }
   return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
 }
@@ -28,11 +36,30 @@ export async function run(): Promise<BenchRow[]> {
     const w9Out = await engine.fill(w9, { data: w9Data(fields) });
     const book = corpusPdf('plain_geotopo_117p.pdf');
     const rows: BenchRow[] = [];
-    for (const [name, pdf] of [['W-9 fill output', w9Out], ['117-page book', book]] as const) {
-      const [updateMs, saveMs] = await interleaved(() => watermarkPdf(pdf), () => fullSave(pdf), 9);
+    for (const [name, pdf] of [
+      ['W-9 fill output', w9Out],
+      ['117-page book', book],
+    ] as const) {
+      const [updateMs, saveMs] = await interleaved(
+        () => watermarkPdf(pdf),
+        () => fullSave(pdf),
+        9,
+      );
       const added = (await watermarkPdf(pdf)).byteLength - pdf.byteLength;
-      rows.push({ name: `watermark ${name}: appended update vs pdf-lib load+stamp+full save`, value: updateMs, unit: 'ms', baseline: saveMs, ratio: updateMs / saveMs });
-      rows.push({ name: `watermark ${name}: bytes appended`, value: added / 1024, unit: 'KiB', baseline: pdf.byteLength / 1024, ratio: added / pdf.byteLength });
+      rows.push({
+        name: `watermark ${name}: appended update vs pdf-lib load+stamp+full save`,
+        value: updateMs,
+        unit: 'ms',
+        baseline: saveMs,
+        ratio: updateMs / saveMs,
+      });
+      rows.push({
+        name: `watermark ${name}: bytes appended`,
+        value: added / 1024,
+        unit: 'KiB',
+        baseline: pdf.byteLength / 1024,
+        ratio: added / pdf.byteLength,
+      });
     }
     return rows;
   } finally {

@@ -36,27 +36,62 @@ function timed(store: PacketStore): { store: PacketStore; ms: () => number } {
   return { store: wrap(store), ms: () => total };
 }
 
-const sig = (id: string, y: number) => ({ id, type: 'signature', pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const sig = (id: string, y: number) => ({
+  id,
+  type: 'signature',
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
 
 async function runOn(label: string, open: () => Promise<PacketStore>, packets: number, dir: string): Promise<BenchRow> {
   const engine = createEngine({ now: () => new Date('2026-01-05T10:00:00Z') });
   const identity = await createSigningIdentity({ dataDir: path.join(dir, 'identity') });
   const raw = await open();
   const { store, ms } = timed(raw);
-  const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', deliver: false, mailDir: path.join(dir, 'mail') });
+  const flow = createPacketWorkflow({
+    store,
+    engine,
+    identity,
+    baseUrl: 'http://castpress.test',
+    deliver: false,
+    mailDir: path.join(dir, 'mail'),
+  });
   const s = flow.service;
   const one = async (n: number) => {
     const p = await s.createEtchPacket({
       name: `Bench ${n}`,
-      files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: `Agreement ${n}` }, sig('a', 260), sig('b', 320)] }],
+      files: [
+        {
+          id: 'doc',
+          filename: 'doc.pdf',
+          title: 'Doc',
+          fields: [{ content: `Agreement ${n}` }, sig('a', 260), sig('b', 320)],
+        },
+      ],
       signers: [
-        { id: 'a', name: 'Ann', email: 'ann@example.com', signerType: 'embedded', fields: [{ fileId: 'doc', fieldId: 'a' }] },
-        { id: 'b', name: 'Ben', email: 'ben@example.com', signerType: 'embedded', fields: [{ fileId: 'doc', fieldId: 'b' }] },
+        {
+          id: 'a',
+          name: 'Ann',
+          email: 'ann@example.com',
+          signerType: 'embedded',
+          fields: [{ fileId: 'doc', fieldId: 'a' }],
+        },
+        {
+          id: 'b',
+          name: 'Ben',
+          email: 'ben@example.com',
+          signerType: 'embedded',
+          fields: [{ fileId: 'doc', fieldId: 'b' }],
+        },
       ],
     });
     for (const signer of p.documentGroup.signers) {
       const url = new URL(await s.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' }));
-      await s.submitSigning({ signerEid: signer.eid, token: url.searchParams.get('token')!, inputs: { signature: { type: 'typed', text: signer.name ?? 'x' } } });
+      await s.submitSigning({
+        signerEid: signer.eid,
+        token: url.searchParams.get('token')!,
+        inputs: { signature: { type: 'typed', text: signer.name ?? 'x' } },
+      });
     }
   };
   try {
@@ -66,7 +101,13 @@ async function runOn(label: string, open: () => Promise<PacketStore>, packets: n
     for (let i = 0; i < packets; i++) await one(i);
     const total = performance.now() - start;
     const storeMs = ms() - storeBefore;
-    return { name: `${label}: ${packets} packets of 2 signers, store time vs PDF work`, value: storeMs, unit: 'ms', baseline: total - storeMs, ratio: storeMs / (total - storeMs) };
+    return {
+      name: `${label}: ${packets} packets of 2 signers, store time vs PDF work`,
+      value: storeMs,
+      unit: 'ms',
+      baseline: total - storeMs,
+      ratio: storeMs / (total - storeMs),
+    };
   } finally {
     await flow.close();
     await raw.close();

@@ -21,8 +21,25 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
  * and what only a developer has (tsx, esbuild, vitest).
  */
 export const EXTERNAL = [
-  'sharp', 'libsql', '@napi-rs/canvas', 'canvas', 'playwright-core', 'playwright', 'pdfjs-dist', 'pg', 'pg-*', 'ioredis', 'bullmq', 'piscina',
-  'fastify', '@fastify/*', 'graphql', 'nodemailer', 'tsx', 'esbuild', 'vitest',
+  'sharp',
+  'libsql',
+  '@napi-rs/canvas',
+  'canvas',
+  'playwright-core',
+  'playwright',
+  'pdfjs-dist',
+  'pg',
+  'pg-*',
+  'ioredis',
+  'bullmq',
+  'piscina',
+  'fastify',
+  '@fastify/*',
+  'graphql',
+  'nodemailer',
+  'tsx',
+  'esbuild',
+  'vitest',
 ];
 
 /**
@@ -45,23 +62,40 @@ const seams = {
   name: 'castpress-seams',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/]pdf[\\/]pdf-lib-crypto\.ts$/ }, async (args) => {
-      const main = await build.resolve('@cantoo/pdf-lib', { kind: 'import-statement', resolveDir: path.dirname(args.path) });
+      const main = await build.resolve('@cantoo/pdf-lib', {
+        kind: 'import-statement',
+        resolveDir: path.dirname(args.path),
+      });
       if (main.errors.length > 0) return { errors: main.errors };
       const crypto = path.join(path.dirname(realpathSync(main.path)), 'core', 'crypto.js');
-      return { contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`, loader: 'js', resolveDir: path.dirname(args.path) };
+      return {
+        contents: `export const importPdfLibCrypto = () => import(${JSON.stringify(crypto)});`,
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
     });
     build.onLoad({ filter: /[\\/]@cantoo[\\/]fontkit[\\/]dist[\\/]module\.mjs$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
       const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
       const count = source.match(tries)?.length ?? 0;
       if (count !== 4) {
-        console.warn(`scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`);
+        console.warn(
+          `scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`,
+        );
         return undefined;
       }
-      const lazy = source.replace(tries, (_, name, data) => `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`);
+      const lazy = source.replace(
+        tries,
+        (_, name, data) =>
+          `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
+      );
       return { contents: lazy, loader: 'js', resolveDir: path.dirname(args.path) };
     });
-    build.onResolve({ filter: /^html-entities$/ }, (args) => ({ path: 'lazy-html-entities', namespace: 'castpress-seams', pluginData: args.resolveDir }));
+    build.onResolve({ filter: /^html-entities$/ }, (args) => ({
+      path: 'lazy-html-entities',
+      namespace: 'castpress-seams',
+      pluginData: args.resolveDir,
+    }));
     build.onLoad({ filter: /^lazy-html-entities$/, namespace: 'castpress-seams' }, (args) => ({
       contents: [
         "import { createRequire } from 'node:module';",
@@ -75,14 +109,20 @@ const seams = {
       resolveDir: args.pluginData,
     }));
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: 'zod-locales', namespace: 'castpress-seams', pluginData: path.join(args.resolveDir, '..', 'locales') } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir)
+        ? { path: 'zod-locales', namespace: 'castpress-seams', pluginData: path.join(args.resolveDir, '..', 'locales') }
+        : undefined,
     );
     build.onLoad({ filter: /^zod-locales$/, namespace: 'castpress-seams' }, (args) => ({
       contents: "export { default as en } from './en.js';",
       loader: 'js',
       resolveDir: args.pluginData,
     }));
-    build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({ path: 'lazy-brotli', namespace: 'castpress-seams', pluginData: args.resolveDir }));
+    build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, (args) => ({
+      path: 'lazy-brotli',
+      namespace: 'castpress-seams',
+      pluginData: args.resolveDir,
+    }));
     build.onLoad({ filter: /^lazy-brotli$/, namespace: 'castpress-seams' }, (args) => ({
       contents: [
         "import { createRequire } from 'node:module';",
@@ -111,7 +151,9 @@ export function bundleOptions(entryPoints, outdir) {
     external: EXTERNAL,
     plugins: [seams],
     // Inlined CommonJS packages call require() for Node's own modules.
-    banner: { js: "import { createRequire as __castpressRequire } from 'node:module'; const require = __castpressRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __castpressRequire } from 'node:module'; const require = __castpressRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   };
 }
@@ -126,7 +168,12 @@ export async function buildBundles(force = false) {
   if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs')) return false;
   const { build } = await import('esbuild');
   await rm(BUNDLE_DIR, { recursive: true, force: true });
-  await build(bundleOptions({ castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') }, BUNDLE_DIR));
+  await build(
+    bundleOptions(
+      { castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') },
+      BUNDLE_DIR,
+    ),
+  );
   return true;
 }
 

@@ -12,7 +12,11 @@ import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const write = process.argv.includes('--write');
-const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => console.error(d.messageText) });
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.join(root, 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => console.error(d.messageText) },
+);
 const files = new Map(config.fileNames.map((f) => [f, readFileSync(f, 'utf8')]));
 const service = ts.createLanguageService(
   {
@@ -39,23 +43,33 @@ const add = (file, start, end, text) => (edits.get(file) ?? edits.set(file, []).
 const found = [];
 const problems = [];
 const where = (file, pos) => `${path.relative(root, file)}:${files.get(file).slice(0, pos).split('\n').length}`;
-const isPrivate = (node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
+const isPrivate = (node) =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
 
 for (const sf of service.getProgram().getSourceFiles()) {
   if (!sf.fileName.startsWith(src)) continue;
   const visit = (node) => {
     if (ts.isParameter(node) && isPrivate(node) && ts.isConstructorDeclaration(node.parent)) {
       found.push(where(sf.fileName, node.getStart(sf)));
-      problems.push(`${where(sf.fileName, node.getStart(sf))}: parameter property ${node.name.getText(sf)}: make it a # field by hand`);
+      problems.push(
+        `${where(sf.fileName, node.getStart(sf))}: parameter property ${node.name.getText(sf)}: make it a # field by hand`,
+      );
     }
-    const member = ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node);
+    const member =
+      ts.isPropertyDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isSetAccessorDeclaration(node);
     if (member && isPrivate(node) && ts.isIdentifier(node.name)) {
       const name = node.name.text;
       found.push(`${where(sf.fileName, node.getStart(sf))}: ${name}`);
-      if (node.parent.members.some((m) => m.name && ts.isPrivateIdentifier(m.name) && m.name.text === `#${name}`)) problems.push(`${where(sf.fileName, node.getStart(sf))}: #${name} exists beside private ${name}`);
+      if (node.parent.members.some((m) => m.name && ts.isPrivateIdentifier(m.name) && m.name.text === `#${name}`))
+        problems.push(`${where(sf.fileName, node.getStart(sf))}: #${name} exists beside private ${name}`);
       const keyword = ts.getModifiers(node).find((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
       add(sf.fileName, keyword.getStart(sf), keyword.getEnd() + 1, '');
-      for (const loc of service.findRenameLocations(sf.fileName, node.name.getStart(sf), false, false, { providePrefixAndSuffixTextForRename: false }) ?? []) {
+      for (const loc of service.findRenameLocations(sf.fileName, node.name.getStart(sf), false, false, {
+        providePrefixAndSuffixTextForRename: false,
+      }) ?? []) {
         const text = files.get(loc.fileName);
         const start = loc.textSpan.start;
         const end = start + loc.textSpan.length;
@@ -81,7 +95,9 @@ if (write) {
   }
   console.log(`${found.length} private members converted in ${edits.size} files`);
 } else if (found.length > 0) {
-  console.log(`${found.length} TypeScript private members (this project writes # members: node scripts/private-to-hash.mjs --write):\n${found.join('\n')}`);
+  console.log(
+    `${found.length} TypeScript private members (this project writes # members: node scripts/private-to-hash.mjs --write):\n${found.join('\n')}`,
+  );
 }
 if (problems.length > 0) console.error(problems.join('\n'));
 process.exit(!write && found.length > 0 ? 1 : problems.length > 0 ? 1 : 0);

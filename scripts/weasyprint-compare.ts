@@ -45,7 +45,11 @@ async function pagePngs(dir: string, prefix: string): Promise<Rgba[]> {
 }
 
 const toRgba = (png: PNG): Rgba => ({ width: png.width, height: png.height, data: png.data });
-const white = (like: Rgba): Rgba => ({ width: like.width, height: like.height, data: new Uint8ClampedArray(like.width * like.height * 4).fill(255) });
+const white = (like: Rgba): Rgba => ({
+  width: like.width,
+  height: like.height,
+  data: new Uint8ClampedArray(like.width * like.height * 4).fill(255),
+});
 
 async function rasterise(pdf: Uint8Array): Promise<Rgba[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-compare-'));
@@ -94,7 +98,10 @@ async function main(): Promise<number> {
         const ours = pages[i];
         // A page one side lacks is compared with a white page of the other's size: score 0 if it has ink.
         const result = compareImages(ref ?? white(ours!), ours ?? white(ref!));
-        await writePng(path.join(outDir, `${sample}-${i + 1}.png`), sideBySide([ref ?? white(ours!), ours ?? white(ref!), result.diff]));
+        await writePng(
+          path.join(outDir, `${sample}-${i + 1}.png`),
+          sideBySide([ref ?? white(ours!), ours ?? white(ref!), result.diff]),
+        );
         rows.push({ sample, page: i + 1, reference: ref, castpress: ours, result });
       }
     }
@@ -104,14 +111,14 @@ async function main(): Promise<number> {
 
   const size = (im?: Rgba) => (im ? `${im.width}×${im.height}` : 'missing');
   const md = [
-    '# castpress HTML mode against WeasyPrint\'s reference renderings',
+    "# castpress HTML mode against WeasyPrint's reference renderings",
     '',
     `Made by \`npm run report:weasyprint\` (scripts/weasyprint-compare.ts). Both sides rasterised by pdftoppm at ${DPI} dpi; references in test/fixtures/html/weasyprint-reference.`,
     '',
     "- **ink**: of the pixels that differ from the reference's background (its most frequent colour) in either page, the share the other page matches with ink of the same colour (within 48/255 a channel) within 1 pixel: 100 % = same marks in the same places, 0 % = nothing in common.",
     '- **pixels**: share of all pixels of the same colour (within 48/255) at the same place; white margins make this high even for different pages.',
     '- **mean diff**: mean absolute difference of R, G, B over the page (0 = same, 100 % = black against white).',
-    '- Images: reference | castpress | diff (grey: ink both have; red: only WeasyPrint\'s; blue: only castpress\'s).',
+    "- Images: reference | castpress | diff (grey: ink both have; red: only WeasyPrint's; blue: only castpress's).",
     '',
     '| sample | WeasyPrint pages | castpress pages |',
     '|---|---|---|',

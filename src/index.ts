@@ -29,14 +29,34 @@ export {
   isCastpressError,
 } from './errors/index.js';
 export type { FieldError, ErrorBody } from './errors/index.js';
-export { DirectoryTemplateStore, MemoryTemplateStore, WORKING_VERSION, LATEST_PUBLISHED, FIELD_TYPES, parseTemplate } from './template/index.js';
-export type { Template, TemplateInput, TemplateField, TemplateStyle, TemplateStore, FieldType } from './template/index.js';
+export {
+  DirectoryTemplateStore,
+  MemoryTemplateStore,
+  WORKING_VERSION,
+  LATEST_PUBLISHED,
+  FIELD_TYPES,
+  parseTemplate,
+} from './template/index.js';
+export type {
+  Template,
+  TemplateInput,
+  TemplateField,
+  TemplateStyle,
+  TemplateStore,
+  FieldType,
+} from './template/index.js';
 // Fillable PDFs as templates (README: Template stores).
 export { templateFromPdf } from './fields/index.js';
 export type { TemplateFromPdfOptions } from './fields/index.js';
 export type { FillRequest, GenerateRequest, MarkdownRequest, HtmlRequest, MarkdownBlock } from './schema/index.js';
 export { httpResolver, ResponseCache } from './resources/index.js';
-export type { ResourceResolver, ResourceKind, ResolvedResource, HttpResolverOptions, ResourceProblem } from './resources/index.js';
+export type {
+  ResourceResolver,
+  ResourceKind,
+  ResolvedResource,
+  HttpResolverOptions,
+  ResourceProblem,
+} from './resources/index.js';
 export { FontRegistry, MissingFontError } from './fonts/index.js';
 export type { FontRegistryOptions } from './fonts/index.js';
 export { encryptDataString } from './crypto/index.js';

@@ -1,7 +1,12 @@
 /** The field writer's choice fields (combo and list), password and required text, written through a kernel update session. */
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addInteractiveFields, flattenForm, type FieldTextStyle, type InteractiveFieldSpec } from '../src/acroform/index.js';
+import {
+  addInteractiveFields,
+  flattenForm,
+  type FieldTextStyle,
+  type InteractiveFieldSpec,
+} from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { UpdateSession } from '../src/pdf/index.js';
 import { TextSetter } from '../src/text/index.js';
@@ -12,7 +17,13 @@ beforeAll(() => {
   registry = new FontRegistry();
 });
 
-const style: FieldTextStyle = { fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: 10, textColor: '#3E3E57', alignment: 'left' };
+const style: FieldTextStyle = {
+  fontFamily: 'Noto Sans',
+  fontWeight: 'normal',
+  fontSize: 10,
+  textColor: '#3E3E57',
+  alignment: 'left',
+};
 const rect = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
 const countries = [
   { exportValue: 'us', label: 'United States' },
@@ -27,9 +38,34 @@ describe('choice, password and required fields', () => {
     const base = await blank.save();
     const session = await UpdateSession.open(base);
     const specs: InteractiveFieldSpec[] = [
-      { name: 'country', kind: 'combo', pageIndex: 0, rect: rect(50, 700, 200, 20), value: 'ca', choices: countries, style, required: true },
-      { name: 'visit', kind: 'list', pageIndex: 0, rect: rect(50, 600, 200, 60), value: 'fr', choices: countries, style },
-      { name: 'other', kind: 'combo', pageIndex: 0, rect: rect(50, 560, 200, 20), value: 'Typed text', choices: countries, style },
+      {
+        name: 'country',
+        kind: 'combo',
+        pageIndex: 0,
+        rect: rect(50, 700, 200, 20),
+        value: 'ca',
+        choices: countries,
+        style,
+        required: true,
+      },
+      {
+        name: 'visit',
+        kind: 'list',
+        pageIndex: 0,
+        rect: rect(50, 600, 200, 60),
+        value: 'fr',
+        choices: countries,
+        style,
+      },
+      {
+        name: 'other',
+        kind: 'combo',
+        pageIndex: 0,
+        rect: rect(50, 560, 200, 20),
+        value: 'Typed text',
+        choices: countries,
+        style,
+      },
       { name: 'pin', kind: 'text', pageIndex: 0, rect: rect(50, 520, 100, 20), value: 'secret', password: true, style },
     ];
     addInteractiveFields(session.doc, specs, new TextSetter(session.doc, registry));
@@ -48,7 +84,9 @@ describe('choice, password and required fields', () => {
     expect(fields.get('pin')!.fieldflags & (1 << 13)).not.toBe(0);
     // qpdf lists /Opt only on a field that is its own widget; pdfjs reads the [export, label] pairs.
     const options = new Map((await readFields(out)).map((f) => [f.name, f.options]));
-    expect(options.get('country')).toEqual(countries.map((c) => ({ exportValue: c.exportValue, displayValue: c.label })));
+    expect(options.get('country')).toEqual(
+      countries.map((c) => ({ exportValue: c.exportValue, displayValue: c.label })),
+    );
 
     // What viewers show before anyone edits (the appearances, burnt into the page to read them back):
     // the chosen labels, every list row, bullets for the password.

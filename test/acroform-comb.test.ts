@@ -21,7 +21,10 @@ describe('comb fields against Acrobat (PDFBOX-5784)', () => {
     const doc = await loadPdf(bytes);
     fillExistingFields(
       doc,
-      ours.map((f) => ({ acroFieldName: f.alias!, value: f.alias === 'comb-left-helv-none-crop-width' ? 'Wiaqg' : 'WIaqg' })),
+      ours.map((f) => ({
+        acroFieldName: f.alias!,
+        value: f.alias === 'comb-left-helv-none-crop-width' ? 'Wiaqg' : 'WIaqg',
+      })),
       new TextSetter(doc, new FontRegistry()),
       { flatten: true },
     );
@@ -47,10 +50,11 @@ describe('comb fields against Acrobat (PDFBOX-5784)', () => {
         report.push(`${f.alias} ${g.str} dx=${dx.toFixed(2)} dy=${dy.toFixed(2)}`);
         expect(Math.abs(dx), `${f.alias} ${g.str} horizontal`).toBeLessThanOrEqual(1);
         // Acrobat lowers text in fields too short for it (crop-height, tiny); vertical centring is compared on the others.
-        if (!/crop-height|tiny/.test(f.alias!)) expect(Math.abs(dy), `${f.alias} ${g.str} baseline`).toBeLessThanOrEqual(1);
+        if (!/crop-height|tiny/.test(f.alias!))
+          expect(Math.abs(dy), `${f.alias} ${g.str} baseline`).toBeLessThanOrEqual(1);
       });
     }
-    if (process.env.COMB_REPORT) console.log(report.join("\n"));
+    if (process.env.COMB_REPORT) console.log(report.join('\n'));
     expect(report).toHaveLength(106);
   });
 });

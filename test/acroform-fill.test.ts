@@ -39,10 +39,24 @@ function plan(file: string, fields: TemplateField[]): Planned[] {
     if (seen.has(name)) return;
     seen.add(name);
     const readOnly = i % 3 === 0;
-    if (f.type === 'checkbox') out.push({ acroFieldName: name, value: i % 2 === 0, type: f.type, expected: i % 2 === 0 ? 'on' : 'Off', readOnly });
+    if (f.type === 'checkbox')
+      out.push({
+        acroFieldName: name,
+        value: i % 2 === 0,
+        type: f.type,
+        expected: i % 2 === 0 ? 'on' : 'Off',
+        readOnly,
+      });
     else if (f.type === 'radioGroup') {
       const opt = f.options![f.options!.length - 1];
-      out.push({ acroFieldName: name, value: opt.exportValue!, type: f.type, expected: opt.exportValue!, readOnly, optionRect: { x: opt.rect.x, y: opt.rect.y, page: f.pageNum } });
+      out.push({
+        acroFieldName: name,
+        value: opt.exportValue!,
+        type: f.type,
+        expected: opt.exportValue!,
+        readOnly,
+        optionRect: { x: opt.rect.x, y: opt.rect.y, page: f.pageNum },
+      });
     } else if (f.type === 'charList') {
       const v = '7531902468ABCDEFGH'.slice(0, f.cells);
       out.push({ acroFieldName: name, value: v, type: f.type, expected: v, readOnly });
@@ -80,7 +94,9 @@ describe.each(FORMS)('%s through templateFromPdf', (file) => {
         .map((f) => f.getName()),
     );
     // Choice fields (template type shortText) take one of their own options, so viewers accept the value.
-    const choices = new Map((await readFields(bytes)).filter((f) => f.type === 'Ch' && f.options?.length).map((f) => [f.name, f.options!]));
+    const choices = new Map(
+      (await readFields(bytes)).filter((f) => f.type === 'Ch' && f.options?.length).map((f) => [f.name, f.options!]),
+    );
     for (const v of values) {
       const opts = choices.get(v.acroFieldName) as Array<{ exportValue: string; displayValue: string }> | undefined;
       if (!opts) continue;
@@ -103,7 +119,12 @@ describe.each(FORMS)('%s through templateFromPdf', (file) => {
         // pdfjs spells non-ASCII state names its own way: compare with the chosen widget's own export value.
         const o = v.optionRect!;
         const box = pageBoxes[o.page];
-        const chosen = widgets.find((x) => x.page === o.page && Math.abs(x.rect[0] - box.x - o.x) < 0.5 && Math.abs(x.rect[3] - (box.y + box.height - o.y)) < 0.5);
+        const chosen = widgets.find(
+          (x) =>
+            x.page === o.page &&
+            Math.abs(x.rect[0] - box.x - o.x) < 0.5 &&
+            Math.abs(x.rect[3] - (box.y + box.height - o.y)) < 0.5,
+        );
         expect(chosen, v.acroFieldName).toBeDefined();
         // pdfjs gives a check-box widget's value as Off unless it is that widget's own state (pick-one check boxes): read the chosen widget.
         expect(chosen!.value, v.acroFieldName).not.toBe('Off');
@@ -125,7 +146,9 @@ describe.each(FORMS)('%s through templateFromPdf', (file) => {
     await qpdfCheck(out);
     expect(await readFields(out)).toEqual([]);
     const text = (await pageText(out)).join('\n').replace(/\s+/g, '');
-    const textual = values.filter((v) => v.type !== 'checkbox' && v.type !== 'radioGroup' && !hidden.has(v.acroFieldName));
+    const textual = values.filter(
+      (v) => v.type !== 'checkbox' && v.type !== 'radioGroup' && !hidden.has(v.acroFieldName),
+    );
     const missing = textual.filter((v) => !text.includes(String(v.expected).replace(/\s+/g, '')));
     expect(missing.map((v) => [v.acroFieldName, v.expected])).toEqual([]);
   });
@@ -140,7 +163,12 @@ describe('widgets turned with /MK /R', () => {
       ['First Name 🚀', 90],
     ];
     const template = await templateFromPdf(corpusPdf('pdflib_fancy_fields_emoji.pdf'));
-    fillExistingFields(doc, turned.map(([name], i) => ({ acroFieldName: name, value: `Turned${i}` })), new TextSetter(doc, registry), { flatten: true });
+    fillExistingFields(
+      doc,
+      turned.map(([name], i) => ({ acroFieldName: name, value: `Turned${i}` })),
+      new TextSetter(doc, registry),
+      { flatten: true },
+    );
     const out = await doc.save();
     await qpdfCheck(out);
     const [page] = await readText(out);
@@ -193,10 +221,15 @@ describe('list boxes', () => {
     const file = corpusPdf('pdflib_fancy_fields_emoji.pdf');
     const doc = await loadPdf(file);
     const name = 'Which Are Planets? 🌎';
-    fillExistingFields(doc, [{ acroFieldName: name, value: 'Pluto' }], new TextSetter(doc, registry), { flatten: false });
+    fillExistingFields(doc, [{ acroFieldName: name, value: 'Pluto' }], new TextSetter(doc, registry), {
+      flatten: false,
+    });
     const field = doc.getForm().getField(name);
     const { PDFArray, PDFName, PDFNumber } = await import('@cantoo/pdf-lib');
-    const indices = field.acroField.dict.lookup(PDFName.of('I'), PDFArray).asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
+    const indices = field.acroField.dict
+      .lookup(PDFName.of('I'), PDFArray)
+      .asArray()
+      .map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
     expect(indices).toEqual([2]);
     const interactive = await doc.save();
     expect((await readFields(interactive)).find((f) => f.name === name)!.value).toEqual(['Pluto']);
@@ -207,7 +240,14 @@ describe('list boxes', () => {
     const template = await templateFromPdf(file);
     const rect = template.fields.find((f) => f.acroFieldName === name && f.pageNum === 0)!.rect;
     const rows = page!.items
-      .filter((i) => i.angle === 0 && i.x >= rect.x - 1 && i.x <= rect.x + rect.width && i.baseline >= rect.y && i.baseline <= rect.y + rect.height + 1)
+      .filter(
+        (i) =>
+          i.angle === 0 &&
+          i.x >= rect.x - 1 &&
+          i.x <= rect.x + rect.width &&
+          i.baseline >= rect.y &&
+          i.baseline <= rect.y + rect.height + 1,
+      )
       .sort((a, b) => a.baseline - b.baseline)
       .map((i) => i.str.trim());
     expect(rows).toEqual(['Earth', 'Mars', 'Pluto', 'Neptune']);
@@ -225,12 +265,21 @@ describe('check boxes turned with /MK /R and no appearance of their own', () => 
     widget.dict.delete(PDFName.of('AP'));
     widget.dict.set(PDFName.of('MK'), src.context.obj({ R: 90 }));
     const doc = await loadPdf(await src.save({ updateFieldAppearances: false }));
-    fillExistingFields(doc, [{ acroFieldName: 'turned', value: true }], new TextSetter(doc, registry), { flatten: false });
+    fillExistingFields(doc, [{ acroFieldName: 'turned', value: true }], new TextSetter(doc, registry), {
+      flatten: false,
+    });
     const w = doc.getForm().getCheckBox('turned').acroField.getWidgets()[0]!;
-    const on = w.dict.lookup(PDFName.of('AP'), PDFDict).lookup(PDFName.of('N'), PDFDict).lookup(w.getOnValue() ?? PDFName.of('Yes'));
+    const on = w.dict
+      .lookup(PDFName.of('AP'), PDFDict)
+      .lookup(PDFName.of('N'), PDFDict)
+      .lookup(w.getOnValue() ?? PDFName.of('Yes'));
     const { PDFStream } = await import('@cantoo/pdf-lib');
     if (!(on instanceof PDFStream)) throw new Error('no on-state appearance stream');
-    const nums = (key: string): number[] => on.dict.lookup(PDFName.of(key), PDFArray).asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
+    const nums = (key: string): number[] =>
+      on.dict
+        .lookup(PDFName.of(key), PDFArray)
+        .asArray()
+        .map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN));
     const { width, height } = w.getRectangle();
     expect(nums('Matrix')).toEqual([0, 1, -1, 0, width, 0]);
     expect(nums('BBox')).toEqual([0, 0, height, width]);
@@ -257,7 +306,9 @@ describe('template rects of fillable PDFs are measured on the page as displayed'
         [turned, 'probe'],
       ] as const) {
         const template = await templateFromPdf(bytes);
-        const field = template.fields.find((f) => f.type === 'shortText' && (name === undefined || f.acroFieldName === name))!;
+        const field = template.fields.find(
+          (f) => f.type === 'shortText' && (name === undefined || f.acroFieldName === name),
+        )!;
         const widget = (await readFields(bytes)).find((f) => f.name === field.acroFieldName)!;
         const out = await engine.fill(template, { data: { [field.id]: 'Probe' } });
         const item = (await readText(out))[field.pageNum]!.items.find((i) => i.str.includes('Probe'))!;
@@ -268,7 +319,12 @@ describe('template rects of fillable PDFs are measured on the page as displayed'
         const viewport = (await doc.getPage(field.pageNum + 1)).getViewport({ scale: 1 });
         const [ax, ay, bx, by] = viewport.convertToViewportRectangle(widget.rect as number[]) as number[];
         await doc.destroy();
-        const shown = { left: Math.min(ax!, bx!), top: Math.min(ay!, by!), right: Math.max(ax!, bx!), bottom: Math.max(ay!, by!) };
+        const shown = {
+          left: Math.min(ax!, bx!),
+          top: Math.min(ay!, by!),
+          right: Math.max(ax!, bx!),
+          bottom: Math.max(ay!, by!),
+        };
         expect(item.x, field.id).toBeGreaterThanOrEqual(shown.left);
         expect(item.x, field.id).toBeLessThan(shown.left + 6);
         expect(item.baseline, field.id).toBeGreaterThan(shown.top);

@@ -51,7 +51,11 @@ describe.each(FORMS)('%s: flat output looks like the interactive output', (file)
     const a = await renderPages(flat);
     const b = await renderPages(interactive);
     expect(a.length).toBe(b.length);
-    const ratios = a.map((p, i) => pixelmatch(p.rgba, b[i]!.rgba, undefined, p.width, p.height, { threshold: THRESHOLD, includeAA: true }) / (p.width * p.height));
+    const ratios = a.map(
+      (p, i) =>
+        pixelmatch(p.rgba, b[i]!.rgba, undefined, p.width, p.height, { threshold: THRESHOLD, includeAA: true }) /
+        (p.width * p.height),
+    );
     const over = ratios.map((r, i) => ({ page: i + 1, ratio: r })).filter((r) => r.ratio > TOLERANCE);
     expect(over).toEqual([]);
   });

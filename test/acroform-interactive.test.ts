@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { addInteractiveFields, flattenForm, type FieldTextStyle, type InteractiveFieldSpec } from '../src/acroform/index.js';
+import {
+  addInteractiveFields,
+  flattenForm,
+  type FieldTextStyle,
+  type InteractiveFieldSpec,
+} from '../src/acroform/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
 import { TextSetter } from '../src/text/index.js';
 import { itemsInRect, openPdf, pageText, qpdfCheck, qpdfFields, readFields, readText } from './helpers/pdf.js';
@@ -11,7 +16,13 @@ beforeAll(() => {
   registry = new FontRegistry();
 });
 
-const style: FieldTextStyle = { fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: 10, textColor: '#3E3E57', alignment: 'left' };
+const style: FieldTextStyle = {
+  fontFamily: 'Noto Sans',
+  fontWeight: 'normal',
+  fontSize: 10,
+  textColor: '#3E3E57',
+  alignment: 'left',
+};
 const PAGE_H = 792;
 /** Template-style rect (top-left origin) to PDF user space. */
 const at = (x: number, top: number, width: number, height: number) => ({ x, y: PAGE_H - top - height, width, height });
@@ -25,8 +36,24 @@ async function build(specs: InteractiveFieldSpec[]): Promise<Uint8Array> {
 }
 
 const specs: InteractiveFieldSpec[] = [
-  { name: 'name.first', kind: 'text', pageIndex: 0, rect: at(50, 50, 200, 20), value: 'Zoë 東京 Привет', style, readOnly: true },
-  { name: 'notes', kind: 'text', pageIndex: 0, rect: at(50, 100, 200, 60), value: 'first line\nsecond line that wraps because it is much longer than the box is wide', style, multiline: true },
+  {
+    name: 'name.first',
+    kind: 'text',
+    pageIndex: 0,
+    rect: at(50, 50, 200, 20),
+    value: 'Zoë 東京 Привет',
+    style,
+    readOnly: true,
+  },
+  {
+    name: 'notes',
+    kind: 'text',
+    pageIndex: 0,
+    rect: at(50, 100, 200, 60),
+    value: 'first line\nsecond line that wraps because it is much longer than the box is wide',
+    style,
+    multiline: true,
+  },
   { name: 'ssn', kind: 'comb', pageIndex: 0, rect: at(50, 200, 180, 20), value: '123456789', maxLength: 9, style },
   { name: 'agree', kind: 'checkbox', pageIndex: 0, rect: at(50, 250, 12, 12), value: true, style },
   { name: 'declined', kind: 'checkbox', pageIndex: 0, rect: at(80, 250, 12, 12), value: false, style },
@@ -44,7 +71,15 @@ const specs: InteractiveFieldSpec[] = [
   },
   { name: 'empty', kind: 'text', pageIndex: 1, rect: at(50, 350, 100, 20), value: '', style },
   { name: 'emptyComb', kind: 'comb', pageIndex: 1, rect: at(50, 380, 100, 20), value: '', maxLength: 5, style },
-  { name: 'noRadio', kind: 'radio', pageIndex: 1, rect: at(50, 420, 40, 12), value: '', style, options: [{ exportValue: 'a', rect: at(50, 420, 12, 12) }] },
+  {
+    name: 'noRadio',
+    kind: 'radio',
+    pageIndex: 1,
+    rect: at(50, 420, 40, 12),
+    value: '',
+    style,
+    options: [{ exportValue: 'a', rect: at(50, 420, 12, 12) }],
+  },
   { name: 'city', kind: 'text', pageIndex: 0, rect: at(300, 50, 100, 20), value: 'Москва', style },
   { name: 'city', kind: 'text', pageIndex: 1, rect: at(300, 50, 100, 20), value: 'Москва', style },
 ];
@@ -105,14 +140,45 @@ describe('addInteractiveFields', () => {
   });
 
   it('writes a widget box (/MK, /BS) into every appearance, check-box on states, multi-select lists and radios in unison', async () => {
-    const box = { border: [1, 0, 0] as [number, number, number], borderWidth: 2, background: [0.9, 0.9, 1] as [number, number, number] };
+    const box = {
+      border: [1, 0, 0] as [number, number, number],
+      borderWidth: 2,
+      background: [0.9, 0.9, 1] as [number, number, number],
+    };
     const pdf = await build([
       { name: 'boxed', kind: 'text', pageIndex: 0, rect: at(50, 50, 200, 30), value: 'x', style, box },
       { name: 'plain', kind: 'text', pageIndex: 0, rect: at(50, 100, 200, 30), value: 'y', style },
       { name: 'ok', kind: 'checkbox', pageIndex: 0, rect: at(50, 150, 14, 14), value: true, style, onState: 'I agree' },
-      { name: 'pick', kind: 'list', pageIndex: 0, rect: at(50, 200, 100, 60), value: '', style, multiSelect: true, selected: ['a', 'c'], choices: [{ exportValue: 'a' }, { exportValue: 'b' }, { exportValue: 'c' }] },
-      { name: 'twice', kind: 'radio', pageIndex: 0, rect: at(50, 300, 14, 14), value: 'v', style, box: { ...box, round: true }, options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }] },
-      { name: 'twice', kind: 'radio', pageIndex: 1, rect: at(50, 300, 14, 14), value: 'v', style, options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }] },
+      {
+        name: 'pick',
+        kind: 'list',
+        pageIndex: 0,
+        rect: at(50, 200, 100, 60),
+        value: '',
+        style,
+        multiSelect: true,
+        selected: ['a', 'c'],
+        choices: [{ exportValue: 'a' }, { exportValue: 'b' }, { exportValue: 'c' }],
+      },
+      {
+        name: 'twice',
+        kind: 'radio',
+        pageIndex: 0,
+        rect: at(50, 300, 14, 14),
+        value: 'v',
+        style,
+        box: { ...box, round: true },
+        options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }],
+      },
+      {
+        name: 'twice',
+        kind: 'radio',
+        pageIndex: 1,
+        rect: at(50, 300, 14, 14),
+        value: 'v',
+        style,
+        options: [{ exportValue: 'v', rect: at(50, 300, 14, 14) }],
+      },
     ]);
     await qpdfCheck(pdf);
     const doc = await openPdf(pdf);
@@ -136,7 +202,8 @@ describe('addInteractiveFields', () => {
     ]);
     // The box is drawn: the red border at the left edge, the tint inside, the plain field white.
     const [page] = await renderPages(pdf, 2);
-    const px = (x: number, top: number) => Array.from(page!.rgba.slice((top * 2 * page!.width + x * 2) * 4, (top * 2 * page!.width + x * 2) * 4 + 3));
+    const px = (x: number, top: number) =>
+      Array.from(page!.rgba.slice((top * 2 * page!.width + x * 2) * 4, (top * 2 * page!.width + x * 2) * 4 + 3));
     expect(px(50, 65)).toEqual([255, 0, 0]);
     expect(px(150, 55)).toEqual([230, 230, 255]);
     expect(px(150, 105)).toEqual([255, 255, 255]);

@@ -44,7 +44,11 @@ interface ButtonSpec {
 type Literal = Parameters<PDFDocument['context']['obj']>[0];
 
 /** A page with one /Btn field whose widgets are its kids, each with its own on-state. */
-async function buttonForm(fieldFf: number, widgets: ButtonSpec[], extra?: (doc: PDFDocument, page: PDFDict) => void): Promise<Uint8Array> {
+async function buttonForm(
+  fieldFf: number,
+  widgets: ButtonSpec[],
+  extra?: (doc: PDFDocument, page: PDFDict) => void,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([300, 300]);
   const ctx = doc.context;
@@ -61,7 +65,15 @@ async function buttonForm(fieldFf: number, widgets: ButtonSpec[], extra?: (doc: 
     const off = ctx.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, x2 - x1, y2 - y1] });
     const n = ctx.obj({ Off: ctx.register(off) });
     n.set(PDFName.of(w.state), ctx.register(on));
-    const widget = ctx.obj({ Type: 'Annot', Subtype: 'Widget', Rect: w.rect, F: 4, Parent: fieldRef, AS: 'Off', P: page.ref });
+    const widget = ctx.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      Rect: w.rect,
+      F: 4,
+      Parent: fieldRef,
+      AS: 'Off',
+      P: page.ref,
+    });
     widget.set(PDFName.of('AP'), ctx.obj({ N: n }));
     if (w.ff !== undefined) widget.set(PDFName.of('Ff'), PDFNumber.of(w.ff));
     if (w.tu) widget.set(PDFName.of('TU'), PDFString.of(w.tu));
@@ -91,7 +103,10 @@ describe('pick-one check boxes and radio flags on widgets', () => {
     ['radio flag on the widgets, not the field', 0, 1 << 15],
   ] as const) {
     it(`${label}: imported as one choice, exactly one widget on (fill in place and engine interactive)`, async () => {
-      const bytes = await buttonForm(fieldFf, PICK_ONE.map((w) => ({ ...w, ...(widgetFf ? { ff: widgetFf } : {}) })));
+      const bytes = await buttonForm(
+        fieldFf,
+        PICK_ONE.map((w) => ({ ...w, ...(widgetFf ? { ff: widgetFf } : {}) })),
+      );
       const template = await templateFromPdf(bytes);
       expect(template.fields).toHaveLength(1);
       const field = template.fields[0] as TemplateField;
@@ -99,14 +114,22 @@ describe('pick-one check boxes and radio flags on widgets', () => {
       expect(field.options!.map((o) => o.id)).toEqual(['1 Single', '2 Married', '3 Separate']);
 
       const doc = await loadPdf(bytes);
-      fillExistingFields(doc, [{ acroFieldName: 'status', value: '2 Married' }], new TextSetter(doc, registry), { flatten: false });
+      fillExistingFields(doc, [{ acroFieldName: 'status', value: '2 Married' }], new TextSetter(doc, registry), {
+        flatten: false,
+      });
       const direct = await doc.save();
       await qpdfCheck(direct);
-      expect(await widgetStates(direct, 'status')).toEqual({ value: '/2 Married', states: ['/Off', '/2 Married', '/Off'] });
+      expect(await widgetStates(direct, 'status')).toEqual({
+        value: '/2 Married',
+        states: ['/Off', '/2 Married', '/Off'],
+      });
 
       const out = await engine.fill(template, { data: { [field.id]: '3 Separate' }, useInteractiveFields: true });
       await qpdfCheck(out);
-      expect(await widgetStates(out, 'status')).toEqual({ value: '/3 Separate', states: ['/Off', '/Off', '/3 Separate'] });
+      expect(await widgetStates(out, 'status')).toEqual({
+        value: '/3 Separate',
+        states: ['/Off', '/Off', '/3 Separate'],
+      });
     });
   }
 
@@ -125,13 +148,23 @@ describe('pick-one check boxes and radio flags on widgets', () => {
   it('a value may name the option by its readable label (/TU)', async () => {
     const bytes = await buttonForm(0, PICK_ONE);
     const doc = await loadPdf(bytes);
-    fillExistingFields(doc, [{ acroFieldName: 'status', value: 'Married filing jointly' }], new TextSetter(doc, registry), { flatten: false });
+    fillExistingFields(
+      doc,
+      [{ acroFieldName: 'status', value: 'Married filing jointly' }],
+      new TextSetter(doc, registry),
+      { flatten: false },
+    );
     expect((await widgetStates(await doc.save(), 'status')).states).toEqual(['/Off', '/2 Married', '/Off']);
   });
 
   it('corpus: the 2010 1040 filing status (S/MJ/MS/HoH/QW) and PDFBox CheckboxGroup pick one', async () => {
     for (const [file, name, pick, expected] of [
-      ['irs_f1040_2010_prefilled.pdf', 'topmostSubform[0].Page1[0].c1_04', 'MJ', ['/Off', '/MJ', '/Off', '/Off', '/Off']],
+      [
+        'irs_f1040_2010_prefilled.pdf',
+        'topmostSubform[0].Page1[0].c1_04',
+        'MJ',
+        ['/Off', '/MJ', '/Off', '/Off', '/Off'],
+      ],
       // Two of its widgets share Option3: they go on together (PDF 32000 §12.7.4.2.3).
       ['pdfbox_AcroFormsBasicFields.pdf', 'CheckboxGroup', 'Option3', ['/Off', '/Off', '/Option3', '/Option3']],
     ] as const) {
@@ -157,7 +190,10 @@ describe('names decoded one way', () => {
       { state: 'RadioButton_e94', rect: [20, 250, 32, 262], onContent: quarter },
       { state: '_d0_b6', rect: [60, 250, 72, 262], onContent: quarter },
     ]);
-    const text = Buffer.from(built).toString('latin1').replace(/RadioButton_e94/g, 'RadioButton#e94').replace(/_d0_b6/g, '#d0#b6');
+    const text = Buffer.from(built)
+      .toString('latin1')
+      .replace(/RadioButton_e94/g, 'RadioButton#e94')
+      .replace(/_d0_b6/g, '#d0#b6');
     const bytes = new Uint8Array(Buffer.from(text, 'latin1'));
     const template = await templateFromPdf(bytes);
     expect(template.fields[0]!.options!.map((o) => o.id)).toEqual(['RadioButtoné4', 'ж']);
@@ -191,11 +227,17 @@ describe('names decoded one way, on the corpus', () => {
     ] as const) {
       const template = await templateFromPdf(corpusPdf(file));
       const field = template.fields.find((f) => f.acroFieldName === 'gender1')!;
-      expect(field.options!.map((o) => o.id), file).toEqual(ids);
+      expect(
+        field.options!.map((o) => o.id),
+        file,
+      ).toEqual(ids);
       const out = await engine.fill(template, { data: { [field.id]: pick }, useInteractiveFields: true });
       const got = await widgetStates(out, 'gender1');
       expect(got.value, file).toBe(`/${pick}`);
-      expect(got.states.filter((s) => s !== '/Off'), file).toEqual([`/${pick}`]);
+      expect(
+        got.states.filter((s) => s !== '/Off'),
+        file,
+      ).toEqual([`/${pick}`]);
     }
   });
 });
@@ -203,7 +245,9 @@ describe('names decoded one way, on the corpus', () => {
 describe('hidden widgets, on the corpus', () => {
   it('the Luxembourg form’s hidden calculation fields are not in its template', async () => {
     const bytes = corpusPdf('lu_modele160_2019_radio_comb.pdf');
-    const hidden = (await qpdfFields(bytes)).filter((f) => (f.annotation.annotationflags & 0b100010) !== 0).map((f) => f.fullname);
+    const hidden = (await qpdfFields(bytes))
+      .filter((f) => (f.annotation.annotationflags & 0b100010) !== 0)
+      .map((f) => f.fullname);
     expect(hidden.length).toBeGreaterThanOrEqual(7);
     const names = new Set((await templateFromPdf(bytes)).fields.map((f) => f.acroFieldName));
     expect(hidden.filter((n) => names.has(n))).toEqual([]);
@@ -212,7 +256,10 @@ describe('hidden widgets, on the corpus', () => {
 });
 
 /** Dark pixels inside a PDF rect (page 300 pt tall, scale 1). */
-function darkPixels(page: { width: number; height: number; rgba: Uint8ClampedArray }, [x1, y1, x2, y2]: readonly number[]): number {
+function darkPixels(
+  page: { width: number; height: number; rgba: Uint8ClampedArray },
+  [x1, y1, x2, y2]: readonly number[],
+): number {
   let n = 0;
   for (let y = Math.floor(page.height - y2!); y < Math.ceil(page.height - y1!); y++) {
     for (let x = Math.floor(x1!); x < Math.ceil(x2!); x++) {
@@ -234,9 +281,13 @@ describe('form appearances that cannot draw', () => {
     ['a 300 000-byte run of letters', `0 g 2 2 12 12 re f ${'x'.repeat(300_000)}`, undefined],
   ] as const) {
     it(`${label}: a checked box is drawn with our mark`, async () => {
-      const bytes = await buttonForm(0, [{ state: 'Yes', rect: BOX, onContent: content, ...(resources ? { onResources: resources } : {}) }]);
+      const bytes = await buttonForm(0, [
+        { state: 'Yes', rect: BOX, onContent: content, ...(resources ? { onResources: resources } : {}) },
+      ]);
       const doc = await loadPdf(bytes);
-      fillExistingFields(doc, [{ acroFieldName: 'status', value: true }], new TextSetter(doc, registry), { flatten: false });
+      fillExistingFields(doc, [{ acroFieldName: 'status', value: true }], new TextSetter(doc, registry), {
+        flatten: false,
+      });
       const out = await doc.save();
       expect((await widgetStates(out, 'status')).states).toEqual(['/Yes']);
       const [page] = await renderPages(out);
@@ -248,7 +299,9 @@ describe('form appearances that cannot draw', () => {
     const content = 'BT /ZaDb 12 Tf 2 3 Td (4) Tj ET';
     const bytes = await buttonForm(0, [{ state: 'Yes', rect: BOX, onContent: content, onResources: zapf }]);
     const doc = await loadPdf(bytes);
-    fillExistingFields(doc, [{ acroFieldName: 'status', value: true }], new TextSetter(doc, registry), { flatten: false });
+    fillExistingFields(doc, [{ acroFieldName: 'status', value: true }], new TextSetter(doc, registry), {
+      flatten: false,
+    });
     const out = await doc.save({ useObjectStreams: false });
     expect(Buffer.from(out).toString('latin1')).toContain(content);
   });
@@ -287,7 +340,12 @@ describe('hidden and NoView widgets', () => {
     expect(text).not.toContain('V-noview');
     // Flat output through the engine: the template has no hidden field, so nothing else is drawn.
     const flat = await engine.fill(template, { data: { [template.fields[0]!.id]: 'F-shown' } });
-    expect((await readText(flat))[0]!.items.map((i) => i.str).join(' ').trim()).toBe('F-shown');
+    expect(
+      (await readText(flat))[0]!.items
+        .map((i) => i.str)
+        .join(' ')
+        .trim(),
+    ).toBe('F-shown');
   });
 });
 
@@ -307,7 +365,12 @@ describe('comb values start in the same cell flat and interactive', () => {
     const cell = 340 / 17;
     const firstCell = async (out: Uint8Array): Promise<number> => {
       const items = (await readText(out))[0]!.items.filter((i) => i.str.trim() !== '').sort((a, b) => a.x - b.x);
-      expect(items.map((i) => i.str).join('').replace(/\s/g, '')).toBe('123456789012');
+      expect(
+        items
+          .map((i) => i.str)
+          .join('')
+          .replace(/\s/g, ''),
+      ).toBe('123456789012');
       return Math.floor((items[0]!.x - 20) / cell);
     };
     const flat = await engine.fill(template, { data: { [f.id]: '123456789012' } });
@@ -326,20 +389,33 @@ describe('flat output keeps the widgets’ look', () => {
     const page = src.addPage([300, 300]);
     const form = src.getForm();
     const name = form.createTextField('name');
-    name.addToPage(page, { x: 20, y: 240, width: 120, height: 24, borderColor: rgb(0, 0, 0), backgroundColor: rgb(0.8, 0.9, 1), borderWidth: 2 });
+    name.addToPage(page, {
+      x: 20,
+      y: 240,
+      width: 120,
+      height: 24,
+      borderColor: rgb(0, 0, 0),
+      backgroundColor: rgb(0.8, 0.9, 1),
+      borderWidth: 2,
+    });
     const comb = form.createTextField('code');
     comb.setMaxLength(6);
     comb.enableCombing();
     comb.addToPage(page, { x: 20, y: 180, width: 120, height: 24, borderColor: rgb(0, 0, 0), borderWidth: 1 });
-    form.createCheckBox('agree').addToPage(page, { x: 20, y: 120, width: 16, height: 16, borderColor: rgb(0, 0, 0), borderWidth: 1 });
+    form
+      .createCheckBox('agree')
+      .addToPage(page, { x: 20, y: 120, width: 16, height: 16, borderColor: rgb(0, 0, 0), borderWidth: 1 });
     const bytes = await src.save();
     const template = await templateFromPdf(bytes);
     const id = (n: string) => template.fields.find((f) => f.acroFieldName === n)!.id;
-    const out = await engine.fill(template, { data: { [id('name')]: 'Zoe', [id('code')]: '12', [id('agree')]: false } });
+    const out = await engine.fill(template, {
+      data: { [id('name')]: 'Zoe', [id('code')]: '12', [id('agree')]: false },
+    });
     expect(await qpdfFields(out)).toEqual([]);
     const [shown] = await renderPages(out);
     // The background fills the text box (a light blue pixel well inside it, away from the text).
-    const at = (x: number, y: number) => Array.from(shown!.rgba.subarray(((300 - y) * 300 + x) * 4, ((300 - y) * 300 + x) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(shown!.rgba.subarray(((300 - y) * 300 + x) * 4, ((300 - y) * 300 + x) * 4 + 3));
     expect(at(130, 245)).toEqual([204, 230, 255]);
     // Borders: the text box's left edge, the comb's divider after its first cell (x = 40), the check box's edge.
     expect(darkPixels(shown!, [20, 245, 22, 260])).toBeGreaterThan(10);
@@ -365,7 +441,8 @@ describe('narrow multi-line fields', () => {
     const lines = async (out: Uint8Array) => {
       const items = (await readText(out))[0]!.items.filter((i) => i.str.trim() !== '');
       const rows = new Map<number, string>();
-      for (const i of items.sort((a, b) => a.baseline - b.baseline || a.x - b.x)) rows.set(Math.round(i.baseline), (rows.get(Math.round(i.baseline)) ?? '') + i.str);
+      for (const i of items.sort((a, b) => a.baseline - b.baseline || a.x - b.x))
+        rows.set(Math.round(i.baseline), (rows.get(Math.round(i.baseline)) ?? '') + i.str);
       return [...rows.values()];
     };
     const flat = await engine.fill(template, { data: { [f.id]: value } });

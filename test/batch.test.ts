@@ -13,11 +13,29 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const md = (i: number) => JSON.stringify({ id: `doc-${i}`, request: { title: `Doc ${i}`, includeTimestamp: false, logo: false, data: [{ heading: `Document ${i}` }, { content: `Body of **${i}**.` }] } });
+const md = (i: number) =>
+  JSON.stringify({
+    id: `doc-${i}`,
+    request: {
+      title: `Doc ${i}`,
+      includeTimestamp: false,
+      logo: false,
+      data: [{ heading: `Document ${i}` }, { content: `Body of **${i}**.` }],
+    },
+  });
 
 describe('batch', () => {
   it('runs every good line, reports broken ones with line number and typed error, and resumes', async () => {
-    const lines = [md(1), '{not json', md(2), '', JSON.stringify({ request: { data: [] } }), JSON.stringify({ kind: 'fill', request: { data: {} } }), md(3), JSON.stringify({ request: { data: [{ content: 'x' }] }, output: '../escape.pdf' })];
+    const lines = [
+      md(1),
+      '{not json',
+      md(2),
+      '',
+      JSON.stringify({ request: { data: [] } }),
+      JSON.stringify({ kind: 'fill', request: { data: {} } }),
+      md(3),
+      JSON.stringify({ request: { data: [{ content: 'x' }] }, output: '../escape.pdf' }),
+    ];
     const jobs = path.join(dir, 'jobs.jsonl');
     await writeFile(jobs, lines.join('\n') + '\n');
     const out = path.join(dir, 'out');
@@ -28,10 +46,26 @@ describe('batch', () => {
     expect(files).toEqual(['doc-1.pdf', 'doc-2.pdf', 'doc-3.pdf', 'errors.jsonl']);
     expect((await pageText(new Uint8Array(await readFile(path.join(out, 'doc-2.pdf')))))[0]).toContain('Document 2');
 
-    const errors = (await readFile(summary.errorsFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { line: number; status: number; error: { name: string; fields: Array<{ property: string; message: string }> } });
+    const errors = (await readFile(summary.errorsFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            line: number;
+            status: number;
+            error: { name: string; fields: Array<{ property: string; message: string }> };
+          },
+      );
     expect(errors.map((e) => e.line)).toEqual([2, 5, 6, 8]);
-    expect(errors[0].error.fields[0]).toMatchObject({ property: '(line)', message: expect.stringMatching(/Not valid JSON/) });
-    expect(errors[1]).toMatchObject({ status: 400, error: { name: 'ValidationError', fields: [{ property: 'data', message: expect.stringMatching(/at least 1/) }] } });
+    expect(errors[0].error.fields[0]).toMatchObject({
+      property: '(line)',
+      message: expect.stringMatching(/Not valid JSON/),
+    });
+    expect(errors[1]).toMatchObject({
+      status: 400,
+      error: { name: 'ValidationError', fields: [{ property: 'data', message: expect.stringMatching(/at least 1/) }] },
+    });
     expect(errors[2].error.fields[0]).toMatchObject({ property: 'template', message: 'A fill job needs a template' });
     expect(errors[3].error.fields[0].property).toBe('output');
 

@@ -21,7 +21,13 @@ const castpress = (args: string[]) => runCastpress(args, dir, 120_000);
 
 describe('castpress CLI messages (issue 21)', () => {
   it('wrong argument counts print usage to stderr only, exit 2', async () => {
-    for (const args of [['fill', 'only-one.json'], ['generate'], ['generate', 'a.json', 'b.json'], ['import-template'], []]) {
+    for (const args of [
+      ['fill', 'only-one.json'],
+      ['generate'],
+      ['generate', 'a.json', 'b.json'],
+      ['import-template'],
+      [],
+    ]) {
       const r = await castpress(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
@@ -39,7 +45,7 @@ describe('castpress CLI messages (issue 21)', () => {
     expect(option.stderr).toContain('castpress generate REQUEST.json');
   });
 
-  it('--version prints the package version; help CMD prints that command\'s usage on stdout, exit 0', async () => {
+  it("--version prints the package version; help CMD prints that command's usage on stdout, exit 0", async () => {
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
     const version = await castpress(['--version']);
     expect([version.code, version.stdout.trim()]).toEqual([0, pkg.version]);
@@ -53,10 +59,15 @@ describe('castpress CLI messages (issue 21)', () => {
   });
 
   it('creates an output folder that does not exist', async () => {
-    await writeFile(path.join(dir, 'gen.json'), JSON.stringify({ includeTimestamp: false, data: [{ heading: 'Nested output' }] }));
+    await writeFile(
+      path.join(dir, 'gen.json'),
+      JSON.stringify({ includeTimestamp: false, data: [{ heading: 'Nested output' }] }),
+    );
     const r = await castpress(['generate', 'gen.json', '-o', 'new/deeper/out.pdf']);
     expect(r.code).toBe(0);
-    expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'new', 'deeper', 'out.pdf')))))[0]).toContain('Nested output');
+    expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'new', 'deeper', 'out.pdf')))))[0]).toContain(
+      'Nested output',
+    );
   });
 
   it('typed errors with exit 2: missing input, missing --templates folder, --version abc, unknown EID (404)', async () => {
@@ -81,7 +92,10 @@ describe('castpress CLI messages (issue 21)', () => {
 
   it('import-template writes to the current folder without -o, creates -o folders, refuses a PDF without fields', async () => {
     await mkdir(path.join(dir, 'corpus'), { recursive: true });
-    await copyFile(path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf'), path.join(dir, 'corpus', 'fw9.pdf'));
+    await copyFile(
+      path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf'),
+      path.join(dir, 'corpus', 'fw9.pdf'),
+    );
     const plain = await castpress(['import-template', 'corpus/fw9.pdf']);
     expect(plain.code).toBe(0);
     expect(await readdir(path.join(dir, 'corpus'))).toEqual(['fw9.pdf']);
@@ -90,11 +104,17 @@ describe('castpress CLI messages (issue 21)', () => {
     const served = await castpress(['import-template', 'corpus/fw9.pdf', '-o', 'templates/w9/v1.json']);
     expect(served.code).toBe(0);
     expect((await readdir(path.join(dir, 'templates', 'w9'))).sort()).toEqual(['v1.json', 'v1.pdf']);
-    await writeFile(path.join(dir, 'w9-data.json'), JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada' } }));
+    await writeFile(
+      path.join(dir, 'w9-data.json'),
+      JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada' } }),
+    );
     const byEid = await castpress(['fill', 'w9', 'w9-data.json', '--templates', 'templates', '-o', 'w9-by-eid.pdf']);
     expect([byEid.code, byEid.stdout]).toEqual([0, '']);
 
-    await writeFile(path.join(dir, 'plain.json'), JSON.stringify({ includeTimestamp: false, data: [{ content: 'no fields here' }] }));
+    await writeFile(
+      path.join(dir, 'plain.json'),
+      JSON.stringify({ includeTimestamp: false, data: [{ content: 'no fields here' }] }),
+    );
     expect((await castpress(['generate', 'plain.json', '-o', 'plain.pdf'])).code).toBe(0);
     const none = await castpress(['import-template', 'plain.pdf', '-o', 'plain.template.json']);
     expect(none.code).toBe(2);

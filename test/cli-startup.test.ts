@@ -22,9 +22,35 @@ const recorder = path.join(repoRoot, 'test', 'helpers', 'module-log.mjs');
 const W9 = path.join(repoRoot, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf');
 
 /** Packages a fill, a usage text or a render thread has no use for (the server's, the queue's, other renderers'). */
-const HEAVY = ['fastify', 'pg', 'graphql', 'bullmq', 'ioredis', 'pdfjs-dist', 'playwright-core', 'piscina', 'libsql', 'nodemailer', 'sharp', 'libphonenumber-js', 'html-entities', '@libpdf/core', 'markdown-it'];
+const HEAVY = [
+  'fastify',
+  'pg',
+  'graphql',
+  'bullmq',
+  'ioredis',
+  'pdfjs-dist',
+  'playwright-core',
+  'piscina',
+  'libsql',
+  'nodemailer',
+  'sharp',
+  'libphonenumber-js',
+  'html-entities',
+  '@libpdf/core',
+  'markdown-it',
+];
 /** The bundle's entry chunks of the commands and renderers (dist/bundle/<name>-<hash>.mjs). */
-const COMMAND_CHUNKS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'html', 'markdown', 'packets'];
+const COMMAND_CHUNKS = [
+  'fill',
+  'generate',
+  'import-template',
+  'batch',
+  'worker',
+  'serve',
+  'html',
+  'markdown',
+  'packets',
+];
 
 let dir: string;
 beforeAll(async () => {
@@ -48,11 +74,18 @@ let runs = 0;
 function loading(args: string[], nodeFlags: string[] = [], cwd = dir): Promise<Loaded> {
   const log = path.join(dir, `modules-${++runs}.log`);
   return new Promise((resolve) => {
-    execFile(process.execPath, [...nodeFlags, '--import', pathToFileURL(recorder).href, ...args], { cwd, timeout: 300_000, env: { ...process.env, CASTPRESS_MODULE_LOG: log } }, (error, _stdout, stderr) => {
-      void readFile(log, 'utf8')
-        .catch(() => '')
-        .then((text) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr, modules: text.split('\n').filter(Boolean) }));
-    });
+    execFile(
+      process.execPath,
+      [...nodeFlags, '--import', pathToFileURL(recorder).href, ...args],
+      { cwd, timeout: 300_000, env: { ...process.env, CASTPRESS_MODULE_LOG: log } },
+      (error, _stdout, stderr) => {
+        void readFile(log, 'utf8')
+          .catch(() => '')
+          .then((text) =>
+            resolve({ code: error ? Number(error.code ?? 1) : 0, stderr, modules: text.split('\n').filter(Boolean) }),
+          );
+      },
+    );
   });
 }
 
@@ -81,13 +114,18 @@ async function inlinedDeferred(modules: string[]): Promise<string[]> {
   return [...found].sort();
 }
 
-const bundleFiles = (modules: string[]): string[] => modules.filter((m) => m.includes('/dist/bundle/')).map((m) => m.slice(m.lastIndexOf('/') + 1));
-const commandChunks = (modules: string[]): string[] => bundleFiles(modules).filter((f) => COMMAND_CHUNKS.some((c) => f.startsWith(`${c}-`)));
+const bundleFiles = (modules: string[]): string[] =>
+  modules.filter((m) => m.includes('/dist/bundle/')).map((m) => m.slice(m.lastIndexOf('/') + 1));
+const commandChunks = (modules: string[]): string[] =>
+  bundleFiles(modules).filter((f) => COMMAND_CHUNKS.some((c) => f.startsWith(`${c}-`)));
 
 describe('castpress start-up loads only what the command runs', () => {
   it('`castpress fill` of the W-9 runs from the bundle and loads its fill chunks, no package from node_modules', async () => {
     await copyFile(W9, path.join(dir, 'fw9.pdf'));
-    await writeFile(path.join(dir, 'data.json'), JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }));
+    await writeFile(
+      path.join(dir, 'data.json'),
+      JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
+    );
     const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf']);
     expect(run.code, run.stderr).toBe(0);
     expect(bundleFiles(run.modules)).toContain('castpress.mjs');
@@ -108,7 +146,8 @@ describe('castpress start-up loads only what the command runs', () => {
   }, 300_000);
 
   it('the usage texts (kept apart from the commands) name the queue name batch and worker use by default', () => {
-    for (const usage of [BATCH_USAGE, WORKER_USAGE]) expect(usage).toContain(`--name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")`);
+    for (const usage of [BATCH_USAGE, WORKER_USAGE])
+      expect(usage).toContain(`--name QUEUE      queue name (default "${DEFAULT_QUEUE_NAME}")`);
   });
 
   it('a render thread (the bundle the pool, batch and queue workers load) loads none of the heavy packages', async () => {
@@ -122,7 +161,15 @@ describe('castpress start-up loads only what the command runs', () => {
 
   it('importing the packets floor from the sources does not load pg (only opening a PostgreSQL store does)', async () => {
     const packets = pathToFileURL(path.join(repoRoot, 'src', 'packets', 'index.ts')).href;
-    const run = await loading(['--input-type=module', '-e', `const m = await import(${JSON.stringify(packets)}); if (typeof m.openPostgresStore !== 'function') process.exit(3);`], ['--import', 'tsx'], repoRoot);
+    const run = await loading(
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(packets)}); if (typeof m.openPostgresStore !== 'function') process.exit(3);`,
+      ],
+      ['--import', 'tsx'],
+      repoRoot,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.modules.some((m) => m.includes('/src/packets/store/postgres.ts'))).toBe(true);
     expect(packagesOf(run.modules)).not.toContain('pg');

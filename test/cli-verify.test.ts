@@ -37,7 +37,9 @@ async function handSigned(input: Uint8Array, p12: string, signingTime: Date): Pr
 
 /** A packet document as completion makes it: a typed mark drawn, then the install's seal over the whole file. */
 async function sealedDocument(identity: SigningIdentity, text: string): Promise<Uint8Array> {
-  const marked = await new AppearanceWriter().apply(await makePdf(2, text), [{ page: 1, rect: { x: 72, y: 600, width: 200, height: 40 }, input: { type: 'typed', text: 'Ada Lovelace' } }]);
+  const marked = await new AppearanceWriter().apply(await makePdf(2, text), [
+    { page: 1, rect: { x: 72, y: 600, width: 200, height: 40 }, input: { type: 'typed', text: 'Ada Lovelace' } },
+  ]);
   return sealPdf(marked, identity, { name: 'castpress', reason: 'Completed' });
 }
 
@@ -64,7 +66,10 @@ describe('castpress verify', { timeout: 300_000 }, () => {
     expect(r.stdout).toMatch(/changes after it +none; allowed: form filling and signing/);
     const json = await verify(file, '--trust', rootFile, '--json');
     expect(json.code).toBe(0);
-    const report = JSON.parse(json.stdout) as { valid: boolean; signatures: Array<{ padesLevel: string; modifications: { ok: boolean } }> };
+    const report = JSON.parse(json.stdout) as {
+      valid: boolean;
+      signatures: Array<{ padesLevel: string; modifications: { ok: boolean } }>;
+    };
     expect(report.valid).toBe(true);
     expect(report.signatures[0]).toMatchObject({ padesLevel: 'B-B', modifications: { ok: true } });
   });
@@ -86,11 +91,19 @@ describe('castpress verify', { timeout: 300_000 }, () => {
   });
 
   it('content changed and re-sealed by another install: exit 1 (changed after the first seal; the second seal untrusted)', async () => {
-    const changed = await new AppearanceWriter().apply(good, [{ page: 0, rect: { x: 72, y: 100, width: 200, height: 20 }, input: { type: 'text', text: 'Pay 900 EUR' } }]);
-    const r = await verify(await save('resealed.pdf', await sealPdf(changed, other, { name: 'castpress' })), '--trust', rootFile);
+    const changed = await new AppearanceWriter().apply(good, [
+      { page: 0, rect: { x: 72, y: 100, width: 200, height: 20 }, input: { type: 'text', text: 'Pay 900 EUR' } },
+    ]);
+    const r = await verify(
+      await save('resealed.pdf', await sealPdf(changed, other, { name: 'castpress' })),
+      '--trust',
+      rootFile,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Signature 1 "Signature of castpress": NOT VALID');
-    expect(r.stdout).toMatch(/revision ending at byte \d+: other changes — \d+ 0 page \/Resources changed; page \/Contents changed/);
+    expect(r.stdout).toMatch(
+      /revision ending at byte \d+: other changes — \d+ 0 page \/Resources changed; page \/Contents changed/,
+    );
     expect(r.stdout).toMatch(/difference check +NO: Changed after signing/);
     expect(r.stdout).toContain('Signature 2 "Signature of castpress 2": NOT VALID');
     expect(r.stdout).toMatch(/ends at a root that is not a trust anchor/);
@@ -103,9 +116,23 @@ describe('castpress verify', { timeout: 300_000 }, () => {
   });
 
   it('a signer certificate expired at the signing time: exit 1', async () => {
-    const old = await createSigningIdentity({ dataDir: path.join(dir, 'old'), clock: () => new Date('2000-01-01T00:00:00Z') });
+    const old = await createSigningIdentity({
+      dataDir: path.join(dir, 'old'),
+      clock: () => new Date('2000-01-01T00:00:00Z'),
+    });
     const p12 = path.join(dir, 'old.p12');
-    const e = await tool('openssl', ['pkcs12', '-export', '-inkey', old.files!.key, '-in', old.files!.certificate, '-passout', 'pass:x', '-out', p12]);
+    const e = await tool('openssl', [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      old.files!.key,
+      '-in',
+      old.files!.certificate,
+      '-passout',
+      'pass:x',
+      '-out',
+      p12,
+    ]);
     expect(e.code, e.stderr).toBe(0);
     const signed = await handSigned(await makePdf(), p12, new Date('2015-01-01T00:00:00Z'));
     const r = await verify(await save('expired.pdf', signed), '--trust', old.files!.rootCertificate);
@@ -114,7 +141,10 @@ describe('castpress verify', { timeout: 300_000 }, () => {
   });
 
   it('a certificate with only serverAuth: exit 1 even when it is the trust anchor', async () => {
-    const tls = await selfSigned(dir, 'tls.example', ['keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=serverAuth']);
+    const tls = await selfSigned(dir, 'tls.example', [
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth',
+    ]);
     const signed = await handSigned(await makePdf(), tls.p12, new Date());
     const r = await verify(await save('tls.pdf', signed), '--trust', tls.cert);
     expect(r.code).toBe(1);

@@ -24,11 +24,17 @@ describe('castpress CLI', () => {
     await copyFile(path.join(corpus, 'irs_fw9_rev2018_xfa.pdf'), path.join(dir, 'fw9.pdf'));
     const imported = await castpress(['import-template', 'fw9.pdf', '-o', 'w9.json']);
     expect(imported.code).toBe(0);
-    const template = JSON.parse(await readFile(path.join(dir, 'w9.json'), 'utf8')) as { pdf: string; fields: Array<{ alias: string }> };
+    const template = JSON.parse(await readFile(path.join(dir, 'w9.json'), 'utf8')) as {
+      pdf: string;
+      fields: Array<{ alias: string }>;
+    };
     expect(template.pdf).toBe('w9.pdf');
     expect(template.fields).toHaveLength(22);
 
-    await writeFile(path.join(dir, 'w9-data.json'), JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }));
+    await writeFile(
+      path.join(dir, 'w9-data.json'),
+      JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
+    );
     const filled = await castpress(['fill', 'w9.json', 'w9-data.json', '-o', 'w9-out.pdf']);
     expect(filled.code).toBe(0);
     const bytes = new Uint8Array(await readFile(path.join(dir, 'w9-out.pdf')));
@@ -38,14 +44,21 @@ describe('castpress CLI', () => {
   });
 
   it('generates from a request on stdin-less file and prints typed errors as JSON with exit code 2', async () => {
-    await writeFile(path.join(dir, 'gen.json'), JSON.stringify({ includeTimestamp: false, data: [{ heading: 'From the CLI' }] }));
+    await writeFile(
+      path.join(dir, 'gen.json'),
+      JSON.stringify({ includeTimestamp: false, data: [{ heading: 'From the CLI' }] }),
+    );
     expect((await castpress(['generate', 'gen.json', '-o', 'gen.pdf'])).code).toBe(0);
     expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'gen.pdf')))))[0]).toContain('From the CLI');
 
     await writeFile(path.join(dir, 'bad.json'), JSON.stringify({ data: [{ content: 'x', fontSize: 99 }] }));
     const bad = await castpress(['generate', 'bad.json', '-o', 'bad.pdf']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr)).toMatchObject({ status: 400, name: 'ValidationError', fields: [{ property: 'data[0].fontSize' }] });
+    expect(JSON.parse(bad.stderr)).toMatchObject({
+      status: 400,
+      name: 'ValidationError',
+      fields: [{ property: 'data[0].fontSize' }],
+    });
   });
 
   it('finds font families in --font-dir folders (Markdown fontFamily); an unknown folder is a 400 on the flag', async () => {
@@ -68,7 +81,13 @@ describe('castpress CLI', () => {
 
   it('runs a 1,000-job batch with progress and an errors file, losing none of the good jobs', async () => {
     const jobsFile = await writeMixedJobs(dir, 990);
-    const broken = ['{oops', JSON.stringify({ request: { data: [] } }), JSON.stringify({ template: 'missing.json', request: { data: {} } }), JSON.stringify({ template: 'form.json', request: { data: { ssn: 'not digits' } } }), JSON.stringify({ request: { data: [{ table: { rows: 'x' } }] } })];
+    const broken = [
+      '{oops',
+      JSON.stringify({ request: { data: [] } }),
+      JSON.stringify({ template: 'missing.json', request: { data: {} } }),
+      JSON.stringify({ template: 'form.json', request: { data: { ssn: 'not digits' } } }),
+      JSON.stringify({ request: { data: [{ table: { rows: 'x' } }] } }),
+    ];
     const lines = (await readFile(jobsFile, 'utf8')).trim().split('\n');
     const brokenAt = new Set<number>();
     for (let i = 0; i < 10; i++) {
@@ -87,7 +106,10 @@ describe('castpress CLI', () => {
     const files = new Set(await readdir(path.join(dir, 'batch-out')));
     const expected = lines.map((l, i) => ({ l, n: i + 1 })).filter(({ n }) => !brokenAt.has(n));
     for (const { l } of expected) expect(files.has(`${(JSON.parse(l) as { id: string }).id}.pdf`)).toBe(true);
-    const errors = (await readFile(path.join(dir, 'batch-out', 'errors.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { line: number; error: { name: string } });
+    const errors = (await readFile(path.join(dir, 'batch-out', 'errors.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; error: { name: string } });
     expect(errors.map((e) => e.line)).toEqual([...brokenAt].sort((a, b) => a - b));
     expect(errors.every((e) => typeof e.error.name === 'string')).toBe(true);
   }, 600_000);

@@ -25,7 +25,12 @@ interface ChildOutput {
 }
 
 async function inChildProcess(): Promise<ChildOutput> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', child], { cwd: root, env: { ...process.env, HTML: '1' }, timeout: 120_000, maxBuffer: 64 << 20 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', child], {
+    cwd: root,
+    env: { ...process.env, HTML: '1' },
+    timeout: 120_000,
+    maxBuffer: 64 << 20,
+  });
   return JSON.parse(stdout) as ChildOutput;
 }
 
@@ -42,15 +47,18 @@ async function withoutClock(pdf: Buffer, name: string): Promise<{ text: string; 
   await writeFile(input, pdf);
   await run('qpdf', ['--qdf', '--object-streams=disable', input, output]);
   let blanked = 0;
-  const text = (await readFile(output, 'latin1')).replace(/\/(CreationDate|ModDate) \(D:[^)]*\)|\/ID \[<[0-9a-f]+><[0-9a-f]+>\]/gi, (m) => {
-    blanked++;
-    return m.startsWith('/ID') ? '/ID []' : m.replace(/\(D:[^)]*\)/, '()');
-  });
+  const text = (await readFile(output, 'latin1')).replace(
+    /\/(CreationDate|ModDate) \(D:[^)]*\)|\/ID \[<[0-9a-f]+><[0-9a-f]+>\]/gi,
+    (m) => {
+      blanked++;
+      return m.startsWith('/ID') ? '/ID []' : m.replace(/\(D:[^)]*\)/, '()');
+    },
+  );
   return { text, blanked };
 }
 
 describe('determinism', () => {
-  it('gives byte-identical fill and Markdown PDFs in two processes with a pinned clock; HTML differs only in Chromium\'s dates and /ID', async () => {
+  it("gives byte-identical fill and Markdown PDFs in two processes with a pinned clock; HTML differs only in Chromium's dates and /ID", async () => {
     const started = Date.now(); // clock-ok: waits for the next second of the clock; asserts no duration
     const first = await inChildProcess();
     // The second process starts in a later second, so any wall-clock date in the output would show.

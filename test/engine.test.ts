@@ -1,6 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { createEngine, PayloadTooLargeError, RenderError, ValidationError, NotFoundError, MemoryTemplateStore } from '../src/index.js';
+import {
+  createEngine,
+  PayloadTooLargeError,
+  RenderError,
+  ValidationError,
+  NotFoundError,
+  MemoryTemplateStore,
+} from '../src/index.js';
 
 const engine = createEngine({ limits: { dataUrlTotalBytes: 1000 } });
 afterAll(() => engine.close());
@@ -8,14 +15,21 @@ afterAll(() => engine.close());
 async function blankTemplate() {
   const doc = await PDFDocument.create();
   doc.addPage([300, 200]);
-  return { eid: 't', pdf: await doc.save(), fields: [{ id: 'a', type: 'shortText' as const, pageNum: 0, rect: { x: 10, y: 10, width: 100, height: 20 } }] };
+  return {
+    eid: 't',
+    pdf: await doc.save(),
+    fields: [{ id: 'a', type: 'shortText' as const, pageNum: 0, rect: { x: 10, y: 10, width: 100, height: 20 } }],
+  };
 }
 
 describe('engine', () => {
   it('answers an empty fill body with the hosted API error, before touching the template', async () => {
     const e = await engine.fill(await blankTemplate(), {}).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ValidationError);
-    expect((e as ValidationError).toJSON()).toMatchObject({ name: 'ValidationError', fields: [{ message: 'Required', property: 'data' }] });
+    expect((e as ValidationError).toJSON()).toMatchObject({
+      name: 'ValidationError',
+      fields: [{ message: 'Required', property: 'data' }],
+    });
   });
 
   it('names an unknown font at the property that named it', () => {
@@ -30,12 +44,12 @@ describe('engine', () => {
     expect(fields(() => engine.parseFill({ data: { a: 'x' }, fontFamily: 'No Such Font' }))).toEqual([
       { property: 'fontFamily', message: expect.stringMatching(/No Such Font/) },
     ]);
-    expect(fields(() => engine.parseFill({ data: [{ a: 'x' }, { a: { value: 'y', fontFamily: 'roboto slab' } }] }))).toEqual([
-      { property: 'data[1].a.fontFamily', message: expect.stringMatching(/roboto slab/) },
-    ]);
-    expect(fields(() => engine.parseGenerate({ data: [{ content: 'x' }, { content: 'y', fontFamily: 'helvetica' }] }))).toEqual([
-      { property: 'data[1].fontFamily', message: expect.stringMatching(/helvetica/) },
-    ]);
+    expect(
+      fields(() => engine.parseFill({ data: [{ a: 'x' }, { a: { value: 'y', fontFamily: 'roboto slab' } }] })),
+    ).toEqual([{ property: 'data[1].a.fontFamily', message: expect.stringMatching(/roboto slab/) }]);
+    expect(
+      fields(() => engine.parseGenerate({ data: [{ content: 'x' }, { content: 'y', fontFamily: 'helvetica' }] })),
+    ).toEqual([{ property: 'data[1].fontFamily', message: expect.stringMatching(/helvetica/) }]);
     // The spec's names are known, exactly as written.
     for (const family of ['Noto Sans', 'Helvetica', 'Courier', 'Times New Roman']) {
       expect(fields(() => engine.parseFill({ data: { a: 'x' }, fontFamily: family }))).toEqual([]);
@@ -50,7 +64,9 @@ describe('engine', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(PayloadTooLargeError);
       expect((e as PayloadTooLargeError).status).toBe(413);
-      expect((e as PayloadTooLargeError).fields).toEqual([{ property: 'data.b.value', message: expect.stringMatching(/1000/) }]);
+      expect((e as PayloadTooLargeError).fields).toEqual([
+        { property: 'data.b.value', message: expect.stringMatching(/1000/) },
+      ]);
     }
     expect(() => engine.parseFill({ data: { a: url } })).not.toThrow();
   });
@@ -83,10 +99,13 @@ describe('data URL budget counts image fields only (#21 deviation 3)', () => {
   it('ignores a big data: string under a key no field reads and text values starting with data:, and still caps image fields', async () => {
     const small = createEngine({ limits: { dataUrlTotalBytes: 1000 } });
     try {
-      const template = { ...(await blankTemplate()), fields: [
-        { id: 'photo', type: 'imageFile' as const, pageNum: 0, rect: { x: 10, y: 10, width: 50, height: 50 } },
-        { id: 'note', type: 'shortText' as const, pageNum: 0, rect: { x: 10, y: 80, width: 200, height: 20 } },
-      ] };
+      const template = {
+        ...(await blankTemplate()),
+        fields: [
+          { id: 'photo', type: 'imageFile' as const, pageNum: 0, rect: { x: 10, y: 10, width: 50, height: 50 } },
+          { id: 'note', type: 'shortText' as const, pageNum: 0, rect: { x: 10, y: 80, width: 200, height: 20 } },
+        ],
+      };
       const big = `data:image/png;base64,${'A'.repeat(2000)}`;
       // Unknown key and a text field's value: not counted (the spec ignores the one and the other is text).
       const pdf = await small.fill(template, { data: { unknown: big, note: `data:text/plain,${'x'.repeat(2000)}` } });

@@ -3,19 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_TYPE_MODULES, fieldType, importedType } from '../src/fields/index.js';
 import { FIELD_TYPES, type TemplateField } from '../src/template/index.js';
 
-const style = { fontFamily: 'Noto Sans', fontWeight: 'normal' as const, fontSize: 10, textColor: '#000000', alignment: 'left' as const, verticalAlignment: 'middle' as const };
+const style = {
+  fontFamily: 'Noto Sans',
+  fontWeight: 'normal' as const,
+  fontSize: 10,
+  textColor: '#000000',
+  alignment: 'left' as const,
+  verticalAlignment: 'middle' as const,
+};
 const rect = { x: 10, y: 20, width: 100, height: 20 };
 const options = { checkboxCharacter: 'X', checkboxSquare: false };
 
 /** One valid value per type, and what each type stores for it. */
-const samples: Record<(typeof FIELD_TYPES)[number], { field?: Partial<TemplateField>; value: unknown; stored: Record<string, string> }> = {
+const samples: Record<
+  (typeof FIELD_TYPES)[number],
+  { field?: Partial<TemplateField>; value: unknown; stored: Record<string, string> }
+> = {
   shortText: { value: 'Ada', stored: { '': 'Ada' } },
   longText: { value: 'a b', stored: { '': 'a b' } },
   email: { value: 'a@b.c', stored: { '': 'a@b.c' } },
   ssn: { value: '123456789', stored: { '': '123-45-6789' } },
   ein: { value: '12 3456789', stored: { '': '12-3456789' } },
   date: { value: '2024-03-05', stored: { '': '03/05/2024' } },
-  radioGroup: { field: { options: [{ id: 'a', rect }, { id: 'b', rect, exportValue: 'B' }] }, value: 'B', stored: { b: 'B' } },
+  radioGroup: {
+    field: {
+      options: [
+        { id: 'a', rect },
+        { id: 'b', rect, exportValue: 'B' },
+      ],
+    },
+    value: 'B',
+    stored: { b: 'B' },
+  },
   imageFile: { value: 'data:image/png;base64,AAAA', stored: { '': 'data:image/png;base64,AAAA' } },
   checkbox: { value: true, stored: { checked: 'true' } },
   number: { value: 1234.5, stored: { '': '1,234.5' } },
@@ -26,7 +45,10 @@ const samples: Record<(typeof FIELD_TYPES)[number], { field?: Partial<TemplateFi
   charList: { field: { cells: 4 }, value: 'AB', stored: { '': 'AB' } },
   textWrap: { field: { lines: [rect, { ...rect, y: 40 }] }, value: ['one', 'two'], stored: { '': 'one\ntwo' } },
   fullName: { value: { firstName: 'Ada', lastName: 'Lovelace' }, stored: { '': 'Ada Lovelace' } },
-  usAddress: { value: { street1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }, stored: { '': '1 Main St\nSpringfield, IL 62701' } },
+  usAddress: {
+    value: { street1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+    stored: { '': '1 Main St\nSpringfield, IL 62701' },
+  },
   phone: { value: '2025550123', stored: { '': '(202) 555-0123' } },
 };
 
@@ -43,18 +65,40 @@ describe('field-type registry', () => {
       const m = fieldType(type);
       const out = m.format({ field, raw: s.value, box: rect, at: { dx: 0, dy: 0 }, style, options });
       expect(out).toMatchObject({ ok: true, result: { values: s.stored } });
-      if (type !== 'imageFile') expect(m.format({ field, raw: [[1]], box: rect, at: { dx: 0, dy: 0 }, style, options }).ok).toBe(false);
+      if (type !== 'imageFile')
+        expect(m.format({ field, raw: [[1]], box: rect, at: { dx: 0, dy: 0 }, style, options }).ok).toBe(false);
       if (!out.ok) return;
-      const filled = { field, property: 'data.f', style, readOnly: false, values: out.result.values, box: rect, contents: out.result.contents };
-      const widgets = m.interactive({ filled, name: 'f', common: { pageIndex: 0, style, readOnly: false }, at: (r) => ({ x: r.x, y: 792 - r.y - r.height, width: r.width, height: r.height }), checkboxSquare: false, paintMark: () => {} });
+      const filled = {
+        field,
+        property: 'data.f',
+        style,
+        readOnly: false,
+        values: out.result.values,
+        box: rect,
+        contents: out.result.contents,
+      };
+      const widgets = m.interactive({
+        filled,
+        name: 'f',
+        common: { pageIndex: 0, style, readOnly: false },
+        at: (r) => ({ x: r.x, y: 792 - r.y - r.height, width: r.width, height: r.height }),
+        checkboxSquare: false,
+        paintMark: () => {},
+      });
       expect(widgets.length).toBeGreaterThan(0);
       if (type === 'imageFile') expect(widgets.map((w) => w.kind)).toEqual(['image']);
     });
   }
 
   it('imports fillable-PDF widgets in order: comb → charList, multiline → longText, check box, radio, other text → shortText', () => {
-    const facts = (kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox', more: { multiline?: boolean; comb?: boolean; maxLength?: number } = {}) => ({ kind, multiline: false, comb: false, ...more });
-    expect(importedType(facts('text', { comb: true, maxLength: 9 }))).toEqual({ type: 'charList', props: { cells: 9 } });
+    const facts = (
+      kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox',
+      more: { multiline?: boolean; comb?: boolean; maxLength?: number } = {},
+    ) => ({ kind, multiline: false, comb: false, ...more });
+    expect(importedType(facts('text', { comb: true, maxLength: 9 }))).toEqual({
+      type: 'charList',
+      props: { cells: 9 },
+    });
     expect(importedType(facts('text', { multiline: true }))?.type).toBe('longText');
     expect(importedType(facts('text', { maxLength: 9 }))?.type).toBe('shortText');
     expect(importedType(facts('checkbox'))?.type).toBe('checkbox');

@@ -27,9 +27,21 @@ describe('fill goldens', () => {
       field('checkbox', { id: 'checkbox', rect: r(72, 250, 20, 20) }),
       field('checkbox', { id: 'checkboxWide', rect: r(100, 250, 60, 20) }),
       field('checkbox', { id: 'checkboxSquare', rect: r(170, 250, 60, 20), square: true }),
-      field('radioGroup', { id: 'radio', rect: r(320, 250, 100, 20), options: [{ id: 'a', rect: r(320, 250, 20, 20) }, { id: 'b', rect: r(350, 250, 20, 20) }, { id: 'c', rect: r(380, 250, 20, 20) }] }),
+      field('radioGroup', {
+        id: 'radio',
+        rect: r(320, 250, 100, 20),
+        options: [
+          { id: 'a', rect: r(320, 250, 20, 20) },
+          { id: 'b', rect: r(350, 250, 20, 20) },
+          { id: 'c', rect: r(380, 250, 20, 20) },
+        ],
+      }),
       field('charList', { id: 'charList', rect: r(72, 290, 160, 24), cells: 8 }),
-      field('fullName', { id: 'fullName', rect: r(320, 290, 220, 20), parts: { firstName: r(320, 290, 90), mi: r(412, 290, 20), lastName: r(434, 290, 106) } }),
+      field('fullName', {
+        id: 'fullName',
+        rect: r(320, 290, 220, 20),
+        parts: { firstName: r(320, 290, 90), mi: r(412, 290, 20), lastName: r(434, 290, 106) },
+      }),
       field('usAddress', { id: 'usAddress', rect: r(72, 330, 220, 50) }),
       field('textWrap', { id: 'textWrap', rect: r(320, 330, 220, 56), lines }),
       field('imageFile', { id: 'imageFile', rect: r(72, 400, 120, 80) }),
@@ -66,8 +78,16 @@ describe('fill goldens', () => {
   it('styles and repeats', async () => {
     const rows = [0, 1, 2].map((i) => r(72, 200 + 24 * i, 300, 20));
     const fields = [
-      field('shortText', { id: 'title', rect: r(72, 60, 468, 40), style: { fontSize: 24, fontWeight: 'bold', alignment: 'center' } }),
-      field('shortText', { id: 'serif', rect: r(72, 120, 468, 30), style: { fontFamily: 'Times New Roman', verticalAlignment: 'bottom' } }),
+      field('shortText', {
+        id: 'title',
+        rect: r(72, 60, 468, 40),
+        style: { fontSize: 24, fontWeight: 'bold', alignment: 'center' },
+      }),
+      field('shortText', {
+        id: 'serif',
+        rect: r(72, 120, 468, 30),
+        style: { fontFamily: 'Times New Roman', verticalAlignment: 'bottom' },
+      }),
       field('shortText', { id: 'items', rect: rows[0]!, rows }),
       field('shortText', { id: 'footer', rect: r(72, 720, 468, 20), style: { alignment: 'right' } }),
     ];

@@ -17,14 +17,33 @@ describe('fill: useInteractiveFields', () => {
       field('shortText', { id: 'name', rect: r(72, 100) }),
       field('shortText', { id: 'locked', rect: r(72, 130), readOnly: true }),
       field('checkbox', { id: 'agree', rect: r(72, 160, 20, 20) }),
-      field('radioGroup', { id: 'pick', rect: r(72, 190, 60, 20), options: [{ id: 'a', rect: r(72, 190, 20, 20) }, { id: 'b', rect: r(100, 190, 20, 20) }] }),
+      field('radioGroup', {
+        id: 'pick',
+        rect: r(72, 190, 60, 20),
+        options: [
+          { id: 'a', rect: r(72, 190, 20, 20) },
+          { id: 'b', rect: r(100, 190, 20, 20) },
+        ],
+      }),
       field('charList', { id: 'code', rect: r(72, 220, 100, 20), cells: 5 }),
-      field('fullName', { id: 'who', rect: r(72, 250, 300, 20), parts: { firstName: r(72, 250, 140), lastName: r(220, 250, 150) } }),
+      field('fullName', {
+        id: 'who',
+        rect: r(72, 250, 300, 20),
+        parts: { firstName: r(72, 250, 140), lastName: r(220, 250, 150) },
+      }),
       field('shortText', { id: 'empty', rect: r(72, 280) }),
     ];
     const pdf = await engine.fill(await template(fields), {
       useInteractiveFields: true,
-      data: { name: { value: 'Ada', readOnly: true }, locked: 'x', agree: true, pick: 'b', code: 'AB12', who: { firstName: 'Ada', lastName: 'Lovelace' }, empty: '' },
+      data: {
+        name: { value: 'Ada', readOnly: true },
+        locked: 'x',
+        agree: true,
+        pick: 'b',
+        code: 'AB12',
+        who: { firstName: 'Ada', lastName: 'Lovelace' },
+        empty: '',
+      },
     });
     await qpdfCheck(pdf);
     const got = Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f]));
@@ -40,15 +59,25 @@ describe('fill: useInteractiveFields', () => {
     expect(radios).toHaveLength(2);
     expect(radios[0]!.value).toBe('b');
 
-    const all = await engine.fill(await template(fields), { useInteractiveFields: true, defaultReadOnly: true, data: { name: { value: 'Ada', readOnly: false }, agree: false } });
+    const all = await engine.fill(await template(fields), {
+      useInteractiveFields: true,
+      defaultReadOnly: true,
+      data: { name: { value: 'Ada', readOnly: false }, agree: false },
+    });
     const byName = Object.fromEntries((await readFields(all)).map((f) => [f.name, f]));
     expect(byName.name!.readOnly).toBe(false);
     expect(byName.agree!.readOnly).toBe(true);
   });
 
   it('imageFile: an image field (push button) whether the value is empty or an image; the image itself is drawn into the page', async () => {
-    const fields = [field('imageFile', { id: 'photo', rect: r(72, 100, 100, 80) }), field('imageFile', { id: 'logo', rect: r(72, 200, 100, 80) })];
-    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { photo: '', logo: await pngDataUrl(20, 10) } });
+    const fields = [
+      field('imageFile', { id: 'photo', rect: r(72, 100, 100, 80) }),
+      field('imageFile', { id: 'logo', rect: r(72, 200, 100, 80) }),
+    ];
+    const pdf = await engine.fill(await template(fields), {
+      useInteractiveFields: true,
+      data: { photo: '', logo: await pngDataUrl(20, 10) },
+    });
     await qpdfCheck(pdf);
     const fieldsRead = await qpdfFields(pdf);
     expect(fieldsRead.map((f) => [f.fullname, f.fieldtype, f.fieldflags & (1 << 16)])).toEqual([
@@ -66,7 +95,10 @@ describe('fill: useInteractiveFields', () => {
   });
 
   it('repeated pages get their own fields', async () => {
-    const pdf = await engine.fill(await template([field('shortText', { id: 'n', rect: r(72, 100) })]), { useInteractiveFields: true, data: { n: ['one', 'two'] } });
+    const pdf = await engine.fill(await template([field('shortText', { id: 'n', rect: r(72, 100) })]), {
+      useInteractiveFields: true,
+      data: { n: ['one', 'two'] },
+    });
     const fields = await readFields(pdf);
     expect(fields.map((f) => [f.name, f.value, f.page])).toEqual([
       ['n_0', 'one', 0],
@@ -78,7 +110,10 @@ describe('fill: useInteractiveFields', () => {
     const { template: w9, fields } = await w9Template();
     const text = fields.find((f) => f.type === 'shortText')!;
     const box = fields.find((f) => f.type === 'checkbox')!;
-    const pdf = await engine.fill(w9, { useInteractiveFields: true, data: { [text.id]: 'Interactive', [box.id]: true } });
+    const pdf = await engine.fill(w9, {
+      useInteractiveFields: true,
+      data: { [text.id]: 'Interactive', [box.id]: true },
+    });
     await qpdfCheck(pdf);
     const got = await readFields(pdf);
     expect(got.find((f) => f.name === text.acroFieldName)!.value).toBe('Interactive');
@@ -86,7 +121,7 @@ describe('fill: useInteractiveFields', () => {
     expect(got).toHaveLength(22);
   });
 
-  it('check boxes show the request\'s defaultCheckboxCharacter when checked (same mark as flat output), else a drawn check mark', async () => {
+  it("check boxes show the request's defaultCheckboxCharacter when checked (same mark as flat output), else a drawn check mark", async () => {
     const fields = [
       field('checkbox', { id: 'on', rect: r(72, 100, 20, 20) }),
       field('checkbox', { id: 'off', rect: r(72, 130, 20, 20) }),
@@ -106,7 +141,8 @@ describe('fill: useInteractiveFields', () => {
       for (const f of doc.getForm().getFields()) {
         const ap = f.acroField.getWidgets()[0]!.dict.lookup(PDFName.of('AP'), PDFDict).lookup(PDFName.of('N'), PDFDict);
         const on = ap.lookup(PDFName.of('Yes'));
-        if (on instanceof PDFRawStream) out[f.getName()] = new TextDecoder('latin1').decode(decodePDFRawStream(on).decode());
+        if (on instanceof PDFRawStream)
+          out[f.getName()] = new TextDecoder('latin1').decode(decodePDFRawStream(on).decode());
       }
       return out;
     };
@@ -116,7 +152,12 @@ describe('fill: useInteractiveFields', () => {
     for (const content of Object.values(marked)) expect(content).toMatch(/Tf[\s\S]*TJ/);
     const drawn = await onStates(plain);
     for (const content of Object.values(drawn)) expect(content).not.toMatch(/Tf/);
-    expect(Object.fromEntries((await readFields(withChar)).map((f) => [f.name, f.value !== 'Off']))).toEqual({ on: true, off: false, wide: true, square: true });
+    expect(Object.fromEntries((await readFields(withChar)).map((f) => [f.name, f.value !== 'Off']))).toEqual({
+      on: true,
+      off: false,
+      wide: true,
+      square: true,
+    });
     await expectGolden('fill-interactive-checkbox-character', withChar);
   });
 
@@ -129,7 +170,9 @@ describe('fill: useInteractiveFields', () => {
       [90, 270, 270],
     ] as const) {
       const rect = r(100, 150, 160, 24);
-      const tpl = await template([field('shortText', { id: 'who', rect, ...(rotation ? { rotation } : {}) })], { pdf: await blankPdf(1, LETTER, { rotate: rotate }) });
+      const tpl = await template([field('shortText', { id: 'who', rect, ...(rotation ? { rotation } : {}) })], {
+        pdf: await blankPdf(1, LETTER, { rotate: rotate }),
+      });
       const pdf = await engine.fill(tpl, { useInteractiveFields: true, data: { who: 'Upright' } });
       const doc = await PDFDocument.load(pdf);
       flattenForm(doc);
@@ -147,8 +190,18 @@ describe('fill: useInteractiveFields', () => {
 
   it('on a PDF without a form, fields are written as an update of the template bytes (as flat output), on the right pages', async () => {
     const pdf0 = await blankPdf(3);
-    const tpl = await template([field('shortText', { id: 'a', pageNum: 0, rect: r(72, 100) }), field('shortText', { id: 'b', pageNum: 2, rect: r(72, 100) })], { pdf: pdf0 });
-    const out = await engine.fill(tpl, { useInteractiveFields: true, title: 'Update', data: { a: 'first', b: ['third', 'third again'] } });
+    const tpl = await template(
+      [
+        field('shortText', { id: 'a', pageNum: 0, rect: r(72, 100) }),
+        field('shortText', { id: 'b', pageNum: 2, rect: r(72, 100) }),
+      ],
+      { pdf: pdf0 },
+    );
+    const out = await engine.fill(tpl, {
+      useInteractiveFields: true,
+      title: 'Update',
+      data: { a: 'first', b: ['third', 'third again'] },
+    });
     await qpdfCheck(out);
     // The template's bytes come through unchanged; the fields follow in the appended update.
     expect(Buffer.from(out.subarray(0, pdf0.length)).equals(Buffer.from(pdf0))).toBe(true);
@@ -160,15 +213,30 @@ describe('fill: useInteractiveFields', () => {
     ]);
     const pages = await readText(out);
     expect(pages).toHaveLength(4);
-    expect(pages.map((p) => p.items.find((i) => i.str.startsWith('Template page'))?.str)).toEqual(['Template page 1', 'Template page 2', 'Template page 3', 'Template page 3']);
+    expect(pages.map((p) => p.items.find((i) => i.str.startsWith('Template page'))?.str)).toEqual([
+      'Template page 1',
+      'Template page 2',
+      'Template page 3',
+      'Template page 3',
+    ]);
   });
 
   it('a radio group on a repeated page is one field whose options appear on every copy', async () => {
     const fields = [
       field('shortText', { id: 'n', rect: r(72, 100) }),
-      field('radioGroup', { id: 'pick', rect: r(72, 190, 60, 20), options: [{ id: 'a', rect: r(72, 190, 20, 20) }, { id: 'b', rect: r(100, 190, 20, 20) }] }),
+      field('radioGroup', {
+        id: 'pick',
+        rect: r(72, 190, 60, 20),
+        options: [
+          { id: 'a', rect: r(72, 190, 20, 20) },
+          { id: 'b', rect: r(100, 190, 20, 20) },
+        ],
+      }),
     ];
-    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { n: ['one', 'two'], pick: 'b' } });
+    const pdf = await engine.fill(await template(fields), {
+      useInteractiveFields: true,
+      data: { n: ['one', 'two'], pick: 'b' },
+    });
     await qpdfCheck(pdf);
     const radios = (await readFields(pdf)).filter((f) => f.type === 'Btn');
     expect(new Set(radios.map((f) => f.name))).toEqual(new Set(['pick']));
@@ -183,10 +251,17 @@ describe('fill: useInteractiveFields', () => {
       field('checkbox', { id: 'c', alias: 'applicant.agree', rect: r(72, 160, 20, 20) }),
       field('shortText', { id: 'p', alias: 'applicant', rect: r(72, 190) }),
     ];
-    const pdf = await engine.fill(await template(fields), { useInteractiveFields: true, data: { n: 'Ada', e: 'ada@example.com', c: true, p: 'plain' } });
+    const pdf = await engine.fill(await template(fields), {
+      useInteractiveFields: true,
+      data: { n: 'Ada', e: 'ada@example.com', c: true, p: 'plain' },
+    });
     await qpdfCheck(pdf);
     const got = Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f.value]));
-    expect(got).toMatchObject({ 'applicant.name': 'Ada', 'applicant.contact.email': 'ada@example.com', applicant_2: 'plain' });
+    expect(got).toMatchObject({
+      'applicant.name': 'Ada',
+      'applicant.contact.email': 'ada@example.com',
+      applicant_2: 'plain',
+    });
     expect(got['applicant.agree']).not.toBe('Off');
   });
 });

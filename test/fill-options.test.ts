@@ -43,7 +43,13 @@ async function annotatedPdf(): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   page.drawText('Template page 1', { x: 20, y: 20, size: 8, font });
   const link = doc.context.register(
-    doc.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [72, 600, 200, 620], Border: [0, 0, 0], A: { S: 'URI', URI: PDFString.of('https://example.com') } }),
+    doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [72, 600, 200, 620],
+      Border: [0, 0, 0],
+      A: { S: 'URI', URI: PDFString.of('https://example.com') },
+    }),
   );
   page.node.addAnnot(link);
   const tf = doc.getForm().createTextField('existing');
@@ -55,7 +61,8 @@ async function annotationSubtypes(pdf: Uint8Array): Promise<string[][]> {
   const doc = await openPdf(pdf);
   try {
     const out: string[][] = [];
-    for (let i = 1; i <= doc.numPages; i++) out.push(((await (await doc.getPage(i)).getAnnotations()) as Array<{ subtype: string }>).map((a) => a.subtype));
+    for (let i = 1; i <= doc.numPages; i++)
+      out.push(((await (await doc.getPage(i)).getAnnotations()) as Array<{ subtype: string }>).map((a) => a.subtype));
     return out;
   } finally {
     await doc.destroy();
@@ -65,7 +72,9 @@ async function annotationSubtypes(pdf: Uint8Array): Promise<string[][]> {
 describe('fill: request options', () => {
   it('title sets the PDF title (over the template title); without one the template title is used', async () => {
     const t = await template([field('shortText', { id: 'a' })], { title: 'Template title' });
-    expect(await metadataTitle(await engine.fill(t, { data: { a: 'x' }, title: 'Request title' }))).toBe('Request title');
+    expect(await metadataTitle(await engine.fill(t, { data: { a: 'x' }, title: 'Request title' }))).toBe(
+      'Request title',
+    );
     expect(await metadataTitle(await engine.fill(t, { data: { a: 'x' } }))).toBe('Template title');
   });
 
@@ -74,7 +83,10 @@ describe('fill: request options', () => {
     const t = await template(fields);
     const [plain] = await renderPages(await engine.fill(t, { data: { a: 'x' } }), 2);
     const [debug] = await renderPages(await engine.fill(t, { data: { a: 'x' }, drawDebugBoxes: true }), 2);
-    const [blue] = await renderPages(await engine.fill(t, { data: { a: 'x' }, drawDebugBoxes: true, borderColor: '#0000FF' }), 2);
+    const [blue] = await renderPages(
+      await engine.fill(t, { data: { a: 'x' }, drawDebugBoxes: true, borderColor: '#0000FF' }),
+      2,
+    );
     expect(pixel(plain!, 300, 400)).toEqual([255, 255, 255]);
     const top = lineColour(debug!, 300, 400);
     expect(top[0]).toBeGreaterThan(200);
@@ -86,7 +98,10 @@ describe('fill: request options', () => {
 
   it('borderColor alone outlines the filled fields', async () => {
     const fields = [field('shortText', { id: 'a', rect: rect(100) }), field('shortText', { id: 'b', rect: rect(200) })];
-    const [p] = await renderPages(await engine.fill(await template(fields), { data: { a: 'x' }, borderColor: '#00FF00' }), 2);
+    const [p] = await renderPages(
+      await engine.fill(await template(fields), { data: { a: 'x' }, borderColor: '#00FF00' }),
+      2,
+    );
     expect(lineColour(p!, 300, 200)[1]).toBeGreaterThan(200);
     expect(lineColour(p!, 300, 200)[0]).toBeLessThan(120);
     expect(pixel(p!, 300, 400)).toEqual([255, 255, 255]);
@@ -119,7 +134,12 @@ describe('fill: request options', () => {
   });
 
   it('pages with a rotation or an offset media box: values land where the template places them on the page as shown', async () => {
-    for (const options of [{ rotate: 90 }, { rotate: 180 }, { rotate: 270 }, { mediaBoxOrigin: [100, 50] as [number, number] }]) {
+    for (const options of [
+      { rotate: 90 },
+      { rotate: 180 },
+      { rotate: 270 },
+      { mediaBoxOrigin: [100, 50] as [number, number] },
+    ]) {
       const pdf = await blankPdf(1, [612, 792], options);
       const f = field('shortText', { id: 'a', rect: { x: 72, y: 100, width: 200, height: 20 } });
       const out = await engine.fill(await template([f], { pdf }), { data: { a: 'Placed' } });
@@ -152,12 +172,18 @@ describe('fill: corpus templates', () => {
   it('the 117-page book: values on three pages, page count and order unchanged', async () => {
     const book = corpusPdf('plain_geotopo_117p.pdf');
     const fields = [0, 50, 116].map((pageNum, i) => field('shortText', { id: `v${i}`, pageNum, rect: rect(30) }));
-    const out = await engine.fill(await template(fields, { pdf: book }), { data: { v0: 'first', v1: 'middle', v2: 'last' } });
+    const out = await engine.fill(await template(fields, { pdf: book }), {
+      data: { v0: 'first', v1: 'middle', v2: 'last' },
+    });
     await qpdfCheck(out);
     const doc = await openPdf(out);
     try {
       expect(doc.numPages).toBe(117);
-      for (const [index, value] of [[0, 'first'], [50, 'middle'], [116, 'last']] as const) {
+      for (const [index, value] of [
+        [0, 'first'],
+        [50, 'middle'],
+        [116, 'last'],
+      ] as const) {
         const content = await (await doc.getPage(index + 1)).getTextContent();
         const items = content.items.filter((i) => 'str' in i && i.str === value);
         expect(items, value).toHaveLength(1);

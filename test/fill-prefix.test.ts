@@ -9,7 +9,10 @@ const engine = createEngine();
 afterAll(() => engine.close());
 
 function startsWith(out: Uint8Array, pdf: Uint8Array): boolean {
-  return out.byteLength > pdf.byteLength && Buffer.compare(Buffer.from(out.subarray(0, pdf.byteLength)), Buffer.from(pdf)) === 0;
+  return (
+    out.byteLength > pdf.byteLength &&
+    Buffer.compare(Buffer.from(out.subarray(0, pdf.byteLength)), Buffer.from(pdf)) === 0
+  );
 }
 
 const r = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
@@ -26,7 +29,13 @@ describe('fill output starts with the template bytes', () => {
     [
       'a template without a form, one page repeated',
       async () => ({
-        tpl: await template([field('shortText', { id: 'name', rect: r(72, 72, 200, 20) }), field('checkbox', { id: 'ok', rect: r(72, 100, 20, 20) })], { pages: 2 }),
+        tpl: await template(
+          [
+            field('shortText', { id: 'name', rect: r(72, 72, 200, 20) }),
+            field('checkbox', { id: 'ok', rect: r(72, 100, 20, 20) }),
+          ],
+          { pages: 2 },
+        ),
         data: { name: ['Ada', 'Grace'], ok: true },
       }),
     ],

@@ -21,7 +21,9 @@ describe('fill: repeating pages', () => {
       field('shortText', { id: 'title', pageNum: 1, rect: rect(130) }),
       field('shortText', { id: 'cover', pageNum: 0, rect: rect(100) }),
     ];
-    const pdf = await engine.fill(await template(fields, { pages: 3 }), { data: { name: ['A', 'B', 'C'], title: 'Same', cover: 'Cover' } });
+    const pdf = await engine.fill(await template(fields, { pages: 3 }), {
+      data: { name: ['A', 'B', 'C'], title: 'Same', cover: 'Cover' },
+    });
     await qpdfCheck(pdf);
     expect(await order(pdf)).toEqual([1, 2, 2, 2, 3]);
     const pages = await readText(pdf);
@@ -46,7 +48,9 @@ describe('fill: repeating pages', () => {
       field('shortText', { id: 'header', rect: rect(100) }),
     ];
     const items = ['i1', 'i2', 'i3', 'i4', 'i5', 'i6', 'i7'];
-    const pdf = await engine.fill(await template(fields, { pages: 2 }), { data: { items, prices: [1, 2], header: 'Invoice' } });
+    const pdf = await engine.fill(await template(fields, { pages: 2 }), {
+      data: { items, prices: [1, 2], header: 'Invoice' },
+    });
     await qpdfCheck(pdf);
     expect(await order(pdf)).toEqual([1, 1, 1, 2]);
     const pages = await readText(pdf);
@@ -63,7 +67,9 @@ describe('fill: repeating pages', () => {
       field('shortText', { id: 'items', rect: rows(2)[0]!, rows: rows(2) }),
       field('shortText', { id: 'who', rect: rect(100) }),
     ];
-    const pdf = await engine.fill(await template(fields), { data: { items: [['a', 'b', 'c'], ['d']], who: ['First', 'Second'] } });
+    const pdf = await engine.fill(await template(fields), {
+      data: { items: [['a', 'b', 'c'], ['d']], who: ['First', 'Second'] },
+    });
     const pages = await readText(pdf);
     expect(pages).toHaveLength(3);
     expect(pages.map((p) => rows(2).map((r) => joined(inRect(p.items, r))))).toEqual([
@@ -75,8 +81,13 @@ describe('fill: repeating pages', () => {
   });
 
   it('data as an array: one fill per element, one merged PDF', async () => {
-    const fields = [field('shortText', { id: 'name', rect: rect(100) }), field('shortText', { id: 'p2', pageNum: 1, rect: rect(100) })];
-    const pdf = await engine.fill(await template(fields, { pages: 2 }), { data: [{ name: 'Ada', p2: 'one' }, { name: 'Grace', p2: 'two' }, { name: 'Edsger' }] });
+    const fields = [
+      field('shortText', { id: 'name', rect: rect(100) }),
+      field('shortText', { id: 'p2', pageNum: 1, rect: rect(100) }),
+    ];
+    const pdf = await engine.fill(await template(fields, { pages: 2 }), {
+      data: [{ name: 'Ada', p2: 'one' }, { name: 'Grace', p2: 'two' }, { name: 'Edsger' }],
+    });
     await qpdfCheck(pdf);
     expect(await order(pdf)).toEqual([1, 2, 1, 2, 1, 2]);
     const pages = await readText(pdf);
@@ -86,16 +97,24 @@ describe('fill: repeating pages', () => {
 
 describe('fill: page-number templates', () => {
   it('every variable, combined in one string, evaluated after repeating (numbers count within one fill)', async () => {
-    const all = '{{pageNumber}}/{{totalPages}} i{{pageIndex}} r{{pageRepeatNumber}}/{{pageRepeatTotal}} ri{{pageRepeatIndex}}';
+    const all =
+      '{{pageNumber}}/{{totalPages}} i{{pageIndex}} r{{pageRepeatNumber}}/{{pageRepeatTotal}} ri{{pageRepeatIndex}}';
     const fields = [
       field('shortText', { id: 'footer', rect: rect(700) }),
       field('longText', { id: 'footer2', pageNum: 1, rect: { x: 72, y: 700, width: 300, height: 40 } }),
       field('shortText', { id: 'rep', pageNum: 1, rect: rect(100) }),
     ];
     const t = await template(fields, { pages: 2 });
-    const pdf = await engine.fill(t, { data: [{ footer: all, footer2: all, rep: ['x', 'y'] }, { footer: 'Page {{pageNumber}} of {{totalPages}}', footer2: '{{unknown}} {{ pageNumber }}' }] });
+    const pdf = await engine.fill(t, {
+      data: [
+        { footer: all, footer2: all, rep: ['x', 'y'] },
+        { footer: 'Page {{pageNumber}} of {{totalPages}}', footer2: '{{unknown}} {{ pageNumber }}' },
+      ],
+    });
     const pages = await readText(pdf);
-    const footers = pages.map((p, i) => joined(inRect(p.items, i === 0 || i === 3 ? rect(700) : { x: 72, y: 700, width: 300, height: 40 })));
+    const footers = pages.map((p, i) =>
+      joined(inRect(p.items, i === 0 || i === 3 ? rect(700) : { x: 72, y: 700, width: 300, height: 40 })),
+    );
     expect(footers).toEqual(['1/3 i0 r1/1 ri0', '2/3 i1 r1/2 ri0', '3/3 i2 r2/2 ri1', 'Page 1 of 2', '{{unknown}} 2']);
   });
 });

@@ -15,7 +15,8 @@ afterAll(() => engine.close());
 
 const r = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
 const updates = (pdf: Uint8Array) => Buffer.from(pdf).toString('latin1').match(/%%EOF/g)!.length;
-const startsWith = (out: Uint8Array, pdf: Uint8Array) => Buffer.compare(Buffer.from(out.subarray(0, pdf.byteLength)), Buffer.from(pdf)) === 0;
+const startsWith = (out: Uint8Array, pdf: Uint8Array) =>
+  Buffer.compare(Buffer.from(out.subarray(0, pdf.byteLength)), Buffer.from(pdf)) === 0;
 
 async function sigFlags(pdf: Uint8Array): Promise<number | undefined> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
@@ -42,7 +43,10 @@ describe('fill: signature fields in the same update', () => {
       ['ini1', 2],
     ]);
     // The same rects as the appended writer (template page = output page here).
-    const reference = await appendSignatureFieldsOnDisplay(pdf, signatureFields.map((f) => ({ name: f.name, kind: f.kind, pageIndex: f.pageNum, rect: f.rect })));
+    const reference = await appendSignatureFieldsOnDisplay(
+      pdf,
+      signatureFields.map((f) => ({ name: f.name, kind: f.kind, pageIndex: f.pageNum, rect: f.rect })),
+    );
     const want = await readFields(reference);
     const got = await readFields(out);
     for (const name of ['sig1', 'ini1']) {
@@ -56,7 +60,11 @@ describe('fill: signature fields in the same update', () => {
 
   it('interactive: the /Sig fields join the new form beside the value fields', async () => {
     const tpl = await template([field('shortText', { id: 'name', rect: r(72, 72, 200, 20) })]);
-    const out = await engine.fill(tpl, { data: { name: 'Ada' }, useInteractiveFields: true }, { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] });
+    const out = await engine.fill(
+      tpl,
+      { data: { name: 'Ada' }, useInteractiveFields: true },
+      { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] },
+    );
     const fields = await qpdfFields(out);
     expect(fields.map((f) => [f.fullname, f.fieldtype])).toEqual([
       ['name', '/Tx'],
@@ -67,7 +75,11 @@ describe('fill: signature fields in the same update', () => {
 
   it('a page repeated by the fill: the field goes on the first output page made from its template page', async () => {
     const tpl = await template([field('shortText', { id: 'name', rect: r(72, 72, 200, 20) })], { pages: 2 });
-    const out = await engine.fill(tpl, { data: { name: ['Ada', 'Grace', 'Joan'] } }, { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 1, rect: r(72, 300, 200, 40) }] });
+    const out = await engine.fill(
+      tpl,
+      { data: { name: ['Ada', 'Grace', 'Joan'] } },
+      { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 1, rect: r(72, 300, 200, 40) }] },
+    );
     const doc = await PDFDocument.load(out);
     const sig = (await qpdfFields(out)).find((f) => f.fieldtype === '/Sig')!;
     // Page 0 repeats three times; template page 1 is output page 3.
@@ -80,7 +92,11 @@ describe('fill: signature fields in the same update', () => {
     const signatureFields = [{ name: 'w9sig', kind: 'signature' as const, pageNum: 0, rect: r(100, 600, 200, 30) }];
     const flat = await engine.fill(tpl, { data: w9Data(fields) }, { signatureFields });
     expect((await qpdfFields(flat)).map((f) => f.fullname)).toEqual(['w9sig']);
-    const interactive = await engine.fill(tpl, { data: w9Data(fields), useInteractiveFields: true }, { signatureFields });
+    const interactive = await engine.fill(
+      tpl,
+      { data: w9Data(fields), useInteractiveFields: true },
+      { signatureFields },
+    );
     const all = await qpdfFields(interactive);
     expect(all.length).toBeGreaterThan(20);
     expect(all.filter((f) => f.fieldtype === '/Sig').map((f) => f.fullname)).toEqual(['w9sig']);
@@ -89,12 +105,24 @@ describe('fill: signature fields in the same update', () => {
 
   it('bad signature fields are ValidationErrors with their paths, nothing written', async () => {
     const tpl = await template([field('shortText', { id: 'name', rect: r(72, 72, 200, 20) })]);
-    const outside = engine.fill(tpl, { data: {} }, { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 3, rect: r(72, 300, 200, 40) }] });
+    const outside = engine.fill(
+      tpl,
+      { data: {} },
+      { signatureFields: [{ name: 'sig', kind: 'signature', pageNum: 3, rect: r(72, 300, 200, 40) }] },
+    );
     await expect(outside).rejects.toBeInstanceOf(ValidationError);
     await expect(outside).rejects.toMatchObject({ fields: [{ property: 'signatureFields[0].pageNum' }] });
-    const clash = engine.fill(tpl, { data: { name: 'Ada' }, useInteractiveFields: true }, { signatureFields: [{ name: 'name', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] });
+    const clash = engine.fill(
+      tpl,
+      { data: { name: 'Ada' }, useInteractiveFields: true },
+      { signatureFields: [{ name: 'name', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] },
+    );
     await expect(clash).rejects.toMatchObject({ fields: [{ property: 'signatureFields[0].name' }] });
-    const dotted = engine.fill(tpl, { data: {} }, { signatureFields: [{ name: 'a.b', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] });
+    const dotted = engine.fill(
+      tpl,
+      { data: {} },
+      { signatureFields: [{ name: 'a.b', kind: 'signature', pageNum: 0, rect: r(72, 300, 200, 40) }] },
+    );
     await expect(dotted).rejects.toMatchObject({ fields: [{ property: 'signatureFields[0].name' }] });
   });
 });

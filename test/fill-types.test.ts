@@ -8,7 +8,11 @@ import { expectLinearTime } from './helpers/scaling.js';
 const engine = createEngine();
 afterAll(() => engine.close());
 
-async function fillOne(fields: TemplateField[], data: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<{ pdf: Uint8Array; page: PageText }> {
+async function fillOne(
+  fields: TemplateField[],
+  data: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<{ pdf: Uint8Array; page: PageText }> {
   const pdf = await engine.fill(await template(fields), { data, ...extra });
   await qpdfCheck(pdf);
   const [page] = await readText(pdf);
@@ -50,7 +54,12 @@ describe('fill: text types', () => {
     expect(joined(inRect(page.items, fields[1]!.rect))).toBe('ada@example.com');
     const lines = inRect(page.items, fields[2]!.rect);
     expect(new Set(lines.map((l) => Math.round(l.baseline))).size).toBeGreaterThan(2);
-    expect(lines.map((l) => l.str).join(' ').replace(/\s+/g, ' ')).toBe(long);
+    expect(
+      lines
+        .map((l) => l.str)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toBe(long);
     for (const l of lines) expect(l.x + l.width).toBeLessThanOrEqual(72 + 150 + 0.5);
     expect(joined(inRect(page.items, fields[3]!.rect))).toBe('42');
   });
@@ -65,7 +74,11 @@ describe('fill: text types', () => {
   });
 
   it('ssn and ein: nine digits shown formatted', async () => {
-    const fields = [field('ssn', { id: 'ssn', rect: at(100) }), field('ein', { id: 'ein', rect: at(130) }), field('ssn', { id: 'dashed', rect: at(160) })];
+    const fields = [
+      field('ssn', { id: 'ssn', rect: at(100) }),
+      field('ein', { id: 'ein', rect: at(130) }),
+      field('ssn', { id: 'dashed', rect: at(160) }),
+    ];
     const { page } = await fillOne(fields, { ssn: '123456789', ein: '123456789', dashed: '987-65-4321' });
     expect(joined(inRect(page.items, fields[0]!.rect))).toBe('123-45-6789');
     expect(joined(inRect(page.items, fields[1]!.rect))).toBe('12-3456789');
@@ -97,7 +110,16 @@ describe('fill: text types', () => {
       field('decimalNumber', { id: 'dn', rect: at(280) }),
       field('dollar', { id: 's', rect: at(310) }),
     ];
-    const { page } = await fillOne(fields, { n: 1234.5, i: 41.6, d: 1234.5, neg: -5, p: 42, f: 3.14159, dn: 1000000, s: '12.3' });
+    const { page } = await fillOne(fields, {
+      n: 1234.5,
+      i: 41.6,
+      d: 1234.5,
+      neg: -5,
+      p: 42,
+      f: 3.14159,
+      dn: 1000000,
+      s: '12.3',
+    });
     const text = (i: number) => joined(inRect(page.items, fields[i]!.rect));
     expect(text(0)).toBe('1,234.5');
     expect(text(1)).toBe('42');
@@ -140,7 +162,12 @@ describe('fill: text types', () => {
     const lines = [at(100, 15, 40), at(120, 15, 40)];
     const tpl = await template([field('textWrap', { id: 'a', rect: at(100, 75, 40), lines })]);
     // 8x the paragraph costs under 22.6x (the quadratic join cost 64x: 150 KB took some 3 s).
-    const pdf = await expectLinearTime('textWrap', (n) => engine.fill(tpl, { data: { a: `first ${'ab '.repeat(n)}last` } }), 6_250, 50_000);
+    const pdf = await expectLinearTime(
+      'textWrap',
+      (n) => engine.fill(tpl, { data: { a: `first ${'ab '.repeat(n)}last` } }),
+      6_250,
+      50_000,
+    );
     const [page] = await readText(pdf);
     expect(joined(inRect(page!.items, lines[0]!))).toMatch(/^first/);
     // The rest starts in the last box, at the smallest size (cut at its edge when drawn, so not inside it whole).
@@ -149,7 +176,10 @@ describe('fill: text types', () => {
 
   it('fullName: parts in their boxes, or the whole name in one box', async () => {
     const parts = { firstName: at(100, 20, 100), mi: at(100, 20, 20, 180), lastName: at(100, 20, 150, 210) };
-    const fields = [field('fullName', { id: 'p', rect: at(100, 20, 300), parts }), field('fullName', { id: 'w', rect: at(140) })];
+    const fields = [
+      field('fullName', { id: 'p', rect: at(100, 20, 300), parts }),
+      field('fullName', { id: 'w', rect: at(140) }),
+    ];
     const name = { firstName: 'Ada', mi: 'K', lastName: 'Lovelace' };
     const { page } = await fillOne(fields, { p: name, w: name });
     expect(joined(inRect(page.items, parts.firstName))).toBe('Ada');
@@ -163,10 +193,21 @@ describe('fill: text types', () => {
     const withStreet2 = { ...parts, street2: at(160), country: at(190) };
     const fields = [
       field('usAddress', { id: 'a', rect: at(100, 60, 300), parts }),
-      field('usAddress', { id: 'b', rect: at(300, 110, 300), parts: Object.fromEntries(Object.entries(withStreet2).map(([k, r]) => [k, { ...r, y: r.y + 200 }])) }),
+      field('usAddress', {
+        id: 'b',
+        rect: at(300, 110, 300),
+        parts: Object.fromEntries(Object.entries(withStreet2).map(([k, r]) => [k, { ...r, y: r.y + 200 }])),
+      }),
       field('usAddress', { id: 'c', rect: at(500, 40, 300) }),
     ];
-    const addr = { street1: '1 Main St', street2: 'Apt 4', city: 'Springfield', state: 'IL', zip: '62701', country: 'USA' };
+    const addr = {
+      street1: '1 Main St',
+      street2: 'Apt 4',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62701',
+      country: 'USA',
+    };
     const { page } = await fillOne(fields, { a: addr, b: addr, c: addr });
     const all = page.items.map((i) => i.str).join('|');
     expect(joined(inRect(page.items, parts.street1))).toBe('1 Main St');
@@ -202,7 +243,10 @@ describe('fill: text types', () => {
 
 describe('fill: marks and images', () => {
   it('checkbox: true draws the default mark, false draws nothing; the request can change the character', async () => {
-    const fields = [field('checkbox', { id: 'yes', rect: at(100, 20, 20) }), field('checkbox', { id: 'no', rect: at(130, 20, 20) })];
+    const fields = [
+      field('checkbox', { id: 'yes', rect: at(100, 20, 20) }),
+      field('checkbox', { id: 'no', rect: at(130, 20, 20) }),
+    ];
     const { page } = await fillOne(fields, { yes: true, no: false });
     expect(joined(inRect(page.items, fields[0]!.rect, 2))).toBe('X');
     expect(inRect(page.items, fields[1]!.rect, 2)).toHaveLength(0);
@@ -215,7 +259,8 @@ describe('fill: marks and images', () => {
     const stretched = await renderPages((await fillOne([f], { c: true })).pdf, 1);
     const square = await renderPages((await fillOne([f], { c: true }, { defaultMakeCheckboxSquare: true })).pdf, 1);
     // The square mark stays within the centred 20×20 square; the stretched one reaches the rect's sides.
-    const sides = (p: RenderedPage) => ink(p, { x: 75, y: 100, width: 20, height: 20 }) + ink(p, { x: 129, y: 100, width: 20, height: 20 });
+    const sides = (p: RenderedPage) =>
+      ink(p, { x: 75, y: 100, width: 20, height: 20 }) + ink(p, { x: 129, y: 100, width: 20, height: 20 });
     expect(sides(square[0]!)).toBe(0);
     expect(sides(stretched[0]!)).toBeGreaterThan(0.02);
     expect(ink(square[0]!, { x: 102, y: 100, width: 20, height: 20 })).toBeGreaterThan(0.05);
@@ -272,7 +317,13 @@ describe('fill: marks and images', () => {
       field('shortText', { id: 't', rect: at(340) }),
     ];
     const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>').toString('base64')}`;
-    const { pdf, page } = await fillOne(fields, { bad: 'data:image/png;base64,AAAA', http: 'https://example.com/a.png', svg, num: 7, t: 'still filled' });
+    const { pdf, page } = await fillOne(fields, {
+      bad: 'data:image/png;base64,AAAA',
+      http: 'https://example.com/a.png',
+      svg,
+      num: 7,
+      t: 'still filled',
+    });
     expect(joined(inRect(page.items, fields[4]!.rect))).toBe('still filled');
     const [p] = await renderPages(pdf, 1);
     for (const f of fields.slice(0, 4)) expect(ink(p!, f.rect)).toBe(0);
@@ -289,7 +340,9 @@ describe('fill: marks and images', () => {
 
   it('imageFile: http URLs go through the engine resolver', async () => {
     const sharp = (await import('sharp')).default;
-    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 0, g: 128, b: 0 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 0, g: 128, b: 0 } } })
+      .png()
+      .toBuffer();
     const asked: string[] = [];
     const withResolver = createEngine({
       resolver: async (url) => {
@@ -340,15 +393,41 @@ describe('fill: data rules', () => {
     ];
     const t = await template(fields);
     const err = await engine
-      .fill(t, { data: { ssn: '12ab', date: '31/12/2020', pct: 150, cb: 'yes', radio: 'z', chars: 'ABCD', tel: { num: '123', region: 'FR' }, name: 'Ada', num: 'many' } })
+      .fill(t, {
+        data: {
+          ssn: '12ab',
+          date: '31/12/2020',
+          pct: 150,
+          cb: 'yes',
+          radio: 'z',
+          chars: 'ABCD',
+          tel: { num: '123', region: 'FR' },
+          name: 'Ada',
+          num: 'many',
+        },
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     const v = err as ValidationError;
     expect(v.status).toBe(400);
-    expect(v.fields.map((f) => f.property).sort()).toEqual(['data.cb', 'data.chars', 'data.date', 'data.name', 'data.num', 'data.pct', 'data.radio', 'data.ssn', 'data.tel'].sort());
+    expect(v.fields.map((f) => f.property).sort()).toEqual(
+      [
+        'data.cb',
+        'data.chars',
+        'data.date',
+        'data.name',
+        'data.num',
+        'data.pct',
+        'data.radio',
+        'data.ssn',
+        'data.tel',
+      ].sort(),
+    );
     expect(v.fields.find((f) => f.property === 'data.pct')!.message).toMatch(/0 to 100/);
 
-    const arr = await engine.fill(t, { data: [{ ssn: '123456789' }, { date: ['2020-01-01', '2020-13-01'] }] }).catch((e: unknown) => e);
+    const arr = await engine
+      .fill(t, { data: [{ ssn: '123456789' }, { date: ['2020-01-01', '2020-13-01'] }] })
+      .catch((e: unknown) => e);
     expect((arr as ValidationError).fields.map((f) => f.property)).toEqual(['data[1].date[1]']);
   });
 });
@@ -358,8 +437,13 @@ describe('text that does not fit even at the smallest size stays in its box', ()
     const long = at(100, 40, 150);
     const short = at(200, 20, 120);
     const words = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
-    const { pdf, page } = await fillOne([field('longText', { id: 'l', rect: long }), field('shortText', { id: 's', rect: short })], { l: words, s: words });
-    const block = page.items.filter((i) => i.str.trim() !== '' && i.x < long.x + long.width && i.baseline < short.y - 5).sort((a, b) => a.baseline - b.baseline);
+    const { pdf, page } = await fillOne(
+      [field('longText', { id: 'l', rect: long }), field('shortText', { id: 's', rect: short })],
+      { l: words, s: words },
+    );
+    const block = page.items
+      .filter((i) => i.str.trim() !== '' && i.x < long.x + long.width && i.baseline < short.y - 5)
+      .sort((a, b) => a.baseline - b.baseline);
     // The block starts with the first words, at the smallest size, and no baseline leaves the box.
     expect(block[0]!.str.startsWith('word0')).toBe(true);
     expect(block[0]!.height).toBeLessThan(6);

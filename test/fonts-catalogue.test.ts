@@ -24,22 +24,43 @@ const isCatalogueFace = (name: string) => name.startsWith('NotoSerifDisplay-Regu
 
 describe('catalogue font names', () => {
   it('Markdown: fontFamily "Noto Serif Display" draws with the catalogue face', async () => {
-    const pdf = await engine.generate({ fontFamily: 'Noto Serif Display', logo: false, data: [{ content: 'Catalogue face' }] });
+    const pdf = await engine.generate({
+      fontFamily: 'Noto Serif Display',
+      logo: false,
+      data: [{ content: 'Catalogue face' }],
+    });
     expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
   });
 
   it('fill: a field styled with the catalogue family', async () => {
-    const t = await template([field('shortText', { id: 'name', style: { fontFamily: 'Noto Serif Display' } } as never)]);
+    const t = await template([
+      field('shortText', { id: 'name', style: { fontFamily: 'Noto Serif Display' } } as never),
+    ]);
     const pdf = await engine.fill(t, { data: { name: 'Catalogue face' } });
     expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
-    const viaRequest = await engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto Serif Display' } } });
+    const viaRequest = await engine.fill(await template([field('shortText', { id: 'name' })]), {
+      data: { name: { value: 'x', fontFamily: 'Noto Serif Display' } },
+    });
     expect((await pageFonts(viaRequest)).filter(isCatalogueFace)).toHaveLength(1);
   });
 
   it('names are exact and case-sensitive (400 on the property); without the catalogue the name is unknown', async () => {
-    expect(await statusOf(engine.generate({ fontFamily: 'noto serif display', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
-    expect((await statusOf(engine.fill(await template([field('shortText', { id: 'name' })]), { data: { name: { value: 'x', fontFamily: 'Noto serif Display' } } }))).status).toBe(400);
-    expect((await statusOf(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(400);
+    expect(await statusOf(engine.generate({ fontFamily: 'noto serif display', data: [{ content: 'x' }] }))).toEqual({
+      status: 400,
+      property: 'fontFamily',
+    });
+    expect(
+      (
+        await statusOf(
+          engine.fill(await template([field('shortText', { id: 'name' })]), {
+            data: { name: { value: 'x', fontFamily: 'Noto serif Display' } },
+          }),
+        )
+      ).status,
+    ).toBe(400);
+    expect((await statusOf(bare.generate({ fontFamily: 'Noto Serif Display', data: [{ content: 'x' }] }))).status).toBe(
+      400,
+    );
   });
 });
 
@@ -54,7 +75,11 @@ describe('web-font files in a font folder', () => {
     cpSync(path.join(files, 'roboto-slab-latin-700-normal.woff'), path.join(folder, 'bold.woff'));
     const web = createEngine({ fonts: { directories: [folder], systemDirectories: [] } });
     try {
-      const pdf = await web.generate({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'Regular and **bold** from web fonts' }] });
+      const pdf = await web.generate({
+        fontFamily: 'Roboto Slab',
+        logo: false,
+        data: [{ content: 'Regular and **bold** from web fonts' }],
+      });
       const fonts = await pageFonts(pdf);
       expect(fonts.some((n) => n.startsWith('RobotoSlab-Regular'))).toBe(true);
       expect(fonts.some((n) => n.startsWith('RobotoSlab-Bold'))).toBe(true);

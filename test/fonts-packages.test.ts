@@ -33,7 +33,9 @@ describe('font packages (@fontsource) as a catalogue source', () => {
     expect([...slots.keys()].sort()).toEqual(['bold', 'normal']);
     expect(path.basename(slots.get('normal')!.path)).toBe('roboto-slab-latin-400-normal.woff');
     expect(path.basename(slots.get('bold')!.path)).toBe('roboto-slab-latin-700-normal.woff');
-    expect(slots.get('normal')!.siblings!.map((f) => path.basename(f))).toContain('roboto-slab-cyrillic-400-normal.woff');
+    expect(slots.get('normal')!.siblings!.map((f) => path.basename(f))).toContain(
+      'roboto-slab-cyrillic-400-normal.woff',
+    );
     // A node_modules folder is searched for @fontsource/* too.
     expect(listFontPackages([nodeModules])).toContain(pkg);
   });
@@ -56,8 +58,13 @@ describe('font packages (@fontsource) as a catalogue source', () => {
   });
 
   it('fill: a template field and a value object name the family', async () => {
-    const t = await template([field('shortText', { id: 'a', style: { fontFamily: 'Roboto Slab' } } as never), field('shortText', { id: 'b', rect: { x: 72, y: 140, width: 200, height: 20 } })]);
-    const pdf = await engine.fill(t, { data: { a: 'From the template', b: { value: 'From the request', fontFamily: 'Roboto Slab', fontWeight: 'bold' } } });
+    const t = await template([
+      field('shortText', { id: 'a', style: { fontFamily: 'Roboto Slab' } } as never),
+      field('shortText', { id: 'b', rect: { x: 72, y: 140, width: 200, height: 20 } }),
+    ]);
+    const pdf = await engine.fill(t, {
+      data: { a: 'From the template', b: { value: 'From the request', fontFamily: 'Roboto Slab', fontWeight: 'bold' } },
+    });
     const fonts = await pageFonts(pdf);
     expect(fonts.some((f) => f.startsWith('RobotoSlab-Regular'))).toBe(true);
     expect(fonts.some((f) => f.startsWith('RobotoSlab-Bold'))).toBe(true);
@@ -65,8 +72,14 @@ describe('font packages (@fontsource) as a catalogue source', () => {
   });
 
   it('names are exact and case-sensitive; without the package the name is unknown', async () => {
-    expect(await statusOf(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
-    expect(await statusOf(engine.generate({ fontFamily: 'RobotoSlab', data: [{ content: 'x' }] }))).toEqual({ status: 400, property: 'fontFamily' });
+    expect(await statusOf(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({
+      status: 400,
+      property: 'fontFamily',
+    });
+    expect(await statusOf(engine.generate({ fontFamily: 'RobotoSlab', data: [{ content: 'x' }] }))).toEqual({
+      status: 400,
+      property: 'fontFamily',
+    });
     const bare = new FontRegistry({ systemDirectories: [] });
     expect(bare.hasFamily('Roboto Slab')).toBe(false);
     expect(new FontRegistry({ packages: [nodeModules], systemDirectories: [] }).hasFamily('Roboto Slab')).toBe(true);
@@ -75,13 +88,22 @@ describe('font packages (@fontsource) as a catalogue source', () => {
   it('castpress generate finds the family through CASTPRESS_FONT_PACKAGES', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontenv-'));
     try {
-      await writeFile(path.join(dir, 'req.json'), JSON.stringify({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'From the environment' }] }));
+      await writeFile(
+        path.join(dir, 'req.json'),
+        JSON.stringify({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'From the environment' }] }),
+      );
       const without = await runCastpress(['generate', 'req.json', '-o', 'a.pdf'], dir);
       expect(without.code).toBe(2);
       expect(without.stderr).toContain('Unknown font \\"Roboto Slab\\"');
-      const withEnv = await runCastpress(['generate', 'req.json', '-o', 'b.pdf'], dir, 120_000, { CASTPRESS_FONT_PACKAGES: nodeModules });
+      const withEnv = await runCastpress(['generate', 'req.json', '-o', 'b.pdf'], dir, 120_000, {
+        CASTPRESS_FONT_PACKAGES: nodeModules,
+      });
       expect(withEnv.code, withEnv.stderr).toBe(0);
-      expect((await pageFonts(new Uint8Array(await readFile(path.join(dir, 'b.pdf'))))).some((f) => f.startsWith('RobotoSlab-Regular'))).toBe(true);
+      expect(
+        (await pageFonts(new Uint8Array(await readFile(path.join(dir, 'b.pdf'))))).some((f) =>
+          f.startsWith('RobotoSlab-Regular'),
+        ),
+      ).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -101,7 +123,8 @@ describe('font packages: WOFF2-only faces', () => {
         const b = rebuilt.getGlyph(id)!;
         expect(b.path.toSVG(), `${name} glyph ${id}`).toBe(a.path.toSVG());
         expect(b.advanceWidth).toBe(a.advanceWidth);
-        if (((b as unknown as { _decode(): { numberOfContours: number } | null })._decode()?.numberOfContours ?? 0) < 0) composites++;
+        if (((b as unknown as { _decode(): { numberOfContours: number } | null })._decode()?.numberOfContours ?? 0) < 0)
+          composites++;
       }
       expect(composites, name).toBeGreaterThan(0);
     }
@@ -112,16 +135,34 @@ describe('font packages: WOFF2-only faces', () => {
     try {
       const only2 = path.join(dir, '@fontsource', 'only-woff2');
       await mkdir(path.join(only2, 'files'), { recursive: true });
-      await writeFile(path.join(only2, 'metadata.json'), JSON.stringify({ id: 'only-woff2', family: 'Only Woff2', subsets: ['latin', 'cyrillic'], weights: [400], styles: ['normal'], defSubset: 'latin' }));
+      await writeFile(
+        path.join(only2, 'metadata.json'),
+        JSON.stringify({
+          id: 'only-woff2',
+          family: 'Only Woff2',
+          subsets: ['latin', 'cyrillic'],
+          weights: [400],
+          styles: ['normal'],
+          defSubset: 'latin',
+        }),
+      );
       for (const subset of ['latin', 'cyrillic']) {
-        await copyFile(path.join(pkg, 'files', `roboto-slab-${subset}-400-normal.woff2`), path.join(only2, 'files', `only-woff2-${subset}-400-normal.woff2`));
+        await copyFile(
+          path.join(pkg, 'files', `roboto-slab-${subset}-400-normal.woff2`),
+          path.join(only2, 'files', `only-woff2-${subset}-400-normal.woff2`),
+        );
       }
       await mkdir(path.join(dir, '@fontsource', 'no-metadata', 'files'), { recursive: true });
       expect(listFontPackages([dir])).toHaveLength(2);
       expect([...scanFontPackages(listFontPackages([dir])).keys()]).toEqual(['Only Woff2']);
       const woff2Engine = createEngine({ fonts: { packages: [dir], systemDirectories: [] } });
       try {
-        const pdf = await woff2Engine.generate({ fontFamily: 'Only Woff2', logo: false, includeTimestamp: false, data: [{ content: 'Crème brûlée, Ёлка и йод' }] });
+        const pdf = await woff2Engine.generate({
+          fontFamily: 'Only Woff2',
+          logo: false,
+          includeTimestamp: false,
+          data: [{ content: 'Crème brûlée, Ёлка и йод' }],
+        });
         await qpdfCheck(pdf);
         const fonts = await pageFonts(pdf);
         expect(fonts.filter((f) => f.startsWith('RobotoSlab-Regular'))).toHaveLength(2);

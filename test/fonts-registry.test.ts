@@ -14,7 +14,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('FontRegistry', () => {
   it('knows the bundled and standard names without scanning the system', () => {
     const registry = new FontRegistry({ systemDirectories: [] });
-    for (const name of ['Noto Sans', 'Courier', 'Helvetica', 'Times New Roman', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Noto Sans CJK KR', 'Noto Sans CJK TC']) {
+    for (const name of [
+      'Noto Sans',
+      'Courier',
+      'Helvetica',
+      'Times New Roman',
+      'Noto Sans CJK SC',
+      'Noto Sans CJK JP',
+      'Noto Sans CJK KR',
+      'Noto Sans CJK TC',
+    ]) {
       expect(registry.hasFamily(name), name).toBe(true);
     }
     expect(registry.hasFamily('helvetica')).toBe(false);
@@ -42,12 +51,16 @@ describe('FontRegistry', () => {
     }
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).status).toBe(400);
-    expect((error as ValidationError).fields).toEqual([{ property: 'data.name.fontFamily', message: 'Unknown font "roboto slab"' }]);
+    expect((error as ValidationError).fields).toEqual([
+      { property: 'data.name.fontFamily', message: 'Unknown font "roboto slab"' },
+    ]);
   });
 
   it('the text layer rejects an unknown family in a style with the same error', async () => {
     const setter = new TextSetter(await PDFDocument.create(), new FontRegistry({ systemDirectories: [] }));
-    expect(() => setter.measure('x', { fontFamily: 'Nope', fontWeight: 'normal', fontSize: 10 })).toThrow(ValidationError);
+    expect(() => setter.measure('x', { fontFamily: 'Nope', fontWeight: 'normal', fontSize: 10 })).toThrow(
+      ValidationError,
+    );
     const bad = (style: object) => {
       try {
         setter.layout([{ text: 'x', style: style as never }]);
@@ -68,7 +81,10 @@ describe('FontRegistry', () => {
     const registry = new FontRegistry({
       systemDirectories: [],
       directories: ['/usr/share/fonts/truetype/droid'],
-      files: [{ path: join(tmp, 'hebrew.ttf') }, { path: join(NOTO_CORE, 'NotoSansArabic-Bold.ttf'), family: 'House Arabic', weight: 'bold' }],
+      files: [
+        { path: join(tmp, 'hebrew.ttf') },
+        { path: join(NOTO_CORE, 'NotoSansArabic-Bold.ttf'), family: 'House Arabic', weight: 'bold' },
+      ],
     });
     expect(registry.hasFamily('Droid Sans Fallback')).toBe(true);
     expect(registry.hasFamily('Noto Sans Hebrew')).toBe(true);
@@ -113,7 +129,7 @@ describe('FontRegistry', () => {
   });
 });
 
-describe('the engine\'s own faces', () => {
+describe("the engine's own faces", () => {
   // These tests need what scripts/setup.sh installs: fonts-liberation2, fonts-noto-core,
   // fonts-noto-mono, fonts-noto-cjk, fonts-symbola (and the bundled Noto Sans).
   it('are all installed by setup, each file holding the PostScript face it should', () => {
@@ -131,12 +147,19 @@ describe('the engine\'s own faces', () => {
     const root = join(tmp, 'empty-root');
     mkdirSync(join(root, 'truetype/liberation2'), { recursive: true });
     // A file where Liberation Sans should be that holds another face.
-    copyFileSync(join(NOTO_CORE, 'NotoSansHebrew-Regular.ttf'), join(root, 'truetype/liberation2/LiberationSans-Regular.ttf'));
+    copyFileSync(
+      join(NOTO_CORE, 'NotoSansHebrew-Regular.ttf'),
+      join(root, 'truetype/liberation2/LiberationSans-Regular.ttf'),
+    );
     const registry = new FontRegistry({ systemDirectories: [], packageFontDir: root });
     const missing = registry.missingEngineFaces();
     const messages = missing.map((e) => e.message).join('\n');
-    expect(messages).toContain(`${root}/truetype/liberation2/LiberationSans-Regular.ttf (PostScript LiberationSans, for Helvetica normal) holds NotoSansHebrew-Regular instead`);
-    expect(messages).toMatch(/NotoSansMono-Regular\.ttf \(PostScript NotoSansMono-Regular, for Noto Sans Mono normal \(Markdown code\)\) is missing: install Debian package fonts-noto-mono/);
+    expect(messages).toContain(
+      `${root}/truetype/liberation2/LiberationSans-Regular.ttf (PostScript LiberationSans, for Helvetica normal) holds NotoSansHebrew-Regular instead`,
+    );
+    expect(messages).toMatch(
+      /NotoSansMono-Regular\.ttf \(PostScript NotoSansMono-Regular, for Noto Sans Mono normal \(Markdown code\)\) is missing: install Debian package fonts-noto-mono/,
+    );
     expect(messages).toMatch(/Symbola_hint\.ttf .* is missing: install Debian package fonts-symbola/);
     expect(messages).toMatch(/NotoSansCJK-Regular\.ttc .* fonts-noto-cjk/);
     expect(messages).not.toContain('NotoSans-Regular.ttf'); // bundled: present
@@ -147,10 +170,17 @@ describe('the engine\'s own faces', () => {
     const style = { fontFamily: 'Noto Sans', fontWeight: 'normal' as const, fontSize: 10 };
     expect(setter.measure('plain Latin', style)).toBeGreaterThan(0);
     // CJK comes before the script fonts in the fallback order: without it, any non-Latin text stops there.
-    expect(() => setter.measure('漢字', style)).toThrow(/NotoSansCJK-Regular\.ttc .* install Debian package fonts-noto-cjk/);
+    expect(() => setter.measure('漢字', style)).toThrow(
+      /NotoSansCJK-Regular\.ttc .* install Debian package fonts-noto-cjk/,
+    );
     symlinkSync('/usr/share/fonts/opentype', join(root, 'opentype'));
-    const withCjk = new TextSetter(await PDFDocument.create(), new FontRegistry({ systemDirectories: [], packageFontDir: root }));
-    expect(() => withCjk.measure('שלום', style)).toThrow(/NotoSansHebrew-Regular\.ttf .* is missing: install Debian package fonts-noto-core/);
+    const withCjk = new TextSetter(
+      await PDFDocument.create(),
+      new FontRegistry({ systemDirectories: [], packageFontDir: root }),
+    );
+    expect(() => withCjk.measure('שלום', style)).toThrow(
+      /NotoSansHebrew-Regular\.ttf .* is missing: install Debian package fonts-noto-core/,
+    );
   });
 });
 

@@ -17,7 +17,13 @@ import { statusOf } from './helpers/errors.js';
 import { repoRoot } from './helpers/cli.js';
 import { pageFonts } from './fixtures/fill/templates.js';
 
-const family = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'font-catalogue-remote', 'ofl', 'castpresscataloguetest');
+const family = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fixtures',
+  'font-catalogue-remote',
+  'ofl',
+  'castpresscataloguetest',
+);
 const hits: string[] = [];
 const server = http.createServer(async (req, res) => {
   hits.push(req.url ?? '');
@@ -29,7 +35,12 @@ const server = http.createServer(async (req, res) => {
   // Served as raw.githubusercontent.com serves the repository: no font content type.
   const body = await readFile(path.join(family, decodeURIComponent(m[1]!))).catch(() => undefined);
   if (!body) res.writeHead(404).end();
-  else res.writeHead(200, { 'content-type': m[1]!.endsWith('.pb') ? 'text/plain; charset=utf-8' : 'application/octet-stream' }).end(body);
+  else
+    res
+      .writeHead(200, {
+        'content-type': m[1]!.endsWith('.pb') ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+      })
+      .end(body);
 });
 let base: string;
 let cacheDir: string;
@@ -49,28 +60,48 @@ const md = (fontFamily: string) => ({ fontFamily, logo: false, data: [{ content:
 describe('font catalogue URL', () => {
   it('a family nothing installed has is fetched from the catalogue, exactly by name, once; later engines read the cache offline', async () => {
     const resolver = httpResolver({ allowHosts: [new URL(base).host] });
-    const engine = createEngine({ resolver, fontCatalogue: { url: `${base}/fonts`, cacheDir }, fonts: { systemDirectories: [] } });
+    const engine = createEngine({
+      resolver,
+      fontCatalogue: { url: `${base}/fonts`, cacheDir },
+      fonts: { systemDirectories: [] },
+    });
     try {
       const pdf = await engine.generate(md('Castpress Catalogue Test'));
       expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
-      expect(hits).toEqual(['/fonts/ofl/castpresscataloguetest/METADATA.pb', '/fonts/ofl/castpresscataloguetest/CastpressCatalogueTest-Regular.ttf']);
-      expect((await readdir(path.join(cacheDir, 'ofl', 'castpresscataloguetest'))).sort()).toEqual(['CastpressCatalogueTest-Regular.ttf', 'METADATA.pb']);
+      expect(hits).toEqual([
+        '/fonts/ofl/castpresscataloguetest/METADATA.pb',
+        '/fonts/ofl/castpresscataloguetest/CastpressCatalogueTest-Regular.ttf',
+      ]);
+      expect((await readdir(path.join(cacheDir, 'ofl', 'castpresscataloguetest'))).sort()).toEqual([
+        'CastpressCatalogueTest-Regular.ttf',
+        'METADATA.pb',
+      ]);
 
       // Known now: no more requests. Another case is another name (the slug matches, METADATA's name does not).
       hits.length = 0;
       await engine.generate(md('Castpress Catalogue Test'));
       expect(hits).toEqual([]);
-      expect(await statusOf(engine.generate(md('castpress catalogue test')))).toEqual({ status: 400, property: 'fontFamily' });
+      expect(await statusOf(engine.generate(md('castpress catalogue test')))).toEqual({
+        status: 400,
+        property: 'fontFamily',
+      });
       // A family the catalogue does not have: the usual 400, looked up in each licence folder once.
       expect(await statusOf(engine.generate(md('No Such Family')))).toEqual({ status: 400, property: 'fontFamily' });
       expect(await statusOf(engine.generate(md('No Such Family')))).toEqual({ status: 400, property: 'fontFamily' });
-      expect(hits.filter((h) => h.includes('nosuchfamily'))).toEqual(['/fonts/ofl/nosuchfamily/METADATA.pb', '/fonts/apache/nosuchfamily/METADATA.pb', '/fonts/ufl/nosuchfamily/METADATA.pb']);
+      expect(hits.filter((h) => h.includes('nosuchfamily'))).toEqual([
+        '/fonts/ofl/nosuchfamily/METADATA.pb',
+        '/fonts/apache/nosuchfamily/METADATA.pb',
+        '/fonts/ufl/nosuchfamily/METADATA.pb',
+      ]);
     } finally {
       await engine.close();
     }
 
     hits.length = 0;
-    const offline = createEngine({ fontCatalogue: { url: `${base}/fonts`, cacheDir }, fonts: { systemDirectories: [] } });
+    const offline = createEngine({
+      fontCatalogue: { url: `${base}/fonts`, cacheDir },
+      fonts: { systemDirectories: [] },
+    });
     try {
       const pdf = await offline.generate(md('Castpress Catalogue Test'));
       expect((await pageFonts(pdf)).filter(isCatalogueFace)).toHaveLength(1);
@@ -83,9 +114,15 @@ describe('font catalogue URL', () => {
   it('without a resolver (fetching off) nothing is fetched: an unknown family stays a 400', async () => {
     hits.length = 0;
     const empty = await mkdtemp(path.join(tmpdir(), 'castpress-font-cache-'));
-    const engine = createEngine({ fontCatalogue: { url: `${base}/fonts`, cacheDir: empty }, fonts: { systemDirectories: [] } });
+    const engine = createEngine({
+      fontCatalogue: { url: `${base}/fonts`, cacheDir: empty },
+      fonts: { systemDirectories: [] },
+    });
     try {
-      expect(await statusOf(engine.generate(md('Castpress Catalogue Test')))).toEqual({ status: 400, property: 'fontFamily' });
+      expect(await statusOf(engine.generate(md('Castpress Catalogue Test')))).toEqual({
+        status: 400,
+        property: 'fontFamily',
+      });
       expect(hits).toEqual([]);
     } finally {
       await engine.close();
@@ -96,9 +133,27 @@ describe('font catalogue URL', () => {
   it('castpress serve --font-catalogue: a Markdown request naming a catalogue family renders on the worker threads; the files land in DATA/font-cache', async () => {
     const data = await mkdtemp(path.join(tmpdir(), 'castpress-serve-fonts-'));
     const host = new URL(base).host;
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'castpress.js'), 'serve', '--no-auth', '--port', '0', '--data', data, '--log-level', 'silent', '--allow-host', host, '--font-catalogue', `${base}/fonts`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, 'bin', 'castpress.js'),
+        'serve',
+        '--no-auth',
+        '--port',
+        '0',
+        '--data',
+        data,
+        '--log-level',
+        'silent',
+        '--allow-host',
+        host,
+        '--font-catalogue',
+        `${base}/fonts`,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -109,10 +164,16 @@ describe('font catalogue URL', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
       });
-      const res = await fetch(`${url}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(md('Castpress Catalogue Test')) });
+      const res = await fetch(`${url}/api/v1/generate-pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(md('Castpress Catalogue Test')),
+      });
       expect(res.status).toBe(200);
       expect((await pageFonts(new Uint8Array(await res.arrayBuffer()))).filter(isCatalogueFace)).toHaveLength(1);
-      expect(await readdir(path.join(data, 'font-cache', 'ofl', 'castpresscataloguetest'))).toContain('CastpressCatalogueTest-Regular.ttf');
+      expect(await readdir(path.join(data, 'font-cache', 'ofl', 'castpresscataloguetest'))).toContain(
+        'CastpressCatalogueTest-Regular.ttf',
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -121,7 +182,8 @@ describe('font catalogue URL', () => {
   }, 60_000);
 
   it('METADATA.pb: the family name and its font entries; file names with a path are ignored by the fetcher', () => {
-    const text = 'name: "A \\"B\\""\nfonts {\n  name: "A"\n  style: "italic"\n  weight: 700\n  filename: "A-BoldItalic.ttf"\n}\nfonts {\n  style: "normal"\n  weight: 400\n  filename: "../../etc/passwd.ttf"\n}\n';
+    const text =
+      'name: "A \\"B\\""\nfonts {\n  name: "A"\n  style: "italic"\n  weight: 700\n  filename: "A-BoldItalic.ttf"\n}\nfonts {\n  style: "normal"\n  weight: 400\n  filename: "../../etc/passwd.ttf"\n}\n';
     expect(parseMetadata(text)).toEqual({
       name: 'A "B"',
       fonts: [

@@ -118,7 +118,9 @@ describe('date formatter against dayjs', () => {
     const at = new Date('2026-12-31T23:30:05Z');
     const kolkata = fieldsInZone(at, 'Asia/Kolkata');
     expect(kolkata.offsetMinutes).toBe(330);
-    expect(formatDateTime(kolkata, 'YYYY-MM-DD HH:mm:ss Z')).toBe(dayjs.utc(at).utcOffset(330).format('YYYY-MM-DD HH:mm:ss Z'));
+    expect(formatDateTime(kolkata, 'YYYY-MM-DD HH:mm:ss Z')).toBe(
+      dayjs.utc(at).utcOffset(330).format('YYYY-MM-DD HH:mm:ss Z'),
+    );
     const ny = fieldsInZone(at, 'America/New_York');
     expect(formatDateTime(ny, 'YYYY-MM-DD HH:mm ZZ')).toBe(dayjs.utc(at).utcOffset(-300).format('YYYY-MM-DD HH:mm ZZ'));
     expect(formatDateTime(ny, 'X')).toBe(String(dayjs(at).unix()));
@@ -151,12 +153,29 @@ describe('date formats: unknown tokens are errors', () => {
 
 describe('fill date values', () => {
   it('keeps the time and offset as written, midnight UTC without them; rejects impossible dates and times', () => {
-    expect(parseIsoDateTime('2024-03-05')).toEqual({ year: 2024, month: 3, day: 5, hour: 0, minute: 0, second: 0, millisecond: 0, offsetMinutes: 0 });
+    expect(parseIsoDateTime('2024-03-05')).toEqual({
+      year: 2024,
+      month: 3,
+      day: 5,
+      hour: 0,
+      minute: 0,
+      second: 0,
+      millisecond: 0,
+      offsetMinutes: 0,
+    });
     const f = parseIsoDateTime('2024-03-05T14:07:09.25+05:30')!;
     expect(formatDateTime(f, 'HH:mm:ss.SSS Z')).toBe('14:07:09.250 +05:30');
     expect(formatDateTime(f, 'X')).toBe(String(dayjs('2024-03-05T14:07:09.25+05:30').unix()));
     expect(formatDateTime(parseIsoDateTime('2024-03-05 09:30Z')!, 'h:mm A')).toBe('9:30 AM');
-    for (const bad of ['2023-02-29', '2024-13-01', '2024-04-31', '2024-03-05T24:00', '2024-03-05T10:60', '05/03/2024', '2024-3-5']) {
+    for (const bad of [
+      '2023-02-29',
+      '2024-13-01',
+      '2024-04-31',
+      '2024-03-05T24:00',
+      '2024-03-05T10:60',
+      '05/03/2024',
+      '2024-3-5',
+    ]) {
       expect(parseIsoDateTime(bad), bad).toBeUndefined();
     }
     expect(parseIsoDateTime('2000-02-29')).toBeDefined();
@@ -206,7 +225,8 @@ describe('number formats', () => {
     const problem = (type: Parameters<typeof fieldType>[0], format: string) => fieldType(type).formatProblem?.(format);
     expect(problem('date', 'HH:mm')).toBeUndefined();
     expect(problem('date', 'YYYY-MM-DDTHH')).toBeDefined();
-    for (const t of ['number', 'decimalNumber', 'integer', 'dollar', 'percent'] as const) expect(problem(t, '0k'), t).toBeDefined();
+    for (const t of ['number', 'decimalNumber', 'integer', 'dollar', 'percent'] as const)
+      expect(problem(t, '0k'), t).toBeDefined();
     expect(problem('dollar', '$0,0.00')).toBeUndefined();
     expect(problem('shortText', 'anything')).toBeUndefined();
   });

@@ -37,10 +37,17 @@ afterAll(async () => {
 
 interface GqlBody {
   data?: Record<string, unknown> | null;
-  errors?: Array<{ message: string; extensions: { name: string; status: number; fields?: Array<{ property: string; message: string }> } }>;
+  errors?: Array<{
+    message: string;
+    extensions: { name: string; status: number; fields?: Array<{ property: string; message: string }> };
+  }>;
 }
 
-async function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<{ status: number; body: GqlBody }> {
+async function gql(
+  key: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ status: number; body: GqlBody }> {
   const res = await fetch(`${server.base}/graphql`, {
     method: 'POST',
     headers: { authorization: basic(key), 'content-type': 'application/json' },
@@ -55,7 +62,11 @@ function refused(r: { status: number; body: GqlBody }, pattern: RegExp): void {
   expect(r.body.data).toBeUndefined();
   const e = r.body.errors!.find((x) => pattern.test(x.message));
   expect(e, JSON.stringify(r.body.errors).slice(0, 500)).toBeDefined();
-  expect(e!.extensions).toMatchObject({ name: 'GraphQLValidationError', status: 400, fields: [{ property: 'query', message: e!.message }] });
+  expect(e!.extensions).toMatchObject({
+    name: 'GraphQLValidationError',
+    status: 400,
+    fields: [{ property: 'query', message: e!.message }],
+  });
 }
 
 function countPackets(): number {
@@ -67,8 +78,22 @@ function countPackets(): number {
   }
 }
 
-const file = { id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'Hello' }, { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } }] };
-const signer = { id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [{ fileId: 'a', fieldId: 's' }] };
+const file = {
+  id: 'a',
+  filename: 'a.pdf',
+  title: 'A',
+  fields: [
+    { content: 'Hello' },
+    { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } },
+  ],
+};
+const signer = {
+  id: 'x',
+  name: 'X Y',
+  email: 'x@example.com',
+  signerType: 'embedded',
+  fields: [{ fileId: 'a', fieldId: 's' }],
+};
 
 describe('GraphQL cost limits', () => {
   let signerEid = '';
@@ -76,7 +101,9 @@ describe('GraphQL cost limits', () => {
 
   it("the official client's operations pass: createEtchPacket, getEtchPacket, generateEtchSignUrl", async () => {
     const client = new Anvil({ apiKey: PROD_KEY, baseURL: server.base });
-    const created = (await client.createEtchPacket({ variables: { name: 'Cost', isTest: true, files: [file], signers: [signer] } })) as unknown as {
+    const created = (await client.createEtchPacket({
+      variables: { name: 'Cost', isTest: true, files: [file], signers: [signer] },
+    })) as unknown as {
       statusCode: number;
       data: { data: { createEtchPacket: { eid: string; documentGroup: { signers: Array<{ eid: string }> } } } };
       errors?: unknown;
@@ -84,7 +111,10 @@ describe('GraphQL cost limits', () => {
     expect(created.errors, JSON.stringify(created.errors)).toBeUndefined();
     packetEid = created.data.data.createEtchPacket.eid;
     signerEid = created.data.data.createEtchPacket.documentGroup.signers[0]!.eid;
-    const got = (await client.getEtchPacket({ variables: { eid: packetEid } })) as unknown as { statusCode: number; errors?: unknown };
+    const got = (await client.getEtchPacket({ variables: { eid: packetEid } })) as unknown as {
+      statusCode: number;
+      errors?: unknown;
+    };
     expect(got.errors).toBeUndefined();
     expect(got.statusCode).toBe(200);
     const url = await client.generateEtchSignUrl({ variables: { signerEid, clientUserId: 'u1' } });
@@ -96,19 +126,35 @@ describe('GraphQL cost limits', () => {
   it('900 aliased generateEtchSignURL: 400 before any resolver, no token minted', async () => {
     const before = (await backend.store.tokens(signerEid)).length;
     // 11 tokens each: 900 of them fit the parser's limit of 10,000.
-    const fields = Array.from({ length: 900 }, (_, i) => `u${i}: generateEtchSignURL(signerEid: "${signerEid}", clientUserId: "u${i}")`).join('\n');
+    const fields = Array.from(
+      { length: 900 },
+      (_, i) => `u${i}: generateEtchSignURL(signerEid: "${signerEid}", clientUserId: "u${i}")`,
+    ).join('\n');
     const r = await gql(PROD_KEY, `mutation { ${fields} }`);
     refused(r, /at most 1 mutation field \(aliases counted\); this mutation has 900/);
     expect(await backend.store.tokens(signerEid)).toHaveLength(before);
     // Two are refused too: a request is one operation.
-    refused(await gql(PROD_KEY, `mutation($s: String!) { a: generateEtchSignURL(signerEid: $s, clientUserId: "a") b: generateEtchSignURL(signerEid: $s, clientUserId: "b") }`, { s: signerEid }), /this mutation has 2/);
+    refused(
+      await gql(
+        PROD_KEY,
+        `mutation($s: String!) { a: generateEtchSignURL(signerEid: $s, clientUserId: "a") b: generateEtchSignURL(signerEid: $s, clientUserId: "b") }`,
+        { s: signerEid },
+      ),
+      /this mutation has 2/,
+    );
     expect(await backend.store.tokens(signerEid)).toHaveLength(before);
   });
 
   it('20 aliased createEtchPacket with a development key (concurrency 1): 400, no packet created', async () => {
     const before = countPackets();
-    const fields = Array.from({ length: 20 }, (_, i) => `p${i}: createEtchPacket(name: "p${i}", isTest: true, files: $files, signers: $signers) { eid }`).join('\n');
-    const r = await gql(DEV_KEY, `mutation($files: [EtchFile!], $signers: [JSON!]) { ${fields} }`, { files: [file], signers: [signer] });
+    const fields = Array.from(
+      { length: 20 },
+      (_, i) => `p${i}: createEtchPacket(name: "p${i}", isTest: true, files: $files, signers: $signers) { eid }`,
+    ).join('\n');
+    const r = await gql(DEV_KEY, `mutation($files: [EtchFile!], $signers: [JSON!]) { ${fields} }`, {
+      files: [file],
+      signers: [signer],
+    });
     refused(r, /this mutation has 20 \(createEtchPacket\)/);
     expect(countPackets()).toBe(before);
     // Through a fragment on Mutation, the same count.
@@ -120,26 +166,68 @@ describe('GraphQL cost limits', () => {
     refused(viaFragment, /this mutation has 2/);
     expect(countPackets()).toBe(before);
     // One is an ordinary request.
-    const one = await gql(DEV_KEY, `mutation($files: [EtchFile!], $signers: [JSON!]) { createEtchPacket(name: "one", isTest: true, files: $files, signers: $signers) { eid } }`, { files: [file], signers: [signer] });
+    const one = await gql(
+      DEV_KEY,
+      `mutation($files: [EtchFile!], $signers: [JSON!]) { createEtchPacket(name: "one", isTest: true, files: $files, signers: $signers) { eid } }`,
+      { files: [file], signers: [signer] },
+    );
     expect(one.status, JSON.stringify(one.body)).toBe(200);
     expect(countPackets()).toBe(before + 1);
   });
 
   it('queries: several root fields, too deep, too many fields, too many aliases, fragment bombs: 400', async () => {
-    refused(await gql(DEV_KEY, `{ a: etchPacket(eid: "${packetEid}") { eid } b: etchPacket(eid: "${packetEid}") { eid } }`), /at most 1 query field .*this query has 2/);
+    refused(
+      await gql(DEV_KEY, `{ a: etchPacket(eid: "${packetEid}") { eid } b: etchPacket(eid: "${packetEid}") { eid } }`),
+      /at most 1 query field .*this query has 2/,
+    );
     // 1,100 copies of one field fit the parser's token limit (graphql's own overlap check is quadratic in them).
-    refused(await gql(PROD_KEY, `{ ${Array.from({ length: 1100 }, () => `etchPacket(eid: "${packetEid}") { eid }`).join(' ')} }`), /this query has 1100/);
-    refused(await gql(PROD_KEY, `{ etchPacket(eid: "${packetEid}") { ${Array.from({ length: 300 }, () => 'eid').join(' ')} } }`), /selects 301 fields .*at most 200/);
-    refused(await gql(PROD_KEY, `{ etchPacket(eid: "${packetEid}") { ${Array.from({ length: 21 }, (_, i) => `n${i}: name`).join(' ')} } }`), /has 21 aliased fields/);
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ ${Array.from({ length: 1100 }, () => `etchPacket(eid: "${packetEid}") { eid }`).join(' ')} }`,
+      ),
+      /this query has 1100/,
+    );
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ etchPacket(eid: "${packetEid}") { ${Array.from({ length: 300 }, () => 'eid').join(' ')} } }`,
+      ),
+      /selects 301 fields .*at most 200/,
+    );
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ etchPacket(eid: "${packetEid}") { ${Array.from({ length: 21 }, (_, i) => `n${i}: name`).join(' ')} } }`,
+      ),
+      /has 21 aliased fields/,
+    );
     // Each fragment spreads the one before twice: 2^12 fields from a few hundred bytes.
-    const frags = Array.from({ length: 12 }, (_, i) => `fragment F${i + 1} on EtchPacket { ...F${i} ...F${i} }`).join(' ');
-    refused(await gql(PROD_KEY, `{ etchPacket(eid: "${packetEid}") { ...F12 } } fragment F0 on EtchPacket { x: eid } ${frags}`), /selects 4097 fields/);
+    const frags = Array.from({ length: 12 }, (_, i) => `fragment F${i + 1} on EtchPacket { ...F${i} ...F${i} }`).join(
+      ' ',
+    );
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ etchPacket(eid: "${packetEid}") { ...F12 } } fragment F0 on EtchPacket { x: eid } ${frags}`,
+      ),
+      /selects 4097 fields/,
+    );
     // The standard introspection query is 14 levels deep.
     refused(await gql(PROD_KEY, getIntrospectionQuery()), /nested 14 levels deep; at most 8/);
     // A fragment cycle is graphql's own error, not a hang.
-    refused(await gql(PROD_KEY, `{ etchPacket(eid: "x") { ...A } } fragment A on EtchPacket { ...B } fragment B on EtchPacket { ...A }`), /Cannot spread fragment/);
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ etchPacket(eid: "x") { ...A } } fragment A on EtchPacket { ...B } fragment B on EtchPacket { ...A }`,
+      ),
+      /Cannot spread fragment/,
+    );
     // The deepest path of the schema is well within the limit, and a query with __typename beside its field passes.
-    const deep = await gql(PROD_KEY, `{ __typename etchPacket(eid: "${packetEid}") { documentGroup { signers { signerTokens { eid } } } } }`);
+    const deep = await gql(
+      PROD_KEY,
+      `{ __typename etchPacket(eid: "${packetEid}") { documentGroup { signers { signerTokens { eid } } } } }`,
+    );
     expect(deep.status, JSON.stringify(deep.body)).toBe(200);
     expect(deep.body.errors).toBeUndefined();
   });

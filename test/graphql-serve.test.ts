@@ -27,9 +27,20 @@ describe('castpress serve --data', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: 'mutation($files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: "CLI", files: $files, signers: $signers){ eid status documentGroup { signers { status } } } }',
+        query:
+          'mutation($files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: "CLI", files: $files, signers: $signers){ eid status documentGroup { signers { status } } } }',
         variables: {
-          files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'Hello' }, { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } }] }],
+          files: [
+            {
+              id: 'a',
+              filename: 'a.pdf',
+              title: 'A',
+              fields: [
+                { content: 'Hello' },
+                { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } },
+              ],
+            },
+          ],
           signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', fields: [{ fileId: 'a', fieldId: 's' }] }],
         },
       }),
@@ -50,18 +61,40 @@ describe('castpress serve --data', () => {
     expect(await s.exited).toBe(0);
   }, 60_000);
 
-  it('--frame-ancestor (repeatable) goes into the signing page\'s CSP frame-ancestors; a non-origin is refused at start', async () => {
-    const s = start(['--no-auth', '--port', '0', '--data', path.join(tmp.dir, 'd3'), '--log-level', 'silent', '--frame-ancestor', 'https://app.example/embed?x=1', '--frame-ancestor', 'http://127.0.0.1:9000']);
+  it("--frame-ancestor (repeatable) goes into the signing page's CSP frame-ancestors; a non-origin is refused at start", async () => {
+    const s = start([
+      '--no-auth',
+      '--port',
+      '0',
+      '--data',
+      path.join(tmp.dir, 'd3'),
+      '--log-level',
+      'silent',
+      '--frame-ancestor',
+      'https://app.example/embed?x=1',
+      '--frame-ancestor',
+      'http://127.0.0.1:9000',
+    ]);
     const base = await s.url;
     // Any signing-page answer carries the policy (here the error page of an unknown signer).
     const res = await fetch(`${base}/sign/sgn_none?token=x`);
     expect(res.status).toBe(404);
     // Only the origin of each value: a path or query could widen or break the policy.
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'self' https://app.example http://127.0.0.1:9000");
+    expect(res.headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'self' https://app.example http://127.0.0.1:9000",
+    );
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
 
-    const bad = start(['--no-auth', '--port', '0', '--data', path.join(tmp.dir, 'd4'), '--frame-ancestor', "javascript:alert(1)"]);
+    const bad = start([
+      '--no-auth',
+      '--port',
+      '0',
+      '--data',
+      path.join(tmp.dir, 'd4'),
+      '--frame-ancestor',
+      'javascript:alert(1)',
+    ]);
     bad.url.catch(() => undefined);
     expect(await bad.exited).not.toBe(0);
     expect(bad.stderr()).toMatch(/--frame-ancestor must be an http\(s\) origin/);

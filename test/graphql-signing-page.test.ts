@@ -66,7 +66,20 @@ async function packet(redirectURL?: string, extra: Record<string, unknown> = {})
     ],
     // The document-list flow (acceptEachField false): one signature and Finish. The default flow,
     // each field accepted in the pdf.js viewer, is test/graphql-signing-viewer.test.ts.
-    signers: [{ id: 's1', name: 'Ada Signer', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, ...(redirectURL ? { redirectURL } : {}), fields: [{ fileId: 'doc', fieldId: 'sig' }, { fileId: 'doc', fieldId: 'ini' }] }],
+    signers: [
+      {
+        id: 's1',
+        name: 'Ada Signer',
+        email: 'ada@example.com',
+        signerType: 'embedded',
+        acceptEachField: false,
+        ...(redirectURL ? { redirectURL } : {}),
+        fields: [
+          { fileId: 'doc', fieldId: 'sig' },
+          { fileId: 'doc', fieldId: 'ini' },
+        ],
+      },
+    ],
   });
 }
 
@@ -89,13 +102,16 @@ describe('signing page in Chromium', () => {
     const box = (await page.locator('#pad').boundingBox())!;
     await page.mouse.move(box.x + 20, box.y + 100);
     await page.mouse.down();
-    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
+    for (let i = 1; i <= 12; i++)
+      await page.mouse.move(box.x + 20 + i * 20, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
     await page.mouse.up();
     await page.focus('#initials');
     await page.keyboard.type('AS');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter'); // keyboard only: Tab reaches Finish
-    await page.waitForFunction(() => /Signed/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => /Signed/.test(document.getElementById('status')!.textContent ?? ''), undefined, {
+      timeout: 30_000,
+    });
     expect(errors, errors.join('\n')).toEqual([]);
     // Every request stayed on the server: no third-party assets.
     expect(requests.every((r) => r.startsWith(server.base))).toBe(true);
@@ -140,7 +156,12 @@ describe('signing page in Chromium', () => {
     expect(res.status).toBe(303);
     const target = new URL(res.headers.get('location')!);
     expect(target.origin + target.pathname).toBe(`${parentBase}/back`);
-    expect(Object.fromEntries(target.searchParams)).toMatchObject({ action: 'signerError', errorType: 'tokenExpired', signerEid, etchPacketEid: created.eid });
+    expect(Object.fromEntries(target.searchParams)).toMatchObject({
+      action: 'signerError',
+      errorType: 'tokenExpired',
+      signerEid,
+      etchPacketEid: created.eid,
+    });
     // A token that is not the signer's: the page, nothing about the packet.
     const foreign = await fetch(`${server.base}/sign/${signerEid}?token=not-the-token`, { redirect: 'manual' });
     expect(foreign.status).toBe(403);
@@ -157,12 +178,32 @@ describe('signing page in Chromium', () => {
     await frame.locator('#typed').fill('Ada Signer');
     await frame.locator('#initials').fill('AS');
     await frame.locator('#finish').click();
-    await page.waitForFunction(() => (window as unknown as { messages: Array<{ data: { action: string } }> }).messages.some((m) => m.data.action === 'signerComplete'), undefined, { timeout: 30_000 });
-    const messages = (await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)) as Array<{ origin: string; data: Record<string, unknown> }>;
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { messages: Array<{ data: { action: string } }> }).messages.some(
+          (m) => m.data.action === 'signerComplete',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const messages = (await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages)) as Array<{
+      origin: string;
+      data: Record<string, unknown>;
+    }>;
     expect(messages.map((m) => m.data.action)).toEqual(['signerLoad', 'signerSign', 'signerComplete']);
     expect(messages.every((m) => m.origin === server.base)).toBe(true);
-    expect(messages[0]!.data).toMatchObject({ signerStatus: 'viewed', signerEid, etchPacketEid: created.eid, documentGroupEid: created.documentGroup.eid });
-    expect(messages[2]!.data).toMatchObject({ signerStatus: 'completed', signerEid, documentGroupStatus: 'completed', nextSignerEid: null });
+    expect(messages[0]!.data).toMatchObject({
+      signerStatus: 'viewed',
+      signerEid,
+      etchPacketEid: created.eid,
+      documentGroupEid: created.documentGroup.eid,
+    });
+    expect(messages[2]!.data).toMatchObject({
+      signerStatus: 'completed',
+      signerEid,
+      documentGroupStatus: 'completed',
+      nextSignerEid: null,
+    });
     await page.close();
 
     // Only the allowed origin may frame the page (CSP frame-ancestors).
@@ -170,7 +211,7 @@ describe('signing page in Chromium', () => {
     expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors 'self' ${parentBase}`);
   }, 120_000);
 
-  it('with a redirectURL the browser goes there with the spec\'s parameters after finishing', async () => {
+  it("with a redirectURL the browser goes there with the spec's parameters after finishing", async () => {
     const created = await packet(`${parentBase}/done?from=castpress`);
     const signerEid = created.documentGroup.signers[0]!.eid;
     frameSrc = 'about:blank';
@@ -196,7 +237,11 @@ describe('signing page in Chromium', () => {
 
   it('signaturePageOptions: texts with {{...}} replacements and the primary colour; markup in them is escaped', async () => {
     const created = await packet(undefined, {
-      signaturePageOptions: { title: 'Welcome {{signer.name}} <b>', signButtonText: 'Sign {{packet.name}}', style: { primaryColor: '#aa0000' } },
+      signaturePageOptions: {
+        title: 'Welcome {{signer.name}} <b>',
+        signButtonText: 'Sign {{packet.name}}',
+        style: { primaryColor: '#aa0000' },
+      },
     });
     const signerEid = created.documentGroup.signers[0]!.eid;
     const page = await browser.newPage();
@@ -212,8 +257,28 @@ describe('signing page in Chromium', () => {
     // allowNameChange is a signer property: a packet of its own with it set.
     const withChange = await backend.service.createEtchPacket({
       name: 'Rename',
-      files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: 'x' }, { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } }] }],
-      signers: [{ id: 's1', name: 'Ada Signr', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, allowNameChange: true, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
+      files: [
+        {
+          id: 'doc',
+          filename: 'doc.pdf',
+          title: 'Doc',
+          fields: [
+            { content: 'x' },
+            { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } },
+          ],
+        },
+      ],
+      signers: [
+        {
+          id: 's1',
+          name: 'Ada Signr',
+          email: 'ada@example.com',
+          signerType: 'embedded',
+          acceptEachField: false,
+          allowNameChange: true,
+          fields: [{ fileId: 'doc', fieldId: 'sig' }],
+        },
+      ],
     });
     const eid = withChange.documentGroup.signers[0]!.eid;
     const page = await browser.newPage();
@@ -222,11 +287,18 @@ describe('signing page in Chromium', () => {
     await page.click('#use-typed');
     await page.fill('#typed', 'Ada Signer');
     await page.click('#finish');
-    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 30_000,
+    });
     const after = await backend.service.etchPacket({ eid: withChange.eid });
     expect(after.documentGroup.signers[0]).toMatchObject({ name: 'Ada Signer', status: 'completed' });
     // A signer without the option has no name field.
-    const other = await page.goto(await backend.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u6' }));
+    const other = await page.goto(
+      await backend.service.generateEtchSignURL({
+        signerEid: created.documentGroup.signers[0]!.eid,
+        clientUserId: 'u6',
+      }),
+    );
     expect(other?.status()).toBe(200);
     expect(await page.locator('#my-name').count()).toBe(0);
     await page.close();

@@ -41,10 +41,12 @@ async function listen(handler: http.RequestListener): Promise<[http.Server, stri
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-viewer-');
-  const css = (colour: string): http.RequestListener => (_req, res) => {
-    res.setHeader('content-type', 'text/css');
-    res.end(`h1{color:${colour}}`);
-  };
+  const css =
+    (colour: string): http.RequestListener =>
+    (_req, res) => {
+      res.setHeader('content-type', 'text/css');
+      res.end(`h1{color:${colour}}`);
+    };
   [cssHost, cssBase] = await listen(css('rgb(1, 2, 3)'));
   [otherHost, otherBase] = await listen(css('rgb(4, 5, 6)'));
   engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
@@ -87,9 +89,7 @@ async function packet(signer: Record<string, unknown> = {}, extra: Record<string
         filename: 'b.pdf',
         title: 'Annex',
         markup: { html: '<p>Annex, page one.</p><p class="next">Page two.</p>', css: '.next{break-before:page}' },
-        fields: [
-          { id: 'sig2', type: 'signature', pageNum: 1, rect: { x: 100, y: 500, width: 180, height: 36 } },
-        ],
+        fields: [{ id: 'sig2', type: 'signature', pageNum: 1, rect: { x: 100, y: 500, width: 180, height: 36 } }],
       },
     ],
     signers: [
@@ -123,14 +123,16 @@ async function open(width: number, signer: Record<string, unknown> = {}, extra: 
 
 /** Whether the page's canvas has something drawn that is not white (pdf.js rendered it). */
 async function renderedPages(page: Page): Promise<number> {
-  return page.$$eval('.page canvas', (canvases) =>
-    canvases.filter((c) => {
-      const cv = c as HTMLCanvasElement;
-      if (cv.width === 0) return false;
-      const data = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
-      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) return true;
-      return false;
-    }).length,
+  return page.$$eval(
+    '.page canvas',
+    (canvases) =>
+      canvases.filter((c) => {
+        const cv = c as HTMLCanvasElement;
+        if (cv.width === 0) return false;
+        const data = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) return true;
+        return false;
+      }).length,
   );
 }
 
@@ -138,7 +140,8 @@ async function drawOn(page: Page, selector: string) {
   const box = (await page.locator(selector).boundingBox())!;
   await page.mouse.move(box.x + 20, box.y + 100);
   await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 18, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(box.x + 20 + i * 18, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
   await page.mouse.up();
 }
 
@@ -163,7 +166,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     // Three pages (doc A: 1, doc B: 2) in pdf.js; the first two are on screen and drawn.
     expect(await page.locator('.page').count()).toBe(3);
     await page.locator('.page').nth(0).scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelectorAll('.page.rendered').length >= 1, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.page.rendered').length >= 1, undefined, {
+      timeout: 30_000,
+    });
     expect(await renderedPages(page)).toBeGreaterThanOrEqual(1);
 
     // Each box at its rect: points scaled to the shown page width.
@@ -173,11 +178,20 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
         const r = document.querySelector(sel)!.getBoundingClientRect();
         return { x: r.left - first.left, y: r.top - first.top, w: r.width, h: r.height };
       };
-      return { pageWidth: first.width, pageHeight: first.height, sig: at('[data-field="sig"]'), ini: at('[data-field="ini"]'), date: at('[data-field="date"]') };
+      return {
+        pageWidth: first.width,
+        pageHeight: first.height,
+        sig: at('[data-field="sig"]'),
+        ini: at('[data-field="ini"]'),
+        date: at('[data-field="date"]'),
+      };
     });
     const k = geometry.pageWidth / 612; // generated pages are US Letter
     expect(geometry.pageHeight / k).toBeCloseTo(792, 0);
-    for (const [got, want] of [[geometry.sig, SIG], [geometry.ini, INI]] as const) {
+    for (const [got, want] of [
+      [geometry.sig, SIG],
+      [geometry.ini, INI],
+    ] as const) {
       expect(Math.abs(got.x - want.x * k)).toBeLessThan(1.5);
       expect(Math.abs(got.y - want.y * k)).toBeLessThan(1.5);
       expect(Math.abs(got.w - want.width * k)).toBeLessThan(1.5);
@@ -221,14 +235,19 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await expect(page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).resolves.toBe('sig2');
     await page.click('[data-field="sig2"]');
     expect(await page.isVisible('#adopt')).toBe(false);
-    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 30_000,
+    });
     // The finish button stays as the record of the outcome, with the default completedButtonText.
     await expect(page.textContent('#finish')).resolves.toBe('Signed');
     await expect(page.isDisabled('#finish')).resolves.toBe(true);
     expect(await renderedPages(page)).toBe(3);
     expect(errors, errors.join('\n')).toEqual([]);
     // Everything came from this server: page, pdf.js, its worker, the documents.
-    expect(requests.every((r) => r.startsWith(server.base) || r.startsWith('data:')), requests.join('\n')).toBe(true);
+    expect(
+      requests.every((r) => r.startsWith(server.base) || r.startsWith('data:')),
+      requests.join('\n'),
+    ).toBe(true);
     expect(requests.some((r) => r.endsWith('/sign/assets/pdf.mjs'))).toBe(true);
     expect(requests.some((r) => r.endsWith('/sign/assets/pdf.worker.mjs'))).toBe(true);
     await page.close();
@@ -278,7 +297,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     expect(await focused()).toBe('finish');
     expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 30_000,
+    });
     expect(errors, errors.join('\n')).toEqual([]);
     await page.close();
     const report = await pdfsig(await signedPdf(created, 1));
@@ -301,7 +322,15 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     expect(font.status).toBe(200);
     expect(font.body.byteLength).toBeGreaterThan(1000);
     expect((await get('fonts/NotoSans-Regular.ttf')).headers.get('content-type')).toBe('font/ttf');
-    for (const bad of ['../package.json', '..%2Fpackage.json', 'standard_fonts/..%2F..%2Fpackage.json', 'build/pdf.mjs', 'fonts/OFL.txt', 'wasm/LICENSE_OPENJPEG', '']) {
+    for (const bad of [
+      '../package.json',
+      '..%2Fpackage.json',
+      'standard_fonts/..%2F..%2Fpackage.json',
+      'build/pdf.mjs',
+      'fonts/OFL.txt',
+      'wasm/LICENSE_OPENJPEG',
+      '',
+    ]) {
       // fetch folds a plain `../` itself (the URL then names another route); none of them is a file.
       const res = await get(bad);
       expect(res.status, bad).toBeGreaterThanOrEqual(400);
@@ -309,8 +338,12 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     }
   });
 
-  it('a refused finish (the link expired meanwhile) says why, in the packet\'s error text, and offers Finish to try again', async () => {
-    const { signerEid, page } = await open(1000, { signatureMode: 'text' }, { signaturePageOptions: { error: 'Sorry {{signer.name}}:', completedButtonText: 'All done' } });
+  it("a refused finish (the link expired meanwhile) says why, in the packet's error text, and offers Finish to try again", async () => {
+    const { signerEid, page } = await open(
+      1000,
+      { signatureMode: 'text' },
+      { signaturePageOptions: { error: 'Sorry {{signer.name}}:', completedButtonText: 'All done' } },
+    );
     await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 30_000 });
     await page.click('[data-field="sig"]');
     await page.click('#adopt-ok');
@@ -318,7 +351,11 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('#adopt-ok');
     await backend.service.expireSignerTokens({ signerEid });
     await page.click('[data-field="sig2"]');
-    await page.waitForFunction(() => /^Sorry .+: /.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /^Sorry .+: /.test(document.getElementById('status')!.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     await expect(page.textContent('#finish')).resolves.not.toBe('All done');
     await expect(page.getAttribute('#status', 'class')).resolves.toBe('error');
     await expect(page.isVisible('#finish')).resolves.toBe(true);
@@ -326,7 +363,7 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.close();
   }, 60_000);
 
-  it('the service refuses a submission that skipped a box (or names one not the signer\'s)', async () => {
+  it("the service refuses a submission that skipped a box (or names one not the signer's)", async () => {
     const created = await packet();
     const signerEid = created.documentGroup.signers[0]!.eid;
     const url = new URL(await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u' }));
@@ -337,13 +374,29 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token, signature: { type: 'typed', text: 'Ada' }, accepted }),
       });
-    for (const accepted of [undefined, [{ document: 0, fieldId: 'sig' }, { document: 0, fieldId: 'ini' }], [{ document: 0, fieldId: 'sig' }, { document: 0, fieldId: 'ini' }, { document: 1, fieldId: 'sig2' }, { document: 0, fieldId: 'date' }]]) {
+    for (const accepted of [
+      undefined,
+      [
+        { document: 0, fieldId: 'sig' },
+        { document: 0, fieldId: 'ini' },
+      ],
+      [
+        { document: 0, fieldId: 'sig' },
+        { document: 0, fieldId: 'ini' },
+        { document: 1, fieldId: 'sig2' },
+        { document: 0, fieldId: 'date' },
+      ],
+    ]) {
       const res = await submit(accepted);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { event: { message: string } }).event.message).toMatch(/accepted|not one of/);
     }
     expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
-    const ok = await submit([{ document: 0, fieldId: 'sig' }, { document: 0, fieldId: 'ini' }, { document: 1, fieldId: 'sig2' }]);
+    const ok = await submit([
+      { document: 0, fieldId: 'sig' },
+      { document: 0, fieldId: 'ini' },
+      { document: 1, fieldId: 'sig2' },
+    ]);
     expect(ok.status).toBe(200);
   }, 60_000);
 
@@ -358,7 +411,11 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
   }, 60_000);
 
   it('requireNameOnLoad / requireEmailOnLoad: asked before the documents; the signed PDF and certificate carry what was entered', async () => {
-    const { created, signerEid, page, errors } = await open(1000, { requireNameOnLoad: true, requireEmailOnLoad: true, showFinishSigningButton: true });
+    const { created, signerEid, page, errors } = await open(1000, {
+      requireNameOnLoad: true,
+      requireEmailOnLoad: true,
+      showFinishSigningButton: true,
+    });
     await expect(page.isVisible('#onload')).resolves.toBe(true);
     await expect(page.isHidden('#review')).resolves.toBe(true);
     // Required: Escape does not dismiss it, and nothing is signed before it is answered.
@@ -368,7 +425,15 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     const early = await fetch(`${server.base}/sign/${signerEid}/submit`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token, signature: { type: 'typed', text: 'x' }, accepted: [{ document: 0, fieldId: 'sig' }, { document: 0, fieldId: 'ini' }, { document: 1, fieldId: 'sig2' }] }),
+      body: JSON.stringify({
+        token,
+        signature: { type: 'typed', text: 'x' },
+        accepted: [
+          { document: 0, fieldId: 'sig' },
+          { document: 0, fieldId: 'ini' },
+          { document: 1, fieldId: 'sig2' },
+        ],
+      }),
     });
     expect(early.status).toBe(400);
     expect(((await early.json()) as { event: { message: string } }).event.message).toMatch(/name/);
@@ -392,7 +457,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('#adopt-ok');
     await page.click('[data-field="sig2"]');
     await page.click('#finish');
-    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 30_000,
+    });
     expect(errors, errors.join('\n')).toEqual([]);
     await page.close();
     const text = (await tool('pdftotext', ['-layout', await signedPdf(created, 0), '-'])).stdout;
@@ -403,9 +470,15 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
   }, 120_000);
 
   it('screenshots at desktop and phone width match their goldens (bundled fonts, pinned clock, pdf.js pages drawn)', async () => {
-    for (const [name, width] of [['desktop', 1200], ['phone', 390]] as const) {
+    for (const [name, width] of [
+      ['desktop', 1200],
+      ['phone', 390],
+    ] as const) {
       const created = await packet();
-      const url = await backend.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'shot' });
+      const url = await backend.service.generateEtchSignURL({
+        signerEid: created.documentGroup.signers[0]!.eid,
+        clientUserId: 'shot',
+      });
       const page = await browser.newPage({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
       await page.clock.setFixedTime(new Date('2026-01-02T03:04:05Z'));
       await page.goto(url);
@@ -413,7 +486,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
       // Every page that reaches into the screen is drawn, and the bundled faces are in use.
       await page.waitForFunction(
         () =>
-          Array.from(document.querySelectorAll('.page')).every((p) => p.getBoundingClientRect().top >= innerHeight || p.classList.contains('rendered')) &&
+          Array.from(document.querySelectorAll('.page')).every(
+            (p) => p.getBoundingClientRect().top >= innerHeight || p.classList.contains('rendered'),
+          ) &&
           document.fonts.check('16px "castpress sans"') &&
           document.fonts.status === 'loaded',
         undefined,
@@ -425,11 +500,20 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
   }, 120_000);
 
   it('description is Markdown: emphasis and links rendered, raw HTML shown as text, no images, no script links', async () => {
-    const { page, requests } = await open(1000, {}, {
-      signaturePageOptions: { description: 'Hello **{{signer.name}}**, read [the terms](https://terms.example/t) and [this](javascript:alert(1)). <img src=x onerror=alert(2)> ![p](https://pixel.example/p.png)' },
-    });
+    const { page, requests } = await open(
+      1000,
+      {},
+      {
+        signaturePageOptions: {
+          description:
+            'Hello **{{signer.name}}**, read [the terms](https://terms.example/t) and [this](javascript:alert(1)). <img src=x onerror=alert(2)> ![p](https://pixel.example/p.png)',
+        },
+      },
+    );
     await expect(page.textContent('#description strong')).resolves.toBe('Ada Signer');
-    const links = await page.$$eval('#description a', (as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]));
+    const links = await page.$$eval('#description a', (as) =>
+      as.map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]),
+    );
     // The javascript: link stays text; the image is only a link (nothing is loaded from it).
     expect(links).toEqual([
       ['https://terms.example/t', '_blank', 'noopener noreferrer'],
@@ -442,13 +526,25 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
   }, 60_000);
 
   it('stylesheetURL: loaded from an allowed origin (and allowed by the CSP); left out from any other', async () => {
-    const allowed = await open(1000, {}, { signaturePageOptions: { style: { stylesheetURL: `${cssBase}/brand.css` } } });
+    const allowed = await open(
+      1000,
+      {},
+      { signaturePageOptions: { style: { stylesheetURL: `${cssBase}/brand.css` } } },
+    );
     expect(allowed.res!.headers()['content-security-policy']).toContain(`style-src 'nonce-`);
     expect(allowed.res!.headers()['content-security-policy']).toContain(cssBase);
-    await allowed.page.waitForFunction(() => getComputedStyle(document.querySelector('h1')!).color === 'rgb(1, 2, 3)', undefined, { timeout: 10_000 });
+    await allowed.page.waitForFunction(
+      () => getComputedStyle(document.querySelector('h1')!).color === 'rgb(1, 2, 3)',
+      undefined,
+      { timeout: 10_000 },
+    );
     await allowed.page.close();
 
-    const other = await open(1000, {}, { signaturePageOptions: { style: { stylesheetURL: `${otherBase}/brand.css` } } });
+    const other = await open(
+      1000,
+      {},
+      { signaturePageOptions: { style: { stylesheetURL: `${otherBase}/brand.css` } } },
+    );
     expect(other.res!.headers()['content-security-policy']).not.toContain(otherBase);
     expect(await other.page.locator('link[rel=stylesheet]').count()).toBe(0);
     expect(other.requests.some((r) => r.startsWith(otherBase))).toBe(false);
@@ -460,17 +556,35 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: basic(PROD_KEY) },
         body: JSON.stringify({
-          query: 'mutation($files: [EtchFile!], $signers: [JSON!], $o: JSON){ createEtchPacket(name: "CSS", files: $files, signers: $signers, signaturePageOptions: $o){ eid } }',
+          query:
+            'mutation($files: [EtchFile!], $signers: [JSON!], $o: JSON){ createEtchPacket(name: "CSS", files: $files, signers: $signers, signaturePageOptions: $o){ eid } }',
           variables: {
-            files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'x' }, { id: 's', type: 'signature', pageNum: 0, rect: SIG }] }],
-            signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [{ fileId: 'a', fieldId: 's' }] }],
+            files: [
+              {
+                id: 'a',
+                filename: 'a.pdf',
+                title: 'A',
+                fields: [{ content: 'x' }, { id: 's', type: 'signature', pageNum: 0, rect: SIG }],
+              },
+            ],
+            signers: [
+              {
+                id: 'x',
+                name: 'X Y',
+                email: 'x@example.com',
+                signerType: 'embedded',
+                fields: [{ fileId: 'a', fieldId: 's' }],
+              },
+            ],
             o: { style: { stylesheetURL } },
           },
         }),
       });
     const refused = await create(`${otherBase}/brand.css`);
     expect(refused.status).toBe(400);
-    const body = (await refused.json()) as { errors: Array<{ message: string; extensions: { fields: Array<{ property: string }> } }> };
+    const body = (await refused.json()) as {
+      errors: Array<{ message: string; extensions: { fields: Array<{ property: string }> } }>;
+    };
     expect(body.errors[0]!.extensions.fields[0]!.property).toBe('signaturePageOptions.style.stylesheetURL');
     expect(body.errors[0]!.message).toMatch(/--stylesheet-origin/);
     expect((await create(`${cssBase}/brand.css`)).status).toBe(200);
@@ -478,10 +592,16 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
 
     // Same origin as the page is allowed without configuration; other schemes and credentials never.
     expect(allowedStylesheet('/brand.css', 'https://sign.example', [])).toBe('https://sign.example/brand.css');
-    expect(allowedStylesheet('https://sign.example/x.css', 'https://sign.example', [])).toBe('https://sign.example/x.css');
+    expect(allowedStylesheet('https://sign.example/x.css', 'https://sign.example', [])).toBe(
+      'https://sign.example/x.css',
+    );
     expect(allowedStylesheet('https://cdn.example/x.css', 'https://sign.example', [])).toBeUndefined();
-    expect(allowedStylesheet('https://cdn.example/x.css', 'https://sign.example', ['https://cdn.example'])).toBe('https://cdn.example/x.css');
-    expect(allowedStylesheet('https://u:p@cdn.example/x.css', 'https://sign.example', ['https://cdn.example'])).toBeUndefined();
+    expect(allowedStylesheet('https://cdn.example/x.css', 'https://sign.example', ['https://cdn.example'])).toBe(
+      'https://cdn.example/x.css',
+    );
+    expect(
+      allowedStylesheet('https://u:p@cdn.example/x.css', 'https://sign.example', ['https://cdn.example']),
+    ).toBeUndefined();
     expect(allowedStylesheet('javascript:alert(1)', 'https://sign.example', [])).toBeUndefined();
   }, 60_000);
 });

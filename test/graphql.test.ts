@@ -42,7 +42,13 @@ beforeAll(async () => {
   hooks = await WebhookReceiver.start();
   let base = '';
   const packets = new LazyPacketBackend(async () => {
-    backend = await openPacketBackend({ dataDir: tmp.dir, engine: server.engine, baseUrl: base, allowHosts: [hooks.host], pollMs: 50 });
+    backend = await openPacketBackend({
+      dataDir: tmp.dir,
+      engine: server.engine,
+      baseUrl: base,
+      allowHosts: [hooks.host],
+      pollMs: 50,
+    });
     return backend;
   });
   server = await startTestServer({ packets });
@@ -56,7 +62,12 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-const sigField = (id: string, type: string, y: number) => ({ id, type, pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const sigField = (id: string, type: string, y: number) => ({
+  id,
+  type,
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
 
 function variables(upload: unknown) {
   return {
@@ -69,25 +80,53 @@ function variables(upload: unknown) {
     allowUpdates: true,
     webhookURL: hooks.url,
     files: [
-      { id: 'agreement', title: 'Agreement', file: upload, fields: [sigField('tenantSig', 'signature', 200), { id: 'rent', type: 'shortText', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 20 } }] },
+      {
+        id: 'agreement',
+        title: 'Agreement',
+        file: upload,
+        fields: [
+          sigField('tenantSig', 'signature', 200),
+          { id: 'rent', type: 'shortText', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 20 } },
+        ],
+      },
       {
         id: 'notes',
         filename: 'notes.pdf',
         title: 'House rules',
         fontSize: 12,
         textColor: '#222222',
-        fields: [{ heading: 'House rules' }, { content: 'No pets on the **balcony**.' }, sigField('ownerSig', 'signature', 400)],
+        fields: [
+          { heading: 'House rules' },
+          { content: 'No pets on the **balcony**.' },
+          sigField('ownerSig', 'signature', 400),
+        ],
       },
     ],
     signers: [
-      { id: 'tenant', name: 'Ada Tenant', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'agreement', fieldId: 'tenantSig' }] },
-      { id: 'owner', name: 'Lin Owner', email: 'lin@example.com', signerType: 'embedded', fields: [{ fileId: 'notes', fieldId: 'ownerSig' }] },
+      {
+        id: 'tenant',
+        name: 'Ada Tenant',
+        email: 'ada@example.com',
+        signerType: 'embedded',
+        fields: [{ fileId: 'agreement', fieldId: 'tenantSig' }],
+      },
+      {
+        id: 'owner',
+        name: 'Lin Owner',
+        email: 'lin@example.com',
+        signerType: 'embedded',
+        fields: [{ fileId: 'notes', fieldId: 'ownerSig' }],
+      },
     ],
     data: { payloads: { agreement: { data: { rent: '$900' } } } },
   };
 }
 
-type Gql = { statusCode: number; data?: { data?: Record<string, any>; errors?: unknown }; errors?: Array<Record<string, any>> };
+type Gql = {
+  statusCode: number;
+  data?: { data?: Record<string, any>; errors?: unknown };
+  errors?: Array<Record<string, any>>;
+};
 
 function ok(result: Gql): Record<string, any> {
   expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
@@ -104,16 +143,31 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
   let signers: Array<{ eid: string; aliasId: string }> = [];
 
   it('createEtchPacket: base64 upload over 2 MiB of JSON and a Markdown file; client-only arguments accepted', async () => {
-    const upload = { data: Buffer.from(uploadPdf).toString('base64'), filename: 'agreement.pdf', mimetype: 'application/pdf' };
+    const upload = {
+      data: Buffer.from(uploadPdf).toString('base64'),
+      filename: 'agreement.pdf',
+      mimetype: 'application/pdf',
+    };
     const result = (await client.createEtchPacket({ variables: variables(upload) })) as unknown as Gql;
     const data = ok(result);
     const packet = data.createEtchPacket;
-    expect(packet).toMatchObject({ name: 'Rental 7', status: 'draft', isTest: true, allowUpdates: true, numberRemainingSigners: 2 });
-    expect(packet.documentGroup.files.map((f: { filename: string }) => f.filename)).toEqual(['agreement.pdf', 'notes.pdf']);
-    expect(packet.documentGroup.signers.map((s: { aliasId: string; status: string }) => [s.aliasId, s.status])).toEqual([
-      ['tenant', 'draft'],
-      ['owner', 'draft'],
+    expect(packet).toMatchObject({
+      name: 'Rental 7',
+      status: 'draft',
+      isTest: true,
+      allowUpdates: true,
+      numberRemainingSigners: 2,
+    });
+    expect(packet.documentGroup.files.map((f: { filename: string }) => f.filename)).toEqual([
+      'agreement.pdf',
+      'notes.pdf',
     ]);
+    expect(packet.documentGroup.signers.map((s: { aliasId: string; status: string }) => [s.aliasId, s.status])).toEqual(
+      [
+        ['tenant', 'draft'],
+        ['owner', 'draft'],
+      ],
+    );
     packetEid = packet.eid;
     groupEid = packet.documentGroup.eid;
     signers = packet.documentGroup.signers;
@@ -124,14 +178,21 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     expect(got).toMatchObject({ eid: packetEid, id: packetEid, status: 'draft' });
 
     const sent = ok(
-      (await client.requestGraphQL({ query: 'mutation($eid: String!){ sendEtchPacket(eid: $eid){ eid name status } }', variables: { eid: packetEid } }, { dataType: 'json' })) as unknown as Gql,
+      (await client.requestGraphQL(
+        {
+          query: 'mutation($eid: String!){ sendEtchPacket(eid: $eid){ eid name status } }',
+          variables: { eid: packetEid },
+        },
+        { dataType: 'json' },
+      )) as unknown as Gql,
     );
     expect(sent.sendEtchPacket).toEqual({ eid: packetEid, name: 'Rental 7', status: 'sent' });
 
     const updated = ok(
       (await client.requestGraphQL(
         {
-          query: 'mutation U($eid: String!, $payload: JSON, $m: Boolean){ updateEtchPacket(eid: $eid, name: "Rental 7b", payload: $payload, mergePayloads: $m, waitForDocumentGroupUpdate: true){ eid name isTest payload } }',
+          query:
+            'mutation U($eid: String!, $payload: JSON, $m: Boolean){ updateEtchPacket(eid: $eid, name: "Rental 7b", payload: $payload, mergePayloads: $m, waitForDocumentGroupUpdate: true){ eid name isTest payload } }',
           variables: { eid: packetEid, payload: { agreement: { data: { rent: '$950' } } }, m: true },
         },
         { dataType: 'json' },
@@ -146,7 +207,10 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     const tenant = signers.find((s) => s.aliasId === 'tenant')!;
     const renamed = ok(
       (await client.requestGraphQL(
-        { query: 'mutation($eid: String!, $name: String){ updateSigner(eid: $eid, name: $name){ eid name email } }', variables: { eid: owner.eid, name: 'Lin Landlord' } },
+        {
+          query: 'mutation($eid: String!, $name: String){ updateSigner(eid: $eid, name: $name){ eid name email } }',
+          variables: { eid: owner.eid, name: 'Lin Landlord' },
+        },
         { dataType: 'json' },
       )) as unknown as Gql,
     );
@@ -160,21 +224,50 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     expect(first.errors).toBeUndefined();
     expect(first.url).toMatch(new RegExp(`^${server.base}/sign/${tenant.eid}\\?token=`));
     const expired = ok(
-      (await client.requestGraphQL({ query: 'mutation($s: String!){ expireSignerTokens(signerEid: $s){ signerEid expired } }', variables: { s: tenant.eid } }, { dataType: 'json' })) as unknown as Gql,
+      (await client.requestGraphQL(
+        {
+          query: 'mutation($s: String!){ expireSignerTokens(signerEid: $s){ signerEid expired } }',
+          variables: { s: tenant.eid },
+        },
+        { dataType: 'json' },
+      )) as unknown as Gql,
     );
     expect(expired.expireSignerTokens).toEqual({ signerEid: tenant.eid, expired: 1 });
-    const stale = await backend.service.submitSigning({ ...tokenOf(first.url!), inputs: { signature: { type: 'typed', text: 'Ada' } } }).catch((e: unknown) => e);
+    const stale = await backend.service
+      .submitSigning({ ...tokenOf(first.url!), inputs: { signature: { type: 'typed', text: 'Ada' } } })
+      .catch((e: unknown) => e);
     expect((stale as { errorType?: string }).errorType).toBe('tokenExpired');
 
     for (const s of [tenant, owner]) {
-      const { url, errors } = await client.generateEtchSignUrl({ variables: { signerEid: s.eid, clientUserId: `u-${s.aliasId}` } });
+      const { url, errors } = await client.generateEtchSignUrl({
+        variables: { signerEid: s.eid, clientUserId: `u-${s.aliasId}` },
+      });
       expect(errors).toBeUndefined();
-      await backend.service.submitSigning({ ...tokenOf(url!), inputs: { signature: { type: 'drawn', strokes: [[{ x: 0, y: 0 }, { x: 40, y: 15 }, { x: 80, y: 0 }]] } } });
+      await backend.service.submitSigning({
+        ...tokenOf(url!),
+        inputs: {
+          signature: {
+            type: 'drawn',
+            strokes: [
+              [
+                { x: 0, y: 0 },
+                { x: 40, y: 15 },
+                { x: 80, y: 0 },
+              ],
+            ],
+          },
+        },
+      });
     }
     const done = ok((await client.getEtchPacket({ variables: { eid: packetEid } })) as unknown as Gql).etchPacket;
     expect(done.status).toBe('complete');
 
-    const zip = (await client.downloadDocuments(groupEid)) as unknown as { statusCode: number; data: Buffer; response: { headers: { get(n: string): string | null } }; errors?: unknown };
+    const zip = (await client.downloadDocuments(groupEid)) as unknown as {
+      statusCode: number;
+      data: Buffer;
+      response: { headers: { get(n: string): string | null } };
+      errors?: unknown;
+    };
     expect(zip.errors).toBeUndefined();
     expect(zip.statusCode).toBe(200);
     expect(zip.response.headers.get('content-type')).toBe('application/zip');
@@ -201,29 +294,40 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     expect(one.status).toBe(200);
     expect(one.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await one.arrayBuffer()).equals(Buffer.from(entries['notes.pdf']!))).toBe(true);
-    const none = await fetch(`${server.base}/api/document-group/${groupEid}/missing.pdf`, { headers: { authorization: basic(PROD_KEY) } });
+    const none = await fetch(`${server.base}/api/document-group/${groupEid}/missing.pdf`, {
+      headers: { authorization: basic(PROD_KEY) },
+    });
     expect(none.status).toBe(404);
     const noKey = await fetch(`${server.base}/api/document-group/${groupEid}.zip`);
     expect(noKey.status).toBe(401);
 
     // Updates are refused once complete, in GraphQL's error form.
     const late = (await client.requestGraphQL(
-      { query: 'mutation($eid: String!){ updateEtchPacket(eid: $eid, payload: {}){ eid } }', variables: { eid: packetEid } },
+      {
+        query: 'mutation($eid: String!){ updateEtchPacket(eid: $eid, payload: {}){ eid } }',
+        variables: { eid: packetEid },
+      },
       { dataType: 'json' },
     )) as unknown as Gql;
     expect(late.statusCode).toBe(409);
     expect(late.errors?.[0]).toMatchObject({ extensions: { name: 'PacketStateError', status: 409 } });
     // The packet's webhook on loopback is delivered because its host is allowed (--allow-host).
-    for (let i = 0; i < 100 && hooks.accepted('etchPacketComplete').length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && hooks.accepted('etchPacketComplete').length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(hooks.accepted('signerComplete')).toHaveLength(2);
-    expect(hooks.accepted('etchPacketComplete')[0]?.body.data).toMatchObject({ downloadZipURL: `${server.base}/api/document-group/${groupEid}.zip` });
+    expect(hooks.accepted('etchPacketComplete')[0]?.body.data).toMatchObject({
+      downloadZipURL: `${server.base}/api/document-group/${groupEid}.zip`,
+    });
     // The SQLite store and the generated signing CA live in the data folder.
     expect(await readdir(tmp.dir)).toEqual(expect.arrayContaining(['packets', 'signing']));
     expect(await readdir(path.join(tmp.dir, 'packets'))).toContain('packets.db');
   }, 120_000);
 
   it('GraphQL multipart upload (operations, map, file parts) through prepareGraphQLFile', async () => {
-    const file = Anvil.prepareGraphQLFile(Buffer.from(uploadPdf), { filename: 'multipart.pdf', mimetype: 'application/pdf' });
+    const file = Anvil.prepareGraphQLFile(Buffer.from(uploadPdf), {
+      filename: 'multipart.pdf',
+      mimetype: 'application/pdf',
+    });
     const vars = variables(file);
     const data = ok((await client.createEtchPacket({ variables: vars })) as unknown as Gql);
     const files = data.createEtchPacket.documentGroup.files as Array<{ filename: string }>;
@@ -231,7 +335,9 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
   });
 
   it('errors come back in GraphQL form with the typed error in extensions', async () => {
-    const bad = (await client.createEtchPacket({ variables: variables({ data: 'not base64 !!', filename: 'x.pdf', mimetype: 'application/pdf' }) })) as unknown as Gql;
+    const bad = (await client.createEtchPacket({
+      variables: variables({ data: 'not base64 !!', filename: 'x.pdf', mimetype: 'application/pdf' }),
+    })) as unknown as Gql;
     expect(bad.statusCode).toBe(400);
     expect(bad.errors?.[0]?.message).toBeTruthy();
     expect(bad.errors?.[0]?.extensions?.name).toBe('ValidationError');
@@ -241,15 +347,24 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
     expect(missing.statusCode).toBeGreaterThanOrEqual(400);
     expect(missing.errors?.[0]?.message).toMatch(/pkt_nope/);
 
-    const syntax = (await client.requestGraphQL({ query: 'mutation { nope }' }, { dataType: 'json' })) as unknown as Gql;
+    const syntax = (await client.requestGraphQL(
+      { query: 'mutation { nope }' },
+      { dataType: 'json' },
+    )) as unknown as Gql;
     expect(syntax.statusCode).toBe(400);
     expect(syntax.errors?.[0]?.message).toMatch(/nope/);
 
-    const noVar = (await client.requestGraphQL({ query: 'query($eid: String!){ etchPacket(eid: $eid){ eid } }' }, { dataType: 'json' })) as unknown as Gql;
+    const noVar = (await client.requestGraphQL(
+      { query: 'query($eid: String!){ etchPacket(eid: $eid){ eid } }' },
+      { dataType: 'json' },
+    )) as unknown as Gql;
     expect(noVar.statusCode).toBe(400);
     expect(noVar.errors?.[0]?.message).toMatch(/\$eid/);
 
-    const weld = (await client.requestGraphQL({ query: '{ weld(eid: "w1"){ eid title weldDatas { eid status } } }' }, { dataType: 'json' })) as unknown as Gql;
+    const weld = (await client.requestGraphQL(
+      { query: '{ weld(eid: "w1"){ eid title weldDatas { eid status } } }' },
+      { dataType: 'json' },
+    )) as unknown as Gql;
     expect(weld.statusCode).toBe(404);
     expect(weld.errors?.[0]?.extensions?.name).toBe('NotFoundError');
 
@@ -273,13 +388,25 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
 
   it('errors before the operation runs are in GraphQL form too: bad multipart map, a prototype path, bad JSON', async () => {
     const post = (body: BodyInit, type?: string) =>
-      fetch(`${server.base}/graphql`, { method: 'POST', headers: { authorization: basic(PROD_KEY), ...(type ? { 'content-type': type } : {}) }, body });
+      fetch(`${server.base}/graphql`, {
+        method: 'POST',
+        headers: { authorization: basic(PROD_KEY), ...(type ? { 'content-type': type } : {}) },
+        body,
+      });
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation($f:[EtchFile!]){ createEtchPacket(files:$f){ eid } }', variables: { f: [{ id: 'a', file: null, fields: [] }] } }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation($f:[EtchFile!]){ createEtchPacket(files:$f){ eid } }',
+        variables: { f: [{ id: 'a', file: null, fields: [] }] },
+      }),
+    );
     form.append('map', JSON.stringify({ 1: ['variables.f.0.file'] }));
     const res = await post(form);
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { errors: Array<{ message: string; extensions: { name: string; fields: Array<{ property: string }> } }> };
+    const body = (await res.json()) as {
+      errors: Array<{ message: string; extensions: { name: string; fields: Array<{ property: string }> } }>;
+    };
     expect(Object.keys(body)).toEqual(['errors']);
     expect(body.errors[0]!.message).toMatch(/No file part named "1"/);
     expect(body.errors[0]!.extensions.fields[0]!.property).toBe('map.1');
@@ -294,6 +421,8 @@ describe('@anvilco/anvil against castpress GraphQL', () => {
 
     const broken = await post('{"query": ', 'application/json');
     expect(broken.status).toBe(400);
-    expect(((await broken.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(/Invalid JSON/);
+    expect(((await broken.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(
+      /Invalid JSON/,
+    );
   });
 });

@@ -36,12 +36,15 @@ describe('test harness', () => {
 
   it('reads form fields back', async () => {
     const fields = await readFields(await sample());
-    expect(fields).toEqual([expect.objectContaining({ name: 'name', type: 'Tx', value: 'Ada', page: 0, readOnly: false })]);
+    expect(fields).toEqual([
+      expect.objectContaining({ name: 'name', type: 'Tx', value: 'Ada', page: 0, readOnly: false }),
+    ]);
   });
 
   it('renders pixels where things were drawn', async () => {
     const [page] = await renderPages(await sample(), 1);
-    const at = (x: number, y: number) => Array.from(page.rgba.slice((y * page.width + x) * 4, (y * page.width + x) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(page.rgba.slice((y * page.width + x) * 4, (y * page.width + x) * 4 + 3));
     expect(at(50, 90)).toEqual([255, 0, 0]); // the red box at the bottom
     expect(at(50, 50)).toEqual([255, 255, 255]);
     // Form widgets are drawn from their appearance streams (the text field's "Ada" at x 110–190, y 70–90).
@@ -71,7 +74,9 @@ describe('golden images', () => {
 describe('standard-14 fonts in the renderer', () => {
   // The fixtures use non-embedded standard fonts (Helvetica in pdf-lib's forms). pdfjs must draw them
   // from its own standard_fonts data (Helvetica = LiberationSans), never from whatever the machine has.
-  async function inkOf(draw: (doc: PDFDocument) => Promise<Parameters<PDFPage['drawText']>[1]>): Promise<Uint8ClampedArray> {
+  async function inkOf(
+    draw: (doc: PDFDocument) => Promise<Parameters<PDFPage['drawText']>[1]>,
+  ): Promise<Uint8ClampedArray> {
     const doc = await PDFDocument.create();
     doc.registerFontkit(fontkit);
     const page = doc.addPage([220, 40]);

@@ -28,18 +28,28 @@ async function render(doc: string, page?: { width: string; height: string; margi
 describe('Anvil templates (running elements, counters in margin boxes)', () => {
   it('renders the invoice fragment with its CSS: footer and "Page 1 of 1" in the bottom margin boxes', async () => {
     const html = await readFile(path.join(FIXTURES, 'anvil-invoice/invoice.html'), 'utf8');
-    const css = (await readFile(path.join(FIXTURES, 'anvil-invoice/invoice.css'), 'utf8')) + (await readFile(path.join(FIXTURES, 'anvil-invoice/invoice-pdf.css'), 'utf8'));
+    const css =
+      (await readFile(path.join(FIXTURES, 'anvil-invoice/invoice.css'), 'utf8')) +
+      (await readFile(path.join(FIXTURES, 'anvil-invoice/invoice-pdf.css'), 'utf8'));
     const pdf = await renderHtml(pool, { html, css, title: 'Invoice 12345' });
     await qpdfCheck(pdf);
     const [page, ...rest] = await readText(pdf);
     expect(rest).toHaveLength(0);
     const bottom = page!.items.filter((i) => i.y > page!.height - 50);
-    const left = bottom.filter((i) => i.x < page!.width / 2).map((i) => i.str).join('');
-    const right = bottom.filter((i) => i.x > page!.width / 2).map((i) => i.str).join('');
+    const left = bottom
+      .filter((i) => i.x < page!.width / 2)
+      .map((i) => i.str)
+      .join('');
+    const right = bottom
+      .filter((i) => i.x > page!.width / 2)
+      .map((i) => i.str)
+      .join('');
     expect(left).toContain('hello@useanvil.com');
     expect(right.replace(/\s+/g, ' ')).toContain('Page 1 of 1');
     // the running elements left the flow: nothing else sits in the margin
-    expect(page!.items.filter((i) => i.str.includes('useanvil.com |')).every((i) => i.y > page!.height - 50)).toBe(true);
+    expect(page!.items.filter((i) => i.str.includes('useanvil.com |')).every((i) => i.y > page!.height - 50)).toBe(
+      true,
+    );
     expect((await PDFDocument.load(pdf)).getTitle()).toBe('Invoice 12345');
   });
 
@@ -48,7 +58,11 @@ describe('Anvil templates (running elements, counters in margin boxes)', () => {
     const pages = await readText(pdf);
     const n = pages.length;
     pages.forEach((p, i) => {
-      const bottom = p.items.filter((it) => it.y > p.height - 50).map((it) => it.str).join(' ').replace(/\s+/g, ' ');
+      const bottom = p.items
+        .filter((it) => it.y > p.height - 50)
+        .map((it) => it.str)
+        .join(' ')
+        .replace(/\s+/g, ' ');
       expect(bottom).toContain(`Page ${i + 1} of ${n}`);
     });
   });
@@ -69,14 +83,27 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
 
   it('report: blank page before the right-hand table of contents, page numbers and string-set running heads in the top margin', async () => {
     const pages = await readText(await render('weasyprint-report/report.html', WEASYPRINT_PAGE));
-    const texts = pages.map((p) => p.items.map((i) => i.str).join('').trim());
+    const texts = pages.map((p) =>
+      p.items
+        .map((i) => i.str)
+        .join('')
+        .trim(),
+    );
     expect(texts[1]).toBe('');
     expect(texts[2]).toContain('Table of contents');
     // The table of contents (target-text + target-counter, nested rules): WeasyPrint's titles and page numbers.
     const toc = pages[2]!.items.filter((i) => i.str.trim() && i.str !== '•');
     const lines = new Map<number, typeof toc>();
     for (const i of toc) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
-    const entries = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x).map((i) => i.str).join('').replace(/\s+/g, '')).filter((l) => /\d$/.test(l));
+    const entries = [...lines.values()]
+      .map((l) =>
+        l
+          .sort((a, b) => a.x - b.x)
+          .map((i) => i.str)
+          .join('')
+          .replace(/\s+/g, ''),
+      )
+      .filter((l) => /\d$/.test(l));
     expect(entries).toEqual(
       [
         'Big title on left page, with text on columns4',
@@ -89,20 +116,31 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
     // WeasyPrint's reference: the page number in the top-left box, the chapter's h2 (string-set) in the top-right one,
     // nothing in the top margin of the cover, the blank page, the contents (no-chapter) and the chapter page.
     const top = pages.map((p) => p.items.filter((i) => i.y < 1.5 * 28.35 && i.str.trim()));
-    const left = top.map((items, i) => items.filter((it) => it.x < pages[i]!.width / 4).map((it) => it.str).join(''));
-    const right = top.map((items, i) => items.filter((it) => it.x > pages[i]!.width / 3).map((it) => it.str).join('').replace(/\s+/g, ''));
+    const left = top.map((items, i) =>
+      items
+        .filter((it) => it.x < pages[i]!.width / 4)
+        .map((it) => it.str)
+        .join(''),
+    );
+    const right = top.map((items, i) =>
+      items
+        .filter((it) => it.x > pages[i]!.width / 3)
+        .map((it) => it.str)
+        .join('')
+        .replace(/\s+/g, ''),
+    );
     expect(left).toEqual(['', '', '', '4', '5', '6', '', '8']);
     // (pdfjs splits words at ligatures: spaces are not compared)
     expect(right).toEqual(
       [
-      '',
-      '',
-      '',
-      'Big title on left page, with text on columns',
-      'This is another big title, on a page full of work presentation',
-      'Big title on the first right page',
-      '',
-      'About some typography features',
+        '',
+        '',
+        '',
+        'Big title on left page, with text on columns',
+        'This is another big title, on a page full of work presentation',
+        'Big title on the first right page',
+        '',
+        'About some typography features',
       ].map((s) => s.replace(/\s+/g, '')),
     );
   });
@@ -118,7 +156,10 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
   it('invoice: margin boxes and its own TTF fonts', async () => {
     const pdf = await render('weasyprint-invoice/invoice.html', WEASYPRINT_PAGE);
     const [page] = await readText(pdf);
-    const bottom = page!.items.filter((i) => i.y > page!.height - 3 * 28.35).map((i) => i.str).join(' ');
+    const bottom = page!.items
+      .filter((i) => i.y > page!.height - 3 * 28.35)
+      .map((i) => i.str)
+      .join(' ');
     expect(bottom).toContain('contact@courtbouillon.org');
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/SourceSans3/);
   });
@@ -163,25 +204,36 @@ function wordSimilarity(a: string[], b: string[]): number {
 
 describe("WeasyPrint samples: each page's words against WeasyPrint's reference renderings", () => {
   // Words poppler reads from WeasyPrint's own PDFs (the corpus's invoice.pdf, letter.pdf, report.pdf, ticket.pdf).
-  const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<string, string[][]>;
+  const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<
+    string,
+    string[][]
+  >;
   it.each(Object.keys(reference))('%s: same pages and words (similarity >= 0.95 on every page)', async (doc) => {
     const pages = (await popplerText(await render(doc, WEASYPRINT_PAGE))).map(words);
     const want = reference[doc]!.map((p) => words(p.join(' ')));
     expect(pages).toHaveLength(want.length);
     const similarity = pages.map((p, i) => wordSimilarity(p, want[i]!));
-    expect(similarity.every((s) => s >= 0.95), JSON.stringify(similarity)).toBe(true);
+    expect(
+      similarity.every((s) => s >= 0.95),
+      JSON.stringify(similarity),
+    ).toBe(true);
     if (doc.includes('report')) {
       // the report's running heads, table of contents and page numbers in WeasyPrint's order
       const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
-      expect(ordered.every((s) => s >= 0.95), JSON.stringify(ordered)).toBe(true);
+      expect(
+        ordered.every((s) => s >= 0.95),
+        JSON.stringify(ordered),
+      ).toBe(true);
     }
   });
 });
 
-describe("WeasyPrint report: the outline WeasyPrint makes from its headings", () => {
+describe('WeasyPrint report: the outline WeasyPrint makes from its headings', () => {
   it('has the same items, levels and pages', async () => {
     // [depth, title, page] of every outline item of WeasyPrint's report.pdf, in order
-    const want = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-report-outline.json'), 'utf8')) as Array<[number, string, number]>;
+    const want = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-report-outline.json'), 'utf8')) as Array<
+      [number, string, number]
+    >;
     const flat: Array<[number, string, number]> = [];
     const walk = (nodes: OutlineNode[], depth: number): void => {
       for (const n of nodes) {
@@ -195,19 +247,32 @@ describe("WeasyPrint report: the outline WeasyPrint makes from its headings", ()
 });
 
 describe('web fonts in HTML mode (issue 15)', () => {
-  it('an OpenType/CFF @font-face (the ticket\'s Barlow Condensed) loads and is used; a file that is no font is refused', async () => {
+  it("an OpenType/CFF @font-face (the ticket's Barlow Condensed) loads and is used; a file that is no font is refused", async () => {
     const seen: Array<[string, string]> = [];
-    const watched = new BrowserPool({ resolver, onRequest: (url, verdict) => seen.push([url.replace(ORIGIN, ''), verdict]) });
+    const watched = new BrowserPool({
+      resolver,
+      onRequest: (url, verdict) => seen.push([url.replace(ORIGIN, ''), verdict]),
+    });
     try {
       const html = await readFile(path.join(FIXTURES, 'weasyprint-ticket/ticket.html'), 'utf8');
-      const pdf = await renderHtml(watched, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: WEASYPRINT_PAGE });
-      expect(seen.filter(([u]) => u.endsWith('.otf'))).toEqual(expect.arrayContaining([['weasyprint-ticket/barlowcondensed-regular.otf', 'served']]));
+      const pdf = await renderHtml(watched, {
+        html,
+        baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html',
+        page: WEASYPRINT_PAGE,
+      });
+      expect(seen.filter(([u]) => u.endsWith('.otf'))).toEqual(
+        expect.arrayContaining([['weasyprint-ticket/barlowcondensed-regular.otf', 'served']]),
+      );
       expect(seen.filter(([u, v]) => /\.(otf|ttf)$/.test(u) && v === 'refused')).toEqual([]);
       // Condensed: the same words are narrower than in the fallback a refused font gives (what happened before).
       const noOtf: ResourceResolver = async (url, kind) => (url.endsWith('.otf') ? null : resolver(url, kind));
       const refusing = new BrowserPool({ resolver: noOtf });
       try {
-        const fallbackPdf = await renderHtml(refusing, { html, baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html', page: WEASYPRINT_PAGE });
+        const fallbackPdf = await renderHtml(refusing, {
+          html,
+          baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html',
+          page: WEASYPRINT_PAGE,
+        });
         const [withFont, fallback] = [(await readText(pdf))[0]!, (await readText(fallbackPdf))[0]!];
         const name = (p: typeof withFont) => p.items.find((i) => /MARCELIN/i.test(i.str))!;
         expect(name(withFont).str).toBe(name(fallback).str);
@@ -217,11 +282,12 @@ describe('web fonts in HTML mode (issue 15)', () => {
       }
 
       seen.length = 0;
-      await renderHtml(watched, { html: `<style>@font-face { font-family: X; src: url(${ORIGIN}weasyprint-ticket/ticket.css) format('woff2') } p { font-family: X }</style><p>text</p>` });
+      await renderHtml(watched, {
+        html: `<style>@font-face { font-family: X; src: url(${ORIGIN}weasyprint-ticket/ticket.css) format('woff2') } p { font-family: X }</style><p>text</p>`,
+      });
       expect(seen).toEqual([['weasyprint-ticket/ticket.css', 'refused']]);
     } finally {
       await watched.close();
     }
   }, 60_000);
 });
-

@@ -64,7 +64,8 @@ describe('a finished job with JavaScript on stops costing CPU (#28)', () => {
     // A fresh browser settles for a second or two after its first job: the baseline is taken once it has.
     let idle = Infinity;
     for (let i = 0; i < 10 && idle > 5; i++) idle = await chromiumTicksDuring(pool, 2000);
-    const busy = '<p>busy</p><script>setInterval(() => { let x = 0; for (let i = 0; i < 3e6; i++) x += i; window.x = x; }, 1);</script>';
+    const busy =
+      '<p>busy</p><script>setInterval(() => { let x = 0; for (let i = 0; i < 3e6; i++) x += i; window.x = x; }, 1);</script>';
     expect((await pageText(await renderHtml(pool, { html: busy })))[0]).toContain('busy');
     await new Promise((r) => setTimeout(r, 500));
     // The same length of time as the baseline: ticks compared, not seconds. A page left running the
@@ -103,19 +104,24 @@ describe('browser memory is bounded', () => {
     }
   });
 
-  it('a job that grows Chromium past the memory ceiling fails with 413 (not the 504 of its deadline); the next job gets a fresh browser', { timeout: 120_000 }, async () => {
-    // The hog never ends: without the memory check it would be a 504 at this deadline, not a 413.
-    const pool = new BrowserPool({ javaScriptEnabled: true, maxBrowserRssBytes: 1024 ** 3, jobTimeoutMs: 30_000 });
-    try {
-      await renderHtml(pool, { html: '<p>warm</p>' });
-      const before = (await pool.processes())[0]?.pid;
-      // ~1.3 GB of live arrays, held while the script spins.
-      const hog = '<script>const keep = []; for (let i = 0; i < 80; i++) keep.push(new Array(4e6).fill(i + 0.5)); for (;;) {}</script>';
-      expect(await outcome(pool, { html: hog })).toBe('PayloadTooLargeError 413');
-      expect((await pageText(await renderHtml(pool, { html: '<p>fresh</p>' })))[0]).toContain('fresh');
-      expect((await pool.processes())[0]?.pid).not.toBe(before);
-    } finally {
-      await pool.close();
-    }
-  });
+  it(
+    'a job that grows Chromium past the memory ceiling fails with 413 (not the 504 of its deadline); the next job gets a fresh browser',
+    { timeout: 120_000 },
+    async () => {
+      // The hog never ends: without the memory check it would be a 504 at this deadline, not a 413.
+      const pool = new BrowserPool({ javaScriptEnabled: true, maxBrowserRssBytes: 1024 ** 3, jobTimeoutMs: 30_000 });
+      try {
+        await renderHtml(pool, { html: '<p>warm</p>' });
+        const before = (await pool.processes())[0]?.pid;
+        // ~1.3 GB of live arrays, held while the script spins.
+        const hog =
+          '<script>const keep = []; for (let i = 0; i < 80; i++) keep.push(new Array(4e6).fill(i + 0.5)); for (;;) {}</script>';
+        expect(await outcome(pool, { html: hog })).toBe('PayloadTooLargeError 413');
+        expect((await pageText(await renderHtml(pool, { html: '<p>fresh</p>' })))[0]).toContain('fresh');
+        expect((await pool.processes())[0]?.pid).not.toBe(before);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 });

@@ -30,28 +30,37 @@ async function fontsOf(html: string): Promise<{ fonts: PdffontsRow[]; text: stri
 }
 
 function expectNoType3(fonts: PdffontsRow[]): void {
-  expect(fonts.filter((f) => f.type === 'Type 3'), JSON.stringify(fonts)).toEqual([]);
+  expect(
+    fonts.filter((f) => f.type === 'Type 3'),
+    JSON.stringify(fonts),
+  ).toEqual([]);
   // every font a real embedded subset with a ToUnicode map
   for (const f of fonts) expect(f, f.name).toMatchObject({ type: 'CID TrueType', emb: true, sub: true, uni: true });
 }
 
 describe('pdffonts: no Type 3 font in HTML mode (default font stack)', () => {
   it('Latin: Noto Sans regular, bold, italic and bold italic, embedded', async () => {
-    const { fonts, text } = await fontsOf('<p>Façade naïve Ærø — “quotes”</p><p><b>Bold</b> <i>italic</i> <b><i>both</i></b></p>');
+    const { fonts, text } = await fontsOf(
+      '<p>Façade naïve Ærø — “quotes”</p><p><b>Bold</b> <i>italic</i> <b><i>both</i></b></p>',
+    );
     expectNoType3(fonts);
     expect(base(fonts).sort()).toEqual(['NotoSans-Bold', 'NotoSans-BoldItalic', 'NotoSans-Italic', 'NotoSans-Regular']);
     expect(text).toContain('Façadenaïve');
   });
 
-  it("CJK: Chinese, Japanese and Korean in the default stack use the glyf copies of Noto Sans CJK SC (regular and bold)", async () => {
-    const { fonts, text } = await fontsOf('<p>中文 漢字</p><p lang="ja">日本語 ひらがな カタカナ</p><p lang="ko">한국어</p><p><b>太字 굵게</b></p>');
+  it('CJK: Chinese, Japanese and Korean in the default stack use the glyf copies of Noto Sans CJK SC (regular and bold)', async () => {
+    const { fonts, text } = await fontsOf(
+      '<p>中文 漢字</p><p lang="ja">日本語 ひらがな カタカナ</p><p lang="ko">한국어</p><p><b>太字 굵게</b></p>',
+    );
     expectNoType3(fonts);
     expect(base(fonts)).toEqual(expect.arrayContaining(['NotoSansCJKscTT-Regular', 'NotoSansCJKscTT-Bold']));
     for (const s of ['中文漢字', '日本語ひらがなカタカナ', '한국어', '太字굵게']) expect(text).toContain(s);
   });
 
   it("Arabic in the default stack: Noto Sans Arabic through the 'Noto Scripts' faces (regular, italic)", async () => {
-    const { fonts, text } = await fontsOf('<p dir="rtl" lang="ar">مرحبا بالعالم</p><p dir="rtl" lang="ar"><i>نص مائل</i></p>');
+    const { fonts, text } = await fontsOf(
+      '<p dir="rtl" lang="ar">مرحبا بالعالم</p><p dir="rtl" lang="ar"><i>نص مائل</i></p>',
+    );
     expectNoType3(fonts);
     // Noto Sans has no Arabic; the default stack's 'Noto Scripts' names the face fill and Markdown use
     // (before it, Chromium asked fontconfig, whose answer for sans-serif + ar is DejaVu Sans).
@@ -63,10 +72,16 @@ describe('pdffonts: no Type 3 font in HTML mode (default font stack)', () => {
   // Before 'Noto Scripts', Chromium's per-character fallback ignored the weight and returned DejaVu Sans
   // Book, emboldened synthetically, which Skia writes as Type 3.
   it('bold Arabic and Hebrew in the default stack are the real bold faces, not synthetic bold (Type 3)', async () => {
-    const { fonts } = await fontsOf('<p dir="rtl" lang="ar"><b>نص عريض</b></p><p dir="rtl" lang="he"><b>טקסט מודגש</b> רגיל</p>');
+    const { fonts } = await fontsOf(
+      '<p dir="rtl" lang="ar"><b>نص عريض</b></p><p dir="rtl" lang="he"><b>טקסט מודגש</b> רגיל</p>',
+    );
     expectNoType3(fonts);
     // Spaces come from Noto Sans, the stack's first family.
-    expect(base(fonts).filter((f) => !f.startsWith('NotoSans-')).sort()).toEqual(['NotoSansArabic-Bold', 'NotoSansHebrew-Bold', 'NotoSansHebrew-Regular']);
+    expect(
+      base(fonts)
+        .filter((f) => !f.startsWith('NotoSans-'))
+        .sort(),
+    ).toEqual(['NotoSansArabic-Bold', 'NotoSansHebrew-Bold', 'NotoSansHebrew-Regular']);
   });
 });
 
@@ -91,7 +106,7 @@ describe("pdffonts: Arabic with font-family 'Noto Sans Arabic'", () => {
     expect(logical(text)).toContain('بالعالم');
   });
 
-  it("the cause of the gap above: synthetic bold (a family without a bold face) is Type 3, font-synthesis: none is not", async () => {
+  it('the cause of the gap above: synthetic bold (a family without a bold face) is Type 3, font-synthesis: none is not', async () => {
     const synthetic = await fontsOf(`<p style="font-family: 'Noto Mono'"><b>synthetic bold</b></p>`);
     expect(synthetic.fonts.map((f) => f.type)).toEqual(['Type 3']);
     const real = await fontsOf(`<p style="font-family: 'Noto Mono'; font-synthesis: none"><b>synthetic bold</b></p>`);

@@ -24,7 +24,8 @@ async function widgets(pdf: Uint8Array): Promise<Array<Record<string, unknown> &
     const out: Array<Record<string, unknown> & { page: number }> = [];
     for (let i = 1; i <= doc.numPages; i++) {
       const page = await doc.getPage(i);
-      for (const a of (await page.getAnnotations()) as Array<Record<string, unknown>>) if (a.subtype === 'Widget') out.push({ ...a, page: i - 1 });
+      for (const a of (await page.getAnnotations()) as Array<Record<string, unknown>>)
+        if (a.subtype === 'Widget') out.push({ ...a, page: i - 1 });
     }
     return out;
   } finally {
@@ -39,7 +40,8 @@ async function redBox(pdf: Uint8Array, index: number): Promise<number[]> {
   for (let y = 0; y < page.height; y++)
     for (let x = 0; x < page.width; x++) {
       const i = (y * page.width + x) * 4;
-      if (page.rgba[i]! > 200 && page.rgba[i + 1]! < 80 && page.rgba[i + 2]! < 80) [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
+      if (page.rgba[i]! > 200 && page.rgba[i + 1]! < 80 && page.rgba[i + 2]! < 80)
+        [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
     }
   return [x1, y1, x2, y2];
 }
@@ -90,7 +92,11 @@ describe('HTML form fields through src/acroform', () => {
     expect(size.every((f) => f.value === 'a/b (c) #1')).toBe(true);
     // qpdf (an independent reader) decodes the escaped name back to the value.
     const q = await qpdfFields(pdf);
-    expect(q.filter((f) => f.fullname === 'size').map((f) => f.value)).toEqual(['/a/b (c) #1', '/a/b (c) #1', '/a/b (c) #1']);
+    expect(q.filter((f) => f.fullname === 'size').map((f) => f.value)).toEqual([
+      '/a/b (c) #1',
+      '/a/b (c) #1',
+      '/a/b (c) #1',
+    ]);
     // Delimiters, spaces and '#' are escaped; non-ASCII is written as its UTF-8 bytes (pdfjs shows those bytes as Latin-1 above).
     const raw = latin1(pdf);
     expect(raw).toContain('/a#2Fb#20#28c#29#20#231');
@@ -225,7 +231,9 @@ describe('HTML form fields through src/acroform', () => {
 
   it('makes a control in a running element a field on every page its margin box shows it (one field, a widget per page)', async () => {
     const css = `@page { @top-center { content: element(hdr) } } .hdr { position: running(hdr) } p { break-after: page }`;
-    const body = (wrap: (s: string) => string) => `${wrap('<div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid rgb(255, 0, 0); background: none"> <input type="checkbox" name="seen" checked> <input type="radio" name="r" value="a"><input type="radio" name="r" value="b" checked></div>')}
+    const body = (
+      wrap: (s: string) => string,
+    ) => `${wrap('<div class="hdr">Ref: <input name="ref" value="R-7" style="width:120px; height:20px; border: 1px solid rgb(255, 0, 0); background: none"> <input type="checkbox" name="seen" checked> <input type="radio" name="r" value="a"><input type="radio" name="r" value="b" checked></div>')}
       <p>one</p><p>two</p><p>three</p>`;
     const pdf = await renderHtml(pool, { html: body((s) => `<form>${s}</form>`), css });
     // Where Chromium paints the same control when it is no field (no form around the running element).
@@ -249,14 +257,23 @@ describe('HTML form fields through src/acroform', () => {
     const q = await qpdfFields(pdf);
     expect(q.filter((f) => f.fullname === 'ref')).toHaveLength(3);
     // a check box and a radio group repeated on every page: one field each, a widget per page (per option)
-    expect(q.filter((f) => f.fullname === 'seen').map((f) => [f.pageposfrom1, f.value])).toEqual([1, 2, 3].map((p) => [p, '/Yes']));
+    expect(q.filter((f) => f.fullname === 'seen').map((f) => [f.pageposfrom1, f.value])).toEqual(
+      [1, 2, 3].map((p) => [p, '/Yes']),
+    );
     const radios = q.filter((f) => f.fullname === 'r');
     expect(radios).toHaveLength(6);
     expect(radios.every((f) => f.value === '/b')).toBe(true);
     // the same value on every page turns on and off together (RadiosInUnison, bit 26)
     expect(radios[0]!.fieldflags & (1 << 25)).toBe(1 << 25);
     const ws = (await widgets(pdf)).filter((w) => w.fieldName === 'r' || w.fieldName === 'seen');
-    expect(ws.filter((w) => w.fieldName === 'r').map((w) => [w.page, w.buttonValue, w.fieldValue === w.buttonValue])).toEqual([0, 1, 2].flatMap((p) => [[p, 'a', false], [p, 'b', true]]));
+    expect(
+      ws.filter((w) => w.fieldName === 'r').map((w) => [w.page, w.buttonValue, w.fieldValue === w.buttonValue]),
+    ).toEqual(
+      [0, 1, 2].flatMap((p) => [
+        [p, 'a', false],
+        [p, 'b', true],
+      ]),
+    );
     // What each page shows (its /AS): b's dot and the check mark on every page, a empty.
     const rendered = await renderPages(pdf, 2);
     const inkAt = (w: (typeof ws)[number]): boolean => {
@@ -266,7 +283,11 @@ describe('HTML form fields through src/acroform', () => {
       return page.rgba[i]! < 128;
     };
     expect(ws.map((w) => [w.page, w.fieldName, w.buttonValue ?? w.exportValue, inkAt(w)])).toEqual(
-      [0, 1, 2].flatMap((p) => [[p, 'seen', 'Yes', true], [p, 'r', 'a', false], [p, 'r', 'b', true]]),
+      [0, 1, 2].flatMap((p) => [
+        [p, 'seen', 'Yes', true],
+        [p, 'r', 'a', false],
+        [p, 'r', 'b', true],
+      ]),
     );
     // The label is still painted by Chromium; the input's value is only in the widget.
     const pages = await readText(pdf);

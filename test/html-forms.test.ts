@@ -10,7 +10,8 @@ afterAll(async () => {
   await pool.close();
 });
 
-const CSS = 'body { margin: 0; font-size: 12px; } input, select, textarea { display: block; margin: 0 0 10px 0; box-sizing: border-box; border: 1px solid #888; }';
+const CSS =
+  'body { margin: 0; font-size: 12px; } input, select, textarea { display: block; margin: 0 0 10px 0; box-sizing: border-box; border: 1px solid #888; }';
 
 describe('forms become AcroForm fields', () => {
   it('creates text, check box, radio, choice and multi-line fields with values, at the controls', async () => {
@@ -91,7 +92,12 @@ describe('forms become AcroForm fields', () => {
     </form>`;
     const pdf = await renderHtml(pool, { html, css: CSS });
     await qpdfCheck(pdf);
-    expect(Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f.value]))).toEqual({ city: 'Москва 東京', plain: 'Paris', country: ['日本'], note: 'مرحبا بالعالم' });
+    expect(Object.fromEntries((await readFields(pdf)).map((f) => [f.name, f.value]))).toEqual({
+      city: 'Москва 東京',
+      plain: 'Paris',
+      country: ['日本'],
+      note: 'مرحبا بالعالم',
+    });
     // What the widgets show: burn the appearances into the page and read the text back.
     const { PDFDocument } = await import('@cantoo/pdf-lib');
     const { flattenForm } = await import('../src/acroform/index.js');

@@ -29,27 +29,33 @@ describe('documents that navigate', () => {
     ];
     for (const pool of [plain, scripted]) {
       for (const meta of refreshes) {
-        const pdf = await renderHtml(pool, { html: `<html><head>${meta}</head><body><p>kept content</p><img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="></body></html>` });
+        const pdf = await renderHtml(pool, {
+          html: `<html><head>${meta}</head><body><p>kept content</p><img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="></body></html>`,
+        });
         expect((await pageText(pdf))[0]).toContain('kept content');
       }
     }
   });
 
-  it('a script that navigates the document away gets a 400 (not a 504 at the deadline), and the pool keeps serving', { timeout: 120_000 }, async () => {
-    const scripts = [
-      "location.href = 'http://127.0.0.1:1/elsewhere'",
-      'location.reload()',
-      "location.href = 'about:blank'",
-      "setTimeout(() => { location.href = 'https://example.com/' }, 0)",
-      "document.body.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=0>')",
-    ];
-    for (const script of scripts) {
-      // A navigation the pool missed would leave the job waiting: a 504, not accepted here.
-      const result = await outcome(scripted, { html: `<p>before</p><script>${script}</script><p>after</p>` });
-      expect([script, result === 'pdf' || result === 'ValidationError 400']).toEqual([script, true]);
-    }
-    expect((await pageText(await renderHtml(scripted, { html: '<p>next job</p>' })))[0]).toContain('next job');
-  });
+  it(
+    'a script that navigates the document away gets a 400 (not a 504 at the deadline), and the pool keeps serving',
+    { timeout: 120_000 },
+    async () => {
+      const scripts = [
+        "location.href = 'http://127.0.0.1:1/elsewhere'",
+        'location.reload()',
+        "location.href = 'about:blank'",
+        "setTimeout(() => { location.href = 'https://example.com/' }, 0)",
+        "document.body.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=0>')",
+      ];
+      for (const script of scripts) {
+        // A navigation the pool missed would leave the job waiting: a 504, not accepted here.
+        const result = await outcome(scripted, { html: `<p>before</p><script>${script}</script><p>after</p>` });
+        expect([script, result === 'pdf' || result === 'ValidationError 400']).toEqual([script, true]);
+      }
+      expect((await pageText(await renderHtml(scripted, { html: '<p>next job</p>' })))[0]).toContain('next job');
+    },
+  );
 });
 
 describe('hostile stylesheets and page sizes', () => {
@@ -63,7 +69,10 @@ describe('hostile stylesheets and page sizes', () => {
         // Every sheet imports ten new ones, 100 KB each: unbounded without a budget.
         const n = Number(/\/(\d+)\.css/.exec(url)?.[1] ?? 0);
         const imports = Array.from({ length: 10 }, (_, i) => `@import url("/${n * 10 + i + 1}.css");`).join('\n');
-        return { body: new TextEncoder().encode(`${imports}\n/*${'x'.repeat(100_000)}*/ p { color: black }`), contentType: 'text/css' };
+        return {
+          body: new TextEncoder().encode(`${imports}\n/*${'x'.repeat(100_000)}*/ p { color: black }`),
+          contentType: 'text/css',
+        };
       },
     });
   });
@@ -71,15 +80,22 @@ describe('hostile stylesheets and page sizes', () => {
     await pool.close();
   });
 
-  it('@import fan-out of a data: sheet importing itself N times renders (N = 6, 20)', { timeout: 120_000 }, async () => {
-    for (const n of [6, 20]) {
-      const sheet = `data:text/css,${encodeURIComponent('@import url("#0");'.repeat(n) + 'p { color: blue }')}`;
-      for (const html of [`<link rel="stylesheet" href="${sheet}"><p>fan-out</p>`, `<style>@import url("${sheet}");</style><p>fan-out</p>`]) {
-        // Unbounded fan-out would end at the deadline (504) or the sheet budget (413).
-        expect(await outcome(pool, { html })).toBe('pdf');
+  it(
+    '@import fan-out of a data: sheet importing itself N times renders (N = 6, 20)',
+    { timeout: 120_000 },
+    async () => {
+      for (const n of [6, 20]) {
+        const sheet = `data:text/css,${encodeURIComponent('@import url("#0");'.repeat(n) + 'p { color: blue }')}`;
+        for (const html of [
+          `<link rel="stylesheet" href="${sheet}"><p>fan-out</p>`,
+          `<style>@import url("${sheet}");</style><p>fan-out</p>`,
+        ]) {
+          // Unbounded fan-out would end at the deadline (504) or the sheet budget (413).
+          expect(await outcome(pool, { html })).toBe('pdf');
+        }
       }
-    }
-  });
+    },
+  );
 
   it('the @page bleed/marks rewrite is linear in the CSS (a backtracking pattern took 16 s on 120 KB)', async () => {
     const inputs = [
@@ -90,7 +106,12 @@ describe('hostile stylesheets and page sizes', () => {
     ];
     // 8x the CSS costs under 22.6x (quadratic: 64x).
     // Every pattern in one measurement: one that went quadratic again would dominate the sum.
-    const rewritten = await expectLinearTime('@page rewrite', async (n) => inputs.map((css) => rewriteGcpm(css(n))), 1_250, 10_000);
+    const rewritten = await expectLinearTime(
+      '@page rewrite',
+      async (n) => inputs.map((css) => rewriteGcpm(css(n))),
+      1_250,
+      10_000,
+    );
     for (const css of rewritten) expect(css.length).toBeGreaterThan(0);
   });
 
@@ -105,14 +126,26 @@ describe('hostile stylesheets and page sizes', () => {
     ];
     // 8x the HTML costs under 22.6x (quadratic: 64x).
     // Every pattern in one measurement: one that went quadratic again would dominate the sum.
-    const built = await expectLinearTime('document building', (n) => Promise.all(inputs.map((html) => buildDocument({ html: html(n), baseUrl: 'https://example.test/' }, { maxResourceBytes: 50_000_000 }))), 1_250, 10_000);
+    const built = await expectLinearTime(
+      'document building',
+      (n) =>
+        Promise.all(
+          inputs.map((html) =>
+            buildDocument({ html: html(n), baseUrl: 'https://example.test/' }, { maxResourceBytes: 50_000_000 }),
+          ),
+        ),
+      1_250,
+      10_000,
+    );
     built.forEach((doc, i) => expect(doc.length).toBeGreaterThan(inputs[i]!(10_000).length));
   });
 
   it('a tree of distinct imports stops at the sheet budget with a 413', async () => {
     asked = 0;
     // The tree is unbounded: without the budget it would end at the deadline (504); the fetches are counted.
-    expect(await outcome(pool, { html: '<style>@import url("https://sheets.test/0.css");</style><p>tree</p>' })).toBe('PayloadTooLargeError 413');
+    expect(await outcome(pool, { html: '<style>@import url("https://sheets.test/0.css");</style><p>tree</p>' })).toBe(
+      'PayloadTooLargeError 413',
+    );
     expect(asked).toBeLessThanOrEqual(260);
   });
 
@@ -130,7 +163,9 @@ describe('document building', () => {
     // The sheet never arrives: without the deadline around document building the job would never end.
     const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
     try {
-      expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe('RenderError 504');
+      expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe(
+        'RenderError 504',
+      );
     } finally {
       await pool.close();
     }
@@ -142,10 +177,15 @@ describe('document building', () => {
       'https://s.test/b.css': '@import url(a.css); .b {}',
     };
     const fetched: string[] = [];
-    const css = await inlineImports('@import "https://s.test/a.css"; @import "https://s.test/a.css"; .top {}', undefined, async (url) => {
-      fetched.push(url);
-      return sheets[url] ?? null;
-    }, new ImportBudget(1_000_000));
+    const css = await inlineImports(
+      '@import "https://s.test/a.css"; @import "https://s.test/a.css"; .top {}',
+      undefined,
+      async (url) => {
+        fetched.push(url);
+        return sheets[url] ?? null;
+      },
+      new ImportBudget(1_000_000),
+    );
     expect(fetched).toEqual(['https://s.test/a.css', 'https://s.test/b.css']);
     expect(css.replace(/\s+/g, ' ').trim()).toBe('.b {} .a {} .top {}');
   });
@@ -164,17 +204,29 @@ describe('nested data: stylesheets (#28)', () => {
   it('a tree of data: imports stops at the data: budget (4 levels, 32 sheets) with one resource warning; the document still builds', async () => {
     const problems: ResourceProblem[] = [];
     // 2 + 4 + ... + 64 = 126 data: sheets, 6 levels deep: everything past 4 levels is skipped.
-    const deep = await buildDocument({ html: `<style>${dataTree(6)}</style><p>x</p>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    const deep = await buildDocument(
+      { html: `<style>${dataTree(6)}</style><p>x</p>` },
+      { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) },
+    );
     expect(leaves(deep)).toBe(0);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ kind: 'stylesheet', reason: expect.stringMatching(/data: stylesheets past the budget/) });
+    expect(problems[0]).toMatchObject({
+      kind: 'stylesheet',
+      reason: expect.stringMatching(/data: stylesheets past the budget/),
+    });
 
     // Within the depth budget but over the count: 2 + 4 + 8 + 16 = 30 sheets on 4 levels fit; twice that does not.
     problems.length = 0;
-    const fits = await buildDocument({ html: `<style>${dataTree(4)}</style>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    const fits = await buildDocument(
+      { html: `<style>${dataTree(4)}</style>` },
+      { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) },
+    );
     expect(leaves(fits)).toBe(16);
     expect(problems).toEqual([]);
-    const twice = await buildDocument({ html: `<style>${dataTree(4, 'm')}${dataTree(4, 'ma')}</style>` }, { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) });
+    const twice = await buildDocument(
+      { html: `<style>${dataTree(4, 'm')}${dataTree(4, 'ma')}</style>` },
+      { maxResourceBytes: 50_000_000, onProblem: (p) => problems.push(p) },
+    );
     // 32 data: sheets followed in all, not the 60 of both trees: some leaves of the 32 are left out.
     expect(leaves(twice)).toBeLessThan(32);
     expect(problems).toHaveLength(1);
@@ -184,7 +236,10 @@ describe('nested data: stylesheets (#28)', () => {
     const problems: ResourceProblem[] = [];
     const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
     onTestFinished(() => pool.close());
-    const pdf = await renderHtml(pool, { html: `<style>${dataTree(6)}</style><p>nested</p>`, onResourceProblem: (p) => problems.push(p) });
+    const pdf = await renderHtml(pool, {
+      html: `<style>${dataTree(6)}</style><p>nested</p>`,
+      onResourceProblem: (p) => problems.push(p),
+    });
     expect((await pageText(pdf))[0]).toContain('nested');
     expect(problems.map((p) => p.reason)).toEqual([expect.stringMatching(/data: stylesheets past the budget/)]);
   });
@@ -214,17 +269,21 @@ describe('renderer crash', () => {
     }
   });
 
-  it('a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page', { timeout: 240_000 }, async () => {
-    const pool = new BrowserPool({ jobTimeoutMs: 90_000 });
-    try {
-      await renderHtml(pool, { html: '<p>warm up</p>' });
-      // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.
-      const html = `<style>div { break-after: page; }</style><p>survived</p>${'<div>page</div>'.repeat(3000)}`;
-      const timer = setTimeout(() => void pool.crashRenderersForTesting(), 600);
-      const pdf = await renderHtml(pool, { html }).finally(() => clearTimeout(timer));
-      expect((await pageText(pdf))[0]).toContain('survived');
-    } finally {
-      await pool.close();
-    }
-  });
+  it(
+    'a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page',
+    { timeout: 240_000 },
+    async () => {
+      const pool = new BrowserPool({ jobTimeoutMs: 90_000 });
+      try {
+        await renderHtml(pool, { html: '<p>warm up</p>' });
+        // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.
+        const html = `<style>div { break-after: page; }</style><p>survived</p>${'<div>page</div>'.repeat(3000)}`;
+        const timer = setTimeout(() => void pool.crashRenderersForTesting(), 600);
+        const pdf = await renderHtml(pool, { html }).finally(() => clearTimeout(timer));
+        expect((await pageText(pdf))[0]).toContain('survived');
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 });

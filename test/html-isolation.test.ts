@@ -50,7 +50,16 @@ afterAll(async () => {
 
 function documents(): Record<string, string> {
   const L = `http://127.0.0.1:${port}`;
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::ffff:127.0.0.1]:${port}`, `[::ffff:0.0.0.0]:${port}`, `0.0.0.0:${port}`, `2130706433:${port}`, `127.1:${port}`, `0x7f.0.0.1:${port}`];
+  const hosts = [
+    `127.0.0.1:${port}`,
+    `localhost:${port}`,
+    `[::ffff:127.0.0.1]:${port}`,
+    `[::ffff:0.0.0.0]:${port}`,
+    `0.0.0.0:${port}`,
+    `2130706433:${port}`,
+    `127.1:${port}`,
+    `0x7f.0.0.1:${port}`,
+  ];
   const imgs = hosts.map((h) => `<img src="http://${h}/img.png">`).join('');
   return {
     hints: `<link rel="prefetch" href="${L}/admin/delete?id=42"><link rel="preconnect" href="${L}"><link rel="dns-prefetch" href="${L}">
@@ -105,7 +114,14 @@ describe('Chromium opens no connection to anything', () => {
     try {
       const { count, statuses } = await connectionsDuring(pool);
       expect(count).toBe(0);
-      expect(statuses).toEqual({ hints: 'pdf', speculation: 'pdf', frames: 'pdf', refresh: 'pdf', subresources: 'pdf', scripts: 'pdf' });
+      expect(statuses).toEqual({
+        hints: 'pdf',
+        speculation: 'pdf',
+        frames: 'pdf',
+        refresh: 'pdf',
+        subresources: 'pdf',
+        scripts: 'pdf',
+      });
     } finally {
       await pool.close();
     }
@@ -117,7 +133,14 @@ describe('Chromium opens no connection to anything', () => {
       const { count, statuses } = await connectionsDuring(pool);
       expect(count).toBe(0);
       // The script document also sets `location`: a navigation is refused with a 400.
-      expect(statuses).toEqual({ hints: 'pdf', speculation: 'pdf', frames: 'pdf', refresh: 'pdf', subresources: 'pdf', scripts: 'ValidationError 400' });
+      expect(statuses).toEqual({
+        hints: 'pdf',
+        speculation: 'pdf',
+        frames: 'pdf',
+        refresh: 'pdf',
+        subresources: 'pdf',
+        scripts: 'ValidationError 400',
+      });
     } finally {
       await pool.close();
     }

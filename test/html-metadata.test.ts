@@ -38,10 +38,19 @@ describe('HTML bookmarks and <meta> (issue 15)', () => {
     const pdf = await engine.generate({ type: 'html', data: { html, css } });
     await qpdfCheck(pdf);
     const tree = await outline(pdf);
-    const shape = (nodes: OutlineNode[]): unknown => nodes.map((n) => [n.title, n.page, ...(n.items.length ? [shape(n.items)] : [])]);
+    const shape = (nodes: OutlineNode[]): unknown =>
+      nodes.map((n) => [n.title, n.page, ...(n.items.length ? [shape(n.items)] : [])]);
     expect(shape(tree)).toEqual([
       ['Intro', 1, [['Scope', 1, [['Detail', 1]]]]],
-      ['Body', 2, [['Deep', 2], ['★ Custom', 2], ['Closed', 2, [['Inside', 2]]]]],
+      [
+        'Body',
+        2,
+        [
+          ['Deep', 2],
+          ['★ Custom', 2],
+          ['Closed', 2, [['Inside', 2]]],
+        ],
+      ],
     ]);
     expect(tree[1]!.items[2]!.open).toBe(false);
     expect(tree[0]!.open).toBe(true);
@@ -53,7 +62,14 @@ describe('HTML bookmarks and <meta> (issue 15)', () => {
   it('takes author, subject and keywords from <meta>', async () => {
     const html = `<head><title>T</title><meta name="author" content="Ada Lovelace"><meta name="description" content="Notes on the engine">
       <meta name="keywords" content="engine, notes"></head><p>x</p>`;
-    const doc = await PDFDocument.load(await engine.generate({ type: 'html', data: { html, css: '' } }), { updateMetadata: false });
-    expect([doc.getTitle(), doc.getAuthor(), doc.getSubject(), doc.getKeywords()]).toEqual(['T', 'Ada Lovelace', 'Notes on the engine', 'engine notes']);
+    const doc = await PDFDocument.load(await engine.generate({ type: 'html', data: { html, css: '' } }), {
+      updateMetadata: false,
+    });
+    expect([doc.getTitle(), doc.getAuthor(), doc.getSubject(), doc.getKeywords()]).toEqual([
+      'T',
+      'Ada Lovelace',
+      'Notes on the engine',
+      'engine notes',
+    ]);
   }, 60_000);
 });

@@ -21,9 +21,12 @@ let fontType = 'font/ttf';
 /** Would serve anything, so only our guard can keep loopback and file: out. */
 const resolver: ResourceResolver = async (url, kind) => {
   resolverCalls.push(url);
-  if (url.startsWith('https://assets.test/font.ttf')) return { body: new Uint8Array(await readFile(FONT)), contentType: fontType };
-  if (url.startsWith('https://assets.test/style.css')) return { body: new TextEncoder().encode('.styled { font-size: 30px; }'), contentType: 'text/css' };
-  if (url.startsWith('https://assets.test/imported.css')) return { body: new TextEncoder().encode('.imported { font-size: 40px; }'), contentType: 'text/css' };
+  if (url.startsWith('https://assets.test/font.ttf'))
+    return { body: new Uint8Array(await readFile(FONT)), contentType: fontType };
+  if (url.startsWith('https://assets.test/style.css'))
+    return { body: new TextEncoder().encode('.styled { font-size: 30px; }'), contentType: 'text/css' };
+  if (url.startsWith('https://assets.test/imported.css'))
+    return { body: new TextEncoder().encode('.imported { font-size: 40px; }'), contentType: 'text/css' };
   return { body: new TextEncoder().encode(`served ${kind}`), contentType: 'text/plain' };
 };
 
@@ -95,7 +98,9 @@ describe('offline and safe', () => {
     const seen: string[] = [];
     try {
       const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-      const pdf = await renderHtml(local, { html: `<img src="https://assets.test/x.png"><img src="data:image/png;base64,${png}" width="50" height="50"><p>ok</p>` });
+      const pdf = await renderHtml(local, {
+        html: `<img src="https://assets.test/x.png"><img src="data:image/png;base64,${png}" width="50" height="50"><p>ok</p>`,
+      });
       expect((await pageText(pdf))[0]).toContain('ok');
       expect(seen).toEqual(['refused https://assets.test/x.png']);
     } finally {
@@ -122,7 +127,9 @@ describe('pool robustness', () => {
     try {
       // Chromium started first, under the long deadline: the short one must end the job, not the launch.
       expect((await pageText(await renderHtml(slow, { html: '<p>warm</p>' })))[0]).toContain('warm');
-      const err = await withJobDeadline(slow, 1500, () => renderHtml(slow, { html: '<img src="https://slow.test/never.png"><p>x</p>' })).catch((e: unknown) => e);
+      const err = await withJobDeadline(slow, 1500, () =>
+        renderHtml(slow, { html: '<img src="https://slow.test/never.png"><p>x</p>' }),
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RenderError);
       expect((err as RenderError).status).toBe(504);
       expect((await pageText(await renderHtml(slow, { html: '<p>still alive</p>' })))[0]).toContain('still alive');

@@ -51,20 +51,35 @@ describe('the bundles', () => {
 
 describe('CSS text', () => {
   it('splits at top-level separators only and reads the sentinels back', async () => {
-    const out = await run<unknown[]>('<p>x</p>', `[
+    const out = await run<unknown[]>(
+      '<p>x</p>',
+      `[
       P.splitTop('a, f(b, c), "d, e", g', ','),
       P.splitSentinels('p. __fs_fn__target-counter(attr(href), page) of __fs_string__(title|last)'),
       P.tokens('"Page " counter(page) " / " counters(pages, ".") "__fs_element__(hdr|start)" \\'__fs_string__(t)\\''),
       P.parseSelectors(':first, chapter:left, bad selector, :blank'),
       P.unescapeCss('\\\\41 \\\\"x'), P.cssString('a"b\\nc'),
       [P.side('recto'), P.side(' verso'), P.side('page')],
-    ]`);
+    ]`,
+    );
     expect(out).toEqual([
       ['a', 'f(b, c)', '"d, e"', 'g'],
       ['p. ', { name: 'target-counter', args: 'attr(href), page' }, ' of ', { name: 'string', args: 'title' }],
-      [{ text: 'Page ' }, { counter: 'page' }, { text: ' / ' }, { counter: 'pages' }, { element: { name: 'hdr', policy: 'start' } }, { string: { name: 't', policy: 'first' } }],
-      [{ name: '', pseudos: ['first'], spec: 10 }, { name: 'chapter', pseudos: ['left'], spec: 101 }, { name: '', pseudos: ['blank'], spec: 10 }],
-      'A"x', '"a\\"b\\A c"',
+      [
+        { text: 'Page ' },
+        { counter: 'page' },
+        { text: ' / ' },
+        { counter: 'pages' },
+        { element: { name: 'hdr', policy: 'start' } },
+        { string: { name: 't', policy: 'first' } },
+      ],
+      [
+        { name: '', pseudos: ['first'], spec: 10 },
+        { name: 'chapter', pseudos: ['left'], spec: 101 },
+        { name: '', pseudos: ['blank'], spec: 10 },
+      ],
+      'A"x',
+      '"a\\"b\\A c"',
       ['right', 'left', null],
     ]);
   });
@@ -72,12 +87,19 @@ describe('CSS text', () => {
 
 describe('pages', () => {
   it('sizes: named, lengths, orientation', async () => {
-    const sizes = await run<Array<[number, number]>>('<p>x</p>', `P.pageSizes(['a4', 'a4 landscape', 'letter portrait', '100px 200px', '3in', '', 'ledger landscape'])`);
+    const sizes = await run<Array<[number, number]>>(
+      '<p>x</p>',
+      `P.pageSizes(['a4', 'a4 landscape', 'letter portrait', '100px 200px', '3in', '', 'ledger landscape'])`,
+    );
     const mm = 96 / 25.4;
     expect(sizes.map(([w, h]) => [Math.round(w * 100) / 100, Math.round(h * 100) / 100])).toEqual([
       [Math.round(210 * mm * 100) / 100, Math.round(297 * mm * 100) / 100],
       [Math.round(297 * mm * 100) / 100, Math.round(210 * mm * 100) / 100],
-      [816, 1056], [100, 200], [288, 288], [816, 1056], [1632, 1056],
+      [816, 1056],
+      [100, 200],
+      [288, 288],
+      [816, 1056],
+      [1632, 1056],
     ]);
   });
 
@@ -88,7 +110,10 @@ describe('pages', () => {
       @page :left { margin-left: 5px }
       @page wide { size: 800px 600px; @bottom-right { content: "__fs_element__(hdr|start)" } }
       @page { quotes: "__fs_bleed__" "6px"; content: "__fs_marks__crop" }`;
-    const out = await run<{ overlay: boolean; usesStart: boolean; pages: Array<Record<string, unknown>> }>(`<style>${css}</style><p>x</p>`, `P.resolvePages([[0, ''], [1, ''], [2, 'wide']])`);
+    const out = await run<{ overlay: boolean; usesStart: boolean; pages: Array<Record<string, unknown>> }>(
+      `<style>${css}</style><p>x</p>`,
+      `P.resolvePages([[0, ''], [1, ''], [2, 'wide']])`,
+    );
     expect(out.overlay).toBe(true);
     expect(out.usesStart).toBe(true);
     const [first, left, wide] = out.pages;
@@ -119,32 +144,76 @@ describe('the counter model', () => {
       <h2 id="s1">one</h2><h2 class="skip" id="s2">hidden</h2><section><h2 id="s3">two</h2><h3 id="t1">x</h3><h3 id="t2">y</h3></section>`;
     const lists = await run<Array<{ at: Record<string, number[]> } | null>>(html, `P.counters('li', ['list-item'])`);
     expect(lists.map((v) => v?.at['list-item'])).toEqual([[4], [10], [11], [2], [1]]);
-    const secs = await run<Array<{ at: Record<string, number[]> } | null>>(html, `P.counters('h2, h3', ['sec', 'sub'])`);
-    expect(secs.map((v) => v && v.at)).toEqual([{ sec: [1] }, null, { sec: [2], sub: [0] }, { sec: [2], sub: [1] }, { sec: [2], sub: [2] }]);
+    const secs = await run<Array<{ at: Record<string, number[]> } | null>>(
+      html,
+      `P.counters('h2, h3', ['sec', 'sub'])`,
+    );
+    expect(secs.map((v) => v && v.at)).toEqual([
+      { sec: [1] },
+      null,
+      { sec: [2], sub: [0] },
+      { sec: [2], sub: [1] },
+      { sec: [2], sub: [2] },
+    ]);
   });
 });
 
 describe('margin-box policies and controls', () => {
   it('choose: first, start, last, first-except', async () => {
-    const items = JSON.stringify([{ id: 'a', slack: 0 }, { id: 'b', slack: 0 }, { id: 'c', slack: 20 }]);
-    const state = JSON.stringify({ total: 3, pages: { a: 0, b: 1, c: 1 }, names: [], sizes: [], tops: { b: 40, c: 10 } });
-    const picks = await run<Array<string | null>>('<p>x</p>', `['first', 'start', 'last', 'first-except'].flatMap((p) => [0, 1, 2].map((i) => P.choose(${items}, p, i, ${state})))`);
+    const items = JSON.stringify([
+      { id: 'a', slack: 0 },
+      { id: 'b', slack: 0 },
+      { id: 'c', slack: 20 },
+    ]);
+    const state = JSON.stringify({
+      total: 3,
+      pages: { a: 0, b: 1, c: 1 },
+      names: [],
+      sizes: [],
+      tops: { b: 40, c: 10 },
+    });
+    const picks = await run<Array<string | null>>(
+      '<p>x</p>',
+      `['first', 'start', 'last', 'first-except'].flatMap((p) => [0, 1, 2].map((i) => P.choose(${items}, p, i, ${state})))`,
+    );
     // start: b is 40pt down its page (not at its start), a has no known offset.
     expect(picks).toEqual(['a', 'b', 'c', null, 'a', 'c', 'a', 'c', 'c', null, null, 'c']);
   });
 
   it('describes a form control from its computed style', async () => {
     const html = `<form><input name="who" value="Ann" maxlength="12" required style="width: 120px; font-size: 14px; border: 2px dashed rgb(255, 0, 0)"><input type="checkbox" name="ok" checked><select name="s"><option value="1">One</option><option value="2" selected>Two</option></select><input type="file" name="f"></form>`;
-    const [text, box, select, file] = await run<Array<Record<string, unknown> | null>>(html, `['[name=who]', '[name=ok]', '[name=s]', '[name=f]'].map((s) => P.describe(s))`);
-    expect(text).toMatchObject({ id: 'probe', kind: 'text', name: 'who', value: 'Ann', maxLength: 12, required: true, readOnly: false, fontSize: 14, look: { borderStyle: 'dashed', borderWidth: 2, borderColor: 'rgb(255, 0, 0)' } });
+    const [text, box, select, file] = await run<Array<Record<string, unknown> | null>>(
+      html,
+      `['[name=who]', '[name=ok]', '[name=s]', '[name=f]'].map((s) => P.describe(s))`,
+    );
+    expect(text).toMatchObject({
+      id: 'probe',
+      kind: 'text',
+      name: 'who',
+      value: 'Ann',
+      maxLength: 12,
+      required: true,
+      readOnly: false,
+      fontSize: 14,
+      look: { borderStyle: 'dashed', borderWidth: 2, borderColor: 'rgb(255, 0, 0)' },
+    });
     expect(box).toMatchObject({ kind: 'checkbox', checked: true });
     expect(box).not.toHaveProperty('value');
-    expect(select).toMatchObject({ kind: 'combo', options: [['1', 'One', false], ['2', 'Two', true]] });
+    expect(select).toMatchObject({
+      kind: 'combo',
+      options: [
+        ['1', 'One', false],
+        ['2', 'Two', true],
+      ],
+    });
     expect(file).toBeNull();
   });
 
   it('named-string values: strings, content(), attr()', async () => {
-    const out = await run<{ value: string; content: string }>('<h1 title="T1">  Chapter\n one </h1>', `P.strings('h1', '"Ch. " content() " (" attr(title) ")"', 'first-letter')`);
+    const out = await run<{ value: string; content: string }>(
+      '<h1 title="T1">  Chapter\n one </h1>',
+      `P.strings('h1', '"Ch. " content() " (" attr(title) ")"', 'first-letter')`,
+    );
     expect(out).toEqual({ value: 'Ch. Chapter one (T1)', content: 'C' });
   });
 });
@@ -158,21 +227,38 @@ describe('INPAGE_SOURCE through its contract', () => {
     await page.setContent(html);
     const info = (await page.evaluate(`${INPAGE_SOURCE}\n${pageCall('prepare')}`)) as PrepareResult;
     expect(info.meta).toEqual({ author: 'Ann', subject: null, keywords: 'a, b' });
-    expect(info.bookmarks.map((b) => [b.level, b.label])).toEqual([[1, 'One'], [2, 'Two']]);
+    expect(info.bookmarks.map((b) => [b.level, b.label])).toEqual([
+      [1, 'One'],
+      [2, 'Two'],
+    ]);
     expect(info.running.map((r) => r.name)).toEqual(['hdr']);
     expect(info).toMatchObject({ overlay: true, needsLayout: true, needsDests: true, usesStart: false, sheet: null });
     expect(info.counters).toHaveLength(1);
     expect(info.guess.total).toBe(1);
     const counter = info.counters[0]!;
     const seven = <T>(v: T) => Array.from({ length: 7 }, () => v);
-    await page.evaluate(pageCall('layout', { total: 7, pages: { ...info.guess.pages, [counter]: 4 }, names: seven(''), sizes: seven(info.guess.sizes[0]!) }));
-    const reset = await page.evaluate(`document.getElementById(${JSON.stringify(counter)}).style.getPropertyValue('counter-reset')`);
+    await page.evaluate(
+      pageCall('layout', {
+        total: 7,
+        pages: { ...info.guess.pages, [counter]: 4 },
+        names: seven(''),
+        sizes: seven(info.guess.sizes[0]!),
+      }),
+    );
+    const reset = await page.evaluate(
+      `document.getElementById(${JSON.stringify(counter)}).style.getPropertyValue('counter-reset')`,
+    );
     expect(reset).toBe('page 5 pages 7');
     // One overlay page per body page, each with the running element's copy slotted in.
-    const overlay = await page.evaluate(`document.getElementById('__fs_overlay').shadowRoot.querySelectorAll('[data-fs-overlay-page]').length`);
+    const overlay = await page.evaluate(
+      `document.getElementById('__fs_overlay').shadowRoot.querySelectorAll('[data-fs-overlay-page]').length`,
+    );
     expect(overlay).toBe(7);
     const margins = await page.evaluate(pageCall('resolvePages', ['', '']));
-    expect(margins).toEqual([{ top: 20, right: 20, bottom: 20, left: 20, width: 400 }, { top: 20, right: 20, bottom: 20, left: 20, width: 400 }]);
+    expect(margins).toEqual([
+      { top: 20, right: 20, bottom: 20, left: 20, width: 400 },
+      { top: 20, right: 20, bottom: 20, left: 20, width: 400 },
+    ]);
   });
 });
 
@@ -184,7 +270,9 @@ describe('signing page script', () => {
     await page.setViewportSize({ width: 400, height: 300 });
     await page.evaluate(`${source}\nwindow.__signingProbe.setUp(false)`);
     const call = <T>(expr: string) => page.evaluate(`window.__signingProbe.${expr}`) as Promise<T>;
-    expect(await page.evaluate(`['anna maria  van Dijk', 'élise', ''].map((n) => window.__signingProbe.initialsOf(n))`)).toEqual(['AMVD', 'É', '']);
+    expect(
+      await page.evaluate(`['anna maria  van Dijk', 'élise', ''].map((n) => window.__signingProbe.initialsOf(n))`),
+    ).toEqual(['AMVD', 'É', '']);
     const box = (await page.locator('#pad').boundingBox())!;
     await page.mouse.move(box.x + 10, box.y + 10);
     await page.mouse.down();
@@ -200,7 +288,9 @@ describe('signing page script', () => {
     expect(await call('drawn()')).toEqual([]);
     await page.click('#use-typed');
     expect(await call('typedMode()')).toBe(true);
-    expect(await page.evaluate(`[document.getElementById('draw').hidden, document.getElementById('type').hidden]`)).toEqual([true, false]);
+    expect(
+      await page.evaluate(`[document.getElementById('draw').hidden, document.getElementById('type').hidden]`),
+    ).toEqual([true, false]);
     await page.setViewportSize({ width: 360, height: 10 });
   });
 });

@@ -53,7 +53,8 @@ describe('tables', () => {
 
 describe('page breaks and page numbers', () => {
   it('starts a new page at page-break-before: always', async () => {
-    const html = '<p>Alpha</p><p style="page-break-before: always">Beta</p><p style="page-break-before: always">Gamma</p>';
+    const html =
+      '<p>Alpha</p><p style="page-break-before: always">Beta</p><p style="page-break-before: always">Gamma</p>';
     const texts = await pageText(await renderHtml(pool, { html, css: RESET }));
     expect(texts).toEqual(['Alpha', 'Beta', 'Gamma']);
   });
@@ -111,7 +112,9 @@ describe('page options', () => {
 
   it('applies margin shorthand and per-side overrides in any unit', async () => {
     const html = '<p>Corner</p>';
-    const [p] = await readText(await renderHtml(pool, { html, css: RESET, page: { margin: '1in 2cm', marginLeft: '3pc' } }));
+    const [p] = await readText(
+      await renderHtml(pool, { html, css: RESET, page: { margin: '1in 2cm', marginLeft: '3pc' } }),
+    );
     const c = item(p!, 'Corner')!;
     expect(c.x).toBeCloseTo(36, 0); // 3pc
     expect(c.y).toBeGreaterThan(72 - 1);
@@ -121,20 +124,32 @@ describe('page options', () => {
   it("lets the document's own @page rules win where they set the same thing", async () => {
     const html = '<p>Corner</p>';
     const css = `${RESET} @page { margin-left: 1in; }`;
-    const [p] = await readText(await renderHtml(pool, { html, css, page: { width: '5in', height: '5in', margin: '10mm', pageCount: 'bottomCenter' } }));
+    const [p] = await readText(
+      await renderHtml(pool, {
+        html,
+        css,
+        page: { width: '5in', height: '5in', margin: '10mm', pageCount: 'bottomCenter' },
+      }),
+    );
     expect(p!.width).toBeCloseTo(360, 0); // size from the options (the document sets none)
     const c = item(p!, 'Corner')!;
     expect(c.x).toBeCloseTo(72, 0); // left margin from the document
     expect(c.y).toBeLessThan(28.35 + 6); // top margin from the options (10mm)
     const docBox = await readText(
-      await renderHtml(pool, { html, css: `${RESET} @page { @bottom-center { content: "custom footer"; } }`, page: { pageCount: 'bottomCenter' } }),
+      await renderHtml(pool, {
+        html,
+        css: `${RESET} @page { @bottom-center { content: "custom footer"; } }`,
+        page: { pageCount: 'bottomCenter' },
+      }),
     );
     expect(item(docBox[0]!, 'custom footer')).toBeDefined();
     expect(item(docBox[0]!, '1 of 1')).toBeUndefined();
   });
 
   it('refuses lengths that are not plain CSS lengths', async () => {
-    await expect(renderHtml(pool, { html: 'x', page: { width: '10in; } body { color: red' } })).rejects.toMatchObject({ status: 400 });
+    await expect(renderHtml(pool, { html: 'x', page: { width: '10in; } body { color: red' } })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -145,7 +160,8 @@ describe('@page selectors and named pages', () => {
       @page :first { margin-top: 2in; @top-center { content: "FIRST"; } }
       @page :left { @bottom-left { content: "LEFT"; } }
       @page :right { @bottom-right { content: "RIGHT"; } }`;
-    const html = '<p>p1</p><p style="break-before:page">p2</p><p style="break-before:page">p3</p><p style="break-before:page">p4</p>';
+    const html =
+      '<p>p1</p><p style="break-before:page">p2</p><p style="break-before:page">p3</p><p style="break-before:page">p4</p>';
     const pages = await readText(await renderHtml(pool, { html, css }));
     const has = (i: number, s: string) => item(pages[i]!, s) !== undefined;
     expect([has(0, 'FIRST'), has(0, 'ANY'), has(0, 'RIGHT'), has(0, 'LEFT')]).toEqual([true, false, true, false]);
@@ -157,7 +173,8 @@ describe('@page selectors and named pages', () => {
 
   it('gives named pages their own size', async () => {
     const css = `${RESET} @page wide { size: A4 landscape; } @page small { size: 100mm 150mm; } .w { page: wide; } .s { page: small; }`;
-    const html = '<p>portrait</p><div class="w" id="wide-1"><p>landscape</p></div><div class="s" id="small-1"><p>small</p></div><p>back</p>';
+    const html =
+      '<p>portrait</p><div class="w" id="wide-1"><p>landscape</p></div><div class="s" id="small-1"><p>small</p></div><p>back</p>';
     const pages = await readText(await renderHtml(pool, { html, css }));
     expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([
       [612, 792],
@@ -171,7 +188,18 @@ describe('@page selectors and named pages', () => {
 });
 
 describe('running elements', () => {
-  const boxes = ['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'bottom-left-corner', 'bottom-left', 'bottom-center', 'bottom-right', 'bottom-right-corner'];
+  const boxes = [
+    'top-left-corner',
+    'top-left',
+    'top-center',
+    'top-right',
+    'top-right-corner',
+    'bottom-left-corner',
+    'bottom-left',
+    'bottom-center',
+    'bottom-right',
+    'bottom-right-corner',
+  ];
 
   it('shows a running element in each of the ten margin boxes, on every page', async () => {
     const css = `${RESET} .run { position: running(r); font-size: 7px; } @page { margin: 60px; ${boxes.map((b) => `@${b} { content: element(r); }`).join(' ')} }`;
@@ -207,9 +235,19 @@ describe('running elements', () => {
       <p style="break-before:page">page five</p>`;
     const pages = await readText(await renderHtml(pool, { html, css }));
     expect(pages).toHaveLength(5);
-    const header = pages.map((p) => p.items.filter((i) => i.y < 37.5).map((i) => i.str).join(''));
+    const header = pages.map((p) =>
+      p.items
+        .filter((i) => i.y < 37.5)
+        .map((i) => i.str)
+        .join(''),
+    );
     expect(header).toEqual(['', 'HEADER-A', 'HEADER-A', 'HEADER-B', 'HEADER-B']);
-    const footer = pages.map((p) => p.items.filter((i) => i.y > p.height - 37.5).map((i) => i.str).join(''));
+    const footer = pages.map((p) =>
+      p.items
+        .filter((i) => i.y > p.height - 37.5)
+        .map((i) => i.str)
+        .join(''),
+    );
     expect(footer).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5']);
   });
 
@@ -247,7 +285,11 @@ describe('running elements', () => {
     const pdf = await renderHtml(pool, { html, css });
     await qpdfCheck(pdf);
     const pages = await readText(pdf);
-    expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([[612, 792], [842, 595], [612, 792]]);
+    expect(pages.map((p) => [Math.round(p.width), Math.round(p.height)])).toEqual([
+      [612, 792],
+      [842, 595],
+      [612, 792],
+    ]);
     pages.forEach((p, i) => {
       const hdr = item(p, 'HDR')!;
       // right-aligned in the top-right box: ends at the right content edge (50px = 37.5pt)
@@ -278,7 +320,13 @@ describe('running elements', () => {
 
 /** Top margin text of each page (the margin is 50px = 37.5pt by default). */
 function header(pages: PageText[]): string[] {
-  return pages.map((p) => p.items.filter((i) => i.y < 37.5).map((i) => i.str).join('').trim());
+  return pages.map((p) =>
+    p.items
+      .filter((i) => i.y < 37.5)
+      .map((i) => i.str)
+      .join('')
+      .trim(),
+  );
 }
 
 describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
@@ -297,7 +345,9 @@ describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
   it('author rules for span and div do not reach the margin boxes castpress builds', async () => {
     const css = `${RESET} span::before, div::before { content: "ZZ"; } .run { position: running(r); }
       @page { @top-center { content: element(r); } @bottom-right { content: "P" counter(page); } }`;
-    const pages = await readText(await renderHtml(pool, { html: '<p class="run">HEAD</p><p>one</p><p style="break-before:page">two</p>', css }));
+    const pages = await readText(
+      await renderHtml(pool, { html: '<p class="run">HEAD</p><p>one</p><p style="break-before:page">two</p>', css }),
+    );
     expect(pages).toHaveLength(2);
     for (const p of pages) {
       expect(p.items.map((i) => i.str).join('')).not.toContain('ZZ');
@@ -314,9 +364,12 @@ describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
   });
 
   it('break-before and break-after: always start new pages', async () => {
-    const html = '<p>Alpha</p><p style="break-before: always">Beta</p><p style="break-after: always">Gamma</p><p>Delta</p>';
+    const html =
+      '<p>Alpha</p><p style="break-before: always">Beta</p><p style="break-after: always">Gamma</p><p>Delta</p>';
     expect(await pageText(await renderHtml(pool, { html, css: RESET }))).toEqual(['Alpha', 'Beta\nGamma', 'Delta']);
-    const sheet = await pageText(await renderHtml(pool, { html: '<p>Alpha</p><h2>Beta</h2>', css: `${RESET} h2 { break-before: always; }` }));
+    const sheet = await pageText(
+      await renderHtml(pool, { html: '<p>Alpha</p><h2>Beta</h2>', css: `${RESET} h2 { break-before: always; }` }),
+    );
     expect(sheet).toHaveLength(2);
   });
 });
@@ -332,14 +385,17 @@ describe('running elements: counters, policies, floats, invalid content (issue 1
   it('keeps the counter effects of a running element in the flow', async () => {
     const css = `${RESET} .run { position: running(r); counter-increment: chap 5; } .x::before { content: "C" counter(chap) ":"; }
       @page { @top-center { content: element(r); } }`;
-    const texts = await pageText(await renderHtml(pool, { html: '<div class="run">HDR</div><p class="x">after</p>', css }));
+    const texts = await pageText(
+      await renderHtml(pool, { html: '<div class="run">HDR</div><p class="x">after</p>', css }),
+    );
     expect(texts[0]).toContain('C5:after');
   });
 
   it('shows the counter values a running element has at its place in the flow', async () => {
     const css = `${RESET} h1 { position: running(t); counter-increment: chap; font-size: 12px; margin: 0; } h1::before { content: "Ch " counter(chap) ". "; }
       .x::before { content: "[" counter(chap) "]"; } @page { @top-center { content: element(t); } }`;
-    const html = '<h1>A</h1><p class="x">one</p><p style="break-before:page">two</p><p style="break-before:page">three</p><h1>B</h1><p class="x">b</p>';
+    const html =
+      '<h1>A</h1><p class="x">one</p><p style="break-before:page">two</p><p style="break-before:page">three</p><h1>B</h1><p class="x">b</p>';
     const pages = await readText(await renderHtml(pool, { html, css }));
     // page 2 repeats chapter 1 (the overlay used to count every clone: "Ch 2. A" there, "Ch 3. B" after)
     expect(header(pages)).toEqual(['Ch 1. A', 'Ch 1. A', 'Ch 2. B']);
@@ -374,7 +430,9 @@ describe('running elements: counters, policies, floats, invalid content (issue 1
   it('keeps the float side of a floated running element', async () => {
     const css = `${RESET} .h { position: running(h); float: right; } .l { position: running(l); float: left; }
       @page { @top-center { content: element(h); } @bottom-center { content: element(l); } }`;
-    const [p] = await readText(await renderHtml(pool, { html: '<div class="h">RIGHT</div><div class="l">LEFT</div><p>body</p>', css }));
+    const [p] = await readText(
+      await renderHtml(pool, { html: '<div class="h">RIGHT</div><div class="l">LEFT</div><p>body</p>', css }),
+    );
     const r = item(p!, 'RIGHT')!;
     const l = item(p!, 'LEFT')!;
     expect(r.x + r.width).toBeGreaterThan(p!.width - 37.5 - 2);
@@ -393,7 +451,8 @@ describe('string-set and string() (issue 15)', () => {
   const html = `<h2>Alpha</h2><p>one</p><h2>Beta</h2>
     <p style="break-before:page">two</p>
     <p style="break-before:page">three</p><h2>Gamma</h2>`;
-  const css = (content: string) => `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } @page { @top-center { content: ${content}; } }`;
+  const css = (content: string) =>
+    `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } @page { @top-center { content: ${content}; } }`;
 
   it.each([
     ['string(head)', ['Alpha', 'Beta', 'Gamma']],
@@ -408,7 +467,9 @@ describe('string-set and string() (issue 15)', () => {
   it('string() in the document gives the value at that place', async () => {
     const doc = '<p class="r">zero</p><h2>Alpha</h2><p class="r">one</p><h2>Beta</h2><p class="r">two</p>';
     const style = `${RESET} h2 { font-size: 12px; margin: 0; string-set: head content(); } .r::before { content: "in " string(head) ": "; }`;
-    expect(await pageText(await renderHtml(pool, { html: doc, css: style }))).toEqual(['in : zero\nAlpha\nin Alpha: one\nBeta\nin Beta: two']);
+    expect(await pageText(await renderHtml(pool, { html: doc, css: style }))).toEqual([
+      'in : zero\nAlpha\nin Alpha: one\nBeta\nin Beta: two',
+    ]);
   });
 
   it('sets several strings from literal strings, content() and attr()', async () => {
@@ -465,7 +526,24 @@ describe('target-counter() and target-counters() of other counters (counter mode
     expect(shown).toHaveLength(ids.length);
     expect(targeted).toEqual(shown);
     // the cases the document is made of, spelled out
-    expect(shown).toEqual(['0', '1', '1.1', '1.1.1', '1.2', '2', '3', '4', '40', '41', '51', '157', '158', '1', '2', '3']);
+    expect(shown).toEqual([
+      '0',
+      '1',
+      '1.1',
+      '1.1.1',
+      '1.2',
+      '2',
+      '3',
+      '4',
+      '40',
+      '41',
+      '51',
+      '157',
+      '158',
+      '1',
+      '2',
+      '3',
+    ]);
   });
 
   it('prints chapter and section numbers in counter styles in a table of contents, next to the page', async () => {
@@ -477,7 +555,13 @@ describe('target-counter() and target-counters() of other counters (counter mode
     const [toc] = await pageText(await renderHtml(pool, { html, css }));
     // the display:none heading does not count; a missing or display:none target has no values (the strings
     // stay); the pseudo-element's own counter-reset survives the private counters castpress resets there (#6)
-    expect(toc!.split('\n').slice(0, 5)).toEqual(['A I.2 p1/2 #6', 'B III.0 p1/2 #6', 'C III.2 p2/2 #6', 'D . p/ #6', 'E . p/2 #6']);
+    expect(toc!.split('\n').slice(0, 5)).toEqual([
+      'A I.2 p1/2 #6',
+      'B III.0 p1/2 #6',
+      'C III.2 p2/2 #6',
+      'D . p/ #6',
+      'E . p/2 #6',
+    ]);
   });
 
   it('numbers list items as their markers do: nested lists, start, value, reversed', async () => {
@@ -494,13 +578,21 @@ describe('target-counter() inside a running element (issue 15)', () => {
   it('prints the page number in the margin-box copy too', async () => {
     const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } .hdr { position: running(h); }
       .hdr a::after { content: " (see p. " target-counter(attr(href), page) ")"; } @page { @top-center { content: element(h); } }`;
-    const pages = await readText(await renderHtml(pool, { html: '<div class="hdr">Header <a href="#end">end</a></div><p>one</p><h2 id="end">End</h2>', css }));
+    const pages = await readText(
+      await renderHtml(pool, {
+        html: '<div class="hdr">Header <a href="#end">end</a></div><p>one</p><h2 id="end">End</h2>',
+        css,
+      }),
+    );
     expect(header(pages)).toEqual(['Header end (see p. 2)', 'Header end (see p. 2)']);
   });
 });
 
 function pageTextOf(p: PageText): string {
-  return p.items.map((i) => i.str).join(' ').replace(/\s+/g, ' ');
+  return p.items
+    .map((i) => i.str)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 }
 
 describe('leader() (issue 15)', () => {
@@ -512,11 +604,16 @@ describe('leader() (issue 15)', () => {
       <h2 id="one">One</h2><h2 id="two">A much longer second title</h2>`;
     const [toc] = await readText(await renderHtml(pool, { html, css }));
     const lines = new Map<number, TextItem[]>();
-    for (const i of toc!.items) if (i.str.trim()) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
+    for (const i of toc!.items)
+      if (i.str.trim()) lines.set(Math.round(i.baseline), [...(lines.get(Math.round(i.baseline)) ?? []), i]);
     const rows = [...lines.values()].map((l) => l.sort((a, b) => a.x - b.x));
     expect(rows).toHaveLength(3);
     const right = 37.5 + 225; // the ul's 300px
-    for (const [row, title, end] of [[rows[0]!, 'One', '2'], [rows[1]!, 'A much longer second title', '3'], [rows[2]!, 'Dashes', 'end']] as const) {
+    for (const [row, title, end] of [
+      [rows[0]!, 'One', '2'],
+      [rows[1]!, 'A much longer second title', '3'],
+      [rows[2]!, 'Dashes', 'end'],
+    ] as const) {
       const text = row.map((i) => i.str).join('');
       expect(text.startsWith(title)).toBe(true);
       expect(text.endsWith(end)).toBe(true);
@@ -542,7 +639,12 @@ describe('leader() (issue 15)', () => {
 
   it('measures the leader at the width of a document @page size, not the request page', async () => {
     const css = `${RESET} @page { size: A4 landscape; } .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }`;
-    const [p] = await readText(await renderHtml(pool, { html: '<p class="toc"><a href="#b"></a></p><h2 id="b" style="font-size: 12px">Bee</h2>', css }));
+    const [p] = await readText(
+      await renderHtml(pool, {
+        html: '<p class="toc"><a href="#b"></a></p><h2 id="b" style="font-size: 12px">Bee</h2>',
+        css,
+      }),
+    );
     expectLeaderRow(p!, 'Bee', '1', 841.89 - 37.5);
   });
 });
@@ -585,6 +687,7 @@ describe('margin boxes with their own sizes (css-page-3, the WeasyPrint report h
     expect(at(2 * cm + 0.5 * cm, 1.5 * cm)).toEqual([255, 0, 0]);
     expect(at(2 * cm + 0.5 * cm, 0.5 * cm)).toEqual([255, 255, 255]);
     // The rule: along the whole band, at its bottom edge (2px = 1.5pt above the content box).
-    for (const x of [2 * cm + 2 * cm, 10.5 * cm, 21 * cm - 2 * cm - 0.3 * cm]) expect(at(x, 2 * cm - 0.75)).toEqual([0, 0, 255]);
+    for (const x of [2 * cm + 2 * cm, 10.5 * cm, 21 * cm - 2 * cm - 0.3 * cm])
+      expect(at(x, 2 * cm - 0.75)).toEqual([0, 0, 255]);
   });
 });

@@ -17,7 +17,9 @@ function find(page: PageText, str: string) {
 
 describe('renderHtml basics', () => {
   it('renders a fragment on US Letter with 50px margins by default', async () => {
-    const pdf = await renderHtml(pool, { html: '<body style="margin:0"><p style="margin:0">Hello castpress</p></body>' });
+    const pdf = await renderHtml(pool, {
+      html: '<body style="margin:0"><p style="margin:0">Hello castpress</p></body>',
+    });
     await qpdfCheck(pdf);
     const [page] = await readText(pdf);
     expect(page!.width).toBeCloseTo(612, 0);
@@ -39,17 +41,24 @@ describe('renderHtml basics', () => {
   });
 
   it("resolves the 'Noto CJK' family of the default stack to Noto Sans CJK, embedded as real TrueType fonts (no Type 3)", async () => {
-    const pdf = await renderHtml(pool, { html: '<p style="font-family: \'Noto CJK\'">東京 漢字</p><p>Latin 東京 한국어 かな</p><p><b>太字</b></p>' });
+    const pdf = await renderHtml(pool, {
+      html: '<p style="font-family: \'Noto CJK\'">東京 漢字</p><p>Latin 東京 한국어 かな</p><p><b>太字</b></p>',
+    });
     // The glyf copies setup writes (scripts/cjk-truetype.py): Chromium embeds the CFF originals as Type 3 fonts.
     const fonts = await fontKinds(pdf);
     expect(fonts.filter((f) => f.subtype === 'Type3')).toEqual([]);
-    expect(fonts.map((f) => f.base)).toEqual(expect.arrayContaining(['NotoSansCJKscTT-Regular', 'NotoSansCJKscTT-Bold']));
+    expect(fonts.map((f) => f.base)).toEqual(
+      expect.arrayContaining(['NotoSansCJKscTT-Regular', 'NotoSansCJKscTT-Bold']),
+    );
     const text = (await pageText(pdf))[0]!.replace(/\s+/g, '');
     for (const s of ['東京漢字', '한국어', 'かな', '太字']) expect(text).toContain(s);
   });
 
   it('reuses pages across jobs without leaking state from one document to the next', async () => {
-    await renderHtml(pool, { html: '<p>first</p>', css: '@page { @top-center { content: "LEAK"; } } p { color: red }' });
+    await renderHtml(pool, {
+      html: '<p>first</p>',
+      css: '@page { @top-center { content: "LEAK"; } } p { color: red }',
+    });
     const texts = await pageText(await renderHtml(pool, { html: '<p>second</p>' }));
     expect(texts).toEqual(['second']);
   });
@@ -66,9 +75,11 @@ async function fontKinds(pdf: Uint8Array): Promise<Array<{ subtype: string; base
     for (const [, ref] of fonts?.entries() ?? []) {
       const f = doc.context.lookupMaybe(ref, PDFDict);
       if (!f) continue;
-      out.push({ subtype: String(f.get(PDFName.of('Subtype'))).slice(1), base: String(f.get(PDFName.of('BaseFont')) ?? '').replace(/^\/([A-Z]{6}\+)?/, '') });
+      out.push({
+        subtype: String(f.get(PDFName.of('Subtype'))).slice(1),
+        base: String(f.get(PDFName.of('BaseFont')) ?? '').replace(/^\/([A-Z]{6}\+)?/, ''),
+      });
     }
   }
   return out;
 }
-

@@ -20,7 +20,8 @@ const resolver: ResourceResolver = Object.assign(
   async (url: string) => {
     calls.push(url);
     if (url === `${A}/ok.png`) return { body: png, contentType: 'image/png' };
-    if (url === `${A}/ok.css`) return { body: new TextEncoder().encode('.ok { color: navy; }'), contentType: 'text/css' };
+    if (url === `${A}/ok.css`)
+      return { body: new TextEncoder().encode('.ok { color: navy; }'), contentType: 'text/css' };
     // A real font under another label loads (web fonts are told by their bytes); an image called a font does not.
     if (url === `${A}/real.woff2`) return { body: ttf, contentType: 'font/woff2' };
     if (url === `${A}/font.woff2`) return { body: png, contentType: 'font/woff2' };
@@ -40,7 +41,9 @@ const html = `<!doctype html><html><head>
 
 let engine: Engine;
 beforeAll(async () => {
-  png = await sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+    .png()
+    .toBuffer();
   ttf = new Uint8Array(await readFile(FONT));
   engine = createEngine({ resolver });
 });
@@ -72,23 +75,39 @@ describe('HTML mode: resources that do not load are reported like fill and Markd
     const offline = createEngine();
     try {
       const problems: ResourceProblem[] = [];
-      await offline.generate({ type: 'html', data: { html: `<img src="${A}/ok.png">`, css: `@import url(${A}/ok.css);` } }, { onResourceProblem: (p) => problems.push(p) });
-      expect(sorted(problems)).toEqual([`image ${A}/ok.png remote fetching is off`, `stylesheet ${A}/ok.css remote fetching is off`]);
+      await offline.generate(
+        { type: 'html', data: { html: `<img src="${A}/ok.png">`, css: `@import url(${A}/ok.css);` } },
+        { onResourceProblem: (p) => problems.push(p) },
+      );
+      expect(sorted(problems)).toEqual([
+        `image ${A}/ok.png remote fetching is off`,
+        `stylesheet ${A}/ok.css remote fetching is off`,
+      ]);
     } finally {
       await offline.close();
     }
   }, 60_000);
 
   it('the server sends the warning header naming data.html / data.css; strict makes it a 400 on the property', async () => {
-    const body = { type: 'html', data: { html: `<p>x</p><img src="${A}/missing.png">`, css: `@import url(${A}/missing.css);` } };
+    const body = {
+      type: 'html',
+      data: { html: `<p>x</p><img src="${A}/missing.png">`, css: `@import url(${A}/missing.css);` },
+    };
     const app = await buildApp({ engine, logger: false });
     try {
       const res = await app.inject({ method: 'POST', url: '/api/v1/generate-pdf', payload: body });
       expect(res.statusCode).toBe(200);
       const header = res.headers[RESOURCE_WARNING_HEADER.toLowerCase()];
       const lines = (Array.isArray(header) ? header : String(header).split(', ')).sort();
-      expect(lines).toEqual(['data.css: stylesheet not loaded (status 404)', 'data.html: image not loaded (status 404)']);
-      const fine = await app.inject({ method: 'POST', url: '/api/v1/generate-pdf', payload: { type: 'html', data: { html: `<img src="${A}/ok.png">` } } });
+      expect(lines).toEqual([
+        'data.css: stylesheet not loaded (status 404)',
+        'data.html: image not loaded (status 404)',
+      ]);
+      const fine = await app.inject({
+        method: 'POST',
+        url: '/api/v1/generate-pdf',
+        payload: { type: 'html', data: { html: `<img src="${A}/ok.png">` } },
+      });
       expect(fine.headers[RESOURCE_WARNING_HEADER.toLowerCase()]).toBeUndefined();
     } finally {
       await app.close();

@@ -44,7 +44,8 @@ async function boxes(pdf: Uint8Array): Promise<Record<string, number[]>> {
   await writeFile(file, pdf);
   const { stdout } = await run('pdfinfo', ['-box', file]);
   const out: Record<string, number[]> = {};
-  for (const m of stdout.matchAll(/^(\w+Box):\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)/gm)) out[m[1]!] = m.slice(2, 6).map(Number);
+  for (const m of stdout.matchAll(/^(\w+Box):\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)/gm))
+    out[m[1]!] = m.slice(2, 6).map(Number);
   return out;
 }
 
@@ -86,8 +87,12 @@ describe('content wider than the page area (issue 15)', () => {
     const scale = 2;
     const [image] = await renderPages(pdf, scale);
     // In the right margin (1 cm from the page's right edge), on the band, which ends 0.5 cm from the edge.
-    expect(pixel(image!, 595.28 - PT_PER_CM, 2 * PT_PER_CM + 12, scale)).toSatisfy((p: [number, number, number]) => near(p, ORANGE));
-    expect(pixel(image!, 595.28 - 0.25 * PT_PER_CM, 2 * PT_PER_CM + 12, scale)).toSatisfy((p: [number, number, number]) => near(p, [255, 255, 255]));
+    expect(pixel(image!, 595.28 - PT_PER_CM, 2 * PT_PER_CM + 12, scale)).toSatisfy((p: [number, number, number]) =>
+      near(p, ORANGE),
+    );
+    expect(pixel(image!, 595.28 - 0.25 * PT_PER_CM, 2 * PT_PER_CM + 12, scale)).toSatisfy(
+      (p: [number, number, number]) => near(p, [255, 255, 255]),
+    );
   });
 
   it('clips content wider than the page at the page edge, like WeasyPrint', async () => {
@@ -102,8 +107,9 @@ describe('content wider than the page area (issue 15)', () => {
   });
 
   it('widens the sheet again when the print still overflows (a narrower named page the screen layout cannot see)', async () => {
-    const html = '<style>@page n { size: 100mm 200mm; margin: 1cm } .n { page: n }</style><p>Hello world</p><div style="width:750px;height:10px;background:#fc0"></div>'
-      + '<div class="n"><div style="width:750px;height:10px;background:#fc0"></div><p>Second page</p></div>';
+    const html =
+      '<style>@page n { size: 100mm 200mm; margin: 1cm } .n { page: n }</style><p>Hello world</p><div style="width:750px;height:10px;background:#fc0"></div>' +
+      '<div class="n"><div style="width:750px;height:10px;background:#fc0"></div><p>Second page</p></div>';
     const pages = await readText(await render(html));
     const plain = await readText(await render('<p>Hello world</p><p>Second page</p>'));
     expect(pages.map((p) => Math.round(p.width))).toEqual([595, 283]);
@@ -111,17 +117,22 @@ describe('content wider than the page area (issue 15)', () => {
     expect(item(pages[1], 'Second').width).toBeCloseTo(item(plain[0], 'Second').width, 2);
   });
 
-  it('sees overflow at the request\'s content width: a 700px layout on A4 with 2 cm margins (643px) is not scaled', async () => {
+  it("sees overflow at the request's content width: a 700px layout on A4 with 2 cm margins (643px) is not scaled", async () => {
     // The screen layout used to run at Letter's content width (716px) whatever the request: no overflow seen there.
     const plain = await readText(await render('<p>Hello world</p>'));
-    const [page] = await readText(await render('<div style="width:700px;height:10px;background:#fc0"></div><p>Hello world</p>'));
+    const [page] = await readText(
+      await render('<div style="width:700px;height:10px;background:#fc0"></div><p>Hello world</p>'),
+    );
     expect(item(page, 'Hello').width).toBeCloseTo(item(plain[0], 'Hello').width, 2);
   });
 
   it("keeps margin boxes at the page's own places (the overlay draws them on the wider sheet)", async () => {
-    const css = '<style>@page { @top-right { content: "Top " counter(page) } @bottom-left { content: "Bottom" } }</style>';
+    const css =
+      '<style>@page { @top-right { content: "Top " counter(page) } @bottom-left { content: "Bottom" } }</style>';
     const [plain] = await readText(await render(css + '<p>Hello world</p>'));
-    const [page] = await readText(await render(css + '<div style="margin-right:-3cm;height:10px;background:#fc0"></div><p>Hello world</p>'));
+    const [page] = await readText(
+      await render(css + '<div style="margin-right:-3cm;height:10px;background:#fc0"></div><p>Hello world</p>'),
+    );
     for (const text of ['Top 1', 'Bottom']) {
       closeTo(item(page, text).x, item(plain, text).x);
       closeTo(item(page, text).y, item(plain, text).y);
@@ -136,7 +147,9 @@ describe('content wider than the page area (issue 15)', () => {
     // The most common text size of each page with text, read back by pdfjs.
     const common = pages.map((p) => {
       const n = new Map<number, number>();
-      for (const i of p.items) if (i.str.trim()) n.set(Math.round(i.height * 10) / 10, (n.get(Math.round(i.height * 10) / 10) ?? 0) + i.str.length);
+      for (const i of p.items)
+        if (i.str.trim())
+          n.set(Math.round(i.height * 10) / 10, (n.get(Math.round(i.height * 10) / 10) ?? 0) + i.str.length);
       return [...n].sort((a, b) => b[1] - a[1])[0]?.[0];
     });
     for (const k of [3, 4, 5, 7]) expect(common[k], `page ${k + 1}`).toBe(11);
@@ -150,7 +163,9 @@ describe('@page bleed and marks (issue 15)', () => {
   const BLEED = 19 * 0.75;
 
   it('prints a sheet of page + 2 × bleed with the page as trim box; the page background fills the bleed', async () => {
-    const [plain] = await readText(await render(`<style>@page { background: #9cf; @top-center { content: "Head" } }</style><p>Hello world</p>`));
+    const [plain] = await readText(
+      await render(`<style>@page { background: #9cf; @top-center { content: "Head" } }</style><p>Hello world</p>`),
+    );
     const pdf = await render(`<style>${css}</style><p>Hello world</p>`);
     const b = await boxes(pdf);
     const bleed = BLEED;
@@ -170,7 +185,9 @@ describe('@page bleed and marks (issue 15)', () => {
     const scale = 2;
     const [image] = await renderPages(pdf, scale);
     // The page background reaches into the bleed (2 mm from the sheet's corner, away from the marks' lines).
-    expect(pixel(image!, 0.2 * PT_PER_CM, 0.2 * PT_PER_CM, scale)).toSatisfy((p: [number, number, number]) => near(p, [153, 204, 255]));
+    expect(pixel(image!, 0.2 * PT_PER_CM, 0.2 * PT_PER_CM, scale)).toSatisfy((p: [number, number, number]) =>
+      near(p, [153, 204, 255]),
+    );
   });
 
   it('draws crop marks at the trim corners and registration crosses in the middle of each side, inside the bleed', async () => {
@@ -203,17 +220,21 @@ describe('@page bleed and marks (issue 15)', () => {
 describe('bleed and marks in the CSS rewrite', () => {
   it('renames them inside @page blocks only (Chromium drops them, custom properties included)', async () => {
     const { rewriteGcpm } = await import('../src/html/css-rewrite.js');
-    const css = '@page :first { bleed: 3mm !important; marks: crop cross; @top-left { content: "marks: x" } } .marks:hover { color: red } p { --bleed: 2mm }';
+    const css =
+      '@page :first { bleed: 3mm !important; marks: crop cross; @top-left { content: "marks: x" } } .marks:hover { color: red } p { --bleed: 2mm }';
     expect(rewriteGcpm(css)).toBe(
       '@page :first { quotes: "__fs_bleed__" "3mm" !important; content: "__fs_marks__crop cross"; @top-left { content: "marks: x" } } .marks:hover { color: red } p { --bleed: 2mm }',
     );
   });
 });
 
-describe('size: auto | landscape | portrait keep the request\'s page (issue 15)', () => {
-  it('turns the request\'s page, not Letter (Chromium\'s default), and leaves other sizes alone', async () => {
+describe("size: auto | landscape | portrait keep the request's page (issue 15)", () => {
+  it("turns the request's page, not Letter (Chromium's default), and leaves other sizes alone", async () => {
     const sizes = async (css: string, page: { width: string; height: string }) =>
-      (await readText(await renderHtml(pool, { html: `<style>${css}</style><p>x</p>`, page }))).map((p) => [Math.round(p.width), Math.round(p.height)]);
+      (await readText(await renderHtml(pool, { html: `<style>${css}</style><p>x</p>`, page }))).map((p) => [
+        Math.round(p.width),
+        Math.round(p.height),
+      ]);
     const a5 = { width: '148mm', height: '210mm' };
     expect(await sizes('@page { size: landscape }', a5)).toEqual([[595, 420]]);
     expect(await sizes('@page { size: portrait }', { width: '210mm', height: '148mm' })).toEqual([[420, 595]]);

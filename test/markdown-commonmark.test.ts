@@ -34,7 +34,8 @@ export function visibleText(html: string): string {
   let out = '';
   const lists: Array<number | null> = [];
   // Attribute values may hold '>' (quoted); `<!-->` and `<!--->` are complete comments since spec 0.31.
-  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<!---?>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Z][^>]*>|<!\[CDATA\[[\s\S]*?\]\]>/g;
+  const tag =
+    /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<!---?>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<![A-Z][^>]*>|<!\[CDATA\[[\s\S]*?\]\]>/g;
   let last = 0;
   for (let m = tag.exec(html); m; m = tag.exec(html)) {
     out += html.slice(last, m.index);
@@ -65,7 +66,11 @@ const squeeze = (s: string) => s.replace(/\s+/g, '');
 const marker = (n: number) => `QQ${n}QQ`;
 
 it('renders the visible text of at least 98% of the CommonMark spec examples', async () => {
-  const examples = tests.map((t) => ({ ...t, markdown: t.markdown.replace(/→/g, '\t'), html: t.html.replace(/→/g, '\t') }));
+  const examples = tests.map((t) => ({
+    ...t,
+    markdown: t.markdown.replace(/→/g, '\t'),
+    html: t.html.replace(/→/g, '\t'),
+  }));
   const got = new Map<number, string>();
   const chunk = 120;
   const chunks = [];
@@ -73,7 +78,11 @@ it('renders the visible text of at least 98% of the CommonMark spec examples', a
   await Promise.all(
     chunks.map(async (group) => {
       const data = group.flatMap((ex) => [{ label: marker(ex.number) }, { content: ex.markdown }]);
-      const pdf = await engine.generate({ logo: false, includeTimestamp: false, data: [...data, { label: marker(0) }] });
+      const pdf = await engine.generate({
+        logo: false,
+        includeTimestamp: false,
+        data: [...data, { label: marker(0) }],
+      });
       const text = (await pageText(pdf)).join('\n');
       const parts = text.split(/QQ(\d+)QQ/);
       for (let k = 1; k < parts.length; k += 2) got.set(Number(parts[k]), parts[k + 1] ?? '');
@@ -84,7 +93,10 @@ it('renders the visible text of at least 98% of the CommonMark spec examples', a
   for (const ex of examples) {
     const expected = squeeze(visibleText(ex.html));
     const actual = squeeze(got.get(ex.number) ?? '<missing>');
-    if (expected !== actual) failures.push(`#${ex.number} (${ex.section}): expected ${JSON.stringify(expected)} got ${JSON.stringify(actual)}`);
+    if (expected !== actual)
+      failures.push(
+        `#${ex.number} (${ex.section}): expected ${JSON.stringify(expected)} got ${JSON.stringify(actual)}`,
+      );
   }
   const passed = examples.length - failures.length;
   const rate = (100 * passed) / examples.length;

@@ -14,7 +14,13 @@ it('sizes text as documented: body 12pt, block heading 1.6×, label bold at body
     await engine.generate({
       logo: false,
       includeTimestamp: false,
-      data: [{ heading: 'Block heading', label: 'Label', content: 'Body\n\n# H1\n\n## H2\n\n### H3\n\n#### H4\n\n##### H5\n\n###### H6' }],
+      data: [
+        {
+          heading: 'Block heading',
+          label: 'Label',
+          content: 'Body\n\n# H1\n\n## H2\n\n### H3\n\n#### H4\n\n##### H5\n\n###### H6',
+        },
+      ],
     }),
   );
   expect(item(page, 'Body').height).toBeCloseTo(12, 0);
@@ -63,10 +69,16 @@ it('prints black text on US Letter, content from the 50px margin, the default lo
 
 it('formats the timestamp and page numbers as documented', async () => {
   const pages = await readText(
-    await engine.generate({ logo: false, page: { pageCount: 'bottomRight' }, data: [{ content: Array.from({ length: 70 }, (_, i) => `P${i}`).join('\n\n') }] }),
+    await engine.generate({
+      logo: false,
+      page: { pageCount: 'bottomRight' },
+      data: [{ content: Array.from({ length: 70 }, (_, i) => `P${i}`).join('\n\n') }],
+    }),
   );
   const last = pages[pages.length - 1];
-  expect(last.items.map((i) => i.str)).toEqual(expect.arrayContaining(['Generated at 2026-11-22 14:03 UTC', `Page ${pages.length} of ${pages.length}`]));
+  expect(last.items.map((i) => i.str)).toEqual(
+    expect.arrayContaining(['Generated at 2026-11-22 14:03 UTC', `Page ${pages.length} of ${pages.length}`]),
+  );
   const stamp = item(last, 'Generated at 2026-11-22 14:03 UTC');
   expect(stamp.x).toBeCloseTo(37.5, 0);
   expect(stamp.height).toBeCloseTo(8, 0);

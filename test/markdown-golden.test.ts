@@ -60,10 +60,23 @@ describe('Markdown golden images', () => {
       page: SMALL,
       data: [
         { heading: 'Block heading' },
-        { label: 'A label', content: 'Content under the label, long enough to wrap onto a second line of this small page.' },
+        {
+          label: 'A label',
+          content: 'Content under the label, long enough to wrap onto a second line of this small page.',
+        },
         { content: 'Block with fontSize 16 and red text', fontSize: 16, textColor: '#B00020' },
         { content: 'Times New Roman block', fontFamily: 'Times New Roman' },
-        { heading: 'Heading, label, content and table in one block', label: 'Label', content: 'Content', table: { rows: [['Head A', 'Head B'], ['1', '2']] } },
+        {
+          heading: 'Heading, label, content and table in one block',
+          label: 'Label',
+          content: 'Content',
+          table: {
+            rows: [
+              ['Head A', 'Head B'],
+              ['1', '2'],
+            ],
+          },
+        },
       ],
     });
     await expectGolden('markdown/blocks', pdf);
@@ -75,7 +88,11 @@ describe('Markdown golden images', () => {
       includeTimestamp: false,
       page: { width: '500px', height: '900px', margin: '28px' },
       fontSize: 10,
-      data: [{ content: `${CONTENT}\n\nAn image:\n\n![swatch](${await swatch(160, 80)})\n\nAnd a broken one: ![alt text shown](https://unreachable.invalid/x.png)` }],
+      data: [
+        {
+          content: `${CONTENT}\n\nAn image:\n\n![swatch](${await swatch(160, 80)})\n\nAnd a broken one: ![alt text shown](https://unreachable.invalid/x.png)`,
+        },
+      ],
     });
     await expectGolden('markdown/content', pdf);
   });
@@ -94,13 +111,31 @@ describe('Markdown golden images', () => {
       data: [
         { label: 'Defaults (header row, no gridlines, top)', table: { rows } },
         { label: 'firstRowHeaders false, rowGridlines', table: { rows, firstRowHeaders: false, rowGridlines: true } },
-        { label: 'columnGridlines, verticalAlign center', table: { rows, columnGridlines: true, verticalAlign: 'center' } },
-        { label: 'Both gridlines, verticalAlign bottom', table: { rows, rowGridlines: true, columnGridlines: true, verticalAlign: 'bottom' } },
+        {
+          label: 'columnGridlines, verticalAlign center',
+          table: { rows, columnGridlines: true, verticalAlign: 'center' },
+        },
+        {
+          label: 'Both gridlines, verticalAlign bottom',
+          table: { rows, rowGridlines: true, columnGridlines: true, verticalAlign: 'bottom' },
+        },
         {
           label: 'columnOptions: 60px, 50%, {}, right (partial list)',
-          table: { rows, rowGridlines: true, columnGridlines: true, columnOptions: [{ width: '60px' }, { width: '50%' }, {}, { align: 'right' }] },
+          table: {
+            rows,
+            rowGridlines: true,
+            columnGridlines: true,
+            columnOptions: [{ width: '60px' }, { width: '50%' }, {}, { align: 'right' }],
+          },
         },
-        { label: 'center + right aligned', table: { rows, rowGridlines: true, columnOptions: [{ align: 'center' }, {}, { align: 'center' }, { align: 'right' }] } },
+        {
+          label: 'center + right aligned',
+          table: {
+            rows,
+            rowGridlines: true,
+            columnOptions: [{ align: 'center' }, {}, { align: 'center' }, { align: 'right' }],
+          },
+        },
       ],
     });
     await expectGolden('markdown/table-options', pdf);
@@ -113,7 +148,16 @@ describe('Markdown golden images', () => {
       includeTimestamp: false,
       page: { width: '300px', height: '260px', margin: '20px', pageCount: 'bottomCenter' },
       fontSize: 9,
-      data: [{ table: { rows: [['#', 'Name'], ...Array.from({ length: 8 }, (_, i) => [String(i + 1), `Row ${i + 1}`]), ['9', tall]], rowGridlines: true, columnGridlines: true, columnOptions: [{ width: '15%' }] } }],
+      data: [
+        {
+          table: {
+            rows: [['#', 'Name'], ...Array.from({ length: 8 }, (_, i) => [String(i + 1), `Row ${i + 1}`]), ['9', tall]],
+            rowGridlines: true,
+            columnGridlines: true,
+            columnOptions: [{ width: '15%' }],
+          },
+        },
+      ],
     });
     await expectGolden('markdown/table-pages', pdf);
   });
@@ -123,7 +167,10 @@ describe('Markdown golden images', () => {
       logo: false,
       page: { width: '105mm', height: '74mm', margin: '5mm 8mm', marginLeft: '1in', pageCount: 'topRight' },
       fontSize: 8,
-      data: [{ heading: 'A7 landscape' }, { content: Array.from({ length: 14 }, (_, i) => `Paragraph ${i + 1} fills the page.`).join('\n\n') }],
+      data: [
+        { heading: 'A7 landscape' },
+        { content: Array.from({ length: 14 }, (_, i) => `Paragraph ${i + 1} fills the page.`).join('\n\n') },
+      ],
     });
     await expectGolden('markdown/page-options', pdf);
   });
@@ -132,7 +179,15 @@ describe('Markdown golden images', () => {
     const page = { width: '360px', height: '200px', margin: '20px' };
     const data = [{ content: 'Body text under the logo.' }];
     await expectGolden('markdown/logo-default', await engine.generate({ page, includeTimestamp: false, data }));
-    await expectGolden('markdown/logo-custom', await engine.generate({ page, includeTimestamp: false, data, logo: { src: await swatch(300, 100), maxWidth: 120, maxHeight: 60 } }));
+    await expectGolden(
+      'markdown/logo-custom',
+      await engine.generate({
+        page,
+        includeTimestamp: false,
+        data,
+        logo: { src: await swatch(300, 100), maxWidth: 120, maxHeight: 60 },
+      }),
+    );
     await expectGolden('markdown/logo-none', await engine.generate({ page, data, logo: false }));
   });
 });

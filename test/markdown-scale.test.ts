@@ -19,7 +19,8 @@ describe('Markdown: time linear in the input', () => {
     try {
       await engine.generate({ data: [{ content: 'warm' }] });
       let small = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < 2; i++) small = Math.min(small, await timed(() => engine.generate({ data: [{ content: 'x'.repeat(1_300_000) }] })));
+      for (let i = 0; i < 2; i++)
+        small = Math.min(small, await timed(() => engine.generate({ data: [{ content: 'x'.repeat(1_300_000) }] })));
       let pdf: Uint8Array | undefined;
       const large = await timed(async () => {
         pdf = await engine.generate({ data: [{ content: 'y'.repeat(4_000_000) }] });

@@ -16,7 +16,9 @@ const find = (page: PageText, s: string): TextItem | undefined => page.items.fin
 const lorem = (n: number) => 'lorem ipsum dolor sit amet consectetur '.repeat(n).trim();
 
 async function pngDataUrl(width: number, height: number, rgb: [number, number, number]): Promise<string> {
-  const png = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  const png = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
@@ -31,7 +33,10 @@ async function linkTargets(pdf: Uint8Array): Promise<Array<{ page: number; uri: 
       if (a.get(PDFName.of('Subtype'))?.toString() !== '/Link') continue;
       const action = a.lookup(PDFName.of('A'), PDFDict);
       const uri = action.lookup(PDFName.of('URI'), PDFString).decodeText();
-      const rect = a.lookup(PDFName.of('Rect'), PDFArray).asArray().map((n) => Number(n.toString()));
+      const rect = a
+        .lookup(PDFName.of('Rect'), PDFArray)
+        .asArray()
+        .map((n) => Number(n.toString()));
       out.push({ page, uri, rect });
     }
   });
@@ -70,7 +75,11 @@ describe('Markdown generation: blocks and pagination', () => {
   it('never leaves a heading or label alone at the bottom of a page', async () => {
     // Fill page 1 to just above its end, then a heading: it must move to page 2 with its paragraph.
     for (let n = 38; n <= 46; n++) {
-      const data = [{ content: Array.from({ length: n }, (_, i) => `Line ${i}`).join('  \n') }, { heading: 'Next part' }, { content: 'After heading' }];
+      const data = [
+        { content: Array.from({ length: n }, (_, i) => `Line ${i}`).join('  \n') },
+        { heading: 'Next part' },
+        { content: 'After heading' },
+      ];
       const pages = await readText(await generate({ data }));
       const headingPage = pages.findIndex((p) => find(p, 'Next part'));
       const bodyPage = pages.findIndex((p) => find(p, 'After heading'));
@@ -80,7 +89,10 @@ describe('Markdown generation: blocks and pagination', () => {
 
   it('leaves no single line of a paragraph at the foot or head of a page', async () => {
     for (let n = 38; n <= 46; n++) {
-      const data = [{ content: Array.from({ length: n }, (_, i) => `Line ${i}`).join('  \n') }, { content: Array.from({ length: 5 }, (_, i) => `W${i}`).join('  \n') }];
+      const data = [
+        { content: Array.from({ length: n }, (_, i) => `Line ${i}`).join('  \n') },
+        { content: Array.from({ length: 5 }, (_, i) => `W${i}`).join('  \n') },
+      ];
       const pages = await readText(await generate({ data }));
       for (const page of pages) {
         const count = page.items.filter((i) => /^W\d$/.test(i.str)).length;
@@ -93,7 +105,10 @@ describe('Markdown generation: blocks and pagination', () => {
     const pdf = await generate({
       fontSize: 10,
       textColor: '#00AA00',
-      data: [{ content: 'Small doc text' }, { content: 'Big block text', fontSize: 24, textColor: '#FF0000', fontFamily: 'Helvetica' }],
+      data: [
+        { content: 'Small doc text' },
+        { content: 'Big block text', fontSize: 24, textColor: '#FF0000', fontFamily: 'Helvetica' },
+      ],
     });
     const [page] = await readText(pdf);
     const small = find(page, 'Small doc text')!;
@@ -128,15 +143,50 @@ describe('Markdown generation: blocks and pagination', () => {
       textColor: '#171717',
       data: [
         { label: 'Name', content: 'Sally Jones' },
-        { content: 'Lorem **ipsum** dolor sit _amet_, __consectetur__ [adipiscing](https://www.useanvil.com/) elit.\n\n* one\n\n* two', fontSize: 12, textColor: '#616161' },
-        { heading: 'Table', label: 'Details', table: { rows: [['Description', 'Quantity', 'Price'], ['Work', '3', '$30']], columnOptions: [{ align: 'left', width: '60%' }, { align: 'center', width: '100px' }, { align: 'right' }] } },
-        { content: 'Grid', table: { rows: [['a', 'b'], ['c', 'd']], rowGridLines: true, columnGridLines: true, verticalAlign: 'middle' } },
+        {
+          content:
+            'Lorem **ipsum** dolor sit _amet_, __consectetur__ [adipiscing](https://www.useanvil.com/) elit.\n\n* one\n\n* two',
+          fontSize: 12,
+          textColor: '#616161',
+        },
+        {
+          heading: 'Table',
+          label: 'Details',
+          table: {
+            rows: [
+              ['Description', 'Quantity', 'Price'],
+              ['Work', '3', '$30'],
+            ],
+            columnOptions: [{ align: 'left', width: '60%' }, { align: 'center', width: '100px' }, { align: 'right' }],
+          },
+        },
+        {
+          content: 'Grid',
+          table: {
+            rows: [
+              ['a', 'b'],
+              ['c', 'd'],
+            ],
+            rowGridLines: true,
+            columnGridLines: true,
+            verticalAlign: 'middle',
+          },
+        },
       ],
     });
     await qpdfCheck(pdf);
     const text = (await pageText(pdf)).join('\n');
     const squeezed = text.replace(/\s+/g, '');
-    for (const s of ['Name', 'Sally Jones', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit.', 'one', 'two', 'Description', '$30', 'Grid'])
+    for (const s of [
+      'Name',
+      'Sally Jones',
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit.',
+      'one',
+      'two',
+      'Description',
+      '$30',
+      'Grid',
+    ])
       expect(squeezed).toContain(s.replace(/\s+/g, ''));
     expect(text).toMatch(/Generated at 2026-11-22 14:03 UTC/);
     expect(await linkTargets(pdf)).toEqual([expect.objectContaining({ uri: 'https://www.useanvil.com/' })]);
@@ -166,14 +216,18 @@ describe('Markdown content', () => {
     ].join('\n');
     const [page] = await readText(await generate({ data: [{ content }] }));
     const text = page.items.map((i) => i.str).join('');
-    expect(text.replace(/\s+/g, '')).toBe('TitleSomebold,italic,struckandcodetext.1.first2.secondnestedanestedbquotedlineconstx=1;lineonelinetwo');
+    expect(text.replace(/\s+/g, '')).toBe(
+      'TitleSomebold,italic,struckandcodetext.1.first2.secondnestedanestedbquotedlineconstx=1;lineonelinetwo',
+    );
     expect(find(page, 'line two')!.baseline).toBeGreaterThan(find(page, 'line one')!.baseline + 5);
     expect(find(page, 'nested a')!.x).toBeGreaterThan(find(page, 'second')!.x + 5);
     expect(find(page, 'Title')!.height).toBeGreaterThan(find(page, 'first')!.height * 1.5);
   });
 
   it('makes links clickable over their text; relative links stay plain', async () => {
-    const pdf = await generate({ data: [{ content: 'See [the site](https://example.com/a?b=1) and [local](/docs) or <mailto:a@b.c>.' }] });
+    const pdf = await generate({
+      data: [{ content: 'See [the site](https://example.com/a?b=1) and [local](/docs) or <mailto:a@b.c>.' }],
+    });
     const links = await linkTargets(pdf);
     expect(links.map((l) => l.uri)).toEqual(['https://example.com/a?b=1', 'mailto:a@b.c']);
     const [page] = await readText(pdf);
@@ -188,7 +242,9 @@ describe('Markdown content', () => {
 
   it('draws data: URL images and shows the alt text of images that fail', async () => {
     const red = await pngDataUrl(200, 100, [255, 0, 0]);
-    const pdf = await generate({ data: [{ content: `Before\n\n![red box](${red})\n\nAfter ![missing](https://nowhere.invalid/x.png) end` }] });
+    const pdf = await generate({
+      data: [{ content: `Before\n\n![red box](${red})\n\nAfter ![missing](https://nowhere.invalid/x.png) end` }],
+    });
     const [page] = await readText(pdf);
     expect(find(page, 'missing')).toBeDefined();
     expect(find(page, 'red box')).toBeUndefined();
@@ -203,11 +259,15 @@ describe('Markdown content', () => {
   });
 
   it('draws SVG images (data: URL, with xmlns)', async () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0000FF"/></svg>';
-    const pdf = await generate({ data: [{ content: `![svg](data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')})` }] });
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#0000FF"/></svg>';
+    const pdf = await generate({
+      data: [{ content: `![svg](data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')})` }],
+    });
     const [img] = await renderPages(pdf, 1);
     // 120 × 60 px = 90 × 45 pt from the top-left of the content area.
-    const at = (x: number, y: number) => Array.from(img.rgba.slice((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(img.rgba.slice((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
     expect(at(37 + 45, 37 + 22)).toEqual([0, 0, 255]);
     expect(at(37 + 100, 37 + 22)).toEqual([255, 255, 255]);
   });
@@ -217,7 +277,9 @@ describe('Markdown content', () => {
       .jpeg()
       .withMetadata({ orientation: 6 })
       .toBuffer();
-    const pdf = await generate({ data: [{ content: `![rotated](data:image/jpeg;base64,${jpeg.toString('base64')})` }] });
+    const pdf = await generate({
+      data: [{ content: `![rotated](data:image/jpeg;base64,${jpeg.toString('base64')})` }],
+    });
     const [img] = await renderPages(pdf, 1);
     const red = (x: number, y: number) => {
       const o = (y * img.width + x) * 4;
@@ -235,7 +297,8 @@ describe('Markdown content', () => {
       now: () => NOW,
       resolver: async (url) => {
         seen.push(url);
-        if (url.endsWith('good.png')) return { body: new Uint8Array(Buffer.from(blue, 'base64')), contentType: 'image/png' };
+        if (url.endsWith('good.png'))
+          return { body: new Uint8Array(Buffer.from(blue, 'base64')), contentType: 'image/png' };
         if (url.endsWith('garbage.png')) return { body: new Uint8Array([1, 2, 3]) };
         throw new Error('network down');
       },
@@ -243,7 +306,12 @@ describe('Markdown content', () => {
     try {
       const pdf = await withResolver.generate({
         logo: false,
-        data: [{ content: '![good](https://x.test/good.png) ![bad](https://x.test/garbage.png) ![down](https://x.test/down.png)' }],
+        data: [
+          {
+            content:
+              '![good](https://x.test/good.png) ![bad](https://x.test/garbage.png) ![down](https://x.test/down.png)',
+          },
+        ],
       });
       const text = (await pageText(pdf))[0];
       expect(text).toContain('bad');
@@ -256,7 +324,11 @@ describe('Markdown content', () => {
   });
 
   it('renders raw HTML as its text, never as tags', async () => {
-    const [text] = await pageText(await generate({ data: [{ content: '<div align="center">Centered &amp; bold</div>\n\nInline <span>span</span> text' }] }));
+    const [text] = await pageText(
+      await generate({
+        data: [{ content: '<div align="center">Centered &amp; bold</div>\n\nInline <span>span</span> text' }],
+      }),
+    );
     expect(text).toContain('Centered & bold');
     expect(text).not.toContain('<');
   });
@@ -265,7 +337,9 @@ describe('Markdown content', () => {
 describe('Markdown edge cases', () => {
   it('keeps text on the page however deep lists and quotes nest', async () => {
     const list = Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- item${i}`).join('\n');
-    const [page] = await readText(await generate({ data: [{ content: list }, { content: `${'>'.repeat(60)} deepquote` }] }));
+    const [page] = await readText(
+      await generate({ data: [{ content: list }, { content: `${'>'.repeat(60)} deepquote` }] }),
+    );
     for (const s of ['item39', 'deepquote']) {
       const it = find(page, s)!;
       expect(it, s).toBeDefined();
@@ -301,22 +375,39 @@ describe('hostile Markdown runs in time linear in its length', () => {
       [(n) => '<div>\n' + '<b title="a>b">x</b> <!-- c --> '.repeat(n / 32), 'x x x'],
     ];
     // Every pattern in one measurement: one that went quadratic again would dominate the sum.
-    const parsed = await expectLinearTime('raw HTML', async (n) => inputs.map(([source]) => parseMarkdown(md, source(n))), 9_000, 72_000);
+    const parsed = await expectLinearTime(
+      'raw HTML',
+      async (n) => inputs.map(([source]) => parseMarkdown(md, source(n))),
+      9_000,
+      72_000,
+    );
     inputs.forEach(([, start], i) => {
       const first = parsed[i]![0];
-      expect(first?.kind === 'paragraph' && first.inlines[0]?.kind === 'text' ? first.inlines[0].text.slice(0, start.length) : undefined).toBe(start);
+      expect(
+        first?.kind === 'paragraph' && first.inlines[0]?.kind === 'text'
+          ? first.inlines[0].text.slice(0, start.length)
+          : undefined,
+      ).toBe(start);
     });
   });
 
   it('a paragraph with 60 KB of blanks inside renders its words (the trailing-blank trim took 9 s on 80 KB)', async () => {
     // 8x the blanks cost under 22.6x (quadratic: 64x).
-    const pdf = await expectLinearTime('blanks', (n) => generate({ data: [{ content: `first${' \t'.repeat(n)}last` }] }), 3_750, 30_000);
+    const pdf = await expectLinearTime(
+      'blanks',
+      (n) => generate({ data: [{ content: `first${' \t'.repeat(n)}last` }] }),
+      3_750,
+      30_000,
+    );
     expect((await pageText(pdf)).join(' ')).toMatch(/first\s+last/);
   });
 });
 
 describe('Markdown tables', () => {
-  const rows = (n: number) => [['Item', 'Amount'], ...Array.from({ length: n }, (_, i) => [`Row ${i + 1}`, String(i + 1)])];
+  const rows = (n: number) => [
+    ['Item', 'Amount'],
+    ...Array.from({ length: n }, (_, i) => [`Row ${i + 1}`, String(i + 1)]),
+  ];
 
   it('breaks long tables between rows and repeats the header row on every page', async () => {
     const pdf = await generate({ data: [{ table: { rows: rows(120) } }] });
@@ -357,8 +448,16 @@ describe('Markdown tables', () => {
         {
           table: {
             firstRowHeaders: false,
-            rows: [['l', 'c', 'r', '', ''], ['', '', '', 'E', 'M']],
-            columnOptions: [{ width: '200px' }, { align: 'center', width: '25%' }, { align: 'right', width: '20%' }, {}],
+            rows: [
+              ['l', 'c', 'r', '', ''],
+              ['', '', '', 'E', 'M'],
+            ],
+            columnOptions: [
+              { width: '200px' },
+              { align: 'center', width: '25%' },
+              { align: 'right', width: '20%' },
+              {},
+            ],
           },
         },
       ],
@@ -382,7 +481,11 @@ describe('Markdown tables', () => {
   it('places cell text at top, center or bottom of a row', async () => {
     const ys: Record<string, number> = {};
     for (const verticalAlign of ['top', 'center', 'bottom']) {
-      const [page] = await readText(await generate({ data: [{ table: { firstRowHeaders: false, verticalAlign, rows: [['x\ny\nz\nw', 'short']] } }] }));
+      const [page] = await readText(
+        await generate({
+          data: [{ table: { firstRowHeaders: false, verticalAlign, rows: [['x\ny\nz\nw', 'short']] } }],
+        }),
+      );
       ys[verticalAlign] = find(page, 'short')!.baseline - find(page, 'x')!.baseline;
     }
     expect(ys.top).toBeCloseTo(0, 0);
@@ -392,12 +495,31 @@ describe('Markdown tables', () => {
 
   it('draws gridlines only when asked', async () => {
     const ink = async (table: Record<string, unknown>) => {
-      const [img] = await renderPages(await generate({ page: { margin: '0px' }, data: [{ table: { rows: [['aaaa', 'bbbb'], ['cccc', 'dddd']], firstRowHeaders: false, ...table } }] }), 1);
+      const [img] = await renderPages(
+        await generate({
+          page: { margin: '0px' },
+          data: [
+            {
+              table: {
+                rows: [
+                  ['aaaa', 'bbbb'],
+                  ['cccc', 'dddd'],
+                ],
+                firstRowHeaders: false,
+                ...table,
+              },
+            },
+          ],
+        }),
+        1,
+      );
       // Count dark pixels on the vertical line between the two columns (x = 306) and across the row boundary.
       let vertical = 0;
-      for (let y = 6; y < 18; y++) for (let x = 302; x < 307; x++) if (img.rgba[(y * img.width + x) * 4] < 220) vertical++;
+      for (let y = 6; y < 18; y++)
+        for (let x = 302; x < 307; x++) if (img.rgba[(y * img.width + x) * 4] < 220) vertical++;
       let horizontal = 0;
-      for (let x = 0; x < 612; x++) for (let y = 0; y < 60; y++) if (img.rgba[(y * img.width + x) * 4] < 200 && x > 150 && x < 300) horizontal++;
+      for (let x = 0; x < 612; x++)
+        for (let y = 0; y < 60; y++) if (img.rgba[(y * img.width + x) * 4] < 200 && x > 150 && x < 300) horizontal++;
       return { vertical, horizontal };
     };
     const none = await ink({});
@@ -416,7 +538,12 @@ describe('Page options, logo and furniture', () => {
     expect(def[0].width).toBeCloseTo(612, 0);
     expect(def[0].height).toBeCloseTo(792, 0);
     expect(find(def[0], 'Hello')!.x).toBeCloseTo(37.5, 0);
-    const a5 = await readText(await generate({ page: { width: '148mm', height: '21cm', margin: '1in 2pc', marginLeft: '100px' }, data: [{ content: 'Hello' }] }));
+    const a5 = await readText(
+      await generate({
+        page: { width: '148mm', height: '21cm', margin: '1in 2pc', marginLeft: '100px' },
+        data: [{ content: 'Hello' }],
+      }),
+    );
     expect(a5[0].width).toBeCloseTo((148 / 25.4) * 72, 0);
     expect(a5[0].height).toBeCloseTo((21 / 2.54) * 72, 0);
     const hello = find(a5[0], 'Hello')!;
@@ -433,7 +560,12 @@ describe('Page options, logo and furniture', () => {
     ['bottomCenter', 'bottom', 'center'],
     ['bottomRight', 'bottom', 'right'],
   ])('prints "Page n of N" at %s', async (pageCount, v, h) => {
-    const pages = await readText(await generate({ page: { pageCount }, data: [{ content: Array.from({ length: 120 }, (_, i) => `L${i}`).join('\n\n') }] }));
+    const pages = await readText(
+      await generate({
+        page: { pageCount },
+        data: [{ content: Array.from({ length: 120 }, (_, i) => `L${i}`).join('\n\n') }],
+      }),
+    );
     expect(pages.length).toBeGreaterThan(1);
     pages.forEach((page, i) => {
       const item = find(page, `Page ${i + 1} of ${pages.length}`)!;
@@ -471,7 +603,9 @@ describe('Page options, logo and furniture', () => {
 
   const inkBox = (img: { width: number; rgba: Uint8ClampedArray }, x0: number, y0: number, x1: number, y1: number) => {
     let n = 0;
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (img.rgba[(y * img.width + x) * 4 + 2] < 250 || img.rgba[(y * img.width + x) * 4] < 250) n++;
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++)
+        if (img.rgba[(y * img.width + x) * 4 + 2] < 250 || img.rgba[(y * img.width + x) * 4] < 250) n++;
     return n;
   };
 
@@ -488,7 +622,10 @@ describe('Page options, logo and furniture', () => {
   it('fits a custom logo in maxWidth × maxHeight (CSS px) without enlarging it', async () => {
     const logo = await pngDataUrl(400, 100, [0, 128, 0]);
     const measure = async (opts: Record<string, unknown>) => {
-      const [img] = await renderPages(await engine.generate({ includeTimestamp: false, logo: { src: logo, ...opts }, data: [{ content: 'x' }] }), 1);
+      const [img] = await renderPages(
+        await engine.generate({ includeTimestamp: false, logo: { src: logo, ...opts }, data: [{ content: 'x' }] }),
+        1,
+      );
       let minX = Infinity;
       let maxX = -1;
       let maxY = -1;
@@ -515,7 +652,12 @@ describe('Page options, logo and furniture', () => {
 
   it('shrinks a large logo to a small page', async () => {
     const logo = await pngDataUrl(600, 600, [0, 128, 0]);
-    const pdf = await engine.generate({ includeTimestamp: false, page: { width: '200px', height: '200px', margin: '10px' }, logo: { src: logo, maxWidth: 500, maxHeight: 500 }, data: [{ content: 'Body' }] });
+    const pdf = await engine.generate({
+      includeTimestamp: false,
+      page: { width: '200px', height: '200px', margin: '10px' },
+      logo: { src: logo, maxWidth: 500, maxHeight: 500 },
+      data: [{ content: 'Body' }],
+    });
     const [page] = await readText(pdf);
     const body = find(page, 'Body')!;
     // Content area is 135pt tall: the logo takes at most half of it, and the text still starts on page 1.
@@ -530,7 +672,11 @@ describe('Page options, logo and furniture', () => {
   });
 
   it('rejects margins that leave no room and unknown fonts', async () => {
-    await expect(generate({ page: { width: '100px', margin: '60px' }, data: [{ content: 'x' }] })).rejects.toBeInstanceOf(ValidationError);
-    await expect(generate({ data: [{ content: 'x', fontFamily: 'No Such Font' }] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      generate({ page: { width: '100px', margin: '60px' }, data: [{ content: 'x' }] }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(generate({ data: [{ content: 'x', fontFamily: 'No Such Font' }] })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });

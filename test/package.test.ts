@@ -28,7 +28,12 @@ let dir: string;
 let project: string;
 
 async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run('npm', args, { cwd, timeout: 280_000, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const { stdout } = await run('npm', args, {
+    cwd,
+    timeout: 280_000,
+    maxBuffer: 64 << 20,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return stdout;
 }
 
@@ -49,11 +54,16 @@ async function readmeBlock(heading: string): Promise<string> {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'castpress-pack-'));
-  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], root)) as Array<{ filename: string }>;
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], root)) as Array<{
+    filename: string;
+  }>;
   const tarball = path.join(dir, packed[0]!.filename);
   project = path.join(dir, 'project');
   await mkdir(project);
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'castpress-user', private: true, type: 'module' }));
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'castpress-user', private: true, type: 'module' }),
+  );
   await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
 }, 300_000);
 
@@ -66,7 +76,10 @@ describe('the installed package', () => {
     const pkg = path.join(project, 'node_modules', 'castpress');
     await expect(readFile(path.join(pkg, 'dist', 'index.js'), 'utf8')).resolves.toContain('templateFromPdf');
     await expect(readFile(path.join(pkg, 'src', 'index.ts'), 'utf8')).rejects.toThrow(/ENOENT/);
-    const { stdout } = await run(path.join(project, 'node_modules', '.bin', 'castpress'), ['generate', '--help'], { cwd: project, timeout: 60_000 });
+    const { stdout } = await run(path.join(project, 'node_modules', '.bin', 'castpress'), ['generate', '--help'], {
+      cwd: project,
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/generate/);
   });
 
@@ -84,11 +97,12 @@ describe('the installed package', () => {
       "const template = await templateFromPdf(readFileSync('templates/cast-eid/template.pdf'));",
       "writeFileSync('templates/cast-eid/working.json', JSON.stringify({ fields: template.fields }));",
       ...rest,
-      "for (const [name, pdf] of Object.entries({ filled, byEid, report, invoice })) console.log(name, pdf.length, new TextDecoder().decode(pdf.subarray(0, 5)));",
+      'for (const [name, pdf] of Object.entries({ filled, byEid, report, invoice })) console.log(name, pdf.length, new TextDecoder().decode(pdf.subarray(0, 5)));',
     ].join('\n');
     await writeFile(path.join(project, 'using-it.mjs'), script);
     const out = await node('using-it.mjs');
-    for (const name of ['filled', 'byEid', 'report', 'invoice']) expect(out).toMatch(new RegExp(`^${name} \\d+ %PDF-`, 'm'));
+    for (const name of ['filled', 'byEid', 'report', 'invoice'])
+      expect(out).toMatch(new RegExp(`^${name} \\d+ %PDF-`, 'm'));
     // The closing try/catch: a closed engine answers with a typed error.
     expect(out).toMatch(/^5\d\d \{/m);
   }, 180_000);
@@ -117,9 +131,18 @@ try {
 
   it("exports exactly the names the README's Entry points list, from the entry point it names", async () => {
     const documented = documentedImports(await readFile(path.join(root, 'README.md'), 'utf8'));
-    expect([...documented.keys()].sort()).toEqual(['castpress', 'castpress/batch', 'castpress/packets', 'castpress/server', 'castpress/signing']);
+    expect([...documented.keys()].sort()).toEqual([
+      'castpress',
+      'castpress/batch',
+      'castpress/packets',
+      'castpress/server',
+      'castpress/signing',
+    ]);
     // One file importing every documented name from its entry point; tsc reports each one missing.
-    const lines = [...documented].map(([from, names]) => `import { ${[...names].map(([n, typeOnly]) => (typeOnly ? `type ${n}` : n)).join(', ')} } from '${from}';`);
+    const lines = [...documented].map(
+      ([from, names]) =>
+        `import { ${[...names].map(([n, typeOnly]) => (typeOnly ? `type ${n}` : n)).join(', ')} } from '${from}';`,
+    );
     await writeFile(path.join(project, 'documented.ts'), lines.join('\n') + '\n');
     const { diagnostics, exported } = checkInstalled(path.join(project, 'documented.ts'));
     expect(diagnostics).toEqual([]);
@@ -128,13 +151,19 @@ try {
     const runtime = await runtimeExports([...documented.keys()]);
     for (const [from, names] of documented) {
       expect({ from, exported: [...exported.get(from)!].sort() }).toEqual({ from, exported: [...names.keys()].sort() });
-      const values = [...names].filter(([, typeOnly]) => !typeOnly).map(([n]) => n).sort();
+      const values = [...names]
+        .filter(([, typeOnly]) => !typeOnly)
+        .map(([n]) => n)
+        .sort();
       expect({ from, runtime: runtime.get(from)!.sort() }).toEqual({ from, runtime: values });
     }
   }, 120_000);
 
   it("type-checks the README's examples and the names they use against the installed types", async () => {
-    const blocks = [await readmeBlock('## Signature packets (library)'), await readmeBlock('### The packet workflow (library service)')];
+    const blocks = [
+      await readmeBlock('## Signature packets (library)'),
+      await readmeBlock('### The packet workflow (library service)'),
+    ];
     // Each block as its own module (top-level await, as a reader would paste it).
     const examples = blocks.map((_, i) => path.join(project, `example-${i}.ts`));
     await Promise.all(blocks.map((b, i) => writeFile(examples[i]!, b)));
@@ -178,7 +207,10 @@ function documentedImports(readme: string): Map<string, Map<string, boolean>> {
     for (const [, list, from] of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(castpress(?:\/[\w-]+)?)'/g)) {
       const names = out.get(from!) ?? new Map<string, boolean>();
       out.set(from!, names);
-      for (const raw of list!.split(',').map((n) => n.trim()).filter(Boolean)) {
+      for (const raw of list!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)) {
         const typeOnly = raw.startsWith('type ');
         const name = raw.replace(/^type\s+/, '');
         names.set(name, (names.get(name) ?? true) && typeOnly);
@@ -203,13 +235,16 @@ function checkInstalled(...files: string[]): { diagnostics: string[]; exported: 
     types: ['node'],
     typeRoots: [path.join(root, 'node_modules', '@types')],
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const diagnostics = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   const checker = program.getTypeChecker();
   const exported = new Map<string, Set<string>>();
   for (const statement of program.getSourceFile(files[0]!)!.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
-    if (module) exported.set(statement.moduleSpecifier.text, new Set(checker.getExportsOfModule(module).map((s) => s.name)));
+    if (module)
+      exported.set(statement.moduleSpecifier.text, new Set(checker.getExportsOfModule(module).map((s) => s.name)));
   }
   return { diagnostics, exported };
 }
@@ -219,5 +254,10 @@ async function runtimeExports(entries: string[]): Promise<Map<string, string[]>>
   const script = `for (const e of ${JSON.stringify(entries)}) console.log(JSON.stringify([e, Object.keys(await import(e))]));`;
   await writeFile(path.join(project, 'exports.mjs'), script);
   const out = await node('exports.mjs');
-  return new Map(out.trim().split('\n').map((l) => JSON.parse(l) as [string, string[]]));
+  return new Map(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as [string, string[]]),
+  );
 }

@@ -56,10 +56,29 @@ beforeAll(async () => {
   // Its signature box comes from a text tag assigned to the client.
   const folder = path.join(tmp.dir, 'templates', CAST);
   await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, 'template.pdf'), await pdfWith([{ text: 'Engagement letter', y: 720 }, { text: 'Client:', y: 690 }, { text: 'Signed: {{ signature ::: client }}', y: 500 }]));
+  await writeFile(
+    path.join(folder, 'template.pdf'),
+    await pdfWith([
+      { text: 'Engagement letter', y: 720 },
+      { text: 'Client:', y: 690 },
+      { text: 'Signed: {{ signature ::: client }}', y: 500 },
+    ]),
+  );
   await writeFile(
     path.join(folder, 'v1.json'),
-    JSON.stringify({ title: 'Engagement letter', pdf: 'template.pdf', fields: [{ id: 'clientName', alias: 'clientName', type: 'shortText', pageNum: 0, rect: { x: 120, y: 88, width: 250, height: 18 } }] }),
+    JSON.stringify({
+      title: 'Engagement letter',
+      pdf: 'template.pdf',
+      fields: [
+        {
+          id: 'clientName',
+          alias: 'clientName',
+          type: 'shortText',
+          pageNum: 0,
+          rect: { x: 120, y: 88, width: 250, height: 18 },
+        },
+      ],
+    }),
   );
   await writeFile(path.join(tmp.dir, 'keys.json'), JSON.stringify({ keys: [{ key: KEY, kind: 'production' }] }));
   hooks = await WebhookReceiver.start();
@@ -77,13 +96,20 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
     [
       path.join(repoRoot, 'bin', 'castpress.js'),
       'serve',
-      '--port', '0',
-      '--keys', path.join(tmp.dir, 'keys.json'),
-      '--data', path.join(tmp.dir, 'data'),
-      '--templates', path.join(tmp.dir, 'templates'),
-      '--allow-host', hooks.host,
-      '--frame-ancestor', parentBase,
-      '--frame-ancestor', 'https://other.example',
+      '--port',
+      '0',
+      '--keys',
+      path.join(tmp.dir, 'keys.json'),
+      '--data',
+      path.join(tmp.dir, 'data'),
+      '--templates',
+      path.join(tmp.dir, 'templates'),
+      '--allow-host',
+      hooks.host,
+      '--frame-ancestor',
+      parentBase,
+      '--frame-ancestor',
+      'https://other.example',
     ],
     { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -117,7 +143,11 @@ interface CreatedPacket {
   status: string;
   documentGroup: { eid: string; signers: Array<{ eid: string; aliasId: string; routingOrder: number }> };
 }
-type Gql = { statusCode: number; data?: { data?: { createEtchPacket: CreatedPacket } }; errors?: Array<{ message: string }> };
+type Gql = {
+  statusCode: number;
+  data?: { data?: { createEtchPacket: CreatedPacket } };
+  errors?: Array<{ message: string }>;
+};
 const ok = (r: unknown) => {
   const g = r as Gql;
   expect(g.errors, JSON.stringify(g.errors)).toBeUndefined();
@@ -130,7 +160,12 @@ async function inkIn(pdfFile: string, rect: { x: number; y: number; width: numbe
   const prefix = path.join(tmp.dir, `ink-${path.basename(pdfFile)}`);
   await tool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-gray', '-png', '-singlefile', pdfFile, prefix]);
   const { data } = await sharp(await readFile(`${prefix}.png`))
-    .extract({ left: Math.round(rect.x), top: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) })
+    .extract({
+      left: Math.round(rect.x),
+      top: Math.round(rect.y),
+      width: Math.round(rect.width),
+      height: Math.round(rect.height),
+    })
     .raw()
     .toBuffer({ resolveWithObject: true });
   let dark = 0;
@@ -144,7 +179,10 @@ const PROVIDER_SIG = { x: 320, y: 300, width: 220, height: 50 };
 describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chromium', () => {
   it('creates, refuses signer 2 early, signs in order (drawn, then typed in an iframe), notifies, downloads sealed PDFs', async () => {
     const client = new Anvil({ apiKey: KEY, baseURL: base });
-    const upload = await pdfWith([{ text: 'Order form', y: 720 }, { text: 'Client and provider sign below.', y: 700 }]);
+    const upload = await pdfWith([
+      { text: 'Order form', y: 720 },
+      { text: 'Client and provider sign below.', y: 700 },
+    ]);
     const created = ok(
       await client.createEtchPacket({
         variables: {
@@ -157,7 +195,10 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
             {
               id: 'order',
               title: 'Order form',
-              file: Anvil.prepareGraphQLFile(Buffer.from(upload), { filename: 'order.pdf', mimetype: 'application/pdf' }),
+              file: Anvil.prepareGraphQLFile(Buffer.from(upload), {
+                filename: 'order.pdf',
+                mimetype: 'application/pdf',
+              }),
               fields: [
                 { id: 'clientSig', type: 'signature', pageNum: 0, rect: CLIENT_SIG },
                 { id: 'providerSig', type: 'signature', pageNum: 0, rect: PROVIDER_SIG },
@@ -172,12 +213,24 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
                 { heading: 'Terms' },
                 { content: 'The provider initials here.' },
                 { id: 'providerIni', type: 'initial', pageNum: 0, rect: { x: 72, y: 400, width: 60, height: 36 } },
-                { id: 'providerDate', type: 'signatureDate', pageNum: 0, rect: { x: 150, y: 410, width: 120, height: 20 } },
+                {
+                  id: 'providerDate',
+                  type: 'signatureDate',
+                  pageNum: 0,
+                  rect: { x: 150, y: 410, width: 120, height: 20 },
+                },
               ],
             },
           ],
           signers: [
-            { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'order', fieldId: 'clientSig' }] },
+            {
+              id: 'client',
+              name: 'Ada Lovelace',
+              email: 'ada@example.com',
+              signerType: 'embedded',
+              routingOrder: 1,
+              fields: [{ fileId: 'order', fieldId: 'clientSig' }],
+            },
             {
               id: 'provider',
               name: 'Bob Provider',
@@ -230,14 +283,20 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
     const pad = (await page.locator('#pad').boundingBox())!;
     await page.mouse.move(pad.x + 30, pad.y + 110);
     await page.mouse.down();
-    for (let i = 1; i <= 14; i++) await page.mouse.move(pad.x + 30 + i * 22, pad.y + 110 - 50 * Math.sin(i / 2), { steps: 2 });
+    for (let i = 1; i <= 14; i++)
+      await page.mouse.move(pad.x + 30 + i * 22, pad.y + 110 - 50 * Math.sin(i / 2), { steps: 2 });
     await page.mouse.up();
     await page.click('#adopt-ok');
     await page.click('#next');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 60_000,
+    });
     expect(errors, errors.join('\n')).toEqual([]);
-    expect(requests.every((r) => r.startsWith(base) || r.startsWith('data:')), requests.join('\n')).toBe(true);
+    expect(
+      requests.every((r) => r.startsWith(base) || r.startsWith('data:')),
+      requests.join('\n'),
+    ).toBe(true);
     await page.close();
 
     // Signer 2, typed, inside an iframe of the host app (an origin allowed with --frame-ancestor).
@@ -253,11 +312,27 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
     await frame.locator('[data-field="providerIni"]').click();
     await expect(frame.locator('#typed').inputValue()).resolves.toBe('BP');
     await frame.locator('#adopt-ok').click();
-    await host.waitForFunction(() => (window as unknown as { messages: Array<{ data: { action: string } }> }).messages.some((m) => m.data.action === 'signerComplete'), undefined, { timeout: 60_000 });
-    const messages = (await host.evaluate(() => (window as unknown as { messages: unknown[] }).messages)) as Array<{ origin: string; data: Record<string, unknown> }>;
+    await host.waitForFunction(
+      () =>
+        (window as unknown as { messages: Array<{ data: { action: string } }> }).messages.some(
+          (m) => m.data.action === 'signerComplete',
+        ),
+      undefined,
+      { timeout: 60_000 },
+    );
+    const messages = (await host.evaluate(() => (window as unknown as { messages: unknown[] }).messages)) as Array<{
+      origin: string;
+      data: Record<string, unknown>;
+    }>;
     expect(messages.map((m) => m.data.action)).toEqual(['signerLoad', 'signerSign', 'signerComplete']);
     expect(messages.every((m) => m.origin === base)).toBe(true);
-    expect(messages[2]!.data).toMatchObject({ signerEid: s2.eid, signerStatus: 'completed', documentGroupStatus: 'completed', etchPacketEid: created.eid, nextSignerEid: null });
+    expect(messages[2]!.data).toMatchObject({
+      signerEid: s2.eid,
+      signerStatus: 'completed',
+      documentGroupStatus: 'completed',
+      etchPacketEid: created.eid,
+      nextSignerEid: null,
+    });
     expect(hostErrors, hostErrors.join('\n')).toEqual([]);
     await host.close();
 
@@ -265,13 +340,23 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
     // etchPacketComplete come from one step (one transaction) and the dispatcher delivers a step's
     // events concurrently, so those two may arrive in either order.
     for (let i = 0; i < 200 && hooks.accepted().length < 5; i++) await new Promise((r) => setTimeout(r, 50));
-    const events = hooks.accepted().map((h) => `${h.body.action}:${(h.body.data as { signerEid?: string }).signerEid ?? ''}`);
-    expect(events.slice(0, 3)).toEqual([`signerUpdateStatus:${s1.eid}`, `signerComplete:${s1.eid}`, `signerUpdateStatus:${s2.eid}`]);
+    const events = hooks
+      .accepted()
+      .map((h) => `${h.body.action}:${(h.body.data as { signerEid?: string }).signerEid ?? ''}`);
+    expect(events.slice(0, 3)).toEqual([
+      `signerUpdateStatus:${s1.eid}`,
+      `signerComplete:${s1.eid}`,
+      `signerUpdateStatus:${s2.eid}`,
+    ]);
     expect(events.slice(3).sort()).toEqual(['etchPacketComplete:', `signerComplete:${s2.eid}`]);
     expect(events).toHaveLength(5);
 
     // The documents: every PDF sealed over the whole file; both signers' marks on the order form.
-    const zip = (await client.downloadDocuments(groupEid)) as unknown as { statusCode: number; data: Buffer; errors?: unknown };
+    const zip = (await client.downloadDocuments(groupEid)) as unknown as {
+      statusCode: number;
+      data: Buffer;
+      errors?: unknown;
+    };
     expect(zip.errors).toBeUndefined();
     expect(zip.statusCode).toBe(200);
     const entries = unzipSync(new Uint8Array(zip.data));
@@ -288,12 +373,24 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
       expect(text, name).toContain('Ada Lovelace');
       expect(text, name).toContain('Bob Provider');
     }
-    const order = path.join(tmp.dir, Object.keys(entries).find((n) => /order/.test(n))!);
+    const order = path.join(
+      tmp.dir,
+      Object.keys(entries).find((n) => /order/.test(n))!,
+    );
     const blank = await inkIn(order, { x: 72, y: 420, width: 220, height: 50 });
     expect(blank).toBe(0);
     expect(await inkIn(order, CLIENT_SIG)).toBeGreaterThan(50); // the drawn signature
     expect(await inkIn(order, PROVIDER_SIG)).toBeGreaterThan(50); // the typed one
-    const letter = (await tool('pdftotext', ['-layout', path.join(tmp.dir, Object.keys(entries).find((n) => /ngagement|letter/i.test(n))!), '-'])).stdout;
+    const letter = (
+      await tool('pdftotext', [
+        '-layout',
+        path.join(
+          tmp.dir,
+          Object.keys(entries).find((n) => /ngagement|letter/i.test(n))!,
+        ),
+        '-',
+      ])
+    ).stdout;
     expect(letter).toContain('Engagement letter');
 
     // No signing token in anything the server printed (request logs drop query strings).

@@ -1,7 +1,22 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
-import { createEngine, MemoryTemplateStore, InvalidPdfError, NotFoundError, RenderError, ValidationError } from '../src/index.js';
-import { assemblePacket, createPacketAssembler, DocxConverter, PacketAssembler, TextTagError, type PlannedField, type SigningFieldWriter } from '../src/packets/index.js';
+import {
+  createEngine,
+  MemoryTemplateStore,
+  InvalidPdfError,
+  NotFoundError,
+  RenderError,
+  ValidationError,
+} from '../src/index.js';
+import {
+  assemblePacket,
+  createPacketAssembler,
+  DocxConverter,
+  PacketAssembler,
+  TextTagError,
+  type PlannedField,
+  type SigningFieldWriter,
+} from '../src/packets/index.js';
 import { buildDocx } from './helpers/docx.js';
 import { qpdfFields, qpdfStrict, readFields, readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
@@ -10,7 +25,8 @@ async function pdfWith(lines: Array<{ text: string; x: number; y: number; white?
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([612, 792]);
-  for (const l of lines) page.drawText(l.text, { x: l.x, y: l.y, size: 12, font, color: l.white ? rgb(1, 1, 1) : rgb(0, 0, 0) });
+  for (const l of lines)
+    page.drawText(l.text, { x: l.x, y: l.y, size: 12, font, color: l.white ? rgb(1, 1, 1) : rgb(0, 0, 0) });
   return doc.save();
 }
 
@@ -26,7 +42,12 @@ const templatePdf = await pdfWith([
   { text: 'Mutual NDA. Name:', x: 50, y: 700 },
   { text: 'Signed: {{ signature ::: client }}', x: 50, y: 600 },
 ]);
-store.publish({ eid: 'tmplNDA', title: 'Mutual NDA', pdf: templatePdf, fields: [{ id: 'name', type: 'shortText', pageNum: 0, rect: { x: 160, y: 80, width: 200, height: 16 } }] });
+store.publish({
+  eid: 'tmplNDA',
+  title: 'Mutual NDA',
+  pdf: templatePdf,
+  fields: [{ id: 'name', type: 'shortText', pageNum: 0, rect: { x: 160, y: 80, width: 200, height: 16 } }],
+});
 
 const uploadPdf = await pdfWith([
   { text: 'Order form for {{ shortText :: company }}', x: 50, y: 700 },
@@ -48,20 +69,42 @@ function request(extra: Record<string, unknown> = {}) {
         ],
       },
       { id: 'annex', file: { data: Buffer.from(docx).toString('base64'), filename: 'annex.docx' }, fields: [] },
-      { id: 'terms', filename: 'terms.pdf', title: 'Terms', markup: { html: '<h1>Terms</h1><p>Agent:</p><p>{{ signature ::: agent }}</p>', css: 'p { font-size: 14px }' }, fields: [] },
+      {
+        id: 'terms',
+        filename: 'terms.pdf',
+        title: 'Terms',
+        markup: { html: '<h1>Terms</h1><p>Agent:</p><p>{{ signature ::: agent }}</p>', css: 'p { font-size: 14px }' },
+        fields: [],
+      },
       {
         id: 'summary',
         filename: 'summary',
         title: 'Summary',
         fontSize: 12,
-        fields: [{ heading: 'Summary' }, { content: 'Client initials:' }, { content: '{{ initial ::: client }}' }, { id: 'date', type: 'signatureDate', pageNum: 0, rect: { x: 400, y: 700, width: 120, height: 20 } }],
+        fields: [
+          { heading: 'Summary' },
+          { content: 'Client initials:' },
+          { content: '{{ initial ::: client }}' },
+          { id: 'date', type: 'signatureDate', pageNum: 0, rect: { x: 400, y: 700, width: 120, height: 20 } },
+        ],
       },
     ],
     signers: [
       { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', fields: [{ fileId: 'order', fieldId: 'sig' }] },
-      { id: 'agent', name: 'Bob Agent', email: 'bob@example.com', signerType: 'embedded', fields: [{ fileId: 'summary', fieldId: 'date' }] },
+      {
+        id: 'agent',
+        name: 'Bob Agent',
+        email: 'bob@example.com',
+        signerType: 'embedded',
+        fields: [{ fileId: 'summary', fieldId: 'date' }],
+      },
     ],
-    data: { payloads: { nda: { data: { name: 'Ada Lovelace' }, filename: 'nda-ada.pdf' }, order: { data: { company: 'Acme Corp', amount: '100 EUR' } } } },
+    data: {
+      payloads: {
+        nda: { data: { name: 'Ada Lovelace' }, filename: 'nda-ada.pdf' },
+        order: { data: { company: 'Acme Corp', amount: '100 EUR' } },
+      },
+    },
     ...extra,
   };
 }
@@ -69,7 +112,7 @@ function request(extra: Record<string, unknown> = {}) {
 const brief = (f: PlannedField) => `${f.fileId}/${f.fieldId}:${f.type}@${f.pageNum}`;
 
 describe('assemblePacket', () => {
-  it('assembles all file kinds: fills, finds tags, plans each signer\'s fields', async () => {
+  it("assembles all file kinds: fills, finds tags, plans each signer's fields", async () => {
     const calls: Array<{ pages: number; fields: string[] }> = [];
     const writer: SigningFieldWriter = async (pdf, fields) => {
       calls.push({ pages: (await PDFDocument.load(pdf)).getPageCount(), fields: fields.map(brief) });
@@ -103,14 +146,29 @@ describe('assemblePacket', () => {
     const order = (await readText(packet.files[1]!.pdf))[0]!.items.map((i) => i.str).join(' ');
     expect(order).toContain('Acme Corp');
     expect(order).toContain('100 EUR');
-    expect(packet.files[1]!.fields.find((f) => f.fieldId === 'company')).toMatchObject({ type: 'shortText', alias: 'company', source: 'tag' });
+    expect(packet.files[1]!.fields.find((f) => f.fieldId === 'company')).toMatchObject({
+      type: 'shortText',
+      alias: 'company',
+      source: 'tag',
+    });
 
     // Tags in generated documents and the converted DOCX sit on the tag's text as pdfjs reads it.
     for (const file of packet.files.slice(2)) {
       const runs = await runBoxes(file.pdf);
       for (const f of file.fields.filter((x) => x.source === 'tag')) {
-        const line = runs.filter((r) => r.pageNum === f.pageNum && Math.abs(r.y + r.height / 2 - (f.rect.y + f.rect.height / 2)) < 3 && r.str.trim() !== '');
-        expect(line.map((r) => r.str).join('').replace(/\s+/g, ''), file.id).toMatch(/^\{\{.*\}\}$/);
+        const line = runs.filter(
+          (r) =>
+            r.pageNum === f.pageNum &&
+            Math.abs(r.y + r.height / 2 - (f.rect.y + f.rect.height / 2)) < 3 &&
+            r.str.trim() !== '',
+        );
+        expect(
+          line
+            .map((r) => r.str)
+            .join('')
+            .replace(/\s+/g, ''),
+          file.id,
+        ).toMatch(/^\{\{.*\}\}$/);
         expect(boxDistance(f.rect, union(line)), file.id).toBeLessThanOrEqual(1);
       }
     }
@@ -137,11 +195,13 @@ describe('assemblePacket', () => {
     }
   });
 
-  it('createPacketAssembler: the same packet through an assembler that owns its converter (the engine\'s private key)', async () => {
+  it("createPacketAssembler: the same packet through an assembler that owns its converter (the engine's private key)", async () => {
     const assembler = createPacketAssembler(engine);
     const packet = await assembler.assemble(request({ mergePDFs: true })).finally(() => assembler.close());
     const sigs = (await qpdfFields(packet.merged!.pdf)).filter((f) => f.fieldtype === '/Sig');
-    expect(sigs.length).toBe(packet.merged!.fields.filter((f) => f.type === 'signature' || f.type === 'initial').length);
+    expect(sigs.length).toBe(
+      packet.merged!.fields.filter((f) => f.type === 'signature' || f.type === 'initial').length,
+    );
     expect(sigs.length).toBeGreaterThan(3);
   });
 
@@ -155,37 +215,95 @@ describe('assemblePacket', () => {
     const ids = merged.fields.map((f) => f.mergedFieldId);
     expect(new Set(ids).size).toBe(ids.length);
     // signature1 is in two files, initial1 in two: qualified by file; sig is unique and kept.
-    expect(ids).toEqual(expect.arrayContaining(['nda.signature1', 'terms.signature1', 'annex.initial1', 'summary.initial1', 'sig', 'date']));
-    const offset = (id: string) => counts.slice(0, packet.files.findIndex((f) => f.id === id)).reduce((a, b) => a + b, 0);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'nda.signature1',
+        'terms.signature1',
+        'annex.initial1',
+        'summary.initial1',
+        'sig',
+        'date',
+      ]),
+    );
+    const offset = (id: string) =>
+      counts
+        .slice(
+          0,
+          packet.files.findIndex((f) => f.id === id),
+        )
+        .reduce((a, b) => a + b, 0);
     for (const f of merged.fields) expect(f.mergedPageNum).toBe(offset(f.fileId) + f.pageNum);
 
     const signing = merged.fields.filter((f) => f.type === 'signature' || f.type === 'initial');
     const sigs = (await qpdfFields(merged.pdf)).filter((f) => f.fieldtype === '/Sig');
-    expect(sigs.map((f) => [f.fullname, f.pageposfrom1]).sort()).toEqual(signing.map((f) => [f.mergedFieldId.replaceAll('.', '_'), f.mergedPageNum + 1]).sort());
+    expect(sigs.map((f) => [f.fullname, f.pageposfrom1]).sort()).toEqual(
+      signing.map((f) => [f.mergedFieldId.replaceAll('.', '_'), f.mergedPageNum + 1]).sort(),
+    );
     expect((await qpdfStrict(merged.pdf)).ok).toBe(true);
   });
 
   it('reports document-level problems with their property paths', async () => {
     const only = (files: unknown[], signers?: unknown[], data?: unknown) =>
-      request({ files, signers: signers ?? [{ id: 'client', name: 'Ada', email: 'ada@example.com' }, { id: 'agent', name: 'Bob', email: 'bob@example.com' }], data: data ?? {} });
-    const upload = (bytes: Uint8Array, fields: unknown[] = []) => ({ id: 'u', file: Buffer.from(bytes).toString('base64'), fields });
+      request({
+        files,
+        signers: signers ?? [
+          { id: 'client', name: 'Ada', email: 'ada@example.com' },
+          { id: 'agent', name: 'Bob', email: 'bob@example.com' },
+        ],
+        data: data ?? {},
+      });
+    const upload = (bytes: Uint8Array, fields: unknown[] = []) => ({
+      id: 'u',
+      file: Buffer.from(bytes).toString('base64'),
+      fields,
+    });
 
-    const unreadable = await assemblePacket(engine, only([upload(new TextEncoder().encode('%PDF-1.7 garbage'))])).catch((e: unknown) => e);
+    const unreadable = await assemblePacket(engine, only([upload(new TextEncoder().encode('%PDF-1.7 garbage'))])).catch(
+      (e: unknown) => e,
+    );
     expect(unreadable).toBeInstanceOf(InvalidPdfError);
     expect(unreadable).toMatchObject({ status: 422, fields: [{ property: 'files[0].file' }] });
-    await expect(assemblePacket(engine, only([upload(new TextEncoder().encode('hello'))]))).rejects.toMatchObject({ status: 422, fields: [{ property: 'files[0].file' }] });
+    await expect(assemblePacket(engine, only([upload(new TextEncoder().encode('hello'))]))).rejects.toMatchObject({
+      status: 422,
+      fields: [{ property: 'files[0].file' }],
+    });
 
-    const badPage = await assemblePacket(engine, only([upload(uploadPdf, [{ id: 's', type: 'signature', pageNum: 3, rect: { x: 1, y: 1, width: 9, height: 9 } }])])).catch((e: unknown) => e);
+    const badPage = await assemblePacket(
+      engine,
+      only([
+        upload(uploadPdf, [{ id: 's', type: 'signature', pageNum: 3, rect: { x: 1, y: 1, width: 9, height: 9 } }]),
+      ]),
+    ).catch((e: unknown) => e);
     expect(badPage).toBeInstanceOf(ValidationError);
-    expect((badPage as ValidationError).fields).toEqual([{ property: 'files[0].fields[0].pageNum', message: 'The document has 1 page (pageNum counts from 0)' }]);
+    expect((badPage as ValidationError).fields).toEqual([
+      { property: 'files[0].fields[0].pageNum', message: 'The document has 1 page (pageNum counts from 0)' },
+    ]);
 
     const refs = await assemblePacket(
       engine,
-      only([{ id: 'nda', castEid: 'tmplNDA' }, upload(await pdfWith([{ text: '{{ signature ::: nobody }}', x: 50, y: 700 }]))], [
-        { id: 'client', name: 'Ada', email: 'ada@example.com', fields: [{ fileId: 'nda', fieldId: 'missing' }, { fileId: 'nda', fieldId: 'name' }] },
-      ]),
+      only(
+        [
+          { id: 'nda', castEid: 'tmplNDA' },
+          upload(await pdfWith([{ text: '{{ signature ::: nobody }}', x: 50, y: 700 }])),
+        ],
+        [
+          {
+            id: 'client',
+            name: 'Ada',
+            email: 'ada@example.com',
+            fields: [
+              { fileId: 'nda', fieldId: 'missing' },
+              { fileId: 'nda', fieldId: 'name' },
+            ],
+          },
+        ],
+      ),
     ).catch((e: unknown) => e);
-    expect((refs as ValidationError).fields.map((f) => f.property)).toEqual(['files[1]', 'signers[0].fields[0].fieldId', 'signers[0].fields[1].fieldId']);
+    expect((refs as ValidationError).fields.map((f) => f.property)).toEqual([
+      'files[1]',
+      'signers[0].fields[0].fieldId',
+      'signers[0].fields[1].fieldId',
+    ]);
     expect((refs as ValidationError).fields[0]!.message).toContain('names signer "nobody"');
     expect((refs as ValidationError).fields[2]!.message).toContain('shortText');
 
@@ -193,10 +311,31 @@ describe('assemblePacket', () => {
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as NotFoundError).fields[0]!.property).toBe('files[0].castEid');
 
-    const badData = await assemblePacket(engine, only([{ id: 'nda', castEid: 'tmplNDA' }], undefined, { payloads: { nda: { data: { name: { value: 'x', fontSize: 99 } } } } })).catch((e: unknown) => e);
-    expect((badData as ValidationError).fields.map((f) => f.property)).toEqual(['data.payloads.nda.data.name.fontSize']);
+    const badData = await assemblePacket(
+      engine,
+      only([{ id: 'nda', castEid: 'tmplNDA' }], undefined, {
+        payloads: { nda: { data: { name: { value: 'x', fontSize: 99 } } } },
+      }),
+    ).catch((e: unknown) => e);
+    expect((badData as ValidationError).fields.map((f) => f.property)).toEqual([
+      'data.payloads.nda.data.name.fontSize',
+    ]);
 
-    const badBlock = await assemblePacket(engine, only([{ id: 'm', filename: 'm.pdf', title: 'M', fields: [{ heading: 'H' }, { id: 'd', type: 'signatureDate', pageNum: 0, rect: { x: 1, y: 1, width: 9, height: 9 } }, { content: 'x', fontFamily: 'No Such Font' }] }])).catch((e: unknown) => e);
+    const badBlock = await assemblePacket(
+      engine,
+      only([
+        {
+          id: 'm',
+          filename: 'm.pdf',
+          title: 'M',
+          fields: [
+            { heading: 'H' },
+            { id: 'd', type: 'signatureDate', pageNum: 0, rect: { x: 1, y: 1, width: 9, height: 9 } },
+            { content: 'x', fontFamily: 'No Such Font' },
+          ],
+        },
+      ]),
+    ).catch((e: unknown) => e);
     expect((badBlock as ValidationError).fields.map((f) => f.property)).toEqual(['files[0].fields[2].fontFamily']);
   });
 
@@ -206,7 +345,11 @@ describe('assemblePacket', () => {
       { text: 'City: {{ shortText :: city }}', x: 50, y: 650 },
       { text: 'Signed: {{ signature ::: client }}  {{ initial ::: client }}', x: 50, y: 600 },
     ]);
-    store.publish({ eid: 'tmplLease', pdf, fields: [{ id: 'tenant', type: 'shortText', pageNum: 0, rect: { x: 140, y: 80, width: 200, height: 16 } }] });
+    store.publish({
+      eid: 'tmplLease',
+      pdf,
+      fields: [{ id: 'tenant', type: 'shortText', pageNum: 0, rect: { x: 140, y: 80, width: 200, height: 16 } }],
+    });
     const packet = await assemblePacket(engine, {
       name: 'lease',
       files: [{ id: 'lease', castEid: 'tmplLease' }],
@@ -227,12 +370,18 @@ describe('assemblePacket', () => {
     expect((await qpdfStrict(out)).ok).toBe(true);
   });
 
-  it('PacketAssembler reads a template\'s tags once and reuses them; a failed read is not kept', async () => {
+  it("PacketAssembler reads a template's tags once and reuses them; a failed read is not kept", async () => {
     const assembler = new PacketAssembler(engine);
     const signers = [{ id: 'client', name: 'Ada', email: 'ada@example.com' }];
     const first = await assembler.assemble({ name: 'a', files: [{ id: 'nda', castEid: 'tmplNDA' }], signers });
-    const second = await assembler.assemble({ name: 'b', files: [{ id: 'other', castEid: 'tmplNDA', title: 'Again' }], signers });
-    expect(second.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect])).toEqual(first.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect]));
+    const second = await assembler.assemble({
+      name: 'b',
+      files: [{ id: 'other', castEid: 'tmplNDA', title: 'Again' }],
+      signers,
+    });
+    expect(second.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect])).toEqual(
+      first.plan.signers[0]!.fields.map((f) => [f.fieldId, f.rect]),
+    );
     expect(second.plan.signers[0]!.fields[0]!.fileId).toBe('other');
 
     store.publish({ eid: 'tmplBad', pdf: await pdfWith([{ text: '{{ sig }}', x: 50, y: 700 }]), fields: [] });
@@ -247,6 +396,13 @@ describe('assemblePacket', () => {
         },
       );
     expect((await bad([{ id: 'x', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[0]');
-    expect((await bad([{ id: 'nda', castEid: 'tmplNDA' }, { id: 'y', castEid: 'tmplBad' }])).fields[0]!.property).toBe('files[1]');
+    expect(
+      (
+        await bad([
+          { id: 'nda', castEid: 'tmplNDA' },
+          { id: 'y', castEid: 'tmplBad' },
+        ])
+      ).fields[0]!.property,
+    ).toBe('files[1]');
   });
 });

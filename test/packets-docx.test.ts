@@ -31,31 +31,43 @@ describe('DOCX uploads', () => {
     expect(sniffUpload(new TextEncoder().encode('hello'))).toBe('unknown');
   });
 
-  it('converts with LibreOffice (two at once) and finds the tags, the white one too, on their boxes', { timeout: 300_000 }, async () => {
-    const other = buildDocx([[{ text: 'Second document {{ email ::: client }}' }]]);
-    const [pdf, pdf2] = await Promise.all([convertDocxToPdf(tagged), convertDocxToPdf(other)]);
-    expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
-    expect((await findTextTags(pdf2, { fileId: 'b', property: 'files[1]' })).map((t) => t.type)).toEqual(['email']);
+  it(
+    'converts with LibreOffice (two at once) and finds the tags, the white one too, on their boxes',
+    { timeout: 300_000 },
+    async () => {
+      const other = buildDocx([[{ text: 'Second document {{ email ::: client }}' }]]);
+      const [pdf, pdf2] = await Promise.all([convertDocxToPdf(tagged), convertDocxToPdf(other)]);
+      expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-');
+      expect((await findTextTags(pdf2, { fileId: 'b', property: 'files[1]' })).map((t) => t.type)).toEqual(['email']);
 
-    const tags = await findTextTags(pdf, { fileId: 'a', property: 'files[0]' });
-    expect(tags.map((t) => [t.pageNum, t.type, t.label, t.alias, t.signerId])).toEqual([
-      [0, 'signature', undefined, undefined, 'client'],
-      [0, 'initial', 'Initials', undefined, 'client'],
-      [0, 'signatureDate', undefined, 'signedOn', undefined],
-    ]);
-    const runs = await runBoxes(pdf);
-    for (const tag of tags) {
-      // Each tag is alone on its line: the runs on that line are the tag.
-      const line = runs.filter((r) => Math.abs(r.y + r.height / 2 - (tag.rect.y + tag.rect.height / 2)) < 3);
-      expect(line.map((r) => r.str).join('').replace(/\s+/g, '')).toBe(tag.text.replace(/\s+/g, ''));
-      expect(boxDistance(tag.rect, union(line))).toBeLessThanOrEqual(1);
-    }
-    // 1 inch margins: the tags start at the left margin.
-    expect(tags[0]!.rect.x).toBeCloseTo(72, 0);
-  });
+      const tags = await findTextTags(pdf, { fileId: 'a', property: 'files[0]' });
+      expect(tags.map((t) => [t.pageNum, t.type, t.label, t.alias, t.signerId])).toEqual([
+        [0, 'signature', undefined, undefined, 'client'],
+        [0, 'initial', 'Initials', undefined, 'client'],
+        [0, 'signatureDate', undefined, 'signedOn', undefined],
+      ]);
+      const runs = await runBoxes(pdf);
+      for (const tag of tags) {
+        // Each tag is alone on its line: the runs on that line are the tag.
+        const line = runs.filter((r) => Math.abs(r.y + r.height / 2 - (tag.rect.y + tag.rect.height / 2)) < 3);
+        expect(
+          line
+            .map((r) => r.str)
+            .join('')
+            .replace(/\s+/g, ''),
+        ).toBe(tag.text.replace(/\s+/g, ''));
+        expect(boxDistance(tag.rect, union(line))).toBeLessThanOrEqual(1);
+      }
+      // 1 inch margins: the tags start at the left margin.
+      expect(tags[0]!.rect.x).toBeCloseTo(72, 0);
+    },
+  );
 
   it('a missing converter is a typed error that says what to install', async () => {
-    const err = await convertDocxToPdf(tagged, { soffice: path.join(scratch, 'no-such-soffice'), property: 'files[3].file' }).catch((e: unknown) => e);
+    const err = await convertDocxToPdf(tagged, {
+      soffice: path.join(scratch, 'no-such-soffice'),
+      property: 'files[3].file',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConversionError);
     expect((err as ConversionError).status).toBe(503);
     expect((err as ConversionError).message).toContain('libreoffice-writer-nogui');
@@ -70,12 +82,17 @@ describe('DOCX uploads', () => {
     await writeFile(fake, `#!/bin/sh\nsleep 3600 &\necho $! > ${pidFile}\nwait\n`);
     await chmod(fake, 0o755);
     // Unsandboxed, so the stand-in can write its pid where the test reads it (the sandboxed deadline: packets-docx-network).
-    const err = await convertDocxToPdf(tagged, { soffice: fake, timeoutMs: 800, sandbox: 'none' }).catch((e: unknown) => e);
+    const err = await convertDocxToPdf(tagged, { soffice: fake, timeoutMs: 800, sandbox: 'none' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ name: 'ConversionError', status: 503, message: expect.stringContaining('800 ms') });
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     await new Promise((r) => setTimeout(r, 200));
     // Gone, or a zombie waiting for a reaper (containers' init may never reap it): not running either way.
-    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then((s) => s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3), () => 'gone');
+    const state = await readFile(`/proc/${pid}/stat`, 'utf8').then(
+      (s) => s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3),
+      () => 'gone',
+    );
     expect(['gone', 'Z', 'X']).toContain(state);
   });
 
@@ -109,7 +126,9 @@ describe('DOCX uploads', () => {
     await writeFile(hang, '#!/bin/sh\nsleep 30\n');
     await chmod(hang, 0o755);
     const stuck = new DocxConverter({ soffice: hang, maxConcurrent: 1 });
-    const pending = [stuck.convert(tagged, 'files[0].file'), stuck.convert(tagged, 'files[1].file')].map((p) => p.catch((e: unknown) => e));
+    const pending = [stuck.convert(tagged, 'files[0].file'), stuck.convert(tagged, 'files[1].file')].map((p) =>
+      p.catch((e: unknown) => e),
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(stuck.load).toEqual({ running: 1, waiting: 1 });
     stuck.close();

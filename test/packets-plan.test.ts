@@ -13,7 +13,13 @@ const req = (signers: unknown[]) =>
     ],
     signers,
   });
-const tag = (fileId: string, fieldId: string, type: PlacedField['type'], y: number, taggedSigner?: string): PlacedField => ({
+const tag = (
+  fileId: string,
+  fieldId: string,
+  type: PlacedField['type'],
+  y: number,
+  taggedSigner?: string,
+): PlacedField => ({
   fileId,
   fieldId,
   type,
@@ -27,12 +33,22 @@ const tag = (fileId: string, fieldId: string, type: PlacedField['type'], y: numb
 describe('planSigners', () => {
   it('merges tags and lists, keeps routing order stable, reports unassigned signing fields', () => {
     const request = req([
-      { id: 's1', name: 'A', email: 'a@example.com', routingOrder: 2, fields: [{ fileId: 'b', fieldId: 'signature1' }] },
+      {
+        id: 's1',
+        name: 'A',
+        email: 'a@example.com',
+        routingOrder: 2,
+        fields: [{ fileId: 'b', fieldId: 'signature1' }],
+      },
       { id: 's2', name: 'B', email: 'b@example.com', routingOrder: 1 },
       { id: 's3', name: 'C', email: 'c@example.com', routingOrder: 1 },
     ]);
     const plan = planSigners(request, [
-      [tag('a', 'email1', 'email', 300, 's2'), tag('a', 'signature1', 'signature', 100, 's1'), tag('a', 'shortText1', 'shortText', 50)],
+      [
+        tag('a', 'email1', 'email', 300, 's2'),
+        tag('a', 'signature1', 'signature', 100, 's1'),
+        tag('a', 'shortText1', 'shortText', 50),
+      ],
       [tag('b', 'signature1', 'signature', 10), tag('b', 'initial1', 'initial', 20)],
     ]);
     expect(plan.signers.map((s) => [s.signerId, s.fields.map((f) => `${f.fileId}/${f.fieldId}`)])).toEqual([
@@ -42,7 +58,11 @@ describe('planSigners', () => {
     ]);
     expect(plan.unassigned.map((f) => `${f.fileId}/${f.fieldId}`)).toEqual(['b/initial1']);
     // Document order within a file: top to bottom.
-    expect(plan.fields.filter((f) => f.fileId === 'a').map((f) => f.fieldId)).toEqual(['shortText1', 'signature1', 'email1']);
+    expect(plan.fields.filter((f) => f.fileId === 'a').map((f) => f.fieldId)).toEqual([
+      'shortText1',
+      'signature1',
+      'email1',
+    ]);
   });
 
   it('a field belongs to one signer; tags name existing signers and attachable kinds', () => {
@@ -51,7 +71,14 @@ describe('planSigners', () => {
       { id: 's2', name: 'B', email: 'b@example.com' },
     ]);
     const e = errorOf<ValidationError>(() =>
-      planSigners(request, [[tag('a', 'signature1', 'signature', 1, 's2'), tag('a', 'x', 'shortText', 2, 's1'), tag('a', 'y', 'initial', 3, 'ghost')], []]),
+      planSigners(request, [
+        [
+          tag('a', 'signature1', 'signature', 1, 's2'),
+          tag('a', 'x', 'shortText', 2, 's1'),
+          tag('a', 'y', 'initial', 3, 'ghost'),
+        ],
+        [],
+      ]),
     );
     expect(e.fields.map((f) => f.property)).toEqual(['files[0]', 'files[0]', 'signers[0].fields[0].fieldId']);
     expect(e.fields.map((f) => f.message)).toEqual([
@@ -64,8 +91,19 @@ describe('planSigners', () => {
 
 describe('mergePlan', () => {
   it('moves pages past earlier files and keeps ids unique', () => {
-    const f = (fileId: string, fieldId: string, pageNum: number) => ({ fileId, fieldId, type: 'signature' as const, pageNum, rect: rect(0), source: 'tag' as const });
-    const merged = mergePlan([f('a', 'sig', 0), f('a', 'only', 1), f('b', 'sig', 0), f('b', 'a.sig', 2)], ['a', 'b'], [2, 3]);
+    const f = (fileId: string, fieldId: string, pageNum: number) => ({
+      fileId,
+      fieldId,
+      type: 'signature' as const,
+      pageNum,
+      rect: rect(0),
+      source: 'tag' as const,
+    });
+    const merged = mergePlan(
+      [f('a', 'sig', 0), f('a', 'only', 1), f('b', 'sig', 0), f('b', 'a.sig', 2)],
+      ['a', 'b'],
+      [2, 3],
+    );
     expect(merged.map((m) => [m.mergedFieldId, m.mergedPageNum])).toEqual([
       ['a.sig', 0],
       ['only', 1],

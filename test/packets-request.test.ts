@@ -14,7 +14,13 @@ function valid() {
     files: [
       { id: 'nda', castEid: 'tmplNDA', title: 'NDA' },
       { id: 'upload', file: pdfBase64, fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect }] },
-      { id: 'html', filename: 'terms.pdf', title: 'Terms', markup: { html: '<p>Hello</p>', css: 'p{color:red}' }, fields: [] },
+      {
+        id: 'html',
+        filename: 'terms.pdf',
+        title: 'Terms',
+        markup: { html: '<p>Hello</p>', css: 'p{color:red}' },
+        fields: [],
+      },
       {
         id: 'md',
         filename: 'summary.pdf',
@@ -41,8 +47,21 @@ describe('createEtchPacket request', () => {
     const upload = r.files[1]!;
     expect(upload.kind === 'upload' && Buffer.from(upload.bytes).toString()).toBe('%PDF-1.7\n% test\n');
     const md = r.files[3]!;
-    expect(md.kind === 'markdown' && [md.fields.map((f) => f.id), md.blockIndexes, md.generate.data.length]).toEqual([['date'], [0, 2], 2]);
-    expect(r.signers.map((s) => [s.id, s.routingOrder, s.signerType, s.tokenValidForMinutes, s.enableEmails, s.acceptEachField])).toEqual([
+    expect(md.kind === 'markdown' && [md.fields.map((f) => f.id), md.blockIndexes, md.generate.data.length]).toEqual([
+      ['date'],
+      [0, 2],
+      2,
+    ]);
+    expect(
+      r.signers.map((s) => [
+        s.id,
+        s.routingOrder,
+        s.signerType,
+        s.tokenValidForMinutes,
+        s.enableEmails,
+        s.acceptEachField,
+      ]),
+    ).toEqual([
       ['client', 1, 'email', 20160, true, true],
       ['agent', 1, 'embedded', 120, true, true],
       ['later', 3, 'email', 20160, true, true],
@@ -53,29 +72,63 @@ describe('createEtchPacket request', () => {
 
   it('accepts the {data, filename, mimetype} upload flavour and bytes', () => {
     const body = valid();
-    body.files[1] = { id: 'upload', file: { data: pdfBase64, filename: 'contract.pdf', mimetype: 'application/pdf' }, fields: [] } as never;
+    body.files[1] = {
+      id: 'upload',
+      file: { data: pdfBase64, filename: 'contract.pdf', mimetype: 'application/pdf' },
+      fields: [],
+    } as never;
     body.signers[0]!.fields = [];
     const r = parsePacketRequest(body);
     expect(r.files[1]).toMatchObject({ kind: 'upload', filename: 'contract.pdf', mimetype: 'application/pdf' });
     body.files[1] = { id: 'upload', file: new Uint8Array([37, 80, 68, 70]), fields: [] } as never;
-    expect(parsePacketRequest(body).files[1]).toMatchObject({ kind: 'upload', bytes: new Uint8Array([37, 80, 68, 70]) });
+    expect(parsePacketRequest(body).files[1]).toMatchObject({
+      kind: 'upload',
+      bytes: new Uint8Array([37, 80, 68, 70]),
+    });
   });
 
   it('lists every violation in one ValidationError with its property path', () => {
     const body = valid() as Record<string, unknown> & ReturnType<typeof valid>;
     body.allowUpdates = false;
     (body.files as unknown[]).push({ id: 'nda', castEid: '' });
-    (body.files[2] as { fields: unknown[] }).fields = [{ id: 'x', type: 'signature', pageNum: 0, rect: { ...rect, width: 0 } }];
-    (body.files[3] as { fields: unknown[] }).fields.push({ table: { rows: 'nope' } }, { id: 'date', type: 'selfie', pageNum: -1, rect });
+    (body.files[2] as { fields: unknown[] }).fields = [
+      { id: 'x', type: 'signature', pageNum: 0, rect: { ...rect, width: 0 } },
+    ];
+    (body.files[3] as { fields: unknown[] }).fields.push(
+      { table: { rows: 'nope' } },
+      { id: 'date', type: 'selfie', pageNum: -1, rect },
+    );
     (body.files[1] as { fields: unknown[] }).fields.push({ id: 'company', type: 'shortText', pageNum: 0, rect });
     body.signers = [
-      { id: 'client', name: 'Ada', email: 'not-an-email', tokenValidForMinutes: 86_401, fields: [{ fileId: 'upload', fieldId: 'company' }] },
-      { id: 'client', name: 'Bob', email: 'bob@example.com', fields: [{ fileId: 'nowhere', fieldId: 'sig' }], requireEmailOnLoad: true },
+      {
+        id: 'client',
+        name: 'Ada',
+        email: 'not-an-email',
+        tokenValidForMinutes: 86_401,
+        fields: [{ fileId: 'upload', fieldId: 'company' }],
+      },
+      {
+        id: 'client',
+        name: 'Bob',
+        email: 'bob@example.com',
+        fields: [{ fileId: 'nowhere', fieldId: 'sig' }],
+        requireEmailOnLoad: true,
+      },
       { id: 'p', isPending: true, email: 'also bad' },
-      { id: 'q', email: 'q@example.com', routingOrder: 0, enableEmails: ['etchComplete', 'everything'], redirectURL: 'javascript:alert(1)' },
+      {
+        id: 'q',
+        email: 'q@example.com',
+        routingOrder: 0,
+        enableEmails: ['etchComplete', 'everything'],
+        redirectURL: 'javascript:alert(1)',
+      },
     ] as never;
     body.data = { payloads: { ghost: { data: {} } } } as never;
-    (body as Record<string, unknown>).signaturePageOptions = { title: 'Sign', colour: 'red', style: { primaryColor: 'blue' } };
+    (body as Record<string, unknown>).signaturePageOptions = {
+      title: 'Sign',
+      colour: 'red',
+      style: { primaryColor: 'blue' },
+    };
     (body as Record<string, unknown>).webhookURL = 'ftp://example.com/hook';
     const e = errorOf<ValidationError>(() => parsePacketRequest(body));
     expect(e).toBeInstanceOf(ValidationError);
@@ -121,7 +174,9 @@ describe('createEtchPacket request', () => {
         { property: 'files[1]', message: 'Expected a file object' },
       ]),
     );
-    expect(errorOf(() => parsePacketRequest('nope')).fields).toEqual([{ property: '(body)', message: 'Expected a JSON object' }]);
+    expect(errorOf(() => parsePacketRequest('nope')).fields).toEqual([
+      { property: '(body)', message: 'Expected a JSON object' },
+    ]);
     const bad = valid();
     bad.files[1] = { id: 'upload', file: '***not base64***', fields: [] } as never;
     // The signer's reference to the bad upload is not reported again: the upload's own error says it all.
@@ -129,12 +184,28 @@ describe('createEtchPacket request', () => {
   });
 
   it('decrypts RSA-encrypted data in the fill format', () => {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-    const body = { ...valid(), data: encryptDataString(JSON.stringify({ payloads: { html: { data: { x: 1 } } } }), publicKey) };
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const body = {
+      ...valid(),
+      data: encryptDataString(JSON.stringify({ payloads: { html: { data: { x: 1 } } } }), publicKey),
+    };
     const r = parsePacketRequest(body, { decrypt: (s) => decryptDataString(s, privateKey) });
     expect(r.payloads).toEqual({ html: { data: { x: 1 } } });
-    expect(errorOf(() => parsePacketRequest(body)).fields).toEqual([{ property: 'data', message: expect.stringContaining('private key') }]);
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    expect(errorOf(() => parsePacketRequest(body, { decrypt: (s) => decryptDataString(s, other.privateKey) })).fields[0]!.message).toContain('Cannot decrypt');
+    expect(errorOf(() => parsePacketRequest(body)).fields).toEqual([
+      { property: 'data', message: expect.stringContaining('private key') },
+    ]);
+    const other = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    expect(
+      errorOf(() => parsePacketRequest(body, { decrypt: (s) => decryptDataString(s, other.privateKey) })).fields[0]!
+        .message,
+    ).toContain('Cannot decrypt');
   });
 });

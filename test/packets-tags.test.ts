@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { PDFDocument, StandardFonts, degrees, rgb, beginText, endText, setFontAndSize, moveText, setCharacterSpacing, PDFOperator, PDFArray, PDFNumber } from '@cantoo/pdf-lib';
+import {
+  PDFDocument,
+  StandardFonts,
+  degrees,
+  rgb,
+  beginText,
+  endText,
+  setFontAndSize,
+  moveText,
+  setCharacterSpacing,
+  PDFOperator,
+  PDFArray,
+  PDFNumber,
+} from '@cantoo/pdf-lib';
 import { findTextTags, parseTagText, TextTagError } from '../src/packets/index.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
 import { tagsOnPage } from '../src/packets/find-tags.js';
@@ -11,16 +24,31 @@ describe('text tag syntax', () => {
   it('reads the spec forms and the four positional arguments', () => {
     expect(parseTagText(' signature ')).toEqual({ ok: true, spec: { type: 'signature' } });
     expect(parseTagText('signature:::s1')).toEqual({ ok: true, spec: { type: 'signature', signerId: 's1' } });
-    expect(parseTagText(' shortText :: companyName ')).toEqual({ ok: true, spec: { type: 'shortText', alias: 'companyName' } });
-    expect(parseTagText('signatureDate : Agreement Date')).toEqual({ ok: true, spec: { type: 'signatureDate', label: 'Agreement Date' } });
-    expect(parseTagText(' initial : Your initials : ini : s2 ')).toEqual({ ok: true, spec: { type: 'initial', label: 'Your initials', alias: 'ini', signerId: 's2' } });
+    expect(parseTagText(' shortText :: companyName ')).toEqual({
+      ok: true,
+      spec: { type: 'shortText', alias: 'companyName' },
+    });
+    expect(parseTagText('signatureDate : Agreement Date')).toEqual({
+      ok: true,
+      spec: { type: 'signatureDate', label: 'Agreement Date' },
+    });
+    expect(parseTagText(' initial : Your initials : ini : s2 ')).toEqual({
+      ok: true,
+      spec: { type: 'initial', label: 'Your initials', alias: 'ini', signerId: 's2' },
+    });
     expect(parseTagText('SIGNATURE')).toEqual({ ok: true, spec: { type: 'signature' } });
   });
 
   it('names what is wrong', () => {
-    expect(parseTagText('sig')).toMatchObject({ ok: false, problem: expect.stringContaining('unknown field type "sig"') });
+    expect(parseTagText('sig')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('unknown field type "sig"'),
+    });
     expect(parseTagText('')).toMatchObject({ ok: false, problem: 'has no field type' });
-    expect(parseTagText('signature:a:b:c:d')).toMatchObject({ ok: false, problem: expect.stringContaining('at most 4') });
+    expect(parseTagText('signature:a:b:c:d')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('at most 4'),
+    });
     expect(parseTagText('signature:::s 1')).toMatchObject({ ok: false, problem: expect.stringContaining('signerId') });
   });
 });
@@ -48,12 +76,15 @@ async function taggedPdf() {
     setFontAndSize(key, 12),
     setCharacterSpacing(0.4),
     moveText(50, 400),
-    PDFOperator.of('TJ' as never, [PDFArray.withContext(doc.context)].map((arr) => {
-      arr.push(helv.encodeText('{{ email'));
-      arr.push(PDFNumber.of(-120));
-      arr.push(helv.encodeText(' ::: s1 }}'));
-      return arr;
-    })),
+    PDFOperator.of(
+      'TJ' as never,
+      [PDFArray.withContext(doc.context)].map((arr) => {
+        arr.push(helv.encodeText('{{ email'));
+        arr.push(PDFNumber.of(-120));
+        arr.push(helv.encodeText(' ::: s1 }}'));
+        return arr;
+      }),
+    ),
     endText(),
   );
   // A rotated page.
@@ -80,10 +111,17 @@ describe('findTextTags', () => {
     const run = runs.find((r) => r.str === line)!;
     const tag = '{{ signature:::s1 }}';
     const scale = run.width / helv.widthOfTextAtSize(line, 12);
-    const inRun = { x: run.x + helv.widthOfTextAtSize('Sign here: ', 12) * scale, y: run.y, width: helv.widthOfTextAtSize(tag, 12) * scale, height: run.height };
+    const inRun = {
+      x: run.x + helv.widthOfTextAtSize('Sign here: ', 12) * scale,
+      y: run.y,
+      width: helv.widthOfTextAtSize(tag, 12) * scale,
+      height: run.height,
+    };
     expect(boxDistance(tags[0]!.rect, inRun)).toBeLessThanOrEqual(1);
 
-    const split = union(runs.filter((r) => r.pageNum === 0 && (r.str.startsWith('{{ ini') || r.str.startsWith('tial'))));
+    const split = union(
+      runs.filter((r) => r.pageNum === 0 && (r.str.startsWith('{{ ini') || r.str.startsWith('tial'))),
+    );
     expect(boxDistance(tags[1]!.rect, split)).toBeLessThanOrEqual(1);
 
     const white = runs.find((r) => r.str.includes('signatureDate'))!;
@@ -122,14 +160,23 @@ describe('findTextTags', () => {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     doc.addPage().drawText('Plain text with { single } braces', { x: 50, y: 700, size: 12, font });
     expect(await findTextTags(await doc.save(), source)).toEqual([]);
-    await expect(findTextTags(new TextEncoder().encode('not a pdf'), source)).rejects.toMatchObject({ name: 'InvalidPdfError', status: 422 });
+    await expect(findTextTags(new TextEncoder().encode('not a pdf'), source)).rejects.toMatchObject({
+      name: 'InvalidPdfError',
+      status: 422,
+    });
   });
 
   it('a tag of 300,000 glyphs gets its box (Math.min over the spread glyphs overflowed the stack), in linear time', async () => {
     const tagText = (n: number) => `x {{ signature : ${'L'.repeat(n)} }} y`;
     const pages = new Map<number, Parameters<typeof tagsOnPage>[0]>();
     const page = (n: number) => {
-      if (!pages.has(n)) pages.set(n, Array.from(tagText(n), (ch, i) => ({ text: ch, x: i, y: 10 + (i % 3), width: 1, height: 5 })) as Parameters<typeof tagsOnPage>[0]);
+      if (!pages.has(n))
+        pages.set(
+          n,
+          Array.from(tagText(n), (ch, i) => ({ text: ch, x: i, y: 10 + (i % 3), width: 1, height: 5 })) as Parameters<
+            typeof tagsOnPage
+          >[0],
+        );
       return pages.get(n)!;
     };
     // 8x the glyphs cost under 22.6x (quadratic: 64x).

@@ -18,7 +18,15 @@ describe('stripActiveContent', () => {
 
   it('removes scripts, automatic and launch actions, embedded files and XFA; keeps a web link; a second pass finds nothing', async () => {
     const out = await stripActiveContent(await activeContentPdf());
-    expect(out.removed).toEqual(expect.arrayContaining(['XFA form', 'OpenAction JavaScript', 'embedded files', 'page 1 /AA', 'page 1 Link Launch action']));
+    expect(out.removed).toEqual(
+      expect.arrayContaining([
+        'XFA form',
+        'OpenAction JavaScript',
+        'embedded files',
+        'page 1 /AA',
+        'page 1 Link Launch action',
+      ]),
+    );
     expect(activeMarkersIn(out.pdf)).toEqual([]);
     const doc = await loadPdf(out.pdf);
     const annots = doc.getPages()[0]!.node.lookup(PDFName.of('Annots'), PDFArray);
@@ -39,18 +47,28 @@ describe('stripActiveContent', () => {
       const ctx = doc.context;
       const js = ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(2)') });
       const dest = ctx.obj([page.ref, 'Fit']);
-      doc.catalog.set(PDFName.of('OpenAction'), open === 'dest' ? dest : ctx.obj({ S: 'GoTo', D: dest, ...(open === 'chain' ? { Next: js } : {}) }));
+      doc.catalog.set(
+        PDFName.of('OpenAction'),
+        open === 'dest' ? dest : ctx.obj({ S: 'GoTo', D: dest, ...(open === 'chain' ? { Next: js } : {}) }),
+      );
       if (open === 'chain') {
         const field = ctx.register(ctx.obj({ FT: 'Tx', T: PDFString.of('name'), AA: ctx.obj({ K: js }) }));
         doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: [field] }));
         const outlines = ctx.nextRef();
-        const item = ctx.register(ctx.obj({ Title: PDFString.of('Run'), Parent: outlines, A: ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(3)') }) }));
+        const item = ctx.register(
+          ctx.obj({
+            Title: PDFString.of('Run'),
+            Parent: outlines,
+            A: ctx.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(3)') }),
+          }),
+        );
         ctx.assign(outlines, ctx.obj({ Type: 'Outlines', First: item, Last: item, Count: 1 }));
         doc.catalog.set(PDFName.of('Outlines'), outlines);
       }
       return doc.save({ useObjectStreams: false });
     };
-    for (const kept of ['dest', 'goto'] as const) expect((await stripActiveContent(await build(kept))).removed, kept).toEqual([]);
+    for (const kept of ['dest', 'goto'] as const)
+      expect((await stripActiveContent(await build(kept))).removed, kept).toEqual([]);
     const out = await stripActiveContent(await build('chain'));
     expect(out.removed).toEqual(['OpenAction JavaScript', 'form field /AA', 'bookmark JavaScript action']);
     expect(Buffer.from(out.pdf).toString('latin1')).not.toContain('app.alert');

@@ -18,7 +18,10 @@ async function onePageDocument(): Promise<Uint8Array> {
 }
 
 function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
-  return of.byteLength >= prefix.byteLength && Buffer.compare(Buffer.from(of.subarray(0, prefix.byteLength)), Buffer.from(prefix)) === 0;
+  return (
+    of.byteLength >= prefix.byteLength &&
+    Buffer.compare(Buffer.from(of.subarray(0, prefix.byteLength)), Buffer.from(prefix)) === 0
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -65,8 +68,10 @@ describe('appendPages loads the appended pages with the hardened loader', () => 
     expect(doc.getPage(1).getSize()).toEqual({ width: 300, height: 300 });
   });
 
-  it('refuses bytes that are not a PDF with the loader\'s own message, naming the property', async () => {
-    const e = await failure(appendPages(await onePageDocument(), new TextEncoder().encode('hello'), { property: 'certificate' }));
+  it("refuses bytes that are not a PDF with the loader's own message, naming the property", async () => {
+    const e = await failure(
+      appendPages(await onePageDocument(), new TextEncoder().encode('hello'), { property: 'certificate' }),
+    );
     expect(e).toBeInstanceOf(InvalidPdfError);
     expect((e as InvalidPdfError).message).toBe('Not a PDF: no %PDF- header');
     expect((e as InvalidPdfError).fields).toEqual([{ property: 'certificate', message: 'Not a PDF: no %PDF- header' }]);

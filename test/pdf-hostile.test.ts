@@ -20,7 +20,8 @@ import { seededRandom } from './helpers/random.js';
 const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
 afterAll(() => engine.close());
 
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`./fixtures/hostile/${name}`, import.meta.url)));
+const fixture = (name: string): Uint8Array =>
+  new Uint8Array(readFileSync(new URL(`./fixtures/hostile/${name}`, import.meta.url)));
 
 const FIXTURES = [
   'pdfjs_opt_demo_radio_japanese_export.pdf',
@@ -50,8 +51,13 @@ interface Outcome {
 
 /** A template over the original: some of its own fields (by AcroForm name) and one new text field. */
 async function templateOf(pdf: Uint8Array): Promise<{ fields: TemplateField[]; data: Record<string, unknown> }> {
-  const own = ((await templateFromPdf(pdf)).fields as TemplateField[]).filter((f) => ['shortText', 'longText', 'checkbox', 'radioGroup'].includes(f.type)).slice(0, 6);
-  const fields: TemplateField[] = [...own, { id: 'added', alias: 'added', type: 'shortText', pageNum: 0, rect: { x: 40, y: 40, width: 200, height: 20 } }];
+  const own = ((await templateFromPdf(pdf)).fields as TemplateField[])
+    .filter((f) => ['shortText', 'longText', 'checkbox', 'radioGroup'].includes(f.type))
+    .slice(0, 6);
+  const fields: TemplateField[] = [
+    ...own,
+    { id: 'added', alias: 'added', type: 'shortText', pageNum: 0, rect: { x: 40, y: 40, width: 200, height: 20 } },
+  ];
   return { fields, data: dataFor(fields) };
 }
 
@@ -59,12 +65,24 @@ async function templateOf(pdf: Uint8Array): Promise<{ fields: TemplateField[]; d
 function dataFor(fields: TemplateField[]): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const f of fields) {
-    data[f.alias ?? f.id] = f.type === 'checkbox' ? true : f.type === 'radioGroup' ? f.options?.[0]?.id : f.type === 'charList' ? '1' : 'Hostile 123';
+    data[f.alias ?? f.id] =
+      f.type === 'checkbox'
+        ? true
+        : f.type === 'radioGroup'
+          ? f.options?.[0]?.id
+          : f.type === 'charList'
+            ? '1'
+            : 'Hostile 123';
   }
   return data;
 }
 
-async function run(label: string, mode: Mode, pdf: Uint8Array, template: { fields: TemplateField[]; data: Record<string, unknown> }): Promise<Outcome> {
+async function run(
+  label: string,
+  mode: Mode,
+  pdf: Uint8Array,
+  template: { fields: TemplateField[]; data: Record<string, unknown> },
+): Promise<Outcome> {
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now(); // clock-ok: wall time is only printed (slowest cases); the limit is on CPU time
   let result: Outcome['result'];
@@ -86,7 +104,8 @@ async function run(label: string, mode: Mode, pdf: Uint8Array, template: { field
     // A template made by templateFromPdf must be valid: only the file can be at fault.
     const typed =
       isCastpressError(e) &&
-      ((e.name === 'InvalidPdfError' && e.status === 422) || (e.name === 'ValidationError' && e.status === 400 && mode !== 'imported')) &&
+      ((e.name === 'InvalidPdfError' && e.status === 422) ||
+        (e.name === 'ValidationError' && e.status === 400 && mode !== 'imported')) &&
       e.fields.length > 0 &&
       e.fields.every((f) => typeof f.property === 'string' && typeof f.message === 'string');
     result = typed ? 'typed' : 'untyped';
@@ -112,7 +131,11 @@ afterAll(() => {
   const slowest = [...outcomes].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 5);
   console.log(
     `pdf-hostile: ${outcomes.length} calls (${JSON.stringify(byResult)}); slowest by CPU:\n` +
-      slowest.map((o) => `  ${o.cpuMs.toFixed(0)} ms CPU, ${o.wallMs.toFixed(0)} ms wall — ${o.label} [${o.mode}] ${o.result}`).join('\n'),
+      slowest
+        .map(
+          (o) => `  ${o.cpuMs.toFixed(0)} ms CPU, ${o.wallMs.toFixed(0)} ms wall — ${o.label} [${o.mode}] ${o.result}`,
+        )
+        .join('\n'),
   );
 });
 
@@ -139,7 +162,19 @@ describe('hostile PDFs: mutants of corpus forms × import, flat fill, interactiv
 describe('the minimal structural cases of issue #23', () => {
   it.each(Object.keys(MINIMAL_CASES))('%s: a PDF in every mode, its field read where it is readable', async (label) => {
     const pdf = MINIMAL_CASES[label]!;
-    const template = { fields: [{ id: 'b', alias: 'b', acroFieldName: 'b', type: 'shortText', pageNum: 0, rect: { x: 10, y: 10, width: 90, height: 20 } }] as TemplateField[], data: { b: 'x' } };
+    const template = {
+      fields: [
+        {
+          id: 'b',
+          alias: 'b',
+          acroFieldName: 'b',
+          type: 'shortText',
+          pageNum: 0,
+          rect: { x: 10, y: 10, width: 90, height: 20 },
+        },
+      ] as TemplateField[],
+      data: { b: 'x' },
+    };
     const batch: Outcome[] = [];
     for (const mode of MODES) batch.push(await run(label, mode, pdf, template));
     check(batch);
@@ -159,15 +194,26 @@ describe('the slow inputs of issue #23', () => {
   const cases = slowCases(fixture('qpdf_enc_rc4_128_owner_only_30p.pdf'));
   it.each(Object.keys(cases))('%s: a typed error in well under a second of CPU', async (label) => {
     const pdf = cases[label]!;
-    const template = { fields: [{ id: 'a', alias: 'a', type: 'shortText', pageNum: 0, rect: { x: 10, y: 10, width: 90, height: 20 } }] as TemplateField[], data: { a: 'x' } };
+    const template = {
+      fields: [
+        { id: 'a', alias: 'a', type: 'shortText', pageNum: 0, rect: { x: 10, y: 10, width: 90, height: 20 } },
+      ] as TemplateField[],
+      data: { a: 'x' },
+    };
     const batch: Outcome[] = [];
     for (const mode of MODES) batch.push(await run(label, mode, pdf, template));
     check(batch);
   });
 
   it('the huge /Length is refused as an unsupported encryption, the bomb as past the decode budget', async () => {
-    const message = async (pdf: Uint8Array) => (await loadPdf(pdf).then(() => 'loaded', (e: Error) => e.message));
-    expect(await message(cases['an /Encrypt dictionary with /Length 1073741824']!)).toMatch(/unsupported encryption.*Length/);
+    const message = async (pdf: Uint8Array) =>
+      await loadPdf(pdf).then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      );
+    expect(await message(cases['an /Encrypt dictionary with /Length 1073741824']!)).toMatch(
+      /unsupported encryption.*Length/,
+    );
     expect(await message(cases['a 1 MB object stream that inflates to 1 GiB']!)).toMatch(/inflates past the limit/);
   });
 });

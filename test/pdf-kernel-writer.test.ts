@@ -14,7 +14,9 @@ const KERNEL = path.join(SRC, 'pdf') + path.sep;
 const WRITES = /PDFDocument\s*\.\s*(create|load)\b|\.save\(/;
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 describe('src/pdf is the only place that creates, loads and saves PDFs', () => {

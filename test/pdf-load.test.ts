@@ -41,8 +41,18 @@ describe('loadPdf: encrypted inputs that open without a password', () => {
 
   it('decrypts field names and values of the AES-128 form', async () => {
     const doc = await loadPdf(corpusPdf('pdfjs_issue9972-1_aes_empty_userpw_form.pdf'));
-    const names = doc.getForm().getFields().map((f) => f.getName());
-    expect(names).toEqual(['B SLEEP RITUALS', 'how much', 'undefined', 'what', 'C SLEEP SCHEDULE', 'D STRATEGIC NAPPING']);
+    const names = doc
+      .getForm()
+      .getFields()
+      .map((f) => f.getName());
+    expect(names).toEqual([
+      'B SLEEP RITUALS',
+      'how much',
+      'undefined',
+      'what',
+      'C SLEEP SCHEDULE',
+      'D STRATEGIC NAPPING',
+    ]);
     const fields = await readFields(await doc.save({ updateFieldAppearances: false }));
     expect(fields.map((f) => f.name)).toEqual(names);
   });

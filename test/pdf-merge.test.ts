@@ -19,11 +19,15 @@ async function withDestination(title: string): Promise<Uint8Array> {
   doc.catalog.set(PDFName.of('Names'), ctx.obj({ Dests: ctx.obj({ Names: [PDFString.of('intro'), dest] }) }));
   const root = ctx.obj({ Type: 'Outlines', Count: 1 });
   const rootRef = ctx.register(root);
-  const item = ctx.register(ctx.obj({ Title: PDFHexString.fromText(title), Parent: rootRef, Dest: PDFString.of('intro') }));
+  const item = ctx.register(
+    ctx.obj({ Title: PDFHexString.fromText(title), Parent: rootRef, Dest: PDFString.of('intro') }),
+  );
   root.set(PDFName.of('First'), item);
   root.set(PDFName.of('Last'), item);
   doc.catalog.set(PDFName.of('Outlines'), rootRef);
-  const link = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [10, 10, 100, 30], Dest: PDFString.of('intro') }));
+  const link = ctx.register(
+    ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [10, 10, 100, 30], Dest: PDFString.of('intro') }),
+  );
   page.node.set(PDFName.of('Annots'), ctx.obj([link]));
   return doc.save();
 }
@@ -31,11 +35,18 @@ async function withDestination(title: string): Promise<Uint8Array> {
 describe('mergePDFs', () => {
   it('the W-9, a Markdown document and an HTML form: all pages, all fields (qpdf --json), qpdf --check passes', async () => {
     const w9 = w9Pdf();
-    const markdown = await engine.generate({ logo: false, includeTimestamp: false, title: 'Notes', data: [{ label: 'Name', content: 'Ada' }, { content: 'A paragraph of Markdown.' }] });
+    const markdown = await engine.generate({
+      logo: false,
+      includeTimestamp: false,
+      title: 'Notes',
+      data: [{ label: 'Name', content: 'Ada' }, { content: 'A paragraph of Markdown.' }],
+    });
     const html = await engine.generate({
       type: 'html',
       title: 'Form',
-      data: { html: '<form><input type="text" name="applicant" value="Ada Lovelace" style="width:200px;height:24px"><input type="checkbox" name="agree" checked style="width:16px;height:16px"></form>' },
+      data: {
+        html: '<form><input type="text" name="applicant" value="Ada Lovelace" style="width:200px;height:24px"><input type="checkbox" name="agree" checked style="width:16px;height:16px"></form>',
+      },
     });
     const merged = await mergePDFs([w9, markdown, html]);
     await qpdfCheck(merged.pdf);
@@ -49,11 +60,13 @@ describe('mergePDFs', () => {
     expect(byName.get('applicant')?.pageposfrom1).toBe(pages);
     expect(byName.get('agree')?.value).not.toBe('/Off');
     // The W-9's fields stay on its first page.
-    expect(fields.filter((f) => f.fullname.startsWith('topmostSubform[0]')).every((f) => f.pageposfrom1 === 1)).toBe(true);
+    expect(fields.filter((f) => f.fullname.startsWith('topmostSubform[0]')).every((f) => f.pageposfrom1 === 1)).toBe(
+      true,
+    );
     expect(merged.renamed).toEqual([]);
   });
 
-  it('clashing field names get the later document\'s prefix, and every rename is reported', async () => {
+  it("clashing field names get the later document's prefix, and every rename is reported", async () => {
     const w9 = w9Pdf();
     const merged = await mergePDFs([w9, w9]);
     await qpdfCheck(merged.pdf);
@@ -69,19 +82,33 @@ describe('mergePDFs', () => {
   });
 
   it('keeps named destinations and outlines; a clashing destination is renamed and its links follow', async () => {
-    const merged = await mergePDFs([await withDestination('First'), await withDestination('Second')], { prefix: (i) => `part${i}-` });
+    const merged = await mergePDFs([await withDestination('First'), await withDestination('Second')], {
+      prefix: (i) => `part${i}-`,
+    });
     await qpdfCheck(merged.pdf);
     expect(merged.renamed).toEqual([{ document: 1, kind: 'destination', from: 'intro', to: 'part1-intro' }]);
     const doc = await PDFDocument.load(merged.pdf);
     const pages = doc.getPages().map((p) => p.ref);
-    const names = doc.catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('Dests'), PDFDict).lookup(PDFName.of('Names'), PDFArray);
+    const names = doc.catalog
+      .lookup(PDFName.of('Names'), PDFDict)
+      .lookup(PDFName.of('Dests'), PDFDict)
+      .lookup(PDFName.of('Names'), PDFArray);
     const dests = new Map<string, unknown>();
-    for (let i = 0; i < names.size(); i += 2) dests.set((names.lookup(i) as PDFHexString).decodeText(), names.lookup(i + 1, PDFArray).get(0));
-    expect(dests).toEqual(new Map([['intro', pages[0]], ['part1-intro', pages[1]]]));
+    for (let i = 0; i < names.size(); i += 2)
+      dests.set((names.lookup(i) as PDFHexString).decodeText(), names.lookup(i + 1, PDFArray).get(0));
+    expect(dests).toEqual(
+      new Map([
+        ['intro', pages[0]],
+        ['part1-intro', pages[1]],
+      ]),
+    );
     const outline = doc.catalog.lookup(PDFName.of('Outlines'), PDFDict);
     const first = outline.lookup(PDFName.of('First'), PDFDict);
     const second = first.lookup(PDFName.of('Next'), PDFDict);
-    expect([first, second].map((d) => (d.lookup(PDFName.of('Title')) as PDFHexString).decodeText())).toEqual(['First', 'Second']);
+    expect([first, second].map((d) => (d.lookup(PDFName.of('Title')) as PDFHexString).decodeText())).toEqual([
+      'First',
+      'Second',
+    ]);
     expect(second.get(PDFName.of('Parent'))).toBe(doc.catalog.get(PDFName.of('Outlines')));
     expect((second.lookup(PDFName.of('Dest')) as PDFHexString).decodeText()).toBe('part1-intro');
     const link = doc.getPage(1).node.Annots()!.lookup(0, PDFDict);

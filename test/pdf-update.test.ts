@@ -23,7 +23,10 @@ function expectPrefix(out: Uint8Array, base: Uint8Array): void {
 }
 
 describe('UpdateSession', () => {
-  for (const [kind, objectStreams] of [['table', false], ['stream', true]] as const) {
+  for (const [kind, objectStreams] of [
+    ['table', false],
+    ['stream', true],
+  ] as const) {
     it(`appends changed and new objects after the original bytes, with an xref ${kind} like the original's`, async () => {
       const base = await twoPages(objectStreams);
       const session = await UpdateSession.open(base);
@@ -44,7 +47,9 @@ describe('UpdateSession', () => {
       expect(written).not.toContain(reread.getPage(0).ref.objectNumber);
       expect(written).toContain(reread.getPage(1).ref.objectNumber);
       expect(reread.getPage(1).node.get(PDFName.of('UserUnit'))).toEqual(PDFNumber.of(2));
-      expect(reread.catalog.lookup(PDFName.of('Note'), PDFDict).lookup(PDFName.of('Note'), PDFString).asString()).toBe('added');
+      expect(reread.catalog.lookup(PDFName.of('Note'), PDFDict).lookup(PDFName.of('Note'), PDFString).asString()).toBe(
+        'added',
+      );
     });
   }
 
@@ -113,7 +118,12 @@ describe('signature fields', () => {
     const form = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict);
     // SignaturesExist (bit 1) is set; other flags the form had stay.
     expect(form.lookup(PDFName.of('SigFlags'), PDFNumber).asNumber() & 1).toBe(1);
-    const widget = doc.getPage(1).node.Annots()!.asArray().map((r) => doc.context.lookup(r, PDFDict)).find((a) => a.get(PDFName.of('FT')) === PDFName.of('Sig'))!;
+    const widget = doc
+      .getPage(1)
+      .node.Annots()!
+      .asArray()
+      .map((r) => doc.context.lookup(r, PDFDict))
+      .find((a) => a.get(PDFName.of('FT')) === PDFName.of('Sig'))!;
     expect(widget.lookup(PDFName.of('Rect'))!.toString()).toBe('[ 500 40 560 64 ]');
     expect(widget.lookup(PDFName.of('TU'))!.toString()).toContain('FEFF0049006E0069007400690061006C0073');
   });
@@ -126,7 +136,11 @@ describe('signature fields', () => {
     expect(isCastpressError(err) && err.name).toBe('ValidationError');
     const props = (err as { fields: Array<{ property: string }> }).fields.map((f) => f.property);
     expect(props).toEqual(['fields[0].pageIndex', 'fields[1].name']);
-    const empty = await appendSignatureFields(await twoPages(false), [{ name: 'b', kind: 'initial', pageIndex: 0, rect: { x: 0, y: 0, width: 0, height: 10 } }]).catch((e: unknown) => e);
-    expect((empty as { fields: Array<{ property: string }> }).fields.map((f) => f.property)).toEqual(['fields[0].rect.width']);
+    const empty = await appendSignatureFields(await twoPages(false), [
+      { name: 'b', kind: 'initial', pageIndex: 0, rect: { x: 0, y: 0, width: 0, height: 10 } },
+    ]).catch((e: unknown) => e);
+    expect((empty as { fields: Array<{ property: string }> }).fields.map((f) => f.property)).toEqual([
+      'fields[0].rect.width',
+    ]);
   });
 });

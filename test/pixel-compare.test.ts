@@ -17,18 +17,35 @@ function page(width = 60, height = 80, shiftY = 0, colour: [number, number, numb
   return { width, height, data };
 }
 
-const blank = (width = 60, height = 80): Rgba => ({ width, height, data: new Uint8ClampedArray(width * height * 4).fill(255) });
-const pixel = (im: Rgba, x: number, y: number) => [...im.data.subarray((y * im.width + x) * 4, (y * im.width + x) * 4 + 3)];
+const blank = (width = 60, height = 80): Rgba => ({
+  width,
+  height,
+  data: new Uint8ClampedArray(width * height * 4).fill(255),
+});
+const pixel = (im: Rgba, x: number, y: number) => [
+  ...im.data.subarray((y * im.width + x) * 4, (y * im.width + x) * 4 + 3),
+];
 
 describe('compareImages', () => {
   it('scores identical images 1 with no difference, and two blank pages 1', () => {
     const c = compareImages(page(), page());
-    expect(c).toMatchObject({ inkScore: 1, pixelScore: 1, meanAbsDiff: 0, sameSize: true, width: 60, height: 80, background: [255, 255, 255] });
+    expect(c).toMatchObject({
+      inkScore: 1,
+      pixelScore: 1,
+      meanAbsDiff: 0,
+      sameSize: true,
+      width: 60,
+      height: 80,
+      background: [255, 255, 255],
+    });
     expect(compareImages(blank(), blank()).inkScore).toBe(1);
   });
 
   it('scores a page against a blank one 0 on ink, though most pixels are white in both', () => {
-    for (const [a, b] of [[page(), blank()], [blank(), page()]] as const) {
+    for (const [a, b] of [
+      [page(), blank()],
+      [blank(), page()],
+    ] as const) {
       const c = compareImages(a, b);
       expect(c.inkScore).toBe(0);
       expect(c.pixelScore).toBeGreaterThan(0.6);
@@ -101,7 +118,9 @@ describe('compareImages', () => {
   });
 
   it('refuses data of the wrong length', () => {
-    expect(() => compareImages({ width: 10, height: 10, data: new Uint8ClampedArray(10) }, blank(10, 10))).toThrow(/400/);
+    expect(() => compareImages({ width: 10, height: 10, data: new Uint8ClampedArray(10) }, blank(10, 10))).toThrow(
+      /400/,
+    );
   });
 });
 

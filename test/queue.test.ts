@@ -4,7 +4,16 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createQueueWorker, enqueueBatch, outputName, parseJobLine, sweepTemporaries, watchBatch, writeAtomic, type RenderedJob } from '../src/batch/index.js';
+import {
+  createQueueWorker,
+  enqueueBatch,
+  outputName,
+  parseJobLine,
+  sweepTemporaries,
+  watchBatch,
+  writeAtomic,
+  type RenderedJob,
+} from '../src/batch/index.js';
 import { ValidationError } from '../src/errors/index.js';
 import { writeMixedJobs } from '../bench/batch.js';
 import { pageText } from './helpers/pdf.js';
@@ -27,7 +36,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const md = (i: number) => JSON.stringify({ id: `doc-${i}`, request: { title: `Doc ${i}`, includeTimestamp: false, logo: false, data: [{ heading: `Document ${i}` }, { content: `Body of **${i}**.` }] } });
+const md = (i: number) =>
+  JSON.stringify({
+    id: `doc-${i}`,
+    request: {
+      title: `Doc ${i}`,
+      includeTimestamp: false,
+      logo: false,
+      data: [{ heading: `Document ${i}` }, { content: `Body of **${i}**.` }],
+    },
+  });
 
 describe('queue (BullMQ on a private redis-server)', () => {
   it('hands bytes to a custom handler, retries a crash with back-off, fails a typed error once, and adds a file only once', async () => {
@@ -56,7 +74,17 @@ describe('queue (BullMQ on a private redis-server)', () => {
       // The crash was retried until it passed; the typed errors ran once.
       expect(attempts.get(2)).toBe(3);
       expect(attempts.get(4)).toBe(1);
-      const errors = (await readFile(summary.errorsFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { line: number; status: number; error: { name: string; fields: Array<{ property: string }> } });
+      const errors = (await readFile(summary.errorsFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              line: number;
+              status: number;
+              error: { name: string; fields: Array<{ property: string }> };
+            },
+        );
       expect(errors).toMatchObject([
         { line: 3, status: 400, error: { name: 'ValidationError', fields: [{ property: 'data' }] } },
         { line: 4, status: 400, error: { name: 'ValidationError', fields: [{ property: 'output' }] } },
@@ -72,14 +100,38 @@ describe('queue (BullMQ on a private redis-server)', () => {
     const jobs = path.join(dir, 'slow.jsonl');
     await writeFile(jobs, md(1) + '\n');
     const failures: string[] = [];
-    const worker = await createQueueWorker({ connection: redis.url, queueName: 'slow', outDir: path.join(dir, 'slow-out'), jobTimeoutMs: 1, onJob: (e) => !e.ok && failures.push(e.reason ?? '') });
+    const worker = await createQueueWorker({
+      connection: redis.url,
+      queueName: 'slow',
+      outDir: path.join(dir, 'slow-out'),
+      jobTimeoutMs: 1,
+      onJob: (e) => !e.ok && failures.push(e.reason ?? ''),
+    });
     try {
-      const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'slow', attempts: 3, backoffMs: 20 });
-      const summary = await watchBatch({ connection: redis.url, batch, outDir: path.join(dir, 'slow-out'), pollMs: 50 });
+      const batch = await enqueueBatch({
+        connection: redis.url,
+        jobsFile: jobs,
+        queueName: 'slow',
+        attempts: 3,
+        backoffMs: 20,
+      });
+      const summary = await watchBatch({
+        connection: redis.url,
+        batch,
+        outDir: path.join(dir, 'slow-out'),
+        pollMs: 50,
+      });
       expect(summary).toMatchObject({ done: 0, failed: 1 });
       expect(failures).toEqual(['Timed out after 1 ms', 'Timed out after 1 ms', 'Timed out after 1 ms']);
-      const [entry] = (await readFile(summary.errorsFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as unknown);
-      expect(entry).toEqual({ line: 1, status: 500, error: { name: 'WorkerError', message: 'Timed out after 1 ms', fields: [] } });
+      const [entry] = (await readFile(summary.errorsFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown);
+      expect(entry).toEqual({
+        line: 1,
+        status: 500,
+        error: { name: 'WorkerError', message: 'Timed out after 1 ms', fields: [] },
+      });
       expect(await readdir(path.join(dir, 'slow-out'))).toEqual(['errors.jsonl']);
     } finally {
       await worker.close();
@@ -91,7 +143,10 @@ describe('queue (BullMQ on a private redis-server)', () => {
     await writeFile(jobs, Array.from({ length: 1000 }, (_, i) => md(i + 1)).join('\n') + '\n');
     const out = path.join(dir, 'graceful-out');
     const start = async () => {
-      const child = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'graceful', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'graceful', '--out', out], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(child);
       // A generous ceiling: a worker starting on a busy machine is slow, not broken; a failure shows its output.
       await waitForOutput(child, /ready on graceful/, 300_000);
@@ -99,7 +154,8 @@ describe('queue (BullMQ on a private redis-server)', () => {
     };
     const first = await start();
     const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'graceful' });
-    while ((await readdir(out)).filter((f) => f.endsWith('.pdf')).length === 0) await new Promise((r) => setTimeout(r, 20));
+    while ((await readdir(out)).filter((f) => f.endsWith('.pdf')).length === 0)
+      await new Promise((r) => setTimeout(r, 20));
     first.kill('SIGTERM');
     expect(await exited(first)).toBe(0);
 
@@ -136,7 +192,11 @@ describe('queue (BullMQ on a private redis-server)', () => {
     await writeFile(path.join(out, `b.pdf.~${host}~${process.pid}~0-9.part`), 'being written');
     await writeFile(path.join(out, `c.pdf.~other_host~${dead.pid}~0-0.part`), 'another machine');
     expect(await sweepTemporaries(out)).toBe(1);
-    expect((await readdir(out)).sort()).toEqual([`b.pdf.~${host}~${process.pid}~0-9.part`, `c.pdf.~other_host~${dead.pid}~0-0.part`, 'kept.pdf']);
+    expect((await readdir(out)).sort()).toEqual([
+      `b.pdf.~${host}~${process.pid}~0-9.part`,
+      `c.pdf.~other_host~${dead.pid}~0-0.part`,
+      'kept.pdf',
+    ]);
   });
 
   it('runs a batch on two worker processes through a SIGKILL and a Redis restart: one output per good line, typed failures listed, no temporary files', async () => {
@@ -147,21 +207,48 @@ describe('queue (BullMQ on a private redis-server)', () => {
     const jobsFile = await writeMixedJobs(work, count);
     const lines = (await readFile(jobsFile, 'utf8')).trim().split('\n');
     // Every 10th line fails with a typed error: bad request, missing template file, bad output name.
-    const broken = [JSON.stringify({ request: { data: [] } }), JSON.stringify({ template: 'missing.json', request: { data: {} } }), JSON.stringify({ output: '../escape.pdf', request: { data: [{ content: 'x' }] } })];
-    for (let i = 9; i < lines.length; i += 10) lines[i] = broken[(i / 10) % 3 | 0];
+    const broken = [
+      JSON.stringify({ request: { data: [] } }),
+      JSON.stringify({ template: 'missing.json', request: { data: {} } }),
+      JSON.stringify({ output: '../escape.pdf', request: { data: [{ content: 'x' }] } }),
+    ];
+    for (let i = 9; i < lines.length; i += 10) lines[i] = broken[((i / 10) % 3) | 0];
     await writeFile(jobsFile, lines.join('\n') + '\n');
     const failing = lines.flatMap((_, i) => ((i + 1) % 10 === 0 ? [i + 1] : []));
     const expected = lines.flatMap((l, i) => ((i + 1) % 10 === 0 ? [] : [outputName(parseJobLine(l), i + 1)])).sort();
 
     const out = path.join(work, 'out');
     const startWorker = async () => {
-      const child = spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--name', 'e2e', '--out', out, '--concurrency', '1', '--lock', '2000', '--stalled', '1000'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          bin,
+          'worker',
+          '--queue',
+          redis.url,
+          '--name',
+          'e2e',
+          '--out',
+          out,
+          '--concurrency',
+          '1',
+          '--lock',
+          '2000',
+          '--stalled',
+          '1000',
+        ],
+        { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       children.push(child);
       await waitForOutput(child, /ready on e2e/, 300_000);
       return child;
     };
     const [a, b] = await Promise.all([startWorker(), startWorker()]);
-    const producer = spawn(process.execPath, [bin, 'batch', jobsFile, '--queue', redis.url, '--name', 'e2e', '--out', out, '--attempts', '6'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const producer = spawn(
+      process.execPath,
+      [bin, 'batch', jobsFile, '--queue', redis.url, '--name', 'e2e', '--out', out, '--attempts', '6'],
+      { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(producer);
     let producerLog = '';
     producer.stderr?.on('data', (d: Buffer) => (producerLog += d.toString()));
@@ -182,10 +269,15 @@ describe('queue (BullMQ on a private redis-server)', () => {
     const files = (await readdir(out)).sort();
     expect(files.filter((f) => f.endsWith('.pdf'))).toEqual(expected);
     expect(files.filter((f) => !f.endsWith('.pdf'))).toEqual(['errors.jsonl']);
-    const errors = (await readFile(path.join(out, 'errors.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { line: number; status: number; error: { name: string } });
+    const errors = (await readFile(path.join(out, 'errors.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; status: number; error: { name: string } });
     expect(errors.map((e) => e.line)).toEqual(failing);
     expect(errors.every((e) => e.status === 400 && e.error.name === 'ValidationError')).toBe(true);
-    expect((await pageText(new Uint8Array(await readFile(path.join(out, expected[expected.length - 1])))))[0].length).toBeGreaterThan(0);
+    expect(
+      (await pageText(new Uint8Array(await readFile(path.join(out, expected[expected.length - 1])))))[0].length,
+    ).toBeGreaterThan(0);
 
     // The job a held when it died went back to the queue through BullMQ's stalled-job check.
     const { Queue } = await import('bullmq');
@@ -198,7 +290,11 @@ describe('queue (BullMQ on a private redis-server)', () => {
     expect(stalled.length).toBeGreaterThanOrEqual(1);
 
     // Running the producer again adds nothing and finds the batch finished.
-    const again = spawn(process.execPath, [bin, 'batch', jobsFile, '--queue', redis.url, '--name', 'e2e', '--out', out], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const again = spawn(
+      process.execPath,
+      [bin, 'batch', jobsFile, '--queue', redis.url, '--name', 'e2e', '--out', out],
+      { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(again);
     let againLog = '';
     again.stderr?.on('data', (d: Buffer) => (againLog += d.toString()));

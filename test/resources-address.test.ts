@@ -2,20 +2,70 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { isForbiddenAddress, isPublicUrl, loadResource, type LookupAll, type ResourceResolver } from '../src/resources/index.js';
+import {
+  isForbiddenAddress,
+  isPublicUrl,
+  loadResource,
+  type LookupAll,
+  type ResourceResolver,
+} from '../src/resources/index.js';
 import { field, pngDataUrl, template } from './fixtures/fill/templates.js';
 
 describe('isForbiddenAddress', () => {
   it('refuses loopback, private, link-local, CGNAT, multicast, unspecified and mapped addresses, v4 and v6', () => {
     const forbidden = [
-      '127.0.0.1', '127.255.255.254', '0.0.0.0', '0.1.2.3', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1',
-      '169.254.169.254', '100.64.0.1', '100.127.255.255', '224.0.0.1', '239.255.255.250', '255.255.255.255', '240.0.0.1',
-      '::', '::1', '[::1]', '::ffff:127.0.0.1', '::ffff:0.0.0.0', '::ffff:7f00:1', '::ffff:8.8.8.8', '0:0:0:0:0:ffff:7f00:1',
-      '0:0:0:0:0:0:0:1', '::127.0.0.1', 'fe80::1', 'fe80::1%eth0', 'febf::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-      '64:ff9b::7f00:1', '64:ff9b::10.0.0.1', '2002:7f00:1::1', '2002:c0a8:101::1', 'not-an-ip', '',
+      '127.0.0.1',
+      '127.255.255.254',
+      '0.0.0.0',
+      '0.1.2.3',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.127.255.255',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+      '240.0.0.1',
+      '::',
+      '::1',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '::ffff:0.0.0.0',
+      '::ffff:7f00:1',
+      '::ffff:8.8.8.8',
+      '0:0:0:0:0:ffff:7f00:1',
+      '0:0:0:0:0:0:0:1',
+      '::127.0.0.1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'febf::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::10.0.0.1',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::1',
+      'not-an-ip',
+      '',
     ];
-    const allowed = ['8.8.8.8', '1.1.1.1', '93.184.215.14', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.169.0.1',
-      '2001:4860:4860::8888', '2606:4700::1111', '64:ff9b::808:808', '2002:808:808::1'];
+    const allowed = [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '100.63.255.255',
+      '100.128.0.0',
+      '172.15.255.255',
+      '172.32.0.0',
+      '192.169.0.1',
+      '2001:4860:4860::8888',
+      '2606:4700::1111',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ];
     expect(forbidden.filter((a) => !isForbiddenAddress(a))).toEqual([]);
     expect(allowed.filter((a) => isForbiddenAddress(a))).toEqual([]);
   });
@@ -37,16 +87,35 @@ describe('isPublicUrl decides on resolved addresses', () => {
 
   it('refuses names resolving to any forbidden address, and literal forms of them', async () => {
     const refused = [
-      'http://rebind.test/a.png', 'https://mapped.test/', 'http://mixed.test/', 'http://metadata.test/latest/meta-data',
-      'http://localhost/', 'http://a.localhost:8080/', 'http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.1/', 'http://127.1/',
-      'http://[::1]/', 'http://[::ffff:0.0.0.0]/', 'http://[::ffff:127.0.0.1]:80/', 'http://0/', 'http://10.0.0.1/',
-      'file:///etc/passwd', 'ftp://public.test/', 'not a url',
+      'http://rebind.test/a.png',
+      'https://mapped.test/',
+      'http://mixed.test/',
+      'http://metadata.test/latest/meta-data',
+      'http://localhost/',
+      'http://a.localhost:8080/',
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://127.1/',
+      'http://[::1]/',
+      'http://[::ffff:0.0.0.0]/',
+      'http://[::ffff:127.0.0.1]:80/',
+      'http://0/',
+      'http://10.0.0.1/',
+      'file:///etc/passwd',
+      'ftp://public.test/',
+      'not a url',
     ];
     for (const url of refused) expect([url, await isPublicUrl(url, lookup)]).toEqual([url, false]);
   });
 
   it('passes public addresses, and names that resolve nowhere (the resolver decides)', async () => {
-    for (const url of ['https://public.test/x.css', 'http://8.8.8.8/', 'https://[2606:4700::1111]/', 'https://assets.test/font.ttf']) {
+    for (const url of [
+      'https://public.test/x.css',
+      'http://8.8.8.8/',
+      'https://[2606:4700::1111]/',
+      'https://assets.test/font.ttf',
+    ]) {
       expect([url, await isPublicUrl(url, lookup)]).toEqual([url, true]);
     }
   });
@@ -105,7 +174,12 @@ describe('Markdown and fill apply the same check', () => {
     const engine = createEngine({ resolver: fetching });
     const before = hits;
     try {
-      const urls = [`http://127.0.0.1:${port}/md.png`, `http://localhost:${port}/md.png`, `http://[::ffff:127.0.0.1]:${port}/md.png`, `http://2130706433:${port}/md.png`];
+      const urls = [
+        `http://127.0.0.1:${port}/md.png`,
+        `http://localhost:${port}/md.png`,
+        `http://[::ffff:127.0.0.1]:${port}/md.png`,
+        `http://2130706433:${port}/md.png`,
+      ];
       await engine.generate({ logo: false, data: [{ content: urls.map((u) => `![x](${u})`).join(' ') + ' text' }] });
       const f = field('imageFile', { id: 'img', rect: { x: 100, y: 100, width: 50, height: 50 } });
       for (const url of urls) await engine.fill(await template([f]), { data: { img: url } });

@@ -32,7 +32,11 @@ async function imageCount(bytes: Uint8Array, dir: string): Promise<number> {
   const file = path.join(dir, `out-${Math.random().toString(36).slice(2)}.pdf`);
   await writeFile(file, bytes);
   const { stdout } = await run('pdfimages', ['-list', file]);
-  return stdout.trim().split('\n').slice(2).filter((l) => l.trim() !== '').length;
+  return stdout
+    .trim()
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim() !== '').length;
 }
 
 function listen(server: http.Server, host: string): Promise<number> {
@@ -82,7 +86,9 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'castpress-http-'));
-  png = await sharp({ create: { width: 40, height: 20, channels: 3, background: { r: 20, g: 140, b: 60 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 40, height: 20, channels: 3, background: { r: 20, g: 140, b: 60 } } })
+    .png()
+    .toBuffer();
   imagePort = await listen(images, '127.0.0.1');
   probePort4 = await listen(probe4, '127.0.0.1');
   probePort6 = await listen(probe6, '::1');
@@ -91,7 +97,9 @@ beforeAll(async () => {
   const doc = await PDFDocument.create();
   doc.addPage([612, 792]);
   await writeFile(path.join(folder, 'v1.pdf'), await doc.save());
-  const fields = [{ id: 'photo', alias: 'photo', type: 'imageFile', pageNum: 0, rect: { x: 50, y: 500, width: 200, height: 100 } }];
+  const fields = [
+    { id: 'photo', alias: 'photo', type: 'imageFile', pageNum: 0, rect: { x: 50, y: 500, width: 200, height: 100 } },
+  ];
   await writeFile(path.join(folder, 'v1.json'), JSON.stringify({ title: 'Image', pdf: 'v1.pdf', fields }));
   server = await startServer({
     port: 0,
@@ -117,7 +125,11 @@ describe('httpResolver behind castpress serve (official client)', () => {
     expect(filled.statusCode, JSON.stringify(filled.errors)).toBe(200);
     expect(await imageCount(new Uint8Array(filled.data as Buffer), dir)).toBe(1);
 
-    const generated = await client.generatePDF({ title: 'Logo', logo: { src: url }, data: [{ heading: 'With a remote logo' }] });
+    const generated = await client.generatePDF({
+      title: 'Logo',
+      logo: { src: url },
+      data: [{ heading: 'With a remote logo' }],
+    });
     expect(generated.statusCode, JSON.stringify(generated.errors)).toBe(200);
     expect(await imageCount(new Uint8Array(generated.data as Buffer), dir)).toBe(1);
 
@@ -137,15 +149,24 @@ describe('httpResolver behind castpress serve (official client)', () => {
 
   it('a resource that did not load is named in a warning header (fill and Markdown)', async () => {
     const post = (route: string, body: unknown) =>
-      fetch(`${server.url}/api/v1/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('k:').toString('base64')}` }, body: JSON.stringify(body) });
+      fetch(`${server.url}/api/v1/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('k:').toString('base64')}` },
+        body: JSON.stringify(body),
+      });
     const fill = await post(`fill/${EID}.pdf`, { data: { photo: `http://127.0.0.1:${imagePort}/missing.png` } });
     expect(fill.status).toBe(200);
     expect(fill.headers.get(RESOURCE_WARNING_HEADER)).toBe('data.photo: image not loaded (status 404)');
-    const md = await post('generate-pdf', { logo: { src: `http://127.0.0.1:${probePort4}/x.png` }, data: [{ content: `![a](http://127.0.0.1:${imagePort}/text)` }] });
+    const md = await post('generate-pdf', {
+      logo: { src: `http://127.0.0.1:${probePort4}/x.png` },
+      data: [{ content: `![a](http://127.0.0.1:${imagePort}/text)` }],
+    });
     expect(md.status).toBe(200);
     const warning = md.headers.get(RESOURCE_WARNING_HEADER) ?? '';
     expect(warning).toContain('logo.src: image not loaded (<host> is not a public address');
-    expect(warning).toContain('data[0].content: image not loaded (content type text/html is not an accepted image type)');
+    expect(warning).toContain(
+      'data[0].content: image not loaded (content type text/html is not an accepted image type)',
+    );
     const ok = await post(`fill/${EID}.pdf`, { data: { photo: `http://127.0.0.1:${imagePort}/logo.png` } });
     expect(ok.headers.get(RESOURCE_WARNING_HEADER)).toBeNull();
     expect(probeHits).toBe(0);
@@ -156,10 +177,17 @@ describe('strict resources', () => {
   it('turn a resource that did not load into a 400 on its property, logged without the URL', async () => {
     const lines: string[] = [];
     const logStream = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
-    const engine = createEngine({ templates: path.join(dir, 'templates'), resolver: httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`] }) });
+    const engine = createEngine({
+      templates: path.join(dir, 'templates'),
+      resolver: httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`] }),
+    });
     const app = await buildApp({ engine, closeEngine: true, strictResources: true, logger: 'warn', logStream });
     try {
-      const res = await app.inject({ method: 'POST', url: `/api/v1/fill/${EID}.pdf`, payload: { data: { photo: `http://127.0.0.1:${imagePort}/secret-token-123.png` } } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/v1/fill/${EID}.pdf`,
+        payload: { data: { photo: `http://127.0.0.1:${imagePort}/secret-token-123.png` } },
+      });
       expect(res.statusCode).toBe(400);
       const body = res.json() as { name: string; fields: Array<{ property: string; message: string }> };
       expect(body.name).toBe('ValidationError');
@@ -176,7 +204,8 @@ describe('strict resources', () => {
 });
 
 describe('httpResolver refuses non-public addresses (SSRF probes)', () => {
-  const allowOnlyImages = () => httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`], timeoutMs: 3000 }, new ResponseCache());
+  const allowOnlyImages = () =>
+    httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`], timeoutMs: 3000 }, new ResponseCache());
 
   it('loopback, private, link-local, IPv6 loopback, decimal and octal forms, localhost names, a redirect to loopback: refused, 0 hits', async () => {
     const resolver = allowOnlyImages();
@@ -243,7 +272,14 @@ describe('CLI fetch flags', () => {
   const bin = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'bin', 'castpress.js');
   async function generate(args: string[]): Promise<Uint8Array> {
     const request = path.join(dir, 'logo-request.json');
-    await writeFile(request, JSON.stringify({ title: 'CLI', logo: { src: `http://127.0.0.1:${imagePort}/logo.png` }, data: [{ heading: 'CLI logo' }] }));
+    await writeFile(
+      request,
+      JSON.stringify({
+        title: 'CLI',
+        logo: { src: `http://127.0.0.1:${imagePort}/logo.png` },
+        data: [{ heading: 'CLI logo' }],
+      }),
+    );
     const out = path.join(dir, `cli-${Math.random().toString(36).slice(2)}.pdf`);
     await run(process.execPath, [bin, 'generate', request, '-o', out, ...args], { cwd: dir, timeout: 120_000 });
     const { readFile } = await import('node:fs/promises');

@@ -13,7 +13,6 @@ import { blankPdf, field, pngDataUrl, template } from './fixtures/fill/templates
 const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
 afterAll(() => engine.close());
 
-
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const JUNK: Json[] = [
@@ -78,11 +77,16 @@ function brief(body: Json): string {
 }
 
 /** Every path to a value inside `v` (including the root's children), as key lists. */
-function paths(v: Json, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+function paths(
+  v: Json,
+  prefix: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
   // Edits go no deeper than a real request nests (and deep junk is not walked).
   if (prefix.length >= 8) return out;
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...prefix, i]), paths(x, [...prefix, i], out)));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([...prefix, k]), paths(x, [...prefix, k], out));
+  else if (v && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) (out.push([...prefix, k]), paths(x, [...prefix, k], out));
   return out;
 }
 
@@ -93,7 +97,8 @@ function mutate(base: Json, rnd: () => number): Json {
   for (let e = 0; e < edits; e++) {
     const all = paths(v);
     const path = all[Math.floor(rnd() * all.length)];
-    const junk = rnd() < 0.06 ? DEEP[Math.floor(rnd() * DEEP.length)]!() : clone(JUNK[Math.floor(rnd() * JUNK.length)] ?? null);
+    const junk =
+      rnd() < 0.06 ? DEEP[Math.floor(rnd() * DEEP.length)]!() : clone(JUNK[Math.floor(rnd() * JUNK.length)] ?? null);
     if (!path || path.length === 0) continue;
     let parent: Json = v;
     for (const k of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[k] ?? null;
@@ -117,13 +122,17 @@ async function outcome(call: () => Promise<Uint8Array>): Promise<string> {
     const pdf = await Promise.race([call(), deadline]);
     return new TextDecoder().decode(pdf.slice(0, 5)) === '%PDF-' ? 'pdf' : 'not a PDF';
   } catch (e) {
-    if (!isCastpressError(e)) return `untyped ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack?.split('\n').slice(1, 4).join('\n')}` : String(e)}`;
+    if (!isCastpressError(e))
+      return `untyped ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack?.split('\n').slice(1, 4).join('\n')}` : String(e)}`;
     const body = e.toJSON() as { name?: unknown; message?: unknown; fields?: unknown };
     const shapeOk =
       typeof body.name === 'string' &&
       typeof body.message === 'string' &&
       Array.isArray(body.fields) &&
-      body.fields.every((f: { message?: unknown; property?: unknown }) => typeof f.message === 'string' && typeof f.property === 'string');
+      body.fields.every(
+        (f: { message?: unknown; property?: unknown }) =>
+          typeof f.message === 'string' && typeof f.property === 'string',
+      );
     if (!shapeOk) return `bad error body ${JSON.stringify(body)}`;
     if (!(e.status >= 400 && e.status < 600)) return `bad status ${e.status}`;
     return e.status >= 500 ? `server error ${JSON.stringify(body)}` : `typed ${e.status}`;
@@ -136,7 +145,12 @@ async function outcome(call: () => Promise<Uint8Array>): Promise<string> {
  * Sends `count` mutations of `valid` (seeded: ROBUST_SEED replays or varies a run) and
  * returns the failures (anything but a PDF or a typed error) and how often each outcome came.
  */
-async function mutations(valid: Json, count: number, seed: number, call: (body: Json, rnd: () => number) => Promise<Uint8Array>): Promise<{ bad: string[]; seen: Map<string, number> }> {
+async function mutations(
+  valid: Json,
+  count: number,
+  seed: number,
+  call: (body: Json, rnd: () => number) => Promise<Uint8Array>,
+): Promise<{ bad: string[]; seen: Map<string, number> }> {
   const rnd = seededRandom(Number(process.env.ROBUST_SEED ?? seed));
   const bad: string[] = [];
   const seen = new Map<string, number>();
@@ -166,9 +180,20 @@ async function everyTypeTemplate(): Promise<TemplateInput> {
     field('percent', { id: 'percent', rect: r(72, 220) }),
     field('phone', { id: 'phone', rect: r(320, 220) }),
     field('checkbox', { id: 'check', rect: r(72, 250, 20, 20) }),
-    field('radioGroup', { id: 'radio', rect: r(320, 250, 60, 20), options: [{ id: 'a', rect: r(320, 250, 20, 20) }, { id: 'b', rect: r(350, 250, 20, 20) }] }),
+    field('radioGroup', {
+      id: 'radio',
+      rect: r(320, 250, 60, 20),
+      options: [
+        { id: 'a', rect: r(320, 250, 20, 20) },
+        { id: 'b', rect: r(350, 250, 20, 20) },
+      ],
+    }),
     field('charList', { id: 'chars', rect: r(72, 290, 160, 24), cells: 8 }),
-    field('fullName', { id: 'name', rect: r(320, 290, 220, 20), parts: { firstName: r(320, 290, 90), mi: r(412, 290, 20), lastName: r(434, 290, 106) } }),
+    field('fullName', {
+      id: 'name',
+      rect: r(320, 290, 220, 20),
+      parts: { firstName: r(320, 290, 90), mi: r(412, 290, 20), lastName: r(434, 290, 106) },
+    }),
     field('usAddress', { id: 'address', rect: r(72, 330, 220, 50) }),
     field('textWrap', { id: 'wrap', rect: r(320, 330, 220, 56), lines: [r(320, 330, 220, 16), r(320, 350, 220, 16)] }),
     field('imageFile', { id: 'image', rect: r(72, 400, 120, 80) }),
@@ -229,8 +254,23 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
       data: [
         { heading: 'Heading', fontSize: 16 },
         { label: 'Label', textColor: '#123456' },
-        { content: '# Title\n\n*em* **strong** `code` [link](https://example.com)\n\n- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |' },
-        { table: { rows: [['h1', 'h2'], ['a', 'b']], firstRowHeaders: true, rowGridlines: true, columnGridlines: false, verticalAlign: 'center', columnOptions: [{ align: 'right', width: '30%' }, {}] } },
+        {
+          content:
+            '# Title\n\n*em* **strong** `code` [link](https://example.com)\n\n- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |',
+        },
+        {
+          table: {
+            rows: [
+              ['h1', 'h2'],
+              ['a', 'b'],
+            ],
+            firstRowHeaders: true,
+            rowGridlines: true,
+            columnGridlines: false,
+            verticalAlign: 'center',
+            columnOptions: [{ align: 'right', width: '30%' }, {}],
+          },
+        },
       ],
     };
     expect(await outcome(() => engine.generate(valid as never))).toBe('pdf');
@@ -258,7 +298,11 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
   it('templates: broken PDF bytes and malformed fields are typed errors', async () => {
     const good = await blankPdf(1);
     const rnd = seededRandom(7);
-    const pdfs: Uint8Array[] = [new Uint8Array(), new TextEncoder().encode('%PDF-1.7\n%%EOF'), good.slice(0, good.length / 2)];
+    const pdfs: Uint8Array[] = [
+      new Uint8Array(),
+      new TextEncoder().encode('%PDF-1.7\n%%EOF'),
+      good.slice(0, good.length / 2),
+    ];
     for (let i = 0; i < 20; i++) {
       const copy = good.slice();
       for (let k = 0; k < 30; k++) copy[Math.floor(rnd() * copy.length)] = Math.floor(rnd() * 256);
@@ -266,7 +310,9 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
     }
     const bad: string[] = [];
     for (const [i, pdf] of pdfs.entries()) {
-      const got = await outcome(() => engine.fill({ eid: `broken${i}`, pdf, fields: [field('shortText', { id: 'a' })] }, { data: { a: 'x' } }));
+      const got = await outcome(() =>
+        engine.fill({ eid: `broken${i}`, pdf, fields: [field('shortText', { id: 'a' })] }, { data: { a: 'x' } }),
+      );
       if (got !== 'pdf' && !got.startsWith('typed')) bad.push(`pdf #${i}: ${got}`);
     }
     const fieldsJunk: unknown[] = [
@@ -281,7 +327,9 @@ describe('robustness: mutated requests give a PDF or a typed error, never a cras
       'fields',
     ];
     for (const [i, fields] of fieldsJunk.entries()) {
-      const got = await outcome(() => engine.fill({ eid: `junk${i}`, pdf: good, fields } as never, { data: { a: 'x' } }));
+      const got = await outcome(() =>
+        engine.fill({ eid: `junk${i}`, pdf: good, fields } as never, { data: { a: 'x' } }),
+      );
       if (got !== 'pdf' && !got.startsWith('typed')) bad.push(`fields #${i}: ${got}`);
     }
     expect(bad, bad.join('\n')).toEqual([]);

@@ -32,12 +32,21 @@ const text = async (bytes: Uint8Array) => (await pageText(bytes)).join('\n');
 
 describe('@anvilco/anvil against castpress', () => {
   it('fillPDF: latest published version, and the working version with versionNumber -1', async () => {
-    const filled = pdfBytes(await client.fillPDF(EID, { title: 'Filled', fontSize: 12, textColor: '#CC0000', data: { name: 'Ada Lovelace' } }));
+    const filled = pdfBytes(
+      await client.fillPDF(EID, {
+        title: 'Filled',
+        fontSize: 12,
+        textColor: '#CC0000',
+        data: { name: 'Ada Lovelace' },
+      }),
+    );
     const t = await text(filled);
     expect(t).toContain('Ada Lovelace');
     expect(t).toContain('VERSION TWO');
     await qpdfCheck(filled);
-    const working = pdfBytes(await client.fillPDF(EID, { data: { name: 'Ada' } }, { versionNumber: Anvil.VERSION_LATEST }));
+    const working = pdfBytes(
+      await client.fillPDF(EID, { data: { name: 'Ada' } }, { versionNumber: Anvil.VERSION_LATEST }),
+    );
     expect(await text(working)).toContain('WORKING COPY');
   });
 
@@ -49,7 +58,15 @@ describe('@anvilco/anvil against castpress', () => {
         data: [
           { heading: 'Offline report' },
           { label: 'Summary', content: 'Everything is **fine**.' },
-          { table: { rows: [['Item', 'Qty'], ['Apples', '3']], rowGridLines: true } },
+          {
+            table: {
+              rows: [
+                ['Item', 'Qty'],
+                ['Apples', '3'],
+              ],
+              rowGridLines: true,
+            },
+          },
         ],
         page: { width: '8.5in', height: '11in', margin: '50px' },
       }),
@@ -65,7 +82,10 @@ describe('@anvilco/anvil against castpress', () => {
       await client.generatePDF({
         type: 'html',
         title: 'Invoice',
-        data: { html: '<h1>Invoice 42</h1><p class="total">Total: $10</p>', css: 'h1 { color: navy } .total { font-weight: bold }' },
+        data: {
+          html: '<h1>Invoice 42</h1><p class="total">Total: $10</p>',
+          css: 'h1 { color: navy } .total { font-weight: bold }',
+        },
         page: { width: '210mm', height: '297mm' },
       }),
     );
@@ -89,7 +109,9 @@ describe('@anvilco/anvil against castpress', () => {
   it('errors reach the client in the shape it reads: 400 with fields, 404, 401', async () => {
     const invalid = await client.generatePDF({});
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.errors).toEqual([{ name: 'ValidationError', message: expect.any(String), fields: [{ message: 'Required', property: 'data' }] }]);
+    expect(invalid.errors).toEqual([
+      { name: 'ValidationError', message: expect.any(String), fields: [{ message: 'Required', property: 'data' }] },
+    ]);
 
     const missing = await client.fillPDF('noSuchCast', { data: { a: 'b' } });
     expect(missing.statusCode).toBe(404);

@@ -41,8 +41,22 @@ async function twoSigners() {
       },
     ],
     signers: [
-      { id: 's1', name: 'Ada', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, fields: [{ fileId: 'doc', fieldId: 'sig1' }] },
-      { id: 's2', name: 'Bob', email: 'bob@example.com', signerType: 'embedded', acceptEachField: false, fields: [{ fileId: 'doc', fieldId: 'sig2' }] },
+      {
+        id: 's1',
+        name: 'Ada',
+        email: 'ada@example.com',
+        signerType: 'embedded',
+        acceptEachField: false,
+        fields: [{ fileId: 'doc', fieldId: 'sig1' }],
+      },
+      {
+        id: 's2',
+        name: 'Bob',
+        email: 'bob@example.com',
+        signerType: 'embedded',
+        acceptEachField: false,
+        fields: [{ fileId: 'doc', fieldId: 'sig2' }],
+      },
     ],
   });
   return created.documentGroup.signers.map((s) => s.eid);
@@ -53,8 +67,16 @@ describe('the router refuses with the typed body', () => {
     const res = await fetch(`${server.base}/sign/${'x'.repeat(5000)}`);
     expect(res.status).toBe(414);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = (await res.json()) as { name: string; message: string; fields: Array<{ message: string; property: string }> };
-    expect(body).toEqual({ name: 'UriTooLongError', message: expect.any(String), fields: [{ message: body.message, property: 'url' }] });
+    const body = (await res.json()) as {
+      name: string;
+      message: string;
+      fields: Array<{ message: string; property: string }>;
+    };
+    expect(body).toEqual({
+      name: 'UriTooLongError',
+      message: expect.any(String),
+      fields: [{ message: body.message, property: 'url' }],
+    });
     // The path is not echoed back.
     expect(body.message).not.toContain('xxxx');
   });
@@ -97,8 +119,16 @@ describe('the per-file signing document', () => {
     expect(await page.text()).toContain('Already signed');
     const after = await fetch(`${server.base}/sign/${first}/documents/0?token=${encodeURIComponent(link.token)}`);
     expect(after.status).toBe(410);
-    const body = (await after.json()) as { name: string; message: string; fields: Array<{ message: string; property: string }> };
-    expect(body).toEqual({ name: 'SignerError', message: expect.stringMatching(/has signed/), fields: [{ message: body.message, property: 'token' }] });
+    const body = (await after.json()) as {
+      name: string;
+      message: string;
+      fields: Array<{ message: string; property: string }>;
+    };
+    expect(body).toEqual({
+      name: 'SignerError',
+      message: expect.stringMatching(/has signed/),
+      fields: [{ message: body.message, property: 'token' }],
+    });
 
     const next = tokenOf(await backend.service.generateEtchSignURL({ signerEid: second!, clientUserId: 'u2' }));
     const theirs = await fetch(`${server.base}/sign/${second}/documents/0?token=${encodeURIComponent(next.token)}`);

@@ -43,12 +43,22 @@ function request(base: string, method: string, pathName: string, body?: unknown)
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${pathName}`, {
       method,
-      headers: { authorization: basic(PROD_KEY), ...(bytes ? { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } : {}) },
+      headers: {
+        authorization: basic(PROD_KEY),
+        ...(bytes ? { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } : {}),
+      },
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -76,7 +86,11 @@ function names(value: string): { disposition: string; filename?: string; star?: 
   return { disposition: disp!.trim(), filename: plain, star: ext === undefined ? undefined : decodeURIComponent(ext) };
 }
 
-const markdown = (title?: string, extra: Record<string, unknown> = {}) => ({ ...(title === undefined ? {} : { title }), data: [{ content: 'Body text' }], ...extra });
+const markdown = (title?: string, extra: Record<string, unknown> = {}) => ({
+  ...(title === undefined ? {} : { title }),
+  data: [{ content: 'Body text' }],
+  ...extra,
+});
 const generate = (body: unknown) => request(server.base, 'POST', '/api/v1/generate-pdf', body);
 
 describe('generate-pdf: file name from title', () => {
@@ -128,14 +142,15 @@ describe('generate-pdf: file name from title', () => {
 });
 
 describe('fill: file name from the request title, else the template title, else the EID', () => {
-  const fill = (base: string, eid: string, body: unknown, query = '') => request(base, 'POST', `/api/v1/fill/${eid}.pdf${query}`, body);
+  const fill = (base: string, eid: string, body: unknown, query = '') =>
+    request(base, 'POST', `/api/v1/fill/${eid}.pdf${query}`, body);
 
   it("uses the request's title over the template's", async () => {
     const res = await fill(server.base, EID, { title: 'Signed lease', data: { name: 'Ada' } });
     expect(names(disposition(res)).star).toBe('Signed lease.pdf');
   });
 
-  it("uses the title of the template version that was filled", async () => {
+  it('uses the title of the template version that was filled', async () => {
     expect(names(disposition(await fill(server.base, EID, { data: { name: 'Ada' } }))).star).toBe('VERSION TWO.pdf');
     const working = await fill(server.base, EID, { data: { name: 'Ada' } }, '?versionNumber=-1');
     expect(names(disposition(working)).star).toBe('WORKING COPY.pdf');
@@ -143,7 +158,9 @@ describe('fill: file name from the request title, else the template title, else 
   });
 
   it('uses the EID when neither has a title', async () => {
-    expect(disposition(await fill(untitled.base, 'untitled01', { data: {} }))).toBe('inline; filename="untitled01.pdf"');
+    expect(disposition(await fill(untitled.base, 'untitled01', { data: {} }))).toBe(
+      'inline; filename="untitled01.pdf"',
+    );
   });
 });
 
@@ -164,7 +181,10 @@ describe('signed-URL downloads carry the same name', () => {
   });
 
   it('fill without a title: the template title', async () => {
-    const res = await download(server.base, await request(server.base, 'POST', `/api/v1/fill/${EID}.pdf`, { data: { name: 'Ada' }, outputFormat: 'url' }));
+    const res = await download(
+      server.base,
+      await request(server.base, 'POST', `/api/v1/fill/${EID}.pdf`, { data: { name: 'Ada' }, outputFormat: 'url' }),
+    );
     expect(names(disposition(res)).star).toBe('VERSION TWO.pdf');
   });
 
@@ -185,21 +205,52 @@ describe('hostile titles', () => {
       [(n: number) => `.. report${' .'.repeat(n)}`, 'report.pdf'],
     ] as const;
     // Every pattern in one measurement: one that went quadratic again would dominate the sum.
-    const names = await expectLinearTime('titles', async (n) => titles.map(([title]) => pdfName(title(n), 'document').name), 2_500, 20_000);
+    const names = await expectLinearTime(
+      'titles',
+      async (n) => titles.map(([title]) => pdfName(title(n), 'document').name),
+      2_500,
+      20_000,
+    );
     expect(names).toEqual(titles.map(([, expected]) => expected));
   });
 
   it('document-group zips number documents of one name in linear time (8,000 took 21 s)', async () => {
     // Every entry ends in .pdf; names that differ only in case clash (case-blind file systems).
-    expect(zipEntryNames(['a.pdf', 'a.pdf', 'a (2).pdf', 'a.pdf', 'b', 'b', 'A.PDF', 'a.pdf'])).toEqual(['a.pdf', 'a (2).pdf', 'a (2) (2).pdf', 'a (3).pdf', 'b.pdf', 'b (2).pdf', 'A (4).pdf', 'a (5).pdf']);
+    expect(zipEntryNames(['a.pdf', 'a.pdf', 'a (2).pdf', 'a.pdf', 'b', 'b', 'A.PDF', 'a.pdf'])).toEqual([
+      'a.pdf',
+      'a (2).pdf',
+      'a (2) (2).pdf',
+      'a (3).pdf',
+      'b.pdf',
+      'b (2).pdf',
+      'A (4).pdf',
+      'a (5).pdf',
+    ]);
     // 8x the documents cost under 22.6x (quadratic: 64x).
-    const names = await expectLinearTime('zip names', async (n) => zipEntryNames(Array<string>(n).fill('contract.pdf')), 500, 4_000);
+    const names = await expectLinearTime(
+      'zip names',
+      async (n) => zipEntryNames(Array<string>(n).fill('contract.pdf')),
+      500,
+      4_000,
+    );
     expect(new Set(names).size).toBe(4_000);
     expect(names.at(-1)).toBe('contract (4000).pdf');
   });
 
   it('zip entry names of stored hostile filenames: no separators, `..`, drive colons, controls or bidi characters, ≤ 255 bytes, unique (#28)', () => {
-    const hostile = ['../../../etc/evil.pdf', '/abs/path.pdf', 'C:\\win\\evil.pdf', '..\\..\\evil.pdf', `${'n'.repeat(5000)}.pdf`, 'evil.pdf\u0000.exe', 'invoice\u202Efdp.exe', '\u200b', '日本語'.repeat(200), '😀'.repeat(100), '😀'.repeat(100)];
+    const hostile = [
+      '../../../etc/evil.pdf',
+      '/abs/path.pdf',
+      'C:\\win\\evil.pdf',
+      '..\\..\\evil.pdf',
+      `${'n'.repeat(5000)}.pdf`,
+      'evil.pdf\u0000.exe',
+      'invoice\u202Efdp.exe',
+      '\u200b',
+      '日本語'.repeat(200),
+      '😀'.repeat(100),
+      '😀'.repeat(100),
+    ];
     const names = zipEntryNames(hostile);
     expect(names.slice(0, 4)).toEqual(['_._._etc_evil.pdf', '_abs_path.pdf', 'C__win_evil.pdf', '_._evil.pdf']);
     expect(names[5]).toBe('evil.pdf .exe.pdf');

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Template, TemplateStore } from '../src/index.js';
-import { DEV_KEY, EID, PROD_KEY, basic, heldRequest, startTestServer, writeTemplates, type TestServer } from './server-setup.js';
+import {
+  DEV_KEY,
+  EID,
+  PROD_KEY,
+  basic,
+  heldRequest,
+  startTestServer,
+  writeTemplates,
+  type TestServer,
+} from './server-setup.js';
 
 const markdown = { data: [{ heading: 'Lifecycle' }] };
 const post = (key: string, body: unknown): RequestInit => ({
@@ -49,13 +58,21 @@ describe('request logging', () => {
     });
     const server = await startTestServer({ logger: 'info', logStream });
     servers.push(server);
-    const res = await fetch(`${server.base}/api/v1/generate-pdf`, post(DEV_KEY, { data: [{ heading: 'SECRET-PAYLOAD-VALUE' }], outputFormat: 'url' }));
+    const res = await fetch(
+      `${server.base}/api/v1/generate-pdf`,
+      post(DEV_KEY, { data: [{ heading: 'SECRET-PAYLOAD-VALUE' }], outputFormat: 'url' }),
+    );
     const { url } = (await res.json()) as { url: string };
     const signature = new URL(url).searchParams.get('signature')!;
     expect((await fetch(url)).status).toBe(200);
-    await fetch(`${server.base}/api/v1/fill/${EID}.pdf?versionNumber=1`, post('wrong-key', { data: { name: 'SECRET-NAME' } }));
+    await fetch(
+      `${server.base}/api/v1/fill/${EID}.pdf?versionNumber=1`,
+      post('wrong-key', { data: { name: 'SECRET-NAME' } }),
+    );
 
-    const entries = lines.map((l) => JSON.parse(l) as { req?: { method: string; path: string }; res?: { statusCode: number } });
+    const entries = lines.map(
+      (l) => JSON.parse(l) as { req?: { method: string; path: string }; res?: { statusCode: number } },
+    );
     expect(entries.filter((e) => e.req).map((e) => `${e.req!.method} ${e.req!.path}`)).toEqual([
       'POST /api/v1/generate-pdf',
       `GET ${new URL(url).pathname}`,
@@ -63,7 +80,15 @@ describe('request logging', () => {
     ]);
     expect(entries.filter((e) => e.res).map((e) => e.res!.statusCode)).toEqual([200, 200, 401]);
     const all = lines.join('\n');
-    for (const secret of ['SECRET-PAYLOAD-VALUE', 'SECRET-NAME', DEV_KEY, basic(DEV_KEY).slice(6), signature, 'wrong-key', 'authorization']) {
+    for (const secret of [
+      'SECRET-PAYLOAD-VALUE',
+      'SECRET-NAME',
+      DEV_KEY,
+      basic(DEV_KEY).slice(6),
+      signature,
+      'wrong-key',
+      'authorization',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });
@@ -80,7 +105,12 @@ describe('graceful shutdown', () => {
         }),
     });
     servers.push(server);
-    const held = heldRequest(server.base, '/api/v1/generate-pdf', { authorization: basic(PROD_KEY), 'x-test-hold': '1' }, JSON.stringify(markdown));
+    const held = heldRequest(
+      server.base,
+      '/api/v1/generate-pdf',
+      { authorization: basic(PROD_KEY), 'x-test-hold': '1' },
+      JSON.stringify(markdown),
+    );
     await inFlight;
     const closed = server.app.close();
     const refused = await fetch(`${server.base}/api/v1/generate-pdf`, post(PROD_KEY, markdown)).then(
@@ -100,7 +130,8 @@ describe('graceful shutdown', () => {
 
 describe('castpress serve', () => {
   const cli = path.join(import.meta.dirname, '..', 'src', 'cli', 'index.ts');
-  const run = (args: string[]) => spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = (args: string[]) =>
+    spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 
   it('refuses to start without keys (or --no-auth)', async () => {
     const child = run(['serve', '--port', '0']);
@@ -117,7 +148,19 @@ describe('castpress serve', () => {
       await writeTemplates(dir);
       const keys = path.join(dir, 'keys.json');
       await writeFile(keys, JSON.stringify({ keys: [{ key: PROD_KEY, kind: 'production' }] }));
-      const child = run(['serve', '--templates', dir, '--port', '0', '--host', '127.0.0.1', '--keys', keys, '--log-level', 'silent']);
+      const child = run([
+        'serve',
+        '--templates',
+        dir,
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--keys',
+        keys,
+        '--log-level',
+        'silent',
+      ]);
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       const base = await new Promise<string>((resolve, reject) => {
         let stderr = '';
@@ -128,7 +171,10 @@ describe('castpress serve', () => {
         });
         child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
       });
-      const res = await fetch(`${base}/api/v1/fill/${EID}.pdf?versionNumber=-1`, post(PROD_KEY, { data: { name: 'From the CLI' } }));
+      const res = await fetch(
+        `${base}/api/v1/fill/${EID}.pdf?versionNumber=-1`,
+        post(PROD_KEY, { data: { name: 'From the CLI' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       child.kill('SIGTERM');
@@ -138,4 +184,3 @@ describe('castpress serve', () => {
     }
   });
 });
-

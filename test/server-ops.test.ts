@@ -41,7 +41,13 @@ async function server(extra: Parameters<typeof startTestServer>[0] = {}): Promis
 function packetBackend(name: string, owner: () => TestServer) {
   let made: PacketBackend | undefined;
   const packets = new LazyPacketBackend(
-    async () => (made = await openPacketBackend({ dataDir: path.join(tmp.dir, name), engine: owner().engine, baseUrl: owner().base, deliver: false })),
+    async () =>
+      (made = await openPacketBackend({
+        dataDir: path.join(tmp.dir, name),
+        engine: owner().engine,
+        baseUrl: owner().base,
+        deliver: false,
+      })),
   );
   return { packets, made: () => made };
 }
@@ -53,7 +59,19 @@ function sample(text: string, series: string): number | undefined {
 }
 
 function outboxEvent(id: string, status: OutboxRecord['status']): OutboxRecord {
-  return { id, packetEid: 'pkt', kind: 'webhook', payload: {}, status, attempts: 0, nextAttemptAt: 0, leaseUntil: 0, lastError: null, createdAt: 0, deliveredAt: null };
+  return {
+    id,
+    packetEid: 'pkt',
+    kind: 'webhook',
+    payload: {},
+    status,
+    attempts: 0,
+    nextAttemptAt: 0,
+    leaseUntil: 0,
+    lastError: null,
+    createdAt: 0,
+    deliveredAt: null,
+  };
 }
 
 interface Report {
@@ -79,7 +97,10 @@ describe('/ready', () => {
     const ready = await fetch(`${s.base}/ready`);
     const report = (await ready.json()) as Report;
     expect(ready.status, JSON.stringify(report)).toBe(200);
-    expect(report).toEqual({ status: 'ready', checks: { chromium: { ok: true, message: 'ok' }, store: { ok: true, message: 'ok' } } });
+    expect(report).toEqual({
+      status: 'ready',
+      checks: { chromium: { ok: true, message: 'ok' }, store: { ok: true, message: 'ok' } },
+    });
 
     await backend.made()!.store.close();
     const down = await fetch(`${s.base}/ready`);
@@ -93,13 +114,18 @@ describe('/ready', () => {
   });
 
   it('is 503 when the configured Chromium executable is missing, without naming its path', async () => {
-    const s = await server({ chromiumExecutable: path.join(tmp.dir, 'no-such-chromium'), readyCheckTimeoutMs: 120_000 });
+    const s = await server({
+      chromiumExecutable: path.join(tmp.dir, 'no-such-chromium'),
+      readyCheckTimeoutMs: 120_000,
+    });
     const res = await fetch(`${s.base}/ready`);
     const text = await res.text();
     expect(res.status).toBe(503);
     expect(JSON.parse(text)).toEqual({
       status: 'unavailable',
-      checks: { chromium: { ok: false, message: 'Chromium cannot be started: its executable is missing or not executable' } },
+      checks: {
+        chromium: { ok: false, message: 'Chromium cannot be started: its executable is missing or not executable' },
+      },
     });
     expect(text).not.toContain(tmp.dir);
   });
@@ -109,7 +135,11 @@ describe('/ready', () => {
       readyCheckTimeoutMs: 200,
       readyChecks: [
         { name: 'queue', failure: 'The queue does not answer', probe: () => new Promise<void>(() => {}) },
-        { name: 'other', failure: 'Other is down', probe: () => Promise.reject(new Error('password=hunter2 at db.internal')) },
+        {
+          name: 'other',
+          failure: 'Other is down',
+          probe: () => Promise.reject(new Error('password=hunter2 at db.internal')),
+        },
       ],
     });
     const res = await fetch(`${s.base}/ready`);
@@ -148,12 +178,18 @@ describe('/metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
-    const requests = (route: string, status: number) => sample(text, `castpress_http_requests_total{method="POST",route="${route}",status="${status}"}`);
+    const requests = (route: string, status: number) =>
+      sample(text, `castpress_http_requests_total{method="POST",route="${route}",status="${status}"}`);
     expect(requests('/api/v1/generate-pdf', 200)).toBe(3);
     expect(requests('/api/v1/generate-pdf', 400)).toBe(1);
     expect(requests('/api/v1/fill/:file', 200)).toBe(1);
     expect(sample(text, 'castpress_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
-    expect(sample(text, 'castpress_http_request_duration_seconds_count{method="POST",route="/api/v1/generate-pdf",status="200"}')).toBe(3);
+    expect(
+      sample(
+        text,
+        'castpress_http_request_duration_seconds_count{method="POST",route="/api/v1/generate-pdf",status="200"}',
+      ),
+    ).toBe(3);
     // The raw URLs (template EID, scanned path) never become labels.
     expect(text).not.toContain(EID);
     expect(text).not.toContain('4711');
@@ -166,7 +202,13 @@ describe('/metrics', () => {
     expect(text).not.toContain('process_cpu');
 
     // Read at scrape time: an event given up on shows at the next scrape.
-    await store.settleOutbox('e1', { status: 'failed', attempts: 5, nextAttemptAt: 0, lastError: 'gave up', deliveredAt: null });
+    await store.settleOutbox('e1', {
+      status: 'failed',
+      attempts: 5,
+      nextAttemptAt: 0,
+      lastError: 'gave up',
+      deliveredAt: null,
+    });
     const again = await (await fetch(`${s.base}/metrics`)).text();
     expect(sample(again, 'castpress_packet_events{status="pending"}')).toBe(1);
     expect(sample(again, 'castpress_packet_events{status="failed"}')).toBe(2);
@@ -189,7 +231,9 @@ describe('/metrics', () => {
     const text = await (await fetch(`${b.base}/metrics`)).text();
     expect(text).not.toContain('route="/api/v1/generate-pdf"');
     const own = await (await fetch(`${a.base}/metrics`)).text();
-    expect(sample(own, 'castpress_http_requests_total{method="POST",route="/api/v1/generate-pdf",status="200"}')).toBe(1);
+    expect(sample(own, 'castpress_http_requests_total{method="POST",route="/api/v1/generate-pdf",status="200"}')).toBe(
+      1,
+    );
   });
 
   it('shows the render pool gauges and times Markdown run on its threads', async () => {
@@ -223,15 +267,34 @@ describe('/metrics', () => {
     const renderPool = new RenderPool({ engine: {}, threads: 2 });
     let s!: TestServer;
     const packets = new LazyPacketBackend(() =>
-      openPacketBackend({ dataDir: path.join(tmp.dir, 'kinds'), engine: s.engine, baseUrl: s.base, deliver: false, threads: renderPool }),
+      openPacketBackend({
+        dataDir: path.join(tmp.dir, 'kinds'),
+        engine: s.engine,
+        baseUrl: s.base,
+        deliver: false,
+        threads: renderPool,
+      }),
     );
     s = await server({ metrics: true, renderPool, packets });
-    expect((await fetch(`${s.base}/api/v1/generate-pdf`, post({ type: 'html', data: { html: '<p>Ops</p>' } }))).status).toBe(200);
+    expect(
+      (await fetch(`${s.base}/api/v1/generate-pdf`, post({ type: 'html', data: { html: '<p>Ops</p>' } }))).status,
+    ).toBe(200);
     const res = await fetch(`${s.base}/graphql`, {
       ...post({
-        query: 'mutation($files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: "Ops", files: $files, signers: $signers){ eid } }',
+        query:
+          'mutation($files: [EtchFile!], $signers: [JSON!]){ createEtchPacket(name: "Ops", files: $files, signers: $signers){ eid } }',
         variables: {
-          files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: 'Hello' }, { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } }] }],
+          files: [
+            {
+              id: 'a',
+              filename: 'a.pdf',
+              title: 'A',
+              fields: [
+                { content: 'Hello' },
+                { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } },
+              ],
+            },
+          ],
           signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', fields: [{ fileId: 'a', fieldId: 's' }] }],
         },
       }),
@@ -250,10 +313,14 @@ describe('/metrics', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toContain('Bearer');
     expect((await none.json()) as { name: string }).toMatchObject({ name: 'AuthorizationError' });
-    expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123' } })).status).toBe(401);
+    expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123' } })).status).toBe(
+      401,
+    );
     // API keys do not open it either.
     expect((await fetch(`${s.base}/metrics`, { headers: { authorization: basic(PROD_KEY) } })).status).toBe(401);
-    expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer scrape-token-0123' } })).status).toBe(200);
+    expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer scrape-token-0123' } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -261,7 +328,18 @@ describe('castpress serve --metrics', () => {
   it('serves /health, /ready and a token-protected /metrics', async () => {
     const tokenFile = path.join(tmp.dir, 'metrics-token');
     await writeFile(tokenFile, 'cli-scrape-token\n');
-    const p = startServe(['--no-auth', '--port', '0', '--data', path.join(tmp.dir, 'serve'), '--log-level', 'silent', '--metrics', '--metrics-token-file', tokenFile]);
+    const p = startServe([
+      '--no-auth',
+      '--port',
+      '0',
+      '--data',
+      path.join(tmp.dir, 'serve'),
+      '--log-level',
+      'silent',
+      '--metrics',
+      '--metrics-token-file',
+      tokenFile,
+    ]);
     try {
       const base = await p.url;
       expect((await fetch(`${base}/health`)).status).toBe(200);

@@ -29,14 +29,26 @@ async function pdfOf(pages: number): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 0; i < pages; i++) {
     const page = doc.addPage([612, 792]);
-    for (let l = 0; l < 30; l++) page.drawText(`Page ${i + 1}, line ${l + 1}: the tenant keeps the garden tidy.`, { x: 50, y: 740 - l * 20, size: 10, font });
+    for (let l = 0; l < 30; l++)
+      page.drawText(`Page ${i + 1}, line ${l + 1}: the tenant keeps the garden tidy.`, {
+        x: 50,
+        y: 740 - l * 20,
+        size: 10,
+        font,
+      });
   }
   return doc.save();
 }
 
 interface Gql {
   status: number;
-  body: { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions: { name: string; status: number; fields: Array<{ property: string }> } }> };
+  body: {
+    data?: Record<string, unknown>;
+    errors?: Array<{
+      message: string;
+      extensions: { name: string; status: number; fields: Array<{ property: string }> };
+    }>;
+  };
 }
 
 async function answer(res: Response): Promise<Gql> {
@@ -44,18 +56,34 @@ async function answer(res: Response): Promise<Gql> {
 }
 
 /** GraphQL multipart: `files[i].file` from the parts, `map` as given (default: part i → files.i.file). */
-async function multipart(base: string, uploads: Uint8Array[], options: { map?: Record<string, string[]>; extra?: Array<[string, string]>; merge?: boolean } = {}): Promise<Gql> {
+async function multipart(
+  base: string,
+  uploads: Uint8Array[],
+  options: { map?: Record<string, string[]>; extra?: Array<[string, string]>; merge?: boolean } = {},
+): Promise<Gql> {
   const files = uploads.map((_, i) => ({ id: `f${i}`, title: `File ${i}`, file: null, fields: i === 0 ? [sig] : [] }));
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: MUTATION, variables: { files, signers, merge: options.merge ?? false } }));
-  form.append('map', JSON.stringify(options.map ?? Object.fromEntries(uploads.map((_, i) => [String(i), [`variables.files.${i}.file`]]))));
+  form.append(
+    'operations',
+    JSON.stringify({ query: MUTATION, variables: { files, signers, merge: options.merge ?? false } }),
+  );
+  form.append(
+    'map',
+    JSON.stringify(
+      options.map ?? Object.fromEntries(uploads.map((_, i) => [String(i), [`variables.files.${i}.file`]])),
+    ),
+  );
   for (const [name, value] of options.extra ?? []) form.append(name, value);
-  uploads.forEach((u, i) => form.append(String(i), new Blob([new Uint8Array(u)], { type: 'application/pdf' }), `f${i}.pdf`));
+  uploads.forEach((u, i) =>
+    form.append(String(i), new Blob([new Uint8Array(u)], { type: 'application/pdf' }), `f${i}.pdf`),
+  );
   return answer(await fetch(`${base}/graphql`, { method: 'POST', body: form }));
 }
 
 function json(base: string, text: string): Promise<Gql> {
-  return fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }).then(answer);
+  return fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }).then(
+    answer,
+  );
 }
 
 function typedError(result: Gql) {
@@ -73,7 +101,10 @@ const small = (base: string) => json(base, JSON.stringify({ query: '{ etchPacket
  * pause): what a blocked event loop would hold up. A busy loop is near 1 whatever the machine's load;
  * one that waits for worker threads stays near its baseline.
  */
-async function utilisation(base: string, work: () => Promise<unknown>): Promise<{ baseline: number; during: number; smalls: number }> {
+async function utilisation(
+  base: string,
+  work: () => Promise<unknown>,
+): Promise<{ baseline: number; during: number; smalls: number }> {
   const paced = async (until: () => boolean) => {
     let n = 0;
     while (!until()) {
@@ -125,7 +156,11 @@ describe('packet limits (small limits configured through engine.limits)', () => 
   }, 120_000);
 
   it('a file over its pages: 413 on that file; a packet over its pages: 413 on the file that passes it', async () => {
-    expect(typedError(await multipart(server.url, [await pdfOf(21)]))).toEqual({ status: 413, name: 'PayloadTooLargeError', property: 'files[0]' });
+    expect(typedError(await multipart(server.url, [await pdfOf(21)]))).toEqual({
+      status: 413,
+      name: 'PayloadTooLargeError',
+      property: 'files[0]',
+    });
     const eighteen = await pdfOf(18);
     const r = typedError(await multipart(server.url, [eighteen, eighteen]));
     expect(r.status).toBe(413);
@@ -147,7 +182,12 @@ describe('packet limits (small limits configured through engine.limits)', () => 
 describe('packets off the event loop (default limits)', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ port: 0, noAuth: true, packets: { dataDir: `${tmp.dir}/b`, deliver: false }, renderPool: { threads: 2 } });
+    server = await startServer({
+      port: 0,
+      noAuth: true,
+      packets: { dataDir: `${tmp.dir}/b`, deliver: false },
+      renderPool: { threads: 2 },
+    });
     // Both threads warm (modules loaded, engine created) before anything is measured.
     const one = await pdfOf(1);
     for (let i = 0; i < 2; i++) await Promise.all([multipart(server.url, [one]), multipart(server.url, [one])]);
@@ -156,7 +196,12 @@ describe('packets off the event loop (default limits)', () => {
 
   it('one part mapped into 30 files (the 3,510-page amplification) is a 400 naming the map entry', async () => {
     const part = await pdfOf(3);
-    const files = Array.from({ length: 30 }, (_, i) => ({ id: `f${i}`, title: `T${i}`, file: null, fields: i === 0 ? [sig] : [] }));
+    const files = Array.from({ length: 30 }, (_, i) => ({
+      id: `f${i}`,
+      title: `T${i}`,
+      file: null,
+      fields: i === 0 ? [sig] : [],
+    }));
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: MUTATION, variables: { files, signers, merge: true } }));
     form.append('map', JSON.stringify({ 0: files.map((_, i) => `variables.files.${i}.file`) }));
@@ -168,8 +213,16 @@ describe('packets off the event loop (default limits)', () => {
   it('a second operations (or map) part is a 400, not silently one of them', async () => {
     const page = await pdfOf(1);
     const other = JSON.stringify({ query: '{ etchPacket(eid: "pkt_none"){ eid } }' });
-    expect(typedError(await multipart(server.url, [page], { extra: [['operations', other]] }))).toEqual({ status: 400, name: 'ValidationError', property: 'operations' });
-    expect(typedError(await multipart(server.url, [page], { extra: [['map', '{}']] }))).toEqual({ status: 400, name: 'ValidationError', property: 'map' });
+    expect(typedError(await multipart(server.url, [page], { extra: [['operations', other]] }))).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      property: 'operations',
+    });
+    expect(typedError(await multipart(server.url, [page], { extra: [['map', '{}']] }))).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      property: 'map',
+    });
   }, 60_000);
 
   it('a packet of 200 merged pages is assembled while the event loop stays mostly idle', async () => {
@@ -186,7 +239,14 @@ describe('packets off the event loop (default limits)', () => {
 
   it('a 5 MB JSON body of many small values is parsed off the event loop (and refused, 413 on body)', async () => {
     const payload = Object.fromEntries(Array.from({ length: 280_000 }, (_, i) => [`k${i}`, `v${i}`]));
-    const text = JSON.stringify({ query: MUTATION, variables: { files: [{ id: 'f0', title: 'T', file: 'JVBERi0=', fields: [sig] }], signers, data: { payloads: { f0: { data: payload } } } } });
+    const text = JSON.stringify({
+      query: MUTATION,
+      variables: {
+        files: [{ id: 'f0', title: 'T', file: 'JVBERi0=', fields: [sig] }],
+        signers,
+        data: { payloads: { f0: { data: payload } } },
+      },
+    });
     expect(text.length).toBeGreaterThan(5_000_000);
     let result: Gql | undefined;
     // The server runs in this process: every JSON.parse of its event loop passes here (a worker
@@ -221,10 +281,21 @@ describe('packets off the event loop (default limits)', () => {
       variables: {
         name: 'Base64',
         isDraft: true,
-        files: [{ id: 'f0', title: 'Base64', file: { data: Buffer.from(padded).toString('base64'), filename: 'b.pdf', mimetype: 'application/pdf' }, fields: [sig] }],
+        files: [
+          {
+            id: 'f0',
+            title: 'Base64',
+            file: { data: Buffer.from(padded).toString('base64'), filename: 'b.pdf', mimetype: 'application/pdf' },
+            fields: [sig],
+          },
+        ],
         signers,
       },
-    })) as unknown as { statusCode: number; errors?: unknown; data?: { data?: { createEtchPacket?: { eid: string } } } };
+    })) as unknown as {
+      statusCode: number;
+      errors?: unknown;
+      data?: { data?: { createEtchPacket?: { eid: string } } };
+    };
     expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
     expect(result.statusCode).toBe(200);
     expect(result.data?.data?.createEtchPacket?.eid).toMatch(/^pkt_/);
@@ -233,7 +304,12 @@ describe('packets off the event loop (default limits)', () => {
 
 describe('packet deadline', () => {
   it('an assembly past its deadline is a typed 504 and its thread is ended', async () => {
-    const server = await startServer({ port: 0, noAuth: true, packets: { dataDir: `${tmp.dir}/c`, deliver: false }, renderPool: { threads: 2, packetDeadlineMs: 2_000 } });
+    const server = await startServer({
+      port: 0,
+      noAuth: true,
+      packets: { dataDir: `${tmp.dir}/c`, deliver: false },
+      renderPool: { threads: 2, packetDeadlineMs: 2_000 },
+    });
     try {
       const big = await pdfOf(200);
       const r = typedError(await multipart(server.url, [big], { merge: true }));
@@ -250,7 +326,13 @@ describe('the workflow on threads', () => {
   it('create (upload, HTML, Markdown), sign and complete run on the pool; the main engine only renders the HTML', async () => {
     const engine = createEngine();
     const pool = new RenderPool({ engine: {}, threads: 2 });
-    const backend = await openPacketBackend({ dataDir: `${tmp.dir}/d`, engine, baseUrl: 'http://127.0.0.1:1', deliver: false, threads: pool });
+    const backend = await openPacketBackend({
+      dataDir: `${tmp.dir}/d`,
+      engine,
+      baseUrl: 'http://127.0.0.1:1',
+      deliver: false,
+      threads: pool,
+    });
     const generated: string[] = [];
     const generate = engine.generate.bind(engine);
     engine.generate = async (request, options) => {
@@ -267,8 +349,19 @@ describe('the workflow on threads', () => {
         mergePDFs: true,
         files: [
           { id: 'f0', title: 'Upload', file: await pdfOf(2), fields: [sig] },
-          { id: 'h', filename: 'h.pdf', title: 'HTML', markup: { html: '<h1>House rules</h1><p>No pets.</p>' }, fields: [] },
-          { id: 'm', filename: 'm.pdf', title: 'Markdown', fields: [{ heading: 'Annex' }, { content: 'Garden **tidy**.' }] },
+          {
+            id: 'h',
+            filename: 'h.pdf',
+            title: 'HTML',
+            markup: { html: '<h1>House rules</h1><p>No pets.</p>' },
+            fields: [],
+          },
+          {
+            id: 'm',
+            filename: 'm.pdf',
+            title: 'Markdown',
+            fields: [{ heading: 'Annex' }, { content: 'Garden **tidy**.' }],
+          },
         ],
         signers: [{ ...signers[0], signerType: 'embedded' }],
       });

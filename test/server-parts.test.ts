@@ -13,13 +13,19 @@ import { LinkExpiredError, UrlStore } from '../src/server/url-store.js';
 /** Where the stamp's red pixels are, per quadrant of the page as rendered (as the reader sees it). */
 function redQuadrants(p: RenderedPage) {
   const q = { topLeft: 0, topRight: 0, bottomLeft: 0, bottomRight: 0 };
-  let minX = p.width, maxX = 0, minY = p.height, maxY = 0;
+  let minX = p.width,
+    maxX = 0,
+    minY = p.height,
+    maxY = 0;
   for (let y = 0; y < p.height; y++) {
     for (let x = 0; x < p.width; x++) {
       const i = (y * p.width + x) * 4;
       const [r, g, b] = [p.rgba[i]!, p.rgba[i + 1]!, p.rgba[i + 2]!];
       if (!(r > 200 && g < 200 && r - g > 40 && r - b > 40)) continue;
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
       const left = x < p.width / 2;
       const top = y < p.height / 2;
       q[top ? (left ? 'topLeft' : 'topRight') : left ? 'bottomLeft' : 'bottomRight']++;
@@ -42,7 +48,11 @@ describe('watermarkPdf', () => {
 
     for (const t of await pageText(out)) expect(t).toContain(WATERMARK_TEXT);
     const pages = await renderPages(out, 0.5);
-    expect(pages.map((p) => [p.width, p.height])).toEqual([[306, 396], [396, 306], [200, 150]]);
+    expect(pages.map((p) => [p.width, p.height])).toEqual([
+      [306, 396],
+      [396, 306],
+      [200, 150],
+    ]);
     for (const p of pages) {
       const r = redQuadrants(p);
       // Spans most of the page and is centred.
@@ -61,7 +71,12 @@ describe('watermarkPdf', () => {
     const out = await PDFDocument.load(await watermarkPdf(await doc.save()));
     expect(out.getPageCount()).toBe(1);
     expect(out.getPage(0).getSize()).toEqual({ width: 300, height: 200 });
-    expect(out.getForm().getFields().map((f) => f.getName())).toEqual(['customer']);
+    expect(
+      out
+        .getForm()
+        .getFields()
+        .map((f) => f.getName()),
+    ).toEqual(['customer']);
   });
 });
 
@@ -122,7 +137,14 @@ describe('multipart body', () => {
         part('title', '{"not": "parsed"}'),
         part('includeTimestamp', 'false'),
       ]),
-    ).toEqual({ data: { a: 1 }, page: { width: '100px' }, logo: false, fontSize: 12, title: '{"not": "parsed"}', includeTimestamp: 'false' });
+    ).toEqual({
+      data: { a: 1 },
+      page: { width: '100px' },
+      logo: false,
+      fontSize: 12,
+      title: '{"not": "parsed"}',
+      includeTimestamp: 'false',
+    });
     expect(bodyFromParts([part('data', 'base64key==:00ff:abcd')])).toEqual({ data: 'base64key==:00ff:abcd' });
     expect(bodyFromParts([part('title', '"quoted"', true)])).toEqual({ title: 'quoted' });
   });
@@ -130,7 +152,10 @@ describe('multipart body', () => {
   it('refuses duplicates and bad JSON with the property, and drops prototype keys', () => {
     expect(() => bodyFromParts([part('title', 'a'), part('title', 'b')])).toThrow(ValidationError);
     expect(() => bodyFromParts([part('data', '[1,')])).toThrow(/data: Must be valid JSON/);
-    const body = bodyFromParts([part('__proto__', '{"polluted": true}'), part('data', '{"__proto__": {"polluted": true}, "a": [{"__proto__": 1, "b": 2}]}')]);
+    const body = bodyFromParts([
+      part('__proto__', '{"polluted": true}'),
+      part('data', '{"__proto__": {"polluted": true}, "a": [{"__proto__": 1, "b": 2}]}'),
+    ]);
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
     expect(body.data).toEqual({ a: [{ b: 2 }] });
     expect(Object.hasOwn(body.data as object, '__proto__')).toBe(false);
@@ -151,7 +176,15 @@ describe('keys and auth', () => {
     expect(authenticate(`Bearer ${b64('prod')}`, ring)).toMatchObject({ kind: 'production' });
     expect(authenticate(`Bearer prod`, ring)).toMatchObject({ kind: 'production' });
     expect(authenticate(undefined, undefined)).toMatchObject({ kind: 'production', id: 'anonymous' });
-    for (const bad of [undefined, '', 'Basic', `Basic ${b64(':dev')}`, 'Basic !!!', `Token ${b64('dev:')}`, `Bearer ${b64('prod ')}`]) {
+    for (const bad of [
+      undefined,
+      '',
+      'Basic',
+      `Basic ${b64(':dev')}`,
+      'Basic !!!',
+      `Token ${b64('dev:')}`,
+      `Bearer ${b64('prod ')}`,
+    ]) {
       expect(() => authenticate(bad, ring), String(bad)).toThrow(AuthorizationError);
     }
   });
@@ -160,7 +193,8 @@ describe('keys and auth', () => {
     expect(parseServerConfig({ keys: [{ key: 'k', kind: 'development', concurrency: 1 }] }).keys).toHaveLength(1);
     expect(() => parseServerConfig({ keys: [{ key: 'k', kind: 'staging' }] })).toThrow(/keys\.0\.kind/);
     expect(() => parseServerConfig({ keys: [] })).toThrow(/keys/);
-    expect(() => parseServerConfig({ keys: [{ key: 'k', kind: 'production' }], signingSecret: 'short' })).toThrow(/signingSecret/);
+    expect(() => parseServerConfig({ keys: [{ key: 'k', kind: 'production' }], signingSecret: 'short' })).toThrow(
+      /signingSecret/,
+    );
   });
 });
-

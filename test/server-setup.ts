@@ -34,7 +34,13 @@ export async function writeTemplates(dir: string): Promise<void> {
   const fields = [
     { id: 'nameField', alias: 'name', type: 'shortText', pageNum: 0, rect: { x: 50, y: 100, width: 300, height: 20 } },
     // An image field, so the data-URL budget (image fields only) can be reached over HTTP.
-    { id: 'photoField', alias: 'photo', type: 'imageFile', pageNum: 0, rect: { x: 50, y: 200, width: 100, height: 100 } },
+    {
+      id: 'photoField',
+      alias: 'photo',
+      type: 'imageFile',
+      pageNum: 0,
+      rect: { x: 50, y: 200, width: 100, height: 100 },
+    },
   ];
   for (const [file, pdf, label] of [
     ['v1.json', 'v1.pdf', 'VERSION ONE'],
@@ -140,12 +146,22 @@ export function heldRequest(base: string, pathName: string, headers: Record<stri
 }
 
 /** A JSON body sent in chunks with no Content-Length (Transfer-Encoding: chunked). */
-export function chunkedRequest(base: string, pathName: string, headers: Record<string, string>, chunks: Buffer[]): Promise<RawResponse> {
+export function chunkedRequest(
+  base: string,
+  pathName: string,
+  headers: Record<string, string>,
+  chunks: Buffer[],
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${pathName}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } });
+    const req = http.request(`${base}${pathName}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     req.on('response', (res) => collect(res).then(resolve, reject));
     // The server may answer 413 and close before the last chunk: that is the point.
-    req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e),
+    );
     for (const c of chunks) req.write(c);
     req.end();
   });

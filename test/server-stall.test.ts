@@ -19,7 +19,12 @@ interface Answer {
   body: string;
 }
 
-function post(base: string, path: string, body: unknown, options: { key?: string; agent?: http.Agent; signal?: AbortSignal } = {}): Promise<Answer> {
+function post(
+  base: string,
+  path: string,
+  body: unknown,
+  options: { key?: string; agent?: http.Agent; signal?: AbortSignal } = {},
+): Promise<Answer> {
   const data = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -28,12 +33,16 @@ function post(base: string, path: string, body: unknown, options: { key?: string
         method: 'POST',
         agent: options.agent,
         signal: options.signal,
-        headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: auth(options.key ?? PROD) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': data.length,
+          authorization: auth(options.key ?? PROD),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1')}));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('latin1') }));
       },
     );
     req.on('error', reject);
@@ -45,7 +54,9 @@ const small = { title: 'small', data: [{ content: 'Hello' }] };
 /** A 1 MB word, laid out over some 200 pages (under a second of work here). */
 const bigWord = (n = 1_000_000) => ({ data: [{ content: 'x'.repeat(n) }] });
 /** A table of `rows` rows (36,000: about 0.9 MB of JSON and several seconds of layout on one core here). */
-const bigTable = (rows = 36_000) => ({ data: [{ table: { rows: Array.from({ length: rows }, (_, i) => [String(i), 'item', 'qty 1']) } }] });
+const bigTable = (rows = 36_000) => ({
+  data: [{ table: { rows: Array.from({ length: rows }, (_, i) => [String(i), 'item', 'qty 1']) } }],
+});
 
 /** CPU time (all threads of this process, which holds the render pool) spent over `ms`. */
 async function cpuOver(ms: number): Promise<number> {
@@ -60,13 +71,22 @@ describe('server: Markdown and fill off the event loop', () => {
   beforeAll(async () => {
     server = await startServer({
       port: 0,
-      config: { keys: [{ key: PROD, kind: 'production' }, { key: DEV, kind: 'development', concurrency: 1 }] },
+      config: {
+        keys: [
+          { key: PROD, kind: 'production' },
+          { key: DEV, kind: 'development', concurrency: 1 },
+        ],
+      },
       // A long deadline: a render that ignored its hang-up would still run through the hang-up test's wait,
       // and small requests on a busy machine are never 504s.
       renderPool: { threads: 2, deadlineMs: 120_000 },
     });
     // Both threads warm (modules loaded, engine created) before anything is timed.
-    for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
+    for (let i = 0; i < 3; i++)
+      await Promise.all([
+        post(server.url, '/api/v1/generate-pdf', small),
+        post(server.url, '/api/v1/generate-pdf', small),
+      ]);
   }, 60_000);
   afterAll(async () => server?.close());
 
@@ -93,10 +113,16 @@ describe('server: Markdown and fill off the event loop', () => {
     // Small requests could all be served by one thread while a second one is still loading, and its
     // start-up (~0.7 s of CPU) then fell into the measurement below: the warm-up jobs take long enough
     // that both threads run one, and the process is quiet before the request that is dropped.
-    for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', bigTable(3_000)), post(server.url, '/api/v1/generate-pdf', bigTable(3_000))]);
+    for (let i = 0; i < 3; i++)
+      await Promise.all([
+        post(server.url, '/api/v1/generate-pdf', bigTable(3_000)),
+        post(server.url, '/api/v1/generate-pdf', bigTable(3_000)),
+      ]);
     for (let i = 0; i < 20 && (await cpuOver(250)) > 0.05; i++);
     const controller = new AbortController();
-    const dropped = post(server.url, '/api/v1/generate-pdf', bigTable(), { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+    const dropped = post(server.url, '/api/v1/generate-pdf', bigTable(), { key: DEV, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 500));
     controller.abort();
     await dropped;
@@ -116,7 +142,12 @@ describe('server: Markdown and fill off the event loop', () => {
       await post(local.url, '/api/v1/generate-pdf', { type: 'html', data: { html: '<p>warm</p>' } }, { key: DEV });
       const html = '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(40) + '</p>';
       const controller = new AbortController();
-      const dropped = post(local.url, '/api/v1/generate-pdf', { type: 'html', data: { html: html.repeat(800) } }, { key: DEV, signal: controller.signal }).catch((e: unknown) => e);
+      const dropped = post(
+        local.url,
+        '/api/v1/generate-pdf',
+        { type: 'html', data: { html: html.repeat(800) } },
+        { key: DEV, signal: controller.signal },
+      ).catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 300));
       controller.abort();
       await dropped;
@@ -140,7 +171,11 @@ describe('server: deadline', () => {
   it('a job past its deadline is a typed 504 over HTTP', async () => {
     const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 1_500 } });
     try {
-      for (let i = 0; i < 3; i++) await Promise.all([post(server.url, '/api/v1/generate-pdf', small), post(server.url, '/api/v1/generate-pdf', small)]);
+      for (let i = 0; i < 3; i++)
+        await Promise.all([
+          post(server.url, '/api/v1/generate-pdf', small),
+          post(server.url, '/api/v1/generate-pdf', small),
+        ]);
       // More rows than 1.5 s allows (several seconds on an idle machine, more on a busy one).
       const answer = await post(server.url, '/api/v1/generate-pdf', bigTable());
       expect(answer.status).toBe(504);
@@ -196,18 +231,27 @@ describe('server: deadline', () => {
 
 describe('server: bodies without a length', () => {
   /** Streams a chunked body of up to `max` bytes until the server answers; how much was written by then. */
-  function chunked(base: string, type: string, prefix: string, max: number): Promise<{ status: number; sent: number; body: string }> {
+  function chunked(
+    base: string,
+    type: string,
+    prefix: string,
+    max: number,
+  ): Promise<{ status: number; sent: number; body: string }> {
     return new Promise((resolve) => {
       let sent = 0;
       let answered = false;
-      const req = http.request(`${base}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': type, 'transfer-encoding': 'chunked' } }, (res) => {
-        answered = true;
-        let body = '';
-        const sentThen = sent;
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
-        res.on('error', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
-      });
+      const req = http.request(
+        `${base}/api/v1/generate-pdf`,
+        { method: 'POST', headers: { 'content-type': type, 'transfer-encoding': 'chunked' } },
+        (res) => {
+          answered = true;
+          let body = '';
+          const sentThen = sent;
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
+          res.on('error', () => resolve({ status: res.statusCode ?? 0, sent: sentThen, body }));
+        },
+      );
       req.on('error', (e) => {
         if (!answered) resolve({ status: -1, sent, body: String(e) });
       });
@@ -233,7 +277,12 @@ describe('server: bodies without a length', () => {
       const json = await chunked(server.url, 'application/json', '{"data":"', max);
       expect(json.status, json.body).toBe(413);
       expect(json.sent).toBeLessThan(16 * 1024 * 1024);
-      const multipart = await chunked(server.url, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', max);
+      const multipart = await chunked(
+        server.url,
+        'multipart/form-data; boundary=XX',
+        '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n',
+        max,
+      );
       expect(multipart.status, multipart.body).toBe(413);
       // The cap is 32 MiB: the answer comes near it, not after the 256 MiB the client would send.
       expect(multipart.sent).toBeLessThan(64 * 1024 * 1024);
@@ -247,7 +296,12 @@ describe('server: bodies without a length', () => {
    * that reads nothing until its writes are done: `extra` bytes past the cap, more than the loopback's
    * socket buffers hold, so the server must read them for the client's writes to finish at all.
    */
-  function writeThenRead(port: number, type: string, prefix: string, bytes: number): Promise<{ answer: string; error?: string; sent: number }> {
+  function writeThenRead(
+    port: number,
+    type: string,
+    prefix: string,
+    bytes: number,
+  ): Promise<{ answer: string; error?: string; sent: number }> {
     return new Promise((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
       socket.pause();
@@ -264,7 +318,9 @@ describe('server: bodies without a length', () => {
       socket.once('close', () => resolve({ answer: Buffer.concat(parts).toString('latin1'), error, sent }));
       const read = () => socket.resume();
       socket.once('connect', () => {
-        socket.write(`POST /api/v1/generate-pdf HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST /api/v1/generate-pdf HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         socket.write(frame(prefix) + prefix + '\r\n');
         const pump = () => {
           while (sent < bytes) {
@@ -290,11 +346,24 @@ describe('server: bodies without a length', () => {
       expect(json.error, json.answer).toBeUndefined();
       expect(json.answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(json.answer).toContain('"name":"PayloadTooLargeError"');
-      const multipart = await writeThenRead(port, 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n', 32 * 1024 * 1024 + extra);
+      const multipart = await writeThenRead(
+        port,
+        'multipart/form-data; boundary=XX',
+        '--XX\r\nContent-Disposition: form-data; name="data"\r\n\r\n',
+        32 * 1024 * 1024 + extra,
+      );
       expect(multipart.error, multipart.answer).toBeUndefined();
       expect(multipart.answer).toMatch(/^HTTP\/1\.1 413 /);
       // The server still answers what comes next.
-      expect((await fetch(`${server.url}/api/v1/generate-pdf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+      expect(
+        (
+          await fetch(`${server.url}/api/v1/generate-pdf`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(400);
     } finally {
       await server.close();
     }

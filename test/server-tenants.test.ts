@@ -12,7 +12,13 @@ import { unzipSync } from 'fflate';
 import Database from 'libsql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ORGANIZATION, openPostgresStore, openSqliteStore, visibleTo, type PacketStore } from '../src/packets/index.js';
+import {
+  DEFAULT_ORGANIZATION,
+  openPostgresStore,
+  openSqliteStore,
+  visibleTo,
+  type PacketStore,
+} from '../src/packets/index.js';
 import { MIGRATIONS } from '../src/packets/store/migrations.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { ANONYMOUS_KEY } from '../src/server/auth.js';
@@ -57,7 +63,10 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
-  body: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  body: {
+    data?: Record<string, any> | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
 }
 
 async function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
@@ -87,10 +96,23 @@ function packetVariables(name: string, isTest: boolean) {
         id: 'doc',
         filename: 'contract.pdf',
         title: 'Contract',
-        fields: [{ content: 'Salary: 90000' }, { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } }, { id: 'salary', type: 'shortText', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 20 } }],
+        fields: [
+          { content: 'Salary: 90000' },
+          { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 40 } },
+          { id: 'salary', type: 'shortText', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 20 } },
+        ],
       },
     ],
-    signers: [{ id: 'emp', name: 'Ada Employee', email: 'ada@example.com', signerType: 'embedded', acceptEachField: false, fields: [{ fileId: 'doc', fieldId: 'sig' }] }],
+    signers: [
+      {
+        id: 'emp',
+        name: 'Ada Employee',
+        email: 'ada@example.com',
+        signerType: 'embedded',
+        acceptEachField: false,
+        fields: [{ fileId: 'doc', fieldId: 'sig' }],
+      },
+    ],
     data: { payloads: { doc: { data: { salary: 'SECRET-90000' } } } },
   };
 }
@@ -98,7 +120,11 @@ function packetVariables(name: string, isTest: boolean) {
 async function create(key: string, name: string, isTest: boolean) {
   const r = await gql(key, CREATE, packetVariables(name, isTest));
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const p = r.body.data!.createEtchPacket as { eid: string; isTest: boolean; documentGroup: { eid: string; signers: Array<{ eid: string }> } };
+  const p = r.body.data!.createEtchPacket as {
+    eid: string;
+    isTest: boolean;
+    documentGroup: { eid: string; signers: Array<{ eid: string }> };
+  };
   return { eid: p.eid, isTest: p.isTest, groupEid: p.documentGroup.eid, signerEid: p.documentGroup.signers[0]!.eid };
 }
 
@@ -114,16 +140,33 @@ async function sign(url: string): Promise<void> {
 }
 
 /** The answer with `eid` written as `X`: a foreign eid and an unknown one must give the same. */
-const shape = (a: { status: number; body: unknown }, eid: string) => ({ status: a.status, body: JSON.stringify(a.body).replaceAll(eid, 'X') });
+const shape = (a: { status: number; body: unknown }, eid: string) => ({
+  status: a.status,
+  body: JSON.stringify(a.body).replaceAll(eid, 'X'),
+});
 
 type Op = (eid: string) => readonly [string, Record<string, unknown>];
-const ops: Record<'etchPacket' | 'sendEtchPacket' | 'updateEtchPacket' | 'generateEtchSignURL' | 'expireSignerTokens' | 'updateSigner', Op> = {
+const ops: Record<
+  'etchPacket' | 'sendEtchPacket' | 'updateEtchPacket' | 'generateEtchSignURL' | 'expireSignerTokens' | 'updateSigner',
+  Op
+> = {
   etchPacket: (eid: string) => ['query($eid: String!){ etchPacket(eid: $eid){ eid name payload } }', { eid }] as const,
-  sendEtchPacket: (eid: string) => ['mutation($eid: String!){ sendEtchPacket(eid: $eid){ eid status } }', { eid }] as const,
-  updateEtchPacket: (eid: string) => ['mutation($eid: String!, $p: JSON){ updateEtchPacket(eid: $eid, name: "taken", payload: $p){ eid name payload } }', { eid, p: { doc: { data: { salary: '1' } } } }] as const,
-  generateEtchSignURL: (eid: string) => ['mutation($s: String!){ generateEtchSignURL(signerEid: $s, clientUserId: "intruder") }', { s: eid }] as const,
-  expireSignerTokens: (eid: string) => ['mutation($s: String!){ expireSignerTokens(signerEid: $s){ signerEid expired } }', { s: eid }] as const,
-  updateSigner: (eid: string) => ['mutation($s: String!){ updateSigner(eid: $s, name: "Mallory", email: "m@evil.example"){ eid name } }', { s: eid }] as const,
+  sendEtchPacket: (eid: string) =>
+    ['mutation($eid: String!){ sendEtchPacket(eid: $eid){ eid status } }', { eid }] as const,
+  updateEtchPacket: (eid: string) =>
+    [
+      'mutation($eid: String!, $p: JSON){ updateEtchPacket(eid: $eid, name: "taken", payload: $p){ eid name payload } }',
+      { eid, p: { doc: { data: { salary: '1' } } } },
+    ] as const,
+  generateEtchSignURL: (eid: string) =>
+    ['mutation($s: String!){ generateEtchSignURL(signerEid: $s, clientUserId: "intruder") }', { s: eid }] as const,
+  expireSignerTokens: (eid: string) =>
+    ['mutation($s: String!){ expireSignerTokens(signerEid: $s){ signerEid expired } }', { s: eid }] as const,
+  updateSigner: (eid: string) =>
+    [
+      'mutation($s: String!){ updateSigner(eid: $s, name: "Mallory", email: "m@evil.example"){ eid name } }',
+      { s: eid },
+    ] as const,
 };
 
 describe('tenants: keys see only their organization', () => {
@@ -147,7 +190,11 @@ describe('tenants: keys see only their organization', () => {
     // Nothing B tried changed A's packet, and A's signing link still works.
     const own = await gql(A, ...ops.etchPacket(a.eid));
     expect(own.status).toBe(200);
-    expect(own.body.data!.etchPacket).toMatchObject({ eid: a.eid, name: 'Acme contract', payload: { doc: { data: { salary: 'SECRET-90000' } } } });
+    expect(own.body.data!.etchPacket).toMatchObject({
+      eid: a.eid,
+      name: 'Acme contract',
+      payload: { doc: { data: { salary: 'SECRET-90000' } } },
+    });
     const page = await fetch(urlA);
     expect(page.status).toBe(200);
 
@@ -155,7 +202,9 @@ describe('tenants: keys see only their organization', () => {
     const early = await get(B, `/api/document-group/${a.groupEid}.zip`);
     const earlyUnknown = await get(B, `/api/document-group/grp_doesnotexist.zip`);
     expect(early.status).toBe(404);
-    expect(early.body.toString().replaceAll(a.groupEid, 'X')).toBe(earlyUnknown.body.toString().replaceAll('grp_doesnotexist', 'X'));
+    expect(early.body.toString().replaceAll(a.groupEid, 'X')).toBe(
+      earlyUnknown.body.toString().replaceAll('grp_doesnotexist', 'X'),
+    );
 
     await sign(urlA);
     expect((await gql(A, ...ops.etchPacket(a.eid))).body.data!.etchPacket).toBeTruthy();
@@ -164,7 +213,9 @@ describe('tenants: keys see only their organization', () => {
       const foreign = await get(B, path);
       const unknown = await get(B, path.replace(a.groupEid, 'grp_doesnotexist'));
       expect(foreign.status, path).toBe(404);
-      expect(foreign.body.toString().replaceAll(a.groupEid, 'X'), path).toBe(unknown.body.toString().replaceAll('grp_doesnotexist', 'X'));
+      expect(foreign.body.toString().replaceAll(a.groupEid, 'X'), path).toBe(
+        unknown.body.toString().replaceAll('grp_doesnotexist', 'X'),
+      );
       // A key of the default organization (a keys file entry naming none) is another organization as well.
       expect((await get(PLAIN, path)).status, path).toBe(404);
     }
@@ -189,7 +240,10 @@ describe('tenants: keys see only their organization', () => {
       expect(r.status, `${name}: ${JSON.stringify(r.body)}`).toBe(404);
       expect(r.body.errors?.[0]?.extensions?.status, name).toBe(404);
     }
-    for (const path of [`/api/document-group/${prod.groupEid}.zip`, `/api/document-group/${prod.groupEid}/contract.pdf`]) {
+    for (const path of [
+      `/api/document-group/${prod.groupEid}.zip`,
+      `/api/document-group/${prod.groupEid}/contract.pdf`,
+    ]) {
       const r = await get(DEV, path);
       expect(r.status, path).toBe(404);
       expect(r.body.toString()).not.toContain('%PDF');
@@ -218,13 +272,22 @@ describe('tenants: keys see only their organization', () => {
 
 describe('keys file: organization', () => {
   it('is optional (keys naming none, and --no-auth, share the default organization); an empty one is refused by name', () => {
-    const config = parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: 'acme' }, { key: 'b', kind: 'development' }] });
+    const config = parseServerConfig({
+      keys: [
+        { key: 'a', kind: 'production', organization: 'acme' },
+        { key: 'b', kind: 'development' },
+      ],
+    });
     const ring = new KeyRing(config.keys);
     expect(ring.find('a')?.organization).toBe('acme');
     expect(ring.find('b')?.organization).toBe(DEFAULT_ORGANIZATION);
     expect(ANONYMOUS_KEY.organization).toBe(DEFAULT_ORGANIZATION);
-    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: '' }] })).toThrow(/keys\.0\.organization/);
-    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: 7 }] })).toThrow(/keys\.0\.organization/);
+    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: '' }] })).toThrow(
+      /keys\.0\.organization/,
+    );
+    expect(() => parseServerConfig({ keys: [{ key: 'a', kind: 'production', organization: 7 }] })).toThrow(
+      /keys\.0\.organization/,
+    );
   });
 });
 
@@ -270,7 +333,10 @@ describe('store migration: packets made before organizations', () => {
     await client.connect();
     await oldSchema(async (sql, params = []) => {
       let n = 0;
-      await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
     });
     await client.end();
     await check(await openPostgresStore({ connectionString: postgres.connectionString }));

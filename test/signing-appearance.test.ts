@@ -5,7 +5,16 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CastpressError, PayloadTooLargeError, ValidationError } from '../src/errors/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
-import { AppearanceWriter, createSigningIdentity, MARK_LIMITS, sealPdf, signatureFontFile, verifyPdf, type SignatureMark, type SigningIdentity } from '../src/signing/index.js';
+import {
+  AppearanceWriter,
+  createSigningIdentity,
+  MARK_LIMITS,
+  sealPdf,
+  signatureFontFile,
+  verifyPdf,
+  type SignatureMark,
+  type SigningIdentity,
+} from '../src/signing/index.js';
 import { expectGolden } from './helpers/golden.js';
 import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
@@ -55,7 +64,12 @@ const PAD_DATA = [
     maxWidth: 2.5,
     velocityFilterWeight: 0.7,
     compositeOperation: 'source-over',
-    points: Array.from({ length: 40 }, (_, i) => ({ x: 20 + i * 6, y: 60 - 30 * Math.sin(i / 4), pressure: 0.5, time: 1700000000000 + i * 16 })),
+    points: Array.from({ length: 40 }, (_, i) => ({
+      x: 20 + i * 6,
+      y: 60 - 30 * Math.sin(i / 4),
+      pressure: 0.5,
+      time: 1700000000000 + i * 16,
+    })),
   },
   { penColor: 'black', points: [{ x: 270, y: 20, pressure: 0.5, time: 1700000001000 }] },
 ];
@@ -82,8 +96,18 @@ const MARKS: SignatureMark[] = [
   { page: 0, rect: { x: 20, y: 180, width: 380, height: 60 }, input: { type: 'typed', text: 'محمد عبد الله' } },
   { page: 0, rect: { x: 20, y: 260, width: 380, height: 60 }, input: { type: 'typed', text: '王小明 Иван Петров' } },
   { page: 0, rect: { x: 20, y: 340, width: 80, height: 50 }, role: 'initials', input: { type: 'typed', text: 'AL' } },
-  { page: 0, rect: { x: 120, y: 340, width: 80, height: 50 }, role: 'initials', input: { type: 'drawn', strokes: [PAD_DATA[0]!.points.slice(0, 12)] } },
-  { page: 0, rect: { x: 220, y: 350, width: 180, height: 24 }, role: 'field', input: { type: 'text', text: 'ada@example.org' } },
+  {
+    page: 0,
+    rect: { x: 120, y: 340, width: 80, height: 50 },
+    role: 'initials',
+    input: { type: 'drawn', strokes: [PAD_DATA[0]!.points.slice(0, 12)] },
+  },
+  {
+    page: 0,
+    rect: { x: 220, y: 350, width: 180, height: 24 },
+    role: 'field',
+    input: { type: 'text', text: 'ada@example.org' },
+  },
 ];
 
 describe('AppearanceWriter', () => {
@@ -97,7 +121,10 @@ describe('AppearanceWriter', () => {
 
     // The names read back as text (each script through a font that has its glyphs).
     const [page] = await readText(out);
-    const textIn = (r: { x: number; y: number; width: number; height: number }) => joinItems(itemsInRect(page!, r, 2)).replace(/\s+/g, ' ').trim();
+    const textIn = (r: { x: number; y: number; width: number; height: number }) =>
+      joinItems(itemsInRect(page!, r, 2))
+        .replace(/\s+/g, ' ')
+        .trim();
     expect(textIn({ x: 220, y: 20 + 60, width: 180, height: 60 })).toContain('Ada Lovelace');
     expect(textIn({ x: 20, y: 260, width: 380, height: 60 })).toContain('王小明');
     expect(textIn({ x: 20, y: 260, width: 380, height: 60 })).toContain('Иван Петров');
@@ -112,8 +139,13 @@ describe('AppearanceWriter', () => {
 
   it('marks then a seal: the seal covers the whole file; a second signer keeps the first signature valid', async () => {
     const input = await blankPdf();
-    const first = await sealPdf(await writer.apply(input, MARKS.slice(0, 1)), identity, { name: 'Ada', signingTime: SIGNED_AT });
-    const second = await writer.apply(first, [{ page: 0, rect: { x: 20, y: 420, width: 200, height: 60 }, input: { type: 'typed', text: 'Grace Hopper' } }]);
+    const first = await sealPdf(await writer.apply(input, MARKS.slice(0, 1)), identity, {
+      name: 'Ada',
+      signingTime: SIGNED_AT,
+    });
+    const second = await writer.apply(first, [
+      { page: 0, rect: { x: 20, y: 420, width: 200, height: 60 }, input: { type: 'typed', text: 'Grace Hopper' } },
+    ]);
     expect(Buffer.from(second.subarray(0, first.length)).equals(Buffer.from(first))).toBe(true);
     const sealed = await sealPdf(second, identity, { name: 'Grace', signingTime: SIGNED_AT });
     const file = path.join(dir, 'two-signers.pdf');
@@ -140,8 +172,12 @@ describe('AppearanceWriter', () => {
 
   it("takes the engine's own font registry when it knows the handwriting font", async () => {
     expect(() => new AppearanceWriter({ fonts: new FontRegistry({ systemDirectories: [] }) })).toThrow(ValidationError);
-    const own = new AppearanceWriter({ fonts: new FontRegistry({ systemDirectories: [], files: [signatureFontFile()] }) });
-    const out = await own.apply(await blankPdf(), [{ page: 0, rect: { x: 20, y: 20, width: 200, height: 60 }, input: { type: 'typed', text: 'Ada' } }]);
+    const own = new AppearanceWriter({
+      fonts: new FontRegistry({ systemDirectories: [], files: [signatureFontFile()] }),
+    });
+    const out = await own.apply(await blankPdf(), [
+      { page: 0, rect: { x: 20, y: 20, width: 200, height: 60 }, input: { type: 'typed', text: 'Ada' } },
+    ]);
     expect((await readText(out))[0]!.items.map((i) => i.str).join('')).toBe('Ada');
   });
 
@@ -159,18 +195,35 @@ describe('AppearanceWriter', () => {
     };
     const rect = { x: 20, y: 20, width: 100, height: 40 };
 
-    const notImage = await errorOf([{ page: 0, rect, input: { type: 'image', image: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>') } }]);
+    const notImage = await errorOf([
+      {
+        page: 0,
+        rect,
+        input: { type: 'image', image: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>') },
+      },
+    ]);
     expect(notImage).toBeInstanceOf(ValidationError);
     expect(notImage.fields[0]?.property).toBe('marks[0].input.image');
-    const garbage = await errorOf([{ page: 0, rect, input: { type: 'image', image: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) } }]);
+    const garbage = await errorOf([
+      { page: 0, rect, input: { type: 'image', image: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) } },
+    ]);
     expect(garbage.fields[0]?.property).toBe('marks[0].input.image');
 
     const manyPoints = Array.from({ length: MARK_LIMITS.points + 1 }, (_, i) => ({ x: i % 300, y: i % 70 }));
-    const tooLarge = await errorOf([{ page: 0, rect, input: { type: 'typed', text: 'x' } }, { page: 0, rect, input: { type: 'drawn', strokes: [manyPoints] } }]);
+    const tooLarge = await errorOf([
+      { page: 0, rect, input: { type: 'typed', text: 'x' } },
+      { page: 0, rect, input: { type: 'drawn', strokes: [manyPoints] } },
+    ]);
     expect(tooLarge).toBeInstanceOf(PayloadTooLargeError);
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.fields[0]?.property).toBe('marks[1].input.strokes');
-    const manyStrokes = await errorOf([{ page: 0, rect, input: { type: 'drawn', strokes: Array.from({ length: MARK_LIMITS.strokes + 1 }, () => [{ x: 1, y: 1 }]) } }]);
+    const manyStrokes = await errorOf([
+      {
+        page: 0,
+        rect,
+        input: { type: 'drawn', strokes: Array.from({ length: MARK_LIMITS.strokes + 1 }, () => [{ x: 1, y: 1 }]) },
+      },
+    ]);
     expect(manyStrokes).toBeInstanceOf(PayloadTooLargeError);
 
     const nan = await errorOf([{ page: 0, rect, input: { type: 'drawn', strokes: [[{ x: Number.NaN, y: 1 }]] } }]);
@@ -181,7 +234,9 @@ describe('AppearanceWriter', () => {
     expect(blank.fields[0]?.property).toBe('marks[0].input.text');
     const page = await errorOf([{ page: 3, rect, input: { type: 'typed', text: 'x' } }]);
     expect(page.fields[0]).toEqual({ property: 'marks[0].page', message: 'The document has 1 page' });
-    const outside = await errorOf([{ page: 0, rect: { x: 400, y: 20, width: 100, height: 40 }, input: { type: 'typed', text: 'x' } }]);
+    const outside = await errorOf([
+      { page: 0, rect: { x: 400, y: 20, width: 100, height: 40 }, input: { type: 'typed', text: 'x' } },
+    ]);
     expect(outside.fields[0]?.property).toBe('marks[0].rect');
     const kind = await errorOf([{ page: 0, rect, input: { type: 'stamp' } }]);
     expect(kind.fields[0]?.property).toBe('marks[0].input.type');

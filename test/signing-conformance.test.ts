@@ -19,7 +19,10 @@ const SIGNED_AT = new Date('2026-11-27T10:20:30Z');
 
 beforeAll(async () => {
   ({ dir, remove } = await tempDir());
-  identity = await createSigningIdentity({ dataDir: path.join(dir, 'ca'), clock: () => new Date('2026-01-01T00:00:00Z') });
+  identity = await createSigningIdentity({
+    dataDir: path.join(dir, 'ca'),
+    clock: () => new Date('2026-01-01T00:00:00Z'),
+  });
   root = await readFile(identity.files!.rootCertificate, 'utf8');
   sealed = await sealPdf(await makePdf(), identity, { signingTime: SIGNED_AT });
 });
@@ -32,12 +35,20 @@ describe('PAdES baseline conformance', () => {
     await writeFile(der, sig!.der);
     const printed = await tool('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', der]);
     expect(printed.code, printed.stderr).toBe(0);
-    const signedAttrs = printed.stdout.slice(printed.stdout.indexOf('signedAttrs:'), printed.stdout.indexOf('signatureAlgorithm:', printed.stdout.indexOf('signedAttrs:')));
+    const signedAttrs = printed.stdout.slice(
+      printed.stdout.indexOf('signedAttrs:'),
+      printed.stdout.indexOf('signatureAlgorithm:', printed.stdout.indexOf('signedAttrs:')),
+    );
     // openssl prints each signed attribute as "object: <name> (<oid>)":
     //   contentType (1.2.840.113549.1.9.3), undefined (1.2.840.113549.1.9.52),
     //   messageDigest (1.2.840.113549.1.9.4), id-smime-aa-signingCertificateV2 (1.2.840.113549.1.9.16.2.47)
     const objects = [...signedAttrs.matchAll(/object: .*\((\S+)\)/g)].map((m) => m[1]);
-    expect(objects).toEqual(['1.2.840.113549.1.9.3', '1.2.840.113549.1.9.52', '1.2.840.113549.1.9.4', '1.2.840.113549.1.9.16.2.47']);
+    expect(objects).toEqual([
+      '1.2.840.113549.1.9.3',
+      '1.2.840.113549.1.9.52',
+      '1.2.840.113549.1.9.4',
+      '1.2.840.113549.1.9.16.2.47',
+    ]);
     expect(printed.stdout).not.toContain('signingTime');
     // The signature is over exactly these attributes: openssl verifies it against the root.
     const rootFile = identity.files!.rootCertificate;
@@ -46,7 +57,11 @@ describe('PAdES baseline conformance', () => {
     expect(Buffer.from(sealed).toString('latin1')).toMatch(/\/M \(D:20261127102030Z?'?/);
     const result = await verifyPdf(sealed, { trustAnchors: [root] });
     expect(result.valid).toBe(true);
-    expect(result.signatures[0]).toMatchObject({ signingTime: SIGNED_AT, signingCertificateV2: true, validityPeriod: { timeSource: 'claimed', time: SIGNED_AT } });
+    expect(result.signatures[0]).toMatchObject({
+      signingTime: SIGNED_AT,
+      signingCertificateV2: true,
+      validityPeriod: { timeSource: 'claimed', time: SIGNED_AT },
+    });
   });
 });
 
@@ -61,7 +76,12 @@ describe('files rewritten by qpdf', () => {
       const result = await verifyPdf(new Uint8Array(await readFile(output)), { trustAnchors: [root] });
       expect(result.signatures).toHaveLength(1);
       const [sig] = result.signatures;
-      expect(sig).toMatchObject({ fieldName: 'Signature', valid: false, coversWholeDocument: false, integrity: { intact: false } });
+      expect(sig).toMatchObject({
+        fieldName: 'Signature',
+        valid: false,
+        coversWholeDocument: false,
+        integrity: { intact: false },
+      });
       expect(sig!.problems[0]).toMatch(/^The file was rewritten after signing/);
       expect(sig!.signer?.commonName).toMatch(/^castpress local signer /);
       expect(result.valid).toBe(false);

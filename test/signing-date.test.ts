@@ -9,11 +9,19 @@ describe('formatSignatureDate', () => {
   it('writes the signing moment in the signer time zone with the field format', () => {
     expect(formatSignatureDate(AT)).toBe('12/31/2026');
     expect(formatSignatureDate(AT, { timeZone: 'Asia/Tokyo' })).toBe('01/01/2027');
-    expect(formatSignatureDate(AT, { timeZone: 'America/New_York', format: 'YYYY-MM-DD HH:mm:ss Z' })).toBe('2026-12-31 18:30:05 -05:00');
-    expect(formatSignatureDate(AT, { timeZone: 'Asia/Kolkata', format: 'D MMMM YYYY, h:mm A Z' })).toBe('1 January 2027, 5:00 AM +05:30');
+    expect(formatSignatureDate(AT, { timeZone: 'America/New_York', format: 'YYYY-MM-DD HH:mm:ss Z' })).toBe(
+      '2026-12-31 18:30:05 -05:00',
+    );
+    expect(formatSignatureDate(AT, { timeZone: 'Asia/Kolkata', format: 'D MMMM YYYY, h:mm A Z' })).toBe(
+      '1 January 2027, 5:00 AM +05:30',
+    );
     expect(formatSignatureDate(AT, { format: 'MMM D, YY [at] HH[h]' })).toBe('Dec 31, 26 at 23h');
-    expect(formatSignatureDate(AT, { format: 'D. MMMM YYYY', locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe('1. Januar 2027');
-    expect(formatSignatureDate(AT, { format: 'dddd, MMMM Do YYYY [at] h:mm a', timeZone: 'Asia/Tokyo' })).toBe('Friday, January 1st 2027 at 8:30 am');
+    expect(formatSignatureDate(AT, { format: 'D. MMMM YYYY', locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe(
+      '1. Januar 2027',
+    );
+    expect(formatSignatureDate(AT, { format: 'dddd, MMMM Do YYYY [at] h:mm a', timeZone: 'Asia/Tokyo' })).toBe(
+      'Friday, January 1st 2027 at 8:30 am',
+    );
     expect(formatSignatureDate(AT, { format: 'dddd', locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe('Freitag');
   });
 

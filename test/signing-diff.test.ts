@@ -13,7 +13,13 @@ import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateSession } from '../src/pdf/index.js';
 import { signerOf } from '../src/signing/identity.js';
-import { createSigningIdentity, sealPdf, verifyPdf, type SigningIdentity, type VerifyResult } from '../src/signing/index.js';
+import {
+  createSigningIdentity,
+  sealPdf,
+  verifyPdf,
+  type SigningIdentity,
+  type VerifyResult,
+} from '../src/signing/index.js';
 import { mutoolVerify, pdfsig, tempDir } from './helpers/signing.js';
 
 let dir: string;
@@ -27,11 +33,26 @@ let signed: Uint8Array;
 async function makeForm(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
-  page.drawText('Agreement: pay 100 EUR', { x: 72, y: 770, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  page.drawText('Agreement: pay 100 EUR', {
+    x: 72,
+    y: 770,
+    size: 14,
+    font: await doc.embedFont(StandardFonts.Helvetica),
+  });
   const form = doc.getForm();
   form.createTextField('Name').addToPage(page, { x: 72, y: 700, width: 200, height: 20 });
   const ctx = doc.context;
-  const witness = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of('Witness'), Rect: [72, 600, 272, 640], F: 4, P: page.ref }));
+  const witness = ctx.register(
+    ctx.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      T: PDFString.of('Witness'),
+      Rect: [72, 600, 272, 640],
+      F: 4,
+      P: page.ref,
+    }),
+  );
   page.node.addAnnot(witness);
   form.acroForm.addField(witness);
   return doc.save({ useObjectStreams: false });
@@ -43,7 +64,9 @@ async function makeForm(): Promise<Uint8Array> {
  */
 function addNote(doc: PDFDocument, text: string): void {
   const ctx = doc.context;
-  const note = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Text', Rect: [300, 700, 320, 720], Contents: PDFString.of(text) }));
+  const note = ctx.register(
+    ctx.obj({ Type: 'Annot', Subtype: 'Text', Rect: [300, 700, 320, 720], Contents: PDFString.of(text) }),
+  );
   const kids = doc.catalog.lookup(PDFName.of('Pages'), PDFDict).lookup(PDFName.of('Kids'), PDFArray);
   ctx.lookup(kids.get(0), PDFDict).lookup(PDFName.of('Annots'), PDFArray).push(note);
 }
@@ -72,22 +95,40 @@ beforeAll(async () => {
 afterAll(async () => remove());
 
 describe('disallowed changes after a signature are flagged', () => {
-  const cases: Array<{ name: string; edit: (doc: PDFDocument) => void | Promise<void>; level: string; what: RegExp }> = [
-    {
-      name: 'page content changed',
-      edit: async (doc) => doc.getPage(0).drawText('Agreement: pay 900 EUR', { x: 72, y: 740, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) }),
-      level: 'other',
-      what: /page \/Contents changed/,
-    },
-    { name: 'a new page', edit: (doc) => void doc.addPage([595, 842]), level: 'other', what: /page tree changed|page added/ },
-    {
-      name: 'a new annotation',
-      edit: (doc) => addNote(doc, 'void'),
-      level: 'annotations',
-      what: /annotation added/,
-    },
-    { name: 'a field added', edit: (doc) => doc.getForm().createTextField('Amount').addToPage(doc.getPage(0), { x: 300, y: 650, width: 100, height: 20 }), level: 'other', what: /form field added/ },
-  ];
+  const cases: Array<{ name: string; edit: (doc: PDFDocument) => void | Promise<void>; level: string; what: RegExp }> =
+    [
+      {
+        name: 'page content changed',
+        edit: async (doc) =>
+          doc.getPage(0).drawText('Agreement: pay 900 EUR', {
+            x: 72,
+            y: 740,
+            size: 14,
+            font: await doc.embedFont(StandardFonts.Helvetica),
+          }),
+        level: 'other',
+        what: /page \/Contents changed/,
+      },
+      {
+        name: 'a new page',
+        edit: (doc) => void doc.addPage([595, 842]),
+        level: 'other',
+        what: /page tree changed|page added/,
+      },
+      {
+        name: 'a new annotation',
+        edit: (doc) => addNote(doc, 'void'),
+        level: 'annotations',
+        what: /annotation added/,
+      },
+      {
+        name: 'a field added',
+        edit: (doc) =>
+          doc.getForm().createTextField('Amount').addToPage(doc.getPage(0), { x: 300, y: 650, width: 100, height: 20 }),
+        level: 'other',
+        what: /form field added/,
+      },
+    ];
 
   for (const c of cases) {
     it(`${c.name}, then re-sealed by the same install`, async () => {
@@ -96,12 +137,19 @@ describe('disallowed changes after a signature are flagged', () => {
       expect(result.valid).toBe(false);
       const [first, second] = result.signatures;
       // Intact and trusted: only the analysis tells.
-      expect(first).toMatchObject({ valid: false, integrity: { intact: true }, trust: { trusted: true }, modifications: { ok: false, allowed: 'formFillingAndSigning' } });
+      expect(first).toMatchObject({
+        valid: false,
+        integrity: { intact: true },
+        trust: { trusted: true },
+        modifications: { ok: false, allowed: 'formFillingAndSigning' },
+      });
       const [edit, seal] = first!.modifications.revisions;
       expect(edit!.classification, JSON.stringify(edit)).toBe(c.level);
       expect(edit!.changes.map((x) => x.what).join('; ')).toMatch(c.what);
       expect(seal!.classification).toBe(c.level); // still compared with the signed revision
-      expect(first!.problems.at(-1)).toMatch(/^Changed after signing: the revision ending at byte \d+ has changes beyond form filling and signing: /);
+      expect(first!.problems.at(-1)).toMatch(
+        /^Changed after signing: the revision ending at byte \d+ has changes beyond form filling and signing: /,
+      );
       expect(second).toMatchObject({ valid: true, modifications: { ok: true, revisions: [] } });
       expect(result.problems).toEqual(['Not valid: Signature of Ada']);
 
@@ -124,7 +172,12 @@ describe('allowed changes', () => {
     const filled = await update(signed, (doc) => doc.getForm().getTextField('Name').setText('Ada Lovelace'));
     // The existing "Witness" field signed with libpdf (sealPdf always makes a new field).
     const pdf = await PDF.load(filled);
-    const { bytes } = await pdf.sign({ signer: signerOf(identity), fieldName: 'Witness', subFilter: 'ETSI.CAdES.detached', estimatedSize: 12_000 });
+    const { bytes } = await pdf.sign({
+      signer: signerOf(identity),
+      fieldName: 'Witness',
+      subFilter: 'ETSI.CAdES.detached',
+      estimatedSize: 12_000,
+    });
     const result = await verify(bytes);
     expect(result.problems).toEqual([]);
     expect(result.valid).toBe(true);
@@ -132,12 +185,17 @@ describe('allowed changes', () => {
     expect(ada!.fieldName).toBe('Signature of Ada');
     expect(witness!.fieldName).toBe('Witness');
     expect(ada!.modifications.ok).toBe(true);
-    expect(ada!.modifications.revisions.map((r) => r.classification)).toEqual(['formFillingAndSigning', 'formFillingAndSigning']);
+    expect(ada!.modifications.revisions.map((r) => r.classification)).toEqual([
+      'formFillingAndSigning',
+      'formFillingAndSigning',
+    ]);
     const whats = ada!.modifications.revisions[1]!.changes.map((c) => `${c.role}: ${c.what}`);
     expect(whats).toContain('field: field value');
     expect(whats).toContain('signatureValue: signature');
     // libpdf makes the widget of the field it signs invisible (/Rect [0 0 0 0]): allowed with the signing.
-    expect(whats).toContain('field: widget /Rect of the signature field signed; widget /F of the signature field signed; existing signature field signed');
+    expect(whats).toContain(
+      'field: widget /Rect of the signature field signed; widget /F of the signature field signed; existing signature field signed',
+    );
     expect(witness!.modifications).toMatchObject({ ok: true, revisions: [] });
 
     // mutool says of the first signature exactly what it says after a disallowed change:
@@ -150,7 +208,10 @@ describe('allowed changes', () => {
   it('a signature with nothing after it: no revisions, B-B', async () => {
     const result = await verify(signed);
     expect(result.valid).toBe(true);
-    expect(result.signatures[0]).toMatchObject({ padesLevel: 'B-B', modifications: { ok: true, allowed: 'formFillingAndSigning', certification: false, revisions: [] } });
+    expect(result.signatures[0]).toMatchObject({
+      padesLevel: 'B-B',
+      modifications: { ok: true, allowed: 'formFillingAndSigning', certification: false, revisions: [] },
+    });
   });
 });
 
@@ -163,15 +224,33 @@ describe('DocMDP', () => {
     const register = registry.register.bind(registry);
     registry.register = (obj) => {
       if (obj instanceof lib.PdfDict && obj.getName('Type')?.value === 'Sig') {
-        const params = lib.PdfDict.of({ Type: lib.PdfName.of('TransformParams'), P: lib.PdfNumber.of(p), V: lib.PdfName.of('1.2') });
-        obj.set('Reference', new lib.PdfArray([lib.PdfDict.of({ Type: lib.PdfName.of('SigRef'), TransformMethod: lib.PdfName.of('DocMDP'), TransformParams: params })]));
+        const params = lib.PdfDict.of({
+          Type: lib.PdfName.of('TransformParams'),
+          P: lib.PdfNumber.of(p),
+          V: lib.PdfName.of('1.2'),
+        });
+        obj.set(
+          'Reference',
+          new lib.PdfArray([
+            lib.PdfDict.of({
+              Type: lib.PdfName.of('SigRef'),
+              TransformMethod: lib.PdfName.of('DocMDP'),
+              TransformParams: params,
+            }),
+          ]),
+        );
         const ref = register(obj);
         pdf.getCatalog().set('Perms', lib.PdfDict.of({ DocMDP: ref }));
         return ref;
       }
       return register(obj);
     };
-    const { bytes: out } = await pdf.sign({ signer: signerOf(identity), fieldName: 'Certification', subFilter: 'ETSI.CAdES.detached', estimatedSize: 12_000 });
+    const { bytes: out } = await pdf.sign({
+      signer: signerOf(identity),
+      fieldName: 'Certification',
+      subFilter: 'ETSI.CAdES.detached',
+      estimatedSize: 12_000,
+    });
     return out;
   }
 
@@ -195,4 +274,3 @@ describe('DocMDP', () => {
     expect(p2.modifications.revisions[0]!.classification).toBe('annotations');
   });
 });
-

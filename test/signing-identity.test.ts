@@ -44,8 +44,16 @@ describe('generated local CA', () => {
     const root = new X509Certificate(await readFile(files.rootCertificate));
     // Both names carry this install's random id.
     expect(first.installId).toMatch(/^[0-9a-f]{16}$/);
-    expect(leaf.subject.split('\n')).toEqual(['O=castpress', `OU=install ${first.installId}`, `CN=castpress local signer ${first.installId}`]);
-    expect(root.subject.split('\n')).toEqual(['O=castpress', `OU=install ${first.installId}`, `CN=castpress local root CA ${first.installId} (self-signed)`]);
+    expect(leaf.subject.split('\n')).toEqual([
+      'O=castpress',
+      `OU=install ${first.installId}`,
+      `CN=castpress local signer ${first.installId}`,
+    ]);
+    expect(root.subject.split('\n')).toEqual([
+      'O=castpress',
+      `OU=install ${first.installId}`,
+      `CN=castpress local root CA ${first.installId} (self-signed)`,
+    ]);
     expect((await readFile(files.installId, 'utf8')).trim()).toBe(first.installId);
     expect(leaf.checkIssued(root) && leaf.verify(root.publicKey)).toBe(true);
     expect(leaf.ca).toBe(false);
@@ -53,7 +61,14 @@ describe('generated local CA', () => {
     expect(new Date(leaf.validFrom).getTime()).toBeLessThan(CLOCK().getTime());
     expect(first.chain.map((c) => Buffer.from(c).equals(root.raw))).toEqual([true]);
     // OpenSSL agrees the chain is sound.
-    const check = await tool('openssl', ['verify', '-CAfile', files.rootCertificate, '-purpose', 'any', files.certificate]);
+    const check = await tool('openssl', [
+      'verify',
+      '-CAfile',
+      files.rootCertificate,
+      '-purpose',
+      'any',
+      files.certificate,
+    ]);
     expect(check.stdout).toContain(': OK');
 
     const again = await createSigningIdentity({ dataDir, clock: () => new Date('2030-01-01T00:00:00Z') });
@@ -63,7 +78,10 @@ describe('generated local CA', () => {
 
   it('two identities created at once on a fresh folder end up with the same certificate', async () => {
     const dataDir = path.join(dir, 'race');
-    const [a, b] = await Promise.all([createSigningIdentity({ dataDir, clock: CLOCK }), createSigningIdentity({ dataDir, clock: CLOCK })]);
+    const [a, b] = await Promise.all([
+      createSigningIdentity({ dataDir, clock: CLOCK }),
+      createSigningIdentity({ dataDir, clock: CLOCK }),
+    ]);
     expect(Buffer.from(a.certificate).equals(Buffer.from(b.certificate))).toBe(true);
   });
 
@@ -86,17 +104,56 @@ describe('PKCS#12 and PEM identities', () => {
     certPem = path.join(dir, 'user.crt');
     p12 = path.join(dir, 'user.p12');
     encryptedKeyPem = path.join(dir, 'user-enc.key');
-    const req = await tool('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPem, '-out', certPem, '-days', '3650', '-subj', '/CN=Test User/O=Example', '-addext', 'keyUsage=critical,digitalSignature,nonRepudiation']);
+    const req = await tool('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyPem,
+      '-out',
+      certPem,
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=Test User/O=Example',
+      '-addext',
+      'keyUsage=critical,digitalSignature,nonRepudiation',
+    ]);
     expect(req.code, req.stderr).toBe(0);
-    const exp = await tool('openssl', ['pkcs12', '-export', '-inkey', keyPem, '-in', certPem, '-passout', 'pass:s3cret', '-out', p12]);
+    const exp = await tool('openssl', [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      keyPem,
+      '-in',
+      certPem,
+      '-passout',
+      'pass:s3cret',
+      '-out',
+      p12,
+    ]);
     expect(exp.code, exp.stderr).toBe(0);
-    const enc = await tool('openssl', ['pkey', '-in', keyPem, '-aes256', '-passout', 'pass:keypass', '-out', encryptedKeyPem]);
+    const enc = await tool('openssl', [
+      'pkey',
+      '-in',
+      keyPem,
+      '-aes256',
+      '-passout',
+      'pass:keypass',
+      '-out',
+      encryptedKeyPem,
+    ]);
     expect(enc.code, enc.stderr).toBe(0);
   });
 
   it('opens an OpenSSL 3 PKCS#12 from a path and from bytes, and signs with it', async () => {
     const fromPath = await createSigningIdentity({ pkcs12: p12, passphrase: 's3cret' });
-    const fromBytes = await createSigningIdentity({ pkcs12: new Uint8Array(await readFile(p12)), passphrase: 's3cret' });
+    const fromBytes = await createSigningIdentity({
+      pkcs12: new Uint8Array(await readFile(p12)),
+      passphrase: 's3cret',
+    });
     expect(fromPath.kind).toBe('pkcs12');
     expect(fromPath.selfSigned).toBe(false);
     expect(fromPath.subject).toContain('CN=Test User');
@@ -112,7 +169,10 @@ describe('PKCS#12 and PEM identities', () => {
     const wrong = await rejectsWith(createSigningIdentity({ pkcs12: p12, passphrase: 'nope' }), ValidationError);
     expect(wrong.fields[0]?.property).toBe('passphrase');
     expect(wrong.status).toBe(400);
-    const missing = await rejectsWith(createSigningIdentity({ pkcs12: path.join(dir, 'absent.p12'), passphrase: 'x' }), ValidationError);
+    const missing = await rejectsWith(
+      createSigningIdentity({ pkcs12: path.join(dir, 'absent.p12'), passphrase: 'x' }),
+      ValidationError,
+    );
     expect(missing.fields[0]?.property).toBe('pkcs12');
     await rejectsWith(createSigningIdentity({ pkcs12: new Uint8Array([1, 2, 3]), passphrase: 'x' }), ValidationError);
     const shape = await rejectsWith(createSigningIdentity({ pkcs12: p12 } as never), ValidationError);
@@ -123,17 +183,37 @@ describe('PKCS#12 and PEM identities', () => {
     const certs = await readFile(certPem, 'utf8');
     const plain = await createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: certs });
     expect(plain.kind).toBe('pem');
-    const enc = await createSigningIdentity({ privateKey: await readFile(encryptedKeyPem, 'utf8'), passphrase: 'keypass', certificates: [certs] });
+    const enc = await createSigningIdentity({
+      privateKey: await readFile(encryptedKeyPem, 'utf8'),
+      passphrase: 'keypass',
+      certificates: [certs],
+    });
     expect(Buffer.from(enc.certificate).equals(Buffer.from(plain.certificate))).toBe(true);
     const signed = await sealPdf(await makePdf(), enc);
     expect((await verifyPdf(signed, { trustAnchors: [certs] })).valid).toBe(true);
 
-    const wrong = await rejectsWith(createSigningIdentity({ privateKey: await readFile(encryptedKeyPem, 'utf8'), passphrase: 'bad', certificates: certs }), ValidationError);
+    const wrong = await rejectsWith(
+      createSigningIdentity({
+        privateKey: await readFile(encryptedKeyPem, 'utf8'),
+        passphrase: 'bad',
+        certificates: certs,
+      }),
+      ValidationError,
+    );
     expect(wrong.fields[0]?.property).toBe('passphrase');
     const local = await createSigningIdentity({ dataDir: path.join(dir, 'data'), clock: CLOCK });
-    const mismatch = await rejectsWith(createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: await readFile(local.files!.certificate, 'utf8') }), ValidationError);
+    const mismatch = await rejectsWith(
+      createSigningIdentity({
+        privateKey: await readFile(keyPem, 'utf8'),
+        certificates: await readFile(local.files!.certificate, 'utf8'),
+      }),
+      ValidationError,
+    );
     expect(mismatch.fields[0]?.property).toBe('certificates');
-    const noCert = await rejectsWith(createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: 'hello' }), ValidationError);
+    const noCert = await rejectsWith(
+      createSigningIdentity({ privateKey: await readFile(keyPem, 'utf8'), certificates: 'hello' }),
+      ValidationError,
+    );
     expect(noCert.fields[0]?.property).toBe('certificates');
   });
 
@@ -142,23 +222,57 @@ describe('PKCS#12 and PEM identities', () => {
     const certs = await readFile(certPem, 'utf8');
     const privateKey = await readFile(keyPem, 'utf8');
     // 8x the lines cost under 22.6x (quadratic: 64x).
-    const identity = await expectLinearTime('certificates', (n) => createSigningIdentity({ privateKey, certificates: certs + junk(n) }), 1_500, 12_000);
+    const identity = await expectLinearTime(
+      'certificates',
+      (n) => createSigningIdentity({ privateKey, certificates: certs + junk(n) }),
+      1_500,
+      12_000,
+    );
     expect(identity.kind).toBe('pem');
     const pdf = await makePdf();
     // Sizes past the CPU caches at both ends (42 KB fit in them, 336 KB did not: x28 on a linear scan).
-    const bad = await expectLinearTime('trustAnchors', (n) => rejectsWith(verifyPdf(pdf, { trustAnchors: [junk(n)] }), ValidationError), 12_000, 96_000);
+    const bad = await expectLinearTime(
+      'trustAnchors',
+      (n) => rejectsWith(verifyPdf(pdf, { trustAnchors: [junk(n)] }), ValidationError),
+      12_000,
+      96_000,
+    );
     expect(bad.fields[0]?.property).toBe('trustAnchors[0]');
   });
 
   it('an ECDSA P-256 key signs as well (openssl and pdfsig agree)', async () => {
     const key = path.join(dir, 'ec.key');
     const crt = path.join(dir, 'ec.crt');
-    const req = await tool('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', crt, '-days', '30', '-subj', '/CN=EC Signer']);
+    const req = await tool('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      crt,
+      '-days',
+      '30',
+      '-subj',
+      '/CN=EC Signer',
+    ]);
     expect(req.code, req.stderr).toBe(0);
-    const ec = await createSigningIdentity({ privateKey: await readFile(key, 'utf8'), certificates: await readFile(crt, 'utf8') });
+    const ec = await createSigningIdentity({
+      privateKey: await readFile(key, 'utf8'),
+      certificates: await readFile(crt, 'utf8'),
+    });
     const signed = await sealPdf(await makePdf(), ec);
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(crt, 'utf8')] });
-    expect(result.signatures[0]).toMatchObject({ digestMatches: true, signatureValid: true, valid: true, chain: { trusted: true } });
+    expect(result.signatures[0]).toMatchObject({
+      digestMatches: true,
+      signatureValid: true,
+      valid: true,
+      chain: { trusted: true },
+    });
     const file = path.join(dir, 'ec.pdf');
     await writeFile(file, signed);
     expect((await tool('pdfsig', [file])).stdout).toContain('Signature is Valid');
@@ -169,7 +283,18 @@ describe('PKCS#12 and PEM identities', () => {
   it('a PKCS#12 holding a chain (the local CA exported by openssl) signs with a chain that reaches the root', async () => {
     const local = await createSigningIdentity({ dataDir: path.join(dir, 'data'), clock: CLOCK });
     const p12chain = path.join(dir, 'chain.p12');
-    const exp = await tool('openssl', ['pkcs12', '-export', '-inkey', local.files!.key, '-in', local.files!.certificate, '-passout', 'pass:x', '-out', p12chain]);
+    const exp = await tool('openssl', [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      local.files!.key,
+      '-in',
+      local.files!.certificate,
+      '-passout',
+      'pass:x',
+      '-out',
+      p12chain,
+    ]);
     expect(exp.code, exp.stderr).toBe(0);
     const fromP12 = await createSigningIdentity({ pkcs12: p12chain, passphrase: 'x' });
     expect(fromP12.chain).toHaveLength(1);
@@ -177,13 +302,18 @@ describe('PKCS#12 and PEM identities', () => {
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(local.files!.rootCertificate, 'utf8')] });
     const id = local.installId!;
     expect(result.signatures[0]!.chain).toEqual({
-      subjects: [`O=castpress, OU=install ${id}, CN=castpress local signer ${id}`, `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`],
+      subjects: [
+        `O=castpress, OU=install ${id}, CN=castpress local signer ${id}`,
+        `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`,
+      ],
       trusted: true,
     });
     // A signing time before the certificate was valid is refused before anything is written.
-    const early = await rejectsWith(sealPdf(await makePdf(), fromP12, { signingTime: new Date('2020-01-01T00:00:00Z') }), ValidationError);
+    const early = await rejectsWith(
+      sealPdf(await makePdf(), fromP12, { signingTime: new Date('2020-01-01T00:00:00Z') }),
+      ValidationError,
+    );
     expect(early.fields[0]?.property).toBe('identity.certificate');
     expect(early.message).toMatch(/not yet valid/);
   });
 });
-

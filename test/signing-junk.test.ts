@@ -62,7 +62,9 @@ describe('signing junk', () => {
     const result = await expectLinearTime('byte ranges', (n) => verifyPdf(file(n)), 750, 6_000);
     expect(result.valid).toBe(false);
     expect(result.signatures).toHaveLength(6_000);
-    expect(new Set(result.signatures.map((s) => s.problems.join()))).toEqual(new Set(['Cannot read the signature value: the signature value is not DER']));
+    expect(new Set(result.signatures.map((s) => s.problems.join()))).toEqual(
+      new Set(['Cannot read the signature value: the signature value is not DER']),
+    );
   });
 
   it('truncated files: verifyPdf and sealPdf give results or typed errors, never a crash', async () => {

@@ -2,8 +2,24 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidPdfError, SigningError, ValidationError } from '../src/errors/index.js';
-import { AppearanceWriter, createSigningIdentity, sealPdf, signInTurn, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
-import { extractSignatures, makePdf, mutoolVerify, nssDbTrusting, opensslCmsVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
+import {
+  AppearanceWriter,
+  createSigningIdentity,
+  sealPdf,
+  signInTurn,
+  verifyPdf,
+  type SigningIdentity,
+} from '../src/signing/index.js';
+import {
+  extractSignatures,
+  makePdf,
+  mutoolVerify,
+  nssDbTrusting,
+  opensslCmsVerify,
+  pdfsig,
+  tempDir,
+  tool,
+} from './helpers/signing.js';
 
 // Certificates are made "now" so validators checking validity against the current time agree;
 // signing times are pinned a little later than their notBefore (one day before now).
@@ -35,7 +51,12 @@ function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
 describe('sealPdf', () => {
   it('appends a PAdES B-B signature over the whole document that pdfsig, mutool and openssl accept', async () => {
     const input = await makePdf(2);
-    const sealed = await sealPdf(input, identity, { reason: 'Completed', location: 'Lisbon', name: 'Ada Lovelace', signingTime: SIGNED_AT });
+    const sealed = await sealPdf(input, identity, {
+      reason: 'Completed',
+      location: 'Lisbon',
+      name: 'Ada Lovelace',
+      signingTime: SIGNED_AT,
+    });
     expect(isPrefix(input, sealed)).toBe(true);
     const file = await save('sealed.pdf', sealed);
 
@@ -54,7 +75,15 @@ describe('sealPdf', () => {
     expect(cms.code, cms.stderr).toBe(0);
     expect(cms.stderr).toContain('Verification successful');
     // PAdES baseline: signing-certificate-v2 among the signed attributes, no signing time claimed inside the CMS is wrong.
-    const dump = await tool('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', path.join(dir, 'sig.der')]);
+    const dump = await tool('openssl', [
+      'cms',
+      '-cmsout',
+      '-print',
+      '-inform',
+      'DER',
+      '-in',
+      path.join(dir, 'sig.der'),
+    ]);
     expect(dump.stdout).toContain('id-smime-aa-signingCertificateV2');
     expect(dump.stdout).toContain('messageDigest');
 
@@ -82,15 +111,29 @@ describe('sealPdf', () => {
     ]);
     const id = identity.installId!;
     expect(v!.chain).toEqual({
-      subjects: [`O=castpress, OU=install ${id}, CN=castpress local signer ${id}`, `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`],
+      subjects: [
+        `O=castpress, OU=install ${id}, CN=castpress local signer ${id}`,
+        `O=castpress, OU=install ${id}, CN=castpress local root CA ${id} (self-signed)`,
+      ],
       trusted: true,
     });
-    expect(v).toMatchObject({ integrity: { intact: true }, trust: { trusted: true, anchor: v!.chain.subjects[1] }, validityPeriod: { ok: true, timeSource: 'claimed' }, keyUsage: { ok: true } });
+    expect(v).toMatchObject({
+      integrity: { intact: true },
+      trust: { trusted: true, anchor: v!.chain.subjects[1] },
+      validityPeriod: { ok: true, timeSource: 'claimed' },
+      keyUsage: { ok: true },
+    });
     expect(v!.keyUsage.keyUsage).toEqual(['digitalSignature', 'nonRepudiation']);
     // Without trust anchors the signature is intact but not valid: nothing says who made it.
     const untrusted = await verifyPdf(sealed);
     expect(untrusted.valid).toBe(false);
-    expect(untrusted.signatures[0]).toMatchObject({ valid: false, integrity: { intact: true }, trust: { trusted: false }, validityPeriod: { ok: true }, keyUsage: { ok: true } });
+    expect(untrusted.signatures[0]).toMatchObject({
+      valid: false,
+      integrity: { intact: true },
+      trust: { trusted: false },
+      validityPeriod: { ok: true },
+      keyUsage: { ok: true },
+    });
     expect(untrusted.signatures[0]!.trust.reason).toMatch(/No trust anchor given/);
     expect(untrusted.problems[0]).toMatch(/No trust anchor given/);
   });
@@ -131,7 +174,10 @@ describe('sealPdf', () => {
 
     const sigs = extractSignatures(signed);
     expect(sigs).toHaveLength(3);
-    const caFile = await save('both-roots.pem', Buffer.concat([await readFile(rootPem), await readFile(other.files!.rootCertificate)]));
+    const caFile = await save(
+      'both-roots.pem',
+      Buffer.concat([await readFile(rootPem), await readFile(other.files!.rootCertificate)]),
+    );
     for (const [i, sig] of sigs.entries()) {
       const r = await opensslCmsVerify(sig, caFile, dir, `turn${i}`);
       expect(r.code, r.stderr).toBe(0);
@@ -140,14 +186,25 @@ describe('sealPdf', () => {
     // Trusting only the first CA: the second signer's signature is intact but not valid.
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(rootPem, 'utf8')] });
     expect(result.valid).toBe(false);
-    expect(result.signatures.map((s) => [s.fieldName, s.reason, s.integrity.intact, s.valid, s.coversWholeDocument, s.chain.trusted])).toEqual([
+    expect(
+      result.signatures.map((s) => [
+        s.fieldName,
+        s.reason,
+        s.integrity.intact,
+        s.valid,
+        s.coversWholeDocument,
+        s.chain.trusted,
+      ]),
+    ).toEqual([
       ['Signature of First', 'Signer 1', true, true, false, true],
       ['Signature of Second', 'Signer 2', true, false, false, false],
       ['Signature', 'Seal', true, true, true, true],
     ]);
     expect(result.signatures[1]!.signer?.commonName).toBe('Second Signer');
     expect(result.signatures[1]!.trust.reason).toMatch(/ends at a root that is not a trust anchor/);
-    const both = await verifyPdf(signed, { trustAnchors: [await readFile(rootPem, 'utf8'), await readFile(other.files!.rootCertificate, 'utf8')] });
+    const both = await verifyPdf(signed, {
+      trustAnchors: [await readFile(rootPem, 'utf8'), await readFile(other.files!.rootCertificate, 'utf8')],
+    });
     expect(both.valid).toBe(true);
   });
 
@@ -169,7 +226,9 @@ describe('sealPdf', () => {
       expect(ps.text, `byte ${at}`).not.toContain('Signature is Valid');
       if (mismatches.includes(at)) {
         expect(result.signatures[0]?.digestMatches, `byte ${at}`).toBe(false);
-        expect(result.signatures[0]?.problems, `byte ${at}`).toContain('Digest mismatch: the covered bytes changed after signing');
+        expect(result.signatures[0]?.problems, `byte ${at}`).toContain(
+          'Digest mismatch: the covered bytes changed after signing',
+        );
         expect(ps.text, `byte ${at}`).toContain('Digest Mismatch');
       } else if (at === gapHex) {
         expect(result.signatures[0]?.signatureValid).toBe(false);
@@ -178,7 +237,9 @@ describe('sealPdf', () => {
   });
 
   it('leaves an existing unsigned signature field of a real form alone and signs a linearized file as an update', async () => {
-    const form = new Uint8Array(await readFile(path.join(import.meta.dirname, 'fixtures/signing/pdflib_sample_form_signature.pdf')));
+    const form = new Uint8Array(
+      await readFile(path.join(import.meta.dirname, 'fixtures/signing/pdflib_sample_form_signature.pdf')),
+    );
     const sealed = await sealPdf(form, identity, { signingTime: SIGNED_AT });
     expect(isPrefix(form, sealed)).toBe(true);
     const ps = await pdfsig(await save('form.pdf', sealed));
@@ -237,9 +298,16 @@ describe('sealPdf', () => {
     const enc = await sealPdf(encBytes, identity).catch((x: unknown) => x);
     expect(enc).toBeInstanceOf(SigningError);
     expect((enc as SigningError).message).toMatch(/Encrypted/);
-    const marks = await new AppearanceWriter().apply(encBytes, [{ page: 0, rect: { x: 10, y: 10, width: 50, height: 20 }, input: { type: 'text', text: 'x' } }]).catch((x: unknown) => x);
+    const marks = await new AppearanceWriter()
+      .apply(encBytes, [{ page: 0, rect: { x: 10, y: 10, width: 50, height: 20 }, input: { type: 'text', text: 'x' } }])
+      .catch((x: unknown) => x);
     expect(marks).toBeInstanceOf(SigningError);
     const unsigned = await verifyPdf(input);
-    expect(unsigned).toEqual({ signatures: [], valid: false, wholeDocumentSigned: false, problems: ['The document has no signatures'] });
+    expect(unsigned).toEqual({
+      signatures: [],
+      valid: false,
+      wholeDocumentSigned: false,
+      problems: ['The document has no signatures'],
+    });
   });
 });

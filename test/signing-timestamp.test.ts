@@ -28,10 +28,54 @@ beforeAll(async () => {
   ({ dir, remove } = await tempDir());
   identity = await createSigningIdentity({ dataDir: path.join(dir, 'data') });
   // A TSA root and a TSA certificate with the critical timeStamping purpose RFC 3161 requires.
-  await ok('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa-root.key', '-out', 'tsa-root.pem', '-subj', '/CN=Test TSA Root', '-days', '30']);
-  await ok('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/CN=Test TSA']);
-  await writeFile(path.join(dir, 'tsa-ext.cnf'), 'extendedKeyUsage=critical,timeStamping\nkeyUsage=critical,digitalSignature\n');
-  await ok('openssl', ['x509', '-req', '-in', 'tsa.csr', '-CA', 'tsa-root.pem', '-CAkey', 'tsa-root.key', '-CAcreateserial', '-out', 'tsa.crt', '-days', '30', '-extfile', 'tsa-ext.cnf']);
+  await ok('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'tsa-root.key',
+    '-out',
+    'tsa-root.pem',
+    '-subj',
+    '/CN=Test TSA Root',
+    '-days',
+    '30',
+  ]);
+  await ok('openssl', [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'tsa.key',
+    '-out',
+    'tsa.csr',
+    '-subj',
+    '/CN=Test TSA',
+  ]);
+  await writeFile(
+    path.join(dir, 'tsa-ext.cnf'),
+    'extendedKeyUsage=critical,timeStamping\nkeyUsage=critical,digitalSignature\n',
+  );
+  await ok('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    'tsa.csr',
+    '-CA',
+    'tsa-root.pem',
+    '-CAkey',
+    'tsa-root.key',
+    '-CAcreateserial',
+    '-out',
+    'tsa.crt',
+    '-days',
+    '30',
+    '-extfile',
+    'tsa-ext.cnf',
+  ]);
   await writeFile(path.join(dir, 'tsaserial'), '01\n');
   await writeFile(
     path.join(dir, 'tsa.cnf'),
@@ -65,7 +109,20 @@ beforeAll(async () => {
         const query = path.join(dir, `q${n}.tsq`);
         const reply = path.join(dir, `r${n}.tsr`);
         await writeFile(query, Buffer.concat(chunks));
-        const r = await tool('openssl', ['ts', '-reply', '-config', path.join(dir, 'tsa.cnf'), '-queryfile', query, '-signer', path.join(dir, 'tsa.crt'), '-inkey', path.join(dir, 'tsa.key'), '-out', reply]);
+        const r = await tool('openssl', [
+          'ts',
+          '-reply',
+          '-config',
+          path.join(dir, 'tsa.cnf'),
+          '-queryfile',
+          query,
+          '-signer',
+          path.join(dir, 'tsa.crt'),
+          '-inkey',
+          path.join(dir, 'tsa.key'),
+          '-out',
+          reply,
+        ]);
         if (r.code !== 0) {
           res.writeHead(500).end(r.stderr);
           return;
@@ -120,7 +177,11 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const before = requests;
     const asked = Date.now();
     // B-T asked for: the default with the local CA would be B-LT, a DSS update after the signature (test/signing-ltv.test.ts).
-    const sealed = await sealPdf(input, identity, { reason: 'Timestamped', level: 'B-T', timestamp: { url, fetch: globalThis.fetch } });
+    const sealed = await sealPdf(input, identity, {
+      reason: 'Timestamped',
+      level: 'B-T',
+      timestamp: { url, fetch: globalThis.fetch },
+    });
     const answered = Date.now();
     expect(requests).toBe(before + 1);
     expect(Buffer.from(sealed.subarray(0, input.length)).equals(Buffer.from(input))).toBe(true);
@@ -128,7 +189,11 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const result = await verifyPdf(sealed, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
     expect(result.valid).toBe(true);
     // The certificate's validity is judged at the token's time, not the signer's claim.
-    expect(result.signatures[0]!.validityPeriod).toMatchObject({ ok: true, timeSource: 'timestamp', time: result.signatures[0]!.timestamp!.time });
+    expect(result.signatures[0]!.validityPeriod).toMatchObject({
+      ok: true,
+      timeSource: 'timestamp',
+      time: result.signatures[0]!.timestamp!.time,
+    });
     const ts = result.signatures[0]!.timestamp!;
     expect(ts).toMatchObject({ imprintMatches: true, signatureValid: true, tsa: 'CN=Test TSA' });
     // The test TSA stamps the current time: inside the call, to the second (genTime may drop the fraction).
@@ -148,12 +213,39 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const { signature: sigValue, token } = signatureAndToken(listing);
     expect(sigValue.len).toBe(256); // RSA 2048
     const der = await readFile(cmsFile);
-    await writeFile(path.join(dir, 'sigvalue.bin'), der.subarray(sigValue.offset + sigValue.hl, sigValue.offset + sigValue.hl + sigValue.len));
+    await writeFile(
+      path.join(dir, 'sigvalue.bin'),
+      der.subarray(sigValue.offset + sigValue.hl, sigValue.offset + sigValue.hl + sigValue.len),
+    );
     await writeFile(path.join(dir, 'token.der'), der.subarray(token.offset, token.offset + token.hl + token.len));
-    const verify = await tool('openssl', ['ts', '-verify', '-data', path.join(dir, 'sigvalue.bin'), '-in', path.join(dir, 'token.der'), '-token_in', '-CAfile', path.join(dir, 'tsa-root.pem'), '-untrusted', path.join(dir, 'tsa.crt')]);
+    const verify = await tool('openssl', [
+      'ts',
+      '-verify',
+      '-data',
+      path.join(dir, 'sigvalue.bin'),
+      '-in',
+      path.join(dir, 'token.der'),
+      '-token_in',
+      '-CAfile',
+      path.join(dir, 'tsa-root.pem'),
+      '-untrusted',
+      path.join(dir, 'tsa.crt'),
+    ]);
     expect(verify.stdout + verify.stderr).toContain('Verification: OK');
     // The same check against other data fails: the test can tell a wrong token.
-    const wrong = await tool('openssl', ['ts', '-verify', '-data', path.join(dir, 'bt-ranges.bin'), '-in', path.join(dir, 'token.der'), '-token_in', '-CAfile', path.join(dir, 'tsa-root.pem'), '-untrusted', path.join(dir, 'tsa.crt')]);
+    const wrong = await tool('openssl', [
+      'ts',
+      '-verify',
+      '-data',
+      path.join(dir, 'bt-ranges.bin'),
+      '-in',
+      path.join(dir, 'token.der'),
+      '-token_in',
+      '-CAfile',
+      path.join(dir, 'tsa-root.pem'),
+      '-untrusted',
+      path.join(dir, 'tsa.crt'),
+    ]);
     expect(wrong.stdout + wrong.stderr).not.toContain('Verification: OK');
   });
 
@@ -162,7 +254,12 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const pdf = await PDF.load(sealed);
     const { bytes } = await pdf.addTimestamp({ timestampAuthority: new HttpTimestampAuthority(url) });
     expect(Buffer.from(bytes.subarray(0, sealed.length)).equals(Buffer.from(sealed))).toBe(true);
-    const result = await verifyPdf(bytes, { trustAnchors: [await readFile(path.join(dir, 'tsa-root.pem'), 'utf8'), await readFile(identity.files!.rootCertificate, 'utf8')] });
+    const result = await verifyPdf(bytes, {
+      trustAnchors: [
+        await readFile(path.join(dir, 'tsa-root.pem'), 'utf8'),
+        await readFile(identity.files!.rootCertificate, 'utf8'),
+      ],
+    });
     expect(result.valid).toBe(true);
     expect(result.signatures[1]!.keyUsage).toMatchObject({ ok: true, extendedKeyUsage: ['timeStamping'] });
     expect(result.signatures.map((s) => [s.kind, s.valid, s.coversWholeDocument])).toEqual([
@@ -176,7 +273,19 @@ describe('PAdES B-T through a caller-given fetch', () => {
     const token = extractSignatures(bytes)[1]!;
     await writeFile(path.join(dir, 'docts.der'), token.der);
     await writeFile(path.join(dir, 'docts-ranges.bin'), token.signedBytes);
-    const v = await tool('openssl', ['ts', '-verify', '-data', path.join(dir, 'docts-ranges.bin'), '-in', path.join(dir, 'docts.der'), '-token_in', '-CAfile', path.join(dir, 'tsa-root.pem'), '-untrusted', path.join(dir, 'tsa.crt')]);
+    const v = await tool('openssl', [
+      'ts',
+      '-verify',
+      '-data',
+      path.join(dir, 'docts-ranges.bin'),
+      '-in',
+      path.join(dir, 'docts.der'),
+      '-token_in',
+      '-CAfile',
+      path.join(dir, 'tsa-root.pem'),
+      '-untrusted',
+      path.join(dir, 'tsa.crt'),
+    ]);
     expect(v.stdout + v.stderr).toContain('Verification: OK');
     // One changed byte in the first revision: the timestamp's imprint no longer matches.
     const bad = Uint8Array.from(bytes);
@@ -188,7 +297,9 @@ describe('PAdES B-T through a caller-given fetch', () => {
 
   it('a failing TSA or fetch is a SigningError and nothing is returned', async () => {
     const input = await makePdf();
-    const down = await sealPdf(input, identity, { timestamp: { url: url.replace('/tsr', '/fail'), fetch: globalThis.fetch } }).catch((e: unknown) => e);
+    const down = await sealPdf(input, identity, {
+      timestamp: { url: url.replace('/tsr', '/fail'), fetch: globalThis.fetch },
+    }).catch((e: unknown) => e);
     expect(down).toBeInstanceOf(SigningError);
     expect((down as SigningError).fields[0]?.property).toBe('timestamp');
     const offline = await sealPdf(input, identity, {

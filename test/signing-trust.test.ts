@@ -11,7 +11,13 @@ import { P12Signer } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
 import { appendSignature } from '../src/pdf/index.js';
-import { AppearanceWriter, createSigningIdentity, sealPdf, verifyPdf, type SigningIdentity } from '../src/signing/index.js';
+import {
+  AppearanceWriter,
+  createSigningIdentity,
+  sealPdf,
+  verifyPdf,
+  type SigningIdentity,
+} from '../src/signing/index.js';
 import { makePdf, pdfsig, selfSigned as selfSignedIn, tempDir, tool } from './helpers/signing.js';
 
 let dir: string;
@@ -27,7 +33,11 @@ async function ok(args: string[]): Promise<void> {
 }
 
 /** A self-signed certificate and key made by openssl with the given extensions; its PKCS#12 too. */
-async function selfSigned(name: string, extensions: string[], days = 3650): Promise<{ key: string; cert: string; p12: string }> {
+async function selfSigned(
+  name: string,
+  extensions: string[],
+  days = 3650,
+): Promise<{ key: string; cert: string; p12: string }> {
   return selfSignedIn(dir, name, extensions, days);
 }
 
@@ -72,13 +82,23 @@ describe('two installs', () => {
     const stripped = await verifyPdf(forged, { trustAnchors: [firstRoot] });
     expect(stripped.valid).toBe(false);
     const [sig] = stripped.signatures;
-    expect(sig).toMatchObject({ valid: false, integrity: { intact: true }, trust: { trusted: false }, validityPeriod: { ok: true }, keyUsage: { ok: true } });
-    expect(sig!.trust.reason).toContain(`The chain O=castpress, OU=install ${second.installId}, CN=castpress local signer ${second.installId}`);
+    expect(sig).toMatchObject({
+      valid: false,
+      integrity: { intact: true },
+      trust: { trusted: false },
+      validityPeriod: { ok: true },
+      keyUsage: { ok: true },
+    });
+    expect(sig!.trust.reason).toContain(
+      `The chain O=castpress, OU=install ${second.installId}, CN=castpress local signer ${second.installId}`,
+    );
     expect(sig!.trust.reason).toMatch(/ends at a root that is not a trust anchor/);
     expect(sig!.problems).toContain(sig!.trust.reason);
 
     // Kept, with a page-content change appended and sealed over by the second install.
-    const changed = await new AppearanceWriter().apply(original, [{ page: 0, rect: { x: 72, y: 100, width: 200, height: 20 }, input: { type: 'text', text: 'Pay 900 EUR' } }]);
+    const changed = await new AppearanceWriter().apply(original, [
+      { page: 0, rect: { x: 72, y: 100, width: 200, height: 20 }, input: { type: 'text', text: 'Pay 900 EUR' } },
+    ]);
     const resealed = await sealPdf(changed, second, { name: 'Seal' });
     const appended = await verifyPdf(resealed, { trustAnchors: [firstRoot] });
     expect(appended.valid).toBe(false);
@@ -95,7 +115,11 @@ describe('two installs', () => {
     const sealed = await sealPdf(await makePdf(), first);
     const result = await verifyPdf(sealed);
     expect(result.valid).toBe(false);
-    expect(result.signatures[0]).toMatchObject({ valid: false, integrity: { intact: true }, trust: { trusted: false } });
+    expect(result.signatures[0]).toMatchObject({
+      valid: false,
+      integrity: { intact: true },
+      trust: { trusted: false },
+    });
     expect(result.signatures[0]!.trust.reason).toMatch(/^No trust anchor given/);
     expect(result.problems[0]).toMatch(/^No trust anchor given/);
   });
@@ -103,10 +127,18 @@ describe('two installs', () => {
 
 describe('key usage', () => {
   it('a TLS server certificate, or one without a signing key usage, cannot become an identity (PEM or PKCS#12)', async () => {
-    const tls = await selfSigned('tls.example', ['keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=serverAuth,clientAuth']);
+    const tls = await selfSigned('tls.example', [
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth,clientAuth',
+    ]);
     const encipher = await selfSigned('encipher', ['keyUsage=critical,keyEncipherment']);
     for (const c of [tls, encipher]) {
-      const pem = await rejection(createSigningIdentity({ privateKey: await readFile(c.key, 'utf8'), certificates: await readFile(c.cert, 'utf8') }));
+      const pem = await rejection(
+        createSigningIdentity({
+          privateKey: await readFile(c.key, 'utf8'),
+          certificates: await readFile(c.cert, 'utf8'),
+        }),
+      );
       expect(pem.fields[0]?.property).toBe('identity.certificate');
       const p12 = await rejection(createSigningIdentity({ pkcs12: c.p12, passphrase: 'x' }));
       expect(p12.fields[0]?.property).toBe('identity.certificate');
@@ -116,12 +148,20 @@ describe('key usage', () => {
     const k = await rejection(createSigningIdentity({ pkcs12: encipher.p12, passphrase: 'x' }));
     expect(k.message).toMatch(/key usage \(keyEncipherment\) allows neither digitalSignature nor nonRepudiation/);
     // A signing certificate that also names TLS purposes, or names no purposes at all, is fine.
-    const mixed = await selfSigned('mixed', ['keyUsage=critical,nonRepudiation', 'extendedKeyUsage=clientAuth,emailProtection']);
-    await expect(createSigningIdentity({ pkcs12: mixed.p12, passphrase: 'x' })).resolves.toMatchObject({ kind: 'pkcs12' });
+    const mixed = await selfSigned('mixed', [
+      'keyUsage=critical,nonRepudiation',
+      'extendedKeyUsage=clientAuth,emailProtection',
+    ]);
+    await expect(createSigningIdentity({ pkcs12: mixed.p12, passphrase: 'x' })).resolves.toMatchObject({
+      kind: 'pkcs12',
+    });
   });
 
   it('a signature made anyway with a TLS certificate is intact and trusted but not valid', async () => {
-    const tls = await selfSigned('tls2.example', ['keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=serverAuth']);
+    const tls = await selfSigned('tls2.example', [
+      'keyUsage=critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage=serverAuth',
+    ]);
     const signed = await handSigned(await makePdf(), tls.p12, new Date());
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(tls.cert, 'utf8')] });
     expect(result.valid).toBe(false);
@@ -149,14 +189,29 @@ describe('validity period', () => {
     old = await createSigningIdentity({ dataDir: path.join(dir, 'old'), clock: () => MADE });
     root = await readFile(old.files!.rootCertificate, 'utf8');
     p12 = path.join(dir, 'old.p12');
-    await ok(['pkcs12', '-export', '-inkey', old.files!.key, '-in', old.files!.certificate, '-passout', 'pass:x', '-out', p12]);
+    await ok([
+      'pkcs12',
+      '-export',
+      '-inkey',
+      old.files!.key,
+      '-in',
+      old.files!.certificate,
+      '-passout',
+      'pass:x',
+      '-out',
+      p12,
+    ]);
   });
 
   it('a signature made while the certificate was valid stays valid after it expired', async () => {
     const signed = await sealPdf(await makePdf(), old, { signingTime: new Date('2005-06-01T00:00:00Z') });
     const result = await verifyPdf(signed, { trustAnchors: [root], at: new Date('2026-01-01T00:00:00Z') });
     expect(result.valid).toBe(true);
-    expect(result.signatures[0]!.validityPeriod).toMatchObject({ ok: true, timeSource: 'claimed', time: new Date('2005-06-01T00:00:00Z') });
+    expect(result.signatures[0]!.validityPeriod).toMatchObject({
+      ok: true,
+      timeSource: 'claimed',
+      time: new Date('2005-06-01T00:00:00Z'),
+    });
     expect(result.signatures[0]!.validityPeriod.notAfter!.getUTCFullYear()).toBe(2009);
   });
 
@@ -168,7 +223,9 @@ describe('validity period', () => {
     expect(e.message).toMatch(/had expired at 2015-01-01T00:00:00.000Z/);
     expect(Buffer.from(input).equals(Buffer.from(copy))).toBe(true);
     // A supplied certificate outside its validity at the identity's clock is refused when made.
-    const late = await rejection(createSigningIdentity({ pkcs12: p12, passphrase: 'x', clock: () => new Date('2015-01-01T00:00:00Z') }));
+    const late = await rejection(
+      createSigningIdentity({ pkcs12: p12, passphrase: 'x', clock: () => new Date('2015-01-01T00:00:00Z') }),
+    );
     expect(late.fields[0]?.property).toBe('identity.certificate');
   });
 
@@ -177,7 +234,12 @@ describe('validity period', () => {
     const result = await verifyPdf(signed, { trustAnchors: [root] });
     expect(result.valid).toBe(false);
     const [sig] = result.signatures;
-    expect(sig).toMatchObject({ valid: false, integrity: { intact: true }, keyUsage: { ok: true }, validityPeriod: { ok: false, timeSource: 'claimed' } });
+    expect(sig).toMatchObject({
+      valid: false,
+      integrity: { intact: true },
+      keyUsage: { ok: true },
+      validityPeriod: { ok: false, timeSource: 'claimed' },
+    });
     expect(sig!.validityPeriod.reason).toMatch(/had expired at 2015-01-01/);
   });
 });

@@ -33,8 +33,12 @@ const CI_SECONDS: Readonly<Record<string, number>> = {
 export default class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ordered = await super.sort(files);
-    const seconds = (spec: TestSpecification) => CI_SECONDS[path.relative(this.ctx.config.root, spec.moduleId).split(path.sep).join('/')] ?? -1;
+    const seconds = (spec: TestSpecification) =>
+      CI_SECONDS[path.relative(this.ctx.config.root, spec.moduleId).split(path.sep).join('/')] ?? -1;
     // Array.prototype.sort is stable: files not named keep vitest's order.
-    return ordered.map((spec, i) => ({ spec, i, s: seconds(spec) })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.spec);
+    return ordered
+      .map((spec, i) => ({ spec, i, s: seconds(spec) }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.spec);
   }
 }

@@ -15,12 +15,18 @@ export default class SlowestTests implements Reporter {
     for (const mod of testModules) {
       for (const test of mod.children.allTests()) {
         const ms = test.diagnostic()?.duration;
-        if (ms !== undefined) rows.push({ ms, name: `${path.relative(process.cwd(), mod.moduleId)} > ${test.fullName}` });
+        if (ms !== undefined)
+          rows.push({ ms, name: `${path.relative(process.cwd(), mod.moduleId)} > ${test.fullName}` });
       }
     }
     if (rows.length === 0) return;
     rows.sort((a, b) => b.ms - a.ms);
-    const lines = rows.slice(0, SHOWN).map((r) => `${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.name.length > 160 ? `${r.name.slice(0, 157)}...` : r.name}`);
+    const lines = rows
+      .slice(0, SHOWN)
+      .map(
+        (r) =>
+          `${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.name.length > 160 ? `${r.name.slice(0, 157)}...` : r.name}`,
+      );
     process.stdout.write(`\nSlowest ${Math.min(SHOWN, rows.length)} tests:\n${lines.join('\n')}\n`);
   }
 }

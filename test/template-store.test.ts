@@ -18,11 +18,17 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'cast1', 'template.pdf'), pdf);
   const field = (id: string) => ({ id, type: 'shortText', pageNum: 0, rect: { x: 10, y: 10, width: 100, height: 20 } });
   await writeFile(path.join(dir, 'cast1', 'v1.json'), JSON.stringify({ title: 'one', fields: [field('a')] }));
-  await writeFile(path.join(dir, 'cast1', 'v2.json'), JSON.stringify({ title: 'two', fields: [field('a'), field('b')] }));
+  await writeFile(
+    path.join(dir, 'cast1', 'v2.json'),
+    JSON.stringify({ title: 'two', fields: [field('a'), field('b')] }),
+  );
   await writeFile(path.join(dir, 'cast1', 'working.json'), JSON.stringify({ title: 'draft', fields: [] }));
   await mkdir(path.join(dir, 'broken'));
   await writeFile(path.join(dir, 'broken', 'template.pdf'), pdf);
-  await writeFile(path.join(dir, 'broken', 'v1.json'), JSON.stringify({ fields: [{ id: 'a', type: 'nope', pageNum: 0, rect: { x: 0, y: 0, width: 0, height: 1 } }] }));
+  await writeFile(
+    path.join(dir, 'broken', 'v1.json'),
+    JSON.stringify({ fields: [{ id: 'a', type: 'nope', pageNum: 0, rect: { x: 0, y: 0, width: 0, height: 1 } }] }),
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -46,7 +52,12 @@ describe('DirectoryTemplateStore', () => {
 
   it('unknown EIDs, versions and path tricks are 404s', async () => {
     const store = new DirectoryTemplateStore(dir);
-    for (const [eid, v] of [['nope', undefined], ['cast1', 7], ['../cast1', undefined], ['cast1/..', undefined]] as const) {
+    for (const [eid, v] of [
+      ['nope', undefined],
+      ['cast1', 7],
+      ['../cast1', undefined],
+      ['cast1/..', undefined],
+    ] as const) {
       const e = await store.get(eid, v).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(NotFoundError);
       expect((e as NotFoundError).status).toBe(404);

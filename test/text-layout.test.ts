@@ -52,7 +52,15 @@ describe('hostile text', () => {
   it('a run of combining marks on one letter keeps 30 and lays out in linear time (40,000 took 8 s)', async () => {
     const marks = (n: number) => `x${'\u0301'.repeat(n)} y${'\u0323\u0301'.repeat(20)}`;
     // 8x the marks cost under 22.6x (quadratic: 64x).
-    const { lines, width } = await expectLinearTime('combining marks', async (n) => ({ lines: setter.layout([{ text: marks(n), style }], { maxWidth: 200 }), width: setter.measure(marks(n), style) }), 2_500, 20_000);
+    const { lines, width } = await expectLinearTime(
+      'combining marks',
+      async (n) => ({
+        lines: setter.layout([{ text: marks(n), style }], { maxWidth: 200 }),
+        width: setter.measure(marks(n), style),
+      }),
+      2_500,
+      20_000,
+    );
     expect(texts(lines).join('|')).toBe(`x${'\u0301'.repeat(30)} y${'\u0323\u0301'.repeat(15)}`);
     expect(width).toBeCloseTo(setter.measure(`x${'\u0301'.repeat(30)} y${'\u0323\u0301'.repeat(15)}`, style), 6);
   });
@@ -66,10 +74,34 @@ describe('hostile unspaced text', () => {
   });
 
   it('a long Thai run segmented a window at a time breaks where ICU breaks it whole', () => {
-    const vocab = ['สวัสดี', 'ครับ', 'ภาษา', 'ไทย', 'เป็น', 'ที่', 'มี', 'ระดับ', 'เสียง', 'ของ', 'คำ', 'แน่นอน', 'หรือ', 'วรรณยุกต์', 'เด่นชัด', 'กิน', 'ข้าว', 'แล้ว', 'หรือยัง', 'โรงเรียน', 'มหาวิทยาลัย'];
+    const vocab = [
+      'สวัสดี',
+      'ครับ',
+      'ภาษา',
+      'ไทย',
+      'เป็น',
+      'ที่',
+      'มี',
+      'ระดับ',
+      'เสียง',
+      'ของ',
+      'คำ',
+      'แน่นอน',
+      'หรือ',
+      'วรรณยุกต์',
+      'เด่นชัด',
+      'กิน',
+      'ข้าว',
+      'แล้ว',
+      'หรือยัง',
+      'โรงเรียน',
+      'มหาวิทยาลัย',
+    ];
     let text = '';
     for (let i = 0; text.length < 6000; i++) text += vocab[(i * 7 + (i >> 3)) % vocab.length];
-    const whole = [...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)].map((w) => w.index).filter((i) => i > 0);
+    const whole = [...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)]
+      .map((w) => w.index)
+      .filter((i) => i > 0);
     expect(breakOpportunities(text)).toEqual(whole);
   });
 });
@@ -84,7 +116,9 @@ describe('line breaking', () => {
   });
 
   it('no wrapping without maxWidth', () => {
-    expect(texts(setter.layout([{ text: 'a b c d e f g h i j k l m n o p', style }]))).toEqual(['a b c d e f g h i j k l m n o p']);
+    expect(texts(setter.layout([{ text: 'a b c d e f g h i j k l m n o p', style }]))).toEqual([
+      'a b c d e f g h i j k l m n o p',
+    ]);
   });
 
   it('breaks a word that alone is wider than the line', () => {
@@ -128,7 +162,9 @@ describe('line breaking', () => {
   it('tabs are spaces; controls and format characters draw nothing; a zero-width space is a break', async () => {
     expect(setter.measure('a\tb', style)).toBeCloseTo(setter.measure('a b', style), 6);
     expect(setter.measure('x\u200by\u200ez\u0007', style)).toBeCloseTo(setter.measure('xyz', style), 6);
-    const lines = setter.layout([{ text: 'abcdef\u200bghijkl', style }], { maxWidth: setter.measure('abcdefg', style) });
+    const lines = setter.layout([{ text: 'abcdef\u200bghijkl', style }], {
+      maxWidth: setter.measure('abcdefg', style),
+    });
     expect(texts(lines)).toEqual(['abcdef\u200b', 'ghijkl']);
     const doc = await PDFDocument.create();
     const page = doc.addPage([300, 60]);
@@ -147,7 +183,9 @@ describe('line breaking', () => {
     const lines = texts(setter.layout([{ text, style }], { maxWidth }));
     expect(lines.length).toBeGreaterThanOrEqual(4);
     expect(lines.join('')).toBe(text);
-    const wordStarts = new Set([...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)].map((w) => w.index));
+    const wordStarts = new Set(
+      [...new Intl.Segmenter('th', { granularity: 'word' }).segment(text)].map((w) => w.index),
+    );
     let at = 0;
     for (const line of lines) {
       expect(wordStarts.has(at), `line "${line}" starts inside a word`).toBe(true);
@@ -157,7 +195,13 @@ describe('line breaking', () => {
   });
 
   it('lineHeight multiplies the largest font size on the line', () => {
-    const [line] = setter.layout([{ text: 'x', style }, { text: 'Y', style: { ...style, fontSize: 20 } }], { lineHeight: 1.5 });
+    const [line] = setter.layout(
+      [
+        { text: 'x', style },
+        { text: 'Y', style: { ...style, fontSize: 20 } },
+      ],
+      { lineHeight: 1.5 },
+    );
     expect(line.height).toBeCloseTo(30, 6);
   });
 });

@@ -67,7 +67,14 @@ describe('scripts: fill-style single lines read back in logical order', () => {
 
   it('RTL paragraphs with embedded LTR, digits and brackets keep every character in logical order', async () => {
     // pdfjs rebuilds spaces at direction changes from glyph gaps, so spaces are compared loosely here.
-    for (const text of ['שלום עולם, זה טקסט בעברית.', 'مرحبا بالعالم، هذا نص عربي.', 'שלום עולם, זה טקסט בעברית עם English words בתוכו.', 'العدد 123 هو', 'שלום (עולם) [abc] סוף', 'هذا نص عربي مع English في الوسط.']) {
+    for (const text of [
+      'שלום עולם, זה טקסט בעברית.',
+      'مرحبا بالعالم، هذا نص عربي.',
+      'שלום עולם, זה טקסט בעברית עם English words בתוכו.',
+      'العدد 123 هو',
+      'שלום (עולם) [abc] סוף',
+      'هذا نص عربي مع English في الوسط.',
+    ]) {
       const { bytes } = await drawOne(text);
       const [page] = await readText(bytes);
       expect(lineText(page).replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
@@ -78,30 +85,37 @@ describe('scripts: fill-style single lines read back in logical order', () => {
     const doc = await PDFDocument.create();
     const setter = new TextSetter(doc, registry);
     expectNoTofu(setter.layout([{ text: MIXED, style }]));
-    expectNoTofu(setter.layout([{ text: MIXED, style: { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' } }]));
+    expectNoTofu(
+      setter.layout([{ text: MIXED, style: { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' } }]),
+    );
   });
 
   it('picks the CJK face by script: kana → JP, hangul → KR, plain Han → SC', async () => {
     const doc = await PDFDocument.create();
     const setter = new TextSetter(doc, registry);
-    const faces = (text: string): string[] => setter.layout([{ text, style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName ?? '');
+    const faces = (text: string): string[] =>
+      setter.layout([{ text, style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName ?? '');
     expect(faces('汉字')).toEqual(['NotoSansCJKsc-Regular']);
     expect(faces('日本語のかな')).toEqual(['NotoSansCJKjp-Regular']);
     expect(faces('한국어')).toEqual(['NotoSansCJKkr-Regular']);
     const tc = new TextSetter(doc, registry, { cjkLanguage: 'tc' });
-    expect(tc.layout([{ text: '漢字', style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName)).toEqual(['NotoSansCJKtc-Regular']);
+    expect(
+      tc.layout([{ text: '漢字', style }])[0].runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName),
+    ).toEqual(['NotoSansCJKtc-Regular']);
   });
 
   it('lays right-to-left text out in visual order', async () => {
     const doc = await PDFDocument.create();
     const setter = new TextSetter(doc, registry);
     const [line] = setter.layout([{ text: 'abc שלום def', style }]);
-    expect(line.runs.map((r) => [r.text.trim(), r.rtl])).toEqual([
-      ['abc', false],
-      ['שלום', true],
-      ['', false],
-      ['def', false],
-    ].filter(([t]) => t !== '' || line.runs.length === 4));
+    expect(line.runs.map((r) => [r.text.trim(), r.rtl])).toEqual(
+      [
+        ['abc', false],
+        ['שלום', true],
+        ['', false],
+        ['def', false],
+      ].filter(([t]) => t !== '' || line.runs.length === 4),
+    );
     const [rtlLine] = setter.layout([{ text: 'שלום abc', style }]);
     expect(rtlLine.rtl).toBe(true);
     // In a right-to-left paragraph the Latin word comes first from the left.
@@ -142,7 +156,11 @@ describe('scripts beyond the eight: the Noto face of each script, by Unicode blo
     const setter = new TextSetter(doc, registry);
     const lines = setter.layout([{ text, style }]);
     expectNoTofu(lines);
-    expect(new Set(lines[0].runs.filter((r) => r.text.trim()).map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName))).toEqual(new Set([face]));
+    expect(
+      new Set(
+        lines[0].runs.filter((r) => r.text.trim()).map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName),
+      ),
+    ).toEqual(new Set([face]));
     const { bytes } = await drawOne(text);
     const [page] = await readText(bytes);
     const got = lineText(page);
@@ -176,7 +194,9 @@ describe('emoji', () => {
     const doc = await PDFDocument.create();
     const setter = new TextSetter(doc, registry);
     const lines = setter.layout([{ text, style }]);
-    expectNoTofu(lines.map((l) => ({ ...l, runs: l.runs.map((r) => ({ ...r, text: r.text.replace(/\uFE0F/g, '') })) })));
+    expectNoTofu(
+      lines.map((l) => ({ ...l, runs: l.runs.map((r) => ({ ...r, text: r.text.replace(/\uFE0F/g, '') })) })),
+    );
     const faces = new Set(lines[0]!.runs.map((r) => registry.faceById(r.faceId ?? '')?.font.postscriptName));
     expect(faces.has('Symbola')).toBe(true);
     const page = doc.addPage([320, 60]);
@@ -200,8 +220,11 @@ describe('mark positioning', () => {
     const { decodePDFRawStream, PDFArray, PDFRawStream } = await import('@cantoo/pdf-lib');
     const loaded = await PDFDocument.load(bytes);
     const contents = loaded.getPage(0).node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => loaded.context.lookup(ref)) : [contents];
-    const ops = streams.map((s) => (s instanceof PDFRawStream ? new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()) : '')).join('\n');
+    const streams =
+      contents instanceof PDFArray ? contents.asArray().map((ref) => loaded.context.lookup(ref)) : [contents];
+    const ops = streams
+      .map((s) => (s instanceof PDFRawStream ? new TextDecoder('latin1').decode(decodePDFRawStream(s).decode()) : ''))
+      .join('\n');
     const rises = [...ops.matchAll(/(-?[\d.]+) Ts/g)].map((m) => Number(m[1]));
     expect(rises.some((r) => r > 1)).toBe(true);
     expect(rises[rises.length - 1]).toBe(0);
@@ -218,7 +241,10 @@ describe('scripts: golden image', () => {
     const setter = new TextSetter(doc, registry);
     const paragraphs: Array<[string, TextStyle]> = [
       [MIXED, style],
-      ['Times New Roman: Grüße, Привет, Ελλάδα — 契約書 (bold italic)', { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' }],
+      [
+        'Times New Roman: Grüße, Привет, Ελλάδα — 契約書 (bold italic)',
+        { ...style, fontFamily: 'Times New Roman', fontWeight: 'boldItalic' },
+      ],
       ['Courier: total = 42; שלום (עולם) [abc]', { ...style, fontFamily: 'Courier' }],
       ['Helvetica bold: أهلاً بالعالم 2024 and 東京タワー', { ...style, fontFamily: 'Helvetica', fontWeight: 'bold' }],
       ['Noto Sans italic: 漢字 gets a synthetic slant, 한국어 too', { ...style, fontWeight: 'italic' }],

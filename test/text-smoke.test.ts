@@ -25,7 +25,9 @@ describe('text layer smoke', () => {
     const registry = new FontRegistry();
     return PDFDocument.create().then((doc) => {
       const setter = new TextSetter(doc, registry);
-      const lines = setter.layout([{ text: 'one two three four five\nsix', style }], { maxWidth: setter.measure('one two three', style) + 0.5 });
+      const lines = setter.layout([{ text: 'one two three four five\nsix', style }], {
+        maxWidth: setter.measure('one two three', style) + 0.5,
+      });
       expect(lines.map((l) => l.runs.map((r) => r.text).join(''))).toEqual(['one two three', 'four five', 'six']);
     });
   });
@@ -39,7 +41,9 @@ describe('text layer smoke', () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ValidationError);
-      expect((e as ValidationError).fields).toEqual([{ property: 'data.x.fontFamily', message: 'Unknown font "Comic Nope"' }]);
+      expect((e as ValidationError).fields).toEqual([
+        { property: 'data.x.fontFamily', message: 'Unknown font "Comic Nope"' },
+      ]);
     }
   });
 });

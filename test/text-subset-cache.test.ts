@@ -1,4 +1,13 @@
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, rgb } from '@cantoo/pdf-lib';
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  rgb,
+} from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { FontRegistry } from '../src/fonts/index.js';
@@ -15,7 +24,11 @@ beforeAll(() => {
 });
 
 /** A one-line document drawn through `cache`, not yet saved. */
-async function draft(lines: string[], cache?: SubsetCache, s: TextStyle = style): Promise<{ doc: PDFDocument; setter: TextSetter; draw(text: string, y: number): void }> {
+async function draft(
+  lines: string[],
+  cache?: SubsetCache,
+  s: TextStyle = style,
+): Promise<{ doc: PDFDocument; setter: TextSetter; draw(text: string, y: number): void }> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([500, 60 + 20 * lines.length]);
   const setter = new TextSetter(doc, registry, { subsets: cache });
@@ -50,7 +63,8 @@ async function shownCodes(bytes: Uint8Array): Promise<string[]> {
   const contents = doc.getPage(0).node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
   let text = '';
-  for (const s of streams) if (s instanceof PDFRawStream) text += new TextDecoder('latin1').decode(decodePDFRawStream(s).decode());
+  for (const s of streams)
+    if (s instanceof PDFRawStream) text += new TextDecoder('latin1').decode(decodePDFRawStream(s).decode());
   const codes: string[] = [];
   for (const [, array] of text.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
     for (const [, hex] of array.matchAll(/<([0-9a-f]*)>/gi)) codes.push(...(hex.match(/.{4}/g) ?? []));
@@ -102,7 +116,19 @@ describe('SubsetCache: font subsets shared by the documents of one engine', () =
 
   it('without a cache a document embeds exactly its own glyphs, in first-use order', async () => {
     const bytes = await written(['Hello world']);
-    expect(await shownCodes(bytes)).toEqual(['0001', '0002', '0003', '0003', '0004', '0005', '0006', '0004', '0007', '0003', '0008']);
+    expect(await shownCodes(bytes)).toEqual([
+      '0001',
+      '0002',
+      '0003',
+      '0003',
+      '0004',
+      '0005',
+      '0006',
+      '0004',
+      '0007',
+      '0003',
+      '0008',
+    ]);
     expect(await lineTexts(bytes)).toEqual(['Hello world']);
   });
 
@@ -175,7 +201,16 @@ describe('SubsetCache in the fill engine', () => {
   it('interleaved fills on one engine each read back their own values', async () => {
     const f = field('shortText', { id: 'name', alias: 'name', rect: { x: 72, y: 100, width: 400, height: 20 } });
     const t = await template([f]);
-    const values = ['Ada Lovelace', 'Grace Hopper', 'Émilie du Châtelet', 'Ada', 'Σοφία Κοβαλέφσκαγια', 'Katherine Johnson 1918', 'Ada Lovelace', 'Hedy Lamarr!'];
+    const values = [
+      'Ada Lovelace',
+      'Grace Hopper',
+      'Émilie du Châtelet',
+      'Ada',
+      'Σοφία Κοβαλέφσκαγια',
+      'Katherine Johnson 1918',
+      'Ada Lovelace',
+      'Hedy Lamarr!',
+    ];
     const outputs = await Promise.all(values.map((name) => engine.fill(t, { data: { name } })));
     for (const [i, pdf] of outputs.entries()) {
       expect((await pageText(pdf))[0]).toContain(values[i]);

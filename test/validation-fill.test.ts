@@ -16,12 +16,18 @@ describe('fill request validation', () => {
       expect(e.status).toBe(400);
       expect(e.name).toBe('ValidationError');
       expect(e.fields).toEqual([{ message: 'Required', property: 'data' }]);
-      expect(JSON.parse(JSON.stringify(e))).toEqual({ name: 'ValidationError', message: expect.any(String), fields: [{ message: 'Required', property: 'data' }] });
+      expect(JSON.parse(JSON.stringify(e))).toEqual({
+        name: 'ValidationError',
+        message: expect.any(String),
+        fields: [{ message: 'Required', property: 'data' }],
+      });
     }
   });
 
   it('a body that is not an object is rejected', () => {
-    expect(errorOf(() => parseFillRequest([1, 2])).fields).toEqual([{ property: '(body)', message: 'Expected a JSON object' }]);
+    expect(errorOf(() => parseFillRequest([1, 2])).fields).toEqual([
+      { property: '(body)', message: 'Expected a JSON object' },
+    ]);
   });
 
   // One bad value for every property of the fill request table, with the path it must be reported at.
@@ -41,7 +47,12 @@ describe('fill request validation', () => {
     ['borderColor', { borderColor: '#12345G' }, 'borderColor', /6-digit hex/],
     ['verticalAlignment', { verticalAlignment: 'baseline' }, 'verticalAlignment', /one of: "top", "middle", "bottom"/],
     ['defaultCheckboxCharacter', { defaultCheckboxCharacter: '' }, 'defaultCheckboxCharacter', /empty/],
-    ['defaultMakeCheckboxSquare', { defaultMakeCheckboxSquare: 'yes' }, 'defaultMakeCheckboxSquare', /Expected boolean/],
+    [
+      'defaultMakeCheckboxSquare',
+      { defaultMakeCheckboxSquare: 'yes' },
+      'defaultMakeCheckboxSquare',
+      /Expected boolean/,
+    ],
     ['useInteractiveFields', { useInteractiveFields: 1 }, 'useInteractiveFields', /Expected boolean/],
     ['defaultReadOnly', { defaultReadOnly: 'no' }, 'defaultReadOnly', /Expected boolean/],
     ['drawDebugBoxes', { drawDebugBoxes: {} }, 'drawDebugBoxes', /Expected boolean/],
@@ -54,8 +65,18 @@ describe('fill request validation', () => {
     ['value fontWeight', { data: { name: { value: 'x', fontWeight: 700 } } }, 'data.name.fontWeight', /one of/],
     ['value fontFamily', { data: { name: { value: 'x', fontFamily: 3 } } }, 'data.name.fontFamily', /Expected string/],
     ['value readOnly', { data: { name: { value: 'x', readOnly: 'sure' } } }, 'data.name.readOnly', /Expected boolean/],
-    ['styled array element', { data: { rows: ['a', { data: 'b', textColor: 'nope' }] } }, 'data.rows[1].textColor', /6-digit hex/],
-    ['per-fill data in an array', { data: [{ a: 1 }, { b: { value: 1, fontSize: 2 } }] }, 'data[1].b.fontSize', /at least 5/],
+    [
+      'styled array element',
+      { data: { rows: ['a', { data: 'b', textColor: 'nope' }] } },
+      'data.rows[1].textColor',
+      /6-digit hex/,
+    ],
+    [
+      'per-fill data in an array',
+      { data: [{ a: 1 }, { b: { value: 1, fontSize: 2 } }] },
+      'data[1].b.fontSize',
+      /at least 5/,
+    ],
     ['non-finite number', { data: { n: Number.NaN } }, 'data.n', /finite/],
     ['odd key', { data: { 'first name': { value: 'x', fontSize: 0 } } }, 'data["first name"].fontSize', /at least 5/],
   ];
@@ -111,7 +132,11 @@ describe('encrypted data', () => {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const other = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const decrypt = (s: string) => decryptDataString(s, privateKey);
 
   it('has the hosted format: base64 key : 32 hex IV : hex ciphertext', () => {
@@ -127,7 +152,9 @@ describe('encrypted data', () => {
     const r = parseFillRequest({ data }, { decrypt });
     expect(r.data[0]).toEqual({ name: 'Zoë 東京', n: { value: 1, fontSize: 12 } });
     const bad = encryptDataString(JSON.stringify({ n: { value: 1, fontSize: 99 } }), publicKey);
-    expect(errorOf(() => parseFillRequest({ data: bad }, { decrypt })).fields).toEqual([{ property: 'data.n.fontSize', message: 'Must be at most 30' }]);
+    expect(errorOf(() => parseFillRequest({ data: bad }, { decrypt })).fields).toEqual([
+      { property: 'data.n.fontSize', message: 'Must be at most 30' },
+    ]);
   });
 
   it('a wrong key, garbage or no key is a 400 on data, never a crash', () => {
@@ -141,6 +168,9 @@ describe('encrypted data', () => {
       expect(e.status).toBe(400);
       expect(e.fields).toEqual([{ property: 'data', message: expect.stringMatching(msg) }]);
     }
-    expect(errorOf(() => parseFillRequest({ data: forOther })).fields[0]).toEqual({ property: 'data', message: expect.stringMatching(/private key: start with --private-key FILE/) });
+    expect(errorOf(() => parseFillRequest({ data: forOther })).fields[0]).toEqual({
+      property: 'data',
+      message: expect.stringMatching(/private key: start with --private-key FILE/),
+    });
   });
 });

@@ -28,7 +28,12 @@ describe('generate request validation', () => {
     ['includeTimestamp', { includeTimestamp: 'sometimes' }, 'includeTimestamp', /Expected boolean/],
     ['logo true-ish string', { logo: 'yes' }, 'logo', /.+/],
     ['logo without src', { logo: { maxWidth: 100 } }, 'logo.src', /Required/],
-    ['logo maxWidth over 500', { logo: { src: 'data:image/png;base64,AA', maxWidth: 501 } }, 'logo.maxWidth', /at most 500/],
+    [
+      'logo maxWidth over 500',
+      { logo: { src: 'data:image/png;base64,AA', maxWidth: 501 } },
+      'logo.maxWidth',
+      /at most 500/,
+    ],
     ['logo maxHeight negative', { logo: { src: 'data:image/png;base64,AA', maxHeight: -1 } }, 'logo.maxHeight', /.+/],
     ['page not object', { page: 5 }, 'page', /Expected object/],
     ['page width unit', { page: { width: '8.5inch' } }, 'page.width', /unit/],
@@ -52,13 +57,48 @@ describe('generate request validation', () => {
     ['table rows missing', { data: [{ table: {} }] }, 'data[0].table.rows', /Required/],
     ['table row not array', { data: [{ table: { rows: ['a'] } }] }, 'data[0].table.rows[0]', /Expected array/],
     ['table cell object', { data: [{ table: { rows: [['a', {}]] } }] }, 'data[0].table.rows[0][1]', /Expected string/],
-    ['firstRowHeaders', { data: [{ table: { rows: [], firstRowHeaders: 'no' } }] }, 'data[0].table.firstRowHeaders', /Expected boolean/],
-    ['rowGridlines', { data: [{ table: { rows: [], rowGridlines: 2 } }] }, 'data[0].table.rowGridlines', /Expected boolean/],
-    ['columnGridlines', { data: [{ table: { rows: [], columnGridlines: 'x' } }] }, 'data[0].table.columnGridlines', /Expected boolean/],
-    ['verticalAlign', { data: [{ table: { rows: [], verticalAlign: 'baseline' } }] }, 'data[0].table.verticalAlign', /one of: "top", "center", "bottom"/],
-    ['columnOptions not array', { data: [{ table: { rows: [], columnOptions: {} } }] }, 'data[0].table.columnOptions', /Expected array/],
-    ['columnOptions align', { data: [{ content: 'x' }, { table: { rows: [], columnOptions: [{}, { align: 'justify' }] } }] }, 'data[1].table.columnOptions[1].align', /one of/],
-    ['columnOptions width', { data: [{ table: { rows: [], columnOptions: [{ width: '3em' }] } }] }, 'data[0].table.columnOptions[0].width', /pixels .* percentage/],
+    [
+      'firstRowHeaders',
+      { data: [{ table: { rows: [], firstRowHeaders: 'no' } }] },
+      'data[0].table.firstRowHeaders',
+      /Expected boolean/,
+    ],
+    [
+      'rowGridlines',
+      { data: [{ table: { rows: [], rowGridlines: 2 } }] },
+      'data[0].table.rowGridlines',
+      /Expected boolean/,
+    ],
+    [
+      'columnGridlines',
+      { data: [{ table: { rows: [], columnGridlines: 'x' } }] },
+      'data[0].table.columnGridlines',
+      /Expected boolean/,
+    ],
+    [
+      'verticalAlign',
+      { data: [{ table: { rows: [], verticalAlign: 'baseline' } }] },
+      'data[0].table.verticalAlign',
+      /one of: "top", "center", "bottom"/,
+    ],
+    [
+      'columnOptions not array',
+      { data: [{ table: { rows: [], columnOptions: {} } }] },
+      'data[0].table.columnOptions',
+      /Expected array/,
+    ],
+    [
+      'columnOptions align',
+      { data: [{ content: 'x' }, { table: { rows: [], columnOptions: [{}, { align: 'justify' }] } }] },
+      'data[1].table.columnOptions[1].align',
+      /one of/,
+    ],
+    [
+      'columnOptions width',
+      { data: [{ table: { rows: [], columnOptions: [{ width: '3em' }] } }] },
+      'data[0].table.columnOptions[0].width',
+      /pixels .* percentage/,
+    ],
   ];
 
   it.each(bad)('%s → typed error at its path', (_label, body, property, message) => {
@@ -82,7 +122,15 @@ describe('generate request validation', () => {
     const r = parseGenerateRequest({
       fontSize: '12',
       data: [
-        { table: { rows: [['a', 1, null, true]], rowGridLines: true, columnGridLines: true, verticalAlign: 'middle', columnOptions: [{}, null, { width: 80 }] } },
+        {
+          table: {
+            rows: [['a', 1, null, true]],
+            rowGridLines: true,
+            columnGridLines: true,
+            verticalAlign: 'middle',
+            columnOptions: [{}, null, { width: 80 }],
+          },
+        },
       ],
       page: JSON.stringify({ width: 612, margin: '0 1in', pageCount: 'bottomCenter' }),
     }) as MarkdownRequest;
@@ -108,7 +156,12 @@ describe('generate request validation', () => {
   });
 
   it('infers HTML mode from data.html and ignores Markdown-only options there', () => {
-    const r = parseGenerateRequest({ data: { html: '<p>x</p>', css: 'p{}' }, fontSize: 99, logo: 'bad', includeTimestamp: 'bad' }) as HtmlRequest;
+    const r = parseGenerateRequest({
+      data: { html: '<p>x</p>', css: 'p{}' },
+      fontSize: 99,
+      logo: 'bad',
+      includeTimestamp: 'bad',
+    }) as HtmlRequest;
     expect(r.type).toBe('html');
     expect(r.data).toEqual({ html: '<p>x</p>', css: 'p{}' });
     expect(r).not.toHaveProperty('fontSize');
@@ -117,16 +170,42 @@ describe('generate request validation', () => {
   it('logo: false, true and objects with defaults', () => {
     const logo = (l: unknown) => (parseGenerateRequest({ ...md, logo: l }) as MarkdownRequest).logo;
     expect(logo(false)).toBe(false);
-    expect(logo({ src: 'data:image/png;base64,AA' })).toEqual({ src: 'data:image/png;base64,AA', maxWidth: 200, maxHeight: 200 });
-    expect(logo({ src: 'https://x/y.png', maxWidth: '300px', maxHeight: 500 })).toEqual({ src: 'https://x/y.png', maxWidth: 300, maxHeight: 500 });
-    expect(logo({ src: 'https://x/y.png', maxWidth: ' 120 px ', maxHeight: ' 80 \t' })).toEqual({ src: 'https://x/y.png', maxWidth: 120, maxHeight: 80 });
+    expect(logo({ src: 'data:image/png;base64,AA' })).toEqual({
+      src: 'data:image/png;base64,AA',
+      maxWidth: 200,
+      maxHeight: 200,
+    });
+    expect(logo({ src: 'https://x/y.png', maxWidth: '300px', maxHeight: 500 })).toEqual({
+      src: 'https://x/y.png',
+      maxWidth: 300,
+      maxHeight: 500,
+    });
+    expect(logo({ src: 'https://x/y.png', maxWidth: ' 120 px ', maxHeight: ' 80 \t' })).toEqual({
+      src: 'https://x/y.png',
+      maxWidth: 120,
+      maxHeight: 80,
+    });
   });
 
   it('a logo size of many spaces before a stray letter is refused in linear time (80 KB took 11 s)', async () => {
     // n characters; 8x as many cost under 22.6x (quadratic: 64x).
-    const sizes = [(n: number) => `1${' '.repeat(n)}x`, (n: number) => `1 ${'px '.repeat(n / 3)}`, (n: number) => `${' '.repeat(n)}1x`];
+    const sizes = [
+      (n: number) => `1${' '.repeat(n)}x`,
+      (n: number) => `1 ${'px '.repeat(n / 3)}`,
+      (n: number) => `${' '.repeat(n)}1x`,
+    ];
     // Every pattern in one measurement: one that went quadratic again would dominate the sum.
-    const refused = await expectLinearTime('logo sizes', async (n) => sizes.map((size) => errorOf(() => parseGenerateRequest({ ...md, logo: { src: 'data:image/png;base64,AA', maxWidth: size(n) } })).fields), 3_750, 30_000);
+    const refused = await expectLinearTime(
+      'logo sizes',
+      async (n) =>
+        sizes.map(
+          (size) =>
+            errorOf(() => parseGenerateRequest({ ...md, logo: { src: 'data:image/png;base64,AA', maxWidth: size(n) } }))
+              .fields,
+        ),
+      3_750,
+      30_000,
+    );
     for (const fields of refused) expect(fields.map((f) => f.property)).toEqual(['logo.maxWidth']);
   });
 });

@@ -85,7 +85,6 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-
 const kinds = workflowStores(() => tmp.dir);
 
 describe.each(kinds.stores)('webhook lanes on the %s', (_name, open) => {
@@ -124,10 +123,30 @@ describe.each(kinds.stores)('webhook lanes on the %s', (_name, open) => {
     const created = await s.createEtchPacket({
       name,
       webhookURL: url,
-      files: [{ id: 'a', filename: 'a.pdf', title: 'A', fields: [{ content: name }, { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } }] }],
-      signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [{ fileId: 'a', fieldId: 's' }] }],
+      files: [
+        {
+          id: 'a',
+          filename: 'a.pdf',
+          title: 'A',
+          fields: [
+            { content: name },
+            { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } },
+          ],
+        },
+      ],
+      signers: [
+        {
+          id: 'x',
+          name: 'X Y',
+          email: 'x@example.com',
+          signerType: 'embedded',
+          fields: [{ fileId: 'a', fieldId: 's' }],
+        },
+      ],
     });
-    const link = tokenOf(await s.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u' }));
+    const link = tokenOf(
+      await s.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u' }),
+    );
     await s.openSigning(link);
     return created.eid;
   }
@@ -139,7 +158,10 @@ describe.each(kinds.stores)('webhook lanes on the %s', (_name, open) => {
       for (let k = 0; k < (i === 0 ? 3 : 1); k++) deadPackets.push(await packetTo(d.url, `dead ${i}.${k}`));
     }
     // Every dead receiver has its request hanging before the live packet's event is even made.
-    await until(() => dead.every((d) => d.hanging.size >= 1), (v) => v);
+    await until(
+      () => dead.every((d) => d.hanging.size >= 1),
+      (v) => v,
+    );
     expect(dead.map((d) => d.hanging.size > 0)).toEqual(dead.map(() => true));
 
     const livePacket = await packetTo(live.url, 'live');
@@ -148,16 +170,24 @@ describe.each(kinds.stores)('webhook lanes on the %s', (_name, open) => {
     // Ordering, not seconds: the live event came while all 12 dead requests were still open.
     const hangingWhenLiveArrived = dead.map((d) => d.hanging.size);
     expect(hits).toHaveLength(1);
-    expect(hangingWhenLiveArrived.every((n) => n >= 1), String(hangingWhenLiveArrived)).toBe(true);
+    expect(
+      hangingWhenLiveArrived.every((n) => n >= 1),
+      String(hangingWhenLiveArrived),
+    ).toBe(true);
     // The receiver with three packets has two requests open, never three, though two dispatchers deliver.
     expect(hangingWhenLiveArrived[0]).toBe(2);
     expect(dead[0]!.requests).toBe(2);
 
     // Cut: the deliveries fail and are retried with back-off, as before.
     for (const d of dead) d.cut();
-    await until(() => dead.every((d) => d.requests >= 2 && d.hanging.size >= 1), (v) => v);
+    await until(
+      () => dead.every((d) => d.requests >= 2 && d.hanging.size >= 1),
+      (v) => v,
+    );
     const failedOnce = await store.outbox({ kind: 'webhook', status: 'pending' });
-    expect(failedOnce.filter((e) => deadPackets.includes(e.packetEid) && e.attempts >= 1 && e.lastError !== null).length).toBeGreaterThan(0);
+    expect(
+      failedOnce.filter((e) => deadPackets.includes(e.packetEid) && e.attempts >= 1 && e.lastError !== null).length,
+    ).toBeGreaterThan(0);
 
     // Once the receivers answer, every event is delivered.
     for (const d of dead) {

@@ -13,7 +13,13 @@ import { sessionOf } from '../src/packets/workflow/session.js';
 import { packetRecord, signerRecord, storedSigner } from './helpers/workflow-records.js';
 
 const rect = { x: 72, y: 100, width: 200, height: 30 };
-const planned = (fileId: string, fieldId: string, type: PlannedField['type'], pageNum: number, signerId?: string): PlannedField => ({
+const planned = (
+  fileId: string,
+  fieldId: string,
+  type: PlannedField['type'],
+  pageNum: number,
+  signerId?: string,
+): PlannedField => ({
   fileId,
   fieldId,
   type,
@@ -24,7 +30,12 @@ const planned = (fileId: string, fieldId: string, type: PlannedField['type'], pa
 });
 
 // Two files that both have a field `sig`: merged, the second becomes `b.sig`, its page moves past a's two pages.
-const plan = [planned('a', 'sig', 'signature', 0, 'ann'), planned('a', 'date', 'signatureDate', 1, 'ann'), planned('b', 'sig', 'signature', 0, 'bob'), planned('b', 'ini', 'initial', 1, 'ann')];
+const plan = [
+  planned('a', 'sig', 'signature', 0, 'ann'),
+  planned('a', 'date', 'signatureDate', 1, 'ann'),
+  planned('b', 'sig', 'signature', 0, 'bob'),
+  planned('b', 'ini', 'initial', 1, 'ann'),
+];
 const merged = mergedFields(mergePlan(plan, ['a', 'b'], [2, 3]));
 const perFile = [fileFields(plan.filter((f) => f.fileId === 'a')), fileFields(plan.filter((f) => f.fileId === 'b'))];
 
@@ -47,14 +58,22 @@ describe('checkAccepted', () => {
   const mergedDoc = [{ index: 0, fields: merged }];
 
   it('passes when exactly the signer’s signature and initials boxes were accepted (dates and other signers’ boxes are not clicked)', () => {
-    expect(() => checkAccepted(mergedDoc, 'ann', [{ document: 0, fieldId: 'a.sig' }, { document: 0, fieldId: 'ini' }])).not.toThrow();
+    expect(() =>
+      checkAccepted(mergedDoc, 'ann', [
+        { document: 0, fieldId: 'a.sig' },
+        { document: 0, fieldId: 'ini' },
+      ]),
+    ).not.toThrow();
     expect(() => checkAccepted(mergedDoc, 'bob', [{ document: 0, fieldId: 'b.sig' }])).not.toThrow();
   });
 
   it('refuses a skipped box and a box that is not the signer’s, in one ValidationError on `accepted`', () => {
     const e = (() => {
       try {
-        checkAccepted(mergedDoc, 'ann', [{ document: 0, fieldId: 'a.sig' }, { document: 0, fieldId: 'b.sig' }]);
+        checkAccepted(mergedDoc, 'ann', [
+          { document: 0, fieldId: 'a.sig' },
+          { document: 0, fieldId: 'b.sig' },
+        ]);
       } catch (err) {
         return err;
       }
@@ -62,18 +81,36 @@ describe('checkAccepted', () => {
     expect(e).toBeInstanceOf(ValidationError);
     expect((e as ValidationError).fields).toEqual([
       { property: 'accepted', message: "Field 0:b.sig is not one of this signer's signature or initials boxes" },
-      { property: 'accepted', message: 'Field 0:ini was not accepted: each signature and initials box must be clicked' },
+      {
+        property: 'accepted',
+        message: 'Field 0:ini was not accepted: each signature and initials box must be clicked',
+      },
     ]);
   });
 
   it('uses the merged id: a merged packet’s box named by its file id is not accepted', () => {
-    expect(() => checkAccepted(mergedDoc, 'ann', [{ document: 0, fieldId: 'sig' }, { document: 0, fieldId: 'ini' }])).toThrow(ValidationError);
+    expect(() =>
+      checkAccepted(mergedDoc, 'ann', [
+        { document: 0, fieldId: 'sig' },
+        { document: 0, fieldId: 'ini' },
+      ]),
+    ).toThrow(ValidationError);
   });
 
   it('keys boxes by document when the files are signed separately (the same id in two documents is two boxes)', () => {
     const docs = perFile.map((fields, index) => ({ index, fields }));
-    expect(() => checkAccepted(docs, 'ann', [{ document: 0, fieldId: 'sig' }, { document: 1, fieldId: 'ini' }])).not.toThrow();
-    expect(() => checkAccepted(docs, 'ann', [{ document: 1, fieldId: 'sig' }, { document: 1, fieldId: 'ini' }])).toThrow(ValidationError);
+    expect(() =>
+      checkAccepted(docs, 'ann', [
+        { document: 0, fieldId: 'sig' },
+        { document: 1, fieldId: 'ini' },
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      checkAccepted(docs, 'ann', [
+        { document: 1, fieldId: 'sig' },
+        { document: 1, fieldId: 'ini' },
+      ]),
+    ).toThrow(ValidationError);
   });
 });
 
@@ -87,15 +124,35 @@ describe('signer options', () => {
   it('asks for the name/email on opening until the signer entered them', () => {
     expect(detailsRequired({})).toEqual({ name: false, email: false });
     expect(detailsRequired({ requireNameOnLoad: true, requireEmailOnLoad: true })).toEqual({ name: true, email: true });
-    expect(detailsRequired({ requireNameOnLoad: true, requireEmailOnLoad: true, nameEnteredAt: 5 })).toEqual({ name: false, email: true });
-    expect(detailsRequired({ requireNameOnLoad: true, requireEmailOnLoad: true, nameEnteredAt: 5, emailEnteredAt: 6 })).toEqual({ name: false, email: false });
+    expect(detailsRequired({ requireNameOnLoad: true, requireEmailOnLoad: true, nameEnteredAt: 5 })).toEqual({
+      name: false,
+      email: true,
+    });
+    expect(
+      detailsRequired({ requireNameOnLoad: true, requireEmailOnLoad: true, nameEnteredAt: 5, emailEnteredAt: 6 }),
+    ).toEqual({ name: false, email: false });
   });
 });
 
 describe('the signing session', () => {
   it('gives the page the signer’s own boxes with their ids and pages in the merged document', () => {
-    const s = signerRecord('sgn_ann', 1, 'viewed', { aliasId: 'ann', signer: storedSigner('ann', { acceptEachField: false, redirectURL: 'https://example.test/done' }) });
-    const documents = [{ packetEid: 'pkt', index: 0, fileId: 'merged', filename: 'p.pdf', title: 'P', pageCount: 5, assembledHash: '', currentHash: '', fields: merged }];
+    const s = signerRecord('sgn_ann', 1, 'viewed', {
+      aliasId: 'ann',
+      signer: storedSigner('ann', { acceptEachField: false, redirectURL: 'https://example.test/done' }),
+    });
+    const documents = [
+      {
+        packetEid: 'pkt',
+        index: 0,
+        fileId: 'merged',
+        filename: 'p.pdf',
+        title: 'P',
+        pageCount: 5,
+        assembledHash: '',
+        currentHash: '',
+        fields: merged,
+      },
+    ];
     const session = sessionOf({ packet: packetRecord('partial'), signers: [s], documents }, s);
     expect(session.boxes).toEqual([
       { document: 0, fieldId: 'a.sig', type: 'signature', page: 0, rect },
@@ -103,7 +160,18 @@ describe('the signing session', () => {
       { document: 0, fieldId: 'ini', type: 'initial', page: 3, rect },
     ]);
     expect(session.documents[0]!.fields.map((f: DocumentField) => f.signerId)).toEqual(['ann', 'ann', 'ann']);
-    expect(session).toMatchObject({ acceptEachField: false, detailsRequired: { name: false, email: false }, redirectURL: 'https://example.test/done' });
-    expect(session.event).toEqual({ action: 'signerLoad', signerStatus: 'viewed', signerEid: 'sgn_ann', documentGroupStatus: 'partial', documentGroupEid: 'grp', etchPacketEid: 'pkt' });
+    expect(session).toMatchObject({
+      acceptEachField: false,
+      detailsRequired: { name: false, email: false },
+      redirectURL: 'https://example.test/done',
+    });
+    expect(session.event).toEqual({
+      action: 'signerLoad',
+      signerStatus: 'viewed',
+      signerEid: 'sgn_ann',
+      documentGroupStatus: 'partial',
+      documentGroupEid: 'grp',
+      etchPacketEid: 'pkt',
+    });
   });
 });

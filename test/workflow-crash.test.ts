@@ -54,10 +54,14 @@ beforeAll(async () => {
   });
   child = path.join(out, 'child.cjs');
   // One run on a store of its own, past a whole packet, writes the code cache the lanes' children use.
-  const primer = spawn(process.execPath, [loader, child, path.join(tmp.dir, 'primer'), path.join(tmp.dir, 'identity'), 'http://127.0.0.1:9/hooks'], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, SAVE_CODE_CACHE: '1' },
-  });
+  const primer = spawn(
+    process.execPath,
+    [loader, child, path.join(tmp.dir, 'primer'), path.join(tmp.dir, 'identity'), 'http://127.0.0.1:9/hooks'],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, SAVE_CODE_CACHE: '1' },
+    },
+  );
   await waitForOutput(primer, /done /, 120_000);
   primer.stdin!.end('save\n');
   expect(await exited(primer)).toBe(0);
@@ -88,12 +92,18 @@ async function check(dir: string, verified: Set<string>): Promise<{ complete: st
       expect(p.status, `packet ${eid}`).toBe(expected);
       // Routing: the second signer never signed before the first.
       if (signers[1]!.status === 'completed') expect(signers[0]!.status).toBe('completed');
-      const hooks = db.prepare("SELECT payload FROM outbox WHERE packet_eid = ? AND kind = 'webhook'").all(eid) as Row[];
+      const hooks = db
+        .prepare("SELECT payload FROM outbox WHERE packet_eid = ? AND kind = 'webhook'")
+        .all(eid) as Row[];
       const actions = hooks.map((h) => (JSON.parse(String(h.payload)) as { action: string }).action);
       expect(actions.filter((a) => a === 'signerComplete').length, `signerComplete events of ${eid}`).toBe(done);
       expect(actions.filter((a) => a === 'etchPacketComplete').length).toBe(expected === 'complete' ? 1 : 0);
       for (const s of signers) {
-        const signedTokens = (db.prepare('SELECT count(*) AS n FROM tokens WHERE signer_eid = ? AND signed_at IS NOT NULL').get(s.eid) as Row).n;
+        const signedTokens = (
+          db
+            .prepare('SELECT count(*) AS n FROM tokens WHERE signer_eid = ? AND signed_at IS NOT NULL')
+            .get(s.eid) as Row
+        ).n;
         expect(Number(signedTokens)).toBe(s.status === 'completed' ? 1 : 0);
         expect(s.inputs_hash === null).toBe(s.status !== 'completed');
       }
@@ -109,7 +119,10 @@ async function check(dir: string, verified: Set<string>): Promise<{ complete: st
         if (expected === 'complete' && !verified.has(eid)) {
           const hash = String(d.current_hash);
           const root = await readFile(path.join(tmp.dir, 'identity', 'signing', 'root-ca.pem'), 'utf8');
-          const result = await verifyPdf(new Uint8Array(await readFile(path.join(dir, 'blobs', hash.slice(0, 2), hash))), { trustAnchors: [root] });
+          const result = await verifyPdf(
+            new Uint8Array(await readFile(path.join(dir, 'blobs', hash.slice(0, 2), hash))),
+            { trustAnchors: [root] },
+          );
           expect(result.signatures[0]).toMatchObject({ valid: true, coversWholeDocument: true });
           verified.add(eid);
         }
@@ -123,7 +136,11 @@ async function check(dir: string, verified: Set<string>): Promise<{ complete: st
 }
 
 function start(dir: string): ChildProcess {
-  return spawn(process.execPath, [loader, child, path.join(dir, 'store'), path.join(tmp.dir, 'identity'), 'http://127.0.0.1:9/hooks'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(
+    process.execPath,
+    [loader, child, path.join(dir, 'store'), path.join(tmp.dir, 'identity'), 'http://127.0.0.1:9/hooks'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 }
 
 async function lane(n: number, points: number): Promise<{ kills: number; complete: number }> {

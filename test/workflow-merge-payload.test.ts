@@ -14,7 +14,9 @@ const current = (): PacketRecord['payload'] => ({
 
 describe('mergePayload', () => {
   it('replaces: only the update’s files and fields remain, without the old filenames', () => {
-    expect(mergePayload(current(), { nda: { data: { amount: 20 } } }, false)).toEqual({ nda: { data: { amount: 20 } } });
+    expect(mergePayload(current(), { nda: { data: { amount: 20 } } }, false)).toEqual({
+      nda: { data: { amount: 20 } },
+    });
   });
 
   it('merges per file and field: other files and fields stay, the update’s values win, the filename is kept', () => {
@@ -25,16 +27,22 @@ describe('mergePayload', () => {
   });
 
   it('a new filename replaces the old one in both modes; a file new to the payload is added', () => {
-    expect(mergePayload(current(), { nda: { data: {}, filename: 'v2.pdf' }, extra: { data: { a: 1 } } }, true)).toEqual({
-      nda: { data: { name: 'Ann', amount: 10 }, filename: 'v2.pdf' },
-      terms: { data: { city: 'Oslo' } },
-      extra: { data: { a: 1 } },
+    expect(mergePayload(current(), { nda: { data: {}, filename: 'v2.pdf' }, extra: { data: { a: 1 } } }, true)).toEqual(
+      {
+        nda: { data: { name: 'Ann', amount: 10 }, filename: 'v2.pdf' },
+        terms: { data: { city: 'Oslo' } },
+        extra: { data: { a: 1 } },
+      },
+    );
+    expect(mergePayload(current(), { nda: { data: {}, filename: 'v2.pdf' } }, false)).toEqual({
+      nda: { data: {}, filename: 'v2.pdf' },
     });
-    expect(mergePayload(current(), { nda: { data: {}, filename: 'v2.pdf' } }, false)).toEqual({ nda: { data: {}, filename: 'v2.pdf' } });
   });
 
   it('null removes: a field value null removes the field, a file null removes the file', () => {
-    expect(mergePayload(current(), { nda: { data: { amount: null } }, terms: null }, true)).toEqual({ nda: { data: { name: 'Ann' }, filename: 'nda-ann.pdf' } });
+    expect(mergePayload(current(), { nda: { data: { amount: null } }, terms: null }, true)).toEqual({
+      nda: { data: { name: 'Ann' }, filename: 'nda-ann.pdf' },
+    });
   });
 
   it('treats a file without data as an empty change', () => {
@@ -59,7 +67,11 @@ describe('mergePayload', () => {
     };
     expect(refused({ nda: 'text' })).toEqual([{ property: 'payload.nda', message: 'Expected {data, filename?}' }]);
     expect(refused({ nda: [1] })).toEqual([{ property: 'payload.nda', message: 'Expected {data, filename?}' }]);
-    expect(refused({ nda: { data: [1, 2] } })).toEqual([{ property: 'payload.nda.data', message: 'Expected an object of field values' }]);
-    expect(refused({ nda: { data: 'x' } })).toEqual([{ property: 'payload.nda.data', message: 'Expected an object of field values' }]);
+    expect(refused({ nda: { data: [1, 2] } })).toEqual([
+      { property: 'payload.nda.data', message: 'Expected an object of field values' },
+    ]);
+    expect(refused({ nda: { data: 'x' } })).toEqual([
+      { property: 'payload.nda.data', message: 'Expected an object of field values' },
+    ]);
   });
 });

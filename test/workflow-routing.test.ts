@@ -10,7 +10,12 @@ import { advance } from '../src/packets/workflow/advance.js';
 import type { Snapshot } from '../src/packets/workflow/step.js';
 import { packetRecord, signerRecord } from './helpers/workflow-records.js';
 
-const at = (eid: string, routingOrder: number, status: SignerStatus = 'sent', pending = false): RoutedSigner => ({ eid, routingOrder, status, pending });
+const at = (eid: string, routingOrder: number, status: SignerStatus = 'sent', pending = false): RoutedSigner => ({
+  eid,
+  routingOrder,
+  status,
+  pending,
+});
 
 describe('route', () => {
   it('signs round by round: equal routingOrder is one parallel group, a higher one waits for all of it', () => {
@@ -56,7 +61,11 @@ describe('route', () => {
   });
 
   it('is complete when every signer was skipped', () => {
-    expect(route([at('p', 1, 'pending', true), at('q', 2, 'pending', true)])).toEqual({ order: null, current: [], skip: ['p', 'q'] });
+    expect(route([at('p', 1, 'pending', true), at('q', 2, 'pending', true)])).toEqual({
+      order: null,
+      current: [],
+      skip: ['p', 'q'],
+    });
   });
 });
 
@@ -71,12 +80,15 @@ describe('packet status', () => {
   });
 
   it('spells the group status of redirects as the spec does', () => {
-    expect(['draft', 'sent', 'partial', 'complete'].map((s) => redirectGroupStatus(s as PacketRecord['status']))).toEqual(['sent', 'sent', 'partial', 'completed']);
+    expect(
+      ['draft', 'sent', 'partial', 'complete'].map((s) => redirectGroupStatus(s as PacketRecord['status'])),
+    ).toEqual(['sent', 'sent', 'partial', 'completed']);
   });
 });
 
 describe('advance (what routing writes when it moves on)', () => {
-  const signer = (eid: string, routingOrder: number, status: SignerStatus, signerType = 'email', pending = false) => signerRecord(eid, routingOrder, status, { signerType, pending });
+  const signer = (eid: string, routingOrder: number, status: SignerStatus, signerType = 'email', pending = false) =>
+    signerRecord(eid, routingOrder, status, { signerType, pending });
   const packet = (status: PacketRecord['status']) => packetRecord(status);
   function recorder() {
     const updates: string[] = [];
@@ -92,10 +104,16 @@ describe('advance (what routing writes when it moves on)', () => {
   }
 
   it('sending: every draft signer sent, the first round asked once (email signers mailed, embedded not), later rounds wait', async () => {
-    const snap: Snapshot = { packet: packet('sent'), signers: [signer('a', 1, 'draft'), signer('e', 1, 'draft', 'embedded'), signer('c', 2, 'draft')], documents: [] };
+    const snap: Snapshot = {
+      packet: packet('sent'),
+      signers: [signer('a', 1, 'draft'), signer('e', 1, 'draft', 'embedded'), signer('c', 2, 'draft')],
+      documents: [],
+    };
     const r = recorder();
     expect(await advance(r.tx, snap, 1000, { sendAll: true })).toBe(1);
-    expect(r.outbox.map((e) => [e.kind, e.payload.signerEid, e.payload.mail])).toEqual([['email', 'a', 'signatureRequest']]);
+    expect(r.outbox.map((e) => [e.kind, e.payload.signerEid, e.payload.mail])).toEqual([
+      ['email', 'a', 'signatureRequest'],
+    ]);
     expect(snap.signers.map((s) => [s.eid, s.status, s.sentAt])).toEqual([
       ['a', 'sent', 1000],
       ['e', 'sent', 1000],
@@ -111,7 +129,11 @@ describe('advance (what routing writes when it moves on)', () => {
   it('after the last of a round signs: the pending-only round skipped, the next round mailed, the packet partial', async () => {
     const snap: Snapshot = {
       packet: packet('sent'),
-      signers: [{ ...signer('a', 1, 'completed'), sentAt: 1 }, signer('p', 2, 'pending', 'email', true), signer('c', 3, 'sent')],
+      signers: [
+        { ...signer('a', 1, 'completed'), sentAt: 1 },
+        signer('p', 2, 'pending', 'email', true),
+        signer('c', 3, 'sent'),
+      ],
       documents: [],
     };
     const r = recorder();
@@ -123,7 +145,11 @@ describe('advance (what routing writes when it moves on)', () => {
   });
 
   it('when nobody is left the packet is complete at that time', async () => {
-    const snap: Snapshot = { packet: packet('partial'), signers: [{ ...signer('a', 1, 'completed'), sentAt: 1 }], documents: [] };
+    const snap: Snapshot = {
+      packet: packet('partial'),
+      signers: [{ ...signer('a', 1, 'completed'), sentAt: 1 }],
+      documents: [],
+    };
     const r = recorder();
     expect(await advance(r.tx, snap, 7000, {})).toBe(0);
     expect(snap.packet).toMatchObject({ status: 'complete', completedAt: 7000 });

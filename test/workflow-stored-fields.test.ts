@@ -27,14 +27,38 @@ afterAll(async () => {
 const rect = { x: 1, y: 2, width: 3, height: 4 };
 const doc = (index: number, fileId: string, fields: unknown[]): DocumentRecord =>
   // The JSON as an older version wrote it: no `kind`.
-  ({ packetEid: 'pkt', index, fileId, filename: `${fileId}.pdf`, title: null, pageCount: 3, assembledHash: 'h', currentHash: 'h', fields: fields as DocumentRecord['fields'] });
+  ({
+    packetEid: 'pkt',
+    index,
+    fileId,
+    filename: `${fileId}.pdf`,
+    title: null,
+    pageCount: 3,
+    assembledHash: 'h',
+    currentHash: 'h',
+    fields: fields as DocumentRecord['fields'],
+  });
 
 describe('stored document fields', () => {
   it('reads rows written before fields had a kind: merged by shape, otherwise the file’s own ids and pages', async () => {
     await store.transaction((tx) =>
       tx.putDocuments('pkt', [
-        doc(0, 'merged', [{ fileId: 'b', fieldId: 'sig', type: 'signature', pageNum: 0, rect, source: 'request', signerId: 'ann', mergedFieldId: 'b.sig', mergedPageNum: 2 }]),
-        doc(1, 'b', [{ fileId: 'b', fieldId: 'sig', type: 'signature', pageNum: 1, rect, source: 'tag', signerId: 'ann' }]),
+        doc(0, 'merged', [
+          {
+            fileId: 'b',
+            fieldId: 'sig',
+            type: 'signature',
+            pageNum: 0,
+            rect,
+            source: 'request',
+            signerId: 'ann',
+            mergedFieldId: 'b.sig',
+            mergedPageNum: 2,
+          },
+        ]),
+        doc(1, 'b', [
+          { fileId: 'b', fieldId: 'sig', type: 'signature', pageNum: 1, rect, source: 'tag', signerId: 'ann' },
+        ]),
       ]),
     );
     const [merged, file] = await store.documents('pkt');
@@ -43,8 +67,16 @@ describe('stored document fields', () => {
   });
 
   it('reads rows written now as they were written, kind included', async () => {
-    await store.transaction((tx) => tx.putDocuments('pkt', [doc(0, 'a', [{ kind: 'file', fileId: 'a', fieldId: 'x', type: 'initial', pageNum: 2, rect, source: 'request' }])]));
+    await store.transaction((tx) =>
+      tx.putDocuments('pkt', [
+        doc(0, 'a', [
+          { kind: 'file', fileId: 'a', fieldId: 'x', type: 'initial', pageNum: 2, rect, source: 'request' },
+        ]),
+      ]),
+    );
     const [a] = await store.documents('pkt');
-    expect(a!.fields).toEqual([{ kind: 'file', fileId: 'a', fieldId: 'x', type: 'initial', pageNum: 2, rect, source: 'request' }]);
+    expect(a!.fields).toEqual([
+      { kind: 'file', fileId: 'a', fieldId: 'x', type: 'initial', pageNum: 2, rect, source: 'request' },
+    ]);
   });
 });

@@ -33,7 +33,10 @@ let smtp: SmtpSink;
 beforeAll(async () => {
   tmp = await tempDir('castpress-workflow-');
   // The CA's clock matches the workflow's (2026-01-05): seals are made at the workflow's time, inside the certificate's validity.
-  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity'), clock: () => new Date('2026-01-05T10:00:00Z') });
+  identity = await createSigningIdentity({
+    dataDir: path.join(tmp.dir, 'identity'),
+    clock: () => new Date('2026-01-05T10:00:00Z'),
+  });
   hooks = await WebhookReceiver.start();
   smtp = await SmtpSink.start();
 }, 60_000);
@@ -52,8 +55,22 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-const sig = (id: string, type: string, y: number) => ({ id, type, pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
-const drawn = { type: 'drawn' as const, strokes: [[{ x: 0, y: 0 }, { x: 30, y: 12 }, { x: 60, y: 0 }]] };
+const sig = (id: string, type: string, y: number) => ({
+  id,
+  type,
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
+const drawn = {
+  type: 'drawn' as const,
+  strokes: [
+    [
+      { x: 0, y: 0 },
+      { x: 30, y: 12 },
+      { x: 60, y: 0 },
+    ],
+  ],
+};
 
 /** Two signers in round 1 (one email, one embedded), one email signer in round 2. */
 function packetBody(extra: Record<string, unknown> = {}) {
@@ -82,8 +99,21 @@ function packetBody(extra: Record<string, unknown> = {}) {
     ],
     data: { payloads: { lease: { data: { rent: 'RENT-1200', deposit: 'DEPOSIT-2400' } } } },
     signers: [
-      { id: 'tenant', name: 'Ada Tenant', email: 'ada@example.com', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
-      { id: 'cosigner', name: 'Bob Cosigner', email: 'bob@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }] },
+      {
+        id: 'tenant',
+        name: 'Ada Tenant',
+        email: 'ada@example.com',
+        routingOrder: 1,
+        fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+      },
+      {
+        id: 'cosigner',
+        name: 'Bob Cosigner',
+        email: 'bob@example.com',
+        signerType: 'embedded',
+        routingOrder: 1,
+        fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }],
+      },
       {
         id: 'landlord',
         name: 'Lin Landlord',
@@ -102,7 +132,6 @@ function packetBody(extra: Record<string, unknown> = {}) {
 async function textOf(pdf: Uint8Array): Promise<string> {
   return (await readText(pdf)).map((p) => p.items.map((i) => i.str).join(' ')).join('\n');
 }
-
 
 const kinds = workflowStores(() => tmp.dir);
 
@@ -148,11 +177,16 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
       ['landlord', 2, 'draft'],
     ]);
     // A draft asks no one; an embedded signer needs the send too.
-    await expect(s.generateEtchSignURL({ signerEid: cosigner!.eid, clientUserId: 'u-7' })).rejects.toBeInstanceOf(PacketStateError);
+    await expect(s.generateEtchSignURL({ signerEid: cosigner!.eid, clientUserId: 'u-7' })).rejects.toBeInstanceOf(
+      PacketStateError,
+    );
 
     const sent = await s.sendEtchPacket({ eid: created.eid });
     expect(sent.status).toBe('sent');
-    const toAda = await until(() => smtp.to('ada@example.com'), (m) => m.length === 1);
+    const toAda = await until(
+      () => smtp.to('ada@example.com'),
+      (m) => m.length === 1,
+    );
     expect(toAda).toHaveLength(1);
     expect(toAda[0]!.raw).toContain('Subject: Please sign the lease');
     expect(toAda[0]!.raw).toContain('Thanks for renting with us.');
@@ -172,8 +206,18 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     const session = await s.openSigning(adaLink);
     expect(session.event).toMatchObject({ action: 'signerLoad', signerStatus: 'viewed', etchPacketEid: created.eid });
     expect(session.documents[0]!.fields.map((f) => f.fieldId)).toEqual(['tenantSig']);
-    const first = await s.submitSigning({ ...adaLink, inputs: { signature: drawn }, ip: '203.0.113.9', userAgent: 'test' });
-    expect(first).toMatchObject({ action: 'signerComplete', signerStatus: 'completed', documentGroupStatus: 'partial', etchPacketEid: created.eid });
+    const first = await s.submitSigning({
+      ...adaLink,
+      inputs: { signature: drawn },
+      ip: '203.0.113.9',
+      userAgent: 'test',
+    });
+    expect(first).toMatchObject({
+      action: 'signerComplete',
+      signerStatus: 'completed',
+      documentGroupStatus: 'partial',
+      etchPacketEid: created.eid,
+    });
     // Signing twice is refused and changes nothing.
     const twice = await s.submitSigning({ ...adaLink, inputs: { signature: drawn } }).catch((e: unknown) => e);
     expect((twice as SignerError).errorType).toBe('unknown');
@@ -181,28 +225,45 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     // The embedded co-signer: URL from generateEtchSignURL.
     const url = await s.generateEtchSignURL({ signerEid: cosigner!.eid, clientUserId: 'u-7' });
     expect(url).toMatch(/^http:\/\/castpress\.test\/sign\//);
-    const second = await s.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'Bob Cosigner' } } });
+    const second = await s.submitSigning({
+      ...tokenOf(url),
+      inputs: { signature: { type: 'typed', text: 'Bob Cosigner' } },
+    });
     expect(second.documentGroupStatus).toBe('partial');
     expect(second.nextSignerEid).toBe(landlord!.eid);
 
     // Round 2 gets its mail only now.
-    const toLin = await until(() => smtp.to('lin@example.com'), (m) => m.length === 1);
-    const third = await s.submitSigning({ ...linkIn(toLin[0]!.raw), inputs: { signature: drawn, timeZone: 'America/New_York' } });
+    const toLin = await until(
+      () => smtp.to('lin@example.com'),
+      (m) => m.length === 1,
+    );
+    const third = await s.submitSigning({
+      ...linkIn(toLin[0]!.raw),
+      inputs: { signature: drawn, timeZone: 'America/New_York' },
+    });
     expect(third).toMatchObject({ documentGroupStatus: 'completed', nextSignerEid: null });
 
     const done = await s.etchPacket({ eid: created.eid });
     expect(done.status).toBe('complete');
     expect(done.completedAt).not.toBeNull();
     expect(done.documentGroup.signers.map((x) => x.status)).toEqual(['completed', 'completed', 'completed']);
-    expect(done.documentGroup.signers[1]!.signerTokens.find((t) => t.type === 'embedded')).toMatchObject({ type: 'embedded', hasSigned: true, valid: false });
+    expect(done.documentGroup.signers[1]!.signerTokens.find((t) => t.type === 'embedded')).toMatchObject({
+      type: 'embedded',
+      hasSigned: true,
+      valid: false,
+    });
 
     // Updates are refused once complete, and change nothing.
-    const late = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'X' } } } }).catch((e: unknown) => e);
+    const late = await s
+      .updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'X' } } } })
+      .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(PacketStateError);
     expect((await s.etchPacket({ eid: created.eid })).updatedAt).toBe(done.updatedAt);
 
     const [doc] = await s.groupDocuments(done.documentGroup.eid);
-    const verified = await verifyPdf(doc!.pdf, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
+    const verified = await verifyPdf(doc!.pdf, {
+      trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')],
+    });
     expect(verified.signatures).toHaveLength(1);
     expect(verified.signatures[0]).toMatchObject({ coversWholeDocument: true, valid: true });
     const text = await textOf(doc!.pdf);
@@ -217,13 +278,23 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     expect(mine('etchPacketComplete')).toHaveLength(1);
     const complete = mine('etchPacketComplete')[0]!;
     expect(complete.body.token).toBe(webhookToken);
-    expect(complete.body.data).toMatchObject({ documentGroupEid: done.documentGroup.eid, documentGroupStatus: 'completed' });
+    expect(complete.body.data).toMatchObject({
+      documentGroupEid: done.documentGroup.eid,
+      documentGroupStatus: 'completed',
+    });
     const [t, v1] = String(complete.headers['x-castpress-signature']).split(',');
     const seconds = t!.slice(2);
     expect(v1).toBe(`v1=${createHmac('sha256', secret).update(`${seconds}.${complete.raw}`).digest('hex')}`);
     // etchComplete mails to the email signers (enableEmails default).
-    const completedMails = await until(() => smtp.mails.filter((m) => m.raw.includes('Subject: Completed: Lease 12B')), (m) => m.length >= 3);
-    expect(completedMails.map((m) => m.to[0]).sort()).toEqual(['ada@example.com', 'bob@example.com', 'lin@example.com']);
+    const completedMails = await until(
+      () => smtp.mails.filter((m) => m.raw.includes('Subject: Completed: Lease 12B')),
+      (m) => m.length >= 3,
+    );
+    expect(completedMails.map((m) => m.to[0]).sort()).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+      'lin@example.com',
+    ]);
   }, 180_000);
 
   it('pending signers: skipped when their round has only pending signers, or activated by updateSigner', async () => {
@@ -231,8 +302,21 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     const body = packetBody({
       isDraft: false,
       signers: [
-        { id: 'tenant', name: 'Ada Tenant', email: 'ada2@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
-        { id: 'cosigner', signerType: 'embedded', isPending: true, routingOrder: 2, fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }] },
+        {
+          id: 'tenant',
+          name: 'Ada Tenant',
+          email: 'ada2@example.com',
+          signerType: 'embedded',
+          routingOrder: 1,
+          fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+        },
+        {
+          id: 'cosigner',
+          signerType: 'embedded',
+          isPending: true,
+          routingOrder: 2,
+          fields: [{ fileId: 'lease', fieldId: 'cosignerSig' }],
+        },
         { id: 'landlord', isPending: true, routingOrder: 3, fields: [{ fileId: 'lease', fieldId: 'landlordSig' }] },
       ],
     });
@@ -246,13 +330,21 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     expect((bare as ValidationError).fields.map((f) => f.property)).toEqual(['name', 'email']);
     await s.updateSigner({ eid: landlord!.eid, name: 'Lin Later', email: 'lin2@example.com', activateIfPending: true });
 
-    await s.submitSigning({ ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })), inputs: { signature: drawn } });
+    await s.submitSigning({
+      ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })),
+      inputs: { signature: drawn },
+    });
     const after = await s.etchPacket({ eid: created.eid });
     // Round 2 had only a pending signer: skipped; round 3 (activated) is current and was mailed.
     expect(after.documentGroup.signers.map((x) => x.status)).toEqual(['completed', 'skipped', 'sent']);
-    const skipped = await s.updateSigner({ eid: cosigner!.eid, name: 'Too Late', email: 'late@example.com', activateIfPending: true }).catch((e: unknown) => e);
+    const skipped = await s
+      .updateSigner({ eid: cosigner!.eid, name: 'Too Late', email: 'late@example.com', activateIfPending: true })
+      .catch((e: unknown) => e);
     expect(skipped).toBeInstanceOf(PacketStateError);
-    const mail = await until(() => smtp.to('lin2@example.com'), (m) => m.length === 1);
+    const mail = await until(
+      () => smtp.to('lin2@example.com'),
+      (m) => m.length === 1,
+    );
     const done = await s.submitSigning({ ...linkIn(mail[0]!.raw), inputs: { signature: drawn } });
     expect(done.documentGroupStatus).toBe('completed');
     const text = await textOf((await s.groupDocuments(after.documentGroup.eid))[0]!.pdf);
@@ -266,15 +358,36 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
       packetBody({
         isDraft: false,
         signers: [
-          { id: 'tenant', name: 'Ada Tenant', email: 'ada3@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] },
-          { id: 'landlord', name: 'Lin', email: 'lin3@example.com', signerType: 'embedded', routingOrder: 2, fields: [{ fileId: 'lease', fieldId: 'landlordSig' }] },
+          {
+            id: 'tenant',
+            name: 'Ada Tenant',
+            email: 'ada3@example.com',
+            signerType: 'embedded',
+            routingOrder: 1,
+            fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+          },
+          {
+            id: 'landlord',
+            name: 'Lin',
+            email: 'lin3@example.com',
+            signerType: 'embedded',
+            routingOrder: 2,
+            fields: [{ fileId: 'lease', fieldId: 'landlordSig' }],
+          },
         ],
       }),
     );
     const [tenant, landlord] = created.documentGroup.signers;
-    await s.submitSigning({ ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })), inputs: { signature: { type: 'typed', text: 'Ada Tenant' } } });
+    await s.submitSigning({
+      ...tokenOf(await s.generateEtchSignURL({ signerEid: tenant!.eid, clientUserId: 'u1' })),
+      inputs: { signature: { type: 'typed', text: 'Ada Tenant' } },
+    });
 
-    const merged = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'RENT-1300' } } }, mergePayloads: true });
+    const merged = await s.updateEtchPacket({
+      eid: created.eid,
+      payload: { lease: { data: { rent: 'RENT-1300' } } },
+      mergePayloads: true,
+    });
     expect(merged.payload).toEqual({ lease: { data: { rent: 'RENT-1300', deposit: 'DEPOSIT-2400' } } });
     let text = await textOf((await s.groupDocuments(created.documentGroup.eid))[0]!.pdf);
     expect(text).toContain('RENT-1300');
@@ -282,9 +395,17 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     expect(text).not.toContain('RENT-1200');
     expect(text).toContain('Ada Tenant'); // the tenant's typed signature, kept
 
-    const removed = await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { deposit: null } } }, mergePayloads: true });
+    const removed = await s.updateEtchPacket({
+      eid: created.eid,
+      payload: { lease: { data: { deposit: null } } },
+      mergePayloads: true,
+    });
     expect(removed.payload).toEqual({ lease: { data: { rent: 'RENT-1300' } } });
-    const replaced = await s.updateEtchPacket({ eid: created.eid, name: 'Lease 12B (v2)', payload: { lease: { data: { deposit: 'DEPOSIT-9' } } } });
+    const replaced = await s.updateEtchPacket({
+      eid: created.eid,
+      name: 'Lease 12B (v2)',
+      payload: { lease: { data: { deposit: 'DEPOSIT-9' } } },
+    });
     expect(replaced.payload).toEqual({ lease: { data: { deposit: 'DEPOSIT-9' } } });
     expect(replaced.name).toBe('Lease 12B (v2)');
     text = await textOf((await s.groupDocuments(created.documentGroup.eid))[0]!.pdf);
@@ -298,7 +419,9 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     await expect(s.updateSigner({ eid: tenant!.eid, name: 'Someone Else' })).rejects.toBeInstanceOf(PacketStateError);
     // Without allowUpdates the payload cannot change.
     const fixed = await s.createEtchPacket(packetBody({ allowUpdates: false }));
-    await expect(s.updateEtchPacket({ eid: fixed.eid, payload: { lease: { data: {} } } })).rejects.toBeInstanceOf(PacketStateError);
+    await expect(s.updateEtchPacket({ eid: fixed.eid, payload: { lease: { data: {} } } })).rejects.toBeInstanceOf(
+      PacketStateError,
+    );
   }, 180_000);
 
   it('tokens: lifetimes from tokenValidForMinutes on a fake clock, regenerating restarts them, expireSignerTokens ends them', async () => {
@@ -306,7 +429,16 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     const created = await s.createEtchPacket(
       packetBody({
         isDraft: false,
-        signers: [{ id: 'tenant', name: 'Ada', email: 'ada4@example.com', signerType: 'embedded', tokenValidForMinutes: 30, fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }],
+        signers: [
+          {
+            id: 'tenant',
+            name: 'Ada',
+            email: 'ada4@example.com',
+            signerType: 'embedded',
+            tokenValidForMinutes: 30,
+            fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+          },
+        ],
       }),
     );
     const signer = created.documentGroup.signers[0]!;
@@ -338,12 +470,27 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     hooks.failFirst = 3;
     const before = hooks.hits.length;
     const created = await flow.service.createEtchPacket(
-      packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada5@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }),
+      packetBody({
+        isDraft: false,
+        signers: [
+          {
+            id: 'tenant',
+            name: 'Ada',
+            email: 'ada5@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+          },
+        ],
+      }),
     );
     const signer = created.documentGroup.signers[0]!;
-    await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' })));
+    await flow.service.openSigning(
+      tokenOf(await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' })),
+    );
     await flow.dispatcher.drain({ untilSettled: true });
-    const attempts = hooks.hits.slice(before).filter((h) => h.body.action === 'signerUpdateStatus' && h.body.data.signerEid === signer.eid);
+    const attempts = hooks.hits
+      .slice(before)
+      .filter((h) => h.body.action === 'signerUpdateStatus' && h.body.data.signerEid === signer.eid);
     expect(attempts.map((h) => h.status)).toEqual([500, 500, 500, 200]);
     expect(new Set(attempts.map((h) => h.headers['x-castpress-event-id'])).size).toBe(1);
     expect(attempts[3]!.body.data).toMatchObject({ signerStatus: 'viewed', etchPacketEid: created.eid });
@@ -353,7 +500,18 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
 
   it("delivers a packet's webhooks in order, one at a time: a failing signerComplete holds back etchPacketComplete", async () => {
     const created = await flow.service.createEtchPacket(
-      packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada6@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }),
+      packetBody({
+        isDraft: false,
+        signers: [
+          {
+            id: 'tenant',
+            name: 'Ada',
+            email: 'ada6@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+          },
+        ],
+      }),
     );
     const signer = created.documentGroup.signers[0]!;
     const link = tokenOf(await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u' }));
@@ -364,8 +522,15 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     // One step makes both events: the last signer's signerComplete and the packet's etchPacketComplete.
     await flow.service.submitSigning({ ...link, inputs: { signature: drawn } });
     await flow.dispatcher.drain({ untilSettled: true });
-    const seen = hooks.hits.slice(before).filter((h) => h.body.data.etchPacketEid === created.eid || h.body.data.eid === created.eid);
-    expect(seen.map((h) => `${h.body.action} ${h.status}`)).toEqual(['signerComplete 500', 'signerComplete 500', 'signerComplete 200', 'etchPacketComplete 200']);
+    const seen = hooks.hits
+      .slice(before)
+      .filter((h) => h.body.data.etchPacketEid === created.eid || h.body.data.eid === created.eid);
+    expect(seen.map((h) => `${h.body.action} ${h.status}`)).toEqual([
+      'signerComplete 500',
+      'signerComplete 500',
+      'signerComplete 200',
+      'etchPacketComplete 200',
+    ]);
   }, 60_000);
 });
 
@@ -373,7 +538,14 @@ describe('packet workflow: mail without a server, and a dead mail server', () =>
   it('writes .eml files when no mailer is given; sendEtchPacket on a sent packet mails the current signer again, with a new link', async () => {
     const store = await openSqliteStore({ dir: path.join(tmp.dir, 'eml-store') });
     const mailDir = path.join(tmp.dir, 'eml');
-    const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', mailDir, deliver: false });
+    const flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      mailDir,
+      deliver: false,
+    });
     try {
       const created = await flow.service.createEtchPacket(packetBody({ isDraft: false }));
       await flow.service.sendEtchPacket({ eid: created.eid }); // re-notifies round 1's email signer
@@ -414,10 +586,20 @@ describe('packet workflow: mail without a server, and a dead mail server', () =>
     try {
       const created = await flow.service.createEtchPacket(packetBody({ isDraft: false }));
       const cosigner = created.documentGroup.signers[1]!;
-      await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: cosigner.eid, clientUserId: 'u' })));
-      const hits = await until(() => receiver.accepted('signerUpdateStatus'), (h) => h.length === 1, 10_000);
+      await flow.service.openSigning(
+        tokenOf(await flow.service.generateEtchSignURL({ signerEid: cosigner.eid, clientUserId: 'u' })),
+      );
+      const hits = await until(
+        () => receiver.accepted('signerUpdateStatus'),
+        (h) => h.length === 1,
+        10_000,
+      );
       expect(hits).toHaveLength(1);
-      const failed = await until(() => store.outbox({ packetEid: created.eid, kind: 'email', status: 'failed' }), (e) => e.length === 1, 20_000);
+      const failed = await until(
+        () => store.outbox({ packetEid: created.eid, kind: 'email', status: 'failed' }),
+        (e) => e.length === 1,
+        20_000,
+      );
       expect(failed).toHaveLength(1);
       expect(failed[0]).toMatchObject({ attempts: 3 });
       expect(failed[0]!.lastError).toMatch(/ECONNREFUSED|connect/i);
@@ -433,10 +615,39 @@ describe('packet workflow: webhook addresses', () => {
   it('refuses a loopback webhook URL unless its host is allowed: 0 hits, the event ends failed with the reason', async () => {
     const store = await openSqliteStore({ dir: path.join(tmp.dir, 'hook-guard') });
     const receiver = await WebhookReceiver.start();
-    const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', deliver: false, mailDir: path.join(tmp.dir, 'hook-guard-mail'), webhook: { url: receiver.url, token: 't' }, retry: { baseMs: 5, maxMs: 10, maxAttempts: 2 } });
+    const flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      deliver: false,
+      mailDir: path.join(tmp.dir, 'hook-guard-mail'),
+      webhook: { url: receiver.url, token: 't' },
+      retry: { baseMs: 5, maxMs: 10, maxAttempts: 2 },
+    });
     try {
-      const created = await flow.service.createEtchPacket(packetBody({ isDraft: false, signers: [{ id: 'tenant', name: 'Ada', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'lease', fieldId: 'tenantSig' }] }] }));
-      await flow.service.openSigning(tokenOf(await flow.service.generateEtchSignURL({ signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u' })));
+      const created = await flow.service.createEtchPacket(
+        packetBody({
+          isDraft: false,
+          signers: [
+            {
+              id: 'tenant',
+              name: 'Ada',
+              email: 'ada@example.com',
+              signerType: 'embedded',
+              fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+            },
+          ],
+        }),
+      );
+      await flow.service.openSigning(
+        tokenOf(
+          await flow.service.generateEtchSignURL({
+            signerEid: created.documentGroup.signers[0]!.eid,
+            clientUserId: 'u',
+          }),
+        ),
+      );
       await flow.dispatcher.drain({ untilSettled: true });
       const events = await store.outbox({ packetEid: created.eid, kind: 'webhook' });
       expect(events).toHaveLength(1);

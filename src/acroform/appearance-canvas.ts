@@ -98,8 +98,17 @@ export class AppearanceCanvas {
   register(doc: PDFDocument, width: number, height: number, rotation: WidgetRotation = 0): PDFRef {
     const resources = this.fonts.keys().length > 0 ? { Font: this.fonts } : {};
     const turned = rotation === 90 || rotation === 270;
-    const matrix = rotation === 0 ? undefined : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
-    const dict = doc.context.obj({ BBox: [0, 0, width, height], Matrix: matrix ?? [1, 0, 0, 1, 0, 0], Resources: resources, Type: 'XObject', Subtype: 'Form' });
+    const matrix =
+      rotation === 0
+        ? undefined
+        : turnMatrix(rotation, { x: 0, y: 0, width: turned ? height : width, height: turned ? width : height });
+    const dict = doc.context.obj({
+      BBox: [0, 0, width, height],
+      Matrix: matrix ?? [1, 0, 0, 1, 0, 0],
+      Resources: resources,
+      Type: 'XObject',
+      Subtype: 'Form',
+    });
     // A field's appearance is a few dozen operators: deflating it costs more (pako sets up its
     // window and tables per stream) than the few bytes it saves. Long ones (lists, many lines) are.
     const stream = PDFContentStream.of(dict, this.ops, this.ops.length > DEFLATE_OPERATORS);
@@ -107,7 +116,13 @@ export class AppearanceCanvas {
   }
 }
 
-export function drawBox(canvas: AppearanceCanvas, width: number, height: number, box: WidgetBox | undefined, combCells?: number): number {
+export function drawBox(
+  canvas: AppearanceCanvas,
+  width: number,
+  height: number,
+  box: WidgetBox | undefined,
+  combCells?: number,
+): number {
   if (!box) return 0;
   const ops = canvas.ops;
   if (box.round) {
@@ -115,11 +130,25 @@ export function drawBox(canvas: AppearanceCanvas, width: number, height: number,
     return 0;
   }
   if (box.background) {
-    ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), rectangle(0, 0, width, height), fill(), popGraphicsState());
+    ops.push(
+      pushGraphicsState(),
+      setFillingRgbColor(...box.background),
+      rectangle(0, 0, width, height),
+      fill(),
+      popGraphicsState(),
+    );
   }
   const bw = box.border ? box.borderWidth : 0;
   if (box.border && bw > 0 && box.underline) {
-    ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), moveTo(0, bw / 2), lineTo(width, bw / 2), stroke(), popGraphicsState());
+    ops.push(
+      pushGraphicsState(),
+      setStrokingRgbColor(...box.border),
+      setLineWidth(bw),
+      moveTo(0, bw / 2),
+      lineTo(width, bw / 2),
+      stroke(),
+      popGraphicsState(),
+    );
   } else if (box.border && bw > 0) {
     ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw));
     ops.push(rectangle(bw / 2, bw / 2, width - bw, height - bw));
@@ -151,14 +180,35 @@ function drawEllipseBox(canvas: AppearanceCanvas, width: number, height: number,
   const bw = box.border ? box.borderWidth : 0;
   const cx = width / 2;
   const cy = height / 2;
-  if (box.background) canvas.ops.push(pushGraphicsState(), setFillingRgbColor(...box.background), ...ellipsePath(cx, cy, width / 2, height / 2), fill(), popGraphicsState());
+  if (box.background)
+    canvas.ops.push(
+      pushGraphicsState(),
+      setFillingRgbColor(...box.background),
+      ...ellipsePath(cx, cy, width / 2, height / 2),
+      fill(),
+      popGraphicsState(),
+    );
   if (box.border && bw > 0) {
-    canvas.ops.push(pushGraphicsState(), setStrokingRgbColor(...box.border), setLineWidth(bw), ...ellipsePath(cx, cy, Math.max(0, width / 2 - bw / 2), Math.max(0, height / 2 - bw / 2)), stroke(), popGraphicsState());
+    canvas.ops.push(
+      pushGraphicsState(),
+      setStrokingRgbColor(...box.border),
+      setLineWidth(bw),
+      ...ellipsePath(cx, cy, Math.max(0, width / 2 - bw / 2), Math.max(0, height / 2 - bw / 2)),
+      stroke(),
+      popGraphicsState(),
+    );
   }
 }
 
 /** The widget's own look without a value: its /MK background and border (and comb dividers). */
-export function boxAppearance(doc: PDFDocument, width: number, height: number, box: WidgetBox, comb: number | undefined, rotation: WidgetRotation): PDFRef {
+export function boxAppearance(
+  doc: PDFDocument,
+  width: number,
+  height: number,
+  box: WidgetBox,
+  comb: number | undefined,
+  rotation: WidgetRotation,
+): PDFRef {
   const canvas = new AppearanceCanvas(doc);
   drawBox(canvas, width, height, box, comb);
   return canvas.register(doc, width, height, rotation);

@@ -9,7 +9,11 @@ import { decodeCapped, PDF } from '../pdf/index.js';
  * is a check, not an interpreter: operands are counted only for `Tf`, and text
  * shown with no usable font set makes the stream unusable.
  */
-export function appearanceRenders(stream: PDFStream, formFonts: PDFDict | undefined | (() => PDFDict | undefined), checks?: AppearanceChecks): boolean {
+export function appearanceRenders(
+  stream: PDFStream,
+  formFonts: PDFDict | undefined | (() => PDFDict | undefined),
+  checks?: AppearanceChecks,
+): boolean {
   if (!(stream instanceof PDFRawStream)) return true; // streams we made ourselves
   const bytes = stream.getContents();
   const known = checks?.get(bytes);
@@ -69,16 +73,17 @@ function renders(stream: PDFRawStream, formFonts: PDFDict | undefined): boolean 
 const MAX_BYTES = 1 << 20;
 
 const OPERATORS = new Set(
-  (
-    'q Q b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K k l m M MP n re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w W W* y \' "'
-  ).split(' '),
+  'q Q b B b* B* BDC BI BMC BT BX c cm CS cs d d0 d1 Do DP EI EMC ET EX f F f* G g gs h i ID j J K k l m M MP n re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w W W* y \' "'.split(
+    ' ',
+  ),
 );
 const TEXT_SHOWING = new Set(['Tj', 'TJ', "'", '"']);
 
 function fontsOf(stream: PDFStream, formFonts: PDFDict | undefined): (name: string) => boolean {
   const resources = stream.dict.lookup(PDF.Resources);
   const own = resources instanceof PDFDict ? resources.lookup(PDF.Font) : undefined;
-  const has = (dict: unknown, name: string) => dict instanceof PDFDict && dict.lookup(PDFName.of(name)) instanceof PDFDict;
+  const has = (dict: unknown, name: string) =>
+    dict instanceof PDFDict && dict.lookup(PDFName.of(name)) instanceof PDFDict;
   // Viewers fall back on the form's /DR fonts when the stream has no resources of its own.
   return (name) => has(own, name) || has(formFonts, name);
 }
@@ -139,7 +144,16 @@ function tokenize(b: Uint8Array): Token[] | undefined {
         if (text === 'ID') {
           // Inline image data runs to the next whitespace-delimited EI.
           let end = i;
-          while (end < b.length && !(b[end] === 0x45 && b[end + 1] === 0x49 && WHITE.has(b[end - 1] ?? 0x20) && (end + 2 >= b.length || WHITE.has(b[end + 2]!)))) end++;
+          while (
+            end < b.length &&
+            !(
+              b[end] === 0x45 &&
+              b[end + 1] === 0x49 &&
+              WHITE.has(b[end - 1] ?? 0x20) &&
+              (end + 2 >= b.length || WHITE.has(b[end + 2]!))
+            )
+          )
+            end++;
           i = end;
         }
       }

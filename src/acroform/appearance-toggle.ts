@@ -16,7 +16,14 @@ import {
   type PDFPage,
   type PDFRef,
 } from '@cantoo/pdf-lib';
-import { AppearanceCanvas, drawBox, ellipsePath, hexToRgb, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
+import {
+  AppearanceCanvas,
+  drawBox,
+  ellipsePath,
+  hexToRgb,
+  type WidgetBox,
+  type WidgetRotation,
+} from './appearance-canvas.js';
 
 /** Check box and radio button appearances: the on and off states, drawn without a font. */
 
@@ -44,7 +51,13 @@ export interface ToggleOptions {
  * Check box: the box border and background when the widget has them, and in
  * the on state the caller's mark, else a drawn check mark (no font needed).
  */
-export function checkboxAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, mark, rotation }: ToggleOptions = {}): ToggleAppearances {
+export function checkboxAppearances(
+  doc: PDFDocument,
+  width: number,
+  height: number,
+  color: string,
+  { box, mark, rotation }: ToggleOptions = {},
+): ToggleAppearances {
   const off = new AppearanceCanvas(doc);
   drawBox(off, width, height, box);
   const on = new AppearanceCanvas(doc);
@@ -73,13 +86,25 @@ export function checkboxAppearances(doc: PDFDocument, width: number, height: num
 }
 
 /** Radio button: a filled dot centred in the widget. */
-export function radioAppearances(doc: PDFDocument, width: number, height: number, color: string, { box, rotation }: ToggleOptions = {}): ToggleAppearances {
+export function radioAppearances(
+  doc: PDFDocument,
+  width: number,
+  height: number,
+  color: string,
+  { box, rotation }: ToggleOptions = {},
+): ToggleAppearances {
   const off = new AppearanceCanvas(doc);
   drawBox(off, width, height, box);
   const on = new AppearanceCanvas(doc);
   drawBox(on, width, height, box);
   const r = Math.min(width, height) * 0.25;
   const c = hexToRgb(color) as { red: number; green: number; blue: number };
-  on.ops.push(pushGraphicsState(), setFillingRgbColor(c.red, c.green, c.blue), ...ellipsePath(width / 2, height / 2, r, r), fill(), popGraphicsState());
+  on.ops.push(
+    pushGraphicsState(),
+    setFillingRgbColor(c.red, c.green, c.blue),
+    ...ellipsePath(width / 2, height / 2, r, r),
+    fill(),
+    popGraphicsState(),
+  );
   return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
 }

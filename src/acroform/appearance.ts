@@ -95,7 +95,13 @@ export interface LayoutMemo {
 }
 
 /** `text.layout` of one span, through the caller's cache when there is one. */
-function layoutOf(text: TextSetter, input: TextAppearanceInput, value: string, style: TextStyle, maxWidth?: number): LaidLine[] {
+function layoutOf(
+  text: TextSetter,
+  input: TextAppearanceInput,
+  value: string,
+  style: TextStyle,
+  maxWidth?: number,
+): LaidLine[] {
   const compute = () => text.layout([{ text: value, style }], maxWidth === undefined ? {} : { maxWidth });
   return input.layouts ? input.layouts.get(value, style, maxWidth, compute) : compute();
 }
@@ -138,7 +144,14 @@ export function textAppearance(doc: PDFDocument, text: TextSetter, input: TextAp
  * List box: one row per option from the top index down, selected rows on a
  * highlight band, as viewers draw them; auto size (0) is 12 pt.
  */
-function drawList(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, list: ListBoxOptions, color: Color, inset: number): void {
+function drawList(
+  canvas: AppearanceCanvas,
+  text: TextSetter,
+  input: TextAppearanceInput,
+  list: ListBoxOptions,
+  color: Color,
+  inset: number,
+): void {
   const { width, height, style } = input;
   const size = style.fontSize > 0 ? style.fontSize : AUTO_MAX;
   const ts = textStyle(style, size);
@@ -148,15 +161,34 @@ function drawList(canvas: AppearanceCanvas, text: TextSetter, input: TextAppeara
   let top = height - inset;
   for (let i = Math.max(0, list.topIndex); i < list.options.length && top > inset; i++) {
     if (list.selected.has(i)) {
-      canvas.ops.push(pushGraphicsState(), setFillingRgbColor(...LIST_HIGHLIGHT), rectangle(inset, top - row, width - 2 * inset, row), fill(), popGraphicsState());
+      canvas.ops.push(
+        pushGraphicsState(),
+        setFillingRgbColor(...LIST_HIGHLIGHT),
+        rectangle(inset, top - row, width - 2 * inset, row),
+        fill(),
+        popGraphicsState(),
+      );
     }
     const [line] = text.layout([{ text: list.options[i]!.replace(/\r\n|\r|\n/g, ' '), style: ts }]);
-    if (line) text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, width - 2 * pad, line.width), top - row + (row - size * CAP_HEIGHT) / 2, color);
+    if (line)
+      text.drawLine(
+        canvas.asPage(),
+        line,
+        alignX(style.alignment, pad, width - 2 * pad, line.width),
+        top - row + (row - size * CAP_HEIGHT) / 2,
+        color,
+      );
     top -= row;
   }
 }
 
-function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {
+function drawSingleLine(
+  canvas: AppearanceCanvas,
+  text: TextSetter,
+  input: TextAppearanceInput,
+  color: Color,
+  pad: number,
+): void {
   const { width, height, style } = input;
   const oneLine = input.value.replace(/\r\n|\r|\n/g, ' ');
   const innerW = Math.max(1, width - 2 * pad);
@@ -174,7 +206,13 @@ function drawSingleLine(canvas: AppearanceCanvas, text: TextSetter, input: TextA
   text.drawLine(canvas.asPage(), line, x, baseline, color);
 }
 
-function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, pad: number): void {
+function drawMultiline(
+  canvas: AppearanceCanvas,
+  text: TextSetter,
+  input: TextAppearanceInput,
+  color: Color,
+  pad: number,
+): void {
   const { width, height, style } = input;
   const innerW = Math.max(1, width - 2 * pad);
   const innerH = Math.max(1, height - 2 * pad);
@@ -183,7 +221,11 @@ function drawMultiline(canvas: AppearanceCanvas, text: TextSetter, input: TextAp
   let lines = layoutAt(size);
   // Shrink (from the /DA size too, as flat output does) until every line fits the box and no word is cut.
   const widest = widestWord(text, input.value, textStyle(style, size), innerW);
-  while (size > AUTO_MIN && (lines.reduce((h, l) => h + l.height, 0) > innerH || (widest * size) / (style.fontSize > 0 ? style.fontSize : AUTO_MAX) > innerW)) {
+  while (
+    size > AUTO_MIN &&
+    (lines.reduce((h, l) => h + l.height, 0) > innerH ||
+      (widest * size) / (style.fontSize > 0 ? style.fontSize : AUTO_MAX) > innerW)
+  ) {
     size = Math.max(AUTO_MIN, size - 0.5);
     lines = layoutAt(size);
   }
@@ -244,7 +286,13 @@ export function combFirstCell(cells: number, count: number, alignment: string): 
  * whole value by whole cells (centre: floor of half the free cells), as
  * Acrobat does (checked against the PDFBOX-5784 "-acrobat" appearances).
  */
-function drawComb(canvas: AppearanceCanvas, text: TextSetter, input: TextAppearanceInput, color: Color, bw: number): void {
+function drawComb(
+  canvas: AppearanceCanvas,
+  text: TextSetter,
+  input: TextAppearanceInput,
+  color: Color,
+  bw: number,
+): void {
   const { width, height, style } = input;
   const cells = input.comb ?? 1;
   const cw = width / cells;

@@ -13,7 +13,13 @@ import { FF, readFieldTree, textName } from './tree.js';
  * text layer's embedded fonts. Editing uses /DA = Helvetica from /DR (see
  * README.md: the embedded fonts are subsets, useless for typing new text).
  */
-export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSpec[], text: TextSetter, target?: FormTarget, layouts?: LayoutMemo): void {
+export function addInteractiveFields(
+  doc: PDFDocument,
+  specs: InteractiveFieldSpec[],
+  text: TextSetter,
+  target?: FormTarget,
+  layouts?: LayoutMemo,
+): void {
   if (specs.length === 0) return;
   const context = doc.context;
   const acroForm = target ? completeAcroForm(doc, target.acroForm) : ensureAcroForm(doc);
@@ -92,13 +98,26 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       // The same value on several buttons (a control repeated on every page): they turn on and off together.
       if (states.has(state)) unison.add(fieldRef);
       states.add(state);
-      const apps = radioAppearances(doc, opt.rect.width, opt.rect.height, spec.style.textColor, spec.box ? { box: spec.box } : {});
+      const apps = radioAppearances(
+        doc,
+        opt.rect.width,
+        opt.rect.height,
+        spec.style.textColor,
+        spec.box ? { box: spec.box } : {},
+      );
       const on = spec.value !== '' && spec.value === opt.exportValue;
       if (on) selected = state;
       const stateName = textName(state);
       const normal = context.obj({ Off: apps.off });
       normal.set(stateName, apps.on);
-      const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(opt.rect), Parent: fieldRef, MK: mkOf(spec.box, 0) });
+      const widget = context.obj({
+        Type: 'Annot',
+        Subtype: 'Widget',
+        F: PRINT,
+        Rect: rectArray(opt.rect),
+        Parent: fieldRef,
+        MK: mkOf(spec.box, 0),
+      });
       if (spec.box) widget.set(PDF.BS, bsOf(doc, spec.box));
       widget.set(PDF.AP, context.obj({ N: normal }));
       widget.set(PDF.AS, on ? stateName : PDF.Off);
@@ -115,13 +134,20 @@ export function addInteractiveFields(doc: PDFDocument, specs: InteractiveFieldSp
       // showing the same value; a radio group gets the options of this page as more kids.
       if (spec.kind === 'radio') {
         const selected = addOptions(spec, existing.ref, kidsOf(existing.dict));
-        if (selected !== undefined && existing.dict.get(PDF.V) === PDF.Off) existing.dict.set(PDF.V, textName(selected));
+        if (selected !== undefined && existing.dict.get(PDF.V) === PDF.Off)
+          existing.dict.set(PDF.V, textName(selected));
         continue;
       }
       const widget = widgetFor(doc, spec, text, layouts);
       // A check box checked on a later widget: the field's value is that widget's on state.
       const shown = widget.get(PDF.AS);
-      if (spec.kind === 'checkbox' && shown instanceof PDFName && shown !== PDF.Off && existing.dict.get(PDF.V) === PDF.Off) existing.dict.set(PDF.V, shown);
+      if (
+        spec.kind === 'checkbox' &&
+        shown instanceof PDFName &&
+        shown !== PDF.Off &&
+        existing.dict.get(PDF.V) === PDF.Off
+      )
+        existing.dict.set(PDF.V, shown);
       widget.set(PDF.Parent, existing.ref);
       const ref = addWidget(spec.pageIndex, widget);
       kidsOf(existing.dict).push(ref);

@@ -14,9 +14,11 @@ export interface DefaultAppearance {
 }
 
 export function defaultAppearanceOf(doc: PDFDocument, field: PDFDict, widget?: PDFDict): DefaultAppearance {
-  const da = textOf(widget?.lookup(PDF.DA)) ?? textOf(inherited(field, PDF.DA)) ?? textOf(acroFormOf(doc)?.lookup(PDF.DA)) ?? '';
+  const da =
+    textOf(widget?.lookup(PDF.DA)) ?? textOf(inherited(field, PDF.DA)) ?? textOf(acroFormOf(doc)?.lookup(PDF.DA)) ?? '';
   const parsed = parseDa(da);
-  const q = numberOf(widget?.lookup(PDF.Q)) ?? numberOf(inherited(field, PDF.Q)) ?? numberOf(acroFormOf(doc)?.lookup(PDF.Q));
+  const q =
+    numberOf(widget?.lookup(PDF.Q)) ?? numberOf(inherited(field, PDF.Q)) ?? numberOf(acroFormOf(doc)?.lookup(PDF.Q));
   if (q === 1) parsed.alignment = 'center';
   else if (q === 2) parsed.alignment = 'right';
   else if (q === 0) parsed.alignment = 'left';

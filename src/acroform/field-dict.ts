@@ -44,13 +44,21 @@ export function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: st
     case 'text':
     case 'comb': {
       field.set(PDF.FT, PDF.Tx);
-      field.set(PDF.V, PDFHexString.fromText(String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value)));
+      field.set(
+        PDF.V,
+        PDFHexString.fromText(String(spec.value === true ? 'Yes' : spec.value === false ? '' : spec.value)),
+      );
       field.set(PDF.DA, PDFString.of(daString(spec.style)));
       field.set(PDF.Q, PDFNumber.of(spec.style.alignment === 'center' ? 1 : spec.style.alignment === 'right' ? 2 : 0));
       if (spec.kind === 'comb') flags |= FF.comb | FF.doNotScroll;
       else if (spec.multiline) flags |= FF.multiline;
       if (spec.kind === 'text' && spec.password) flags |= FF.password;
-      const maxLen = spec.maxLength && spec.maxLength > 0 ? spec.maxLength : spec.kind === 'comb' ? Math.max(1, Array.from(String(spec.value)).length) : 0;
+      const maxLen =
+        spec.maxLength && spec.maxLength > 0
+          ? spec.maxLength
+          : spec.kind === 'comb'
+            ? Math.max(1, Array.from(String(spec.value)).length)
+            : 0;
       if (maxLen > 0) field.set(PDF.MaxLen, PDFNumber.of(maxLen));
       break;
     }
@@ -77,7 +85,11 @@ export function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: st
       if (spec.kind === 'list' && spec.multiSelect) {
         flags |= FF.multiSelect;
         const rows = choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : []));
-        const opt = choices.map((c) => (c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)])));
+        const opt = choices.map((c) =>
+          c.label === undefined || c.label === c.exportValue
+            ? PDFHexString.fromText(c.exportValue)
+            : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
+        );
         field.set(PDF.Opt, context.obj(opt));
         // One value is a text string, several an array of them (PDF 32000 §12.7.4.4); /I lists the rows.
         const values = rows.map((i) => PDFHexString.fromText(choices[i]!.exportValue));
@@ -89,7 +101,9 @@ export function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: st
       }
       // [export, shown] pairs only where they differ, as the spec allows (PDF 32000 §12.7.4.4).
       const opt = choices.map((c) =>
-        c.label === undefined || c.label === c.exportValue ? PDFHexString.fromText(c.exportValue) : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
+        c.label === undefined || c.label === c.exportValue
+          ? PDFHexString.fromText(c.exportValue)
+          : context.obj([PDFHexString.fromText(c.exportValue), PDFHexString.fromText(c.label)]),
       );
       field.set(PDF.Opt, context.obj(opt));
       const value = typeof spec.value === 'string' ? spec.value : '';
@@ -104,7 +118,12 @@ export function fieldDict(doc: PDFDocument, spec: InteractiveFieldSpec, name: st
   return field;
 }
 
-export function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: TextSetter, layouts?: LayoutMemo): PDFDict {
+export function widgetFor(
+  doc: PDFDocument,
+  spec: InteractiveFieldSpec,
+  text: TextSetter,
+  layouts?: LayoutMemo,
+): PDFDict {
   const context = doc.context;
   const rotation = spec.rotation ?? 0;
   const turned = rotation === 90 || rotation === 270;
@@ -112,10 +131,21 @@ export function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: Te
   const width = turned ? spec.rect.height : spec.rect.width;
   const height = turned ? spec.rect.width : spec.rect.height;
   const mk = mkOf(spec.box, rotation);
-  const base = { Type: 'Annot', Subtype: 'Widget', F: PRINT, Rect: rectArray(spec.rect), MK: mk, ...(spec.box ? { BS: bsOf(doc, spec.box) } : {}) };
+  const base = {
+    Type: 'Annot',
+    Subtype: 'Widget',
+    F: PRINT,
+    Rect: rectArray(spec.rect),
+    MK: mk,
+    ...(spec.box ? { BS: bsOf(doc, spec.box) } : {}),
+  };
   const box = spec.box ? { box: spec.box } : {};
   if (spec.kind === 'checkbox') {
-    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, { mark: spec.checkMark, rotation, ...box });
+    const apps = checkboxAppearances(doc, width, height, spec.style.textColor, {
+      mark: spec.checkMark,
+      rotation,
+      ...box,
+    });
     const on = spec.value === true || spec.value === 'true';
     const onState = textName(spec.onState || 'Yes');
     const normal = context.obj({ Off: apps.off });
@@ -135,7 +165,12 @@ export function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: Te
   const shown = spec.kind === 'text' && spec.password ? '\u2022'.repeat(Array.from(clipped).length) : clipped;
   const choices = spec.choices ?? [];
   const chosen = choices.findIndex((c) => c.exportValue === value);
-  const chosenRows = spec.kind === 'list' && spec.multiSelect ? choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : [])) : chosen >= 0 ? [chosen] : [];
+  const chosenRows =
+    spec.kind === 'list' && spec.multiSelect
+      ? choices.flatMap((c, i) => ((spec.selected ?? []).includes(c.exportValue) ? [i] : []))
+      : chosen >= 0
+        ? [chosen]
+        : [];
   const labelOf = (i: number): string => choices[i]!.label ?? choices[i]!.exportValue;
   if (spec.kind === 'combo' || spec.kind === 'list') {
     // A combo shows the chosen choice's label (or the typed text); a list shows its rows, the chosen one highlighted.
@@ -145,7 +180,9 @@ export function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: Te
       value: spec.kind === 'combo' ? (chosen >= 0 ? labelOf(chosen) : value) : '',
       style: spec.style,
       rotation,
-      ...(spec.kind === 'list' ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosenRows), topIndex: 0 } } : {}),
+      ...(spec.kind === 'list'
+        ? { list: { options: choices.map((_, i) => labelOf(i)), selected: new Set(chosenRows), topIndex: 0 } }
+        : {}),
       ...(layouts ? { layouts } : {}),
       ...box,
     });
@@ -157,7 +194,7 @@ export function widgetFor(doc: PDFDocument, spec: InteractiveFieldSpec, text: Te
     value: shown,
     style: spec.style,
     multiline: spec.kind === 'text' && spec.multiline === true,
-    comb: spec.kind === 'comb' ? maxLen ?? Math.max(1, Array.from(value).length) : undefined,
+    comb: spec.kind === 'comb' ? (maxLen ?? Math.max(1, Array.from(value).length)) : undefined,
     rotation,
     ...(layouts ? { layouts } : {}),
     ...box,

@@ -7,7 +7,19 @@ import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
 import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
 import { boxOf, rotationOf } from './widget-look.js';
-import { acroFormOf, canonicalName, dictAt, FF, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import {
+  acroFormOf,
+  canonicalName,
+  dictAt,
+  FF,
+  inherited,
+  nameText,
+  numberOf,
+  readFieldTree,
+  textOf,
+  type FieldNode,
+  type WidgetInfo,
+} from './tree.js';
 
 export interface ExistingFieldValue {
   /** Fully qualified name of the PDF's own field (`TemplateField.acroFieldName`). */
@@ -42,7 +54,12 @@ export interface FillExistingOptions {
  * can fail on their values. With `flatten`, the form is then burnt into the
  * pages.
  */
-export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[], text: TextSetter, options: FillExistingOptions): void {
+export function fillExistingFields(
+  doc: PDFDocument,
+  values: ExistingFieldValue[],
+  text: TextSetter,
+  options: FillExistingOptions,
+): void {
   const fields = readFieldTree(doc);
   const byName = new Map<string, FieldNode>();
   for (const f of fields) if (!byName.has(f.name)) byName.set(f.name, f);
@@ -59,12 +76,15 @@ export function fillExistingFields(doc: PDFDocument, values: ExistingFieldValue[
     if (done.has(node)) continue;
     // A check box or radio button shown through an appearance that cannot draw gets ours, in its current state.
     if (node.kind === 'checkbox' || node.kind === 'radio') {
-      for (const w of node.widgets) if (!toggleDraws(doc, w, options.checks)) ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne, options.checks);
+      for (const w of node.widgets)
+        if (!toggleDraws(doc, w, options.checks))
+          ensureToggleAppearance(doc, w, onStateOf(w), node.kind, node.pickOne, options.checks);
       continue;
     }
     if (!needsAppearance(node)) continue;
     const current = currentValue(node);
-    if (current !== undefined) setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
+    if (current !== undefined)
+      setValue(doc, node, { acroFieldName: node.name, value: current }, text, family, options.layouts);
   }
   // Every widget now carries the appearance we want shown; viewers must not redraw them with the /DA font.
   acroFormOf(doc)?.delete(PDF.NeedAppearances);
@@ -81,12 +101,28 @@ function truthy(value: string | boolean): boolean {
   return !['', 'false', 'off', '0', 'no'].includes(value.trim().toLowerCase());
 }
 
-function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text: TextSetter, family: string, layouts?: LayoutMemo, checks?: AppearanceChecks): void {
+function setValue(
+  doc: PDFDocument,
+  node: FieldNode,
+  v: ExistingFieldValue,
+  text: TextSetter,
+  family: string,
+  layouts?: LayoutMemo,
+  checks?: AppearanceChecks,
+): void {
   switch (node.kind) {
     case 'text':
     case 'combo':
     case 'listbox':
-      return setText(doc, node, String(v.value === true ? 'Yes' : v.value === false ? '' : v.value), v.style, text, family, layouts);
+      return setText(
+        doc,
+        node,
+        String(v.value === true ? 'Yes' : v.value === false ? '' : v.value),
+        v.style,
+        text,
+        family,
+        layouts,
+      );
     case 'checkbox':
       return setCheckbox(doc, node, truthy(v.value), checks);
     case 'radio':
@@ -96,7 +132,15 @@ function setValue(doc: PDFDocument, node: FieldNode, v: ExistingFieldValue, text
   }
 }
 
-function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partial<FieldTextStyle> | undefined, text: TextSetter, family: string, layouts?: LayoutMemo): void {
+function setText(
+  doc: PDFDocument,
+  node: FieldNode,
+  value: string,
+  style: Partial<FieldTextStyle> | undefined,
+  text: TextSetter,
+  family: string,
+  layouts?: LayoutMemo,
+): void {
   const maxLen = numberOf(inherited(node.dict, PDF.MaxLen));
   const clipped = maxLen !== undefined && maxLen > 0 ? Array.from(value).slice(0, maxLen).join('') : value;
   node.dict.set(PDF.V, PDFHexString.fromText(clipped));
@@ -109,7 +153,11 @@ function setText(doc: PDFDocument, node: FieldNode, value: string, style: Partia
   if (node.kind === 'combo' || (options && !list?.selected.size)) node.dict.delete(PDF.I);
   if (list && list.selected.size > 0) node.dict.set(PDF.I, doc.context.obj([...list.selected].sort((a, b) => a - b)));
   const comb =
-    node.kind === 'text' && (node.flags & FF.comb) !== 0 && maxLen !== undefined && maxLen > 0 && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
+    node.kind === 'text' &&
+    (node.flags & FF.comb) !== 0 &&
+    maxLen !== undefined &&
+    maxLen > 0 &&
+    (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0
       ? maxLen
       : undefined;
   const multiline = node.kind === 'text' && (node.flags & FF.multiline) !== 0;
@@ -241,16 +289,27 @@ function toggleDraws(doc: PDFDocument, w: WidgetInfo, checks?: AppearanceChecks)
 }
 
 /** Original on/off appearances are kept when they can draw (they need no text); other widgets get ours. */
-function ensureToggleAppearance(doc: PDFDocument, w: WidgetInfo, on: PDFName, kind: 'checkbox' | 'radio', pickOneBox = false, checks?: AppearanceChecks): void {
+function ensureToggleAppearance(
+  doc: PDFDocument,
+  w: WidgetInfo,
+  on: PDFName,
+  kind: 'checkbox' | 'radio',
+  pickOneBox = false,
+  checks?: AppearanceChecks,
+): void {
   canonicalStates(w);
   const ap = w.dict.lookupMaybe(PDF.AP, PDFDict);
   const normal = ap?.lookup(PDF.N);
-  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w, checks)) return;
+  if (normal instanceof PDFDict && !(normal instanceof PDFStream) && normal.has(on) && toggleDraws(doc, w, checks))
+    return;
   const [x1, y1, x2, y2] = w.rect;
   const make = kind === 'radio' && !pickOneBox ? radioAppearances : checkboxAppearances;
   const rotation = rotationOf(w.dict);
   const turned = rotation === 90 || rotation === 270;
-  const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', { box: boxOf(w.dict), rotation });
+  const apps = make(doc, turned ? y2 - y1 : x2 - x1, turned ? x2 - x1 : y2 - y1, '#000000', {
+    box: boxOf(w.dict),
+    rotation,
+  });
   const states = doc.context.obj({ Off: apps.off });
   states.set(on, apps.on);
   w.dict.set(PDF.AP, doc.context.obj({ N: states }));

@@ -48,7 +48,12 @@ function flattenPage(doc: PDFDocument, page: PDFPage, widgets: Array<{ widget: P
     const rect = widget.lookupMaybe(PDF.Rect, PDFArray);
     if (!rect) continue;
     const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => numberOf(rect.lookup(i)) ?? 0);
-    const matrix = placement(appearance.stream, [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)]);
+    const matrix = placement(appearance.stream, [
+      Math.min(x1, x2),
+      Math.min(y1, y2),
+      Math.max(x1, x2),
+      Math.max(y1, y2),
+    ]);
     if (!matrix) continue;
     if (!appearance.stream.dict.has(PDF.Subtype)) appearance.stream.dict.set(PDF.Subtype, PDF.Form);
     const name = page.node.newXObject('FlatWidget', appearance.ref);
@@ -95,7 +100,9 @@ export function placement(stream: PDFStream, rect: [number, number, number, numb
   const bbox = stream.dict.lookupMaybe(PDF.BBox, PDFArray);
   const b = [0, 1, 2, 3].map((i) => numberOf(bbox?.lookup(i)) ?? 0);
   const mArr = stream.dict.lookupMaybe(PDF.Matrix, PDFArray);
-  const m = mArr ? ([0, 1, 2, 3, 4, 5].map((i) => numberOf(mArr.lookup(i)) ?? 0) as Matrix) : ([1, 0, 0, 1, 0, 0] as Matrix);
+  const m = mArr
+    ? ([0, 1, 2, 3, 4, 5].map((i) => numberOf(mArr.lookup(i)) ?? 0) as Matrix)
+    : ([1, 0, 0, 1, 0, 0] as Matrix);
   const corners = [
     [b[0], b[1]],
     [b[2], b[1]],

@@ -40,7 +40,12 @@ export function completeAcroForm(doc: PDFDocument, acroForm: PDFDict): PDFDict {
     dr.set(PDF.Font, fonts);
   }
   if (!fonts.has(PDF.Helv)) {
-    fonts.set(PDF.Helv, context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })));
+    fonts.set(
+      PDF.Helv,
+      context.register(
+        context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' }),
+      ),
+    );
   }
   if (!fonts.has(PDF.ZaDb)) {
     fonts.set(PDF.ZaDb, context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ZapfDingbats' })));

@@ -8,7 +8,18 @@ import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TopLeftRect } from '../geometry/index.js';
 import { frameOf, toDisplay, PDF } from '../pdf/index.js';
 import { defaultAppearanceOf } from './da.js';
-import { arrayAt, FF, hiddenWidget, inherited, nameText, numberOf, readFieldTree, textOf, type FieldNode, type WidgetInfo } from './tree.js';
+import {
+  arrayAt,
+  FF,
+  hiddenWidget,
+  inherited,
+  nameText,
+  numberOf,
+  readFieldTree,
+  textOf,
+  type FieldNode,
+  type WidgetInfo,
+} from './tree.js';
 
 /** What the importer knows of one widget of a fillable PDF's field. */
 export interface AcroFieldFacts {
@@ -20,7 +31,9 @@ export interface AcroFieldFacts {
 }
 
 /** A field type's answer for one widget: its type and type-specific properties; undefined leaves the widget out. */
-export type AcroClassifier<T extends string, P extends object> = (facts: AcroFieldFacts) => { type: T; props: P } | undefined;
+export type AcroClassifier<T extends string, P extends object> = (
+  facts: AcroFieldFacts,
+) => { type: T; props: P } | undefined;
 
 /** The style a widget's /DA gives (only what differs from a template's defaults). */
 export interface ImportedStyle {
@@ -52,7 +65,10 @@ const FONT_SIZE_MAX = 30;
  * two entries sharing the alias, so one value fills both), alias = the fully qualified field
  * name. Push buttons, signatures, widgets on no page and what `classify` declines are left out.
  */
-export function formFieldsOf<T extends string, P extends object>(doc: PDFDocument, classify: AcroClassifier<T, P>): Array<ImportedFormField<T, P>> {
+export function formFieldsOf<T extends string, P extends object>(
+  doc: PDFDocument,
+  classify: AcroClassifier<T, P>,
+): Array<ImportedFormField<T, P>> {
   const pages = doc.getPages().map((p) => frameOf(p.getCropBox(), p.getRotation().angle));
   const rotations = doc.getPages().map((p) => p.getRotation().angle);
   const out: Array<ImportedFormField<T, P>> = [];
@@ -70,7 +86,12 @@ export function formFieldsOf<T extends string, P extends object>(doc: PDFDocumen
     const b = toDisplay(frame, x2, y2);
     const left = Math.min(a[0], b[0]);
     const top = Math.max(a[1], b[1]);
-    return { x: left, y: frame.height - top, width: Math.max(Math.abs(b[0] - a[0]), 0.01), height: Math.max(Math.abs(b[1] - a[1]), 0.01) };
+    return {
+      x: left,
+      y: frame.height - top,
+      width: Math.max(Math.abs(b[0] - a[0]), 0.01),
+      height: Math.max(Math.abs(b[1] - a[1]), 0.01),
+    };
   };
 
   for (const node of readFieldTree(doc)) {
@@ -78,7 +99,11 @@ export function formFieldsOf<T extends string, P extends object>(doc: PDFDocumen
     // Hidden and NoView widgets (/F bits 2 and 6) show nothing in a viewer: a flat fill must not draw their values either.
     const widgets = node.widgets.filter((w) => w.pageIndex >= 0 && !hiddenWidget(w.dict));
     if (widgets.length === 0) continue;
-    const base = { alias: node.name, acroFieldName: node.name, ...(node.flags & FF.readOnly ? { readOnly: true } : {}) };
+    const base = {
+      alias: node.name,
+      acroFieldName: node.name,
+      ...(node.flags & FF.readOnly ? { readOnly: true } : {}),
+    };
     switch (node.kind) {
       case 'radio': {
         const imported = classify({ kind: 'radio', multiline: false, comb: false });
@@ -97,7 +122,15 @@ export function formFieldsOf<T extends string, P extends object>(doc: PDFDocumen
             return { id, rect: toTopLeft(w), exportValue: state };
           });
           const rect = boundingRect(options.map((o) => o.rect));
-          out.push({ id: uniqueId(node.name), type: imported.type, pageNum, rect, options, ...base, ...imported.props });
+          out.push({
+            id: uniqueId(node.name),
+            type: imported.type,
+            pageNum,
+            rect,
+            options,
+            ...base,
+            ...imported.props,
+          });
         }
         break;
       }
@@ -107,18 +140,29 @@ export function formFieldsOf<T extends string, P extends object>(doc: PDFDocumen
       case 'listbox': {
         // A template's lengths are positive integers: any other /MaxLen is ignored.
         const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, PDF.MaxLen)) : undefined;
-        const maxLen = rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
+        const maxLen =
+          rawMaxLen !== undefined && Number.isSafeInteger(rawMaxLen) && rawMaxLen > 0 ? rawMaxLen : undefined;
         const facts: AcroFieldFacts = {
           kind: node.kind,
           multiline: (node.flags & FF.multiline) !== 0,
-          comb: (node.flags & FF.comb) !== 0 && maxLen !== undefined && (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0,
+          comb:
+            (node.flags & FF.comb) !== 0 &&
+            maxLen !== undefined &&
+            (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0,
           ...(maxLen !== undefined ? { maxLength: maxLen } : {}),
         };
         // Which type the field becomes is the field types' decision (src/fields, import order).
         const imported = classify(facts);
         if (!imported) break;
         for (const w of widgets) {
-          const field: ImportedFormField<T, P> = { id: uniqueId(node.name), type: imported.type, pageNum: w.pageIndex, rect: toTopLeft(w), ...base, ...imported.props };
+          const field: ImportedFormField<T, P> = {
+            id: uniqueId(node.name),
+            type: imported.type,
+            pageNum: w.pageIndex,
+            rect: toTopLeft(w),
+            ...base,
+            ...imported.props,
+          };
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
           if (node.kind !== 'checkbox') {
@@ -179,7 +223,7 @@ function boundingRect(rects: Array<{ x: number; y: number; width: number; height
 /** How far a widget's content is turned on the page as shown: its /MK /R less the page's /Rotate. */
 function shownRotation(widget: PDFDict, pageRotate: number): 0 | 90 | 180 | 270 {
   const mk = widget.lookup(PDF.MK);
-  const r = mk instanceof PDFDict ? numberOf(mk.lookup(PDF.R)) ?? 0 : 0;
+  const r = mk instanceof PDFDict ? (numberOf(mk.lookup(PDF.R)) ?? 0) : 0;
   const turn = (((Math.round((r - pageRotate) / 90) * 90) % 360) + 360) % 360;
   return turn as 0 | 90 | 180 | 270;
 }

@@ -1,5 +1,11 @@
 /** AcroForms: reading fillable PDFs' forms (for import as templates), interactive output, filling a PDF's own fields. */
-export { formFieldsOf, type AcroClassifier, type AcroFieldFacts, type ImportedFormField, type ImportedStyle } from './form-import.js';
+export {
+  formFieldsOf,
+  type AcroClassifier,
+  type AcroFieldFacts,
+  type ImportedFormField,
+  type ImportedStyle,
+} from './form-import.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
 export type { AppearanceChecks } from './appearance-check.js';
@@ -11,4 +17,10 @@ export type { CheckMarkPainter } from './appearance-toggle.js';
 export { addInteractiveFields } from './create.js';
 export type { InteractiveFieldSpec } from './field-spec.js';
 export type { FormTarget } from './form-dict.js';
-export { addSignatureFields, appendSignatureFields, appendSignatureFieldsOnDisplay, dropUnsignedSignatureFields, type SignatureFieldSpec } from './signature.js';
+export {
+  addSignatureFields,
+  appendSignatureFields,
+  appendSignatureFieldsOnDisplay,
+  dropUnsignedSignatureFields,
+  type SignatureFieldSpec,
+} from './signature.js';

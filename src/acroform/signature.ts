@@ -22,7 +22,12 @@ export interface SignatureFieldSpec {
 const finite = z.number().finite();
 const specSchema = z.object({
   // A partial name may not hold a period (PDF 32000 §12.7.3.2): these fields are not put in a hierarchy.
-  name: z.string().trim().min(1).max(512).regex(/^[^.]*$/, 'A signature field name may not contain "."'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(512)
+    .regex(/^[^.]*$/, 'A signature field name may not contain "."'),
   kind: z.enum(['signature', 'initial']),
   pageIndex: z.number().int().min(0),
   rect: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
@@ -43,15 +48,27 @@ const TOOLTIP = { signature: 'Signature', initial: 'Initials' } as const;
  * fields or with each other: a clash, a page that does not exist or an empty
  * rect is a ValidationError on `property[i]…`.
  */
-export function addSignatureFields(doc: PDFDocument, specs: readonly SignatureFieldSpec[], property = 'fields', target?: FormTarget): PDFRef[] {
+export function addSignatureFields(
+  doc: PDFDocument,
+  specs: readonly SignatureFieldSpec[],
+  property = 'fields',
+  target?: FormTarget,
+): PDFRef[] {
   const valid = parseWith(specsSchema, specs, [property]);
   // With a target (a fill's update session), pages are the output pages and the form may be a new one.
   const pages = target ? target.pages : doc.getPages();
-  const taken = new Set(!target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : topLevelNames(target.acroForm));
+  const taken = new Set(
+    !target || target.ownForm ? readFieldTree(doc).map((f) => f.name) : topLevelNames(target.acroForm),
+  );
   const errors = valid.flatMap((spec, i) => {
     const out = [];
-    if (spec.pageIndex >= pages.length || !pages[spec.pageIndex]) out.push({ property: `${property}[${i}].pageIndex`, message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}` });
-    if (taken.has(spec.name)) out.push({ property: `${property}[${i}].name`, message: `The PDF already has a field named "${spec.name}"` });
+    if (spec.pageIndex >= pages.length || !pages[spec.pageIndex])
+      out.push({
+        property: `${property}[${i}].pageIndex`,
+        message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}`,
+      });
+    if (taken.has(spec.name))
+      out.push({ property: `${property}[${i}].name`, message: `The PDF already has a field named "${spec.name}"` });
     taken.add(spec.name);
     return out;
   });
@@ -103,7 +120,11 @@ function topLevelNames(acroForm: PDFDict): string[] {
  * `addSignatureFields` on a finished PDF, written as an incremental update:
  * the input bytes are an exact prefix of the output (earlier signatures stay valid).
  */
-export async function appendSignatureFields(pdf: Uint8Array, specs: readonly SignatureFieldSpec[], property = 'pdf'): Promise<Uint8Array> {
+export async function appendSignatureFields(
+  pdf: Uint8Array,
+  specs: readonly SignatureFieldSpec[],
+  property = 'pdf',
+): Promise<Uint8Array> {
   const session = await UpdateSession.open(pdf, property);
   addSignatureFields(session.doc, specs, 'fields');
   return session.commit();
@@ -115,7 +136,11 @@ export async function appendSignatureFields(pdf: Uint8Array, specs: readonly Sig
  * widget lands where the field was placed on turned pages and on pages whose box
  * does not start at 0,0.
  */
-export async function appendSignatureFieldsOnDisplay(pdf: Uint8Array, specs: readonly SignatureFieldSpec[], property = 'pdf'): Promise<Uint8Array> {
+export async function appendSignatureFieldsOnDisplay(
+  pdf: Uint8Array,
+  specs: readonly SignatureFieldSpec[],
+  property = 'pdf',
+): Promise<Uint8Array> {
   const session = await UpdateSession.open(pdf, property);
   const pages = session.doc.getPages();
   const placed = specs.map((spec) => {

@@ -144,7 +144,10 @@ function kindOf(ft: string | undefined, flags: number): FieldKind {
  * widget on; as a radio group the value picks one state. Widgets sharing a
  * state still go on together, as PDF 32000 §12.7.4.2.3 has it.
  */
-function pickOne(kind: FieldKind, widgets: Array<{ dict: PDFDict; onStates: PDFName[] }>): { kind: FieldKind; boxes?: boolean } {
+function pickOne(
+  kind: FieldKind,
+  widgets: Array<{ dict: PDFDict; onStates: PDFName[] }>,
+): { kind: FieldKind; boxes?: boolean } {
   if (kind !== 'checkbox' || widgets.length < 2) return { kind };
   if (widgets.some((w) => ((numberOf(w.dict.lookup(PDF.Ff)) ?? 0) & FF.radio) !== 0)) return { kind: 'radio' };
   // Widgets without an appearance of their own say nothing about the choice (they take the field's state).
@@ -173,7 +176,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const cp1252 = new TextDecoder('windows-1252');
 const latin1Chars = (bytes: Uint8Array): string => Array.from(bytes, (b) => String.fromCharCode(b)).join('');
 const HASH = 0x23;
-const isHex = (b: number | undefined): boolean => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
+const isHex = (b: number | undefined): boolean =>
+  b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
 
 /**
  * A name's bytes as the file spells them. pdf-lib's parser decodes only
@@ -271,7 +275,13 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
     if (partial === undefined && kidDicts.length === 0 && parent && isWidget(dict)) {
       const field = parent;
       const flags = numberOf(inherited(field, PDF.Ff)) ?? 0;
-      push({ name: qualifiedName(field), dict: field, kind: kindOf(textOf(inherited(field, PDF.FT)), flags), flags, widgets: [widgetInfo(dict, ref)] });
+      push({
+        name: qualifiedName(field),
+        dict: field,
+        kind: kindOf(textOf(inherited(field, PDF.FT)), flags),
+        flags,
+        widgets: [widgetInfo(dict, ref)],
+      });
       return;
     }
     const name = partial === undefined ? prefix : prefix ? `${prefix}.${partial}` : partial;
@@ -282,7 +292,12 @@ export function readFieldTree(doc: PDFDocument): FieldNode[] {
     }
     const ft = textOf(inherited(dict, PDF.FT));
     const flags = numberOf(inherited(dict, PDF.Ff)) ?? 0;
-    const widgets = kidDicts.length > 0 ? kidDicts.map((k) => widgetInfo(k.dict, k.ref)) : isWidget(dict) ? [widgetInfo(dict, ref)] : [];
+    const widgets =
+      kidDicts.length > 0
+        ? kidDicts.map((k) => widgetInfo(k.dict, k.ref))
+        : isWidget(dict)
+          ? [widgetInfo(dict, ref)]
+          : [];
     const read = pickOne(kindOf(ft, flags), widgets);
     push({ name, dict, ref, kind: read.kind, flags, widgets, ...(read.boxes ? { pickOne: true } : {}) });
   };

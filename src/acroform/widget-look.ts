@@ -18,7 +18,19 @@ import { appearanceRenders, type AppearanceChecks } from './appearance-check.js'
 import { boxAppearance, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
 import { checkboxAppearances, radioAppearances } from './appearance-toggle.js';
 import { placement } from './flatten.js';
-import { acroFormOf, canonicalName, dictAt, FF, hiddenWidget, inherited, nameText, numberOf, onStatesOf, qualifiedName, textOf } from './tree.js';
+import {
+  acroFormOf,
+  canonicalName,
+  dictAt,
+  FF,
+  hiddenWidget,
+  inherited,
+  nameText,
+  numberOf,
+  onStatesOf,
+  qualifiedName,
+  textOf,
+} from './tree.js';
 
 function colourOf(arr: PDFArray | undefined): [number, number, number] | undefined {
   if (!arr || arr.size() === 0) return undefined;
@@ -63,7 +75,12 @@ const EMPTY = 'empty' as const;
  * one), when it can draw and is an indirect object (what a page can name).
  * Read only: the widget may belong to a shared parse.
  */
-function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | typeof EMPTY | undefined {
+function ownAppearance(
+  widget: PDFDict,
+  state: PDFName | undefined,
+  fonts: () => PDFDict | undefined,
+  checks?: AppearanceChecks,
+): { stream: PDFStream; ref: PDFRef } | typeof EMPTY | undefined {
   const ap = widget.lookupMaybe(PDF.AP, PDFDict);
   let raw = ap?.get(PDF.N);
   let resolved = widget.context.lookup(raw);
@@ -74,7 +91,8 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () =>
     raw = states.get(state) ?? states.get(states.keys().find((k) => canonicalName(k) === state) ?? state);
     resolved = widget.context.lookup(raw);
   }
-  if (!(raw instanceof PDFRef) || !(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts, checks)) return undefined;
+  if (!(raw instanceof PDFRef) || !(resolved instanceof PDFStream) || !appearanceRenders(resolved, fonts, checks))
+    return undefined;
   // An empty stream (many off states) draws nothing: naming it on the page would only cost bytes.
   if (resolved instanceof PDFRawStream && resolved.getContents().length === 0) return EMPTY;
   return { stream: resolved, ref: raw };
@@ -87,7 +105,12 @@ function ownAppearance(widget: PDFDict, state: PDFName | undefined, fonts: () =>
  * that cannot draw, the /MK box; a push button's own appearance. Undefined
  * when the widget draws nothing of its own.
  */
-function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefined, checks?: AppearanceChecks): { stream: PDFStream; ref: PDFRef } | undefined {
+function lookOf(
+  doc: PDFDocument,
+  widget: PDFDict,
+  fonts: () => PDFDict | undefined,
+  checks?: AppearanceChecks,
+): { stream: PDFStream; ref: PDFRef } | undefined {
   const ft = textOf(inherited(widget, PDF.FT));
   const flags = numberOf(inherited(widget, PDF.Ff)) ?? 0;
   const rect = rectOf(widget);
@@ -112,7 +135,14 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefi
   }
   if ((ft === 'Tx' || ft === 'Ch') && box) {
     const maxLen = numberOf(inherited(widget, PDF.MaxLen));
-    const comb = ft === 'Tx' && flags & FF.comb && maxLen !== undefined && maxLen > 0 && !(flags & (FF.multiline | FF.password | FF.fileSelect)) ? maxLen : undefined;
+    const comb =
+      ft === 'Tx' &&
+      flags & FF.comb &&
+      maxLen !== undefined &&
+      maxLen > 0 &&
+      !(flags & (FF.multiline | FF.password | FF.fileSelect))
+        ? maxLen
+        : undefined;
     return made(boxAppearance(doc, width, height, box, comb, rotation));
   }
   return undefined;
@@ -127,7 +157,13 @@ function lookOf(doc: PDFDocument, widget: PDFDict, fonts: () => PDFDict | undefi
  * mark, its dot), as Acrobat's flatten shows a chosen option; the widgets so
  * drawn are returned, and the caller draws no mark of its own for them.
  */
-export function drawWidgetLooks(doc: PDFDocument, page: PDFPage, widgets: PDFDict[], on: ReadonlySet<PDFDict> = new Set(), checks?: AppearanceChecks): Set<PDFDict> {
+export function drawWidgetLooks(
+  doc: PDFDocument,
+  page: PDFPage,
+  widgets: PDFDict[],
+  on: ReadonlySet<PDFDict> = new Set(),
+  checks?: AppearanceChecks,
+): Set<PDFDict> {
   // The form's /DR fonts, read only when an appearance is not known yet (reading the AcroForm copies it into an update session).
   let formFonts: { fonts: PDFDict | undefined } | undefined;
   const fonts = (): PDFDict | undefined => {

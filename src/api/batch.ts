@@ -6,4 +6,13 @@
 export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from '../batch/index.js';
 export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from '../batch/index.js';
 export { createQueueWorker, enqueueBatch, watchBatch } from '../batch/index.js';
-export type { QueueWorker, QueueWorkerOptions, RenderedJob, EnqueueOptions, EnqueuedBatch, WatchOptions, QueueBatchSummary, QueueConnection } from '../batch/index.js';
+export type {
+  QueueWorker,
+  QueueWorkerOptions,
+  RenderedJob,
+  EnqueueOptions,
+  EnqueuedBatch,
+  WatchOptions,
+  QueueBatchSummary,
+  QueueConnection,
+} from '../batch/index.js';

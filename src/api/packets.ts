@@ -3,7 +3,15 @@
  * certificate of completion and seal) and the workflow service with its stores and mailers.
  * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
  */
-export { assemblePacket, createPacketAssembler, applySignerInputs, completeDocument, sha256Of, TextTagError, ConversionError } from '../packets/index.js';
+export {
+  assemblePacket,
+  createPacketAssembler,
+  applySignerInputs,
+  completeDocument,
+  sha256Of,
+  TextTagError,
+  ConversionError,
+} from '../packets/index.js';
 export type {
   AssembleOptions,
   AssembledPacket,
@@ -15,7 +23,13 @@ export type {
   CompleteOptions,
 } from '../packets/index.js';
 export { createPacketWorkflow, PacketService, SignerError, PacketStateError } from '../packets/index.js';
-export type { PacketWorkflow, PacketWorkflowOptions, SigningSubmission, SigningSession, EtchPacketView } from '../packets/index.js';
+export type {
+  PacketWorkflow,
+  PacketWorkflowOptions,
+  SigningSubmission,
+  SigningSession,
+  EtchPacketView,
+} from '../packets/index.js';
 export { openSqliteStore, openPostgresStore } from '../packets/index.js';
 export type { PacketStore, SqliteStoreOptions, PostgresStoreOptions } from '../packets/index.js';
 export { smtpMailer, folderMailer, webhookSignature } from '../packets/index.js';

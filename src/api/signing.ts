@@ -2,7 +2,15 @@
  * `castpress/signing`: signing identities, PAdES seals, verification, signature marks.
  * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
  */
-export { createSigningIdentity, sealPdf, signInTurn, verifyPdf, AppearanceWriter, MARK_LIMITS, formatSignatureDate } from '../signing/index.js';
+export {
+  createSigningIdentity,
+  sealPdf,
+  signInTurn,
+  verifyPdf,
+  AppearanceWriter,
+  MARK_LIMITS,
+  formatSignatureDate,
+} from '../signing/index.js';
 export type {
   SigningIdentity,
   SigningIdentityOptions,

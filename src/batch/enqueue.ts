@@ -8,7 +8,14 @@ import type { Redis } from 'ioredis';
 import { writeAtomic } from './atomic.js';
 import type { ProgressReporter, ProgressState } from './progress.js';
 import { DEFAULT_QUEUE_NAME, openRedis, type QueueConnection } from './queue-connection.js';
-import { DEFAULT_ATTEMPTS, DEFAULT_BACKOFF_MS, decodeFailure, queueJobId, type JobFailure, type QueueJobData } from './queue-jobs.js';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  decodeFailure,
+  queueJobId,
+  type JobFailure,
+  type QueueJobData,
+} from './queue-jobs.js';
 
 export interface EnqueueOptions {
   /** A `redis://host:port/db` URL, ioredis options, or an open ioredis connection (left open). */
@@ -41,7 +48,11 @@ async function hashFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function withQueue<T>(connection: QueueConnection | Redis, queueName: string, fn: (queue: Queue, redis: Redis) => Promise<T>): Promise<T> {
+async function withQueue<T>(
+  connection: QueueConnection | Redis,
+  queueName: string,
+  fn: (queue: Queue, redis: Redis) => Promise<T>,
+): Promise<T> {
   const { Queue } = await import('bullmq');
   const owned = typeof connection === 'string' || !('duplicate' in connection);
   const redis = owned ? await openRedis(connection as QueueConnection) : (connection as Redis);
@@ -161,7 +172,12 @@ export async function watchBatch(options: WatchOptions): Promise<QueueBatchSumma
     failures.sort((a, b) => a.line - b.line);
     const outDir = path.resolve(options.outDir);
     await mkdir(outDir, { recursive: true });
-    await writeAtomic(outDir, 'errors.jsonl', failures.map((f) => JSON.stringify({ line: f.line, status: f.status, error: f.error })).join('\n') + (failures.length ? '\n' : ''));
+    await writeAtomic(
+      outDir,
+      'errors.jsonl',
+      failures.map((f) => JSON.stringify({ line: f.line, status: f.status, error: f.error })).join('\n') +
+        (failures.length ? '\n' : ''),
+    );
     options.progress?.finish(state);
     return { ...state, errorsFile: path.join(outDir, 'errors.jsonl'), finishedAt: Date.now() };
   });

@@ -23,7 +23,10 @@ export const jobSpec = z
       .optional(),
   })
   .transform((j) => ({ ...j, kind: j.kind ?? (j.template ? 'fill' : 'generate') }))
-  .refine((j) => j.kind !== 'fill' || j.template !== undefined, { error: 'A fill job needs a template', path: ['template'] });
+  .refine((j) => j.kind !== 'fill' || j.template !== undefined, {
+    error: 'A fill job needs a template',
+    path: ['template'],
+  });
 
 export type JobSpec = z.output<typeof jobSpec>;
 

@@ -6,7 +6,18 @@
  */
 import type { Engine } from '../engine/index.js';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
-import { completeDocuments, createPacketAssembler, signDocuments, type AssembledPacket, type PacketAssembler, type CompleteDocs, type CompletionCertificate, type SignDocs, type Signer, type SignerInputs } from '../packets/index.js';
+import {
+  completeDocuments,
+  createPacketAssembler,
+  signDocuments,
+  type AssembledPacket,
+  type PacketAssembler,
+  type CompleteDocs,
+  type CompletionCertificate,
+  type SignDocs,
+  type Signer,
+  type SignerInputs,
+} from '../packets/index.js';
 import { AppearanceWriter, createSigningIdentity, type SigningIdentity } from '../signing/index.js';
 
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
@@ -14,9 +25,15 @@ export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0]
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
   | { step: 'sign'; docs: SignDocs; signer: Signer; inputs: SignerInputs }
-  | { step: 'complete'; docs: CompleteDocs; certificate: Omit<CompletionCertificate, 'documents'>; identity: SigningIdentityOptions };
+  | {
+      step: 'complete';
+      docs: CompleteDocs;
+      certificate: Omit<CompletionCertificate, 'documents'>;
+      identity: SigningIdentityOptions;
+    };
 
-export type PacketResult = { step: 'assemble'; packet: AssembledPacket } | { step: 'sign' | 'complete'; pdfs: Uint8Array[] };
+export type PacketResult =
+  { step: 'assemble'; packet: AssembledPacket } | { step: 'sign' | 'complete'; pdfs: Uint8Array[] };
 
 export type PacketOutcome = ({ ok: true } & PacketResult) | { ok: false; status: number; error: ErrorBody };
 
@@ -38,7 +55,9 @@ export class PacketThreadState {
   }
 
   identity(options: SigningIdentityOptions): Promise<SigningIdentity> {
-    const key = JSON.stringify(options, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+    const key = JSON.stringify(options, (_k, v: unknown) =>
+      v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v,
+    );
     let found = this.#identities.get(key);
     if (!found) {
       found = createSigningIdentity(options);
@@ -50,15 +69,27 @@ export class PacketThreadState {
 }
 
 /** Runs one step; a typed error is an outcome, anything else is thrown (the pool answers 500). */
-export async function runPacketStep(engine: Engine, state: PacketThreadState, task: PacketStep): Promise<PacketOutcome> {
+export async function runPacketStep(
+  engine: Engine,
+  state: PacketThreadState,
+  task: PacketStep,
+): Promise<PacketOutcome> {
   try {
     switch (task.step) {
       case 'assemble':
-        return { ok: true, step: 'assemble', packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }) };
+        return {
+          ok: true,
+          step: 'assemble',
+          packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }),
+        };
       case 'sign':
         return { ok: true, step: 'sign', pdfs: await signDocuments(task.docs, task.signer, task.inputs, state.writer) };
       case 'complete':
-        return { ok: true, step: 'complete', pdfs: await completeDocuments(engine, await state.identity(task.identity), task.docs, task.certificate) };
+        return {
+          ok: true,
+          step: 'complete',
+          pdfs: await completeDocuments(engine, await state.identity(task.identity), task.docs, task.certificate),
+        };
     }
   } catch (e) {
     if (!isCastpressError(e)) throw e;

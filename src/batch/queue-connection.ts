@@ -28,7 +28,9 @@ export async function openRedis(connection: QueueConnection, readyTimeoutMs = 10
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         redis.disconnect();
-        reject(ValidationError.of('queue', `Cannot reach Redis at ${describe(connection)} within ${readyTimeoutMs} ms`));
+        reject(
+          ValidationError.of('queue', `Cannot reach Redis at ${describe(connection)} within ${readyTimeoutMs} ms`),
+        );
       }, readyTimeoutMs);
       redis.once('ready', () => {
         clearTimeout(timer);
@@ -56,7 +58,8 @@ async function create(connection: QueueConnection): Promise<Redis> {
     } catch {
       throw ValidationError.of('queue', `Not a Redis URL: ${connection}`);
     }
-    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw ValidationError.of('queue', `The queue URL must start with redis:// or rediss:// (got ${url.protocol})`);
+    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+      throw ValidationError.of('queue', `The queue URL must start with redis:// or rediss:// (got ${url.protocol})`);
     return new Redis(connection, options);
   }
   return new Redis({ ...connection, ...options });

@@ -32,7 +32,8 @@ export function decodeFailure(reason: string | undefined): JobFailure {
   if (reason) {
     try {
       const parsed = JSON.parse(reason) as Partial<JobFailure>;
-      if (typeof parsed.status === 'number' && parsed.error && typeof parsed.error.name === 'string') return parsed as JobFailure;
+      if (typeof parsed.status === 'number' && parsed.error && typeof parsed.error.name === 'string')
+        return parsed as JobFailure;
     } catch {
       // not ours: fall through
     }

@@ -45,7 +45,6 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
-
 /** A typed error caused by the job's input is final; a 5xx (engine died, deadline) is worth another try. */
 function isFinal(e: unknown): boolean {
   return isCastpressError(e) && e.status < 500;
@@ -78,7 +77,13 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
   const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
   const redis = owned ? await openRedis(options.connection as QueueConnection) : (options.connection as Redis);
 
-  const pool = new Piscina<WorkerTask, RenderOutcome>({ filename: WORKER_FILE, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: perThread, idleTimeout: Number.POSITIVE_INFINITY });
+  const pool = new Piscina<WorkerTask, RenderOutcome>({
+    filename: WORKER_FILE,
+    minThreads: concurrency,
+    maxThreads: concurrency,
+    concurrentTasksPerWorker: perThread,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
   const engine: WorkerTask['engine'] = options.engine ?? {};
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir: '', baseDir: process.cwd(), engine };
   try {
@@ -95,10 +100,17 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
     const timer = setTimeout(() => abort.abort(), jobTimeoutMs);
     let outcome: RenderOutcome;
     try {
-      outcome = await pool.run({ line, lineNumber, baseDir, outDir: '', engine }, { name: 'render', signal: abort.signal });
+      outcome = await pool.run(
+        { line, lineNumber, baseDir, outDir: '', engine },
+        { name: 'render', signal: abort.signal },
+      );
     } catch (e) {
       // The thread returns typed errors as outcomes: what rejects here is a crash or the timeout.
-      throw new Error(abort.signal.aborted ? `Timed out after ${jobTimeoutMs} ms` : `Render crashed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(
+        abort.signal.aborted
+          ? `Timed out after ${jobTimeoutMs} ms`
+          : `Render crashed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -109,7 +121,8 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
     try {
       await handler({ jobId: String(job.id), lineNumber, output: outcome.output, pdf: outcome.pdf });
     } catch (e) {
-      if (isFinal(e) && isCastpressError(e)) throw new UnrecoverableError(encodeFailure({ status: e.status, error: e.toJSON() }));
+      if (isFinal(e) && isCastpressError(e))
+        throw new UnrecoverableError(encodeFailure({ status: e.status, error: e.toJSON() }));
       throw e;
     }
     return { output: outcome.output, bytes: outcome.pdf.byteLength };
@@ -123,8 +136,15 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
     // A job whose worker was killed is taken over; a job that kills every worker it lands on fails after a few.
     maxStalledCount: 3,
   });
-  worker.on('completed', (job) => options.onJob?.({ jobId: String(job.id), lineNumber: job.data.lineNumber, ok: true }));
-  worker.on('failed', (job, err) => job && options.onJob?.({ jobId: String(job.id), lineNumber: job.data.lineNumber, ok: false, reason: err.message }));
+  worker.on('completed', (job) =>
+    options.onJob?.({ jobId: String(job.id), lineNumber: job.data.lineNumber, ok: true }),
+  );
+  worker.on(
+    'failed',
+    (job, err) =>
+      job &&
+      options.onJob?.({ jobId: String(job.id), lineNumber: job.data.lineNumber, ok: false, reason: err.message }),
+  );
   // Connection errors are retried by BullMQ and ioredis; without a listener they would end the process.
   worker.on('error', () => undefined);
   await worker.waitUntilReady();

@@ -28,7 +28,6 @@ export interface BatchSummary extends ProgressState {
   finishedAt: number;
 }
 
-
 /**
  * Runs a JSON-lines jobs file on a pool of worker threads. Good jobs write
  * `<outDir>/<name>.pdf`; failed ones go to `<outDir>/errors.jsonl` with their
@@ -43,7 +42,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   // Loaded here, not at import: `castpress` re-exports this folder's one-job functions, and a
   // process that only fills should not pay for the worker pool.
   const { Piscina } = await import('piscina');
-  const pool = new Piscina<WorkerTask, JobResult>({ filename: WORKER_FILE, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: perWorker, idleTimeout: 60_000 });
+  const pool = new Piscina<WorkerTask, JobResult>({
+    filename: WORKER_FILE,
+    minThreads: threads,
+    maxThreads: threads,
+    concurrentTasksPerWorker: perWorker,
+    idleTimeout: 60_000,
+  });
 
   const engineOptions: WorkerTask['engine'] = { ...options.engine, templatesDir: options.templatesDir };
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir, baseDir, engine: engineOptions };
@@ -69,7 +74,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     const task: WorkerTask = { line, lineNumber, outDir, baseDir, engine: engineOptions };
     const job: Promise<void> = pool
       .run(task)
-      .catch((e: unknown): JobResult => ({ ok: false, line: task.lineNumber, output: '', status: 500, error: { name: 'WorkerError', message: e instanceof Error ? e.message : String(e), fields: [] } }))
+      .catch((e: unknown): JobResult => ({
+        ok: false,
+        line: task.lineNumber,
+        output: '',
+        status: 500,
+        error: { name: 'WorkerError', message: e instanceof Error ? e.message : String(e), fields: [] },
+      }))
       .then((r) => {
         if (r.ok) state.done++;
         else {
@@ -83,12 +94,20 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     if (inFlight.size >= limit) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
-  await Promise.all(pool.threads.map(() => pool.run(undefined as unknown as WorkerTask, { name: 'closeWorker' }).catch(() => undefined)));
+  await Promise.all(
+    pool.threads.map(() =>
+      pool.run(undefined as unknown as WorkerTask, { name: 'closeWorker' }).catch(() => undefined),
+    ),
+  );
   await pool.destroy();
 
   const errorsFile = path.join(outDir, 'errors.jsonl');
   failures.sort((a, b) => a.line - b.line);
-  await writeFile(errorsFile, failures.map((f) => JSON.stringify(f.ok ? f : { line: f.line, status: f.status, error: f.error })).join('\n') + (failures.length ? '\n' : ''));
+  await writeFile(
+    errorsFile,
+    failures.map((f) => JSON.stringify(f.ok ? f : { line: f.line, status: f.status, error: f.error })).join('\n') +
+      (failures.length ? '\n' : ''),
+  );
   options.progress?.finish(state);
   return { ...state, errorsFile, finishedAt: Date.now() };
 }

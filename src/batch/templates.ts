@@ -50,7 +50,10 @@ export class TemplateFiles {
     } catch {
       throw ValidationError.of('template', `Template file ${file} is not valid JSON`);
     }
-    const pdfPath = path.resolve(path.dirname(file), typeof json.pdf === 'string' ? json.pdf : path.basename(file, '.json') + '.pdf');
+    const pdfPath = path.resolve(
+      path.dirname(file),
+      typeof json.pdf === 'string' ? json.pdf : path.basename(file, '.json') + '.pdf',
+    );
     let pdf: Buffer;
     try {
       pdf = await readFile(pdfPath);

@@ -4,7 +4,7 @@
  * and keeps it for the thread's life.
  */
 import { createEngine, type Engine, type EngineOptions, type RenderedPdf } from '../engine/index.js';
-import { httpResolver, ResponseCache, type HttpResolverOptions} from '../resources/index.js';
+import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import path from 'node:path';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import { outputName, parseJobLine, type JobSpec } from './job.js';
@@ -54,7 +54,10 @@ function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState 
   if (!state) {
     const { templatesDir, fetch, ...options } = task.engine;
     const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
-    state = { engine: createEngine({ ...options, resolver, templates: templatesDir }), templates: new TemplateFiles(task.baseDir) };
+    state = {
+      engine: createEngine({ ...options, resolver, templates: templatesDir }),
+      templates: new TemplateFiles(task.baseDir),
+    };
   }
   return state;
 }
@@ -66,8 +69,7 @@ export default async function runTask(task: WorkerTask): Promise<JobResult> {
 
 /** What `render` hands back: the bytes, or the typed error a job's input caused. */
 export type RenderOutcome =
-  | { ok: true; output: string; pdf: Uint8Array }
-  | { ok: false; output: string; status: number; error: ErrorBody };
+  { ok: true; output: string; pdf: Uint8Array } | { ok: false; output: string; status: number; error: ErrorBody };
 
 /**
  * Renders one line without writing it (the queue worker's task: the caller decides
@@ -80,7 +82,10 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
   try {
     spec = parseJobLine(task.line);
     // Template files are relative to the jobs file, which differs from one batch to the next.
-    const resolved = spec.template && TemplateFiles.isFile(spec.template) ? { ...spec, template: path.resolve(task.baseDir, spec.template) } : spec;
+    const resolved =
+      spec.template && TemplateFiles.isFile(spec.template)
+        ? { ...spec, template: path.resolve(task.baseDir, spec.template) }
+        : spec;
     const pdf = await renderJob(resolved, { engine, templates });
     return { ok: true, output: outputName(spec, task.lineNumber), pdf };
   } catch (e) {

@@ -23,9 +23,21 @@ export async function batchCommand(argv: string[]): Promise<number> {
   }
   let summary: BatchSummary;
   if (values.queue) {
-    const batch = await enqueueBatch({ connection: values.queue, jobsFile: positionals[0], queueName: values.name, attempts: values.attempts ? Number(values.attempts) : undefined });
-    console.error(`${batch.added} of ${batch.total} jobs added to queue "${batch.queueName}" (${batch.total - batch.added} were already there)`);
-    summary = await watchBatch({ connection: values.queue, batch, outDir: values.out, progress: createProgressReporter(process.stderr) });
+    const batch = await enqueueBatch({
+      connection: values.queue,
+      jobsFile: positionals[0],
+      queueName: values.name,
+      attempts: values.attempts ? Number(values.attempts) : undefined,
+    });
+    console.error(
+      `${batch.added} of ${batch.total} jobs added to queue "${batch.queueName}" (${batch.total - batch.added} were already there)`,
+    );
+    summary = await watchBatch({
+      connection: values.queue,
+      batch,
+      outDir: values.out,
+      progress: createProgressReporter(process.stderr),
+    });
   } else {
     summary = await runBatch({
       jobsFile: positionals[0],
@@ -37,6 +49,8 @@ export async function batchCommand(argv: string[]): Promise<number> {
     });
   }
   const seconds = (summary.finishedAt - summary.startedAt) / 1000;
-  console.error(`${summary.done} written, ${summary.failed} failed, ${summary.skipped} already done in ${seconds.toFixed(1)} s${summary.failed ? `; errors in ${summary.errorsFile}` : ''}`);
+  console.error(
+    `${summary.done} written, ${summary.failed} failed, ${summary.skipped} already done in ${seconds.toFixed(1)} s${summary.failed ? `; errors in ${summary.errorsFile}` : ''}`,
+  );
   return summary.failed ? 3 : 0;
 }

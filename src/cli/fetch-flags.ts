@@ -19,7 +19,6 @@ export const FETCH_FLAGS = {
   'allow-host': { type: 'string', multiple: true },
 } as const;
 
-
 export interface FetchFlagValues {
   'no-fetch'?: boolean;
   'allow-host'?: string[];
@@ -29,7 +28,8 @@ export interface FetchFlagValues {
 export function fetchOptions(values: FetchFlagValues): HttpResolverOptions | false {
   if (values['no-fetch']) return false;
   for (const host of values['allow-host'] ?? []) {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+)(:\d{1,5})?$/.test(host)) throw new Error(`--allow-host must be HOST or HOST:PORT, got ${host}`);
+    if (!/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+)(:\d{1,5})?$/.test(host))
+      throw new Error(`--allow-host must be HOST or HOST:PORT, got ${host}`);
   }
   return { allowHosts: values['allow-host'] ?? [] };
 }
@@ -42,13 +42,15 @@ export function fetchResolver(values: FetchFlagValues): ResourceResolver | undef
 /** `--strict-fetch` of fill, generate and serve (serve's usage line says what it means there: a 400). */
 export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as const;
 
-
 /**
  * What the server says in its warning header, the CLI says on stderr: one
  * `warning: <property>: <kind> not loaded (<reason>)` line per resource; with
  * `--strict-fetch` the run fails with the server's 400 body instead.
  */
-export function cliResourceReport(strict: boolean): { onResourceProblem: (p: ResourceProblem) => void; finish: (body: unknown) => void } {
+export function cliResourceReport(strict: boolean): {
+  onResourceProblem: (p: ResourceProblem) => void;
+  finish: (body: unknown) => void;
+} {
   const problems: ResourceProblem[] = [];
   return {
     onResourceProblem: (p) => problems.push(p),

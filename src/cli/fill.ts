@@ -18,7 +18,10 @@ export async function readJsonArg(file: string): Promise<unknown> {
     text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    throw ValidationError.of(file, code === 'ENOENT' ? `${file}: no such file` : `${file} cannot be read (${String(code ?? e)})`);
+    throw ValidationError.of(
+      file,
+      code === 'ENOENT' ? `${file}: no such file` : `${file} cannot be read (${String(code ?? e)})`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
@@ -37,7 +40,15 @@ export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, templates: { type: 'string' }, version: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS, ...STRICT_FETCH_FLAG, ...FONT_FLAGS },
+    options: {
+      output: { type: 'string', short: 'o' },
+      templates: { type: 'string' },
+      version: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      ...FETCH_FLAGS,
+      ...STRICT_FETCH_FLAG,
+      ...FONT_FLAGS,
+    },
   });
   if (values.help || positionals.length !== 2) {
     return printUsage(FILL_USAGE, values.help === true);
@@ -56,10 +67,16 @@ export async function fillCommand(argv: string[]): Promise<number> {
   } catch (e) {
     return reportError(e);
   }
-  const engine = createEngine({ templates: values.templates, resolver: fetchResolver(values), ...(fonts ? { fonts } : {}) });
+  const engine = createEngine({
+    templates: values.templates,
+    resolver: fetchResolver(values),
+    ...(fonts ? { fonts } : {}),
+  });
   try {
     const request = await readJsonArg(dataFile);
-    const template = TemplateFiles.isFile(templateRef) ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef)) : templateRef;
+    const template = TemplateFiles.isFile(templateRef)
+      ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef))
+      : templateRef;
     const versionNumber = values.version === undefined ? undefined : Number(values.version);
     const resources = cliResourceReport(values['strict-fetch'] ?? false);
     const pdf = await engine.fill(template, request, { versionNumber, onResourceProblem: resources.onResourceProblem });

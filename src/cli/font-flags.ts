@@ -13,7 +13,6 @@ export const FONT_FLAGS = {
   'font-package': { type: 'string', multiple: true },
 } as const;
 
-
 export interface FontFlagValues {
   'font-dir'?: string[];
   'font-package'?: string[];
@@ -23,7 +22,8 @@ export interface FontFlagValues {
 export function fontOptions(values: FontFlagValues): FontRegistryOptions | undefined {
   const folders = (flag: '--font-dir' | '--font-package', list: string[] | undefined): string[] =>
     (list ?? []).map((dir) => {
-      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw ValidationError.of(flag, `${flag} ${dir}: no such folder`);
+      if (!existsSync(dir) || !statSync(dir).isDirectory())
+        throw ValidationError.of(flag, `${flag} ${dir}: no such folder`);
       return path.resolve(dir);
     });
   const directories = folders('--font-dir', values['font-dir']);

@@ -11,7 +11,13 @@ export async function generateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' }, ...FETCH_FLAGS, ...STRICT_FETCH_FLAG, ...FONT_FLAGS },
+    options: {
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+      ...FETCH_FLAGS,
+      ...STRICT_FETCH_FLAG,
+      ...FONT_FLAGS,
+    },
   });
   if (values.help || positionals.length !== 1) {
     return printUsage(GENERATE_USAGE, values.help === true);

@@ -26,7 +26,8 @@ export async function importTemplateCommand(argv: string[]): Promise<number> {
       throw ValidationError.of(positionals[0], `${positionals[0]}: no such file or not readable`);
     }
     const template = await templateFromPdf(bytes, { eid: values.eid ?? path.basename(pdfPath, path.extname(pdfPath)) });
-    if (template.fields.length === 0) throw ValidationError.of(positionals[0], `${positionals[0]} has no form fields: nothing to import`);
+    if (template.fields.length === 0)
+      throw ValidationError.of(positionals[0], `${positionals[0]} has no form fields: nothing to import`);
     const pdfName = path.basename(output).replace(/\.json$/i, '') + '.pdf';
     await mkdir(path.dirname(output), { recursive: true });
     await writeFile(path.join(path.dirname(output), pdfName), bytes);

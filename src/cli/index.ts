@@ -7,7 +7,15 @@
  * from ./usage.ts, so `--help` loads no command at all.
  */
 import { pathToFileURL } from 'node:url';
-import { BATCH_USAGE, FILL_USAGE, GENERATE_USAGE, IMPORT_USAGE, SERVE_USAGE, VERIFY_USAGE, WORKER_USAGE } from './usage.js';
+import {
+  BATCH_USAGE,
+  FILL_USAGE,
+  GENERATE_USAGE,
+  IMPORT_USAGE,
+  SERVE_USAGE,
+  VERIFY_USAGE,
+  WORKER_USAGE,
+} from './usage.js';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -15,7 +23,10 @@ type Command = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, { usage: string; load: () => Promise<Command> }> = {
   fill: { usage: FILL_USAGE, load: async () => (await import('./fill.js')).fillCommand },
   generate: { usage: GENERATE_USAGE, load: async () => (await import('./generate.js')).generateCommand },
-  'import-template': { usage: IMPORT_USAGE, load: async () => (await import('./import-template.js')).importTemplateCommand },
+  'import-template': {
+    usage: IMPORT_USAGE,
+    load: async () => (await import('./import-template.js')).importTemplateCommand,
+  },
   batch: { usage: BATCH_USAGE, load: async () => (await import('./batch.js')).batchCommand },
   worker: { usage: WORKER_USAGE, load: async () => (await import('./worker.js')).workerCommand },
   serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).serve },
@@ -33,7 +44,9 @@ function usage(): string {
 /** The package's version, read from its package.json (one level above src/ and dist/). */
 async function packageVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: unknown;
+  };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 

@@ -41,21 +41,28 @@ export async function serve(argv: string[]): Promise<number> {
     return 0;
   }
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`--port must be 0..65535, got ${values.port}`);
   const level = values['log-level'] ?? 'info';
-  if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
+  if (level !== 'silent' && !(LEVELS as readonly string[]).includes(level))
+    throw new Error(`--log-level must be one of ${LEVELS.join(', ')}, silent`);
   if (values.smtp) parseHostPort(values.smtp, '--smtp');
   for (const o of values['frame-ancestor'] ?? []) cspOrigin(o, '--frame-ancestor');
   for (const o of values['stylesheet-origin'] ?? []) cspOrigin(o, '--stylesheet-origin');
   const privateKey = values['private-key'] ? await readFile(values['private-key'], 'utf8') : undefined;
   const catalogueUrl = values['font-catalogue'];
-  if (catalogueUrl !== undefined && !/^https?:\/\/[^/]/i.test(catalogueUrl)) throw new Error(`--font-catalogue must be an http(s) URL, got ${catalogueUrl}`);
+  if (catalogueUrl !== undefined && !/^https?:\/\/[^/]/i.test(catalogueUrl))
+    throw new Error(`--font-catalogue must be an http(s) URL, got ${catalogueUrl}`);
   // The token from a file, not the command line (which `ps` shows to every user of the machine).
-  const metricsToken = values['metrics-token-file'] ? (await readFile(values['metrics-token-file'], 'utf8')).trim() : undefined;
+  const metricsToken = values['metrics-token-file']
+    ? (await readFile(values['metrics-token-file'], 'utf8')).trim()
+    : undefined;
   if (values['metrics-token-file'] && !metricsToken) throw new Error('--metrics-token-file is empty');
   if (metricsToken && !values.metrics) throw new Error('--metrics-token-file needs --metrics');
   const fonts = fontOptions(values);
-  const fontCatalogue = catalogueUrl ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') } : undefined;
+  const fontCatalogue = catalogueUrl
+    ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') }
+    : undefined;
   const server = await startServer({
     templates: values.templates,
     port,
@@ -65,7 +72,11 @@ export async function serve(argv: string[]): Promise<number> {
     publicUrl: values['public-url'],
     logger: level === 'silent' ? false : (level as (typeof LEVELS)[number]),
     handleSignals: true,
-    engine: { ...(privateKey ? { privateKey } : {}), ...(fontCatalogue ? { fontCatalogue } : {}), ...(fonts ? { fonts } : {}) },
+    engine: {
+      ...(privateKey ? { privateKey } : {}),
+      ...(fontCatalogue ? { fontCatalogue } : {}),
+      ...(fonts ? { fonts } : {}),
+    },
     // One list of allowed hosts for fetching and for webhook delivery: both pass the same address check.
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,
@@ -78,6 +89,7 @@ export async function serve(argv: string[]): Promise<number> {
   console.error(`castpress listening on ${server.url}`);
   // Start-up diagnostic: faces the engine picks by itself that this machine lacks (requests that
   // need one fail with the same message; nothing is drawn with a substitute).
-  for (const missing of new FontRegistry().missingEngineFaces()) console.error(`castpress: warning: ${missing.message}`);
+  for (const missing of new FontRegistry().missingEngineFaces())
+    console.error(`castpress: warning: ${missing.message}`);
   return -1;
 }

@@ -5,7 +5,12 @@ import { verifyPdf, type VerifiedSignature, type VerifyResult } from '../signing
 import { printUsage, reportError } from './output.js';
 import { VERIFY_USAGE } from './usage.js';
 
-const LEVEL_WORDS = { none: 'no changes', formFillingAndSigning: 'form filling and signing', annotations: 'annotations', other: 'other changes' } as const;
+const LEVEL_WORDS = {
+  none: 'no changes',
+  formFillingAndSigning: 'form filling and signing',
+  annotations: 'annotations',
+  other: 'other changes',
+} as const;
 
 function yes(ok: boolean, reason: string | undefined, good = 'ok'): string {
   return ok ? good : `NO: ${reason ?? 'failed'}`;
@@ -13,7 +18,9 @@ function yes(ok: boolean, reason: string | undefined, good = 'ok'): string {
 
 function describeSignature(s: VerifiedSignature): string[] {
   const name = s.fieldName ? `"${s.fieldName}"` : '(not in a form field of the parsed file)';
-  const lines = [`${s.kind === 'documentTimestamp' ? 'Document timestamp' : 'Signature'} ${s.index + 1} ${name}: ${s.valid ? 'VALID' : 'NOT VALID'}`];
+  const lines = [
+    `${s.kind === 'documentTimestamp' ? 'Document timestamp' : 'Signature'} ${s.index + 1} ${name}: ${s.valid ? 'VALID' : 'NOT VALID'}`,
+  ];
   const add = (label: string, text: string) => lines.push(`  ${label.padEnd(19)}${text}`);
   add('signer', s.signer ? s.signer.subject : 'unknown');
   if (s.signer) add('issuer', s.signer.issuer);
@@ -23,21 +30,32 @@ function describeSignature(s: VerifiedSignature): string[] {
   add('validity period', yes(s.validityPeriod.ok, s.validityPeriod.reason));
   add('key usage', yes(s.keyUsage.ok, s.keyUsage.reason));
   if (s.kind === 'signature') add('PAdES level', s.padesLevel ?? 'not a PAdES baseline signature');
-  if (s.revocation) add('revocation', `${s.revocation.status}${s.revocation.reason ? ` (${s.revocation.reason})` : ''}`);
+  if (s.revocation)
+    add('revocation', `${s.revocation.status}${s.revocation.reason ? ` (${s.revocation.reason})` : ''}`);
   add('covers', s.coversWholeDocument ? 'the whole file' : `bytes up to ${s.coveredRanges[1]![1]} of the file`);
   const m = s.modifications;
-  const policy = m.docMdp !== undefined ? `DocMDP P=${m.docMdp}${m.certification ? ', certification signature' : ''}` : 'approval signature';
-  add('changes after it', `${m.revisions.length === 0 ? 'none' : `${m.revisions.length} revision(s)`}; allowed: ${LEVEL_WORDS[m.allowed]} (${policy})`);
+  const policy =
+    m.docMdp !== undefined
+      ? `DocMDP P=${m.docMdp}${m.certification ? ', certification signature' : ''}`
+      : 'approval signature';
+  add(
+    'changes after it',
+    `${m.revisions.length === 0 ? 'none' : `${m.revisions.length} revision(s)`}; allowed: ${LEVEL_WORDS[m.allowed]} (${policy})`,
+  );
   for (const r of m.revisions) {
     const objects = r.changes.map((c) => `${c.object} ${c.what}`);
-    lines.push(`    revision ending at byte ${r.end}: ${LEVEL_WORDS[r.classification]}${objects.length ? ` — ${objects.slice(0, 8).join('; ')}${objects.length > 8 ? `; and ${objects.length - 8} more` : ''}` : ''}`);
+    lines.push(
+      `    revision ending at byte ${r.end}: ${LEVEL_WORDS[r.classification]}${objects.length ? ` — ${objects.slice(0, 8).join('; ')}${objects.length > 8 ? `; and ${objects.length - 8} more` : ''}` : ''}`,
+    );
   }
   if (!m.ok && m.reason) add('difference check', `NO: ${m.reason}`);
   return lines;
 }
 
 function describe(file: string, result: VerifyResult): string {
-  const lines = [`${file}: ${result.valid ? 'VALID' : 'NOT VALID'} (${result.signatures.length} signature${result.signatures.length === 1 ? '' : 's'})`];
+  const lines = [
+    `${file}: ${result.valid ? 'VALID' : 'NOT VALID'} (${result.signatures.length} signature${result.signatures.length === 1 ? '' : 's'})`,
+  ];
   for (const s of result.signatures) lines.push('', ...describeSignature(s));
   if (result.problems.length) lines.push('', 'Problems:', ...result.problems.map((p) => `  - ${p}`));
   return lines.join('\n');
@@ -47,7 +65,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { trust: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      trust: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help || positionals.length !== 1) return printUsage(VERIFY_USAGE, values.help === true);
   const file = positionals[0]!;

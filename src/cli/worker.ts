@@ -37,7 +37,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
     onJob: (e) => {
       if (e.ok) done++;
       else failed++;
-      if (values.verbose) console.error(`${e.ok ? 'done' : 'failed'} line ${e.lineNumber}${e.reason ? `: ${e.reason}` : ''}`);
+      if (values.verbose)
+        console.error(`${e.ok ? 'done' : 'failed'} line ${e.lineNumber}${e.reason ? `: ${e.reason}` : ''}`);
     },
   });
   console.error(`castpress worker ${process.pid} ready on ${values.name ?? DEFAULT_QUEUE_NAME}`);

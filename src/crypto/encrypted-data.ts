@@ -2,7 +2,16 @@
  * The hosted service's encrypted `data` format (its `@anvilco/encryption` package):
  * `base64(RSA-OAEP-SHA1(ascii hex of a 32-byte AES key)) ":" hex(IV) ":" hex(AES-256-CBC(utf8 JSON))`.
  */
-import { constants, createCipheriv, createDecipheriv, createPrivateKey, privateDecrypt, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 export type KeyInput = string | Buffer | KeyObject;
 
@@ -10,7 +19,8 @@ export class DecryptionFailure extends Error {}
 
 export function decryptDataString(message: string, privateKey: KeyInput): string {
   const first = message.indexOf(':');
-  if (first <= 0) throw new DecryptionFailure('Not in the encrypted data format (base64 key ":" hex IV ":" hex ciphertext)');
+  if (first <= 0)
+    throw new DecryptionFailure('Not in the encrypted data format (base64 key ":" hex IV ":" hex ciphertext)');
   const encKey = message.slice(0, first);
   const [ivHex, ...rest] = message.slice(first + 1).split(':');
   const cipherHex = rest.join(':');
@@ -25,7 +35,10 @@ export function decryptDataString(message: string, privateKey: KeyInput): string
   }
   let aesKeyHex: string;
   try {
-    aesKeyHex = privateDecrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, Buffer.from(encKey, 'base64')).toString('latin1');
+    aesKeyHex = privateDecrypt(
+      { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+      Buffer.from(encKey, 'base64'),
+    ).toString('latin1');
   } catch {
     throw new DecryptionFailure('The data was not encrypted for this key');
   }
@@ -41,7 +54,10 @@ export function decryptDataString(message: string, privateKey: KeyInput): string
 /** The client side of the format; used by tests and by callers encrypting for an engine. */
 export function encryptDataString(plaintext: string, publicKey: KeyInput): string {
   const aesKeyHex = randomBytes(32).toString('hex');
-  const encKey = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, Buffer.from(aesKeyHex));
+  const encKey = publicEncrypt(
+    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+    Buffer.from(aesKeyHex),
+  );
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', Buffer.from(aesKeyHex, 'hex'), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -14,7 +14,10 @@ export function checkDataUrlBudget(request: FillRequest, limit: number, imageFie
       if (/^data:image\//i.test(value)) {
         total += value.length;
         if (total > limit) {
-          throw new PayloadTooLargeError(`data: URLs in this payload total more than ${limit} characters`, formatPath(path));
+          throw new PayloadTooLargeError(
+            `data: URLs in this payload total more than ${limit} characters`,
+            formatPath(path),
+          );
         }
       }
     } else if (Array.isArray(value)) value.forEach((v, i) => visit(v, [...path, i]));

@@ -6,8 +6,23 @@ import { fill, FillCache, type FillSignatureField } from '../fill/index.js';
 import type { BrowserPool, BrowserPoolOptions } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
 import { reportingResolver, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { collectFillRequest, fontFamilyRefs, parseFillRequest, rawGenerateFontRefs, parseGenerateRequest, type FillRequest, type GenerateRequest, type ParseOptions } from '../schema/index.js';
-import { DirectoryTemplateStore, parseTemplate, type Template, type TemplateInput, type TemplateStore } from '../template/index.js';
+import {
+  collectFillRequest,
+  fontFamilyRefs,
+  parseFillRequest,
+  rawGenerateFontRefs,
+  parseGenerateRequest,
+  type FillRequest,
+  type GenerateRequest,
+  type ParseOptions,
+} from '../schema/index.js';
+import {
+  DirectoryTemplateStore,
+  parseTemplate,
+  type Template,
+  type TemplateInput,
+  type TemplateStore,
+} from '../template/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import { DEFAULT_LIMITS, type EngineServices, type Limits } from '../services/index.js';
 
@@ -59,7 +74,11 @@ export interface RenderedPdf {
   problems: ResourceProblem[];
 }
 
-function rendered(out: { pdf: Uint8Array; pageCount: number; title?: string }, outputFormat: 'pdf' | 'url' | undefined, problems: ResourceProblem[]): RenderedPdf {
+function rendered(
+  out: { pdf: Uint8Array; pageCount: number; title?: string },
+  outputFormat: 'pdf' | 'url' | undefined,
+  problems: ResourceProblem[],
+): RenderedPdf {
   return { ...out, outputFormat: outputFormat ?? 'pdf', problems };
 }
 
@@ -68,7 +87,15 @@ function fontFamiliesIn(value: unknown): string[] {
   const found = new Set<string>();
   let visited = 0;
   const walk = (v: unknown, depth: number): void => {
-    if (depth > 8 || visited++ > 10_000 || found.size >= 20 || v === null || typeof v !== 'object' || v instanceof Uint8Array) return;
+    if (
+      depth > 8 ||
+      visited++ > 10_000 ||
+      found.size >= 20 ||
+      v === null ||
+      typeof v !== 'object' ||
+      v instanceof Uint8Array
+    )
+      return;
     if (Array.isArray(v)) {
       for (const item of v) walk(item, depth + 1);
       return;
@@ -83,7 +110,10 @@ function fontFamiliesIn(value: unknown): string[] {
 }
 
 /** Collects a call's resource problems and still tells the caller's callback. */
-function collect(into: ResourceProblem[], onProblem?: (problem: ResourceProblem) => void): (problem: ResourceProblem) => void {
+function collect(
+  into: ResourceProblem[],
+  onProblem?: (problem: ResourceProblem) => void,
+): (problem: ResourceProblem) => void {
   return (problem) => {
     into.push(problem);
     onProblem?.(problem);
@@ -125,9 +155,15 @@ export class Engine {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     const catalogue = options.fontCatalogue;
     // The catalogue's cache is a font folder like any other: what was fetched once loads offline.
-    this.#fonts = new FontRegistry(catalogue ? { ...options.fonts, directories: [...(options.fonts?.directories ?? []), catalogue.cacheDir] } : options.fonts);
-    if (catalogue && options.resolver) this.#remoteFonts = new RemoteFontCatalogue({ ...catalogue, resolver: options.resolver });
-    this.#store = typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
+    this.#fonts = new FontRegistry(
+      catalogue
+        ? { ...options.fonts, directories: [...(options.fonts?.directories ?? []), catalogue.cacheDir] }
+        : options.fonts,
+    );
+    if (catalogue && options.resolver)
+      this.#remoteFonts = new RemoteFontCatalogue({ ...catalogue, resolver: options.resolver });
+    this.#store =
+      typeof options.templates === 'string' ? new DirectoryTemplateStore(options.templates) : options.templates;
     this.#services = {
       fonts: this.#fonts,
       text: new TextLayout(this.#fonts, { shaper: this.#shaper }),
@@ -147,7 +183,11 @@ export class Engine {
   }
 
   /** Fills a template (object, or EID resolved through the template store) with a fill request body. */
-  async fill(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<Uint8Array> {
+  async fill(
+    template: TemplateInput | Template | string,
+    request: unknown,
+    callOptions: FillCallOptions = {},
+  ): Promise<Uint8Array> {
     return (await this.fillDocument(template, request, callOptions)).pdf;
   }
 
@@ -156,7 +196,11 @@ export class Engine {
    * request's, else the template's), the page count, the validated outputFormat and the
    * resources that did not load.
    */
-  async fillDocument(template: TemplateInput | Template | string, request: unknown, callOptions: FillCallOptions = {}): Promise<RenderedPdf> {
+  async fillDocument(
+    template: TemplateInput | Template | string,
+    request: unknown,
+    callOptions: FillCallOptions = {},
+  ): Promise<RenderedPdf> {
     this.#assertOpen();
     await this.loadCatalogueFonts(request);
     // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
@@ -175,16 +219,24 @@ export class Engine {
     }
     try {
       // The budget counts the image fields' values only: which keys those are, the template says.
-      checkDataUrlBudget(parsedRequest, this.limits.dataUrlTotalBytes, new Set(resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id]))));
+      checkDataUrlBudget(
+        parsedRequest,
+        this.limits.dataUrlTotalBytes,
+        new Set(
+          resolved.fields.filter((f) => f.type === 'imageFile').flatMap((f) => (f.alias ? [f.id, f.alias] : [f.id])),
+        ),
+      );
     } catch (e) {
       if (errors.length > 0) throw new ValidationError(errors);
       throw e;
     }
     await this.loadCatalogueFonts(resolved);
     resolved.fields.forEach((f, i) => {
-      if (f.style?.fontFamily) errors.push(...this.#familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
+      if (f.style?.fontFamily)
+        errors.push(...this.#familyErrors(f.style.fontFamily, `template.fields[${i}].style.fontFamily`));
     });
-    if (resolved.style?.fontFamily) errors.push(...this.#familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
+    if (resolved.style?.fontFamily)
+      errors.push(...this.#familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
     const problems: ResourceProblem[] = [];
     const out = await fill(resolved, parsedRequest, {
       services: this.#servicesFor(collect(problems, callOptions.onResourceProblem)),
@@ -232,14 +284,24 @@ export class Engine {
       const { renderHtmlDocument } = await import('../html/index.js');
       const problems: ResourceProblem[] = [];
       const onResourceProblem = collect(problems, callOptions.onResourceProblem);
-      const out = await renderHtmlDocument(await this.#browser(), { html: parsed.data.html, css: parsed.data.css, title: parsed.title, page: parsed.page, onResourceProblem });
+      const out = await renderHtmlDocument(await this.#browser(), {
+        html: parsed.data.html,
+        css: parsed.data.css,
+        title: parsed.title,
+        page: parsed.page,
+        onResourceProblem,
+      });
       return rendered(out, parsed.outputFormat, problems);
     }
     // Loaded on first use, like HTML: a process that only fills never loads markdown-it.
     const { generateMarkdown } = await import('../markdown/index.js');
     const problems: ResourceProblem[] = [];
     const out = await generateMarkdown(parsed, this.#servicesFor(collect(problems, callOptions.onResourceProblem)));
-    return rendered({ ...out, ...(parsed.title !== undefined ? { title: parsed.title } : {}) }, parsed.outputFormat, problems);
+    return rendered(
+      { ...out, ...(parsed.title !== undefined ? { title: parsed.title } : {}) },
+      parsed.outputFormat,
+      problems,
+    );
   }
 
   /**
@@ -326,13 +388,22 @@ export class Engine {
     }
     // An EID nobody can resolve is an unknown template (404), whether or not a store exists (issue 21).
     // The message names the command-line flag; the library option has the same name.
-    if (!this.#store) throw new NotFoundError(`Template "${template}" not found: no templates folder is configured (start with --templates DIR)`);
+    if (!this.#store)
+      throw new NotFoundError(
+        `Template "${template}" not found: no templates folder is configured (start with --templates DIR)`,
+      );
     return this.#store.get(template, versionNumber);
   }
 
   #browser(): Promise<BrowserPool> {
     this.#pool ??= import('../html/index.js').then(
-      ({ BrowserPool }) => new BrowserPool({ ...this.#options.chromium, resolver: this.#options.resolver, maxResourceBytes: this.limits.imageBytes, fonts: this.#fonts }),
+      ({ BrowserPool }) =>
+        new BrowserPool({
+          ...this.#options.chromium,
+          resolver: this.#options.resolver,
+          maxResourceBytes: this.limits.imageBytes,
+          fonts: this.#fonts,
+        }),
     );
     return this.#pool;
   }

@@ -31,7 +31,10 @@ export interface ImportedTemplate {
  * alias = the fully qualified field name. Push buttons, signatures and widgets on no page are
  * left out.
  */
-export async function templateFromPdf(bytes: Uint8Array, options: TemplateFromPdfOptions = {}): Promise<ImportedTemplate> {
+export async function templateFromPdf(
+  bytes: Uint8Array,
+  options: TemplateFromPdfOptions = {},
+): Promise<ImportedTemplate> {
   const doc = await loadPdf(bytes, options.property ?? 'pdf');
   const fields: TemplateField[] = formFieldsOf(doc, importedType);
   const eid = options.eid ?? `pdf-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;

@@ -6,7 +6,17 @@
  * value becomes), and the import of fillable PDFs as templates (import-pdf.ts).
  */
 export { FIELD_TYPE_MODULES, fieldType, importedType } from './registry.js';
-export type { AcroFieldFacts, FieldTypeModule, FormatInput, FormatOptions, FormatOutcome, Formatted, InteractiveInput, Placement, WidgetCommon } from './contract.js';
+export type {
+  AcroFieldFacts,
+  FieldTypeModule,
+  FormatInput,
+  FormatOptions,
+  FormatOutcome,
+  Formatted,
+  InteractiveInput,
+  Placement,
+  WidgetCommon,
+} from './contract.js';
 export { FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
 export type { FieldType, TemplateField, TemplateStyle } from './model.js';
 export type { Alignment, VerticalAlignment, ResolvedStyle, PreparedImage, Content, FilledField } from './filled.js';

@@ -6,7 +6,10 @@ import type { InteractiveFieldSpec } from '../acroform/index.js';
 
 /** Shared pieces of the type modules: value coercion, messages, boxes. */
 
-export const ok = (values: Record<string, string>, contents: Content[]): FormatOutcome => ({ ok: true, result: { values, contents } });
+export const ok = (values: Record<string, string>, contents: Content[]): FormatOutcome => ({
+  ok: true,
+  result: { values, contents },
+});
 export const fail = (message: string): FormatOutcome => ({ ok: false, message });
 
 export function place(r: TopLeftRect, p: Placement): TopLeftRect {
@@ -51,7 +54,16 @@ export function oneText(shown: string, box: TopLeftRect, style: ResolvedStyle, m
 /** The usual interactive form of a value: one text field holding the formatted value. */
 export function textWidget(input: InteractiveInput, multiline = false): InteractiveFieldSpec[] {
   const f = input.filled;
-  return [{ ...input.common, name: input.name, kind: 'text', rect: input.at(f.field.rect), value: f.values[''] ?? '', multiline }];
+  return [
+    {
+      ...input.common,
+      name: input.name,
+      kind: 'text',
+      rect: input.at(f.field.rect),
+      value: f.values[''] ?? '',
+      multiline,
+    },
+  ];
 }
 
 /** The keys of an object value as strings (absent keys left out), or a message. */
@@ -69,8 +81,17 @@ export function stringParts(raw: unknown, keys: readonly string[]): Record<strin
 }
 
 /** Complex types: each part in its own box when the template has parts, else the whole value in the field's box. */
-export function withParts(field: TemplateField, parts: Record<string, string>, whole: string, box: TopLeftRect, at: Placement, style: ResolvedStyle, multiline: boolean): FormatOutcome {
-  if (!field.parts || Object.keys(field.parts).length === 0) return ok({ '': whole }, whole ? [text(box, whole, style, multiline)] : []);
+export function withParts(
+  field: TemplateField,
+  parts: Record<string, string>,
+  whole: string,
+  box: TopLeftRect,
+  at: Placement,
+  style: ResolvedStyle,
+  multiline: boolean,
+): FormatOutcome {
+  if (!field.parts || Object.keys(field.parts).length === 0)
+    return ok({ '': whole }, whole ? [text(box, whole, style, multiline)] : []);
   const values: Record<string, string> = {};
   const contents: Content[] = [];
   for (const [name, rect] of Object.entries(field.parts)) {
@@ -87,7 +108,13 @@ export function partWidgets(input: InteractiveInput, multiline: boolean): Intera
   const f = input.filled;
   const parts = f.field.parts;
   if (parts && Object.keys(parts).length > 0) {
-    return Object.entries(parts).map(([part, r]) => ({ ...input.common, name: `${input.name}_${part}`, kind: 'text' as const, rect: input.at(r), value: f.values[part] ?? '' }));
+    return Object.entries(parts).map(([part, r]) => ({
+      ...input.common,
+      name: `${input.name}_${part}`,
+      kind: 'text' as const,
+      rect: input.at(r),
+      value: f.values[part] ?? '',
+    }));
   }
   return textWidget(input, multiline);
 }

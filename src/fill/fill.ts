@@ -46,10 +46,17 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   const outside = template.fields
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.pageNum >= pageCount)
-    .map(({ f, i }) => ({ property: `template.fields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}` }));
+    .map(({ f, i }) => ({
+      property: `template.fields[${i}].pageNum`,
+      message: `The PDF has ${pageCount} page(s); field "${f.id}" is on page index ${f.pageNum}`,
+    }));
   const signatureFields = ctx.signatureFields ?? [];
   signatureFields.forEach((f, i) => {
-    if (!Number.isInteger(f.pageNum) || f.pageNum < 0 || f.pageNum >= pageCount) outside.push({ property: `signatureFields[${i}].pageNum`, message: `The PDF has ${pageCount} page(s); there is no page index ${f.pageNum}` });
+    if (!Number.isInteger(f.pageNum) || f.pageNum < 0 || f.pageNum >= pageCount)
+      outside.push({
+        property: `signatureFields[${i}].pageNum`,
+        message: `The PDF has ${pageCount} page(s); there is no page index ${f.pageNum}`,
+      });
   });
 
   const { plan, errors } = planFill(template, request, {
@@ -62,19 +69,38 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   const all = [...(ctx.errors ?? []), ...outside, ...errors];
   if (all.length > 0) throw new ValidationError(all);
   applyPageVariables(plan);
-  await loadImages(plan, { resolver: ctx.services.resolver, maxBytes: ctx.services.limits.imageBytes, cache: ctx.services.images });
+  await loadImages(plan, {
+    resolver: ctx.services.resolver,
+    maxBytes: ctx.services.limits.imageBytes,
+    cache: ctx.services.images,
+  });
   const interactive = request.useInteractiveFields ?? false;
-  const marks = { checkboxCharacter: request.defaultCheckboxCharacter, checkboxSquare: request.defaultMakeCheckboxSquare ?? false };
+  const marks = {
+    checkboxCharacter: request.defaultCheckboxCharacter,
+    checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
+  };
   const frames = prepared.pages.map((p) => p.frame);
   const title = request.title ?? template.title;
-  const pdf = await renderPlan(prepared, template.fields, interactive ? imagesOnly(plan) : plan, { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks }, {
-    flat: !interactive,
-    stripAnnotations: request.stripAnnotations ?? false,
-    drawDebugBoxes: request.drawDebugBoxes ?? false,
-    borderColor: request.borderColor,
-    title,
-    ...formSteps(interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined, signatureFields, plan, frames, !interactive),
-  });
+  const pdf = await renderPlan(
+    prepared,
+    template.fields,
+    interactive ? imagesOnly(plan) : plan,
+    { services: ctx.services, layouts: ctx.cache.layouts, checks: ctx.cache.appearanceChecks },
+    {
+      flat: !interactive,
+      stripAnnotations: request.stripAnnotations ?? false,
+      drawDebugBoxes: request.drawDebugBoxes ?? false,
+      borderColor: request.borderColor,
+      title,
+      ...formSteps(
+        interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined,
+        signatureFields,
+        plan,
+        frames,
+        !interactive,
+      ),
+    },
+  );
   return title === undefined ? { pdf, pageCount: plan.pages.length } : { pdf, pageCount: plan.pages.length, title };
 }
 
@@ -93,4 +119,3 @@ function formSteps(
     widgetPages: new Set(signatureFields.map((f) => f.pageNum)),
   };
 }
-

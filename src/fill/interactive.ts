@@ -1,7 +1,13 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { fieldType } from '../fields/index.js';
 import { PDF, userRect } from '../pdf/index.js';
-import { addInteractiveFields, fillExistingFields, type AppearanceChecks, type ExistingFieldValue, type InteractiveFieldSpec } from '../acroform/index.js';
+import {
+  addInteractiveFields,
+  fillExistingFields,
+  type AppearanceChecks,
+  type ExistingFieldValue,
+  type InteractiveFieldSpec,
+} from '../acroform/index.js';
 import { TextSetter } from '../text/index.js';
 import type { FillPlan, FilledField } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
@@ -19,7 +25,10 @@ export interface InteractiveMarks {
 export function imagesOnly(plan: FillPlan): FillPlan {
   return {
     ...plan,
-    pages: plan.pages.map((p) => ({ ...p, fields: p.fields.map((f) => ({ ...f, contents: f.contents.filter((c) => c.kind === 'image') })) })),
+    pages: plan.pages.map((p) => ({
+      ...p,
+      fields: p.fields.map((f) => ({ ...f, contents: f.contents.filter((c) => c.kind === 'image') })),
+    })),
   };
 }
 
@@ -34,7 +43,13 @@ function nameOf(filled: FilledField): string {
   return indices.length ? `${base}_${indices.join('_')}` : base;
 }
 
-function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks: InteractiveMarks, t: Typesetter): InteractiveFieldSpec[] {
+function specsOf(
+  filled: FilledField,
+  pageIndex: number,
+  frame: PageFrame,
+  marks: InteractiveMarks,
+  t: Typesetter,
+): InteractiveFieldSpec[] {
   const f = filled.field;
   const style = {
     fontFamily: filled.style.fontFamily,
@@ -55,7 +70,8 @@ function specsOf(filled: FilledField, pageIndex: number, frame: PageFrame, marks
     at: (r) => userRect(frame, { x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }),
     checkboxCharacter: marks.checkboxCharacter,
     checkboxSquare: marks.checkboxSquare,
-    paintMark: (target, width, height, char, square) => drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style),
+    paintMark: (target, width, height, char, square) =>
+      drawMark(target, t, { x: 0, y: 0, width, height }, char, square, filled.style),
   });
 }
 
@@ -76,10 +92,18 @@ function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
 }
 
 /** Specs of the fields to create: every value not bound to one of the PDF's own fields, by output page. */
-function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, text: TextSetter, layouts: LayoutCache): InteractiveFieldSpec[] {
+function newFieldSpecs(
+  plan: FillPlan,
+  frames: PageFrame[],
+  marks: InteractiveMarks,
+  text: TextSetter,
+  layouts: LayoutCache,
+): InteractiveFieldSpec[] {
   const typesetter: Typesetter = { setter: text, layouts };
   return plan.pages.flatMap((page, pageIndex) =>
-    page.fields.filter((f) => !f.field.acroFieldName).flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
+    page.fields
+      .filter((f) => !f.field.acroFieldName)
+      .flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
   );
 }
 
@@ -92,11 +116,18 @@ function newFieldSpecs(plan: FillPlan, frames: PageFrame[], marks: InteractiveMa
  * change) and new fields join its field tree. Otherwise a new AcroForm is made;
  * its reference is returned for the catalog.
  */
-export function fieldsInUpdate(plan: FillPlan, frames: PageFrame[], marks: InteractiveMarks, layouts: LayoutCache, checks?: AppearanceChecks) {
+export function fieldsInUpdate(
+  plan: FillPlan,
+  frames: PageFrame[],
+  marks: InteractiveMarks,
+  layouts: LayoutCache,
+  checks?: AppearanceChecks,
+) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
     const own = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
     const existing = ownFieldValues(plan);
-    if (own && existing.length > 0) fillExistingFields(doc, existing, text, { flatten: false, layouts, ...(checks ? { checks } : {}) });
+    if (own && existing.length > 0)
+      fillExistingFields(doc, existing, text, { flatten: false, layouts, ...(checks ? { checks } : {}) });
     const specs = newFieldSpecs(plan, frames, marks, text, layouts);
     if (own) {
       addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true }, layouts);

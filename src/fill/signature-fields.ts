@@ -26,12 +26,21 @@ export interface FillSignatureField {
  * form holding only these fields; interactive output adds them to the form the
  * interactive step made, or to the template's own form.
  */
-export function signatureFieldsInUpdate(fields: readonly FillSignatureField[], plan: FillPlan, frames: readonly PageFrame[], flat: boolean) {
+export function signatureFieldsInUpdate(
+  fields: readonly FillSignatureField[],
+  plan: FillPlan,
+  frames: readonly PageFrame[],
+  flat: boolean,
+) {
   const outputIndex = new Map<number, number>();
   plan.pages.forEach((p, i) => {
     if (!outputIndex.has(p.templatePage)) outputIndex.set(p.templatePage, i);
   });
-  return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, formRef: PDFRef | undefined): PDFRef | undefined => {
+  return (
+    doc: PDFDocument,
+    pages: ReadonlyArray<PDFPage | undefined>,
+    formRef: PDFRef | undefined,
+  ): PDFRef | undefined => {
     const own = flat ? undefined : doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
     let ref = formRef;
     let acroForm = ref ? doc.context.lookup(ref, PDFDict) : own;

@@ -37,17 +37,43 @@ export const DEFAULT_DATE_FORMAT = 'MM/DD/YYYY';
 
 /** Longest first: the tokenizer takes the longest token that starts at a position (`MMMM` before `M`, `Do` before `D`). */
 export const DATE_TOKENS = [
-  'YYYY', 'YY',
+  'YYYY',
+  'YY',
   'Q',
-  'MMMM', 'MMM', 'MM', 'M',
-  'DDDD', 'DDD', 'DD', 'Do', 'D',
-  'dddd', 'ddd', 'dd', 'd',
-  'GGGG', 'WW', 'Wo', 'W',
-  'HH', 'H', 'hh', 'h', 'kk', 'k',
-  'mm', 'm', 'ss', 's', 'SSS',
-  'A', 'a',
-  'ZZ', 'Z',
-  'X', 'x',
+  'MMMM',
+  'MMM',
+  'MM',
+  'M',
+  'DDDD',
+  'DDD',
+  'DD',
+  'Do',
+  'D',
+  'dddd',
+  'ddd',
+  'dd',
+  'd',
+  'GGGG',
+  'WW',
+  'Wo',
+  'W',
+  'HH',
+  'H',
+  'hh',
+  'h',
+  'kk',
+  'k',
+  'mm',
+  'm',
+  'ss',
+  's',
+  'SSS',
+  'A',
+  'a',
+  'ZZ',
+  'Z',
+  'X',
+  'x',
 ] as const;
 export type DateToken = (typeof DATE_TOKENS)[number];
 
@@ -68,7 +94,7 @@ export function compileDateFormat(format: string): DatePart[] {
     if (literal) parts.push({ text: literal });
     literal = '';
   };
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     const c = format[i]!;
     if (c === '[') {
       const end = format.indexOf(']', i + 1);
@@ -104,14 +130,30 @@ export function dateFormatProblem(format: string): string | undefined {
 }
 
 const EN: DateNames = {
-  months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  months: [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ],
   monthsShort: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
   weekdays: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
   weekdaysShort: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
   weekdaysMin: ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'],
 };
 
-const namesByLocale = new Map<string, DateNames>([['en', EN], ['en-US', EN]]);
+const namesByLocale = new Map<string, DateNames>([
+  ['en', EN],
+  ['en-US', EN],
+]);
 
 /**
  * Month and weekday names of a locale, from Intl (cached). The two-letter weekday (`dd`) is
@@ -120,11 +162,23 @@ const namesByLocale = new Map<string, DateNames>([['en', EN], ['en-US', EN]]);
 export function dateNames(locale = 'en-US'): DateNames {
   const known = namesByLocale.get(locale);
   if (known) return known;
-  const month = (style: 'long' | 'short') => Array.from({ length: 12 }, (_, m) => new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2001, m, 1)));
+  const month = (style: 'long' | 'short') =>
+    Array.from({ length: 12 }, (_, m) =>
+      new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2001, m, 1)),
+    );
   // 7 Jan 2001 was a Sunday.
-  const weekday = (style: 'long' | 'short') => Array.from({ length: 7 }, (_, d) => new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(Date.UTC(2001, 0, 7 + d)));
+  const weekday = (style: 'long' | 'short') =>
+    Array.from({ length: 7 }, (_, d) =>
+      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(Date.UTC(2001, 0, 7 + d)),
+    );
   const weekdaysShort = weekday('short');
-  const names: DateNames = { months: month('long'), monthsShort: month('short'), weekdays: weekday('long'), weekdaysShort, weekdaysMin: weekdaysShort.map((s) => [...s].slice(0, 2).join('')) };
+  const names: DateNames = {
+    months: month('long'),
+    monthsShort: month('short'),
+    weekdays: weekday('long'),
+    weekdaysShort,
+    weekdaysMin: weekdaysShort.map((s) => [...s].slice(0, 2).join('')),
+  };
   if (namesByLocale.size < 64) namesByLocale.set(locale, names);
   return names;
 }
@@ -136,7 +190,8 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-const pad = (n: number, width: number): string => (n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0'));
+const pad = (n: number, width: number): string =>
+  n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0');
 
 function offsetText(minutes: number, colon: boolean): string {
   const sign = minutes < 0 ? '-' : '+';
@@ -154,7 +209,7 @@ function dayNumber(year: number, month: number, day: number): number {
 /** ISO 8601 week and week-year: weeks start on Monday, week 1 holds the year's first Thursday. */
 function isoWeek(f: DateTimeFields): { week: number; year: number } {
   const days = dayNumber(f.year, f.month, f.day);
-  const isoWeekday = ((days + 3) % 7 + 7) % 7; // 0 = Monday (1970-01-01 was a Thursday)
+  const isoWeekday = (((days + 3) % 7) + 7) % 7; // 0 = Monday (1970-01-01 was a Thursday)
   const thursday = days - isoWeekday + 3;
   const thursdayDate = new Date(thursday * 86_400_000);
   const year = thursdayDate.getUTCFullYear();
@@ -163,12 +218,17 @@ function isoWeek(f: DateTimeFields): { week: number; year: number } {
 }
 
 /** Writes `fields` with a compiled (or string) format. */
-export function formatDateTime(fields: DateTimeFields, format: string | readonly DatePart[], names: DateNames = EN): string {
+export function formatDateTime(
+  fields: DateTimeFields,
+  format: string | readonly DatePart[],
+  names: DateNames = EN,
+): string {
   const parts = typeof format === 'string' ? compileDateFormat(format) : format;
   const f = fields;
   const days = dayNumber(f.year, f.month, f.day);
-  const weekday = ((days + 4) % 7 + 7) % 7; // 0 = Sunday
-  const epochMs = days * 86_400_000 + ((f.hour * 60 + f.minute - f.offsetMinutes) * 60 + f.second) * 1000 + f.millisecond;
+  const weekday = (((days + 4) % 7) + 7) % 7; // 0 = Sunday
+  const epochMs =
+    days * 86_400_000 + ((f.hour * 60 + f.minute - f.offsetMinutes) * 60 + f.second) * 1000 + f.millisecond;
   const value = (token: DateToken): string => {
     switch (token) {
       case 'YYYY':
@@ -257,11 +317,15 @@ export function formatDateTime(fields: DateTimeFields, format: string | readonly
  * Undefined when it is not a real calendar date and time.
  */
 export function parseIsoDateTime(s: string): DateTimeFields | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/.exec(s.trim());
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+      s.trim(),
+    );
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (month < 1 || month > 12 || day < 1) return undefined;
-  if (day > new Date(Date.UTC(2000, month, 0)).getUTCDate() || (month === 2 && day === 29 && !isLeap(year))) return undefined;
+  if (day > new Date(Date.UTC(2000, month, 0)).getUTCDate() || (month === 2 && day === 29 && !isLeap(year)))
+    return undefined;
   const hour = Number(m[4] ?? 0);
   const minute = Number(m[5] ?? 0);
   const second = Number(m[6] ?? 0);

@@ -87,7 +87,10 @@ export function uniquePdfFileNames(names: readonly string[]): string[] {
       const room = MAX_FILE_NAME_BYTES - PDF.length - Buffer.byteLength(base, 'utf8');
       do {
         const suffix = ` (${i++})`;
-        const stem = suffix.length <= room ? base : safeBaseName(base, MAX_FILE_NAME_BYTES - PDF.length - suffix.length) || 'document';
+        const stem =
+          suffix.length <= room
+            ? base
+            : safeBaseName(base, MAX_FILE_NAME_BYTES - PDF.length - suffix.length) || 'document';
         name = `${stem}${suffix}${PDF}`;
       } while (used.has(name.toLowerCase()));
       reached.set(key, i);

@@ -12,7 +12,14 @@ export {
   parseIsoDateTime,
 } from './date.js';
 export type { NumberPattern } from './number.js';
-export { DEFAULT_PATTERNS, NumberFormatError, compileNumberFormat, formatNumber, numberFormatProblem, parseNumberPattern } from './number.js';
+export {
+  DEFAULT_PATTERNS,
+  NumberFormatError,
+  compileNumberFormat,
+  formatNumber,
+  numberFormatProblem,
+  parseNumberPattern,
+} from './number.js';
 export { MAX_FILE_NAME_BYTES, safeBaseName, safePdfFileName, uniquePdfFileNames } from './file-name.js';
 export { cleanTypedText, replaceControls, withoutInvisibles } from './safe-text.js';
 export { formatPhone, isSupportedPhoneRegion } from './phone.js';

@@ -68,7 +68,14 @@ export function compileNumberFormat(format: string): NumberPattern {
   const fixed = body[2] ?? '';
   const optional = body[3] ?? '';
   if (fixed.length + optional.length > 20) throw new NumberFormatError('At most 20 decimals');
-  return { prefix, suffix, grouping: body[1]!.includes(','), minDecimals: fixed.length, maxDecimals: fixed.length + optional.length, sign };
+  return {
+    prefix,
+    suffix,
+    grouping: body[1]!.includes(','),
+    minDecimals: fixed.length,
+    maxDecimals: fixed.length + optional.length,
+    sign,
+  };
 }
 
 /** The message of the format's problem, or undefined when it is usable. */

@@ -10,7 +10,8 @@ type PhoneLibrary = typeof import('libphonenumber-js');
  * resolved from this file keeps the calls synchronous; bundles leave it in node_modules.
  */
 let library: PhoneLibrary | undefined;
-const phoneLibrary = (): PhoneLibrary => (library ??= createRequire(import.meta.url)('libphonenumber-js') as PhoneLibrary);
+const phoneLibrary = (): PhoneLibrary =>
+  (library ??= createRequire(import.meta.url)('libphonenumber-js') as PhoneLibrary);
 
 /** The spec's regions: US, CA, MX, GB and every region sharing their country codes. */
 const CALLING_CODES = new Set(['1', '44', '52']);

@@ -22,5 +22,8 @@ export function replaceControls(s: string, by: string): string {
 
 /** Single-line text a person typed, made safe to draw and store: invisibles removed, controls become spaces, runs of white space one space, trimmed. */
 export function cleanTypedText(s: string): string {
-  return replaceControls(withoutInvisibles(s.normalize('NFC')), ' ').replace(/[^\S ]/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return replaceControls(withoutInvisibles(s.normalize('NFC')), ' ')
+    .replace(/[^\S ]/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }

@@ -1,5 +1,10 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
-import { addInteractiveFields, type FieldTextStyle, type InteractiveFieldSpec, type WidgetBox } from '../acroform/index.js';
+import {
+  addInteractiveFields,
+  type FieldTextStyle,
+  type InteractiveFieldSpec,
+  type WidgetBox,
+} from '../acroform/index.js';
 import type { FontRegistry } from '../fonts/index.js';
 import { TextSetter } from '../text/index.js';
 
@@ -23,12 +28,22 @@ export function cssColor(css: string): [number, number, number] | undefined {
   const alpha = m[4] === undefined ? 1 : m[4].endsWith('%') ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
   if (!(alpha > 0)) return undefined;
   // Partly transparent colours are composited over the white page.
-  return [m[1], m[2], m[3]].map((v) => Math.round((Number(v) / 255) * alpha * 1000 + (1 - alpha) * 1000) / 1000) as [number, number, number];
+  return [m[1], m[2], m[3]].map((v) => Math.round((Number(v) / 255) * alpha * 1000 + (1 - alpha) * 1000) / 1000) as [
+    number,
+    number,
+    number,
+  ];
 }
 
 function hexColor(css: string): string {
   const c = cssColor(css) ?? [0, 0, 0];
-  return `#${c.map((n) => Math.max(0, Math.min(255, Math.round(n * 255))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${c
+    .map((n) =>
+      Math.max(0, Math.min(255, Math.round(n * 255)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /**
@@ -43,8 +58,10 @@ export function controlBox(c: FormControl): WidgetBox {
   const toggle = c.kind === 'checkbox' || c.kind === 'radio';
   const none = (style: string, width: number): boolean => style === 'none' || style === 'hidden' || !(width > 0);
   const noBorder = none(look.borderStyle, look.borderWidth);
-  if (toggle && native && noBorder) return { border: NATIVE_BORDER, borderWidth: PT, background: WHITE, round: c.kind === 'radio' };
-  const round = c.kind === 'radio' && (look.radius === '50%' || parseFloat(look.radius) >= Math.min(c.width, c.height) / 2);
+  if (toggle && native && noBorder)
+    return { border: NATIVE_BORDER, borderWidth: PT, background: WHITE, round: c.kind === 'radio' };
+  const round =
+    c.kind === 'radio' && (look.radius === '50%' || parseFloat(look.radius) >= Math.min(c.width, c.height) / 2);
   const background = cssColor(look.background);
   const box: WidgetBox = { borderWidth: 0, ...(background ? { background } : {}), ...(round ? { round } : {}) };
   if (noBorder) {
@@ -90,14 +107,35 @@ export function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): 
     const rect = { x: left, y: pageHeight - top - height, width, height };
     const size = Math.max(4, Math.min(c.fontSize * PT, height * 0.8));
     const lineSize = c.kind === 'textarea' || c.kind === 'list' ? size : Math.min(size, height * 0.7);
-    const style: FieldTextStyle = { fontFamily: 'Noto Sans', fontWeight: 'normal', fontSize: lineSize, textColor: hexColor(c.color), alignment: alignmentOf(c.textAlign) };
-    const common = { pageIndex: page, rect, style, box: controlBox(c), ...(c.readOnly ? { readOnly: true } : {}), ...(c.required ? { required: true } : {}) };
+    const style: FieldTextStyle = {
+      fontFamily: 'Noto Sans',
+      fontWeight: 'normal',
+      fontSize: lineSize,
+      textColor: hexColor(c.color),
+      alignment: alignmentOf(c.textAlign),
+    };
+    const common = {
+      pageIndex: page,
+      rect,
+      style,
+      box: controlBox(c),
+      ...(c.readOnly ? { readOnly: true } : {}),
+      ...(c.required ? { required: true } : {}),
+    };
     switch (c.kind) {
       case 'text':
       case 'password':
       case 'textarea': {
         // HTML's maxlength limits typing, not the value attribute; the field's /MaxLen limits its value.
-        if (!firstText.has(c.name)) firstText.set(c.name, c.maxLength > 0 ? Array.from(c.value ?? '').slice(0, c.maxLength).join('') : c.value ?? '');
+        if (!firstText.has(c.name))
+          firstText.set(
+            c.name,
+            c.maxLength > 0
+              ? Array.from(c.value ?? '')
+                  .slice(0, c.maxLength)
+                  .join('')
+              : (c.value ?? ''),
+          );
         specs.push({
           ...common,
           name: c.name,
@@ -112,12 +150,24 @@ export function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): 
       case 'checkbox': {
         const onState = c.value || CHECKBOX_DEFAULT_VALUE;
         const split = (checkValues.get(c.name)?.size ?? 0) > 1;
-        specs.push({ ...common, name: split ? `${c.name}.${onState.replace(/\./g, '_')}` : c.name, kind: 'checkbox', value: c.checked === true, onState });
+        specs.push({
+          ...common,
+          name: split ? `${c.name}.${onState.replace(/\./g, '_')}` : c.name,
+          kind: 'checkbox',
+          value: c.checked === true,
+          onState,
+        });
         break;
       }
       case 'radio': {
         const exportValue = c.value || RADIO_DEFAULT_VALUE;
-        specs.push({ ...common, name: c.name, kind: 'radio', value: c.checked ? exportValue : '', options: [{ exportValue, rect }] });
+        specs.push({
+          ...common,
+          name: c.name,
+          kind: 'radio',
+          value: c.checked ? exportValue : '',
+          options: [{ exportValue, rect }],
+        });
         break;
       }
       case 'combo':
@@ -125,8 +175,18 @@ export function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): 
         const options = c.options ?? [];
         const selected = options.filter(([, , s]) => s).map(([v]) => v);
         const choices = options.map(([exportValue, label]) => ({ exportValue, label }));
-        if (c.kind === 'combo') specs.push({ ...common, name: c.name, kind: 'combo', value: selected[0] ?? '', choices });
-        else specs.push({ ...common, name: c.name, kind: 'list', value: selected[0] ?? '', choices, multiSelect: true, selected });
+        if (c.kind === 'combo')
+          specs.push({ ...common, name: c.name, kind: 'combo', value: selected[0] ?? '', choices });
+        else
+          specs.push({
+            ...common,
+            name: c.name,
+            kind: 'list',
+            value: selected[0] ?? '',
+            choices,
+            multiSelect: true,
+            selected,
+          });
         break;
       }
     }

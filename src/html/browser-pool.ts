@@ -158,7 +158,10 @@ export class BrowserPool {
         // A renderer that dies while printing surfaces as "Printing failed", like a page Chromium cannot print.
         const crashed = isBrowserGone(e) || (isPrintingFailed(e) && (await this.#crashedUnder(lease.page, session)));
         if (session?.overMemory && crashed) {
-          throw new PayloadTooLargeError(`Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`, 'html');
+          throw new PayloadTooLargeError(
+            `Rendering the document took more than ${this.maxBrowserRssBytes} bytes of Chromium memory`,
+            'html',
+          );
         }
         if (attempt === 0 && crashed && !this.#closed) {
           await this.#forget(lease.page);
@@ -174,9 +177,14 @@ export class BrowserPool {
         if (isNavigatedAway(e)) throw navigationError();
         // Chromium refuses to print page boxes past PDF's limits (page options are checked before; this is the document's own @page).
         if (isPrintingFailed(e)) {
-          throw ValidationError.of('html', `Chromium could not print the document; its @page size is probably over ${MAX_PAGE_INCHES}in (the largest PDF page)`);
+          throw ValidationError.of(
+            'html',
+            `Chromium could not print the document; its @page size is probably over ${MAX_PAGE_INCHES}in (the largest PDF page)`,
+          );
         }
-        throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
+        throw new RenderError(`HTML rendering failed: ${e instanceof Error ? e.message : String(e)}`, 500, {
+          cause: e,
+        });
       } finally {
         this.#navigationWatch.delete(lease.page);
         this.#resourceWatch.delete(lease.page);
@@ -248,7 +256,10 @@ export class BrowserPool {
     s?.cdp.delete(page);
     let timer: NodeJS.Timeout | undefined;
     const closed = await Promise.race([
-      page.close({ runBeforeUnload: false }).then(() => true, () => true),
+      page.close({ runBeforeUnload: false }).then(
+        () => true,
+        () => true,
+      ),
       new Promise<boolean>((r) => (timer = setTimeout(() => r(false), CLOSE_GRACE_MS))),
     ]);
     clearTimeout(timer);
@@ -310,7 +321,11 @@ export class BrowserPool {
   }
 
   async #launch(deadline: number): Promise<Session> {
-    const { browser, context, marker } = await launchChromium({ executablePath: this.#options.executablePath, javaScriptEnabled: this.javaScriptEnabled, deadline });
+    const { browser, context, marker } = await launchChromium({
+      executablePath: this.#options.executablePath,
+      javaScriptEnabled: this.javaScriptEnabled,
+      deadline,
+    });
     await context.route(
       '**/*',
       createRouteHandler({
@@ -325,7 +340,18 @@ export class BrowserPool {
         },
       }),
     );
-    const session: Session = { browser, context, idle: [], pages: new Set(), cdp: new Map(), marker, active: 0, served: 0, retired: false, overMemory: false };
+    const session: Session = {
+      browser,
+      context,
+      idle: [],
+      pages: new Set(),
+      cdp: new Map(),
+      marker,
+      active: 0,
+      served: 0,
+      retired: false,
+      overMemory: false,
+    };
     this.#sessions.add(session);
     // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
     session.watchdog = setInterval(() => {
@@ -379,9 +405,11 @@ export class BrowserPool {
 
   /** Test hook: crashes the renderer of every page in use, as a renderer out-of-memory kill would. */
   async crashRenderersForTesting(): Promise<void> {
-    await Promise.all([...this.#navigationWatch.keys()].map(async (page) => {
-      const cdp = this.#owners.get(page)?.cdp.get(page);
-      await cdp?.send('Page.crash').catch(noop);
-    }));
+    await Promise.all(
+      [...this.#navigationWatch.keys()].map(async (page) => {
+        const cdp = this.#owners.get(page)?.cdp.get(page);
+        await cdp?.send('Page.crash').catch(noop);
+      }),
+    );
   }
 }

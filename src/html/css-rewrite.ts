@@ -1,5 +1,11 @@
 import { PayloadTooLargeError, RenderError } from '../errors/index.js';
-import { BLEED_SENTINEL, ELEMENT_SENTINEL, FUNCTION_SENTINEL, MARKS_SENTINEL, STRING_SENTINEL } from './page/contract.js';
+import {
+  BLEED_SENTINEL,
+  ELEMENT_SENTINEL,
+  FUNCTION_SENTINEL,
+  MARKS_SENTINEL,
+  STRING_SENTINEL,
+} from './page/contract.js';
 import { findElements, spliceSpans } from './tags.js';
 
 /**
@@ -52,7 +58,10 @@ function keepFunctions(css: string): string {
   for (let m = FUNCTIONS.exec(css); m; m = FUNCTIONS.exec(css)) {
     const i = closing(css, m.index + m[0].length, '(', ')');
     if (i < 0) break;
-    const args = css.slice(m.index + m[0].length, i - 1).replace(/"/g, "'").replace(/\n/g, ' ');
+    const args = css
+      .slice(m.index + m[0].length, i - 1)
+      .replace(/"/g, "'")
+      .replace(/\n/g, ' ');
     out += css.slice(last, m.index) + `"${FUNCTION_SENTINEL}${m[1]!.toLowerCase()}(${args})"`;
     last = i;
     FUNCTIONS.lastIndex = i;
@@ -61,13 +70,15 @@ function keepFunctions(css: string): string {
 }
 
 const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
-const ELEMENT = /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
+const ELEMENT =
+  /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
 const STRING = /(?<![-\w])string\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)/gi;
 const STRING_SET = /(?<![-\w])string-set\s*:/gi;
 const BOOKMARK = /(?<![-\w])bookmark-(level|label|state)\s*:/gi;
 const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
-const ANY = /bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+const ANY =
+  /bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -117,7 +128,7 @@ function stringEnd(text: string, i: number): number {
 function renameDescriptors(block: string): string {
   let out = '';
   let atStart = true;
-  for (let i = 0; i < block.length; ) {
+  for (let i = 0; i < block.length;) {
     const c = block[i]!;
     if (c === '"' || c === "'") {
       const j = stringEnd(block, i);
@@ -143,7 +154,10 @@ function renameDescriptors(block: string): string {
           const raw = block.slice(i + name[0].length, j);
           const important = /!\s*important\s*$/i.test(raw) ? ' !important' : '';
           const value = raw.replace(/!\s*important\s*$/i, '').trim();
-          out += name[1]!.toLowerCase() === 'bleed' ? `quotes: "${BLEED_SENTINEL}" "${value}"${important}` : `content: "${MARKS_SENTINEL}${value}"${important}`;
+          out +=
+            name[1]!.toLowerCase() === 'bleed'
+              ? `quotes: "${BLEED_SENTINEL}" "${value}"${important}`
+              : `content: "${MARKS_SENTINEL}${value}"${important}`;
           i = j;
           continue;
         }
@@ -157,23 +171,35 @@ function renameDescriptors(block: string): string {
 
 export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
-  return keepFunctions(keepPageDescriptors(css))
-    .replace(RUNNING, '--fs-running: $1')
-    .replace(ELEMENT, (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy))
-    // In parentheses: computed content merges neighbouring strings, so the sentinel needs an end.
-    .replace(STRING, (_m, name: string, policy: string | undefined) => `"${STRING_SENTINEL}(${name}${policy ? `|${policy.toLowerCase()}` : ''})"`)
-    .replace(STRING_SET, '--fs-string-set:')
-    .replace(BOOKMARK, '--fs-bookmark-$1:')
-    .replace(BREAK_ALWAYS, '$1page')
-    .replace(PAGINATE, '--fs-table-paginate:');
+  return (
+    keepFunctions(keepPageDescriptors(css))
+      .replace(RUNNING, '--fs-running: $1')
+      .replace(
+        ELEMENT,
+        (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy),
+      )
+      // In parentheses: computed content merges neighbouring strings, so the sentinel needs an end.
+      .replace(
+        STRING,
+        (_m, name: string, policy: string | undefined) =>
+          `"${STRING_SENTINEL}(${name}${policy ? `|${policy.toLowerCase()}` : ''})"`,
+      )
+      .replace(STRING_SET, '--fs-string-set:')
+      .replace(BOOKMARK, '--fs-bookmark-$1:')
+      .replace(BREAK_ALWAYS, '$1page')
+      .replace(PAGINATE, '--fs-table-paginate:')
+  );
 }
 
 /** Applies {@link rewriteGcpm} to `<style>` contents and `style` attributes only, never to text. */
 export function rewriteHtmlGcpm(html: string): string {
   if (!ANY.test(html)) return html;
   const styles = findElements(html, 'style').map((e) => ({ start: e.open.end, end: e.close.start }));
-  return spliceSpans(html, styles, styles.map(({ start, end }) => rewriteGcpm(html.slice(start, end))))
-    .replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*')/gi, (_m, lead: string, value: string) => lead + rewriteGcpm(value));
+  return spliceSpans(
+    html,
+    styles,
+    styles.map(({ start, end }) => rewriteGcpm(html.slice(start, end))),
+  ).replace(/(\sstyle\s*=\s*)("[^"]*"|'[^']*')/gi, (_m, lead: string, value: string) => lead + rewriteGcpm(value));
 }
 
 // Linear on any input: the white space runs are atomic (a captured lookahead, then its backreference), so a
@@ -183,15 +209,18 @@ const URL_TOKEN = /url\((?=(\s*))\1(?:"([^"]*)"|'([^']*)'|([^()'"\s]*))(?=(\s*))
 
 /** Makes `url()` references absolute so a sheet keeps working once inlined into the document. */
 export function absolutizeUrls(css: string, base: string): string {
-  return css.replace(URL_TOKEN, (whole, _lead: string, dq: string | undefined, sq: string | undefined, bare: string | undefined) => {
-    const ref = dq ?? sq ?? bare ?? '';
-    if (ref === '' || ref.startsWith('data:') || ref.startsWith('#')) return whole;
-    try {
-      return `url(${JSON.stringify(new URL(ref, base).href)})`;
-    } catch {
-      return whole;
-    }
-  });
+  return css.replace(
+    URL_TOKEN,
+    (whole, _lead: string, dq: string | undefined, sq: string | undefined, bare: string | undefined) => {
+      const ref = dq ?? sq ?? bare ?? '';
+      if (ref === '' || ref.startsWith('data:') || ref.startsWith('#')) return whole;
+      try {
+        return `url(${JSON.stringify(new URL(ref, base).href)})`;
+      } catch {
+        return whole;
+      }
+    },
+  );
 }
 
 const IMPORT = /@import\s+(?:url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|"([^"]*)"|'([^']*)')\s*([^;]*);/gi;
@@ -285,7 +314,13 @@ export class ImportBudget {
  * resolver), recursively. Inlined sheets are same-origin, which keeps their
  * rules readable from the CSSOM (cross-origin sheets hide `cssRules`).
  */
-export async function inlineImports(css: string, base: string | undefined, fetchText: FetchText, budget: ImportBudget, depth = 0): Promise<string> {
+export async function inlineImports(
+  css: string,
+  base: string | undefined,
+  fetchText: FetchText,
+  budget: ImportBudget,
+  depth = 0,
+): Promise<string> {
   if (!/@import/i.test(css)) return css;
   const jobs: Array<Promise<string>> = [];
   const parts: string[] = [];
@@ -312,7 +347,10 @@ export async function inlineImports(css: string, base: string | undefined, fetch
         budget.spend(text);
         const inner = await inlineImports(rewriteGcpm(absolutizeUrls(text, abs)), abs, fetchText, budget, depth + 1);
         // layer()/supports() conditions are dropped: Chromium would need them as @import.
-        const mediaList = media.replace(/\b(layer|supports)\([^)]*\)/gi, '').replace(/\blayer\b/gi, '').trim();
+        const mediaList = media
+          .replace(/\b(layer|supports)\([^)]*\)/gi, '')
+          .replace(/\blayer\b/gi, '')
+          .trim();
         return mediaList ? `@media ${mediaList} {\n${inner}\n}` : inner;
       })(),
     );

@@ -1,5 +1,17 @@
-import { loadResourceWithReason, type LookupAll, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { absolutizeUrls, ImportBudget, inlineImports, rewriteGcpm, rewriteHtmlGcpm, type FetchText } from './css-rewrite.js';
+import {
+  loadResourceWithReason,
+  type LookupAll,
+  type ResourceProblem,
+  type ResourceResolver,
+} from '../resources/index.js';
+import {
+  absolutizeUrls,
+  ImportBudget,
+  inlineImports,
+  rewriteGcpm,
+  rewriteHtmlGcpm,
+  type FetchText,
+} from './css-rewrite.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
 import { DEFAULTS_STYLE_ID } from './page/contract.js';
 import { closingTag, findElements, findTags, firstTag, spliceSpans } from './tags.js';
@@ -47,7 +59,10 @@ function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
       return null;
     };
     if (!url.startsWith('data:') && classifyUrl(url) === 'refuse') return problem(refusalReason(url));
-    const outcome = await loadResourceWithReason(url, 'stylesheet', policy.resolver, { maxBytes: policy.maxResourceBytes, lookup: policy.lookup });
+    const outcome = await loadResourceWithReason(url, 'stylesheet', policy.resolver, {
+      maxBytes: policy.maxResourceBytes,
+      lookup: policy.lookup,
+    });
     budget.checkAborted();
     return 'resource' in outcome ? Buffer.from(outcome.resource.body).toString('utf8') : problem(outcome.reason);
   };
@@ -61,20 +76,28 @@ function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {
 function dropMetaRefresh(html: string): string {
   if (!/http-equiv/i.test(html)) return html;
   const tags = findTags(html, 'meta');
-  return spliceSpans(html, tags, tags.map(({ start, end }) => {
-    const tag = html.slice(start, end);
-    const value = attr(tag, 'http-equiv');
-    if (value === undefined) return tag;
-    // Attribute values may spell the keyword with character references (`&#114;efresh`).
-    const decoded = value
-      .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
-      .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
-    return decoded.trim().toLowerCase() === 'refresh' ? '' : tag;
-  }));
+  return spliceSpans(
+    html,
+    tags,
+    tags.map(({ start, end }) => {
+      const tag = html.slice(start, end);
+      const value = attr(tag, 'http-equiv');
+      if (value === undefined) return tag;
+      // Attribute values may spell the keyword with character references (`&#114;efresh`).
+      const decoded = value
+        .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+        .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
+      return decoded.trim().toLowerCase() === 'refresh' ? '' : tag;
+    }),
+  );
 }
 
 /** `text` with each span replaced by what `replace` resolves to for it; the replacements run in parallel. */
-async function spliceAsync<T extends { start: number; end: number }>(text: string, spans: T[], replace: (span: T) => Promise<string>): Promise<string> {
+async function spliceAsync<T extends { start: number; end: number }>(
+  text: string,
+  spans: T[],
+  replace: (span: T) => Promise<string>,
+): Promise<string> {
   if (spans.length === 0) return text;
   return spliceSpans(text, spans, await Promise.all(spans.map(replace)));
 }
@@ -85,7 +108,9 @@ async function spliceAsync<T extends { start: number; end: number }>(text: strin
  * are readable from the CSSOM, and the paged-media extensions renamed.
  */
 export async function buildDocument(input: DocumentInput, policy: FetchPolicy): Promise<string> {
-  const budget = new ImportBudget(policy.maxResourceBytes, policy.signal, (url, reason) => policy.onProblem?.({ url, kind: 'stylesheet', reason }));
+  const budget = new ImportBudget(policy.maxResourceBytes, policy.signal, (url, reason) =>
+    policy.onProblem?.({ url, kind: 'stylesheet', reason }),
+  );
   const fetchText = makeFetchText(policy, budget);
   let html = dropMetaRefresh(input.html);
   const baseTag = firstTag(html, 'base');
@@ -139,7 +164,9 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     const at = head.end;
     body = rest.slice(0, at) + first + rest.slice(at);
     const close = closingTag(body, 'head', at + first.length);
-    body = close ? body.slice(0, close.start) + userCss + body.slice(close.start) : body.slice(0, at + first.length) + userCss + body.slice(at + first.length);
+    body = close
+      ? body.slice(0, close.start) + userCss + body.slice(close.start)
+      : body.slice(0, at + first.length) + userCss + body.slice(at + first.length);
   } else {
     const open = firstTag(rest, 'html');
     if (open) {

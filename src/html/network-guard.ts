@@ -1,5 +1,11 @@
 import type { Page, Request, Route } from 'playwright-core';
-import { loadResourceWithReason, type LookupAll, type ResourceKind, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
+import {
+  loadResourceWithReason,
+  type LookupAll,
+  type ResourceKind,
+  type ResourceProblem,
+  type ResourceResolver,
+} from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
 
 /**
@@ -110,7 +116,10 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
       return refuse();
     };
     if (classifyUrl(url) === 'refuse') return problem(refusalReason(url));
-    const outcome = await loadResourceWithReason(url, kind, options.resolver, { maxBytes: options.maxResourceBytes, lookup: options.lookup });
+    const outcome = await loadResourceWithReason(url, kind, options.resolver, {
+      maxBytes: options.maxResourceBytes,
+      lookup: options.lookup,
+    });
     if ('reason' in outcome) return problem(outcome.reason);
     const res = outcome.resource;
     if (kind === 'webfont' && !isWebFont(res.body)) return problem(NOT_A_WEB_FONT);
@@ -118,7 +127,12 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
     if (kind === 'stylesheet') body = Buffer.from(rewriteGcpm(body.toString('utf8')), 'utf8');
     options.onRequest?.(url, 'served');
     await route
-      .fulfill({ status: 200, body, contentType: res.contentType ?? 'application/octet-stream', headers: { 'access-control-allow-origin': '*' } })
+      .fulfill({
+        status: 200,
+        body,
+        contentType: res.contentType ?? 'application/octet-stream',
+        headers: { 'access-control-allow-origin': '*' },
+      })
       .catch(() => undefined);
   };
 }

@@ -1,4 +1,13 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNull, PDFNumber, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNull,
+  PDFNumber,
+  type PDFDocument,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
 
 /** One bookmark: a heading (or any element with `bookmark-level`) and where it starts. */
 export interface Bookmark {

@@ -43,7 +43,16 @@ export const MAX_PAGE_INCHES = 200;
 const MIN_CONTENT_PT = 36;
 
 /** Inches per unit; `em`/`rem` in `@page` are the initial font size, 16px. */
-const INCHES: Record<string, number> = { in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6, px: 1 / 96, em: 16 / 96, rem: 16 / 96 };
+const INCHES: Record<string, number> = {
+  in: 1,
+  cm: 1 / 2.54,
+  mm: 1 / 25.4,
+  pt: 1 / 72,
+  pc: 1 / 6,
+  px: 1 / 96,
+  em: 16 / 96,
+  rem: 16 / 96,
+};
 
 function inches(v: string): number {
   const m = /^([+-]?(?:\d+\.?\d*|\.\d+))([a-z]*)$/i.exec(v);
@@ -54,15 +63,27 @@ function inches(v: string): number {
 function length(value: string | undefined, property: string, kind: 'side' | 'margin' = 'margin'): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (!LENGTH.test(v)) throw ValidationError.of(`page.${property}`, `Must be a length with a unit (mm, cm, in, px, em, rem, pt, pc), got ${JSON.stringify(value)}`);
+  if (!LENGTH.test(v))
+    throw ValidationError.of(
+      `page.${property}`,
+      `Must be a length with a unit (mm, cm, in, px, em, rem, pt, pc), got ${JSON.stringify(value)}`,
+    );
   const size = inches(v);
-  if (Math.abs(size) > MAX_PAGE_INCHES) throw ValidationError.of(`page.${property}`, `Must be at most ${MAX_PAGE_INCHES}in (the largest PDF page), got ${JSON.stringify(value)}`);
-  if (kind === 'side' && !(size > 0)) throw ValidationError.of(`page.${property}`, `Must be a positive length, got ${JSON.stringify(value)}`);
+  if (Math.abs(size) > MAX_PAGE_INCHES)
+    throw ValidationError.of(
+      `page.${property}`,
+      `Must be at most ${MAX_PAGE_INCHES}in (the largest PDF page), got ${JSON.stringify(value)}`,
+    );
+  if (kind === 'side' && !(size > 0))
+    throw ValidationError.of(`page.${property}`, `Must be a positive length, got ${JSON.stringify(value)}`);
   return v;
 }
 
 function sides(shorthand: string | undefined): [string, string, string, string] {
-  const parts = (shorthand ?? DEFAULT_MARGIN).trim().split(/\s+/).map((p) => length(p, 'margin')!);
+  const parts = (shorthand ?? DEFAULT_MARGIN)
+    .trim()
+    .split(/\s+/)
+    .map((p) => length(p, 'margin')!);
   const [t, r = t, b = t, l = r] = parts as [string, string?, string?, string?];
   if (parts.length > 4) throw ValidationError.of('page.margin', 'Must be one to four lengths');
   return [t, r!, b!, l!];
@@ -74,17 +95,31 @@ function sides(shorthand: string | undefined): [string, string, string, string] 
  * rules override whatever they also set, and `:first`/named pages beat it anyway.
  */
 /** The request's page: its CSS lengths (checked) and its content box in points. */
-function pageGeometry(page: HtmlPageOptions): { width: string; height: string; margin: string[]; contentWidth: number; contentHeight: number } {
+function pageGeometry(page: HtmlPageOptions): {
+  width: string;
+  height: string;
+  margin: string[];
+  contentWidth: number;
+  contentHeight: number;
+} {
   const width = length(page.width, 'width', 'side') ?? DEFAULT_PAGE_WIDTH;
   const height = length(page.height, 'height', 'side') ?? DEFAULT_PAGE_HEIGHT;
   const [t, r, b, l] = sides(page.margin);
-  const margin = [length(page.marginTop, 'marginTop') ?? t, length(page.marginRight, 'marginRight') ?? r, length(page.marginBottom, 'marginBottom') ?? b, length(page.marginLeft, 'marginLeft') ?? l];
+  const margin = [
+    length(page.marginTop, 'marginTop') ?? t,
+    length(page.marginRight, 'marginRight') ?? r,
+    length(page.marginBottom, 'marginBottom') ?? b,
+    length(page.marginLeft, 'marginLeft') ?? l,
+  ];
   // Margins that leave no room were silently replaced by Chromium's Letter default; the same
   // 400 as Markdown instead (issue 21), with Markdown's minimum of half an inch (36 pt).
   const contentWidth = (inches(width) - inches(margin[1]!) - inches(margin[3]!)) * 72;
   const contentHeight = (inches(height) - inches(margin[0]!) - inches(margin[2]!)) * 72;
   if (contentWidth < MIN_CONTENT_PT || contentHeight < MIN_CONTENT_PT) {
-    throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
+    throw ValidationError.of(
+      'page',
+      `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`,
+    );
   }
   return { width, height, margin, contentWidth, contentHeight };
 }
@@ -112,7 +147,9 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
  */
 const SCRIPT_RULES = new Map(
   [...scriptBlocks()].map(([font, blocks]) => {
-    const range = blocks.map(([a, b]) => `U+${a.toString(16).toUpperCase()}-${b.toString(16).toUpperCase()}`).join(', ');
+    const range = blocks
+      .map(([a, b]) => `U+${a.toString(16).toUpperCase()}-${b.toString(16).toUpperCase()}`)
+      .join(', ');
     return [
       font,
       `@font-face { font-family: 'Noto Scripts'; src: local('${font}-Regular'); font-weight: 100 500; unicode-range: ${range}; }
@@ -131,7 +168,8 @@ function scriptsIn(text: string): Set<string> {
     if (font) found.add(font);
   };
   for (const ch of text) add(ch.codePointAt(0)!);
-  for (const m of text.matchAll(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));?/gi)) add(m[1] ? parseInt(m[1], 16) : Number(m[2]));
+  for (const m of text.matchAll(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));?/gi))
+    add(m[1] ? parseInt(m[1], 16) : Number(m[2]));
   return found;
 }
 
@@ -153,7 +191,9 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 /** What every document gets first in `<head>`: the defaults above, the script faces `text` needs, the default stack and the page options. */
 export function defaultDocumentCss(page?: HtmlPageOptions, text = ''): string {
   const scripts = [...scriptsIn(text)].sort();
-  const stack = scripts.length ? `'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif` : `'Noto Sans', 'Noto CJK', sans-serif`;
+  const stack = scripts.length
+    ? `'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif`
+    : `'Noto Sans', 'Noto CJK', sans-serif`;
   const faces = scripts.map((font) => SCRIPT_RULES.get(font)!).join('\n');
   return `${BASE_CSS}\n${faces}${faces ? '\n' : ''}:where(html) { font-family: ${stack}; }\n${pageOptionsCss(page)}`;
 }

@@ -1,4 +1,14 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, PDFString, PDFHexString, type PDFObject } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  PDFHexString,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
 
 export interface DestPoint {
   page: number;

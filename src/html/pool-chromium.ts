@@ -14,14 +14,36 @@ import { findChromium } from './find-chromium.js';
  */
 const DISABLED_FEATURES = [
   // Playwright's defaults (chromiumSwitches.ts).
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
   // Speculative loading.
-  'Prerender2', 'SpeculationRulesPrefetchFuture', 'SpeculationRulesPrefetchProxy', 'PrefetchUseContentRefactor', 'NetworkPrediction',
-  'LoadingPredictorPrefetch', 'LoadingPredictorUseLocalPredictions', 'PreloadingHeuristicsMLModel', 'Prefetch', 'SpeculationRules',
+  'Prerender2',
+  'SpeculationRulesPrefetchFuture',
+  'SpeculationRulesPrefetchProxy',
+  'PrefetchUseContentRefactor',
+  'NetworkPrediction',
+  'LoadingPredictorPrefetch',
+  'LoadingPredictorUseLocalPredictions',
+  'PreloadingHeuristicsMLModel',
+  'Prefetch',
+  'SpeculationRules',
   // Background services that talk to the network.
-  'Translate', 'AutofillServerCommunication', 'CertificateTransparencyComponentUpdater', 'DialMediaRouteProvider', 'InterestFeedContentSuggestions',
+  'Translate',
+  'AutofillServerCommunication',
+  'CertificateTransparencyComponentUpdater',
+  'DialMediaRouteProvider',
+  'InterestFeedContentSuggestions',
 ];
 
 /**
@@ -90,7 +112,11 @@ export interface Session {
  * Launches Chromium with the isolating switches and opens the pool's one context (JavaScript as asked,
  * service workers blocked, print media set per page). `marker` is the switch that finds its processes.
  */
-export async function launchChromium(options: { executablePath: string | undefined; javaScriptEnabled: boolean; deadline: number }): Promise<{ browser: Browser; context: BrowserContext; marker: string }> {
+export async function launchChromium(options: {
+  executablePath: string | undefined;
+  javaScriptEnabled: boolean;
+  deadline: number;
+}): Promise<{ browser: Browser; context: BrowserContext; marker: string }> {
   const executablePath = findChromium(options.executablePath);
   const marker = `--castpress-pool=${randomUUID()}`;
   let browser: Browser;
@@ -107,7 +133,11 @@ export async function launchChromium(options: { executablePath: string | undefin
       handleSIGHUP: false,
     });
   } catch (e) {
-    throw new RenderError(`Could not start Chromium (${executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, 500, { cause: e });
+    throw new RenderError(
+      `Could not start Chromium (${executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      500,
+      { cause: e },
+    );
   }
   const context = await browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled,
@@ -123,7 +153,10 @@ export async function launchChromium(options: { executablePath: string | undefin
 export async function closeChromium(browser: Browser, marker: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const closed = await Promise.race([
-    browser.close().then(() => true, () => true),
+    browser.close().then(
+      () => true,
+      () => true,
+    ),
     new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 5000))),
   ]);
   clearTimeout(timer);

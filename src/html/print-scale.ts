@@ -20,7 +20,12 @@ export function printScale(page: PDFPage): number {
   let head: Uint8Array;
   try {
     // Only the stream's start is needed: the first 2 KB of deflated input, flushed, hold it.
-    head = filter === undefined ? raw.subarray(0, 512) : filter === PDFName.of('FlateDecode') ? inflateSync(raw.subarray(0, 2048), { finishFlush: constants.Z_SYNC_FLUSH }) : new Uint8Array();
+    head =
+      filter === undefined
+        ? raw.subarray(0, 512)
+        : filter === PDFName.of('FlateDecode')
+          ? inflateSync(raw.subarray(0, 2048), { finishFlush: constants.Z_SYNC_FLUSH })
+          : new Uint8Array();
   } catch {
     return 1;
   }

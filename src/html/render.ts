@@ -1,13 +1,31 @@
 import { PDFDict, PDFName, rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
-import { openForUpdate, rewritePdf, setDocumentInfo, UpdateSession, type BasePdf, type DocumentInfo } from '../pdf/index.js';
+import {
+  openForUpdate,
+  rewritePdf,
+  setDocumentInfo,
+  UpdateSession,
+  type BasePdf,
+  type DocumentInfo,
+} from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './acroform.js';
 import type { BrowserPool } from './browser-pool.js';
 import { VIEWPORT_HEIGHT } from './pool-chromium.js';
 import { buildDocument, type DocumentInput } from './document.js';
 import { contentWidthPx } from './page-css.js';
-import { BLANK_PAGE, ID_PREFIX, pageCall, type DocumentMeta, type LayoutState, type Margins, type PageApi, type PlacedControl, type PrepareResult, type SheetInfo as Sheet } from './page/contract.js';
+import {
+  BLANK_PAGE,
+  ID_PREFIX,
+  pageCall,
+  type DocumentMeta,
+  type LayoutState,
+  type Margins,
+  type PageApi,
+  type PlacedControl,
+  type PrepareResult,
+  type SheetInfo as Sheet,
+} from './page/contract.js';
 import { INPAGE_SOURCE } from './page/inpage.generated.js';
 import { addOutline, type Bookmark } from './outline.js';
 import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
@@ -22,7 +40,12 @@ export interface HtmlRenderRequest extends DocumentInput {
 const MAX_EXTRA_PASSES = 3;
 const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
 
-function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareResult, sheet: Sheet | null = null): LayoutState {
+function observe(
+  doc: PDFDocument,
+  dests: Map<string, DestPoint>,
+  info: PrepareResult,
+  sheet: Sheet | null = null,
+): LayoutState {
   const count = doc.getPageCount();
   const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
   const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
@@ -40,7 +63,8 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
     if (start === undefined) continue;
     const next = n.next === null ? undefined : pages[n.next];
     // No following element: to the end; following element without a destination: its start page only.
-    const end = n.next === null ? total - 1 : next === undefined ? start : Math.max(start, Math.min(next - 1, total - 1));
+    const end =
+      n.next === null ? total - 1 : next === undefined ? start : Math.max(start, Math.min(next - 1, total - 1));
     for (let i = start; i <= end; i++) names[i] = n.name;
   }
   for (const id of info.sides.flatMap((e) => e.blanks)) {
@@ -64,7 +88,9 @@ function observe(doc: PDFDocument, dests: Map<string, DestPoint>, info: PrepareR
 function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
   const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
     want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
-  return info.sides.some((e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after));
+  return info.sides.some(
+    (e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after),
+  );
 }
 
 /** Whether the numbers written into the document (counters, overlay) match the printed layout. */
@@ -72,10 +98,22 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
   if (a.extra !== b.extra) return false;
   if (!info.overlay && info.counters.length === 0 && info.targets.length === 0) return true;
   if (a.total !== b.total) return false;
-  const ids = [...info.running.map((r) => r.id), ...info.strings, ...info.targets, ...info.counters, ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next]))];
+  const ids = [
+    ...info.running.map((r) => r.id),
+    ...info.strings,
+    ...info.targets,
+    ...info.counters,
+    ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next])),
+  ];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
   if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
-  if (info.usesStart && [...info.running.map((r) => r.id), ...info.strings].some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
+  if (
+    info.usesStart &&
+    [...info.running.map((r) => r.id), ...info.strings].some(
+      (id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1,
+    )
+  )
+    return false;
   if (info.overlay) {
     for (let i = 0; i < a.total; i++) {
       const [aw, ah] = a.sizes[i] ?? [0, 0];
@@ -108,26 +146,40 @@ function widerSheet(sheet: Sheet, doc: PDFDocument): number {
  */
 function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): void {
   const b = sheet.bleed * 0.75;
-  doc.getPages().slice(0, pages.length).forEach((page, i) => {
-    const box = page.getMediaBox();
-    // The page's own width (Chromium rounds the sheet's to its device grid, so subtracting the extra is a little off).
-    const w = pages[i]!.width * 0.75 + 2 * b;
-    const h = box.height;
-    page.setMediaBox(box.x, box.y, w, h);
-    if (b <= 0) return;
-    page.setBleedBox(box.x, box.y, w, h);
-    page.setTrimBox(box.x + b, box.y + b, w - 2 * b, h - 2 * b);
-    drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet);
-  });
+  doc
+    .getPages()
+    .slice(0, pages.length)
+    .forEach((page, i) => {
+      const box = page.getMediaBox();
+      // The page's own width (Chromium rounds the sheet's to its device grid, so subtracting the extra is a little off).
+      const w = pages[i]!.width * 0.75 + 2 * b;
+      const h = box.height;
+      page.setMediaBox(box.x, box.y, w, h);
+      if (b <= 0) return;
+      page.setBleedBox(box.x, box.y, w, h);
+      page.setTrimBox(box.x + b, box.y + b, w - 2 * b, h - 2 * b);
+      drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet);
+    });
 }
 
-function drawMarks(page: PDFPage, trim: { x: number; y: number; w: number; h: number }, bleed: number, sheet: Sheet): void {
+function drawMarks(
+  page: PDFPage,
+  trim: { x: number; y: number; w: number; h: number },
+  bleed: number,
+  sheet: Sheet,
+): void {
   const ink = { thickness: 0.25, color: rgb(0, 0, 0) };
   // Marks stay clear of the trim corner by a third of the bleed, at most 3pt.
   const gap = Math.min(3, bleed / 3);
   if (sheet.crop) {
-    for (const [cx, sx] of [[trim.x, -1], [trim.x + trim.w, 1]] as const) {
-      for (const [cy, sy] of [[trim.y, -1], [trim.y + trim.h, 1]] as const) {
+    for (const [cx, sx] of [
+      [trim.x, -1],
+      [trim.x + trim.w, 1],
+    ] as const) {
+      for (const [cy, sy] of [
+        [trim.y, -1],
+        [trim.y + trim.h, 1],
+      ] as const) {
         page.drawLine({ start: { x: cx + sx * gap, y: cy }, end: { x: cx + sx * bleed, y: cy }, ...ink });
         page.drawLine({ start: { x: cx, y: cy + sy * gap }, end: { x: cx, y: cy + sy * bleed }, ...ink });
       }
@@ -179,7 +231,14 @@ function contentRelativeDests(info: PrepareResult, dests: Map<string, DestPoint>
  * layout); the size is measured again at the printed content width of that page when it differs
  * from the screen layout's (a document `@page` size other than the request's page).
  */
-async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[], extra: number): Promise<PlacedControl[]> {
+async function placeControls(
+  cdp: CDPSession,
+  info: PrepareResult,
+  dests: Map<string, DestPoint>,
+  doc: PDFDocument,
+  margins: Margins[],
+  extra: number,
+): Promise<PlacedControl[]> {
   const pages = doc.getPages();
   const contentRelative = contentRelativeDests(info, dests, pages);
   const placed: PlacedControl[] = [];
@@ -205,7 +264,12 @@ async function placeControls(cdp: CDPSession, info: PrepareResult, dests: Map<st
 }
 
 /** Bookmarks at their element's top. */
-function placeBookmarks(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): Bookmark[] {
+function placeBookmarks(
+  info: PrepareResult,
+  dests: Map<string, DestPoint>,
+  doc: PDFDocument,
+  margins: Margins[],
+): Bookmark[] {
   const contentRelative = contentRelativeDests(info, dests, doc.getPages());
   const out: Bookmark[] = [];
   for (const b of info.bookmarks) {
@@ -244,81 +308,94 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   const build = (signal: AbortSignal): Promise<string> =>
-    buildDocument(request, { resolver: pool.resolver, maxResourceBytes: pool.maxResourceBytes, signal, lookup: pool.hosts.lookup, ...(onProblem ? { onProblem } : {}) });
-  return pool.run(async ({ page, cdp, deadline }, source) => {
-    // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
-    const width = Math.max(1, Math.round(contentWidthPx(request.page)));
-    if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
-    await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
-    // One round trip: define the helpers and run them (each costs a CDP round trip).
-    const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`);
-    let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
-    if (!info.needsDests) {
-      // Nothing else to change: the document information goes in as an update of Chromium's bytes.
-      const session = await UpdateSession.open(pdf, 'html');
-      documentInfo(session.doc, request.title, info.meta);
-      return rendered(session.doc, await session.commit());
-    }
+    buildDocument(request, {
+      resolver: pool.resolver,
+      maxResourceBytes: pool.maxResourceBytes,
+      signal,
+      lookup: pool.hosts.lookup,
+      ...(onProblem ? { onProblem } : {}),
+    });
+  return pool.run(
+    async ({ page, cdp, deadline }, source) => {
+      // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
+      const width = Math.max(1, Math.round(contentWidthPx(request.page)));
+      if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
+      await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
+      // One round trip: define the helpers and run them (each costs a CDP round trip).
+      const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`);
+      let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
+      if (!info.needsDests) {
+        // Nothing else to change: the document information goes in as an update of Chromium's bytes.
+        const session = await UpdateSession.open(pdf, 'html');
+        documentInfo(session.doc, request.title, info.meta);
+        return rendered(session.doc, await session.commit());
+      }
 
-    if (!info.needsLayout && info.forms.length === 0) {
-      // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
-      const session = await UpdateSession.open(pdf, 'html');
-      const found = readDests(session.doc);
-      const names = observe(session.doc, found, info).names;
-      const margins = await evaluate<Margins[]>(cdp, pageCall('resolvePages', names));
-      addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
+      if (!info.needsLayout && info.forms.length === 0) {
+        // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
+        const session = await UpdateSession.open(pdf, 'html');
+        const found = readDests(session.doc);
+        const names = observe(session.doc, found, info).names;
+        const margins = await evaluate<Margins[]>(cdp, pageCall('resolvePages', names));
+        addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
+        removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
+        documentInfo(session.doc, request.title, info.meta);
+        return rendered(session.doc, await session.commit());
+      }
+
+      // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
+      let base: BasePdf = await openForUpdate(pdf, 'html');
+      let dests = readDests(base.doc);
+      const sheet = info.sheet ? { ...info.sheet } : null;
+      let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
+      let actual = observe(base.doc, dests, info, sheet);
+      let overlayForms = info.overlayForms;
+      for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
+        const fixSides = sidesWrong(actual, info);
+        const wider = sheet ? widerSheet(sheet, base.doc) : 0;
+        if (!fixSides && !wider && sameLayout(state, actual, info)) break;
+        state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
+        if (sheet && wider) sheet.extra = wider;
+        overlayForms = await evaluate<PlacedControl[]>(cdp, pageCall('layout', state));
+        pdf = await page.pdf(PRINT_OPTIONS);
+        base = await openForUpdate(pdf, 'html');
+        dests = readDests(base.doc);
+        actual = observe(base.doc, dests, info, sheet);
+      }
+      let placed: PlacedControl[] = [];
+      const margins =
+        info.forms.length > 0 || info.bookmarks.length > 0 || sheet
+          ? await evaluate<Margins[]>(cdp, pageCall('resolvePages', actual.names))
+          : [];
+      if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
+      const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
+      // Controls in margin boxes: one widget per page the running element shows on.
+      placed.push(...overlayForms.filter((p) => p.page < actual.total));
+      if (info.overlay) {
+        // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
+        // dropped in one clean write (an update would leave them in the file); everything after it appends.
+        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
+        if (sheet) finishSheet(base.doc, sheet, margins);
+        removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
+        if (placed.length === 0) {
+          // No fields to append: the clean write is the output.
+          if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
+          documentInfo(base.doc, request.title, info.meta);
+          return rendered(base.doc, await rewritePdf(base.doc));
+        }
+        base = await openForUpdate(await rewritePdf(base.doc), 'html');
+      }
+      const session = UpdateSession.over(base);
+      if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
+      addHtmlFields(session.doc, placed, pool.fonts);
+      if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
       removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
       documentInfo(session.doc, request.title, info.meta);
       return rendered(session.doc, await session.commit());
-    }
-
-    // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
-    let base: BasePdf = await openForUpdate(pdf, 'html');
-    let dests = readDests(base.doc);
-    const sheet = info.sheet ? { ...info.sheet } : null;
-    let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
-    let actual = observe(base.doc, dests, info, sheet);
-    let overlayForms = info.overlayForms;
-    for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
-      const fixSides = sidesWrong(actual, info);
-      const wider = sheet ? widerSheet(sheet, base.doc) : 0;
-      if (!fixSides && !wider && sameLayout(state, actual, info)) break;
-      state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
-      if (sheet && wider) sheet.extra = wider;
-      overlayForms = await evaluate<PlacedControl[]>(cdp, pageCall('layout', state));
-      pdf = await page.pdf(PRINT_OPTIONS);
-      base = await openForUpdate(pdf, 'html');
-      dests = readDests(base.doc);
-      actual = observe(base.doc, dests, info, sheet);
-    }
-    let placed: PlacedControl[] = [];
-    const margins = info.forms.length > 0 || info.bookmarks.length > 0 || sheet ? await evaluate<Margins[]>(cdp, pageCall('resolvePages', actual.names)) : [];
-    if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
-    const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
-    // Controls in margin boxes: one widget per page the running element shows on.
-    placed.push(...overlayForms.filter((p) => p.page < actual.total));
-    if (info.overlay) {
-      // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
-      // dropped in one clean write (an update would leave them in the file); everything after it appends.
-      await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
-      if (sheet) finishSheet(base.doc, sheet, margins);
-      removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
-      if (placed.length === 0) {
-        // No fields to append: the clean write is the output.
-        if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-        documentInfo(base.doc, request.title, info.meta);
-        return rendered(base.doc, await rewritePdf(base.doc));
-      }
-      base = await openForUpdate(await rewritePdf(base.doc), 'html');
-    }
-    const session = UpdateSession.over(base);
-    if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
-    addHtmlFields(session.doc, placed, pool.fonts);
-    if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
-    removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-    documentInfo(session.doc, request.title, info.meta);
-    return rendered(session.doc, await session.commit());
-  }, build, onProblem ? { onResourceProblem: onProblem } : {});
+    },
+    build,
+    onProblem ? { onResourceProblem: onProblem } : {},
+  );
 }
 
 /** Chromium may ask for one URL more than once (several rules, retries): one warning each. */
@@ -347,7 +424,11 @@ function documentInfo(doc: PDFDocument, title: string | undefined, meta: Documen
   const info: DocumentInfo = { showTitle: true };
   if (meta.author) info.author = meta.author;
   if (meta.subject) info.subject = meta.subject;
-  if (meta.keywords) info.keywords = meta.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+  if (meta.keywords)
+    info.keywords = meta.keywords
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   if (title !== undefined) info.title = title;
   else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) info.title = null;
   setDocumentInfo(doc, info);

@@ -65,7 +65,7 @@ export interface ElementSpan {
 /** Every `<name …>…</name>` element whose end tag is there (for raw-text elements such as style: no nesting). */
 export function findElements(html: string, name: string): ElementSpan[] {
   const out: ElementSpan[] = [];
-  for (let open = firstTag(html, name); open; ) {
+  for (let open = firstTag(html, name); open;) {
     const close = closingTag(html, name, open.end);
     if (!close) break;
     out.push({ open, close });
@@ -75,7 +75,11 @@ export function findElements(html: string, name: string): ElementSpan[] {
 }
 
 /** `text` with each span replaced by what `replace` gives for it (spans in order, not overlapping). */
-export function spliceSpans<T extends { start: number; end: number }>(text: string, spans: T[], replacements: string[]): string {
+export function spliceSpans<T extends { start: number; end: number }>(
+  text: string,
+  spans: T[],
+  replacements: string[],
+): string {
   let out = '';
   let last = 0;
   spans.forEach((s, k) => {

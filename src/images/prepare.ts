@@ -60,16 +60,37 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
     if (options.rasterOnly && (!meta.format || !RASTER.has(meta.format))) return null;
     const fit = options.fit;
     const fits = !fit || ((meta.width ?? Infinity) <= fit.width && (meta.height ?? Infinity) <= fit.height);
-    if (fits && meta.format === 'jpeg' && (meta.orientation ?? 1) === 1 && meta.space !== 'cmyk' && (meta.channels === 3 || meta.channels === 1) && meta.width && meta.height) {
+    if (
+      fits &&
+      meta.format === 'jpeg' &&
+      (meta.orientation ?? 1) === 1 &&
+      meta.space !== 'cmyk' &&
+      (meta.channels === 3 || meta.channels === 1) &&
+      meta.width &&
+      meta.height
+    ) {
       return jpeg(bytes, meta.width, meta.height, meta.channels === 1 ? 'DeviceGray' : 'DeviceRGB');
     }
     let oriented = input.rotate();
-    if (fit) oriented = oriented.resize({ width: Math.max(1, Math.ceil(fit.width)), height: Math.max(1, Math.ceil(fit.height)), fit: 'inside', withoutEnlargement: true });
+    if (fit)
+      oriented = oriented.resize({
+        width: Math.max(1, Math.ceil(fit.width)),
+        height: Math.max(1, Math.ceil(fit.height)),
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
     if (meta.format === 'jpeg' && !meta.hasAlpha) {
-      const { data, info } = await oriented.toColourspace('srgb').jpeg({ quality: options.jpegQuality ?? 92 }).toBuffer({ resolveWithObject: true });
+      const { data, info } = await oriented
+        .toColourspace('srgb')
+        .jpeg({ quality: options.jpegQuality ?? 92 })
+        .toBuffer({ resolveWithObject: true });
       return jpeg(new Uint8Array(data), info.width, info.height, 'DeviceRGB');
     }
-    const { data, info } = await oriented.toColourspace('srgb').ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    const { data, info } = await oriented
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
     const pixels = info.width * info.height;
     const rgb = new Uint8Array(pixels * 3);
     const alpha = new Uint8Array(pixels);
@@ -98,7 +119,12 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   }
 }
 
-function jpeg(data: Uint8Array, widthPx: number, heightPx: number, colorSpace: PreparedImage['colorSpace']): PreparedImage {
+function jpeg(
+  data: Uint8Array,
+  widthPx: number,
+  heightPx: number,
+  colorSpace: PreparedImage['colorSpace'],
+): PreparedImage {
   return { widthPx, heightPx, data, filter: 'DCTDecode', colorSpace, size: data.byteLength };
 }
 
@@ -107,13 +133,20 @@ export function embedPrepared(doc: PDFDocument, img: PreparedImage): LoadedImage
   const context = doc.context;
   const common = { Type: 'XObject', Subtype: 'Image', Width: img.widthPx, Height: img.heightPx, BitsPerComponent: 8 };
   const dict: Record<string, unknown> = { ...common, ColorSpace: img.colorSpace, Filter: img.filter };
-  if (img.alpha) dict.SMask = context.register(context.stream(img.alpha, { ...common, ColorSpace: 'DeviceGray', Filter: 'FlateDecode' }));
+  if (img.alpha)
+    dict.SMask = context.register(
+      context.stream(img.alpha, { ...common, ColorSpace: 'DeviceGray', Filter: 'FlateDecode' }),
+    );
   const ref = context.register(context.stream(img.data, dict as Parameters<PDFContext['stream']>[1]));
   return { image: { ref }, widthPx: img.widthPx, heightPx: img.heightPx };
 }
 
 /** Draws an embedded image in the box (points, bottom-left corner at x, y). */
-export function placeImage(page: PDFPage, image: EmbeddedImage, box: { x: number; y: number; width: number; height: number }): void {
+export function placeImage(
+  page: PDFPage,
+  image: EmbeddedImage,
+  box: { x: number; y: number; width: number; height: number },
+): void {
   const name = page.node.newXObject('Image', image.ref);
   page.pushOperators(...drawImage(name, { ...box, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }));
 }

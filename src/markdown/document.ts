@@ -33,8 +33,10 @@ export function toSections(request: MarkdownRequest, md: MarkdownIt, fonts: Font
 
 function blockContent(block: MarkdownBlock, md: MarkdownIt): Block[] {
   const out: Block[] = [];
-  if (block.heading !== undefined && block.heading.trim() !== '') out.push({ kind: 'heading', level: 0, inlines: plainText(block.heading) });
-  if (block.label !== undefined && block.label.trim() !== '') out.push({ kind: 'label', inlines: plainText(block.label) });
+  if (block.heading !== undefined && block.heading.trim() !== '')
+    out.push({ kind: 'heading', level: 0, inlines: plainText(block.heading) });
+  if (block.label !== undefined && block.label.trim() !== '')
+    out.push({ kind: 'label', inlines: plainText(block.label) });
   if (block.content !== undefined) out.push(...parseMarkdown(md, block.content));
   if (block.table !== undefined) out.push({ kind: 'table', table: tableModel(block.table) });
   return out;

@@ -70,7 +70,9 @@ export function formatTimestamp(now: Date, timeZone = 'UTC'): string {
   const zone =
     timeZone === 'UTC' || timeZone === 'Etc/UTC'
       ? 'UTC'
-      : (new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? '');
+      : (new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+          .formatToParts(now)
+          .find((p) => p.type === 'timeZoneName')?.value ?? '');
   return `Generated at ${formatDateTime(fields, 'YYYY-MM-DD HH:mm')} ${zone}`;
 }
 
@@ -94,9 +96,15 @@ export function drawMarginText(
   const top = position.startsWith('top');
   const margin = top ? layout.margin.top : layout.margin.bottom;
   // Centred in the margin, but never closer to the paper's edge than about one text height.
-  const baseline = top ? layout.height - Math.max(size * 1.2, margin / 2 + size * 0.35) : Math.max(size * 0.8, margin / 2 - size * 0.35);
+  const baseline = top
+    ? layout.height - Math.max(size * 1.2, margin / 2 + size * 0.35)
+    : Math.max(size * 0.8, margin / 2 - size * 0.35);
   const left = layout.margin.left;
   const right = layout.width - layout.margin.right;
-  const x = position.endsWith('Left') ? left : position.endsWith('Right') ? right - line.width : (left + right - line.width) / 2;
+  const x = position.endsWith('Left')
+    ? left
+    : position.endsWith('Right')
+      ? right - line.width
+      : (left + right - line.width) / 2;
   setter.drawLine(page, line, x, baseline, color(DEFAULTS.furnitureColor));
 }

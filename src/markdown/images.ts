@@ -6,7 +6,11 @@ import { loadResource, type ResourceResolver } from '../resources/index.js';
 export type { EmbeddedImage, LoadedImage } from '../images/index.js';
 
 /** Decodes and adds one image to `doc` (through the cache when there is one); null when it cannot be read. */
-export async function decodeImage(doc: PDFDocument, bytes: Uint8Array, cache?: ImageCache): Promise<LoadedImage | null> {
+export async function decodeImage(
+  doc: PDFDocument,
+  bytes: Uint8Array,
+  cache?: ImageCache,
+): Promise<LoadedImage | null> {
   const prepared = cache ? await cache.prepare(bytes) : await prepareImage(bytes);
   return prepared ? embedPrepared(doc, prepared) : null;
 }

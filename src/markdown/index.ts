@@ -39,7 +39,9 @@ export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownCo
     return await generate(request, ctx);
   } catch (e) {
     if (isCastpressError(e)) throw e;
-    throw new RenderError(`Markdown generation failed: ${e instanceof Error ? e.message : String(e)}`, 500, { cause: e });
+    throw new RenderError(`Markdown generation failed: ${e instanceof Error ? e.message : String(e)}`, 500, {
+      cause: e,
+    });
   }
 }
 
@@ -49,7 +51,10 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   const contentWidth = page.width - margin.left - margin.right;
   const contentHeight = page.height - margin.top - margin.bottom;
   if (contentWidth < MIN_CONTENT || contentHeight < MIN_CONTENT) {
-    throw ValidationError.of('page', `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`);
+    throw ValidationError.of(
+      'page',
+      `The margins leave no room for content (${Math.round(contentWidth)} × ${Math.round(contentHeight)} pt)`,
+    );
   }
 
   const now = ctx.clock();
@@ -63,8 +68,14 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   ]);
 
   // A logo may be up to 500px; on a small page it shrinks to the content width and half its height.
-  const logoScale = loadedLogo ? Math.min(1, contentWidth / loadedLogo.width, contentHeight / 2 / loadedLogo.height) : 1;
-  const logo = loadedLogo && { ...loadedLogo, width: loadedLogo.width * logoScale, height: loadedLogo.height * logoScale };
+  const logoScale = loadedLogo
+    ? Math.min(1, contentWidth / loadedLogo.width, contentHeight / 2 / loadedLogo.height)
+    : 1;
+  const logo = loadedLogo && {
+    ...loadedLogo,
+    width: loadedLogo.width * logoScale,
+    height: loadedLogo.height * logoScale,
+  };
 
   const flow = new Flow();
   const frame = { x: 0, width: contentWidth, bars: [], depth: 0 };
@@ -88,7 +99,9 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   });
   if (logo) drawLogo(pdfPages[0], logo, page);
   if (page.pageCount) {
-    pdfPages.forEach((p, i) => drawMarginText(setter, p, page, page.pageCount!, pageNumberText(i + 1, pdfPages.length), family));
+    pdfPages.forEach((p, i) =>
+      drawMarginText(setter, p, page, page.pageCount!, pageNumberText(i + 1, pdfPages.length), family),
+    );
   }
   if (request.includeTimestamp) {
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';

@@ -61,11 +61,19 @@ function blankLine(setter: TextSetter, style: BlockStyle, size: number): Line {
   return { runs: [], width: 0, ascent: m.ascent, descent: m.descent, height: size * DEFAULTS.lineHeight };
 }
 
-export function layoutBlocks(env: LayoutEnv, flow: Flow, blocks: Block[], style: BlockStyle, frame: Frame, tight = false): void {
+export function layoutBlocks(
+  env: LayoutEnv,
+  flow: Flow,
+  blocks: Block[],
+  style: BlockStyle,
+  frame: Frame,
+  tight = false,
+): void {
   blocks.forEach((block, i) => {
     // Headings and labels bring their own (smaller) space below them.
     const after = blocks[i - 1]?.kind;
-    if (i > 0 && !tight && after !== 'heading' && after !== 'label') flow.gap(SPACING.paragraph * style.fontSize, frame.bars);
+    if (i > 0 && !tight && after !== 'heading' && after !== 'label')
+      flow.gap(SPACING.paragraph * style.fontSize, frame.bars);
     layoutBlock(env, flow, block, style, frame, tight);
   });
 }
@@ -81,7 +89,8 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
       flow.gap(SPACING.headingBefore * em, frame.bars);
       const lines = wrap(env.setter, toSpans(block.inlines, style, size, true), frame.width);
       for (const line of lines) flow.push(lineBox(line, startX(line, frame), frame.bars, { keepWithNext: true }));
-      if (lines.length === 0) flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
+      if (lines.length === 0)
+        flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
       flow.gap(SPACING.headingAfter * em, frame.bars);
       return;
     }
@@ -112,7 +121,8 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
       layoutList(env, flow, block, style, frame);
       return;
     case 'table':
-      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width)) flow.push({ ...row, bars: frame.bars });
+      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width))
+        flow.push({ ...row, bars: frame.bars });
       return;
   }
 }
@@ -127,7 +137,13 @@ function startX(line: Line, frame: Frame): number {
   return line.rtl ? frame.x + Math.max(0, frame.width - line.width) : frame.x;
 }
 
-function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'list' }>, style: BlockStyle, frame: Frame): void {
+function layoutList(
+  env: LayoutEnv,
+  flow: Flow,
+  block: Extract<Block, { kind: 'list' }>,
+  style: BlockStyle,
+  frame: Frame,
+): void {
   const em = style.fontSize;
   const textFor = (i: number) => `${block.start + i}.`;
   const markerStyle = textStyle(style, false, false, false);
@@ -141,12 +157,22 @@ function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'l
   block.items.forEach((item, i) => {
     if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
     if (block.ordered) {
-      const [line] = wrap(env.setter, [{ text: textFor(i), style: markerStyle, data: { color: style.color } }], Infinity);
+      const [line] = wrap(
+        env.setter,
+        [{ text: textFor(i), style: markerStyle, data: { color: style.color } }],
+        Infinity,
+      );
       flow.pendingMarkers.push({ kind: 'text', line, x: inner.x - 0.35 * em - line.width });
     } else {
       const shapes = ['disc', 'circle', 'square'] as const;
       const size = 0.34 * em;
-      flow.pendingMarkers.push({ kind: 'bullet', shape: shapes[frame.depth % 3], x: inner.x - 0.8 * em, size, color: style.color });
+      flow.pendingMarkers.push({
+        kind: 'bullet',
+        shape: shapes[frame.depth % 3],
+        x: inner.x - 0.8 * em,
+        size,
+        color: style.color,
+      });
     }
     layoutBlocks(env, flow, item, style, inner, block.tight);
     if (flow.pendingMarkers.length > 0) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
@@ -156,7 +182,8 @@ function layoutList(env: LayoutEnv, flow: Flow, block: Extract<Block, { kind: 'l
 function layoutCode(env: LayoutEnv, flow: Flow, text: string, style: BlockStyle, frame: Frame): void {
   const em = style.fontSize;
   const pad = SPACING.codePadding * em;
-  const spans: Span<RunData>[] = text === '' ? [] : [{ text, style: textStyle(style, false, false, true), data: { color: style.color } }];
+  const spans: Span<RunData>[] =
+    text === '' ? [] : [{ text, style: textStyle(style, false, false, true), data: { color: style.color } }];
   let lines = wrap(env.setter, spans, frame.width - 2 * pad);
   if (lines.length === 0) lines = [blankLine(env.setter, style, em * 0.9)];
   const background = { x: frame.x, width: frame.width, color: DEFAULTS.codeBackground };
@@ -172,7 +199,14 @@ function layoutCode(env: LayoutEnv, flow: Flow, text: string, style: BlockStyle,
 }
 
 /** A paragraph: text wrapped around block images, which sit on their own line. */
-function layoutInlines(env: LayoutEnv, flow: Flow, inlines: Inline[], style: BlockStyle, frame: Frame, size: number): void {
+function layoutInlines(
+  env: LayoutEnv,
+  flow: Flow,
+  inlines: Inline[],
+  style: BlockStyle,
+  frame: Frame,
+  size: number,
+): void {
   let run: Inline[] = [];
   const flush = () => {
     // Whitespace next to a block image would otherwise make a blank line.

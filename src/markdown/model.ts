@@ -16,8 +16,7 @@ export interface InlineMarks {
 
 export type Inline =
   /** `text` may contain '\n': a hard line break. */
-  | { kind: 'text'; text: string; marks: InlineMarks }
-  | { kind: 'image'; src: string; alt: string; link?: string };
+  { kind: 'text'; text: string; marks: InlineMarks } | { kind: 'image'; src: string; alt: string; link?: string };
 
 export interface TableCell {
   inlines: Inline[];

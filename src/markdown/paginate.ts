@@ -58,7 +58,8 @@ export function paginate(boxes: FlowBox[], frame: PageFrame): PageBoxes[] {
     pages.push(page);
     y = frame.top;
     atTop = true;
-    if (next.kind === 'row' && !next.isHeader && next.table === openTable && next.table.header) place(next.table.header);
+    if (next.kind === 'row' && !next.isHeader && next.table === openTable && next.table.header)
+      place(next.table.header);
   };
 
   const queue = [...boxes];

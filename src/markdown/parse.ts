@@ -60,7 +60,11 @@ const BLOCK_RULES: Record<string, BlockRule> = {
     const inlines = readInlineUntil(c, 'paragraph_close');
     return inlines.length > 0 ? { kind: 'paragraph', inlines } : null;
   },
-  heading_open: (c, t) => ({ kind: 'heading', level: Number(t.tag.slice(1)) || 1, inlines: readInlineUntil(c, 'heading_close') }),
+  heading_open: (c, t) => ({
+    kind: 'heading',
+    level: Number(t.tag.slice(1)) || 1,
+    inlines: readInlineUntil(c, 'heading_close'),
+  }),
   fence: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
   code_block: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
   hr: () => ({ kind: 'rule' }),
@@ -148,7 +152,13 @@ interface InlineState {
 
 function marksOf(s: InlineState, code = false): InlineMarks {
   const link = s.links[s.links.length - 1];
-  return { bold: s.bold > 0, italic: s.italic > 0, strike: s.strike > 0, code, ...(link !== undefined ? { link } : {}) };
+  return {
+    bold: s.bold > 0,
+    italic: s.italic > 0,
+    strike: s.strike > 0,
+    code,
+    ...(link !== undefined ? { link } : {}),
+  };
 }
 
 function pushText(s: InlineState, text: string, code = false): void {
@@ -179,7 +189,12 @@ const INLINE_RULES: Record<string, InlineRule> = {
   link_close: (_t, s) => void s.links.pop(),
   image: (t, s) => {
     const link = s.links[s.links.length - 1];
-    s.out.push({ kind: 'image', src: String(t.attrGet('src') ?? ''), alt: altText(t.children ?? []), ...(link !== undefined ? { link } : {}) });
+    s.out.push({
+      kind: 'image',
+      src: String(t.attrGet('src') ?? ''),
+      alt: altText(t.children ?? []),
+      ...(link !== undefined ? { link } : {}),
+    });
   },
   html_inline: (t, s) => {
     if (/^<br\s*\/?>$/i.test(t.content)) pushText(s, '\n');
@@ -203,4 +218,3 @@ export function convertInline(children: Token[]): Inline[] {
   for (const t of children) INLINE_RULES[t.type]?.(t, s);
   return s.out;
 }
-

@@ -42,7 +42,12 @@ class PageDrawer {
   }
 
   hline(x1: number, x2: number, top: number, thickness: number, hex: string): void {
-    this.page.drawLine({ start: { x: x1, y: this.y(top) }, end: { x: x2, y: this.y(top) }, thickness, color: color(hex) });
+    this.page.drawLine({
+      start: { x: x1, y: this.y(top) },
+      end: { x: x2, y: this.y(top) },
+      thickness,
+      color: color(hex),
+    });
   }
 
   vline(x: number, top: number, bottom: number, thickness: number, hex: string): void {
@@ -110,7 +115,8 @@ function drawMarker(d: PageDrawer, marker: Marker, left: number, baseline: numbe
   const s = marker.size;
   const cx = left + marker.x + s / 2;
   const cy = d.y(baseline - s * 0.9);
-  if (marker.shape === 'square') d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
+  if (marker.shape === 'square')
+    d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
   else if (marker.shape === 'disc') d.page.drawCircle({ x: cx, y: cy, size: s / 2, color: color(marker.color) });
   else d.page.drawCircle({ x: cx, y: cy, size: s / 2 - 0.35, borderColor: color(marker.color), borderWidth: 0.7 });
 }
@@ -130,7 +136,8 @@ function drawImageBox(d: PageDrawer, p: Placed, box: ImageBox): void {
   const x = p.left + box.x;
   placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
   d.link(box.link, x, p.top, box.width, box.height);
-  for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
+  for (const marker of box.markers ?? [])
+    drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
 }
 
 function drawRow(d: PageDrawer, p: Placed, row: RowBox): void {
@@ -143,7 +150,13 @@ function drawRow(d: PageDrawer, p: Placed, row: RowBox): void {
     const col = g.columns[c];
     const content = cell.lines.reduce((h, l) => h + l.height, 0);
     const free = row.height - 2 * g.padding - content;
-    const offset = row.continued ? 0 : g.verticalAlign === 'center' ? free / 2 : g.verticalAlign === 'bottom' ? free : 0;
+    const offset = row.continued
+      ? 0
+      : g.verticalAlign === 'center'
+        ? free / 2
+        : g.verticalAlign === 'bottom'
+          ? free
+          : 0;
     let y = top + g.padding + offset;
     for (const line of cell.lines) {
       const inner = col.width - 2 * g.padding;

@@ -7,7 +7,13 @@ import type { Line, RunData } from './flow.js';
 import type { Inline } from './model.js';
 import { DEFAULTS, weightOf, type BlockStyle } from './style.js';
 
-export function textStyle(style: BlockStyle, bold: boolean, italic: boolean, code: boolean, size = style.fontSize): TextStyle {
+export function textStyle(
+  style: BlockStyle,
+  bold: boolean,
+  italic: boolean,
+  code: boolean,
+  size = style.fontSize,
+): TextStyle {
   return {
     fontFamily: code ? style.codeFamily : style.fontFamily,
     fontWeight: weightOf(bold, italic),
@@ -21,7 +27,10 @@ export function toSpans(inlines: Inline[], style: BlockStyle, size: number, bold
   for (const inline of inlines) {
     const text = inline.kind === 'text' ? inline.text : inline.alt;
     if (text === '') continue;
-    const marks = inline.kind === 'text' ? inline.marks : { bold: false, italic: false, strike: false, code: false, link: inline.link };
+    const marks =
+      inline.kind === 'text'
+        ? inline.marks
+        : { bold: false, italic: false, strike: false, code: false, link: inline.link };
     const data: RunData = { color: marks.link !== undefined ? DEFAULTS.linkColor : style.color };
     if (marks.link !== undefined) data.link = marks.link;
     if (marks.strike) data.strike = true;

@@ -8,12 +8,19 @@ import { toSpans, wrap } from './spans.js';
 import type { TableModel } from './model.js';
 import { DEFAULTS, SPACING, type BlockStyle } from './style.js';
 
-export function layoutTable(setter: TextSetter, table: TableModel, style: BlockStyle, x: number, width: number): RowBox[] {
+export function layoutTable(
+  setter: TextSetter,
+  table: TableModel,
+  style: BlockStyle,
+  x: number,
+  width: number,
+): RowBox[] {
   const count = Math.max(0, ...table.rows.map((r) => r.length));
   if (table.rows.length === 0 || count === 0) return [];
   const em = style.fontSize;
   const padding = SPACING.tableCellPadding * em;
-  const spansOf = (r: number, c: number) => toSpans(table.rows[r][c]?.inlines ?? [], style, em, table.header && r === 0);
+  const spansOf = (r: number, c: number) =>
+    toSpans(table.rows[r][c]?.inlines ?? [], style, em, table.header && r === 0);
 
   const widths = columnWidths(setter, table, count, width, padding, spansOf);
   let cx = x;
@@ -39,7 +46,14 @@ export function layoutTable(setter: TextSetter, table: TableModel, style: BlockS
       lines: wrap(setter, spansOf(r, c), col.width - 2 * padding),
       align: table.columns[c]?.align ?? 'left',
     }));
-    return { kind: 'row', table: geometry, cells, height: rowHeight(cells, geometry), isHeader: table.header && r === 0, bars: [] };
+    return {
+      kind: 'row',
+      table: geometry,
+      cells,
+      height: rowHeight(cells, geometry),
+      isHeader: table.header && r === 0,
+      bars: [],
+    };
   });
   if (table.header) geometry.header = rows[0];
   return rows;
@@ -61,7 +75,14 @@ type SpansOf = (r: number, c: number) => ReturnType<typeof toSpans>;
  * when the text does not fit, its longest word plus a share of the remainder
  * in proportion to how much longer its text is.
  */
-function columnWidths(setter: TextSetter, table: TableModel, count: number, width: number, padding: number, spansOf: SpansOf): number[] {
+function columnWidths(
+  setter: TextSetter,
+  table: TableModel,
+  count: number,
+  width: number,
+  padding: number,
+  spansOf: SpansOf,
+): number[] {
   const natural: number[] = [];
   const minimum: number[] = [];
   // Table cells repeat words a lot (numbers, units, yes/no): measure each once.
@@ -115,7 +136,8 @@ function columnWidths(setter: TextSetter, table: TableModel, count: number, widt
       if (minSum >= avail) for (const c of autoCols) widths[c] = (avail * minimum[c]) / minSum;
       else {
         const stretch = autoCols.reduce((s, c) => s + (natural[c] - minimum[c]), 0);
-        for (const c of autoCols) widths[c] = minimum[c] + ((avail - minSum) * (natural[c] - minimum[c])) / (stretch || 1);
+        for (const c of autoCols)
+          widths[c] = minimum[c] + ((avail - minSum) * (natural[c] - minimum[c])) / (stretch || 1);
       }
     }
   }

@@ -60,7 +60,11 @@ function initialsOf(name: string | undefined): string {
 }
 
 /** Draws one signer's fields on `pdf`; a typed error and the document unchanged when inputs do not fit the plan. */
-export async function applySignerInputs(pdf: Uint8Array, rawInputs: SignerInputs, options: ApplySignerOptions): Promise<Uint8Array> {
+export async function applySignerInputs(
+  pdf: Uint8Array,
+  rawInputs: SignerInputs,
+  options: ApplySignerOptions,
+): Promise<Uint8Array> {
   const inputs = parseWith(inputsSchema, rawInputs) as SignerInputs;
   const { signer } = options;
   const mine = options.fields.filter((f) => f.signerId === signer.id);
@@ -69,7 +73,10 @@ export async function applySignerInputs(pdf: Uint8Array, rawInputs: SignerInputs
   for (const [i, id] of (options.submitted ?? []).entries()) {
     if (!ids.has(id)) {
       const other = options.fields.find((f) => idOf(f) === id);
-      errors.push({ property: `fields[${i}]`, message: other ? `Field "${id}" is not this signer's to fill` : `No field "${id}" in this document` });
+      errors.push({
+        property: `fields[${i}]`,
+        message: other ? `Field "${id}" is not this signer's to fill` : `No field "${id}" in this document`,
+      });
     }
   }
   for (const id of Object.keys(inputs.values ?? {})) {
@@ -77,12 +84,16 @@ export async function applySignerInputs(pdf: Uint8Array, rawInputs: SignerInputs
     if (!f) errors.push({ property: `values.${id}`, message: `No field "${id}" of this signer` });
   }
   const needsSignature = mine.some((f) => f.type === 'signature');
-  if (needsSignature && inputs.signature === undefined) errors.push({ property: 'signature', message: 'Required: the signer has signature fields' });
+  if (needsSignature && inputs.signature === undefined)
+    errors.push({ property: 'signature', message: 'Required: the signer has signature fields' });
   if (errors.length > 0) throw new ValidationError(errors);
 
   const signedAt = inputs.signedAt ?? new Date();
   const initials: MarkInput | undefined =
-    inputs.initials ?? (inputs.signature ? { type: inputs.signature.type === 'text' ? 'text' : 'typed', text: initialsOf(signer.name) } : undefined);
+    inputs.initials ??
+    (inputs.signature
+      ? { type: inputs.signature.type === 'text' ? 'text' : 'typed', text: initialsOf(signer.name) }
+      : undefined);
   const marks: SignatureMark[] = [];
   for (const f of mine) {
     const at = { page: pageOf(f), rect: f.rect };
@@ -95,7 +106,17 @@ export async function applySignerInputs(pdf: Uint8Array, rawInputs: SignerInputs
         marks.push({ ...at, role: 'initials', input: initials });
         break;
       case 'signatureDate':
-        marks.push({ ...at, role: 'field', input: { type: 'text', text: formatSignatureDate(signedAt, { ...(f.format ? { format: f.format } : {}), ...(inputs.timeZone ? { timeZone: inputs.timeZone } : {}) }) } });
+        marks.push({
+          ...at,
+          role: 'field',
+          input: {
+            type: 'text',
+            text: formatSignatureDate(signedAt, {
+              ...(f.format ? { format: f.format } : {}),
+              ...(inputs.timeZone ? { timeZone: inputs.timeZone } : {}),
+            }),
+          },
+        });
         break;
       case 'fullName':
         if (signer.name) marks.push({ ...at, role: 'field', input: { type: 'text', text: signer.name } });
@@ -105,7 +126,8 @@ export async function applySignerInputs(pdf: Uint8Array, rawInputs: SignerInputs
         break;
       default: {
         const value = inputs.values?.[idOf(f)];
-        if (value !== undefined && value !== '') marks.push({ ...at, role: 'field', input: { type: 'text', text: value } });
+        if (value !== undefined && value !== '')
+          marks.push({ ...at, role: 'field', input: { type: 'text', text: value } });
       }
     }
   }

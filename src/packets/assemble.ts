@@ -20,13 +20,29 @@ import type { FillSignatureField } from '../fill/index.js';
 import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
 import { isSigningType, type PacketField } from './field.js';
 import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
-import { mergePlan, planSigners, type MergedField, type PacketPlan, type PlacedField, type PlannedField } from './plan.js';
+import {
+  mergePlan,
+  planSigners,
+  type MergedField,
+  type PacketPlan,
+  type PlacedField,
+  type PlannedField,
+} from './plan.js';
 import { checkFileCount, checkUploadBytes, PageBudget, type PacketLimits } from './limits.js';
-import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest, type Payload } from './request.js';
+import {
+  parsePacketRequest,
+  remapMarkdownErrors,
+  type PacketFile,
+  type PacketRequest,
+  type Payload,
+} from './request.js';
 import type { PacketEngine } from './port.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
-export type SigningFieldWriter = (pdf: Uint8Array, fields: ReadonlyArray<PlannedField | MergedField>) => Promise<Uint8Array>;
+export type SigningFieldWriter = (
+  pdf: Uint8Array,
+  fields: ReadonlyArray<PlannedField | MergedField>,
+) => Promise<Uint8Array>;
 /** Kernel hook: one PDF of all `pdfs`, pages in order. */
 export type PdfMerger = (pdfs: ReadonlyArray<Uint8Array>) => Promise<Uint8Array>;
 
@@ -45,7 +61,10 @@ export interface PacketHooks {
  * field ids (merged ids with `.` as `_`: a /Sig name may not hold a period).
  */
 export const kernelSigningFields: SigningFieldWriter = async (pdf, fields) => {
-  const specs: SignatureFieldSpec[] = signatureFields(fields).map(({ pageNum, ...f }) => ({ ...f, pageIndex: pageNum }));
+  const specs: SignatureFieldSpec[] = signatureFields(fields).map(({ pageNum, ...f }) => ({
+    ...f,
+    pageIndex: pageNum,
+  }));
   return specs.length === 0 ? pdf : appendSignatureFieldsOnDisplay(pdf, specs);
 };
 
@@ -57,7 +76,14 @@ function signatureFields(fields: ReadonlyArray<PlannedField | MergedField>): Fil
   return fields.flatMap((f) => {
     if (f.type !== 'signature' && f.type !== 'initial') return [];
     const merged = 'mergedFieldId' in f;
-    return [{ name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'), kind: f.type, pageNum: merged ? f.mergedPageNum : f.pageNum, rect: f.rect }];
+    return [
+      {
+        name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'),
+        kind: f.type,
+        pageNum: merged ? f.mergedPageNum : f.pageNum,
+        rect: f.rect,
+      },
+    ];
   });
 }
 
@@ -108,7 +134,11 @@ export interface AssembledPacket {
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
 
 /** One packet, nothing kept: `new PacketAssembler(engine, options).assemble(body)` reuses template scans. */
-export function assemblePacket(engine: PacketEngine, body: unknown, options: AssembleOptions = {}): Promise<AssembledPacket> {
+export function assemblePacket(
+  engine: PacketEngine,
+  body: unknown,
+  options: AssembleOptions = {},
+): Promise<AssembledPacket> {
   return assembleWith(engine, body, options, scanPdf);
 }
 
@@ -122,7 +152,13 @@ interface BuildContext {
 }
 
 /** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
-export async function assembleWith(engine: PacketEngine, body: unknown, options: AssembleOptions, scanTemplate: TemplateScanner, call: AssembleCallOptions = {}): Promise<AssembledPacket> {
+export async function assembleWith(
+  engine: PacketEngine,
+  body: unknown,
+  options: AssembleOptions,
+  scanTemplate: TemplateScanner,
+  call: AssembleCallOptions = {},
+): Promise<AssembledPacket> {
   const key = options.privateKey;
   const limits: PacketLimits = { ...engine.limits, ...options.limits };
   checkFileCount(body, limits);
@@ -130,9 +166,17 @@ export async function assembleWith(engine: PacketEngine, body: unknown, options:
   const decrypt = key ? (s: string) => decryptDataString(s, key) : engine.decryptData;
   const request = parsePacketRequest(body, decrypt ? { decrypt } : {});
   checkUploadBytes(request, limits);
-  const context: BuildContext = { options, scanTemplate, pages: new PageBudget(limits), ...(call.generated ? { generated: call.generated } : {}) };
+  const context: BuildContext = {
+    options,
+    scanTemplate,
+    pages: new PageBudget(limits),
+    ...(call.generated ? { generated: call.generated } : {}),
+  };
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
-  const plan = planSigners(request, built.map((b) => b.placed));
+  const plan = planSigners(
+    request,
+    built.map((b) => b.placed),
+  );
 
   const write = options.hooks?.writeSigningFields ?? kernelSigningFields;
   // Separate files with the kernel's writer: each file's fill writes its signature fields in its own update.
@@ -142,7 +186,10 @@ export async function assembleWith(engine: PacketEngine, body: unknown, options:
     const file = request.files[i]!;
     const fields = plan.fields.filter((f) => f.fileId === file.id);
     // Fields a signer was given are the signer's to fill, even fill types (fullName, email).
-    const fillFields = fields.filter((f) => !isSignerFilled(f)).map((f) => b.fieldInputs.get(f.fieldId)).filter((f): f is TemplateInput['fields'][number] => !!f);
+    const fillFields = fields
+      .filter((f) => !isSignerFilled(f))
+      .map((f) => b.fieldInputs.get(f.fieldId))
+      .filter((f): f is TemplateInput['fields'][number] => !!f);
     const signing = fields.filter(isSignerFilled);
     const inFill = sigsInFill ? signatureFields(signing) : [];
     const payload = request.payloads[file.id];
@@ -150,16 +197,33 @@ export async function assembleWith(engine: PacketEngine, body: unknown, options:
     let written = false;
     if (b.template) {
       // The template's own fields and the fill-type tags found on it, in one fill.
-      const template: TemplateInput | Template = fillFields.length > 0 ? { ...b.template, fields: [...b.template.fields, ...fillFields] } : b.template;
+      const template: TemplateInput | Template =
+        fillFields.length > 0 ? { ...b.template, fields: [...b.template.fields, ...fillFields] } : b.template;
       pdf = await fillInto(engine, template, payload, file.title, inFill, file, i);
       written = true;
     } else if (fillFields.length > 0) {
-      pdf = await fillInto(engine, { eid: `packet-file:${file.id}`, pdf, fields: fillFields }, payload, file.title, inFill, file, i);
+      pdf = await fillInto(
+        engine,
+        { eid: `packet-file:${file.id}`, pdf, fields: fillFields },
+        payload,
+        file.title,
+        inFill,
+        file,
+        i,
+      );
       written = true;
     }
     // An upload nobody fills keeps its own form: its signature fields are appended to it as they are.
     if (signing.length > 0 && !request.mergePDFs && !(written && sigsInFill)) pdf = await write(pdf, signing);
-    files.push({ id: file.id, kind: file.kind, filename: b.filename, title: b.title, pdf, pageCount: b.pageCount, fields });
+    files.push({
+      id: file.id,
+      kind: file.kind,
+      filename: b.filename,
+      title: b.title,
+      pdf,
+      pageCount: b.pageCount,
+      fields,
+    });
   }
 
   // Unique within the packet (numbered as the zip numbers them), so each download URL names one document.
@@ -168,15 +232,27 @@ export async function assembleWith(engine: PacketEngine, body: unknown, options:
   const merge = options.hooks?.mergePdfs ?? kernelMerge;
   let merged: AssembledPacket['merged'];
   if (request.mergePDFs) {
-    const mergedFields = mergePlan(plan.fields, files.map((f) => f.id), files.map((f) => f.pageCount));
+    const mergedFields = mergePlan(
+      plan.fields,
+      files.map((f) => f.id),
+      files.map((f) => f.pageCount),
+    );
     let pdf = await merge(files.map((f) => f.pdf));
     pdf = await write(pdf, mergedFields.filter(isSignerFilled));
-    merged = { filename: pdfName(request.name), pdf, pageCount: files.reduce((n, f) => n + f.pageCount, 0), fields: mergedFields };
+    merged = {
+      filename: pdfName(request.name),
+      pdf,
+      pageCount: files.reduce((n, f) => n + f.pageCount, 0),
+      fields: mergedFields,
+    };
   }
-  const warnings = built.flatMap((b, i) => (b.removed.length > 0 ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`] : []));
+  const warnings = built.flatMap((b, i) =>
+    b.removed.length > 0
+      ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]
+      : [],
+  );
   return { request, files, merged, plan, warnings };
 }
-
 
 interface BuiltFile {
   /** The file's PDF before any fill (a template's own PDF: templates are filled once the plan is known). */
@@ -198,7 +274,13 @@ function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
 }
 
-async function buildFile(engine: PacketEngine, request: PacketRequest, file: PacketFile, i: number, context: BuildContext): Promise<BuiltFile> {
+async function buildFile(
+  engine: PacketEngine,
+  request: PacketRequest,
+  file: PacketFile,
+  i: number,
+  context: BuildContext,
+): Promise<BuiltFile> {
   const { options, scanTemplate } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
@@ -242,7 +324,8 @@ async function buildFile(engine: PacketEngine, request: PacketRequest, file: Pac
       break;
     }
     case 'html':
-      base = context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: file.markup }));
+      base =
+        context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: file.markup }));
       tagSource = base;
       title = file.title;
       nameFallback = file.filename;
@@ -251,7 +334,8 @@ async function buildFile(engine: PacketEngine, request: PacketRequest, file: Pac
       try {
         base = await engine.generate(file.generate);
       } catch (e) {
-        if (e instanceof ValidationError) throw new ValidationError(remapMarkdownErrors(e.fields, ['files', i], file.blockIndexes));
+        if (e instanceof ValidationError)
+          throw new ValidationError(remapMarkdownErrors(e.fields, ['files', i], file.blockIndexes));
         throw e;
       }
       tagSource = base;
@@ -268,15 +352,36 @@ async function buildFile(engine: PacketEngine, request: PacketRequest, file: Pac
   const errors: FieldError[] = [];
 
   for (const f of templateFields) {
-    placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, ...(f.format ? { format: f.format } : {}), source: 'template' });
+    placed.push({
+      fileId: file.id,
+      fieldId: f.id,
+      type: f.type,
+      pageNum: f.pageNum,
+      rect: f.rect,
+      alias: f.alias,
+      ...(f.format ? { format: f.format } : {}),
+      source: 'template',
+    });
   }
   if (file.kind !== 'template') {
     file.fields.forEach((f, j) => {
       if (f.pageNum >= scanned.pages.length) {
-        errors.push({ property: formatPath(['files', i, 'fields', j, 'pageNum']), message: `The document has ${scanned.pages.length} page${scanned.pages.length === 1 ? '' : 's'} (pageNum counts from 0)` });
+        errors.push({
+          property: formatPath(['files', i, 'fields', j, 'pageNum']),
+          message: `The document has ${scanned.pages.length} page${scanned.pages.length === 1 ? '' : 's'} (pageNum counts from 0)`,
+        });
         return;
       }
-      placed.push({ fileId: file.id, fieldId: f.id, type: f.type, pageNum: f.pageNum, rect: f.rect, alias: f.alias, ...(f.format ? { format: f.format } : {}), source: 'request' });
+      placed.push({
+        fileId: file.id,
+        fieldId: f.id,
+        type: f.type,
+        pageNum: f.pageNum,
+        rect: f.rect,
+        alias: f.alias,
+        ...(f.format ? { format: f.format } : {}),
+        source: 'request',
+      });
       const input = asFillField(f);
       if (input) fieldInputs.set(f.id, input);
     });
@@ -305,7 +410,16 @@ async function buildFile(engine: PacketEngine, request: PacketRequest, file: Pac
     if (input) fieldInputs.set(id, input);
   }
 
-  return { pdf: base, ...(template ? { template } : {}), removed, pageCount: scanned.pages.length, filename: pdfName(payload?.filename ?? nameFallback, file.id), title, placed, fieldInputs };
+  return {
+    pdf: base,
+    ...(template ? { template } : {}),
+    removed,
+    pageCount: scanned.pages.length,
+    filename: pdfName(payload?.filename ?? nameFallback, file.id),
+    title,
+    placed,
+    fieldInputs,
+  };
 }
 
 /** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
@@ -320,7 +434,9 @@ function tagFieldId(tag: FoundTag, taken: Set<string>, counters: Map<string, num
 }
 
 /** The fill engine's field object for a fill-type field; undefined for the signing kinds. */
-function asFillField(f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & Partial<PacketField>): TemplateInput['fields'][number] | undefined {
+function asFillField(
+  f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & Partial<PacketField>,
+): TemplateInput['fields'][number] | undefined {
   if (isSigningType(f.type)) return undefined;
   return { ...f, type: f.type } as TemplateInput['fields'][number];
 }
@@ -335,7 +451,11 @@ async function fillInto(
   i: number,
 ): Promise<Uint8Array> {
   const call = signatureFields.length > 0 ? { signatureFields } : {};
-  return remapErrors(() => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }, call), file, i);
+  return remapErrors(
+    () => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }, call),
+    file,
+    i,
+  );
 }
 
 /** The fill engine names `data.x`, `castEid`, `template.pdf`; in the packet these are under the file and its payload. */
@@ -347,10 +467,20 @@ async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: number)
     const at = formatPath(['files', i]);
     const payloadAt = formatPath(['data', 'payloads', file.id, 'data']);
     const move = (p: string) =>
-      p === 'data' ? payloadAt : p.startsWith('data.') || p.startsWith('data[') ? payloadAt + p.slice(4) : p === 'castEid' ? `${at}.castEid` : p.startsWith('template') ? `${at}${p.slice(8) ? `.${p.slice(9)}` : ''}` : p;
-    if (e instanceof ValidationError) throw new ValidationError(e.fields.map((f) => ({ ...f, property: move(f.property) })));
+      p === 'data'
+        ? payloadAt
+        : p.startsWith('data.') || p.startsWith('data[')
+          ? payloadAt + p.slice(4)
+          : p === 'castEid'
+            ? `${at}.castEid`
+            : p.startsWith('template')
+              ? `${at}${p.slice(8) ? `.${p.slice(9)}` : ''}`
+              : p;
+    if (e instanceof ValidationError)
+      throw new ValidationError(e.fields.map((f) => ({ ...f, property: move(f.property) })));
     if (e instanceof NotFoundError) throw new NotFoundError(e.message, `${at}.castEid`);
-    if (e instanceof InvalidPdfError) throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
+    if (e instanceof InvalidPdfError)
+      throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
     throw e;
   }
 }

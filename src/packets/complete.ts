@@ -49,7 +49,10 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
     { label: 'Documents (SHA-256 as assembled / as signed)' },
     {
       table: {
-        rows: [['Document', 'Before signing', 'After signing'], ...c.documents.map((d) => [d.name, d.sha256Before, d.sha256After])],
+        rows: [
+          ['Document', 'Before signing', 'After signing'],
+          ...c.documents.map((d) => [d.name, d.sha256Before, d.sha256After]),
+        ],
         columnOptions: [{ width: '20%' }, { width: '40%' }, { width: '40%' }],
       },
     },
@@ -85,11 +88,18 @@ export interface CompleteOptions {
  * Appends the certificate of completion and seals the document: two updates after the
  * signed bytes, the seal last, so validators report the whole document signed.
  */
-export async function completeDocument(engine: Pick<PacketEngine, 'generate'>, signed: Uint8Array, options: CompleteOptions): Promise<Uint8Array> {
+export async function completeDocument(
+  engine: Pick<PacketEngine, 'generate'>,
+  signed: Uint8Array,
+  options: CompleteOptions,
+): Promise<Uint8Array> {
   const certificate = await engine.generate(certificateRequest(options.certificate));
   return finishDocument(signed, [
     // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.
-    { name: 'fields', run: (pdf) => appendPages(pdf, certificate, { property: 'certificate', edit: dropUnsignedSignatureFields }) },
+    {
+      name: 'fields',
+      run: (pdf) => appendPages(pdf, certificate, { property: 'certificate', edit: dropUnsignedSignatureFields }),
+    },
     {
       name: 'sign',
       run: (pdf) =>

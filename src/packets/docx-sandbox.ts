@@ -24,7 +24,15 @@ export interface SandboxCommand {
 }
 
 /** Folders LibreOffice reads: the system (read-only), fonts and their cache, its own configuration. */
-const READ_ONLY = ['/usr', '/etc/fonts', '/etc/ld.so.cache', '/etc/libreoffice', '/etc/alternatives', '/var/cache/fontconfig', '/etc/localtime'];
+const READ_ONLY = [
+  '/usr',
+  '/etc/fonts',
+  '/etc/ld.so.cache',
+  '/etc/libreoffice',
+  '/etc/alternatives',
+  '/var/cache/fontconfig',
+  '/etc/localtime',
+];
 /** Debian's merged-/usr links. */
 const LINKS: Array<[string, string]> = [
   ['usr/bin', '/bin'],
@@ -44,7 +52,11 @@ export function sandboxCommand(
   let args = o.args;
   let env: NodeJS.ProcessEnv = { ...process.env, ...base };
   if (sandbox === 'bwrap') {
-    env = { ...Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]]))), ...base, TMPDIR: o.workDir };
+    env = {
+      ...Object.fromEntries(KEPT_ENV.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]]))),
+      ...base,
+      TMPDIR: o.workDir,
+    };
     const binds = READ_ONLY.flatMap((p) => ['--ro-bind-try', p, p]);
     // An executable outside /usr (a test's stand-in, an /opt install) is made visible too: after the
     // private /tmp, which would hide it, and before the work folder, which may lie inside it.

@@ -26,7 +26,17 @@ export interface SanitizeReport {
 }
 
 /** Field codes that read another file or address (Word's field list, plus old spellings). */
-export const FETCHING_FIELDS: ReadonlySet<string> = new Set(['INCLUDEPICTURE', 'INCLUDETEXT', 'INCLUDE', 'IMPORT', 'LINK', 'DDE', 'DDEAUTO', 'DATABASE', 'RD']);
+export const FETCHING_FIELDS: ReadonlySet<string> = new Set([
+  'INCLUDEPICTURE',
+  'INCLUDETEXT',
+  'INCLUDE',
+  'IMPORT',
+  'LINK',
+  'DDE',
+  'DDEAUTO',
+  'DATABASE',
+  'RD',
+]);
 /** Elements that may name an external hyperlink relationship: a link is only followed by whoever clicks it. */
 const LINK_ELEMENTS: ReadonlySet<string> = new Set(['hyperlink', 'hlinkClick', 'hlinkHover', 'hlinkMouseOver']);
 
@@ -135,7 +145,13 @@ const ALLOWED_ENCODINGS = /^(utf-?8|us-ascii|ascii|iso-8859-\d{1,2}|latin-?1|win
 function xmlText(part: string, data: Uint8Array, property: string): string | undefined {
   const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const starts = (...bytes: number[]) => bytes.every((v, i) => b[i] === v);
-  if (starts(0, 0, 0xfe, 0xff) || starts(0xff, 0xfe, 0, 0) || starts(0, 0, 0, 0x3c) || starts(0x3c, 0, 0, 0) || starts(0x4c, 0x6f, 0xa7, 0x94)) {
+  if (
+    starts(0, 0, 0xfe, 0xff) ||
+    starts(0xff, 0xfe, 0, 0) ||
+    starts(0, 0, 0, 0x3c) ||
+    starts(0x3c, 0, 0, 0) ||
+    starts(0x4c, 0x6f, 0xa7, 0x94)
+  ) {
     throw refused(property, part, 'uses an XML encoding that is not accepted (UTF-8 or UTF-16 only)');
   }
   let text: string;
@@ -146,7 +162,8 @@ function xmlText(part: string, data: Uint8Array, property: string): string | und
   if (!/^\s*</.test(body)) return undefined;
   if (text.includes('\0')) throw refused(property, part, 'holds NUL characters');
   const declared = /^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(body)?.[1];
-  if (declared !== undefined && !ALLOWED_ENCODINGS.test(declared)) throw refused(property, part, `declares the encoding "${declared}"`);
+  if (declared !== undefined && !ALLOWED_ENCODINGS.test(declared))
+    throw refused(property, part, `declares the encoding "${declared}"`);
   // Entities declared in a DOCTYPE could expand into elements this scan never sees; Word never writes one.
   if (/<!DOCTYPE|<!ENTITY/i.test(mask(text))) throw refused(property, part, 'has a DOCTYPE');
   return text;
@@ -295,7 +312,10 @@ export interface SanitizeOptions extends ZipLimits {
  * The DOCX with external relationships and fetching fields removed, as a new zip
  * (entries stored); 422 for a zip or part it will not pass on, 413 past the limits.
  */
-export async function sanitizeDocx(docx: Uint8Array, options: SanitizeOptions = {}): Promise<{ docx: Uint8Array; report: SanitizeReport }> {
+export async function sanitizeDocx(
+  docx: Uint8Array,
+  options: SanitizeOptions = {},
+): Promise<{ docx: Uint8Array; report: SanitizeReport }> {
   const property = options.property ?? 'file';
   const entries = await readZip(docx, property, options);
   const report: SanitizeReport = { relationships: [], fields: [], mailMerge: [] };
@@ -309,7 +329,9 @@ export async function sanitizeDocx(docx: Uint8Array, options: SanitizeOptions = 
     if (text === undefined) return e;
     const isRels = /\.rels$/i.test(e.name);
     const source = isRels ? sourceOf(e.name) : undefined;
-    const edited = isRels ? sanitizeRels(e.name, text, source === undefined ? undefined : texts.get(source), report) : neutraliseFields(e.name, text, report);
+    const edited = isRels
+      ? sanitizeRels(e.name, text, source === undefined ? undefined : texts.get(source), report)
+      : neutraliseFields(e.name, text, report);
     return edited === text ? e : { name: e.name, data: new Uint8Array(Buffer.from(edited, 'latin1')) };
   });
   return { docx: writeZip(out), report };

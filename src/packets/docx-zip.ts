@@ -56,7 +56,8 @@ export async function readZip(bytes: Uint8Array, property: string, limits: ZipLi
   if (end < 0) throw unreadable(property, 'no zip directory');
   const count = view.getUint16(end + 10, true);
   const dirOffset = view.getUint32(end + 16, true);
-  if (view.getUint16(end + 4, true) !== 0 || count === 0xffff || dirOffset === 0xffffffff) throw unreadable(property, 'multi-disk and zip64 archives are not supported');
+  if (view.getUint16(end + 4, true) !== 0 || count === 0xffff || dirOffset === 0xffffffff)
+    throw unreadable(property, 'multi-disk and zip64 archives are not supported');
   if (count > maxEntries) throw tooLarge(property, `${count} zip entries (at most ${maxEntries})`);
 
   // First pass: the directory alone, so declared sizes over the budget are refused before any inflating.
@@ -65,7 +66,8 @@ export async function readZip(bytes: Uint8Array, property: string, limits: ZipLi
   let declared = 0;
   let at = dirOffset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL) throw unreadable(property, 'a damaged zip directory');
+    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL)
+      throw unreadable(property, 'a damaged zip directory');
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const size = view.getUint32(at + 20, true);
@@ -73,14 +75,17 @@ export async function readZip(bytes: Uint8Array, property: string, limits: ZipLi
     const skip = nameLen + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
     const local = view.getUint32(at + 42, true);
     if (at + 46 + nameLen > bytes.byteLength) throw unreadable(property, 'a damaged zip directory');
-    const name = Buffer.from(bytes.subarray(at + 46, at + 46 + nameLen)).toString((flags & 0x800) !== 0 ? 'utf8' : 'latin1');
+    const name = Buffer.from(bytes.subarray(at + 46, at + 46 + nameLen)).toString(
+      (flags & 0x800) !== 0 ? 'utf8' : 'latin1',
+    );
     if ((flags & 1) !== 0) throw unreadable(property, `entry "${name}" is encrypted`);
     if (method !== 0 && method !== 8) throw unreadable(property, `entry "${name}" uses compression method ${method}`);
     if (names.has(name)) throw unreadable(property, `entry "${name}" appears twice`);
     names.add(name);
     declared += view.getUint32(at + 24, true);
     if (declared > maxBytes) throw tooLarge(property, `its entries declare more than ${maxBytes} bytes`);
-    if (local + 30 > bytes.byteLength || view.getUint32(local, true) !== LOCAL) throw unreadable(property, `entry "${name}" has no local header`);
+    if (local + 30 > bytes.byteLength || view.getUint32(local, true) !== LOCAL)
+      throw unreadable(property, `entry "${name}" has no local header`);
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     if (start + size > bytes.byteLength) throw unreadable(property, `entry "${name}" runs past the end of the file`);
     found.push({ name, method, size, start });
@@ -99,7 +104,8 @@ export async function readZip(bytes: Uint8Array, property: string, limits: ZipLi
       try {
         data = await inflateRawAsync(raw, { maxOutputLength: Math.max(1, left) });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(property, `its entries inflate to more than ${maxBytes} bytes`);
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+          throw tooLarge(property, `its entries inflate to more than ${maxBytes} bytes`);
         throw unreadable(property, `entry "${e.name}" cannot be inflated`);
       }
     }

@@ -23,7 +23,8 @@ import type { ZipLimits } from './docx-zip.js';
 
 export const DOCX_MIMETYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const INSTALL_HINT = 'install the Debian package libreoffice-writer-nogui (scripts/setup.sh does)';
-const SANDBOX_HINT = "install the Debian package bubblewrap (scripts/setup.sh does), or set the converter's sandbox option to 'none' to convert with network access";
+const SANDBOX_HINT =
+  "install the Debian package bubblewrap (scripts/setup.sh does), or set the converter's sandbox option to 'none' to convert with network access";
 /** Address space for one conversion: LibreOffice maps ~400 MB of libraries before reading a byte, a large document takes ~1 GB. */
 const DEFAULT_MEMORY_MB = 2048;
 
@@ -92,7 +93,11 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
   const sandbox = options.sandbox ?? 'bwrap';
   const bwrap = sandbox === 'bwrap' ? (options.bwrap ?? (await findOnPath(['bwrap']))) : undefined;
   if (sandbox === 'bwrap' && (bwrap === undefined || !(await executable(bwrap)))) {
-    throw new ConversionError(`Cannot convert DOCX to PDF: LibreOffice runs without a network inside bubblewrap, which was not found; ${SANDBOX_HINT}`, 503, property);
+    throw new ConversionError(
+      `Cannot convert DOCX to PDF: LibreOffice runs without a network inside bubblewrap, which was not found; ${SANDBOX_HINT}`,
+      503,
+      property,
+    );
   }
   // What LibreOffice reads is the copy the sanitizer wrote, never the upload's own zip.
   const sanitized = options.sanitize === false ? docx : (await sanitizeDocx(docx, { ...options.zip, property })).docx;
@@ -118,12 +123,29 @@ export async function convertDocxToPdf(docx: Uint8Array, options: DocxConvertOpt
       input,
     ];
     const memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_MB;
-    const command = sandboxCommand(sandbox, { soffice, args, workDir: dir, memoryLimitMb, ...(bwrap === undefined ? {} : { bwrap }) });
-    await run(command.file, command.args, { cwd: dir, timeoutMs, property, env: command.env, signal: options.signal, memoryLimitMb });
+    const command = sandboxCommand(sandbox, {
+      soffice,
+      args,
+      workDir: dir,
+      memoryLimitMb,
+      ...(bwrap === undefined ? {} : { bwrap }),
+    });
+    await run(command.file, command.args, {
+      cwd: dir,
+      timeoutMs,
+      property,
+      env: command.env,
+      signal: options.signal,
+      memoryLimitMb,
+    });
     try {
       return new Uint8Array(await readFile(path.join(outDir, 'input.pdf')));
     } catch {
-      throw new ConversionError(`LibreOffice could not convert the file to PDF (is it a valid DOCX${memoryNote(memoryLimitMb)}?)`, 422, property);
+      throw new ConversionError(
+        `LibreOffice could not convert the file to PDF (is it a valid DOCX${memoryNote(memoryLimitMb)}?)`,
+        422,
+        property,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -140,9 +162,21 @@ async function executable(file: string): Promise<boolean> {
 }
 
 /** A conversion that fails under a memory limit may have run out of it: LibreOffice cannot say which. */
-const memoryNote = (mb: number) => (mb > 0 ? `, or did it need more than the conversion's memory limit of ${mb} MiB` : '');
+const memoryNote = (mb: number) =>
+  mb > 0 ? `, or did it need more than the conversion's memory limit of ${mb} MiB` : '';
 
-function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; property: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; memoryLimitMb: number }): Promise<void> {
+function run(
+  cmd: string,
+  args: string[],
+  o: {
+    cwd: string;
+    timeoutMs: number;
+    property: string;
+    env: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    memoryLimitMb: number;
+  },
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) {
       reject(new ConversionError('DOCX conversion cancelled: the converter was closed', 503, o.property));
@@ -190,7 +224,11 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       clearTimeout(timer);
       if (settled) return;
       settled = true;
-      reject(e.code === 'ENOENT' || e.code === 'EACCES' ? missing(o.property, `cannot be started (${cmd}: ${e.code})`) : new ConversionError(`DOCX conversion failed: ${e.message}`, 500, o.property, { cause: e }));
+      reject(
+        e.code === 'ENOENT' || e.code === 'EACCES'
+          ? missing(o.property, `cannot be started (${cmd}: ${e.code})`)
+          : new ConversionError(`DOCX conversion failed: ${e.message}`, 500, o.property, { cause: e }),
+      );
     });
     // 'exit', not 'close': a helper that inherited the pipes would keep them open until the deadline.
     child.on('exit', (code, signal) => {
@@ -203,8 +241,22 @@ function run(cmd: string, args: string[], o: { cwd: string; timeoutMs: number; p
       const sandboxFailed = code !== 0 && /^bwrap: /m.exec(said);
       if (code === 0) resolve();
       // bubblewrap could not make its namespaces (no user namespaces, a seccomp filter...): the host's problem, not the file's.
-      else if (sandboxFailed) reject(new ConversionError(`Cannot convert DOCX to PDF: the network sandbox could not start (${said.slice(sandboxFailed.index).split('\n')[0]}); ${SANDBOX_HINT}`, 503, o.property));
-      else reject(new ConversionError(`LibreOffice exited with ${signal ?? `code ${code}`} (is it a valid DOCX${memoryNote(o.memoryLimitMb)}?): ${said || 'no output'}`, 422, o.property));
+      else if (sandboxFailed)
+        reject(
+          new ConversionError(
+            `Cannot convert DOCX to PDF: the network sandbox could not start (${said.slice(sandboxFailed.index).split('\n')[0]}); ${SANDBOX_HINT}`,
+            503,
+            o.property,
+          ),
+        );
+      else
+        reject(
+          new ConversionError(
+            `LibreOffice exited with ${signal ?? `code ${code}`} (is it a valid DOCX${memoryNote(o.memoryLimitMb)}?): ${said || 'no output'}`,
+            422,
+            o.property,
+          ),
+        );
     });
   });
 }

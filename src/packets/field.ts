@@ -31,7 +31,12 @@ const templateField = templateSchema.shape.fields.element;
 // (signatureDate formats are date formats).
 export const packetField = templateField.extend({ type: z.enum(PACKET_FIELD_TYPES) }).superRefine((f, ctx) => {
   if (f.format === undefined) return;
-  const problem = f.type === 'signatureDate' ? dateFormatProblem(f.format) : isSigningType(f.type) ? undefined : fieldType(f.type).formatProblem?.(f.format);
+  const problem =
+    f.type === 'signatureDate'
+      ? dateFormatProblem(f.format)
+      : isSigningType(f.type)
+        ? undefined
+        : fieldType(f.type).formatProblem?.(f.format);
   if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['format'] });
 });
 

@@ -66,7 +66,9 @@ export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource):
     const whole = text.slice(open, close + 2);
     const parsed = parseTagText(text.slice(open + 2, close));
     if (!parsed.ok) throw new TextTagError(source.fileId, source.property, pageNum, whole, parsed.problem);
-    const used = [...new Set(owner.slice(open, close + 2))].map((gi) => glyphs[gi]).filter((g): g is Glyph => g !== undefined);
+    const used = [...new Set(owner.slice(open, close + 2))]
+      .map((gi) => glyphs[gi])
+      .filter((g): g is Glyph => g !== undefined);
     found.push({ ...parsed.spec, text: whole, pageNum, rect: boxOf(used) });
     from = close + 2;
   }
@@ -83,8 +85,13 @@ export interface ScannedPdf {
 export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
   // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
   // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
-  const pages = await readPageGlyphs(pdf, source.property, { onlyIf: (text) => text.replace(/\s+/g, '').includes('{{') });
-  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)) };
+  const pages = await readPageGlyphs(pdf, source.property, {
+    onlyIf: (text) => text.replace(/\s+/g, '').includes('{{'),
+  });
+  return {
+    pages: pages.map((p) => ({ width: p.width, height: p.height })),
+    tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)),
+  };
 }
 
 /** Every tag of a PDF, page by page. */

@@ -2,7 +2,13 @@
  * Signature packets: the createEtchPacket request, text tags, DOCX conversion, assembly, a
  * signer's inputs, completion and seal; the workflow with its stores and outbox delivery (no HTTP).
  */
-export { parsePacketRequest, TOKEN_MINUTES_MAX, TOKEN_MINUTES_EMAIL, TOKEN_MINUTES_EMBEDDED, SIGNER_TYPES } from './request.js';
+export {
+  parsePacketRequest,
+  TOKEN_MINUTES_MAX,
+  TOKEN_MINUTES_EMAIL,
+  TOKEN_MINUTES_EMBEDDED,
+  SIGNER_TYPES,
+} from './request.js';
 export type {
   PacketRequest,
   PacketFile,
@@ -34,7 +40,15 @@ export { kernelSigningFields, assemblePacket } from './assemble.js';
 export { createPacketAssembler, PacketAssembler } from './assembler.js';
 export type { PacketEngine } from './port.js';
 export type { PacketAssemblerOptions } from './assembler.js';
-export type { AssembleOptions, AssembleCallOptions, AssembledPacket, AssembledFile, PacketHooks, SigningFieldWriter, PdfMerger } from './assemble.js';
+export type {
+  AssembleOptions,
+  AssembleCallOptions,
+  AssembledPacket,
+  AssembledFile,
+  PacketHooks,
+  SigningFieldWriter,
+  PdfMerger,
+} from './assemble.js';
 export { PageBudget, checkFileCount, checkUploadBytes } from './limits.js';
 export type { PacketLimits } from './limits.js';
 export { planSigners, mergePlan } from './plan.js';

@@ -17,7 +17,10 @@ const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word
 export function checkFileCount(body: unknown, limits: PacketLimits): void {
   if (!isPlainObject(body) || !Array.isArray(body.files)) return;
   if (body.files.length > limits.packetFiles) {
-    throw new PayloadTooLargeError(`A packet may have at most ${plural(limits.packetFiles, 'file')}; this one has ${body.files.length.toLocaleString('en-US')}`, 'files');
+    throw new PayloadTooLargeError(
+      `A packet may have at most ${plural(limits.packetFiles, 'file')}; this one has ${body.files.length.toLocaleString('en-US')}`,
+      'files',
+    );
   }
 }
 
@@ -28,7 +31,10 @@ export function checkUploadBytes(request: PacketRequest, limits: PacketLimits): 
     if (file.kind !== 'upload') continue;
     total += file.bytes.byteLength;
     if (total > limits.packetUploadBytes) {
-      throw new PayloadTooLargeError(`A packet's uploads may hold at most ${plural(limits.packetUploadBytes, 'byte')} together`, formatPath(['files', i, 'file']));
+      throw new PayloadTooLargeError(
+        `A packet's uploads may hold at most ${plural(limits.packetUploadBytes, 'byte')} together`,
+        formatPath(['files', i, 'file']),
+      );
     }
   }
 }
@@ -46,11 +52,17 @@ export class PageBudget {
   count(i: number, pages: number): void {
     const at = formatPath(['files', i]);
     if (pages > this.#limits.packetPagesPerFile) {
-      throw new PayloadTooLargeError(`A file of a packet may have at most ${plural(this.#limits.packetPagesPerFile, 'page')}; this one has ${pages.toLocaleString('en-US')}`, at);
+      throw new PayloadTooLargeError(
+        `A file of a packet may have at most ${plural(this.#limits.packetPagesPerFile, 'page')}; this one has ${pages.toLocaleString('en-US')}`,
+        at,
+      );
     }
     this.#total += pages;
     if (this.#total > this.#limits.packetPages) {
-      throw new PayloadTooLargeError(`A packet may have at most ${plural(this.#limits.packetPages, 'page')} in all; it passes that at this file`, at);
+      throw new PayloadTooLargeError(
+        `A packet may have at most ${plural(this.#limits.packetPages, 'page')} in all; it passes that at this file`,
+        at,
+      );
     }
   }
 }

@@ -87,7 +87,12 @@ function loadPdfjs(): Promise<Pdfjs> {
 function assetUrls(): Record<string, string> {
   const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
   const dir = (name: string) => pathToFileURL(path.join(root, name) + path.sep).href;
-  return { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
+  return {
+    standardFontDataUrl: dir('standard_fonts'),
+    cMapUrl: dir('cmaps'),
+    wasmUrl: dir('wasm'),
+    iccUrl: dir('iccs'),
+  };
 }
 
 export interface ReadGlyphsOptions {
@@ -100,7 +105,11 @@ export interface ReadGlyphsOptions {
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
-export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', options: ReadGlyphsOptions = {}): Promise<PageGlyphs[]> {
+export async function readPageGlyphs(
+  bytes: Uint8Array,
+  property = 'pdf',
+  options: ReadGlyphsOptions = {},
+): Promise<PageGlyphs[]> {
   const pdfjs = await loadPdfjs();
   let doc: Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
   try {
@@ -116,7 +125,9 @@ export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', option
       verbosity: 0,
     } as Parameters<Pdfjs['getDocument']>[0]).promise;
   } catch (e) {
-    throw new InvalidPdfError(`Not a readable PDF: ${e instanceof Error ? e.message : String(e)}`, property, { cause: e });
+    throw new InvalidPdfError(`Not a readable PDF: ${e instanceof Error ? e.message : String(e)}`, property, {
+      cause: e,
+    });
   }
   try {
     const pages: PageGlyphs[] = [];
@@ -137,7 +148,13 @@ export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', option
         const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { fontMatrix?: number[] } | null) : null;
         return (asMatrix(font?.fontMatrix ? [font.fontMatrix] : undefined) ?? [0.001, 0, 0, 0.001, 0, 0]) as Matrix;
       };
-      const glyphs = interpret(pdfjs.OPS, ops.fnArray, ops.argsArray as unknown[][], fontMatrix, viewport.transform as Matrix);
+      const glyphs = interpret(
+        pdfjs.OPS,
+        ops.fnArray,
+        ops.argsArray as unknown[][],
+        fontMatrix,
+        viewport.transform as Matrix,
+      );
       pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs });
       page.cleanup();
     }
@@ -148,7 +165,13 @@ export async function readPageGlyphs(bytes: Uint8Array, property = 'pdf', option
 }
 
 /** Runs the text-relevant part of an operator list; `view` maps user space to the display frame. */
-function interpret(OPS: Record<string, number>, fns: number[], argsList: unknown[][], fontMatrixOf: (font: string) => Matrix, view: Matrix): Glyph[] {
+function interpret(
+  OPS: Record<string, number>,
+  fns: number[],
+  argsList: unknown[][],
+  fontMatrixOf: (font: string) => Matrix,
+  view: Matrix,
+): Glyph[] {
   const glyphs: Glyph[] = [];
   let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: TextState[] = [];
@@ -235,7 +258,8 @@ function interpret(OPS: Record<string, number>, fns: number[], argsList: unknown
             continue;
           }
           if (!item) continue;
-          const advance = ((item.width ?? 0) * fm[0] * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
+          const advance =
+            ((item.width ?? 0) * fm[0] * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
           const glyphAdvance = (item.width ?? 0) * fm[0] * st.size * st.hScale;
           const toView = multiply(multiply(tm, st.ctm), view);
           const corners = [

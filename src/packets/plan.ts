@@ -62,8 +62,16 @@ export function planSigners(request: PacketRequest, fieldsByFile: PlacedField[][
     for (const f of list) {
       if (f.taggedSigner === undefined) continue;
       const where = `Text tag ${JSON.stringify(f.tagText)} on page ${f.pageNum + 1}`;
-      if (!signerIds.has(f.taggedSigner)) errors.push({ property: formatPath(['files', i]), message: `${where} names signer "${f.taggedSigner}", who is not in signers` });
-      else if (!isAttachableType(f.type)) errors.push({ property: formatPath(['files', i]), message: `${where}: a ${f.type} field cannot be given to a signer` });
+      if (!signerIds.has(f.taggedSigner))
+        errors.push({
+          property: formatPath(['files', i]),
+          message: `${where} names signer "${f.taggedSigner}", who is not in signers`,
+        });
+      else if (!isAttachableType(f.type))
+        errors.push({
+          property: formatPath(['files', i]),
+          message: `${where}: a ${f.type} field cannot be given to a signer`,
+        });
       else owner.set(key(f.fileId, f.fieldId), f.taggedSigner);
     }
   });
@@ -74,17 +82,27 @@ export function planSigners(request: PacketRequest, fieldsByFile: PlacedField[][
       const f = byKey.get(key(ref.fileId, ref.fieldId));
       if (!request.files.some((file) => file.id === ref.fileId)) return; // reported while parsing
       if (!f) {
-        errors.push({ property: `${at}.fieldId`, message: `File "${ref.fileId}" has no field "${ref.fieldId}" (neither in its fields, its template nor its text tags)` });
+        errors.push({
+          property: `${at}.fieldId`,
+          message: `File "${ref.fileId}" has no field "${ref.fieldId}" (neither in its fields, its template nor its text tags)`,
+        });
         return;
       }
       if (!isAttachableType(f.type)) {
         // Explicit fields of the request were reported while parsing; this is a template's or a tag's.
-        if (f.source !== 'request') errors.push({ property: `${at}.fieldId`, message: `Field "${ref.fieldId}" is a ${f.type} field; signers take only signature, initial, signatureDate, fullName and email fields` });
+        if (f.source !== 'request')
+          errors.push({
+            property: `${at}.fieldId`,
+            message: `Field "${ref.fieldId}" is a ${f.type} field; signers take only signature, initial, signatureDate, fullName and email fields`,
+          });
         return;
       }
       const previous = owner.get(key(ref.fileId, ref.fieldId));
       if (previous !== undefined && previous !== s.id) {
-        errors.push({ property: `${at}.fieldId`, message: `Field "${ref.fieldId}" of file "${ref.fileId}" is already given to signer "${previous}"` });
+        errors.push({
+          property: `${at}.fieldId`,
+          message: `Field "${ref.fieldId}" of file "${ref.fileId}" is already given to signer "${previous}"`,
+        });
         return;
       }
       owner.set(key(ref.fileId, ref.fieldId), s.id);
@@ -102,7 +120,12 @@ export function planSigners(request: PacketRequest, fieldsByFile: PlacedField[][
       }),
   );
   const signers = request.signers
-    .map((signer) => ({ signerId: signer.id, routingOrder: signer.routingOrder, signer, fields: fields.filter((f) => f.signerId === signer.id) }))
+    .map((signer) => ({
+      signerId: signer.id,
+      routingOrder: signer.routingOrder,
+      signer,
+      fields: fields.filter((f) => f.signerId === signer.id),
+    }))
     // Stable: equal routing orders keep the request's order.
     .sort((a, b) => a.routingOrder - b.routingOrder);
   return { signers, fields, unassigned: fields.filter((f) => f.signerId === undefined && isSigningType(f.type)) };

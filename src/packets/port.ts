@@ -12,7 +12,11 @@ export interface PacketEngine {
   /** The template an EID names, as `fill` would use it (packets read its text tags first). */
   template(eid: string, versionNumber?: number): Promise<Template>;
   /** Fills `template`; `signatureFields` are written as empty /Sig fields in the same update. */
-  fill(template: TemplateInput | Template, request: unknown, call?: { signatureFields?: readonly FillSignatureField[] }): Promise<Uint8Array>;
+  fill(
+    template: TemplateInput | Template,
+    request: unknown,
+    call?: { signatureFields?: readonly FillSignatureField[] },
+  ): Promise<Uint8Array>;
   /** A generate body (HTML, Markdown) as PDF bytes. */
   generate(request: unknown): Promise<Uint8Array>;
   /** Decrypts an encrypted `data` string with the engine's key; undefined when the engine holds none. */

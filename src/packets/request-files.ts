@@ -10,7 +10,12 @@ import { packetField, type PacketField } from './field.js';
 const fileId = z.string().min(1);
 const fields = z.array(packetField);
 
-const templateFile = z.object({ id: fileId, castEid: z.string().min(1), filename: z.string().min(1).optional(), title: z.string().optional() });
+const templateFile = z.object({
+  id: fileId,
+  castEid: z.string().min(1),
+  filename: z.string().min(1).optional(),
+  title: z.string().optional(),
+});
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const base64 = z
@@ -19,18 +24,26 @@ const base64 = z
   .refine((s) => s.length > 0 && BASE64.test(s), { error: 'Must be base64-encoded file content' })
   .transform((s) => new Uint8Array(Buffer.from(s, s.includes('-') || s.includes('_') ? 'base64url' : 'base64')));
 
-const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, { error: 'Must be the file\'s bytes' });
+const bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, {
+  error: "Must be the file's bytes",
+});
 
 /** The two upload flavours of the spec (a base64 string, `{data, filename, mimetype}`) and raw bytes for library callers. */
 const uploadContent = z.union(
   [
     base64.transform((b) => ({ bytes: b, filename: undefined, mimetype: undefined })),
     bytes.transform((b) => ({ bytes: b, filename: undefined, mimetype: undefined })),
-    z.object({ data: z.union([base64, bytes]), filename: z.string().min(1).optional(), mimetype: z.string().min(1).optional() }).transform((o) => ({
-      bytes: o.data,
-      filename: o.filename,
-      mimetype: o.mimetype,
-    })),
+    z
+      .object({
+        data: z.union([base64, bytes]),
+        filename: z.string().min(1).optional(),
+        mimetype: z.string().min(1).optional(),
+      })
+      .transform((o) => ({
+        bytes: o.data,
+        filename: o.filename,
+        mimetype: o.mimetype,
+      })),
   ],
   { error: 'Must be a base64 string, {data, filename, mimetype} or bytes' },
 );
@@ -87,7 +100,13 @@ export interface MarkdownFile {
   filename: string;
   title: string;
   /** The generate request body for the content blocks (already validated; the engine parses it again). */
-  generate: { type: 'markdown'; title: string; fontSize?: unknown; textColor?: unknown; data: Record<string, unknown>[] };
+  generate: {
+    type: 'markdown';
+    title: string;
+    fontSize?: unknown;
+    textColor?: unknown;
+    data: Record<string, unknown>[];
+  };
   /** Index in `fields` of each content block, to name a block's property in errors found while generating. */
   blockIndexes: number[];
   fields: PacketField[];
@@ -112,18 +131,35 @@ export function parseFile(raw: unknown, i: number, errors: FieldError[]): Packet
   }
   if ('file' in raw) {
     const f = collect(uploadFile, raw, at, errors);
-    return f && { kind: 'upload', id: f.id, bytes: f.file.bytes, filename: f.file.filename, mimetype: f.file.mimetype, title: f.title, fields: f.fields };
+    return (
+      f && {
+        kind: 'upload',
+        id: f.id,
+        bytes: f.file.bytes,
+        filename: f.file.filename,
+        mimetype: f.file.mimetype,
+        title: f.title,
+        fields: f.fields,
+      }
+    );
   }
   if ('markup' in raw) {
     const f = collect(htmlFile, raw, at, errors);
     return f && { kind: 'html', ...f };
   }
   if ('fields' in raw) return parseMarkdownFile(raw, at, errors);
-  errors.push({ property: formatPath(at), message: 'A file needs `castEid` (template), `file` (upload), `markup` (HTML) or `fields` (Markdown)' });
+  errors.push({
+    property: formatPath(at),
+    message: 'A file needs `castEid` (template), `file` (upload), `markup` (HTML) or `fields` (Markdown)',
+  });
   return undefined;
 }
 
-function parseMarkdownFile(raw: Record<string, unknown>, at: PropertyKey[], errors: FieldError[]): MarkdownFile | undefined {
+function parseMarkdownFile(
+  raw: Record<string, unknown>,
+  at: PropertyKey[],
+  errors: FieldError[],
+): MarkdownFile | undefined {
   const f = collect(markdownFile, raw, at, errors);
   if (!f) return undefined;
   const blocks: Record<string, unknown>[] = [];
@@ -140,9 +176,18 @@ function parseMarkdownFile(raw: Record<string, unknown>, at: PropertyKey[], erro
       blockIndexes.push(j);
     }
   });
-  const generate = { type: 'markdown' as const, title: f.title, fontSize: f.fontSize, textColor: f.textColor, data: blocks };
+  const generate = {
+    type: 'markdown' as const,
+    title: f.title,
+    fontSize: f.fontSize,
+    textColor: f.textColor,
+    data: blocks,
+  };
   if (blocks.length === 0) {
-    errors.push({ property: formatPath([...at, 'fields']), message: 'A Markdown file needs at least one content block (heading, label, content or table)' });
+    errors.push({
+      property: formatPath([...at, 'fields']),
+      message: 'A Markdown file needs at least one content block (heading, label, content or table)',
+    });
     return undefined;
   }
   try {
@@ -152,11 +197,17 @@ function parseMarkdownFile(raw: Record<string, unknown>, at: PropertyKey[], erro
     errors.push(...remapMarkdownErrors(e.fields, at, blockIndexes));
     return undefined;
   }
-  return ok ? { kind: 'markdown', id: f.id, filename: f.filename, title: f.title, generate, blockIndexes, fields: placed } : undefined;
+  return ok
+    ? { kind: 'markdown', id: f.id, filename: f.filename, title: f.title, generate, blockIndexes, fields: placed }
+    : undefined;
 }
 
 /** A generate error names `data[3].fontSize`; in the packet that block is `files[i].fields[7].fontSize`. */
-export function remapMarkdownErrors(found: FieldError[], at: ReadonlyArray<PropertyKey>, blockIndexes: number[]): FieldError[] {
+export function remapMarkdownErrors(
+  found: FieldError[],
+  at: ReadonlyArray<PropertyKey>,
+  blockIndexes: number[],
+): FieldError[] {
   const base = formatPath(at);
   return found.map((f) => {
     const m = /^data\[(\d+)\](.*)$/.exec(f.property);

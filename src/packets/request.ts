@@ -11,7 +11,14 @@ import { fieldsOf, parseFile, type PacketFile } from './request-files.js';
 import { cleanTypedText } from '../format/index.js';
 
 // The files' vocabulary lives in request-files.ts; callers keep importing the request's types from here.
-export { remapMarkdownErrors, type HtmlFile, type MarkdownFile, type PacketFile, type TemplateFileRef, type UploadFile } from './request-files.js';
+export {
+  remapMarkdownErrors,
+  type HtmlFile,
+  type MarkdownFile,
+  type PacketFile,
+  type TemplateFileRef,
+  type UploadFile,
+} from './request-files.js';
 
 /** Default token lifetimes of the spec (minutes). */
 export const TOKEN_MINUTES_MAX = 86_400;
@@ -28,20 +35,29 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https U
 
 /** true/undefined = every email, false/[] = none, a list = only those. Normalised to the list form or `true`. */
 type EmailName = (typeof SIGNER_EMAILS)[number];
-const enableEmails = z.unknown().optional().transform((v, ctx): true | EmailName[] => {
-  if (v === undefined || v === true) return true;
-  if (v === false) return [];
-  if (!Array.isArray(v)) {
-    ctx.issues.push({ code: 'custom', message: 'Expected true, false or a list of email names', input: v });
-    return [];
-  }
-  const names: EmailName[] = [];
-  v.forEach((n, i) => {
-    if ((SIGNER_EMAILS as readonly unknown[]).includes(n)) names.push(n as EmailName);
-    else ctx.issues.push({ code: 'custom', message: `Unknown email ${JSON.stringify(n)}; supported: ${SIGNER_EMAILS.join(', ')}`, input: n, path: [i] });
+const enableEmails = z
+  .unknown()
+  .optional()
+  .transform((v, ctx): true | EmailName[] => {
+    if (v === undefined || v === true) return true;
+    if (v === false) return [];
+    if (!Array.isArray(v)) {
+      ctx.issues.push({ code: 'custom', message: 'Expected true, false or a list of email names', input: v });
+      return [];
+    }
+    const names: EmailName[] = [];
+    v.forEach((n, i) => {
+      if ((SIGNER_EMAILS as readonly unknown[]).includes(n)) names.push(n as EmailName);
+      else
+        ctx.issues.push({
+          code: 'custom',
+          message: `Unknown email ${JSON.stringify(n)}; supported: ${SIGNER_EMAILS.join(', ')}`,
+          input: n,
+          path: [i],
+        });
+    });
+    return names;
   });
-  return names;
-});
 
 const signerFieldRef = z.object({ fileId: z.string().min(1), fieldId: z.string().min(1) });
 
@@ -118,7 +134,9 @@ const PAGE_OPTION_STRINGS = [
   'error',
 ] as const;
 
-const cssColor = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex colour such as #1985a1' });
+const cssColor = z
+  .string()
+  .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex colour such as #1985a1' });
 
 /** Our own shape (not a client's pass-through), so unknown keys are typos worth reporting. */
 const signaturePageOptions = z.strictObject({
@@ -175,12 +193,19 @@ export interface PacketParseOptions {
   decrypt?: DataDecryptor;
 }
 
-function parsePayloads(raw: unknown, decrypt: DataDecryptor | undefined, errors: FieldError[]): Record<string, Payload> {
+function parsePayloads(
+  raw: unknown,
+  decrypt: DataDecryptor | undefined,
+  errors: FieldError[],
+): Record<string, Payload> {
   if (raw === undefined || raw === null) return {};
   let data: unknown = raw;
   if (typeof raw === 'string') {
     if (!decrypt) {
-      errors.push({ property: 'data', message: 'Encrypted data needs a private key: pass `privateKey` to assemblePacket' });
+      errors.push({
+        property: 'data',
+        message: 'Encrypted data needs a private key: pass `privateKey` to assemblePacket',
+      });
       return {};
     }
     try {
@@ -191,7 +216,9 @@ function parsePayloads(raw: unknown, decrypt: DataDecryptor | undefined, errors:
     }
   }
   const shape = z.object({
-    payloads: z.record(z.string(), z.object({ data: z.record(z.string(), z.unknown()), filename: z.string().min(1).optional() })).default({}),
+    payloads: z
+      .record(z.string(), z.object({ data: z.record(z.string(), z.unknown()), filename: z.string().min(1).optional() }))
+      .default({}),
   });
   const parsed = collect(shape, data, ['data'], errors);
   // Values are checked against each file's fields by the fill engine, which names them under data.payloads.<id>.data.
@@ -211,17 +238,29 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   const files: PacketFile[] = [];
   if (!Array.isArray(body.files) || body.files.length === 0) {
-    errors.push({ property: 'files', message: Array.isArray(body.files) ? 'Must contain at least 1 item' : body.files === undefined ? 'Required' : 'Expected array' });
+    errors.push({
+      property: 'files',
+      message: Array.isArray(body.files)
+        ? 'Must contain at least 1 item'
+        : body.files === undefined
+          ? 'Required'
+          : 'Expected array',
+    });
   } else {
     const seen = new Map<string, number>();
     body.files.forEach((raw, i) => {
       const f = parseFile(raw, i, errors);
       if (!f) return;
-      if (seen.has(f.id)) errors.push({ property: `files[${i}].id`, message: `Duplicate file id "${f.id}" (also files[${seen.get(f.id)}])` });
+      if (seen.has(f.id))
+        errors.push({
+          property: `files[${i}].id`,
+          message: `Duplicate file id "${f.id}" (also files[${seen.get(f.id)}])`,
+        });
       else seen.set(f.id, i);
       const ids = new Set<string>();
       fieldsOf(f).forEach((field, j) => {
-        if (ids.has(field.id)) errors.push({ property: `files[${i}].fields[${j}].id`, message: `Duplicate field id "${field.id}"` });
+        if (ids.has(field.id))
+          errors.push({ property: `files[${i}].fields[${j}].id`, message: `Duplicate field id "${field.id}"` });
         ids.add(field.id);
       });
       files.push(f);
@@ -230,13 +269,22 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   // Every id a file object names, valid or not.
   const namedFileIds = new Set(
-    (Array.isArray(body.files) ? body.files : []).flatMap((f: unknown) => (isPlainObject(f) && typeof f.id === 'string' && f.id !== '' ? [f.id] : [])),
+    (Array.isArray(body.files) ? body.files : []).flatMap((f: unknown) =>
+      isPlainObject(f) && typeof f.id === 'string' && f.id !== '' ? [f.id] : [],
+    ),
   );
 
   const signerInputs = Array.isArray(body.signers) ? body.signers : undefined;
   const signers: Signer[] = [];
   if (!signerInputs || signerInputs.length === 0) {
-    errors.push({ property: 'signers', message: signerInputs ? 'Must contain at least 1 item' : body.signers === undefined ? 'Required' : 'Expected array' });
+    errors.push({
+      property: 'signers',
+      message: signerInputs
+        ? 'Must contain at least 1 item'
+        : body.signers === undefined
+          ? 'Required'
+          : 'Expected array',
+    });
   } else {
     const seen = new Map<string, number>();
     signerInputs.forEach((raw, i) => {
@@ -247,46 +295,70 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
       const lenient = signerLeniently.safeParse(raw);
       if (!lenient.success) return;
       const l = lenient.data;
-      if (l.id !== undefined && seen.has(l.id)) errors.push({ property: `${at}.id`, message: `Duplicate signer id "${l.id}" (also signers[${seen.get(l.id)}])` });
+      if (l.id !== undefined && seen.has(l.id))
+        errors.push({
+          property: `${at}.id`,
+          message: `Duplicate signer id "${l.id}" (also signers[${seen.get(l.id)}])`,
+        });
       else if (l.id !== undefined) seen.set(l.id, i);
       if (!l.isPending) {
-        if (l.name === undefined) errors.push({ property: `${at}.name`, message: 'Required (only a pending signer may omit it)' });
-        if (l.email === undefined) errors.push({ property: `${at}.email`, message: 'Required (only a pending signer may omit it)' });
+        if (l.name === undefined)
+          errors.push({ property: `${at}.name`, message: 'Required (only a pending signer may omit it)' });
+        if (l.email === undefined)
+          errors.push({ property: `${at}.email`, message: 'Required (only a pending signer may omit it)' });
       } else if (body.allowUpdates !== true) {
-        errors.push({ property: `${at}.isPending`, message: 'A pending signer requires allowUpdates: true on the packet' });
+        errors.push({
+          property: `${at}.isPending`,
+          message: 'A pending signer requires allowUpdates: true on the packet',
+        });
       }
       if (l.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(l.signerType)) {
-        errors.push({ property: `${at}.requireEmailOnLoad`, message: `Not available for signerType "${l.signerType}"` });
+        errors.push({
+          property: `${at}.requireEmailOnLoad`,
+          message: `Not available for signerType "${l.signerType}"`,
+        });
       }
       l.fields.forEach((ref, j) => ref && checkSignerRef(ref, files, namedFileIds, `${at}.fields[${j}]`, errors));
       if (!s) return;
       signers.push({
         ...s,
         routingOrder: s.routingOrder ?? i + 1,
-        tokenValidForMinutes: s.tokenValidForMinutes ?? (s.signerType === 'embedded' ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL),
+        tokenValidForMinutes:
+          s.tokenValidForMinutes ?? (s.signerType === 'embedded' ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL),
       });
     });
   }
 
   const payloads = parsePayloads(body.data, options.decrypt, errors);
   for (const key of Object.keys(payloads)) {
-    if (namedFileIds.size > 0 && !namedFileIds.has(key)) errors.push({ property: formatPath(['data', 'payloads', key]), message: `No file with id "${key}"` });
+    if (namedFileIds.size > 0 && !namedFileIds.has(key))
+      errors.push({ property: formatPath(['data', 'payloads', key]), message: `No file with id "${key}"` });
   }
 
   if (errors.length > 0 || !opts) throw new ValidationError(errors);
   return { ...opts, files, signers, payloads };
 }
 
-function checkSignerRef(ref: { fileId: string; fieldId: string }, files: PacketFile[], namedFileIds: Set<string>, at: string, errors: FieldError[]): void {
+function checkSignerRef(
+  ref: { fileId: string; fieldId: string },
+  files: PacketFile[],
+  namedFileIds: Set<string>,
+  at: string,
+  errors: FieldError[],
+): void {
   const file = files.find((f) => f.id === ref.fileId);
   if (!file) {
     // A file that is named but invalid has its own errors; a reference to it is not one more.
-    if (!namedFileIds.has(ref.fileId)) errors.push({ property: `${at}.fileId`, message: `No file with id "${ref.fileId}"` });
+    if (!namedFileIds.has(ref.fileId))
+      errors.push({ property: `${at}.fileId`, message: `No file with id "${ref.fileId}"` });
     return;
   }
   // Fields of templates and text tags are known only once the documents are read: checked by assembly.
   const field = fieldsOf(file).find((f) => f.id === ref.fieldId);
   if (field && !isAttachableType(field.type)) {
-    errors.push({ property: `${at}.fieldId`, message: `Field "${ref.fieldId}" is a ${field.type} field; signers take only signature, initial, signatureDate, fullName and email fields` });
+    errors.push({
+      property: `${at}.fieldId`,
+      message: `Field "${ref.fieldId}" is a ${field.type} field; signers take only signature, initial, signatureDate, fullName and email fields`,
+    });
   }
 }

@@ -20,12 +20,20 @@ const TYPES_BY_LOWER = new Map<string, PacketFieldType>(PACKET_FIELD_TYPES.map((
 /** Parses the text between `{{` and `}}`. Type names match case-insensitively (authors write SIGNATURE). */
 export function parseTagText(inner: string): TagParse {
   const parts = inner.split(':').map((p) => p.trim());
-  if (parts.length > 4) return { ok: false, problem: `has ${parts.length} colon-separated parts; at most 4 (type : label : alias : signerId)` };
+  if (parts.length > 4)
+    return {
+      ok: false,
+      problem: `has ${parts.length} colon-separated parts; at most 4 (type : label : alias : signerId)`,
+    };
   const [typeText, label, alias, signerId] = parts;
   if (!typeText) return { ok: false, problem: 'has no field type' };
   const type = TYPES_BY_LOWER.get(typeText.toLowerCase());
-  if (!type) return { ok: false, problem: `unknown field type "${typeText}" (one of ${PACKET_FIELD_TYPES.join(', ')})` };
-  for (const [name, value] of [['alias', alias], ['signerId', signerId]] as const) {
+  if (!type)
+    return { ok: false, problem: `unknown field type "${typeText}" (one of ${PACKET_FIELD_TYPES.join(', ')})` };
+  for (const [name, value] of [
+    ['alias', alias],
+    ['signerId', signerId],
+  ] as const) {
     if (value && /\s/.test(value)) return { ok: false, problem: `${name} "${value}" contains spaces` };
   }
   const spec: TagSpec = { type };

@@ -237,8 +237,14 @@ function dropUnreachable(doc: PDFDocument): void {
       stack.push(obj.dict);
     }
   }
-  const doomed = context.enumerateIndirectObjects().filter(([ref]) => !reached.has(ref)).map(([ref]) => ref);
+  const doomed = context
+    .enumerateIndirectObjects()
+    .filter(([ref]) => !reached.has(ref))
+    .map(([ref]) => ref);
   for (const ref of doomed) context.delete(ref);
   // The trailer's /Size is one past the largest object number left (qpdf warns otherwise).
-  context.largestObjectNumber = Math.max(0, ...[...reached].filter((r) => context.lookup(r) !== undefined).map((r) => r.objectNumber));
+  context.largestObjectNumber = Math.max(
+    0,
+    ...[...reached].filter((r) => context.lookup(r) !== undefined).map((r) => r.objectNumber),
+  );
 }

@@ -8,7 +8,11 @@ import { UpdateSession } from './update.js';
  * already in it stay valid (a certificate of completion goes in this way, before
  * the seal).
  */
-export async function appendPages(pdf: Uint8Array, pages: Uint8Array, options: { property?: string; edit?: (doc: PDFDocument) => void } = {}): Promise<Uint8Array> {
+export async function appendPages(
+  pdf: Uint8Array,
+  pages: Uint8Array,
+  options: { property?: string; edit?: (doc: PDFDocument) => void } = {},
+): Promise<Uint8Array> {
   const property = options.property ?? 'pages';
   const session = await UpdateSession.open(pdf, 'pdf');
   // Other changes that belong in the same update (e.g. removing placeholders), made by the caller.

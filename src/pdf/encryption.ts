@@ -1,4 +1,13 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFString,
+  type PDFContext,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
 import type { CryptoFactory } from './parser.js';
 import { importPdfLibCrypto } from './pdf-lib-crypto.js';
 
@@ -13,7 +22,8 @@ let factoryClass: Promise<FactoryClass> | undefined;
 function cipherFactoryClass(): Promise<FactoryClass> {
   factoryClass ??= (async () => {
     const mod = (await importPdfLibCrypto()) as { CipherTransformFactory?: FactoryClass };
-    if (typeof mod.CipherTransformFactory !== 'function') throw new Error('@cantoo/pdf-lib changed: CipherTransformFactory not found');
+    if (typeof mod.CipherTransformFactory !== 'function')
+      throw new Error('@cantoo/pdf-lib changed: CipherTransformFactory not found');
     return mod.CipherTransformFactory;
   })();
   return factoryClass;
@@ -45,25 +55,31 @@ function keyBits(value: number): number {
 export function checkEncryptDict(obj: PDFObject | undefined, context: PDFContext): PDFDict {
   if (!(obj instanceof PDFDict)) throw new UnsupportedEncryptionError('the /Encrypt entry is not a dictionary');
   const dict = obj;
-  if (dict.get(name('Filter')) !== name('Standard')) throw new UnsupportedEncryptionError('only the standard security handler is supported');
+  if (dict.get(name('Filter')) !== name('Standard'))
+    throw new UnsupportedEncryptionError('only the standard security handler is supported');
   const v = intOf(dict.get(name('V')));
   const r = intOf(dict.get(name('R')));
-  if (v === undefined || ![1, 2, 4, 5].includes(v)) throw new UnsupportedEncryptionError(`unsupported encryption algorithm /V ${String(v)}`);
-  if (r === undefined || r < 2 || r > 6 || (v === 5) !== r >= 5) throw new UnsupportedEncryptionError(`unsupported encryption revision /R ${String(r)} for /V ${v}`);
+  if (v === undefined || ![1, 2, 4, 5].includes(v))
+    throw new UnsupportedEncryptionError(`unsupported encryption algorithm /V ${String(v)}`);
+  if (r === undefined || r < 2 || r > 6 || (v === 5) !== r >= 5)
+    throw new UnsupportedEncryptionError(`unsupported encryption revision /R ${String(r)} for /V ${v}`);
   const length = dict.get(name('Length'));
   if (length !== undefined) {
     const bits = intOf(length);
-    if (bits === undefined || bits < 40 || bits > 256 || bits % 8 !== 0) throw new UnsupportedEncryptionError('invalid key length: /Length must be 40 to 256 bits, a multiple of 8');
+    if (bits === undefined || bits < 40 || bits > 256 || bits % 8 !== 0)
+      throw new UnsupportedEncryptionError('invalid key length: /Length must be 40 to 256 bits, a multiple of 8');
   }
   if (v >= 4) {
     const cf = context.lookup(dict.get(name('CF')));
-    if (cf !== undefined && !(cf instanceof PDFDict)) throw new UnsupportedEncryptionError('the crypt filters (/CF) are not a dictionary');
+    if (cf !== undefined && !(cf instanceof PDFDict))
+      throw new UnsupportedEncryptionError('the crypt filters (/CF) are not a dictionary');
     for (const key of ['StmF', 'StrF', 'EFF']) {
       const f = dict.get(name(key));
       if (f !== undefined && !(f instanceof PDFName)) throw new UnsupportedEncryptionError(`/${key} is not a name`);
       if (f instanceof PDFName && f !== name('Identity')) {
         const handler = cf instanceof PDFDict ? context.lookup(cf.get(f)) : undefined;
-        if (!(handler instanceof PDFDict)) throw new UnsupportedEncryptionError(`crypt filter ${f.asString()} is not defined`);
+        if (!(handler instanceof PDFDict))
+          throw new UnsupportedEncryptionError(`crypt filter ${f.asString()} is not defined`);
         const cfm = handler.get(name('CFM'));
         if (cfm !== undefined && ![name('None'), name('V2'), name('AESV2'), name('AESV3')].includes(cfm as PDFName)) {
           throw new UnsupportedEncryptionError('unsupported crypt filter method');
@@ -71,7 +87,8 @@ export function checkEncryptDict(obj: PDFObject | undefined, context: PDFContext
         const len = handler.get(name('Length'));
         if (len !== undefined) {
           const n = intOf(context.lookup(len));
-          if (n === undefined || n <= 0 || keyBits(n) < 40 || keyBits(n) > 256 || keyBits(n) % 8 !== 0) throw new UnsupportedEncryptionError('invalid crypt filter key length');
+          if (n === undefined || n <= 0 || keyBits(n) < 40 || keyBits(n) > 256 || keyBits(n) % 8 !== 0)
+            throw new UnsupportedEncryptionError('invalid crypt filter key length');
         }
       }
     }
@@ -79,10 +96,15 @@ export function checkEncryptDict(obj: PDFObject | undefined, context: PDFContext
   const hashLength = r >= 5 ? 48 : 32;
   for (const key of ['O', 'U']) {
     const b = bytesOf(dict.get(name(key)));
-    if (!b || b.length < hashLength || b.length > 127) throw new UnsupportedEncryptionError(`/${key} must be a string of at least ${hashLength} bytes`);
+    if (!b || b.length < hashLength || b.length > 127)
+      throw new UnsupportedEncryptionError(`/${key} must be a string of at least ${hashLength} bytes`);
   }
   if (r >= 5) {
-    for (const [key, size] of [['OE', 32], ['UE', 32], ['Perms', 16]] as const) {
+    for (const [key, size] of [
+      ['OE', 32],
+      ['UE', 32],
+      ['Perms', 16],
+    ] as const) {
       const b = bytesOf(dict.get(name(key)));
       if (!b || b.length < size) throw new UnsupportedEncryptionError(`/${key} must be a string of ${size} bytes`);
     }

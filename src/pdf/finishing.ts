@@ -28,12 +28,19 @@ export async function finishDocument(pdf: Uint8Array, steps: readonly FinishingS
   let bytes = pdf;
   for (const step of ordered) {
     const next = await step.run(bytes);
-    if (!startsWithBytes(next, bytes)) throw new RenderError(`Finishing step "${step.name}" rewrote the document instead of appending an update`, 500);
+    if (!startsWithBytes(next, bytes))
+      throw new RenderError(`Finishing step "${step.name}" rewrote the document instead of appending an update`, 500);
     bytes = next;
   }
   return bytes;
 }
 
 function startsWithBytes(out: Uint8Array, base: Uint8Array): boolean {
-  return out.byteLength >= base.byteLength && Buffer.compare(Buffer.from(out.buffer, out.byteOffset, base.byteLength), Buffer.from(base.buffer, base.byteOffset, base.byteLength)) === 0;
+  return (
+    out.byteLength >= base.byteLength &&
+    Buffer.compare(
+      Buffer.from(out.buffer, out.byteOffset, base.byteLength),
+      Buffer.from(base.buffer, base.byteOffset, base.byteLength),
+    ) === 0
+  );
 }

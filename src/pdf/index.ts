@@ -7,13 +7,37 @@ export { loadPdf } from './load.js';
 export { stripActiveContent, type StrippedPdf } from './active-content.js';
 export { decodeCapped } from './decode.js';
 export { isShortText } from './structure.js';
-export { displayMatrix, frameOf, toDisplay, turnMatrix, userRect, type Matrix, type PageFrame, type Rotation } from './page-frame.js';
+export {
+  displayMatrix,
+  frameOf,
+  toDisplay,
+  turnMatrix,
+  userRect,
+  type Matrix,
+  type PageFrame,
+  type Rotation,
+} from './page-frame.js';
 export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF } from './names.js';
 export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './new-document.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
 export { appendPages } from './append-pages.js';
-export { appendDrawing, appendSignature, appendValidationData, readDss, readSignatureDictionaries, type AppendSignatureOptions, type DssContents, type SignatureDictionaryInfo } from './signature-update.js';
+export {
+  appendDrawing,
+  appendSignature,
+  appendValidationData,
+  readDss,
+  readSignatureDictionaries,
+  type AppendSignatureOptions,
+  type DssContents,
+  type SignatureDictionaryInfo,
+} from './signature-update.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
-export { readRevisionGraph, revisionEnds, type PdfObjectSnapshot, type PdfValue, type RevisionGraph } from './revisions.js';
+export {
+  readRevisionGraph,
+  revisionEnds,
+  type PdfObjectSnapshot,
+  type PdfValue,
+  type RevisionGraph,
+} from './revisions.js';

@@ -47,7 +47,12 @@ export class KeywordIndex {
     let list = this.#positions.get(keyword);
     if (!list) {
       list = [];
-      for (let at = this.#bytes.indexOf(keyword, 0, 'latin1'); at >= 0; at = this.#bytes.indexOf(keyword, at + 1, 'latin1')) list.push(at);
+      for (
+        let at = this.#bytes.indexOf(keyword, 0, 'latin1');
+        at >= 0;
+        at = this.#bytes.indexOf(keyword, at + 1, 'latin1')
+      )
+        list.push(at);
       this.#positions.set(keyword, list);
     }
     return list;

@@ -17,7 +17,10 @@ export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFD
 }
 
 /** `loadPdf`, and whether it dropped XFA (stripActiveContent reports it). */
-export async function loadPdfReporting(bytes: Uint8Array, property = 'pdf'): Promise<{ doc: PDFDocument; droppedXfa: boolean }> {
+export async function loadPdfReporting(
+  bytes: Uint8Array,
+  property = 'pdf',
+): Promise<{ doc: PDFDocument; droppedXfa: boolean }> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
     throw new InvalidPdfError('Not a PDF: no bytes', property);
   }
@@ -39,7 +42,12 @@ export async function loadPdfReporting(bytes: Uint8Array, property = 'pdf'): Pro
   return { doc, droppedXfa };
 }
 
-type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean, preserveXFA?: boolean) => PDFDocument;
+type DocumentConstructor = new (
+  context: PDFContext,
+  ignoreEncryption: boolean,
+  updateMetadata: boolean,
+  preserveXFA?: boolean,
+) => PDFDocument;
 
 /**
  * What PDFDocument.load does, with the hardened parser: parse, and when the
@@ -52,7 +60,10 @@ async function parse(bytes: Uint8Array, property: string): Promise<PDFDocument> 
   try {
     let parsed = await HardenedParser.parse(bytes);
     if (parsed.fatal) throw new InvalidPdfError(`Not a readable PDF: ${parsed.fatal}`, property);
-    if (parsed.context.trailerInfo.Encrypt !== undefined && parsed.context.lookup(parsed.context.trailerInfo.Encrypt) !== undefined) {
+    if (
+      parsed.context.trailerInfo.Encrypt !== undefined &&
+      parsed.context.lookup(parsed.context.trailerInfo.Encrypt) !== undefined
+    ) {
       parsed = await HardenedParser.parse(bytes, await cryptoFactoryFor(parsed.context, ''));
       if (parsed.fatal) throw new InvalidPdfError(`Not a readable PDF: ${parsed.fatal}`, property);
     }

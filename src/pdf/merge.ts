@@ -59,7 +59,13 @@ export async function mergePDFs(pdfs: readonly Uint8Array[], options: MergeOptio
   const ctx = out.context;
   const renamed: MergeRename[] = [];
   const fieldNames = new Set<string>();
-  const form = { fields: PDFArray.withContext(ctx), fonts: new Map<PDFName, PDFObject>(), flags: 0, needAppearances: false, da: undefined as PDFObject | undefined };
+  const form = {
+    fields: PDFArray.withContext(ctx),
+    fonts: new Map<PDFName, PDFObject>(),
+    flags: 0,
+    needAppearances: false,
+    da: undefined as PDFObject | undefined,
+  };
   const stringDests = new Map<string, { key: PDFString | PDFHexString; value: PDFObject }>();
   const nameDests = new Map<string, PDFObject>();
   const outlineItems: PDFRef[] = [];
@@ -105,7 +111,13 @@ export async function mergePDFs(pdfs: readonly Uint8Array[], options: MergeOptio
   return { pdf, pageCount: out.getPageCount(), renamed };
 }
 
-type FormParts = { fields: PDFArray; fonts: Map<PDFName, PDFObject>; flags: number; needAppearances: boolean; da: PDFObject | undefined };
+type FormParts = {
+  fields: PDFArray;
+  fonts: Map<PDFName, PDFObject>;
+  flags: number;
+  needAppearances: boolean;
+  da: PDFObject | undefined;
+};
 
 /** Fully qualified names of a field and every field below it. */
 function namesBelow(dict: PDFDict, prefix: string, out: string[], depth = 0): void {
@@ -120,11 +132,21 @@ function namesBelow(dict: PDFDict, prefix: string, out: string[], depth = 0): vo
   }
 }
 
-function mergeForm(src: PDFDocument, copier: PDFObjectCopier, ctx: PDFContext, index: number, prefix: string, form: FormParts, taken: Set<string>, renamed: MergeRename[]): void {
+function mergeForm(
+  src: PDFDocument,
+  copier: PDFObjectCopier,
+  ctx: PDFContext,
+  index: number,
+  prefix: string,
+  form: FormParts,
+  taken: Set<string>,
+  renamed: MergeRename[],
+): void {
   const acroForm = src.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
   const roots = acroForm?.lookupMaybe(PDF.Fields, PDFArray);
   if (!acroForm || !roots) return;
-  const clashes = (names: string[]) => names.some((n) => taken.has(n) || [...taken].some((t) => t.startsWith(`${n}.`) || n.startsWith(`${t}.`)));
+  const clashes = (names: string[]) =>
+    names.some((n) => taken.has(n) || [...taken].some((t) => t.startsWith(`${n}.`) || n.startsWith(`${t}.`)));
   const mine: string[] = [];
   for (const entry of roots.asArray()) {
     const dict = src.context.lookupMaybe(entry, PDFDict);
@@ -136,7 +158,8 @@ function mergeForm(src: PDFDocument, copier: PDFObjectCopier, ctx: PDFContext, i
     const partial = textOf(dict.lookup(PDF.T));
     if (copy && partial !== undefined && clashes(names)) {
       let wanted = `${prefix}${partial}`;
-      for (let n = 2; clashes(names.map((x) => wanted + x.slice(partial.length))); n++) wanted = `${prefix}${partial}_${n}`;
+      for (let n = 2; clashes(names.map((x) => wanted + x.slice(partial.length))); n++)
+        wanted = `${prefix}${partial}_${n}`;
       copy.set(PDF.T, PDFHexString.fromText(wanted));
       for (const from of names) {
         const to = wanted + from.slice(partial.length);
@@ -180,7 +203,10 @@ function mergeDestinations(
   if (tree) {
     for (const [key, value] of nameTreeEntries(src.context, tree)) {
       const name = unique(key, (n) => strings.has(n));
-      strings.set(name, { key: name === key ? PDFHexString.fromText(key) : PDFHexString.fromText(name), value: copier.copy(value) });
+      strings.set(name, {
+        key: name === key ? PDFHexString.fromText(key) : PDFHexString.fromText(name),
+        value: copier.copy(value),
+      });
     }
   }
   const dests = src.catalog.lookupMaybe(PDF.Dests, PDFDict);
@@ -192,7 +218,12 @@ function mergeDestinations(
 }
 
 /** Leaves of a name tree (PDF 32000 §7.9.6), in order; bounded against cycles. */
-function nameTreeEntries(ctx: PDFContext, node: PDFDict, depth = 0, out: Array<[string, PDFObject]> = []): Array<[string, PDFObject]> {
+function nameTreeEntries(
+  ctx: PDFContext,
+  node: PDFDict,
+  depth = 0,
+  out: Array<[string, PDFObject]> = [],
+): Array<[string, PDFObject]> {
   if (depth > 32) return out;
   const pairs = node.lookupMaybe(PDF.Names, PDFArray);
   for (let i = 0; pairs && i + 1 < pairs.size(); i += 2) {

@@ -85,7 +85,10 @@ export function turnMatrix(turn: 90 | 180 | 270, box: { x: number; y: number; wi
  * packet fields) as a rect in the page's user space (bottom-left origin, the
  * page's own axes), for widgets whose /Rect lives there.
  */
-export function userRect(frame: PageFrame, r: { x: number; y: number; width: number; height: number }): { x: number; y: number; width: number; height: number } {
+export function userRect(
+  frame: PageFrame,
+  r: { x: number; y: number; width: number; height: number },
+): { x: number; y: number; width: number; height: number } {
   const [a, b, c, d, e, f] = displayMatrix(frame);
   const y0 = frame.height - r.y - r.height;
   const corners = [
@@ -94,5 +97,10 @@ export function userRect(frame: PageFrame, r: { x: number; y: number; width: num
   ].map(([x, y]) => [a * x! + c * y! + e, b * x! + d * y! + f] as const);
   const xs = corners.map((p) => p[0]);
   const ys = corners.map((p) => p[1]);
-  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.abs(xs[1]! - xs[0]!), height: Math.abs(ys[1]! - ys[0]!) };
+  return {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    width: Math.abs(xs[1]! - xs[0]!),
+    height: Math.abs(ys[1]! - ys[0]!),
+  };
 }

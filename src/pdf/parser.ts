@@ -163,7 +163,8 @@ function checkObjectStream(dict: PDFDict, length: number): void {
   const first = intOf(dict.lookup(PDFName.of('First')));
   if (n === undefined || first === undefined) throw new Error('object stream without a valid /N or /First');
   // Each entry takes at least four bytes ("1 2 "); /First points inside the data.
-  if (first > length || n * 4 > first + 1) throw new Error(`object stream: /N ${n} and /First ${first} do not fit its ${length} bytes`);
+  if (first > length || n * 4 > first + 1)
+    throw new Error(`object stream: /N ${n} and /First ${first} do not fit its ${length} bytes`);
 }
 
 /** pdf-lib reads one row of sum(/W) bytes per entry of /Index (or /Size), past the end of the data if asked to. */
@@ -178,7 +179,8 @@ function checkXRefStream(dict: PDFDict, length: number): void {
   const index = dict.lookup(PDFName.of('Index'));
   let entries = size;
   if (index !== undefined) {
-    if (!(index instanceof PDFArray) || index.size() % 2 !== 0) throw new Error('cross-reference stream with an invalid /Index');
+    if (!(index instanceof PDFArray) || index.size() % 2 !== 0)
+      throw new Error('cross-reference stream with an invalid /Index');
     entries = 0;
     for (let i = 0; i < index.size(); i += 2) {
       const first = intOf(index.lookup(i));

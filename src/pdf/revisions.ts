@@ -26,7 +26,16 @@ import {
 import { HardenedParser } from './parser.js';
 
 /** A PDF value as data: references are `"12 0"` strings under `ref`, strings their bytes in latin1. */
-export type PdfValue = null | boolean | number | { ref: string } | { name: string } | { string: string } | { dict: Record<string, PdfValue> } | { array: PdfValue[] } | { invalid: true };
+export type PdfValue =
+  | null
+  | boolean
+  | number
+  | { ref: string }
+  | { name: string }
+  | { string: string }
+  | { dict: Record<string, PdfValue> }
+  | { array: PdfValue[] }
+  | { invalid: true };
 
 export interface PdfObjectSnapshot {
   value: PdfValue;
@@ -77,7 +86,8 @@ function valueOf(obj: PDFObject | undefined): PdfValue {
   if (obj instanceof PDFName) return { name: obj.decodeText() };
   if (obj instanceof PDFNumber) return obj.asNumber();
   if (obj instanceof PDFBool) return obj.asBoolean();
-  if (obj instanceof PDFString || obj instanceof PDFHexString) return { string: Buffer.from(obj.asBytes()).toString('latin1') };
+  if (obj instanceof PDFString || obj instanceof PDFHexString)
+    return { string: Buffer.from(obj.asBytes()).toString('latin1') };
   if (obj instanceof PDFArray) return { array: obj.asArray().map(valueOf) };
   if (obj instanceof PDFDict) {
     // No prototype: a key named __proto__ is a key like any other.

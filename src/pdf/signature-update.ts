@@ -60,7 +60,9 @@ function freshFieldName(pdf: PDF, base: string): string {
 
 function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
   if (of.byteLength < prefix.byteLength) return false;
-  return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength));
+  return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(
+    Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength),
+  );
 }
 
 /**
@@ -76,7 +78,8 @@ function writeSignatureTexts(lib: LibPdf, pdf: PDF, texts: Array<[string, string
   const own = Object.getOwnPropertyDescriptor(registry, 'register');
   const register = registry.register.bind(registry);
   registry.register = (obj) => {
-    if (obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig') for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
+    if (obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig')
+      for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
     return register(obj);
   };
   return () => {
@@ -96,7 +99,8 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
   // libpdf 0.4 follows a signature in an encrypted file with a second update that rewrites the
   // page tree, so the seal would not be last ("Not total document signed"): refused for now.
-  if (pdf.isEncrypted) throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
+  if (pdf.isEncrypted)
+    throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
   const blocker = pdf.canSaveIncrementally();
   if (blocker === 'linearized') {
     // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
@@ -105,7 +109,10 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
     const internals = pdf as unknown as { _isLinearized?: boolean };
     if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
   } else if (blocker !== null) {
-    throw new SigningError(`The document cannot take an incremental update (${blocker}); repair or re-save it before signing`, 'pdf');
+    throw new SigningError(
+      `The document cannot take an incremental update (${blocker}); repair or re-save it before signing`,
+      'pdf',
+    );
   }
   // Same input, same time, same bytes: without a file identifier libpdf would write a random one.
   const trailer = pdf.context.info.trailer;
@@ -133,8 +140,10 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
     out = result.bytes;
     if (options.rewriteCms) out = rewriteLastContents(out, bytes.byteLength, options.rewriteCms);
   } catch (e) {
-    if (e instanceof TimestampError) throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
-    if (e instanceof SignatureError) throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
+    if (e instanceof TimestampError)
+      throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
+    if (e instanceof SignatureError)
+      throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
     throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
   } finally {
     restore();
@@ -163,7 +172,8 @@ function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8
   if (!range) throw new Error('The signature written has no /ByteRange');
   const [a, b, c] = range;
   const file = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-  if (file[a + b] !== 0x3c || file[c - 1] !== 0x3e) throw new Error('The signature written has no hex /Contents between its ranges');
+  if (file[a + b] !== 0x3c || file[c - 1] !== 0x3e)
+    throw new Error('The signature written has no hex /Contents between its ranges');
   const room = c - 1 - (a + b + 1);
   const der = rewrite(new Uint8Array(Buffer.from(file.toString('latin1', a + b + 1, c - 1), 'hex')));
   const hex = Buffer.from(der).toString('hex');
@@ -245,12 +255,18 @@ export async function readSignatureDictionaries(bytes: Uint8Array): Promise<Sign
  * the input followed by that update. Pages drawn on first have their existing content
  * wrapped in q/Q, since page content may leave the graphics state changed (no closing Q).
  */
-export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, isolate: (page: PDFPage) => void) => void | Promise<void>): Promise<Uint8Array> {
+export async function appendDrawing(
+  bytes: Uint8Array,
+  draw: (doc: PDFDocument, isolate: (page: PDFPage) => void) => void | Promise<void>,
+): Promise<Uint8Array> {
   const session = await UpdateSession.open(bytes, 'pdf');
   // An encrypted file (or one whose cross-reference cannot be followed) is opened by writing a clean
   // copy: the marks would not keep the input as a prefix.
   if (session.baseBytes !== bytes) {
-    throw new SigningError('Encrypted or damaged documents cannot take signature marks as an update; decrypt or repair the document first', 'pdf');
+    throw new SigningError(
+      'Encrypted or damaged documents cannot take signature marks as an update; decrypt or repair the document first',
+      'pdf',
+    );
   }
   const doc = session.doc;
   const isolated = new Set<PDFPage>();
@@ -258,7 +274,10 @@ export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, 
     if (isolated.has(page)) return;
     isolated.add(page);
     const ctx = doc.context;
-    page.node.wrapContentStreams(ctx.register(PDFContentStream.of(ctx.obj({}), [pushGraphicsState()])), ctx.register(PDFContentStream.of(ctx.obj({}), [popGraphicsState()])));
+    page.node.wrapContentStreams(
+      ctx.register(PDFContentStream.of(ctx.obj({}), [pushGraphicsState()])),
+      ctx.register(PDFContentStream.of(ctx.obj({}), [popGraphicsState()])),
+    );
   };
   await draw(doc, isolate);
   let out: Uint8Array;
@@ -268,7 +287,8 @@ export async function appendDrawing(bytes: Uint8Array, draw: (doc: PDFDocument, 
     if (e instanceof CastpressError) throw e;
     throw new SigningError(`Cannot write the update: ${(e as Error).message}`, 'pdf', 500, { cause: e });
   }
-  if (!isPrefix(bytes, out)) throw new SigningError('Writing the marks would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  if (!isPrefix(bytes, out))
+    throw new SigningError('Writing the marks would have rewritten earlier bytes of the document; refused', 'pdf', 500);
   return out;
 }
 
@@ -285,7 +305,10 @@ export interface DssContents {
  * for them (@libpdf/core's `addValidationData`, which asks the provider and nothing else: no
  * network here). The input is an exact prefix of the output.
  */
-export async function appendValidationData(bytes: Uint8Array, revocation: RevocationProvider): Promise<{ bytes: Uint8Array; warnings: string[] }> {
+export async function appendValidationData(
+  bytes: Uint8Array,
+  revocation: RevocationProvider,
+): Promise<{ bytes: Uint8Array; warnings: string[] }> {
   const pdf = await open(bytes);
   if (pdf.canSaveIncrementally() === 'linearized') {
     // As in appendSignature: append to a linearized file instead of rewriting it.
@@ -301,7 +324,12 @@ export async function appendValidationData(bytes: Uint8Array, revocation: Revoca
   } catch (e) {
     throw new SigningError(`Cannot add the validation data: ${(e as Error).message}`, 'pdf', 500, { cause: e });
   }
-  if (!isPrefix(bytes, out)) throw new SigningError('Adding validation data would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  if (!isPrefix(bytes, out))
+    throw new SigningError(
+      'Adding validation data would have rewritten earlier bytes of the document; refused',
+      'pdf',
+      500,
+    );
   return { bytes: out, warnings };
 }
 
@@ -331,7 +359,12 @@ export async function readDss(bytes: Uint8Array): Promise<DssContents> {
 const DSS_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024 } as const;
 
 /** A DSS entry's bytes: unfiltered or one FlateDecode (what writers use), inflated with a cap; else undefined. */
-function decodeDssStream(data: Uint8Array, filter: PdfObject | undefined, PdfName: LibPdf['PdfName'], PdfArray: LibPdf['PdfArray']): Uint8Array | undefined {
+function decodeDssStream(
+  data: Uint8Array,
+  filter: PdfObject | undefined,
+  PdfName: LibPdf['PdfName'],
+  PdfArray: LibPdf['PdfArray'],
+): Uint8Array | undefined {
   const only = filter instanceof PdfArray && filter.length === 1 ? filter.at(0) : filter;
   if (only === undefined) return data.byteLength <= DSS_LIMITS.bytes ? data : undefined;
   if (!(only instanceof PdfName) || only.value !== 'FlateDecode') return undefined;
@@ -345,7 +378,8 @@ function decodeDssStream(data: Uint8Array, filter: PdfObject | undefined, PdfNam
 function dssOf(lib: LibPdf, pdf: PDF): DssContents {
   const { PdfArray, PdfDict, PdfName, PdfRef, PdfStream } = lib;
   const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
-  const resolve = (obj: PdfObject | undefined | null): PdfObject | undefined => (obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : (obj ?? undefined));
+  const resolve = (obj: PdfObject | undefined | null): PdfObject | undefined =>
+    obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : (obj ?? undefined);
   const dss = resolve(pdf.getCatalog().get('DSS'));
   if (!(dss instanceof PdfDict)) return empty;
   const streams = (key: string): Uint8Array[] => {

@@ -70,7 +70,8 @@ const isBool: Check = (o) => o instanceof PDFBool;
 const isText: Check = (o) => (o instanceof PDFString || o instanceof PDFHexString) && isShortText(o);
 const isNumber: Check = (o) => o instanceof PDFNumber && Number.isFinite(o.asNumber());
 const isQuarterTurn: Check = (o) => o instanceof PDFNumber && Number.isInteger(o.asNumber()) && o.asNumber() % 90 === 0;
-const isRect: Check = (o, ctx) => o instanceof PDFArray && o.size() === 4 && o.asArray().every((x) => isNumber(ctx.lookup(x), ctx));
+const isRect: Check = (o, ctx) =>
+  o instanceof PDFArray && o.size() === 4 && o.asArray().every((x) => isNumber(ctx.lookup(x), ctx));
 const isNumbers: Check = (o, ctx) => o instanceof PDFArray && o.asArray().every((x) => isNumber(ctx.lookup(x), ctx));
 const isStreamOrDict: Check = (o) => o instanceof PDFStream || o instanceof PDFDict;
 const isContents: Check = (o) => o instanceof PDFStream || o instanceof PDFArray;
@@ -88,14 +89,60 @@ export function isShortText(o: PDFString | PDFHexString): boolean {
 }
 
 type Schema = ReadonlyArray<readonly [PDFName, Check]>;
-const schema = (entries: Record<string, Check>): Schema => Object.entries(entries).map(([k, c]) => [PDFName.of(k), c] as const);
+const schema = (entries: Record<string, Check>): Schema =>
+  Object.entries(entries).map(([k, c]) => [PDFName.of(k), c] as const);
 
-const INFO = schema({ Title: isText, Author: isText, Subject: isText, Keywords: isText, Creator: isText, Producer: isText });
-const CATALOG = schema({ Pages: isDict, AcroForm: isDict, Perms: isDict, Names: isDict, Metadata: (o) => o instanceof PDFStream });
-const PAGE_NODE = schema({ Kids: isArray, Resources: isDict, MediaBox: isRect, CropBox: isRect, Rotate: isQuarterTurn });
-const PAGE = schema({ Annots: isArray, Resources: isDict, MediaBox: isRect, CropBox: isRect, BleedBox: isRect, TrimBox: isRect, ArtBox: isRect, Rotate: isQuarterTurn, Contents: isContents });
-const RESOURCES = schema({ Font: isDict, XObject: isDict, ExtGState: isDict, ColorSpace: isDict, Pattern: isDict, Shading: isDict, Properties: isDict });
-const ACRO_FORM = schema({ Fields: isArray, DR: isDict, DA: isText, NeedAppearances: isBool, SigFlags: isNumber, CO: isArray, Q: isNumber });
+const INFO = schema({
+  Title: isText,
+  Author: isText,
+  Subject: isText,
+  Keywords: isText,
+  Creator: isText,
+  Producer: isText,
+});
+const CATALOG = schema({
+  Pages: isDict,
+  AcroForm: isDict,
+  Perms: isDict,
+  Names: isDict,
+  Metadata: (o) => o instanceof PDFStream,
+});
+const PAGE_NODE = schema({
+  Kids: isArray,
+  Resources: isDict,
+  MediaBox: isRect,
+  CropBox: isRect,
+  Rotate: isQuarterTurn,
+});
+const PAGE = schema({
+  Annots: isArray,
+  Resources: isDict,
+  MediaBox: isRect,
+  CropBox: isRect,
+  BleedBox: isRect,
+  TrimBox: isRect,
+  ArtBox: isRect,
+  Rotate: isQuarterTurn,
+  Contents: isContents,
+});
+const RESOURCES = schema({
+  Font: isDict,
+  XObject: isDict,
+  ExtGState: isDict,
+  ColorSpace: isDict,
+  Pattern: isDict,
+  Shading: isDict,
+  Properties: isDict,
+});
+const ACRO_FORM = schema({
+  Fields: isArray,
+  DR: isDict,
+  DA: isText,
+  NeedAppearances: isBool,
+  SigFlags: isNumber,
+  CO: isArray,
+  Q: isNumber,
+});
 /** Field and widget annotation entries (a terminal field with one widget is one dictionary with both). */
 const FIELD = schema({
   Kids: isArray,
@@ -160,7 +207,9 @@ function normalizePageTree(ctx: PDFContext, catalog: PDFDict, normalized: Set<PD
   root.delete(N.Parent);
   const seen = new Set<PDFDict>([root]);
   let pages = 0;
-  const stack: Array<{ node: PDFPageTree; ref: PDFObject | undefined; depth: number }> = [{ node: root, ref: rootRef, depth: 0 }];
+  const stack: Array<{ node: PDFPageTree; ref: PDFObject | undefined; depth: number }> = [
+    { node: root, ref: rootRef, depth: 0 },
+  ];
   while (stack.length > 0) {
     const { node, ref, depth } = stack.pop()!;
     keepTyped(node, PAGE_NODE);
@@ -204,7 +253,10 @@ function normalizePage(page: PDFPageLeaf, normalized: Set<PDFDict>): void {
   }
   const contents = page.lookup(N.Contents);
   if (contents instanceof PDFArray && contents.asArray().some((c) => !(page.context.lookup(c) instanceof PDFStream))) {
-    page.set(N.Contents, page.context.obj(contents.asArray().filter((c) => page.context.lookup(c) instanceof PDFStream)));
+    page.set(
+      N.Contents,
+      page.context.obj(contents.asArray().filter((c) => page.context.lookup(c) instanceof PDFStream)),
+    );
   }
   for (const annot of keepDicts(page, N.Annots)) normalizeChain(annot, normalized);
 }
@@ -251,7 +303,10 @@ function normalizeForm(acroForm: PDFDict, normalized: Set<PDFDict>): void {
     queued.add(d);
     return true;
   };
-  const stack: Array<{ dict: PDFDict; depth: number }> = keepDicts(acroForm, N.Fields, firstTime).map((dict) => ({ dict, depth: 0 }));
+  const stack: Array<{ dict: PDFDict; depth: number }> = keepDicts(acroForm, N.Fields, firstTime).map((dict) => ({
+    dict,
+    depth: 0,
+  }));
   while (stack.length > 0) {
     const { dict, depth } = stack.pop()!;
     normalizeChain(dict, normalized);

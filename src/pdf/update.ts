@@ -54,7 +54,13 @@ export async function openForUpdate(bytes: Uint8Array, property = 'pdf'): Promis
     tail = readTail(base);
     if (!tail) throw new InvalidPdfError('Cannot write the PDF back out', property);
   }
-  return { bytes: base, doc, startXRef: tail.startXRef, xrefStream: tail.xrefStream, largestObjectNumber: Math.max(doc.context.largestObjectNumber, tail.size - 1) };
+  return {
+    bytes: base,
+    doc,
+    startXRef: tail.startXRef,
+    xrefStream: tail.xrefStream,
+    largestObjectNumber: Math.max(doc.context.largestObjectNumber, tail.size - 1),
+  };
 }
 
 /**
@@ -117,7 +123,8 @@ export class UpdateSession {
     const write = new Set<number>();
     for (const [ref, obj] of this.#objects.own()) {
       const original = this.#objects.originals.get(ref);
-      if (original === undefined || this.#objects.assigned.has(ref) || !sameObject(obj, original)) write.add(ref.objectNumber);
+      if (original === undefined || this.#objects.assigned.has(ref) || !sameObject(obj, original))
+        write.add(ref.objectNumber);
     }
     if (write.size > 0) {
       // loadPdf takes XFA, /NeedsRendering and usage rights out of the parse, not out of the bytes:
@@ -209,7 +216,8 @@ function copyObject(obj: PDFObject, context: PDFContext): PDFObject {
 /** Same PDF value: structure compared, atoms by value (names, refs, booleans and null are interned). */
 function sameObject(a: PDFObject, b: PDFObject): boolean {
   if (a === b) return true;
-  if (a instanceof PDFRawStream) return b instanceof PDFRawStream && a.contents === b.contents && sameObject(a.dict, b.dict);
+  if (a instanceof PDFRawStream)
+    return b instanceof PDFRawStream && a.contents === b.contents && sameObject(a.dict, b.dict);
   if (a instanceof PDFDict) {
     if (!(b instanceof PDFDict) || a.constructor !== b.constructor) return false;
     const ea = a.entries();
@@ -225,7 +233,8 @@ function sameObject(a: PDFObject, b: PDFObject): boolean {
     return true;
   }
   if (a instanceof PDFNumber) return b instanceof PDFNumber && a.asNumber() === b.asNumber();
-  if (a instanceof PDFString || a instanceof PDFHexString) return b.constructor === a.constructor && a.asString() === (b as PDFString).asString();
+  if (a instanceof PDFString || a instanceof PDFHexString)
+    return b.constructor === a.constructor && a.asString() === (b as PDFString).asString();
   return false;
 }
 
@@ -239,7 +248,12 @@ const OBJECTS_PER_TICK = Number.MAX_SAFE_INTEGER;
  * update appended to the base's bytes, with the same kind of cross-reference
  * section as the base's last one.
  */
-async function appendObjects(context: PDFContext, base: BasePdf, write: ReadonlySet<number>, removed: PDFRef[]): Promise<Uint8Array> {
+async function appendObjects(
+  context: PDFContext,
+  base: BasePdf,
+  write: ReadonlySet<number>,
+  removed: PDFRef[],
+): Promise<Uint8Array> {
   const unused = () => undefined;
   // The writer numbers its own objects (object streams, the cross-reference stream) above the session's.
   const writerOwn = context.largestObjectNumber + 1;

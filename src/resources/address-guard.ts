@@ -11,7 +11,8 @@ import { isIP } from 'node:net';
 /** Resolves a host name to all its addresses (injectable for tests). */
 export type LookupAll = (hostname: string) => Promise<string[]>;
 
-const systemLookup: LookupAll = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemLookup: LookupAll = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** DNS answers that mean "this name has no address": the caller's resolver may still serve it (made-up test hosts). */
 const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_AGAIN', 'ESERVFAIL', 'ENONAME']);
@@ -111,7 +112,10 @@ export async function isPublicUrl(url: string, lookup: LookupAll = systemLookup)
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-    host = parsed.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    host = parsed.hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   } catch {
     return false;
   }
@@ -122,7 +126,13 @@ export async function isPublicUrl(url: string, lookup: LookupAll = systemLookup)
   try {
     const addresses = await Promise.race([
       lookup(host),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })),
+            LOOKUP_TIMEOUT_MS,
+          )),
+      ),
     ]);
     return addresses.every((a) => !isForbiddenAddress(a));
   } catch (e) {

@@ -49,7 +49,13 @@ export class ResponseCache {
 }
 
 const MB = 1024 * 1024;
-const DEFAULT_MAX: Record<ResourceKind, number> = { image: 10 * MB, font: 10 * MB, webfont: 10 * MB, stylesheet: 2 * MB, other: 10 * MB };
+const DEFAULT_MAX: Record<ResourceKind, number> = {
+  image: 10 * MB,
+  font: 10 * MB,
+  webfont: 10 * MB,
+  stylesheet: 2 * MB,
+  other: 10 * MB,
+};
 
 /** Content types accepted per kind (spec: fonts TTF only; images as image/*). Missing type: the decoder decides. */
 function acceptedType(kind: ResourceKind, contentType: string | undefined): boolean {
@@ -58,7 +64,13 @@ function acceptedType(kind: ResourceKind, contentType: string | undefined): bool
   if (kind === 'image') return type.startsWith('image/') || type === 'application/octet-stream';
   if (kind === 'font') return type === 'font/ttf' || type === 'application/x-font-ttf';
   // Servers label web fonts many ways (font/woff2, application/font-woff, application/vnd.ms-opentype...): the bytes decide.
-  if (kind === 'webfont') return type.startsWith('font/') || /^application\/(x-)?font-/.test(type) || type === 'application/vnd.ms-opentype' || type === 'application/octet-stream';
+  if (kind === 'webfont')
+    return (
+      type.startsWith('font/') ||
+      /^application\/(x-)?font-/.test(type) ||
+      type === 'application/vnd.ms-opentype' ||
+      type === 'application/octet-stream'
+    );
   if (kind === 'stylesheet') return type === 'text/css';
   return true;
 }
@@ -88,14 +100,19 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Resolves once and checks every address; returns the one to connect to (webhook delivery uses it too). */
-export async function checkedAddress(url: URL, allowHosts: readonly string[], signal: AbortSignal): Promise<{ address: string; family: 4 | 6 }> {
+export async function checkedAddress(
+  url: URL,
+  allowHosts: readonly string[],
+  signal: AbortSignal,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const name = host.toLowerCase().replace(/\.$/, '');
   const pass = allowed(url, allowHosts);
   let addresses: LookupAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
   else {
-    if (!pass && (name === 'localhost' || name.endsWith('.localhost'))) throw new FetchRefused(`${host} is not a public host`);
+    if (!pass && (name === 'localhost' || name.endsWith('.localhost')))
+      throw new FetchRefused(`${host} is not a public host`);
     try {
       addresses = await abortable(dnsLookup(host, { all: true, verbatim: true }), signal);
     } catch (e) {
@@ -105,7 +122,10 @@ export async function checkedAddress(url: URL, allowHosts: readonly string[], si
   if (addresses.length === 0) throw new FetchRefused(`${host} has no address`);
   if (!pass) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new FetchRefused(isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`);
+    if (bad)
+      throw new FetchRefused(
+        isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`,
+      );
   }
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
@@ -126,7 +146,12 @@ interface Hop {
   body?: Uint8Array;
 }
 
-function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, maxBytes: number, signal: AbortSignal): Promise<Hop> {
+function requestOnce(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Hop> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Hop>((resolve, reject) => {
     const req = client.request(url, {
@@ -173,7 +198,10 @@ function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, maxBy
  * It refuses (throws FetchRefused, which loadResource turns into "not loaded")
  * rather than returning partial data.
  */
-export function httpResolver(options: HttpResolverOptions = {}, cache: ResponseCache = new ResponseCache()): ResourceResolver {
+export function httpResolver(
+  options: HttpResolverOptions = {},
+  cache: ResponseCache = new ResponseCache(),
+): ResourceResolver {
   const allowHosts = options.allowHosts ?? [];
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRedirects = options.maxRedirects ?? 5;
@@ -184,7 +212,8 @@ export function httpResolver(options: HttpResolverOptions = {}, cache: ResponseC
     const signal = AbortSignal.timeout(timeoutMs);
     let url = new URL(href);
     for (let hop = 0; ; hop++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`${url.protocol} is not fetched`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new FetchRefused(`${url.protocol} is not fetched`);
       if (url.username || url.password) throw new FetchRefused('credentials in URL');
       const target = await checkedAddress(url, allowHosts, signal);
       const res = await requestOnce(url, target, maxBytes, signal);
@@ -194,7 +223,8 @@ export function httpResolver(options: HttpResolverOptions = {}, cache: ResponseC
         continue;
       }
       if (res.status !== 200 || !res.body) throw new FetchRefused(`status ${res.status}`);
-      if (!acceptedType(kind, res.contentType)) throw new FetchRefused(`content type ${res.contentType ?? '(none)'} is not an accepted ${kind} type`);
+      if (!acceptedType(kind, res.contentType))
+        throw new FetchRefused(`content type ${res.contentType ?? '(none)'} is not an accepted ${kind} type`);
       const out: ResolvedResource = { body: res.body, ...(res.contentType ? { contentType: res.contentType } : {}) };
       cache.set(`${kind} ${href}`, out);
       return out;

@@ -15,7 +15,10 @@ export interface ResourceProblem {
  * still gets loadResource's pre-check, whose refusals are not seen here; the
  * ready httpResolver checks its own, so with it every refusal is reported.
  */
-export function reportingResolver(resolver: ResourceResolver | undefined, report: (problem: ResourceProblem) => void): ResourceResolver {
+export function reportingResolver(
+  resolver: ResourceResolver | undefined,
+  report: (problem: ResourceProblem) => void,
+): ResourceResolver {
   const wrapped = async (url: string, kind: ResourceKind) => {
     if (!resolver) {
       report({ url, kind, reason: 'remote fetching is off' });
@@ -90,5 +93,7 @@ export function warningText(e: ProblemEntry): string {
 
 /** Strict mode: the entries as one 400 on their properties. */
 export function strictResourceError(entries: readonly ProblemEntry[]): ValidationError {
-  return new ValidationError(entries.map((e) => ({ property: e.property, message: `The ${e.kind} could not be loaded: ${e.reason}` })));
+  return new ValidationError(
+    entries.map((e) => ({ property: e.property, message: `The ${e.kind} could not be loaded: ${e.reason}` })),
+  );
 }

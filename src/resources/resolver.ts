@@ -48,7 +48,12 @@ export type LoadOutcome = { resource: ResolvedResource } | { reason: string };
  * the one door for HTML, Markdown and fill alike. The reason says, in words a user
  * can act on, why a URL did not load (the resolver's own error message when it threw).
  */
-export async function loadResourceWithReason(url: string, kind: ResourceKind, resolver: ResourceResolver | undefined, limits: FetchLimits): Promise<LoadOutcome> {
+export async function loadResourceWithReason(
+  url: string,
+  kind: ResourceKind,
+  resolver: ResourceResolver | undefined,
+  limits: FetchLimits,
+): Promise<LoadOutcome> {
   if (url.startsWith('data:')) {
     const decoded = parseDataUrl(url);
     if (!decoded) return { reason: 'not a valid data: URL' };
@@ -57,7 +62,8 @@ export async function loadResourceWithReason(url: string, kind: ResourceKind, re
   }
   if (!/^https?:\/\//i.test(url)) return { reason: 'only http(s) and data: URLs load' };
   if (!resolver) return { reason: 'remote fetching is off' };
-  if (!resolver.guardsAddresses && !(await isPublicUrl(url, limits.lookup))) return { reason: 'the host is not a public address' };
+  if (!resolver.guardsAddresses && !(await isPublicUrl(url, limits.lookup)))
+    return { reason: 'the host is not a public address' };
   try {
     const res = await resolver(url, kind);
     if (!res || !(res.body instanceof Uint8Array)) return { reason: 'refused by the resolver' };

@@ -20,7 +20,10 @@ export const hexColor = z
 export const alignment = z.enum(['left', 'center', 'right']);
 export const fontWeight = z.enum(['normal', 'bold', 'italic', 'boldItalic']);
 /** `center` is accepted as a synonym of `middle` (clients disagree). */
-export const verticalAlignment = z.preprocess((v) => (v === 'center' ? 'middle' : v), z.enum(['top', 'middle', 'bottom']));
+export const verticalAlignment = z.preprocess(
+  (v) => (v === 'center' ? 'middle' : v),
+  z.enum(['top', 'middle', 'bottom']),
+);
 export const outputFormat = z.enum(['pdf', 'url']);
 export const fontFamily = z.string().trim().min(1);
 
@@ -53,7 +56,9 @@ export const pageSchemas = once(() => {
       .refine(
         (s) => {
           const parts = s.trim().split(/\s+/);
-          return parts.length >= 1 && parts.length <= 4 && parts.every((p) => lengthPattern.test(p) || zeroPattern.test(p));
+          return (
+            parts.length >= 1 && parts.length <= 4 && parts.every((p) => lengthPattern.test(p) || zeroPattern.test(p))
+          );
         },
         { error: `Must be one to four lengths with units (${LENGTH_UNITS.join(', ')}), e.g. "1in 20mm"` },
       )

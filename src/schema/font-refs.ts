@@ -43,14 +43,18 @@ function walkValue(value: FieldInput, path: PropertyKey[], refs: FontRef[]): voi
 export function rawGenerateFontRefs(body: unknown): FontRef[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
   const b = body as Record<string, unknown>;
-  const isHtml = b.type === 'html' || (typeof b.data === 'object' && b.data !== null && !Array.isArray(b.data) && 'html' in b.data);
+  const isHtml =
+    b.type === 'html' || (typeof b.data === 'object' && b.data !== null && !Array.isArray(b.data) && 'html' in b.data);
   if (isHtml) return [];
   const refs: FontRef[] = [];
-  if (typeof b.fontFamily === 'string' && b.fontFamily !== '') refs.push({ family: b.fontFamily, property: 'fontFamily' });
+  if (typeof b.fontFamily === 'string' && b.fontFamily !== '')
+    refs.push({ family: b.fontFamily, property: 'fontFamily' });
   if (Array.isArray(b.data)) {
     b.data.forEach((block: unknown, i) => {
-      const family = typeof block === 'object' && block !== null ? (block as Record<string, unknown>).fontFamily : undefined;
-      if (typeof family === 'string' && family !== '') refs.push({ family, property: formatPath(['data', i, 'fontFamily']) });
+      const family =
+        typeof block === 'object' && block !== null ? (block as Record<string, unknown>).fontFamily : undefined;
+      if (typeof family === 'string' && family !== '')
+        refs.push({ family, property: formatPath(['data', i, 'fontFamily']) });
     });
   }
   return refs;

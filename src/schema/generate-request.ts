@@ -8,11 +8,16 @@ import { once } from './once.js';
  * a process that only fills never builds them (issue 29: nothing runs at import).
  */
 export const generateSchemas = once(() => {
-  const cell = z.preprocess((v) => (v === null || v === undefined ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string());
+  const cell = z.preprocess(
+    (v) => (v === null || v === undefined ? '' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
+    z.string(),
+  );
 
   const columnWidth = z.preprocess(
     (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? `${v}px` : v),
-    z.string().regex(/^\s*(\d+(\.\d+)?|\.\d+)\s*(px|%)\s*$/, { error: 'Must be pixels such as "100px" or a percentage such as "25%"' }),
+    z.string().regex(/^\s*(\d+(\.\d+)?|\.\d+)\s*(px|%)\s*$/, {
+      error: 'Must be pixels such as "100px" or a percentage such as "25%"',
+    }),
   );
 
   const columnOption = z.object({
@@ -21,29 +26,30 @@ export const generateSchemas = once(() => {
   });
 
   /** The clients disagree on spellings: `rowGridLines`/`rowGridlines`, `center`/`middle`. */
-  const table = z
-    .preprocess(
-      (v) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-        const t = { ...(v as Record<string, unknown>) };
-        for (const [alt, canonical] of [
-          ['rowGridLines', 'rowGridlines'],
-          ['columnGridLines', 'columnGridlines'],
-        ] as const) {
-          if (alt in t && !(canonical in t)) t[canonical] = t[alt];
-          delete t[alt];
-        }
-        return t;
-      },
-      z.object({
-        rows: z.array(z.array(cell)),
-        firstRowHeaders: bool.default(true),
-        rowGridlines: bool.default(false),
-        columnGridlines: bool.default(false),
-        verticalAlign: z.preprocess((v) => (v === 'middle' ? 'center' : v), z.enum(['top', 'center', 'bottom'])).default('top'),
-        columnOptions: z.array(columnOption.nullable().transform((o) => o ?? {})).default([]),
-      }),
-    );
+  const table = z.preprocess(
+    (v) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+      const t = { ...(v as Record<string, unknown>) };
+      for (const [alt, canonical] of [
+        ['rowGridLines', 'rowGridlines'],
+        ['columnGridLines', 'columnGridlines'],
+      ] as const) {
+        if (alt in t && !(canonical in t)) t[canonical] = t[alt];
+        delete t[alt];
+      }
+      return t;
+    },
+    z.object({
+      rows: z.array(z.array(cell)),
+      firstRowHeaders: bool.default(true),
+      rowGridlines: bool.default(false),
+      columnGridlines: bool.default(false),
+      verticalAlign: z
+        .preprocess((v) => (v === 'middle' ? 'center' : v), z.enum(['top', 'center', 'bottom']))
+        .default('top'),
+      columnOptions: z.array(columnOption.nullable().transform((o) => o ?? {})).default([]),
+    }),
+  );
 
   const markdownBlock = z
     .object({
@@ -55,9 +61,12 @@ export const generateSchemas = once(() => {
       textColor: hexColor.optional(),
       fontFamily: fontFamily.optional(),
     })
-    .refine((b) => b.heading !== undefined || b.label !== undefined || b.content !== undefined || b.table !== undefined, {
-      error: 'A block needs at least one of heading, label, content or table',
-    });
+    .refine(
+      (b) => b.heading !== undefined || b.label !== undefined || b.content !== undefined || b.table !== undefined,
+      {
+        error: 'A block needs at least one of heading, label, content or table',
+      },
+    );
 
   /**
    * `120`, `120px`, ` 120 px `. One white space run before the optional unit and one after it: with two
@@ -83,7 +92,8 @@ export const generateSchemas = once(() => {
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const r = logoObject.safeParse(v, { error: (iss) => messageFor(iss) });
       if (r.success) return r.data;
-      for (const iss of r.error.issues) ctx.issues.push({ code: 'custom', message: iss.message, input: v, path: iss.path });
+      for (const iss of r.error.issues)
+        ctx.issues.push({ code: 'custom', message: iss.message, input: v, path: iss.path });
       return false;
     }
     ctx.issues.push({ code: 'custom', message: 'Expected false or an object {src, maxWidth, maxHeight}', input: v });

@@ -7,6 +7,13 @@ export type { FontRef } from './font-refs.js';
 export { isValueObject, styling } from './styling.js';
 export type { Styling, ValueObject, FieldInput, ComplexValue } from './styling.js';
 export type { FillRequest, FillData, FillOptions } from './fill-request.js';
-export type { GenerateRequest, MarkdownRequest, HtmlRequest, MarkdownBlock, TableBlock, LogoOption } from './generate-request.js';
+export type {
+  GenerateRequest,
+  MarkdownRequest,
+  HtmlRequest,
+  MarkdownBlock,
+  TableBlock,
+  LogoOption,
+} from './generate-request.js';
 export type { PageOptions, LengthUnit } from './common.js';
 export { FONT_SIZE_MIN, FONT_SIZE_MAX, LENGTH_UNITS } from './common.js';

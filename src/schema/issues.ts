@@ -29,8 +29,10 @@ export function messageFor(issue: RawIssue | Issue): string | undefined {
       if (issue.expected === 'int') return 'Must be an integer';
       return `Expected ${issue.expected === 'record' ? 'object' : issue.expected}, received ${describe(issue.input)}`;
     case 'too_small':
-      if (issue.origin === 'array') return `Must contain at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
-      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'Must not be empty' : `Must be at least ${issue.minimum} characters long`;
+      if (issue.origin === 'array')
+        return `Must contain at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) === 1 ? 'Must not be empty' : `Must be at least ${issue.minimum} characters long`;
       return `Must be at least ${issue.minimum}`;
     case 'too_big':
       if (issue.origin === 'array') return `Must contain at most ${issue.maximum} items`;
@@ -53,7 +55,11 @@ export function toFieldErrors(issues: ReadonlyArray<Issue>, prefix: ReadonlyArra
 }
 
 /** Parses with the project's messages; throws ValidationError listing every bad property. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: ReadonlyArray<PropertyKey> = [],
+): z.output<S> {
   const result = schema.safeParse(input, { error: (iss) => messageFor(iss) });
   if (result.success) return result.data;
   throw new ValidationError(toFieldErrors(result.error.issues, prefix));
@@ -64,7 +70,12 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Parses one part of a request, adding its problems (at `prefix`) to `errors` so one error can list them all. */
-export function collect<S extends z.ZodType>(schema: S, input: unknown, prefix: PropertyKey[], errors: FieldError[]): z.output<S> | undefined {
+export function collect<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: PropertyKey[],
+  errors: FieldError[],
+): z.output<S> | undefined {
   const r = schema.safeParse(input, { error: (iss) => messageFor(iss) });
   if (r.success) return r.data;
   errors.push(...toFieldErrors(r.error.issues, prefix));

@@ -5,14 +5,12 @@ import { generateSchemas, type GenerateRequest } from './generate-request.js';
 import { collect, formatPath, isPlainObject, messageFor, toFieldErrors } from './issues.js';
 import { fieldInput } from './styling.js';
 
-
 /** Turns an encrypted `data` string into its JSON text; throws with a message for the caller. */
 export type DataDecryptor = (encrypted: string) => string;
 
 export interface ParseOptions {
   decrypt?: DataDecryptor;
 }
-
 
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null || body === '') return {};
@@ -23,7 +21,11 @@ function bodyObject(body: unknown): Record<string, unknown> {
 /** Replaces an encrypted `data` string with the data it holds. */
 function decryptData(data: unknown, options: ParseOptions): unknown {
   if (typeof data !== 'string') return data;
-  if (!options.decrypt) throw ValidationError.of('data', 'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)');
+  if (!options.decrypt)
+    throw ValidationError.of(
+      'data',
+      'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)',
+    );
   let text: string;
   try {
     text = options.decrypt(data);
@@ -52,7 +54,11 @@ export interface CollectedFillRequest {
  * Parses an object schema, reporting every problem; on failure parses again without the
  * top-level keys that failed, so the rest of the object is still read.
  */
-function collectLeaving<S extends z.ZodObject>(schema: S, raw: Record<string, unknown>, errors: FieldError[]): z.output<S> | undefined {
+function collectLeaving<S extends z.ZodObject>(
+  schema: S,
+  raw: Record<string, unknown>,
+  errors: FieldError[],
+): z.output<S> | undefined {
   const first = schema.safeParse(raw, { error: (iss) => messageFor(iss) });
   if (first.success) return first.data;
   errors.push(...toFieldErrors(first.error.issues));
@@ -72,7 +78,11 @@ function collectData(plain: Record<string, unknown>, prefix: PropertyKey[], erro
   return out;
 }
 
-function fieldInputOf(value: unknown, at: PropertyKey[], errors: FieldError[]): { ok: true; value: FillData[string] } | { ok: false } {
+function fieldInputOf(
+  value: unknown,
+  at: PropertyKey[],
+  errors: FieldError[],
+): { ok: true; value: FillData[string] } | { ok: false } {
   const before = errors.length;
   const parsed = collect(fieldInput, value, at, errors);
   return errors.length === before ? { ok: true, value: parsed } : { ok: false };
@@ -107,7 +117,11 @@ export function collectFillRequest(body: unknown, options: ParseOptions = {}): C
         const fills: FillData[] = [];
         plain.forEach((one, i) => {
           if (isPlainObject(one)) fills.push(collectData(one, ['data', i], errors));
-          else errors.push({ property: formatPath(['data', i]), message: `Expected object, received ${one === null ? 'null' : Array.isArray(one) ? 'array' : typeof one}` });
+          else
+            errors.push({
+              property: formatPath(['data', i]),
+              message: `Expected object, received ${one === null ? 'null' : Array.isArray(one) ? 'array' : typeof one}`,
+            });
         });
         if (fills.length === plain.length) data = fills;
       }
@@ -143,12 +157,21 @@ export function parseGenerateRequest(body: unknown, options: ParseOptions = {}):
   const input: Record<string, unknown> = { ...raw, data };
   if (isHtml) {
     if (!isPlainObject(data)) throw ValidationError.of('data', 'In HTML mode data must be an object {html, css}');
-    const { logo: _l, includeTimestamp: _t, fontSize: _s, fontFamily: _f, textColor: _c, type: _type, ...htmlOnly } = input;
+    const {
+      logo: _l,
+      includeTimestamp: _t,
+      fontSize: _s,
+      fontFamily: _f,
+      textColor: _c,
+      type: _type,
+      ...htmlOnly
+    } = input;
     const parsed = collect(htmlRequest, { ...htmlOnly, type: 'html' }, [], errors);
     if (!parsed) throw new ValidationError(errors);
     return parsed;
   }
-  if (!Array.isArray(data)) throw ValidationError.of('data', 'In Markdown mode data must be an array of content blocks');
+  if (!Array.isArray(data))
+    throw ValidationError.of('data', 'In Markdown mode data must be an array of content blocks');
   const parsed = collect(markdownRequest, input, [], errors);
   if (!parsed) throw new ValidationError(errors);
   return parsed;

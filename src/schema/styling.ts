@@ -58,7 +58,8 @@ export const fieldInput: z.ZodType<FieldInput> = z.unknown().transform((raw, ctx
       const { value, data, ...rest } = v as unknown as Record<string, unknown>;
       const parsed = valueObjectStyling.safeParse(rest, { error: (iss) => messageFor(iss) });
       if (!parsed.success) {
-        for (const iss of parsed.error.issues) ctx.issues.push({ code: 'custom', message: iss.message, input: v, path: [...path, ...iss.path] });
+        for (const iss of parsed.error.issues)
+          ctx.issues.push({ code: 'custom', message: iss.message, input: v, path: [...path, ...iss.path] });
         return null;
       }
       const inner = value !== undefined ? value : data;

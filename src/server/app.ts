@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
@@ -65,13 +70,20 @@ export interface ServerOptions {
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
-function loggerOptions(logger: ServerOptions['logger'], stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+function loggerOptions(
+  logger: ServerOptions['logger'],
+  stream?: NodeJS.WritableStream,
+): FastifyServerOptions['logger'] {
   if (!logger) return false;
   return {
     level: logger === true ? 'info' : logger,
     ...(stream ? { stream } : {}),
     serializers: {
-      req: (req: { method?: string; url?: string; ip?: string }) => ({ method: req.method, path: (req.url ?? '').split('?')[0], ip: req.ip }),
+      req: (req: { method?: string; url?: string; ip?: string }) => ({
+        method: req.method,
+        path: (req.url ?? '').split('?')[0],
+        ip: req.ip,
+      }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
   };
@@ -108,7 +120,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     requests: new WeakMap(),
   };
   const metrics = options.metrics
-    ? await ServerMetrics.create({ renderPool: options.renderPool, packets: options.packets }, options.metrics === true ? {} : options.metrics)
+    ? await ServerMetrics.create(
+        { renderPool: options.renderPool, packets: options.packets },
+        options.metrics === true ? {} : options.metrics,
+      )
     : undefined;
   ctx.metrics = metrics;
 
@@ -190,7 +205,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     reply.raw.once('close', () => slot.closed(reply.raw.writableFinished));
     // A 415 before the body is read: nobody would parse it.
     const type = request.headers['content-type'];
-    if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type)) throw new UnsupportedMediaTypeError();
+    if (type !== undefined && !isJsonContentType(type) && !isMultipartContentType(type))
+      throw new UnsupportedMediaTypeError();
   };
   await app.register(
     async (api) => {
@@ -203,7 +219,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   downloadRoute(app, ctx);
   const packets = options.packets;
   operationsRoutes(app, {
-    checks: [chromiumCheck(options.chromiumExecutable), ...(packets ? [packetStoreCheck(packets)] : []), ...(options.readyChecks ?? [])],
+    checks: [
+      chromiumCheck(options.chromiumExecutable),
+      ...(packets ? [packetStoreCheck(packets)] : []),
+      ...(options.readyChecks ?? []),
+    ],
     checkTimeoutMs: options.readyCheckTimeoutMs,
     metrics,
   });
@@ -220,7 +240,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
       });
     });
-    signingRoutes(app, { backend: packets, frameAncestors: options.signingFrameAncestors, stylesheetOrigins: options.signingStylesheetOrigins, publicUrl: options.publicUrl });
+    signingRoutes(app, {
+      backend: packets,
+      frameAncestors: options.signingFrameAncestors,
+      stylesheetOrigins: options.signingStylesheetOrigins,
+      publicUrl: options.publicUrl,
+    });
     app.addHook('onClose', async () => packets.close());
   }
 

@@ -3,7 +3,12 @@ import { DEFAULT_ORGANIZATION } from '../packets/index.js';
 import type { KeyEntry, KeyRing } from './keys.js';
 
 /** With `--no-auth` every caller is this key: clean PDFs, no concurrency limit, the default organization. */
-export const ANONYMOUS_KEY: KeyEntry = { id: 'anonymous', kind: 'production', concurrency: Number.POSITIVE_INFINITY, organization: DEFAULT_ORGANIZATION };
+export const ANONYMOUS_KEY: KeyEntry = {
+  id: 'anonymous',
+  kind: 'production',
+  concurrency: Number.POSITIVE_INFINITY,
+  organization: DEFAULT_ORGANIZATION,
+};
 
 function decodeBase64(s: string): string | undefined {
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(s)) return undefined;

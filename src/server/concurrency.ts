@@ -14,7 +14,10 @@ export class ConcurrencyLimiter {
     if (!Number.isFinite(key.concurrency)) return () => {};
     const n = this.#inFlight.get(key.id) ?? 0;
     if (n >= key.concurrency) {
-      throw new TooManyRequestsError(1, `Too many simultaneous requests for this ${key.kind} key (limit ${key.concurrency})`);
+      throw new TooManyRequestsError(
+        1,
+        `Too many simultaneous requests for this ${key.kind} key (limit ${key.concurrency})`,
+      );
     }
     this.#inFlight.set(key.id, n + 1);
     let released = false;

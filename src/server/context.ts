@@ -66,7 +66,11 @@ export class RequestSlot {
 }
 
 /** Runs a request's render while it holds its slot (see RequestSlot). */
-export function renderFor<T>(ctx: ServerContext, request: FastifyRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
+export function renderFor<T>(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  fn: (signal?: AbortSignal) => Promise<T>,
+): Promise<T> {
   const slot = ctx.requests.get(request);
   return slot ? slot.work(fn) : fn();
 }
@@ -82,9 +86,18 @@ function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
  * or a signed link when the validated request asked for `outputFormat: 'url'` (the download then
  * carries the name).
  */
-export async function sendPdf(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, rendered: RenderedPdf, name: PdfName): Promise<void> {
+export async function sendPdf(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rendered: RenderedPdf,
+  name: PdfName,
+): Promise<void> {
   const key = ctx.keys.get(request);
-  const bytes = await finishDocument(rendered.pdf, key?.kind === 'development' ? [{ name: 'watermark', run: (pdf) => watermarkPdf(pdf) }] : []);
+  const bytes = await finishDocument(
+    rendered.pdf,
+    key?.kind === 'development' ? [{ name: 'watermark', run: (pdf) => watermarkPdf(pdf) }] : [],
+  );
   const wantsUrl = rendered.outputFormat === 'url';
   if (wantsUrl) {
     const link = ctx.urlStore.put(bytes, name);

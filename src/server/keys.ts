@@ -59,7 +59,9 @@ export function parseServerConfig(json: unknown, source = 'config'): ServerConfi
   const r = configSchema.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`Invalid ${source}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`);
+    throw new Error(
+      `Invalid ${source}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+    );
   }
   return r.data;
 }
@@ -92,8 +94,14 @@ export class KeyRing {
   constructor(keys: ApiKey[]) {
     for (const k of keys) {
       const id = digest(k.key);
-      const concurrency = k.concurrency ?? (k.kind === 'development' ? DEFAULT_DEV_CONCURRENCY : Number.POSITIVE_INFINITY);
-      this.#byDigest.set(id, { id: id.slice(0, 12), kind: k.kind, concurrency, organization: k.organization ?? DEFAULT_ORGANIZATION });
+      const concurrency =
+        k.concurrency ?? (k.kind === 'development' ? DEFAULT_DEV_CONCURRENCY : Number.POSITIVE_INFINITY);
+      this.#byDigest.set(id, {
+        id: id.slice(0, 12),
+        kind: k.kind,
+        concurrency,
+        organization: k.organization ?? DEFAULT_ORGANIZATION,
+      });
     }
   }
 

@@ -64,7 +64,9 @@ export class ServerMetrics {
     const pool = sources.renderPool;
     if (pool) {
       // Packet steps run on the pool's threads; their time is observed there (fill and Markdown are timed by their route).
-      this.#detach.push(pool.observe((name, seconds) => name === 'packet' && this.#renderSeconds.observe({ kind: 'packet' }, seconds)));
+      this.#detach.push(
+        pool.observe((name, seconds) => name === 'packet' && this.#renderSeconds.observe({ kind: 'packet' }, seconds)),
+      );
       new prom.Gauge({
         name: 'castpress_render_pool_queue_depth',
         help: 'Render jobs waiting for a worker thread',
@@ -92,7 +94,8 @@ export class ServerMetrics {
         async collect() {
           try {
             const { store } = await packets.get();
-            for (const status of ['pending', 'failed'] as const) this.set({ status }, (await store.outbox({ status })).length);
+            for (const status of ['pending', 'failed'] as const)
+              this.set({ status }, (await store.outbox({ status })).length);
           } catch {
             // A store that does not answer: no samples (not stale counts), and the rest of the scrape still served.
             this.reset();

@@ -74,7 +74,10 @@ function coerce(part: RawPart): unknown {
 }
 
 /** Reads every part of a multipart request, enforcing the caps, and builds the request body. */
-export async function readMultipartBody(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
+export async function readMultipartBody(
+  request: FastifyRequest,
+  limits: MultipartLimits,
+): Promise<Record<string, unknown>> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.totalBytes) throw tooLarge(limits);
   // Bytes are counted as they arrive: a chunked body with no Content-Length is refused as soon
@@ -105,20 +108,31 @@ export async function readMultipartBody(request: FastifyRequest, limits: Multipa
 async function readParts(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
   const parts: RawPart[] = [];
   let total = 0;
-  const iterator = request.parts({ limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts } });
+  const iterator = request.parts({
+    limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts },
+  });
   for await (const part of iterator) {
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
       total += bytes.byteLength;
       if (total > limits.totalBytes) throw tooLarge(limits);
-      parts.push({ name: part.fieldname, text: bytes.toString('utf8'), json: part.mimetype.startsWith('application/json') });
+      parts.push({
+        name: part.fieldname,
+        text: bytes.toString('utf8'),
+        json: part.mimetype.startsWith('application/json'),
+      });
     } else {
-      if (part.valueTruncated) throw new PayloadTooLargeError(`A part is larger than ${limits.partBytes} bytes`, part.fieldname);
+      if (part.valueTruncated)
+        throw new PayloadTooLargeError(`A part is larger than ${limits.partBytes} bytes`, part.fieldname);
       const value: unknown = part.value;
       const isText = typeof value === 'string';
       total += isText ? Buffer.byteLength(value) : 0;
       if (total > limits.totalBytes) throw tooLarge(limits);
-      parts.push(isText ? { name: part.fieldname, text: value, json: false } : { name: part.fieldname, text: '', parsed: value, json: true });
+      parts.push(
+        isText
+          ? { name: part.fieldname, text: value, json: false }
+          : { name: part.fieldname, text: '', parsed: value, json: true },
+      );
     }
   }
   return bodyFromParts(parts);

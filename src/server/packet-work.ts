@@ -31,7 +31,8 @@ const STEP_NAMES = {
 
 async function run(pool: RenderPool, task: PacketStep): Promise<PacketOutcome & { ok: true }> {
   const outcome = (await pool.step('packet', task, STEP_NAMES[task.step])) as PacketOutcome;
-  if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
+  if (!outcome.ok)
+    throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
   return outcome;
 }
 
@@ -46,8 +47,12 @@ async function generateHtml(engine: Engine, body: unknown): Promise<Map<number, 
   const jobs = body.files.map(async (raw: unknown, i: number) => {
     if (!isPlainObject(raw) || 'castEid' in raw || 'file' in raw || !isPlainObject(raw.markup)) return;
     const { html, css } = raw.markup;
-    if (typeof html !== 'string' || (css !== undefined && typeof css !== 'string') || typeof raw.title !== 'string') return;
-    generated.set(i, await engine.generate({ type: 'html', title: raw.title, data: { html, ...(css !== undefined ? { css } : {}) } }));
+    if (typeof html !== 'string' || (css !== undefined && typeof css !== 'string') || typeof raw.title !== 'string')
+      return;
+    generated.set(
+      i,
+      await engine.generate({ type: 'html', title: raw.title, data: { html, ...(css !== undefined ? { css } : {}) } }),
+    );
   });
   await Promise.all(jobs);
   return generated;

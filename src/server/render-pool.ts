@@ -69,8 +69,12 @@ export class RenderPool {
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */
   async run(job: PoolJob, signal?: AbortSignal, deadlineMs = this.deadlineMs): Promise<RenderedPdf> {
-    const outcome = (await this.#run('request', { ...job }, deadlineMs, signal, { what: 'Rendering', property: 'data' })) as RequestOutcome;
-    if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
+    const outcome = (await this.#run('request', { ...job }, deadlineMs, signal, {
+      what: 'Rendering',
+      property: 'data',
+    })) as RequestOutcome;
+    if (!outcome.ok)
+      throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
     // Structured cloning hands a Uint8Array back as one.
     const { ok: _ok, ...rendered } = outcome;
     return rendered;
@@ -80,11 +84,23 @@ export class RenderPool {
    * Runs another function of the worker entry (`packet`, `json`) under the same rules: a deadline
    * (504, its thread ended), a memory ceiling (413), a bounded queue (503). Its outcome as sent.
    */
-  async step(name: PoolStep, task: object, names: StepNames, deadlineMs = this.packetDeadlineMs, signal?: AbortSignal): Promise<unknown> {
+  async step(
+    name: PoolStep,
+    task: object,
+    names: StepNames,
+    deadlineMs = this.packetDeadlineMs,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     return this.#run(name, task, deadlineMs, signal, names);
   }
 
-  async #run(name: 'request' | PoolStep, task: object, deadlineMs: number, signal: AbortSignal | undefined, names: StepNames): Promise<unknown> {
+  async #run(
+    name: 'request' | PoolStep,
+    task: object,
+    deadlineMs: number,
+    signal: AbortSignal | undefined,
+    names: StepNames,
+  ): Promise<unknown> {
     const pool = await this.#pool;
     const deadline = AbortSignal.timeout(deadlineMs);
     const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
@@ -114,15 +130,25 @@ export class RenderPool {
     return () => this.#observers.delete(observer);
   }
 
-  #failure(e: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, deadlineMs: number, names: StepNames): CastpressError {
+  #failure(
+    e: unknown,
+    deadline: AbortSignal,
+    signal: AbortSignal | undefined,
+    deadlineMs: number,
+    names: StepNames,
+  ): CastpressError {
     if (deadline.aborted) return new RenderError(`${names.what} took longer than ${deadlineMs} ms`, 504, { cause: e });
     if (signal?.aborted) return new RenderError('The request was cancelled', 499, { cause: e });
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      return new PayloadTooLargeError(`${names.what} this request needs more than ${this.#maxHeapMb} MB of memory`, names.property);
+      return new PayloadTooLargeError(
+        `${names.what} this request needs more than ${this.#maxHeapMb} MB of memory`,
+        names.property,
+      );
     }
     const message = e instanceof Error ? e.message : String(e);
-    if (/queue is at limit/i.test(message)) return new RenderError('Too many requests are waiting for a worker thread', 503, { cause: e });
+    if (/queue is at limit/i.test(message))
+      return new RenderError('Too many requests are waiting for a worker thread', 503, { cause: e });
     return new RenderError(`${names.what} failed`, 500, { cause: e });
   }
 

@@ -13,10 +13,17 @@ const headerText = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?').slice(
  * are payload data), and a warning header per resource. With `strict`, the
  * request is a 400 on the properties instead.
  */
-export function reportResourceProblems(request: FastifyRequest, reply: FastifyReply, body: unknown, problems: readonly ResourceProblem[], strict: boolean): void {
+export function reportResourceProblems(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+  problems: readonly ResourceProblem[],
+  strict: boolean,
+): void {
   if (problems.length === 0) return;
   const entries = problemEntries(body, problems);
-  for (const e of entries) request.log.warn({ property: e.property, kind: e.kind, reason: e.reason }, 'remote resource not loaded');
+  for (const e of entries)
+    request.log.warn({ property: e.property, kind: e.kind, reason: e.reason }, 'remote resource not loaded');
   if (strict) throw strictResourceError(entries);
   void reply.header(
     RESOURCE_WARNING_HEADER,

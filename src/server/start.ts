@@ -55,7 +55,16 @@ function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine']
   if (Object.values(rest).some((v) => v !== undefined)) return undefined;
   if (privateKey !== undefined && typeof privateKey !== 'string') return undefined;
   const fetch = options.fetch === false ? undefined : (options.fetch ?? {});
-  return { fonts, limits, timeZone, chromium, templatesDir: options.templates, ...(privateKey ? { privateKey } : {}), ...(fetch ? { fetch } : {}), ...(fontCatalogue ? { fontCatalogue } : {}) };
+  return {
+    fonts,
+    limits,
+    timeZone,
+    chromium,
+    templatesDir: options.templates,
+    ...(privateKey ? { privateKey } : {}),
+    ...(fetch ? { fetch } : {}),
+    ...(fontCatalogue ? { fontCatalogue } : {}),
+  };
 }
 
 export interface RunningServer {
@@ -72,9 +81,13 @@ export const DEFAULT_HOST = '127.0.0.1';
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const config = options.config ?? (options.keysFile ? await loadServerConfig(options.keysFile) : undefined);
   if (!config && !options.noAuth) {
-    throw new Error('No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key');
+    throw new Error(
+      'No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key',
+    );
   }
-  const resolver = options.engine?.resolver ?? (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
+  const resolver =
+    options.engine?.resolver ??
+    (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
   // `docx` is the packets' (their assembler owns the converter), not the engine's.
   const { docx, ...engineOptions } = options.engine ?? {};
   const engine = createEngine({ ...engineOptions, resolver, templates: options.templates });
@@ -85,7 +98,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const packets =
     options.packets === false
       ? undefined
-      : new LazyPacketBackend(() => openPacketBackend({ ...(options.packets || {}), ...(docx ? { docx } : {}), engine, baseUrl: baseUrl ?? 'http://127.0.0.1', ...(renderPool ? { threads: renderPool } : {}) }));
+      : new LazyPacketBackend(() =>
+          openPacketBackend({
+            ...(options.packets || {}),
+            ...(docx ? { docx } : {}),
+            engine,
+            baseUrl: baseUrl ?? 'http://127.0.0.1',
+            ...(renderPool ? { threads: renderPool } : {}),
+          }),
+        );
   const app = await buildApp({
     packets,
     signingFrameAncestors: options.signingFrameAncestors,

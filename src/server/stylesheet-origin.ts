@@ -14,7 +14,8 @@ export function cspOrigin(value: string, what: string): string {
   } catch {
     throw new Error(`${what} must be an http(s) origin, got "${value}"`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${what} must be an http(s) origin, got "${value}"`);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new Error(`${what} must be an http(s) origin, got "${value}"`);
   return u.origin;
 }
 

@@ -64,7 +64,8 @@ export class UrlStore {
   }
 
   put(bytes: Uint8Array, name?: PdfName): SignedLink {
-    if (bytes.byteLength > this.#maxBytes) throw new PayloadTooLargeError('The PDF is larger than the download store holds', 'outputFormat');
+    if (bytes.byteLength > this.#maxBytes)
+      throw new PayloadTooLargeError('The PDF is larger than the download store holds', 'outputFormat');
     this.sweep();
     // Map iteration is insertion order and every entry lives equally long: the first one expires first.
     for (const [id, e] of this.#entries) {
@@ -86,7 +87,8 @@ export class UrlStore {
   /** {@link get} with the name the PDF was stored under. */
   open(id: string, expires: unknown, signature: unknown): StoredPdf {
     const notFound = () => new NotFoundError('No such download', 'url');
-    if (typeof expires !== 'string' || !/^\d{1,16}$/.test(expires) || typeof signature !== 'string' || !signature) throw notFound();
+    if (typeof expires !== 'string' || !/^\d{1,16}$/.test(expires) || typeof signature !== 'string' || !signature)
+      throw notFound();
     const at = Number(expires);
     if (!this.#verify(id, at, signature)) throw notFound();
     if (this.#now() >= at) {

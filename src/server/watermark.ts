@@ -36,7 +36,15 @@ export async function watermarkPdf(bytes: Uint8Array, text = WATERMARK_TEXT): Pr
     // drawText rotates about the text origin: step back half the width and height along the rotated axes.
     const x = cx - (w / 2) * Math.cos(angle) + (h / 2) * Math.sin(angle);
     const y = cy - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
-    page.drawText(text, { x, y, size, font, color: rgb(0.8, 0.1, 0.1), opacity: 0.3, rotate: degrees((angle * 180) / Math.PI) });
+    page.drawText(text, {
+      x,
+      y,
+      size,
+      font,
+      color: rgb(0.8, 0.1, 0.1),
+      opacity: 0.3,
+      rotate: degrees((angle * 180) / Math.PI),
+    });
   }
   return session.commit();
 }

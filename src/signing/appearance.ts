@@ -101,7 +101,12 @@ function strokeOperators(strokes: StrokePoint[][], box: DisplayRect, color: RGB)
   const X = (p: StrokePoint) => ox + (p.x - minX) * k;
   const Y = (p: StrokePoint) => oy + (maxY - p.y) * k;
   const lineWidth = Math.min(Math.max(h / 25, 0.6), 3);
-  const ops: PDFOperator[] = [setStrokingRgbColor(color.red, color.green, color.blue), setLineWidth(lineWidth), setLineCap(LineCapStyle.Round), setLineJoin(LineJoinStyle.Round)];
+  const ops: PDFOperator[] = [
+    setStrokingRgbColor(color.red, color.green, color.blue),
+    setLineWidth(lineWidth),
+    setLineCap(LineCapStyle.Round),
+    setLineJoin(LineJoinStyle.Round),
+  ];
   for (const s of strokes) {
     const first = s[0]!;
     ops.push(moveTo(X(first), Y(first)));
@@ -118,7 +123,16 @@ function strokeOperators(strokes: StrokePoint[][], box: DisplayRect, color: RGB)
         const py = Y(s[i]!);
         const mx = (px + X(s[i + 1]!)) / 2;
         const my = (py + Y(s[i + 1]!)) / 2;
-        ops.push(appendBezierCurve(cx + (2 / 3) * (px - cx), cy + (2 / 3) * (py - cy), mx + (2 / 3) * (px - mx), my + (2 / 3) * (py - my), mx, my));
+        ops.push(
+          appendBezierCurve(
+            cx + (2 / 3) * (px - cx),
+            cy + (2 / 3) * (py - cy),
+            mx + (2 / 3) * (px - mx),
+            my + (2 / 3) * (py - my),
+            mx,
+            my,
+          ),
+        );
         cx = mx;
         cy = my;
       }
@@ -137,7 +151,10 @@ export class AppearanceWriter {
   constructor(options: AppearanceWriterOptions = {}) {
     this.#fonts = options.fonts ?? new FontRegistry({ files: [signatureFontFile()] });
     if (!this.#fonts.hasFamily(SIGNATURE_FONT_FAMILY)) {
-      throw ValidationError.of('fonts', `The font registry must know "${SIGNATURE_FONT_FAMILY}": add signatureFontFile() to its files`);
+      throw ValidationError.of(
+        'fonts',
+        `The font registry must know "${SIGNATURE_FONT_FAMILY}": add signatureFontFile() to its files`,
+      );
     }
   }
 
@@ -153,7 +170,11 @@ export class AppearanceWriter {
         if (m.input.type !== 'image') return null;
         const fit = { width: m.rect.width * IMAGE_PX_PER_PT, height: m.rect.height * IMAGE_PX_PER_PT };
         const prepared = await prepareImage(m.input.image, { rasterOnly: true, fit });
-        if (!prepared) throw ValidationError.of(formatPath(['marks', i, 'input', 'image']), 'Not a PNG or JPEG image (or a damaged one)');
+        if (!prepared)
+          throw ValidationError.of(
+            formatPath(['marks', i, 'input', 'image']),
+            'Not a PNG or JPEG image (or a damaged one)',
+          );
         return prepared;
       }),
     );
@@ -162,11 +183,18 @@ export class AppearanceWriter {
       const setter = new TextSetter(doc, this.#fonts, { shaper: this.#shaper });
       parsed.forEach((mark, i) => {
         const page = pages[mark.page];
-        if (!page) throw ValidationError.of(formatPath(['marks', i, 'page']), `The document has ${pages.length} page${pages.length === 1 ? '' : 's'}`);
+        if (!page)
+          throw ValidationError.of(
+            formatPath(['marks', i, 'page']),
+            `The document has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
+          );
         const frame = frameOf(page.getCropBox(), page.getRotation().angle);
         const r = mark.rect;
         if (r.x < -1 || r.y < -1 || r.x + r.width > frame.width + 1 || r.y + r.height > frame.height + 1) {
-          throw ValidationError.of(formatPath(['marks', i, 'rect']), `Outside the page (${frame.width} x ${frame.height} pt)`);
+          throw ValidationError.of(
+            formatPath(['marks', i, 'rect']),
+            `Outside the page (${frame.width} x ${frame.height} pt)`,
+          );
         }
         const box = displayBox(frame, r);
         isolate(page);
@@ -177,7 +205,14 @@ export class AppearanceWriter {
     });
   }
 
-  #draw(doc: PDFDocument, page: PDFPage, setter: TextSetter, mark: ParsedMark, box: DisplayRect, image: Awaited<ReturnType<typeof prepareImage>>): void {
+  #draw(
+    doc: PDFDocument,
+    page: PDFPage,
+    setter: TextSetter,
+    mark: ParsedMark,
+    box: DisplayRect,
+    image: Awaited<ReturnType<typeof prepareImage>>,
+  ): void {
     const input = mark.input;
     switch (input.type) {
       case 'drawn':
@@ -190,7 +225,12 @@ export class AppearanceWriter {
         const k = Math.min((box.width - 2 * pad) / embedded.widthPx, (box.height - 2 * pad) / embedded.heightPx);
         const w = embedded.widthPx * k;
         const h = embedded.heightPx * k;
-        placeImage(page, embedded.image, { x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h });
+        placeImage(page, embedded.image, {
+          x: box.x + (box.width - w) / 2,
+          y: box.y + (box.height - h) / 2,
+          width: w,
+          height: h,
+        });
         return;
       }
       case 'typed':
@@ -198,7 +238,11 @@ export class AppearanceWriter {
         const family = input.type === 'typed' ? SIGNATURE_FONT_FAMILY : TEXT_FONT_FAMILY;
         const text = input.text.replace(/\s+/g, ' ').trim();
         const pad = Math.min(box.width, box.height) * PADDING;
-        const style = { fontFamily: family, fontWeight: 'normal' as const, fontSize: (box.height - 2 * pad) * (input.type === 'typed' ? 0.8 : 0.7) };
+        const style = {
+          fontFamily: family,
+          fontWeight: 'normal' as const,
+          fontSize: (box.height - 2 * pad) * (input.type === 'typed' ? 0.8 : 0.7),
+        };
         const fontSize = setter.fitFontSize(text, style, box.width - 2 * pad, 1);
         const sized = { ...style, fontSize };
         const m = setter.metrics(sized);

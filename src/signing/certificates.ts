@@ -24,8 +24,20 @@ export function validityAt(cert: X509Certificate, at: Date): ValidityCheck {
   const notBefore = new Date(cert.validFrom);
   const notAfter = new Date(cert.validTo);
   const t = at.getTime();
-  if (t < notBefore.getTime()) return { ok: false, notBefore, notAfter, reason: `${dn(cert, 'subject')} was not yet valid at ${at.toISOString()} (valid from ${notBefore.toISOString()})` };
-  if (t > notAfter.getTime()) return { ok: false, notBefore, notAfter, reason: `${dn(cert, 'subject')} had expired at ${at.toISOString()} (valid until ${notAfter.toISOString()})` };
+  if (t < notBefore.getTime())
+    return {
+      ok: false,
+      notBefore,
+      notAfter,
+      reason: `${dn(cert, 'subject')} was not yet valid at ${at.toISOString()} (valid from ${notBefore.toISOString()})`,
+    };
+  if (t > notAfter.getTime())
+    return {
+      ok: false,
+      notBefore,
+      notAfter,
+      reason: `${dn(cert, 'subject')} had expired at ${at.toISOString()} (valid until ${notAfter.toISOString()})`,
+    };
   return { ok: true, notBefore, notAfter };
 }
 
@@ -33,7 +45,17 @@ const KEY_USAGE_EXTENSION = '2.5.29.15';
 const EXT_KEY_USAGE_EXTENSION = '2.5.29.37';
 
 /** RFC 5280 §4.2.1.3, bit 0 first. */
-const KEY_USAGE_BITS = ['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly'] as const;
+const KEY_USAGE_BITS = [
+  'digitalSignature',
+  'nonRepudiation',
+  'keyEncipherment',
+  'dataEncipherment',
+  'keyAgreement',
+  'keyCertSign',
+  'cRLSign',
+  'encipherOnly',
+  'decipherOnly',
+] as const;
 
 const PURPOSE_NAMES: Record<string, string> = {
   '2.5.29.37.0': 'anyExtendedKeyUsage',
@@ -54,7 +76,13 @@ const PURPOSE_NAMES: Record<string, string> = {
  * Microsoft's document-signing purposes. A list of only other purposes (a TLS server or client
  * certificate, code signing) names a certificate issued for something else.
  */
-const DOCUMENT_SIGNING_PURPOSES = new Set(['2.5.29.37.0', '1.3.6.1.5.5.7.3.4', '1.3.6.1.5.5.7.3.36', '1.2.840.113583.1.1.5', '1.3.6.1.4.1.311.10.3.12']);
+const DOCUMENT_SIGNING_PURPOSES = new Set([
+  '2.5.29.37.0',
+  '1.3.6.1.5.5.7.3.4',
+  '1.3.6.1.5.5.7.3.36',
+  '1.2.840.113583.1.1.5',
+  '1.3.6.1.4.1.311.10.3.12',
+]);
 /** RFC 3161 §2.3: a TSA certificate has the timeStamping purpose. */
 const TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
 
@@ -109,13 +137,25 @@ export function keyUsageFor(der: Uint8Array, kind: 'signing' | 'timestamping'): 
   const extendedKeyUsage = oids?.map((o) => PURPOSE_NAMES[o] ?? o);
   const found = { ...(keyUsage ? { keyUsage } : {}), ...(extendedKeyUsage ? { extendedKeyUsage } : {}) };
   if (keyUsage && !keyUsage.includes('digitalSignature') && !keyUsage.includes('nonRepudiation')) {
-    return { ok: false, ...found, reason: `The certificate's key usage (${keyUsage.join(', ') || 'none'}) allows neither digitalSignature nor nonRepudiation` };
+    return {
+      ok: false,
+      ...found,
+      reason: `The certificate's key usage (${keyUsage.join(', ') || 'none'}) allows neither digitalSignature nor nonRepudiation`,
+    };
   }
   if (oids && kind === 'signing' && !oids.some((o) => DOCUMENT_SIGNING_PURPOSES.has(o))) {
-    return { ok: false, ...found, reason: `The certificate's extended key usage (${extendedKeyUsage!.join(', ')}) is not for signing documents` };
+    return {
+      ok: false,
+      ...found,
+      reason: `The certificate's extended key usage (${extendedKeyUsage!.join(', ')}) is not for signing documents`,
+    };
   }
   if (kind === 'timestamping' && !oids?.includes(TIME_STAMPING)) {
-    return { ok: false, ...found, reason: 'The timestamp authority certificate lacks the timeStamping extended key usage' };
+    return {
+      ok: false,
+      ...found,
+      reason: 'The timestamp authority certificate lacks the timeStamping extended key usage',
+    };
   }
   return { ok: true, ...found };
 }

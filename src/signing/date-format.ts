@@ -4,7 +4,14 @@
  * [brackets]). Intl does the time-zone work and, for other locales, the month and weekday names.
  */
 import { ValidationError } from '../errors/index.js';
-import { DEFAULT_DATE_FORMAT, compileDateFormat, dateNames, DateFormatError, fieldsInZone, formatDateTime } from '../format/index.js';
+import {
+  DEFAULT_DATE_FORMAT,
+  compileDateFormat,
+  dateNames,
+  DateFormatError,
+  fieldsInZone,
+  formatDateTime,
+} from '../format/index.js';
 
 export interface SignatureDateOptions {
   /** Default `MM/DD/YYYY`. */

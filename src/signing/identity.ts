@@ -3,7 +3,14 @@
  * An identity is an explicit object the caller creates once and passes to `sealPdf`;
  * nothing is cached in the module.
  */
-import { createPrivateKey, createPublicKey, randomBytes, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  webcrypto,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CryptoKeySigner, P12Signer, type Signer } from '@libpdf/core';
@@ -102,14 +109,23 @@ export function signerOf(identity: SigningIdentity): Signer {
   return signer;
 }
 
-const clockSchema = z.custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date').optional();
+const clockSchema = z
+  .custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date')
+  .optional();
 const generatedSchema = z.object({
   dataDir: z.string().min(1),
-  logger: z.custom<SigningLogger>((v) => typeof v === 'object' && v !== null && typeof (v as SigningLogger).warn === 'function').optional(),
+  logger: z
+    .custom<SigningLogger>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as SigningLogger).warn === 'function',
+    )
+    .optional(),
   clock: clockSchema,
   commonName: z.string().min(1).max(64).optional(),
   organization: z.string().min(1).max(64).optional(),
-  crlBaseUrl: z.url({ protocol: /^https?$/ }).max(500).optional(),
+  crlBaseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .optional(),
 });
 const pkcs12Schema = z.object({
   pkcs12: z.union([z.string().min(1), z.instanceof(Uint8Array)]),
@@ -144,7 +160,11 @@ function checkSupplied(signer: Signer, clock: (() => Date) | undefined): void {
   if (problem) throw ValidationError.of('identity.certificate', problem);
 }
 
-function make(kind: IdentityKind, signer: Signer, extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files' | 'installId'>): SigningIdentity {
+function make(
+  kind: IdentityKind,
+  signer: Signer,
+  extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files' | 'installId'>,
+): SigningIdentity {
   const identity: SigningIdentity = {
     kind,
     certificate: signer.certificate,
@@ -162,7 +182,10 @@ async function fromPkcs12(options: z.infer<typeof pkcs12Schema>): Promise<Signin
     try {
       bytes = new Uint8Array(await readFile(options.pkcs12));
     } catch (e) {
-      throw ValidationError.of('pkcs12', `Cannot read the PKCS#12 file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw ValidationError.of(
+        'pkcs12',
+        `Cannot read the PKCS#12 file: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
   } else {
     bytes = options.pkcs12;
@@ -172,38 +195,59 @@ async function fromPkcs12(options: z.infer<typeof pkcs12Schema>): Promise<Signin
     signer = await P12Signer.create(bytes, options.passphrase);
   } catch (e) {
     // PKCS#12 files carry a MAC keyed by the passphrase: a wrong one and a damaged file look alike.
-    throw new ValidationError([{ property: 'passphrase', message: `Cannot open the PKCS#12 file: wrong passphrase or not a PKCS#12 file (${(e as Error).message})` }]);
+    throw new ValidationError([
+      {
+        property: 'passphrase',
+        message: `Cannot open the PKCS#12 file: wrong passphrase or not a PKCS#12 file (${(e as Error).message})`,
+      },
+    ]);
   }
   checkSupplied(signer, options.clock);
   return make('pkcs12', signer, { selfSigned: false, warnings: [] });
 }
 
-function keyAlgorithm(key: KeyObject, property: string): { keyType: 'RSA' | 'EC'; params: RsaHashedImportParams | EcKeyImportParams; sig: 'RSASSA-PKCS1-v1_5' | 'ECDSA' } {
+function keyAlgorithm(
+  key: KeyObject,
+  property: string,
+): { keyType: 'RSA' | 'EC'; params: RsaHashedImportParams | EcKeyImportParams; sig: 'RSASSA-PKCS1-v1_5' | 'ECDSA' } {
   if (key.asymmetricKeyType === 'rsa') {
     return { keyType: 'RSA', params: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, sig: 'RSASSA-PKCS1-v1_5' };
   }
   const curve = key.asymmetricKeyDetails?.namedCurve;
-  const named = curve === 'prime256v1' ? 'P-256' : curve === 'secp384r1' ? 'P-384' : curve === 'secp521r1' ? 'P-521' : undefined;
+  const named =
+    curve === 'prime256v1' ? 'P-256' : curve === 'secp384r1' ? 'P-384' : curve === 'secp521r1' ? 'P-521' : undefined;
   if (key.asymmetricKeyType === 'ec' && named) {
     return { keyType: 'EC', params: { name: 'ECDSA', namedCurve: named }, sig: 'ECDSA' };
   }
-  throw ValidationError.of(property, `Unsupported key type ${key.asymmetricKeyType ?? 'unknown'}${curve ? ` (${curve})` : ''}: use RSA or ECDSA P-256/384/521`);
+  throw ValidationError.of(
+    property,
+    `Unsupported key type ${key.asymmetricKeyType ?? 'unknown'}${curve ? ` (${curve})` : ''}: use RSA or ECDSA P-256/384/521`,
+  );
 }
 
-async function signerFromPem(keyPem: string, passphrase: string | undefined, certs: Uint8Array[], keyProperty: string): Promise<Signer> {
+async function signerFromPem(
+  keyPem: string,
+  passphrase: string | undefined,
+  certs: Uint8Array[],
+  keyProperty: string,
+): Promise<Signer> {
   let key: KeyObject;
   try {
     key = createPrivateKey(passphrase === undefined ? keyPem : { key: keyPem, passphrase });
   } catch (e) {
     const message = (e as Error).message;
     const wrongPass = /passphrase|decrypt|bad decrypt/i.test(message);
-    throw ValidationError.of(wrongPass ? 'passphrase' : keyProperty, wrongPass ? 'Cannot decrypt the private key: wrong passphrase' : `Not a PEM private key (${message})`);
+    throw ValidationError.of(
+      wrongPass ? 'passphrase' : keyProperty,
+      wrongPass ? 'Cannot decrypt the private key: wrong passphrase' : `Not a PEM private key (${message})`,
+    );
   }
   const [leaf, ...chain] = certs;
   if (!leaf) throw ValidationError.of('certificates', 'No PEM certificate found');
   const leafPublic = new X509Certificate(leaf).publicKey.export({ type: 'spki', format: 'der' });
   const keyPublic = createPublicKey(key).export({ type: 'spki', format: 'der' });
-  if (!leafPublic.equals(keyPublic)) throw ValidationError.of('certificates', 'The first certificate does not belong to the private key');
+  if (!leafPublic.equals(keyPublic))
+    throw ValidationError.of('certificates', 'The first certificate does not belong to the private key');
   const alg = keyAlgorithm(key, keyProperty);
   const der = key.export({ type: 'pkcs8', format: 'der' });
   const cryptoKey = await webcrypto.subtle.importKey('pkcs8', der, alg.params, false, ['sign']);
@@ -213,7 +257,9 @@ async function signerFromPem(keyPem: string, passphrase: string | undefined, cer
 async function fromPem(options: z.infer<typeof pemSchema>): Promise<SigningIdentity> {
   let certs: Uint8Array[];
   try {
-    certs = (Array.isArray(options.certificates) ? options.certificates : [options.certificates]).flatMap(certificatesFromPem);
+    certs = (Array.isArray(options.certificates) ? options.certificates : [options.certificates]).flatMap(
+      certificatesFromPem,
+    );
   } catch (e) {
     throw ValidationError.of('certificates', `Not a PEM certificate (${(e as Error).message})`);
   }
@@ -266,7 +312,13 @@ async function exists(file: string): Promise<boolean> {
  * Writes a fresh CA into a temporary folder beside the target and renames it into place:
  * two processes starting at once both succeed, and the loser reads the winner's files.
  */
-async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames, installId: string, crlUrl: string | undefined): Promise<void> {
+async function generateInto(
+  files: LocalCaFiles,
+  now: Date,
+  naming: LocalCaNames,
+  installId: string,
+  crlUrl: string | undefined,
+): Promise<void> {
   const parent = path.dirname(files.dir);
   await mkdir(parent, { recursive: true });
   const tmp = await mkdtemp(path.join(parent, '.signing-'));
@@ -275,7 +327,9 @@ async function generateInto(files: LocalCaFiles, now: Date, naming: LocalCaNames
     const inTmp = (file: string) => path.join(tmp, path.basename(file));
     await writeFile(inTmp(files.rootCertificate), toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
     await writeFile(inTmp(files.rootKey), toPem(ca.root.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
-    await writeFile(inTmp(files.certificate), toPem(ca.leaf.der, 'CERTIFICATE') + toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
+    await writeFile(inTmp(files.certificate), toPem(ca.leaf.der, 'CERTIFICATE') + toPem(ca.root.der, 'CERTIFICATE'), {
+      mode: 0o644,
+    });
     await writeFile(inTmp(files.key), toPem(ca.leaf.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
     await writeFile(inTmp(files.installId), `${installId}\n`, { mode: 0o644 });
     try {
@@ -301,9 +355,20 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
       ...(options.organization ? { organization: options.organization } : {}),
     };
     try {
-      await generateInto(files, now, naming, installId, options.crlBaseUrl ? crlUrlOf(options.crlBaseUrl, installId) : undefined);
+      await generateInto(
+        files,
+        now,
+        naming,
+        installId,
+        options.crlBaseUrl ? crlUrlOf(options.crlBaseUrl, installId) : undefined,
+      );
     } catch (e) {
-      throw new SigningError(`Cannot write the local certificate authority into ${files.dir}: ${(e as Error).message}`, 'dataDir', 500, { cause: e });
+      throw new SigningError(
+        `Cannot write the local certificate authority into ${files.dir}: ${(e as Error).message}`,
+        'dataDir',
+        500,
+        { cause: e },
+      );
     }
   }
   let signer: Signer;
@@ -311,8 +376,14 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
     const [keyPem, certPem] = await Promise.all([readFile(files.key, 'utf8'), readFile(files.certificate, 'utf8')]);
     signer = await signerFromPem(keyPem, undefined, certificatesFromPem(certPem), 'dataDir');
   } catch (e) {
-    if (e instanceof ValidationError) throw new SigningError(`The local certificate files in ${files.dir} are damaged: ${e.message}`, 'dataDir');
-    throw new SigningError(`Cannot read the local certificate files in ${files.dir}: ${(e as Error).message}`, 'dataDir', 422, { cause: e });
+    if (e instanceof ValidationError)
+      throw new SigningError(`The local certificate files in ${files.dir} are damaged: ${e.message}`, 'dataDir');
+    throw new SigningError(
+      `Cannot read the local certificate files in ${files.dir}: ${(e as Error).message}`,
+      'dataDir',
+      422,
+      { cause: e },
+    );
   }
   // A CA generated before install ids has no file: its identity has no id.
   const installId = await readFile(files.installId, 'utf8').then(
@@ -324,5 +395,10 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
     'Validators will report the signatures intact but the signer unknown or untrusted unless that root is imported as a trust anchor; ' +
     'configure a PKCS#12 or PEM certificate from a trusted CA for documents others must trust.';
   options.logger?.warn(warning);
-  return make('generated', signer, { selfSigned: true, warnings: [warning], files, ...(installId ? { installId } : {}) });
+  return make('generated', signer, {
+    selfSigned: true,
+    warnings: [warning],
+    files,
+    ...(installId ? { installId } : {}),
+  });
 }

@@ -17,7 +17,18 @@ export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from '.
 export type { RevocationReport } from './verify-revocation.js';
 export type { TimestampOptions } from './timestamp.js';
 export { verifyPdf } from './verify.js';
-export type { VerifyOptions, VerifyResult, VerifiedSignature, SignerInfo, ChainReport, TimestampReport, TrustReport, IntegrityReport, ValidityPeriodReport, KeyUsageReport } from './verify.js';
+export type {
+  VerifyOptions,
+  VerifyResult,
+  VerifiedSignature,
+  SignerInfo,
+  ChainReport,
+  TimestampReport,
+  TrustReport,
+  IntegrityReport,
+  ValidityPeriodReport,
+  KeyUsageReport,
+} from './verify.js';
 export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
 export type { AppearanceWriterOptions } from './appearance.js';
 export { LIMITS as MARK_LIMITS } from './marks.js';

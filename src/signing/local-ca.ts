@@ -61,8 +61,13 @@ export function engine(): pkijs.CryptoEngine {
   return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
 }
 
-function names(commonName: string, organization: string, organizationalUnit: string | undefined): pkijs.RelativeDistinguishedNames {
-  const attribute = (type: string, value: string) => new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) });
+function names(
+  commonName: string,
+  organization: string,
+  organizationalUnit: string | undefined,
+): pkijs.RelativeDistinguishedNames {
+  const attribute = (type: string, value: string) =>
+    new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) });
   const attributes = [
     attribute(OID.organization, organization),
     ...(organizationalUnit ? [attribute(OID.organizationalUnit, organizationalUnit)] : []),
@@ -78,7 +83,12 @@ function keyUsage(bits: number): pkijs.Extension {
   let unused = 0;
   while (unused < 7 && (bits & (1 << unused)) === 0) unused++;
   const value = new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: unused });
-  return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: value.toBER(false), parsedValue: value });
+  return new pkijs.Extension({
+    extnID: OID.keyUsage,
+    critical: true,
+    extnValue: value.toBER(false),
+    parsedValue: value,
+  });
 }
 
 function randomSerial(): asn1js.Integer {
@@ -109,7 +119,12 @@ interface Issue {
 function crlDistributionPoint(url: string): pkijs.Extension {
   const point = new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: url })] });
   const value = new pkijs.CRLDistributionPoints({ distributionPoints: [point] });
-  return new pkijs.Extension({ extnID: OID.crlDistributionPoints, critical: false, extnValue: value.toSchema().toBER(false), parsedValue: value });
+  return new pkijs.Extension({
+    extnID: OID.crlDistributionPoints,
+    critical: false,
+    extnValue: value.toSchema().toBER(false),
+    parsedValue: value,
+  });
 }
 
 async function issue(spec: Issue): Promise<Uint8Array> {
@@ -125,17 +140,40 @@ async function issue(spec: Issue): Promise<Uint8Array> {
 
   const basic = new pkijs.BasicConstraints({ cA: spec.ca });
   const ski = await keyId(spec.keys.publicKey);
-  const aki = new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: await keyId(spec.issuerKeys.publicKey) }) });
+  const aki = new pkijs.AuthorityKeyIdentifier({
+    keyIdentifier: new asn1js.OctetString({ valueHex: await keyId(spec.issuerKeys.publicKey) }),
+  });
   const extensions = [
-    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: basic.toSchema().toBER(false), parsedValue: basic }),
+    new pkijs.Extension({
+      extnID: OID.basicConstraints,
+      critical: true,
+      extnValue: basic.toSchema().toBER(false),
+      parsedValue: basic,
+    }),
     keyUsage(spec.ca ? KU_KEY_CERT_SIGN | KU_CRL_SIGN : KU_DIGITAL_SIGNATURE | KU_NON_REPUDIATION),
-    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, critical: false, extnValue: new asn1js.OctetString({ valueHex: ski }).toBER(false) }),
-    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, critical: false, extnValue: aki.toSchema().toBER(false), parsedValue: aki }),
+    new pkijs.Extension({
+      extnID: OID.subjectKeyIdentifier,
+      critical: false,
+      extnValue: new asn1js.OctetString({ valueHex: ski }).toBER(false),
+    }),
+    new pkijs.Extension({
+      extnID: OID.authorityKeyIdentifier,
+      critical: false,
+      extnValue: aki.toSchema().toBER(false),
+      parsedValue: aki,
+    }),
   ];
   if (!spec.ca) {
     // NSS checks signing certificates for e-mail signer usage; document signing is RFC 9336's purpose.
     const eku = new pkijs.ExtKeyUsage({ keyPurposes: [OID.emailProtection, OID.documentSigning] });
-    extensions.push(new pkijs.Extension({ extnID: OID.extKeyUsage, critical: false, extnValue: eku.toSchema().toBER(false), parsedValue: eku }));
+    extensions.push(
+      new pkijs.Extension({
+        extnID: OID.extKeyUsage,
+        critical: false,
+        extnValue: eku.toSchema().toBER(false),
+        parsedValue: eku,
+      }),
+    );
     if (spec.crlUrl) extensions.push(crlDistributionPoint(spec.crlUrl));
   }
   cert.extensions = extensions;

@@ -49,8 +49,12 @@ export function networkFetchProblem(bytes: Uint8Array): string | undefined {
       // libpdf: the signer by its identifier for a signature, the first certificate for a token.
       const signer = i === 0 && first ? findSignerCertificate(first, certs) : certs[0]?.x509;
       if (!signer) continue;
-      const from = fetchedFrom(signer, certs.map((c) => c.x509).filter((c) => !c.raw.equals(signer.raw)));
-      if (from) return `${i === 0 ? 'A signing' : 'A timestamp'} certificate's chain (${from.subject.split('\n').join(', ')}) names its issuer's address, which @libpdf/core would fetch`;
+      const from = fetchedFrom(
+        signer,
+        certs.map((c) => c.x509).filter((c) => !c.raw.equals(signer.raw)),
+      );
+      if (from)
+        return `${i === 0 ? 'A signing' : 'A timestamp'} certificate's chain (${from.subject.split('\n').join(', ')}) names its issuer's address, which @libpdf/core would fetch`;
     }
   }
   return undefined;

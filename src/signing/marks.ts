@@ -54,8 +54,15 @@ const finite = z.number().refine(Number.isFinite, 'Must be a finite number');
 const coordinate = finite.refine((v) => Math.abs(v) <= 1e6, 'Must be within ±1e6');
 const point = z.object({ x: coordinate, y: coordinate });
 /** signature_pad's `{points, penColor, …}` groups become their point lists (keeps error paths precise). */
-const stroke = z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'points' in v ? (v as { points: unknown }).points : v), z.array(point));
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a #rrggbb colour').optional();
+const stroke = z.preprocess(
+  (v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && 'points' in v ? (v as { points: unknown }).points : v,
+  z.array(point),
+);
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a #rrggbb colour')
+  .optional();
 // Controls, bidi overrides and zero-width characters are removed before drawing (#28): text of only
 // those (NUL and U+202E) would otherwise draw an empty or garbled mark, and an override can reorder what a reader sees.
 const text = z
@@ -73,7 +80,12 @@ const inputSchema = z.discriminatedUnion('type', [
 
 const markSchema = z.object({
   page: z.number().int().min(0),
-  rect: z.object({ x: finite, y: finite, width: finite.refine((v) => v > 0, 'Must be positive'), height: finite.refine((v) => v > 0, 'Must be positive') }),
+  rect: z.object({
+    x: finite,
+    y: finite,
+    width: finite.refine((v) => v > 0, 'Must be positive'),
+    height: finite.refine((v) => v > 0, 'Must be positive'),
+  }),
   role: z.enum(['signature', 'initials', 'field']).optional(),
   input: inputSchema,
 });
@@ -90,16 +102,21 @@ function checkSizes(marks: readonly unknown[]): void {
     const input = (m as { input?: { type?: unknown; strokes?: unknown; image?: unknown } } | null)?.input;
     if (input?.type === 'drawn' && Array.isArray(input.strokes)) {
       const property = formatPath(['marks', i, 'input', 'strokes']);
-      if (input.strokes.length > LIMITS.strokes) throw new PayloadTooLargeError(`A drawing may have at most ${LIMITS.strokes} strokes`, property);
+      if (input.strokes.length > LIMITS.strokes)
+        throw new PayloadTooLargeError(`A drawing may have at most ${LIMITS.strokes} strokes`, property);
       let points = 0;
       for (const s of input.strokes as unknown[]) {
         const list = Array.isArray(s) ? s : (s as { points?: unknown } | null)?.points;
         if (Array.isArray(list)) points += list.length;
       }
-      if (points > LIMITS.points) throw new PayloadTooLargeError(`A drawing may have at most ${LIMITS.points} points`, property);
+      if (points > LIMITS.points)
+        throw new PayloadTooLargeError(`A drawing may have at most ${LIMITS.points} points`, property);
     }
     if (input?.type === 'image' && input.image instanceof Uint8Array && input.image.byteLength > LIMITS.imageBytes) {
-      throw new PayloadTooLargeError(`A signature image may be at most ${LIMITS.imageBytes} bytes`, formatPath(['marks', i, 'input', 'image']));
+      throw new PayloadTooLargeError(
+        `A signature image may be at most ${LIMITS.imageBytes} bytes`,
+        formatPath(['marks', i, 'input', 'image']),
+      );
     }
   });
 }

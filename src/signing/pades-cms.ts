@@ -20,7 +20,8 @@ function encodeForSigning(attributes: pkijs.Attribute[]): Uint8Array {
 
 function attributesOf(set: Uint8Array): pkijs.Attribute[] {
   const parsed = asn1js.fromBER(set);
-  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Set)) throw new Error('The signed attributes are not a DER SET');
+  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Set))
+    throw new Error('The signed attributes are not a DER SET');
   return parsed.result.valueBlock.value.map((schema) => new pkijs.Attribute({ schema }));
 }
 
@@ -39,7 +40,8 @@ export function withoutSigningTime(signer: Signer): Signer {
     get signatureAlgorithm() {
       return signer.signatureAlgorithm;
     },
-    sign: (data, algorithm) => signer.sign(encodeForSigning(attributesOf(data).filter((a) => a.type !== OID.signingTime)), algorithm),
+    sign: (data, algorithm) =>
+      signer.sign(encodeForSigning(attributesOf(data).filter((a) => a.type !== OID.signingTime)), algorithm),
   };
 }
 
@@ -51,7 +53,12 @@ export function dropSigningTime(der: Uint8Array): Uint8Array {
   const signedData = new pkijs.SignedData({ schema: info.content });
   for (const signer of signedData.signerInfos) {
     if (!signer.signedAttrs) continue;
-    signer.signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: signer.signedAttrs.attributes.filter((a) => a.type !== OID.signingTime) });
+    signer.signedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 0,
+      attributes: signer.signedAttrs.attributes.filter((a) => a.type !== OID.signingTime),
+    });
   }
-  return new Uint8Array(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema() }).toSchema().toBER(false));
+  return new Uint8Array(
+    new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema() }).toSchema().toBER(false),
+  );
 }

@@ -17,7 +17,7 @@ const END = '-----END CERTIFICATE-----';
  */
 export function certificatesFromPem(text: string): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let at = text.indexOf(BEGIN); at >= 0; ) {
+  for (let at = text.indexOf(BEGIN); at >= 0;) {
     const end = text.indexOf(END, at + BEGIN.length);
     if (end < 0) break;
     out.push(new Uint8Array(new X509Certificate(text.slice(at, end + END.length)).raw));

@@ -39,10 +39,17 @@ export interface LocalCaRevocationOptions {
 const optionsSchema = z.strictObject({
   dataDir: z.string().min(1),
   clock: z.custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date').optional(),
-  crlLifetimeMs: z.number().int().min(60_000).max(366 * 86_400_000).optional(),
+  crlLifetimeMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .max(366 * 86_400_000)
+    .optional(),
 });
 
-const revokedFileSchema = z.array(z.object({ serialNumber: z.string().regex(/^[0-9A-F]+$/), revokedAt: z.iso.datetime() }));
+const revokedFileSchema = z.array(
+  z.object({ serialNumber: z.string().regex(/^[0-9A-F]+$/), revokedAt: z.iso.datetime() }),
+);
 
 const DAY_MS = 86_400_000;
 
@@ -58,7 +65,13 @@ export class LocalCaRevocation implements RevocationSource {
   readonly #clock: () => Date;
   readonly #lifetime: number;
 
-  private constructor(files: LocalCaFiles, rootDer: Uint8Array, rootKeyPem: string, clock: () => Date, lifetime: number) {
+  private constructor(
+    files: LocalCaFiles,
+    rootDer: Uint8Array,
+    rootKeyPem: string,
+    clock: () => Date,
+    lifetime: number,
+  ) {
     this.#files = files;
     this.#rootDer = rootDer;
     this.#root = new X509Certificate(rootDer);
@@ -75,11 +88,22 @@ export class LocalCaRevocation implements RevocationSource {
     try {
       [rootPem, keyPem] = await Promise.all([readFile(files.rootCertificate, 'utf8'), readFile(files.rootKey, 'utf8')]);
     } catch (e) {
-      throw new SigningError(`No local certificate authority in ${files.dir}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`, 'dataDir', 422, { cause: e });
+      throw new SigningError(
+        `No local certificate authority in ${files.dir}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+        'dataDir',
+        422,
+        { cause: e },
+      );
     }
     const [rootDer] = certificatesFromPem(rootPem);
     if (!rootDer) throw new SigningError(`The local root certificate in ${files.dir} is damaged`, 'dataDir');
-    return new LocalCaRevocation(files, rootDer, keyPem, opts.clock ?? (() => new Date()), opts.crlLifetimeMs ?? 7 * DAY_MS);
+    return new LocalCaRevocation(
+      files,
+      rootDer,
+      keyPem,
+      opts.clock ?? (() => new Date()),
+      opts.crlLifetimeMs ?? 7 * DAY_MS,
+    );
   }
 
   /** True when this CA's root issued `certificate` (and signed it). */
@@ -110,7 +134,8 @@ export class LocalCaRevocation implements RevocationSource {
    * CRL made afterwards. Revoking it again keeps the first time.
    */
   async revoke(certificate: Uint8Array, options: { at?: Date } = {}): Promise<RevokedEntry> {
-    if (!(certificate instanceof Uint8Array) || !this.issued(certificate)) throw ValidationError.of('certificate', 'Not a certificate this local CA issued');
+    if (!(certificate instanceof Uint8Array) || !this.issued(certificate))
+      throw ValidationError.of('certificate', 'Not a certificate this local CA issued');
     const serialNumber = new X509Certificate(certificate).serialNumber.toUpperCase();
     const list = await this.revoked();
     const known = list.find((e) => e.serialNumber === serialNumber);
@@ -121,7 +146,15 @@ export class LocalCaRevocation implements RevocationSource {
     list.push(entry);
     // Written beside and renamed into place: a reader never sees half a list.
     const tmp = `${this.#revokedFile()}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, JSON.stringify(list.map((e) => ({ serialNumber: e.serialNumber, revokedAt: e.revokedAt.toISOString() })), null, 2), { mode: 0o644 });
+    await writeFile(
+      tmp,
+      JSON.stringify(
+        list.map((e) => ({ serialNumber: e.serialNumber, revokedAt: e.revokedAt.toISOString() })),
+        null,
+        2,
+      ),
+      { mode: 0o644 },
+    );
     await rename(tmp, this.#revokedFile());
     return entry;
   }
@@ -140,7 +173,11 @@ export class LocalCaRevocation implements RevocationSource {
       crl.revokedCertificates = revoked.map(
         (e) =>
           new pkijs.RevokedCertificate({
-            userCertificate: new asn1js.Integer({ valueHex: new Uint8Array(Buffer.from(e.serialNumber.length % 2 ? `0${e.serialNumber}` : e.serialNumber, 'hex')).buffer }),
+            userCertificate: new asn1js.Integer({
+              valueHex: new Uint8Array(
+                Buffer.from(e.serialNumber.length % 2 ? `0${e.serialNumber}` : e.serialNumber, 'hex'),
+              ).buffer,
+            }),
             revocationDate: new pkijs.Time({ type: pkijs.TimeType.UTCTime, value: e.revokedAt }),
           }),
       );
@@ -148,15 +185,28 @@ export class LocalCaRevocation implements RevocationSource {
     // RFC 5280 §5.2: authorityKeyIdentifier and a CRL number that grows (seconds of thisUpdate).
     const rootAki = root.extensions?.find((x) => x.extnID === '2.5.29.14');
     const crlNumber = new asn1js.Integer({ value: Math.floor(now.getTime() / 1000) });
-    const extensions = [new pkijs.Extension({ extnID: '2.5.29.20', critical: false, extnValue: crlNumber.toBER(false) })];
+    const extensions = [
+      new pkijs.Extension({ extnID: '2.5.29.20', critical: false, extnValue: crlNumber.toBER(false) }),
+    ];
     if (rootAki) {
-      const ski = asn1js.fromBER(new Uint8Array(rootAki.extnValue.valueBlock.valueHexView)).result as asn1js.OctetString;
-      const aki = new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: ski.valueBlock.valueHexView.slice().buffer }) });
-      extensions.unshift(new pkijs.Extension({ extnID: '2.5.29.35', critical: false, extnValue: aki.toSchema().toBER(false) }));
+      const ski = asn1js.fromBER(new Uint8Array(rootAki.extnValue.valueBlock.valueHexView))
+        .result as asn1js.OctetString;
+      const aki = new pkijs.AuthorityKeyIdentifier({
+        keyIdentifier: new asn1js.OctetString({ valueHex: ski.valueBlock.valueHexView.slice().buffer }),
+      });
+      extensions.unshift(
+        new pkijs.Extension({ extnID: '2.5.29.35', critical: false, extnValue: aki.toSchema().toBER(false) }),
+      );
     }
     crl.crlExtensions = new pkijs.Extensions({ extensions });
     const pkcs8 = createPrivateKey(this.#rootKeyPem).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+    const key = await webcrypto.subtle.importKey(
+      'pkcs8',
+      pkcs8,
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     await crl.sign(key as CryptoKey, 'SHA-256', engine());
     return new Uint8Array(crl.toSchema(true).toBER(false));
   }

@@ -59,10 +59,23 @@ const sealSchema = z.strictObject({
   location: z.string().max(MAX_TEXT).optional(),
   contactInfo: z.string().max(MAX_TEXT).optional(),
   name: z.string().min(1).max(200).optional(),
-  signingTime: z.date().refine((d) => !Number.isNaN(d.getTime()), 'Invalid date').optional(),
-  timestamp: z.custom<TimestampOptions>((v) => typeof v === 'object' && v !== null && typeof (v as TimestampOptions).fetch === 'function', 'Expected {fetch}').optional(),
+  signingTime: z
+    .date()
+    .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
+    .optional(),
+  timestamp: z
+    .custom<TimestampOptions>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as TimestampOptions).fetch === 'function',
+      'Expected {fetch}',
+    )
+    .optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
-  revocation: z.custom<RevocationSource>((v) => typeof v === 'object' && v !== null && typeof (v as RevocationSource).crlFor === 'function', 'Expected {crlFor}').optional(),
+  revocation: z
+    .custom<RevocationSource>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as RevocationSource).crlFor === 'function',
+      'Expected {crlFor}',
+    )
+    .optional(),
 });
 
 type SealOpts = z.infer<typeof sealSchema>;
@@ -72,7 +85,11 @@ type SealOpts = z.infer<typeof sealSchema>;
  * opened only when B-LT is within reach, and a CA whose root key is not at hand (an operator may
  * keep it offline) gives none rather than failing the seal.
  */
-async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts, signingTime: Date): Promise<RevocationSource | undefined> {
+async function revocationSourceFor(
+  identity: SigningIdentity,
+  opts: SealOpts,
+  signingTime: Date,
+): Promise<RevocationSource | undefined> {
   if (opts.revocation) return opts.revocation;
   if (identity.kind !== 'generated' || !identity.files) return undefined;
   try {
@@ -86,8 +103,13 @@ async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts, si
  * The level to seal at and the CRL for the signer's certificate (for B-LT). An explicit level the
  * configuration cannot reach is a ValidationError naming what is missing.
  */
-async function levelFor(opts: SealOpts, sourceOf: () => Promise<RevocationSource | undefined>, certificate: Uint8Array): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array; source?: RevocationSource }> {
-  if (opts.level === 'B-LTA') throw ValidationError.of('level', 'B-LTA (an archival document timestamp) is not offered yet; use B-LT');
+async function levelFor(
+  opts: SealOpts,
+  sourceOf: () => Promise<RevocationSource | undefined>,
+  certificate: Uint8Array,
+): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array; source?: RevocationSource }> {
+  if (opts.level === 'B-LTA')
+    throw ValidationError.of('level', 'B-LTA (an archival document timestamp) is not offered yet; use B-LT');
   if (opts.level === 'B-B') return { level: 'B-B' };
   if (!opts.timestamp) {
     if (opts.level) throw ValidationError.of('timestamp', `PAdES ${opts.level} needs a timestamp authority`);
@@ -97,7 +119,11 @@ async function levelFor(opts: SealOpts, sourceOf: () => Promise<RevocationSource
   const source = await sourceOf();
   const crl = source ? await source.crlFor(certificate) : null;
   if (crl && source) return { level: 'B-LT', crl, source };
-  if (opts.level === 'B-LT') throw ValidationError.of('revocation', "PAdES B-LT needs revocation data for the signer's certificate; the revocation source has none");
+  if (opts.level === 'B-LT')
+    throw ValidationError.of(
+      'revocation',
+      "PAdES B-LT needs revocation data for the signer's certificate; the revocation source has none",
+    );
   return { level: 'B-T' };
 }
 
@@ -113,7 +139,11 @@ function fieldNameFor(name: string | undefined): string {
 }
 
 /** Signs `bytes` with `identity`; the input is an exact prefix of the result. */
-export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, options: SealOptions = {}): Promise<Uint8Array> {
+export async function sealPdf(
+  bytes: Uint8Array,
+  identity: SigningIdentity,
+  options: SealOptions = {},
+): Promise<Uint8Array> {
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const opts = parseWith(sealSchema, options);
   const signer = signerOf(identity);
@@ -122,12 +152,20 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
   // verify as not valid: refuse it before anything is written.
   const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
-  const { level, crl, source } = await levelFor(opts, () => revocationSourceFor(identity, opts, signingTime), signer.certificate);
+  const { level, crl, source } = await levelFor(
+    opts,
+    () => revocationSourceFor(identity, opts, signingTime),
+    signer.certificate,
+  );
   const issuer = identity.chain[0];
   if (crl && issuer) {
     // A certificate its CA has revoked makes a seal that verifies as not valid: refused.
     const status = revocationOf(signer.certificate, issuer, [crl], signingTime);
-    if (status.status === 'revoked') throw ValidationError.of('identity.certificate', `The signing certificate was revoked on ${status.revokedAt!.toISOString()}`);
+    if (status.status === 'revoked')
+      throw ValidationError.of(
+        'identity.certificate',
+        `The signing certificate was revoked on ${status.revokedAt!.toISOString()}`,
+      );
   }
   const signed = await appendSignature(bytes, {
     // PAdES baseline: the time is /M only (no CMS signing-time); see pades-cms.ts.
@@ -152,12 +190,20 @@ export async function sealPdf(bytes: Uint8Array, identity: SigningIdentity, opti
  * carries and the CRLs `revocation` gives for them, as its own incremental update. This is also
  * how a document signed in turn gets its long-term validation data once, at the end.
  */
-export async function embedValidationData(bytes: Uint8Array, options: { revocation: RevocationSource }): Promise<Uint8Array> {
+export async function embedValidationData(
+  bytes: Uint8Array,
+  options: { revocation: RevocationSource },
+): Promise<Uint8Array> {
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const source = options?.revocation;
   if (typeof source?.crlFor !== 'function') throw ValidationError.of('revocation', 'Expected {crlFor}');
   const online = networkFetchProblem(bytes);
-  if (online) throw new SigningError(`${online}; castpress makes no network calls while adding validation data (carry the whole chain up to a self-signed root, without AIA on the signer)`, 'pdf', 422);
+  if (online)
+    throw new SigningError(
+      `${online}; castpress makes no network calls while adding validation data (carry the whole chain up to a self-signed root, without AIA on the signer)`,
+      'pdf',
+      422,
+    );
   const { bytes: out } = await appendValidationData(bytes, { getCRL: (cert) => source.crlFor(cert) });
   return out;
 }

@@ -44,9 +44,11 @@ export function parseSignedData(der: Uint8Array): pkijs.SignedData {
   const asn = asn1js.fromBER(der);
   if (asn.offset === -1) throw new Error('the signature value is not DER');
   // /Contents is the CMS followed by zero padding; anything else there was written afterwards.
-  if (der.subarray(asn.offset).some((b) => b !== 0)) throw new Error('bytes other than zero padding follow the signature value');
+  if (der.subarray(asn.offset).some((b) => b !== 0))
+    throw new Error('bytes other than zero padding follow the signature value');
   // DER has one encoding per value: what parses but encodes differently was changed (a length, a tag).
-  if (!Buffer.from(asn.result.toBER(false)).equals(Buffer.from(der.subarray(0, asn.offset)))) throw new Error('the signature value is not in DER form');
+  if (!Buffer.from(asn.result.toBER(false)).equals(Buffer.from(der.subarray(0, asn.offset))))
+    throw new Error('the signature value is not in DER form');
   const info = new pkijs.ContentInfo({ schema: asn.result });
   if (info.contentType !== OID.signedData) throw new Error(`content type ${info.contentType} is not signed-data`);
   return new pkijs.SignedData({ schema: info.content });
@@ -108,13 +110,18 @@ export function damagedCertificate(certs: X509Certificate[], anchors: X509Certif
 export function cmsStructureProblem(sd: pkijs.SignedData, info: pkijs.SignerInfo): string | undefined {
   const eContentType = sd.encapContentInfo.eContentType;
   const expectedVersion = eContentType !== OID.data || sd.signerInfos.some((s) => s.version === 3) ? 3 : 1;
-  if (sd.version !== expectedVersion && !(sd.version === 4 || sd.version === 5)) return `SignedData version ${sd.version}, expected ${expectedVersion}`;
+  if (sd.version !== expectedVersion && !(sd.version === 4 || sd.version === 5))
+    return `SignedData version ${sd.version}, expected ${expectedVersion}`;
   const expectedSignerVersion = info.sid instanceof pkijs.IssuerAndSerialNumber ? 1 : 3;
-  if (info.version !== expectedSignerVersion) return `SignerInfo version ${info.version}, expected ${expectedSignerVersion}`;
-  if (!sd.digestAlgorithms.some((a) => a.algorithmId === info.digestAlgorithm.algorithmId)) return 'The signer\'s digest algorithm is not among the SignedData digest algorithms';
-  if (sd.digestAlgorithms.some((a) => DIGESTS[a.algorithmId] === undefined)) return 'Unknown digest algorithm in SignedData';
+  if (info.version !== expectedSignerVersion)
+    return `SignerInfo version ${info.version}, expected ${expectedSignerVersion}`;
+  if (!sd.digestAlgorithms.some((a) => a.algorithmId === info.digestAlgorithm.algorithmId))
+    return "The signer's digest algorithm is not among the SignedData digest algorithms";
+  if (sd.digestAlgorithms.some((a) => DIGESTS[a.algorithmId] === undefined))
+    return 'Unknown digest algorithm in SignedData';
   const ct = attribute(info, OID.contentType)?.values[0];
-  if (!(ct instanceof asn1js.ObjectIdentifier) || ct.valueBlock.toString() !== eContentType) return 'The content-type attribute does not match the encapsulated content type';
+  if (!(ct instanceof asn1js.ObjectIdentifier) || ct.valueBlock.toString() !== eContentType)
+    return 'The content-type attribute does not match the encapsulated content type';
   return undefined;
 }
 
@@ -136,9 +143,15 @@ const SIGNATURE_ALGORITHMS: Record<string, { key: 'rsa' | 'ec'; digest?: string 
  * certificate's key, for an algorithm that fits the key and the digest (PKCS#1 v1.5, ECDSA;
  * RSASSA-PSS is not produced by us and not checked).
  */
-export function signatureVerifies(info: pkijs.SignerInfo, data: Uint8Array, cert: X509Certificate, digest: string): boolean {
+export function signatureVerifies(
+  info: pkijs.SignerInfo,
+  data: Uint8Array,
+  cert: X509Certificate,
+  digest: string,
+): boolean {
   const alg = SIGNATURE_ALGORITHMS[info.signatureAlgorithm.algorithmId];
-  if (!alg || alg.key !== cert.publicKey.asymmetricKeyType || (alg.digest !== undefined && alg.digest !== digest)) return false;
+  if (!alg || alg.key !== cert.publicKey.asymmetricKeyType || (alg.digest !== undefined && alg.digest !== digest))
+    return false;
   try {
     return verifySignature(digest, data, cert.publicKey, info.signature.valueBlock.valueHexView);
   } catch {
@@ -163,7 +176,8 @@ export function signingCertificateV2Names(info: pkijs.SignerInfo, cert: X509Cert
     let hashAlg = 'sha256';
     let certHash: Uint8Array | undefined;
     for (const part of first.valueBlock.value) {
-      if (part instanceof asn1js.Sequence) hashAlg = DIGESTS[new pkijs.AlgorithmIdentifier({ schema: part }).algorithmId] ?? 'unknown';
+      if (part instanceof asn1js.Sequence)
+        hashAlg = DIGESTS[new pkijs.AlgorithmIdentifier({ schema: part }).algorithmId] ?? 'unknown';
       else if (part instanceof asn1js.OctetString) {
         certHash = part.valueBlock.valueHexView;
         break;
@@ -193,11 +207,14 @@ export interface TokenCheck extends TimestampReport {
  */
 export function checkToken(token: pkijs.SignedData, imprintOf: (digest: string) => Buffer): TokenCheck {
   const content = token.encapContentInfo.eContent;
-  if (!content || token.encapContentInfo.eContentType !== OID.tstInfo) throw new Error('the timestamp token holds no TSTInfo');
+  if (!content || token.encapContentInfo.eContentType !== OID.tstInfo)
+    throw new Error('the timestamp token holds no TSTInfo');
   const tstDer = new Uint8Array(content.getValue());
   const tst = pkijs.TSTInfo.fromBER(tstDer);
   const imprintAlg = DIGESTS[tst.messageImprint.hashAlgorithm.algorithmId];
-  const imprintMatches = imprintAlg !== undefined && imprintOf(imprintAlg).equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView));
+  const imprintMatches =
+    imprintAlg !== undefined &&
+    imprintOf(imprintAlg).equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView));
   const tsInfo = token.signerInfos[0];
   const cmsCerts = certificatesOf(token);
   const tsaCert = tsInfo ? findSignerCertificate(tsInfo, cmsCerts) : undefined;
@@ -206,8 +223,12 @@ export function checkToken(token: pkijs.SignedData, imprintOf: (digest: string) 
     const alg = DIGESTS[tsInfo.digestAlgorithm.algorithmId];
     const digestAttr = attribute(tsInfo, OID.messageDigest)?.values[0];
     if (alg && digestAttr instanceof asn1js.OctetString && tsInfo.signedAttrs) {
-      const contentDigestOk = createHash(alg).update(tstDer).digest().equals(Buffer.from(digestAttr.valueBlock.valueHexView));
-      signatureValid = contentDigestOk && signatureVerifies(tsInfo, new Uint8Array(tsInfo.signedAttrs.encodedValue), tsaCert, alg);
+      const contentDigestOk = createHash(alg)
+        .update(tstDer)
+        .digest()
+        .equals(Buffer.from(digestAttr.valueBlock.valueHexView));
+      signatureValid =
+        contentDigestOk && signatureVerifies(tsInfo, new Uint8Array(tsInfo.signedAttrs.encodedValue), tsaCert, alg);
     }
   }
   return {
@@ -220,7 +241,12 @@ export function checkToken(token: pkijs.SignedData, imprintOf: (digest: string) 
 }
 
 export function tokenReport(check: TokenCheck): TimestampReport {
-  return { time: check.time, imprintMatches: check.imprintMatches, signatureValid: check.signatureValid, ...(check.tsa ? { tsa: check.tsa } : {}) };
+  return {
+    time: check.time,
+    imprintMatches: check.imprintMatches,
+    signatureValid: check.signatureValid,
+    ...(check.tsa ? { tsa: check.tsa } : {}),
+  };
 }
 
 /** The signature timestamp (PAdES B-T) in the unsigned attributes: it covers the signature value. */
@@ -228,6 +254,7 @@ export function checkTimestamp(info: pkijs.SignerInfo): TimestampReport | undefi
   const attr = attribute(info, OID.timestampToken, true);
   if (!attr) return undefined;
   const token = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attr.values[0] }).content });
-  return tokenReport(checkToken(token, (alg) => createHash(alg).update(info.signature.valueBlock.valueHexView).digest()));
+  return tokenReport(
+    checkToken(token, (alg) => createHash(alg).update(info.signature.valueBlock.valueHexView).digest()),
+  );
 }
-

@@ -11,7 +11,6 @@ export interface RawSignature {
   gap: { unreadable?: string };
 }
 
-
 const BYTE_RANGE = Buffer.from('/ByteRange');
 const BYTE_RANGE_VALUE = /^\s*\[\s*(\d{1,15})\s+(\d{1,15})\s+(\d{1,15})\s+(\d{1,15})\s*\]/;
 export function findRawSignatures(file: Buffer): RawSignature[] {

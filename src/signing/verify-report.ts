@@ -105,4 +105,3 @@ export interface VerifyOptions {
   /** The time to check certificates at when a signature names none (no timestamp, no /M, no signing-time). Default: now. */
   at?: Date;
 }
-

@@ -53,7 +53,10 @@ function readCrl(der: Uint8Array, cert: X509Certificate, issuer: X509Certificate
   if (!ok) return undefined;
   const revoked = new Map<string, Date>();
   for (const entry of crl.revokedCertificates ?? []) {
-    revoked.set(Buffer.from(entry.userCertificate.valueBlock.valueHexView).toString('hex').replace(/^0+/, '').toUpperCase(), entry.revocationDate.value);
+    revoked.set(
+      Buffer.from(entry.userCertificate.valueBlock.valueHexView).toString('hex').replace(/^0+/, '').toUpperCase(),
+      entry.revocationDate.value,
+    );
   }
   return { thisUpdate: crl.thisUpdate.value, ...(crl.nextUpdate ? { nextUpdate: crl.nextUpdate.value } : {}), revoked };
 }
@@ -64,7 +67,13 @@ function readCrl(der: Uint8Array, cert: X509Certificate, issuer: X509Certificate
  * false: a signer with a revoked key could backdate /M). Good when not listed by a CRL current at or
  * after `at` (its nextUpdate, else thisUpdate, not before `at`). Otherwise unknown.
  */
-export function revocationOf(certificate: Uint8Array, issuer: Uint8Array, crls: readonly Uint8Array[], at: Date, timeProven = true): RevocationReport {
+export function revocationOf(
+  certificate: Uint8Array,
+  issuer: Uint8Array,
+  crls: readonly Uint8Array[],
+  at: Date,
+  timeProven = true,
+): RevocationReport {
   let cert: X509Certificate;
   let issuerCert: X509Certificate;
   try {
@@ -80,15 +89,31 @@ export function revocationOf(certificate: Uint8Array, issuer: Uint8Array, crls: 
     if (!crl) continue;
     const revokedAt = crl.revoked.get(serial);
     if (revokedAt && (!timeProven || revokedAt.getTime() <= at.getTime())) {
-      return { status: 'revoked', revokedAt, crlIssuedAt: crl.thisUpdate, reason: `The signing certificate was revoked on ${revokedAt.toISOString()} (CRL in the DSS)` };
+      return {
+        status: 'revoked',
+        revokedAt,
+        crlIssuedAt: crl.thisUpdate,
+        reason: `The signing certificate was revoked on ${revokedAt.toISOString()} (CRL in the DSS)`,
+      };
     }
-    if ((crl.nextUpdate ?? crl.thisUpdate).getTime() >= at.getTime() && (!current || crl.thisUpdate > current.thisUpdate)) current = crl;
+    if (
+      (crl.nextUpdate ?? crl.thisUpdate).getTime() >= at.getTime() &&
+      (!current || crl.thisUpdate > current.thisUpdate)
+    )
+      current = crl;
   }
   if (current) return { status: 'good', crlIssuedAt: current.thisUpdate };
-  return { status: 'unknown', reason: crls.length ? 'No CRL in the DSS from the issuer covers the signing time' : 'No revocation data (no CRL in the DSS)' };
+  return {
+    status: 'unknown',
+    reason: crls.length
+      ? 'No CRL in the DSS from the issuer covers the signing time'
+      : 'No revocation data (no CRL in the DSS)',
+  };
 }
 
 /** The issuer of `cert` among `pool`: the same name, and its key verifies the certificate. */
 export function issuerOf(cert: X509Certificate, pool: readonly X509Certificate[]): X509Certificate | undefined {
-  return pool.find((c) => c.subject === cert.issuer && !c.raw.equals(cert.raw) && cert.checkIssued(c) && cert.verify(c.publicKey));
+  return pool.find(
+    (c) => c.subject === cert.issuer && !c.raw.equals(cert.raw) && cert.checkIssued(c) && cert.verify(c.publicKey),
+  );
 }

@@ -50,16 +50,24 @@ function selfIssued(cert: X509Certificate): boolean {
 }
 
 /** Builds the path upwards from `leaf` through `pool` (the CMS's certificates) to an anchor. */
-export function buildChain(leaf: X509Certificate, pool: X509Certificate[], anchors: X509Certificate[], at: Date): ChainReport & { anchor?: X509Certificate } {
+export function buildChain(
+  leaf: X509Certificate,
+  pool: X509Certificate[],
+  anchors: X509Certificate[],
+  at: Date,
+): ChainReport & { anchor?: X509Certificate } {
   const subjects: string[] = [];
   const isAnchor = (c: X509Certificate) => anchors.some((a) => a.raw.equals(c.raw));
   let current = leaf;
   for (let depth = 0; depth < 10; depth++) {
     subjects.push(dn(current, 'subject'));
     const validity = validityAt(current, at);
-    if (!validity.ok) return { subjects, trusted: false, problem: `${dn(current, 'subject')} was not valid at the signing time` };
+    if (!validity.ok)
+      return { subjects, trusted: false, problem: `${dn(current, 'subject')} was not valid at the signing time` };
     if (isAnchor(current)) return { subjects, trusted: true, anchor: current };
-    const issuer = [...anchors, ...pool].find((c) => !c.raw.equals(current.raw) && current.checkIssued(c) && current.verify(c.publicKey));
+    const issuer = [...anchors, ...pool].find(
+      (c) => !c.raw.equals(current.raw) && current.checkIssued(c) && current.verify(c.publicKey),
+    );
     if (!issuer) {
       const chain = subjects.join(' ← ');
       const problem =
@@ -71,7 +79,12 @@ export function buildChain(leaf: X509Certificate, pool: X509Certificate[], ancho
       return { subjects, trusted: false, problem };
     }
     // An end-entity certificate cannot issue another (RFC 5280 §4.2.1.9); a trusted anchor vouches for itself.
-    if (!issuer.ca && !isAnchor(issuer)) return { subjects: [...subjects, dn(issuer, 'subject')], trusted: false, problem: `${dn(issuer, 'subject')} is not a certificate authority` };
+    if (!issuer.ca && !isAnchor(issuer))
+      return {
+        subjects: [...subjects, dn(issuer, 'subject')],
+        trusted: false,
+        problem: `${dn(issuer, 'subject')} is not a certificate authority`,
+      };
     current = issuer;
   }
   return { subjects, trusted: false, problem: 'Chain too long' };

@@ -43,12 +43,32 @@ import { analyseModifications, docMdpOf, RevisionReader, type ModificationReport
 export type { TimestampReport } from './verify-cms.js';
 export type { ChainReport, TrustReport } from './verify-trust.js';
 export type { ModificationReport, RevisionReport, ChangeLevel, ObjectChange } from './validation/diff-analysis.js';
-export type { PadesLevel, SignerInfo, IntegrityReport, ValidityPeriodReport, KeyUsageReport, VerifiedSignature, VerifyResult, VerifyOptions } from './verify-report.js';
-import type { PadesLevel, SignerInfo, IntegrityReport, ValidityPeriodReport, VerifiedSignature, VerifyResult, VerifyOptions } from './verify-report.js';
+export type {
+  PadesLevel,
+  SignerInfo,
+  IntegrityReport,
+  ValidityPeriodReport,
+  KeyUsageReport,
+  VerifiedSignature,
+  VerifyResult,
+  VerifyOptions,
+} from './verify-report.js';
+import type {
+  PadesLevel,
+  SignerInfo,
+  IntegrityReport,
+  ValidityPeriodReport,
+  VerifiedSignature,
+  VerifyResult,
+  VerifyOptions,
+} from './verify-report.js';
 
 const verifySchema = z.strictObject({
   trustAnchors: z.array(z.union([z.string().min(1), z.instanceof(Uint8Array)])).optional(),
-  at: z.date().refine((d) => !Number.isNaN(d.getTime()), 'Invalid date').optional(),
+  at: z
+    .date()
+    .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
+    .optional(),
 });
 
 interface Context {
@@ -66,17 +86,39 @@ interface Context {
 type Checked = Omit<VerifiedSignature, 'modifications' | 'padesLevel'>;
 
 /** The signer certificate's revocation status at `time` from the DSS (its issuer found among the carried, DSS and anchor certificates). */
-function revocationFor(ctx: Context, cert: X509Certificate, pool: X509Certificate[], time: { time: Date; timeSource: ValidityPeriodReport['timeSource'] }): RevocationReport {
+function revocationFor(
+  ctx: Context,
+  cert: X509Certificate,
+  pool: X509Certificate[],
+  time: { time: Date; timeSource: ValidityPeriodReport['timeSource'] },
+): RevocationReport {
   const issuer = issuerOf(cert, [...pool, ...ctx.dssCertificates, ...ctx.anchors]);
-  if (!issuer) return { status: 'unknown', reason: "The signing certificate's issuer is not available to check revocation" };
+  if (!issuer)
+    return { status: 'unknown', reason: "The signing certificate's issuer is not available to check revocation" };
   return revocationOf(cert.raw, issuer.raw, ctx.dssCrls, time.time, time.timeSource === 'timestamp');
 }
 
-type Base = Pick<VerifiedSignature, 'index' | 'kind' | 'fieldName' | 'reason' | 'location' | 'subFilter' | 'byteRange' | 'coveredRanges' | 'coversWholeDocument'>;
+type Base = Pick<
+  VerifiedSignature,
+  | 'index'
+  | 'kind'
+  | 'fieldName'
+  | 'reason'
+  | 'location'
+  | 'subFilter'
+  | 'byteRange'
+  | 'coveredRanges'
+  | 'coversWholeDocument'
+>;
 
 function signerInfoOf(cert: X509Certificate): SignerInfo {
   const cn = /^CN=(.*)$/m.exec(cert.subject)?.[1];
-  return { subject: dn(cert, 'subject'), ...(cn ? { commonName: cn } : {}), issuer: dn(cert, 'issuer'), serialNumber: cert.serialNumber };
+  return {
+    subject: dn(cert, 'subject'),
+    ...(cn ? { commonName: cn } : {}),
+    issuer: dn(cert, 'issuer'),
+    serialNumber: cert.serialNumber,
+  };
 }
 
 function pdfDate(m: string | undefined): Date | undefined {
@@ -110,18 +152,40 @@ function judge(
   const validity = validityAt(cert, time.time);
   return {
     chain,
-    trust: ctx.anchors.length ? trustOf({ ...chain, ...(anchor ? { anchor } : {}) }) : { trusted: false, reason: NO_TRUST_ANCHOR },
-    validityPeriod: { ok: validity.ok, ...time, notBefore: validity.notBefore, notAfter: validity.notAfter, ...(validity.reason ? { reason: validity.reason } : {}) },
+    trust: ctx.anchors.length
+      ? trustOf({ ...chain, ...(anchor ? { anchor } : {}) })
+      : { trusted: false, reason: NO_TRUST_ANCHOR },
+    validityPeriod: {
+      ok: validity.ok,
+      ...time,
+      notBefore: validity.notBefore,
+      notAfter: validity.notAfter,
+      ...(validity.reason ? { reason: validity.reason } : {}),
+    },
     keyUsage: keyUsageFor(cert.raw, kind),
   };
 }
 
 /** The overall verdict and its reasons from the four checks. */
-function conclude(base: Base, parts: Omit<Checked, keyof Base | 'valid' | 'problems'>, integrityProblems: string[]): Checked {
+function conclude(
+  base: Base,
+  parts: Omit<Checked, keyof Base | 'valid' | 'problems'>,
+  integrityProblems: string[],
+): Checked {
   const { trust, validityPeriod, keyUsage, revocation } = parts;
   const revoked = revocation?.status === 'revoked';
-  const problems = [...integrityProblems, ...[trust.reason, validityPeriod.reason, keyUsage.reason, revoked ? revocation.reason : undefined].filter((r): r is string => r !== undefined)];
-  return { ...base, ...parts, valid: parts.integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && !revoked, problems };
+  const problems = [
+    ...integrityProblems,
+    ...[trust.reason, validityPeriod.reason, keyUsage.reason, revoked ? revocation.reason : undefined].filter(
+      (r): r is string => r !== undefined,
+    ),
+  ];
+  return {
+    ...base,
+    ...parts,
+    valid: parts.integrity.intact && trust.trusted && validityPeriod.ok && keyUsage.ok && !revoked,
+    problems,
+  };
 }
 
 function integrityOf(problems: string[]): IntegrityReport {
@@ -213,20 +277,29 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
   const certs = cmsCerts.map((c) => c.x509);
   const cert = findSignerCertificate(info, cmsCerts);
   const digestName = DIGESTS[info.digestAlgorithm.algorithmId];
-  if (!digestName) return failed(ctx, base, [...problems, `Unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`]);
+  if (!digestName)
+    return failed(ctx, base, [...problems, `Unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`]);
 
   const mdValue = attribute(info, OID.messageDigest)?.values[0];
-  const digestMatches = mdValue instanceof asn1js.OctetString && hashRanges(ctx.file, base.coveredRanges, digestName).equals(Buffer.from(mdValue.valueBlock.valueHexView));
+  const digestMatches =
+    mdValue instanceof asn1js.OctetString &&
+    hashRanges(ctx.file, base.coveredRanges, digestName).equals(Buffer.from(mdValue.valueBlock.valueHexView));
   if (!digestMatches) problems.push('Digest mismatch: the covered bytes changed after signing');
   if (!info.signedAttrs) problems.push('No signed attributes (not PAdES)');
-  const signatureValid = !!cert && !!info.signedAttrs && signatureVerifies(info, new Uint8Array(info.signedAttrs.encodedValue), cert, digestName);
+  const signatureValid =
+    !!cert &&
+    !!info.signedAttrs &&
+    signatureVerifies(info, new Uint8Array(info.signedAttrs.encodedValue), cert, digestName);
   if (!cert) problems.push('The signing certificate is not in the signature');
   else if (!signatureValid) problems.push('The signature does not verify with the signing certificate');
 
   const structure = cmsStructureProblem(sd, info);
   if (structure) problems.push(`Malformed signature container: ${structure}`);
   const damaged = damagedCertificate(certs, ctx.anchors);
-  if (damaged) problems.push(`A certificate carried in the signature is damaged (${dn(damaged, 'subject')}): its issuer's signature does not verify`);
+  if (damaged)
+    problems.push(
+      `A certificate carried in the signature is damaged (${dn(damaged, 'subject')}): its issuer's signature does not verify`,
+    );
   const signingTime = timeOf(attribute(info, OID.signingTime)) ?? pdfDate(dict?.m);
   let timestamp: TimestampReport | undefined;
   try {
@@ -270,7 +343,8 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const opts = parseWith(verifySchema, options);
   const anchors = anchorsFrom(opts.trustAnchors ?? []);
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024) throw new InvalidPdfError('Not a PDF (no %PDF- header)');
+  if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024)
+    throw new InvalidPdfError('Not a PDF (no %PDF- header)');
   const dss = await readDss(bytes);
   const dssCertificates = dss.certificates.flatMap((der) => {
     try {
@@ -290,7 +364,12 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
     try {
       const sig = verifyOne(ctx, raw, base, dict);
       if (!rewritten.includes(raw)) return sig;
-      return { ...sig, valid: false, integrity: { intact: false, reason: REWRITTEN }, problems: [REWRITTEN, ...sig.problems] };
+      return {
+        ...sig,
+        valid: false,
+        integrity: { intact: false, reason: REWRITTEN },
+        problems: [REWRITTEN, ...sig.problems],
+      };
     } catch (e) {
       // Hostile CMS content must not crash verification: report the signature as unreadable.
       return failed(ctx, { ...base, kind: 'signature' }, [`Cannot check the signature: ${(e as Error).message}`]);
@@ -300,19 +379,33 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
   // PAdES B-LT: the DSS is an update after the last signature; it may follow it and nothing else may.
-  const onlyValidationDataAfter = !!last && !wholeDocumentSigned && last.modifications.reason === undefined && last.modifications.revisions.length > 0 && last.modifications.revisions.every((r) => r.changes.every((c) => c.ltv)) && last.modifications.revisions.at(-1)!.end === file.length;
+  const onlyValidationDataAfter =
+    !!last &&
+    !wholeDocumentSigned &&
+    last.modifications.reason === undefined &&
+    last.modifications.revisions.length > 0 &&
+    last.modifications.revisions.every((r) => r.changes.every((c) => c.ltv)) &&
+    last.modifications.revisions.at(-1)!.end === file.length;
   const problems: string[] = [];
   if (signatures.length === 0) problems.push('The document has no signatures');
   else {
     if (anchors.length === 0) problems.push(NO_TRUST_ANCHOR);
     const invalid = signatures.filter((s) => !s.valid).map((s) => s.fieldName ?? `#${s.index}`);
     if (invalid.length) problems.push(`Not valid: ${invalid.join(', ')}`);
-    if (!wholeDocumentSigned && !onlyValidationDataAfter) problems.push('The last signature does not cover the whole document');
+    if (!wholeDocumentSigned && !onlyValidationDataAfter)
+      problems.push('The last signature does not cover the whole document');
   }
-  return { signatures, valid: signatures.length > 0 && signatures.every((s) => s.valid) && (wholeDocumentSigned || onlyValidationDataAfter), wholeDocumentSigned, problems };
+  return {
+    signatures,
+    valid:
+      signatures.length > 0 && signatures.every((s) => s.valid) && (wholeDocumentSigned || onlyValidationDataAfter),
+    wholeDocumentSigned,
+    problems,
+  };
 }
 
-const REWRITTEN = 'The file was rewritten after signing (e.g. by qpdf): the signature\'s byte range no longer frames its value, so it covers nothing of this file';
+const REWRITTEN =
+  "The file was rewritten after signing (e.g. by qpdf): the signature's byte range no longer frames its value, so it covers nothing of this file";
 
 /**
  * Signatures the parsed form lists but the raw scan did not find at their byte range: the file was
@@ -328,7 +421,11 @@ function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignatur
 const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
 
 /** Each signature's difference analysis and PAdES level; `valid` then also needs the analysis to hold. */
-async function analyse(file: Buffer, checked: Checked[], isRewritten: (sig: Checked) => boolean): Promise<VerifiedSignature[]> {
+async function analyse(
+  file: Buffer,
+  checked: Checked[],
+  isRewritten: (sig: Checked) => boolean,
+): Promise<VerifiedSignature[]> {
   const reader = new RevisionReader(file);
   // The same signed revision (many /ByteRange entries can name one) is analysed once.
   const reports = new Map<string, Promise<ModificationReport>>();
@@ -338,7 +435,13 @@ async function analyse(file: Buffer, checked: Checked[], isRewritten: (sig: Chec
     const end = sig.coveredRanges[1]![1];
     let modifications: ModificationReport;
     if (sig.signer === null || isRewritten(sig) || end > file.length) {
-      modifications = { ok: false, allowed: 'formFillingAndSigning', certification: false, revisions: [], reason: NOT_ANALYSED };
+      modifications = {
+        ok: false,
+        allowed: 'formFillingAndSigning',
+        certification: false,
+        revisions: [],
+        reason: NOT_ANALYSED,
+      };
     } else {
       const graph = await reader.graph(end);
       let own: 1 | 2 | 3 | undefined;
@@ -371,10 +474,18 @@ async function analyse(file: Buffer, checked: Checked[], isRewritten: (sig: Chec
 }
 
 function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[]): PadesLevel | undefined {
-  if (sig.kind !== 'signature' || sig.subFilter !== 'ETSI.CAdES.detached' || !sig.signingCertificateV2 || !sig.integrity.intact) return undefined;
+  if (
+    sig.kind !== 'signature' ||
+    sig.subFilter !== 'ETSI.CAdES.detached' ||
+    !sig.signingCertificateV2 ||
+    !sig.integrity.intact
+  )
+    return undefined;
   if (!sig.timestamp) return 'B-B';
   const dssAt = sig.modifications.revisions.find((r) => r.changes.some((c) => c.what === 'DSS'))?.end;
   if (dssAt === undefined) return 'B-T';
-  const archived = later.some((s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt);
+  const archived = later.some(
+    (s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt,
+  );
   return archived ? 'B-LTA' : 'B-LT';
 }

@@ -6,7 +6,9 @@ import { fieldType, templateField, templateStyle } from '../fields/index.js';
 export { FIELD_TYPES } from '../fields/index.js';
 export type { FieldType, TemplateField, TemplateStyle } from '../fields/index.js';
 
-const pdfBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, { error: 'Must be the bytes of a PDF (Uint8Array)' });
+const pdfBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, {
+  error: 'Must be the bytes of a PDF (Uint8Array)',
+});
 
 export const templateSchema = z
   .object({
@@ -20,7 +22,8 @@ export const templateSchema = z
   .superRefine((t, ctx) => {
     const ids = new Set<string>();
     t.fields.forEach((f, i) => {
-      if (ids.has(f.id)) ctx.addIssue({ code: 'custom', message: `Duplicate field id "${f.id}"`, path: ['fields', i, 'id'] });
+      if (ids.has(f.id))
+        ctx.addIssue({ code: 'custom', message: `Duplicate field id "${f.id}"`, path: ['fields', i, 'id'] });
       ids.add(f.id);
       const formatProblem = f.format === undefined ? undefined : fieldType(f.type).formatProblem?.(f.format);
       if (formatProblem) ctx.addIssue({ code: 'custom', message: formatProblem, path: ['fields', i, 'format'] });

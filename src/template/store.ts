@@ -47,7 +47,11 @@ export class MemoryTemplateStore implements TemplateStore {
   }
 }
 
-function pickVersion(published: Map<number, Template>, working: Template | undefined, versionNumber?: number): Template | undefined {
+function pickVersion(
+  published: Map<number, Template>,
+  working: Template | undefined,
+  versionNumber?: number,
+): Template | undefined {
   const latest = () => {
     const keys = [...published.keys()];
     return keys.length ? published.get(Math.max(...keys)) : undefined;
@@ -110,13 +114,22 @@ export class DirectoryTemplateStore implements TemplateStore {
     try {
       json = JSON.parse(await readFile(path.join(folder, file), 'utf8')) as Record<string, unknown>;
     } catch (e) {
-      throw ValidationError.of('template', `Cannot read ${file} of template "${eid}": ${e instanceof Error ? e.message : String(e)}`);
+      throw ValidationError.of(
+        'template',
+        `Cannot read ${file} of template "${eid}": ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     const pdfName = typeof json.pdf === 'string' ? json.pdf : 'template.pdf';
     const pdfPath = path.resolve(folder, pdfName);
-    if (!pdfPath.startsWith(path.resolve(folder) + path.sep)) throw ValidationError.of('template.pdf', 'The PDF must be inside the template folder');
+    if (!pdfPath.startsWith(path.resolve(folder) + path.sep))
+      throw ValidationError.of('template.pdf', 'The PDF must be inside the template folder');
     const pdf = new Uint8Array(await readFile(pdfPath));
     const versionMatch = /^v(\d+)\.json$/.exec(file);
-    return parseTemplate({ ...json, eid, pdf, versionNumber: versionMatch ? Number(versionMatch[1]) : WORKING_VERSION });
+    return parseTemplate({
+      ...json,
+      eid,
+      pdf,
+      versionNumber: versionMatch ? Number(versionMatch[1]) : WORKING_VERSION,
+    });
   }
 }

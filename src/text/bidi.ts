@@ -3,9 +3,12 @@ import bidiImport, { type Bidi } from 'bidi-js';
 type BidiFactory = () => Bidi;
 /** bidi-js is CommonJS whose typings declare an ES default export; under Node the default import is the factory itself. */
 const bidiFactory: BidiFactory =
-  typeof bidiImport === 'function' ? (bidiImport as unknown as BidiFactory) : (bidiImport as unknown as { default: BidiFactory }).default;
+  typeof bidiImport === 'function'
+    ? (bidiImport as unknown as BidiFactory)
+    : (bidiImport as unknown as { default: BidiFactory }).default;
 
-const RTL_CHARS = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const RTL_CHARS =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
 /** Unicode bidi levels for one paragraph; LTR text skips the algorithm entirely. */
 export class BidiResolver {

@@ -1,7 +1,15 @@
-import { codePoints, isCjkBreakable, isClusterContinuation, isWhitespace, mayEndLine, mayStartLine } from './unicode.js';
+import {
+  codePoints,
+  isCjkBreakable,
+  isClusterContinuation,
+  isWhitespace,
+  mayEndLine,
+  mayStartLine,
+} from './unicode.js';
 
 const LETTER = /\p{L}/u;
-const isLetter = (cp: number): boolean => (cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp)));
+const isLetter = (cp: number): boolean =>
+  cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp));
 
 const isDigit = (cp: number): boolean => cp >= 0x30 && cp <= 0x39;
 
@@ -28,12 +36,14 @@ function dictionaryBreaks(text: string): Set<number> {
   for (const run of text.matchAll(UNSPACED)) {
     const letters = run[0];
     // The scripts matched are all in the BMP: a window never splits a surrogate pair.
-    for (let from = 0; from < letters.length; ) {
+    for (let from = 0; from < letters.length;) {
       const end = Math.min(letters.length, from + WINDOW);
       const starts: number[] = [];
-      for (const w of (words ??= new Intl.Segmenter('th', { granularity: 'word' })).segment(letters.slice(from, end))) if (w.index > 0) starts.push(from + w.index);
+      for (const w of (words ??= new Intl.Segmenter('th', { granularity: 'word' })).segment(letters.slice(from, end)))
+        if (w.index > 0) starts.push(from + w.index);
       // The last few words before a cut may be split differently than with the text that follows.
-      let kept = end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
+      let kept =
+        end === letters.length || starts.length === 0 ? starts.length : Math.max(1, starts.length - UNSURE_WORDS);
       // Resuming inside the window's first half would crawl (a window with few word starts, all early):
       // keep them all and cut at the window's end, so every window moves on by at least half its length.
       if (kept < starts.length && starts[kept - 1]! - from < WINDOW / 2) kept = starts.length;
@@ -73,7 +83,13 @@ export function breakOpportunities(text: string): number[] {
     }
     // UAX #14: a break may follow a hyphen (LB21 keeps it off the hyphen's front), not before a digit (LB25: `-5`),
     // and not after a word-initial hyphen (LB20.1: ` -x`). So `F016-Zoe` may break as `F016-` / `Zoe`.
-    if ((prev === 0x2d || prev === 0x2010) && k >= 2 && !isWhitespace(cps[k - 2].cp) && !isDigit(next) && (isLetter(next) || next >= 0x80 || next === 0x28 || next === 0x5b))
+    if (
+      (prev === 0x2d || prev === 0x2010) &&
+      k >= 2 &&
+      !isWhitespace(cps[k - 2].cp) &&
+      !isDigit(next) &&
+      (isLetter(next) || next >= 0x80 || next === 0x28 || next === 0x5b)
+    )
       out.push(cps[k].index);
   }
   return out;

@@ -27,7 +27,12 @@ export class FallbackChain {
    * it has them so shaping runs (and Arabic joining) are not cut.
    */
   pick(cp: number, current: ResolvedFace | undefined, cjk: CjkLanguage | undefined): ResolvedFace {
-    if (current && (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) && current.font.hasGlyphForCodePoint(cp)) return current;
+    if (
+      current &&
+      (isWhitespace(cp) || isClusterContinuation(cp) || isPunctuation(cp)) &&
+      current.font.hasGlyphForCodePoint(cp)
+    )
+      return current;
     // A mark the current face lacks (U+0338 after a maths operator) is searched like any character.
     if (current && isIgnorable(cp)) return current;
     const key = cp * 8 + (cjk ? LANG_INDEX[cjk] : 0);

@@ -127,10 +127,12 @@ export class TextLayout {
 
   /** Lines of text; '\n' is a hard break. Runs come out in visual order, right-to-left text already reordered. */
   layout<D>(spans: Span<D>[], options: LayoutOptions = {}): LaidLine<D>[] {
-    const live = spans.filter((s) => s.text.length > 0).map((s) => {
-      const text = clean(s.text);
-      return text === s.text ? s : { ...s, text };
-    });
+    const live = spans
+      .filter((s) => s.text.length > 0)
+      .map((s) => {
+        const text = clean(s.text);
+        return text === s.text ? s : { ...s, text };
+      });
     const source = live.length > 0 ? live : spans.slice(0, 1);
     if (source.length === 0) return [];
     for (const s of source) this.#chain(s.style);
@@ -156,13 +158,20 @@ export class TextLayout {
   }
 
   #chain(style: TextStyle): FallbackChain {
-    if (!(Number.isFinite(style.fontSize) && style.fontSize > 0)) throw ValidationError.of('fontSize', `Font size must be a positive number, got ${String(style.fontSize)}`);
+    if (!(Number.isFinite(style.fontSize) && style.fontSize > 0))
+      throw ValidationError.of('fontSize', `Font size must be a positive number, got ${String(style.fontSize)}`);
     const key = `${style.fontFamily}\u0000${style.fontWeight}`;
     let chain = this.#chains.get(key);
     if (!chain) {
-      if (!FONT_WEIGHTS.includes(style.fontWeight)) throw ValidationError.of('fontWeight', `Unknown font weight "${String(style.fontWeight)}"`);
-      if (!this.#registry.hasFamily(style.fontFamily)) throw ValidationError.of('fontFamily', `Unknown font "${style.fontFamily}"`);
-      chain = new FallbackChain(this.#registry, this.#registry.resolve(style.fontFamily, style.fontWeight), style.fontWeight);
+      if (!FONT_WEIGHTS.includes(style.fontWeight))
+        throw ValidationError.of('fontWeight', `Unknown font weight "${String(style.fontWeight)}"`);
+      if (!this.#registry.hasFamily(style.fontFamily))
+        throw ValidationError.of('fontFamily', `Unknown font "${style.fontFamily}"`);
+      chain = new FallbackChain(
+        this.#registry,
+        this.#registry.resolve(style.fontFamily, style.fontWeight),
+        style.fontWeight,
+      );
       this.#chains.set(key, chain);
     }
     return chain;
@@ -199,7 +208,7 @@ export class TextLayout {
     const chains = spans.map((sp) => this.#chain(sp.style));
     const segments: Segment[] = [];
     let current: Segment | undefined;
-    for (let i = 0; i < para.length; ) {
+    for (let i = 0; i < para.length;) {
       const cp = para.codePointAt(i) as number;
       const width = cp > 0xffff ? 2 : 1;
       const spanIdx = spanOf[offset + i];
@@ -208,7 +217,8 @@ export class TextLayout {
       // Only text in the same span and direction may keep the previous face for spaces and punctuation.
       const keep = current !== undefined && current.span === spanIdx && current.level === level;
       const face = chain.pick(cp, keep ? current?.face : undefined, langs[i]);
-      if (current && current.span === spanIdx && current.face === face && current.level === level) current.end = i + width;
+      if (current && current.span === spanIdx && current.face === face && current.level === level)
+        current.end = i + width;
       else {
         current = { start: i, end: i + width, span: spanIdx, face, level };
         segments.push(current);
@@ -243,7 +253,8 @@ export class TextLayout {
     while (from < b && w <= cap) {
       let to = Math.min(b, from + LONG_WORD);
       // Do not cut a cluster (a base and its marks, a surrogate pair) in two.
-      while (to < b && (isLowSurrogate(para.charCodeAt(to)) || isClusterContinuation(para.codePointAt(to) as number))) to++;
+      while (to < b && (isLowSurrogate(para.charCodeAt(to)) || isClusterContinuation(para.codePointAt(to) as number)))
+        to++;
       w += this.#rangeWidth(para, from, to, segments, spans);
       from = to;
     }
@@ -309,7 +320,8 @@ export class TextLayout {
       if (seg.start >= b) break;
       logical.push({ seg, s: Math.max(a, seg.start), e: Math.min(b, seg.end) });
     }
-    if (logical.length === 0) return this.#emptyLine(spans[segments.find((g) => g.end > a)?.span ?? 0]?.style ?? fallbackStyle, options, rtl);
+    if (logical.length === 0)
+      return this.#emptyLine(spans[segments.find((g) => g.end > a)?.span ?? 0]?.style ?? fallbackStyle, options, rtl);
     const order = visualOrder(logical.map((r) => r.seg.level));
     const runs: PlacedRun<D>[] = [];
     let x = 0;
@@ -323,7 +335,15 @@ export class TextLayout {
       const runText = para.slice(s, e);
       const isRtl = seg.level % 2 === 1;
       const width = this.#shaper.width(seg.face, runText, isRtl, span.style.fontSize);
-      const run: PlacedRun<D> = { text: runText, x, width, style: span.style, faceId: seg.face.id, rtl: isRtl, order: index };
+      const run: PlacedRun<D> = {
+        text: runText,
+        x,
+        width,
+        style: span.style,
+        faceId: seg.face.id,
+        rtl: isRtl,
+        order: index,
+      };
       if (span.data !== undefined) run.data = span.data;
       runs.push(run);
       x += width;

@@ -1,4 +1,12 @@
-import { CustomFontEmbedder, PDFFont, PDFObject, PDFRawStream, type PDFContext, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import {
+  CustomFontEmbedder,
+  PDFFont,
+  PDFObject,
+  PDFRawStream,
+  type PDFContext,
+  type PDFDocument,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
 import { encodeSubset, TO_UNICODE_PER_SUBSET, type SubsetCache, type SubsetVersion } from './subset-cache.js';

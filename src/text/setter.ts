@@ -91,7 +91,8 @@ export class TextSetter {
       const face = run.faceId ? this.#layout.registry.faceById(run.faceId) : undefined;
       if (!face) {
         // A run built outside layout(): lay its text out and draw the pieces in place.
-        for (const sub of this.layout([{ text: run.text.replace(/\n/g, ' '), style: run.style }])) this.drawLine(page, sub, x + run.x, baselineY, color);
+        for (const sub of this.layout([{ text: run.text.replace(/\n/g, ' '), style: run.style }]))
+          this.drawLine(page, sub, x + run.x, baselineY, color);
         continue;
       }
       this.#runOperators(page, run, face, x + run.x, baselineY, color, ops);
@@ -130,7 +131,15 @@ export class TextSetter {
     return key;
   }
 
-  #runOperators(page: PDFPage, run: PlacedRun, face: ResolvedFace, x: number, y: number, color: Color, ops: PDFOperator[]): void {
+  #runOperators(
+    page: PDFPage,
+    run: PlacedRun,
+    face: ResolvedFace,
+    x: number,
+    y: number,
+    color: Color,
+    ops: PDFOperator[],
+  ): void {
     const rtl = run.rtl === true;
     const shaped = this.#layout.shaper.shape(face, run.text, rtl);
     const embedded = this.#embed(face);
@@ -138,7 +147,11 @@ export class TextSetter {
     const size = run.style.fontSize;
     ops.push(beginText(), setFontAndSize(this.#fontKey(page, embedded), size), setFillingColor(color));
     if (face.syntheticBold) {
-      ops.push(setStrokingColor(color), setLineWidth(size * FAKE_BOLD_STROKE), setTextRenderingMode(TextRenderingMode.FillAndOutline));
+      ops.push(
+        setStrokingColor(color),
+        setLineWidth(size * FAKE_BOLD_STROKE),
+        setTextRenderingMode(TextRenderingMode.FillAndOutline),
+      );
     } else {
       ops.push(setTextRenderingMode(TextRenderingMode.Fill));
     }
@@ -160,7 +173,7 @@ export class TextSetter {
       // right to left, i.e. in reading order, so extractors keep the logical order.
       const pieces: Array<{ from: number; to: number; x: number; mirrored: boolean }> = [];
       let pen = x;
-      for (let i = 0; i < shaped.glyphs.length; ) {
+      for (let i = 0; i < shaped.glyphs.length;) {
         const mirrored = this.#mirrors(shaped.glyphs[i].codePoints);
         let j = i + 1;
         if (!mirrored) while (j < shaped.glyphs.length && !this.#mirrors(shaped.glyphs[j].codePoints)) j++;
@@ -183,7 +196,10 @@ export class TextSetter {
   #actualText(text: string): PDFOperator {
     const properties = this.#doc.context.obj({ ActualText: PDFHexString.fromText(text.replace(IGNORABLES, '')) });
     // pdf-lib's operand type leaves out dictionaries, which marked-content operators take; a PDFDict writes itself inline.
-    return PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties as unknown as PDFArray]);
+    return PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [
+      PDFName.of('Span'),
+      properties as unknown as PDFArray,
+    ]);
   }
 
   #mirrors(codePoints: number[]): boolean {
@@ -195,7 +211,14 @@ export class TextSetter {
    * x offsets as adjustments (thousandths of an em), mark y offsets (Arabic
    * harakat on tall letters, stacked marks) as text rise, reset afterwards.
    */
-  #showText(shaped: ShapedRun, embedded: EmbeddedFace, ids: number[], from: number, to: number, size: number): PDFOperator[] {
+  #showText(
+    shaped: ShapedRun,
+    embedded: EmbeddedFace,
+    ids: number[],
+    from: number,
+    to: number,
+    size: number,
+  ): PDFOperator[] {
     const ops: PDFOperator[] = [];
     const k = 1000 / shaped.unitsPerEm;
     const xs: number[] = [];

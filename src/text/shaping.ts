@@ -53,7 +53,14 @@ export class Shaper {
       yOffsets.push(p ? p.yOffset : 0);
       advance += a;
     }
-    const shaped: ShapedRun = { glyphs: run.glyphs, advances, xOffsets, yOffsets, advance, unitsPerEm: font.unitsPerEm };
+    const shaped: ShapedRun = {
+      glyphs: run.glyphs,
+      advances,
+      xOffsets,
+      yOffsets,
+      advance,
+      unitsPerEm: font.unitsPerEm,
+    };
     this.#remember(key, shaped);
     return shaped;
   }

@@ -7,7 +7,13 @@ export function isKana(cp: number): boolean {
 }
 
 export function isHangul(cp: number): boolean {
-  return (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff);
+  return (
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3130 && cp <= 0x318f) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xa960 && cp <= 0xa97f) ||
+    (cp >= 0xd7b0 && cp <= 0xd7ff)
+  );
 }
 
 export function isHan(cp: number): boolean {
@@ -24,7 +30,12 @@ export function isHan(cp: number): boolean {
 
 /** CJK symbols and punctuation, full-width forms, and the like. */
 export function isCjkPunctuation(cp: number): boolean {
-  return (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xffef) || (cp >= 0x30fb && cp <= 0x30fc) || (cp >= 0xfe30 && cp <= 0xfe4f);
+  return (
+    (cp >= 0x3000 && cp <= 0x303f) ||
+    (cp >= 0xff00 && cp <= 0xffef) ||
+    (cp >= 0x30fb && cp <= 0x30fc) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f)
+  );
 }
 
 /** Characters between which a line may break even without a space (ideographic line breaking). */
@@ -76,7 +87,7 @@ export function isWhitespace(cp: number): boolean {
 /** Code points of a string with their UTF-16 offsets. */
 export function codePoints(text: string): Array<{ cp: number; index: number }> {
   const out: Array<{ cp: number; index: number }> = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i) as number;
     out.push({ cp, index: i });
     i += cp > 0xffff ? 2 : 1;
@@ -120,7 +131,8 @@ export function cjkLanguages(text: string, fallback: CjkLanguage): Array<CjkLang
  * selectors (U+FE00–FE0F, e.g. the emoji presentation selector after ❤) too: no face we use maps
  * them, and drawn they would be .notdef boxes.
  */
-export const IGNORABLE = /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufe00-\ufe0f\ufeff]/;
+export const IGNORABLE =
+  /[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufe00-\ufe0f\ufeff]/;
 
 /** The same characters, for removing them all from a string. */
 export const IGNORABLES = new RegExp(IGNORABLE.source, 'g');

@@ -39,4 +39,6 @@ process.argv[1] = file;
 const bundle = new Module(file, null);
 bundle.filename = file;
 bundle.paths = Module._nodeModulePaths(path.dirname(file));
-script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, path.dirname(file));
+script
+  .runInThisContext()
+  .call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, path.dirname(file));

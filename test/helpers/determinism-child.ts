@@ -36,12 +36,27 @@ try {
       await engine.generate({
         title: 'Report',
         includeTimestamp: true,
-        data: [{ heading: 'Q3' }, { content: 'Revenue grew **12%**.\n\n```\ncode();\n```' }, { table: { rows: [['a', 'b'], ['1', '2']] } }],
+        data: [
+          { heading: 'Q3' },
+          { content: 'Revenue grew **12%**.\n\n```\ncode();\n```' },
+          {
+            table: {
+              rows: [
+                ['a', 'b'],
+                ['1', '2'],
+              ],
+            },
+          },
+        ],
       }),
     ),
   };
   if (process.env.HTML === '1') {
-    const html = await engine.generate({ type: 'html', title: 'Invoice', data: { html: '<h1>Invoice</h1><p>Total 12 €</p>', css: 'h1{color:navy}' } });
+    const html = await engine.generate({
+      type: 'html',
+      title: 'Invoice',
+      data: { html: '<h1>Invoice</h1><p>Total 12 €</p>', css: 'h1{color:navy}' },
+    });
     out.html = sha(html);
     out.htmlBase64 = Buffer.from(html).toString('base64');
   }

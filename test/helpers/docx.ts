@@ -41,14 +41,23 @@ const NS =
   'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"';
 
 function runXml(r: Run): string {
-  const props = [r.bold ? '<w:b/>' : '', r.color ? `<w:color w:val="${r.color}"/>` : '', r.size ? `<w:sz w:val="${r.size * 2}"/>` : ''].join('');
+  const props = [
+    r.bold ? '<w:b/>' : '',
+    r.color ? `<w:color w:val="${r.color}"/>` : '',
+    r.size ? `<w:sz w:val="${r.size * 2}"/>` : '',
+  ].join('');
   return `<w:r>${props ? `<w:rPr>${props}</w:rPr>` : ''}<w:t xml:space="preserve">${esc(r.text)}</w:t></w:r>`;
 }
 
 function relsXml(rels: Relationship[]): string {
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-    rels.map((r) => `<Relationship Id="${r.id}" Type="${r.type}" Target="${esc(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`).join('') +
+    rels
+      .map(
+        (r) =>
+          `<Relationship Id="${r.id}" Type="${r.type}" Target="${esc(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
+      )
+      .join('') +
     '</Relationships>'
   );
 }
@@ -59,7 +68,9 @@ export function buildDocx(paragraphs: Run[][], extras: DocxExtras = {}): Uint8Ar
   const parts: Record<string, Uint8Array> = {};
   if (extras.settingsXml !== undefined || extras.settingsRels) {
     docRels.push({ id: 'rIdSettings', type: `${REL}/settings`, target: 'settings.xml' });
-    parts['word/settings.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:settings ${NS}>${extras.settingsXml ?? ''}</w:settings>`);
+    parts['word/settings.xml'] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:settings ${NS}>${extras.settingsXml ?? ''}</w:settings>`,
+    );
     if (extras.settingsRels) parts['word/_rels/settings.xml.rels'] = strToU8(relsXml(extras.settingsRels));
   }
   if (docRels.length > 0) parts['word/_rels/document.xml.rels'] = strToU8(relsXml(docRels));
@@ -69,7 +80,9 @@ export function buildDocx(paragraphs: Run[][], extras: DocxExtras = {}): Uint8Ar
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
         '<Default Extension="png" ContentType="image/png"/>' +
         '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-        (parts['word/settings.xml'] ? '<Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/>' : '') +
+        (parts['word/settings.xml']
+          ? '<Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/>'
+          : '') +
         '</Types>',
     ),
     '_rels/.rels': strToU8(
@@ -87,11 +100,21 @@ export function buildDocx(paragraphs: Run[][], extras: DocxExtras = {}): Uint8Ar
 
 /** A 1×1 PNG, for a part that must be an image. */
 export const TINY_PNG = Uint8Array.from(
-  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  ),
 );
 
 /** What `hostileDocx` points outside with; each kind fetches `${base}/<kind>`. */
-export const HOSTILE_KINDS = ['linked-image', 'attached-template', 'ole-link', 'includepicture', 'includetext', 'link-field'] as const;
+export const HOSTILE_KINDS = [
+  'linked-image',
+  'attached-template',
+  'ole-link',
+  'includepicture',
+  'includetext',
+  'link-field',
+] as const;
 export type HostileKind = (typeof HOSTILE_KINDS)[number];
 
 /**
@@ -130,14 +153,24 @@ export function hostileDocx(base: string, kinds: readonly HostileKind[] = HOSTIL
         instr.map((i) => `<w:r><w:instrText xml:space="preserve">${esc(i)}</w:instrText></w:r>`).join('') +
         `<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>${esc(shown)}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`,
     );
-  if (has('includepicture')) bodyXml += complexField([' INCLUDEPIC', `TURE "${url('includepicture')}" \\d `], 'picture field');
-  if (has('includetext')) bodyXml += para(`<w:fldSimple w:instr=" INCLUDETEXT &quot;${esc(url('includetext'))}&quot; "><w:r><w:t>included text</w:t></w:r></w:fldSimple>`);
-  if (has('link-field')) bodyXml += complexField([` LINK Word.Document.12 "${url('link-field')}" "" \\a \\f 0 \\p `], 'linked field');
+  if (has('includepicture'))
+    bodyXml += complexField([' INCLUDEPIC', `TURE "${url('includepicture')}" \\d `], 'picture field');
+  if (has('includetext'))
+    bodyXml += para(
+      `<w:fldSimple w:instr=" INCLUDETEXT &quot;${esc(url('includetext'))}&quot; "><w:r><w:t>included text</w:t></w:r></w:fldSimple>`,
+    );
+  if (has('link-field'))
+    bodyXml += complexField([` LINK Word.Document.12 "${url('link-field')}" "" \\a \\f 0 \\p `], 'linked field');
   return buildDocx([[{ text: 'Hostile document {{ signature:::client }}' }]], {
     bodyXml,
     rels,
     ...(has('attached-template')
-      ? { settingsXml: '<w:attachedTemplate r:id="rIdTemplate"/>', settingsRels: [{ id: 'rIdTemplate', type: `${REL}/attachedTemplate`, target: url('attached-template'), external: true }] }
+      ? {
+          settingsXml: '<w:attachedTemplate r:id="rIdTemplate"/>',
+          settingsRels: [
+            { id: 'rIdTemplate', type: `${REL}/attachedTemplate`, target: url('attached-template'), external: true },
+          ],
+        }
       : {}),
     parts: has('ole-link') ? { 'word/media/preview.png': TINY_PNG } : {},
   });

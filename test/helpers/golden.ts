@@ -69,12 +69,17 @@ export async function expectGolden(name: string, pdf: Uint8Array, options: Golde
     const expected = PNG.sync.read(await readFile(file));
     const actual = pages[i];
     if (expected.width !== actual.width || expected.height !== actual.height) {
-      failures.push(`page ${i + 1}: size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`);
+      failures.push(
+        `page ${i + 1}: size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`,
+      );
       await writeCase(caseReport, i + 1, expected, actual.png, null);
       continue;
     }
     const diff = new PNG({ width: actual.width, height: actual.height });
-    const differing = pixelmatch(expected.data, actual.rgba, diff.data, actual.width, actual.height, { threshold, includeAA: true });
+    const differing = pixelmatch(expected.data, actual.rgba, diff.data, actual.width, actual.height, {
+      threshold,
+      includeAA: true,
+    });
     const ratio = differing / (actual.width * actual.height);
     const ink = inked(expected.data, actual.rgba);
     const inkRatio = differing / Math.max(1, ink);
@@ -94,7 +99,13 @@ export async function expectGolden(name: string, pdf: Uint8Array, options: Golde
 }
 
 /** `page` is a page number, or a screenshot's own name. */
-async function writeCase(dir: string, page: number | string, expected: PNG, actualPng: Buffer, diff: PNG | null): Promise<void> {
+async function writeCase(
+  dir: string,
+  page: number | string,
+  expected: PNG,
+  actualPng: Buffer,
+  diff: PNG | null,
+): Promise<void> {
   await mkdir(dir, { recursive: true });
   const stem = typeof page === 'number' ? `page-${page}` : page;
   await writeFile(path.join(dir, `${stem}-expected.png`), PNG.sync.write(expected));
@@ -135,7 +146,12 @@ function inked(a: Uint8Array | Uint8ClampedArray, b: Uint8Array | Uint8ClampedAr
  * A screenshot (PNG) against golden/<name>/<file>.png, with the same tolerances and
  * report as the PDF pages. GOLDEN_UPDATE=1 rewrites the reference.
  */
-export async function expectScreenshotGolden(name: string, file: string, png: Buffer, options: Omit<GoldenOptions, 'scale'> = {}): Promise<void> {
+export async function expectScreenshotGolden(
+  name: string,
+  file: string,
+  png: Buffer,
+  options: Omit<GoldenOptions, 'scale'> = {},
+): Promise<void> {
   const { tolerance = 0.002, threshold = 0.15, inkTolerance = 0.0002 } = options;
   const dir = path.join(goldenDir, name);
   const target = path.join(dir, `${file}.png`);
@@ -154,7 +170,10 @@ export async function expectScreenshotGolden(name: string, file: string, png: Bu
     await writeCase(caseReport, file, expected, png, null);
   } else {
     const diff = new PNG({ width: actual.width, height: actual.height });
-    const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, { threshold, includeAA: true });
+    const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
+      threshold,
+      includeAA: true,
+    });
     const ratio = differing / (actual.width * actual.height);
     const ink = inked(expected.data, actual.data);
     if (ratio > tolerance || differing > Math.max(MIN_PIXELS, inkTolerance * ink)) {

@@ -9,7 +9,14 @@ import type { ResourceResolver } from '../../src/resources/index.js';
 
 export const HTML_FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'html');
 export const FIXTURE_ORIGIN = 'https://corpus.test/';
-const TYPES: Record<string, string> = { css: 'text/css', ttf: 'font/ttf', otf: 'font/otf', png: 'image/png', svg: 'image/svg+xml', jpg: 'image/jpeg' };
+const TYPES: Record<string, string> = {
+  css: 'text/css',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  jpg: 'image/jpeg',
+};
 
 /** Serves the fixture folder at FIXTURE_ORIGIN; anything else is refused. */
 export const fixtureResolver: ResourceResolver = async (url) => {

@@ -8,5 +8,12 @@ const log = process.env.CASTPRESS_MODULE_LOG;
 if (log) {
   register(new URL('./module-log-hooks.mjs', import.meta.url), { data: { log } });
   const require = createRequire(import.meta.url);
-  process.on('exit', () => appendFileSync(log, Object.keys(require.cache).map((f) => `${f}\n`).join('')));
+  process.on('exit', () =>
+    appendFileSync(
+      log,
+      Object.keys(require.cache)
+        .map((f) => `${f}\n`)
+        .join(''),
+    ),
+  );
 }

@@ -10,7 +10,10 @@ const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'
 export type PdfPart = string | Uint8Array;
 
 /** Object n+1 is `objects[n]` (a body without `obj`/`endobj`). Object 1 is the catalog unless `root` says otherwise. */
-export function buildPdf(objects: Array<PdfPart | PdfPart[]>, options: { root?: number; trailer?: string } = {}): Uint8Array {
+export function buildPdf(
+  objects: Array<PdfPart | PdfPart[]>,
+  options: { root?: number; trailer?: string } = {},
+): Uint8Array {
   const chunks: Uint8Array[] = [latin1('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n')];
   let length = chunks[0]!.length;
   const offsets: number[] = [];
@@ -28,7 +31,9 @@ export function buildPdf(objects: Array<PdfPart | PdfPart[]>, options: { root?: 
   const xref = length;
   push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
   for (const o of offsets) push(`${String(o).padStart(10, '0')} 00000 n \n`);
-  push(`trailer\n<< /Size ${objects.length + 1} /Root ${options.root ?? 1} 0 R ${options.trailer ?? ''}>>\nstartxref\n${xref}\n%%EOF\n`);
+  push(
+    `trailer\n<< /Size ${objects.length + 1} /Root ${options.root ?? 1} 0 R ${options.trailer ?? ''}>>\nstartxref\n${xref}\n%%EOF\n`,
+  );
   return concat(chunks);
 }
 
@@ -36,7 +41,11 @@ export function buildPdf(objects: Array<PdfPart | PdfPart[]>, options: { root?: 
 export function streamBody(entries: string, data: Uint8Array | string, deflate = false): PdfPart[] {
   const raw = typeof data === 'string' ? latin1(data) : data;
   const bytes = deflate ? new Uint8Array(deflateSync(raw)) : raw;
-  return [`<< ${entries}${deflate ? ' /Filter /FlateDecode' : ''} /Length ${bytes.length} >>\nstream\n`, bytes, '\nendstream'];
+  return [
+    `<< ${entries}${deflate ? ' /Filter /FlateDecode' : ''} /Length ${bytes.length} >>\nstream\n`,
+    bytes,
+    '\nendstream',
+  ];
 }
 
 export function concat(chunks: Uint8Array[]): Uint8Array {

@@ -23,9 +23,61 @@ function replaceOne(text: string, re: RegExp, rng: Rng, f: (m: RegExpExecArray) 
   return text.slice(0, m.index) + f(m) + text.slice(m.index + m[0].length);
 }
 
-const WRONG_VALUES = ['0', '-1', '(str)', '<00ff>', '/Name', '[1 2 3]', '[(a) 4 0 R 7]', '<< /A 1 >>', 'null', 'true', '99999 0 R', '[99999 0 R]', '[[[[[]]]]]'];
+const WRONG_VALUES = [
+  '0',
+  '-1',
+  '(str)',
+  '<00ff>',
+  '/Name',
+  '[1 2 3]',
+  '[(a) 4 0 R 7]',
+  '<< /A 1 >>',
+  'null',
+  'true',
+  '99999 0 R',
+  '[99999 0 R]',
+  '[[[[[]]]]]',
+];
 /** Keys whose value types the engine relies on. */
-const TYPED_KEYS = ['AcroForm', 'Fields', 'Kids', 'Annots', 'Parent', 'AP', 'N', 'MK', 'Rect', 'MediaBox', 'CropBox', 'Rotate', 'Resources', 'Font', 'DR', 'DA', 'T', 'FT', 'Ff', 'Opt', 'P', 'Contents', 'Pages', 'Root', 'Info', 'Count', 'Type', 'Subtype', 'MaxLen', 'Q', 'V', 'AS', 'BS', 'Border', 'ID', 'Encrypt', 'XObject'];
+const TYPED_KEYS = [
+  'AcroForm',
+  'Fields',
+  'Kids',
+  'Annots',
+  'Parent',
+  'AP',
+  'N',
+  'MK',
+  'Rect',
+  'MediaBox',
+  'CropBox',
+  'Rotate',
+  'Resources',
+  'Font',
+  'DR',
+  'DA',
+  'T',
+  'FT',
+  'Ff',
+  'Opt',
+  'P',
+  'Contents',
+  'Pages',
+  'Root',
+  'Info',
+  'Count',
+  'Type',
+  'Subtype',
+  'MaxLen',
+  'Q',
+  'V',
+  'AS',
+  'BS',
+  'Border',
+  'ID',
+  'Encrypt',
+  'XObject',
+];
 const HUGE = ['999999999999', '1073741824', '2147483648', '-2147483649', '1e308', '9'.repeat(400), '4294967295.5'];
 
 export type Mutation = (pdf: Uint8Array, rng: Rng) => Uint8Array;
@@ -46,39 +98,108 @@ export const MUTATIONS: Record<string, Mutation> = {
     return out;
   },
   breakKeyword: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), /endobj|endstream|stream|obj|xref|trailer|startxref|<<|>>|\[|\]| R\b/g, rng, (m) => pick(rng, ['', ' ', 'x', m[0]!.slice(1), m[0]! + m[0]!, '%']))),
+    bytes(
+      replaceOne(latin1(pdf), /endobj|endstream|stream|obj|xref|trailer|startxref|<<|>>|\[|\]| R\b/g, rng, (m) =>
+        pick(rng, ['', ' ', 'x', m[0]!.slice(1), m[0]! + m[0]!, '%']),
+      ),
+    ),
   breakXref: (pdf, rng) => {
     const text = latin1(pdf);
     switch (int(rng, 4)) {
       case 0:
-        return bytes(replaceOne(text, /startxref\s+(\d+)/g, rng, () => `startxref\n${pick(rng, ['0', '1', '999999999', '-5', String(int(rng, pdf.length))])}`));
+        return bytes(
+          replaceOne(
+            text,
+            /startxref\s+(\d+)/g,
+            rng,
+            () => `startxref\n${pick(rng, ['0', '1', '999999999', '-5', String(int(rng, pdf.length))])}`,
+          ),
+        );
       case 1:
-        return bytes(replaceOne(text, /\d{10} \d{5} [nf]/g, rng, () => `${String(int(rng, 1e10)).padStart(10, '0')} ${pick(rng, ['00000', '65535', '99999'])} ${pick(rng, ['n', 'f'])}`));
+        return bytes(
+          replaceOne(
+            text,
+            /\d{10} \d{5} [nf]/g,
+            rng,
+            () =>
+              `${String(int(rng, 1e10)).padStart(10, '0')} ${pick(rng, ['00000', '65535', '99999'])} ${pick(rng, ['n', 'f'])}`,
+          ),
+        );
       case 2:
         return bytes(replaceOne(text, /xref\s+\d+ \d+/g, rng, () => `xref\n0 ${pick(rng, ['0', '999999999', '1'])}`));
       default:
-        return bytes(replaceOne(text, /\/W\s*\[[^\]]*\]|\/Index\s*\[[^\]]*\]|\/Size\s+\d+|\/Prev\s+\d+/g, rng, (m) => `${m[0]!.split(/[\s[]/)[0]} ${pick(rng, ['[1 9 1]', '[0 0 0]', '[9 9 9]', '[0 999999999]', '999999999', '-1', '(x)'])}`));
+        return bytes(
+          replaceOne(
+            text,
+            /\/W\s*\[[^\]]*\]|\/Index\s*\[[^\]]*\]|\/Size\s+\d+|\/Prev\s+\d+/g,
+            rng,
+            (m) =>
+              `${m[0]!.split(/[\s[]/)[0]} ${pick(rng, ['[1 9 1]', '[0 0 0]', '[9 9 9]', '[0 999999999]', '999999999', '-1', '(x)'])}`,
+          ),
+        );
     }
   },
   breakObjectStream: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), /\/N\s+\d+|\/First\s+\d+|\/Type\s*\/ObjStm/g, rng, (m) => (m[0]!.includes('ObjStm') ? pick(rng, ['/Type/XRef', '/Type /ObjStm /N 999999999']) : `${m[0]!.split(/\s/)[0]} ${pick(rng, ['999999999', '0', '-3', '1.5', '(x)'])}`))),
+    bytes(
+      replaceOne(latin1(pdf), /\/N\s+\d+|\/First\s+\d+|\/Type\s*\/ObjStm/g, rng, (m) =>
+        m[0]!.includes('ObjStm')
+          ? pick(rng, ['/Type/XRef', '/Type /ObjStm /N 999999999'])
+          : `${m[0]!.split(/\s/)[0]} ${pick(rng, ['999999999', '0', '-3', '1.5', '(x)'])}`,
+      ),
+    ),
   cycle: (pdf, rng) => {
     const text = latin1(pdf);
     // Point a reference at the object that holds it (Parent, Kids, Fields, Pages loops).
     const re = /(\d+) (\d+) obj[\s\S]{0,2000}?\/(Parent|Kids|Fields|Pages|P|Annots)\s*\[?\s*(\d+) (\d+) R/g;
-    return bytes(replaceOne(text, re, rng, (m) => m[0]!.replace(new RegExp(`${m[4]} ${m[5]} R$`), `${m[1]} ${m[2]} R`)));
+    return bytes(
+      replaceOne(text, re, rng, (m) => m[0]!.replace(new RegExp(`${m[4]} ${m[5]} R$`), `${m[1]} ${m[2]} R`)),
+    );
   },
   deepNesting: (pdf, rng) => {
     const depth = pick(rng, [300, 5000, 50000]);
-    const nest = pick(rng, [`${'['.repeat(depth)}${']'.repeat(depth)}`, `${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)}`]);
-    return bytes(replaceOne(latin1(pdf), /\/(AcroForm|Fields|Kids|Annots|MK|AP|Resources|DR|Rect|Opt)\b/g, rng, (m) => `${m[0]} ${nest} /Junk`));
+    const nest = pick(rng, [
+      `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      `${'<< /A '.repeat(depth)}1${' >>'.repeat(depth)}`,
+    ]);
+    return bytes(
+      replaceOne(
+        latin1(pdf),
+        /\/(AcroForm|Fields|Kids|Annots|MK|AP|Resources|DR|Rect|Opt)\b/g,
+        rng,
+        (m) => `${m[0]} ${nest} /Junk`,
+      ),
+    );
   },
   hugeNumber: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), /\/(Count|Length|N|First|Size|MaxLen|Rotate|Ff|Q|W|Index)\s+\d+/g, rng, (m) => `/${m[1]} ${pick(rng, HUGE)}`)),
+    bytes(
+      replaceOne(
+        latin1(pdf),
+        /\/(Count|Length|N|First|Size|MaxLen|Rotate|Ff|Q|W|Index)\s+\d+/g,
+        rng,
+        (m) => `/${m[1]} ${pick(rng, HUGE)}`,
+      ),
+    ),
   hugeString: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), /\/(T|DA|V|TU|Title)\s*\(/g, rng, (m) => `/${m[1]} (${'A'.repeat(200_000 + int(rng, 200_000))}) /Junk (`)),
+    bytes(
+      replaceOne(
+        latin1(pdf),
+        /\/(T|DA|V|TU|Title)\s*\(/g,
+        rng,
+        (m) => `/${m[1]} (${'A'.repeat(200_000 + int(rng, 200_000))}) /Junk (`,
+      ),
+    ),
   wrongType: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), new RegExp(`/(${TYPED_KEYS.join('|')})\\s*(\\d+ \\d+ R|\\[[^\\[\\]]*\\]|\\([^()]*\\)|/[^\\s/<>\\[\\]()]+|-?[\\d.]+)`, 'g'), rng, (m) => `/${m[1]} ${pick(rng, WRONG_VALUES)}`)),
+    bytes(
+      replaceOne(
+        latin1(pdf),
+        new RegExp(
+          `/(${TYPED_KEYS.join('|')})\\s*(\\d+ \\d+ R|\\[[^\\[\\]]*\\]|\\([^()]*\\)|/[^\\s/<>\\[\\]()]+|-?[\\d.]+)`,
+          'g',
+        ),
+        rng,
+        (m) => `/${m[1]} ${pick(rng, WRONG_VALUES)}`,
+      ),
+    ),
   duplicateKids: (pdf, rng) =>
     // Every page-tree node lists its kids many times over: pdf-lib's recursive walk would count them all.
     bytes(replaceOne(latin1(pdf), /\/Kids\s*\[([^\]]*)\]/g, rng, (m) => `/Kids [${` ${m[1]} `.repeat(64)}]`)),
@@ -93,10 +214,25 @@ export const MUTATIONS: Record<string, Mutation> = {
     return out;
   },
   hugeObjectNumber: (pdf, rng) =>
-    bytes(replaceOne(latin1(pdf), /(\d+) (\d+) (obj|R)\b/g, rng, (m) => `${pick(rng, ['999999999', '2147483648', '0', '-1'])} ${pick(rng, [m[2]!, '65536', '99999'])} ${m[3]}`)),
+    bytes(
+      replaceOne(
+        latin1(pdf),
+        /(\d+) (\d+) (obj|R)\b/g,
+        rng,
+        (m) => `${pick(rng, ['999999999', '2147483648', '0', '-1'])} ${pick(rng, [m[2]!, '65536', '99999'])} ${m[3]}`,
+      ),
+    ),
   /** The structural kinds applied to the objects inside an object stream (fields and widgets often live there). */
   insideObjectStream: (pdf, rng) => {
-    const inner = pick(rng, ['wrongTypes', 'cycle', 'hugeNumber', 'deepNesting', 'duplicateKids', 'flipBytes', 'truncate'] as const);
+    const inner = pick(rng, [
+      'wrongTypes',
+      'cycle',
+      'hugeNumber',
+      'deepNesting',
+      'duplicateKids',
+      'flipBytes',
+      'truncate',
+    ] as const);
     return mutateObjectStream(pdf, rng, (data) => MUTATIONS[inner]!(data, rng));
   },
 };
@@ -145,7 +281,11 @@ export function zeroBomb(size: number): Uint8Array {
 
 function flateBombObjectStream(size: number): Uint8Array[] {
   const data = zeroBomb(size);
-  return [bytes(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), data, bytes('\nendstream')];
+  return [
+    bytes(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`),
+    data,
+    bytes('\nendstream'),
+  ];
 }
 
 /** The five minimal structural cases of issue #23 (each under 500 bytes). */
@@ -154,7 +294,9 @@ export const MINIMAL_CASES: Record<string, Uint8Array> = {
   'a field kid that is a number': onePage('/AcroForm << /Fields [4 0 R] >>', '', [['<< /T (a) /FT /Tx /Kids [5] >>']]),
   'a field that is a string': onePage('/AcroForm << /Fields [4 0 R (x)] >>', '', [['(str)']]),
   '/Annots that is a dictionary': onePage('', '/Annots << /A 1 >>'),
-  'an annotation entry that is a number': onePage('/AcroForm << /Fields [4 0 R] >>', '/Annots [42 4 0 R]', [['<< /Type /Annot /Subtype /Widget /T (b) /FT /Tx /Rect [10 10 100 30] /P 3 0 R >>']]),
+  'an annotation entry that is a number': onePage('/AcroForm << /Fields [4 0 R] >>', '/Annots [42 4 0 R]', [
+    ['<< /Type /Annot /Subtype /Widget /T (b) /FT /Tx /Rect [10 10 100 30] /P 3 0 R >>'],
+  ]),
 };
 
 /** The three slow inputs of issue #23, rebuilt. */
@@ -163,7 +305,9 @@ export function slowCases(rc4Form: Uint8Array): Record<string, Uint8Array> {
   if (!/\/V 2 \r\/Length 128 /.test(text)) throw new Error('the RC4 fixture changed');
   return {
     // Key derivation hashes /Length / 8 bytes 51 times: 55 s before.
-    'an /Encrypt dictionary with /Length 1073741824': bytes(text.replace('/V 2 \r/Length 128 ', '/V 2 \r/Length 1073741824 ')),
+    'an /Encrypt dictionary with /Length 1073741824': bytes(
+      text.replace('/V 2 \r/Length 128 ', '/V 2 \r/Length 1073741824 '),
+    ),
     // ~1 MB of deflate data that inflates to 1 GiB: 7.5 s and 1.1 GB per call before.
     'a 1 MB object stream that inflates to 1 GiB': buildPdf([
       ['<< /Type /Catalog /Pages 2 0 R >>'],

@@ -147,7 +147,8 @@ export function joinItems(items: TextItem[]): string {
         const gap = it.x - (prev.x + prev.width);
         const spaced = out.endsWith(' ') || it.str.startsWith(' ');
         // A gap, or text drawn leftwards (right-to-left runs are emitted in reading order).
-        if (!spaced && (gap > Math.min(it.height, prev.height) * 0.15 || gap < -Math.min(it.height, prev.height))) out += ' ';
+        if (!spaced && (gap > Math.min(it.height, prev.height) * 0.15 || gap < -Math.min(it.height, prev.height)))
+          out += ' ';
       }
     }
     out += it.str;
@@ -157,7 +158,11 @@ export function joinItems(items: TextItem[]): string {
 }
 
 /** Text items whose origin falls inside a rectangle given with a top-left origin (template coordinates). */
-export function itemsInRect(page: PageText, rect: { x: number; y: number; width: number; height: number }, slack = 1): TextItem[] {
+export function itemsInRect(
+  page: PageText,
+  rect: { x: number; y: number; width: number; height: number },
+  slack = 1,
+): TextItem[] {
   return page.items.filter(
     (it) =>
       it.str.trim() !== '' &&
@@ -304,7 +309,13 @@ export async function readOutline(pdf: Uint8Array): Promise<OutlineNode[]> {
     const walk = (items: Raw[]): OutlineNode[] =>
       items.map((it) => {
         const dest = it.dest as [{ num: number; gen: number }, { name: string }, number | null, number | null];
-        return { title: it.title, page: refs.indexOf(dest[0].num) + 1, top: dest[3] ?? NaN, open: (it.count ?? 0) >= 0, items: walk(it.items) };
+        return {
+          title: it.title,
+          page: refs.indexOf(dest[0].num) + 1,
+          top: dest[3] ?? NaN,
+          open: (it.count ?? 0) >= 0,
+          items: walk(it.items),
+        };
       });
     return walk(((await doc.getOutline()) ?? []) as Raw[]);
   } finally {
@@ -325,7 +336,20 @@ export interface PdffontsRow {
 }
 
 /** poppler's font type names (pdffonts.cc), longest first so "Type 1C (OT)" wins over "Type 1C". */
-const PDFFONTS_TYPES = ['CID TrueType (OT)', 'CID Type 0C (OT)', 'TrueType (OT)', 'Type 1C (OT)', 'CID TrueType', 'CID Type 0C', 'CID Type 0', 'TrueType', 'Type 1C', 'Type 1', 'Type 3', 'unknown'];
+const PDFFONTS_TYPES = [
+  'CID TrueType (OT)',
+  'CID Type 0C (OT)',
+  'TrueType (OT)',
+  'Type 1C (OT)',
+  'CID TrueType',
+  'CID Type 0C',
+  'CID Type 0',
+  'TrueType',
+  'Type 1C',
+  'Type 1',
+  'Type 3',
+  'unknown',
+];
 const PDFFONTS_ROW = new RegExp(
   `^(.*?)\\s+(${PDFFONTS_TYPES.map((t) => t.replace(/[()]/g, '\\$&')).join('|')})\\s+(\\S+)\\s+(yes|no)\\s+(yes|no)\\s+(yes|no)\\s+\\d+\\s+\\d+\\s*$`,
 );
@@ -342,7 +366,14 @@ export async function pdffonts(bytes: Uint8Array): Promise<PdffontsRow[]> {
         // Read from the right: a name longer than its column (36) pushes the other columns along.
         const m = PDFFONTS_ROW.exec(r);
         if (!m) throw new Error(`unexpected pdffonts row: ${r}`);
-        return { name: m[1]!, type: m[2]!, encoding: m[3]!, emb: m[4] === 'yes', sub: m[5] === 'yes', uni: m[6] === 'yes' };
+        return {
+          name: m[1]!,
+          type: m[2]!,
+          encoding: m[3]!,
+          emb: m[4] === 'yes',
+          sub: m[5] === 'yes',
+          uni: m[6] === 'yes',
+        };
       });
   });
 }

@@ -58,9 +58,13 @@ export function compareImages(a: Rgba, b: Rgba, options: CompareOptions = {}): C
 
   const bg = mostFrequent(pa);
   const isInk = (d: Uint8ClampedArray, i: number) =>
-    Math.abs(d[i]! - bg[0]) > inkThreshold || Math.abs(d[i + 1]! - bg[1]) > inkThreshold || Math.abs(d[i + 2]! - bg[2]) > inkThreshold;
+    Math.abs(d[i]! - bg[0]) > inkThreshold ||
+    Math.abs(d[i + 1]! - bg[1]) > inkThreshold ||
+    Math.abs(d[i + 2]! - bg[2]) > inkThreshold;
   const close = (d: Uint8ClampedArray, i: number, e: Uint8ClampedArray, j: number) =>
-    Math.abs(d[i]! - e[j]!) <= tolerance && Math.abs(d[i + 1]! - e[j + 1]!) <= tolerance && Math.abs(d[i + 2]! - e[j + 2]!) <= tolerance;
+    Math.abs(d[i]! - e[j]!) <= tolerance &&
+    Math.abs(d[i + 1]! - e[j + 1]!) <= tolerance &&
+    Math.abs(d[i + 2]! - e[j + 2]!) <= tolerance;
   /**
    * Whether `other` has ink near (x, y) of the colour `own` has there. Ink only matches ink: a white card
    * where the reference has its light-blue ground (the ticket) is within any colour tolerance, yet a mark.
@@ -144,10 +148,15 @@ function mostFrequent(d: Uint8ClampedArray): [number, number, number] {
 }
 
 function padWhite(im: Rgba, width: number, height: number): Uint8ClampedArray {
-  if (im.data.length !== im.width * im.height * 4) throw new Error(`image data has ${im.data.length} bytes, ${im.width}×${im.height} RGBA needs ${im.width * im.height * 4}`);
-  if (im.width === width && im.height === height) return new Uint8ClampedArray(im.data.buffer, im.data.byteOffset, im.data.length);
+  if (im.data.length !== im.width * im.height * 4)
+    throw new Error(
+      `image data has ${im.data.length} bytes, ${im.width}×${im.height} RGBA needs ${im.width * im.height * 4}`,
+    );
+  if (im.width === width && im.height === height)
+    return new Uint8ClampedArray(im.data.buffer, im.data.byteOffset, im.data.length);
   const out = new Uint8ClampedArray(width * height * 4).fill(255);
-  for (let y = 0; y < im.height; y++) out.set(im.data.subarray(y * im.width * 4, (y + 1) * im.width * 4), y * width * 4);
+  for (let y = 0; y < im.height; y++)
+    out.set(im.data.subarray(y * im.width * 4, (y + 1) * im.width * 4), y * width * 4);
   return out;
 }
 

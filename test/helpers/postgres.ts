@@ -39,10 +39,27 @@ export class PostgresServer {
       chmodSync(dir, 0o700);
     }
     const data = path.join(dir, 'data');
-    const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'castpress', '--no-sync', '-E', 'UTF8', '--locale=C'], { encoding: 'utf8', cwd: dir, ...user });
+    const init = spawnSync(
+      path.join(bin, 'initdb'),
+      ['-D', data, '-A', 'trust', '-U', 'castpress', '--no-sync', '-E', 'UTF8', '--locale=C'],
+      { encoding: 'utf8', cwd: dir, ...user },
+    );
     if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
     const port = await freePort();
-    const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=50'];
+    const args = [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'max_connections=50',
+    ];
     const child = spawn(path.join(bin, 'postgres'), args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...user });
     await waitForOutput(child, /ready to accept connections/, 60_000);
     return new PostgresServer(port, dir, child);

@@ -17,7 +17,10 @@ export async function freePort(): Promise<number> {
 export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms: ${seen.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no ${pattern} within ${timeoutMs} ms: ${seen.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = (d: Buffer) => {
       seen += d.toString();
       if (pattern.test(seen)) {
@@ -63,7 +66,24 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--appendonly',
+        'yes',
+        '--save',
+        '',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.child = child;
     await waitForOutput(child, /Ready to accept connections/, 15_000);
   }

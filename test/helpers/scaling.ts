@@ -47,7 +47,12 @@ export interface ScalingOptions {
  * so that timer resolution and a stray GC do not decide the ratio. A synchronous operation is
  * passed as an async function.
  */
-export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<Scaling<T>> {
+export async function scalingRatio<T>(
+  run: (size: number) => Promise<T>,
+  small: number,
+  large: number,
+  options: ScalingOptions = {},
+): Promise<Scaling<T>> {
   const rounds = options.rounds ?? 3;
   const minMs = options.minMs ?? 30;
   // Warm-up (JIT, caches, lazily loaded modules), and how many repeats make the small size measurable.
@@ -88,7 +93,13 @@ export async function scalingRatio<T>(run: (size: number) => Promise<T>, small: 
  * Asserts that `run` costs less than (large/small)^1.5 times more at `large` than at `small`
  * (22.6x for sizes 8x apart, where a quadratic scan costs 64x); returns `run(large)`'s result.
  */
-export async function expectLinearTime<T>(label: string, run: (size: number) => Promise<T>, small: number, large: number, options: ScalingOptions = {}): Promise<T> {
+export async function expectLinearTime<T>(
+  label: string,
+  run: (size: number) => Promise<T>,
+  small: number,
+  large: number,
+  options: ScalingOptions = {},
+): Promise<T> {
   const s = await scalingRatio(run, small, large, options);
   if (process.env.SCALING_DEBUG) console.log(`${label}: ${s.detail}`);
   expect(s.ratio, `${label}: ${s.detail}`).toBeLessThan(s.linearBound);

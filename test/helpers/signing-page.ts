@@ -10,10 +10,16 @@ import type { ServerOptions } from '../../src/server/index.js';
 import { startTestServer, type TestServer } from '../server-setup.js';
 
 /** The test server with packets in `dataDir`; documents made by `engine` (default the server's). */
-export async function startSigningServer(dataDir: string, extra: Partial<ServerOptions> = {}, engine?: Engine): Promise<{ server: TestServer; backend: PacketBackend }> {
+export async function startSigningServer(
+  dataDir: string,
+  extra: Partial<ServerOptions> = {},
+  engine?: Engine,
+): Promise<{ server: TestServer; backend: PacketBackend }> {
   let base = '';
   let server: TestServer | undefined;
-  const packets = new LazyPacketBackend(() => openPacketBackend({ dataDir, engine: engine ?? server!.engine, baseUrl: base }));
+  const packets = new LazyPacketBackend(() =>
+    openPacketBackend({ dataDir, engine: engine ?? server!.engine, baseUrl: base }),
+  );
   server = await startTestServer({ packets, ...extra });
   base = server.base;
   return { server, backend: await packets.get() };

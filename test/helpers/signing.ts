@@ -36,7 +36,8 @@ export async function tempDir(prefix = 'castpress-signing-'): Promise<{ dir: str
 export async function makePdf(pages = 1, text = 'castpress signing test'): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`${text} - page ${i + 1}`, { x: 72, y: 770, size: 14, font });
+  for (let i = 0; i < pages; i++)
+    doc.addPage([595, 842]).drawText(`${text} - page ${i + 1}`, { x: 72, y: 770, size: 14, font });
   return doc.save({ useObjectStreams: false });
 }
 
@@ -96,18 +97,43 @@ export function extractSignatures(bytes: Uint8Array): ExtractedSignature[] {
     } else if (der[0] === 0x30) {
       der = der.subarray(0, 2 + der[1]!);
     }
-    out.push({ byteRange: br, der, signedBytes: Buffer.concat([file.subarray(br[0], br[0] + br[1]), file.subarray(br[2], br[2] + br[3])]) });
+    out.push({
+      byteRange: br,
+      der,
+      signedBytes: Buffer.concat([file.subarray(br[0], br[0] + br[1]), file.subarray(br[2], br[2] + br[3])]),
+    });
   }
   return out;
 }
 
 /** `openssl cms -verify` of one extracted signature against `caFile`. Exit 0: valid; 4: signature failure. */
-export async function opensslCmsVerify(sig: ExtractedSignature, caFile: string, dir: string, name = 'sig'): Promise<RunResult> {
+export async function opensslCmsVerify(
+  sig: ExtractedSignature,
+  caFile: string,
+  dir: string,
+  name = 'sig',
+): Promise<RunResult> {
   const sigFile = path.join(dir, `${name}.der`);
   const content = path.join(dir, `${name}-ranges.bin`);
   await writeFile(sigFile, sig.der);
   await writeFile(content, sig.signedBytes);
-  return tool('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', sigFile, '-content', content, '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null']);
+  return tool('openssl', [
+    'cms',
+    '-verify',
+    '-binary',
+    '-inform',
+    'DER',
+    '-in',
+    sigFile,
+    '-content',
+    content,
+    '-CAfile',
+    caFile,
+    '-purpose',
+    'any',
+    '-out',
+    '/dev/null',
+  ]);
 }
 
 /** An NSS database trusting `rootPem` (for `pdfsig -nssdir`). */
@@ -116,13 +142,28 @@ export async function nssDbTrusting(dir: string, rootPem: string): Promise<strin
   await tool('mkdir', ['-p', db]);
   const init = await tool('certutil', ['-N', '-d', `sql:${db}`, '--empty-password']);
   if (init.code !== 0) throw new Error(`certutil -N failed: ${init.stderr}`);
-  const add = await tool('certutil', ['-A', '-d', `sql:${db}`, '-n', 'castpress-test-root', '-t', 'CT,C,C', '-i', rootPem]);
+  const add = await tool('certutil', [
+    '-A',
+    '-d',
+    `sql:${db}`,
+    '-n',
+    'castpress-test-root',
+    '-t',
+    'CT,C,C',
+    '-i',
+    rootPem,
+  ]);
   if (add.code !== 0) throw new Error(`certutil -A failed: ${add.stderr}`);
   return db;
 }
 
 /** A self-signed certificate and key made by openssl in `dir` with the given extensions, and its PKCS#12 (passphrase "x"). */
-export async function selfSigned(dir: string, name: string, extensions: string[], days = 3650): Promise<{ key: string; cert: string; p12: string }> {
+export async function selfSigned(
+  dir: string,
+  name: string,
+  extensions: string[],
+  days = 3650,
+): Promise<{ key: string; cert: string; p12: string }> {
   const key = path.join(dir, `${name}.key`);
   const cert = path.join(dir, `${name}.crt`);
   const p12 = path.join(dir, `${name}.p12`);
@@ -130,7 +171,22 @@ export async function selfSigned(dir: string, name: string, extensions: string[]
     const r = await tool('openssl', args, { cwd: dir });
     if (r.code !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
   };
-  await run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', String(days), '-subj', `/CN=${name}/O=Example`, ...extensions.flatMap((e) => ['-addext', e])]);
+  await run([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    String(days),
+    '-subj',
+    `/CN=${name}/O=Example`,
+    ...extensions.flatMap((e) => ['-addext', e]),
+  ]);
   await run(['pkcs12', '-export', '-inkey', key, '-in', cert, '-passout', 'pass:x', '-out', p12]);
   return { key, cert, p12 };
 }

@@ -15,15 +15,46 @@ import { createSigningIdentity } from '../../src/signing/index.js';
 const [dir, identityDir, hookUrl] = process.argv.slice(2) as [string, string, string];
 const engine = createEngine({ now: () => new Date('2026-01-05T10:00:00Z') });
 
-const sig = (id: string, y: number) => ({ id, type: 'signature', pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const sig = (id: string, y: number) => ({
+  id,
+  type: 'signature',
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
 const body = (n: number) => ({
   name: `Crash ${n}`,
   allowUpdates: true,
-  files: [{ id: 'doc', filename: 'doc.pdf', title: 'Doc', fields: [{ content: `Packet ${n}` }, { id: 'amount', type: 'shortText', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 20 } }, sig('a', 260), sig('b', 320)] }],
+  files: [
+    {
+      id: 'doc',
+      filename: 'doc.pdf',
+      title: 'Doc',
+      fields: [
+        { content: `Packet ${n}` },
+        { id: 'amount', type: 'shortText', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 20 } },
+        sig('a', 260),
+        sig('b', 320),
+      ],
+    },
+  ],
   data: { payloads: { doc: { data: { amount: `AMOUNT-${n}` } } } },
   signers: [
-    { id: 'a', name: 'Ann', email: 'ann@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'doc', fieldId: 'a' }] },
-    { id: 'b', name: 'Ben', email: 'ben@example.com', signerType: 'embedded', routingOrder: 2, fields: [{ fileId: 'doc', fieldId: 'b' }] },
+    {
+      id: 'a',
+      name: 'Ann',
+      email: 'ann@example.com',
+      signerType: 'embedded',
+      routingOrder: 1,
+      fields: [{ fileId: 'doc', fieldId: 'a' }],
+    },
+    {
+      id: 'b',
+      name: 'Ben',
+      email: 'ben@example.com',
+      signerType: 'embedded',
+      routingOrder: 2,
+      fields: [{ fileId: 'doc', fieldId: 'b' }],
+    },
   ],
 });
 
@@ -36,14 +67,36 @@ async function signNext(s: Service, eid: string): Promise<void> {
   const url = new URL(await s.generateEtchSignURL({ signerEid: next.eid, clientUserId: 'u' }));
   const access = { signerEid: next.eid, token: url.searchParams.get('token')! };
   await s.openSigning(access);
-  if (next.aliasId === 'b') await s.updateEtchPacket({ eid, payload: { doc: { data: { amount: `AMOUNT-${eid}` } } }, mergePayloads: true });
-  await s.submitSigning({ ...access, inputs: { signature: { type: 'drawn', strokes: [[{ x: 0, y: 0 }, { x: 40, y: 10 }]] } } });
+  if (next.aliasId === 'b')
+    await s.updateEtchPacket({ eid, payload: { doc: { data: { amount: `AMOUNT-${eid}` } } }, mergePayloads: true });
+  await s.submitSigning({
+    ...access,
+    inputs: {
+      signature: {
+        type: 'drawn',
+        strokes: [
+          [
+            { x: 0, y: 0 },
+            { x: 40, y: 10 },
+          ],
+        ],
+      },
+    },
+  });
 }
 
 async function main(): Promise<never> {
   const identity = await createSigningIdentity({ dataDir: identityDir });
   const store = await openSqliteStore({ dir });
-  const flow = createPacketWorkflow({ store, engine, identity, baseUrl: 'http://castpress.test', webhook: { url: hookUrl, token: 't' }, deliver: false, mailDir: `${dir}/mail` });
+  const flow = createPacketWorkflow({
+    store,
+    engine,
+    identity,
+    baseUrl: 'http://castpress.test',
+    webhook: { url: hookUrl, token: 't' },
+    deliver: false,
+    mailDir: `${dir}/mail`,
+  });
   const s = flow.service;
   // Warm the engine before announcing: the parent's kill points should fall in workflow steps, not in start-up.
   await engine.generate({ data: [{ content: 'warm' }] });
@@ -64,7 +117,9 @@ main().catch((error: unknown) => {
 
 function listUnfinished(): string[] {
   const db = new Database(`${dir}/packets.db`);
-  const rows = db.prepare("SELECT eid FROM packets WHERE status <> 'complete' ORDER BY created_at").all() as Array<{ eid: string }>;
+  const rows = db.prepare("SELECT eid FROM packets WHERE status <> 'complete' ORDER BY created_at").all() as Array<{
+    eid: string;
+  }>;
   db.close();
   return rows.map((r) => r.eid);
 }

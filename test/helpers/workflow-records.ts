@@ -19,7 +19,12 @@ export function storedSigner(id: string, extra: Partial<StoredSigner> = {}): Sto
 }
 
 /** A signer `eid` (also its alias) of packet `pkt`; an `email` signer has an address. */
-export function signerRecord(eid: string, routingOrder: number, status: SignerStatus, extra: Partial<SignerRecord> = {}): SignerRecord {
+export function signerRecord(
+  eid: string,
+  routingOrder: number,
+  status: SignerStatus,
+  extra: Partial<SignerRecord> = {},
+): SignerRecord {
   const signerType = extra.signerType ?? 'email';
   return {
     eid,

@@ -23,7 +23,10 @@ export async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean
  * The two stores a workflow test runs on, for `describe.each(kinds.stores)`: SQLite in a new
  * folder of `dir()` (read when a store opens), and a PostgreSQL server started on first use.
  */
-export function workflowStores(dir: () => string): { stores: Array<[string, () => Promise<PacketStore>]>; stop: () => Promise<void> } {
+export function workflowStores(dir: () => string): {
+  stores: Array<[string, () => Promise<PacketStore>]>;
+  stop: () => Promise<void>;
+} {
   let postgres: PostgresServer | undefined;
   return {
     stores: [

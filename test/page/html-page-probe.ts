@@ -5,7 +5,14 @@
  */
 import type { LayoutState } from '../../src/html/page/contract.js';
 import { counterModel } from '../../src/html/page/counters.js';
-import { cssString, parseSelectors, splitSentinels, splitTop, tokens, unescapeCss } from '../../src/html/page/css-text.js';
+import {
+  cssString,
+  parseSelectors,
+  splitSentinels,
+  splitTop,
+  tokens,
+  unescapeCss,
+} from '../../src/html/page/css-text.js';
 import { estimate, prepareBreaks, prepareNamed, side } from '../../src/html/page/flow.js';
 import { describeControl } from '../../src/html/page/forms.js';
 import { choose } from '../../src/html/page/overlay.js';
@@ -14,8 +21,17 @@ import { newState } from '../../src/html/page/state.js';
 import { contentOf, stringValue } from '../../src/html/page/strings.js';
 
 const probe = {
-  splitTop, splitSentinels, tokens, parseSelectors, unescapeCss, cssString, side,
-  pageSizes: (values: string[]) => { const S = newState(); return values.map((v) => pageSize(S, v)); },
+  splitTop,
+  splitSentinels,
+  tokens,
+  parseSelectors,
+  unescapeCss,
+  cssString,
+  side,
+  pageSizes: (values: string[]) => {
+    const S = newState();
+    return values.map((v) => pageSize(S, v));
+  },
   /** Each [index, name]'s resolved page from the document's @page rules. */
   resolvePages(pages: Array<[number, string]>) {
     const S = newState();
@@ -28,9 +44,16 @@ const probe = {
     const model = counterModel(collectRules().style, new Set(names), new Set(els));
     return els.map((el) => model.get(el) ?? null);
   },
-  choose: (items: Array<{ id: string; slack: number }>, policy: string, i: number, state: LayoutState) => choose(items, policy, i, state)?.id ?? null,
-  describe: (selector: string) => { const el = document.querySelector(selector); return el ? describeControl(el, 'probe') : null; },
-  strings: (selector: string, value: string, which: string) => { const el = document.querySelector(selector) as Element; return { value: stringValue(el, value), content: contentOf(el, which) }; },
+  choose: (items: Array<{ id: string; slack: number }>, policy: string, i: number, state: LayoutState) =>
+    choose(items, policy, i, state)?.id ?? null,
+  describe: (selector: string) => {
+    const el = document.querySelector(selector);
+    return el ? describeControl(el, 'probe') : null;
+  },
+  strings: (selector: string, value: string, which: string) => {
+    const el = document.querySelector(selector) as Element;
+    return { value: stringValue(el, value), content: contentOf(el, which) };
+  },
   /** The first guess for a document whose elements with an id are markers. */
   guess() {
     const S = newState();

@@ -8,10 +8,16 @@ import { initialsOf } from '../../src/server/signing/page/ui.js';
 let pad: Pad | null = null;
 const probe = {
   initialsOf,
-  setUp: (typed: boolean) => { pad = setUpPad(typed); return true; },
+  setUp: (typed: boolean) => {
+    pad = setUpPad(typed);
+    return true;
+  },
   drawn: () => pad?.drawn() ?? null,
   typedMode: () => pad?.typedMode ?? null,
-  clear: () => { pad?.clear(); return true; },
+  clear: () => {
+    pad?.clear();
+    return true;
+  },
 };
 
 (window as unknown as { __signingProbe: typeof probe }).__signingProbe = probe;

@@ -15,7 +15,17 @@ export const charList: FieldTypeModule = {
   interactive: (input) => {
     const f = input.filled;
     const value = f.values[''] ?? '';
-    return [{ ...input.common, name: input.name, kind: 'comb', rect: input.at(f.field.rect), value, maxLength: f.field.cells ?? f.field.maxLength ?? Math.max(1, [...value].length) }];
+    return [
+      {
+        ...input.common,
+        name: input.name,
+        kind: 'comb',
+        rect: input.at(f.field.rect),
+        value,
+        maxLength: f.field.cells ?? f.field.maxLength ?? Math.max(1, [...value].length),
+      },
+    ];
   },
-  importAcro: (facts) => (facts.kind === 'text' && facts.comb && facts.maxLength !== undefined ? { cells: facts.maxLength } : undefined),
+  importAcro: (facts) =>
+    facts.kind === 'text' && facts.comb && facts.maxLength !== undefined ? { cells: facts.maxLength } : undefined,
 };

@@ -10,7 +10,9 @@ export const fullName: FieldTypeModule = {
     if (typeof raw === 'string' && !field.parts) return ok({ '': raw }, [text(box, raw, style)]);
     const parts = stringParts(raw, NAME_KEYS);
     if (typeof parts === 'string') return fail(parts);
-    const whole = NAME_KEYS.map((k) => parts[k]?.trim()).filter((s): s is string => !!s).join(' ');
+    const whole = NAME_KEYS.map((k) => parts[k]?.trim())
+      .filter((s): s is string => !!s)
+      .join(' ');
     return withParts(field, parts, whole, box, at, style, false);
   },
   interactive: (input) => partWidgets(input, false),

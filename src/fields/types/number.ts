@@ -16,7 +16,11 @@ function numeric(type: 'number' | 'decimalNumber' | 'integer' | 'dollar' | 'perc
       // Half away from zero: 41.5 → 42, -41.5 → -42.
       if (kind === 'integer') n = Math.sign(n) * Math.round(Math.abs(n));
       const pattern = (field.format && parseNumberPattern(field.format)) || parseNumberPattern(DEFAULT_PATTERNS[kind])!;
-      return oneText(formatNumber(n, kind === 'integer' ? { ...pattern, minDecimals: 0, maxDecimals: 0 } : pattern), box, style);
+      return oneText(
+        formatNumber(n, kind === 'integer' ? { ...pattern, minDecimals: 0, maxDecimals: 0 } : pattern),
+        box,
+        style,
+      );
     },
     interactive: (input) => textWidget(input),
   };

@@ -21,7 +21,16 @@ export const radioGroup: FieldTypeModule = {
   interactive: (input) => {
     const f = input.filled.field;
     const options = (f.options ?? []).map((o) => ({ exportValue: o.exportValue ?? o.id, rect: input.at(o.rect) }));
-    return [{ ...input.common, name: input.name, kind: 'radio', rect: input.at(f.rect), value: chosenValue(input.filled), options }];
+    return [
+      {
+        ...input.common,
+        name: input.name,
+        kind: 'radio',
+        rect: input.at(f.rect),
+        value: chosenValue(input.filled),
+        options,
+      },
+    ];
   },
   ownFieldValue: chosenValue,
   // The importer groups a radio field's widgets by page into options (src/acroform/template.ts).

@@ -18,7 +18,8 @@ export const textWrap: FieldTypeModule = {
       paragraphs = s.split(/\r?\n/);
     }
     const boxes = field.lines?.length ? field.lines.map((r) => place(r, at)) : [box];
-    if (paragraphs.length > boxes.length) return fail(`At most ${boxes.length} lines fit, received ${paragraphs.length}`);
+    if (paragraphs.length > boxes.length)
+      return fail(`At most ${boxes.length} lines fit, received ${paragraphs.length}`);
     return ok({ '': paragraphs.join('\n') }, [{ kind: 'lines', boxes, paragraphs, style }]);
   },
   interactive: (input) => textWidget(input, true),

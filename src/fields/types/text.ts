@@ -11,7 +11,12 @@ function oneLine(type: 'shortText' | 'email'): FieldTypeModule {
     },
     interactive: (input) => textWidget(input),
     // Any text widget nothing more specific claims (combo and list boxes too: their value is drawn as text).
-    ...(type === 'shortText' ? { importAcro: (facts) => (facts.kind === 'text' || facts.kind === 'combo' || facts.kind === 'listbox' ? {} : undefined) } : {}),
+    ...(type === 'shortText'
+      ? {
+          importAcro: (facts) =>
+            facts.kind === 'text' || facts.kind === 'combo' || facts.kind === 'listbox' ? {} : undefined,
+        }
+      : {}),
   };
 }
 

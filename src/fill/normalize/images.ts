@@ -41,10 +41,19 @@ export async function loadImages(plan: FillPlan, options: ImageOptions): Promise
   );
 }
 
-async function prepareImage(source: string, boxWidth: number, boxHeight: number, options: ImageOptions): Promise<PreparedImage | null> {
+async function prepareImage(
+  source: string,
+  boxWidth: number,
+  boxHeight: number,
+  options: ImageOptions,
+): Promise<PreparedImage | null> {
   const resource = await loadResource(source, 'image', options.resolver, { maxBytes: options.maxBytes });
   if (!resource) return null;
   // Raster only: SVG is refused because librsvg may read files it references.
-  const how = { fit: { width: Math.ceil((boxWidth * DPI) / 72), height: Math.ceil((boxHeight * DPI) / 72) }, rasterOnly: true, jpegQuality: 90 };
+  const how = {
+    fit: { width: Math.ceil((boxWidth * DPI) / 72), height: Math.ceil((boxHeight * DPI) / 72) },
+    rasterOnly: true,
+    jpegQuality: 90,
+  };
   return options.cache ? options.cache.prepare(resource.body, how) : prepare(resource.body, how);
 }

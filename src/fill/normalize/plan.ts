@@ -1,6 +1,13 @@
 import { fieldType } from '../../fields/index.js';
 import type { FieldError } from '../../errors/index.js';
-import { formatPath, isValueObject, type FieldInput, type FillData, type FillRequest, type Styling } from '../../schema/index.js';
+import {
+  formatPath,
+  isValueObject,
+  type FieldInput,
+  type FillData,
+  type FillRequest,
+  type Styling,
+} from '../../schema/index.js';
 import type { Template, TemplateField } from '../../template/index.js';
 import { pickStyling, resolveStyle } from './styles.js';
 import type { FillPlan, FilledField, PlannedPage } from './types.js';
@@ -41,14 +48,17 @@ type Spread =
   | { kind: 'combined'; columns: Unwrapped[][] };
 
 function spreadOf(field: TemplateField, u: Unwrapped): Spread {
-  if (!Array.isArray(u.value)) return field.rows?.length ? { kind: 'column', items: [u] } : { kind: 'constant', item: u };
+  if (!Array.isArray(u.value))
+    return field.rows?.length ? { kind: 'column', items: [u] } : { kind: 'constant', item: u };
   const elements = u.value.map((el, i) => unwrap(el, [...u.path, i], u));
   const nested = elements.some((e) => Array.isArray(e.value));
   if (field.rows?.length) {
     if (!nested) return { kind: 'column', items: elements };
     return {
       kind: 'combined',
-      columns: elements.map((e) => (Array.isArray(e.value) ? e.value.map((el, j) => unwrap(el, [...e.path, j], e)) : [e])),
+      columns: elements.map((e) =>
+        Array.isArray(e.value) ? e.value.map((el, j) => unwrap(el, [...e.path, j], e)) : [e],
+      ),
     };
   }
   // A type that takes an array as its value (textWrap's lines) repeats only for an array of arrays.
@@ -75,7 +85,11 @@ export interface PlanOptions {
  * formatted value of each field on it. Errors (values that cannot be
  * formatted for their type) are collected, not thrown.
  */
-export function planFill(template: Template, request: FillRequest, options: PlanOptions): { plan: FillPlan; errors: FieldError[] } {
+export function planFill(
+  template: Template,
+  request: FillRequest,
+  options: PlanOptions,
+): { plan: FillPlan; errors: FieldError[] } {
   const errors = new Map<string, FieldError>();
   const pages: PlannedPage[] = [];
   const pagesPerFill: number[] = [];
@@ -98,7 +112,12 @@ export function planFill(template: Template, request: FillRequest, options: Plan
         if (!found) continue;
         spreads.push({ field, spread: spreadOf(field, unwrap(found.value, [...root, found.key])) });
       }
-      const repeats = Math.max(1, ...spreads.map(({ spread: s }) => (s.kind === 'explicit' ? s.items.length : s.kind === 'combined' ? s.columns.length : 1)));
+      const repeats = Math.max(
+        1,
+        ...spreads.map(({ spread: s }) =>
+          s.kind === 'explicit' ? s.items.length : s.kind === 'combined' ? s.columns.length : 1,
+        ),
+      );
       const copies: PlannedPage[] = [];
       for (let e = 0; e < repeats; e++) {
         const columnOf = (field: TemplateField, s: Spread): Unwrapped[] =>

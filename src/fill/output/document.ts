@@ -1,4 +1,14 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFPage, PDFPageLeaf, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFPage,
+  PDFPageLeaf,
+  PDFRef,
+  type PDFDocument,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
 import { PDF as N, UpdateSession } from '../../pdf/index.js';
 import { COPIED_RESOURCES, type PreparedPage, type PreparedTemplate } from './prepared-template.js';
 
@@ -69,7 +79,12 @@ export class OutputDocument {
     const resources = new Map<PDFName, PDFObject>();
     for (const [k, v] of tp.resources) {
       // pdf-lib adds fonts, images and graphics states to these: each page gets its own copy.
-      resources.set(k, v instanceof PDFDict && COPIED_RESOURCES.includes(k) ? PDFDict.fromMapWithContext(new Map(v.entries()), ctx) : v);
+      resources.set(
+        k,
+        v instanceof PDFDict && COPIED_RESOURCES.includes(k)
+          ? PDFDict.fromMapWithContext(new Map(v.entries()), ctx)
+          : v,
+      );
     }
     map.set(N.Resources, PDFDict.fromMapWithContext(resources, ctx));
     const annots = this.#annotations(tp, ref, options);

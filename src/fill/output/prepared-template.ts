@@ -1,6 +1,15 @@
 import type { AppearanceChecks } from '../../acroform/index.js';
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFStream,
+  type PDFDocument,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
 import { InvalidPdfError } from '../../errors/index.js';
 import { frameOf, openForUpdate } from '../../pdf/index.js';
 import { LayoutCache } from './layout-cache.js';
@@ -82,7 +91,16 @@ export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTempla
     const node = page.node;
     const entries: Array<[PDFName, PDFObject]> = [];
     for (const [k, v] of node.entries()) {
-      if (k === N.Parent || k === N.Contents || k === N.Resources || k === N.Annots || k === N.MediaBox || k === N.CropBox || k === N.Rotate) continue;
+      if (
+        k === N.Parent ||
+        k === N.Contents ||
+        k === N.Resources ||
+        k === N.Annots ||
+        k === N.MediaBox ||
+        k === N.CropBox ||
+        k === N.Rotate
+      )
+        continue;
       entries.push([k, v]);
     }
     const mediaBox = node.MediaBox();

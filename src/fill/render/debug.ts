@@ -8,7 +8,15 @@ import { toDrawBox } from './geometry.js';
 /** Every box a field has: its rect and those of its lines, options, parts and rows. */
 export function fieldRects(field: TemplateField): TopLeftRect[] {
   const own = fieldType(field.type).debugBoxes;
-  return own ? own(field) : [field.rect, ...(field.lines ?? []), ...(field.options ?? []).map((o) => o.rect), ...Object.values(field.parts ?? {}), ...(field.rows ?? [])];
+  return own
+    ? own(field)
+    : [
+        field.rect,
+        ...(field.lines ?? []),
+        ...(field.options ?? []).map((o) => o.rect),
+        ...Object.values(field.parts ?? {}),
+        ...(field.rows ?? []),
+      ];
 }
 
 export function strokeBoxes(page: PDFPage, frame: PageFrame, rects: TopLeftRect[], color: RGB): void {

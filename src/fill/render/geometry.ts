@@ -19,7 +19,10 @@ export function toDrawBox(box: TopLeftRect, frame: PageFrame): DisplayRect {
  */
 export function turnBox(box: DisplayRect, rotation: 90 | 180 | 270): { box: DisplayRect; matrix: Matrix } {
   const turned = rotation === 90 || rotation === 270;
-  return { box: { x: 0, y: 0, width: turned ? box.height : box.width, height: turned ? box.width : box.height }, matrix: turnMatrix(rotation, box) };
+  return {
+    box: { x: 0, y: 0, width: turned ? box.height : box.width, height: turned ? box.width : box.height },
+    matrix: turnMatrix(rotation, box),
+  };
 }
 
 export function colorOf(hex: string): RGB {

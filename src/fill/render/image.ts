@@ -27,5 +27,10 @@ export function drawImage(page: PDFPage, embedder: ImageEmbedder, box: DisplayRe
   const ratio = image.widthPx / image.heightPx;
   const width = Math.min(box.width, box.height * ratio);
   const height = width / ratio;
-  placeImage(page, embedded, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
+  placeImage(page, embedded, {
+    x: box.x + (box.width - width) / 2,
+    y: box.y + (box.height - height) / 2,
+    width,
+    height,
+  });
 }

@@ -26,7 +26,10 @@ export interface RenderOptions extends BoxOptions {
 }
 
 /** Widgets of the PDF's own radio groups (pick-one check boxes too) that the plan turns on, matched by field name and on-state. */
-function chosenRadios(planned: PlannedPage, widgets: PDFDict[]): { on: Set<PDFDict>; fieldOf: Map<PDFDict, FilledField> } {
+function chosenRadios(
+  planned: PlannedPage,
+  widgets: PDFDict[],
+): { on: Set<PDFDict>; fieldOf: Map<PDFDict, FilledField> } {
   const wanted = new Map<string, { filled: FilledField; state: string }>();
   for (const filled of planned.fields) {
     const f = filled.field;
@@ -61,11 +64,24 @@ export async function renderPlan(
   prepared: PreparedTemplate,
   fields: TemplateField[],
   plan: FillPlan,
-  engine: { services: Pick<EngineServices, 'fonts' | 'text' | 'subsets'>; layouts: LayoutCache; checks?: AppearanceChecks },
+  engine: {
+    services: Pick<EngineServices, 'fonts' | 'text' | 'subsets'>;
+    layouts: LayoutCache;
+    checks?: AppearanceChecks;
+  },
   options: RenderOptions,
 ): Promise<Uint8Array> {
   const out = await OutputDocument.create(prepared);
-  const tools = { text: { setter: new TextSetter(out.doc, engine.services.fonts, { layout: engine.services.text, subsets: engine.services.subsets }), layouts: engine.layouts }, images: new ImageEmbedder(out.doc) };
+  const tools = {
+    text: {
+      setter: new TextSetter(out.doc, engine.services.fonts, {
+        layout: engine.services.text,
+        subsets: engine.services.subsets,
+      }),
+      layouts: engine.layouts,
+    },
+    images: new ImageEmbedder(out.doc),
+  };
   const byPage = new Map<number, TemplateField[]>();
   for (const f of fields) byPage.set(f.pageNum, [...(byPage.get(f.pageNum) ?? []), f]);
 
@@ -80,7 +96,9 @@ export async function renderPlan(
     used.add(index);
     const pageFields = byPage.get(index) ?? [];
     const draws = pageDraws(planned, pageFields, options);
-    const holdsFields = options.fields !== undefined && (planned.fields.length > 0 || (first && options.widgetPages?.has(index) === true));
+    const holdsFields =
+      options.fields !== undefined &&
+      (planned.fields.length > 0 || (first && options.widgetPages?.has(index) === true));
     if (keepPageTree && !draws && !holdsFields && !out.annotationsChange(index, annotationOptions)) {
       // Untouched: the template's page object is used as it is, nothing is written for it.
       pageRefs.push(prepared.pages[index]!.ref);
@@ -97,7 +115,12 @@ export async function renderPlan(
       const drawn = drawWidgetLooks(out.doc, page, widgets, on, engine.checks);
       if (drawn.size > 0) {
         const handled = new Set([...drawn].map((w) => fieldOf.get(w)));
-        shown = { ...planned, fields: planned.fields.map((f) => (handled.has(f) ? { ...f, contents: f.contents.filter((c) => c.kind !== 'mark' && c.kind !== 'dot') } : f)) };
+        shown = {
+          ...planned,
+          fields: planned.fields.map((f) =>
+            handled.has(f) ? { ...f, contents: f.contents.filter((c) => c.kind !== 'mark' && c.kind !== 'dot') } : f,
+          ),
+        };
       }
     }
     if (draws) renderPage(page, prepared.pages[index]!.frame, shown, pageFields, tools, options);

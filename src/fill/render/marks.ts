@@ -13,9 +13,18 @@ const CAP_HEIGHT = 0.7;
  * largest square centred in the box. Otherwise the mark is stretched to the
  * box's proportions, as if the square mark were scaled to fill it.
  */
-export function drawMark(page: PDFPage, t: Typesetter, box: DisplayRect, char: string, square: boolean, style: ResolvedStyle): void {
+export function drawMark(
+  page: PDFPage,
+  t: Typesetter,
+  box: DisplayRect,
+  char: string,
+  square: boolean,
+  style: ResolvedStyle,
+): void {
   const side = Math.min(box.width, box.height);
-  const target = square ? { x: box.x + (box.width - side) / 2, y: box.y + (box.height - side) / 2, width: side, height: side } : box;
+  const target = square
+    ? { x: box.x + (box.width - side) / 2, y: box.y + (box.height - side) / 2, width: side, height: side }
+    : box;
   const height = square ? side : box.height;
   let size = height * MARK_SIZE;
   const ts = { fontFamily: style.fontFamily, fontWeight: style.fontWeight, fontSize: size };

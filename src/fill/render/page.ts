@@ -28,7 +28,14 @@ export interface PageTools {
 }
 
 /** Draws one planned page's values over the template page, in display coordinates. */
-export function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage, templateFields: TemplateField[], tools: PageTools, boxes: BoxOptions): void {
+export function renderPage(
+  page: PDFPage,
+  frame: PageFrame,
+  planned: PlannedPage,
+  templateFields: TemplateField[],
+  tools: PageTools,
+  boxes: BoxOptions,
+): void {
   page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...displayMatrix(frame)));
   const setter = tools.text;
   for (const filled of planned.fields) {
@@ -44,13 +51,21 @@ export function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage
     for (const c of filled.contents) {
       switch (c.kind) {
         case 'text':
-          inBox(toDrawBox(c.box, frame), (b) => (c.multiline ? drawBlock : drawSingleLine)(page, setter, b, c.text, c.style));
+          inBox(toDrawBox(c.box, frame), (b) =>
+            (c.multiline ? drawBlock : drawSingleLine)(page, setter, b, c.text, c.style),
+          );
           break;
         case 'cells':
           inBox(toDrawBox(c.box, frame), (b) => drawCells(page, setter, b, c.chars, c.cells, c.style));
           break;
         case 'lines':
-          drawLineBoxes(page, setter, c.boxes.map((b) => toDrawBox(b, frame)), c.paragraphs, c.style);
+          drawLineBoxes(
+            page,
+            setter,
+            c.boxes.map((b) => toDrawBox(b, frame)),
+            c.paragraphs,
+            c.style,
+          );
           break;
         case 'mark':
           inBox(toDrawBox(c.box, frame), (b) => drawMark(page, setter, b, c.char, c.square, c.style));
@@ -67,7 +82,12 @@ export function renderPage(page: PDFPage, frame: PageFrame, planned: PlannedPage
   if (boxes.drawDebugBoxes) {
     strokeBoxes(page, frame, templateFields.flatMap(fieldRects), colorOf(boxes.borderColor ?? DEBUG_BOX_COLOR));
   } else if (boxes.borderColor) {
-    strokeBoxes(page, frame, planned.fields.map((f) => f.box), colorOf(boxes.borderColor));
+    strokeBoxes(
+      page,
+      frame,
+      planned.fields.map((f) => f.box),
+      colorOf(boxes.borderColor),
+    );
   }
   page.pushOperators(popGraphicsState());
 }

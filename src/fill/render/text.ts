@@ -16,7 +16,9 @@ export interface Typesetter {
 }
 
 function layout(t: Typesetter, text: string, style: TextStyle, maxWidth?: number): LaidLine[] {
-  return t.layouts.get(text, style, maxWidth, () => t.setter.layout([{ text, style }], maxWidth === undefined ? {} : { maxWidth }));
+  return t.layouts.get(text, style, maxWidth, () =>
+    t.setter.layout([{ text, style }], maxWidth === undefined ? {} : { maxWidth }),
+  );
 }
 
 function padX(box: DisplayRect): number {
@@ -68,7 +70,13 @@ function cut(text: string, max: number): string {
  * MIN_FONT_SIZE), placed by alignment and vertical alignment; what still
  * overflows is clipped at the box's sides, not drawn over its neighbours.
  */
-export function drawSingleLine(page: PDFPage, t: Typesetter, box: DisplayRect, text: string, style: ResolvedStyle): void {
+export function drawSingleLine(
+  page: PDFPage,
+  t: Typesetter,
+  box: DisplayRect,
+  text: string,
+  style: ResolvedStyle,
+): void {
   const flat = cut(text.replace(/\r?\n/g, ' '), visibleChars(box.width, MIN_FONT_SIZE));
   if (flat.trim() === '') return;
   const maxWidth = Math.max(1, box.width - 2 * padX(box));
@@ -82,8 +90,20 @@ export function drawSingleLine(page: PDFPage, t: Typesetter, box: DisplayRect, t
   }
   const clip = line.width > maxWidth + 0.01;
   // Sides only: ascenders and descenders may pass a tight box's top and bottom, as they always did.
-  if (clip) page.pushOperators(pushGraphicsState(), rectangle(box.x, box.y - box.height, box.width, box.height * 3), clipOp(), endPath());
-  t.setter.drawLine(page, line, alignedX(box, line.width, style.alignment), baselineFor(box, line.ascent, line.descent, style.verticalAlignment), colorOf(style.textColor));
+  if (clip)
+    page.pushOperators(
+      pushGraphicsState(),
+      rectangle(box.x, box.y - box.height, box.width, box.height * 3),
+      clipOp(),
+      endPath(),
+    );
+  t.setter.drawLine(
+    page,
+    line,
+    alignedX(box, line.width, style.alignment),
+    baselineFor(box, line.ascent, line.descent, style.verticalAlignment),
+    colorOf(style.textColor),
+  );
   if (clip) page.pushOperators(popGraphicsState());
 }
 
@@ -101,7 +121,10 @@ export function drawBlock(page: PDFPage, t: Typesetter, box: DisplayRect, value:
   let lines = layout(t, text, textStyle(style, size), maxWidth);
   // Shrink until the lines fit the height and no word is cut (src/acroform's rule for interactive fields too).
   const widest = widestWord(t.setter, text, textStyle(style, size), maxWidth);
-  while (size > MIN_FONT_SIZE && (totalHeight(lines) > room || (widest * size) / Math.max(style.fontSize, 0.01) > maxWidth)) {
+  while (
+    size > MIN_FONT_SIZE &&
+    (totalHeight(lines) > room || (widest * size) / Math.max(style.fontSize, 0.01) > maxWidth)
+  ) {
     size = Math.max(MIN_FONT_SIZE, size - SHRINK_STEP);
     lines = layout(t, text, textStyle(style, size), maxWidth);
   }
@@ -132,12 +155,22 @@ function totalHeight(lines: Array<{ height: number }>): number {
  * A value shorter than the cells starts in the cell Acrobat starts a comb
  * field's value in (combFirstCell, the rule interactive output uses).
  */
-export function drawCells(page: PDFPage, t: Typesetter, box: DisplayRect, chars: string[], cells: number, style: ResolvedStyle): void {
+export function drawCells(
+  page: PDFPage,
+  t: Typesetter,
+  box: DisplayRect,
+  chars: string[],
+  cells: number,
+  style: ResolvedStyle,
+): void {
   const cw = box.width / Math.max(1, cells);
   const first = combFirstCell(cells, chars.length, style.alignment);
   chars.forEach((ch, i) => {
     if (ch.trim() === '') return;
-    drawSingleLine(page, t, { x: box.x + (first + i) * cw, y: box.y, width: cw, height: box.height }, ch, { ...style, alignment: 'center' });
+    drawSingleLine(page, t, { x: box.x + (first + i) * cw, y: box.y, width: cw, height: box.height }, ch, {
+      ...style,
+      alignment: 'center',
+    });
   });
 }
 
@@ -146,7 +179,13 @@ export function drawCells(page: PDFPage, t: Typesetter, box: DisplayRect, chars:
  * its box continues in the following boxes. Text left when the boxes run out
  * joins the last box, which then shrinks to fit.
  */
-export function drawLineBoxes(page: PDFPage, t: Typesetter, boxes: DisplayRect[], paragraphs: string[], style: ResolvedStyle): void {
+export function drawLineBoxes(
+  page: PDFPage,
+  t: Typesetter,
+  boxes: DisplayRect[],
+  paragraphs: string[],
+  style: ResolvedStyle,
+): void {
   const texts: string[] = [];
   // Once the boxes run out: the last box's text, in pieces joined by one space. Each piece is added as
   // `${text} ${piece}`.trim() would add it, without copying the text so far at every piece (that was

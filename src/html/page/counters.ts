@@ -89,34 +89,55 @@ export function counterEffects(v: string): Effect[] {
   return out;
 }
 
-export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wanted: Set<Element>): Map<Element, CounterValues> {
+export function counterModel(
+  styleRules: StyleRuleInfo[],
+  names: Set<string>,
+  wanted: Set<Element>,
+): Map<Element, CounterValues> {
   const result = new Map<Element, CounterValues>();
   if (names.size === 0 || wanted.size === 0) return result;
   const listItem = names.has('list-item');
   const mentions = (v: string) => v.includes('var(') || counterEffects(v).some(([n]) => names.has(n));
-  const own = new Set<Element>(), pseudo = new Set<Element>();
+  const own = new Set<Element>(),
+    pseudo = new Set<Element>();
   for (const r of styleRules) {
     if (!COUNTER_PROPS.some((p) => mentions(r.style.getPropertyValue(p)))) continue;
     const hasPseudo = /::?(before|after)\b/.test(r.selectorText);
-    for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) { own.add(el); if (hasPseudo) pseudo.add(el); }
+    for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) {
+      own.add(el);
+      if (hasPseudo) pseudo.add(el);
+    }
   }
-  for (const el of document.querySelectorAll<HTMLElement>('[style]')) if (el.style && COUNTER_PROPS.some((p) => mentions(el.style.getPropertyValue(p)))) own.add(el);
+  for (const el of document.querySelectorAll<HTMLElement>('[style]'))
+    if (el.style && COUNTER_PROPS.some((p) => mentions(el.style.getPropertyValue(p)))) own.add(el);
   if (listItem) {
     for (const el of select('li, summary, ol, ul, menu, dir')) own.add(el);
-    for (const r of styleRules) if (/list-item/.test(r.style.getPropertyValue('display'))) for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) own.add(el);
-    for (const el of document.querySelectorAll<HTMLElement>('[style]')) if (/list-item/.test(el.style.getPropertyValue('display'))) own.add(el);
+    for (const r of styleRules)
+      if (/list-item/.test(r.style.getPropertyValue('display')))
+        for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) own.add(el);
+    for (const el of document.querySelectorAll<HTMLElement>('[style]'))
+      if (/list-item/.test(el.style.getPropertyValue('display'))) own.add(el);
   }
   // display:none of an element or any ancestor, read once per element.
   const hiddenMemo = new Map<Element, boolean>();
   const hidden = (el: Element | null): boolean => {
     if (!el) return false;
     let h = hiddenMemo.get(el);
-    if (h === undefined) { h = getComputedStyle(el).display === 'none' || hidden(el.parentElement); hiddenMemo.set(el, h); }
+    if (h === undefined) {
+      h = getComputedStyle(el).display === 'none' || hidden(el.parentElement);
+      hiddenMemo.set(el, h);
+    }
     return h;
   };
   // A counter set is an array of instances from the outermost; arrays are shared until an element
   // changes them (copy on write). An instance with the element's scope came from a previous sibling.
-  const instantiate = (set: Instance[], name: string, value: number, node: Instance['node'], scope: Element | null): Instance[] => {
+  const instantiate = (
+    set: Instance[],
+    name: string,
+    value: number,
+    node: Instance['node'],
+    scope: Element | null,
+  ): Instance[] => {
     let k = set.length - 1;
     while (k >= 0 && (set[k] as Instance).name !== name) k--;
     const found = set[k];
@@ -124,20 +145,36 @@ export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wa
     out.push({ name, value, node, scope });
     return out;
   };
-  const innermost = (set: Instance[], name: string): Instance | null => { for (let k = set.length - 1; k >= 0; k--) if ((set[k] as Instance).name === name) return set[k] as Instance; return null; };
+  const innermost = (set: Instance[], name: string): Instance | null => {
+    for (let k = set.length - 1; k >= 0; k--) if ((set[k] as Instance).name === name) return set[k] as Instance;
+    return null;
+  };
   const stacks = (set: Instance[]): CounterStacks => {
     const out: CounterStacks = {};
     for (const c of set) if (names.has(c.name)) (out[c.name] = out[c.name] || []).push(c.value);
     return out;
   };
   /** Applies one element's (or pseudo-element's) reset, increment and set; returns its counter set. */
-  const apply = (set: Instance[], node: Instance['node'], scope: Element | null, reset: Effect[], inc: Effect[], put: Effect[]): Instance[] => {
+  const apply = (
+    set: Instance[],
+    node: Instance['node'],
+    scope: Element | null,
+    reset: Effect[],
+    inc: Effect[],
+    put: Effect[],
+  ): Instance[] => {
     for (const [n, v] of reset) if (names.has(n)) set = instantiate(set, n, v === null ? 0 : v, node, scope);
-    for (const [ops, isSet] of [[inc, false], [put, true]] as const) {
+    for (const [ops, isSet] of [
+      [inc, false],
+      [put, true],
+    ] as const) {
       for (const [n, v] of ops) {
         if (!names.has(n)) continue;
         let c = innermost(set, n);
-        if (!c) { set = instantiate(set, n, 0, node, scope); c = set[set.length - 1] as Instance; }
+        if (!c) {
+          set = instantiate(set, n, 0, node, scope);
+          c = set[set.length - 1] as Instance;
+        }
         c.value = isSet ? (v === null ? 0 : v) : c.value + (v === null ? 1 : v);
       }
     }
@@ -146,7 +183,14 @@ export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wa
   const pseudoEffects = (set: Instance[], el: Element, which: string): Instance[] => {
     const ps = getComputedStyle(el, which);
     if (!ps.content || ps.content === 'none' || ps.content === 'normal' || ps.display === 'none') return set;
-    return apply(set, { el, which }, el, counterEffects(ps.counterReset), counterEffects(ps.counterIncrement), counterEffects(ps.counterSet));
+    return apply(
+      set,
+      { el, which },
+      el,
+      counterEffects(ps.counterReset),
+      counterEffects(ps.counterIncrement),
+      counterEffects(ps.counterSet),
+    );
   };
   /**
    * What a child inherits: its parent's counters (set) and, from its previous sibling's (sib, which starts
@@ -161,17 +205,24 @@ export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wa
   /** Returns the counter set el passes to its following sibling (its own, not its children's). */
   const visit = (el: Element, inherited: Instance[]): Instance[] => {
     let set = inherited;
-    const isOwn = own.has(el), isWanted = wanted.has(el);
+    const isOwn = own.has(el),
+      isWanted = wanted.has(el);
     const cs = isOwn ? getComputedStyle(el) : null;
-    if (cs && cs.display === 'none') { hiddenMemo.set(el, true); return inherited; }
+    if (cs && cs.display === 'none') {
+      hiddenMemo.set(el, true);
+      return inherited;
+    }
     if (isOwn ? hidden(el.parentElement) : isWanted && hidden(el)) return inherited;
     const entry = isWanted ? stacks(set) : null;
     if (cs) {
-      const reset = counterEffects(cs.counterReset), inc = counterEffects(cs.counterIncrement), put = counterEffects(cs.counterSet);
+      const reset = counterEffects(cs.counterReset),
+        inc = counterEffects(cs.counterIncrement),
+        put = counterEffects(cs.counterSet);
       if (listItem) {
         const named = (ops: Effect[]) => ops.some(([n]) => n === 'list-item');
         if (LIST_OWNERS.has(el.tagName) && !named(reset)) {
-          const start = el.tagName === 'OL' && el.hasAttribute('start') ? parseInt(el.getAttribute('start') as string, 10) : NaN;
+          const start =
+            el.tagName === 'OL' && el.hasAttribute('start') ? parseInt(el.getAttribute('start') as string, 10) : NaN;
           const reversed = el.tagName === 'OL' && el.hasAttribute('reversed');
           const first = !Number.isNaN(start) ? start : reversed ? el.querySelectorAll(':scope > li').length : 1;
           reset.push(['list-item', reversed ? first + 1 : first - 1]);
@@ -195,7 +246,10 @@ export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wa
       }
       set = apply(set, el, el.parentElement, reset, inc, put);
     }
-    if (isWanted) { result.set(el, { at: stacks(set), entry }); left--; }
+    if (isWanted) {
+      result.set(el, { at: stacks(set), entry });
+      left--;
+    }
     let cur = set;
     if (pseudo.has(el)) cur = fromSibling(set, pseudoEffects(cur, el, '::before'));
     for (let c = el.firstElementChild; c && left > 0; c = c.nextElementSibling) cur = fromSibling(set, visit(c, cur));
@@ -207,7 +261,14 @@ export function counterModel(styleRules: StyleRuleInfo[], names: Set<string>, wa
   let top: Instance[] = [];
   if (own.has(root)) {
     const cs = getComputedStyle(root);
-    top = apply([], root, null, counterEffects(cs.counterReset), counterEffects(cs.counterIncrement), counterEffects(cs.counterSet));
+    top = apply(
+      [],
+      root,
+      null,
+      counterEffects(cs.counterReset),
+      counterEffects(cs.counterIncrement),
+      counterEffects(cs.counterSet),
+    );
   }
   if (document.body) visit(document.body, top);
   return result;

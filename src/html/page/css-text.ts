@@ -8,7 +8,9 @@ import type { Declaration, PageSelector } from './state.js';
 
 /** CSS escapes (`\41 `, `\"`) → the characters. */
 export function unescapeCss(s: string): string {
-  return s.replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\([\s\S])/g, '$1');
+  return s
+    .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/\\([\s\S])/g, '$1');
 }
 
 /** A CSS string token holding s. */
@@ -19,13 +21,19 @@ export function cssString(s: string): string {
 /** Pieces of text separated by sep outside parentheses and strings, trimmed. */
 export function splitTop(text: string, sep: string): string[] {
   const out: string[] = [];
-  let depth = 0, cur = '', quote = '';
+  let depth = 0,
+    cur = '',
+    quote = '';
   for (const c of text) {
-    if (quote) { if (c === quote) quote = ''; }
-    else if (c === '"' || c === "'") quote = c;
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    if (c === sep && depth === 0 && !quote) { out.push(cur.trim()); cur = ''; } else cur += c;
+    if (c === sep && depth === 0 && !quote) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += c;
   }
   out.push(cur.trim());
   return out;
@@ -41,16 +49,28 @@ export type SentinelPiece = string | { name: string; args: string };
 export function splitSentinels(text: string): SentinelPiece[] {
   const out: SentinelPiece[] = [];
   let at = 0;
-  const next = (from: number) => { const re = /__fs_(fn|string)__/g; re.lastIndex = from; return re.exec(text); };
+  const next = (from: number) => {
+    const re = /__fs_(fn|string)__/g;
+    re.lastIndex = from;
+    return re.exec(text);
+  };
   for (let m = next(0); m; m = next(at)) {
     const k = m.index;
     const open = text.indexOf('(', k);
     if (open < 0) break;
-    let depth = 1, j = open + 1;
-    for (; j < text.length && depth > 0; j++) { if (text[j] === '(') depth++; else if (text[j] === ')') depth--; }
+    let depth = 1,
+      j = open + 1;
+    for (; j < text.length && depth > 0; j++) {
+      if (text[j] === '(') depth++;
+      else if (text[j] === ')') depth--;
+    }
     if (k > at) out.push(text.slice(at, k));
     const args = text.slice(open + 1, j - 1);
-    out.push(m[1] === 'string' ? { name: 'string', args: args.split('|')[0] ?? '' } : { name: text.slice(k + m[0].length, open), args });
+    out.push(
+      m[1] === 'string'
+        ? { name: 'string', args: args.split('|')[0] ?? '' }
+        : { name: text.slice(k + m[0].length, open), args },
+    );
     at = j;
   }
   if (at < text.length) out.push(text.slice(at));
@@ -64,7 +84,10 @@ export interface SentinelArgs {
 
 /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
 export function sentinelArgs(s: string, prefix: string): SentinelArgs {
-  const [name, policy] = s.slice(prefix.length).replace(/^\(|\)$/g, '').split('|');
+  const [name, policy] = s
+    .slice(prefix.length)
+    .replace(/^\(|\)$/g, '')
+    .split('|');
   return { name: name ?? '', policy: policy || 'first' };
 }
 
@@ -78,7 +101,8 @@ export interface ContentToken {
 /** A margin box's `content` → its strings, page counters and element()/string() references. */
 export function tokens(content: string): ContentToken[] {
   const out: ContentToken[] = [];
-  const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|counters?\(\s*([-\w]+)[^)]*\)|attr\([^)]*\)|url\([^)]*\)/g;
+  const re =
+    /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|counters?\(\s*([-\w]+)[^)]*\)|attr\([^)]*\)|url\([^)]*\)/g;
   let m;
   while ((m = re.exec(content))) {
     if (m[1] !== undefined || m[2] !== undefined) {
@@ -93,14 +117,23 @@ export function tokens(content: string): ContentToken[] {
 
 /** `@page` selectors (`:first`, `name:left`…) with their specificity (css-page-3); null entries dropped. */
 export function parseSelectors(text: string): PageSelector[] {
-  return String(text || '').split(',').map((s) => s.trim()).map((s): PageSelector | null => {
-    const m = /^([-\w]*)((?::[-\w]+)*)$/.exec(s);
-    if (!m) return null;
-    const pseudos = m[2] ? m[2].slice(1).split(':').map((p) => p.toLowerCase()) : [];
-    let spec = m[1] ? 100 : 0;
-    for (const p of pseudos) spec += p === 'first' || p === 'blank' ? 10 : 1;
-    return { name: m[1] ?? '', pseudos, spec };
-  }).filter((s): s is PageSelector => s !== null);
+  return String(text || '')
+    .split(',')
+    .map((s) => s.trim())
+    .map((s): PageSelector | null => {
+      const m = /^([-\w]*)((?::[-\w]+)*)$/.exec(s);
+      if (!m) return null;
+      const pseudos = m[2]
+        ? m[2]
+            .slice(1)
+            .split(':')
+            .map((p) => p.toLowerCase())
+        : [];
+      let spec = m[1] ? 100 : 0;
+      for (const p of pseudos) spec += p === 'first' || p === 'blank' ? 10 : 1;
+      return { name: m[1] ?? '', pseudos, spec };
+    })
+    .filter((s): s is PageSelector => s !== null);
 }
 
 /** A declaration block's declarations, with shorthands that hold var() taken whole. */
@@ -111,7 +144,10 @@ export function declarations(style: CSSStyleDeclaration): Declaration[] {
     const name = style[k] as string;
     const value = style.getPropertyValue(name);
     // The longhands of a shorthand holding var() read as '' (pending substitution): the shorthand is taken below.
-    if (value === '') { pending = true; continue; }
+    if (value === '') {
+      pending = true;
+      continue;
+    }
     out.push([name, value, style.getPropertyPriority(name) === 'important']);
   }
   if (pending) {

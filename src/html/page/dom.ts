@@ -39,12 +39,28 @@ export function beforeHead<T extends Element>(el: T): T {
  * nothing follows: the element then runs to the end of the document.
  */
 export function followingId(S: PageState, el: Element): string | null {
-  const after = (node: Element): Element | null => { for (let up: Element | null = node; up && up !== document.body; up = up.parentElement) if (up.nextElementSibling) return up.nextElementSibling; return null; };
-  for (let n = after(el); n; ) {
+  const after = (node: Element): Element | null => {
+    for (let up: Element | null = node; up && up !== document.body; up = up.parentElement)
+      if (up.nextElementSibling) return up.nextElementSibling;
+    return null;
+  };
+  for (let n = after(el); n;) {
     const cs = getComputedStyle(n);
-    if (n.hasAttribute('data-fs-blank') || cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed' || n.getClientRects().length === 0) { n = after(n); continue; }
+    if (
+      n.hasAttribute('data-fs-blank') ||
+      cs.display === 'none' ||
+      cs.position === 'absolute' ||
+      cs.position === 'fixed' ||
+      n.getClientRects().length === 0
+    ) {
+      n = after(n);
+      continue;
+    }
     // Chromium writes no destination for a box left of the content edge (negative margins): try inside it.
-    if (n.getBoundingClientRect().left < 0) { n = n.firstElementChild || after(n); continue; }
+    if (n.getBoundingClientRect().left < 0) {
+      n = n.firstElementChild || after(n);
+      continue;
+    }
     return idFor(S, n, 'x');
   }
   return null;
@@ -57,24 +73,34 @@ export function followingId(S: PageState, el: Element): string | null {
 export function anchorId(S: PageState, el: Element, prefix: string): string | null {
   const ok = (n: Element) => n.getBoundingClientRect().left >= -0.5 && n.getClientRects().length > 0;
   if (ok(el)) return idFor(S, el, prefix);
-  for (const d of el.querySelectorAll('*')) if (ok(d) && getComputedStyle(d).position !== 'absolute') return idFor(S, d, prefix);
+  for (const d of el.querySelectorAll('*'))
+    if (ok(d) && getComputedStyle(d).position !== 'absolute') return idFor(S, d, prefix);
   return followingId(S, el);
 }
 
 /** The elements a selector matches; none for a selector the document cannot parse. */
 export function select(selector: string): HTMLElement[] {
-  try { return [...document.querySelectorAll<HTMLElement>(selector)]; } catch { return []; }
+  try {
+    return [...document.querySelectorAll<HTMLElement>(selector)];
+  } catch {
+    return [];
+  }
 }
 
 /**
  * Elements that may have `prop` set (by a rule whose value passes `test`, or a style attribute), in
  * document order; a rule on a pseudo-element counts for its element.
  */
-export function candidates(styleRules: StyleRuleInfo[], prop: string, test?: (value: string, rule: StyleRuleInfo) => boolean): HTMLElement[] {
+export function candidates(
+  styleRules: StyleRuleInfo[],
+  prop: string,
+  test?: (value: string, rule: StyleRuleInfo) => boolean,
+): HTMLElement[] {
   const set = new Set<HTMLElement>();
   for (const r of styleRules) {
     const v = r.style.getPropertyValue(prop);
-    if (v && (!test || test(v, r))) for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) set.add(el);
+    if (v && (!test || test(v, r)))
+      for (const el of select(r.selectorText.replace(/::?(before|after|marker)\b/g, ''))) set.add(el);
   }
   for (const el of document.querySelectorAll<HTMLElement>('[style]')) if (el.style.getPropertyValue(prop)) set.add(el);
   return [...set].sort(documentOrder);
@@ -83,13 +109,18 @@ export function candidates(styleRules: StyleRuleInfo[], prop: string, test?: (va
 /** A hidden link to every marker: Chromium then writes a named destination (page and position) for each. */
 export function addDestLinks(S: PageState): void {
   const box = helper('links', 'display:none!important');
-  for (const id of new Set(S.markers)) { const a = document.createElement('a'); a.href = '#' + id; box.appendChild(a); }
+  for (const id of new Set(S.markers)) {
+    const a = document.createElement('a');
+    a.href = '#' + id;
+    box.appendChild(a);
+  }
   document.documentElement.appendChild(box);
 }
 
 export function hideBrokenImages(): void {
   for (const img of document.images) {
-    if (img.getAttribute('src') && (!img.complete || img.naturalWidth === 0)) img.style.setProperty('visibility', 'hidden', 'important');
+    if (img.getAttribute('src') && (!img.complete || img.naturalWidth === 0))
+      img.style.setProperty('visibility', 'hidden', 'important');
   }
 }
 
@@ -98,13 +129,16 @@ export function hideBrokenImages(): void {
  * overlay pages, whose own page rule sets `background: none`, stay transparent over the body pages.
  */
 export function moveCanvasBackground(): void {
-  const html = document.documentElement, body = document.body;
-  const has = (cs: CSSStyleDeclaration) => cs.backgroundImage !== 'none' || !/rgba\(0, 0, 0, 0\)|transparent/.test(cs.backgroundColor);
+  const html = document.documentElement,
+    body = document.body;
+  const has = (cs: CSSStyleDeclaration) =>
+    cs.backgroundImage !== 'none' || !/rgba\(0, 0, 0, 0\)|transparent/.test(cs.backgroundColor);
   const source = has(getComputedStyle(html)) ? html : body && has(getComputedStyle(body)) ? body : null;
   if (!source) return;
   const cs = getComputedStyle(source);
   const decl = ['background-color', 'background-image', 'background-repeat', 'background-position', 'background-size']
-    .map((p) => p + ':' + cs.getPropertyValue(p)).join(';');
+    .map((p) => p + ':' + cs.getPropertyValue(p))
+    .join(';');
   const st = document.createElement('style');
   st.textContent = '@page{' + decl + '}';
   document.head.insertBefore(st, document.head.firstChild);

@@ -15,7 +15,15 @@
  */
 import { PAGE_GLOBAL, type LayoutState, type PageApi, type PrepareResult } from './contract.js';
 import { addDestLinks, beforeHead, helper, hideBrokenImages, moveCanvasBackground } from './dom.js';
-import { applySides, estimate, prepareBreaks, prepareCounters, prepareNamed, prepareSideBreaks, prepareTables } from './flow.js';
+import {
+  applySides,
+  estimate,
+  prepareBreaks,
+  prepareCounters,
+  prepareNamed,
+  prepareSideBreaks,
+  prepareTables,
+} from './flow.js';
 import { measureForms, prepareForms } from './forms.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
@@ -27,12 +35,19 @@ import { leaderTargets, prepareTargets, targetRules } from './targets.js';
 
 function layout(S: PageState, state: LayoutState): void {
   sheetPrinting(S, false);
-  if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) { S.sheet.extra = state.extra; writeSheetRules(S); }
+  if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
+    S.sheet.extra = state.extra;
+    writeSheetRules(S);
+  }
   if (state.fixSides) applySides(S, state);
   if (S.targets.length) targetRules(S, state);
   for (const c of S.counters) {
     const p = state.pages[c.id];
-    c.el.style.setProperty('counter-reset', (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total, 'important');
+    c.el.style.setProperty(
+      'counter-reset',
+      (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total,
+      'important',
+    );
   }
   buildOverlay(S, state);
   sheetPrinting(S, true);
@@ -58,7 +73,12 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   prepareForms(S);
   // After every DOM change above: its overflow check reads the layout the page guess then reuses.
   prepareSheet(S, page);
-  const calib = beforeHead(helper('mark', 'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important'));
+  const calib = beforeHead(
+    helper(
+      'mark',
+      'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important',
+    ),
+  );
   calib.id = newId(S, 'k');
   // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
   const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
@@ -73,28 +93,50 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);
   return {
-    usesStart: !!S.usesStart, strings: S.strings.map((t) => t.id), meta: readMeta(),
+    usesStart: !!S.usesStart,
+    strings: S.strings.map((t) => t.id),
+    meta: readMeta(),
     bookmarks: S.bookmarks,
-    targets: [...new Set([...S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target as string)), ...leaderTargets(S)])],
-    needsLayout, needsDests, overlay: S.overlay, guess, calibration: calib.id, overlayStart: S.overlayStart || null,
+    targets: [
+      ...new Set([
+        ...S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target as string)),
+        ...leaderTargets(S),
+      ]),
+    ],
+    needsLayout,
+    needsDests,
+    overlay: S.overlay,
+    guess,
+    calibration: calib.id,
+    overlayStart: S.overlayStart || null,
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
-    forms: S.forms, layoutWidth: S.layoutWidth, overlayForms: S.overlayForms || [],
-    sheet: S.sheet ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area } : null,
+    forms: S.forms,
+    layoutWidth: S.layoutWidth,
+    overlayForms: S.overlayForms || [],
+    sheet: S.sheet
+      ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area }
+      : null,
   };
 }
 
 const S = newState();
 const api: PageApi = {
   prepare: () => prepare(S),
-  layout(state) { layout(S, state); return S.overlayForms || []; },
+  layout(state) {
+    layout(S, state);
+    return S.overlayForms || [];
+  },
   measureForms: (groups) => measureForms(S, groups),
   // Margins of the printed sheet: a bleed adds to each.
   resolvePages(names) {
     const b = S.sheet ? S.sheet.bleed : 0;
-    return names.map((n, i) => { const p = resolvePage(S, i, n); return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w }; });
+    return names.map((n, i) => {
+      const p = resolvePage(S, i, n);
+      return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
+    });
   },
 };
 (window as unknown as Record<string, PageApi>)[PAGE_GLOBAL] = api;

@@ -46,12 +46,22 @@ export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): vo
   }
   for (const el of set) {
     const cs = getComputedStyle(el);
-    const before = side(cs.breakBefore), after = side(cs.breakAfter);
+    const before = side(cs.breakBefore),
+      after = side(cs.breakAfter);
     if (!before && !after) continue;
     // The blank pages' spacers get their ids (and links) now: a destination then tells which pages are :blank.
     const blanks = [newId(S, 'b'), newId(S, 'b')];
     S.markers.push(...blanks);
-    S.sides.push({ el, before, after, start: idFor(S, el, 's'), next: after ? followingId(S, el) : null, spacerBefore: null, spacerAfter: null, blanks });
+    S.sides.push({
+      el,
+      before,
+      after,
+      start: idFor(S, el, 's'),
+      next: after ? followingId(S, el) : null,
+      spacerBefore: null,
+      spacerAfter: null,
+      blanks,
+    });
   }
   S.sides.sort((a, b) => documentOrder(a.el, b.el));
 }
@@ -60,7 +70,10 @@ function spacer(id: string): HTMLElement {
   const d = helper('blank', '');
   d.id = id;
   d.setAttribute('data-fs-blank', '');
-  d.style.cssText = 'page:' + BLANK_PAGE + '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
+  d.style.cssText =
+    'page:' +
+    BLANK_PAGE +
+    '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
   return d;
 }
 
@@ -70,13 +83,27 @@ export function applySides(S: PageState, state: LayoutState): void {
   for (const e of S.sides) {
     const start = state.pages[e.start];
     if (e.before && start !== undefined && wrong(start + delta, e.before)) {
-      if (e.spacerBefore) { e.spacerBefore.remove(); e.spacerBefore = null; delta--; }
-      else { e.spacerBefore = spacer(e.blanks[0] as string); (e.el.parentNode as Node).insertBefore(e.spacerBefore, e.el); delta++; }
+      if (e.spacerBefore) {
+        e.spacerBefore.remove();
+        e.spacerBefore = null;
+        delta--;
+      } else {
+        e.spacerBefore = spacer(e.blanks[0] as string);
+        (e.el.parentNode as Node).insertBefore(e.spacerBefore, e.el);
+        delta++;
+      }
     }
     const next = e.next ? state.pages[e.next] : undefined;
     if (e.after && e.next && next !== undefined && wrong(next + delta, e.after)) {
-      if (e.spacerAfter) { e.spacerAfter.remove(); e.spacerAfter = null; delta--; }
-      else { e.spacerAfter = spacer(e.blanks[1] as string); (e.el.parentNode as Node).insertBefore(e.spacerAfter, e.el.nextSibling); delta++; }
+      if (e.spacerAfter) {
+        e.spacerAfter.remove();
+        e.spacerAfter = null;
+        delta--;
+      } else {
+        e.spacerAfter = spacer(e.blanks[1] as string);
+        (e.el.parentNode as Node).insertBefore(e.spacerAfter, e.el.nextSibling);
+        delta++;
+      }
     }
   }
 }
@@ -89,7 +116,10 @@ export function prepareBreaks(S: PageState, styleRules: StyleRuleInfo[]): void {
     for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
   }
   // A page-name change breaks only between boxes in block flow (not between flex or grid items).
-  const inBlockFlow = (el: Element) => { const d = el.parentElement ? getComputedStyle(el.parentElement).display : 'block'; return d === 'block' || d === 'flow-root' || d === 'list-item'; };
+  const inBlockFlow = (el: Element) => {
+    const d = el.parentElement ? getComputedStyle(el.parentElement).display : 'block';
+    return d === 'block' || d === 'flow-root' || d === 'list-item';
+  };
   for (const n of S.named) if (inBlockFlow(n.el)) set.add(n.el);
   for (const el of set) {
     const cs = getComputedStyle(el);
@@ -105,7 +135,8 @@ export function prepareTables(styleRules: StyleRuleInfo[]): void {
     if (getComputedStyle(el).getPropertyValue('--fs-table-paginate').trim() !== 'none') continue;
     const table = el.tagName === 'TABLE' ? el : el.closest('table');
     if (!table) continue;
-    for (const part of table.querySelectorAll<HTMLElement>(':scope > thead, :scope > tfoot')) part.style.setProperty('break-inside', 'auto', 'important');
+    for (const part of table.querySelectorAll<HTMLElement>(':scope > thead, :scope > tfoot'))
+      part.style.setProperty('break-inside', 'auto', 'important');
   }
 }
 
@@ -118,7 +149,10 @@ function namedEnd(n: NamedPageElement, pages: Record<string, number>, total: num
 export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
   const first = resolvePage(S, 0, '');
   const contentH = Math.max(50, first.h - first.top - first.bottom);
-  const top = (el: Element) => { const r = el.getBoundingClientRect(); return r.top + window.scrollY; };
+  const top = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    return r.top + window.scrollY;
+  };
   const height = document.documentElement.scrollHeight;
   // Forced breaks cut the screen layout into segments that each start a page: without them a
   // chaptered document's guess was a few pages short and always cost another print.
@@ -130,7 +164,10 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
   }
   cuts.sort((a, b) => a - b);
   const base = [0];
-  for (let k = 1; k < cuts.length; k++) base.push((base[k - 1] as number) + Math.max(1, Math.ceil(((cuts[k] as number) - (cuts[k - 1] as number) - 1) / contentH)));
+  for (let k = 1; k < cuts.length; k++)
+    base.push(
+      (base[k - 1] as number) + Math.max(1, Math.ceil(((cuts[k] as number) - (cuts[k - 1] as number) - 1) / contentH)),
+    );
   const place = (y: number): [number, number] => {
     let k = 0;
     while (k + 1 < cuts.length && (cuts[k + 1] as number) <= y) k++;
@@ -146,10 +183,18 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
     [pages[id], tops[id]] = place(Math.max(0, top(el)));
   }
   const last = cuts.length - 1;
-  const total = Math.max(1, (base[last] as number) + Math.max(1, Math.ceil((height - (cuts[last] as number) - 1) / contentH)), ...Object.values(pages).map((p) => p + 1));
+  const total = Math.max(
+    1,
+    (base[last] as number) + Math.max(1, Math.ceil((height - (cuts[last] as number) - 1) / contentH)),
+    ...Object.values(pages).map((p) => p + 1),
+  );
   const names: string[] = [];
   for (let i = 0; i < total; i++) names.push('');
-  for (const n of S.named) for (let i = pages[n.start] as number; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
-  const sizes = names.map((name, i): [number, number] => { const p = resolvePage(S, i, name); return [p.w * 0.75, p.h * 0.75]; });
+  for (const n of S.named)
+    for (let i = pages[n.start] as number; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
+  const sizes = names.map((name, i): [number, number] => {
+    const p = resolvePage(S, i, name);
+    return [p.w * 0.75, p.h * 0.75];
+  });
   return { total, pages, names, sizes, tops };
 }

@@ -8,7 +8,20 @@ import { sheetPrinting } from './sheet.js';
 import { newId, type PageState } from './state.js';
 import { atContentWidth } from './targets.js';
 
-const TEXT_TYPES = new Set(['text', 'password', 'email', 'number', 'tel', 'url', 'search', 'date', 'time', 'datetime-local', 'month', 'week']);
+const TEXT_TYPES = new Set([
+  'text',
+  'password',
+  'email',
+  'number',
+  'tel',
+  'url',
+  'search',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+]);
 const CONTROLS = 'input[name], select[name], textarea[name]';
 
 /** What describeControl reads of any control (a select has no readOnly or maxLength: undefined there). */
@@ -33,15 +46,41 @@ export function describeControl(el: Element, id: string): FormControl | null {
   const cs = getComputedStyle(el);
   if (cs.display === 'none' || cs.visibility !== 'visible') return null;
   const c = el as unknown as ControlProps;
-  const f: FormControl = { id, kind, name, width: rect.width, height: rect.height, fontSize: parseFloat(cs.fontSize) || 12,
-    color: cs.color, readOnly: c.readOnly === true || c.disabled === true, required: c.required === true,
-    maxLength: typeof c.maxLength === 'number' && c.maxLength > 0 ? c.maxLength : 0, textAlign: cs.textAlign,
-    look: { appearance: cs.appearance, borderStyle: cs.borderTopStyle, borderWidth: parseFloat(cs.borderTopWidth) || 0,
-      borderColor: cs.borderTopColor, background: cs.backgroundColor, radius: cs.borderTopLeftRadius,
-      bottomStyle: cs.borderBottomStyle, bottomWidth: parseFloat(cs.borderBottomWidth) || 0, bottomColor: cs.borderBottomColor } };
-  if (kind === 'checkbox' || kind === 'radio') { f.checked = (el as HTMLInputElement).checked; const v = el.getAttribute('value'); if (v !== null) f.value = v; }
-  else if (kind === 'combo' || kind === 'list') { f.options = [...(el as HTMLSelectElement).options].map((o): [string, string, boolean] => [o.value, o.text, o.selected]); }
-  else f.value = c.value;
+  const f: FormControl = {
+    id,
+    kind,
+    name,
+    width: rect.width,
+    height: rect.height,
+    fontSize: parseFloat(cs.fontSize) || 12,
+    color: cs.color,
+    readOnly: c.readOnly === true || c.disabled === true,
+    required: c.required === true,
+    maxLength: typeof c.maxLength === 'number' && c.maxLength > 0 ? c.maxLength : 0,
+    textAlign: cs.textAlign,
+    look: {
+      appearance: cs.appearance,
+      borderStyle: cs.borderTopStyle,
+      borderWidth: parseFloat(cs.borderTopWidth) || 0,
+      borderColor: cs.borderTopColor,
+      background: cs.backgroundColor,
+      radius: cs.borderTopLeftRadius,
+      bottomStyle: cs.borderBottomStyle,
+      bottomWidth: parseFloat(cs.borderBottomWidth) || 0,
+      bottomColor: cs.borderBottomColor,
+    },
+  };
+  if (kind === 'checkbox' || kind === 'radio') {
+    f.checked = (el as HTMLInputElement).checked;
+    const v = el.getAttribute('value');
+    if (v !== null) f.value = v;
+  } else if (kind === 'combo' || kind === 'list') {
+    f.options = [...(el as HTMLSelectElement).options].map((o): [string, string, boolean] => [
+      o.value,
+      o.text,
+      o.selected,
+    ]);
+  } else f.value = c.value;
   return f;
 }
 
@@ -68,7 +107,15 @@ export function measureForms(S: PageState, groups: Record<string, string[]>): Re
   sheetPrinting(S, false);
   const out: Record<string, [number, number]> = {};
   for (const [width, ids] of Object.entries(groups)) {
-    atContentWidth(Number(width), () => { for (const id of ids) { const el = document.getElementById(id); if (el) { const r = el.getBoundingClientRect(); out[id] = [r.width, r.height]; } } });
+    atContentWidth(Number(width), () => {
+      for (const id of ids) {
+        const el = document.getElementById(id);
+        if (el) {
+          const r = el.getBoundingClientRect();
+          out[id] = [r.width, r.height];
+        }
+      }
+    });
   }
   sheetPrinting(S, true);
   return out;
@@ -85,7 +132,10 @@ export function overlayForms(S: PageState, root: ShadowRoot): void {
     // The page is in the overlay's shadow tree; the running elements' copies are slotted into it.
     const controls = [...pg.querySelectorAll('slot')].flatMap((slot) => {
       const inForm = slot.closest('[data-fs-in-form]') !== null;
-      return slot.assignedElements().flatMap((n) => [...(n.matches(CONTROLS) ? [n] : []), ...n.querySelectorAll(CONTROLS)]).filter((el) => inForm || el.closest('form'));
+      return slot
+        .assignedElements()
+        .flatMap((n) => [...(n.matches(CONTROLS) ? [n] : []), ...n.querySelectorAll(CONTROLS)])
+        .filter((el) => inForm || el.closest('form'));
     });
     if (controls.length === 0) return;
     const page = Number(pg.getAttribute('data-fs-overlay-page'));
@@ -97,7 +147,12 @@ export function overlayForms(S: PageState, root: ShadowRoot): void {
       if (f.kind === 'checkbox' || f.kind === 'radio') f.checked = (el as HTMLInputElement).defaultChecked;
       const r = el.getBoundingClientRect();
       const bleed = S.sheet ? S.sheet.bleed : 0;
-      S.overlayForms.push({ control: f, page, left: (r.left - origin.left + bleed) * 0.75, top: (r.top - origin.top + bleed) * 0.75 });
+      S.overlayForms.push({
+        control: f,
+        page,
+        left: (r.left - origin.left + bleed) * 0.75,
+        top: (r.top - origin.top + bleed) * 0.75,
+      });
       (el as HTMLElement).style.setProperty('visibility', 'hidden', 'important');
     }
   });

@@ -52,10 +52,18 @@ export interface BoxGeometry {
 
 export function boxGeometry(name: string, P: ResolvedPage): BoxGeometry {
   const { w, h, top, right, bottom, left } = P;
-  const cw = w - left - right, ch = h - top - bottom;
+  const cw = w - left - right,
+    ch = h - top - bottom;
   const [side] = name.split('-');
-  if (name.endsWith('-corner')) return { x: name.includes('left') ? 0 : w - right, y: side === 'top' ? 0 : h - bottom, w: name.includes('left') ? left : right, h: side === 'top' ? top : bottom };
-  if (side === 'top' || side === 'bottom') return { x: left, y: side === 'top' ? 0 : h - bottom, w: cw, h: side === 'top' ? top : bottom, row: true };
+  if (name.endsWith('-corner'))
+    return {
+      x: name.includes('left') ? 0 : w - right,
+      y: side === 'top' ? 0 : h - bottom,
+      w: name.includes('left') ? left : right,
+      h: side === 'top' ? top : bottom,
+    };
+  if (side === 'top' || side === 'bottom')
+    return { x: left, y: side === 'top' ? 0 : h - bottom, w: cw, h: side === 'top' ? top : bottom, row: true };
   return { x: side === 'left' ? 0 : w - right, y: top, w: side === 'left' ? left : right, h: ch, row: false };
 }
 
@@ -70,18 +78,38 @@ interface BoxCell {
  * One margin box. Its own structure lives in the overlay's shadow tree (no author rule can match
  * it); a running element is a light-DOM clone slotted into it, so it keeps the author's rules.
  */
-function buildBox(S: PageState, name: string, decls: Record<string, string>, i: number, state: LayoutState, host: HTMLElement, area?: BoxGeometry): BoxCell | null {
+function buildBox(
+  S: PageState,
+  name: string,
+  decls: Record<string, string>,
+  i: number,
+  state: LayoutState,
+  host: HTMLElement,
+  area?: BoxGeometry,
+): BoxCell | null {
   const content = decls.content;
   if (!content || content === 'none' || content === 'normal') return null;
   const cell = document.createElement('div');
   const pos = name.split('-')[1];
   const align = pos === 'left' ? 'left' : pos === 'right' ? 'right' : 'center';
   let valign = 'middle';
-  let css = 'box-sizing:border-box;display:flex;flex-direction:column;overflow:visible;min-width:0;text-align:' + (name.startsWith('left') || name.startsWith('right') ? 'center' : name.endsWith('corner') ? (name.includes('left') ? 'right' : 'left') : align) + ';';
+  let css =
+    'box-sizing:border-box;display:flex;flex-direction:column;overflow:visible;min-width:0;text-align:' +
+    (name.startsWith('left') || name.startsWith('right')
+      ? 'center'
+      : name.endsWith('corner')
+        ? name.includes('left')
+          ? 'right'
+          : 'left'
+        : align) +
+    ';';
   const size = { w: false, h: false };
   for (const [n, v] of Object.entries(decls)) {
     if (n === 'content') continue;
-    if (n === 'vertical-align') { valign = v; continue; }
+    if (n === 'vertical-align') {
+      valign = v;
+      continue;
+    }
     // Percentages are of the margin area (css-page-3): in the band's grid track they would resolve against
     // the track, which is sized by them (the report's `@top-center { width: 100% }` rule came out 0 wide).
     const axis = /^(min-|max-)?width$/.test(n) ? 'w' : /^(min-|max-)?height$/.test(n) ? 'h' : null;
@@ -100,24 +128,42 @@ function buildBox(S: PageState, name: string, decls: Record<string, string>, i: 
     else if (t.counter === 'pages') line.appendChild(document.createTextNode(String(state.total)));
     else if (t.string) {
       const ref = t.string;
-      const a = choose(S.strings.filter((x) => x.name === ref.name), ref.policy, i, state);
+      const a = choose(
+        S.strings.filter((x) => x.name === ref.name),
+        ref.policy,
+        i,
+        state,
+      );
       if (a) line.appendChild(document.createTextNode(a.value));
     } else if (t.element) {
       const ref = t.element;
-      const r = choose(S.running.filter((x) => x.name === ref.name), ref.policy, i, state);
+      const r = choose(
+        S.running.filter((x) => x.name === ref.name),
+        ref.policy,
+        i,
+        state,
+      );
       if (!r) continue;
       const wrap = document.createElement('div');
       // flow-root keeps a floated running element inside its box (it would hang below it).
-      wrap.style.cssText = r.inherited + ';text-align:inherit;display:flow-root' + (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
+      wrap.style.cssText =
+        r.inherited +
+        ';text-align:inherit;display:flow-root' +
+        (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
       // Nested counter instances (counters()) need one element per level.
       let inner = wrap;
-      for (const level of (r.counterLevels || []).slice(1)) { const d = document.createElement('div'); d.style.cssText = 'counter-reset:' + level; inner.appendChild(d); inner = d; }
+      for (const level of (r.counterLevels || []).slice(1)) {
+        const d = document.createElement('div');
+        d.style.cssText = 'counter-reset:' + level;
+        inner.appendChild(d);
+        inner = d;
+      }
       const tpl = document.createElement('template');
       tpl.innerHTML = r.html;
       const node = tpl.content.firstElementChild as HTMLElement | null;
       if (node) {
         node.style.removeProperty('display');
-        const slotName = 'fs' + (S.slots++);
+        const slotName = 'fs' + S.slots++;
         node.setAttribute('slot', slotName);
         host.appendChild(node);
         const slot = document.createElement('slot');
@@ -134,8 +180,12 @@ function buildBox(S: PageState, name: string, decls: Record<string, string>, i: 
   return box;
 }
 
-const SIDES: Array<[string, [string, string, string]]> = [['top', ['top-left', 'top-center', 'top-right']], ['bottom', ['bottom-left', 'bottom-center', 'bottom-right']],
-  ['left', ['left-top', 'left-middle', 'left-bottom']], ['right', ['right-top', 'right-middle', 'right-bottom']]];
+const SIDES: Array<[string, [string, string, string]]> = [
+  ['top', ['top-left', 'top-center', 'top-right']],
+  ['bottom', ['bottom-left', 'bottom-center', 'bottom-right']],
+  ['left', ['left-top', 'left-middle', 'left-bottom']],
+  ['right', ['right-top', 'right-middle', 'right-bottom']],
+];
 const CORNERS = ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner'];
 
 function place(el: HTMLElement, g: BoxGeometry): void {
@@ -146,8 +196,9 @@ function place(el: HTMLElement, g: BoxGeometry): void {
   el.style.height = g.h + 'px';
 }
 
-const HOST_CSS = 'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;'
-  + 'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;';
+const HOST_CSS =
+  'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;' +
+  'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;';
 
 /** A side's band: a grid of its three boxes (css-page-3 in short, see below). */
 function buildBand(side: string, cells: Array<BoxCell | null>, g: BoxGeometry): HTMLElement {
@@ -155,7 +206,11 @@ function buildBand(side: string, cells: Array<BoxCell | null>, g: BoxGeometry): 
   // outer boxes share the rest; without a middle box the outer ones split the band.
   const band = document.createElement('div');
   place(band, g);
-  const tracks = cells[1] ? 'minmax(0,1fr) auto minmax(0,1fr)' : cells[0] && cells[2] ? 'minmax(0,1fr) minmax(0,1fr)' : 'minmax(0,1fr)';
+  const tracks = cells[1]
+    ? 'minmax(0,1fr) auto minmax(0,1fr)'
+    : cells[0] && cells[2]
+      ? 'minmax(0,1fr) minmax(0,1fr)'
+      : 'minmax(0,1fr)';
   band.style.display = 'grid';
   band.style[g.row ? 'gridTemplateColumns' : 'gridTemplateRows'] = tracks;
   band.style[g.row ? 'gridTemplateRows' : 'gridTemplateColumns'] = '100%';
@@ -197,7 +252,10 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
   // a shadow tree get none), slotted into page 1.
   const start = helper('mark', 'display:block!important');
-  if (!S.overlayStart) { S.overlayStart = newId(S, 'o'); S.markers.push(S.overlayStart); }
+  if (!S.overlayStart) {
+    S.overlayStart = newId(S, 'o');
+    S.markers.push(S.overlayStart);
+  }
   start.id = S.overlayStart;
   start.setAttribute('slot', 'fs-start');
   host.appendChild(start);
@@ -209,15 +267,32 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       sizeNames.set(key, nm);
       // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
       const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
-      rules += '@page ' + nm + '{size:' + wide + 'pt ' + hPt + 'pt!important;margin:0!important;background:none!important;}';
+      rules +=
+        '@page ' + nm + '{size:' + wide + 'pt ' + hPt + 'pt!important;margin:0!important;background:none!important;}';
     }
     const P = resolvePage(S, i, state.names[i] || '');
-    P.w = wPt / 0.75; P.h = hPt / 0.75;
+    P.w = wPt / 0.75;
+    P.h = hPt / 0.75;
     const pg = document.createElement('div');
-    pg.style.cssText = 'page:' + sizeNames.get(key) + ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;'
-      + 'width:' + P.w + 'px;height:' + (P.h - 0.5) + 'px;counter-reset:page ' + (i + 1) + ' pages ' + state.total + ';';
+    pg.style.cssText =
+      'page:' +
+      sizeNames.get(key) +
+      ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
+      'width:' +
+      P.w +
+      'px;height:' +
+      (P.h - 0.5) +
+      'px;counter-reset:page ' +
+      (i + 1) +
+      ' pages ' +
+      state.total +
+      ';';
     pg.setAttribute('data-fs-overlay-page', String(i));
-    if (i === 0) { const slot = document.createElement('slot'); slot.name = 'fs-start'; pg.appendChild(slot); }
+    if (i === 0) {
+      const slot = document.createElement('slot');
+      slot.name = 'fs-start';
+      pg.appendChild(slot);
+    }
     for (const corner of CORNERS) {
       const decls = P.boxes[corner];
       const cell = decls && buildBox(S, corner, decls, i, state, host);
@@ -227,7 +302,10 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     }
     for (const [side, names] of SIDES) {
       const area = boxGeometry(names[0], P);
-      const cells = names.map((n) => { const decls = P.boxes[n]; return decls ? buildBox(S, n, decls, i, state, host, area) : null; });
+      const cells = names.map((n) => {
+        const decls = P.boxes[n];
+        return decls ? buildBox(S, n, decls, i, state, host, area) : null;
+      });
       if (!cells.some(Boolean)) continue;
       pg.appendChild(buildBand(side, cells, boxGeometry(names[0], P)));
     }

@@ -3,14 +3,29 @@
  * with their margin boxes, and the css-page-3 cascade that resolves a page's size, margins, margin
  * boxes, bleed and marks.
  */
-import { BLANK_PAGE, BLEED_SENTINEL, DEFAULTS_STYLE_ID, ELEMENT_SENTINEL, MARKS_SENTINEL, STRING_SENTINEL } from './contract.js';
+import {
+  BLANK_PAGE,
+  BLEED_SENTINEL,
+  DEFAULTS_STYLE_ID,
+  ELEMENT_SENTINEL,
+  MARKS_SENTINEL,
+  STRING_SENTINEL,
+} from './contract.js';
 import { declarations, parseSelectors, splitArgs } from './css-text.js';
 import { beforeHead, helper } from './dom.js';
 import type { Declaration, PageState, StyleRuleInfo } from './state.js';
 
 const NAMED_SIZES: Record<string, [number, number, string]> = {
-  a5: [148, 210, 'mm'], a4: [210, 297, 'mm'], a3: [297, 420, 'mm'], b5: [176, 250, 'mm'], b4: [250, 353, 'mm'],
-  'jis-b5': [182, 257, 'mm'], 'jis-b4': [257, 364, 'mm'], letter: [8.5, 11, 'in'], legal: [8.5, 14, 'in'], ledger: [11, 17, 'in'],
+  a5: [148, 210, 'mm'],
+  a4: [210, 297, 'mm'],
+  a3: [297, 420, 'mm'],
+  b5: [176, 250, 'mm'],
+  b4: [250, 353, 'mm'],
+  'jis-b5': [182, 257, 'mm'],
+  'jis-b4': [257, 364, 'mm'],
+  letter: [8.5, 11, 'in'],
+  legal: [8.5, 14, 'in'],
+  ledger: [11, 17, 'in'],
 };
 const UNIT_PX: Record<string, number> = { mm: 96 / 25.4, in: 96, cm: 96 / 2.54, pt: 96 / 72, pc: 16, px: 1 };
 
@@ -33,28 +48,45 @@ type MarginRule = CSSRule & { name?: string; style?: CSSStyleDeclaration };
 
 /** Every style rule and page rule that applies (media and supports conditions checked, imports followed). */
 export function collectRules(): { style: StyleRuleInfo[]; page: CSSPageRule[] } {
-  const style: StyleRuleInfo[] = [], page: CSSPageRule[] = [];
+  const style: StyleRuleInfo[] = [],
+    page: CSSPageRule[] = [];
   // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
   const walk = (rules: CSSRuleList, parent: string): void => {
     for (const r of rules) {
       if (r instanceof CSSPageRule) page.push(r);
       else if (r instanceof CSSStyleRule) {
         const own = r.selectorText;
-        const full = !parent ? own : splitArgs(own).map((one) => (one.includes('&') ? one.replace(/&/g, ':is(' + parent + ')') : ':is(' + parent + ') ' + one)).join(', ');
+        const full = !parent
+          ? own
+          : splitArgs(own)
+              .map((one) =>
+                one.includes('&') ? one.replace(/&/g, ':is(' + parent + ')') : ':is(' + parent + ') ' + one,
+              )
+              .join(', ');
         style.push({ style: r.style, selectorText: full });
         if (r.cssRules && r.cssRules.length) walk(r.cssRules, full);
-      }
-      else if (r instanceof CSSMediaRule) { if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules, parent); }
-      else if (r instanceof CSSSupportsRule) { if (CSS.supports(r.conditionText)) walk(r.cssRules, parent); }
-      else if (r instanceof CSSImportRule) { try { if (r.styleSheet) walk(r.styleSheet.cssRules, parent); } catch { /* cross-origin */ } }
-      else if ((r as Partial<CSSGroupingRule>).cssRules) walk((r as CSSGroupingRule).cssRules, parent);
+      } else if (r instanceof CSSMediaRule) {
+        if (matchMedia(r.media.mediaText || 'all').matches) walk(r.cssRules, parent);
+      } else if (r instanceof CSSSupportsRule) {
+        if (CSS.supports(r.conditionText)) walk(r.cssRules, parent);
+      } else if (r instanceof CSSImportRule) {
+        try {
+          if (r.styleSheet) walk(r.styleSheet.cssRules, parent);
+        } catch {
+          /* cross-origin */
+        }
+      } else if ((r as Partial<CSSGroupingRule>).cssRules) walk((r as CSSGroupingRule).cssRules, parent);
     }
   };
   for (const sheet of document.styleSheets) {
     if (sheet.disabled) continue;
     if (sheet.media && sheet.media.length && !matchMedia(sheet.media.mediaText).matches) continue;
     let rules: CSSRuleList;
-    try { rules = sheet.cssRules; } catch { continue; }
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue;
+    }
     walk(rules, '');
   }
   return { style, page };
@@ -67,25 +99,43 @@ export function px(S: PageState, value: string | number | null | undefined, basi
   if (text.endsWith('%')) return (parseFloat(text) / 100) * basis;
   const m = /^(-?[\d.]+)(mm|in|cm|pt|pc|px)$/i.exec(text);
   if (m) return parseFloat(m[1]) * (UNIT_PX[m[2].toLowerCase()] as number);
-  if (!S.probe) S.probe = beforeHead(helper('probe', 'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0;padding:0!important;border:0!important;box-sizing:content-box!important;min-width:0!important;max-width:none!important'));
+  if (!S.probe)
+    S.probe = beforeHead(
+      helper(
+        'probe',
+        'display:block!important;position:absolute!important;visibility:hidden!important;font-size:medium!important;height:0;left:0;top:0;padding:0!important;border:0!important;box-sizing:content-box!important;min-width:0!important;max-width:none!important',
+      ),
+    );
   S.probe.style.width = text;
   return S.probe.getBoundingClientRect().width;
 }
 
 /** A `size` value → [width, height] px (the request's page when it names none). */
 export function pageSize(S: PageState, value: string | null | undefined): [number, number] {
-  const tokens = String(value || '').trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const tokens = String(value || '')
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
   let [w, h] = S.defaultSize || [816, 1056];
   let orient = '';
   const lengths: number[] = [];
   for (const t of tokens) {
     const named = NAMED_SIZES[t];
-    if (named) { const [a, b, u] = named; w = a * (UNIT_PX[u] as number); h = b * (UNIT_PX[u] as number); }
-    else if (t === 'landscape' || t === 'portrait') orient = t;
+    if (named) {
+      const [a, b, u] = named;
+      w = a * (UNIT_PX[u] as number);
+      h = b * (UNIT_PX[u] as number);
+    } else if (t === 'landscape' || t === 'portrait') orient = t;
     else if (t !== 'auto') lengths.push(px(S, t, 0));
   }
-  if (lengths.length === 1) { w = h = lengths[0] as number; }
-  if (lengths.length >= 2) { w = lengths[0] as number; h = lengths[1] as number; }
+  if (lengths.length === 1) {
+    w = h = lengths[0] as number;
+  }
+  if (lengths.length >= 2) {
+    w = lengths[0] as number;
+    h = lengths[1] as number;
+  }
   if ((orient === 'landscape' && w < h) || (orient === 'portrait' && w > h)) [w, h] = [h, w];
   return [w, h];
 }
@@ -97,7 +147,11 @@ export function pageSize(S: PageState, value: string | null | undefined): [numbe
 export function defaultSizes(S: PageState, pageRules: CSSPageRule[]): void {
   const own = document.getElementById(DEFAULTS_STYLE_ID) as HTMLStyleElement | null;
   let rules: CSSRule[] = [];
-  try { rules = own && own.sheet ? [...own.sheet.cssRules] : []; } catch { /* unreadable: no defaults */ }
+  try {
+    rules = own && own.sheet ? [...own.sheet.cssRules] : [];
+  } catch {
+    /* unreadable: no defaults */
+  }
   const options = rules.find((r): r is CSSPageRule => r instanceof CSSPageRule && !r.selectorText);
   if (!options || !options.style.getPropertyValue('size')) return;
   S.defaultSize = pageSize(S, options.style.getPropertyValue('size'));
@@ -105,7 +159,12 @@ export function defaultSizes(S: PageState, pageRules: CSSPageRule[]): void {
   for (const r of pageRules) {
     const v = r.style.getPropertyValue('size').trim().toLowerCase();
     if (v !== 'auto' && v !== 'landscape' && v !== 'portrait') continue;
-    const [a, b] = v === 'landscape' ? [Math.max(w, h), Math.min(w, h)] : v === 'portrait' ? [Math.min(w, h), Math.max(w, h)] : [w, h];
+    const [a, b] =
+      v === 'landscape'
+        ? [Math.max(w, h), Math.min(w, h)]
+        : v === 'portrait'
+          ? [Math.min(w, h), Math.max(w, h)]
+          : [w, h];
     r.style.setProperty('size', a + 'px ' + b + 'px', r.style.getPropertyPriority('size'));
   }
 }
@@ -114,10 +173,18 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
   let order = 0;
   for (const r of pageRules) {
     const boxes: Record<string, Declaration[]> = {};
-    for (const m of (r.cssRules || []) as Iterable<MarginRule>) if (m.name && m.style) boxes[m.name] = declarations(m.style);
-    S.pageRules.push({ selectors: parseSelectors(r.selectorText), order: order++, decls: declarations(r.style), boxes });
+    for (const m of (r.cssRules || []) as Iterable<MarginRule>)
+      if (m.name && m.style) boxes[m.name] = declarations(m.style);
+    S.pageRules.push({
+      selectors: parseSelectors(r.selectorText),
+      order: order++,
+      decls: declarations(r.style),
+      boxes,
+    });
   }
-  const contents = S.pageRules.flatMap((r) => Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)));
+  const contents = S.pageRules.flatMap((r) =>
+    Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)),
+  );
   S.usesStart = contents.some((v) => /__fs_(element|string)__\(?[-\w]+\|start/.test(v));
   if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
 }
@@ -125,7 +192,9 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
 /** Margin boxes are drawn by the overlay pages, Chromium's own are switched off. */
 export function switchToOverlay(S: PageState, pageRules: CSSPageRule[]): void {
   S.overlay = true;
-  for (const r of pageRules) for (const m of (r.cssRules || []) as Iterable<MarginRule>) if (m.style) m.style.setProperty('content', 'none', 'important');
+  for (const r of pageRules)
+    for (const m of (r.cssRules || []) as Iterable<MarginRule>)
+      if (m.style) m.style.setProperty('content', 'none', 'important');
 }
 
 interface Winner {
@@ -142,28 +211,71 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
     let best = -1;
     for (const s of r.selectors) {
       if (s.name && s.name !== name) continue;
-      if (!s.pseudos.every((p) => (p === 'first' ? i === 0 : p === 'left' ? i % 2 === 1 : p === 'right' ? i % 2 === 0 : p === 'blank' ? name === BLANK_PAGE : false))) continue;
+      if (
+        !s.pseudos.every((p) =>
+          p === 'first'
+            ? i === 0
+            : p === 'left'
+              ? i % 2 === 1
+              : p === 'right'
+                ? i % 2 === 0
+                : p === 'blank'
+                  ? name === BLANK_PAGE
+                  : false,
+        )
+      )
+        continue;
       best = Math.max(best, s.spec);
     }
     if (best >= 0) matching.push({ r, spec: best });
   }
   const win = (map: Record<string, Winner>, [n, v, imp]: Declaration, spec: number, order: number) => {
     const cur = map[n];
-    if (!cur || Number(imp) > Number(cur.imp) || (imp === cur.imp && (spec > cur.spec || (spec === cur.spec && order >= cur.order)))) map[n] = { v, imp, spec, order };
+    if (
+      !cur ||
+      Number(imp) > Number(cur.imp) ||
+      (imp === cur.imp && (spec > cur.spec || (spec === cur.spec && order >= cur.order)))
+    )
+      map[n] = { v, imp, spec, order };
   };
-  const page: Record<string, Winner> = {}, boxes: Record<string, Record<string, Winner>> = {};
+  const page: Record<string, Winner> = {},
+    boxes: Record<string, Record<string, Winner>> = {};
   for (const { r, spec } of matching) {
     for (const d of r.decls) win(page, d, spec, r.order);
-    for (const [box, decls] of Object.entries(r.boxes)) { const into = (boxes[box] = boxes[box] || {}); for (const d of decls) win(into, d, spec, r.order); }
+    for (const [box, decls] of Object.entries(r.boxes)) {
+      const into = (boxes[box] = boxes[box] || {});
+      for (const d of decls) win(into, d, spec, r.order);
+    }
   }
   const [w, h] = pageSize(S, page.size && page.size.v);
-  const m = (side: string) => { const d = page['margin-' + side]; return d ? px(S, d.v, side === 'top' || side === 'bottom' ? h : w) : 0; };
+  const m = (side: string) => {
+    const d = page['margin-' + side];
+    return d ? px(S, d.v, side === 'top' || side === 'bottom' ? h : w) : 0;
+  };
   const flat: Record<string, Record<string, string>> = {};
-  for (const [box, decls] of Object.entries(boxes)) { const into: Record<string, string> = (flat[box] = {}); for (const [n, d] of Object.entries(decls)) into[n] = d.v; }
+  for (const [box, decls] of Object.entries(boxes)) {
+    const into: Record<string, string> = (flat[box] = {});
+    for (const [n, d] of Object.entries(decls)) into[n] = d.v;
+  }
   // bleed and marks arrive renamed (css-rewrite.ts): quotes: "__fs_bleed__" "3mm", content: "__fs_marks__crop cross".
   const bleedDecl = page.quotes && new RegExp(BLEED_SENTINEL + '"\\s*"([^"]*)"').exec(page.quotes.v);
-  const bleed = bleedDecl ? (bleedDecl[1].trim().toLowerCase() === 'auto' ? 'auto' : Math.max(0, px(S, bleedDecl[1], 0))) : 'auto';
+  const bleed = bleedDecl
+    ? bleedDecl[1].trim().toLowerCase() === 'auto'
+      ? 'auto'
+      : Math.max(0, px(S, bleedDecl[1], 0))
+    : 'auto';
   const marksDecl = page.content && new RegExp(MARKS_SENTINEL + '([^"]*)"').exec(page.content.v);
   const marks = marksDecl ? marksDecl[1].toLowerCase().split(/\s+/) : [];
-  return { w, h, top: m('top'), right: m('right'), bottom: m('bottom'), left: m('left'), boxes: flat, bleed, crop: marks.includes('crop'), cross: marks.includes('cross') };
+  return {
+    w,
+    h,
+    top: m('top'),
+    right: m('right'),
+    bottom: m('bottom'),
+    left: m('left'),
+    boxes: flat,
+    bleed,
+    crop: marks.includes('crop'),
+    cross: marks.includes('cross'),
+  };
 }

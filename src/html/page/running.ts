@@ -6,8 +6,25 @@ import { counterModel, type CounterValues } from './counters.js';
 import { candidates, idFor } from './dom.js';
 import type { PageState, StyleRuleInfo } from './state.js';
 
-const INHERITED = ['font-family', 'font-size', 'font-style', 'font-weight', 'font-variant', 'font-stretch', 'line-height', 'color',
-  'letter-spacing', 'word-spacing', 'text-align', 'text-transform', 'text-indent', 'white-space', 'direction', 'font-feature-settings', 'font-kerning'];
+const INHERITED = [
+  'font-family',
+  'font-size',
+  'font-style',
+  'font-weight',
+  'font-variant',
+  'font-stretch',
+  'line-height',
+  'color',
+  'letter-spacing',
+  'word-spacing',
+  'text-align',
+  'text-transform',
+  'text-indent',
+  'white-space',
+  'direction',
+  'font-feature-settings',
+  'font-kerning',
+];
 
 function inheritedStyle(el: Element): string {
   const cs = getComputedStyle(el);
@@ -15,19 +32,42 @@ function inheritedStyle(el: Element): string {
 }
 
 export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void {
-  const els = candidates(styleRules, '--fs-running').filter((el) => getComputedStyle(el).getPropertyValue('--fs-running').trim());
+  const els = candidates(styleRules, '--fs-running').filter((el) =>
+    getComputedStyle(el).getPropertyValue('--fs-running').trim(),
+  );
   for (const el of els) {
     if (!el.isConnected || S.running.some((r) => r.el.contains(el))) continue;
     const cs = getComputedStyle(el);
     const name = cs.getPropertyValue('--fs-running').trim();
     const clone = el.cloneNode(true) as HTMLElement;
     for (const n of [clone, ...clone.querySelectorAll('[id]')]) n.removeAttribute('id');
-    S.running.push({ el, name, html: clone.outerHTML, inherited: inheritedStyle(el.parentElement || document.body), float: cs.float, id: idFor(S, el, 'r'), slack: 0 });
+    S.running.push({
+      el,
+      name,
+      html: clone.outerHTML,
+      inherited: inheritedStyle(el.parentElement || document.body),
+      float: cs.float,
+      id: idFor(S, el, 'r'),
+      slack: 0,
+    });
     // Out of the flow but still rendered (not display:none): its counter-increment/-reset keep counting
     // for the content after it, and its static position gives its page. No style containment: that
     // would scope the counters to it.
-    for (const [p, v] of [['position', 'absolute'], ['visibility', 'hidden'], ['width', '0'], ['height', '0'], ['min-width', '0'], ['min-height', '0'],
-      ['margin', '0'], ['padding', '0'], ['border-width', '0'], ['overflow', 'hidden'], ['contain', 'size layout paint'], ['pointer-events', 'none']] as const) el.style.setProperty(p, v, 'important');
+    for (const [p, v] of [
+      ['position', 'absolute'],
+      ['visibility', 'hidden'],
+      ['width', '0'],
+      ['height', '0'],
+      ['min-width', '0'],
+      ['min-height', '0'],
+      ['margin', '0'],
+      ['padding', '0'],
+      ['border-width', '0'],
+      ['overflow', 'hidden'],
+      ['contain', 'size layout paint'],
+      ['pointer-events', 'none'],
+    ] as const)
+      el.style.setProperty(p, v, 'important');
   }
   runningCounters(S);
 }
@@ -43,7 +83,9 @@ function runningCounters(S: PageState): void {
     for (const e of [r.el, ...r.el.querySelectorAll('*')]) {
       for (const pseudo of [null, '::before', '::after']) {
         const c = getComputedStyle(e, pseudo).content;
-        if (c && c.includes('counter')) for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g)) if (m[1] !== 'page' && m[1] !== 'pages') S.runningCounterNames.add(m[1]);
+        if (c && c.includes('counter'))
+          for (const m of c.matchAll(/counters?\(\s*([-\w]+)/g))
+            if (m[1] !== 'page' && m[1] !== 'pages') S.runningCounterNames.add(m[1]);
       }
     }
   }
@@ -63,12 +105,20 @@ export function countCounters(S: PageState, styleRules: StyleRuleInfo[]): void {
   if (wanted.size === 0) return;
   let model: Map<Element, CounterValues>;
   // The walk recurses along the tree: a script-built tree deeper than the JS stack leaves the values empty.
-  try { model = counterModel(styleRules, names, wanted); } catch (e) { if (!(e instanceof RangeError)) throw e; model = new Map(); }
+  try {
+    model = counterModel(styleRules, names, wanted);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    model = new Map();
+  }
   for (const r of S.running) {
     const m = model.get(r.el);
     if (!m) continue;
     const levels: string[] = [];
-    for (const n of S.runningCounterNames) (m.entry?.[n] || []).forEach((v, k) => { levels[k] = (levels[k] ? levels[k] + ' ' : '') + n + ' ' + v; });
+    for (const n of S.runningCounterNames)
+      (m.entry?.[n] || []).forEach((v, k) => {
+        levels[k] = (levels[k] ? levels[k] + ' ' : '') + n + ' ' + v;
+      });
     r.counterLevels = levels;
   }
   for (const p of parts) {
@@ -92,7 +142,10 @@ export function syncRunningCopies(S: PageState): void {
     tpl.innerHTML = r.html;
     const copy = tpl.content.firstElementChild;
     if (!copy) continue;
-    [copy, ...copy.querySelectorAll('*')].forEach((e, k) => { const mark = marked[k]; if (mark !== null && mark !== undefined) e.setAttribute('data-castpress-t', mark); });
+    [copy, ...copy.querySelectorAll('*')].forEach((e, k) => {
+      const mark = marked[k];
+      if (mark !== null && mark !== undefined) e.setAttribute('data-castpress-t', mark);
+    });
     r.html = copy.outerHTML;
   }
 }

@@ -27,24 +27,51 @@ export function prepareSheet(S: PageState, pageRules: CSSPageRule[]): void {
     const margins: Record<string, [number, string]> = {};
     for (const side of ['top', 'right', 'bottom', 'left']) {
       const v = r.style.getPropertyValue('margin-' + side);
-      if (v) margins[side] = [px(S, v, side === 'top' || side === 'bottom' ? h : w), r.style.getPropertyPriority('margin-' + side)];
+      if (v)
+        margins[side] = [
+          px(S, v, side === 'top' || side === 'bottom' ? h : w),
+          r.style.getPropertyPriority('margin-' + side),
+        ];
     }
     return { rule: r, size: own, sizePriority: r.style.getPropertyPriority('size'), margins };
   });
   const cs = getComputedStyle(root);
-  S.sheet = { bleed, extra, crop: first.crop, cross: first.cross, rules, area: first.w - first.left - first.right,
-    rootMargin: [root.style.getPropertyValue('margin-right'), root.style.getPropertyPriority('margin-right'), parseFloat(cs.marginRight) || 0] };
+  S.sheet = {
+    bleed,
+    extra,
+    crop: first.crop,
+    cross: first.cross,
+    rules,
+    area: first.w - first.left - first.right,
+    rootMargin: [
+      root.style.getPropertyValue('margin-right'),
+      root.style.getPropertyPriority('margin-right'),
+      parseFloat(cs.marginRight) || 0,
+    ],
+  };
   writeSheetRules(S);
   // Native margin boxes would be placed on the larger sheet: the overlay lays them out on the page itself.
-  if (!S.overlay && S.pageRules.some((r) => Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v !== 'none' && v !== 'normal')))) switchToOverlay(S, pageRules);
+  if (
+    !S.overlay &&
+    S.pageRules.some((r) =>
+      Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v !== 'none' && v !== 'normal')),
+    )
+  )
+    switchToOverlay(S, pageRules);
 }
 
 export function writeSheetRules(S: PageState): void {
   if (!S.sheet) return;
   const { bleed, extra, rules } = S.sheet;
   for (const r of rules) {
-    if (r.size) r.rule.style.setProperty('size', (r.size[0] + 2 * bleed + extra) + 'px ' + (r.size[1] + 2 * bleed) + 'px', r.sizePriority);
-    for (const [side, [v, priority]] of Object.entries(r.margins)) r.rule.style.setProperty('margin-' + side, (v + bleed) + 'px', priority);
+    if (r.size)
+      r.rule.style.setProperty(
+        'size',
+        r.size[0] + 2 * bleed + extra + 'px ' + (r.size[1] + 2 * bleed) + 'px',
+        r.sizePriority,
+      );
+    for (const [side, [v, priority]] of Object.entries(r.margins))
+      r.rule.style.setProperty('margin-' + side, v + bleed + 'px', priority);
   }
 }
 
@@ -53,7 +80,7 @@ export function sheetPrinting(S: PageState, on: boolean): void {
   if (!S.sheet || !S.sheet.extra) return;
   const root = document.documentElement;
   const [value, priority, computed] = S.sheet.rootMargin;
-  if (on) root.style.setProperty('margin-right', (computed + S.sheet.extra) + 'px', 'important');
+  if (on) root.style.setProperty('margin-right', computed + S.sheet.extra + 'px', 'important');
   else if (value) root.style.setProperty('margin-right', value, priority);
   else root.style.removeProperty('margin-right');
 }

@@ -146,13 +146,33 @@ export interface PageState {
 
 export function newState(): PageState {
   return {
-    uid: 0, markers: [], running: [], strings: [], targets: [], bookmarks: [], breaks: [], slots: 0, counters: [], named: [], sides: [], forms: [],
-    pageRules: [], overlay: false, probe: null, sheet: null, defaultSize: null, runningCounterNames: new Set(), targetCounterNames: new Set(),
-    usesStart: false, overlayStart: null, layoutWidth: 0, overlayForms: [],
+    uid: 0,
+    markers: [],
+    running: [],
+    strings: [],
+    targets: [],
+    bookmarks: [],
+    breaks: [],
+    slots: 0,
+    counters: [],
+    named: [],
+    sides: [],
+    forms: [],
+    pageRules: [],
+    overlay: false,
+    probe: null,
+    sheet: null,
+    defaultSize: null,
+    runningCounterNames: new Set(),
+    targetCounterNames: new Set(),
+    usesStart: false,
+    overlayStart: null,
+    layoutWidth: 0,
+    overlayForms: [],
   };
 }
 
 /** A new id for a helper element or marker: `__fs_<prefix><n>`. */
 export function newId(S: PageState, prefix: string): string {
-  return '__fs_' + prefix + (S.uid++);
+  return '__fs_' + prefix + S.uid++;
 }

@@ -14,7 +14,7 @@ export function pseudoText(el: Element, pseudo: string): string {
   let out = '';
   const re = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|attr\(\s*([-\w]+)[^)]*\)/g;
   let m;
-  while ((m = re.exec(v))) out += m[3] ? (el.getAttribute(m[3]) || '') : unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+  while ((m = re.exec(v))) out += m[3] ? el.getAttribute(m[3]) || '' : unescapeCss(m[1] !== undefined ? m[1] : m[2]);
   return out;
 }
 
@@ -22,7 +22,10 @@ export function pseudoText(el: Element, pseudo: string): string {
 export function contentOf(el: Element, which: string): string {
   const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
   if (which === 'before' || which === 'after') return pseudoText(el, '::' + which);
-  if (which === 'first-letter') { const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text); return m ? m[0] : text.slice(0, 1); }
+  if (which === 'first-letter') {
+    const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text);
+    return m ? m[0] : text.slice(0, 1);
+  }
   return text;
 }
 
@@ -44,7 +47,10 @@ export function stringValue(el: Element, v: string): string {
  * with an integer bookmark-level; label from bookmark-label (default its text), bookmark-state closed.
  */
 export function prepareBookmarks(S: PageState, styleRules: StyleRuleInfo[]): void {
-  const els = new Set<Element>([...document.body.querySelectorAll('h1, h2, h3, h4, h5, h6'), ...candidates(styleRules, '--fs-bookmark-level')]);
+  const els = new Set<Element>([
+    ...document.body.querySelectorAll('h1, h2, h3, h4, h5, h6'),
+    ...candidates(styleRules, '--fs-bookmark-level'),
+  ]);
   const sorted = [...els].sort(documentOrder);
   for (const el of sorted) {
     if (S.running.some((r) => r.el.contains(el))) continue;
@@ -57,13 +63,18 @@ export function prepareBookmarks(S: PageState, styleRules: StyleRuleInfo[]): voi
     const label = (labelSpec ? stringValue(el, labelSpec) : contentOf(el, 'text')).replace(/\s+/g, ' ').trim();
     if (!label) continue;
     const id = anchorId(S, el, 'h');
-    if (id) S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id });
+    if (id)
+      S.bookmarks.push({ level, label, open: cs.getPropertyValue('--fs-bookmark-state').trim() !== 'closed', id });
   }
 }
 
 /** Document information WeasyPrint takes from <meta>: author, description (subject), keywords. */
 export function readMeta(): DocumentMeta {
-  const meta = (name: string) => { const m = document.head && document.head.querySelector('meta[name="' + name + '" i]'); const v = m && m.getAttribute('content'); return v ? v.trim() : null; };
+  const meta = (name: string) => {
+    const m = document.head && document.head.querySelector('meta[name="' + name + '" i]');
+    const v = m && m.getAttribute('content');
+    return v ? v.trim() : null;
+  };
   return { author: meta('author'), subject: meta('description') || meta('subject'), keywords: meta('keywords') };
 }
 
@@ -80,7 +91,13 @@ export function prepareStrings(S: PageState, styleRules: StyleRuleInfo[]): void 
     for (const part of v.split(/,(?=(?:[^"']|"[^"]*"|'[^']*')*$)/)) {
       const m = /^\s*([-\w]+)\s*([\s\S]*)$/.exec(part);
       if (!m) continue;
-      S.strings.push({ el, name: m[1], value: stringValue(el, m[2]), id: anchorId(S, el, 't') || idFor(S, el, 't'), slack });
+      S.strings.push({
+        el,
+        name: m[1],
+        value: stringValue(el, m[2]),
+        id: anchorId(S, el, 't') || idFor(S, el, 't'),
+        slack,
+      });
     }
   }
 }

@@ -21,7 +21,11 @@ function targetOf(el: Element, arg: string): HTMLElement | null {
   else if ((m = /^'([^']*)'/.exec(text))) ref = m[1];
   if (!ref || ref.indexOf('#') < 0) return null;
   let frag = ref.slice(ref.indexOf('#') + 1);
-  try { frag = decodeURIComponent(frag); } catch { /* kept as written */ }
+  try {
+    frag = decodeURIComponent(frag);
+  } catch {
+    /* kept as written */
+  }
   return frag ? document.getElementById(frag) : null;
 }
 
@@ -31,7 +35,12 @@ function functionPart(S: PageState, el: Element, name: string, rawArgs: string):
   if (name === 'string') {
     // string() in the document: the named string's value at this element (last assignment up to it).
     let value = '';
-    for (const a of S.strings) if (a.name === args[0] && (a.el === el || a.el.contains(el) || (a.el.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))) value = a.value;
+    for (const a of S.strings)
+      if (
+        a.name === args[0] &&
+        (a.el === el || a.el.contains(el) || a.el.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
+      )
+        value = a.value;
     return { raw: cssString(value) };
   }
   if (name === 'target-text') {
@@ -51,13 +60,24 @@ function functionPart(S: PageState, el: Element, name: string, rawArgs: string):
     // Its value at the target comes from the counter model (countCounters); target-counters() joins all levels.
     const sep = name === 'target-counters' ? /^'([^']*)'$/.exec((args[2] || '').trim()) : null;
     S.targetCounterNames.add(counter);
-    return { counterOf: t, name: counter, all: name === 'target-counters', sep: sep ? cssString(sep[1]) : '""', style: (style || 'decimal').trim() };
+    return {
+      counterOf: t,
+      name: counter,
+      all: name === 'target-counters',
+      sep: sep ? cssString(sep[1]) : '""',
+      style: (style || 'decimal').trim(),
+    };
   }
   return { target: idFor(S, t, 'g'), style: (style || 'decimal').trim() };
 }
 
 export function prepareTargets(S: PageState, styleRules: StyleRuleInfo[]): void {
-  const els = candidates(styleRules, 'content', (v, r) => (v.includes(FUNCTION_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText));
+  const els = candidates(
+    styleRules,
+    'content',
+    (v, r) =>
+      (v.includes(FUNCTION_SENTINEL) || v.includes(STRING_SENTINEL)) && /::?(before|after)\b/.test(r.selectorText),
+  );
   for (const el of els) {
     for (const pseudo of ['::before', '::after'] as const) {
       const ps = getComputedStyle(el, pseudo);
@@ -70,14 +90,22 @@ export function prepareTargets(S: PageState, styleRules: StyleRuleInfo[]): void 
         if (m[1] !== undefined || m[2] !== undefined) {
           // Computed content merges neighbouring strings: sentinels may sit anywhere inside one.
           for (const piece of splitSentinels(unescapeCss(m[1] !== undefined ? m[1] : m[2]))) {
-            parts.push(typeof piece === 'string' ? { raw: cssString(piece) } : functionPart(S, el, piece.name, piece.args));
+            parts.push(
+              typeof piece === 'string' ? { raw: cssString(piece) } : functionPart(S, el, piece.name, piece.args),
+            );
           }
         } else parts.push({ raw: m[0] });
       }
       let key = el.getAttribute('data-castpress-t');
-      if (!key) { key = String(S.targets.length); el.setAttribute('data-castpress-t', key); }
+      if (!key) {
+        key = String(S.targets.length);
+        el.setAttribute('data-castpress-t', key);
+      }
       // A leader's length depends on the content width of the page its element lands on (targetRules).
-      const leaderId = parts.some((p) => p.leader !== undefined) && !S.running.some((r) => r.el.contains(el)) ? idFor(S, el, 'l') : null;
+      const leaderId =
+        parts.some((p) => p.leader !== undefined) && !S.running.some((r) => r.el.contains(el))
+          ? idFor(S, el, 'l')
+          : null;
       // The private counters are reset on the pseudo-element: its own counter-reset must stay.
       const baseReset = ps.counterReset && ps.counterReset !== 'none' ? ps.counterReset : '';
       S.targets.push({ el, pseudo, key, parts, leaderId, baseReset });
@@ -94,7 +122,11 @@ export function leaderTargets(S: PageState): string[] {
   const ids = S.targets.map((t) => t.leaderId).filter((id): id is string => id !== null);
   if (ids.length === 0) return [];
   const widths = new Set<number>();
-  for (const name of ['', ...S.named.map((n) => n.name)]) for (let i = 0; i < 4; i++) { const P = resolvePage(S, i, name); widths.add(Math.round(P.w - P.left - P.right)); }
+  for (const name of ['', ...S.named.map((n) => n.name)])
+    for (let i = 0; i < 4; i++) {
+      const P = resolvePage(S, i, name);
+      widths.add(Math.round(P.w - P.left - P.right));
+    }
   return widths.size > 1 ? ids : [];
 }
 
@@ -116,9 +148,18 @@ export function atContentWidth<T>(width: number, measure: () => T): T {
   const old = [html.style.getPropertyValue('width'), html.style.getPropertyPriority('width')] as const;
   const cs = getComputedStyle(html);
   const sum = (props: string[]) => props.reduce((n, p) => n + (parseFloat(cs.getPropertyValue(p)) || 0), 0);
-  const extra = sum(['margin-left', 'margin-right']) + (cs.boxSizing === 'border-box' ? 0 : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
+  const extra =
+    sum(['margin-left', 'margin-right']) +
+    (cs.boxSizing === 'border-box'
+      ? 0
+      : sum(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']));
   html.style.setProperty('width', Math.max(1, width - extra) + 'px', 'important');
-  try { return measure(); } finally { if (old[0]) html.style.setProperty('width', old[0], old[1]); else html.style.removeProperty('width'); }
+  try {
+    return measure();
+  } finally {
+    if (old[0]) html.style.setProperty('width', old[0], old[1]);
+    else html.style.removeProperty('width');
+  }
 }
 
 /**
@@ -152,21 +193,39 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
   let n = 0;
   const rules = S.targets.map((t): WrittenRule => {
     const resets: string[] = [];
-    const pre: string[] = [], post: string[] = [];
+    const pre: string[] = [],
+      post: string[] = [];
     let leader: string | null = null;
     for (const p of t.parts) {
       let token: string;
-      if (p.leader !== undefined) { if (leader === null) leader = p.leader; continue; }
+      if (p.leader !== undefined) {
+        if (leader === null) leader = p.leader;
+        continue;
+      }
       if (p.raw !== undefined) token = p.raw;
-      else if (p.pages) { const name = '__fs_tc' + (n++); resets.push(name + ' ' + state.total); token = 'counter(' + name + ', ' + p.style + ')'; }
-      else if (p.values !== undefined) {
+      else if (p.pages) {
+        const name = '__fs_tc' + n++;
+        resets.push(name + ' ' + state.total);
+        token = 'counter(' + name + ', ' + p.style + ')';
+      } else if (p.values !== undefined) {
         // A counter value at the target: private counters reset on the pseudo-element, so counter styles apply.
-        token = !p.values ? '""' : p.values.map((v) => { const name = '__fs_tc' + (n++); resets.push(name + ' ' + v); return 'counter(' + name + ', ' + p.style + ')'; }).join(' ' + p.sep + ' ');
+        token = !p.values
+          ? '""'
+          : p.values
+              .map((v) => {
+                const name = '__fs_tc' + n++;
+                resets.push(name + ' ' + v);
+                return 'counter(' + name + ', ' + p.style + ')';
+              })
+              .join(' ' + p.sep + ' ');
       } else {
-        const name = '__fs_tc' + (n++);
+        const name = '__fs_tc' + n++;
         const page = state.pages[p.target ?? ''];
         if (page === undefined) token = '""';
-        else { resets.push(name + ' ' + (page + 1)); token = 'counter(' + name + ', ' + p.style + ')'; }
+        else {
+          resets.push(name + ' ' + (page + 1));
+          token = 'counter(' + name + ', ' + p.style + ')';
+        }
       }
       (leader === null ? pre : post).push(token);
     }
@@ -175,17 +234,34 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     return { t, sel, reset, pre, post, leader, content: [...pre, ...post].join(' ') || '""' };
   });
   let st = document.getElementById('__fs_targets');
-  if (!st) { st = document.createElement('style'); st.id = '__fs_targets'; document.head.appendChild(st); }
+  if (!st) {
+    st = document.createElement('style');
+    st.id = '__fs_targets';
+    document.head.appendChild(st);
+  }
   const sheet = st;
   const write = (leaderCss: Array<string | null> | null) => {
-    sheet.textContent = rules.map((r, k) => r.sel + '{' + (r.leader !== null && leaderCss ? leaderCss[k] : 'content:' + r.content + '!important;') + r.reset + '}').join('\n');
+    sheet.textContent = rules
+      .map(
+        (r, k) =>
+          r.sel +
+          '{' +
+          (r.leader !== null && leaderCss ? leaderCss[k] : 'content:' + r.content + '!important;') +
+          r.reset +
+          '}',
+      )
+      .join('\n');
   };
   write(null);
   const leaders = rules.filter((r) => r.leader !== null && r.leader !== '');
   if (leaders.length === 0 || provisional) return;
   const marks = leaders.map((r) => {
-    const m = helper('mark', 'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important');
-    if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild); else r.t.el.appendChild(m);
+    const m = helper(
+      'mark',
+      'display:inline!important;position:static!important;margin:0!important;padding:0!important;border:0!important',
+    );
+    if (r.t.pseudo === '::before') r.t.el.insertBefore(m, r.t.el.firstChild);
+    else r.t.el.appendChild(m);
     return m;
   });
   // Free space at the content width of the page each leader is on: grouped by width, one relayout per width.
@@ -197,15 +273,32 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     groups.set(key, [...(groups.get(key) || []), k]);
   });
   const widths: number[] = [];
-  const measure = (ks: number[]) => { for (const k of ks) widths[k] = Math.max(0, Math.floor(blockRight((leaders[k] as WrittenRule).t.el) - (marks[k] as HTMLElement).getBoundingClientRect().left - 1)); };
-  for (const [key, ks] of groups) { if (key === '') measure(ks); else atContentWidth(Number(key), () => measure(ks)); }
+  const measure = (ks: number[]) => {
+    for (const k of ks)
+      widths[k] = Math.max(
+        0,
+        Math.floor(
+          blockRight((leaders[k] as WrittenRule).t.el) - (marks[k] as HTMLElement).getBoundingClientRect().left - 1,
+        ),
+      );
+  };
+  for (const [key, ks] of groups) {
+    if (key === '') measure(ks);
+    else atContentWidth(Number(key), () => measure(ks));
+  }
   for (const m of marks) m.remove();
   const css = rules.map((r) => {
     const k = leaders.indexOf(r);
     if (k < 0 || r.leader === null) return null;
     const fill = cssString(r.leader.repeat(Math.ceil(2000 / r.leader.length)));
-    return 'content:' + [...r.pre, fill, ...r.post].join(' ') + '!important;display:inline-flex!important;justify-content:flex-end!important;'
-      + 'overflow:hidden!important;white-space:pre!important;width:' + widths[k] + 'px!important;max-width:none!important;vertical-align:baseline!important;float:none!important;';
+    return (
+      'content:' +
+      [...r.pre, fill, ...r.post].join(' ') +
+      '!important;display:inline-flex!important;justify-content:flex-end!important;' +
+      'overflow:hidden!important;white-space:pre!important;width:' +
+      widths[k] +
+      'px!important;max-width:none!important;vertical-align:baseline!important;float:none!important;'
+    );
   });
   write(css);
 }

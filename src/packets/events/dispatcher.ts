@@ -144,7 +144,13 @@ export class OutboxDispatcher {
     const attempts = event.attempts + 1;
     try {
       await this.#o.handlers[event.kind](event);
-      await this.#o.store.settleOutbox(event.id, { status: 'delivered', attempts, nextAttemptAt: event.nextAttemptAt, lastError: null, deliveredAt: this.#now() });
+      await this.#o.store.settleOutbox(event.id, {
+        status: 'delivered',
+        attempts,
+        nextAttemptAt: event.nextAttemptAt,
+        lastError: null,
+        deliveredAt: this.#now(),
+      });
     } catch (e) {
       const error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
       const final = attempts >= (this.#o.retry?.maxAttempts ?? 10);

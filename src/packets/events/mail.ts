@@ -84,7 +84,11 @@ export function folderMailer(dir: string): Mailer {
       } catch (e) {
         // A full disk leaves no partial mail behind; the outbox tries the delivery again later.
         await rm(temp, { force: true }).catch(() => undefined);
-        throw isStorageFull(e) ? new InsufficientStorageError('The server\'s disk is full: the mail was not written', 'mail', 507, { cause: e }) : e;
+        throw isStorageFull(e)
+          ? new InsufficientStorageError("The server's disk is full: the mail was not written", 'mail', 507, {
+              cause: e,
+            })
+          : e;
       }
     },
   };

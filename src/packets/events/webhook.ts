@@ -35,7 +35,12 @@ export function webhookSignature(secret: string, body: string, seconds: number):
 }
 
 /** Delivers one event; resolves on a 2xx answer, throws otherwise (the outbox retries). */
-export async function postWebhook(target: WebhookTarget, event: { id: string; action: string; data: unknown }, policy: WebhookPolicy, now: Date): Promise<void> {
+export async function postWebhook(
+  target: WebhookTarget,
+  event: { id: string; action: string; data: unknown },
+  policy: WebhookPolicy,
+  now: Date,
+): Promise<void> {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Refused: ${url.protocol} webhook URL`);
   const timeoutMs = policy.timeoutMs ?? 10_000;
@@ -48,7 +53,8 @@ export async function postWebhook(target: WebhookTarget, event: { id: string; ac
     'user-agent': 'castpress-webhooks',
     [EVENT_ID_HEADER]: event.id,
   };
-  if (target.secret) headers[SIGNATURE_HEADER] = webhookSignature(target.secret, body, Math.floor(now.getTime() / 1000));
+  if (target.secret)
+    headers[SIGNATURE_HEADER] = webhookSignature(target.secret, body, Math.floor(now.getTime() / 1000));
   const client = url.protocol === 'https:' ? https : http;
   const lookup = pinnedLookup(pinned);
   await new Promise<void>((resolve, reject) => {

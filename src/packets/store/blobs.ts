@@ -30,7 +30,11 @@ function alive(pid: number): boolean {
 
 /** A full disk (or quota) becomes the typed 507 naming the documents; anything else is thrown as it was. */
 function storageError(e: unknown): unknown {
-  return isStorageFull(e) ? new InsufficientStorageError('The server\'s disk is full: the document was not stored', 'packets.documents', 507, { cause: e }) : e;
+  return isStorageFull(e)
+    ? new InsufficientStorageError("The server's disk is full: the document was not stored", 'packets.documents', 507, {
+        cause: e,
+      })
+    : e;
 }
 
 export class DiskBlobs implements BlobStore {
@@ -100,8 +104,18 @@ export class DiskBlobs implements BlobStore {
         const file = path.join(this.#dir, folder, name);
         // Without a process id (written before ids were part of the name): by age, like this process id's.
         const pid = m[1] === undefined ? process.pid : Number(m[1]);
-        const stale = pid === process.pid ? ((await stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < started : !alive(pid);
-        if (stale && (await rm(file, { force: true }).then(() => true, () => false))) removed++;
+        const stale =
+          pid === process.pid
+            ? ((await stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < started
+            : !alive(pid);
+        if (
+          stale &&
+          (await rm(file, { force: true }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          removed++;
       }
     }
     return removed;
@@ -117,7 +131,10 @@ export class SqlBlobs implements BlobStore {
 
   async put(bytes: Uint8Array): Promise<string> {
     const hash = hashOf(bytes);
-    await this.#sql.run('INSERT INTO blobs (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING', [hash, Buffer.from(bytes)]);
+    await this.#sql.run('INSERT INTO blobs (hash, bytes) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING', [
+      hash,
+      Buffer.from(bytes),
+    ]);
     return hash;
   }
 

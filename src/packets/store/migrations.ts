@@ -102,6 +102,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     version: 4,
     // Events queued before this migration keep '' (one lane of their own) until they are delivered.
     name: 'outbox receiver (a webhook URL origin): each receiver its own bounded lane',
-    sql: [`ALTER TABLE outbox ADD COLUMN receiver TEXT NOT NULL DEFAULT ''`, `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`],
+    sql: [
+      `ALTER TABLE outbox ADD COLUMN receiver TEXT NOT NULL DEFAULT ''`,
+      `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`,
+    ],
   },
 ];

@@ -5,7 +5,16 @@
  */
 import type pg from 'pg';
 import { SqlBlobs } from './blobs.js';
-import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import {
+  CLAIMABLE_OUTBOX,
+  claimableParams,
+  migrate,
+  outboxOf,
+  settleStatement,
+  SqlQueries,
+  type Row,
+  type SqlExecutor,
+} from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
 
@@ -84,7 +93,13 @@ class PostgresStore extends SqlQueries implements PacketStore {
     }
   }
 
-  async claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]> {
+  async claimOutbox(
+    kind: OutboxKind,
+    now: number,
+    limit: number,
+    leaseMs: number,
+    perReceiver?: number,
+  ): Promise<OutboxRecord[]> {
     // Row locks cannot go with the window function: the chosen rows are locked by an outer select that checks
     // again that they are still free (a row another instance leased meanwhile is skipped or fails the re-check).
     const rows = await executor(this.#pool).all(
@@ -96,7 +111,10 @@ class PostgresStore extends SqlQueries implements PacketStore {
     return rows.map(outboxOf).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
-  async settleOutbox(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void> {
+  async settleOutbox(
+    id: string,
+    c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
+  ): Promise<void> {
     await executor(this.#pool).run(...settleStatement(id, c));
   }
 

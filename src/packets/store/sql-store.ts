@@ -6,7 +6,16 @@
  */
 import type { MergedField, PlannedField } from '../plan.js';
 import { MIGRATIONS } from './migrations.js';
-import type { DocumentField, DocumentRecord, OutboxKind, OutboxRecord, OutboxStatus, PacketRecord, SignerRecord, TokenRecord } from './records.js';
+import type {
+  DocumentField,
+  DocumentRecord,
+  OutboxKind,
+  OutboxRecord,
+  OutboxStatus,
+  PacketRecord,
+  SignerRecord,
+  TokenRecord,
+} from './records.js';
 import type { PacketWrites } from './store.js';
 
 export type Row = Record<string, unknown>;
@@ -149,7 +158,9 @@ export class SqlQueries implements PacketWrites {
   }
 
   async documents(packetEid: string): Promise<DocumentRecord[]> {
-    return (await this.sql.all('SELECT * FROM documents WHERE packet_eid = ? ORDER BY idx', [packetEid])).map(documentOf);
+    return (await this.sql.all('SELECT * FROM documents WHERE packet_eid = ? ORDER BY idx', [packetEid])).map(
+      documentOf,
+    );
   }
 
   async signers(packetEid: string): Promise<SignerRecord[]> {
@@ -162,7 +173,9 @@ export class SqlQueries implements PacketWrites {
   }
 
   async tokens(signerEid: string): Promise<TokenRecord[]> {
-    return (await this.sql.all('SELECT * FROM tokens WHERE signer_eid = ? ORDER BY created_at, eid', [signerEid])).map(tokenOf);
+    return (await this.sql.all('SELECT * FROM tokens WHERE signer_eid = ? ORDER BY created_at, eid', [signerEid])).map(
+      tokenOf,
+    );
   }
 
   async outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]> {
@@ -179,7 +192,24 @@ export class SqlQueries implements PacketWrites {
     await this.sql.run(
       `INSERT INTO packets (eid, group_eid, organization, name, status, is_test, allow_updates, merge_pdfs, webhook_url, request_hash, payload, options, created_at, updated_at, completed_at, version)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [p.eid, p.groupEid, p.organization, p.name, p.status, b(p.isTest), b(p.allowUpdates), b(p.mergePDFs), p.webhookURL, p.requestHash, JSON.stringify(p.payload), JSON.stringify(p.options), p.createdAt, p.updatedAt, p.completedAt, p.version],
+      [
+        p.eid,
+        p.groupEid,
+        p.organization,
+        p.name,
+        p.status,
+        b(p.isTest),
+        b(p.allowUpdates),
+        b(p.mergePDFs),
+        p.webhookURL,
+        p.requestHash,
+        JSON.stringify(p.payload),
+        JSON.stringify(p.options),
+        p.createdAt,
+        p.updatedAt,
+        p.completedAt,
+        p.version,
+      ],
     );
   }
 
@@ -187,7 +217,18 @@ export class SqlQueries implements PacketWrites {
     const changed = await this.sql.run(
       `UPDATE packets SET name = ?, status = ?, webhook_url = ?, payload = ?, options = ?, updated_at = ?, completed_at = ?, version = ?
        WHERE eid = ? AND version = ?`,
-      [p.name, p.status, p.webhookURL, JSON.stringify(p.payload), JSON.stringify(p.options), p.updatedAt, p.completedAt, p.version + 1, p.eid, p.version],
+      [
+        p.name,
+        p.status,
+        p.webhookURL,
+        JSON.stringify(p.payload),
+        JSON.stringify(p.options),
+        p.updatedAt,
+        p.completedAt,
+        p.version + 1,
+        p.eid,
+        p.version,
+      ],
     );
     return changed === 1;
   }
@@ -197,7 +238,17 @@ export class SqlQueries implements PacketWrites {
     for (const d of docs) {
       await this.sql.run(
         `INSERT INTO documents (packet_eid, idx, file_id, filename, title, page_count, assembled_hash, current_hash, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [packetEid, d.index, d.fileId, d.filename, d.title, d.pageCount, d.assembledHash, d.currentHash, JSON.stringify(d.fields)],
+        [
+          packetEid,
+          d.index,
+          d.fileId,
+          d.filename,
+          d.title,
+          d.pageCount,
+          d.assembledHash,
+          d.currentHash,
+          JSON.stringify(d.fields),
+        ],
       );
     }
   }
@@ -206,32 +257,62 @@ export class SqlQueries implements PacketWrites {
     await this.sql.run(
       `INSERT INTO signers (eid, packet_eid, alias_id, idx, routing_order, name, email, signer_type, status, pending, signer, inputs_hash, client_user_id, sent_at, viewed_at, signed_at, ip, user_agent)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [s.eid, s.packetEid, s.aliasId, s.index, s.routingOrder, s.name, s.email, s.signerType, s.status, b(s.pending), JSON.stringify(s.signer), s.inputsHash, s.clientUserId, s.sentAt, s.viewedAt, s.signedAt, s.ip, s.userAgent],
+      [
+        s.eid,
+        s.packetEid,
+        s.aliasId,
+        s.index,
+        s.routingOrder,
+        s.name,
+        s.email,
+        s.signerType,
+        s.status,
+        b(s.pending),
+        JSON.stringify(s.signer),
+        s.inputsHash,
+        s.clientUserId,
+        s.sentAt,
+        s.viewedAt,
+        s.signedAt,
+        s.ip,
+        s.userAgent,
+      ],
     );
   }
 
   async updateSigner(s: SignerRecord): Promise<void> {
     await this.sql.run(
       `UPDATE signers SET name = ?, email = ?, status = ?, pending = ?, signer = ?, inputs_hash = ?, client_user_id = ?, sent_at = ?, viewed_at = ?, signed_at = ?, ip = ?, user_agent = ? WHERE eid = ?`,
-      [s.name, s.email, s.status, b(s.pending), JSON.stringify(s.signer), s.inputsHash, s.clientUserId, s.sentAt, s.viewedAt, s.signedAt, s.ip, s.userAgent, s.eid],
+      [
+        s.name,
+        s.email,
+        s.status,
+        b(s.pending),
+        JSON.stringify(s.signer),
+        s.inputsHash,
+        s.clientUserId,
+        s.sentAt,
+        s.viewedAt,
+        s.signedAt,
+        s.ip,
+        s.userAgent,
+        s.eid,
+      ],
     );
   }
 
   async insertToken(t: TokenRecord): Promise<void> {
-    await this.sql.run(`INSERT INTO tokens (eid, signer_eid, hash, type, created_at, valid_until, invalidated_at, signed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      t.eid,
-      t.signerEid,
-      t.hash,
-      t.type,
-      t.createdAt,
-      t.validUntil,
-      t.invalidatedAt,
-      t.signedAt,
-    ]);
+    await this.sql.run(
+      `INSERT INTO tokens (eid, signer_eid, hash, type, created_at, valid_until, invalidated_at, signed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [t.eid, t.signerEid, t.hash, t.type, t.createdAt, t.validUntil, t.invalidatedAt, t.signedAt],
+    );
   }
 
   invalidateTokens(signerEid: string, at: number): Promise<number> {
-    return this.sql.run('UPDATE tokens SET invalidated_at = ? WHERE signer_eid = ? AND invalidated_at IS NULL AND valid_until > ?', [at, signerEid, at]);
+    return this.sql.run(
+      'UPDATE tokens SET invalidated_at = ? WHERE signer_eid = ? AND invalidated_at IS NULL AND valid_until > ?',
+      [at, signerEid, at],
+    );
   }
 
   async markTokenSigned(eid: string, at: number): Promise<void> {
@@ -241,7 +322,20 @@ export class SqlQueries implements PacketWrites {
   async insertOutbox(e: OutboxRecord): Promise<void> {
     await this.sql.run(
       `INSERT INTO outbox (id, packet_eid, kind, payload, status, attempts, next_attempt_at, lease_until, last_error, created_at, delivered_at, receiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [e.id, e.packetEid, e.kind, JSON.stringify(e.payload), e.status, e.attempts, e.nextAttemptAt, e.leaseUntil, e.lastError, e.createdAt, e.deliveredAt, outboxReceiver(e)],
+      [
+        e.id,
+        e.packetEid,
+        e.kind,
+        JSON.stringify(e.payload),
+        e.status,
+        e.attempts,
+        e.nextAttemptAt,
+        e.leaseUntil,
+        e.lastError,
+        e.createdAt,
+        e.deliveredAt,
+        outboxReceiver(e),
+      ],
     );
   }
 }
@@ -281,12 +375,20 @@ export const CLAIMABLE_OUTBOX = `
   ORDER BY due.created_at, due.id LIMIT ?`;
 
 /** The parameters of `CLAIMABLE_OUTBOX`; without `perReceiver` (mail) no receiver bound. */
-export function claimableParams(kind: OutboxKind, now: number, limit: number, perReceiver: number | undefined): unknown[] {
+export function claimableParams(
+  kind: OutboxKind,
+  now: number,
+  limit: number,
+  perReceiver: number | undefined,
+): unknown[] {
   return [kind, now, now, kind, now, perReceiver ?? Number.MAX_SAFE_INTEGER, limit];
 }
 
 /** The statement recording a delivery attempt's outcome (the lease ends with it). */
-export function settleStatement(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): [string, unknown[]] {
+export function settleStatement(
+  id: string,
+  c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
+): [string, unknown[]] {
   return [
     'UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?',
     [c.status, c.attempts, c.nextAttemptAt, c.lastError, c.deliveredAt, id],
@@ -294,7 +396,10 @@ export function settleStatement(id: string, c: Pick<OutboxRecord, 'status' | 'at
 }
 
 /** Applies the migrations `applied` does not hold yet, each through `inTransaction`. */
-export async function migrate(sql: SqlExecutor, inTransaction: (fn: (tx: SqlExecutor) => Promise<void>) => Promise<void>): Promise<void> {
+export async function migrate(
+  sql: SqlExecutor,
+  inTransaction: (fn: (tx: SqlExecutor) => Promise<void>) => Promise<void>,
+): Promise<void> {
   await sql.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
   const applied = new Set((await sql.all('SELECT version FROM schema_migrations')).map((r) => num(r.version)));
   for (const m of MIGRATIONS) {

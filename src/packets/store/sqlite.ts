@@ -9,7 +9,16 @@ import path from 'node:path';
 import Database from 'libsql';
 import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 import { DiskBlobs } from './blobs.js';
-import { CLAIMABLE_OUTBOX, claimableParams, migrate, outboxOf, settleStatement, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
+import {
+  CLAIMABLE_OUTBOX,
+  claimableParams,
+  migrate,
+  outboxOf,
+  settleStatement,
+  SqlQueries,
+  type Row,
+  type SqlExecutor,
+} from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 
@@ -18,7 +27,9 @@ type Db = InstanceType<typeof Database>;
 /** SQLITE_FULL becomes the typed 507 naming the database; SQLite has rolled the statement (or transaction) back. */
 function storageError(e: unknown): unknown {
   return isStorageFull(e) && !(e instanceof InsufficientStorageError)
-    ? new InsufficientStorageError('The server\'s disk is full: the change was not recorded', 'packets.database', 507, { cause: e })
+    ? new InsufficientStorageError("The server's disk is full: the change was not recorded", 'packets.database', 507, {
+        cause: e,
+      })
     : e;
 }
 
@@ -89,10 +100,18 @@ class SqliteStore extends SqlQueries implements PacketStore {
     return migrate(this.#write, (fn) => this.#exclusive(fn));
   }
 
-  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]> {
+  claimOutbox(
+    kind: OutboxKind,
+    now: number,
+    limit: number,
+    leaseMs: number,
+    perReceiver?: number,
+  ): Promise<OutboxRecord[]> {
     return this.#exclusive(async (sql) => {
       // One writer at a time (BEGIN IMMEDIATE): the claim and its leases are one step for every process.
-      const ids = (await sql.all(CLAIMABLE_OUTBOX, claimableParams(kind, now, limit, perReceiver))).map((r) => String(r.id));
+      const ids = (await sql.all(CLAIMABLE_OUTBOX, claimableParams(kind, now, limit, perReceiver))).map((r) =>
+        String(r.id),
+      );
       const claimed: OutboxRecord[] = [];
       for (const id of ids) {
         await sql.run('UPDATE outbox SET lease_until = ? WHERE id = ?', [now + leaseMs, id]);
@@ -103,7 +122,10 @@ class SqliteStore extends SqlQueries implements PacketStore {
     });
   }
 
-  async settleOutbox(id: string, c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void> {
+  async settleOutbox(
+    id: string,
+    c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
+  ): Promise<void> {
     await this.#exclusive((sql) => sql.run(...settleStatement(id, c)));
   }
 

@@ -4,7 +4,15 @@
  * blob store addressed by content hash, written before the transaction that
  * points at them commits, so a crash leaves at most an unreferenced blob.
  */
-import type { DocumentRecord, OutboxKind, OutboxRecord, OutboxStatus, PacketRecord, SignerRecord, TokenRecord } from './records.js';
+import type {
+  DocumentRecord,
+  OutboxKind,
+  OutboxRecord,
+  OutboxStatus,
+  PacketRecord,
+  SignerRecord,
+  TokenRecord,
+} from './records.js';
 
 /** Reads and writes of one transaction (or of the store outside one, for reads). */
 export interface PacketQueries {
@@ -47,8 +55,17 @@ export interface PacketStore extends PacketQueries {
   /** Runs `fn` in one transaction: all of its writes or none. */
   transaction<T>(fn: (tx: PacketWrites) => Promise<T>): Promise<T>;
   /** Leases up to `limit` due events of one kind for `leaseMs` (no other dispatcher gets them meanwhile). */
-  claimOutbox(kind: OutboxKind, now: number, limit: number, leaseMs: number, perReceiver?: number): Promise<OutboxRecord[]>;
+  claimOutbox(
+    kind: OutboxKind,
+    now: number,
+    limit: number,
+    leaseMs: number,
+    perReceiver?: number,
+  ): Promise<OutboxRecord[]>;
   /** Records the outcome of a delivery attempt. */
-  settleOutbox(id: string, change: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>): Promise<void>;
+  settleOutbox(
+    id: string,
+    change: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
+  ): Promise<void>;
   close(): Promise<void>;
 }

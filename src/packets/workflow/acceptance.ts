@@ -31,16 +31,30 @@ export function checkAccepted(
   accepted: readonly AcceptedField[],
 ): void {
   const mine = new Set<string>();
-  for (const d of documents) for (const f of d.fields) if (f.signerId === signerId && ACCEPTED_TYPES.has(f.type)) mine.add(`${d.index}:${fieldIdOf(f)}`);
+  for (const d of documents)
+    for (const f of d.fields)
+      if (f.signerId === signerId && ACCEPTED_TYPES.has(f.type)) mine.add(`${d.index}:${fieldIdOf(f)}`);
   const given = new Set(accepted.map((a) => `${a.document}:${a.fieldId}`));
   const errors: FieldError[] = [];
-  for (const key of given) if (!mine.has(key)) errors.push({ property: 'accepted', message: `Field ${key} is not one of this signer's signature or initials boxes` });
-  for (const key of mine) if (!given.has(key)) errors.push({ property: 'accepted', message: `Field ${key} was not accepted: each signature and initials box must be clicked` });
+  for (const key of given)
+    if (!mine.has(key))
+      errors.push({
+        property: 'accepted',
+        message: `Field ${key} is not one of this signer's signature or initials boxes`,
+      });
+  for (const key of mine)
+    if (!given.has(key))
+      errors.push({
+        property: 'accepted',
+        message: `Field ${key} was not accepted: each signature and initials box must be clicked`,
+      });
   if (errors.length > 0) throw new ValidationError(errors);
 }
 
 /** Still to be entered on opening (requireNameOnLoad / requireEmailOnLoad). */
-export function detailsRequired(signer: Pick<StoredSigner, 'requireNameOnLoad' | 'requireEmailOnLoad' | 'nameEnteredAt' | 'emailEnteredAt'>): { name: boolean; email: boolean } {
+export function detailsRequired(
+  signer: Pick<StoredSigner, 'requireNameOnLoad' | 'requireEmailOnLoad' | 'nameEnteredAt' | 'emailEnteredAt'>,
+): { name: boolean; email: boolean } {
   return {
     name: signer.requireNameOnLoad === true && typeof signer.nameEnteredAt !== 'number',
     email: signer.requireEmailOnLoad === true && typeof signer.emailEnteredAt !== 'number',

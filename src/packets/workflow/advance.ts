@@ -12,7 +12,12 @@ import type { Snapshot } from './step.js';
  * signers (email for `email` signers) once, sets the packet's status. `sendAll`: every
  * draft signer becomes sent (the packet is being sent). Returns the outbox events written.
  */
-export async function advance(tx: Pick<PacketWrites, 'updateSigner' | 'insertOutbox'>, snap: Snapshot, now: number, options: { sendAll?: boolean }): Promise<number> {
+export async function advance(
+  tx: Pick<PacketWrites, 'updateSigner' | 'insertOutbox'>,
+  snap: Snapshot,
+  now: number,
+  options: { sendAll?: boolean },
+): Promise<number> {
   let events = 0;
   if (options.sendAll) {
     for (const s of snap.signers) {

@@ -27,4 +27,3 @@ export const updateSignerArgs = z.object({
 export const expireArgs = z.object({ signerEid: eid });
 export const packetArgs = z.object({ eid });
 export const signerAccessArgs = z.object({ signerEid: eid, token: z.string().min(1).max(200) });
-

@@ -16,7 +16,11 @@ import { StaleVersion, type Snapshot } from './step.js';
 import { newEid } from './tokens.js';
 import type { EtchPacketView } from './views.js';
 
-export async function createEtchPacket(ctx: WorkflowContext, body: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+export async function createEtchPacket(
+  ctx: WorkflowContext,
+  body: unknown,
+  scope?: PacketScope,
+): Promise<EtchPacketView> {
   const assembled = await ctx.work.assemble(body);
   const request = assembled.request;
   const now = ctx.now();

@@ -42,9 +42,18 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
   const webhook = options.webhook ?? {};
   let dispatcher: OutboxDispatcher | undefined;
   // In-process work assembles with an assembler the workflow owns (its LibreOffice converter), closed with it.
-  const assembler = options.work ? undefined : createPacketAssembler(options.engine, options.docx ? { docx: options.docx } : {});
-  const work = options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), assembler);
-  const service = new PacketService({ ...options, work, webhook: { url: webhook.url, token: webhook.token }, onEvents: () => dispatcher?.poke() });
+  const assembler = options.work
+    ? undefined
+    : createPacketAssembler(options.engine, options.docx ? { docx: options.docx } : {});
+  const work =
+    options.work ??
+    inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), assembler);
+  const service = new PacketService({
+    ...options,
+    work,
+    webhook: { url: webhook.url, token: webhook.token },
+    onEvents: () => dispatcher?.poke(),
+  });
   dispatcher = new OutboxDispatcher({
     store: options.store,
     retry: options.retry,
@@ -54,7 +63,12 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
     handlers: {
       webhook: async (event) => {
         const w = service.webhookOf(event);
-        await postWebhook({ url: w.url, token: webhook.token ?? '', secret: webhook.secret }, { id: event.id, action: w.action, data: w.data }, webhook, new Date());
+        await postWebhook(
+          { url: w.url, token: webhook.token ?? '', secret: webhook.secret },
+          { id: event.id, action: w.action, data: w.data },
+          webhook,
+          new Date(),
+        );
       },
       email: async (event) => {
         const message = await service.composeMail(event);

@@ -12,7 +12,11 @@ export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Pr
   const s = await ctx.store.signer(signerEid);
   const packet = s && (await ctx.store.packet(s.packetEid));
   if (!s || !packet || !s.email) return null;
-  if (kind === 'signatureRequest' && (s.status === 'completed' || s.status === 'skipped' || packet.status === 'complete')) return null;
+  if (
+    kind === 'signatureRequest' &&
+    (s.status === 'completed' || s.status === 'skipped' || packet.status === 'complete')
+  )
+    return null;
   const now = ctx.now();
   const url = await ctx.store.transaction((tx) => issueToken(ctx, tx, s, 'email', now));
   const org = ctx.options.organization ?? { name: 'castpress', supportEmail: 'support@castpress.local' };

@@ -26,9 +26,25 @@ export interface DocumentDraft {
 export function documentsOf(packet: AssembledPacket): DocumentDraft[] {
   if (packet.merged) {
     const m = packet.merged;
-    return [{ fileId: 'merged', filename: m.filename, title: packet.request.name, pageCount: m.pageCount, pdf: m.pdf, fields: mergedFields(m.fields) }];
+    return [
+      {
+        fileId: 'merged',
+        filename: m.filename,
+        title: packet.request.name,
+        pageCount: m.pageCount,
+        pdf: m.pdf,
+        fields: mergedFields(m.fields),
+      },
+    ];
   }
-  return packet.files.map((f) => ({ fileId: f.id, filename: f.filename, title: f.title ?? null, pageCount: f.pageCount, pdf: f.pdf, fields: fileFields(f.fields) }));
+  return packet.files.map((f) => ({
+    fileId: f.id,
+    filename: f.filename,
+    title: f.title ?? null,
+    pageCount: f.pageCount,
+    pdf: f.pdf,
+    fields: fileFields(f.fields),
+  }));
 }
 
 /** A signer's inputs on every document holding one of their fields; others are returned as they were. */
@@ -53,8 +69,13 @@ export async function completeDocuments(
   docs: ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>,
   certificate: Omit<CompletionCertificate, 'documents'>,
 ): Promise<Uint8Array[]> {
-  const documents = docs.map((d) => ({ name: d.filename, sha256Before: sha256Of(d.assembled), sha256After: sha256Of(d.signed) }));
+  const documents = docs.map((d) => ({
+    name: d.filename,
+    sha256Before: sha256Of(d.assembled),
+    sha256After: sha256Of(d.signed),
+  }));
   const out: Uint8Array[] = [];
-  for (const d of docs) out.push(await completeDocument(engine, d.signed, { identity, certificate: { ...certificate, documents } }));
+  for (const d of docs)
+    out.push(await completeDocument(engine, d.signed, { identity, certificate: { ...certificate, documents } }));
   return out;
 }

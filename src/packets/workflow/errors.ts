@@ -15,7 +15,13 @@ export class SignerError extends CastpressError {
   readonly signerEid: string;
 
   /** `status` overrides the error type's (410 for a link whose signer has finished). */
-  constructor(errorType: SignerErrorType, title: string, message: string, signerEid: string, status = STATUS[errorType]) {
+  constructor(
+    errorType: SignerErrorType,
+    title: string,
+    message: string,
+    signerEid: string,
+    status = STATUS[errorType],
+  ) {
     super('SignerError', status, message, [{ property: errorType === 'notFound' ? 'signerEid' : 'token', message }]);
     this.errorType = errorType;
     this.title = title;

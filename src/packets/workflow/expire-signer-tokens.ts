@@ -5,7 +5,11 @@ import type { WorkflowContext } from './context.js';
 import type { PacketScope } from './scope.js';
 import { signerIn } from './step.js';
 
-export async function expireSignerTokens(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<{ signerEid: string; expired: number }> {
+export async function expireSignerTokens(
+  ctx: WorkflowContext,
+  args: unknown,
+  scope?: PacketScope,
+): Promise<{ signerEid: string; expired: number }> {
   const { signerEid } = parseWith(expireArgs, args);
   await signerIn(ctx, signerEid, scope);
   const now = ctx.now();

@@ -11,13 +11,19 @@ import { runStep, signerIn, signerOfSnap } from './step.js';
 export async function generateEtchSignURL(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<string> {
   const { signerEid, clientUserId } = parseWith(signUrlArgs, args);
   const signer = await signerIn(ctx, signerEid, scope);
-  if (signer.signerType !== 'embedded') throw ValidationError.of('signerEid', `Signer "${signerEid}" is an ${signer.signerType} signer: signing URLs are generated for embedded signers only`);
+  if (signer.signerType !== 'embedded')
+    throw ValidationError.of(
+      'signerEid',
+      `Signer "${signerEid}" is an ${signer.signerType} signer: signing URLs are generated for embedded signers only`,
+    );
   let url = '';
   await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
     const s = signerOfSnap(snap, signerEid);
-    if (snap.packet.status === 'draft') throw new PacketStateError('The packet is a draft: send it first (sendEtchPacket)', 'signerEid');
+    if (snap.packet.status === 'draft')
+      throw new PacketStateError('The packet is a draft: send it first (sendEtchPacket)', 'signerEid');
     if (s.status === 'completed') throw new PacketStateError('This signer has already signed', 'signerEid');
-    if (s.status === 'pending' || s.status === 'skipped') throw new PacketStateError(`This signer is ${s.status}`, 'signerEid');
+    if (s.status === 'pending' || s.status === 'skipped')
+      throw new PacketStateError(`This signer is ${s.status}`, 'signerEid');
     url = await issueToken(ctx, tx, s, 'embedded', now);
     s.clientUserId = clientUserId;
     await tx.updateSigner(s);

@@ -3,9 +3,14 @@ import { NotFoundError } from '../../errors/index.js';
 import type { WorkflowContext } from './context.js';
 import { visibleTo, type PacketScope } from './scope.js';
 
-export async function groupDocuments(ctx: WorkflowContext, groupEid: string, scope?: PacketScope): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
+export async function groupDocuments(
+  ctx: WorkflowContext,
+  groupEid: string,
+  scope?: PacketScope,
+): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
   const packet = await ctx.store.packetByGroup(groupEid);
-  if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
+  if (!packet || !visibleTo(packet, scope))
+    throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
   const docs = await ctx.store.documents(packet.eid);
   return Promise.all(docs.map(async (d) => ({ filename: d.filename, pdf: await ctx.blob(d.currentHash) })));
 }

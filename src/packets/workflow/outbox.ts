@@ -16,21 +16,50 @@ import { downloadUrl, downloadZipUrl } from './urls.js';
  * ones after it), so a receiver sees the last signer's signerComplete before etchPacketComplete. The
  * monotonic clock's nanoseconds go first, then the random eid.
  */
-export function outboxEvent(packetEid: string, kind: OutboxRecord['kind'], payload: Record<string, unknown>, now: number): OutboxRecord {
+export function outboxEvent(
+  packetEid: string,
+  kind: OutboxRecord['kind'],
+  payload: Record<string, unknown>,
+  now: number,
+): OutboxRecord {
   const order = process.hrtime.bigint().toString(36).padStart(13, '0');
   const id = `evt_${order}${newEid('').slice(1)}`;
-  return { id, packetEid, kind, payload, status: 'pending', attempts: 0, nextAttemptAt: now, leaseUntil: 0, lastError: null, createdAt: now, deliveredAt: null };
+  return {
+    id,
+    packetEid,
+    kind,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: now,
+    leaseUntil: 0,
+    lastError: null,
+    createdAt: now,
+    deliveredAt: null,
+  };
 }
 
 /** The signing request email of an `email` signer (embedded signers get their URL from generateEtchSignURL). */
-export async function notifySigner(tx: Pick<PacketWrites, 'insertOutbox'>, snap: Snapshot, s: SignerRecord, now: number): Promise<number> {
+export async function notifySigner(
+  tx: Pick<PacketWrites, 'insertOutbox'>,
+  snap: Snapshot,
+  s: SignerRecord,
+  now: number,
+): Promise<number> {
   if (s.signerType !== 'email' || !s.email) return 0;
   await tx.insertOutbox(outboxEvent(snap.packet.eid, 'email', { mail: 'signatureRequest', signerEid: s.eid }, now));
   return 1;
 }
 
 /** A webhook to the packet's `webhookURL`, else the organization's; none when neither is set. */
-export async function webhookEvent(ctx: WorkflowContext, tx: PacketWrites, snap: Snapshot, action: string, data: Record<string, unknown>, now: number): Promise<number> {
+export async function webhookEvent(
+  ctx: WorkflowContext,
+  tx: PacketWrites,
+  snap: Snapshot,
+  action: string,
+  data: Record<string, unknown>,
+  now: number,
+): Promise<number> {
   const url = snap.packet.webhookURL ?? ctx.options.webhook?.url;
   if (!url) return 0;
   await tx.insertOutbox(outboxEvent(snap.packet.eid, 'webhook', { action, url, data }, now));
@@ -38,9 +67,17 @@ export async function webhookEvent(ctx: WorkflowContext, tx: PacketWrites, snap:
 }
 
 /** Packet complete: `etchPacketComplete` and the `etchComplete` emails of signers who want them. */
-export async function completionEvents(ctx: WorkflowContext, tx: PacketWrites, snap: Snapshot, now: number): Promise<number> {
+export async function completionEvents(
+  ctx: WorkflowContext,
+  tx: PacketWrites,
+  snap: Snapshot,
+  now: number,
+): Promise<number> {
   const baseUrl = ctx.options.baseUrl;
-  const files = snap.documents.map((d) => ({ filename: d.filename, downloadURL: downloadUrl(baseUrl, snap.packet.groupEid, d.filename) }));
+  const files = snap.documents.map((d) => ({
+    filename: d.filename,
+    downloadURL: downloadUrl(baseUrl, snap.packet.groupEid, d.filename),
+  }));
   let events = await webhookEvent(
     ctx,
     tx,

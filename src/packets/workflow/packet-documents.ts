@@ -12,11 +12,25 @@ import { documentsOf, type DocumentDraft } from './documents.js';
 import type { Snapshot } from './step.js';
 
 /** The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). */
-export async function storeDrafts(ctx: WorkflowContext, packetEid: string, drafts: DocumentDraft[]): Promise<DocumentRecord[]> {
+export async function storeDrafts(
+  ctx: WorkflowContext,
+  packetEid: string,
+  drafts: DocumentDraft[],
+): Promise<DocumentRecord[]> {
   const out: DocumentRecord[] = [];
   for (const [index, d] of drafts.entries()) {
     const hash = await ctx.store.blobs.put(d.pdf);
-    out.push({ packetEid, index, fileId: d.fileId, filename: d.filename, title: d.title, pageCount: d.pageCount, assembledHash: hash, currentHash: hash, fields: d.fields });
+    out.push({
+      packetEid,
+      index,
+      fileId: d.fileId,
+      filename: d.filename,
+      title: d.title,
+      pageCount: d.pageCount,
+      assembledHash: hash,
+      currentHash: hash,
+      fields: d.fields,
+    });
   }
   return out;
 }
@@ -27,12 +41,18 @@ export function signerOf(s: SignerRecord): Signer {
 }
 
 /** The documents for a new payload: assembled again, then every signer who signed replayed in order. */
-export async function rerender(ctx: WorkflowContext, snap: Snapshot, payload: PacketRecord['payload']): Promise<DocumentRecord[]> {
+export async function rerender(
+  ctx: WorkflowContext,
+  snap: Snapshot,
+  payload: PacketRecord['payload'],
+): Promise<DocumentRecord[]> {
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
   const assembled = await ctx.work.assemble({ ...stored, data: { payloads: payload } });
   const drafts = documentsOf(assembled);
   let pdfs = drafts.map((d) => d.pdf);
-  const signed = snap.signers.filter((s) => s.status === 'completed').sort((a, b) => (a.signedAt ?? 0) - (b.signedAt ?? 0));
+  const signed = snap.signers
+    .filter((s) => s.status === 'completed')
+    .sort((a, b) => (a.signedAt ?? 0) - (b.signedAt ?? 0));
   for (const s of signed) {
     const inputs = decode(new TextDecoder().decode(await ctx.blob(s.inputsHash!))) as SignerInputs;
     pdfs = await ctx.work.sign(
@@ -47,12 +67,23 @@ export async function rerender(ctx: WorkflowContext, snap: Snapshot, payload: Pa
 }
 
 /** Certificate of completion and seal on every document, naming each signer who completed. */
-export async function completePacket(ctx: WorkflowContext, snap: Snapshot, signed: Uint8Array[], now: number): Promise<Uint8Array[]> {
+export async function completePacket(
+  ctx: WorkflowContext,
+  snap: Snapshot,
+  signed: Uint8Array[],
+  now: number,
+): Promise<Uint8Array[]> {
   const tokens = new Map<string, TokenRecord[]>();
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
   const when = (t: number | null) => (t === null ? undefined : new Date(t));
   return ctx.work.complete(
-    await Promise.all(snap.documents.map(async (d, i) => ({ filename: d.filename, assembled: await ctx.blob(d.assembledHash), signed: signed[i]! }))),
+    await Promise.all(
+      snap.documents.map(async (d, i) => ({
+        filename: d.filename,
+        assembled: await ctx.blob(d.assembledHash),
+        signed: signed[i]!,
+      })),
+    ),
     {
       packetName: snap.packet.name,
       packetEid: snap.packet.eid,

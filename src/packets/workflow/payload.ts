@@ -3,24 +3,37 @@ import { ValidationError } from '../../errors/index.js';
 import type { PacketRecord } from '../store/index.js';
 
 /** A payload replaced, or merged per file and field; a null field value removes the field's data. */
-export function mergePayload(current: PacketRecord['payload'], update: Record<string, unknown>, merge: boolean): PacketRecord['payload'] {
+export function mergePayload(
+  current: PacketRecord['payload'],
+  update: Record<string, unknown>,
+  merge: boolean,
+): PacketRecord['payload'] {
   const out: PacketRecord['payload'] = merge ? structuredClone(current) : {};
   for (const [fileId, raw] of Object.entries(update)) {
     if (raw === null) {
       delete out[fileId];
       continue;
     }
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw ValidationError.of(`payload.${fileId}`, 'Expected {data, filename?}');
+    if (typeof raw !== 'object' || Array.isArray(raw))
+      throw ValidationError.of(`payload.${fileId}`, 'Expected {data, filename?}');
     const p = raw as { data?: unknown; filename?: unknown };
     const data = p.data ?? {};
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw ValidationError.of(`payload.${fileId}.data`, 'Expected an object of field values');
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw ValidationError.of(`payload.${fileId}.data`, 'Expected an object of field values');
     const target = out[fileId] ?? { data: {} };
     const nextData: Record<string, unknown> = merge ? { ...target.data } : {};
     for (const [field, value] of Object.entries(data as Record<string, unknown>)) {
       if (value === null) delete nextData[field];
       else nextData[field] = value;
     }
-    out[fileId] = { data: nextData, ...(typeof p.filename === 'string' ? { filename: p.filename } : target.filename && merge ? { filename: target.filename } : {}) };
+    out[fileId] = {
+      data: nextData,
+      ...(typeof p.filename === 'string'
+        ? { filename: p.filename }
+        : target.filename && merge
+          ? { filename: target.filename }
+          : {}),
+    };
   }
   return out;
 }

@@ -4,7 +4,10 @@ import { redirectGroupStatus } from './routing.js';
 import type { SignerEvent } from './session.js';
 
 /** Undefined for a signer without a redirectURL (or unknown). */
-export async function redirectFor(ctx: WorkflowContext, signerEid: string): Promise<{ url: string; event: SignerEvent } | undefined> {
+export async function redirectFor(
+  ctx: WorkflowContext,
+  signerEid: string,
+): Promise<{ url: string; event: SignerEvent } | undefined> {
   const s = await ctx.store.signer(signerEid);
   if (!s || typeof s.signer.redirectURL !== 'string') return undefined;
   const packet = await ctx.store.packet(s.packetEid);

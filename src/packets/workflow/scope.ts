@@ -13,7 +13,10 @@ export interface PacketScope {
   testOnly: boolean;
 }
 
-export function visibleTo(packet: Pick<PacketRecord, 'organization' | 'isTest'>, scope: PacketScope | undefined): boolean {
+export function visibleTo(
+  packet: Pick<PacketRecord, 'organization' | 'isTest'>,
+  scope: PacketScope | undefined,
+): boolean {
   if (!scope) return true;
   return packet.organization === scope.organization && (packet.isTest || !scope.testOnly);
 }

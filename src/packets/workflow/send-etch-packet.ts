@@ -11,18 +11,24 @@ import type { PacketScope } from './scope.js';
 import { packetIn, runStep } from './step.js';
 import type { EtchPacketView } from './views.js';
 
-export async function sendEtchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+export async function sendEtchPacket(
+  ctx: WorkflowContext,
+  args: unknown,
+  scope?: PacketScope,
+): Promise<EtchPacketView> {
   const { eid } = parseWith(sendArgs, args);
   await packetIn(ctx, eid, scope);
   await runStep(ctx, eid, async (tx, snap, now) => {
-    if (snap.packet.status === 'complete') throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
+    if (snap.packet.status === 'complete')
+      throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
     if (snap.packet.status === 'draft') {
       snap.packet.status = 'sent';
       return advance(tx, snap, now, { sendAll: true });
     }
     const routing = route(snap.signers);
     let events = 0;
-    for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed')) events += await notifySigner(tx, snap, s, now);
+    for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed'))
+      events += await notifySigner(tx, snap, s, now);
     return events;
   });
   return etchPacket(ctx, { eid }, scope);

@@ -71,7 +71,10 @@ export class PacketService {
   }
 
   /** `updateSigner` (update-signer.ts). */
-  updateSigner(args: unknown, scope?: PacketScope): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
+  updateSigner(
+    args: unknown,
+    scope?: PacketScope,
+  ): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
     return updateSigner(this.#ctx, args, scope);
   }
 

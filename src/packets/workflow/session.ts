@@ -24,10 +24,30 @@ export interface SignerEvent {
 
 export interface SigningSession {
   packet: { eid: string; name: string; status: string; isTest: boolean; signaturePageOptions?: unknown };
-  signer: { eid: string; aliasId: string; name: string | null; email: string | null; status: string; signerType: string; options: StoredSigner };
-  documents: Array<{ index: number; filename: string; title: string | null; pageCount: number; fields: DocumentField[] }>;
+  signer: {
+    eid: string;
+    aliasId: string;
+    name: string | null;
+    email: string | null;
+    status: string;
+    signerType: string;
+    options: StoredSigner;
+  };
+  documents: Array<{
+    index: number;
+    filename: string;
+    title: string | null;
+    pageCount: number;
+    fields: DocumentField[];
+  }>;
   /** The signer's fields as the page places them: document, page (0-based), rect (points from the page's top-left). */
-  boxes: Array<{ document: number; fieldId: string; type: string; page: number; rect: { x: number; y: number; width: number; height: number } }>;
+  boxes: Array<{
+    document: number;
+    fieldId: string;
+    type: string;
+    page: number;
+    rect: { x: number; y: number; width: number; height: number };
+  }>;
   /** The signer clicks each signature/initials box (acceptEachField with signWhileReviewing). */
   acceptEachField: boolean;
   /** Name/email still to be entered before the documents are shown (requireNameOnLoad / requireEmailOnLoad). */
@@ -42,10 +62,38 @@ export interface SigningSession {
 export function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
   const theirs = (fields: readonly DocumentField[]) => fields.filter((f) => f.signerId === s.aliasId);
   return {
-    packet: { eid: snap.packet.eid, name: snap.packet.name, status: snap.packet.status, isTest: snap.packet.isTest, signaturePageOptions: snap.packet.options.signaturePageOptions },
-    signer: { eid: s.eid, aliasId: s.aliasId, name: s.name, email: s.email, status: s.status, signerType: s.signerType, options: s.signer },
-    documents: snap.documents.map((d) => ({ index: d.index, filename: d.filename, title: d.title, pageCount: d.pageCount, fields: theirs(d.fields) })),
-    boxes: snap.documents.flatMap((d) => theirs(d.fields).map((f) => ({ document: d.index, fieldId: fieldIdOf(f), type: f.type, page: fieldPageOf(f), rect: f.rect }))),
+    packet: {
+      eid: snap.packet.eid,
+      name: snap.packet.name,
+      status: snap.packet.status,
+      isTest: snap.packet.isTest,
+      signaturePageOptions: snap.packet.options.signaturePageOptions,
+    },
+    signer: {
+      eid: s.eid,
+      aliasId: s.aliasId,
+      name: s.name,
+      email: s.email,
+      status: s.status,
+      signerType: s.signerType,
+      options: s.signer,
+    },
+    documents: snap.documents.map((d) => ({
+      index: d.index,
+      filename: d.filename,
+      title: d.title,
+      pageCount: d.pageCount,
+      fields: theirs(d.fields),
+    })),
+    boxes: snap.documents.flatMap((d) =>
+      theirs(d.fields).map((f) => ({
+        document: d.index,
+        fieldId: fieldIdOf(f),
+        type: f.type,
+        page: fieldPageOf(f),
+        rect: f.rect,
+      })),
+    ),
     acceptEachField: acceptsEachField(s.signer),
     detailsRequired: detailsRequired(s.signer),
     event: {

@@ -14,15 +14,39 @@ import { signingUrl } from './urls.js';
 const MINUTE = 60_000;
 
 /** A new token of `type` for the signer; the URL that carries it. */
-export async function issueToken(ctx: WorkflowContext, tx: PacketWrites, s: SignerRecord, type: TokenType, now: number): Promise<string> {
-  const minutes = typeof s.signer.tokenValidForMinutes === 'number' ? s.signer.tokenValidForMinutes : type === 'embedded' ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL;
+export async function issueToken(
+  ctx: WorkflowContext,
+  tx: PacketWrites,
+  s: SignerRecord,
+  type: TokenType,
+  now: number,
+): Promise<string> {
+  const minutes =
+    typeof s.signer.tokenValidForMinutes === 'number'
+      ? s.signer.tokenValidForMinutes
+      : type === 'embedded'
+        ? TOKEN_MINUTES_EMBEDDED
+        : TOKEN_MINUTES_EMAIL;
   const { token, hash } = newToken();
-  await tx.insertToken({ eid: newEid('tok'), signerEid: s.eid, hash, type, createdAt: now, validUntil: now + minutes * MINUTE, invalidatedAt: null, signedAt: null });
+  await tx.insertToken({
+    eid: newEid('tok'),
+    signerEid: s.eid,
+    hash,
+    type,
+    createdAt: now,
+    validUntil: now + minutes * MINUTE,
+    invalidatedAt: null,
+    signedAt: null,
+  });
   return signingUrl(ctx.options.baseUrl, s.eid, token);
 }
 
 /** Checks a signer's token (outside a transaction: a refusal changes nothing). */
-export async function access(ctx: WorkflowContext, signerEid: string, token: string): Promise<{ signer: SignerRecord; token: TokenRecord }> {
+export async function access(
+  ctx: WorkflowContext,
+  signerEid: string,
+  token: string,
+): Promise<{ signer: SignerRecord; token: TokenRecord }> {
   const signer = await ctx.store.signer(signerEid);
   if (!signer) throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
   const matched = checkToken(token, await ctx.store.tokens(signerEid), signerEid, ctx.now());
@@ -38,5 +62,6 @@ export function assertTurn(snap: Snapshot, s: SignerRecord, toSign: boolean): vo
     return;
   }
   if (s.status === 'pending' || s.status === 'skipped') throw fail(`This signer is ${s.status}`);
-  if (!route(snap.signers).current.includes(s.eid)) throw fail('Earlier signers in the routing order have not finished yet');
+  if (!route(snap.signers).current.includes(s.eid))
+    throw fail('Earlier signers in the routing order have not finished yet');
 }

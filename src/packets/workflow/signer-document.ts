@@ -6,11 +6,22 @@ import type { WorkflowContext } from './context.js';
 import { SignerError } from './errors.js';
 import { access } from './signer-access.js';
 
-export async function signerDocument(ctx: WorkflowContext, args: unknown, index: number): Promise<{ filename: string; pdf: Uint8Array }> {
+export async function signerDocument(
+  ctx: WorkflowContext,
+  args: unknown,
+  index: number,
+): Promise<{ filename: string; pdf: Uint8Array }> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const { signer } = await access(ctx, signerEid, token);
   // As the signing page (which shows "Already signed" and no document): a finished signer's link is spent.
-  if (signer.status === 'completed') throw new SignerError('unknown', 'Already signed', 'This signer has signed; the signing link no longer serves the documents', signerEid, 410);
+  if (signer.status === 'completed')
+    throw new SignerError(
+      'unknown',
+      'Already signed',
+      'This signer has signed; the signing link no longer serves the documents',
+      signerEid,
+      410,
+    );
   const doc = (await ctx.store.documents(signer.packetEid)).find((d) => d.index === index);
   if (!doc) throw ValidationError.of('index', `No document ${index}`);
   return { filename: doc.filename, pdf: await ctx.blob(doc.currentHash) };

@@ -35,7 +35,12 @@ export type Prepare<W> = (snap: Snapshot, now: number) => Promise<W>;
  * locks the packet and checks it is still the version that was read. When another step
  * committed in between, the whole step runs again on the new state.
  */
-export async function runStep<W = undefined>(ctx: WorkflowContext, eid: string, commit: Commit<W>, prepare?: Prepare<W>): Promise<void> {
+export async function runStep<W = undefined>(
+  ctx: WorkflowContext,
+  eid: string,
+  commit: Commit<W>,
+  prepare?: Prepare<W>,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const snap = await readSnapshot(ctx, eid);
     const now = ctx.now();
@@ -64,17 +69,26 @@ export async function readSnapshot(ctx: WorkflowContext, eid: string, scope?: Pa
 }
 
 /** The packet when the scope may see it; otherwise the 404 of an unknown eid. */
-export async function packetIn(ctx: WorkflowContext, eid: string, scope: PacketScope | undefined): Promise<PacketRecord> {
+export async function packetIn(
+  ctx: WorkflowContext,
+  eid: string,
+  scope: PacketScope | undefined,
+): Promise<PacketRecord> {
   const packet = await ctx.store.packet(eid);
   if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No packet "${eid}"`, 'eid');
   return packet;
 }
 
 /** The signer when the scope may see its packet; otherwise the 404 of an unknown signer eid. */
-export async function signerIn(ctx: WorkflowContext, signerEid: string, scope: PacketScope | undefined): Promise<SignerRecord> {
+export async function signerIn(
+  ctx: WorkflowContext,
+  signerEid: string,
+  scope: PacketScope | undefined,
+): Promise<SignerRecord> {
   const signer = await ctx.store.signer(signerEid);
   const packet = signer && scope ? await ctx.store.packet(signer.packetEid) : undefined;
-  if (!signer || (scope && !(packet && visibleTo(packet, scope)))) throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
+  if (!signer || (scope && !(packet && visibleTo(packet, scope))))
+    throw new SignerError('notFound', 'Signer not found', `No signer "${signerEid}"`, signerEid);
   return signer;
 }
 

@@ -33,8 +33,14 @@ export interface SigningSubmission {
   accepted?: readonly AcceptedField[];
 }
 
-export async function submitSigning(ctx: WorkflowContext, submission: SigningSubmission): Promise<SignerEvent & { redirectURL?: string }> {
-  const { signerEid, token } = parseWith(signerAccessArgs, { signerEid: submission.signerEid, token: submission.token });
+export async function submitSigning(
+  ctx: WorkflowContext,
+  submission: SigningSubmission,
+): Promise<SignerEvent & { redirectURL?: string }> {
+  const { signerEid, token } = parseWith(signerAccessArgs, {
+    signerEid: submission.signerEid,
+    token: submission.token,
+  });
   const { signer: found } = await access(ctx, signerEid, token);
   let event: SignerEvent | undefined;
   let redirectURL: string | undefined;
@@ -58,7 +64,14 @@ export async function submitSigning(ctx: WorkflowContext, submission: SigningSub
         etchPacketEid: snap.packet.eid,
       };
       redirectURL = typeof s.signer.redirectURL === 'string' ? s.signer.redirectURL : undefined;
-      events += await webhookEvent(ctx, tx, snap, 'signerComplete', { ...event, aliasId: s.aliasId, signers: signersData(snap) }, now);
+      events += await webhookEvent(
+        ctx,
+        tx,
+        snap,
+        'signerComplete',
+        { ...event, aliasId: s.aliasId, signers: signersData(snap) },
+        now,
+      );
       if (snap.packet.status === 'complete') events += await completionEvents(ctx, tx, snap, now);
       return events;
     },
@@ -69,9 +82,13 @@ export async function submitSigning(ctx: WorkflowContext, submission: SigningSub
       const matched = checkToken(token, await ctx.store.tokens(signerEid), signerEid, now);
       const missing = detailsRequired(s.signer);
       if (missing.name || missing.email) {
-        throw ValidationError.of(missing.name ? 'name' : 'email', `Enter your ${missing.name ? 'name' : 'email'} before signing (required on opening)`);
+        throw ValidationError.of(
+          missing.name ? 'name' : 'email',
+          `Enter your ${missing.name ? 'name' : 'email'} before signing (required on opening)`,
+        );
       }
-      if (submission.accepted && acceptsEachField(s.signer)) checkAccepted(snap.documents, s.aliasId, submission.accepted);
+      if (submission.accepted && acceptsEachField(s.signer))
+        checkAccepted(snap.documents, s.aliasId, submission.accepted);
       const inputs: SignerInputs = { ...submission.inputs, signedAt: new Date(now) };
       const current = await Promise.all(snap.documents.map((d) => ctx.blob(d.currentHash)));
       const signed = await ctx.work.sign(

@@ -26,15 +26,38 @@ export function newEid(prefix: string): string {
  * signer's is `tokenInvalid` (it may be another signer's: possibly hostile); one of theirs
  * that expired or was invalidated is `tokenExpired`.
  */
-export function checkToken(presented: string, tokens: readonly TokenRecord[], signerEid: string, now: number): TokenRecord {
+export function checkToken(
+  presented: string,
+  tokens: readonly TokenRecord[],
+  signerEid: string,
+  now: number,
+): TokenRecord {
   const hash = Buffer.from(hashToken(presented), 'hex');
   let match: TokenRecord | undefined;
   for (const t of tokens) {
     // Every hash is compared, so the time taken does not tell which one matched.
     if (timingSafeEqual(hash, Buffer.from(t.hash, 'hex')) && !match) match = t;
   }
-  if (!match) throw new SignerError('tokenInvalid', 'Invalid link', 'This signing link does not belong to this signer', signerEid);
-  if (match.invalidatedAt !== null && match.invalidatedAt <= now) throw new SignerError('tokenExpired', 'Link expired', 'This signing link is no longer valid; ask for a new one', signerEid);
-  if (match.validUntil <= now) throw new SignerError('tokenExpired', 'Link expired', 'This signing link has expired; ask for a new one', signerEid);
+  if (!match)
+    throw new SignerError(
+      'tokenInvalid',
+      'Invalid link',
+      'This signing link does not belong to this signer',
+      signerEid,
+    );
+  if (match.invalidatedAt !== null && match.invalidatedAt <= now)
+    throw new SignerError(
+      'tokenExpired',
+      'Link expired',
+      'This signing link is no longer valid; ask for a new one',
+      signerEid,
+    );
+  if (match.validUntil <= now)
+    throw new SignerError(
+      'tokenExpired',
+      'Link expired',
+      'This signing link has expired; ask for a new one',
+      signerEid,
+    );
   return match;
 }

@@ -13,7 +13,11 @@ import type { EtchPacketView } from './views.js';
 
 const COMPLETE = 'The packet is complete: updates are no longer accepted';
 
-export async function updateEtchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
+export async function updateEtchPacket(
+  ctx: WorkflowContext,
+  args: unknown,
+  scope?: PacketScope,
+): Promise<EtchPacketView> {
   const a = parseWith(updatePacketArgs, args);
   const current = await readSnapshot(ctx, a.eid, scope);
   const payloadUpdate = a.payload ?? undefined;

@@ -12,15 +12,21 @@ import { statusData, webhookEvent } from './outbox.js';
 import { access, assertTurn } from './signer-access.js';
 import { runStep, signerOfSnap } from './step.js';
 
-export async function updateOwnDetails(ctx: WorkflowContext, args: unknown, change: { name?: string; email?: string }): Promise<void> {
+export async function updateOwnDetails(
+  ctx: WorkflowContext,
+  args: unknown,
+  change: { name?: string; email?: string },
+): Promise<void> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const c = parseWith(updateSignerArgs.pick({ name: true, email: true }), change);
   const { signer } = await access(ctx, signerEid, token);
   await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
     const s = signerOfSnap(snap, signerEid);
     assertTurn(snap, s, true);
-    if (c.name && s.signer.allowNameChange !== true && s.signer.requireNameOnLoad !== true) throw ValidationError.of('name', 'This signer may not change their name');
-    if (c.email && s.signer.allowEmailChange !== true && s.signer.requireEmailOnLoad !== true) throw ValidationError.of('email', 'This signer may not change their email');
+    if (c.name && s.signer.allowNameChange !== true && s.signer.requireNameOnLoad !== true)
+      throw ValidationError.of('name', 'This signer may not change their name');
+    if (c.email && s.signer.allowEmailChange !== true && s.signer.requireEmailOnLoad !== true)
+      throw ValidationError.of('email', 'This signer may not change their email');
     if (c.name) s.name = c.name;
     if (c.email) s.email = c.email;
     s.signer = {
@@ -31,6 +37,13 @@ export async function updateOwnDetails(ctx: WorkflowContext, args: unknown, chan
       ...(c.email && s.signer.requireEmailOnLoad === true ? { emailEnteredAt: now } : {}),
     };
     await tx.updateSigner(s);
-    return webhookEvent(ctx, tx, snap, 'signerUpdateStatus', { ...statusData(snap, s), name: s.name, email: s.email }, now);
+    return webhookEvent(
+      ctx,
+      tx,
+      snap,
+      'signerUpdateStatus',
+      { ...statusData(snap, s), name: s.name, email: s.email },
+      now,
+    );
   });
 }

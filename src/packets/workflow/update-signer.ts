@@ -9,15 +9,22 @@ import { PacketStateError } from './errors.js';
 import type { PacketScope } from './scope.js';
 import { runStep, signerIn, signerOfSnap } from './step.js';
 
-export async function updateSigner(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
+export async function updateSigner(
+  ctx: WorkflowContext,
+  args: unknown,
+  scope?: PacketScope,
+): Promise<{ eid: string; name: string | null; email: string | null; status: string }> {
   const a = parseWith(updateSignerArgs, args);
   const found = await signerIn(ctx, a.eid, scope);
   let result: SignerRecord = found;
   await runStep(ctx, found.packetEid, async (tx, snap, now) => {
     const s = signerOfSnap(snap, a.eid);
-    if (snap.packet.status === 'complete') throw new PacketStateError('The packet is complete: updates are no longer accepted', 'eid');
-    if (s.status === 'completed') throw new PacketStateError('This signer has already signed: name and email can no longer change', 'eid');
-    if (s.status === 'skipped') throw new PacketStateError('This pending signer was skipped: its round passed before it was activated', 'eid');
+    if (snap.packet.status === 'complete')
+      throw new PacketStateError('The packet is complete: updates are no longer accepted', 'eid');
+    if (s.status === 'completed')
+      throw new PacketStateError('This signer has already signed: name and email can no longer change', 'eid');
+    if (s.status === 'skipped')
+      throw new PacketStateError('This pending signer was skipped: its round passed before it was activated', 'eid');
     const name = a.name ?? s.name;
     const email = a.email ?? s.email;
     const activate = s.pending && a.activateIfPending === true;

@@ -31,7 +31,12 @@ export interface PacketWork {
  * `assembler`: the caller's (createPacketWorkflow passes the one it owns and closes); without
  * it one is made on first use with default DOCX options, and its converter is never closed.
  */
-export function inProcessWork(engine: Engine, identity: SigningIdentity, writer: AppearanceWriter, assembler?: PacketAssembler): PacketWork {
+export function inProcessWork(
+  engine: Engine,
+  identity: SigningIdentity,
+  writer: AppearanceWriter,
+  assembler?: PacketAssembler,
+): PacketWork {
   let own = assembler;
   return {
     assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),

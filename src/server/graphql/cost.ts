@@ -145,9 +145,16 @@ export function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRu
         }
         const cost = counter.selectionSet(op.selectionSet);
         // The root selection set is level 0: depth counts the levels below it.
-        if (cost.depth - 1 > max.depth) refuse(context, `The ${kind} is nested ${cost.depth - 1} levels deep; at most ${max.depth}`, op);
-        if (cost.fields > max.fields) refuse(context, `The ${kind} selects ${cost.fields} fields (fragments expanded); at most ${max.fields}`, op);
-        if (cost.aliases > max.aliases) refuse(context, `The ${kind} has ${cost.aliases} aliased fields (fragments expanded); at most ${max.aliases}`, op);
+        if (cost.depth - 1 > max.depth)
+          refuse(context, `The ${kind} is nested ${cost.depth - 1} levels deep; at most ${max.depth}`, op);
+        if (cost.fields > max.fields)
+          refuse(context, `The ${kind} selects ${cost.fields} fields (fragments expanded); at most ${max.fields}`, op);
+        if (cost.aliases > max.aliases)
+          refuse(
+            context,
+            `The ${kind} has ${cost.aliases} aliased fields (fragments expanded); at most ${max.aliases}`,
+            op,
+          );
       },
     };
   };
@@ -159,7 +166,11 @@ export function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRu
  * of its rules are quadratic in repeated fields (1,100 copies of one field, within
  * the parser's token limit, took ~0.9 s of OverlappingFieldsCanBeMerged).
  */
-export function validateRequest(schema: GraphQLSchema, document: DocumentNode, limits: Partial<GraphQLCostLimits> = {}): readonly GraphQLError[] {
+export function validateRequest(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: Partial<GraphQLCostLimits> = {},
+): readonly GraphQLError[] {
   const tooCostly = validate(schema, document, costRules(limits));
   return tooCostly.length > 0 ? tooCostly : validate(schema, document);
 }

@@ -50,14 +50,20 @@ function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks,
     etchPacket: call(async (s, a) => withId(await s.etchPacket(a, scope))),
     // Workflows (Welds) are not part of castpress: the query validates, and answers with a typed 404.
     weld: async (args: Record<string, unknown>) => {
-      throw Object.assign(new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`), {
-        castpress: { name: 'NotFoundError', status: 404 },
-      });
+      throw Object.assign(
+        new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`),
+        {
+          castpress: { name: 'NotFoundError', status: 404 },
+        },
+      );
     },
   };
 }
 
-function formatError(e: GraphQLError, onUnexpected: (err: unknown) => void): { status: number; json: Record<string, unknown> } {
+function formatError(
+  e: GraphQLError,
+  onUnexpected: (err: unknown) => void,
+): { status: number; json: Record<string, unknown> } {
   const original = e.originalError;
   const base: Record<string, unknown> = { message: e.message };
   if (e.locations) base.locations = e.locations;
@@ -66,17 +72,38 @@ function formatError(e: GraphQLError, onUnexpected: (err: unknown) => void): { s
     const extra = original as unknown as { errorType?: unknown };
     return {
       status: original.status,
-      json: { ...base, extensions: { name: original.name, status: original.status, fields: original.fields, ...(extra.errorType ? { errorType: extra.errorType } : {}) } },
+      json: {
+        ...base,
+        extensions: {
+          name: original.name,
+          status: original.status,
+          fields: original.fields,
+          ...(extra.errorType ? { errorType: extra.errorType } : {}),
+        },
+      },
     };
   }
   const tagged = (original as { castpress?: { name: string; status: number } } | undefined)?.castpress;
-  if (tagged) return { status: tagged.status, json: { ...base, extensions: { ...tagged, fields: [{ property: 'eid', message: e.message }] } } };
+  if (tagged)
+    return {
+      status: tagged.status,
+      json: { ...base, extensions: { ...tagged, fields: [{ property: 'eid', message: e.message }] } },
+    };
   if (original) {
     onUnexpected(original);
-    return { status: 500, json: { ...base, message: 'Internal error', extensions: { name: 'InternalError', status: 500 } } };
+    return {
+      status: 500,
+      json: { ...base, message: 'Internal error', extensions: { name: 'InternalError', status: 500 } },
+    };
   }
   // Syntax and validation errors of the query itself.
-  return { status: 400, json: { ...base, extensions: { name: 'GraphQLValidationError', status: 400, fields: [{ property: 'query', message: e.message }] } } };
+  return {
+    status: 400,
+    json: {
+      ...base,
+      extensions: { name: 'GraphQLValidationError', status: 400, fields: [{ property: 'query', message: e.message }] },
+    },
+  };
 }
 
 export async function runGraphQL(
@@ -88,13 +115,22 @@ export async function runGraphQL(
   /** The caller's scope (its API key); undefined sees every packet (library use, no server). */
   scope?: PacketScope,
 ): Promise<GraphQLResponse> {
-  const bad = (message: string): GraphQLResponse => ({ status: 400, body: { errors: [{ message, extensions: { name: 'GraphQLValidationError', status: 400 } }] } });
+  const bad = (message: string): GraphQLResponse => ({
+    status: 400,
+    body: { errors: [{ message, extensions: { name: 'GraphQLValidationError', status: 400 } }] },
+  });
   if (body === null || typeof body !== 'object') return bad('The body must be a GraphQL request object');
-  if (typeof body.query !== 'string' || body.query.trim() === '') return bad('Missing "query": the GraphQL document to run');
-  if (body.variables !== undefined && body.variables !== null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) {
+  if (typeof body.query !== 'string' || body.query.trim() === '')
+    return bad('Missing "query": the GraphQL document to run');
+  if (
+    body.variables !== undefined &&
+    body.variables !== null &&
+    (typeof body.variables !== 'object' || Array.isArray(body.variables))
+  ) {
     return bad('"variables" must be an object');
   }
-  if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string') return bad('"operationName" must be a string');
+  if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== 'string')
+    return bad('"operationName" must be a string');
   let document;
   try {
     document = parse(body.query, { maxTokens: 10_000 });
@@ -102,7 +138,8 @@ export async function runGraphQL(
     return { status: 400, body: { errors: [formatError(e as GraphQLError, onUnexpected).json] } };
   }
   const invalid = validateRequest(schema, document);
-  if (invalid.length > 0) return { status: 400, body: { errors: invalid.map((e) => formatError(e, onUnexpected).json) } };
+  if (invalid.length > 0)
+    return { status: 400, body: { errors: invalid.map((e) => formatError(e, onUnexpected).json) } };
   const result: ExecutionResult = await execute({
     schema,
     document,
@@ -114,5 +151,8 @@ export async function runGraphQL(
   const errors = result.errors.map((e) => formatError(e, onUnexpected));
   // Nothing answered: the status of the (first) error, as the REST routes would give; a partial answer stays 200.
   const answered = result.data && Object.values(result.data).some((v) => v !== null);
-  return { status: answered ? 200 : errors[0]!.status, body: { data: result.data ?? null, errors: errors.map((e) => e.json) } };
+  return {
+    status: answered ? 200 : errors[0]!.status,
+    body: { data: result.data ?? null, errors: errors.map((e) => e.json) },
+  };
 }

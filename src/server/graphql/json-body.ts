@@ -23,18 +23,28 @@ export const DEFAULT_GRAPHQL_JSON_LIMITS: GraphQLJsonLimits = { inlineBytes: 102
 /** Parses JSON text or bytes; rejects with the typed 400 (invalid) or 413 (too many values) naming `property`. */
 export type JsonBodyParser = (raw: Uint8Array | string, property: string) => Promise<unknown>;
 
-const text = (raw: Uint8Array | string) => (typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+const text = (raw: Uint8Array | string) =>
+  typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
 
 /** Without a pool (a library's `buildApp`), a large body is parsed here, with the same bound on its values. */
-export function graphqlJsonParser(pool: RenderPool | undefined, limits: GraphQLJsonLimits = DEFAULT_GRAPHQL_JSON_LIMITS): JsonBodyParser {
+export function graphqlJsonParser(
+  pool: RenderPool | undefined,
+  limits: GraphQLJsonLimits = DEFAULT_GRAPHQL_JSON_LIMITS,
+): JsonBodyParser {
   return async (raw, property) => {
     const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
     if (size <= limits.inlineBytes) return parseJsonBody(text(raw), property);
     if (!pool) return parseJsonBody(text(raw), property, limits.maxValues);
     const bytes = typeof raw === 'string' ? new TextEncoder().encode(raw) : raw;
     const task: JsonTask = { bytes, property, maxValues: limits.maxValues };
-    const outcome = (await pool.step('json', task, { what: 'Reading the JSON body', property }, pool.deadlineMs)) as JsonOutcome;
-    if (!outcome.ok) throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
+    const outcome = (await pool.step(
+      'json',
+      task,
+      { what: 'Reading the JSON body', property },
+      pool.deadlineMs,
+    )) as JsonOutcome;
+    if (!outcome.ok)
+      throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
     return outcome.value;
   };
 }

@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import type { Engine } from '../../engine/index.js';
-import { createPacketWorkflow, openPostgresStore, openSqliteStore, smtpMailer, type DocxConverterOptions, type PacketStore } from '../../packets/index.js';
+import {
+  createPacketWorkflow,
+  openPostgresStore,
+  openSqliteStore,
+  smtpMailer,
+  type DocxConverterOptions,
+  type PacketStore,
+} from '../../packets/index.js';
 import { createSigningIdentity } from '../../signing/index.js';
 import type { PacketBackend } from './backend.js';
 import { threadPacketWork } from '../packet-work.js';
@@ -58,7 +65,9 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     store,
     engine: options.engine,
     identity,
-    ...(options.threads ? { work: threadPacketWork({ pool: options.threads, engine: options.engine, identity: { dataDir } }) } : {}),
+    ...(options.threads
+      ? { work: threadPacketWork({ pool: options.threads, engine: options.engine, identity: { dataDir } }) }
+      : {}),
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     mailer,
     mailDir: path.join(dataDir, 'mail'),

@@ -51,9 +51,13 @@ function attachment(name: string): string {
  */
 async function completeGroup(store: PacketStore, groupEid: string, scope: PacketScope) {
   const packet = await store.packetByGroup(groupEid);
-  if (!packet || !visibleTo(packet, scope)) throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
+  if (!packet || !visibleTo(packet, scope))
+    throw new NotFoundError(`No document group "${groupEid}"`, 'documentGroupEid');
   if (packet.status !== 'complete') {
-    throw new PacketStateError(`Document group "${groupEid}" is ${packet.status}: documents are served once every signer has signed`, 'documentGroupEid');
+    throw new PacketStateError(
+      `Document group "${groupEid}" is ${packet.status}: documents are served once every signer has signed`,
+      'documentGroupEid',
+    );
   }
   return packet;
 }
@@ -103,7 +107,9 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart, parseJsonBody);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
       else throw new UnsupportedMediaTypeError();
-      const pageOrigin = options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`;
+      const pageOrigin = options.publicUrl
+        ? new URL(options.publicUrl).origin
+        : `${request.protocol}://${request.headers.host ?? ''}`;
       const result = await runGraphQL(
         schema,
         body,
@@ -118,7 +124,11 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
 
   api.get<{ Params: { eid: string } }>('/api/document-group/:eid', async (request, reply) => {
     const m = /^(.+)\.zip$/.exec(request.params.eid);
-    if (!m) throw new NotFoundError('No such download: use /api/document-group/{eid}.zip or /api/document-group/{eid}/{filename}', 'path');
+    if (!m)
+      throw new NotFoundError(
+        'No such download: use /api/document-group/{eid}.zip or /api/document-group/{eid}/{filename}',
+        'path',
+      );
     const groupEid = m[1]!;
     const scope = options.scopeOf(request);
     const { service, store } = await options.backend.get();
@@ -149,22 +159,29 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       .send(out);
   });
 
-  api.get<{ Params: { eid: string; filename: string } }>('/api/document-group/:eid/:filename', async (request, reply) => {
-    const scope = options.scopeOf(request);
-    const { service, store } = await options.backend.get();
-    await completeGroup(store, request.params.eid, scope);
-    const docs = await service.groupDocuments(request.params.eid, scope);
-    // Found by its cleaned entry name (what download URLs carry), else by the raw name a packet stored before #28 has.
-    const names = zipEntryNames(docs.map((d) => d.filename));
-    let k = names.indexOf(request.params.filename);
-    if (k < 0) k = docs.findIndex((d) => d.filename === request.params.filename);
-    const doc = docs[k];
-    if (!doc) throw new NotFoundError(`No document "${request.params.filename}" in group "${request.params.eid}"`, 'filename');
-    await reply
-      .code(200)
-      .type('application/pdf')
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', attachment(names[k]!))
-      .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
-  });
+  api.get<{ Params: { eid: string; filename: string } }>(
+    '/api/document-group/:eid/:filename',
+    async (request, reply) => {
+      const scope = options.scopeOf(request);
+      const { service, store } = await options.backend.get();
+      await completeGroup(store, request.params.eid, scope);
+      const docs = await service.groupDocuments(request.params.eid, scope);
+      // Found by its cleaned entry name (what download URLs carry), else by the raw name a packet stored before #28 has.
+      const names = zipEntryNames(docs.map((d) => d.filename));
+      let k = names.indexOf(request.params.filename);
+      if (k < 0) k = docs.findIndex((d) => d.filename === request.params.filename);
+      const doc = docs[k];
+      if (!doc)
+        throw new NotFoundError(
+          `No document "${request.params.filename}" in group "${request.params.eid}"`,
+          'filename',
+        );
+      await reply
+        .code(200)
+        .type('application/pdf')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', attachment(names[k]!))
+        .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
+    },
+  );
 }

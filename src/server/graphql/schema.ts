@@ -10,114 +10,120 @@
 import { buildSchema, type GraphQLSchema } from 'graphql';
 
 export const SCHEMA_SDL = /* GraphQL */ `
-scalar JSON
-scalar EtchFile
-scalar Upload
+  scalar JSON
+  scalar EtchFile
+  scalar Upload
 
-type SignerToken {
-  eid: String!
-  type: String
-  validUntil: String
-  valid: Boolean
-  invalidatedAt: String
-  hasSigned: Boolean
-  signedAt: String
-}
+  type SignerToken {
+    eid: String!
+    type: String
+    validUntil: String
+    valid: Boolean
+    invalidatedAt: String
+    hasSigned: Boolean
+    signedAt: String
+  }
 
-type Signer {
-  id: String
-  eid: String!
-  aliasId: String
-  routingOrder: Int
-  name: String
-  email: String
-  status: String
-  signerType: String
-  signActionType: String
-  signerTokens: [SignerToken!]
-}
-
-type DocumentGroup {
-  id: String
-  eid: String!
-  status: String
-  files: JSON
-  downloadZipURL: String
-  signers: [Signer!]
-}
-
-type EtchPacket {
-  id: String
-  eid: String!
-  name: String
-  status: String
-  isTest: Boolean
-  allowUpdates: Boolean
-  numberRemainingSigners: Int
-  detailsURL: String
-  webhookURL: String
-  payload: JSON
-  completedAt: String
-  archivedAt: String
-  createdAt: String
-  updatedAt: String
-  "What castpress changed in the documents it was given: active content removed from uploads (#28)."
-  warnings: [String!]
-  documentGroup: DocumentGroup
-}
-
-type ExpiredSignerTokens {
-  signerEid: String!
-  expired: Int!
-}
-
-type WeldData {
-  eid: String
-  status: String
-  createdAt: String
-  displayTitle: String
-  completionPercentage: Float
-}
-
-type Weld {
-  eid: String
-  title: String
-  weldDatas: [WeldData!]
-}
-
-type Query {
-  etchPacket(eid: String!): EtchPacket
-  weld(eid: String, slug: String, organizationSlug: String): Weld
-}
-
-type Mutation {
-  createEtchPacket(
+  type Signer {
+    id: String
+    eid: String!
+    aliasId: String
+    routingOrder: Int
     name: String
-    organizationEid: String
-    files: [EtchFile!]
-    isDraft: Boolean
+    email: String
+    status: String
+    signerType: String
+    signActionType: String
+    signerTokens: [SignerToken!]
+  }
+
+  type DocumentGroup {
+    id: String
+    eid: String!
+    status: String
+    files: JSON
+    downloadZipURL: String
+    signers: [Signer!]
+  }
+
+  type EtchPacket {
+    id: String
+    eid: String!
+    name: String
+    status: String
     isTest: Boolean
-    signatureEmailSubject: String
-    signatureEmailBody: String
-    signatureProvider: String
-    signaturePageOptions: JSON
-    signers: [JSON!]
-    data: JSON
-    webhookURL: String
-    replyToName: String
-    replyToEmail: String
-    enableEmails: JSON
-    createCastTemplatesFromUploads: Boolean
-    duplicateCasts: Boolean
-    mergePDFs: Boolean
     allowUpdates: Boolean
-  ): EtchPacket
-  sendEtchPacket(eid: String!): EtchPacket
-  generateEtchSignURL(signerEid: String!, clientUserId: String!): String
-  updateEtchPacket(eid: String!, name: String, payload: JSON, mergePayloads: Boolean, waitForDocumentGroupUpdate: Boolean): EtchPacket
-  updateSigner(eid: String!, name: String, email: String, activateIfPending: Boolean): Signer
-  expireSignerTokens(signerEid: String!): ExpiredSignerTokens
-}
+    numberRemainingSigners: Int
+    detailsURL: String
+    webhookURL: String
+    payload: JSON
+    completedAt: String
+    archivedAt: String
+    createdAt: String
+    updatedAt: String
+    "What castpress changed in the documents it was given: active content removed from uploads (#28)."
+    warnings: [String!]
+    documentGroup: DocumentGroup
+  }
+
+  type ExpiredSignerTokens {
+    signerEid: String!
+    expired: Int!
+  }
+
+  type WeldData {
+    eid: String
+    status: String
+    createdAt: String
+    displayTitle: String
+    completionPercentage: Float
+  }
+
+  type Weld {
+    eid: String
+    title: String
+    weldDatas: [WeldData!]
+  }
+
+  type Query {
+    etchPacket(eid: String!): EtchPacket
+    weld(eid: String, slug: String, organizationSlug: String): Weld
+  }
+
+  type Mutation {
+    createEtchPacket(
+      name: String
+      organizationEid: String
+      files: [EtchFile!]
+      isDraft: Boolean
+      isTest: Boolean
+      signatureEmailSubject: String
+      signatureEmailBody: String
+      signatureProvider: String
+      signaturePageOptions: JSON
+      signers: [JSON!]
+      data: JSON
+      webhookURL: String
+      replyToName: String
+      replyToEmail: String
+      enableEmails: JSON
+      createCastTemplatesFromUploads: Boolean
+      duplicateCasts: Boolean
+      mergePDFs: Boolean
+      allowUpdates: Boolean
+    ): EtchPacket
+    sendEtchPacket(eid: String!): EtchPacket
+    generateEtchSignURL(signerEid: String!, clientUserId: String!): String
+    updateEtchPacket(
+      eid: String!
+      name: String
+      payload: JSON
+      mergePayloads: Boolean
+      waitForDocumentGroupUpdate: Boolean
+    ): EtchPacket
+    updateSigner(eid: String!, name: String, email: String, activateIfPending: Boolean): Signer
+    expireSignerTokens(signerEid: String!): ExpiredSignerTokens
+  }
 `;
 
 /** Built once per app (schemas hold no request state). */

@@ -37,8 +37,10 @@ function place(root: Record<string, unknown>, dotted: string, value: unknown, pr
   const keys = dotted.split('.');
   let at: unknown = root;
   for (const [i, key] of keys.entries()) {
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw ValidationError.of(property, `Invalid path "${dotted}"`);
-    if (at === null || typeof at !== 'object') throw ValidationError.of(property, `Path "${dotted}" does not lead into the operation`);
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+      throw ValidationError.of(property, `Invalid path "${dotted}"`);
+    if (at === null || typeof at !== 'object')
+      throw ValidationError.of(property, `Path "${dotted}" does not lead into the operation`);
     const container = at as Record<string, unknown>;
     if (i === keys.length - 1) container[key] = value;
     else at = container[key];
@@ -47,33 +49,48 @@ function place(root: Record<string, unknown>, dotted: string, value: unknown, pr
 
 /** Every part name once: a second `operations` or `map`, or a second file under one name, would silently replace the first. */
 function once(name: string, fields: ReadonlyMap<string, string>, files: ReadonlyMap<string, UploadedFile>): void {
-  if (fields.has(name) || files.has(name)) throw ValidationError.of(name, `The multipart body has more than one "${name}" part`);
+  if (fields.has(name) || files.has(name))
+    throw ValidationError.of(name, `The multipart body has more than one "${name}" part`);
 }
 
-export async function readGraphQLMultipart(request: FastifyRequest, limits: MultipartLimits, parse?: JsonBodyParser): Promise<GraphQLRequestBody> {
+export async function readGraphQLMultipart(
+  request: FastifyRequest,
+  limits: MultipartLimits,
+  parse?: JsonBodyParser,
+): Promise<GraphQLRequestBody> {
   const fields = new Map<string, string>();
   const files = new Map<string, UploadedFile>();
   let total = 0;
   try {
-    for await (const part of request.parts({ limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts } })) {
+    for await (const part of request.parts({
+      limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts },
+    })) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
         total += data.byteLength;
         once(part.fieldname, fields, files);
-        if (part.file.truncated) throw new PayloadTooLargeError(`A file part is larger than ${limits.partBytes} bytes`, part.fieldname);
-        files.set(part.fieldname, { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), filename: part.filename || undefined, mimetype: part.mimetype || undefined });
+        if (part.file.truncated)
+          throw new PayloadTooLargeError(`A file part is larger than ${limits.partBytes} bytes`, part.fieldname);
+        files.set(part.fieldname, {
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+          filename: part.filename || undefined,
+          mimetype: part.mimetype || undefined,
+        });
       } else {
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         total += Buffer.byteLength(value);
-        if (part.valueTruncated) throw new PayloadTooLargeError(`A part is larger than ${limits.partBytes} bytes`, part.fieldname);
+        if (part.valueTruncated)
+          throw new PayloadTooLargeError(`A part is larger than ${limits.partBytes} bytes`, part.fieldname);
         once(part.fieldname, fields, files);
         fields.set(part.fieldname, value);
       }
-      if (total > limits.totalBytes) throw new PayloadTooLargeError(`Multipart body is larger than ${limits.totalBytes} bytes`, 'body');
+      if (total > limits.totalBytes)
+        throw new PayloadTooLargeError(`Multipart body is larger than ${limits.totalBytes} bytes`, 'body');
     }
   } catch (e) {
     const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(`A file part is larger than ${limits.partBytes} bytes`, 'body');
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new PayloadTooLargeError(`A file part is larger than ${limits.partBytes} bytes`, 'body');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw new PayloadTooLargeError(`A multipart body may have at most ${limits.parts} parts`, 'body');
     }
@@ -81,16 +98,25 @@ export async function readGraphQLMultipart(request: FastifyRequest, limits: Mult
   }
   const operations = await json(fields.get('operations'), 'operations', parse);
   if (operations === null || typeof operations !== 'object' || Array.isArray(operations)) {
-    throw ValidationError.of('operations', 'The "operations" part must be one GraphQL request object (batches are not served)');
+    throw ValidationError.of(
+      'operations',
+      'The "operations" part must be one GraphQL request object (batches are not served)',
+    );
   }
   const map = fields.has('map') ? await json(fields.get('map'), 'map', parse) : {};
-  if (map === null || typeof map !== 'object' || Array.isArray(map)) throw ValidationError.of('map', 'The "map" part must be an object of part name → paths');
+  if (map === null || typeof map !== 'object' || Array.isArray(map))
+    throw ValidationError.of('map', 'The "map" part must be an object of part name → paths');
   for (const [name, paths] of Object.entries(map as Record<string, unknown>)) {
     const file = files.get(name);
     if (!file) throw ValidationError.of(`map.${name}`, `No file part named "${name}"`);
-    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) throw ValidationError.of(`map.${name}`, 'Must be a list of paths');
+    if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))
+      throw ValidationError.of(`map.${name}`, 'Must be a list of paths');
     // One part is one file: placed at several paths, 1.8 MB became 30 files and 3,510 pages (issue 28).
-    if (paths.length > 1) throw ValidationError.of(`map.${name}`, `A file part may be placed at one path only; "${name}" is mapped to ${paths.length}`);
+    if (paths.length > 1)
+      throw ValidationError.of(
+        `map.${name}`,
+        `A file part may be placed at one path only; "${name}" is mapped to ${paths.length}`,
+      );
     for (const p of paths as string[]) place(operations as Record<string, unknown>, p, file, `map.${name}`);
   }
   return operations as GraphQLRequestBody;

@@ -9,4 +9,3 @@ import { uniquePdfFileNames } from '../../format/index.js';
 export function zipEntryNames(filenames: readonly string[]): string[] {
   return uniquePdfFileNames(filenames);
 }
-

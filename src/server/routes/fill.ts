@@ -9,26 +9,36 @@ import { timedRender } from '../metrics.js';
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
 export function parseVersionNumber(raw: unknown): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw.trim())) throw ValidationError.of('versionNumber', 'Must be an integer');
+  if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw.trim()))
+    throw ValidationError.of('versionNumber', 'Must be an integer');
   return Number(raw.trim());
 }
 
 export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
-  app.post<{ Params: { file: string }; Querystring: Record<string, unknown> }>('/fill/:file', async (request, reply) => {
-    // The path is `{castEid}.pdf`; a route parameter cannot carry the suffix itself.
-    const m = /^(.+)\.pdf$/.exec(request.params.file);
-    if (!m) throw new NotFoundError(`No route POST ${request.url.split('?')[0]}: the path is /api/v1/fill/{castEid}.pdf`, 'path');
-    const versionNumber = parseVersionNumber(request.query.versionNumber);
-    const body = await requestBody(request, ctx.multipart);
-    const pool = ctx.renderPool;
-    const options = versionNumber === undefined ? {} : { versionNumber };
-    const rendered = await renderFor(ctx, request, async (signal) =>
-      timedRender(ctx.metrics, 'fill', () =>
-        pool ? pool.run({ kind: 'fill', template: m[1]!, body, ...options }, signal) : ctx.engine.fillDocument(m[1]!, body, options),
-      ),
-    );
-    reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
-    // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
-    await sendPdf(ctx, request, reply, rendered, pdfName(rendered.title, m[1]!));
-  });
+  app.post<{ Params: { file: string }; Querystring: Record<string, unknown> }>(
+    '/fill/:file',
+    async (request, reply) => {
+      // The path is `{castEid}.pdf`; a route parameter cannot carry the suffix itself.
+      const m = /^(.+)\.pdf$/.exec(request.params.file);
+      if (!m)
+        throw new NotFoundError(
+          `No route POST ${request.url.split('?')[0]}: the path is /api/v1/fill/{castEid}.pdf`,
+          'path',
+        );
+      const versionNumber = parseVersionNumber(request.query.versionNumber);
+      const body = await requestBody(request, ctx.multipart);
+      const pool = ctx.renderPool;
+      const options = versionNumber === undefined ? {} : { versionNumber };
+      const rendered = await renderFor(ctx, request, async (signal) =>
+        timedRender(ctx.metrics, 'fill', () =>
+          pool
+            ? pool.run({ kind: 'fill', template: m[1]!, body, ...options }, signal)
+            : ctx.engine.fillDocument(m[1]!, body, options),
+        ),
+      );
+      reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
+      // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
+      await sendPdf(ctx, request, reply, rendered, pdfName(rendered.title, m[1]!));
+    },
+  );
 }

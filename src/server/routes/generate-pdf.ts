@@ -15,7 +15,9 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     const type = ctx.engine.parseGenerate(body).type;
     const html = pool === undefined || type === 'html';
     const rendered = await renderFor(ctx, request, async (signal) =>
-      timedRender(ctx.metrics, type === 'html' ? 'html' : 'markdown', () => (html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal))),
+      timedRender(ctx.metrics, type === 'html' ? 'html' : 'markdown', () =>
+        html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal),
+      ),
     );
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
     await sendPdf(ctx, request, reply, rendered, pdfName(rendered.title, 'document'));

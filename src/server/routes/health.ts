@@ -49,7 +49,11 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number, log: FastifyBa
 }
 
 /** Runs every check at once; ready when all passed. */
-export async function readiness(checks: readonly ReadinessCheck[], log: FastifyBaseLogger, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<ReadinessReport> {
+export async function readiness(
+  checks: readonly ReadinessCheck[],
+  log: FastifyBaseLogger,
+  timeoutMs = DEFAULT_CHECK_TIMEOUT_MS,
+): Promise<ReadinessReport> {
   const results = await Promise.all(checks.map(async (c) => [c.name, await runCheck(c, timeoutMs, log)] as const));
   return { status: results.every(([, r]) => r.ok) ? 'ready' : 'unavailable', checks: Object.fromEntries(results) };
 }
@@ -67,7 +71,10 @@ export function operationsRoutes(app: FastifyInstance, options: OperationsRoutes
   });
   app.get('/ready', async (request, reply) => {
     const report = await readiness(options.checks, request.log, options.checkTimeoutMs);
-    await reply.code(report.status === 'ready' ? 200 : 503).header('cache-control', 'no-store').send(report);
+    await reply
+      .code(report.status === 'ready' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report);
   });
   const metrics = options.metrics;
   if (metrics) {
@@ -75,10 +82,18 @@ export function operationsRoutes(app: FastifyInstance, options: OperationsRoutes
       if (!metrics.allows(request.headers.authorization)) {
         // Sent here rather than thrown: the error handler's 401 invites Basic (API key) credentials, which do not open this.
         const e = new AuthorizationError('The metrics token is missing or wrong');
-        await reply.code(401).header('www-authenticate', 'Bearer realm="metrics"').type('application/json; charset=utf-8').send(e.toJSON());
+        await reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="metrics"')
+          .type('application/json; charset=utf-8')
+          .send(e.toJSON());
         return;
       }
-      await reply.code(200).header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.text());
+      await reply
+        .code(200)
+        .header('cache-control', 'no-store')
+        .type(metrics.contentType)
+        .send(await metrics.text());
     });
   }
 }

@@ -63,12 +63,14 @@ export function signingAssetRoutes(app: FastifyInstance): void {
     const file = table.get(request.params['*']);
     if (!file) throw new NotFoundError(`No signing-page asset "${request.params['*']}"`, 'path');
     const body = await readFile(file);
-    return reply
-      .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
-      // The files change only with the installed pdfjs-dist (a restart); a day of caching is safe.
-      .header('cache-control', 'public, max-age=86400')
-      .header('x-content-type-options', 'nosniff')
-      .header('cross-origin-resource-policy', 'same-origin')
-      .send(body);
+    return (
+      reply
+        .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
+        // The files change only with the installed pdfjs-dist (a restart); a day of caching is safe.
+        .header('cache-control', 'public, max-age=86400')
+        .header('x-content-type-options', 'nosniff')
+        .header('cross-origin-resource-policy', 'same-origin')
+        .send(body)
+    );
   });
 }

@@ -11,7 +11,10 @@ import type { SigningPageConfig } from './page/contract.js';
 import { renderDescription } from './description.js';
 
 const esc = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** Bundled faces (assets.ts serves them): the page looks the same whatever the machine has installed. */
 const FONTS = `
@@ -72,7 +75,10 @@ function texts(session: SigningSession) {
   };
   const t = (key: Exclude<keyof SignaturePageOptions, 'style'>, fallback: string) => {
     const v = o[key];
-    return (typeof v === 'string' ? v : fallback).replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
+    return (typeof v === 'string' ? v : fallback).replace(
+      /\{\{\s*([\w.]+)\s*\}\}/g,
+      (m, name: string) => values[name] ?? m,
+    );
   };
   return {
     css: styleOverrides(o.style),
@@ -82,17 +88,29 @@ function texts(session: SigningSession) {
     signatureLabel: t('signatureLabel', 'Signature'),
     initialLabel: t('initialLabel', 'Initials'),
     signTitle: t('signTitle', 'Review and sign'),
-    signDescription: t('signDescription', 'Press each highlighted box to sign it; "Next field" takes you to the next one.'),
+    signDescription: t(
+      'signDescription',
+      'Press each highlighted box to sign it; "Next field" takes you to the next one.',
+    ),
     signButtonText: t('signButtonText', 'Finish signing'),
-    signConsentText: t('signConsentText', 'By adopting it, I agree that this mark is the electronic representation of my signature or initials.'),
+    signConsentText: t(
+      'signConsentText',
+      'By adopting it, I agree that this mark is the electronic representation of my signature or initials.',
+    ),
     drawSignatureTitle: t('drawSignatureTitle', 'Your signature'),
-    drawSignatureDescription: t('drawSignatureDescription', 'Draw your signature below (mouse, finger or pen), or type it instead.'),
+    drawSignatureDescription: t(
+      'drawSignatureDescription',
+      'Draw your signature below (mouse, finger or pen), or type it instead.',
+    ),
     drawSignatureButtonText: t('drawSignatureButtonText', 'Adopt and sign'),
     drawInitialsTitle: t('drawInitialsTitle', 'Your initials'),
     drawInitialsDescription: t('drawInitialsDescription', 'Draw your initials below, or type them instead.'),
     drawInitialsButtonText: t('drawInitialsButtonText', 'Adopt and initial'),
     acceptTitle: t('acceptTitle', 'Before you start'),
-    acceptDescription: t('acceptDescription', 'Please enter your details as they should appear on the signed documents.'),
+    acceptDescription: t(
+      'acceptDescription',
+      'Please enter your details as they should appear on the signed documents.',
+    ),
     acceptButtonText: t('acceptButtonText', 'Continue'),
     completed: t('signDescriptionCompleted', 'Signed. Thank you: you can close this page.'),
     completedButtonText: t('completedButtonText', 'Signed'),
@@ -133,14 +151,17 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
   const { signer, packet, documents } = session;
   const { token, nonce, withinIframe } = options;
   const typed = signer.options.signatureMode === 'text';
-  const docUrl = (index: number) => `/sign/${encodeURIComponent(signer.eid)}/documents/${index}?token=${encodeURIComponent(token)}`;
+  const docUrl = (index: number) =>
+    `/sign/${encodeURIComponent(signer.eid)}/documents/${index}?token=${encodeURIComponent(token)}`;
   const tx = texts(session);
   const nameChange = signer.options.allowNameChange === true;
   const emailChange = signer.options.allowEmailChange === true;
   const details =
     nameChange || emailChange
       ? `<section aria-labelledby="me-h"><h2 id="me-h">Your details</h2>${
-          nameChange ? `<label for="my-name">Full name</label><input type="text" id="my-name" autocomplete="name" value="${esc(signer.name)}">` : ''
+          nameChange
+            ? `<label for="my-name">Full name</label><input type="text" id="my-name" autocomplete="name" value="${esc(signer.name)}">`
+            : ''
         }${emailChange ? `<label for="my-email">Email</label><input type="text" id="my-email" inputmode="email" autocomplete="email" value="${esc(signer.email)}">` : ''}</section>`
       : '';
   const need = session.detailsRequired;
@@ -148,7 +169,9 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     need.name || need.email
       ? `<dialog id="onload" aria-labelledby="onload-h" aria-describedby="onload-desc"><form id="onload-form" novalidate>
 <h2 id="onload-h">${esc(tx.acceptTitle)}</h2><p id="onload-desc">${esc(tx.acceptDescription)}</p>${
-          need.name ? `<label for="onload-name">Your full legal name</label><input type="text" id="onload-name" autocomplete="name" required>` : ''
+          need.name
+            ? `<label for="onload-name">Your full legal name</label><input type="text" id="onload-name" autocomplete="name" required>`
+            : ''
         }${need.email ? `<label for="onload-email">Your email</label><input type="text" id="onload-email" inputmode="email" autocomplete="email" required>` : ''}
 <p id="onload-error" class="error" role="alert"></p><button type="submit" id="onload-ok">${esc(tx.acceptButtonText)}</button></form></dialog>`
       : '';
@@ -170,8 +193,18 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     documents: documents.map((d) => ({ index: d.index, title: d.title ?? d.filename, url: docUrl(d.index) })),
     boxes: session.boxes,
     texts: {
-      signature: { label: tx.signatureLabel, title: tx.drawSignatureTitle, description: tx.drawSignatureDescription, button: tx.drawSignatureButtonText },
-      initial: { label: tx.initialLabel, title: tx.drawInitialsTitle, description: tx.drawInitialsDescription, button: tx.drawInitialsButtonText },
+      signature: {
+        label: tx.signatureLabel,
+        title: tx.drawSignatureTitle,
+        description: tx.drawSignatureDescription,
+        button: tx.drawSignatureButtonText,
+      },
+      initial: {
+        label: tx.initialLabel,
+        title: tx.drawInitialsTitle,
+        description: tx.drawInitialsDescription,
+        button: tx.drawInitialsButtonText,
+      },
     },
   };
   const config = JSON.stringify(settings).replace(/</g, '\\u003c');
@@ -188,7 +221,10 @@ ${markInputs(typed, signer.name)}
 <p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>
 <button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>`
     : `${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${documents
-        .map((d) => `<li><a href="${esc(docUrl(d.index))}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`)
+        .map(
+          (d) =>
+            `<li><a href="${esc(docUrl(d.index))}" target="_blank" rel="noopener">${esc(d.title ?? d.filename)}</a> (${d.pageCount} page${d.pageCount === 1 ? '' : 's'})</li>`,
+        )
         .join('')}</ul></section>
 <section aria-labelledby="sig-h"><h2 id="sig-h">${esc(tx.signatureLabel)}</h2>
 ${markInputs(typed, signer.name, 'Draw your signature below (mouse, finger or pen), or type it instead.')}

@@ -35,7 +35,12 @@ export const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as 
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };
 
-function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[], styleOrigin?: string): FastifyReply {
+function headers(
+  reply: FastifyReply,
+  nonce: string,
+  frameAncestors: readonly string[],
+  styleOrigin?: string,
+): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
@@ -44,7 +49,7 @@ function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly st
       'content-security-policy',
       // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
       // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`,
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${["'self'", ...frameAncestors].join(' ')}`,
     );
 }
 
@@ -57,9 +62,20 @@ function redirectTo(url: string, event: SignerEvent): string {
 }
 
 function errorEvent(e: unknown, signerEid: string): { status: number; event: SignerEvent } {
-  if (e instanceof SignerError) return { status: e.status, event: { action: 'signerError', signerEid, errorType: e.errorType, error: e.title, message: e.message } };
-  if (isCastpressError(e)) return { status: e.status, event: { action: 'signerError', signerEid, errorType: 'unknown', error: e.name, message: e.message } };
-  return { status: 500, event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' } };
+  if (e instanceof SignerError)
+    return {
+      status: e.status,
+      event: { action: 'signerError', signerEid, errorType: e.errorType, error: e.title, message: e.message },
+    };
+  if (isCastpressError(e))
+    return {
+      status: e.status,
+      event: { action: 'signerError', signerEid, errorType: 'unknown', error: e.name, message: e.message },
+    };
+  return {
+    status: 500,
+    event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' },
+  };
 }
 
 /** A browser posting from another site sends its Origin; the page's own posts carry this server's. */
@@ -73,7 +89,13 @@ function foreignOrigin(request: FastifyRequest): boolean {
   }
 }
 
-const crossSite = (signerEid: string): SignerEvent => ({ action: 'signerError', signerEid, errorType: 'unknown', error: 'Forbidden', message: 'Cross-site submission refused' });
+const crossSite = (signerEid: string): SignerEvent => ({
+  action: 'signerError',
+  signerEid,
+  errorType: 'unknown',
+  error: 'Forbidden',
+  message: 'Cross-site submission refused',
+});
 
 export function signingRoutes(app: FastifyInstance, options: SigningRoutesOptions): void {
   const frameAncestors = (options.frameAncestors ?? []).map((o) => cspOrigin(o, 'Frame ancestor'));
@@ -88,13 +110,39 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     try {
       const session = await service.openSigning({ signerEid: request.params.signerEid, token: token(request.query) });
       if (session.signer.status === 'completed') {
-        return reply.send(errorPage('Already signed', `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`, nonce));
+        return reply.send(
+          errorPage(
+            'Already signed',
+            `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`,
+            nonce,
+          ),
+        );
       }
-      const wanted = (session.packet.signaturePageOptions as { style?: { stylesheetURL?: string } } | undefined)?.style?.stylesheetURL;
-      const stylesheet = wanted ? allowedStylesheet(wanted, options.publicUrl ? new URL(options.publicUrl).origin : `${request.protocol}://${request.headers.host ?? ''}`, stylesheetOrigins) : undefined;
-      if (wanted && !stylesheet) request.log.warn({ packet: session.packet.eid }, 'stylesheetURL left out: neither this server\'s origin nor an allowed stylesheet origin');
+      const wanted = (session.packet.signaturePageOptions as { style?: { stylesheetURL?: string } } | undefined)?.style
+        ?.stylesheetURL;
+      const stylesheet = wanted
+        ? allowedStylesheet(
+            wanted,
+            options.publicUrl
+              ? new URL(options.publicUrl).origin
+              : `${request.protocol}://${request.headers.host ?? ''}`,
+            stylesheetOrigins,
+          )
+        : undefined;
+      if (wanted && !stylesheet)
+        request.log.warn(
+          { packet: session.packet.eid },
+          "stylesheetURL left out: neither this server's origin nor an allowed stylesheet origin",
+        );
       if (stylesheet) headers(reply, nonce, frameAncestors, new URL(stylesheet).origin);
-      return reply.send(signingPage(session, { token: token(request.query), nonce, withinIframe: request.query.withinIframe === 'true', ...(stylesheet ? { stylesheet } : {}) }));
+      return reply.send(
+        signingPage(session, {
+          token: token(request.query),
+          nonce,
+          withinIframe: request.query.withinIframe === 'true',
+          ...(stylesheet ? { stylesheet } : {}),
+        }),
+      );
     } catch (e) {
       const { status, event } = errorEvent(e, request.params.signerEid);
       if (status >= 500) request.log.error({ err: e }, 'signing page failed');
@@ -108,64 +156,85 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     }
   });
 
-  app.get<{ Params: Params & { index: string }; Querystring: Query }>('/sign/:signerEid/documents/:index', async (request, reply) => {
-    // The signing page's framing rule (its errors too): no other site frames a document opened from the page.
-    reply.header('content-security-policy', `frame-ancestors ${['\'self\'', ...frameAncestors].join(' ')}`);
-    const service = await options.backend.service();
-    const index = Number(request.params.index);
-    if (!Number.isInteger(index) || index < 0) throw ValidationError.of('index', 'Must be a document number');
-    const doc = await service.signerDocument({ signerEid: request.params.signerEid, token: token(request.query) }, index);
-    return reply
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .type('application/pdf')
-      .header('content-disposition', contentDisposition(pdfName(doc.filename, 'document')))
-      .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
-  });
+  app.get<{ Params: Params & { index: string }; Querystring: Query }>(
+    '/sign/:signerEid/documents/:index',
+    async (request, reply) => {
+      // The signing page's framing rule (its errors too): no other site frames a document opened from the page.
+      reply.header('content-security-policy', `frame-ancestors ${["'self'", ...frameAncestors].join(' ')}`);
+      const service = await options.backend.service();
+      const index = Number(request.params.index);
+      if (!Number.isInteger(index) || index < 0) throw ValidationError.of('index', 'Must be a document number');
+      const doc = await service.signerDocument(
+        { signerEid: request.params.signerEid, token: token(request.query) },
+        index,
+      );
+      return reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(pdfName(doc.filename, 'document')))
+        .send(Buffer.from(doc.pdf.buffer, doc.pdf.byteOffset, doc.pdf.byteLength));
+    },
+  );
 
   // The signer's own name/email (allowNameChange / allowEmailChange), before finishing.
-  app.post<{ Params: Params }>('/sign/:signerEid/details', { bodyLimit: SIGNER_BODY_BYTES.details }, async (request, reply) => {
-    const signerEid = request.params.signerEid;
-    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
-    const body = (request.body ?? {}) as Untrusted<DetailsRequest>;
-    const service = await options.backend.service();
-    try {
-      const change: { name?: string; email?: string } = {};
-      if (typeof body.name === 'string') change.name = body.name;
-      if (typeof body.email === 'string') change.email = body.email;
-      // Both are refused by the service unless the signer may change them (or must enter them on opening).
-      await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
-      return reply.code(200).send({ ok: true });
-    } catch (e) {
-      const { status, event } = errorEvent(e, signerEid);
-      if (status >= 500) request.log.error({ err: e }, 'signer details failed');
-      return reply.code(status).send({ event } satisfies SigningAnswer);
-    }
-  });
+  app.post<{ Params: Params }>(
+    '/sign/:signerEid/details',
+    { bodyLimit: SIGNER_BODY_BYTES.details },
+    async (request, reply) => {
+      const signerEid = request.params.signerEid;
+      if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
+      const body = (request.body ?? {}) as Untrusted<DetailsRequest>;
+      const service = await options.backend.service();
+      try {
+        const change: { name?: string; email?: string } = {};
+        if (typeof body.name === 'string') change.name = body.name;
+        if (typeof body.email === 'string') change.email = body.email;
+        // Both are refused by the service unless the signer may change them (or must enter them on opening).
+        await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
+        return reply.code(200).send({ ok: true });
+      } catch (e) {
+        const { status, event } = errorEvent(e, signerEid);
+        if (status >= 500) request.log.error({ err: e }, 'signer details failed');
+        return reply.code(status).send({ event } satisfies SigningAnswer);
+      }
+    },
+  );
 
-  app.post<{ Params: Params }>('/sign/:signerEid/submit', { bodyLimit: SIGNER_BODY_BYTES.submit }, async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const signerEid = request.params.signerEid;
-    if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid), redirect: null } satisfies SigningAnswer);
-    const body = (request.body ?? {}) as Untrusted<SubmitRequest>;
-    const service = await options.backend.service();
-    try {
-      const event = await service.submitSigning({
-        signerEid,
-        token: typeof body.token === 'string' ? body.token : '',
-        inputs: { signature: body.signature as never, ...(body.initials !== undefined ? { initials: body.initials as never } : {}) },
-        // Always given: a signer who accepts each field cannot skip their boxes by leaving it out.
-        accepted: acceptedList(body.accepted),
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
-      const { redirectURL, ...plain } = event;
-      return reply.code(200).send({ event: plain, redirect: redirectURL ? redirectTo(redirectURL, plain) : null } satisfies SigningAnswer);
-    } catch (e) {
-      const { status, event } = errorEvent(e, signerEid);
-      if (status >= 500) request.log.error({ err: e }, 'signing failed');
-      return reply.code(status).send({ event, redirect: null } satisfies SigningAnswer);
-    }
-  });
+  app.post<{ Params: Params }>(
+    '/sign/:signerEid/submit',
+    { bodyLimit: SIGNER_BODY_BYTES.submit },
+    async (request: FastifyRequest<{ Params: Params }>, reply) => {
+      const signerEid = request.params.signerEid;
+      if (foreignOrigin(request))
+        return reply.code(403).send({ event: crossSite(signerEid), redirect: null } satisfies SigningAnswer);
+      const body = (request.body ?? {}) as Untrusted<SubmitRequest>;
+      const service = await options.backend.service();
+      try {
+        const event = await service.submitSigning({
+          signerEid,
+          token: typeof body.token === 'string' ? body.token : '',
+          inputs: {
+            signature: body.signature as never,
+            ...(body.initials !== undefined ? { initials: body.initials as never } : {}),
+          },
+          // Always given: a signer who accepts each field cannot skip their boxes by leaving it out.
+          accepted: acceptedList(body.accepted),
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        });
+        const { redirectURL, ...plain } = event;
+        return reply.code(200).send({
+          event: plain,
+          redirect: redirectURL ? redirectTo(redirectURL, plain) : null,
+        } satisfies SigningAnswer);
+      } catch (e) {
+        const { status, event } = errorEvent(e, signerEid);
+        if (status >= 500) request.log.error({ err: e }, 'signing failed');
+        return reply.code(status).send({ event, redirect: null } satisfies SigningAnswer);
+      }
+    },
+  );
 }
 
 /** The page's list of accepted boxes; anything malformed counts as nothing accepted. */
@@ -173,6 +242,8 @@ function acceptedList(value: unknown): Array<{ document: number; fieldId: string
   if (!Array.isArray(value) || value.length > 10_000) return [];
   return value.flatMap((v: unknown) => {
     const o = v as { document?: unknown; fieldId?: unknown } | null;
-    return o && Number.isInteger(o.document) && typeof o.fieldId === 'string' ? [{ document: o.document as number, fieldId: o.fieldId }] : [];
+    return o && Number.isInteger(o.document) && typeof o.fieldId === 'string'
+      ? [{ document: o.document as number, fieldId: o.fieldId }]
+      : [];
   });
 }

@@ -73,9 +73,12 @@ export function docMdpOf(g: RevisionGraph, byteRange: number[]): 1 | 2 | 3 | und
     const v = obj.value;
     if (v === null || typeof v !== 'object' || !('dict' in v)) continue;
     const range = resolve(g, v.dict.ByteRange);
-    if (range === null || typeof range !== 'object' || !('array' in range) || JSON.stringify(range.array) !== key) continue;
+    if (range === null || typeof range !== 'object' || !('array' in range) || JSON.stringify(range.array) !== key)
+      continue;
     const refs = resolve(g, v.dict.Reference);
-    for (const r of refs !== null && typeof refs === 'object' && refs !== undefined && 'array' in refs ? refs.array : []) {
+    for (const r of refs !== null && typeof refs === 'object' && refs !== undefined && 'array' in refs
+      ? refs.array
+      : []) {
       const ref = dictOf(g, r);
       if (nameOf(ref?.TransformMethod) !== 'DocMDP') continue;
       const p = resolve(g, dictOf(g, ref?.TransformParams)?.P);
@@ -92,20 +95,43 @@ const ALLOWED: Record<1 | 2 | 3, ChangeLevel> = { 1: 'none', 2: 'formFillingAndS
  * The modification report of the signature whose revision ends at `signedEnd` (its byte range's
  * end); `docMdp` is the P of the certification signature governing it, if any.
  */
-export async function analyseModifications(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
+export async function analyseModifications(
+  reader: RevisionReader,
+  signedEnd: number,
+  docMdp: 1 | 2 | 3 | undefined,
+  certification: boolean,
+): Promise<ModificationReport> {
   try {
     return await analyse(reader, signedEnd, docMdp, certification);
   } catch (e) {
     // Hostile structure must not crash verification: what cannot be analysed is not allowed.
-    return { ok: false, allowed: ALLOWED[docMdp ?? 2], ...(docMdp !== undefined ? { docMdp } : {}), certification, revisions: [], reason: `Cannot analyse the later revisions: ${(e as Error).message}` };
+    return {
+      ok: false,
+      allowed: ALLOWED[docMdp ?? 2],
+      ...(docMdp !== undefined ? { docMdp } : {}),
+      certification,
+      revisions: [],
+      reason: `Cannot analyse the later revisions: ${(e as Error).message}`,
+    };
   }
 }
 
-async function analyse(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 | 3 | undefined, certification: boolean): Promise<ModificationReport> {
+async function analyse(
+  reader: RevisionReader,
+  signedEnd: number,
+  docMdp: 1 | 2 | 3 | undefined,
+  certification: boolean,
+): Promise<ModificationReport> {
   const allowed = ALLOWED[docMdp ?? 2];
   const base = { allowed, ...(docMdp !== undefined ? { docMdp } : {}), certification };
   const signed = await reader.graph(signedEnd);
-  if (signed.fatal || signed.root === undefined) return { ok: false, ...base, revisions: [], reason: `The signed revision cannot be read: ${signed.fatal ?? 'no catalog'}` };
+  if (signed.fatal || signed.root === undefined)
+    return {
+      ok: false,
+      ...base,
+      revisions: [],
+      reason: `The signed revision cannot be read: ${signed.fatal ?? 'no catalog'}`,
+    };
   const revisions: RevisionReport[] = [];
   const problems: string[] = [];
   for (const end of reader.after(signedEnd)) {
@@ -118,7 +144,8 @@ async function analyse(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 
     const diff = compareRevisions(signed, later);
     revisions.push({ end, classification: diff.level, changes: diff.changes });
     const over = diff.changes.filter((c) => LEVEL_RANK[c.level] > LEVEL_RANK[allowed] && !(docMdp === 1 && c.ltv));
-    if (over.length) problems.push(`the revision ending at byte ${end} has changes beyond ${describe(allowed)}: ${summary(over)}`);
+    if (over.length)
+      problems.push(`the revision ending at byte ${end} has changes beyond ${describe(allowed)}: ${summary(over)}`);
   }
   if (problems.length === 0) return { ok: true, ...base, revisions };
   return { ok: false, ...base, revisions, reason: `Changed after signing: ${problems.join('; ')}` };
@@ -128,10 +155,19 @@ async function analyse(reader: RevisionReader, signedEnd: number, docMdp: 1 | 2 
 function summary(changes: ObjectChange[]): string {
   const byWhat = new Map<string, string[]>();
   for (const c of changes) byWhat.set(c.what, [...(byWhat.get(c.what) ?? []), c.object]);
-  return [...byWhat].map(([what, objects]) => `${what} (${objects.slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''})`).join(', ');
+  return [...byWhat]
+    .map(
+      ([what, objects]) =>
+        `${what} (${objects.slice(0, 3).join(', ')}${objects.length > 3 ? ` and ${objects.length - 3} more` : ''})`,
+    )
+    .join(', ');
 }
 
 export function describe(level: ChangeLevel): string {
-  return { none: 'no changes', formFillingAndSigning: 'form filling and signing', annotations: 'form filling, signing and annotations', other: 'other changes' }[level];
+  return {
+    none: 'no changes',
+    formFillingAndSigning: 'form filling and signing',
+    annotations: 'form filling, signing and annotations',
+    other: 'other changes',
+  }[level];
 }
-

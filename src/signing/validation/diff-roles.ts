@@ -120,7 +120,8 @@ class Walker {
       this.mark(dict.Contents, 'content');
       for (const c of arrayOf(this.g, dict.Contents) ?? []) this.deep(c, 'content');
       this.deep(dict.Resources, 'pageResource');
-      for (const key of ['Group', 'Thumb', 'B', 'Metadata', 'PieceInfo', 'SeparationInfo', 'VP', 'AA']) this.deep(dict[key], 'pageResource');
+      for (const key of ['Group', 'Thumb', 'B', 'Metadata', 'PieceInfo', 'SeparationInfo', 'VP', 'AA'])
+        this.deep(dict[key], 'pageResource');
       this.mark(dict.Annots, 'annots');
       annots.push(...refsIn(this.g, dict.Annots));
     }
@@ -171,6 +172,7 @@ export function rolesOf(g: RevisionGraph): Map<string, ObjectRole> {
   w.deep(catalog.DSS, 'dss');
   w.deep(catalog.Perms, 'perms');
   w.deep(catalog.Metadata, 'metadata');
-  for (const [key, value] of Object.entries(catalog)) if (!['Pages', 'AcroForm', 'DSS', 'Perms', 'Metadata'].includes(key)) w.deep(value, 'document');
+  for (const [key, value] of Object.entries(catalog))
+    if (!['Pages', 'AcroForm', 'DSS', 'Perms', 'Metadata'].includes(key)) w.deep(value, 'document');
   return w.roles;
 }

@@ -13,7 +13,17 @@
  * in the later one; objects that nothing reaches are left out (they change nothing shown).
  */
 import type { PdfObjectSnapshot, PdfValue, RevisionGraph } from '../../pdf/index.js';
-import { dictOf, fieldType, nameOf, refOf, refsIn, rolesOf, type Dict, type ObjectRole, type Role } from './diff-roles.js';
+import {
+  dictOf,
+  fieldType,
+  nameOf,
+  refOf,
+  refsIn,
+  rolesOf,
+  type Dict,
+  type ObjectRole,
+  type Role,
+} from './diff-roles.js';
 
 export type ChangeLevel = 'none' | 'formFillingAndSigning' | 'annotations' | 'other';
 
@@ -54,7 +64,11 @@ const FORM = 'formFillingAndSigning' as const;
 function worst(findings: Finding[]): Finding {
   let out: Finding = { level: 'none', what: '', ltv: true };
   for (const f of findings) if (LEVEL_RANK[f.level] > LEVEL_RANK[out.level]) out = f;
-  return { level: out.level, what: [...new Set(findings.filter((f) => f.level !== 'none').map((f) => f.what))].join('; '), ltv: findings.every((f) => f.ltv === true) };
+  return {
+    level: out.level,
+    what: [...new Set(findings.filter((f) => f.level !== 'none').map((f) => f.what))].join('; '),
+    ltv: findings.every((f) => f.ltv === true),
+  };
 }
 
 function dictValue(s: PdfObjectSnapshot | undefined): Dict {
@@ -84,7 +98,9 @@ function signatureFieldAdded(ctx: Ctx, ref: string): Finding {
 function fieldsChange(ctx: Ctx, before: string[], after: string[]): Finding[] {
   const had = new Set(before);
   const has = new Set(after);
-  const out: Finding[] = before.filter((r) => !has.has(r)).map(() => ({ level: 'other' as const, what: 'form field removed' }));
+  const out: Finding[] = before
+    .filter((r) => !has.has(r))
+    .map(() => ({ level: 'other' as const, what: 'form field removed' }));
   for (const r of after) if (!had.has(r)) out.push(signatureFieldAdded(ctx, r));
   return out;
 }
@@ -103,14 +119,22 @@ function acroformChange(ctx: Ctx, before: Dict | undefined, after: Dict | undefi
 function annotsChange(ctx: Ctx, before: string[], after: string[]): Finding[] {
   const had = new Set(before);
   const has = new Set(after);
-  const out: Finding[] = before.filter((r) => !has.has(r)).map(() => ({ level: 'annotations' as const, what: 'annotation removed' }));
+  const out: Finding[] = before
+    .filter((r) => !has.has(r))
+    .map(() => ({ level: 'annotations' as const, what: 'annotation removed' }));
   for (const ref of after) {
     if (had.has(ref)) continue;
     const widget = nameOf(dictOf(ctx.b, { ref })?.Subtype) === 'Widget';
     if (!widget) out.push({ level: 'annotations', what: 'annotation added' });
-    else if (ctx.rb.get(ref)?.role !== 'field') out.push({ level: 'annotations', what: 'widget of no form field added' });
+    else if (ctx.rb.get(ref)?.role !== 'field')
+      out.push({ level: 'annotations', what: 'widget of no form field added' });
     else if (ctx.ra.has(ref)) out.push({ level: 'other', what: 'existing form field widget put on a page' });
-    else if (fieldType(ctx.b, ref) === 'Sig') out.push({ level: FORM, what: 'signature widget added', ltv: isTimestampField(ctx.b, ref) || isTimestampField(ctx.b, refOf(dictOf(ctx.b, { ref })?.Parent) ?? ref) });
+    else if (fieldType(ctx.b, ref) === 'Sig')
+      out.push({
+        level: FORM,
+        what: 'signature widget added',
+        ltv: isTimestampField(ctx.b, ref) || isTimestampField(ctx.b, refOf(dictOf(ctx.b, { ref })?.Parent) ?? ref),
+      });
     else out.push({ level: 'other', what: 'form field widget added' });
   }
   return out;
@@ -131,7 +155,8 @@ function fieldChange(ctx: Ctx, ref: string, x: Dict, y: Dict): Finding[] {
   return changedKeys(x, y).flatMap((key): Finding[] => {
     // An absent /Ff is 0 (pdf-lib writes the 0 when it fills a field).
     if (key === 'Ff' && (x.Ff ?? 0) === (y.Ff ?? 0)) return [];
-    if (signedNow && SIGN_WIDGET_KEYS.has(key)) return [{ level: FORM, what: `widget /${key} of the signature field signed` }];
+    if (signedNow && SIGN_WIDGET_KEYS.has(key))
+      return [{ level: FORM, what: `widget /${key} of the signature field signed` }];
     return [fieldKeyChange(ctx, ref, key, x, sig)];
   });
 }
@@ -139,9 +164,14 @@ function fieldChange(ctx: Ctx, ref: string, x: Dict, y: Dict): Finding[] {
 function fieldKeyChange(ctx: Ctx, ref: string, key: string, x: Dict, sig: boolean): Finding {
   {
     if (key === 'V' && sig) {
-      if (x.V !== undefined && x.V !== null) return { level: 'other', what: 'signed signature field given another value' };
+      if (x.V !== undefined && x.V !== null)
+        return { level: 'other', what: 'signed signature field given another value' };
       const ts = isTimestampField(ctx.b, ref);
-      return { level: FORM, what: ts ? 'document timestamp in an existing field' : 'existing signature field signed', ltv: ts };
+      return {
+        level: FORM,
+        what: ts ? 'document timestamp in an existing field' : 'existing signature field signed',
+        ltv: ts,
+      };
     }
     if (FILL_KEYS.has(key)) return { level: FORM, what: key === 'V' ? 'field value' : `widget /${key}` };
     return { level: 'other', what: `form field /${key} changed` };
@@ -153,7 +183,8 @@ function permsChange(ctx: Ctx, before: PdfValue | undefined, after: PdfValue | u
   const x = dictOf(ctx.a, before) ?? {};
   const y = dictOf(ctx.b, after) ?? {};
   const keys = changedKeys(x, y);
-  if (keys.every((k) => (k === 'UR' || k === 'UR3') && y[k] === undefined)) return { level: FORM, what: 'usage rights (/Perms /UR3) removed' };
+  if (keys.every((k) => (k === 'UR' || k === 'UR3') && y[k] === undefined))
+    return { level: FORM, what: 'usage rights (/Perms /UR3) removed' };
   return { level: 'other', what: 'catalog /Perms changed' };
 }
 
@@ -173,7 +204,13 @@ function changed(ctx: Ctx, ref: string, old: PdfObjectSnapshot, now: PdfObjectSn
     case 'acroform':
       return worst(acroformChange(ctx, x, y));
     case 'page':
-      return worst(changedKeys(x, y).flatMap((key) => (key === 'Annots' ? annotsChange(ctx, refsIn(ctx.a, x.Annots), refsIn(ctx.b, y.Annots)) : [{ level: 'other' as const, what: `page /${key} changed` }])));
+      return worst(
+        changedKeys(x, y).flatMap((key) =>
+          key === 'Annots'
+            ? annotsChange(ctx, refsIn(ctx.a, x.Annots), refsIn(ctx.b, y.Annots))
+            : [{ level: 'other' as const, what: `page /${key} changed` }],
+        ),
+      );
     case 'annots':
       return worst(annotsChange(ctx, refsIn(ctx.a, { ref }), refsIn(ctx.b, { ref })));
     case 'pages':
@@ -189,7 +226,9 @@ function changed(ctx: Ctx, ref: string, old: PdfObjectSnapshot, now: PdfObjectSn
     case 'annotation':
       return { level: 'annotations', what: 'annotation changed' };
     case 'appearance':
-      return ctx.ra.get(role.owner ?? '')?.role === 'field' ? { level: FORM, what: 'field appearance' } : { level: 'annotations', what: 'annotation appearance' };
+      return ctx.ra.get(role.owner ?? '')?.role === 'field'
+        ? { level: FORM, what: 'field appearance' }
+        : { level: 'annotations', what: 'annotation appearance' };
     case 'formResource':
       return { level: FORM, what: 'form default resources' };
     case 'dss':
@@ -251,7 +290,15 @@ function added(ctx: Ctx, ref: string, role: ObjectRole): Finding {
 export function compareRevisions(a: RevisionGraph, b: RevisionGraph): RevisionDiff {
   const ctx: Ctx = { a, b, ra: rolesOf(a), rb: rolesOf(b) };
   const changes: ObjectChange[] = [];
-  if (a.root !== b.root) changes.push({ object: b.root ?? '?', change: 'changed', role: 'catalog', level: 'other', what: 'trailer /Root points at another catalog', ltv: false });
+  if (a.root !== b.root)
+    changes.push({
+      object: b.root ?? '?',
+      change: 'changed',
+      role: 'catalog',
+      level: 'other',
+      what: 'trailer /Root points at another catalog',
+      ltv: false,
+    });
   for (const [ref, now] of b.objects) {
     const old = a.objects.get(ref);
     if (old?.text === now.text) continue;
@@ -259,7 +306,14 @@ export function compareRevisions(a: RevisionGraph, b: RevisionGraph): RevisionDi
     if (!role) continue; // reached from nothing: shows nothing
     const f = old ? changed(ctx, ref, old, now, role) : added(ctx, ref, role);
     if (f.level === 'none') continue;
-    changes.push({ object: ref, change: old ? 'changed' : 'added', role: role.role, level: f.level, what: f.what, ltv: f.ltv === true });
+    changes.push({
+      object: ref,
+      change: old ? 'changed' : 'added',
+      role: role.role,
+      level: f.level,
+      what: f.what,
+      ltv: f.ltv === true,
+    });
   }
   let level: ChangeLevel = 'none';
   for (const c of changes) if (LEVEL_RANK[c.level] > LEVEL_RANK[level]) level = c.level;

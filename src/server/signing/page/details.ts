@@ -8,9 +8,17 @@ type Change = Omit<DetailsRequest, 'token'>;
 async function sendDetails(client: Client, change: Change): Promise<string | null> {
   const { cfg } = client;
   const body: DetailsRequest = { token: cfg.token, ...change };
-  const r = await fetch(cfg.details, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
+  const r = await fetch(cfg.details, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+  });
   if (r.ok) {
-    if (change.name) { cfg.name = change.name; for (const el of document.querySelectorAll('.signer-name')) el.textContent = change.name; }
+    if (change.name) {
+      cfg.name = change.name;
+      for (const el of document.querySelectorAll('.signer-name')) el.textContent = change.name;
+    }
     if (change.email) cfg.email = change.email;
     return null;
   }
@@ -21,13 +29,17 @@ async function sendDetails(client: Client, change: Change): Promise<string | nul
 /** Sends what the signer changed in "Your details"; false (and a message) when it was refused. */
 export async function changedDetails(client: Client): Promise<boolean> {
   const { cfg } = client;
-  const nameIn = maybe$<HTMLInputElement>('my-name'), emailIn = maybe$<HTMLInputElement>('my-email');
+  const nameIn = maybe$<HTMLInputElement>('my-name'),
+    emailIn = maybe$<HTMLInputElement>('my-email');
   const change: Change = {};
   if (nameIn && nameIn.value.trim() && nameIn.value.trim() !== cfg.name) change.name = nameIn.value.trim();
   if (emailIn && emailIn.value.trim() && emailIn.value.trim() !== cfg.email) change.email = emailIn.value.trim();
   if (!change.name && !change.email) return true;
   const err = await sendDetails(client, change);
-  if (err) { say(cfg.errorText + ' could not update your details: ' + err, 'error'); return false; }
+  if (err) {
+    say(cfg.errorText + ' could not update your details: ' + err, 'error');
+    return false;
+  }
   return true;
 }
 
@@ -41,12 +53,19 @@ export function askOnLoad(client: Client): Promise<void> {
     $('onload-form').addEventListener('submit', async (e) => {
       e.preventDefault();
       const change: Change = {};
-      const n = maybe$<HTMLInputElement>('onload-name'), m = maybe$<HTMLInputElement>('onload-email');
+      const n = maybe$<HTMLInputElement>('onload-name'),
+        m = maybe$<HTMLInputElement>('onload-email');
       if (n) change.name = n.value.trim();
       if (m) change.email = m.value.trim();
-      if ((n && !change.name) || (m && !change.email)) { $('onload-error').textContent = 'Please fill in every field.'; return; }
+      if ((n && !change.name) || (m && !change.email)) {
+        $('onload-error').textContent = 'Please fill in every field.';
+        return;
+      }
       const err = await sendDetails(client, change);
-      if (err) { $('onload-error').textContent = err; return; }
+      if (err) {
+        $('onload-error').textContent = err;
+        return;
+      }
       dialog.close();
       resolve();
     });

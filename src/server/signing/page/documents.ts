@@ -39,10 +39,20 @@ export async function loadPdfJs(assets: string): Promise<PdfJs> {
   return pdfjs;
 }
 
-const LABELS: Record<string, string> = { signature: 'Signature', initial: 'Initials', signatureDate: 'Date signed', fullName: 'Full name', email: 'Email' };
+const LABELS: Record<string, string> = {
+  signature: 'Signature',
+  initial: 'Initials',
+  signatureDate: 'Date signed',
+  fullName: 'Full name',
+  email: 'Email',
+};
 
 /** Appends each document's pages (each drawn when it nears the screen) and hands every box to `onBox`. */
-export async function renderDocuments(cfg: SigningPageConfig, pdfjs: PdfJs, onBox: (box: FieldBox) => void): Promise<void> {
+export async function renderDocuments(
+  cfg: SigningPageConfig,
+  pdfjs: PdfJs,
+  onBox: (box: FieldBox) => void,
+): Promise<void> {
   const holder = $('docs');
   let number = 0;
   for (const doc of cfg.documents) {
@@ -53,7 +63,15 @@ export async function renderDocuments(cfg: SigningPageConfig, pdfjs: PdfJs, onBo
     section.append(h);
     holder.append(section);
     const data = new Uint8Array(await (await fetch(doc.url, { credentials: 'omit' })).arrayBuffer());
-    const pdf = await pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, standardFontDataUrl: cfg.assets + '/standard_fonts/', cMapUrl: cfg.assets + '/cmaps/', wasmUrl: cfg.assets + '/wasm/', iccUrl: cfg.assets + '/iccs/' }).promise;
+    const pdf = await pdfjs.getDocument({
+      data,
+      isEvalSupported: false,
+      enableXfa: false,
+      standardFontDataUrl: cfg.assets + '/standard_fonts/',
+      cMapUrl: cfg.assets + '/cmaps/',
+      wasmUrl: cfg.assets + '/wasm/',
+      iccUrl: cfg.assets + '/iccs/',
+    }).promise;
     for (let p = 1; p <= pdf.numPages; p++) {
       const page = await pdf.getPage(p);
       const vp = page.getViewport({ scale: 1 });
@@ -75,11 +93,25 @@ export async function renderDocuments(cfg: SigningPageConfig, pdfjs: PdfJs, onBo
         el.style.top = (spec.rect.y / vp.height) * 100 + '%';
         el.style.width = (spec.rect.width / vp.width) * 100 + '%';
         el.style.height = (spec.rect.height / vp.height) * 100 + '%';
-        const box: FieldBox = { spec, el, clickable, kind: spec.type === 'initial' ? 'initial' : 'signature', accepted: false, label: '' };
+        const box: FieldBox = {
+          spec,
+          el,
+          clickable,
+          kind: spec.type === 'initial' ? 'initial' : 'signature',
+          accepted: false,
+          label: '',
+        };
         if (clickable) {
           number++;
           (el as HTMLButtonElement).type = 'button';
-          box.label = (spec.type === 'initial' ? cfg.texts.initial.label : cfg.texts.signature.label) + ' ' + number + ', ' + doc.title + ' page ' + p;
+          box.label =
+            (spec.type === 'initial' ? cfg.texts.initial.label : cfg.texts.signature.label) +
+            ' ' +
+            number +
+            ', ' +
+            doc.title +
+            ' page ' +
+            p;
           el.setAttribute('aria-label', box.label + ': press to sign');
           el.textContent = spec.type === 'initial' ? cfg.texts.initial.label : cfg.texts.signature.label;
         } else {
@@ -92,17 +124,20 @@ export async function renderDocuments(cfg: SigningPageConfig, pdfjs: PdfJs, onBo
       section.append(wrap);
       // Drawn when it comes near the screen, at the width it is shown and the screen's pixel density.
       let drawnOnce = false;
-      const io = new IntersectionObserver(async (entries) => {
-        if (drawnOnce || !entries.some((e) => e.isIntersecting)) return;
-        drawnOnce = true;
-        io.disconnect();
-        const scale = (wrap.clientWidth / vp.width) * (window.devicePixelRatio || 1);
-        const viewport = page.getViewport({ scale });
-        canvas.width = Math.ceil(viewport.width);
-        canvas.height = Math.ceil(viewport.height);
-        await page.render({ canvas, viewport }).promise;
-        wrap.classList.add('rendered');
-      }, { rootMargin: '400px' });
+      const io = new IntersectionObserver(
+        async (entries) => {
+          if (drawnOnce || !entries.some((e) => e.isIntersecting)) return;
+          drawnOnce = true;
+          io.disconnect();
+          const scale = (wrap.clientWidth / vp.width) * (window.devicePixelRatio || 1);
+          const viewport = page.getViewport({ scale });
+          canvas.width = Math.ceil(viewport.width);
+          canvas.height = Math.ceil(viewport.height);
+          await page.render({ canvas, viewport }).promise;
+          wrap.classList.add('rendered');
+        },
+        { rootMargin: '400px' },
+      );
       io.observe(wrap);
     }
   }

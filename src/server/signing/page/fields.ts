@@ -20,12 +20,16 @@ export function acceptEachField(client: Client): void {
   const { cfg, pad } = client;
   const adopted: Record<MarkKind, Adopted | null> = { signature: null, initial: null };
   const boxes: FieldBox[] = [];
-  const progress = $('progress'), next = $<HTMLButtonElement>('next'), finish = $<HTMLButtonElement>('finish');
+  const progress = $('progress'),
+    next = $<HTMLButtonElement>('next'),
+    finish = $<HTMLButtonElement>('finish');
   const needed = () => boxes.filter((b) => b.clickable);
   const pending = () => needed().filter((b) => !b.accepted);
   const showProgress = () => {
-    const n = needed().length, done = n - pending().length;
-    progress.textContent = n === 0 ? 'Nothing to click: review the documents, then finish.' : done + ' of ' + n + ' fields signed';
+    const n = needed().length,
+      done = n - pending().length;
+    progress.textContent =
+      n === 0 ? 'Nothing to click: review the documents, then finish.' : done + ' of ' + n + ' fields signed';
     next.disabled = pending().length === 0;
   };
 
@@ -38,22 +42,33 @@ export function acceptEachField(client: Client): void {
     $('adopt-ok').textContent = t.button;
     $('adopt-error').textContent = '';
     $('typed-label').textContent = kind === 'initial' ? 'Type your initials' : 'Type your signature';
-    $<HTMLInputElement>('typed').value = kind === 'initial' ? initialsOf(cfg.name) : (cfg.name || '');
+    $<HTMLInputElement>('typed').value = kind === 'initial' ? initialsOf(cfg.name) : cfg.name || '';
     pad.clear();
     pad.typedMode = cfg.typed;
     pad.showMode();
     return new Promise((resolve) => {
       const ok = () => {
-        const d = pad.drawn(), text = $<HTMLInputElement>('typed').value.trim();
-        if (!pad.typedMode && d.length === 0) { $('adopt-error').textContent = 'Please draw, or choose Type instead.'; return; }
-        if (pad.typedMode && !text) { $('adopt-error').textContent = 'Please type it.'; return; }
-        adopted[kind] = pad.typedMode ? { input: { type: 'typed', text }, text } : { input: { type: 'drawn', strokes: d }, image: pad.canvas.toDataURL('image/png') };
+        const d = pad.drawn(),
+          text = $<HTMLInputElement>('typed').value.trim();
+        if (!pad.typedMode && d.length === 0) {
+          $('adopt-error').textContent = 'Please draw, or choose Type instead.';
+          return;
+        }
+        if (pad.typedMode && !text) {
+          $('adopt-error').textContent = 'Please type it.';
+          return;
+        }
+        adopted[kind] = pad.typedMode
+          ? { input: { type: 'typed', text }, text }
+          : { input: { type: 'drawn', strokes: d }, image: pad.canvas.toDataURL('image/png') };
         done(true);
       };
       const cancel = () => done(false);
       // 'close' is fired from a queued task: the one of the previous mark's dialog can arrive after
       // this one opened. Only a close that left the dialog closed (Escape) cancels.
-      const onClose = () => { if (!dialog.open) done(false); };
+      const onClose = () => {
+        if (!dialog.open) done(false);
+      };
       function done(result: boolean) {
         $('adopt-ok').removeEventListener('click', ok);
         $('adopt-cancel').removeEventListener('click', cancel);
@@ -71,8 +86,17 @@ export function acceptEachField(client: Client): void {
 
   function show(box: FieldBox, mark: Adopted): void {
     box.el.textContent = '';
-    if (mark.image) { const img = document.createElement('img'); img.src = mark.image; img.alt = ''; box.el.append(img); }
-    else { const span = document.createElement('span'); span.className = 'typed-mark'; span.textContent = mark.text ?? ''; box.el.append(span); }
+    if (mark.image) {
+      const img = document.createElement('img');
+      img.src = mark.image;
+      img.alt = '';
+      box.el.append(img);
+    } else {
+      const span = document.createElement('span');
+      span.className = 'typed-mark';
+      span.textContent = mark.text ?? '';
+      box.el.append(span);
+    }
     box.el.classList.add('accepted');
     box.el.setAttribute('aria-label', box.label + ': signed');
   }
@@ -80,15 +104,23 @@ export function acceptEachField(client: Client): void {
   let signPosted = false;
   async function accept(box: FieldBox): Promise<void> {
     if (box.accepted || client.finished) return;
-    if (!adopted[box.kind] && !(await adopt(box.kind))) { box.el.focus(); return; }
+    if (!adopted[box.kind] && !(await adopt(box.kind))) {
+      box.el.focus();
+      return;
+    }
     box.accepted = true;
     show(box, adopted[box.kind] as Adopted);
     showProgress();
     box.el.focus();
     if (pending().length > 0) return;
-    if (!signPosted) { signPosted = true; post(cfg, { ...cfg.event, action: 'signerSign' }); }
-    if (cfg.showFinish) { finish.disabled = false; finish.focus(); }
-    else void finishNow();
+    if (!signPosted) {
+      signPosted = true;
+      post(cfg, { ...cfg.event, action: 'signerSign' });
+    }
+    if (cfg.showFinish) {
+      finish.disabled = false;
+      finish.focus();
+    } else void finishNow();
   }
 
   function finishNow(): Promise<void> {
@@ -98,7 +130,9 @@ export function acceptEachField(client: Client): void {
       accepted: needed().map((b) => ({ document: b.spec.document, fieldId: b.spec.fieldId })),
     });
   }
-  finish.addEventListener('click', () => { if (pending().length === 0) void finishNow(); });
+  finish.addEventListener('click', () => {
+    if (pending().length === 0) void finishNow();
+  });
   next.addEventListener('click', () => {
     const b = pending()[0];
     if (!b) return;
@@ -122,8 +156,17 @@ export function acceptEachField(client: Client): void {
       post(cfg, cfg.event);
     } catch (e) {
       const message = (e as { message?: unknown } | null)?.message;
-      say(cfg.errorText + ' the documents could not be shown: ' + (e && message ? String(message) : String(e)), 'error');
-      post(cfg, { action: 'signerError', signerEid: cfg.event.signerEid, errorType: 'unknown', error: 'Error', message: 'The documents could not be shown' });
+      say(
+        cfg.errorText + ' the documents could not be shown: ' + (e && message ? String(message) : String(e)),
+        'error',
+      );
+      post(cfg, {
+        action: 'signerError',
+        signerEid: cfg.event.signerEid,
+        errorType: 'unknown',
+        error: 'Error',
+        message: 'The documents could not be shown',
+      });
     }
   })();
 }

@@ -18,23 +18,50 @@ export function setUpPad(typed: boolean): Pad {
   const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
   const strokes: StrokePoint[][] = [];
   let current: StrokePoint[] | null = null;
-  const at = (e: PointerEvent): StrokePoint => { const r = canvas.getBoundingClientRect(); return { x: (e.clientX - r.left) * canvas.width / r.width, y: (e.clientY - r.top) * canvas.height / r.height }; };
-  canvas.addEventListener('pointerdown', (e) => { canvas.setPointerCapture(e.pointerId); current = [at(e)]; strokes.push(current); });
+  const at = (e: PointerEvent): StrokePoint => {
+    const r = canvas.getBoundingClientRect();
+    return { x: ((e.clientX - r.left) * canvas.width) / r.width, y: ((e.clientY - r.top) * canvas.height) / r.height };
+  };
+  canvas.addEventListener('pointerdown', (e) => {
+    canvas.setPointerCapture(e.pointerId);
+    current = [at(e)];
+    strokes.push(current);
+  });
   canvas.addEventListener('pointermove', (e) => {
     if (!current) return;
-    const p = at(e), q = current[current.length - 1] as StrokePoint;
-    ctx.lineWidth = 2.5; ctx.lineCap = 'round'; ctx.beginPath(); ctx.moveTo(q.x, q.y); ctx.lineTo(p.x, p.y); ctx.stroke(); current.push(p);
+    const p = at(e),
+      q = current[current.length - 1] as StrokePoint;
+    ctx.lineWidth = 2.5;
+    ctx.lineCap = 'round';
+    ctx.beginPath();
+    ctx.moveTo(q.x, q.y);
+    ctx.lineTo(p.x, p.y);
+    ctx.stroke();
+    current.push(p);
   });
-  const end = () => { current = null; };
-  canvas.addEventListener('pointerup', end); canvas.addEventListener('pointercancel', end);
+  const end = () => {
+    current = null;
+  };
+  canvas.addEventListener('pointerup', end);
+  canvas.addEventListener('pointercancel', end);
   const pad: Pad = {
     canvas,
     typedMode: typed,
-    clear() { strokes.length = 0; ctx.clearRect(0, 0, canvas.width, canvas.height); },
+    clear() {
+      strokes.length = 0;
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+    },
     drawn: () => strokes.filter((s) => s.length > 1).map((s) => s.slice()),
-    showMode() { $('draw').hidden = pad.typedMode; $('type').hidden = !pad.typedMode; },
+    showMode() {
+      $('draw').hidden = pad.typedMode;
+      $('type').hidden = !pad.typedMode;
+    },
   };
   $('clear').addEventListener('click', () => pad.clear());
-  $('use-typed').addEventListener('click', () => { pad.typedMode = true; pad.showMode(); $('typed').focus(); });
+  $('use-typed').addEventListener('click', () => {
+    pad.typedMode = true;
+    pad.showMode();
+    $('typed').focus();
+  });
   return pad;
 }

@@ -10,22 +10,34 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
   client.finished = true;
   say('Signing…');
   const request: SubmitRequest = { token: cfg.token, ...body };
-  const res = await fetch(cfg.submit, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), credentials: 'omit' });
+  const res = await fetch(cfg.submit, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+    credentials: 'omit',
+  });
   const out = (await res.json().catch(() => ({}))) as SigningAnswer;
   if (out.event) post(cfg, out.event);
-  if (out.redirect) { window.location.assign(out.redirect); return; }
+  if (out.redirect) {
+    window.location.assign(out.redirect);
+    return;
+  }
   if (!res.ok) {
     client.finished = false;
     say(cfg.errorText + ' ' + ((out.event && out.event.message) || 'error'), 'error');
     // Signing that ended at the last box has no button yet: Finish is how to try again.
     const again = $<HTMLButtonElement>('finish');
-    again.hidden = false; again.disabled = false;
+    again.hidden = false;
+    again.disabled = false;
     return;
   }
   say(cfg.completed, 'done');
   for (const b of document.querySelectorAll<HTMLButtonElement>('#finish, #next')) b.disabled = true;
   // The finish button stays, as a record of the outcome, labelled completedButtonText.
   const done = maybe$('finish');
-  if (done) { done.textContent = cfg.completedButtonText; done.hidden = false; }
+  if (done) {
+    done.textContent = cfg.completedButtonText;
+    done.hidden = false;
+  }
   document.body.classList.add('signed');
 }

@@ -26,4 +26,9 @@ export function say(text: string, cls?: string): void {
   status.className = cls || '';
 }
 
-export const initialsOf = (name: string | null): string => (name || '').split(/\s+/).filter(Boolean).map((w) => (Array.from(w)[0] as string).toUpperCase()).join('');
+export const initialsOf = (name: string | null): string =>
+  (name || '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => (Array.from(w)[0] as string).toUpperCase())
+    .join('');
