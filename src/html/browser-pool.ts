@@ -1,25 +1,16 @@
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
 import { createRouteHandler } from './network-guard.js';
-import { closeChromium, launchChromium, type Session } from './pool-chromium.js';
+import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
 import { Slots } from './pool-slots.js';
 import { CrashError, isBrowserGone, isNavigatedAway, isPrintingFailed, navigationError } from './pool-errors.js';
 
 const noop = (): undefined => undefined;
-
-/** The page a request was made for (none for service-worker and other frameless requests). */
-function pageOf(request: Request): Page | null {
-  try {
-    return request.frame().page();
-  } catch {
-    return null;
-  }
-}
 
 /** How long closing a timed-out page may take before the whole browser is replaced. */
 const CLOSE_GRACE_MS = 1000;
@@ -340,18 +331,7 @@ export class BrowserPool {
         },
       }),
     );
-    const session: Session = {
-      browser,
-      context,
-      idle: [],
-      pages: new Set(),
-      cdp: new Map(),
-      marker,
-      active: 0,
-      served: 0,
-      retired: false,
-      overMemory: false,
-    };
+    const session = newSession(browser, context, marker);
     this.#sessions.add(session);
     // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
     session.watchdog = setInterval(() => {

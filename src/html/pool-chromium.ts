@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { randomUUID } from 'node:crypto';
 import { RenderError } from '../errors/index.js';
 import { chromiumTree } from './chromium-processes.js';
@@ -106,6 +106,31 @@ export interface Session {
   overMemory: boolean;
   /** Samples the tree's memory once a second while jobs run. */
   watchdog?: NodeJS.Timeout;
+}
+
+/** A fresh session for a launched browser: no pages yet, no jobs, not retired. */
+export function newSession(browser: Browser, context: BrowserContext, marker: string): Session {
+  return {
+    browser,
+    context,
+    idle: [],
+    pages: new Set(),
+    cdp: new Map(),
+    marker,
+    active: 0,
+    served: 0,
+    retired: false,
+    overMemory: false,
+  };
+}
+
+/** The page a request was made for (none for service-worker and other frameless requests). */
+export function pageOf(request: Request): Page | null {
+  try {
+    return request.frame().page();
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -9,126 +9,39 @@
  * files (`mergePDFs`, src/pdf). Both are the kernel's by default; `hooks` can
  * replace them.
  */
-import { CastpressError, InvalidPdfError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
-import { decryptDataString, type KeyInput } from '../crypto/index.js';
-import { appendSignatureFieldsOnDisplay, type SignatureFieldSpec } from '../acroform/index.js';
-import { mergePDFs, stripActiveContent } from '../pdf/index.js';
+import { decryptDataString } from '../crypto/index.js';
+import { InvalidPdfError, ValidationError, type FieldError } from '../errors/index.js';
 import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
+import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
-import type { FillSignatureField } from '../fill/index.js';
-import { convertDocxToPdf, DocxConverter, sniffUpload, type DocxConvertOptions } from './docx.js';
-import { isSigningType, type PacketField } from './field.js';
-import { scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
+import { asFillField, fillInto, remapErrors, tagFieldId } from './assemble-fields.js';
 import {
-  mergePlan,
-  planSigners,
-  type MergedField,
-  type PacketPlan,
-  type PlacedField,
-  type PlannedField,
-} from './plan.js';
-import { checkFileCount, checkUploadBytes, PageBudget, type PacketLimits } from './limits.js';
-import {
-  parsePacketRequest,
-  remapMarkdownErrors,
-  type PacketFile,
-  type PacketRequest,
-  type Payload,
-} from './request.js';
+  AssembleCallOptions,
+  AssembleOptions,
+  AssembledFile,
+  AssembledPacket,
+  kernelMerge,
+  kernelSigningFields,
+  signatureFields,
+} from './assembled.js';
+import { DocxConverter, convertDocxToPdf, sniffUpload } from './docx.js';
+import { isSigningType } from './field.js';
+import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
+import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
+import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
-
-/** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
-export type SigningFieldWriter = (
-  pdf: Uint8Array,
-  fields: ReadonlyArray<PlannedField | MergedField>,
-) => Promise<Uint8Array>;
-/** Kernel hook: one PDF of all `pdfs`, pages in order. */
-export type PdfMerger = (pdfs: ReadonlyArray<Uint8Array>) => Promise<Uint8Array>;
-
-export interface PacketHooks {
-  /** Default: `kernelSigningFields` (src/acroform's /Sig field writer). */
-  writeSigningFields?: SigningFieldWriter;
-  /** Default: src/pdf's `mergePDFs`. */
-  mergePdfs?: PdfMerger;
-}
-
-/**
- * The kernel's signing-field writer: every `signature` and `initial` field becomes an
- * empty /Sig field with its widget, appended as an incremental update. The other
- * fields a signer fills (signatureDate, fullName, email and fill types given to a
- * signer) stay in the plan and are drawn when the signer signs. Field names are the
- * field ids (merged ids with `.` as `_`: a /Sig name may not hold a period).
- */
-export const kernelSigningFields: SigningFieldWriter = async (pdf, fields) => {
-  const specs: SignatureFieldSpec[] = signatureFields(fields).map(({ pageNum, ...f }) => ({
-    ...f,
-    pageIndex: pageNum,
-  }));
-  return specs.length === 0 ? pdf : appendSignatureFieldsOnDisplay(pdf, specs);
-};
-
-/**
- * The signature and initial fields among `fields`, named and placed as the kernel writes them:
- * the field id (merged id and page in a merged packet), `.` as `_` (a /Sig name may not hold a period).
- */
-function signatureFields(fields: ReadonlyArray<PlannedField | MergedField>): FillSignatureField[] {
-  return fields.flatMap((f) => {
-    if (f.type !== 'signature' && f.type !== 'initial') return [];
-    const merged = 'mergedFieldId' in f;
-    return [
-      {
-        name: (merged ? f.mergedFieldId : f.fieldId).replaceAll('.', '_'),
-        kind: f.type,
-        pageNum: merged ? f.mergedPageNum : f.pageNum,
-        rect: f.rect,
-      },
-    ];
-  });
-}
-
-const kernelMerge: PdfMerger = async (pdfs) => (await mergePDFs(pdfs)).pdf;
-
-export interface AssembleOptions {
-  /** RSA private key for an encrypted `data` string (the fill format); default the engine's (`decryptData`). */
-  privateKey?: KeyInput;
-  /** A converter bounding LibreOffice processes (shared by the caller across packets), or options for one-off conversions. */
-  docx?: DocxConverter | Omit<DocxConvertOptions, 'property' | 'signal'>;
-  hooks?: PacketHooks;
-  /** Files, pages and upload bytes of one packet; default: the engine's `limits`. */
-  limits?: Partial<PacketLimits>;
-}
-
-/** What one assembly is given besides the body. */
-export interface AssembleCallOptions {
-  /**
-   * PDFs of the request's HTML files already generated, by index in `files`: the server renders
-   * HTML on its main engine (Chromium) and assembles the rest on a worker thread with these.
-   */
-  generated?: ReadonlyMap<number, Uint8Array>;
-}
-
-export interface AssembledFile {
-  id: string;
-  kind: PacketFile['kind'];
-  /** Output name: the payload's `filename`, else the file's, else the template's title, else its id; always `.pdf`. */
-  filename: string;
-  title?: string;
-  pdf: Uint8Array;
-  pageCount: number;
-  /** Every field of the file (fill and signing), from the request, the template and text tags. */
-  fields: PlannedField[];
-}
-
-export interface AssembledPacket {
-  request: PacketRequest;
-  files: AssembledFile[];
-  /** With `mergePDFs`: the one PDF signers sign, and every field placed in it. */
-  merged?: { filename: string; pdf: Uint8Array; pageCount: number; fields: MergedField[] };
-  plan: PacketPlan;
-  /** What the caller should know about the documents: active content removed from uploads, one line per file (`files[i].file: removed …`). */
-  warnings: string[];
-}
+import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest } from './request.js';
+export {
+  AssembleCallOptions,
+  AssembleOptions,
+  AssembledFile,
+  AssembledPacket,
+  PacketHooks,
+  PdfMerger,
+  SigningFieldWriter,
+  kernelSigningFields,
+} from './assembled.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
@@ -420,67 +333,4 @@ async function buildFile(
     placed,
     fieldInputs,
   };
-}
-
-/** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
-function tagFieldId(tag: FoundTag, taken: Set<string>, counters: Map<string, number>): string {
-  if (tag.alias && !taken.has(tag.alias)) return tag.alias;
-  for (;;) {
-    const n = (counters.get(tag.type) ?? 0) + 1;
-    counters.set(tag.type, n);
-    const id = `${tag.alias ?? tag.type}${n}`;
-    if (!taken.has(id)) return id;
-  }
-}
-
-/** The fill engine's field object for a fill-type field; undefined for the signing kinds. */
-function asFillField(
-  f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & Partial<PacketField>,
-): TemplateInput['fields'][number] | undefined {
-  if (isSigningType(f.type)) return undefined;
-  return { ...f, type: f.type } as TemplateInput['fields'][number];
-}
-
-async function fillInto(
-  engine: PacketEngine,
-  template: TemplateInput | Template,
-  payload: Payload | undefined,
-  title: string | undefined,
-  signatureFields: readonly FillSignatureField[],
-  file: PacketFile,
-  i: number,
-): Promise<Uint8Array> {
-  const call = signatureFields.length > 0 ? { signatureFields } : {};
-  return remapErrors(
-    () => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }, call),
-    file,
-    i,
-  );
-}
-
-/** The fill engine names `data.x`, `castEid`, `template.pdf`; in the packet these are under the file and its payload. */
-async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: number): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (!(e instanceof CastpressError)) throw e;
-    const at = formatPath(['files', i]);
-    const payloadAt = formatPath(['data', 'payloads', file.id, 'data']);
-    const move = (p: string) =>
-      p === 'data'
-        ? payloadAt
-        : p.startsWith('data.') || p.startsWith('data[')
-          ? payloadAt + p.slice(4)
-          : p === 'castEid'
-            ? `${at}.castEid`
-            : p.startsWith('template')
-              ? `${at}${p.slice(8) ? `.${p.slice(9)}` : ''}`
-              : p;
-    if (e instanceof ValidationError)
-      throw new ValidationError(e.fields.map((f) => ({ ...f, property: move(f.property) })));
-    if (e instanceof NotFoundError) throw new NotFoundError(e.message, `${at}.castEid`);
-    if (e instanceof InvalidPdfError)
-      throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
-    throw e;
-  }
 }

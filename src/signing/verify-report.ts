@@ -105,3 +105,20 @@ export interface VerifyOptions {
   /** The time to check certificates at when a signature names none (no timestamp, no /M, no signing-time). Default: now. */
   at?: Date;
 }
+
+/** A signature before its difference analysis (internal to verify.ts and verify-revisions.ts). */
+export type Checked = Omit<VerifiedSignature, 'modifications' | 'padesLevel'>;
+
+/** What a signature's report holds before any check: where it is and what it covers (internal). */
+export type Base = Pick<
+  VerifiedSignature,
+  | 'index'
+  | 'kind'
+  | 'fieldName'
+  | 'reason'
+  | 'location'
+  | 'subFilter'
+  | 'byteRange'
+  | 'coveredRanges'
+  | 'coversWholeDocument'
+>;

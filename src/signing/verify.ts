@@ -9,27 +9,25 @@
  * anchors), the signer certificate's validity period at the signing time, and its key usage.
  * Field names, reasons and locations come from the parsed form when the file can still be parsed.
  */
-import { X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
+import { X509Certificate } from 'node:crypto';
 import type * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
-import { parseWith } from '../schema/index.js';
 import { readDss, readSignatureDictionaries, type SignatureDictionaryInfo } from '../pdf/index.js';
-import { issuerOf, revocationOf, type RevocationReport } from './verify-revocation.js';
+import { parseWith } from '../schema/index.js';
 import { dn, keyUsageFor, validityAt } from './certificates.js';
-import { findRawSignatures, type RawSignature } from './verify-find.js';
 import {
+  DIGESTS,
+  OID,
   attribute,
   certificatesOf,
   checkTimestamp,
   checkToken,
   cmsStructureProblem,
   damagedCertificate,
-  DIGESTS,
   findSignerCertificate,
   hashRanges,
-  OID,
   parseSignedData,
   signatureVerifies,
   signingCertificateV2Names,
@@ -37,31 +35,34 @@ import {
   tokenReport,
   type TimestampReport,
 } from './verify-cms.js';
-import { anchorsFrom, buildChain, NO_TRUST_ANCHOR, trustOf } from './verify-trust.js';
-import { analyseModifications, docMdpOf, RevisionReader, type ModificationReport } from './validation/diff-analysis.js';
-
-export type { TimestampReport } from './verify-cms.js';
-export type { ChainReport, TrustReport } from './verify-trust.js';
-export type { ModificationReport, RevisionReport, ChangeLevel, ObjectChange } from './validation/diff-analysis.js';
-export type {
-  PadesLevel,
-  SignerInfo,
-  IntegrityReport,
-  ValidityPeriodReport,
-  KeyUsageReport,
-  VerifiedSignature,
-  VerifyResult,
-  VerifyOptions,
-} from './verify-report.js';
+import { findRawSignatures, type RawSignature } from './verify-find.js';
 import type {
-  PadesLevel,
-  SignerInfo,
+  Base,
+  Checked,
   IntegrityReport,
+  SignerInfo,
   ValidityPeriodReport,
   VerifiedSignature,
-  VerifyResult,
   VerifyOptions,
+  VerifyResult,
 } from './verify-report.js';
+import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
+import { issuerOf, revocationOf, type RevocationReport } from './verify-revocation.js';
+import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, trustOf } from './verify-trust.js';
+
+export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
+export type { TimestampReport } from './verify-cms.js';
+export type {
+  IntegrityReport,
+  KeyUsageReport,
+  PadesLevel,
+  SignerInfo,
+  ValidityPeriodReport,
+  VerifiedSignature,
+  VerifyOptions,
+  VerifyResult,
+} from './verify-report.js';
+export type { ChainReport, TrustReport } from './verify-trust.js';
 
 const verifySchema = z.strictObject({
   trustAnchors: z.array(z.union([z.string().min(1), z.instanceof(Uint8Array)])).optional(),
@@ -82,9 +83,6 @@ interface Context {
   dssCertificates: X509Certificate[];
 }
 
-/** A signature before its difference analysis. */
-type Checked = Omit<VerifiedSignature, 'modifications' | 'padesLevel'>;
-
 /** The signer certificate's revocation status at `time` from the DSS (its issuer found among the carried, DSS and anchor certificates). */
 function revocationFor(
   ctx: Context,
@@ -97,19 +95,6 @@ function revocationFor(
     return { status: 'unknown', reason: "The signing certificate's issuer is not available to check revocation" };
   return revocationOf(cert.raw, issuer.raw, ctx.dssCrls, time.time, time.timeSource === 'timestamp');
 }
-
-type Base = Pick<
-  VerifiedSignature,
-  | 'index'
-  | 'kind'
-  | 'fieldName'
-  | 'reason'
-  | 'location'
-  | 'subFilter'
-  | 'byteRange'
-  | 'coveredRanges'
-  | 'coversWholeDocument'
->;
 
 function signerInfoOf(cert: X509Certificate): SignerInfo {
   const cn = /^CN=(.*)$/m.exec(cert.subject)?.[1];
@@ -402,90 +387,4 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
     wholeDocumentSigned,
     problems,
   };
-}
-
-const REWRITTEN =
-  "The file was rewritten after signing (e.g. by qpdf): the signature's byte range no longer frames its value, so it covers nothing of this file";
-
-/**
- * Signatures the parsed form lists but the raw scan did not find at their byte range: the file was
- * rewritten (objects moved or compressed), so the signature is listed, and says it no longer covers it.
- */
-function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignature[]): RawSignature[] {
-  const found = new Set(raws.map((r) => r.byteRange.join(' ')));
-  return dicts
-    .filter((d) => d.byteRange.length === 4 && d.contents !== undefined && !found.has(d.byteRange.join(' ')))
-    .map((d) => ({ byteRange: d.byteRange, cms: d.contents!, gap: {} }));
-}
-
-const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
-
-/** Each signature's difference analysis and PAdES level; `valid` then also needs the analysis to hold. */
-async function analyse(
-  file: Buffer,
-  checked: Checked[],
-  isRewritten: (sig: Checked) => boolean,
-): Promise<VerifiedSignature[]> {
-  const reader = new RevisionReader(file);
-  // The same signed revision (many /ByteRange entries can name one) is analysed once.
-  const reports = new Map<string, Promise<ModificationReport>>();
-  let governing: 1 | 2 | 3 | undefined;
-  const out: VerifiedSignature[] = [];
-  for (const sig of checked) {
-    const end = sig.coveredRanges[1]![1];
-    let modifications: ModificationReport;
-    if (sig.signer === null || isRewritten(sig) || end > file.length) {
-      modifications = {
-        ok: false,
-        allowed: 'formFillingAndSigning',
-        certification: false,
-        revisions: [],
-        reason: NOT_ANALYSED,
-      };
-    } else {
-      const graph = await reader.graph(end);
-      let own: 1 | 2 | 3 | undefined;
-      try {
-        own = sig.kind === 'signature' ? docMdpOf(graph, sig.byteRange) : undefined;
-      } catch {
-        own = undefined; // an unreadable /Reference certifies nothing
-      }
-      governing ??= own;
-      const key = `${end} ${governing} ${own}`;
-      let report = reports.get(key);
-      if (!report) {
-        report = analyseModifications(reader, end, governing, own !== undefined);
-        reports.set(key, report);
-      }
-      modifications = await report;
-    }
-    const counted = modifications.reason !== undefined && modifications.reason !== NOT_ANALYSED;
-    out.push({
-      ...sig,
-      modifications,
-      valid: sig.valid && modifications.ok,
-      problems: counted ? [...sig.problems, modifications.reason!] : sig.problems,
-    });
-  }
-  return out.map((sig, i) => {
-    const level = padesLevelOf(sig, out.slice(i + 1));
-    return level ? { ...sig, padesLevel: level } : sig;
-  });
-}
-
-function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[]): PadesLevel | undefined {
-  if (
-    sig.kind !== 'signature' ||
-    sig.subFilter !== 'ETSI.CAdES.detached' ||
-    !sig.signingCertificateV2 ||
-    !sig.integrity.intact
-  )
-    return undefined;
-  if (!sig.timestamp) return 'B-B';
-  const dssAt = sig.modifications.revisions.find((r) => r.changes.some((c) => c.what === 'DSS'))?.end;
-  if (dssAt === undefined) return 'B-T';
-  const archived = later.some(
-    (s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt,
-  );
-  return archived ? 'B-LTA' : 'B-LT';
 }

@@ -16,7 +16,9 @@ import type {
   SignerRecord,
   TokenRecord,
 } from './records.js';
+import { outboxReceiver } from './sql-outbox.js';
 import type { PacketWrites } from './store.js';
+export { CLAIMABLE_OUTBOX, claimableParams, outboxReceiver, settleStatement } from './sql-outbox.js';
 
 export type Row = Record<string, unknown>;
 
@@ -338,61 +340,6 @@ export class SqlQueries implements PacketWrites {
       ],
     );
   }
-}
-
-/**
- * Who an event goes to, for its lane: a webhook's URL origin (scheme, host, port),
- * '' for mail (one SMTP server) and for a URL that does not parse (its delivery fails anyway).
- */
-export function outboxReceiver(e: Pick<OutboxRecord, 'kind' | 'payload'>): string {
-  if (e.kind !== 'webhook' || typeof e.payload.url !== 'string') return '';
-  try {
-    return new URL(e.payload.url).origin;
-  } catch {
-    return '';
-  }
-}
-
-/**
- * The due events of a lane a dispatcher may take now, oldest first (`?` in order:
- * kind, now, now, kind, now, perReceiver, limit):
- * - a packet's events one at a time, in order: an event is due only when no earlier
- *   event of the same packet and lane is still pending (head of line);
- * - at most `perReceiver` events of one receiver leased at once, counting the leases
- *   of every dispatcher (instances share the store): the events of a receiver that
- *   does not answer wait in the store, not in front of other receivers' events.
- */
-export const CLAIMABLE_OUTBOX = `
-  WITH due AS (
-    SELECT id, receiver, created_at, ROW_NUMBER() OVER (PARTITION BY receiver ORDER BY created_at, id) AS nth FROM outbox
-    WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? AND NOT EXISTS (
-      SELECT 1 FROM outbox earlier WHERE earlier.kind = outbox.kind AND earlier.packet_eid = outbox.packet_eid AND earlier.status = 'pending'
-        AND (earlier.created_at < outbox.created_at OR (earlier.created_at = outbox.created_at AND earlier.id < outbox.id)))
-  ),
-  busy AS (SELECT receiver, COUNT(*) AS n FROM outbox WHERE kind = ? AND status = 'pending' AND lease_until > ? GROUP BY receiver)
-  SELECT due.id FROM due LEFT JOIN busy ON busy.receiver = due.receiver
-  WHERE due.nth + COALESCE(busy.n, 0) <= ?
-  ORDER BY due.created_at, due.id LIMIT ?`;
-
-/** The parameters of `CLAIMABLE_OUTBOX`; without `perReceiver` (mail) no receiver bound. */
-export function claimableParams(
-  kind: OutboxKind,
-  now: number,
-  limit: number,
-  perReceiver: number | undefined,
-): unknown[] {
-  return [kind, now, now, kind, now, perReceiver ?? Number.MAX_SAFE_INTEGER, limit];
-}
-
-/** The statement recording a delivery attempt's outcome (the lease ends with it). */
-export function settleStatement(
-  id: string,
-  c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
-): [string, unknown[]] {
-  return [
-    'UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?',
-    [c.status, c.attempts, c.nextAttemptAt, c.lastError, c.deliveredAt, id],
-  ];
 }
 
 /** Applies the migrations `applied` does not hold yet, each through `inTransaction`. */

@@ -1,0 +1,72 @@
+/** Helpers of assembly (assemble.ts): ids for tagged fields, fill fields made from plan fields, errors renamed to the packet file. */
+import { CastpressError, InvalidPdfError, NotFoundError, ValidationError } from '../errors/index.js';
+import type { FillSignatureField } from '../fill/index.js';
+import { formatPath } from '../schema/index.js';
+import type { Template, TemplateInput } from '../template/index.js';
+import { isSigningType, type PacketField } from './field.js';
+import { type FoundTag } from './find-tags.js';
+import type { PacketEngine } from './port.js';
+import { type PacketFile, type Payload } from './request.js';
+
+/** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
+export function tagFieldId(tag: FoundTag, taken: Set<string>, counters: Map<string, number>): string {
+  if (tag.alias && !taken.has(tag.alias)) return tag.alias;
+  for (;;) {
+    const n = (counters.get(tag.type) ?? 0) + 1;
+    counters.set(tag.type, n);
+    const id = `${tag.alias ?? tag.type}${n}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** The fill engine's field object for a fill-type field; undefined for the signing kinds. */
+export function asFillField(
+  f: Pick<PacketField, 'id' | 'type' | 'pageNum' | 'rect'> & Partial<PacketField>,
+): TemplateInput['fields'][number] | undefined {
+  if (isSigningType(f.type)) return undefined;
+  return { ...f, type: f.type } as TemplateInput['fields'][number];
+}
+
+export async function fillInto(
+  engine: PacketEngine,
+  template: TemplateInput | Template,
+  payload: Payload | undefined,
+  title: string | undefined,
+  signatureFields: readonly FillSignatureField[],
+  file: PacketFile,
+  i: number,
+): Promise<Uint8Array> {
+  const call = signatureFields.length > 0 ? { signatureFields } : {};
+  return remapErrors(
+    () => engine.fill(template, { data: payload?.data ?? {}, ...(title !== undefined ? { title } : {}) }, call),
+    file,
+    i,
+  );
+}
+
+/** The fill engine names `data.x`, `castEid`, `template.pdf`; in the packet these are under the file and its payload. */
+export async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: number): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof CastpressError)) throw e;
+    const at = formatPath(['files', i]);
+    const payloadAt = formatPath(['data', 'payloads', file.id, 'data']);
+    const move = (p: string) =>
+      p === 'data'
+        ? payloadAt
+        : p.startsWith('data.') || p.startsWith('data[')
+          ? payloadAt + p.slice(4)
+          : p === 'castEid'
+            ? `${at}.castEid`
+            : p.startsWith('template')
+              ? `${at}${p.slice(8) ? `.${p.slice(9)}` : ''}`
+              : p;
+    if (e instanceof ValidationError)
+      throw new ValidationError(e.fields.map((f) => ({ ...f, property: move(f.property) })));
+    if (e instanceof NotFoundError) throw new NotFoundError(e.message, `${at}.castEid`);
+    if (e instanceof InvalidPdfError)
+      throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
+    throw e;
+  }
+}
