@@ -182,6 +182,31 @@ interface BuiltFile {
   removed: string[];
 }
 
+/** A template's or the request's field as placed on a packet file (the same shape from either source). */
+function placedField(
+  fileId: string,
+  f: {
+    id: string;
+    type: PlacedField['type'];
+    pageNum: number;
+    rect: PlacedField['rect'];
+    alias?: string;
+    format?: string;
+  },
+  source: PlacedField['source'],
+): PlacedField {
+  return {
+    fileId,
+    fieldId: f.id,
+    type: f.type,
+    pageNum: f.pageNum,
+    rect: f.rect,
+    alias: f.alias,
+    ...(f.format ? { format: f.format } : {}),
+    source,
+  };
+}
+
 /** A document's name: `name` with `.docx`/`.html`/`.md` replaced by `.pdf`, made safe (src/format: no separators, `..`, controls or bidi characters, ≤ 255 bytes). */
 function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
@@ -265,16 +290,7 @@ async function buildFile(
   const errors: FieldError[] = [];
 
   for (const f of templateFields) {
-    placed.push({
-      fileId: file.id,
-      fieldId: f.id,
-      type: f.type,
-      pageNum: f.pageNum,
-      rect: f.rect,
-      alias: f.alias,
-      ...(f.format ? { format: f.format } : {}),
-      source: 'template',
-    });
+    placed.push(placedField(file.id, f, 'template'));
   }
   if (file.kind !== 'template') {
     file.fields.forEach((f, j) => {
@@ -285,16 +301,7 @@ async function buildFile(
         });
         return;
       }
-      placed.push({
-        fileId: file.id,
-        fieldId: f.id,
-        type: f.type,
-        pageNum: f.pageNum,
-        rect: f.rect,
-        alias: f.alias,
-        ...(f.format ? { format: f.format } : {}),
-        source: 'request',
-      });
+      placed.push(placedField(file.id, f, 'request'));
       const input = asFillField(f);
       if (input) fieldInputs.set(f.id, input);
     });

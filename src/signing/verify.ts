@@ -52,16 +52,8 @@ import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, trustOf } from './verify-trus
 
 export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
 export type { TimestampReport } from './verify-cms.js';
-export type {
-  IntegrityReport,
-  KeyUsageReport,
-  PadesLevel,
-  SignerInfo,
-  ValidityPeriodReport,
-  VerifiedSignature,
-  VerifyOptions,
-  VerifyResult,
-} from './verify-report.js';
+// The report's types are named once, by verify-report.ts (imported above for the checks).
+export type * from './verify-report.js';
 export type { ChainReport, TrustReport } from './verify-trust.js';
 
 const verifySchema = z.strictObject({
