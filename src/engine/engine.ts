@@ -34,7 +34,7 @@ import {
   fontFamiliesIn,
   rendered,
 } from './options.js';
-export { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './options.js';
+export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './options.js';
 
 /**
  * Owns everything stateful — font registry, parsed-template cache, Chromium —

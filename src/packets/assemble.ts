@@ -32,7 +32,8 @@ import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from 
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest } from './request.js';
-export {
+export { kernelSigningFields } from './assembled.js';
+export type {
   AssembleCallOptions,
   AssembleOptions,
   AssembledFile,
@@ -40,7 +41,6 @@ export {
   PacketHooks,
   PdfMerger,
   SigningFieldWriter,
-  kernelSigningFields,
 } from './assembled.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */

@@ -27,7 +27,7 @@ import {
 } from './identity-options.js';
 import { generateLocalCa, type LocalCaNames } from './local-ca.js';
 import { certificatesFromPem, toPem } from './pem.js';
-export {
+export type {
   GeneratedIdentityOptions,
   IdentityKind,
   LocalCaFiles,
