@@ -6,7 +6,8 @@ import type { Template, TemplateInput } from '../template/index.js';
 import { isSigningType, type PacketField } from './field.js';
 import { type FoundTag } from './find-tags.js';
 import type { PacketEngine } from './port.js';
-import { type PacketFile, type Payload } from './request.js';
+import { type PacketFile } from './request-files.js';
+import { type Payload } from './request.js';
 
 /** A tag's id: its alias when free, else `<type><n>` (signature1, signature2...). */
 export function tagFieldId(tag: FoundTag, taken: Set<string>, counters: Map<string, number>): string {

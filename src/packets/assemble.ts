@@ -31,17 +31,8 @@ import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
 import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
-import { parsePacketRequest, remapMarkdownErrors, type PacketFile, type PacketRequest } from './request.js';
-export { kernelSigningFields } from './assembled.js';
-export type {
-  AssembleCallOptions,
-  AssembleOptions,
-  AssembledFile,
-  AssembledPacket,
-  PacketHooks,
-  PdfMerger,
-  SigningFieldWriter,
-} from './assembled.js';
+import { parsePacketRequest, type PacketRequest } from './request.js';
+import { remapMarkdownErrors, type PacketFile } from './request-files.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;

@@ -6,7 +6,8 @@ import { mergePDFs } from '../pdf/index.js';
 import { DocxConverter, type DocxConvertOptions } from './docx.js';
 import { type PacketLimits } from './limits.js';
 import { type MergedField, type PacketPlan, type PlannedField } from './plan.js';
-import { type PacketFile, type PacketRequest } from './request.js';
+import { type PacketFile } from './request-files.js';
+import { type PacketRequest } from './request.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
 export type SigningFieldWriter = (

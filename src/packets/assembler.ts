@@ -4,7 +4,8 @@
  */
 import { DocxConverter, type DocxConverterOptions } from './docx.js';
 import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
-import { assembleWith, type AssembleCallOptions, type AssembledPacket, type AssembleOptions } from './assemble.js';
+import { assembleWith } from './assemble.js';
+import type { AssembleCallOptions, AssembledPacket, AssembleOptions } from './assembled.js';
 import type { PacketEngine } from './port.js';
 
 /**

@@ -9,13 +9,9 @@ export {
   TOKEN_MINUTES_EMBEDDED,
   SIGNER_TYPES,
 } from './request.js';
+export type { PacketFile, TemplateFileRef, UploadFile, HtmlFile, MarkdownFile } from './request-files.js';
 export type {
   PacketRequest,
-  PacketFile,
-  TemplateFileRef,
-  UploadFile,
-  HtmlFile,
-  MarkdownFile,
   Signer,
   SignerType,
   Payload,
@@ -36,7 +32,8 @@ export { sanitizeDocx, FETCHING_FIELDS } from './docx-sanitize.js';
 export type { SanitizeReport, SanitizeOptions } from './docx-sanitize.js';
 export type { DocxSandbox } from './docx-sandbox.js';
 export type { ZipLimits } from './docx-zip.js';
-export { kernelSigningFields, assemblePacket } from './assemble.js';
+export { assemblePacket } from './assemble.js';
+export { kernelSigningFields } from './assembled.js';
 export { createPacketAssembler, PacketAssembler } from './assembler.js';
 export type { PacketEngine } from './port.js';
 export type { PacketAssemblerOptions } from './assembler.js';
@@ -48,7 +45,7 @@ export type {
   PacketHooks,
   SigningFieldWriter,
   PdfMerger,
-} from './assemble.js';
+} from './assembled.js';
 export { PageBudget, checkFileCount, checkUploadBytes } from './limits.js';
 export type { PacketLimits } from './limits.js';
 export { planSigners, mergePlan } from './plan.js';

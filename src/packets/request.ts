@@ -10,16 +10,6 @@ import { isAttachableType } from './field.js';
 import { fieldsOf, parseFile, type PacketFile } from './request-files.js';
 import { cleanTypedText } from '../format/index.js';
 
-// The files' vocabulary lives in request-files.ts; callers keep importing the request's types from here.
-export {
-  remapMarkdownErrors,
-  type HtmlFile,
-  type MarkdownFile,
-  type PacketFile,
-  type TemplateFileRef,
-  type UploadFile,
-} from './request-files.js';
-
 /** Default token lifetimes of the spec (minutes). */
 export const TOKEN_MINUTES_MAX = 86_400;
 export const TOKEN_MINUTES_EMAIL = 14 * 24 * 60;

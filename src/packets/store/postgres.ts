@@ -5,16 +5,8 @@
  */
 import type pg from 'pg';
 import { SqlBlobs } from './blobs.js';
-import {
-  CLAIMABLE_OUTBOX,
-  claimableParams,
-  migrate,
-  outboxOf,
-  settleStatement,
-  SqlQueries,
-  type Row,
-  type SqlExecutor,
-} from './sql-store.js';
+import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox.js';
+import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
 

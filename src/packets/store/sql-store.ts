@@ -18,7 +18,6 @@ import type {
 } from './records.js';
 import { outboxReceiver } from './sql-outbox.js';
 import type { PacketWrites } from './store.js';
-export { CLAIMABLE_OUTBOX, claimableParams, outboxReceiver, settleStatement } from './sql-outbox.js';
 
 export type Row = Record<string, unknown>;
 

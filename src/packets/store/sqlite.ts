@@ -9,16 +9,8 @@ import path from 'node:path';
 import Database from 'libsql';
 import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 import { DiskBlobs } from './blobs.js';
-import {
-  CLAIMABLE_OUTBOX,
-  claimableParams,
-  migrate,
-  outboxOf,
-  settleStatement,
-  SqlQueries,
-  type Row,
-  type SqlExecutor,
-} from './sql-store.js';
+import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox.js';
+import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 

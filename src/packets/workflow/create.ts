@@ -10,7 +10,8 @@ import type { OutboxKind } from '../store/index.js';
 import { AppearanceWriter } from '../../signing/index.js';
 import { createPacketAssembler } from '../assembler.js';
 import type { DocxConverterOptions } from '../docx.js';
-import { PacketService, type PacketServiceOptions } from './service.js';
+import type { PacketServiceOptions } from './context.js';
+import { PacketService } from './service.js';
 import { inProcessWork } from './work.js';
 
 export interface PacketWorkflowOptions extends Omit<PacketServiceOptions, 'onEvents' | 'webhook'> {

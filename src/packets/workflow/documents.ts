@@ -6,7 +6,7 @@
 import type { Engine } from '../../engine/index.js';
 import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
 import { applySignerInputs, type SignerInputs } from '../apply.js';
-import type { AssembledPacket } from '../assemble.js';
+import type { AssembledPacket } from '../assembled.js';
 import { completeDocument, sha256Of, type CompletionCertificate } from '../complete.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';

@@ -2,7 +2,9 @@
 export { PacketService } from './service.js';
 export { mergePayload } from './payload.js';
 export { signingUrl, downloadUrl, downloadZipUrl } from './urls.js';
-export type { PacketServiceOptions, SigningSubmission, SignerEvent, SigningSession } from './service.js';
+export type { PacketServiceOptions } from './context.js';
+export type { SignerEvent, SigningSession } from './session.js';
+export type { SigningSubmission } from './submit-signing.js';
 export type { AcceptedField } from './acceptance.js';
 export { visibleTo } from './scope.js';
 export type { PacketScope } from './scope.js';

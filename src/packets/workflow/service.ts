@@ -32,10 +32,6 @@ import { updateOwnDetails } from './update-own-details.js';
 import { updateSigner } from './update-signer.js';
 import type { EtchPacketView } from './views.js';
 
-export type { PacketServiceOptions } from './context.js';
-export type { SignerEvent, SigningSession } from './session.js';
-export type { SigningSubmission } from './submit-signing.js';
-
 export class PacketService {
   readonly #ctx: WorkflowContext;
 

@@ -7,7 +7,7 @@
 import type { Engine } from '../../engine/index.js';
 import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
-import type { AssembledPacket } from '../assemble.js';
+import type { AssembledPacket } from '../assembled.js';
 import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
 import type { CompletionCertificate } from '../complete.js';
 import type { MergedField, PlannedField } from '../plan.js';
