@@ -185,11 +185,8 @@ function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8
 
 /** The last /ByteRange written after `from` ends at the end of the file. */
 function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
-  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
-  const at = tail.lastIndexOf('/ByteRange');
-  if (at < 0) return false;
-  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
-  return !!m && Number(m[3]) + Number(m[4]) === out.byteLength;
+  const range = lastByteRange(out, from);
+  return !!range && range[2] + range[3] === out.byteLength;
 }
 
 export interface SignatureDictionaryInfo {
