@@ -47,8 +47,8 @@ import type {
   VerifyResult,
 } from './verify-report.js';
 import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
-import { issuerOf, revocationOf, type RevocationReport } from './verify-revocation.js';
-import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, trustOf } from './verify-trust.js';
+import { revocationOf, type RevocationReport } from './verify-revocation.js';
+import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
 
 export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
 export type { TimestampReport } from './verify-cms.js';
