@@ -28,7 +28,7 @@ export {
   appendSignature,
   appendValidationData,
   readDss,
-  readSignatureDictionaries,
+  readSignatureRecords,
   type AppendSignatureOptions,
   type DssContents,
   type SignatureDictionaryInfo,

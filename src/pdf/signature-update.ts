@@ -185,11 +185,8 @@ function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8
 
 /** The last /ByteRange written after `from` ends at the end of the file. */
 function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
-  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
-  const at = tail.lastIndexOf('/ByteRange');
-  if (at < 0) return false;
-  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
-  return !!m && Number(m[3]) + Number(m[4]) === out.byteLength;
+  const range = lastByteRange(out, from);
+  return !!range && range[2] + range[3] === out.byteLength;
 }
 
 export interface SignatureDictionaryInfo {
@@ -206,18 +203,35 @@ export interface SignatureDictionaryInfo {
   contents?: Uint8Array;
 }
 
+/** What a verifier reads of a document's last revision besides the raw bytes. */
+export interface SignatureRecords {
+  /** Signature dictionaries as the form lists them (field name, reason…). */
+  dictionaries: SignatureDictionaryInfo[];
+  dss: DssContents;
+}
+
 /**
- * Signature dictionaries as the document's form lists them (field name, reason…).
+ * The signature dictionaries and the DSS, from one parse of the file (verifyPdf needs both).
  * Best effort: a damaged file yields what can be read, possibly nothing.
  */
-export async function readSignatureDictionaries(bytes: Uint8Array): Promise<SignatureDictionaryInfo[]> {
-  const { PDF } = await libpdf();
+export async function readSignatureRecords(bytes: Uint8Array): Promise<SignatureRecords> {
+  const lib = await libpdf();
   let pdf: PDF;
   try {
-    pdf = await PDF.load(bytes);
+    pdf = await lib.PDF.load(bytes);
   } catch {
-    return [];
+    return { dictionaries: [], dss: noDss() };
   }
+  let dss: DssContents;
+  try {
+    dss = dssOf(lib, pdf);
+  } catch {
+    dss = noDss(); // a damaged DSS gives no evidence
+  }
+  return { dictionaries: signatureDictionariesOf(pdf), dss };
+}
+
+function signatureDictionariesOf(pdf: PDF): SignatureDictionaryInfo[] {
   const out: SignatureDictionaryInfo[] = [];
   for (const field of pdf.getForm()?.getSignatureFields() ?? []) {
     const dict = field.getSignatureDict();
@@ -335,24 +349,11 @@ export async function appendValidationData(
 
 /** The DSS of the document's last revision (empty lists when it has none or cannot be read). */
 export async function readDss(bytes: Uint8Array): Promise<DssContents> {
-  const lib = await libpdf();
-  const { PDF } = lib;
-  const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
-  // Most files verified have no DSS: a file that names none in the clear (and hides no objects in
-  // object streams) is not parsed a second time.
-  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (raw.indexOf('/DSS') === -1 && raw.indexOf('/ObjStm') === -1) return empty;
-  let pdf: PDF;
-  try {
-    pdf = await PDF.load(bytes);
-  } catch {
-    return empty;
-  }
-  try {
-    return dssOf(lib, pdf);
-  } catch {
-    return empty; // a damaged DSS gives no evidence
-  }
+  return (await readSignatureRecords(bytes)).dss;
+}
+
+function noDss(): DssContents {
+  return { certificates: [], crls: [], ocspResponses: [] };
 }
 
 /** A hostile DSS must not cost much: entries read per list, decoded bytes per entry. */
@@ -377,11 +378,10 @@ function decodeDssStream(
 
 function dssOf(lib: LibPdf, pdf: PDF): DssContents {
   const { PdfArray, PdfDict, PdfName, PdfRef, PdfStream } = lib;
-  const empty: DssContents = { certificates: [], crls: [], ocspResponses: [] };
   const resolve = (obj: PdfObject | undefined | null): PdfObject | undefined =>
     obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : (obj ?? undefined);
   const dss = resolve(pdf.getCatalog().get('DSS'));
-  if (!(dss instanceof PdfDict)) return empty;
+  if (!(dss instanceof PdfDict)) return noDss();
   const streams = (key: string): Uint8Array[] => {
     const list = resolve(dss.get(key));
     const out: Uint8Array[] = [];

@@ -180,9 +180,11 @@ export async function sealPdf(
     ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
   });
   if (level !== 'B-LT' || !source) return signed;
+  // Looked at once: it parses every CMS of the file.
+  const online = networkFetchProblem(signed);
   // Not asked for B-LT and libpdf would go online for a certificate: the seal stays B-T.
-  if (!opts.level && networkFetchProblem(signed)) return signed;
-  return embedValidationData(signed, { revocation: source });
+  if (online && !opts.level) return signed;
+  return appendDss(signed, source, online);
 }
 
 /**
@@ -197,7 +199,11 @@ export async function embedValidationData(
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const source = options?.revocation;
   if (typeof source?.crlFor !== 'function') throw ValidationError.of('revocation', 'Expected {crlFor}');
-  const online = networkFetchProblem(bytes);
+  return appendDss(bytes, source, networkFetchProblem(bytes));
+}
+
+/** The DSS update, refused when `online` (networkFetchProblem of `bytes`) says libpdf would fetch. */
+async function appendDss(bytes: Uint8Array, source: RevocationSource, online: string | undefined): Promise<Uint8Array> {
   if (online)
     throw new SigningError(
       `${online}; castpress makes no network calls while adding validation data (carry the whole chain up to a self-signed root, without AIA on the signer)`,

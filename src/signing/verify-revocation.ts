@@ -110,10 +110,3 @@ export function revocationOf(
       : 'No revocation data (no CRL in the DSS)',
   };
 }
-
-/** The issuer of `cert` among `pool`: the same name, and its key verifies the certificate. */
-export function issuerOf(cert: X509Certificate, pool: readonly X509Certificate[]): X509Certificate | undefined {
-  return pool.find(
-    (c) => c.subject === cert.issuer && !c.raw.equals(cert.raw) && cert.checkIssued(c) && cert.verify(c.publicKey),
-  );
-}

@@ -49,6 +49,11 @@ function selfIssued(cert: X509Certificate): boolean {
   }
 }
 
+/** The issuer of `cert` among `pool`: another certificate that names it as issued and whose key verifies it. */
+export function issuerOf(cert: X509Certificate, pool: readonly X509Certificate[]): X509Certificate | undefined {
+  return pool.find((c) => !c.raw.equals(cert.raw) && cert.checkIssued(c) && cert.verify(c.publicKey));
+}
+
 /** Builds the path upwards from `leaf` through `pool` (the CMS's certificates) to an anchor. */
 export function buildChain(
   leaf: X509Certificate,
@@ -65,9 +70,7 @@ export function buildChain(
     if (!validity.ok)
       return { subjects, trusted: false, problem: `${dn(current, 'subject')} was not valid at the signing time` };
     if (isAnchor(current)) return { subjects, trusted: true, anchor: current };
-    const issuer = [...anchors, ...pool].find(
-      (c) => !c.raw.equals(current.raw) && current.checkIssued(c) && current.verify(c.publicKey),
-    );
+    const issuer = issuerOf(current, [...anchors, ...pool]);
     if (!issuer) {
       const chain = subjects.join(' ← ');
       const problem =

@@ -14,7 +14,7 @@ import { X509Certificate } from 'node:crypto';
 import type * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
-import { readDss, readSignatureDictionaries, type SignatureDictionaryInfo } from '../pdf/index.js';
+import { readSignatureRecords, type SignatureDictionaryInfo } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
 import { dn, keyUsageFor, validityAt } from './certificates.js';
 import {
@@ -47,8 +47,8 @@ import type {
   VerifyResult,
 } from './verify-report.js';
 import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
-import { issuerOf, revocationOf, type RevocationReport } from './verify-revocation.js';
-import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, trustOf } from './verify-trust.js';
+import { revocationOf, type RevocationReport } from './verify-revocation.js';
+import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
 
 export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
 export type { TimestampReport } from './verify-cms.js';
@@ -322,7 +322,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file.indexOf('%PDF-') === -1 || file.indexOf('%PDF-') > 1024)
     throw new InvalidPdfError('Not a PDF (no %PDF- header)');
-  const dss = await readDss(bytes);
+  const { dictionaries: dicts, dss } = await readSignatureRecords(bytes);
   const dssCertificates = dss.certificates.flatMap((der) => {
     try {
       return [new X509Certificate(der)];
@@ -332,7 +332,6 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   });
   const ctx: Context = { file, anchors, at: opts.at, now: new Date(), dssCrls: dss.crls, dssCertificates };
   const raws = findRawSignatures(file);
-  const dicts = await readSignatureDictionaries(bytes);
   const rewritten = rewrittenSignatures(dicts, raws);
   const checked = [...raws, ...rewritten].map((raw, i) => {
     const dict = dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));

@@ -7,7 +7,7 @@
  * flagged, as Acrobat and pyHanko's default policy do).
  */
 import { readRevisionGraph, revisionEnds, type RevisionGraph } from '../../pdf/index.js';
-import { dictOf, nameOf, refOf, resolve } from './diff-roles.js';
+import { dictOf, nameOf, refOf, resolve, rolesOf, type ObjectRole } from './diff-roles.js';
 import { compareRevisions, LEVEL_RANK, type ChangeLevel, type ObjectChange } from './diff-rules.js';
 
 export type { ChangeLevel, ObjectChange } from './diff-rules.js';
@@ -35,10 +35,11 @@ export interface ModificationReport {
   reason?: string;
 }
 
-/** Each revision of one file parsed once, however many signatures compare with it. */
+/** Each revision of one file parsed once, and its objects' roles walked once, however many signatures compare with it. */
 export class RevisionReader {
   readonly ends: number[];
   readonly #graphs = new Map<number, Promise<RevisionGraph>>();
+  readonly #roles = new Map<number, Map<string, ObjectRole>>();
   constructor(readonly bytes: Uint8Array) {
     this.ends = revisionEnds(bytes);
   }
@@ -50,6 +51,16 @@ export class RevisionReader {
       this.#graphs.set(end, g);
     }
     return g;
+  }
+
+  /** The roles of the objects of `g` (a graph this reader gave). */
+  roles(g: RevisionGraph): Map<string, ObjectRole> {
+    let r = this.#roles.get(g.end);
+    if (!r) {
+      r = rolesOf(g);
+      this.#roles.set(g.end, r);
+    }
+    return r;
   }
 
   /** Revisions ending after `end` with more than white space since the one before. */
@@ -141,7 +152,7 @@ async function analyse(
       problems.push(`the revision ending at byte ${end} cannot be read (${later.fatal})`);
       continue;
     }
-    const diff = compareRevisions(signed, later);
+    const diff = compareRevisions(signed, later, reader.roles(signed), reader.roles(later));
     revisions.push({ end, classification: diff.level, changes: diff.changes });
     const over = diff.changes.filter((c) => LEVEL_RANK[c.level] > LEVEL_RANK[allowed] && !(docMdp === 1 && c.ltv));
     if (over.length)

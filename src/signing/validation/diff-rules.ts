@@ -13,17 +13,7 @@
  * in the later one; objects that nothing reaches are left out (they change nothing shown).
  */
 import type { PdfObjectSnapshot, PdfValue, RevisionGraph } from '../../pdf/index.js';
-import {
-  dictOf,
-  fieldType,
-  nameOf,
-  refOf,
-  refsIn,
-  rolesOf,
-  type Dict,
-  type ObjectRole,
-  type Role,
-} from './diff-roles.js';
+import { dictOf, fieldType, nameOf, refOf, refsIn, type Dict, type ObjectRole, type Role } from './diff-roles.js';
 
 export type ChangeLevel = 'none' | 'formFillingAndSigning' | 'annotations' | 'other';
 
@@ -286,9 +276,14 @@ function added(ctx: Ctx, ref: string, role: ObjectRole): Finding {
   }
 }
 
-/** Every change from revision `a` to the later revision `b`, judged. */
-export function compareRevisions(a: RevisionGraph, b: RevisionGraph): RevisionDiff {
-  const ctx: Ctx = { a, b, ra: rolesOf(a), rb: rolesOf(b) };
+/** Every change from revision `a` to the later revision `b`, judged; `ra`, `rb` are their roles (rolesOf). */
+export function compareRevisions(
+  a: RevisionGraph,
+  b: RevisionGraph,
+  ra: Map<string, ObjectRole>,
+  rb: Map<string, ObjectRole>,
+): RevisionDiff {
+  const ctx: Ctx = { a, b, ra, rb };
   const changes: ObjectChange[] = [];
   if (a.root !== b.root)
     changes.push({
