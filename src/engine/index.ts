@@ -1,2 +1,2 @@
 export { Engine, createEngine } from './engine.js';
-export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './engine.js';
+export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './options.js';
