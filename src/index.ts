@@ -11,8 +11,10 @@
  * "Entry points" section lists (test/package.test.ts compares them): code inside the repository
  * (cli, server, tests) imports from the capability folders, never from here.
  */
-export { Engine, createEngine, DEFAULT_LIMITS } from './engine/index.js';
-export type { EngineOptions, FillCallOptions, GenerateCallOptions, Limits, RenderedPdf } from './engine/index.js';
+export { Engine, createEngine } from './engine/index.js';
+export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './engine/index.js';
+export { DEFAULT_LIMITS } from './services/index.js';
+export type { Limits } from './services/index.js';
 export {
   CastpressError,
   ValidationError,

@@ -26,15 +26,14 @@ import {
 import { Shaper, SubsetCache, TextLayout } from '../text/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
 import {
-  EngineOptions,
-  FillCallOptions,
-  GenerateCallOptions,
-  RenderedPdf,
   collect,
   fontFamiliesIn,
   rendered,
+  type EngineOptions,
+  type FillCallOptions,
+  type GenerateCallOptions,
+  type RenderedPdf,
 } from './options.js';
-export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './options.js';
 
 /**
  * Owns everything stateful — font registry, parsed-template cache, Chromium —

@@ -23,9 +23,6 @@ export interface ResolvedStyle {
   verticalAlignment: VerticalAlignment;
 }
 
-/** An image ready to embed (PDF streams, shared by every fill that shows it). */
-export type { PreparedImage };
-
 /** One thing to draw, in template coordinates (TopLeftRect boxes). */
 export type Content =
   | { kind: 'text'; box: TopLeftRect; text: string; style: ResolvedStyle; multiline: boolean }

@@ -19,5 +19,5 @@ export type {
 } from './contract.js';
 export { FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
 export type { FieldType, TemplateField, TemplateStyle } from './model.js';
-export type { Alignment, VerticalAlignment, ResolvedStyle, PreparedImage, Content, FilledField } from './filled.js';
+export type { Alignment, VerticalAlignment, ResolvedStyle, Content, FilledField } from './filled.js';
 export { templateFromPdf, type ImportedTemplate, type TemplateFromPdfOptions } from './import-pdf.js';

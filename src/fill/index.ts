@@ -6,4 +6,4 @@ export { fill, DEFAULT_CHECKBOX_CHARACTER, type FillContext, type FillOutput } f
 export type { FillSignatureField } from './signature-fields.js';
 export { FillCache, type PreparedTemplate } from './output/prepared-template.js';
 export { planFill } from './normalize/plan.js';
-export type { FillPlan, PlannedPage, FilledField, Content, ResolvedStyle } from './normalize/types.js';
+export type { FillPlan, PlannedPage } from './normalize/types.js';

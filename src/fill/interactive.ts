@@ -1,5 +1,5 @@
 import { PDFDict, type PDFDocument, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
-import { fieldType } from '../fields/index.js';
+import { fieldType, type FilledField } from '../fields/index.js';
 import { PDF, userRect } from '../pdf/index.js';
 import {
   addInteractiveFields,
@@ -9,7 +9,7 @@ import {
   type InteractiveFieldSpec,
 } from '../acroform/index.js';
 import { TextSetter } from '../text/index.js';
-import type { FillPlan, FilledField } from './normalize/types.js';
+import type { FillPlan } from './normalize/types.js';
 import type { PageFrame } from './output/prepared-template.js';
 import type { LayoutCache } from './output/layout-cache.js';
 import { drawMark } from './render/marks.js';

@@ -8,10 +8,10 @@ type PhoneLibrary = typeof import('libphonenumber-js');
  * phone value, not imported: a process that fills no phone field (most `castpress fill`
  * runs, every render thread until then) never loads it (issue 29). A plain `require`
  * resolved from this file keeps the calls synchronous; bundles leave it in node_modules.
+ * Node's require cache holds the one instance, so nothing is kept here.
  */
-let library: PhoneLibrary | undefined;
-const phoneLibrary = (): PhoneLibrary =>
-  (library ??= createRequire(import.meta.url)('libphonenumber-js') as PhoneLibrary);
+const requireHere = createRequire(import.meta.url);
+const phoneLibrary = (): PhoneLibrary => requireHere('libphonenumber-js') as PhoneLibrary;
 
 /** The spec's regions: US, CA, MX, GB and every region sharing their country codes. */
 const CALLING_CODES = new Set(['1', '44', '52']);

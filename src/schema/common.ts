@@ -33,10 +33,10 @@ const lengthPattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?|\\.\\d+)(${LENGTH_UNITS
 const zeroPattern = /^\s*0+(\.0+)?\s*$/;
 
 /**
- * The page schemas of generate requests (lengths, margins, page-count position), built on
- * first use: a process that only fills never builds them (issue 29: nothing runs at import).
+ * The `page` schema of generate requests (lengths, margins, page-count position), built on
+ * first use: a process that only fills never builds it (issue 29: nothing runs at import).
  */
-export const pageSchemas = once(() => {
+export const pageOptions = once(() => {
   /** A length with one of the supported units; a bare number means pixels, a bare 0 is 0. */
   const cssLength = z.preprocess(
     (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? `${v}px` : v),
@@ -73,8 +73,8 @@ export const pageSchemas = once(() => {
 
   const pageCountPosition = z.enum(['topLeft', 'topRight', 'topCenter', 'bottomLeft', 'bottomRight', 'bottomCenter']);
 
-  /** Multipart clients send `page` as a JSON string. */
-  const pageOptions = z.preprocess(
+  // Multipart clients send `page` as a JSON string.
+  return z.preprocess(
     (v) => {
       if (typeof v !== 'string') return v;
       try {
@@ -94,11 +94,9 @@ export const pageSchemas = once(() => {
       pageCount: pageCountPosition.optional(),
     }),
   );
-
-  return { cssLength, cssMarginShorthand, pageCountPosition, pageOptions };
 });
 
-export type PageOptions = z.output<ReturnType<typeof pageSchemas>['pageOptions']>;
+export type PageOptions = z.output<ReturnType<typeof pageOptions>>;
 
 /** Lenient boolean for multipart/form clients: "true"/"false" strings. */
 export const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { messageFor } from './issues.js';
-import { bool, fontFamily, fontSize, hexColor, outputFormat, pageSchemas } from './common.js';
+import { bool, fontFamily, fontSize, hexColor, outputFormat, pageOptions } from './common.js';
 import { once } from './once.js';
 
 /**
@@ -102,7 +102,7 @@ export const generateSchemas = once(() => {
 
   const common = {
     title: z.string().optional(),
-    page: pageSchemas().pageOptions.optional(),
+    page: pageOptions().optional(),
     outputFormat: outputFormat.optional(),
   };
 

@@ -1,6 +1,7 @@
 import { prepareImage as prepare, type ImageCache, type PreparedImage } from '../../images/index.js';
 import { loadResource, type ResourceResolver } from '../../resources/index.js';
-import type { Content, FillPlan } from './types.js';
+import type { Content } from '../../fields/index.js';
+import type { FillPlan } from './types.js';
 
 /** Images are stored at up to this resolution for their box: enough for print, small files. */
 const DPI = 300;

@@ -1,4 +1,4 @@
-import { fieldType } from '../../fields/index.js';
+import { fieldType, type FilledField } from '../../fields/index.js';
 import type { FieldError } from '../../errors/index.js';
 import {
   formatPath,
@@ -10,7 +10,7 @@ import {
 } from '../../schema/index.js';
 import type { Template, TemplateField } from '../../template/index.js';
 import { pickStyling, resolveStyle } from './styles.js';
-import type { FillPlan, FilledField, PlannedPage } from './types.js';
+import type { FillPlan, PlannedPage } from './types.js';
 import { formatValue, type FormatOptions, type Placement } from './values.js';
 
 /** A value taken out of its value object(s), with the styling and readOnly they carried. */

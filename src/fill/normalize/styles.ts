@@ -1,7 +1,6 @@
-import { fieldType } from '../../fields/index.js';
+import { fieldType, type ResolvedStyle, type VerticalAlignment } from '../../fields/index.js';
 import type { Styling } from '../../schema/index.js';
 import type { TemplateField, TemplateStyle } from '../../template/index.js';
-import type { ResolvedStyle, VerticalAlignment } from './types.js';
 
 export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
   fontFamily: 'Noto Sans',

@@ -1,6 +1,11 @@
-import { fieldType, type FormatOptions, type FormatOutcome, type Placement } from '../../fields/index.js';
+import {
+  fieldType,
+  type FormatOptions,
+  type FormatOutcome,
+  type Placement,
+  type ResolvedStyle,
+} from '../../fields/index.js';
 import type { TemplateField } from '../../template/index.js';
-import type { ResolvedStyle } from './types.js';
 
 export type { FormatOptions, FormatOutcome, Placement };
 

@@ -4,10 +4,7 @@ import type { DisplayRect, TopLeftRect } from '../../geometry/index.js';
 
 export { displayMatrix } from '../../pdf/index.js';
 
-/** The drawing code works in display space with a bottom-left origin (DisplayRect, src/geometry). */
-export type { DisplayRect };
-
-/** Template boxes are measured from the top-left of the page as displayed. */
+/** Template boxes are measured from the top-left of the page as displayed; drawing works in display space from the bottom-left. */
 export function toDrawBox(box: TopLeftRect, frame: PageFrame): DisplayRect {
   return { x: box.x, y: frame.height - box.y - box.height, width: box.width, height: box.height };
 }

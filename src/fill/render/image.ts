@@ -1,6 +1,6 @@
 import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
 import { embedPrepared, placeImage, type EmbeddedImage, type PreparedImage } from '../../images/index.js';
-import type { DisplayRect } from './geometry.js';
+import type { DisplayRect } from '../../geometry/index.js';
 
 /** Adds each prepared image once per output document. */
 export class ImageEmbedder {

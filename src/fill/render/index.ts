@@ -1,7 +1,8 @@
 import type { EngineServices } from '../../services/index.js';
 import type { TemplateField } from '../../template/index.js';
 import { TextSetter } from '../../text/index.js';
-import type { FilledField, FillPlan, PlannedPage } from '../normalize/types.js';
+import type { FilledField } from '../../fields/index.js';
+import type { FillPlan, PlannedPage } from '../normalize/types.js';
 import { OutputDocument } from '../output/document.js';
 import type { PreparedTemplate } from '../output/prepared-template.js';
 import type { PDFDict, PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';

@@ -1,7 +1,8 @@
 import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
 import type { Typesetter } from './text.js';
-import type { ResolvedStyle } from '../normalize/types.js';
-import { colorOf, type DisplayRect } from './geometry.js';
+import type { ResolvedStyle } from '../../fields/index.js';
+import type { DisplayRect } from '../../geometry/index.js';
+import { colorOf } from './geometry.js';
 
 /** Font size of the mark as a share of its box's height: a capital then fills about two thirds of it. */
 const MARK_SIZE = 0.9;

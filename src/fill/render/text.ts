@@ -2,8 +2,9 @@ import { clip as clipOp, endPath, popGraphicsState, pushGraphicsState, rectangle
 import { combFirstCell, widestWord } from '../../acroform/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../../text/index.js';
 import type { LayoutCache } from '../output/layout-cache.js';
-import type { ResolvedStyle } from '../normalize/types.js';
-import { colorOf, type DisplayRect } from './geometry.js';
+import type { ResolvedStyle } from '../../fields/index.js';
+import type { DisplayRect } from '../../geometry/index.js';
+import { colorOf } from './geometry.js';
 
 /** Text that does not fit is drawn smaller, down to this size, rather than past its box. */
 export const MIN_FONT_SIZE = 4;
