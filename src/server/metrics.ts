@@ -94,8 +94,7 @@ export class ServerMetrics {
         async collect() {
           try {
             const { store } = await packets.get();
-            for (const status of ['pending', 'failed'] as const)
-              this.set({ status }, (await store.outbox({ status })).length);
+            for (const status of ['pending', 'failed'] as const) this.set({ status }, await store.outboxCount(status));
           } catch {
             // A store that does not answer: no samples (not stale counts), and the rest of the scrape still served.
             this.reset();
