@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxRecord } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
+import { ServerMetrics } from '../src/server/metrics.js';
 import { RenderPool } from '../src/server/render-pool.js';
 import { EID, PROD_KEY, basic, startTestServer, type TestServer } from './server-setup.js';
 import { startServe } from './helpers/serve.js';
@@ -249,6 +250,7 @@ describe('/metrics', () => {
 
   it("counts the pool's jobs as queued or busy while they run, none once they settle", async () => {
     const renderPool = new RenderPool({ engine: {}, threads: 2 });
+    const metrics = await ServerMetrics.create({ renderPool });
     try {
       const jobs = Array.from({ length: 5 }, () => renderPool.run({ kind: 'generate', body: markdown }));
       // Read right after the five were handed over: each is either waiting for a thread or on one, at most one per thread.
@@ -256,9 +258,17 @@ describe('/metrics', () => {
       expect(during.queued + during.busy).toBe(5);
       expect(during.busy).toBeLessThanOrEqual(2);
       expect(during.queued).toBeGreaterThanOrEqual(3);
+      // The gauges show the same figures, each under its own name (no job settles without a turn of the event loop).
+      const text = await metrics.text();
+      const queueDepth = sample(text, 'castpress_render_pool_queue_depth') ?? -1;
+      const busyWorkers = sample(text, 'castpress_render_pool_busy_workers') ?? -1;
+      expect(queueDepth + busyWorkers).toBe(5);
+      expect(busyWorkers).toBeLessThanOrEqual(2);
+      expect(queueDepth).toBeGreaterThanOrEqual(3);
       await Promise.all(jobs);
       expect(await renderPool.load()).toMatchObject({ queued: 0, busy: 0 });
     } finally {
+      metrics.close();
       await renderPool.close();
     }
   }, 60_000);

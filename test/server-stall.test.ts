@@ -9,6 +9,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { RenderPool } from '../src/server/render-pool.js';
+import { DEFAULT_LINGER } from '../src/server/linger.js';
 
 const DEV = 'dev-key-stall-0123456789';
 const PROD = 'prod-key-stall-0123456789';
@@ -378,6 +379,8 @@ describe('server: bodies without a length', () => {
       // DEFAULT_LINGER: 64 MiB read and dropped after the answer, then the connection is destroyed.
       expect(r.error).toBeDefined();
       expect(r.sent).toBeLessThan(endless / 4);
+      // ...and not before: a server that cut the connection at once would pass the two lines above too.
+      expect(r.sent).toBeGreaterThan(DEFAULT_LINGER.bytes);
     } finally {
       await server.close();
     }

@@ -83,7 +83,7 @@ export async function serve(argv: string[]): Promise<number> {
     packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
     signingFrameAncestors: values['frame-ancestor'],
     signingStylesheetOrigins: values['stylesheet-origin'],
-    metrics: values.metrics ? { ...(metricsToken ? { token: metricsToken } : {}) } : false,
+    metrics: values.metrics ? { token: metricsToken } : false,
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -188,7 +188,12 @@ export class Engine {
   async generateDocument(request: unknown, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
     this.#assertOpen();
     await this.loadCatalogueFonts(request);
-    const parsed = this.parseGenerate(request);
+    return this.renderGenerate(this.parseGenerate(request), callOptions);
+  }
+
+  /** `generateDocument` of a request `parseGenerate` already returned (the server validates before it renders). */
+  async renderGenerate(parsed: GenerateRequest, callOptions: GenerateCallOptions = {}): Promise<RenderedPdf> {
+    this.#assertOpen();
     if (parsed.type === 'html') {
       // Loaded on first use: Chromium's driver costs more to import than everything else together.
       const { renderHtmlDocument } = await import('../html/index.js');

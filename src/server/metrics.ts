@@ -28,7 +28,7 @@ export interface MetricsSources {
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class ServerMetrics {
-  readonly registry: Registry;
+  readonly #registry: Registry;
   readonly contentType: string;
   readonly #token: Buffer | undefined;
   readonly #requests: Counter<'method' | 'route' | 'status'>;
@@ -37,9 +37,9 @@ export class ServerMetrics {
   readonly #detach: Array<() => void> = [];
 
   private constructor(prom: typeof import('prom-client'), sources: MetricsSources, options: MetricsOptions) {
-    this.registry = new prom.Registry();
-    const registers = [this.registry];
-    this.contentType = this.registry.contentType;
+    this.#registry = new prom.Registry();
+    const registers = [this.#registry];
+    this.contentType = this.#registry.contentType;
     this.#token = options.token ? Buffer.from(options.token, 'utf8') : undefined;
     this.#requests = new prom.Counter({
       name: 'castpress_http_requests_total',
@@ -94,8 +94,7 @@ export class ServerMetrics {
         async collect() {
           try {
             const { store } = await packets.get();
-            for (const status of ['pending', 'failed'] as const)
-              this.set({ status }, (await store.outbox({ status })).length);
+            for (const status of ['pending', 'failed'] as const) this.set({ status }, await store.outboxCount(status));
           } catch {
             // A store that does not answer: no samples (not stale counts), and the rest of the scrape still served.
             this.reset();
@@ -138,7 +137,7 @@ export class ServerMetrics {
 
   /** The exposition text (sources are read now). */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.#registry.metrics();
   }
 
   close(): void {

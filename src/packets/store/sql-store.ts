@@ -189,6 +189,11 @@ export class SqlQueries implements PacketWrites {
     return (await this.sql.all(`SELECT * FROM outbox${clause} ORDER BY created_at, id`, params)).map(outboxOf);
   }
 
+  async outboxCount(status: OutboxStatus): Promise<number> {
+    const [r] = await this.sql.all('SELECT COUNT(*) AS n FROM outbox WHERE status = ?', [status]);
+    return num(r?.n ?? 0);
+  }
+
   async insertPacket(p: PacketRecord): Promise<void> {
     await this.sql.run(
       `INSERT INTO packets (eid, group_eid, organization, name, status, is_test, allow_updates, merge_pdfs, webhook_url, request_hash, payload, options, created_at, updated_at, completed_at, version)

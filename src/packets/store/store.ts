@@ -23,6 +23,8 @@ export interface PacketQueries {
   signer(eid: string): Promise<SignerRecord | undefined>;
   tokens(signerEid: string): Promise<TokenRecord[]>;
   outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
+  /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
+  outboxCount(status: OutboxStatus): Promise<number>;
 }
 
 export interface PacketWrites extends PacketQueries {

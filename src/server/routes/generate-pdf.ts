@@ -12,11 +12,13 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     // Validated here (a fast 400); HTML goes to the engine's Chromium pool, Markdown to a worker thread.
     // Families from the font catalogue (if configured) before validation asks for them.
     await ctx.engine.loadCatalogueFonts(body);
-    const type = ctx.engine.parseGenerate(body).type;
-    const html = pool === undefined || type === 'html';
+    const parsed = ctx.engine.parseGenerate(body);
+    // Rendered here from what was just validated, not parsed again (a thread is given the body: it parses its own).
     const rendered = await renderFor(ctx, request, async (signal) =>
-      timedRender(ctx.metrics, type === 'html' ? 'html' : 'markdown', () =>
-        html ? ctx.engine.generateDocument(body) : pool.run({ kind: 'generate', body }, signal),
+      timedRender(ctx.metrics, parsed.type, () =>
+        pool && parsed.type === 'markdown'
+          ? pool.run({ kind: 'generate', body }, signal)
+          : ctx.engine.renderGenerate(parsed),
       ),
     );
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);

@@ -19,17 +19,17 @@ export interface ReadinessCheck {
   probe(): Promise<void>;
 }
 
-export interface CheckResult {
+interface CheckResult {
   ok: boolean;
   message: string;
 }
 
-export interface ReadinessReport {
+interface ReadinessReport {
   status: 'ready' | 'unavailable';
   checks: Record<string, CheckResult>;
 }
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 5_000;
+const DEFAULT_CHECK_TIMEOUT_MS = 5_000;
 
 async function runCheck(check: ReadinessCheck, timeoutMs: number, log: FastifyBaseLogger): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
@@ -49,7 +49,7 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number, log: FastifyBa
 }
 
 /** Runs every check at once; ready when all passed. */
-export async function readiness(
+async function readiness(
   checks: readonly ReadinessCheck[],
   log: FastifyBaseLogger,
   timeoutMs = DEFAULT_CHECK_TIMEOUT_MS,
