@@ -6,7 +6,7 @@
  * Node or a DOM, so it compiles under both tsconfigs and bundles into the page unchanged.
  */
 
-/** `content: element(x[, policy])` as a string: `"__fs_element__(x|policy)"`. */
+/** `content: element(x[, policy])` (only ever the whole value) as a string: `"__fs_element__x|policy"`. */
 export const ELEMENT_SENTINEL = '__fs_element__';
 /** `string(x[, policy])` as a string: `"__fs_string__(x|policy)"`. */
 export const STRING_SENTINEL = '__fs_string__';
