@@ -126,7 +126,6 @@ export interface PageState {
   targets: TargetRule[];
   bookmarks: PrepareResult['bookmarks'];
   breaks: Array<{ el: Element; before: boolean }>;
-  slots: number;
   counters: PageCounterElement[];
   named: NamedPageElement[];
   sides: SideBreak[];
@@ -153,7 +152,6 @@ export function newState(): PageState {
     targets: [],
     bookmarks: [],
     breaks: [],
-    slots: 0,
     counters: [],
     named: [],
     sides: [],
