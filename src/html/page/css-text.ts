@@ -83,7 +83,7 @@ export interface SentinelArgs {
 }
 
 /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
-export function sentinelArgs(s: string, prefix: string): SentinelArgs {
+function sentinelArgs(s: string, prefix: string): SentinelArgs {
   const [name, policy] = s
     .slice(prefix.length)
     .replace(/^\(|\)$/g, '')

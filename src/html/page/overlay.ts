@@ -50,7 +50,7 @@ export interface BoxGeometry {
   row?: boolean;
 }
 
-export function boxGeometry(name: string, P: ResolvedPage): BoxGeometry {
+function boxGeometry(name: string, P: ResolvedPage): BoxGeometry {
   const { w, h, top, right, bottom, left } = P;
   const cw = w - left - right,
     ch = h - top - bottom;
