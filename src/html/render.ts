@@ -18,12 +18,14 @@ import {
   BLANK_PAGE,
   ID_PREFIX,
   pageCall,
+  wrongSide,
   type DocumentMeta,
   type LayoutState,
   type Margins,
   type PageApi,
   type PlacedControl,
   type PrepareResult,
+  type Side,
   type SheetInfo as Sheet,
 } from './page/contract.js';
 import { INPAGE_SOURCE } from './page/inpage.generated.js';
@@ -84,10 +86,10 @@ function observe(
   return { total, pages, names, sizes, tops, ...(sheet ? { extra: sheet.extra } : {}) };
 }
 
-/** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
+/** Some `break-before/after: left|right` landed on the wrong side in `state`. */
 function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
-  const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
-    want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
+  const wrong = (index: number | undefined, want: Side | null): boolean =>
+    want !== null && index !== undefined && wrongSide(index, want);
   return info.sides.some(
     (e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after),
   );

@@ -121,6 +121,11 @@ export interface PlacedControl {
 
 export type Side = 'left' | 'right';
 
+/** Whether 0-based page `index` is on the other side than `want` (page 1 is a right page). */
+export function wrongSide(index: number, want: Side): boolean {
+  return want === 'right' ? index % 2 !== 0 : index % 2 !== 1;
+}
+
 export interface PrepareResult {
   /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */
   usesStart: boolean;
