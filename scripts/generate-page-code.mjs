@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each page bundle: its entry, the module that holds it as a string, the constant's name. */
-export const PAGE_BUNDLES = [
+const PAGE_BUNDLES = [
   { entry: 'src/html/page/entry.ts', output: 'src/html/page/inpage.generated.ts', name: 'INPAGE_SOURCE' },
   {
     entry: 'src/server/signing/page/entry.ts',
@@ -26,7 +26,7 @@ export const PAGE_BUNDLES = [
  * such as `__name` (keepNames) or `__export` (namespace imports) would be defined inside the IIFE, but
  * they are code the sources do not show: the bundle is refused if one appears.
  */
-export function pageBundleOptions(entry) {
+function pageBundleOptions(entry) {
   return {
     entryPoints: [path.resolve(root, entry)],
     bundle: true,
@@ -56,7 +56,7 @@ export async function bundlePage(entry) {
 }
 
 /** The `*.generated.ts` module for a bundle: the source as one string, a line per source line (readable diffs). */
-export function generatedModule(bundle, source) {
+function generatedModule(bundle, source) {
   const lines = source
     .replace(/\n$/, '')
     .split('\n')

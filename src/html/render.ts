@@ -18,12 +18,14 @@ import {
   BLANK_PAGE,
   ID_PREFIX,
   pageCall,
+  wrongSide,
   type DocumentMeta,
   type LayoutState,
   type Margins,
   type PageApi,
   type PlacedControl,
   type PrepareResult,
+  type Side,
   type SheetInfo as Sheet,
 } from './page/contract.js';
 import { INPAGE_SOURCE } from './page/inpage.generated.js';
@@ -84,10 +86,10 @@ function observe(
   return { total, pages, names, sizes, tops, ...(sheet ? { extra: sheet.extra } : {}) };
 }
 
-/** Page index parity wanted by `break-before/after: left|right` (page 1 is a right page). */
+/** Some `break-before/after: left|right` landed on the wrong side in `state`. */
 function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
-  const wrong = (index: number | undefined, want: 'left' | 'right' | null): boolean =>
-    want !== null && index !== undefined && (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
+  const wrong = (index: number | undefined, want: Side | null): boolean =>
+    want !== null && index !== undefined && wrongSide(index, want);
   return info.sides.some(
     (e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after),
   );
@@ -178,7 +180,7 @@ async function placeControls(
     if (Math.abs(contentWidth - info.layoutWidth) > 0.5) (remeasure[contentWidth] ??= []).push(control.id);
   }
   if (Object.keys(remeasure).length === 0) return placed;
-  const sizes = await evaluate<ReturnType<PageApi['measureForms']>>(cdp, pageCall('measureForms', remeasure));
+  const sizes = await callPage(cdp, 'measureForms', remeasure);
   return placed.map((p) => {
     const size = sizes[p.control.id];
     return size ? { ...p, control: { ...p.control, width: size[0], height: size[1] } } : p;
@@ -204,13 +206,22 @@ function placeBookmarks(
 }
 
 /** Evaluates in the document's main world; the result comes back as JSON. */
-async function evaluate<T>(cdp: CDPSession, expression: string): Promise<T> {
+async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
   const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
   if (r.exceptionDetails) {
     const d = r.exceptionDetails;
     throw new Error(`In-page script failed: ${d.exception?.description ?? d.text}`);
   }
-  return r.result.value as T;
+  return r.result.value;
+}
+
+/** Calls `method` of the page's API; its result typed by contract.ts `PageApi` (not restated at each call). */
+async function callPage<K extends keyof PageApi>(
+  cdp: CDPSession,
+  method: K,
+  ...args: Parameters<PageApi[K]>
+): Promise<Awaited<ReturnType<PageApi[K]>>> {
+  return (await evaluate(cdp, pageCall(method, ...args))) as Awaited<ReturnType<PageApi[K]>>;
 }
 
 /** Renders one HTML document to PDF bytes on a pooled Chromium page. */
@@ -244,7 +255,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       // One round trip: define the helpers and run them (each costs a CDP round trip).
-      const info = await evaluate<PrepareResult>(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`);
+      const info = (await evaluate(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`)) as PrepareResult;
       let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.
@@ -258,7 +269,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const session = await UpdateSession.open(pdf, 'html');
         const found = readDests(session.doc);
         const names = observe(session.doc, found, info).names;
-        const margins = await evaluate<Margins[]>(cdp, pageCall('resolvePages', names));
+        const margins = await callPage(cdp, 'resolvePages', names);
         addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
         removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
         documentInfo(session.doc, request.title, info.meta);
@@ -278,7 +289,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (!fixSides && !wider && sameLayout(state, actual, info)) break;
         state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
         if (sheet && wider) sheet.extra = wider;
-        overlayForms = await evaluate<PlacedControl[]>(cdp, pageCall('layout', state));
+        overlayForms = await callPage(cdp, 'layout', state);
         pdf = await page.pdf(PRINT_OPTIONS);
         base = await openForUpdate(pdf, 'html');
         dests = readDests(base.doc);
@@ -287,7 +298,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let placed: PlacedControl[] = [];
       const margins =
         info.forms.length > 0 || info.bookmarks.length > 0 || sheet
-          ? await evaluate<Margins[]>(cdp, pageCall('resolvePages', actual.names))
+          ? await callPage(cdp, 'resolvePages', actual.names)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
       const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];

@@ -41,7 +41,7 @@ export function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): v
     });
 }
 
-export function drawMarks(
+function drawMarks(
   page: PDFPage,
   trim: { x: number; y: number; w: number; h: number },
   bleed: number,

@@ -6,7 +6,7 @@
  * Node or a DOM, so it compiles under both tsconfigs and bundles into the page unchanged.
  */
 
-/** `content: element(x[, policy])` as a string: `"__fs_element__(x|policy)"`. */
+/** `content: element(x[, policy])` (only ever the whole value) as a string: `"__fs_element__x|policy"`. */
 export const ELEMENT_SENTINEL = '__fs_element__';
 /** `string(x[, policy])` as a string: `"__fs_string__(x|policy)"`. */
 export const STRING_SENTINEL = '__fs_string__';
@@ -120,6 +120,11 @@ export interface PlacedControl {
 }
 
 export type Side = 'left' | 'right';
+
+/** Whether 0-based page `index` is on the other side than `want` (page 1 is a right page). */
+export function wrongSide(index: number, want: Side): boolean {
+  return want === 'right' ? index % 2 !== 0 : index % 2 !== 1;
+}
 
 export interface PrepareResult {
   /** Some margin box uses element()/string() with the `start` policy (which depends on positions, not only pages). */

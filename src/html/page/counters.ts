@@ -80,7 +80,7 @@ const COUNTER_PROPS = ['counter-reset', 'counter-increment', 'counter-set'];
 const LIST_OWNERS = new Set(['OL', 'UL', 'MENU', 'DIR']);
 
 /** Computed counter-* value → [name, value|null] pairs ('none' → none; reversed(x) counts as x). */
-export function counterEffects(v: string): Effect[] {
+function counterEffects(v: string): Effect[] {
   const out: Effect[] = [];
   if (!v || v === 'none') return out;
   const re = /(?:reversed\(\s*)?([-\w]+)\)?(?:\s+(-?\d+))?/g;

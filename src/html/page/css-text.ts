@@ -3,7 +3,7 @@
  * leaves in values, `@page` selectors. Pure functions of strings (no document), unit-tested in
  * test/html-page-code.test.ts.
  */
-import { ELEMENT_SENTINEL, STRING_SENTINEL } from './contract.js';
+import { ELEMENT_SENTINEL, FUNCTION_SENTINEL, STRING_SENTINEL } from './contract.js';
 import type { Declaration, PageSelector } from './state.js';
 
 /** CSS escapes (`\41 `, `\"`) → the characters. */
@@ -49,8 +49,8 @@ export type SentinelPiece = string | { name: string; args: string };
 export function splitSentinels(text: string): SentinelPiece[] {
   const out: SentinelPiece[] = [];
   let at = 0;
+  const re = new RegExp(`${FUNCTION_SENTINEL}|${STRING_SENTINEL}`, 'g');
   const next = (from: number) => {
-    const re = /__fs_(fn|string)__/g;
     re.lastIndex = from;
     return re.exec(text);
   };
@@ -67,7 +67,7 @@ export function splitSentinels(text: string): SentinelPiece[] {
     if (k > at) out.push(text.slice(at, k));
     const args = text.slice(open + 1, j - 1);
     out.push(
-      m[1] === 'string'
+      m[0] === STRING_SENTINEL
         ? { name: 'string', args: args.split('|')[0] ?? '' }
         : { name: text.slice(k + m[0].length, open), args },
     );
@@ -83,7 +83,7 @@ export interface SentinelArgs {
 }
 
 /** Sentinel strings carry "name|policy" (css-rewrite.ts). */
-export function sentinelArgs(s: string, prefix: string): SentinelArgs {
+function sentinelArgs(s: string, prefix: string): SentinelArgs {
   const [name, policy] = s
     .slice(prefix.length)
     .replace(/^\(|\)$/g, '')

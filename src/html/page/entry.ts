@@ -93,7 +93,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);
   return {
-    usesStart: !!S.usesStart,
+    usesStart: S.usesStart,
     strings: S.strings.map((t) => t.id),
     meta: readMeta(),
     bookmarks: S.bookmarks,
@@ -108,14 +108,14 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     overlay: S.overlay,
     guess,
     calibration: calib.id,
-    overlayStart: S.overlayStart || null,
+    overlayStart: S.overlayStart,
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
     forms: S.forms,
     layoutWidth: S.layoutWidth,
-    overlayForms: S.overlayForms || [],
+    overlayForms: S.overlayForms,
     sheet: S.sheet
       ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area }
       : null,
@@ -127,7 +127,7 @@ const api: PageApi = {
   prepare: () => prepare(S),
   layout(state) {
     layout(S, state);
-    return S.overlayForms || [];
+    return S.overlayForms;
   },
   measureForms: (groups) => measureForms(S, groups),
   // Margins of the printed sheet: a bleed adds to each.

@@ -3,7 +3,7 @@
  * forced and left/right breaks, unpaginated tables, and the first guess of every marker's page
  * from the screen layout.
  */
-import { BLANK_PAGE, type LayoutState, type Side } from './contract.js';
+import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
 import { resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
@@ -79,10 +79,9 @@ function spacer(id: string): HTMLElement {
 
 export function applySides(S: PageState, state: LayoutState): void {
   let delta = 0;
-  const wrong = (index: number, want: Side) => (want === 'right' ? index % 2 !== 0 : index % 2 !== 1);
   for (const e of S.sides) {
     const start = state.pages[e.start];
-    if (e.before && start !== undefined && wrong(start + delta, e.before)) {
+    if (e.before && start !== undefined && wrongSide(start + delta, e.before)) {
       if (e.spacerBefore) {
         e.spacerBefore.remove();
         e.spacerBefore = null;
@@ -94,7 +93,7 @@ export function applySides(S: PageState, state: LayoutState): void {
       }
     }
     const next = e.next ? state.pages[e.next] : undefined;
-    if (e.after && e.next && next !== undefined && wrong(next + delta, e.after)) {
+    if (e.after && e.next && next !== undefined && wrongSide(next + delta, e.after)) {
       if (e.spacerAfter) {
         e.spacerAfter.remove();
         e.spacerAfter = null;

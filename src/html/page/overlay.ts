@@ -50,7 +50,7 @@ export interface BoxGeometry {
   row?: boolean;
 }
 
-export function boxGeometry(name: string, P: ResolvedPage): BoxGeometry {
+function boxGeometry(name: string, P: ResolvedPage): BoxGeometry {
   const { w, h, top, right, bottom, left } = P;
   const cw = w - left - right,
     ch = h - top - bottom;
@@ -163,7 +163,8 @@ function buildBox(
       const node = tpl.content.firstElementChild as HTMLElement | null;
       if (node) {
         node.style.removeProperty('display');
-        const slotName = 'fs' + S.slots++;
+        // Unique within the host: each copy goes in right after it is named.
+        const slotName = 'fs' + host.childElementCount;
         node.setAttribute('slot', slotName);
         host.appendChild(node);
         const slot = document.createElement('slot');
@@ -246,7 +247,6 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   const host = helper('overlay', HOST_CSS);
   host.id = '__fs_overlay';
   const root = host.attachShadow({ mode: 'open' });
-  S.slots = 0;
   const sizeNames = new Map<string, string>();
   let rules = '';
   // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside

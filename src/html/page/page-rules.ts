@@ -11,7 +11,7 @@ import {
   MARKS_SENTINEL,
   STRING_SENTINEL,
 } from './contract.js';
-import { declarations, parseSelectors, splitArgs } from './css-text.js';
+import { declarations, parseSelectors, splitArgs, tokens } from './css-text.js';
 import { beforeHead, helper } from './dom.js';
 import type { Declaration, PageState, StyleRuleInfo } from './state.js';
 
@@ -185,7 +185,7 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
   const contents = S.pageRules.flatMap((r) =>
     Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)),
   );
-  S.usesStart = contents.some((v) => /__fs_(element|string)__\(?[-\w]+\|start/.test(v));
+  S.usesStart = contents.some((v) => tokens(v).some((t) => (t.element ?? t.string)?.policy === 'start'));
   if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
 }
 

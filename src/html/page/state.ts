@@ -3,7 +3,7 @@
  * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
  * takes it as its first argument: nothing lives in module scope.
  */
-import type { PlacedControl, FormControl, Side, PrepareResult } from './contract.js';
+import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
 
 /** One declaration as read from the CSSOM: [name, value, important]. */
 export type Declaration = [string, string, boolean];
@@ -126,7 +126,6 @@ export interface PageState {
   targets: TargetRule[];
   bookmarks: PrepareResult['bookmarks'];
   breaks: Array<{ el: Element; before: boolean }>;
-  slots: number;
   counters: PageCounterElement[];
   named: NamedPageElement[];
   sides: SideBreak[];
@@ -153,7 +152,6 @@ export function newState(): PageState {
     targets: [],
     bookmarks: [],
     breaks: [],
-    slots: 0,
     counters: [],
     named: [],
     sides: [],
@@ -172,7 +170,7 @@ export function newState(): PageState {
   };
 }
 
-/** A new id for a helper element or marker: `__fs_<prefix><n>`. */
+/** A new id for a helper element or marker: `__fs_<prefix><n>` (render.ts drops destinations by that prefix). */
 export function newId(S: PageState, prefix: string): string {
-  return '__fs_' + prefix + S.uid++;
+  return ID_PREFIX + prefix + S.uid++;
 }

@@ -8,7 +8,7 @@ import { anchorId, candidates, documentOrder, idFor } from './dom.js';
 import type { PageState, StyleRuleInfo } from './state.js';
 
 /** A pseudo-element's content as text (strings and attr() only: counters have no value to read). */
-export function pseudoText(el: Element, pseudo: string): string {
+function pseudoText(el: Element, pseudo: string): string {
   const v = getComputedStyle(el, pseudo).content;
   if (!v || v === 'none' || v === 'normal') return '';
   let out = '';

@@ -1,20 +1,14 @@
 /** The signer's details: allowNameChange / allowEmailChange, requireNameOnLoad / requireEmailOnLoad. */
-import type { DetailsRequest, SigningAnswer } from './contract.js';
-import { $, maybe$, say, type Client } from './ui.js';
+import type { DetailsRequest } from './contract.js';
+import { $, maybe$, postJson, say, type Client } from './ui.js';
 
 type Change = Omit<DetailsRequest, 'token'>;
 
 /** Stores a change; null when it was accepted, else the service's message. */
 async function sendDetails(client: Client, change: Change): Promise<string | null> {
   const { cfg } = client;
-  const body: DetailsRequest = { token: cfg.token, ...change };
-  const r = await fetch(cfg.details, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    credentials: 'omit',
-  });
-  if (r.ok) {
+  const { ok, answer } = await postJson(cfg.details, { token: cfg.token, ...change });
+  if (ok) {
     if (change.name) {
       cfg.name = change.name;
       for (const el of document.querySelectorAll('.signer-name')) el.textContent = change.name;
@@ -22,8 +16,7 @@ async function sendDetails(client: Client, change: Change): Promise<string | nul
     if (change.email) cfg.email = change.email;
     return null;
   }
-  const o = (await r.json().catch(() => ({}))) as SigningAnswer;
-  return (o.event && o.event.message) || 'error';
+  return (answer.event && answer.event.message) || 'error';
 }
 
 /** Sends what the signer changed in "Your details"; false (and a message) when it was refused. */

@@ -1,7 +1,7 @@
 /** Finishing: the submission, and what the page shows after it. */
-import type { SigningAnswer, SubmitRequest } from './contract.js';
+import type { SubmitRequest } from './contract.js';
 import { changedDetails } from './details.js';
-import { $, maybe$, post, say, type Client } from './ui.js';
+import { $, maybe$, post, postJson, say, type Client } from './ui.js';
 
 export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>): Promise<void> {
   const { cfg } = client;
@@ -9,20 +9,13 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
   if (!(await changedDetails(client))) return;
   client.finished = true;
   say('Signing…');
-  const request: SubmitRequest = { token: cfg.token, ...body };
-  const res = await fetch(cfg.submit, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-    credentials: 'omit',
-  });
-  const out = (await res.json().catch(() => ({}))) as SigningAnswer;
+  const { ok, answer: out } = await postJson(cfg.submit, { token: cfg.token, ...body });
   if (out.event) post(cfg, out.event);
   if (out.redirect) {
     window.location.assign(out.redirect);
     return;
   }
-  if (!res.ok) {
+  if (!ok) {
     client.finished = false;
     say(cfg.errorText + ' ' + ((out.event && out.event.message) || 'error'), 'error');
     // Signing that ended at the last box has no button yet: Finish is how to try again.

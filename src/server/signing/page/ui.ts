@@ -1,5 +1,5 @@
 /** What every part of the signing page's script shares: its settings, elements by id, messages. */
-import type { PageEvent, SigningPageConfig } from './contract.js';
+import type { DetailsRequest, PageEvent, SigningAnswer, SigningPageConfig, SubmitRequest } from './contract.js';
 import type { Pad } from './pad.js';
 
 // Elements by id live in dom.ts (pad.ts needs them too; importing them from here would be a cycle).
@@ -17,6 +17,20 @@ export interface Client {
 /** Tells the parent frame (withinIframe only). */
 export function post(cfg: SigningPageConfig, msg: PageEvent): void {
   if (cfg.withinIframe && window.parent !== window) window.parent.postMessage(msg, '*');
+}
+
+/** POSTs a body of the contract as JSON, without cookies (the token is the credential); the answer, {} when none. */
+export async function postJson(
+  url: string,
+  body: DetailsRequest | SubmitRequest,
+): Promise<{ ok: boolean; answer: SigningAnswer }> {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+  });
+  return { ok: r.ok, answer: (await r.json().catch(() => ({}))) as SigningAnswer };
 }
 
 /** The status line. */
