@@ -18,7 +18,9 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
  * Left to node_modules: native addons (sharp, libsql, @napi-rs/canvas), packages that read their
  * own files or start their own threads and processes (playwright-core, pdfjs-dist, bullmq's Lua
  * scripts, piscina), the server's stack (fastify, graphql: one instance shared with plugins),
- * and what only a developer has (tsx, esbuild, vitest).
+ * and what only a developer has (tsx, esbuild, vitest). prom-client stays out too: the server
+ * loads it with import() only when it serves metrics, and a CommonJS package split into its own
+ * chunk that way keeps only a default export (`prom.Registry` was undefined in the bundle).
  */
 export const EXTERNAL = [
   'sharp',
@@ -37,6 +39,7 @@ export const EXTERNAL = [
   '@fastify/*',
   'graphql',
   'nodemailer',
+  'prom-client',
   'tsx',
   'esbuild',
   'vitest',
