@@ -75,7 +75,7 @@ export function packetBody(upload: Uint8Array) {
     ],
     signers: [
       { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'embedded', routingOrder: 1 },
-      { id: 'provider', name: 'Bob Provider', email: 'bob@example.com', signerType: 'embedded', routingOrder: 2 },
+      { id: 'provider', name: 'Bob Provider', email: 'bob@example.com', signerType: 'embedded', routingOrder: 2, signatureMode: 'text' },
     ],
     data: { payloads: { letter: { data: { clientName: 'Ada Lovelace' } } } },
   };
