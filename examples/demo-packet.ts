@@ -82,8 +82,9 @@ export function packetBody(upload: Uint8Array) {
 }
 
 /**
- * A signature as a pad records it: strokes of points in the pad's pixels (y down). Two strokes, an
- * "A"-like loop and an underline, recorded once from the signing page and kept here as data.
+ * A signature in the form a pad records it and the signing page sends it: strokes of points in the
+ * pad's CSS pixels (y down). Two strokes, a hand-written-looking line and an underline, kept here as
+ * data (written for the demo, not captured from a device).
  */
 export const RECORDED_STROKES: ReadonlyArray<ReadonlyArray<{ x: number; y: number }>> = [
   [
