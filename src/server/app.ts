@@ -27,6 +27,7 @@ import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
+import { referenceRoutes, registerOpenApi } from './openapi.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -154,6 +155,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     }
   });
   await app.register(fastifyMultipart);
+  // Before any route: it collects them as they are registered (GET /openapi.json, #34).
+  await registerOpenApi(app);
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
@@ -218,6 +221,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   );
   downloadRoute(app, ctx);
   const packets = options.packets;
+  referenceRoutes(app, { graphql: packets !== undefined });
   operationsRoutes(app, {
     checks: [
       chromiumCheck(options.chromiumExecutable),
