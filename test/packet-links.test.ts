@@ -329,6 +329,22 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
     expect((await fetch(`${base}/download/signer/${signerEid}?token=${first}`)).status).toBe(403);
   }, 180_000);
 
+  it('encrypted data to a server without a private key: a 400 worded for the API caller, not the library', async () => {
+    const r = (await client.createEtchPacket({
+      variables: {
+        name: 'Encrypted',
+        isTest: true,
+        files: [{ id: 'doc0', file: Anvil.prepareGraphQLFile(await pdfWith('x'), { filename: 'x.pdf', mimetype: 'application/pdf' }) }],
+        signers: [],
+        data: 'an-encrypted-string',
+      },
+    })) as unknown as Answer & { errors?: Array<{ message: string; fields?: Array<{ property: string; message: string }> }> };
+    expect(r.statusCode).toBe(400);
+    const text = JSON.stringify(r.errors);
+    expect(text).toContain('--private-key');
+    expect(text).not.toContain('assemblePacket');
+  }, 60_000);
+
   it('an unknown eid is a 404 NotFound for every operation that takes one', async () => {
     const answers: Record<string, unknown> = {
       etchPacket: await client.getEtchPacket({ variables: { eid: 'pkt_unknown' } }),

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
-import { collect, formatPath, isPlainObject, type DataDecryptor, type FillData } from '../schema/index.js';
+import {
+  collect,
+  formatPath,
+  isPlainObject,
+  NO_PRIVATE_KEY_MESSAGE,
+  type DataDecryptor,
+  type FillData,
+} from '../schema/index.js';
 import { isAttachableType } from './field.js';
 import { fieldsOf, parseFile, type PacketFile } from './request-files.js';
 import { cleanTypedText } from '../format/index.js';
@@ -194,7 +201,8 @@ function parsePayloads(
     if (!decrypt) {
       errors.push({
         property: 'data',
-        message: 'Encrypted data needs a private key: pass `privateKey` to assemblePacket',
+        // The fill's wording: read by API callers and library users alike (not "pass privateKey to assemblePacket").
+        message: NO_PRIVATE_KEY_MESSAGE,
       });
       return {};
     }
