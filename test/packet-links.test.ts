@@ -345,6 +345,34 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
     expect(text).not.toContain('assemblePacket');
   }, 60_000);
 
+  it('unknown signaturePageOptions keys are accepted and ignored, each named in the packet warnings', async () => {
+    const created = ok(
+      await client.createEtchPacket({
+        variables: {
+          name: 'Tolerant options',
+          isTest: true,
+          signaturePageOptions: { title: 'Sign here', hostedOnlyOption: true, style: { primaryColor: '#123456', fancy: 1 } },
+          files: [
+            {
+              id: 'doc0',
+              file: Anvil.prepareGraphQLFile(await pdfWith('x'), { filename: 'x.pdf', mimetype: 'application/pdf' }),
+              fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
+            },
+          ],
+          signers: [
+            { id: 'ada', name: 'Ada', email: 'ada2@example.com', signerType: 'embedded', fields: [{ fileId: 'doc0', fieldId: 'sig' }] },
+          ],
+        },
+        responseQuery: '{ eid status warnings }',
+      }),
+    ).createEtchPacket as { status: string; warnings: string[] };
+    expect(created.status).toBe('sent');
+    expect(created.warnings).toEqual([
+      'signaturePageOptions.hostedOnlyOption: not an option castpress knows; ignored',
+      'signaturePageOptions.style.fancy: not an option castpress knows; ignored',
+    ]);
+  }, 60_000);
+
   it('an unknown eid is a 404 NotFound for every operation that takes one', async () => {
     const answers: Record<string, unknown> = {
       etchPacket: await client.getEtchPacket({ variables: { eid: 'pkt_unknown' } }),
