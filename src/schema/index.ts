@@ -1,4 +1,4 @@
-export { collectFillRequest, parseFillRequest, parseGenerateRequest } from './parse.js';
+export { collectFillRequest, parseFillRequest, parseGenerateRequest, NO_PRIVATE_KEY_MESSAGE } from './parse.js';
 export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { parseJson, parseJsonBody, countJsonValues, MAX_JSON_DEPTH } from './json-body.js';

@@ -17,7 +17,7 @@ import { toHttpError } from './http-errors.js';
 import { lingerAfterAnswer } from './linger.js';
 import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry, type ServerConfig } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
-import { downloadRoute } from './routes/download.js';
+import { downloadRoute, signerDownloadRoutes } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
@@ -250,6 +250,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       stylesheetOrigins: options.signingStylesheetOrigins,
       publicUrl: options.publicUrl,
     });
+    signerDownloadRoutes(app, packets);
     app.addHook('onClose', async () => packets.close());
   }
 
