@@ -376,7 +376,7 @@ export const CLIENT_SCRIPT: string = [
   "    });",
   "  }",
   "",
-  "  // ../../main/node_modules/signature_pad/dist/signature_pad.js",
+  "  // node_modules/signature_pad/dist/signature_pad.js",
   "  var Point = class {",
   "    x;",
   "    y;",
