@@ -25,6 +25,7 @@ import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
 import type { GraphQLJsonLimits } from './graphql/json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
+import type { OrganizationDirectory } from '../packets/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 
@@ -59,6 +60,8 @@ export interface ServerOptions {
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
+  /** Each organization's settings (`--org`, src/server/org/): framing and stylesheets of its packets' pages. */
+  organizations?: OrganizationDirectory;
   /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
   chromiumExecutable?: string;
   /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
@@ -234,6 +237,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         backend: packets,
         multipart,
         stylesheetOrigins: options.signingStylesheetOrigins,
+        ...(options.organizations ? { organizations: options.organizations } : {}),
         publicUrl: options.publicUrl,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
@@ -244,6 +248,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       backend: packets,
       frameAncestors: options.signingFrameAncestors,
       stylesheetOrigins: options.signingStylesheetOrigins,
+      ...(options.organizations ? { organizations: options.organizations } : {}),
       publicUrl: options.publicUrl,
     });
     app.addHook('onClose', async () => packets.close());
