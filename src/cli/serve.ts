@@ -26,6 +26,7 @@ export async function serve(argv: string[]): Promise<number> {
       smtp: { type: 'string' },
       'frame-ancestor': { type: 'string', multiple: true },
       'stylesheet-origin': { type: 'string', multiple: true },
+      org: { type: 'string' },
       'font-catalogue': { type: 'string' },
       metrics: { type: 'boolean' },
       'metrics-token-file': { type: 'string' },
@@ -83,6 +84,7 @@ export async function serve(argv: string[]): Promise<number> {
     packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
     signingFrameAncestors: values['frame-ancestor'],
     signingStylesheetOrigins: values['stylesheet-origin'],
+    ...(values.org ? { organizations: values.org } : {}),
     metrics: values.metrics ? { token: metricsToken } : false,
   });
   // On stderr so stdout stays free for whatever the caller pipes.

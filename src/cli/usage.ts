@@ -89,9 +89,13 @@ ${FETCH_USAGE} (also webhooks)
   --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
   --postgres URL    keep packets in PostgreSQL instead of DIR/packets
   --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
-  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable
+  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable.
+                              Embedded signers' pages: any origin unless listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
-                              (besides this server's own); repeatable
+                              (besides this server's own); repeatable. Default: any https origin
+  --org FILE                  organization settings (JSON, read at start; src/server/org/README.md): name,
+                              support email, logo, signer defaults, webhook {url, token, hmacSecret},
+                              embedOrigins, stylesheetOrigins; or {"organizations": {"<keys file org>": {...}}}
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
                               fetched like every remote resource and kept in DIR/font-cache (--data)

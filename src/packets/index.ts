@@ -54,6 +54,16 @@ export { applySignerInputs } from './apply.js';
 export type { SignerInputs, ApplySignerOptions } from './apply.js';
 export { completeDocument, certificateRequest, sha256Of } from './complete.js';
 export type { CompletionCertificate, CompleteOptions } from './complete.js';
+export {
+  parseOrganizationFile,
+  oneOrganization,
+  withSignerDefaults,
+  withOrganizationName,
+  organizationSettingsSchema,
+  LOGO_DATA_URL,
+  LOGO_MAX_BYTES,
+} from './org.js';
+export type { OrganizationSettings, OrganizationDirectory, SignerDefaults } from './org.js';
 export * from './store/index.js';
 export * from './workflow/index.js';
 export * from './events/index.js';

@@ -25,6 +25,7 @@ import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
 import type { GraphQLJsonLimits } from './graphql/json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
+import type { OrganizationDirectory } from '../packets/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
@@ -60,6 +61,8 @@ export interface ServerOptions {
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
+  /** Each organization's settings (`--org`, src/server/org/): framing and stylesheets of its packets' pages. */
+  organizations?: OrganizationDirectory;
   /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
   chromiumExecutable?: string;
   /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
@@ -238,6 +241,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         backend: packets,
         multipart,
         stylesheetOrigins: options.signingStylesheetOrigins,
+        ...(options.organizations ? { organizations: options.organizations } : {}),
         publicUrl: options.publicUrl,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
@@ -248,6 +252,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       backend: packets,
       frameAncestors: options.signingFrameAncestors,
       stylesheetOrigins: options.signingStylesheetOrigins,
+      ...(options.organizations ? { organizations: options.organizations } : {}),
       publicUrl: options.publicUrl,
     });
     signerDownloadRoutes(app, packets);

@@ -5,7 +5,8 @@ import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
-import type { DocxConverterOptions } from '../packets/index.js';
+import type { DocxConverterOptions, OrganizationDirectory } from '../packets/index.js';
+import { loadOrganizationFile } from './org/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -45,6 +46,11 @@ export interface StartOptions {
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's stylesheetURL may name (`--stylesheet-origin`). */
   signingStylesheetOrigins?: readonly string[];
+  /**
+   * Organization settings (`--org FILE`, src/server/org/): a settings file to read at start, or the
+   * settings themselves. Names, mails, signer defaults, the organization webhook, framing, stylesheets.
+   */
+  organizations?: string | OrganizationDirectory;
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
 }
@@ -85,6 +91,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       'No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key',
     );
   }
+  // Read before anything starts: a bad file is refused with the file and property named.
+  const organizations =
+    typeof options.organizations === 'string' ? await loadOrganizationFile(options.organizations) : options.organizations;
   const resolver =
     options.engine?.resolver ??
     (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
@@ -104,6 +113,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             ...(docx ? { docx } : {}),
             engine,
             baseUrl: baseUrl ?? 'http://127.0.0.1',
+            ...(organizations ? { organizations } : {}),
             ...(renderPool ? { threads: renderPool } : {}),
           }),
         );
@@ -111,6 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,
+    ...(organizations ? { organizations } : {}),
     renderPool,
     engine,
     config: options.noAuth ? undefined : config,

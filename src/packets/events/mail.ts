@@ -19,6 +19,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Inline parts the HTML names by `cid:` (the organization's logo). */
+  attachments?: Array<{ cid: string; filename: string; contentType: string; content: Buffer }>;
 }
 
 export interface Mailer {
@@ -46,6 +48,7 @@ const envelope = (m: MailMessage) => ({
   subject: m.subject,
   text: m.text,
   html: m.html,
+  ...(m.attachments ? { attachments: m.attachments } : {}),
 });
 
 export function smtpMailer(options: SmtpOptions): Mailer {

@@ -5,6 +5,7 @@
  */
 import type { Engine } from '../../engine/index.js';
 import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
+import type { OrganizationDirectory, OrganizationSettings } from '../org.js';
 import type { PacketStore } from '../store/index.js';
 import { inProcessWork, type PacketWork } from './work.js';
 
@@ -22,6 +23,11 @@ export interface PacketServiceOptions {
   mailFrom?: string;
   /** The organization's webhook (a packet's `webhookURL` replaces its URL). */
   webhook?: { url?: string; token?: string };
+  /**
+   * Each organization's settings (src/packets/org.ts), by the packet's organization: they take
+   * the place of `organization` and `webhook` for the packets of an organization that has them.
+   */
+  organizations?: OrganizationDirectory;
   /** Called after a commit that wrote outbox events (the dispatcher's poke). */
   onEvents?: () => void;
   writer?: AppearanceWriter;
@@ -37,6 +43,11 @@ export interface WorkflowContext {
   now(): number;
   /** A stored document's bytes; a missing blob is an internal error (the records point at it). */
   blob(hash: string): Promise<Uint8Array>;
+}
+
+/** The settings of a packet's organization, when the workflow was given any. */
+export function settingsOf(ctx: WorkflowContext, organization: string): OrganizationSettings | undefined {
+  return ctx.options.organizations?.(organization);
 }
 
 export function workflowContext(options: PacketServiceOptions): WorkflowContext {

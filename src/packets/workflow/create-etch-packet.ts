@@ -6,7 +6,8 @@
 import { DEFAULT_ORGANIZATION, type PacketRecord, type SignerRecord } from '../store/index.js';
 import { advance } from './advance.js';
 import { encode } from './codec.js';
-import type { WorkflowContext } from './context.js';
+import { settingsOf, type WorkflowContext } from './context.js';
+import { withSignerDefaults } from '../org.js';
 import { documentsOf } from './documents.js';
 import { etchPacket } from './etch-packet.js';
 import { storeDrafts } from './packet-documents.js';
@@ -18,9 +19,12 @@ import type { EtchPacketView } from './views.js';
 
 export async function createEtchPacket(
   ctx: WorkflowContext,
-  body: unknown,
+  given: unknown,
   scope?: PacketScope,
 ): Promise<EtchPacketView> {
+  const organization = scope?.organization ?? DEFAULT_ORGANIZATION;
+  // The organization's e-signature defaults, under what each signer object says itself.
+  const body = withSignerDefaults(given, settingsOf(ctx, organization)?.signerDefaults);
   const assembled = await ctx.work.assemble(body);
   const request = assembled.request;
   const now = ctx.now();
@@ -29,7 +33,7 @@ export async function createEtchPacket(
   const packet: PacketRecord = {
     eid: newEid('pkt'),
     groupEid: newEid('grp'),
-    organization: scope?.organization ?? DEFAULT_ORGANIZATION,
+    organization,
     name: request.name,
     status: 'draft',
     isTest: scope?.testOnly === true || (request.isTest ?? false),

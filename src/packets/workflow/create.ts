@@ -64,8 +64,12 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
     handlers: {
       webhook: async (event) => {
         const w = service.webhookOf(event);
+        // The packet's organization's token and secret (also for a packet's own webhookURL), else the workflow's.
+        const own = w.organization !== undefined ? options.organizations?.(w.organization)?.webhook : undefined;
+        const token = own?.token ?? webhook.token ?? '';
+        const secret = own?.hmacSecret ?? webhook.secret;
         await postWebhook(
-          { url: w.url, token: webhook.token ?? '', secret: webhook.secret },
+          { url: w.url, token, ...(secret ? { secret } : {}) },
           { id: event.id, action: w.action, data: w.data },
           webhook,
           new Date(),

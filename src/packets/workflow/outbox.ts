@@ -4,7 +4,7 @@
  * delivery (delivery.ts). Each function returns how many events it wrote.
  */
 import type { OutboxRecord, PacketWrites, SignerRecord } from '../store/index.js';
-import type { WorkflowContext } from './context.js';
+import { settingsOf, type WorkflowContext } from './context.js';
 import { redirectGroupStatus } from './routing.js';
 import type { Snapshot } from './step.js';
 import { newEid } from './tokens.js';
@@ -51,7 +51,10 @@ export async function notifySigner(
   return 1;
 }
 
-/** A webhook to the packet's `webhookURL`, else the organization's; none when neither is set. */
+/**
+ * A webhook to the packet's `webhookURL`, else the organization's; none when neither is set.
+ * The event names the packet's organization: its token and HMAC secret are read at delivery.
+ */
 export async function webhookEvent(
   ctx: WorkflowContext,
   tx: PacketWrites,
@@ -60,9 +63,10 @@ export async function webhookEvent(
   data: Record<string, unknown>,
   now: number,
 ): Promise<number> {
-  const url = snap.packet.webhookURL ?? ctx.options.webhook?.url;
+  const organization = snap.packet.organization;
+  const url = snap.packet.webhookURL ?? settingsOf(ctx, organization)?.webhook?.url ?? ctx.options.webhook?.url;
   if (!url) return 0;
-  await tx.insertOutbox(outboxEvent(snap.packet.eid, 'webhook', { action, url, data }, now));
+  await tx.insertOutbox(outboxEvent(snap.packet.eid, 'webhook', { action, url, data, organization }, now));
   return 1;
 }
 

@@ -127,7 +127,7 @@ export class PacketService {
   }
 
   /** What a webhook outbox event delivers. */
-  webhookOf(event: OutboxRecord): { url: string; action: string; data: unknown } {
+  webhookOf(event: OutboxRecord): ReturnType<typeof webhookOf> {
     return webhookOf(event);
   }
 }

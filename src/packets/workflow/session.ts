@@ -23,7 +23,15 @@ export interface SignerEvent {
 }
 
 export interface SigningSession {
-  packet: { eid: string; name: string; status: string; isTest: boolean; signaturePageOptions?: unknown };
+  /** `organization`: whose settings (framing, stylesheet origins, logo) apply to the page. */
+  packet: {
+    eid: string;
+    name: string;
+    status: string;
+    isTest: boolean;
+    organization: string;
+    signaturePageOptions?: unknown;
+  };
   signer: {
     eid: string;
     aliasId: string;
@@ -67,6 +75,7 @@ export function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
       name: snap.packet.name,
       status: snap.packet.status,
       isTest: snap.packet.isTest,
+      organization: snap.packet.organization,
       signaturePageOptions: snap.packet.options.signaturePageOptions,
     },
     signer: {

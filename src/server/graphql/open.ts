@@ -11,6 +11,7 @@ import {
   openSqliteStore,
   smtpMailer,
   type DocxConverterOptions,
+  type OrganizationDirectory,
   type PacketStore,
 } from '../../packets/index.js';
 import { createSigningIdentity } from '../../signing/index.js';
@@ -29,6 +30,8 @@ export interface PacketDataOptions {
   allowHosts?: readonly string[];
   /** The organization's webhook. */
   webhook?: { url?: string; token?: string; secret?: string };
+  /** Each organization's settings (`--org`): names and mails, signer defaults, its webhook. */
+  organizations?: OrganizationDirectory;
   /** Test hook: the workflow's clock. */
   clock?: () => Date;
   /** Test hook: start the dispatcher (default true). */
@@ -72,6 +75,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     mailer,
     mailDir: path.join(dataDir, 'mail'),
     webhook: { ...options.webhook, allowHosts: options.allowHosts },
+    ...(options.organizations ? { organizations: options.organizations } : {}),
     clock: options.clock,
     deliver: options.deliver,
     pollMs: options.pollMs,

@@ -5,7 +5,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
-import { PacketStateError, visibleTo, type PacketScope, type PacketStore } from '../../packets/index.js';
+import {
+  PacketStateError,
+  visibleTo,
+  type OrganizationDirectory,
+  type PacketScope,
+  type PacketStore,
+} from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
 import type { RenderPool } from '../render-pool.js';
@@ -18,6 +24,7 @@ import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
 import { zipEntryNames } from './zip-names.js';
 import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
+import { stylesheetOriginsFor } from '../org/index.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
@@ -28,6 +35,8 @@ export interface PacketRoutesOptions {
   jsonBodyBytes?: number;
   /** Origins besides the server's own that `signaturePageOptions.style.stylesheetURL` may name (see ../signing). */
   stylesheetOrigins?: readonly string[];
+  /** Each organization's settings (`--org`): its own stylesheet origins replace the server's. */
+  organizations?: OrganizationDirectory;
   /** The server's public address (`--public-url`); without it, the request's own origin. */
   publicUrl?: string;
   /** The packets the request's API key may see (its organization; test packets only for a development key). */
@@ -56,13 +65,17 @@ async function completeGroup(store: PacketStore, groupEid: string, scope: Packet
 }
 
 /** A stylesheetURL the signing page would leave out is refused when the packet is made, not found missing later. */
-function checkStylesheet(args: Record<string, unknown>, pageOrigin: string, allowed: readonly string[]): void {
+function checkStylesheet(
+  args: Record<string, unknown>,
+  pageOrigin: string,
+  allowed: readonly string[] | undefined,
+): void {
   const url = (args.signaturePageOptions as { style?: { stylesheetURL?: unknown } } | undefined)?.style?.stylesheetURL;
   if (typeof url !== 'string') return; // absent, or the request's own validation reports its type
   if (!allowedStylesheet(url, pageOrigin, allowed)) {
     throw ValidationError.of(
       'signaturePageOptions.style.stylesheetURL',
-      `Stylesheets load from this server's origin (${pageOrigin}) or an origin the server allows (castpress serve --stylesheet-origin ORIGIN)${allowed.length ? `: ${allowed.join(', ')}` : ''}`,
+      `Stylesheets load from this server's origin (${pageOrigin}) or an origin the server allows (castpress serve --stylesheet-origin ORIGIN, or the organization's stylesheetOrigins)${allowed?.length ? `: ${allowed.join(', ')}` : ''}`,
     );
   }
 }
@@ -108,7 +121,14 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         body,
         () => options.backend.service(),
         (err) => request.log.error({ err }, 'graphql resolver failed'),
-        { createEtchPacket: (args) => checkStylesheet(args, pageOrigin, stylesheetOrigins) },
+        {
+          createEtchPacket: (args) =>
+            checkStylesheet(
+              args,
+              pageOrigin,
+              stylesheetOriginsFor(options.organizations?.(options.scopeOf(request).organization), stylesheetOrigins),
+            ),
+        },
         options.scopeOf(request),
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);

@@ -7,20 +7,27 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCastpressError, ValidationError } from '../../errors/index.js';
-import { SignerError, signerDownloadUrl, type SignerEvent } from '../../packets/index.js';
+import { SignerError, signerDownloadUrl, type OrganizationDirectory, type SignerEvent } from '../../packets/index.js';
 import type { LazyPacketBackend } from '../graphql/index.js';
 import { contentDisposition, pdfName } from '../filename.js';
 import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
 import type { DetailsRequest, SigningAnswer, SubmitRequest, Untrusted } from './page/contract.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
+import { frameAncestorsFor, stylesheetOriginsFor } from '../org/index.js';
 
 export interface SigningRoutesOptions {
   backend: LazyPacketBackend;
-  /** Origins allowed to frame the page (CSP frame-ancestors); default only the server itself. */
+  /**
+   * Origins allowed to frame the page (CSP frame-ancestors) besides the server itself: for an email
+   * signer's page, the only ones; for an embedded signer's page (any origin by default), the list it
+   * is narrowed to unless the organization lists its own (../org/policy.ts).
+   */
   frameAncestors?: readonly string[];
-  /** Origins besides the page's own that `signaturePageOptions.style.stylesheetURL` may name. */
+  /** Origins besides the page's own that `signaturePageOptions.style.stylesheetURL` may name; none: any https origin. */
   stylesheetOrigins?: readonly string[];
+  /** Each organization's settings (`--org`): their embed and stylesheet origins replace the two above. */
+  organizations?: OrganizationDirectory;
   /** The server's public address (`--public-url`): the page's origin; without it, the request's. */
   publicUrl?: string;
 }
@@ -49,7 +56,7 @@ function headers(
       'content-security-policy',
       // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
       // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${["'self'", ...frameAncestors].join(' ')}`,
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
     );
 }
 
@@ -105,12 +112,17 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
 
   app.get<{ Params: Params; Querystring: Query }>('/sign/:signerEid', async (request, reply) => {
     const nonce = randomBytes(16).toString('base64');
-    headers(reply, nonce, frameAncestors).type('text/html; charset=utf-8');
+    // Until the signer is known (an error page says nothing about the packet and offers nothing to
+    // click): framed as an embedded signer's page would be, so an app framing it learns of the error.
+    headers(reply, nonce, frameAncestorsFor(undefined, undefined, frameAncestors)).type('text/html; charset=utf-8');
     const service = await options.backend.service();
     const signerEid = request.params.signerEid;
     const withinIframe = request.query.withinIframe === 'true';
     try {
       const session = await service.openSigning({ signerEid, token: token(request.query) });
+      const settings = options.organizations?.(session.packet.organization);
+      const ancestors = frameAncestorsFor(session.signer.signerType, settings, frameAncestors);
+      headers(reply, nonce, ancestors);
       if (session.signer.status === 'completed') {
         // A finished signer's link (the one they signed with; their others ended then): the status, the
         // completed documents once everyone has signed, and inside a frame the app is told (signerError).
@@ -150,7 +162,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
             options.publicUrl
               ? new URL(options.publicUrl).origin
               : `${request.protocol}://${request.headers.host ?? ''}`,
-            stylesheetOrigins,
+            stylesheetOriginsFor(settings, stylesheetOrigins),
           )
         : undefined;
       if (wanted && !stylesheet)
@@ -158,7 +170,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           { packet: session.packet.eid },
           "stylesheetURL left out: neither this server's origin nor an allowed stylesheet origin",
         );
-      if (stylesheet) headers(reply, nonce, frameAncestors, new URL(stylesheet).origin);
+      if (stylesheet) headers(reply, nonce, ancestors, new URL(stylesheet).origin);
       return reply.send(
         signingPage(session, {
           token: token(request.query),
