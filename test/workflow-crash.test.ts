@@ -261,5 +261,7 @@ describe('workflow crash test', () => {
     );
     expect(kills).toBeGreaterThanOrEqual(POINTS);
     expect(complete).toBeGreaterThan(0);
-  }, 900_000);
+    // A ceiling, not a speed check: at load average ~20 on 2 cores 20 kills took 140-165 s, so 200
+    // passed 900 s (the old ceiling, hit on 27 Nov 2026) on a busy machine.
+  }, 3_600_000);
 });
