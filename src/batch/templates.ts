@@ -1,20 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from '../errors/index.js';
+import type { Engine } from '../engine/index.js';
 import type { TemplateInput } from '../template/index.js';
 
 /**
  * Template files named by jobs, read once per worker: a template JSON file
  * (`{eid?, title?, pdf: "file.pdf", style?, fields}`, the PDF relative to it) or
- * a fillable PDF turned into a template by its AcroForm.
+ * a fillable PDF turned into a template by its AcroForm. Given the engine that will fill them,
+ * PDFs are read through it, so the engine's parse serves the import and every fill (one parse
+ * per template, not two: issue 29).
  */
 export class TemplateFiles {
   readonly #cache = new Map<string, Promise<TemplateInput>>();
 
   readonly #baseDir: string;
 
-  constructor(baseDir: string) {
+  readonly #engine?: Pick<Engine, 'templateFromPdf'>;
+
+  constructor(baseDir: string, engine?: Pick<Engine, 'templateFromPdf'>) {
     this.#baseDir = baseDir;
+    this.#engine = engine;
   }
 
   /** True when the reference names a file rather than an EID of the template store. */
@@ -41,8 +47,10 @@ export class TemplateFiles {
       throw ValidationError.of('template', `Cannot read template file ${file}`);
     }
     if (/\.pdf$/i.test(file)) {
+      const options = { eid: path.basename(file, path.extname(file)) };
+      if (this.#engine) return this.#engine.templateFromPdf(new Uint8Array(bytes), options);
       const { templateFromPdf } = await import('../fields/index.js');
-      return templateFromPdf(new Uint8Array(bytes), { eid: path.basename(file, path.extname(file)) });
+      return templateFromPdf(new Uint8Array(bytes), options);
     }
     let json: Record<string, unknown>;
     try {

@@ -54,10 +54,8 @@ function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState 
   if (!state) {
     const { templatesDir, fetch, ...options } = task.engine;
     const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
-    state = {
-      engine: createEngine({ ...options, resolver, templates: templatesDir }),
-      templates: new TemplateFiles(task.baseDir),
-    };
+    const engine = createEngine({ ...options, resolver, templates: templatesDir });
+    state = { engine, templates: new TemplateFiles(task.baseDir, engine) };
   }
   return state;
 }

@@ -75,7 +75,7 @@ export async function fillCommand(argv: string[]): Promise<number> {
   try {
     const request = await readJsonArg(dataFile);
     const template = TemplateFiles.isFile(templateRef)
-      ? await new TemplateFiles(process.cwd()).load(path.resolve(templateRef))
+      ? await new TemplateFiles(process.cwd(), engine).load(path.resolve(templateRef))
       : templateRef;
     const versionNumber = values.version === undefined ? undefined : Number(values.version);
     const resources = cliResourceReport(values['strict-fetch'] ?? false);

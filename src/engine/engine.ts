@@ -1,5 +1,6 @@
 import { decryptDataString } from '../crypto/index.js';
-import { NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
+import { InvalidPdfError, NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
+import { templateFromParsedPdf, type ImportedTemplate, type TemplateFromPdfOptions } from '../fields/index.js';
 import { FillCache, fill } from '../fill/index.js';
 import { FontRegistry, RemoteFontCatalogue } from '../fonts/index.js';
 import type { BrowserPool } from '../html/index.js';
@@ -177,6 +178,21 @@ export class Engine {
   async template(eid: string, versionNumber?: number): Promise<Template> {
     this.#assertOpen();
     return this.#resolveTemplate(eid, versionNumber);
+  }
+
+  /**
+   * A fillable PDF's form as a template (what `templateFromPdf` makes), read from the parse this
+   * engine keeps for filling those bytes: a fill of the result does not parse the PDF again
+   * (a cold `castpress fill form.pdf` parsed it twice, issue 29).
+   */
+  async templateFromPdf(bytes: Uint8Array, options: TemplateFromPdfOptions = {}): Promise<ImportedTemplate> {
+    this.#assertOpen();
+    const prepared = await this.#fillCache.get(bytes).catch((e: unknown) => {
+      // The fill cache names the input `template.pdf`; this call's input has its own name.
+      if (e instanceof InvalidPdfError) throw new InvalidPdfError(e.message, options.property ?? 'pdf', { cause: e });
+      throw e;
+    });
+    return templateFromParsedPdf(bytes, prepared.doc, options);
   }
 
   /** Generates a PDF from Markdown blocks or HTML/CSS (a generate request body). */

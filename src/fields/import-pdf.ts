@@ -3,6 +3,7 @@
  * types' registry decides what each widget becomes (import order, `importAcro`).
  */
 import { createHash } from 'node:crypto';
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { formFieldsOf } from '../acroform/index.js';
 import { loadPdf } from '../pdf/index.js';
 import type { TemplateField, TemplateStyle } from './model.js';
@@ -35,9 +36,25 @@ export async function templateFromPdf(
   bytes: Uint8Array,
   options: TemplateFromPdfOptions = {},
 ): Promise<ImportedTemplate> {
-  const doc = await loadPdf(bytes, options.property ?? 'pdf');
-  const fields: TemplateField[] = formFieldsOf(doc, importedType);
+  return templateFromParsedPdf(bytes, await loadPdf(bytes, options.property ?? 'pdf'), options);
+}
+
+/**
+ * `templateFromPdf` of a document the caller has already parsed from `bytes` (the engine's
+ * prepared template, so a cold fill parses the PDF once). Only reads `doc`.
+ */
+export function templateFromParsedPdf(
+  bytes: Uint8Array,
+  doc: PDFDocument,
+  options: TemplateFromPdfOptions = {},
+): ImportedTemplate {
+  const fields = templateFieldsOf(doc);
   const eid = options.eid ?? `pdf-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
   const title = options.title ?? doc.getTitle();
   return { eid, ...(title ? { title } : {}), pdf: bytes, fields };
+}
+
+/** The template fields of a loaded fillable PDF, one per widget (see `templateFromPdf`). */
+export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
+  return formFieldsOf(doc, importedType);
 }

@@ -20,4 +20,10 @@ export type {
 export { FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
 export type { FieldType, TemplateField, TemplateStyle } from './model.js';
 export type { Alignment, VerticalAlignment, ResolvedStyle, Content, FilledField } from './filled.js';
-export { templateFromPdf, type ImportedTemplate, type TemplateFromPdfOptions } from './import-pdf.js';
+export {
+  templateFieldsOf,
+  templateFromParsedPdf,
+  templateFromPdf,
+  type ImportedTemplate,
+  type TemplateFromPdfOptions,
+} from './import-pdf.js';

@@ -5,7 +5,7 @@
  * test's 200 children each pay parsing and compiling ~6 MB of engine code otherwise (a third
  * of their CPU time before they are ready, measured).
  *   node code-cache-loader.cjs <bundle.cjs> [arguments of the bundle...]
- * The cache is <bundle.cjs>.v8cache. With SAVE_CODE_CACHE=1 the first line on stdin writes it
+ * The cache is <bundle.cjs>.v8cache. With SAVE_CODE_CACHE=1 a `save` line on stdin writes it
  * (after the run, so it holds the functions compiled while working too) and ends the process.
  * A rejected cache (another V8, other flags) only costs time: it is said on stderr.
  */
@@ -28,7 +28,11 @@ try {
 const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
 if (cachedData && script.cachedDataRejected) process.stderr.write(`code cache rejected: ${cacheFile}\n`);
 if (process.env.SAVE_CODE_CACHE === '1') {
-  process.stdin.once('data', () => {
+  // A `save` line: other lines on stdin are the bundle's own (the crash child's `go`).
+  let seen = '';
+  process.stdin.on('data', (d) => {
+    seen += String(d);
+    if (!/^save$/m.test(seen)) return;
     writeFileSync(cacheFile, script.createCachedData());
     process.exit(0);
   });

@@ -1,9 +1,13 @@
 /**
  * Child of the workflow crash test: works packets forward on an embedded store until
  * it is killed (SIGKILL, at a random moment chosen by the parent). Each run first
- * carries every unfinished packet one step on, so steps interrupted earlier are
+ * carries every unfinished packet to its end, so steps interrupted earlier are
  * retried on whatever state the kill left.
  *   argv: <store dir> <identity dir> <webhook url>
+ * Start-up (code, signing identity, a warm engine) needs no store, so a child starts while the
+ * one before it still works: it prints `ready`, then waits for `go` on stdin before it opens
+ * the store, and prints `opened` when its workflow is set up. Before each workflow step it prints `at <step>`, so the parent can say which step
+ * each kill fell in. A closed stdin (the parent is gone) ends it.
  * Built as one CommonJS bundle and run through code-cache-loader.cjs (see the test), so no
  * top-level await here: the work is in main().
  */
@@ -60,15 +64,27 @@ const body = (n: number) => ({
 
 type Service = ReturnType<typeof createPacketWorkflow>['service'];
 
+/** Names the step about to run (the parent's record of where its kills fell). */
+function at(step: string): void {
+  process.stdout.write(`at ${step}\n`);
+}
+
 async function signNext(s: Service, eid: string): Promise<void> {
+  at('read packet');
   const packet = await s.etchPacket({ eid });
   const next = packet.documentGroup.signers.find((x) => x.status !== 'completed');
   if (!next) return;
+  const who = next.aliasId ?? '?';
+  at(`sign URL ${who}`);
   const url = new URL(await s.generateEtchSignURL({ signerEid: next.eid, clientUserId: 'u' }));
   const access = { signerEid: next.eid, token: url.searchParams.get('token')! };
+  at(`open ${who}`);
   await s.openSigning(access);
-  if (next.aliasId === 'b')
+  if (next.aliasId === 'b') {
+    at('update payload');
     await s.updateEtchPacket({ eid, payload: { doc: { data: { amount: `AMOUNT-${eid}` } } }, mergePayloads: true });
+  }
+  at(`submit ${who}`);
   await s.submitSigning({
     ...access,
     inputs: {
@@ -85,8 +101,27 @@ async function signNext(s: Service, eid: string): Promise<void> {
   });
 }
 
+/** Resolves on the parent's `go` line; a closed stdin ends the process. */
+function go(): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const onData = (d: Buffer): void => {
+      seen += d.toString();
+      if (!/^go$/m.test(seen)) return;
+      process.stdin.off('data', onData);
+      resolve();
+    };
+    process.stdin.on('data', onData);
+    process.stdin.once('end', () => process.exit(0));
+  });
+}
+
 async function main(): Promise<never> {
   const identity = await createSigningIdentity({ dataDir: identityDir });
+  // Warm the engine before announcing: the parent's kill points should fall in workflow steps, not in start-up.
+  await engine.generate({ data: [{ content: 'warm' }] });
+  process.stdout.write('ready\n');
+  await go();
   const store = await openSqliteStore({ dir });
   const flow = createPacketWorkflow({
     store,
@@ -98,11 +133,16 @@ async function main(): Promise<never> {
     mailDir: `${dir}/mail`,
   });
   const s = flow.service;
-  // Warm the engine before announcing: the parent's kill points should fall in workflow steps, not in start-up.
-  await engine.generate({ data: [{ content: 'warm' }] });
-  process.stdout.write('ready\n');
-  for (const eid of listUnfinished()) await signNext(s, eid);
+  // The parent's kill window starts here, as it started at `ready` when children opened the store before it.
+  process.stdout.write('opened\n');
+  at('list unfinished');
+  // Every interrupted packet to its end first (two signers: signNext does nothing to a complete one).
+  for (const eid of listUnfinished()) {
+    await signNext(s, eid);
+    await signNext(s, eid);
+  }
   for (let n = 0; ; n++) {
+    at('create packet');
     const created = await s.createEtchPacket(body(n));
     await signNext(s, created.eid);
     await signNext(s, created.eid);
