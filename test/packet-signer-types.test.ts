@@ -147,7 +147,14 @@ describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', 
     const created = ok(
       await client().createEtchPacket({
         variables: variables('In person and inline', [
-          { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'in-person', routingOrder: 1 },
+          {
+            id: 'ada',
+            name: 'Ada Lovelace',
+            email: 'ada@example.com',
+            signerType: 'in-person',
+            routingOrder: 1,
+            allowNameChange: true,
+          },
           { id: 'bob', name: 'Bob Inline', email: 'bob@example.com', signerType: 'inline', routingOrder: 2 },
         ]),
       }),
@@ -162,6 +169,13 @@ describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', 
     // Before the hand-over the service serves no document and takes no signature for this URL.
     const early = await fetch(`${base}/sign/${ada.eid}/documents/0?token=${encodeURIComponent(adaToken)}`);
     expect(early.status).toBe(403);
+    // Nor may the holder make the name theirs first (allowNameChange), and then "confirm" it.
+    const rename = await fetch(`${base}/sign/${ada.eid}/details`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: adaToken, name: 'Bob Inline' }),
+    });
+    expect(rename.status).toBe(403);
 
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const { requests, errors } = watchPage(page);
