@@ -13,6 +13,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../src/html/index.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
-import { tempDir } from './helpers/signing.js';
+import { tempDir, tool } from './helpers/signing.js';
 import { watchPage } from './helpers/signing-page.js';
 import { WebhookReceiver } from './helpers/workflow.js';
 
@@ -228,6 +229,20 @@ describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', 
     expect(handed).toHaveLength(1);
     expect(handed[0]).toMatchObject({ signerType: 'in-person', etchPacketEid: created.eid });
     expect(typeof handed[0]!.handedOverAt).toBe('string');
+
+    // The audit record: the certificate of completion says Ada signed in person, after the hand-over.
+    const zip = (await client().downloadDocuments(created.documentGroup.eid)) as unknown as {
+      statusCode: number;
+      data: Buffer;
+    };
+    expect(zip.statusCode).toBe(200);
+    const [pdf] = Object.values(unzipSync(new Uint8Array(zip.data)));
+    const file = path.join(tmp.dir, 'in-person.pdf');
+    await writeFile(file, pdf!);
+    const text = (await tool('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(`in-person, handed over, name confirmed ${String(handed[0]!.handedOverAt)}`);
+    expect(text).toMatch(/1, in-person, handed over/);
+    expect(text).toMatch(/2, inline\b/);
   }, 300_000);
 
   it('routing order holds for an inline signer: their URL is refused until the earlier signer has signed', async () => {
