@@ -24,6 +24,13 @@ export const TOKEN_MINUTES_EMBEDDED = 2 * 60;
 
 export const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
+/**
+ * Signer types whose signing URL the caller generates (generateEtchSignURL, authenticated by its key);
+ * only `email` signers are mailed a link. README "Signer types (#32)".
+ */
+export const CALLER_URL_SIGNER_TYPES: readonly string[] = ['embedded', 'in-person', 'inline', 'in-person-inline'];
+/** Signer types who sign on a device the sender hands over: the page asks them to confirm their name first. */
+export const IN_PERSON_SIGNER_TYPES: readonly string[] = ['in-person', 'in-person-inline'];
 /** Emails a signer's `enableEmails` list may name. */
 export const SIGNER_EMAILS = ['etchComplete'] as const;
 
@@ -99,6 +106,7 @@ const signerLeniently = z.object({
   isPending: z.boolean().catch(false).default(false),
   signerType: z.string().catch('email').default('email'),
   requireEmailOnLoad: z.boolean().catch(false).default(false),
+  requireNameOnLoad: z.boolean().catch(false).default(false),
   fields: z.array(signerFieldRef.optional().catch(undefined)).catch([]).default([]),
 });
 
@@ -330,6 +338,14 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
           message: 'A pending signer requires allowUpdates: true on the packet',
         });
       }
+      if (l.requireNameOnLoad && IN_PERSON_SIGNER_TYPES.includes(l.signerType)) {
+        // The hand-over compares the name typed with the name given here: a name the signer enters
+        // instead would leave nothing to confirm, so the packet could not be signed as asked.
+        errors.push({
+          property: `${at}.requireNameOnLoad`,
+          message: `Not available for signerType "${l.signerType}": the signer confirms the name given here when the device is handed over`,
+        });
+      }
       if (l.requireEmailOnLoad && ['email', 'in-person', 'in-person-inline'].includes(l.signerType)) {
         errors.push({
           property: `${at}.requireEmailOnLoad`,
@@ -342,7 +358,8 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
         ...s,
         routingOrder: s.routingOrder ?? i + 1,
         tokenValidForMinutes:
-          s.tokenValidForMinutes ?? (s.signerType === 'embedded' ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL),
+          s.tokenValidForMinutes ??
+          (CALLER_URL_SIGNER_TYPES.includes(s.signerType) ? TOKEN_MINUTES_EMBEDDED : TOKEN_MINUTES_EMAIL),
       });
     });
   }

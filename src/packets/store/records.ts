@@ -84,6 +84,11 @@ export type StoredSigner = Signer & {
   nameEnteredAt?: number;
   /** Set when a signer asked for their email on opening (`requireEmailOnLoad`) entered it. */
   emailEnteredAt?: number;
+  /**
+   * An in-person signer's hand-over (#32): the name they typed matched, for the URL of token
+   * `tokenEid` (a new URL asks again), at `at`.
+   */
+  handedOver?: { tokenEid: string; at: number; name: string };
 };
 
 export interface SignerRecord {

@@ -1,10 +1,12 @@
 /**
- * `generateEtchSignURL`: a new token for an embedded signer, its lifetime restarted. The spec's
- * "generating again restarts the token duration" is read as one live URL per signer: the previous
- * URLs stop working (tokenExpired) when a new one is made.
+ * `generateEtchSignURL`: a new token for a signer whose URL the caller makes (embedded, in-person, inline,
+ * in-person-inline: README "Signer types (#32)"), its lifetime restarted. The spec's "generating again
+ * restarts the token duration" is read as one live URL per signer: the previous URLs stop working
+ * (tokenExpired) when a new one is made.
  */
 import { ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
+import { CALLER_URL_SIGNER_TYPES } from '../request.js';
 import { signUrlArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import { PacketStateError } from './errors.js';
@@ -15,10 +17,10 @@ import { runStep, signerIn, signerOfSnap } from './step.js';
 export async function generateEtchSignURL(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<string> {
   const { signerEid, clientUserId } = parseWith(signUrlArgs, args);
   const signer = await signerIn(ctx, signerEid, scope);
-  if (signer.signerType !== 'embedded')
+  if (!CALLER_URL_SIGNER_TYPES.includes(signer.signerType))
     throw ValidationError.of(
       'signerEid',
-      `Signer "${signerEid}" is an ${signer.signerType} signer: signing URLs are generated for embedded signers only`,
+      `Signer "${signerEid}" is an ${signer.signerType} signer: they are mailed their link (signing URLs are generated for ${CALLER_URL_SIGNER_TYPES.join(', ')} signers)`,
     );
   let url = '';
   await runStep(ctx, signer.packetEid, async (tx, snap, now) => {

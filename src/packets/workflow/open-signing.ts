@@ -5,12 +5,19 @@ import { signerAccessArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import { statusData, webhookEvent } from './outbox.js';
 import { sessionOf, type SigningSession } from './session.js';
+import { handOverFor } from './hand-over.js';
 import { access, assertTurn } from './signer-access.js';
-import { readSnapshot, runStep, signerOfSnap } from './step.js';
+import { readSnapshot, runStep, signerOfSnap, type Snapshot } from './step.js';
+import type { SignerRecord } from '../store/index.js';
 
 export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<SigningSession> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
-  const { signer } = await access(ctx, signerEid, token);
+  const { signer, token: opened } = await access(ctx, signerEid, token);
+  // In person: the page asks for the hand-over first, until it was confirmed for this URL.
+  const view = (snap: Snapshot, s: SignerRecord): SigningSession => {
+    const name = s.status === 'completed' ? null : handOverFor(s, opened.eid);
+    return { ...sessionOf(snap, s), handOver: name === null ? null : { name } };
+  };
   let session: SigningSession | undefined;
   try {
     await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
@@ -23,7 +30,7 @@ export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<
         await tx.updateSigner(s);
         events += await webhookEvent(ctx, tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
       }
-      session = sessionOf(snap, s);
+      session = view(snap, s);
       return events;
     });
   } catch (e) {
@@ -32,7 +39,7 @@ export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<
     const snap = await readSnapshot(ctx, signer.packetEid);
     const s = signerOfSnap(snap, signerEid);
     assertTurn(snap, s, false);
-    session = sessionOf(snap, s);
+    session = view(snap, s);
   }
   return session!;
 }

@@ -94,7 +94,10 @@ export async function completePacket(
           name: s.name ?? undefined,
           email: s.email ?? undefined,
           routingOrder: s.routingOrder,
-          signerType: s.signerType,
+          // In person (#32): the certificate says the device was handed over and when the name was confirmed.
+          signerType: s.signer.handedOver
+            ? `${s.signerType}, handed over, name confirmed ${new Date(s.signer.handedOver.at).toISOString()}`
+            : s.signerType,
           clientUserId: s.clientUserId ?? undefined,
           ip: s.ip ?? undefined,
           userAgent: s.userAgent ?? undefined,

@@ -19,6 +19,7 @@ import { composeMail, webhookOf } from './delivery.js';
 import { etchPacket } from './etch-packet.js';
 import { expireSignerTokens } from './expire-signer-tokens.js';
 import { generateEtchSignURL } from './generate-etch-sign-url.js';
+import { confirmHandOver } from './hand-over.js';
 import { groupDocuments } from './group-documents.js';
 import { openSigning } from './open-signing.js';
 import { redirectFor } from './redirect-for.js';
@@ -100,6 +101,11 @@ export class PacketService {
   /** A signer changes their own name or email (update-own-details.ts). */
   updateOwnDetails(args: unknown, change: { name?: string; email?: string }): Promise<void> {
     return updateOwnDetails(this.#ctx, args, change);
+  }
+
+  /** An in-person signer confirms their name on the device handed to them (hand-over.ts, #32). */
+  confirmHandOver(args: unknown, name: unknown): Promise<void> {
+    return confirmHandOver(this.#ctx, args, name);
   }
 
   /** The parameters of where a signer stands, and their redirectURL if any (redirect-for.ts). */

@@ -58,6 +58,8 @@ export interface SigningSession {
   }>;
   /** The signer clicks each signature/initials box (acceptEachField with signWhileReviewing). */
   acceptEachField: boolean;
+  /** In person (#32): the name the signer confirms before the documents are shown; null when none is asked (hand-over.ts). */
+  handOver: { name: string } | null;
   /** Name/email still to be entered before the documents are shown (requireNameOnLoad / requireEmailOnLoad). */
   detailsRequired: { name: boolean; email: boolean };
   /** The signerLoad message (and redirect parameters) for this view. */
@@ -104,6 +106,8 @@ export function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
       })),
     ),
     acceptEachField: acceptsEachField(s.signer),
+    // Set by openSigning, which knows the token the page was opened with.
+    handOver: null,
     detailsRequired: detailsRequired(s.signer),
     event: {
       action: 'signerLoad',

@@ -4,6 +4,7 @@ import { parseWith } from '../../schema/index.js';
 import { signerAccessArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import { SignerError } from './errors.js';
+import { assertHandedOver } from './hand-over.js';
 import { access } from './signer-access.js';
 
 export async function signerDocument(
@@ -12,7 +13,7 @@ export async function signerDocument(
   index: number,
 ): Promise<{ filename: string; pdf: Uint8Array }> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
-  const { signer } = await access(ctx, signerEid, token);
+  const { signer, token: presented } = await access(ctx, signerEid, token);
   // As the signing page (which shows "Already signed" and no document): a finished signer's link is spent.
   if (signer.status === 'completed')
     throw new SignerError(
@@ -22,6 +23,7 @@ export async function signerDocument(
       signerEid,
       410,
     );
+  assertHandedOver(signer, presented.eid);
   const doc = (await ctx.store.documents(signer.packetEid)).find((d) => d.index === index);
   if (!doc) throw ValidationError.of('index', `No document ${index}`);
   return { filename: doc.filename, pdf: await ctx.blob(doc.currentHash) };

@@ -17,6 +17,7 @@ import { redirectGroupStatus, route } from './routing.js';
 import type { SignerEvent } from './session.js';
 import { access, assertTurn } from './signer-access.js';
 import { runStep, signerOfSnap } from './step.js';
+import { assertHandedOver } from './hand-over.js';
 import { checkToken } from './tokens.js';
 
 /** What a signer submits when finishing (the signing page posts it). */
@@ -82,6 +83,7 @@ export async function submitSigning(
       const s = signerOfSnap(snap, signerEid);
       assertTurn(snap, s, true);
       const matched = checkToken(token, await ctx.store.tokens(signerEid), signerEid, now);
+      assertHandedOver(s, matched.eid);
       const missing = detailsRequired(s.signer);
       if (missing.name || missing.email) {
         throw ValidationError.of(

@@ -9,6 +9,7 @@ import { parseWith } from '../../schema/index.js';
 import { signerAccessArgs, updateSignerArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import { statusData, webhookEvent } from './outbox.js';
+import { assertHandedOver } from './hand-over.js';
 import { access, assertTurn } from './signer-access.js';
 import { runStep, signerOfSnap } from './step.js';
 
@@ -19,10 +20,12 @@ export async function updateOwnDetails(
 ): Promise<void> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const c = parseWith(updateSignerArgs.pick({ name: true, email: true }), change);
-  const { signer } = await access(ctx, signerEid, token);
+  const { signer, token: presented } = await access(ctx, signerEid, token);
   await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
     const s = signerOfSnap(snap, signerEid);
     assertTurn(snap, s, true);
+    // In person: whoever holds the device cannot make the name theirs before confirming it (#32).
+    assertHandedOver(s, presented.eid);
     if (c.name && s.signer.allowNameChange !== true && s.signer.requireNameOnLoad !== true)
       throw ValidationError.of('name', 'This signer may not change their name');
     if (c.email && s.signer.allowEmailChange !== true && s.signer.requireEmailOnLoad !== true)

@@ -164,6 +164,17 @@ function markInputs(typed: boolean, name: string | null, helpText?: string): str
 <div id="type"${typed ? '' : ' hidden'}><label for="typed" id="typed-label">Type your signature</label><input type="text" id="typed" autocomplete="off" value="${esc(name)}"></div>`;
 }
 
+/**
+ * In person (#32): the first thing the page shows, until the signer typed their name (page/hand-over.ts
+ * posts it; the service compares it and only then serves the documents).
+ */
+function handOverStep(name: string): string {
+  return `<section id="hand-over" aria-labelledby="hand-over-h"><h2 id="hand-over-h">Please hand this device to ${esc(name)}</h2>
+<form id="hand-over-form" novalidate><p>${esc(name)}: to show that the device is in your hands, type your full name.</p>
+<label for="hand-over-name">Your full name</label><input type="text" id="hand-over-name" autocomplete="off" required>
+<p id="hand-over-error" class="error" role="alert"></p><button type="submit" id="hand-over-ok">Continue</button></form></section>`;
+}
+
 export function signingPage(session: SigningSession, options: SigningPageOptions): string {
   const { signer, packet, documents } = session;
   const { token, nonce, withinIframe } = options;
@@ -195,6 +206,9 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
   const settings: SigningPageConfig = {
     assets: ASSET_BASE,
     details: `/sign/${encodeURIComponent(signer.eid)}/details`,
+    handOver: session.handOver
+      ? { url: `/sign/${encodeURIComponent(signer.eid)}/hand-over`, name: session.handOver.name }
+      : null,
     submit: `/sign/${encodeURIComponent(signer.eid)}/submit`,
     name: signer.name,
     email: signer.email,
@@ -253,7 +267,7 @@ ${markInputs(typed, signer.name, 'Draw your signature below (mouse, finger or pe
   return `${HEAD(`Sign ${packet.name}`, nonce, tx.css, options.stylesheet)}
 <body><main>
 ${header}
-${body}
+${session.handOver ? `${handOverStep(session.handOver.name)}<div id="signing" hidden>${body}</div>` : body}
 </main>${onLoad}
 <script type="application/json" id="cfg">${config}</script>
 <script type="module" nonce="${nonce}">${CLIENT_SCRIPT}</script></body></html>`;

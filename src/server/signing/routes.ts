@@ -12,7 +12,7 @@ import type { LazyPacketBackend } from '../graphql/index.js';
 import { contentDisposition, pdfName } from '../filename.js';
 import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
-import type { DetailsRequest, SigningAnswer, SubmitRequest, Untrusted } from './page/contract.js';
+import type { DetailsRequest, HandOverRequest, SigningAnswer, SubmitRequest, Untrusted } from './page/contract.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 import { frameAncestorsFor, stylesheetOriginsFor } from '../org/index.js';
 
@@ -238,6 +238,26 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       } catch (e) {
         const { status, event } = errorEvent(e, signerEid);
         if (status >= 500) request.log.error({ err: e }, 'signer details failed');
+        return reply.code(status).send({ event } satisfies SigningAnswer);
+      }
+    },
+  );
+
+  // In person (#32): the name typed on the hand-over step; the documents and the submission wait for it.
+  app.post<{ Params: Params }>(
+    '/sign/:signerEid/hand-over',
+    { bodyLimit: SIGNER_BODY_BYTES.details },
+    async (request, reply) => {
+      const signerEid = request.params.signerEid;
+      if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
+      const body = (request.body ?? {}) as Untrusted<HandOverRequest>;
+      const service = await options.backend.service();
+      try {
+        await service.confirmHandOver({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, body.name);
+        return reply.code(200).send({ ok: true });
+      } catch (e) {
+        const { status, event } = errorEvent(e, signerEid);
+        if (status >= 500) request.log.error({ err: e }, 'hand-over failed');
         return reply.code(status).send({ event } satisfies SigningAnswer);
       }
     },

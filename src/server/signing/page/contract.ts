@@ -54,6 +54,8 @@ export interface SigningPageConfig {
   assets: string;
   /** POST URL of the signer's details ({@link DetailsRequest}). */
   details: string;
+  /** In person (#32): where the typed name is posted ({@link HandOverRequest}) and whose name it must be; null when not asked. */
+  handOver: { url: string; name: string } | null;
   /** POST URL of the submission ({@link SubmitRequest}). */
   submit: string;
   name: string | null;
@@ -88,6 +90,12 @@ export interface DetailsRequest {
   token: string;
   name?: string;
   email?: string;
+}
+
+/** `POST {handOver.url}`: the name the signer typed on the hand-over step. */
+export interface HandOverRequest {
+  token: string;
+  name: string;
 }
 
 /** `POST {submit}`. */

@@ -4,7 +4,7 @@
  * imported from this server; the nonce carries over to the import). It reads its settings from the
  * `#cfg` JSON block (contract.ts `SigningPageConfig`).
  *
- * Two modes (page.ts renders the matching markup):
+ * An in-person signer first confirms their name (hand-over.ts). Then one of two modes (page.ts renders the matching markup):
  * - accept each field (fields.ts): the documents are drawn with pdf.js, the signer's boxes over
  *   them; each signature/initials box is clicked; the first of a kind asks for the mark.
  * - document list (list.ts; acceptEachField false, or signBeforeReviewing): one signature,
@@ -12,11 +12,15 @@
  */
 import type { SigningPageConfig } from './contract.js';
 import { acceptEachField } from './fields.js';
+import { handOver } from './hand-over.js';
 import { documentList } from './list.js';
 import { setUpPad } from './pad.js';
 import { $, type Client } from './ui.js';
 
 const cfg = JSON.parse($('cfg').textContent as string) as SigningPageConfig;
 const client: Client = { cfg, pad: setUpPad(cfg.typed), finished: false };
-if (!cfg.acceptEachField) documentList(client);
-else acceptEachField(client);
+// In person (#32): nothing of the documents is shown (or fetched) before the hand-over is confirmed.
+void handOver(client).then(() => {
+  if (!cfg.acceptEachField) documentList(client);
+  else acceptEachField(client);
+});

@@ -1,5 +1,12 @@
 /** What every part of the signing page's script shares: its settings, elements by id, messages. */
-import type { DetailsRequest, PageEvent, SigningAnswer, SigningPageConfig, SubmitRequest } from './contract.js';
+import type {
+  DetailsRequest,
+  HandOverRequest,
+  PageEvent,
+  SigningAnswer,
+  SigningPageConfig,
+  SubmitRequest,
+} from './contract.js';
 import type { Pad } from './pad.js';
 
 // Elements by id live in dom.ts (pad.ts needs them too; importing them from here would be a cycle).
@@ -22,7 +29,7 @@ export function post(cfg: Pick<SigningPageConfig, 'withinIframe'>, msg: PageEven
 /** POSTs a body of the contract as JSON, without cookies (the token is the credential); the answer, {} when none. */
 export async function postJson(
   url: string,
-  body: DetailsRequest | SubmitRequest,
+  body: DetailsRequest | SubmitRequest | HandOverRequest,
 ): Promise<{ ok: boolean; answer: SigningAnswer }> {
   const r = await fetch(url, {
     method: 'POST',
