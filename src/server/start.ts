@@ -6,6 +6,9 @@ import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import type { DocxConverterOptions } from '../packets/index.js';
+import { createSigningIdentity } from '../signing/index.js';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR } from './graphql/open.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -85,6 +88,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       'No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key',
     );
   }
+  // The operator's certificate is checked before anything listens: a TLS-only, expired or
+  // not-for-signing certificate is a typed start error (ValidationError on identity.certificate).
+  if (options.packets && options.packets.signingP12) await createSigningIdentity(options.packets.signingP12);
   const resolver =
     options.engine?.resolver ??
     (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
@@ -120,6 +126,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     strictResources: options.strictResources,
     chromiumExecutable: options.engine?.chromium?.executablePath,
     metrics: options.metrics,
+    ...(options.packets !== false
+      ? {
+          signingCa: {
+            dataDir: path.resolve(options.packets?.dataDir ?? DEFAULT_DATA_DIR),
+            tsa: options.packets?.tsa === 'local',
+          },
+        }
+      : {}),
   });
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
