@@ -9,7 +9,7 @@ import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signi
 import type { SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
 import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
-import type { CompletionCertificate } from '../complete.js';
+import type { CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import { completeDocuments, signDocuments } from './documents.js';
