@@ -35,17 +35,38 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
-const box = (id: string, y: number) => ({ id, type: 'signature', pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const box = (id: string, y: number) => ({
+  id,
+  type: 'signature',
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
 
 describe('the certificate of completion', () => {
   it("names every signer's token, the last signer's included", async () => {
     const s = flow.service;
     const created = await s.createEtchPacket({
       name: 'Audit',
-      files: [{ id: 'm', filename: 'm.pdf', title: 'Terms', fields: [{ content: 'Agreed.' }, box('a', 300), box('b', 360)] }],
+      files: [
+        { id: 'm', filename: 'm.pdf', title: 'Terms', fields: [{ content: 'Agreed.' }, box('a', 300), box('b', 360)] },
+      ],
       signers: [
-        { id: 'a', name: 'Ada First', email: 'ada@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'm', fieldId: 'a' }] },
-        { id: 'b', name: 'Bo Last', email: 'bo@example.com', signerType: 'embedded', routingOrder: 2, fields: [{ fileId: 'm', fieldId: 'b' }] },
+        {
+          id: 'a',
+          name: 'Ada First',
+          email: 'ada@example.com',
+          signerType: 'embedded',
+          routingOrder: 1,
+          fields: [{ fileId: 'm', fieldId: 'a' }],
+        },
+        {
+          id: 'b',
+          name: 'Bo Last',
+          email: 'bo@example.com',
+          signerType: 'embedded',
+          routingOrder: 2,
+          fields: [{ fileId: 'm', fieldId: 'b' }],
+        },
       ],
     });
     const [first, last] = created.documentGroup.signers;
@@ -54,7 +75,12 @@ describe('the certificate of completion', () => {
       [last!, 'Bo Last'],
     ] as const) {
       const url = await s.generateEtchSignURL({ signerEid: signer.eid, clientUserId: signer.eid });
-      await s.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text } }, ip: '127.0.0.7', userAgent: 'audit-test' });
+      await s.submitSigning({
+        ...tokenOf(url),
+        inputs: { signature: { type: 'typed', text } },
+        ip: '127.0.0.7',
+        userAgent: 'audit-test',
+      });
     }
     const [doc] = await s.groupDocuments(created.documentGroup.eid);
     const pages = await readText(doc!.pdf);

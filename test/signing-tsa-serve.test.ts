@@ -63,7 +63,13 @@ describe('the operator identity and the built-in TSA in the workflow the server 
           },
         ],
         signers: [
-          { id: 'a', name: 'Ada', email: 'ada@example.com', signerType: 'embedded', fields: [{ fileId: 'm', fieldId: 's' }] },
+          {
+            id: 'a',
+            name: 'Ada',
+            email: 'ada@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'm', fieldId: 's' }],
+          },
         ],
       });
       const signer = created.documentGroup.signers[0]!;
@@ -101,7 +107,18 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
       clock: () => new Date('2005-06-01T00:00:00Z'),
     });
     const expired = path.join(dir, 'expired.p12');
-    await ok(['pkcs12', '-export', '-inkey', old.files!.key, '-in', old.files!.certificate, '-passout', 'pass:x', '-out', expired]);
+    await ok([
+      'pkcs12',
+      '-export',
+      '-inkey',
+      old.files!.key,
+      '-in',
+      old.files!.certificate,
+      '-passout',
+      'pass:x',
+      '-out',
+      expired,
+    ]);
     for (const [p12, message] of [
       [tls.p12, /serverAuth/],
       [expired, /had expired at/],
@@ -110,7 +127,10 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
         noAuth: true,
         port: 0,
         renderPool: false,
-        packets: { dataDir: path.join(dir, 'refused'), signingP12: { pkcs12: new Uint8Array(await readFile(p12)), passphrase: 'x' } },
+        packets: {
+          dataDir: path.join(dir, 'refused'),
+          signingP12: { pkcs12: new Uint8Array(await readFile(p12)), passphrase: 'x' },
+        },
       }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ValidationError);
       expect((refused as ValidationError).fields[0]?.property).toBe('identity.certificate');
@@ -118,16 +138,30 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
       // The CLI's flags: the passphrase from an environment variable or a file, the same typed error.
       process.env.CASTPRESS_TEST_P12_PASS = 'x';
       const viaEnv = await serve([
-        '--no-auth', '--port', '0', '--data', path.join(dir, 'refused'),
-        '--signing-p12', p12, '--signing-p12-passphrase-env', 'CASTPRESS_TEST_P12_PASS',
+        '--no-auth',
+        '--port',
+        '0',
+        '--data',
+        path.join(dir, 'refused'),
+        '--signing-p12',
+        p12,
+        '--signing-p12-passphrase-env',
+        'CASTPRESS_TEST_P12_PASS',
       ]).catch((e: unknown) => e);
       expect(viaEnv).toBeInstanceOf(ValidationError);
       expect((viaEnv as ValidationError).message).toMatch(message);
     }
     await writeFile(path.join(dir, 'pass.txt'), 'wrong\n');
     const wrong = await serve([
-      '--no-auth', '--port', '0', '--data', path.join(dir, 'refused'),
-      '--signing-p12', tls.p12, '--signing-p12-passphrase-file', path.join(dir, 'pass.txt'),
+      '--no-auth',
+      '--port',
+      '0',
+      '--data',
+      path.join(dir, 'refused'),
+      '--signing-p12',
+      tls.p12,
+      '--signing-p12-passphrase-file',
+      path.join(dir, 'pass.txt'),
     ]).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(ValidationError);
     expect((wrong as ValidationError).fields[0]?.property).toBe('passphrase');
@@ -140,7 +174,12 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
 describe('the local CA in castpress serve', () => {
   it('serves its CRL at the URL the signing certificate names, and the built-in TSA at POST /tsa', async () => {
     const dataDir = path.join(dir, 'served');
-    const server = await startServer({ noAuth: true, port: 0, renderPool: false, packets: { dataDir, tsa: 'local', deliver: false } });
+    const server = await startServer({
+      noAuth: true,
+      port: 0,
+      renderPool: false,
+      packets: { dataDir, tsa: 'local', deliver: false },
+    });
     try {
       // Nothing made the CA yet: no CRL to publish.
       expect((await fetch(`${server.url}/signing/crl/0123456789abcdef.crl`)).status).toBe(404);
@@ -148,7 +187,11 @@ describe('the local CA in castpress serve', () => {
       await writeFile(path.join(dir, 'data.txt'), 'served\n');
       await ok(['ts', '-query', '-data', 'data.txt', '-sha256', '-cert', '-out', 'served.tsq']);
       const query = await readFile(path.join(dir, 'served.tsq'));
-      const refusedType = await fetch(`${server.url}/tsa`, { method: 'POST', body: query, headers: { 'content-type': 'application/octet-stream' } });
+      const refusedType = await fetch(`${server.url}/tsa`, {
+        method: 'POST',
+        body: query,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(refusedType.status).toBe(415);
       const reply = await fetch(`${server.url}/tsa`, {
         method: 'POST',
@@ -159,7 +202,9 @@ describe('the local CA in castpress serve', () => {
       expect(reply.headers.get('content-type')).toBe('application/timestamp-reply');
       await writeFile(path.join(dir, 'served.tsr'), new Uint8Array(await reply.arrayBuffer()));
       const root = path.join(dataDir, 'signing', 'root-ca.pem');
-      expect(await ok(['ts', '-verify', '-data', 'data.txt', '-in', 'served.tsr', '-CAfile', root])).toContain('Verification: OK');
+      expect(await ok(['ts', '-verify', '-data', 'data.txt', '-in', 'served.tsr', '-CAfile', root])).toContain(
+        'Verification: OK',
+      );
 
       // The signing certificate's CRL distribution point: this server's CRL path.
       const signer = await ok(['x509', '-in', path.join(dataDir, 'signing', 'signer.pem'), '-noout', '-text']);

@@ -15,7 +15,15 @@ import {
   type SigningIdentity,
 } from '../src/signing/index.js';
 import { readDss } from '../src/pdf/index.js';
-import { extractSignatures, makePdf, nssDbTrusting, opensslCmsVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
+import {
+  extractSignatures,
+  makePdf,
+  nssDbTrusting,
+  opensslCmsVerify,
+  pdfsig,
+  tempDir,
+  tool,
+} from './helpers/signing.js';
 
 let dir: string;
 let remove: () => Promise<void>;
@@ -49,9 +57,9 @@ describe('the built-in timestamp authority', () => {
     expect(text).toContain('Status: Granted.');
     expect(text).toContain(`Policy OID: ${LOCAL_TSA_POLICY}`);
     expect(text).toMatch(/Nonce: 0x[0-9A-F]+/);
-    expect(await ok(['ts', '-verify', '-data', 'data.txt', '-in', 'reply.tsr', '-CAfile', identity.files!.rootCertificate])).toContain(
-      'Verification: OK',
-    );
+    expect(
+      await ok(['ts', '-verify', '-data', 'data.txt', '-in', 'reply.tsr', '-CAfile', identity.files!.rootCertificate]),
+    ).toContain('Verification: OK');
     // Other data: the imprint does not match.
     await writeFile(path.join(dir, 'other.txt'), 'something else\n');
     const other = await tool(
@@ -66,8 +74,16 @@ describe('the built-in timestamp authority', () => {
     await writeFile(path.join(dir, 'tsa.pem'), await readFile(path.join(dataDir, 'signing', 'tsa', 'tsa.pem')));
     expect(
       await ok([
-        'ts', '-verify', '-data', 'data.txt', '-in', 'reply2.tsr', '-CAfile', identity.files!.rootCertificate,
-        '-untrusted', 'tsa.pem',
+        'ts',
+        '-verify',
+        '-data',
+        'data.txt',
+        '-in',
+        'reply2.tsr',
+        '-CAfile',
+        identity.files!.rootCertificate,
+        '-untrusted',
+        'tsa.pem',
       ]),
     ).toContain('Verification: OK');
   });
@@ -134,7 +150,17 @@ describe('PAdES B-LTA', () => {
     await writeFile(path.join(dir, 'docts.der'), docTs!.der);
     await writeFile(path.join(dir, 'docts.bin'), docTs!.signedBytes);
     expect(
-      await ok(['ts', '-verify', '-data', 'docts.bin', '-in', 'docts.der', '-token_in', '-CAfile', identity.files!.rootCertificate]),
+      await ok([
+        'ts',
+        '-verify',
+        '-data',
+        'docts.bin',
+        '-in',
+        'docts.der',
+        '-token_in',
+        '-CAfile',
+        identity.files!.rootCertificate,
+      ]),
     ).toContain('Verification: OK');
     expect((await opensslCmsVerify(sig!, identity.files!.rootCertificate, dir, 'blta')).code).toBe(0);
   });

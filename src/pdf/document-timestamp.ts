@@ -51,7 +51,11 @@ export async function appendDocumentTimestamp(
     throw new SigningError(`Cannot add the document timestamp: ${(e as Error).message}`, 'pdf', 500, { cause: e });
   }
   if (!isPrefix(bytes, out))
-    throw new SigningError('The document timestamp would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+    throw new SigningError(
+      'The document timestamp would have rewritten earlier bytes of the document; refused',
+      'pdf',
+      500,
+    );
   if (!lastSignatureCoversAll(out, bytes.byteLength))
     throw new SigningError('The document timestamp would not be the last update of the document; refused', 'pdf', 500);
   return out;

@@ -72,7 +72,8 @@ export function localTsaFiles(dataDir: string): LocalTsaFiles {
 }
 
 function nameValue(name: pkijs.RelativeDistinguishedNames, type: string): string | undefined {
-  const value = name.typesAndValues.find((t) => t.type === type)?.value as { valueBlock?: { value?: unknown } } | undefined;
+  const value = name.typesAndValues.find((t) => t.type === type)?.value as
+    { valueBlock?: { value?: unknown } } | undefined;
   return typeof value?.valueBlock?.value === 'string' ? value.valueBlock.value : undefined;
 }
 
@@ -126,7 +127,7 @@ async function generateTsa(dataDir: string, files: LocalTsaFiles, now: Date): Pr
 
 function failInfo(bit: number): asn1js.BitString {
   const bytes = new Uint8Array(Math.floor(bit / 8) + 1);
-  bytes[bytes.length - 1] = 0x80 >> bit % 8;
+  bytes[bytes.length - 1] = 0x80 >> (bit % 8);
   return new asn1js.BitString({ valueHex: bytes.buffer, unusedBits: 7 - (bit % 8) });
 }
 
@@ -179,11 +180,16 @@ export class LocalTimestampAuthority implements TimestampAuthority {
       texts = await read();
     }
     const [certificate, root] = certificatesFromPem(texts[0]);
-    if (!certificate || !root) throw new SigningError(`The timestamp certificate in ${files.dir} is damaged`, 'dataDir');
+    if (!certificate || !root)
+      throw new SigningError(`The timestamp certificate in ${files.dir} is damaged`, 'dataDir');
     const pkcs8 = createPrivateKey(texts[1]).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
+    const key = await webcrypto.subtle.importKey(
+      'pkcs8',
+      pkcs8,
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     return new LocalTimestampAuthority(certificate, root, key as CryptoKey, clock);
   }
 
@@ -246,7 +252,8 @@ export class LocalTimestampAuthority implements TimestampAuthority {
     const now = new Date(Math.floor(this.#clock().getTime() / 1000) * 1000);
     const tsaCert = new X509Certificate(this.certificate);
     const validity = validityAt(tsaCert, now);
-    if (!validity.ok) throw new SigningError(`The timestamp authority cannot sign: ${validity.reason}`, 'timestamp', 502);
+    if (!validity.ok)
+      throw new SigningError(`The timestamp authority cannot sign: ${validity.reason}`, 'timestamp', 502);
     const serial = randomBytes(16);
     serial[0] = (serial[0]! & 0x7f) | 0x40; // positive, 16 bytes
     const tstInfo = new pkijs.TSTInfo({
@@ -289,9 +296,7 @@ export class LocalTimestampAuthority implements TimestampAuthority {
           signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
         }),
       ],
-      ...(withCertificates
-        ? { certificates: [cert, pkijs.Certificate.fromBER(buffer(this.root))] }
-        : {}),
+      ...(withCertificates ? { certificates: [cert, pkijs.Certificate.fromBER(buffer(this.root))] } : {}),
     });
     await signed.sign(this.#key, 0, 'SHA-256', undefined, engine());
     return new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signed.toSchema(true) });
