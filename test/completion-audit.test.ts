@@ -5,8 +5,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import { createPacketWorkflow, openSqliteStore, type PacketStore, type PacketWorkflow } from '../src/packets/index.js';
-import { createSigningIdentity } from '../src/signing/index.js';
+import {
+  createPacketWorkflow,
+  openSqliteStore,
+  sha256Of,
+  type PacketStore,
+  type PacketWorkflow,
+} from '../src/packets/index.js';
+import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
 import { readText } from './helpers/pdf.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
@@ -15,6 +21,7 @@ const engine = createEngine();
 let tmp: { dir: string; remove: () => Promise<void> };
 let store: PacketStore;
 let flow: PacketWorkflow;
+let identity: SigningIdentity;
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-audit-');
@@ -22,7 +29,7 @@ beforeAll(async () => {
   flow = createPacketWorkflow({
     store,
     engine,
-    identity: await createSigningIdentity({ dataDir: path.join(tmp.dir, 'id') }),
+    identity: (identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'id') })),
     baseUrl: 'http://castpress.test',
     mailDir: path.join(tmp.dir, 'mail'),
     deliver: false,
@@ -96,5 +103,8 @@ describe('the certificate of completion', () => {
       expect(certificate).toContain(used!.eid);
     }
     expect(certificate).not.toMatch(/Token\s+—/);
+    // The sealing certificate named, with its fingerprint.
+    expect(certificate).toContain('Sealed by');
+    expect(certificate.replace(/\s+/g, '')).toContain(sha256Of(identity.certificate));
   }, 180_000);
 });

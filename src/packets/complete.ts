@@ -8,7 +8,7 @@ import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import type { PacketEngine } from './port.js';
 import { appendPages, finishDocument } from '../pdf/index.js';
 import { sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
-import { certificateRequest, type CompletionCertificate } from './completion-certificate.js';
+import { certificateRequest, sha256Of, type CompletionCertificate } from './completion-certificate.js';
 
 export interface CompleteOptions {
   identity: SigningIdentity;
@@ -26,7 +26,16 @@ export async function completeDocument(
   signed: Uint8Array,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
-  const certificate = await engine.generate(certificateRequest(options.certificate));
+  // The certificate names the one that seals the document right after it.
+  const certificate = await engine.generate(
+    certificateRequest({
+      ...options.certificate,
+      sealingCertificate: options.certificate.sealingCertificate ?? {
+        subject: options.identity.subject,
+        sha256: sha256Of(options.identity.certificate),
+      },
+    }),
+  );
   return finishDocument(signed, [
     // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.
     {

@@ -25,6 +25,8 @@ export interface CompletionCertificate {
   }>;
   /** When the packet completed (the certificate's own date). */
   completedAt: Date;
+  /** The certificate the documents are sealed with (#31): its subject and SHA-256 fingerprint. */
+  sealingCertificate?: { subject: string; sha256: string };
 }
 
 export function sha256Of(bytes: Uint8Array): string {
@@ -50,6 +52,12 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
         columnOptions: [{ width: '20%' }, { width: '40%' }, { width: '40%' }],
       },
     },
+    ...(c.sealingCertificate
+      ? [
+          { label: 'Sealed by' },
+          { content: `${c.sealingCertificate.subject} (certificate SHA-256 ${c.sealingCertificate.sha256})` },
+        ]
+      : []),
     { label: 'Signers' },
   ];
   for (const s of [...c.signers].sort((a, b) => a.routingOrder - b.routingOrder)) {
