@@ -197,7 +197,8 @@ describe('PAdES B-LT at sealing', () => {
   it('embeds a DSS with the certificates and the CRL as its own update; validators still accept the signature', async () => {
     const input = await makePdf();
     const signingTime = new Date();
-    const signed = await sealPdf(input, identity, { reason: 'LTV', timestamp, signingTime });
+    // B-LT asked for: the default with a timestamp is now B-LTA (test/signing-tsa.test.ts).
+    const signed = await sealPdf(input, identity, { reason: 'LTV', timestamp, signingTime, level: 'B-LT' });
     expect(Buffer.from(signed.subarray(0, input.length)).equals(Buffer.from(input))).toBe(true);
 
     // Two updates: the signature covers the first; the DSS follows it.
@@ -275,8 +276,8 @@ describe('PAdES B-LT at sealing', () => {
     await expect(sealPdf(input, identity, { level: 'B-LT' })).rejects.toMatchObject({
       fields: [{ property: 'timestamp' }],
     });
-    await expect(sealPdf(input, identity, { level: 'B-LTA', timestamp })).rejects.toMatchObject({
-      fields: [{ property: 'level' }],
+    await expect(sealPdf(input, identity, { level: 'B-LTA' })).rejects.toMatchObject({
+      fields: [{ property: 'timestamp' }],
     });
     const noCrl = { crlFor: async () => null };
     await expect(sealPdf(input, identity, { level: 'B-LT', timestamp, revocation: noCrl })).rejects.toMatchObject({

@@ -16,4 +16,10 @@ export type { QueueConnection } from './queue-connection.js';
 export { writeAtomic, sweepTemporaries } from './atomic.js';
 export { WORKER_FILE } from './worker-file.js';
 export type { RequestTask, RequestOutcome, WorkerTask, JsonTask, JsonOutcome } from './worker.js';
-export type { PacketStep, PacketOutcome, PacketResult, SigningIdentityOptions } from './packet-task.js';
+export type {
+  PacketStep,
+  PacketOutcome,
+  PacketResult,
+  SigningIdentityOptions,
+  ThreadTimestampOptions,
+} from './packet-task.js';

@@ -18,9 +18,19 @@ import {
   type Signer,
   type SignerInputs,
 } from '../packets/index.js';
-import { AppearanceWriter, createSigningIdentity, type SigningIdentity } from '../signing/index.js';
+import {
+  AppearanceWriter,
+  createSigningIdentity,
+  LocalTimestampAuthority,
+  type SigningIdentity,
+} from '../signing/index.js';
 
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
+
+/** A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`. */
+export interface ThreadTimestampOptions {
+  local: { dataDir: string };
+}
 
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
@@ -30,6 +40,7 @@ export type PacketStep =
       docs: CompleteDocs;
       certificate: Omit<CompletionCertificate, 'documents'>;
       identity: SigningIdentityOptions;
+      timestamp?: ThreadTimestampOptions;
     };
 
 export type PacketResult =
@@ -41,6 +52,7 @@ export type PacketOutcome = ({ ok: true } & PacketResult) | { ok: false; status:
 export class PacketThreadState {
   readonly writer = new AppearanceWriter();
   readonly #identities = new Map<string, Promise<SigningIdentity>>();
+  readonly #tsas = new Map<string, Promise<LocalTimestampAuthority>>();
   #assembler?: PacketAssembler;
 
   /** The thread's assembler for its engine (template tags read once, one DOCX converter), made on first use. */
@@ -52,6 +64,17 @@ export class PacketThreadState {
   /** Ends the assembler's DOCX converter (the thread is ending). */
   close(): void {
     this.#assembler?.close();
+  }
+
+  /** The built-in TSA of the local CA in `dataDir`, opened once per thread. */
+  tsa(dataDir: string): Promise<LocalTimestampAuthority> {
+    let found = this.#tsas.get(dataDir);
+    if (!found) {
+      found = LocalTimestampAuthority.open({ dataDir });
+      this.#tsas.set(dataDir, found);
+      found.catch(() => this.#tsas.delete(dataDir));
+    }
+    return found;
   }
 
   identity(options: SigningIdentityOptions): Promise<SigningIdentity> {
@@ -88,7 +111,13 @@ export async function runPacketStep(
         return {
           ok: true,
           step: 'complete',
-          pdfs: await completeDocuments(engine, await state.identity(task.identity), task.docs, task.certificate),
+          pdfs: await completeDocuments(
+            engine,
+            await state.identity(task.identity),
+            task.docs,
+            task.certificate,
+            task.timestamp ? { timestamp: { local: await state.tsa(task.timestamp.local.dataDir) } } : undefined,
+          ),
         };
     }
   } catch (e) {

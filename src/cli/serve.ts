@@ -30,6 +30,10 @@ export async function serve(argv: string[]): Promise<number> {
       'font-catalogue': { type: 'string' },
       metrics: { type: 'boolean' },
       'metrics-token-file': { type: 'string' },
+      'signing-p12': { type: 'string' },
+      'signing-p12-passphrase-env': { type: 'string' },
+      'signing-p12-passphrase-file': { type: 'string' },
+      tsa: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
@@ -60,6 +64,10 @@ export async function serve(argv: string[]): Promise<number> {
     : undefined;
   if (values['metrics-token-file'] && !metricsToken) throw new Error('--metrics-token-file is empty');
   if (metricsToken && !values.metrics) throw new Error('--metrics-token-file needs --metrics');
+  const signingP12 = await signingP12Of(values);
+  const tsa = values.tsa;
+  if (tsa !== undefined && tsa !== 'local')
+    throw new Error(`--tsa takes "local" (the built-in timestamp authority); a TSA URL is not supported yet, got ${tsa}`);
   const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl
     ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') }
@@ -81,7 +89,14 @@ export async function serve(argv: string[]): Promise<number> {
     // One list of allowed hosts for fetching and for webhook delivery: both pass the same address check.
     fetch: fetchOptions(values),
     strictResources: values['strict-fetch'] ?? false,
-    packets: { dataDir: values.data, postgres: values.postgres, smtp: values.smtp, allowHosts: values['allow-host'] },
+    packets: {
+      dataDir: values.data,
+      postgres: values.postgres,
+      smtp: values.smtp,
+      allowHosts: values['allow-host'],
+      ...(signingP12 ? { signingP12 } : {}),
+      ...(tsa === 'local' ? { tsa } : {}),
+    },
     signingFrameAncestors: values['frame-ancestor'],
     signingStylesheetOrigins: values['stylesheet-origin'],
     ...(values.org ? { organizations: values.org } : {}),
@@ -94,4 +109,33 @@ export async function serve(argv: string[]): Promise<number> {
   for (const missing of new FontRegistry().missingEngineFaces())
     console.error(`castpress: warning: ${missing.message}`);
   return -1;
+}
+
+/**
+ * `--signing-p12 FILE` with its passphrase from an environment variable or a file: never from the
+ * command line, which `ps` shows to every user of the machine.
+ */
+async function signingP12Of(values: {
+  'signing-p12'?: string;
+  'signing-p12-passphrase-env'?: string;
+  'signing-p12-passphrase-file'?: string;
+}): Promise<{ pkcs12: Uint8Array; passphrase: string } | undefined> {
+  const file = values['signing-p12'];
+  const env = values['signing-p12-passphrase-env'];
+  const passFile = values['signing-p12-passphrase-file'];
+  if (!file) {
+    if (env !== undefined || passFile !== undefined) throw new Error('--signing-p12-passphrase-* needs --signing-p12');
+    return undefined;
+  }
+  if ((env === undefined) === (passFile === undefined))
+    throw new Error('--signing-p12 needs exactly one of --signing-p12-passphrase-env NAME or --signing-p12-passphrase-file FILE');
+  let passphrase: string;
+  if (env !== undefined) {
+    const value = process.env[env];
+    if (value === undefined) throw new Error(`--signing-p12-passphrase-env: the environment variable ${env} is not set`);
+    passphrase = value;
+  } else {
+    passphrase = (await readFile(passFile!, 'utf8')).split(/\r?\n/)[0] ?? '';
+  }
+  return { pkcs12: new Uint8Array(await readFile(file)), passphrase };
 }

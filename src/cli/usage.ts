@@ -101,6 +101,14 @@ ${FETCH_USAGE} (also webhooks)
                               fetched like every remote resource and kept in DIR/font-cache (--data)
   --metrics                   serve Prometheus metrics at GET /metrics (GET /health and /ready are always served)
   --metrics-token-file FILE   /metrics asks for \`Authorization: Bearer <the file's token>\` (with --metrics)
+  --signing-p12 FILE          seal completed packets with this PKCS#12 identity (the operator's) instead of the
+                              local CA; checked at start (key usage for signing, not TLS-only, within validity)
+  --signing-p12-passphrase-env NAME   its passphrase from this environment variable (never on the command line)
+  --signing-p12-passphrase-file FILE  ... or from this file (first line)
+  --tsa local                 timestamp every seal with the built-in TSA of the local CA (B-LTA with the local CA;
+                              proves order and the CA's clock, not the operator's honesty) and serve it at
+                              POST /tsa (application/timestamp-query, API key). The local CA's CRL is served at
+                              GET /signing/crl/<install id>.crl either way
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

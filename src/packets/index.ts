@@ -52,8 +52,10 @@ export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';
 export { applySignerInputs } from './apply.js';
 export type { SignerInputs, ApplySignerOptions } from './apply.js';
-export { completeDocument, certificateRequest, sha256Of } from './complete.js';
-export type { CompletionCertificate, CompleteOptions } from './complete.js';
+export { completeDocument } from './complete.js';
+export type { CompleteOptions } from './complete.js';
+export { certificateRequest, sha256Of } from './completion-certificate.js';
+export type { CompletionCertificate } from './completion-certificate.js';
 export {
   parseOrganizationFile,
   oneOrganization,

@@ -33,6 +33,7 @@ export {
   type DssContents,
   type SignatureDictionaryInfo,
 } from './signature-update.js';
+export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './document-timestamp.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export {
   readRevisionGraph,

@@ -39,7 +39,7 @@ type LibPdf = typeof import('@libpdf/core');
  */
 const libpdf = (): Promise<LibPdf> => import('@libpdf/core');
 
-async function open(bytes: Uint8Array): Promise<PDF> {
+export async function open(bytes: Uint8Array): Promise<PDF> {
   const { PDF } = await libpdf();
   try {
     return await PDF.load(bytes);
@@ -58,7 +58,7 @@ function freshFieldName(pdf: PDF, base: string): string {
   for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
 }
 
-function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
+export function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
   if (of.byteLength < prefix.byteLength) return false;
   return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(
     Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength),
@@ -185,7 +185,7 @@ function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8
 }
 
 /** The last /ByteRange written after `from` ends at the end of the file. */
-function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
+export function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
   const range = lastByteRange(out, from);
   return !!range && range[2] + range[3] === out.byteLength;
 }

@@ -29,6 +29,7 @@ import type { OrganizationDirectory } from '../packets/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
+import { signingCaRoutes } from './routes/signing-ca.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -71,6 +72,8 @@ export interface ServerOptions {
   readyCheckTimeoutMs?: number;
   /** Serve Prometheus metrics at `GET /metrics` (default off); `token` asks scrapers for `Authorization: Bearer <token>`. */
   metrics?: boolean | MetricsOptions;
+  /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa` (#31). */
+  signingCa?: { dataDir: string; tsa: boolean };
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -223,6 +226,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     { prefix: '/api/v1' },
   );
   downloadRoute(app, ctx);
+  if (options.signingCa)
+    await signingCaRoutes(app, {
+      ...options.signingCa,
+      authenticate: (request) => ctx.keys.set(request, authenticate(request.headers.authorization, keyRing)),
+      // The packet backend makes the local CA (naming this server's CRL URL) on first use; the TSA needs it.
+      ready: async () => void (await options.packets?.get()),
+    });
   const packets = options.packets;
   referenceRoutes(app, { graphql: packets !== undefined });
   operationsRoutes(app, {

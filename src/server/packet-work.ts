@@ -8,7 +8,7 @@
  * here first and their PDFs handed to the thread, which does everything else:
  * uploads, DOCX, templates, Markdown, tag scan, fill, signature fields, merge.
  */
-import type { PacketOutcome, PacketStep, SigningIdentityOptions } from '../batch/index.js';
+import type { PacketOutcome, PacketStep, SigningIdentityOptions, ThreadTimestampOptions } from '../batch/index.js';
 import type { Engine } from '../engine/index.js';
 import { CastpressError } from '../errors/index.js';
 import { checkFileCount, type AssembledPacket, type PacketWork } from '../packets/index.js';
@@ -21,6 +21,8 @@ export interface ThreadPacketWorkOptions {
   engine: Engine;
   /** The signing identity as options a thread can load it from (the server's: `{dataDir}`). */
   identity: SigningIdentityOptions;
+  /** The completion seals' timestamp authority as a thread opens it (`--tsa local`). */
+  timestamp?: ThreadTimestampOptions;
 }
 
 const STEP_NAMES = {
@@ -59,7 +61,7 @@ async function generateHtml(engine: Engine, body: unknown): Promise<Map<number, 
 }
 
 export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
-  const { pool, engine, identity } = options;
+  const { pool, engine, identity, timestamp } = options;
   return {
     async assemble(body) {
       // Before any HTML is rendered for it: a packet of 10,000 files is refused at once.
@@ -72,7 +74,8 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
       return ((await run(pool, { step: 'sign', docs, signer, inputs })) as { pdfs: Uint8Array[] }).pdfs;
     },
     async complete(docs, certificate) {
-      return ((await run(pool, { step: 'complete', docs, certificate, identity })) as { pdfs: Uint8Array[] }).pdfs;
+      const step = { step: 'complete' as const, docs, certificate, identity, ...(timestamp ? { timestamp } : {}) };
+      return ((await run(pool, step)) as { pdfs: Uint8Array[] }).pdfs;
     },
   };
 }

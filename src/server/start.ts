@@ -7,6 +7,9 @@ import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resour
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import type { DocxConverterOptions, OrganizationDirectory } from '../packets/index.js';
 import { loadOrganizationFile } from './org/index.js';
+import { createSigningIdentity } from '../signing/index.js';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR } from './graphql/open.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -94,6 +97,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Read before anything starts: a bad file is refused with the file and property named.
   const organizations =
     typeof options.organizations === 'string' ? await loadOrganizationFile(options.organizations) : options.organizations;
+  // The operator's certificate is checked before anything listens: a TLS-only, expired or
+  // not-for-signing certificate is a typed start error (ValidationError on identity.certificate).
+  if (options.packets && options.packets.signingP12) await createSigningIdentity(options.packets.signingP12);
   const resolver =
     options.engine?.resolver ??
     (options.fetch === false ? undefined : httpResolver(options.fetch ?? {}, new ResponseCache()));
@@ -131,6 +137,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     strictResources: options.strictResources,
     chromiumExecutable: options.engine?.chromium?.executablePath,
     metrics: options.metrics,
+    ...(options.packets !== false
+      ? {
+          signingCa: {
+            dataDir: path.resolve(options.packets?.dataDir ?? DEFAULT_DATA_DIR),
+            tsa: options.packets?.tsa === 'local',
+          },
+        }
+      : {}),
   });
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });

@@ -15,7 +15,12 @@ export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal.js'
 export { LocalCaRevocation } from './revocation.js';
 export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './revocation.js';
 export type { RevocationReport } from './verify-revocation.js';
-export type { TimestampOptions } from './timestamp.js';
+export type { TimestampOptions, HttpTimestampOptions, LocalTimestampOptions } from './timestamp.js';
+export { LocalTimestampAuthority, LOCAL_TSA_POLICY, MAX_TIMESTAMP_REQUEST_BYTES, localTsaFiles } from './tsa-local.js';
+export { caFiles as localCaFiles } from './identity.js';
+export type { LocalTsaOptions, LocalTsaFiles } from './tsa-local.js';
+export { addDocumentTimestamp } from './seal-lta.js';
+export type { DocumentTimestampOptions } from './seal-lta.js';
 export { verifyPdf } from './verify.js';
 export type {
   VerifyOptions,

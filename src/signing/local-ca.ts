@@ -27,6 +27,7 @@ const OID = {
   crlDistributionPoints: '2.5.29.31',
   emailProtection: '1.3.6.1.5.5.7.3.4',
   documentSigning: '1.3.6.1.5.5.7.3.36',
+  timeStamping: '1.3.6.1.5.5.7.3.8',
 } as const;
 
 /** KeyUsage bits, first octet (RFC 5280 §4.2.1.3: bit 0 is the most significant). */
@@ -114,6 +115,8 @@ interface Issue {
   ca: boolean;
   /** Where the issuer publishes its CRL (RFC 5280 §4.2.1.13); end-entity certificates only. */
   crlUrl?: string;
+  /** End-entity purposes; default document signing (emailProtection + documentSigning, not critical). */
+  purposes?: { oids: string[]; critical: boolean };
 }
 
 function crlDistributionPoint(url: string): pkijs.Extension {
@@ -165,11 +168,12 @@ async function issue(spec: Issue): Promise<Uint8Array> {
   ];
   if (!spec.ca) {
     // NSS checks signing certificates for e-mail signer usage; document signing is RFC 9336's purpose.
-    const eku = new pkijs.ExtKeyUsage({ keyPurposes: [OID.emailProtection, OID.documentSigning] });
+    const purposes = spec.purposes ?? { oids: [OID.emailProtection, OID.documentSigning], critical: false };
+    const eku = new pkijs.ExtKeyUsage({ keyPurposes: purposes.oids });
     extensions.push(
       new pkijs.Extension({
         extnID: OID.extKeyUsage,
-        critical: false,
+        critical: purposes.critical,
         extnValue: eku.toSchema().toBER(false),
         parsedValue: eku,
       }),
@@ -222,4 +226,34 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames, crlUrl?: 
     root: { der: rootDer, pkcs8: await pkcs8(rootKeys.privateKey) },
     leaf: { der: leafDer, pkcs8: await pkcs8(leafKeys.privateKey) },
   };
+}
+
+/**
+ * A timestamping certificate the local root issues (RFC 3161 §2.3: extended key usage
+ * timeStamping only, critical), valid as long as the root from a day before `now`; the
+ * root's own certificate and PKCS#8 key sign it.
+ */
+export async function issueTimestampingCertificate(
+  now: Date,
+  root: GeneratedCertificate,
+  naming: { commonName: string; organization: string; organizationalUnit?: string },
+): Promise<GeneratedCertificate> {
+  const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
+  const crypto = engine();
+  const rootKeys: CryptoKeyPair = {
+    publicKey: await rootCert.getPublicKey(undefined, crypto),
+    privateKey: await webcrypto.subtle.importKey('pkcs8', root.pkcs8, RSA_KEY, false, ['sign']),
+  };
+  const keys = await generateKeys();
+  const der = await issue({
+    subject: names(naming.commonName, naming.organization, naming.organizationalUnit),
+    issuer: rootCert.subject,
+    keys,
+    issuerKeys: rootKeys,
+    notBefore: new Date(now.getTime() - DAY_MS),
+    notAfter: rootCert.notAfter.value,
+    ca: false,
+    purposes: { oids: [OID.timeStamping], critical: true },
+  });
+  return { der, pkcs8: await pkcs8(keys.privateKey) };
 }

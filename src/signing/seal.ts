@@ -15,7 +15,8 @@ import { appendSignature, appendValidationData } from '../pdf/index.js';
 import { LocalCaRevocation, type RevocationSource } from './revocation.js';
 import { revocationOf } from './verify-revocation.js';
 import { networkFetchProblem } from './ltv-offline.js';
-import { timestampAuthority, type TimestampOptions } from './timestamp.js';
+import { isTimestampOptions, timestampAuthority, type TimestampOptions } from './timestamp.js';
+import { addDocumentTimestamp } from './seal-lta.js';
 import { dropSigningTime, withoutSigningTime } from './pades-cms.js';
 
 export interface SealOptions {
@@ -35,12 +36,13 @@ export interface SealOptions {
    * Must fall inside the signing certificate's validity period (else a ValidationError naming `identity.certificate`).
    */
   signingTime?: Date;
-  /** RFC 3161 timestamp (PAdES B-T) through the caller's fetch function. */
+  /** RFC 3161 timestamps (B-T's token, B-LTA's document timestamp): `{url, fetch}` or the built-in `{local}`. */
   timestamp?: TimestampOptions;
   /**
-   * PAdES baseline level. Default: the highest the configuration allows — B-LT with a timestamp
-   * and revocation data for the signer's certificate, B-T with a timestamp, else B-B. B-LT builds
-   * on B-T (ETSI EN 319 142-1), so it needs `timestamp`. B-LTA is not offered yet.
+   * PAdES baseline level. Default: the highest the configuration allows — B-LTA (B-LT and a
+   * document timestamp after the DSS) with a timestamp and revocation data for the signer's
+   * certificate, B-T with a timestamp, else B-B. B-LT and B-LTA build on B-T (ETSI EN 319 142-1),
+   * so they need `timestamp`.
    */
   level?: PadesLevelOption;
   /**
@@ -64,10 +66,7 @@ const sealSchema = z.strictObject({
     .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
     .optional(),
   timestamp: z
-    .custom<TimestampOptions>(
-      (v) => typeof v === 'object' && v !== null && typeof (v as TimestampOptions).fetch === 'function',
-      'Expected {fetch}',
-    )
+    .custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}')
     .optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   revocation: z
@@ -107,9 +106,7 @@ async function levelFor(
   opts: SealOpts,
   sourceOf: () => Promise<RevocationSource | undefined>,
   certificate: Uint8Array,
-): Promise<{ level: 'B-B' | 'B-T' | 'B-LT'; crl?: Uint8Array; source?: RevocationSource }> {
-  if (opts.level === 'B-LTA')
-    throw ValidationError.of('level', 'B-LTA (an archival document timestamp) is not offered yet; use B-LT');
+): Promise<{ level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA'; crl?: Uint8Array; source?: RevocationSource }> {
   if (opts.level === 'B-B') return { level: 'B-B' };
   if (!opts.timestamp) {
     if (opts.level) throw ValidationError.of('timestamp', `PAdES ${opts.level} needs a timestamp authority`);
@@ -118,11 +115,11 @@ async function levelFor(
   if (opts.level === 'B-T') return { level: 'B-T' };
   const source = await sourceOf();
   const crl = source ? await source.crlFor(certificate) : null;
-  if (crl && source) return { level: 'B-LT', crl, source };
-  if (opts.level === 'B-LT')
+  if (crl && source) return { level: opts.level === 'B-LT' ? 'B-LT' : 'B-LTA', crl, source };
+  if (opts.level === 'B-LT' || opts.level === 'B-LTA')
     throw ValidationError.of(
       'revocation',
-      "PAdES B-LT needs revocation data for the signer's certificate; the revocation source has none",
+      `PAdES ${opts.level} needs revocation data for the signer's certificate; the revocation source has none`,
     );
   return { level: 'B-T' };
 }
@@ -179,12 +176,14 @@ export async function sealPdf(
     ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
     ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
   });
-  if (level !== 'B-LT' || !source) return signed;
+  if ((level !== 'B-LT' && level !== 'B-LTA') || !source) return signed;
   // Looked at once: it parses every CMS of the file.
   const online = networkFetchProblem(signed);
   // Not asked for B-LT and libpdf would go online for a certificate: the seal stays B-T.
   if (online && !opts.level) return signed;
-  return appendDss(signed, source, online);
+  const withDss = await appendDss(signed, source, online);
+  // B-LTA: the document timestamp after the DSS, the last update (seal-lta.ts).
+  return level === 'B-LTA' && opts.timestamp ? addDocumentTimestamp(withDss, { timestamp: opts.timestamp }) : withDss;
 }
 
 /**

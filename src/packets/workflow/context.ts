@@ -4,7 +4,7 @@
  * so operations are plain functions and hold no state of their own.
  */
 import type { Engine } from '../../engine/index.js';
-import { AppearanceWriter, type SigningIdentity } from '../../signing/index.js';
+import { AppearanceWriter, type SealOptions, type SigningIdentity } from '../../signing/index.js';
 import type { OrganizationDirectory, OrganizationSettings } from '../org.js';
 import type { PacketStore } from '../store/index.js';
 import { inProcessWork, type PacketWork } from './work.js';
@@ -14,6 +14,11 @@ export interface PacketServiceOptions {
   engine: Engine;
   /** Seals completed documents. */
   identity: SigningIdentity;
+  /**
+   * Options of every completion seal, e.g. `{timestamp: {local: await LocalTimestampAuthority.open({dataDir})}}`
+   * or `{timestamp: {url, fetch}}` (B-LTA with the local CA, B-T with a PKCS#12 identity; #31).
+   */
+  seal?: Pick<SealOptions, 'timestamp' | 'level' | 'revocation'>;
   /** Public address of the server: signing URLs and download URLs start with it. */
   baseUrl: string;
   clock?: () => Date;
@@ -55,7 +60,7 @@ export function workflowContext(options: PacketServiceOptions): WorkflowContext 
   return {
     options,
     store,
-    work: options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter()),
+    work: options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), undefined, options.seal),
     now: () => (options.clock ? options.clock() : new Date()).getTime(),
     async blob(hash) {
       const bytes = await store.blobs.get(hash);

@@ -48,7 +48,7 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
     : createPacketAssembler(options.engine, options.docx ? { docx: options.docx } : {});
   const work =
     options.work ??
-    inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), assembler);
+    inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), assembler, options.seal);
   const service = new PacketService({
     ...options,
     work,

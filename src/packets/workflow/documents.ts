@@ -4,10 +4,11 @@
  * and seal). Pure over bytes: the service stores what these return.
  */
 import type { Engine } from '../../engine/index.js';
-import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
+import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signing/index.js';
 import { applySignerInputs, type SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
-import { completeDocument, sha256Of, type CompletionCertificate } from '../complete.js';
+import { completeDocument } from '../complete.js';
+import { sha256Of, type CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import type { DocumentField } from '../store/index.js';
@@ -68,6 +69,7 @@ export async function completeDocuments(
   identity: SigningIdentity,
   docs: ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>,
   certificate: Omit<CompletionCertificate, 'documents'>,
+  seal?: SealOptions,
 ): Promise<Uint8Array[]> {
   const documents = docs.map((d) => ({
     name: d.filename,
@@ -76,6 +78,12 @@ export async function completeDocuments(
   }));
   const out: Uint8Array[] = [];
   for (const d of docs)
-    out.push(await completeDocument(engine, d.signed, { identity, certificate: { ...certificate, documents } }));
+    out.push(
+      await completeDocument(engine, d.signed, {
+        identity,
+        certificate: { ...certificate, documents },
+        ...(seal ? { seal } : {}),
+      }),
+    );
   return out;
 }

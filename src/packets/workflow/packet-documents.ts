@@ -72,6 +72,8 @@ export async function completePacket(
   snap: Snapshot,
   signed: Uint8Array[],
   now: number,
+  /** The last signer's token, used in this step: the store marks it signed only when the step commits. */
+  lastToken?: { signerEid: string; tokenEid: string },
 ): Promise<Uint8Array[]> {
   const tokens = new Map<string, TokenRecord[]>();
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
@@ -101,7 +103,9 @@ export async function completePacket(
           clientUserId: s.clientUserId ?? undefined,
           ip: s.ip ?? undefined,
           userAgent: s.userAgent ?? undefined,
-          tokenId: tokens.get(s.eid)?.find((t) => t.signedAt !== null)?.eid,
+          tokenId:
+            tokens.get(s.eid)?.find((t) => t.signedAt !== null)?.eid ??
+            (lastToken?.signerEid === s.eid ? lastToken.tokenEid : undefined),
           sentAt: when(s.sentAt),
           viewedAt: when(s.viewedAt),
           signedAt: when(s.signedAt),

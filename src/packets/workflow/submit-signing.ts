@@ -106,7 +106,10 @@ export async function submitSigning(
       s.userAgent = submission.userAgent ?? null;
       if (s.viewedAt === null) s.viewedAt = now;
       s.inputsHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(inputs)));
-      const finals = route(snap.signers).order === null ? await completePacket(ctx, snap, signed, now) : signed;
+      const finals =
+        route(snap.signers).order === null
+          ? await completePacket(ctx, snap, signed, now, { signerEid, tokenEid: matched.eid })
+          : signed;
       for (const [i, d] of snap.documents.entries()) d.currentHash = await ctx.store.blobs.put(finals[i]!);
       return { tokenEid: matched.eid };
     },

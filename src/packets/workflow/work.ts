@@ -5,11 +5,11 @@
  * deadline (src/server/packet-work.ts), so its event loop never runs them.
  */
 import type { Engine } from '../../engine/index.js';
-import type { AppearanceWriter, SigningIdentity } from '../../signing/index.js';
+import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
 import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
-import type { CompletionCertificate } from '../complete.js';
+import type { CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import { completeDocuments, signDocuments } from './documents.js';
@@ -36,11 +36,12 @@ export function inProcessWork(
   identity: SigningIdentity,
   writer: AppearanceWriter,
   assembler?: PacketAssembler,
+  seal?: SealOptions,
 ): PacketWork {
   let own = assembler;
   return {
     assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
     sign: (docs, signer, inputs) => signDocuments(docs, signer, inputs, writer),
-    complete: (docs, certificate) => completeDocuments(engine, identity, docs, certificate),
+    complete: (docs, certificate) => completeDocuments(engine, identity, docs, certificate, seal),
   };
 }

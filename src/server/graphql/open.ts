@@ -14,7 +14,7 @@ import {
   type OrganizationDirectory,
   type PacketStore,
 } from '../../packets/index.js';
-import { createSigningIdentity } from '../../signing/index.js';
+import { createSigningIdentity, LocalTimestampAuthority } from '../../signing/index.js';
 import type { PacketBackend } from './backend.js';
 import { threadPacketWork } from '../packet-work.js';
 import type { RenderPool } from '../render-pool.js';
@@ -39,6 +39,10 @@ export interface PacketDataOptions {
   pollMs?: number;
   /** DOCX uploads' converter when packets are assembled in-process (startServer passes `engine.docx`). */
   docx?: DocxConverterOptions;
+  /** The operator's identity (`--signing-p12`): completion seals name it instead of the local CA (#31). */
+  signingP12?: { pkcs12: Uint8Array; passphrase: string };
+  /** `local` (`--tsa local`): the built-in TSA of the local CA timestamps every completion seal (B-LTA with the local CA). */
+  tsa?: 'local';
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -60,7 +64,13 @@ export function parseHostPort(value: string, what: string): { host: string; port
 export async function openPacketBackend(options: PacketBackendOptions): Promise<PacketBackend> {
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
-  const identity = await createSigningIdentity({ dataDir });
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  // The local CA (made on first use) names this server's CRL URL in its signing certificate; it is
+  // needed for the built-in TSA even when the operator's PKCS#12 signs.
+  const local =
+    !options.signingP12 || options.tsa === 'local' ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl }) : undefined;
+  const identity = options.signingP12 ? await createSigningIdentity(options.signingP12) : local!;
+  const tsa = options.tsa === 'local' ? await LocalTimestampAuthority.open({ dataDir }) : undefined;
   const store: PacketStore = options.postgres
     ? await openPostgresStore({ connectionString: options.postgres })
     : await openSqliteStore({ dir: path.join(dataDir, 'packets') });
@@ -68,10 +78,18 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     store,
     engine: options.engine,
     identity,
+    ...(tsa ? { seal: { timestamp: { local: tsa } } } : {}),
     ...(options.threads
-      ? { work: threadPacketWork({ pool: options.threads, engine: options.engine, identity: { dataDir } }) }
+      ? {
+          work: threadPacketWork({
+            pool: options.threads,
+            engine: options.engine,
+            identity: options.signingP12 ?? { dataDir },
+            ...(tsa ? { timestamp: { local: { dataDir } } } : {}),
+          }),
+        }
       : {}),
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl,
     mailer,
     mailDir: path.join(dataDir, 'mail'),
     webhook: { ...options.webhook, allowHosts: options.allowHosts },

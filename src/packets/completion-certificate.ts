@@ -1,0 +1,80 @@
+/**
+ * The certificate of completion: what it states (`CompletionCertificate`, supplied by the workflow
+ * from its records) and how it is laid out (a Markdown generate request the engine renders).
+ */
+import { createHash } from 'node:crypto';
+
+/** What the certificate states; the workflow supplies it from its records. */
+export interface CompletionCertificate {
+  packetName: string;
+  packetEid: string;
+  /** Each document of the packet with its SHA-256 as assembled and as signed (`sha256Of`). */
+  documents: Array<{ name: string; sha256Before: string; sha256After: string }>;
+  signers: Array<{
+    name?: string;
+    email?: string;
+    routingOrder: number;
+    signerType?: string;
+    clientUserId?: string;
+    ip?: string;
+    userAgent?: string;
+    tokenId?: string;
+    sentAt?: Date;
+    viewedAt?: Date;
+    signedAt?: Date;
+  }>;
+  /** When the packet completed (the certificate's own date). */
+  completedAt: Date;
+  /** The certificate the documents are sealed with (#31): its subject and SHA-256 fingerprint. */
+  sealingCertificate?: { subject: string; sha256: string };
+}
+
+export function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+const when = (d: Date | undefined) => (d ? d.toISOString().replace('.000Z', 'Z') : '—');
+const text = (s: string | undefined) => (s === undefined || s === '' ? '—' : s);
+
+/** The certificate as a Markdown generate request (rendered by the engine, no browser). */
+export function certificateRequest(c: CompletionCertificate): { title: string; fontSize: number; data: unknown[] } {
+  const data: unknown[] = [
+    { heading: 'Certificate of completion' },
+    { label: 'Packet' },
+    { content: `${c.packetName} (${c.packetEid}), completed ${when(c.completedAt)}` },
+    { label: 'Documents (SHA-256 as assembled / as signed)' },
+    {
+      table: {
+        rows: [
+          ['Document', 'Before signing', 'After signing'],
+          ...c.documents.map((d) => [d.name, d.sha256Before, d.sha256After]),
+        ],
+        columnOptions: [{ width: '20%' }, { width: '40%' }, { width: '40%' }],
+      },
+    },
+    ...(c.sealingCertificate
+      ? [
+          { label: 'Sealed by' },
+          { content: `${c.sealingCertificate.subject} (certificate SHA-256 ${c.sealingCertificate.sha256})` },
+        ]
+      : []),
+    { label: 'Signers' },
+  ];
+  for (const s of [...c.signers].sort((a, b) => a.routingOrder - b.routingOrder)) {
+    data.push({
+      table: {
+        rows: [
+          ['Signer', `${text(s.name)} <${text(s.email)}>`],
+          ['Routing order, type', `${s.routingOrder}, ${text(s.signerType)}`],
+          ['Client user id', text(s.clientUserId)],
+          ['IP address, user agent', `${text(s.ip)}, ${text(s.userAgent)}`],
+          ['Token', text(s.tokenId)],
+          ['Sent, viewed, signed', `${when(s.sentAt)}, ${when(s.viewedAt)}, ${when(s.signedAt)}`],
+        ],
+        firstRowHeaders: false,
+        columnOptions: [{ width: '30%' }, { width: '70%' }],
+      },
+    });
+  }
+  return { title: `Certificate of completion: ${c.packetName}`, fontSize: 9, data };
+}
