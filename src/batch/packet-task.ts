@@ -17,6 +17,8 @@ import {
   type SignDocs,
   type Signer,
   type SignerInputs,
+  type SignatureMode,
+  type SignerSealInfo,
 } from '../packets/index.js';
 import { AppearanceWriter, createSigningIdentity, type SigningIdentity } from '../signing/index.js';
 
@@ -24,12 +26,20 @@ export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0]
 
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
-  | { step: 'sign'; docs: SignDocs; signer: Signer; inputs: SignerInputs }
+  | {
+      step: 'sign';
+      docs: SignDocs;
+      signer: Signer;
+      inputs: SignerInputs;
+      seal?: SignerSealInfo;
+      identity?: SigningIdentityOptions;
+    }
   | {
       step: 'complete';
       docs: CompleteDocs;
       certificate: Omit<CompletionCertificate, 'documents'>;
       identity: SigningIdentityOptions;
+      mode?: SignatureMode;
     };
 
 export type PacketResult =
@@ -83,12 +93,28 @@ export async function runPacketStep(
           packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }),
         };
       case 'sign':
-        return { ok: true, step: 'sign', pdfs: await signDocuments(task.docs, task.signer, task.inputs, state.writer) };
+        return {
+          ok: true,
+          step: 'sign',
+          pdfs: await signDocuments(
+            task.docs,
+            task.signer,
+            task.inputs,
+            state.writer,
+            task.seal && task.identity ? { ...task.seal, identity: await state.identity(task.identity) } : undefined,
+          ),
+        };
       case 'complete':
         return {
           ok: true,
           step: 'complete',
-          pdfs: await completeDocuments(engine, await state.identity(task.identity), task.docs, task.certificate),
+          pdfs: await completeDocuments(
+            engine,
+            await state.identity(task.identity),
+            task.docs,
+            task.certificate,
+            task.mode,
+          ),
         };
     }
   } catch (e) {

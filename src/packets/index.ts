@@ -52,7 +52,16 @@ export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';
 export { applySignerInputs } from './apply.js';
 export type { SignerInputs, ApplySignerOptions } from './apply.js';
-export { completeDocument, certificateRequest, sha256Of } from './complete.js';
+export {
+  completeDocument,
+  certificateRequest,
+  sha256Of,
+  sealCompletedDocument,
+  certificateDocument,
+  CERTIFICATE_FILENAME,
+} from './complete.js';
+export { signAsSigner, markFieldName } from './signer-signature.js';
+export type { SignatureMode, SignerSeal } from './signer-signature.js';
 export type { CompletionCertificate, CompleteOptions } from './complete.js';
 export * from './store/index.js';
 export * from './workflow/index.js';

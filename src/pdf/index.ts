@@ -33,6 +33,7 @@ export {
   type DssContents,
   type SignatureDictionaryInfo,
 } from './signature-update.js';
+export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export {
   readRevisionGraph,

@@ -68,11 +68,13 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
       const out = await run(pool, { step: 'assemble', body, generated });
       return (out as { packet: AssembledPacket }).packet;
     },
-    async sign(docs, signer, inputs) {
-      return ((await run(pool, { step: 'sign', docs, signer, inputs })) as { pdfs: Uint8Array[] }).pdfs;
+    async sign(docs, signer, inputs, seal) {
+      const task = { step: 'sign' as const, docs, signer, inputs, ...(seal ? { seal, identity } : {}) };
+      return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
-    async complete(docs, certificate) {
-      return ((await run(pool, { step: 'complete', docs, certificate, identity })) as { pdfs: Uint8Array[] }).pdfs;
+    async complete(docs, certificate, mode) {
+      const task = { step: 'complete' as const, docs, certificate, identity, ...(mode ? { mode } : {}) };
+      return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
   };
 }

@@ -25,6 +25,7 @@ const OID = {
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
   crlDistributionPoints: '2.5.29.31',
+  subjectAltName: '2.5.29.17',
   emailProtection: '1.3.6.1.5.5.7.3.4',
   documentSigning: '1.3.6.1.5.5.7.3.36',
 } as const;
@@ -114,6 +115,18 @@ interface Issue {
   ca: boolean;
   /** Where the issuer publishes its CRL (RFC 5280 §4.2.1.13); end-entity certificates only. */
   crlUrl?: string;
+  /** An e-mail address for subjectAltName rfc822Name (RFC 5280 §4.2.1.6); end-entity certificates only. */
+  email?: string;
+}
+
+function emailAltName(email: string): pkijs.Extension {
+  const value = new pkijs.AltName({ altNames: [new pkijs.GeneralName({ type: 1, value: email })] });
+  return new pkijs.Extension({
+    extnID: OID.subjectAltName,
+    critical: false,
+    extnValue: value.toSchema().toBER(false),
+    parsedValue: value,
+  });
 }
 
 function crlDistributionPoint(url: string): pkijs.Extension {
@@ -175,6 +188,7 @@ async function issue(spec: Issue): Promise<Uint8Array> {
       }),
     );
     if (spec.crlUrl) extensions.push(crlDistributionPoint(spec.crlUrl));
+    if (spec.email) extensions.push(emailAltName(spec.email));
   }
   cert.extensions = extensions;
   await cert.sign(spec.issuerKeys.privateKey, 'SHA-256', crypto);
@@ -222,4 +236,45 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames, crlUrl?: 
     root: { der: rootDer, pkcs8: await pkcs8(rootKeys.privateKey) },
     leaf: { der: leafDer, pkcs8: await pkcs8(leafKeys.privateKey) },
   };
+}
+
+export interface EndEntitySubject {
+  commonName: string;
+  email?: string;
+}
+
+/**
+ * A certificate for one signature (#31 per-signer signatures): a fresh RSA key, issued by the
+ * local root (`root`: its certificate and PKCS#8 key) with the same key usage and extended key
+ * usage as the CA's own signing certificate, `CN=` the signer's name, their e-mail as rfc822Name.
+ * Valid from a day before `now` for `lifetimeDays` (the signature is judged at its signing time).
+ */
+export async function issueEndEntity(
+  root: GeneratedCertificate,
+  subject: EndEntitySubject,
+  now: Date,
+  options: { lifetimeDays?: number; crlUrl?: string } = {},
+): Promise<GeneratedCertificate> {
+  const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', new Uint8Array(root.pkcs8), RSA_KEY, true, ['sign']);
+  const publicKey = await rootCert.getPublicKey({ algorithm: { algorithm: RSA_KEY, usages: ['verify'] } }, engine());
+  const keys = await generateKeys();
+  const organization = rootCert.subject.typesAndValues.find((t) => t.type === OID.organization);
+  const unit = rootCert.subject.typesAndValues.find((t) => t.type === OID.organizationalUnit);
+  const der = await issue({
+    subject: names(
+      subject.commonName,
+      organization ? String(organization.value.valueBlock.value) : 'castpress',
+      unit ? String(unit.value.valueBlock.value) : undefined,
+    ),
+    issuer: rootCert.subject,
+    keys,
+    issuerKeys: { publicKey, privateKey },
+    notBefore: new Date(now.getTime() - DAY_MS),
+    notAfter: new Date(now.getTime() + (options.lifetimeDays ?? 730) * DAY_MS),
+    ca: false,
+    ...(options.crlUrl ? { crlUrl: options.crlUrl } : {}),
+    ...(subject.email ? { email: subject.email } : {}),
+  });
+  return { der, pkcs8: await pkcs8(keys.privateKey) };
 }
