@@ -36,6 +36,11 @@ export interface PacketDataOptions {
   pollMs?: number;
   /** DOCX uploads' converter when packets are assembled in-process (startServer passes `engine.docx`). */
   docx?: DocxConverterOptions;
+  /**
+   * How packets are signed (#31): `per-signer` (each signer's own signature, certificate of completion as
+   * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
+   */
+  signatures?: 'per-signer' | 'seal';
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -76,6 +81,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     deliver: options.deliver,
     pollMs: options.pollMs,
     ...(options.docx ? { docx: options.docx } : {}),
+    signatures: options.signatures ?? 'seal',
   });
   return {
     service: workflow.service,
