@@ -102,7 +102,8 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-async function runPacket(): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
+/** The packet signed by both; `update`: a new payload after the first signer (the documents re-rendered, the first signer replayed). */
+async function runPacket(update = false): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
   const s = flow.service;
   const upload = await pdfWith([
     { text: 'Order form', y: 720 },
@@ -112,6 +113,8 @@ async function runPacket(): Promise<Array<{ filename: string; pdf: Uint8Array }>
   const created = await s.createEtchPacket({
     name: 'Per-signer agreement',
     isDraft: true,
+    allowUpdates: true,
+    data: { payloads: { terms: { data: { ref: 'REF-1' } } } },
     files: [
       { id: 'agreement', castEid: CAST },
       {
@@ -127,6 +130,7 @@ async function runPacket(): Promise<Array<{ filename: string; pdf: Uint8Array }>
         fields: [
           { heading: 'Terms' },
           { content: 'Both parties initial and date below.' },
+          { id: 'ref', type: 'shortText', pageNum: 0, rect: box(250, 150, 20) },
           { id: 'clientDate', type: 'signatureDate', pageNum: 0, rect: box(300, 150, 20) },
           { id: 'providerIni', type: 'initial', pageNum: 0, rect: box(360, 60, 36) },
           { id: 'providerName', type: 'fullName', pageNum: 0, rect: box(420, 200, 20) },
@@ -159,6 +163,8 @@ async function runPacket(): Promise<Array<{ filename: string; pdf: Uint8Array }>
   const [client, provider] = created.documentGroup.signers;
   const clientUrl = await s.generateEtchSignURL({ signerEid: client!.eid, clientUserId: 'c-1' });
   await s.submitSigning({ ...tokenOf(clientUrl), inputs: { signature: drawn } });
+  if (update)
+    await s.updateEtchPacket({ eid: created.eid, payload: { terms: { data: { ref: 'REF-2' } } }, mergePayloads: true });
   const providerUrl = await s.generateEtchSignURL({ signerEid: provider!.eid, clientUserId: 'p-1' });
   const done = await s.submitSigning({
     ...tokenOf(providerUrl),
@@ -232,6 +238,7 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
         expect(r.code, r.stderr).toBe(0);
       }
       const mutool = await mutoolVerify(file);
+      if (process.env.PER_SIGNER_KEEP) await writeFile(path.join(process.env.PER_SIGNER_KEEP, `doc-${i}.pdf`), d.pdf);
       // What mutool says about each signature, kept in the test log.
       console.log(`mutool sign -v ${d.filename}:\n${mutool}`);
       // mutool does not tell form filling from other edits: an earlier signature is "valid but there have
@@ -242,6 +249,15 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
       expect(verdicts.at(-1)).toContain('The document is unchanged since signing');
     }
   }, 120_000);
+
+  it('a payload update after the first signer re-renders and replays their signature: every signature still valid', async () => {
+    const again = await runPacket(true);
+    for (const d of again) {
+      const report = await verifyPdf(d.pdf, { trustAnchors: [rootPem] });
+      expect(report.valid, `${d.filename}: ${report.problems.join('; ')}`).toBe(true);
+      expect(report.signatures.length).toBe(reports.get(d.filename)!.signatures.length);
+    }
+  }, 240_000);
 
   it('flags page content drawn after a signer\'s signature', async () => {
     const terms = docs.find((d) => d.filename === 'terms.pdf')!.pdf;
