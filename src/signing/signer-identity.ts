@@ -47,7 +47,7 @@ export async function canIssueSignerCertificates(operator: SigningIdentity): Pro
 
 /**
  * A signing identity for one signer, issued by the operator's local CA (see
- * `canIssueSignerCertificates`): a fresh RSA key, the CA's key usage and EKU, the signer's
+ * `canIssueSignerCertificates`): a fresh ECDSA P-256 key, the CA's key usage and EKU, the signer's
  * name and e-mail. A `ValidationError` on `identity` when the operator cannot issue.
  */
 export async function issueSignerIdentity(
