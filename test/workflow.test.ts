@@ -153,6 +153,8 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
       identity,
       baseUrl: 'http://castpress.test',
       clock: () => new Date(now),
+      // The one-seal flow (#31 made per-signer signatures the default; test/per-signer-packet.test.ts covers those).
+      signatures: 'seal',
       organization: { name: 'Acme Rentals', supportEmail: 'help@acme.test' },
       mailer: smtpMailer({ host: '127.0.0.1', port: smtp.port }),
       webhook: { url: hooks.url, token: webhookToken, secret, allowHosts: [hooks.host] },

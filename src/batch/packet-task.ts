@@ -17,6 +17,8 @@ import {
   type SignDocs,
   type Signer,
   type SignerInputs,
+  type SignatureMode,
+  type SignerSealInfo,
 } from '../packets/index.js';
 import {
   AppearanceWriter,
@@ -34,13 +36,21 @@ export interface ThreadTimestampOptions {
 
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
-  | { step: 'sign'; docs: SignDocs; signer: Signer; inputs: SignerInputs }
+  | {
+      step: 'sign';
+      docs: SignDocs;
+      signer: Signer;
+      inputs: SignerInputs;
+      seal?: SignerSealInfo;
+      identity?: SigningIdentityOptions;
+    }
   | {
       step: 'complete';
       docs: CompleteDocs;
       certificate: Omit<CompletionCertificate, 'documents'>;
       identity: SigningIdentityOptions;
       timestamp?: ThreadTimestampOptions;
+      mode?: SignatureMode;
     };
 
 export type PacketResult =
@@ -106,7 +116,17 @@ export async function runPacketStep(
           packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }),
         };
       case 'sign':
-        return { ok: true, step: 'sign', pdfs: await signDocuments(task.docs, task.signer, task.inputs, state.writer) };
+        return {
+          ok: true,
+          step: 'sign',
+          pdfs: await signDocuments(
+            task.docs,
+            task.signer,
+            task.inputs,
+            state.writer,
+            task.seal && task.identity ? { ...task.seal, identity: await state.identity(task.identity) } : undefined,
+          ),
+        };
       case 'complete':
         return {
           ok: true,
@@ -116,6 +136,7 @@ export async function runPacketStep(
             await state.identity(task.identity),
             task.docs,
             task.certificate,
+            task.mode,
             task.timestamp ? { timestamp: { local: await state.tsa(task.timestamp.local.dataDir) } } : undefined,
           ),
         };

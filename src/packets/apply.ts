@@ -59,12 +59,24 @@ function initialsOf(name: string | undefined): string {
   return letters.join('') || '—';
 }
 
+/** A mark and the planned field it fills (per-signer signatures set it as that field's appearance). */
+export interface FieldMarkOf {
+  mark: SignatureMark;
+  field: PlannedField | MergedField;
+}
+
 /** Draws one signer's fields on `pdf`; a typed error and the document unchanged when inputs do not fit the plan. */
 export async function applySignerInputs(
   pdf: Uint8Array,
   rawInputs: SignerInputs,
   options: ApplySignerOptions,
 ): Promise<Uint8Array> {
+  const marks = signerMarks(rawInputs, options).map((m) => m.mark);
+  return marks.length === 0 ? pdf : options.writer.apply(pdf, marks);
+}
+
+/** One signer's marks, each with its field; a typed error when the inputs do not fit the plan. */
+export function signerMarks(rawInputs: SignerInputs, options: Omit<ApplySignerOptions, 'writer'>): FieldMarkOf[] {
   const inputs = parseWith(inputsSchema, rawInputs) as SignerInputs;
   const { signer } = options;
   const mine = options.fields.filter((f) => f.signerId === signer.id);
@@ -94,19 +106,20 @@ export async function applySignerInputs(
     (inputs.signature
       ? { type: inputs.signature.type === 'text' ? 'text' : 'typed', text: initialsOf(signer.name) }
       : undefined);
-  const marks: SignatureMark[] = [];
+  const marks: FieldMarkOf[] = [];
+  const push = (field: PlannedField | MergedField, mark: SignatureMark) => marks.push({ field, mark });
   for (const f of mine) {
     const at = { page: pageOf(f), rect: f.rect };
     switch (f.type) {
       case 'signature':
-        marks.push({ ...at, role: 'signature', input: inputs.signature as MarkInput });
+        push(f, { ...at, role: 'signature', input: inputs.signature as MarkInput });
         break;
       case 'initial':
         if (!initials) throw ValidationError.of('initials', 'Required: the signer has initial fields');
-        marks.push({ ...at, role: 'initials', input: initials });
+        push(f, { ...at, role: 'initials', input: initials });
         break;
       case 'signatureDate':
-        marks.push({
+        push(f, {
           ...at,
           role: 'field',
           input: {
@@ -119,17 +132,19 @@ export async function applySignerInputs(
         });
         break;
       case 'fullName':
-        if (signer.name) marks.push({ ...at, role: 'field', input: { type: 'text', text: signer.name } });
+        if (signer.name) push(f, { ...at, role: 'field', input: { type: 'text', text: signer.name } });
         break;
       case 'email':
-        if (signer.email) marks.push({ ...at, role: 'field', input: { type: 'text', text: signer.email } });
+        if (signer.email) push(f, { ...at, role: 'field', input: { type: 'text', text: signer.email } });
         break;
       default: {
         const value = inputs.values?.[idOf(f)];
         if (value !== undefined && value !== '')
-          marks.push({ ...at, role: 'field', input: { type: 'text', text: value } });
+          push(f, { ...at, role: 'field', input: { type: 'text', text: value } });
       }
     }
   }
-  return marks.length === 0 ? pdf : options.writer.apply(pdf, marks);
+  return marks;
 }
+
+export { idOf as fieldIdOf };

@@ -1,8 +1,9 @@
 /**
- * The last two steps of a packet document: a certificate of completion appended
- * as pages (an incremental update that also removes the unsigned /Sig placeholders),
- * then the seal (src/signing), which is the
- * last update and covers the whole file.
+ * The last steps of a packet document. One-seal mode: a certificate of completion appended
+ * as pages (an incremental update that also removes the unsigned /Sig placeholders), then the
+ * seal (src/signing), which is the last update and covers the whole file. Per-signer mode
+ * (#31): pages added after a signature are a change no signature allows, so the document gets
+ * only the final seal and the certificate is a file of its own, sealed too.
  */
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import type { PacketEngine } from './port.js';
@@ -26,31 +27,53 @@ export async function completeDocument(
   signed: Uint8Array,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
-  // The certificate names the one that seals the document right after it.
-  const certificate = await engine.generate(
-    certificateRequest({
-      ...options.certificate,
-      sealingCertificate: options.certificate.sealingCertificate ?? {
-        subject: options.identity.subject,
-        sha256: sha256Of(options.identity.certificate),
-      },
-    }),
-  );
+  const certificate = await engine.generate(certificateRequest(namingSealer(options)));
   return finishDocument(signed, [
     // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.
     {
       name: 'fields',
       run: (pdf) => appendPages(pdf, certificate, { property: 'certificate', edit: dropUnsignedSignatureFields }),
     },
-    {
-      name: 'sign',
-      run: (pdf) =>
-        sealPdf(pdf, options.identity, {
-          reason: `Signature packet "${options.certificate.packetName}" completed`,
-          name: options.certificate.packetName,
-          signingTime: options.certificate.completedAt,
-          ...options.seal,
-        }),
-    },
+    { name: 'sign', run: (pdf) => sealPdf(pdf, options.identity, sealOptions(options)) },
   ]);
 }
+
+/** The certificate names the one that seals the document right after it. */
+function namingSealer(options: CompleteOptions): CompletionCertificate {
+  return {
+    ...options.certificate,
+    sealingCertificate: options.certificate.sealingCertificate ?? {
+      subject: options.identity.subject,
+      sha256: sha256Of(options.identity.certificate),
+    },
+  };
+}
+
+function sealOptions(options: CompleteOptions): SealOptions {
+  return {
+    reason: `Signature packet "${options.certificate.packetName}" completed`,
+    name: options.certificate.packetName,
+    signingTime: options.certificate.completedAt,
+    ...options.seal,
+  };
+}
+
+/**
+ * Per-signer mode: the final seal only (a new signed signature field: form filling and signing
+ * for every signer's signature before it), the last update, covering the whole file.
+ */
+export async function sealCompletedDocument(signed: Uint8Array, options: CompleteOptions): Promise<Uint8Array> {
+  return sealPdf(signed, options.identity, sealOptions(options));
+}
+
+/** Per-signer mode: the certificate of completion as its own PDF, sealed by the operator's identity. */
+export async function certificateDocument(
+  engine: Pick<PacketEngine, 'generate'>,
+  options: CompleteOptions,
+): Promise<Uint8Array> {
+  const certificate = await engine.generate(certificateRequest(namingSealer(options)));
+  return sealPdf(certificate, options.identity, sealOptions(options));
+}
+
+/** The certificate's file name in the packet's downloads (per-signer mode). */
+export const CERTIFICATE_FILENAME = 'certificate-of-completion.pdf';

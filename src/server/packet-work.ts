@@ -70,12 +70,20 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
       const out = await run(pool, { step: 'assemble', body, generated });
       return (out as { packet: AssembledPacket }).packet;
     },
-    async sign(docs, signer, inputs) {
-      return ((await run(pool, { step: 'sign', docs, signer, inputs })) as { pdfs: Uint8Array[] }).pdfs;
+    async sign(docs, signer, inputs, seal) {
+      const task = { step: 'sign' as const, docs, signer, inputs, ...(seal ? { seal, identity } : {}) };
+      return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
-    async complete(docs, certificate) {
-      const step = { step: 'complete' as const, docs, certificate, identity, ...(timestamp ? { timestamp } : {}) };
-      return ((await run(pool, step)) as { pdfs: Uint8Array[] }).pdfs;
+    async complete(docs, certificate, mode) {
+      const task = {
+        step: 'complete' as const,
+        docs,
+        certificate,
+        identity,
+        ...(mode ? { mode } : {}),
+        ...(timestamp ? { timestamp } : {}),
+      };
+      return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
   };
 }

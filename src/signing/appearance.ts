@@ -35,7 +35,7 @@ import { displayMatrix, frameOf, type PageFrame } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import { Shaper, TextSetter } from '../text/index.js';
 import { parseMarks, type ParsedMark, type SignatureMark, type StrokePoint } from './marks.js';
-import { appendDrawing } from '../pdf/index.js';
+import { appendDrawing, createPdf, savePdf } from '../pdf/index.js';
 
 /** The family typed signatures and initials are set in (bundled, OFL). */
 export const SIGNATURE_FONT_FAMILY = 'Dancing Script';
@@ -164,20 +164,7 @@ export class AppearanceWriter {
    */
   async apply(bytes: Uint8Array, marks: readonly SignatureMark[]): Promise<Uint8Array> {
     const parsed = parseMarks(marks);
-    // Images are decoded before the document is touched: a file that is not an image is a 400.
-    const images = await Promise.all(
-      parsed.map(async (m, i) => {
-        if (m.input.type !== 'image') return null;
-        const fit = { width: m.rect.width * IMAGE_PX_PER_PT, height: m.rect.height * IMAGE_PX_PER_PT };
-        const prepared = await prepareImage(m.input.image, { rasterOnly: true, fit });
-        if (!prepared)
-          throw ValidationError.of(
-            formatPath(['marks', i, 'input', 'image']),
-            'Not a PNG or JPEG image (or a damaged one)',
-          );
-        return prepared;
-      }),
-    );
+    const images = await this.#images(parsed);
     return appendDrawing(bytes, (doc, isolate) => {
       const pages = doc.getPages();
       const setter = new TextSetter(doc, this.#fonts, { shaper: this.#shaper });
@@ -203,6 +190,41 @@ export class AppearanceWriter {
         page.pushOperators(popGraphicsState());
       });
     });
+  }
+
+  /**
+   * Every mark drawn alone on a page of its rect's size (origin at its bottom-left corner), in a
+   * new document: the appearance streams of form fields (#31 per-signer signatures: a mark
+   * set as a field's appearance is form filling, which DocMDP P=2 allows after a signature).
+   */
+  async appearancePages(marks: readonly SignatureMark[]): Promise<Uint8Array> {
+    const parsed = parseMarks(marks);
+    const images = await this.#images(parsed);
+    const doc = await createPdf();
+    const setter = new TextSetter(doc, this.#fonts, { shaper: this.#shaper });
+    parsed.forEach((mark, i) => {
+      const page = doc.addPage([Math.max(mark.rect.width, 1), Math.max(mark.rect.height, 1)]);
+      const box = { x: 0, y: 0, width: mark.rect.width, height: mark.rect.height };
+      this.#draw(doc, page, setter, mark, box, images[i] ?? null);
+    });
+    return savePdf(doc);
+  }
+
+  /** Images are decoded before the document is touched: a file that is not an image is a 400. */
+  async #images(parsed: ParsedMark[]): Promise<Array<Awaited<ReturnType<typeof prepareImage>> | null>> {
+    return Promise.all(
+      parsed.map(async (m, i) => {
+        if (m.input.type !== 'image') return null;
+        const fit = { width: m.rect.width * IMAGE_PX_PER_PT, height: m.rect.height * IMAGE_PX_PER_PT };
+        const prepared = await prepareImage(m.input.image, { rasterOnly: true, fit });
+        if (!prepared)
+          throw ValidationError.of(
+            formatPath(['marks', i, 'input', 'image']),
+            'Not a PNG or JPEG image (or a damaged one)',
+          );
+        return prepared;
+      }),
+    );
   }
 
   #draw(

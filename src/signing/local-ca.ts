@@ -25,6 +25,7 @@ const OID = {
   authorityKeyIdentifier: '2.5.29.35',
   extKeyUsage: '2.5.29.37',
   crlDistributionPoints: '2.5.29.31',
+  subjectAltName: '2.5.29.17',
   emailProtection: '1.3.6.1.5.5.7.3.4',
   documentSigning: '1.3.6.1.5.5.7.3.36',
   timeStamping: '1.3.6.1.5.5.7.3.8',
@@ -117,6 +118,18 @@ interface Issue {
   crlUrl?: string;
   /** End-entity purposes; default document signing (emailProtection + documentSigning, not critical). */
   purposes?: { oids: string[]; critical: boolean };
+  /** An e-mail address for subjectAltName rfc822Name (RFC 5280 §4.2.1.6); end-entity certificates only. */
+  email?: string;
+}
+
+function emailAltName(email: string): pkijs.Extension {
+  const value = new pkijs.AltName({ altNames: [new pkijs.GeneralName({ type: 1, value: email })] });
+  return new pkijs.Extension({
+    extnID: OID.subjectAltName,
+    critical: false,
+    extnValue: value.toSchema().toBER(false),
+    parsedValue: value,
+  });
 }
 
 function crlDistributionPoint(url: string): pkijs.Extension {
@@ -179,6 +192,7 @@ async function issue(spec: Issue): Promise<Uint8Array> {
       }),
     );
     if (spec.crlUrl) extensions.push(crlDistributionPoint(spec.crlUrl));
+    if (spec.email) extensions.push(emailAltName(spec.email));
   }
   cert.extensions = extensions;
   await cert.sign(spec.issuerKeys.privateKey, 'SHA-256', crypto);
@@ -254,6 +268,52 @@ export async function issueTimestampingCertificate(
     notAfter: rootCert.notAfter.value,
     ca: false,
     purposes: { oids: [OID.timeStamping], critical: true },
+  });
+  return { der, pkcs8: await pkcs8(keys.privateKey) };
+}
+
+export interface EndEntitySubject {
+  commonName: string;
+  email?: string;
+}
+
+/**
+ * A certificate for one signature (#31 per-signer signatures): a fresh ECDSA P-256 key, issued by the
+ * local root (`root`: its certificate and PKCS#8 key) with the same key usage and extended key
+ * usage as the CA's own signing certificate, `CN=` the signer's name, their e-mail as rfc822Name.
+ * Valid from a day before `now` for `lifetimeDays` (the signature is judged at its signing time).
+ */
+export async function issueEndEntity(
+  root: GeneratedCertificate,
+  subject: EndEntitySubject,
+  now: Date,
+  options: { lifetimeDays?: number; crlUrl?: string } = {},
+): Promise<GeneratedCertificate> {
+  const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', new Uint8Array(root.pkcs8), RSA_KEY, true, ['sign']);
+  const publicKey = await rootCert.getPublicKey({ algorithm: { algorithm: RSA_KEY, usages: ['verify'] } }, engine());
+  // ECDSA P-256: a key is made for every signature, and an RSA 2048 key takes 100 ms or more to make
+  // (an EC key well under 1 ms); NSS, MuPDF, OpenSSL and Acrobat accept ECDSA under an RSA root.
+  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
+  const organization = rootCert.subject.typesAndValues.find((t) => t.type === OID.organization);
+  const unit = rootCert.subject.typesAndValues.find((t) => t.type === OID.organizationalUnit);
+  const der = await issue({
+    subject: names(
+      subject.commonName,
+      organization ? String(organization.value.valueBlock.value) : 'castpress',
+      unit ? String(unit.value.valueBlock.value) : undefined,
+    ),
+    issuer: rootCert.subject,
+    keys,
+    issuerKeys: { publicKey, privateKey },
+    notBefore: new Date(now.getTime() - DAY_MS),
+    notAfter: new Date(now.getTime() + (options.lifetimeDays ?? 730) * DAY_MS),
+    ca: false,
+    ...(options.crlUrl ? { crlUrl: options.crlUrl } : {}),
+    ...(subject.email ? { email: subject.email } : {}),
   });
   return { der, pkcs8: await pkcs8(keys.privateKey) };
 }

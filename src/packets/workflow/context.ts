@@ -6,6 +6,7 @@
 import type { Engine } from '../../engine/index.js';
 import { AppearanceWriter, type SealOptions, type SigningIdentity } from '../../signing/index.js';
 import type { OrganizationDirectory, OrganizationSettings } from '../org.js';
+import type { SignatureMode } from '../signer-signature.js';
 import type { PacketStore } from '../store/index.js';
 import { inProcessWork, type PacketWork } from './work.js';
 
@@ -36,8 +37,20 @@ export interface PacketServiceOptions {
   /** Called after a commit that wrote outbox events (the dispatcher's poke). */
   onEvents?: () => void;
   writer?: AppearanceWriter;
+  /**
+   * `per-signer` (default, #31): each signer's revision ends with their own signature (a certificate
+   * the local CA issues for them), completion adds the final seal and the certificate of completion
+   * as a file of its own. `seal`: marks drawn as page content, one seal at completion over the
+   * document with the certificate appended as pages.
+   */
+  signatures?: SignatureMode;
   /** Where assembly, signing and completion run; default in-process (`inProcessWork`). The server passes worker threads. */
   work?: PacketWork;
+}
+
+/** The packet's signature mode (default per-signer). */
+export function signatureMode(ctx: WorkflowContext): SignatureMode {
+  return ctx.options.signatures ?? 'per-signer';
 }
 
 export interface WorkflowContext {

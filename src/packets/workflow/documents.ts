@@ -7,8 +7,9 @@ import type { Engine } from '../../engine/index.js';
 import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signing/index.js';
 import { applySignerInputs, type SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
-import { completeDocument } from '../complete.js';
+import { completeDocument, certificateDocument, sealCompletedDocument } from '../complete.js';
 import { sha256Of, type CompletionCertificate } from '../completion-certificate.js';
+import { signAsSigner, type SignatureMode, type SignerSeal } from '../signer-signature.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import type { DocumentField } from '../store/index.js';
@@ -48,27 +49,43 @@ export function documentsOf(packet: AssembledPacket): DocumentDraft[] {
   }));
 }
 
-/** A signer's inputs on every document holding one of their fields; others are returned as they were. */
+/**
+ * A signer's inputs on every document holding one of their fields; others are returned as they were.
+ * With `seal` (per-signer signatures) each such document gets the signer's own signature too.
+ */
 export async function signDocuments(
   docs: ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>,
   signer: Signer,
   inputs: SignerInputs,
   writer: AppearanceWriter,
+  seal?: SignerSeal,
 ): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (const doc of docs) {
     const mine = doc.fields.some((f) => f.signerId === signer.id);
-    out.push(mine ? await applySignerInputs(doc.pdf, inputs, { writer, signer, fields: doc.fields }) : doc.pdf);
+    const options = { writer, signer, fields: doc.fields };
+    out.push(
+      !mine
+        ? doc.pdf
+        : seal
+          ? await signAsSigner(doc.pdf, inputs, options, seal)
+          : await applySignerInputs(doc.pdf, inputs, options),
+    );
   }
   return out;
 }
 
-/** Certificate of completion and seal on each document, the certificate naming every document. */
+/**
+ * Certificate of completion and seal on each document, the certificate naming every document.
+ * Per-signer mode: each document sealed as it is, and one more PDF at the end of the list,
+ * the certificate of completion on its own, sealed.
+ */
 export async function completeDocuments(
   engine: Engine,
   identity: SigningIdentity,
   docs: ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>,
   certificate: Omit<CompletionCertificate, 'documents'>,
+  mode: SignatureMode = 'seal',
   seal?: SealOptions,
 ): Promise<Uint8Array[]> {
   const documents = docs.map((d) => ({
@@ -76,14 +93,13 @@ export async function completeDocuments(
     sha256Before: sha256Of(d.assembled),
     sha256After: sha256Of(d.signed),
   }));
+  const options = { identity, certificate: { ...certificate, documents }, ...(seal ? { seal } : {}) };
   const out: Uint8Array[] = [];
-  for (const d of docs)
-    out.push(
-      await completeDocument(engine, d.signed, {
-        identity,
-        certificate: { ...certificate, documents },
-        ...(seal ? { seal } : {}),
-      }),
-    );
+  if (mode === 'per-signer') {
+    for (const d of docs) out.push(await sealCompletedDocument(d.signed, options));
+    out.push(await certificateDocument(engine, options));
+    return out;
+  }
+  for (const d of docs) out.push(await completeDocument(engine, d.signed, options));
   return out;
 }

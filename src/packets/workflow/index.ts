@@ -12,7 +12,7 @@ export type { PacketScope } from './scope.js';
 export { createPacketWorkflow } from './create.js';
 export { inProcessWork } from './work.js';
 export { signDocuments, completeDocuments } from './documents.js';
-export type { PacketWork, SignDocs, CompleteDocs } from './work.js';
+export type { PacketWork, SignDocs, CompleteDocs, SignerSealInfo } from './work.js';
 export type { PacketWorkflowOptions, PacketWorkflow } from './create.js';
 export { SignerError, PacketStateError } from './errors.js';
 export type { SignerErrorType } from './errors.js';

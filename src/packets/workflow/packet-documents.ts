@@ -4,10 +4,12 @@
  * The PDF work itself runs where `ctx.work` says.
  */
 import type { SignerInputs } from '../apply.js';
+import { loadPdf } from '../../pdf/index.js';
+import { CERTIFICATE_FILENAME } from '../complete.js';
 import type { Signer } from '../request.js';
 import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
-import type { WorkflowContext } from './context.js';
+import { signatureMode, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
 import type { Snapshot } from './step.js';
 
@@ -59,6 +61,7 @@ export async function rerender(
       drafts.map((d, i) => ({ pdf: pdfs[i]!, fields: d.fields })),
       signerOf(s),
       inputs,
+      signatureMode(ctx) === 'per-signer' ? { packetEid: snap.packet.eid, signerEid: s.eid } : undefined,
     );
   }
   const docs = await storeDrafts(ctx, snap.packet.eid, drafts);
@@ -111,5 +114,27 @@ export async function completePacket(
           signedAt: when(s.signedAt),
         })),
     },
+    signatureMode(ctx),
   );
+}
+
+/** Per-signer mode: the sealed certificate of completion as the packet's last document (it has no fields and no signers). */
+export async function certificateRecord(
+  ctx: WorkflowContext,
+  packetEid: string,
+  index: number,
+  pdf: Uint8Array,
+): Promise<DocumentRecord> {
+  const hash = await ctx.store.blobs.put(pdf);
+  return {
+    packetEid,
+    index,
+    fileId: 'certificate',
+    filename: CERTIFICATE_FILENAME,
+    title: 'Certificate of completion',
+    pageCount: (await loadPdf(pdf, 'certificate')).getPageCount(),
+    assembledHash: hash,
+    currentHash: hash,
+    fields: [],
+  };
 }

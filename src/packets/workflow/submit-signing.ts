@@ -10,9 +10,9 @@ import { acceptsEachField, checkAccepted, detailsRequired, type AcceptedField } 
 import { advance } from './advance.js';
 import { signerAccessArgs } from './args.js';
 import { encode } from './codec.js';
-import type { WorkflowContext } from './context.js';
+import { signatureMode, type WorkflowContext } from './context.js';
 import { completionEvents, signersData, webhookEvent } from './outbox.js';
-import { completePacket, signerOf } from './packet-documents.js';
+import { certificateRecord, completePacket, signerOf } from './packet-documents.js';
 import { redirectGroupStatus, route } from './routing.js';
 import type { SignerEvent } from './session.js';
 import { access, assertTurn } from './signer-access.js';
@@ -99,6 +99,7 @@ export async function submitSigning(
         snap.documents.map((d, i) => ({ pdf: current[i]!, fields: d.fields })),
         signerOf(s),
         inputs,
+        signatureMode(ctx) === 'per-signer' ? { packetEid: snap.packet.eid, signerEid } : undefined,
       );
       s.status = 'completed';
       s.signedAt = now;
@@ -111,6 +112,9 @@ export async function submitSigning(
           ? await completePacket(ctx, snap, signed, now, { signerEid, tokenEid: matched.eid })
           : signed;
       for (const [i, d] of snap.documents.entries()) d.currentHash = await ctx.store.blobs.put(finals[i]!);
+      // Per-signer mode: the certificate of completion comes back as one more, separately sealed, document.
+      const certificate = finals[snap.documents.length];
+      if (certificate) snap.documents.push(await certificateRecord(ctx, snap.packet.eid, snap.documents.length, certificate));
       return { tokenEid: matched.eid };
     },
   );

@@ -12,18 +12,29 @@ import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
 import type { CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
+import type { SignatureMode } from '../signer-signature.js';
 import { completeDocuments, signDocuments } from './documents.js';
 
 export type SignDocs = ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>;
 export type CompleteDocs = ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>;
 
+/** Which packet and signer a per-signer signature is for (the identity is the work's own). */
+export interface SignerSealInfo {
+  packetEid: string;
+  signerEid: string;
+}
+
 export interface PacketWork {
   /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
   assemble(body: unknown): Promise<AssembledPacket>;
-  /** One signer's inputs on every document holding one of their fields. */
-  sign(docs: SignDocs, signer: Signer, inputs: SignerInputs): Promise<Uint8Array[]>;
-  /** Certificate of completion and seal on each document. */
-  complete(docs: CompleteDocs, certificate: Omit<CompletionCertificate, 'documents'>): Promise<Uint8Array[]>;
+  /** One signer's inputs on every document holding one of their fields; with `seal`, signed by them (per-signer mode). */
+  sign(docs: SignDocs, signer: Signer, inputs: SignerInputs, seal?: SignerSealInfo): Promise<Uint8Array[]>;
+  /** Certificate of completion and seal on each document (per-signer mode: plus the certificate as one more PDF). */
+  complete(
+    docs: CompleteDocs,
+    certificate: Omit<CompletionCertificate, 'documents'>,
+    mode?: SignatureMode,
+  ): Promise<Uint8Array[]>;
 }
 
 /**
@@ -41,7 +52,8 @@ export function inProcessWork(
   let own = assembler;
   return {
     assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
-    sign: (docs, signer, inputs) => signDocuments(docs, signer, inputs, writer),
-    complete: (docs, certificate) => completeDocuments(engine, identity, docs, certificate, seal),
+    sign: (docs, signer, inputs, signerSeal) =>
+      signDocuments(docs, signer, inputs, writer, signerSeal ? { ...signerSeal, identity } : undefined),
+    complete: (docs, certificate, mode) => completeDocuments(engine, identity, docs, certificate, mode, seal),
   };
 }

@@ -43,6 +43,11 @@ export interface PacketDataOptions {
   signingP12?: { pkcs12: Uint8Array; passphrase: string };
   /** `local` (`--tsa local`): the built-in TSA of the local CA timestamps every completion seal (B-LTA with the local CA). */
   tsa?: 'local';
+  /**
+   * How packets are signed (#31): `per-signer` (each signer's own signature, certificate of completion as
+   * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
+   */
+  signatures?: 'per-signer' | 'seal';
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -98,6 +103,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     deliver: options.deliver,
     pollMs: options.pollMs,
     ...(options.docx ? { docx: options.docx } : {}),
+    signatures: options.signatures ?? 'seal',
   });
   return {
     service: workflow.service,

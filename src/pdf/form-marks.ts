@@ -1,0 +1,175 @@
+/**
+ * Signers' marks as form fields (#31 per-signer signatures). A mark drawn into page content
+ * after a signature is a change no signature allows; the same mark set as the appearance of a
+ * field that existed before the first signature is form filling (ISO 32000-2, 12.8.2.2:
+ * DocMDP P=2 allows it). So each signer's box becomes a read-only field with its widget in the
+ * document's first signed revision, and each signer later only sets appearances (and /V of the
+ * text fields). One appended update per call, through `appendDrawing` (prefix-checked).
+ */
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFDocument,
+} from '@cantoo/pdf-lib';
+import { ValidationError } from '../errors/index.js';
+import { PDF } from './names.js';
+import { frameOf, userRect } from './page-frame.js';
+import { appendDrawing } from './signature-update.js';
+
+/** A field to create: `button` (a read-only push button showing a signature or initials), `text` (a read-only text field). */
+export interface MarkFieldSpec {
+  name: string;
+  kind: 'button' | 'text';
+  pageIndex: number;
+  /** Points from the top-left corner of the page as shown (crop box and /Rotate). */
+  rect: { x: number; y: number; width: number; height: number };
+}
+
+/** A field given its look: page `appearancePage` of `FieldMarksUpdate.appearances`, and `value` for a text field's /V. */
+export interface FieldMark {
+  name: string;
+  appearancePage: number;
+  value?: string;
+}
+
+export interface FieldMarksUpdate {
+  /**
+   * Fields to create first, once: when the form already has any of these names (an earlier call
+   * prepared the document, and a signature may follow that call), neither `edit` nor `create` runs.
+   */
+  create?: readonly MarkFieldSpec[];
+  /** Runs before the fields are created, with them (e.g. src/acroform's unsigned /Sig placeholders dropped). */
+  edit?: (doc: PDFDocument) => void;
+  /** A PDF whose pages are the appearances (each page's size is its widget's). */
+  appearances?: Uint8Array;
+  set?: readonly FieldMark[];
+}
+
+const READ_ONLY = 1;
+const PUSH_BUTTON = 1 << 16;
+const PRINT = 4;
+
+function textOf(v: unknown): string | undefined {
+  return v instanceof PDFString || v instanceof PDFHexString ? v.decodeText() : undefined;
+}
+
+function formOf(doc: PDFDocument): { form: PDFDict; fields: PDFArray } {
+  let form = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
+  if (!form) {
+    form = doc.context.obj({});
+    doc.catalog.set(PDF.AcroForm, doc.context.register(form));
+  }
+  let fields = form.lookupMaybe(PDF.Fields, PDFArray);
+  if (!fields) {
+    fields = doc.context.obj([]);
+    form.set(PDF.Fields, fields);
+  }
+  return { form, fields };
+}
+
+/** Top-level fields by name (castpress's mark fields are never nested). */
+function fieldsByName(doc: PDFDocument): Map<string, PDFDict> {
+  const out = new Map<string, PDFDict>();
+  const fields = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict)?.lookupMaybe(PDF.Fields, PDFArray);
+  for (let i = 0; i < (fields?.size() ?? 0); i++) {
+    const field = fields!.lookup(i);
+    const name = field instanceof PDFDict ? textOf(field.get(PDF.T)) : undefined;
+    if (name !== undefined && field instanceof PDFDict) out.set(name, field);
+  }
+  return out;
+}
+
+function ensureHelvetica(doc: PDFDocument, form: PDFDict): void {
+  // A text field needs /DA; its font must be in the form's /DR (viewers use it only when editing).
+  if (!form.has(PDF.DA)) form.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
+  let dr = form.lookupMaybe(PDF.DR, PDFDict);
+  if (!dr) {
+    dr = doc.context.obj({});
+    form.set(PDF.DR, dr);
+  }
+  let fonts = dr.lookupMaybe(PDFName.of('Font'), PDFDict);
+  if (!fonts) {
+    fonts = doc.context.obj({});
+    dr.set(PDFName.of('Font'), fonts);
+  }
+  if (!fonts.has(PDF.Helv))
+    fonts.set(
+      PDF.Helv,
+      doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })),
+    );
+}
+
+function createFields(doc: PDFDocument, specs: readonly MarkFieldSpec[]): void {
+  const { form, fields } = formOf(doc);
+  const taken = fieldsByName(doc);
+  const pages = doc.getPages();
+  for (const [i, spec] of specs.entries()) {
+    if (taken.has(spec.name)) continue;
+    const page = pages[spec.pageIndex];
+    if (!page) throw ValidationError.of(`fields[${i}].pageIndex`, `The document has ${pages.length} pages`);
+    const r = userRect(frameOf(page.getCropBox(), page.getRotation().angle), spec.rect);
+    const widget = doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: spec.kind === 'button' ? 'Btn' : 'Tx',
+      Ff: spec.kind === 'button' ? READ_ONLY | PUSH_BUTTON : READ_ONLY,
+      Rect: [r.x, r.y, r.x + r.width, r.y + r.height].map((n) => PDFNumber.of(Math.round(n * 100) / 100)),
+      F: PRINT,
+      P: page.ref,
+    });
+    widget.set(PDF.T, PDFHexString.fromText(spec.name));
+    if (spec.kind === 'text') {
+      ensureHelvetica(doc, form);
+      widget.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
+    }
+    const ref = doc.context.register(widget);
+    fields.push(ref);
+    page.node.addAnnot(ref);
+    taken.set(spec.name, widget);
+  }
+}
+
+function widgetsOf(doc: PDFDocument, field: PDFDict): PDFDict[] {
+  const kids = field.lookupMaybe(PDF.Kids, PDFArray);
+  if (!kids) return [field];
+  const out: PDFDict[] = [];
+  for (let i = 0; i < kids.size(); i++) {
+    const kid = doc.context.lookup(kids.get(i));
+    if (kid instanceof PDFDict) out.push(kid);
+  }
+  return out;
+}
+
+/**
+ * Creates fields, sets appearances and values, as one appended update of `bytes`
+ * (the input is an exact prefix of the output). A field named in `set` that the
+ * document lacks is a `ValidationError` and nothing is written.
+ */
+export async function appendFieldMarks(bytes: Uint8Array, update: FieldMarksUpdate): Promise<Uint8Array> {
+  return appendDrawing(bytes, async (doc) => {
+    const prepared = fieldsByName(doc);
+    if (update.create && !update.create.some((c) => prepared.has(c.name))) {
+      update.edit?.(doc);
+      createFields(doc, update.create);
+    }
+    const set = update.set ?? [];
+    if (set.length === 0) return;
+    const byName = fieldsByName(doc);
+    const missing = set.findIndex((m) => !byName.has(m.name));
+    if (missing >= 0) throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
+    const pages = [...new Set(set.map((m) => m.appearancePage))];
+    const embedded = update.appearances ? await doc.embedPdf(update.appearances, pages) : [];
+    const refOf = new Map<number, PDFRef>(pages.map((p, i) => [p, embedded[i]!.ref]));
+    for (const m of set) {
+      const field = byName.get(m.name)!;
+      const ref = refOf.get(m.appearancePage);
+      if (m.value !== undefined) field.set(PDF.V, PDFHexString.fromText(m.value));
+      for (const widget of widgetsOf(doc, field)) if (ref) widget.set(PDF.AP, doc.context.obj({ N: ref }));
+    }
+  });
+}
