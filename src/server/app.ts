@@ -27,6 +27,7 @@ import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
+import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -67,6 +68,8 @@ export interface ServerOptions {
   readyCheckTimeoutMs?: number;
   /** Serve Prometheus metrics at `GET /metrics` (default off); `token` asks scrapers for `Authorization: Bearer <token>`. */
   metrics?: boolean | MetricsOptions;
+  /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
+  welds?: LazyWeldBackend;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -238,6 +241,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
         ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
+        ...(options.welds ? { welds: options.welds } : {}),
       });
     });
     signingRoutes(app, {
@@ -246,6 +250,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       stylesheetOrigins: options.signingStylesheetOrigins,
       publicUrl: options.publicUrl,
     });
+    const welds = options.welds;
+    if (welds) {
+      weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
+      // Closed before the packets it works over.
+      app.addHook('onClose', async () => welds.close());
+    }
     app.addHook('onClose', async () => packets.close());
   }
 

@@ -6,6 +6,8 @@ import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import type { DocxConverterOptions } from '../packets/index.js';
+import { loadWorkflows } from '../welds/index.js';
+import { LazyWeldBackend } from './welds/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -47,6 +49,8 @@ export interface StartOptions {
   signingStylesheetOrigins?: readonly string[];
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
+  /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
+  workflows?: string;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -107,7 +111,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             ...(renderPool ? { threads: renderPool } : {}),
           }),
         );
+  // Read before listening: a bad definition stops the start with the file and property named.
+  const catalogue = options.workflows ? await loadWorkflows(options.workflows) : undefined;
+  if (catalogue && !packets) throw new Error('--workflows needs signature packets (they make packets)');
+  const welds =
+    catalogue && packets
+      ? new LazyWeldBackend(catalogue, packets, {
+          baseUrl: () => baseUrl ?? 'http://127.0.0.1',
+          ...(options.packets && options.packets.webhook?.url ? { webhookURL: options.packets.webhook.url } : {}),
+        })
+      : undefined;
   const app = await buildApp({
+    ...(welds ? { welds } : {}),
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,

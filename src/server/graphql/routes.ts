@@ -19,6 +19,7 @@ import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
 import { zipEntryNames } from './zip-names.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
+import type { WeldService } from '../../welds/index.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
@@ -37,6 +38,8 @@ export interface PacketRoutesOptions {
   threads?: RenderPool;
   /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
   json?: Partial<GraphQLJsonLimits>;
+  /** The workflows the query `weld` answers from (`--workflows`). */
+  welds?: { get(): Promise<WeldService> };
 }
 
 /** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
@@ -117,6 +120,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         (err) => request.log.error({ err }, 'graphql resolver failed'),
         { createEtchPacket: (args) => checkStylesheet(args, pageOrigin, stylesheetOrigins) },
         options.scopeOf(request),
+        options.welds ? () => options.welds!.get() : undefined,
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     });
