@@ -11,6 +11,8 @@ import type { Forge, FormField } from './definition.js';
 /** Longest value of one field (characters) when the definition sets no maxLength. */
 export const MAX_VALUE_CHARS = 10_000;
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /** What `format` needs besides the value: a stand-in box and style (nothing is drawn here). */
 const BOX = { x: 0, y: 0, width: 200, height: 20 };
 const STYLE: ResolvedStyle = {
@@ -61,6 +63,8 @@ function resolveField(field: FormField, raw: unknown): { value?: unknown; proble
   const pattern = field.validation?.pattern;
   if (pattern !== undefined && !new RegExp(`^(?:${pattern})$`, 'u').test(value))
     return { problem: field.validation?.patternMessage ?? `Must match ${pattern}` };
+  // The fill draws any text in an email field; a form collects addresses packets send to, so it checks the shape.
+  if (field.type === 'email' && !EMAIL.test(value)) return { problem: 'Expected an email address like name@example.com' };
   const problem = fillTypeProblem(field, value);
   return problem ? { problem } : { value };
 }
