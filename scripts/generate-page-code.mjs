@@ -18,6 +18,7 @@ const PAGE_BUNDLES = [
     output: 'src/server/signing/page/client.generated.ts',
     name: 'CLIENT_SCRIPT',
   },
+  { entry: 'src/server/signing/page/error.ts', output: 'src/server/signing/page/error.generated.ts', name: 'ERROR_SCRIPT' },
 ];
 
 /**

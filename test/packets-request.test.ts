@@ -153,7 +153,6 @@ describe('createEtchPacket request', () => {
       'signers[3].enableEmails[1]',
       'signers[3].redirectURL',
       'data.payloads.ghost',
-      'signaturePageOptions',
       'signaturePageOptions.style.primaryColor',
       'webhookURL',
     ]) {

@@ -164,10 +164,14 @@ describe('a two-forge workflow', () => {
       forgeEid: 'forgeReviewer01',
       submissionEid,
     });
+    // Each load of the last page makes a new signing link and ends the earlier ones (as generateEtchSignURL does):
+    // the framed page's link is the live one.
+    const framedLink = await host.frames()[1]!.locator('#sign-now').getAttribute('href');
+    expect(framedLink).toMatch(/\/sign\//);
     await host.close();
 
     // The reviewer signs from the link; the applicant through an embedded URL.
-    await backend.service.submitSigning({ ...tokenOf(signNow!), inputs: { signature: { type: 'typed', text: 'Rex' } } });
+    await backend.service.submitSigning({ ...tokenOf(framedLink!), inputs: { signature: { type: 'typed', text: 'Rex' } } });
     const run = (await runsOf()).find((r) => r.eid === runEid)!;
     expect(run.status).toBe('sent');
     expect(run.completionPercentage).toBe(75);

@@ -31,7 +31,7 @@ import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
 import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
-import { parsePacketRequest, type PacketRequest } from './request.js';
+import { ignoredPageOptions, parsePacketRequest, type PacketRequest } from './request.js';
 import { remapMarkdownErrors, type PacketFile } from './request-files.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
@@ -150,11 +150,14 @@ export async function assembleWith(
       fields: mergedFields,
     };
   }
-  const warnings = built.flatMap((b, i) =>
-    b.removed.length > 0
-      ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]
-      : [],
-  );
+  const warnings = [
+    ...ignoredPageOptions(body).map((p) => `${p}: not an option castpress knows; ignored`),
+    ...built.flatMap((b, i) =>
+      b.removed.length > 0
+        ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]
+        : [],
+    ),
+  ];
   return { request, files, merged, plan, warnings };
 }
 

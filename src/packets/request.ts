@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
-import { collect, formatPath, isPlainObject, type DataDecryptor, type FillData } from '../schema/index.js';
+import {
+  collect,
+  formatPath,
+  isPlainObject,
+  NO_PRIVATE_KEY_MESSAGE,
+  type DataDecryptor,
+  type FillData,
+} from '../schema/index.js';
 import { isAttachableType } from './field.js';
 import { fieldsOf, parseFile, type PacketFile } from './request-files.js';
 import { cleanTypedText } from '../format/index.js';
@@ -128,11 +135,31 @@ const cssColor = z
   .string()
   .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex colour such as #1985a1' });
 
-/** Our own shape (not a client's pass-through), so unknown keys are typos worth reporting. */
-const signaturePageOptions = z.strictObject({
+const STYLE_KEYS = ['primaryColor', 'successColor', 'infoColor', 'linkColor', 'stylesheetURL'];
+
+/**
+ * Keys of `signaturePageOptions` (and its `style`) castpress does not know, as paths. The hosted
+ * service tolerates options it does not know, so a request written for it must not fail here (#32):
+ * they are accepted, dropped by the schema below, and named in the packet's `warnings`.
+ */
+export function ignoredPageOptions(body: unknown): string[] {
+  const raw = isPlainObject(body) ? body.signaturePageOptions : undefined;
+  if (!isPlainObject(raw)) return [];
+  const known = new Set<string>([...PAGE_OPTION_STRINGS, 'style']);
+  const out = Object.keys(raw)
+    .filter((k) => !known.has(k))
+    .map((k) => formatPath(['signaturePageOptions', k]));
+  if (isPlainObject(raw.style))
+    for (const k of Object.keys(raw.style))
+      if (!STYLE_KEYS.includes(k)) out.push(formatPath(['signaturePageOptions', 'style', k]));
+  return out;
+}
+
+/** Known keys are checked; unknown ones are dropped (see ignoredPageOptions). */
+const signaturePageOptions = z.object({
   ...Object.fromEntries(PAGE_OPTION_STRINGS.map((k) => [k, z.string().optional()])),
   style: z
-    .strictObject({
+    .object({
       primaryColor: cssColor.default('#1985a1'),
       successColor: cssColor.default('#1985a1'),
       infoColor: cssColor.default('#46494c'),
@@ -194,7 +221,8 @@ function parsePayloads(
     if (!decrypt) {
       errors.push({
         property: 'data',
-        message: 'Encrypted data needs a private key: pass `privateKey` to assemblePacket',
+        // The fill's wording: read by API callers and library users alike (not "pass privateKey to assemblePacket").
+        message: NO_PRIVATE_KEY_MESSAGE,
       });
       return {};
     }

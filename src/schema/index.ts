@@ -1,7 +1,9 @@
-export { collectFillRequest, parseFillRequest, parseGenerateRequest } from './parse.js';
+export { collectFillRequest, parseFillRequest, parseGenerateRequest, NO_PRIVATE_KEY_MESSAGE } from './parse.js';
 export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { parseJson, parseJsonBody, countJsonValues, MAX_JSON_DEPTH } from './json-body.js';
+export { fillRequestJsonSchema, generateRequestJsonSchema } from './json-schema.js';
+export type { JsonSchema } from './json-schema.js';
 export { fontFamilyRefs, rawGenerateFontRefs } from './font-refs.js';
 export type { FontRef } from './font-refs.js';
 export { isValueObject, styling } from './styling.js';

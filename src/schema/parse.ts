@@ -18,14 +18,15 @@ function bodyObject(body: unknown): Record<string, unknown> {
   return body;
 }
 
+/** An encrypted `data` without a key to read it: worded for the API caller and the library user alike. */
+export const NO_PRIVATE_KEY_MESSAGE =
+  'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)';
+
 /** Replaces an encrypted `data` string with the data it holds. */
 function decryptData(data: unknown, options: ParseOptions): unknown {
   if (typeof data !== 'string') return data;
   if (!options.decrypt)
-    throw ValidationError.of(
-      'data',
-      'Encrypted data needs a private key: start with --private-key FILE (library: the privateKey option)',
-    );
+    throw ValidationError.of('data', NO_PRIVATE_KEY_MESSAGE);
   let text: string;
   try {
     text = options.decrypt(data);

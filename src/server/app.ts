@@ -17,7 +17,7 @@ import { toHttpError } from './http-errors.js';
 import { lingerAfterAnswer } from './linger.js';
 import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry, type ServerConfig } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './multipart.js';
-import { downloadRoute } from './routes/download.js';
+import { downloadRoute, signerDownloadRoutes } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
@@ -27,6 +27,7 @@ import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
+import { referenceRoutes, registerOpenApi } from './openapi.js';
 import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
 
 export interface ServerOptions {
@@ -157,6 +158,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     }
   });
   await app.register(fastifyMultipart);
+  // Before any route: it collects them as they are registered (GET /openapi.json, #34).
+  await registerOpenApi(app);
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
@@ -221,6 +224,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   );
   downloadRoute(app, ctx);
   const packets = options.packets;
+  referenceRoutes(app, { graphql: packets !== undefined });
   operationsRoutes(app, {
     checks: [
       chromiumCheck(options.chromiumExecutable),
@@ -250,6 +254,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       stylesheetOrigins: options.signingStylesheetOrigins,
       publicUrl: options.publicUrl,
     });
+    signerDownloadRoutes(app, packets);
     const welds = options.welds;
     if (welds) {
       weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });

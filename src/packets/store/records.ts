@@ -111,7 +111,8 @@ export interface SignerRecord {
   userAgent: string | null;
 }
 
-export type TokenType = 'email' | 'embedded';
+/** `email`/`embedded` open the signing page; `download` only fetches the completed documents (etchComplete mail). */
+export type TokenType = 'email' | 'embedded' | 'download';
 
 export interface TokenRecord {
   eid: string;

@@ -317,10 +317,10 @@ export class SqlQueries implements PacketWrites {
     );
   }
 
-  invalidateTokens(signerEid: string, at: number): Promise<number> {
+  invalidateTokens(signerEid: string, at: number, except?: string): Promise<number> {
     return this.sql.run(
-      'UPDATE tokens SET invalidated_at = ? WHERE signer_eid = ? AND invalidated_at IS NULL AND valid_until > ?',
-      [at, signerEid, at],
+      `UPDATE tokens SET invalidated_at = ? WHERE signer_eid = ? AND invalidated_at IS NULL AND valid_until > ? AND type <> 'download' AND eid <> ?`,
+      [at, signerEid, at, except ?? ''],
     );
   }
 

@@ -41,8 +41,11 @@ export interface PacketWrites extends PacketQueries {
   insertSigner(s: SignerRecord): Promise<void>;
   updateSigner(s: SignerRecord): Promise<void>;
   insertToken(t: TokenRecord): Promise<void>;
-  /** Marks every valid token of the signer invalid at `at`; how many. */
-  invalidateTokens(signerEid: string, at: number): Promise<number>;
+  /**
+   * Marks every valid signing token of the signer invalid at `at` (all but `except`, when given); how many.
+   * Download tokens (type `download`) are left alone: they do not sign.
+   */
+  invalidateTokens(signerEid: string, at: number, except?: string): Promise<number>;
   markTokenSigned(eid: string, at: number): Promise<void>;
   insertOutbox(e: OutboxRecord): Promise<void>;
   readonly welds: WeldWrites;

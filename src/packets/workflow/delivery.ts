@@ -5,7 +5,10 @@ import type { OutboxRecord } from '../store/index.js';
 import type { WorkflowContext } from './context.js';
 import { issueToken } from './signer-access.js';
 
-/** The email an outbox event describes: a signing link carries a token made now (only its hash is kept). */
+/**
+ * The email an outbox event describes: its link carries a token made now (only its hash is kept), a
+ * signing token for a signature request, a download token (the completed documents only) for etchComplete.
+ */
 export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Promise<MailMessage | null> {
   const signerEid = String(event.payload.signerEid);
   const kind = String(event.payload.mail);
@@ -18,7 +21,8 @@ export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Pr
   )
     return null;
   const now = ctx.now();
-  const url = await ctx.store.transaction((tx) => issueToken(ctx, tx, s, 'email', now));
+  const type = kind === 'etchComplete' ? 'download' : 'email';
+  const url = await ctx.store.transaction((tx) => issueToken(ctx, tx, s, type, now));
   const org = ctx.options.organization ?? { name: 'castpress', supportEmail: 'support@castpress.local' };
   const from = ctx.options.mailFrom ?? `"${org.name} via castpress" <no-reply@castpress.local>`;
   const base = { id: event.id, from, packet, signer: s, org, url };

@@ -1,4 +1,8 @@
-/** `generateEtchSignURL`: a new token for an embedded signer, its lifetime restarted. */
+/**
+ * `generateEtchSignURL`: a new token for an embedded signer, its lifetime restarted. The spec's
+ * "generating again restarts the token duration" is read as one live URL per signer: the previous
+ * URLs stop working (tokenExpired) when a new one is made.
+ */
 import { ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { signUrlArgs } from './args.js';
@@ -24,6 +28,7 @@ export async function generateEtchSignURL(ctx: WorkflowContext, args: unknown, s
     if (s.status === 'completed') throw new PacketStateError('This signer has already signed', 'signerEid');
     if (s.status === 'pending' || s.status === 'skipped')
       throw new PacketStateError(`This signer is ${s.status}`, 'signerEid');
+    await tx.invalidateTokens(s.eid, now);
     url = await issueToken(ctx, tx, s, 'embedded', now);
     s.clientUserId = clientUserId;
     await tx.updateSigner(s);

@@ -1,7 +1,8 @@
 /** The packet workflow: states, routing, tokens, events (no HTTP). */
 export { PacketService } from './service.js';
 export { mergePayload } from './payload.js';
-export { signingUrl, downloadUrl, downloadZipUrl } from './urls.js';
+export { signingUrl, downloadUrl, downloadZipUrl, signerDownloadUrl } from './urls.js';
+export type { SignerDownloads } from './signer-downloads.js';
 export type { PacketServiceOptions } from './context.js';
 export type { SignerEvent, SigningSession } from './session.js';
 export type { SigningSubmission } from './submit-signing.js';

@@ -1,19 +1,23 @@
-/** Where a signer's browser goes after an error: their redirectURL and the parameters of where they stand. */
+/**
+ * Where a signer stands when their page fails: the parameters a `signerError` carries besides the
+ * error (spec: Redirect query parameters), and their redirectURL when they have one. The signing
+ * page's error page posts the same parameters to its parent frame.
+ */
 import type { WorkflowContext } from './context.js';
 import { redirectGroupStatus } from './routing.js';
 import type { SignerEvent } from './session.js';
 
-/** Undefined for a signer without a redirectURL (or unknown). */
+/** Undefined for an unknown signer; `url` only when the signer has a redirectURL. */
 export async function redirectFor(
   ctx: WorkflowContext,
   signerEid: string,
-): Promise<{ url: string; event: SignerEvent } | undefined> {
+): Promise<{ url?: string; event: SignerEvent } | undefined> {
   const s = await ctx.store.signer(signerEid);
-  if (!s || typeof s.signer.redirectURL !== 'string') return undefined;
+  if (!s) return undefined;
   const packet = await ctx.store.packet(s.packetEid);
   if (!packet) return undefined;
   return {
-    url: s.signer.redirectURL,
+    ...(typeof s.signer.redirectURL === 'string' ? { url: s.signer.redirectURL } : {}),
     event: {
       action: 'signerError',
       signerStatus: s.status,

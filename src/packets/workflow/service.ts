@@ -26,6 +26,7 @@ import type { PacketScope } from './scope.js';
 import { sendEtchPacket } from './send-etch-packet.js';
 import type { SignerEvent, SigningSession } from './session.js';
 import { signerDocument } from './signer-document.js';
+import { signerDownloads, type SignerDownloads } from './signer-downloads.js';
 import { submitSigning, type SigningSubmission } from './submit-signing.js';
 import { updateEtchPacket } from './update-etch-packet.js';
 import { updateOwnDetails } from './update-own-details.js';
@@ -101,8 +102,8 @@ export class PacketService {
     return updateOwnDetails(this.#ctx, args, change);
   }
 
-  /** A signer's redirectURL and the parameters of where they stand (redirect-for.ts). */
-  redirectFor(signerEid: string): Promise<{ url: string; event: SignerEvent } | undefined> {
+  /** The parameters of where a signer stands, and their redirectURL if any (redirect-for.ts). */
+  redirectFor(signerEid: string): Promise<{ url?: string; event: SignerEvent } | undefined> {
     return redirectFor(this.#ctx, signerEid);
   }
 
@@ -111,6 +112,11 @@ export class PacketService {
   /** Every document of a document group as it is now (group-documents.ts). */
   groupDocuments(groupEid: string, scope?: PacketScope): Promise<Array<{ filename: string; pdf: Uint8Array }>> {
     return groupDocuments(this.#ctx, groupEid, scope);
+  }
+
+  /** A signer's completed documents, by a download token or the token they signed with (signer-downloads.ts). */
+  signerDownloads(args: unknown): Promise<SignerDownloads> {
+    return signerDownloads(this.#ctx, args);
   }
 
   // ——— delivery of outbox events ———

@@ -9,11 +9,18 @@ import { SignerError } from './errors.js';
 import { route } from './routing.js';
 import type { Snapshot } from './step.js';
 import { checkToken, newEid, newToken } from './tokens.js';
-import { signingUrl } from './urls.js';
+import { signerDownloadUrl, signingUrl } from './urls.js';
 
 const MINUTE = 60_000;
 
-/** A new token of `type` for the signer; the URL that carries it. */
+/**
+ * Lifetime of the etchComplete mail's download link (the spec names none): 30 days, whatever the
+ * signer's `tokenValidForMinutes` (that one is for signing). Long enough to open a mail read late;
+ * after it, the documents are still there for the caller (API key downloads).
+ */
+export const TOKEN_MINUTES_DOWNLOAD = 30 * 24 * 60;
+
+/** A new token of `type` for the signer; the URL that carries it (the signing page, or for `download` the documents). */
 export async function issueToken(
   ctx: WorkflowContext,
   tx: PacketWrites,
@@ -22,7 +29,9 @@ export async function issueToken(
   now: number,
 ): Promise<string> {
   const minutes =
-    typeof s.signer.tokenValidForMinutes === 'number'
+    type === 'download'
+      ? TOKEN_MINUTES_DOWNLOAD
+      : typeof s.signer.tokenValidForMinutes === 'number'
       ? s.signer.tokenValidForMinutes
       : type === 'embedded'
         ? TOKEN_MINUTES_EMBEDDED
@@ -38,7 +47,9 @@ export async function issueToken(
     invalidatedAt: null,
     signedAt: null,
   });
-  return signingUrl(ctx.options.baseUrl, s.eid, token);
+  return type === 'download'
+    ? signerDownloadUrl(ctx.options.baseUrl, s.eid, token)
+    : signingUrl(ctx.options.baseUrl, s.eid, token);
 }
 
 /** Checks a signer's token (outside a transaction: a refusal changes nothing). */

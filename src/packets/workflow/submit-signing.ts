@@ -52,6 +52,8 @@ export async function submitSigning(
       await tx.putDocuments(snap.packet.eid, snap.documents);
       await tx.updateSigner(s);
       await tx.markTokenSigned(work.tokenEid, now);
+      // The signer's other links end: none of them can sign again (they read valid: false).
+      await tx.invalidateTokens(signerEid, now, work.tokenEid);
       let events = await advance(tx, snap, now, {});
       const next = route(snap.signers);
       event = {

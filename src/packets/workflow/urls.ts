@@ -8,6 +8,15 @@ export function signingUrl(baseUrl: string, signerEid: string, token: string): s
   return `${baseUrl}/sign/${encodeURIComponent(signerEid)}?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * A signer's own download of the completed documents (a download token, or the token they signed
+ * with): the zip, or the single PDF when the group has one document; `index` names one document.
+ */
+export function signerDownloadUrl(baseUrl: string, signerEid: string, token: string, index?: number): string {
+  const at = index === undefined ? '' : `/${index}`;
+  return `${baseUrl}/download/signer/${encodeURIComponent(signerEid)}${at}?token=${encodeURIComponent(token)}`;
+}
+
 export function downloadUrl(baseUrl: string, groupEid: string, filename: string): string {
   return `${baseUrl}/api/document-group/${encodeURIComponent(groupEid)}/${encodeURIComponent(filename)}`;
 }

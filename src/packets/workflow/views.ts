@@ -95,7 +95,8 @@ export function etchPacketView(
         status: s.status,
         signerType: s.signerType,
         signActionType: s.signerType,
-        signerTokens: (tokens.get(s.eid) ?? []).map((t) => ({
+        // Signing tokens only: a download token (etchComplete mail) signs nothing, so it is no SignerToken.
+        signerTokens: (tokens.get(s.eid) ?? []).filter((t) => t.type !== 'download').map((t) => ({
           eid: t.eid,
           type: t.type,
           validUntil: iso(t.validUntil)!,

@@ -3,9 +3,7 @@
  * registered inside the server's authenticated scope (API key, concurrency
  * slot, rate-limit headers: see app.ts).
  */
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Zip, ZipPassThrough } from 'fflate';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
 import { PacketStateError, visibleTo, type PacketScope, type PacketStore } from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
@@ -18,6 +16,7 @@ import { runGraphQL } from './execute.js';
 import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
 import { zipEntryNames } from './zip-names.js';
+import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 import type { WeldService } from '../../welds/index.js';
 
@@ -40,12 +39,6 @@ export interface PacketRoutesOptions {
   json?: Partial<GraphQLJsonLimits>;
   /** The workflows the query `weld` answers from (`--workflows`). */
   welds?: { get(): Promise<WeldService> };
-}
-
-/** `attachment` (the client saves the zip); the ASCII name first, as the client's example splits the header on `"`. */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**
@@ -138,29 +131,13 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
     const { service, store } = await options.backend.get();
     const packet = await completeGroup(store, groupEid, scope);
     const docs = await service.groupDocuments(groupEid, scope);
-    // Streamed: each PDF is stored as is (already compressed) and the zip leaves as it is made.
-    const out = new Readable({ read() {} });
-    const zip = new Zip((err, chunk, final) => {
-      if (err) out.destroy(err);
-      else {
-        out.push(Buffer.from(chunk));
-        if (final) out.push(null);
-      }
-    });
-    const names = zipEntryNames(docs.map((d) => d.filename));
-    for (const [k, d] of docs.entries()) {
-      const entry = new ZipPassThrough(names[k]!);
-      zip.add(entry);
-      entry.push(d.pdf, true);
-    }
-    zip.end();
-    const base = packet.name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim() || groupEid;
+    const zip = documentsZip(packet.name, groupEid, docs);
     await reply
       .code(200)
       .type('application/zip')
       .header('cache-control', 'private, no-store')
-      .header('content-disposition', attachment(`${base}.zip`))
-      .send(out);
+      .header('content-disposition', attachment(zip.name))
+      .send(zip.stream);
   });
 
   api.get<{ Params: { eid: string; filename: string } }>(

@@ -7,7 +7,8 @@
 import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
 import { CLIENT_SCRIPT } from './page/client.generated.js';
-import type { SigningPageConfig } from './page/contract.js';
+import type { ErrorPageConfig, SigningPageConfig } from './page/contract.js';
+import { ERROR_SCRIPT } from './page/error.generated.js';
 import { renderDescription } from './description.js';
 
 const esc = (s: unknown) =>
@@ -123,9 +124,25 @@ const HEAD = (title: string, nonce: string, css: string, stylesheet?: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
 <title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
 
-export function errorPage(title: string, message: string, nonce: string): string {
+/** What an error page adds: the `signerError` it posts inside a frame, the completed documents it offers. */
+export interface ErrorPageExtras {
+  post?: ErrorPageConfig;
+  /** Links to the signer's completed documents (a finished signer's page once the packet is complete). */
+  downloads?: Array<{ label: string; url: string }>;
+}
+
+export function errorPage(title: string, message: string, nonce: string, extras: ErrorPageExtras = {}): string {
+  const downloads = extras.downloads?.length
+    ? `<section aria-labelledby="dl-h"><h2 id="dl-h">Signed documents</h2><ul>${extras.downloads
+        .map((d) => `<li><a href="${esc(d.url)}" download>${esc(d.label)}</a></li>`)
+        .join('')}</ul></section>`
+    : '';
+  const script = extras.post
+    ? `\n<script type="application/json" id="cfg">${JSON.stringify(extras.post).replace(/</g, '\\u003c')}</script>
+<script type="module" nonce="${nonce}">${ERROR_SCRIPT}</script>`
+    : '';
   return `${HEAD(title, nonce, '')}
-<body><main><h1 class="error">${esc(title)}</h1><p>${esc(message)}</p></main></body></html>`;
+<body><main><h1${extras.downloads ? '' : ' class="error"'}>${esc(title)}</h1><p>${esc(message)}</p>${downloads}</main>${script}</body></html>`;
 }
 
 export interface SigningPageOptions {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCastpressError, ValidationError } from '../../errors/index.js';
-import { SignerError, type SignerEvent } from '../../packets/index.js';
+import { SignerError, signerDownloadUrl, type SignerEvent } from '../../packets/index.js';
 import type { LazyPacketBackend } from '../graphql/index.js';
 import { contentDisposition, pdfName } from '../filename.js';
 import { signingAssetRoutes } from './assets.js';
@@ -107,15 +107,39 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     const nonce = randomBytes(16).toString('base64');
     headers(reply, nonce, frameAncestors).type('text/html; charset=utf-8');
     const service = await options.backend.service();
+    const signerEid = request.params.signerEid;
+    const withinIframe = request.query.withinIframe === 'true';
     try {
-      const session = await service.openSigning({ signerEid: request.params.signerEid, token: token(request.query) });
+      const session = await service.openSigning({ signerEid, token: token(request.query) });
       if (session.signer.status === 'completed') {
+        // A finished signer's link (the one they signed with; their others ended then): the status, the
+        // completed documents once everyone has signed, and inside a frame the app is told (signerError).
+        const complete = session.packet.status === 'complete';
+        const message = `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". ${
+          complete ? 'Everyone has signed: the signed documents are below.' : 'Nothing is left to do here.'
+        }`;
+        const where = await service.redirectFor(signerEid);
+        const event: SignerEvent = {
+          ...where?.event,
+          action: 'signerError',
+          signerEid,
+          errorType: 'unknown',
+          error: 'Already signed',
+          message,
+        };
+        const link = (index?: number) => signerDownloadUrl('', signerEid, token(request.query), index);
         return reply.send(
-          errorPage(
-            'Already signed',
-            `${session.signer.name ?? 'This signer'} has signed "${session.packet.name}". Nothing is left to do here.`,
-            nonce,
-          ),
+          errorPage('Already signed', message, nonce, {
+            post: { withinIframe, event, redirect: null },
+            ...(complete
+              ? {
+                  downloads: [
+                    ...(session.documents.length > 1 ? [{ label: 'All documents (zip)', url: link() }] : []),
+                    ...session.documents.map((d) => ({ label: d.title ?? d.filename, url: link(d.index) })),
+                  ],
+                }
+              : {}),
+          }),
         );
       }
       const wanted = (session.packet.signaturePageOptions as { style?: { stylesheetURL?: string } } | undefined)?.style
@@ -139,20 +163,26 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         signingPage(session, {
           token: token(request.query),
           nonce,
-          withinIframe: request.query.withinIframe === 'true',
+          withinIframe,
           ...(stylesheet ? { stylesheet } : {}),
         }),
       );
     } catch (e) {
-      const { status, event } = errorEvent(e, request.params.signerEid);
+      const { status, event: error } = errorEvent(e, signerEid);
       if (status >= 500) request.log.error({ err: e }, 'signing page failed');
-      // The spec: a signer with a redirectURL is sent there with the signerError parameters. For an invalid
-      // token or an unknown signer nothing about the packet goes out (the page is shown instead).
-      if (e instanceof SignerError && e.errorType !== 'tokenInvalid' && e.errorType !== 'notFound') {
-        const target = await service.redirectFor(request.params.signerEid).catch(() => undefined);
-        if (target) return reply.redirect(redirectTo(target.url, { ...target.event, ...event }), 303);
-      }
-      return reply.code(status).send(errorPage(event.error ?? 'Error', event.message ?? '', nonce));
+      // The spec: the signerError carries where the signer stands, except for an invalid token or an
+      // unknown signer (only the error parameters and signerEid); a signer with a redirectURL is sent
+      // there with it. Inside a frame the page first posts it to the app, then follows the redirect.
+      const where = await service.redirectFor(signerEid).catch(() => undefined);
+      const bare = e instanceof SignerError && (e.errorType === 'tokenInvalid' || e.errorType === 'notFound');
+      const event: SignerEvent = bare ? error : { ...where?.event, ...error };
+      const redirect = e instanceof SignerError && where?.url ? redirectTo(where.url, event) : null;
+      if (redirect && !withinIframe) return reply.redirect(redirect, 303);
+      return reply
+        .code(status)
+        .send(
+          errorPage(error.error ?? 'Error', error.message ?? '', nonce, { post: { withinIframe, event, redirect } }),
+        );
     }
   });
 

@@ -20,6 +20,17 @@ export interface PageEvent {
   etchPacketEid?: string;
 }
 
+/**
+ * The settings of an error page (error.ts): the `signerError` it posts to the parent frame when
+ * opened with `withinIframe=true` inside a frame, and where it then sends the frame (the signer's
+ * redirectURL with the same parameters), if anywhere.
+ */
+export interface ErrorPageConfig {
+  withinIframe: boolean;
+  event: PageEvent;
+  redirect: string | null;
+}
+
 /** One of the signer's fields as the page places it: document, page (0-based), rect (points from the page's top-left). */
 export interface PageBox {
   document: number;

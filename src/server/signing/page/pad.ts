@@ -1,4 +1,11 @@
-/** The drawing pad (pointer events give the strokes the service takes) and its typed alternative. */
+/**
+ * The drawing pad (issue 34): signature_pad (MIT, bundled into the page script by
+ * scripts/generate-page-code.mjs, so it runs under the page's CSP with no other request) draws
+ * smooth, velocity-weighted strokes from mouse, pen and touch; its typed alternative is kept.
+ * The service still takes strokes as lists of `{x, y}` (CSS pixels of the pad, y down): the pad's
+ * point groups are converted here, pressure and time left out, so the server validates them as before.
+ */
+import SignaturePad from 'signature_pad';
 import type { StrokePoint } from './contract.js';
 import { $ } from './dom.js';
 
@@ -13,45 +20,41 @@ export interface Pad {
   showMode(): void;
 }
 
+/** A tenth of a CSS pixel is finer than any pen: shorter numbers in the request. */
+const round = (v: number) => Math.round(v * 10) / 10;
+
 export function setUpPad(typed: boolean): Pad {
   const canvas = $<HTMLCanvasElement>('pad');
-  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-  const strokes: StrokePoint[][] = [];
-  let current: StrokePoint[] | null = null;
-  const at = (e: PointerEvent): StrokePoint => {
-    const r = canvas.getBoundingClientRect();
-    return { x: ((e.clientX - r.left) * canvas.width) / r.width, y: ((e.clientY - r.top) * canvas.height) / r.height };
+  const signaturePad = new SignaturePad(canvas, { minWidth: 0.8, maxWidth: 2.8, penColor: '#000' });
+  // signature_pad draws in CSS pixels: the canvas's bitmap follows its displayed size (sharp on
+  // high-density screens). The pad is hidden in a closed dialog at first, so this runs when it gets a
+  // size; what was drawn is kept across a resize (its points are CSS pixels already).
+  const fit = () => {
+    const ratio = Math.max(window.devicePixelRatio || 1, 1);
+    const width = canvas.offsetWidth,
+      height = canvas.offsetHeight;
+    if (!width || !height) return;
+    if (canvas.width === Math.round(width * ratio) && canvas.height === Math.round(height * ratio)) return;
+    const data = signaturePad.toData();
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    (canvas.getContext('2d') as CanvasRenderingContext2D).scale(ratio, ratio);
+    signaturePad.fromData(data);
   };
-  canvas.addEventListener('pointerdown', (e) => {
-    canvas.setPointerCapture(e.pointerId);
-    current = [at(e)];
-    strokes.push(current);
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    if (!current) return;
-    const p = at(e),
-      q = current[current.length - 1] as StrokePoint;
-    ctx.lineWidth = 2.5;
-    ctx.lineCap = 'round';
-    ctx.beginPath();
-    ctx.moveTo(q.x, q.y);
-    ctx.lineTo(p.x, p.y);
-    ctx.stroke();
-    current.push(p);
-  });
-  const end = () => {
-    current = null;
-  };
-  canvas.addEventListener('pointerup', end);
-  canvas.addEventListener('pointercancel', end);
+  new ResizeObserver(fit).observe(canvas);
+  fit();
+
   const pad: Pad = {
     canvas,
     typedMode: typed,
     clear() {
-      strokes.length = 0;
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      signaturePad.clear();
     },
-    drawn: () => strokes.filter((s) => s.length > 1).map((s) => s.slice()),
+    drawn: () =>
+      signaturePad
+        .toData()
+        .map((group) => group.points.map((p): StrokePoint => ({ x: round(p.x), y: round(p.y) })))
+        .filter((stroke) => stroke.length > 1),
     showMode() {
       $('draw').hidden = pad.typedMode;
       $('type').hidden = !pad.typedMode;

@@ -15,7 +15,7 @@ export interface Client {
 }
 
 /** Tells the parent frame (withinIframe only). */
-export function post(cfg: SigningPageConfig, msg: PageEvent): void {
+export function post(cfg: Pick<SigningPageConfig, 'withinIframe'>, msg: PageEvent): void {
   if (cfg.withinIframe && window.parent !== window) window.parent.postMessage(msg, '*');
 }
 
