@@ -23,6 +23,8 @@ const FLOORS = [
   ['engine'],
   // packets: beside the engine, through their own port (src/packets/port.ts).
   ['packets'],
+  // welds: workflows (forms whose submissions make packets), above packets, below the faces.
+  ['welds'],
   // faces: batch jobs (whose worker entry is also the server's thread pool), the server, the command line over both.
   ['batch', 'server', 'cli'],
 ];

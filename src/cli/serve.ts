@@ -14,6 +14,7 @@ export async function serve(argv: string[]): Promise<number> {
     args: argv,
     options: {
       templates: { type: 'string' },
+      workflows: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       keys: { type: 'string' },
@@ -74,6 +75,7 @@ export async function serve(argv: string[]): Promise<number> {
     : undefined;
   const server = await startServer({
     templates: values.templates,
+    workflows: values.workflows,
     port,
     host: values.host,
     keysFile: values.keys,

@@ -77,6 +77,7 @@ export const WORKER_USAGE = `castpress worker --queue redis://HOST:PORT/DB --out
 export const SERVE_USAGE = `castpress serve [options]
 
   --templates DIR   template directory (one folder per EID: template.pdf, v1.json…, working.json)
+  --workflows DIR   workflow definitions (Welds: <name>.json or <name>/v1.json, v2.json…), forms at /weld/<slug>
   --port N          default 8080 (0 picks a free port)
   --host H          default 127.0.0.1
   --keys FILE       API keys (JSON: {"keys":[{"key":"…","kind":"development"|"production"}]})

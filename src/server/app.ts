@@ -30,6 +30,7 @@ import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
 import { signingCaRoutes } from './routes/signing-ca.js';
+import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -74,6 +75,8 @@ export interface ServerOptions {
   metrics?: boolean | MetricsOptions;
   /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa` (#31). */
   signingCa?: { dataDir: string; tsa: boolean };
+  /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
+  welds?: LazyWeldBackend;
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -256,6 +259,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
         ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
+        ...(options.welds ? { welds: options.welds } : {}),
       });
     });
     signingRoutes(app, {
@@ -266,6 +270,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       publicUrl: options.publicUrl,
     });
     signerDownloadRoutes(app, packets);
+    const welds = options.welds;
+    if (welds) {
+      weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
+      // Closed before the packets it works over.
+      app.addHook('onClose', async () => welds.close());
+    }
     app.addHook('onClose', async () => packets.close());
   }
 

@@ -10,6 +10,8 @@ import { loadOrganizationFile } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
+import { loadWorkflows } from '../welds/index.js';
+import { LazyWeldBackend } from './welds/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -56,6 +58,8 @@ export interface StartOptions {
   organizations?: string | OrganizationDirectory;
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
+  /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
+  workflows?: string;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -123,7 +127,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             ...(renderPool ? { threads: renderPool } : {}),
           }),
         );
+  // Read before listening: a bad definition stops the start with the file and property named.
+  const catalogue = options.workflows ? await loadWorkflows(options.workflows) : undefined;
+  if (catalogue && !packets) throw new Error('--workflows needs signature packets (they make packets)');
+  const welds =
+    catalogue && packets
+      ? new LazyWeldBackend(catalogue, packets, {
+          baseUrl: () => baseUrl ?? 'http://127.0.0.1',
+          ...(options.packets && options.packets.webhook?.url ? { webhookURL: options.packets.webhook.url } : {}),
+        })
+      : undefined;
   const app = await buildApp({
+    ...(welds ? { welds } : {}),
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,

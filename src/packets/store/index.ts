@@ -7,3 +7,4 @@ export type { SqliteStoreOptions } from './sqlite.js';
 export { openPostgresStore } from './postgres.js';
 export type { PostgresStoreOptions } from './postgres.js';
 export { hashOf } from './blobs.js';
+export type * from './weld-records.js';

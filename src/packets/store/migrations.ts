@@ -107,4 +107,38 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE INDEX outbox_receiver ON outbox(kind, receiver, lease_until)`,
     ],
   },
+  {
+    version: 5,
+    name: 'workflows (src/welds): runs and their forge submissions',
+    sql: [
+      `CREATE TABLE weld_datas (
+        eid TEXT PRIMARY KEY,
+        weld_eid TEXT NOT NULL,
+        weld_version INTEGER NOT NULL,
+        organization TEXT NOT NULL,
+        status TEXT NOT NULL,
+        is_test INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,
+        display_title TEXT NOT NULL,
+        packet_eid TEXT,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        completed_at BIGINT,
+        version INTEGER NOT NULL
+      )`,
+      `CREATE INDEX weld_datas_weld ON weld_datas(weld_eid)`,
+      `CREATE INDEX weld_datas_status ON weld_datas(status)`,
+      // One submission per forge and run: a second one (double submit, replay) fails the transaction.
+      `CREATE TABLE weld_submissions (
+        eid TEXT PRIMARY KEY,
+        weld_data_eid TEXT NOT NULL REFERENCES weld_datas(eid),
+        forge_eid TEXT NOT NULL,
+        forge_slug TEXT NOT NULL,
+        resolved_payload TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        UNIQUE (weld_data_eid, forge_eid)
+      )`,
+    ],
+  },
 ];

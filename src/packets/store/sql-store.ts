@@ -18,6 +18,7 @@ import type {
 } from './records.js';
 import { outboxReceiver } from './sql-outbox.js';
 import type { PacketWrites } from './store.js';
+import { SqlWelds } from './sql-welds.js';
 
 export type Row = Record<string, unknown>;
 
@@ -135,12 +136,14 @@ const b = (v: boolean): number => (v ? 1 : 0);
 /** Queries and writes over one executor; `forUpdate` is the row-lock suffix of the dialect ('' where the transaction already excludes others). */
 export class SqlQueries implements PacketWrites {
   readonly #forUpdate: string;
+  readonly welds: SqlWelds;
 
   constructor(
     protected readonly sql: SqlExecutor,
     forUpdate: string,
   ) {
     this.#forUpdate = forUpdate;
+    this.welds = new SqlWelds(sql);
   }
 
   async packet(eid: string): Promise<PacketRecord | undefined> {

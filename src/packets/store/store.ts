@@ -13,6 +13,7 @@ import type {
   SignerRecord,
   TokenRecord,
 } from './records.js';
+import type { WeldQueries, WeldWrites } from './weld-records.js';
 
 /** Reads and writes of one transaction (or of the store outside one, for reads). */
 export interface PacketQueries {
@@ -25,6 +26,8 @@ export interface PacketQueries {
   outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
   /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
   outboxCount(status: OutboxStatus): Promise<number>;
+  /** The workflows' runs and submissions (src/welds), in the same database and transactions. */
+  readonly welds: WeldQueries;
 }
 
 export interface PacketWrites extends PacketQueries {
@@ -45,6 +48,7 @@ export interface PacketWrites extends PacketQueries {
   invalidateTokens(signerEid: string, at: number, except?: string): Promise<number>;
   markTokenSigned(eid: string, at: number): Promise<void>;
   insertOutbox(e: OutboxRecord): Promise<void>;
+  readonly welds: WeldWrites;
 }
 
 export interface BlobStore {

@@ -8,6 +8,7 @@
 import { execute, GraphQLError, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isCastpressError } from '../../errors/index.js';
 import type { PacketScope, PacketService } from '../../packets/index.js';
+import type { WeldService } from '../../welds/index.js';
 import { validateRequest } from './cost.js';
 import type { GraphQLRequestBody } from './uploads.js';
 
@@ -28,7 +29,12 @@ export interface GraphQLChecks {
 }
 
 /** Root resolvers: each operation of the spec is one service call, made in the caller's scope (its key's organization). */
-function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks, scope: PacketScope | undefined) {
+function rootValue(
+  service: () => Promise<PacketService>,
+  checks: GraphQLChecks,
+  scope: PacketScope | undefined,
+  welds?: () => Promise<WeldService>,
+) {
   const call =
     <R>(run: (s: PacketService, args: Record<string, unknown>) => Promise<R>) =>
     async (args: Record<string, unknown>) =>
@@ -48,8 +54,9 @@ function rootValue(service: () => Promise<PacketService>, checks: GraphQLChecks,
     updateSigner: call(async (s, a) => withId(await s.updateSigner(a, scope))),
     expireSignerTokens: call((s, a) => s.expireSignerTokens(a, scope)),
     etchPacket: call(async (s, a) => withId(await s.etchPacket(a, scope))),
-    // Workflows (Welds) are not part of castpress: the query validates, and answers with a typed 404.
+    // Workflows (Welds): served with `--workflows DIR` (src/welds); without it the query answers a typed 404.
     weld: async (args: Record<string, unknown>) => {
+      if (welds) return (await welds()).weld(defined(args), scope);
       throw Object.assign(
         new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`),
         {
@@ -114,6 +121,8 @@ export async function runGraphQL(
   checks: GraphQLChecks = {},
   /** The caller's scope (its API key); undefined sees every packet (library use, no server). */
   scope?: PacketScope,
+  /** The workflows the query `weld` answers from (`--workflows`); without them it is a 404. */
+  welds?: () => Promise<WeldService>,
 ): Promise<GraphQLResponse> {
   const bad = (message: string): GraphQLResponse => ({
     status: 400,
@@ -143,7 +152,7 @@ export async function runGraphQL(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: rootValue(service, checks, scope),
+    rootValue: rootValue(service, checks, scope, welds),
     variableValues: (body.variables as Record<string, unknown> | undefined) ?? undefined,
     operationName: (body.operationName as string | undefined) ?? undefined,
   });

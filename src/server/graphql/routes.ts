@@ -25,6 +25,7 @@ import { zipEntryNames } from './zip-names.js';
 import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
+import type { WeldService } from '../../welds/index.js';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
@@ -45,6 +46,8 @@ export interface PacketRoutesOptions {
   threads?: RenderPool;
   /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
   json?: Partial<GraphQLJsonLimits>;
+  /** The workflows the query `weld` answers from (`--workflows`). */
+  welds?: { get(): Promise<WeldService> };
 }
 
 /**
@@ -130,6 +133,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
             ),
         },
         options.scopeOf(request),
+        options.welds ? () => options.welds!.get() : undefined,
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     });

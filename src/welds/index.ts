@@ -1,0 +1,16 @@
+/**
+ * Workflows (Welds): definitions read from a folder, forges (web forms) whose submissions are checked
+ * with the fill field types and stored in the packet store, the packet a run makes, the query `weld`
+ * and the `weldComplete` webhook. No HTTP: src/server renders the forms.
+ */
+export { WeldService } from './service.js';
+export type { WeldServiceOptions } from './context.js';
+export { loadWorkflows, parseWorkflow, checkDefinition, WorkflowCatalogue } from './load.js';
+export { workflowDefinition, FORM_FIELD_TYPES } from './definition.js';
+export type { Workflow, WorkflowDefinition, Forge, FormField, FormFieldType } from './definition.js';
+export { WorkflowDefinitionError, SubmissionConflictError } from './errors.js';
+export { resolveSubmission, MAX_VALUE_CHARS, FORM_CONTROLS } from './values.js';
+export { packetArguments } from './make-packet.js';
+export { completionPercentage } from './progress.js';
+export type { ForgeSubmission, SubmittedForge } from './submit-forge.js';
+export type { WeldView, WeldDataView } from './weld-query.js';
