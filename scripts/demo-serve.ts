@@ -21,7 +21,10 @@ async function writeTemplateFolder(dir: string): Promise<void> {
   const folder = path.join(dir, LETTER_EID);
   await mkdir(folder, { recursive: true });
   await writeFile(path.join(folder, 'letter.pdf'), t.pdf as Uint8Array);
-  await writeFile(path.join(folder, 'v1.json'), JSON.stringify({ title: t.title, pdf: 'letter.pdf', fields: t.fields }));
+  await writeFile(
+    path.join(folder, 'v1.json'),
+    JSON.stringify({ title: t.title, pdf: 'letter.pdf', fields: t.fields }),
+  );
 }
 
 const CREATE = `mutation Create($name: String, $isDraft: Boolean, $files: [EtchFile!], $signers: [JSON!], $data: JSON) {

@@ -29,53 +29,53 @@ if (process.argv.includes('--serve')) {
 }
 
 async function writeExamples(): Promise<void> {
-const engine = createEngine({ now: () => new Date() });
-await mkdir(outDir, { recursive: true });
+  const engine = createEngine({ now: () => new Date() });
+  await mkdir(outDir, { recursive: true });
 
-const examples: Array<[string, () => Promise<Uint8Array>]> = [
-  ['fill-example.pdf', async () => engine.fill(await demoTemplate(), await readJson('fill-request.json'))],
-  [
-    'fill-interactive-example.pdf',
-    async () =>
-      engine.fill(await demoTemplate(), {
-        ...((await readJson('fill-request.json')) as object),
-        useInteractiveFields: true,
-      }),
-  ],
-  ['markdown-example.pdf', async () => engine.generate(await readJson('markdown-request.json'))],
-  ['html-example.pdf', async () => engine.generate(await readJson('html-request.json'))],
-];
+  const examples: Array<[string, () => Promise<Uint8Array>]> = [
+    ['fill-example.pdf', async () => engine.fill(await demoTemplate(), await readJson('fill-request.json'))],
+    [
+      'fill-interactive-example.pdf',
+      async () =>
+        engine.fill(await demoTemplate(), {
+          ...((await readJson('fill-request.json')) as object),
+          useInteractiveFields: true,
+        }),
+    ],
+    ['markdown-example.pdf', async () => engine.generate(await readJson('markdown-request.json'))],
+    ['html-example.pdf', async () => engine.generate(await readJson('html-request.json'))],
+  ];
 
-let failed = 0;
-for (const [file, make] of examples) {
+  let failed = 0;
+  for (const [file, make] of examples) {
+    const started = performance.now();
+    try {
+      const pdf = await make();
+      await writeFile(path.join(outDir, file), pdf);
+      console.log(
+        `out/${file}  ${(pdf.byteLength / 1024).toFixed(0)} KB  ${(performance.now() - started).toFixed(0)} ms`,
+      );
+    } catch (e) {
+      failed++;
+      console.error(`out/${file}  FAILED: ${describe(e)}`);
+    }
+  }
+  await engine.close();
+
+  // The signature packet: create, sign for both signers, complete, verify.
   const started = performance.now();
   try {
-    const pdf = await make();
-    await writeFile(path.join(outDir, file), pdf);
+    const packet = await runPacketDemo(path.join(outDir, 'packet'), path.join(outDir, 'demo-data'));
     console.log(
-      `out/${file}  ${(pdf.byteLength / 1024).toFixed(0)} KB  ${(performance.now() - started).toFixed(0)} ms`,
+      `\nSignature packet (two signers: one drawn, one typed), ${(performance.now() - started).toFixed(0)} ms; signed documents, each ending with its certificate of completion:`,
     );
+    for (const file of packet.files) console.log(`  out/${file}`);
+    console.log('Verification (trust anchor: the local CA root, out/demo-data/signing/root-ca.pem):');
+    for (const line of packet.report) console.log(`  ${line}`);
+    if (!packet.valid) failed++;
   } catch (e) {
     failed++;
-    console.error(`out/${file}  FAILED: ${describe(e)}`);
+    console.error(`out/packet  FAILED: ${describe(e)}`);
   }
-}
-await engine.close();
-
-// The signature packet: create, sign for both signers, complete, verify.
-const started = performance.now();
-try {
-  const packet = await runPacketDemo(path.join(outDir, 'packet'), path.join(outDir, 'demo-data'));
-  console.log(
-    `\nSignature packet (two signers: one drawn, one typed), ${(performance.now() - started).toFixed(0)} ms; signed documents, each ending with its certificate of completion:`,
-  );
-  for (const file of packet.files) console.log(`  out/${file}`);
-  console.log('Verification (trust anchor: the local CA root, out/demo-data/signing/root-ca.pem):');
-  for (const line of packet.report) console.log(`  ${line}`);
-  if (!packet.valid) failed++;
-} catch (e) {
-  failed++;
-  console.error(`out/packet  FAILED: ${describe(e)}`);
-}
-process.exitCode = failed ? 1 : 0;
+  process.exitCode = failed ? 1 : 0;
 }

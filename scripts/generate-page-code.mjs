@@ -18,7 +18,11 @@ const PAGE_BUNDLES = [
     output: 'src/server/signing/page/client.generated.ts',
     name: 'CLIENT_SCRIPT',
   },
-  { entry: 'src/server/signing/page/error.ts', output: 'src/server/signing/page/error.generated.ts', name: 'ERROR_SCRIPT' },
+  {
+    entry: 'src/server/signing/page/error.ts',
+    output: 'src/server/signing/page/error.generated.ts',
+    name: 'ERROR_SCRIPT',
+  },
 ];
 
 /**

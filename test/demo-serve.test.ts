@@ -81,8 +81,13 @@ async function signAll(page: Page, draw: boolean): Promise<void> {
 describe('npm run demo -- --serve', () => {
   it('prints two signing links; both signers sign in Chromium; the zip appears; Ctrl-C stops it', async () => {
     expect(child.exitCode, output).toBeNull();
-    const links = [...output.matchAll(/^\s+\d\. (client|provider) \([a-z]+\): (http:\/\/127\.0\.0\.1:\d+\/sign\/\S+)$/gm)];
-    expect(links.map((m) => m[1]), output).toEqual(['client', 'provider']);
+    const links = [
+      ...output.matchAll(/^\s+\d\. (client|provider) \([a-z]+\): (http:\/\/127\.0\.0\.1:\d+\/sign\/\S+)$/gm),
+    ];
+    expect(
+      links.map((m) => m[1]),
+      output,
+    ).toEqual(['client', 'provider']);
     const zipFile = /written to (\S+\.zip)/.exec(output)?.[1];
     expect(zipFile, output).toBeDefined();
     expect(path.dirname(zipFile!)).toBe(path.join(tmp.dir, 'demo-serve'));
@@ -97,7 +102,11 @@ describe('npm run demo -- --serve', () => {
     await provider.close();
 
     await until(
-      () => stat(zipFile!).then(() => output.includes('Completed:'), () => false),
+      () =>
+        stat(zipFile!).then(
+          () => output.includes('Completed:'),
+          () => false,
+        ),
       (there) => there,
       120_000,
     );

@@ -58,7 +58,9 @@ describe('a cold fill of a fillable PDF parses it once', () => {
     const calls = spy.mock.calls.length;
     spy.mockRestore();
     expect(result).toMatchObject({ ok: true, output: 'w9.pdf' });
-    expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'w9.pdf'))))).join('\n')).toContain('Ada Batch');
+    expect((await pageText(new Uint8Array(await readFile(path.join(dir, 'w9.pdf'))))).join('\n')).toContain(
+      'Ada Batch',
+    );
     expect(calls).toBe(perLoad);
   });
 
@@ -67,7 +69,9 @@ describe('a cold fill of a fillable PDF parses it once', () => {
     try {
       const bytes = new Uint8Array(await readFile(W9));
       expect(await engine.templateFromPdf(bytes, { eid: 'w9' })).toEqual(await templateFromPdf(bytes, { eid: 'w9' }));
-      await expect(engine.templateFromPdf(new TextEncoder().encode('%PDF-1.7\nnot really'), { property: 'form' })).rejects.toMatchObject({
+      await expect(
+        engine.templateFromPdf(new TextEncoder().encode('%PDF-1.7\nnot really'), { property: 'form' }),
+      ).rejects.toMatchObject({
         name: 'InvalidPdfError',
         fields: [expect.objectContaining({ property: 'form' })],
       });

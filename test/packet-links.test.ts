@@ -334,11 +334,18 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
       variables: {
         name: 'Encrypted',
         isTest: true,
-        files: [{ id: 'doc0', file: Anvil.prepareGraphQLFile(await pdfWith('x'), { filename: 'x.pdf', mimetype: 'application/pdf' }) }],
+        files: [
+          {
+            id: 'doc0',
+            file: Anvil.prepareGraphQLFile(await pdfWith('x'), { filename: 'x.pdf', mimetype: 'application/pdf' }),
+          },
+        ],
         signers: [],
         data: 'an-encrypted-string',
       },
-    })) as unknown as Answer & { errors?: Array<{ message: string; fields?: Array<{ property: string; message: string }> }> };
+    })) as unknown as Answer & {
+      errors?: Array<{ message: string; fields?: Array<{ property: string; message: string }> }>;
+    };
     expect(r.statusCode).toBe(400);
     const text = JSON.stringify(r.errors);
     expect(text).toContain('--private-key');
@@ -351,7 +358,11 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
         variables: {
           name: 'Tolerant options',
           isTest: true,
-          signaturePageOptions: { title: 'Sign here', hostedOnlyOption: true, style: { primaryColor: '#123456', fancy: 1 } },
+          signaturePageOptions: {
+            title: 'Sign here',
+            hostedOnlyOption: true,
+            style: { primaryColor: '#123456', fancy: 1 },
+          },
           files: [
             {
               id: 'doc0',
@@ -360,7 +371,13 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
             },
           ],
           signers: [
-            { id: 'ada', name: 'Ada', email: 'ada2@example.com', signerType: 'embedded', fields: [{ fileId: 'doc0', fieldId: 'sig' }] },
+            {
+              id: 'ada',
+              name: 'Ada',
+              email: 'ada2@example.com',
+              signerType: 'embedded',
+              fields: [{ fileId: 'doc0', fieldId: 'sig' }],
+            },
           ],
         },
         responseQuery: '{ eid status warnings }',
@@ -413,5 +430,6 @@ async function expectSealed(bytes: Uint8Array, root: string): Promise<void> {
   const report = await verifyPdf(bytes, { trustAnchors: [root] });
   expect(report.signatures.length).toBeGreaterThan(0);
   expect(report.wholeDocumentSigned, report.problems.join('\n')).toBe(true);
-  for (const s of report.signatures) expect(s, report.problems.join('\n')).toMatchObject({ digestMatches: true, signatureValid: true, valid: true });
+  for (const s of report.signatures)
+    expect(s, report.problems.join('\n')).toMatchObject({ digestMatches: true, signatureValid: true, valid: true });
 }

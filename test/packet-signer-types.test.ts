@@ -85,7 +85,10 @@ interface CreatedPacket {
 type Gql = {
   statusCode: number;
   data?: { data?: { createEtchPacket: CreatedPacket; etchPacket: { status: string } } };
-  errors?: Array<{ message: string; extensions?: { name?: string; fields?: Array<{ property: string; message: string }> } }>;
+  errors?: Array<{
+    message: string;
+    extensions?: { name?: string; fields?: Array<{ property: string; message: string }> };
+  }>;
 };
 const ok = (r: unknown) => {
   const g = r as Gql;
@@ -218,9 +221,12 @@ describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', 
 
     // The events record the hand-over: the in-person signer's status update says so.
     await expect
-      .poll(() => hooks.accepted('etchPacketComplete').filter((h) => h.body.data.etchPacketEid === created.eid).length, {
-        timeout: 60_000,
-      })
+      .poll(
+        () => hooks.accepted('etchPacketComplete').filter((h) => h.body.data.etchPacketEid === created.eid).length,
+        {
+          timeout: 60_000,
+        },
+      )
       .toBe(1);
     const handed = hooks
       .accepted('signerUpdateStatus')
@@ -284,9 +290,9 @@ describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', 
     await frame.locator('#hand-over-name').fill('cy twombly');
     await frame.locator('#hand-over-ok').click();
     await signTyped(frame, 'sig-cy');
-    const actions = (await host.evaluate(() => (window as unknown as { messages: Array<{ action: string }> }).messages)).map(
-      (m) => m.action,
-    );
+    const actions = (
+      await host.evaluate(() => (window as unknown as { messages: Array<{ action: string }> }).messages)
+    ).map((m) => m.action);
     expect(actions).toContain('signerComplete');
     await host.close();
     const after = ok(await client().getEtchPacket({ variables: { eid: created.eid } })) as unknown as {

@@ -259,7 +259,7 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
     }
   }, 240_000);
 
-  it('flags page content drawn after a signer\'s signature', async () => {
+  it("flags page content drawn after a signer's signature", async () => {
     const terms = docs.find((d) => d.filename === 'terms.pdf')!.pdf;
     const tampered = await new AppearanceWriter().apply(terms, [
       { page: 0, rect: box(600), input: { type: 'text', text: 'Added after signing' } },

@@ -83,7 +83,11 @@ describe('GET /openapi.json', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(Object.keys(op.responses['200']!.content!)).toContain('application/pdf');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('request 2: a body the document refuses is a 400 naming the same property, in the documented error shape', async () => {

@@ -179,13 +179,16 @@ describe('castpress serve --org', () => {
     expect(raw).toMatch(/max-height:\s?30px/);
 
     // The embedded signer's page, inside an iframe of the host app (no origin configured anywhere).
-    const { url } = await client.generateEtchSignUrl({ variables: { signerEid: embedded.eid, clientUserId: 'u-emma' } });
+    const { url } = await client.generateEtchSignUrl({
+      variables: { signerEid: embedded.eid, clientUserId: 'u-emma' },
+    });
     frames.set('/embedded', `${url!}&withinIframe=true`);
     const host = await browser.newPage();
     await host.goto(`${parentBase}/embedded`);
     await host.frameLocator('#signing').locator('body.loaded').waitFor({ timeout: 60_000 });
     await host.waitForFunction(
-      () => (window as unknown as { messages: Array<{ action: string }> }).messages.some((m) => m.action === 'signerLoad'),
+      () =>
+        (window as unknown as { messages: Array<{ action: string }> }).messages.some((m) => m.action === 'signerLoad'),
       undefined,
       { timeout: 60_000 },
     );
@@ -233,7 +236,9 @@ describe('castpress serve --org', () => {
       const expected = createHmac('sha256', SECRET).update(`${m![1]}.${hit.raw}`).digest('hex');
       expect(m![2]).toBe(expected);
       // Any change to the body breaks it.
-      const forged = createHmac('sha256', SECRET).update(`${m![1]}.${hit.raw.replace(TOKEN, 'other')}`).digest('hex');
+      const forged = createHmac('sha256', SECRET)
+        .update(`${m![1]}.${hit.raw.replace(TOKEN, 'other')}`)
+        .digest('hex');
       expect(forged).not.toBe(m![2]);
     }
     expect(got[0]!.body.data.signerEid).toBe(embedded.eid);
@@ -258,7 +263,15 @@ describe('castpress serve --org', () => {
               fields: [{ id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
             },
           ],
-          signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [{ fileId: 'doc', fieldId: 's' }] }],
+          signers: [
+            {
+              id: 'x',
+              name: 'X Y',
+              email: 'x@example.com',
+              signerType: 'embedded',
+              fields: [{ fileId: 'doc', fieldId: 's' }],
+            },
+          ],
         },
       })) as { statusCode: number; errors?: Array<{ message: string; fields?: Array<{ property: string }> }> };
     const https = await create('https://cdn.example/brand.css');

@@ -89,7 +89,11 @@ describe('signing page: signature_pad', () => {
     });
     const signerEid = created.documentGroup.signers[0]!.eid;
     const url = await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'pad' });
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await browser.newPage({
+      viewport: { width: 1200, height: 900 },
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     const { requests, errors } = watchPage(page);
     let submitted: { signature?: { type: string; strokes: Strokes }; initials?: { type: string; strokes: Strokes } } =
       {};
@@ -108,7 +112,9 @@ describe('signing page: signature_pad', () => {
     // signature_pad draws in CSS pixels on a bitmap of the displayed size times the pixel density (2 here).
     await page.waitForFunction(() => {
       const c = document.getElementById('pad') as HTMLCanvasElement;
-      return c.offsetWidth > 0 && c.width === Math.round(c.offsetWidth * 2) && c.height === Math.round(c.offsetHeight * 2);
+      return (
+        c.offsetWidth > 0 && c.width === Math.round(c.offsetWidth * 2) && c.height === Math.round(c.offsetHeight * 2)
+      );
     });
     const mouse: Array<[number, number]> = [[20, 80]];
     for (let i = 1; i <= 12; i++) mouse.push([20 + i * 22, 80 - 30 * Math.sin(i / 2)]);
@@ -129,8 +135,20 @@ describe('signing page: signature_pad', () => {
         touchPoints: x === undefined ? [] : [{ x: pad.x + x, y: pad.y + y!, id: 1 }],
       });
     const touchStrokes: Array<Array<[number, number]>> = [
-      [[40, 30], [50, 60], [60, 90], [70, 120], [80, 140]],
-      [[120, 140], [130, 100], [150, 60], [170, 40], [190, 30]],
+      [
+        [40, 30],
+        [50, 60],
+        [60, 90],
+        [70, 120],
+        [80, 140],
+      ],
+      [
+        [120, 140],
+        [130, 100],
+        [150, 60],
+        [170, 40],
+        [190, 30],
+      ],
     ];
     for (const stroke of touchStrokes) {
       await touch('touchStart', ...stroke[0]!);

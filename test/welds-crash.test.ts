@@ -20,7 +20,12 @@ const definition = {
   slug: 'crash',
   title: 'Crash',
   forges: [
-    { eid: 'f1', slug: 'one', name: 'One', fields: [{ name: 'name', type: 'shortText', label: 'Name', required: true }] },
+    {
+      eid: 'f1',
+      slug: 'one',
+      name: 'One',
+      fields: [{ name: 'name', type: 'shortText', label: 'Name', required: true }],
+    },
     { eid: 'f2', slug: 'two', name: 'Two', fields: [{ name: 'note', type: 'longText', label: 'Note' }] },
   ],
   packet: { name: 'P {{one.name}}', files: [{ id: 'doc', fields: [{ content: 'x' }] }], signers: [{ id: 's' }] },
@@ -36,9 +41,13 @@ afterAll(async () => tmp?.remove());
 
 /** Runs the child until it has committed a few submissions, then kills it at a random moment; the eids it saw committed. */
 async function killOnce(): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path.join(tmp.dir, 'store'), path.join(tmp.dir, 'wf')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, path.join(tmp.dir, 'store'), path.join(tmp.dir, 'wf')],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const committed: string[] = [];
   let out = '';
   const exited = new Promise<void>((r) => child.on('exit', () => r()));

@@ -149,7 +149,10 @@ describe('a two-forge workflow', () => {
     const host = await browser.newPage();
     await host.goto(parentBase);
     const messages = await until(
-      () => host.evaluate(() => (window as unknown as { messages: Array<{ origin: string; data: Record<string, string> }> }).messages),
+      () =>
+        host.evaluate(
+          () => (window as unknown as { messages: Array<{ origin: string; data: Record<string, string> }> }).messages,
+        ),
       (m) => m.length > 0,
       30_000,
     );
@@ -171,7 +174,10 @@ describe('a two-forge workflow', () => {
     await host.close();
 
     // The reviewer signs from the link; the applicant through an embedded URL.
-    await backend.service.submitSigning({ ...tokenOf(framedLink!), inputs: { signature: { type: 'typed', text: 'Rex' } } });
+    await backend.service.submitSigning({
+      ...tokenOf(framedLink!),
+      inputs: { signature: { type: 'typed', text: 'Rex' } },
+    });
     const run = (await runsOf()).find((r) => r.eid === runEid)!;
     expect(run.status).toBe('sent');
     expect(run.completionPercentage).toBe(75);
@@ -185,7 +191,15 @@ describe('a two-forge workflow', () => {
       (h) => h.length > 0,
     );
     const data = hook!.body.data as Record<string, unknown>;
-    expect(Object.keys(data).sort()).toEqual(['documents', 'eid', 'forges', 'isComplete', 'isTest', 'submissions', 'weld']);
+    expect(Object.keys(data).sort()).toEqual([
+      'documents',
+      'eid',
+      'forges',
+      'isComplete',
+      'isTest',
+      'submissions',
+      'weld',
+    ]);
     expect(data).toMatchObject({
       isComplete: true,
       isTest: true,
@@ -205,10 +219,17 @@ describe('a two-forge workflow', () => {
       income: { type: 'dollar', value: '2500', label: 'Monthly income' },
       agree: { type: 'checkbox', value: true, label: 'The information above is true' },
     });
-    expect(submissions.reviewer!.resolvedPayload.decision).toEqual({ type: 'radioGroup', value: 'approve', label: 'Decision' });
+    expect(submissions.reviewer!.resolvedPayload.decision).toEqual({
+      type: 'radioGroup',
+      value: 'approve',
+      label: 'Decision',
+    });
 
     // Every document downloads, each sealed and valid.
-    const root = await readFile((await createSigningIdentity({ dataDir: path.join(tmp.dir, 'data') })).files!.rootCertificate, 'utf8');
+    const root = await readFile(
+      (await createSigningIdentity({ dataDir: path.join(tmp.dir, 'data') })).files!.rootCertificate,
+      'utf8',
+    );
     const documents = data.documents as Array<{ type: string; url: string }>;
     const pdfs = documents.filter((d) => d.type === 'application/pdf');
     expect(pdfs).toHaveLength(2);
@@ -226,7 +247,8 @@ describe('a two-forge workflow', () => {
     const client = new Anvil({ apiKey: PROD_KEY, baseURL: server.base });
     const answer = (await client.requestGraphQL(
       {
-        query: 'query($eid: String){ weld(eid: $eid){ eid title weldDatas{ eid status createdAt displayTitle completionPercentage } } }',
+        query:
+          'query($eid: String){ weld(eid: $eid){ eid title weldDatas{ eid status createdAt displayTitle completionPercentage } } }',
         variables: { eid: 'weldLease01' },
       },
       { dataType: 'json' },
@@ -234,7 +256,11 @@ describe('a two-forge workflow', () => {
     expect(answer.statusCode).toBe(200);
     expect(answer.data.data.weld).toMatchObject({ eid: 'weldLease01', title: 'Lease application' });
     const listed = (answer.data.data.weld.weldDatas as Array<Record<string, unknown>>).find((r) => r.eid === runEid);
-    expect(listed).toMatchObject({ status: 'completed', displayTitle: 'Lease application: Ada Applicant', completionPercentage: 100 });
+    expect(listed).toMatchObject({
+      status: 'completed',
+      displayTitle: 'Lease application: Ada Applicant',
+      completionPercentage: 100,
+    });
     expect(typeof listed!.createdAt).toBe('string');
     await page.close();
   }, 240_000);
@@ -254,10 +280,39 @@ describe('a two-forge workflow', () => {
       [await post('applicant', { ...good, colour: 'red', submissionEid: sub(2) }), 400, 'ValidationError', 'colour'],
       [await post('applicant', { ...good, income: 'lots', submissionEid: sub(3) }), 400, 'ValidationError', 'income'],
       [await post('applicant', { ...good }), 400, 'ValidationError', 'submissionEid'],
-      [await post('applicant', { ...good, submissionEid: sub(4) }, `&fullName=${'x'.repeat(70_000)}`), 413, 'PayloadTooLargeError', 'body'],
+      [
+        await post('applicant', { ...good, submissionEid: sub(4) }, `&fullName=${'x'.repeat(70_000)}`),
+        413,
+        'PayloadTooLargeError',
+        'body',
+      ],
       // The reviewer's form of a finished run, and a run's form without its token.
-      [await post('reviewer', { weldDataEid: runEid, t: runToken, decision: 'approve', reviewerName: 'R', reviewerEmail: 'r@example.com', submissionEid: sub(5) }), 409, 'SubmissionConflictError', 'forge'],
-      [await post('reviewer', { weldDataEid: runEid, t: 'wrong', decision: 'approve', reviewerName: 'R', reviewerEmail: 'r@example.com', submissionEid: sub(6) }), 404, 'NotFoundError', 'weldDataEid'],
+      [
+        await post('reviewer', {
+          weldDataEid: runEid,
+          t: runToken,
+          decision: 'approve',
+          reviewerName: 'R',
+          reviewerEmail: 'r@example.com',
+          submissionEid: sub(5),
+        }),
+        409,
+        'SubmissionConflictError',
+        'forge',
+      ],
+      [
+        await post('reviewer', {
+          weldDataEid: runEid,
+          t: 'wrong',
+          decision: 'approve',
+          reviewerName: 'R',
+          reviewerEmail: 'r@example.com',
+          submissionEid: sub(6),
+        }),
+        404,
+        'NotFoundError',
+        'weldDataEid',
+      ],
     ];
     for (const [res, status, name, property] of cases) {
       const body = (await res.json()) as { name: string; fields: Array<{ property: string }> };
@@ -280,7 +335,10 @@ describe('a two-forge workflow', () => {
   it('a bad definition stops the start with the file and property named', async () => {
     const dir = path.join(tmp.dir, 'bad-workflows');
     await mkdir(dir, { recursive: true });
-    const definition = JSON.parse(await readFile(EXAMPLE, 'utf8')) as { forges: Array<{ fields: Array<Record<string, unknown>> }>; packet: { name: string } };
+    const definition = JSON.parse(await readFile(EXAMPLE, 'utf8')) as {
+      forges: Array<{ fields: Array<Record<string, unknown>> }>;
+      packet: { name: string };
+    };
     definition.forges[0]!.fields[1]!.type = 'colour';
     definition.packet.name = 'Lease for {{applicant.nickname}}';
     await writeFile(path.join(dir, 'broken.json'), JSON.stringify(definition));

@@ -257,7 +257,10 @@ describe('workflow crash test', () => {
     const complete = results.reduce((a, r) => a + r.complete, 0);
     console.log(`crash: ${kills} kills, ${complete} packets completed and sealed`);
     console.log(
-      `crash: kills by the step they fell in: ${[...killedIn].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `crash: kills by the step they fell in: ${[...killedIn]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
     );
     expect(kills).toBeGreaterThanOrEqual(POINTS);
     expect(complete).toBeGreaterThan(0);

@@ -68,7 +68,9 @@ export async function serve(argv: string[]): Promise<number> {
   const signingP12 = await signingP12Of(values);
   const tsa = values.tsa;
   if (tsa !== undefined && tsa !== 'local')
-    throw new Error(`--tsa takes "local" (the built-in timestamp authority); a TSA URL is not supported yet, got ${tsa}`);
+    throw new Error(
+      `--tsa takes "local" (the built-in timestamp authority); a TSA URL is not supported yet, got ${tsa}`,
+    );
   const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl
     ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') }
@@ -130,11 +132,14 @@ async function signingP12Of(values: {
     return undefined;
   }
   if ((env === undefined) === (passFile === undefined))
-    throw new Error('--signing-p12 needs exactly one of --signing-p12-passphrase-env NAME or --signing-p12-passphrase-file FILE');
+    throw new Error(
+      '--signing-p12 needs exactly one of --signing-p12-passphrase-env NAME or --signing-p12-passphrase-file FILE',
+    );
   let passphrase: string;
   if (env !== undefined) {
     const value = process.env[env];
-    if (value === undefined) throw new Error(`--signing-p12-passphrase-env: the environment variable ${env} is not set`);
+    if (value === undefined)
+      throw new Error(`--signing-p12-passphrase-env: the environment variable ${env} is not set`);
     passphrase = value;
   } else {
     passphrase = (await readFile(passFile!, 'utf8')).split(/\r?\n/)[0] ?? '';

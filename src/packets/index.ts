@@ -52,12 +52,7 @@ export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';
 export { applySignerInputs } from './apply.js';
 export type { SignerInputs, ApplySignerOptions } from './apply.js';
-export {
-  completeDocument,
-  sealCompletedDocument,
-  certificateDocument,
-  CERTIFICATE_FILENAME,
-} from './complete.js';
+export { completeDocument, sealCompletedDocument, certificateDocument, CERTIFICATE_FILENAME } from './complete.js';
 export type { CompleteOptions } from './complete.js';
 export { certificateRequest, sha256Of } from './completion-certificate.js';
 export type { CompletionCertificate } from './completion-certificate.js';

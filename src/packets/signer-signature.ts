@@ -8,12 +8,7 @@
  */
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import { appendFieldMarks, type MarkFieldSpec } from '../pdf/index.js';
-import {
-  canIssueSignerCertificates,
-  issueSignerIdentity,
-  sealPdf,
-  type SigningIdentity,
-} from '../signing/index.js';
+import { canIssueSignerCertificates, issueSignerIdentity, sealPdf, type SigningIdentity } from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
 

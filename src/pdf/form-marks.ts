@@ -100,7 +100,9 @@ function ensureHelvetica(doc: PDFDocument, form: PDFDict): void {
   if (!fonts.has(PDF.Helv))
     fonts.set(
       PDF.Helv,
-      doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })),
+      doc.context.register(
+        doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' }),
+      ),
     );
 }
 
@@ -161,7 +163,8 @@ export async function appendFieldMarks(bytes: Uint8Array, update: FieldMarksUpda
     if (set.length === 0) return;
     const byName = fieldsByName(doc);
     const missing = set.findIndex((m) => !byName.has(m.name));
-    if (missing >= 0) throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
+    if (missing >= 0)
+      throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
     const pages = [...new Set(set.map((m) => m.appearancePage))];
     const embedded = update.appearances ? await doc.embedPdf(update.appearances, pages) : [];
     const refOf = new Map<number, PDFRef>(pages.map((p, i) => [p, embedded[i]!.ref]));

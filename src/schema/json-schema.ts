@@ -24,7 +24,11 @@ const convert = (schema: z.ZodType): JsonSchema => {
 export function fillRequestJsonSchema(): JsonSchema {
   return convert(
     fillOptions.extend({
-      data: z.union([fillData, z.array(fillData).min(1), z.string().describe('Encrypted data (the server needs --private-key)')]),
+      data: z.union([
+        fillData,
+        z.array(fillData).min(1),
+        z.string().describe('Encrypted data (the server needs --private-key)'),
+      ]),
     }),
   );
 }

@@ -25,8 +25,7 @@ export const NO_PRIVATE_KEY_MESSAGE =
 /** Replaces an encrypted `data` string with the data it holds. */
 function decryptData(data: unknown, options: ParseOptions): unknown {
   if (typeof data !== 'string') return data;
-  if (!options.decrypt)
-    throw ValidationError.of('data', NO_PRIVATE_KEY_MESSAGE);
+  if (!options.decrypt) throw ValidationError.of('data', NO_PRIVATE_KEY_MESSAGE);
   let text: string;
   try {
     text = options.decrypt(data);

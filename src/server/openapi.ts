@@ -102,14 +102,20 @@ function descriptions(): Record<string, FastifySchema & Record<string, unknown>>
     'GET /metrics': {
       summary: 'Prometheus metrics (served with --metrics)',
       tags: ['operations'],
-      response: { 200: { description: 'Prometheus text exposition', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      response: {
+        200: { description: 'Prometheus text exposition', content: { 'text/plain': { schema: { type: 'string' } } } },
+      },
     },
     'POST /graphql': {
       summary: `Signature packets (GraphQL; the schema is at ${GRAPHQL_SCHEMA_PATH})`,
       tags: ['packets'],
       consumes: ['application/json', 'multipart/form-data'],
       body: z.toJSONSchema(
-        z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).optional(), operationName: z.string().optional() }),
+        z.object({
+          query: z.string(),
+          variables: z.record(z.string(), z.unknown()).optional(),
+          operationName: z.string().optional(),
+        }),
       ) as JsonSchema,
     },
     'GET /api/document-group/{eid}': { summary: "A completed packet's documents as a zip", tags: ['packets'] },

@@ -100,7 +100,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   // Read before anything starts: a bad file is refused with the file and property named.
   const organizations =
-    typeof options.organizations === 'string' ? await loadOrganizationFile(options.organizations) : options.organizations;
+    typeof options.organizations === 'string'
+      ? await loadOrganizationFile(options.organizations)
+      : options.organizations;
   // The operator's certificate is checked before anything listens: a TLS-only, expired or
   // not-for-signing certificate is a typed start error (ValidationError on identity.certificate).
   if (options.packets && options.packets.signingP12) await createSigningIdentity(options.packets.signingP12);

@@ -65,9 +65,7 @@ const sealSchema = z.strictObject({
     .date()
     .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
     .optional(),
-  timestamp: z
-    .custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}')
-    .optional(),
+  timestamp: z.custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}').optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   revocation: z
     .custom<RevocationSource>(

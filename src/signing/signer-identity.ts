@@ -55,7 +55,7 @@ export async function issueSignerIdentity(
   options: SignerIdentityOptions,
 ): Promise<SigningIdentity> {
   const name = options.name.trim().slice(0, 64);
-  if (name === '') throw ValidationError.of('signer.name', 'A per-signer certificate needs the signer\'s name');
+  if (name === '') throw ValidationError.of('signer.name', "A per-signer certificate needs the signer's name");
   if (!(await canIssueSignerCertificates(operator)) || !operator.files)
     throw ValidationError.of('identity', 'Only a local CA with its root key can issue per-signer certificates');
   const [rootPem, keyPem] = await Promise.all([

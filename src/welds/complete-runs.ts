@@ -29,7 +29,9 @@ export async function weldCompleteData(ctx: WeldContext, run: WeldDataRecord): P
       : [],
     weld: { eid: workflow.eid, slug: workflow.slug },
     forges: Object.fromEntries(workflow.forges.map((f) => [f.slug, { eid: f.eid, name: f.name }])),
-    submissions: Object.fromEntries(submissions.map((s) => [s.forgeSlug, { eid: s.eid, resolvedPayload: s.resolvedPayload }])),
+    submissions: Object.fromEntries(
+      submissions.map((s) => [s.forgeSlug, { eid: s.eid, resolvedPayload: s.resolvedPayload }]),
+    ),
   };
 }
 

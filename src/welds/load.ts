@@ -20,13 +20,19 @@ export function checkDefinition(def: WorkflowDefinition): FieldError[] {
   def.forges.forEach((f, i) => {
     for (const key of [`eid:${f.eid}`, `slug:${f.slug}`]) {
       if (seen.has(key))
-        errors.push({ property: `forges[${i}].${key.split(':')[0]}`, message: `Another forge has ${key.replace(':', ' ')}` });
+        errors.push({
+          property: `forges[${i}].${key.split(':')[0]}`,
+          message: `Another forge has ${key.replace(':', ' ')}`,
+        });
       seen.add(key);
     }
     const names = new Set<string>();
     f.fields.forEach((field, j) => {
       if (names.has(field.name))
-        errors.push({ property: `forges[${i}].fields[${j}].name`, message: `Another field of the forge is named ${field.name}` });
+        errors.push({
+          property: `forges[${i}].fields[${j}].name`,
+          message: `Another field of the forge is named ${field.name}`,
+        });
       names.add(field.name);
       const problem = field.format === undefined ? undefined : fieldType(field.type).formatProblem?.(field.format);
       if (problem) errors.push({ property: `forges[${i}].fields[${j}].format`, message: problem });
@@ -74,7 +80,9 @@ export class WorkflowCatalogue {
       versions.set(w.version, w);
       const owner = this.#slugs.get(w.slug);
       if (owner !== undefined && owner !== w.eid)
-        throw new WorkflowDefinitionError(w.file, [{ property: 'slug', message: `Workflow ${owner} has slug "${w.slug}" too` }]);
+        throw new WorkflowDefinitionError(w.file, [
+          { property: 'slug', message: `Workflow ${owner} has slug "${w.slug}" too` },
+        ]);
       this.#slugs.set(w.slug, w.eid);
     }
   }
@@ -101,7 +109,9 @@ export class WorkflowCatalogue {
 export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   const found: Workflow[] = [];
   const entries = await readdir(dir, { withFileTypes: true }).catch((e: unknown) => {
-    throw new WorkflowDefinitionError(dir, [{ property: '(folder)', message: `Cannot read the workflows folder: ${(e as Error).message}` }]);
+    throw new WorkflowDefinitionError(dir, [
+      { property: '(folder)', message: `Cannot read the workflows folder: ${(e as Error).message}` },
+    ]);
   });
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
@@ -110,7 +120,8 @@ export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
     } else if (entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full)).isDirectory())) {
       for (const name of await readdir(full)) {
         const m = /^v(\d{1,6})\.json$/.exec(name);
-        if (m) found.push(parseWorkflow(await readFile(path.join(full, name), 'utf8'), path.join(full, name), Number(m[1])));
+        if (m)
+          found.push(parseWorkflow(await readFile(path.join(full, name), 'utf8'), path.join(full, name), Number(m[1])));
       }
     }
   }
@@ -118,7 +129,9 @@ export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   for (const w of found) {
     const latest = catalogue.get(w.eid)!;
     if (latest.file !== w.file && latest.version === w.version)
-      throw new WorkflowDefinitionError(w.file, [{ property: 'eid', message: `${latest.file} defines version ${w.version} of ${w.eid} too` }]);
+      throw new WorkflowDefinitionError(w.file, [
+        { property: 'eid', message: `${latest.file} defines version ${w.version} of ${w.eid} too` },
+      ]);
   }
   return catalogue;
 }

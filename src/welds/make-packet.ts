@@ -34,7 +34,8 @@ export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise
     const lastError = e instanceof Error ? e.message : String(e);
     await ctx.store.transaction(async (tx) => {
       const current = await tx.welds.weldData(run.eid);
-      if (current?.status === 'submitted') await tx.welds.updateWeldData({ ...current, lastError, updatedAt: ctx.now() });
+      if (current?.status === 'submitted')
+        await tx.welds.updateWeldData({ ...current, lastError, updatedAt: ctx.now() });
     });
     throw e;
   }

@@ -24,7 +24,8 @@ export function placeholdersIn(value: unknown, prefix: string): PlaceholderRef[]
       for (const m of v.matchAll(PLACEHOLDER)) out.push({ forge: m[1]!, field: m[2]!, path });
     } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${path}[${i}]`));
     else if (v !== null && typeof v === 'object')
-      for (const [k, item] of Object.entries(v)) walk(item, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}["${k}"]`);
+      for (const [k, item] of Object.entries(v))
+        walk(item, /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}["${k}"]`);
   };
   walk(value, prefix);
   return out;

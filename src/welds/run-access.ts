@@ -36,7 +36,10 @@ export function forgeOf(workflow: Workflow, slug: string): Forge {
 
 /** The run, when `token` is its own; an unknown run and a wrong token are the same 404 (nothing learnt). */
 export async function runFor(ctx: WeldContext, weldDataEid: unknown, token: unknown): Promise<WeldDataRecord> {
-  const run = typeof weldDataEid === 'string' && weldDataEid.length < 100 ? await ctx.store.welds.weldData(weldDataEid) : undefined;
+  const run =
+    typeof weldDataEid === 'string' && weldDataEid.length < 100
+      ? await ctx.store.welds.weldData(weldDataEid)
+      : undefined;
   const given = Buffer.from(hashToken(typeof token === 'string' ? token : ''), 'hex');
   const ok = run !== undefined && timingSafeEqual(given, Buffer.from(run.tokenHash, 'hex'));
   if (!run || !ok) throw new NotFoundError(`No workflow run "${String(weldDataEid)}" for this link`, 'weldDataEid');

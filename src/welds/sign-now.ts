@@ -7,7 +7,11 @@ import type { WeldContext } from './context.js';
 import { workflowOfRun } from './run-access.js';
 
 /** The signing URL for whoever filled `forgeSlug`, or undefined (no such signer, not embedded, no packet yet). */
-export async function signingUrlFor(ctx: WeldContext, run: WeldDataRecord, forgeSlug: string): Promise<string | undefined> {
+export async function signingUrlFor(
+  ctx: WeldContext,
+  run: WeldDataRecord,
+  forgeSlug: string,
+): Promise<string | undefined> {
   if (!run.packetEid) return undefined;
   const workflow = workflowOfRun(ctx, run);
   const defined = workflow.packet.signers.find((s) => s.forge === forgeSlug);

@@ -10,7 +10,16 @@ import type { Forge, Workflow } from './definition.js';
 import { SubmissionConflictError } from './errors.js';
 import { makePacketOnce } from './make-packet.js';
 import { resolvePlaceholders, valuesOf, type SubmittedValues } from './placeholders.js';
-import { checkSubmissionEid, forgeOf, hashToken, newEid, newToken, runFor, workflowBySlug, workflowOfRun } from './run-access.js';
+import {
+  checkSubmissionEid,
+  forgeOf,
+  hashToken,
+  newEid,
+  newToken,
+  runFor,
+  workflowBySlug,
+  workflowOfRun,
+} from './run-access.js';
 import { resolveSubmission } from './values.js';
 
 export interface ForgeSubmission {
@@ -77,7 +86,10 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
   const stored = await ctx.store
     .transaction(async (tx) => {
       if (await tx.welds.submission(submissionEid))
-        throw new SubmissionConflictError('This form was already submitted (a repeated or replayed post)', 'submissionEid');
+        throw new SubmissionConflictError(
+          'This form was already submitted (a repeated or replayed post)',
+          'submissionEid',
+        );
       const current = starting ? run : await tx.welds.weldData(run.eid);
       if (!current) throw new SubmissionConflictError(`Run ${run.eid} is gone`, 'weldDataEid');
       const earlier = starting ? [] : await tx.welds.submissions(run.eid);
@@ -105,7 +117,10 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
     .catch(async (e: unknown) => {
       // Two posts of the same form racing: the unique constraints let one commit; the other is the same 409.
       if (!(e instanceof SubmissionConflictError) && (await ctx.store.welds.submission(submissionEid)))
-        throw new SubmissionConflictError('This form was already submitted (a repeated or replayed post)', 'submissionEid');
+        throw new SubmissionConflictError(
+          'This form was already submitted (a repeated or replayed post)',
+          'submissionEid',
+        );
       throw e;
     });
   const index = workflow.forges.findIndex((f) => f.eid === forge.eid);

@@ -64,7 +64,8 @@ function resolveField(field: FormField, raw: unknown): { value?: unknown; proble
   if (pattern !== undefined && !new RegExp(`^(?:${pattern})$`, 'u').test(value))
     return { problem: field.validation?.patternMessage ?? `Must match ${pattern}` };
   // The fill draws any text in an email field; a form collects addresses packets send to, so it checks the shape.
-  if (field.type === 'email' && !EMAIL.test(value)) return { problem: 'Expected an email address like name@example.com' };
+  if (field.type === 'email' && !EMAIL.test(value))
+    return { problem: 'Expected an email address like name@example.com' };
   const problem = fillTypeProblem(field, value);
   return problem ? { problem } : { value };
 }

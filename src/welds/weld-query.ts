@@ -22,7 +22,11 @@ export interface WeldView {
   weldDatas: WeldDataView[];
 }
 
-export async function weld(ctx: WeldContext, args: { eid?: unknown; slug?: unknown }, scope?: PacketScope): Promise<WeldView> {
+export async function weld(
+  ctx: WeldContext,
+  args: { eid?: unknown; slug?: unknown },
+  scope?: PacketScope,
+): Promise<WeldView> {
   const key = typeof args.eid === 'string' ? args.eid : typeof args.slug === 'string' ? args.slug : '';
   const workflow = ctx.catalogue.get(key) ?? ctx.catalogue.bySlug(key);
   if (!workflow) throw new NotFoundError(`No workflow "${key}"`, args.eid !== undefined ? 'eid' : 'slug');
@@ -38,7 +42,12 @@ export async function weld(ctx: WeldContext, args: { eid?: unknown; slug?: unkno
       status: run.status,
       createdAt: new Date(run.createdAt).toISOString(),
       displayTitle: run.displayTitle,
-      completionPercentage: completionPercentage(ctx.catalogue.get(run.weldEid, run.weldVersion) ?? workflow, run, submissions, signers),
+      completionPercentage: completionPercentage(
+        ctx.catalogue.get(run.weldEid, run.weldVersion) ?? workflow,
+        run,
+        submissions,
+        signers,
+      ),
     });
   }
   return { eid: workflow.eid, slug: workflow.slug, title: workflow.title, weldDatas };

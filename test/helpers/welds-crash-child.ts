@@ -16,7 +16,13 @@ async function main(): Promise<void> {
       throw new Error('no packets in the crash child');
     },
   } as unknown as PacketService;
-  const welds = new WeldService({ catalogue: await loadWorkflows(workflows), store, packets, baseUrl: 'http://127.0.0.1', pollMs: 0 });
+  const welds = new WeldService({
+    catalogue: await loadWorkflows(workflows),
+    store,
+    packets,
+    baseUrl: 'http://127.0.0.1',
+    pollMs: 0,
+  });
   process.stdout.write('ready\n');
   for (let n = 0; ; n++) {
     const first = await welds.submitForge({

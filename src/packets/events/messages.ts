@@ -39,7 +39,9 @@ function withLogo(c: MailContext, message: MailMessage): MailMessage {
   return {
     ...message,
     html: `<!doctype html><html><body><p><img src="cid:logo@castpress" alt="${escapeHtml(c.org.name)}" style="max-height:30px;max-width:100%"></p><pre style="font-family:inherit;white-space:pre-wrap">${text}</pre></body></html>`,
-    attachments: [{ cid: 'logo@castpress', filename: 'logo', contentType: m[1]!, content: Buffer.from(m[2]!, 'base64') }],
+    attachments: [
+      { cid: 'logo@castpress', filename: 'logo', contentType: m[1]!, content: Buffer.from(m[2]!, 'base64') },
+    ],
   };
 }
 

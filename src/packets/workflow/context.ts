@@ -73,7 +73,15 @@ export function workflowContext(options: PacketServiceOptions): WorkflowContext 
   return {
     options,
     store,
-    work: options.work ?? inProcessWork(options.engine, options.identity, options.writer ?? new AppearanceWriter(), undefined, options.seal),
+    work:
+      options.work ??
+      inProcessWork(
+        options.engine,
+        options.identity,
+        options.writer ?? new AppearanceWriter(),
+        undefined,
+        options.seal,
+      ),
     now: () => (options.clock ? options.clock() : new Date()).getTime(),
     async blob(hash) {
       const bytes = await store.blobs.get(hash);

@@ -21,7 +21,9 @@ export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Pr
   )
     return null;
   const now = ctx.now();
-  const url = await ctx.store.transaction((tx) => issueToken(ctx, tx, s, kind === 'etchComplete' ? 'download' : 'email', now));
+  const url = await ctx.store.transaction((tx) =>
+    issueToken(ctx, tx, s, kind === 'etchComplete' ? 'download' : 'email', now),
+  );
   const fallback = ctx.options.organization ?? { name: 'castpress', supportEmail: 'support@castpress.local' };
   const settings = settingsOf(ctx, packet.organization);
   const org = settings

@@ -32,10 +32,10 @@ export async function issueToken(
     type === 'download'
       ? TOKEN_MINUTES_DOWNLOAD
       : typeof s.signer.tokenValidForMinutes === 'number'
-      ? s.signer.tokenValidForMinutes
-      : type === 'embedded'
-        ? TOKEN_MINUTES_EMBEDDED
-        : TOKEN_MINUTES_EMAIL;
+        ? s.signer.tokenValidForMinutes
+        : type === 'embedded'
+          ? TOKEN_MINUTES_EMBEDDED
+          : TOKEN_MINUTES_EMAIL;
   const { token, hash } = newToken();
   await tx.insertToken({
     eid: newEid('tok'),

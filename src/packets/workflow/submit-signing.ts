@@ -114,7 +114,8 @@ export async function submitSigning(
       for (const [i, d] of snap.documents.entries()) d.currentHash = await ctx.store.blobs.put(finals[i]!);
       // Per-signer mode: the certificate of completion comes back as one more, separately sealed, document.
       const certificate = finals[snap.documents.length];
-      if (certificate) snap.documents.push(await certificateRecord(ctx, snap.packet.eid, snap.documents.length, certificate));
+      if (certificate)
+        snap.documents.push(await certificateRecord(ctx, snap.packet.eid, snap.documents.length, certificate));
       return { tokenEid: matched.eid };
     },
   );

@@ -96,15 +96,17 @@ export function etchPacketView(
         signerType: s.signerType,
         signActionType: s.signerType,
         // Signing tokens only: a download token (etchComplete mail) signs nothing, so it is no SignerToken.
-        signerTokens: (tokens.get(s.eid) ?? []).filter((t) => t.type !== 'download').map((t) => ({
-          eid: t.eid,
-          type: t.type,
-          validUntil: iso(t.validUntil)!,
-          valid: t.invalidatedAt === null && t.validUntil > now && t.signedAt === null,
-          invalidatedAt: iso(t.invalidatedAt),
-          hasSigned: t.signedAt !== null,
-          signedAt: iso(t.signedAt),
-        })),
+        signerTokens: (tokens.get(s.eid) ?? [])
+          .filter((t) => t.type !== 'download')
+          .map((t) => ({
+            eid: t.eid,
+            type: t.type,
+            validUntil: iso(t.validUntil)!,
+            valid: t.invalidatedAt === null && t.validUntil > now && t.signedAt === null,
+            invalidatedAt: iso(t.invalidatedAt),
+            hasSigned: t.signedAt !== null,
+            signedAt: iso(t.signedAt),
+          })),
       })),
     },
   };

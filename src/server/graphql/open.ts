@@ -73,7 +73,9 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
   // The local CA (made on first use) names this server's CRL URL in its signing certificate; it is
   // needed for the built-in TSA even when the operator's PKCS#12 signs.
   const local =
-    !options.signingP12 || options.tsa === 'local' ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl }) : undefined;
+    !options.signingP12 || options.tsa === 'local'
+      ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl })
+      : undefined;
   const identity = options.signingP12 ? await createSigningIdentity(options.signingP12) : local!;
   const tsa = options.tsa === 'local' ? await LocalTimestampAuthority.open({ dataDir }) : undefined;
   const store: PacketStore = options.postgres

@@ -32,7 +32,8 @@ function refused(file: string, fields: FieldError[]): ValidationError {
 
 async function logoDataUrl(logo: string, dir: string, property: string): Promise<string> {
   if (logo.startsWith('data:')) {
-    if (!LOGO_DATA_URL.test(logo)) throw ValidationError.of(property, 'Must be a base64 image data URL (png, jpeg, gif, webp, svg)');
+    if (!LOGO_DATA_URL.test(logo))
+      throw ValidationError.of(property, 'Must be a base64 image data URL (png, jpeg, gif, webp, svg)');
     if (Buffer.byteLength(logo) > (LOGO_MAX_BYTES * 4) / 3 + 64)
       throw ValidationError.of(property, `Must be at most ${LOGO_MAX_BYTES} bytes`);
     return logo;

@@ -52,11 +52,7 @@ export function signerDownloadRoutes(app: FastifyInstance, backend: LazyPacketBa
     }
     if (found.documents.length === 1) return one(found.documents[0]);
     const zip = documentsZip(found.packetName, found.groupEid, found.documents);
-    return reply
-      .code(200)
-      .type('application/zip')
-      .header('content-disposition', attachment(zip.name))
-      .send(zip.stream);
+    return reply.code(200).type('application/zip').header('content-disposition', attachment(zip.name)).send(zip.stream);
   };
   app.get<Req>('/download/signer/:signerEid', serve);
   app.get<Req>('/download/signer/:signerEid/:index', serve);

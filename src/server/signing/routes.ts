@@ -253,7 +253,10 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       const body = (request.body ?? {}) as Untrusted<HandOverRequest>;
       const service = await options.backend.service();
       try {
-        await service.confirmHandOver({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, body.name);
+        await service.confirmHandOver(
+          { signerEid, token: typeof body.token === 'string' ? body.token : '' },
+          body.name,
+        );
         return reply.code(200).send({ ok: true });
       } catch (e) {
         const { status, event } = errorEvent(e, signerEid);

@@ -48,8 +48,11 @@ function input(field: FormField, value: string, error: string | undefined): stri
   const attrs = `id="${id}" name="${field.name}"${req}${described}`;
   if (field.type === 'longText')
     return `<div class="field"><label for="${id}">${label}</label><textarea ${attrs}>${escape(value)}</textarea>${errorLine}</div>`;
-  const type = field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'date' ? 'date' : 'text';
-  const numeric = ['number', 'integer', 'decimalNumber', 'dollar', 'percent'].includes(field.type) ? ' inputmode="decimal"' : '';
+  const type =
+    field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'date' ? 'date' : 'text';
+  const numeric = ['number', 'integer', 'decimalNumber', 'dollar', 'percent'].includes(field.type)
+    ? ' inputmode="decimal"'
+    : '';
   const auto = field.type === 'email' ? ' autocomplete="email"' : field.type === 'phone' ? ' autocomplete="tel"' : '';
   return `<div class="field"><label for="${id}">${label}</label><input type="${type}" ${attrs} value="${escape(value)}"${numeric}${auto}>${errorLine}</div>`;
 }

@@ -67,9 +67,12 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
     scope.setErrorHandler(async (error, request, reply) => {
       const http = toHttpError(error, limit);
       if (http.status >= 500) request.log.error({ err: error }, 'workflow form failed');
-      if (wantsJson(request)) return reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
+      if (wantsJson(request))
+        return reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply.code(http.status), nonce, frameAncestors).send(errorPage(http.body.name, http.body.message, nonce));
+      return headers(reply.code(http.status), nonce, frameAncestors).send(
+        errorPage(http.body.name, http.body.message, nonce),
+      );
     });
 
     scope.get<{ Params: { weld: string } }>('/weld/:weld', async (request, reply) => {
@@ -118,7 +121,8 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       const run = await welds.run(request.query.run, request.query.t);
       const workflow = welds.workflow(request.params.weld);
       const forge = workflow.forges.find((f) => f.slug === request.params.forge);
-      if (!forge) throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${request.params.forge}"`);
+      if (!forge)
+        throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${request.params.forge}"`);
       const nonce = randomBytes(16).toString('base64');
       return headers(reply, nonce, frameAncestors).send(
         formPage({
@@ -131,38 +135,49 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       );
     });
 
-    scope.post<{ Params: Params; Body: Record<string, unknown> }>('/weld/:weld/:forge', { bodyLimit: limit }, async (request, reply) => {
-      const welds = await options.welds.get();
-      const body = request.body && typeof request.body === 'object' ? request.body : {};
-      const { weldDataEid, t, ...fields } = body;
-      try {
-        const done = await welds.submitForge({
-          weld: request.params.weld,
-          forge: request.params.forge,
-          ...(weldDataEid !== undefined ? { weldDataEid, token: t } : {}),
-          body: fields,
-        });
-        const base = `/weld/${encodeURIComponent(done.workflow.slug)}`;
-        const next = done.next
-          ? url(`${base}/${encodeURIComponent(done.next.slug)}`, { run: done.run.eid, t: done.token })
-          : url(`${base}/done`, { run: done.run.eid, t: done.token, forge: request.params.forge, submission: done.submission.eid });
-        if (wantsJson(request))
-          return reply.code(201).send({ weldDataEid: done.run.eid, submissionEid: done.submission.eid, status: done.run.status, next });
-        return reply.redirect(next, 303);
-      } catch (e) {
-        // A browser gets its form back with the errors beside the fields and its values kept.
-        if (!(e instanceof ValidationError) || wantsJson(request) || !isCastpressError(e)) throw e;
-        const welds2 = welds;
-        const workflow = welds2.workflow(request.params.weld);
-        const forge = workflow.forges.find((f) => f.slug === request.params.forge);
-        if (!forge) throw e;
-        const nonce = randomBytes(16).toString('base64');
-        const hidden: Record<string, string> = { submissionEid: welds.newSubmissionEid() };
-        if (typeof weldDataEid === 'string' && typeof t === 'string') Object.assign(hidden, { weldDataEid, t });
-        return headers(reply.code(e.status), nonce, frameAncestors).send(
-          formPage({ workflow, forge, action: request.url, hidden, values: fields, errors: e.fields, nonce }),
-        );
-      }
-    });
+    scope.post<{ Params: Params; Body: Record<string, unknown> }>(
+      '/weld/:weld/:forge',
+      { bodyLimit: limit },
+      async (request, reply) => {
+        const welds = await options.welds.get();
+        const body = request.body && typeof request.body === 'object' ? request.body : {};
+        const { weldDataEid, t, ...fields } = body;
+        try {
+          const done = await welds.submitForge({
+            weld: request.params.weld,
+            forge: request.params.forge,
+            ...(weldDataEid !== undefined ? { weldDataEid, token: t } : {}),
+            body: fields,
+          });
+          const base = `/weld/${encodeURIComponent(done.workflow.slug)}`;
+          const next = done.next
+            ? url(`${base}/${encodeURIComponent(done.next.slug)}`, { run: done.run.eid, t: done.token })
+            : url(`${base}/done`, {
+                run: done.run.eid,
+                t: done.token,
+                forge: request.params.forge,
+                submission: done.submission.eid,
+              });
+          if (wantsJson(request))
+            return reply
+              .code(201)
+              .send({ weldDataEid: done.run.eid, submissionEid: done.submission.eid, status: done.run.status, next });
+          return reply.redirect(next, 303);
+        } catch (e) {
+          // A browser gets its form back with the errors beside the fields and its values kept.
+          if (!(e instanceof ValidationError) || wantsJson(request) || !isCastpressError(e)) throw e;
+          const welds2 = welds;
+          const workflow = welds2.workflow(request.params.weld);
+          const forge = workflow.forges.find((f) => f.slug === request.params.forge);
+          if (!forge) throw e;
+          const nonce = randomBytes(16).toString('base64');
+          const hidden: Record<string, string> = { submissionEid: welds.newSubmissionEid() };
+          if (typeof weldDataEid === 'string' && typeof t === 'string') Object.assign(hidden, { weldDataEid, t });
+          return headers(reply.code(e.status), nonce, frameAncestors).send(
+            formPage({ workflow, forge, action: request.url, hidden, values: fields, errors: e.fields, nonce }),
+          );
+        }
+      },
+    );
   });
 }
