@@ -35,6 +35,7 @@ export async function serve(argv: string[]): Promise<number> {
       'signing-p12-passphrase-env': { type: 'string' },
       'signing-p12-passphrase-file': { type: 'string' },
       tsa: { type: 'string' },
+      signatures: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
@@ -71,6 +72,9 @@ export async function serve(argv: string[]): Promise<number> {
     throw new Error(
       `--tsa takes "local" (the built-in timestamp authority); a TSA URL is not supported yet, got ${tsa}`,
     );
+  const signatures = values.signatures;
+  if (signatures !== undefined && signatures !== 'per-signer' && signatures !== 'seal')
+    throw new Error(`--signatures takes "per-signer" or "seal", got ${signatures}`);
   const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl
     ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') }
@@ -100,6 +104,7 @@ export async function serve(argv: string[]): Promise<number> {
       allowHosts: values['allow-host'],
       ...(signingP12 ? { signingP12 } : {}),
       ...(tsa === 'local' ? { tsa } : {}),
+      ...(signatures ? { signatures } : {}),
     },
     signingFrameAncestors: values['frame-ancestor'],
     signingStylesheetOrigins: values['stylesheet-origin'],
