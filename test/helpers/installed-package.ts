@@ -4,7 +4,7 @@
  * first, the registry for what it lacks). Slow (~40 s): one install per test file.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +31,43 @@ export async function npm(args: string[], cwd: string): Promise<string> {
   return stdout;
 }
 
+/**
+ * `npm pack` rebuilds dist/ in the checkout: two test files packing at once (vitest runs files in
+ * parallel) would write the same build files together, so packing takes a lock (a folder beside
+ * the checkout's temporary files; a lock whose process is gone is taken over).
+ */
+async function packLocked(dir: string): Promise<string> {
+  const lock = path.join(tmpdir(), `castpress-pack-${Buffer.from(repoRoot).toString('hex').slice(-24)}.lock`);
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const owner = Number(await readFile(path.join(lock, 'pid'), 'utf8').catch(() => '0'));
+      if (owner && !alive(owner)) await rm(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    await writeFile(path.join(lock, 'pid'), String(process.pid));
+    return await npm(['pack', '--json', '--pack-destination', dir], repoRoot);
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function installPackage(): Promise<InstalledPackage> {
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pack-'));
-  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], repoRoot)) as Array<{
+  const packed = JSON.parse(await packLocked(dir)) as Array<{
     filename: string;
   }>;
   const tarball = path.join(dir, packed[0]!.filename);
