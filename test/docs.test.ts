@@ -14,7 +14,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInstalled, installPackage, repoRoot, run, type InstalledPackage } from './helpers/installed-package.js';
 
-/** Illustration-only blocks allowed across README.md and docs/ (today: setup, two servers, a proxy set-up, PostgreSQL, the queue). */
+/** Illustration-only blocks allowed across README.md and docs/ (today: the checkout's set-up, `serve`, serving behind a proxy, PostgreSQL, the queue). */
 const NO_RUN_ALLOWED = 5;
 
 interface Block {
