@@ -1,74 +1,32 @@
 /**
  * castpress as a library user gets it: `npm pack` (which builds dist/), the tarball
- * installed into a temporary project outside the repository, and the README's
- * examples run there, importing `castpress` and `castpress/server`. Every name the
- * README's ts blocks import from an entry point (`castpress`, `castpress/packets`,
- * `castpress/signing`, `castpress/server`, `castpress/batch`) type-checks from that
- * entry point, and each entry point exports nothing else (types included, read with
- * the TypeScript checker from the installed .d.ts files). The README's packet examples
- * type-check against the installed types.
- * The install resolves dependencies from npm's cache first (`--prefer-offline`); only
- * what the cache lacks comes from the registry. Slow (build + install, ~40 s), so
- * it lives in its own file.
+ * installed into a temporary project outside the repository (test/helpers/installed-package.ts).
+ * Every name the README's ts blocks import from an entry point (`castpress`, `castpress/packets`,
+ * `castpress/signing`, `castpress/server`, `castpress/batch`) type-checks from that entry point,
+ * and each entry point exports nothing else (types included, read with the TypeScript checker
+ * from the installed .d.ts files). The README's and the guides' code blocks run in
+ * test/docs.test.ts. Slow (build + install, ~40 s), so it lives in its own file.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInstalled, installPackage, repoRoot as root, run, type InstalledPackage } from './helpers/installed-package.js';
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const w9 = path.join(root, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf');
-
-let dir: string;
+let installed: InstalledPackage;
 let project: string;
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run('npm', args, {
-    cwd,
-    timeout: 280_000,
-    maxBuffer: 64 << 20,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  });
-  return stdout;
-}
 
 async function node(file: string): Promise<string> {
   const { stdout } = await run(process.execPath, [file], { cwd: project, timeout: 120_000 });
   return stdout;
 }
 
-/** The first ```ts block after `heading` in the README. */
-async function readmeBlock(heading: string): Promise<string> {
-  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-  const from = readme.indexOf(heading);
-  expect(from, heading).toBeGreaterThanOrEqual(0);
-  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(from));
-  expect(match, `a ts block after ${heading}`).not.toBeNull();
-  return match![1]!;
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'castpress-pack-'));
-  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', dir], root)) as Array<{
-    filename: string;
-  }>;
-  const tarball = path.join(dir, packed[0]!.filename);
-  project = path.join(dir, 'project');
-  await mkdir(project);
-  await writeFile(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'castpress-user', private: true, type: 'module' }),
-  );
-  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
+  installed = await installPackage();
+  project = installed.project;
 }, 300_000);
 
 afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await installed?.remove();
 });
 
 describe('the installed package', () => {
@@ -82,30 +40,6 @@ describe('the installed package', () => {
     });
     expect(stdout).toMatch(/generate/);
   });
-
-  it("runs the README's 'Using it' example as written", async () => {
-    // The README's `template` and its 'cast-eid' store entry, made from the W-9 with templateFromPdf.
-    await mkdir(path.join(project, 'templates', 'cast-eid'), { recursive: true });
-    await copyFile(w9, path.join(project, 'templates', 'cast-eid', 'template.pdf'));
-    const block = await readmeBlock('## Using it');
-    const [imports, ...rest] = block.split('\n');
-    expect(imports).toBe("import { createEngine, isCastpressError } from 'castpress';");
-    const script = [
-      imports,
-      "import { readFileSync, writeFileSync } from 'node:fs';",
-      "import { templateFromPdf } from 'castpress';",
-      "const template = await templateFromPdf(readFileSync('templates/cast-eid/template.pdf'));",
-      "writeFileSync('templates/cast-eid/working.json', JSON.stringify({ fields: template.fields }));",
-      ...rest,
-      'for (const [name, pdf] of Object.entries({ filled, byEid, report, invoice })) console.log(name, pdf.length, new TextDecoder().decode(pdf.subarray(0, 5)));',
-    ].join('\n');
-    await writeFile(path.join(project, 'using-it.mjs'), script);
-    const out = await node('using-it.mjs');
-    for (const name of ['filled', 'byEid', 'report', 'invoice'])
-      expect(out).toMatch(new RegExp(`^${name} \\d+ %PDF-`, 'm'));
-    // The closing try/catch: a closed engine answers with a typed error.
-    expect(out).toMatch(/^5\d\d \{/m);
-  }, 180_000);
 
   it('runs castpress/server: a loopback server that answers generate-pdf', async () => {
     await writeFile(
@@ -159,14 +93,7 @@ try {
     }
   }, 120_000);
 
-  it("type-checks the README's examples and the names they use against the installed types", async () => {
-    const blocks = [
-      await readmeBlock('## Signature packets (library)'),
-      await readmeBlock('### The packet workflow (library service)'),
-    ];
-    // Each block as its own module (top-level await, as a reader would paste it).
-    const examples = blocks.map((_, i) => path.join(project, `example-${i}.ts`));
-    await Promise.all(blocks.map((b, i) => writeFile(examples[i]!, b)));
+  it('type-checks the names library users reach for against the installed types', async () => {
     await writeFile(
       path.join(project, 'names.ts'),
       `import { createEngine, Engine, isCastpressError, CastpressError, ValidationError, DirectoryTemplateStore, MemoryTemplateStore, templateFromPdf, FontRegistry, MissingFontError,
@@ -192,7 +119,7 @@ export { fromPdf, store, dirStore, job, bytes, errors, missing, resolver, start 
 export type { Used };
 `,
     );
-    expect(checkInstalled(path.join(project, 'names.ts'), ...examples).diagnostics).toEqual([]);
+    expect(checkInstalled(path.join(project, 'names.ts')).diagnostics).toEqual([]);
   }, 120_000);
 });
 
@@ -218,35 +145,6 @@ function documentedImports(readme: string): Map<string, Map<string, boolean>> {
     }
   }
   return out;
-}
-
-/**
- * Type-checks files in the installed project (its node_modules/castpress and their .d.ts) and
- * lists, per module the first file imports, every name its declarations export.
- */
-function checkInstalled(...files: string[]): { diagnostics: string[]; exported: Map<string, Set<string>> } {
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [path.join(root, 'node_modules', '@types')],
-  });
-  const diagnostics = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  const checker = program.getTypeChecker();
-  const exported = new Map<string, Set<string>>();
-  for (const statement of program.getSourceFile(files[0]!)!.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-    const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
-    if (module)
-      exported.set(statement.moduleSpecifier.text, new Set(checker.getExportsOfModule(module).map((s) => s.name)));
-  }
-  return { diagnostics, exported };
 }
 
 /** What each entry point exports at run time in the installed package (its own node process). */

@@ -8,7 +8,7 @@ import { parseDataUrl } from './data-url.js';
 
 /**
  * What a URL is loaded as. `font`: a font for fill and Markdown (the spec's TrueType only, embedded
- * by castpress); `webfont`: an @font-face source in HTML mode, where Chromium renders any sfnt or
+ * by castpress); `webfont`: an `@font-face` source in HTML mode, where Chromium renders any sfnt or
  * WOFF font (OpenType/CFF, collections, WOFF, WOFF2).
  */
 export type ResourceKind = 'image' | 'font' | 'webfont' | 'stylesheet' | 'other';

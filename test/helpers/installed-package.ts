@@ -1,0 +1,112 @@
+/**
+ * castpress as a library user gets it: `npm pack` (which builds dist/) and the tarball installed
+ * into a temporary project outside the repository (`npm install --prefer-offline`: npm's cache
+ * first, the registry for what it lacks). Slow (~40 s): one install per test file.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+
+export const run = promisify(execFile);
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface InstalledPackage {
+  /** The project folder (its node_modules holds castpress and its dependencies). */
+  project: string;
+  /** Removes the temporary folder. */
+  remove(): Promise<void>;
+}
+
+export async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', args, {
+    cwd,
+    timeout: 280_000,
+    maxBuffer: 64 << 20,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  return stdout;
+}
+
+/**
+ * `npm pack` rebuilds dist/ in the checkout: two test files packing at once (vitest runs files in
+ * parallel) would write the same build files together, so packing takes a lock (a folder beside
+ * the checkout's temporary files; a lock whose process is gone is taken over).
+ */
+async function packLocked(dir: string): Promise<string> {
+  const lock = path.join(tmpdir(), `castpress-pack-${Buffer.from(repoRoot).toString('hex').slice(-24)}.lock`);
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const owner = Number(await readFile(path.join(lock, 'pid'), 'utf8').catch(() => '0'));
+      if (owner && !alive(owner)) await rm(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    await writeFile(path.join(lock, 'pid'), String(process.pid));
+    return await npm(['pack', '--json', '--pack-destination', dir], repoRoot);
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function installPackage(): Promise<InstalledPackage> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pack-'));
+  const packed = JSON.parse(await packLocked(dir)) as Array<{
+    filename: string;
+  }>;
+  const tarball = path.join(dir, packed[0]!.filename);
+  const project = path.join(dir, 'project');
+  await mkdir(project);
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'castpress-user', private: true, type: 'module' }),
+  );
+  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
+  return { project, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Type-checks files in the installed project (its node_modules/castpress and their .d.ts) and
+ * lists, per module the first file imports, every name its declarations export.
+ */
+export function checkInstalled(...files: string[]): { diagnostics: string[]; exported: Map<string, Set<string>> } {
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+    typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : '';
+    return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
+  });
+  const checker = program.getTypeChecker();
+  const exported = new Map<string, Set<string>>();
+  for (const statement of program.getSourceFile(files[0]!)!.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
+    if (module)
+      exported.set(statement.moduleSpecifier.text, new Set(checker.getExportsOfModule(module).map((s) => s.name)));
+  }
+  return { diagnostics, exported };
+}
