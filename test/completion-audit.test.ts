@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import {
   createPacketWorkflow,
+  CERTIFICATE_FILENAME,
   openSqliteStore,
   sha256Of,
   type PacketStore,
@@ -89,12 +90,12 @@ describe('the certificate of completion', () => {
         userAgent: 'audit-test',
       });
     }
-    const [doc] = await s.groupDocuments(created.documentGroup.eid);
-    const pages = await readText(doc!.pdf);
-    const certificate = pages
-      .slice(1)
-      .map((p) => p.items.map((i) => i.str).join(' '))
-      .join('\n');
+    // Per-signer signatures (the workflow's default): the certificate of completion is a sealed file
+    // of its own, the group's last document (with `signatures: 'seal'` it is appended to each document).
+    const docs = await s.groupDocuments(created.documentGroup.eid);
+    expect(docs.at(-1)!.filename).toBe(CERTIFICATE_FILENAME);
+    const pages = await readText(docs.at(-1)!.pdf);
+    const certificate = pages.map((p) => p.items.map((i) => i.str).join(' ')).join('\n');
     expect(certificate).toContain('Certificate of completion');
     for (const signer of [first!, last!]) {
       const tokens = await store.tokens(signer.eid);
