@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { assemblePacket } from '../src/packets/index.js';
 import { httpResolver } from '../src/resources/index.js';
+import { openPacketBackend } from '../src/server/graphql/index.js';
+import { RenderPool } from '../src/server/render-pool.js';
+import { tempDir } from './helpers/signing.js';
+import { tokenOf } from './helpers/workflow.js';
 import { pageText, readText } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 
@@ -90,6 +94,46 @@ describe('the title of a generated packet file is its page header (#32)', () => 
     });
     expect((await pageText(packet.files[0]!.pdf))[0]!.trim().startsWith('Only body.')).toBe(true);
   }, 60_000);
+});
+
+describe('the server (HTML rendered on the main engine, the rest on threads)', () => {
+  it('the signed document of an HTML file starts with its title', async () => {
+    const tmp = await tempDir('castpress-packet-title-');
+    const pool = new RenderPool({ engine: {}, threads: 1 });
+    const backend = await openPacketBackend({
+      dataDir: tmp.dir,
+      engine,
+      baseUrl: 'http://127.0.0.1:1',
+      deliver: false,
+      threads: pool,
+    });
+    try {
+      const created = await backend.service.createEtchPacket({
+        name: 'Server title',
+        files: [
+          {
+            id: 'h',
+            filename: 'h.pdf',
+            title: 'House rules',
+            markup: { html: '<p>No pets.</p><p>{{ signature ::: x }}</p>' },
+            fields: [],
+          },
+        ],
+        signers: [{ id: 'x', name: 'X Y', email: 'x@example.com', signerType: 'embedded', fields: [] }],
+      });
+      const signer = created.documentGroup.signers[0]!;
+      const url = await backend.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'u-1' });
+      await backend.service.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'X Y' } } });
+      const [doc] = await backend.service.groupDocuments(created.documentGroup.eid);
+      const first = (await pageText(doc!.pdf))[0]!.trim();
+      expect(first.startsWith('House rules'), first).toBe(true);
+      expect(first).toContain('No pets.');
+    } finally {
+      await backend.close();
+      await pool.close();
+      await tmp.remove();
+    }
+  }, 180_000);
 });
 
 describe('a tiny custom logo over http (#32 row 10)', () => {
