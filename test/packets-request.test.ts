@@ -49,8 +49,9 @@ describe('createEtchPacket request', () => {
     const md = r.files[3]!;
     expect(md.kind === 'markdown' && [md.fields.map((f) => f.id), md.blockIndexes, md.generate.data.length]).toEqual([
       ['date'],
-      [0, 2],
-      2,
+      // The title is the first block (the page header, #32), then the file's blocks 0 and 2.
+      ['title', 0, 2],
+      3,
     ]);
     expect(
       r.signers.map((s) => [

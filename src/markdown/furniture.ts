@@ -20,6 +20,9 @@ export interface PlacedLogo {
   height: number;
 }
 
+/** Longer side (CSS px) a smaller custom logo is enlarged to, so it is seen. */
+const MIN_LOGO_PX = 24;
+
 const DEFAULT_LOGO_FILE = new URL('../../assets/logo.png', import.meta.url);
 
 /**
@@ -48,7 +51,10 @@ export async function loadLogo(
     box = option;
   }
   if (!loaded) return undefined;
-  const fit = Math.min(box.maxWidth / loaded.widthPx, box.maxHeight / loaded.heightPx, upscale ? Infinity : 1);
+  // A custom logo is only scaled down, except a tiny one (a 2×2 px PNG drew as a 1.5 pt dot nobody
+  // sees): it is enlarged until its longer side is MIN_LOGO_PX, still inside its box.
+  const grow = upscale ? Infinity : Math.max(1, MIN_LOGO_PX / Math.max(loaded.widthPx, loaded.heightPx));
+  const fit = Math.min(box.maxWidth / loaded.widthPx, box.maxHeight / loaded.heightPx, grow);
   return { loaded, width: loaded.widthPx * fit * PX, height: loaded.heightPx * fit * PX };
 }
 

@@ -33,6 +33,7 @@ import { mergePlan, planSigners, type PlacedField, type PlannedField } from './p
 import type { PacketEngine } from './port.js';
 import { ignoredPageOptions, parsePacketRequest, type PacketRequest } from './request.js';
 import { remapMarkdownErrors, type PacketFile } from './request-files.js';
+import { markupWithTitle } from './generated-title.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
@@ -257,7 +258,7 @@ async function buildFile(
     }
     case 'html':
       base =
-        context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: file.markup }));
+        context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: markupWithTitle(file.title, file.markup) }));
       tagSource = base;
       title = file.title;
       nameFallback = file.filename;

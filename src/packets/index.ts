@@ -47,6 +47,7 @@ export type {
   PdfMerger,
 } from './assembled.js';
 export { PageBudget, checkFileCount, checkUploadBytes } from './limits.js';
+export { markupWithTitle } from './generated-title.js';
 export type { PacketLimits } from './limits.js';
 export { planSigners, mergePlan } from './plan.js';
 export type { PacketPlan, SignerPlan, PlannedField, PlacedField, MergedField } from './plan.js';

@@ -108,7 +108,7 @@ export interface MarkdownFile {
     data: Record<string, unknown>[];
   };
   /** Index in `fields` of each content block, to name a block's property in errors found while generating. */
-  blockIndexes: number[];
+  blockIndexes: Array<number | 'title'>;
   fields: PacketField[];
 }
 
@@ -162,8 +162,10 @@ function parseMarkdownFile(
 ): MarkdownFile | undefined {
   const f = collect(markdownFile, raw, at, errors);
   if (!f) return undefined;
-  const blocks: Record<string, unknown>[] = [];
-  const blockIndexes: number[] = [];
+  // The spec: a generated file's `title` is also its page header, drawn as the first heading block.
+  const titled = f.title.trim() !== '';
+  const blocks: Record<string, unknown>[] = titled ? [{ heading: f.title }] : [];
+  const blockIndexes: Array<number | 'title'> = titled ? ['title'] : [];
   const placed: PacketField[] = [];
   let ok = true;
   f.fields.forEach((item, j) => {
@@ -183,7 +185,7 @@ function parseMarkdownFile(
     textColor: f.textColor,
     data: blocks,
   };
-  if (blocks.length === 0) {
+  if (blocks.length === (titled ? 1 : 0)) {
     errors.push({
       property: formatPath([...at, 'fields']),
       message: 'A Markdown file needs at least one content block (heading, label, content or table)',
@@ -206,12 +208,14 @@ function parseMarkdownFile(
 export function remapMarkdownErrors(
   found: FieldError[],
   at: ReadonlyArray<PropertyKey>,
-  blockIndexes: number[],
+  blockIndexes: ReadonlyArray<number | 'title'>,
 ): FieldError[] {
   const base = formatPath(at);
   return found.map((f) => {
     const m = /^data\[(\d+)\](.*)$/.exec(f.property);
-    if (m) return { ...f, property: `${base}.fields[${blockIndexes[Number(m[1])] ?? m[1]}]${m[2]}` };
+    const j = m ? (blockIndexes[Number(m[1])] ?? m[1]) : undefined;
+    if (m && j === 'title') return { ...f, property: `${base}.title` };
+    if (m) return { ...f, property: `${base}.fields[${j}]${m[2]}` };
     return { ...f, property: f.property === '(body)' ? base : `${base}.${f.property}` };
   });
 }

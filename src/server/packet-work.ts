@@ -11,7 +11,7 @@
 import type { PacketOutcome, PacketStep, SigningIdentityOptions, ThreadTimestampOptions } from '../batch/index.js';
 import type { Engine } from '../engine/index.js';
 import { CastpressError } from '../errors/index.js';
-import { checkFileCount, type AssembledPacket, type PacketWork } from '../packets/index.js';
+import { checkFileCount, markupWithTitle, type AssembledPacket, type PacketWork } from '../packets/index.js';
 import { isPlainObject } from '../schema/index.js';
 import type { RenderPool } from './render-pool.js';
 
@@ -53,7 +53,11 @@ async function generateHtml(engine: Engine, body: unknown): Promise<Map<number, 
       return;
     generated.set(
       i,
-      await engine.generate({ type: 'html', title: raw.title, data: { html, ...(css !== undefined ? { css } : {}) } }),
+      await engine.generate({
+        type: 'html',
+        title: raw.title,
+        data: markupWithTitle(raw.title, { html, ...(css !== undefined ? { css } : {}) }),
+      }),
     );
   });
   await Promise.all(jobs);
