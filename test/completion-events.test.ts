@@ -35,7 +35,7 @@ beforeAll(async () => {
     baseUrl: 'http://castpress.test',
     mailDir: path.join(tmp.dir, 'mail'),
     deliver: false,
-    signatures: 'one-seal',
+    signatures: 'seal',
   });
 }, 60_000);
 afterAll(async () => {
