@@ -22,11 +22,25 @@ export interface CompletionCertificate {
     sentAt?: Date;
     viewedAt?: Date;
     signedAt?: Date;
+    /** The signer's audit trail (#31): each event with what the server knew of the request then. */
+    events?: AuditEvent[];
+    /** The consent text the signing page showed them before they adopted a mark. */
+    consentText?: string;
   }>;
   /** When the packet completed (the certificate's own date). */
   completedAt: Date;
   /** The certificate the documents are sealed with (#31): its subject and SHA-256 fingerprint. */
   sealingCertificate?: { subject: string; sha256: string };
+}
+
+/** One event of a signer's audit trail; `ip`, `userAgent` and `timeZone` only where the request carried them. */
+export interface AuditEvent {
+  event: 'created' | 'sent' | 'viewed' | 'signed';
+  at: Date;
+  ip?: string;
+  userAgent?: string;
+  /** IANA time zone the signing page reported with its submit. */
+  timeZone?: string;
 }
 
 export function sha256Of(bytes: Uint8Array): string {
@@ -75,6 +89,18 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
         columnOptions: [{ width: '30%' }, { width: '70%' }],
       },
     });
+    if (s.consentText !== undefined) data.push({ content: `Consent shown: ${s.consentText}` });
+    if (s.events?.length) {
+      data.push({
+        table: {
+          rows: [
+            ['Event', 'Time (UTC)', 'IP address', 'User agent', 'Time zone'],
+            ...s.events.map((e) => [e.event, when(e.at), text(e.ip), text(e.userAgent), text(e.timeZone)]),
+          ],
+          columnOptions: [{ width: '12%' }, { width: '22%' }, { width: '16%' }, { width: '34%' }, { width: '16%' }],
+        },
+      });
+    }
   }
   return { title: `Certificate of completion: ${c.packetName}`, fontSize: 9, data };
 }

@@ -8,6 +8,7 @@ export {
   TOKEN_MINUTES_EMAIL,
   TOKEN_MINUTES_EMBEDDED,
   SIGNER_TYPES,
+  DEFAULT_SIGN_CONSENT_TEXT,
 } from './request.js';
 export type { PacketFile, TemplateFileRef, UploadFile, HtmlFile, MarkdownFile } from './request-files.js';
 export type {
@@ -56,7 +57,7 @@ export type { SignerInputs, ApplySignerOptions } from './apply.js';
 export { completeDocument, sealCompletedDocument, certificateDocument, CERTIFICATE_FILENAME } from './complete.js';
 export type { CompleteOptions } from './complete.js';
 export { certificateRequest, sha256Of } from './completion-certificate.js';
-export type { CompletionCertificate } from './completion-certificate.js';
+export type { CompletionCertificate, AuditEvent } from './completion-certificate.js';
 export { signAsSigner, markFieldName } from './signer-signature.js';
 export type { SignatureMode, SignerSeal } from './signer-signature.js';
 export {

@@ -116,6 +116,10 @@ export interface Signer extends Omit<SignerInput, 'routingOrder' | 'tokenValidFo
   tokenValidForMinutes: number;
 }
 
+/** The signing page's consent text unless the packet sets `signConsentText`; the certificate of completion quotes it (#31). */
+export const DEFAULT_SIGN_CONSENT_TEXT =
+  'By adopting it, I agree that this mark is the electronic representation of my signature or initials.';
+
 const PAGE_OPTION_STRINGS = [
   'title',
   'description',

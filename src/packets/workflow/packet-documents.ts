@@ -6,7 +6,8 @@
 import type { SignerInputs } from '../apply.js';
 import { loadPdf } from '../../pdf/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
-import type { Signer } from '../request.js';
+import type { AuditEvent } from '../completion-certificate.js';
+import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type Signer } from '../request.js';
 import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
 import { signatureMode, type WorkflowContext } from './context.js';
@@ -81,6 +82,12 @@ export async function completePacket(
   const tokens = new Map<string, TokenRecord[]>();
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
   const when = (t: number | null) => (t === null ? undefined : new Date(t));
+  const timeZones = new Map<string, string>();
+  for (const s of snap.signers) {
+    if (s.status !== 'completed' || !s.inputsHash) continue;
+    const inputs = decode(new TextDecoder().decode(await ctx.blob(s.inputsHash))) as SignerInputs;
+    if (typeof inputs.timeZone === 'string') timeZones.set(s.eid, inputs.timeZone);
+  }
   return ctx.work.complete(
     await Promise.all(
       snap.documents.map(async (d, i) => ({
@@ -112,10 +119,50 @@ export async function completePacket(
           sentAt: when(s.sentAt),
           viewedAt: when(s.viewedAt),
           signedAt: when(s.signedAt),
+          consentText: consentTextOf(snap.packet, s),
+          events: eventsOf(snap.packet, s, timeZones.get(s.eid)),
         })),
     },
     signatureMode(ctx),
   );
+}
+
+/**
+ * A signer's audit trail. IP, user agent and time zone are recorded with the submit (the request
+ * that signs), so only the `signed` event carries them; views keep their time only.
+ */
+function eventsOf(packet: PacketRecord, s: SignerRecord, timeZone: string | undefined): AuditEvent[] {
+  const at = (event: AuditEvent['event'], t: number | null): AuditEvent[] =>
+    t === null ? [] : [{ event, at: new Date(t) }];
+  return [
+    ...at('created', packet.createdAt),
+    ...at('sent', s.sentAt),
+    ...at('viewed', s.viewedAt),
+    ...(s.signedAt === null
+      ? []
+      : [
+          {
+            event: 'signed' as const,
+            at: new Date(s.signedAt),
+            ...(s.ip ? { ip: s.ip } : {}),
+            ...(s.userAgent ? { userAgent: s.userAgent } : {}),
+            ...(timeZone ? { timeZone } : {}),
+          },
+        ]),
+  ];
+}
+
+/** The consent text the signing page showed this signer (the packet's `signConsentText` with its placeholders filled). */
+function consentTextOf(packet: PacketRecord, s: SignerRecord): string {
+  const set = (packet.options.signaturePageOptions ?? {}) as SignaturePageOptions;
+  const values: Record<string, string> = {
+    'organization.name': 'castpress',
+    'packet.name': packet.name,
+    'signer.name': s.name ?? '',
+    'currentUser.name': s.name ?? '',
+  };
+  const raw = typeof set.signConsentText === 'string' ? set.signConsentText : DEFAULT_SIGN_CONSENT_TEXT;
+  return raw.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
 }
 
 /** Per-signer mode: the sealed certificate of completion as the packet's last document (it has no fields and no signers). */

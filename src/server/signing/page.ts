@@ -4,7 +4,7 @@
  * no eval), keyboard-usable controls and a layout that fits a phone-width screen.
  * Everything interpolated is escaped; the script's settings travel as a JSON block.
  */
-import type { SignaturePageOptions, SigningSession } from '../../packets/index.js';
+import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type SigningSession } from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
 import { CLIENT_SCRIPT } from './page/client.generated.js';
 import type { ErrorPageConfig, SigningPageConfig } from './page/contract.js';
@@ -94,10 +94,7 @@ function texts(session: SigningSession) {
       'Press each highlighted box to sign it; "Next field" takes you to the next one.',
     ),
     signButtonText: t('signButtonText', 'Finish signing'),
-    signConsentText: t(
-      'signConsentText',
-      'By adopting it, I agree that this mark is the electronic representation of my signature or initials.',
-    ),
+    signConsentText: t('signConsentText', DEFAULT_SIGN_CONSENT_TEXT),
     drawSignatureTitle: t('drawSignatureTitle', 'Your signature'),
     drawSignatureDescription: t(
       'drawSignatureDescription',
