@@ -45,7 +45,12 @@ afterAll(async () => {
   await tmp?.remove();
 });
 
-const box = (id: string, y: number) => ({ id, type: 'signature', pageNum: 0, rect: { x: 72, y, width: 200, height: 30 } });
+const box = (id: string, y: number) => ({
+  id,
+  type: 'signature',
+  pageNum: 0,
+  rect: { x: 72, y, width: 200, height: 30 },
+});
 const squash = (s: string) => s.replace(/\s+/g, '');
 
 describe('the certificate of completion as an audit trail', () => {
@@ -54,10 +59,26 @@ describe('the certificate of completion as an audit trail', () => {
     const created = await s.createEtchPacket({
       name: 'Events',
       signaturePageOptions: { signConsentText: 'I, {{signer.name}}, consent to sign {{packet.name}} electronically.' },
-      files: [{ id: 'm', filename: 'm.pdf', title: 'Terms', fields: [{ content: 'Agreed.' }, box('a', 300), box('b', 360)] }],
+      files: [
+        { id: 'm', filename: 'm.pdf', title: 'Terms', fields: [{ content: 'Agreed.' }, box('a', 300), box('b', 360)] },
+      ],
       signers: [
-        { id: 'a', name: 'Ada First', email: 'ada@example.com', signerType: 'embedded', routingOrder: 1, fields: [{ fileId: 'm', fieldId: 'a' }] },
-        { id: 'b', name: 'Bo Last', email: 'bo@example.com', signerType: 'embedded', routingOrder: 2, fields: [{ fileId: 'm', fieldId: 'b' }] },
+        {
+          id: 'a',
+          name: 'Ada First',
+          email: 'ada@example.com',
+          signerType: 'embedded',
+          routingOrder: 1,
+          fields: [{ fileId: 'm', fieldId: 'a' }],
+        },
+        {
+          id: 'b',
+          name: 'Bo Last',
+          email: 'bo@example.com',
+          signerType: 'embedded',
+          routingOrder: 2,
+          fields: [{ fileId: 'm', fieldId: 'b' }],
+        },
       ],
     });
     const signers = created.documentGroup.signers;
@@ -88,7 +109,11 @@ describe('the certificate of completion as an audit trail', () => {
     for (const who of seen) {
       expect(certificate).toContain(squash(`I, ${who.name}, consent to sign Events electronically.`));
       // The signed event's row: time, IP, user agent, time zone.
-      expect(certificate).toMatch(new RegExp(`signed\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z${who.ip.replace(/\./g, '\\.')}${who.userAgent}${who.timeZone}`));
+      expect(certificate).toMatch(
+        new RegExp(
+          `signed\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z${who.ip.replace(/\./g, '\\.')}${who.userAgent}${who.timeZone}`,
+        ),
+      );
     }
     expect(certificate.match(/created\d{4}-/g)?.length).toBe(2);
     expect(certificate.match(/viewed\d{4}-/g)?.length).toBe(2);

@@ -71,7 +71,10 @@ describe("the guides' code blocks, against the installed package", () => {
     for (const doc of docs.filter((d) => d !== 'docs/architecture.md' && d !== 'docs/testing.md'))
       expect(all.filter((b) => b.doc === doc && !b.noRun).length, doc).toBeGreaterThan(0);
     const noRun = all.filter((b) => b.noRun);
-    expect(noRun.every((b) => b.lang === 'sh'), 'only sh blocks may be no-run').toBe(true);
+    expect(
+      noRun.every((b) => b.lang === 'sh'),
+      'only sh blocks may be no-run',
+    ).toBe(true);
     expect(noRun.length).toBeLessThanOrEqual(NO_RUN_ALLOWED);
   });
 
@@ -84,7 +87,14 @@ describe("the guides' code blocks, against the installed package", () => {
   }, 180_000);
 
   // One test per document: its blocks in order, in its own folder.
-  it.each(['README.md', 'docs/filling.md', 'docs/generating.md', 'docs/signature-packets.md', 'docs/server.md', 'docs/scaling.md'])(
+  it.each([
+    'README.md',
+    'docs/filling.md',
+    'docs/generating.md',
+    'docs/signature-packets.md',
+    'docs/server.md',
+    'docs/scaling.md',
+  ])(
     'runs the blocks of %s in order',
     async (doc) => {
       const folder = path.join(installed.project, 'run', doc.replace(/[/.]/g, '-'));
@@ -104,7 +114,11 @@ describe("the guides' code blocks, against the installed package", () => {
             await writeFile(path.join(folder, fileName(b, 'mjs')), js);
             ({ stdout } = await run(process.execPath, [fileName(b, 'mjs')], { cwd: folder, env, timeout: 150_000 }));
           } else {
-            ({ stdout } = await run('bash', ['-euo', 'pipefail', '-c', b.code], { cwd: folder, env, timeout: 150_000 }));
+            ({ stdout } = await run('bash', ['-euo', 'pipefail', '-c', b.code], {
+              cwd: folder,
+              env,
+              timeout: 150_000,
+            }));
           }
         } catch (e) {
           const err = e as { stderr?: string; message: string };

@@ -10,7 +10,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInstalled, installPackage, repoRoot as root, run, type InstalledPackage } from './helpers/installed-package.js';
+import {
+  checkInstalled,
+  installPackage,
+  repoRoot as root,
+  run,
+  type InstalledPackage,
+} from './helpers/installed-package.js';
 
 let installed: InstalledPackage;
 let project: string;

@@ -128,7 +128,10 @@ describe('castpress serve --signatures per-signer', () => {
             {
               id: 'order',
               title: 'Order form',
-              file: Anvil.prepareGraphQLFile(Buffer.from(upload), { filename: 'order.pdf', mimetype: 'application/pdf' }),
+              file: Anvil.prepareGraphQLFile(Buffer.from(upload), {
+                filename: 'order.pdf',
+                mimetype: 'application/pdf',
+              }),
               fields: [],
             },
             {
@@ -209,7 +212,10 @@ describe('castpress serve --signatures per-signer', () => {
       const key = Object.keys(expected).find((k) => name.toLowerCase().includes(k));
       expect(key, name).toBeDefined();
       const report = await verifyPdf(bytes, { trustAnchors: [rootPem] });
-      expect(report.signatures.map((s) => s.signer?.commonName), name).toEqual(expected[key!]);
+      expect(
+        report.signatures.map((s) => s.signer?.commonName),
+        name,
+      ).toEqual(expected[key!]);
       expect(report.problems, name).toEqual([]);
       expect(report.valid, name).toBe(true);
       for (const s of report.signatures) {

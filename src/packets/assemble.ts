@@ -258,7 +258,8 @@ async function buildFile(
     }
     case 'html':
       base =
-        context.generated?.get(i) ?? (await engine.generate({ type: 'html', title: file.title, data: markupWithTitle(file.title, file.markup) }));
+        context.generated?.get(i) ??
+        (await engine.generate({ type: 'html', title: file.title, data: markupWithTitle(file.title, file.markup) }));
       tagSource = base;
       title = file.title;
       nameFallback = file.filename;

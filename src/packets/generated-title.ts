@@ -9,10 +9,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** `markup` with the title heading first in its body; unchanged when the title is blank. */
-export function markupWithTitle(
-  title: string,
-  markup: { html: string; css?: string },
-): { html: string; css?: string } {
+export function markupWithTitle(title: string, markup: { html: string; css?: string }): { html: string; css?: string } {
   if (title.trim() === '') return markup;
   const heading = `<h1 class="castpress-title">${escapeHtml(title)}</h1>`;
   // A whole document: after its <body> tag; a fragment: before everything.

@@ -97,7 +97,9 @@ export function checkInstalled(...files: string[]): { diagnostics: string[]; exp
     typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
   });
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : '';
+    const where = d.file
+      ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `
+      : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
   });
   const checker = program.getTypeChecker();
