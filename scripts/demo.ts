@@ -67,7 +67,7 @@ async function writeExamples(): Promise<void> {
   try {
     const packet = await runPacketDemo(path.join(outDir, 'packet'), path.join(outDir, 'demo-data'));
     console.log(
-      `\nSignature packet (two signers: one drawn, one typed), ${(performance.now() - started).toFixed(0)} ms; signed documents, each ending with its certificate of completion:`,
+      `\nSignature packet (two signers: one drawn, one typed), ${(performance.now() - started).toFixed(0)} ms; each signer's own signature on the documents, a seal on each, and the certificate of completion as its own sealed file:`,
     );
     for (const file of packet.files) console.log(`  out/${file}`);
     console.log('Verification (trust anchor: the local CA root, out/demo-data/signing/root-ca.pem):');
