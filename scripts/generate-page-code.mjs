@@ -42,6 +42,9 @@ function pageBundleOptions(entry) {
     charset: 'utf8',
     legalComments: 'none',
     keepNames: false,
+    // Module paths as the checkout names them: esbuild writes each module's path in a comment, and a
+    // clone whose node_modules is a link (CI's) would otherwise write the link's target instead.
+    preserveSymlinks: true,
     logLevel: 'warning',
   };
 }
