@@ -32,8 +32,7 @@ class AlreadyMade extends Error {
 /** The run moved to `sent` with its packet, in the packet's own transaction; throws AlreadyMade when someone else did it. */
 async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: string, now: number): Promise<void> {
   const current = await tx.welds.weldData(run.eid);
-  if (!current || current.status !== 'submitted' || current.packetEid !== null)
-    throw new AlreadyMade(current ?? run);
+  if (!current || current.status !== 'submitted' || current.packetEid !== null) throw new AlreadyMade(current ?? run);
   const next: WeldDataRecord = { ...current, status: 'sent', packetEid, lastError: null, updatedAt: now };
   if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
 }
