@@ -139,7 +139,9 @@ describe('a two-forge workflow', () => {
     await page.fill('#f-notes', 'Good references.');
     await page.fill('#f-reviewerName', 'Rex Reviewer');
     await page.fill('#f-reviewerEmail', 'rex@example.com');
-    await Promise.all([page.waitForURL(/\/done\?/), page.click('button[type=submit]')]);
+    // The last post makes the packet (a Markdown document rendered in Chromium): on a loaded machine that
+    // passed Playwright's default 30 s once; a ceiling, not a speed check.
+    await Promise.all([page.waitForURL(/\/done\?/, { timeout: 120_000 }), page.click('button[type=submit]')]);
     const signNow = await page.locator('#sign-now').getAttribute('href');
     expect(signNow).toMatch(/\/sign\//);
     const done = new URL(page.url());

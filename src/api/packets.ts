@@ -29,6 +29,7 @@ export type {
   SigningSubmission,
   SigningSession,
   EtchPacketView,
+  CreateEtchPacketOptions,
 } from '../packets/index.js';
 export { openSqliteStore, openPostgresStore } from '../packets/index.js';
 export type { PacketStore, SqliteStoreOptions, PostgresStoreOptions } from '../packets/index.js';

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
+import { cssColor } from './request.js';
 
 /** An origin as a browser sends it (scheme, host, port): anything more is refused, not trimmed. */
 const origin = z.string().refine(
@@ -54,6 +55,18 @@ export const organizationSettingsSchema = z.strictObject({
       token: z.string().max(500).optional(),
       /** Signs each delivery (HMAC-SHA256, see src/packets/events/webhook.ts); at least 16 characters. */
       hmacSecret: z.string().min(16).max(500).optional(),
+    })
+    .optional(),
+  /**
+   * Colours of the pages the organization's people fill in (workflow forms, #33), with the keys and
+   * defaults of the signing page's `signaturePageOptions.style`.
+   */
+  style: z
+    .strictObject({
+      primaryColor: cssColor.optional(),
+      successColor: cssColor.optional(),
+      infoColor: cssColor.optional(),
+      linkColor: cssColor.optional(),
     })
     .optional(),
   /** Origins allowed to frame embedded signers' pages; none listed: any origin may. */

@@ -143,7 +143,7 @@ const PAGE_OPTION_STRINGS = [
   'error',
 ] as const;
 
-const cssColor = z
+export const cssColor = z
   .string()
   .regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex colour such as #1985a1' });
 

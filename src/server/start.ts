@@ -5,12 +5,12 @@ import { RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
-import type { DocxConverterOptions, OrganizationDirectory } from '../packets/index.js';
+import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
 import { loadOrganizationFile } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
-import { loadWorkflows } from '../welds/index.js';
+import { checkOrganizations, loadWorkflows } from '../welds/index.js';
 import { LazyWeldBackend } from './welds/index.js';
 
 export interface StartOptions {
@@ -132,11 +132,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Read before listening: a bad definition stops the start with the file and property named.
   const catalogue = options.workflows ? await loadWorkflows(options.workflows) : undefined;
   if (catalogue && !packets) throw new Error('--workflows needs signature packets (they make packets)');
+  // Each workflow's organization must be one the server knows: the --org file's, else the keys file's.
+  if (catalogue)
+    checkOrganizations(
+      catalogue,
+      organizations
+        ? (o) => organizations(o) !== undefined
+        : (o) =>
+            (config?.keys ?? []).some((k) => (k.organization ?? DEFAULT_ORGANIZATION) === o) ||
+            o === DEFAULT_ORGANIZATION,
+      organizations ? 'the organization settings (--org)' : 'the keys file',
+    );
   const welds =
     catalogue && packets
       ? new LazyWeldBackend(catalogue, packets, {
           baseUrl: () => baseUrl ?? 'http://127.0.0.1',
           ...(options.packets && options.packets.webhook?.url ? { webhookURL: options.packets.webhook.url } : {}),
+          ...(organizations ? { organizations } : {}),
         })
       : undefined;
   const app = await buildApp({

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { downloadUrl, downloadZipUrl, type OutboxRecord, type WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import { makePacketOnce } from './make-packet.js';
+import { settingsOf } from './organization.js';
 import { workflowOfRun } from './run-access.js';
 
 /** The weldComplete webhook's data (spec: Webhooks). */
@@ -36,13 +37,14 @@ export async function weldCompleteData(ctx: WeldContext, run: WeldDataRecord): P
 }
 
 /** An outbox webhook event; ids sort after the packet's earlier events, as the packets' own do (monotonic clock first). */
-function webhookEvent(packetEid: string, url: string, data: Record<string, unknown>, now: number): OutboxRecord {
+function webhookEvent(run: WeldDataRecord, url: string, data: Record<string, unknown>, now: number): OutboxRecord {
   const order = process.hrtime.bigint().toString(36).padStart(13, '0');
   return {
     id: `evt_${order}${randomBytes(10).toString('hex')}`,
-    packetEid,
+    packetEid: run.packetEid!,
     kind: 'webhook',
-    payload: { action: 'weldComplete', url, data },
+    // The organization names whose token and HMAC secret the delivery carries (as the packets' events do).
+    payload: { action: 'weldComplete', url, data, organization: run.organization },
     status: 'pending',
     attempts: 0,
     nextAttemptAt: now,
@@ -59,11 +61,13 @@ async function completeRun(ctx: WeldContext, run: WeldDataRecord): Promise<boole
   if (!packet || packet.status !== 'complete') return false;
   const now = ctx.now();
   const data = await weldCompleteData(ctx, run);
-  const url = workflowOfRun(ctx, run).webhookURL ?? ctx.options.webhookURL;
+  // The definition's webhook, else its organization's, else the server's.
+  const url =
+    workflowOfRun(ctx, run).webhookURL ?? settingsOf(ctx, run.organization)?.webhook?.url ?? ctx.options.webhookURL;
   const queued = await ctx.store.transaction(async (tx) => {
     const changed = await tx.welds.updateWeldData({ ...run, status: 'completed', completedAt: now, updatedAt: now });
     if (!changed) return false; // another pass (or instance) completed it
-    if (url) await tx.insertOutbox(webhookEvent(packet.eid, url, data, now));
+    if (url) await tx.insertOutbox(webhookEvent(run, url, data, now));
     return url !== undefined;
   });
   if (queued) ctx.options.onEvents?.();

@@ -3,7 +3,7 @@
  * and submissions live in its database, so they commit with the outbox), the packet service that
  * makes and sends packets, the clock. Made once by the façade (service.ts).
  */
-import type { PacketService, PacketStore } from '../packets/index.js';
+import type { OrganizationDirectory, PacketService, PacketStore } from '../packets/index.js';
 import type { WorkflowCatalogue } from './load.js';
 
 export interface WeldServiceOptions {
@@ -12,8 +12,13 @@ export interface WeldServiceOptions {
   packets: PacketService;
   /** Public address of the server: weldComplete's document URLs start with it. */
   baseUrl: string | (() => string);
-  /** The organisation's webhook, used when a definition names no webhookURL. */
+  /** The server's webhook, used when neither the definition nor its organization's settings name one. */
   webhookURL?: string;
+  /**
+   * Each organization's settings (`--org`, src/packets/org.ts): the forms' look, `organizationSlug`,
+   * the weldComplete webhook's URL (its token and HMAC secret are read at delivery, as for packets).
+   */
+  organizations?: OrganizationDirectory;
   clock?: () => Date;
   /** How often runs are looked at (packets made again after a failure, completed packets); default 1 s; 0: never by itself. */
   pollMs?: number;

@@ -107,6 +107,11 @@ export const workflowDefinition = z
     eid: id,
     slug: id,
     title: z.string().min(1).max(200),
+    /**
+     * The organization the workflow belongs to (as the keys file and `--org` name them; default
+     * `default`): its runs' packets, the forms' look, the weldComplete webhook and who may query it.
+     */
+    organization: z.string().min(1).max(200).optional(),
     /** A run's name in lists; may hold `{{forge.field}}`; default the title. */
     displayTitle: z.string().min(1).max(200).optional(),
     /** Where weldComplete goes; default the organisation's webhook. */

@@ -5,7 +5,15 @@
  */
 export { WeldService } from './service.js';
 export type { WeldServiceOptions } from './context.js';
-export { loadWorkflows, parseWorkflow, checkDefinition, WorkflowCatalogue } from './load.js';
+export {
+  loadWorkflows,
+  parseWorkflow,
+  checkDefinition,
+  checkOrganizations,
+  organizationOf,
+  WorkflowCatalogue,
+} from './load.js';
+export type { WeldOrganization } from './organization.js';
 export { workflowDefinition, FORM_FIELD_TYPES } from './definition.js';
 export type { Workflow, WorkflowDefinition, Forge, FormField, FormFieldType } from './definition.js';
 export { WorkflowDefinitionError, SubmissionConflictError } from './errors.js';

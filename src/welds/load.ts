@@ -7,6 +7,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FieldError } from '../errors/index.js';
+import { DEFAULT_ORGANIZATION } from '../packets/index.js';
 import { fieldType } from '../fields/index.js';
 import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
@@ -99,9 +100,37 @@ export class WorkflowCatalogue {
     return eid === undefined ? undefined : this.get(eid);
   }
 
+  /** Every version of every workflow. */
+  versions(): Workflow[] {
+    return [...this.#byEid.values()].flatMap((v) => [...v.values()]);
+  }
+
   /** The latest version of each workflow. */
   all(): Workflow[] {
     return [...this.#byEid.keys()].map((eid) => this.get(eid)!);
+  }
+}
+
+/** The organization a workflow belongs to (`default` when its file names none). */
+export const organizationOf = (w: Pick<WorkflowDefinition, 'organization'>): string =>
+  w.organization ?? DEFAULT_ORGANIZATION;
+
+/**
+ * Every workflow's organization checked against the organizations the server knows (the `--org`
+ * file's, else the keys file's): one unknown is a WorkflowDefinitionError naming the file and
+ * `organization`, and the server does not start (a typo would make runs no key can see).
+ */
+export function checkOrganizations(
+  catalogue: WorkflowCatalogue,
+  known: (organization: string) => boolean,
+  where: string,
+): void {
+  for (const w of catalogue.versions()) {
+    const organization = organizationOf(w);
+    if (!known(organization))
+      throw new WorkflowDefinitionError(w.file, [
+        { property: 'organization', message: `No organization "${organization}" in ${where}` },
+      ]);
   }
 }
 

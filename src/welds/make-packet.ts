@@ -1,13 +1,15 @@
 /**
  * A run whose forges are all in makes its packet: the definition's createEtchPacket arguments with
  * the submitted values put in, created and sent like any packet (the packet workflow's
- * createEtchPacket), then the packet recorded on the run.
+ * createEtchPacket), in the run's organization.
  *
- * Crash window: the packet commits in its own transaction, the run's pointer to it in the next one.
- * A crash between them leaves the run `submitted`, and the next pass makes a second packet (the first
- * stays unreferenced); a failure before the packet commits leaves nothing but the run's lastError.
+ * Exactly once: the run's move to `sent` with its pointer to the packet is written **inside the
+ * transaction that stores the packet** (createEtchPacket's `inTransaction`), version-checked. A kill
+ * before that commit leaves neither (the run stays `submitted`, the next pass makes the packet); after
+ * it, both. Two makers racing (the form's post and the pass, two instances) both assemble, but the
+ * second's version check fails, its transaction rolls back and its packet never exists.
  */
-import type { WeldDataRecord } from '../packets/index.js';
+import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
 import { resolvePlaceholders, valuesOf } from './placeholders.js';
@@ -20,17 +22,32 @@ export function packetArguments(workflow: Workflow, values: ReturnType<typeof va
   return { ...resolved, signers };
 }
 
+/** Thrown inside the packet's transaction when the run has its packet already: the new packet rolls back. */
+class AlreadyMade extends Error {
+  constructor(readonly run: WeldDataRecord) {
+    super(`Run ${run.eid} has its packet already`);
+  }
+}
+
+/** The run moved to `sent` with its packet, in the packet's own transaction; throws AlreadyMade when someone else did it. */
+async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: string, now: number): Promise<void> {
+  const current = await tx.welds.weldData(run.eid);
+  if (!current || current.status !== 'submitted' || current.packetEid !== null) throw new AlreadyMade(current ?? run);
+  const next: WeldDataRecord = { ...current, status: 'sent', packetEid, lastError: null, updatedAt: now };
+  if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
+}
+
 export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDataRecord> {
   const workflow = workflowOfRun(ctx, run);
   const submissions = await ctx.store.welds.submissions(run.eid);
-  let packetEid: string;
   try {
-    const view = await ctx.packets.createEtchPacket(packetArguments(workflow, valuesOf(submissions)), {
-      organization: run.organization,
-      testOnly: false,
-    });
-    packetEid = view.eid;
+    await ctx.packets.createEtchPacket(
+      packetArguments(workflow, valuesOf(submissions)),
+      { organization: run.organization, testOnly: false },
+      { inTransaction: (tx, packet) => recordPacket(tx, run, packet.eid, ctx.now()) },
+    );
   } catch (e) {
+    if (e instanceof AlreadyMade) return (await ctx.store.welds.weldData(run.eid)) ?? e.run;
     const lastError = e instanceof Error ? e.message : String(e);
     await ctx.store.transaction(async (tx) => {
       const current = await tx.welds.weldData(run.eid);
@@ -39,12 +56,7 @@ export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise
     });
     throw e;
   }
-  return ctx.store.transaction(async (tx) => {
-    const current = (await tx.welds.weldData(run.eid))!;
-    const next: WeldDataRecord = { ...current, status: 'sent', packetEid, lastError: null, updatedAt: ctx.now() };
-    if (current.status === 'submitted') await tx.welds.updateWeldData(next);
-    return { ...next, version: current.version + 1 };
-  });
+  return (await ctx.store.welds.weldData(run.eid))!;
 }
 
 /** makePacket unless this process is already making the run's packet (the form's post and the background pass). */

@@ -8,6 +8,7 @@ import type { PacketScope, WeldDataRecord } from '../packets/index.js';
 import { completeRuns, weldCompleteData } from './complete-runs.js';
 import { weldContext, type WeldContext, type WeldServiceOptions } from './context.js';
 import type { Workflow } from './definition.js';
+import { weldOrganization, type WeldOrganization } from './organization.js';
 import { newSubmissionEid, runFor, workflowBySlug } from './run-access.js';
 import { signingUrlFor } from './sign-now.js';
 import { submitForge, type ForgeSubmission, type SubmittedForge } from './submit-forge.js';
@@ -31,6 +32,11 @@ export class WeldService {
   /** A workflow by slug or eid (404 otherwise). */
   workflow(slug: string): Workflow {
     return workflowBySlug(this.#ctx, slug);
+  }
+
+  /** An organization as the forms and the iframe message show it (organization.ts). */
+  organization(organization: string): WeldOrganization {
+    return weldOrganization(this.#ctx, organization);
   }
 
   /** A run, given its token (the same 404 for an unknown run and a wrong token). */

@@ -4,10 +4,11 @@
  * transaction**; a first forge starts the run in the same transaction. The last forge makes the
  * run's packet (make-packet.ts) once the submission is safely stored.
  */
-import { DEFAULT_ORGANIZATION, type SubmissionRecord, type WeldDataRecord } from '../packets/index.js';
+import type { SubmissionRecord, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Forge, Workflow } from './definition.js';
 import { SubmissionConflictError } from './errors.js';
+import { organizationOf } from './load.js';
 import { makePacketOnce } from './make-packet.js';
 import { resolvePlaceholders, valuesOf, type SubmittedValues } from './placeholders.js';
 import {
@@ -63,7 +64,7 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
     eid: newEid('wd'),
     weldEid: workflow.eid,
     weldVersion: workflow.version,
-    organization: DEFAULT_ORGANIZATION,
+    organization: organizationOf(workflow),
     status: 'open',
     isTest: workflow.packet.isTest === true,
     tokenHash: hashToken(token),

@@ -5,6 +5,7 @@
 import { NotFoundError } from '../errors/index.js';
 import { visibleTo, type PacketScope } from '../packets/index.js';
 import type { WeldContext } from './context.js';
+import { organizationOf } from './load.js';
 import { completionPercentage } from './progress.js';
 
 export interface WeldDataView {
@@ -29,7 +30,9 @@ export async function weld(
 ): Promise<WeldView> {
   const key = typeof args.eid === 'string' ? args.eid : typeof args.slug === 'string' ? args.slug : '';
   const workflow = ctx.catalogue.get(key) ?? ctx.catalogue.bySlug(key);
-  if (!workflow) throw new NotFoundError(`No workflow "${key}"`, args.eid !== undefined ? 'eid' : 'slug');
+  // Another organization's workflow is answered as an unknown one (the same 404): a key learns nothing of it.
+  if (!workflow || (scope && scope.organization !== organizationOf(workflow)))
+    throw new NotFoundError(`No workflow "${key}"`, args.eid !== undefined ? 'eid' : 'slug');
   const runs = (await ctx.store.welds.weldDatas(workflow.eid)).filter((r) => visibleTo(r, scope));
   const weldDatas: WeldDataView[] = [];
   for (const run of runs) {

@@ -16,23 +16,12 @@ import type {
   SignerRecord,
   TokenRecord,
 } from './records.js';
+import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
 import { outboxReceiver } from './sql-outbox.js';
 import type { PacketWrites } from './store.js';
 import { SqlWelds } from './sql-welds.js';
 
-export type Row = Record<string, unknown>;
-
-export interface SqlExecutor {
-  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  /** Rows changed. */
-  run(sql: string, params?: readonly unknown[]): Promise<number>;
-}
-
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const bool = (v: unknown): boolean => v === true || num(v) === 1;
-const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
+export type { Row, SqlExecutor } from './sql-rows.js';
 
 function packetOf(r: Row): PacketRecord {
   return {

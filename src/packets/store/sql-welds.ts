@@ -1,14 +1,6 @@
 /** The workflows' tables (weld-records.ts) over a SQL executor: the same statements on SQLite and PostgreSQL. */
-// sql-store.ts makes this class: its executor's shape is restated here, not imported (no import cycle).
-type Row = Record<string, unknown>;
-interface SqlExecutor {
-  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  run(sql: string, params?: readonly unknown[]): Promise<number>;
-}
+import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
 import type { SubmissionRecord, WeldDataRecord, WeldDataStatus, WeldWrites } from './weld-records.js';
-
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 function weldDataOf(r: Row): WeldDataRecord {
   return {
@@ -17,14 +9,14 @@ function weldDataOf(r: Row): WeldDataRecord {
     weldVersion: num(r.weld_version),
     organization: String(r.organization),
     status: String(r.status) as WeldDataStatus,
-    isTest: r.is_test === true || num(r.is_test) === 1,
+    isTest: bool(r.is_test),
     tokenHash: String(r.token_hash),
     displayTitle: String(r.display_title),
     packetEid: strOrNull(r.packet_eid),
     lastError: strOrNull(r.last_error),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
-    completedAt: r.completed_at === null || r.completed_at === undefined ? null : num(r.completed_at),
+    completedAt: numOrNull(r.completed_at),
     version: num(r.version),
   };
 }
@@ -35,7 +27,7 @@ function submissionOf(r: Row): SubmissionRecord {
     weldDataEid: String(r.weld_data_eid),
     forgeEid: String(r.forge_eid),
     forgeSlug: String(r.forge_slug),
-    resolvedPayload: JSON.parse(String(r.resolved_payload)) as SubmissionRecord['resolvedPayload'],
+    resolvedPayload: json<SubmissionRecord['resolvedPayload']>(r.resolved_payload),
     createdAt: num(r.created_at),
   };
 }

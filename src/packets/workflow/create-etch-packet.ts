@@ -3,7 +3,7 @@
  * The packet belongs to the scope's organization; a test-only scope (development key) makes
  * a test packet whatever `isTest` says, as the hosted API's development keys do.
  */
-import { DEFAULT_ORGANIZATION, type PacketRecord, type SignerRecord } from '../store/index.js';
+import { DEFAULT_ORGANIZATION, type PacketRecord, type PacketWrites, type SignerRecord } from '../store/index.js';
 import { advance } from './advance.js';
 import { encode } from './codec.js';
 import { settingsOf, type WorkflowContext } from './context.js';
@@ -17,10 +17,21 @@ import { StaleVersion, type Snapshot } from './step.js';
 import { newEid } from './tokens.js';
 import type { EtchPacketView } from './views.js';
 
+/** What a library caller adds to the creation (not part of the GraphQL operation). */
+export interface CreateEtchPacketOptions {
+  /**
+   * Runs inside the transaction that stores the new packet, after its records are written: the
+   * caller's own records (a workflow run pointing at its packet) commit with the packet or not at
+   * all, and throwing rolls the packet back (nothing stored but unreferenced blobs).
+   */
+  inTransaction?: (tx: PacketWrites, packet: PacketRecord) => Promise<void>;
+}
+
 export async function createEtchPacket(
   ctx: WorkflowContext,
   given: unknown,
   scope?: PacketScope,
+  options: CreateEtchPacketOptions = {},
 ): Promise<EtchPacketView> {
   const organization = scope?.organization ?? DEFAULT_ORGANIZATION;
   // The organization's e-signature defaults, under what each signer object says itself.
@@ -90,6 +101,7 @@ export async function createEtchPacket(
       events += await advance(tx, snap, now, { sendAll: true });
       if (!(await tx.updatePacket(snap.packet))) throw new StaleVersion();
     }
+    await options.inTransaction?.(tx, packet);
   });
   if (events) ctx.options.onEvents?.();
   return etchPacket(ctx, { eid: packet.eid }, scope);

@@ -4,6 +4,7 @@ export { mergePayload } from './payload.js';
 export { signingUrl, downloadUrl, downloadZipUrl, signerDownloadUrl } from './urls.js';
 export type { SignerDownloads } from './signer-downloads.js';
 export type { PacketServiceOptions } from './context.js';
+export type { CreateEtchPacketOptions } from './create-etch-packet.js';
 export type { SignerEvent, SigningSession } from './session.js';
 export type { SigningSubmission } from './submit-signing.js';
 export type { AcceptedField } from './acceptance.js';

@@ -14,7 +14,7 @@
 import type { MailMessage } from '../events/mail.js';
 import type { OutboxRecord } from '../store/index.js';
 import { workflowContext, type PacketServiceOptions, type WorkflowContext } from './context.js';
-import { createEtchPacket } from './create-etch-packet.js';
+import { createEtchPacket, type CreateEtchPacketOptions } from './create-etch-packet.js';
 import { composeMail, webhookOf } from './delivery.js';
 import { etchPacket } from './etch-packet.js';
 import { expireSignerTokens } from './expire-signer-tokens.js';
@@ -44,8 +44,8 @@ export class PacketService {
   // ——— operations of the spec ———
 
   /** `createEtchPacket` (create-etch-packet.ts). */
-  createEtchPacket(body: unknown, scope?: PacketScope): Promise<EtchPacketView> {
-    return createEtchPacket(this.#ctx, body, scope);
+  createEtchPacket(body: unknown, scope?: PacketScope, options?: CreateEtchPacketOptions): Promise<EtchPacketView> {
+    return createEtchPacket(this.#ctx, body, scope, options);
   }
 
   /** `sendEtchPacket` (send-etch-packet.ts). */

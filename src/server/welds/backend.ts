@@ -11,7 +11,10 @@ export class LazyWeldBackend {
   constructor(
     readonly catalogue: WorkflowCatalogue,
     private readonly packets: LazyPacketBackend,
-    private readonly options: Pick<WeldServiceOptions, 'baseUrl' | 'webhookURL' | 'pollMs' | 'onError'>,
+    private readonly options: Pick<
+      WeldServiceOptions,
+      'baseUrl' | 'webhookURL' | 'pollMs' | 'onError' | 'organizations'
+    >,
   ) {}
 
   get(): Promise<WeldService> {

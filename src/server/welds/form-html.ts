@@ -5,7 +5,7 @@
  * the one script (the weldComplete message to a parent frame) carry the response's CSP nonce.
  */
 import type { FieldError } from '../../errors/index.js';
-import type { Forge, FormField, Workflow } from '../../welds/index.js';
+import type { Forge, FormField, WeldOrganization, Workflow } from '../../welds/index.js';
 
 const escape = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -20,11 +20,37 @@ textarea{min-height:6rem}fieldset{border:0;padding:0;margin:0 0 1rem}
 .error{color:#a4161a;margin:.25rem 0 0}[aria-invalid=true]{border-color:#a4161a;border-width:2px}
 .summary{border:2px solid #a4161a;padding:.5rem 1rem;margin-bottom:1rem;background:#fff}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1.4rem;border:0;border-radius:4px;background:#1985a1;color:#fff;text-decoration:none;cursor:pointer}
-:focus-visible{outline:3px solid #f4a261;outline-offset:2px}.step{color:#46494c}`;
+:focus-visible{outline:3px solid #f4a261;outline-offset:2px}.step{color:#46494c}
+.org{max-width:40rem;margin:0 auto;padding:1rem 1rem 0;font-weight:600}.org img{display:block;max-height:30px;max-width:100%}`;
 
-function page(title: string, nonce: string, body: string, script = ''): string {
+const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** The organization's colours over the defaults (checked as hex colours at start; again here: they go into CSS). */
+function colours(style: WeldOrganization['style']): string {
+  const c = (v: string | undefined): string | undefined => (v !== undefined && HEX.test(v) ? v : undefined);
+  const primary = c(style?.primaryColor);
+  const info = c(style?.infoColor);
+  const link = c(style?.linkColor);
+  const success = c(style?.successColor);
+  return [
+    primary ? `button,.button{background:${primary}}h1{color:${primary}}` : '',
+    info ? `.step,.org{color:${info}}` : '',
+    link ? `a{color:${link}}` : '',
+    success ? `.done{color:${success}}` : '',
+  ].join('');
+}
+
+/** The organization's name and logo above the form (a logo is at most 30 px high, as on the signing page). */
+function header(org: WeldOrganization | undefined): string {
+  if (!org?.name && !org?.logo) return '';
+  const logo = org.logo ? `<img src="${escape(org.logo)}" alt="${escape(org.name ?? '')}">` : '';
+  const name = org.name && !org.logo ? `<span>${escape(org.name)}</span>` : '';
+  return `<header class="org">${logo}${name}</header>`;
+}
+
+function page(title: string, nonce: string, body: string, script = '', org?: WeldOrganization): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)}</title><style nonce="${nonce}">${STYLE}</style></head><body><main>${body}</main>${script}</body></html>`;
+<title>${escape(title)}</title><style nonce="${nonce}">${STYLE}${colours(org?.style)}</style></head><body>${header(org)}<main>${body}</main>${script}</body></html>`;
 }
 
 function input(field: FormField, value: string, error: string | undefined): string {
@@ -66,6 +92,8 @@ export interface FormPage {
   values?: Record<string, unknown>;
   errors?: FieldError[];
   nonce: string;
+  /** The workflow's organization: its name, logo and colours. */
+  organization?: WeldOrganization;
 }
 
 export function formPage(p: FormPage): string {
@@ -90,7 +118,7 @@ export function formPage(p: FormPage): string {
     .join('');
   const body = `<h1>${escape(p.forge.name)}</h1><p class="step">${escape(p.workflow.title)} — step ${index + 1} of ${p.workflow.forges.length}</p>
 ${summary}<form method="post" action="${escape(p.action)}" novalidate>${hidden}${fields}<button type="submit">${index + 1 === p.workflow.forges.length ? 'Submit' : 'Continue'}</button></form>`;
-  return page(`${p.forge.name} — ${p.workflow.title}`, p.nonce, body);
+  return page(`${p.forge.name} — ${p.workflow.title}`, p.nonce, body, '', p.organization);
 }
 
 /** The last step: thanks, the link to sign now when the person is a signer, and the weldComplete message to a parent frame. */
@@ -99,6 +127,7 @@ export function donePage(p: {
   signUrl?: string;
   message: Record<string, string>;
   nonce: string;
+  organization?: WeldOrganization;
 }): string {
   const sign = p.signUrl
     ? `<p>Your documents are ready to sign.</p><p><a class="button" id="sign-now" href="${escape(p.signUrl)}">Sign now</a></p>`
@@ -106,7 +135,13 @@ export function donePage(p: {
   // JSON inside a script: `<` escaped so no value can close the element.
   const data = JSON.stringify(p.message).replace(/</g, '\\u003c');
   const script = `<script nonce="${p.nonce}">if (window.parent !== window) window.parent.postMessage(${data}, '*');</script>`;
-  return page(`${p.workflow.title} — done`, p.nonce, `<h1>${escape(p.workflow.title)}</h1>${sign}`, script);
+  return page(
+    `${p.workflow.title} — done`,
+    p.nonce,
+    `<h1>${escape(p.workflow.title)}</h1>${sign}`,
+    script,
+    p.organization,
+  );
 }
 
 export function errorPage(title: string, message: string, nonce: string): string {

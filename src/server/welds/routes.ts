@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, isCastpressError } from '../../errors/index.js';
-import type { WeldService } from '../../welds/index.js';
+import { organizationOf, type WeldService } from '../../welds/index.js';
 import { toHttpError } from '../http-errors.js';
 import { donePage, errorPage, formPage } from './form-html.js';
 
@@ -87,6 +87,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
           action: `/weld/${encodeURIComponent(workflow.slug)}/${encodeURIComponent(forge.slug)}`,
           hidden: { submissionEid: welds.newSubmissionEid() },
           nonce,
+          organization: welds.organization(organizationOf(workflow)),
         }),
       );
     });
@@ -97,15 +98,17 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       const workflow = welds.workflow(request.params.weld);
       const forge = workflow.forges.find((f) => f.slug === request.query.forge) ?? workflow.forges.at(-1)!;
       const signUrl = await welds.signingUrlFor(run, forge.slug);
+      const organization = welds.organization(run.organization);
       const nonce = randomBytes(16).toString('base64');
       return headers(reply, nonce, frameAncestors).send(
         donePage({
           workflow,
+          organization,
           ...(signUrl ? { signUrl } : {}),
           message: {
             action: 'weldComplete',
-            organizationSlug: run.organization,
-            organizationEid: run.organization,
+            organizationSlug: organization.slug,
+            organizationEid: organization.eid,
             weldEid: workflow.eid,
             weldDataEid: run.eid,
             forgeEid: forge.eid,
@@ -131,6 +134,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
           action: `/weld/${encodeURIComponent(workflow.slug)}/${encodeURIComponent(forge.slug)}`,
           hidden: { weldDataEid: run.eid, t: String(request.query.t), submissionEid: welds.newSubmissionEid() },
           nonce,
+          organization: welds.organization(run.organization),
         }),
       );
     });
@@ -174,7 +178,16 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
           const hidden: Record<string, string> = { submissionEid: welds.newSubmissionEid() };
           if (typeof weldDataEid === 'string' && typeof t === 'string') Object.assign(hidden, { weldDataEid, t });
           return headers(reply.code(e.status), nonce, frameAncestors).send(
-            formPage({ workflow, forge, action: request.url, hidden, values: fields, errors: e.fields, nonce }),
+            formPage({
+              workflow,
+              forge,
+              action: request.url,
+              hidden,
+              values: fields,
+              errors: e.fields,
+              nonce,
+              organization: welds.organization(organizationOf(workflow)),
+            }),
           );
         }
       },

@@ -1,0 +1,277 @@
+/**
+ * The workflows' runs and submissions in the packet store (#33), the same assertions on the embedded
+ * store (SQLite) and on a real PostgreSQL the test starts: submissions in order, double and racing
+ * posts committed once, a run's packet made exactly once even by two makers at the same moment (two
+ * instances' passes), weldComplete queued once with its organization's webhook, and weld(eid) answering
+ * only the workflow's organization. Packets are real (an uploaded PDF, so no browser is needed).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/engine/index.js';
+import { NotFoundError } from '../src/errors/index.js';
+import {
+  createPacketWorkflow,
+  parseOrganizationFile,
+  type PacketService,
+  type PacketStore,
+  type PacketWorkflow,
+} from '../src/packets/index.js';
+import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
+import { loadWorkflows, SubmissionConflictError, WeldService, type WorkflowCatalogue } from '../src/welds/index.js';
+import { tempDir } from './helpers/signing.js';
+import { tokenOf, workflowStores } from './helpers/workflow.js';
+
+let tmp: { dir: string; remove: () => Promise<void> };
+let identity: SigningIdentity;
+let catalogue: WorkflowCatalogue;
+const engine = createEngine();
+const kinds = workflowStores(() => tmp.dir);
+const organizations = parseOrganizationFile({
+  organizations: {
+    acme: { name: 'Acme', slug: 'acme-inc', webhook: { url: 'https://hooks.acme.example/weld', token: 'acme-token' } },
+    globex: { name: 'Globex', webhook: { url: 'https://hooks.globex.example/weld' } },
+  },
+});
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-welds-store-');
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  const definition = {
+    eid: 'weldStore',
+    slug: 'store',
+    title: 'Store',
+    organization: 'acme',
+    forges: [
+      {
+        eid: 'f1',
+        slug: 'one',
+        name: 'One',
+        fields: [{ name: 'name', type: 'shortText', label: 'Name', required: true }],
+      },
+      { eid: 'f2', slug: 'two', name: 'Two', fields: [{ name: 'note', type: 'longText', label: 'Note' }] },
+    ],
+    packet: {
+      name: 'P {{one.name}}',
+      files: [
+        {
+          id: 'doc',
+          file: { data: Buffer.from(await doc.save()).toString('base64'), filename: 'doc.pdf' },
+          fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 30 } }],
+        },
+      ],
+      signers: [
+        {
+          id: 's',
+          name: 'Sam',
+          email: 'sam@example.com',
+          signerType: 'embedded',
+          fields: [{ fileId: 'doc', fieldId: 'sig' }],
+        },
+      ],
+    },
+  };
+  await mkdir(path.join(tmp.dir, 'wf'), { recursive: true });
+  await writeFile(path.join(tmp.dir, 'wf', 'store.json'), JSON.stringify(definition));
+  catalogue = await loadWorkflows(path.join(tmp.dir, 'wf'));
+  identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity') });
+}, 60_000);
+
+afterAll(async () => {
+  await engine.close();
+  await kinds.stop();
+  await tmp?.remove();
+}, 60_000);
+
+const conflict = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(SubmissionConflictError);
+
+describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
+  let store: PacketStore;
+  let flow: PacketWorkflow;
+  /** Packets the makers stored, by the eid createEtchPacket's transaction gave them (committed or rolled back). */
+  const attempted: string[] = [];
+  let barrier: { waiting: number; release?: () => void } | undefined;
+
+  /** The packet service as one instance sees it: it records each packet's eid, and may wait for a second maker. */
+  const packets = (): PacketService =>
+    ({
+      createEtchPacket: async (...[body, scope, options]: Parameters<PacketService['createEtchPacket']>) => {
+        if (barrier) {
+          const b = barrier;
+          b.waiting++;
+          if (b.waiting === 2) b.release?.();
+          else await new Promise<void>((r) => (b.release = r));
+        }
+        return flow.service.createEtchPacket(body, scope, {
+          inTransaction: async (tx, packet) => {
+            attempted.push(packet.eid);
+            await options?.inTransaction?.(tx, packet);
+          },
+        });
+      },
+      generateEtchSignURL: (args: Parameters<PacketService['generateEtchSignURL']>[0]) =>
+        flow.service.generateEtchSignURL(args),
+    }) as unknown as PacketService;
+  const service = () =>
+    new WeldService({
+      catalogue,
+      store,
+      packets: packets(),
+      organizations,
+      baseUrl: 'http://castpress.test',
+      pollMs: 0,
+    });
+
+  beforeAll(async () => {
+    store = await open();
+    flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      organizations,
+      deliver: false,
+      mailDir: path.join(tmp.dir, 'mail'),
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await flow?.close();
+    await store?.close();
+  });
+
+  it('stores forges in order; double and racing posts commit once; the last forge makes one packet with the run', async () => {
+    const welds = service();
+    const sub = (): string => welds.newSubmissionEid();
+    // The same first form posted twice at once: one run.
+    const firstForm = { submissionEid: sub(), name: 'Ada' };
+    const firstPosts = await Promise.allSettled([
+      welds.submitForge({ weld: 'store', forge: 'one', body: firstForm }),
+      welds.submitForge({ weld: 'store', forge: 'one', body: firstForm }),
+    ]);
+    expect(firstPosts.map((p) => p.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = firstPosts.find((p) => p.status === 'rejected')!;
+    expect(rejected.reason).toBeInstanceOf(SubmissionConflictError);
+    const first = (
+      firstPosts.find((p) => p.status === 'fulfilled') as PromiseFulfilledResult<
+        Awaited<ReturnType<WeldService['submitForge']>>
+      >
+    ).value;
+    expect(first.run).toMatchObject({ status: 'open', organization: 'acme', packetEid: null });
+    const run = { weldDataEid: first.run.eid, token: first.token };
+    // A replay, the same forge again, a wrong token: refused, nothing changed.
+    await conflict(welds.submitForge({ weld: 'store', forge: 'one', ...run, body: firstForm }));
+    await conflict(
+      welds.submitForge({ weld: 'store', forge: 'one', ...run, body: { submissionEid: sub(), name: 'B' } }),
+    );
+    await expect(
+      welds.submitForge({ weld: 'store', forge: 'two', ...run, token: 'wrong', body: { submissionEid: sub() } }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(await store.welds.submissions(first.run.eid)).toHaveLength(1);
+
+    // Two different posts of the last form racing: one commits and makes the packet, the other is a 409.
+    const lastPosts = await Promise.allSettled([
+      welds.submitForge({ weld: 'store', forge: 'two', ...run, body: { submissionEid: sub(), note: 'x' } }),
+      welds.submitForge({ weld: 'store', forge: 'two', ...run, body: { submissionEid: sub(), note: 'y' } }),
+    ]);
+    expect(lastPosts.map((p) => p.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((lastPosts.find((p) => p.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(
+      SubmissionConflictError,
+    );
+    const stored = (await store.welds.weldData(first.run.eid))!;
+    expect(stored.status).toBe('sent');
+    expect((await store.welds.submissions(stored.eid)).map((s) => s.forgeSlug)).toEqual(['one', 'two']);
+    const packet = (await store.packet(stored.packetEid!))!;
+    expect(packet).toMatchObject({ organization: 'acme', name: 'P Ada', status: 'sent' });
+    await welds.close();
+  }, 120_000);
+
+  it('two instances making the same run’s packet at the same moment store one packet', async () => {
+    // A run whose packet failed to be made (its maker failed): `submitted`, retried by the passes.
+    const failing = new WeldService({
+      catalogue,
+      store,
+      packets: {
+        createEtchPacket: async () => {
+          throw new Error('assembly service down');
+        },
+      } as unknown as PacketService,
+      baseUrl: 'http://castpress.test',
+      pollMs: 0,
+    });
+    const first = await failing.submitForge({
+      weld: 'store',
+      forge: 'one',
+      body: { submissionEid: failing.newSubmissionEid(), name: 'Bo' },
+    });
+    const done = await failing.submitForge({
+      weld: 'store',
+      forge: 'two',
+      weldDataEid: first.run.eid,
+      token: first.token,
+      body: { submissionEid: failing.newSubmissionEid() },
+    });
+    await failing.close();
+    expect(done.run.status).toBe('submitted');
+    expect(await store.welds.weldData(done.run.eid)).toMatchObject({
+      status: 'submitted',
+      lastError: 'assembly service down',
+    });
+
+    // Two instances' passes, each let through only once both are about to create the packet.
+    attempted.length = 0;
+    barrier = { waiting: 0 };
+    const [a, b] = [service(), service()];
+    await Promise.all([a.runPass(), b.runPass()]);
+    barrier = undefined;
+    await Promise.all([a.close(), b.close()]);
+    expect(attempted).toHaveLength(2);
+    const run = (await store.welds.weldData(first.run.eid))!;
+    expect(run).toMatchObject({ status: 'sent', lastError: null });
+    const kept = await Promise.all(attempted.map((eid) => store.packet(eid)));
+    // The second maker's transaction rolled back: its packet never existed.
+    expect(kept.filter((p) => p !== undefined).map((p) => p!.eid)).toEqual([run.packetEid]);
+  }, 120_000);
+
+  it('a completed packet completes its run once, weldComplete to its organization’s webhook; weld(eid) only for that organization', async () => {
+    const welds = service();
+    const [run] = (await store.welds.weldDatas('weldStore')).filter((r) => r.status === 'sent');
+    const signer = (await store.signers(run!.packetEid!))[0]!;
+    const url = await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'sam' });
+    await flow.service.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'Sam' } } });
+    const other = service();
+    await Promise.all([welds.runPass(), other.runPass()]);
+    await other.close();
+    expect((await store.welds.weldData(run!.eid))!.status).toBe('completed');
+    const events = (await store.outbox({ packetEid: run!.packetEid!, kind: 'webhook' })).filter(
+      (e) => e.payload.action === 'weldComplete',
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload).toMatchObject({ url: 'https://hooks.acme.example/weld', organization: 'acme' });
+
+    // weld(eid): the workflow's organization sees its runs; another organization's key gets the unknown workflow's 404.
+    const acme = await welds.weld({ eid: 'weldStore' }, { organization: 'acme', testOnly: false });
+    expect(acme.weldDatas.find((r) => r.eid === run!.eid)).toMatchObject({
+      status: 'completed',
+      completionPercentage: 100,
+    });
+    const unknown = await welds
+      .weld({ eid: 'nope' }, { organization: 'acme', testOnly: false })
+      .catch((e: unknown) => e);
+    const foreign = await welds
+      .weld({ eid: 'weldStore' }, { organization: 'globex', testOnly: false })
+      .catch((e: unknown) => e);
+    expect(foreign).toBeInstanceOf(NotFoundError);
+    // The same answer as an unknown eid; only the eid in the message differs.
+    const shape = (e: unknown) => {
+      const x = e as NotFoundError;
+      return [x.name, x.status, x.fields.map((f) => f.property), x.message.replace(/"[^"]*"/, '"…"')];
+    };
+    expect(shape(foreign)).toEqual(shape(unknown));
+    // A development key of the organization sees no production runs.
+    expect((await welds.weld({ eid: 'weldStore' }, { organization: 'acme', testOnly: true })).weldDatas).toEqual([]);
+    await welds.close();
+  }, 120_000);
+});
