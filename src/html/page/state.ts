@@ -3,6 +3,7 @@
  * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
  * takes it as its first argument: nothing lives in module scope.
  */
+import type { ValuePart } from './string-values.js';
 import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
 
 /** One declaration as read from the CSSOM: [name, value, important]. */
@@ -45,8 +46,12 @@ export interface RunningElement {
 export interface NamedString {
   el: Element;
   name: string;
+  /** The value; counter(page)/counter(pages) as PAGE_MARK/PAGES_MARK (string-values.ts), filled per page. */
   value: string;
+  /** The value's parts: countCounters rewrites `value` from them once counters are known. */
+  parts: ValuePart[];
   id: string;
+  /** How far below the content top (px) it still starts the page; -Infinity: never (no box of its own). */
   slack: number;
 }
 
@@ -138,6 +143,8 @@ export interface PageState {
   runningCounterNames: Set<string>;
   targetCounterNames: Set<string>;
   usesStart: boolean;
+  /** Right-to-left page progression (page 1 is a left page): the root's direction / writing mode. */
+  rtl: boolean;
   overlayStart: string | null;
   layoutWidth: number;
   overlayForms: PlacedControl[];
@@ -164,6 +171,7 @@ export function newState(): PageState {
     runningCounterNames: new Set(),
     targetCounterNames: new Set(),
     usesStart: false,
+    rtl: false,
     overlayStart: null,
     layoutWidth: 0,
     overlayForms: [],
