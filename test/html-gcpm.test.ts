@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { rewriteGcpm } from '../src/html/css-rewrite.js';
 import { pageText, readText, type PageText, type TextItem } from './helpers/pdf.js';
+import { expectLinearTime } from './helpers/scaling.js';
 
 let pool: BrowserPool;
 beforeAll(() => {
@@ -212,5 +214,31 @@ describe('left, right, recto and verso breaks (css-break-3 §3.1, css-page-3 pag
       ['', 'RIGHT', 'BLANK'],
       ['LEFT', '', ''],
     ]);
+  });
+});
+
+describe('the CSS rewrite of these properties', () => {
+  it('renames @page :blank to the blank pages’ name, keeps named :blank rules, and makes running elements static', () => {
+    expect(
+      rewriteGcpm(
+        '@page :blank { margin: 0 } @page :left:blank{} @page:blank:right{} @page ch:blank {} @page :left {}',
+      ),
+    ).toBe(
+      '@page __fs_blank { margin: 0 } @page __fs_blank:left{} @page __fs_blank:right{} @page ch:blank {} @page :left {}',
+    );
+    expect(rewriteGcpm('.h { position: running(hdr) !important; } .f { position:running(f) }')).toBe(
+      '.h { position: static !important; --fs-running: hdr !important; } .f { position: static; --fs-running: f }',
+    );
+  });
+
+  it('the :blank rename is linear in the CSS', async () => {
+    const inputs = [(n: number) => '@page' + ':blank'.repeat(n), (n: number) => '@page :' + 'a:'.repeat(n) + '{'];
+    const out = await expectLinearTime(
+      '@page :blank',
+      async (n) => inputs.map((css) => rewriteGcpm(css(n))),
+      2_000,
+      16_000,
+    );
+    expect(out[0]!.startsWith('@page __fs_blank')).toBe(true);
   });
 });
