@@ -3,8 +3,22 @@
  * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
  * takes it as its first argument: nothing lives in module scope.
  */
-import type { ValuePart } from './string-values.js';
 import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
+
+/** A named string's value is text and counters (string-values.ts). */
+/** A counter() or counters() in a value, resolved after the counter model ran. */
+export interface CounterPart {
+  name: string;
+  all: boolean;
+  sep: string;
+  style: string;
+  /** Added to the innermost value: the ::before's own counter-increment (content(before) shows it counted). */
+  add: number;
+  /** The ::before's own counter-set, if any. */
+  set: number | null;
+}
+
+export type ValuePart = string | CounterPart;
 
 /** One declaration as read from the CSSOM: [name, value, important]. */
 export type Declaration = [string, string, boolean];

@@ -5,24 +5,13 @@
  * where the element is printed, so they stay placeholders the overlay fills per page.
  */
 import { unescapeCss } from './css-text.js';
+import type { CounterPart, ValuePart } from './state.js';
+
+export type { CounterPart, ValuePart };
 
 /** Placeholders for counter(page) / counter(pages) inside a named string's value (private-use code points). */
 export const PAGE_MARK = '\uE000';
 export const PAGES_MARK = '\uE001';
-
-/** A counter() or counters() in a value, resolved after the counter model ran. */
-export interface CounterPart {
-  name: string;
-  all: boolean;
-  sep: string;
-  style: string;
-  /** Added to the innermost value: the ::before's own counter-increment (content(before) shows it counted). */
-  add: number;
-  /** The ::before's own counter-set, if any. */
-  set: number | null;
-}
-
-export type ValuePart = string | CounterPart;
 
 const ROMAN: Array<[number, string]> = [
   [1000, 'm'],
