@@ -113,13 +113,16 @@ describe('string() page policies (css-gcpm-3 §1.2)', () => {
 
   it('an element with display: none still sets its string, but is never the start of a page', async () => {
     const style = `.s { string-set: h content(); }
-      @page { @top-left { content: string(h, start); } @top-right { content: string(h, first); } }`;
+      @page { @top-left { content: string(h, start); } @top-right { content: string(h, first); }
+              @bottom-center { content: string(h, last); } }`;
+    // the last one has nothing rendered after it: the content before it places it
     const html = `<h2 class="s">One</h2><div class="s" style="display: none">Hidden</div><p>one</p>
-      <section style="break-before: page"><div class="s" style="display: none">Two</div><p>two</p></section>`;
+      <section style="break-before: page"><div class="s" style="display: none">Two</div><p>two</p></section>
+      <div class="s" style="display: none">End</div>`;
     const pages = await render(html, style);
-    expect(pages.map((p) => [box(p, 'top', 'left'), box(p, 'top', 'right')])).toEqual([
-      ['One', 'One'],
-      ['Hidden', 'Two'],
+    expect(pages.map((p) => [box(p, 'top', 'left'), box(p, 'top', 'right'), box(p, 'bottom', 'center')])).toEqual([
+      ['One', 'One', 'Hidden'],
+      ['Hidden', 'Two', 'End'],
     ]);
     expect(pages.map(body)).toEqual(['One one', 'two']);
   });

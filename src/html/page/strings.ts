@@ -87,7 +87,7 @@ export function prepareStrings(S: PageState, styleRules: StyleRuleInfo[]): void 
     const v = getComputedStyle(el).getPropertyValue('--fs-string-set').trim();
     if (!v || v === 'none') continue;
     const boxless = el.getClientRects().length === 0 && getComputedStyle(el).display !== 'contents';
-    const id = boxless ? followingId(S, el) : anchorId(S, el, 't') || idFor(S, el, 't');
+    const id = boxless ? followingId(S, el) || precedingId(S, el) : anchorId(S, el, 't') || idFor(S, el, 't');
     if (!id) continue;
     const slack = boxless ? Number.NEGATIVE_INFINITY : startSlack(el);
     // Commas separate assignments, except inside strings and function arguments (counters(x, ".")).
@@ -98,6 +98,19 @@ export function prepareStrings(S: PageState, styleRules: StyleRuleInfo[]): void 
       S.strings.push({ el, name: m[1], value: joinParts(parts, null), parts, id, slack });
     }
   }
+}
+
+/** Nothing rendered follows a box-less assignment: the last rendered element before it places it. */
+function precedingId(S: PageState, el: Element): string | null {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  walker.currentNode = el;
+  for (let n = walker.previousNode(); n; n = walker.previousNode()) {
+    const e = n as Element;
+    if (e.contains(el) || e.getClientRects().length === 0) continue;
+    const pos = getComputedStyle(e).position;
+    if (pos !== 'absolute' && pos !== 'fixed') return idFor(S, e, 't');
+  }
+  return null;
 }
 
 /** Top-level comma-separated pieces of a value (commas in strings and parentheses do not split). */
