@@ -1,5 +1,6 @@
 import { PayloadTooLargeError, RenderError } from '../errors/index.js';
 import {
+  BLANK_PAGE,
   BLEED_SENTINEL,
   ELEMENT_SENTINEL,
   FUNCTION_SENTINEL,
@@ -12,7 +13,8 @@ import { findElements, spliceSpans } from './tags.js';
  * Chromium drops declarations it does not understand at parse time, so the
  * paged-media extensions it lacks are renamed into forms it keeps:
  * - `position: running(x)` → custom property `--fs-running: x` (registered as
- *   non-inherited, so the cascade decides which element runs, not inheritance);
+ *   non-inherited, so the cascade decides which element runs, not inheritance), plus
+ *   `position: static`, how GCPM lays out the element in its margin box;
  * - `content: element(x[, policy])` → a sentinel string we find in the CSSOM — only when
  *   `element()` is the whole value: mixed with anything else it is invalid CSS, so it is left
  *   for Chromium to drop and the cascade falls back to the previous valid declaration;
@@ -20,6 +22,9 @@ import { findElements, spliceSpans } from './tags.js';
  * - `string-set` → `--fs-string-set`, `bookmark-level|label|state` → `--fs-bookmark-*` (non-inherited, read in the page);
  * - `break-before/after: always | all` (css-break-4 values Chromium lacks) → `page`;
  * - `-fs-table-paginate` → `--fs-table-paginate`;
+ * - `@page :blank` (Chromium drops the rule) → the page name of the blank pages castpress inserts for
+ *   left/right breaks (`:left:blank` → `__fs_blank:left`); `name:blank` cannot carry two names and is
+ *   left for Chromium to drop;
  * - inside `@page` rules, `bleed` and `marks` (css-page-3 descriptors Chromium drops, custom properties
  *   included) → `quotes: "__fs_bleed__" "<value>"` and `content: "__fs_marks__<value>"`: both are kept in a
  *   page rule's CSSOM and do nothing there.
@@ -69,7 +74,7 @@ function keepFunctions(css: string): string {
   return out + css.slice(last);
 }
 
-const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)/gi;
+const RUNNING = /position\s*:\s*running\(\s*([-\w]+)\s*\)(\s*!\s*important)?/gi;
 const ELEMENT =
   /(?<![-\w])(content\s*:\s*)element\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)(?=\s*(?:!\s*important\s*)?(?:;|\}|$))/gi;
 const STRING = /(?<![-\w])string\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)/gi;
@@ -77,8 +82,10 @@ const STRING_SET = /(?<![-\w])string-set\s*:/gi;
 const BOOKMARK = /(?<![-\w])bookmark-(level|label|state)\s*:/gi;
 const BREAK_ALWAYS = /(?<![-\w])(break-(?:before|after)\s*:\s*)(?:always|all)(?![-\w])/gi;
 const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
+// Each repetition starts with a colon: no two ways to split the pseudo-classes, linear on any input.
+const PAGE_PSEUDOS = /@page\s*((?::[-\w]+)+)/gi;
 const ANY =
-  /bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+  /:blank|bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -173,7 +180,13 @@ export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
   return (
     keepFunctions(keepPageDescriptors(css))
-      .replace(RUNNING, '--fs-running: $1')
+      .replace(
+        RUNNING,
+        // GCPM lays a running element out as position: static in its margin box; the declaration it
+        // replaces would have beaten the author's earlier position (absolute, fixed...) in the cascade.
+        (_m, name: string, imp: string | undefined) =>
+          `position: static${imp ?? ''}; --fs-running: ${name}${imp ?? ''}`,
+      )
       .replace(
         ELEMENT,
         (_m, lead: string, name: string, policy: string | undefined) => lead + sentinel(ELEMENT_SENTINEL, name, policy),
@@ -188,6 +201,9 @@ export function rewriteGcpm(css: string): string {
       .replace(BOOKMARK, '--fs-bookmark-$1:')
       .replace(BREAK_ALWAYS, '$1page')
       .replace(PAGINATE, '--fs-table-paginate:')
+      .replace(PAGE_PSEUDOS, (m, pseudos: string) =>
+        /:blank(?![-\w])/i.test(pseudos) ? `@page ${BLANK_PAGE}${pseudos.replace(/:blank(?![-\w])/gi, '')}` : m,
+      )
   );
 }
 

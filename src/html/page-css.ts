@@ -1,6 +1,5 @@
 import { ValidationError } from '../errors/index.js';
 import { scriptBlocks, scriptFontFor } from '../fonts/index.js';
-import { BLANK_PAGE } from './page/contract.js';
 
 export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
 
@@ -185,8 +184,7 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @property --fs-bookmark-label { syntax: "*"; inherits: false; }
 @property --fs-bookmark-state { syntax: "*"; inherits: false; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
-@font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }
-@page ${BLANK_PAGE} { ${['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner', 'right-top', 'right-middle', 'right-bottom', 'bottom-right-corner', 'bottom-right', 'bottom-center', 'bottom-left', 'bottom-left-corner', 'left-bottom', 'left-middle', 'left-top'].map((b) => `@${b} { content: none !important; }`).join(' ')} }`;
+@font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }`;
 
 /** What every document gets first in `<head>`: the defaults above, the script faces `text` needs, the default stack and the page options. */
 export function defaultDocumentCss(page?: HtmlPageOptions, text = ''): string {

@@ -18,7 +18,7 @@ export const BLEED_SENTINEL = '__fs_bleed__';
 export const MARKS_SENTINEL = '__fs_marks__';
 /** Prefix of every id the page gives (markers, helpers): destinations with it are removed from the output. */
 export const ID_PREFIX = '__fs_';
-/** The page name of inserted blank pages (left/right breaks); page-css.ts empties its margin boxes. */
+/** The page name of inserted blank pages (left/right breaks); author `@page :blank` rules are renamed to it (page-rules.ts). */
 export const BLANK_PAGE = '__fs_blank';
 /** Id of the `<style>` block with castpress's defaults (document.ts writes it, the page reads its @page size). */
 export const DEFAULTS_STYLE_ID = '__fs_defaults';
@@ -121,7 +121,11 @@ export interface PlacedControl {
 
 export type Side = 'left' | 'right';
 
-/** Whether 0-based page `index` is on the other side than `want` (page 1 is a right page). */
+/**
+ * Whether 0-based page `index` is on the other side than `want` (page 1 is a right page). `want` is the
+ * side in a left-to-right page progression, i.e. 'right' = recto, page 1's parity: flow.ts turns the
+ * physical left/right of a right-to-left document into it.
+ */
 export function wrongSide(index: number, want: Side): boolean {
   return want === 'right' ? index % 2 !== 0 : index % 2 !== 1;
 }

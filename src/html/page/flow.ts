@@ -29,14 +29,22 @@ export function prepareNamed(S: PageState, styleRules: StyleRuleInfo[]): void {
 }
 
 /**
- * Chromium treats break-before/after: left|right as a plain page break. The
- * blank page a book-style break needs is a zero-height spacer on a page of
- * its own (named page '__fs_blank', whose margin boxes are empty), inserted
+ * Chromium treats break-before/after: left|right|recto|verso as a plain page break. The
+ * blank page a book-style break needs is a zero-height spacer on a page of its own (named
+ * page '__fs_blank', which author `@page :blank` rules are renamed to, page-rules.ts), inserted
  * once the printed layout shows the side is wrong.
+ *
+ * The side is kept as the parity wrongSide() wants: 'right' = recto (page 1's side), 'left' =
+ * verso. In a right-to-left page progression page 1 is a left page (css-page-3), so a physical
+ * `left` is recto there and `right` verso.
  */
-export function side(value: string | null | undefined): Side | null {
+export function side(value: string | null | undefined, rtl = false): Side | null {
   const v = String(value || '').trim();
-  return v === 'left' || v === 'verso' ? 'left' : v === 'right' || v === 'recto' ? 'right' : null;
+  if (v === 'recto') return 'right';
+  if (v === 'verso') return 'left';
+  if (v === 'left') return rtl ? 'right' : 'left';
+  if (v === 'right') return rtl ? 'left' : 'right';
+  return null;
 }
 
 export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): void {
@@ -46,8 +54,8 @@ export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): vo
   }
   for (const el of set) {
     const cs = getComputedStyle(el);
-    const before = side(cs.breakBefore),
-      after = side(cs.breakAfter);
+    const before = side(cs.breakBefore, S.rtl),
+      after = side(cs.breakAfter, S.rtl);
     if (!before && !after) continue;
     // The blank pages' spacers get their ids (and links) now: a destination then tells which pages are :blank.
     const blanks = [newId(S, 'b'), newId(S, 'b')];

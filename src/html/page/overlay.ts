@@ -9,6 +9,7 @@ import { helper } from './dom.js';
 import { overlayForms } from './forms.js';
 import { resolvePage, type ResolvedPage } from './page-rules.js';
 import { newId, type PageState } from './state.js';
+import { PAGE_MARK, PAGES_MARK } from './string-values.js';
 
 interface Positioned {
   id: string;
@@ -118,7 +119,7 @@ function buildBox(
     css += n + ':' + (pct && axis && area ? (parseFloat(pct[1]) / 100) * area[axis] + 'px' : v) + ';';
   }
   css += 'justify-content:' + (valign === 'top' ? 'flex-start' : valign === 'bottom' ? 'flex-end' : 'center') + ';';
-  cell.style.cssText = css;
+  cell.style.cssText = 'direction:' + getComputedStyle(document.documentElement).direction + ';' + css;
   const box: BoxCell = { el: cell, size, float: false };
   const line = document.createElement('div');
   line.style.cssText = 'min-width:0;';
@@ -134,7 +135,17 @@ function buildBox(
         i,
         state,
       );
-      if (a) line.appendChild(document.createTextNode(a.value));
+      // counter(page) in a string-set value is the page of the assignment (string-values.ts marks).
+      if (a)
+        line.appendChild(
+          document.createTextNode(
+            a.value
+              .split(PAGE_MARK)
+              .join(String((state.pages[a.id] ?? i) + 1))
+              .split(PAGES_MARK)
+              .join(String(state.total)),
+          ),
+        );
     } else if (t.element) {
       const ref = t.element;
       const r = choose(
@@ -199,7 +210,10 @@ function place(el: HTMLElement, g: BoxGeometry): void {
 
 const HOST_CSS =
   'display:block!important;margin:0!important;padding:0!important;border:0!important;position:static!important;background:transparent!important;' +
-  'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;';
+  'float:none!important;width:auto!important;height:auto!important;columns:auto!important;visibility:visible!important;transform:none!important;' +
+  // Pages and bands are placed by physical sides: a right-to-left root must not mirror them (its
+  // direction comes back inside each box, buildBox).
+  'direction:ltr!important;';
 
 /** A side's band: a grid of its three boxes (css-page-3 in short, see below). */
 function buildBand(side: string, cells: Array<BoxCell | null>, g: BoxGeometry): HTMLElement {

@@ -170,6 +170,7 @@ export function defaultSizes(S: PageState, pageRules: CSSPageRule[]): void {
 }
 
 export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
+  S.rtl = rightToLeft();
   let order = 0;
   for (const r of pageRules) {
     const boxes: Record<string, Declaration[]> = {};
@@ -187,6 +188,17 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
   );
   S.usesStart = contents.some((v) => tokens(v).some((t) => (t.element ?? t.string)?.policy === 'start'));
   if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
+}
+
+/**
+ * css-page-3's page progression: right-to-left when the root's writing mode is vertical-rl (or
+ * sideways-rl), or horizontal with direction: rtl. Chromium's own :left/:right follow it too.
+ */
+function rightToLeft(): boolean {
+  const cs = getComputedStyle(document.documentElement);
+  if (/^(vertical|sideways)-rl$/.test(cs.writingMode)) return true;
+  if (/^(vertical|sideways)-lr$/.test(cs.writingMode)) return false;
+  return cs.direction === 'rtl';
 }
 
 /** Margin boxes are drawn by the overlay pages, Chromium's own are switched off. */
@@ -216,9 +228,9 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
           p === 'first'
             ? i === 0
             : p === 'left'
-              ? i % 2 === 1
+              ? i % 2 === (S.rtl ? 0 : 1)
               : p === 'right'
-                ? i % 2 === 0
+                ? i % 2 === (S.rtl ? 1 : 0)
                 : p === 'blank'
                   ? name === BLANK_PAGE
                   : false,

@@ -5,6 +5,8 @@
 import { counterModel, type CounterValues } from './counters.js';
 import { candidates, idFor } from './dom.js';
 import type { PageState, StyleRuleInfo } from './state.js';
+import { joinParts } from './string-values.js';
+import { startSlack } from './strings.js';
 
 const INHERITED = [
   'font-family',
@@ -68,7 +70,16 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
       ['pointer-events', 'none'],
     ] as const)
       el.style.setProperty(p, v, 'important');
+    // Right to left, the empty box's static place is the content box's right edge, where Chromium writes
+    // no destination for it (so it had no page): its horizontal place matters to nothing else.
+    if (cs.direction === 'rtl') {
+      el.style.setProperty('left', '0', 'important');
+      el.style.setProperty('right', 'auto', 'important');
+    }
   }
+  // The `start` policy's room: measured once all are out of the flow (a running element is never
+  // content that keeps another from starting the page).
+  for (const r of S.running) r.slack = startSlack(r.el);
   runningCounters(S);
 }
 
@@ -100,6 +111,11 @@ export function countCounters(S: PageState, styleRules: StyleRuleInfo[]): void {
   const names = new Set([...S.runningCounterNames, ...S.targetCounterNames]);
   const wanted = new Set<Element>();
   if (S.runningCounterNames.size) for (const r of S.running) wanted.add(r.el);
+  const counted = S.strings.filter((s) => s.parts.some((p) => typeof p !== 'string'));
+  for (const s of counted) {
+    wanted.add(s.el);
+    for (const p of s.parts) if (typeof p !== 'string') names.add(p.name);
+  }
   const parts = S.targets.flatMap((t) => t.parts.filter((p) => p.counterOf));
   for (const p of parts) if (p.counterOf) wanted.add(p.counterOf);
   if (wanted.size === 0) return;
@@ -111,6 +127,8 @@ export function countCounters(S: PageState, styleRules: StyleRuleInfo[]): void {
     if (!(e instanceof RangeError)) throw e;
     model = new Map();
   }
+  // Named strings show the counters as they are on their element (a display:none one has none: 0).
+  for (const s of counted) s.value = joinParts(s.parts, model.get(s.el)?.at ?? null);
   for (const r of S.running) {
     const m = model.get(r.el);
     if (!m) continue;

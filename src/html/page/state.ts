@@ -5,6 +5,21 @@
  */
 import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
 
+/** A named string's value is text and counters (string-values.ts). */
+/** A counter() or counters() in a value, resolved after the counter model ran. */
+export interface CounterPart {
+  name: string;
+  all: boolean;
+  sep: string;
+  style: string;
+  /** Added to the innermost value: the ::before's own counter-increment (content(before) shows it counted). */
+  add: number;
+  /** The ::before's own counter-set, if any. */
+  set: number | null;
+}
+
+export type ValuePart = string | CounterPart;
+
 /** One declaration as read from the CSSOM: [name, value, important]. */
 export type Declaration = [string, string, boolean];
 
@@ -45,8 +60,12 @@ export interface RunningElement {
 export interface NamedString {
   el: Element;
   name: string;
+  /** The value; counter(page)/counter(pages) as PAGE_MARK/PAGES_MARK (string-values.ts), filled per page. */
   value: string;
+  /** The value's parts: countCounters rewrites `value` from them once counters are known. */
+  parts: ValuePart[];
   id: string;
+  /** How far below the content top (px) it still starts the page; -Infinity: never (no box of its own). */
   slack: number;
 }
 
@@ -138,6 +157,8 @@ export interface PageState {
   runningCounterNames: Set<string>;
   targetCounterNames: Set<string>;
   usesStart: boolean;
+  /** Right-to-left page progression (page 1 is a left page): the root's direction / writing mode. */
+  rtl: boolean;
   overlayStart: string | null;
   layoutWidth: number;
   overlayForms: PlacedControl[];
@@ -164,6 +185,7 @@ export function newState(): PageState {
     runningCounterNames: new Set(),
     targetCounterNames: new Set(),
     usesStart: false,
+    rtl: false,
     overlayStart: null,
     layoutWidth: 0,
     overlayForms: [],
