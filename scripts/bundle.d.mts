@@ -7,7 +7,5 @@ export const EXTERNAL: string[];
 export function bundleOptions(entryPoints: Record<string, string> | string[], outdir: string): BuildOptions;
 /** False when the bundles were fresh and `force` was not given. */
 export function buildBundles(force?: boolean): Promise<boolean>;
-/** One CommonJS file of `entry` for bin/code-cache.js (the CLI's castpress.cjs, the crash test's child). */
+/** One CommonJS file of `entry`, run with V8's code cache by test/helpers/code-cache-loader.cjs (the crash test's child). */
 export function cjsBundleOptions(entry: string, outfile: string): BuildOptions;
-/** Puts `// castpress-build <sha256>` as the first line of a CommonJS bundle (the key of its code caches). */
-export function nameBuild(file: string): Promise<void>;

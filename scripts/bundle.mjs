@@ -6,16 +6,13 @@
 // build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
 // node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
-/** The files a build writes that bin/ runs: each must be fresh, or all are built again. */
-const BUNDLES = ['castpress.mjs', 'worker-entry.mjs', 'castpress.cjs'];
 
 /**
  * Left to node_modules: native addons (sharp, libsql, @napi-rs/canvas), packages that read their
@@ -165,9 +162,9 @@ export function bundleOptions(entryPoints, outdir) {
 }
 
 /**
- * esbuild options of one CommonJS file that bin/code-cache.js runs with V8's code cache (the
- * CLI's dist/bundle/castpress.cjs, the crash test's child): Node 20's ES-module loader neither
- * caches compiled code nor skips decoding, and vm.Script's cachedData applies to a script only.
+ * esbuild options of one CommonJS file that test/helpers/code-cache-loader.cjs runs with V8's code
+ * cache (the crash test's child): Node 20's ES-module loader neither caches compiled code nor skips
+ * decoding, and vm.Script's cachedData applies to a script only.
  * import() becomes require() (a function restored from a code cache has lost the callback that
  * import() needs: ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); the ES-module-only packages outside
  * the bundle (pdfjs-dist) load through Node's require(esm). `import.meta.url` is the file's URL.
@@ -193,31 +190,21 @@ export function cjsBundleOptions(entry, outfile) {
 }
 
 /**
- * Names a CommonJS bundle's build: its first line becomes `// castpress-build <sha256 of the rest>`,
- * the key of its code caches (bin/code-cache.js), so a cache is never applied to other code (V8
- * checks a cache against the source's length only). A hashbang line goes: a loader runs the file.
- */
-export async function nameBuild(file) {
-  const text = (await readFile(file, 'utf8')).replace(/^#!.*\n/, '');
-  const sha = createHash('sha256').update(text).digest('hex');
-  await writeFile(file, `// castpress-build ${sha}\n${text}`);
-}
-
-/**
  * Builds the bundles unless they are fresh (newer than every input, bin/bundle.js) or `force`.
  * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
  * test files run processes and threads from the bundle, which must not vanish under them.
  */
 export async function buildBundles(force = false) {
   const { freshBundle } = await import('../bin/bundle.js');
-  if (!force && BUNDLES.every((name) => freshBundle(name))) return false;
+  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs')) return false;
   const { build } = await import('esbuild');
   await rm(BUNDLE_DIR, { recursive: true, force: true });
-  const cli = path.join(root, 'src/cli/index.ts');
-  await build(bundleOptions({ castpress: cli, 'worker-entry': path.join(root, 'src/batch/worker.ts') }, BUNDLE_DIR));
-  const cjs = path.join(BUNDLE_DIR, 'castpress.cjs');
-  await build(cjsBundleOptions(cli, cjs));
-  await nameBuild(cjs);
+  await build(
+    bundleOptions(
+      { castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') },
+      BUNDLE_DIR,
+    ),
+  );
   return true;
 }
 

@@ -7,7 +7,7 @@
  * PostgreSQL store is opened.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,11 +53,8 @@ const COMMAND_CHUNKS = [
 ];
 
 let dir: string;
-/** The code caches of this file's runs (bin/code-cache.js), none in the checkout's dist/. */
-let cacheDir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'castpress-startup-'));
-  cacheDir = path.join(dir, 'code-cache');
   // `npm test` builds the bundles first; this skips when they are fresh (bin/castpress.js would otherwise run the sources).
   await buildBundles();
 }, 300_000);
@@ -74,22 +71,13 @@ interface Loaded {
 
 let runs = 0;
 /** Runs node ARGS with the module recorder and returns what it loaded. */
-function loading(
-  args: string[],
-  nodeFlags: string[] = [],
-  cwd = dir,
-  env: Record<string, string> = {},
-): Promise<Loaded> {
+function loading(args: string[], nodeFlags: string[] = [], cwd = dir): Promise<Loaded> {
   const log = path.join(dir, `modules-${++runs}.log`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...nodeFlags, '--import', pathToFileURL(recorder).href, ...args],
-      {
-        cwd,
-        timeout: 300_000,
-        env: { ...process.env, CASTPRESS_CACHE_DIR: cacheDir, ...env, CASTPRESS_MODULE_LOG: log },
-      },
+      { cwd, timeout: 300_000, env: { ...process.env, CASTPRESS_MODULE_LOG: log } },
       (error, _stdout, stderr) => {
         void readFile(log, 'utf8')
           .catch(() => '')
@@ -132,16 +120,13 @@ const commandChunks = (modules: string[]): string[] =>
   bundleFiles(modules).filter((f) => COMMAND_CHUNKS.some((c) => f.startsWith(`${c}-`)));
 
 describe('castpress start-up loads only what the command runs', () => {
-  it('`castpress fill` of the W-9 from the ES-module bundle loads its fill chunks, no package from node_modules', async () => {
+  it('`castpress fill` of the W-9 runs from the bundle and loads its fill chunks, no package from node_modules', async () => {
     await copyFile(W9, path.join(dir, 'fw9.pdf'));
     await writeFile(
       path.join(dir, 'data.json'),
       JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
     );
-    // Without the code cache bin/castpress.js runs the ES-module bundle (the server's and the threads' code).
-    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'], [], dir, {
-      CASTPRESS_CODE_CACHE: '0',
-    });
+    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf']);
     expect(run.code, run.stderr).toBe(0);
     expect(bundleFiles(run.modules)).toContain('castpress.mjs');
     expect(commandChunks(run.modules).map((f) => f.replace(/-[^-]+\.mjs$/, ''))).toEqual(['fill']);
@@ -188,71 +173,5 @@ describe('castpress start-up loads only what the command runs', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.modules.some((m) => m.includes('/src/packets/store/postgres.ts'))).toBe(true);
     expect(packagesOf(run.modules)).not.toContain('pg');
-  }, 300_000);
-});
-
-describe("the commands a process is started for run from the CommonJS bundle with V8's code cache", () => {
-  const fill = (out: string, env: Record<string, string>): Promise<Loaded> =>
-    loading([bin, 'fill', 'cc-fw9.pdf', 'cc-data.json', '-o', out], [], dir, env);
-  const cacheName = new RegExp(
-    `^fill-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
-  );
-
-  beforeAll(async () => {
-    await copyFile(W9, path.join(dir, 'cc-fw9.pdf'));
-    await writeFile(
-      path.join(dir, 'cc-data.json'),
-      JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
-    );
-  });
-
-  it('the first `fill` writes the cache of its command and Node; the next uses it (not written again) and writes the same PDF as the ES-module bundle', async () => {
-    const cache = path.join(dir, 'cc-first');
-    const first = await fill('cc-1.pdf', { CASTPRESS_CACHE_DIR: cache });
-    expect(first.code, first.stderr).toBe(0);
-    // Not the ES-module bundle: dist/bundle/castpress.cjs, run by bin/code-cache.js, and still no package from node_modules.
-    expect(bundleFiles(first.modules)).toEqual([]);
-    expect(packagesOf(first.modules)).toEqual([]);
-    const files = await readdir(cache);
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(cacheName);
-    const made = await stat(path.join(cache, files[0]!));
-    expect(made.size).toBeGreaterThan(100_000);
-
-    const second = await fill('cc-2.pdf', { CASTPRESS_CACHE_DIR: cache });
-    expect(second.code, second.stderr).toBe(0);
-    // A cache V8 rejected would be written again when the process exits.
-    const after = await stat(path.join(cache, files[0]!));
-    expect([after.ino, after.mtimeMs]).toEqual([made.ino, made.mtimeMs]);
-    expect(await readdir(cache)).toEqual(files);
-
-    const esm = await fill('cc-esm.pdf', { CASTPRESS_CODE_CACHE: '0', CASTPRESS_CACHE_DIR: path.join(dir, 'cc-none') });
-    expect(esm.code, esm.stderr).toBe(0);
-    expect(bundleFiles(esm.modules)).toContain('castpress.mjs');
-    const pdf = await readFile(path.join(dir, 'cc-2.pdf'));
-    expect(pdf.equals(await readFile(path.join(dir, 'cc-1.pdf')))).toBe(true);
-    expect(pdf.equals(await readFile(path.join(dir, 'cc-esm.pdf')))).toBe(true);
-  }, 300_000);
-
-  it('a damaged cache is rejected and replaced; a cache folder that cannot be made costs only the cache', async () => {
-    const cache = path.join(dir, 'cc-damaged');
-    const made = await fill('cc-3.pdf', { CASTPRESS_CACHE_DIR: cache });
-    expect(made.code, made.stderr).toBe(0);
-    const [name] = await readdir(cache);
-    const junk = Buffer.alloc(4096, 7);
-    await writeFile(path.join(cache, name!), junk);
-    const run = await fill('cc-4.pdf', { CASTPRESS_CACHE_DIR: cache });
-    expect(run.code, run.stderr).toBe(0);
-    const replaced = await readFile(path.join(cache, name!));
-    expect(replaced.equals(junk)).toBe(false);
-    expect(replaced.length).toBeGreaterThan(100_000);
-
-    // A file where the folder would be: mkdir fails (ENOTDIR), the fill does not.
-    await writeFile(path.join(dir, 'cc-a-file'), 'not a folder');
-    const blocked = await fill('cc-5.pdf', { CASTPRESS_CACHE_DIR: path.join(dir, 'cc-a-file', 'cache') });
-    expect(blocked.code, blocked.stderr).toBe(0);
-    // Nothing said about the cache: the fill's own line only.
-    expect(blocked.stderr).toMatch(/^wrote cc-5\.pdf \(\d+ KB\)\n$/);
-    expect((await readFile(path.join(dir, 'cc-5.pdf'))).equals(await readFile(path.join(dir, 'cc-3.pdf')))).toBe(true);
   }, 300_000);
 });

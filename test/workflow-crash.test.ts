@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundleOptions } from '../scripts/bundle.mjs';
+import { cjsBundleOptions } from '../scripts/bundle.mjs';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../src/signing/index.js';
@@ -45,18 +45,7 @@ beforeAll(async () => {
   // Two levels below the repository, as src/<capability>/ is, so paths taken from import.meta.url hold.
   const out = path.join(process.cwd(), 'test-output', `crash-child-${process.pid}`);
   await mkdir(out, { recursive: true });
-  await build({
-    ...bundleOptions({ child: path.resolve('test/helpers/workflow-crash-child.ts') }, out),
-    format: 'cjs',
-    splitting: false,
-    outExtension: { '.js': '.cjs' },
-    define: { 'import.meta.url': '__castpressImportMetaUrl' },
-    banner: { js: "var __castpressImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    // import() of a package outside the bundle (pdfjs-dist, sharp) becomes require(): see the loader.
-    supported: { 'dynamic-import': false },
-    // The brotli seam's require.resolve of fontkit is meant to resolve at run time.
-    logLevel: 'error',
-  });
+  await build(cjsBundleOptions(path.resolve('test/helpers/workflow-crash-child.ts'), path.join(out, 'child.cjs')));
   child = path.join(out, 'child.cjs');
   // One run on a store of its own, past a whole packet, writes the code cache the lanes' children use.
   const primer = spawn(
@@ -103,7 +92,11 @@ async function checkBlob(dir: string, hash: string, whole: Seen): Promise<void> 
   const s = await stat(file);
   const id = `${s.ino}:${s.size}:${s.mtimeMs}`;
   if (whole.get(file) === id) return;
-  expect(createHash('sha256').update(await readFile(file)).digest('hex')).toBe(hash);
+  expect(
+    createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex'),
+  ).toBe(hash);
   whole.set(file, id);
 }
 
