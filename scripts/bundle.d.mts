@@ -4,6 +4,8 @@ import type { BuildOptions } from 'esbuild';
 export const root: string;
 export const BUNDLE_DIR: string;
 export const EXTERNAL: string[];
-export function bundleOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions;
+export function bundleOptions(entryPoints: Record<string, string> | string[], outdir: string): BuildOptions;
 /** False when the bundles were fresh and `force` was not given. */
 export function buildBundles(force?: boolean): Promise<boolean>;
+/** One CommonJS file of `entry`, run with V8's code cache by test/helpers/code-cache-loader.cjs (the crash test's child). */
+export function cjsBundleOptions(entry: string, outfile: string): BuildOptions;

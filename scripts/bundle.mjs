@@ -162,6 +162,34 @@ export function bundleOptions(entryPoints, outdir) {
 }
 
 /**
+ * esbuild options of one CommonJS file that test/helpers/code-cache-loader.cjs runs with V8's code
+ * cache (the crash test's child): Node 20's ES-module loader neither caches compiled code nor skips
+ * decoding, and vm.Script's cachedData applies to a script only.
+ * import() becomes require() (a function restored from a code cache has lost the callback that
+ * import() needs: ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); the ES-module-only packages outside
+ * the bundle (pdfjs-dist) load through Node's require(esm). `import.meta.url` is the file's URL.
+ */
+export function cjsBundleOptions(entry, outfile) {
+  const esm = bundleOptions([entry], '');
+  return {
+    entryPoints: esm.entryPoints,
+    bundle: true,
+    platform: esm.platform,
+    target: esm.target,
+    external: esm.external,
+    plugins: esm.plugins,
+    outfile,
+    format: 'cjs',
+    splitting: false,
+    define: { 'import.meta.url': '__castpressImportMetaUrl' },
+    banner: { js: "var __castpressImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    supported: { 'dynamic-import': false },
+    // The brotli seam's require.resolve of fontkit is meant to resolve at run time.
+    logLevel: 'error',
+  };
+}
+
+/**
  * Builds the bundles unless they are fresh (newer than every input, bin/bundle.js) or `force`.
  * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
  * test files run processes and threads from the bundle, which must not vanish under them.

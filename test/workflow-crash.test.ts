@@ -8,14 +8,15 @@
  * Each lane starts its next child while the current one works (CRASH_STANDBY=0: one at a time):
  * a child's start-up touches no store (it waits for `go`), so the kill points are the same,
  * and the time a lane spends on start-ups overlaps with the work, the kill and the check.
- * The steps the kills fell in are printed at the end (the child names each step it begins).
+ * The steps the kills fell in are printed at the end (the child names each step it begins), and where the
+ * lanes' time went (waiting for a child, working to the kill, checking): printed, never asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundleOptions } from '../scripts/bundle.mjs';
+import { cjsBundleOptions } from '../scripts/bundle.mjs';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../src/signing/index.js';
@@ -45,18 +46,7 @@ beforeAll(async () => {
   // Two levels below the repository, as src/<capability>/ is, so paths taken from import.meta.url hold.
   const out = path.join(process.cwd(), 'test-output', `crash-child-${process.pid}`);
   await mkdir(out, { recursive: true });
-  await build({
-    ...bundleOptions({ child: path.resolve('test/helpers/workflow-crash-child.ts') }, out),
-    format: 'cjs',
-    splitting: false,
-    outExtension: { '.js': '.cjs' },
-    define: { 'import.meta.url': '__castpressImportMetaUrl' },
-    banner: { js: "var __castpressImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    // import() of a package outside the bundle (pdfjs-dist, sharp) becomes require(): see the loader.
-    supported: { 'dynamic-import': false },
-    // The brotli seam's require.resolve of fontkit is meant to resolve at run time.
-    logLevel: 'error',
-  });
+  await build(cjsBundleOptions(path.resolve('test/helpers/workflow-crash-child.ts'), path.join(out, 'child.cjs')));
   child = path.join(out, 'child.cjs');
   // One run on a store of its own, past a whole packet, writes the code cache the lanes' children use.
   const primer = spawn(
@@ -89,8 +79,34 @@ interface Row {
   [k: string]: unknown;
 }
 
+/** A blob file as it was when its bytes were found to hash to its name. */
+type Seen = Map<string, string>;
+
+/**
+ * A blob exists whole: its bytes hash to its name. Blobs are content-addressed and written once,
+ * so one that was whole at an earlier check and whose file is the same one (inode, size, mtime)
+ * is not read and hashed again: a rewrite or a torn write after a kill changes the stat and is
+ * hashed again. Before, every check re-hashed every blob of the store (work growing with the kills).
+ */
+async function checkBlob(dir: string, hash: string, whole: Seen): Promise<void> {
+  const file = path.join(dir, 'blobs', hash.slice(0, 2), hash);
+  const s = await stat(file);
+  const id = `${s.ino}:${s.size}:${s.mtimeMs}`;
+  if (whole.get(file) === id) return;
+  expect(
+    createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex'),
+  ).toBe(hash);
+  whole.set(file, id);
+}
+
 /** Everything the store must agree on after a kill; returns the eids of complete packets. */
-async function check(dir: string, verified: Set<string>): Promise<{ complete: string[]; unfinished: string[] }> {
+async function check(
+  dir: string,
+  verified: Set<string>,
+  whole: Seen,
+): Promise<{ complete: string[]; unfinished: string[] }> {
   const db = new Database(path.join(dir, 'packets.db'));
   try {
     expect(db.prepare('PRAGMA integrity_check').get()).toEqual(expect.objectContaining({ integrity_check: 'ok' }));
@@ -123,10 +139,7 @@ async function check(dir: string, verified: Set<string>): Promise<{ complete: st
       const docs = db.prepare('SELECT * FROM documents WHERE packet_eid = ?').all(eid) as Row[];
       expect(docs).toHaveLength(1);
       for (const d of docs) {
-        for (const hash of [String(d.assembled_hash), String(d.current_hash)]) {
-          const bytes = await readFile(path.join(dir, 'blobs', hash.slice(0, 2), hash));
-          expect(createHash('sha256').update(bytes).digest('hex')).toBe(hash);
-        }
+        for (const hash of [String(d.assembled_hash), String(d.current_hash)]) await checkBlob(dir, hash, whole);
         if (expected === 'sent') expect(d.current_hash).toBe(d.assembled_hash);
         else expect(d.current_hash).not.toBe(d.assembled_hash);
         if (expected === 'complete' && !verified.has(eid)) {
@@ -160,6 +173,16 @@ interface Child {
 }
 
 const live = new Set<Child>();
+/** Where the lanes' time went (ms, summed over lanes; printed at the end, never asserted). */
+const spent = { ready: 0, opened: 0, kill: 0, check: 0 };
+async function timed<T>(what: keyof typeof spent, work: Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await work;
+  } finally {
+    spent[what] += performance.now() - t;
+  }
+}
 /** Where the kills fell: the step each killed child had last announced, with counts. */
 const killedIn = new Map<string, number>();
 
@@ -217,26 +240,30 @@ async function lane(n: number, points: number): Promise<{ kills: number; complet
   const dir = path.join(tmp.dir, `lane-${n}`);
   const random = seededRandom(1000 + n);
   const verified = new Set<string>();
+  const whole: Seen = new Map();
   let next: Child | undefined;
   for (let i = 0; i < points; i++) {
     const c = next ?? start(dir);
-    await go(c);
+    await timed('ready', c.ready);
+    await timed('opened', go(c));
     // The next child starts up now, beside this one's work; it waits for its own go.
     next = STANDBY ? start(dir) : undefined;
     // The kill point: a moment in one of the first steps, chosen by step rather than by time, so a
     // busy machine (where the first step alone outlasted a 600 ms window) still spreads the kills
     // over the steps: once the child has begun step 1-8, 0-300 ms later, mostly soon after
     // (cubed: short steps such as reading the packet or the sign URL get their kills too).
+    const kill = performance.now();
     await stepReached(c, 1 + Math.floor(random() * 8));
     await new Promise((r) => setTimeout(r, Math.floor(random() ** 3 * 300)));
+    spent.kill += performance.now() - kill;
     if (c.process.exitCode !== null) throw new Error(`child exited by itself (${c.process.exitCode}): ${c.stderr}`);
     c.process.kill('SIGKILL');
     await exited(c.process);
     killedIn.set(c.step, (killedIn.get(c.step) ?? 0) + 1);
-    await check(path.join(dir, 'store'), verified);
+    await timed('check', check(path.join(dir, 'store'), verified, whole));
   }
   // A last run without a kill carries every interrupted packet to the end.
-  const before = await check(path.join(dir, 'store'), verified);
+  const before = await check(path.join(dir, 'store'), verified, whole);
   const c = next ?? start(dir);
   await c.ready;
   const done = waitForOutput(c.process, /done /, 120_000);
@@ -244,7 +271,7 @@ async function lane(n: number, points: number): Promise<{ kills: number; complet
   await done;
   c.process.kill('SIGKILL');
   await exited(c.process);
-  const after = await check(path.join(dir, 'store'), verified);
+  const after = await check(path.join(dir, 'store'), verified, whole);
   for (const eid of before.unfinished) expect(after.complete, `packet ${eid} finished after the kills`).toContain(eid);
   return { kills: points, complete: after.complete.length };
 }
@@ -260,6 +287,11 @@ describe('workflow crash test', () => {
       `crash: kills by the step they fell in: ${[...killedIn]
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `crash: lanes' time (s, summed): ${Object.entries(spent)
+        .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
         .join(', ')}`,
     );
     expect(kills).toBeGreaterThanOrEqual(POINTS);

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 
 export interface MailMessage {
@@ -51,33 +50,56 @@ const envelope = (m: MailMessage) => ({
   ...(m.attachments ? { attachments: m.attachments } : {}),
 });
 
+type Nodemailer = (typeof import('nodemailer'))['default'];
+
+/**
+ * nodemailer is imported when the first mail goes out, not when a workflow is set up: a process
+ * that sends no mail (the CLI, a worker, the crash test's children) does not load it (issue 29).
+ */
+function lazyTransport<T>(make: (nodemailer: Nodemailer) => T): {
+  get: () => Promise<T>;
+  /** The transport if one was asked for (close() has nothing to close otherwise). */
+  made: () => Promise<T> | undefined;
+} {
+  let transport: Promise<T> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then((m) => make(m.default))),
+    made: () => transport,
+  };
+}
+
 export function smtpMailer(options: SmtpOptions): Mailer {
   const timeout = options.timeoutMs ?? 15_000;
-  const transport = nodemailer.createTransport({
-    host: options.host,
-    port: options.port,
-    secure: options.secure ?? false,
-    auth: options.auth,
-    connectionTimeout: timeout,
-    greetingTimeout: timeout,
-    socketTimeout: timeout,
-    tls: options.allowSelfSigned ? { rejectUnauthorized: false } : undefined,
-  });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({
+      host: options.host,
+      port: options.port,
+      secure: options.secure ?? false,
+      auth: options.auth,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+      tls: options.allowSelfSigned ? { rejectUnauthorized: false } : undefined,
+    }),
+  );
   return {
     async send(m) {
-      await transport.sendMail(envelope(m));
+      await (await transport.get()).sendMail(envelope(m));
     },
     async close() {
-      transport.close();
+      const made = transport.made();
+      if (made) (await made).close();
     },
   };
 }
 
 export function folderMailer(dir: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     async send(m) {
-      const info = (await transport.sendMail(envelope(m))) as unknown as { message: Buffer };
+      const info = (await (await transport.get()).sendMail(envelope(m))) as unknown as { message: Buffer };
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${m.id}.eml`);
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
