@@ -13,11 +13,13 @@
  *   step is under test: runs and submissions agree after every kill.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import { build } from 'esbuild';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cjsBundleOptions } from '../scripts/bundle.mjs';
 import { createEngine } from '../src/engine/index.js';
 import { createPacketWorkflow, openSqliteStore, type PacketStore } from '../src/packets/index.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
@@ -26,7 +28,14 @@ import { exited } from './helpers/redis.js';
 import { tempDir } from './helpers/signing.js';
 
 const POINTS = Number(process.env.WELD_CRASH_POINTS ?? 3);
-const CHILD = path.join(import.meta.dirname, 'helpers', 'welds-crash-child.ts');
+const CHILD_SOURCE = path.join(import.meta.dirname, 'helpers', 'welds-crash-child.ts');
+/**
+ * The child as one CommonJS bundle (scripts/bundle.mjs cjsBundleOptions, as workflow-crash builds its
+ * child), built once per file: each start then loads plain JavaScript instead of having tsx
+ * transform every source file again (what most of a child's start cost under load). Two levels
+ * below the repository, as src/<capability>/ is, so paths taken from import.meta.url hold.
+ */
+let CHILD = '';
 let tmp: { dir: string; remove: () => Promise<void> };
 let identity: SigningIdentity;
 const engine = createEngine();
@@ -67,6 +76,10 @@ const definition = (packetFile: Record<string, unknown>) => ({
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-welds-crash-');
+  const out = path.join(process.cwd(), 'test-output', `welds-crash-child-${process.pid}`);
+  await mkdir(out, { recursive: true });
+  CHILD = path.join(out, 'child.cjs');
+  await build(cjsBundleOptions(CHILD_SOURCE, CHILD));
   // An uploaded PDF (no page rendering): a child's packet is assembled without a browser.
   const file = {
     id: 'doc',
@@ -81,10 +94,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine.close();
   await tmp?.remove();
+  if (CHILD) await rm(path.dirname(CHILD), { recursive: true, force: true });
 });
 
 const spawnChild = (args: string[]): ChildProcess =>
-  spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  spawn(process.execPath, [CHILD, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
 
 interface Form {
   forge: string;
