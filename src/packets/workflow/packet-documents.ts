@@ -8,10 +8,11 @@ import { loadPdf } from '../../pdf/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
 import type { AuditEvent } from '../completion-certificate.js';
 import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type Signer } from '../request.js';
-import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
+import type { DocumentRecord, PacketRecord, SignerRecord, TemplateVersionRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
 import { signatureMode, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
+import { pinTemplates } from './payload.js';
 import type { Snapshot } from './step.js';
 
 /** The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). */
@@ -43,14 +44,19 @@ export function signerOf(s: SignerRecord): Signer {
   return { ...s.signer, name: s.name ?? undefined, email: s.email ?? undefined };
 }
 
-/** The documents for a new payload: assembled again, then every signer who signed replayed in order. */
+/**
+ * The documents for a new payload: assembled again, then every signer who signed replayed in order.
+ * Template files use the versions the packet records (`templates`: default the packet's own; a
+ * by-reference packet following a newer version passes the new ones, template-refs.ts).
+ */
 export async function rerender(
   ctx: WorkflowContext,
   snap: Snapshot,
   payload: PacketRecord['payload'],
+  templates: readonly TemplateVersionRecord[] | undefined = snap.packet.options.templates,
 ): Promise<DocumentRecord[]> {
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
-  const assembled = await ctx.work.assemble({ ...stored, data: { payloads: payload } });
+  const assembled = await ctx.work.assemble({ ...pinTemplates(stored, templates), data: { payloads: payload } });
   const drafts = documentsOf(assembled);
   let pdfs = drafts.map((d) => d.pdf);
   const signed = snap.signers
