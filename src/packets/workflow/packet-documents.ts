@@ -7,10 +7,11 @@ import type { SignerInputs } from '../apply.js';
 import { loadPdf } from '../../pdf/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
 import type { AuditEvent } from '../completion-certificate.js';
-import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type Signer } from '../request.js';
+import { signConsentText } from '../page-text.js';
+import type { Signer } from '../request.js';
 import type { DocumentRecord, PacketRecord, SignerRecord, TemplateVersionRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
-import { signatureMode, type WorkflowContext } from './context.js';
+import { settingsOf, signatureMode, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
 import { pinTemplates } from './payload.js';
 import type { Snapshot } from './step.js';
@@ -125,7 +126,7 @@ export async function completePacket(
           sentAt: when(s.sentAt),
           viewedAt: when(s.viewedAt),
           signedAt: when(s.signedAt),
-          consentText: consentTextOf(snap.packet, s),
+          consentText: consentTextOf(ctx, snap.packet, s),
           events: eventsOf(snap.packet, s, timeZones.get(s.eid)),
         })),
     },
@@ -159,16 +160,12 @@ function eventsOf(packet: PacketRecord, s: SignerRecord, timeZone: string | unde
 }
 
 /** The consent text the signing page showed this signer (the packet's `signConsentText` with its placeholders filled). */
-function consentTextOf(packet: PacketRecord, s: SignerRecord): string {
-  const set = (packet.options.signaturePageOptions ?? {}) as SignaturePageOptions;
-  const values: Record<string, string> = {
-    'organization.name': 'castpress',
-    'packet.name': packet.name,
-    'signer.name': s.name ?? '',
-    'currentUser.name': s.name ?? '',
-  };
-  const raw = typeof set.signConsentText === 'string' ? set.signConsentText : DEFAULT_SIGN_CONSENT_TEXT;
-  return raw.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
+function consentTextOf(ctx: WorkflowContext, packet: PacketRecord, s: SignerRecord): string {
+  return signConsentText(packet.options.signaturePageOptions, {
+    organizationName: settingsOf(ctx, packet.organization)?.name ?? ctx.options.organization?.name ?? 'castpress',
+    packetName: packet.name,
+    signerName: s.name,
+  });
 }
 
 /** Per-signer mode: the sealed certificate of completion as the packet's last document (it has no fields and no signers). */
