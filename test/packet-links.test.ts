@@ -424,7 +424,7 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
     expect(raw.headers.get('x-castpress-warning')).toBe(
       'signaturePageOptions.hostedOnlyOption: not an option castpress knows; ignored',
     );
-  }, 60_000);
+  }, 180_000);
 
   it('an unknown eid is a 404 NotFound for every operation that takes one', async () => {
     const answers: Record<string, unknown> = {
