@@ -303,6 +303,38 @@ describe('castpress serve --org', () => {
     }
   }, 180_000);
 
+  it("a packet's replyToName / replyToEmail replace the organization's reply-to in its mails", async () => {
+    const client = new Anvil({ apiKey: KEY, baseURL: base });
+    const r = (await client.createEtchPacket({
+      variables: {
+        name: 'Reply packet',
+        isTest: true,
+        replyToName: 'Rita Replies',
+        replyToEmail: 'rita@acme.example',
+        files: [
+          {
+            id: 'doc',
+            file: Anvil.prepareGraphQLFile(Buffer.from(await onePagePdf()), {
+              filename: 'doc.pdf',
+              mimetype: 'application/pdf',
+            }),
+            fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
+          },
+        ],
+        signers: [
+          { id: 'rex', name: 'Rex Mail', email: 'rex@example.com', fields: [{ fileId: 'doc', fieldId: 'sig' }] },
+        ],
+      },
+    })) as { statusCode: number; errors?: unknown };
+    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+    const mails = await until(
+      () => smtp.to('rex@example.com'),
+      (m) => m.length > 0,
+    );
+    const raw = mails[0]!.raw.replace(/=\r?\n/g, '');
+    expect(raw, raw.slice(0, 800)).toMatch(/^Reply-To: "?Rita Replies"? <rita@acme\.example>/m);
+  }, 120_000);
+
   it('accepts an https stylesheetURL on any origin by default, refuses plain http elsewhere', async () => {
     const client = new Anvil({ apiKey: KEY, baseURL: base });
     const create = async (stylesheetURL: string) =>
