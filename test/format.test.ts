@@ -241,3 +241,11 @@ describe('number formats', () => {
     expect(packetField.safeParse({ ...base, type: 'dollar', format: 'USD 0' }).success).toBe(false);
   });
 });
+
+describe('escapeHtml (one function for the HTML the engine, mails and packet titles write)', () => {
+  it('escapes the five characters that end element content or a quoted attribute', async () => {
+    const { escapeHtml } = await import('../src/format/index.js');
+    expect(escapeHtml(`<b a="1" b='2'>&amp;</b>`)).toBe('&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;amp;&lt;/b&gt;');
+    expect(escapeHtml('Plain text, ünïcode')).toBe('Plain text, ünïcode');
+  });
+});

@@ -388,7 +388,43 @@ describe('#32 links: signerError pages, invalid-token redirects, completion down
       'signaturePageOptions.hostedOnlyOption: not an option castpress knows; ignored',
       'signaturePageOptions.style.fancy: not an option castpress knows; ignored',
     ]);
-  }, 60_000);
+
+    // The same lines as response headers (X-Castpress-Warning), for a caller that selects no `warnings`.
+    const raw = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`,
+      },
+      body: JSON.stringify({
+        query:
+          'mutation($f: [EtchFile!], $s: [JSON!], $o: JSON) { createEtchPacket(name: "Headers", isTest: true, signaturePageOptions: $o, files: $f, signers: $s) { eid } }',
+        variables: {
+          o: { title: 'Sign', hostedOnlyOption: true },
+          f: [
+            {
+              id: 'doc0',
+              file: (await pdfWith('y')).toString('base64'),
+              fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
+            },
+          ],
+          s: [
+            {
+              id: 'ada',
+              name: 'Ada',
+              email: 'ada3@example.com',
+              signerType: 'embedded',
+              fields: [{ fileId: 'doc0', fieldId: 'sig' }],
+            },
+          ],
+        },
+      }),
+    });
+    expect(raw.status, await raw.clone().text()).toBe(200);
+    expect(raw.headers.get('x-castpress-warning')).toBe(
+      'signaturePageOptions.hostedOnlyOption: not an option castpress knows; ignored',
+    );
+  }, 180_000);
 
   it('an unknown eid is a 404 NotFound for every operation that takes one', async () => {
     const answers: Record<string, unknown> = {

@@ -60,7 +60,8 @@ addEventListener('message', (e) => window.messages.push(e.data));</script>
   await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
   parentBase = `http://localhost:${(parent.address() as AddressInfo).port}`;
 
-  const logo = await sharp({ create: { width: 8, height: 4, channels: 3, background: '#1985a1' } })
+  // Taller than 30 px, so the signing page's cap shows.
+  const logo = await sharp({ create: { width: 240, height: 96, channels: 3, background: '#1985a1' } })
     .png()
     .toBuffer();
   await writeFile(path.join(tmp.dir, 'logo.png'), logo);
@@ -243,6 +244,96 @@ describe('castpress serve --org', () => {
     }
     expect(got[0]!.body.data.signerEid).toBe(embedded.eid);
   }, 240_000);
+
+  it("the signing page shows the organization's logo at most 30 px high and its name for {{organization.name}}", async () => {
+    const client = new Anvil({ apiKey: KEY, baseURL: base });
+    const r = (await client.createEtchPacket({
+      variables: {
+        name: 'Logo packet',
+        isTest: true,
+        signaturePageOptions: {
+          title: 'Signing for {{organization.name}}',
+          signConsentText: '{{signer.name}} agrees with {{organization.name}}.',
+        },
+        files: [
+          {
+            id: 'doc',
+            title: 'Doc',
+            file: Anvil.prepareGraphQLFile(Buffer.from(await onePagePdf()), {
+              filename: 'doc.pdf',
+              mimetype: 'application/pdf',
+            }),
+            fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
+          },
+        ],
+        signers: [
+          {
+            id: 'app',
+            name: 'Lea Logo',
+            email: 'lea@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'doc', fieldId: 'sig' }],
+          },
+        ],
+      },
+    })) as { statusCode: number; errors?: unknown; data?: { data?: { createEtchPacket: Created } } };
+    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+    const signer = r.data!.data!.createEtchPacket.documentGroup.signers[0]!;
+    const { url } = await client.generateEtchSignUrl({ variables: { signerEid: signer.eid, clientUserId: 'u-lea' } });
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    try {
+      await page.goto(url!);
+      await page.locator('body.loaded').waitFor({ timeout: 60_000 });
+      const logo = page.locator('.org-logo img');
+      expect(await logo.getAttribute('alt')).toBe(ORG);
+      const shown = await logo.evaluate((img: HTMLImageElement) => ({
+        natural: img.naturalHeight,
+        height: img.getBoundingClientRect().height,
+        top: img.getBoundingClientRect().top,
+        h1Top: document.querySelector('h1')!.getBoundingClientRect().top,
+      }));
+      expect(shown.natural).toBe(96);
+      expect(shown.height).toBeGreaterThan(0);
+      expect(shown.height).toBeLessThanOrEqual(30);
+      expect(shown.top).toBeLessThan(shown.h1Top);
+      expect(await page.locator('h1').textContent()).toBe(`Signing for ${ORG}`);
+      expect(await page.locator('.consent').first().textContent()).toBe(`Lea Logo agrees with ${ORG}.`);
+    } finally {
+      await page.close();
+    }
+  }, 180_000);
+
+  it("a packet's replyToName / replyToEmail replace the organization's reply-to in its mails", async () => {
+    const client = new Anvil({ apiKey: KEY, baseURL: base });
+    const r = (await client.createEtchPacket({
+      variables: {
+        name: 'Reply packet',
+        isTest: true,
+        replyToName: 'Rita Replies',
+        replyToEmail: 'rita@acme.example',
+        files: [
+          {
+            id: 'doc',
+            file: Anvil.prepareGraphQLFile(Buffer.from(await onePagePdf()), {
+              filename: 'doc.pdf',
+              mimetype: 'application/pdf',
+            }),
+            fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } }],
+          },
+        ],
+        signers: [
+          { id: 'rex', name: 'Rex Mail', email: 'rex@example.com', fields: [{ fileId: 'doc', fieldId: 'sig' }] },
+        ],
+      },
+    })) as { statusCode: number; errors?: unknown };
+    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+    const mails = await until(
+      () => smtp.to('rex@example.com'),
+      (m) => m.length > 0,
+    );
+    const raw = mails[0]!.raw.replace(/=\r?\n/g, '');
+    expect(raw, raw.slice(0, 800)).toMatch(/^Reply-To: "?Rita Replies"? <rita@acme\.example>/m);
+  }, 120_000);
 
   it('accepts an https stylesheetURL on any origin by default, refuses plain http elsewhere', async () => {
     const client = new Anvil({ apiKey: KEY, baseURL: base });

@@ -23,3 +23,4 @@ export {
 export { MAX_FILE_NAME_BYTES, safeBaseName, safePdfFileName, uniquePdfFileNames } from './file-name.js';
 export { cleanTypedText, replaceControls, withoutInvisibles } from './safe-text.js';
 export { formatPhone, isSupportedPhoneRegion } from './phone.js';
+export { escapeHtml } from './html.js';

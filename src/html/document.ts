@@ -12,6 +12,7 @@ import {
   rewriteHtmlGcpm,
   type FetchText,
 } from './css-rewrite.js';
+import { escapeHtml } from '../format/index.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
 import { DEFAULTS_STYLE_ID } from './page/contract.js';
 import { closingTag, findElements, findTags, firstTag, spliceSpans } from './tags.js';
@@ -35,10 +36,6 @@ export interface FetchPolicy {
   lookup?: LookupAll;
   /** A stylesheet (`<link>`, `@import`) did not load, and why. */
   onProblem?: (problem: ResourceProblem) => void;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** `</style` inside CSS would end our `<style>` element early. */

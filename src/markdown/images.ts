@@ -1,7 +1,7 @@
 /** Content images and custom logos: fetched through the resource layer, prepared through the engine's cache. */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { embedPrepared, prepareImage, type ImageCache, type LoadedImage } from '../images/index.js';
-import { loadResource, type ResourceResolver } from '../resources/index.js';
+import { loadResource, UNDECODABLE_IMAGE, type ResourceResolver } from '../resources/index.js';
 
 export type { EmbeddedImage, LoadedImage } from '../images/index.js';
 
@@ -27,7 +27,10 @@ export async function loadImages(
   const results = await Promise.all(
     unique.map(async (url) => {
       const res = url ? await loadResource(url, 'image', resolver, { maxBytes }) : null;
-      return [url, res ? await decodeImage(doc, res.body, cache) : null] as const;
+      const image = res ? await decodeImage(doc, res.body, cache) : null;
+      // Loaded but not drawable (junk bytes, a format the decoder refuses): reported, never silently missing (#32).
+      if (res && !image) resolver?.reportUnusable?.(url, 'image', UNDECODABLE_IMAGE);
+      return [url, image] as const;
     }),
   );
   return new Map(results);

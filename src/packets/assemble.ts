@@ -128,6 +128,9 @@ export async function assembleWith(
       pdf,
       pageCount: b.pageCount,
       fields,
+      ...(b.template && file.kind === 'template'
+        ? { template: { castEid: file.castEid, versionNumber: b.template.versionNumber ?? 0 } }
+        : {}),
     });
   }
 
@@ -227,7 +230,7 @@ async function buildFile(
 
   switch (file.kind) {
     case 'template': {
-      template = await remapErrors(() => engine.template(file.castEid), file, i);
+      template = await remapErrors(() => engine.template(file.castEid, file.versionNumber), file, i);
       // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
       base = template.pdf;
       tagSource = template.pdf;

@@ -89,6 +89,8 @@ export interface AssembledFile {
   pageCount: number;
   /** Every field of the file (fill and signing), from the request, the template and text tags. */
   fields: PlannedField[];
+  /** A template file: the template and the version it was made from (templates by reference, #32). */
+  template?: { castEid: string; versionNumber: number };
 }
 
 export interface AssembledPacket {

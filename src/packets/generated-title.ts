@@ -4,9 +4,7 @@
  * title is a heading element put first in the document's body (class `castpress-title`, so the
  * file's own CSS can style or place it). The Markdown counterpart is a heading block (request-files).
  */
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../format/index.js';
 
 /** `markup` with the title heading first in its body; unchanged when the title is blank. */
 export function markupWithTitle(title: string, markup: { html: string; css?: string }): { html: string; css?: string } {

@@ -10,6 +10,8 @@ export {
   SIGNER_TYPES,
   DEFAULT_SIGN_CONSENT_TEXT,
 } from './request.js';
+export { fillPageText, signConsentText } from './page-text.js';
+export type { PageTextValues } from './page-text.js';
 export type { PacketFile, TemplateFileRef, UploadFile, HtmlFile, MarkdownFile } from './request-files.js';
 export type {
   PacketRequest,

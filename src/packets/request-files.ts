@@ -13,6 +13,8 @@ const fields = z.array(packetField);
 const templateFile = z.object({
   id: fileId,
   castEid: z.string().min(1),
+  /** castpress: the template version to use (as the fill's `versionNumber`); default the latest published. */
+  versionNumber: z.number().int().optional(),
   filename: z.string().min(1).optional(),
   title: z.string().optional(),
 });
@@ -71,6 +73,8 @@ export interface TemplateFileRef {
   kind: 'template';
   id: string;
   castEid: string;
+  /** The version to use; default the latest published. The workflow pins the one a packet was made from (#32). */
+  versionNumber?: number;
   filename?: string;
   title?: string;
 }

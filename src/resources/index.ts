@@ -1,5 +1,5 @@
 export type { ResourceKind, ResolvedResource, ResourceResolver, FetchLimits, LoadOutcome } from './resolver.js';
-export { loadResource, loadResourceWithReason } from './resolver.js';
+export { loadResource, loadResourceWithReason, UNDECODABLE_IMAGE } from './resolver.js';
 export type { DecodedDataUrl } from './data-url.js';
 export { parseDataUrl } from './data-url.js';
 export type { LookupAll } from './address-guard.js';

@@ -34,7 +34,10 @@ export function reportingResolver(
     }
   };
   // Without a resolver nothing is fetched, so skipping the pre-check reaches nothing.
-  return Object.assign(wrapped, { guardsAddresses: resolver ? (resolver.guardsAddresses ?? false) : true });
+  return Object.assign(wrapped, {
+    guardsAddresses: resolver ? (resolver.guardsAddresses ?? false) : true,
+    reportUnusable: (url: string, kind: ResourceKind, reason: string) => report({ url, kind, reason }),
+  });
 }
 
 /**

@@ -29,7 +29,15 @@ export type ResourceResolver = ((url: string, kind: ResourceKind) => Promise<Res
    * every redirect, with its allow-list); loadResource then skips its own pre-check.
    */
   readonly guardsAddresses?: boolean;
+  /**
+   * Set by `reportingResolver`: tells the caller's listener about a URL that loaded but could not be
+   * used (an image whose bytes do not decode), so it is reported like one that did not load.
+   */
+  readonly reportUnusable?: (url: string, kind: ResourceKind, reason: string) => void;
 };
+
+/** Why fetched image bytes were not drawn: the words of the warning. */
+export const UNDECODABLE_IMAGE = 'the bytes are not an image castpress can draw';
 
 export interface FetchLimits {
   /** Largest body accepted, bytes. */

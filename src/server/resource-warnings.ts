@@ -5,7 +5,7 @@ import { problemEntries, strictResourceError, warningText, type ResourceProblem 
 export const RESOURCE_WARNING_HEADER = 'X-Castpress-Resource-Warning';
 
 /** Header-safe text (printable ASCII, bounded). */
-const headerText = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
+export const headerText = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
 
 /**
  * A resource that did not load is never silent: one warn log line each

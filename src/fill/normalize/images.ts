@@ -1,5 +1,5 @@
 import { prepareImage as prepare, type ImageCache, type PreparedImage } from '../../images/index.js';
-import { loadResource, type ResourceResolver } from '../../resources/index.js';
+import { loadResource, UNDECODABLE_IMAGE, type ResourceResolver } from '../../resources/index.js';
 import type { Content } from '../../fields/index.js';
 import type { FillPlan } from './types.js';
 
@@ -56,5 +56,8 @@ async function prepareImage(
     rasterOnly: true,
     jpegQuality: 90,
   };
-  return options.cache ? options.cache.prepare(resource.body, how) : prepare(resource.body, how);
+  const image = await (options.cache ? options.cache.prepare(resource.body, how) : prepare(resource.body, how));
+  // Loaded but not drawable: reported like an image that did not load (#32), the field stays empty.
+  if (!image) options.resolver?.reportUnusable?.(source, 'image', UNDECODABLE_IMAGE);
+  return image;
 }

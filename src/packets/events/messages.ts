@@ -3,6 +3,7 @@
  * caller's `signatureEmailBody` beside (not instead of) the instructions and the link;
  * the subject defaults to the packet name; reply-to defaults to the organization.
  */
+import { escapeHtml } from '../../format/index.js';
 import type { PacketRecord, SignerRecord } from '../store/index.js';
 import { withOrganizationName } from '../org.js';
 import type { MailMessage } from './mail.js';
@@ -24,9 +25,6 @@ function replyTo(c: MailContext): string {
 }
 
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ');
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * With a logo, an HTML copy of the text under it (at most 30 px high, as on the signing page). The logo

@@ -52,6 +52,24 @@ export interface PacketOptionsRecord {
   signaturePageOptions?: unknown;
   /** Warnings of the assembly the client is shown (`EtchPacket.warnings`): active content removed from uploads (#28). */
   warnings?: string[];
+  /** `duplicateCasts` of the request: true freezes the templates' versions at creation (#32). */
+  duplicateCasts?: boolean;
+  /**
+   * The template versions the documents were made from, by index in the request's `files` (#32).
+   * Absent on packets made before templates were followed: those keep what they have.
+   */
+  templates?: TemplateVersionRecord[];
+  /** `<castEid>@<version>` of template versions a by-reference packet could not take (kept so they are tried once). */
+  refusedTemplates?: string[];
+}
+
+/** A template file of the request and the template version its document was made from. */
+export interface TemplateVersionRecord {
+  file: number;
+  castEid: string;
+  versionNumber: number;
+  /** The request named this version itself (`files[i].versionNumber`): never followed. */
+  pinned?: boolean;
 }
 
 export interface DocumentRecord {

@@ -11,7 +11,7 @@ import { withSignerDefaults } from '../org.js';
 import { documentsOf } from './documents.js';
 import { etchPacket } from './etch-packet.js';
 import { storeDrafts } from './packet-documents.js';
-import { storableRequest } from './payload.js';
+import { storableRequest, templateVersionsOf } from './payload.js';
 import type { PacketScope } from './scope.js';
 import { StaleVersion, type Snapshot } from './step.js';
 import { newEid } from './tokens.js';
@@ -60,6 +60,9 @@ export async function createEtchPacket(
       replyToEmail: request.replyToEmail,
       signaturePageOptions: request.signaturePageOptions,
       ...(assembled.warnings.length > 0 ? { warnings: assembled.warnings } : {}),
+      // Templates by reference unless duplicateCasts (#32): the versions the documents were made from.
+      duplicateCasts: request.duplicateCasts ?? false,
+      templates: templateVersionsOf(assembled),
     },
     createdAt: now,
     updatedAt: now,

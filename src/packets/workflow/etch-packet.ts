@@ -5,11 +5,14 @@ import { packetArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import type { PacketScope } from './scope.js';
 import { readSnapshot } from './step.js';
+import { followTemplates } from './template-refs.js';
 import { etchPacketView, type EtchPacketView } from './views.js';
 
 export async function etchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
   const { eid } = parseWith(packetArgs, args);
-  const snap = await readSnapshot(ctx, eid, scope);
+  let snap = await readSnapshot(ctx, eid, scope);
+  // By reference (#32): a newer template version is taken now, while nobody has signed.
+  if (await followTemplates(ctx, eid)) snap = await readSnapshot(ctx, eid, scope);
   const tokens = new Map<string, TokenRecord[]>();
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
   return etchPacketView(snap.packet, snap.signers, snap.documents, tokens, ctx.options.baseUrl, ctx.now());

@@ -8,11 +8,19 @@ import { sessionOf, type SigningSession } from './session.js';
 import { handOverFor } from './hand-over.js';
 import { access, assertTurn } from './signer-access.js';
 import { readSnapshot, runStep, signerOfSnap, type Snapshot } from './step.js';
+import { followTemplates } from './template-refs.js';
 import type { SignerRecord } from '../store/index.js';
 
 export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<SigningSession> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const { signer, token: opened } = await access(ctx, signerEid, token);
+  // By reference (#32): the page shows a newer template version, while nobody has signed.
+  try {
+    await followTemplates(ctx, signer.packetEid);
+  } catch (e) {
+    // A full disk: the page opens with the documents it has.
+    if (!isStorageFull(e)) throw e;
+  }
   // In person: the page asks for the hand-over first, until it was confirmed for this URL.
   const view = (snap: Snapshot, s: SignerRecord): SigningSession => {
     const name = s.status === 'completed' ? null : handOverFor(s, opened.eid);

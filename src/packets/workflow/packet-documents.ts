@@ -7,11 +7,13 @@ import type { SignerInputs } from '../apply.js';
 import { loadPdf } from '../../pdf/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
 import type { AuditEvent } from '../completion-certificate.js';
-import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type Signer } from '../request.js';
-import type { DocumentRecord, PacketRecord, SignerRecord, TokenRecord } from '../store/index.js';
+import { signConsentText } from '../page-text.js';
+import type { Signer } from '../request.js';
+import type { DocumentRecord, PacketRecord, SignerRecord, TemplateVersionRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
-import { signatureMode, type WorkflowContext } from './context.js';
+import { settingsOf, signatureMode, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
+import { pinTemplates } from './payload.js';
 import type { Snapshot } from './step.js';
 
 /** The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). */
@@ -43,14 +45,19 @@ export function signerOf(s: SignerRecord): Signer {
   return { ...s.signer, name: s.name ?? undefined, email: s.email ?? undefined };
 }
 
-/** The documents for a new payload: assembled again, then every signer who signed replayed in order. */
+/**
+ * The documents for a new payload: assembled again, then every signer who signed replayed in order.
+ * Template files use the versions the packet records (`templates`: default the packet's own; a
+ * by-reference packet following a newer version passes the new ones, template-refs.ts).
+ */
 export async function rerender(
   ctx: WorkflowContext,
   snap: Snapshot,
   payload: PacketRecord['payload'],
+  templates: readonly TemplateVersionRecord[] | undefined = snap.packet.options.templates,
 ): Promise<DocumentRecord[]> {
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
-  const assembled = await ctx.work.assemble({ ...stored, data: { payloads: payload } });
+  const assembled = await ctx.work.assemble({ ...pinTemplates(stored, templates), data: { payloads: payload } });
   const drafts = documentsOf(assembled);
   let pdfs = drafts.map((d) => d.pdf);
   const signed = snap.signers
@@ -119,7 +126,7 @@ export async function completePacket(
           sentAt: when(s.sentAt),
           viewedAt: when(s.viewedAt),
           signedAt: when(s.signedAt),
-          consentText: consentTextOf(snap.packet, s),
+          consentText: consentTextOf(ctx, snap.packet, s),
           events: eventsOf(snap.packet, s, timeZones.get(s.eid)),
         })),
     },
@@ -153,16 +160,12 @@ function eventsOf(packet: PacketRecord, s: SignerRecord, timeZone: string | unde
 }
 
 /** The consent text the signing page showed this signer (the packet's `signConsentText` with its placeholders filled). */
-function consentTextOf(packet: PacketRecord, s: SignerRecord): string {
-  const set = (packet.options.signaturePageOptions ?? {}) as SignaturePageOptions;
-  const values: Record<string, string> = {
-    'organization.name': 'castpress',
-    'packet.name': packet.name,
-    'signer.name': s.name ?? '',
-    'currentUser.name': s.name ?? '',
-  };
-  const raw = typeof set.signConsentText === 'string' ? set.signConsentText : DEFAULT_SIGN_CONSENT_TEXT;
-  return raw.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (m, name: string) => values[name] ?? m);
+function consentTextOf(ctx: WorkflowContext, packet: PacketRecord, s: SignerRecord): string {
+  return signConsentText(packet.options.signaturePageOptions, {
+    organizationName: settingsOf(ctx, packet.organization)?.name ?? ctx.options.organization?.name ?? 'castpress',
+    packetName: packet.name,
+    signerName: s.name,
+  });
 }
 
 /** Per-signer mode: the sealed certificate of completion as the packet's last document (it has no fields and no signers). */

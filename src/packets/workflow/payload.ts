@@ -1,6 +1,7 @@
 /** A packet's payload and request as the store keeps them. Pure. */
 import { ValidationError } from '../../errors/index.js';
-import type { PacketRecord } from '../store/index.js';
+import type { AssembledPacket } from '../assembled.js';
+import type { PacketRecord, TemplateVersionRecord } from '../store/index.js';
 
 /** A payload replaced, or merged per file and field; a null field value removes the field's data. */
 export function mergePayload(
@@ -43,4 +44,27 @@ export function storableRequest(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null) return {};
   const { data: _data, ...rest } = body as Record<string, unknown>;
   return rest;
+}
+
+/** The template versions an assembly used, by index in the request's `files`. */
+export function templateVersionsOf(assembled: AssembledPacket): TemplateVersionRecord[] {
+  return assembled.files.flatMap((f, file) => {
+    if (!f.template) return [];
+    const asked = assembled.request.files[file];
+    const pinned = asked?.kind === 'template' && asked.versionNumber !== undefined;
+    return [{ file, ...f.template, ...(pinned ? { pinned: true } : {}) }];
+  });
+}
+
+/** The stored request with each template file pinned to the version its documents were made from. */
+export function pinTemplates(
+  stored: Record<string, unknown>,
+  templates: readonly TemplateVersionRecord[] | undefined,
+): Record<string, unknown> {
+  if (!templates || templates.length === 0 || !Array.isArray(stored.files)) return stored;
+  const files = (stored.files as unknown[]).map((f, i) => {
+    const t = templates.find((x) => x.file === i);
+    return t && typeof f === 'object' && f !== null ? { ...f, versionNumber: t.versionNumber } : f;
+  });
+  return { ...stored, files };
 }

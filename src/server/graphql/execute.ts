@@ -26,6 +26,8 @@ function defined(args: Record<string, unknown>): Record<string, unknown> {
 export interface GraphQLChecks {
   /** Runs on createEtchPacket's arguments before the service; throws a typed error to refuse. */
   createEtchPacket?: (args: Record<string, unknown>) => void;
+  /** Given the created packet's warnings (`EtchPacket.warnings`) when there are any: the route sends them as headers. */
+  warnings?: (lines: readonly string[]) => void;
 }
 
 /** Root resolvers: each operation of the spec is one service call, made in the caller's scope (its key's organization). */
@@ -43,7 +45,9 @@ function rootValue(
   return {
     createEtchPacket: call(async (s, a) => {
       checks.createEtchPacket?.(a);
-      return withId(await s.createEtchPacket(a, scope));
+      const created = await s.createEtchPacket(a, scope);
+      if (created.warnings.length > 0) checks.warnings?.(created.warnings);
+      return withId(created);
     }),
     sendEtchPacket: call(async (s, a) => withId(await s.sendEtchPacket(a, scope))),
     generateEtchSignURL: call((s, a) => s.generateEtchSignURL(a, scope)),

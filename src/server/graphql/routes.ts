@@ -14,6 +14,7 @@ import {
 } from '../../packets/index.js';
 import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
+import { headerText } from '../resource-warnings.js';
 import type { RenderPool } from '../render-pool.js';
 import { DEFAULT_GRAPHQL_JSON_LIMITS, graphqlJsonParser, type GraphQLJsonLimits } from './json-body.js';
 import type { MultipartLimits } from '../multipart.js';
@@ -26,6 +27,13 @@ import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
 import type { WeldService } from '../../welds/index.js';
+
+/**
+ * Response header of `createEtchPacket`, one per line of the created packet's `EtchPacket.warnings`
+ * (ignored `signaturePageOptions` keys, active content removed from uploads, #32): a client that
+ * selects no `warnings` (the hosted API has none) still sees what castpress ignored or changed.
+ */
+export const PACKET_WARNING_HEADER = 'X-Castpress-Warning';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
 export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
@@ -131,6 +139,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
               pageOrigin,
               stylesheetOriginsFor(options.organizations?.(options.scopeOf(request).organization), stylesheetOrigins),
             ),
+          warnings: (lines) => void reply.header(PACKET_WARNING_HEADER, lines.map(headerText)),
         },
         options.scopeOf(request),
         options.welds ? () => options.welds!.get() : undefined,

@@ -4,18 +4,21 @@
  * no eval), keyboard-usable controls and a layout that fits a phone-width screen.
  * Everything interpolated is escaped; the script's settings travel as a JSON block.
  */
-import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions, type SigningSession } from '../../packets/index.js';
+import { escapeHtml } from '../../format/index.js';
+import {
+  fillPageText,
+  signConsentText,
+  type PageTextValues,
+  type SignaturePageOptions,
+  type SigningSession,
+} from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
 import { CLIENT_SCRIPT } from './page/client.generated.js';
 import type { ErrorPageConfig, SigningPageConfig } from './page/contract.js';
 import { ERROR_SCRIPT } from './page/error.generated.js';
 import { renderDescription } from './description.js';
 
-const esc = (s: unknown) =>
-  String(s ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+const esc = (s: unknown) => escapeHtml(String(s ?? ''));
 
 /** Bundled faces (assets.ts serves them): the page looks the same whatever the machine has installed. */
 const FONTS = `
@@ -52,6 +55,7 @@ button.box{cursor:pointer;font-weight:700;font-size:clamp(6px,1.8cqw,12px)}
 #typed{font-family:"castpress hand",cursive;font-size:1.4em}
 dialog{max-width:min(680px,calc(100vw - 32px));width:100%;box-sizing:border-box;border:0;border-radius:6px;padding:16px}
 dialog::backdrop{background:rgba(0,0,0,.45)}
+.org-logo{margin:0 0 8px}.org-logo img{display:block;max-height:30px;max-width:100%}
 .consent{font-size:.85em}
 #status.done{color:#1985a1}`;
 
@@ -65,21 +69,13 @@ function styleOverrides(style: SignaturePageOptions['style']): string {
   return `h1{color:${primary}}button{background:${primary}}.box{border-color:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
 }
 
-/** `signaturePageOptions` texts with the spec's `{{...}}` replacements (the organization is castpress here). */
-function texts(session: SigningSession) {
+/** `signaturePageOptions` texts with the spec's `{{...}}` replacements (src/packets page-text.ts). */
+function texts(session: SigningSession, organizationName: string) {
   const o = (session.packet.signaturePageOptions ?? {}) as SignaturePageOptions;
-  const values: Record<string, string> = {
-    'organization.name': 'castpress',
-    'packet.name': session.packet.name,
-    'signer.name': session.signer.name ?? '',
-    'currentUser.name': session.signer.name ?? '',
-  };
+  const values: PageTextValues = { organizationName, packetName: session.packet.name, signerName: session.signer.name };
   const t = (key: Exclude<keyof SignaturePageOptions, 'style'>, fallback: string) => {
     const v = o[key];
-    return (typeof v === 'string' ? v : fallback).replace(
-      /\{\{\s*([\w.]+)\s*\}\}/g,
-      (m, name: string) => values[name] ?? m,
-    );
+    return fillPageText(typeof v === 'string' ? v : fallback, values);
   };
   return {
     css: styleOverrides(o.style),
@@ -94,7 +90,7 @@ function texts(session: SigningSession) {
       'Press each highlighted box to sign it; "Next field" takes you to the next one.',
     ),
     signButtonText: t('signButtonText', 'Finish signing'),
-    signConsentText: t('signConsentText', DEFAULT_SIGN_CONSENT_TEXT),
+    signConsentText: signConsentText(o, values),
     drawSignatureTitle: t('drawSignatureTitle', 'Your signature'),
     drawSignatureDescription: t(
       'drawSignatureDescription',
@@ -148,6 +144,15 @@ export interface SigningPageOptions {
   withinIframe: boolean;
   /** `style.stylesheetURL` once the route has allowed it (same origin or allow-list). */
   stylesheet?: string;
+  /** The packet's organization (`--org`): its name for `{{organization.name}}`, its logo on top. Default castpress, no logo. */
+  organization?: { name: string; logo?: string | undefined };
+}
+
+/** The organization's logo at the top, at most 30 px high and 100 % wide (the spec); only an image data URL (the CSP's img-src). */
+function logoBlock(organization: SigningPageOptions['organization']): string {
+  const logo = organization?.logo;
+  if (!logo || !/^data:image\//.test(logo)) return '';
+  return `<p class="org-logo"><img src="${esc(logo)}" alt="${esc(organization.name)}"></p>`;
 }
 
 /**
@@ -178,7 +183,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
   const typed = signer.options.signatureMode === 'text';
   const docUrl = (index: number) =>
     `/sign/${encodeURIComponent(signer.eid)}/documents/${index}?token=${encodeURIComponent(token)}`;
-  const tx = texts(session);
+  const tx = texts(session, options.organization?.name ?? 'castpress');
   const nameChange = signer.options.allowNameChange === true;
   const emailChange = signer.options.allowEmailChange === true;
   const details =
@@ -263,7 +268,7 @@ ${markInputs(typed, signer.name, 'Draw your signature below (mouse, finger or pe
 <button type="button" id="finish">${esc(tx.signButtonText)}</button>`;
   return `${HEAD(`Sign ${packet.name}`, nonce, tx.css, options.stylesheet)}
 <body><main>
-${header}
+${logoBlock(options.organization)}${header}
 ${session.handOver ? `${handOverStep(session.handOver.name)}<div id="signing" hidden>${body}</div>` : body}
 </main>${onLoad}
 <script type="application/json" id="cfg">${config}</script>

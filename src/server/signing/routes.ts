@@ -177,6 +177,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           nonce,
           withinIframe,
           ...(stylesheet ? { stylesheet } : {}),
+          ...(settings ? { organization: { name: settings.name, logo: settings.logo } } : {}),
         }),
       );
     } catch (e) {
