@@ -158,9 +158,10 @@ export async function appendSignatureFieldsOnDisplay(
  * are their own widget, as `addSignatureFields` writes them), with their widgets.
  * A completed packet carries its signers' marks as page content and one seal; the
  * placeholders would show as "unsigned signature field" in every viewer. Returns
- * how many were removed.
+ * how many were removed. `only`: just the fields of these names (#31: a document signed
+ * elsewhere keeps the unsigned signature fields its own signature covers).
  */
-export function dropUnsignedSignatureFields(doc: PDFDocument): number {
+export function dropUnsignedSignatureFields(doc: PDFDocument, only?: ReadonlySet<string>): number {
   const acroForm = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
   const fields = acroForm?.lookupMaybe(PDF.Fields, PDFArray);
   if (!fields) return 0;
@@ -170,6 +171,8 @@ export function dropUnsignedSignatureFields(doc: PDFDocument): number {
     const field = doc.context.lookup(ref);
     if (!(ref instanceof PDFRef) || !(field instanceof PDFDict)) continue;
     if (field.get(PDF.FT) !== PDF.Sig || field.has(PDF.V) || field.get(PDF.Subtype) !== PDF.Widget) continue;
+    const name = field.lookupMaybe(PDF.T, PDFString, PDFHexString)?.decodeText();
+    if (only && (name === undefined || !only.has(name))) continue;
     fields.remove(i);
     dropped.add(ref.toString());
   }

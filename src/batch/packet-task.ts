@@ -9,6 +9,7 @@ import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import {
   completeDocuments,
   createPacketAssembler,
+  prepareDocuments,
   signDocuments,
   type AssembledPacket,
   type PacketAssembler,
@@ -19,6 +20,7 @@ import {
   type SignerInputs,
   type SignatureMode,
   type SignerSealInfo,
+  type PrepareInfo,
 } from '../packets/index.js';
 import {
   AppearanceWriter,
@@ -44,6 +46,7 @@ export type PacketStep =
       seal?: SignerSealInfo;
       identity?: SigningIdentityOptions;
     }
+  | { step: 'prepare'; docs: SignDocs; info: PrepareInfo; identity: SigningIdentityOptions }
   | {
       step: 'complete';
       docs: CompleteDocs;
@@ -54,7 +57,7 @@ export type PacketStep =
     };
 
 export type PacketResult =
-  { step: 'assemble'; packet: AssembledPacket } | { step: 'sign' | 'complete'; pdfs: Uint8Array[] };
+  { step: 'assemble'; packet: AssembledPacket } | { step: 'prepare' | 'sign' | 'complete'; pdfs: Uint8Array[] };
 
 export type PacketOutcome = ({ ok: true } & PacketResult) | { ok: false; status: number; error: ErrorBody };
 
@@ -126,6 +129,12 @@ export async function runPacketStep(
             state.writer,
             task.seal && task.identity ? { ...task.seal, identity: await state.identity(task.identity) } : undefined,
           ),
+        };
+      case 'prepare':
+        return {
+          ok: true,
+          step: 'prepare',
+          pdfs: await prepareDocuments(task.docs, await state.identity(task.identity), task.info),
         };
       case 'complete':
         return {
