@@ -56,6 +56,9 @@ function fieldSpecs(fields: ReadonlyArray<PlannedField | MergedField>, signedEls
   }));
 }
 
+/** The certification signature's field name and, with the local CA, its certificate's CN (the O/OU name the install). */
+export const CERTIFIER = 'castpress certification';
+
 /** What `prepareDocument` needs: who certifies, and whether to. */
 export interface PrepareOptions {
   /** The operator's identity: it signs the certification signature. */
@@ -94,11 +97,18 @@ export async function prepareDocument(
     return prepared;
   }
   if (options.certify === false) return prepared;
-  return sealPdf(prepared, options.identity, {
+  const signingTime = options.signingTime ?? new Date();
+  // A certificate of its own, as for each signer, when the local CA can issue one: with the
+  // operator's own certificate both first and last (the final seal), pdfsig's NSS reported the
+  // seal's certificate as "Unknown issue" once a signer's certificate came between the two.
+  const identity = (await canIssueSignerCertificates(options.identity))
+    ? await issueSignerIdentity(options.identity, { name: CERTIFIER, now: signingTime })
+    : options.identity;
+  return sealPdf(prepared, identity, {
     certify: 2,
-    name: 'castpress certification',
+    name: CERTIFIER,
     reason: `Certified for packet ${options.packetEid}: form filling and signing allowed`,
-    ...(options.signingTime ? { signingTime: options.signingTime } : {}),
+    signingTime,
   });
 }
 

@@ -85,7 +85,7 @@ export interface PrepareInfo {
 /**
  * Per-signer mode, when the packet is sent: every document's mark fields and the operator's
  * certification signature (`prepareDocument`); a document signed elsewhere that castpress would
- * break is a ValidationError naming it (`files[i]`, or `files` for the merged document).
+ * break is a ValidationError naming it (`files[i]`: the i-th document, `files[0]` for a merged one).
  */
 export async function prepareDocuments(
   docs: ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>,
@@ -100,7 +100,7 @@ export async function prepareDocuments(
         packetEid: info.packetEid,
         certify: info.certify,
         ...(info.signingTime ? { signingTime: info.signingTime } : {}),
-        property: docs.length === 1 ? 'files' : `files[${i}]`,
+        property: `files[${i}]`,
       }),
     );
   return out;
