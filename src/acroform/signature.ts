@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
+import { addAnnotation, frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
 import type { PdfRect } from '../geometry/index.js';
 import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
@@ -100,7 +100,7 @@ export function addSignatureFields(
     field.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
     const ref = context.register(field);
     fields.push(ref);
-    page.node.addAnnot(ref);
+    addAnnotation(page, ref);
     return ref;
   });
 }

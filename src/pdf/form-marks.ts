@@ -17,6 +17,7 @@ import {
   type PDFDocument,
 } from '@cantoo/pdf-lib';
 import { ValidationError } from '../errors/index.js';
+import { addAnnotation } from './annots.js';
 import { PDF } from './names.js';
 import { frameOf, userRect } from './page-frame.js';
 import { appendDrawing } from './signature-update.js';
@@ -136,7 +137,7 @@ function createFields(doc: PDFDocument, specs: readonly MarkFieldSpec[]): void {
     }
     const ref = doc.context.register(widget);
     fields.push(ref);
-    page.node.addAnnot(ref);
+    addAnnotation(page, ref);
     taken.set(spec.name, widget);
   }
 }
