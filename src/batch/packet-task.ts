@@ -27,14 +27,17 @@ import {
   createSigningIdentity,
   LocalTimestampAuthority,
   type SigningIdentity,
+  type TimestampOptions,
 } from '../signing/index.js';
+import { guardedFetch } from '../resources/index.js';
 
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
 
-/** A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`. */
-export interface ThreadTimestampOptions {
-  local: { dataDir: string };
-}
+/**
+ * A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`,
+ * or a TSA's URL reached through the resolver's address check (`allowHosts`: `--allow-host`).
+ */
+export type ThreadTimestampOptions = { local: { dataDir: string } } | { url: string; allowHosts?: readonly string[] };
 
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
@@ -104,6 +107,11 @@ export class PacketThreadState {
   }
 }
 
+async function timestampOf(state: PacketThreadState, t: ThreadTimestampOptions): Promise<TimestampOptions> {
+  if ('local' in t) return { local: await state.tsa(t.local.dataDir) };
+  return { url: t.url, fetch: guardedFetch(t.allowHosts ? { allowHosts: t.allowHosts } : {}) };
+}
+
 /** Runs one step; a typed error is an outcome, anything else is thrown (the pool answers 500). */
 export async function runPacketStep(
   engine: Engine,
@@ -146,7 +154,7 @@ export async function runPacketStep(
             task.docs,
             task.certificate,
             task.mode,
-            task.timestamp ? { timestamp: { local: await state.tsa(task.timestamp.local.dataDir) } } : undefined,
+            task.timestamp ? { timestamp: await timestampOf(state, task.timestamp) } : undefined,
           ),
         };
     }
