@@ -10,6 +10,8 @@
  * - An upload certified with P=1 elsewhere cannot take any mark: refused at creation, naming the file.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
@@ -19,10 +21,14 @@ import {
   AppearanceWriter,
   createSigningIdentity,
   issueSignerIdentity,
+  LocalTimestampAuthority,
   sealPdf,
   verifyPdf,
   type SigningIdentity,
 } from '../src/signing/index.js';
+import { serve } from '../src/cli/serve.js';
+import { guardedFetch } from '../src/resources/index.js';
+import { tsaUrlOf } from '../src/server/index.js';
 import { makePdf, mutoolVerify, nssDbTrusting, pdfsig, tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 
@@ -41,7 +47,7 @@ beforeAll(async () => {
   rootPem = await readFile(identity.files!.rootCertificate, 'utf8');
   otherRootPem = await readFile(other.files!.rootCertificate, 'utf8');
   appearance = await makePdf(1, 'mark');
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await tmp?.remove();
@@ -260,4 +266,64 @@ describe('a packet whose upload was signed elsewhere', () => {
       fields: [{ property: 'files[0]', message: expect.stringMatching(/signature that signing it here would break/) }],
     });
   }, 120_000);
+});
+
+describe('a remote TSA through the resolver (--tsa URL)', () => {
+  let server: http.Server;
+  let url: string;
+  let requests = 0;
+
+  beforeAll(async () => {
+    // The "remote" TSA: the built-in one answering RFC 3161 requests over HTTP on loopback.
+    const tsa = await LocalTimestampAuthority.open({
+      dataDir: path.join(tmp.dir, 'theirs'),
+      clock: () => new Date(NOW),
+    });
+    server = http.createServer((req, res) => {
+      requests++;
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void tsa.respond(new Uint8Array(Buffer.concat(chunks))).then((answer) => {
+          res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+          res.end(Buffer.from(answer));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  });
+
+  it('refuses a loopback TSA that is not allow-listed (nothing sent), and uses it when it is', async () => {
+    const pdf = await makePdf();
+    await expect(
+      sealPdf(pdf, identity, { level: 'B-T', signingTime: at, timestamp: { url, fetch: guardedFetch() } }),
+    ).rejects.toMatchObject({ name: 'SigningError', status: 502, fields: [{ property: 'timestamp' }] });
+    expect(requests).toBe(0);
+    const host = new URL(url).host;
+    const sealed = await sealPdf(pdf, identity, {
+      level: 'B-T',
+      signingTime: at,
+      timestamp: { url, fetch: guardedFetch({ allowHosts: [host] }) },
+    });
+    expect(requests).toBe(1);
+    const report = await verifyPdf(sealed, { trustAnchors: [rootPem] });
+    expect(report.signatures[0]!.padesLevel).toBe('B-T');
+    expect(report.signatures[0]!.timestamp).toMatchObject({ imprintMatches: true, signatureValid: true });
+  }, 60_000);
+
+  it('--tsa takes local or an http(s) URL: anything else stops the start with a ValidationError on tsa', async () => {
+    expect(tsaUrlOf(url)).toBe(url);
+    for (const bad of ['ftp://tsa.example/', 'not a url', 'https://user:pw@tsa.example/'])
+      expect(() => tsaUrlOf(bad)).toThrow(
+        expect.objectContaining({ name: 'ValidationError', fields: [expect.objectContaining({ property: 'tsa' })] }),
+      );
+    await expect(serve(['--tsa', 'ftp://tsa.example/', '--port', '0'])).rejects.toMatchObject({
+      name: 'ValidationError',
+    });
+  });
 });
