@@ -86,7 +86,13 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   if (pdf.isEncrypted)
     throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
   // ISO 32000-2, 12.8.1: a certification signature is the document's first signature.
-  if (options.docMdp !== undefined && pdf.getForm()?.getSignatureFields().some((f) => f.isSigned()))
+  if (
+    options.docMdp !== undefined &&
+    pdf
+      .getForm()
+      ?.getSignatureFields()
+      .some((f) => f.isSigned())
+  )
     throw ValidationError.of('certify', 'The document is already signed: only its first signature can certify it');
   const blocker = pdf.canSaveIncrementally();
   if (blocker === 'linearized') {
