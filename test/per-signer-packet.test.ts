@@ -194,13 +194,16 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
       'terms.pdf',
       'certificate-of-completion.pdf',
     ]);
-    expect(names('Service agreement.pdf')).toEqual([SIGNERS.client, sealName]);
-    expect(names('order.pdf')).toEqual([SIGNERS.client, SIGNERS.provider, sealName]);
-    expect(names('terms.pdf')).toEqual([SIGNERS.client, SIGNERS.provider, sealName]);
+    // First the certification signature written when the packet was sent (a certificate the local CA issued for it).
+    const certifier = 'castpress certification';
+    expect(names('Service agreement.pdf')).toEqual([certifier, SIGNERS.client, sealName]);
+    expect(names('order.pdf')).toEqual([certifier, SIGNERS.client, SIGNERS.provider, sealName]);
+    expect(names('terms.pdf')).toEqual([certifier, SIGNERS.client, SIGNERS.provider, sealName]);
     expect(names('certificate-of-completion.pdf')).toEqual([sealName]);
     // The signer's e-mail in subjectAltName, the packet and signer in /Reason, a key of their own each time.
     const order = reports.get('order.pdf')!.signatures;
-    expect(order[0]!.reason).toMatch(/^Signed by Ada Lovelace <ada@example.com> as signer \S+ of packet \S+$/);
+    expect(order[0]!.reason).toMatch(/^Certified for packet \S+: form filling and signing allowed$/);
+    expect(order[1]!.reason).toMatch(/^Signed by Ada Lovelace <ada@example.com> as signer \S+ of packet \S+$/);
     const certs = docs.flatMap((d) => extractSignatures(d.pdf).map((s) => s.der.toString('hex')));
     expect(new Set(certs).size).toBe(certs.length);
   });
@@ -219,6 +222,11 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
         expect(s.modifications.revisions.map((r) => r.classification)).toContain('formFillingAndSigning');
       }
       expect(report.signatures.at(-1)!.coversWholeDocument).toBe(true);
+      // #31: each signed document is certified first (DocMDP P=2), which governs every later signature.
+      if (file === 'certificate-of-completion.pdf') continue;
+      expect(report.signatures[0]!.modifications).toMatchObject({ certification: true, docMdp: 2 });
+      for (const s of report.signatures.slice(1))
+        expect(s.modifications).toMatchObject({ certification: false, docMdp: 2, allowed: 'formFillingAndSigning' });
     }
   });
 

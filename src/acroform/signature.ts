@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
+import { addAnnotation, frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { parseWith } from '../schema/index.js';
 import type { PdfRect } from '../geometry/index.js';
 import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
@@ -100,7 +100,7 @@ export function addSignatureFields(
     field.set(PDF.DA, PDFString.of('/Helv 0 Tf 0 g'));
     const ref = context.register(field);
     fields.push(ref);
-    page.node.addAnnot(ref);
+    addAnnotation(page, ref);
     return ref;
   });
 }
@@ -158,9 +158,10 @@ export async function appendSignatureFieldsOnDisplay(
  * are their own widget, as `addSignatureFields` writes them), with their widgets.
  * A completed packet carries its signers' marks as page content and one seal; the
  * placeholders would show as "unsigned signature field" in every viewer. Returns
- * how many were removed.
+ * how many were removed. `only`: just the fields of these names (#31: a document signed
+ * elsewhere keeps the unsigned signature fields its own signature covers).
  */
-export function dropUnsignedSignatureFields(doc: PDFDocument): number {
+export function dropUnsignedSignatureFields(doc: PDFDocument, only?: ReadonlySet<string>): number {
   const acroForm = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
   const fields = acroForm?.lookupMaybe(PDF.Fields, PDFArray);
   if (!fields) return 0;
@@ -170,6 +171,8 @@ export function dropUnsignedSignatureFields(doc: PDFDocument): number {
     const field = doc.context.lookup(ref);
     if (!(ref instanceof PDFRef) || !(field instanceof PDFDict)) continue;
     if (field.get(PDF.FT) !== PDF.Sig || field.has(PDF.V) || field.get(PDF.Subtype) !== PDF.Widget) continue;
+    const name = field.lookupMaybe(PDF.T, PDFString, PDFHexString)?.decodeText();
+    if (only && (name === undefined || !only.has(name))) continue;
     fields.remove(i);
     dropped.add(ref.toString());
   }

@@ -9,6 +9,7 @@ import { isCastpressError, type ErrorBody } from '../errors/index.js';
 import {
   completeDocuments,
   createPacketAssembler,
+  prepareDocuments,
   signDocuments,
   type AssembledPacket,
   type PacketAssembler,
@@ -19,20 +20,24 @@ import {
   type SignerInputs,
   type SignatureMode,
   type SignerSealInfo,
+  type PrepareInfo,
 } from '../packets/index.js';
 import {
   AppearanceWriter,
   createSigningIdentity,
   LocalTimestampAuthority,
   type SigningIdentity,
+  type TimestampOptions,
 } from '../signing/index.js';
+import { guardedFetch } from '../resources/index.js';
 
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
 
-/** A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`. */
-export interface ThreadTimestampOptions {
-  local: { dataDir: string };
-}
+/**
+ * A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`,
+ * or a TSA's URL reached through the resolver's address check (`allowHosts`: `--allow-host`).
+ */
+export type ThreadTimestampOptions = { local: { dataDir: string } } | { url: string; allowHosts?: readonly string[] };
 
 export type PacketStep =
   | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
@@ -44,6 +49,7 @@ export type PacketStep =
       seal?: SignerSealInfo;
       identity?: SigningIdentityOptions;
     }
+  | { step: 'prepare'; docs: SignDocs; info: PrepareInfo; identity: SigningIdentityOptions }
   | {
       step: 'complete';
       docs: CompleteDocs;
@@ -54,7 +60,7 @@ export type PacketStep =
     };
 
 export type PacketResult =
-  { step: 'assemble'; packet: AssembledPacket } | { step: 'sign' | 'complete'; pdfs: Uint8Array[] };
+  { step: 'assemble'; packet: AssembledPacket } | { step: 'prepare' | 'sign' | 'complete'; pdfs: Uint8Array[] };
 
 export type PacketOutcome = ({ ok: true } & PacketResult) | { ok: false; status: number; error: ErrorBody };
 
@@ -101,6 +107,11 @@ export class PacketThreadState {
   }
 }
 
+async function timestampOf(state: PacketThreadState, t: ThreadTimestampOptions): Promise<TimestampOptions> {
+  if ('local' in t) return { local: await state.tsa(t.local.dataDir) };
+  return { url: t.url, fetch: guardedFetch(t.allowHosts ? { allowHosts: t.allowHosts } : {}) };
+}
+
 /** Runs one step; a typed error is an outcome, anything else is thrown (the pool answers 500). */
 export async function runPacketStep(
   engine: Engine,
@@ -127,6 +138,12 @@ export async function runPacketStep(
             task.seal && task.identity ? { ...task.seal, identity: await state.identity(task.identity) } : undefined,
           ),
         };
+      case 'prepare':
+        return {
+          ok: true,
+          step: 'prepare',
+          pdfs: await prepareDocuments(task.docs, await state.identity(task.identity), task.info),
+        };
       case 'complete':
         return {
           ok: true,
@@ -137,7 +154,7 @@ export async function runPacketStep(
             task.docs,
             task.certificate,
             task.mode,
-            task.timestamp ? { timestamp: { local: await state.tsa(task.timestamp.local.dataDir) } } : undefined,
+            task.timestamp ? { timestamp: await timestampOf(state, task.timestamp) } : undefined,
           ),
         };
     }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cspOrigin, DEFAULT_DATA_DIR, parseHostPort, startServer } from '../server/index.js';
+import { cspOrigin, DEFAULT_DATA_DIR, parseHostPort, startServer, tsaUrlOf } from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
@@ -67,11 +67,8 @@ export async function serve(argv: string[]): Promise<number> {
   if (values['metrics-token-file'] && !metricsToken) throw new Error('--metrics-token-file is empty');
   if (metricsToken && !values.metrics) throw new Error('--metrics-token-file needs --metrics');
   const signingP12 = await signingP12Of(values);
-  const tsa = values.tsa;
-  if (tsa !== undefined && tsa !== 'local')
-    throw new Error(
-      `--tsa takes "local" (the built-in timestamp authority); a TSA URL is not supported yet, got ${tsa}`,
-    );
+  // `local` or an http(s) URL, reached through the resolver's address check with --allow-host (#31).
+  const tsa = values.tsa === undefined || values.tsa === 'local' ? values.tsa : tsaUrlOf(values.tsa);
   const signatures = values.signatures;
   if (signatures !== undefined && signatures !== 'per-signer' && signatures !== 'seal')
     throw new Error(`--signatures takes "per-signer" or "seal", got ${signatures}`);
@@ -103,7 +100,7 @@ export async function serve(argv: string[]): Promise<number> {
       smtp: values.smtp,
       allowHosts: values['allow-host'],
       ...(signingP12 ? { signingP12 } : {}),
-      ...(tsa === 'local' ? { tsa } : {}),
+      ...(tsa ? { tsa } : {}),
       ...(signatures ? { signatures } : {}),
     },
     signingFrameAncestors: values['frame-ancestor'],

@@ -110,6 +110,9 @@ ${FETCH_USAGE} (also webhooks)
                               proves order and the CA's clock, not the operator's honesty) and serve it at
                               POST /tsa (application/timestamp-query, API key). The local CA's CRL is served at
                               GET /signing/crl/<install id>.crl either way
+  --tsa URL                   timestamp every completion seal with this RFC 3161 TSA (http or https), reached
+                              through the same address check as fetching: a TSA on loopback or a private
+                              address needs --allow-host HOST:PORT
   --signatures MODE           how packets are signed: \`seal\` (default: one seal of the operator at completion)
                               or \`per-signer\` (each signer's own signature with a certificate from the local CA,
                               then the seal; the certificate of completion a separate sealed file)

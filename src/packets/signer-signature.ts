@@ -7,8 +7,15 @@
  * signers only fill fields and sign, which DocMDP P=2 allows (see src/signing/README.md).
  */
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
-import { appendFieldMarks, type MarkFieldSpec } from '../pdf/index.js';
-import { canIssueSignerCertificates, issueSignerIdentity, sealPdf, type SigningIdentity } from '../signing/index.js';
+import { ValidationError } from '../errors/index.js';
+import { appendFieldMarks, readSignatureRecords, type MarkFieldSpec } from '../pdf/index.js';
+import {
+  canIssueSignerCertificates,
+  issueSignerIdentity,
+  sealPdf,
+  verifyPdf,
+  type SigningIdentity,
+} from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
 
@@ -32,16 +39,90 @@ function pageOf(f: PlannedField | MergedField): number {
   return 'mergedPageNum' in f ? f.mergedPageNum : f.pageNum;
 }
 
-/** Every signer's box of the document as a field to create (once, before the first signature). */
-function fieldSpecs(fields: ReadonlyArray<PlannedField | MergedField>): MarkFieldSpec[] {
-  return fields
-    .filter((f) => f.signerId !== undefined && f.signerId !== null)
-    .map((f) => ({
-      name: markFieldName(f),
-      kind: f.type === 'signature' || f.type === 'initial' ? 'button' : 'text',
-      pageIndex: pageOf(f),
-      rect: f.rect,
-    }));
+const signersFields = (fields: ReadonlyArray<PlannedField | MergedField>) =>
+  fields.filter((f) => f.signerId !== undefined && f.signerId !== null);
+
+/**
+ * Every signer's box of the document as a field to create (once, before the first signature).
+ * `signedElsewhere`: the document already carries a signature, which allows new signature fields
+ * only, so every box (texts too) becomes an unsigned signature field showing its mark.
+ */
+function fieldSpecs(fields: ReadonlyArray<PlannedField | MergedField>, signedElsewhere = false): MarkFieldSpec[] {
+  return signersFields(fields).map((f) => ({
+    name: markFieldName(f),
+    kind: signedElsewhere ? 'signature' : f.type === 'signature' || f.type === 'initial' ? 'button' : 'text',
+    pageIndex: pageOf(f),
+    rect: f.rect,
+  }));
+}
+
+/** The certification signature's field name and, with the local CA, its certificate's CN (the O/OU name the install). */
+export const CERTIFIER = 'castpress certification';
+
+/** What `prepareDocument` needs: who certifies, and whether to. */
+export interface PrepareOptions {
+  /** The operator's identity: it signs the certification signature. */
+  identity: SigningIdentity;
+  packetEid: string;
+  /** Write the certification signature (DocMDP P=2); default true. Documents signed elsewhere are never certified. */
+  certify?: boolean;
+  signingTime?: Date;
+  /** Names the document in a refusal (e.g. `files[1]`). */
+  property?: string;
+}
+
+/**
+ * The revision a document gets when its packet is sent (per-signer mode, #31): every signer's mark
+ * field is created (the /Sig placeholders of assembly dropped), then the operator's certification
+ * signature with DocMDP P=2 — so every signer's revision after it is form filling and signing. A
+ * document that already carries a signature from elsewhere cannot be certified (only a first
+ * signature certifies): it gets the mark fields as unsigned signature fields, which its signature
+ * allows; when that signature would still not hold (e.g. its own certification allows no change),
+ * it is a ValidationError naming the document and nothing is stored.
+ */
+export async function prepareDocument(
+  pdf: Uint8Array,
+  fields: ReadonlyArray<PlannedField | MergedField>,
+  options: PrepareOptions,
+): Promise<Uint8Array> {
+  const signedElsewhere = (await readSignatureRecords(pdf)).dictionaries.some((d) => d.byteRange.length === 4);
+  // The placeholders of assembly by name: a document signed elsewhere keeps its own empty fields.
+  const placeholders = new Set(signersFields(fields).map((f) => fieldIdOf(f).replaceAll('.', '_')));
+  const prepared = await appendFieldMarks(pdf, {
+    create: fieldSpecs(fields, signedElsewhere),
+    edit: (doc) => void dropUnsignedSignatureFields(doc, signedElsewhere ? placeholders : undefined),
+  });
+  if (signedElsewhere) {
+    await checkSignaturesHold(prepared, options.property ?? 'files');
+    return prepared;
+  }
+  if (options.certify === false) return prepared;
+  const signingTime = options.signingTime ?? new Date();
+  // A certificate of its own, as for each signer, when the local CA can issue one: with the
+  // operator's own certificate both first and last (the final seal), pdfsig's NSS reported the
+  // seal's certificate as "Unknown issue" once a signer's certificate came between the two.
+  const identity = (await canIssueSignerCertificates(options.identity))
+    ? await issueSignerIdentity(options.identity, { name: CERTIFIER, now: signingTime })
+    : options.identity;
+  return sealPdf(prepared, identity, {
+    certify: 2,
+    name: CERTIFIER,
+    reason: `Certified for packet ${options.packetEid}: form filling and signing allowed`,
+    signingTime,
+  });
+}
+
+/** Every signature a document came with still verifies and allows what castpress changed (trust aside). */
+async function checkSignaturesHold(pdf: Uint8Array, property: string): Promise<void> {
+  const report = await verifyPdf(pdf);
+  const broken = report.signatures.find((s) => !s.integrity.intact || !s.modifications.ok);
+  if (broken)
+    throw ValidationError.of(
+      property,
+      `The document carries a signature that signing it here would break (${
+        broken.modifications.reason ?? broken.problems.join('; ')
+      }); have it signed after castpress's signers, or upload it unsigned`,
+    );
 }
 
 /**

@@ -17,14 +17,20 @@ import {
   type PDFDocument,
 } from '@cantoo/pdf-lib';
 import { ValidationError } from '../errors/index.js';
+import { addAnnotation } from './annots.js';
 import { PDF } from './names.js';
 import { frameOf, userRect } from './page-frame.js';
 import { appendDrawing } from './signature-update.js';
 
-/** A field to create: `button` (a read-only push button showing a signature or initials), `text` (a read-only text field). */
+/**
+ * A field to create: `button` (a read-only push button showing a signature or initials), `text` (a
+ * read-only text field), `signature` (an unsigned read-only signature field whose widget shows the
+ * mark: the one kind of new field a signature made elsewhere allows, for documents signed before
+ * castpress sees them; #31).
+ */
 export interface MarkFieldSpec {
   name: string;
-  kind: 'button' | 'text';
+  kind: 'button' | 'text' | 'signature';
   pageIndex: number;
   /** Points from the top-left corner of the page as shown (crop box and /Rotate). */
   rect: { x: number; y: number; width: number; height: number };
@@ -118,7 +124,7 @@ function createFields(doc: PDFDocument, specs: readonly MarkFieldSpec[]): void {
     const widget = doc.context.obj({
       Type: 'Annot',
       Subtype: 'Widget',
-      FT: spec.kind === 'button' ? 'Btn' : 'Tx',
+      FT: { button: 'Btn', text: 'Tx', signature: 'Sig' }[spec.kind],
       Ff: spec.kind === 'button' ? READ_ONLY | PUSH_BUTTON : READ_ONLY,
       Rect: [r.x, r.y, r.x + r.width, r.y + r.height].map((n) => PDFNumber.of(Math.round(n * 100) / 100)),
       F: PRINT,
@@ -131,7 +137,7 @@ function createFields(doc: PDFDocument, specs: readonly MarkFieldSpec[]): void {
     }
     const ref = doc.context.register(widget);
     fields.push(ref);
-    page.node.addAnnot(ref);
+    addAnnotation(page, ref);
     taken.set(spec.name, widget);
   }
 }
@@ -171,7 +177,8 @@ export async function appendFieldMarks(bytes: Uint8Array, update: FieldMarksUpda
     for (const m of set) {
       const field = byName.get(m.name)!;
       const ref = refOf.get(m.appearancePage);
-      if (m.value !== undefined) field.set(PDF.V, PDFHexString.fromText(m.value));
+      // A signature field's /V is a signature dictionary: its text shows in the appearance only.
+      if (m.value !== undefined && field.get(PDF.FT) === PDF.Tx) field.set(PDF.V, PDFHexString.fromText(m.value));
       for (const widget of widgetsOf(doc, field)) if (ref) widget.set(PDF.AP, doc.context.obj({ N: ref }));
     }
   });

@@ -34,6 +34,7 @@ export {
   type SignatureDictionaryInfo,
 } from './signature-update.js';
 export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './document-timestamp.js';
+export { addAnnotation } from './annots.js';
 export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export {

@@ -9,7 +9,8 @@ import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type { PDF, PdfObject, RevocationProvider, Signer, TimestampAuthority } from '@libpdf/core';
-import { CastpressError, InvalidPdfError, SigningError } from '../errors/index.js';
+import { CastpressError, InvalidPdfError, SigningError, ValidationError } from '../errors/index.js';
+import { writeSignatureEntries } from './signature-dictionary.js';
 import { UpdateSession } from './update.js';
 
 export interface AppendSignatureOptions {
@@ -29,6 +30,12 @@ export interface AppendSignatureOptions {
    * signed byte ranges, so the document hash stays the same. Must fit the reserved room.
    */
   rewriteCms?: (der: Uint8Array) => Uint8Array;
+  /**
+   * Makes this a certification signature (ISO 32000-2, 12.8.2.2): the signature dictionary gets a
+   * /Reference to a DocMDP transform with this P, and the catalog's /Perms /DocMDP points at it.
+   * Only the document's first signature may certify (checked by the caller).
+   */
+  docMdp?: 1 | 2 | 3;
 }
 
 type LibPdf = typeof import('@libpdf/core');
@@ -66,29 +73,6 @@ export function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
 }
 
 /**
- * Puts /Reason, /Location and /ContactInfo into the signature dictionary as it is registered.
- * libpdf 0.4 escapes these texts and then encodes them again, so "(", ")", "\\" and line breaks
- * came out as "\\(" etc. (and literally so in UTF-16 strings); we hand it none and set them here,
- * on the one dictionary of /Type /Sig that `sign()` registers. Returns the undo.
- */
-function writeSignatureTexts(lib: LibPdf, pdf: PDF, texts: Array<[string, string]>): () => void {
-  const { PdfDict, PdfString } = lib;
-  if (texts.length === 0) return () => undefined;
-  const registry = pdf.context.registry;
-  const own = Object.getOwnPropertyDescriptor(registry, 'register');
-  const register = registry.register.bind(registry);
-  registry.register = (obj) => {
-    if (obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig')
-      for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
-    return register(obj);
-  };
-  return () => {
-    if (own) Object.defineProperty(registry, 'register', own);
-    else delete (registry as { register?: unknown }).register;
-  };
-}
-
-/**
  * Appends one signature (a new invisible signature field whose value is a PAdES
  * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
  */
@@ -101,6 +85,15 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   // page tree, so the seal would not be last ("Not total document signed"): refused for now.
   if (pdf.isEncrypted)
     throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
+  // ISO 32000-2, 12.8.1: a certification signature is the document's first signature.
+  if (
+    options.docMdp !== undefined &&
+    pdf
+      .getForm()
+      ?.getSignatureFields()
+      .some((f) => f.isSigned())
+  )
+    throw ValidationError.of('certify', 'The document is already signed: only its first signature can certify it');
   const blocker = pdf.canSaveIncrementally();
   if (blocker === 'linearized') {
     // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
@@ -124,7 +117,7 @@ export async function appendSignature(bytes: Uint8Array, options: AppendSignatur
   if (options.reason !== undefined) texts.push(['Reason', options.reason]);
   if (options.location !== undefined) texts.push(['Location', options.location]);
   if (options.contactInfo !== undefined) texts.push(['ContactInfo', options.contactInfo]);
-  const restore = writeSignatureTexts(lib, pdf, texts);
+  const restore = writeSignatureEntries(lib, pdf, texts, options.docMdp);
   let out: Uint8Array;
   try {
     const result = await pdf.sign({

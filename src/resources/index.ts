@@ -7,5 +7,7 @@ export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js'
 
 export type { HttpResolverOptions } from './http-resolver.js';
 export { httpResolver, ResponseCache, FetchRefused, checkedAddress, pinnedLookup } from './http-resolver.js';
+export { guardedFetch } from './guarded-fetch.js';
+export type { GuardedFetchOptions } from './guarded-fetch.js';
 export type { ResourceProblem, ProblemEntry } from './report.js';
 export { reportingResolver, propertyOf, problemEntries, warningText, strictResourceError } from './report.js';

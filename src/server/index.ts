@@ -11,5 +11,5 @@ export { URL_LIFETIME_MS, LinkExpiredError } from './url-store.js';
 export { WATERMARK_TEXT, watermarkPdf } from './watermark.js';
 export { RESOURCE_WARNING_HEADER } from './resource-warnings.js';
 // What `castpress serve` parses its flags with (src/cli imports the server only through this door).
-export { DEFAULT_DATA_DIR, parseHostPort } from './graphql/open.js';
+export { DEFAULT_DATA_DIR, parseHostPort, tsaUrlOf } from './graphql/open.js';
 export { cspOrigin } from './stylesheet-origin.js';

@@ -27,6 +27,7 @@ export interface ThreadPacketWorkOptions {
 
 const STEP_NAMES = {
   assemble: { what: 'Assembling the packet', property: 'files' },
+  prepare: { what: 'Certifying the documents', property: 'files' },
   sign: { what: 'Signing', property: 'inputs' },
   complete: { what: 'Completing the packet', property: 'documents' },
 } as const;
@@ -73,6 +74,9 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
       const generated = await generateHtml(engine, body);
       const out = await run(pool, { step: 'assemble', body, generated });
       return (out as { packet: AssembledPacket }).packet;
+    },
+    async prepare(docs, info) {
+      return ((await run(pool, { step: 'prepare', docs, info, identity })) as { pdfs: Uint8Array[] }).pdfs;
     },
     async sign(docs, signer, inputs, seal) {
       const task = { step: 'sign' as const, docs, signer, inputs, ...(seal ? { seal, identity } : {}) };

@@ -50,6 +50,12 @@ export interface SealOptions {
    * (`LocalCaRevocation` on its data folder, CRL issued at `signingTime`); none otherwise.
    */
   revocation?: RevocationSource;
+  /**
+   * A certification signature with this DocMDP P (ISO 32000-2, 12.8.2.2): 1 no changes after it
+   * (but a DSS and document timestamps), 2 form filling and signing, 3 also annotations. Only a
+   * document's first signature can certify (else a ValidationError on `certify`).
+   */
+  certify?: 1 | 2 | 3;
 }
 
 export type PadesLevelOption = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
@@ -73,6 +79,7 @@ const sealSchema = z.strictObject({
       'Expected {crlFor}',
     )
     .optional(),
+  certify: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
 });
 
 type SealOpts = z.infer<typeof sealSchema>;
@@ -172,6 +179,7 @@ export async function sealPdf(
     ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
     ...(opts.location !== undefined ? { location: opts.location } : {}),
     ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
+    ...(opts.certify !== undefined ? { docMdp: opts.certify } : {}),
     ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
   });
   if ((level !== 'B-LT' && level !== 'B-LTA') || !source) return signed;

@@ -44,6 +44,12 @@ export interface PacketServiceOptions {
    * document with the certificate appended as pages.
    */
   signatures?: SignatureMode;
+  /**
+   * Per-signer mode: when a packet is sent, each document gets the operator's certification
+   * signature (DocMDP P=2: form filling and signing allowed after it) after every signer's mark
+   * field is made (#31). Default true; false leaves the documents uncertified.
+   */
+  certify?: boolean;
   /** Where assembly, signing and completion run; default in-process (`inProcessWork`). The server passes worker threads. */
   work?: PacketWork;
 }

@@ -10,7 +10,7 @@ import { settingsOf, type WorkflowContext } from './context.js';
 import { withSignerDefaults } from '../org.js';
 import { documentsOf } from './documents.js';
 import { etchPacket } from './etch-packet.js';
-import { storeDrafts } from './packet-documents.js';
+import { prepareForSending, storeDrafts } from './packet-documents.js';
 import { storableRequest, templateVersionsOf } from './payload.js';
 import type { PacketScope } from './scope.js';
 import { StaleVersion, type Snapshot } from './step.js';
@@ -40,9 +40,12 @@ export async function createEtchPacket(
   const request = assembled.request;
   const now = ctx.now();
   const requestHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(storableRequest(body))));
-  const documents = await storeDrafts(ctx, '', documentsOf(assembled));
+  const send = !(request.isDraft ?? false);
+  const eid = newEid('pkt');
+  const drafts = documentsOf(assembled);
+  const documents = await storeDrafts(ctx, '', drafts, send ? await prepareForSending(ctx, eid, drafts) : undefined);
   const packet: PacketRecord = {
-    eid: newEid('pkt'),
+    eid,
     groupEid: newEid('grp'),
     organization,
     name: request.name,
@@ -89,7 +92,6 @@ export async function createEtchPacket(
     ip: null,
     userAgent: null,
   }));
-  const send = !(request.isDraft ?? false);
   let events = 0;
   // A new packet: inserted, not a step over a stored version (nobody else can see it yet).
   await ctx.store.transaction(async (tx) => {

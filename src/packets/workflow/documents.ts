@@ -9,7 +9,7 @@ import { applySignerInputs, type SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
 import { completeDocument, certificateDocument, sealCompletedDocument } from '../complete.js';
 import { sha256Of, type CompletionCertificate } from '../completion-certificate.js';
-import { signAsSigner, type SignatureMode, type SignerSeal } from '../signer-signature.js';
+import { prepareDocument, signAsSigner, type SignatureMode, type SignerSeal } from '../signer-signature.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import type { DocumentField } from '../store/index.js';
@@ -72,6 +72,37 @@ export async function signDocuments(
           : await applySignerInputs(doc.pdf, inputs, options),
     );
   }
+  return out;
+}
+
+/** When a per-signer packet is sent: which packet, and whether the operator certifies (DocMDP P=2). */
+export interface PrepareInfo {
+  packetEid: string;
+  certify: boolean;
+  signingTime?: Date;
+}
+
+/**
+ * Per-signer mode, when the packet is sent: every document's mark fields and the operator's
+ * certification signature (`prepareDocument`); a document signed elsewhere that castpress would
+ * break is a ValidationError naming it (`files[i]`: the i-th document, `files[0]` for a merged one).
+ */
+export async function prepareDocuments(
+  docs: ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>,
+  identity: SigningIdentity,
+  info: PrepareInfo,
+): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const [i, doc] of docs.entries())
+    out.push(
+      await prepareDocument(doc.pdf, doc.fields, {
+        identity,
+        packetEid: info.packetEid,
+        certify: info.certify,
+        ...(info.signingTime ? { signingTime: info.signingTime } : {}),
+        property: `files[${i}]`,
+      }),
+    );
   return out;
 }
 

@@ -16,15 +16,38 @@ import { documentsOf, type DocumentDraft } from './documents.js';
 import { pinTemplates } from './payload.js';
 import type { Snapshot } from './step.js';
 
-/** The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). */
+/**
+ * Per-signer mode, when a packet is sent (#31): the documents with every signer's mark field and
+ * the operator's certification signature (DocMDP P=2, unless `certify: false`); undefined in
+ * one-seal mode or when the work cannot prepare (the first signer's revision then makes the fields).
+ */
+export async function prepareForSending(
+  ctx: WorkflowContext,
+  packetEid: string,
+  docs: ReadonlyArray<{ pdf: Uint8Array; fields: DocumentDraft['fields'] }>,
+): Promise<Uint8Array[] | undefined> {
+  if (signatureMode(ctx) !== 'per-signer' || !ctx.work.prepare) return undefined;
+  return ctx.work.prepare(docs, {
+    packetEid,
+    certify: ctx.options.certify !== false,
+    signingTime: new Date(ctx.now()),
+  });
+}
+
+/**
+ * The drafts' PDFs stored as blobs; their records (as assembled: nobody signed yet). `current`:
+ * the documents as sent (prepareForSending), when they differ from the drafts.
+ */
 export async function storeDrafts(
   ctx: WorkflowContext,
   packetEid: string,
   drafts: DocumentDraft[],
+  current?: Uint8Array[],
 ): Promise<DocumentRecord[]> {
   const out: DocumentRecord[] = [];
   for (const [index, d] of drafts.entries()) {
     const hash = await ctx.store.blobs.put(d.pdf);
+    const sent = current?.[index];
     out.push({
       packetEid,
       index,
@@ -33,7 +56,7 @@ export async function storeDrafts(
       title: d.title,
       pageCount: d.pageCount,
       assembledHash: hash,
-      currentHash: hash,
+      currentHash: sent ? await ctx.store.blobs.put(sent) : hash,
       fields: d.fields,
     });
   }
@@ -59,7 +82,10 @@ export async function rerender(
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
   const assembled = await ctx.work.assemble({ ...pinTemplates(stored, templates), data: { payloads: payload } });
   const drafts = documentsOf(assembled);
-  let pdfs = drafts.map((d) => d.pdf);
+  // A sent packet's documents are certified again before the signers who signed are replayed.
+  let pdfs =
+    (snap.packet.status !== 'draft' ? await prepareForSending(ctx, snap.packet.eid, drafts) : undefined) ??
+    drafts.map((d) => d.pdf);
   const signed = snap.signers
     .filter((s) => s.status === 'completed')
     .sort((a, b) => (a.signedAt ?? 0) - (b.signedAt ?? 0));

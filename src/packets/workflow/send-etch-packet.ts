@@ -5,6 +5,7 @@ import { sendArgs } from './args.js';
 import type { WorkflowContext } from './context.js';
 import { PacketStateError } from './errors.js';
 import { etchPacket } from './etch-packet.js';
+import { prepareForSending } from './packet-documents.js';
 import { notifySigner } from './outbox.js';
 import { route } from './routing.js';
 import type { PacketScope } from './scope.js';
@@ -18,18 +19,35 @@ export async function sendEtchPacket(
 ): Promise<EtchPacketView> {
   const { eid } = parseWith(sendArgs, args);
   await packetIn(ctx, eid, scope);
-  await runStep(ctx, eid, async (tx, snap, now) => {
-    if (snap.packet.status === 'complete')
-      throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
-    if (snap.packet.status === 'draft') {
-      snap.packet.status = 'sent';
-      return advance(tx, snap, now, { sendAll: true });
-    }
-    const routing = route(snap.signers);
-    let events = 0;
-    for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed'))
-      events += await notifySigner(tx, snap, s, now);
-    return events;
-  });
+  await runStep<string[] | undefined>(
+    ctx,
+    eid,
+    async (tx, snap, now, sent) => {
+      if (snap.packet.status === 'complete')
+        throw new PacketStateError('The packet is complete: every signer has signed', 'eid');
+      if (snap.packet.status === 'draft') {
+        snap.packet.status = 'sent';
+        if (sent) {
+          // The documents as sent (#31): mark fields and the operator's certification; nobody signed a draft.
+          snap.documents = snap.documents.map((d, i) => ({ ...d, currentHash: sent[i]! }));
+          await tx.putDocuments(snap.packet.eid, snap.documents);
+        }
+        return advance(tx, snap, now, { sendAll: true });
+      }
+      const routing = route(snap.signers);
+      let events = 0;
+      for (const s of snap.signers.filter((x) => routing.current.includes(x.eid) && x.status !== 'completed'))
+        events += await notifySigner(tx, snap, s, now);
+      return events;
+    },
+    async (snap) => {
+      if (snap.packet.status !== 'draft') return undefined;
+      const docs = await Promise.all(
+        snap.documents.map(async (d) => ({ pdf: await ctx.blob(d.currentHash), fields: d.fields })),
+      );
+      const sent = await prepareForSending(ctx, snap.packet.eid, docs);
+      return sent && (await Promise.all(sent.map((pdf) => ctx.store.blobs.put(pdf))));
+    },
+  );
   return etchPacket(ctx, { eid }, scope);
 }

@@ -13,7 +13,7 @@ import type { CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
 import type { Signer } from '../request.js';
 import type { SignatureMode } from '../signer-signature.js';
-import { completeDocuments, signDocuments } from './documents.js';
+import { completeDocuments, prepareDocuments, signDocuments, type PrepareInfo } from './documents.js';
 
 export type SignDocs = ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>;
 export type CompleteDocs = ReadonlyArray<{ filename: string; assembled: Uint8Array; signed: Uint8Array }>;
@@ -27,6 +27,11 @@ export interface SignerSealInfo {
 export interface PacketWork {
   /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
   assemble(body: unknown): Promise<AssembledPacket>;
+  /**
+   * Per-signer mode, when the packet is sent (#31): every document's mark fields and the operator's
+   * certification signature. Optional: without it the first signer's revision creates the fields.
+   */
+  prepare?(docs: SignDocs, info: PrepareInfo): Promise<Uint8Array[]>;
   /** One signer's inputs on every document holding one of their fields; with `seal`, signed by them (per-signer mode). */
   sign(docs: SignDocs, signer: Signer, inputs: SignerInputs, seal?: SignerSealInfo): Promise<Uint8Array[]>;
   /** Certificate of completion and seal on each document (per-signer mode: plus the certificate as one more PDF). */
@@ -52,6 +57,7 @@ export function inProcessWork(
   let own = assembler;
   return {
     assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
+    prepare: (docs, info) => prepareDocuments(docs, identity, info),
     sign: (docs, signer, inputs, signerSeal) =>
       signDocuments(docs, signer, inputs, writer, signerSeal ? { ...signerSeal, identity } : undefined),
     complete: (docs, certificate, mode) => completeDocuments(engine, identity, docs, certificate, mode, seal),

@@ -15,6 +15,8 @@ import {
   type PacketStore,
 } from '../../packets/index.js';
 import { createSigningIdentity, LocalTimestampAuthority } from '../../signing/index.js';
+import { ValidationError } from '../../errors/index.js';
+import { guardedFetch } from '../../resources/index.js';
 import type { PacketBackend } from './backend.js';
 import { threadPacketWork } from '../packet-work.js';
 import type { RenderPool } from '../render-pool.js';
@@ -41,8 +43,12 @@ export interface PacketDataOptions {
   docx?: DocxConverterOptions;
   /** The operator's identity (`--signing-p12`): completion seals name it instead of the local CA (#31). */
   signingP12?: { pkcs12: Uint8Array; passphrase: string };
-  /** `local` (`--tsa local`): the built-in TSA of the local CA timestamps every completion seal (B-LTA with the local CA). */
-  tsa?: 'local';
+  /**
+   * `local` (`--tsa local`): the built-in TSA of the local CA timestamps every completion seal (B-LTA with
+   * the local CA); an http(s) URL (`--tsa URL`, #31): that TSA, reached through the resolver's address
+   * check with `allowHosts` (a TSA on loopback or a private address must be allow-listed).
+   */
+  tsa?: string;
   /**
    * How packets are signed (#31): `per-signer` (each signer's own signature, certificate of completion as
    * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
@@ -58,6 +64,24 @@ export interface PacketBackendOptions extends PacketDataOptions {
 }
 
 export const DEFAULT_DATA_DIR = 'castpress-data';
+
+/** A TSA's address as `--tsa` takes it: an http(s) URL without credentials, else a ValidationError on `tsa` (#31). */
+export function tsaUrlOf(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw ValidationError.of(
+      'tsa',
+      `--tsa takes "local" or an http(s) URL of an RFC 3161 timestamp authority, got ${value}`,
+    );
+  if (url.username || url.password)
+    throw ValidationError.of('tsa', '--tsa: put no credentials in the URL (the command line is visible to every user)');
+  return url.href;
+}
 
 export function parseHostPort(value: string, what: string): { host: string; port: number } {
   const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(value.trim());
@@ -78,6 +102,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
       : undefined;
   const identity = options.signingP12 ? await createSigningIdentity(options.signingP12) : local!;
   const tsa = options.tsa === 'local' ? await LocalTimestampAuthority.open({ dataDir }) : undefined;
+  const tsaUrl = options.tsa !== undefined && options.tsa !== 'local' ? tsaUrlOf(options.tsa) : undefined;
   const store: PacketStore = options.postgres
     ? await openPostgresStore({ connectionString: options.postgres })
     : await openSqliteStore({ dir: path.join(dataDir, 'packets') });
@@ -86,6 +111,9 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     engine: options.engine,
     identity,
     ...(tsa ? { seal: { timestamp: { local: tsa } } } : {}),
+    ...(tsaUrl
+      ? { seal: { timestamp: { url: tsaUrl, fetch: guardedFetch({ allowHosts: options.allowHosts ?? [] }) } } }
+      : {}),
     ...(options.threads
       ? {
           work: threadPacketWork({
@@ -93,6 +121,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
             engine: options.engine,
             identity: options.signingP12 ?? { dataDir },
             ...(tsa ? { timestamp: { local: { dataDir } } } : {}),
+            ...(tsaUrl ? { timestamp: { url: tsaUrl, allowHosts: options.allowHosts ?? [] } } : {}),
           }),
         }
       : {}),

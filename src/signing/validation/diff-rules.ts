@@ -3,7 +3,7 @@
  * change goes (ISO 32000-2, 12.8.2.2 DocMDP; pyHanko's difference analysis in spirit):
  *
  * - `formFillingAndSigning` (DocMDP P=2): field values, appearances of fields that existed, a value in
- *   an existing empty signature field, new signature fields that are signed, the DSS, a document
+ *   an existing empty signature field, new signature fields (signed or empty) and their widgets, the DSS, a document
  *   timestamp, the form's default resources, the document information;
  * - `annotations` (P=3): annotations added, changed or removed (widgets aside);
  * - `other`: anything else — page content or resources, pages added or removed, a field added or
@@ -80,7 +80,10 @@ function isTimestampField(g: RevisionGraph, ref: string): boolean {
 function signatureFieldAdded(ctx: Ctx, ref: string): Finding {
   if (fieldType(ctx.b, ref) !== 'Sig') return { level: 'other', what: 'form field added' };
   const signed = dictOf(ctx.b, dictOf(ctx.b, { ref })?.V) !== undefined;
-  if (!signed) return { level: 'other', what: 'empty signature field added' };
+  // A new empty signature field (a place for a later signature) is part of signing, as pyHanko's
+  // SigFieldCreationRule and Acrobat read ISO 32000-2 12.8.2.2 (#31: castpress's marks on a
+  // document signed elsewhere are such fields).
+  if (!signed) return { level: FORM, what: 'empty signature field added' };
   const ts = isTimestampField(ctx.b, ref);
   return { level: FORM, what: ts ? 'document timestamp field added' : 'signature field added', ltv: ts };
 }
