@@ -28,7 +28,7 @@ const PAGES = Number(process.env.BENCH_SEAL_PAGES ?? 500);
 const BYTES_PER_PAGE = 40 * 1024;
 
 /** 500 pages, each with text and its own incompressible 40 KB image: ~20 MB, like a scanned packet. */
-async function bigPdf(): Promise<Uint8Array> {
+export async function bigPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 0; i < PAGES; i++) {

@@ -26,6 +26,11 @@ export interface CompletionCertificate {
     events?: AuditEvent[];
     /** The consent text the signing page showed them before they adopted a mark. */
     consentText?: string;
+    /**
+     * Per-signer signatures: the SHA-256 of the certificate each of their signatures was made with,
+     * per document (the local CA issues one per signer per document).
+     */
+    signatureCertificates?: Array<{ document: string; sha256: string }>;
   }>;
   /** When the packet completed (the certificate's own date). */
   completedAt: Date;
@@ -35,8 +40,10 @@ export interface CompletionCertificate {
 
 /** One event of a signer's audit trail; `ip`, `userAgent` and `timeZone` only where the request carried them. */
 export interface AuditEvent {
-  event: 'created' | 'sent' | 'viewed' | 'signed';
+  event: 'created' | 'sent' | 'viewed' | 'accepted' | 'signed';
   at: Date;
+  /** What the event was about: for `accepted`, the document and the box. */
+  detail?: string;
   ip?: string;
   userAgent?: string;
   /** IANA time zone the signing page reported with its submit. */
@@ -90,12 +97,29 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
       },
     });
     if (s.consentText !== undefined) data.push({ content: `Consent shown: ${s.consentText}` });
+    if (s.signatureCertificates?.length) {
+      data.push({
+        table: {
+          rows: [
+            ['Document', 'Signature certificate (SHA-256)'],
+            ...s.signatureCertificates.map((c) => [c.document, c.sha256]),
+          ],
+          columnOptions: [{ width: '30%' }, { width: '70%' }],
+        },
+      });
+    }
     if (s.events?.length) {
       data.push({
         table: {
           rows: [
             ['Event', 'Time (UTC)', 'IP address', 'User agent', 'Time zone'],
-            ...s.events.map((e) => [e.event, when(e.at), text(e.ip), text(e.userAgent), text(e.timeZone)]),
+            ...s.events.map((e) => [
+              e.detail ? `${e.event} (${e.detail})` : e.event,
+              when(e.at),
+              text(e.ip),
+              text(e.userAgent),
+              text(e.timeZone),
+            ]),
           ],
           columnOptions: [{ width: '12%' }, { width: '22%' }, { width: '16%' }, { width: '34%' }, { width: '16%' }],
         },

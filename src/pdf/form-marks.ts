@@ -12,7 +12,9 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
+  PDFRawStream,
   PDFRef,
+  PDFStream,
   PDFString,
   type PDFDocument,
 } from '@cantoo/pdf-lib';
@@ -153,6 +155,81 @@ function widgetsOf(doc: PDFDocument, field: PDFDict): PDFDict[] {
   return out;
 }
 
+/** The /Rotate of the page a widget sits on (/P, else the page whose /Annots lists it), 0/90/180/270. */
+function rotationOfWidgetPage(doc: PDFDocument, widget: PDFDict): number {
+  const pageRef = widget.get(PDF.P);
+  for (const page of doc.getPages()) {
+    const listed =
+      page.ref === pageRef ||
+      (pageRef === undefined && (page.node.Annots()?.asArray() ?? []).some((a) => doc.context.lookup(a) === widget));
+    if (listed) return (((page.getRotation().angle % 360) + 360) % 360) as number;
+  }
+  return 0;
+}
+
+/**
+ * An appearance drawn upright for the reader on a page with /Rotate (#31). The appearance pages are
+ * drawn in the box's shown orientation (width × height as the reader sees it), but a viewer maps an
+ * appearance's /BBox, transformed by its /Matrix, into the widget's /Rect in *user* space (ISO 32000
+ * 12.5.5) and then turns the whole page by /Rotate: unturned, the mark is stretched into the swapped
+ * rect and shown on its side. So the form XObject's /Matrix gets the inverse of the page's turn (a
+ * /Rotate 90 page is shown turned clockwise, so the appearance is turned counter-clockwise), after the
+ * matrix it already has. /MK /R is not set: it tells a viewer how to *build* an appearance, and some
+ * (pdf.js) would turn an existing one a second time. Each widget gets its own copy of the XObject
+ * dictionary when turned (the same page of appearances could serve widgets on pages turned differently).
+ */
+function turnedForPage(doc: PDFDocument, widget: PDFDict, ref: PDFRef): PDFRef {
+  const angle = rotationOfWidgetPage(doc, widget);
+  if (angle === 0) return ref;
+  const xobject = doc.context.lookup(ref);
+  if (!(xobject instanceof PDFRawStream || xobject instanceof PDFStream)) return ref;
+  const bbox = xobject.dict.lookupMaybe(PDFName.of('BBox'), PDFArray);
+  const m0 = numbersOf(xobject.dict.lookupMaybe(PDFName.of('Matrix'), PDFArray), [1, 0, 0, 1, 0, 0]);
+  const [x0, y0, x1, y1] = numbersOf(bbox, [0, 0, 0, 0]);
+  // The box as the existing matrix places it: the turn is about that box, so it lands at the origin again.
+  const corners = [
+    [x0, y0],
+    [x1, y0],
+    [x0, y1],
+    [x1, y1],
+  ].map(([x, y]) => [m0[0] * x + m0[2] * y + m0[4], m0[1] * x + m0[3] * y + m0[5]] as const);
+  const w = Math.max(...corners.map((c) => c[0])) - Math.min(...corners.map((c) => c[0]));
+  const h = Math.max(...corners.map((c) => c[1])) - Math.min(...corners.map((c) => c[1]));
+  const ox = Math.min(...corners.map((c) => c[0]));
+  const oy = Math.min(...corners.map((c) => c[1]));
+  // Counter-clockwise by the page's angle, then moved back into the positive quadrant.
+  const turn: Record<number, Matrix> = {
+    90: [0, 1, -1, 0, h, 0],
+    180: [-1, 0, 0, -1, w, h],
+    270: [0, -1, 1, 0, 0, w],
+  };
+  const r = turn[angle];
+  if (!r) return ref;
+  const matrix = multiply(multiply(m0, [1, 0, 0, 1, -ox, -oy]), r);
+  const copy = xobject.clone(doc.context);
+  copy.dict.set(PDFName.of('Matrix'), doc.context.obj(matrix.map((n) => PDFNumber.of(Math.round(n * 1e4) / 1e4))));
+  return doc.context.register(copy);
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+function numbersOf(array: PDFArray | undefined, fallback: number[]): Matrix {
+  const out = array?.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : NaN)) ?? [];
+  return (out.length === fallback.length && out.every(Number.isFinite) ? out : fallback) as Matrix;
+}
+
+/** `a` then `b` (PDF's row-vector convention: a point is multiplied by a, then by b). */
+function multiply(a: Matrix, b: Matrix): Matrix {
+  return [
+    a[0] * b[0] + a[1] * b[2],
+    a[0] * b[1] + a[1] * b[3],
+    a[2] * b[0] + a[3] * b[2],
+    a[2] * b[1] + a[3] * b[3],
+    a[4] * b[0] + a[5] * b[2] + b[4],
+    a[4] * b[1] + a[5] * b[3] + b[5],
+  ];
+}
+
 /**
  * Creates fields, sets appearances and values, as one appended update of `bytes`
  * (the input is an exact prefix of the output). A field named in `set` that the
@@ -173,13 +250,18 @@ export async function appendFieldMarks(bytes: Uint8Array, update: FieldMarksUpda
       throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
     const pages = [...new Set(set.map((m) => m.appearancePage))];
     const embedded = update.appearances ? await doc.embedPdf(update.appearances, pages) : [];
+    // Embedded now rather than at save: a turned appearance is a copy of the XObject's dictionary.
+    for (const page of embedded) await page.embed();
     const refOf = new Map<number, PDFRef>(pages.map((p, i) => [p, embedded[i]!.ref]));
     for (const m of set) {
       const field = byName.get(m.name)!;
       const ref = refOf.get(m.appearancePage);
       // A signature field's /V is a signature dictionary: its text shows in the appearance only.
       if (m.value !== undefined && field.get(PDF.FT) === PDF.Tx) field.set(PDF.V, PDFHexString.fromText(m.value));
-      for (const widget of widgetsOf(doc, field)) if (ref) widget.set(PDF.AP, doc.context.obj({ N: ref }));
+      for (const widget of widgetsOf(doc, field)) {
+        if (!ref) continue;
+        widget.set(PDF.AP, doc.context.obj({ N: turnedForPage(doc, widget, ref) }));
+      }
     }
   });
 }

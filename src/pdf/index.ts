@@ -39,8 +39,10 @@ export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkField
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export {
   readRevisionGraph,
+  readRevisionGraphAfter,
   revisionEnds,
   type PdfObjectSnapshot,
+  type RevisionWork,
   type PdfValue,
   type RevisionGraph,
 } from './revisions.js';

@@ -21,6 +21,7 @@ import {
   PDFRef,
   PDFStream,
   PDFString,
+  type PDFContext,
   type PDFObject,
 } from '@cantoo/pdf-lib';
 import { HardenedParser } from './parser.js';
@@ -98,29 +99,67 @@ function valueOf(obj: PDFObject | undefined): PdfValue {
   return { invalid: true };
 }
 
-function snapshotOf(obj: PDFObject): PdfObjectSnapshot {
-  if (obj instanceof PDFStream) {
-    const value = valueOf(obj.dict);
-    const data = obj instanceof PDFRawStream ? obj.contents : obj.getContents();
-    const stream = createHash('sha256').update(data).digest('hex');
-    return { value, stream, text: `${JSON.stringify(value)} stream ${stream}` };
+/**
+ * An object as data, its `stream` hash and `text` computed on first use (#31, verifyPdf speed): a
+ * verifier compares only the objects a later revision defines again, so hashing every stream of
+ * a 20 MB file (and writing every object as text) for each revision was work nothing read.
+ */
+class LazySnapshot implements PdfObjectSnapshot {
+  #data: Uint8Array | undefined;
+  #stream: string | undefined;
+  #text: string | undefined;
+  constructor(
+    readonly value: PdfValue,
+    data?: Uint8Array,
+  ) {
+    this.#data = data;
   }
-  const value = valueOf(obj);
-  return { value, text: JSON.stringify(value) };
+  get stream(): string | undefined {
+    if (this.#data !== undefined && this.#stream === undefined) {
+      this.#stream = createHash('sha256').update(this.#data).digest('hex');
+      this.#data = undefined;
+    }
+    return this.#stream;
+  }
+  get text(): string {
+    if (this.#text === undefined) {
+      const stream = this.stream;
+      this.#text = stream === undefined ? JSON.stringify(this.value) : `${JSON.stringify(this.value)} stream ${stream}`;
+    }
+    return this.#text;
+  }
 }
 
-/** The objects of the revision that ends at `end` (a value from `revisionEnds`). */
-export async function readRevisionGraph(bytes: Uint8Array, end: number): Promise<RevisionGraph> {
-  let parsed: Awaited<ReturnType<typeof HardenedParser.parse>>;
+function snapshotOf(obj: PDFObject): PdfObjectSnapshot {
+  if (obj instanceof PDFStream)
+    return new LazySnapshot(valueOf(obj.dict), obj instanceof PDFRawStream ? obj.contents : obj.getContents());
+  return new LazySnapshot(valueOf(obj));
+}
+
+/** Counts of the work done reading revisions, for tests that compare it at two sizes (no clocks). */
+export interface RevisionWork {
+  /** Bytes handed to the parser. */
+  bytesParsed: number;
+  /** Objects turned into data. */
+  objects: number;
+}
+
+type Parsed = { context: PDFContext; fatal?: string };
+
+async function objectsOf(
+  bytes: Uint8Array,
+  work?: RevisionWork,
+): Promise<{ parsed: Parsed; objects: Map<string, PdfObjectSnapshot>; catalog?: string } | { error: string }> {
+  let parsed: Parsed;
   try {
-    parsed = await HardenedParser.parse(bytes.subarray(0, end));
+    parsed = await HardenedParser.parse(bytes);
   } catch (e) {
-    return { end, objects: new Map(), fatal: (e as Error).message };
+    return { error: (e as Error).message };
   }
-  const { context } = parsed;
+  if (work) work.bytesParsed += bytes.length;
   const objects = new Map<string, PdfObjectSnapshot>();
   let catalog: string | undefined;
-  for (const [ref, obj] of context.enumerateIndirectObjects()) {
+  for (const [ref, obj] of parsed.context.enumerateIndirectObjects()) {
     if (obj instanceof PDFStream) {
       const type = obj.dict.get(PDFName.of('Type'));
       if (type === PDFName.of('XRef') || type === PDFName.of('ObjStm')) continue;
@@ -128,7 +167,16 @@ export async function readRevisionGraph(bytes: Uint8Array, end: number): Promise
     if (obj instanceof PDFDict && obj.get(PDFName.of('Type')) === PDFName.of('Catalog')) catalog = refText(ref);
     objects.set(refText(ref), snapshotOf(obj));
   }
-  const { Root, Info } = context.trailerInfo;
+  if (work) work.objects += objects.size;
+  return { parsed, objects, ...(catalog ? { catalog } : {}) };
+}
+
+/** The objects of the revision that ends at `end` (a value from `revisionEnds`). */
+export async function readRevisionGraph(bytes: Uint8Array, end: number, work?: RevisionWork): Promise<RevisionGraph> {
+  const read = await objectsOf(bytes.subarray(0, end), work);
+  if ('error' in read) return { end, objects: new Map(), fatal: read.error };
+  const { parsed, objects, catalog } = read;
+  const { Root, Info } = parsed.context.trailerInfo;
   const root = Root instanceof PDFRef ? refText(Root) : catalog;
   return {
     end,
@@ -137,4 +185,40 @@ export async function readRevisionGraph(bytes: Uint8Array, end: number): Promise
     ...(Info instanceof PDFRef ? { info: refText(Info) } : {}),
     ...(parsed.fatal ? { fatal: parsed.fatal } : {}),
   };
+}
+
+const HEADER = Buffer.from('%PDF-1.7\n');
+
+/**
+ * The revision ending at `end` read as `base` (an earlier revision of the same bytes) and the
+ * update after it (#31, verifyPdf speed). The parser reads objects in file order, a later
+ * definition replacing an earlier one, so parsing only the bytes after `base.end` (behind a header;
+ * their cross-reference data is not needed, objects are found by their `obj` keyword) and laying
+ * what they define over `base` gives the objects a parse of the whole prefix gives, for the size of
+ * the update instead of the file. Snapshots of objects the update leaves alone are `base`'s own
+ * (the same objects: a comparison can stop at identity). When the update cannot be read on its own
+ * (the parser stops), `base` was not read whole, or the result names no catalog, the prefix is
+ * parsed whole, as before.
+ */
+export async function readRevisionGraphAfter(
+  bytes: Uint8Array,
+  base: RevisionGraph,
+  end: number,
+  work?: RevisionWork,
+): Promise<RevisionGraph> {
+  if (base.fatal || base.end >= end) return readRevisionGraph(bytes, end, work);
+  const section = Buffer.concat([HEADER, bytes.subarray(base.end, end)]);
+  const read = await objectsOf(section, work);
+  if ('error' in read || read.parsed.fatal) return readRevisionGraph(bytes, end, work);
+  const objects = new Map(base.objects);
+  for (const [ref, snapshot] of read.objects) objects.set(ref, snapshot);
+  const { Root, Info } = read.parsed.context.trailerInfo;
+  const root = Root instanceof PDFRef ? refText(Root) : (read.catalog ?? base.root);
+  const info = Info instanceof PDFRef ? refText(Info) : base.info;
+  // A trailer naming no catalog: a whole parse recovers the root from the objects; do that.
+  const catalog = root === undefined ? undefined : objects.get(root)?.value;
+  const type = catalog !== null && typeof catalog === 'object' && 'dict' in catalog ? catalog.dict.Type : undefined;
+  if (type === null || typeof type !== 'object' || !('name' in type) || type.name !== 'Catalog')
+    return readRevisionGraph(bytes, end, work);
+  return { end, objects, root: root!, ...(info ? { info } : {}) };
 }

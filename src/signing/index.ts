@@ -24,6 +24,8 @@ export type { LocalTsaOptions, LocalTsaFiles } from './tsa-local.js';
 export { addDocumentTimestamp } from './seal-lta.js';
 export type { DocumentTimestampOptions } from './seal-lta.js';
 export { verifyPdf } from './verify.js';
+export { signatureCertificatesOf } from './signer-certificates.js';
+export type { SignatureCertificate } from './signer-certificates.js';
 export type {
   VerifyOptions,
   VerifyResult,

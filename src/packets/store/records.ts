@@ -107,7 +107,24 @@ export type StoredSigner = Signer & {
    * `tokenEid` (a new URL asks again), at `at`.
    */
   handedOver?: { tokenEid: string; at: number; name: string };
+  /** The signer's audit trail beyond the record's own times (#31): what the certificate of completion lists. */
+  audit?: SignerAudit;
 };
+
+/** What the signing page's requests told the server, kept for the certificate of completion (#31). */
+export interface SignerAudit {
+  /** Each opening of the signing page before signing, oldest first (the last `MAX_AUDIT_VIEWS`). */
+  views?: Array<{ at: number; ip?: string; userAgent?: string }>;
+  /** Openings left out of `views` (past the cap). */
+  viewsDropped?: number;
+  /** The boxes the page said were accepted, as submitted (document index, field id). */
+  accepted?: Array<{ document: number; fieldId: string }>;
+  /** The IANA time zone the signing page reported with the submit (recorded only; see submit-signing.ts). */
+  timeZone?: string;
+}
+
+/** Views kept per signer: a page reloaded in a loop must not grow the record without end. */
+export const MAX_AUDIT_VIEWS = 100;
 
 export interface SignerRecord {
   eid: string;

@@ -51,6 +51,25 @@ export function checkAccepted(
   if (errors.length > 0) throw new ValidationError(errors);
 }
 
+/** The accepted boxes that are this signer's (for the audit trail, #31), each once, in the page's order. */
+export function acceptedBoxesOf(
+  documents: ReadonlyArray<{ index: number; fields: readonly DocumentField[] }>,
+  signerId: string,
+  accepted: readonly AcceptedField[],
+): AcceptedField[] {
+  const mine = new Set<string>();
+  for (const d of documents)
+    for (const f of d.fields)
+      if (f.signerId === signerId && ACCEPTED_TYPES.has(f.type)) mine.add(`${d.index}:${fieldIdOf(f)}`);
+  const out: AcceptedField[] = [];
+  for (const { document, fieldId } of accepted) {
+    const key = `${document}:${fieldId}`;
+    if (!mine.delete(key)) continue;
+    out.push({ document, fieldId });
+  }
+  return out;
+}
+
 /** Still to be entered on opening (requireNameOnLoad / requireEmailOnLoad). */
 export function detailsRequired(
   signer: Pick<StoredSigner, 'requireNameOnLoad' | 'requireEmailOnLoad' | 'nameEnteredAt' | 'emailEnteredAt'>,

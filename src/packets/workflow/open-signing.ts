@@ -9,9 +9,19 @@ import { handOverFor } from './hand-over.js';
 import { access, assertTurn } from './signer-access.js';
 import { readSnapshot, runStep, signerOfSnap, type Snapshot } from './step.js';
 import { followTemplates } from './template-refs.js';
-import type { SignerRecord } from '../store/index.js';
+import { MAX_AUDIT_VIEWS, type SignerAudit, type SignerRecord } from '../store/index.js';
 
-export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<SigningSession> {
+/** What the server saw of the request that opened the page (the audit trail's view events, #31). */
+export interface SeenRequest {
+  ip?: string;
+  userAgent?: string;
+}
+
+export async function openSigning(
+  ctx: WorkflowContext,
+  args: unknown,
+  seen: SeenRequest = {},
+): Promise<SigningSession> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const { signer, token: opened } = await access(ctx, signerEid, token);
   // By reference (#32): the page shows a newer template version, while nobody has signed.
@@ -32,6 +42,11 @@ export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<
       const s = signerOfSnap(snap, signerEid);
       assertTurn(snap, s, false);
       let events = 0;
+      // Every opening before signing is an event of the audit trail, with the request's IP and user agent.
+      if (s.status !== 'completed') {
+        s.signer = { ...s.signer, audit: withView(s.signer.audit, { at: now, ...cleanSeen(seen) }) };
+        if (s.status !== 'sent') await tx.updateSigner(s);
+      }
       if (s.status === 'sent') {
         s.status = 'viewed';
         s.viewedAt = now;
@@ -50,4 +65,22 @@ export async function openSigning(ctx: WorkflowContext, args: unknown): Promise<
     session = view(snap, s);
   }
   return session!;
+}
+
+function withView(audit: SignerAudit | undefined, view: NonNullable<SignerAudit['views']>[number]): SignerAudit {
+  const views = [...(audit?.views ?? []), view];
+  const dropped = Math.max(0, views.length - MAX_AUDIT_VIEWS);
+  return {
+    ...audit,
+    views: views.slice(dropped),
+    ...(dropped + (audit?.viewsDropped ?? 0) > 0 ? { viewsDropped: dropped + (audit?.viewsDropped ?? 0) } : {}),
+  };
+}
+
+/** IP and user agent as the certificate shows them: bounded, and only when they are text. */
+export function cleanSeen(seen: SeenRequest): SeenRequest {
+  const clip = (v: unknown, n: number) => (typeof v === 'string' && v !== '' ? v.slice(0, n) : undefined);
+  const ip = clip(seen.ip, 64);
+  const userAgent = clip(seen.userAgent, 512);
+  return { ...(ip ? { ip } : {}), ...(userAgent ? { userAgent } : {}) };
 }

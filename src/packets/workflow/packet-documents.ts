@@ -5,6 +5,7 @@
  */
 import type { SignerInputs } from '../apply.js';
 import { loadPdf } from '../../pdf/index.js';
+import { signatureCertificatesOf } from '../../signing/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
 import type { AuditEvent } from '../completion-certificate.js';
 import { signConsentText } from '../page-text.js';
@@ -121,6 +122,7 @@ export async function completePacket(
     const inputs = decode(new TextDecoder().decode(await ctx.blob(s.inputsHash))) as SignerInputs;
     if (typeof inputs.timeZone === 'string') timeZones.set(s.eid, inputs.timeZone);
   }
+  const certificates = signatureMode(ctx) === 'per-signer' ? await signerCertificates(snap, signed) : undefined;
   return ctx.work.complete(
     await Promise.all(
       snap.documents.map(async (d, i) => ({
@@ -153,7 +155,8 @@ export async function completePacket(
           viewedAt: when(s.viewedAt),
           signedAt: when(s.signedAt),
           consentText: consentTextOf(ctx, snap.packet, s),
-          events: eventsOf(snap.packet, s, timeZones.get(s.eid)),
+          events: eventsOf(snap, s, timeZones.get(s.eid)),
+          ...(certificates ? { signatureCertificates: certificates.get(s.eid) ?? [] } : {}),
         })),
     },
     signatureMode(ctx),
@@ -161,28 +164,66 @@ export async function completePacket(
 }
 
 /**
- * A signer's audit trail. IP, user agent and time zone are recorded with the submit (the request
- * that signs), so only the `signed` event carries them; views keep their time only.
+ * A signer's audit trail (#31): created and sent; every opening of the signing page before signing,
+ * with the IP and user agent of that request; each box the page said was accepted and the signing
+ * itself, with the submit's IP, user agent and the time zone the page reported (the caller's
+ * `inputs.timeZone` for library submits). Boxes are accepted on the page before the submit; the
+ * server learns of them with it, so they carry the submit's time.
  */
-function eventsOf(packet: PacketRecord, s: SignerRecord, timeZone: string | undefined): AuditEvent[] {
+function eventsOf(snap: Snapshot, s: SignerRecord, inputsTimeZone: string | undefined): AuditEvent[] {
+  const { packet } = snap;
   const at = (event: AuditEvent['event'], t: number | null): AuditEvent[] =>
     t === null ? [] : [{ event, at: new Date(t) }];
+  const audit = s.signer.audit;
+  const timeZone = audit?.timeZone ?? inputsTimeZone;
+  const submit = {
+    ...(s.ip ? { ip: s.ip } : {}),
+    ...(s.userAgent ? { userAgent: s.userAgent } : {}),
+    ...(timeZone ? { timeZone } : {}),
+  };
+  const views: AuditEvent[] = audit?.views?.length
+    ? audit.views.map((v) => ({
+        event: 'viewed' as const,
+        at: new Date(v.at),
+        ...(v.ip ? { ip: v.ip } : {}),
+        ...(v.userAgent ? { userAgent: v.userAgent } : {}),
+      }))
+    : at('viewed', s.viewedAt);
+  const accepted: AuditEvent[] =
+    s.signedAt === null
+      ? []
+      : (audit?.accepted ?? []).map((a) => ({
+          event: 'accepted' as const,
+          at: new Date(s.signedAt!),
+          detail: `${snap.documents[a.document]?.title ?? snap.documents[a.document]?.filename ?? `document ${a.document + 1}`}: ${a.fieldId}`,
+          ...submit,
+        }));
   return [
     ...at('created', packet.createdAt),
     ...at('sent', s.sentAt),
-    ...at('viewed', s.viewedAt),
-    ...(s.signedAt === null
-      ? []
-      : [
-          {
-            event: 'signed' as const,
-            at: new Date(s.signedAt),
-            ...(s.ip ? { ip: s.ip } : {}),
-            ...(s.userAgent ? { userAgent: s.userAgent } : {}),
-            ...(timeZone ? { timeZone } : {}),
-          },
-        ]),
+    ...views,
+    ...accepted,
+    ...(s.signedAt === null ? [] : [{ event: 'signed' as const, at: new Date(s.signedAt), ...submit }]),
   ];
+}
+
+/**
+ * Per-signer mode: for each signer, the SHA-256 of the certificate of their signature on each document
+ * (their signatures' /Reason names their eid: `… as signer <eid> of packet <eid>`).
+ */
+async function signerCertificates(
+  snap: Snapshot,
+  signed: Uint8Array[],
+): Promise<Map<string, Array<{ document: string; sha256: string }>>> {
+  const out = new Map<string, Array<{ document: string; sha256: string }>>();
+  for (const [i, pdf] of signed.entries()) {
+    const document = snap.documents[i]?.title ?? snap.documents[i]?.filename ?? `document ${i + 1}`;
+    for (const sig of await signatureCertificatesOf(pdf)) {
+      const signer = snap.signers.find((s) => sig.reason?.includes(` as signer ${s.eid} of packet ${snap.packet.eid}`));
+      if (signer) out.set(signer.eid, [...(out.get(signer.eid) ?? []), { document, sha256: sig.sha256 }]);
+    }
+  }
+  return out;
 }
 
 /** The consent text the signing page showed this signer (the packet's `signConsentText` with its placeholders filled). */

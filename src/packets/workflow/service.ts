@@ -21,7 +21,7 @@ import { expireSignerTokens } from './expire-signer-tokens.js';
 import { generateEtchSignURL } from './generate-etch-sign-url.js';
 import { confirmHandOver } from './hand-over.js';
 import { groupDocuments } from './group-documents.js';
-import { openSigning } from './open-signing.js';
+import { openSigning, type SeenRequest } from './open-signing.js';
 import { redirectFor } from './redirect-for.js';
 import type { PacketScope } from './scope.js';
 import { sendEtchPacket } from './send-etch-packet.js';
@@ -84,8 +84,8 @@ export class PacketService {
   // ——— the signer's side (the signing page) ———
 
   /** Opens the signing page: checks the token, marks the signer `viewed` (open-signing.ts). */
-  openSigning(args: unknown): Promise<SigningSession> {
-    return openSigning(this.#ctx, args);
+  openSigning(args: unknown, seen?: SeenRequest): Promise<SigningSession> {
+    return openSigning(this.#ctx, args, seen);
   }
 
   /** A document as the signer sees it now (signer-document.ts). */

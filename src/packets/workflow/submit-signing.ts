@@ -6,7 +6,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import type { SignerInputs } from '../apply.js';
-import { acceptsEachField, checkAccepted, detailsRequired, type AcceptedField } from './acceptance.js';
+import { acceptsEachField, acceptedBoxesOf, checkAccepted, detailsRequired, type AcceptedField } from './acceptance.js';
 import { advance } from './advance.js';
 import { signerAccessArgs } from './args.js';
 import { encode } from './codec.js';
@@ -18,6 +18,7 @@ import type { SignerEvent } from './session.js';
 import { access, assertTurn } from './signer-access.js';
 import { runStep, signerOfSnap } from './step.js';
 import { assertHandedOver } from './hand-over.js';
+import { cleanSeen } from './open-signing.js';
 import { checkToken } from './tokens.js';
 
 /** What a signer submits when finishing (the signing page posts it). */
@@ -32,6 +33,27 @@ export interface SigningSubmission {
    * sends it; when given and the signer accepts each field, every box of theirs must be in it.
    */
   accepted?: readonly AcceptedField[];
+  /**
+   * The IANA time zone the signing page reported (`Intl.DateTimeFormat().resolvedOptions().timeZone`).
+   * The browser's word: checked to be an IANA name (else a 400 on `timeZone`) and recorded in the audit
+   * trail, never used for anything else (the date fields follow `inputs.timeZone`, the caller's).
+   */
+  timeZone?: string;
+}
+
+/** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`), else undefined. */
+export function ianaTimeZone(value: unknown): string | undefined {
+  if (
+    typeof value !== 'string' ||
+    value.length > 64 ||
+    !/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+){0,2}$/.test(value)
+  )
+    return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function submitSigning(
@@ -42,6 +64,9 @@ export async function submitSigning(
     signerEid: submission.signerEid,
     token: submission.token,
   });
+  const timeZone = submission.timeZone === undefined ? undefined : ianaTimeZone(submission.timeZone);
+  if (submission.timeZone !== undefined && timeZone === undefined)
+    throw ValidationError.of('timeZone', 'Not an IANA time zone name (e.g. Europe/Paris)');
   const { signer: found } = await access(ctx, signerEid, token);
   let event: SignerEvent | undefined;
   let redirectURL: string | undefined;
@@ -103,8 +128,18 @@ export async function submitSigning(
       );
       s.status = 'completed';
       s.signedAt = now;
-      s.ip = submission.ip ?? null;
-      s.userAgent = submission.userAgent ?? null;
+      const seen = cleanSeen({ ip: submission.ip, userAgent: submission.userAgent });
+      s.ip = seen.ip ?? null;
+      s.userAgent = seen.userAgent ?? null;
+      // The audit trail (#31): the boxes the page said were accepted, and the zone it reported.
+      s.signer = {
+        ...s.signer,
+        audit: {
+          ...s.signer.audit,
+          ...(submission.accepted ? { accepted: acceptedBoxesOf(snap.documents, s.aliasId, submission.accepted) } : {}),
+          ...(timeZone ? { timeZone } : {}),
+        },
+      };
       if (s.viewedAt === null) s.viewedAt = now;
       s.inputsHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(inputs)));
       const finals =

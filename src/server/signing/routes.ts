@@ -119,7 +119,11 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     const signerEid = request.params.signerEid;
     const withinIframe = request.query.withinIframe === 'true';
     try {
-      const session = await service.openSigning({ signerEid, token: token(request.query) });
+      // The audit trail (#31) records each opening with the request's IP and user agent.
+      const session = await service.openSigning(
+        { signerEid, token: token(request.query) },
+        { ip: request.ip, userAgent: request.headers['user-agent'] },
+      );
       const settings = options.organizations?.(session.packet.organization);
       const ancestors = frameAncestorsFor(session.signer.signerType, settings, frameAncestors);
       headers(reply, nonce, ancestors);
@@ -286,6 +290,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           },
           // Always given: a signer who accepts each field cannot skip their boxes by leaving it out.
           accepted: acceptedList(body.accepted),
+          // The zone the page reported: checked as an IANA name by the service and only recorded.
+          ...(typeof body.timeZone === 'string' ? { timeZone: body.timeZone } : {}),
           ip: request.ip,
           userAgent: request.headers['user-agent'],
         });

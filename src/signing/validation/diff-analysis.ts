@@ -6,7 +6,13 @@
  * (an approval signature: ISO 32000-2 lets later signers fill and sign; an annotation after it is
  * flagged, as Acrobat and pyHanko's default policy do).
  */
-import { readRevisionGraph, revisionEnds, type RevisionGraph } from '../../pdf/index.js';
+import {
+  readRevisionGraph,
+  readRevisionGraphAfter,
+  revisionEnds,
+  type RevisionGraph,
+  type RevisionWork,
+} from '../../pdf/index.js';
 import { dictOf, nameOf, refOf, resolve, rolesOf, type ObjectRole } from './diff-roles.js';
 import { compareRevisions, LEVEL_RANK, type ChangeLevel, type ObjectChange } from './diff-rules.js';
 
@@ -40,14 +46,26 @@ export class RevisionReader {
   readonly ends: number[];
   readonly #graphs = new Map<number, Promise<RevisionGraph>>();
   readonly #roles = new Map<number, Map<string, ObjectRole>>();
+  /** What reading the revisions cost so far (bytes parsed, objects read): tests compare it at two sizes. */
+  readonly work: RevisionWork = { bytesParsed: 0, objects: 0 };
   constructor(readonly bytes: Uint8Array) {
     this.ends = revisionEnds(bytes);
   }
 
+  /**
+   * The revision ending at `end`. Built on the nearest earlier revision already read, when there
+   * is one: only the update between them is parsed (the signed revision is read whole once, each
+   * later one costs its own update), so a signature followed by a DSS and a document timestamp is
+   * one parse of the file, not three.
+   */
   graph(end: number): Promise<RevisionGraph> {
     let g = this.#graphs.get(end);
     if (!g) {
-      g = readRevisionGraph(this.bytes, end);
+      const before = [...this.#graphs.keys()].filter((e) => e < end).sort((a, b) => b - a)[0];
+      g =
+        before === undefined
+          ? readRevisionGraph(this.bytes, end, this.work)
+          : this.#graphs.get(before)!.then((base) => readRevisionGraphAfter(this.bytes, base, end, this.work));
       this.#graphs.set(end, g);
     }
     return g;

@@ -299,7 +299,8 @@ export function compareRevisions(
     });
   for (const [ref, now] of b.objects) {
     const old = a.objects.get(ref);
-    if (old?.text === now.text) continue;
+    // The same snapshot: a later revision read over this one left the object alone (no hashing needed).
+    if (old === now || old?.text === now.text) continue;
     const role = old ? (ctx.ra.get(ref) ?? ctx.rb.get(ref)) : ctx.rb.get(ref);
     if (!role) continue; // reached from nothing: shows nothing
     const f = old ? changed(ctx, ref, old, now, role) : added(ctx, ref, role);

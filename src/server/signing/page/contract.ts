@@ -105,6 +105,8 @@ export interface SubmitRequest {
   initials?: MarkInput;
   /** The signature/initials boxes the signer accepted one by one. */
   accepted?: Array<{ document: number; fieldId: string }>;
+  /** The browser's IANA time zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`), for the audit trail only. */
+  timeZone?: string;
 }
 
 /** The answer to either POST: an event when there is one, where to go after signing. */

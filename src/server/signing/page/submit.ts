@@ -9,7 +9,7 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
   if (!(await changedDetails(client))) return;
   client.finished = true;
   say('Signing…');
-  const { ok, answer: out } = await postJson(cfg.submit, { token: cfg.token, ...body });
+  const { ok, answer: out } = await postJson(cfg.submit, { token: cfg.token, ...body, ...browserTimeZone() });
   if (out.event) post(cfg, out.event);
   if (out.redirect) {
     window.location.assign(out.redirect);
@@ -33,4 +33,14 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
     done.hidden = false;
   }
   document.body.classList.add('signed');
+}
+
+/** The browser's IANA time zone, for the certificate of completion's audit trail (#31); none when it has none. */
+function browserTimeZone(): { timeZone?: string } {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return typeof zone === 'string' && zone !== '' ? { timeZone: zone } : {};
+  } catch {
+    return {};
+  }
 }
