@@ -21,7 +21,8 @@ const BARLOW = path.join(HTML_FIXTURES, 'weasyprint-ticket/barlowcondensed-regul
 
 let pool: BrowserPool;
 beforeAll(() => {
-  pool = new BrowserPool({ resolver: fixtureResolver });
+  // A cold conversion costs ~0.5 s of CPU per face: generous deadlines for a loaded machine.
+  pool = new BrowserPool({ resolver: fixtureResolver, jobTimeoutMs: 120_000 });
 });
 afterAll(async () => {
   await pool.close();
@@ -55,7 +56,7 @@ describe('pdffonts: no Type 3 font in the WeasyPrint samples (their fonts all gi
 
   it('converts each CFF font once per cache: a second render of the ticket converts nothing', async () => {
     const cache = new WebFontCache();
-    const own = new BrowserPool({ resolver: fixtureResolver, webFonts: cache, maxPages: 1 });
+    const own = new BrowserPool({ resolver: fixtureResolver, webFonts: cache, maxPages: 1, jobTimeoutMs: 120_000 });
     try {
       await renderSample('ticket', own);
       expect(cache.conversions).toBe(3); // regular, light, bold; the TrueType barcode font is not touched
