@@ -52,9 +52,9 @@ function kindOf(resourceType: string): ResourceKind {
 
 /**
  * A font Chromium can render, by its first bytes: TrueType (0x00010000, 'true'), OpenType/CFF
- * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). Chromium embeds CFF and
- * variable fonts as Type 3 in the PDF; the author's own font, even so, beats a fallback with other
- * metrics (lines that overlap, issue 15).
+ * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). CFF ones are converted to
+ * TrueType (`WebFontCache`); variable fonts still embed as Type 3 in the PDF, and the author's own font,
+ * even so, beats a fallback with other metrics (lines that overlap, issue 15).
  */
 export function isWebFont(body: Uint8Array): boolean {
   if (body.byteLength < 4) return false;
