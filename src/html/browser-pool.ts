@@ -34,8 +34,7 @@ export class BrowserPool {
   readonly javaScriptEnabled: boolean;
   /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
   readonly hosts = new HostLookup();
-  /** CFF web fonts converted to TrueType, once per font for all of this pool's browsers. */
-  readonly webFonts: WebFontCache;
+  readonly webFonts: WebFontCache; // CFF web fonts as TrueType, for all of this pool's browsers
   #fonts: FontRegistry | undefined;
   readonly #options: BrowserPoolOptions;
   #session?: Promise<Session>;
