@@ -6,7 +6,8 @@
  * has no bold face), the ticket 9 (Barlow Condensed, CFF, and a bold ✈ from DejaVu Sans Book).
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,36 @@ describe('WebFontCache: CFF fonts to TrueType', () => {
     expect([noPython.converted, noPython.body]).toEqual([false, otf]);
     expect(noPython.problem).toContain('/nonexistent/python3');
   }, 120_000);
+
+  it('runs at most maxConcurrent converters at once (a document may name hundreds of fonts)', async () => {
+    // A stand-in converter: marks itself running, notes how many are, waits for the test's signal, fails.
+    const dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontconv-'));
+    try {
+      const fake = path.join(dir, 'python');
+      await writeFile(
+        fake,
+        `#!/bin/sh\ntouch "${dir}/run.$$"\nls "${dir}" | grep -c '^run\\.' >> "${dir}/log"\n` +
+          `while [ ! -f "${dir}/go" ]; do sleep 0.02; done\nrm "${dir}/run.$$"\nexit 1\n`,
+      );
+      await chmod(fake, 0o755);
+      const cache = new WebFontCache({ python: fake, maxConcurrent: 2 });
+      const fonts = Array.from({ length: 5 }, (_, i) => new Uint8Array(Buffer.from(`OTTO font ${i}`, 'latin1')));
+      const done = Promise.all(fonts.map((f) => cache.prepare(f)));
+      const log = async () =>
+        (await readFile(path.join(dir, 'log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      while ((await log()).length < 2) await new Promise((r) => setTimeout(r, 20));
+      // two run; the others wait for a slot (their processes are not started)
+      expect((await readdir(dir)).filter((f) => f.startsWith('run.'))).toHaveLength(2);
+      await writeFile(path.join(dir, 'go'), '');
+      const results = await done;
+      expect(results.every((r) => r.problem !== undefined)).toBe(true);
+      const counts = (await log()).map(Number);
+      expect(counts).toHaveLength(5);
+      expect(Math.max(...counts)).toBeLessThanOrEqual(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('a font that fails to convert still renders and is reported to the job as a resource problem', async () => {
     const problems: ResourceProblem[] = [];

@@ -38,6 +38,8 @@ export interface WebFontCacheOptions {
   python?: string;
   /** A conversion that takes longer is killed and the font served as it came (default 60 s). */
   timeoutMs?: number;
+  /** Converter processes at once (default 2); more fonts wait their turn (a document may name hundreds). */
+  maxConcurrent?: number;
 }
 
 interface Entry {
@@ -66,6 +68,9 @@ export class WebFontCache {
   readonly #maxBytes: number;
   readonly #python: string;
   readonly #timeoutMs: number;
+  readonly #maxConcurrent: number;
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
   #bytes = 0;
   #conversions = 0;
 
@@ -73,6 +78,7 @@ export class WebFontCache {
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#python = options.python ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent ?? 2));
   }
 
   /** Conversions started so far (cache misses on CFF fonts). */
@@ -98,7 +104,7 @@ export class WebFontCache {
     }
     this.#conversions++;
     const entry: Entry = { result: Promise.resolve({ body, converted: false }), bytes: 0, done: false };
-    entry.result = this.#convert(body).then(
+    entry.result = this.#queued(() => this.#convert(body)).then(
       (ttf): PreparedFont => {
         this.#settle(key, entry, ttf.byteLength);
         return { body: ttf, converted: true };
@@ -134,6 +140,20 @@ export class WebFontCache {
       if (!e.done) continue; // still converting: its requests wait for it
       this.#entries.delete(k);
       this.#bytes -= e.bytes;
+    }
+  }
+
+  /** Runs `task` when fewer than `maxConcurrent` conversions are running. */
+  async #queued<T>(task: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot to the next waiter directly, so no newcomer slips in between.
+    if (this.#running >= this.#maxConcurrent) await new Promise<void>((go) => this.#waiting.push(go));
+    else this.#running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running--;
     }
   }
 
