@@ -18,6 +18,8 @@ import { PNG } from 'pngjs';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { WEASYPRINT_PAGE, FIXTURE_ORIGIN, HTML_FIXTURES, fixtureResolver } from '../test/helpers/html-fixtures.js';
 import { compareImages, sideBySide, type Comparison, type Rgba } from '../test/helpers/pixel-compare.js';
+import { popplerText } from '../test/helpers/pdf.js';
+import { orderedSimilarity, pageWords, weasyprintReferenceWords } from '../test/helpers/word-similarity.js';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +35,8 @@ interface PageRow {
   reference?: Rgba;
   castpress?: Rgba;
   result: Comparison;
+  /** Word similarity with WeasyPrint's page (2·LCS / total words, as test/html-corpus.test.ts computes it). */
+  words?: number;
 }
 
 /** Page PNGs `<prefix>-<n>.png` in `dir`, in page order (pdftoppm pads n to the width of the last page number). */
@@ -76,16 +80,19 @@ async function main(): Promise<number> {
   const pool = new BrowserPool({ resolver: fixtureResolver });
   const rows: PageRow[] = [];
   const counts: Array<[string, number, number]> = [];
+  const referenceWords = weasyprintReferenceWords();
   let failed = false;
   try {
     for (const sample of SAMPLES) {
       const doc = `weasyprint-${sample}/${sample}.html`;
       let pages: Rgba[];
+      let words: string[][];
       try {
         const html = await readFile(path.join(HTML_FIXTURES, doc), 'utf8');
         const pdf = await renderHtml(pool, { html, baseUrl: FIXTURE_ORIGIN + doc, page: WEASYPRINT_PAGE });
         await writeFile(path.join(outDir, `${sample}.pdf`), pdf);
         pages = await rasterise(pdf);
+        words = (await popplerText(pdf)).map(pageWords);
       } catch (e) {
         failed = true;
         console.error(`${sample}: ${e instanceof Error ? e.message : String(e)}`);
@@ -102,7 +109,16 @@ async function main(): Promise<number> {
           path.join(outDir, `${sample}-${i + 1}.png`),
           sideBySide([ref ?? white(ours!), ours ?? white(ref!), result.diff]),
         );
-        rows.push({ sample, page: i + 1, reference: ref, castpress: ours, result });
+        const want = referenceWords[doc]?.[i];
+        const got = words[i];
+        rows.push({
+          sample,
+          page: i + 1,
+          reference: ref,
+          castpress: ours,
+          result,
+          words: want && got ? orderedSimilarity(got, want) : undefined,
+        });
       }
     }
   } finally {
@@ -118,17 +134,18 @@ async function main(): Promise<number> {
     "- **ink**: of the pixels that differ from the reference's background (its most frequent colour) in either page, the share the other page matches with ink of the same colour (within 48/255 a channel) within 1 pixel: 100 % = same marks in the same places, 0 % = nothing in common.",
     '- **pixels**: share of all pixels of the same colour (within 48/255) at the same place; white margins make this high even for different pages.',
     '- **mean diff**: mean absolute difference of R, G, B over the page (0 = same, 100 % = black against white).',
+    "- **words**: the page's words as `pdftotext -raw` reads them (content-stream order), against those of WeasyPrint's page: 2·LCS / (words of both); 1.000 = the same words in the same order (test/helpers/word-similarity.ts, as test/html-corpus.test.ts computes it).",
     "- Images: reference | castpress | diff (grey: ink both have; red: only WeasyPrint's; blue: only castpress's).",
     '',
     '| sample | WeasyPrint pages | castpress pages |',
     '|---|---|---|',
     ...counts.map(([s, r, c]) => `| ${s} | ${r} | ${c} |`),
     '',
-    '| sample | page | size (WeasyPrint / castpress, px) | ink | pixels | mean diff | image |',
-    '|---|---|---|---|---|---|---|',
+    '| sample | page | size (WeasyPrint / castpress, px) | ink | pixels | mean diff | words | image |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.sample} | ${r.page} | ${size(r.reference)} / ${size(r.castpress)} | ${pct(r.result.inkScore)} | ${pct(r.result.pixelScore)} | ${pct(r.result.meanAbsDiff)} | [${r.sample}-${r.page}.png](${r.sample}-${r.page}.png) |`,
+        `| ${r.sample} | ${r.page} | ${size(r.reference)} / ${size(r.castpress)} | ${pct(r.result.inkScore)} | ${pct(r.result.pixelScore)} | ${pct(r.result.meanAbsDiff)} | ${r.words === undefined ? '–' : r.words.toFixed(3)} | [${r.sample}-${r.page}.png](${r.sample}-${r.page}.png) |`,
     ),
     '',
   ].join('\n');

@@ -7,6 +7,12 @@ import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
 import { FIXTURE_ORIGIN, HTML_FIXTURES, WEASYPRINT_PAGE, fixtureResolver } from './helpers/html-fixtures.js';
 import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
+import {
+  orderedSimilarity,
+  pageWords,
+  unorderedSimilarity,
+  weasyprintReferenceWords,
+} from './helpers/word-similarity.js';
 
 const FIXTURES = HTML_FIXTURES;
 const ORIGIN = FIXTURE_ORIGIN;
@@ -165,67 +171,30 @@ describe('WeasyPrint samples: same page count as WeasyPrint on its default A4', 
   });
 });
 
-/** Words of a page as poppler reads them (ligatures spelled out; form-field dot rows, WeasyPrint's, left out). */
-function words(text: string): string[] {
-  return text
-    .replace(/\ufb01/g, 'fi')
-    .replace(/\ufb02/g, 'fl')
-    .split(/\s+/)
-    .filter((w) => w && !/^\.+$/.test(w));
-}
-
-/** 2·LCS / (|a| + |b|): 1 when both pages have the same words in the same order. */
-function orderedSimilarity(a: string[], b: string[]): number {
-  if (a.length + b.length === 0) return 1;
-  let prev = new Array<number>(b.length + 1).fill(0);
-  for (const x of a) {
-    const cur = [0];
-    b.forEach((y, j) => cur.push(x === y ? prev[j]! + 1 : Math.max(prev[j + 1]!, cur[j]!)));
-    prev = cur;
-  }
-  return (2 * prev[b.length]!) / (a.length + b.length);
-}
-
-/** Same words regardless of order (multiset Dice): for pages where Chromium paints margin boxes first. */
-function wordSimilarity(a: string[], b: string[]): number {
-  if (a.length + b.length === 0) return 1;
-  const count = new Map<string, number>();
-  for (const w of a) count.set(w, (count.get(w) ?? 0) + 1);
-  let common = 0;
-  for (const w of b) {
-    const n = count.get(w) ?? 0;
-    if (n > 0) {
-      common++;
-      count.set(w, n - 1);
-    }
-  }
-  return (2 * common) / (a.length + b.length);
-}
-
 describe("WeasyPrint samples: each page's words against WeasyPrint's reference renderings", () => {
   // Words poppler reads from WeasyPrint's own PDFs (the corpus's invoice.pdf, letter.pdf, report.pdf, ticket.pdf).
-  const reference = JSON.parse(readFileSync(path.join(FIXTURES, 'weasyprint-reference-words.json'), 'utf8')) as Record<
-    string,
-    string[][]
-  >;
-  it.each(Object.keys(reference))('%s: same pages and words (similarity >= 0.95 on every page)', async (doc) => {
-    const pages = (await popplerText(await render(doc, WEASYPRINT_PAGE))).map(words);
-    const want = reference[doc]!.map((p) => words(p.join(' ')));
-    expect(pages).toHaveLength(want.length);
-    const similarity = pages.map((p, i) => wordSimilarity(p, want[i]!));
-    expect(
-      similarity.every((s) => s >= 0.95),
-      JSON.stringify(similarity),
-    ).toBe(true);
-    if (doc.includes('report')) {
-      // the report's running heads, table of contents and page numbers in WeasyPrint's order
-      const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
+  const reference = weasyprintReferenceWords();
+  it.each(Object.keys(reference))(
+    '%s: same pages and words (>= 0.95 on every page), in the same order (LCS >= 0.95; the invoice >= 0.85)',
+    async (doc) => {
+      const pages = (await popplerText(await render(doc, WEASYPRINT_PAGE))).map(pageWords);
+      const want = reference[doc]!;
+      expect(pages).toHaveLength(want.length);
+      const unordered = pages.map((p, i) => unorderedSimilarity(p, want[i]!));
       expect(
-        ordered.every((s) => s >= 0.95),
+        unordered.every((s) => s >= 0.95),
+        JSON.stringify(unordered),
+      ).toBe(true);
+      const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
+      // The invoice's margin boxes ("♥ Thank you!", the contact line: 6 of 64 words) come first in Chromium's
+      // content stream and last in WeasyPrint's (src/html/README.md, "WeasyPrint word order"): 0.857.
+      const floor = doc.includes('invoice') ? 0.85 : 0.95;
+      expect(
+        ordered.every((s) => s >= floor),
         JSON.stringify(ordered),
       ).toBe(true);
-    }
-  });
+    },
+  );
 });
 
 describe('WeasyPrint report: the outline WeasyPrint makes from its headings', () => {
@@ -252,6 +221,8 @@ describe('web fonts in HTML mode (issue 15)', () => {
     const watched = new BrowserPool({
       resolver,
       onRequest: (url, verdict) => seen.push([url.replace(ORIGIN, ''), verdict]),
+      // the fonts the samples above converted to TrueType (a cold conversion costs ~0.5 s of CPU per face)
+      webFonts: pool.webFonts,
     });
     try {
       const html = await readFile(path.join(FIXTURES, 'weasyprint-ticket/ticket.html'), 'utf8');

@@ -4,6 +4,7 @@ import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
+import { WebFontCache } from './font-convert.js';
 import { createRouteHandler } from './network-guard.js';
 import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
@@ -33,6 +34,7 @@ export class BrowserPool {
   readonly javaScriptEnabled: boolean;
   /** Host lookups shared by this pool's jobs (document building and Chromium's requests). */
   readonly hosts = new HostLookup();
+  readonly webFonts: WebFontCache; // CFF web fonts as TrueType, for all of this pool's browsers
   #fonts: FontRegistry | undefined;
   readonly #options: BrowserPoolOptions;
   #session?: Promise<Session>;
@@ -61,6 +63,7 @@ export class BrowserPool {
     this.resolver = options.resolver;
     this.javaScriptEnabled = options.javaScriptEnabled ?? false;
     this.#fonts = options.fonts;
+    this.webFonts = options.webFonts ?? new WebFontCache();
   }
 
   /** The registry form-field appearances are drawn with (created on first use when none was given). */
@@ -323,6 +326,7 @@ export class BrowserPool {
         resolver: this.#options.resolver,
         maxResourceBytes: this.maxResourceBytes,
         lookup: this.hosts.lookup,
+        webFonts: this.webFonts,
         onRequest: this.#options.onRequest,
         onNavigation: (page, url) => this.#navigationWatch.get(page)?.(url),
         onProblem: (request, problem) => {

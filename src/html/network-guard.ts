@@ -7,6 +7,7 @@ import {
   type ResourceResolver,
 } from '../resources/index.js';
 import { rewriteGcpm } from './css-rewrite.js';
+import type { WebFontCache } from './font-convert.js';
 
 /**
  * Loopback is refused even when a resolver would serve it: content must never
@@ -51,9 +52,9 @@ function kindOf(resourceType: string): ResourceKind {
 
 /**
  * A font Chromium can render, by its first bytes: TrueType (0x00010000, 'true'), OpenType/CFF
- * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). Chromium embeds CFF and
- * variable fonts as Type 3 in the PDF; the author's own font, even so, beats a fallback with other
- * metrics (lines that overlap, issue 15).
+ * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). CFF ones are converted to
+ * TrueType (`WebFontCache`); variable fonts still embed as Type 3 in the PDF, and the author's own font,
+ * even so, beats a fallback with other metrics (lines that overlap, issue 15).
  */
 export function isWebFont(body: Uint8Array): boolean {
   if (body.byteLength < 4) return false;
@@ -66,6 +67,8 @@ export interface GuardOptions {
   maxResourceBytes: number;
   /** Host lookups for the address check (the pool's shared, coalescing one). */
   lookup?: LookupAll;
+  /** CFF web fonts become TrueType here before Chromium gets them (absent: fonts go as they came). */
+  webFonts?: WebFontCache;
   /** Called for every URL the document tried to load (tests and diagnostics). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
   /** A page's own document tried to navigate (always refused): the pool fails that job. */
@@ -123,14 +126,22 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
     if ('reason' in outcome) return problem(outcome.reason);
     const res = outcome.resource;
     if (kind === 'webfont' && !isWebFont(res.body)) return problem(NOT_A_WEB_FONT);
-    let body: Buffer = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength);
+    let data = res.body;
+    let contentType = res.contentType ?? 'application/octet-stream';
+    if (kind === 'webfont' && options.webFonts) {
+      const font = await options.webFonts.prepare(data);
+      // Not converted: the font still renders (as Type 3 in the PDF); the job is told.
+      if (font.problem) options.onProblem?.(request, { url, kind, reason: font.problem });
+      if (font.converted) [data, contentType] = [font.body, 'font/ttf'];
+    }
+    let body: Buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (kind === 'stylesheet') body = Buffer.from(rewriteGcpm(body.toString('utf8')), 'utf8');
     options.onRequest?.(url, 'served');
     await route
       .fulfill({
         status: 200,
         body,
-        contentType: res.contentType ?? 'application/octet-stream',
+        contentType,
         headers: { 'access-control-allow-origin': '*' },
       })
       .catch(() => undefined);

@@ -193,5 +193,7 @@ export function defaultDocumentCss(page?: HtmlPageOptions, text = ''): string {
     ? `'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif`
     : `'Noto Sans', 'Noto CJK', sans-serif`;
   const faces = scripts.map((font) => SCRIPT_RULES.get(font)!).join('\n');
-  return `${BASE_CSS}\n${faces}${faces ? '\n' : ''}:where(html) { font-family: ${stack}; }\n${pageOptionsCss(page)}`;
+  // No synthetic bold (Skia writes it as a Type 3 font): bold in a family without a bold face uses the
+  // regular face, as WeasyPrint does; `font-synthesis-weight: auto` in the document brings it back.
+  return `${BASE_CSS}\n${faces}${faces ? '\n' : ''}:where(html) { font-family: ${stack}; font-synthesis-weight: none; }\n${pageOptionsCss(page)}`;
 }

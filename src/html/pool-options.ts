@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import type { FontRegistry } from '../fonts/index.js';
 import type { ResourceResolver } from '../resources/index.js';
+import type { WebFontCache } from './font-convert.js';
 
 export interface BrowserPoolOptions {
   /** Default: env CASTPRESS_CHROMIUM, then /usr/bin/chromium, chromium-browser, google-chrome. */
@@ -17,6 +18,11 @@ export interface BrowserPoolOptions {
   maxResourceBytes?: number;
   /** Every URL a document tried to load and whether it was served (diagnostics, tests). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
+  /**
+   * Author web fonts with CFF outlines converted to TrueType (kept per content hash; see "Fonts and Type 3" in
+   * the README); default: a cache of the pool's own. Pools may share one.
+   */
+  webFonts?: WebFontCache;
   /** Fonts for form-field appearances (the engine passes its own); default: a registry of the pool's own. */
   fonts?: FontRegistry;
   /** Jobs one Chromium serves before it is replaced by a fresh one (default 500): bounds what leaks across jobs. */
