@@ -115,21 +115,41 @@ async function installInto(dir: string): Promise<string> {
   return project;
 }
 
+const CHECK_OPTIONS: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  types: ['node'],
+  typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+};
+
+/**
+ * Declaration files (.d.ts: the installed package's, its dependencies', @types and TypeScript's libs) do
+ * not change during a run: parsed once per test file and shared by its checks, with the same options.
+ * The files a test writes (.ts) are read afresh each time.
+ */
+const declarations = new Map<string, ts.SourceFile>();
+const checkHost = ts.createCompilerHost(CHECK_OPTIONS);
+const readSourceFile = checkHost.getSourceFile.bind(checkHost);
+checkHost.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+  if (!fileName.endsWith('.d.ts')) return readSourceFile(fileName, languageVersion, onError, shouldCreate);
+  let file = declarations.get(fileName);
+  if (!file) {
+    file = readSourceFile(fileName, languageVersion, onError, shouldCreate);
+    if (file) declarations.set(fileName, file);
+  }
+  return file;
+};
+
 /**
  * Type-checks files in the installed project (its node_modules/castpress and their .d.ts) and
  * lists, per module the first file imports, every name its declarations export.
  */
 export function checkInstalled(...files: string[]): { diagnostics: string[]; exported: Map<string, Set<string>> } {
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-    typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
-  });
+  const program = ts.createProgram(files, CHECK_OPTIONS, checkHost);
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file
       ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `
