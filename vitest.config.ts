@@ -12,6 +12,8 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
     // The longest files first (workflow-crash above all), so none of them is the run's tail.
     sequence: { sequencer: SlowFirstSequencer },
+    // One `npm pack` + install per run, shared by docs.test.ts and package.test.ts (test/helpers/installed-package.ts).
+    globalSetup: ['./test/helpers/shared-install-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

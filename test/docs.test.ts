@@ -6,7 +6,7 @@
  * run with node; a block that prints must not print `false` (the blocks print their checks). sh
  * blocks run in bash with the installed `castpress` bin first on PATH. A block fenced `sh no-run`
  * (a server that does not end, a Redis queue, the checkout's own set-up) is only counted, and at
- * most NO_RUN_ALLOWED may exist. One install for the whole file (~40 s).
+ * most NO_RUN_ALLOWED may exist. One install for the run (~40 s), shared with package.test.ts.
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -273,13 +273,34 @@ describe('renderer crash', () => {
     'a renderer crash while printing ("Printing failed") is retried too, not taken for an unprintable page',
     { timeout: 240_000 },
     async () => {
-      const pool = new BrowserPool({ jobTimeoutMs: 90_000 });
+      // The crash lands inside page.pdf(), whatever the machine's speed: printing fires `beforeprint`, whose
+      // synchronous request holds the renderer until the resolver (which crashes it first) answers.
+      // Retried, the job prints again; that time the resolver only answers.
+      let crashes = 0;
+      const asked: string[] = [];
+      const pool: BrowserPool = new BrowserPool({
+        javaScriptEnabled: true,
+        jobTimeoutMs: 90_000,
+        resolver: async (url) => {
+          asked.push(url);
+          if (crashes === 0) {
+            crashes++;
+            await pool.crashRenderersForTesting();
+          }
+          return { body: new TextEncoder().encode('printed'), contentType: 'text/plain' };
+        },
+      });
       try {
         await renderHtml(pool, { html: '<p>warm up</p>' });
-        // Long enough to print that the crash lands in (or before) page.pdf(); either way the job is retried.
-        const html = `<style>div { break-after: page; }</style><p>survived</p>${'<div>page</div>'.repeat(3000)}`;
-        const timer = setTimeout(() => void pool.crashRenderersForTesting(), 600);
-        const pdf = await renderHtml(pool, { html }).finally(() => clearTimeout(timer));
+        const html = `<script>addEventListener('beforeprint', () => {
+  const x = new XMLHttpRequest();
+  x.open('GET', 'https://print.test/now', false);
+  try { x.send(); } catch {}
+});</script><p>survived</p>`;
+        const pdf = await renderHtml(pool, { html });
+        expect(crashes).toBe(1);
+        // Asked once per print: the crashed one and the retry.
+        expect(asked).toEqual(['https://print.test/now', 'https://print.test/now']);
         expect((await pageText(pdf))[0]).toContain('survived');
       } finally {
         await pool.close();

@@ -5,7 +5,8 @@
  * `castpress/signing`, `castpress/server`, `castpress/batch`) type-checks from that entry point,
  * and each entry point exports nothing else (types included, read with the TypeScript checker
  * from the installed .d.ts files). The README's and the guides' code blocks run in
- * test/docs.test.ts. Slow (build + install, ~40 s), so it lives in its own file.
+ * test/docs.test.ts. Slow (build + install, ~40 s, once per run: docs.test.ts uses the same
+ * install), so it lives in its own file.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -11,13 +11,12 @@ import {
 import {
   assemblePacket,
   createPacketAssembler,
-  DocxConverter,
   PacketAssembler,
   TextTagError,
   type PlannedField,
   type SigningFieldWriter,
 } from '../src/packets/index.js';
-import { buildDocx } from './helpers/docx.js';
+import { buildDocx, CachedDocxConverter } from './helpers/docx.js';
 import { qpdfFields, qpdfStrict, readFields, readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
 
@@ -32,7 +31,9 @@ async function pdfWith(lines: Array<{ text: string; x: number; y: number; white?
 
 const store = new MemoryTemplateStore();
 const engine = createEngine({ templates: store, now: () => new Date('2026-01-02T03:04:05Z') });
-const converter = new DocxConverter({ maxConcurrent: 1 });
+// The same annex DOCX goes into several packets here: LibreOffice converts it once (createPacketAssembler's
+// test converts it again with a converter of its own). test/packets-docx*.test.ts check the conversion itself.
+const converter = new CachedDocxConverter({ maxConcurrent: 1 });
 afterAll(async () => {
   converter.close();
   await engine.close();

@@ -5,7 +5,9 @@
  * XML, relationships, settings and other parts, for DOCX files that point outside
  * themselves (`hostileDocx`).
  */
+import { createHash } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
+import { DocxConverter } from '../../src/packets/index.js';
 
 export interface Run {
   text: string;
@@ -174,4 +176,28 @@ export function hostileDocx(base: string, kinds: readonly HostileKind[] = HOSTIL
       : {}),
     parts: has('ole-link') ? { 'word/media/preview.png': TINY_PNG } : {},
   });
+}
+
+/**
+ * A converter that runs LibreOffice once per distinct DOCX (issue 29: a conversion costs seconds of
+ * LibreOffice start-up): for test files that put the same DOCX through several packets and check
+ * the packets, not the conversion. Still a DocxConverter, so assemblePacket takes it as its own;
+ * a failed conversion is not kept. `conversions` counts the LibreOffice runs.
+ */
+export class CachedDocxConverter extends DocxConverter {
+  readonly #done = new Map<string, Promise<Uint8Array>>();
+  conversions = 0;
+
+  override convert(docx: Uint8Array, property = 'file'): Promise<Uint8Array> {
+    const key = `${property}\0${createHash('sha256').update(docx).digest('hex')}`;
+    let pdf = this.#done.get(key);
+    if (!pdf) {
+      this.conversions++;
+      pdf = super.convert(docx, property);
+      this.#done.set(key, pdf);
+      pdf.catch(() => this.#done.delete(key));
+    }
+    // Each caller gets its own copy: a packet may keep or change the bytes it was given.
+    return pdf.then((bytes) => bytes.slice());
+  }
 }
