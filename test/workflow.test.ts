@@ -426,6 +426,48 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
     );
   }, 180_000);
 
+  it('a signer whose page was opened before the documents were made again cannot sign them unseen (409 on documentsVersion)', async () => {
+    const s = flow.service;
+    const created = await s.createEtchPacket(
+      packetBody({
+        isDraft: false,
+        signers: [
+          {
+            id: 'tenant',
+            name: 'Ada Seen',
+            email: 'ada-seen@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'lease', fieldId: 'tenantSig' }],
+          },
+        ],
+      }),
+    );
+    const tenant = created.documentGroup.signers[0]!;
+    const link = tokenOf(await s.generateEtchSignURL({ signerEid: tenant.eid, clientUserId: 'u-seen' }));
+    const before = await s.openSigning(link);
+    expect(before.documentsVersion).toMatch(/^[0-9a-f]{32}$/);
+    // Opening again shows the same documents: the same version.
+    expect((await s.openSigning(link)).documentsVersion).toBe(before.documentsVersion);
+    // The operator changes the payload while the page is open: the documents are made again.
+    await s.updateEtchPacket({ eid: created.eid, payload: { lease: { data: { rent: 'RENT-SEEN' } } } });
+    const stale = await s
+      .submitSigning({ ...link, inputs: { signature: drawn }, documentsVersion: before.documentsVersion })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(PacketStateError);
+    expect((stale as PacketStateError).fields[0]!.property).toBe('documentsVersion');
+    expect((await s.etchPacket({ eid: created.eid })).documentGroup.signers[0]!.status).not.toBe('completed');
+    // After a reload the page shows (and sends) the new version, and signing goes through.
+    const after = await s.openSigning(link);
+    expect(after.documentsVersion).not.toBe(before.documentsVersion);
+    const done = await s.submitSigning({
+      ...link,
+      inputs: { signature: drawn },
+      documentsVersion: after.documentsVersion,
+    });
+    expect(done.action).toBe('signerComplete');
+    expect(await textOf((await s.groupDocuments(created.documentGroup.eid))[0]!.pdf)).toContain('RENT-SEEN');
+  }, 180_000);
+
   it('tokens: lifetimes from tokenValidForMinutes on a fake clock, regenerating restarts them, expireSignerTokens ends them', async () => {
     const s = flow.service;
     const created = await s.createEtchPacket(

@@ -2,7 +2,8 @@
  * What the signing page is given when a signer opens it, and the signer events (redirect query
  * parameters and iframe messages of the spec) as values. Pure.
  */
-import type { DocumentField, SignerRecord, StoredSigner } from '../store/index.js';
+import { createHash } from 'node:crypto';
+import type { DocumentField, DocumentRecord, SignerRecord, StoredSigner } from '../store/index.js';
 import { acceptsEachField, detailsRequired } from './acceptance.js';
 import { fieldIdOf, fieldPageOf } from './document-fields.js';
 import { redirectGroupStatus } from './routing.js';
@@ -66,12 +67,29 @@ export interface SigningSession {
   event: SignerEvent;
   /** Where the browser goes after finishing, when the signer has one. */
   redirectURL?: string;
+  /**
+   * Which documents the page shows (documentsVersionOf): the page sends it back with the submission,
+   * which is refused when the documents were made again since (a payload update, a newer template).
+   */
+  documentsVersion: string;
+}
+
+/**
+ * The documents as assembled, in order: changes when they are made again (updateEtchPacket's
+ * re-render, a by-reference packet following a newer template version), not when a signer signs
+ * (signing changes `currentHash` only, and what others signed is not what a signer reviews).
+ */
+export function documentsVersionOf(documents: ReadonlyArray<Pick<DocumentRecord, 'assembledHash'>>): string {
+  const hash = createHash('sha256');
+  for (const d of documents) hash.update(`${d.assembledHash}\n`);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** The signing page's view of the packet for signer `s`: their fields only. */
 export function sessionOf(snap: Snapshot, s: SignerRecord): SigningSession {
   const theirs = (fields: readonly DocumentField[]) => fields.filter((f) => f.signerId === s.aliasId);
   return {
+    documentsVersion: documentsVersionOf(snap.documents),
     packet: {
       eid: snap.packet.eid,
       name: snap.packet.name,

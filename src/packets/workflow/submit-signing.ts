@@ -14,7 +14,8 @@ import { signatureMode, type WorkflowContext } from './context.js';
 import { completionEvents, signersData, webhookEvent } from './outbox.js';
 import { certificateRecord, completePacket, signerOf } from './packet-documents.js';
 import { redirectGroupStatus, route } from './routing.js';
-import type { SignerEvent } from './session.js';
+import { documentsVersionOf, type SignerEvent } from './session.js';
+import { PacketStateError } from './errors.js';
 import { access, assertTurn } from './signer-access.js';
 import { runStep, signerOfSnap } from './step.js';
 import { assertHandedOver } from './hand-over.js';
@@ -39,6 +40,13 @@ export interface SigningSubmission {
    * trail, never used for anything else (the date fields follow `inputs.timeZone`, the caller's).
    */
   timeZone?: string;
+  /**
+   * The session's `documentsVersion` (the signing page sends it): when given and the documents were
+   * made again since the page was opened (a payload update, a newer template version of a packet by
+   * reference), the submission is refused (409 on `documentsVersion`) and nothing is signed, so
+   * nobody signs a version they were not shown. Callers of the library may leave it out.
+   */
+  documentsVersion?: string;
 }
 
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`), else undefined. */
@@ -118,6 +126,14 @@ export async function submitSigning(
       }
       if (submission.accepted && acceptsEachField(s.signer))
         checkAccepted(snap.documents, s.aliasId, submission.accepted);
+      if (
+        submission.documentsVersion !== undefined &&
+        submission.documentsVersion !== documentsVersionOf(snap.documents)
+      )
+        throw new PacketStateError(
+          'The documents changed since the signing page was opened: reload the page to review them before signing',
+          'documentsVersion',
+        );
       const inputs: SignerInputs = { ...submission.inputs, signedAt: new Date(now) };
       const current = await Promise.all(snap.documents.map((d) => ctx.blob(d.currentHash)));
       const signed = await ctx.work.sign(

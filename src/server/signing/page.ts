@@ -218,6 +218,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     completedButtonText: tx.completedButtonText,
     errorText: tx.error,
     token,
+    documentsVersion: session.documentsVersion,
     withinIframe,
     event: session.event,
     typed,

@@ -292,6 +292,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           accepted: acceptedList(body.accepted),
           // The zone the page reported: checked as an IANA name by the service and only recorded.
           ...(typeof body.timeZone === 'string' ? { timeZone: body.timeZone } : {}),
+          // What the page was shown: a submission for documents made again since is refused (409).
+          ...(typeof body.documentsVersion === 'string' ? { documentsVersion: body.documentsVersion } : {}),
           ip: request.ip,
           userAgent: request.headers['user-agent'],
         });

@@ -65,6 +65,8 @@ export interface SigningPageConfig {
   /** The words before any error the page shows. */
   errorText: string;
   token: string;
+  /** Which documents the page shows; sent back with the submission ({@link SubmitRequest}). */
+  documentsVersion: string;
   withinIframe: boolean;
   /** The signerLoad message. */
   event: PageEvent;
@@ -107,6 +109,8 @@ export interface SubmitRequest {
   accepted?: Array<{ document: number; fieldId: string }>;
   /** The browser's IANA time zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`), for the audit trail only. */
   timeZone?: string;
+  /** The page config's `documentsVersion`: the server refuses the submission when the documents changed since. */
+  documentsVersion?: string;
 }
 
 /** The answer to either POST: an event when there is one, where to go after signing. */

@@ -9,7 +9,12 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
   if (!(await changedDetails(client))) return;
   client.finished = true;
   say('Signing…');
-  const { ok, answer: out } = await postJson(cfg.submit, { token: cfg.token, ...body, ...browserTimeZone() });
+  const { ok, answer: out } = await postJson(cfg.submit, {
+    token: cfg.token,
+    documentsVersion: cfg.documentsVersion,
+    ...body,
+    ...browserTimeZone(),
+  });
   if (out.event) post(cfg, out.event);
   if (out.redirect) {
     window.location.assign(out.redirect);
