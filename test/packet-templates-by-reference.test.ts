@@ -22,6 +22,8 @@ import { tokenOf } from './helpers/workflow.js';
 const Anvil = anvilModule.default;
 const KEY = 'prod-byref-key-0123456789';
 const CAST = 'termsByReference';
+/** A second template, for the unseen-version case (its versions move independently of CAST's). */
+const UNSEEN = 'termsUnseen';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let serve: ServeProcess;
@@ -41,8 +43,8 @@ async function terms(version: string): Promise<Uint8Array> {
 }
 
 /** Publishes version `n` of the template: its PDF and `v<n>.json`, as an operator adds a version. */
-async function publish(n: number, version: string): Promise<void> {
-  const folder = path.join(tmp.dir, 'templates', CAST);
+async function publish(n: number, version: string, cast = CAST): Promise<void> {
+  const folder = path.join(tmp.dir, 'templates', cast);
   await mkdir(folder, { recursive: true });
   await writeFile(path.join(folder, `terms-v${n}.pdf`), await terms(version));
   await writeFile(
@@ -54,6 +56,7 @@ async function publish(n: number, version: string): Promise<void> {
 beforeAll(async () => {
   tmp = await tempDir('castpress-byref-');
   await publish(1, 'ONE');
+  await publish(1, 'ONE', UNSEEN);
   await writeFile(path.join(tmp.dir, 'keys.json'), JSON.stringify({ keys: [{ key: KEY, kind: 'production' }] }));
   serve = startServe([
     '--port',
@@ -132,7 +135,13 @@ async function shown(link: { signerEid: string; token: string }): Promise<string
 }
 
 /** The signer finishes as the signing page does: a typed signature, their box accepted. */
-async function sign(link: { signerEid: string; token: string }, fieldId: string, name: string): Promise<void> {
+async function sign(
+  link: { signerEid: string; token: string },
+  fieldId: string,
+  name: string,
+  documentsVersion?: string,
+  status = 200,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}/sign/${link.signerEid}/submit`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base },
@@ -140,9 +149,19 @@ async function sign(link: { signerEid: string; token: string }, fieldId: string,
       token: link.token,
       signature: { type: 'typed', text: name },
       accepted: [{ document: 0, fieldId }],
+      ...(documentsVersion ? { documentsVersion } : {}),
     }),
   });
-  expect(res.status, await res.clone().text()).toBe(200);
+  expect(res.status, await res.clone().text()).toBe(status);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** The `documentsVersion` the signing page's settings carry (what its script sends with the submission). */
+async function pageDocumentsVersion(link: { signerEid: string; token: string }): Promise<string> {
+  const html = await (await fetch(`${base}/sign/${link.signerEid}?token=${link.token}`)).text();
+  const found = /"documentsVersion":"([0-9a-f]+)"/.exec(html);
+  expect(found, 'the page settings name the documents version').not.toBeNull();
+  return found![1]!;
 }
 
 describe('#32 row 9: templates by reference (duplicateCasts)', () => {
@@ -194,5 +213,22 @@ describe('#32 row 9: templates by reference (duplicateCasts)', () => {
     expect(signedText).toContain('Terms, version TWO');
     expect(signedText).not.toContain('THREE');
     expect(await shown(adaFrozen)).toContain('Terms, version ONE');
+  }, 240_000);
+
+  it('a page opened before a newer version was taken cannot sign it unseen: 409 on documentsVersion, then signs after a reload', async () => {
+    const p = await packet('Unseen', { files: [{ id: 'terms', castEid: UNSEEN }] });
+    const ada = await signUrl(signerEid(p, 'ada'));
+    const opened = await pageDocumentsVersion(ada);
+    expect(await shown(ada)).toContain('Terms, version ONE');
+    // Version 2 published while Ada's page is open; the caller's read takes it.
+    await publish(2, 'TWO', UNSEEN);
+    ok(await client.getEtchPacket({ variables: { eid: p.eid }, responseQuery: '{ eid status }' }));
+    const refused = await sign(ada, 'signature1', 'Ada Lovelace', opened, 409);
+    expect(JSON.stringify(refused)).toContain('reload the page');
+    // Nothing was signed; after a reload the page shows version 2 and signing goes through.
+    const reloaded = await pageDocumentsVersion(ada);
+    expect(reloaded).not.toBe(opened);
+    expect(await shown(ada)).toContain('Terms, version TWO');
+    await sign(ada, 'signature1', 'Ada Lovelace', reloaded);
   }, 240_000);
 });
