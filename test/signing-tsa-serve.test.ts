@@ -167,7 +167,10 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
     expect((wrong as ValidationError).fields[0]?.property).toBe('passphrase');
     // No passphrase source, or both: a usage error before anything is read.
     await expect(serve(['--no-auth', '--signing-p12', tls.p12])).rejects.toThrow(/exactly one of/);
-    await expect(serve(['--no-auth', '--tsa', 'https://tsa.example'])).rejects.toThrow(/--tsa takes "local"/);
+    // A TSA URL is taken since #31 (test/signing-certify.test.ts); what is not one is a typed start error.
+    await expect(serve(['--no-auth', '--tsa', 'ftp://tsa.example'])).rejects.toThrow(
+      /--tsa takes "local" or an http\(s\) URL/,
+    );
   }, 120_000);
 });
 
