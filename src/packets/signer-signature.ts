@@ -9,13 +9,7 @@
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import { ValidationError } from '../errors/index.js';
 import { appendFieldMarks, readSignatureRecords, type MarkFieldSpec } from '../pdf/index.js';
-import {
-  canIssueSignerCertificates,
-  issueSignerIdentity,
-  sealPdf,
-  verifyPdf,
-  type SigningIdentity,
-} from '../signing/index.js';
+import { sealPdf, signerIdentityFor, verifyPdf, type SigningIdentity } from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
 
@@ -101,9 +95,7 @@ export async function prepareDocument(
   // A certificate of its own, as for each signer, when the local CA can issue one: with the
   // operator's own certificate both first and last (the final seal), pdfsig's NSS reported the
   // seal's certificate as "Unknown issue" once a signer's certificate came between the two.
-  const identity = (await canIssueSignerCertificates(options.identity))
-    ? await issueSignerIdentity(options.identity, { name: CERTIFIER, now: signingTime })
-    : options.identity;
+  const identity = await signerIdentityFor(options.identity, { name: CERTIFIER, now: signingTime });
   return sealPdf(prepared, identity, {
     certify: 2,
     name: CERTIFIER,
@@ -152,13 +144,11 @@ export async function signAsSigner(
   });
   const { signer } = options;
   const name = signer.name ?? signer.email ?? signer.id;
-  const identity = (await canIssueSignerCertificates(seal.identity))
-    ? await issueSignerIdentity(seal.identity, {
-        name,
-        ...(signer.email ? { email: signer.email } : {}),
-        now: signingTime,
-      })
-    : seal.identity;
+  const identity = await signerIdentityFor(seal.identity, {
+    name,
+    ...(signer.email ? { email: signer.email } : {}),
+    now: signingTime,
+  });
   return sealPdf(filled, identity, {
     name,
     reason: `Signed by ${name}${signer.email ? ` <${signer.email}>` : ''} as signer ${seal.signerEid} of packet ${seal.packetEid}`,

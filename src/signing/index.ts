@@ -12,7 +12,7 @@ export type {
 } from './identity.js';
 export { sealPdf, signInTurn, embedValidationData } from './seal.js';
 export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal.js';
-export { issueSignerIdentity, canIssueSignerCertificates } from './signer-identity.js';
+export { issueSignerIdentity, canIssueSignerCertificates, signerIdentityFor } from './signer-identity.js';
 export type { SignerIdentityOptions } from './signer-identity.js';
 export { LocalCaRevocation } from './revocation.js';
 export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './revocation.js';

@@ -54,14 +54,41 @@ export async function issueSignerIdentity(
   operator: SigningIdentity,
   options: SignerIdentityOptions,
 ): Promise<SigningIdentity> {
+  if (options.name.trim() === '')
+    throw ValidationError.of('signer.name', "A per-signer certificate needs the signer's name");
+  const issued = await issueOrUndefined(operator, options);
+  if (!issued)
+    throw ValidationError.of('identity', 'Only a local CA with its root key can issue per-signer certificates');
+  return issued;
+}
+
+/**
+ * The identity a per-signer signature uses: one the operator's local CA issues for it
+ * (`issueSignerIdentity`), else — a PKCS#12 or PEM identity, a CA whose root key is offline —
+ * the operator's own. Reads the CA's files once (asking `canIssueSignerCertificates` first read
+ * the root key twice per signature).
+ */
+export async function signerIdentityFor(
+  operator: SigningIdentity,
+  options: SignerIdentityOptions,
+): Promise<SigningIdentity> {
+  return (await issueOrUndefined(operator, options)) ?? operator;
+}
+
+/** Issues for `options`, or undefined when `operator` cannot issue (no local CA, or its root key not at hand). */
+async function issueOrUndefined(
+  operator: SigningIdentity,
+  options: SignerIdentityOptions,
+): Promise<SigningIdentity | undefined> {
+  if (operator.kind !== 'generated' || !operator.files) return undefined;
   const name = options.name.trim().slice(0, 64);
   if (name === '') throw ValidationError.of('signer.name', "A per-signer certificate needs the signer's name");
-  if (!(await canIssueSignerCertificates(operator)) || !operator.files)
-    throw ValidationError.of('identity', 'Only a local CA with its root key can issue per-signer certificates');
-  const [rootPem, keyPem] = await Promise.all([
-    readFile(operator.files.rootCertificate, 'utf8'),
-    readFile(operator.files.rootKey, 'utf8'),
-  ]);
+  const files = operator.files;
+  const read = await Promise.all([readFile(files.rootCertificate, 'utf8'), readFile(files.rootKey, 'utf8')]).catch(
+    () => undefined,
+  );
+  if (!read) return undefined;
+  const [rootPem, keyPem] = read;
   const rootDer = certificatesFromPem(rootPem)[0]!;
   const rootKey = new Uint8Array(createPrivateKey(keyPem).export({ type: 'pkcs8', format: 'der' }));
   const now = options.now ?? new Date();
