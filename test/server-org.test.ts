@@ -74,6 +74,7 @@ addEventListener('message', (e) => window.messages.push(e.data));</script>
       logo: 'logo.png',
       signerDefaults: { allowNameChange: true },
       webhook: { url: hooks.url, token: TOKEN, hmacSecret: SECRET },
+      style: { primaryColor: '#aa3300', linkColor: '#0b6e4f' },
     }),
   );
   await writeFile(path.join(tmp.dir, 'keys.json'), JSON.stringify({ keys: [{ key: KEY, kind: 'production' }] }));
@@ -245,7 +246,7 @@ describe('castpress serve --org', () => {
     expect(got[0]!.body.data.signerEid).toBe(embedded.eid);
   }, 240_000);
 
-  it("the signing page shows the organization's logo at most 30 px high and its name for {{organization.name}}", async () => {
+  it("the signing page shows the organization's logo at most 30 px high, its colours and its name for {{organization.name}}", async () => {
     const client = new Anvil({ apiKey: KEY, baseURL: base });
     const r = (await client.createEtchPacket({
       variables: {
@@ -297,6 +298,12 @@ describe('castpress serve --org', () => {
       expect(shown.height).toBeLessThanOrEqual(30);
       expect(shown.top).toBeLessThan(shown.h1Top);
       expect(await page.locator('h1').textContent()).toBe(`Signing for ${ORG}`);
+      // The packet gives no style: the organization's colours, the spec's default where it names none.
+      const colours = await page.evaluate(() => ({
+        h1: getComputedStyle(document.querySelector('h1')!).color,
+        body: getComputedStyle(document.body).color,
+      }));
+      expect(colours).toEqual({ h1: 'rgb(170, 51, 0)', body: 'rgb(70, 73, 76)' });
       expect(await page.locator('.consent').first().textContent()).toBe(`Lea Logo agrees with ${ORG}.`);
     } finally {
       await page.close();

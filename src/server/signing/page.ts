@@ -61,8 +61,13 @@ dialog::backdrop{background:rgba(0,0,0,.45)}
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
+/** The colours a page may be given: the packet's `style` (defaults filled in) or the organization's (keys optional). */
+type PageColours = Partial<
+  Pick<NonNullable<SignaturePageOptions['style']>, 'primaryColor' | 'successColor' | 'infoColor' | 'linkColor'>
+>;
+
 /** The spec's colours as CSS overrides (already validated as hex by the request; checked again: they go into CSS). */
-function styleOverrides(style: SignaturePageOptions['style']): string {
+function styleOverrides(style: PageColours | undefined): string {
   if (!style) return '';
   const c = (v: string | undefined, d: string) => (v && HEX.test(v) ? v : d);
   const primary = c(style.primaryColor, '#1985a1');
@@ -70,7 +75,7 @@ function styleOverrides(style: SignaturePageOptions['style']): string {
 }
 
 /** `signaturePageOptions` texts with the spec's `{{...}}` replacements (src/packets page-text.ts). */
-function texts(session: SigningSession, organizationName: string) {
+function texts(session: SigningSession, organizationName: string, organizationStyle: PageColours | undefined) {
   const o = (session.packet.signaturePageOptions ?? {}) as SignaturePageOptions;
   const values: PageTextValues = { organizationName, packetName: session.packet.name, signerName: session.signer.name };
   const t = (key: Exclude<keyof SignaturePageOptions, 'style'>, fallback: string) => {
@@ -78,7 +83,9 @@ function texts(session: SigningSession, organizationName: string) {
     return fillPageText(typeof v === 'string' ? v : fallback, values);
   };
   return {
-    css: styleOverrides(o.style),
+    // A packet's `style` is whole (the request fills in the spec's defaults), so it replaces the
+    // organization's colours; a packet without one shows the organization's (src/server/README.md).
+    css: styleOverrides(o.style ?? organizationStyle),
     title: t('title', '{{packet.name}}'),
     // Markdown (the spec), rendered by description.ts: no raw HTML, no images.
     description: t('description', 'Signing as {{signer.name}}.'),
@@ -144,8 +151,8 @@ export interface SigningPageOptions {
   withinIframe: boolean;
   /** `style.stylesheetURL` once the route has allowed it (same origin or allow-list). */
   stylesheet?: string;
-  /** The packet's organization (`--org`): its name for `{{organization.name}}`, its logo on top. Default castpress, no logo. */
-  organization?: { name: string; logo?: string | undefined };
+  /** The packet's organization (`--org`): its name for `{{organization.name}}`, its logo on top, its colours. Default castpress, no logo. */
+  organization?: { name: string; logo?: string | undefined; style?: PageColours | undefined };
 }
 
 /** The organization's logo at the top, at most 30 px high and 100 % wide (the spec); only an image data URL (the CSP's img-src). */
@@ -183,7 +190,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
   const typed = signer.options.signatureMode === 'text';
   const docUrl = (index: number) =>
     `/sign/${encodeURIComponent(signer.eid)}/documents/${index}?token=${encodeURIComponent(token)}`;
-  const tx = texts(session, options.organization?.name ?? 'castpress');
+  const tx = texts(session, options.organization?.name ?? 'castpress', options.organization?.style);
   const nameChange = signer.options.allowNameChange === true;
   const emailChange = signer.options.allowEmailChange === true;
   const details =

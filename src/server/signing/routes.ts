@@ -181,7 +181,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           nonce,
           withinIframe,
           ...(stylesheet ? { stylesheet } : {}),
-          ...(settings ? { organization: { name: settings.name, logo: settings.logo } } : {}),
+          ...(settings ? { organization: { name: settings.name, logo: settings.logo, style: settings.style } } : {}),
         }),
       );
     } catch (e) {

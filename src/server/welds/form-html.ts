@@ -5,10 +5,8 @@
  * the one script (the weldComplete message to a parent frame) carry the response's CSP nonce.
  */
 import type { FieldError } from '../../errors/index.js';
+import { escapeHtml } from '../../format/index.js';
 import type { Forge, FormField, WeldOrganization, Workflow } from '../../welds/index.js';
-
-const escape = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `
 *{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d1f21;background:#f6f7f8}
@@ -43,27 +41,27 @@ function colours(style: WeldOrganization['style']): string {
 /** The organization's name and logo above the form (a logo is at most 30 px high, as on the signing page). */
 function header(org: WeldOrganization | undefined): string {
   if (!org?.name && !org?.logo) return '';
-  const logo = org.logo ? `<img src="${escape(org.logo)}" alt="${escape(org.name ?? '')}">` : '';
-  const name = org.name && !org.logo ? `<span>${escape(org.name)}</span>` : '';
+  const logo = org.logo ? `<img src="${escapeHtml(org.logo)}" alt="${escapeHtml(org.name ?? '')}">` : '';
+  const name = org.name && !org.logo ? `<span>${escapeHtml(org.name)}</span>` : '';
   return `<header class="org">${logo}${name}</header>`;
 }
 
 function page(title: string, nonce: string, body: string, script = '', org?: WeldOrganization): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)}</title><style nonce="${nonce}">${STYLE}${colours(org?.style)}</style></head><body>${header(org)}<main>${body}</main>${script}</body></html>`;
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}${colours(org?.style)}</style></head><body>${header(org)}<main>${body}</main>${script}</body></html>`;
 }
 
 function input(field: FormField, value: string, error: string | undefined): string {
   const id = `f-${field.name}`;
   const described = error ? ` aria-invalid="true" aria-describedby="${id}-error"` : '';
   const req = field.required ? ' aria-required="true"' : '';
-  const errorLine = error ? `<p class="error" id="${id}-error">${escape(error)}</p>` : '';
-  const label = `${escape(field.label)}${field.required ? ' <span aria-hidden="true">*</span>' : ''}`;
+  const errorLine = error ? `<p class="error" id="${id}-error">${escapeHtml(error)}</p>` : '';
+  const label = `${escapeHtml(field.label)}${field.required ? ' <span aria-hidden="true">*</span>' : ''}`;
   if (field.type === 'radioGroup') {
     const choices = field
       .options!.map(
         (o, i) =>
-          `<label class="choice" for="${id}-${i}"><input type="radio" id="${id}-${i}" name="${field.name}" value="${escape(o.id)}"${value === o.id ? ' checked' : ''}${described}>${escape(o.label)}</label>`,
+          `<label class="choice" for="${id}-${i}"><input type="radio" id="${id}-${i}" name="${field.name}" value="${escapeHtml(o.id)}"${value === o.id ? ' checked' : ''}${described}>${escapeHtml(o.label)}</label>`,
       )
       .join('');
     return `<fieldset class="field"${req}><legend>${label}</legend>${choices}${errorLine}</fieldset>`;
@@ -73,14 +71,14 @@ function input(field: FormField, value: string, error: string | undefined): stri
   }
   const attrs = `id="${id}" name="${field.name}"${req}${described}`;
   if (field.type === 'longText')
-    return `<div class="field"><label for="${id}">${label}</label><textarea ${attrs}>${escape(value)}</textarea>${errorLine}</div>`;
+    return `<div class="field"><label for="${id}">${label}</label><textarea ${attrs}>${escapeHtml(value)}</textarea>${errorLine}</div>`;
   const type =
     field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : field.type === 'date' ? 'date' : 'text';
   const numeric = ['number', 'integer', 'decimalNumber', 'dollar', 'percent'].includes(field.type)
     ? ' inputmode="decimal"'
     : '';
   const auto = field.type === 'email' ? ' autocomplete="email"' : field.type === 'phone' ? ' autocomplete="tel"' : '';
-  return `<div class="field"><label for="${id}">${label}</label><input type="${type}" ${attrs} value="${escape(value)}"${numeric}${auto}>${errorLine}</div>`;
+  return `<div class="field"><label for="${id}">${label}</label><input type="${type}" ${attrs} value="${escapeHtml(value)}"${numeric}${auto}>${errorLine}</div>`;
 }
 
 export interface FormPage {
@@ -103,7 +101,7 @@ export function formPage(p: FormPage): string {
     ? `<div class="summary" role="alert" tabindex="-1" id="problems"><h2>Please correct ${p.errors.length === 1 ? 'this' : 'these'}</h2><ul>${p.errors
         .map((e) => {
           const known = p.forge.fields.some((f) => f.name === e.property);
-          return `<li>${known ? `<a href="#f-${escape(e.property)}">` : ''}${escape(e.message)}${known ? '</a>' : ''}</li>`;
+          return `<li>${known ? `<a href="#f-${escapeHtml(e.property)}">` : ''}${escapeHtml(e.message)}${known ? '</a>' : ''}</li>`;
         })
         .join('')}</ul></div>`
     : '';
@@ -114,10 +112,10 @@ export function formPage(p: FormPage): string {
     })
     .join('');
   const hidden = Object.entries(p.hidden)
-    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`)
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
     .join('');
-  const body = `<h1>${escape(p.forge.name)}</h1><p class="step">${escape(p.workflow.title)} — step ${index + 1} of ${p.workflow.forges.length}</p>
-${summary}<form method="post" action="${escape(p.action)}" novalidate>${hidden}${fields}<button type="submit">${index + 1 === p.workflow.forges.length ? 'Submit' : 'Continue'}</button></form>`;
+  const body = `<h1>${escapeHtml(p.forge.name)}</h1><p class="step">${escapeHtml(p.workflow.title)} — step ${index + 1} of ${p.workflow.forges.length}</p>
+${summary}<form method="post" action="${escapeHtml(p.action)}" novalidate>${hidden}${fields}<button type="submit">${index + 1 === p.workflow.forges.length ? 'Submit' : 'Continue'}</button></form>`;
   return page(`${p.forge.name} — ${p.workflow.title}`, p.nonce, body, '', p.organization);
 }
 
@@ -130,7 +128,7 @@ export function donePage(p: {
   organization?: WeldOrganization;
 }): string {
   const sign = p.signUrl
-    ? `<p>Your documents are ready to sign.</p><p><a class="button" id="sign-now" href="${escape(p.signUrl)}">Sign now</a></p>`
+    ? `<p>Your documents are ready to sign.</p><p><a class="button" id="sign-now" href="${escapeHtml(p.signUrl)}">Sign now</a></p>`
     : '<p>Thank you: your answers are recorded. The documents go out for signature.</p>';
   // JSON inside a script: `<` escaped so no value can close the element.
   const data = JSON.stringify(p.message).replace(/</g, '\\u003c');
@@ -138,12 +136,12 @@ export function donePage(p: {
   return page(
     `${p.workflow.title} — done`,
     p.nonce,
-    `<h1>${escape(p.workflow.title)}</h1>${sign}`,
+    `<h1>${escapeHtml(p.workflow.title)}</h1>${sign}`,
     script,
     p.organization,
   );
 }
 
 export function errorPage(title: string, message: string, nonce: string): string {
-  return page(title, nonce, `<h1>${escape(title)}</h1><p role="alert">${escape(message)}</p>`);
+  return page(title, nonce, `<h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>`);
 }
