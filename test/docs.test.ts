@@ -3,7 +3,10 @@
  * packed and installed package (issue 34). Per document, its blocks run in order in one folder of
  * the installed project (a later block may use what an earlier one wrote), after the hidden set-up
  * below. ts blocks are type-checked against the installed .d.ts files (strict), then transpiled and
- * run with node; a block that prints must not print `false` (the blocks print their checks). sh
+ * run with node, one process per document (test/helpers/guide-blocks.ts: a block ends where its own
+ * process would have exited, so one that leaves a server or an engine open still fails; the package
+ * is imported once per document instead of once per block, ~2 s of CPU each); a block that prints
+ * must not print `false` (the blocks print their checks). sh
  * blocks run in bash with the installed `castpress` bin first on PATH. A block fenced `sh no-run`
  * (a server that does not end, a Redis queue, the checkout's own set-up) is only counted, and at
  * most NO_RUN_ALLOWED may exist. One install for the run (~40 s), shared with package.test.ts.
@@ -12,6 +15,7 @@ import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GuideRunner } from './helpers/guide-blocks.js';
 import { checkInstalled, installPackage, repoRoot, run, type InstalledPackage } from './helpers/installed-package.js';
 
 /** Illustration-only blocks allowed across README.md and docs/ (today: the checkout's set-up, `serve`, serving behind a proxy, PostgreSQL, the queue). */
@@ -103,30 +107,45 @@ describe("the guides' code blocks, against the installed package", () => {
       const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
       const blocks = all.filter((b) => b.doc === doc && !b.noRun);
       expect(blocks.length).toBeGreaterThan(0);
-      for (const b of blocks) {
-        const where = `${doc} block ${b.index}:\n${b.code}`;
-        let stdout: string;
-        try {
-          if (b.lang === 'ts') {
-            const js = ts.transpileModule(b.code, {
-              compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-            }).outputText;
-            await writeFile(path.join(folder, fileName(b, 'mjs')), js);
-            ({ stdout } = await run(process.execPath, [fileName(b, 'mjs')], { cwd: folder, env, timeout: 150_000 }));
-          } else {
-            ({ stdout } = await run('bash', ['-euo', 'pipefail', '-c', b.code], {
-              cwd: folder,
-              env,
-              timeout: 150_000,
-            }));
-          }
-        } catch (e) {
-          const err = e as { stderr?: string; message: string };
-          throw new Error(`${where}\nfailed: ${err.stderr || err.message}`);
-        }
-        expect(stdout, where).not.toMatch(/\bfalse\b/);
+      const runner = new GuideRunner(installed.project, env);
+      try {
+        await runBlocks(doc, folder, env, blocks, runner);
+      } finally {
+        await runner.close();
       }
     },
     400_000,
   );
 });
+
+async function runBlocks(
+  doc: string,
+  folder: string,
+  env: NodeJS.ProcessEnv,
+  blocks: Block[],
+  runner: GuideRunner,
+): Promise<void> {
+  for (const b of blocks) {
+    const where = `${doc} block ${b.index}:\n${b.code}`;
+    let stdout: string;
+    try {
+      if (b.lang === 'ts') {
+        const js = ts.transpileModule(b.code, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        }).outputText;
+        await writeFile(path.join(folder, fileName(b, 'mjs')), js);
+        ({ stdout } = await runner.run(path.join(folder, fileName(b, 'mjs')), folder, 150_000));
+      } else {
+        ({ stdout } = await run('bash', ['-euo', 'pipefail', '-c', b.code], {
+          cwd: folder,
+          env,
+          timeout: 150_000,
+        }));
+      }
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      throw new Error(`${where}\nfailed: ${err.stderr || err.message}`);
+    }
+    expect(stdout, where).not.toMatch(/\bfalse\b/);
+  }
+}

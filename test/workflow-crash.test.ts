@@ -30,6 +30,14 @@ const POINTS = Number(process.env.CRASH_POINTS ?? 200);
  * 2-core machine a third lane did not help (12 kills: 2 lanes 84-92 s, 3 lanes 85-108 s under a
  * shared load); CRASH_LANES sets another count.
  */
+// Where a child's CPU went (28 Nov 2026, load 15-20, /proc of each child; the lanes are CPU-bound, so
+// this is what bounds the file's time): ~1.2 s to `ready` (Node itself 0.15-0.19, reading the bundle
+// 0.02, restoring the code cache 0.27-0.29, the bundle's top-level code 0.28-0.31, identity and the warm
+// engine 0.43-0.5), then 0.7 s for the first `create packet` (pdf.js loaded as an ES module, uncached, and
+// sharp: ~0.5 s of it); 2.6-2.9 s from its start to its first packet done. The file's 290 s on 2 cores
+// in the suite is ~2.9 s of CPU per kill. Tried and not kept: --single-threaded-gc for the children
+// (5 interleaved pairs: 2.83-3.30 s to a packet, against 2.97-3.28 s without), --single-threaded
+// (worse), --no-opt and a larger semi-space (no clear change).
 const LANES = Number(process.env.CRASH_LANES ?? 2);
 const STANDBY = process.env.CRASH_STANDBY !== '0';
 
