@@ -92,7 +92,7 @@ const seams = {
         (_, name, data) =>
           `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
       );
-      return { contents: lazy, loader: 'js', resolveDir: path.dirname(args.path) };
+      return { contents: lazyMarkArrays(lazy), loader: 'js', resolveDir: path.dirname(args.path) };
     });
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
@@ -137,6 +137,36 @@ const seams = {
     }));
   },
 };
+
+/**
+ * fontkit decodes a GPOS lookup whole the first time a feature names it, and a mark-attachment
+ * lookup (MarkToBase, MarkToLigature, MarkToMark) holds an anchor per base glyph per mark class:
+ * Noto Sans's `mark` feature made a cold W-9 fill decode ~200 ms of anchors for text with no
+ * mark in it (a CPU profile, issue 29). Here the five anchor arrays become lazy pointers
+ * (restructure decodes them, with the same parent, on first read), and the lookup checks they
+ * exist only once a mark and its base are found in the coverage tables, instead of first: the
+ * checks between are pure, so the result of every lookup is the same. If fontkit's source no
+ * longer reads as expected, it is left as it is (with a warning).
+ */
+export function lazyMarkArrays(source) {
+  const pointers = /((?:mark|base|ligature|mark1|mark2)Array): new (\w+)\.Pointer\((\w+)\.uint16, (MarkArray|BaseArray|LigatureArray)\)/g;
+  const guards = [
+    ['t.markCoverage || !t.baseCoverage', 't.markArray', 't.baseArray', 'if (baseIndex === -1) return false;'],
+    ['t.markCoverage || !t.ligatureCoverage', 't.markArray', 't.ligatureArray', 'if (ligIndex === -1) return false;'],
+    ['t.mark1Coverage || !t.mark2Coverage', 't.mark1Array', 't.mark2Array', 'if (mark2Index === -1) return false;'],
+  ];
+  const once = (text, part) => text.split(part).length === 2;
+  if (source.match(pointers)?.length !== 6 || !guards.every(([c, a, b, use]) => once(source, `if (!${c} || !${a} || !${b}) return false;`) && once(source, use))) {
+    console.warn('scripts/bundle.mjs: fontkit\'s mark-attachment lookups do not read as expected: their anchors are decoded whole');
+    return source;
+  }
+  let out = source.replace(pointers, (_, field, r, r2, type) => `${field}: new ${r}.Pointer(${r2}.uint16, ${type}, { lazy: true })`);
+  for (const [c, a, b, use] of guards) {
+    out = out.replace(`if (!${c} || !${a} || !${b}) return false;`, `if (!${c}) return false;`);
+    out = out.replace(use, `${use}\n        if (!${a} || !${b}) return false;`);
+  }
+  return out;
+}
 
 /** esbuild options shared by the bundles here and the crash test's child (test/workflow-crash.test.ts). */
 export function bundleOptions(entryPoints, outdir) {
