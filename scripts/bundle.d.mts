@@ -11,3 +11,7 @@ export function buildBundles(force?: boolean): Promise<boolean>;
 export function cjsBundleOptions(entry: string, outfile: string): BuildOptions;
 /** fontkit's source with its mark-attachment anchors decoded on first read (the source as it is if it does not read as expected). */
 export function lazyMarkArrays(source: string): string;
+/** fontkit's character-properties trie's values for code points 0-127 (undefined if its source does not hold the trie as expected). */
+export function asciiOfPropertiesTrie(source: string): number[] | undefined;
+/** Code points 0-127 of a serialised UnicodeTrie. */
+export function asciiOfTrie(bytes: Uint8Array): number[];
