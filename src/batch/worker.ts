@@ -157,7 +157,7 @@ export async function json(task: JsonTask): Promise<JsonOutcome> {
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */
 export async function warm(task: WorkerTask): Promise<void> {
-  await threadState(task);
+  await Promise.all([threadState(task), import('./job.js'), import('./run-job.js')]);
   // Stay busy briefly so the pool hands the next warm-up task to another thread.
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
