@@ -9,6 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,12 +88,13 @@ const seams = {
         );
         return undefined;
       }
-      const lazy = source.replace(
-        tries,
-        (_, name, data) =>
-          `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
+      const ascii = asciiOfPropertiesTrie(source);
+      const lazy = source.replace(tries, (_, name, data) =>
+        name === 'trie' && ascii
+          ? `var ${name} = { ascii: ${JSON.stringify(ascii)}, get(codePoint) { return codePoint >= 0 && codePoint < 128 ? this.ascii[codePoint] : (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`
+          : `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
       );
-      return { contents: lazy, loader: 'js', resolveDir: path.dirname(args.path) };
+      return { contents: lazyMarkArrays(lazy), loader: 'js', resolveDir: path.dirname(args.path) };
     });
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
@@ -137,6 +139,60 @@ const seams = {
     }));
   },
 };
+
+/**
+ * The values of fontkit's Unicode character-properties trie (category, combining class, script,
+ * packed in one number) for code points 0-127, read here from the trie's data as
+ * unicode-trie reads it: text that is all ASCII (a W-9's names and numbers) is shaped without
+ * building the trie (inflating 30 KB, a tenth of a cold fill's layout). Undefined if the
+ * source does not hold the trie as expected (then every code point builds it, as before).
+ */
+export function asciiOfPropertiesTrie(source) {
+  const base64 = /^var data_trie_default = "([A-Za-z0-9+/=]+)";$/m.exec(source)?.[1];
+  if (!/^var trie = new unicode_trie_default\(decodeBase642\(data_trie_default\)\);$/m.test(source) || !base64) {
+    console.warn('scripts/bundle.mjs: fontkit\'s Unicode properties trie does not read as expected: built on first use for every code point');
+    return undefined;
+  }
+  return asciiOfTrie(Buffer.from(base64, 'base64'));
+}
+
+/** Code points 0-127 of a serialised UnicodeTrie (header: highStart, errorValue, length; raw deflate of 32-bit words). */
+export function asciiOfTrie(bytes) {
+  const words = inflateRawSync(bytes.subarray(12));
+  const word = (i) => words.readUInt32LE(4 * i);
+  // A BMP code point's value: index block (code point >> 5), shifted by 2, plus its offset in the block.
+  return Array.from({ length: 128 }, (_, cp) => word((word(cp >> 5) << 2) + (cp & 31)));
+}
+
+/**
+ * fontkit decodes a GPOS lookup whole the first time a feature names it, and a mark-attachment
+ * lookup (MarkToBase, MarkToLigature, MarkToMark) holds an anchor per base glyph per mark class:
+ * Noto Sans's `mark` feature made a cold W-9 fill decode ~200 ms of anchors for text with no
+ * mark in it (a CPU profile, issue 29). Here the five anchor arrays become lazy pointers
+ * (restructure decodes them, with the same parent, on first read), and the lookup checks they
+ * exist only once a mark and its base are found in the coverage tables, instead of first: the
+ * checks between are pure, so the result of every lookup is the same. If fontkit's source no
+ * longer reads as expected, it is left as it is (with a warning).
+ */
+export function lazyMarkArrays(source) {
+  const pointers = /((?:mark|base|ligature|mark1|mark2)Array): new (\w+)\.Pointer\((\w+)\.uint16, (MarkArray|BaseArray|LigatureArray)\)/g;
+  const guards = [
+    ['t.markCoverage || !t.baseCoverage', 't.markArray', 't.baseArray', 'if (baseIndex === -1) return false;'],
+    ['t.markCoverage || !t.ligatureCoverage', 't.markArray', 't.ligatureArray', 'if (ligIndex === -1) return false;'],
+    ['t.mark1Coverage || !t.mark2Coverage', 't.mark1Array', 't.mark2Array', 'if (mark2Index === -1) return false;'],
+  ];
+  const once = (text, part) => text.split(part).length === 2;
+  if (source.match(pointers)?.length !== 6 || !guards.every(([c, a, b, use]) => once(source, `if (!${c} || !${a} || !${b}) return false;`) && once(source, use))) {
+    console.warn('scripts/bundle.mjs: fontkit\'s mark-attachment lookups do not read as expected: their anchors are decoded whole');
+    return source;
+  }
+  let out = source.replace(pointers, (_, field, r, r2, type) => `${field}: new ${r}.Pointer(${r2}.uint16, ${type}, { lazy: true })`);
+  for (const [c, a, b, use] of guards) {
+    out = out.replace(`if (!${c} || !${a} || !${b}) return false;`, `if (!${c}) return false;`);
+    out = out.replace(use, `${use}\n        if (!${a} || !${b}) return false;`);
+  }
+  return out;
+}
 
 /** esbuild options shared by the bundles here and the crash test's child (test/workflow-crash.test.ts). */
 export function bundleOptions(entryPoints, outdir) {

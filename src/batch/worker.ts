@@ -2,16 +2,20 @@
  * Entry point of one batch worker thread. A thread is its own little process:
  * it creates its engine (fonts, template cache, one Chromium) on its first job
  * and keeps it for the thread's life.
+ *
+ * Only types and the error family are imported here: the engine, the job and template readers
+ * and the schemas are imported by the first task that needs them (issue 29), so a thread is
+ * ready as soon as this file is loaded and each kind loads what it runs (a `json` task the schemas
+ * only, a packet step the packet workflow besides the engine). `warm` loads the engine ahead.
  */
-import { createEngine, type Engine, type EngineOptions, type RenderedPdf } from '../engine/index.js';
-import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import path from 'node:path';
+import type { Engine, EngineOptions, RenderedPdf } from '../engine/index.js';
+import type { HttpResolverOptions } from '../resources/index.js';
 import { isCastpressError, type ErrorBody } from '../errors/index.js';
-import { outputName, parseJobLine, type JobSpec } from './job.js';
-import { renderJob, runJobLine, type JobResult } from './run-job.js';
-import { TemplateFiles } from './templates.js';
+import type { JobSpec } from './job.js';
+import type { JobResult } from './run-job.js';
+import type { TemplateFiles } from './templates.js';
 import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
-import { parseJsonBody } from '../schema/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -48,20 +52,31 @@ interface ThreadState {
   packets?: PacketThreadState;
 }
 
-let state: ThreadState | undefined;
+let state: Promise<ThreadState> | undefined;
 
-function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): ThreadState {
-  if (!state) {
-    const { templatesDir, fetch, ...options } = task.engine;
-    const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
-    const engine = createEngine({ ...options, resolver, templates: templatesDir });
-    state = { engine, templates: new TemplateFiles(task.baseDir, engine) };
-  }
+async function createState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): Promise<ThreadState> {
+  const [{ createEngine }, { httpResolver, ResponseCache }, { TemplateFiles }] = await Promise.all([
+    import('../engine/index.js'),
+    import('../resources/index.js'),
+    import('./templates.js'),
+  ]);
+  const { templatesDir, fetch, ...options } = task.engine;
+  const resolver = fetch ? httpResolver(fetch, new ResponseCache()) : undefined;
+  const engine = createEngine({ ...options, resolver, templates: templatesDir });
+  return { engine, templates: new TemplateFiles(task.baseDir, engine) };
+}
+
+/** The thread's engine, made once; a failure to make it is not kept, so the next task tries again. */
+function threadState(task: Pick<WorkerTask, 'engine' | 'baseDir'>): Promise<ThreadState> {
+  state ??= createState(task).catch((e: unknown) => {
+    state = undefined;
+    throw e;
+  });
   return state;
 }
 
 export default async function runTask(task: WorkerTask): Promise<JobResult> {
-  const { engine, templates } = threadState(task);
+  const [{ engine, templates }, { runJobLine }] = await Promise.all([threadState(task), import('./run-job.js')]);
   return runJobLine(task.line, task.lineNumber, { engine, templates, outDir: task.outDir });
 }
 
@@ -75,7 +90,12 @@ export type RenderOutcome =
  * else (a bug, a dead Chromium) is thrown, so the queue retries it.
  */
 export async function render(task: WorkerTask): Promise<RenderOutcome> {
-  const { engine, templates } = threadState(task);
+  const [{ engine, templates }, { outputName, parseJobLine }, { renderJob }, { TemplateFiles }] = await Promise.all([
+    threadState(task),
+    import('./job.js'),
+    import('./run-job.js'),
+    import('./templates.js'),
+  ]);
   let spec: JobSpec | undefined;
   try {
     spec = parseJobLine(task.line);
@@ -94,7 +114,7 @@ export async function render(task: WorkerTask): Promise<RenderOutcome> {
 
 /** Runs one server request; a typed error is an outcome, anything else is thrown (the pool answers 500). */
 export async function request(task: RequestTask): Promise<RequestOutcome> {
-  const { engine } = threadState({ engine: task.engine, baseDir: process.cwd() });
+  const { engine } = await threadState({ engine: task.engine, baseDir: process.cwd() });
   try {
     // Title, page count, outputFormat and the resources that did not load travel back with the PDF.
     if (task.kind === 'generate') return { ok: true, ...(await engine.generateDocument(task.body)) };
@@ -108,7 +128,7 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
 
 /** One step of a signature packet (`src/server/packet-work.ts`): assemble, sign or complete. */
 export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }): Promise<PacketOutcome> {
-  const thread = threadState({ engine: task.engine, baseDir: process.cwd() });
+  const thread = await threadState({ engine: task.engine, baseDir: process.cwd() });
   const { PacketThreadState, runPacketStep } = await import('./packet-task.js');
   thread.packets ??= new PacketThreadState();
   return runPacketStep(thread.engine, thread.packets, task);
@@ -125,7 +145,8 @@ export interface JsonTask {
 
 export type JsonOutcome = { ok: true; value: unknown } | { ok: false; status: number; error: ErrorBody };
 
-export function json(task: JsonTask): JsonOutcome {
+export async function json(task: JsonTask): Promise<JsonOutcome> {
+  const { parseJsonBody } = await import('../schema/index.js');
   try {
     return { ok: true, value: parseJsonBody(new TextDecoder().decode(task.bytes), task.property, task.maxValues) };
   } catch (e) {
@@ -136,15 +157,16 @@ export function json(task: JsonTask): JsonOutcome {
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */
 export async function warm(task: WorkerTask): Promise<void> {
-  threadState(task);
+  await Promise.all([threadState(task), import('./job.js'), import('./run-job.js')]);
   // Stay busy briefly so the pool hands the next warm-up task to another thread.
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Called by the pool before the thread ends, so Chromium does not outlive it. */
 export async function closeWorker(): Promise<void> {
-  const s = state;
+  const made = state;
   state = undefined;
+  const s = await made?.catch(() => undefined);
   s?.packets?.close();
   await s?.engine.close();
 }
