@@ -150,7 +150,9 @@ const seams = {
 export function asciiOfPropertiesTrie(source) {
   const base64 = /^var data_trie_default = "([A-Za-z0-9+/=]+)";$/m.exec(source)?.[1];
   if (!/^var trie = new unicode_trie_default\(decodeBase642\(data_trie_default\)\);$/m.test(source) || !base64) {
-    console.warn('scripts/bundle.mjs: fontkit\'s Unicode properties trie does not read as expected: built on first use for every code point');
+    console.warn(
+      "scripts/bundle.mjs: fontkit's Unicode properties trie does not read as expected: built on first use for every code point",
+    );
     return undefined;
   }
   return asciiOfTrie(Buffer.from(base64, 'base64'));
@@ -175,18 +177,27 @@ export function asciiOfTrie(bytes) {
  * longer reads as expected, it is left as it is (with a warning).
  */
 export function lazyMarkArrays(source) {
-  const pointers = /((?:mark|base|ligature|mark1|mark2)Array): new (\w+)\.Pointer\((\w+)\.uint16, (MarkArray|BaseArray|LigatureArray)\)/g;
+  const pointers =
+    /((?:mark|base|ligature|mark1|mark2)Array): new (\w+)\.Pointer\((\w+)\.uint16, (MarkArray|BaseArray|LigatureArray)\)/g;
   const guards = [
     ['t.markCoverage || !t.baseCoverage', 't.markArray', 't.baseArray', 'if (baseIndex === -1) return false;'],
     ['t.markCoverage || !t.ligatureCoverage', 't.markArray', 't.ligatureArray', 'if (ligIndex === -1) return false;'],
     ['t.mark1Coverage || !t.mark2Coverage', 't.mark1Array', 't.mark2Array', 'if (mark2Index === -1) return false;'],
   ];
   const once = (text, part) => text.split(part).length === 2;
-  if (source.match(pointers)?.length !== 6 || !guards.every(([c, a, b, use]) => once(source, `if (!${c} || !${a} || !${b}) return false;`) && once(source, use))) {
-    console.warn('scripts/bundle.mjs: fontkit\'s mark-attachment lookups do not read as expected: their anchors are decoded whole');
+  if (
+    source.match(pointers)?.length !== 6 ||
+    !guards.every(([c, a, b, use]) => once(source, `if (!${c} || !${a} || !${b}) return false;`) && once(source, use))
+  ) {
+    console.warn(
+      "scripts/bundle.mjs: fontkit's mark-attachment lookups do not read as expected: their anchors are decoded whole",
+    );
     return source;
   }
-  let out = source.replace(pointers, (_, field, r, r2, type) => `${field}: new ${r}.Pointer(${r2}.uint16, ${type}, { lazy: true })`);
+  let out = source.replace(
+    pointers,
+    (_, field, r, r2, type) => `${field}: new ${r}.Pointer(${r2}.uint16, ${type}, { lazy: true })`,
+  );
   for (const [c, a, b, use] of guards) {
     out = out.replace(`if (!${c} || !${a} || !${b}) return false;`, `if (!${c}) return false;`);
     out = out.replace(use, `${use}\n        if (!${a} || !${b}) return false;`);
