@@ -140,6 +140,12 @@ describe('pages', () => {
     // an image, attr() or another counter in such a box: Chromium's boxes (the overlay would lose them)
     for (const content of ['url("data:image/png;base64,AA==") "x"', 'attr(title)', 'counter(chapter)'])
       expect(await route(`@page { @bottom-center { content: ${content} } }`)).toMatchObject({ overlay: false });
+    // the page context counts pages its own way: Chromium's boxes show that, the overlay's would not
+    expect(await route('@page { counter-increment: page 2; @bottom-center { content: counter(page) } }')).toMatchObject(
+      {
+        overlay: false,
+      },
+    );
     // boxes without text need no reordering
     expect(await route('@page { @bottom-center { content: ""; border-top: 1px solid } }')).toMatchObject({
       overlay: false,

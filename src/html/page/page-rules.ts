@@ -201,11 +201,14 @@ const TOP_BAND = new Set(['top-left-corner', 'top-left', 'top-center', 'top-righ
  * the content stream in order) reads a footer before the page it closes; WeasyPrint and reading order
  * put it after. The overlay is drawn after the page area: the boxes below and beside it go there when
  * one of them has text and the overlay draws every such box as Chromium would (strings and page
- * counters; url(), attr() or other counters keep the document on Chromium's boxes).
+ * counters; url(), attr(), other counters or page-context counter rules keep the document on Chromium's boxes).
  */
 function readingOrderNeedsOverlay(S: PageState): boolean {
   let text = false;
-  for (const r of S.pageRules)
+  for (const r of S.pageRules) {
+    // Counters of the page context (`@page { counter-increment: page 2 }`): Chromium's boxes count them, the
+    // overlay's page numbers do not.
+    if (r.decls.some(([n]) => n.startsWith('counter-'))) return false;
     for (const [name, decls] of Object.entries(r.boxes)) {
       if (TOP_BAND.has(name)) continue;
       for (const [n, v] of decls) {
@@ -214,6 +217,7 @@ function readingOrderNeedsOverlay(S: PageState): boolean {
         if (contentHasText(v)) text = true;
       }
     }
+  }
   return text;
 }
 
