@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { rewriteGcpm } from '../src/html/css-rewrite.js';
-import { pageText, readText, type PageText, type TextItem } from './helpers/pdf.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdf, pageText, pdffonts, popplerText, readText, type PageText, type TextItem } from './helpers/pdf.js';
+import { HTML_FIXTURES } from './helpers/html-fixtures.js';
 import { expectLinearTime } from './helpers/scaling.js';
 
 let pool: BrowserPool;
@@ -37,6 +41,16 @@ function box(p: PageText, band: 'top' | 'bottom', third: 'left' | 'center' | 'ri
 /** Text of the page area (between the bands). */
 function body(p: PageText): string {
   return text(p.items.filter((i) => i.y >= M && i.y <= p.height - M));
+}
+/** The fill colours page 1 sets (form XObjects included: pdfjs inlines them), as #rrggbb. */
+async function fillColours(pdf: Uint8Array): Promise<string[]> {
+  const doc = await openPdf(pdf);
+  try {
+    const ops = await (await doc.getPage(1)).getOperatorList();
+    return ops.fnArray.flatMap((f, i) => (f === OPS.setFillRGBColor ? [String(ops.argsArray[i]?.[0])] : []));
+  } finally {
+    await doc.destroy();
+  }
 }
 async function render(html: string, css: string): Promise<PageText[]> {
   return readText(await renderHtml(pool, { html, css: `${RESET} ${css}` }));
@@ -217,6 +231,62 @@ describe('left, right, recto and verso breaks (css-break-3 §3.1, css-page-3 pag
       ['', 'RIGHT', 'BLANK'],
       ['LEFT', '', ''],
     ]);
+  });
+});
+
+describe('margin boxes: what they inherit and where they come in the content (css-page-3 §4.1, §5)', () => {
+  const pacifico = readFileSync(path.join(HTML_FIXTURES, 'weasyprint-invoice/pacifico.ttf')).toString('base64');
+
+  it("inherit the page context's font, size, colour and text-transform when the overlay draws them", async () => {
+    // string() puts the document on the overlay (before: it did not inherit from @page at all)
+    const css = `h2 { string-set: t content(); }
+      @page { font-family: 'Liberation Mono'; font-size: 20px; text-transform: uppercase; color: rgb(0, 128, 0);
+              @top-left { content: string(t); } @bottom-right { content: "footer"; font-size: 10px; } }`;
+    const pdf = await renderHtml(pool, { html: '<h2>Chapter</h2><p>body</p>', css: `${RESET} ${css}` });
+    const [p] = await readText(pdf);
+    expect([box(p!, 'top', 'left'), box(p!, 'bottom', 'right'), body(p!)]).toEqual([
+      'CHAPTER',
+      'FOOTER',
+      'Chapter body',
+    ]);
+    // the body is Noto Sans: Liberation Mono is the margin boxes' font
+    expect((await pdffonts(pdf)).map((f) => f.name.replace(/^[A-Z]{6}\+/, ''))).toContain('LiberationMono');
+    const head = p!.items.find((i) => i.str.includes('CHAPTER'))!;
+    const foot = p!.items.find((i) => i.str.includes('FOOTER'))!;
+    // 20px = 15pt from @page, the box's own 10px = 7.5pt wins over it
+    expect(head.height).toBeCloseTo(15, 0);
+    expect(foot.height).toBeCloseTo(7.5, 0);
+    // green, from @page
+    expect(await fillColours(pdf)).toContain('#008000');
+  });
+
+  it('a web font named only by @page reaches a footer, which comes after the page area in the content', async () => {
+    const css = `@font-face { font-family: PageOnly; src: url(data:font/ttf;base64,${pacifico}); }
+      @page { font-family: PageOnly; @bottom-left { content: "Thank you"; } @top-center { content: "Head"; }
+              @bottom-right { content: "p. " counter(page, upper-roman) " / " counter(pages); } }`;
+    const pdf = await renderHtml(pool, {
+      html: '<p>first page</p><p style="break-before: page">second page</p>',
+      css: `${RESET} ${css}`,
+    });
+    // poppler's raw order is the content stream's: the header (Chromium's box) first, the page area, then the
+    // footer (the overlay). Before, Chromium painted both bands first: "Head Thank you p. I / 2 first page".
+    expect((await popplerText(pdf)).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+      'Head first page Thank you p. I / 2',
+      'Head second page Thank you p. II / 2',
+    ]);
+    expect((await pdffonts(pdf)).map((f) => f.name.replace(/^[A-Z]{6}\+/, ''))).toContain('Pacifico-Regular');
+    const [p] = await readText(pdf);
+    const thanks = p!.items.find((i) => i.str.includes('Thank'))!;
+    expect(thanks.x).toBeCloseTo(M, 0);
+    expect(thanks.y).toBeGreaterThan(p!.height - M);
+  });
+
+  it("boxes the overlay cannot draw as Chromium does (an image) stay Chromium's, in its order", async () => {
+    const dot =
+      'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>');
+    const css = `@page { @bottom-left { content: url("${dot}") " logo"; } }`;
+    const pdf = await renderHtml(pool, { html: '<p>body</p>', css: `${RESET} ${css}` });
+    expect((await popplerText(pdf)).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['logo body']);
   });
 });
 

@@ -125,6 +125,45 @@ describe('pages', () => {
     expect(Object.keys(wide!.boxes as object).sort()).toEqual(['bottom-right', 'top-center']);
   });
 
+  it('footers and side boxes go to the overlay (drawn after the page area) when it draws them as Chromium does', async () => {
+    type Routed = { overlay: boolean; overlayOnly: string[] | null; pages: Array<{ context: Record<string, string> }> };
+    const route = (css: string) => run<Routed>(`<style>${css}</style><p>x</p>`, `P.resolvePages([[0, '']])`);
+    const top = '@top-center { content: "Head" } @top-left-corner { content: counter(page) }';
+    // a header alone: Chromium's boxes (read first, where they are)
+    expect(await route(`@page { ${top} }`)).toMatchObject({ overlay: false, overlayOnly: null });
+    // text below or beside the page area: those boxes (not the header's) are the overlay's
+    const routed = await route(
+      `@page { font-family: serif; ${top} @bottom-center { content: "p. " counter(page, lower-roman) } } @page :left { @left-middle { content: "" } }`,
+    );
+    expect(routed).toMatchObject({ overlay: true, overlayOnly: ['bottom-center', 'left-middle'] });
+    expect(routed.pages[0]!.context).toMatchObject({ 'font-family': 'serif' });
+    // an image, attr() or another counter in such a box: Chromium's boxes (the overlay would lose them)
+    for (const content of ['url("data:image/png;base64,AA==") "x"', 'attr(title)', 'counter(chapter)'])
+      expect(await route(`@page { @bottom-center { content: ${content} } }`)).toMatchObject({ overlay: false });
+    // the page context counts pages its own way: Chromium's boxes show that, the overlay's would not
+    expect(await route('@page { counter-increment: page 2; @bottom-center { content: counter(page) } }')).toMatchObject(
+      {
+        overlay: false,
+      },
+    );
+    // boxes without text need no reordering
+    expect(await route('@page { @bottom-center { content: ""; border-top: 1px solid } }')).toMatchObject({
+      overlay: false,
+    });
+    // element()/string() anywhere: every box is the overlay's, as before
+    expect(await route(`@page { ${top} @bottom-center { content: "__fs_string__(t)" } }`)).toMatchObject({
+      overlay: true,
+      overlayOnly: null,
+    });
+    expect(
+      await run<unknown[]>(
+        '<p>x</p>',
+        `[P.overlayDraws('"a" counter(page, upper-roman) \\'b\\' counter(pages)'), P.overlayDraws('counters(page, ".")'),
+          P.contentHasText('"" \\' \\''), P.contentHasText('counter(page)'), P.tokens('counter(page, lower-alpha)')]`,
+      ),
+    ).toEqual([true, false, false, true, [{ counter: 'page', style: 'lower-alpha' }]]);
+  });
+
   it('guesses pages from the screen layout, cut at forced breaks and named pages', async () => {
     const html = `<style>@page { size: 400px 300px; margin: 0 } body { margin: 0 } div { height: 100px } .br { break-before: page } .ch { page: chapter }</style>
       <div id="a"></div><div id="b" class="br"></div><div id="c"></div><section id="d" class="ch"><div></div></section><div id="e"></div>`;

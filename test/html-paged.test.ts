@@ -310,11 +310,12 @@ describe('running elements', () => {
   });
 
   it('keeps native margin boxes when element() appears only where it does not apply', async () => {
+    // a header: a footer would go to the overlay anyway, for reading order (html-gcpm.test.ts)
     const css = `${RESET} .hdr { position: running(h); } @media screen { @page { @top-center { content: element(h); } } }
-      @page { @bottom-center { content: "NATIVE " counter(page); } }`;
+      @page { @top-center { content: "NATIVE " counter(page); } }`;
     const [page] = await readText(await renderHtml(pool, { html: '<div class="hdr">HDR</div><p>body</p>', css }));
     expect(item(page!, 'NATIVE 1')).toBeDefined();
-    expect(item(page!, 'NATIVE 1')!.y).toBeGreaterThan(page!.height - 37.5);
+    expect(item(page!, 'NATIVE 1')!.y).toBeLessThan(37.5);
   });
 });
 

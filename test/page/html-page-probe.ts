@@ -6,7 +6,9 @@
 import type { LayoutState } from '../../src/html/page/contract.js';
 import { counterModel } from '../../src/html/page/counters.js';
 import {
+  contentHasText,
   cssString,
+  overlayDraws,
   parseSelectors,
   splitSentinels,
   splitTop,
@@ -24,6 +26,8 @@ const probe = {
   splitTop,
   splitSentinels,
   tokens,
+  overlayDraws,
+  contentHasText,
   parseSelectors,
   unescapeCss,
   cssString,
@@ -36,7 +40,12 @@ const probe = {
   resolvePages(pages: Array<[number, string]>) {
     const S = newState();
     readPageRules(S, collectRules().page);
-    return { overlay: S.overlay, usesStart: S.usesStart, pages: pages.map(([i, name]) => resolvePage(S, i, name)) };
+    return {
+      overlay: S.overlay,
+      overlayOnly: S.overlayOnly ? [...S.overlayOnly].sort() : null,
+      usesStart: S.usesStart,
+      pages: pages.map(([i, name]) => resolvePage(S, i, name)),
+    };
   },
   /** counterModel for the elements `selector` matches: their values, null for those not in the model. */
   counters(selector: string, names: string[]) {

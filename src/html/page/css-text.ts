@@ -94,6 +94,8 @@ function sentinelArgs(s: string, prefix: string): SentinelArgs {
 export interface ContentToken {
   text?: string;
   counter?: string;
+  /** The counter style of counter(name, style); counters() of page/pages are read as counter(). */
+  style?: string;
   element?: SentinelArgs;
   string?: SentinelArgs;
 }
@@ -102,7 +104,7 @@ export interface ContentToken {
 export function tokens(content: string): ContentToken[] {
   const out: ContentToken[] = [];
   const re =
-    /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|counters?\(\s*([-\w]+)[^)]*\)|attr\([^)]*\)|url\([^)]*\)/g;
+    /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|counter\(\s*([-\w]+)\s*(?:,\s*([-\w]+)\s*)?\)|counters\(\s*([-\w]+)[^)]*\)|attr\([^)]*\)|url\([^)]*\)/g;
   let m;
   while ((m = re.exec(content))) {
     if (m[1] !== undefined || m[2] !== undefined) {
@@ -110,9 +112,27 @@ export function tokens(content: string): ContentToken[] {
       if (s.startsWith(ELEMENT_SENTINEL)) out.push({ element: sentinelArgs(s, ELEMENT_SENTINEL) });
       else if (s.startsWith(STRING_SENTINEL)) out.push({ string: sentinelArgs(s, STRING_SENTINEL) });
       else out.push({ text: s });
-    } else if (m[3]) out.push({ counter: m[3] });
+    } else if (m[3]) out.push(m[4] ? { counter: m[3], style: m[4] } : { counter: m[3] });
+    else if (m[5]) out.push({ counter: m[5] });
   }
   return out;
+}
+
+/**
+ * Whether the overlay draws `content` as Chromium would: strings and counter(page|pages[, style]) only
+ * (and sentinels). url() images, attr(), quotes and other counters are Chromium's alone.
+ */
+export function overlayDraws(content: string): boolean {
+  const rest = content.replace(
+    /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|counter\(\s*pages?\s*(?:,\s*[-\w]+\s*)?\)/g,
+    '',
+  );
+  return rest.trim() === '';
+}
+
+/** Whether `content` puts text in its box (a non-blank string or a counter). */
+export function contentHasText(content: string): boolean {
+  return tokens(content).some((t) => (t.text !== undefined && /\S/.test(t.text)) || t.counter !== undefined);
 }
 
 /** `@page` selectors (`:first`, `name:left`…) with their specificity (css-page-3); null entries dropped. */

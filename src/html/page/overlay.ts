@@ -9,7 +9,8 @@ import { helper } from './dom.js';
 import { overlayForms } from './forms.js';
 import { resolvePage, type ResolvedPage } from './page-rules.js';
 import { newId, type PageState } from './state.js';
-import { PAGE_MARK, PAGES_MARK } from './string-values.js';
+import { inheritedFromPage } from './page-context.js';
+import { formatCounter, PAGE_MARK, PAGES_MARK } from './string-values.js';
 
 interface Positioned {
   id: string;
@@ -125,8 +126,10 @@ function buildBox(
   line.style.cssText = 'min-width:0;';
   for (const t of tokens(content)) {
     if (t.text !== undefined) line.appendChild(document.createTextNode(t.text));
-    else if (t.counter === 'page') line.appendChild(document.createTextNode(String(i + 1)));
-    else if (t.counter === 'pages') line.appendChild(document.createTextNode(String(state.total)));
+    else if (t.counter === 'page' || t.counter === 'pages')
+      line.appendChild(
+        document.createTextNode(formatCounter(t.counter === 'page' ? i + 1 : state.total, t.style || 'decimal')),
+      );
     else if (t.string) {
       const ref = t.string;
       const a = choose(
@@ -199,6 +202,10 @@ const SIDES: Array<[string, [string, string, string]]> = [
   ['right', ['right-top', 'right-middle', 'right-bottom']],
 ];
 const CORNERS = ['top-left-corner', 'top-right-corner', 'bottom-left-corner', 'bottom-right-corner'];
+
+const NO_BOXES = [...CORNERS, ...SIDES.flatMap(([, names]) => names)]
+  .map((n) => '@' + n + '{content:none!important}')
+  .join('');
 
 function place(el: HTMLElement, g: BoxGeometry): void {
   el.style.position = 'absolute';
@@ -281,8 +288,17 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       sizeNames.set(key, nm);
       // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
       const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
+      // Chromium's own boxes (those the overlay leaves to it) must not show on the overlay pages too.
       rules +=
-        '@page ' + nm + '{size:' + wide + 'pt ' + hPt + 'pt!important;margin:0!important;background:none!important;}';
+        '@page ' +
+        nm +
+        '{size:' +
+        wide +
+        'pt ' +
+        hPt +
+        'pt!important;margin:0!important;background:none!important;' +
+        (S.overlayOnly ? NO_BOXES : '') +
+        '}';
     }
     const P = resolvePage(S, i, state.names[i] || '');
     P.w = wPt / 0.75;
@@ -300,15 +316,18 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       (i + 1) +
       ' pages ' +
       state.total +
-      ';';
+      ';' +
+      inheritedFromPage(S, P.context);
     pg.setAttribute('data-fs-overlay-page', String(i));
     if (i === 0) {
       const slot = document.createElement('slot');
       slot.name = 'fs-start';
       pg.appendChild(slot);
     }
+    // Boxes the overlay does not draw are Chromium's (S.overlayOnly).
+    const ours = (n: string) => (!S.overlayOnly || S.overlayOnly.has(n) ? P.boxes[n] : undefined);
     for (const corner of CORNERS) {
-      const decls = P.boxes[corner];
+      const decls = ours(corner);
       const cell = decls && buildBox(S, corner, decls, i, state, host);
       if (!cell) continue;
       place(cell.el, boxGeometry(corner, P));
@@ -317,7 +336,7 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     for (const [side, names] of SIDES) {
       const area = boxGeometry(names[0], P);
       const cells = names.map((n) => {
-        const decls = P.boxes[n];
+        const decls = ours(n);
         return decls ? buildBox(S, n, decls, i, state, host, area) : null;
       });
       if (!cells.some(Boolean)) continue;

@@ -11,7 +11,7 @@ import {
   MARKS_SENTINEL,
   STRING_SENTINEL,
 } from './contract.js';
-import { declarations, parseSelectors, splitArgs, tokens } from './css-text.js';
+import { contentHasText, declarations, overlayDraws, parseSelectors, splitArgs, tokens } from './css-text.js';
 import { beforeHead, helper } from './dom.js';
 import type { Declaration, PageState, StyleRuleInfo } from './state.js';
 
@@ -38,6 +38,8 @@ export interface ResolvedPage {
   bottom: number;
   left: number;
   boxes: Record<string, Record<string, string>>;
+  /** The page context's declarations (property → value), which margin boxes inherit from (page-context.ts). */
+  context: Record<string, string>;
   bleed: number | 'auto';
   crop: boolean;
   cross: boolean;
@@ -188,6 +190,35 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
   );
   S.usesStart = contents.some((v) => tokens(v).some((t) => (t.element ?? t.string)?.policy === 'start'));
   if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
+  else if (readingOrderNeedsOverlay(S)) switchToOverlay(S, pageRules, (name) => !TOP_BAND.has(name));
+}
+
+/** The top band's boxes: read before the page area, where Chromium paints them. */
+const TOP_BAND = new Set(['top-left-corner', 'top-left', 'top-center', 'top-right', 'top-right-corner']);
+
+/**
+ * Chromium paints a page's margin boxes before its page area, so text extraction (and anything reading
+ * the content stream in order) reads a footer before the page it closes; WeasyPrint and reading order
+ * put it after. The overlay is drawn after the page area: the boxes below and beside it go there when
+ * one of them has text and the overlay draws every such box as Chromium would (strings and page
+ * counters; url(), attr(), other counters or page-context counter rules keep the document on Chromium's boxes).
+ */
+function readingOrderNeedsOverlay(S: PageState): boolean {
+  let text = false;
+  for (const r of S.pageRules) {
+    // Counters of the page context (`@page { counter-increment: page 2 }`): Chromium's boxes count them, the
+    // overlay's page numbers do not.
+    if (r.decls.some(([n]) => n.startsWith('counter-'))) return false;
+    for (const [name, decls] of Object.entries(r.boxes)) {
+      if (TOP_BAND.has(name)) continue;
+      for (const [n, v] of decls) {
+        if (n !== 'content' || v === 'none' || v === 'normal') continue;
+        if (!overlayDraws(v)) return false;
+        if (contentHasText(v)) text = true;
+      }
+    }
+  }
+  return text;
 }
 
 /**
@@ -201,12 +232,20 @@ function rightToLeft(): boolean {
   return cs.direction === 'rtl';
 }
 
-/** Margin boxes are drawn by the overlay pages, Chromium's own are switched off. */
-export function switchToOverlay(S: PageState, pageRules: CSSPageRule[]): void {
-  S.overlay = true;
+/**
+ * Margin boxes are drawn by the overlay pages, Chromium's own are switched off: all of them, or those
+ * `only` names (the others stay Chromium's: each side's boxes are laid out apart from the other sides').
+ */
+export function switchToOverlay(S: PageState, pageRules: CSSPageRule[], only?: (name: string) => boolean): void {
+  const names = new Set<string>();
   for (const r of pageRules)
     for (const m of (r.cssRules || []) as Iterable<MarginRule>)
-      if (m.style) m.style.setProperty('content', 'none', 'important');
+      if (m.style && m.name && (!only || only(m.name))) {
+        m.style.setProperty('content', 'none', 'important');
+        names.add(m.name);
+      }
+  S.overlayOnly = only ? (S.overlay && !S.overlayOnly ? null : names) : null;
+  S.overlay = true;
 }
 
 interface Winner {
@@ -286,6 +325,7 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
     bottom: m('bottom'),
     left: m('left'),
     boxes: flat,
+    context: Object.fromEntries(Object.entries(page).map(([n, d]) => [n, d.v])),
     bleed,
     crop: marks.includes('crop'),
     cross: marks.includes('cross'),

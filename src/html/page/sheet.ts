@@ -52,7 +52,7 @@ export function prepareSheet(S: PageState, pageRules: CSSPageRule[]): void {
   writeSheetRules(S);
   // Native margin boxes would be placed on the larger sheet: the overlay lays them out on the page itself.
   if (
-    !S.overlay &&
+    (!S.overlay || S.overlayOnly) &&
     S.pageRules.some((r) =>
       Object.values(r.boxes).some((d) => d.some(([n, v]) => n === 'content' && v !== 'none' && v !== 'normal')),
     )

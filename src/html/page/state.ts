@@ -151,6 +151,10 @@ export interface PageState {
   forms: FormControl[];
   pageRules: PageRuleInfo[];
   overlay: boolean;
+  /** With an overlay: the margin boxes it draws (Chromium draws the others); null: all of them. */
+  overlayOnly: Set<string> | null;
+  /** Page-context declarations (css text) → the inherited ones margin boxes get (page-context.ts). */
+  contextStyles: Map<string, string>;
   probe: HTMLElement | null;
   sheet: SheetState | null;
   defaultSize: [number, number] | null;
@@ -179,6 +183,8 @@ export function newState(): PageState {
     forms: [],
     pageRules: [],
     overlay: false,
+    overlayOnly: null,
+    contextStyles: new Map(),
     probe: null,
     sheet: null,
     defaultSize: null,
