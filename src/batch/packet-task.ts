@@ -82,7 +82,11 @@ export class PacketThreadState {
   /** Ends the assembler's DOCX converter (the thread is ending). */
   close(): void {
     this.#assembler?.close();
-    for (const issuer of this.#issuers.values()) void issuer.then((i) => i?.close());
+    for (const issuer of this.#issuers.values())
+      void issuer.then(
+        (i) => i?.close(),
+        () => undefined,
+      );
   }
 
   /**

@@ -45,8 +45,12 @@ export class SignerCertificateIssuer {
   readonly #root: Uint8Array;
   #issuer: EndEntityIssuer | undefined;
   readonly #crlUrl: string | undefined;
+  #issued = 0;
+
   /** Certificates issued so far (what a caller counts to see that one issuer served many signatures). */
-  issued = 0;
+  get issued(): number {
+    return this.#issued;
+  }
 
   private constructor(root: Uint8Array, issuer: EndEntityIssuer, crlUrl: string | undefined) {
     this.#root = root;
@@ -96,7 +100,7 @@ export class SignerCertificateIssuer {
       options.now ?? new Date(),
       this.#crlUrl ? { crlUrl: this.#crlUrl } : {},
     );
-    this.issued++;
+    this.#issued++;
     return issuedIdentity(new CryptoKeySigner(keys.privateKey, der, 'EC', 'ECDSA', [this.#root]));
   }
 
