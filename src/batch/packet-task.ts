@@ -26,6 +26,7 @@ import {
   AppearanceWriter,
   createSigningIdentity,
   LocalTimestampAuthority,
+  SignerCertificateIssuer,
   type SigningIdentity,
   type TimestampOptions,
 } from '../signing/index.js';
@@ -69,6 +70,7 @@ export class PacketThreadState {
   readonly writer = new AppearanceWriter();
   readonly #identities = new Map<string, Promise<SigningIdentity>>();
   readonly #tsas = new Map<string, Promise<LocalTimestampAuthority>>();
+  readonly #issuers = new Map<SigningIdentity, Promise<SignerCertificateIssuer | undefined>>();
   #assembler?: PacketAssembler;
 
   /** The thread's assembler for its engine (template tags read once, one DOCX converter), made on first use. */
@@ -80,6 +82,25 @@ export class PacketThreadState {
   /** Ends the assembler's DOCX converter (the thread is ending). */
   close(): void {
     this.#assembler?.close();
+    for (const issuer of this.#issuers.values())
+      void issuer.then(
+        (i) => i?.close(),
+        () => undefined,
+      );
+  }
+
+  /**
+   * The identity's local CA opened once per thread to issue per-signer certificates (#31: no CA
+   * read and key import per signature); undefined when it cannot issue (then each call falls back).
+   */
+  issuer(identity: SigningIdentity): Promise<SignerCertificateIssuer | undefined> {
+    let found = this.#issuers.get(identity);
+    if (!found) {
+      found = SignerCertificateIssuer.open(identity);
+      this.#issuers.set(identity, found);
+      found.catch(() => this.#issuers.delete(identity));
+    }
+    return found;
   }
 
   /** The built-in TSA of the local CA in `dataDir`, opened once per thread. */
@@ -112,6 +133,16 @@ async function timestampOf(state: PacketThreadState, t: ThreadTimestampOptions):
   return { url: t.url, fetch: guardedFetch(t.allowHosts ? { allowHosts: t.allowHosts } : {}) };
 }
 
+async function signerSeal(
+  state: PacketThreadState,
+  seal: SignerSealInfo,
+  options: SigningIdentityOptions,
+): Promise<SignerSealInfo & { identity: SigningIdentity; issuer?: SignerCertificateIssuer }> {
+  const identity = await state.identity(options);
+  const issuer = await state.issuer(identity);
+  return { ...seal, identity, ...(issuer ? { issuer } : {}) };
+}
+
 /** Runs one step; a typed error is an outcome, anything else is thrown (the pool answers 500). */
 export async function runPacketStep(
   engine: Engine,
@@ -135,7 +166,7 @@ export async function runPacketStep(
             task.signer,
             task.inputs,
             state.writer,
-            task.seal && task.identity ? { ...task.seal, identity: await state.identity(task.identity) } : undefined,
+            task.seal && task.identity ? await signerSeal(state, task.seal, task.identity) : undefined,
           ),
         };
       case 'prepare':

@@ -8,8 +8,15 @@
  */
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import { ValidationError } from '../errors/index.js';
-import { appendFieldMarks, readSignatureRecords, type MarkFieldSpec } from '../pdf/index.js';
-import { sealPdf, signerIdentityFor, verifyPdf, type SigningIdentity } from '../signing/index.js';
+import { appendFieldMarks, readSignatureRecords, type FieldMarksUpdate, type MarkFieldSpec } from '../pdf/index.js';
+import {
+  sealPdf,
+  sealRevision,
+  signerIdentityFor,
+  verifyPdf,
+  type SignerCertificateIssuer,
+  type SigningIdentity,
+} from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
 
@@ -22,6 +29,11 @@ export interface SignerSeal {
   identity: SigningIdentity;
   packetEid: string;
   signerEid: string;
+  /**
+   * The operator's local CA kept open by the caller (`SignerCertificateIssuer.open(identity)`), so
+   * a signature does not read and import the CA again; without it one is opened for the call.
+   */
+  issuer?: SignerCertificateIssuer;
 }
 
 /** The form field a planned box becomes (a prefix keeps it apart from src/acroform's /Sig placeholders of the same id). */
@@ -118,8 +130,8 @@ async function checkSignaturesHold(pdf: Uint8Array, property: string): Promise<v
 }
 
 /**
- * One signer's inputs set as field appearances and signed with their own certificate:
- * two updates (fields, signature) after `pdf`, which stays an exact prefix.
+ * One signer's inputs set as field appearances and signed with their own certificate: one
+ * update (marks and signature, from one parse of `pdf`) after `pdf`, which stays an exact prefix.
  */
 export async function signAsSigner(
   pdf: Uint8Array,
@@ -130,7 +142,7 @@ export async function signAsSigner(
   const marks = signerMarks(rawInputs, options);
   const signingTime = rawInputs.signedAt ?? new Date();
   const appearances = marks.length > 0 ? await options.writer.appearancePages(marks.map((m) => m.mark)) : undefined;
-  const filled = await appendFieldMarks(pdf, {
+  const fieldMarks: FieldMarksUpdate = {
     create: fieldSpecs(options.fields),
     // The /Sig placeholders of assembly would stay unsigned (each signer signs a field of their own):
     // removed in the revision that creates the mark fields, before any signature.
@@ -141,15 +153,13 @@ export async function signAsSigner(
       appearancePage: i,
       ...(m.mark.input.type === 'text' ? { value: m.mark.input.text } : {}),
     })),
-  });
+  };
   const { signer } = options;
   const name = signer.name ?? signer.email ?? signer.id;
-  const identity = await signerIdentityFor(seal.identity, {
-    name,
-    ...(signer.email ? { email: signer.email } : {}),
-    now: signingTime,
-  });
-  return sealPdf(filled, identity, {
+  const subject = { name, ...(signer.email ? { email: signer.email } : {}), now: signingTime };
+  const identity = seal.issuer ? await seal.issuer.issue(subject) : await signerIdentityFor(seal.identity, subject);
+  return sealRevision(pdf, identity, {
+    marks: fieldMarks,
     name,
     reason: `Signed by ${name}${signer.email ? ` <${signer.email}>` : ''} as signer ${seal.signerEid} of packet ${seal.packetEid}`,
     ...(signer.email ? { contactInfo: signer.email } : {}),

@@ -66,7 +66,7 @@ function textOf(v: unknown): string | undefined {
   return v instanceof PDFString || v instanceof PDFHexString ? v.decodeText() : undefined;
 }
 
-function formOf(doc: PDFDocument): { form: PDFDict; fields: PDFArray } {
+export function formOf(doc: PDFDocument): { form: PDFDict; fields: PDFArray } {
   let form = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
   if (!form) {
     form = doc.context.obj({});
@@ -81,7 +81,7 @@ function formOf(doc: PDFDocument): { form: PDFDict; fields: PDFArray } {
 }
 
 /** Top-level fields by name (castpress's mark fields are never nested). */
-function fieldsByName(doc: PDFDocument): Map<string, PDFDict> {
+export function fieldsByName(doc: PDFDocument): Map<string, PDFDict> {
   const out = new Map<string, PDFDict>();
   const fields = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict)?.lookupMaybe(PDF.Fields, PDFArray);
   for (let i = 0; i < (fields?.size() ?? 0); i++) {
@@ -236,32 +236,35 @@ function multiply(a: Matrix, b: Matrix): Matrix {
  * document lacks is a `ValidationError` and nothing is written.
  */
 export async function appendFieldMarks(bytes: Uint8Array, update: FieldMarksUpdate): Promise<Uint8Array> {
-  return appendDrawing(bytes, async (doc) => {
-    const prepared = fieldsByName(doc);
-    if (update.create && !update.create.some((c) => prepared.has(c.name))) {
-      update.edit?.(doc);
-      createFields(doc, update.create);
+  return appendDrawing(bytes, (doc) => applyFieldMarks(doc, update));
+}
+
+/** What `appendFieldMarks` does to the document of an update session (also a signer's revision's first part, signer-revision.ts). */
+export async function applyFieldMarks(doc: PDFDocument, update: FieldMarksUpdate): Promise<void> {
+  const prepared = fieldsByName(doc);
+  if (update.create && !update.create.some((c) => prepared.has(c.name))) {
+    update.edit?.(doc);
+    createFields(doc, update.create);
+  }
+  const set = update.set ?? [];
+  if (set.length === 0) return;
+  const byName = fieldsByName(doc);
+  const missing = set.findIndex((m) => !byName.has(m.name));
+  if (missing >= 0)
+    throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
+  const pages = [...new Set(set.map((m) => m.appearancePage))];
+  const embedded = update.appearances ? await doc.embedPdf(update.appearances, pages) : [];
+  // Embedded now rather than at save: a turned appearance is a copy of the XObject's dictionary.
+  for (const page of embedded) await page.embed();
+  const refOf = new Map<number, PDFRef>(pages.map((p, i) => [p, embedded[i]!.ref]));
+  for (const m of set) {
+    const field = byName.get(m.name)!;
+    const ref = refOf.get(m.appearancePage);
+    // A signature field's /V is a signature dictionary: its text shows in the appearance only.
+    if (m.value !== undefined && field.get(PDF.FT) === PDF.Tx) field.set(PDF.V, PDFHexString.fromText(m.value));
+    for (const widget of widgetsOf(doc, field)) {
+      if (!ref) continue;
+      widget.set(PDF.AP, doc.context.obj({ N: turnedForPage(doc, widget, ref) }));
     }
-    const set = update.set ?? [];
-    if (set.length === 0) return;
-    const byName = fieldsByName(doc);
-    const missing = set.findIndex((m) => !byName.has(m.name));
-    if (missing >= 0)
-      throw ValidationError.of(`fields[${missing}]`, `No form field "${set[missing]!.name}" in the document`);
-    const pages = [...new Set(set.map((m) => m.appearancePage))];
-    const embedded = update.appearances ? await doc.embedPdf(update.appearances, pages) : [];
-    // Embedded now rather than at save: a turned appearance is a copy of the XObject's dictionary.
-    for (const page of embedded) await page.embed();
-    const refOf = new Map<number, PDFRef>(pages.map((p, i) => [p, embedded[i]!.ref]));
-    for (const m of set) {
-      const field = byName.get(m.name)!;
-      const ref = refOf.get(m.appearancePage);
-      // A signature field's /V is a signature dictionary: its text shows in the appearance only.
-      if (m.value !== undefined && field.get(PDF.FT) === PDF.Tx) field.set(PDF.V, PDFHexString.fromText(m.value));
-      for (const widget of widgetsOf(doc, field)) {
-        if (!ref) continue;
-        widget.set(PDF.AP, doc.context.obj({ N: turnedForPage(doc, widget, ref) }));
-      }
-    }
-  });
+  }
 }

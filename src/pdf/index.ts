@@ -36,6 +36,7 @@ export {
 export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './document-timestamp.js';
 export { addAnnotation } from './annots.js';
 export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
+export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signer-revision.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export {
   readRevisionGraph,

@@ -114,6 +114,23 @@ function make(
   return Object.freeze(identity);
 }
 
+/**
+ * An identity for a key and certificate made in this process (a per-signer certificate the local CA
+ * just issued, signer-issuer.ts): nothing to read or check again, so no PEM round trip.
+ */
+export function issuedIdentity(signer: Signer): SigningIdentity {
+  const identity = make('pem', signer, { selfSigned: false, warnings: [] });
+  issuedHere.add(identity);
+  return identity;
+}
+
+const issuedHere = new WeakSet<SigningIdentity>();
+
+/** The identity's certificate was issued in this process with document-signing key usage (its validity still counts). */
+export function hasIssuedKeyUsage(identity: SigningIdentity): boolean {
+  return issuedHere.has(identity);
+}
+
 async function fromPkcs12(options: z.infer<typeof pkcs12Schema>): Promise<SigningIdentity> {
   let bytes: Uint8Array;
   if (typeof options.pkcs12 === 'string') {

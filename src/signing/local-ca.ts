@@ -101,16 +101,21 @@ function randomSerial(): asn1js.Integer {
 
 async function keyId(publicKey: CryptoKey): Promise<ArrayBuffer> {
   const spki = new Uint8Array(await webcrypto.subtle.exportKey('spki', publicKey));
-  const info = pkijs.PublicKeyInfo.fromBER(spki);
-  // RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey bits.
+  return keyIdOf(pkijs.PublicKeyInfo.fromBER(spki));
+}
+
+/** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey bits. */
+function keyIdOf(info: pkijs.PublicKeyInfo): Promise<ArrayBuffer> {
   return webcrypto.subtle.digest('SHA-1', info.subjectPublicKey.valueBlock.valueHexView);
 }
 
 interface Issue {
   subject: pkijs.RelativeDistinguishedNames;
   issuer: pkijs.RelativeDistinguishedNames;
-  keys: CryptoKeyPair;
-  issuerKeys: CryptoKeyPair;
+  /** The subject's public key. */
+  publicKey: CryptoKey;
+  /** The issuer's private key and key identifier (authorityKeyIdentifier). */
+  issuerKeys: { privateKey: CryptoKey; keyId: ArrayBuffer };
   notBefore: Date;
   notAfter: Date;
   ca: boolean;
@@ -152,12 +157,12 @@ async function issue(spec: Issue): Promise<Uint8Array> {
   cert.notBefore.value = spec.notBefore;
   cert.notAfter.value = spec.notAfter;
   const crypto = engine();
-  await cert.subjectPublicKeyInfo.importKey(spec.keys.publicKey, crypto);
+  await cert.subjectPublicKeyInfo.importKey(spec.publicKey, crypto);
 
   const basic = new pkijs.BasicConstraints({ cA: spec.ca });
-  const ski = await keyId(spec.keys.publicKey);
+  const ski = await keyIdOf(cert.subjectPublicKeyInfo);
   const aki = new pkijs.AuthorityKeyIdentifier({
-    keyIdentifier: new asn1js.OctetString({ valueHex: await keyId(spec.issuerKeys.publicKey) }),
+    keyIdentifier: new asn1js.OctetString({ valueHex: spec.issuerKeys.keyId }),
   });
   const extensions = [
     new pkijs.Extension({
@@ -217,11 +222,12 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames, crlUrl?: 
   const leafKeys = await generateKeys();
   const rootName = names(naming.rootCommonName, naming.organization, naming.organizationalUnit);
   const notBefore = new Date(now.getTime() - DAY_MS);
+  const rootIssuer = { privateKey: rootKeys.privateKey, keyId: await keyId(rootKeys.publicKey) };
   const rootDer = await issue({
     subject: rootName,
     issuer: rootName,
-    keys: rootKeys,
-    issuerKeys: rootKeys,
+    publicKey: rootKeys.publicKey,
+    issuerKeys: rootIssuer,
     notBefore,
     notAfter: new Date(now.getTime() + 20 * 365 * DAY_MS),
     ca: true,
@@ -229,8 +235,8 @@ export async function generateLocalCa(now: Date, naming: LocalCaNames, crlUrl?: 
   const leafDer = await issue({
     subject: names(naming.signerCommonName, naming.organization, naming.organizationalUnit),
     issuer: rootName,
-    keys: leafKeys,
-    issuerKeys: rootKeys,
+    publicKey: leafKeys.publicKey,
+    issuerKeys: rootIssuer,
     notBefore,
     notAfter: new Date(now.getTime() + 10 * 365 * DAY_MS),
     ca: false,
@@ -253,16 +259,15 @@ export async function issueTimestampingCertificate(
   naming: { commonName: string; organization: string; organizationalUnit?: string },
 ): Promise<GeneratedCertificate> {
   const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
-  const crypto = engine();
-  const rootKeys: CryptoKeyPair = {
-    publicKey: await rootCert.getPublicKey(undefined, crypto),
+  const rootKeys = {
     privateKey: await webcrypto.subtle.importKey('pkcs8', root.pkcs8, RSA_KEY, false, ['sign']),
+    keyId: await keyIdOf(rootCert.subjectPublicKeyInfo),
   };
   const keys = await generateKeys();
   const der = await issue({
     subject: names(naming.commonName, naming.organization, naming.organizationalUnit),
     issuer: rootCert.subject,
-    keys,
+    publicKey: keys.publicKey,
     issuerKeys: rootKeys,
     notBefore: new Date(now.getTime() - DAY_MS),
     notAfter: rootCert.notAfter.value,
@@ -278,42 +283,58 @@ export interface EndEntitySubject {
 }
 
 /**
- * A certificate for one signature (#31 per-signer signatures): a fresh ECDSA P-256 key, issued by the
- * local root (`root`: its certificate and PKCS#8 key) with the same key usage and extended key
- * usage as the CA's own signing certificate, `CN=` the signer's name, their e-mail as rfc822Name.
- * Valid from a day before `now` for `lifetimeDays` (the signature is judged at its signing time).
+ * The local root ready to issue per-signer certificates (#31): its certificate parsed, its key
+ * imported and its key identifier computed once, for every certificate it issues afterwards.
+ */
+export interface EndEntityIssuer {
+  subject: pkijs.RelativeDistinguishedNames;
+  /** `O=` and `OU=` of the root (the install), given to every certificate it issues. */
+  organization: string;
+  organizationalUnit?: string;
+  keys: { privateKey: CryptoKey; keyId: ArrayBuffer };
+}
+
+/** Reads the root (`root`: its certificate and PKCS#8 key) for issuing. */
+export async function endEntityIssuer(root: GeneratedCertificate): Promise<EndEntityIssuer> {
+  const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
+  const value = (type: string) => {
+    const found = rootCert.subject.typesAndValues.find((t) => t.type === type);
+    return found ? String(found.value.valueBlock.value) : undefined;
+  };
+  const unit = value(OID.organizationalUnit);
+  return {
+    subject: rootCert.subject,
+    organization: value(OID.organization) ?? 'castpress',
+    ...(unit !== undefined ? { organizationalUnit: unit } : {}),
+    keys: {
+      privateKey: await webcrypto.subtle.importKey('pkcs8', new Uint8Array(root.pkcs8), RSA_KEY, false, ['sign']),
+      keyId: await keyIdOf(rootCert.subjectPublicKeyInfo),
+    },
+  };
+}
+
+/**
+ * A certificate for one signature (#31 per-signer signatures) for `publicKey` (the caller's fresh
+ * ECDSA P-256 key), issued by the local root with the same key usage and extended key usage as
+ * the CA's own signing certificate, `CN=` the signer's name, their e-mail as rfc822Name. Valid
+ * from a day before `now` for `lifetimeDays` (the signature is judged at its signing time).
  */
 export async function issueEndEntity(
-  root: GeneratedCertificate,
+  issuer: EndEntityIssuer,
+  publicKey: CryptoKey,
   subject: EndEntitySubject,
   now: Date,
   options: { lifetimeDays?: number; crlUrl?: string } = {},
-): Promise<GeneratedCertificate> {
-  const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', new Uint8Array(root.pkcs8), RSA_KEY, true, ['sign']);
-  const publicKey = await rootCert.getPublicKey({ algorithm: { algorithm: RSA_KEY, usages: ['verify'] } }, engine());
-  // ECDSA P-256: a key is made for every signature, and an RSA 2048 key takes 100 ms or more to make
-  // (an EC key well under 1 ms); NSS, MuPDF, OpenSSL and Acrobat accept ECDSA under an RSA root.
-  const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
-    'sign',
-    'verify',
-  ])) as CryptoKeyPair;
-  const organization = rootCert.subject.typesAndValues.find((t) => t.type === OID.organization);
-  const unit = rootCert.subject.typesAndValues.find((t) => t.type === OID.organizationalUnit);
-  const der = await issue({
-    subject: names(
-      subject.commonName,
-      organization ? String(organization.value.valueBlock.value) : 'castpress',
-      unit ? String(unit.value.valueBlock.value) : undefined,
-    ),
-    issuer: rootCert.subject,
-    keys,
-    issuerKeys: { publicKey, privateKey },
+): Promise<Uint8Array> {
+  return issue({
+    subject: names(subject.commonName, issuer.organization, issuer.organizationalUnit),
+    issuer: issuer.subject,
+    publicKey,
+    issuerKeys: issuer.keys,
     notBefore: new Date(now.getTime() - DAY_MS),
     notAfter: new Date(now.getTime() + (options.lifetimeDays ?? 730) * DAY_MS),
     ca: false,
     ...(options.crlUrl ? { crlUrl: options.crlUrl } : {}),
     ...(subject.email ? { email: subject.email } : {}),
   });
-  return { der, pkcs8: await pkcs8(keys.privateKey) };
 }

@@ -130,12 +130,12 @@ async function levelFor(
 }
 
 /** CMS room: the certificates it carries, signer info and attributes, and a timestamp token. */
-function reserveFor(identity: SigningIdentity, timestamped: boolean): number {
+export function reserveFor(identity: SigningIdentity, timestamped: boolean): number {
   const certs = identity.certificate.byteLength + identity.chain.reduce((sum, c) => sum + c.byteLength, 0);
   return certs + 4096 + (timestamped ? 12288 : 0);
 }
 
-function fieldNameFor(name: string | undefined): string {
+export function fieldNameFor(name: string | undefined): string {
   // Field names may not contain '.', which separates the parts of a qualified name.
   return name ? `Signature of ${name.replace(/\./g, '_')}` : 'Signature';
 }

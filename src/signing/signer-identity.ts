@@ -4,34 +4,11 @@
  * reused. The certificate names the signer (CN = name, e-mail as subjectAltName rfc822Name);
  * which packet and which signer it was is said in the signature dictionary's /Reason (seal.ts).
  */
-import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import * as pkijs from 'pkijs';
 import { ValidationError } from '../errors/index.js';
-import { createSigningIdentity } from './identity.js';
 import type { SigningIdentity } from './identity-options.js';
-import { issueEndEntity } from './local-ca.js';
-import { certificatesFromPem, toPem } from './pem.js';
-
-export interface SignerIdentityOptions {
-  /** Signer's name: the certificate's CN. */
-  name: string;
-  email?: string;
-  /** When the certificate starts to count (it starts a day earlier); default now. */
-  now?: Date;
-}
-
-const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
-
-/** The operator's signing certificate's first CRL URL: the issued certificate names the same CRL (same root). */
-function crlUrlOf(der: Uint8Array): string | undefined {
-  const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
-  const ext = cert.extensions?.find((e) => e.extnID === CRL_DISTRIBUTION_POINTS);
-  const parsed = ext?.parsedValue as pkijs.CRLDistributionPoints | undefined;
-  const names = parsed?.distributionPoints[0]?.distributionPoint;
-  const first = Array.isArray(names) ? names[0] : undefined;
-  return first && first.type === 6 && typeof first.value === 'string' ? first.value : undefined;
-}
+import { SignerCertificateIssuer, type SignerIdentityOptions } from './signer-issuer.js';
+export type { SignerIdentityOptions } from './signer-issuer.js';
 
 /**
  * Whether `operator` can issue per-signer certificates: a local CA (generated identity) whose
@@ -75,33 +52,20 @@ export async function signerIdentityFor(
   return (await issueOrUndefined(operator, options)) ?? operator;
 }
 
-/** Issues for `options`, or undefined when `operator` cannot issue (no local CA, or its root key not at hand). */
+/**
+ * Issues for `options`, or undefined when `operator` cannot issue (no local CA, or its root key not
+ * at hand). Opens an issuer for this one certificate: a caller signing more than once keeps a
+ * `SignerCertificateIssuer` open instead.
+ */
 async function issueOrUndefined(
   operator: SigningIdentity,
   options: SignerIdentityOptions,
 ): Promise<SigningIdentity | undefined> {
-  if (operator.kind !== 'generated' || !operator.files) return undefined;
-  const name = options.name.trim().slice(0, 64);
-  if (name === '') throw ValidationError.of('signer.name', "A per-signer certificate needs the signer's name");
-  const files = operator.files;
-  const read = await Promise.all([readFile(files.rootCertificate, 'utf8'), readFile(files.rootKey, 'utf8')]).catch(
-    () => undefined,
-  );
-  if (!read) return undefined;
-  const [rootPem, keyPem] = read;
-  const rootDer = certificatesFromPem(rootPem)[0]!;
-  const rootKey = new Uint8Array(createPrivateKey(keyPem).export({ type: 'pkcs8', format: 'der' }));
-  const now = options.now ?? new Date();
-  const crlUrl = crlUrlOf(operator.certificate);
-  const issued = await issueEndEntity(
-    { der: rootDer, pkcs8: rootKey },
-    { commonName: name, ...(options.email ? { email: options.email } : {}) },
-    now,
-    crlUrl ? { crlUrl } : {},
-  );
-  return createSigningIdentity({
-    privateKey: toPem(issued.pkcs8, 'PRIVATE KEY'),
-    certificates: [toPem(issued.der, 'CERTIFICATE'), toPem(rootDer, 'CERTIFICATE')],
-    clock: () => now,
-  });
+  const issuer = await SignerCertificateIssuer.open(operator);
+  if (!issuer) return undefined;
+  try {
+    return await issuer.issue(options);
+  } finally {
+    issuer.close();
+  }
 }
