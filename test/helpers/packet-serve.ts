@@ -3,7 +3,7 @@
  * it (a production key in a keys file, `--data` in a temp folder, extra flags), the unmodified
  * `@anvilco/anvil` client on it, the packet's documents from its zip download; and what the
  * certificate-of-completion tests read back: its text (whitespace removed) and, with openssl, the
- * fingerprint of a signer's certificate in a signature.
+ * fingerprint of a signer's certificate in a signature; and their library workflow set-up.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -11,9 +11,18 @@ import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { unzipSync } from 'fflate';
 import { expect } from 'vitest';
+import type { Engine } from '../../src/index.js';
+import {
+  createPacketWorkflow,
+  openSqliteStore,
+  type PacketStore,
+  type PacketWorkflow,
+  type PacketWorkflowOptions,
+} from '../../src/packets/index.js';
+import { createSigningIdentity, type SigningIdentity } from '../../src/signing/index.js';
 import { readText } from './pdf.js';
 import { startServe, type ServeProcess } from './serve.js';
-import { tool } from './signing.js';
+import { tempDir, tool } from './signing.js';
 
 export const Anvil = anvilModule.default;
 export const SERVE_KEY = 'prod-packet-serve-key-0123456789';
@@ -107,4 +116,44 @@ export async function signerCertificateSha256(der: Buffer, name: string, dir: st
   const cert = pems.map((p) => new X509Certificate(p)).find((c) => c.subject.split('\n').includes(`CN=${name}`));
   expect(cert, name).toBeDefined();
   return cert!.fingerprint256.replace(/:/g, '').toLowerCase();
+}
+
+/** A library packet workflow as the completion tests use it: SQLite store, local CA and mail folder in a temp folder, nothing delivered. */
+export interface TestWorkflow {
+  tmp: { dir: string; remove: () => Promise<void> };
+  store: PacketStore;
+  identity: SigningIdentity;
+  flow: PacketWorkflow;
+  /** Closes the workflow and the store and removes the folder (the engine is the caller's). */
+  close: () => Promise<void>;
+}
+
+export async function openTestWorkflow(
+  prefix: string,
+  engine: Engine,
+  options: Partial<PacketWorkflowOptions> = {},
+): Promise<TestWorkflow> {
+  const tmp = await tempDir(prefix);
+  const store = await openSqliteStore({ dir: path.join(tmp.dir, 'packets') });
+  const identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'id') });
+  const flow = createPacketWorkflow({
+    store,
+    engine,
+    identity,
+    baseUrl: 'http://castpress.test',
+    mailDir: path.join(tmp.dir, 'mail'),
+    deliver: false,
+    ...options,
+  });
+  return {
+    tmp,
+    store,
+    identity,
+    flow,
+    close: async () => {
+      await flow.close();
+      await store.close();
+      await tmp.remove();
+    },
+  };
 }
