@@ -6,47 +6,34 @@
  * and per signer and document the SHA-256 of the certificate their signature was made with (read
  * here from the signed file with openssl, not with castpress).
  */
-import { createHash, X509Certificate } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
+import { CERTIFICATE_FILENAME, sha256Of, type PacketStore, type PacketWorkflow } from '../src/packets/index.js';
+import type { SigningIdentity } from '../src/signing/index.js';
 import {
-  createPacketWorkflow,
-  CERTIFICATE_FILENAME,
-  openSqliteStore,
-  sha256Of,
-  type PacketStore,
-  type PacketWorkflow,
-} from '../src/packets/index.js';
-import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
+  openTestWorkflow,
+  signerCertificateSha256,
+  squash,
+  squashedText,
+  type TestWorkflow,
+} from './helpers/packet-serve.js';
 import { readText } from './helpers/pdf.js';
-import { extractSignatures, tempDir, tool } from './helpers/signing.js';
+import { extractSignatures } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 
 const engine = createEngine();
-let tmp: { dir: string; remove: () => Promise<void> };
+let setup: TestWorkflow;
 let store: PacketStore;
 let flow: PacketWorkflow;
 let identity: SigningIdentity;
 
 beforeAll(async () => {
-  tmp = await tempDir('castpress-audit-');
-  store = await openSqliteStore({ dir: path.join(tmp.dir, 'packets') });
-  flow = createPacketWorkflow({
-    store,
-    engine,
-    identity: (identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'id') })),
-    baseUrl: 'http://castpress.test',
-    mailDir: path.join(tmp.dir, 'mail'),
-    deliver: false,
-  });
+  setup = await openTestWorkflow('castpress-audit-', engine);
+  ({ store, flow, identity } = setup);
 }, 60_000);
 afterAll(async () => {
-  await flow?.close();
-  await store?.close();
+  await setup?.close();
   await engine.close();
-  await tmp?.remove();
 });
 
 const box = (id: string, y: number) => ({
@@ -116,20 +103,6 @@ describe('the certificate of completion', () => {
   }, 180_000);
 });
 
-const squash = (s: string) => s.replace(/\s+/g, '');
-
-/** SHA-256 (hex) of the certificate named `CN=<name>` among those a signature's CMS carries (openssl's reading). */
-async function signerCertificateSha256(der: Buffer, name: string): Promise<string> {
-  const file = path.join(tmp.dir, `cms-${createHash('sha256').update(der).digest('hex')}.der`);
-  await writeFile(file, der);
-  const printed = await tool('openssl', ['pkcs7', '-inform', 'DER', '-in', file, '-print_certs']);
-  expect(printed.code).toBe(0);
-  const pems = printed.stdout.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const cert = pems.map((p) => new X509Certificate(p)).find((c) => c.subject.split('\n').includes(`CN=${name}`));
-  expect(cert, name).toBeDefined();
-  return cert!.fingerprint256.replace(/:/g, '').toLowerCase();
-}
-
 describe('the audit trail of the certificate of completion (per-signer)', () => {
   it('lists every view with IP and user agent, each box accepted, the reported time zone and each signature certificate', async () => {
     const s = flow.service;
@@ -198,9 +171,7 @@ describe('the audit trail of the certificate of completion (per-signer)', () => 
     }
     const docs = await s.groupDocuments(created.documentGroup.eid);
     expect(docs.at(-1)!.filename).toBe(CERTIFICATE_FILENAME);
-    const certificate = squash(
-      (await readText(docs.at(-1)!.pdf)).map((p) => p.items.map((i) => i.str).join(' ')).join('\n'),
-    );
+    const certificate = await squashedText(docs.at(-1)!.pdf);
     for (const w of who) {
       const first = w.name.split(' ')[0]!;
       // Each opening: its own row with the request's IP and user agent.
@@ -224,7 +195,8 @@ describe('the audit trail of the certificate of completion (per-signer)', () => 
     ] as const) {
       const sigs = extractSignatures(signedDocs[d]!.pdf);
       const hashes: Array<string | undefined> = [];
-      for (const sig of sigs) hashes.push(await signerCertificateSha256(sig.der, name).catch(() => undefined));
+      for (const sig of sigs)
+        hashes.push(await signerCertificateSha256(sig.der, name, setup.tmp.dir).catch(() => undefined));
       const sha = hashes.find((h) => h !== undefined);
       expect(sha, `${name} on document ${d}`).toBeDefined();
       expect(certificate).toContain(sha!);

@@ -3,46 +3,25 @@
  * signed) with time, IP, user agent and time zone, and the consent text the signing page showed.
  * Read back with pdfjs from the sealed certificate.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
-import {
-  createPacketWorkflow,
-  DEFAULT_SIGN_CONSENT_TEXT,
-  openSqliteStore,
-  sha256Of,
-  type PacketStore,
-  type PacketWorkflow,
-} from '../src/packets/index.js';
-import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
-import { readText } from './helpers/pdf.js';
-import { tempDir } from './helpers/signing.js';
+import { DEFAULT_SIGN_CONSENT_TEXT, sha256Of, type PacketWorkflow } from '../src/packets/index.js';
+import type { SigningIdentity } from '../src/signing/index.js';
+import { openTestWorkflow, squash, squashedText, type TestWorkflow } from './helpers/packet-serve.js';
 import { tokenOf } from './helpers/workflow.js';
 
 const engine = createEngine();
-let tmp: { dir: string; remove: () => Promise<void> };
-let store: PacketStore;
+let setup: TestWorkflow;
 let flow: PacketWorkflow;
 let identity: SigningIdentity;
 
 beforeAll(async () => {
-  tmp = await tempDir('castpress-events-');
-  store = await openSqliteStore({ dir: path.join(tmp.dir, 'packets') });
-  flow = createPacketWorkflow({
-    store,
-    engine,
-    identity: (identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'id') })),
-    baseUrl: 'http://castpress.test',
-    mailDir: path.join(tmp.dir, 'mail'),
-    deliver: false,
-    signatures: 'seal',
-  });
+  setup = await openTestWorkflow('castpress-events-', engine, { signatures: 'seal' });
+  ({ flow, identity } = setup);
 }, 60_000);
 afterAll(async () => {
-  await flow?.close();
-  await store?.close();
+  await setup?.close();
   await engine.close();
-  await tmp?.remove();
 });
 
 const box = (id: string, y: number) => ({
@@ -51,7 +30,6 @@ const box = (id: string, y: number) => ({
   pageNum: 0,
   rect: { x: 72, y, width: 200, height: 30 },
 });
-const squash = (s: string) => s.replace(/\s+/g, '');
 
 describe('the certificate of completion as an audit trail', () => {
   it('lists each signer’s events with IP, user agent and time zone, and the consent text', async () => {
@@ -97,13 +75,8 @@ describe('the certificate of completion as an audit trail', () => {
       });
     }
     const [doc] = await s.groupDocuments(created.documentGroup.eid);
-    const pages = await readText(doc!.pdf);
-    const certificate = squash(
-      pages
-        .slice(1)
-        .map((p) => p.items.map((i) => i.str).join(' '))
-        .join('\n'),
-    );
+    // The certificate: the pages after the document's one.
+    const certificate = await squashedText(doc!.pdf, 1);
     expect(certificate).toContain(squash('Certificate of completion'));
     expect(certificate).not.toContain(squash(DEFAULT_SIGN_CONSENT_TEXT));
     for (const who of seen) {

@@ -10,21 +10,24 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../src/signing/index.js';
-import { startServe, type ServeProcess } from './helpers/serve.js';
+import {
+  Anvil,
+  downloadedDocuments,
+  ok,
+  signUrlOf,
+  startPacketServe,
+  type PacketServe,
+} from './helpers/packet-serve.js';
 import { nssDbTrusting, pdfsig, tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 
-const Anvil = anvilModule.default;
-const KEY = 'prod-per-signer-key-0123456789';
 const CAST = 'tplAgreement';
 
 let tmp: { dir: string; remove: () => Promise<void> };
-let serve: ServeProcess;
+let served: PacketServe;
 let base = '';
 let client: InstanceType<typeof Anvil>;
 
@@ -64,38 +67,19 @@ beforeAll(async () => {
     path.join(folder, 'v1.json'),
     JSON.stringify({ title: 'Service agreement', pdf: 'template.pdf', fields: [] }),
   );
-  await writeFile(path.join(tmp.dir, 'keys.json'), JSON.stringify({ keys: [{ key: KEY, kind: 'production' }] }));
-  serve = startServe([
-    '--port',
-    '0',
-    '--keys',
-    path.join(tmp.dir, 'keys.json'),
-    '--data',
-    path.join(tmp.dir, 'data'),
+  served = await startPacketServe(tmp.dir, [
     '--templates',
     path.join(tmp.dir, 'templates'),
     '--signatures',
     'per-signer',
   ]);
-  base = await serve.url;
-  client = new Anvil({ apiKey: KEY, baseURL: base });
+  ({ base, client } = served);
 }, 120_000);
 
 afterAll(async () => {
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await serve.exited;
-  }
+  await served?.close();
   await tmp?.remove();
 }, 60_000);
-
-type Answer = { statusCode: number; data?: { data?: Record<string, unknown> }; errors?: unknown[] };
-const ok = (r: unknown): Record<string, unknown> => {
-  const a = r as Answer;
-  expect(a.errors, JSON.stringify(a.errors)).toBeUndefined();
-  expect(a.statusCode).toBe(200);
-  return a.data!.data!;
-};
 
 /** The signer finishes as the signing page does (each box accepted at once: acceptEachField is off). */
 async function submit(url: string, signature: unknown): Promise<{ status: number; body: string }> {
@@ -174,25 +158,14 @@ describe('castpress serve --signatures per-signer', () => {
       }),
     ).createEtchPacket as { eid: string; documentGroup: { eid: string; signers: Array<{ eid: string }> } };
     const [first, second] = created.documentGroup.signers;
-    const urlOf = async (signerEid: string, clientUserId: string): Promise<string> => {
-      const r = await client.generateEtchSignUrl({ variables: { signerEid, clientUserId } });
-      expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-      return r.url!;
-    };
+    const urlOf = (signerEid: string, clientUserId: string) => signUrlOf(client, signerEid, clientUserId);
     const a = await submit(await urlOf(first!.eid, 'c-1'), drawn);
     expect(a.status, a.body).toBe(200);
     const b = await submit(await urlOf(second!.eid, 'p-1'), { type: 'typed', text: SIGNERS.provider });
     expect(b.status, b.body).toBe(200);
     expect(JSON.parse(b.body).event.documentGroupStatus).toBe('completed');
 
-    const zip = (await client.downloadDocuments(created.documentGroup.eid)) as unknown as {
-      statusCode: number;
-      data: Buffer;
-      errors?: unknown;
-    };
-    expect(zip.errors).toBeUndefined();
-    expect(zip.statusCode).toBe(200);
-    const entries = unzipSync(new Uint8Array(zip.data));
+    const entries = await downloadedDocuments(client, created.documentGroup.eid);
     const names = Object.keys(entries);
     expect(names).toHaveLength(4);
     const certificateName = names.find((n) => /certificate/i.test(n));

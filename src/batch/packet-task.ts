@@ -186,6 +186,7 @@ export async function runPacketStep(
             task.certificate,
             task.mode,
             task.timestamp ? { timestamp: await timestampOf(state, task.timestamp) } : undefined,
+            state.writer,
           ),
         };
     }

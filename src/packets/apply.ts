@@ -59,6 +59,33 @@ function initialsOf(name: string | undefined): string {
   return letters.join('') || '—';
 }
 
+/** The initials a signer's initial boxes show: theirs, else their name's initials in the signature's kind. */
+function initialsInput(inputs: SignerInputs, signer: Signer): MarkInput | undefined {
+  return (
+    inputs.initials ??
+    (inputs.signature
+      ? { type: inputs.signature.type === 'text' ? 'text' : 'typed', text: initialsOf(signer.name) }
+      : undefined)
+  );
+}
+
+/**
+ * What a signer's signature and initial boxes show (for the certificate of completion, #31): the
+ * signature where they had a signature box, the initials where they had an initial box.
+ */
+export function adoptedMarks(
+  inputs: SignerInputs,
+  signer: Signer,
+  fields: ReadonlyArray<Pick<PlannedField, 'signerId' | 'type'>>,
+): { signature?: MarkInput; initials?: MarkInput } {
+  const mine = fields.filter((f) => f.signerId === signer.id);
+  const initials = mine.some((f) => f.type === 'initial') ? initialsInput(inputs, signer) : undefined;
+  return {
+    ...(inputs.signature && mine.some((f) => f.type === 'signature') ? { signature: inputs.signature } : {}),
+    ...(initials ? { initials } : {}),
+  };
+}
+
 /** A mark and the planned field it fills (per-signer signatures set it as that field's appearance). */
 export interface FieldMarkOf {
   mark: SignatureMark;
@@ -101,11 +128,7 @@ export function signerMarks(rawInputs: SignerInputs, options: Omit<ApplySignerOp
   if (errors.length > 0) throw new ValidationError(errors);
 
   const signedAt = inputs.signedAt ?? new Date();
-  const initials: MarkInput | undefined =
-    inputs.initials ??
-    (inputs.signature
-      ? { type: inputs.signature.type === 'text' ? 'text' : 'typed', text: initialsOf(signer.name) }
-      : undefined);
+  const initials = initialsInput(inputs, signer);
   const marks: FieldMarkOf[] = [];
   const push = (field: PlannedField | MergedField, mark: SignatureMark) => marks.push({ field, mark });
   for (const f of mine) {

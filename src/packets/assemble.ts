@@ -16,6 +16,7 @@ import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import { asFillField, fillInto, remapErrors, tagFieldId } from './assemble-fields.js';
+import { carriesSignature, keepsSignedBytes, signedUploadChanged } from './assemble-signed.js';
 import {
   AssembleCallOptions,
   AssembleOptions,
@@ -78,6 +79,9 @@ export async function assembleWith(
     ...(call.generated ? { generated: call.generated } : {}),
   };
   const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
+  // A merge makes one new file of all: an upload's signature would no longer cover anything (#31).
+  const signedMerged = request.mergePDFs ? built.findIndex((b) => b.signed) : -1;
+  if (signedMerged >= 0) throw signedUploadChanged(signedMerged, 'merged with the other files into one (mergePDFs)');
   const plan = planSigners(
     request,
     built.map((b) => b.placed),
@@ -120,6 +124,12 @@ export async function assembleWith(
     }
     // An upload nobody fills keeps its own form: its signature fields are appended to it as they are.
     if (signing.length > 0 && !request.mergePDFs && !(written && sigsInFill)) pdf = await write(pdf, signing);
+    // The fill engine draws page content and rewrites the form (its signature field dropped): beyond
+    // form filling for the upload's signature, which castpress would then no longer see (#31).
+    if (b.signed && written)
+      throw signedUploadChanged(i, 'fields to fill on it, which the fill engine draws as page content');
+    // Anything else must only append to the signed bytes.
+    if (b.signed && !keepsSignedBytes(b.pdf, pdf)) throw signedUploadChanged(i, 'its bytes rewritten');
     files.push({
       id: file.id,
       kind: file.kind,
@@ -178,6 +188,8 @@ interface BuiltFile {
   fieldInputs: Map<string, TemplateInput['fields'][number]>;
   /** Active content removed from an upload (src/pdf `stripActiveContent`). */
   removed: string[];
+  /** A PDF upload that carries a signature (#31): assembly may only append to its bytes. */
+  signed?: boolean;
 }
 
 /** A template's or the request's field as placed on a packet file (the same shape from either source). */
@@ -227,6 +239,7 @@ async function buildFile(
   let nameFallback: string;
   let template: Template | undefined;
   let removed: string[] = [];
+  let signed = false;
 
   switch (file.kind) {
     case 'template': {
@@ -249,8 +262,12 @@ async function buildFile(
           : docx instanceof DocxConverter
             ? await docx.convert(file.bytes, `${at}.file`)
             : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
+      signed = kind === 'pdf' && (await carriesSignature(base));
       // Active content (scripts, launch and automatic actions, embedded files, XFA) is removed before anything is built on the upload (#28).
       const stripped = await stripActiveContent(base, `${at}.file`);
+      // Removing it rewrites the file: a signature it carries would no longer cover it (#31).
+      if (signed && stripped.removed.length > 0)
+        throw signedUploadChanged(i, `active content to remove: ${stripped.removed.join(', ')}`);
       ({ pdf: base, removed } = stripped);
       // Counted as soon as known: a file or packet over its pages is refused before it is scanned.
       context.pages.count(i, stripped.pages);
@@ -333,6 +350,7 @@ async function buildFile(
     pdf: base,
     ...(template ? { template } : {}),
     removed,
+    ...(signed ? { signed } : {}),
     pageCount: scanned.pages.length,
     filename: pdfName(payload?.filename ?? nameFallback, file.id),
     title,

@@ -8,7 +8,8 @@
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import type { PacketEngine } from './port.js';
 import { appendPages, finishDocument } from '../pdf/index.js';
-import { sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
+import { AppearanceWriter, sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
+import { drawAdoptedMarks } from './certificate-marks.js';
 import { certificateRequest, sha256Of, type CompletionCertificate } from './completion-certificate.js';
 
 export interface CompleteOptions {
@@ -16,6 +17,16 @@ export interface CompleteOptions {
   certificate: CompletionCertificate;
   /** Seal options; `signingTime` defaults to the certificate's `completedAt`. */
   seal?: SealOptions;
+  /** Draws the signers' adopted marks on the certificate (#31); default: one made for the call when a signer adopted any. */
+  writer?: AppearanceWriter;
+}
+
+/** The certificate of completion as its own PDF: the engine's layout, then each signer's adopted marks in their section. */
+async function certificatePdf(engine: Pick<PacketEngine, 'generate'>, options: CompleteOptions): Promise<Uint8Array> {
+  const certificate = namingSealer(options);
+  const pdf = await engine.generate(certificateRequest(certificate));
+  const adopted = certificate.signers.some((s) => s.adopted?.signature ?? s.adopted?.initials);
+  return adopted ? drawAdoptedMarks(pdf, certificate, options.writer ?? new AppearanceWriter()) : pdf;
 }
 
 /**
@@ -27,7 +38,7 @@ export async function completeDocument(
   signed: Uint8Array,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
-  const certificate = await engine.generate(certificateRequest(namingSealer(options)));
+  const certificate = await certificatePdf(engine, options);
   return finishDocument(signed, [
     // The empty /Sig placeholders go in the same update as the certificate: the signers' marks are page content now.
     {
@@ -71,7 +82,7 @@ export async function certificateDocument(
   engine: Pick<PacketEngine, 'generate'>,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
-  const certificate = await engine.generate(certificateRequest(namingSealer(options)));
+  const certificate = await certificatePdf(engine, options);
   return sealPdf(certificate, options.identity, sealOptions(options));
 }
 

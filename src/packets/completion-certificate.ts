@@ -3,6 +3,7 @@
  * from its records) and how it is laid out (a Markdown generate request the engine renders).
  */
 import { createHash } from 'node:crypto';
+import type { MarkInput } from '../signing/index.js';
 
 /** What the certificate states; the workflow supplies it from its records. */
 export interface CompletionCertificate {
@@ -31,11 +32,39 @@ export interface CompletionCertificate {
      * per document (the local CA issues one per signer per document).
      */
     signatureCertificates?: Array<{ document: string; sha256: string }>;
+    /**
+     * The marks the signer adopted (#31), drawn in their section as on the documents: the signature
+     * (drawn, typed or uploaded) where they had signature boxes, the initials where they had initial boxes.
+     */
+    adopted?: AdoptedMarks;
   }>;
   /** When the packet completed (the certificate's own date). */
   completedAt: Date;
   /** The certificate the documents are sealed with (#31): its subject and SHA-256 fingerprint. */
   sealingCertificate?: { subject: string; sha256: string };
+}
+
+/** A signer's adopted signature and initials (what their signature and initial boxes show). */
+export interface AdoptedMarks {
+  signature?: MarkInput;
+  initials?: MarkInput;
+}
+
+/**
+ * The label above the room left for an adopted mark of the `n`-th signer (1-based, in the certificate's
+ * order): the certificate's layout is the engine's, so the mark is placed where this label was set
+ * (`drawAdoptedMarks` finds it on the page).
+ */
+export function adoptedLabel(kind: keyof AdoptedMarks, n: number): string {
+  return `${kind === 'signature' ? 'Adopted signature' : 'Adopted initials'} (signer ${n})`;
+}
+
+/** Blank lines under an adopted mark's label: the room the mark is drawn in (about 48 pt at 9 pt text). */
+export const ADOPTED_ROOM_LINES = 4;
+
+/** The certificate's signers in the order it lists them (by routing order). */
+export function certificateSigners(c: CompletionCertificate): CompletionCertificate['signers'] {
+  return [...c.signers].sort((a, b) => a.routingOrder - b.routingOrder);
 }
 
 /** One event of a signer's audit trail; `ip`, `userAgent` and `timeZone` only where the request carried them. */
@@ -81,7 +110,7 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
       : []),
     { label: 'Signers' },
   ];
-  for (const s of [...c.signers].sort((a, b) => a.routingOrder - b.routingOrder)) {
+  for (const [k, s] of certificateSigners(c).entries()) {
     data.push({
       table: {
         rows: [
@@ -96,6 +125,17 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
         columnOptions: [{ width: '30%' }, { width: '70%' }],
       },
     });
+    const adopted = (['signature', 'initials'] as const).filter((kind) => s.adopted?.[kind] !== undefined);
+    if (adopted.length > 0) {
+      const room = Array.from({ length: ADOPTED_ROOM_LINES }, () => '\u00a0').join('\n');
+      data.push({
+        table: {
+          rows: [adopted.map((kind) => `${adoptedLabel(kind, k + 1)}\n${room}`)],
+          firstRowHeaders: false,
+          columnOptions: adopted.map(() => ({ width: `${100 / adopted.length}%` })),
+        },
+      });
+    }
     if (s.consentText !== undefined) data.push({ content: `Consent shown: ${s.consentText}` });
     if (s.signatureCertificates?.length) {
       data.push({

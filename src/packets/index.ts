@@ -59,7 +59,7 @@ export type { SignerInputs, ApplySignerOptions } from './apply.js';
 export { completeDocument, sealCompletedDocument, certificateDocument, CERTIFICATE_FILENAME } from './complete.js';
 export type { CompleteOptions } from './complete.js';
 export { certificateRequest, sha256Of } from './completion-certificate.js';
-export type { CompletionCertificate, AuditEvent } from './completion-certificate.js';
+export type { CompletionCertificate, AuditEvent, AdoptedMarks } from './completion-certificate.js';
 export { signAsSigner, markFieldName } from './signer-signature.js';
 export type { SignatureMode, SignerSeal } from './signer-signature.js';
 export {

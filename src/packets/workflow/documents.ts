@@ -118,13 +118,20 @@ export async function completeDocuments(
   certificate: Omit<CompletionCertificate, 'documents'>,
   mode: SignatureMode = 'seal',
   seal?: SealOptions,
+  /** Draws the signers' adopted marks on the certificate; default: one made for the call. */
+  writer?: AppearanceWriter,
 ): Promise<Uint8Array[]> {
   const documents = docs.map((d) => ({
     name: d.filename,
     sha256Before: sha256Of(d.assembled),
     sha256After: sha256Of(d.signed),
   }));
-  const options = { identity, certificate: { ...certificate, documents }, ...(seal ? { seal } : {}) };
+  const options = {
+    identity,
+    certificate: { ...certificate, documents },
+    ...(seal ? { seal } : {}),
+    ...(writer ? { writer } : {}),
+  };
   const out: Uint8Array[] = [];
   if (mode === 'per-signer') {
     for (const d of docs) out.push(await sealCompletedDocument(d.signed, options));

@@ -3,11 +3,11 @@
  * for a new payload (every signer who signed replayed), and completion (certificate and seal).
  * The PDF work itself runs where `ctx.work` says.
  */
-import type { SignerInputs } from '../apply.js';
+import { adoptedMarks, type SignerInputs } from '../apply.js';
 import { loadPdf } from '../../pdf/index.js';
 import { signatureCertificatesOf } from '../../signing/index.js';
 import { CERTIFICATE_FILENAME } from '../complete.js';
-import type { AuditEvent } from '../completion-certificate.js';
+import type { AdoptedMarks, AuditEvent } from '../completion-certificate.js';
 import { signConsentText } from '../page-text.js';
 import type { Signer } from '../request.js';
 import type { DocumentRecord, PacketRecord, SignerRecord, TemplateVersionRecord, TokenRecord } from '../store/index.js';
@@ -117,10 +117,13 @@ export async function completePacket(
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));
   const when = (t: number | null) => (t === null ? undefined : new Date(t));
   const timeZones = new Map<string, string>();
+  const adopted = new Map<string, AdoptedMarks>();
+  const fields = snap.documents.flatMap((d) => d.fields);
   for (const s of snap.signers) {
     if (s.status !== 'completed' || !s.inputsHash) continue;
     const inputs = decode(new TextDecoder().decode(await ctx.blob(s.inputsHash))) as SignerInputs;
     if (typeof inputs.timeZone === 'string') timeZones.set(s.eid, inputs.timeZone);
+    adopted.set(s.eid, adoptedMarks(inputs, s.signer, fields));
   }
   const certificates = signatureMode(ctx) === 'per-signer' ? await signerCertificates(snap, signed) : undefined;
   return ctx.work.complete(
@@ -157,6 +160,7 @@ export async function completePacket(
           consentText: consentTextOf(ctx, snap.packet, s),
           events: eventsOf(snap, s, timeZones.get(s.eid)),
           ...(certificates ? { signatureCertificates: certificates.get(s.eid) ?? [] } : {}),
+          ...(adopted.has(s.eid) ? { adopted: adopted.get(s.eid) } : {}),
         })),
     },
     signatureMode(ctx),

@@ -60,6 +60,6 @@ export function inProcessWork(
     prepare: (docs, info) => prepareDocuments(docs, identity, info),
     sign: (docs, signer, inputs, signerSeal) =>
       signDocuments(docs, signer, inputs, writer, signerSeal ? { ...signerSeal, identity } : undefined),
-    complete: (docs, certificate, mode) => completeDocuments(engine, identity, docs, certificate, mode, seal),
+    complete: (docs, certificate, mode) => completeDocuments(engine, identity, docs, certificate, mode, seal, writer),
   };
 }
