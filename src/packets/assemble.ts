@@ -32,7 +32,8 @@ import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
 import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
-import { ignoredPageOptions, parsePacketRequest, type PacketRequest } from './request.js';
+import { ignoredPageOptions } from './page-options.js';
+import { parsePacketRequest, type PacketRequest } from './request.js';
 import { remapMarkdownErrors, type PacketFile } from './request-files.js';
 import { markupWithTitle } from './generated-title.js';
 

@@ -8,20 +8,13 @@ export {
   TOKEN_MINUTES_EMAIL,
   TOKEN_MINUTES_EMBEDDED,
   SIGNER_TYPES,
-  DEFAULT_SIGN_CONSENT_TEXT,
 } from './request.js';
+export { DEFAULT_SIGN_CONSENT_TEXT } from './page-options.js';
+export type { SignaturePageOptions } from './page-options.js';
 export { fillPageText, signConsentText } from './page-text.js';
 export type { PageTextValues } from './page-text.js';
 export type { PacketFile, TemplateFileRef, UploadFile, HtmlFile, MarkdownFile } from './request-files.js';
-export type {
-  PacketRequest,
-  Signer,
-  SignerType,
-  Payload,
-  PacketOptions,
-  PacketParseOptions,
-  SignaturePageOptions,
-} from './request.js';
+export type { PacketRequest, Signer, SignerType, Payload, PacketOptions, PacketParseOptions } from './request.js';
 export { SIGNING_TYPES, ATTACHABLE_TYPES, PACKET_FIELD_TYPES, isSigningType, isAttachableType } from './field.js';
 export type { PacketField, PacketFieldType, SigningType, AttachableType } from './field.js';
 export { parseTagText } from './tag-syntax.js';

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { cssColor } from './request.js';
+import { cssColor } from './page-options.js';
 
 /** An origin as a browser sends it (scheme, host, port): anything more is refused, not trimmed. */
 const origin = z.string().refine(

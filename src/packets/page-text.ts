@@ -3,7 +3,7 @@
  * `{{signer.name}}`, `{{currentUser.name}}`), in one place: the signing page shows the texts and the
  * certificate of completion quotes the consent text the page showed, so both must fill them alike.
  */
-import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions } from './request.js';
+import { DEFAULT_SIGN_CONSENT_TEXT, type SignaturePageOptions } from './page-options.js';
 
 /** Who a page text is about; the organization's name is `castpress` when it has no settings. */
 export interface PageTextValues {
