@@ -89,18 +89,22 @@ describe('a timed-out job stops costing CPU', () => {
   const report = (what: string) =>
     `const x = new XMLHttpRequest(); x.open('GET', 'https://started.test/${what}', false); try { x.send(); } catch {}`;
 
-  it('an endless script: 504, then its renderer is gone', async () => {
+  it('an endless script: 504, then its renderer is gone', { timeout: 180_000 }, async () => {
     expect(await outcome(pool, { html: '<p>warm</p>' })).toBe('pdf');
     await endlessJob(`<p>x</p><script>${report('load')}; for (;;) {}</script>`, 8_000);
   });
 
-  it('a document that never finishes printing: 504, then no renderer keeps printing', async () => {
-    // The spin starts inside page.pdf() (printing fires `beforeprint`), whatever the machine's speed.
-    await endlessJob(
-      `<script>addEventListener('beforeprint', () => { ${report('print')}; for (;;) {} });</script><p>x</p>`,
-      8_000,
-    );
-  });
+  it(
+    'a document that never finishes printing: 504, then no renderer keeps printing',
+    { timeout: 180_000 },
+    async () => {
+      // The spin starts inside page.pdf() (printing fires `beforeprint`), whatever the machine's speed.
+      await endlessJob(
+        `<script>addEventListener('beforeprint', () => { ${report('print')}; for (;;) {} });</script><p>x</p>`,
+        8_000,
+      );
+    },
+  );
 });
 
 describe('a finished job with JavaScript on stops costing CPU (#28)', () => {
