@@ -2,34 +2,22 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
 import { buildDocument } from '../src/html/document.js';
-import type { ResourceProblem, ResourceResolver } from '../src/resources/index.js';
+import type { ResourceProblem } from '../src/resources/index.js';
 import { outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 import { expectLinearTime } from './helpers/scaling.js';
 
-/** The running test's resolver for the shared pools (the crash cases set one); without it nothing remote loads. */
-let onResource: ResourceResolver | undefined;
-/** Set `onResource` for the running test only. */
-function resolveWith(resolver: ResourceResolver): void {
-  onResource = resolver;
-  onTestFinished(() => (onResource = undefined));
-}
-
-// One Chromium per kind of pool for the whole file (JS on, JS off): the cases that need nothing else share them.
-// A long deadline: no case here needs a job to end at it (a navigation the pool missed would still fail as a 504),
-// and a busy machine's slow renderer relaunch is no 504.
-let scripted: BrowserPool;
-let plain: BrowserPool;
-beforeAll(() => {
-  const resolver: ResourceResolver = (url, kind) => onResource?.(url, kind) ?? Promise.resolve(null);
-  scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 90_000, resolver });
-  plain = new BrowserPool({ jobTimeoutMs: 90_000, resolver });
-});
-afterAll(async () => {
-  await Promise.all([scripted.close(), plain.close()]);
-});
-
 describe('documents that navigate', () => {
+  let scripted: BrowserPool;
+  let plain: BrowserPool;
+  beforeAll(() => {
+    scripted = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 30_000 });
+    plain = new BrowserPool({ jobTimeoutMs: 30_000 });
+  });
+  afterAll(async () => {
+    await Promise.all([scripted.close(), plain.close()]);
+  });
+
   it('meta refresh is ignored: the document renders (JS on and off)', { timeout: 240_000 }, async () => {
     const refreshes = [
       '<meta http-equiv="refresh" content="0">',
@@ -246,7 +234,9 @@ describe('nested data: stylesheets (#28)', () => {
 
   it('rendered: the budget reaches the caller as a resource warning', async () => {
     const problems: ResourceProblem[] = [];
-    const pdf = await renderHtml(plain, {
+    const pool = new BrowserPool({ jobTimeoutMs: 20_000 });
+    onTestFinished(() => pool.close());
+    const pdf = await renderHtml(pool, {
       html: `<style>${dataTree(6)}</style><p>nested</p>`,
       onResourceProblem: (p) => problems.push(p),
     });
@@ -258,17 +248,25 @@ describe('nested data: stylesheets (#28)', () => {
 describe('renderer crash', () => {
   it('a job whose renderer crashes is retried once and succeeds', { timeout: 240_000 }, async () => {
     let crashes = 0;
-    resolveWith(async () => {
-      if (crashes === 0) {
-        crashes++;
-        await plain.crashRenderersForTesting();
-      }
-      return null;
+    // No job here needs to end at its deadline: a long one, so that a busy machine's slow relaunch is no 504.
+    const pool: BrowserPool = new BrowserPool({
+      jobTimeoutMs: 90_000,
+      resolver: async () => {
+        if (crashes === 0) {
+          crashes++;
+          await pool.crashRenderersForTesting();
+        }
+        return null;
+      },
     });
-    await renderHtml(plain, { html: '<p>warm up</p>' });
-    const pdf = await renderHtml(plain, { html: '<img src="https://crash.test/a.png"><p>survived</p>' });
-    expect(crashes).toBe(1);
-    expect((await pageText(pdf))[0]).toContain('survived');
+    try {
+      await renderHtml(pool, { html: '<p>warm up</p>' });
+      const pdf = await renderHtml(pool, { html: '<img src="https://crash.test/a.png"><p>survived</p>' });
+      expect(crashes).toBe(1);
+      expect((await pageText(pdf))[0]).toContain('survived');
+    } finally {
+      await pool.close();
+    }
   });
 
   it(
@@ -280,25 +278,33 @@ describe('renderer crash', () => {
       // Retried, the job prints again; that time the resolver only answers.
       let crashes = 0;
       const asked: string[] = [];
-      resolveWith(async (url) => {
-        asked.push(url);
-        if (crashes === 0) {
-          crashes++;
-          await scripted.crashRenderersForTesting();
-        }
-        return { body: new TextEncoder().encode('printed'), contentType: 'text/plain' };
+      const pool: BrowserPool = new BrowserPool({
+        javaScriptEnabled: true,
+        jobTimeoutMs: 90_000,
+        resolver: async (url) => {
+          asked.push(url);
+          if (crashes === 0) {
+            crashes++;
+            await pool.crashRenderersForTesting();
+          }
+          return { body: new TextEncoder().encode('printed'), contentType: 'text/plain' };
+        },
       });
-      await renderHtml(scripted, { html: '<p>warm up</p>' });
-      const html = `<script>addEventListener('beforeprint', () => {
+      try {
+        await renderHtml(pool, { html: '<p>warm up</p>' });
+        const html = `<script>addEventListener('beforeprint', () => {
   const x = new XMLHttpRequest();
   x.open('GET', 'https://print.test/now', false);
   try { x.send(); } catch {}
 });</script><p>survived</p>`;
-      const pdf = await renderHtml(scripted, { html });
-      expect(crashes).toBe(1);
-      // Asked once per print: the crashed one and the retry.
-      expect(asked).toEqual(['https://print.test/now', 'https://print.test/now']);
-      expect((await pageText(pdf))[0]).toContain('survived');
+        const pdf = await renderHtml(pool, { html });
+        expect(crashes).toBe(1);
+        // Asked once per print: the crashed one and the retry.
+        expect(asked).toEqual(['https://print.test/now', 'https://print.test/now']);
+        expect((await pageText(pdf))[0]).toContain('survived');
+      } finally {
+        await pool.close();
+      }
     },
   );
 });
