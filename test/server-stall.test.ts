@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { RenderPool } from '../src/server/render-pool.js';
 import { DEFAULT_LINGER } from '../src/server/linger.js';
+import { HELD_WORKER, HeldJobs, heldBody } from './helpers/held-jobs.js';
 
 const DEV = 'dev-key-stall-0123456789';
 const PROD = 'prod-key-stall-0123456789';
@@ -52,24 +53,12 @@ function post(
 }
 
 const small = { title: 'small', data: [{ content: 'Hello' }] };
-/** A 1 MB word, laid out over some 200 pages (under a second of work here). */
-const bigWord = (n = 1_000_000) => ({ data: [{ content: 'x'.repeat(n) }] });
-/** A table of `rows` rows (36,000: about 0.9 MB of JSON and several seconds of layout on one core here). */
-const bigTable = (rows = 36_000) => ({
-  data: [{ table: { rows: Array.from({ length: rows }, (_, i) => [String(i), 'item', 'qty 1']) } }],
-});
-
-/** CPU time (all threads of this process, which holds the render pool) spent over `ms`. */
-async function cpuOver(ms: number): Promise<number> {
-  const before = process.cpuUsage();
-  await new Promise((r) => setTimeout(r, ms));
-  const d = process.cpuUsage(before);
-  return (d.user + d.system) / 1e6;
-}
 
 describe('server: Markdown and fill off the event loop', () => {
   let server: RunningServer;
+  let held: HeldJobs;
   beforeAll(async () => {
+    held = new HeldJobs();
     server = await startServer({
       port: 0,
       config: {
@@ -78,9 +67,10 @@ describe('server: Markdown and fill off the event loop', () => {
           { key: DEV, kind: 'development', concurrency: 1 },
         ],
       },
-      // A long deadline: a render that ignored its hang-up would still run through the hang-up test's wait,
-      // and small requests on a busy machine are never 504s.
-      renderPool: { threads: 2, deadlineMs: 120_000 },
+      // A long deadline: only the hang-up can end the hang-up case's job, and small requests on a busy
+      // machine are never 504s.
+      // Real jobs run as always; jobs from `heldBody` run until the test ends them (test/helpers/held-jobs.ts).
+      renderPool: { threads: 2, deadlineMs: 120_000, workerFile: HELD_WORKER, onThreadExit: held.exited },
     });
     // Both threads warm (modules loaded, engine created) before anything is timed.
     for (let i = 0; i < 3; i++)
@@ -88,143 +78,154 @@ describe('server: Markdown and fill off the event loop', () => {
         post(server.url, '/api/v1/generate-pdf', small),
         post(server.url, '/api/v1/generate-pdf', small),
       ]);
-  }, 60_000);
-  afterAll(async () => server?.close());
+    // A generous ceiling: threads starting on a busy machine are slow, not broken.
+  }, 180_000);
+  afterAll(async () => {
+    held?.close();
+    await server?.close();
+  });
 
-  it('a 1 MB request of seconds of layout does not hold up concurrent small requests', async () => {
-    // Counted, not timed: small requests answered while the big one is still being laid out. Were the
-    // layout on the event loop, none would be answered before it (the server answers nothing meanwhile).
-    let bigDone = false;
-    const big = post(server.url, '/api/v1/generate-pdf', bigTable(), {}).finally(() => (bigDone = true));
-    await new Promise((r) => setTimeout(r, 300));
-    let answeredDuring = 0;
+  it('a job running on a pool thread does not hold up concurrent small requests', async () => {
+    // Counted, not timed: a job that runs until the test releases it (test/helpers/held-jobs.ts), and small
+    // requests answered meanwhile. Were Markdown rendered on the event loop (not on a pool thread), the held
+    // job would never report its start; were the pool's one free thread not used, the small ones would wait.
+    let heldDone = false;
+    const job = post(server.url, '/api/v1/generate-pdf', heldBody('wait', 'concurrent')).finally(
+      () => (heldDone = true),
+    );
+    await held.started('concurrent', job);
     for (let i = 0; i < 5; i++) {
       const answer = await post(server.url, '/api/v1/generate-pdf', small);
       expect(answer.status).toBe(200);
-      if (!bigDone) answeredDuring++;
     }
-    const bigAnswer = await big;
-    // The big one either finished or met its deadline: both are answers, neither stalled anybody.
-    expect([200, 504]).toContain(bigAnswer.status);
-    expect(answeredDuring).toBeGreaterThanOrEqual(3);
-  }, 120_000);
+    expect(heldDone).toBe(false);
+    // Released, the held job renders its Markdown for real.
+    held.release('concurrent');
+    const answer = await job;
+    expect(answer.status).toBe(200);
+    expect(answer.body.startsWith('%PDF-')).toBe(true);
+  }, 180_000);
 
   it('a client that hangs up cancels its render; its development-key slot is free once the render is gone', async () => {
-    // Two warm threads (an earlier test's 504 may have ended one), so ending one starts no replacement.
-    // Small requests could all be served by one thread while a second one is still loading, and its
-    // start-up (~0.7 s of CPU) then fell into the measurement below: the warm-up jobs take long enough
-    // that both threads run one, and the process is quiet before the request that is dropped.
-    for (let i = 0; i < 3; i++)
-      await Promise.all([
-        post(server.url, '/api/v1/generate-pdf', bigTable(3_000)),
-        post(server.url, '/api/v1/generate-pdf', bigTable(3_000)),
-      ]);
-    for (let i = 0; i < 20 && (await cpuOver(250)) > 0.05; i++);
+    // A job that keeps its core busy until its thread is ended (test/helpers/held-jobs.ts): the deadline is
+    // 2 min away, so only the hang-up can end it, and the test acts on its start, not after a number of ms.
     const controller = new AbortController();
-    const dropped = post(server.url, '/api/v1/generate-pdf', bigTable(), { key: DEV, signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
-    await new Promise((r) => setTimeout(r, 500));
+    const dropped = post(server.url, '/api/v1/generate-pdf', heldBody('spin', 'hang-up'), {
+      key: DEV,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    const thread = await held.started('hang-up', dropped);
+    // While it runs, the key's one slot is taken.
+    expect((await post(server.url, '/api/v1/generate-pdf', small, { key: DEV })).status).toBe(429);
     controller.abort();
     await dropped;
-    // What may still cost CPU after the drop is not the render: the main thread parsing the dropped
-    // 1 MB body, or piscina starting a replacement for the ended thread (slow on a loaded machine).
-    // Wait (at most 4 s) for the process to go quiet: a render that kept going would keep it busy
-    // until its deadline, past this wait and the measured second.
-    for (let i = 0; i < 16 && (await cpuOver(250)) > 0.05; i++);
-    expect(await cpuOver(1_000)).toBeLessThan(0.3);
+    // The render is gone when its thread has exited; a generous ceiling (a busy machine is slow, not broken).
+    await expect.poll(() => held.hasExited(thread), { timeout: 60_000, interval: 50 }).toBe(true);
     const next = await post(server.url, '/api/v1/generate-pdf', small, { key: DEV });
     expect(next.status).toBe(200);
-  }, 120_000);
+  }, 180_000);
 
   it("an HTML render (Chromium, on the main engine) keeps a dropped request's slot until it ends", async () => {
-    const local = await startServer({ port: 0, config: { keys: [{ key: DEV, kind: 'development', concurrency: 1 }] } });
+    // The document's image is held by the resolver until the test lets it go: the render runs exactly as
+    // long as the test wants, whatever the machine's speed.
+    const asked: string[] = [];
+    let answer!: () => void;
+    const image = new Promise<null>((resolve) => (answer = () => resolve(null)));
+    let imageAsked!: () => void;
+    const rendering = new Promise<void>((resolve) => (imageAsked = resolve));
+    const local = await startServer({
+      port: 0,
+      config: { keys: [{ key: DEV, kind: 'development', concurrency: 1 }] },
+      engine: {
+        resolver: async (url) => {
+          asked.push(url);
+          imageAsked();
+          return image;
+        },
+      },
+    });
     try {
-      await post(local.url, '/api/v1/generate-pdf', { type: 'html', data: { html: '<p>warm</p>' } }, { key: DEV });
-      const html = '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(40) + '</p>';
       const controller = new AbortController();
       const dropped = post(
         local.url,
         '/api/v1/generate-pdf',
-        { type: 'html', data: { html: html.repeat(800) } },
+        { type: 'html', data: { html: '<img src="https://held.test/image.png"><p>held</p>' } },
         { key: DEV, signal: controller.signal },
       ).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 300));
+      await Promise.race([rendering, dropped.then((e) => Promise.reject(new Error(`answered: ${String(e)}`)))]);
       controller.abort();
       await dropped;
-      // Chromium still renders the dropped document: the key's one slot is taken.
+      // Chromium still renders the dropped document (its image has not arrived): the key's one slot is taken.
       const meanwhile = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
       expect(meanwhile.status).toBe(429);
-      // A generous ceiling (2 min) for Chromium to finish the dropped document on a busy machine.
-      let after: Answer | undefined;
-      for (let i = 0; i < 600 && after?.status !== 200; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        after = await post(local.url, '/api/v1/generate-pdf', small, { key: DEV });
-      }
-      expect(after?.status).toBe(200);
+      answer();
+      // The render ends once the image is answered; then the slot is free. A generous ceiling (2 min) on a busy machine.
+      await expect
+        .poll(async () => (await post(local.url, '/api/v1/generate-pdf', small, { key: DEV })).status, {
+          timeout: 120_000,
+          interval: 100,
+        })
+        .toBe(200);
+      expect(asked).toContain('https://held.test/image.png');
     } finally {
+      answer();
       await local.close();
     }
   }, 240_000);
 });
 
 describe('server: deadline', () => {
-  it('a job past its deadline is a typed 504 over HTTP', async () => {
-    const server = await startServer({ port: 0, noAuth: true, renderPool: { threads: 2, deadlineMs: 1_500 } });
+  it('a job past its deadline is a typed 504 over HTTP; its thread is ended and the server serves again', async () => {
+    const jobs = new HeldJobs();
+    // Any deadline is short next to a job that never ends; this one leaves a fresh thread time for one real
+    // small render on a busy machine (the check that the server serves again).
+    const server = await startServer({
+      port: 0,
+      noAuth: true,
+      renderPool: { threads: 2, deadlineMs: 10_000, workerFile: HELD_WORKER, onThreadExit: jobs.exited },
+    });
     try {
-      for (let i = 0; i < 3; i++)
-        await Promise.all([
-          post(server.url, '/api/v1/generate-pdf', small),
-          post(server.url, '/api/v1/generate-pdf', small),
-        ]);
-      // More rows than 1.5 s allows (several seconds on an idle machine, more on a busy one).
-      const answer = await post(server.url, '/api/v1/generate-pdf', bigTable());
+      // A thread ready first: the deadline is the job's, not the thread's start-up.
+      await jobs.readyThread();
+      const job = post(server.url, '/api/v1/generate-pdf', heldBody('spin', 'deadline'));
+      const thread = await jobs.started('deadline', job);
+      const answer = await job;
       expect(answer.status).toBe(504);
       expect(JSON.parse(answer.body)).toMatchObject({ name: 'RenderError', fields: [] });
-      // The server serves again; the ended thread's replacement loads the engine first, which on a loaded
-      // machine can itself take longer than this test's short deadline (and a 504 ends that thread too):
-      // tries with a pause for the replacement to load, under a generous ceiling (2 min).
-      let next = await post(server.url, '/api/v1/generate-pdf', small);
-      for (let i = 0; i < 24 && next.status === 504; i++) {
-        await new Promise((r) => setTimeout(r, 5_000));
-        next = await post(server.url, '/api/v1/generate-pdf', small);
-      }
-      expect(next.status).toBe(200);
+      await expect.poll(() => jobs.hasExited(thread), { timeout: 60_000, interval: 50 }).toBe(true);
+      // A real render next, once a live thread has loaded the worker entry (an event, not a pause).
+      await jobs.readyThread();
+      const next = await post(server.url, '/api/v1/generate-pdf', small);
+      expect(next.status, next.body).toBe(200);
     } finally {
+      jobs.close();
       await server.close();
     }
   }, 300_000);
 
   it("the timed-out job's thread is ended and nothing keeps working on it", async () => {
-    const pool = new RenderPool({ engine: {}, threads: 2, deadlineMs: 1_500 });
+    const jobs = new HeldJobs();
+    const pool = new RenderPool({
+      engine: {},
+      threads: 2,
+      deadlineMs: 2_000,
+      workerFile: HELD_WORKER,
+      onThreadExit: jobs.exited,
+    });
     try {
-      // Warm threads first (piscina may or may not have started a second one).
-      // Warm-up and the last check get a long deadline of their own: on a loaded machine a cold thread alone can take 1.5 s.
-      const warm = () => pool.run({ kind: 'generate', body: small }, undefined, 30_000).catch(() => undefined);
-      await Promise.all([warm(), warm()]);
-      await Promise.all([warm(), warm()]);
-      // Read by identity: the threads alive while the table is being laid out (its own among them); after the
-      // deadline one of them must be gone. A replacement started afterwards is not among them.
-      // Far more rows than the deadline allows: left running, it would keep a core busy for many seconds.
-      const job = pool.run({ kind: 'generate', body: bigTable(150_000) }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 300));
-      const during = await pool.threadIds();
-      const failure = await job;
-      expect(failure).toMatchObject({ name: 'RenderError', status: 504 });
-      // The thread leaves piscina's list on its 'exit' event, a moment after it is ended.
-      const gone = async () => {
-        const after = await pool.threadIds();
-        return during.filter((id) => !after.includes(id)).length;
-      };
-      await expect.poll(gone, { timeout: 30_000, interval: 50 }).toBe(1);
-      // A small job next: when the ended thread was the only one, piscina starts a replacement, whose start-up
-      // (loading the engine) is work of its own; after this job the pool is idle unless the table still runs.
-      expect((await pool.run({ kind: 'generate', body: small }, undefined, 30_000)).pdf.length).toBeGreaterThan(500);
-      // A thread piscina started for that job while the replacement was loading also loads the engine: let it
-      // finish (at most 10 s for the process to go quiet; the table alone had far more layout left than that).
-      for (let i = 0; i < 40 && (await cpuOver(250)) > 0.05; i++);
-      expect(await cpuOver(1_000)).toBeLessThan(0.3);
+      await jobs.readyThread();
+      // A job that keeps a core busy forever: only ending its thread stops it.
+      const job = pool.run({ kind: 'generate', body: heldBody('spin', 'pool') }).catch((e: unknown) => e);
+      const thread = await jobs.started('pool', job);
+      expect(await pool.threadIds()).toContain(thread);
+      expect(await job).toMatchObject({ name: 'RenderError', status: 504 });
+      // Gone from piscina's list at once, and its Worker has exited (so nothing runs on it any more).
+      expect(await pool.threadIds()).not.toContain(thread);
+      await expect.poll(() => jobs.hasExited(thread), { timeout: 60_000, interval: 50 }).toBe(true);
+      // The pool serves real work after it (a long deadline of its own: a fresh thread loads the engine first).
+      expect((await pool.run({ kind: 'generate', body: small }, undefined, 60_000)).pdf.length).toBeGreaterThan(500);
     } finally {
+      jobs.close();
       await pool.close();
     }
   }, 180_000);

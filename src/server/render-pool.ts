@@ -16,6 +16,18 @@ export interface RenderPoolOptions {
   maxQueue?: number;
   /** Deadline of one signature-packet step (assembly, a signer's inputs, completion): 504 after it. Default 120 s. */
   packetDeadlineMs?: number;
+  /**
+   * The module the threads load (default: the batch's worker entry, `WORKER_FILE`). For embedding and tests:
+   * a module exporting the same functions (`request`, `packet`, `json`), such as one whose jobs run until the
+   * test releases them (test/helpers/held-job-worker.mjs). Set only by code that constructs the pool; no
+   * request, key or CLI flag reaches it.
+   */
+  workerFile?: string;
+  /**
+   * Called with a thread's id once it has exited (ended after a deadline or a cancel, idle, or at close).
+   * Diagnostics and tests: a deadline test waits for its job's thread to be gone rather than for a fixed time.
+   */
+  onThreadExit?: (threadId: number) => void;
 }
 
 /** Functions of the worker entry besides `request` (src/batch/worker.ts). */
@@ -53,18 +65,25 @@ export class RenderPool {
     this.packetDeadlineMs = options.packetDeadlineMs ?? 120_000;
     this.#maxHeapMb = options.maxHeapMb ?? 2048;
     const threads = Math.max(2, options.threads ?? os.availableParallelism());
-    this.#pool = import('piscina').then(
-      ({ Piscina }) =>
-        new Piscina<unknown, unknown>({
-          filename: WORKER_FILE,
-          name: 'request',
-          minThreads: 1,
-          maxThreads: threads,
-          maxQueue: options.maxQueue ?? 64,
-          idleTimeout: 60_000,
-          resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
-        }),
-    );
+    this.#pool = import('piscina').then(({ Piscina }) => {
+      const pool = new Piscina<unknown, unknown>({
+        filename: options.workerFile ?? WORKER_FILE,
+        name: 'request',
+        minThreads: 1,
+        maxThreads: threads,
+        maxQueue: options.maxQueue ?? 64,
+        idleTimeout: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
+      });
+      const onExit = options.onThreadExit;
+      // Piscina drops an ended thread from its list at once; the Worker's own 'exit' is when it is really gone.
+      if (onExit)
+        pool.on('workerCreate', ({ id }: { id: number }) => {
+          const worker = pool.threads.find((thread) => thread.threadId === id);
+          worker?.once('exit', () => onExit(id));
+        });
+      return pool;
+    });
   }
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */

@@ -1,0 +1,65 @@
+// Worker module for RenderPool's `workerFile` option (src/server/render-pool.ts): jobs the test controls
+// (test/helpers/held-jobs.ts). Every request with a title reports its start on a BroadcastChannel (with its
+// thread's id); one whose title is `held:<mode>:<id>` reports it under `id`, then:
+//   - `spin`: keeps its core busy forever, as a runaway layout would; only the pool ending its thread stops it;
+//   - `wait`: waits (idle) until the test posts `{ release: id }`, then renders its body for real.
+// Every other job goes to the real worker entry, which each thread loads as it starts and then reports as
+// `{ ready: threadId }` (a test waits for that event, not for a number of seconds, before giving a job a short
+// deadline). Plain JavaScript: a pool thread loads this module without tsx.
+import { threadId } from 'node:worker_threads';
+
+export const HELD_CHANNEL = 'castpress-held-jobs';
+
+const channel = new BroadcastChannel(HELD_CHANNEL);
+channel.unref();
+
+/** @type {Promise<Record<string, (task: unknown) => Promise<unknown>>> | undefined} */
+let real;
+const entry = () => (real ??= import(new URL('../../src/batch/worker-entry.mjs', import.meta.url).href));
+// Loaded before the thread takes its first job: an idle piscina thread waits for work in Atomics.wait, its
+// event loop stopped, so a load left to run in the background would not progress. Reported once done.
+await entry();
+channel.postMessage({ ready: threadId });
+
+/** @param {{ body?: { title?: unknown } }} task */
+function held(task) {
+  const title = task?.body?.title;
+  if (typeof title !== 'string' || !title.startsWith('held:')) return undefined;
+  const [, mode, id] = title.split(':');
+  return { mode, id };
+}
+
+function released(id) {
+  return new Promise((resolve) => {
+    const listener = new BroadcastChannel(HELD_CHANNEL);
+    listener.onmessage = (event) => {
+      if (event.data?.release !== id) return;
+      listener.close();
+      resolve(undefined);
+    };
+  });
+}
+
+export async function request(task) {
+  const job = held(task);
+  const title = task?.body?.title;
+  // Every titled job reports its start (a test can wait for a real job to be running, too).
+  if (typeof title === 'string') channel.postMessage({ started: job ? job.id : title, threadId });
+  if (job) {
+    if (job.mode === 'spin') for (;;);
+    await released(job.id);
+  }
+  return (await entry()).request(task);
+}
+
+export async function packet(task) {
+  return (await entry()).packet(task);
+}
+
+export async function json(task) {
+  return (await entry()).json(task);
+}
+
+export default async function runTask(task) {
+  return (await entry()).default(task);
+}
