@@ -29,7 +29,7 @@ import {
 import { readText } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 import { extractSignatures, tempDir } from './helpers/signing.js';
-import { watchPage } from './helpers/signing-page.js';
+import { drawOn, watchPage } from './helpers/signing-page.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let served: PacketServe;
@@ -52,15 +52,6 @@ const ADA = { name: 'Ada Drawn', email: 'ada@example.com', zone: 'Europe/Paris',
 const BO = { name: 'Bo Typed', email: 'bo@example.com', zone: 'America/New_York', agent: 'e2e-chromium-bo/1.0' };
 /** What Bo types as his signature: not his name, so it is on the certificate only as his mark. */
 const BO_TYPES = 'B. Typist';
-
-async function drawOn(page: Page, selector: string): Promise<void> {
-  const box = (await page.locator(selector).boundingBox())!;
-  await page.mouse.move(box.x + 20, box.y + 100);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++)
-    await page.mouse.move(box.x + 20 + i * 18, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
-  await page.mouse.up();
-}
 
 /** A signer's page in a browser context of their own (user agent, time zone); `opens` openings. */
 async function signerPage(url: string, who: typeof ADA, opens: number): Promise<{ page: Page; errors: string[] }> {

@@ -18,7 +18,7 @@ import type { PacketBackend } from '../src/server/graphql/index.js';
 import { allowedStylesheet } from '../src/server/stylesheet-origin.js';
 import { expectScreenshotGolden } from './helpers/golden.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
-import { startSigningServer, watchPage } from './helpers/signing-page.js';
+import { drawOn, startSigningServer, watchPage } from './helpers/signing-page.js';
 import { basic, PROD_KEY, type TestServer } from './server-setup.js';
 
 let server: TestServer;
@@ -134,15 +134,6 @@ async function renderedPages(page: Page): Promise<number> {
         return false;
       }).length,
   );
-}
-
-async function drawOn(page: Page, selector: string) {
-  const box = (await page.locator(selector).boundingBox())!;
-  await page.mouse.move(box.x + 20, box.y + 100);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++)
-    await page.mouse.move(box.x + 20 + i * 18, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
-  await page.mouse.up();
 }
 
 async function signedPdf(created: { eid: string }, index = 0): Promise<string> {

@@ -34,3 +34,13 @@ export function watchPage(page: Page): { requests: string[]; errors: string[] } 
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   return { requests, errors };
 }
+
+/** Draws a wave with the mouse on the signature pad at `selector` (a signer drawing their mark). */
+export async function drawOn(page: Page, selector: string): Promise<void> {
+  const box = (await page.locator(selector).boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + 100);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(box.x + 20 + i * 18, box.y + 100 - 40 * Math.sin(i / 2), { steps: 2 });
+  await page.mouse.up();
+}
