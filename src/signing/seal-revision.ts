@@ -12,7 +12,7 @@ import { parseWith } from '../schema/index.js';
 import { cadesDetached } from './cades-cms.js';
 import { signingCertificateProblem, validityAt } from './certificates.js';
 import { hasIssuedKeyUsage, signerOf, type SigningIdentity } from './identity.js';
-import { fieldNameFor, reserveFor } from './seal.js';
+import { fieldNameFor, reserveFor, signatureDictionaryFields } from './seal.js';
 
 export interface RevisionSealOptions {
   /** The signer's marks: fields created, appearances and values set (src/pdf `FieldMarksUpdate`). */
@@ -26,17 +26,9 @@ export interface RevisionSealOptions {
   signingTime?: Date;
 }
 
-const MAX_TEXT = 1000;
 const schema = z.strictObject({
   marks: z.custom<FieldMarksUpdate>((v) => typeof v === 'object' && v !== null, 'Expected the marks').optional(),
-  name: z.string().min(1).max(200).optional(),
-  reason: z.string().max(MAX_TEXT).optional(),
-  location: z.string().max(MAX_TEXT).optional(),
-  contactInfo: z.string().max(MAX_TEXT).optional(),
-  signingTime: z
-    .date()
-    .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
-    .optional(),
+  ...signatureDictionaryFields,
 });
 
 /**

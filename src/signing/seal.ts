@@ -62,7 +62,8 @@ export type PadesLevelOption = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
 const MAX_TEXT = 1000;
 
-const sealSchema = z.strictObject({
+/** The options that go into the signature dictionary, checked alike by sealPdf and sealRevision. */
+export const signatureDictionaryFields = {
   reason: z.string().max(MAX_TEXT).optional(),
   location: z.string().max(MAX_TEXT).optional(),
   contactInfo: z.string().max(MAX_TEXT).optional(),
@@ -71,6 +72,10 @@ const sealSchema = z.strictObject({
     .date()
     .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
     .optional(),
+};
+
+const sealSchema = z.strictObject({
+  ...signatureDictionaryFields,
   timestamp: z.custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}').optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   revocation: z
