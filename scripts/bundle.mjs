@@ -5,7 +5,7 @@
 // folder two levels below the package root, as src/<capability>/ is: paths the sources
 // build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
-// node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
+// node_modules. `node scripts/bundle.mjs [--force] [--sourcemap]` builds them (npm run build, npm test).
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -276,7 +276,7 @@ export function cjsBundleOptions(entry, outfile) {
  * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
  * test files run processes and threads from the bundle, which must not vanish under them.
  */
-export async function buildBundles(force = false) {
+export async function buildBundles(force = false, { sourcemap = false } = {}) {
   const { freshBundle } = await import('../bin/bundle.js');
   if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs') && existsSync(BUNDLE_INPUTS))
     return false;
@@ -290,6 +290,9 @@ export async function buildBundles(force = false) {
     ),
     absWorkingDir: root,
     metafile: true,
+    // `--sourcemap`: a .map beside each file (12 MB, not built by default); `node --enable-source-maps`
+    // then prints stack frames as src/ file:line instead of a minified line's column.
+    ...(sourcemap ? { sourcemap: 'linked' } : {}),
   });
   const inputs = {};
   for (const [file, output] of Object.entries(metafile.outputs))
@@ -302,6 +305,8 @@ export async function buildBundles(force = false) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const built = await buildBundles(process.argv.includes('--force'));
+  const built = await buildBundles(process.argv.includes('--force'), {
+    sourcemap: process.argv.includes('--sourcemap'),
+  });
   if (!built) console.error('dist/bundle is newer than every source: not rebuilt (--force to rebuild)');
 }
