@@ -90,19 +90,22 @@ const seams = {
       const source = await readFile(args.path, 'utf8');
       const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
       const count = source.match(tries)?.length ?? 0;
-      if (count !== 4) {
-        console.warn(
-          `scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`,
-        );
-        return undefined;
-      }
+      // A fontkit these seams no longer recognise (an upgrade) fails the build, loudly: shipping
+      // it unseamed would silently bring back a fifth of a cold fill (issue 29). Update the seams.
+      const missed = (what) => ({
+        errors: [{ text: `scripts/bundle.mjs: ${what}: the fontkit seams need updating for this fontkit` }],
+      });
+      if (count !== 4) return missed(`fontkit holds ${count} top-level Unicode tries, not 4`);
       const ascii = asciiOfPropertiesTrie(source);
+      if (!ascii) return missed("fontkit's Unicode properties trie does not read as expected");
       const lazy = source.replace(tries, (_, name, data) =>
-        name === 'trie' && ascii
+        name === 'trie'
           ? `var ${name} = { ascii: ${JSON.stringify(ascii)}, get(codePoint) { return codePoint >= 0 && codePoint < 128 ? this.ascii[codePoint] : (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`
           : `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
       );
-      return { contents: lazyMarkArrays(lazy), loader: 'js', resolveDir: path.dirname(args.path) };
+      const seamed = lazyMarkArrays(lazy);
+      if (seamed === lazy) return missed("fontkit's mark-attachment lookups do not read as expected");
+      return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
     });
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
@@ -153,7 +156,7 @@ const seams = {
  * packed in one number) for code points 0-127, read here from the trie's data as
  * unicode-trie reads it: text that is all ASCII (a W-9's names and numbers) is shaped without
  * building the trie (inflating 30 KB, a tenth of a cold fill's layout). Undefined if the
- * source does not hold the trie as expected (then every code point builds it, as before).
+ * source does not hold the trie as expected (with a warning; the bundle build then fails).
  */
 export function asciiOfPropertiesTrie(source) {
   const base64 = /^var data_trie_default = "([A-Za-z0-9+/=]+)";$/m.exec(source)?.[1];
@@ -182,7 +185,7 @@ export function asciiOfTrie(bytes) {
  * (restructure decodes them, with the same parent, on first read), and the lookup checks they
  * exist only once a mark and its base are found in the coverage tables, instead of first: the
  * checks between are pure, so the result of every lookup is the same. If fontkit's source no
- * longer reads as expected, it is left as it is (with a warning).
+ * longer reads as expected, it is returned as it is (with a warning; the bundle build then fails).
  */
 export function lazyMarkArrays(source) {
   const pointers =
