@@ -2,7 +2,7 @@
  * Where a cold `castpress fill` of the W-9 spends its time (issue 29), for bench/README.md:
  * `npx tsx bench/_cold-profile.ts [runs]` (not a row of `npm run bench`: the name starts with _).
  *  1. the JavaScript the process compiles, by package: the bundle files the fill loads (recorded
- *     by test/helpers/module-log.mjs) and what each holds (esbuild's metafile of the same build);
+ *     by test/helpers/module-log.mjs) and what each holds (dist/bundle-inputs.json, esbuild's metafile);
  *  2. a V8 CPU profile of each run (node --cpu-prof), every sample put in the first category
  *     found walking from the stack's root: module compile/link, module top-level code, the
  *     freshness check, GC, the fill's own phases.
@@ -13,8 +13,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
-import { bundleOptions } from '../scripts/bundle.mjs';
+import { BUNDLE_INPUTS } from '../scripts/bundle.mjs';
 import { prepareW9 } from './cold-start.js';
 import { ensureBundle } from './startup.js';
 
@@ -87,32 +86,17 @@ function categorise(profile: Profile, totals: Map<string, number>): number {
   return all;
 }
 
-/** Which package (or src/ capability) each byte of the loaded bundle files comes from. */
+/** Which package (or src/ capability) each byte of the loaded bundle files comes from (dist/bundle-inputs.json). */
 async function compiledByPackage(loaded: string[]): Promise<Array<[string, number]>> {
-  const out = await mkdtemp(path.join(tmpdir(), 'castpress-meta-'));
-  try {
-    const result = await build({
-      ...bundleOptions(
-        { castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') },
-        out,
-      ),
-      metafile: true,
-    });
-    const metafile: Metafile = result.metafile;
-    const names = new Set(loaded.map((m) => path.basename(m)));
-    const groups = new Map<string, number>();
-    for (const [file, output] of Object.entries(metafile.outputs)) {
-      // Same sources, same options: the chunk names (content hashes) match dist/bundle's.
-      if (!names.has(path.basename(file))) continue;
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-        const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.replace(/^src\/([^/]+).*/, 'src/$1');
-        groups.set(pkg, (groups.get(pkg) ?? 0) + bytesInOutput);
-      }
+  const inputs = JSON.parse(await readFile(BUNDLE_INPUTS, 'utf8')) as Record<string, Record<string, number>>;
+  const groups = new Map<string, number>();
+  for (const file of loaded.map((m) => path.basename(m))) {
+    for (const [input, bytes] of Object.entries(inputs[file] ?? {})) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.replace(/^src\/([^/]+).*/, 'src/$1');
+      groups.set(pkg, (groups.get(pkg) ?? 0) + bytes);
     }
-    return [...groups].sort((a, b) => b[1] - a[1]);
-  } finally {
-    await rm(out, { recursive: true, force: true });
   }
+  return [...groups].sort((a, b) => b[1] - a[1]);
 }
 
 ensureBundle();

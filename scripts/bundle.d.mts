@@ -3,10 +3,12 @@ import type { BuildOptions } from 'esbuild';
 
 export const root: string;
 export const BUNDLE_DIR: string;
+/** dist/bundle-inputs.json: `{ "<bundle file>": { "<input path>": bytes in that file } }`, written with the bundle. */
+export const BUNDLE_INPUTS: string;
 export const EXTERNAL: string[];
 export function bundleOptions(entryPoints: Record<string, string> | string[], outdir: string): BuildOptions;
 /** False when the bundles were fresh and `force` was not given. */
-export function buildBundles(force?: boolean): Promise<boolean>;
+export function buildBundles(force?: boolean, options?: { sourcemap?: boolean }): Promise<boolean>;
 /** One CommonJS file of `entry`, run with V8's code cache by test/helpers/code-cache-loader.cjs (the crash test's child). */
 export function cjsBundleOptions(entry: string, outfile: string): BuildOptions;
 /** fontkit's source with its mark-attachment anchors decoded on first read (the source as it is if it does not read as expected). */

@@ -5,15 +5,23 @@
 // folder two levels below the package root, as src/<capability>/ is: paths the sources
 // build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
-// node_modules. `node scripts/bundle.mjs [--force]` builds them (npm run build, npm test).
-import { realpathSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+// node_modules. `node scripts/bundle.mjs [--force] [--sourcemap]` builds them (npm run build, npm test).
+import { existsSync, realpathSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
+/**
+ * Which sources each file of dist/bundle holds, from esbuild's metafile of the same build:
+ * `{ "<file>.mjs": { "<input path>": bytes in that file } }`, input paths relative to the
+ * package root (`src/cli/fill.ts`, `../node_modules/zod/v4/core/core.js`, `castpress-seams:zod-locales`).
+ * The bundle carries no `// path` comments (minified whitespace): test/cli-startup.test.ts and
+ * test/cold-start-thread.test.ts read this to prove what a process does not compile.
+ */
+export const BUNDLE_INPUTS = path.join(root, 'dist', 'bundle-inputs.json');
 
 /**
  * Left to node_modules: native addons (sharp, libsql, @napi-rs/canvas), packages that read their
@@ -82,19 +90,22 @@ const seams = {
       const source = await readFile(args.path, 'utf8');
       const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
       const count = source.match(tries)?.length ?? 0;
-      if (count !== 4) {
-        console.warn(
-          `scripts/bundle.mjs: fontkit holds ${count} top-level Unicode tries, not 4: left as they are (built at import)`,
-        );
-        return undefined;
-      }
+      // A fontkit these seams no longer recognise (an upgrade) fails the build, loudly: shipping
+      // it unseamed would silently bring back a fifth of a cold fill (issue 29). Update the seams.
+      const missed = (what) => ({
+        errors: [{ text: `scripts/bundle.mjs: ${what}: the fontkit seams need updating for this fontkit` }],
+      });
+      if (count !== 4) return missed(`fontkit holds ${count} top-level Unicode tries, not 4`);
       const ascii = asciiOfPropertiesTrie(source);
+      if (!ascii) return missed("fontkit's Unicode properties trie does not read as expected");
       const lazy = source.replace(tries, (_, name, data) =>
-        name === 'trie' && ascii
+        name === 'trie'
           ? `var ${name} = { ascii: ${JSON.stringify(ascii)}, get(codePoint) { return codePoint >= 0 && codePoint < 128 ? this.ascii[codePoint] : (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`
           : `var ${name} = { get(codePoint) { return (this.trie ??= new unicode_trie_default(${data})).get(codePoint); } };`,
       );
-      return { contents: lazyMarkArrays(lazy), loader: 'js', resolveDir: path.dirname(args.path) };
+      const seamed = lazyMarkArrays(lazy);
+      if (seamed === lazy) return missed("fontkit's mark-attachment lookups do not read as expected");
+      return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
     });
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
@@ -145,7 +156,7 @@ const seams = {
  * packed in one number) for code points 0-127, read here from the trie's data as
  * unicode-trie reads it: text that is all ASCII (a W-9's names and numbers) is shaped without
  * building the trie (inflating 30 KB, a tenth of a cold fill's layout). Undefined if the
- * source does not hold the trie as expected (then every code point builds it, as before).
+ * source does not hold the trie as expected (with a warning; the bundle build then fails).
  */
 export function asciiOfPropertiesTrie(source) {
   const base64 = /^var data_trie_default = "([A-Za-z0-9+/=]+)";$/m.exec(source)?.[1];
@@ -174,7 +185,7 @@ export function asciiOfTrie(bytes) {
  * (restructure decodes them, with the same parent, on first read), and the lookup checks they
  * exist only once a mark and its base are found in the coverage tables, instead of first: the
  * checks between are pure, so the result of every lookup is the same. If fontkit's source no
- * longer reads as expected, it is left as it is (with a warning).
+ * longer reads as expected, it is returned as it is (with a warning; the bundle build then fails).
  */
 export function lazyMarkArrays(source) {
   const pointers =
@@ -216,6 +227,13 @@ export function bundleOptions(entryPoints, outdir) {
     format: 'esm',
     target: 'node20',
     outExtension: { '.js': '.mjs' },
+    // Less source for V8 to scan and pre-parse at every start: no comments or indentation (the
+    // fill's 1.7 MB chunk held comments with non-ASCII characters, which also made Node decode it
+    // as two-byte text) and shorter forms of the same code. A cold fill: -9 % CPU (bench/README.md,
+    // fifth round). Names are kept as written (no minifyIdentifiers): stack traces read as the
+    // sources do, and that measured no faster.
+    minifyWhitespace: true,
+    minifySyntax: true,
     entryNames: '[name]',
     chunkNames: '[name]-[hash]',
     external: EXTERNAL,
@@ -261,21 +279,37 @@ export function cjsBundleOptions(entry, outfile) {
  * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
  * test files run processes and threads from the bundle, which must not vanish under them.
  */
-export async function buildBundles(force = false) {
+export async function buildBundles(force = false, { sourcemap = false } = {}) {
   const { freshBundle } = await import('../bin/bundle.js');
-  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs')) return false;
+  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs') && existsSync(BUNDLE_INPUTS))
+    return false;
   const { build } = await import('esbuild');
   await rm(BUNDLE_DIR, { recursive: true, force: true });
-  await build(
-    bundleOptions(
+  await rm(BUNDLE_INPUTS, { force: true });
+  const { metafile } = await build({
+    ...bundleOptions(
       { castpress: path.join(root, 'src/cli/index.ts'), 'worker-entry': path.join(root, 'src/batch/worker.ts') },
       BUNDLE_DIR,
     ),
-  );
+    absWorkingDir: root,
+    metafile: true,
+    // `--sourcemap`: a .map beside each file (12 MB, not built by default); `node --enable-source-maps`
+    // then prints stack frames as src/ file:line instead of a minified line's column.
+    ...(sourcemap ? { sourcemap: 'linked' } : {}),
+  });
+  const inputs = {};
+  for (const [file, output] of Object.entries(metafile.outputs))
+    inputs[path.basename(file)] = Object.fromEntries(
+      Object.entries(output.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
+    );
+  // Written after the bundle: a bundle without it is rebuilt (above), never read without it.
+  await writeFile(BUNDLE_INPUTS, `${JSON.stringify(inputs)}\n`);
   return true;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const built = await buildBundles(process.argv.includes('--force'));
+  const built = await buildBundles(process.argv.includes('--force'), {
+    sourcemap: process.argv.includes('--sourcemap'),
+  });
   if (!built) console.error('dist/bundle is newer than every source: not rebuilt (--force to rebuild)');
 }

@@ -3,7 +3,9 @@
  * runs with test/helpers/module-log.mjs preloaded, which lists every module it loads. A
  * process that fills one PDF loads the fill command's chunks of the bundle and nothing from
  * node_modules, and those chunks hold no code of what it loads on first use (phone numbers'
- * metadata, HTML entities, zod's other locales); `--help` loads no command; the packets floor does not load pg until a
+ * metadata, HTML entities, zod's other locales) nor of what a fill never runs (the other renderers,
+ * signing, packets, the server): read from dist/bundle-inputs.json, esbuild's record of which sources
+ * each bundle file holds. `--help` loads no command; the packets floor does not load pg until a
  * PostgreSQL store is opened.
  */
 import { execFile } from 'node:child_process';
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundles } from '../scripts/bundle.mjs';
 import { DEFAULT_QUEUE_NAME } from '../src/batch/index.js';
 import { BATCH_USAGE, WORKER_USAGE } from '../src/cli/usage.js';
+import { bundleFiles, inlinedSources, sourceGroup } from './helpers/bundle-inputs.js';
 import { repoRoot } from './helpers/cli.js';
 
 const bin = path.join(repoRoot, 'bin', 'castpress.js');
@@ -100,22 +103,31 @@ function packagesOf(modules: string[]): string[] {
 }
 
 /**
- * Packages the bundle inlines but a fill or a render thread must not compile until it uses them:
- * which ones the loaded bundle files hold code of (esbuild marks each inlined file with a
- * `// <path>` line).
+ * Packages the bundle inlines but a fill or a render thread must not compile until it uses them
+ * (dist/bundle-inputs.json: what each loaded bundle file holds).
  */
-const DEFERRED = /^\/\/ \S*node_modules\/(libphonenumber-js|html-entities|zod\/v4\/locales\/(?!en\.js))/gm;
+const DEFERRED = /node_modules\/(libphonenumber-js|html-entities|zod\/v4\/locales\/(?!en\.js))/;
 async function inlinedDeferred(modules: string[]): Promise<string[]> {
   const found = new Set<string>();
-  for (const m of modules.filter((f) => f.includes('/dist/bundle/'))) {
-    const text = await readFile(m.startsWith('file:') ? new URL(m) : m, 'utf8');
-    for (const match of text.matchAll(DEFERRED)) found.add(match[1]!.startsWith('zod') ? 'zod locales' : match[1]!);
+  for (const input of await inlinedSources(modules)) {
+    const match = DEFERRED.exec(input);
+    if (match) found.add(match[1]!.startsWith('zod') ? 'zod locales' : match[1]!);
   }
   return [...found].sort();
 }
 
-const bundleFiles = (modules: string[]): string[] =>
-  modules.filter((m) => m.includes('/dist/bundle/')).map((m) => m.slice(m.lastIndexOf('/') + 1));
+/** What a fill has no use for: the other renderers, the signing and packet floors, the server. */
+const NOT_FOR_A_FILL = [
+  'src/markdown',
+  'src/html',
+  'src/packets',
+  'src/server',
+  'src/signing',
+  'markdown-it',
+  '@libpdf/core',
+  'pkijs',
+];
+
 const commandChunks = (modules: string[]): string[] =>
   bundleFiles(modules).filter((f) => COMMAND_CHUNKS.some((c) => f.startsWith(`${c}-`)));
 
@@ -133,6 +145,13 @@ describe('castpress start-up loads only what the command runs', () => {
     // Everything the fill needs is inlined in the bundle; what stays in node_modules loads on first use.
     expect(packagesOf(run.modules)).toEqual([]);
     expect(await inlinedDeferred(run.modules)).toEqual([]);
+    const groups = new Set((await inlinedSources(run.modules)).map(sourceGroup));
+    // What the fill does compile (the check below reads a map that knows these files)...
+    expect([...groups]).toEqual(
+      expect.arrayContaining(['src/cli', 'src/engine', '@cantoo/pdf-lib', '@cantoo/fontkit']),
+    );
+    // ...and none of what it has no use for.
+    expect(NOT_FOR_A_FILL.filter((g) => groups.has(g))).toEqual([]);
   }, 300_000);
 
   it('`--help`, `help CMD` and an unknown command print usage without loading any command', async () => {

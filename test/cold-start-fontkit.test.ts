@@ -9,7 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -148,5 +148,36 @@ describe('fontkit as the bundle builds it', () => {
     expect(seamed[2]!.positions.some(([, , x, y]) => x !== 0 || y !== 0)).toBe(true);
     // First layout of a fresh font, no mark in the text: fontkit decodes the lookups its features name.
     expect(seamed[0]!.reads * 3).toBeLessThan(plain[0]!.reads);
+  }, 300_000);
+
+  it('a fontkit the seams do not recognise (an upgrade) fails the build instead of shipping unseamed', async () => {
+    const source = await readFile(
+      path.join(repoRoot, 'node_modules', '@cantoo', 'fontkit', 'dist', 'module.mjs'),
+      'utf8',
+    );
+    // A copy of fontkit where the seams look for it, changed the way an upgrade could change it.
+    const changed = {
+      'no tries': source.replace(/^var (\w+) = new unicode_trie_default\(/gm, 'var $1 = makeTrie('),
+      'mark lookups rewritten': source.replace(/, (MarkArray|BaseArray|LigatureArray)\)/g, ', $1, {})'),
+    };
+    const { plugins } = bundleOptions([], dir);
+    for (const [name, text] of Object.entries(changed)) {
+      const file = path.join(dir, name.replace(/ /g, '-'), 'node_modules', '@cantoo', 'fontkit', 'dist', 'module.mjs');
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+      const attempt = build({
+        entryPoints: [file],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        // fontkit's own imports stay imports: the build fails on the seams or not at all.
+        packages: 'external',
+        plugins,
+        write: false,
+        logLevel: 'silent',
+      });
+      await expect(attempt, name).rejects.toThrow(/the fontkit seams need updating/);
+    }
+    // The fontkit installed builds (the beforeAll above built it with the same plugins).
   }, 300_000);
 });

@@ -1,8 +1,8 @@
 /**
  * A render thread (the server's pool, batch, the queue worker: dist/bundle/worker-entry.mjs) loads
  * per task kind what that kind runs (issue 29), counted rather than timed: each child runs with
- * test/helpers/module-log.mjs preloaded and the bundle files it loaded are read for the sources
- * esbuild marks each inlined file with (`// src/engine/engine.ts`, `// …/node_modules/zod/…`).
+ * test/helpers/module-log.mjs preloaded, and the sources the bundle files it loaded hold are read
+ * from dist/bundle-inputs.json (esbuild's metafile of the build: `src/engine/engine.ts`, `…/node_modules/zod/…`).
  * Loading the worker file (what a thread does before it is ready) compiles no engine, no package;
  * a `json` task adds the schemas and still no engine; a `request` fill adds the engine.
  */
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundles } from '../scripts/bundle.mjs';
+import { inlinedSources, sourceGroup } from './helpers/bundle-inputs.js';
 import { repoRoot } from './helpers/cli.js';
 
 const recorder = path.join(repoRoot, 'test', 'helpers', 'module-log.mjs');
@@ -40,15 +41,7 @@ function inlined(code: string): Promise<{ code: number; stderr: string; stdout: 
       (error, stdout, stderr) => {
         void (async () => {
           const modules = (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-          const sources = new Set<string>();
-          for (const m of modules.filter((f) => f.includes('/dist/bundle/'))) {
-            const text = await readFile(new URL(m), 'utf8');
-            for (const match of text.matchAll(/^\/\/ (\S+)$/gm)) {
-              const file = match[1]!;
-              const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
-              sources.add(pkg ?? file.replace(/^(src\/[^/]+)\/.*/, '$1'));
-            }
-          }
+          const sources = new Set((await inlinedSources(modules)).map(sourceGroup));
           resolve({ code: error ? Number(error.code ?? 1) : 0, stderr, stdout, sources });
         })();
       },

@@ -2,7 +2,7 @@ import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRef, PDFString, type PDF
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
 import { addAnnotation, frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
-import { parseWith } from '../schema/index.js';
+import { once, parseWith } from '../schema/index.js';
 import type { PdfRect } from '../geometry/index.js';
 import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
 import { readFieldTree } from './tree.js';
@@ -19,20 +19,23 @@ export interface SignatureFieldSpec {
   rect: PdfRect;
 }
 
-const finite = z.number().finite();
-const specSchema = z.object({
-  // A partial name may not hold a period (PDF 32000 §12.7.3.2): these fields are not put in a hierarchy.
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(512)
-    .regex(/^[^.]*$/, 'A signature field name may not contain "."'),
-  kind: z.enum(['signature', 'initial']),
-  pageIndex: z.number().int().min(0),
-  rect: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+// Built by the first call (issue 29): every fill loads this module, few add signature fields.
+const specsSchema = once(() => {
+  const finite = z.number().finite();
+  const specSchema = z.object({
+    // A partial name may not hold a period (PDF 32000 §12.7.3.2): these fields are not put in a hierarchy.
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(512)
+      .regex(/^[^.]*$/, 'A signature field name may not contain "."'),
+    kind: z.enum(['signature', 'initial']),
+    pageIndex: z.number().int().min(0),
+    rect: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+  });
+  return z.array(specSchema).min(1).max(1000);
 });
-const specsSchema = z.array(specSchema).min(1).max(1000);
 
 const PRINT = 4;
 /** /SigFlags bit 1 (SignaturesExist): viewers show the document's signature panel. */
@@ -54,7 +57,7 @@ export function addSignatureFields(
   property = 'fields',
   target?: FormTarget,
 ): PDFRef[] {
-  const valid = parseWith(specsSchema, specs, [property]);
+  const valid = parseWith(specsSchema(), specs, [property]);
   // With a target (a fill's update session), pages are the output pages and the form may be a new one.
   const pages = target ? target.pages : doc.getPages();
   const taken = new Set(

@@ -1,34 +1,38 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { parseWith } from '../schema/index.js';
+import { once, parseWith } from '../schema/index.js';
 
 /**
  * One line of a jobs file. The job is a pure function of its line (plus the
  * files it names), so any queue (BullMQ, SQS, a shell loop) can run it.
+ * Built by the first job line read (issue 29): a `castpress fill` loads this module and never
+ * reads one.
  */
-export const jobSpec = z
-  .object({
-    /** Used for the output file name when `output` is absent. */
-    id: z.union([z.string().min(1), z.number()]).optional(),
-    kind: z.enum(['fill', 'generate']).optional(),
-    /** fill: a template JSON file, a fillable PDF, or an EID of the engine's template store. */
-    template: z.string().min(1).optional(),
-    versionNumber: z.number().int().optional(),
-    /** The fill or generate request body, exactly as the REST API takes it. */
-    request: z.record(z.string(), z.unknown()),
-    /** Output file name (a plain name, written inside the output directory). */
-    output: z
-      .string()
-      .regex(/^[\w][\w.\- ]*$/, { error: 'Must be a plain file name (letters, digits, . - _ and spaces)' })
-      .optional(),
-  })
-  .transform((j) => ({ ...j, kind: j.kind ?? (j.template ? 'fill' : 'generate') }))
-  .refine((j) => j.kind !== 'fill' || j.template !== undefined, {
-    error: 'A fill job needs a template',
-    path: ['template'],
-  });
+const jobSpec = once(() =>
+  z
+    .object({
+      /** Used for the output file name when `output` is absent. */
+      id: z.union([z.string().min(1), z.number()]).optional(),
+      kind: z.enum(['fill', 'generate']).optional(),
+      /** fill: a template JSON file, a fillable PDF, or an EID of the engine's template store. */
+      template: z.string().min(1).optional(),
+      versionNumber: z.number().int().optional(),
+      /** The fill or generate request body, exactly as the REST API takes it. */
+      request: z.record(z.string(), z.unknown()),
+      /** Output file name (a plain name, written inside the output directory). */
+      output: z
+        .string()
+        .regex(/^[\w][\w.\- ]*$/, { error: 'Must be a plain file name (letters, digits, . - _ and spaces)' })
+        .optional(),
+    })
+    .transform((j) => ({ ...j, kind: j.kind ?? (j.template ? 'fill' : 'generate') }))
+    .refine((j) => j.kind !== 'fill' || j.template !== undefined, {
+      error: 'A fill job needs a template',
+      path: ['template'],
+    }),
+);
 
-export type JobSpec = z.output<typeof jobSpec>;
+export type JobSpec = z.output<ReturnType<typeof jobSpec>>;
 
 export function parseJobLine(line: string): JobSpec {
   let raw: unknown;
@@ -37,7 +41,7 @@ export function parseJobLine(line: string): JobSpec {
   } catch (e) {
     throw ValidationError.of('(line)', `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return parseWith(jobSpec, raw);
+  return parseWith(jobSpec(), raw);
 }
 
 /** The file a job writes: its `output`, else `<id>.pdf`, else `line-<n>.pdf`. */

@@ -1,5 +1,6 @@
 export { collectFillRequest, parseFillRequest, parseGenerateRequest, NO_PRIVATE_KEY_MESSAGE } from './parse.js';
 export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
+export { once } from './once.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
 export { parseJson, parseJsonBody, countJsonValues, MAX_JSON_DEPTH } from './json-body.js';
 export { fillRequestJsonSchema, generateRequestJsonSchema } from './json-schema.js';
