@@ -89,6 +89,8 @@ describe('a Markdown file that can show a brace', () => {
     expect(mayShowBrace({ data: [{ table: { rows: [['a', 'x {']] } }] })).toBe(true);
     expect(mayShowBrace({ data: [{ content: 'Fish &amp; chips' }] })).toBe(true);
     expect(mayShowBrace({ title: '{{ signature }}', data: [] })).toBe(true);
+    expect(mayShowBrace({ data: [{ content: 'Sign: \uff5b\uff5b signature \uff5d\uff5d' }] })).toBe(true);
+    expect(mayShowBrace({ data: [{ content: 'Déjà vu, 東京' }] })).toBe(false);
     expect(mayShowBrace({ '{{': 'keys are not drawn' })).toBe(false);
     expect(mayShowBrace([null, 3, true, undefined])).toBe(false);
   });

@@ -98,11 +98,15 @@ export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<Scann
 /**
  * Whether a document generated from `source` (a Markdown file's generate request) can show a `{`:
  * only if one of its strings holds one, or an `&` (an HTML entity such as `&#123;` or `&lbrace;`,
- * which markdown-it and inline HTML decode). The furniture drawn around the blocks (page numbers,
- * the logo) holds none. Keys are not shown, only values.
+ * which markdown-it and inline HTML decode), also as a compatibility form (`｛`). The furniture
+ * drawn around the blocks (page numbers, the logo, the date) holds none. Keys are not shown.
  */
 export function mayShowBrace(source: unknown): boolean {
-  if (typeof source === 'string') return source.includes('{') || source.includes('&');
+  if (typeof source === 'string') {
+    // Compatibility forms too (a fullwidth or small brace): pdf.js may read them as `{`.
+    const text = /^[\x00-\x7f]*$/.test(source) ? source : source.normalize('NFKC');
+    return text.includes('{') || text.includes('&');
+  }
   if (Array.isArray(source)) return source.some(mayShowBrace);
   if (source !== null && typeof source === 'object') return Object.values(source).some(mayShowBrace);
   return false;
