@@ -28,7 +28,7 @@ import {
 } from './assembled.js';
 import { DocxConverter, convertDocxToPdf, sniffUpload } from './docx.js';
 import { isSigningType } from './field.js';
-import { scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
+import { scanGeneratedPdf, scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
 import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
@@ -300,7 +300,11 @@ async function buildFile(
   }
 
   const source = { fileId: file.id, property: at };
-  const scanned = await (file.kind === 'template' ? scanTemplate(tagSource, source) : scanPdf(tagSource, source));
+  const scanned = await (file.kind === 'template'
+    ? scanTemplate(tagSource, source)
+    : file.kind === 'markdown'
+      ? scanGeneratedPdf(tagSource, source, file.generate)
+      : scanPdf(tagSource, source));
   if (file.kind !== 'upload') context.pages.count(i, scanned.pages.length);
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();

@@ -4,6 +4,7 @@
  * kerning, a spell-check span) is still one tag; its rect covers the glyphs from
  * the opening `{{` to the closing `}}`.
  */
+import { displayedPageSizes } from '../pdf/index.js';
 import { readPageGlyphs, type Glyph } from './page-glyphs.js';
 import { parseTagText, type TagSpec } from './tag-syntax.js';
 import { TextTagError } from './errors.js';
@@ -92,6 +93,37 @@ export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<Scann
     pages: pages.map((p) => ({ width: p.width, height: p.height })),
     tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)),
   };
+}
+
+/**
+ * Whether a document generated from `source` (a Markdown file's generate request) can show a `{`:
+ * only if one of its strings holds one, or an `&` (an HTML entity such as `&#123;` or `&lbrace;`,
+ * which markdown-it and inline HTML decode), also as a compatibility form (`｛`). The furniture
+ * drawn around the blocks (page numbers, the logo, the date) holds none. Keys are not shown.
+ */
+export function mayShowBrace(source: unknown): boolean {
+  if (typeof source === 'string') {
+    // Compatibility forms too (a fullwidth or small brace): pdf.js may read them as `{`.
+    const text = /^[\x00-\x7f]*$/.test(source) ? source : source.normalize('NFKC');
+    return text.includes('{') || text.includes('&');
+  }
+  if (Array.isArray(source)) return source.some(mayShowBrace);
+  if (source !== null && typeof source === 'object') return Object.values(source).some(mayShowBrace);
+  return false;
+}
+
+/**
+ * Page sizes and every tag of a PDF generated from `source` (see mayShowBrace): one that can
+ * show no `{` holds no tag, so the kernel reads its page sizes and pdf.js, whose first load costs
+ * a process ~0.4 s of CPU (more than a small packet takes to assemble), is not loaded for it.
+ */
+export async function scanGeneratedPdf(
+  pdf: Uint8Array,
+  source: TagSource,
+  generatedFrom: unknown,
+): Promise<ScannedPdf> {
+  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source);
+  return { pages: await displayedPageSizes(pdf, source.property), tags: [] };
 }
 
 /** Every tag of a PDF, page by page. */

@@ -17,6 +17,7 @@ export {
   type PageFrame,
   type Rotation,
 } from './page-frame.js';
+export { displayedPageSizes } from './page-sizes.js';
 export { readTail, type FileTail } from './tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
 export { PDF } from './names.js';
