@@ -280,6 +280,26 @@ describe('assemblePacket', () => {
       { property: 'files[0].fields[0].pageNum', message: 'The document has 1 page (pageNum counts from 0)' },
     ]);
 
+    // A Markdown file's list holds content blocks and field objects: the path names the field's own place in it.
+    const badMarkdownPage = await assemblePacket(
+      engine,
+      only([
+        {
+          id: 'md',
+          filename: 'md.pdf',
+          title: '',
+          fields: [
+            { heading: 'Terms' },
+            { content: 'One page only.' },
+            { id: 's', type: 'signature', pageNum: 2, rect: { x: 1, y: 1, width: 9, height: 9 } },
+          ],
+        },
+      ]),
+    ).catch((e: unknown) => e);
+    expect((badMarkdownPage as ValidationError).fields).toEqual([
+      { property: 'files[0].fields[2].pageNum', message: 'The document has 1 page (pageNum counts from 0)' },
+    ]);
+
     const refs = await assemblePacket(
       engine,
       only(

@@ -164,6 +164,14 @@ describe('createEtchPacket request', () => {
     expect(e.toJSON().name).toBe('ValidationError');
   });
 
+  it("names a Markdown file's field by its place among the content blocks", () => {
+    const request = valid();
+    const sig = { id: 'date', type: 'signature', pageNum: 0, rect };
+    request.files[3]!.fields = [...request.files[3]!.fields!, { content: 'More' }, sig];
+    const e = errorOf<ValidationError>(() => parsePacketRequest(request));
+    expect(e.fields).toEqual([{ property: 'files[3].fields[4].id', message: 'Duplicate field id "date"' }]);
+  });
+
   it('requires files, signers and a name, and tells file kinds apart', () => {
     const e = errorOf<ValidationError>(() => parsePacketRequest({ files: [{ id: 'a' }, 'x'], signers: [] }));
     expect(e.fields).toEqual(

@@ -34,7 +34,7 @@ import { mergePlan, planSigners, type PlacedField, type PlannedField } from './p
 import type { PacketEngine } from './port.js';
 import { ignoredPageOptions } from './page-options.js';
 import { parsePacketRequest, type PacketRequest } from './request.js';
-import { remapMarkdownErrors, type PacketFile } from './request-files.js';
+import { remapMarkdownErrors, requestFieldIndex, type PacketFile } from './request-files.js';
 import { markupWithTitle } from './generated-title.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
@@ -317,7 +317,7 @@ async function buildFile(
     file.fields.forEach((f, j) => {
       if (f.pageNum >= scanned.pages.length) {
         errors.push({
-          property: formatPath(['files', i, 'fields', j, 'pageNum']),
+          property: formatPath(['files', i, 'fields', requestFieldIndex(file, j), 'pageNum']),
           message: `The document has ${scanned.pages.length} page${scanned.pages.length === 1 ? '' : 's'} (pageNum counts from 0)`,
         });
         return;

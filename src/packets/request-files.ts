@@ -114,6 +114,8 @@ export interface MarkdownFile {
   /** Index in `fields` of each content block, to name a block's property in errors found while generating. */
   blockIndexes: Array<number | 'title'>;
   fields: PacketField[];
+  /** Index in the request's `fields` of each field object (content blocks share that list), for error paths. */
+  fieldIndexes: number[];
 }
 
 export type PacketFile = TemplateFileRef | UploadFile | HtmlFile | MarkdownFile;
@@ -171,12 +173,15 @@ function parseMarkdownFile(
   const blocks: Record<string, unknown>[] = titled ? [{ heading: f.title }] : [];
   const blockIndexes: Array<number | 'title'> = titled ? ['title'] : [];
   const placed: PacketField[] = [];
+  const fieldIndexes: number[] = [];
   let ok = true;
   f.fields.forEach((item, j) => {
     if (isFieldObject(item)) {
       const field = collect(packetField, item, [...at, 'fields', j], errors);
-      if (field) placed.push(field);
-      else ok = false;
+      if (field) {
+        placed.push(field);
+        fieldIndexes.push(j);
+      } else ok = false;
     } else {
       blocks.push(item);
       blockIndexes.push(j);
@@ -204,7 +209,16 @@ function parseMarkdownFile(
     return undefined;
   }
   return ok
-    ? { kind: 'markdown', id: f.id, filename: f.filename, title: f.title, generate, blockIndexes, fields: placed }
+    ? {
+        kind: 'markdown',
+        id: f.id,
+        filename: f.filename,
+        title: f.title,
+        generate,
+        blockIndexes,
+        fields: placed,
+        fieldIndexes,
+      }
     : undefined;
 }
 
@@ -222,6 +236,14 @@ export function remapMarkdownErrors(
     if (m) return { ...f, property: `${base}.fields[${j}]${m[2]}` };
     return { ...f, property: f.property === '(body)' ? base : `${base}.${f.property}` };
   });
+}
+
+/**
+ * Where the `j`-th of `fieldsOf(file)` stands in the request's `files[i].fields`: the same index but in a
+ * Markdown file, whose list holds content blocks too (a field after three blocks is `fields[3]`, not `fields[0]`).
+ */
+export function requestFieldIndex(file: PacketFile, j: number): number {
+  return file.kind === 'markdown' ? (file.fieldIndexes[j] ?? j) : j;
 }
 
 export function fieldsOf(file: PacketFile): PacketField[] {

@@ -14,7 +14,7 @@ import {
   type FillData,
 } from '../schema/index.js';
 import { isAttachableType } from './field.js';
-import { fieldsOf, parseFile, type PacketFile } from './request-files.js';
+import { fieldsOf, parseFile, requestFieldIndex, type PacketFile } from './request-files.js';
 import { cleanTypedText } from '../format/index.js';
 import { httpUrl, signaturePageOptions } from './page-options.js';
 
@@ -221,7 +221,10 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
       const ids = new Set<string>();
       fieldsOf(f).forEach((field, j) => {
         if (ids.has(field.id))
-          errors.push({ property: `files[${i}].fields[${j}].id`, message: `Duplicate field id "${field.id}"` });
+          errors.push({
+            property: `files[${i}].fields[${requestFieldIndex(f, j)}].id`,
+            message: `Duplicate field id "${field.id}"`,
+          });
         ids.add(field.id);
       });
       files.push(f);
