@@ -1,20 +1,126 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/slow-first-sequencer.js';
 
+/**
+ * Files that run in shared worker threads (issue 29): each imported the engine's sources through
+ * vite-node in a fresh fork, ~4 s a file under load, more than most of them take to run. These
+ * import the engine in-process and leave nothing behind (no servers or browsers left open, no
+ * process.env or global changes; vi.spyOn spies are restored by vitest after every file), so a
+ * thread runs them one after another and imports the engine once. A new file runs isolated until
+ * it is added here (after running this list twice in one thread: `npx vitest run --project shared`).
+ */
+const SHARED_FILES = [
+  'test/acroform-choice.test.ts',
+  'test/acroform-comb.test.ts',
+  'test/acroform-interactive.test.ts',
+  'test/batch.test.ts',
+  'test/cold-start-fontkit.test.ts',
+  'test/cold-start-thread.test.ts',
+  'test/completion-audit.test.ts',
+  'test/completion-events.test.ts',
+  'test/completion-signed-uploads.test.ts',
+  'test/engine-results.test.ts',
+  'test/engine.test.ts',
+  'test/fields-registry.test.ts',
+  'test/fill-basic.test.ts',
+  'test/fill-formats.test.ts',
+  'test/fill-golden.test.ts',
+  'test/fill-interactive.test.ts',
+  'test/fill-options.test.ts',
+  'test/fill-parse-once.test.ts',
+  'test/fill-prefix.test.ts',
+  'test/fill-repeat.test.ts',
+  'test/fill-signature-fields.test.ts',
+  'test/fill-style.test.ts',
+  'test/fonts-catalogue.test.ts',
+  'test/fonts-packages.test.ts',
+  'test/fonts-registry.test.ts',
+  'test/fonts-remote-catalogue.test.ts',
+  'test/form-marks-rotated.test.ts',
+  'test/format.test.ts',
+  'test/graphql-cost.test.ts',
+  'test/guide-blocks.test.ts',
+  'test/harness.test.ts',
+  'test/house-file-size.test.ts',
+  'test/html-metadata.test.ts',
+  'test/html-page-code.test.ts',
+  'test/html-page-room.test.ts',
+  'test/html-render.test.ts',
+  'test/images.test.ts',
+  'test/markdown-commonmark.test.ts',
+  'test/markdown-defaults.test.ts',
+  'test/markdown-golden.test.ts',
+  'test/markdown-undecodable-image.test.ts',
+  'test/packets-plan.test.ts',
+  'test/packets-request.test.ts',
+  'test/pdf-active-content.test.ts',
+  'test/pdf-append-pages.test.ts',
+  'test/pdf-document-info.test.ts',
+  'test/pdf-kernel-writer.test.ts',
+  'test/pdf-load.test.ts',
+  'test/pdf-update.test.ts',
+  'test/pixel-compare.test.ts',
+  'test/resources-address.test.ts',
+  'test/server-faults.test.ts',
+  'test/server-openapi.test.ts',
+  'test/server-parts.test.ts',
+  'test/server-robustness.test.ts',
+  'test/signing-appearance.test.ts',
+  'test/signing-certify.test.ts',
+  'test/signing-conformance.test.ts',
+  'test/signing-date.test.ts',
+  'test/signing-diff.test.ts',
+  'test/signing-revision-issuer.test.ts',
+  'test/signing-revision-work.test.ts',
+  'test/signing-timestamp.test.ts',
+  'test/signing-trust.test.ts',
+  'test/signing-tsa.test.ts',
+  'test/template-store.test.ts',
+  'test/text-smoke.test.ts',
+  'test/text-subset-cache.test.ts',
+  'test/validation-all-at-once.test.ts',
+  'test/validation-fill.test.ts',
+  'test/verify-work.test.ts',
+  'test/workflow-acceptance.test.ts',
+  'test/workflow-merge-payload.test.ts',
+  'test/workflow-routing.test.ts',
+  'test/workflow-stored-fields.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // No include here: a project that extends this config would add its include to it (arrays merge).
     // The 15 slowest tests are listed at the end of a run (test/slowest-reporter.ts).
     reporters: ['default', './test/slowest-reporter.ts'],
     // Rendering and Chromium tests are CPU-heavy; the CI machine has two cores.
     pool: 'forks',
-    // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
-    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
+    poolOptions: {
+      // --expose-gc: test/helpers/scaling.ts collects garbage between the runs it compares.
+      forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] },
+      // The shared files (project "shared"): isolate false keeps a thread and its module cache
+      // from one file to the next. vitest decides isolation per pool, not per project, so the
+      // shared files get a pool of their own; the forks stay one fresh process per file.
+      threads: { maxThreads: 2, minThreads: 1, isolate: false },
+    },
     // The longest files first (workflow-crash above all), so none of them is the run's tail.
     sequence: { sequencer: SlowFirstSequencer },
     // One `npm pack` + install per run, shared by docs.test.ts and package.test.ts (test/helpers/installed-package.ts).
     globalSetup: ['./test/helpers/shared-install-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        // Every file not listed in SHARED_FILES, as before: one fresh fork per file. Runs first:
+        // the long files are here, longest first.
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED_FILES, sequence: { groupOrder: 0 } },
+      },
+      {
+        // Runs once the isolated files are done (groups of a run do not overlap), so the two pools
+        // never hold more than two workers between them.
+        extends: true,
+        test: { name: 'shared', include: SHARED_FILES, pool: 'threads', sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
