@@ -6,7 +6,7 @@
  */
 import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TopLeftRect } from '../geometry/index.js';
-import { frameOf, toDisplay, PDF } from '../pdf/index.js';
+import { frameOfPage, toDisplay, PDF } from '../pdf/index.js';
 import { defaultAppearanceOf } from './da.js';
 import {
   arrayAt,
@@ -69,7 +69,7 @@ export function formFieldsOf<T extends string, P extends object>(
   doc: PDFDocument,
   classify: AcroClassifier<T, P>,
 ): Array<ImportedFormField<T, P>> {
-  const pages = doc.getPages().map((p) => frameOf(p.getCropBox(), p.getRotation().angle));
+  const pages = doc.getPages().map(frameOfPage);
   const rotations = doc.getPages().map((p) => p.getRotation().angle);
   const out: Array<ImportedFormField<T, P>> = [];
   const ids = new Set<string>();

@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { z } from 'zod';
 import { ValidationError } from '../errors/index.js';
-import { addAnnotation, frameOf, PDF, UpdateSession, userRect } from '../pdf/index.js';
+import { addAnnotation, frameOfPage, PDF, UpdateSession, userRect } from '../pdf/index.js';
 import { once, parseWith } from '../schema/index.js';
 import type { PdfRect } from '../geometry/index.js';
 import { ensureAcroForm, completeAcroForm, type FormTarget } from './form-dict.js';
@@ -150,7 +150,7 @@ export async function appendSignatureFieldsOnDisplay(
     const page = pages[spec.pageIndex];
     // A page that does not exist is reported by addSignatureFields with the field's path.
     if (!page) return spec;
-    return { ...spec, rect: userRect(frameOf(page.getCropBox(), page.getRotation().angle), spec.rect) };
+    return { ...spec, rect: userRect(frameOfPage(page), spec.rect) };
   });
   addSignatureFields(session.doc, placed, 'fields');
   return session.commit();

@@ -21,7 +21,7 @@ import {
 import { ValidationError } from '../errors/index.js';
 import { addAnnotation } from './annots.js';
 import { PDF } from './names.js';
-import { frameOf, userRect } from './page-frame.js';
+import { frameOfPage, userRect } from './page-frame.js';
 import { appendDrawing } from './signature-update.js';
 
 /**
@@ -122,7 +122,7 @@ function createFields(doc: PDFDocument, specs: readonly MarkFieldSpec[]): void {
     if (taken.has(spec.name)) continue;
     const page = pages[spec.pageIndex];
     if (!page) throw ValidationError.of(`fields[${i}].pageIndex`, `The document has ${pages.length} pages`);
-    const r = userRect(frameOf(page.getCropBox(), page.getRotation().angle), spec.rect);
+    const r = userRect(frameOfPage(page), spec.rect);
     const widget = doc.context.obj({
       Type: 'Annot',
       Subtype: 'Widget',

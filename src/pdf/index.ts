@@ -10,6 +10,7 @@ export { isShortText } from './structure.js';
 export {
   displayMatrix,
   frameOf,
+  frameOfPage,
   toDisplay,
   turnMatrix,
   userRect,

@@ -4,6 +4,8 @@
  * this view; fill draws through `displayMatrix`, templateFromPdf reads widgets
  * back through `toDisplay`. One place for this arithmetic, used by both.
  */
+import type { PDFPage } from '@cantoo/pdf-lib';
+
 export type Rotation = 0 | 90 | 180 | 270;
 
 export type Matrix = [number, number, number, number, number, number];
@@ -28,6 +30,11 @@ export function frameOf(r: { x: number; y: number; width: number; height: number
   const h = Math.abs(r.height);
   const turned = normalized === 90 || normalized === 270;
   return { llx, lly, urx: llx + w, ury: lly + h, rotate: normalized, width: turned ? h : w, height: turned ? w : h };
+}
+
+/** A loaded page's frame: its crop box (pdf-lib falls back to the media box) turned by its /Rotate. */
+export function frameOfPage(page: PDFPage): PageFrame {
+  return frameOf(page.getCropBox(), page.getRotation().angle);
 }
 
 /**

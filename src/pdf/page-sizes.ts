@@ -4,7 +4,7 @@
  * loading pdf.js (~0.4 s of CPU on the first file a process reads) would only give the sizes.
  */
 import { loadPdf } from './load.js';
-import { frameOf } from './page-frame.js';
+import { frameOfPage } from './page-frame.js';
 
 export async function displayedPageSizes(
   bytes: Uint8Array,
@@ -12,7 +12,7 @@ export async function displayedPageSizes(
 ): Promise<Array<{ width: number; height: number }>> {
   const doc = await loadPdf(bytes, property);
   return doc.getPages().map((page) => {
-    const { width, height } = frameOf(page.getCropBox(), page.getRotation().angle);
+    const { width, height } = frameOfPage(page);
     return { width, height };
   });
 }

@@ -31,7 +31,7 @@ import { ValidationError } from '../errors/index.js';
 import { bundledFontsDir, FontRegistry } from '../fonts/index.js';
 import type { DisplayRect, TopLeftRect } from '../geometry/index.js';
 import { embedPrepared, placeImage, prepareImage } from '../images/index.js';
-import { displayMatrix, frameOf, type PageFrame } from '../pdf/index.js';
+import { displayMatrix, frameOfPage, type PageFrame } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import { Shaper, TextSetter } from '../text/index.js';
 import { parseMarks, type ParsedMark, type SignatureMark, type StrokePoint } from './marks.js';
@@ -175,7 +175,7 @@ export class AppearanceWriter {
             formatPath(['marks', i, 'page']),
             `The document has ${pages.length} page${pages.length === 1 ? '' : 's'}`,
           );
-        const frame = frameOf(page.getCropBox(), page.getRotation().angle);
+        const frame = frameOfPage(page);
         const r = mark.rect;
         if (r.x < -1 || r.y < -1 || r.x + r.width > frame.width + 1 || r.y + r.height > frame.height + 1) {
           throw ValidationError.of(
