@@ -17,7 +17,7 @@ export const bundleFiles = (modules: string[]): string[] =>
 
 /**
  * Every source inlined in the loaded bundle files (`src/cli/fill.ts`,
- * `../../main/node_modules/zod/v4/core/core.js`, `castpress-seams:zod-locales`), holding at least one
+ * `node_modules/zod/v4/core/core.js`, `castpress-seams:zod-locales`), holding at least one
  * byte of output. A loaded file the map does not name (a map from another build) fails loudly:
  * an empty answer must mean "nothing", never "not found".
  */
