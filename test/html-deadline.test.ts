@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { outcome, withJobDeadline } from './helpers/outcome.js';
+import { heldDeadlines, outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 
 /**
@@ -50,13 +50,16 @@ async function spinningRenderer(pool: BrowserPool, before: Map<number, number>, 
 
 /** Resolves the next time a document asks for https://started.test/ (its script has begun: see `report`). */
 let started: () => void = () => undefined;
-// One JS-on pool for the CPU cases (one Chromium launch for them). Real work (warm-up, the next job) gets a long
-// deadline, so a busy machine never turns it into a 504; the jobs that must meet theirs get a short one below.
+/** The deadlines of this file's pool: a job ends at its deadline when the test says it has passed. */
+const deadlines = heldDeadlines();
+// One JS-on pool for the CPU cases (one Chromium launch for them). No job here ends at a deadline unless the
+// test passes it (`deadlines.pass()`), so a busy machine never turns real work (warm-up, the next job) into a 504.
 let pool: BrowserPool;
 beforeAll(() => {
   pool = new BrowserPool({
     javaScriptEnabled: true,
     jobTimeoutMs: 90_000,
+    deadlineTimer: deadlines.timer,
     resolver: async (url) => {
       if (url.startsWith('https://started.test/')) started();
       return { body: new TextEncoder().encode('ok'), contentType: 'text/plain' };
@@ -69,23 +72,26 @@ afterAll(async () => {
 
 describe('a timed-out job stops costing CPU', () => {
   /**
-   * Runs `html` (whose script reports its start, then spins forever) under a deadline of `ms`: the typed 504,
-   * then the renderer that was spinning exits and no page is left open. The job never ends by itself, so the
-   * deadline is the only way out; it is long enough for the start and the spin to be seen on a busy machine
-   * (8 s was not, at a load average of 17 on two cores: a new page and its document took longer).
+   * Runs `html` (whose script reports its start, then spins forever) until its renderer has burnt CPU, then
+   * passes the job's deadline: the typed 504, then the renderer that was spinning exits and no page is left
+   * open. The job never ends by itself, so the deadline is the only way out; the test passes it once it has
+   * seen the spin (a fixed deadline had to be 20 s for a loaded machine to show the start and the spin).
    */
-  async function endlessJob(html: string, ms: number): Promise<void> {
+  async function endlessJob(html: string): Promise<void> {
     const begun = new Promise<void>((resolve) => (started = resolve));
     const before = new Map((await pool.processes()).map((p) => [p.pid, p.cpuTicks]));
-    const result = withJobDeadline(pool, ms, () =>
-      renderHtml(pool, { html }).then(
-        () => 'pdf',
-        (e: unknown) => `${(e as { name?: string }).name} ${(e as { status?: number }).status} ${String(e)}`,
-      ),
+    let ended = false;
+    const result = renderHtml(pool, { html }).then(
+      () => 'pdf',
+      (e: unknown) => `${(e as { name?: string }).name} ${(e as { status?: number }).status} ${String(e)}`,
     );
+    void result.finally(() => (ended = true));
     await Promise.race([begun, result.then((r) => Promise.reject(new Error(`ended before its script ran: ${r}`)))]);
     // The renderer busy with the job: the CPU that must stop (so the check below can fail).
     const renderer = await spinningRenderer(pool, before);
+    // Still running, its deadline armed and not passed: the only way out is the one taken next.
+    expect([ended, deadlines.pending()]).toEqual([false, 1]);
+    deadlines.pass();
     expect(await result).toMatch(/^RenderError 504 /);
     await expect.poll(() => alive(renderer), { timeout: 60_000, interval: 50 }).toBe(false);
     expect(pool.openPages()).toBe(0);
@@ -98,7 +104,7 @@ describe('a timed-out job stops costing CPU', () => {
 
   it('an endless script: 504, then its renderer is gone', { timeout: 180_000 }, async () => {
     expect(await outcome(pool, { html: '<p>warm</p>' })).toBe('pdf');
-    await endlessJob(`<p>x</p><script>${report('load')}; for (;;) {}</script>`, 20_000);
+    await endlessJob(`<p>x</p><script>${report('load')}; for (;;) {}</script>`);
   });
 
   it(
@@ -108,7 +114,6 @@ describe('a timed-out job stops costing CPU', () => {
       // The spin starts inside page.pdf() (printing fires `beforeprint`), whatever the machine's speed.
       await endlessJob(
         `<script>addEventListener('beforeprint', () => { ${report('print')}; for (;;) {} });</script><p>x</p>`,
-        20_000,
       );
     },
   );

@@ -9,6 +9,7 @@ import { createRouteHandler } from './network-guard.js';
 import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
 import { Slots } from './pool-slots.js';
+import { armDeadline, realDeadlineTimer, type DeadlineTimer } from './pool-deadline.js';
 import { CrashError, isBrowserGone, isNavigatedAway, isPrintingFailed, navigationError } from './pool-errors.js';
 
 const noop = (): undefined => undefined;
@@ -37,6 +38,7 @@ export class BrowserPool {
   readonly webFonts: WebFontCache; // CFF web fonts as TrueType, for all of this pool's browsers
   #fonts: FontRegistry | undefined;
   readonly #options: BrowserPoolOptions;
+  readonly #deadlineTimer: DeadlineTimer;
   #session?: Promise<Session>;
   /** Every live browser, the current one and retired ones still finishing jobs. */
   readonly #sessions = new Set<Session>();
@@ -57,6 +59,7 @@ export class BrowserPool {
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 2));
     this.#slots = new Slots(this.maxPages);
     this.jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
+    this.#deadlineTimer = options.deadlineTimer ?? realDeadlineTimer;
     this.maxResourceBytes = options.maxResourceBytes ?? 10 * 1024 * 1024;
     this.maxJobsPerBrowser = Math.max(1, Math.floor(options.maxJobsPerBrowser ?? 500));
     this.maxBrowserRssBytes = options.maxBrowserRssBytes ?? 3 * 1024 ** 3;
@@ -83,17 +86,9 @@ export class BrowserPool {
   ): Promise<T> {
     if (this.#closed) throw new RenderError('The browser pool is closed', 503);
     const deadline = Date.now() + this.jobTimeoutMs;
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504));
-      }, this.jobTimeoutMs);
-    });
-    expired.catch(noop);
+    const { expired, signal, end } = armDeadline(this.#deadlineTimer, this.jobTimeoutMs);
     try {
-      const prepared = prepare ? await Promise.race([prepare(controller.signal), expired]) : (undefined as P);
+      const prepared = prepare ? await Promise.race([prepare(signal), expired]) : (undefined as P);
       const waiter = { grant: () => undefined, cancelled: false } as { grant: () => void; cancelled: boolean };
       try {
         await Promise.race([this.#slots.take(waiter), expired]);
@@ -107,8 +102,7 @@ export class BrowserPool {
         this.#slots.release();
       }
     } finally {
-      clearTimeout(timer);
-      controller.abort();
+      end();
     }
   }
 

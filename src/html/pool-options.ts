@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import type { FontRegistry } from '../fonts/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { WebFontCache } from './font-convert.js';
+import type { DeadlineTimer } from './pool-deadline.js';
 
 export interface BrowserPoolOptions {
   /** Default: env CASTPRESS_CHROMIUM, then /usr/bin/chromium, chromium-browser, google-chrome. */
@@ -10,6 +11,12 @@ export interface BrowserPoolOptions {
   maxPages?: number;
   /** Deadline per job in ms (default 30000); passing it gives RenderError 504. */
   jobTimeoutMs?: number;
+  /**
+   * How a job's deadline is armed (default: `setTimeout` for `jobTimeoutMs`). When it calls back, the job
+   * ends as at any deadline: 504, its document building aborted, its page closed. An application whose
+   * jobs already run under its own clock or cancellation passes that here; tests end endless jobs on cue.
+   */
+  deadlineTimer?: DeadlineTimer;
   /** Scripts in documents; off by default. */
   javaScriptEnabled?: boolean;
   /** Remote URLs load only through this; absent = only data: URLs. */
