@@ -8,7 +8,7 @@ import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { RenderError } from '../src/errors/index.js';
 import type { ResourceResolver } from '../src/resources/index.js';
 import { pageText, readText } from './helpers/pdf.js';
-import { withJobDeadline } from './helpers/outcome.js';
+import { heldDeadlines } from './helpers/outcome.js';
 
 const FONT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/html/weasyprint-invoice/pacifico.ttf');
 
@@ -33,6 +33,8 @@ const resolver: ResourceResolver = async (url, kind) => {
 };
 
 let pool: BrowserPool;
+/** The file's pool ends a job at its deadline only when the test passes it (the pool robustness case). */
+const deadlines = heldDeadlines();
 beforeAll(async () => {
   server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -40,8 +42,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
-  // A long deadline: real work on a busy machine is never a 504 (the deadline case sets its own short one).
-  pool = new BrowserPool({ resolver, jobTimeoutMs: 60_000 });
+  // Real work on a busy machine is never a 504: no deadline passes unless the deadline case passes it.
+  pool = new BrowserPool({ resolver, jobTimeoutMs: 60_000, deadlineTimer: deadlines.timer });
 });
 afterAll(async () => {
   await pool.close();
@@ -126,13 +128,18 @@ describe('offline and safe', () => {
 describe('pool robustness', () => {
   it('fails with 504 when a job passes its deadline, and the pool keeps working', { timeout: 180_000 }, async () => {
     // The file's pool (its resolver never answers https://slow.test/): the image never arrives, so the job
-    // ends only at its deadline. The short deadline is for that job alone; real work before and after it
-    // gets the pool's long one.
-    // Chromium started first: the short deadline must end the job, not the launch.
+    // ends only at its deadline, which the test passes once the job is waiting for the image.
     expect((await pageText(await renderHtml(pool, { html: '<p>warm</p>' })))[0]).toContain('warm');
-    const err = await withJobDeadline(pool, 1500, () =>
-      renderHtml(pool, { html: '<img src="https://slow.test/never.png"><p>x</p>' }),
-    ).catch((e: unknown) => e);
+    let ended = false;
+    const failed = renderHtml(pool, { html: '<img src="https://slow.test/never.png"><p>x</p>' }).then(
+      () => 'a PDF',
+      (e: unknown) => e,
+    );
+    void failed.finally(() => (ended = true));
+    await expect.poll(() => resolverCalls.includes('https://slow.test/never.png'), { timeout: 60_000 }).toBe(true);
+    expect([ended, deadlines.pending()]).toEqual([false, 1]);
+    deadlines.pass();
+    const err = await failed;
     expect(err).toBeInstanceOf(RenderError);
     expect((err as RenderError).status).toBe(504);
     expect(pool.openPages()).toBe(0);
