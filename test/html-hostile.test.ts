@@ -3,7 +3,7 @@ import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
 import { buildDocument } from '../src/html/document.js';
 import type { ResourceProblem } from '../src/resources/index.js';
-import { outcome } from './helpers/outcome.js';
+import { heldDeadlines, outcome } from './helpers/outcome.js';
 import { pageText } from './helpers/pdf.js';
 import { expectLinearTime } from './helpers/scaling.js';
 
@@ -160,12 +160,25 @@ describe('hostile stylesheets and page sizes', () => {
 
 describe('document building', () => {
   it('runs inside the job deadline: a stylesheet that never arrives is a 504', async () => {
-    // The sheet never arrives: without the deadline around document building the job would never end.
-    const pool = new BrowserPool({ jobTimeoutMs: 1500, resolver: () => new Promise(() => undefined) });
+    // The sheet never arrives: without the deadline around document building the job would never end. The
+    // test passes the deadline once the build is waiting for the sheet.
+    const deadlines = heldDeadlines();
+    const asked: string[] = [];
+    const pool = new BrowserPool({
+      deadlineTimer: deadlines.timer,
+      resolver: (url) => {
+        asked.push(url);
+        return new Promise(() => undefined);
+      },
+    });
     try {
-      expect(await outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' })).toBe(
-        'RenderError 504',
-      );
+      let ended = false;
+      const result = outcome(pool, { html: '<link rel="stylesheet" href="https://slow.test/s.css"><p>x</p>' });
+      void result.finally(() => (ended = true));
+      await expect.poll(() => asked).toEqual(['https://slow.test/s.css']);
+      expect([ended, deadlines.pending()]).toEqual([false, 1]);
+      deadlines.pass();
+      expect(await result).toBe('RenderError 504');
     } finally {
       await pool.close();
     }
