@@ -12,10 +12,10 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { closeBrowser } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import {
   downloadedDocuments,
   ok,
@@ -38,7 +38,7 @@ let browser: Browser;
 beforeAll(async () => {
   tmp = await tempDir('castpress-completion-browser-');
   served = await startPacketServe(tmp.dir, ['--signatures', 'per-signer']);
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

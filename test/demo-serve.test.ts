@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { verifyPdf } from '../src/signing/index.js';
 import { closeBrowser } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { repoRoot } from './helpers/cli.js';
 import { tempDir } from './helpers/signing.js';
 import { until } from './helpers/workflow.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
     (o) => o.includes('Ctrl-C') || child.exitCode !== null,
     180_000,
   );
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 240_000);
 
 afterAll(async () => {

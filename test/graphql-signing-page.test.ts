@@ -9,10 +9,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, closeServer } from './helpers/close.js';
-import { findChromium } from '../src/html/index.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { pdfsig, tempDir } from './helpers/signing.js';
 import { startSigningServer, watchPage } from './helpers/signing-page.js';
@@ -38,7 +38,7 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
   await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
   parentBase = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
   ({ server, backend } = await startSigningServer(tmp.dir, { signingFrameAncestors: [parentBase] }));
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {

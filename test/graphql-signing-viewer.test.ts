@@ -9,11 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, closeServer } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { createEngine, type Engine } from '../src/index.js';
-import { findChromium } from '../src/html/index.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { allowedStylesheet } from '../src/server/stylesheet-origin.js';
 import { expectScreenshotGolden } from './helpers/golden.js';
@@ -51,7 +51,7 @@ beforeAll(async () => {
   [otherHost, otherBase] = await listen(css('rgb(4, 5, 6)'));
   engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
   ({ server, backend } = await startSigningServer(tmp.dir, { signingStylesheetOrigins: [cssBase] }, engine));
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {

@@ -3,14 +3,14 @@
  * functions one by one (through test/page/html-page-probe.ts, bundled the way the real entry is),
  * the shipped INPAGE_SOURCE through its contract, and the checked-in bundles being current.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage, generatePageCode } from '../scripts/generate-page-code.mjs';
-import { findChromium } from '../src/html/index.js';
 import { pageCall, type PrepareResult } from '../src/html/page/contract.js';
 import { INPAGE_SOURCE } from '../src/html/page/inpage.generated.js';
 import { CLIENT_SCRIPT } from '../src/server/signing/page/client.generated.js';
 import { closeBrowser } from './helpers/close.js';
+import { launchTestPage } from './helpers/browser.js';
 
 let browser: Browser;
 let page: Page;
@@ -18,9 +18,7 @@ let probe: string;
 
 beforeAll(async () => {
   probe = await bundlePage('test/page/html-page-probe.ts');
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
-  // 10px high, as the render pool's pages: the document's height is its content's, not the window's.
-  page = await browser.newPage({ viewport: { width: 360, height: 10 } });
+  ({ browser, page } = await launchTestPage());
 }, 60_000);
 
 afterAll(async () => {

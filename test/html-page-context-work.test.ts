@@ -7,19 +7,18 @@
  * inherited property (font, colour...) still gets exactly one per distinct context, and its boxes
  * still inherit it.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { pageCall, type LayoutState, type PrepareResult } from '../src/html/page/contract.js';
 import { INPAGE_SOURCE } from '../src/html/page/inpage.generated.js';
 import { closeBrowser } from './helpers/close.js';
+import { launchTestPage } from './helpers/browser.js';
 
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 360, height: 10 } });
+  ({ browser, page } = await launchTestPage());
 }, 60_000);
 
 afterAll(async () => {

@@ -18,11 +18,11 @@ import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { unzipSync } from 'fflate';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, closeServer } from './helpers/close.js';
-import { findChromium } from '../src/html/index.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { repoRoot } from './helpers/cli.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
 import { watchPage } from './helpers/signing-page.js';
@@ -123,7 +123,7 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`castpress serve exited ${code}: ${output}`)));
   });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

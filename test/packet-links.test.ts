@@ -17,11 +17,11 @@ import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { unzipSync } from 'fflate';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { verifyPdf } from '../src/signing/index.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
 import { SmtpSink, tokenOf, until } from './helpers/workflow.js';
@@ -77,7 +77,7 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
   ]);
   base = await serve.url;
   client = new Anvil({ apiKey: KEY, baseURL: base });
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

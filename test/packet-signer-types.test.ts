@@ -16,10 +16,10 @@ import { writeFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir, tool } from './helpers/signing.js';
 import { watchPage } from './helpers/signing-page.js';
@@ -63,7 +63,7 @@ addEventListener('message', (e) => window.messages.push(e.data));</script>
     parentBase,
   ]);
   base = await serve.url;
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

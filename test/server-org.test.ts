@@ -15,11 +15,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
 import { linkIn, SmtpSink, until, WebhookReceiver } from './helpers/workflow.js';
@@ -95,7 +95,7 @@ addEventListener('message', (e) => window.messages.push(e.data));</script>
     'warn',
   ]);
   base = await serve.url;
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

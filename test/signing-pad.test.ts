@@ -8,12 +8,12 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
 import { closeBrowser } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { tempDir, tool } from './helpers/signing.js';
 import { startSigningServer, watchPage } from './helpers/signing-page.js';
 import type { TestServer } from './server-setup.js';
@@ -26,7 +26,7 @@ let browser: Browser;
 beforeAll(async () => {
   tmp = await tempDir('castpress-pad-');
   ({ server, backend } = await startSigningServer(path.join(tmp.dir, 'data')));
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 120_000);
 afterAll(async () => {
   await closeBrowser(browser);

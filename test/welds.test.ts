@@ -12,14 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../src/html/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
 import { LazyWeldBackend } from '../src/server/welds/index.js';
 import { createSigningIdentity, verifyPdf } from '../src/signing/index.js';
 import { loadWorkflows, WorkflowDefinitionError } from '../src/welds/index.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
+import { launchTestBrowser } from './helpers/browser.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, until, WebhookReceiver } from './helpers/workflow.js';
 import { basic, PROD_KEY, startTestServer, type TestServer } from './server-setup.js';
@@ -70,7 +70,7 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
   });
   server = await startTestServer({ packets, welds, signingFrameAncestors: [parentBase] });
   base = server.base;
-  browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {
