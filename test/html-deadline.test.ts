@@ -28,9 +28,11 @@ function alive(pid: number): boolean {
 
 /**
  * The pool's renderer that is burning CPU: the one with the most CPU time since `before`, once it has spent
- * `ticks` (polled: counted CPU, not a window of seconds; the job that spins keeps adding to it).
+ * `ticks` (polled: counted CPU, not a window of seconds; the job that spins keeps adding to it). 0.5 s of CPU:
+ * more than a renderer spends starting up (a spare one Chromium launches beside the job's may spend 0.1-0.2 s
+ * on a loaded machine, and taking it for the spinner would wait for an exit that never comes).
  */
-async function spinningRenderer(pool: BrowserPool, before: Map<number, number>, ticks = 10): Promise<number> {
+async function spinningRenderer(pool: BrowserPool, before: Map<number, number>, ticks = 50): Promise<number> {
   let pid = 0;
   await expect
     .poll(
