@@ -14,6 +14,7 @@ import {
 } from '@cantoo/pdf-lib';
 import type { FontWeight } from '../fonts/index.js';
 import { PDF } from '../pdf/index.js';
+import { once } from '../schema/index.js';
 import type { LaidLine, TextSetter, TextStyle } from '../text/index.js';
 import { breakOpportunities } from '../text/index.js';
 import { AppearanceCanvas, drawBox, hexToRgb, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
@@ -319,7 +320,12 @@ function alignX(alignment: Alignment, pad: number, innerW: number, lineW: number
   return pad;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Built on the first comb field, not at import: building it costs ~25-50 ms of ICU data per
+// process, which every `castpress fill` and crash-test child paid at start (issue 29).
+const segmenter = once(() => new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 export function graphemes(s: string): string[] {
-  return Array.from(segmenter.segment(s), (g) => g.segment);
+  // Printable ASCII has no extending marks, joiners or CR LF pairs: each character is its own
+  // grapheme, so the usual comb value (digits, letters) never builds the segmenter.
+  if (/^[\x20-\x7e]*$/.test(s)) return s.split('');
+  return Array.from(segmenter().segment(s), (g) => g.segment);
 }
