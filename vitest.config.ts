@@ -8,10 +8,14 @@ import SlowFirstSequencer from './test/slow-first-sequencer.js';
  * process.env or global changes; vi.spyOn spies are restored by vitest after every file), so a
  * thread runs them one after another and imports the engine once. A new file runs isolated until
  * it is added here (after running this list twice in one thread: `npx vitest run --project shared`).
+ * Files that compare CPU times (test/helpers/scaling.ts: fill-types, markdown, markdown-scale...)
+ * stay isolated: process.cpuUsage() counts every thread of the process, here the other file's too.
  */
 const SHARED_FILES = [
   'test/acroform-choice.test.ts',
   'test/acroform-comb.test.ts',
+  'test/acroform-fill.test.ts',
+  'test/acroform-flat-vs-interactive.test.ts',
   'test/acroform-interactive.test.ts',
   'test/batch.test.ts',
   'test/cold-start-fontkit.test.ts',

@@ -3,9 +3,11 @@
  * packed and installed package (issue 34). Per document, its blocks run in order in one folder of
  * the installed project (a later block may use what an earlier one wrote), after the hidden set-up
  * below. ts blocks are type-checked against the installed .d.ts files (strict), then transpiled and
- * run with node, one process per document (test/helpers/guide-blocks.ts: a block ends where its own
- * process would have exited, so one that leaves a server or an engine open still fails; the package
- * is imported once per document instead of once per block, ~2 s of CPU each); a block that prints
+ * run with node in one process for all the documents (test/helpers/guide-blocks.ts: a block ends
+ * where its own process would have exited, so one that leaves a server or an engine open still
+ * fails; the package is imported once per run of this file, not once per document, ~1.5 s of CPU
+ * each; a block whose uncaught error ends that process fails, and the next document gets a new
+ * one); a block that prints
  * must not print `false` (the blocks print their checks). sh
  * blocks run in bash with the installed `castpress` bin first on PATH. A block fenced `sh no-run`
  * (a server that does not end, a Redis queue, the checkout's own set-up) is only counted, and at
@@ -57,6 +59,13 @@ function fileName(b: Block, ext: string): string {
 
 let installed: InstalledPackage;
 let all: Block[] = [];
+let runner: GuideRunner | undefined;
+
+/** The runner of the ts blocks: the one already started, or a new one if none is running. */
+function guideRunner(env: NodeJS.ProcessEnv): GuideRunner {
+  if (!runner?.running) runner = new GuideRunner(installed.project, env);
+  return runner;
+}
 
 beforeAll(async () => {
   installed = await installPackage();
@@ -64,6 +73,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await runner?.close();
   await installed?.remove();
 });
 
@@ -107,12 +117,7 @@ describe("the guides' code blocks, against the installed package", () => {
       const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
       const blocks = all.filter((b) => b.doc === doc && !b.noRun);
       expect(blocks.length).toBeGreaterThan(0);
-      const runner = new GuideRunner(installed.project, env);
-      try {
-        await runBlocks(doc, folder, env, blocks, runner);
-      } finally {
-        await runner.close();
-      }
+      await runBlocks(doc, folder, env, blocks, guideRunner(env));
     },
     400_000,
   );

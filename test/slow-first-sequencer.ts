@@ -29,12 +29,12 @@ const CI_SECONDS: Readonly<Record<string, number>> = {
   'test/packet-signer-types.test.ts': 30,
   'test/html-offline.test.ts': 29,
   'test/acroform-fill.test.ts': 28,
+  'test/acroform-flat-vs-interactive.test.ts': 23,
   'test/packet-e2e.test.ts': 28,
   'test/determinism.test.ts': 27,
   'test/html-corpus.test.ts': 26,
   'test/graphql-signing-page.test.ts': 24,
   'test/demo-serve.test.ts': 24,
-  'test/markdown-scale.test.ts': 23,
   'test/cli.test.ts': 21,
   'test/package.test.ts': 20,
 };

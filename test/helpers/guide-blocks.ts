@@ -2,7 +2,8 @@
  * One process for a guide's ts blocks (test/docs.test.ts, issue 29): guide-block-runner.mjs runs
  * each block where its own process would have run it (its folder as the working directory, the
  * same environment) and says when it ended as that process would have: done with nothing left
- * running, or failed with why. The package is imported once per guide instead of once per block.
+ * running, or failed with why. The package is imported once per runner instead of once per block
+ * (test/docs.test.ts keeps one runner for all the guides, and starts another if a block ended it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -56,6 +57,11 @@ export class GuideRunner {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** False once the runner has ended (a block's uncaught error ends it, as it ended the block's own process). */
+  get running(): boolean {
+    return this.#process.exitCode === null && this.#process.signalCode === null;
   }
 
   /** Ends the runner (it exits once stdin closes), or kills it if it is stuck. */
