@@ -16,6 +16,7 @@ const SHARED_FILES = [
   'test/acroform-comb.test.ts',
   'test/acroform-fill.test.ts',
   'test/acroform-flat-vs-interactive.test.ts',
+  'test/acroform-graphemes.test.ts',
   'test/acroform-interactive.test.ts',
   'test/batch.test.ts',
   'test/cold-start-fontkit.test.ts',
