@@ -1,4 +1,4 @@
-import { PDFArray, PDFName, PDFRef, type PDFDocument, type PDFObject, type PDFPage } from '@cantoo/pdf-lib';
+import { type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import {
   UpdateSession,
@@ -138,25 +138,7 @@ async function mergeOverlay(doc: PDFDocument, total: number, bleed = 0): Promise
       body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
     });
   }
-  // Embedded now, while the dropped pages' content is there to read; then the dropped pages' own objects
-  // (leaf, content streams, link annotations) leave the document: the clean write would still write them.
-  await doc.flush();
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
-  for (const page of overlays) {
-    const own = [
-      page.ref,
-      ...refsIn(page.node.get(PDFName.of('Contents'))),
-      ...refsIn(page.node.get(PDFName.of('Annots'))),
-    ];
-    for (const ref of own) doc.context.delete(ref);
-  }
-}
-
-/** The indirect references an entry holds: itself, or an array's items. */
-function refsIn(value: PDFObject | undefined): PDFRef[] {
-  if (value instanceof PDFRef) return [value];
-  if (value instanceof PDFArray) return value.asArray().filter((v): v is PDFRef => v instanceof PDFRef);
-  return [];
 }
 
 /**
