@@ -33,7 +33,12 @@ const order = FLOORS.flat();
 const floorOf = new Map(FLOORS.flatMap((floor, i) => floor.map((folder) => [folder, i])));
 /** What `folder` may import: every folder on a lower floor, and those before it on its own. */
 const allowed = (folder) =>
-  order.filter((other) => other !== folder && (floorOf.get(other) < floorOf.get(folder) || (floorOf.get(other) === floorOf.get(folder) && order.indexOf(other) < order.indexOf(folder))));
+  order.filter(
+    (other) =>
+      other !== folder &&
+      (floorOf.get(other) < floorOf.get(folder) ||
+        (floorOf.get(other) === floorOf.get(folder) && order.indexOf(other) < order.indexOf(folder))),
+  );
 const alt = (names) => `(${names.join('|')})`;
 
 module.exports = {
@@ -74,7 +79,10 @@ module.exports = {
       severity: 'error',
       comment: `${folder} imports only from the floors below it (and the folders before it on its own floor): ${allowed(folder).join(', ') || 'nothing'}.`,
       from: { path: `^src/${folder}/` },
-      to: { path: '^src/', pathNot: [`^src/${folder}/`, ...(allowed(folder).length ? [`^src/${alt(allowed(folder))}/`] : [])] },
+      to: {
+        path: '^src/',
+        pathNot: [`^src/${folder}/`, ...(allowed(folder).length ? [`^src/${alt(allowed(folder))}/`] : [])],
+      },
     })),
   ],
   options: {

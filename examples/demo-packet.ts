@@ -20,7 +20,12 @@ async function page(lines: Line[]): Promise<Uint8Array> {
   for (const l of lines) {
     p.drawText(l.text, { x: 72, y: l.y, size: l.size ?? 12, font: l.bold ? bold : font, color: rgb(0.1, 0.1, 0.2) });
     if (l.tag) {
-      p.drawLine({ start: { x: 200, y: l.y - 4 }, end: { x: 460, y: l.y - 4 }, thickness: 0.6, color: rgb(0.6, 0.6, 0.7) });
+      p.drawLine({
+        start: { x: 200, y: l.y - 4 },
+        end: { x: 460, y: l.y - 4 },
+        thickness: 0.6,
+        color: rgb(0.6, 0.6, 0.7),
+      });
       p.drawText(l.tag, { x: 200, y: l.y, size: 20, font, color: rgb(1, 1, 1) });
     }
   }
@@ -39,7 +44,13 @@ export async function letterTemplate(): Promise<TemplateInput> {
       { text: 'Client signature:', y: 560, tag: '{{ signature ::: client }}' },
     ]),
     fields: [
-      { id: 'clientName', alias: 'clientName', type: 'shortText', pageNum: 0, rect: { x: 120, y: 98, width: 300, height: 18 } },
+      {
+        id: 'clientName',
+        alias: 'clientName',
+        type: 'shortText',
+        pageNum: 0,
+        rect: { x: 120, y: 98, width: 300, height: 18 },
+      },
     ],
   };
 }
@@ -61,7 +72,12 @@ export function packetBody(upload: Uint8Array) {
     isDraft: false,
     files: [
       { id: 'letter', castEid: LETTER_EID },
-      { id: 'order', title: 'Order form', file: { data: upload, filename: 'order-form.pdf', mimetype: 'application/pdf' }, fields: [] },
+      {
+        id: 'order',
+        title: 'Order form',
+        file: { data: upload, filename: 'order-form.pdf', mimetype: 'application/pdf' },
+        fields: [],
+      },
       {
         id: 'terms',
         filename: 'terms.pdf',
@@ -75,7 +91,14 @@ export function packetBody(upload: Uint8Array) {
     ],
     signers: [
       { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'embedded', routingOrder: 1 },
-      { id: 'provider', name: 'Bob Provider', email: 'bob@example.com', signerType: 'embedded', routingOrder: 2, signatureMode: 'text' },
+      {
+        id: 'provider',
+        name: 'Bob Provider',
+        email: 'bob@example.com',
+        signerType: 'embedded',
+        routingOrder: 2,
+        signatureMode: 'text',
+      },
     ],
     data: { payloads: { letter: { data: { clientName: 'Ada Lovelace' } } } },
   };
@@ -88,13 +111,39 @@ export function packetBody(upload: Uint8Array) {
  */
 export const RECORDED_STROKES: ReadonlyArray<ReadonlyArray<{ x: number; y: number }>> = [
   [
-    { x: 20, y: 90 }, { x: 32, y: 70 }, { x: 44, y: 48 }, { x: 56, y: 28 }, { x: 64, y: 18 }, { x: 70, y: 24 },
-    { x: 76, y: 44 }, { x: 84, y: 66 }, { x: 92, y: 88 }, { x: 98, y: 80 }, { x: 104, y: 62 }, { x: 116, y: 52 },
-    { x: 130, y: 54 }, { x: 138, y: 66 }, { x: 132, y: 80 }, { x: 118, y: 84 }, { x: 110, y: 74 }, { x: 122, y: 62 },
-    { x: 144, y: 60 }, { x: 160, y: 70 }, { x: 172, y: 84 }, { x: 186, y: 70 }, { x: 198, y: 58 }, { x: 214, y: 62 },
-    { x: 224, y: 76 }, { x: 236, y: 82 }, { x: 252, y: 70 },
+    { x: 20, y: 90 },
+    { x: 32, y: 70 },
+    { x: 44, y: 48 },
+    { x: 56, y: 28 },
+    { x: 64, y: 18 },
+    { x: 70, y: 24 },
+    { x: 76, y: 44 },
+    { x: 84, y: 66 },
+    { x: 92, y: 88 },
+    { x: 98, y: 80 },
+    { x: 104, y: 62 },
+    { x: 116, y: 52 },
+    { x: 130, y: 54 },
+    { x: 138, y: 66 },
+    { x: 132, y: 80 },
+    { x: 118, y: 84 },
+    { x: 110, y: 74 },
+    { x: 122, y: 62 },
+    { x: 144, y: 60 },
+    { x: 160, y: 70 },
+    { x: 172, y: 84 },
+    { x: 186, y: 70 },
+    { x: 198, y: 58 },
+    { x: 214, y: 62 },
+    { x: 224, y: 76 },
+    { x: 236, y: 82 },
+    { x: 252, y: 70 },
   ],
   [
-    { x: 30, y: 104 }, { x: 80, y: 100 }, { x: 140, y: 98 }, { x: 200, y: 99 }, { x: 250, y: 102 },
+    { x: 30, y: 104 },
+    { x: 80, y: 100 },
+    { x: 140, y: 98 },
+    { x: 200, y: 99 },
+    { x: 250, y: 102 },
   ],
 ];

@@ -17,7 +17,12 @@ export async function demoTemplate(): Promise<TemplateInput> {
   // A label at the top of each field's rect and a rule under its bottom edge.
   const label = (text: string, y: number, height = 20) => {
     page.drawText(text, { x: 50, y: H - y - 14, size: 9, font, color: rgb(0.35, 0.35, 0.45) });
-    page.drawLine({ start: { x: 160, y: H - y - height - 2 }, end: { x: 560, y: H - y - height - 2 }, thickness: 0.5, color: rgb(0.7, 0.7, 0.8) });
+    page.drawLine({
+      start: { x: 160, y: H - y - height - 2 },
+      end: { x: 560, y: H - y - height - 2 },
+      thickness: 0.5,
+      color: rgb(0.7, 0.7, 0.8),
+    });
   };
   label('Name', 110);
   label('Date of birth', 140);
@@ -44,7 +49,14 @@ export async function demoTemplate(): Promise<TemplateInput> {
       { id: 'address', alias: 'address', type: 'usAddress', pageNum: 0, rect: r(160, 254, 400, 40) },
       { id: 'agree', alias: 'agree', type: 'checkbox', pageNum: 0, rect: r(160, 324, 14, 14) },
       { id: 'notes', alias: 'notes', type: 'longText', pageNum: 0, rect: r(160, 354, 400, 80) },
-      { id: 'footer', alias: 'footer', type: 'shortText', pageNum: 0, rect: r(400, 740, 160, 16), style: { alignment: 'right', fontSize: 8 } },
+      {
+        id: 'footer',
+        alias: 'footer',
+        type: 'shortText',
+        pageNum: 0,
+        rect: r(400, 740, 160, 16),
+        style: { alignment: 'right', fontSize: 8 },
+      },
     ],
   };
 }
