@@ -121,7 +121,11 @@ export class BrowserPool {
       } catch (e) {
         // A page that arrives after the deadline goes back to the pool unused.
         leasing.then((l) => this.#giveBack(l.page), noop);
-        throw e;
+        // The browser went away while this job opened its page (a stuck page's close retires it at once):
+        // nothing of the job ran, so it opens a page of the next browser, once, like a crash mid-job.
+        if (attempt === 0 && isBrowserGone(e) && !this.#closed) continue;
+        if (isCastpressError(e)) throw e;
+        throw new RenderError('Chromium could not open a page for the job', 500, { cause: e });
       }
       const session = this.#owners.get(lease.page);
       if (session) session.active++;
