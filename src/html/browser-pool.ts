@@ -9,7 +9,7 @@ import { createRouteHandler } from './network-guard.js';
 import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
 import { Slots } from './pool-slots.js';
-import { armDeadline, realDeadlineTimer, type DeadlineTimer } from './pool-deadline.js';
+import { armDeadline, deadlineError, realDeadlineTimer, type DeadlineTimer } from './pool-deadline.js';
 import { CrashError, isBrowserGone, isNavigatedAway, isPrintingFailed, navigationError } from './pool-errors.js';
 
 const noop = (): undefined => undefined;
@@ -163,7 +163,7 @@ export class BrowserPool {
         if (isCastpressError(e)) throw e;
         if (e instanceof Error && e.name === 'TimeoutError') {
           timedOut = true;
-          throw new RenderError(`HTML rendering took longer than ${this.jobTimeoutMs} ms`, 504, { cause: e });
+          throw deadlineError(this.jobTimeoutMs, e);
         }
         if (crashed) throw new RenderError('Chromium crashed while rendering', 500, { cause: e });
         if (isNavigatedAway(e)) throw navigationError();

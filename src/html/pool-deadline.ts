@@ -11,6 +11,11 @@ export const realDeadlineTimer: DeadlineTimer = (ms, expire) => {
   return () => clearTimeout(timer);
 };
 
+/** The 504 of a job past its deadline, whichever way the pool learns it passed. */
+export function deadlineError(ms: number, cause?: unknown): RenderError {
+  return new RenderError(`HTML rendering took longer than ${ms} ms`, 504, cause === undefined ? undefined : { cause });
+}
+
 /** A job's deadline, armed: `expired` rejects with the 504 (and `signal` aborts) when it passes. */
 export interface ArmedDeadline {
   expired: Promise<never>;
@@ -25,7 +30,7 @@ export function armDeadline(timer: DeadlineTimer, ms: number): ArmedDeadline {
   const expired = new Promise<never>((_, reject) => {
     disarm = timer(ms, () => {
       controller.abort();
-      reject(new RenderError(`HTML rendering took longer than ${ms} ms`, 504));
+      reject(deadlineError(ms));
     });
   });
   expired.catch(() => undefined);
