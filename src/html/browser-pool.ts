@@ -2,11 +2,12 @@ import type { Page } from 'playwright-core';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../errors/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../resources/index.js';
-import { chromiumTree, treeRssBytes, type ChromiumProcess } from './chromium-processes.js';
+import { chromiumTree, type ChromiumProcess } from './chromium-processes.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
 import { WebFontCache } from './font-convert.js';
 import { createRouteHandler } from './network-guard.js';
 import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
+import { RSS_READ_EVERY_MS, treeOverMemory } from './pool-chromium.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
 import { Slots } from './pool-slots.js';
 import { armDeadline, deadlineError, realDeadlineTimer, type DeadlineTimer } from './pool-deadline.js';
@@ -277,9 +278,11 @@ export class BrowserPool {
       void this.#retire(session);
       return;
     }
+    // At most one reading a second: a stream of short jobs would pay one each (the watchdog covers running jobs).
+    if (performance.now() - session.rssReadAt < RSS_READ_EVERY_MS) return;
     setImmediate(() => {
       if (session.retired || this.#closed) return;
-      if (treeRssBytes(chromiumTree(session.marker)) > this.maxBrowserRssBytes) void this.#retire(session);
+      if (treeOverMemory(session, this.maxBrowserRssBytes)) void this.#retire(session);
     });
   }
 
@@ -338,11 +341,11 @@ export class BrowserPool {
     // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
     session.watchdog = setInterval(() => {
       if (session.active === 0 || session.retired) return;
-      if (treeRssBytes(chromiumTree(marker)) > this.maxBrowserRssBytes) {
+      if (treeOverMemory(session, this.maxBrowserRssBytes)) {
         session.overMemory = true;
         void this.#retire(session, true);
       }
-    }, 1000);
+    }, RSS_READ_EVERY_MS);
     session.watchdog.unref();
     browser.on('disconnected', () => {
       clearInterval(session.watchdog);
