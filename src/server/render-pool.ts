@@ -2,6 +2,7 @@ import os from 'node:os';
 import { WORKER_FILE, type RequestOutcome, type RequestTask } from '../batch/index.js';
 import { CastpressError, PayloadTooLargeError, RenderError } from '../errors/index.js';
 import type { RenderedPdf } from '../engine/index.js';
+import type { DeadlineTimer } from '../html/index.js';
 
 export interface RenderPoolOptions {
   /** Engine options the worker threads create their engines with (structured-clonable only). */
@@ -10,6 +11,13 @@ export interface RenderPoolOptions {
   threads?: number;
   /** A job still running after this is a 504 and its thread is ended. Default 60 s. */
   deadlineMs?: number;
+  /**
+   * How a job's deadline is armed (default: `setTimeout` for the job's deadline). Whatever fires it, the
+   * job takes the production path: its thread is ended and the caller gets the 504. For tests and embedders
+   * that decide themselves when time is up (a test passes the deadline once it has seen its job run,
+   * instead of racing real work against a fixed limit); the same type as the HTML pool's `deadlineTimer`.
+   */
+  deadlineTimer?: DeadlineTimer;
   /** Old-generation heap of one thread (MB); a job past it ends its thread and is a 413. Default 2048. */
   maxHeapMb?: number;
   /** Jobs waiting for a thread beyond this are refused (503) rather than queued without bound. Default 64. */
@@ -55,6 +63,7 @@ export class RenderPool {
   readonly #engine: RequestTask['engine'];
   readonly #pool: Promise<import('piscina').Piscina<unknown, unknown>>;
   readonly #maxHeapMb: number;
+  readonly #deadlineTimer: DeadlineTimer;
   /** Jobs handed to piscina and not yet settled (waiting or running): with its queue size, the busy threads. */
   #inflight = 0;
   readonly #observers = new Set<(name: 'request' | PoolStep, seconds: number) => void>();
@@ -64,6 +73,13 @@ export class RenderPool {
     this.deadlineMs = options.deadlineMs ?? 60_000;
     this.packetDeadlineMs = options.packetDeadlineMs ?? 120_000;
     this.#maxHeapMb = options.maxHeapMb ?? 2048;
+    // setTimeout, as the HTML pool's default; written here because importing that one would load the HTML renderer.
+    this.#deadlineTimer =
+      options.deadlineTimer ??
+      ((ms, expire) => {
+        const timer = setTimeout(expire, ms);
+        return () => clearTimeout(timer);
+      });
     const threads = Math.max(2, options.threads ?? os.availableParallelism());
     this.#pool = import('piscina').then(({ Piscina }) => {
       const pool = new Piscina<unknown, unknown>({
@@ -121,15 +137,17 @@ export class RenderPool {
     names: StepNames,
   ): Promise<unknown> {
     const pool = await this.#pool;
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const abort = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const deadline = new AbortController();
+    const disarm = this.#deadlineTimer(deadlineMs, () => deadline.abort());
+    const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
     const started = process.hrtime.bigint();
     this.#inflight++;
     try {
       return await pool.run({ ...task, engine: this.#engine }, { name, signal: abort });
     } catch (e) {
-      throw this.#failure(e, deadline, signal, deadlineMs, names);
+      throw this.#failure(e, deadline.signal, signal, deadlineMs, names);
     } finally {
+      disarm();
       this.#inflight--;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       for (const observer of this.#observers) observer(name, seconds);
