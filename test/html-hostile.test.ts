@@ -259,6 +259,28 @@ describe('nested data: stylesheets (#28)', () => {
 });
 
 describe('renderer crash', () => {
+  it(
+    'a job that asks a browser that has just died for a page takes a page of the next browser',
+    { timeout: 240_000 },
+    async () => {
+      // JavaScript on: pages are closed after every job, so the job's lease opens a new page (none idle to reuse).
+      const pool = new BrowserPool({ javaScriptEnabled: true, jobTimeoutMs: 90_000 });
+      try {
+        await renderHtml(pool, { html: '<p>warm up</p>' });
+        const browser = (await pool.processes())[0];
+        expect(browser?.type).toBe('');
+        // Killed, and the job started in the same turn: Playwright has not read the pipe's end yet, so the pool
+        // still takes this browser for the job and asks it for a page; that call fails "browser has been closed".
+        process.kill(browser!.pid, 'SIGKILL');
+        const pdf = await renderHtml(pool, { html: '<p>on the next browser</p>' });
+        expect((await pageText(pdf))[0]).toContain('on the next browser');
+        expect((await pool.processes())[0]?.pid).not.toBe(browser!.pid);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
   it('a job whose renderer crashes is retried once and succeeds', { timeout: 240_000 }, async () => {
     let crashes = 0;
     // No job here needs to end at its deadline: a long one, so that a busy machine's slow relaunch is no 504.
