@@ -50,10 +50,21 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
+/** In the page: what a step of `signAll` changes (the dialog, its error, the progress, the status, the focused box). */
+const pageState = (): string =>
+  [
+    document.querySelector('#adopt')?.hasAttribute('open'),
+    document.getElementById('adopt-error')?.textContent,
+    document.getElementById('progress')?.textContent,
+    document.getElementById('status')?.className,
+    (document.activeElement as HTMLElement | null)?.dataset.field ?? document.activeElement?.id,
+  ].join('|');
+
 /** Accepts every box of the page: the first of a kind in the dialog (drawn with the mouse, or typed as offered). */
 async function signAll(page: Page, draw: boolean): Promise<void> {
   await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 60_000 });
   for (let step = 0; step < 12; step++) {
+    const before = await page.evaluate(pageState);
     if ((await page.locator('#status').getAttribute('class')) === 'done') return;
     if (await page.locator('#adopt[open]').count()) {
       if (draw && (await page.locator('#pad').isVisible())) {
@@ -71,7 +82,11 @@ async function signAll(page: Page, draw: boolean): Promise<void> {
       await page.click('#next');
       await page.keyboard.press('Enter');
     }
-    await page.waitForTimeout(300);
+    // The page's answer to the step (was a fixed 300 ms sleep after each): a step that changes nothing seen
+    // here still moves on after a while, as the sleep did.
+    await page
+      .waitForFunction(`(${pageState.toString()})() !== ${JSON.stringify(before)}`, undefined, { timeout: 5_000 })
+      .catch(() => undefined);
   }
   await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
     timeout: 60_000,

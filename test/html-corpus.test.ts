@@ -26,9 +26,22 @@ afterAll(async () => {
   await pool.close();
 });
 
-async function render(doc: string, page?: { width: string; height: string; margin?: string }): Promise<Uint8Array> {
-  const html = await readFile(path.join(FIXTURES, doc), 'utf8');
-  return renderHtml(pool, { html, baseUrl: ORIGIN + doc, page });
+/**
+ * Each fixture is rendered once per page size for the whole file: several cases read the same PDF (the report was
+ * rendered four times, the invoice and the letter three) and each only reads it, so a second render of the same
+ * input in the same pool checked nothing the first did not.
+ */
+const rendered = new Map<string, Promise<Uint8Array>>();
+function render(doc: string, page?: { width: string; height: string; margin?: string }): Promise<Uint8Array> {
+  const key = `${doc} ${JSON.stringify(page ?? null)}`;
+  let pdf = rendered.get(key);
+  if (!pdf) {
+    pdf = readFile(path.join(FIXTURES, doc), 'utf8').then((html) =>
+      renderHtml(pool, { html, baseUrl: ORIGIN + doc, page }),
+    );
+    rendered.set(key, pdf);
+  }
+  return pdf;
 }
 
 describe('Anvil templates (running elements, counters in margin boxes)', () => {
