@@ -25,9 +25,13 @@ for (const root of roots.map((r) => path.resolve(r))) {
 function once(child) {
   return new Promise(async (resolve, reject) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'completion-cold-'));
-    const p = spawn('/usr/bin/time', ['-v', process.execPath, child.out, path.join(dir, 's'), path.join(dir, 'i'), 'http://127.0.0.1:9/h'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const p = spawn(
+      '/usr/bin/time',
+      ['-v', process.execPath, child.out, path.join(dir, 's'), path.join(dir, 'i'), 'http://127.0.0.1:9/h'],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => {
@@ -57,4 +61,5 @@ for (let i = 0; i < Number(runs); i++) {
     console.log(`${child.root}\trun ${i + 1}\tuser+sys ${cpu.toFixed(2)} s`);
   }
 }
-for (const c of children) console.log(`${c.root}\tmedian ${median(c.cpu).toFixed(2)} s\t[${c.cpu.map((x) => x.toFixed(2)).join(', ')}]`);
+for (const c of children)
+  console.log(`${c.root}\tmedian ${median(c.cpu).toFixed(2)} s\t[${c.cpu.map((x) => x.toFixed(2)).join(', ')}]`);
