@@ -12,7 +12,14 @@
  * (cli, server, tests) imports from the capability folders, never from here.
  */
 export { Engine, createEngine } from './engine/index.js';
-export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './engine/index.js';
+export type {
+  EngineOptions,
+  FillCallOptions,
+  GenerateCallOptions,
+  RenderedPdf,
+  BlockPosition,
+  CellPosition,
+} from './engine/index.js';
 export { DEFAULT_LIMITS } from './services/index.js';
 export type { Limits } from './services/index.js';
 export {

@@ -53,6 +53,10 @@ const POINTS = Number(process.env.CRASH_POINTS ?? 200);
 // 278 s and 286 s (load 3.6 rising to 8.3), and 629 s and 312 s at load 10-11: a fifth less CPU, not half.
 // Start-up is now ~70% of a kill's CPU: the next step would be a V8 start-up snapshot of the bundle
 // (Node 20's --build-snapshot; the native addons it requires at its top level would have to load lazily).
+// Session 8 (h-cert8): the completion no longer loads pdf.js (the certificate's marks go where the Markdown
+// layout reports their rooms). A fresh child to one completed packet: user+sys 3.60 s against 4.57 s (medians
+// of 6 alternating pairs, bench/completion-cold.mjs, load 17-26); CRASH_POINTS=40, old and new alternating:
+// user+sys of the whole vitest run 82.6 and 77.8 s before, 65.8 and 68.8 s after (wall 441 and 207 s, 140 and 153 s).
 const LANES = Number(process.env.CRASH_LANES ?? 2);
 const STANDBY = process.env.CRASH_STANDBY !== '0';
 

@@ -1,2 +1,3 @@
 export { Engine, createEngine } from './engine.js';
 export type { EngineOptions, FillCallOptions, GenerateCallOptions, RenderedPdf } from './options.js';
+export type { BlockPosition, CellPosition } from '../markdown/index.js';

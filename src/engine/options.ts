@@ -3,6 +3,7 @@ import { type KeyInput } from '../crypto/index.js';
 import { type FillSignatureField } from '../fill/index.js';
 import { type FontRegistryOptions } from '../fonts/index.js';
 import type { BrowserPoolOptions } from '../html/index.js';
+import type { BlockPosition } from '../markdown/index.js';
 import { type ResourceProblem, type ResourceResolver } from '../resources/index.js';
 import { type Limits } from '../services/index.js';
 import { type TemplateStore } from '../template/index.js';
@@ -53,10 +54,16 @@ export interface RenderedPdf {
   outputFormat: 'pdf' | 'url';
   /** http(s) resources that did not load (also reported to `onResourceProblem`), in every mode. */
   problems: ResourceProblem[];
+  /**
+   * Markdown generate: where each request block with an `id` landed (page index from 0, rect in points
+   * from the page's top-left corner; table blocks list their cells). Empty when no block has an id;
+   * absent for fills and HTML.
+   */
+  blocks?: BlockPosition[];
 }
 
 export function rendered(
-  out: { pdf: Uint8Array; pageCount: number; title?: string },
+  out: { pdf: Uint8Array; pageCount: number; title?: string; blocks?: BlockPosition[] },
   outputFormat: 'pdf' | 'url' | undefined,
   problems: ResourceProblem[],
 ): RenderedPdf {

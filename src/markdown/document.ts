@@ -12,6 +12,8 @@ import { DEFAULTS, PX, type BlockStyle } from './style.js';
 export interface Section {
   style: BlockStyle;
   blocks: Block[];
+  /** The request block's `id`: where its boxes land is reported (positions.ts). */
+  id?: string;
 }
 
 export function codeFamily(fonts: FontRegistry, fallback: string): string {
@@ -28,6 +30,7 @@ export function toSections(request: MarkdownRequest, md: MarkdownIt, fonts: Font
       codeFamily: code,
     },
     blocks: blockContent(block, md),
+    ...(block.id !== undefined ? { id: block.id } : {}),
   }));
 }
 

@@ -16,10 +16,12 @@ export interface RunData {
 
 export type Line = LaidLine<RunData>;
 
-/** Decorations shared by boxes inside block quotes. */
+/** Decorations shared by boxes inside block quotes, and the request block a box was laid out for. */
 export interface Bars {
   /** x offsets of the quote bars that run alongside this box. */
   bars: number[];
+  /** The `id` of the request block the box belongs to, when it has one (positions.ts reports it). */
+  anchor?: string;
 }
 
 export type Marker =
@@ -90,6 +92,8 @@ export interface RowBox extends Bars {
   cells: CellContent[];
   height: number;
   isHeader: boolean;
+  /** The row's index in its table (0 for the first row, header included): cell positions name it. */
+  row: number;
   /** Continuation of a row split across pages. */
   continued?: boolean;
 }

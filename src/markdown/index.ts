@@ -16,6 +16,7 @@ import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
 import { createParser } from './parse.js';
+import { blockPositions, type BlockPosition } from './positions.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
 
@@ -24,14 +25,16 @@ export type MarkdownContext = EngineServices;
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
+export type { BlockPosition, CellPosition } from './positions.js';
 
 /** Smallest content area (points) that still makes a document. */
 const MIN_CONTENT = 36;
 
-/** The generated PDF and its page count. */
+/** The generated PDF, its page count, and where the request's blocks with an `id` landed. */
 export interface GeneratedMarkdown {
   pdf: Uint8Array;
   pageCount: number;
+  blocks: BlockPosition[];
 }
 
 export async function generateMarkdown(request: MarkdownRequest, ctx: MarkdownContext): Promise<GeneratedMarkdown> {
@@ -81,7 +84,15 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   const frame = { x: 0, width: contentWidth, bars: [], depth: 0 };
   for (const section of sections) {
     flow.gap(SPACING.betweenBlocks * section.style.fontSize, []);
+    const first = flow.boxes.length;
     layoutBlocks({ setter, images, maxImageHeight: contentHeight }, flow, section.blocks, section.style, frame);
+    // Gaps merge across blocks and are never reported, so tagging what this block added is exact.
+    // A table's header row is also placed again (paginate repeats it) from its geometry: tagged too.
+    if (section.id !== undefined)
+      for (const box of flow.boxes.slice(first)) {
+        box.anchor = section.id;
+        if (box.kind === 'row' && box.table.header) box.table.header.anchor = section.id;
+      }
   }
   const logoSpace = logo ? logo.height + 0.8 * DEFAULTS.fontSize : 0;
   const pages = paginate(flow.boxes, {
@@ -107,5 +118,5 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
     drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(now, ctx.timeZone), family);
   }
-  return { pdf: await savePdf(doc), pageCount: pdfPages.length };
+  return { pdf: await savePdf(doc), pageCount: pdfPages.length, blocks: blockPositions(pages) };
 }

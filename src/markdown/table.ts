@@ -52,6 +52,7 @@ export function layoutTable(
       cells,
       height: rowHeight(cells, geometry),
       isHeader: table.header && r === 0,
+      row: r,
       bars: [],
     };
   });

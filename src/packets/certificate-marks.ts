@@ -1,89 +1,69 @@
 /**
  * The signers' adopted marks on the certificate of completion (#31). The certificate is laid out by
- * the engine (a Markdown generate request), which reports no positions; its request leaves a labelled
- * room per mark (`adoptedLabel`), and the mark is drawn there once the PDF exists, by the same
- * AppearanceWriter that drew it on the documents, so it looks as it does there.
+ * the engine (a Markdown generate request); its request leaves a blank table cell per mark, in a block
+ * with an id (`adoptedMarksId`), and the layout reports where each cell landed. The mark is drawn there
+ * once the PDF exists, by the same AppearanceWriter that drew it on the documents, so it looks as it
+ * does there. Nothing is read back from the PDF: loading pdf.js for that cost every fresh process
+ * ~0.6-1.2 s of CPU at its first completion (#29).
  */
+import type { BlockPosition, CellPosition } from '../engine/index.js';
 import type { AppearanceWriter, SignatureMark } from '../signing/index.js';
 import {
-  adoptedLabel,
+  adoptedKinds,
+  adoptedMarksId,
   certificateSigners,
-  type AdoptedMarks,
   type CompletionCertificate,
 } from './completion-certificate.js';
-import { readPageGlyphs, type Glyph, type PageGlyphs } from './page-glyphs.js';
 
-/** The largest a mark is drawn, in points (the room under its label is about 48 pt high). */
+/** The largest a mark is drawn, in points (its room is about 54 pt high). */
 const MARK = { width: 200, height: 40 };
-/** Gap between the label's glyphs and the mark, and kept free above the next text below it. */
+/** Kept free between the mark and its cell's edges (the cell's own padding is 2.7 pt). */
 const GAP = 4;
-/** The engine's page margin: a mark never reaches into it. */
-const MARGIN = 36;
 
-interface Found {
-  page: PageGlyphs;
-  glyphs: Glyph[];
+/** The mark's rect in its room: inside the cell by `GAP`, at most `MARK`; undefined when too small. */
+function inRoom(cell: CellPosition): SignatureMark['rect'] | undefined {
+  const width = Math.min(MARK.width, cell.width - 2 * GAP);
+  const height = Math.min(MARK.height, cell.height - 2 * GAP);
+  return width >= 8 && height >= 8 ? { x: cell.x + GAP, y: cell.y + GAP, width, height } : undefined;
 }
 
-/** The glyphs spelling `label` (whitespace ignored) on the first page that shows it. */
-function findLabel(pages: readonly PageGlyphs[], label: string): Found | undefined {
-  const want = label.replace(/\s+/g, '');
-  for (const page of pages) {
-    const inked = page.glyphs.filter((g) => g.text.trim() !== '');
-    // One character per glyph, so an index in the text is an index in `inked`.
-    const text = inked.map((g) => (g.text.trim().length === 1 ? g.text.trim() : '\u0000')).join('');
-    const at = text.indexOf(want);
-    if (at >= 0) return { page, glyphs: inked.slice(at, at + want.length) };
+/** The room of `column` in the table `id`: its blank row's cell, the tallest piece should it be split across pages. */
+function room(
+  blocks: readonly BlockPosition[],
+  id: string,
+  column: number,
+): { page: number; cell: CellPosition } | undefined {
+  let best: { page: number; cell: CellPosition } | undefined;
+  for (const block of blocks) {
+    if (block.id !== id) continue;
+    for (const cell of block.cells ?? []) {
+      if (cell.row !== 1 || cell.column !== column) continue;
+      if (!best || cell.height > best.cell.height) best = { page: block.page, cell };
+    }
   }
-  return undefined;
-}
-
-/** The room under a label: as wide and high as `MARK` allows before the next text below it or the page margin. */
-function roomUnder({ page, glyphs }: Found): SignatureMark['rect'] | undefined {
-  const x = Math.min(...glyphs.map((g) => g.x));
-  const top = Math.max(...glyphs.map((g) => g.y + g.height)) + GAP;
-  const width = Math.min(MARK.width, page.width - MARGIN - x);
-  let bottom = Math.min(top + MARK.height, page.height - MARGIN);
-  for (const g of page.glyphs) {
-    if (g.text.trim() === '' || g.y < top || g.x > x + width || g.x + g.width < x) continue;
-    bottom = Math.min(bottom, g.y - GAP);
-  }
-  const height = bottom - top;
-  return height >= 8 && width >= 8 ? { x, y: top, width, height } : undefined;
+  return best;
 }
 
 /**
- * `pdf` (the certificate as the engine made it from `certificateRequest(certificate)`) with each
- * signer's adopted marks drawn under their labels, as one incremental update; `pdf` itself when no
- * signer adopted a mark. A label the layout left without room (split across pages) gets no mark.
+ * `pdf` (the certificate as the engine made it from `certificateRequest(certificate)`, with the
+ * positions of its blocks `blocks`) with each signer's adopted marks drawn in their rooms, as one
+ * incremental update; `pdf` itself when no signer adopted a mark. A room the layout did not report
+ * (or left too small) gets no mark.
  */
 export async function drawAdoptedMarks(
   pdf: Uint8Array,
+  blocks: readonly BlockPosition[],
   certificate: CompletionCertificate,
   writer: AppearanceWriter,
 ): Promise<Uint8Array> {
-  const wanted = certificateSigners(certificate).flatMap((s, k) =>
-    (['signature', 'initials'] as const).flatMap((kind: keyof AdoptedMarks) => {
+  const marks: SignatureMark[] = [];
+  certificateSigners(certificate).forEach((s, k) =>
+    adoptedKinds(s.adopted).forEach((kind, column) => {
       const input = s.adopted?.[kind];
-      return input ? [{ label: adoptedLabel(kind, k + 1), kind, input }] : [];
+      const at = room(blocks, adoptedMarksId(k + 1), column);
+      const rect = at && inRoom(at.cell);
+      if (input && at && rect) marks.push({ page: at.page, rect, role: kind, input });
     }),
   );
-  if (wanted.length === 0) return pdf;
-  const labels = wanted.map((w) => w.label.replace(/\s+/g, ''));
-  const pages = await readPageGlyphs(pdf, 'certificate', {
-    onlyIf: (text) => labels.some((l) => text.replace(/\s+/g, '').includes(l)),
-  });
-  const marks: SignatureMark[] = [];
-  for (const w of wanted) {
-    const found = findLabel(pages, w.label);
-    const rect = found && roomUnder(found);
-    if (rect)
-      marks.push({
-        page: found.page.pageNum,
-        rect,
-        role: w.kind === 'signature' ? 'signature' : 'initials',
-        input: w.input,
-      });
-  }
   return marks.length === 0 ? pdf : writer.apply(pdf, marks);
 }

@@ -22,11 +22,14 @@ export interface CompleteOptions {
 }
 
 /** The certificate of completion as its own PDF: the engine's layout, then each signer's adopted marks in their section. */
-async function certificatePdf(engine: Pick<PacketEngine, 'generate'>, options: CompleteOptions): Promise<Uint8Array> {
+async function certificatePdf(
+  engine: Pick<PacketEngine, 'generateDocument'>,
+  options: CompleteOptions,
+): Promise<Uint8Array> {
   const certificate = namingSealer(options);
-  const pdf = await engine.generate(certificateRequest(certificate));
+  const { pdf, blocks = [] } = await engine.generateDocument(certificateRequest(certificate));
   const adopted = certificate.signers.some((s) => s.adopted?.signature ?? s.adopted?.initials);
-  return adopted ? drawAdoptedMarks(pdf, certificate, options.writer ?? new AppearanceWriter()) : pdf;
+  return adopted ? drawAdoptedMarks(pdf, blocks, certificate, options.writer ?? new AppearanceWriter()) : pdf;
 }
 
 /**
@@ -34,7 +37,7 @@ async function certificatePdf(engine: Pick<PacketEngine, 'generate'>, options: C
  * signed bytes, the seal last, so validators report the whole document signed.
  */
 export async function completeDocument(
-  engine: Pick<PacketEngine, 'generate'>,
+  engine: Pick<PacketEngine, 'generateDocument'>,
   signed: Uint8Array,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
@@ -79,7 +82,7 @@ export async function sealCompletedDocument(signed: Uint8Array, options: Complet
 
 /** Per-signer mode: the certificate of completion as its own PDF, sealed by the operator's identity. */
 export async function certificateDocument(
-  engine: Pick<PacketEngine, 'generate'>,
+  engine: Pick<PacketEngine, 'generateDocument'>,
   options: CompleteOptions,
 ): Promise<Uint8Array> {
   const certificate = await certificatePdf(engine, options);

@@ -50,16 +50,26 @@ export interface AdoptedMarks {
   initials?: MarkInput;
 }
 
-/**
- * The label above the room left for an adopted mark of the `n`-th signer (1-based, in the certificate's
- * order): the certificate's layout is the engine's, so the mark is placed where this label was set
- * (`drawAdoptedMarks` finds it on the page).
- */
+/** The label above the room left for an adopted mark of the `n`-th signer (1-based, in the certificate's order). */
 export function adoptedLabel(kind: keyof AdoptedMarks, n: number): string {
   return `${kind === 'signature' ? 'Adopted signature' : 'Adopted initials'} (signer ${n})`;
 }
 
-/** Blank lines under an adopted mark's label: the room the mark is drawn in (about 48 pt at 9 pt text). */
+/**
+ * The `id` of the `n`-th signer's table of adopted marks: a row of labels, then a row of blank cells,
+ * the rooms. The engine's layout reports where each cell landed (`RenderedPdf.blocks`), and
+ * `drawAdoptedMarks` draws each mark in its room: nothing is read back from the PDF.
+ */
+export function adoptedMarksId(n: number): string {
+  return `adopted-marks-${n}`;
+}
+
+/** The kinds of mark the signer adopted, in the order of the columns of their table. */
+export function adoptedKinds(adopted: AdoptedMarks | undefined): Array<keyof AdoptedMarks> {
+  return (['signature', 'initials'] as const).filter((kind) => adopted?.[kind] !== undefined);
+}
+
+/** Blank lines in an adopted mark's room (about 54 pt tall at 9 pt text, padding included). */
 export const ADOPTED_ROOM_LINES = 4;
 
 /** The certificate's signers in the order it lists them (by routing order). */
@@ -125,13 +135,15 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
         columnOptions: [{ width: '30%' }, { width: '70%' }],
       },
     });
-    const adopted = (['signature', 'initials'] as const).filter((kind) => s.adopted?.[kind] !== undefined);
+    const adopted = adoptedKinds(s.adopted);
     if (adopted.length > 0) {
       const room = Array.from({ length: ADOPTED_ROOM_LINES }, () => '\u00a0').join('\n');
       data.push({
+        id: adoptedMarksId(k + 1),
         table: {
-          rows: [adopted.map((kind) => `${adoptedLabel(kind, k + 1)}\n${room}`)],
-          firstRowHeaders: false,
+          // The labels as a header row: kept on the page of the rooms, and repeated should the rooms move.
+          rows: [adopted.map((kind) => adoptedLabel(kind, k + 1)), adopted.map(() => room)],
+          firstRowHeaders: true,
           columnOptions: adopted.map(() => ({ width: `${100 / adopted.length}%` })),
         },
       });

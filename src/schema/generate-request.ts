@@ -53,6 +53,8 @@ export const generateSchemas = once(() => {
 
   const markdownBlock = z
     .object({
+      /** Names the block so the result reports where it landed (`RenderedPdf.blocks`). */
+      id: z.string().min(1).max(200).optional(),
       heading: z.string().optional(),
       label: z.string().optional(),
       content: z.string().optional(),
@@ -109,7 +111,19 @@ export const generateSchemas = once(() => {
   const markdownRequest = z.object({
     ...common,
     type: z.literal('markdown').default('markdown'),
-    data: z.array(markdownBlock).min(1),
+    data: z
+      .array(markdownBlock)
+      .min(1)
+      .superRefine((blocks, ctx) => {
+        // Positions are reported by id: two blocks of one id could not be told apart.
+        const seen = new Set<string>();
+        blocks.forEach((b, i) => {
+          if (b.id === undefined) return;
+          if (seen.has(b.id))
+            ctx.addIssue({ code: 'custom', message: `Duplicate block id "${b.id}"`, path: [i, 'id'] });
+          seen.add(b.id);
+        });
+      }),
     fontSize: fontSize.optional(),
     fontFamily: fontFamily.optional(),
     textColor: hexColor.optional(),
