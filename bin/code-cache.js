@@ -11,11 +11,14 @@
 // cache that does not match; the script is then compiled as it would be without one, and the
 // cache is written again. A cache folder that cannot be made, read or written only costs time.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
+
+/** How long a cache of another build of the same command is kept after it was written. */
+const CACHE_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /** The per-user folder of castpress's code caches, or undefined without a home to hold it. */
 export function cacheFolder(env = process.env) {
@@ -50,7 +53,10 @@ function readOrUndefined(file) {
   }
 }
 
-/** Writes the cache whole or not at all (temporary file + rename), and drops the command's caches of other builds. */
+/**
+ * Writes the cache whole or not at all (temporary file + rename), and drops the command's caches
+ * of other builds written over a week ago.
+ */
 function writeCache(folder, command, name, data) {
   const temp = path.join(folder, `.${name}.${process.pid}.tmp`);
   try {
@@ -66,9 +72,15 @@ function writeCache(folder, command, name, data) {
     return false;
   }
   try {
-    for (const old of readdirSync(folder))
-      if (old !== name && old.startsWith(`cli-${command}-`) && /^cli-[a-z-]+-[0-9a-f]{32}\.v8cache$/.test(old))
-        rmSync(path.join(folder, old), { force: true });
+    // Other builds' caches of the command, unless one was written lately: two castpress installs (or
+    // Node versions) in use side by side would otherwise delete each other's cache at every run.
+    const stale = Date.now() - CACHE_KEPT_MS;
+    for (const old of readdirSync(folder)) {
+      if (old === name || !old.startsWith(`cli-${command}-`) || !/^cli-[a-z-]+-[0-9a-f]{32}\.v8cache$/.test(old))
+        continue;
+      const file = path.join(folder, old);
+      if (statSync(file).mtimeMs < stale) rmSync(file, { force: true });
+    }
   } catch {
     // Another process's clean-up got there first: nothing is lost.
   }
@@ -76,8 +88,8 @@ function writeCache(folder, command, name, data) {
 }
 
 /**
- * Runs the CommonJS bundle `file` for `command` (a name of lowercase letters and dashes; compiled with the code cache when there is a usable one) and
- * returns its exports and `save()`, to call once the command has done its work: it writes the
+ * Runs the CommonJS bundle `file` for `command` (a name of lowercase letters and dashes), compiled
+ * with the code cache when there is a usable one, and returns its exports and `save()`, to call once the command has done its work: it writes the
  * cache when there was none or V8 rejected it, and says whether it wrote one.
  */
 export function loadWithCodeCache(file, command) {
