@@ -99,6 +99,13 @@ async function compiledByPackage(loaded: string[]): Promise<Array<[string, numbe
   return [...groups].sort((a, b) => b[1] - a[1]);
 }
 
+/**
+ * The ES-module bundle, whose chunks this script counts: on Node 20 the CLI otherwise runs the
+ * CommonJS bundle with the code cache (bin/code-cache.js), which one module-log line cannot
+ * break down and which --cpu-prof slows (the profiler logs each function the cache restores).
+ */
+const ES_MODULES = { CASTPRESS_CODE_CACHE: '0' };
+
 ensureBundle();
 const dir = await mkdtemp(path.join(tmpdir(), 'castpress-cold-profile-'));
 try {
@@ -116,7 +123,7 @@ try {
       '-o',
       'out.pdf',
     ],
-    { cwd: dir, env: { ...process.env, CASTPRESS_MODULE_LOG: log }, stdio: 'ignore' },
+    { cwd: dir, env: { ...process.env, ...ES_MODULES, CASTPRESS_MODULE_LOG: log }, stdio: 'ignore' },
   );
   const loaded = (await readFile(log, 'utf8')).split('\n').filter((m) => m.includes('/dist/bundle/'));
   const bytes = await compiledByPackage(loaded);
@@ -129,7 +136,7 @@ try {
     execFileSync(
       process.execPath,
       ['--cpu-prof', '--cpu-prof-dir', profiles, cli, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'],
-      { cwd: dir, stdio: 'ignore' },
+      { cwd: dir, env: { ...process.env, ...ES_MODULES }, stdio: 'ignore' },
     );
   const totals = new Map<string, number>();
   let all = 0;

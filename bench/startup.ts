@@ -25,12 +25,13 @@ const bin = path.join(root, 'bin', 'castpress.js');
 
 /** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
 export function ensureBundle(): void {
-  if (freshBundle('castpress.mjs')) return;
+  if (freshBundle('castpress.mjs') && freshBundle('castpress.cjs')) return;
   const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], {
     cwd: root,
     stdio: 'inherit',
   });
-  if (built.status !== 0 || !freshBundle('castpress.mjs')) throw new Error('node scripts/bundle.mjs failed');
+  if (built.status !== 0 || !freshBundle('castpress.mjs') || !freshBundle('castpress.cjs'))
+    throw new Error('node scripts/bundle.mjs failed');
 }
 
 async function nodeNothing(): Promise<void> {

@@ -1,22 +1,44 @@
 #!/usr/bin/env node
 // The castpress command. It runs, in this order:
+//  - on Node without module.enableCompileCache (before 22.1), the CommonJS bundle
+//    dist/bundle/castpress.cjs with V8's code cache (bin/code-cache.js), whenever it is newer
+//    than every source (bin/bundle.js): a cold `castpress fill` then compiles none of the code
+//    its first run compiled (the cache is per user: see bin/code-cache.js);
 //  - the esbuild bundle dist/bundle/castpress.mjs (`npm run build`; `npm test` builds it too),
-//    whenever it is newer than every source (bin/bundle.js): one file and a few chunks instead
-//    of hundreds of modules, the fast start a process that fills one PDF needs;
+//    whenever it is newer than every source: one file and a few chunks instead of hundreds of
+//    modules, the fast start a process that fills one PDF needs (with Node's compile cache where
+//    Node has it);
 //  - in a checkout without a fresh bundle, the TypeScript sources through tsx, so an edited
 //    src/ is what runs, whatever an old build holds;
 //  - in an installed package without a bundle, tsc's build (dist/).
 import module from 'node:module';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { freshBundle } from './bundle.js';
 
 // V8's code cache between runs, where Node has it (22.1 and later; Node 20 does not).
-if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
+const compileCache = typeof module.enableCompileCache === 'function';
+if (compileCache) module.enableCompileCache();
 
-const bundle = freshBundle('castpress.mjs');
+// Commands only: `--help` and `--version` compile little, and load less from the ES-module bundle
+// than the whole cache would hold. CASTPRESS_CODE_CACHE=0: the ES-module bundle always (no cache).
+// (src/cli/index.ts's commands; one missing here only runs from the ES-module bundle.)
+const COMMANDS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
+const command = process.argv[2];
+const cjs =
+  compileCache || process.env.CASTPRESS_CODE_CACHE === '0' || !COMMANDS.includes(command)
+    ? undefined
+    : freshBundle('castpress.cjs');
+const bundle = cjs ? undefined : freshBundle('castpress.mjs');
 const sources = new URL('../src/cli/index.ts', import.meta.url);
 let main;
-if (bundle) {
+let saveCache;
+if (cjs) {
+  const { loadWithCodeCache } = await import('./code-cache.js');
+  const loaded = loadWithCodeCache(fileURLToPath(cjs), command);
+  ({ main } = loaded.exports);
+  saveCache = loaded.save;
+} else if (bundle) {
   ({ main } = await import(bundle));
 } else if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');
@@ -27,3 +49,6 @@ if (bundle) {
 }
 const code = await main(process.argv.slice(2));
 if (code >= 0) process.exitCode = code;
+// After the command's work, so the functions it compiled are in the cache (first run only); not
+// after a failure, which may have stopped before most of the work (a server keeps running: -1).
+if (code === 0 || code === -1) saveCache?.();

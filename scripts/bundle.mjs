@@ -1,11 +1,13 @@
 // The esbuild bundles of the entry points that start processes and threads (issue 29):
 // the CLI (dist/bundle/castpress.mjs, which bin/castpress.js runs when it is newer than
-// every source) and the worker thread of batch, the queue worker and the server's render
+// every source, and the same as one CommonJS file, dist/bundle/castpress.cjs, which it runs with
+// V8's code cache on Node without module.enableCompileCache) and the worker thread of batch, the queue worker and the server's render
 // pool (dist/bundle/worker-entry.mjs). One file per entry plus shared chunks, all in one
 // folder two levels below the package root, as src/<capability>/ is: paths the sources
 // build from import.meta.url (../../package.json, ../../assets/, ./worker-entry.mjs) hold.
 // Pure-JS dependencies are inlined; native, optional and file-reading packages stay in
 // node_modules. `node scripts/bundle.mjs [--force] [--sourcemap]` builds them (npm run build, npm test).
+import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -275,13 +277,51 @@ export function cjsBundleOptions(entry, outfile) {
 }
 
 /**
+ * dist/bundle/castpress.cjs: the CLI as one CommonJS file, which bin/castpress.js runs with V8's
+ * code cache (bin/code-cache.js) on Node without module.enableCompileCache. ASCII only (a file
+ * with one other character is read into a two-byte string: slower to read and to compile; esbuild
+ * leaves a few in regular-expression literals, written here as \u escapes, which mean the same
+ * there), no `#!` line (the file is compiled as a function body), and a first line naming the
+ * SHA-256 of the rest, part of the cache's key. Returns esbuild's metafile outputs.
+ */
+async function buildCliScript() {
+  const { build } = await import('esbuild');
+  const file = path.join(BUNDLE_DIR, 'castpress.cjs');
+  const { metafile, outputFiles } = await build({
+    ...cjsBundleOptions(path.join(root, 'src/cli/index.ts'), file),
+    absWorkingDir: root,
+    metafile: true,
+    write: false,
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
+  const body = outputFiles[0].text
+    .replace(/^#!.*\n/, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const hash = createHash('sha256').update(body).digest('hex');
+  await writeFile(file, `${CLI_SCRIPT_HASH}${hash}\n${body}`);
+  return metafile.outputs;
+}
+
+/** The first line of dist/bundle/castpress.cjs up to the SHA-256 of the rest (bin/code-cache.js reads it). */
+export const CLI_SCRIPT_HASH = '//castpress-cli sha256=';
+
+/**
  * Builds the bundles unless they are fresh (newer than every input, bin/bundle.js) or `force`.
  * Skipping matters besides time: `npm pack` (test/package.test.ts) runs the build while other
  * test files run processes and threads from the bundle, which must not vanish under them.
  */
 export async function buildBundles(force = false, { sourcemap = false } = {}) {
   const { freshBundle } = await import('../bin/bundle.js');
-  if (!force && freshBundle('castpress.mjs') && freshBundle('worker-entry.mjs') && existsSync(BUNDLE_INPUTS))
+  if (
+    !force &&
+    freshBundle('castpress.mjs') &&
+    freshBundle('worker-entry.mjs') &&
+    freshBundle('castpress.cjs') &&
+    existsSync(BUNDLE_INPUTS)
+  )
     return false;
   const { build } = await import('esbuild');
   await rm(BUNDLE_DIR, { recursive: true, force: true });
@@ -297,8 +337,9 @@ export async function buildBundles(force = false, { sourcemap = false } = {}) {
     // then prints stack frames as src/ file:line instead of a minified line's column.
     ...(sourcemap ? { sourcemap: 'linked' } : {}),
   });
+  const cjs = await buildCliScript();
   const inputs = {};
-  for (const [file, output] of Object.entries(metafile.outputs))
+  for (const [file, output] of Object.entries({ ...metafile.outputs, ...cjs }))
     inputs[path.basename(file)] = Object.fromEntries(
       Object.entries(output.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
     );

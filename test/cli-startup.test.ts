@@ -10,6 +10,7 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -74,13 +75,13 @@ interface Loaded {
 
 let runs = 0;
 /** Runs node ARGS with the module recorder and returns what it loaded. */
-function loading(args: string[], nodeFlags: string[] = [], cwd = dir): Promise<Loaded> {
+function loading(args: string[], nodeFlags: string[] = [], cwd = dir, env: NodeJS.ProcessEnv = {}): Promise<Loaded> {
   const log = path.join(dir, `modules-${++runs}.log`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...nodeFlags, '--import', pathToFileURL(recorder).href, ...args],
-      { cwd, timeout: 300_000, env: { ...process.env, CASTPRESS_MODULE_LOG: log } },
+      { cwd, timeout: 300_000, env: { ...process.env, ...env, CASTPRESS_MODULE_LOG: log } },
       (error, _stdout, stderr) => {
         void readFile(log, 'utf8')
           .catch(() => '')
@@ -138,9 +139,13 @@ describe('castpress start-up loads only what the command runs', () => {
       path.join(dir, 'data.json'),
       JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
     );
-    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf']);
+    // The ES-module bundle (Node 22.1+, or CASTPRESS_CODE_CACHE=0): the chunks a fill loads.
+    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out.pdf'], [], dir, {
+      CASTPRESS_CODE_CACHE: '0',
+    });
     expect(run.code, run.stderr).toBe(0);
-    expect(bundleFiles(run.modules)).toContain('castpress.mjs');
+    expect(bundleFiles(run.modules)).toEqual(expect.arrayContaining(['castpress.mjs']));
+    expect(bundleFiles(run.modules)).not.toContain('castpress.cjs');
     expect(commandChunks(run.modules).map((f) => f.replace(/-[^-]+\.mjs$/, ''))).toEqual(['fill']);
     // Everything the fill needs is inlined in the bundle; what stays in node_modules loads on first use.
     expect(packagesOf(run.modules)).toEqual([]);
@@ -152,6 +157,22 @@ describe('castpress start-up loads only what the command runs', () => {
     );
     // ...and none of what it has no use for.
     expect(NOT_FOR_A_FILL.filter((g) => groups.has(g))).toEqual([]);
+  }, 300_000);
+
+  it('`castpress fill` on Node without enableCompileCache runs the one CommonJS file with the code cache, no package from node_modules', async () => {
+    await copyFile(W9, path.join(dir, 'fw9.pdf'));
+    await writeFile(path.join(dir, 'data.json'), JSON.stringify({ data: {} }));
+    const run = await loading([bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'out-cjs.pdf'], [], dir, {
+      XDG_CACHE_HOME: path.join(dir, 'cache'),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+    if (hasCompileCache) expect(bundleFiles(run.modules)).toContain('castpress.mjs');
+    else expect(bundleFiles(run.modules)).toEqual(['castpress.cjs']);
+    expect(packagesOf(run.modules)).toEqual([]);
+    // The file holds the whole CLI (its commands' modules run only when required): what a fill
+    // compiles is what its first run compiled, kept in the cache (test/cli-code-cache.test.ts).
+    expect((await inlinedSources(run.modules)).map(sourceGroup)).toEqual(expect.arrayContaining(['src/cli']));
   }, 300_000);
 
   it('`--help`, `help CMD` and an unknown command print usage without loading any command', async () => {
