@@ -144,6 +144,7 @@ describe('castpress serve', () => {
 
   it('serves templates with a keys file and exits 0 on SIGTERM', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'castpress-cli-'));
+    let spawned: ReturnType<typeof run> | undefined;
     try {
       await writeTemplates(dir);
       const keys = path.join(dir, 'keys.json');
@@ -161,6 +162,7 @@ describe('castpress serve', () => {
         '--log-level',
         'silent',
       ]);
+      spawned = child;
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       const base = await new Promise<string>((resolve, reject) => {
         let stderr = '';
@@ -180,6 +182,8 @@ describe('castpress serve', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
+      // A failed check must not leave the server running (the file may share a thread: vitest.config.ts).
+      if (spawned?.exitCode === null && spawned.signalCode === null) spawned.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
     }
   });
