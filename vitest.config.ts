@@ -5,8 +5,10 @@ import SlowFirstSequencer from './test/slow-first-sequencer.js';
  * Files that run in shared worker threads (issue 29): each imported the engine's sources through
  * vite-node in a fresh fork, ~4 s a file under load, more than most of them take to run. These
  * import the engine in-process and leave nothing behind (no servers or browsers left open, no
- * process.env or global changes; vi.spyOn spies are restored by vitest after every file), so a
- * thread runs them one after another and imports the engine once. A new file runs isolated until
+ * process.env or global changes; a file that spies on a module's function restores the spy itself,
+ * as fill-parse-once, signing-revision-work and verify-work do: with isolate false the next file in
+ * the thread shares the module, and nothing here sets restoreMocks), so a thread runs them one after
+ * another and imports the engine once. A new file runs isolated until
  * it is added here (after running this list twice in one thread: `npx vitest run --project shared`).
  * Files that compare CPU times (test/helpers/scaling.ts: fill-types, markdown, markdown-scale...)
  * stay isolated: process.cpuUsage() counts every thread of the process, here the other file's too.
