@@ -11,6 +11,8 @@ export function bundleOptions(entryPoints: Record<string, string> | string[], ou
 export function buildBundles(force?: boolean, options?: { sourcemap?: boolean }): Promise<boolean>;
 /** One CommonJS file of `entry`, run with V8's code cache by test/helpers/code-cache-loader.cjs (the crash test's child). */
 export function cjsBundleOptions(entry: string, outfile: string): BuildOptions;
+/** `source` with every character outside ASCII written as a \u escape (the same character to JavaScript). */
+export function asciiOnly(source: string): string;
 /** fontkit's source with its mark-attachment anchors decoded on first read (the source as it is if it does not read as expected). */
 export function lazyMarkArrays(source: string): string;
 /** fontkit's character-properties trie's values for code points 0-127 (undefined if its source does not hold the trie as expected). */

@@ -28,6 +28,10 @@ function word(size: number): string {
   return letter.repeat(size);
 }
 
+/** The two word lengths compared, in characters (one UTF-16 unit each). */
+const SMALL_WORD = 32_000;
+const LARGE_WORD = 256_000;
+
 describe('Markdown: time linear in the input', () => {
   let engine: Engine | undefined;
   afterEach(async () => {
@@ -41,8 +45,8 @@ describe('Markdown: time linear in the input', () => {
     const pdf = await expectLinearTime(
       'one long word',
       (size) => engine!.generate({ data: [{ content: word(size) }] }),
-      32_000,
-      256_000,
+      SMALL_WORD,
+      LARGE_WORD,
       { rounds: 2 },
     );
     expect(pdf.length).toBeGreaterThan(10_000);
@@ -65,11 +69,11 @@ describe('Markdown: time linear in the input', () => {
       return most;
     };
     // Lengths of text in UTF-16 units (counted work), not times.
-    const unitsAt32k = await longest(32_000);
-    const unitsAt256k = await longest(256_000);
+    const unitsAt32k = await longest(SMALL_WORD);
+    const unitsAt256k = await longest(LARGE_WORD);
     expect(unitsAt256k, `longest text shaped: ${unitsAt32k} units for a 32 KB word, ${unitsAt256k} for 256 KB`).toBe(
       unitsAt32k,
     );
-    expect(unitsAt256k, 'the shaper was handed less than the smaller word').toBeLessThan(32_000);
+    expect(unitsAt256k, 'the shaper was handed less than the smaller word').toBeLessThan(SMALL_WORD);
   }, 120_000);
 });

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { cjsBundleOptions } from '../scripts/bundle.mjs';
+import { asciiOnly, cjsBundleOptions } from '../scripts/bundle.mjs';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../src/signing/index.js';
@@ -85,8 +85,7 @@ beforeAll(async () => {
     minifyWhitespace: true,
   });
   const source = await readFile(child, 'utf8');
-  // eslint-disable-next-line no-control-regex
-  const ascii = source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ascii = asciiOnly(source);
   if (ascii !== source) await writeFile(child, ascii);
   // One run on a store of its own, past a whole packet, writes the code cache the lanes' children use.
   const primer = spawn(

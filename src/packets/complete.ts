@@ -10,7 +10,7 @@ import type { PacketEngine } from './port.js';
 import { appendPages, finishDocument } from '../pdf/index.js';
 import { AppearanceWriter, sealPdf, type SealOptions, type SigningIdentity } from '../signing/index.js';
 import { drawAdoptedMarks } from './certificate-marks.js';
-import { certificateRequest, sha256Of, type CompletionCertificate } from './completion-certificate.js';
+import { adoptedKinds, certificateRequest, sha256Of, type CompletionCertificate } from './completion-certificate.js';
 
 export interface CompleteOptions {
   identity: SigningIdentity;
@@ -28,7 +28,7 @@ async function certificatePdf(
 ): Promise<Uint8Array> {
   const certificate = namingSealer(options);
   const { pdf, blocks = [] } = await engine.generateDocument(certificateRequest(certificate));
-  const adopted = certificate.signers.some((s) => s.adopted?.signature ?? s.adopted?.initials);
+  const adopted = certificate.signers.some((s) => adoptedKinds(s.adopted).length > 0);
   return adopted ? drawAdoptedMarks(pdf, blocks, certificate, options.writer ?? new AppearanceWriter()) : pdf;
 }
 
