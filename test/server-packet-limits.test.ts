@@ -16,11 +16,13 @@ import { openPacketBackend } from '../src/server/graphql/index.js';
 import { RenderPool } from '../src/server/render-pool.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
+import { HELD_WORKER, HeldJobs, heldPacketName } from './helpers/held-jobs.js';
+import { heldDeadlines } from './helpers/outcome.js';
 
 const Anvil = anvilModule.default;
 
 const MUTATION =
-  'mutation($files: [EtchFile!], $signers: [JSON!], $merge: Boolean){ createEtchPacket(name: "Limits", isDraft: true, mergePDFs: $merge, files: $files, signers: $signers){ eid } }';
+  'mutation($name: String, $files: [EtchFile!], $signers: [JSON!], $merge: Boolean){ createEtchPacket(name: $name, isDraft: true, mergePDFs: $merge, files: $files, signers: $signers){ eid } }';
 const sig = { id: 's', type: 'signature', pageNum: 0, rect: { x: 72, y: 200, width: 200, height: 30 } };
 const signers = [{ id: 'x', name: 'X Y', email: 'x@example.com', fields: [{ fileId: 'f0', fieldId: 's' }] }];
 
@@ -59,13 +61,16 @@ async function answer(res: Response): Promise<Gql> {
 async function multipart(
   base: string,
   uploads: Uint8Array[],
-  options: { map?: Record<string, string[]>; extra?: Array<[string, string]>; merge?: boolean } = {},
+  options: { map?: Record<string, string[]>; extra?: Array<[string, string]>; merge?: boolean; name?: string } = {},
 ): Promise<Gql> {
   const files = uploads.map((_, i) => ({ id: `f${i}`, title: `File ${i}`, file: null, fields: i === 0 ? [sig] : [] }));
   const form = new FormData();
   form.append(
     'operations',
-    JSON.stringify({ query: MUTATION, variables: { files, signers, merge: options.merge ?? false } }),
+    JSON.stringify({
+      query: MUTATION,
+      variables: { name: options.name ?? 'Limits', files, signers, merge: options.merge ?? false },
+    }),
   );
   form.append(
     'map',
@@ -304,19 +309,39 @@ describe('packets off the event loop (default limits)', () => {
 
 describe('packet deadline', () => {
   it('an assembly past its deadline is a typed 504 and its thread is ended', async () => {
+    // The assembly is held on its thread (a core kept busy until the thread is ended) and the test passes its
+    // deadline once it runs: a real 200-page merge raced against a real 2 s limit finished first on a fast machine.
+    const jobs = new HeldJobs();
+    const deadlines = heldDeadlines();
     const server = await startServer({
       port: 0,
       noAuth: true,
       packets: { dataDir: `${tmp.dir}/c`, deliver: false },
-      renderPool: { threads: 2, packetDeadlineMs: 2_000 },
+      renderPool: {
+        threads: 2,
+        packetDeadlineMs: 2_000,
+        deadlineTimer: deadlines.timer,
+        workerFile: HELD_WORKER,
+        onThreadExit: jobs.exited,
+      },
     });
     try {
-      const big = await pdfOf(200);
-      const r = typedError(await multipart(server.url, [big], { merge: true }));
-      expect(r).toEqual({ status: 504, name: 'RenderError', property: undefined });
-      // The server goes on: a small request is answered.
+      await jobs.readyThread();
+      const answer = multipart(server.url, [await pdfOf(2)], { merge: true, name: heldPacketName('spin', 'assembly') });
+      const thread = await jobs.started('assembly', answer);
+      expect(deadlines.pending()).toBe(1);
+      deadlines.pass();
+      const r = await answer;
+      expect(typedError(r)).toEqual({ status: 504, name: 'RenderError', property: undefined });
+      expect(r.body.errors![0]!.message).toBe('Assembling the packet took longer than 2000 ms');
+      await expect.poll(() => jobs.hasExited(thread), { timeout: 60_000, interval: 50 }).toBe(true);
+      // The server goes on: a small request is answered, and a real assembly runs on a live thread.
       expect((await small(server.url)).status).toBeLessThan(500);
+      await jobs.readyThread();
+      const next = await multipart(server.url, [await pdfOf(2)], { merge: true });
+      expect(next.body.errors, JSON.stringify(next.body)).toBeUndefined();
     } finally {
+      jobs.close();
       await server.close();
     }
   }, 180_000);

@@ -1,6 +1,7 @@
 // Worker module for RenderPool's `workerFile` option (src/server/render-pool.ts): jobs the test controls
 // (test/helpers/held-jobs.ts). Every request with a title reports its start on a BroadcastChannel (with its
-// thread's id); one whose title is `held:<mode>:<id>` reports it under `id`, then:
+// thread's id); one whose title is `held:<mode>:<id>` (or a packet assembly whose packet is named so) reports it
+// under `id`, then:
 //   - `spin`: keeps its core busy forever, as a runaway layout would; only the pool ending its thread stops it;
 //   - `wait`: waits (idle) until the test posts `{ release: id }`, then renders its body for real.
 // Every other job goes to the real worker entry, which each thread loads as it starts and then reports as
@@ -21,9 +22,8 @@ const entry = () => (real ??= import(new URL('../../src/batch/worker-entry.mjs',
 await entry();
 channel.postMessage({ ready: threadId });
 
-/** @param {{ body?: { title?: unknown } }} task */
-function held(task) {
-  const title = task?.body?.title;
+/** @param {unknown} title */
+function held(title) {
   if (typeof title !== 'string' || !title.startsWith('held:')) return undefined;
   const [, mode, id] = title.split(':');
   return { mode, id };
@@ -40,19 +40,26 @@ function released(id) {
   });
 }
 
+/** Reports a held job's start, then holds it: `spin` never returns, `wait` returns once released. */
+async function hold(job) {
+  channel.postMessage({ started: job.id, threadId });
+  if (job.mode === 'spin') for (;;);
+  await released(job.id);
+}
+
 export async function request(task) {
-  const job = held(task);
   const title = task?.body?.title;
+  const job = held(title);
   // Every titled job reports its start (a test can wait for a real job to be running, too).
-  if (typeof title === 'string') channel.postMessage({ started: job ? job.id : title, threadId });
-  if (job) {
-    if (job.mode === 'spin') for (;;);
-    await released(job.id);
-  }
+  if (job) await hold(job);
+  else if (typeof title === 'string') channel.postMessage({ started: title, threadId });
   return (await entry()).request(task);
 }
 
+/** A packet's assembly is held when the packet's name is `held:<mode>:<id>` (`heldPacketName`); other steps run. */
 export async function packet(task) {
+  const job = task?.step === 'assemble' ? held(task?.body?.name) : undefined;
+  if (job) await hold(job);
   return (await entry()).packet(task);
 }
 

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
  * Jobs the test controls in the server's render pool (#29): deadline and hang-up tests give the pool a job
  * that runs until the test says so, instead of racing a big real render against a short limit. Pass
  * `workerFile: HELD_WORKER` to the pool (`startServer({ renderPool: { workerFile } })` or `new RenderPool`);
- * a Markdown body from `heldBody` is then held, every other job is rendered for real.
+ * a Markdown body from `heldBody` (or a packet named by `heldPacketName`) is then held, every other job is
+ * rendered for real.
  */
 export const HELD_WORKER = fileURLToPath(new URL('./held-job-worker.mjs', import.meta.url));
 /** The channel of held-job-worker.mjs (same name there). */
@@ -19,6 +20,11 @@ export type HeldMode = 'spin' | 'wait';
 /** A valid Markdown generate body (it passes the server's validation) that the held-job worker holds. */
 export function heldBody(mode: HeldMode, id: string): { title: string; data: Array<{ content: string }> } {
   return { title: `held:${mode}:${id}`, data: [{ content: `held job ${id}` }] };
+}
+
+/** A packet name (createEtchPacket's `name`) whose assembly the held-job worker holds; the body is otherwise real. */
+export function heldPacketName(mode: HeldMode, id: string): string {
+  return `held:${mode}:${id}`;
 }
 
 /** Start reports of held jobs (the id of the thread each runs on), and their release. Close it after the test. */
