@@ -5,9 +5,8 @@ import { HostLookup, type ResourceProblem, type ResourceResolver } from '../reso
 import { chromiumTree, type ChromiumProcess } from './chromium-processes.js';
 import { MAX_PAGE_INCHES } from './page-css.js';
 import { WebFontCache } from './font-convert.js';
-import { createRouteHandler } from './network-guard.js';
-import { closeChromium, launchChromium, newSession, pageOf, type Session } from './pool-chromium.js';
-import { RSS_READ_EVERY_MS, treeOverMemory } from './pool-chromium.js';
+import { closeChromium, RSS_READ_EVERY_MS, treeOverMemory, type Session } from './pool-chromium.js';
+import { startSession } from './pool-session.js';
 import type { BrowserPoolOptions, PageLease } from './pool-options.js';
 import { Slots } from './pool-slots.js';
 import { armDeadline, deadlineError, realDeadlineTimer, type DeadlineTimer } from './pool-deadline.js';
@@ -316,47 +315,32 @@ export class BrowserPool {
   }
 
   async #launch(deadline: number): Promise<Session> {
-    const { browser, context, marker } = await launchChromium({
-      executablePath: this.#options.executablePath,
+    const options = {
+      pool: this.#options,
       javaScriptEnabled: this.javaScriptEnabled,
+      maxResourceBytes: this.maxResourceBytes,
+      maxBrowserRssBytes: this.maxBrowserRssBytes,
+      lookup: this.hosts.lookup,
+      webFonts: this.webFonts,
       deadline,
+    };
+    const session = await startSession(options, {
+      onNavigation: (page, url) => this.#navigationWatch.get(page)?.(url),
+      onProblem: (page, problem) => this.#resourceWatch.get(page)?.(problem),
+      onOverMemory: (s) => {
+        s.overMemory = true;
+        void this.#retire(s, true);
+      },
+      onDisconnected: (s) => {
+        this.#sessions.delete(s);
+        if (this.#session && !this.#closed) {
+          void this.#session.then((current) => {
+            if (current === s) this.#session = undefined;
+          }, noop);
+        }
+      },
     });
-    await context.route(
-      '**/*',
-      createRouteHandler({
-        resolver: this.#options.resolver,
-        maxResourceBytes: this.maxResourceBytes,
-        lookup: this.hosts.lookup,
-        webFonts: this.webFonts,
-        onRequest: this.#options.onRequest,
-        onNavigation: (page, url) => this.#navigationWatch.get(page)?.(url),
-        onProblem: (request, problem) => {
-          const page = pageOf(request);
-          if (page) this.#resourceWatch.get(page)?.(problem);
-        },
-      }),
-    );
-    const session = newSession(browser, context, marker);
     this.#sessions.add(session);
-    // A single job can grow Chromium without bound (a million-node document): past the ceiling the browser is killed.
-    session.watchdog = setInterval(() => {
-      if (session.active === 0 || session.retired) return;
-      if (treeOverMemory(session, this.maxBrowserRssBytes)) {
-        session.overMemory = true;
-        void this.#retire(session, true);
-      }
-    }, RSS_READ_EVERY_MS);
-    session.watchdog.unref();
-    browser.on('disconnected', () => {
-      clearInterval(session.watchdog);
-      this.#sessions.delete(session);
-      session.retired = true;
-      if (this.#session && !this.#closed) {
-        void this.#session.then((s) => {
-          if (s === session) this.#session = undefined;
-        }, noop);
-      }
-    });
     if (this.#closed) {
       await this.#shutdown(session);
       throw new RenderError('The browser pool is closed', 503);
