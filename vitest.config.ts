@@ -77,6 +77,7 @@ const SHARED_FILES = [
   'test/html-fonts.test.ts',
   'test/html-forms-writer.test.ts',
   'test/html-forms.test.ts',
+  'test/html-inpage-once.test.ts',
   'test/html-isolation.test.ts',
   'test/html-metadata.test.ts',
   'test/html-offline.test.ts',

@@ -219,10 +219,11 @@ export class BrowserPool {
       if (this.#session && (await this.#session.catch(noop)) === session) this.#session = undefined;
       session = await this.#ensureSession(deadline);
     }
-    const page = session.idle.pop() ?? (await this.#newPage(session));
+    const idle = session.idle.pop();
+    const page = idle ?? (await this.#newPage(session));
     const cdp = session.cdp.get(page);
     if (!cdp) throw new CrashError('Page without a DevTools session');
-    return { page, cdp, deadline };
+    return { page, cdp, deadline, reused: idle !== undefined };
   }
 
   #giveBack(page: Page): void {

@@ -53,4 +53,9 @@ export interface PageLease {
   cdp: CDPSession;
   /** Deadline (epoch ms) of the job, for nested waits. */
   deadline: number;
+  /**
+   * The page ran a job before (JavaScript-off pages are reused; with JavaScript on, every job gets a new
+   * page). setContent keeps the Window, so what an earlier job defined in its main world may still be there.
+   */
+  reused: boolean;
 }

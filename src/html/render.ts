@@ -17,7 +17,9 @@ import { contentWidthPx } from './page-css.js';
 import {
   BLANK_PAGE,
   ID_PREFIX,
+  NOT_INSTALLED,
   pageCall,
+  reinstallAndCall,
   wrongSide,
   type DocumentMeta,
   type LayoutState,
@@ -215,6 +217,19 @@ async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
   return r.result.value;
 }
 
+/**
+ * The in-page code's first call for a document. One round trip either way: on a reused page, a fresh state
+ * from the code its Window already holds (sending and compiling the 89 KB source again cost ~5 ms of a
+ * ~50 ms invoice); on a new page, or a Window without it, the source and the call together.
+ */
+async function prepareDocument(cdp: CDPSession, reused: boolean): Promise<PrepareResult> {
+  if (reused) {
+    const info = await evaluate(cdp, reinstallAndCall('prepare'));
+    if (info !== NOT_INSTALLED) return info as PrepareResult;
+  }
+  return (await evaluate(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`)) as PrepareResult;
+}
+
 /** Calls `method` of the page's API; its result typed by contract.ts `PageApi` (not restated at each call). */
 async function callPage<K extends keyof PageApi>(
   cdp: CDPSession,
@@ -249,13 +264,12 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       ...(onProblem ? { onProblem } : {}),
     });
   return pool.run(
-    async ({ page, cdp, deadline }, source) => {
+    async ({ page, cdp, deadline, reused }, source) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
-      // One round trip: define the helpers and run them (each costs a CDP round trip).
-      const info = (await evaluate(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`)) as PrepareResult;
+      const info = await prepareDocument(cdp, reused);
       let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.

@@ -24,6 +24,10 @@ export const BLANK_PAGE = '__fs_blank';
 export const DEFAULTS_STYLE_ID = '__fs_defaults';
 /** The global the bundle defines: `window.__castpress`. */
 export const PAGE_GLOBAL = '__castpress';
+/** The bundle's installer, `window.__castpressInstall`: a fresh state for the page's document and `__castpress` over it. */
+export const PAGE_INSTALL = '__castpressInstall';
+/** What `reinstallAndCall` evaluates to in a Window the bundle was never evaluated in. */
+export const NOT_INSTALLED = '__fs_not_installed__';
 
 /** What the page layout is assumed to be when page numbers are written into the document. */
 export interface LayoutState {
@@ -170,6 +174,15 @@ export interface PageApi {
   measureForms(groups: Record<string, string[]>): Record<string, [number, number]>;
   /** The margins of each page (by page name) on the printed sheet. */
   resolvePages(names: string[]): Margins[];
+}
+
+/**
+ * On a page that ran the bundle before (a reused page: setContent keeps the Window): a fresh state for the
+ * new document, then `method`; `NOT_INSTALLED` when this Window does not hold the bundle (then send it).
+ */
+export function reinstallAndCall<K extends keyof PageApi>(method: K, ...args: Parameters<PageApi[K]>): string {
+  const install = `window.${PAGE_INSTALL}`;
+  return `typeof ${install} === 'function' ? (${install}(), ${pageCall(method, ...args)}) : ${JSON.stringify(NOT_INSTALLED)}`;
 }
 
 /** The expression that calls `method` of the page's API with JSON arguments. */

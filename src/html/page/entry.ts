@@ -1,7 +1,8 @@
 /**
  * The in-page code's entry: bundled (scripts/generate-page-code.mjs) into `INPAGE_SOURCE`, which
- * render.ts evaluates through CDP, so it works with scripts disabled. Each evaluation (one per job:
- * setContent rewrites the document but keeps the Window) makes a fresh state and installs
+ * render.ts evaluates through CDP, so it works with scripts disabled. The source defines
+ * `window.__castpressInstall` and calls it; each job calls it once (setContent rewrites the document
+ * but keeps the Window, so a reused page still holds it), which makes a fresh state and installs
  * `window.__castpress` (contract.ts `PageApi`):
  *
  * - prepare: reads the CSSOM once (page rules, margin boxes, running elements,
@@ -13,7 +14,7 @@
  *   (counter-reset on counter elements) and rebuilds the overlay pages that
  *   carry the margin boxes, one per body page, appended after the body.
  */
-import { PAGE_GLOBAL, type LayoutState, type PageApi, type PrepareResult } from './contract.js';
+import { PAGE_GLOBAL, PAGE_INSTALL, type LayoutState, type PageApi, type PrepareResult } from './contract.js';
 import { addDestLinks, beforeHead, helper, hideBrokenImages, moveCanvasBackground } from './dom.js';
 import {
   applySides,
@@ -122,21 +123,29 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   };
 }
 
-const S = newState();
-const api: PageApi = {
-  prepare: () => prepare(S),
-  layout(state) {
-    layout(S, state);
-    return S.overlayForms;
-  },
-  measureForms: (groups) => measureForms(S, groups),
-  // Margins of the printed sheet: a bleed adds to each.
-  resolvePages(names) {
-    const b = S.sheet ? S.sheet.bleed : 0;
-    return names.map((n, i) => {
-      const p = resolvePage(S, i, n);
-      return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
-    });
-  },
-};
-(window as unknown as Record<string, PageApi>)[PAGE_GLOBAL] = api;
+/** A fresh state for the document now in the page, and `window.__castpress` over it. */
+function install(): void {
+  const S = newState();
+  const api: PageApi = {
+    prepare: () => prepare(S),
+    layout(state) {
+      layout(S, state);
+      return S.overlayForms;
+    },
+    measureForms: (groups) => measureForms(S, groups),
+    // Margins of the printed sheet: a bleed adds to each.
+    resolvePages(names) {
+      const b = S.sheet ? S.sheet.bleed : 0;
+      return names.map((n, i) => {
+        const p = resolvePage(S, i, n);
+        return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
+      });
+    },
+  };
+  (window as unknown as Record<string, PageApi>)[PAGE_GLOBAL] = api;
+}
+
+// Defined once per Window: a reused page's next document installs a fresh state with one short call
+// (contract.ts `reinstallAndCall`) instead of this whole source again (~5 ms of every render).
+(window as unknown as Record<string, () => void>)[PAGE_INSTALL] = install;
+install();
