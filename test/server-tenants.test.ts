@@ -294,7 +294,8 @@ describe('keys file: organization', () => {
 /** The schema as it was before organizations (every migration before the one adding them), with one packet in it. */
 async function oldSchema(run: (sql: string, params?: unknown[]) => Promise<void>): Promise<void> {
   await run('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-  for (const m of MIGRATIONS.filter((x) => !x.sql.some((q) => q.includes('organization')))) {
+  const before = MIGRATIONS.findIndex((x) => x.sql.some((q) => q.includes('organization')));
+  for (const m of MIGRATIONS.slice(0, before)) {
     for (const q of m.sql) await run(q);
     await run('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', [m.version, m.name]);
   }

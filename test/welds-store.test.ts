@@ -8,16 +8,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/engine/index.js';
 import { NotFoundError } from '../src/errors/index.js';
 import {
   createPacketWorkflow,
+  openSqliteStore,
   parseOrganizationFile,
   type PacketService,
   type PacketStore,
   type PacketWorkflow,
 } from '../src/packets/index.js';
+import { MIGRATIONS } from '../src/packets/store/migrations.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
 import { loadWorkflows, SubmissionConflictError, WeldService, type WorkflowCatalogue } from '../src/welds/index.js';
 import { tempDir } from './helpers/signing.js';
@@ -188,6 +191,38 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
     await welds.close();
   }, 120_000);
 
+  it('reads a run’s submissions back in the order they were made, when both share a millisecond', async () => {
+    // A stopped clock: both submissions get the same created_at. The second's eid sorts before the first's,
+    // so an order by time, then eid (what the store did) reads them back the wrong way round.
+    const stopped = new WeldService({
+      catalogue,
+      store,
+      packets: packets(),
+      organizations,
+      baseUrl: 'http://castpress.test',
+      pollMs: 0,
+      clock: () => new Date('2026-03-01T12:00:00Z'),
+    });
+    const one = await stopped.submitForge({
+      weld: 'store',
+      forge: 'one',
+      body: { submissionEid: 'sub_zzzzzzzzzzzzzzzzzzzz', name: 'Zed' },
+    });
+    const run = { weldDataEid: one.run.eid, token: one.token };
+    await stopped.submitForge({
+      weld: 'store',
+      forge: 'two',
+      ...run,
+      body: { submissionEid: 'sub_aaaaaaaaaaaaaaaaaaaa', note: 'last' },
+    });
+    const subs = await store.welds.submissions(one.run.eid);
+    expect(subs.map((s) => [s.forgeSlug, s.index, s.createdAt])).toEqual([
+      ['one', 0, Date.parse('2026-03-01T12:00:00Z')],
+      ['two', 1, Date.parse('2026-03-01T12:00:00Z')],
+    ]);
+    await stopped.close();
+  }, 120_000);
+
   it('two instances making the same run’s packet at the same moment store one packet', async () => {
     // A run whose packet failed to be made (its maker failed): `submitted`, retried by the passes.
     const failing = new WeldService({
@@ -274,4 +309,39 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
     expect((await welds.weld({ eid: 'weldStore' }, { organization: 'acme', testOnly: true })).weldDatas).toEqual([]);
     await welds.close();
   }, 120_000);
+});
+
+describe('store migration: submissions stored before their place was kept', () => {
+  it('get the place their (time, eid) order gave them, so a store opened after the upgrade reads them as before', async () => {
+    const dir = path.join(tmp.dir, 'old-submissions');
+    await mkdir(dir, { recursive: true });
+    const db = new Database(path.join(dir, 'packets.db'));
+    db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
+    for (const m of MIGRATIONS.filter((x) => x.version <= 5)) {
+      for (const q of m.sql) db.prepare(q).run();
+      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    db.prepare(
+      `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
+       VALUES ('wd_old', 'weldStore', 1, 'acme', 'open', 0, 'h', 'Old', 1, 1, 0)`,
+    ).run();
+    const insert = db.prepare(
+      `INSERT INTO weld_submissions (eid, weld_data_eid, forge_eid, forge_slug, resolved_payload, created_at) VALUES (?, 'wd_old', ?, ?, '{}', ?)`,
+    );
+    insert.run('sub_b', 'f2', 'two', 5);
+    insert.run('sub_c', 'f3', 'three', 5);
+    insert.run('sub_a', 'f1', 'one', 2);
+    db.close();
+    const store = await openSqliteStore({ dir });
+    try {
+      const subs = await store.welds.submissions('wd_old');
+      expect(subs.map((s) => [s.eid, s.index])).toEqual([
+        ['sub_a', 0],
+        ['sub_b', 1],
+        ['sub_c', 2],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
 });

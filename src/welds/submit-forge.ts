@@ -76,11 +76,14 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
     completedAt: null,
     version: 0,
   };
+  // Forges are submitted in the definition's order (checked in the transaction): the forge's place is the submission's.
+  const index = workflow.forges.findIndex((f) => f.eid === forge.eid);
   const submission: SubmissionRecord = {
     eid: submissionEid,
     weldDataEid: run.eid,
     forgeEid: forge.eid,
     forgeSlug: forge.slug,
+    index,
     resolvedPayload,
     createdAt: now,
   };
@@ -124,7 +127,6 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
         );
       throw e;
     });
-  const index = workflow.forges.findIndex((f) => f.eid === forge.eid);
   const nextForge = workflow.forges[index + 1];
   // The submission is stored: a failure to make the packet is recorded on the run and retried (service.ts).
   const finalRun = nextForge ? stored : await makePacketOnce(ctx, stored).catch(() => stored);

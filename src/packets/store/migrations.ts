@@ -141,4 +141,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       )`,
     ],
   },
+  {
+    version: 6,
+    // Submissions were read back in (created_at, eid) order: two in one millisecond came back in the order of
+    // their random eids. Rows stored before keep that order as their place.
+    name: 'forge submissions keep their place in the run',
+    sql: [
+      `ALTER TABLE weld_submissions ADD COLUMN idx INTEGER NOT NULL DEFAULT 0`,
+      `UPDATE weld_submissions SET idx = (
+        SELECT count(*) FROM weld_submissions AS e
+        WHERE e.weld_data_eid = weld_submissions.weld_data_eid
+          AND (e.created_at < weld_submissions.created_at
+            OR (e.created_at = weld_submissions.created_at AND e.eid < weld_submissions.eid))
+      )`,
+      `CREATE UNIQUE INDEX weld_submissions_place ON weld_submissions(weld_data_eid, idx)`,
+    ],
+  },
 ];

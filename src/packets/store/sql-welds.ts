@@ -27,6 +27,7 @@ function submissionOf(r: Row): SubmissionRecord {
     weldDataEid: String(r.weld_data_eid),
     forgeEid: String(r.forge_eid),
     forgeSlug: String(r.forge_slug),
+    index: num(r.idx),
     resolvedPayload: json<SubmissionRecord['resolvedPayload']>(r.resolved_payload),
     createdAt: num(r.created_at),
   };
@@ -54,7 +55,7 @@ export class SqlWelds implements WeldWrites {
   }
 
   async submissions(weldDataEid: string): Promise<SubmissionRecord[]> {
-    const rows = await this.sql.all('SELECT * FROM weld_submissions WHERE weld_data_eid = ? ORDER BY created_at, eid', [
+    const rows = await this.sql.all('SELECT * FROM weld_submissions WHERE weld_data_eid = ? ORDER BY idx', [
       weldDataEid,
     ]);
     return rows.map(submissionOf);
@@ -99,8 +100,8 @@ export class SqlWelds implements WeldWrites {
 
   async insertSubmission(s: SubmissionRecord): Promise<void> {
     await this.sql.run(
-      `INSERT INTO weld_submissions (eid, weld_data_eid, forge_eid, forge_slug, resolved_payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-      [s.eid, s.weldDataEid, s.forgeEid, s.forgeSlug, JSON.stringify(s.resolvedPayload), s.createdAt],
+      `INSERT INTO weld_submissions (eid, weld_data_eid, forge_eid, forge_slug, idx, resolved_payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [s.eid, s.weldDataEid, s.forgeEid, s.forgeSlug, s.index, JSON.stringify(s.resolvedPayload), s.createdAt],
     );
   }
 }

@@ -44,6 +44,8 @@ export interface SubmissionRecord {
   weldDataEid: string;
   forgeEid: string;
   forgeSlug: string;
+  /** Its place in the run: 0 for the first forge's submission (forges are submitted in the definition's order). */
+  index: number;
   resolvedPayload: Record<string, ResolvedValue>;
   createdAt: number;
 }
@@ -54,6 +56,7 @@ export interface WeldQueries {
   weldDatas(weldEid: string): Promise<WeldDataRecord[]>;
   /** Runs in one status, oldest first (the reconciler's work list). */
   weldDatasIn(status: WeldDataStatus, limit: number): Promise<WeldDataRecord[]>;
+  /** A run's submissions in the order they were made (by their place, not their time: two can share a millisecond). */
   submissions(weldDataEid: string): Promise<SubmissionRecord[]>;
   submission(eid: string): Promise<SubmissionRecord | undefined>;
 }
