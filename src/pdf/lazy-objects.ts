@@ -41,12 +41,23 @@ const UNHANDLED = ['/Encrypt', '/ObjStm'];
 /** Digits read as a number: at most 10 (pdf-lib reads any count; longer ones go to the full parse). */
 const MAX_DIGITS = 10;
 
+/** Bytes that end a name (PDF 32000 §7.3.5: white space and delimiters). */
+const endsName = (c: number | undefined): boolean =>
+  c === undefined || isWhite(c) || '()<>[]{}/%'.includes(String.fromCharCode(c));
+
 /** Whether `bytes` write one of the names the full parse handles with `#` escapes (`/X#52ef` is `/XRef`). */
 function escapedName(bytes: Buffer): boolean {
-  if (bytes.indexOf('#', 0, 'latin1') < 0) return false;
-  for (const [name] of bytes.toString('latin1').matchAll(/\/[^\s/<>[\]()%{}]*#[0-9A-Fa-f]{2}[^\s/<>[\]()%{}]*/g)) {
-    const decoded = name.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (['/XRef', ...UNHANDLED].some((k) => decoded.startsWith(k))) return true;
+  for (let at = bytes.indexOf(0x23); at >= 0; at = bytes.indexOf(0x23, at + 1)) {
+    let start = at;
+    while (!endsName(bytes[start - 1])) start--;
+    if (bytes[start - 1] !== 0x2f) continue;
+    let end = at;
+    while (!endsName(bytes[end])) end++;
+    const name = bytes
+      .toString('latin1', start - 1, end)
+      .replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (['/XRef', ...UNHANDLED].some((k) => name.startsWith(k))) return true;
+    at = end;
   }
   return false;
 }
