@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The castpress command. It runs, in this order:
 //  - on Node without module.enableCompileCache (before 22.1), the CommonJS bundle
-//    dist/bundle/castpress.cjs with V8's code cache (bin/code-cache.js), whenever it is newer
-//    than every source (bin/bundle.js): a cold `castpress fill` then compiles none of the code
+//    dist/bundle/castpress.cjs (castpress-fill.cjs for `fill`) with V8's code cache
+//    (bin/code-cache.js), whenever it is newer than every source (bin/bundle.js): a cold
+//    `castpress fill` then compiles none of the code
 //    its first run compiled (the cache is per user: see bin/code-cache.js);
 //  - the esbuild bundle dist/bundle/castpress.mjs (`npm run build`; `npm test` builds it too),
 //    whenever it is newer than every source: one file and a few chunks instead of hundreds of
@@ -25,10 +26,13 @@ if (compileCache) module.enableCompileCache();
 // (src/cli/index.ts's commands; one missing here only runs from the ES-module bundle.)
 const COMMANDS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
 const command = process.argv[2];
+// `fill` has a file of its own, holding that command only: a smaller cache to read (scripts/bundle.mjs).
+const OWN_SCRIPT_COMMANDS = ['fill'];
 const cjs =
   compileCache || process.env.CASTPRESS_CODE_CACHE === '0' || !COMMANDS.includes(command)
     ? undefined
-    : freshBundle('castpress.cjs');
+    : (OWN_SCRIPT_COMMANDS.includes(command) && freshBundle(`castpress-${command}.cjs`)) ||
+      freshBundle('castpress.cjs');
 const bundle = cjs ? undefined : freshBundle('castpress.mjs');
 const sources = new URL('../src/cli/index.ts', import.meta.url);
 let main;

@@ -43,6 +43,11 @@ export class KeywordIndex {
     return best;
   }
 
+  /** Every object header as nextSectionStart finds them: where each starts and its number's last digit, ascending. */
+  objectHeaders(): { readonly starts: readonly number[]; readonly ends: readonly number[] } {
+    return this.#objectHeaders();
+  }
+
   #all(keyword: string): number[] {
     let list = this.#positions.get(keyword);
     if (!list) {

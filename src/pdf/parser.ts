@@ -7,12 +7,14 @@ import {
   PDFParser,
   PDFRawStream,
   PDFStreamParsingError,
+  PDFXRefStreamParser,
   type PDFContext,
   type PDFObject,
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import { decodeCapped, DecodeBudgetError } from './decode.js';
 import { KeywordIndex } from './keyword-index.js';
+import { LazyObjects, type ObjectIndex } from './lazy-objects.js';
 
 /** Deeper arrays and dictionaries are a parse error: later walkers (pdf-lib's writer too) recurse. */
 export const MAX_OBJECT_DEPTH = 256;
@@ -71,9 +73,63 @@ export class HardenedParser extends PDFParser {
   }
 
   static async parse(bytes: Uint8Array, crypto?: CryptoFactory): Promise<{ context: PDFContext; fatal?: string }> {
+    if (!crypto) {
+      // A plain file (one classic cross-reference table that names every object header, nothing
+      // compressed or encrypted): each object is parsed the first time it is looked up. A fill
+      // reads a fraction of a form's objects (the W-9: ~a third), and parsing all of them up front
+      // on cold code was a fifth of a cold `castpress fill` (issue 29).
+      const lazy = new HardenedParser(bytes);
+      const index = LazyObjects.indexOf(lazy, bytes, lazy.#index);
+      const context = index && lazy.#lazyContext(index);
+      if (context) return { context };
+    }
     const parser = new HardenedParser(bytes, crypto);
     const context = await parser.parseDocument();
     return { context, fatal: parser.fatal };
+  }
+
+  /**
+   * The context of a file `index` describes, whose objects are parsed on first lookup (lazy-objects.ts);
+   * undefined when an object that may be a cross-reference stream is not one as expected (the full parse
+   * then reads the file, and reports a stream that inflates past the budget).
+   */
+  #lazyContext(index: ObjectIndex): PDFContext | undefined {
+    const context = this.context;
+    context.header = index.header;
+    context.trailerInfo = {};
+    context.largestObjectNumber = index.largestObjectNumber;
+    // pdf-lib keeps a context's objects in one private map; this one parses an object when asked for it.
+    Object.defineProperty(context, 'indirectObjects', {
+      value: new LazyObjects(
+        index,
+        (offset) => this.#objectAt(offset),
+        (offset) => {
+          this.bytes.moveTo(offset);
+          this.recoverInvalidObject();
+        },
+      ),
+    });
+    // What the sequential parse takes from the whole file: cross-reference streams' trailer entries
+    // in file order, then the trailer's (the table is the file's last section).
+    for (const ref of index.eager) {
+      const object = context.lookup(ref);
+      if (this.fatal || !(object instanceof PDFRawStream) || object.dict.get(TYPE) !== XREF) return undefined;
+      PDFXRefStreamParser.forStream(object).parseIntoContext();
+    }
+    this.bytes.moveTo(index.trailer);
+    (this as unknown as { maybeParseTrailerDict(): void }).maybeParseTrailerDict();
+    // The end of pdf-lib's parseDocument (the file has no object 0: LazyObjects.indexOf).
+    (this as unknown as { maybeRecoverRoot(): void }).maybeRecoverRoot();
+    return context;
+  }
+
+  /** The object whose header is at `offset`, parsed as pdf-lib's parseIndirectObject does. Throws what the parse throws. */
+  #objectAt(offset: number): { ref: PDFRef; object: PDFObject } {
+    this.bytes.moveTo(offset);
+    const ref = (this as unknown as ParserInternals).parseIndirectObjectHeader();
+    this.skipWhitespaceAndComments();
+    const object = this.parseObject(ref);
+    return { ref, object };
   }
 
   override parseObject(ref?: PDFRef): PDFObject {
