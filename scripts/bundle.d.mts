@@ -19,3 +19,5 @@ export function lazyMarkArrays(source: string): string;
 export function asciiOfPropertiesTrie(source: string): number[] | undefined;
 /** Code points 0-127 of a serialised UnicodeTrie. */
 export function asciiOfTrie(bytes: Uint8Array): number[];
+/** Commands with a CommonJS file of their own, dist/bundle/castpress-<command>.cjs (bin/castpress.js runs it for them). */
+export const OWN_SCRIPT_COMMANDS: string[];
