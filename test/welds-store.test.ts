@@ -117,7 +117,8 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
       generateEtchSignURL: (args: Parameters<PacketService['generateEtchSignURL']>[0]) =>
         flow.service.generateEtchSignURL(args),
     }) as unknown as PacketService;
-  const service = () =>
+  /** One instance's workflow service; `clock` replaces the real clock. */
+  const service = (clock?: () => Date) =>
     new WeldService({
       catalogue,
       store,
@@ -125,6 +126,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
       organizations,
       baseUrl: 'http://castpress.test',
       pollMs: 0,
+      ...(clock ? { clock } : {}),
     });
 
   beforeAll(async () => {
@@ -194,15 +196,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
   it('reads a run’s submissions back in the order they were made, when both share a millisecond', async () => {
     // A stopped clock: both submissions get the same created_at. The second's eid sorts before the first's,
     // so an order by time, then eid (what the store did) reads them back the wrong way round.
-    const stopped = new WeldService({
-      catalogue,
-      store,
-      packets: packets(),
-      organizations,
-      baseUrl: 'http://castpress.test',
-      pollMs: 0,
-      clock: () => new Date('2026-03-01T12:00:00Z'),
-    });
+    const stopped = service(() => new Date('2026-03-01T12:00:00Z'));
     const one = await stopped.submitForge({
       weld: 'store',
       forge: 'one',

@@ -93,16 +93,18 @@ export class KeywordIndex {
   }
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+/** An ASCII digit (undefined: past either end of the bytes). */
+export function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
-function isWhite(c: number): boolean {
+/** PDF white space (PDF 32000 §7.2.2), as pdf-lib's parser skips it (undefined: past either end of the bytes). */
+export function isWhite(c: number | undefined): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 }
 
 /** Index of the first element >= value in an ascending list (list.length when none). */
-function firstAtLeast(list: number[], value: number): number {
+export function firstAtLeast(list: readonly number[], value: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {

@@ -1,5 +1,5 @@
 import { PDFRef, type PDFContext, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
-import type { KeywordIndex } from './keyword-index.js';
+import { firstAtLeast, isDigit, isWhite, type KeywordIndex } from './keyword-index.js';
 
 /** An object of the file: its generation and where its header starts. */
 interface Entry {
@@ -67,11 +67,6 @@ function only(bytes: Buffer, keyword: string): number {
   const at = bytes.indexOf(keyword, 0, 'latin1');
   return at >= 0 && bytes.indexOf(keyword, at + 1, 'latin1') < 0 ? at : -1;
 }
-
-const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 0x30 && c <= 0x39;
-/** PDF white space (PDF 32000 §7.2.2), as pdf-lib's parser skips it. */
-const isWhite = (c: number | undefined): boolean =>
-  c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 
 /** The number written in `bytes` from `at` to the first non-digit, and where that is; undefined without digits or with too many. */
 function digits(bytes: Buffer, at: number): { value: number; end: number } | undefined {
@@ -307,16 +302,4 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
     super.clear();
     for (const [ref, object] of [...fromFile, ...later]) super.set(ref, object);
   }
-}
-
-/** Index of the first element >= value in an ascending list (list.length when none). */
-function firstAtLeast(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

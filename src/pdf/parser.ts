@@ -64,26 +64,30 @@ export class HardenedParser extends PDFParser {
   /** Why the parse was abandoned (the caller turns it into an InvalidPdfError). */
   fatal?: string;
 
-  constructor(bytes: Uint8Array, crypto?: CryptoFactory) {
+  /** `index`: the keyword index of the same bytes, when an earlier parser of them built one (it depends on the bytes only). */
+  constructor(bytes: Uint8Array, crypto?: CryptoFactory, index?: KeywordIndex) {
     // objectsPerTick Infinity: pdf-lib's default waits on a timer every 100 objects.
     super(bytes, Number.POSITIVE_INFINITY, false, false, false, crypto, false);
-    this.#index = new KeywordIndex(bytes);
+    this.#index = index ?? new KeywordIndex(bytes);
     this.#length = bytes.length;
     this.#budget = decodeBudget(bytes.length);
   }
 
   static async parse(bytes: Uint8Array, crypto?: CryptoFactory): Promise<{ context: PDFContext; fatal?: string }> {
+    let index: KeywordIndex | undefined;
     if (!crypto) {
       // A plain file (one classic cross-reference table that names every object header, nothing
       // compressed or encrypted): each object is parsed the first time it is looked up. A fill
-      // reads a fraction of a form's objects (the W-9: ~a third), and parsing all of them up front
+      // reads a fraction of a form's objects (the W-9: ~100 of 1,000), and parsing all of them up front
       // on cold code was a fifth of a cold `castpress fill` (issue 29).
       const lazy = new HardenedParser(bytes);
-      const index = LazyObjects.indexOf(lazy, bytes, lazy.#index);
-      const context = index && lazy.#lazyContext(index);
+      index = lazy.#index;
+      const objects = LazyObjects.indexOf(lazy, bytes, index);
+      const context = objects && lazy.#lazyContext(objects);
       if (context) return { context };
     }
-    const parser = new HardenedParser(bytes, crypto);
+    // The sequential parse; after a lazy attempt, with the keyword positions that attempt found (the object headers).
+    const parser = new HardenedParser(bytes, crypto, index);
     const context = await parser.parseDocument();
     return { context, fatal: parser.fatal };
   }
