@@ -35,6 +35,7 @@ const SHARED_FILES = [
   'test/acroform-interactive.test.ts',
   'test/acroform-wild.test.ts',
   'test/batch.test.ts',
+  'test/bundle-pdf-lib-encodings.test.ts',
   'test/cli-messages.test.ts',
   'test/cli-resource-warnings.test.ts',
   'test/cli-verify.test.ts',

@@ -17,6 +17,10 @@ export function asciiOnly(source: string): string;
 export function lazyMarkArrays(source: string): string;
 /** fontkit's character-properties trie's values for code points 0-127 (undefined if its source does not hold the trie as expected). */
 export function asciiOfPropertiesTrie(source: string): number[] | undefined;
+/** pdf-lib's standard-fonts/Encoding.js with its encodings built on first read (undefined if its source does not read as expected). */
+export function lazyEncodings(source: string): string | undefined;
+/** pdf-lib's extraction/FontDecoder.js with its reverse WinAnsi table built on first use (undefined if its source does not read as expected). */
+export function lazyWinAnsiReverse(source: string): string | undefined;
 /** Code points 0-127 of a serialised UnicodeTrie. */
 export function asciiOfTrie(bytes: Uint8Array): number[];
 /** Commands with a CommonJS file of their own, dist/bundle/castpress-<command>.cjs (bin/castpress.js runs it for them). */

@@ -71,6 +71,10 @@ export const EXTERNAL = [
  * - zod's \`z.locales\` (every language's error messages, half of zod's code: the bundle compiled it
  *   in every process) holds only \`en\`, the locale zod configures itself with; the project sets
  *   its own messages (src/schema/issues.ts) and names no other locale.
+ * - pdf-lib's standard-font encodings (Symbol, ZapfDingbats, WinAnsi) are inflated and parsed from
+ *   JSON when pdf-lib is imported, and its text extraction builds a reverse WinAnsi table from them
+ *   then too: a twentieth of a cold \`castpress fill\` in a CPU profile, while only text drawn in or
+ *   read from one of the standard 14 fonts uses them. Both are built on first read.
  */
 const seams = {
   name: 'castpress-seams',
@@ -109,6 +113,30 @@ const seams = {
       if (seamed === lazy) return missed("fontkit's mark-attachment lookups do not read as expected");
       return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
     });
+    build.onLoad(
+      { filter: /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]packages[\\/]standard-fonts[\\/]Encoding\.js$/ },
+      async (args) => {
+        const seamed = lazyEncodings(await readFile(args.path, 'utf8'));
+        if (!seamed)
+          return {
+            errors: [{ text: "scripts/bundle.mjs: pdf-lib's Encoding.js does not read as expected: update its seam" }],
+          };
+        return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
+      },
+    );
+    build.onLoad(
+      { filter: /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]api[\\/]extraction[\\/]FontDecoder\.js$/ },
+      async (args) => {
+        const seamed = lazyWinAnsiReverse(await readFile(args.path, 'utf8'));
+        if (!seamed)
+          return {
+            errors: [
+              { text: "scripts/bundle.mjs: pdf-lib's FontDecoder.js does not read as expected: update its seam" },
+            ],
+          };
+        return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
+      },
+    );
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
       namespace: 'castpress-seams',
@@ -216,6 +244,60 @@ export function lazyMarkArrays(source) {
     out = out.replace(use, `${use}\n        if (!${a} || !${b}) return false;`);
   }
   return out;
+}
+
+/**
+ * pdf-lib's standard-fonts/Encoding.js with its three encodings built on first read instead of when
+ * the module is evaluated: \`Encodings\` keeps its keys, and each reads the same Encoding object every
+ * time (the first read of any builds all three, from the same JSON as before). Undefined if the
+ * source does not read as expected (the bundle build then fails).
+ */
+export function lazyEncodings(source) {
+  const eager =
+    /^const decompressedEncodings = decompressJson\(AllEncodingsCompressed\);\r?\nconst allUnicodeMappings = JSON\.parse\(decompressedEncodings\);$/m;
+  const literal = /^export const Encodings = (\{[^}]*\});$/m;
+  const body = literal.exec(source)?.[1];
+  const keys = body ? [...body.matchAll(/^\s*(\w+): new Encoding\(/gm)].map((m) => m[1]) : [];
+  if (!eager.test(source) || !body || keys.length !== 3 || (body.match(/new Encoding\(/g) ?? []).length !== 3)
+    return undefined;
+  const getters = keys.map((key) => `    get ${key}() { return (built ??= build()).${key}; },`);
+  return source
+    .replace(eager, 'let allUnicodeMappings;')
+    .replace(
+      literal,
+      [
+        'let built;',
+        'const build = () => {',
+        '    allUnicodeMappings = JSON.parse(decompressJson(AllEncodingsCompressed));',
+        `    return ${body};`,
+        '};',
+        'export const Encodings = {',
+        ...getters,
+        '};',
+      ].join('\n'),
+    );
+}
+
+/**
+ * pdf-lib's api/extraction/FontDecoder.js with its reverse WinAnsi table (code to code point, read from
+ * the WinAnsi encoding) built on first use instead of when the module is evaluated, which read the
+ * encodings too. Every use gets the same table. Undefined if the source does not read as expected.
+ */
+export function lazyWinAnsiReverse(source) {
+  const start = 'const winAnsiReverse = (() => {';
+  const uses = source.split('return winAnsiReverse;').length - 1;
+  const at = source.indexOf(start);
+  const end = at < 0 ? -1 : source.indexOf('\n})();', at);
+  if (at < 0 || source.indexOf(start, at + 1) >= 0 || end < 0 || uses < 1) return undefined;
+  const out =
+    source.slice(0, at) +
+    'let winAnsiReverseBuilt;\nconst winAnsiReverseOf = () => (winAnsiReverseBuilt ??= (() => {' +
+    source.slice(at + start.length, end) +
+    '\n})());' +
+    source.slice(end + '\n})();'.length);
+  const seamed = out.split('return winAnsiReverse;').join('return winAnsiReverseOf();');
+  // Nothing else may read the table by its old name.
+  return /\bwinAnsiReverse\b/.test(seamed) ? undefined : seamed;
 }
 
 /** esbuild options shared by the bundles here and the crash test's child (test/workflow-crash.test.ts). */
