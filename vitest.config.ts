@@ -62,6 +62,7 @@ const SHARED_FILES = [
   'test/fill-style.test.ts',
   'test/fonts-catalogue.test.ts',
   'test/fonts-packages.test.ts',
+  'test/fonts-post-header.test.ts',
   'test/fonts-registry.test.ts',
   'test/fonts-remote-catalogue.test.ts',
   'test/form-marks-rotated.test.ts',
