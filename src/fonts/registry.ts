@@ -8,7 +8,7 @@ import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguag
 import { bundledFontsDir, defaultSystemFontDirs, envFontPackages } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
-import { readItalicAngleFromHeader } from './post-header.js';
+import { readPostHeaderLazily } from './post-header.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
 
 export type { CjkLanguage } from './engine-faces.js';
@@ -237,7 +237,7 @@ export class FontRegistry {
     }
     if (!font) throw new Error(`castpress: face ${source.postscriptName ?? ''} not found in ${source.path}`);
     keepGlyphText(font);
-    readItalicAngleFromHeader(font);
+    readPostHeaderLazily(font);
     this.#fonts.set(key, font);
     return font;
   }
