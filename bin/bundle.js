@@ -3,11 +3,13 @@
 // several times faster than the sources through tsx or tsc's dist/ (hundreds of files).
 // In a checkout they are used only while they are newer than every file they are built
 // from, so an edited, pulled or checked-out source always runs as it is now.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// CommonJS, as all of bin/ (bin/package.json, bin/castpress.js).
+'use strict';
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = join(__dirname, '..');
 
 /** What a bundle is built from besides src/: a change to any of them makes it stale. */
 const INPUTS = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'scripts/bundle.mjs'];
@@ -32,10 +34,12 @@ function newestSource(src) {
  * The file URL of dist/bundle/<name> when it may run: always in an installed package (no src/),
  * in a checkout only when it is newer than every source. Undefined otherwise.
  */
-export function freshBundle(name) {
+function freshBundle(name) {
   const file = join(root, 'dist', 'bundle', name);
   if (!existsSync(file)) return undefined;
   const src = join(root, 'src');
   if (existsSync(src) && statSync(file).mtimeMs < newestSource(src)) return undefined;
   return pathToFileURL(file).href;
 }
+
+exports.freshBundle = freshBundle;

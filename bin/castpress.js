@@ -12,14 +12,19 @@
 //  - in a checkout without a fresh bundle, the TypeScript sources through tsx, so an edited
 //    src/ is what runs, whatever an old build holds;
 //  - in an installed package without a bundle, tsc's build (dist/).
-import module from 'node:module';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { freshBundle } from './bundle.js';
+// This folder is CommonJS (bin/package.json): Node's ES-module loader, which an ES-module bin
+// would start, costs a cold `castpress fill` ~20 million instructions (callgrind, issue 29), and
+// the ES-module paths below reach it through import() only when they run.
+'use strict';
+const Module = require('node:module');
+const { existsSync } = require('node:fs');
+const path = require('node:path');
+const { fileURLToPath, pathToFileURL } = require('node:url');
+const { freshBundle } = require('./bundle.js');
 
 // V8's code cache between runs, where Node has it (22.1 and later; Node 20 does not).
-const compileCache = typeof module.enableCompileCache === 'function';
-if (compileCache) module.enableCompileCache();
+const compileCache = typeof Module.enableCompileCache === 'function';
+if (compileCache) Module.enableCompileCache();
 
 // Commands only: `--help` and `--version` compile little, and load less from the ES-module bundle
 // than the whole cache would hold. CASTPRESS_CODE_CACHE=0: the ES-module bundle always (no cache).
@@ -34,25 +39,34 @@ const cjs =
     : (OWN_SCRIPT_COMMANDS.includes(command) && freshBundle(`castpress-${command}.cjs`)) ||
       freshBundle('castpress.cjs');
 const bundle = cjs ? undefined : freshBundle('castpress.mjs');
-const sources = new URL('../src/cli/index.ts', import.meta.url);
-let main;
-let saveCache;
-if (cjs) {
-  const { loadWithCodeCache } = await import('./code-cache.js');
-  const loaded = loadWithCodeCache(fileURLToPath(cjs), command);
-  ({ main } = loaded.exports);
-  saveCache = loaded.save;
-} else if (bundle) {
-  ({ main } = await import(bundle));
-} else if (existsSync(sources)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import(sources.href));
-} else {
-  ({ main } = await import(new URL('../dist/cli/index.js', import.meta.url).href));
+const sources = path.join(__dirname, '..', 'src', 'cli', 'index.ts');
+
+async function run() {
+  let main;
+  let saveCache;
+  if (cjs) {
+    const { loadWithCodeCache } = require('./code-cache.js');
+    const loaded = loadWithCodeCache(fileURLToPath(cjs), command);
+    ({ main } = loaded.exports);
+    saveCache = loaded.save;
+  } else if (bundle) {
+    ({ main } = await import(bundle));
+  } else if (existsSync(sources)) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import(pathToFileURL(sources).href));
+  } else {
+    ({ main } = await import(pathToFileURL(path.join(__dirname, '..', 'dist', 'cli', 'index.js')).href));
+  }
+  const code = await main(process.argv.slice(2));
+  if (code >= 0) process.exitCode = code;
+  // After the command's work, so the functions it compiled are in the cache (first run only); not
+  // after a failure, which may have stopped before most of the work (a server keeps running: -1).
+  if (code === 0 || code === -1) saveCache?.();
 }
-const code = await main(process.argv.slice(2));
-if (code >= 0) process.exitCode = code;
-// After the command's work, so the functions it compiled are in the cache (first run only); not
-// after a failure, which may have stopped before most of the work (a server keeps running: -1).
-if (code === 0 || code === -1) saveCache?.();
+
+// As an ES module's top-level await did: an error thrown out of the command is printed, exit 1.
+run().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -10,18 +10,20 @@
 // never trusted blindly: V8 checks its own version, flags and the source's length and rejects a
 // cache that does not match; the script is then compiled as it would be without one, and the
 // cache is written again. A cache folder that cannot be made, read or written only costs time.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
-import { homedir } from 'node:os';
-import path from 'node:path';
-import { Script } from 'node:vm';
+// CommonJS, as all of bin/ (bin/package.json, bin/castpress.js).
+'use strict';
+const { createHash } = require('node:crypto');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { homedir } = require('node:os');
+const path = require('node:path');
+const { Script } = require('node:vm');
 
 /** How long a cache of another build of the same command is kept after it was written. */
 const CACHE_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /** The per-user folder of castpress's code caches, or undefined without a home to hold it. */
-export function cacheFolder(env = process.env) {
+function cacheFolder(env = process.env) {
   if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME))
     return path.join(env.XDG_CACHE_HOME, 'castpress', 'v8');
   try {
@@ -37,7 +39,7 @@ export function cacheFolder(env = process.env) {
  * bytes long, in this process. One cache per command: each holds the functions its command
  * compiled (a cache written by one command would be accepted, and not rewritten, by the others).
  */
-export function cacheName(command, firstLine, length) {
+function cacheName(command, firstLine, length) {
   const key = createHash('sha256')
     .update([firstLine, length, process.version, process.versions.v8, process.platform, process.arch].join('\0'))
     .update(`\0${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`)
@@ -92,7 +94,7 @@ function writeCache(folder, command, name, data) {
  * with the code cache when there is a usable one, and returns its exports and `save()`, to call once the command has done its work: it writes the
  * cache when there was none or V8 rejected it, and says whether it wrote one.
  */
-export function loadWithCodeCache(file, command) {
+function loadWithCodeCache(file, command) {
   const bytes = readFileSync(file);
   const folder = cacheFolder();
   const newline = bytes.indexOf(10);
@@ -117,3 +119,5 @@ export function loadWithCodeCache(file, command) {
     save: () => (stale && name ? writeCache(folder, command, name, script.createCachedData()) : false),
   };
 }
+
+module.exports = { cacheFolder, cacheName, loadWithCodeCache };
