@@ -1,6 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/slow-first-sequencer.js';
 
+// Node 20 (OpenSSL 3) parses every certificate NODE_EXTRA_CA_CERTS names when a process starts,
+// before any code runs (nodejs/node#40524): ~70 ms of CPU for each Node process the suite starts
+// (forks, CLI runs, crash-test children) on a machine that names its system bundle there, as this
+// workplace does for its proxy. No test talks TLS to a server off the machine, so the suite's
+// processes start without it; npm, which may reach the registry, gets it back
+// (test/helpers/installed-package.ts). Set here, before vitest starts its forks.
+if (process.env.NODE_EXTRA_CA_CERTS) {
+  process.env.CASTPRESS_NPM_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 /**
  * Files that run in shared worker threads (issue 29): each imported the engine's sources through
  * vite-node in a fresh fork, ~4 s a file under load, more than most of them take to run. These

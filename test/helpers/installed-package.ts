@@ -29,7 +29,14 @@ export async function npm(args: string[], cwd: string): Promise<string> {
     cwd,
     timeout: 280_000,
     maxBuffer: 64 << 20,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: {
+      ...process.env,
+      npm_config_update_notifier: 'false',
+      // The machine's own, which vitest.config.ts takes from the suite's processes (npm may reach the registry).
+      ...(process.env.CASTPRESS_NPM_EXTRA_CA_CERTS
+        ? { NODE_EXTRA_CA_CERTS: process.env.CASTPRESS_NPM_EXTRA_CA_CERTS }
+        : {}),
+    },
   });
   return stdout;
 }
