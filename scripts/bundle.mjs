@@ -73,8 +73,8 @@ export const EXTERNAL = [
  *   its own messages (src/schema/issues.ts) and names no other locale.
  * - pdf-lib's standard-font encodings (Symbol, ZapfDingbats, WinAnsi) are inflated and parsed from
  *   JSON when pdf-lib is imported, and its text extraction builds a reverse WinAnsi table from them
- *   then too: a twentieth of a cold \`castpress fill\` in a CPU profile, while only text drawn in or
- *   read from one of the standard 14 fonts uses them. Both are built on first read.
+ *   then too: 3–4 ms of a cold \`castpress fill\` in a CPU profile, while only text drawn in or read
+ *   from one of the standard 14 fonts uses them. Both are built on first read.
  */
 const seams = {
   name: 'castpress-seams',
