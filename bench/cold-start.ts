@@ -39,7 +39,7 @@ async function timed(file: string, args: string[], cwd: string, env: NodeJS.Proc
 }
 
 /** This process's environment without NODE_EXTRA_CA_CERTS: what a fresh machine gives both commands. */
-export function freshMachineEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function freshMachineEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const { NODE_EXTRA_CA_CERTS: _extra, ...rest } = env;
   return rest;
 }

@@ -17,17 +17,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WORKER_FILE } from '../src/batch/worker-file.js';
 import { exited, RedisServer, waitForOutput } from '../test/helpers/redis.js';
-import { freshBundle } from '../bin/bundle.js';
-import { OWN_SCRIPT_COMMANDS } from '../scripts/bundle.mjs';
+import { freshBundle, OWN_SCRIPT_COMMANDS } from '../bin/bundle.js';
 import { interleaved, type BenchRow } from './types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'castpress.js');
 
-/** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
 /** The CLI's bundles the bin runs: the ES-module one, the CommonJS one, and the commands' own CommonJS files. */
 const BIN_BUNDLES = ['castpress.mjs', 'castpress.cjs', ...OWN_SCRIPT_COMMANDS.map((c) => `castpress-${c}.cjs`)];
 
+/** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
 export function ensureBundle(): void {
   if (BIN_BUNDLES.every((b) => freshBundle(b))) return;
   const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], {

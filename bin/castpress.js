@@ -20,7 +20,7 @@ const Module = require('node:module');
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 const { fileURLToPath, pathToFileURL } = require('node:url');
-const { freshBundle } = require('./bundle.js');
+const { freshBundle, OWN_SCRIPT_COMMANDS } = require('./bundle.js');
 
 // V8's code cache between runs, where Node has it (22.1 and later; Node 20 does not).
 const compileCache = typeof Module.enableCompileCache === 'function';
@@ -31,8 +31,7 @@ if (compileCache) Module.enableCompileCache();
 // (src/cli/index.ts's commands; one missing here only runs from the ES-module bundle.)
 const COMMANDS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
 const command = process.argv[2];
-// `fill` has a file of its own, holding that command only: a smaller cache to read (scripts/bundle.mjs).
-const OWN_SCRIPT_COMMANDS = ['fill'];
+// OWN_SCRIPT_COMMANDS (`fill`) have a file of their own, holding that command only: a smaller cache to read.
 const cjs =
   compileCache || process.env.CASTPRESS_CODE_CACHE === '0' || !COMMANDS.includes(command)
     ? undefined

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -113,29 +114,23 @@ const seams = {
       if (seamed === lazy) return missed("fontkit's mark-attachment lookups do not read as expected");
       return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
     });
-    build.onLoad(
-      { filter: /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]packages[\\/]standard-fonts[\\/]Encoding\.js$/ },
-      async (args) => {
-        const seamed = lazyEncodings(await readFile(args.path, 'utf8'));
+    // A pdf-lib file rewritten by `transform`; one it no longer recognises (an upgrade) fails the build.
+    const rewritten = (filter, transform, what) =>
+      build.onLoad({ filter }, async (args) => {
+        const seamed = transform(await readFile(args.path, 'utf8'));
         if (!seamed)
-          return {
-            errors: [{ text: "scripts/bundle.mjs: pdf-lib's Encoding.js does not read as expected: update its seam" }],
-          };
+          return { errors: [{ text: `scripts/bundle.mjs: ${what} does not read as expected: update its seam` }] };
         return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
-      },
+      });
+    rewritten(
+      /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]packages[\\/]standard-fonts[\\/]Encoding\.js$/,
+      lazyEncodings,
+      "pdf-lib's Encoding.js",
     );
-    build.onLoad(
-      { filter: /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]api[\\/]extraction[\\/]FontDecoder\.js$/ },
-      async (args) => {
-        const seamed = lazyWinAnsiReverse(await readFile(args.path, 'utf8'));
-        if (!seamed)
-          return {
-            errors: [
-              { text: "scripts/bundle.mjs: pdf-lib's FontDecoder.js does not read as expected: update its seam" },
-            ],
-          };
-        return { contents: seamed, loader: 'js', resolveDir: path.dirname(args.path) };
-      },
+    rewritten(
+      /[\\/]@cantoo[\\/]pdf-lib[\\/]es[\\/]api[\\/]extraction[\\/]FontDecoder\.js$/,
+      lazyWinAnsiReverse,
+      "pdf-lib's FontDecoder.js",
     );
     build.onResolve({ filter: /^html-entities$/ }, (args) => ({
       path: 'lazy-html-entities',
@@ -389,11 +384,11 @@ async function buildCliScript(only) {
 }
 
 /**
- * Commands with a CommonJS file of their own (bin/castpress.js runs it for them): `fill`, the command
- * run once per process. Half the size of the whole CLI's file, its code cache is a sixth smaller: a
- * cold W-9 fill -10 % CPU (bench/README.md, h-cold9).
+ * Commands with a CommonJS file of their own (bin/castpress.js runs it for them), as bin/bundle.js
+ * names them (the bin ships without scripts/, so the list lives there). Read with Node's own require:
+ * bin/ is CommonJS, whoever imports this file.
  */
-export const OWN_SCRIPT_COMMANDS = ['fill'];
+export const OWN_SCRIPT_COMMANDS = createRequire(import.meta.url)('../bin/bundle.js').OWN_SCRIPT_COMMANDS;
 
 /** The modules src/cli/index.ts imports when a command runs, other than `command`'s, as stand-ins. */
 function onlyCommand(command) {

@@ -7,17 +7,12 @@
  * StandardFontEmbedder) gives the same bytes, and reads back (its extraction's FontDecoder, which
  * builds a reverse WinAnsi table, made lazy by a second seam) as the same text.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleOptions, lazyEncodings, lazyWinAnsiReverse } from '../scripts/bundle.mjs';
+import { lazyEncodings, lazyWinAnsiReverse } from '../scripts/bundle.mjs';
 import { repoRoot } from './helpers/cli.js';
-
-const exec = promisify(execFile);
+import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
 const PDF_LIB_ES = path.join(repoRoot, 'node_modules', '@cantoo', 'pdf-lib', 'es');
 const ENCODING_JS = path.join(PDF_LIB_ES, 'packages', 'standard-fonts', 'Encoding.js');
 const FONT_DECODER_JS = path.join(PDF_LIB_ES, 'api', 'extraction', 'FontDecoder.js');
@@ -56,32 +51,16 @@ interface Probe {
   pdf: string;
 }
 
-let dir: string;
+let probes: SeamProbes;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'castpress-encodings-seam-'));
-  const { plugins, banner, external } = bundleOptions([], dir);
-  const common = {
-    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'js' as const, sourcefile: 'probe.mjs' },
-    bundle: true,
-    platform: 'node' as const,
-    format: 'esm' as const,
-    external,
-    banner,
-    logLevel: 'error' as const,
-  };
-  await build({ ...common, plugins, outfile: path.join(dir, 'seamed.mjs') });
-  await build({ ...common, outfile: path.join(dir, 'plain.mjs') });
+  probes = await buildSeamProbes(PROBE, 'castpress-encodings-seam-');
 }, 300_000);
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await probes.remove();
 });
 
 async function probe(which: 'seamed' | 'plain'): Promise<Probe> {
-  const { stdout } = await exec(process.execPath, [path.join(dir, `${which}.mjs`)], {
-    maxBuffer: 16 * 1024 * 1024,
-    timeout: 300_000,
-  });
-  return JSON.parse(stdout) as Probe;
+  return JSON.parse(await probes.run(which)) as Probe;
 }
 
 describe("pdf-lib's standard-font encodings as the bundle builds them", () => {

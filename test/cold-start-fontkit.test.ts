@@ -7,18 +7,14 @@
  * of what fontkit read before (a quarter for "Ada Lovelace") (every anchor of the `mark` and `mkmk` lookups: a fifth
  * of a cold `castpress fill` of the W-9 in a CPU profile).
  */
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asciiOfPropertiesTrie, bundleOptions, lazyMarkArrays } from '../scripts/bundle.mjs';
 import { repoRoot } from './helpers/cli.js';
-
-const exec = promisify(execFile);
+import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
 /** upstream fontkit's Unicode data (a package fontkit's own dependencies bring; no types of its own). */
 const unicode = createRequire(import.meta.url)('unicode-properties') as Record<
   'getCategory' | 'getCombiningClass' | 'getScript',
@@ -62,32 +58,16 @@ interface Laid {
   reads: number;
 }
 
-let dir: string;
+let probes: SeamProbes;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'castpress-fontkit-seam-'));
-  const { plugins, banner, external } = bundleOptions([], dir);
-  const common = {
-    stdin: { contents: PROBE, resolveDir: repoRoot, loader: 'js' as const, sourcefile: 'probe.mjs' },
-    bundle: true,
-    platform: 'node' as const,
-    format: 'esm' as const,
-    external,
-    banner,
-    logLevel: 'error' as const,
-  };
-  await build({ ...common, plugins, outfile: path.join(dir, 'seamed.mjs') });
-  await build({ ...common, outfile: path.join(dir, 'plain.mjs') });
+  probes = await buildSeamProbes(PROBE, 'castpress-fontkit-seam-');
 }, 300_000);
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await probes.remove();
 });
 
 async function layOut(probe: 'seamed' | 'plain', texts: string[]): Promise<Laid[]> {
-  const { stdout } = await exec(process.execPath, [path.join(dir, `${probe}.mjs`), FONT, ...texts], {
-    maxBuffer: 16 * 1024 * 1024,
-    timeout: 300_000,
-  });
-  return JSON.parse(stdout) as Laid[];
+  return JSON.parse(await probes.run(probe, [FONT, ...texts])) as Laid[];
 }
 
 describe('fontkit as the bundle builds it', () => {
@@ -160,9 +140,17 @@ describe('fontkit as the bundle builds it', () => {
       'no tries': source.replace(/^var (\w+) = new unicode_trie_default\(/gm, 'var $1 = makeTrie('),
       'mark lookups rewritten': source.replace(/, (MarkArray|BaseArray|LigatureArray)\)/g, ', $1, {})'),
     };
-    const { plugins } = bundleOptions([], dir);
+    const { plugins } = bundleOptions([], probes.dir);
     for (const [name, text] of Object.entries(changed)) {
-      const file = path.join(dir, name.replace(/ /g, '-'), 'node_modules', '@cantoo', 'fontkit', 'dist', 'module.mjs');
+      const file = path.join(
+        probes.dir,
+        name.replace(/ /g, '-'),
+        'node_modules',
+        '@cantoo',
+        'fontkit',
+        'dist',
+        'module.mjs',
+      );
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, text);
       const attempt = build({
