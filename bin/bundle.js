@@ -12,7 +12,13 @@ const { pathToFileURL } = require('node:url');
 const root = join(__dirname, '..');
 
 /** What a bundle is built from besides src/: a change to any of them makes it stale. */
-const INPUTS = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'scripts/bundle.mjs'];
+const INPUTS = [
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  'scripts/bundle.mjs',
+  'scripts/bundle-seams.mjs',
+];
 
 function newestSource(src) {
   let newest = 0;

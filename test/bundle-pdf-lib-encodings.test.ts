@@ -1,5 +1,5 @@
 /**
- * The bundle's seam on pdf-lib's standard-font encodings (scripts/bundle.mjs `lazyEncodings`, issue 29),
+ * The bundle's seam on pdf-lib's standard-font encodings (scripts/bundle-seams.mjs `lazyEncodings`, issue 29),
  * counted rather than timed: pdf-lib built as the bundle builds it and as it ships, each run in its own
  * process. The seamed one parses the encodings' JSON on the first read of `Encodings` instead of when
  * pdf-lib is imported, and then answers as the plain one does: the same keys, the same code points
@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyEncodings, lazyWinAnsiReverse } from '../scripts/bundle.mjs';
+import { lazyEncodings, lazyWinAnsiReverse } from '../scripts/bundle-seams.mjs';
 import { repoRoot } from './helpers/cli.js';
 import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
 const PDF_LIB_ES = path.join(repoRoot, 'node_modules', '@cantoo', 'pdf-lib', 'es');

@@ -1,5 +1,5 @@
 /**
- * The bundle's fontkit seams (scripts/bundle.mjs, issue 29), counted rather than timed: fontkit
+ * The bundle's fontkit seams (scripts/bundle-seams.mjs, issue 29), counted rather than timed: fontkit
  * built once as the bundle builds it (with the seams) and once as it ships, each run in its own
  * process on the engine's default face (fonts/NotoSans-Regular.ttf). Both lay out the same texts to
  * the same glyphs and positions, marks included (the mark-attachment anchors the seam decodes on
@@ -12,7 +12,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiOfPropertiesTrie, bundleOptions, lazyMarkArrays } from '../scripts/bundle.mjs';
+import { bundleOptions } from '../scripts/bundle.mjs';
+import { asciiOfPropertiesTrie, lazyMarkArrays } from '../scripts/bundle-seams.mjs';
 import { repoRoot } from './helpers/cli.js';
 import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
 /** upstream fontkit's Unicode data (a package fontkit's own dependencies bring; no types of its own). */
