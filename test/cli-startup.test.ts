@@ -14,6 +14,7 @@ import module from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundles } from '../scripts/bundle.mjs';
 import { DEFAULT_QUEUE_NAME } from '../src/batch/index.js';
@@ -21,8 +22,10 @@ import { BATCH_USAGE, WORKER_USAGE } from '../src/cli/usage.js';
 import { bundleFiles, inlinedSources, sourceGroup } from './helpers/bundle-inputs.js';
 import { repoRoot } from './helpers/cli.js';
 
+const execFileAsync = promisify(execFile);
 const bin = path.join(repoRoot, 'bin', 'castpress.js');
 const recorder = path.join(repoRoot, 'test', 'helpers', 'module-log.mjs');
+const builtinsRecorder = path.join(repoRoot, 'test', 'helpers', 'builtins-log.mjs');
 const W9 = path.join(repoRoot, 'test', 'fixtures', 'corpus', 'fillable_pdfs', 'irs_fw9_rev2018_xfa.pdf');
 
 /** Packages a fill, a usage text or a render thread has no use for (the server's, the queue's, other renderers'). */
@@ -180,6 +183,27 @@ describe('castpress start-up loads only what the command runs', () => {
       const otherCommands = ['generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
       expect(otherCommands.filter((c) => sources.includes(`src/cli/${c}.ts`))).toEqual([]);
     }
+  }, 300_000);
+
+  it("`castpress fill`, its `wrote` line on a pipe, loads none of Node's network modules (nothing is fetched)", async () => {
+    await copyFile(W9, path.join(dir, 'fw9.pdf'));
+    await writeFile(
+      path.join(dir, 'data.json'),
+      JSON.stringify({ data: { 'topmostSubform[0].Page1[0].f1_1[0]': 'Ada Lovelace' } }),
+    );
+    const log = path.join(dir, 'builtins.log');
+    // execFile gives the child pipes: process.stderr there is a socket, which loads net and stream.
+    const { stderr } = await execFileAsync(
+      process.execPath,
+      ['--import', pathToFileURL(builtinsRecorder).href, bin, 'fill', 'fw9.pdf', 'data.json', '-o', 'net.pdf'],
+      { cwd: dir, timeout: 300_000, env: { ...process.env, CASTPRESS_BUILTINS_LOG: log } },
+    );
+    expect(stderr).toMatch(/^wrote net\.pdf \(\d+ KB\)\n$/);
+    const builtins = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    // The recorder works: what any fill loads is there.
+    expect(builtins).toEqual(expect.arrayContaining(['fs', 'zlib', 'vm']));
+    const network = ['net', 'tty', 'http', 'https', 'tls', 'dns', 'dns/promises', 'http2'];
+    expect(network.filter((m) => builtins.includes(m))).toEqual([]);
   }, 300_000);
 
   it('`--help`, `help CMD` and an unknown command print usage without loading any command', async () => {

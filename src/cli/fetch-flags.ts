@@ -8,6 +8,7 @@ import {
   type ResourceProblem,
   type ResourceResolver,
 } from '../resources/index.js';
+import { stderrLine } from './output.js';
 
 /**
  * The remote-resource flags shared by fill, generate and serve: fetching public
@@ -58,7 +59,7 @@ export function cliResourceReport(strict: boolean): {
       if (problems.length === 0) return;
       const entries = problemEntries(body, problems);
       if (strict) throw strictResourceError(entries);
-      for (const e of entries) console.error(`warning: ${warningText(e)}`);
+      for (const e of entries) stderrLine(`warning: ${warningText(e)}`);
     },
   };
 }

@@ -1,6 +1,25 @@
+import { writeSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isCastpressError } from '../errors/index.js';
+
+/**
+ * A line on stderr, written to the descriptor itself. process.stderr is a stream that loads Node's
+ * net and stream modules when first read (a socket on a pipe, a tty stream on a terminal): 2 % of a
+ * cold `castpress fill`, whose one line of output is `wrote …` (bench/README.md, session 11). Node
+ * writes stderr synchronously on pipes, files and terminals anyway, so lines keep their order with
+ * console.error's. Should the descriptor refuse (EAGAIN on a full non-blocking pipe, EPIPE when it is
+ * closed), the rest goes through console.error, which waits for the pipe and ignores a closed one.
+ */
+export function stderrLine(text: string): void {
+  const bytes = Buffer.from(`${text}\n`);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(2, bytes, written);
+  } catch {
+    console.error(bytes.subarray(written, bytes.length - 1).toString());
+  }
+}
 
 /** Writes the PDF to `-o FILE`, or to stdout when it is not a terminal. */
 export async function writePdf(pdf: Uint8Array, output: string | undefined): Promise<number> {
@@ -8,7 +27,7 @@ export async function writePdf(pdf: Uint8Array, output: string | undefined): Pro
     // A missing output folder is created rather than reported (issue 21).
     await mkdir(path.dirname(path.resolve(output)), { recursive: true });
     await writeFile(output, pdf);
-    console.error(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);
+    stderrLine(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);
     return 0;
   }
   if (process.stdout.isTTY) {

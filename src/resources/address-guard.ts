@@ -1,5 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { dns, net } from './network-modules.js';
 
 /**
  * Content must never make the engine reach the machine it runs on or its
@@ -12,7 +11,7 @@ import { isIP } from 'node:net';
 export type LookupAll = (hostname: string) => Promise<string[]>;
 
 const systemLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+  (await dns().lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** DNS answers that mean "this name has no address": the caller's resolver may still serve it (made-up test hosts). */
 const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_AGAIN', 'ESERVFAIL', 'ENONAME']);
@@ -89,7 +88,7 @@ function forbiddenV6(x: number[]): boolean {
  */
 export function isForbiddenAddress(ip: string): boolean {
   const address = ip.replace(/^\[|\]$/g, '');
-  const kind = isIP(address.replace(/%.*$/, ''));
+  const kind = net().isIP(address.replace(/%.*$/, ''));
   if (kind === 4) {
     const bytes = v4Bytes(address);
     return !bytes || forbiddenV4(bytes);
@@ -120,7 +119,7 @@ export async function isPublicUrl(url: string, lookup: LookupAll = systemLookup)
     return false;
   }
   if (host === '') return false;
-  if (isIP(host)) return !isForbiddenAddress(host);
+  if (net().isIP(host)) return !isForbiddenAddress(host);
   if (host === 'localhost' || host.endsWith('.localhost')) return false;
   let timer: NodeJS.Timeout | undefined;
   try {

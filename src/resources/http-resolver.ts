@@ -1,9 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { isForbiddenAddress } from './address-guard.js';
+import { dns, httpClient, net } from './network-modules.js';
 import type { ResolvedResource, ResourceKind, ResourceResolver } from './resolver.js';
 
 /**
@@ -109,12 +106,12 @@ export async function checkedAddress(
   const name = host.toLowerCase().replace(/\.$/, '');
   const pass = allowed(url, allowHosts);
   let addresses: LookupAddress[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
+  if (net().isIP(host)) addresses = [{ address: host, family: net().isIP(host) as 4 | 6 }];
   else {
     if (!pass && (name === 'localhost' || name.endsWith('.localhost')))
       throw new FetchRefused(`${host} is not a public host`);
     try {
-      addresses = await abortable(dnsLookup(host, { all: true, verbatim: true }), signal);
+      addresses = await abortable(dns().lookup(host, { all: true, verbatim: true }), signal);
     } catch (e) {
       throw new FetchRefused(`${host}: ${(e as { code?: string }).code ?? 'lookup failed'}`);
     }
@@ -124,7 +121,7 @@ export async function checkedAddress(
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
     if (bad)
       throw new FetchRefused(
-        isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`,
+        net().isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`,
       );
   }
   const first = addresses[0]!;
@@ -152,7 +149,7 @@ function requestOnce(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<Hop> {
-  const client = url.protocol === 'https:' ? https : http;
+  const client = httpClient(url.protocol);
   return new Promise<Hop>((resolve, reject) => {
     const req = client.request(url, {
       method: 'GET',
