@@ -5,7 +5,7 @@
 // from, so an edited, pulled or checked-out source always runs as it is now.
 // CommonJS, as all of bin/ (bin/package.json, bin/castpress.js).
 'use strict';
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -20,31 +20,37 @@ const INPUTS = [
   'scripts/bundle-seams.mjs',
 ];
 
-function newestSource(src) {
-  let newest = 0;
-  // Runs before every command: paths joined as strings (path.join normalises each one, half
-  // of this walk's time in a profile of `castpress fill`), only the files a bundle is built from.
-  for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(?:[cm]?[jt]s|json)$/.test(entry.name)) continue;
-    const mtime = statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs;
-    if (mtime > newest) newest = mtime;
-  }
-  for (const file of INPUTS) {
-    const full = join(root, file);
-    if (existsSync(full)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 /**
- * The file URL of dist/bundle/<name> when it may run: always in an installed package (no src/),
- * in a checkout only when it is newer than every source. Undefined otherwise.
+ * The file URL of dist/bundle/<name> when it may run: always in an installed package (no src/), in a
+ * checkout only when it is newer than every file it was built from. Undefined otherwise.
+ * Those files are the sources the build read (dist/bundle/<name>.sources, written with the bundle from
+ * esbuild's list of its inputs) and INPUTS: an edited source the bundle holds makes it stale, one it
+ * does not (a server file, for the fill's file) does not, and a source it holds that is gone, or no
+ * list at all (an older build), makes it stale too. Statting those files only, rather than every file
+ * under src/, runs before every command: a cold fill's freshness check cost 28 M instructions
+ * walking src/ (bench/README.md, session 11).
  */
 function freshBundle(name) {
   const file = join(root, 'dist', 'bundle', name);
   if (!existsSync(file)) return undefined;
-  const src = join(root, 'src');
-  if (existsSync(src) && statSync(file).mtimeMs < newestSource(src)) return undefined;
+  if (!existsSync(join(root, 'src'))) return pathToFileURL(file).href;
+  let sources;
+  try {
+    sources = readFileSync(`${file}.sources`, 'latin1').split('\n');
+  } catch {
+    return undefined;
+  }
+  const built = statSync(file).mtimeMs;
+  for (const input of INPUTS) {
+    const stats = statSync(join(root, input), { throwIfNoEntry: false });
+    if (stats && stats.mtimeMs > built) return undefined;
+  }
+  // Paths joined as strings (path.join normalises each one, half of a walk's time in an earlier profile).
+  for (const source of sources) {
+    if (source === '') continue;
+    const stats = statSync(`${root}/${source}`, { throwIfNoEntry: false });
+    if (!stats || stats.mtimeMs > built) return undefined;
+  }
   return pathToFileURL(file).href;
 }
 

@@ -25,6 +25,11 @@ export const BUNDLE_DIR = path.join(root, 'dist', 'bundle');
  * test/cold-start-thread.test.ts read this to prove what a process does not compile.
  */
 export const BUNDLE_INPUTS = path.join(root, 'dist', 'bundle-inputs.json');
+/**
+ * dist/bundle/<bundle file>.sources: the sources of the build that made that file, one path from the
+ * package root a line, which bin/bundle.js stats to decide whether the file is fresh.
+ */
+export const sourcesFile = (name) => path.join(BUNDLE_DIR, `${name}.sources`);
 
 /**
  * Left to node_modules: native addons (sharp, libsql, @napi-rs/canvas), packages that read their
@@ -123,7 +128,7 @@ export function cjsBundleOptions(entry, outfile) {
  * there), no `#!` line (the file is compiled as a function body), and a first line naming the
  * SHA-256 of the rest, part of the cache's key. With `only`, dist/bundle/castpress-<only>.cjs: the
  * same CLI holding that one command (the others' modules are stand-ins that throw if loaded; the
- * bin runs it for that command only). Returns esbuild's metafile outputs.
+ * bin runs it for that command only). Returns esbuild's metafile of the build.
  */
 async function buildCliScript(only) {
   const { build } = await import('esbuild');
@@ -142,7 +147,7 @@ async function buildCliScript(only) {
   const body = asciiOnly(outputFiles[0].text.replace(/^#!.*\n/, ''));
   const hash = createHash('sha256').update(body).digest('hex');
   await writeFile(file, `${CLI_SCRIPT_HASH}${hash}\n${body}`);
-  return metafile.outputs;
+  return metafile;
 }
 
 /**
@@ -215,16 +220,41 @@ export async function buildBundles(force = false, { sourcemap = false } = {}) {
     // then prints stack frames as src/ file:line instead of a minified line's column.
     ...(sourcemap ? { sourcemap: 'linked' } : {}),
   });
-  let cjs = await buildCliScript();
-  for (const command of OWN_SCRIPT_COMMANDS) cjs = { ...cjs, ...(await buildCliScript(command)) };
+  const scripts = [await buildCliScript()];
+  for (const command of OWN_SCRIPT_COMMANDS) scripts.push(await buildCliScript(command));
   const inputs = {};
-  for (const [file, output] of Object.entries({ ...metafile.outputs, ...cjs }))
+  for (const [file, output] of Object.entries(Object.assign({}, metafile.outputs, ...scripts.map((m) => m.outputs))))
     inputs[path.basename(file)] = Object.fromEntries(
       Object.entries(output.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
     );
-  // Written after the bundle: a bundle without it is rebuilt (above), never read without it.
+  // What bin/bundle.js checks a bundle against: every source of the build that made it (the
+  // ES-module entries share their chunks, so each answers for all of that build's sources).
+  const sources = [
+    ['castpress.mjs', metafile],
+    ['worker-entry.mjs', metafile],
+  ];
+  for (const script of scripts)
+    for (const file of Object.keys(script.outputs)) sources.push([path.basename(file), script]);
+  // Written after the bundle: a bundle without them is rebuilt (above), never read without them.
+  for (const [name, build] of sources)
+    await writeFile(
+      sourcesFile(name),
+      sourcesOf(build)
+        .map((f) => `${f}\n`)
+        .join(''),
+    );
   await writeFile(BUNDLE_INPUTS, `${JSON.stringify(inputs)}\n`);
   return true;
+}
+
+/**
+ * The files under src/ a build read (esbuild's metafile inputs, paths from the package root),
+ * sorted: tree-shaken ones too, as a change to one may bring code into the output.
+ */
+function sourcesOf(metafile) {
+  return Object.keys(metafile.inputs)
+    .filter((input) => input.startsWith('src/'))
+    .sort();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
