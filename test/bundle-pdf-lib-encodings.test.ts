@@ -9,10 +9,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lazyEncodings, lazyWinAnsiReverse } from '../scripts/bundle-seams.mjs';
 import { repoRoot } from './helpers/cli.js';
-import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
+import { useSeamProbes } from './helpers/seam-probes.js';
 const PDF_LIB_ES = path.join(repoRoot, 'node_modules', '@cantoo', 'pdf-lib', 'es');
 const ENCODING_JS = path.join(PDF_LIB_ES, 'packages', 'standard-fonts', 'Encoding.js');
 const FONT_DECODER_JS = path.join(PDF_LIB_ES, 'api', 'extraction', 'FontDecoder.js');
@@ -51,13 +51,7 @@ interface Probe {
   pdf: string;
 }
 
-let probes: SeamProbes;
-beforeAll(async () => {
-  probes = await buildSeamProbes(PROBE, 'castpress-encodings-seam-');
-}, 300_000);
-afterAll(async () => {
-  await probes.remove();
-});
+const probes = useSeamProbes(PROBE, 'castpress-encodings-seam-');
 
 async function probe(which: 'seamed' | 'plain'): Promise<Probe> {
   return JSON.parse(await probes.run(which)) as Probe;

@@ -7,10 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { numberMethodNames } from '../scripts/bundle-seams.mjs';
 import { repoRoot } from './helpers/cli.js';
-import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
+import { useSeamProbes } from './helpers/seam-probes.js';
 
 const NUMBER_JS = path.join(repoRoot, 'node_modules', 'restructure', 'src', 'Number.js');
 const FONT = path.join(repoRoot, 'fonts', 'NotoSans-Regular.ttf');
@@ -49,13 +49,7 @@ interface Probe {
   subsetSha: string;
 }
 
-let probes: SeamProbes;
-beforeAll(async () => {
-  probes = await buildSeamProbes(PROBE, 'castpress-restructure-seam-');
-}, 300_000);
-afterAll(async () => {
-  await probes.remove();
-});
+const probes = useSeamProbes(PROBE, 'castpress-restructure-seam-');
 
 async function probe(which: 'seamed' | 'plain'): Promise<Probe> {
   return JSON.parse(await probes.run(which, [FONT])) as Probe;

@@ -11,11 +11,11 @@ import { createRequire } from 'node:module';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleOptions } from '../scripts/bundle.mjs';
 import { asciiOfPropertiesTrie, lazyMarkArrays } from '../scripts/bundle-seams.mjs';
 import { repoRoot } from './helpers/cli.js';
-import { buildSeamProbes, type SeamProbes } from './helpers/seam-probes.js';
+import { useSeamProbes } from './helpers/seam-probes.js';
 /** upstream fontkit's Unicode data (a package fontkit's own dependencies bring; no types of its own). */
 const unicode = createRequire(import.meta.url)('unicode-properties') as Record<
   'getCategory' | 'getCombiningClass' | 'getScript',
@@ -59,13 +59,7 @@ interface Laid {
   reads: number;
 }
 
-let probes: SeamProbes;
-beforeAll(async () => {
-  probes = await buildSeamProbes(PROBE, 'castpress-fontkit-seam-');
-}, 300_000);
-afterAll(async () => {
-  await probes.remove();
-});
+const probes = useSeamProbes(PROBE, 'castpress-fontkit-seam-');
 
 async function layOut(probe: 'seamed' | 'plain', texts: string[]): Promise<Laid[]> {
   return JSON.parse(await probes.run(probe, [FONT, ...texts])) as Laid[];
@@ -167,6 +161,6 @@ describe('fontkit as the bundle builds it', () => {
       });
       await expect(attempt, name).rejects.toThrow(/the fontkit seams need updating/);
     }
-    // The fontkit installed builds (the beforeAll above built it with the same plugins).
+    // The fontkit installed builds (useSeamProbes above built it with the same plugins).
   }, 300_000);
 });

@@ -105,8 +105,10 @@ export async function checkedAddress(
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const name = host.toLowerCase().replace(/\.$/, '');
   const pass = allowed(url, allowHosts);
+  // 4 or 6 for an IP literal, 0 for a name.
+  const literal = net().isIP(host);
   let addresses: LookupAddress[];
-  if (net().isIP(host)) addresses = [{ address: host, family: net().isIP(host) as 4 | 6 }];
+  if (literal) addresses = [{ address: host, family: literal as 4 | 6 }];
   else {
     if (!pass && (name === 'localhost' || name.endsWith('.localhost')))
       throw new FetchRefused(`${host} is not a public host`);
@@ -120,9 +122,7 @@ export async function checkedAddress(
   if (!pass) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
     if (bad)
-      throw new FetchRefused(
-        net().isIP(host) ? `${host} is not a public address` : `${host} resolves to a non-public address`,
-      );
+      throw new FetchRefused(literal ? `${host} is not a public address` : `${host} resolves to a non-public address`);
   }
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };

@@ -2,6 +2,7 @@
  * A probe script bundled twice as scripts/bundle.mjs bundles the CLI (bundleOptions' externals and
  * banner): once with the bundle's seams (its plugins), once without, each file run in a process of
  * its own. For the tests of those seams: the same probe, built both ways, must answer alike.
+ * `useSeamProbes` builds them once per test file, before its tests, and removes them after.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
 import { bundleOptions } from '../../scripts/bundle.mjs';
 import { repoRoot } from './cli.js';
 
@@ -23,7 +25,7 @@ export interface SeamProbes {
 }
 
 /** Builds `source` (an ES module, resolved from the repository's root) with and without the seams. */
-export async function buildSeamProbes(source: string, prefix: string): Promise<SeamProbes> {
+async function buildSeamProbes(source: string, prefix: string): Promise<SeamProbes> {
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
   const { plugins, banner, external } = bundleOptions([], dir);
   const common = {
@@ -47,5 +49,29 @@ export async function buildSeamProbes(source: string, prefix: string): Promise<S
       return stdout;
     },
     remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The probes of `source` for the calling test file: built in its beforeAll, removed in its afterAll.
+ * Read `dir` and call `run` from its tests only (before the build they throw).
+ */
+export function useSeamProbes(source: string, prefix: string): Omit<SeamProbes, 'remove'> {
+  let probes: SeamProbes | undefined;
+  beforeAll(async () => {
+    probes = await buildSeamProbes(source, prefix);
+  }, 300_000);
+  afterAll(async () => {
+    await probes?.remove();
+  });
+  const built = (): SeamProbes => {
+    if (!probes) throw new Error('the seam probes are built in beforeAll: use them from a test');
+    return probes;
+  };
+  return {
+    get dir() {
+      return built().dir;
+    },
+    run: (which, args) => built().run(which, args),
   };
 }
