@@ -68,7 +68,13 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
     baseUrl: () => base,
     pollMs: 100,
   });
-  server = await startTestServer({ packets, welds, signingFrameAncestors: [parentBase] });
+  // Every post of this file comes from 127.0.0.1, more than the default ten a minute of one address.
+  server = await startTestServer({
+    packets,
+    welds,
+    signingFrameAncestors: [parentBase],
+    formRateLimit: { address: 100 },
+  });
   base = server.base;
   browser = await launchTestBrowser();
 }, 60_000);

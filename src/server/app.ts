@@ -31,6 +31,8 @@ import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
 import { signingCaRoutes } from './routes/signing-ca.js';
 import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
+import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits, type FormRateLimits } from './form-limits.js';
+import { organizationOf } from '../welds/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -77,6 +79,14 @@ export interface ServerOptions {
   signingCa?: { dataDir: string; tsa: boolean };
   /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
   welds?: LazyWeldBackend;
+  /** Throttles of the workflow forms (form-limits.ts); unset values keep DEFAULT_FORM_RATE_LIMITS. */
+  formRateLimit?: Partial<FormRateLimits>;
+  /**
+   * Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are
+   * believed (fastify's `trustProxy`): `request.ip` (rate limits, logs, the audit trail) is then the
+   * client's. Default none: the connection's own address.
+   */
+  trustProxy?: readonly string[];
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -139,6 +149,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
+    ...(options.trustProxy?.length ? { trustProxy: [...options.trustProxy] } : {}),
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
     requestTimeout: options.requestTimeoutMs ?? 120_000,
@@ -272,6 +283,14 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     signerDownloadRoutes(app, packets);
     const welds = options.welds;
     if (welds) {
+      await registerFormRateLimits(app, {
+        limits: { ...DEFAULT_FORM_RATE_LIMITS, ...options.formRateLimit },
+        workflowOf: (weld) => {
+          const w = welds.catalogue.bySlug(weld) ?? welds.catalogue.get(weld);
+          return w && { eid: w.eid, organization: organizationOf(w) };
+        },
+        organizationLimits: (organization) => options.organizations?.(organization)?.formRateLimit,
+      });
       weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
       // Closed before the packets it works over.
       app.addHook('onClose', async () => welds.close());

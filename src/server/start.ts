@@ -60,6 +60,10 @@ export interface StartOptions {
   metrics?: ServerOptions['metrics'];
   /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
   workflows?: string;
+  /** Throttles of the workflow forms (`--form-rate-limit`); unset values keep the defaults. */
+  formRateLimit?: ServerOptions['formRateLimit'];
+  /** Reverse proxies whose forwarded headers are believed (`--trust-proxy`). */
+  trustProxy?: readonly string[];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -166,6 +170,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     strictResources: options.strictResources,
     chromiumExecutable: options.engine?.chromium?.executablePath,
     metrics: options.metrics,
+    ...(options.formRateLimit ? { formRateLimit: options.formRateLimit } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.packets !== false
       ? {
           signingCa: {
