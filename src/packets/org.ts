@@ -79,6 +79,13 @@ export const organizationSettingsSchema = z.strictObject({
       organization: z.number().int().min(1).optional(),
     })
     .optional(),
+  /**
+   * Which of the organization's API keys the built-in TSA (`POST /tsa`, `--tsa local`) answers:
+   * production keys unless `productionKeys: false`, development keys only with `developmentKeys: true`.
+   */
+  timestampAuthority: z
+    .strictObject({ productionKeys: z.boolean().optional(), developmentKeys: z.boolean().optional() })
+    .optional(),
   /** Origins allowed to frame embedded signers' pages; none listed: any origin may. */
   embedOrigins: z.array(origin).max(100).optional(),
   /** Origins a packet's `stylesheetURL` may name; none listed: any https origin. */

@@ -243,7 +243,16 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   if (options.signingCa)
     await signingCaRoutes(app, {
       ...options.signingCa,
-      authenticate: (request) => ctx.keys.set(request, authenticate(request.headers.authorization, keyRing)),
+      authenticate: (request) => {
+        const key = authenticate(request.headers.authorization, keyRing);
+        ctx.keys.set(request, key);
+        return key;
+      },
+      tsaAllows: (key) => {
+        const allowed = options.organizations?.(key.organization)?.timestampAuthority;
+        return key.kind === 'development' ? (allowed?.developmentKeys ?? false) : (allowed?.productionKeys ?? true);
+      },
+      now,
       // The packet backend makes the local CA (naming this server's CRL URL) on first use; the TSA needs it.
       ready: async () => void (await options.packets?.get()),
     });
