@@ -30,6 +30,7 @@ import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
 import { signingCaRoutes } from './routes/signing-ca.js';
+import { serverOrigin } from './stylesheet-origin.js';
 import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
 import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits, type FormRateLimits } from './form-limits.js';
 import { organizationOf } from '../welds/index.js';
@@ -257,6 +258,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       ready: async () => void (await options.packets?.get()),
     });
   const packets = options.packets;
+  const origin = () => serverOrigin(options.publicUrl, app.server.address());
   referenceRoutes(app, { graphql: packets !== undefined });
   operationsRoutes(app, {
     checks: [
@@ -276,6 +278,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         stylesheetOrigins: options.signingStylesheetOrigins,
         ...(options.organizations ? { organizations: options.organizations } : {}),
         publicUrl: options.publicUrl,
+        origin,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
         ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
@@ -288,6 +291,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       stylesheetOrigins: options.signingStylesheetOrigins,
       ...(options.organizations ? { organizations: options.organizations } : {}),
       publicUrl: options.publicUrl,
+      origin,
     });
     signerDownloadRoutes(app, packets);
     const welds = options.welds;
