@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.js';
-import { loadServerConfig, type ServerConfig } from './keys.js';
+import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
@@ -181,6 +181,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         }
       : {}),
   });
+  const unscoped = config && !options.noAuth ? keysWithoutOrganization(config) : [];
+  if (unscoped.length > 0)
+    app.log.warn(
+      { keys: unscoped },
+      `API keys without "organization": ${unscoped.join(', ')}. They belong to the organization "${DEFAULT_ORGANIZATION}" ` +
+        'and each sees and changes every packet the others make; give each key its organization in the keys file',
+    );
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
   } catch (e) {
