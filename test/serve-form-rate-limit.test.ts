@@ -6,13 +6,13 @@
  * 127.0.0.2, … (all loopback on Linux) to the server on 127.0.0.1. The window is an hour, so no
  * bucket empties during the test: nothing depends on the clock.
  */
-import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/signing.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { rawRequest } from './server-setup.js';
 
 const DEFAULT_KEY = 'prod-default-0123456789';
 const OTHER_KEY = 'prod-other-0123456789';
@@ -120,46 +120,33 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  headers: Record<string, string | string[] | undefined>;
   body: string;
 }
 
 /** A request leaving from `from` (a loopback address), so the server sees that client address. */
-function request(
+async function request(
   from: string,
   method: 'GET' | 'POST',
   pathName: string,
   options: { body?: string; accept?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(pathName, options.base ?? base);
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method,
-        localAddress: from,
-        agent: false,
-        headers: {
-          accept: options.accept ?? 'application/json',
-          ...options.headers,
-          ...(options.body !== undefined
-            ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(options.body) }
-            : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
+  const r = await rawRequest(options.base ?? base, pathName, {
+    method,
+    localAddress: from,
+    headers: {
+      accept: options.accept ?? 'application/json',
+      ...options.headers,
+      ...(options.body !== undefined
+        ? {
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': String(Buffer.byteLength(options.body)),
+          }
+        : {}),
+    },
+    ...(options.body !== undefined ? { body: options.body } : {}),
   });
+  return { ...r, body: r.body.toString() };
 }
 
 const post = (

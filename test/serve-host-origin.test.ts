@@ -7,10 +7,10 @@
  * cannot pass `http://evil.example:8443/…` off as same-origin (plain http elsewhere is refused); a submit
  * whose Origin is `https://` + the server's host and port is refused, the page's own is taken.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, SERVE_KEY, signUrlOf, startPacketServe, type PacketServe } from './helpers/packet-serve.js';
 import { tempDir } from './helpers/signing.js';
+import { rawRequest } from './server-setup.js';
 import { tokenOf } from './helpers/workflow.js';
 
 const EVIL = 'evil.example:8443';
@@ -28,28 +28,10 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-/** A request to the server with headers fetch will not send (Host). */
-function raw(
-  method: string,
-  pathName: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  const url = new URL(pathName, served.base);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/** A request to the server with headers fetch will not send (Host); the body as text. */
+async function raw(method: string, pathName: string, headers: Record<string, string>, body?: string) {
+  const r = await rawRequest(served.base, pathName, { method, headers, ...(body !== undefined ? { body } : {}) });
+  return { ...r, body: r.body.toString() };
 }
 
 const packet = (stylesheetURL: string) => ({
