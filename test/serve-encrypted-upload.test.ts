@@ -4,12 +4,13 @@
  * submits as the signing page does, the packet completes and every signature of its documents
  * verifies (verifyPdf with the server's local root, and pdfsig with NSS trusting it). The packet
  * signs the decrypted document. One upload carries the signer's field, the other none (a document
- * only sealed). An upload that needs a password to open is refused at creation on `files[i].file`.
+ * only sealed). An upload that needs a password to open is refused at creation on `files[i].file`, and
+ * one signed elsewhere (decrypting it would break that signature) on `files[i]`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPdf } from '../src/signing/index.js';
+import { createSigningIdentity, sealPdf, verifyPdf } from '../src/signing/index.js';
 import {
   Anvil,
   downloadedDocuments,
@@ -24,6 +25,7 @@ import { tokenOf } from './helpers/workflow.js';
 let tmp: { dir: string; remove: () => Promise<void> };
 let ownerOnly: Uint8Array;
 let userPassword: Uint8Array;
+let signedElsewhere: Uint8Array;
 
 /** qpdf's AES-256 encryption of `pdf` with these user and owner passwords. */
 async function encrypted(pdf: Uint8Array, user: string, name: string): Promise<Uint8Array> {
@@ -43,6 +45,9 @@ beforeAll(async () => {
   tmp = await tempDir('castpress-serve-encrypted-');
   ownerOnly = await encrypted(await makePdf(1, 'Encrypted contract'), '', 'owner-only');
   userPassword = await encrypted(await makePdf(1, 'Encrypted contract'), 'user-secret', 'user-password');
+  const other = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'other-party') });
+  const sealed = await sealPdf(await makePdf(1, 'Encrypted contract'), other, { name: 'Other party' });
+  signedElsewhere = await encrypted(sealed, '', 'signed-elsewhere');
 }, 60_000);
 
 afterAll(async () => {
@@ -150,6 +155,25 @@ describe.each(['seal', 'per-signer'] as const)('castpress serve --signatures %s,
       extensions: {
         name: 'InvalidPdfError',
         fields: [{ property: 'files[1].file', message: expect.stringMatching(/password/) }],
+      },
+    });
+  }, 60_000);
+
+  it('refuses an encrypted upload signed elsewhere, naming files[1]: decrypting it would break that signature', async () => {
+    const answer = (await served.client.createEtchPacket({
+      variables: {
+        name: 'Signed elsewhere',
+        isDraft: false,
+        isTest: true,
+        files: [upload('cover', await makePdf(1, 'Cover'), []), upload('signed', signedElsewhere, [])],
+        signers: [{ id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'embedded', fields: [] }],
+      },
+    })) as { statusCode: number; errors?: unknown[] };
+    expect(answer.statusCode, JSON.stringify(answer.errors)).toBe(400);
+    expect(answer.errors?.[0]).toMatchObject({
+      extensions: {
+        name: 'ValidationError',
+        fields: [{ property: 'files[1]', message: expect.stringMatching(/encryption to remove/) }],
       },
     });
   }, 60_000);
