@@ -13,12 +13,15 @@ import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
 import { resolvePlaceholders, valuesOf } from './placeholders.js';
+import { recordFailure } from './retries.js';
 import { workflowOfRun } from './run-access.js';
 
-/** createEtchPacket's arguments for the run: placeholders replaced, our `forge` marks taken off the signers. */
+/** createEtchPacket's arguments for the run: placeholders replaced, our `forge` and `emailTrusted` marks taken off the signers. */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
   const resolved = resolvePlaceholders(workflow.packet, values) as Record<string, unknown>;
-  const signers = (resolved.signers as Array<Record<string, unknown>>).map(({ forge: _forge, ...s }) => s);
+  const signers = (resolved.signers as Array<Record<string, unknown>>).map(
+    ({ forge: _forge, emailTrusted: _trusted, ...s }) => s,
+  );
   return { ...resolved, signers };
 }
 
@@ -33,7 +36,14 @@ class AlreadyMade extends Error {
 async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: string, now: number): Promise<void> {
   const current = await tx.welds.weldData(run.eid);
   if (!current || current.status !== 'submitted' || current.packetEid !== null) throw new AlreadyMade(current ?? run);
-  const next: WeldDataRecord = { ...current, status: 'sent', packetEid, lastError: null, updatedAt: now };
+  const next: WeldDataRecord = {
+    ...current,
+    status: 'sent',
+    packetEid,
+    lastError: null,
+    nextAttemptAt: 0,
+    updatedAt: now,
+  };
   if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
 }
 
@@ -48,12 +58,7 @@ export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise
     );
   } catch (e) {
     if (e instanceof AlreadyMade) return (await ctx.store.welds.weldData(run.eid)) ?? e.run;
-    const lastError = e instanceof Error ? e.message : String(e);
-    await ctx.store.transaction(async (tx) => {
-      const current = await tx.welds.weldData(run.eid);
-      if (current?.status === 'submitted')
-        await tx.welds.updateWeldData({ ...current, lastError, updatedAt: ctx.now() });
-    });
+    await recordFailure(ctx, run, e);
     throw e;
   }
   return (await ctx.store.welds.weldData(run.eid))!;
