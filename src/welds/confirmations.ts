@@ -76,6 +76,11 @@ export async function confirmAddress(
     return { ...next, version: next.version + 1 };
   });
   // A failure to make the packet is recorded on the run and retried by the background pass.
-  if (ready) await makePacketOnce(ctx, ready).catch(() => undefined);
-  return { workflow, run: ready ?? run, email: token.email ?? '', confirmed: true };
+  const made = ready ? await makePacketOnce(ctx, ready).catch(() => ready) : undefined;
+  return {
+    workflow,
+    run: made ?? (await ctx.store.welds.weldData(run.eid)) ?? run,
+    email: token.email ?? '',
+    confirmed: true,
+  };
 }
