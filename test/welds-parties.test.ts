@@ -17,14 +17,16 @@ import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src
 import { LazyWeldBackend } from '../src/server/welds/index.js';
 import { loadWorkflows } from '../src/welds/index.js';
 import { tempDir } from './helpers/signing.js';
-import { SmtpSink, tokenOf, until, type SunkMail } from './helpers/workflow.js';
-import { startTestServer, type TestServer } from './server-setup.js';
+import { SmtpSink, tokenOf, until, WebhookReceiver, type SunkMail } from './helpers/workflow.js';
+import { basic, startTestServer, type TestServer } from './server-setup.js';
 
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
 let welds: LazyWeldBackend;
 let sink: SmtpSink;
+let hooks: WebhookReceiver;
+const ACME_KEY = 'prod-acme-0123456789';
 
 /** Markup a visitor types into a name: it must never reach a mail. */
 const TYPED_NAME = 'Ada <a href="https://evil.example">Click</a>';
@@ -126,8 +128,9 @@ async function mailedSigner(eid: string, slug: string, trusted: boolean) {
 beforeAll(async () => {
   tmp = await tempDir('castpress-welds-parties-');
   sink = await SmtpSink.start();
+  hooks = await WebhookReceiver.start();
   const organizations = parseOrganizationFile({
-    organizations: { acme: { name: 'Acme Rentals' }, globex: { name: 'Globex' } },
+    organizations: { acme: { name: 'Acme Rentals', webhook: { url: hooks.url } }, globex: { name: 'Globex' } },
   });
   const wf = path.join(tmp.dir, 'workflows');
   await mkdir(wf, { recursive: true });
@@ -137,6 +140,7 @@ beforeAll(async () => {
     'globex.json': await twoParty('weldGlobex', 'globex-review', 'globex', 'api'),
     'mailed.json': await mailedSigner('weldMailed', 'mailed', false),
     'trusted.json': await mailedSigner('weldTrusted', 'trusted', true),
+    'never.json': { ...(await mailedSigner('weldNever', 'never', true)) },
   };
   for (const [name, def] of Object.entries(files)) await writeFile(path.join(wf, name), JSON.stringify(def));
   let base = '';
@@ -147,18 +151,31 @@ beforeAll(async () => {
       baseUrl: base,
       organizations,
       smtp: `127.0.0.1:${sink.port}`,
+      allowHosts: [hooks.host],
       pollMs: 50,
     });
     return backend;
   });
-  welds = new LazyWeldBackend(await loadWorkflows(wf), packets, { baseUrl: () => base, organizations, pollMs: 0 });
-  server = await startTestServer({ packets, welds, organizations });
+  // One attempt at a packet: a run whose packet cannot be made fails at once (the waits are welds-store.test.ts's).
+  welds = new LazyWeldBackend(await loadWorkflows(wf), packets, {
+    baseUrl: () => base,
+    organizations,
+    pollMs: 0,
+    retry: { maxAttempts: 1 },
+  });
+  server = await startTestServer({
+    packets,
+    welds,
+    organizations,
+    config: { keys: [{ key: ACME_KEY, kind: 'production', organization: 'acme' }] },
+  });
   base = server.base;
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
   await sink?.close();
+  await hooks?.close();
   await tmp?.remove();
 }, 60_000);
 
@@ -357,5 +374,44 @@ describe('mail to an address a visitor typed', () => {
       (m) => m.length > 0,
     );
     expect(textOf(mail!)).toMatch(/\/sign\//);
+  }, 60_000);
+});
+
+describe('a run whose packet can never be made', () => {
+  it('is failed with its typed error, shown by weld(eid) and sent once as weldFailed', async () => {
+    // Zero-width and bidi characters only: the form takes the name, the packet refuses it as empty.
+    const res = await post('never', 'applicant', {
+      fullName: '\u200b\u202e\u200d',
+      email: 'zed@example.com',
+      reviewerEmail: 'unused@example.com',
+      submissionEid: await formId(`${server.base}/weld/never`),
+    });
+    expect(res.status).toBe(201);
+    const { weldDataEid, status } = (await res.json()) as { weldDataEid: string; status: string };
+    expect(status).toBe('submitted');
+    const answer = await fetch(`${server.base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic(ACME_KEY) },
+      body: JSON.stringify({
+        query: 'query($eid: String){ weld(eid: $eid){ weldDatas{ eid status lastError } } }',
+        variables: { eid: 'weldNever' },
+      }),
+    });
+    const data = (await answer.json()) as {
+      data: { weld: { weldDatas: Array<{ eid: string; status: string; lastError: Record<string, unknown> }> } };
+    };
+    const run = data.data.weld.weldDatas.find((r) => r.eid === weldDataEid)!;
+    expect(run.status).toBe('failed');
+    expect(run.lastError).toMatchObject({ name: 'ValidationError' });
+    expect(JSON.stringify(run.lastError)).toMatch(/signers\[0\]\.name/);
+    const [hook] = await until(
+      () => hooks.accepted('weldFailed'),
+      (h) => h.length > 0,
+    );
+    expect(hook!.body.data).toMatchObject({ isComplete: false, eid: weldDataEid, error: run.lastError });
+    // Passes later try nothing again and queue nothing again.
+    await (await welds.get()).runPass();
+    const queued = await backend.store.outbox({ packetEid: weldDataEid, kind: 'webhook' });
+    expect(queued.filter((e) => e.payload.action === 'weldFailed')).toHaveLength(1);
   }, 60_000);
 });
