@@ -105,6 +105,23 @@ afterAll(async () => {
 
 const conflict = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(SubmissionConflictError);
 
+/** Both forges of a run of `store`, the second with the first's link. */
+async function fillBoth(welds: WeldService, name: string) {
+  const first = await welds.submitForge({
+    weld: 'store',
+    forge: 'one',
+    body: { submissionEid: welds.newSubmissionEid(), name },
+  });
+  const done = await welds.submitForge({
+    weld: 'store',
+    forge: 'two',
+    weldDataEid: first.run.eid,
+    token: first.token,
+    body: { submissionEid: welds.newSubmissionEid() },
+  });
+  return { first, done };
+}
+
 describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
   let store: PacketStore;
   let flow: PacketWorkflow;
@@ -250,18 +267,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
       baseUrl: 'http://castpress.test',
       pollMs: 0,
     });
-    const first = await failing.submitForge({
-      weld: 'store',
-      forge: 'one',
-      body: { submissionEid: failing.newSubmissionEid(), name: 'Bo' },
-    });
-    const done = await failing.submitForge({
-      weld: 'store',
-      forge: 'two',
-      weldDataEid: first.run.eid,
-      token: first.token,
-      body: { submissionEid: failing.newSubmissionEid() },
-    });
+    const { first, done } = await fillBoth(failing, 'Bo');
     await failing.close();
     expect(done.run.status).toBe('submitted');
     const failed = (await store.welds.weldData(done.run.eid))!;
@@ -327,20 +333,9 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
   it('a completed packet completes its run behind more than 100 runs whose packets wait for signatures', async () => {
     const welds = service();
     const start = async (name: string) => {
-      const one = await welds.submitForge({
-        weld: 'store',
-        forge: 'one',
-        body: { submissionEid: welds.newSubmissionEid(), name },
-      });
-      const two = await welds.submitForge({
-        weld: 'store',
-        forge: 'two',
-        weldDataEid: one.run.eid,
-        token: one.token,
-        body: { submissionEid: welds.newSubmissionEid() },
-      });
-      expect(two.run.status).toBe('sent');
-      return two.run;
+      const { done } = await fillBoth(welds, name);
+      expect(done.run.status).toBe('sent');
+      return done.run;
     };
     const waiting = await start('Waits');
     const signed = await start('Signs');
