@@ -324,8 +324,22 @@ describe('workflow links are per party', () => {
       headers: { accept: 'application/json' },
     });
     expect(back.status).toBe(404);
-    // No mail for an "api" party.
+    // No mail for an "api" party; the applicant's forge is no api party's; once submitted, the turn is over.
     expect(sink.to('ray@example.com')).toEqual([]);
+    const acme = { organization: 'acme', testOnly: false };
+    expect(await service.partyLink(applicant.run, 'applicant', acme).catch((e: unknown) => e)).toMatchObject({
+      name: 'ValidationError',
+    });
+    const sent = await post('approval', 'reviewer', {
+      weldDataEid: applicant.run,
+      t: link.searchParams.get('t')!,
+      decision: 'decline',
+      submissionEid: await formId(link.toString()),
+    });
+    expect(sent.status).toBe(201);
+    expect(await service.partyLink(applicant.run, 'reviewer', acme).catch((e: unknown) => e)).toMatchObject({
+      name: 'SubmissionConflictError',
+    });
   }, 60_000);
 });
 

@@ -8,7 +8,7 @@ import { visibleTo, type PacketScope } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import { SubmissionConflictError } from './errors.js';
 import { weldUrl } from './mail.js';
-import { partyOf } from './parties.js';
+import { forgesOf, partyOf } from './parties.js';
 import { mintToken, workflowOfRun } from './run-access.js';
 
 /** The URL of `forge`'s form of run `weldDataEid` for its party (an `api` assignee's). */
@@ -26,11 +26,11 @@ export async function partyLink(
   const index = workflow.forges.findIndex((f) => f.slug === forgeSlug);
   if (index < 0) throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${String(forgeSlug)}"`);
   const party = partyOf(workflow, index);
-  const first = workflow.forges.findIndex((_f, i) => partyOf(workflow, i) === party);
-  if (workflow.forges[first]!.assignee !== 'api')
+  if (forgesOf(workflow, party)[0]!.assignee !== 'api')
     throw ValidationError.of('forge', `Forge "${workflow.forges[index]!.slug}" is not filled by an "api" assignee`);
+  // The party's turn: the run's next forge is one of the party's.
   const submitted = (await ctx.store.welds.submissions(run.eid)).length;
-  if (run.status !== 'open' || submitted < first || submitted > index)
+  if (run.status !== 'open' || submitted >= workflow.forges.length || partyOf(workflow, submitted) !== party)
     throw new SubmissionConflictError(
       `Forge "${workflow.forges[index]!.slug}" of run ${run.eid} is not the one to fill now`,
       'forge',
