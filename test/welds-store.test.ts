@@ -5,6 +5,7 @@
  * instances' passes), weldComplete queued once with its organization's webhook, and weld(eid) answering
  * only the workflow's organization. Packets are real (an uploaded PDF, so no browser is needed).
  */
+import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -444,6 +445,51 @@ describe('store migration: submissions stored before their place was kept', () =
         ['sub_c', 2],
       ]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('store migration: runs stored before links were per party', () => {
+  it('keep their token as their starter’s link, and open the forms of definitions without assignees', async () => {
+    const dir = path.join(tmp.dir, 'old-links');
+    await mkdir(dir, { recursive: true });
+    const db = new Database(path.join(dir, 'packets.db'));
+    db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
+    for (const m of MIGRATIONS.filter((x) => x.version <= 6)) {
+      for (const q of m.sql) db.prepare(q).run();
+      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    const hash = createHash('sha256').update('old-run-token').digest('hex');
+    db.prepare(
+      `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
+       VALUES ('wd_before', 'weldStore', 1, 'acme', 'open', 0, ?, 'Old', 1, 1, 0)`,
+    ).run(hash);
+    db.close();
+    const store = await openSqliteStore({ dir });
+    const flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      deliver: false,
+      mailDir: path.join(dir, 'mail'),
+    });
+    const welds = new WeldService({
+      catalogue,
+      store,
+      packets: flow.service,
+      baseUrl: 'http://castpress.test',
+      pollMs: 0,
+    });
+    try {
+      const link = await welds.link('store', 'wd_before', 'old-run-token');
+      expect([link.party, link.forges.map((f) => f.slug)]).toEqual([0, ['one', 'two']]);
+      expect(link.run).toMatchObject({ attempts: 0, nextAttemptAt: 0 });
+      await expect(welds.link('store', 'wd_before', 'another-token')).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      await welds.close();
+      await flow.close();
       await store.close();
     }
   });
