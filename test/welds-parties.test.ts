@@ -168,6 +168,8 @@ beforeAll(async () => {
     welds,
     organizations,
     config: { keys: [{ key: ACME_KEY, kind: 'production', organization: 'acme' }] },
+    // Every post of this file comes from one address: more than a person's ten a minute.
+    formRateLimit: { address: 100 },
   });
   base = server.base;
 }, 60_000);
