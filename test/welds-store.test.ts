@@ -415,16 +415,22 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
   }, 120_000);
 });
 
+/** An embedded store's database as a version that applied migrations up to `version` left it. */
+async function oldStore(name: string, version: number): Promise<{ dir: string; db: Database.Database }> {
+  const dir = path.join(tmp.dir, name);
+  await mkdir(dir, { recursive: true });
+  const db = new Database(path.join(dir, 'packets.db'));
+  db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) {
+    for (const q of m.sql) db.prepare(q).run();
+    db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+  }
+  return { dir, db };
+}
+
 describe('store migration: submissions stored before their place was kept', () => {
   it('get the place their (time, eid) order gave them, so a store opened after the upgrade reads them as before', async () => {
-    const dir = path.join(tmp.dir, 'old-submissions');
-    await mkdir(dir, { recursive: true });
-    const db = new Database(path.join(dir, 'packets.db'));
-    db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
-    for (const m of MIGRATIONS.filter((x) => x.version <= 5)) {
-      for (const q of m.sql) db.prepare(q).run();
-      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const { dir, db } = await oldStore('old-submissions', 5);
     db.prepare(
       `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
        VALUES ('wd_old', 'weldStore', 1, 'acme', 'open', 0, 'h', 'Old', 1, 1, 0)`,
@@ -452,14 +458,7 @@ describe('store migration: submissions stored before their place was kept', () =
 
 describe('store migration: runs stored before links were per party', () => {
   it('keep their token as their starter’s link, and open the forms of definitions without assignees', async () => {
-    const dir = path.join(tmp.dir, 'old-links');
-    await mkdir(dir, { recursive: true });
-    const db = new Database(path.join(dir, 'packets.db'));
-    db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
-    for (const m of MIGRATIONS.filter((x) => x.version <= 6)) {
-      for (const q of m.sql) db.prepare(q).run();
-      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const { dir, db } = await oldStore('old-links', 6);
     const hash = createHash('sha256').update('old-run-token').digest('hex');
     db.prepare(
       `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
