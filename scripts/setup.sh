@@ -22,7 +22,6 @@ DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" "${CATALOGUE_PAC
 CJK_TT_DIR=/usr/local/share/fonts/castpress-cjk
 if [ "${1:-}" = "--print-generated-font-dir" ]; then echo "$CJK_TT_DIR"; exit 0; fi
 if [ "${1:-}" = "--print-font-packages" ]; then echo "${FONT_PACKAGES[*]}"; exit 0; fi
-if [ "${1:-}" = "--print-catalogue-packages" ]; then echo "${CATALOGUE_PACKAGES[*]}"; exit 0; fi
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do
