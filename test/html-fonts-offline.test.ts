@@ -3,7 +3,8 @@
  *  - a family of the offline font catalogue named in CSS (`Roboto Slab`) is drawn with the catalogue's
  *    exact Debian file (served to Chromium by the route handler), with no resolver at all;
  *  - an @font-face file is used only when its response says font/ttf or application/x-font-ttf and its
- *    body is a TrueType/OpenType file; otherwise it is ignored (the text falls back) and the job is told why.
+ *    body is a TrueType/OpenType file; otherwise it is ignored (the text falls back) and the job is told why;
+ *    `data:` fonts, which are no response, keep working.
  * The fonts come from a real HTTP server on loopback, reached through httpResolver with that address
  * allow-listed (the document names another host: HTML mode never loads loopback URLs itself).
  */
@@ -121,6 +122,14 @@ describe('HTML mode: @font-face responses (spec: font/ttf or application/x-font-
       ).toEqual(['Pacifico-Regular CID TrueType']);
       expect(problems, src).toEqual([]);
     }
+    // data: fonts are no response: Chromium decodes them itself, whatever media type they state.
+    const inline = `data:font/woff2;base64,${(await readFile(TTF)).toString('base64')}`;
+    const fromData = await renderHtml(pool, {
+      html: `<style>@font-face { font-family: Inline; src: url(${inline}); }</style><p style="font-family: Inline">Inline font</p>`,
+    });
+    expect((await baseNames(fromData)).filter((f) => f.startsWith('Pacifico'))).toEqual([
+      'Pacifico-Regular CID TrueType',
+    ]);
     const woff2 = await render('/woff2-as-ttf');
     expect(woff2.fonts.some((f) => f.startsWith('RobotoSlab'))).toBe(false);
     expect(woff2.problems).toEqual([
