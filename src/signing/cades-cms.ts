@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { Signer } from '@libpdf/core';
+import { inDerSetOrder } from './pem.js';
 import { OID } from './verify-cms.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -95,7 +96,11 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: bufferOf(digest) })] }),
     signingCertificateV2(certificate),
   ];
-  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
+  // DER's order for a SET OF: what is signed is this encoding.
+  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: inDerSetOrder(attributes, (a) => new Uint8Array(a.toSchema().toBER(false))),
+  });
   // What is signed is the attributes' DER as a SET OF (RFC 5652, 5.4), not the [0] they are written with.
   const toSign = new Uint8Array(signedAttrs.toSchema().toBER(false));
   toSign[0] = 0x31;
@@ -113,7 +118,7 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
     digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 })],
     // Carried as they are (CertificateSet writes an item's toSchema()): no PKI.js parse to write them back.
-    certificates: [signer.certificate, ...(signer.certificateChain ?? [])].map(
+    certificates: inDerSetOrder([signer.certificate, ...(signer.certificateChain ?? [])], (der) => der).map(
       (der) => ({ toSchema: () => asn1js.fromBER(bufferOf(der)).result }) as unknown as pkijs.Certificate,
     ),
     signerInfos: [signerInfo],
