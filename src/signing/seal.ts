@@ -36,6 +36,13 @@ export interface SealOptions {
    * Must fall inside the signing certificate's validity period (else a ValidationError naming `identity.certificate`).
    */
   signingTime?: Date;
+  /**
+   * The seal's own clock (pinned in tests). The signing certificate must be valid at its time as well
+   * as at `signingTime`: /M is a claim, and verifyPdf judges a signature without a trusted timestamp
+   * at the validation time, so an expired certificate with a backdated /M would never verify.
+   * Default: the system clock; `signingTime` defaults to it.
+   */
+  clock?: () => Date;
   /** RFC 3161 timestamps (B-T's token, B-LTA's document timestamp): `{url, fetch}` or the built-in `{local}`. */
   timestamp?: TimestampOptions;
   /**
@@ -76,6 +83,7 @@ export const signatureDictionaryFields = {
 
 const sealSchema = z.strictObject({
   ...signatureDictionaryFields,
+  clock: z.custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date').optional(),
   timestamp: z.custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}').optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   revocation: z
@@ -154,10 +162,13 @@ export async function sealPdf(
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const opts = parseWith(sealSchema, options);
   const signer = signerOf(identity);
-  const signingTime = opts.signingTime ?? new Date();
-  // A signature the certificate does not allow (key usage, or a time outside its validity) would
-  // verify as not valid: refuse it before anything is written.
-  const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
+  const now = opts.clock ? opts.clock() : new Date();
+  const signingTime = opts.signingTime ?? now;
+  // A signature the certificate does not allow (key usage, or a time outside its validity, at the
+  // claimed time or now: a backdated /M proves nothing) would verify as not valid: refuse it before
+  // anything is written.
+  const certificate = new X509Certificate(signer.certificate);
+  const problem = signingCertificateProblem(certificate, signingTime) ?? signingCertificateProblem(certificate, now);
   if (problem) throw ValidationError.of('identity.certificate', problem);
   const { level, crl, source } = await levelFor(
     opts,
