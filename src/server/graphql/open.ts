@@ -94,8 +94,9 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  // The local CA (made on first use) names this server's CRL URL in its signing certificate; it is
-  // needed for the built-in TSA even when the operator's PKCS#12 signs.
+  // The local CA (made on first use) names this server's CRL URL in its signing certificate and in
+  // every certificate it issues, following the base URL when it changes (--public-url, else the
+  // address listened on); it is needed for the built-in TSA even when the operator's PKCS#12 signs.
   const local =
     !options.signingP12 || options.tsa === 'local'
       ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl })
@@ -119,7 +120,8 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
           work: threadPacketWork({
             pool: options.threads,
             engine: options.engine,
-            identity: options.signingP12 ?? { dataDir },
+            // The threads' CA names the same CRL address as this process's (the server's base URL).
+            identity: options.signingP12 ?? { dataDir, crlBaseUrl: baseUrl },
             ...(tsa ? { timestamp: { local: { dataDir } } } : {}),
             ...(tsaUrl ? { timestamp: { url: tsaUrl, allowHosts: options.allowHosts ?? [] } } : {}),
           }),
