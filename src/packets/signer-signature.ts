@@ -16,6 +16,7 @@ import {
   verifyPdf,
   type SignerCertificateIssuer,
   type SigningIdentity,
+  type TimestampOptions,
 } from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
@@ -34,6 +35,8 @@ export interface SignerSeal {
    * a signature does not read and import the CA again; without it one is opened for the call.
    */
   issuer?: SignerCertificateIssuer;
+  /** A signature timestamp for the signer's signature (PAdES B-T), when the operator configured a TSA. */
+  timestamp?: TimestampOptions;
 }
 
 /** The form field a planned box becomes (a prefix keeps it apart from src/acroform's /Sig placeholders of the same id). */
@@ -75,6 +78,8 @@ export interface PrepareOptions {
   signingTime?: Date;
   /** Names the document in a refusal (e.g. `files[1]`). */
   property?: string;
+  /** A signature timestamp for the certification (B-T), when the operator configured a TSA. */
+  timestamp?: TimestampOptions;
 }
 
 /**
@@ -113,6 +118,8 @@ export async function prepareDocument(
     name: CERTIFIER,
     reason: `Certified for packet ${options.packetEid}: form filling and signing allowed`,
     signingTime,
+    // B-T only: the DSS and the document timestamp come once, at completion, after every signature.
+    ...(options.timestamp ? { timestamp: options.timestamp, level: 'B-T' as const } : {}),
   });
 }
 
@@ -163,6 +170,7 @@ export async function signAsSigner(
     name,
     reason: `Signed by ${name}${signer.email ? ` <${signer.email}>` : ''} as signer ${seal.signerEid} of packet ${seal.packetEid}`,
     ...(signer.email ? { contactInfo: signer.email } : {}),
+    ...(seal.timestamp ? { timestamp: seal.timestamp } : {}),
     signingTime,
   });
 }

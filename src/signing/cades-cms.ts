@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { Signer } from '@libpdf/core';
+import type { Signer, TimestampAuthority } from '@libpdf/core';
+import { CastpressError, SigningError } from '../errors/index.js';
 import { inDerSetOrder } from './pem.js';
 import { OID } from './verify-cms.js';
 
@@ -86,9 +87,10 @@ function signingCertificateV2(cert: CarriedCertificate): pkijs.Attribute {
 
 /**
  * The DER ContentInfo of a detached CMS SignedData by `signer` over `digest` (SHA-256 of the
- * signed bytes): the signer's certificate and chain carried, one SignerInfo.
+ * signed bytes): the signer's certificate and chain carried, one SignerInfo. With `tsa`, a
+ * signature timestamp (PAdES B-T: an RFC 3161 token over the signature value, unsigned attribute).
  */
-export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise<Uint8Array> {
+export async function cadesDetached(signer: Signer, digest: Uint8Array, tsa?: TimestampAuthority): Promise<Uint8Array> {
   const certificate = carried(signer.certificate);
   const attributes = [
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
@@ -113,6 +115,20 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise
     signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: signatureAlgorithmOf(signer) }),
     signature: new asn1js.OctetString({ valueHex: bufferOf(signature) }),
   });
+  if (tsa) {
+    let token: Uint8Array;
+    try {
+      token = await tsa.timestamp(new Uint8Array(createHash('sha256').update(signature).digest()), 'SHA-256');
+    } catch (e) {
+      if (e instanceof CastpressError) throw e;
+      // As sealPdf's: a TSA that refuses, fails or does not answer is the TSA's failure (502).
+      throw new SigningError(`Timestamp authority failed: ${(e as Error).message}`, 'timestamp', 502, { cause: e });
+    }
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.timestampToken, values: [asn1js.fromBER(bufferOf(token)).result] })],
+    });
+  }
   const signedData = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),

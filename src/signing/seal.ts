@@ -54,7 +54,8 @@ export interface SealOptions {
   level?: PadesLevelOption;
   /**
    * Where the CRLs a B-LT seal embeds come from. Default for an identity of the local CA: that CA
-   * (`LocalCaRevocation` on its data folder, CRL issued at `signingTime`); none otherwise.
+   * (`LocalCaRevocation` on its data folder, each CRL issued at the seal's clock when the DSS is
+   * written, after the signature); none otherwise.
    */
   revocation?: RevocationSource;
   /**
@@ -102,15 +103,16 @@ type SealOpts = z.infer<typeof sealSchema>;
  * opened only when B-LT is within reach, and a CA whose root key is not at hand (an operator may
  * keep it offline) gives none rather than failing the seal.
  */
-async function revocationSourceFor(
-  identity: SigningIdentity,
-  opts: SealOpts,
-  signingTime: Date,
-): Promise<RevocationSource | undefined> {
+async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts): Promise<RevocationSource | undefined> {
   if (opts.revocation) return opts.revocation;
   if (identity.kind !== 'generated' || !identity.files) return undefined;
   try {
-    return await LocalCaRevocation.open({ dataDir: path.dirname(identity.files.dir), clock: () => signingTime });
+    // The seal's clock, read when each CRL is made: the DSS's CRL is issued after the signature and
+    // its timestamp (not at the claimed signing time), so it speaks for every signature before it.
+    return await LocalCaRevocation.open({
+      dataDir: path.dirname(identity.files.dir),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
   } catch {
     return undefined;
   }
@@ -170,11 +172,7 @@ export async function sealPdf(
   const certificate = new X509Certificate(signer.certificate);
   const problem = signingCertificateProblem(certificate, signingTime) ?? signingCertificateProblem(certificate, now);
   if (problem) throw ValidationError.of('identity.certificate', problem);
-  const { level, crl, source } = await levelFor(
-    opts,
-    () => revocationSourceFor(identity, opts, signingTime),
-    signer.certificate,
-  );
+  const { level, crl, source } = await levelFor(opts, () => revocationSourceFor(identity, opts), signer.certificate);
   const issuer = identity.chain[0];
   if (crl && issuer) {
     // A certificate its CA has revoked makes a seal that verifies as not valid: refused.

@@ -109,6 +109,11 @@ export interface VerifyOptions {
   trustAnchors?: Array<string | Uint8Array>;
   /** The validation time: certificates are checked at it unless a trusted timestamp proves an earlier one. Default: now. */
   at?: Date;
+  /**
+   * Revocation checking required (AdES validation with revocation data): a signature whose
+   * certificate the DSS's CRLs do not show good is not valid. Default false: `unknown` is reported only.
+   */
+  requireRevocation?: boolean;
 }
 
 /** A signature before its difference analysis (internal to verify.ts and verify-revisions.ts). */

@@ -50,6 +50,7 @@ import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
 import { revocationOf, type RevocationReport } from './verify-revocation.js';
 import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
 import { noProofReason, signatureTime, tokenTrust, type ProofOfExistence } from './verify-time.js';
+import { withRevocationRequired } from './verify-ltv.js';
 
 export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
 export type { TimestampReport } from './verify-cms.js';
@@ -63,6 +64,7 @@ const verifySchema = z.strictObject({
     .date()
     .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
     .optional(),
+  requireRevocation: z.boolean().optional(),
 });
 
 interface Context {
@@ -76,6 +78,8 @@ interface Context {
   dssCertificates: X509Certificate[];
   /** The document timestamps that check out, each a proof that what it covers existed at its time (verify-time.ts). */
   proofs: () => ProofOfExistence[];
+  /** A signature whose certificate's revocation status is not good is not valid (verify-ltv.ts). */
+  requireRevocation: boolean;
 }
 
 /** The signer certificate's revocation status at `time` from the DSS (its issuer found among the carried, DSS and anchor certificates). */
@@ -312,7 +316,7 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
   });
   const judged = judge(ctx, cert, certs, time, 'signing');
   const validityReason = noProofReason(judged.validityPeriod.reason, time, signingTime, cert);
-  return conclude(
+  const checked = conclude(
     base,
     {
       signer: cert ? signerInfoOf(cert) : null,
@@ -328,6 +332,7 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
     },
     problems,
   );
+  return ctx.requireRevocation ? withRevocationRequired(checked) : checked;
 }
 
 /**
@@ -369,6 +374,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
     now: new Date(),
     dssCrls: dss.crls,
     dssCertificates,
+    requireRevocation: opts.requireRevocation ?? false,
     proofs: () =>
       (proofs ??= raws.flatMap((raw, i) => {
         const base = baseOf(file, raw, i, dictOf(raw));
