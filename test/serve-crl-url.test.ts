@@ -116,6 +116,8 @@ describe('the CRL address of castpress serve', () => {
       String(port),
       '--public-url',
       publicUrl,
+      // Visible signatures on the worker threads too (test/signing-visible.test.ts has the details).
+      '--signature-details',
     ]);
     const second = await completedPacket(served, 'Second start');
     const secondUrl = `${publicUrl}/signing/crl/${installId}.crl`;
@@ -125,6 +127,10 @@ describe('the CRL address of castpress serve', () => {
       expect(names.size).toBeGreaterThan(0);
       for (const [cn, url] of names) expect(url, cn).toBe(secondUrl);
     }
+    const shown = path.join(tmp.dir, 'second.pdf');
+    await writeFile(shown, second[0]!);
+    const drawn = await tool('mutool', ['draw', '-F', 'txt', '-o', '-', shown]);
+    expect(drawn.stdout.replace(/\s+/g, ' ')).toContain('Digitally signed by Ada Lovelace');
     // The address is served: the CRL, signed by the root.
     const crl = await fetch(secondUrl);
     expect(crl.status).toBe(200);

@@ -116,6 +116,8 @@ ${FETCH_USAGE} (also webhooks)
   --signatures MODE           how packets are signed: \`seal\` (default: one seal of the operator at completion)
                               or \`per-signer\` (each signer's own signature with a certificate from the local CA,
                               then the seal; the certificate of completion a separate sealed file)
+  --signature-details         per-signer: each signature box shows, under the mark, who signed, when (UTC) and
+                              the SHA-256 fingerprint of the signature's certificate (a visible signature)
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

@@ -22,6 +22,8 @@ export type CompleteDocs = ReadonlyArray<{ filename: string; assembled: Uint8Arr
 export interface SignerSealInfo {
   packetEid: string;
   signerEid: string;
+  /** Show who signed, when, and the certificate's fingerprint under the signer's signature marks. */
+  details?: boolean;
 }
 
 export interface PacketWork {

@@ -54,6 +54,8 @@ export interface PacketDataOptions {
    * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
    */
   signatures?: 'per-signer' | 'seal';
+  /** Per-signer: signature boxes show the signer, the time and the certificate's fingerprint (`--signature-details`). */
+  signatureDetails?: boolean;
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -137,6 +139,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     pollMs: options.pollMs,
     ...(options.docx ? { docx: options.docx } : {}),
     signatures: options.signatures ?? 'seal',
+    ...(options.signatureDetails ? { signatureDetails: true } : {}),
   });
   return {
     service: workflow.service,
