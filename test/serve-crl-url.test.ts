@@ -10,9 +10,16 @@ import { createServer } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadedDocuments, ok, signUrlOf, startPacketServe, type PacketServe } from './helpers/packet-serve.js';
+import {
+  downloadedDocuments,
+  ok,
+  signaturePacketVariables,
+  signUrlOf,
+  startPacketServe,
+  submitTyped,
+  type PacketServe,
+} from './helpers/packet-serve.js';
 import { extractSignatures, tempDir, tool } from './helpers/signing.js';
-import { tokenOf } from './helpers/workflow.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let served: PacketServe | undefined;
@@ -37,41 +44,14 @@ async function freePort(): Promise<number> {
 async function completedPacket(s: PacketServe, name: string): Promise<Uint8Array[]> {
   const created = ok(
     await s.client.createEtchPacket({
-      variables: {
-        name,
-        isDraft: false,
-        isTest: true,
-        files: [
-          {
-            id: 'terms',
-            filename: 'terms.pdf',
-            title: 'Terms',
-            fields: [
-              { content: 'Terms.' },
-              { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 30 } },
-            ],
-          },
-        ],
-        signers: [
-          {
-            id: 'ada',
-            name: 'Ada Lovelace',
-            email: 'ada@example.com',
-            signerType: 'embedded',
-            acceptEachField: false,
-            fields: [{ fileId: 'terms', fieldId: 'sig' }],
-          },
-        ],
-      },
+      variables: signaturePacketVariables(name, 'Terms.', [
+        { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+      ]),
     }),
   ).createEtchPacket as { documentGroup: { eid: string; signers: Array<{ eid: string }> } };
-  const { signerEid, token } = tokenOf(await signUrlOf(s.client, created.documentGroup.signers[0]!.eid, 'u-1'));
-  const res = await fetch(`${s.base}/sign/${encodeURIComponent(signerEid)}/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: s.base },
-    body: JSON.stringify({ token, signature: { type: 'typed', text: 'Ada Lovelace' }, accepted: [] }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
+  const url = await signUrlOf(s.client, created.documentGroup.signers[0]!.eid, 'u-1');
+  const res = await submitTyped(s, url, 'Ada Lovelace');
+  expect(res.status, res.body).toBe(200);
   return Object.values(await downloadedDocuments(s.client, created.documentGroup.eid));
 }
 

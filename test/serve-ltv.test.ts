@@ -12,9 +12,16 @@ import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDss } from '../src/pdf/index.js';
 import { verifyPdf } from '../src/signing/index.js';
-import { downloadedDocuments, ok, signUrlOf, startPacketServe, type PacketServe } from './helpers/packet-serve.js';
+import {
+  downloadedDocuments,
+  ok,
+  signaturePacketVariables,
+  signUrlOf,
+  startPacketServe,
+  submitTyped,
+  type PacketServe,
+} from './helpers/packet-serve.js';
 import { nssDbTrusting, pdfsig, tempDir, tool } from './helpers/signing.js';
-import { tokenOf } from './helpers/workflow.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let served: PacketServe;
@@ -28,64 +35,24 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-async function submit(url: string, text: string): Promise<void> {
-  const { signerEid, token } = tokenOf(url);
-  const res = await fetch(`${served.base}/sign/${encodeURIComponent(signerEid)}/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: served.base },
-    body: JSON.stringify({ token, signature: { type: 'typed', text }, accepted: [] }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-}
-
-const box = (y: number) => ({ x: 72, y, width: 200, height: 30 });
-
 describe('castpress serve --signatures per-signer --tsa local', () => {
   it('reaches PAdES B-LTA for every signature, the DSS gathered after the last one', async () => {
     const created = ok(
       await served.client.createEtchPacket({
-        variables: {
-          name: 'Long-term',
-          isDraft: false,
-          isTest: true,
-          files: [
-            {
-              id: 'terms',
-              filename: 'terms.pdf',
-              title: 'Terms',
-              fields: [
-                { content: 'Kept for years.' },
-                { id: 'aSig', type: 'signature', pageNum: 0, rect: box(300) },
-                { id: 'bSig', type: 'signature', pageNum: 0, rect: box(360) },
-              ],
-            },
-          ],
-          signers: [
-            {
-              id: 'ada',
-              name: 'Ada Archive',
-              email: 'ada@example.com',
-              signerType: 'embedded',
-              routingOrder: 1,
-              acceptEachField: false,
-              fields: [{ fileId: 'terms', fieldId: 'aSig' }],
-            },
-            {
-              id: 'bo',
-              name: 'Bo Archive',
-              email: 'bo@example.com',
-              signerType: 'embedded',
-              routingOrder: 2,
-              acceptEachField: false,
-              fields: [{ fileId: 'terms', fieldId: 'bSig' }],
-            },
-          ],
-        },
+        variables: signaturePacketVariables('Long-term', 'Kept for years.', [
+          { id: 'ada', name: 'Ada Archive', email: 'ada@example.com' },
+          { id: 'bo', name: 'Bo Archive', email: 'bo@example.com' },
+        ]),
       }),
     ).createEtchPacket as { documentGroup: { eid: string; signers: Array<{ eid: string }> } };
     const [ada, bo] = created.documentGroup.signers;
-    await submit(await signUrlOf(served.client, ada!.eid, 'a-1'), 'Ada Archive');
-    await submit(await signUrlOf(served.client, bo!.eid, 'b-1'), 'Bo Archive');
+    for (const [signer, text] of [
+      [ada!, 'Ada Archive'],
+      [bo!, 'Bo Archive'],
+    ] as const) {
+      const r = await submitTyped(served, await signUrlOf(served.client, signer.eid, `${text}-1`), text);
+      expect(r.status, r.body).toBe(200);
+    }
 
     const entries = await downloadedDocuments(served.client, created.documentGroup.eid);
     expect(Object.keys(entries)).toHaveLength(2);
