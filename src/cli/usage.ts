@@ -121,6 +121,8 @@ ${FETCH_USAGE} (also webhooks)
                               form pages per address, per window of that many seconds); over one: 429 with Retry-After
   --trust-proxy ADDR          a reverse proxy (address or CIDR) whose X-Forwarded-For/-Proto/-Host are believed, so
                               the client's address is the one rate limits and the audit trail see; repeatable
+  --signature-details         per-signer: each signature box shows, under the mark, who signed, when (UTC) and
+                              the SHA-256 fingerprint of the signature's certificate (a visible signature)
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

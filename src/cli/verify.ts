@@ -24,7 +24,9 @@ function describeSignature(s: VerifiedSignature): string[] {
   const add = (label: string, text: string) => lines.push(`  ${label.padEnd(19)}${text}`);
   add('signer', s.signer ? s.signer.subject : 'unknown');
   if (s.signer) add('issuer', s.signer.issuer);
-  add('signing time', `${s.validityPeriod.time.toISOString()} (${s.validityPeriod.timeSource})`);
+  if (s.kind === 'signature')
+    add('signing time', s.signingTime ? `${s.signingTime.toISOString()} (claimed by the signer)` : 'none claimed');
+  add('checked at', `${s.validityPeriod.time.toISOString()} (${s.validityPeriod.timeSource})`);
   add('integrity', yes(s.integrity.intact, s.integrity.reason, 'intact'));
   add('trust', yes(s.trust.trusted, s.trust.reason, `trusted${s.trust.anchor ? ` (anchor ${s.trust.anchor})` : ''}`));
   add('validity period', yes(s.validityPeriod.ok, s.validityPeriod.reason));

@@ -3,6 +3,7 @@ import { type SignatureDictionaryInfo } from '../pdf/index.js';
 import { RevisionReader, analyseModifications, docMdpOf, type ModificationReport } from './validation/diff-analysis.js';
 import { type RawSignature } from './verify-find.js';
 import type { Checked, PadesLevel, VerifiedSignature } from './verify-report.js';
+import { hasFreshRevocation } from './verify-ltv.js';
 
 export const REWRITTEN =
   "The file was rewritten after signing (e.g. by qpdf): the signature's byte range no longer frames its value, so it covers nothing of this file";
@@ -83,7 +84,8 @@ export function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[])
     return undefined;
   if (!sig.timestamp) return 'B-B';
   const dssAt = sig.modifications.revisions.find((r) => r.changes.some((c) => c.what === 'DSS'))?.end;
-  if (dssAt === undefined) return 'B-T';
+  // B-LT: a DSS after it whose revocation data for the signer was gathered after the signature (verify-ltv.ts).
+  if (dssAt === undefined || !hasFreshRevocation(sig)) return 'B-T';
   const archived = later.some(
     (s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt,
   );

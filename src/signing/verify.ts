@@ -49,6 +49,8 @@ import type {
 import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
 import { revocationOf, type RevocationReport } from './verify-revocation.js';
 import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
+import { noProofReason, signatureTime, tokenTrust, type ProofOfExistence } from './verify-time.js';
+import { withRevocationRequired } from './verify-ltv.js';
 
 export type { ChangeLevel, ModificationReport, ObjectChange, RevisionReport } from './validation/diff-analysis.js';
 export type { TimestampReport } from './verify-cms.js';
@@ -62,6 +64,7 @@ const verifySchema = z.strictObject({
     .date()
     .refine((d) => !Number.isNaN(d.getTime()), 'Invalid date')
     .optional(),
+  requireRevocation: z.boolean().optional(),
 });
 
 interface Context {
@@ -73,6 +76,10 @@ interface Context {
   /** CRLs and certificates of the document's DSS (empty without one). */
   dssCrls: Uint8Array[];
   dssCertificates: X509Certificate[];
+  /** The document timestamps that check out, each a proof that what it covers existed at its time (verify-time.ts). */
+  proofs: () => ProofOfExistence[];
+  /** A signature whose certificate's revocation status is not good is not valid (verify-ltv.ts). */
+  requireRevocation: boolean;
 }
 
 /** The signer certificate's revocation status at `time` from the DSS (its issuer found among the carried, DSS and anchor certificates). */
@@ -85,7 +92,9 @@ function revocationFor(
   const issuer = issuerOf(cert, [...pool, ...ctx.dssCertificates, ...ctx.anchors]);
   if (!issuer)
     return { status: 'unknown', reason: "The signing certificate's issuer is not available to check revocation" };
-  return revocationOf(cert.raw, issuer.raw, ctx.dssCrls, time.time, time.timeSource === 'timestamp');
+  // Only a trusted time is proven: at the validation time a listed certificate is revoked, whenever it was.
+  const proven = time.timeSource === 'timestamp' || time.timeSource === 'documentTimestamp';
+  return revocationOf(cert.raw, issuer.raw, ctx.dssCrls, time.time, proven);
 }
 
 function signerInfoOf(cert: X509Certificate): SignerInfo {
@@ -279,22 +288,35 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
     );
   const signingTime = timeOf(attribute(info, OID.signingTime)) ?? pdfDate(dict?.m);
   let timestamp: TimestampReport | undefined;
+  let trustedTimestamp: Date | undefined;
   try {
-    timestamp = checkTimestamp(info);
+    const check = checkTimestamp(info);
+    if (check) {
+      const trust = tokenTrust(check, ctx.anchors);
+      if (trust.trusted) trustedTimestamp = check.time;
+      timestamp = {
+        ...tokenReport(check),
+        trusted: trust.trusted,
+        ...(trust.trusted ? {} : { untrustedReason: trust.reason }),
+      };
+    }
   } catch (e) {
     problems.push(`Unreadable timestamp token: ${(e as Error).message}`);
   }
   const timestampOk = !!timestamp && timestamp.imprintMatches && timestamp.signatureValid;
   if (timestamp && !timestampOk) problems.push('The timestamp token does not match the signature');
-  // The token's time when it checks out; else the signer's claim; else the caller's `at`; else now.
-  const time = timestampOk
-    ? { time: timestamp!.time, timeSource: 'timestamp' as const }
-    : signingTime
-      ? { time: signingTime, timeSource: 'claimed' as const }
-      : ctx.at
-        ? { time: ctx.at, timeSource: 'at' as const }
-        : { time: ctx.now, timeSource: 'now' as const };
-  return conclude(
+  // /M is the signer's claim: the validation time unless a trusted timestamp proves an earlier one (verify-time.ts).
+  const time = signatureTime(cert, {
+    at: ctx.at,
+    now: ctx.now,
+    trustedTimestamp,
+    end: base.coveredRanges[1]![1],
+    proofs: ctx.proofs,
+    revocationAt: (t) => (cert ? revocationFor(ctx, cert, certs, t) : { status: 'unknown' }),
+  });
+  const judged = judge(ctx, cert, certs, time, 'signing');
+  const validityReason = noProofReason(judged.validityPeriod.reason, time, signingTime, cert);
+  const checked = conclude(
     base,
     {
       signer: cert ? signerInfoOf(cert) : null,
@@ -304,11 +326,13 @@ function verifyOne(ctx: Context, raw: RawSignature, base: Base, dict: SignatureD
       signingCertificateV2: !!cert && signingCertificateV2Names(info, cert),
       ...(timestamp ? { timestamp } : {}),
       integrity: integrityOf(problems),
-      ...judge(ctx, cert, certs, time, 'signing'),
+      ...judged,
+      validityPeriod: { ...judged.validityPeriod, ...(validityReason ? { reason: validityReason } : {}) },
       ...(cert ? { revocation: revocationFor(ctx, cert, certs, time) } : {}),
     },
     problems,
   );
+  return ctx.requireRevocation ? withRevocationRequired(checked) : checked;
 }
 
 /**
@@ -330,15 +354,45 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
       return [];
     }
   });
-  const ctx: Context = { file, anchors, at: opts.at, now: new Date(), dssCrls: dss.crls, dssCertificates };
   const raws = findRawSignatures(file);
   const rewritten = rewrittenSignatures(dicts, raws);
-  const checked = [...raws, ...rewritten].map((raw, i) => {
-    const dict = dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));
+  const all = [...raws, ...rewritten];
+  const dictOf = (raw: RawSignature) =>
+    dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));
+  // Each signature checked once: a document timestamp may be asked for early, as a proof for one before it.
+  const done = new Map<RawSignature, Checked>();
+  const once = (raw: RawSignature, base: Base): Checked => {
+    let sig = done.get(raw);
+    if (!sig) done.set(raw, (sig = verifyOne(ctx, raw, base, dictOf(raw))));
+    return sig;
+  };
+  let proofs: ProofOfExistence[] | undefined;
+  const ctx: Context = {
+    file,
+    anchors,
+    at: opts.at,
+    now: new Date(),
+    dssCrls: dss.crls,
+    dssCertificates,
+    requireRevocation: opts.requireRevocation ?? false,
+    proofs: () =>
+      (proofs ??= raws.flatMap((raw, i) => {
+        const base = baseOf(file, raw, i, dictOf(raw));
+        if (base.kind !== 'documentTimestamp') return [];
+        try {
+          const stamp = once(raw, base);
+          return stamp.valid && stamp.signingTime ? [{ end: base.coveredRanges[1]![1], time: stamp.signingTime }] : [];
+        } catch {
+          return [];
+        }
+      })),
+  };
+  const checked = all.map((raw, i) => {
+    const dict = dictOf(raw);
     const base = baseOf(file, raw, i, dict);
     if (rewritten.includes(raw)) base.coversWholeDocument = false;
     try {
-      const sig = verifyOne(ctx, raw, base, dict);
+      const sig = rewritten.includes(raw) ? verifyOne(ctx, raw, base, dict) : once(raw, base);
       if (!rewritten.includes(raw)) return sig;
       return {
         ...sig,
