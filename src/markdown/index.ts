@@ -15,7 +15,8 @@ import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } f
 import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
-import { createParser } from './parse.js';
+import { createParser, unplacedLiterals } from './parse.js';
+import { withoutLiteralMarks } from './literal.js';
 import { blockPositions, type BlockPosition } from './positions.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
@@ -24,6 +25,19 @@ import { DEFAULTS, SPACING } from './style.js';
 export type MarkdownContext = EngineServices;
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
+export {
+  LITERAL_CLOSE,
+  LITERAL_OPEN,
+  VALUE_MARKED_CONTENT,
+  escapeMarkdown,
+  literalText,
+  withoutLiteralMarks,
+} from './literal.js';
+
+/** See parse.ts `unplacedLiterals`: literal spans of `text` that would land outside its text. */
+export function unplacedLiteralCount(text: string): number {
+  return unplacedLiterals(createParser(), text);
+}
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
 export type { BlockPosition, CellPosition } from './positions.js';
 
@@ -61,7 +75,10 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   }
 
   const now = ctx.clock();
-  const doc = await createPdf({ ...(request.title !== undefined ? { title: request.title } : {}), date: now });
+  const doc = await createPdf({
+    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title) } : {}),
+    date: now,
+  });
 
   const setter = new TextSetter(doc, ctx.fonts, { layout: ctx.text, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);

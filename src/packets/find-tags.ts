@@ -44,11 +44,12 @@ function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
 
 /** Tags on one page's glyphs; throws TextTagError for a malformed or unclosed tag. */
 export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource): FoundTag[] {
-  // One string for the page, with the glyph each character came from.
+  // One string for the page, with the glyph each character came from. A value's characters stand as
+  // U+FFFC: they can neither open, close nor split a tag.
   let text = '';
   const owner: number[] = [];
   glyphs.forEach((g, gi) => {
-    for (const ch of g.text) {
+    for (const ch of g.value ? g.text.replace(/[^]/gu, '\uFFFC') : g.text) {
       text += ch;
       for (let k = 0; k < ch.length; k++) owner.push(gi);
     }

@@ -13,6 +13,7 @@ import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
 import { WorkflowDefinitionError } from './errors.js';
 import { placeholdersIn } from './placeholders.js';
+import { valuePlaceProblems } from './value-places.js';
 
 /** Cross-checks zod cannot make: unique forge eids/slugs and field names, placeholders and signers naming real forges. */
 export function checkDefinition(def: WorkflowDefinition): FieldError[] {
@@ -51,6 +52,7 @@ export function checkDefinition(def: WorkflowDefinition): FieldError[] {
     if (s.forge !== undefined && !forges.has(s.forge))
       errors.push({ property: `packet.signers[${i}].forge`, message: `No forge "${s.forge}" in this workflow` });
   });
+  errors.push(...valuePlaceProblems(def.packet));
   return errors;
 }
 

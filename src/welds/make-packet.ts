@@ -13,11 +13,18 @@ import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
 import { resolvePlaceholders, valuesOf } from './placeholders.js';
+import { placeOf, writeValue } from './value-places.js';
 import { workflowOfRun } from './run-access.js';
 
-/** createEtchPacket's arguments for the run: placeholders replaced, our `forge` marks taken off the signers. */
+/**
+ * createEtchPacket's arguments for the run: placeholders replaced (each value written as text for the
+ * place it lands in, value-places.ts), our `forge` marks taken off the signers.
+ */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
-  const resolved = resolvePlaceholders(workflow.packet, values) as Record<string, unknown>;
+  const packet = workflow.packet;
+  const resolved = resolvePlaceholders(packet, values, (path, text) =>
+    writeValue(placeOf(packet, path), text),
+  ) as Record<string, unknown>;
   const signers = (resolved.signers as Array<Record<string, unknown>>).map(({ forge: _forge, ...s }) => s);
   return { ...resolved, signers };
 }

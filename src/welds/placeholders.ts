@@ -6,7 +6,7 @@
  */
 import type { ResolvedValue, SubmissionRecord } from '../packets/index.js';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 export interface PlaceholderRef {
@@ -39,18 +39,36 @@ function text(v: unknown): string {
   return typeof v === 'string' ? v : String(v);
 }
 
-/** `value` with every placeholder replaced; a field left empty becomes '' (or is absent when it is the whole string). */
-export function resolvePlaceholders(value: unknown, values: SubmittedValues): unknown {
+/** How a value's text is written where a placeholder stands (`path` from the resolved root): value-places.ts. */
+export type ValueWriter = (path: readonly PropertyKey[], text: string) => string;
+
+const asIs: ValueWriter = (_path, text) => text;
+
+/**
+ * `value` with every placeholder replaced; a field left empty becomes '' (or is absent when it is the
+ * whole string). Text values go through `write`, which knows where they land.
+ */
+export function resolvePlaceholders(
+  value: unknown,
+  values: SubmittedValues,
+  write: ValueWriter = asIs,
+  path: PropertyKey[] = [],
+): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
-    if (whole) return values[whole[1]!]?.[whole[2]!]?.value;
-    return value.replace(PLACEHOLDER, (_m, forge: string, field: string) => text(values[forge]?.[field]?.value));
+    if (whole) {
+      const v = values[whole[1]!]?.[whole[2]!]?.value;
+      return typeof v === 'string' ? write(path, v) : v;
+    }
+    return value.replace(PLACEHOLDER, (_m, forge: string, field: string) =>
+      write(path, text(values[forge]?.[field]?.value)),
+    );
   }
-  if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, values));
+  if (Array.isArray(value)) return value.map((v, i) => resolvePlaceholders(v, values, write, [...path, i]));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const r = resolvePlaceholders(v, values);
+      const r = resolvePlaceholders(v, values, write, [...path, k]);
       if (r !== undefined) out[k] = r;
     }
     return out;

@@ -1,0 +1,330 @@
+/**
+ * Values people type in workflow forms are text, never structure: a value that spells a text tag makes
+ * no field, a Markdown link makes no /URI annotation, a `data:` image embeds no image, HTML markup is
+ * shown as typed; each reads back from the PDF as the text that was typed. The definition's own
+ * Markdown link, HTML link and text tag still work (the control). Places where a value could only be
+ * structure (CSS, an attribute, a link's address) are refused when the definition is loaded. The same
+ * holds for names on the certificate of completion.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
+import { assemblePacket, certificateRequest } from '../src/packets/index.js';
+import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
+import { LazyWeldBackend } from '../src/server/welds/index.js';
+import {
+  loadWorkflows,
+  packetArguments,
+  parseWorkflow,
+  resolveSubmission,
+  WorkflowDefinitionError,
+} from '../src/welds/index.js';
+import { tempDir } from './helpers/signing.js';
+import { tokenOf, until } from './helpers/workflow.js';
+import { startTestServer, type TestServer } from './server-setup.js';
+
+const run = promisify(execFile);
+const engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
+afterAll(() => engine.close());
+
+/** A 1 × 1 PNG: the only image of that size in these documents (the default logo is larger). */
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+const definition = {
+  eid: 'weldValues01',
+  slug: 'values',
+  title: 'Values',
+  forges: [
+    {
+      eid: 'forgeApplicant01',
+      slug: 'applicant',
+      name: 'About you',
+      fields: [
+        { name: 'fullName', type: 'shortText', label: 'Full name', required: true },
+        { name: 'email', type: 'email', label: 'Email', required: true },
+        { name: 'notes', type: 'longText', label: 'Notes' },
+      ],
+    },
+  ],
+  packet: {
+    name: 'Application of {{applicant.fullName}}',
+    isTest: true,
+    files: [
+      {
+        id: 'md',
+        filename: 'md.pdf',
+        title: 'Application: {{applicant.fullName}}',
+        fields: [
+          { heading: 'About {{applicant.fullName}}' },
+          {
+            content:
+              'Notes: {{applicant.notes}}\n\nRead [our terms](https://ok.example/terms). Initials: {{ initial ::: applicant }}',
+          },
+          {
+            table: {
+              rows: [
+                ['Name', 'Notes'],
+                ['{{applicant.fullName}}', '{{ applicant.notes }}'],
+              ],
+            },
+          },
+          { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 600, width: 200, height: 40 } },
+        ],
+      },
+      {
+        id: 'page',
+        filename: 'page.pdf',
+        title: 'Page of {{applicant.fullName}}',
+        markup: {
+          html: '<p>Notes: {{applicant.notes}}</p><p><a href="https://ok.example/html">Our terms</a> {{ initial ::: applicant }}</p>',
+          // A long value (the data: URL) wraps instead of running off the page.
+          css: 'p { overflow-wrap: anywhere }',
+        },
+        fields: [],
+      },
+    ],
+    signers: [
+      {
+        id: 'applicant',
+        forge: 'applicant',
+        name: '{{applicant.fullName}}',
+        email: '{{applicant.email}}',
+        signerType: 'embedded',
+        fields: [{ fileId: 'md', fieldId: 'sig' }],
+      },
+    ],
+  },
+};
+
+const TAG = '{{ signature ::: applicant }}';
+const NOTES = [
+  `Pay [Pay here](https://evil.example/pay) now. ![x](${PNG}) **bold** # not a heading | cell | ${TAG}`,
+  `<a href="https://evil.example/html">Pay</a> <img src="${PNG}"> <b>bold</b>`,
+].join(' ');
+const NAME = `Mallory ${TAG}`;
+
+async function withFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'castpress-values-'));
+  try {
+    const file = path.join(dir, 'doc.pdf');
+    await writeFile(file, bytes);
+    return await use(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What qpdf finds in the file: every /URI target and every image XObject's size. */
+async function structure(pdf: Uint8Array): Promise<{ uris: string[]; images: string[] }> {
+  const json = await withFile(pdf, async (file) => JSON.parse((await run('qpdf', ['--json', file])).stdout) as unknown);
+  const objects = (json as { qpdf: [unknown, Record<string, { value?: unknown; stream?: { dict: unknown } }>] })
+    .qpdf[1];
+  const uris: string[] = [];
+  const images: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o['/URI'] === 'string') uris.push(o['/URI'].replace(/^u:/, ''));
+      if (o['/Subtype'] === '/Image') images.push(`${String(o['/Width'])}x${String(o['/Height'])}`);
+      Object.values(o).forEach(walk);
+    }
+  };
+  for (const obj of Object.values(objects)) walk(obj.value ?? obj.stream?.dict);
+  return { uris: uris.sort(), images };
+}
+
+/** The names of a PDF's form fields (each signature or initials box is an empty /Sig field named by its id). */
+async function fieldNames(pdf: Uint8Array): Promise<string[]> {
+  return (await PDFDocument.load(pdf))
+    .getForm()
+    .getFields()
+    .map((f) => f.getName())
+    .sort();
+}
+
+/** The text poppler reads, without white space (lines wrap where the layout decides, inside a long word too). */
+async function textOf(pdf: Uint8Array): Promise<string> {
+  const { stdout } = await withFile(pdf, (file) => run('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-']));
+  return bare(stdout);
+}
+const bare = (s: string) => s.replace(/\s+/g, '');
+
+describe('form values posted to a workflow', () => {
+  let server: TestServer;
+  let backend: PacketBackend;
+  let tmp: { dir: string; remove: () => Promise<void> };
+  let md: Uint8Array;
+  let page: Uint8Array;
+
+  beforeAll(async () => {
+    tmp = await tempDir('castpress-values-');
+    await mkdir(path.join(tmp.dir, 'workflows'), { recursive: true });
+    await writeFile(path.join(tmp.dir, 'workflows', 'values.json'), JSON.stringify(definition));
+    let base = '';
+    const packets = new LazyPacketBackend(async () => {
+      backend = await openPacketBackend({ dataDir: path.join(tmp.dir, 'data'), engine: server.engine, baseUrl: base });
+      return backend;
+    });
+    const welds = new LazyWeldBackend(await loadWorkflows(path.join(tmp.dir, 'workflows')), packets, {
+      baseUrl: () => base,
+      pollMs: 100,
+    });
+    server = await startTestServer({ packets, welds });
+    base = server.base;
+
+    // The applicant's form, posted as a browser posts it; its last step makes the packet.
+    const res = await fetch(`${server.base}/weld/values/applicant`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        fullName: NAME,
+        email: 'mallory@example.com',
+        notes: NOTES,
+        submissionEid: `sub_${'v'.repeat(22)}`,
+      }).toString(),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const next = new URL((await res.json()).next as string, server.base);
+    const service = await welds.get();
+    const run = await until(
+      () => service.run(next.searchParams.get('run'), next.searchParams.get('t')),
+      (r) => r.packetEid !== null,
+    );
+    expect(run.lastError).toBeNull();
+    const signer = (await backend.store.signers(run.packetEid!))[0]!;
+    const url = await backend.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'mallory' });
+    md = (await backend.service.signerDocument(tokenOf(url), 0)).pdf;
+    page = (await backend.service.signerDocument(tokenOf(url), 1)).pdf;
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await tmp?.remove();
+  }, 60_000);
+
+  it('a value spelling a text tag makes no field: only the listed signature and the definition’s own tags', async () => {
+    expect(await fieldNames(md)).toEqual(['initial1', 'sig']);
+    expect(await fieldNames(page)).toEqual(['initial1']);
+  });
+
+  it('a Markdown link or an HTML <a> in a value makes no /URI annotation; the definition’s own links do', async () => {
+    expect((await structure(md)).uris).toEqual(['https://ok.example/terms']);
+    expect((await structure(page)).uris).toEqual(['https://ok.example/html']);
+  });
+
+  it('a data: image in a value, as Markdown or as HTML <img>, embeds no image', async () => {
+    expect((await structure(md)).images).not.toContain('1x1');
+    expect((await structure(page)).images).not.toContain('1x1');
+  });
+
+  it('the values read back as typed: content, headings, the title and table cells', async () => {
+    const mdText = await textOf(md);
+    expect(mdText).toContain(bare(`Notes: ${NOTES}`));
+    expect(mdText).toContain(bare(`About ${NAME}`));
+    expect(mdText).toContain(bare(`Application: ${NAME}`));
+    expect(mdText).toContain(bare(`Name Notes ${NAME} ${NOTES}`));
+    expect(mdText).toContain('Readourterms.');
+    // In HTML each brace of a value stands between word joiners (U+2060), which poppler reads as white space.
+    const pageText = (await textOf(page)).replace(/\u2060/g, '');
+    expect(pageText).toContain(bare(`Notes: ${NOTES}`));
+    expect(pageText).toContain(bare(`Page of ${NAME}`));
+  });
+});
+
+describe('form values in a workflow packet', () => {
+  it('a value holding a lone `{{` or `}}` still makes its packet (it opens no tag to leave unclosed)', async () => {
+    const workflow = parseWorkflow(JSON.stringify(definition), 'values.json', 1);
+    const applicant = resolveSubmission(workflow.forges[0]!, {
+      fullName: 'Ada }} {{',
+      email: 'ada@example.com',
+      notes: 'Braces {{ left open, and {{ signature',
+    });
+    const assembled = await assemblePacket(engine, packetArguments(workflow, { applicant }));
+    expect(assembled.plan.fields.map((f) => `${f.fileId}:${f.fieldId}`).sort()).toEqual([
+      'md:initial1',
+      'md:sig',
+      'page:initial1',
+    ]);
+  }, 120_000);
+
+  it('a definition that puts a value where it could only be structure is refused when loaded', () => {
+    const files = [
+      {
+        id: 'md',
+        filename: 'md.pdf',
+        title: 'T',
+        fields: [
+          { content: 'Pay [here](https://pay.example/{{applicant.notes}}) or ![x]({{applicant.notes}})' },
+          { content: 'Fine: [{{applicant.fullName}}](https://ok.example) and `{{applicant.notes}}`' },
+        ],
+      },
+      {
+        id: 'page',
+        filename: 'page.pdf',
+        title: 'P',
+        markup: {
+          html: '<p title="{{applicant.notes}}">x</p><style>p{}</style><p>{{applicant.fullName}}</p>',
+          css: 'p { background: url({{applicant.notes}}) }',
+        },
+        fields: [],
+      },
+      {
+        id: 'raw',
+        filename: 'raw.pdf',
+        title: 'R',
+        markup: { html: '<p>ok</p><script>var a = "{{applicant.notes}}"</script><!-- {{applicant.fullName}} -->' },
+        fields: [],
+      },
+    ];
+    const bad = { ...definition, packet: { ...definition.packet, files } };
+    const e = (() => {
+      try {
+        parseWorkflow(JSON.stringify(bad), 'bad.json', 1);
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toBeInstanceOf(WorkflowDefinitionError);
+    expect((e as WorkflowDefinitionError).fields.map((f) => f.property)).toEqual([
+      'packet.files[0].fields[0].content',
+      'packet.files[1].markup.html',
+      'packet.files[1].markup.css',
+      'packet.files[2].markup.html',
+    ]);
+  });
+});
+
+describe('names on the certificate of completion', () => {
+  it('a packet name and a signer’s name (quoted in the consent text) are text: no link, no image', async () => {
+    const name = `Lease [Pay here](https://evil.example/pay) ![x](${PNG})`;
+    const pdf = await engine.generate(
+      certificateRequest({
+        packetName: name,
+        packetEid: 'pkt1',
+        documents: [{ name: 'a.pdf', sha256Before: 'aa', sha256After: 'bb' }],
+        signers: [
+          {
+            name: 'Mallory',
+            email: 'm@example.com',
+            routingOrder: 1,
+            consentText: `I, Mallory [click](https://evil.example/consent), agree.`,
+          },
+        ],
+        completedAt: new Date('2026-01-02T03:04:05Z'),
+      }),
+    );
+    const found = await structure(pdf);
+    expect(found.uris).toEqual([]);
+    expect(found.images).not.toContain('1x1');
+    const text = await textOf(pdf);
+    expect(text).toContain(bare(name));
+    expect(text).toContain(bare('I, Mallory [click](https://evil.example/consent), agree.'));
+  }, 60_000);
+});
