@@ -24,6 +24,8 @@ import {
   resolveSubmission,
   WorkflowDefinitionError,
 } from '../src/welds/index.js';
+import { readPageGlyphs } from '../src/packets/page-glyphs.js';
+import { renderPages } from './helpers/render.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, until } from './helpers/workflow.js';
 import { startTestServer, type TestServer } from './server-setup.js';
@@ -254,6 +256,51 @@ describe('form values in a workflow packet', () => {
     ]);
   }, 120_000);
 
+  it('looks as typed: the page of a value is the page of the same text typed by the definition’s author', async () => {
+    const value = 'Fee {{ signature ::: applicant }} {x} }{ [Pay](https://evil.example/pay) *b* <i>i</i> & done';
+    const workflow = parseWorkflow(
+      JSON.stringify({
+        ...definition,
+        packet: {
+          ...definition.packet,
+          files: [
+            { id: 'md', filename: 'md.pdf', title: '', fields: [{ content: 'Notes: {{applicant.notes}}' }] },
+            {
+              id: 'page',
+              filename: 'page.pdf',
+              title: '',
+              markup: { html: '<p>Notes: {{applicant.notes}}</p>' },
+              fields: [],
+            },
+          ],
+        },
+      }),
+      'looks.json',
+      1,
+    );
+    const args = packetArguments(workflow, {
+      applicant: resolveSubmission(workflow.forges[0]!, { fullName: 'A', email: 'a@example.com', notes: value }),
+    }) as { files: [{ fields: [{ content: string }] }, { markup: { html: string } }] };
+    // Markdown: the same glyphs in the same places (each value is drawn as text runs of its own).
+    const glyphs = async (pdf: Uint8Array) =>
+      (await readPageGlyphs(pdf))[0]!.glyphs.map((g) => `${g.text}@${g.x.toFixed(2)},${g.y.toFixed(2)}`);
+    const markdown = (content: string) =>
+      engine.generate({ type: 'markdown', includeTimestamp: false, logo: false, data: [{ content }] });
+    // The author's way to show these characters in Markdown: each punctuation character backslash-escaped.
+    const typed = value.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+    const drawn = await glyphs(await markdown(args.files[0].fields[0].content));
+    expect(drawn.length).toBeGreaterThan(value.replace(/\s/g, '').length);
+    expect(drawn).toEqual(await glyphs(await markdown(`Notes: ${typed}`)));
+    // HTML: the same pixels (the word joiners around the braces are invisible and take no room).
+    const differing = async (a: Uint8Array, b: Uint8Array) => {
+      const [pa, pb] = [(await renderPages(a, 2))[0]!.rgba, (await renderPages(b, 2))[0]!.rgba];
+      return pa.length === pb.length ? pa.filter((v, i) => v !== pb[i]).length : -1;
+    };
+    const html = (markup: string) => engine.generate({ type: 'html', data: { html: markup } });
+    const escaped = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(await differing(await html(args.files[1].markup.html), await html(`<p>Notes: ${escaped}</p>`))).toBe(0);
+  }, 120_000);
+
   it('a definition that puts a value where it could only be structure is refused when loaded', () => {
     const files = [
       {
@@ -263,6 +310,7 @@ describe('form values in a workflow packet', () => {
         fields: [
           { content: 'Pay [here](https://pay.example/{{applicant.notes}}) or ![x]({{applicant.notes}})' },
           { content: 'Fine: [{{applicant.fullName}}](https://ok.example) and `{{applicant.notes}}`' },
+          { content: 'Sign: {{ signature : {{applicant.fullName}} }} then {{ initial }}' },
         ],
       },
       {
@@ -294,6 +342,7 @@ describe('form values in a workflow packet', () => {
     expect(e).toBeInstanceOf(WorkflowDefinitionError);
     expect((e as WorkflowDefinitionError).fields.map((f) => f.property)).toEqual([
       'packet.files[0].fields[0].content',
+      'packet.files[0].fields[2].content',
       'packet.files[1].markup.html',
       'packet.files[1].markup.css',
       'packet.files[2].markup.html',

@@ -79,7 +79,7 @@ export function writeValue(place: Place, value: string): string {
   }
 }
 
-/** Markup with each placeholder replaced by `\u0000` (a character no markup holds). */
+/** Each placeholder replaced by `\u0000` (a character no markup holds) for the checks below. */
 const STAND_IN = '\u0000';
 
 /** Whether every stand-in of `html` sits in element text (not in a tag, a comment or a raw-text element). */
@@ -128,6 +128,18 @@ function tagEnd(html: string, lt: number): number {
   return html.length;
 }
 
+/** Whether a stand-in of `text` sits inside one of the author's text tags (`{{ … }}`; placeholders are stand-ins already). */
+function insideTag(text: string): boolean {
+  for (let from = 0; ;) {
+    const open = text.indexOf('{{', from);
+    if (open < 0) return false;
+    const close = text.indexOf('}}', open + 2);
+    const end = close < 0 ? text.length : close;
+    if (text.slice(open, end).includes(STAND_IN)) return true;
+    from = end + 2;
+  }
+}
+
 /** Placeholders the definition puts where a value could only be structure: refused when it is loaded. */
 export function valuePlaceProblems(packet: unknown): FieldError[] {
   const errors: FieldError[] = [];
@@ -138,6 +150,14 @@ export function valuePlaceProblems(packet: unknown): FieldError[] {
       const property = `packet${path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}`;
       if (place === 'css')
         errors.push({ property, message: 'A form value cannot go into CSS (it could load or draw anything)' });
+      if (
+        (place === 'markdown' || place === 'html' || place === 'html-title') &&
+        insideTag(v.replace(PLACEHOLDER, STAND_IN))
+      )
+        errors.push({
+          property,
+          message: 'A form value cannot be part of a text tag (its type, label, alias or signer)',
+        });
       if (place === 'html') {
         const problem = htmlPlaceholderProblem(v.replace(PLACEHOLDER, STAND_IN));
         if (problem) errors.push({ property, message: problem });
