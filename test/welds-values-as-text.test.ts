@@ -233,7 +233,7 @@ describe('form values posted to a workflow', () => {
     expect(mdText).toContain(bare(`Application: ${NAME}`));
     expect(mdText).toContain(bare(`Name Notes ${NAME} ${NOTES}`));
     expect(mdText).toContain('Readourterms.');
-    // In HTML each brace of a value stands between word joiners (U+2060), which poppler reads as white space.
+    // In HTML a word joiner (U+2060) stands between a value's two braces; poppler's raw mode reads it and a line break.
     const pageText = (await textOf(page)).replace(/\u2060/g, '');
     expect(pageText).toContain(bare(`Notes: ${NOTES}`));
     expect(pageText).toContain(bare(`Page of ${NAME}`));

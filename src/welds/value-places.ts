@@ -6,8 +6,8 @@
  *   literal span (src/markdown literal.ts): not read as Markdown, drawn as marked content the
  *   text-tag finder skips. A placeholder in a link's address, an image's source or an HTML tag of
  *   Markdown is refused when the definition is loaded.
- * - HTML (`markup.html`, an HTML file's `title`): HTML-escaped text, each brace between two word
- *   joiners (U+2060, invisible and without width) so it can neither open nor close a tag. A
+ * - HTML (`markup.html`, an HTML file's `title`): HTML-escaped text, with a word joiner (U+2060,
+ *   invisible and without width) between two braces, so it can neither open nor close a tag. A
  *   placeholder in `markup.css`, inside a tag (an attribute, a URL), a comment, or a `<style>`,
  *   `<script>`, `<textarea>` or `<title>` element is refused when the definition is loaded.
  * - `signaturePageOptions.description` (Markdown on the signing page): backslash-escaped.
@@ -56,8 +56,11 @@ export function placeOf(packet: unknown, path: Path): Place {
   return 'text';
 }
 
-/** Braces a value shows in HTML can neither open nor close a text tag. */
-const apartBraces = (text: string) => text.replace(/[{}]/g, (c) => `\u2060${c}\u2060`);
+/**
+ * Braces a value shows in HTML can neither open nor close a text tag: a word joiner between two of its
+ * braces, and before (after) a brace it starts (ends) with, which the author's text could continue.
+ */
+const apartBraces = (text: string) => text.replace(/(?<=[{}])(?=[{}])|^(?=[{}])|(?<=[{}])$/g, '\u2060');
 
 /** `value` written for its place. */
 export function writeValue(place: Place, value: string): string {
