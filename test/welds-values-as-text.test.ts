@@ -7,8 +7,7 @@
  * holds for names on the certificate of completion.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -25,6 +24,7 @@ import {
   WorkflowDefinitionError,
 } from '../src/welds/index.js';
 import { readPageGlyphs } from '../src/packets/page-glyphs.js';
+import { popplerText, withTempFile } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, until } from './helpers/workflow.js';
@@ -111,20 +111,12 @@ const NOTES = [
 ].join(' ');
 const NAME = `Mallory ${TAG}`;
 
-async function withFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'castpress-values-'));
-  try {
-    const file = path.join(dir, 'doc.pdf');
-    await writeFile(file, bytes);
-    return await use(file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 /** What qpdf finds in the file: every /URI target and every image XObject's size. */
 async function structure(pdf: Uint8Array): Promise<{ uris: string[]; images: string[] }> {
-  const json = await withFile(pdf, async (file) => JSON.parse((await run('qpdf', ['--json', file])).stdout) as unknown);
+  const json = await withTempFile(
+    pdf,
+    async (file) => JSON.parse((await run('qpdf', ['--json', file])).stdout) as unknown,
+  );
   const objects = (json as { qpdf: [unknown, Record<string, { value?: unknown; stream?: { dict: unknown } }>] })
     .qpdf[1];
   const uris: string[] = [];
@@ -153,8 +145,7 @@ async function fieldNames(pdf: Uint8Array): Promise<string[]> {
 
 /** The text poppler reads, without white space (lines wrap where the layout decides, inside a long word too). */
 async function textOf(pdf: Uint8Array): Promise<string> {
-  const { stdout } = await withFile(pdf, (file) => run('pdftotext', ['-raw', '-enc', 'UTF-8', file, '-']));
-  return bare(stdout);
+  return bare((await popplerText(pdf)).join(''));
 }
 const bare = (s: string) => s.replace(/\s+/g, '');
 
