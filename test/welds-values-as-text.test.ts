@@ -292,52 +292,62 @@ describe('form values in a workflow packet', () => {
     expect(await differing(await html(args.files[1].markup.html), await html(`<p>Notes: ${escaped}</p>`))).toBe(0);
   }, 120_000);
 
-  it('a definition that puts a value where it could only be structure is refused when loaded', () => {
-    const files = [
-      {
-        id: 'md',
-        filename: 'md.pdf',
-        title: 'T',
-        fields: [
-          { content: 'Pay [here](https://pay.example/{{applicant.notes}}) or ![x]({{applicant.notes}})' },
-          { content: 'Fine: [{{applicant.fullName}}](https://ok.example) and `{{applicant.notes}}`' },
-          { content: 'Sign: {{ signature : {{applicant.fullName}} }} then {{ initial }}' },
-        ],
+  it('a definition that puts a value where it could only be structure is refused when loaded', async () => {
+    const markdown = {
+      id: 'md',
+      filename: 'md.pdf',
+      title: 'T',
+      fields: [
+        { content: 'Pay [here](https://pay.example/{{applicant.notes}}) or ![x]({{applicant.notes}})' },
+        { content: 'Fine: [{{applicant.fullName}}](https://ok.example) and `{{applicant.notes}}`' },
+      ],
+    };
+    const tagged = {
+      id: 'tagged',
+      filename: 'tagged.pdf',
+      title: 'T',
+      fields: [{ content: 'Sign: {{ signature : {{applicant.fullName}} }} then {{ initial }}' }],
+    };
+    const page = {
+      id: 'page',
+      filename: 'page.pdf',
+      title: 'P',
+      markup: {
+        html: '<p title="{{applicant.notes}}">x</p><style>p{}</style><p>{{applicant.fullName}}</p>',
+        css: 'p { background: url({{applicant.notes}}) }',
       },
-      {
-        id: 'page',
-        filename: 'page.pdf',
-        title: 'P',
-        markup: {
-          html: '<p title="{{applicant.notes}}">x</p><style>p{}</style><p>{{applicant.fullName}}</p>',
-          css: 'p { background: url({{applicant.notes}}) }',
-        },
-        fields: [],
-      },
-      {
-        id: 'raw',
-        filename: 'raw.pdf',
-        title: 'R',
-        markup: { html: '<p>ok</p><script>var a = "{{applicant.notes}}"</script><!-- {{applicant.fullName}} -->' },
-        fields: [],
-      },
-    ];
-    const bad = { ...definition, packet: { ...definition.packet, files } };
-    const e = (() => {
+      fields: [],
+    };
+    const raw = {
+      id: 'raw',
+      filename: 'raw.pdf',
+      title: 'R',
+      markup: { html: '<p>ok</p><script>var a = "{{applicant.notes}}"</script><!-- {{applicant.fullName}} -->' },
+      fields: [],
+    };
+    const refused = async (files: unknown[]) => {
+      const dir = await tempDir('castpress-values-bad-');
       try {
-        parseWorkflow(JSON.stringify(bad), 'bad.json', 1);
-      } catch (x) {
-        return x;
+        await writeFile(
+          path.join(dir.dir, 'bad.json'),
+          JSON.stringify({ ...definition, packet: { ...definition.packet, files } }),
+        );
+        const e = await loadWorkflows(dir.dir).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(WorkflowDefinitionError);
+        expect((e as WorkflowDefinitionError).message).toContain('bad.json');
+        return (e as WorkflowDefinitionError).fields.map((f) => f.property);
+      } finally {
+        await dir.remove();
       }
-    })();
-    expect(e).toBeInstanceOf(WorkflowDefinitionError);
-    expect((e as WorkflowDefinitionError).fields.map((f) => f.property)).toEqual([
+    };
+    expect(await refused([tagged, page, raw])).toEqual([
       'packet.files[0].fields[0].content',
-      'packet.files[0].fields[2].content',
       'packet.files[1].markup.html',
       'packet.files[1].markup.css',
       'packet.files[2].markup.html',
     ]);
+    // Markdown is read by the renderer's own parser: the link's address and the image's source, not the link text or code.
+    expect(await refused([markdown])).toEqual(['packet.files[0].fields[0].content']);
   });
 });
 

@@ -16,7 +16,7 @@ import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
 import { createParser, unplacedLiterals } from './parse.js';
-import { withoutLiteralMarks } from './literal.js';
+import { withoutLiteralMarks } from '../format/index.js';
 import { blockPositions, type BlockPosition } from './positions.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
@@ -25,14 +25,6 @@ import { DEFAULTS, SPACING } from './style.js';
 export type MarkdownContext = EngineServices;
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
-export {
-  LITERAL_CLOSE,
-  LITERAL_OPEN,
-  VALUE_MARKED_CONTENT,
-  escapeMarkdown,
-  literalText,
-  withoutLiteralMarks,
-} from './literal.js';
 
 /** See parse.ts `unplacedLiterals`: literal spans of `text` that would land outside its text. */
 export function unplacedLiteralCount(text: string): number {

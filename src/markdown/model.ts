@@ -3,7 +3,7 @@
  * with no sizes or positions yet. Layout turns it into positioned boxes.
  */
 
-import { literalPieces } from './literal.js';
+import { literalPieces } from '../format/index.js';
 
 export type Align = 'left' | 'center' | 'right';
 
@@ -14,7 +14,7 @@ export interface InlineMarks {
   code: boolean;
   /** Target of an enclosing link (drawn underlined and clickable). */
   link?: string;
-  /** Text of a literal span (literal.ts): drawn as marked content the text-tag finder skips. */
+  /** Text of a literal span (src/format literal-text.ts): drawn as marked content the text-tag finder skips. */
   value?: boolean;
 }
 

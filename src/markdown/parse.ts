@@ -5,7 +5,7 @@
 import markdownit, { type MarkdownIt, type Token } from 'markdown-it';
 import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
 import { htmlToText } from './html-text.js';
-import { fillSlots, holdsSlot, slotLiterals, type TextPiece } from './literal.js';
+import { fillSlots, holdsSlot, slotLiterals, type TextPiece } from '../format/index.js';
 
 /** One parser per document: markdown-it keeps no global state, but its options are ours. */
 export function createParser(): MarkdownIt {
@@ -17,7 +17,7 @@ export function createParser(): MarkdownIt {
   return md;
 }
 
-/** Blocks of a Markdown string; its literal spans (literal.ts) come back as text, never as Markdown. */
+/** Blocks of a Markdown string; its literal spans (src/format literal-text.ts) come back as text, never as Markdown. */
 export function parseMarkdown(md: MarkdownIt, text: string): Block[] {
   const { source, values } = slotLiterals(text);
   const tokens = md.parse(source, {});

@@ -16,7 +16,7 @@ import type { TextSetter } from '../text/index.js';
 import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './flow.js';
 import { placeImage } from '../images/index.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
-import { VALUE_MARKED_CONTENT } from './literal.js';
+import { VALUE_MARKED_CONTENT } from '../format/index.js';
 
 /** Link targets made clickable; relative and script URLs stay plain text. */
 const CLICKABLE = /^(https?:|mailto:|tel:|ftp:)/i;

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MarkInput } from '../signing/index.js';
-import { literalText } from '../markdown/index.js';
+import { literalText } from '../format/index.js';
 
 /** What the certificate states; the workflow supplies it from its records. */
 export interface CompletionCertificate {

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidPdfError } from '../errors/index.js';
-import { VALUE_MARKED_CONTENT } from '../markdown/index.js';
+import { VALUE_MARKED_CONTENT } from '../format/index.js';
 
 type Matrix = [number, number, number, number, number, number];
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { collect, formatPath, isPlainObject, parseGenerateRequest } from '../schema/index.js';
 import { packetField, type PacketField } from './field.js';
-import { withoutLiteralMarks } from '../markdown/index.js';
+import { withoutLiteralMarks } from '../format/index.js';
 
 const fileId = z.string().min(1);
 const fields = z.array(packetField);

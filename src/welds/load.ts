@@ -13,7 +13,7 @@ import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
 import { WorkflowDefinitionError } from './errors.js';
 import { placeholdersIn } from './placeholders.js';
-import { valuePlaceProblems } from './value-places.js';
+import { markdownPlaceProblems, valuePlaceProblems } from './value-places.js';
 
 /** Cross-checks zod cannot make: unique forge eids/slugs and field names, placeholders and signers naming real forges. */
 export function checkDefinition(def: WorkflowDefinition): FieldError[] {
@@ -136,6 +136,14 @@ export function checkOrganizations(
   }
 }
 
+/** parseWorkflow, then the checks that read Markdown (value-places.ts `markdownPlaceProblems`). */
+async function readWorkflow(file: string, version: number): Promise<Workflow> {
+  const workflow = parseWorkflow(await readFile(file, 'utf8'), file, version);
+  const problems = await markdownPlaceProblems(workflow.packet);
+  if (problems.length) throw new WorkflowDefinitionError(file, problems);
+  return workflow;
+}
+
 /** Reads every definition under `dir`. */
 export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   const found: Workflow[] = [];
@@ -147,12 +155,11 @@ export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isFile() && entry.name.endsWith('.json')) {
-      found.push(parseWorkflow(await readFile(full, 'utf8'), full, 1));
+      found.push(await readWorkflow(full, 1));
     } else if (entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full)).isDirectory())) {
       for (const name of await readdir(full)) {
         const m = /^v(\d{1,6})\.json$/.exec(name);
-        if (m)
-          found.push(parseWorkflow(await readFile(path.join(full, name), 'utf8'), path.join(full, name), Number(m[1])));
+        if (m) found.push(await readWorkflow(path.join(full, name), Number(m[1])));
       }
     }
   }

@@ -3,7 +3,7 @@
  * link, an image or markup. How it is written depends on where it lands in the packet's arguments:
  *
  * - Markdown (a generated file's `title`, a block's `content`, `heading`, `label`, table cells): a
- *   literal span (src/markdown literal.ts): not read as Markdown, drawn as marked content the
+ *   literal span (src/format literal-text.ts): not read as Markdown, drawn as marked content the
  *   text-tag finder skips. A placeholder in a link's address, an image's source or an HTML tag of
  *   Markdown is refused when the definition is loaded.
  * - HTML (`markup.html`, an HTML file's `title`): HTML-escaped text, with a word joiner (U+2060,
@@ -14,9 +14,8 @@
  * - Anywhere else (names, emails, fill values of `data.payloads`, file names): the value itself. Fill
  *   values are drawn as text, and text tags are never read from a filled document.
  */
-import { escapeHtml } from '../format/index.js';
-import { escapeMarkdown, literalText, unplacedLiteralCount } from '../markdown/index.js';
 import type { FieldError } from '../errors/index.js';
+import { escapeHtml, escapeMarkdown, literalText } from '../format/index.js';
 import { PLACEHOLDER } from './placeholders.js';
 
 type Place = 'text' | 'markdown' | 'html' | 'html-title' | 'css' | 'page-markdown';
@@ -143,36 +142,56 @@ function insideTag(text: string): boolean {
   }
 }
 
-/** Placeholders the definition puts where a value could only be structure: refused when it is loaded. */
-export function valuePlaceProblems(packet: unknown): FieldError[] {
-  const errors: FieldError[] = [];
+const propertyOf = (path: readonly PropertyKey[]) =>
+  `packet${path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}`;
+
+/** Every string of the packet's arguments holding a placeholder, with its path and place. */
+function placedStrings(packet: unknown): Array<{ text: string; path: PropertyKey[]; place: Place }> {
+  const out: Array<{ text: string; path: PropertyKey[]; place: Place }> = [];
   const walk = (v: unknown, path: PropertyKey[]): void => {
     if (typeof v === 'string') {
-      if (!v.match(PLACEHOLDER)) return;
-      const place = placeOf(packet, path);
-      const property = `packet${path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}`;
-      if (place === 'css')
-        errors.push({ property, message: 'A form value cannot go into CSS (it could load or draw anything)' });
-      if (
-        (place === 'markdown' || place === 'html' || place === 'html-title') &&
-        insideTag(v.replace(PLACEHOLDER, STAND_IN))
-      )
-        errors.push({
-          property,
-          message: 'A form value cannot be part of a text tag (its type, label, alias or signer)',
-        });
-      if (place === 'html') {
-        const problem = htmlPlaceholderProblem(v.replace(PLACEHOLDER, STAND_IN));
-        if (problem) errors.push({ property, message: problem });
-      }
-      if (place === 'markdown' && unplacedLiteralCount(v.replace(PLACEHOLDER, () => literalText('x'))) > 0)
-        errors.push({
-          property,
-          message: 'A form value can only be text here, not a link address, an image source or inside an HTML tag',
-        });
+      if (v.match(PLACEHOLDER)) out.push({ text: v, path, place: placeOf(packet, path) });
     } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
     else if (isObject(v)) for (const [k, item] of Object.entries(v)) walk(item, [...path, k]);
   };
   walk(packet, []);
+  return out;
+}
+
+/** Placeholders the definition puts where a value could only be structure: refused when it is loaded. */
+export function valuePlaceProblems(packet: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const { text, path, place } of placedStrings(packet)) {
+    const property = propertyOf(path);
+    const stood = text.replace(PLACEHOLDER, STAND_IN);
+    if (place === 'css')
+      errors.push({ property, message: 'A form value cannot go into CSS (it could load or draw anything)' });
+    if ((place === 'markdown' || place === 'html' || place === 'html-title') && insideTag(stood))
+      errors.push({
+        property,
+        message: 'A form value cannot be part of a text tag (its type, label, alias or signer)',
+      });
+    if (place === 'html') {
+      const problem = htmlPlaceholderProblem(stood);
+      if (problem) errors.push({ property, message: problem });
+    }
+  }
   return errors;
+}
+
+/**
+ * Placeholders in a link's address, an image's source or an HTML tag of Markdown, read with the Markdown
+ * renderer's own parser (loaded only for a definition with values in Markdown: a process that serves no
+ * such workflow does not load the renderer before it renders).
+ */
+export async function markdownPlaceProblems(packet: unknown): Promise<FieldError[]> {
+  const texts = placedStrings(packet).filter((s) => s.place === 'markdown');
+  if (texts.length === 0) return [];
+  const { unplacedLiteralCount } = await import('../markdown/index.js');
+  return texts
+    .filter((s) => unplacedLiteralCount(s.text.replace(PLACEHOLDER, () => literalText('x'))) > 0)
+    .map((s) => ({
+      property: propertyOf(s.path),
+      message: 'A form value can only be text here, not a link address, an image source or inside an HTML tag',
+    }));
 }

@@ -4,8 +4,7 @@
  * no eval), keyboard-usable controls and a layout that fits a phone-width screen.
  * Everything interpolated is escaped; the script's settings travel as a JSON block.
  */
-import { escapeHtml } from '../../format/index.js';
-import { escapeMarkdown } from '../../markdown/index.js';
+import { escapeHtml, escapeMarkdown } from '../../format/index.js';
 import {
   fillPageText,
   signConsentText,

@@ -1,12 +1,11 @@
 /**
  * Literal text inside a Markdown string: a span between U+FDD0 and U+FDD1 (Unicode noncharacters,
- * set aside for a program's internal use) is text as typed, never Markdown. Its characters are taken
- * out of the source before markdown-it reads it, so they can open no link, image, emphasis, heading,
- * list, table cell, HTML or code; they come back as text where the span stood, marked `value`, and
- * the renderer draws them as marked content (`VALUE_MARKED_CONTENT`) the text-tag finder ignores.
- *
- * Workflows wrap the values people type in forms this way (src/welds); the certificate of completion
- * wraps names. A span inside a link's address or an image's source is dropped (never a URL).
+ * set aside for a program's internal use) is text as typed, never Markdown. The Markdown renderer
+ * (src/markdown parse.ts) takes its characters out of the source before markdown-it reads it, so they
+ * can open no link, image, emphasis, heading, list, table cell, HTML or code; they come back as text
+ * where the span stood and are drawn as marked content (`VALUE_MARKED_CONTENT`) the text-tag finder
+ * (src/packets) skips. Here, on the ground floor, so the writers of such strings (workflows, the
+ * certificate of completion) and the tag finder need not load the renderer.
  */
 
 export const LITERAL_OPEN = '\uFDD0';
