@@ -12,8 +12,7 @@ import { fieldType } from '../fields/index.js';
 import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
 import { WorkflowDefinitionError } from './errors.js';
-import { placeholdersIn } from './placeholders.js';
-import { markdownPlaceProblems, valuePlaceProblems } from './value-places.js';
+import { markdownPlaceProblems, placeholdersIn, valuePlaceProblems } from './placeholders.js';
 
 /** Cross-checks zod cannot make: unique forge eids/slugs and field names, placeholders and signers naming real forges. */
 export function checkDefinition(def: WorkflowDefinition): FieldError[] {
@@ -136,7 +135,7 @@ export function checkOrganizations(
   }
 }
 
-/** parseWorkflow, then the checks that read Markdown (value-places.ts `markdownPlaceProblems`). */
+/** parseWorkflow, then the checks that read Markdown (placeholders.ts `markdownPlaceProblems`). */
 async function readWorkflow(file: string, version: number): Promise<Workflow> {
   const workflow = parseWorkflow(await readFile(file, 'utf8'), file, version);
   const problems = await markdownPlaceProblems(workflow.packet);

@@ -12,13 +12,12 @@
 import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
-import { resolvePlaceholders, valuesOf } from './placeholders.js';
-import { placeOf, writeValue } from './value-places.js';
+import { placeOf, resolvePlaceholders, valuesOf, writeValue } from './placeholders.js';
 import { workflowOfRun } from './run-access.js';
 
 /**
  * createEtchPacket's arguments for the run: placeholders replaced (each value written as text for the
- * place it lands in, value-places.ts), our `forge` marks taken off the signers.
+ * place it lands in, placeholders.ts), our `forge` marks taken off the signers.
  */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
   const packet = workflow.packet;
