@@ -3,9 +3,9 @@
  * small rules looked up by token type, so a construct is added by adding a rule.
  */
 import markdownit, { type MarkdownIt, type Token } from 'markdown-it';
+import { fillSlots, holdsSlot, slotLiterals, type TextPiece } from '../format/index.js';
 import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
 import { htmlToText } from './html-text.js';
-import { fillSlots, holdsSlot, slotLiterals, type TextPiece } from '../format/index.js';
 
 /** One parser per document: markdown-it keeps no global state, but its options are ours. */
 export function createParser(): MarkdownIt {
