@@ -229,6 +229,69 @@ describe('form values posted to a workflow', () => {
     expect(pageText).toContain(bare(`Notes: ${NOTES}`));
     expect(pageText).toContain(bare(`Page of ${NAME}`));
   });
+  it('a signer’s own name (allowNameChange, typed on the signing page) is text on the documents and the certificate', async () => {
+    const name = `Mallory [Pay here](https://evil.example/name) ${TAG}`;
+    const created = await backend.service.createEtchPacket({
+      name: 'Own name',
+      signaturePageOptions: { signConsentText: 'I, {{signer.name}}, agree.' },
+      files: [
+        {
+          id: 'doc',
+          filename: 'doc.pdf',
+          title: 'Doc',
+          fields: [
+            { content: 'Sign below.' },
+            { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } },
+            { id: 'who', type: 'fullName', pageNum: 0, rect: { x: 72, y: 360, width: 400, height: 20 } },
+          ],
+        },
+      ],
+      signers: [
+        {
+          id: 's1',
+          name: 'Ada',
+          email: 'ada@example.com',
+          signerType: 'embedded',
+          allowNameChange: true,
+          fields: [
+            { fileId: 'doc', fieldId: 'sig' },
+            { fileId: 'doc', fieldId: 'who' },
+          ],
+        },
+      ],
+    });
+    const url = await backend.service.generateEtchSignURL({
+      signerEid: created.documentGroup.signers[0]!.eid,
+      clientUserId: 'ada',
+    });
+    const { signerEid, token } = tokenOf(url);
+    // The signing page's own routes, as the signer's browser posts them.
+    const post = (route: string, body: unknown) =>
+      fetch(`${server.base}/sign/${signerEid}/${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const details = await post('details', { token, name });
+    expect(details.status, await details.clone().text()).toBe(200);
+    const submitted = await post('submit', {
+      token,
+      signature: { type: 'typed', text: 'Mallory' },
+      accepted: [{ document: 0, fieldId: 'sig' }],
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    const done = await backend.service.etchPacket({ eid: created.eid });
+    expect(done.status).toBe('complete');
+    const documents = await backend.service.groupDocuments(done.documentGroup.eid);
+    let shown = '';
+    for (const d of documents) {
+      expect((await structure(d.pdf)).uris, d.filename).toEqual([]);
+      shown += await textOf(d.pdf);
+    }
+    // On the document (its fullName field) and in the certificate's consent text.
+    expect(shown).toContain(bare(`I, ${name}, agree.`));
+    expect(shown.split(bare(name)).length - 1).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });
 
 describe('form values in a workflow packet', () => {
