@@ -1,10 +1,13 @@
 /**
- * Values people type in workflow forms are text, never structure: a value that spells a text tag makes
- * no field, a Markdown link makes no /URI annotation, a `data:` image embeds no image, HTML markup is
- * shown as typed; each reads back from the PDF as the text that was typed. The definition's own
- * Markdown link, HTML link and text tag still work (the control). Places where a value could only be
- * structure (CSS, an attribute, a link's address) are refused when the definition is loaded. The same
- * holds for names on the certificate of completion.
+ * Values strangers type are text, never structure. Through a workflow's form (posted to the server as a
+ * browser posts it): a value that spells a text tag makes no field, a Markdown link or an HTML `<a>`
+ * makes no /URI annotation, a `data:` image (Markdown or `<img>`) embeds no image, markup is shown as
+ * typed, and each reads back from the PDF as the text that was typed, in Markdown content, headings,
+ * titles, table cells and HTML; a fill value is drawn as text. The definition's own Markdown link, HTML
+ * link and text tags still work (the control). A value looks as the same text typed by the author, a
+ * lone `{{` fails no packet, and places where a value could only be structure (CSS, an attribute, a
+ * link's address, inside a tag) are refused when the definition is loaded. A signer's own name
+ * (allowNameChange) and a packet's name are text on the documents and the certificate of completion.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -155,11 +158,21 @@ describe('form values posted to a workflow', () => {
   let tmp: { dir: string; remove: () => Promise<void> };
   let md: Uint8Array;
   let page: Uint8Array;
+  let template: Uint8Array;
 
   beforeAll(async () => {
     tmp = await tempDir('castpress-values-');
     await mkdir(path.join(tmp.dir, 'workflows'), { recursive: true });
-    await writeFile(path.join(tmp.dir, 'workflows', 'values.json'), JSON.stringify(definition));
+    // Served with a template too, filled from a value through `data.payloads`.
+    const served = {
+      ...definition,
+      packet: {
+        ...definition.packet,
+        files: [...definition.packet.files, { id: 'tpl', castEid: 'tplBasic01' }],
+        data: { payloads: { tpl: { data: { name: '{{applicant.fullName}}' } } } },
+      },
+    };
+    await writeFile(path.join(tmp.dir, 'workflows', 'values.json'), JSON.stringify(served));
     let base = '';
     const packets = new LazyPacketBackend(async () => {
       backend = await openPacketBackend({ dataDir: path.join(tmp.dir, 'data'), engine: server.engine, baseUrl: base });
@@ -195,6 +208,7 @@ describe('form values posted to a workflow', () => {
     const url = await backend.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'mallory' });
     md = (await backend.service.signerDocument(tokenOf(url), 0)).pdf;
     page = (await backend.service.signerDocument(tokenOf(url), 1)).pdf;
+    template = (await backend.service.signerDocument(tokenOf(url), 2)).pdf;
   }, 180_000);
 
   afterAll(async () => {
@@ -205,6 +219,11 @@ describe('form values posted to a workflow', () => {
   it('a value spelling a text tag makes no field: only the listed signature and the definition’s own tags', async () => {
     expect(await fieldNames(md)).toEqual(['initial1', 'sig']);
     expect(await fieldNames(page)).toEqual(['initial1']);
+  });
+
+  it('a fill value (data.payloads) is drawn as text: tags are read from the template as authored', async () => {
+    expect(await fieldNames(template)).toEqual([]);
+    expect(await textOf(template)).toContain(bare(NAME));
   });
 
   it('a Markdown link or an HTML <a> in a value makes no /URI annotation; the definition’s own links do', async () => {
