@@ -54,6 +54,7 @@ const definition = {
         { name: 'fullName', type: 'shortText', label: 'Full name', required: true },
         { name: 'email', type: 'email', label: 'Email', required: true },
         { name: 'notes', type: 'longText', label: 'Notes' },
+        { name: 'website', type: 'shortText', label: 'Website' },
       ],
     },
   ],
@@ -159,6 +160,7 @@ describe('form values posted to a workflow', () => {
   let md: Uint8Array;
   let page: Uint8Array;
   let template: Uint8Array;
+  let packetEid = '';
 
   beforeAll(async () => {
     tmp = await tempDir('castpress-values-');
@@ -169,7 +171,8 @@ describe('form values posted to a workflow', () => {
       packet: {
         ...definition.packet,
         files: [...definition.packet.files, { id: 'tpl', castEid: 'tplBasic01' }],
-        data: { payloads: { tpl: { data: { name: '{{applicant.fullName}}' } } } },
+        // The template's `photo` is an image field: a typed value must not be loaded as its URL.
+        data: { payloads: { tpl: { data: { name: '{{applicant.fullName}}', photo: '{{applicant.website}}' } } } },
       },
     };
     await writeFile(path.join(tmp.dir, 'workflows', 'values.json'), JSON.stringify(served));
@@ -193,6 +196,7 @@ describe('form values posted to a workflow', () => {
         fullName: NAME,
         email: 'mallory@example.com',
         notes: NOTES,
+        website: PNG,
         submissionEid: `sub_${'v'.repeat(22)}`,
       }).toString(),
     });
@@ -204,6 +208,7 @@ describe('form values posted to a workflow', () => {
       (r) => r.packetEid !== null,
     );
     expect(run.lastError).toBeNull();
+    packetEid = run.packetEid!;
     const signer = (await backend.store.signers(run.packetEid!))[0]!;
     const url = await backend.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'mallory' });
     md = (await backend.service.signerDocument(tokenOf(url), 0)).pdf;
@@ -224,6 +229,13 @@ describe('form values posted to a workflow', () => {
   it('a fill value (data.payloads) is drawn as text: tags are read from the template as authored', async () => {
     expect(await fieldNames(template)).toEqual([]);
     expect(await textOf(template)).toContain(bare(NAME));
+  });
+
+  it('a fill value never fills an image field: a typed data: URL is left out, with a warning', async () => {
+    expect((await structure(template)).images).not.toContain('1x1');
+    expect((await backend.service.etchPacket({ eid: packetEid })).warnings).toEqual([
+      'data.payloads.tpl.data.photo: typed text cannot fill an image field; left empty',
+    ]);
   });
 
   it('a Markdown link or an HTML <a> in a value makes no /URI annotation; the definition’s own links do', async () => {

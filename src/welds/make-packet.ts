@@ -12,20 +12,24 @@
 import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
-import { placeOf, resolvePlaceholders, valuesOf, writeValue } from './placeholders.js';
+import { payloadKeyOf, placeOf, resolvePlaceholders, valuesOf, withTextOnly, writeValue } from './placeholders.js';
 import { workflowOfRun } from './run-access.js';
 
 /**
  * createEtchPacket's arguments for the run: placeholders replaced (each value written as text for the
- * place it lands in, placeholders.ts), our `forge` marks taken off the signers.
+ * place it lands in, placeholders.ts; fill values named in their payload's `textOnly`), our `forge`
+ * marks taken off the signers.
  */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
   const packet = workflow.packet;
-  const resolved = resolvePlaceholders(packet, values, (path, text) =>
-    writeValue(placeOf(packet, path), text),
-  ) as Record<string, unknown>;
+  const typed: Array<[string, string]> = [];
+  const resolved = resolvePlaceholders(packet, values, (path, text) => {
+    const key = payloadKeyOf(path);
+    if (key) typed.push(key);
+    return writeValue(placeOf(packet, path), text);
+  }) as Record<string, unknown>;
   const signers = (resolved.signers as Array<Record<string, unknown>>).map(({ forge: _forge, ...s }) => s);
-  return { ...resolved, signers };
+  return withTextOnly({ ...resolved, signers }, typed);
 }
 
 /** Thrown inside the packet's transaction when the run has its packet already: the new packet rolls back. */

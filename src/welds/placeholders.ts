@@ -276,3 +276,34 @@ export async function markdownPlaceProblems(packet: unknown): Promise<FieldError
       message: 'A form value can only be text here, not a link address, an image source or inside an HTML tag',
     }));
 }
+
+/** The fill value a path lands in: `data.payloads[file].data[key]` (or inside it), as [file, key]. */
+export function payloadKeyOf(path: readonly PropertyKey[]): [string, string] | undefined {
+  const [data, payloads, file, inner, key] = path;
+  return data === 'data' &&
+    payloads === 'payloads' &&
+    typeof file === 'string' &&
+    inner === 'data' &&
+    typeof key === 'string'
+    ? [file, key]
+    : undefined;
+}
+
+/**
+ * The resolved packet with each payload's `textOnly` naming the keys a typed value went into: the packet
+ * workflow never fills an image field with one (it would load it as the image's URL).
+ */
+export function withTextOnly(
+  resolved: Record<string, unknown>,
+  typed: ReadonlyArray<[string, string]>,
+): Record<string, unknown> {
+  if (typed.length === 0 || !isObject(resolved.data) || !isObject(resolved.data.payloads)) return resolved;
+  const payloads: Record<string, unknown> = { ...resolved.data.payloads };
+  for (const [file, key] of typed) {
+    const payload = payloads[file];
+    if (!isObject(payload)) continue;
+    const before = Array.isArray(payload.textOnly) ? payload.textOnly : [];
+    if (!before.includes(key)) payloads[file] = { ...payload, textOnly: [...before, key] };
+  }
+  return { ...resolved, data: { ...resolved.data, payloads } };
+}
