@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import {
   isForbiddenAddress,
+  FetchRefused,
+  httpResolver,
   isPublicUrl,
   loadResource,
   type LookupAll,
@@ -49,6 +51,17 @@ describe('isForbiddenAddress', () => {
       '64:ff9b::10.0.0.1',
       '2002:7f00:1::1',
       '2002:c0a8:101::1',
+      // IPv4-translated (SIIT ::ffff:0:0:0/96): a translator turns it into an IPv4 connection.
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:7f00:1',
+      '0:0:0:0:ffff:0:7f00:1',
+      '::ffff:0:10.0.0.1',
+      '::ffff:0:8.8.8.8',
+      // Local-use NAT64 (64:ff9b:1::/48) is a private network's own translator.
+      '64:ff9b:1::7f00:1',
+      '64:ff9b:1::808:808',
+      // Teredo carries the client's IPv4 address inverted in its last 32 bits (here 127.0.0.1).
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
       'not-an-ip',
       '',
     ];
@@ -65,6 +78,7 @@ describe('isForbiddenAddress', () => {
       '2606:4700::1111',
       '64:ff9b::808:808',
       '2002:808:808::1',
+      '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
     ];
     expect(forbidden.filter((a) => !isForbiddenAddress(a))).toEqual([]);
     expect(allowed.filter((a) => isForbiddenAddress(a))).toEqual([]);
@@ -168,6 +182,19 @@ describe('Markdown and fill apply the same check', () => {
     const before = hits;
     await fetching(`http://127.0.0.1:${port}/probe.png`, 'image');
     expect(hits).toBe(before + 1);
+  });
+
+  it('the ready resolver refuses every IPv6 spelling of loopback before connecting', async () => {
+    const resolve = httpResolver({ timeoutMs: 5000 });
+    const before = hits;
+    for (const host of ['::ffff:0:127.0.0.1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '::127.0.0.1']) {
+      const refused = await resolve(`http://[${host}]:${port}/x.png`, 'image').catch((e: unknown) => e);
+      expect([host, refused instanceof FetchRefused && refused.message]).toEqual([
+        host,
+        expect.stringMatching(/not a public address/),
+      ]);
+    }
+    expect(hits).toBe(before);
   });
 
   it('Markdown images and fill image fields never reach loopback through a resolver', async () => {

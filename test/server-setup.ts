@@ -166,3 +166,26 @@ export function chunkedRequest(
     req.end();
   });
 }
+
+/** One request with any headers (a `Host` of the caller's choosing too, which fetch will not send), leaving from `localAddress` when given. */
+export function rawRequest(
+  base: string,
+  pathName: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<RawResponse> {
+  const url = new URL(pathName, base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      agent: false,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
+    req.on('response', (res) => collect(res).then(resolve, reject));
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

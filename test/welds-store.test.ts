@@ -5,6 +5,7 @@
  * instances' passes), weldComplete queued once with its organization's webhook, and weld(eid) answering
  * only the workflow's organization. Packets are real (an uploaded PDF, so no browser is needed).
  */
+import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
@@ -22,7 +23,13 @@ import {
 } from '../src/packets/index.js';
 import { MIGRATIONS } from '../src/packets/store/migrations.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
-import { loadWorkflows, SubmissionConflictError, WeldService, type WorkflowCatalogue } from '../src/welds/index.js';
+import {
+  loadWorkflows,
+  SubmissionConflictError,
+  WELD_RETRY,
+  WeldService,
+  type WorkflowCatalogue,
+} from '../src/welds/index.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, workflowStores } from './helpers/workflow.js';
 
@@ -78,6 +85,15 @@ beforeAll(async () => {
   };
   await mkdir(path.join(tmp.dir, 'wf'), { recursive: true });
   await writeFile(path.join(tmp.dir, 'wf', 'store.json'), JSON.stringify(definition));
+  // One forge whose value names the signer: a name of invisible characters can never make the packet.
+  const never = {
+    ...definition,
+    eid: 'weldNever',
+    slug: 'never',
+    forges: [definition.forges[0]],
+    packet: { ...definition.packet, signers: [{ ...definition.packet.signers[0], name: '{{one.name}}' }] },
+  };
+  await writeFile(path.join(tmp.dir, 'wf', 'never.json'), JSON.stringify(never));
   catalogue = await loadWorkflows(path.join(tmp.dir, 'wf'));
   identity = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'identity') });
 }, 60_000);
@@ -90,17 +106,37 @@ afterAll(async () => {
 
 const conflict = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(SubmissionConflictError);
 
+/** Both forges of a run of `store`, the second with the first's link. */
+async function fillBoth(welds: WeldService, name: string) {
+  const first = await welds.submitForge({
+    weld: 'store',
+    forge: 'one',
+    body: { submissionEid: welds.newSubmissionEid(), name },
+  });
+  const done = await welds.submitForge({
+    weld: 'store',
+    forge: 'two',
+    weldDataEid: first.run.eid,
+    token: first.token,
+    body: { submissionEid: welds.newSubmissionEid() },
+  });
+  return { first, done };
+}
+
 describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
   let store: PacketStore;
   let flow: PacketWorkflow;
   /** Packets the makers stored, by the eid createEtchPacket's transaction gave them (committed or rolled back). */
   const attempted: string[] = [];
   let barrier: { waiting: number; release?: () => void } | undefined;
+  /** Calls of createEtchPacket, whatever their outcome. */
+  let makeCalls = 0;
 
   /** The packet service as one instance sees it: it records each packet's eid, and may wait for a second maker. */
   const packets = (): PacketService =>
     ({
       createEtchPacket: async (...[body, scope, options]: Parameters<PacketService['createEtchPacket']>) => {
+        makeCalls++;
         if (barrier) {
           const b = barrier;
           b.waiting++;
@@ -114,8 +150,9 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
           },
         });
       },
-      generateEtchSignURL: (args: Parameters<PacketService['generateEtchSignURL']>[0]) =>
-        flow.service.generateEtchSignURL(args),
+      generateEtchSignURL: (...args: Parameters<PacketService['generateEtchSignURL']>) =>
+        flow.service.generateEtchSignURL(...args),
+      registerMail: (...args: Parameters<PacketService['registerMail']>) => flow.service.registerMail(...args),
     }) as unknown as PacketService;
   /** One instance's workflow service; `clock` replaces the real clock. */
   const service = (clock?: () => Date) =>
@@ -226,33 +263,23 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
         createEtchPacket: async () => {
           throw new Error('assembly service down');
         },
+        registerMail: () => undefined,
       } as unknown as PacketService,
       baseUrl: 'http://castpress.test',
       pollMs: 0,
     });
-    const first = await failing.submitForge({
-      weld: 'store',
-      forge: 'one',
-      body: { submissionEid: failing.newSubmissionEid(), name: 'Bo' },
-    });
-    const done = await failing.submitForge({
-      weld: 'store',
-      forge: 'two',
-      weldDataEid: first.run.eid,
-      token: first.token,
-      body: { submissionEid: failing.newSubmissionEid() },
-    });
+    const { first, done } = await fillBoth(failing, 'Bo');
     await failing.close();
     expect(done.run.status).toBe('submitted');
-    expect(await store.welds.weldData(done.run.eid)).toMatchObject({
-      status: 'submitted',
-      lastError: 'assembly service down',
-    });
+    const failed = (await store.welds.weldData(done.run.eid))!;
+    expect(failed).toMatchObject({ status: 'submitted', attempts: 1 });
+    expect(JSON.parse(failed.lastError!)).toEqual({ name: 'Error', message: 'assembly service down', fields: [] });
 
-    // Two instances' passes, each let through only once both are about to create the packet.
+    // Two instances' passes once the retry is due, each let through only once both are about to create the packet.
     attempted.length = 0;
     barrier = { waiting: 0 };
-    const [a, b] = [service(), service()];
+    const due = () => new Date(failed.nextAttemptAt);
+    const [a, b] = [service(due), service(due)];
     await Promise.all([a.runPass(), b.runPass()]);
     barrier = undefined;
     await Promise.all([a.close(), b.close()]);
@@ -303,18 +330,107 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
     expect((await welds.weld({ eid: 'weldStore' }, { organization: 'acme', testOnly: true })).weldDatas).toEqual([]);
     await welds.close();
   }, 120_000);
+
+  it('a completed packet completes its run behind more than 100 runs whose packets wait for signatures', async () => {
+    const welds = service();
+    const start = async (name: string) => {
+      const { done } = await fillBoth(welds, name);
+      expect(done.run.status).toBe('sent');
+      return done.run;
+    };
+    const waiting = await start('Waits');
+    const signed = await start('Signs');
+    // 120 older runs whose packet is still out for signature (rows written straight into the store: cheap).
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 120; i++)
+        await tx.welds.insertWeldData({
+          ...waiting,
+          eid: `wd_open${String(i).padStart(3, '0')}`,
+          createdAt: 1,
+          updatedAt: 1,
+        });
+    });
+    const signer = (await store.signers(signed.packetEid!))[0]!;
+    const url = await flow.service.generateEtchSignURL({ signerEid: signer.eid, clientUserId: 'sam' });
+    await flow.service.submitSigning({ ...tokenOf(url), inputs: { signature: { type: 'typed', text: 'Sam' } } });
+    await welds.runPass();
+    expect((await store.welds.weldData(signed.eid))!.status).toBe('completed');
+    expect((await store.welds.weldData(waiting.eid))!.status).toBe('sent');
+    const events = (await store.outbox({ packetEid: signed.packetEid!, kind: 'webhook' })).filter(
+      (e) => e.payload.action === 'weldComplete',
+    );
+    expect(events).toHaveLength(1);
+    await welds.close();
+  }, 120_000);
+
+  it('a run whose packet can never be made is retried with growing waits, then failed with its typed error and one weldFailed', async () => {
+    let now = Date.parse('2026-05-01T00:00:00Z');
+    const welds = service(() => new Date(now));
+    makeCalls = 0;
+    // Zero-width and bidi characters only: the form takes the text, the packet refuses it as an empty name.
+    const made = await welds.submitForge({
+      weld: 'never',
+      forge: 'one',
+      body: { submissionEid: welds.newSubmissionEid(), name: '\u200b\u202e\u200d' },
+    });
+    const read = async () => (await store.welds.weldData(made.run.eid))!;
+    let run = await read();
+    expect(run).toMatchObject({ status: 'submitted', attempts: 1 });
+    expect(makeCalls).toBe(1);
+    // A pass before the wait is over tries nothing.
+    await welds.runPass();
+    expect(makeCalls).toBe(1);
+    const waits: number[] = [];
+    for (let i = 0; i < 20 && run.status === 'submitted'; i++) {
+      waits.push(run.nextAttemptAt - now);
+      now = run.nextAttemptAt;
+      await welds.runPass();
+      run = await read();
+    }
+    expect(run.status).toBe('failed');
+    expect(run.attempts).toBe(WELD_RETRY.maxAttempts);
+    expect(makeCalls).toBe(WELD_RETRY.maxAttempts);
+    // Each wait twice the one before, from the first retry's, up to the cap.
+    expect(waits).toEqual(waits.map((_w, i) => Math.min(WELD_RETRY.maxMs, WELD_RETRY.baseMs * 2 ** i)));
+    const error = JSON.parse(run.lastError!) as { name: string; message: string; fields: Array<{ property: string }> };
+    expect(error.name).toBe('ValidationError');
+    expect(error.fields.map((f) => f.property).join()).toMatch(/signers\[0\]\.name/);
+    // Failed for good: later passes try nothing.
+    now += 24 * 3_600_000;
+    await welds.runPass();
+    expect(makeCalls).toBe(WELD_RETRY.maxAttempts);
+
+    const view = await welds.weld({ eid: 'weldNever' }, { organization: 'acme', testOnly: false });
+    expect(view.weldDatas.find((r) => r.eid === run.eid)).toMatchObject({ status: 'failed', lastError: error });
+    const hooks = (await store.outbox({ packetEid: run.eid, kind: 'webhook' })).filter(
+      (e) => e.payload.action === 'weldFailed',
+    );
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.payload).toMatchObject({
+      url: 'https://hooks.acme.example/weld',
+      organization: 'acme',
+      data: { isComplete: false, eid: run.eid, documents: [], weld: { eid: 'weldNever', slug: 'never' }, error },
+    });
+    await welds.close();
+  }, 120_000);
 });
+
+/** An embedded store's database as a version that applied migrations up to `version` left it. */
+async function oldStore(name: string, version: number): Promise<{ dir: string; db: Database.Database }> {
+  const dir = path.join(tmp.dir, name);
+  await mkdir(dir, { recursive: true });
+  const db = new Database(path.join(dir, 'packets.db'));
+  db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) {
+    for (const q of m.sql) db.prepare(q).run();
+    db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+  }
+  return { dir, db };
+}
 
 describe('store migration: submissions stored before their place was kept', () => {
   it('get the place their (time, eid) order gave them, so a store opened after the upgrade reads them as before', async () => {
-    const dir = path.join(tmp.dir, 'old-submissions');
-    await mkdir(dir, { recursive: true });
-    const db = new Database(path.join(dir, 'packets.db'));
-    db.prepare('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)').run();
-    for (const m of MIGRATIONS.filter((x) => x.version <= 5)) {
-      for (const q of m.sql) db.prepare(q).run();
-      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const { dir, db } = await oldStore('old-submissions', 5);
     db.prepare(
       `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
        VALUES ('wd_old', 'weldStore', 1, 'acme', 'open', 0, 'h', 'Old', 1, 1, 0)`,
@@ -335,6 +451,44 @@ describe('store migration: submissions stored before their place was kept', () =
         ['sub_c', 2],
       ]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('store migration: runs stored before links were per party', () => {
+  it('keep their token as their starter’s link, and open the forms of definitions without assignees', async () => {
+    const { dir, db } = await oldStore('old-links', 6);
+    const hash = createHash('sha256').update('old-run-token').digest('hex');
+    db.prepare(
+      `INSERT INTO weld_datas (eid, weld_eid, weld_version, organization, status, is_test, token_hash, display_title, created_at, updated_at, version)
+       VALUES ('wd_before', 'weldStore', 1, 'acme', 'open', 0, ?, 'Old', 1, 1, 0)`,
+    ).run(hash);
+    db.close();
+    const store = await openSqliteStore({ dir });
+    const flow = createPacketWorkflow({
+      store,
+      engine,
+      identity,
+      baseUrl: 'http://castpress.test',
+      deliver: false,
+      mailDir: path.join(dir, 'mail'),
+    });
+    const welds = new WeldService({
+      catalogue,
+      store,
+      packets: flow.service,
+      baseUrl: 'http://castpress.test',
+      pollMs: 0,
+    });
+    try {
+      const link = await welds.link('store', 'wd_before', 'old-run-token');
+      expect([link.party, link.forges.map((f) => f.slug)]).toEqual([0, ['one', 'two']]);
+      expect(link.run).toMatchObject({ attempts: 0, nextAttemptAt: 0 });
+      await expect(welds.link('store', 'wd_before', 'another-token')).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      await welds.close();
+      await flow.close();
       await store.close();
     }
   });

@@ -204,7 +204,7 @@ describe('form values posted to a workflow', () => {
     const next = new URL((await res.json()).next as string, server.base);
     const service = await welds.get();
     const run = await until(
-      () => service.run(next.searchParams.get('run'), next.searchParams.get('t')),
+      async () => (await service.link('values', next.searchParams.get('run'), next.searchParams.get('t'))).run,
       (r) => r.packetEid !== null,
     );
     expect(run.lastError).toBeNull();

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cspOrigin, DEFAULT_DATA_DIR, parseHostPort, startServer, tsaUrlOf } from '../server/index.js';
+import {
+  cspOrigin,
+  DEFAULT_DATA_DIR,
+  parseFormRateLimits,
+  parseHostPort,
+  startServer,
+  tsaUrlOf,
+} from '../server/index.js';
 import { FontRegistry } from '../fonts/index.js';
 import { FETCH_FLAGS, fetchOptions, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
@@ -36,6 +43,8 @@ export async function serve(argv: string[]): Promise<number> {
       'signing-p12-passphrase-file': { type: 'string' },
       tsa: { type: 'string' },
       signatures: { type: 'string' },
+      'form-rate-limit': { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
@@ -72,6 +81,7 @@ export async function serve(argv: string[]): Promise<number> {
   const signatures = values.signatures;
   if (signatures !== undefined && signatures !== 'per-signer' && signatures !== 'seal')
     throw new Error(`--signatures takes "per-signer" or "seal", got ${signatures}`);
+  const formRateLimit = values['form-rate-limit'] ? parseFormRateLimits(values['form-rate-limit']) : undefined;
   const fonts = fontOptions(values);
   const fontCatalogue = catalogueUrl
     ? { url: catalogueUrl, cacheDir: path.resolve(values.data ?? DEFAULT_DATA_DIR, 'font-cache') }
@@ -107,6 +117,8 @@ export async function serve(argv: string[]): Promise<number> {
     signingStylesheetOrigins: values['stylesheet-origin'],
     ...(values.org ? { organizations: values.org } : {}),
     metrics: values.metrics ? { token: metricsToken } : false,
+    ...(formRateLimit ? { formRateLimit } : {}),
+    ...(values['trust-proxy'] ? { trustProxy: values['trust-proxy'] } : {}),
   });
   // On stderr so stdout stays free for whatever the caller pipes.
   console.error(`castpress listening on ${server.url}`);

@@ -116,6 +116,11 @@ ${FETCH_USAGE} (also webhooks)
   --signatures MODE           how packets are signed: \`seal\` (default: one seal of the operator at completion)
                               or \`per-signer\` (each signer's own signature with a certificate from the local CA,
                               then the seal; the certificate of completion a separate sealed file)
+  --form-rate-limit SPEC      throttles of the workflow forms, e.g. address=10,form=60,organization=300,views=120,window=60
+                              (those are the defaults: posts per client address, per workflow, per organization,
+                              form pages per address, per window of that many seconds); over one: 429 with Retry-After
+  --trust-proxy ADDR          a reverse proxy (address or CIDR) whose X-Forwarded-For/-Proto/-Host are believed, so
+                              the client's address is the one rate limits and the audit trail see; repeatable
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

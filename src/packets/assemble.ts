@@ -180,6 +180,13 @@ export async function assembleWith(
         ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]
         : [],
     ),
+    ...built.flatMap((b, i) =>
+      b.decrypted
+        ? [
+            `${formatPath(['files', i, 'file'])}: encrypted (no password needed to open it): decrypted, its permissions no longer apply`,
+          ]
+        : [],
+    ),
   ];
   return { request, files, merged, plan, warnings };
 }
@@ -197,6 +204,8 @@ interface BuiltFile {
   fieldInputs: Map<string, TemplateInput['fields'][number]>;
   /** Active content removed from an upload (src/pdf `stripActiveContent`). */
   removed: string[];
+  /** An encrypted upload (empty user password) whose decrypted rewrite the packet signs. */
+  decrypted?: boolean;
   /** A PDF upload that carries a signature (#31): assembly may only append to its bytes. */
   signed?: boolean;
 }
@@ -248,6 +257,7 @@ async function buildFile(
   let nameFallback: string;
   let template: Template | undefined;
   let removed: string[] = [];
+  let decrypted = false;
   let signed = false;
 
   switch (file.kind) {
@@ -277,7 +287,9 @@ async function buildFile(
       // Removing it rewrites the file: a signature it carries would no longer cover it (#31).
       if (signed && stripped.removed.length > 0)
         throw signedUploadChanged(i, `active content to remove: ${stripped.removed.join(', ')}`);
-      ({ pdf: base, removed } = stripped);
+      // An encrypted upload is signed decrypted (src/pdf stripActiveContent): that rewrite breaks a signature it carries.
+      if (signed && stripped.decrypted) throw signedUploadChanged(i, 'its encryption to remove');
+      ({ pdf: base, removed, decrypted } = stripped);
       // Counted as soon as known: a file or packet over its pages is refused before it is scanned.
       context.pages.count(i, stripped.pages);
       tagSource = base;
@@ -363,6 +375,7 @@ async function buildFile(
     pdf: base,
     ...(template ? { template } : {}),
     removed,
+    ...(decrypted ? { decrypted } : {}),
     ...(signed ? { signed } : {}),
     pageCount: scanned.pages.length,
     filename: pdfName(payload?.filename ?? nameFallback, file.id),

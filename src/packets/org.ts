@@ -69,6 +69,23 @@ export const organizationSettingsSchema = z.strictObject({
       linkColor: cssColor.optional(),
     })
     .optional(),
+  /**
+   * The organization's budgets for its public workflow forms per window (the server's
+   * `--form-rate-limit` window): posts to one of its workflows, posts to all of them.
+   */
+  formRateLimit: z
+    .strictObject({
+      form: z.number().int().min(1).optional(),
+      organization: z.number().int().min(1).optional(),
+    })
+    .optional(),
+  /**
+   * Which of the organization's API keys the built-in TSA (`POST /tsa`, `--tsa local`) answers:
+   * production keys unless `productionKeys: false`, development keys only with `developmentKeys: true`.
+   */
+  timestampAuthority: z
+    .strictObject({ productionKeys: z.boolean().optional(), developmentKeys: z.boolean().optional() })
+    .optional(),
   /** Origins allowed to frame embedded signers' pages; none listed: any origin may. */
   embedOrigins: z.array(origin).max(100).optional(),
   /** Origins a packet's `stylesheetURL` may name; none listed: any https origin. */

@@ -10,6 +10,12 @@
  * SubmitForm, ImportData, GoToR, GoToE, GoTo3DView, Rendition, Sound, Movie or RichMediaExecute;
  * XFA. Kept: GoTo, URI (a link the reader clicks, shown by the viewer), Named, Hide, ResetForm, SetOCGState, Thread, Trans.
  *
+ * An encrypted file that opens with the empty user password (an owner password only) is written out
+ * decrypted: what is built on it later (signature fields, marks, signatures) is appended as
+ * incremental updates, which an encrypted file cannot take without its encryption (the kernel does
+ * not encrypt), and a signature over a decrypted update of an encrypted file is one no viewer
+ * checks the same way. Its permissions (no printing, no changes) go with the encryption.
+ *
  * A file with none of it is returned as it came (same bytes). Otherwise the file is written out
  * clean once (uploads are not signed yet; signatures an upload already carried no longer validate)
  * and objects nothing refers to any more are dropped, so the JavaScript and the attachments are
@@ -57,11 +63,13 @@ export interface StrippedPdf {
   removed: string[];
   /** Pages of the document (read while it was loaded anyway: callers count pages against their limits). */
   pages: number;
+  /** The input was encrypted (opened with the empty user password): `pdf` is its decrypted rewrite. */
+  decrypted: boolean;
 }
 
 /** Removes the active content of `bytes` (see the file comment); a bad PDF is an `InvalidPdfError` naming `property`. */
 export async function stripActiveContent(bytes: Uint8Array, property = 'pdf'): Promise<StrippedPdf> {
-  const { doc, droppedXfa } = await loadPdfReporting(bytes, property);
+  const { doc, droppedXfa, decrypted } = await loadPdfReporting(bytes, property);
   const removed = new Set<string>();
   if (droppedXfa) removed.add('XFA form');
   stripCatalog(doc, removed);
@@ -69,9 +77,9 @@ export async function stripActiveContent(bytes: Uint8Array, property = 'pdf'): P
   stripFields(doc, removed);
   stripOutlines(doc, removed);
   const pages = doc.getPageCount();
-  if (removed.size === 0) return { pdf: bytes, removed: [], pages };
+  if (removed.size === 0 && !decrypted) return { pdf: bytes, removed: [], pages, decrypted };
   dropUnreachable(doc);
-  return { pdf: await rewritePdf(doc), removed: [...removed], pages };
+  return { pdf: await rewritePdf(doc), removed: [...removed], pages, decrypted };
 }
 
 function stripCatalog(doc: PDFDocument, removed: Set<string>): void {

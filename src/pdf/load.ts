@@ -16,11 +16,11 @@ export async function loadPdf(bytes: Uint8Array, property = 'pdf'): Promise<PDFD
   return (await loadPdfReporting(bytes, property)).doc;
 }
 
-/** `loadPdf`, and whether it dropped XFA (stripActiveContent reports it). */
+/** `loadPdf`, whether it dropped XFA and whether it decrypted the file (stripActiveContent reports both). */
 export async function loadPdfReporting(
   bytes: Uint8Array,
   property = 'pdf',
-): Promise<{ doc: PDFDocument; droppedXfa: boolean }> {
+): Promise<{ doc: PDFDocument; droppedXfa: boolean; decrypted: boolean }> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
     throw new InvalidPdfError('Not a PDF: no bytes', property);
   }
@@ -29,17 +29,18 @@ export async function loadPdfReporting(
   }
   const doc = await parse(bytes, property);
   let droppedXfa = false;
+  const decrypted = doc.context.isDecrypted;
   try {
     const problem = normalizeStructure(doc);
     if (problem) throw new Error(problem);
     assertReadable(doc);
-    if (doc.context.isDecrypted) dropEncryptionDictionary(doc);
+    if (decrypted) dropEncryptionDictionary(doc);
     droppedXfa = dropXfa(doc);
     dropUsageRights(doc);
   } catch (e) {
     throw new InvalidPdfError(`Not a readable PDF: ${messageOf(e)}`, property, { cause: e });
   }
-  return { doc, droppedXfa };
+  return { doc, droppedXfa, decrypted };
 }
 
 type DocumentConstructor = new (

@@ -1,3 +1,4 @@
+import type { BlockList } from 'node:net';
 import { dns, net } from './network-modules.js';
 
 /**
@@ -50,48 +51,86 @@ function v6Bytes(ip: string): number[] | null {
   return bytes;
 }
 
-function forbiddenV4([a, b]: number[]): boolean {
-  return (
-    a === 0 || // "this network", unspecified
-    a === 10 || // private
-    a === 127 || // loopback
-    (a === 100 && b! >= 64 && b! <= 127) || // CGNAT
-    (a === 169 && b === 254) || // link-local
-    (a === 172 && b! >= 16 && b! <= 31) || // private
-    (a === 192 && b === 168) || // private
-    (a === 192 && b === 0) || // IETF protocol assignments (192.0.0.0/24) and TEST-NET-1
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a! >= 224 // multicast, reserved, broadcast
-  );
+/** Ranges content must not reach, as subnets (a table, not bit tests: one place to read and extend). */
+const FORBIDDEN_V4: ReadonlyArray<readonly [string, number]> = [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // CGNAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 16], // IETF protocol assignments (192.0.0.0/24) and TEST-NET-1
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 3], // multicast, reserved, broadcast
+];
+
+/**
+ * IPv6 ranges refused whatever they carry. The three forms that put an IPv4 address in the low 32
+ * bits without a prefix of their own (compatible ::/96, mapped ::ffff:0:0/96, translated
+ * ::ffff:0:0:0/96) are refused outright: a dual-stack socket or a SIIT translator may turn each into
+ * an IPv4 connection, and no public service is reached by such a spelling.
+ */
+const FORBIDDEN_V6: ReadonlyArray<readonly [string, number]> = [
+  ['::', 96], // ::, ::1 and IPv4-compatible
+  ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation (RFC 8215): a private network's own NAT64
+  ['100::', 64], // discard
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
+];
+
+let blockLists: { v4: BlockList; v6: BlockList } | undefined;
+
+function forbiddenRanges(): { v4: BlockList; v6: BlockList } {
+  if (blockLists) return blockLists;
+  const v4 = new (net().BlockList)();
+  for (const [address, prefix] of FORBIDDEN_V4) v4.addSubnet(address, prefix, 'ipv4');
+  const v6 = new (net().BlockList)();
+  for (const [address, prefix] of FORBIDDEN_V6) v6.addSubnet(address, prefix, 'ipv6');
+  return (blockLists = { v4, v6 });
+}
+
+const dottedQuad = (bytes: number[]): string => bytes.join('.');
+
+/**
+ * The IPv4 address an IPv6 address leads to through a translation prefix: NAT64's well-known
+ * 64:ff9b::/96, 6to4 2002::/16 (bytes 2-5), Teredo 2001::/32 (the client's address, bytes 12-15
+ * inverted). Such an address is refused when the IPv4 address it carries is.
+ */
+function carriedV4(x: number[]): string | undefined {
+  if (x[0] === 0x00 && x[1] === 0x64 && x[2] === 0xff && x[3] === 0x9b && x.slice(4, 12).every((b) => b === 0))
+    return dottedQuad(x.slice(12));
+  if (x[0] === 0x20 && x[1] === 0x02) return dottedQuad(x.slice(2, 6));
+  if (x[0] === 0x20 && x[1] === 0x01 && x[2] === 0x00 && x[3] === 0x00)
+    return dottedQuad(x.slice(12).map((b) => b ^ 0xff));
+  return undefined;
 }
 
 function forbiddenV6(x: number[]): boolean {
-  const zeroUpTo = (n: number): boolean => x.slice(0, n).every((b) => b === 0);
-  if (zeroUpTo(10) && x[10] === 0xff && x[11] === 0xff) return true; // IPv4-mapped ::ffff:0:0/96
-  if (zeroUpTo(12)) return true; // ::, ::1 and IPv4-compatible ::/96
-  if (x[0] === 0x00 && x[1] === 0x64 && x[2] === 0xff && x[3] === 0x9b && x.slice(4, 12).every((b) => b === 0)) {
-    return forbiddenV4(x.slice(12)); // NAT64 64:ff9b::/96 carries an IPv4 address
-  }
-  if (x[0] === 0x20 && x[1] === 0x02) return forbiddenV4(x.slice(2, 6)); // 6to4 2002::/16
-  if ((x[0]! & 0xfe) === 0xfc) return true; // unique local fc00::/7
-  if (x[0] === 0xfe && (x[1]! & 0xc0) === 0x80) return true; // link-local fe80::/10
-  if (x[0] === 0xfe && (x[1]! & 0xc0) === 0xc0) return true; // site-local fec0::/10 (deprecated)
-  if (x[0] === 0xff) return true; // multicast
-  if (x[0] === 0x01 && x[1] === 0x00 && x.slice(2, 8).every((b) => b === 0)) return true; // discard 100::/64
-  return false;
+  const { v4, v6 } = forbiddenRanges();
+  // The canonical spelling of the 16 bytes, so the check does not depend on how the input was written.
+  const canonical = Array.from({ length: 8 }, (_, i) => ((x[2 * i]! << 8) | x[2 * i + 1]!).toString(16)).join(':');
+  if (v6.check(canonical, 'ipv6')) return true;
+  const inner = carriedV4(x);
+  return inner !== undefined && v4.check(inner, 'ipv4');
 }
 
 /**
  * Whether an IP address is one content must not reach: loopback, private,
  * link-local, CGNAT, multicast, unspecified and reserved ranges, IPv4 and IPv6,
- * including IPv4-mapped and IPv4-compatible IPv6. Anything unparsable is refused.
+ * every IPv6 spelling of an IPv4 address (mapped, translated, compatible) and the translation
+ * prefixes (NAT64, 6to4, Teredo) that lead to a refused IPv4 address. Anything unparsable is refused.
  */
 export function isForbiddenAddress(ip: string): boolean {
   const address = ip.replace(/^\[|\]$/g, '');
   const kind = net().isIP(address.replace(/%.*$/, ''));
   if (kind === 4) {
     const bytes = v4Bytes(address);
-    return !bytes || forbiddenV4(bytes);
+    return !bytes || forbiddenRanges().v4.check(dottedQuad(bytes), 'ipv4');
   }
   if (kind === 6) {
     const bytes = v6Bytes(address);

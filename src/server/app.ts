@@ -30,7 +30,10 @@ import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
 import { signingCaRoutes } from './routes/signing-ca.js';
+import { serverOrigin } from './stylesheet-origin.js';
 import { weldRoutes, type LazyWeldBackend } from './welds/index.js';
+import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits, type FormRateLimits } from './form-limits.js';
+import { organizationOf } from '../welds/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -77,6 +80,14 @@ export interface ServerOptions {
   signingCa?: { dataDir: string; tsa: boolean };
   /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
   welds?: LazyWeldBackend;
+  /** Throttles of the workflow forms (form-limits.ts); unset values keep DEFAULT_FORM_RATE_LIMITS. */
+  formRateLimit?: Partial<FormRateLimits>;
+  /**
+   * Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are
+   * believed (fastify's `trustProxy`): `request.ip` (rate limits, logs, the audit trail) is then the
+   * client's. Default none: the connection's own address.
+   */
+  trustProxy?: readonly string[];
 }
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
@@ -139,6 +150,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
+    ...(options.trustProxy?.length ? { trustProxy: [...options.trustProxy] } : {}),
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
     requestTimeout: options.requestTimeoutMs ?? 120_000,
@@ -232,11 +244,21 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   if (options.signingCa)
     await signingCaRoutes(app, {
       ...options.signingCa,
-      authenticate: (request) => ctx.keys.set(request, authenticate(request.headers.authorization, keyRing)),
+      authenticate: (request) => {
+        const key = authenticate(request.headers.authorization, keyRing);
+        ctx.keys.set(request, key);
+        return key;
+      },
+      tsaAllows: (key) => {
+        const allowed = options.organizations?.(key.organization)?.timestampAuthority;
+        return key.kind === 'development' ? (allowed?.developmentKeys ?? false) : (allowed?.productionKeys ?? true);
+      },
+      now,
       // The packet backend makes the local CA (naming this server's CRL URL) on first use; the TSA needs it.
       ready: async () => void (await options.packets?.get()),
     });
   const packets = options.packets;
+  const origin = () => serverOrigin(options.publicUrl, app.server.address());
   referenceRoutes(app, { graphql: packets !== undefined });
   operationsRoutes(app, {
     checks: [
@@ -256,6 +278,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         stylesheetOrigins: options.signingStylesheetOrigins,
         ...(options.organizations ? { organizations: options.organizations } : {}),
         publicUrl: options.publicUrl,
+        origin,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
         ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
@@ -268,10 +291,19 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       stylesheetOrigins: options.signingStylesheetOrigins,
       ...(options.organizations ? { organizations: options.organizations } : {}),
       publicUrl: options.publicUrl,
+      origin,
     });
     signerDownloadRoutes(app, packets);
     const welds = options.welds;
     if (welds) {
+      await registerFormRateLimits(app, {
+        limits: { ...DEFAULT_FORM_RATE_LIMITS, ...options.formRateLimit },
+        workflowOf: (weld) => {
+          const w = welds.catalogue.bySlug(weld) ?? welds.catalogue.get(weld);
+          return w && { eid: w.eid, organization: organizationOf(w) };
+        },
+        organizationLimits: (organization) => options.organizations?.(organization)?.formRateLimit,
+      });
       weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
       // Closed before the packets it works over.
       app.addHook('onClose', async () => welds.close());

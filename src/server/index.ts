@@ -13,3 +13,5 @@ export { RESOURCE_WARNING_HEADER } from './resource-warnings.js';
 // What `castpress serve` parses its flags with (src/cli imports the server only through this door).
 export { DEFAULT_DATA_DIR, parseHostPort, tsaUrlOf } from './graphql/open.js';
 export { cspOrigin } from './stylesheet-origin.js';
+export { DEFAULT_FORM_RATE_LIMITS, parseFormRateLimits } from './form-limits.js';
+export type { FormRateLimits } from './form-limits.js';

@@ -66,6 +66,17 @@ export function parseServerConfig(json: unknown, source = 'config'): ServerConfi
   return r.data;
 }
 
+/**
+ * The keys of a keys file that name no organization, as a start-up warning names them: their place in
+ * the file and the first 12 hex digits of their SHA-256 (never the key). They all belong to the default
+ * organization, so each sees every packet the others make.
+ */
+export function keysWithoutOrganization(config: ServerConfig): string[] {
+  return config.keys.flatMap((k, i) =>
+    k.organization === undefined ? [`keys[${i}] (${k.kind}, sha256 ${digest(k.key).slice(0, 12)})`] : [],
+  );
+}
+
 /** A known key as the server holds it: never the key itself, only its digest. */
 export interface KeyEntry {
   id: string;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.js';
-import { loadServerConfig, type ServerConfig } from './keys.js';
+import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
@@ -60,6 +60,10 @@ export interface StartOptions {
   metrics?: ServerOptions['metrics'];
   /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
   workflows?: string;
+  /** Throttles of the workflow forms (`--form-rate-limit`); unset values keep the defaults. */
+  formRateLimit?: ServerOptions['formRateLimit'];
+  /** Reverse proxies whose forwarded headers are believed (`--trust-proxy`). */
+  trustProxy?: readonly string[];
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -166,6 +170,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     strictResources: options.strictResources,
     chromiumExecutable: options.engine?.chromium?.executablePath,
     metrics: options.metrics,
+    ...(options.formRateLimit ? { formRateLimit: options.formRateLimit } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.packets !== false
       ? {
           signingCa: {
@@ -175,6 +181,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         }
       : {}),
   });
+  const unscoped = config && !options.noAuth ? keysWithoutOrganization(config) : [];
+  if (unscoped.length > 0)
+    app.log.warn(
+      { keys: unscoped },
+      `API keys without "organization": ${unscoped.join(', ')}. They belong to the organization "${DEFAULT_ORGANIZATION}" ` +
+        'and each sees and changes every packet the others make; give each key its organization in the keys file',
+    );
   try {
     await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
   } catch (e) {

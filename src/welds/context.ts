@@ -3,7 +3,7 @@
  * and submissions live in its database, so they commit with the outbox), the packet service that
  * makes and sends packets, the clock. Made once by the façade (service.ts).
  */
-import type { OrganizationDirectory, PacketService, PacketStore } from '../packets/index.js';
+import type { OrganizationDirectory, PacketService, PacketStore, RetryPolicy } from '../packets/index.js';
 import type { WorkflowCatalogue } from './load.js';
 
 export interface WeldServiceOptions {
@@ -22,6 +22,8 @@ export interface WeldServiceOptions {
   clock?: () => Date;
   /** How often runs are looked at (packets made again after a failure, completed packets); default 1 s; 0: never by itself. */
   pollMs?: number;
+  /** Packet retries of a run after a failure (default retries.ts' WELD_RETRY); then the run is `failed`. */
+  retry?: RetryPolicy;
   /** Told about a failure of the background pass (default: ignored; the pass runs again). */
   onError?: (e: unknown) => void;
   /** Called after a commit that queued a weldComplete webhook (the dispatcher's poke). */

@@ -80,18 +80,36 @@ export const formField = z
   });
 export type FormField = z.output<typeof formField>;
 
+/**
+ * Who fills a forge when it is not whoever filled the one before (parties.ts): `"api"` (the caller's
+ * backend asks for the party's link, WeldService.partyLink) or `{email}`, mailed the link: a fixed
+ * address, or exactly one `{{forge.field}}` of an earlier forge's `email` field.
+ */
+export const assignee = z.union([z.literal('api'), z.object({ email: z.string().min(3).max(320) }).strict()]);
+export type Assignee = z.output<typeof assignee>;
+
 export const forge = z
   .object({
     eid: id,
     slug: id,
     name: z.string().min(1).max(200),
+    /** A new party fills this forge and the ones after it that name none; absent: the same person as the forge before. */
+    assignee: assignee.optional(),
     fields: z.array(formField).min(1).max(200),
   })
   .strict();
 export type Forge = z.output<typeof forge>;
 
-/** A signer of the packet: createEtchPacket's signer, plus the forge its person fills (they may sign right after it). */
-const packetSigner = z.looseObject({ id: z.string().min(1), forge: id.optional() });
+/**
+ * A signer of the packet: createEtchPacket's signer, plus the forge its person fills (they may sign
+ * right after it) and `emailTrusted`: an `email` signer's address taken from a form is mailed without
+ * its owner confirming it first (confirmations.ts). Both are taken off before the packet is made.
+ */
+const packetSigner = z.looseObject({
+  id: z.string().min(1),
+  forge: id.optional(),
+  emailTrusted: z.boolean().optional(),
+});
 
 /** createEtchPacket's arguments; checked in full by the packet workflow when a run makes its packet. */
 const packet = z.looseObject({

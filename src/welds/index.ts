@@ -15,10 +15,15 @@ export {
 } from './load.js';
 export type { WeldOrganization } from './organization.js';
 export { workflowDefinition, FORM_FIELD_TYPES } from './definition.js';
-export type { Workflow, WorkflowDefinition, Forge, FormField, FormFieldType } from './definition.js';
+export type { Workflow, WorkflowDefinition, Forge, FormField, FormFieldType, Assignee } from './definition.js';
 export { WorkflowDefinitionError, SubmissionConflictError } from './errors.js';
 export { resolveSubmission, MAX_VALUE_CHARS, FORM_CONTROLS } from './values.js';
 export { packetArguments } from './make-packet.js';
 export { completionPercentage } from './progress.js';
 export type { ForgeSubmission, SubmittedForge } from './submit-forge.js';
+export { partyForge } from './run-access.js';
+export type { RunLink } from './run-access.js';
+export type { Confirmation } from './confirmations.js';
+export type { WeldError } from './retries.js';
+export { WELD_RETRY } from './retries.js';
 export type { WeldView, WeldDataView } from './weld-query.js';

@@ -13,12 +13,18 @@ import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
 import { WorkflowDefinitionError } from './errors.js';
 import { markdownPlaceProblems, placeholdersIn, valuePlaceProblems } from './placeholders.js';
+import { EMAIL } from './values.js';
+
+/** Pages of a workflow beside its forges (src/server/welds routes): no forge may have their slug. */
+const RESERVED_SLUGS = new Set(['done', 'confirm']);
 
 /** Cross-checks zod cannot make: unique forge eids/slugs and field names, placeholders and signers naming real forges. */
 export function checkDefinition(def: WorkflowDefinition): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   def.forges.forEach((f, i) => {
+    if (RESERVED_SLUGS.has(f.slug))
+      errors.push({ property: `forges[${i}].slug`, message: `"${f.slug}" names a page of every workflow` });
     for (const key of [`eid:${f.eid}`, `slug:${f.slug}`]) {
       if (seen.has(key))
         errors.push({
@@ -47,11 +53,46 @@ export function checkDefinition(def: WorkflowDefinition): FieldError[] {
     else if (!fields.has(ref.field))
       errors.push({ property: ref.path, message: `Forge "${ref.forge}" has no field "${ref.field}"` });
   }
+  errors.push(...assigneeProblems(def));
   def.packet.signers.forEach((s, i) => {
     if (s.forge !== undefined && !forges.has(s.forge))
       errors.push({ property: `packet.signers[${i}].forge`, message: `No forge "${s.forge}" in this workflow` });
   });
   errors.push(...valuePlaceProblems(def.packet));
+  return errors;
+}
+
+/**
+ * Assignees: none on the public first forge; an email one is a fixed address or exactly one
+ * placeholder of an earlier forge's `email` field (its value exists when the party's turn comes).
+ */
+function assigneeProblems(def: WorkflowDefinition): FieldError[] {
+  const errors: FieldError[] = [];
+  def.forges.forEach((f, i) => {
+    const a = f.assignee;
+    const property = `forges[${i}].assignee`;
+    if (a === undefined) return;
+    if (i === 0) {
+      errors.push({ property, message: 'The first forge is public: whoever opens the workflow fills it' });
+      return;
+    }
+    if (a === 'api') return;
+    const refs = placeholdersIn(a.email, '');
+    if (refs.length === 0) {
+      if (!EMAIL.test(a.email))
+        errors.push({
+          property: `${property}.email`,
+          message: 'An email address, or one {{forge.field}} of an email field',
+        });
+      return;
+    }
+    const [ref] = refs;
+    const whole = refs.length === 1 && a.email.replace(/\s+/g, '') === `{{${ref!.forge}.${ref!.field}}}`;
+    const earlier = def.forges.slice(0, i).find((x) => x.slug === ref!.forge);
+    const field = whole ? earlier?.fields.find((x) => x.name === ref!.field) : undefined;
+    if (field?.type !== 'email')
+      errors.push({ property: `${property}.email`, message: `Not an email field of an earlier forge: ${a.email}` });
+  });
   return errors;
 }
 

@@ -13,12 +13,13 @@ import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
 import { payloadKeyOf, placeOf, resolvePlaceholders, valuesOf, withTextOnly, writeValue } from './placeholders.js';
+import { recordFailure } from './retries.js';
 import { workflowOfRun } from './run-access.js';
 
 /**
  * createEtchPacket's arguments for the run: placeholders replaced (each value written as text for the
  * place it lands in, placeholders.ts; fill values named in their payload's `textOnly`), our `forge`
- * marks taken off the signers.
+ * and `emailTrusted` marks taken off the signers.
  */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
   const packet = workflow.packet;
@@ -28,7 +29,9 @@ export function packetArguments(workflow: Workflow, values: ReturnType<typeof va
     if (key) typed.push(key);
     return writeValue(placeOf(packet, path), text);
   }) as Record<string, unknown>;
-  const signers = (resolved.signers as Array<Record<string, unknown>>).map(({ forge: _forge, ...s }) => s);
+  const signers = (resolved.signers as Array<Record<string, unknown>>).map(
+    ({ forge: _forge, emailTrusted: _trusted, ...s }) => s,
+  );
   return withTextOnly({ ...resolved, signers }, typed);
 }
 
@@ -43,7 +46,14 @@ class AlreadyMade extends Error {
 async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: string, now: number): Promise<void> {
   const current = await tx.welds.weldData(run.eid);
   if (!current || current.status !== 'submitted' || current.packetEid !== null) throw new AlreadyMade(current ?? run);
-  const next: WeldDataRecord = { ...current, status: 'sent', packetEid, lastError: null, updatedAt: now };
+  const next: WeldDataRecord = {
+    ...current,
+    status: 'sent',
+    packetEid,
+    lastError: null,
+    nextAttemptAt: 0,
+    updatedAt: now,
+  };
   if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
 }
 
@@ -58,12 +68,7 @@ export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise
     );
   } catch (e) {
     if (e instanceof AlreadyMade) return (await ctx.store.welds.weldData(run.eid)) ?? e.run;
-    const lastError = e instanceof Error ? e.message : String(e);
-    await ctx.store.transaction(async (tx) => {
-      const current = await tx.welds.weldData(run.eid);
-      if (current?.status === 'submitted')
-        await tx.welds.updateWeldData({ ...current, lastError, updatedAt: ctx.now() });
-    });
+    await recordFailure(ctx, run, e);
     throw e;
   }
   return (await ctx.store.welds.weldData(run.eid))!;

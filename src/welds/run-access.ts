@@ -1,12 +1,15 @@
 /**
- * A run's access: a 256-bit token in the form's URL (only its SHA-256 is stored, compared in constant
- * time), the one-time submission ids each rendered form carries, and the run's workflow and next forge.
+ * A run's access: 256-bit tokens in links (only their SHA-256 is stored), each opening one party's
+ * forms of one run of one workflow; the one-time submission ids each rendered form carries; the run's
+ * workflow and forges.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../errors/index.js';
-import type { WeldDataRecord } from '../packets/index.js';
+import type { WeldDataRecord, WeldTokenRecord, WeldWrites } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Forge, Workflow } from './definition.js';
+import { organizationOf } from './load.js';
+import { forgesOf } from './parties.js';
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -34,16 +37,79 @@ export function forgeOf(workflow: Workflow, slug: string): Forge {
   return f;
 }
 
-/** The run, when `token` is its own; an unknown run and a wrong token are the same 404 (nothing learnt). */
-export async function runFor(ctx: WeldContext, weldDataEid: unknown, token: unknown): Promise<WeldDataRecord> {
+/** What a party's link opens: the run, its workflow (the run's version) and the party. */
+export interface RunLink {
+  run: WeldDataRecord;
+  workflow: Workflow;
+  party: number;
+  /** The party's forges, in order. */
+  forges: Forge[];
+}
+
+const unknownRun = (weldDataEid: unknown): NotFoundError =>
+  new NotFoundError(`No workflow run "${String(weldDataEid).slice(0, 100)}" for this link`, 'weldDataEid');
+
+/**
+ * A token of the run of kind `kind`, for the workflow the URL names (`weld`: slug or eid): the run
+ * must be that workflow's and its organization's. An unknown run, a wrong token, another workflow's
+ * run: the same 404 (nothing learnt).
+ */
+export async function tokenFor(
+  ctx: WeldContext,
+  weld: string,
+  weldDataEid: unknown,
+  token: unknown,
+  kind: WeldTokenRecord['kind'],
+): Promise<{ run: WeldDataRecord; workflow: Workflow; token: WeldTokenRecord }> {
   const run =
     typeof weldDataEid === 'string' && weldDataEid.length < 100
       ? await ctx.store.welds.weldData(weldDataEid)
       : undefined;
-  const given = Buffer.from(hashToken(typeof token === 'string' ? token : ''), 'hex');
-  const ok = run !== undefined && timingSafeEqual(given, Buffer.from(run.tokenHash, 'hex'));
-  if (!run || !ok) throw new NotFoundError(`No workflow run "${String(weldDataEid)}" for this link`, 'weldDataEid');
-  return run;
+  // Looked up by the SHA-256 of 256 random bits: the lookup's timing tells nothing usable about a token.
+  const found =
+    typeof token === 'string' && token.length > 0 && token.length < 100
+      ? await ctx.store.welds.weldToken(hashToken(token))
+      : undefined;
+  if (!run || !found || found.weldDataEid !== run.eid || found.kind !== kind) throw unknownRun(weldDataEid);
+  const workflow = ctx.catalogue.get(run.weldEid, run.weldVersion) ?? ctx.catalogue.get(run.weldEid);
+  if (!workflow || (weld !== workflow.slug && weld !== workflow.eid) || organizationOf(workflow) !== run.organization)
+    throw unknownRun(weldDataEid);
+  return { run, workflow, token: found };
+}
+
+/** The run and party a link opens (run + party token, under the workflow the URL names). */
+export async function runFor(ctx: WeldContext, weld: string, weldDataEid: unknown, token: unknown): Promise<RunLink> {
+  const { run, workflow, token: t } = await tokenFor(ctx, weld, weldDataEid, token, 'party');
+  return { run, workflow, party: t.party, forges: forgesOf(workflow, t.party) };
+}
+
+/** The link's forge named `slug`: one of its party's, else the same 404 as a wrong link. */
+export function partyForge(link: RunLink, slug: string): Forge {
+  const f = link.forges.find((x) => x.slug === slug);
+  if (!f) throw unknownRun(link.run.eid);
+  return f;
+}
+
+/** A new token of the run, stored as its hash; the token itself goes only into a link. */
+export async function mintToken(
+  tx: Pick<WeldWrites, 'insertWeldToken'>,
+  run: WeldDataRecord,
+  kind: WeldTokenRecord['kind'],
+  party: number,
+  email: string | null,
+  now: number,
+): Promise<string> {
+  const token = newToken();
+  await tx.insertWeldToken({
+    hash: hashToken(token),
+    weldDataEid: run.eid,
+    kind,
+    party,
+    email,
+    createdAt: now,
+    usedAt: null,
+  });
+  return token;
 }
 
 /** The definition a run was started with. */

@@ -1,17 +1,22 @@
 /**
  * Workflows (Welds) as a service over the packet store and the packet workflow: forge submissions,
- * the query `weld`, the signing link of the last step, and a background pass (complete-runs.ts) that
- * queues `weldComplete`. No HTTP (src/server serves the forms). One operation per file; this façade
- * holds the context and the pass's timer, and is closed by its creator.
+ * the links of parties and address confirmations, the query `weld`, the signing link of the last
+ * step, and a background pass (complete-runs.ts) that retries packets and queues `weldComplete`. No
+ * HTTP (src/server serves the forms). One operation per file; this façade holds the context and the
+ * pass's timer, registers the workflows' mails with the packets' delivery, and is closed by its creator.
  */
 import type { PacketScope, WeldDataRecord } from '../packets/index.js';
-import { completeRuns, weldCompleteData } from './complete-runs.js';
+import { completeRuns } from './complete-runs.js';
+import { confirmAddress, confirmation, type Confirmation } from './confirmations.js';
 import { weldContext, type WeldContext, type WeldServiceOptions } from './context.js';
 import type { Workflow } from './definition.js';
+import { weldMails } from './mail.js';
 import { weldOrganization, type WeldOrganization } from './organization.js';
-import { newSubmissionEid, runFor, workflowBySlug } from './run-access.js';
+import { partyLink } from './party-link.js';
+import { newSubmissionEid, runFor, workflowBySlug, type RunLink } from './run-access.js';
 import { signingUrlFor } from './sign-now.js';
 import { submitForge, type ForgeSubmission, type SubmittedForge } from './submit-forge.js';
+import { weldCompleteData } from './webhook.js';
 import { weld, type WeldView } from './weld-query.js';
 
 export class WeldService {
@@ -22,6 +27,7 @@ export class WeldService {
 
   constructor(options: WeldServiceOptions) {
     this.#ctx = weldContext(options);
+    for (const [kind, compose] of Object.entries(weldMails(this.#ctx))) options.packets.registerMail(kind, compose);
     const pollMs = options.pollMs ?? 1000;
     if (pollMs > 0) {
       this.#timer = setInterval(() => void this.runPass(), pollMs);
@@ -39,9 +45,27 @@ export class WeldService {
     return weldOrganization(this.#ctx, organization);
   }
 
-  /** A run, given its token (the same 404 for an unknown run and a wrong token). */
-  run(weldDataEid: unknown, token: unknown): Promise<WeldDataRecord> {
-    return runFor(this.#ctx, weldDataEid, token);
+  /**
+   * What a link opens: the run of workflow `weld` and the party whose token it carries (the same 404
+   * for an unknown run, a wrong token and another workflow's run).
+   */
+  link(weld: string, weldDataEid: unknown, token: unknown): Promise<RunLink> {
+    return runFor(this.#ctx, weld, weldDataEid, token);
+  }
+
+  /** The link of an `api` assignee's forge of a run, for its organization's backend (party-link.ts). */
+  partyLink(weldDataEid: unknown, forge: unknown, scope?: PacketScope): Promise<string> {
+    return partyLink(this.#ctx, weldDataEid, forge, scope);
+  }
+
+  /** What a confirmation link is for (confirmations.ts). */
+  confirmation(weld: string, weldDataEid: unknown, c: unknown): Promise<Confirmation> {
+    return confirmation(this.#ctx, weld, weldDataEid, c);
+  }
+
+  /** An address confirmed by its owner; the run goes on when it was the last (confirmations.ts). */
+  confirmAddress(weld: string, weldDataEid: unknown, c: unknown): Promise<Confirmation> {
+    return confirmAddress(this.#ctx, weld, weldDataEid, c);
   }
 
   /** The id a rendered form carries (submit-forge.ts refuses a second post of it). */
@@ -59,12 +83,12 @@ export class WeldService {
     return weld(this.#ctx, args, scope);
   }
 
-  /** Where the person who filled `forgeSlug` signs now (sign-now.ts). */
-  signingUrlFor(run: WeldDataRecord, forgeSlug: string): Promise<string | undefined> {
-    return signingUrlFor(this.#ctx, run, forgeSlug);
+  /** Where the link's party signs now, the signer of `forge` first (sign-now.ts). */
+  signingUrlFor(link: RunLink, forge?: string): Promise<string | undefined> {
+    return signingUrlFor(this.#ctx, link, forge);
   }
 
-  /** weldComplete's data for a run (complete-runs.ts). */
+  /** weldComplete's data for a run (webhook.ts). */
   weldCompleteData(run: WeldDataRecord): Promise<Record<string, unknown>> {
     return weldCompleteData(this.#ctx, run);
   }

@@ -1,15 +1,20 @@
 /**
- * A forge submitted: checked (the forge is the run's next one, every value valid for its fill type,
- * the form's submission id not used before), then stored with the run's new state in **one
- * transaction**; a first forge starts the run in the same transaction. The last forge makes the
- * run's packet (make-packet.ts) once the submission is safely stored.
+ * A forge submitted: checked (the forge is the run's next one and the link's party's, every value
+ * valid for its fill type, the form's submission id not used before), then stored with the run's new
+ * state in **one transaction**; a first forge starts the run (and its starter's token) in the same
+ * transaction. When the next forge is another party's, that party's link mail is queued in it too;
+ * after the last forge the run waits for typed addresses to be confirmed (confirmations.ts) or makes
+ * its packet (make-packet.ts) once the submission is safely stored.
  */
-import type { SubmissionRecord, WeldDataRecord } from '../packets/index.js';
+import { outboxEvent, type PacketWrites, type SubmissionRecord, type WeldDataRecord } from '../packets/index.js';
+import { queueConfirmations } from './confirmations.js';
 import type { WeldContext } from './context.js';
 import type { Forge, Workflow } from './definition.js';
 import { SubmissionConflictError } from './errors.js';
 import { organizationOf } from './load.js';
+import { WELD_LINK_MAIL } from './mail.js';
 import { makePacketOnce } from './make-packet.js';
+import { partyOf } from './parties.js';
 import { resolvePlaceholders, valuesOf, type SubmittedValues } from './placeholders.js';
 import {
   checkSubmissionEid,
@@ -17,9 +22,9 @@ import {
   hashToken,
   newEid,
   newToken,
+  partyForge,
   runFor,
   workflowBySlug,
-  workflowOfRun,
 } from './run-access.js';
 import { resolveSubmission } from './values.js';
 
@@ -27,7 +32,7 @@ export interface ForgeSubmission {
   /** The workflow's slug (or eid). */
   weld: string;
   forge: string;
-  /** The run and its token; absent for the first forge (which starts a run). */
+  /** The run and the link's token; absent for the first forge (which starts a run). */
   weldDataEid?: unknown;
   token?: unknown;
   /** The posted form: field values and the form's `submissionEid`. */
@@ -37,10 +42,10 @@ export interface ForgeSubmission {
 export interface SubmittedForge {
   workflow: Workflow;
   run: WeldDataRecord;
-  /** The run's token (a new one for a run this submission started). */
+  /** The link's token (a new one for a run this submission started). */
   token: string;
   submission: SubmissionRecord;
-  /** The forge to fill next; undefined after the last one. */
+  /** The holder's next forge; undefined after their last one (the next is another party's, or none is left). */
   next?: Forge;
 }
 
@@ -49,35 +54,55 @@ function displayTitle(workflow: Workflow, values: SubmittedValues): string {
   return t.trim() || workflow.title;
 }
 
-export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Promise<SubmittedForge> {
-  const starting = input.weldDataEid === undefined;
-  const existing = starting ? undefined : await runFor(ctx, input.weldDataEid, input.token);
-  const workflow = existing ? workflowOfRun(ctx, existing) : workflowBySlug(ctx, input.weld);
-  if (existing && input.weld !== workflow.slug && input.weld !== workflow.eid)
-    throw new SubmissionConflictError(`Run ${existing.eid} belongs to workflow "${workflow.slug}"`, 'weld');
-  const forge = forgeOf(workflow, input.forge);
-  const submissionEid = checkSubmissionEid(input.body.submissionEid);
-  const resolvedPayload = resolveSubmission(forge, input.body);
-  const now = ctx.now();
-  const token = starting ? newToken() : String(input.token);
-  const run: WeldDataRecord = existing ?? {
+/** A new run's record (stored by its first submission's transaction). */
+function newRun(workflow: Workflow, now: number): WeldDataRecord {
+  return {
     eid: newEid('wd'),
     weldEid: workflow.eid,
     weldVersion: workflow.version,
     organization: organizationOf(workflow),
     status: 'open',
     isTest: workflow.packet.isTest === true,
-    tokenHash: hashToken(token),
     displayTitle: workflow.title,
     packetEid: null,
     lastError: null,
+    attempts: 0,
+    nextAttemptAt: 0,
     createdAt: now,
     updatedAt: now,
     completedAt: null,
     version: 0,
   };
+}
+
+/** The next party's turn: an email assignee's link is mailed (composed at delivery, mail.ts); an `api` one is asked for. */
+async function handOver(
+  tx: PacketWrites,
+  run: WeldDataRecord,
+  next: Forge,
+  party: number,
+  now: number,
+): Promise<number> {
+  if (next.assignee === undefined || next.assignee === 'api') return 0;
+  await tx.insertOutbox(outboxEvent(run.eid, 'email', { mail: WELD_LINK_MAIL, weldDataEid: run.eid, party }, now));
+  return 1;
+}
+
+export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Promise<SubmittedForge> {
+  const starting = input.weldDataEid === undefined;
+  const link = starting ? undefined : await runFor(ctx, input.weld, input.weldDataEid, input.token);
+  const workflow = link ? link.workflow : workflowBySlug(ctx, input.weld);
+  const forge = link ? partyForge(link, input.forge) : forgeOf(workflow, input.forge);
+  const submissionEid = checkSubmissionEid(input.body.submissionEid);
+  const resolvedPayload = resolveSubmission(forge, input.body);
+  const now = ctx.now();
+  const token = starting ? newToken() : String(input.token);
+  const run = link ? link.run : newRun(workflow, now);
   // Forges are submitted in the definition's order (checked in the transaction): the forge's place is the submission's.
   const index = workflow.forges.findIndex((f) => f.eid === forge.eid);
+  const nextForge = workflow.forges[index + 1];
+  const party = partyOf(workflow, index);
+  const nextParty = nextForge ? partyOf(workflow, index + 1) : party;
   const submission: SubmissionRecord = {
     eid: submissionEid,
     weldDataEid: run.eid,
@@ -87,8 +112,10 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
     resolvedPayload,
     createdAt: now,
   };
+  let queued = 0;
   const stored = await ctx.store
     .transaction(async (tx) => {
+      queued = 0;
       if (await tx.welds.submission(submissionEid))
         throw new SubmissionConflictError(
           'This form was already submitted (a repeated or replayed post)',
@@ -105,15 +132,30 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
       if (expected.eid !== forge.eid)
         throw new SubmissionConflictError(`This run's next forge is "${expected.slug}", not "${forge.slug}"`, 'forge');
       const all = [...earlier, submission];
+      const values = valuesOf(all);
       const last = all.length === workflow.forges.length;
       const next: WeldDataRecord = {
         ...current,
         status: last ? 'submitted' : 'open',
-        displayTitle: displayTitle(workflow, valuesOf(all)),
+        displayTitle: displayTitle(workflow, values),
         updatedAt: now,
       };
-      if (starting) await tx.welds.insertWeldData(next);
-      else if (!(await tx.welds.updateWeldData(next)))
+      if (last) {
+        queued += await queueConfirmations(tx, workflow, next, values, now);
+        if (queued > 0) next.status = 'confirming';
+      } else if (nextParty !== party) queued += await handOver(tx, next, nextForge!, nextParty, now);
+      if (starting) {
+        await tx.welds.insertWeldData(next);
+        await tx.welds.insertWeldToken({
+          hash: hashToken(token),
+          weldDataEid: next.eid,
+          kind: 'party',
+          party: 0,
+          email: null,
+          createdAt: now,
+          usedAt: null,
+        });
+      } else if (!(await tx.welds.updateWeldData(next)))
         throw new SubmissionConflictError('The run changed meanwhile: reload the form', 'weldDataEid');
       await tx.welds.insertSubmission(submission);
       return { ...next, version: starting ? next.version : next.version + 1 };
@@ -127,8 +169,9 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
         );
       throw e;
     });
-  const nextForge = workflow.forges[index + 1];
-  // The submission is stored: a failure to make the packet is recorded on the run and retried (service.ts).
-  const finalRun = nextForge ? stored : await makePacketOnce(ctx, stored).catch(() => stored);
-  return { workflow, run: finalRun, token, submission, ...(nextForge ? { next: nextForge } : {}) };
+  if (queued > 0) ctx.options.onEvents?.();
+  // The submission is stored: a failure to make the packet is recorded on the run and retried (complete-runs.ts).
+  const finalRun = stored.status === 'submitted' ? await makePacketOnce(ctx, stored).catch(() => stored) : stored;
+  const holderNext = nextForge && nextParty === party ? nextForge : undefined;
+  return { workflow, run: finalRun, token, submission, ...(holderNext ? { next: holderNext } : {}) };
 }

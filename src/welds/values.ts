@@ -11,7 +11,8 @@ import type { Forge, FormField } from './definition.js';
 /** Longest value of one field (characters) when the definition sets no maxLength. */
 export const MAX_VALUE_CHARS = 10_000;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An address's shape (the forms' check of `email` fields). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What `format` needs besides the value: a stand-in box and style (nothing is drawn here). */
 const BOX = { x: 0, y: 0, width: 200, height: 20 };

@@ -7,6 +7,7 @@ import { visibleTo, type PacketScope } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import { organizationOf } from './load.js';
 import { completionPercentage } from './progress.js';
+import { lastErrorOf, type WeldError } from './retries.js';
 
 export interface WeldDataView {
   eid: string;
@@ -14,6 +15,8 @@ export interface WeldDataView {
   createdAt: string;
   displayTitle: string;
   completionPercentage: number;
+  /** Why its packet could not be made (retried until the run is `failed`): the typed error. */
+  lastError?: WeldError;
 }
 
 export interface WeldView {
@@ -40,6 +43,7 @@ export async function weld(
       ctx.store.welds.submissions(run.eid),
       run.packetEid ? ctx.store.signers(run.packetEid) : Promise.resolve([]),
     ]);
+    const lastError = lastErrorOf(run);
     weldDatas.push({
       eid: run.eid,
       status: run.status,
@@ -51,6 +55,7 @@ export async function weld(
         submissions,
         signers,
       ),
+      ...(lastError ? { lastError } : {}),
     });
   }
   return { eid: workflow.eid, slug: workflow.slug, title: workflow.title, weldDatas };

@@ -80,6 +80,7 @@ async function packetService(store: PacketStore): Promise<PacketService> {
       createEtchPacket: async () => {
         throw new Error('no packets in the crash child');
       },
+      registerMail: () => undefined,
     } as unknown as PacketService;
   const flow = createPacketWorkflow({
     store,

@@ -157,4 +157,29 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE UNIQUE INDEX weld_submissions_place ON weld_submissions(weld_data_eid, idx)`,
     ],
   },
+  {
+    version: 7,
+    // A run's one token opened every form and signer of the run. Each party (the starter, each assignee)
+    // now has tokens of its own, and an address typed into a form is confirmed before mail goes to it;
+    // a run's token so far becomes its starter's (party 0), which every forge of an old definition is.
+    // Packets made again after a failure wait (attempts, next_attempt_at) and end `failed`.
+    name: 'workflow links per party, address confirmations, bounded packet retries',
+    sql: [
+      `CREATE TABLE weld_tokens (
+        hash TEXT PRIMARY KEY,
+        weld_data_eid TEXT NOT NULL REFERENCES weld_datas(eid),
+        kind TEXT NOT NULL,
+        party INTEGER NOT NULL,
+        email TEXT,
+        created_at BIGINT NOT NULL,
+        used_at BIGINT
+      )`,
+      `CREATE INDEX weld_tokens_run ON weld_tokens(weld_data_eid)`,
+      `INSERT INTO weld_tokens (hash, weld_data_eid, kind, party, email, created_at, used_at)
+        SELECT token_hash, eid, 'party', 0, NULL, created_at, NULL FROM weld_datas`,
+      `ALTER TABLE weld_datas ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
+      `ALTER TABLE weld_datas ADD COLUMN next_attempt_at BIGINT NOT NULL DEFAULT 0`,
+      `CREATE INDEX weld_datas_packet ON weld_datas(packet_eid)`,
+    ],
+  },
 ];

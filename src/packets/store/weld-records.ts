@@ -5,10 +5,12 @@
  */
 
 /**
- * A run's state: `open` while forges remain; `submitted` once every forge is in (the packet is being
- * made); `sent` once its packet exists; `completed` when the packet completed and weldComplete was queued.
+ * A run's state: `open` while forges remain; `confirming` while addresses typed into its forms wait
+ * for their owners to confirm them (no packet mail goes to them before); `submitted` once every forge
+ * is in (the packet is being made); `sent` once its packet exists; `completed` when the packet
+ * completed and weldComplete was queued; `failed` when its packet could not be made after every retry.
  */
-export type WeldDataStatus = 'open' | 'submitted' | 'sent' | 'completed';
+export type WeldDataStatus = 'open' | 'confirming' | 'submitted' | 'sent' | 'completed' | 'failed';
 
 /** One run of a workflow (a WeldData). */
 export interface WeldDataRecord {
@@ -19,12 +21,13 @@ export interface WeldDataRecord {
   organization: string;
   status: WeldDataStatus;
   isTest: boolean;
-  /** SHA-256 (hex) of the run's access token (the token is in the form's URL only). */
-  tokenHash: string;
   displayTitle: string;
   packetEid: string | null;
-  /** Why the packet could not be made yet (retried). */
+  /** Why the packet could not be made (retried until `failed`): the typed error `{name, message, fields}` as JSON. */
   lastError: string | null;
+  /** Attempts at making the packet that failed, and when the next one is due (epoch ms). */
+  attempts: number;
+  nextAttemptAt: number;
   createdAt: number;
   updatedAt: number;
   completedAt: number | null;
@@ -50,12 +53,33 @@ export interface SubmissionRecord {
   createdAt: number;
 }
 
+/**
+ * A token of a run (migration 7; only its SHA-256 is kept): `party` opens the forms of one party of
+ * the run (0: whoever started it); `confirm` proves that `email`, an address typed into a form, is
+ * its owner's (`usedAt`: when it was confirmed).
+ */
+export interface WeldTokenRecord {
+  hash: string;
+  weldDataEid: string;
+  kind: 'party' | 'confirm';
+  party: number;
+  email: string | null;
+  createdAt: number;
+  usedAt: number | null;
+}
+
 export interface WeldQueries {
   weldData(eid: string): Promise<WeldDataRecord | undefined>;
   /** The runs of a workflow, oldest first. */
   weldDatas(weldEid: string): Promise<WeldDataRecord[]>;
-  /** Runs in one status, oldest first (the reconciler's work list). */
-  weldDatasIn(status: WeldDataStatus, limit: number): Promise<WeldDataRecord[]>;
+  /** Runs waiting for their packet whose next attempt is due at `now`, the longest waiting first. */
+  weldDatasDue(now: number, limit: number): Promise<WeldDataRecord[]>;
+  /** Runs still `sent` whose packet is complete (joined in the database: open packets are never read). */
+  weldDatasCompleted(limit: number): Promise<WeldDataRecord[]>;
+  /** The token with this hash, if any. */
+  weldToken(hash: string): Promise<WeldTokenRecord | undefined>;
+  /** A run's tokens of one kind. */
+  weldTokens(weldDataEid: string, kind: WeldTokenRecord['kind']): Promise<WeldTokenRecord[]>;
   /** A run's submissions in the order they were made (by their place, not their time: two can share a millisecond). */
   submissions(weldDataEid: string): Promise<SubmissionRecord[]>;
   submission(eid: string): Promise<SubmissionRecord | undefined>;
@@ -67,4 +91,7 @@ export interface WeldWrites extends WeldQueries {
   updateWeldData(w: WeldDataRecord): Promise<boolean>;
   /** Fails (unique constraint) when the run already has a submission of that forge, or the eid is taken. */
   insertSubmission(s: SubmissionRecord): Promise<void>;
+  insertWeldToken(t: WeldTokenRecord): Promise<void>;
+  /** Marks the token used at `at` unless it was; true when this call did. */
+  useWeldToken(hash: string, at: number): Promise<boolean>;
 }

@@ -24,8 +24,14 @@ export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Pr
   const url = await ctx.store.transaction((tx) =>
     issueToken(ctx, tx, s, kind === 'etchComplete' ? 'download' : 'email', now),
   );
+  const base = { id: event.id, ...mailSender(ctx, packet.organization), packet, signer: s, url };
+  return kind === 'etchComplete' ? composeCompleted(base) : composeSignatureRequest(base);
+}
+
+/** Who an organization's mail is from: its name (the address stays the server's: it is the one that sends). */
+export function mailSender(ctx: WorkflowContext, organization: string): MailSender {
   const fallback = ctx.options.organization ?? { name: 'castpress', supportEmail: 'support@castpress.local' };
-  const settings = settingsOf(ctx, packet.organization);
+  const settings = settingsOf(ctx, organization);
   const org = settings
     ? {
         name: settings.name,
@@ -33,11 +39,27 @@ export async function composeMail(ctx: WorkflowContext, event: OutboxRecord): Pr
         ...(settings.logo ? { logo: settings.logo } : {}),
       }
     : fallback;
-  // The From name is the organization's (the address stays the server's: it is the one that sends).
   const from = ctx.options.mailFrom ?? `"${org.name.replace(/["\r\n]/g, '')} via castpress" <no-reply@castpress.local>`;
-  const base = { id: event.id, from, packet, signer: s, org, url };
-  return kind === 'etchComplete' ? composeCompleted(base) : composeSignatureRequest(base);
+  return { from, org };
 }
+
+/** An organization's sender: the From header and the organization as mails name it. */
+export interface MailSender {
+  from: string;
+  org: { name: string; supportEmail: string; logo?: string };
+}
+
+/**
+ * A mail that another floor queues in the outbox (`payload.mail` names it: the workflows' links) and
+ * composes at delivery, so a link's token is made then and only its hash is kept. Null: nothing to send.
+ */
+export type MailComposer = (
+  event: OutboxRecord,
+  sender: (organization: string) => MailSender,
+) => Promise<MailMessage | null>;
+
+/** The packets' own mails (the others need a registered composer). */
+export const PACKET_MAILS: ReadonlySet<string> = new Set(['signatureRequest', 'etchComplete']);
 
 /** What a webhook outbox event delivers. */
 export function webhookOf(event: OutboxRecord): { url: string; action: string; data: unknown; organization?: string } {

@@ -15,7 +15,7 @@ import type { MailMessage } from '../events/mail.js';
 import type { OutboxRecord } from '../store/index.js';
 import { workflowContext, type PacketServiceOptions, type WorkflowContext } from './context.js';
 import { createEtchPacket, type CreateEtchPacketOptions } from './create-etch-packet.js';
-import { composeMail, webhookOf } from './delivery.js';
+import { composeMail, mailSender, PACKET_MAILS, webhookOf, type MailComposer } from './delivery.js';
 import { etchPacket } from './etch-packet.js';
 import { expireSignerTokens } from './expire-signer-tokens.js';
 import { generateEtchSignURL } from './generate-etch-sign-url.js';
@@ -36,6 +36,7 @@ import type { EtchPacketView } from './views.js';
 
 export class PacketService {
   readonly #ctx: WorkflowContext;
+  readonly #mails = new Map<string, MailComposer>();
 
   constructor(options: PacketServiceOptions) {
     this.#ctx = workflowContext(options);
@@ -53,9 +54,12 @@ export class PacketService {
     return sendEtchPacket(this.#ctx, args, scope);
   }
 
-  /** `generateEtchSignURL` (generate-etch-sign-url.ts). */
-  generateEtchSignURL(args: unknown, scope?: PacketScope): Promise<string> {
-    return generateEtchSignURL(this.#ctx, args, scope);
+  /**
+   * `generateEtchSignURL` (generate-etch-sign-url.ts). `keepEarlierLinks`: the signer's earlier links stay
+   * valid (a page that shows the link again on each load must not end the one already opened).
+   */
+  generateEtchSignURL(args: unknown, scope?: PacketScope, options?: { keepEarlierLinks?: boolean }): Promise<string> {
+    return generateEtchSignURL(this.#ctx, args, scope, options);
   }
 
   /** `expireSignerTokens` (expire-signer-tokens.ts). */
@@ -127,9 +131,22 @@ export class PacketService {
 
   // ——— delivery of outbox events ———
 
-  /** The email an outbox event describes, made at delivery (delivery.ts). */
+  /**
+   * The email an outbox event describes, made at delivery (delivery.ts). A mail of another floor whose
+   * composer this process has not registered (yet) fails the attempt, so the event is tried again, not dropped.
+   */
   composeMail(event: OutboxRecord): Promise<MailMessage | null> {
-    return composeMail(this.#ctx, event);
+    const kind = String(event.payload.mail);
+    if (PACKET_MAILS.has(kind)) return composeMail(this.#ctx, event);
+    const compose = this.#mails.get(kind);
+    if (!compose) return Promise.reject(new Error(`No composer for mail "${kind}" in this process`));
+    return compose(event, (organization) => mailSender(this.#ctx, organization));
+  }
+
+  /** Registers the composer of mails of kind `kind` another floor queues (the workflows' links). */
+  registerMail(kind: string, compose: MailComposer): void {
+    if (PACKET_MAILS.has(kind)) throw new Error(`Mail "${kind}" is the packets' own`);
+    this.#mails.set(kind, compose);
   }
 
   /** What a webhook outbox event delivers. */

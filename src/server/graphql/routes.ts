@@ -46,8 +46,10 @@ export interface PacketRoutesOptions {
   stylesheetOrigins?: readonly string[];
   /** Each organization's settings (`--org`): its own stylesheet origins replace the server's. */
   organizations?: OrganizationDirectory;
-  /** The server's public address (`--public-url`); without it, the request's own origin. */
+  /** The server's public address (`--public-url`). */
   publicUrl?: string;
+  /** The server's own origin (../stylesheet-origin.ts `serverOrigin`): what a stylesheet's "same origin" means. */
+  origin?: () => string | undefined;
   /** The packets the request's API key may see (its organization; test packets only for a development key). */
   scopeOf: (request: FastifyRequest) => PacketScope;
   /** Worker threads that parse large JSON bodies (the render pool); without it they are parsed in-process. */
@@ -78,7 +80,7 @@ async function completeGroup(store: PacketStore, groupEid: string, scope: Packet
 /** A stylesheetURL the signing page would leave out is refused when the packet is made, not found missing later. */
 function checkStylesheet(
   args: Record<string, unknown>,
-  pageOrigin: string,
+  pageOrigin: string | undefined,
   allowed: readonly string[] | undefined,
 ): void {
   const url = (args.signaturePageOptions as { style?: { stylesheetURL?: unknown } } | undefined)?.style?.stylesheetURL;
@@ -86,7 +88,7 @@ function checkStylesheet(
   if (!allowedStylesheet(url, pageOrigin, allowed)) {
     throw ValidationError.of(
       'signaturePageOptions.style.stylesheetURL',
-      `Stylesheets load from this server's origin (${pageOrigin}) or an origin the server allows (castpress serve --stylesheet-origin ORIGIN, or the organization's stylesheetOrigins)${allowed?.length ? `: ${allowed.join(', ')}` : ''}`,
+      `Stylesheets load from this server's origin (${pageOrigin ?? 'unknown until it listens'}) or an origin the server allows (castpress serve --stylesheet-origin ORIGIN, or the organization's stylesheetOrigins)${allowed?.length ? `: ${allowed.join(', ')}` : ''}`,
     );
   }
 }
@@ -124,9 +126,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart, parseJsonBody);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
       else throw new UnsupportedMediaTypeError();
-      const pageOrigin = options.publicUrl
-        ? new URL(options.publicUrl).origin
-        : `${request.protocol}://${request.headers.host ?? ''}`;
+      const pageOrigin = options.origin?.() ?? (options.publicUrl ? new URL(options.publicUrl).origin : undefined);
       const result = await runGraphQL(
         schema,
         body,

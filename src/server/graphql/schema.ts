@@ -77,6 +77,8 @@ export const SCHEMA_SDL = /* GraphQL */ `
     createdAt: String
     displayTitle: String
     completionPercentage: Float
+    "Why the run's packet could not be made (retried until status failed): {name, message, fields}."
+    lastError: JSON
   }
 
   type Weld {

@@ -28,8 +28,10 @@ export interface SigningRoutesOptions {
   stylesheetOrigins?: readonly string[];
   /** Each organization's settings (`--org`): their embed and stylesheet origins replace the two above. */
   organizations?: OrganizationDirectory;
-  /** The server's public address (`--public-url`): the page's origin; without it, the request's. */
+  /** The server's public address (`--public-url`): the page's origin, which the page's own posts carry. */
   publicUrl?: string;
+  /** The server's own origin (../stylesheet-origin.ts `serverOrigin`): a relative or same-origin stylesheet's. */
+  origin?: () => string | undefined;
 }
 
 /**
@@ -85,12 +87,18 @@ function errorEvent(e: unknown, signerEid: string): { status: number; event: Sig
   };
 }
 
-/** A browser posting from another site sends its Origin; the page's own posts carry this server's. */
-function foreignOrigin(request: FastifyRequest): boolean {
+/**
+ * A browser posting from another site sends its Origin; the page's own posts carry this server's:
+ * scheme, host and port of the public URL, or of the request itself (its scheme, and the Host the browser
+ * sent). An https page of another server on the same host name, or another port, is another origin.
+ */
+function foreignOrigin(request: FastifyRequest, publicUrl: string | undefined): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   try {
-    return !request.headers.host || new URL(origin).host !== request.headers.host;
+    const from = new URL(origin).origin;
+    if (publicUrl && from === new URL(publicUrl).origin) return false;
+    return !request.headers.host || from !== new URL(`${request.protocol}://${request.headers.host}`).origin;
   } catch {
     return true;
   }
@@ -163,9 +171,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
       const stylesheet = wanted
         ? allowedStylesheet(
             wanted,
-            options.publicUrl
-              ? new URL(options.publicUrl).origin
-              : `${request.protocol}://${request.headers.host ?? ''}`,
+            options.origin?.() ?? (options.publicUrl ? new URL(options.publicUrl).origin : undefined),
             stylesheetOriginsFor(settings, stylesheetOrigins),
           )
         : undefined;
@@ -230,7 +236,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     { bodyLimit: SIGNER_BODY_BYTES.details },
     async (request, reply) => {
       const signerEid = request.params.signerEid;
-      if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
+      if (foreignOrigin(request, options.publicUrl))
+        return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
       const body = (request.body ?? {}) as Untrusted<DetailsRequest>;
       const service = await options.backend.service();
       try {
@@ -254,7 +261,8 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     { bodyLimit: SIGNER_BODY_BYTES.details },
     async (request, reply) => {
       const signerEid = request.params.signerEid;
-      if (foreignOrigin(request)) return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
+      if (foreignOrigin(request, options.publicUrl))
+        return reply.code(403).send({ event: crossSite(signerEid) } satisfies SigningAnswer);
       const body = (request.body ?? {}) as Untrusted<HandOverRequest>;
       const service = await options.backend.service();
       try {
@@ -276,7 +284,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     { bodyLimit: SIGNER_BODY_BYTES.submit },
     async (request: FastifyRequest<{ Params: Params }>, reply) => {
       const signerEid = request.params.signerEid;
-      if (foreignOrigin(request))
+      if (foreignOrigin(request, options.publicUrl))
         return reply.code(403).send({ event: crossSite(signerEid), redirect: null } satisfies SigningAnswer);
       const body = (request.body ?? {}) as Untrusted<SubmitRequest>;
       const service = await options.backend.service();

@@ -13,7 +13,7 @@ export class LazyWeldBackend {
     private readonly packets: LazyPacketBackend,
     private readonly options: Pick<
       WeldServiceOptions,
-      'baseUrl' | 'webhookURL' | 'pollMs' | 'onError' | 'organizations'
+      'baseUrl' | 'webhookURL' | 'pollMs' | 'onError' | 'organizations' | 'retry'
     >,
   ) {}
 

@@ -142,6 +142,34 @@ export function donePage(p: {
   );
 }
 
+/**
+ * An address's confirmation: the page its link opens shows the address and a button (a POST: mail
+ * scanners open links, they do not press buttons); after the POST, or for a link used before, the thanks.
+ */
+export function confirmPage(p: {
+  workflow: Workflow;
+  email: string;
+  confirmed: boolean;
+  action: string;
+  hidden: Record<string, string>;
+  nonce: string;
+  organization?: WeldOrganization;
+}): string {
+  const hidden = Object.entries(p.hidden)
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+    .join('');
+  const body = p.confirmed
+    ? `<p class="done" id="confirmed">Thank you: ${escapeHtml(p.email)} is confirmed.</p>`
+    : `<p>Confirm that ${escapeHtml(p.email)} is your address: the documents to sign are sent to it.</p><form method="post" action="${escapeHtml(p.action)}">${hidden}<button type="submit" id="confirm">Confirm my address</button></form>`;
+  return page(
+    `${p.workflow.title} — confirm your address`,
+    p.nonce,
+    `<h1>${escapeHtml(p.workflow.title)}</h1>${body}`,
+    '',
+    p.organization,
+  );
+}
+
 export function errorPage(title: string, message: string, nonce: string): string {
   return page(title, nonce, `<h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>`);
 }

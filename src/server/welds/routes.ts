@@ -5,7 +5,12 @@
  * - `GET  /weld/:weld`                  the first forge's form (a run starts when it is posted)
  * - `GET  /weld/:weld/:forge?run=&t=`   a run's next forge
  * - `POST /weld/:weld/:forge`           a submission (application/x-www-form-urlencoded, at most `bodyBytes`)
- * - `GET  /weld/:weld/done?run=&t=&forge=&submission=`  the last step: sign now, weldComplete to a parent frame
+ * - `GET  /weld/:weld/done?run=&t=&forge=&submission=`  the holder's last step: sign now, weldComplete to a parent frame
+ * - `GET  /weld/:weld/confirm?run=&c=`  an address typed into a form: its owner's confirmation page;
+ *   `POST /weld/:weld/confirm` (run, c) confirms it
+ *
+ * A run link (`run`, `t`) opens only the forms of its party (src/welds parties.ts) of that workflow: another
+ * party's form, another workflow's slug, an unknown run or a wrong token are the same 404.
  *
  * A browser gets HTML (the form again with its errors beside the fields); a client asking for JSON
  * gets the typed error. Strict CSP as the signing page: nothing but this response's nonce runs or styles.
@@ -13,9 +18,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, isCastpressError } from '../../errors/index.js';
-import { organizationOf, type WeldService } from '../../welds/index.js';
+import { organizationOf, partyForge, type WeldService } from '../../welds/index.js';
 import { toHttpError } from '../http-errors.js';
-import { donePage, errorPage, formPage } from './form-html.js';
+import { confirmPage, donePage, errorPage, formPage } from './form-html.js';
 
 /** A form of a few dozen fields is a few KiB; 64 KiB leaves room and refuses uploads in disguise. */
 export const WELD_FORM_BODY_BYTES = 64 * 1024;
@@ -94,10 +99,10 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
 
     scope.get<{ Params: { weld: string }; Querystring: Query }>('/weld/:weld/done', async (request, reply) => {
       const welds = await options.welds.get();
-      const run = await welds.run(request.query.run, request.query.t);
-      const workflow = welds.workflow(request.params.weld);
-      const forge = workflow.forges.find((f) => f.slug === request.query.forge) ?? workflow.forges.at(-1)!;
-      const signUrl = await welds.signingUrlFor(run, forge.slug);
+      const link = await welds.link(request.params.weld, request.query.run, request.query.t);
+      const { run, workflow } = link;
+      const forge = link.forges.find((f) => f.slug === request.query.forge) ?? link.forges.at(-1)!;
+      const signUrl = await welds.signingUrlFor(link, forge.slug);
       const organization = welds.organization(run.organization);
       const nonce = randomBytes(16).toString('base64');
       return headers(reply, nonce, frameAncestors).send(
@@ -119,13 +124,54 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       );
     });
 
+    scope.get<{ Params: { weld: string }; Querystring: Query }>('/weld/:weld/confirm', async (request, reply) => {
+      const welds = await options.welds.get();
+      const c = await welds.confirmation(request.params.weld, request.query.run, request.query.c);
+      const nonce = randomBytes(16).toString('base64');
+      return headers(reply, nonce, frameAncestors).send(
+        confirmPage({
+          workflow: c.workflow,
+          email: c.email,
+          confirmed: c.confirmed,
+          action: `/weld/${encodeURIComponent(c.workflow.slug)}/confirm`,
+          hidden: { run: c.run.eid, c: String(request.query.c) },
+          nonce,
+          organization: welds.organization(c.run.organization),
+        }),
+      );
+    });
+
+    scope.post<{ Params: { weld: string }; Body: Record<string, unknown> }>(
+      '/weld/:weld/confirm',
+      { bodyLimit: limit },
+      async (request, reply) => {
+        const welds = await options.welds.get();
+        const body = request.body && typeof request.body === 'object' ? request.body : {};
+        const c = await welds.confirmAddress(request.params.weld, body.run, body.c);
+        if (wantsJson(request)) return reply.code(200).send({ weldDataEid: c.run.eid, status: c.run.status });
+        const nonce = randomBytes(16).toString('base64');
+        return headers(reply, nonce, frameAncestors).send(
+          confirmPage({
+            workflow: c.workflow,
+            email: c.email,
+            confirmed: true,
+            action: '',
+            hidden: {},
+            nonce,
+            organization: welds.organization(c.run.organization),
+          }),
+        );
+      },
+    );
+
     scope.get<{ Params: Params; Querystring: Query }>('/weld/:weld/:forge', async (request, reply) => {
       const welds = await options.welds.get();
-      const run = await welds.run(request.query.run, request.query.t);
-      const workflow = welds.workflow(request.params.weld);
-      const forge = workflow.forges.find((f) => f.slug === request.params.forge);
-      if (!forge)
+      const link = await welds.link(request.params.weld, request.query.run, request.query.t);
+      const { run, workflow } = link;
+      // A forge the workflow lacks is named; another party's form is the same answer as a wrong link.
+      if (!workflow.forges.some((f) => f.slug === request.params.forge))
         throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${request.params.forge}"`);
+      const forge = partyForge(link, request.params.forge);
       const nonce = randomBytes(16).toString('base64');
       return headers(reply, nonce, frameAncestors).send(
         formPage({
