@@ -386,6 +386,45 @@ describe('form values in a workflow packet', () => {
     expect(await differing(await html(args.files[1].markup.html), await html(`<p>Notes: ${escaped}</p>`))).toBe(0);
   }, 120_000);
 
+  it('in HTML set in any family the author picks, a value’s braces make no tag', async () => {
+    const families = ['serif', 'monospace', "'Courier'", "'Noto Sans CJK JP'"];
+    const workflow = parseWorkflow(
+      JSON.stringify({
+        ...definition,
+        packet: {
+          ...definition.packet,
+          files: [
+            {
+              id: 'page',
+              filename: 'page.pdf',
+              title: '',
+              markup: {
+                html: families
+                  .map(
+                    (f) => `<p style="font-family: ${f.replace(/'/g, '&#39;')}">{{applicant.notes}} {{ initial }}</p>`,
+                  )
+                  .join(''),
+              },
+              fields: [],
+            },
+          ],
+          signers: [{ ...definition.packet.signers[0]!, fields: [] }],
+        },
+      }),
+      'families.json',
+      1,
+    );
+    const args = packetArguments(workflow, {
+      applicant: resolveSubmission(workflow.forges[0]!, {
+        fullName: 'A',
+        email: 'a@example.com',
+        notes: `{${TAG}} {{x}}}`,
+      }),
+    });
+    const assembled = await assemblePacket(engine, args);
+    expect(assembled.plan.fields.map((f) => f.type)).toEqual(families.map(() => 'initial'));
+  }, 120_000);
+
   it('a definition that puts a value where it could only be structure is refused when loaded', async () => {
     const markdown = {
       id: 'md',
