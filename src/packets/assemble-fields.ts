@@ -71,3 +71,28 @@ export async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: 
     throw e;
   }
 }
+
+/** Field types whose value is loaded from where it points (a URL or a data: URL). */
+const LOADED_TYPES = new Set(['imageFile']);
+
+/**
+ * `payload` without its text-only values (`textOnly`, typed by people) that would fill a field that
+ * loads its value (an image field): those are left out, named in `dropped` (property paths).
+ */
+export function withoutLoadedText(
+  payload: Payload | undefined,
+  fields: ReadonlyArray<{ id: string; alias?: string; type: string }>,
+  fileId: string,
+): { payload: Payload | undefined; dropped: string[] } {
+  if (!payload?.textOnly?.length) return { payload, dropped: [] };
+  const loaded = new Set(
+    fields.filter((f) => LOADED_TYPES.has(f.type)).flatMap((f) => (f.alias ? [f.alias, f.id] : [f.id])),
+  );
+  const dropped = payload.textOnly.filter((key) => loaded.has(key) && key in payload.data);
+  if (dropped.length === 0) return { payload, dropped: [] };
+  const data = Object.fromEntries(Object.entries(payload.data).filter(([key]) => !dropped.includes(key)));
+  return {
+    payload: { ...payload, data },
+    dropped: dropped.map((key) => formatPath(['data', 'payloads', fileId, 'data', key])),
+  };
+}

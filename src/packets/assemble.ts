@@ -15,7 +15,7 @@ import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
-import { asFillField, fillInto, remapErrors, tagFieldId } from './assemble-fields.js';
+import { asFillField, fillInto, remapErrors, tagFieldId, withoutLoadedText } from './assemble-fields.js';
 import { carriesSignature, keepsSignedBytes, signedUploadChanged } from './assemble-signed.js';
 import {
   AssembleCallOptions,
@@ -92,6 +92,7 @@ export async function assembleWith(
   // Separate files with the kernel's writer: each file's fill writes its signature fields in its own update.
   const sigsInFill = !request.mergePDFs && !options.hooks?.writeSigningFields;
   const files: AssembledFile[] = [];
+  const textLeftOut: string[] = [];
   for (const [i, b] of built.entries()) {
     const file = request.files[i]!;
     const fields = plan.fields.filter((f) => f.fileId === file.id);
@@ -102,7 +103,13 @@ export async function assembleWith(
       .filter((f): f is TemplateInput['fields'][number] => !!f);
     const signing = fields.filter(isSignerFilled);
     const inFill = sigsInFill ? signatureFields(signing) : [];
-    const payload = request.payloads[file.id];
+    // A value people typed never fills an image field (it would be loaded as the image's URL).
+    const { payload, dropped } = withoutLoadedText(
+      request.payloads[file.id],
+      [...(b.template?.fields ?? []), ...fillFields],
+      file.id,
+    );
+    textLeftOut.push(...dropped);
     let pdf = b.pdf;
     let written = false;
     if (b.template) {
@@ -167,6 +174,7 @@ export async function assembleWith(
   }
   const warnings = [
     ...ignoredPageOptions(body).map((p) => `${p}: not an option castpress knows; ignored`),
+    ...textLeftOut.map((p) => `${p}: typed text cannot fill an image field; left empty`),
     ...built.flatMap((b, i) =>
       b.removed.length > 0
         ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]

@@ -4,6 +4,7 @@
  * kerning, a spell-check span) is still one tag; its rect covers the glyphs from
  * the opening `{{` to the closing `}}`.
  */
+import { literalPieces } from '../format/index.js';
 import { displayedPageSizes } from '../pdf/index.js';
 import { readPageGlyphs, type Glyph } from './page-glyphs.js';
 import { parseTagText, type TagSpec } from './tag-syntax.js';
@@ -44,11 +45,12 @@ function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
 
 /** Tags on one page's glyphs; throws TextTagError for a malformed or unclosed tag. */
 export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource): FoundTag[] {
-  // One string for the page, with the glyph each character came from.
+  // One string for the page, with the glyph each character came from. A value's characters stand as
+  // U+FFFC: they can neither open, close nor split a tag.
   let text = '';
   const owner: number[] = [];
   glyphs.forEach((g, gi) => {
-    for (const ch of g.text) {
+    for (const ch of g.value ? g.text.replace(/[^]/gu, '\uFFFC') : g.text) {
       text += ch;
       for (let k = 0; k < ch.length; k++) owner.push(gi);
     }
@@ -98,13 +100,19 @@ export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<Scann
 /**
  * Whether a document generated from `source` (a Markdown file's generate request) can show a `{`:
  * only if one of its strings holds one, or an `&` (an HTML entity such as `&#123;` or `&lbrace;`,
- * which markdown-it and inline HTML decode), also as a compatibility form (`｛`). The furniture
- * drawn around the blocks (page numbers, the logo, the date) holds none. Keys are not shown.
+ * which markdown-it and inline HTML decode), also as a compatibility form (`｛`), outside its literal
+ * spans (values, src/format literal-text.ts: never tags). The furniture drawn around the blocks (page
+ * numbers, the logo, the date) holds none. Keys are not shown.
  */
 export function mayShowBrace(source: unknown): boolean {
   if (typeof source === 'string') {
+    // Literal spans (values) are never tags, whatever they show.
+    const authored = literalPieces(source)
+      .filter((p) => !p.value)
+      .map((p) => p.text)
+      .join('');
     // Compatibility forms too (a fullwidth or small brace): pdf.js may read them as `{`.
-    const text = /^[\x00-\x7f]*$/.test(source) ? source : source.normalize('NFKC');
+    const text = /^[\x00-\x7f]*$/.test(authored) ? authored : authored.normalize('NFKC');
     return text.includes('{') || text.includes('&');
   }
   if (Array.isArray(source)) return source.some(mayShowBrace);

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidPdfError } from '../errors/index.js';
+import { VALUE_MARKED_CONTENT } from '../format/index.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -23,6 +24,8 @@ export interface Glyph {
   y: number;
   width: number;
   height: number;
+  /** Drawn inside `/CastpressValue` marked content: text that came from a value, never part of a tag. */
+  value?: boolean;
 }
 
 export interface PageGlyphs {
@@ -175,6 +178,9 @@ function interpret(
   const glyphs: Glyph[] = [];
   let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: TextState[] = [];
+  // Per open marked-content sequence: whether it (or one it sits in) holds values.
+  const marked: boolean[] = [];
+  const tagName = (a: unknown) => (typeof a === 'string' ? a : (a as { name?: unknown } | null)?.name);
   let tm: Matrix = IDENTITY;
   let tlm: Matrix = IDENTITY;
   const moveLine = (tx: number, ty: number) => {
@@ -205,6 +211,13 @@ function interpret(
       }
       case OPS.paintFormXObjectEnd:
         st = stack.pop() ?? st;
+        break;
+      case OPS.beginMarkedContent:
+      case OPS.beginMarkedContentProps:
+        marked.push(marked.at(-1) === true || tagName(args[0]) === VALUE_MARKED_CONTENT);
+        break;
+      case OPS.endMarkedContent:
+        marked.pop();
         break;
       case OPS.beginText:
         tm = IDENTITY;
@@ -272,7 +285,14 @@ function interpret(
           const ys = corners.map((c) => c[1]);
           const x = Math.min(...xs);
           const y = Math.min(...ys);
-          glyphs.push({ text: item.unicode ?? '', x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
+          glyphs.push({
+            text: item.unicode ?? '',
+            x,
+            y,
+            width: Math.max(...xs) - x,
+            height: Math.max(...ys) - y,
+            ...(marked.at(-1) === true ? { value: true } : {}),
+          });
           tm = multiply([1, 0, 0, 1, advance, 0], tm);
         }
         break;
