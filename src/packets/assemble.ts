@@ -36,6 +36,7 @@ import { ignoredPageOptions } from './page-options.js';
 import { parsePacketRequest, type PacketRequest } from './request.js';
 import { remapMarkdownErrors, requestFieldIndex, type PacketFile } from './request-files.js';
 import { markupWithTitle } from './generated-title.js';
+import { hideTextTags } from './hide-tags.js';
 
 /** Fields a signer fills while signing, written by the kernel rather than filled from data. */
 const isSignerFilled = (f: PlannedField) => isSigningType(f.type) || f.signerId !== undefined;
@@ -180,6 +181,7 @@ export async function assembleWith(
         ? [`${formatPath(['files', i, 'file'])}: removed active content: ${b.removed.join(', ')}`]
         : [],
     ),
+    ...built.flatMap((b) => b.tagWarnings),
     ...built.flatMap((b, i) =>
       b.decrypted
         ? [
@@ -208,6 +210,8 @@ interface BuiltFile {
   decrypted?: boolean;
   /** A PDF upload that carries a signature (#31): assembly may only append to its bytes. */
   signed?: boolean;
+  /** Text tags left printed although hiding them was asked for, and why. */
+  tagWarnings: string[];
 }
 
 /** A template's or the request's field as placed on a packet file (the same shape from either source). */
@@ -326,6 +330,8 @@ async function buildFile(
       ? scanGeneratedPdf(tagSource, source, file.generate)
       : scanPdf(tagSource, source));
   if (file.kind !== 'upload') context.pages.count(i, scanned.pages.length);
+  const hidden = await hideTextTags(base, scanned, file, options, signed, file.kind === 'upload' ? `${at}.file` : at);
+  base = hidden.pdf;
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
   const errors: FieldError[] = [];
@@ -377,6 +383,7 @@ async function buildFile(
     removed,
     ...(decrypted ? { decrypted } : {}),
     ...(signed ? { signed } : {}),
+    tagWarnings: hidden.warnings,
     pageCount: scanned.pages.length,
     filename: pdfName(payload?.filename ?? nameFallback, file.id),
     title,

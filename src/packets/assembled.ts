@@ -68,6 +68,11 @@ export interface AssembleOptions {
   hooks?: PacketHooks;
   /** Files, pages and upload bytes of one packet; default: the engine's `limits`. */
   limits?: Partial<PacketLimits>;
+  /**
+   * Text tags of uploads and generated files removed from their page content (default true); a file's own
+   * `hideTextTags` wins. Templates and uploads that carry a signature keep theirs.
+   */
+  hideTextTags?: boolean;
 }
 
 /** What one assembly is given besides the body. */

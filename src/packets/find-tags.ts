@@ -5,8 +5,8 @@
  * the opening `{{` to the closing `}}`.
  */
 import { literalPieces } from '../format/index.js';
-import { displayedPageSizes } from '../pdf/index.js';
-import { readPageGlyphs, type Glyph } from './page-glyphs.js';
+import { displayedPageSizes, type PageGlyphDrops } from '../pdf/index.js';
+import { readPageGlyphs, type Glyph, type PageGlyphs } from './page-glyphs.js';
 import { parseTagText, type TagSpec } from './tag-syntax.js';
 import { TextTagError } from './errors.js';
 
@@ -45,6 +45,15 @@ function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
 
 /** Tags on one page's glyphs; throws TextTagError for a malformed or unclosed tag. */
 export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource): FoundTag[] {
+  return tagGlyphsOnPage(glyphs, pageNum, source).map((t) => t.tag);
+}
+
+/** Each tag of a page with the glyphs that show it. */
+function tagGlyphsOnPage(
+  glyphs: Glyph[],
+  pageNum: number,
+  source: TagSource,
+): Array<{ tag: FoundTag; glyphs: Glyph[] }> {
   // One string for the page, with the glyph each character came from. A value's characters stand as
   // U+FFFC: they can neither open, close nor split a tag.
   let text = '';
@@ -55,7 +64,7 @@ export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource):
       for (let k = 0; k < ch.length; k++) owner.push(gi);
     }
   });
-  const found: FoundTag[] = [];
+  const found: Array<{ tag: FoundTag; glyphs: Glyph[] }> = [];
   let from = 0;
   for (;;) {
     const open = text.indexOf('{{', from);
@@ -72,7 +81,7 @@ export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource):
     const used = [...new Set(owner.slice(open, close + 2))]
       .map((gi) => glyphs[gi])
       .filter((g): g is Glyph => g !== undefined);
-    found.push({ ...parsed.spec, text: whole, pageNum, rect: boxOf(used) });
+    found.push({ tag: { ...parsed.spec, text: whole, pageNum, rect: boxOf(used) }, glyphs: used });
     from = close + 2;
   }
   return found;
@@ -82,6 +91,28 @@ export interface ScannedPdf {
   /** Displayed size of each page, points. */
   pages: Array<{ width: number; height: number }>;
   tags: FoundTag[];
+  /** What removing the tags' glyphs from the pages takes (src/pdf `dropTextGlyphs`). */
+  tagGlyphs: PageGlyphDrops[];
+  /** Tags drawn (in part) inside a form XObject: shared content that removal leaves as it is. */
+  inForms: FoundTag[];
+}
+
+/** The glyphs of a page's tags as drops per text-showing operator; tags with a glyph inside a form XObject apart. */
+function tagDrops(page: PageGlyphs, found: Array<{ tag: FoundTag; glyphs: Glyph[] }>, inForms: FoundTag[]) {
+  const byOp = new Map<number, PageGlyphDrops['operators'][number]>();
+  for (const { tag, glyphs } of found) {
+    if (glyphs.some((g) => !g.source)) {
+      inForms.push(tag);
+      continue;
+    }
+    for (const g of glyphs) {
+      const { op, index, adjustment } = g.source!;
+      let entry = byOp.get(op);
+      if (!entry) byOp.set(op, (entry = { op, glyphCount: page.operatorCodes[op] ?? 0, drop: [] }));
+      entry.drop.push({ index, adjustment });
+    }
+  }
+  return { pageIndex: page.pageNum, textOperators: page.operatorCodes.length, operators: [...byOp.values()] };
 }
 
 /** Page sizes and every tag of a PDF, page by page. */
@@ -91,10 +122,16 @@ export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<Scann
   const pages = await readPageGlyphs(pdf, source.property, {
     onlyIf: (text) => text.replace(/\s+/g, '').includes('{{'),
   });
-  return {
-    pages: pages.map((p) => ({ width: p.width, height: p.height })),
-    tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)),
-  };
+  const tags: FoundTag[] = [];
+  const tagGlyphs: PageGlyphDrops[] = [];
+  const inForms: FoundTag[] = [];
+  for (const p of pages) {
+    const found = tagGlyphsOnPage(p.glyphs, p.pageNum, source);
+    if (found.length === 0) continue;
+    tags.push(...found.map((f) => f.tag));
+    tagGlyphs.push(tagDrops(p, found, inForms));
+  }
+  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags, tagGlyphs, inForms };
 }
 
 /**
@@ -131,7 +168,7 @@ export async function scanGeneratedPdf(
   generatedFrom: unknown,
 ): Promise<ScannedPdf> {
   if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source);
-  return { pages: await displayedPageSizes(pdf, source.property), tags: [] };
+  return { pages: await displayedPageSizes(pdf, source.property), tags: [], tagGlyphs: [], inForms: [] };
 }
 
 /** Every tag of a PDF, page by page. */

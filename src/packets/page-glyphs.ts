@@ -26,6 +26,18 @@ export interface Glyph {
   height: number;
   /** Drawn inside `/CastpressValue` marked content: text that came from a value, never part of a tag. */
   value?: boolean;
+  /** Where the page's own content shows it (not set inside a form XObject): what removing it takes. */
+  source?: GlyphSource;
+}
+
+/** A glyph's text-showing operator and its place in it, for src/pdf `dropTextGlyphs`. */
+export interface GlyphSource {
+  /** The operator's index among the page content's text-showing operators (Tj, TJ, ', "). */
+  op: number;
+  /** The glyph's index among the operator's character codes. */
+  index: number;
+  /** Its advance as a TJ adjustment (−advance·1000/font size, before Tz). */
+  adjustment: number;
 }
 
 export interface PageGlyphs {
@@ -33,6 +45,8 @@ export interface PageGlyphs {
   width: number;
   height: number;
   glyphs: Glyph[];
+  /** How many character codes each text-showing operator of the page's own content shows, by operator. */
+  operatorCodes: number[];
 }
 
 interface PdfjsGlyph {
@@ -141,7 +155,7 @@ export async function readPageGlyphs(
         const content = await page.getTextContent({ includeMarkedContent: false });
         const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
         if (!options.onlyIf(text)) {
-          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [] });
+          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [], operatorCodes: [] });
           page.cleanup();
           continue;
         }
@@ -151,14 +165,14 @@ export async function readPageGlyphs(
         const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { fontMatrix?: number[] } | null) : null;
         return (asMatrix(font?.fontMatrix ? [font.fontMatrix] : undefined) ?? [0.001, 0, 0, 0.001, 0, 0]) as Matrix;
       };
-      const glyphs = interpret(
+      const { glyphs, operatorCodes } = interpret(
         pdfjs.OPS,
         ops.fnArray,
         ops.argsArray as unknown[][],
         fontMatrix,
         viewport.transform as Matrix,
       );
-      pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs });
+      pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs, operatorCodes });
       page.cleanup();
     }
     return pages;
@@ -174,8 +188,11 @@ function interpret(
   argsList: unknown[][],
   fontMatrixOf: (font: string) => Matrix,
   view: Matrix,
-): Glyph[] {
+): { glyphs: Glyph[]; operatorCodes: number[] } {
   const glyphs: Glyph[] = [];
+  const operatorCodes: number[] = [];
+  // Inside a form XObject: its glyphs are not the page content's.
+  let formDepth = 0;
   let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: TextState[] = [];
   // Per open marked-content sequence: whether it (or one it sits in) holds values.
@@ -205,12 +222,14 @@ function interpret(
       }
       case OPS.paintFormXObjectBegin: {
         stack.push({ ...st });
+        formDepth++;
         const m = asMatrix(args[0] ? [args[0]] : undefined);
         if (m) st.ctm = multiply(m, st.ctm);
         break;
       }
       case OPS.paintFormXObjectEnd:
         st = stack.pop() ?? st;
+        formDepth = Math.max(0, formDepth - 1);
         break;
       case OPS.beginMarkedContent:
       case OPS.beginMarkedContentProps:
@@ -264,12 +283,16 @@ function interpret(
       case OPS.showSpacedText: {
         const items = (args[0] ?? []) as Array<PdfjsGlyph | number | null>;
         const fm = st.font ? fontMatrixOf(st.font) : ([0.001, 0, 0, 0.001, 0, 0] as Matrix);
+        const op = formDepth === 0 ? operatorCodes.length : -1;
+        let index = 0;
         for (const item of items) {
           if (typeof item === 'number') {
             // TJ adjustment: thousandths of a text space unit, moving left.
             tm = multiply([1, 0, 0, 1, (-item / 1000) * st.size * st.hScale, 0], tm);
             continue;
           }
+          // Every code counts, also one the font has no glyph for.
+          const at = index++;
           if (!item) continue;
           const advance =
             ((item.width ?? 0) * fm[0] * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
@@ -292,14 +315,16 @@ function interpret(
             width: Math.max(...xs) - x,
             height: Math.max(...ys) - y,
             ...(marked.at(-1) === true ? { value: true } : {}),
+            ...(op >= 0 ? { source: { op, index: at, adjustment: (-advance / st.hScale / st.size) * 1000 } } : {}),
           });
           tm = multiply([1, 0, 0, 1, advance, 0], tm);
         }
+        if (op >= 0) operatorCodes.push(index);
         break;
       }
       default:
         break;
     }
   }
-  return glyphs;
+  return { glyphs, operatorCodes };
 }

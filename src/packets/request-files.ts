@@ -51,7 +51,10 @@ const uploadContent = z.union(
   { error: 'Must be a base64 string, {data, filename, mimetype} or bytes' },
 );
 
-const uploadFile = z.object({ id: fileId, file: uploadContent, fields, title: z.string().optional() });
+/** castpress only: `false` keeps a file's text tags printed (default: removed from the page content at assembly). */
+const hideTextTags = z.boolean().optional();
+
+const uploadFile = z.object({ id: fileId, file: uploadContent, fields, title: z.string().optional(), hideTextTags });
 
 const htmlFile = z.object({
   id: fileId,
@@ -59,6 +62,7 @@ const htmlFile = z.object({
   title: z.string(),
   markup: z.object({ html: z.string(), css: z.string().optional() }),
   fields,
+  hideTextTags,
 });
 
 const markdownFile = z.object({
@@ -68,6 +72,7 @@ const markdownFile = z.object({
   fontSize: z.unknown().optional(),
   textColor: z.unknown().optional(),
   fields: z.array(z.record(z.string(), z.unknown())),
+  hideTextTags,
 });
 
 export interface TemplateFileRef {
@@ -88,6 +93,8 @@ export interface UploadFile {
   mimetype?: string;
   title?: string;
   fields: PacketField[];
+  /** `false`: the file's text tags stay printed. */
+  hideTextTags?: boolean;
 }
 
 export interface HtmlFile {
@@ -97,6 +104,8 @@ export interface HtmlFile {
   title: string;
   markup: { html: string; css?: string };
   fields: PacketField[];
+  /** `false`: the file's text tags stay printed. */
+  hideTextTags?: boolean;
 }
 
 export interface MarkdownFile {
@@ -117,6 +126,8 @@ export interface MarkdownFile {
   fields: PacketField[];
   /** Index in the request's `fields` of each field object (content blocks share that list), for error paths. */
   fieldIndexes: number[];
+  /** `false`: the file's text tags stay printed. */
+  hideTextTags?: boolean;
 }
 
 export type PacketFile = TemplateFileRef | UploadFile | HtmlFile | MarkdownFile;
@@ -147,6 +158,7 @@ export function parseFile(raw: unknown, i: number, errors: FieldError[]): Packet
         mimetype: f.file.mimetype,
         title: f.title,
         fields: f.fields,
+        ...(f.hideTextTags !== undefined ? { hideTextTags: f.hideTextTags } : {}),
       }
     );
   }
@@ -220,6 +232,7 @@ function parseMarkdownFile(
         blockIndexes,
         fields: placed,
         fieldIndexes,
+        ...(f.hideTextTags !== undefined ? { hideTextTags: f.hideTextTags } : {}),
       }
     : undefined;
 }

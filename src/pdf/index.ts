@@ -49,3 +49,10 @@ export {
   type PdfValue,
   type RevisionGraph,
 } from './revisions.js';
+export {
+  dropTextGlyphs,
+  type DroppedGlyph,
+  type DroppedGlyphs,
+  type PageGlyphDrops,
+  type TextOperatorDrops,
+} from './drop-glyphs.js';
