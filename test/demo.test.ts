@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../src/signing/index.js';
 import { runPacketDemo, type PacketDemoResult } from '../scripts/demo-packet.js';
-import { pageText } from './helpers/pdf.js';
+import { pageText, popplerText } from './helpers/pdf.js';
 import { tempDir } from './helpers/signing.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
@@ -56,5 +56,17 @@ describe('npm run demo: the signature packet', () => {
     expect(result.valid).toBe(true);
     expect(result.report.length).toBeGreaterThanOrEqual(4 + 3);
     expect(result.report.every((line) => /\svalid\s/.test(line) && !line.includes('NOT'))).toBe(true);
+  });
+
+  it('the signed upload and Markdown document show the marks and no tag text (the tags are gone from their pages)', async () => {
+    for (const name of ['order-form.pdf', 'terms.pdf']) {
+      const pdf = new Uint8Array(await readFile(path.join(tmp.dir, 'out', 'packet', name)));
+      const text = (await popplerText(pdf)).join('\n');
+      expect(text, name).not.toMatch(/\{\{|\}\}|:::/);
+    }
+    const terms = (
+      await popplerText(new Uint8Array(await readFile(path.join(tmp.dir, 'out', 'packet', 'terms.pdf'))))
+    )[0];
+    expect(terms).toContain('Provider initials:');
   });
 });

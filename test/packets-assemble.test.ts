@@ -119,7 +119,12 @@ describe('assemblePacket', () => {
       calls.push({ pages: (await PDFDocument.load(pdf)).getPageCount(), fields: fields.map(brief) });
       return pdf;
     };
-    const packet = await assemblePacket(engine, request(), { hooks: { writeSigningFields: writer }, docx: converter });
+    // Tags kept printed: the fields' boxes are measured below against the tags' own text.
+    const packet = await assemblePacket(engine, request(), {
+      hooks: { writeSigningFields: writer },
+      docx: converter,
+      hideTextTags: false,
+    });
 
     expect(packet.files.map((f) => [f.id, f.kind, f.filename])).toEqual([
       ['nda', 'template', 'nda-ada.pdf'],

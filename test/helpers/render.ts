@@ -9,8 +9,12 @@ export interface RenderedPage {
   png: Buffer;
 }
 
-/** Renders every page with pdfjs at `scale` pixels per point. */
-export async function renderPages(bytes: Uint8Array, scale = 1): Promise<RenderedPage[]> {
+/** Renders every page with pdfjs at `scale` pixels per point; `annotations: false` draws page content only. */
+export async function renderPages(
+  bytes: Uint8Array,
+  scale = 1,
+  options: { annotations?: boolean } = {},
+): Promise<RenderedPage[]> {
   const doc = await openPdf(bytes);
   try {
     const out: RenderedPage[] = [];
@@ -29,7 +33,7 @@ export async function renderPages(bytes: Uint8Array, scale = 1): Promise<Rendere
         viewport,
         // ENABLE (1) draws every annotation's appearance stream, form widgets included; ENABLE_FORMS (2)
         // leaves widgets to an HTML layer and draws none of them.
-        annotationMode: 1,
+        annotationMode: options.annotations === false ? 0 : 1,
       } as unknown as Parameters<typeof page.render>[0]).promise;
       const rgba = new Uint8ClampedArray(ctx.getImageData(0, 0, width, height).data);
       out.push({ width, height, rgba, png: canvas.toBuffer('image/png') });
