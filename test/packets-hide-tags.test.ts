@@ -29,6 +29,8 @@ import {
 } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
+import { createSigningIdentity, sealPdf, verifyPdf } from '../src/signing/index.js';
+import { tempDir } from './helpers/signing.js';
 import { assemblePacket, findTextTags, type FoundTag } from '../src/packets/index.js';
 import { popplerText, withTempFile } from './helpers/pdf.js';
 import { compareImages, type Rgba } from './helpers/pixel-compare.js';
@@ -224,6 +226,25 @@ describe('text tags at assembly', () => {
     ] as const) {
       const packet = await assemblePacket(engine, body(before, file), options);
       expect((await popplerText(packet.files[0]!.pdf)).join('\n')).toContain('{{ signature:::s1 }}');
+    }
+  }, 120_000);
+
+  it('stay printed, with a warning, on an upload that carries a signature: its signed bytes are kept', async () => {
+    const tmp = await tempDir('castpress-hide-tags-');
+    try {
+      const other = await createSigningIdentity({ dataDir: tmp.dir });
+      const doc = await PDFDocument.create();
+      const helv = await doc.embedFont(StandardFonts.Helvetica);
+      doc.addPage([612, 792]).drawText('Sign here: {{ signature:::s1 }}', { x: 50, y: 700, size: 12, font: helv });
+      const signed = await sealPdf(await doc.save(), other, { name: 'Other party' });
+      const packet = await assemblePacket(engine, body(signed));
+      const out = packet.files[0]!.pdf;
+      expect(packet.warnings).toEqual(['files[0].file: carries a signature, so its text tags stay printed']);
+      expect((await popplerText(out)).join('\n')).toContain('{{ signature:::s1 }}');
+      expect(Buffer.from(out.subarray(0, signed.length)).equals(Buffer.from(signed))).toBe(true);
+      expect((await verifyPdf(out)).signatures[0]!.integrity.intact).toBe(true);
+    } finally {
+      await tmp.remove();
     }
   }, 120_000);
 });
