@@ -61,7 +61,7 @@ describe('a Markdown file that shows no brace', () => {
   it('gets the page sizes pdf.js reads (rotated and cropped pages too)', async () => {
     const generated = await engine.generate({ type: 'markdown', data: long });
     const kernel = await scanGeneratedPdf(generated, source, { data: long });
-    expect(kernel).toEqual({ pages: (await scanPdf(generated, source)).pages, tags: [] });
+    expect(kernel).toEqual({ pages: (await scanPdf(generated, source)).pages, tags: [], tagGlyphs: [], inForms: [] });
     expect(kernel.pages).toHaveLength(2);
 
     const doc = await PDFDocument.create();
