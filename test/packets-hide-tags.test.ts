@@ -2,7 +2,8 @@
  * Text tags taken out of the page content at assembly: the assembled upload reads no tag (poppler's
  * text), every other word keeps its box (poppler's word boxes before and after), the pixels outside
  * the tags' boxes are the upload's own, and inside them only what the page draws besides text (the
- * rule a white tag sat on) is left.
+ * rule a white tag sat on) is left. Generated files (HTML, Markdown) lose theirs too; a tag drawn by a
+ * form XObject and every tag of an upload signed elsewhere stay printed, each with a warning.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ import {
   setWordSpacing,
   showText,
 } from '@cantoo/pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { createSigningIdentity, sealPdf, verifyPdf } from '../src/signing/index.js';
 import { tempDir } from './helpers/signing.js';
@@ -39,6 +40,7 @@ import { renderPages } from './helpers/render.js';
 const run = promisify(execFile);
 const engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
 const SCALE = 2;
+afterAll(() => engine.close());
 
 /** Raw operators on a page, with `font` as the page's font resource. */
 function rawText(page: PDFPage, font: PDFFont, ops: (key: PDFName) => PDFOperator[]): void {
@@ -246,5 +248,45 @@ describe('text tags at assembly', () => {
     } finally {
       await tmp.remove();
     }
+  }, 120_000);
+
+  it('are gone from generated files too (HTML split over a bold run, white; Markdown)', async () => {
+    const html = '<p>Sign: <b>{{ signa</b>ture:::s1 }} ok</p><p style="color:white">{{ initial:::s1 }}</p><p>End</p>';
+    const packet = await assemblePacket(engine, {
+      name: 'Generated',
+      signers: [{ id: 's1', name: 'Ada Lovelace', email: 'ada@example.com' }],
+      files: [
+        { id: 'h', filename: 'h.html', title: 'Letter', markup: { html }, fields: [] },
+        { id: 'm', filename: 'm.md', title: 'Terms', fields: [{ content: 'Initials: {{ initial:::s1 }} end' }] },
+      ],
+    });
+    expect(packet.warnings).toEqual([]);
+    expect(packet.plan.fields.map((f) => `${f.fileId}:${f.type}`)).toEqual(['h:signature', 'h:initial', 'm:initial']);
+    const [letter, terms] = [
+      (await popplerText(packet.files[0]!.pdf))[0]!,
+      (await popplerText(packet.files[1]!.pdf))[0]!,
+    ];
+    expect(letter.replace(/\s+/g, ' ')).toContain('Sign: ok End');
+    expect(terms.replace(/\s+/g, ' ')).toContain('Initials: end');
+    expect(letter + terms).not.toMatch(/\{|\}|:::/);
+  }, 120_000);
+
+  it('stay printed, with a warning, when a form XObject draws them (content other pages may share)', async () => {
+    const doc = await PDFDocument.create();
+    const helv = await doc.embedFont(StandardFonts.Helvetica);
+    const source = await PDFDocument.create();
+    const font = await source.embedFont(StandardFonts.Helvetica);
+    source.addPage([300, 100]).drawText('Boxed {{ signature:::s1 }}', { x: 10, y: 50, size: 12, font });
+    const [form] = await doc.embedPdf(await source.save());
+    const p = doc.addPage([612, 792]);
+    p.drawPage(form!, { x: 50, y: 600 });
+    p.drawText('Outside {{ initial:::s1 }} here', { x: 50, y: 500, size: 12, font: helv });
+    const packet = await assemblePacket(engine, body(await doc.save()));
+    expect(packet.warnings).toEqual([
+      'files[0].file: the text tag {{ signature:::s1 }} on page 0 is drawn by a form XObject; it stays printed',
+    ]);
+    const text = (await popplerText(packet.files[0]!.pdf)).join('\n');
+    expect(text).toContain('Boxed {{ signature:::s1 }}');
+    expect(text).not.toContain('initial');
   }, 120_000);
 });
