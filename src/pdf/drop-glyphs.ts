@@ -105,11 +105,17 @@ function pageContent(
   return Buffer.concat(parts);
 }
 
-/** Bytes per character code of the font named `name` in the page's resources: 2 for a composite (Type0) font. */
+/**
+ * Bytes per character code of the font named `name` in the page's resources: 2 for a composite (Type0)
+ * font (a CMap mixing lengths shows up as a code count the reader does not match). Undefined for a font
+ * that is not there, and for vertical writing, where an adjustment moves down, not along.
+ */
 function codeLength(fonts: PDFDict | undefined, name: string): number | undefined {
   const font = fonts?.lookup(PDFName.of(name));
   if (!(font instanceof PDFDict)) return undefined;
-  return font.lookup(PDFName.of('Subtype')) === PDFName.of('Type0') ? 2 : 1;
+  if (font.lookup(PDFName.of('Subtype')) !== PDFName.of('Type0')) return 1;
+  const encoding = font.lookup(PDFName.of('Encoding'));
+  return encoding instanceof PDFName && encoding.decodeText().endsWith('-V') ? undefined : 2;
 }
 
 type Edit = { start: number; end: number; text: string };
@@ -154,7 +160,7 @@ function rewriteContent(
       const drops = byOp.get(textOp++);
       if (!drops || drops.drop.length === 0) continue;
       if (codeLen === undefined) return `text operator ${textOp - 1}: its font is not in the page's resources`;
-      const edit = rewriteOperator(tok, operands, drops, codeLen);
+      const edit = rewriteOperator(content, tok, operands, drops, codeLen);
       if (typeof edit === 'string') return `text operator ${textOp - 1}: ${edit}`;
       edits.push(edit);
     }
@@ -175,6 +181,7 @@ function rewriteContent(
 
 /** One operator and its operands as a `TJ` without the dropped codes (after `T*`, and `Tw`/`Tc` for `"`). */
 function rewriteOperator(
+  content: Uint8Array,
   op: Extract<ContentToken, { kind: 'op' }>,
   operands: ContentToken[],
   drops: TextOperatorDrops,
@@ -198,7 +205,7 @@ function rewriteOperator(
     if (op.op === '"') {
       const [aw, ac] = operands.slice(-3, -1);
       if (aw?.kind !== 'number' || ac?.kind !== 'number') return '" without its spacings';
-      prefix = `${num(aw.value)} Tw ${num(ac.value)} Tc T* `;
+      prefix = `${written(content, aw)} Tw ${written(content, ac)} Tc T* `;
       start = aw.start;
     }
   }
@@ -213,7 +220,7 @@ function rewriteOperator(
   for (const el of elements) {
     if (el.kind === 'number') {
       flush();
-      parts.push(num(el.value));
+      parts.push(written(content, el));
       continue;
     }
     if (el.kind !== 'string') return 'a TJ element that is neither a string nor a number';
@@ -231,6 +238,11 @@ function rewriteOperator(
   flush();
   if (glyph !== drops.glyphCount) return `it shows ${glyph} codes, the reader counted ${drops.glyphCount}`;
   return { start, end: op.end, text: `${prefix}[${parts.join(' ')}] TJ` };
+}
+
+/** A token as the content wrote it. */
+function written(content: Uint8Array, token: ContentToken): string {
+  return Buffer.from(content.subarray(token.start, token.end)).toString('latin1');
 }
 
 /** A number as content streams write it: no exponent, at most 4 decimals. */
