@@ -1,7 +1,7 @@
 /** verifyPdf after the checks: signatures a rewrite left behind, the difference analysis of later revisions, the PAdES level. */
 import { type SignatureDictionaryInfo } from '../pdf/index.js';
 import { RevisionReader, analyseModifications, docMdpOf, type ModificationReport } from './validation/diff-analysis.js';
-import { type RawSignature } from './verify-find.js';
+import { signatureDefect, type RawSignature } from './verify-find.js';
 import type { Checked, PadesLevel, VerifiedSignature } from './verify-report.js';
 
 export const REWRITTEN =
@@ -11,11 +11,28 @@ export const REWRITTEN =
  * Signatures the parsed form lists but the raw scan did not find at their byte range: the file was
  * rewritten (objects moved or compressed), so the signature is listed, and says it no longer covers it.
  */
-export function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignature[]): RawSignature[] {
+export function rewrittenSignatures(
+  dicts: SignatureDictionaryInfo[],
+  raws: RawSignature[],
+  fileLength: number,
+): RawSignature[] {
   const found = new Set(raws.map((r) => r.byteRange.join(' ')));
   return dicts
-    .filter((d) => d.byteRange.length === 4 && d.contents !== undefined && !found.has(d.byteRange.join(' ')))
+    .filter((d) => signatureDefect(d, fileLength) === undefined && !found.has(d.byteRange.join(' ')))
     .map((d) => ({ byteRange: d.byteRange, cms: d.contents!, gap: {} }));
+}
+
+/** Signature fields the form lists whose dictionary is malformed (the raw scan cannot find them), each with its defect. */
+export function malformedSignatures(
+  dicts: SignatureDictionaryInfo[],
+  raws: RawSignature[],
+  fileLength: number,
+): Array<{ dict: SignatureDictionaryInfo; defect: string }> {
+  const found = new Set(raws.map((r) => r.byteRange.join(' ')));
+  return dicts.flatMap((dict) => {
+    const defect = signatureDefect(dict, fileLength);
+    return defect === undefined || found.has(dict.byteRange.join(' ')) ? [] : [{ dict, defect }];
+  });
 }
 
 export const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
@@ -27,6 +44,10 @@ export async function analyse(
   isRewritten: (sig: Checked) => boolean,
 ): Promise<VerifiedSignature[]> {
   const reader = new RevisionReader(file);
+  // Revisions a signature (not a document timestamp) closes: a read-only field filled there is the signer's own.
+  const signerRevisions = new Set(
+    checked.filter((s) => s.kind === 'signature' && s.integrity.intact).map((s) => s.coveredRanges[1]![1]),
+  );
   // The same signed revision (many /ByteRange entries can name one) is analysed once.
   const reports = new Map<string, Promise<ModificationReport>>();
   let governing: 1 | 2 | 3 | undefined;
@@ -54,7 +75,7 @@ export async function analyse(
       const key = `${end} ${governing} ${own}`;
       let report = reports.get(key);
       if (!report) {
-        report = analyseModifications(reader, end, governing, own !== undefined);
+        report = analyseModifications(reader, end, governing, own !== undefined, signerRevisions);
         reports.set(key, report);
       }
       modifications = await report;
