@@ -86,7 +86,7 @@ export class XrefRevisions {
     const entries = new Map<number, Entry>();
     let root: PDFObject | undefined;
     let info: PDFObject | undefined;
-    for (let next: number | undefined = Number(m[1]); next !== undefined; ) {
+    for (let next: number | undefined = Number(m[1]); next !== undefined;) {
       if (chain.includes(next)) return fail('the cross-reference sections form a loop', chain);
       if (chain.length >= MAX_SECTIONS) return fail('too many cross-reference sections', chain);
       chain.push(next);
@@ -224,9 +224,13 @@ export class XrefRevisions {
   #table(offset: number): Section | string {
     const trailerAt = this.#file.indexOf('trailer', offset, 'latin1');
     if (trailerAt < 0) return `the cross-reference table at ${offset} has no trailer`;
-    const tokens = this.#file.toString('latin1', offset + 4, trailerAt).trim().split(/\s+/).filter(Boolean);
+    const tokens = this.#file
+      .toString('latin1', offset + 4, trailerAt)
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     const entries = new Map<number, Entry>();
-    for (let i = 0; i < tokens.length; ) {
+    for (let i = 0; i < tokens.length;) {
       const first = Number(tokens[i]);
       const count = Number(tokens[i + 1]);
       if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || count < 0)

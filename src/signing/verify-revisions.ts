@@ -11,14 +11,10 @@ export const REWRITTEN =
  * Signatures the parsed form lists but the raw scan did not find at their byte range: the file was
  * rewritten (objects moved or compressed), so the signature is listed, and says it no longer covers it.
  */
-export function rewrittenSignatures(
-  dicts: SignatureDictionaryInfo[],
-  raws: RawSignature[],
-  fileLength: number,
-): RawSignature[] {
+export function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignature[]): RawSignature[] {
   const found = new Set(raws.map((r) => r.byteRange.join(' ')));
   return dicts
-    .filter((d) => signatureDefect(d, fileLength) === undefined && !found.has(d.byteRange.join(' ')))
+    .filter((d) => signatureDefect(d) === undefined && !found.has(d.byteRange.join(' ')))
     .map((d) => ({ byteRange: d.byteRange, cms: d.contents!, gap: {} }));
 }
 
@@ -26,11 +22,10 @@ export function rewrittenSignatures(
 export function malformedSignatures(
   dicts: SignatureDictionaryInfo[],
   raws: RawSignature[],
-  fileLength: number,
 ): Array<{ dict: SignatureDictionaryInfo; defect: string }> {
   const found = new Set(raws.map((r) => r.byteRange.join(' ')));
   return dicts.flatMap((dict) => {
-    const defect = signatureDefect(dict, fileLength);
+    const defect = signatureDefect(dict);
     return defect === undefined || found.has(dict.byteRange.join(' ')) ? [] : [{ dict, defect }];
   });
 }

@@ -332,7 +332,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   });
   const ctx: Context = { file, anchors, at: opts.at, now: new Date(), dssCrls: dss.crls, dssCertificates };
   const raws = findRawSignatures(file);
-  const rewritten = rewrittenSignatures(dicts, raws, file.length);
+  const rewritten = rewrittenSignatures(dicts, raws);
   const checked = [...raws, ...rewritten].map((raw, i) => {
     const dict = dicts.find((d) => d.byteRange.length === 4 && d.byteRange.every((n, k) => n === raw.byteRange[k]));
     const base = baseOf(file, raw, i, dict);
@@ -351,7 +351,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
       return failed(ctx, { ...base, kind: 'signature' }, [`Cannot check the signature: ${(e as Error).message}`]);
     }
   });
-  for (const { dict, defect } of malformedSignatures(dicts, raws, file.length)) {
+  for (const { dict, defect } of malformedSignatures(dicts, raws)) {
     const base: Base = {
       index: checked.length,
       kind: dict.type === 'DocTimeStamp' ? 'documentTimestamp' : 'signature',
@@ -377,7 +377,8 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
     (lastSignature.coversWholeDocument ||
       (lastSignature.modifications.reason === undefined &&
         lastSignature.modifications.revisions.length > 0 &&
-        lastSignature.modifications.revisions.every((r) => r.changes.every((c) => c.ltv)) &&
+        // Each revision brings long-term validation data and nothing else (bytes that change nothing are not such data).
+        lastSignature.modifications.revisions.every((r) => r.changes.length > 0 && r.changes.every((c) => c.ltv)) &&
         lastSignature.modifications.revisions.at(-1)!.end === file.length));
   const problems: string[] = [];
   if (signatures.length === 0) problems.push('The document has no signatures');
@@ -394,8 +395,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   }
   return {
     signatures,
-    valid:
-      signatures.length > 0 && signatures.every((s) => s.valid) && onlyValidationDataAfter,
+    valid: signatures.length > 0 && signatures.every((s) => s.valid) && onlyValidationDataAfter,
     wholeDocumentSigned,
     problems,
   };

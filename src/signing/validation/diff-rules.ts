@@ -91,10 +91,27 @@ export function isReadOnly(g: RevisionGraph, ref: string): boolean {
   return false;
 }
 
-/** The change of a read-only field's value or appearance (not a signature field: signing fills those). */
+/**
+ * The change of a read-only field's value or appearance (castpress's mark fields and placeholder
+ * signature fields are read-only: a signer's revision fills them, and its signature vouches), or of
+ * the appearance of a signature field already signed (what a later signer must never redraw).
+ */
 function readOnlyFill(g: RevisionGraph, ref: string, what: string): Finding | undefined {
-  if (fieldType(g, ref) === 'Sig' || !isReadOnly(g, ref)) return undefined;
+  if (fieldType(g, ref) === 'Sig' && signatureValueOf(g, ref) !== undefined)
+    return { level: 'other', what: `${what} of a signed signature field replaced` };
+  if (!isReadOnly(g, ref)) return undefined;
   return { level: 'other', what: `read-only field ${what}`, readOnly: true };
+}
+
+/** The value (/V) of a field or of its parent field. */
+function signatureValueOf(g: RevisionGraph, ref: string): PdfValue | undefined {
+  const seen = new Set<string>();
+  for (let r: string | undefined = ref; r !== undefined && !seen.has(r); r = refOf(dictOf(g, { ref: r })?.Parent)) {
+    seen.add(r);
+    const v = dictOf(g, { ref: r })?.V;
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
 }
 
 /** A signature field whose value is a document timestamp. */
@@ -357,7 +374,14 @@ export function compareRevisions(
     if (!role) continue;
     const f = changed(ctx, ref, old, { value: null, text: 'null' }, role);
     if (f.level === 'none') continue;
-    changes.push({ object: ref, change: 'removed', role: role.role, level: f.level, what: `${f.what} (removed)`, ltv: false });
+    changes.push({
+      object: ref,
+      change: 'removed',
+      role: role.role,
+      level: f.level,
+      what: `${f.what} (removed)`,
+      ltv: false,
+    });
   }
   let level: ChangeLevel = 'none';
   for (const c of changes) if (LEVEL_RANK[c.level] > LEVEL_RANK[level]) level = c.level;
