@@ -93,12 +93,15 @@ export class XrefRevisions {
       const section = this.#section(next);
       if (typeof section === 'string') return fail(section, chain);
       if (section.end > end) return fail(`the cross-reference section at ${next} lies past the revision`, chain);
-      for (const [n, e] of section.entries) if (!entries.has(n)) entries.set(n, e);
+      // A hybrid file's table marks the objects of its object streams free; its /XRefStm stream
+      // locates them (ISO 32000-2 7.5.8.4): a stream entry stands where the table has none or a free one.
       const stm = int(section.trailer.get(PDFName.of('XRefStm')));
-      if (stm !== undefined) {
-        const hybrid = this.#section(stm);
-        if (typeof hybrid !== 'string' && hybrid.end <= end)
-          for (const [n, e] of hybrid.entries) if (!entries.has(n)) entries.set(n, e);
+      const hybrid = stm === undefined ? undefined : this.#section(stm);
+      const extra = typeof hybrid === 'object' && hybrid.end <= end ? hybrid.entries : new Map<number, Entry>();
+      for (const n of new Set([...section.entries.keys(), ...extra.keys()])) {
+        if (entries.has(n)) continue;
+        const own = section.entries.get(n);
+        entries.set(n, own === undefined || (own.kind === 'free' && extra.has(n)) ? extra.get(n)! : own);
       }
       root ??= section.trailer.get(PDFName.of('Root'));
       info ??= section.trailer.get(PDFName.of('Info'));
