@@ -14,16 +14,32 @@ import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFOb
 import { HardenedParser } from './parser.js';
 import { refText, snapshotOf, type PdfObjectSnapshot, type RevisionGraph } from './revisions.js';
 
-type Entry =
+/** Where an object number's body is: nowhere (freed), at an offset, or at an index of an object stream. */
+export type XrefEntry =
   | { kind: 'free' }
   | { kind: 'offset'; offset: number; generation: number }
   | { kind: 'packed'; stream: number; index: number };
+type Entry = XrefEntry;
+
+export interface ChainEntries {
+  entries: Map<number, XrefEntry>;
+  /** Offsets of the sections followed, newest first. */
+  chain: number[];
+  /** The widest field (bytes) of the chain's cross-reference streams' /W. */
+  widest: number;
+  root?: PDFObject;
+  info?: PDFObject;
+  /** The newest section's trailer (a table's, or the stream's dictionary). */
+  trailer: PDFDict;
+}
 
 interface Section {
   entries: Map<number, Entry>;
   trailer: PDFDict;
   /** Where the section's bytes end (a section must lie inside the revision that names it). */
   end: number;
+  /** The widest field of a stream's /W (0 for a table). */
+  widest: number;
 }
 
 /** A revision read by its cross-references. */
@@ -77,36 +93,50 @@ export class XrefRevisions {
     return g;
   }
 
-  #read(end: number): XrefRevision {
-    const fail = (why: string, chain: number[] = []): XrefRevision => ({ end, objects: new Map(), chain, fatal: why });
+  /**
+   * Every entry the revision ending at `end` has (newest section first wins), the sections
+   * followed, the trailer's /Root and /Info, and the widest field of its cross-reference streams.
+   */
+  chainEntries(end: number): ChainEntries | string {
     const at = this.#file.lastIndexOf('startxref', end - 9, 'latin1');
     const m = at < 0 ? null : /^startxref\s+(\d{1,15})/.exec(this.#file.toString('latin1', at, Math.min(end, at + 40)));
-    if (!m) return fail('no startxref');
+    if (!m) return 'no startxref';
     const chain: number[] = [];
-    const entries = new Map<number, Entry>();
+    const entries = new Map<number, XrefEntry>();
     let root: PDFObject | undefined;
     let info: PDFObject | undefined;
+    let widest = 0;
+    let newest: PDFDict | undefined;
     for (let next: number | undefined = Number(m[1]); next !== undefined;) {
-      if (chain.includes(next)) return fail('the cross-reference sections form a loop', chain);
-      if (chain.length >= MAX_SECTIONS) return fail('too many cross-reference sections', chain);
+      if (chain.includes(next)) return 'the cross-reference sections form a loop';
+      if (chain.length >= MAX_SECTIONS) return 'too many cross-reference sections';
       chain.push(next);
       const section = this.#section(next);
-      if (typeof section === 'string') return fail(section, chain);
-      if (section.end > end) return fail(`the cross-reference section at ${next} lies past the revision`, chain);
+      if (typeof section === 'string') return section;
+      if (section.end > end) return `the cross-reference section at ${next} lies past the revision`;
+      newest ??= section.trailer;
       // A hybrid file's table marks the objects of its object streams free; its /XRefStm stream
       // locates them (ISO 32000-2 7.5.8.4): a stream entry stands where the table has none or a free one.
       const stm = int(section.trailer.get(PDFName.of('XRefStm')));
       const hybrid = stm === undefined ? undefined : this.#section(stm);
-      const extra = typeof hybrid === 'object' && hybrid.end <= end ? hybrid.entries : new Map<number, Entry>();
+      const extra = typeof hybrid === 'object' && hybrid.end <= end ? hybrid.entries : new Map<number, XrefEntry>();
       for (const n of new Set([...section.entries.keys(), ...extra.keys()])) {
         if (entries.has(n)) continue;
         const own = section.entries.get(n);
         entries.set(n, own === undefined || (own.kind === 'free' && extra.has(n)) ? extra.get(n)! : own);
       }
+      widest = Math.max(widest, section.widest, typeof hybrid === 'object' ? hybrid.widest : 0);
       root ??= section.trailer.get(PDFName.of('Root'));
       info ??= section.trailer.get(PDFName.of('Info'));
       next = int(section.trailer.get(PDFName.of('Prev')));
     }
+    return { entries, chain, widest, trailer: newest!, ...(root ? { root } : {}), ...(info ? { info } : {}) };
+  }
+
+  #read(end: number): XrefRevision {
+    const read = this.chainEntries(end);
+    if (typeof read === 'string') return { end, objects: new Map(), chain: [], fatal: read };
+    const { entries, chain, root, info } = read;
     const objects = new Map<string, PdfObjectSnapshot>();
     for (const [n, e] of entries) {
       if (e.kind === 'free' || n === 0) continue;
@@ -249,7 +279,7 @@ export class XrefRevisions {
     }
     const { object: trailer, end } = this.#parser.directObjectAt(trailerAt + 7);
     if (!(trailer instanceof PDFDict)) return `the trailer at ${trailerAt} is not a dictionary`;
-    return { entries, trailer, end };
+    return { entries, trailer, end, widest: 0 };
   }
 
   /** A cross-reference stream: rows of /W widths for the numbers /Index names. */
@@ -292,6 +322,6 @@ export class XrefRevisions {
         else if (type === 2) entries.set(first + k, { kind: 'packed', stream: f2, index: f3 });
       }
     }
-    return { entries, trailer: dict, end: body.end };
+    return { entries, trailer: dict, end: body.end, widest: Math.max(w0, w1, w2) };
   }
 }

@@ -20,6 +20,8 @@ export interface UpdateSpec {
   free?: number[];
   /** Offset /Prev names; default: the file's last `startxref`. */
   prev?: number;
+  /** A stream as pyHanko writes it: /W [1 8 2] (8-byte offsets), object 0 listed first as the head of the free list. */
+  wide?: boolean;
   /** 'table' (default), 'stream' (a cross-reference stream, FlateDecode), or 'none' (bodies only). */
   xref?: 'table' | 'stream' | 'none';
   /** Extra trailer entries (e.g. `/Info 9 0 R`), written after /Size /Root /Prev. */
@@ -74,16 +76,20 @@ export function appendUpdate(pdf: Uint8Array, spec: UpdateSpec): Uint8Array {
   if (spec.xref === 'stream') {
     offsets.set(streamNumber, xrefAt);
     const sorted = [...offsets].sort((a, b) => a[0] - b[0]);
-    const rows = Buffer.alloc(sorted.length * 7);
+    const width = spec.wide ? 8 : 4;
+    const row = 3 + width;
+    if (spec.wide) sorted.unshift([0, -2]);
+    const rows = Buffer.alloc(sorted.length * row);
     sorted.forEach(([, off], i) => {
-      rows[i * 7] = off < 0 ? 0 : 1;
-      rows.writeUInt32BE(Math.max(off, 0), i * 7 + 1);
-      rows.writeUInt16BE(off < 0 ? 1 : 0, i * 7 + 5);
+      rows[i * row] = off < 0 ? 0 : 1;
+      if (width === 8) rows.writeUIntBE(Math.max(off, 0), i * row + 3, 6);
+      else rows.writeUInt32BE(Math.max(off, 0), i * row + 1);
+      rows.writeUInt16BE(off === -2 ? 0xffff : off < 0 ? 1 : 0, i * row + 1 + width);
     });
     const index = sorted.map(([n]) => `${n} 1`).join(' ');
     const data = deflateSync(rows);
     push(
-      `${streamNumber} 0 obj\n<< /Type /XRef ${trailer} /W [1 4 2] /Index [${index}] /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      `${streamNumber} 0 obj\n<< /Type /XRef ${trailer} /W [1 ${width} 2] /Index [${index}] /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
     );
     push(new Uint8Array(data));
     push(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`);

@@ -117,13 +117,14 @@ async function revoked(c: CorpusContext, timestamped: boolean): Promise<Uint8Arr
   return embedValidationData(sealed, { revocation: ca });
 }
 
-/** What pyHanko writes when it countersigns a file with cross-reference streams: catalog /Version, /Extensions and XMP refreshed, /Info updated, a field's /T re-encoded in PDFDocEncoding; then the signature. */
+/** What pyHanko writes when it countersigns a file with cross-reference streams (/W [1 8 2]): catalog /Version, /Extensions and XMP refreshed, /Info updated, a field's /T re-encoded in PDFDocEncoding; then the signature. */
 async function pyHankoStyle(c: CorpusContext): Promise<Uint8Array> {
   const catalog = lastBody(c.signed, 1)
     .replace(/\/Metadata 14 0 R/, '/Metadata 41 0 R')
     .replace(/>>\s*$/, ' /Version /2.0 /Extensions << /ESIC << /BaseVersion /1.7 /ExtensionLevel 2 >> >> >>');
   const update = appendUpdate(c.signed, {
     xref: 'stream',
+    wide: true,
     objects: {
       1: catalog,
       11: lastBody(c.signed, 11).replace('<FEFF004E0061006D0065>', '(Name)'),
