@@ -105,3 +105,22 @@ export function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[])
   );
   return archived ? 'B-LTA' : 'B-LT';
 }
+
+/**
+ * The last signature (not a document timestamp) covers the whole file, or what follows it is
+ * long-term validation data only: each later revision brings a DSS or a document timestamp and
+ * nothing else (bytes that change nothing are no such data). A document timestamp adds time,
+ * never permission, whatever timestamp closes the file.
+ */
+export function closedByValidationData(signatures: VerifiedSignature[], fileLength: number): boolean {
+  const last = signatures.findLast((s) => s.kind === 'signature') ?? signatures.at(-1);
+  if (!last) return false;
+  if (last.coversWholeDocument) return true;
+  const { reason, revisions } = last.modifications;
+  return (
+    reason === undefined &&
+    revisions.length > 0 &&
+    revisions.every((r) => r.changes.length > 0 && r.changes.every((c) => c.ltv)) &&
+    revisions.at(-1)!.end === fileLength
+  );
+}

@@ -46,7 +46,13 @@ import type {
   VerifyOptions,
   VerifyResult,
 } from './verify-report.js';
-import { REWRITTEN, analyse, malformedSignatures, rewrittenSignatures } from './verify-revisions.js';
+import {
+  REWRITTEN,
+  analyse,
+  closedByValidationData,
+  malformedSignatures,
+  rewrittenSignatures,
+} from './verify-revisions.js';
 import { revocationOf, type RevocationReport } from './verify-revocation.js';
 import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
 
@@ -368,18 +374,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
   const signatures = await analyse(file, checked, (sig) => rewritten.some((r) => r.byteRange === sig.byteRange));
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
-  // A document timestamp adds time, never permission: what follows the last signature (not a
-  // timestamp) must be long-term validation data only — a DSS, document timestamps — whatever
-  // timestamp closes the file.
-  const lastSignature = signatures.findLast((s) => s.kind === 'signature') ?? last;
-  const onlyValidationDataAfter =
-    !!lastSignature &&
-    (lastSignature.coversWholeDocument ||
-      (lastSignature.modifications.reason === undefined &&
-        lastSignature.modifications.revisions.length > 0 &&
-        // Each revision brings long-term validation data and nothing else (bytes that change nothing are not such data).
-        lastSignature.modifications.revisions.every((r) => r.changes.length > 0 && r.changes.every((c) => c.ltv)) &&
-        lastSignature.modifications.revisions.at(-1)!.end === file.length));
+  const onlyValidationDataAfter = closedByValidationData(signatures, file.length);
   const problems: string[] = [];
   if (signatures.length === 0) problems.push('The document has no signatures');
   else {
