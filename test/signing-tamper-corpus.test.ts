@@ -11,11 +11,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalTimestampAuthority, createSigningIdentity, verifyPdf, type VerifyResult } from '../src/signing/index.js';
+import { verifyPdf, type VerifyResult } from '../src/signing/index.js';
 import { runCastpress } from './helpers/cli.js';
-import { mutoolVerify, pdfsig, tempDir } from './helpers/signing.js';
-import { tamperBase } from './helpers/tamper-base.js';
-import { CORPUS, SIGNED_AT, seal, type CorpusContext } from './helpers/tamper-corpus.js';
+import { mutoolVerify, pdfsig, tempDir, tool } from './helpers/signing.js';
+import { CORPUS, createCorpusContext, type CorpusContext } from './helpers/tamper-corpus.js';
 
 interface Verdict {
   valid: boolean;
@@ -45,16 +44,8 @@ const build = (kind: string): Promise<Uint8Array> => {
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-tamper-');
-  const clock = () => new Date('2026-01-01T00:00:00Z');
-  const installDir = path.join(tmp.dir, 'install');
-  const install = await createSigningIdentity({ dataDir: installDir, clock });
-  const other = await createSigningIdentity({ dataDir: path.join(tmp.dir, 'other'), clock });
-  const tsa = await LocalTimestampAuthority.open({ dataDir: installDir, clock: () => SIGNED_AT });
-  root = await readFile(install.files!.rootCertificate, 'utf8');
-  const base = tamperBase();
-  const signed = await seal(base, install, 'Ada');
-  const elsewhere = await seal(base, install, 'Zoe');
-  ctx = { dir: tmp.dir, install, installDir, other, tsa, base, signed, elsewhere };
+  ctx = await createCorpusContext(tmp.dir);
+  root = await readFile(ctx.install.files!.rootCertificate, 'utf8');
 }, 120_000);
 afterAll(async () => tmp?.remove());
 
@@ -98,7 +89,8 @@ describe('independent validators and the command line', { timeout: 300_000 }, ()
     ]);
     expect(await mutoolVerify(file)).toContain('there have been edits since signing');
     // What MuPDF shows now: the shadow text.
-    const shown = await runTool('mutool', ['draw', '-F', 'txt', file]);
+    const drawn = await tool('mutool', ['draw', '-F', 'txt', file]);
+    const shown = drawn.stdout + drawn.stderr;
     expect(shown).toContain('Pay to Mallory: 9000 EUR');
     expect(shown).not.toContain('Pay to Alice');
     const r = await runCastpress(['verify', file, '--trust', ctx.install.files!.rootCertificate], tmp.dir);
@@ -118,9 +110,3 @@ describe('independent validators and the command line', { timeout: 300_000 }, ()
     }
   });
 });
-
-async function runTool(cmd: string, args: string[]): Promise<string> {
-  const { tool } = await import('./helpers/signing.js');
-  const r = await tool(cmd, args);
-  return r.stdout + r.stderr;
-}

@@ -2,7 +2,7 @@
  * The tamper corpus: each kind is a function of one context (the corpus's document, signed once by
  * a trusted install; another install; the install's TSA), built the same way every run. Their
  * verdicts are in test/fixtures/tamper/verdicts.json, read by test/signing-tamper-corpus.test.ts;
- * `scripts/tamper-corpus.ts` writes every kind to a folder for pdfsig, mutool or a viewer.
+ * `npx tsx scripts/tamper-corpus.ts DIR` writes every kind to a folder for pdfsig, mutool or a viewer.
  *
  * Shadow and incremental-saving kinds are written byte by byte (pdf-updates.ts): the kernel's
  * writer would never write them.
@@ -11,12 +11,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   LocalCaRevocation,
+  LocalTimestampAuthority,
   addDocumentTimestamp,
+  createSigningIdentity,
   embedValidationData,
   issueSignerIdentity,
   sealPdf,
   type SigningIdentity,
-  type LocalTimestampAuthority,
 } from '../../src/signing/index.js';
 import { streamBody } from './pdf-bytes.js';
 import { appendUpdate, offsetsOf, tailOf } from './pdf-updates.js';
@@ -39,6 +40,19 @@ export interface CorpusContext {
 }
 
 export const SIGNED_AT = new Date('2026-12-01T10:00:00Z');
+
+/** The corpus's context in `dir`: two installs (CA clocks pinned), the first install's TSA, the document signed by "Ada". */
+export async function createCorpusContext(dir: string): Promise<CorpusContext> {
+  const clock = () => new Date('2026-01-01T00:00:00Z');
+  const installDir = path.join(dir, 'install');
+  const install = await createSigningIdentity({ dataDir: installDir, clock });
+  const other = await createSigningIdentity({ dataDir: path.join(dir, 'other'), clock });
+  const tsa = await LocalTimestampAuthority.open({ dataDir: installDir, clock: () => SIGNED_AT });
+  const base = tamperBase();
+  const signed = await seal(base, install, 'Ada');
+  const elsewhere = await seal(base, install, 'Zoe');
+  return { dir, install, installDir, other, tsa, base, signed, elsewhere };
+}
 const text = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const append = (pdf: Uint8Array, s: string): Uint8Array => new Uint8Array(Buffer.concat([pdf, bytes(s)]));
