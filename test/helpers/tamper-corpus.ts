@@ -19,6 +19,8 @@ import {
   sealPdf,
   type SigningIdentity,
 } from '../../src/signing/index.js';
+import { PDF } from '@libpdf/core';
+import { signerOf } from '../../src/signing/identity.js';
 import { streamBody } from './pdf-bytes.js';
 import { appendUpdate, offsetsOf, tailOf } from './pdf-updates.js';
 import { tool } from './signing.js';
@@ -150,6 +152,18 @@ async function pyHankoStyle(c: CorpusContext): Promise<Uint8Array> {
   return seal(update, c.install, 'Bob');
 }
 
+/** The corpus's document with its existing "Witness" field signed (@libpdf/core; sealPdf always makes a new field). */
+async function witnessSigned(c: CorpusContext): Promise<Uint8Array> {
+  const pdf = await PDF.load(c.base);
+  const { bytes: out } = await pdf.sign({
+    signer: signerOf(c.install),
+    fieldName: 'Witness',
+    subFilter: 'ETSI.CAdES.detached',
+    estimatedSize: 12_000,
+  });
+  return out;
+}
+
 type Builder = (c: CorpusContext) => Uint8Array | Promise<Uint8Array>;
 
 export const CORPUS: Record<string, Builder> = {
@@ -255,6 +269,19 @@ export const CORPUS: Record<string, Builder> = {
         20: streamBody('/Type /XObject /Subtype /Form /BBox [0 0 200 40]', 'BT /F1 12 Tf 4 14 Td (Mallory) Tj ET'),
       },
     }),
+  "a signed signature field's appearance redrawn, re-sealed": async (c) => {
+    const signed = await witnessSigned(c);
+    const ap = /\/AP\s*<<\s*\/N\s+(\d+)\s+0\s+R/.exec(lastBody(signed, 13))![1]!;
+    return seal(
+      appendUpdate(signed, {
+        objects: {
+          [ap]: streamBody('/Type /XObject /Subtype /Form /BBox [0 0 200 40]', 'BT /F1 12 Tf 4 14 Td (Mallory) Tj ET'),
+        },
+      }),
+      c.install,
+      'Operator',
+    );
+  },
   'form field value changed after the last signature': (c) =>
     appendUpdate(c.signed, { objects: { 11: lastBody(c.signed, 11).replace('(Ada)', '(Mallory)') } }),
   'read-only field changed after the last signature': (c) =>
