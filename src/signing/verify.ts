@@ -46,7 +46,13 @@ import type {
   VerifyOptions,
   VerifyResult,
 } from './verify-report.js';
-import { REWRITTEN, analyse, rewrittenSignatures } from './verify-revisions.js';
+import {
+  REWRITTEN,
+  analyse,
+  closedByValidationData,
+  malformedSignatures,
+  rewrittenSignatures,
+} from './verify-revisions.js';
 import { revocationOf, type RevocationReport } from './verify-revocation.js';
 import { NO_TRUST_ANCHOR, anchorsFrom, buildChain, issuerOf, trustOf } from './verify-trust.js';
 import { noProofReason, signatureTime, tokenTrust, type ProofOfExistence } from './verify-time.js';
@@ -405,30 +411,40 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}):
       return failed(ctx, { ...base, kind: 'signature' }, [`Cannot check the signature: ${(e as Error).message}`]);
     }
   });
+  for (const { dict, defect } of malformedSignatures(dicts, raws)) {
+    const base: Base = {
+      index: checked.length,
+      kind: dict.type === 'DocTimeStamp' ? 'documentTimestamp' : 'signature',
+      fieldName: dict.fieldName,
+      byteRange: dict.byteRange,
+      coveredRanges: [
+        [0, 0],
+        [0, 0],
+      ],
+      coversWholeDocument: false,
+    };
+    checked.push(failed(ctx, base, [`Malformed signature: ${defect}`]));
+  }
   const signatures = await analyse(file, checked, (sig) => rewritten.some((r) => r.byteRange === sig.byteRange));
   const last = signatures.at(-1);
   const wholeDocumentSigned = !!last && last.coversWholeDocument;
-  // PAdES B-LT: the DSS is an update after the last signature; it may follow it and nothing else may.
-  const onlyValidationDataAfter =
-    !!last &&
-    !wholeDocumentSigned &&
-    last.modifications.reason === undefined &&
-    last.modifications.revisions.length > 0 &&
-    last.modifications.revisions.every((r) => r.changes.every((c) => c.ltv)) &&
-    last.modifications.revisions.at(-1)!.end === file.length;
+  const onlyValidationDataAfter = closedByValidationData(signatures, file.length);
   const problems: string[] = [];
   if (signatures.length === 0) problems.push('The document has no signatures');
   else {
     if (anchors.length === 0) problems.push(NO_TRUST_ANCHOR);
     const invalid = signatures.filter((s) => !s.valid).map((s) => s.fieldName ?? `#${s.index}`);
     if (invalid.length) problems.push(`Not valid: ${invalid.join(', ')}`);
-    if (!wholeDocumentSigned && !onlyValidationDataAfter)
-      problems.push('The last signature does not cover the whole document');
+    if (!onlyValidationDataAfter)
+      problems.push(
+        wholeDocumentSigned
+          ? 'Changes other than long-term validation data follow the last signature (a document timestamp grants no permission)'
+          : 'The last signature does not cover the whole document',
+      );
   }
   return {
     signatures,
-    valid:
-      signatures.length > 0 && signatures.every((s) => s.valid) && (wholeDocumentSigned || onlyValidationDataAfter),
+    valid: signatures.length > 0 && signatures.every((s) => s.valid) && onlyValidationDataAfter,
     wholeDocumentSigned,
     problems,
   };
