@@ -4,16 +4,31 @@ import { $, maybe$, postJson, say, type Client } from './ui.js';
 
 type Change = Omit<DetailsRequest, 'token'>;
 
+function setInput(id: string, value: string): void {
+  const input = maybe$<HTMLInputElement>(id);
+  if (input) input.value = value;
+}
+
 /** Stores a change; null when it was accepted, else the service's message. */
 async function sendDetails(client: Client, change: Change): Promise<string | null> {
   const { cfg } = client;
   const { ok, answer } = await postJson(cfg.details, { token: cfg.token, ...change });
   if (ok) {
     if (change.name) {
+      const before = cfg.name;
       cfg.name = change.name;
       for (const el of document.querySelectorAll('.signer-name')) el.textContent = change.name;
+      // The inputs that were rendered with the old name: "Your details" is compared with cfg.name at
+      // submission (a stale value would be posted back as a change), the list's typed signature
+      // starts from the name unless the signer already typed something else.
+      setInput('my-name', change.name);
+      const typed = maybe$<HTMLInputElement>('typed');
+      if (typed && (typed.value === '' || typed.value === before)) typed.value = change.name;
     }
-    if (change.email) cfg.email = change.email;
+    if (change.email) {
+      cfg.email = change.email;
+      setInput('my-email', change.email);
+    }
     return null;
   }
   return (answer.event && answer.event.message) || 'error';
