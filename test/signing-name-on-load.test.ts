@@ -213,4 +213,22 @@ describe('requireNameOnLoad with allowNameChange', () => {
     }
     expectTypedName(await readBack(DEFAULTS_KEY, created));
   }, 180_000);
+
+  it("a signer's own false overrides the organization's defaults: no modal, and the name cannot be changed", async () => {
+    const created = await createPacket(DEFAULTS_KEY, { requireNameOnLoad: false, allowNameChange: false });
+    const client = new Anvil({ apiKey: DEFAULTS_KEY, baseURL: base });
+    const { url } = await client.generateEtchSignUrl({
+      variables: { signerEid: created.documentGroup.signers[0]!.eid, clientUserId: 'u-casey' },
+    });
+    const page = await (await fetch(url!)).text();
+    expect(page).not.toContain('id="onload"');
+    expect(page).not.toContain('id="my-name"');
+    const changed = await fetch(`${base}/sign/${created.documentGroup.signers[0]!.eid}/details`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: new URL(url!).searchParams.get('token'), name: TYPED }),
+    });
+    expect(changed.status).toBe(400);
+    expect(await changed.text()).toMatch(/may not change their name/);
+  }, 60_000);
 });
