@@ -23,6 +23,7 @@ const PLAIN_KEY = 'prod-plain-key-0123456789';
 const DEFAULTS_KEY = 'prod-defaults-key-0123456789';
 const CREATED = 'Casey Creation';
 const TYPED = 'Theodora Typed-Legal';
+const TYPED_EMAIL = 'theodora@legal.example';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let serve: ServeProcess;
@@ -117,14 +118,16 @@ async function createPacket(key: string, signer: Record<string, unknown>): Promi
 }
 
 /** What the service says afterwards: `signer.name` through `etchPacket`, and the text of every completed PDF. */
-async function readBack(key: string, created: Created): Promise<{ name: string; texts: string[] }> {
+async function readBack(key: string, created: Created): Promise<{ name: string; email: string; texts: string[] }> {
   const client = new Anvil({ apiKey: key, baseURL: base });
   const got = (await client.getEtchPacket({
     variables: { eid: created.eid },
-    responseQuery: `{ eid status documentGroup { eid status signers { eid name status } } }`,
+    responseQuery: `{ eid status documentGroup { eid status signers { eid name email status } } }`,
   })) as {
     errors?: unknown;
-    data?: { data?: { etchPacket: { status: string; documentGroup: { signers: Array<{ name: string }> } } } };
+    data?: {
+      data?: { etchPacket: { status: string; documentGroup: { signers: Array<{ name: string; email: string }> } } };
+    };
   };
   expect(got.errors, JSON.stringify(got.errors)).toBeUndefined();
   const packet = got.data!.data!.etchPacket;
@@ -140,7 +143,8 @@ async function readBack(key: string, created: Created): Promise<{ name: string; 
     await writeFile(file, bytes);
     texts.push((await tool('pdftotext', ['-layout', file, '-'])).stdout);
   }
-  return { name: packet.documentGroup.signers[0]!.name, texts };
+  const signer = packet.documentGroup.signers[0]!;
+  return { name: signer.name, email: signer.email, texts };
 }
 
 async function openPage(key: string, created: Created) {
@@ -155,6 +159,7 @@ async function openPage(key: string, created: Created) {
   // The modal asks first; the signer types their legal name.
   await page.locator('#onload').waitFor({ state: 'visible' });
   await page.fill('#onload-name', TYPED);
+  if (await page.locator('#onload-email').count()) await page.fill('#onload-email', TYPED_EMAIL);
   await page.click('#onload-ok');
   await page.locator('#onload').waitFor({ state: 'hidden' });
   return { page, errors };
@@ -173,6 +178,9 @@ describe('requireNameOnLoad with allowNameChange', () => {
     const created = await createPacket(PLAIN_KEY, {
       requireNameOnLoad: true,
       allowNameChange: true,
+      // The email goes the same way: entered in the modal, changeable in "Your details".
+      requireEmailOnLoad: true,
+      allowEmailChange: true,
       showFinishSigningButton: true,
     });
     const { page, errors } = await openPage(PLAIN_KEY, created);
@@ -180,6 +188,7 @@ describe('requireNameOnLoad with allowNameChange', () => {
       await page.locator('body.loaded').waitFor({ timeout: 60_000 });
       // "Your details" shows what the signer entered, not the name the packet was created with.
       await expect.soft(page.inputValue('#my-name')).resolves.toBe(TYPED);
+      await expect.soft(page.inputValue('#my-email')).resolves.toBe(TYPED_EMAIL);
       await page.click('[data-field="sig"]');
       await page.click('#use-typed');
       await expect.soft(page.inputValue('#typed')).resolves.toBe(TYPED);
@@ -192,7 +201,11 @@ describe('requireNameOnLoad with allowNameChange', () => {
     } finally {
       await page.close();
     }
-    expectTypedName(await readBack(PLAIN_KEY, created));
+    const result = await readBack(PLAIN_KEY, created);
+    expectTypedName(result);
+    expect(result.email).toBe(TYPED_EMAIL);
+    expect(result.texts.join('\n')).toContain(TYPED_EMAIL);
+    expect(result.texts.join('\n')).not.toContain('casey@example.com');
   }, 180_000);
 
   it("from the organization's signer defaults in --org (document list): the typed name everywhere", async () => {
