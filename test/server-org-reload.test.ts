@@ -4,11 +4,12 @@
  * new logo behind the same path, which no watch of the file sees); a bad file keeps the settings in
  * force and logs a typed error naming the property; `GET`/`PUT /api/organization` read and change
  * the settings of the key's organization only (written back to the file), and what a PUT changes
- * (name, signer defaults, webhook URL and token, the TSA's keys) applies to the next request.
+ * (name, signer defaults, webhook URL and token, the TSA's keys, the forms' rate limit) applies to
+ * the next request.
  * Waits are for the server's own reload log lines, never a fixed time.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import sharp from 'sharp';
@@ -39,6 +40,7 @@ const acme = (over: Record<string, unknown> = {}) => ({
   style: { primaryColor: '#aa3300' },
   webhook: { url: hooksA.url, token: 'tok-1', hmacSecret: SECRET },
   timestampAuthority: { developmentKeys: false },
+  formRateLimit: { form: 1 },
   ...over,
 });
 const globex = { name: 'Globex', supportEmail: 'help@globex.example' };
@@ -143,6 +145,46 @@ beforeAll(async () => {
       ],
     }),
   );
+  // One workflow of acme's: its form's posts count against acme's formRateLimit.
+  const workflows = path.join(tmp.dir, 'workflows');
+  await mkdir(workflows);
+  await writeFile(
+    path.join(workflows, 'w.json'),
+    JSON.stringify({
+      eid: 'weldAcme',
+      slug: 'acme-form',
+      title: 'Acme form',
+      organization: 'acme',
+      forges: [
+        { eid: 'weldAcmeF1', slug: 'who', name: 'Who', fields: [{ name: 'name', type: 'shortText', label: 'Name' }] },
+        { eid: 'weldAcmeF2', slug: 'ok', name: 'OK', fields: [{ name: 'ok', type: 'checkbox', label: 'OK' }] },
+      ],
+      packet: {
+        name: 'Acme packet',
+        isTest: true,
+        files: [
+          {
+            id: 'doc',
+            filename: 'doc.pdf',
+            title: 'Doc',
+            fields: [
+              { content: 'Text.' },
+              { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 300, width: 200, height: 40 } },
+            ],
+          },
+        ],
+        signers: [
+          {
+            id: 'signer',
+            name: '{{who.name}}',
+            email: 'signer@example.com',
+            signerType: 'embedded',
+            fields: [{ fileId: 'doc', fieldId: 'sig' }],
+          },
+        ],
+      },
+    }),
+  );
   orgFile = path.join(tmp.dir, 'org.json');
   await writeSettings({ organizations: { acme: acme(), globex } });
   serve = startServe([
@@ -156,6 +198,11 @@ beforeAll(async () => {
     orgFile,
     '--tsa',
     'local',
+    '--workflows',
+    workflows,
+    // An hour's window: no bucket empties during the test.
+    '--form-rate-limit',
+    'window=3600',
     '--allow-host',
     hooksA.host,
     '--allow-host',
@@ -308,4 +355,23 @@ describe('organization settings without a restart', () => {
     expect(await signingPage(ACME, 'Mine')).toContain('<h1>For Acme Three</h1>');
     expect(await signingPage(GLOBEX, 'Theirs')).toContain('<h1>For Globex Two</h1>');
   }, 180_000);
+
+  it("a PUT of formRateLimit applies to the organization's next form post", async () => {
+    const post = async () =>
+      (
+        await fetch(`${base}/weld/acme-form/who`, {
+          method: 'POST',
+          headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ name: 'Ada', submissionEid: `sub_${randomBytes(15).toString('base64url')}` }),
+        })
+      ).status;
+    const current = (await (await api(ACME)).json()) as Record<string, unknown>;
+    const put = await api(ACME, { method: 'PUT', body: JSON.stringify({ ...current, formRateLimit: { form: 1 } }) });
+    expect(put.status).toBe(200);
+    expect(await post()).toBe(201);
+    expect(await post()).toBe(429);
+    const wider = await api(ACME, { method: 'PUT', body: JSON.stringify({ ...current, formRateLimit: { form: 10 } }) });
+    expect(wider.status).toBe(200);
+    expect(await post()).toBe(201);
+  }, 120_000);
 });
