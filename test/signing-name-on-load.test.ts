@@ -80,12 +80,17 @@ interface Created {
   documentGroup: { eid: string; signers: Array<{ eid: string }> };
 }
 
-async function createPacket(key: string, signer: Record<string, unknown>): Promise<Created> {
+async function createPacket(
+  key: string,
+  signer: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<Created> {
   const client = new Anvil({ apiKey: key, baseURL: base });
   const r = (await client.createEtchPacket({
     variables: {
       name: 'Name on load',
       isTest: true,
+      ...extra,
       files: [
         {
           id: 'doc',
@@ -175,20 +180,27 @@ function expectTypedName(result: { name: string; texts: string[] }): void {
 
 describe('requireNameOnLoad with allowNameChange', () => {
   it('set on the signer (accept each field): the documents, the certificate and signer.name carry the typed name', async () => {
-    const created = await createPacket(PLAIN_KEY, {
-      requireNameOnLoad: true,
-      allowNameChange: true,
-      // The email goes the same way: entered in the modal, changeable in "Your details".
-      requireEmailOnLoad: true,
-      allowEmailChange: true,
-      showFinishSigningButton: true,
-    });
+    const created = await createPacket(
+      PLAIN_KEY,
+      {
+        requireNameOnLoad: true,
+        allowNameChange: true,
+        // The email goes the same way: entered in the modal, changeable in "Your details".
+        requireEmailOnLoad: true,
+        allowEmailChange: true,
+        showFinishSigningButton: true,
+      },
+      // The consent text the page shows is the one the certificate quotes: both with the entered name.
+      { signaturePageOptions: { signConsentText: 'I, {{signer.name}}, agree to sign.' } },
+    );
     const { page, errors } = await openPage(PLAIN_KEY, created);
     try {
       await page.locator('body.loaded').waitFor({ timeout: 60_000 });
       // "Your details" shows what the signer entered, not the name the packet was created with.
       await expect.soft(page.inputValue('#my-name')).resolves.toBe(TYPED);
       await expect.soft(page.inputValue('#my-email')).resolves.toBe(TYPED_EMAIL);
+      await expect.soft(page.textContent('#description')).resolves.toContain(`Signing as ${TYPED}.`);
+      await expect.soft(page.textContent('.consent')).resolves.toBe(`I, ${TYPED}, agree to sign.`);
       await page.click('[data-field="sig"]');
       await page.click('#use-typed');
       await expect.soft(page.inputValue('#typed')).resolves.toBe(TYPED);
