@@ -14,7 +14,7 @@ import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from './helpers/serve.js';
+import { startServe, stopServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
 import { until, WebhookReceiver } from './helpers/workflow.js';
 import { basic } from './server-setup.js';
@@ -214,10 +214,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await serve.exited;
-  }
+  if (serve) await stopServe(serve);
   await hooksA?.close();
   await hooksB?.close();
   await tmp?.remove();

@@ -10,11 +10,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { unzipSync } from 'fflate';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchTestBrowser } from './helpers/browser.js';
 import { closeBrowser } from './helpers/close.js';
-import { startServe, type ServeProcess } from './helpers/serve.js';
+import { startServe, stopServe, type ServeProcess } from './helpers/serve.js';
 import { drawOn, watchPage } from './helpers/signing-page.js';
 import { tempDir, tool } from './helpers/signing.js';
 
@@ -68,10 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeBrowser(browser);
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await serve.exited;
-  }
+  if (serve) await stopServe(serve);
   await tmp?.remove();
 }, 60_000);
 
@@ -170,6 +167,15 @@ async function openPage(key: string, created: Created) {
   return { page, errors };
 }
 
+/** Finish, and wait until the page says it is signed, with no page error on the way. */
+async function finish(page: Page, errors: string[]): Promise<void> {
+  await page.click('#finish');
+  await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+    timeout: 60_000,
+  });
+  expect(errors, errors.join('\n')).toEqual([]);
+}
+
 function expectTypedName(result: { name: string; texts: string[] }): void {
   expect(result.name).toBe(TYPED);
   const all = result.texts.join('\n');
@@ -205,11 +211,7 @@ describe('requireNameOnLoad with allowNameChange', () => {
       await page.click('#use-typed');
       await expect.soft(page.inputValue('#typed')).resolves.toBe(TYPED);
       await page.click('#adopt-ok');
-      await page.click('#finish');
-      await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
-        timeout: 60_000,
-      });
-      expect(errors, errors.join('\n')).toEqual([]);
+      await finish(page, errors);
     } finally {
       await page.close();
     }
@@ -228,11 +230,7 @@ describe('requireNameOnLoad with allowNameChange', () => {
       // The typed signature's default (behind "Type instead") is the entered name too.
       await expect.soft(page.inputValue('#typed')).resolves.toBe(TYPED);
       await drawOn(page, '#pad');
-      await page.click('#finish');
-      await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
-        timeout: 60_000,
-      });
-      expect(errors, errors.join('\n')).toEqual([]);
+      await finish(page, errors);
     } finally {
       await page.close();
     }

@@ -35,3 +35,10 @@ export function startServe(args: string[]): ServeProcess {
   });
   return { child, url, exited, stderr: () => stderr, stdout: () => stdout };
 }
+
+/** Ends the server as an operator does (SIGTERM: a graceful shutdown) and waits for it to exit. */
+export async function stopServe(s: ServeProcess): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  s.child.kill('SIGTERM');
+  await s.exited;
+}
