@@ -94,9 +94,11 @@ ${FETCH_USAGE} (also webhooks)
                               Embedded signers' pages: any origin unless listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
                               (besides this server's own); repeatable. Default: any https origin
-  --org FILE                  organization settings (JSON, read at start; src/server/org/README.md): name,
-                              support email, logo, signer defaults, webhook {url, token, hmacSecret},
-                              embedOrigins, stylesheetOrigins; or {"organizations": {"<keys file org>": {...}}}
+  --org FILE                  organization settings (JSON; src/server/org/README.md): name, support email,
+                              logo, signer defaults, webhook {url, token, hmacSecret}, style, formRateLimit,
+                              timestampAuthority, embedOrigins, stylesheetOrigins; or
+                              {"organizations": {"<keys file org>": {...}}}. Reloaded when the file changes
+                              and on SIGHUP (a bad file keeps the settings in force); GET/PUT /api/organization
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
                               fetched like every remote resource and kept in DIR/font-cache (--data)

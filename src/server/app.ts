@@ -25,7 +25,8 @@ import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
 import type { GraphQLJsonLimits } from './graphql/json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
-import type { OrganizationDirectory } from '../packets/index.js';
+import { DEFAULT_ORGANIZATION, type OrganizationDirectory } from '../packets/index.js';
+import { organizationRoutes, type OrganizationSettingsStore } from './org/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
@@ -68,6 +69,12 @@ export interface ServerOptions {
   signingStylesheetOrigins?: readonly string[];
   /** Each organization's settings (`--org`, src/server/org/): framing and stylesheets of its packets' pages. */
   organizations?: OrganizationDirectory;
+  /**
+   * The settings store (`--org FILE`, src/server/org/store.ts): its `directory` stands for
+   * `organizations` when that is not given, and `GET`/`PUT /api/organization` read and change it.
+   * The caller closes it.
+   */
+  organizationSettings?: OrganizationSettingsStore;
   /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
   chromiumExecutable?: string;
   /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
@@ -124,6 +131,8 @@ function keyOf(ctx: ServerContext, request: FastifyRequest): KeyEntry {
  */
 export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
   const { engine, config } = options;
+  // Looked up at use time (a reload of the store shows on the next request).
+  const organizations = options.organizations ?? options.organizationSettings?.directory;
   const jsonBodyBytes = engine.limits.jsonBodyBytes;
   const multipart: MultipartLimits = { ...DEFAULT_MULTIPART_LIMITS, ...options.multipart };
   const now = options.now ?? Date.now;
@@ -241,6 +250,19 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     { prefix: '/api/v1' },
   );
   downloadRoute(app, ctx);
+  const settings = options.organizationSettings;
+  if (settings)
+    await app.register(async (api) => {
+      api.addHook('onRequest', apiAuth);
+      organizationRoutes(api, {
+        settings,
+        keyOf: (request) => keyOf(ctx, request),
+        organizations: () =>
+          config
+            ? [...new Set(config.keys.map((k) => k.organization ?? DEFAULT_ORGANIZATION))]
+            : [DEFAULT_ORGANIZATION],
+      });
+    });
   if (options.signingCa)
     await signingCaRoutes(app, {
       ...options.signingCa,
@@ -250,7 +272,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         return key;
       },
       tsaAllows: (key) => {
-        const allowed = options.organizations?.(key.organization)?.timestampAuthority;
+        const allowed = organizations?.(key.organization)?.timestampAuthority;
         return key.kind === 'development' ? (allowed?.developmentKeys ?? false) : (allowed?.productionKeys ?? true);
       },
       now,
@@ -276,7 +298,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         backend: packets,
         multipart,
         stylesheetOrigins: options.signingStylesheetOrigins,
-        ...(options.organizations ? { organizations: options.organizations } : {}),
+        ...(organizations ? { organizations } : {}),
         publicUrl: options.publicUrl,
         origin,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
@@ -289,7 +311,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       backend: packets,
       frameAncestors: options.signingFrameAncestors,
       stylesheetOrigins: options.signingStylesheetOrigins,
-      ...(options.organizations ? { organizations: options.organizations } : {}),
+      ...(organizations ? { organizations } : {}),
       publicUrl: options.publicUrl,
       origin,
     });
@@ -302,7 +324,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
           const w = welds.catalogue.bySlug(weld) ?? welds.catalogue.get(weld);
           return w && { eid: w.eid, organization: organizationOf(w) };
         },
-        organizationLimits: (organization) => options.organizations?.(organization)?.formRateLimit,
+        organizationLimits: (organization) => organizations?.(organization)?.formRateLimit,
       });
       weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
       // Closed before the packets it works over.

@@ -6,7 +6,7 @@ import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
-import { loadOrganizationFile } from './org/index.js';
+import { OrganizationSettingsStore, type ReloadOutcome } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
@@ -52,10 +52,12 @@ export interface StartOptions {
   /** Origins besides the server's own that a packet's stylesheetURL may name (`--stylesheet-origin`). */
   signingStylesheetOrigins?: readonly string[];
   /**
-   * Organization settings (`--org FILE`, src/server/org/): a settings file to read at start, or the
-   * settings themselves. Names, mails, signer defaults, the organization webhook, framing, stylesheets.
+   * Organization settings (`--org FILE`, src/server/org/): a settings file (read at start, reloaded on
+   * a change of the file and, with `handleSignals`, on SIGHUP; `GET`/`PUT /api/organization`), a store
+   * the caller made (and closes), or fixed settings. Names, mails, signer defaults, the organization
+   * webhook, framing, stylesheets, form limits, the TSA.
    */
-  organizations?: string | OrganizationDirectory;
+  organizations?: string | OrganizationDirectory | OrganizationSettingsStore;
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
   /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
@@ -103,10 +105,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     );
   }
   // Read before anything starts: a bad file is refused with the file and property named.
-  const organizations =
+  const ownStore =
     typeof options.organizations === 'string'
-      ? await loadOrganizationFile(options.organizations)
-      : options.organizations;
+      ? await OrganizationSettingsStore.open(options.organizations, { watch: false })
+      : undefined;
+  const store =
+    ownStore ?? (options.organizations instanceof OrganizationSettingsStore ? options.organizations : undefined);
+  const organizations: OrganizationDirectory | undefined =
+    store?.directory ?? (typeof options.organizations === 'function' ? options.organizations : undefined);
   // The operator's certificate is checked before anything listens: a TLS-only, expired or
   // not-for-signing certificate is a typed start error (ValidationError on identity.certificate).
   if (options.packets && options.packets.signingP12) await createSigningIdentity(options.packets.signingP12);
@@ -157,6 +163,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       : undefined;
   const app = await buildApp({
     ...(welds ? { welds } : {}),
+    ...(store ? { organizationSettings: store } : {}),
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,
@@ -206,6 +213,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     (closing ??= app.close().then(() => {
       for (const d of detach) d();
     }));
+  if (ownStore) {
+    ownStore.watch();
+    detach.push(() => ownStore.close());
+  }
+  if (store) {
+    // Each reload in the log: a refused file names the property, and the settings in force stay.
+    const onReload = (outcome: ReloadOutcome) => {
+      if (outcome.ok) app.log.info({ file: store.file, cause: outcome.cause }, 'organization settings reloaded');
+      else
+        app.log.error(
+          { file: store.file, cause: outcome.cause, err: outcome.error.toJSON() },
+          `organization settings not reloaded, the last good ones stay in force: ${outcome.error.message}`,
+        );
+    };
+    store.on('reload', onReload);
+    detach.push(() => store.off('reload', onReload));
+  }
 
   if (options.handleSignals) {
     const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
@@ -234,6 +258,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     });
+    if (store) {
+      // SIGHUP: read the organization settings file again (the usual daemon convention).
+      const onHangUp = () =>
+        void store.reload('signal').catch((e: unknown) => app.log.error({ err: e }, 'reload failed'));
+      process.on('SIGHUP', onHangUp);
+      detach.push(() => process.off('SIGHUP', onHangUp));
+    }
   }
   return { app, url, close };
 }
