@@ -72,7 +72,10 @@ export function renderFor<T>(
   fn: (signal?: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const slot = ctx.requests.get(request);
-  return slot ? slot.work(fn) : fn();
+  const work = () => (slot ? slot.work(fn) : fn());
+  // The pool serves organizations in turn: the request's jobs wait in its key's organization's queue.
+  const key = ctx.keys.get(request);
+  return ctx.renderPool && key ? ctx.renderPool.inLane(key.organization, work) : work();
 }
 
 function baseUrl(ctx: ServerContext, request: FastifyRequest): string {

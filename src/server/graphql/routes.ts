@@ -3,7 +3,7 @@
  * registered inside the server's authenticated scope (API key, concurrency
  * slot, rate-limit headers: see app.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
 import {
   PacketStateError,
@@ -100,10 +100,13 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
   api.removeContentTypeParser('application/json');
   const parseJsonBody = graphqlJsonParser(options.threads, { ...DEFAULT_GRAPHQL_JSON_LIMITS, ...options.json });
-  api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (_req, raw, done) => {
+  // Work handed to the render pool waits in the queue of the key's organization (see render-pool.ts `inLane`).
+  const inLane = <T>(request: FastifyRequest, fn: () => Promise<T>): Promise<T> =>
+    options.threads ? options.threads.inLane(options.scopeOf(request).organization, fn) : fn();
+  api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (req, raw, done) => {
     const bytes = raw as Buffer;
     if (bytes.byteLength === 0) return done(null, {});
-    parseJsonBody(bytes, 'body').then(
+    inLane(req, () => parseJsonBody(bytes, 'body')).then(
       (value) => done(null, value),
       (e: unknown) => done(e as Error, undefined),
     );
@@ -121,7 +124,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         .type('application/json; charset=utf-8')
         .send({ errors: [{ message, extensions: { name, status: http.status, fields } }] });
     });
-    gql.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
+    const graphqlRoute = async (request: FastifyRequest, reply: FastifyReply) => {
       let body: GraphQLRequestBody;
       if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart, parseJsonBody);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
@@ -145,7 +148,8 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         options.welds ? () => options.welds!.get() : undefined,
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
-    });
+    };
+    gql.post('/graphql', { bodyLimit: limit }, (request, reply) => inLane(request, () => graphqlRoute(request, reply)));
   });
 
   api.get<{ Params: { eid: string } }>('/api/document-group/:eid', async (request, reply) => {
