@@ -28,8 +28,8 @@ import {
 } from './assembled.js';
 import { DocxConverter, convertDocxToPdf, sniffUpload } from './docx.js';
 import { isSigningType } from './field.js';
-import { scanGeneratedPdf, scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
-import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
+import { scanGeneratedPdf, scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
+import { PageBudget, SignatureFieldBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { ignoredPageOptions } from './page-options.js';
@@ -55,8 +55,17 @@ interface BuildContext {
   options: AssembleOptions;
   scanTemplate: TemplateScanner;
   pages: PageBudget;
+  signing: SignatureFieldBudget;
+  /** The same limit counted from the pages' text alone, before any page's glyphs are read. */
+  signingText: SignatureFieldBudget;
+  /** Aborted when one file fails: the other files' scans stop at their next page. */
+  signal: AbortSignal;
   generated?: ReadonlyMap<number, Uint8Array>;
 }
+
+/** Signature and initial fields among `fields` (what the kernel writes as /Sig fields). */
+const sigCount = (fields: ReadonlyArray<{ type: string }>) =>
+  fields.reduce((n, f) => n + (f.type === 'signature' || f.type === 'initial' ? 1 : 0), 0);
 
 /** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
 export async function assembleWith(
@@ -73,13 +82,30 @@ export async function assembleWith(
   const decrypt = key ? (s: string) => decryptDataString(s, key) : engine.decryptData;
   const request = parsePacketRequest(body, decrypt ? { decrypt } : {});
   checkUploadBytes(request, limits);
+  const failed = new AbortController();
   const context: BuildContext = {
     options,
     scanTemplate,
     pages: new PageBudget(limits),
+    signing: new SignatureFieldBudget(limits, request.mergePDFs ?? false),
+    signingText: new SignatureFieldBudget(limits, request.mergePDFs ?? false),
+    signal: failed.signal,
     ...(call.generated ? { generated: call.generated } : {}),
   };
-  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
+  // Each file's own signature fields before any file is read: a list over the limit costs no page.
+  request.files.forEach((file, i) => {
+    if (file.kind === 'template') return;
+    context.signing.count(i, sigCount(file.fields));
+    context.signingText.count(i, sigCount(file.fields));
+  });
+  const built = await Promise.all(
+    request.files.map((file, i) =>
+      buildFile(engine, request, file, i, context).catch((e: unknown) => {
+        failed.abort(e);
+        throw e;
+      }),
+    ),
+  );
   // A merge makes one new file of all: an upload's signature would no longer cover anything (#31).
   const signedMerged = request.mergePDFs ? built.findIndex((b) => b.signed) : -1;
   if (signedMerged >= 0) throw signedUploadChanged(signedMerged, 'merged with the other files into one (mergePDFs)');
@@ -320,12 +346,22 @@ async function buildFile(
   }
 
   const source = { fileId: file.id, property: at };
+  // Pages counted once the PDF is open, signature tags from every page's text before any glyphs are read,
+  // then exactly, page by page: a limit passed stops the scan there.
+  const scan = {
+    pageCount: (pages: number) => context.pages.count(i, pages),
+    textSignatureTags: (n: number, pageNum: number) => context.signingText.count(i, n, pageNum),
+    tags: (found: FoundTag[], pageNum: number) => context.signing.count(i, sigCount(found), pageNum),
+    signal: context.signal,
+  };
   const scanned = await (file.kind === 'template'
     ? scanTemplate(tagSource, source)
     : file.kind === 'markdown'
-      ? scanGeneratedPdf(tagSource, source, file.generate)
-      : scanPdf(tagSource, source));
-  if (file.kind !== 'upload') context.pages.count(i, scanned.pages.length);
+      ? scanGeneratedPdf(tagSource, source, file.generate, scan)
+      : scanPdf(tagSource, source, scan));
+  // A template's scan is shared between packets (PacketAssembler): its counts are taken here.
+  context.pages.count(i, scanned.pages.length);
+  if (file.kind === 'template') context.signing.count(i, sigCount(scanned.tags));
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
   const errors: FieldError[] = [];
