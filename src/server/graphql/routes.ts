@@ -16,7 +16,7 @@ import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
 import { headerText } from '../resource-warnings.js';
 import type { RenderPool } from '../render-pool.js';
-import { DEFAULT_GRAPHQL_JSON_LIMITS, graphqlJsonParser, type GraphQLJsonLimits } from './json-body.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from '../json-body.js';
 import type { MultipartLimits } from '../multipart.js';
 import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
@@ -55,7 +55,7 @@ export interface PacketRoutesOptions {
   /** Worker threads that parse large JSON bodies (the render pool); without it they are parsed in-process. */
   threads?: RenderPool;
   /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
-  json?: Partial<GraphQLJsonLimits>;
+  json?: Partial<JsonBodyLimits>;
   /** The workflows the query `weld` answers from (`--workflows`). */
   welds?: { get(): Promise<WeldService> };
 }
@@ -99,7 +99,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   const stylesheetOrigins = (options.stylesheetOrigins ?? []).map((o) => cspOrigin(o, 'Stylesheet origin'));
   // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
   api.removeContentTypeParser('application/json');
-  const parseJsonBody = graphqlJsonParser(options.threads, { ...DEFAULT_GRAPHQL_JSON_LIMITS, ...options.json });
+  const parseJsonBody = jsonBodyParser(options.threads, { ...DEFAULT_JSON_BODY_LIMITS, ...options.json });
   // Work handed to the render pool waits in the queue of the key's organization (see render-pool.ts `inLane`).
   const inLane = <T>(request: FastifyRequest, fn: () => Promise<T>): Promise<T> =>
     options.threads ? options.threads.inLane(options.scopeOf(request).organization, fn) : fn();
