@@ -15,7 +15,7 @@ import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
-import { asFillField, fillInto, remapErrors, tagFieldId, withoutLoadedText } from './assemble-fields.js';
+import { asFillField, fillInto, placedField, remapErrors, tagFieldId, withoutLoadedText } from './assemble-fields.js';
 import { carriesSignature, keepsSignedBytes, signedUploadChanged } from './assemble-signed.js';
 import {
   AssembleCallOptions,
@@ -29,7 +29,14 @@ import {
 import { DocxConverter, convertDocxToPdf, sniffUpload } from './docx.js';
 import { isSigningType } from './field.js';
 import { scanGeneratedPdf, scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
-import { PageBudget, SignatureFieldBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
+import {
+  assemblyBudgets,
+  checkFileCount,
+  checkUploadBytes,
+  signatureFieldCount,
+  type AssemblyBudgets,
+  type PacketLimits,
+} from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { ignoredPageOptions } from './page-options.js';
@@ -54,18 +61,11 @@ export type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<Sc
 interface BuildContext {
   options: AssembleOptions;
   scanTemplate: TemplateScanner;
-  pages: PageBudget;
-  signing: SignatureFieldBudget;
-  /** The same limit counted from the pages' text alone, before any page's glyphs are read. */
-  signingText: SignatureFieldBudget;
+  budgets: AssemblyBudgets;
   /** Aborted when one file fails: the other files' scans stop at their next page. */
   signal: AbortSignal;
   generated?: ReadonlyMap<number, Uint8Array>;
 }
-
-/** Signature and initial fields among `fields` (what the kernel writes as /Sig fields). */
-const sigCount = (fields: ReadonlyArray<{ type: string }>) =>
-  fields.reduce((n, f) => n + (f.type === 'signature' || f.type === 'initial' ? 1 : 0), 0);
 
 /** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
 export async function assembleWith(
@@ -86,18 +86,11 @@ export async function assembleWith(
   const context: BuildContext = {
     options,
     scanTemplate,
-    pages: new PageBudget(limits),
-    signing: new SignatureFieldBudget(limits, request.mergePDFs ?? false),
-    signingText: new SignatureFieldBudget(limits, request.mergePDFs ?? false),
+    // Each file's own signature fields are counted here, before any file is read.
+    budgets: assemblyBudgets(limits, request),
     signal: failed.signal,
     ...(call.generated ? { generated: call.generated } : {}),
   };
-  // Each file's own signature fields before any file is read: a list over the limit costs no page.
-  request.files.forEach((file, i) => {
-    if (file.kind === 'template') return;
-    context.signing.count(i, sigCount(file.fields));
-    context.signingText.count(i, sigCount(file.fields));
-  });
   const built = await Promise.all(
     request.files.map((file, i) =>
       buildFile(engine, request, file, i, context).catch((e: unknown) => {
@@ -236,31 +229,6 @@ interface BuiltFile {
   signed?: boolean;
 }
 
-/** A template's or the request's field as placed on a packet file (the same shape from either source). */
-function placedField(
-  fileId: string,
-  f: {
-    id: string;
-    type: PlacedField['type'];
-    pageNum: number;
-    rect: PlacedField['rect'];
-    alias?: string;
-    format?: string;
-  },
-  source: PlacedField['source'],
-): PlacedField {
-  return {
-    fileId,
-    fieldId: f.id,
-    type: f.type,
-    pageNum: f.pageNum,
-    rect: f.rect,
-    alias: f.alias,
-    ...(f.format ? { format: f.format } : {}),
-    source,
-  };
-}
-
 /** A document's name: `name` with `.docx`/`.html`/`.md` replaced by `.pdf`, made safe (src/format: no separators, `..`, controls or bidi characters, ≤ 255 bytes). */
 function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
@@ -273,7 +241,7 @@ async function buildFile(
   i: number,
   context: BuildContext,
 ): Promise<BuiltFile> {
-  const { options, scanTemplate } = context;
+  const { options, scanTemplate, budgets } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
   let base: Uint8Array;
@@ -317,7 +285,7 @@ async function buildFile(
       if (signed && stripped.decrypted) throw signedUploadChanged(i, 'its encryption to remove');
       ({ pdf: base, removed, decrypted } = stripped);
       // Counted as soon as known: a file or packet over its pages is refused before it is scanned.
-      context.pages.count(i, stripped.pages);
+      budgets.pages.count(i, stripped.pages);
       tagSource = base;
       title = file.title;
       nameFallback = file.filename ?? file.id;
@@ -349,9 +317,9 @@ async function buildFile(
   // Pages counted once the PDF is open, signature tags from every page's text before any glyphs are read,
   // then exactly, page by page: a limit passed stops the scan there.
   const scan = {
-    pageCount: (pages: number) => context.pages.count(i, pages),
-    textSignatureTags: (n: number, pageNum: number) => context.signingText.count(i, n, pageNum),
-    tags: (found: FoundTag[], pageNum: number) => context.signing.count(i, sigCount(found), pageNum),
+    pageCount: (pages: number) => budgets.pages.count(i, pages),
+    textSignatureTags: (n: number, pageNum: number) => budgets.signingText.count(i, n, pageNum),
+    tags: (found: FoundTag[], pageNum: number) => budgets.signing.count(i, signatureFieldCount(found), pageNum),
     signal: context.signal,
   };
   const scanned = await (file.kind === 'template'
@@ -360,8 +328,8 @@ async function buildFile(
       ? scanGeneratedPdf(tagSource, source, file.generate, scan)
       : scanPdf(tagSource, source, scan));
   // A template's scan is shared between packets (PacketAssembler): its counts are taken here.
-  context.pages.count(i, scanned.pages.length);
-  if (file.kind === 'template') context.signing.count(i, sigCount(scanned.tags));
+  budgets.pages.count(i, scanned.pages.length);
+  if (file.kind === 'template') budgets.signing.count(i, signatureFieldCount(scanned.tags));
   const placed: PlacedField[] = [];
   const fieldInputs = new Map<string, TemplateInput['fields'][number]>();
   const errors: FieldError[] = [];

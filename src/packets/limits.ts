@@ -107,3 +107,31 @@ export class SignatureFieldBudget {
     );
   }
 }
+
+/** Signature and initial fields among `fields` (what the kernel writes as /Sig fields). */
+export function signatureFieldCount(fields: ReadonlyArray<{ type: string }>): number {
+  return fields.reduce((n, f) => n + (f.type === 'signature' || f.type === 'initial' ? 1 : 0), 0);
+}
+
+/** One assembly's counts: pages, and signature fields twice (from the pages' text first, then exactly). */
+export interface AssemblyBudgets {
+  pages: PageBudget;
+  signing: SignatureFieldBudget;
+  signingText: SignatureFieldBudget;
+}
+
+/** The budgets of assembling `request`, each file's own signature fields already counted (a list over the limit costs no page). */
+export function assemblyBudgets(limits: PacketLimits, request: PacketRequest): AssemblyBudgets {
+  const merged = request.mergePDFs ?? false;
+  const budgets = {
+    pages: new PageBudget(limits),
+    signing: new SignatureFieldBudget(limits, merged),
+    signingText: new SignatureFieldBudget(limits, merged),
+  };
+  request.files.forEach((file, i) => {
+    if (file.kind === 'template') return;
+    budgets.signing.count(i, signatureFieldCount(file.fields));
+    budgets.signingText.count(i, signatureFieldCount(file.fields));
+  });
+  return budgets;
+}
