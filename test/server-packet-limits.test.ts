@@ -148,7 +148,15 @@ describe('packet limits (small limits configured through engine.limits)', () => 
       port: 0,
       noAuth: true,
       packets: { dataDir: `${tmp.dir}/a`, deliver: false },
-      engine: { limits: { packetFiles: 3, packetPagesPerFile: 20, packetPages: 30, packetUploadBytes: 200_000 } },
+      engine: {
+        limits: {
+          packetFiles: 3,
+          packetPagesPerFile: 20,
+          packetPages: 30,
+          packetUploadBytes: 200_000,
+          packetSignatureFields: 3,
+        },
+      },
       renderPool: { threads: 2 },
     });
     page = await pdfOf(1);
@@ -174,6 +182,20 @@ describe('packet limits (small limits configured through engine.limits)', () => 
     // Within both limits, the same kind of packet is made.
     const ok = await multipart(server.url, [await pdfOf(10), await pdfOf(10)]);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  }, 120_000);
+
+  it('signature tags over the limit of a document: 413 on that file, on the worker thread, naming the page', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 0; i < 6; i++)
+      doc.addPage([612, 792]).drawText('Sign: {{ signature:::x }}', { x: 50, y: 200, size: 11, font });
+    const tagged = await doc.save();
+    const r = await multipart(server.url, [tagged]);
+    // The request's own field (`sig`) and three tags: the third tag's page passes the limit of 3.
+    expect(typedError(r)).toEqual({ status: 413, name: 'PayloadTooLargeError', property: 'files[0]' });
+    expect(r.body.errors![0]!.message).toMatch(
+      /at most 3 signature or initial fields; this file passes that at its page 3$/,
+    );
   }, 120_000);
 
   it("uploads over the packet's bytes: 413 on the upload that passes it", async () => {
