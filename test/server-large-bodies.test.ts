@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { longestJsonParsed } from './helpers/json-spy.js';
 import { tempDir } from './helpers/signing.js';
 
 const MIB = 1024 * 1024;
@@ -66,22 +67,6 @@ async function send(path: string, body: string | Blob, type = 'application/json'
   return { status: res.status, body: (await res.json()) as { name?: string; errors?: unknown[] } };
 }
 
-/** The length of the longest text JSON.parse read on the event loop while `work` ran. */
-async function parsedOnLoop(work: () => Promise<unknown>): Promise<number> {
-  const parsed: number[] = [];
-  const parse = JSON.parse;
-  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-    parsed.push(typeof text === 'string' ? text.length : 0);
-    return parse(text, reviver);
-  }) as typeof JSON.parse;
-  try {
-    await work();
-  } finally {
-    JSON.parse = parse;
-  }
-  return Math.max(0, ...parsed);
-}
-
 describe('large bodies off the event loop', () => {
   const shapes: Array<[string, () => Promise<{ status: number; body: { name?: string; errors?: unknown[] } }>]> = [
     ['a REST JSON body', () => send(FILL, JSON.stringify({ data: { photo: `data:image/png;base64,${BIG}` } }))],
@@ -124,13 +109,10 @@ describe('large bodies off the event loop', () => {
 
   for (const [shape, post] of shapes) {
     it(`${shape} of 12 MB is parsed on a thread`, async () => {
-      let answer: Awaited<ReturnType<typeof post>> | undefined;
-      const longest = await parsedOnLoop(async () => {
-        answer = await post();
-      });
+      const { longest, value: answer } = await longestJsonParsed(post);
       // Answered by the thread's work on the parsed body (an unknown template, a file that is no PDF), not by the parser.
-      expect(answer!.status, JSON.stringify(answer!.body)).toBeGreaterThanOrEqual(400);
-      expect(answer!.status).not.toBe(413);
+      expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
+      expect(answer.status).not.toBe(413);
       expect(longest, 'largest JSON.parse on the event loop').toBeLessThan(MIB);
     }, 120_000);
   }
