@@ -84,17 +84,48 @@ export interface ScannedPdf {
   tags: FoundTag[];
 }
 
+/** What a scan tells as it goes (a limit checked page by page stops it by throwing), and its abort. */
+export interface ScanOptions {
+  /** The number of pages, once the PDF is open and before any page is read. */
+  pageCount?: (pages: number) => void;
+  /** The tags of each page as it is read. */
+  tags?: (found: FoundTag[], pageNum: number) => void;
+  /**
+   * The signature and initial tags each page's text shows, in a first pass over the text of every page
+   * (cheaper than reading the pages' glyphs): a limit on them is passed before the expensive reading starts.
+   */
+  textSignatureTags?: (count: number, pageNum: number) => void;
+  signal?: AbortSignal;
+}
+
+/** `{{ signature…` and `{{ initial…` in a page's text (spaces dropped, any case), not `{{ signatureDate }}`. */
+export function signatureTagsInText(pageText: string): number {
+  if (!pageText.includes('{{')) return 0;
+  return pageText.replace(/\s+/g, '').match(/\{\{(?:signature|initial)(?=[:}]|$)/gi)?.length ?? 0;
+}
+
 /** Page sizes and every tag of a PDF, page by page. */
-export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+export async function scanPdf(pdf: Uint8Array, source: TagSource, options: ScanOptions = {}): Promise<ScannedPdf> {
+  const tags: FoundTag[] = [];
   // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
   // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
   const pages = await readPageGlyphs(pdf, source.property, {
     onlyIf: (text) => text.replace(/\s+/g, '').includes('{{'),
+    ...(options.pageCount ? { onPageCount: options.pageCount } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.textSignatureTags
+      ? {
+          onPageText: (text: string, pageNum: number) =>
+            options.textSignatureTags?.(signatureTagsInText(text), pageNum),
+        }
+      : {}),
+    onPage: (page) => {
+      const found = tagsOnPage(page.glyphs, page.pageNum, source);
+      for (const tag of found) tags.push(tag);
+      options.tags?.(found, page.pageNum);
+    },
   });
-  return {
-    pages: pages.map((p) => ({ width: p.width, height: p.height })),
-    tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)),
-  };
+  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags };
 }
 
 /**
@@ -129,8 +160,9 @@ export async function scanGeneratedPdf(
   pdf: Uint8Array,
   source: TagSource,
   generatedFrom: unknown,
+  options: ScanOptions = {},
 ): Promise<ScannedPdf> {
-  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source);
+  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source, options);
   return { pages: await displayedPageSizes(pdf, source.property), tags: [] };
 }
 

@@ -9,9 +9,9 @@ import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { authenticate } from './auth.js';
-import { isJsonContentType, isMultipartContentType, parseJsonBody } from './body.js';
+import { isJsonContentType, isMultipartContentType } from './body.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { RequestSlot, type ServerContext } from './context.js';
+import { jsonParserFor, RequestSlot, type ServerContext } from './context.js';
 import type { RenderPool } from './render-pool.js';
 import { toHttpError } from './http-errors.js';
 import { lingerAfterAnswer } from './linger.js';
@@ -22,7 +22,7 @@ import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
-import type { GraphQLJsonLimits } from './graphql/json-body.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from './json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
 import { DEFAULT_ORGANIZATION, type OrganizationDirectory } from '../packets/index.js';
@@ -61,8 +61,8 @@ export interface ServerOptions {
   strictResources?: boolean;
   /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
   packets?: LazyPacketBackend;
-  /** JSON of `/graphql` above `inlineBytes` (1 MiB) is parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
-  graphqlJson?: Partial<GraphQLJsonLimits>;
+  /** JSON bodies and parts (REST and `/graphql`) above `inlineBytes` (1 MiB) are parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
+  jsonBodies?: Partial<JsonBodyLimits>;
   /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
@@ -148,6 +148,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     renderPool: options.renderPool,
     strictResources: options.strictResources ?? false,
     requests: new WeakMap(),
+    parseJson: jsonBodyParser(options.renderPool, { ...DEFAULT_JSON_BODY_LIMITS, ...options.jsonBodies }),
   };
   const metrics = options.metrics
     ? await ServerMetrics.create(
@@ -177,12 +178,14 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: jsonBodyBytes }, (_req, raw, done) => {
-    try {
-      done(null, parseJsonBody(raw as Buffer));
-    } catch (e) {
-      done(e as Error, undefined);
-    }
+  // A body over 1 MiB (when `jsonBodyBytes` allows one) is parsed on a pool thread (json-body.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: jsonBodyBytes }, (req, raw, done) => {
+    const bytes = raw as Buffer;
+    if (bytes.byteLength === 0) return done(null, {});
+    jsonParserFor(ctx, req)(bytes, 'body').then(
+      (value) => done(null, value),
+      (e: unknown) => done(e as Error, undefined),
+    );
   });
   await app.register(fastifyMultipart);
   // Before any route: it collects them as they are registered (GET /openapi.json, #34).
@@ -303,7 +306,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         origin,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
-        ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
+        ...(options.jsonBodies ? { json: options.jsonBodies } : {}),
         ...(options.welds ? { welds: options.welds } : {}),
       });
     });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
-import { RenderPool, type RenderPoolOptions } from './render-pool.js';
+import { poolThreads, RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
@@ -86,6 +86,19 @@ function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine']
   };
 }
 
+/**
+ * Keys of several organizations: one organization's jobs may hold all threads but one, so another's
+ * job starts at once instead of after a running one (fair-share.ts). One organization keeps every thread.
+ */
+function laneDefaults(
+  config: ServerConfig | undefined,
+  pool: Omit<RenderPoolOptions, 'engine'>,
+): Pick<RenderPoolOptions, 'laneThreads'> {
+  const organizations = new Set((config?.keys ?? []).map((k) => k.organization ?? DEFAULT_ORGANIZATION));
+  if (organizations.size < 2) return {};
+  return { laneThreads: poolThreads(pool.threads) - 1 };
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** e.g. http://127.0.0.1:8080 */
@@ -123,7 +136,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { docx, ...engineOptions } = options.engine ?? {};
   const engine = createEngine({ ...engineOptions, resolver, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
-  const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
+  const renderPool = threadEngine
+    ? new RenderPool({
+        ...laneDefaults(config, options.renderPool || {}),
+        ...(options.renderPool || {}),
+        engine: threadEngine,
+      })
+    : undefined;
   // Made on first use, once the server's own address (the base of signing and download links) is known.
   let baseUrl = options.publicUrl;
   const packets =

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { requestBody } from '../body.js';
-import { renderFor, sendPdf, type ServerContext } from '../context.js';
+import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
 import { reportResourceProblems } from '../resource-warnings.js';
 import { timedRender } from '../metrics.js';
@@ -26,7 +26,7 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
           'path',
         );
       const versionNumber = parseVersionNumber(request.query.versionNumber);
-      const body = await requestBody(request, ctx.multipart);
+      const body = await requestBody(request, ctx.multipart, jsonParserFor(ctx, request));
       const pool = ctx.renderPool;
       const options = versionNumber === undefined ? {} : { versionNumber };
       const rendered = await renderFor(ctx, request, async (signal) =>
