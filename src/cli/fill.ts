@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
-import { reportError, writePdf, printUsage } from './output.js';
+import { reportError, writePdf, printUsage, stderrLine } from './output.js';
 import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
@@ -45,6 +45,7 @@ export async function fillCommand(argv: string[]): Promise<number> {
       templates: { type: 'string' },
       version: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      strict: { type: 'boolean' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
       ...FONT_FLAGS,
@@ -79,8 +80,14 @@ export async function fillCommand(argv: string[]): Promise<number> {
       : templateRef;
     const versionNumber = values.version === undefined ? undefined : Number(values.version);
     const resources = cliResourceReport(values['strict-fetch'] ?? false);
-    const pdf = await engine.fill(template, request, { versionNumber, onResourceProblem: resources.onResourceProblem });
+    const { pdf, warnings } = await engine.fillDocument(template, request, {
+      versionNumber,
+      onResourceProblem: resources.onResourceProblem,
+      strict: values.strict === true,
+    });
     resources.finish(request);
+    // The server's X-Castpress-Warning header, on stderr: the PDF is still written.
+    for (const w of warnings) stderrLine(`warning: ${w.property}: ${w.message}`);
     return await writePdf(pdf, values.output);
   } catch (e) {
     return reportError(e);
