@@ -1,40 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
-import { reportError, writePdf, printUsage, stderrLine } from './output.js';
+import { argumentProblem, reportError, writePdf, printUsage, stderrLine } from './output.js';
 import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
 import { FILL_USAGE } from './usage.js';
-
-export async function readJsonArg(file: string): Promise<unknown> {
-  // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw ValidationError.of(
-      file,
-      code === 'ENOENT' ? `${file}: no such file` : `${file} cannot be read (${String(code ?? e)})`,
-    );
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw ValidationError.of(file, `${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readJsonArg } from './json-file.js';
 
 export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -51,9 +26,8 @@ export async function fillCommand(argv: string[]): Promise<number> {
       ...FONT_FLAGS,
     },
   });
-  if (values.help || positionals.length !== 2) {
-    return printUsage(FILL_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('fill', ['TEMPLATE', 'DATA.json'], positionals);
+  if (values.help || problem) return printUsage(FILL_USAGE, values.help === true, problem);
   const [templateRef, dataFile] = positionals;
   let fonts: FontRegistryOptions | undefined;
   try {
