@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, ValidationError, type TemplateInput } from '../src/index.js';
 import { runCastpress } from './helpers/cli.js';
 import { pageText } from './helpers/pdf.js';
-import { EID, PROD_KEY, basic, startTestServer, type TestServer } from './server-setup.js';
+import { EID, PROD_KEY, basic, startTestServer, writeTemplates, type TestServer } from './server-setup.js';
+import { startServe } from './helpers/serve.js';
 
 let dir: string;
 let template: TemplateInput;
@@ -125,5 +126,36 @@ describe('data keys that name no field', () => {
         fields: [{ property: 'data.nmae', message: expect.stringContaining('did you mean "name"') }],
       });
     });
+  });
+
+  it('castpress serve (fills on its render threads): the same header', async () => {
+    const templates = path.join(dir, 'templates');
+    await writeTemplates(templates);
+    const serve = startServe([
+      '--no-auth',
+      '--port',
+      '0',
+      '--templates',
+      templates,
+      '--data',
+      path.join(dir, 'data'),
+      '--log-level',
+      'silent',
+    ]);
+    try {
+      const url = await serve.url;
+      const res = await fetch(`${url}/api/v1/fill/${EID}.pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { name: 'Ada', phot: null } }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-castpress-warning')).toBe(
+        'data.phot: no field has the id or alias "phot" (did you mean "photo"?)',
+      );
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
   });
 });
