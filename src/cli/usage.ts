@@ -24,6 +24,7 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   -o, --output F    the PDF to write (default: stdout when it is not a terminal)
   --templates DIR   template directory for EIDs
   --version N       template version for EIDs (-1: working version)
+  --strict          a data key that names no field is an error (exit 2, no PDF) instead of a warning on stderr
 ${FETCH_USAGE}
 ${STRICT_FETCH_USAGE}
 ${FONT_USAGE}`;

@@ -8,6 +8,7 @@ import fastify, {
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { logRequests } from './request-log.js';
 import { authenticate } from './auth.js';
 import { isJsonContentType, isMultipartContentType } from './body.js';
 import { ConcurrencyLimiter } from './concurrency.js';
@@ -160,6 +161,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
+    // Logged by logRequests below, at a level that follows the status.
+    disableRequestLogging: true,
     ...(options.trustProxy?.length ? { trustProxy: [...options.trustProxy] } : {}),
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
@@ -190,6 +193,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   await app.register(fastifyMultipart);
   // Before any route: it collects them as they are registered (GET /openapi.json, #34).
   await registerOpenApi(app);
+
+  logRequests(app);
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
