@@ -62,7 +62,7 @@ export interface ServerOptions {
   packets?: LazyPacketBackend;
   /** JSON of `/graphql` above `inlineBytes` (1 MiB) is parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
   graphqlJson?: Partial<GraphQLJsonLimits>;
-  /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
+  /** Origins (e.g. `https://app.example`) allowed to frame the embeddable pages (../org/policy.ts) and, besides the server itself, the mailed ones. */
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
@@ -304,7 +304,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         },
         organizationLimits: (organization) => options.organizations?.(organization)?.formRateLimit,
       });
-      weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
+      weldRoutes(app, {
+        welds,
+        frameAncestors: options.signingFrameAncestors,
+        ...(options.organizations ? { organizations: options.organizations } : {}),
+      });
       // Closed before the packets it works over.
       app.addHook('onClose', async () => welds.close());
     }
