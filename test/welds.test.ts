@@ -1,6 +1,6 @@
 /**
- * Workflows (Welds, issue #33): the example two-forge workflow (an applicant, then a reviewer) over a
- * template and a Markdown document with two embedded signers. Both forms are filled in a real
+ * Workflows (Welds, issue #33): the example two-forge workflow (an applicant, then a reviewer, an "api"
+ * party whose link the backend asks for) over two Markdown documents with two embedded signers. Both forms are filled in a real
  * Chromium (the applicant's with the keyboard only, an invalid value first to see the error beside
  * its field), the reviewer goes straight to signing from the last step, the page framed by another
  * origin posts weldComplete; both sign; the webhook receiver gets weldComplete with every documented
@@ -134,7 +134,10 @@ describe('a two-forge workflow', () => {
     await email.press('Control+a');
     await page.keyboard.type('ada@example.com');
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/weld\/lease-application\/reviewer\?/);
+    // The reviewer is an "api" party: the applicant's own done page, and the reviewer's link from the backend.
+    await page.waitForURL(/\/weld\/lease-application\/done\?/);
+    const applicantRun = new URL(page.url()).searchParams.get('run')!;
+    await page.goto(await (await welds.get()).partyLink(applicantRun, 'reviewer'));
     expect(await page.title()).toContain('Review');
     // Layout, not time: nothing on the form is wider than the phone's screen (no sideways scrolling).
     const contentWidth = await page.evaluate(() => document.documentElement.scrollWidth);
