@@ -6,46 +6,32 @@
  * their party's done page ("Sign now"), the run ends `completed` and each signer downloads the
  * completed documents.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormField } from '../src/welds/index.js';
 import { Anvil, ok } from './helpers/packet-serve.js';
-import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
+import { startWorkflowServe, type WorkflowServe } from './helpers/welds-serve.js';
 import { tokenOf, until } from './helpers/workflow.js';
 
 const EXAMPLES = path.join(import.meta.dirname, '..', 'examples', 'workflows');
 const KEY = 'examples-prod-key-0123456789';
 let tmp: { dir: string; remove: () => Promise<void> };
-let serve: ServeProcess;
+let serve: WorkflowServe;
 let base = '';
 let files: string[] = [];
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-examples-');
   files = (await readdir(EXAMPLES)).filter((f) => f.endsWith('.json'));
-  const keys = path.join(tmp.dir, 'keys.json');
-  await writeFile(keys, JSON.stringify({ keys: [{ key: KEY, kind: 'production' }] }));
-  serve = startServe([
-    '--port',
-    '0',
-    '--keys',
-    keys,
-    '--workflows',
-    EXAMPLES,
-    '--data',
-    path.join(tmp.dir, 'data'),
-    '--log-level',
-    'silent',
-  ]);
-  base = await serve.url;
+  serve = await startWorkflowServe(tmp.dir, [{ key: KEY, kind: 'production' }], ['--workflows', EXAMPLES]);
+  base = serve.base;
 }, 60_000);
 
 afterAll(async () => {
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
+  await serve?.close();
   await tmp?.remove();
 }, 60_000);
 

@@ -5,24 +5,21 @@
  * `weldComplete` message. An organization's `embedOrigins` (`--org`) narrows its forms as it narrows
  * its signing pages.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeBrowser, closeServer } from './helpers/close.js';
+import { closeBrowser } from './helpers/close.js';
 import { launchTestBrowser } from './helpers/browser.js';
-import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
+import { startFrameHost, startWorkflowServe, type FrameHost, type WorkflowServe } from './helpers/welds-serve.js';
 import { until } from './helpers/workflow.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
-let serve: ServeProcess;
+let serve: WorkflowServe;
 let base = '';
 let browser: Browser;
-let parent: http.Server;
-let parentBase = '';
+let parent: FrameHost;
 let frameSrc = '';
 
 const workflow = (eid: string, slug: string, organization: string) => ({
@@ -67,28 +64,11 @@ const workflow = (eid: string, slug: string, organization: string) => ({
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-welds-embed-');
-  parent = http.createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><title>host</title><script>window.messages = [];
-addEventListener('message', (e) => window.messages.push({ origin: e.origin, data: e.data }));</script>
-<iframe src="${frameSrc}" width="420" height="700"></iframe>`);
-  });
-  await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
-  parentBase = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
+  parent = await startFrameHost(() => frameSrc);
   const wf = path.join(tmp.dir, 'workflows');
   await mkdir(wf);
   await writeFile(path.join(wf, 'open.json'), JSON.stringify(workflow('weldOpen01', 'open-intake', 'default')));
   await writeFile(path.join(wf, 'narrow.json'), JSON.stringify(workflow('weldNarrow01', 'narrow-intake', 'narrow')));
-  const keys = path.join(tmp.dir, 'keys.json');
-  await writeFile(
-    keys,
-    JSON.stringify({
-      keys: [
-        { key: 'embed-default-key-0123456789', kind: 'production' },
-        { key: 'embed-narrow-key-0123456789', kind: 'production', organization: 'narrow' },
-      ],
-    }),
-  );
   const org = path.join(tmp.dir, 'org.json');
   await writeFile(
     org,
@@ -99,29 +79,22 @@ addEventListener('message', (e) => window.messages.push({ origin: e.origin, data
       },
     }),
   );
-  serve = startServe([
-    '--port',
-    '0',
-    '--keys',
-    keys,
-    '--org',
-    org,
-    '--workflows',
-    wf,
-    '--data',
-    path.join(tmp.dir, 'data'),
-    '--log-level',
-    'silent',
-  ]);
-  base = await serve.url;
+  serve = await startWorkflowServe(
+    tmp.dir,
+    [
+      { key: 'embed-default-key-0123456789', kind: 'production' },
+      { key: 'embed-narrow-key-0123456789', kind: 'production', organization: 'narrow' },
+    ],
+    ['--org', org, '--workflows', wf],
+  );
+  base = serve.base;
   browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await closeBrowser(browser);
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
-  await closeServer(parent);
+  await serve?.close();
+  await parent?.close();
   await tmp?.remove();
 }, 60_000);
 
@@ -130,7 +103,7 @@ describe('workflow forms in an iframe', () => {
     frameSrc = `${base}/weld/open-intake`;
     const page = await browser.newPage();
     try {
-      await page.goto(parentBase);
+      await page.goto(parent.base);
       const frame = page.frameLocator('iframe');
       await frame.locator('#f-fullName').fill('Ada Embedded');
       await frame.locator('button[type=submit]').click();

@@ -8,15 +8,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';
+import { startWorkflowServe, type WorkflowServe } from './helpers/welds-serve.js';
 
 const Anvil = anvilModule.default;
 const KEY = 'forge-prod-key-0123456789';
 const OTHER_KEY = 'forge-other-key-0123456789';
 
 let tmp: { dir: string; remove: () => Promise<void> };
-let serve: ServeProcess;
+let serve: WorkflowServe;
 let base = '';
 
 const workflow = {
@@ -78,34 +78,19 @@ beforeAll(async () => {
   tmp = await tempDir('castpress-forge-submit-');
   await mkdir(path.join(tmp.dir, 'workflows'));
   await writeFile(path.join(tmp.dir, 'workflows', 'intake.json'), JSON.stringify(workflow));
-  const keys = path.join(tmp.dir, 'keys.json');
-  await writeFile(
-    keys,
-    JSON.stringify({
-      keys: [
-        { key: KEY, kind: 'production' },
-        { key: OTHER_KEY, kind: 'production', organization: 'other' },
-      ],
-    }),
+  serve = await startWorkflowServe(
+    tmp.dir,
+    [
+      { key: KEY, kind: 'production' },
+      { key: OTHER_KEY, kind: 'production', organization: 'other' },
+    ],
+    ['--workflows', path.join(tmp.dir, 'workflows')],
   );
-  serve = startServe([
-    '--port',
-    '0',
-    '--keys',
-    keys,
-    '--workflows',
-    path.join(tmp.dir, 'workflows'),
-    '--data',
-    path.join(tmp.dir, 'data'),
-    '--log-level',
-    'silent',
-  ]);
-  base = await serve.url;
+  base = serve.base;
 }, 60_000);
 
 afterAll(async () => {
-  serve?.child.kill('SIGTERM');
-  await serve?.exited;
+  await serve?.close();
   await tmp?.remove();
 }, 60_000);
 
