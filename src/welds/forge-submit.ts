@@ -74,7 +74,7 @@ function formBody(forgeSlug: string, payload: Record<string, unknown>): Record<s
   const body: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(payload)) {
     if (FORM_CONTROLS.has(name))
-      errors.push({ property: `payload.${name}`, message: `Forge "${forgeSlug}" has no field "${name}"` });
+      errors.push({ property: name, message: `Forge "${forgeSlug}" has no field "${name}"` });
     else if (v === null) continue;
     else if (typeof v === 'boolean') body[name] = v ? 'true' : '';
     else if (typeof v === 'number' && Number.isFinite(v)) body[name] = String(v);
