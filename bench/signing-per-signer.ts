@@ -61,13 +61,26 @@ export async function run(): Promise<BenchRow[]> {
       9,
       2,
     );
+    // With a TSA (issue 48: every signer's signature B-T): the same, each signature timestamped by the built-in TSA.
+    const tsa = await LocalTimestampAuthority.open({ dataDir: path.join(dir, 'data') });
+    const [perSignerTimestamped, sealThird] = await interleaved(
+      () =>
+        signAsSigner(
+          w9,
+          inputs,
+          { writer, signer, fields },
+          { identity, packetEid: 'pkt', signerEid: 'sgn', issuer, timestamp: { local: tsa } },
+        ),
+      () => applySignerInputs(w9, inputs, { writer, signer, fields }),
+      9,
+      2,
+    );
     issuer.close();
 
     const big = await bigPdf();
     const inFile = path.join(dir, 'in.pdf');
     const outFile = path.join(dir, 'out.pdf');
     await writeFile(inFile, big);
-    const tsa = await LocalTimestampAuthority.open({ dataDir: path.join(dir, 'data') });
     const [complete, qpdf] = await interleaved(
       () => sealPdf(big, identity, { reason: 'bench', timestamp: { local: tsa }, level: 'B-LT' }),
       () => run$('qpdf', [inFile, outFile]),
@@ -89,6 +102,14 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'ms',
         baseline: sealAgain,
         ratio: perSignerOpenCa / sealAgain,
+        goal: 'value <= 50 ms',
+      },
+      {
+        name: 'per-signer signing on the W-9, CA kept open, with the built-in TSA (B-T), over the one-seal work, per signer per document',
+        value: perSignerTimestamped - sealThird,
+        unit: 'ms',
+        baseline: sealThird,
+        ratio: perSignerTimestamped / sealThird,
         goal: 'value <= 50 ms',
       },
       {

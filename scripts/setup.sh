@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything castpress needs on a fresh Debian machine: Debian packages
 # (Chromium for HTML mode, poppler/qpdf for checks, the font packages the engine
-# takes its own faces from: src/fonts/engine-faces.ts, plus fonts-droid-fallback,
+# takes its own faces from: src/fonts/engine-faces.ts, those of the offline font catalogue:
+# src/fonts/offline-catalogue.ts, plus fonts-droid-fallback,
 # which tests name; pdftk-java, the anchor of bench/cold-start.ts; bubblewrap, the network sandbox
 # of DOCX conversion: src/packets/docx-sandbox.ts) and npm packages.
 # Safe to run again: it installs only what is missing.
@@ -11,7 +12,11 @@ cd "$(dirname "$0")/.."
 # Fonts: the engine's own faces come from these packages by exact file (src/fonts/engine-faces.ts);
 # fonts-droid-fallback is named by tests. CI allows no other font (scripts/ci-fonts.sh).
 FONT_PACKAGES=(fonts-noto-core fonts-noto-cjk fonts-noto-mono fonts-liberation2 fonts-symbola fonts-droid-fallback)
-DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui bubblewrap redis-server postgresql python3-fonttools)
+# The offline font catalogue (src/fonts/offline-catalogue.ts): families a request names (Roboto Slab, Open Sans…),
+# by exact file, with their licences in /usr/share/doc/<package>/copyright. Not given to CI's fontconfig: HTML mode
+# serves these files to Chromium itself, so Chromium's generic families and per-character fallback stay as they are.
+CATALOGUE_PACKAGES=(fonts-roboto-unhinted fonts-roboto-slab fonts-open-sans fonts-lato fonts-firacode fonts-dejavu-core)
+DEB_PACKAGES=(chromium poppler-utils qpdf "${FONT_PACKAGES[@]}" "${CATALOGUE_PACKAGES[@]}" fontconfig mupdf-tools libnss3-tools openssl pdftk-java libreoffice-writer-nogui bubblewrap redis-server postgresql python3-fonttools)
 # HTML mode's CJK faces: glyf copies of Noto Sans CJK SC made by scripts/cjk-truetype.py (Chromium embeds
 # the CFF originals as Type 3 fonts). Written once per machine; CI's font set-up includes this folder.
 CJK_TT_DIR=/usr/local/share/fonts/castpress-cjk

@@ -14,7 +14,7 @@ import { FontRegistry } from '../src/fonts/index.js';
 import { listFontPackages, scanFontPackages } from '../src/fonts/packages.js';
 import { woff2ToSfnt } from '../src/fonts/woff2.js';
 import fontkit, { type Font } from '@cantoo/fontkit';
-import { popplerText, qpdfCheck } from './helpers/pdf.js';
+import { pdffonts, popplerText, qpdfCheck } from './helpers/pdf.js';
 import { repoRoot, runCastpress } from './helpers/cli.js';
 import { statusOf } from './helpers/errors.js';
 import { field, pageFonts, template } from './fixtures/fill/templates.js';
@@ -71,7 +71,7 @@ describe('font packages (@fontsource) as a catalogue source', () => {
     expect((await popplerText(pdf)).join('\n')).toContain('From the request');
   });
 
-  it('names are exact and case-sensitive; without the package the name is unknown', async () => {
+  it("names are exact and case-sensitive; the package wins over the offline catalogue's Roboto Slab", async () => {
     expect(await statusOf(engine.generate({ fontFamily: 'roboto slab', data: [{ content: 'x' }] }))).toEqual({
       status: 400,
       property: 'fontFamily',
@@ -80,9 +80,11 @@ describe('font packages (@fontsource) as a catalogue source', () => {
       status: 400,
       property: 'fontFamily',
     });
+    // Without the package the name is Debian's file (src/fonts/offline-catalogue.ts); with it, the package's.
     const bare = new FontRegistry({ systemDirectories: [] });
-    expect(bare.hasFamily('Roboto Slab')).toBe(false);
-    expect(new FontRegistry({ packages: [nodeModules], systemDirectories: [] }).hasFamily('Roboto Slab')).toBe(true);
+    expect(bare.resolve('Roboto Slab', 'normal').id.startsWith('/usr/share/fonts/opentype/roboto/slab/')).toBe(true);
+    const packaged = new FontRegistry({ packages: [nodeModules], systemDirectories: [] });
+    expect(packaged.resolve('Roboto Slab', 'normal').id.startsWith(pkg)).toBe(true);
   });
 
   it('castpress generate finds the family through CASTPRESS_FONT_PACKAGES', async () => {
@@ -92,13 +94,19 @@ describe('font packages (@fontsource) as a catalogue source', () => {
         path.join(dir, 'req.json'),
         JSON.stringify({ fontFamily: 'Roboto Slab', logo: false, data: [{ content: 'From the environment' }] }),
       );
+      // Without it, the offline catalogue's Debian file (OpenType/CFF: CID Type 0C); with it, the package's TrueType.
       const without = await runCastpress(['generate', 'req.json', '-o', 'a.pdf'], dir);
-      expect(without.code).toBe(2);
-      expect(without.stderr).toContain('Unknown font \\"Roboto Slab\\"');
+      expect(without.code, without.stderr).toBe(0);
+      const typeOf = async (file: string) =>
+        (await pdffonts(new Uint8Array(await readFile(path.join(dir, file)))))
+          .filter((r) => r.name.includes('RobotoSlab-Regular'))
+          .map((r) => r.type);
+      expect(await typeOf('a.pdf')).toEqual(['CID Type 0C']);
       const withEnv = await runCastpress(['generate', 'req.json', '-o', 'b.pdf'], dir, 120_000, {
         CASTPRESS_FONT_PACKAGES: nodeModules,
       });
       expect(withEnv.code, withEnv.stderr).toBe(0);
+      expect(await typeOf('b.pdf')).toEqual(['CID TrueType']);
       expect(
         (await pageFonts(new Uint8Array(await readFile(path.join(dir, 'b.pdf'))))).some((f) =>
           f.startsWith('RobotoSlab-Regular'),

@@ -516,6 +516,15 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.close();
   }, 60_000);
 
+  it('a name the description quotes is text (a signer may type their own): no link, no emphasis', async () => {
+    const name = 'Mallory [Pay here](https://evil.example/pay) *now* <b>x</b>';
+    const { page } = await open(1000, { name }, { signaturePageOptions: { description: 'Hello {{signer.name}}.' } });
+    expect(await page.locator('#description a').count()).toBe(0);
+    expect(await page.locator('#description em').count()).toBe(0);
+    await expect(page.textContent('#description')).resolves.toContain(`Hello ${name}.`);
+    await page.close();
+  }, 60_000);
+
   it('stylesheetURL: loaded from an allowed origin (and allowed by the CSP); left out from any other', async () => {
     const allowed = await open(
       1000,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import type { ResourceResolver } from '../src/resources/index.js';
+import type { ResourceProblem, ResourceResolver } from '../src/resources/index.js';
 import { FIXTURE_ORIGIN, HTML_FIXTURES, WEASYPRINT_PAGE, fixtureResolver } from './helpers/html-fixtures.js';
 import { pageText, popplerText, qpdfCheck, readOutline, readText, type OutlineNode } from './helpers/pdf.js';
 import {
@@ -229,7 +229,7 @@ describe('WeasyPrint report: the outline WeasyPrint makes from its headings', ()
 });
 
 describe('web fonts in HTML mode (issue 15)', () => {
-  it("an OpenType/CFF @font-face (the ticket's Barlow Condensed) loads and is used; a file that is no font is refused", async () => {
+  it("an OpenType/CFF @font-face (the ticket's Barlow Condensed) served as font/ttf is used; as font/otf it is ignored (spec); a file that is no font is refused", async () => {
     const seen: Array<[string, string]> = [];
     const watched = new BrowserPool({
       resolver,
@@ -248,15 +248,24 @@ describe('web fonts in HTML mode (issue 15)', () => {
         expect.arrayContaining([['weasyprint-ticket/barlowcondensed-regular.otf', 'served']]),
       );
       expect(seen.filter(([u, v]) => /\.(otf|ttf)$/.test(u) && v === 'refused')).toEqual([]);
-      // Condensed: the same words are narrower than in the fallback a refused font gives (what happened before).
-      const noOtf: ResourceResolver = async (url, kind) => (url.endsWith('.otf') ? null : resolver(url, kind));
-      const refusing = new BrowserPool({ resolver: noOtf });
+      // The same site declaring its OpenType files' own type: the spec ignores them, the job is told, the text falls back.
+      // Condensed: the same words are narrower with the font than in that fallback.
+      const otfTyped: ResourceResolver = async (url, kind) => {
+        const res = await resolver(url, kind);
+        return res && url.endsWith('.otf') ? { ...res, contentType: 'font/otf' } : res;
+      };
+      const refusing = new BrowserPool({ resolver: otfTyped });
+      const problems: ResourceProblem[] = [];
       try {
         const fallbackPdf = await renderHtml(refusing, {
           html,
           baseUrl: ORIGIN + 'weasyprint-ticket/ticket.html',
           page: WEASYPRINT_PAGE,
+          onResourceProblem: (p) => problems.push(p),
         });
+        expect(problems.map((p) => `${p.kind} ${p.url.replace(ORIGIN, '')} ${p.reason}`)).toContain(
+          'webfont weasyprint-ticket/barlowcondensed-regular.otf content type font/otf is not font/ttf or application/x-font-ttf',
+        );
         const [withFont, fallback] = [(await readText(pdf))[0]!, (await readText(fallbackPdf))[0]!];
         const name = (p: typeof withFont) => p.items.find((i) => /MARCELIN/i.test(i.str))!;
         expect(name(withFont).str).toBe(name(fallback).str);

@@ -86,11 +86,15 @@ describe('offline and safe', () => {
     expect(Buffer.from(pdf).toString('latin1')).toMatch(/Pacifico/);
   });
 
-  it('web fonts are told by their bytes (issue 15): a font under a generic type loads, something else under a font type does not', async () => {
+  it('a font is used only as font/ttf or application/x-font-ttf (spec): under a generic type it is not; something else under font/ttf is not either', async () => {
     fontType = 'application/octet-stream';
     const html = `<style>@font-face { font-family: Remote; src: url(https://assets.test/font.ttf?generic); }</style><p style="font-family: Remote">Remote font</p>`;
     const pdf = await renderHtml(pool, { html });
-    expect(Buffer.from(pdf).toString('latin1')).toMatch(/Pacifico/);
+    expect(Buffer.from(pdf).toString('latin1')).not.toMatch(/Pacifico/);
+    expect((await pageText(pdf))[0]).toContain('Remote font');
+    fontType = 'application/x-font-ttf';
+    const typed = await renderHtml(pool, { html: html.replace('?generic', '?x-font-ttf') });
+    expect(Buffer.from(typed).toString('latin1')).toMatch(/Pacifico/);
     fontType = 'font/ttf';
     const fake = `<style>@font-face { font-family: Fake; src: url(https://assets.test/imported.css?as-font); }</style><p style="font-family: Fake">Fake font</p>`;
     const plain = await renderHtml(pool, { html: fake });

@@ -22,9 +22,11 @@ const resolver: ResourceResolver = Object.assign(
     if (url === `${A}/ok.png`) return { body: png, contentType: 'image/png' };
     if (url === `${A}/ok.css`)
       return { body: new TextEncoder().encode('.ok { color: navy; }'), contentType: 'text/css' };
-    // A real font under another label loads (web fonts are told by their bytes); an image called a font does not.
+    // A font is used only as font/ttf (or application/x-font-ttf), and only a TTF file: a real font under another
+    // label is ignored, an image called font/ttf too.
+    if (url === `${A}/real.ttf`) return { body: ttf, contentType: 'font/ttf' };
     if (url === `${A}/real.woff2`) return { body: ttf, contentType: 'font/woff2' };
-    if (url === `${A}/font.woff2`) return { body: png, contentType: 'font/woff2' };
+    if (url === `${A}/font.ttf`) return { body: png, contentType: 'font/ttf' };
     if (url === `${A}/refused.png`) return null;
     throw new Error('status 404');
   },
@@ -33,9 +35,10 @@ const resolver: ResourceResolver = Object.assign(
 
 const html = `<!doctype html><html><head>
   <link rel="stylesheet" href="${A}/ok.css"><link rel="stylesheet" href="${A}/missing.css">
-  <style>@font-face { font-family: Wrong; src: url(${A}/font.woff2); } .w { font-family: Wrong; }
-  @font-face { font-family: Real; src: url(${A}/real.woff2); } .r { font-family: Real; }</style>
-  </head><body><p class="ok w">visible text</p><p class="r">real font</p>
+  <style>@font-face { font-family: Wrong; src: url(${A}/font.ttf); } .w { font-family: Wrong; }
+  @font-face { font-family: Real; src: url(${A}/real.ttf); } .r { font-family: Real; }
+  @font-face { font-family: Mislabelled; src: url(${A}/real.woff2); } .m { font-family: Mislabelled; }</style>
+  </head><body><p class="ok w">visible text</p><p class="r">real font</p><p class="m">mislabelled font</p>
   <img src="${A}/ok.png"><img src="${A}/missing.png"><img src="${A}/missing.png"><img src="${A}/refused.png">
   <img src="http://127.0.0.1:9/x.png"></body></html>`;
 
@@ -62,12 +65,14 @@ describe('HTML mode: resources that do not load are reported like fill and Markd
         `image ${A}/missing.png status 404`,
         `image ${A}/refused.png refused by the resolver`,
         'image http://127.0.0.1:9/x.png loopback addresses never load',
-        `webfont ${A}/font.woff2 not a font Chromium renders (TrueType, OpenType, WOFF or WOFF2)`,
+        `webfont ${A}/font.ttf not a TrueType or OpenType font file (WOFF, WOFF2 and collections are not used)`,
+        `webfont ${A}/real.woff2 content type font/woff2 is not font/ttf or application/x-font-ttf`,
       ].sort(),
     );
     // The loaded ones are not reported, and loopback never reached the resolver.
     expect(calls).toContain(`${A}/ok.png`);
-    expect(calls).toContain(`${A}/real.woff2`);
+    expect(calls).toContain(`${A}/real.ttf`);
+    expect(Buffer.from(pdf).toString('latin1')).toMatch(/Pacifico/);
     expect(calls.some((u) => u.includes('127.0.0.1'))).toBe(false);
   }, 60_000);
 

@@ -10,6 +10,7 @@ import { createEngine } from '../src/index.js';
 import { assemblePacket, scanPdf, type PlannedField } from '../src/packets/index.js';
 import { mayShowBrace, scanGeneratedPdf } from '../src/packets/find-tags.js';
 import { displayedPageSizes } from '../src/pdf/index.js';
+import { literalText } from '../src/format/index.js';
 
 const engine = createEngine({ now: () => new Date('2026-01-02T03:04:05Z') });
 const source = { fileId: 'doc', property: 'files[0]' };
@@ -93,5 +94,8 @@ describe('a Markdown file that can show a brace', () => {
     expect(mayShowBrace({ data: [{ content: 'Déjà vu, 東京' }] })).toBe(false);
     expect(mayShowBrace({ '{{': 'keys are not drawn' })).toBe(false);
     expect(mayShowBrace([null, 3, true, undefined])).toBe(false);
+    // Values (literal spans) are never tags, whatever braces they show.
+    expect(mayShowBrace({ data: [{ content: `Notes: ${literalText('{{ signature }} &#123;')}` }] })).toBe(false);
+    expect(mayShowBrace({ data: [{ content: `{{ initial }} ${literalText('x')}` }] })).toBe(true);
   });
 });

@@ -242,9 +242,11 @@ describe('httpResolver refuses non-public addresses (SSRF probes)', () => {
     expect(imageHits - hits).toBe(6);
     await expect(resolver(`http://127.0.0.1:${imagePort}/text`, 'image')).rejects.toThrow(/content type/);
     await expect(resolver(`http://127.0.0.1:${imagePort}/logo.png`, 'font')).rejects.toThrow(/content type/);
-    // fill/Markdown fonts are TrueType only (spec); HTML's @font-face takes any web font type, the bytes are checked by the HTML guard.
+    // Fonts, fill's and Markdown's and HTML's @font-face sources alike, only as font/ttf or application/x-font-ttf (spec).
     await expect(resolver(`http://127.0.0.1:${imagePort}/font.woff2`, 'font')).rejects.toThrow(/content type/);
-    expect((await resolver(`http://127.0.0.1:${imagePort}/font.woff2`, 'webfont'))?.contentType).toBe('font/woff2');
+    await expect(resolver(`http://127.0.0.1:${imagePort}/font.woff2`, 'webfont')).rejects.toThrow(
+      'content type font/woff2 is not font/ttf or application/x-font-ttf',
+    );
     await expect(resolver(`http://127.0.0.1:${imagePort}/text`, 'webfont')).rejects.toThrow(/content type/);
     const small = httpResolver({ allowHosts: [`127.0.0.1:${imagePort}`], maxBytes: { image: 100 } });
     await expect(small(`http://127.0.0.1:${imagePort}/logo.png`, 'image')).rejects.toThrow(/larger than 100/);

@@ -16,9 +16,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigningIdentity, LocalTimestampAuthority, verifyPdf } from '../src/signing/index.js';
 import { closeServer } from './helpers/close.js';
-import { downloadedDocuments, ok, signUrlOf, startPacketServe, type PacketServe } from './helpers/packet-serve.js';
+import {
+  downloadedDocuments,
+  ok,
+  signaturePacketVariables,
+  signUrlOf,
+  startPacketServe,
+  submitTyped,
+  type PacketServe,
+} from './helpers/packet-serve.js';
 import { pdfsig, tempDir } from './helpers/signing.js';
-import { tokenOf } from './helpers/workflow.js';
 
 let tmp: { dir: string; remove: () => Promise<void> };
 let served: PacketServe;
@@ -75,64 +82,18 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-/** The signer finishes as the signing page does (acceptEachField off: no boxes to accept one by one). */
-async function submit(url: string, text: string): Promise<{ status: number; body: string }> {
-  const { signerEid, token } = tokenOf(url);
-  const res = await fetch(`${served.base}/sign/${encodeURIComponent(signerEid)}/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: served.base },
-    body: JSON.stringify({ token, signature: { type: 'typed', text }, accepted: [] }),
-  });
-  return { status: res.status, body: await res.text() };
-}
-
-const box = (y: number) => ({ x: 72, y, width: 200, height: 30 });
-
 describe('castpress serve --tsa URL', () => {
   it('timestamps the completion seals with that TSA; a TSA that is down refuses the last submit and keeps nothing', async () => {
     const created = ok(
       await served.client.createEtchPacket({
-        variables: {
-          name: 'Timestamped',
-          isDraft: false,
-          isTest: true,
-          files: [
-            {
-              id: 'terms',
-              filename: 'terms.pdf',
-              title: 'Terms',
-              fields: [
-                { content: 'Timestamped terms.' },
-                { id: 'aSig', type: 'signature', pageNum: 0, rect: box(300) },
-                { id: 'bSig', type: 'signature', pageNum: 0, rect: box(360) },
-              ],
-            },
-          ],
-          signers: [
-            {
-              id: 'ada',
-              name: 'Ada Stamp',
-              email: 'ada@example.com',
-              signerType: 'embedded',
-              routingOrder: 1,
-              acceptEachField: false,
-              fields: [{ fileId: 'terms', fieldId: 'aSig' }],
-            },
-            {
-              id: 'bo',
-              name: 'Bo Stamp',
-              email: 'bo@example.com',
-              signerType: 'embedded',
-              routingOrder: 2,
-              acceptEachField: false,
-              fields: [{ fileId: 'terms', fieldId: 'bSig' }],
-            },
-          ],
-        },
+        variables: signaturePacketVariables('Timestamped', 'Timestamped terms.', [
+          { id: 'ada', name: 'Ada Stamp', email: 'ada@example.com' },
+          { id: 'bo', name: 'Bo Stamp', email: 'bo@example.com' },
+        ]),
       }),
     ).createEtchPacket as { eid: string; documentGroup: { eid: string; signers: Array<{ eid: string }> } };
     const [ada, bo] = created.documentGroup.signers;
-    const a = await submit(await signUrlOf(served.client, ada!.eid, 'a-1'), 'Ada Stamp');
+    const a = await submitTyped(served, await signUrlOf(served.client, ada!.eid, 'a-1'), 'Ada Stamp');
     expect(a.status, a.body).toBe(200);
     const boUrl = await signUrlOf(served.client, bo!.eid, 'b-1');
 
@@ -140,7 +101,7 @@ describe('castpress serve --tsa URL', () => {
     for (const down of ['503', 'drop'] as const) {
       mode = down;
       const before = requests;
-      const refused = await submit(boUrl, 'Bo Stamp');
+      const refused = await submitTyped(served, boUrl, 'Bo Stamp');
       expect(refused.status, refused.body).toBe(502);
       // The page's answer: a signerError event with the typed error's name and message (no internal error).
       const { event } = JSON.parse(refused.body) as { event: { action: string; error: string; message: string } };
@@ -160,7 +121,7 @@ describe('castpress serve --tsa URL', () => {
 
     // The TSA back: the same submit completes the packet.
     mode = 'up';
-    const b = await submit(boUrl, 'Bo Stamp');
+    const b = await submitTyped(served, boUrl, 'Bo Stamp');
     expect(b.status, b.body).toBe(200);
     expect(JSON.parse(b.body).event.documentGroupStatus).toBe('completed');
 

@@ -186,9 +186,14 @@ describe('PAdES B-T through a caller-given fetch', () => {
     expect(requests).toBe(before + 1);
     expect(Buffer.from(sealed.subarray(0, input.length)).equals(Buffer.from(input))).toBe(true);
 
-    const result = await verifyPdf(sealed, { trustAnchors: [await readFile(identity.files!.rootCertificate, 'utf8')] });
+    const result = await verifyPdf(sealed, {
+      trustAnchors: [
+        await readFile(identity.files!.rootCertificate, 'utf8'),
+        await readFile(path.join(dir, 'tsa-root.pem'), 'utf8'),
+      ],
+    });
     expect(result.valid).toBe(true);
-    // The certificate's validity is judged at the token's time, not the signer's claim.
+    // The certificate's validity is judged at the token's time (its TSA trusted), not the signer's claim.
     expect(result.signatures[0]!.validityPeriod).toMatchObject({
       ok: true,
       timeSource: 'timestamp',

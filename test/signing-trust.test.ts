@@ -12,8 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
 import { appendSignature } from '../src/pdf/index.js';
 import {
+  addDocumentTimestamp,
   AppearanceWriter,
   createSigningIdentity,
+  embedValidationData,
+  LocalCaRevocation,
+  LocalTimestampAuthority,
   sealPdf,
   verifyPdf,
   type SigningIdentity,
@@ -203,16 +207,90 @@ describe('validity period', () => {
     ]);
   });
 
-  it('a signature made while the certificate was valid stays valid after it expired', async () => {
-    const signed = await sealPdf(await makePdf(), old, { signingTime: new Date('2005-06-01T00:00:00Z') });
-    const result = await verifyPdf(signed, { trustAnchors: [root], at: new Date('2026-01-01T00:00:00Z') });
-    expect(result.valid).toBe(true);
-    expect(result.signatures[0]!.validityPeriod).toMatchObject({
-      ok: true,
-      timeSource: 'claimed',
-      time: new Date('2005-06-01T00:00:00Z'),
+  // Issue 48: /M is the signer's claim. Sealed with the seal's clock pinned inside the validity
+  // period (what an install whose clock was set back, or a signer with an old key, writes).
+  const IN_2005 = new Date('2005-06-01T00:00:00Z');
+  const LATER = new Date('2026-01-01T00:00:00Z');
+
+  it('an expired certificate with a backdated /M is not valid: indeterminate without a trusted time', async () => {
+    const signed = await sealPdf(await makePdf(), old, { clock: () => IN_2005 });
+    const result = await verifyPdf(signed, { trustAnchors: [root], at: LATER });
+    expect(result.valid).toBe(false);
+    const [sig] = result.signatures;
+    expect(sig).toMatchObject({
+      valid: false,
+      signingTime: IN_2005,
+      integrity: { intact: true },
+      validityPeriod: { ok: false, timeSource: 'at', time: LATER },
     });
-    expect(result.signatures[0]!.validityPeriod.notAfter!.getUTCFullYear()).toBe(2009);
+    expect(sig!.validityPeriod.reason).toMatch(/had expired at 2026-01-01.*indeterminate, no trusted time/);
+    expect(sig!.validityPeriod.reason).toMatch(/claimed signing time 2005-06-01T00:00:00.000Z is the signer's word/);
+    expect(sig!.validityPeriod.notAfter!.getUTCFullYear()).toBe(2009);
+    // Without `at`: judged now, the same verdict.
+    const now = await verifyPdf(signed, { trustAnchors: [root] });
+    expect(now.signatures[0]!.validityPeriod).toMatchObject({ ok: false, timeSource: 'now' });
+  });
+
+  it('a signature timestamp from before the expiry keeps it valid; an untrusted TSA does not', async () => {
+    const tsa = await LocalTimestampAuthority.open({ dataDir: path.join(dir, 'old'), clock: () => IN_2005 });
+    const signed = await sealPdf(await makePdf(), old, {
+      clock: () => IN_2005,
+      timestamp: { local: tsa },
+      level: 'B-T',
+    });
+    const result = await verifyPdf(signed, { trustAnchors: [root], at: LATER });
+    expect(result.valid, result.problems.join('; ')).toBe(true);
+    expect(result.signatures[0]).toMatchObject({
+      padesLevel: 'B-T',
+      timestamp: { trusted: true, time: IN_2005 },
+      validityPeriod: { ok: true, timeSource: 'timestamp', time: IN_2005 },
+    });
+    // A TSA under a root the caller does not trust proves no time: judged at the validation time.
+    const foreign = await createSigningIdentity({ dataDir: path.join(dir, 'foreign-tsa'), clock: () => MADE });
+    const foreignTsa = await LocalTimestampAuthority.open({
+      dataDir: path.join(dir, 'foreign-tsa'),
+      clock: () => IN_2005,
+    });
+    expect(foreign.installId).toBeDefined();
+    const untrusted = await sealPdf(await makePdf(), old, {
+      clock: () => IN_2005,
+      timestamp: { local: foreignTsa },
+      level: 'B-T',
+    });
+    const judged = await verifyPdf(untrusted, { trustAnchors: [root], at: LATER });
+    expect(judged.valid).toBe(false);
+    expect(judged.signatures[0]).toMatchObject({
+      timestamp: { trusted: false, imprintMatches: true, signatureValid: true },
+      validityPeriod: { ok: false, timeSource: 'at' },
+    });
+    expect(judged.signatures[0]!.timestamp!.untrustedReason).toMatch(/not trusted/);
+  });
+
+  it('a document timestamp from before the expiry, after a DSS saying good, keeps a B-B signature valid', async () => {
+    const dataDir = path.join(dir, 'old');
+    const signed = await sealPdf(await makePdf(), old, { clock: () => IN_2005 });
+    const crls = await LocalCaRevocation.open({ dataDir, clock: () => IN_2005 });
+    const tsa = await LocalTimestampAuthority.open({ dataDir, clock: () => IN_2005 });
+    const withDss = await embedValidationData(signed, { revocation: crls });
+    const stamped = await addDocumentTimestamp(withDss, { timestamp: { local: tsa } });
+    const result = await verifyPdf(stamped, { trustAnchors: [root], at: LATER });
+    expect(result.valid, result.problems.join('; ')).toBe(true);
+    expect(result.signatures[0]).toMatchObject({
+      validityPeriod: { ok: true, timeSource: 'documentTimestamp', time: IN_2005 },
+      revocation: { status: 'good' },
+    });
+    // The document timestamp alone, without revocation data before it, proves no validity.
+    const bare = await addDocumentTimestamp(signed, { timestamp: { local: tsa } });
+    const judged = await verifyPdf(bare, { trustAnchors: [root], at: LATER });
+    expect(judged.signatures[0]).toMatchObject({ valid: false, validityPeriod: { ok: false, timeSource: 'at' } });
+  });
+
+  it('sealPdf refuses a certificate expired by its clock, whatever the signing time claims', async () => {
+    const input = await makePdf();
+    const e = await rejection(sealPdf(input, old, { signingTime: IN_2005 }));
+    expect(e.fields[0]?.property).toBe('identity.certificate');
+    expect(e.message).toMatch(/had expired at/);
+    expect(e.message).not.toMatch(/2005/);
   });
 
   it('sealing with a certificate already expired at the signing time is refused, nothing written', async () => {
@@ -238,8 +316,9 @@ describe('validity period', () => {
       valid: false,
       integrity: { intact: true },
       keyUsage: { ok: true },
-      validityPeriod: { ok: false, timeSource: 'claimed' },
+      validityPeriod: { ok: false, timeSource: 'now' },
     });
-    expect(sig!.validityPeriod.reason).toMatch(/had expired at 2015-01-01/);
+    // Judged now (/M is only a claim, and here one after the expiry too).
+    expect(sig!.validityPeriod.reason).toMatch(/had expired at .*valid until 2009/);
   });
 });

@@ -49,8 +49,15 @@ export type PacketStep =
       inputs: SignerInputs;
       seal?: SignerSealInfo;
       identity?: SigningIdentityOptions;
+      timestamp?: ThreadTimestampOptions;
     }
-  | { step: 'prepare'; docs: SignDocs; info: PrepareInfo; identity: SigningIdentityOptions }
+  | {
+      step: 'prepare';
+      docs: SignDocs;
+      info: PrepareInfo;
+      identity: SigningIdentityOptions;
+      timestamp?: ThreadTimestampOptions;
+    }
   | {
       step: 'complete';
       docs: CompleteDocs;
@@ -166,14 +173,24 @@ export async function runPacketStep(
             task.signer,
             task.inputs,
             state.writer,
-            task.seal && task.identity ? await signerSeal(state, task.seal, task.identity) : undefined,
+            task.seal && task.identity
+              ? {
+                  ...(await signerSeal(state, task.seal, task.identity)),
+                  ...(task.timestamp ? { timestamp: await timestampOf(state, task.timestamp) } : {}),
+                }
+              : undefined,
           ),
         };
       case 'prepare':
         return {
           ok: true,
           step: 'prepare',
-          pdfs: await prepareDocuments(task.docs, await state.identity(task.identity), task.info),
+          pdfs: await prepareDocuments(
+            task.docs,
+            await state.identity(task.identity),
+            task.info,
+            task.timestamp ? await timestampOf(state, task.timestamp) : undefined,
+          ),
         };
       case 'complete':
         return {

@@ -24,6 +24,7 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   -o, --output F    the PDF to write (default: stdout when it is not a terminal)
   --templates DIR   template directory for EIDs
   --version N       template version for EIDs (-1: working version)
+  --strict          a data key that names no field is an error (exit 2, no PDF) instead of a warning on stderr
 ${FETCH_USAGE}
 ${STRICT_FETCH_USAGE}
 ${FONT_USAGE}`;
@@ -95,9 +96,11 @@ ${FETCH_USAGE} (also webhooks)
                               listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
                               (besides this server's own); repeatable. Default: any https origin
-  --org FILE                  organization settings (JSON, read at start; src/server/org/README.md): name,
-                              support email, logo, signer defaults, webhook {url, token, hmacSecret},
-                              embedOrigins, stylesheetOrigins; or {"organizations": {"<keys file org>": {...}}}
+  --org FILE                  organization settings (JSON; src/server/org/README.md): name, support email,
+                              logo, signer defaults, webhook {url, token, hmacSecret}, style, formRateLimit,
+                              timestampAuthority, embedOrigins, stylesheetOrigins; or
+                              {"organizations": {"<keys file org>": {...}}}. Reloaded when the file changes
+                              and on SIGHUP (a bad file keeps the settings in force); GET/PUT /api/organization
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
                               fetched like every remote resource and kept in DIR/font-cache (--data)
@@ -122,6 +125,8 @@ ${FETCH_USAGE} (also webhooks)
                               form pages per address, per window of that many seconds); over one: 429 with Retry-After
   --trust-proxy ADDR          a reverse proxy (address or CIDR) whose X-Forwarded-For/-Proto/-Host are believed, so
                               the client's address is the one rate limits and the audit trail see; repeatable
+  --signature-details         per-signer: each signature box shows, under the mark, who signed, when (UTC) and
+                              the SHA-256 fingerprint of the signature's certificate (a visible signature)
 ${FONT_USAGE}`;
 
 export const VERIFY_USAGE = `castpress verify FILE.pdf [--trust root.pem ...] [--json]

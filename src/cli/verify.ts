@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../errors/index.js';
 import { verifyPdf, type VerifiedSignature, type VerifyResult } from '../signing/index.js';
-import { printUsage, reportError } from './output.js';
+import { argumentProblem, printUsage, reportError } from './output.js';
 import { VERIFY_USAGE } from './usage.js';
 
 const LEVEL_WORDS = {
@@ -24,7 +24,9 @@ function describeSignature(s: VerifiedSignature): string[] {
   const add = (label: string, text: string) => lines.push(`  ${label.padEnd(19)}${text}`);
   add('signer', s.signer ? s.signer.subject : 'unknown');
   if (s.signer) add('issuer', s.signer.issuer);
-  add('signing time', `${s.validityPeriod.time.toISOString()} (${s.validityPeriod.timeSource})`);
+  if (s.kind === 'signature')
+    add('signing time', s.signingTime ? `${s.signingTime.toISOString()} (claimed by the signer)` : 'none claimed');
+  add('checked at', `${s.validityPeriod.time.toISOString()} (${s.validityPeriod.timeSource})`);
   add('integrity', yes(s.integrity.intact, s.integrity.reason, 'intact'));
   add('trust', yes(s.trust.trusted, s.trust.reason, `trusted${s.trust.anchor ? ` (anchor ${s.trust.anchor})` : ''}`));
   add('validity period', yes(s.validityPeriod.ok, s.validityPeriod.reason));
@@ -71,7 +73,8 @@ export async function verifyCommand(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || positionals.length !== 1) return printUsage(VERIFY_USAGE, values.help === true);
+  const problem = argumentProblem('verify', ['FILE.pdf'], positionals);
+  if (values.help || problem) return printUsage(VERIFY_USAGE, values.help === true, problem);
   const file = positionals[0]!;
   try {
     const read = async (name: string, property: string): Promise<Buffer> => {

@@ -4,11 +4,12 @@ import { ValidationError } from '../errors/index.js';
 import { listFontFiles, scanFiles, slotOf, type Catalogue } from './catalogue.js';
 import { listFontPackages, scanFontPackages } from './packages.js';
 import { isWoff2, woff2ToSfnt } from './woff2.js';
-import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, type CjkLanguage, type EngineFace } from './engine-faces.js';
+import { CJK_FAMILIES, EngineFaces, MissingFontError, NOTO_SANS, PACKAGE_FONT_DIR, type CjkLanguage, type EngineFace } from './engine-faces.js';
 import { bundledFontsDir, defaultSystemFontDirs, envFontPackages } from './paths.js';
 import { GENERAL_FALLBACKS, scriptFontFor } from './script-ranges.js';
 import { readFaceInfos } from './sfnt-info.js';
 import { readPostHeaderLazily } from './post-header.js';
+import { offlineCatalogue } from './offline-catalogue.js';
 import type { FaceSource, FontRegistryOptions, FontWeight } from './types.js';
 
 export type { CjkLanguage } from './engine-faces.js';
@@ -68,7 +69,9 @@ const SUBSTITUTES: Record<FontWeight, FontWeight[]> = {
 export class FontRegistry {
   readonly #options: FontRegistryOptions;
   #builtins: Map<string, Slots> | undefined;
-  #catalogue: Catalogue | undefined;
+  #offline: Map<string, Slots> | undefined;
+  #callerCatalogue: Catalogue | undefined;
+  #systemCatalogue: Catalogue | undefined;
   readonly #files = new Map<string, Font | FontCollection>();
   readonly #fonts = new Map<string, Font>();
   readonly #faces = new Map<string, ResolvedFace>();
@@ -91,13 +94,15 @@ export class FontRegistry {
   }
 
   /**
-   * Start-up check: the engine's own faces (engine-faces.ts) that are missing or are not the
-   * face they should be, each as a MissingFontError naming file, PostScript name and package.
-   * Empty after scripts/setup.sh. Reads each file's name table only (~90 files, a few KB each).
+   * Start-up check: the engine's own faces (engine-faces.ts) and the offline catalogue's
+   * (offline-catalogue.ts) that are missing or are not the face they should be, each as a
+   * MissingFontError naming file, PostScript name and package. Empty after scripts/setup.sh.
+   * Reads each file's name table only (~150 files, a few KB each).
    */
   missingEngineFaces(): MissingFontError[] {
     const out: MissingFontError[] = [];
-    for (const face of this.#engineFaces().all()) {
+    const catalogueFaces = [...this.#offlineSlots().values()].flatMap((slots) => [...slots.values()].filter(isEngineFace));
+    for (const face of [...this.#engineFaces().all(), ...catalogueFaces]) {
       const problem = checkFace(face);
       if (problem) out.push(new MissingFontError(face, problem));
     }
@@ -111,7 +116,12 @@ export class FontRegistry {
   }
 
   families(): string[] {
-    const names = new Set<string>([...this.#builtinSlots().keys(), ...this.#scannedCatalogue().keys()]);
+    const names = new Set<string>([
+      ...this.#builtinSlots().keys(),
+      ...this.#callerScan().keys(),
+      ...this.#offlineSlots().keys(),
+      ...this.#systemScan().keys(),
+    ]);
     return [...names].sort();
   }
 
@@ -176,8 +186,22 @@ export class FontRegistry {
     return this.#faces.get(id);
   }
 
+  /**
+   * Precedence: the engine's own and caller files > caller packages and directories > the offline
+   * catalogue (exact files) > the system scan, so a family the catalogue has never needs the scan
+   * and never comes from whatever else is installed.
+   */
   #slots(family: string): Slots | undefined {
-    return this.#builtinSlots().get(family) ?? this.#scannedCatalogue().get(family);
+    return (
+      this.#builtinSlots().get(family) ??
+      this.#callerScan().get(family) ??
+      this.#offlineSlots().get(family) ??
+      this.#systemScan().get(family)
+    );
+  }
+
+  #offlineSlots(): Map<string, Slots> {
+    return (this.#offline ??= offlineCatalogue(this.#options.packageFontDir ?? PACKAGE_FONT_DIR));
   }
 
   #pick(family: string, slots: Slots, weight: FontWeight): ResolvedFace {
@@ -280,22 +304,25 @@ export class FontRegistry {
    * their families resolve from now on. The bundled and caller-registered families still win.
    */
   addCatalogueFiles(paths: string[]): void {
-    const catalogue = this.#scannedCatalogue();
+    const catalogue = this.#callerScan();
     for (const [family, slots] of scanFiles(paths)) {
       const known = catalogue.get(family);
       catalogue.set(family, known ? new Map([...known, ...slots]) : slots);
     }
   }
 
-  #scannedCatalogue(): Catalogue {
-    if (!this.#catalogue) {
-      const dirs = [...(this.#options.directories ?? []), ...(this.#options.systemDirectories ?? [])];
-      const catalogue = scanFiles(listFontFiles(dirs));
-      // A package the caller installed names its family on purpose: it wins over a same-named file of the scan.
+  /** The caller's directories and npm font packages (a package names its family on purpose: it wins over a file). */
+  #callerScan(): Catalogue {
+    if (!this.#callerCatalogue) {
+      const catalogue = scanFiles(listFontFiles(this.#options.directories ?? []));
       for (const [family, slots] of scanFontPackages(listFontPackages(this.#options.packages ?? []))) catalogue.set(family, slots);
-      this.#catalogue = catalogue;
+      this.#callerCatalogue = catalogue;
     }
-    return this.#catalogue;
+    return this.#callerCatalogue;
+  }
+
+  #systemScan(): Catalogue {
+    return (this.#systemCatalogue ??= scanFiles(listFontFiles(this.#options.systemDirectories ?? [])));
   }
 }
 

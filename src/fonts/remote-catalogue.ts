@@ -116,7 +116,9 @@ export class RemoteFontCatalogue {
       await mkdir(dir, { recursive: true });
       const written: string[] = [];
       for (const filename of files) {
-        const res = await loadResource(`${base}/${encodeURIComponent(filename)}`, 'webfont', resolver, { maxBytes });
+        // Kind `other`: a catalogue repository serves its files with no font content type
+        // (raw.githubusercontent.com: application/octet-stream); the bytes are checked here instead.
+        const res = await loadResource(`${base}/${encodeURIComponent(filename)}`, 'other', resolver, { maxBytes });
         if (!res || res.body.byteLength < 4) continue;
         const b = res.body;
         if (!SFNT.has(((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0)) continue;

@@ -24,3 +24,16 @@ export { MAX_FILE_NAME_BYTES, safeBaseName, safePdfFileName, uniquePdfFileNames 
 export { cleanTypedText, replaceControls, withoutInvisibles } from './safe-text.js';
 export { formatPhone, isSupportedPhoneRegion } from './phone.js';
 export { escapeHtml } from './html.js';
+export {
+  LITERAL_CLOSE,
+  LITERAL_OPEN,
+  VALUE_MARKED_CONTENT,
+  escapeMarkdown,
+  fillSlots,
+  holdsSlot,
+  literalPieces,
+  literalText,
+  slotLiterals,
+  withoutLiteralMarks,
+} from './literal-text.js';
+export type { TextPiece } from './literal-text.js';

@@ -1,11 +1,16 @@
 import type { Page, Request, Route } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import {
+  isTtfContentType,
   loadResourceWithReason,
+  ttfContentTypeProblem,
   type LookupAll,
   type ResourceKind,
+  type ResolvedResource,
   type ResourceProblem,
   type ResourceResolver,
 } from '../resources/index.js';
+import { catalogueFontAt } from './catalogue-fonts.js';
 import { rewriteGcpm } from './css-rewrite.js';
 import type { WebFontCache } from './font-convert.js';
 
@@ -41,7 +46,7 @@ export function refusalReason(url: string): string {
 }
 
 /** Why a downloaded @font-face source was refused, for warnings. */
-export const NOT_A_WEB_FONT = 'not a font Chromium renders (TrueType, OpenType, WOFF or WOFF2)';
+export const NOT_A_TTF_FONT = 'not a TrueType or OpenType font file (WOFF, WOFF2 and collections are not used)';
 
 function kindOf(resourceType: string): ResourceKind {
   if (resourceType === 'stylesheet') return 'stylesheet';
@@ -51,15 +56,20 @@ function kindOf(resourceType: string): ResourceKind {
 }
 
 /**
- * A font Chromium can render, by its first bytes: TrueType (0x00010000, 'true'), OpenType/CFF
- * ('OTTO'), a collection ('ttcf'), WOFF ('wOFF') or WOFF2 ('wOF2'). CFF ones are converted to
- * TrueType (`WebFontCache`); variable fonts still embed as Type 3 in the PDF, and the author's own font,
- * even so, beats a fallback with other metrics (lines that overlap, issue 15).
+ * The spec uses only TTF font files: by their first bytes, TrueType (0x00010000, 'true') or OpenType
+ * ('OTTO', whose CFF outlines `WebFontCache` converts to TrueType before Chromium gets them, so what
+ * Chromium draws is TrueType). WOFF, WOFF2 and collections are not font files the spec uses.
  */
-export function isWebFont(body: Uint8Array): boolean {
+export function isTtfFont(body: Uint8Array): boolean {
   if (body.byteLength < 4) return false;
   const sig = ((body[0]! << 24) | (body[1]! << 16) | (body[2]! << 8) | body[3]!) >>> 0;
-  return [0x00010000, 0x74727565, 0x4f54544f, 0x74746366, 0x774f4646, 0x774f4632].includes(sig);
+  return [0x00010000, 0x74727565, 0x4f54544f].includes(sig);
+}
+
+/** An @font-face source the spec ignores, and why: a content type other than font/ttf or application/x-font-ttf, or no TTF body. */
+function webFontProblem(res: ResolvedResource): string | undefined {
+  if (!isTtfContentType(res.contentType)) return ttfContentTypeProblem(res.contentType);
+  return isTtfFont(res.body) ? undefined : NOT_A_TTF_FONT;
 }
 
 export interface GuardOptions {
@@ -118,14 +128,24 @@ export function createRouteHandler(options: GuardOptions): (route: Route) => Pro
       options.onProblem?.(request, { url, kind, reason });
       return refuse();
     };
-    if (classifyUrl(url) === 'refuse') return problem(refusalReason(url));
-    const outcome = await loadResourceWithReason(url, kind, options.resolver, {
-      maxBytes: options.maxResourceBytes,
-      lookup: options.lookup,
-    });
-    if ('reason' in outcome) return problem(outcome.reason);
-    const res = outcome.resource;
-    if (kind === 'webfont' && !isWebFont(res.body)) return problem(NOT_A_WEB_FONT);
+    let res: ResolvedResource;
+    const catalogueFace = catalogueFontAt(url);
+    if (catalogueFace) {
+      // The offline catalogue's exact file (catalogue-fonts.ts), never the network.
+      const bytes = await readFile(catalogueFace.path).catch(() => undefined);
+      if (!bytes) return problem(`${catalogueFace.path} is missing: install Debian package ${catalogueFace.source}`);
+      res = { body: new Uint8Array(bytes), contentType: 'font/ttf' };
+    } else {
+      if (classifyUrl(url) === 'refuse') return problem(refusalReason(url));
+      const outcome = await loadResourceWithReason(url, kind, options.resolver, {
+        maxBytes: options.maxResourceBytes,
+        lookup: options.lookup,
+      });
+      if ('reason' in outcome) return problem(outcome.reason);
+      res = outcome.resource;
+      const fontProblem = kind === 'webfont' ? webFontProblem(res) : undefined;
+      if (fontProblem) return problem(fontProblem);
+    }
     let data = res.body;
     let contentType = res.contentType ?? 'application/octet-stream';
     if (kind === 'webfont' && options.webFonts) {

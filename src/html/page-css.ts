@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/index.js';
 import { scriptBlocks, scriptFontFor } from '../fonts/index.js';
+import { catalogueFontCss } from './catalogue-fonts.js';
 
 export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
 
@@ -186,13 +187,16 @@ export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; 
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }`;
 
-/** What every document gets first in `<head>`: the defaults above, the script faces `text` needs, the default stack and the page options. */
+/**
+ * What every document gets first in `<head>`: the defaults above, the script faces `text` needs, the offline
+ * catalogue's faces for the families `text` names (catalogue-fonts.ts), the default stack and the page options.
+ */
 export function defaultDocumentCss(page?: HtmlPageOptions, text = ''): string {
   const scripts = [...scriptsIn(text)].sort();
   const stack = scripts.length
     ? `'Noto Sans', 'Noto Scripts', 'Noto CJK', sans-serif`
     : `'Noto Sans', 'Noto CJK', sans-serif`;
-  const faces = scripts.map((font) => SCRIPT_RULES.get(font)!).join('\n');
+  const faces = [...scripts.map((font) => SCRIPT_RULES.get(font)!), catalogueFontCss(text)].filter((r) => r).join('\n');
   // No synthetic bold (Skia writes it as a Type 3 font): bold in a family without a bold face uses the
   // regular face, as WeasyPrint does; `font-synthesis-weight: auto` in the document brings it back.
   return `${BASE_CSS}\n${faces}${faces ? '\n' : ''}:where(html) { font-family: ${stack}; font-synthesis-weight: none; }\n${pageOptionsCss(page)}`;

@@ -5,7 +5,7 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { FontRegistry } from '../fonts/index.js';
 import type { MarkdownBlock, MarkdownRequest, TableBlock } from '../schema/index.js';
-import { plainText, type Block, type ColumnSpec, type Inline, type TableModel } from './model.js';
+import { plainPieces, type Block, type ColumnSpec, type Inline, type TableModel } from './model.js';
 import { parseMarkdown } from './parse.js';
 import { DEFAULTS, PX, type BlockStyle } from './style.js';
 
@@ -37,9 +37,9 @@ export function toSections(request: MarkdownRequest, md: MarkdownIt, fonts: Font
 function blockContent(block: MarkdownBlock, md: MarkdownIt): Block[] {
   const out: Block[] = [];
   if (block.heading !== undefined && block.heading.trim() !== '')
-    out.push({ kind: 'heading', level: 0, inlines: plainText(block.heading) });
+    out.push({ kind: 'heading', level: 0, inlines: plainPieces(block.heading) });
   if (block.label !== undefined && block.label.trim() !== '')
-    out.push({ kind: 'label', inlines: plainText(block.label) });
+    out.push({ kind: 'label', inlines: plainPieces(block.label) });
   if (block.content !== undefined) out.push(...parseMarkdown(md, block.content));
   if (block.table !== undefined) out.push({ kind: 'table', table: tableModel(block.table) });
   return out;
@@ -48,7 +48,7 @@ function blockContent(block: MarkdownBlock, md: MarkdownIt): Block[] {
 /** Request tables hold plain text: a cell's `*` or `|` is shown as typed. */
 export function tableModel(t: TableBlock): TableModel {
   return {
-    rows: t.rows.map((row) => row.map((cell) => ({ inlines: plainText(cell) }))),
+    rows: t.rows.map((row) => row.map((cell) => ({ inlines: plainPieces(cell) }))),
     header: t.firstRowHeaders && t.rows.length > 0,
     columns: t.columnOptions.map((o): ColumnSpec => ({ align: o.align ?? 'left', ...widthOf(o.width) })),
     rowGridlines: t.rowGridlines,

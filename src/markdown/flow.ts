@@ -12,6 +12,8 @@ export interface RunData {
   link?: string;
   strike?: boolean;
   code?: boolean;
+  /** Drawn from a literal span: marked content the text-tag finder skips. */
+  value?: boolean;
 }
 
 export type Line = LaidLine<RunData>;

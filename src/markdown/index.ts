@@ -10,12 +10,13 @@ import { createPdf, savePdf } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
+import { withoutLiteralMarks } from '../format/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
 import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout.js';
 import { paginate } from './paginate.js';
-import { createParser } from './parse.js';
+import { createParser, unplacedLiterals } from './parse.js';
 import { blockPositions, type BlockPosition } from './positions.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
@@ -26,6 +27,11 @@ export type MarkdownContext = EngineServices;
 export { formatTimestamp, pageNumberText } from './furniture.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
 export type { BlockPosition, CellPosition } from './positions.js';
+
+/** See parse.ts `unplacedLiterals`: how many literal spans of `text` would land outside its text. */
+export function unplacedLiteralCount(text: string): number {
+  return unplacedLiterals(createParser(), text);
+}
 
 /** Smallest content area (points) that still makes a document. */
 const MIN_CONTENT = 36;
@@ -61,7 +67,10 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   }
 
   const now = ctx.clock();
-  const doc = await createPdf({ ...(request.title !== undefined ? { title: request.title } : {}), date: now });
+  const doc = await createPdf({
+    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title) } : {}),
+    date: now,
+  });
 
   const setter = new TextSetter(doc, ctx.fonts, { layout: ctx.text, subsets: ctx.subsets });
   const sections = toSections(request, createParser(), ctx.fonts);

@@ -101,7 +101,7 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
       return;
     }
     case 'code':
-      layoutCode(env, flow, block.text, style, frame);
+      layoutCode(env, flow, block, style, frame);
       return;
     case 'rule':
       flow.push({ kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars });
@@ -179,11 +179,24 @@ function layoutList(
   });
 }
 
-function layoutCode(env: LayoutEnv, flow: Flow, text: string, style: BlockStyle, frame: Frame): void {
+function layoutCode(
+  env: LayoutEnv,
+  flow: Flow,
+  block: { text: string; values?: Array<[number, number]> },
+  style: BlockStyle,
+  frame: Frame,
+): void {
   const em = style.fontSize;
   const pad = SPACING.codePadding * em;
-  const spans: Span<RunData>[] =
-    text === '' ? [] : [{ text, style: textStyle(style, false, false, true), data: { color: style.color } }];
+  const codeStyle = textStyle(style, false, false, true);
+  // Cut at the literal spans' edges, so their characters are drawn as values.
+  const cuts = [0, ...(block.values ?? []).flat(), block.text.length];
+  const spans: Span<RunData>[] = [];
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const text = block.text.slice(cuts[k], cuts[k + 1]);
+    if (text !== '')
+      spans.push({ text, style: codeStyle, data: { color: style.color, ...(k % 2 === 1 ? { value: true } : {}) } });
+  }
   let lines = wrap(env.setter, spans, frame.width - 2 * pad);
   if (lines.length === 0) lines = [blankLine(env.setter, style, em * 0.9)];
   const background = { x: frame.x, width: frame.width, color: DEFAULTS.codeBackground };

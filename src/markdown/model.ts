@@ -3,6 +3,8 @@
  * with no sizes or positions yet. Layout turns it into positioned boxes.
  */
 
+import { literalPieces } from '../format/index.js';
+
 export type Align = 'left' | 'center' | 'right';
 
 export interface InlineMarks {
@@ -12,11 +14,15 @@ export interface InlineMarks {
   code: boolean;
   /** Target of an enclosing link (drawn underlined and clickable). */
   link?: string;
+  /** Text of a literal span (src/format literal-text.ts): drawn as marked content the text-tag finder skips. */
+  value?: boolean;
 }
 
 export type Inline =
   /** `text` may contain '\n': a hard line break. */
-  { kind: 'text'; text: string; marks: InlineMarks } | { kind: 'image'; src: string; alt: string; link?: string };
+  | { kind: 'text'; text: string; marks: InlineMarks }
+  /** `altValue`: the description holds a literal span (shown as text when the image cannot be). */
+  | { kind: 'image'; src: string; alt: string; altValue?: boolean; link?: string };
 
 export interface TableCell {
   inlines: Inline[];
@@ -43,7 +49,8 @@ export type Block =
   | { kind: 'heading'; level: number; inlines: Inline[] }
   /** A request block's `label` key: bold, kept with what follows. */
   | { kind: 'label'; inlines: Inline[] }
-  | { kind: 'code'; text: string }
+  /** `values`: [from, to) character ranges of `text` that came from literal spans. */
+  | { kind: 'code'; text: string; values?: Array<[number, number]> }
   | { kind: 'list'; ordered: boolean; start: number; tight: boolean; items: Block[][] }
   | { kind: 'quote'; children: Block[] }
   | { kind: 'rule' }
@@ -51,6 +58,11 @@ export type Block =
 
 export const PLAIN: InlineMarks = Object.freeze({ bold: false, italic: false, strike: false, code: false });
 
-export function plainText(text: string, marks: InlineMarks = PLAIN): Inline[] {
-  return text === '' ? [] : [{ kind: 'text', text, marks }];
+/** Plain text (a heading, label or table cell of a request) whose literal spans are marked as values. */
+export function plainPieces(text: string, marks: InlineMarks = PLAIN): Inline[] {
+  return literalPieces(text).map((p) => ({
+    kind: 'text',
+    text: p.text,
+    marks: p.value ? { ...marks, value: true } : marks,
+  }));
 }

@@ -3,6 +3,7 @@
  * small rules looked up by token type, so a construct is added by adding a rule.
  */
 import markdownit, { type MarkdownIt, type Token } from 'markdown-it';
+import { fillSlots, holdsSlot, slotLiterals, type TextPiece } from '../format/index.js';
 import type { Align, Block, Inline, InlineMarks, TableCell } from './model.js';
 import { htmlToText } from './html-text.js';
 
@@ -16,15 +17,46 @@ export function createParser(): MarkdownIt {
   return md;
 }
 
-export function parseMarkdown(md: MarkdownIt, source: string): Block[] {
+/** Blocks of a Markdown string; its literal spans (src/format literal-text.ts) come back as text, never as Markdown. */
+export function parseMarkdown(md: MarkdownIt, text: string): Block[] {
+  const { source, values } = slotLiterals(text);
   const tokens = md.parse(source, {});
-  const cursor = { tokens, i: 0 };
+  const cursor = { tokens, i: 0, values };
   return readBlocks(cursor, undefined);
+}
+
+/**
+ * How many of a Markdown string's literal spans would not be shown as text: in a link's address, an
+ * image's source or an HTML tag (they are dropped there). Workflows refuse such a place when loaded.
+ */
+export function unplacedLiterals(md: MarkdownIt, text: string): number {
+  const { source, values } = slotLiterals(text);
+  const shown = new Set<number>();
+  const visit = (tokens: Token[]) => {
+    for (const t of tokens) {
+      const content =
+        t.type === 'html_block'
+          ? htmlToText(t.content)
+          : ['text', 'text_special', 'code_inline', 'fence', 'code_block'].includes(t.type)
+            ? t.content
+            : '';
+      for (const p of fillSlots(
+        content,
+        values.map((_, k) => String(k)),
+      ))
+        if (p.value) shown.add(Number(p.text));
+      if (t.children) visit(t.children);
+    }
+  };
+  visit(md.parse(source, {}));
+  return values.length - shown.size;
 }
 
 interface Cursor {
   tokens: Token[];
   i: number;
+  /** The literal spans put aside before parsing, by slot. */
+  values: readonly string[];
 }
 
 type BlockRule = (c: Cursor, open: Token) => Block | Block[] | null;
@@ -50,7 +82,7 @@ function readInlineUntil(c: Cursor, close: string): Inline[] {
   while (c.i < c.tokens.length) {
     const t = c.tokens[c.i++];
     if (t.type === close) break;
-    if (t.type === 'inline') inlines = inlines.concat(convertInline(t.children ?? []));
+    if (t.type === 'inline') inlines = inlines.concat(convertInline(t.children ?? [], c.values));
   }
   return inlines;
 }
@@ -65,20 +97,36 @@ const BLOCK_RULES: Record<string, BlockRule> = {
     level: Number(t.tag.slice(1)) || 1,
     inlines: readInlineUntil(c, 'heading_close'),
   }),
-  fence: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
-  code_block: (_c, t) => ({ kind: 'code', text: t.content.replace(/\n$/, '') }),
+  fence: (c, t) => codeBlock(t.content, c.values),
+  code_block: (c, t) => codeBlock(t.content, c.values),
   hr: () => ({ kind: 'rule' }),
   blockquote_open: (c) => ({ kind: 'quote', children: readBlocks(c, 'blockquote_close') }),
   bullet_list_open: (c) => readList(c, false, 1),
   ordered_list_open: (c, t) => readList(c, true, Number(t.attrGet('start') ?? 1)),
-  html_block: (_c, t) => {
-    const text = htmlToText(t.content);
-    return text ? { kind: 'paragraph', inlines: [{ kind: 'text', text, marks: PLAIN_MARKS }] } : null;
+  html_block: (c, t) => {
+    const inlines = piecesToInlines(fillSlots(htmlToText(t.content), c.values), PLAIN_MARKS);
+    return inlines.length > 0 ? { kind: 'paragraph', inlines } : null;
   },
   table_open: (c) => readTable(c),
 };
 
 const PLAIN_MARKS: InlineMarks = { bold: false, italic: false, strike: false, code: false };
+
+function piecesToInlines(pieces: TextPiece[], marks: InlineMarks): Inline[] {
+  return pieces.map((p) => ({ kind: 'text', text: p.text, marks: p.value ? { ...marks, value: true } : marks }));
+}
+
+/** A code block's text; the characters of literal spans are listed so they are drawn as values. */
+function codeBlock(content: string, values: readonly string[]): Block {
+  const pieces = fillSlots(content.replace(/\n$/, ''), values);
+  const ranges: Array<[number, number]> = [];
+  let text = '';
+  for (const p of pieces) {
+    if (p.value) ranges.push([text.length, text.length + p.text.length]);
+    text += p.text;
+  }
+  return { kind: 'code', text, ...(ranges.length > 0 ? { values: ranges } : {}) };
+}
 
 function readList(c: Cursor, ordered: boolean, start: number): Block {
   const close = ordered ? 'ordered_list_close' : 'bullet_list_close';
@@ -147,10 +195,12 @@ interface InlineState {
   bold: number;
   italic: number;
   strike: number;
-  links: string[];
+  /** Enclosing links' targets; undefined for a link whose target held a literal span (not a link). */
+  links: Array<string | undefined>;
+  values: readonly string[];
 }
 
-function marksOf(s: InlineState, code = false): InlineMarks {
+function marksOf(s: InlineState, code = false, value = false): InlineMarks {
   const link = s.links[s.links.length - 1];
   return {
     bold: s.bold > 0,
@@ -158,41 +208,66 @@ function marksOf(s: InlineState, code = false): InlineMarks {
     strike: s.strike > 0,
     code,
     ...(link !== undefined ? { link } : {}),
+    ...(value ? { value } : {}),
   };
 }
 
-function pushText(s: InlineState, text: string, code = false): void {
+function pushText(s: InlineState, text: string, code = false, value = false): void {
   if (text === '') return;
-  const marks = marksOf(s, code);
+  const marks = marksOf(s, code, value);
   const last = s.out[s.out.length - 1];
   if (last && last.kind === 'text' && sameMarks(last.marks, marks)) last.text += text;
   else s.out.push({ kind: 'text', text, marks });
 }
 
+/** Text markdown-it read, its slots filled with the literal spans they stand for. */
+function pushSlotted(s: InlineState, text: string, code = false): void {
+  for (const p of fillSlots(text, s.values)) pushText(s, p.text, code, p.value);
+}
+
 function sameMarks(a: InlineMarks, b: InlineMarks): boolean {
-  return a.bold === b.bold && a.italic === b.italic && a.strike === b.strike && a.code === b.code && a.link === b.link;
+  return (
+    a.bold === b.bold &&
+    a.italic === b.italic &&
+    a.strike === b.strike &&
+    a.code === b.code &&
+    a.link === b.link &&
+    a.value === b.value
+  );
 }
 
 const INLINE_RULES: Record<string, InlineRule> = {
-  text: (t, s) => pushText(s, t.content),
-  text_special: (t, s) => pushText(s, t.content),
+  text: (t, s) => pushSlotted(s, t.content),
+  text_special: (t, s) => pushSlotted(s, t.content),
   softbreak: (_t, s) => pushText(s, ' '),
   hardbreak: (_t, s) => pushText(s, '\n'),
-  code_inline: (t, s) => pushText(s, t.content, true),
+  code_inline: (t, s) => pushSlotted(s, t.content, true),
   strong_open: (_t, s) => void s.bold++,
   strong_close: (_t, s) => void s.bold--,
   em_open: (_t, s) => void s.italic++,
   em_close: (_t, s) => void s.italic--,
   s_open: (_t, s) => void s.strike++,
   s_close: (_t, s) => void s.strike--,
-  link_open: (t, s) => void s.links.push(String(t.attrGet('href') ?? '')),
+  // A value never becomes an address: a link whose target holds one is its text only.
+  link_open: (t, s) => {
+    const href = String(t.attrGet('href') ?? '');
+    s.links.push(holdsSlot(href) ? undefined : href);
+  },
   link_close: (_t, s) => void s.links.pop(),
   image: (t, s) => {
     const link = s.links[s.links.length - 1];
+    const src = String(t.attrGet('src') ?? '');
+    const alt = fillSlots(altText(t.children ?? []), s.values);
+    // An image whose source holds a value is not loaded: its description is shown as text.
+    if (holdsSlot(src)) {
+      for (const p of alt) pushText(s, p.text, false, p.value);
+      return;
+    }
     s.out.push({
       kind: 'image',
-      src: String(t.attrGet('src') ?? ''),
-      alt: altText(t.children ?? []),
+      src,
+      alt: alt.map((p) => p.text).join(''),
+      ...(alt.some((p) => p.value) ? { altValue: true } : {}),
       ...(link !== undefined ? { link } : {}),
     });
   },
@@ -213,8 +288,8 @@ function altText(children: Token[]): string {
     .join('');
 }
 
-export function convertInline(children: Token[]): Inline[] {
-  const s: InlineState = { out: [], bold: 0, italic: 0, strike: 0, links: [] };
+export function convertInline(children: Token[], values: readonly string[] = []): Inline[] {
+  const s: InlineState = { out: [], bold: 0, italic: 0, strike: 0, links: [], values };
   for (const t of children) INLINE_RULES[t.type]?.(t, s);
   return s.out;
 }

@@ -2,11 +2,21 @@
  * Draws placed boxes onto pdf-lib pages. Layout coordinates have their origin
  * at the page's top-left; PDF user space has it at the bottom-left.
  */
-import { PDFString, rgb, type PDFDocument, type PDFPage, type RGB } from '@cantoo/pdf-lib';
+import {
+  PDFName,
+  PDFString,
+  beginMarkedContent,
+  endMarkedContent,
+  rgb,
+  type PDFDocument,
+  type PDFPage,
+  type RGB,
+} from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
 import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './flow.js';
 import { placeImage } from '../images/index.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
+import { VALUE_MARKED_CONTENT } from '../format/index.js';
 
 /** Link targets made clickable; relative and script URLs stay plain text. */
 const CLICKABLE = /^(https?:|mailto:|tel:|ftp:)/i;
@@ -76,12 +86,18 @@ class PageDrawer {
         this.rect(x + run.x - 1, baseline - size * 0.95, run.width + 2, size * 1.25, DEFAULTS.codeBackground);
       }
     }
-    // Consecutive runs of one colour are drawn together; the content stream keeps reading order.
+    // Consecutive runs of one colour are drawn together; the content stream keeps reading order. Runs of
+    // literal text (values) are drawn as their own marked content, which the text-tag finder skips.
+    const group = (k: number) =>
+      `${line.runs[k].data?.color ?? DEFAULTS.textColor} ${line.runs[k].data?.value === true}`;
     let from = 0;
     for (let i = 1; i <= line.runs.length; i++) {
+      if (i < line.runs.length && group(i) === group(from)) continue;
       const hex = line.runs[from].data?.color ?? DEFAULTS.textColor;
-      if (i < line.runs.length && (line.runs[i].data?.color ?? DEFAULTS.textColor) === hex) continue;
+      const value = line.runs[from].data?.value === true;
+      if (value) this.page.pushOperators(beginMarkedContent(PDFName.of(VALUE_MARKED_CONTENT)));
       this.#t.setter.drawLine(this.page, { ...line, runs: line.runs.slice(from, i) }, x, this.y(baseline), color(hex));
+      if (value) this.page.pushOperators(endMarkedContent());
       from = i;
     }
     let open: { url: string; x: number; end: number; size: number } | undefined;

@@ -35,6 +35,7 @@ export function toSpans(inlines: Inline[], style: BlockStyle, size: number, bold
     if (marks.link !== undefined) data.link = marks.link;
     if (marks.strike) data.strike = true;
     if (marks.code) data.code = true;
+    if (inline.kind === 'text' ? inline.marks.value : inline.altValue) data.value = true;
     spans.push({ text, style: textStyle(style, bold || marks.bold, marks.italic, marks.code, size), data });
   }
   return spans;

@@ -1,10 +1,11 @@
-/** Helpers of assembly (assemble.ts): ids for tagged fields, fill fields made from plan fields, errors renamed to the packet file. */
+/** Helpers of assembly (assemble.ts): ids for tagged fields, fields as placed, fill fields made from plan fields, errors renamed to the packet file. */
 import { CastpressError, InvalidPdfError, NotFoundError, ValidationError } from '../errors/index.js';
 import type { FillSignatureField } from '../fill/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import { isSigningType, type PacketField } from './field.js';
 import { type FoundTag } from './find-tags.js';
+import type { PlacedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { type PacketFile } from './request-files.js';
 import { type Payload } from './request.js';
@@ -70,4 +71,54 @@ export async function remapErrors<T>(fn: () => Promise<T>, file: PacketFile, i: 
       throw new InvalidPdfError(e.message, file.kind === 'upload' ? `${at}.file` : at, { cause: e });
     throw e;
   }
+}
+
+/** Field types whose value is loaded from where it points (a URL or a data: URL). */
+const LOADED_TYPES = new Set(['imageFile']);
+
+/**
+ * `payload` without its text-only values (`textOnly`, typed by people) that would fill a field that
+ * loads its value (an image field): those are left out, named in `dropped` (property paths).
+ */
+export function withoutLoadedText(
+  payload: Payload | undefined,
+  fields: ReadonlyArray<{ id: string; alias?: string; type: string }>,
+  fileId: string,
+): { payload: Payload | undefined; dropped: string[] } {
+  if (!payload?.textOnly?.length) return { payload, dropped: [] };
+  const loaded = new Set(
+    fields.filter((f) => LOADED_TYPES.has(f.type)).flatMap((f) => (f.alias ? [f.alias, f.id] : [f.id])),
+  );
+  const dropped = payload.textOnly.filter((key) => loaded.has(key) && key in payload.data);
+  if (dropped.length === 0) return { payload, dropped: [] };
+  const data = Object.fromEntries(Object.entries(payload.data).filter(([key]) => !dropped.includes(key)));
+  return {
+    payload: { ...payload, data },
+    dropped: dropped.map((key) => formatPath(['data', 'payloads', fileId, 'data', key])),
+  };
+}
+
+/** A template's or the request's field as placed on a packet file (the same shape from either source). */
+export function placedField(
+  fileId: string,
+  f: {
+    id: string;
+    type: PlacedField['type'];
+    pageNum: number;
+    rect: PlacedField['rect'];
+    alias?: string;
+    format?: string;
+  },
+  source: PlacedField['source'],
+): PlacedField {
+  return {
+    fileId,
+    fieldId: f.id,
+    type: f.type,
+    pageNum: f.pageNum,
+    rect: f.rect,
+    alias: f.alias,
+    ...(f.format ? { format: f.format } : {}),
+    source,
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MarkInput } from '../signing/index.js';
+import { literalText } from '../format/index.js';
 
 /** What the certificate states; the workflow supplies it from its records. */
 export interface CompletionCertificate {
@@ -101,7 +102,8 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
   const data: unknown[] = [
     { heading: 'Certificate of completion' },
     { label: 'Packet' },
-    { content: `${c.packetName} (${c.packetEid}), completed ${when(c.completedAt)}` },
+    // Names and quoted texts are literal: a packet's name or a signer's own name is never Markdown.
+    { content: `${literalText(c.packetName)} (${c.packetEid}), completed ${when(c.completedAt)}` },
     { label: 'Documents (SHA-256 as assembled / as signed)' },
     {
       table: {
@@ -148,7 +150,8 @@ export function certificateRequest(c: CompletionCertificate): { title: string; f
         },
       });
     }
-    if (s.consentText !== undefined) data.push({ content: `Consent shown: ${s.consentText}` });
+    // Quoted as the signing page showed it: as text.
+    if (s.consentText !== undefined) data.push({ content: `Consent shown: ${literalText(s.consentText)}` });
     if (s.signatureCertificates?.length) {
       data.push({
         table: {

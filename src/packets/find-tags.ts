@@ -4,6 +4,7 @@
  * kerning, a spell-check span) is still one tag; its rect covers the glyphs from
  * the opening `{{` to the closing `}}`.
  */
+import { literalPieces } from '../format/index.js';
 import { displayedPageSizes } from '../pdf/index.js';
 import { readPageGlyphs, type Glyph } from './page-glyphs.js';
 import { parseTagText, type TagSpec } from './tag-syntax.js';
@@ -44,11 +45,12 @@ function boxOf(glyphs: Glyph[]): FoundTag['rect'] {
 
 /** Tags on one page's glyphs; throws TextTagError for a malformed or unclosed tag. */
 export function tagsOnPage(glyphs: Glyph[], pageNum: number, source: TagSource): FoundTag[] {
-  // One string for the page, with the glyph each character came from.
+  // One string for the page, with the glyph each character came from. A value's characters stand as
+  // U+FFFC: they can neither open, close nor split a tag.
   let text = '';
   const owner: number[] = [];
   glyphs.forEach((g, gi) => {
-    for (const ch of g.text) {
+    for (const ch of g.value ? g.text.replace(/[^]/gu, '\uFFFC') : g.text) {
       text += ch;
       for (let k = 0; k < ch.length; k++) owner.push(gi);
     }
@@ -82,29 +84,66 @@ export interface ScannedPdf {
   tags: FoundTag[];
 }
 
+/** What a scan tells as it goes (a limit checked page by page stops it by throwing), and its abort. */
+export interface ScanOptions {
+  /** The number of pages, once the PDF is open and before any page is read. */
+  pageCount?: (pages: number) => void;
+  /** The tags of each page as it is read. */
+  tags?: (found: FoundTag[], pageNum: number) => void;
+  /**
+   * The signature and initial tags each page's text shows, in a first pass over the text of every page
+   * (cheaper than reading the pages' glyphs): a limit on them is passed before the expensive reading starts.
+   */
+  textSignatureTags?: (count: number, pageNum: number) => void;
+  signal?: AbortSignal;
+}
+
+/** `{{ signature…` and `{{ initial…` in a page's text (spaces dropped, any case), not `{{ signatureDate }}`. */
+export function signatureTagsInText(pageText: string): number {
+  if (!pageText.includes('{{')) return 0;
+  return pageText.replace(/\s+/g, '').match(/\{\{(?:signature|initial)(?=[:}]|$)/gi)?.length ?? 0;
+}
+
 /** Page sizes and every tag of a PDF, page by page. */
-export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+export async function scanPdf(pdf: Uint8Array, source: TagSource, options: ScanOptions = {}): Promise<ScannedPdf> {
+  const tags: FoundTag[] = [];
   // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
   // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
   const pages = await readPageGlyphs(pdf, source.property, {
     onlyIf: (text) => text.replace(/\s+/g, '').includes('{{'),
+    ...(options.pageCount ? { onPageCount: options.pageCount } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.textSignatureTags
+      ? {
+          onPageText: (text: string, pageNum: number) =>
+            options.textSignatureTags?.(signatureTagsInText(text), pageNum),
+        }
+      : {}),
+    onPage: (page) => {
+      const found = tagsOnPage(page.glyphs, page.pageNum, source);
+      for (const tag of found) tags.push(tag);
+      options.tags?.(found, page.pageNum);
+    },
   });
-  return {
-    pages: pages.map((p) => ({ width: p.width, height: p.height })),
-    tags: pages.flatMap((p) => tagsOnPage(p.glyphs, p.pageNum, source)),
-  };
+  return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags };
 }
 
 /**
  * Whether a document generated from `source` (a Markdown file's generate request) can show a `{`:
  * only if one of its strings holds one, or an `&` (an HTML entity such as `&#123;` or `&lbrace;`,
- * which markdown-it and inline HTML decode), also as a compatibility form (`｛`). The furniture
- * drawn around the blocks (page numbers, the logo, the date) holds none. Keys are not shown.
+ * which markdown-it and inline HTML decode), also as a compatibility form (`｛`), outside its literal
+ * spans (values, src/format literal-text.ts: never tags). The furniture drawn around the blocks (page
+ * numbers, the logo, the date) holds none. Keys are not shown.
  */
 export function mayShowBrace(source: unknown): boolean {
   if (typeof source === 'string') {
+    // Literal spans (values) are never tags, whatever they show.
+    const authored = literalPieces(source)
+      .filter((p) => !p.value)
+      .map((p) => p.text)
+      .join('');
     // Compatibility forms too (a fullwidth or small brace): pdf.js may read them as `{`.
-    const text = /^[\x00-\x7f]*$/.test(source) ? source : source.normalize('NFKC');
+    const text = /^[\x00-\x7f]*$/.test(authored) ? authored : authored.normalize('NFKC');
     return text.includes('{') || text.includes('&');
   }
   if (Array.isArray(source)) return source.some(mayShowBrace);
@@ -121,8 +160,9 @@ export async function scanGeneratedPdf(
   pdf: Uint8Array,
   source: TagSource,
   generatedFrom: unknown,
+  options: ScanOptions = {},
 ): Promise<ScannedPdf> {
-  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source);
+  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source, options);
   return { pages: await displayedPageSizes(pdf, source.property), tags: [] };
 }
 

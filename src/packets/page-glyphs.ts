@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidPdfError } from '../errors/index.js';
+import { VALUE_MARKED_CONTENT } from '../format/index.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -23,6 +24,8 @@ export interface Glyph {
   y: number;
   width: number;
   height: number;
+  /** Drawn inside `/CastpressValue` marked content: text that came from a value, never part of a tag. */
+  value?: boolean;
 }
 
 export interface PageGlyphs {
@@ -102,6 +105,17 @@ export interface ReadGlyphsOptions {
    * decodes images too), and most pages of a packet hold no tag.
    */
   onlyIf?: (pageText: string) => boolean;
+  /** Told the number of pages once the document is open, before any page is read: throwing stops the read. */
+  onPageCount?: (pages: number) => void;
+  /**
+   * With `onlyIf`: told each page's text (as `onlyIf` sees it) in a first pass over every page's text, before
+   * any operator list is read: throwing stops the read (a limit the text alone shows is passed).
+   */
+  onPageText?: (pageText: string, pageNum: number) => void;
+  /** Told each page as it is read: throwing stops the read there (a limit passed mid-document). */
+  onPage?: (page: PageGlyphs) => void;
+  /** Checked before each page: aborted, the read stops with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
@@ -130,18 +144,33 @@ export async function readPageGlyphs(
     });
   }
   try {
-    const pages: PageGlyphs[] = [];
-    for (let i = 1; i <= doc.numPages; i++) {
-      const page = await doc.getPage(i);
-      const viewport = page.getViewport({ scale: 1 });
-      if (options.onlyIf) {
+    options.onPageCount?.(doc.numPages);
+    // First the text of every page (the cheap part): which pages to read further, and what the text tells.
+    const wanted: boolean[] = [];
+    if (options.onlyIf) {
+      for (let i = 1; i <= doc.numPages; i++) {
+        options.signal?.throwIfAborted();
+        const page = await doc.getPage(i);
         const content = await page.getTextContent({ includeMarkedContent: false });
         const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
-        if (!options.onlyIf(text)) {
-          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [] });
-          page.cleanup();
-          continue;
-        }
+        page.cleanup();
+        options.onPageText?.(text, i - 1);
+        wanted[i - 1] = options.onlyIf(text);
+      }
+    }
+    const pages: PageGlyphs[] = [];
+    const read = (found: PageGlyphs) => {
+      pages.push(found);
+      options.onPage?.(found);
+    };
+    for (let i = 1; i <= doc.numPages; i++) {
+      options.signal?.throwIfAborted();
+      const page = await doc.getPage(i);
+      const viewport = page.getViewport({ scale: 1 });
+      if (options.onlyIf && !wanted[i - 1]) {
+        page.cleanup();
+        read({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [] });
+        continue;
       }
       const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
       const fontMatrix = (name: string): Matrix => {
@@ -155,8 +184,8 @@ export async function readPageGlyphs(
         fontMatrix,
         viewport.transform as Matrix,
       );
-      pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs });
       page.cleanup();
+      read({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs });
     }
     return pages;
   } finally {
@@ -175,6 +204,9 @@ function interpret(
   const glyphs: Glyph[] = [];
   let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: TextState[] = [];
+  // Per open marked-content sequence: whether it (or one it sits in) holds values.
+  const marked: boolean[] = [];
+  const tagName = (a: unknown) => (typeof a === 'string' ? a : (a as { name?: unknown } | null)?.name);
   let tm: Matrix = IDENTITY;
   let tlm: Matrix = IDENTITY;
   const moveLine = (tx: number, ty: number) => {
@@ -205,6 +237,13 @@ function interpret(
       }
       case OPS.paintFormXObjectEnd:
         st = stack.pop() ?? st;
+        break;
+      case OPS.beginMarkedContent:
+      case OPS.beginMarkedContentProps:
+        marked.push(marked.at(-1) === true || tagName(args[0]) === VALUE_MARKED_CONTENT);
+        break;
+      case OPS.endMarkedContent:
+        marked.pop();
         break;
       case OPS.beginText:
         tm = IDENTITY;
@@ -272,7 +311,14 @@ function interpret(
           const ys = corners.map((c) => c[1]);
           const x = Math.min(...xs);
           const y = Math.min(...ys);
-          glyphs.push({ text: item.unicode ?? '', x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
+          glyphs.push({
+            text: item.unicode ?? '',
+            x,
+            y,
+            width: Math.max(...xs) - x,
+            height: Math.max(...ys) - y,
+            ...(marked.at(-1) === true ? { value: true } : {}),
+          });
           tm = multiply([1, 0, 0, 1, advance, 0], tm);
         }
         break;

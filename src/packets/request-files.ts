@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ValidationError, type FieldError } from '../errors/index.js';
 import { collect, formatPath, isPlainObject, parseGenerateRequest } from '../schema/index.js';
 import { packetField, type PacketField } from './field.js';
+import { withoutLiteralMarks } from '../format/index.js';
 
 const fileId = z.string().min(1);
 const fields = z.array(packetField);
@@ -213,7 +214,8 @@ function parseMarkdownFile(
         kind: 'markdown',
         id: f.id,
         filename: f.filename,
-        title: f.title,
+        // The heading block keeps the title's literal spans (values drawn as text); names and metadata show it plain.
+        title: withoutLiteralMarks(f.title),
         generate,
         blockIndexes,
         fields: placed,

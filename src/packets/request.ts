@@ -140,6 +140,11 @@ export type PacketOptions = z.output<typeof packetOptions>;
 export interface Payload {
   data: FillData;
   filename?: string;
+  /**
+   * Keys of `data` whose values people typed (a workflow's forms): text only. Such a value never fills an
+   * image field (it would be loaded as an image's URL): it is left out, with a warning. castpress only.
+   */
+  textOnly?: string[];
 }
 
 export interface PacketRequest extends PacketOptions {
@@ -178,7 +183,14 @@ function parsePayloads(
   }
   const shape = z.object({
     payloads: z
-      .record(z.string(), z.object({ data: z.record(z.string(), z.unknown()), filename: z.string().min(1).optional() }))
+      .record(
+        z.string(),
+        z.object({
+          data: z.record(z.string(), z.unknown()),
+          filename: z.string().min(1).optional(),
+          textOnly: z.array(z.string()).optional(),
+        }),
+      )
       .default({}),
   });
   const parsed = collect(shape, data, ['data'], errors);

@@ -6,6 +6,7 @@
  * a PAdES signature by a certificate the operator's local CA issues for this signer. Later
  * signers only fill fields and sign, which DocMDP P=2 allows (see src/signing/README.md).
  */
+import { createHash } from 'node:crypto';
 import { dropUnsignedSignatureFields } from '../acroform/index.js';
 import { ValidationError } from '../errors/index.js';
 import { appendFieldMarks, readSignatureRecords, type FieldMarksUpdate, type MarkFieldSpec } from '../pdf/index.js';
@@ -16,6 +17,7 @@ import {
   verifyPdf,
   type SignerCertificateIssuer,
   type SigningIdentity,
+  type TimestampOptions,
 } from '../signing/index.js';
 import { fieldIdOf, signerMarks, type ApplySignerOptions, type SignerInputs } from './apply.js';
 import type { MergedField, PlannedField } from './plan.js';
@@ -34,6 +36,10 @@ export interface SignerSeal {
    * a signature does not read and import the CA again; without it one is opened for the call.
    */
   issuer?: SignerCertificateIssuer;
+  /** A signature timestamp for the signer's signature (PAdES B-T), when the operator configured a TSA. */
+  timestamp?: TimestampOptions;
+  /** A visible signature: the signature marks show who signed, when, and the certificate's fingerprint (`signatureCaption`). */
+  details?: boolean;
 }
 
 /** The form field a planned box becomes (a prefix keeps it apart from src/acroform's /Sig placeholders of the same id). */
@@ -75,6 +81,8 @@ export interface PrepareOptions {
   signingTime?: Date;
   /** Names the document in a refusal (e.g. `files[1]`). */
   property?: string;
+  /** A signature timestamp for the certification (B-T), when the operator configured a TSA. */
+  timestamp?: TimestampOptions;
 }
 
 /**
@@ -113,6 +121,8 @@ export async function prepareDocument(
     name: CERTIFIER,
     reason: `Certified for packet ${options.packetEid}: form filling and signing allowed`,
     signingTime,
+    // B-T only: the DSS and the document timestamp come once, at completion, after every signature.
+    ...(options.timestamp ? { timestamp: options.timestamp, level: 'B-T' as const } : {}),
   });
 }
 
@@ -130,6 +140,17 @@ async function checkSignaturesHold(pdf: Uint8Array, property: string): Promise<v
 }
 
 /**
+ * The lines a visible signature shows under the signer's mark: who signed, when (the signature's
+ * /M, UTC) and the SHA-256 of the certificate the signature is made with (as the certificate of
+ * completion lists it), so a reader can match the box with the signature a validator shows.
+ */
+export function signatureCaption(name: string, signingTime: Date, certificate: Uint8Array): string[] {
+  const when = `${signingTime.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  const sha256 = createHash('sha256').update(certificate).digest('hex');
+  return [`Digitally signed by ${name}`, `Date: ${when}`, `SHA-256 ${sha256}`];
+}
+
+/**
  * One signer's inputs set as field appearances and signed with their own certificate: one
  * update (marks and signature, from one parse of `pdf`) after `pdf`, which stays an exact prefix.
  */
@@ -141,7 +162,14 @@ export async function signAsSigner(
 ): Promise<Uint8Array> {
   const marks = signerMarks(rawInputs, options);
   const signingTime = rawInputs.signedAt ?? new Date();
-  const appearances = marks.length > 0 ? await options.writer.appearancePages(marks.map((m) => m.mark)) : undefined;
+  const { signer } = options;
+  const name = signer.name ?? signer.email ?? signer.id;
+  const subject = { name, ...(signer.email ? { email: signer.email } : {}), now: signingTime };
+  // Issued first: a visible signature names the certificate the signature is made with.
+  const identity = seal.issuer ? await seal.issuer.issue(subject) : await signerIdentityFor(seal.identity, subject);
+  const caption = seal.details ? signatureCaption(name, signingTime, identity.certificate) : undefined;
+  const drawn = marks.map((m) => (caption && m.mark.role === 'signature' ? { ...m.mark, caption } : m.mark));
+  const appearances = drawn.length > 0 ? await options.writer.appearancePages(drawn) : undefined;
   const fieldMarks: FieldMarksUpdate = {
     create: fieldSpecs(options.fields),
     // The /Sig placeholders of assembly would stay unsigned (each signer signs a field of their own):
@@ -154,15 +182,12 @@ export async function signAsSigner(
       ...(m.mark.input.type === 'text' ? { value: m.mark.input.text } : {}),
     })),
   };
-  const { signer } = options;
-  const name = signer.name ?? signer.email ?? signer.id;
-  const subject = { name, ...(signer.email ? { email: signer.email } : {}), now: signingTime };
-  const identity = seal.issuer ? await seal.issuer.issue(subject) : await signerIdentityFor(seal.identity, subject);
   return sealRevision(pdf, identity, {
     marks: fieldMarks,
     name,
     reason: `Signed by ${name}${signer.email ? ` <${signer.email}>` : ''} as signer ${seal.signerEid} of packet ${seal.packetEid}`,
     ...(signer.email ? { contactInfo: signer.email } : {}),
+    ...(seal.timestamp ? { timestamp: seal.timestamp } : {}),
     signingTime,
   });
 }

@@ -54,20 +54,27 @@ const DEFAULT_MAX: Record<ResourceKind, number> = {
   other: 10 * MB,
 };
 
+/**
+ * The spec's font rule: a font file is used only when its response says `font/ttf` or
+ * `application/x-font-ttf` (parameters aside, any case); any other or no content type means it is ignored.
+ */
+export function isTtfContentType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]!.trim().toLowerCase();
+  return type === 'font/ttf' || type === 'application/x-font-ttf';
+}
+
+/** Why a font response was ignored for its content type, in the words of a resource warning. */
+export function ttfContentTypeProblem(contentType: string | undefined): string {
+  return `content type ${contentType ?? '(none)'} is not font/ttf or application/x-font-ttf`;
+}
+
 /** Content types accepted per kind (spec: fonts TTF only; images as image/*). Missing type: the decoder decides. */
 function acceptedType(kind: ResourceKind, contentType: string | undefined): boolean {
-  if (!contentType) return kind !== 'font';
+  // Fonts for fill and Markdown and HTML's @font-face sources alike.
+  if (kind === 'font' || kind === 'webfont') return isTtfContentType(contentType);
+  if (!contentType) return true;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (kind === 'image') return type.startsWith('image/') || type === 'application/octet-stream';
-  if (kind === 'font') return type === 'font/ttf' || type === 'application/x-font-ttf';
-  // Servers label web fonts many ways (font/woff2, application/font-woff, application/vnd.ms-opentype...): the bytes decide.
-  if (kind === 'webfont')
-    return (
-      type.startsWith('font/') ||
-      /^application\/(x-)?font-/.test(type) ||
-      type === 'application/vnd.ms-opentype' ||
-      type === 'application/octet-stream'
-    );
   if (kind === 'stylesheet') return type === 'text/css';
   return true;
 }
@@ -221,7 +228,11 @@ export function httpResolver(
       }
       if (res.status !== 200 || !res.body) throw new FetchRefused(`status ${res.status}`);
       if (!acceptedType(kind, res.contentType))
-        throw new FetchRefused(`content type ${res.contentType ?? '(none)'} is not an accepted ${kind} type`);
+        throw new FetchRefused(
+          kind === 'font' || kind === 'webfont'
+            ? ttfContentTypeProblem(res.contentType)
+            : `content type ${res.contentType ?? '(none)'} is not an accepted ${kind} type`,
+        );
       const out: ResolvedResource = { body: res.body, ...(res.contentType ? { contentType: res.contentType } : {}) };
       cache.set(`${kind} ${href}`, out);
       return out;

@@ -6,7 +6,15 @@ export type { LookupAll } from './address-guard.js';
 export { HostLookup, isForbiddenAddress, isPublicUrl } from './address-guard.js';
 
 export type { HttpResolverOptions } from './http-resolver.js';
-export { httpResolver, ResponseCache, FetchRefused, checkedAddress, pinnedLookup } from './http-resolver.js';
+export {
+  httpResolver,
+  ResponseCache,
+  FetchRefused,
+  checkedAddress,
+  pinnedLookup,
+  isTtfContentType,
+  ttfContentTypeProblem,
+} from './http-resolver.js';
 export { guardedFetch } from './guarded-fetch.js';
 export type { GuardedFetchOptions } from './guarded-fetch.js';
 export type { ResourceProblem, ProblemEntry } from './report.js';

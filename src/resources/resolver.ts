@@ -7,9 +7,9 @@ import { parseDataUrl } from './data-url.js';
  */
 
 /**
- * What a URL is loaded as. `font`: a font for fill and Markdown (the spec's TrueType only, embedded
- * by castpress); `webfont`: an `@font-face` source in HTML mode, where Chromium renders any sfnt or
- * WOFF font (OpenType/CFF, collections, WOFF, WOFF2).
+ * What a URL is loaded as. `font`: a font for fill and Markdown; `webfont`: an `@font-face` source in
+ * HTML mode. Both follow the spec's rule: used only when the response's content type is `font/ttf` or
+ * `application/x-font-ttf` (httpResolver checks it; HTML mode checks every resolver's answer).
  */
 export type ResourceKind = 'image' | 'font' | 'webfont' | 'stylesheet' | 'other';
 

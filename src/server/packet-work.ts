@@ -21,7 +21,7 @@ export interface ThreadPacketWorkOptions {
   engine: Engine;
   /** The signing identity as options a thread can load it from (the server's: `{dataDir}`). */
   identity: SigningIdentityOptions;
-  /** The completion seals' timestamp authority as a thread opens it (`--tsa local`). */
+  /** The timestamp authority of every signature and completion seal, as a thread opens it (`--tsa local`, `--tsa URL`). */
   timestamp?: ThreadTimestampOptions;
 }
 
@@ -76,10 +76,17 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
       return (out as { packet: AssembledPacket }).packet;
     },
     async prepare(docs, info) {
-      return ((await run(pool, { step: 'prepare', docs, info, identity })) as { pdfs: Uint8Array[] }).pdfs;
+      const task = { step: 'prepare' as const, docs, info, identity, ...(timestamp ? { timestamp } : {}) };
+      return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
     async sign(docs, signer, inputs, seal) {
-      const task = { step: 'sign' as const, docs, signer, inputs, ...(seal ? { seal, identity } : {}) };
+      const task = {
+        step: 'sign' as const,
+        docs,
+        signer,
+        inputs,
+        ...(seal ? { seal, identity, ...(timestamp ? { timestamp } : {}) } : {}),
+      };
       return ((await run(pool, task)) as { pdfs: Uint8Array[] }).pdfs;
     },
     async complete(docs, certificate, mode) {

@@ -53,6 +53,9 @@ const TEXT_INK = rgb(0, 0, 0);
 const PADDING = 0.08;
 /** Image pixels per point kept when an image is scaled down to its rect (~300 dpi). */
 const IMAGE_PX_PER_PT = 4;
+/** Share of the rect's height a caption takes (the mark keeps the rest, above it). */
+const CAPTION_SHARE = 0.42;
+const CAPTION_INK = rgb(0.25, 0.25, 0.25);
 
 export interface AppearanceWriterOptions {
   /** A registry that knows `Dancing Script` (see `signatureFontFile()`); default: its own. */
@@ -235,6 +238,23 @@ export class AppearanceWriter {
     box: DisplayRect,
     image: Awaited<ReturnType<typeof prepareImage>>,
   ): void {
+    if (mark.caption) {
+      // The caption's lines at the bottom, each fitted to the width; the mark above them.
+      const height = box.height * CAPTION_SHARE;
+      const pad = Math.min(box.width, box.height) * PADDING;
+      const lineHeight = height / mark.caption.length;
+      mark.caption.forEach((line, i) => {
+        const style = { fontFamily: TEXT_FONT_FAMILY, fontWeight: 'normal' as const, fontSize: lineHeight * 0.8 };
+        const sized = { ...style, fontSize: setter.fitFontSize(line, style, box.width - 2 * pad, 1) };
+        const m = setter.metrics(sized);
+        const bottom = box.y + height - (i + 1) * lineHeight;
+        const baseline = bottom + (lineHeight - (m.ascent + m.descent)) / 2 + m.descent;
+        setter.drawText(page, line, box.x + pad, baseline, sized, CAPTION_INK);
+      });
+      const rest = { ...mark, caption: undefined };
+      this.#draw(doc, page, setter, rest, { ...box, y: box.y + height, height: box.height - height }, image);
+      return;
+    }
     const input = mark.input;
     switch (input.type) {
       case 'drawn':

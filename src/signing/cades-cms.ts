@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { Signer } from '@libpdf/core';
+import type { Signer, TimestampAuthority } from '@libpdf/core';
+import { CastpressError, SigningError } from '../errors/index.js';
+import { inDerSetOrder } from './pem.js';
 import { OID } from './verify-cms.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -85,9 +87,10 @@ function signingCertificateV2(cert: CarriedCertificate): pkijs.Attribute {
 
 /**
  * The DER ContentInfo of a detached CMS SignedData by `signer` over `digest` (SHA-256 of the
- * signed bytes): the signer's certificate and chain carried, one SignerInfo.
+ * signed bytes): the signer's certificate and chain carried, one SignerInfo. With `tsa`, a
+ * signature timestamp (PAdES B-T: an RFC 3161 token over the signature value, unsigned attribute).
  */
-export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise<Uint8Array> {
+export async function cadesDetached(signer: Signer, digest: Uint8Array, tsa?: TimestampAuthority): Promise<Uint8Array> {
   const certificate = carried(signer.certificate);
   const attributes = [
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
@@ -95,7 +98,11 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: bufferOf(digest) })] }),
     signingCertificateV2(certificate),
   ];
-  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
+  // DER's order for a SET OF: what is signed is this encoding.
+  const signedAttrs = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: inDerSetOrder(attributes, (a) => new Uint8Array(a.toSchema().toBER(false))),
+  });
   // What is signed is the attributes' DER as a SET OF (RFC 5652, 5.4), not the [0] they are written with.
   const toSign = new Uint8Array(signedAttrs.toSchema().toBER(false));
   toSign[0] = 0x31;
@@ -108,12 +115,26 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array): Promise
     signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: signatureAlgorithmOf(signer) }),
     signature: new asn1js.OctetString({ valueHex: bufferOf(signature) }),
   });
+  if (tsa) {
+    let token: Uint8Array;
+    try {
+      token = await tsa.timestamp(new Uint8Array(createHash('sha256').update(signature).digest()), 'SHA-256');
+    } catch (e) {
+      if (e instanceof CastpressError) throw e;
+      // As sealPdf's: a TSA that refuses, fails or does not answer is the TSA's failure (502).
+      throw new SigningError(`Timestamp authority failed: ${(e as Error).message}`, 'timestamp', 502, { cause: e });
+    }
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.timestampToken, values: [asn1js.fromBER(bufferOf(token)).result] })],
+    });
+  }
   const signedData = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
     digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 })],
     // Carried as they are (CertificateSet writes an item's toSchema()): no PKI.js parse to write them back.
-    certificates: [signer.certificate, ...(signer.certificateChain ?? [])].map(
+    certificates: inDerSetOrder([signer.certificate, ...(signer.certificateChain ?? [])], (der) => der).map(
       (der) => ({ toSchema: () => asn1js.fromBER(bufferOf(der)).result }) as unknown as pkijs.Certificate,
     ),
     signerInfos: [signerInfo],

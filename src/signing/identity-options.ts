@@ -26,6 +26,11 @@ export interface SigningIdentity {
    * (absent for a CA generated before ids existed).
    */
   readonly installId?: string;
+  /**
+   * For generated identities made with `crlBaseUrl`: where this install's CRL is published now
+   * (`<crlBaseUrl>/signing/crl/<install id>.crl`), named by every certificate issued from it.
+   */
+  readonly crlUrl?: string;
 }
 
 export interface LocalCaFiles {
@@ -47,9 +52,11 @@ export interface GeneratedIdentityOptions {
   commonName?: string;
   organization?: string;
   /**
-   * Base URL the CA's CRL is published under (e.g. `https://sign.example.org`): the signing
-   * certificate, when first generated, names `<crlBaseUrl>/signing/crl/<install id>.crl` as its CRL
-   * distribution point. Without it the certificate names none (a CA made earlier keeps its certificate).
+   * Base URL the CA's CRL is published under (e.g. `https://sign.example.org`, a server's public
+   * URL): the signing certificate names `<crlBaseUrl>/signing/crl/<install id>.crl` as its CRL
+   * distribution point, and so does every certificate issued from the CA afterwards. A signing
+   * certificate that names another address (the base URL changed) is issued again for the same key
+   * and validity, when the root key is at hand. Without it the certificates keep what they name.
    */
   crlBaseUrl?: string;
 }

@@ -25,7 +25,7 @@ import {
   SigningIdentityOptions,
   SigningLogger,
 } from './identity-options.js';
-import { generateLocalCa, type LocalCaNames } from './local-ca.js';
+import { crlUrlNamedBy, generateLocalCa, reissueWithCrlUrl, type LocalCaNames } from './local-ca.js';
 import { certificatesFromPem, toPem } from './pem.js';
 export type {
   GeneratedIdentityOptions,
@@ -101,7 +101,7 @@ function checkSupplied(signer: Signer, clock: (() => Date) | undefined): void {
 function make(
   kind: IdentityKind,
   signer: Signer,
-  extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files' | 'installId'>,
+  extra: Pick<SigningIdentity, 'selfSigned' | 'warnings' | 'files' | 'installId' | 'crlUrl'>,
 ): SigningIdentity {
   const identity: SigningIdentity = {
     kind,
@@ -326,6 +326,13 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
       );
     }
   }
+  // A CA generated before install ids has no file: its identity has no id.
+  const installId = await readFile(files.installId, 'utf8').then(
+    (text) => (/^[0-9a-f]{16}$/.test(text.trim()) ? text.trim() : undefined),
+    () => undefined,
+  );
+  const crlUrl = options.crlBaseUrl && installId ? crlUrlOf(options.crlBaseUrl, installId) : undefined;
+  if (crlUrl) await followCrlUrl(files, crlUrl);
   let signer: Signer;
   try {
     const [keyPem, certPem] = await Promise.all([readFile(files.key, 'utf8'), readFile(files.certificate, 'utf8')]);
@@ -340,11 +347,6 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
       { cause: e },
     );
   }
-  // A CA generated before install ids has no file: its identity has no id.
-  const installId = await readFile(files.installId, 'utf8').then(
-    (text) => (/^[0-9a-f]{16}$/.test(text.trim()) ? text.trim() : undefined),
-    () => undefined,
-  );
   const warning =
     `Signing with a self-signed local certificate (${describe(signer.certificate)}; root CA in ${files.rootCertificate}). ` +
     'Validators will report the signatures intact but the signer unknown or untrusted unless that root is imported as a trust anchor; ' +
@@ -355,5 +357,31 @@ async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<Si
     warnings: [warning],
     files,
     ...(installId ? { installId } : {}),
+    ...(crlUrl ? { crlUrl } : {}),
   });
+}
+
+/**
+ * The signing certificate issued again, same key, names and validity, when it names another CRL
+ * address than `crlUrl` (the server's public URL changed, or the CA was made without one): written
+ * beside and renamed into place. Left as it is when the root key is not at hand.
+ */
+async function followCrlUrl(files: LocalCaFiles, crlUrl: string): Promise<void> {
+  let texts: [string, string, string];
+  try {
+    texts = await Promise.all([
+      readFile(files.certificate, 'utf8'),
+      readFile(files.rootCertificate, 'utf8'),
+      readFile(files.rootKey, 'utf8'),
+    ]);
+  } catch {
+    return;
+  }
+  const [leaf, root] = [certificatesFromPem(texts[0])[0], certificatesFromPem(texts[1])[0]];
+  if (!leaf || !root || crlUrlNamedBy(leaf) === crlUrl) return;
+  const pkcs8 = new Uint8Array(createPrivateKey(texts[2]).export({ type: 'pkcs8', format: 'der' }));
+  const reissued = await reissueWithCrlUrl(leaf, { der: root, pkcs8 }, crlUrl);
+  const tmp = `${files.certificate}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, toPem(reissued, 'CERTIFICATE') + toPem(root, 'CERTIFICATE'), { mode: 0o644 });
+  await rename(tmp, files.certificate);
 }

@@ -277,6 +277,46 @@ export async function issueTimestampingCertificate(
   return { der, pkcs8: await pkcs8(keys.privateKey) };
 }
 
+/** The first CRL distribution point URL a certificate names, if any. */
+export function crlUrlNamedBy(der: Uint8Array): string | undefined {
+  const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
+  const ext = cert.extensions?.find((e) => e.extnID === OID.crlDistributionPoints);
+  const parsed = ext?.parsedValue as pkijs.CRLDistributionPoints | undefined;
+  const names = parsed?.distributionPoints[0]?.distributionPoint;
+  const first = Array.isArray(names) ? names[0] : undefined;
+  return first && first.type === 6 && typeof first.value === 'string' ? first.value : undefined;
+}
+
+/**
+ * `leaf` (a signing certificate `root` issued) issued again for the same key, names and validity
+ * period, naming `crlUrl` as its CRL distribution point: the CA's public address changed.
+ */
+export async function reissueWithCrlUrl(
+  leaf: Uint8Array,
+  root: GeneratedCertificate,
+  crlUrl: string,
+): Promise<Uint8Array> {
+  const cert = pkijs.Certificate.fromBER(new Uint8Array(leaf));
+  const issuer = await endEntityIssuer(root);
+  const publicKey = await webcrypto.subtle.importKey(
+    'spki',
+    new Uint8Array(cert.subjectPublicKeyInfo.toSchema().toBER(false)),
+    RSA_KEY,
+    true,
+    ['verify'],
+  );
+  return issue({
+    subject: cert.subject,
+    issuer: issuer.subject,
+    publicKey,
+    issuerKeys: issuer.keys,
+    notBefore: cert.notBefore.value,
+    notAfter: cert.notAfter.value,
+    ca: false,
+    crlUrl,
+  });
+}
+
 export interface EndEntitySubject {
   commonName: string;
   email?: string;

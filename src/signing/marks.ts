@@ -40,6 +40,11 @@ export interface SignatureMark {
   /** `initials` only changes how the mark is described in errors; both are drawn alike. */
   role?: 'signature' | 'initials' | 'field';
   input: MarkInput;
+  /**
+   * Lines of plain text drawn under the mark in the lower part of its rect, e.g. who signed, when
+   * and the certificate's fingerprint (a visible signature, as Acrobat's and DocuSign's boxes show).
+   */
+  caption?: readonly string[];
 }
 
 export const LIMITS = {
@@ -48,6 +53,7 @@ export const LIMITS = {
   imageBytes: 5 * 1024 * 1024,
   textLength: 500,
   marks: 500,
+  captionLines: 4,
 } as const;
 
 const finite = z.number().refine(Number.isFinite, 'Must be a finite number');
@@ -88,6 +94,7 @@ const markSchema = z.object({
   }),
   role: z.enum(['signature', 'initials', 'field']).optional(),
   input: inputSchema,
+  caption: z.array(text).min(1).max(LIMITS.captionLines).optional(),
 });
 
 export type ParsedMark = z.infer<typeof markSchema>;

@@ -9,11 +9,18 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { Signer } from '@libpdf/core';
+import { inDerSetOrder } from './pem.js';
 import { OID } from './verify-cms.js';
+
+/** Attributes as DER orders a SET OF (the same order for what is signed and what is written). */
+const inDerOrder = (attributes: pkijs.Attribute[]) =>
+  inDerSetOrder(attributes, (a) => new Uint8Array(a.toSchema().toBER(false)));
 
 /** The signed attributes without signing-time, DER-encoded as a SET (the form that is signed, RFC 5652 5.4). */
 function encodeForSigning(attributes: pkijs.Attribute[]): Uint8Array {
-  const der = new Uint8Array(new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }).toSchema().toBER(false));
+  const der = new Uint8Array(
+    new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: inDerOrder(attributes) }).toSchema().toBER(false),
+  );
   der[0] = 0x31;
   return der;
 }
@@ -51,11 +58,14 @@ export function dropSigningTime(der: Uint8Array): Uint8Array {
   if (parsed.offset === -1) throw new Error('The CMS written is not DER');
   const info = new pkijs.ContentInfo({ schema: parsed.result });
   const signedData = new pkijs.SignedData({ schema: info.content });
+  // DER writes a SET OF in ascending order of the encodings; libpdf writes the signer's certificate first.
+  if (signedData.certificates)
+    signedData.certificates = inDerSetOrder(signedData.certificates, (c) => new Uint8Array(c.toSchema().toBER(false)));
   for (const signer of signedData.signerInfos) {
     if (!signer.signedAttrs) continue;
     signer.signedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 0,
-      attributes: signer.signedAttrs.attributes.filter((a) => a.type !== OID.signingTime),
+      attributes: inDerOrder(signer.signedAttrs.attributes.filter((a) => a.type !== OID.signingTime)),
     });
   }
   return new Uint8Array(

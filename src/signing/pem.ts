@@ -1,4 +1,4 @@
-/** PEM text ⇄ DER bytes for certificates and keys (Node's own parsers do the ASN.1). */
+/** PEM text ⇄ DER bytes for certificates and keys (Node's own parsers do the ASN.1), and DER's order of a SET OF. */
 import { X509Certificate } from 'node:crypto';
 
 export function toPem(der: Uint8Array, label: 'CERTIFICATE' | 'PRIVATE KEY'): string {
@@ -24,4 +24,16 @@ export function certificatesFromPem(text: string): Uint8Array[] {
     at = text.indexOf(BEGIN, end + END.length);
   }
   return out;
+}
+
+/**
+ * `items` in the order DER writes the elements of a SET OF (X.690 §11.6: ascending by their
+ * encodings, as bytes): a CMS's certificates are a SET OF, and OpenSSL, pyHanko and other strict
+ * readers re-encode what they check.
+ */
+export function inDerSetOrder<T>(items: readonly T[], encoding: (item: T) => Uint8Array): T[] {
+  return items
+    .map((item) => ({ item, der: Buffer.from(encoding(item)) }))
+    .sort((a, b) => Buffer.compare(a.der, b.der))
+    .map((e) => e.item);
 }

@@ -13,6 +13,7 @@ import { cadesDetached } from './cades-cms.js';
 import { signingCertificateProblem, validityAt } from './certificates.js';
 import { hasIssuedKeyUsage, signerOf, type SigningIdentity } from './identity.js';
 import { fieldNameFor, reserveFor, signatureDictionaryFields } from './seal.js';
+import { isTimestampOptions, timestampAuthority, type TimestampOptions } from './timestamp.js';
 
 export interface RevisionSealOptions {
   /** The signer's marks: fields created, appearances and values set (src/pdf `FieldMarksUpdate`). */
@@ -24,10 +25,13 @@ export interface RevisionSealOptions {
   contactInfo?: string;
   /** /M; must fall inside the certificate's validity period. Default: now. */
   signingTime?: Date;
+  /** A signature timestamp (PAdES B-T) from this TSA: `{url, fetch}` or `{local}`. */
+  timestamp?: TimestampOptions;
 }
 
 const schema = z.strictObject({
   marks: z.custom<FieldMarksUpdate>((v) => typeof v === 'object' && v !== null, 'Expected the marks').optional(),
+  timestamp: z.custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}').optional(),
   ...signatureDictionaryFields,
 });
 
@@ -52,18 +56,19 @@ export async function sealRevision(
     ? validityAt(certificate, signingTime).reason
     : signingCertificateProblem(certificate, signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
+  const tsa = opts.timestamp ? timestampAuthority(opts.timestamp) : undefined;
   return appendSignerRevision(bytes, {
     ...(opts.marks ? { marks: opts.marks } : {}),
     signature: {
       fieldName: fieldNameFor(opts.name),
       signingTime,
-      reserve: reserveFor(identity, false),
+      reserve: reserveFor(identity, tsa !== undefined),
       ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
       ...(opts.location !== undefined ? { location: opts.location } : {}),
       ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
       sign: async (digest) => {
         try {
-          return await cadesDetached(signer, digest);
+          return await cadesDetached(signer, digest, tsa);
         } catch (e) {
           if (e instanceof CastpressError) throw e;
           throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });

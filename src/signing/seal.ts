@@ -36,6 +36,13 @@ export interface SealOptions {
    * Must fall inside the signing certificate's validity period (else a ValidationError naming `identity.certificate`).
    */
   signingTime?: Date;
+  /**
+   * The seal's own clock (pinned in tests). The signing certificate must be valid at its time as well
+   * as at `signingTime`: /M is a claim, and verifyPdf judges a signature without a trusted timestamp
+   * at the validation time, so an expired certificate with a backdated /M would never verify.
+   * Default: the system clock; `signingTime` defaults to it.
+   */
+  clock?: () => Date;
   /** RFC 3161 timestamps (B-T's token, B-LTA's document timestamp): `{url, fetch}` or the built-in `{local}`. */
   timestamp?: TimestampOptions;
   /**
@@ -47,7 +54,8 @@ export interface SealOptions {
   level?: PadesLevelOption;
   /**
    * Where the CRLs a B-LT seal embeds come from. Default for an identity of the local CA: that CA
-   * (`LocalCaRevocation` on its data folder, CRL issued at `signingTime`); none otherwise.
+   * (`LocalCaRevocation` on its data folder, each CRL issued at the seal's clock when the DSS is
+   * written, after the signature); none otherwise.
    */
   revocation?: RevocationSource;
   /**
@@ -76,6 +84,7 @@ export const signatureDictionaryFields = {
 
 const sealSchema = z.strictObject({
   ...signatureDictionaryFields,
+  clock: z.custom<() => Date>((v) => typeof v === 'function', 'Expected a function returning a Date').optional(),
   timestamp: z.custom<TimestampOptions>(isTimestampOptions, 'Expected {url, fetch} or {local}').optional(),
   level: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   revocation: z
@@ -94,15 +103,16 @@ type SealOpts = z.infer<typeof sealSchema>;
  * opened only when B-LT is within reach, and a CA whose root key is not at hand (an operator may
  * keep it offline) gives none rather than failing the seal.
  */
-async function revocationSourceFor(
-  identity: SigningIdentity,
-  opts: SealOpts,
-  signingTime: Date,
-): Promise<RevocationSource | undefined> {
+async function revocationSourceFor(identity: SigningIdentity, opts: SealOpts): Promise<RevocationSource | undefined> {
   if (opts.revocation) return opts.revocation;
   if (identity.kind !== 'generated' || !identity.files) return undefined;
   try {
-    return await LocalCaRevocation.open({ dataDir: path.dirname(identity.files.dir), clock: () => signingTime });
+    // The seal's clock, read when each CRL is made: the DSS's CRL is issued after the signature and
+    // its timestamp (not at the claimed signing time), so it speaks for every signature before it.
+    return await LocalCaRevocation.open({
+      dataDir: path.dirname(identity.files.dir),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
   } catch {
     return undefined;
   }
@@ -154,16 +164,15 @@ export async function sealPdf(
   if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
   const opts = parseWith(sealSchema, options);
   const signer = signerOf(identity);
-  const signingTime = opts.signingTime ?? new Date();
-  // A signature the certificate does not allow (key usage, or a time outside its validity) would
-  // verify as not valid: refuse it before anything is written.
-  const problem = signingCertificateProblem(new X509Certificate(signer.certificate), signingTime);
+  const now = opts.clock ? opts.clock() : new Date();
+  const signingTime = opts.signingTime ?? now;
+  // A signature the certificate does not allow (key usage, or a time outside its validity, at the
+  // claimed time or now: a backdated /M proves nothing) would verify as not valid: refuse it before
+  // anything is written.
+  const certificate = new X509Certificate(signer.certificate);
+  const problem = signingCertificateProblem(certificate, signingTime) ?? signingCertificateProblem(certificate, now);
   if (problem) throw ValidationError.of('identity.certificate', problem);
-  const { level, crl, source } = await levelFor(
-    opts,
-    () => revocationSourceFor(identity, opts, signingTime),
-    signer.certificate,
-  );
+  const { level, crl, source } = await levelFor(opts, () => revocationSourceFor(identity, opts), signer.certificate);
   const issuer = identity.chain[0];
   if (crl && issuer) {
     // A certificate its CA has revoked makes a seal that verifies as not valid: refused.

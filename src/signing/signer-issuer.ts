@@ -12,12 +12,11 @@
  */
 import { createPrivateKey, webcrypto } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import * as pkijs from 'pkijs';
 import { CryptoKeySigner } from '@libpdf/core';
 import { ValidationError } from '../errors/index.js';
 import { issuedIdentity } from './identity.js';
 import type { SigningIdentity } from './identity-options.js';
-import { endEntityIssuer, issueEndEntity, type EndEntityIssuer } from './local-ca.js';
+import { crlUrlNamedBy, endEntityIssuer, issueEndEntity, type EndEntityIssuer } from './local-ca.js';
 import { certificatesFromPem } from './pem.js';
 
 export interface SignerIdentityOptions {
@@ -26,18 +25,6 @@ export interface SignerIdentityOptions {
   email?: string;
   /** When the certificate starts to count (it starts a day earlier); default now. */
   now?: Date;
-}
-
-const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
-
-/** The operator's signing certificate's first CRL URL: the issued certificate names the same CRL (same root). */
-function crlUrlOf(der: Uint8Array): string | undefined {
-  const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
-  const ext = cert.extensions?.find((e) => e.extnID === CRL_DISTRIBUTION_POINTS);
-  const parsed = ext?.parsedValue as pkijs.CRLDistributionPoints | undefined;
-  const names = parsed?.distributionPoints[0]?.distributionPoint;
-  const first = Array.isArray(names) ? names[0] : undefined;
-  return first && first.type === 6 && typeof first.value === 'string' ? first.value : undefined;
 }
 
 /** The local CA of an operator identity, ready to issue one certificate per signature. */
@@ -76,7 +63,8 @@ export class SignerCertificateIssuer {
     return new SignerCertificateIssuer(
       root,
       await endEntityIssuer({ der: root, pkcs8 }),
-      crlUrlOf(operator.certificate),
+      // Where the CRL is published now (the server's public URL), else what the operator's certificate names.
+      operator.crlUrl ?? crlUrlNamedBy(operator.certificate),
     );
   }
 

@@ -16,7 +16,7 @@ import type { DigestAlgorithm, TimestampAuthority } from '@libpdf/core';
 import { SigningError, ValidationError } from '../errors/index.js';
 import { caFiles } from './identity.js';
 import { engine, issueTimestampingCertificate } from './local-ca.js';
-import { certificatesFromPem, toPem } from './pem.js';
+import { certificatesFromPem, inDerSetOrder, toPem } from './pem.js';
 import { validityAt } from './certificates.js';
 
 /**
@@ -283,20 +283,30 @@ export class LocalTimestampAuthority implements TimestampAuthority {
       }),
       new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
     ];
+    // Set after construction: PKI.js's constructor turns a given eContent into a constructed OCTET
+    // STRING of 64 KiB pieces, which is BER; DER (and pyHanko, which reads tokens strictly) wants one primitive string.
+    const encapContentInfo = new pkijs.EncapsulatedContentInfo({ eContentType: OID.tstInfo });
+    encapContentInfo.eContent = new asn1js.OctetString({ valueHex: buffer(content) });
     const signed = new pkijs.SignedData({
       version: 3,
-      encapContentInfo: new pkijs.EncapsulatedContentInfo({
-        eContentType: OID.tstInfo,
-        eContent: new asn1js.OctetString({ valueHex: buffer(content) }),
-      }),
+      encapContentInfo,
       signerInfos: [
         new pkijs.SignerInfo({
           version: 1,
           sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
-          signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+          signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+            type: 0,
+            attributes: inDerSetOrder(attributes, (a) => new Uint8Array(a.toSchema().toBER(false))),
+          }),
         }),
       ],
-      ...(withCertificates ? { certificates: [cert, pkijs.Certificate.fromBER(buffer(this.root))] } : {}),
+      ...(withCertificates
+        ? {
+            certificates: inDerSetOrder([this.certificate, this.root], (der) => der).map((der) =>
+              pkijs.Certificate.fromBER(buffer(der)),
+            ),
+          }
+        : {}),
     });
     await signed.sign(this.#key, 0, 'SHA-256', undefined, engine());
     return new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signed.toSchema(true) });

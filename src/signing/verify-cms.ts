@@ -16,6 +16,10 @@ export interface TimestampReport {
   /** The token's own CMS signature verifies with the TSA certificate it carries. */
   signatureValid: boolean;
   tsa?: string;
+  /** For a signature timestamp: its TSA chains to a trust anchor (timeStamping, valid at the token's time), so its time counts. */
+  trusted?: boolean;
+  /** Why its time does not count, when not trusted. */
+  untrustedReason?: string;
 }
 
 export const OID = {
@@ -250,11 +254,9 @@ export function tokenReport(check: TokenCheck): TimestampReport {
 }
 
 /** The signature timestamp (PAdES B-T) in the unsigned attributes: it covers the signature value. */
-export function checkTimestamp(info: pkijs.SignerInfo): TimestampReport | undefined {
+export function checkTimestamp(info: pkijs.SignerInfo): TokenCheck | undefined {
   const attr = attribute(info, OID.timestampToken, true);
   if (!attr) return undefined;
   const token = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attr.values[0] }).content });
-  return tokenReport(
-    checkToken(token, (alg) => createHash(alg).update(info.signature.valueBlock.valueHexView).digest()),
-  );
+  return checkToken(token, (alg) => createHash(alg).update(info.signature.valueBlock.valueHexView).digest());
 }

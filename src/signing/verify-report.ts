@@ -25,10 +25,15 @@ export interface IntegrityReport {
 export interface ValidityPeriodReport {
   /** The signer certificate was valid (notBefore ≤ time ≤ notAfter) at `time`. */
   ok: boolean;
-  /** The time checked: the timestamp token's, else the time the signature claims (/M or CMS signing-time), else `at`, else now. */
+  /**
+   * The time checked: the signature timestamp's when its TSA is trusted; else the validation time
+   * (`at`, else now) — or, when the certificate fails then, the time of a later document timestamp
+   * at which it was valid and not revoked. /M and a CMS signing-time are the signer's claim and
+   * never used (see verify-time.ts).
+   */
   time: Date;
-  /** Where `time` came from. `claimed` is the signer's own word; only `timestamp` is vouched for by a third party. */
-  timeSource: 'timestamp' | 'claimed' | 'at' | 'now';
+  /** Where `time` came from: a trusted signature timestamp, a document timestamp after it, the caller's `at`, or now. */
+  timeSource: 'timestamp' | 'documentTimestamp' | 'at' | 'now';
   notBefore?: Date;
   notAfter?: Date;
   reason?: string;
@@ -102,8 +107,13 @@ export interface VerifyResult {
 export interface VerifyOptions {
   /** Trusted roots (PEM text, possibly several certificates, or DER bytes). Without them no signature is valid. */
   trustAnchors?: Array<string | Uint8Array>;
-  /** The time to check certificates at when a signature names none (no timestamp, no /M, no signing-time). Default: now. */
+  /** The validation time: certificates are checked at it unless a trusted timestamp proves an earlier one. Default: now. */
   at?: Date;
+  /**
+   * Revocation checking required (AdES validation with revocation data): a signature whose
+   * certificate the DSS's CRLs do not show good is not valid. Default false: `unknown` is reported only.
+   */
+  requireRevocation?: boolean;
 }
 
 /** A signature before its difference analysis (internal to verify.ts and verify-revisions.ts). */

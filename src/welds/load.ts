@@ -12,7 +12,7 @@ import { fieldType } from '../fields/index.js';
 import { toFieldErrors } from '../schema/index.js';
 import { workflowDefinition, type Workflow, type WorkflowDefinition } from './definition.js';
 import { WorkflowDefinitionError } from './errors.js';
-import { placeholdersIn } from './placeholders.js';
+import { markdownPlaceProblems, placeholdersIn, valuePlaceProblems } from './placeholders.js';
 import { EMAIL } from './values.js';
 
 /** Pages of a workflow beside its forges (src/server/welds routes): no forge may have their slug. */
@@ -58,6 +58,7 @@ export function checkDefinition(def: WorkflowDefinition): FieldError[] {
     if (s.forge !== undefined && !forges.has(s.forge))
       errors.push({ property: `packet.signers[${i}].forge`, message: `No forge "${s.forge}" in this workflow` });
   });
+  errors.push(...valuePlaceProblems(def.packet));
   return errors;
 }
 
@@ -175,6 +176,14 @@ export function checkOrganizations(
   }
 }
 
+/** parseWorkflow, then the checks that read Markdown (placeholders.ts `markdownPlaceProblems`). */
+async function readWorkflow(file: string, version: number): Promise<Workflow> {
+  const workflow = parseWorkflow(await readFile(file, 'utf8'), file, version);
+  const problems = await markdownPlaceProblems(workflow.packet);
+  if (problems.length) throw new WorkflowDefinitionError(file, problems);
+  return workflow;
+}
+
 /** Reads every definition under `dir`. */
 export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   const found: Workflow[] = [];
@@ -186,12 +195,11 @@ export async function loadWorkflows(dir: string): Promise<WorkflowCatalogue> {
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isFile() && entry.name.endsWith('.json')) {
-      found.push(parseWorkflow(await readFile(full, 'utf8'), full, 1));
+      found.push(await readWorkflow(full, 1));
     } else if (entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full)).isDirectory())) {
       for (const name of await readdir(full)) {
         const m = /^v(\d{1,6})\.json$/.exec(name);
-        if (m)
-          found.push(parseWorkflow(await readFile(path.join(full, name), 'utf8'), path.join(full, name), Number(m[1])));
+        if (m) found.push(await readWorkflow(path.join(full, name), Number(m[1])));
       }
     }
   }

@@ -12,17 +12,27 @@
 import type { PacketWrites, WeldDataRecord } from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Workflow } from './definition.js';
-import { resolvePlaceholders, valuesOf } from './placeholders.js';
+import { payloadKeyOf, placeOf, resolvePlaceholders, valuesOf, withTextOnly, writeValue } from './placeholders.js';
 import { recordFailure } from './retries.js';
 import { workflowOfRun } from './run-access.js';
 
-/** createEtchPacket's arguments for the run: placeholders replaced, our `forge` and `emailTrusted` marks taken off the signers. */
+/**
+ * createEtchPacket's arguments for the run: placeholders replaced (each value written as text for the
+ * place it lands in, placeholders.ts; fill values named in their payload's `textOnly`), our `forge`
+ * and `emailTrusted` marks taken off the signers.
+ */
 export function packetArguments(workflow: Workflow, values: ReturnType<typeof valuesOf>): Record<string, unknown> {
-  const resolved = resolvePlaceholders(workflow.packet, values) as Record<string, unknown>;
+  const packet = workflow.packet;
+  const typed: Array<[string, string]> = [];
+  const resolved = resolvePlaceholders(packet, values, (path, text) => {
+    const key = payloadKeyOf(path);
+    if (key) typed.push(key);
+    return writeValue(placeOf(packet, path), text);
+  }) as Record<string, unknown>;
   const signers = (resolved.signers as Array<Record<string, unknown>>).map(
     ({ forge: _forge, emailTrusted: _trusted, ...s }) => s,
   );
-  return { ...resolved, signers };
+  return withTextOnly({ ...resolved, signers }, typed);
 }
 
 /** Thrown inside the packet's transaction when the run has its packet already: the new packet rolls back. */

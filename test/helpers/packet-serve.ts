@@ -23,6 +23,7 @@ import { createSigningIdentity, type SigningIdentity } from '../../src/signing/i
 import { readText } from './pdf.js';
 import { startServe, type ServeProcess } from './serve.js';
 import { tempDir, tool } from './signing.js';
+import { tokenOf } from './workflow.js';
 
 export const Anvil = anvilModule.default;
 export const SERVE_KEY = 'prod-packet-serve-key-0123456789';
@@ -156,4 +157,58 @@ export async function openTestWorkflow(
       await tmp.remove();
     },
   };
+}
+
+/**
+ * `createEtchPacket`'s variables for one Markdown document ("terms") with a signature box per signer,
+ * signers in that routing order, each box accepted at once (acceptEachField off).
+ */
+export function signaturePacketVariables(
+  name: string,
+  content: string,
+  signers: ReadonlyArray<{ id: string; name: string; email: string }>,
+): Record<string, unknown> {
+  return {
+    name,
+    isDraft: false,
+    isTest: true,
+    files: [
+      {
+        id: 'terms',
+        filename: 'terms.pdf',
+        title: 'Terms',
+        fields: [
+          { content },
+          ...signers.map((s, i) => ({
+            id: `${s.id}Sig`,
+            type: 'signature',
+            pageNum: 0,
+            rect: { x: 72, y: 300 + 60 * i, width: 200, height: 30 },
+          })),
+        ],
+      },
+    ],
+    signers: signers.map((s, i) => ({
+      ...s,
+      signerType: 'embedded',
+      routingOrder: i + 1,
+      acceptEachField: false,
+      fields: [{ fileId: 'terms', fieldId: `${s.id}Sig` }],
+    })),
+  };
+}
+
+/** A signer finishes as the signing page does (a typed signature, no boxes to accept one by one). */
+export async function submitTyped(
+  s: PacketServe,
+  url: string,
+  text: string,
+): Promise<{ status: number; body: string }> {
+  const { signerEid, token } = tokenOf(url);
+  const res = await fetch(`${s.base}/sign/${encodeURIComponent(signerEid)}/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: s.base },
+    body: JSON.stringify({ token, signature: { type: 'typed', text }, accepted: [] }),
+  });
+  return { status: res.status, body: await res.text() };
 }

@@ -212,7 +212,7 @@ export async function pageSizes(bytes: Uint8Array): Promise<Array<{ width: numbe
 }
 
 /** Runs `use` on the bytes written to a temporary file, removed afterwards (for command-line tools). */
-async function withTempFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
+export async function withTempFile<T>(bytes: Uint8Array, use: (file: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-pdf-'));
   const file = path.join(dir, 'in.pdf');
   try {

@@ -8,7 +8,7 @@ import { AppearanceWriter, type SealOptions, type SigningIdentity } from '../../
 import type { OrganizationDirectory, OrganizationSettings } from '../org.js';
 import type { SignatureMode } from '../signer-signature.js';
 import type { PacketStore } from '../store/index.js';
-import { inProcessWork, type PacketWork } from './work.js';
+import { inProcessWork, type PacketWork, type SignerSealInfo } from './work.js';
 
 export interface PacketServiceOptions {
   store: PacketStore;
@@ -50,6 +50,12 @@ export interface PacketServiceOptions {
    * field is made (#31). Default true; false leaves the documents uncertified.
    */
   certify?: boolean;
+  /**
+   * Per-signer mode: each signature box shows, under the signer's mark, "Digitally signed by
+   * <name>", the signing time (UTC) and the SHA-256 fingerprint of the certificate their signature
+   * was made with — a visible signature, as Acrobat and DocuSign draw one. Default false.
+   */
+  signatureDetails?: boolean;
   /** Where assembly, signing and completion run; default in-process (`inProcessWork`). The server passes worker threads. */
   work?: PacketWork;
 }
@@ -57,6 +63,12 @@ export interface PacketServiceOptions {
 /** The packet's signature mode (default per-signer). */
 export function signatureMode(ctx: WorkflowContext): SignatureMode {
   return ctx.options.signatures ?? 'per-signer';
+}
+
+/** What a per-signer signature needs to know of the packet (undefined in one-seal mode). */
+export function signerSealOf(ctx: WorkflowContext, packetEid: string, signerEid: string): SignerSealInfo | undefined {
+  if (signatureMode(ctx) !== 'per-signer') return undefined;
+  return { packetEid, signerEid, ...(ctx.options.signatureDetails ? { details: true } : {}) };
 }
 
 export interface WorkflowContext {

@@ -4,7 +4,7 @@
  * and seal). Pure over bytes: the service stores what these return.
  */
 import type { Engine } from '../../engine/index.js';
-import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signing/index.js';
+import type { AppearanceWriter, SealOptions, SigningIdentity, TimestampOptions } from '../../signing/index.js';
 import { applySignerInputs, type SignerInputs } from '../apply.js';
 import type { AssembledPacket } from '../assembled.js';
 import { completeDocument, certificateDocument, sealCompletedDocument } from '../complete.js';
@@ -91,6 +91,7 @@ export async function prepareDocuments(
   docs: ReadonlyArray<{ pdf: Uint8Array; fields: ReadonlyArray<PlannedField | MergedField> }>,
   identity: SigningIdentity,
   info: PrepareInfo,
+  timestamp?: TimestampOptions,
 ): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (const [i, doc] of docs.entries())
@@ -101,6 +102,7 @@ export async function prepareDocuments(
         certify: info.certify,
         ...(info.signingTime ? { signingTime: info.signingTime } : {}),
         property: `files[${i}]`,
+        ...(timestamp ? { timestamp } : {}),
       }),
     );
   return out;

@@ -12,7 +12,7 @@ import { signConsentText } from '../page-text.js';
 import type { Signer } from '../request.js';
 import type { DocumentRecord, PacketRecord, SignerRecord, TemplateVersionRecord, TokenRecord } from '../store/index.js';
 import { decode } from './codec.js';
-import { settingsOf, signatureMode, type WorkflowContext } from './context.js';
+import { settingsOf, signatureMode, signerSealOf, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
 import { pinTemplates } from './payload.js';
 import type { Snapshot } from './step.js';
@@ -96,7 +96,7 @@ export async function rerender(
       drafts.map((d, i) => ({ pdf: pdfs[i]!, fields: d.fields })),
       signerOf(s),
       inputs,
-      signatureMode(ctx) === 'per-signer' ? { packetEid: snap.packet.eid, signerEid: s.eid } : undefined,
+      signerSealOf(ctx, snap.packet.eid, s.eid),
     );
   }
   const docs = await storeDrafts(ctx, snap.packet.eid, drafts);

@@ -10,7 +10,7 @@ import { acceptsEachField, acceptedBoxesOf, checkAccepted, detailsRequired, type
 import { advance } from './advance.js';
 import { signerAccessArgs } from './args.js';
 import { encode } from './codec.js';
-import { signatureMode, type WorkflowContext } from './context.js';
+import { signerSealOf, type WorkflowContext } from './context.js';
 import { completionEvents, signersData, webhookEvent } from './outbox.js';
 import { certificateRecord, completePacket, signerOf } from './packet-documents.js';
 import { redirectGroupStatus, route } from './routing.js';
@@ -140,7 +140,7 @@ export async function submitSigning(
         snap.documents.map((d, i) => ({ pdf: current[i]!, fields: d.fields })),
         signerOf(s),
         inputs,
-        signatureMode(ctx) === 'per-signer' ? { packetEid: snap.packet.eid, signerEid } : undefined,
+        signerSealOf(ctx, snap.packet.eid, signerEid),
       );
       s.status = 'completed';
       s.signedAt = now;

@@ -22,6 +22,8 @@ export type CompleteDocs = ReadonlyArray<{ filename: string; assembled: Uint8Arr
 export interface SignerSealInfo {
   packetEid: string;
   signerEid: string;
+  /** Show who signed, when, and the certificate's fingerprint under the signer's signature marks. */
+  details?: boolean;
 }
 
 export interface PacketWork {
@@ -57,9 +59,16 @@ export function inProcessWork(
   let own = assembler;
   return {
     assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
-    prepare: (docs, info) => prepareDocuments(docs, identity, info),
+    // With a TSA, every signature carries a signature timestamp (B-T); completion adds the DSS and the document timestamp.
+    prepare: (docs, info) => prepareDocuments(docs, identity, info, seal?.timestamp),
     sign: (docs, signer, inputs, signerSeal) =>
-      signDocuments(docs, signer, inputs, writer, signerSeal ? { ...signerSeal, identity } : undefined),
+      signDocuments(
+        docs,
+        signer,
+        inputs,
+        writer,
+        signerSeal ? { ...signerSeal, identity, ...(seal?.timestamp ? { timestamp: seal.timestamp } : {}) } : undefined,
+      ),
     complete: (docs, certificate, mode) => completeDocuments(engine, identity, docs, certificate, mode, seal, writer),
   };
 }

@@ -54,6 +54,8 @@ export interface PacketDataOptions {
    * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
    */
   signatures?: 'per-signer' | 'seal';
+  /** Per-signer: signature boxes show the signer, the time and the certificate's fingerprint (`--signature-details`). */
+  signatureDetails?: boolean;
 }
 
 export interface PacketBackendOptions extends PacketDataOptions {
@@ -94,8 +96,9 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  // The local CA (made on first use) names this server's CRL URL in its signing certificate; it is
-  // needed for the built-in TSA even when the operator's PKCS#12 signs.
+  // The local CA (made on first use) names this server's CRL URL in its signing certificate and in
+  // every certificate it issues, following the base URL when it changes (--public-url, else the
+  // address listened on); it is needed for the built-in TSA even when the operator's PKCS#12 signs.
   const local =
     !options.signingP12 || options.tsa === 'local'
       ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl })
@@ -119,7 +122,8 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
           work: threadPacketWork({
             pool: options.threads,
             engine: options.engine,
-            identity: options.signingP12 ?? { dataDir },
+            // The threads' CA names the same CRL address as this process's (the server's base URL).
+            identity: options.signingP12 ?? { dataDir, crlBaseUrl: baseUrl },
             ...(tsa ? { timestamp: { local: { dataDir } } } : {}),
             ...(tsaUrl ? { timestamp: { url: tsaUrl, allowHosts: options.allowHosts ?? [] } } : {}),
           }),
@@ -135,6 +139,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     pollMs: options.pollMs,
     ...(options.docx ? { docx: options.docx } : {}),
     signatures: options.signatures ?? 'seal',
+    ...(options.signatureDetails ? { signatureDetails: true } : {}),
   });
   return {
     service: workflow.service,

@@ -4,7 +4,7 @@
  * no eval), keyboard-usable controls and a layout that fits a phone-width screen.
  * Everything interpolated is escaped; the script's settings travel as a JSON block.
  */
-import { escapeHtml } from '../../format/index.js';
+import { escapeHtml, escapeMarkdown } from '../../format/index.js';
 import {
   fillPageText,
   signConsentText,
@@ -87,8 +87,13 @@ function texts(session: SigningSession, organizationName: string, organizationSt
     // organization's colours; a packet without one shows the organization's (src/server/README.md).
     css: styleOverrides(o.style ?? organizationStyle),
     title: t('title', '{{packet.name}}'),
-    // Markdown (the spec), rendered by description.ts: no raw HTML, no images.
-    description: t('description', 'Signing as {{signer.name}}.'),
+    // Markdown (the spec), rendered by description.ts: no raw HTML, no images. The names it quotes are
+    // text (a signer may type their own): escaped, so they make no link or emphasis.
+    description: fillPageText(typeof o.description === 'string' ? o.description : 'Signing as {{signer.name}}.', {
+      organizationName: escapeMarkdown(values.organizationName),
+      packetName: escapeMarkdown(values.packetName),
+      signerName: values.signerName === null ? null : escapeMarkdown(values.signerName),
+    }),
     signatureLabel: t('signatureLabel', 'Signature'),
     initialLabel: t('initialLabel', 'Initials'),
     signTitle: t('signTitle', 'Review and sign'),
