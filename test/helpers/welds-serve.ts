@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { closeServer } from './close.js';
-import { startServe, type ServeProcess } from './serve.js';
+import { startServe, stopServe, type ServeProcess } from './serve.js';
 
 export interface WorkflowServe {
   serve: ServeProcess;
@@ -39,11 +39,7 @@ export async function startWorkflowServe(
   return {
     serve,
     base,
-    close: async () => {
-      if (serve.child.exitCode !== null) return;
-      serve.child.kill('SIGTERM');
-      await serve.exited;
-    },
+    close: () => stopServe(serve),
   };
 }
 
