@@ -91,8 +91,9 @@ ${FETCH_USAGE} (also webhooks)
   --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
   --postgres URL    keep packets in PostgreSQL instead of DIR/packets
   --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
-  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable.
-                              Embedded signers' pages: any origin unless listed here or by --org
+  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame castpress's pages; repeatable.
+                              Embeddable pages (embedded signing, workflow forms): any origin unless
+                              listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
                               (besides this server's own); repeatable. Default: any https origin
   --org FILE                  organization settings (JSON; src/server/org/README.md): name, support email,

@@ -64,7 +64,7 @@ export interface ServerOptions {
   packets?: LazyPacketBackend;
   /** JSON bodies and parts (REST and `/graphql`) above `inlineBytes` (1 MiB) are parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
   jsonBodies?: Partial<JsonBodyLimits>;
-  /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
+  /** Origins (e.g. `https://app.example`) allowed to frame the embeddable pages (../org/policy.ts) and, besides the server itself, the mailed ones. */
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
@@ -334,7 +334,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         },
         organizationLimits: (organization) => organizations?.(organization)?.formRateLimit,
       });
-      weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
+      weldRoutes(app, {
+        welds,
+        frameAncestors: options.signingFrameAncestors,
+        ...(organizations ? { organizations } : {}),
+      });
       // Closed before the packets it works over.
       app.addHook('onClose', async () => welds.close());
     }

@@ -1,6 +1,7 @@
 /** Organization settings as the server loads them (`--org FILE`) and keeps them current; the settings themselves are src/packets/org.ts. */
 export { loadOrganizationFile } from './load.js';
-export { frameAncestorsFor, stylesheetOriginsFor } from './policy.js';
+export { frameAncestorsFor, frameAncestorsOf, stylesheetOriginsFor } from './policy.js';
+export type { FramedPage } from './policy.js';
 export {
   OrganizationSettingsStore,
   OrganizationSettingsConflictError,
