@@ -82,4 +82,26 @@ describe('batch', () => {
     const line = progressLine({ done: 40, failed: 2, skipped: 8, total: 100, startedAt: 0 }, 10_000, 10);
     expect(line).toBe('[#####.....]  50/100  50%  4.2 jobs/s  ETA 12s  (2 failed)  (8 already done)');
   });
+
+  it('progress is out of every job of the file from the first update, not out of the lines read so far', async () => {
+    // 200 jobs that fail on their own line (no template) at once: the reader is far ahead of nothing.
+    const lines = Array.from({ length: 200 }, (_, i) =>
+      i % 50 === 7 ? '' : JSON.stringify({ kind: 'fill', request: { data: {} }, output: `n-${i}.pdf` }),
+    );
+    const jobs = path.join(dir, 'many.jsonl');
+    await writeFile(jobs, lines.join('\n') + '\n');
+    const seen: Array<{ finished: number; total: number }> = [];
+    const record = (p: { done: number; failed: number; skipped: number; total: number }) =>
+      seen.push({ finished: p.done + p.failed + p.skipped, total: p.total });
+    const summary = await runBatch({
+      jobsFile: jobs,
+      outDir: path.join(dir, 'many-out'),
+      workers: 1,
+      progress: { update: record, finish: record },
+    });
+    expect(summary).toMatchObject({ total: 196, failed: 196 });
+    expect(seen.length).toBeGreaterThan(100);
+    expect(new Set(seen.map((s) => s.total))).toEqual(new Set([196]));
+    expect(progressLine({ ...summary, done: 0, failed: 1 }, summary.startedAt, 10)).toContain('1/196  0%');
+  });
 });

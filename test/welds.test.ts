@@ -1,14 +1,12 @@
 /**
- * Workflows (Welds, issue #33): the example two-forge workflow (an applicant, then a reviewer) over a
- * template and a Markdown document with two embedded signers. Both forms are filled in a real
+ * Workflows (Welds, issue #33): the example two-forge workflow (an applicant, then a reviewer, an "api"
+ * party whose link the backend asks for) over two Markdown documents with two embedded signers. Both forms are filled in a real
  * Chromium (the applicant's with the keyboard only, an invalid value first to see the error beside
  * its field), the reviewer goes straight to signing from the last step, the page framed by another
  * origin posts weldComplete; both sign; the webhook receiver gets weldComplete with every documented
  * property, its documents download and their seals verify; weld(eid) through the Node client's
  * requestGraphQL lists the run at 100 %. Bad inputs are typed errors and change nothing.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
@@ -18,9 +16,10 @@ import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src
 import { LazyWeldBackend } from '../src/server/welds/index.js';
 import { createSigningIdentity, verifyPdf } from '../src/signing/index.js';
 import { loadWorkflows, WorkflowDefinitionError } from '../src/welds/index.js';
-import { closeBrowser, closeServer } from './helpers/close.js';
+import { closeBrowser } from './helpers/close.js';
 import { launchTestBrowser } from './helpers/browser.js';
 import { tempDir } from './helpers/signing.js';
+import { startFrameHost, type FrameHost } from './helpers/welds-serve.js';
 import { tokenOf, until, WebhookReceiver } from './helpers/workflow.js';
 import { basic, PROD_KEY, startTestServer, type TestServer } from './server-setup.js';
 
@@ -32,21 +31,15 @@ let backend: PacketBackend;
 let welds: LazyWeldBackend;
 let hooks: WebhookReceiver;
 let browser: Browser;
-let parent: http.Server;
+let parent: FrameHost;
 let parentBase = '';
 let frameSrc = '';
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-welds-');
   hooks = await WebhookReceiver.start();
-  parent = http.createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><title>host</title><script>window.messages = [];
-addEventListener('message', (e) => window.messages.push({ origin: e.origin, data: e.data }));</script>
-<iframe src="${frameSrc}" width="420" height="700"></iframe>`);
-  });
-  await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
-  parentBase = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
+  parent = await startFrameHost(() => frameSrc);
+  parentBase = parent.base;
   const definition = JSON.parse(await readFile(EXAMPLE, 'utf8')) as Record<string, unknown>;
   await mkdir(path.join(tmp.dir, 'workflows', 'lease'), { recursive: true });
   await writeFile(
@@ -83,7 +76,7 @@ afterAll(async () => {
   await closeBrowser(browser);
   await server?.close();
   await hooks?.close();
-  await closeServer(parent);
+  await parent?.close();
   await tmp?.remove();
 }, 60_000);
 
@@ -134,7 +127,10 @@ describe('a two-forge workflow', () => {
     await email.press('Control+a');
     await page.keyboard.type('ada@example.com');
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/weld\/lease-application\/reviewer\?/);
+    // The reviewer is an "api" party: the applicant's own done page, and the reviewer's link from the backend.
+    await page.waitForURL(/\/weld\/lease-application\/done\?/);
+    const applicantRun = new URL(page.url()).searchParams.get('run')!;
+    await page.goto(await (await welds.get()).partyLink(applicantRun, 'reviewer'));
     expect(await page.title()).toContain('Review');
     // Layout, not time: nothing on the form is wider than the phone's screen (no sideways scrolling).
     const contentWidth = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -22,5 +22,6 @@ export {
   appendSignatureFields,
   appendSignatureFieldsOnDisplay,
   dropUnsignedSignatureFields,
+  MAX_SIGNATURE_FIELDS,
   type SignatureFieldSpec,
 } from './signature.js';

@@ -19,6 +19,9 @@ export interface SignatureFieldSpec {
   rect: PdfRect;
 }
 
+/** Signature fields one call may add (a document's signing fields are added in one call). */
+export const MAX_SIGNATURE_FIELDS = 1000;
+
 // Built by the first call (issue 29): every fill loads this module, few add signature fields.
 const specsSchema = once(() => {
   const finite = z.number().finite();
@@ -34,7 +37,7 @@ const specsSchema = once(() => {
     pageIndex: z.number().int().min(0),
     rect: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
   });
-  return z.array(specSchema).min(1).max(1000);
+  return z.array(specSchema).min(1).max(MAX_SIGNATURE_FIELDS);
 });
 
 const PRINT = 4;

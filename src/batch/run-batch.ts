@@ -54,8 +54,11 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir, baseDir, engine: engineOptions };
   await Promise.all(Array.from({ length: threads }, () => pool.run(warmTask, { name: 'warm' })));
 
-  // The clock starts once the threads are ready, so rates and ETAs describe the jobs.
-  const state: ProgressState = { done: 0, failed: 0, skipped: 0, total: 0, startedAt: Date.now() };
+  // The whole file is counted first (streamed, as the jobs are), so progress is out of every job,
+  // not out of those read so far. The clock starts once the threads are ready and the count is
+  // made, so rates and ETAs describe the jobs.
+  const total = await countJobLines(options.jobsFile);
+  const state: ProgressState = { done: 0, failed: 0, skipped: 0, total, startedAt: Date.now() };
   const failures: JobResult[] = [];
   const inFlight = new Set<Promise<void>>();
   const limit = threads * perWorker * 2;
@@ -65,7 +68,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   for await (const line of lines) {
     lineNumber++;
     if (line.trim() === '') continue;
-    state.total++;
     if (options.resume !== false && existsSync(path.join(outDir, expectedOutput(line, lineNumber)))) {
       state.skipped++;
       options.progress?.update(state);
@@ -110,6 +112,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   );
   options.progress?.finish(state);
   return { ...state, errorsFile, finishedAt: Date.now() };
+}
+
+/** The jobs in a file (its non-blank lines), read line by line, never the whole file at once. */
+async function countJobLines(file: string): Promise<number> {
+  let count = 0;
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim() !== '') count++;
+  return count;
 }
 
 function expectedOutput(line: string, lineNumber: number): string {

@@ -134,7 +134,7 @@ export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }
   return runPacketStep(thread.engine, thread.packets, task);
 }
 
-/** A large JSON request body (`src/server/graphql/json-body.ts`) parsed here rather than on the server's event loop. */
+/** A large JSON request body (`src/server/json-body.ts`) parsed here rather than on the server's event loop. */
 export interface JsonTask {
   bytes: Uint8Array;
   /** The property errors name (`body`, or a multipart part such as `operations`). */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createProgressReporter, enqueueBatch, runBatch, watchBatch, type BatchSummary } from '../batch/index.js';
-import { printUsage } from './output.js';
+import { argumentProblem, printUsage } from './output.js';
 import { BATCH_USAGE } from './usage.js';
 
 export async function batchCommand(argv: string[]): Promise<number> {
@@ -18,9 +18,8 @@ export async function batchCommand(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || positionals.length !== 1 || !values.out) {
-    return printUsage(BATCH_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('batch', ['JOBS.jsonl'], positionals, { '--out DIR': values.out });
+  if (values.help || problem || !values.out) return printUsage(BATCH_USAGE, values.help === true, problem);
   let summary: BatchSummary;
   if (values.queue) {
     const batch = await enqueueBatch({

@@ -1,40 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TemplateFiles } from '../batch/index.js';
 import { createEngine } from '../engine/index.js';
 import { ValidationError } from '../errors/index.js';
-import { reportError, writePdf, printUsage } from './output.js';
+import { argumentProblem, reportError, writePdf, printUsage, stderrLine } from './output.js';
 import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
 import { FILL_USAGE } from './usage.js';
-
-export async function readJsonArg(file: string): Promise<unknown> {
-  // Missing or unreadable input is a typed error on the argument (exit 2), not a stack trace (issue 21).
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw ValidationError.of(
-      file,
-      code === 'ENOENT' ? `${file}: no such file` : `${file} cannot be read (${String(code ?? e)})`,
-    );
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw ValidationError.of(file, `${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readJsonArg } from './json-file.js';
 
 export async function fillCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,14 +20,14 @@ export async function fillCommand(argv: string[]): Promise<number> {
       templates: { type: 'string' },
       version: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      strict: { type: 'boolean' },
       ...FETCH_FLAGS,
       ...STRICT_FETCH_FLAG,
       ...FONT_FLAGS,
     },
   });
-  if (values.help || positionals.length !== 2) {
-    return printUsage(FILL_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('fill', ['TEMPLATE', 'DATA.json'], positionals);
+  if (values.help || problem) return printUsage(FILL_USAGE, values.help === true, problem);
   const [templateRef, dataFile] = positionals;
   let fonts: FontRegistryOptions | undefined;
   try {
@@ -79,8 +54,14 @@ export async function fillCommand(argv: string[]): Promise<number> {
       : templateRef;
     const versionNumber = values.version === undefined ? undefined : Number(values.version);
     const resources = cliResourceReport(values['strict-fetch'] ?? false);
-    const pdf = await engine.fill(template, request, { versionNumber, onResourceProblem: resources.onResourceProblem });
+    const { pdf, warnings } = await engine.fillDocument(template, request, {
+      versionNumber,
+      onResourceProblem: resources.onResourceProblem,
+      strict: values.strict === true,
+    });
     resources.finish(request);
+    // The server's X-Castpress-Warning header, on stderr: the PDF is still written.
+    for (const w of warnings) stderrLine(`warning: ${w.property}: ${w.message}`);
     return await writePdf(pdf, values.output);
   } catch (e) {
     return reportError(e);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine } from '../engine/index.js';
-import { readJsonArg } from './fill.js';
-import { reportError, writePdf, printUsage } from './output.js';
+import { readJsonArg } from './json-file.js';
+import { argumentProblem, reportError, writePdf, printUsage } from './output.js';
 import { cliResourceReport, FETCH_FLAGS, fetchResolver, STRICT_FETCH_FLAG } from './fetch-flags.js';
 import type { FontRegistryOptions } from '../fonts/index.js';
 import { FONT_FLAGS, fontOptions } from './font-flags.js';
@@ -19,9 +19,8 @@ export async function generateCommand(argv: string[]): Promise<number> {
       ...FONT_FLAGS,
     },
   });
-  if (values.help || positionals.length !== 1) {
-    return printUsage(GENERATE_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('generate', ['REQUEST.json'], positionals);
+  if (values.help || problem) return printUsage(GENERATE_USAGE, values.help === true, problem);
   let fonts: FontRegistryOptions | undefined;
   try {
     fonts = fontOptions(values);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { templateFromPdf } from '../fields/index.js';
 import { ValidationError } from '../errors/index.js';
-import { reportError, printUsage } from './output.js';
+import { argumentProblem, reportError, printUsage } from './output.js';
 import { IMPORT_USAGE } from './usage.js';
 
 export async function importTemplateCommand(argv: string[]): Promise<number> {
@@ -12,9 +12,8 @@ export async function importTemplateCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { output: { type: 'string', short: 'o' }, eid: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help || positionals.length !== 1) {
-    return printUsage(IMPORT_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('import-template', ['FORM.pdf'], positionals);
+  if (values.help || problem) return printUsage(IMPORT_USAGE, values.help === true, problem);
   const pdfPath = path.resolve(positionals[0]);
   // Default output in the current folder: writing beside the source polluted read-only folders (issue 21).
   const output = path.resolve(values.output ?? path.basename(pdfPath, path.extname(pdfPath)) + '.template.json');

@@ -23,30 +23,61 @@ type Command = (argv: string[]) => Promise<number>;
  * Each command: its usage text (always at hand), a loader of its module (only for the command run),
  * and whether it validates a request or two and exits (`once`), rather than serving or working on.
  */
-const COMMANDS: Record<string, { usage: string; load: () => Promise<Command>; once?: true }> = {
-  fill: { usage: FILL_USAGE, load: async () => (await import('./fill.js')).fillCommand, once: true },
+const COMMANDS: Record<string, { summary: string; usage: string; load: () => Promise<Command>; once?: true }> = {
+  fill: {
+    summary: 'fill a PDF template (template JSON, fillable PDF or EID) with JSON data',
+    usage: FILL_USAGE,
+    load: async () => (await import('./fill.js')).fillCommand,
+    once: true,
+  },
   generate: {
+    summary: 'generate a PDF from Markdown blocks or HTML/CSS (a generate-pdf request body)',
     usage: GENERATE_USAGE,
     load: async () => (await import('./generate.js')).generateCommand,
     once: true,
   },
   'import-template': {
+    summary: "turn a fillable PDF's form fields into a template JSON",
     usage: IMPORT_USAGE,
     load: async () => (await import('./import-template.js')).importTemplateCommand,
     once: true,
   },
-  batch: { usage: BATCH_USAGE, load: async () => (await import('./batch.js')).batchCommand },
-  worker: { usage: WORKER_USAGE, load: async () => (await import('./worker.js')).workerCommand },
-  serve: { usage: SERVE_USAGE, load: async () => (await import('./serve.js')).serve },
-  verify: { usage: VERIFY_USAGE, load: async () => (await import('./verify.js')).verifyCommand, once: true },
+  batch: {
+    summary: 'run a JSON-lines file of fill/generate jobs on all cores, or through a Redis queue',
+    usage: BATCH_USAGE,
+    load: async () => (await import('./batch.js')).batchCommand,
+  },
+  worker: {
+    summary: 'take the jobs `batch --queue` put on a Redis queue and write their PDFs',
+    usage: WORKER_USAGE,
+    load: async () => (await import('./worker.js')).workerCommand,
+  },
+  serve: {
+    summary: "serve the hosted API's REST and GraphQL operations, signing pages and workflow forms",
+    usage: SERVE_USAGE,
+    load: async () => (await import('./serve.js')).serve,
+  },
+  verify: {
+    summary: 'check every signature of a PDF (integrity, trust, PAdES level, later changes)',
+    usage: VERIFY_USAGE,
+    load: async () => (await import('./verify.js')).verifyCommand,
+    once: true,
+  },
 };
 
+/** One line per command; a command's own options come with `castpress <command> --help`. */
 function usage(): string {
-  return `usage: castpress <command> [options]\n\ncommands:\n${Object.keys(COMMANDS)
-    .map((c) => `  ${c}`)
-    .join('\n')}\n\n${Object.values(COMMANDS)
-    .map((c) => c.usage)
-    .join('\n\n')}`;
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'usage: castpress <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    "`castpress <command> --help` (or `castpress help <command>`) prints that command's arguments and options;",
+    '`castpress --version` prints the version.',
+  ].join('\n');
 }
 
 /** The package's version, read from its package.json (one level above src/ and dist/). */

@@ -49,13 +49,32 @@ export function reportError(e: unknown): number {
 
 /**
  * Usage asked for (`-h`) goes to stdout with exit 0; usage shown because the
- * arguments are wrong goes to stderr with exit 2, so `> out.pdf` never receives it.
+ * arguments are wrong goes to stderr with exit 2, so `> out.pdf` never receives it,
+ * after the line that says what is wrong (`castpress fill: missing DATA.json`).
  */
-export function printUsage(usage: string, asked: boolean): number {
+export function printUsage(usage: string, asked: boolean, problem?: string): number {
   if (asked) {
     console.log(usage);
     return 0;
   }
-  console.error(usage);
+  console.error(problem ? `${problem}\n\n${usage}` : usage);
   return 2;
+}
+
+/**
+ * What is wrong with a command's arguments, or undefined: the first missing one by its usage name
+ * (`castpress fill: missing DATA.json`), an argument too many, or a missing required flag.
+ */
+export function argumentProblem(
+  command: string,
+  names: readonly string[],
+  positionals: readonly string[],
+  requiredFlags: Readonly<Record<string, unknown>> = {},
+): string | undefined {
+  if (positionals.length < names.length)
+    return `castpress ${command}: missing ${names.slice(positionals.length).join(' and ')}`;
+  if (positionals.length > names.length)
+    return `castpress ${command}: unexpected argument "${positionals[names.length]}" (it takes ${names.length === 0 ? 'none' : names.join(' ')})`;
+  const missing = Object.entries(requiredFlags).find(([, v]) => v === undefined || v === '');
+  return missing ? `castpress ${command}: missing ${missing[0]}` : undefined;
 }

@@ -122,12 +122,13 @@ export async function serve(argv: string[]): Promise<number> {
     ...(formRateLimit ? { formRateLimit } : {}),
     ...(values['trust-proxy'] ? { trustProxy: values['trust-proxy'] } : {}),
   });
-  // On stderr so stdout stays free for whatever the caller pipes.
+  // The one plain line, on stderr, for whoever started the server (scripts wait for it); stdout is
+  // the JSON log, where the logger announces the same address.
   console.error(`castpress listening on ${server.url}`);
-  // Start-up diagnostic: faces the engine picks by itself that this machine lacks (requests that
-  // need one fail with the same message; nothing is drawn with a substitute).
-  for (const missing of new FontRegistry().missingEngineFaces())
-    console.error(`castpress: warning: ${missing.message}`);
+  // Start-up diagnostic through the log (a plain line would break a reader of the JSON lines): faces
+  // the engine picks by itself that this machine lacks (requests that need one fail with the same
+  // message; nothing is drawn with a substitute).
+  for (const missing of new FontRegistry().missingEngineFaces()) server.app.log.warn(missing.message);
   return -1;
 }
 

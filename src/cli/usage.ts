@@ -24,6 +24,7 @@ export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]
   -o, --output F    the PDF to write (default: stdout when it is not a terminal)
   --templates DIR   template directory for EIDs
   --version N       template version for EIDs (-1: working version)
+  --strict          a data key that names no field is an error (exit 2, no PDF) instead of a warning on stderr
 ${FETCH_USAGE}
 ${STRICT_FETCH_USAGE}
 ${FONT_USAGE}`;
@@ -90,13 +91,16 @@ ${FETCH_USAGE} (also webhooks)
   --data DIR        signature packets: SQLite store, .eml mail outbox, signing certificate (default ./castpress-data)
   --postgres URL    keep packets in PostgreSQL instead of DIR/packets
   --smtp HOST:PORT  send packet emails through this SMTP relay instead of DIR/mail/*.eml
-  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame the signing page; repeatable.
-                              Embedded signers' pages: any origin unless listed here or by --org
+  --frame-ancestor ORIGIN     an origin (https://app.example) allowed to frame castpress's pages; repeatable.
+                              Embeddable pages (embedded signing, workflow forms): any origin unless
+                              listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
                               (besides this server's own); repeatable. Default: any https origin
-  --org FILE                  organization settings (JSON, read at start; src/server/org/README.md): name,
-                              support email, logo, signer defaults, webhook {url, token, hmacSecret},
-                              embedOrigins, stylesheetOrigins; or {"organizations": {"<keys file org>": {...}}}
+  --org FILE                  organization settings (JSON; src/server/org/README.md): name, support email,
+                              logo, signer defaults, webhook {url, token, hmacSecret}, style, formRateLimit,
+                              timestampAuthority, embedOrigins, stylesheetOrigins; or
+                              {"organizations": {"<keys file org>": {...}}}. Reloaded when the file changes
+                              and on SIGHUP (a bad file keeps the settings in force); GET/PUT /api/organization
   --font-catalogue URL        font families requests name and nothing installed has are looked up in a
                               catalogue laid out like the Google Fonts repository (URL/ofl/<family>/METADATA.pb),
                               fetched like every remote resource and kept in DIR/font-cache (--data)

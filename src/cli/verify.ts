@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../errors/index.js';
 import { verifyPdf, type VerifiedSignature, type VerifyResult } from '../signing/index.js';
-import { printUsage, reportError } from './output.js';
+import { argumentProblem, printUsage, reportError } from './output.js';
 import { VERIFY_USAGE } from './usage.js';
 
 const LEVEL_WORDS = {
@@ -73,7 +73,8 @@ export async function verifyCommand(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || positionals.length !== 1) return printUsage(VERIFY_USAGE, values.help === true);
+  const problem = argumentProblem('verify', ['FILE.pdf'], positionals);
+  if (values.help || problem) return printUsage(VERIFY_USAGE, values.help === true, problem);
   const file = positionals[0]!;
   try {
     const read = async (name: string, property: string): Promise<Buffer> => {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createQueueWorker, DEFAULT_QUEUE_NAME } from '../batch/index.js';
-import { printUsage } from './output.js';
+import { argumentProblem, printUsage } from './output.js';
 import { WORKER_USAGE } from './usage.js';
 
 export async function workerCommand(argv: string[]): Promise<number> {
@@ -19,9 +19,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || !values.queue || !values.out) {
-    return printUsage(WORKER_USAGE, values.help === true);
-  }
+  const problem = argumentProblem('worker', [], [], {
+    '--queue redis://HOST:PORT/DB': values.queue,
+    '--out DIR': values.out,
+  });
+  if (values.help || problem || !values.queue || !values.out)
+    return printUsage(WORKER_USAGE, values.help === true, problem);
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   let done = 0;
   let failed = 0;

@@ -1,7 +1,7 @@
 import { decryptDataString } from '../crypto/index.js';
 import { InvalidPdfError, NotFoundError, RenderError, ValidationError, type FieldError } from '../errors/index.js';
 import { templateFromParsedPdf, type ImportedTemplate, type TemplateFromPdfOptions } from '../fields/index.js';
-import { FillCache, fill } from '../fill/index.js';
+import { FillCache, fill, unknownDataKeys } from '../fill/index.js';
 import { FontRegistry, RemoteFontCatalogue } from '../fonts/index.js';
 import type { BrowserPool } from '../html/index.js';
 import { ImageCache } from '../images/index.js';
@@ -148,6 +148,10 @@ export class Engine {
     });
     if (resolved.style?.fontFamily)
       errors.push(...this.#familyErrors(resolved.style.fontFamily, 'template.style.fontFamily'));
+    // A key that names no field fills nothing: said as a warning, or a 400 on the key when asked.
+    const unknownKeys = unknownDataKeys(resolved, parsedRequest);
+    const strict = parsedRequest.strict === true || callOptions.strict === true;
+    if (strict) errors.push(...unknownKeys);
     const problems: ResourceProblem[] = [];
     const out = await fill(resolved, parsedRequest, {
       services: this.#servicesFor(collect(problems, callOptions.onResourceProblem)),
@@ -155,7 +159,7 @@ export class Engine {
       ...(callOptions.signatureFields ? { signatureFields: callOptions.signatureFields } : {}),
       errors,
     });
-    return rendered(out, parsedRequest.outputFormat, problems);
+    return rendered(out, parsedRequest.outputFormat, problems, strict ? [] : unknownKeys);
   }
 
   /**

@@ -1,5 +1,6 @@
 /** What an engine is made with, what its calls take and give back, and the small request helpers engine.ts uses (font families named in a body, collected resource problems). */
 import { type KeyInput } from '../crypto/index.js';
+import type { FieldError } from '../errors/index.js';
 import { type FillSignatureField } from '../fill/index.js';
 import { type FontRegistryOptions } from '../fonts/index.js';
 import type { BrowserPoolOptions } from '../html/index.js';
@@ -42,6 +43,8 @@ export interface FillCallOptions {
    * template page as shown); names must be unique and hold no period.
    */
   signatureFields?: readonly FillSignatureField[];
+  /** A key of `data` that names no field is a 400 on it (`data.nmae`), as the request's `strict: true` makes it; default a warning in `warnings`. */
+  strict?: boolean;
 }
 
 /** A rendered PDF with what callers need besides its bytes (engine.fillDocument, engine.generateDocument). */
@@ -55,6 +58,13 @@ export interface RenderedPdf {
   /** http(s) resources that did not load (also reported to `onResourceProblem`), in every mode. */
   problems: ResourceProblem[];
   /**
+   * What the caller may have got wrong without it being an error: keys of a fill's `data` that name
+   * no field (`{property: "data.nmae", message: 'no field has the id or alias "nmae" (did you mean
+   * "name"?)'}`). The server sends them as `X-Castpress-Warning` headers, the CLI on stderr. Empty
+   * for generate requests (their `data` has no keys to miss).
+   */
+  warnings: FieldError[];
+  /**
    * Markdown generate: where each request block with an `id` landed (page index from 0, rect in points
    * from the page's top-left corner; table blocks list their cells). Empty when no block has an id;
    * absent for fills and HTML.
@@ -66,8 +76,9 @@ export function rendered(
   out: { pdf: Uint8Array; pageCount: number; title?: string; blocks?: BlockPosition[] },
   outputFormat: 'pdf' | 'url' | undefined,
   problems: ResourceProblem[],
+  warnings: FieldError[] = [],
 ): RenderedPdf {
-  return { ...out, outputFormat: outputFormat ?? 'pdf', problems };
+  return { ...out, outputFormat: outputFormat ?? 'pdf', problems, warnings };
 }
 
 /** Every `fontFamily` string in a request body or template (a bounded walk: bodies are untrusted). */

@@ -6,4 +6,5 @@ export { fill, DEFAULT_CHECKBOX_CHARACTER, type FillContext, type FillOutput } f
 export type { FillSignatureField } from './signature-fields.js';
 export { FillCache, type PreparedTemplate } from './output/prepared-template.js';
 export { planFill } from './normalize/plan.js';
+export { unknownDataKeys } from './data-keys.js';
 export type { FillPlan, PlannedPage } from './normalize/types.js';

@@ -1,10 +1,11 @@
-/** Helpers of assembly (assemble.ts): ids for tagged fields, fill fields made from plan fields, errors renamed to the packet file. */
+/** Helpers of assembly (assemble.ts): ids for tagged fields, fields as placed, fill fields made from plan fields, errors renamed to the packet file. */
 import { CastpressError, InvalidPdfError, NotFoundError, ValidationError } from '../errors/index.js';
 import type { FillSignatureField } from '../fill/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
 import { isSigningType, type PacketField } from './field.js';
 import { type FoundTag } from './find-tags.js';
+import type { PlacedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { type PacketFile } from './request-files.js';
 import { type Payload } from './request.js';
@@ -94,5 +95,30 @@ export function withoutLoadedText(
   return {
     payload: { ...payload, data },
     dropped: dropped.map((key) => formatPath(['data', 'payloads', fileId, 'data', key])),
+  };
+}
+
+/** A template's or the request's field as placed on a packet file (the same shape from either source). */
+export function placedField(
+  fileId: string,
+  f: {
+    id: string;
+    type: PlacedField['type'];
+    pageNum: number;
+    rect: PlacedField['rect'];
+    alias?: string;
+    format?: string;
+  },
+  source: PlacedField['source'],
+): PlacedField {
+  return {
+    fileId,
+    fieldId: f.id,
+    type: f.type,
+    pageNum: f.pageNum,
+    rect: f.rect,
+    alias: f.alias,
+    ...(f.format ? { format: f.format } : {}),
+    source,
   };
 }

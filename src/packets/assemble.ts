@@ -15,7 +15,7 @@ import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
 import type { Template, TemplateInput } from '../template/index.js';
-import { asFillField, fillInto, remapErrors, tagFieldId, withoutLoadedText } from './assemble-fields.js';
+import { asFillField, fillInto, placedField, remapErrors, tagFieldId, withoutLoadedText } from './assemble-fields.js';
 import { carriesSignature, keepsSignedBytes, signedUploadChanged } from './assemble-signed.js';
 import {
   AssembleCallOptions,
@@ -28,8 +28,15 @@ import {
 } from './assembled.js';
 import { DocxConverter, convertDocxToPdf, sniffUpload } from './docx.js';
 import { isSigningType } from './field.js';
-import { scanGeneratedPdf, scanPdf, type ScannedPdf, type TagSource } from './find-tags.js';
-import { PageBudget, checkFileCount, checkUploadBytes, type PacketLimits } from './limits.js';
+import { scanGeneratedPdf, scanPdf, type FoundTag, type ScannedPdf, type TagSource } from './find-tags.js';
+import {
+  assemblyBudgets,
+  checkFileCount,
+  checkUploadBytes,
+  signatureFieldCount,
+  type AssemblyBudgets,
+  type PacketLimits,
+} from './limits.js';
 import { mergePlan, planSigners, type PlacedField, type PlannedField } from './plan.js';
 import type { PacketEngine } from './port.js';
 import { ignoredPageOptions } from './page-options.js';
@@ -55,7 +62,9 @@ export type TemplateScanner = (pdf: Uint8Array, source: TagSource) => Promise<Sc
 interface BuildContext {
   options: AssembleOptions;
   scanTemplate: TemplateScanner;
-  pages: PageBudget;
+  budgets: AssemblyBudgets;
+  /** Aborted when one file fails: the other files' scans stop at their next page. */
+  signal: AbortSignal;
   generated?: ReadonlyMap<number, Uint8Array>;
 }
 
@@ -74,13 +83,23 @@ export async function assembleWith(
   const decrypt = key ? (s: string) => decryptDataString(s, key) : engine.decryptData;
   const request = parsePacketRequest(body, decrypt ? { decrypt } : {});
   checkUploadBytes(request, limits);
+  const failed = new AbortController();
   const context: BuildContext = {
     options,
     scanTemplate,
-    pages: new PageBudget(limits),
+    // Each file's own signature fields are counted here, before any file is read.
+    budgets: assemblyBudgets(limits, request),
+    signal: failed.signal,
     ...(call.generated ? { generated: call.generated } : {}),
   };
-  const built = await Promise.all(request.files.map((file, i) => buildFile(engine, request, file, i, context)));
+  const built = await Promise.all(
+    request.files.map((file, i) =>
+      buildFile(engine, request, file, i, context).catch((e: unknown) => {
+        failed.abort(e);
+        throw e;
+      }),
+    ),
+  );
   // A merge makes one new file of all: an upload's signature would no longer cover anything (#31).
   const signedMerged = request.mergePDFs ? built.findIndex((b) => b.signed) : -1;
   if (signedMerged >= 0) throw signedUploadChanged(signedMerged, 'merged with the other files into one (mergePDFs)');
@@ -214,31 +233,6 @@ interface BuiltFile {
   tagWarnings: string[];
 }
 
-/** A template's or the request's field as placed on a packet file (the same shape from either source). */
-function placedField(
-  fileId: string,
-  f: {
-    id: string;
-    type: PlacedField['type'];
-    pageNum: number;
-    rect: PlacedField['rect'];
-    alias?: string;
-    format?: string;
-  },
-  source: PlacedField['source'],
-): PlacedField {
-  return {
-    fileId,
-    fieldId: f.id,
-    type: f.type,
-    pageNum: f.pageNum,
-    rect: f.rect,
-    alias: f.alias,
-    ...(f.format ? { format: f.format } : {}),
-    source,
-  };
-}
-
 /** A document's name: `name` with `.docx`/`.html`/`.md` replaced by `.pdf`, made safe (src/format: no separators, `..`, controls or bidi characters, ≤ 255 bytes). */
 function pdfName(name: string, fallback = 'document'): string {
   return safePdfFileName(name.replace(/\.(docx?|html?|md)$/i, ''), fallback);
@@ -251,7 +245,7 @@ async function buildFile(
   i: number,
   context: BuildContext,
 ): Promise<BuiltFile> {
-  const { options, scanTemplate } = context;
+  const { options, scanTemplate, budgets } = context;
   const at = formatPath(['files', i]);
   const payload = request.payloads[file.id];
   let base: Uint8Array;
@@ -295,7 +289,7 @@ async function buildFile(
       if (signed && stripped.decrypted) throw signedUploadChanged(i, 'its encryption to remove');
       ({ pdf: base, removed, decrypted } = stripped);
       // Counted as soon as known: a file or packet over its pages is refused before it is scanned.
-      context.pages.count(i, stripped.pages);
+      budgets.pages.count(i, stripped.pages);
       tagSource = base;
       title = file.title;
       nameFallback = file.filename ?? file.id;
@@ -324,12 +318,22 @@ async function buildFile(
   }
 
   const source = { fileId: file.id, property: at };
+  // Pages counted once the PDF is open, signature tags from every page's text before any glyphs are read,
+  // then exactly, page by page: a limit passed stops the scan there.
+  const scan = {
+    pageCount: (pages: number) => budgets.pages.count(i, pages),
+    textSignatureTags: (n: number, pageNum: number) => budgets.signingText.count(i, n, pageNum),
+    tags: (found: FoundTag[], pageNum: number) => budgets.signing.count(i, signatureFieldCount(found), pageNum),
+    signal: context.signal,
+  };
   const scanned = await (file.kind === 'template'
     ? scanTemplate(tagSource, source)
     : file.kind === 'markdown'
-      ? scanGeneratedPdf(tagSource, source, file.generate)
-      : scanPdf(tagSource, source));
-  if (file.kind !== 'upload') context.pages.count(i, scanned.pages.length);
+      ? scanGeneratedPdf(tagSource, source, file.generate, scan)
+      : scanPdf(tagSource, source, scan));
+  // A template's scan is shared between packets (PacketAssembler): its counts are taken here.
+  budgets.pages.count(i, scanned.pages.length);
+  if (file.kind === 'template') budgets.signing.count(i, signatureFieldCount(scanned.tags));
   const hidden = await hideTextTags(base, scanned, file, options, signed, file.kind === 'upload' ? `${at}.file` : at);
   base = hidden.pdf;
   const placed: PlacedField[] = [];

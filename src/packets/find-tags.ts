@@ -115,22 +115,51 @@ function tagDrops(page: PageGlyphs, found: Array<{ tag: FoundTag; glyphs: Glyph[
   return { pageIndex: page.pageNum, textOperators: page.operatorCodes.length, operators: [...byOp.values()] };
 }
 
+/** What a scan tells as it goes (a limit checked page by page stops it by throwing), and its abort. */
+export interface ScanOptions {
+  /** The number of pages, once the PDF is open and before any page is read. */
+  pageCount?: (pages: number) => void;
+  /** The tags of each page as it is read. */
+  tags?: (found: FoundTag[], pageNum: number) => void;
+  /**
+   * The signature and initial tags each page's text shows, in a first pass over the text of every page
+   * (cheaper than reading the pages' glyphs): a limit on them is passed before the expensive reading starts.
+   */
+  textSignatureTags?: (count: number, pageNum: number) => void;
+  signal?: AbortSignal;
+}
+
+/** `{{ signature…` and `{{ initial…` in a page's text (spaces dropped, any case), not `{{ signatureDate }}`. */
+export function signatureTagsInText(pageText: string): number {
+  if (!pageText.includes('{{')) return 0;
+  return pageText.replace(/\s+/g, '').match(/\{\{(?:signature|initial)(?=[:}]|$)/gi)?.length ?? 0;
+}
+
 /** Page sizes and every tag of a PDF, page by page. */
-export async function scanPdf(pdf: Uint8Array, source: TagSource): Promise<ScannedPdf> {
+export async function scanPdf(pdf: Uint8Array, source: TagSource, options: ScanOptions = {}): Promise<ScannedPdf> {
+  const tags: FoundTag[] = [];
+  const tagGlyphs: PageGlyphDrops[] = [];
+  const inForms: FoundTag[] = [];
   // A page without `{{` in its text can hold neither a tag nor an unclosed one (whitespace dropped:
   // pdfjs' text content puts spaces where runs leave gaps, the glyph walk does not).
   const pages = await readPageGlyphs(pdf, source.property, {
     onlyIf: (text) => text.replace(/\s+/g, '').includes('{{'),
+    ...(options.pageCount ? { onPageCount: options.pageCount } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.textSignatureTags
+      ? {
+          onPageText: (text: string, pageNum: number) =>
+            options.textSignatureTags?.(signatureTagsInText(text), pageNum),
+        }
+      : {}),
+    onPage: (page) => {
+      const found = tagGlyphsOnPage(page.glyphs, page.pageNum, source);
+      const pageTags = found.map((f) => f.tag);
+      for (const tag of pageTags) tags.push(tag);
+      if (found.length > 0) tagGlyphs.push(tagDrops(page, found, inForms));
+      options.tags?.(pageTags, page.pageNum);
+    },
   });
-  const tags: FoundTag[] = [];
-  const tagGlyphs: PageGlyphDrops[] = [];
-  const inForms: FoundTag[] = [];
-  for (const p of pages) {
-    const found = tagGlyphsOnPage(p.glyphs, p.pageNum, source);
-    if (found.length === 0) continue;
-    tags.push(...found.map((f) => f.tag));
-    tagGlyphs.push(tagDrops(p, found, inForms));
-  }
   return { pages: pages.map((p) => ({ width: p.width, height: p.height })), tags, tagGlyphs, inForms };
 }
 
@@ -166,8 +195,9 @@ export async function scanGeneratedPdf(
   pdf: Uint8Array,
   source: TagSource,
   generatedFrom: unknown,
+  options: ScanOptions = {},
 ): Promise<ScannedPdf> {
-  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source);
+  if (mayShowBrace(generatedFrom)) return scanPdf(pdf, source, options);
   return { pages: await displayedPageSizes(pdf, source.property), tags: [], tagGlyphs: [], inForms: [] };
 }
 

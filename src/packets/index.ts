@@ -20,7 +20,7 @@ export type { PacketField, PacketFieldType, SigningType, AttachableType } from '
 export { parseTagText } from './tag-syntax.js';
 export type { TagSpec, TagParse } from './tag-syntax.js';
 export { findTextTags, scanPdf, tagsOnPage } from './find-tags.js';
-export type { FoundTag, TagSource, ScannedPdf } from './find-tags.js';
+export type { FoundTag, TagSource, ScannedPdf, ScanOptions } from './find-tags.js';
 export { TextTagError, ConversionError } from './errors.js';
 export { convertDocxToPdf, DocxConverter, sniffUpload, DOCX_MIMETYPE } from './docx.js';
 export type { DocxConvertOptions, DocxConverterOptions, UploadKind } from './docx.js';

@@ -3,7 +3,7 @@
  * mails and pages show, the support address replies go to, a logo, the signer defaults signer
  * objects override, the organization webhook, and which origins may embed signing pages or
  * serve their stylesheets. Checked here (zod), read by whoever loads them (the server reads a
- * file at start). One settings object per organization of the keys file; packets of an
+ * file, and again on each change: src/server/org). One settings object per organization of the keys file; packets of an
  * organization without settings use the built-in defaults.
  */
 import { z } from 'zod';

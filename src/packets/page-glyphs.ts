@@ -119,6 +119,17 @@ export interface ReadGlyphsOptions {
    * decodes images too), and most pages of a packet hold no tag.
    */
   onlyIf?: (pageText: string) => boolean;
+  /** Told the number of pages once the document is open, before any page is read: throwing stops the read. */
+  onPageCount?: (pages: number) => void;
+  /**
+   * With `onlyIf`: told each page's text (as `onlyIf` sees it) in a first pass over every page's text, before
+   * any operator list is read: throwing stops the read (a limit the text alone shows is passed).
+   */
+  onPageText?: (pageText: string, pageNum: number) => void;
+  /** Told each page as it is read: throwing stops the read there (a limit passed mid-document). */
+  onPage?: (page: PageGlyphs) => void;
+  /** Checked before each page: aborted, the read stops with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
@@ -147,18 +158,33 @@ export async function readPageGlyphs(
     });
   }
   try {
-    const pages: PageGlyphs[] = [];
-    for (let i = 1; i <= doc.numPages; i++) {
-      const page = await doc.getPage(i);
-      const viewport = page.getViewport({ scale: 1 });
-      if (options.onlyIf) {
+    options.onPageCount?.(doc.numPages);
+    // First the text of every page (the cheap part): which pages to read further, and what the text tells.
+    const wanted: boolean[] = [];
+    if (options.onlyIf) {
+      for (let i = 1; i <= doc.numPages; i++) {
+        options.signal?.throwIfAborted();
+        const page = await doc.getPage(i);
         const content = await page.getTextContent({ includeMarkedContent: false });
         const text = content.items.map((it) => ('str' in it ? it.str : '')).join('');
-        if (!options.onlyIf(text)) {
-          pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [], operatorCodes: [] });
-          page.cleanup();
-          continue;
-        }
+        page.cleanup();
+        options.onPageText?.(text, i - 1);
+        wanted[i - 1] = options.onlyIf(text);
+      }
+    }
+    const pages: PageGlyphs[] = [];
+    const read = (found: PageGlyphs) => {
+      pages.push(found);
+      options.onPage?.(found);
+    };
+    for (let i = 1; i <= doc.numPages; i++) {
+      options.signal?.throwIfAborted();
+      const page = await doc.getPage(i);
+      const viewport = page.getViewport({ scale: 1 });
+      if (options.onlyIf && !wanted[i - 1]) {
+        page.cleanup();
+        read({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [], operatorCodes: [] });
+        continue;
       }
       const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
       const fontMatrix = (name: string): Matrix => {
@@ -172,8 +198,8 @@ export async function readPageGlyphs(
         fontMatrix,
         viewport.transform as Matrix,
       );
-      pages.push({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs, operatorCodes });
       page.cleanup();
+      read({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs, operatorCodes });
     }
     return pages;
   } finally {

@@ -40,7 +40,10 @@ export { addAnnotation } from './annots.js';
 export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
 export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signer-revision.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
+export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './xref-revisions.js';
 export {
+  canonicalValue,
+  textOfPdfString,
   readRevisionGraph,
   readRevisionGraphAfter,
   revisionEnds,

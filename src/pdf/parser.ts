@@ -136,6 +136,20 @@ export class HardenedParser extends PDFParser {
     return { ref, object };
   }
 
+  /** The indirect object whose header is at `offset`, and the offset its parse ended at. Throws what the parse throws. */
+  indirectObjectAt(offset: number): { ref: PDFRef; object: PDFObject; end: number } {
+    const { ref, object } = this.#objectAt(offset);
+    return { ref, object, end: this.bytes.offset() };
+  }
+
+  /** The direct object at `offset` (a trailer dictionary, an object in an object stream's data). Throws what the parse throws. */
+  directObjectAt(offset: number): { object: PDFObject; end: number } {
+    this.bytes.moveTo(offset);
+    this.skipWhitespaceAndComments();
+    const object = this.parseObject();
+    return { object, end: this.bytes.offset() };
+  }
+
   override parseObject(ref?: PDFRef): PDFObject {
     if (this.#depth >= MAX_OBJECT_DEPTH) throw new Error(`objects nested more than ${MAX_OBJECT_DEPTH} deep`);
     this.#depth++;
@@ -195,6 +209,7 @@ export class HardenedParser extends PDFParser {
       return PDFInvalidObject.of(new Uint8Array());
     }
     this.#budget -= decoded.length;
+    if (type === XREF) decoded = unpredicted(stream.dict, decoded);
     if (type === OBJ_STM) checkObjectStream(stream.dict, decoded.length);
     else checkXRefStream(stream.dict, decoded.length);
     const dict = PDFDict.fromMapWithContext(new Map(stream.dict.entries()), this.context);
@@ -210,6 +225,40 @@ Object.defineProperty(HardenedParser.prototype, 'tryToParseInvalidIndirectObject
 Object.defineProperty(HardenedParser.prototype, 'skipJibberish', {
   value: HardenedParser.prototype.skipToNextSection,
 });
+
+/**
+ * A cross-reference stream's rows with a PNG predictor (/DecodeParms /Predictor 10-15, as Acrobat
+ * and qpdf write them) undone; the data as it is without one. Rows are /Columns bytes wide.
+ */
+function unpredicted(dict: PDFDict, data: Uint8Array): Uint8Array {
+  const parms = dict.lookup(PDFName.of('DecodeParms'));
+  if (!(parms instanceof PDFDict)) return data;
+  const predictor = intOf(parms.lookup(PDFName.of('Predictor'))) ?? 1;
+  const columns = intOf(parms.lookup(PDFName.of('Columns'))) ?? 1;
+  if (predictor < 10 || columns < 1) return data;
+  const rows = Math.floor(data.length / (columns + 1));
+  const out = new Uint8Array(rows * columns);
+  for (let r = 0; r < rows; r++) {
+    const kind = data[r * (columns + 1)]!;
+    for (let c = 0; c < columns; c++) {
+      const raw = data[r * (columns + 1) + 1 + c]!;
+      const up = r > 0 ? out[(r - 1) * columns + c]! : 0;
+      const left = c > 0 ? out[r * columns + c - 1]! : 0;
+      const corner = r > 0 && c > 0 ? out[(r - 1) * columns + c - 1]! : 0;
+      let add = 0;
+      if (kind === 1) add = left;
+      else if (kind === 2) add = up;
+      else if (kind === 3) add = (left + up) >> 1;
+      else if (kind === 4) {
+        const p = left + up - corner;
+        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - corner)];
+        add = pa <= pb && pa <= pc ? left : pb <= pc ? up : corner;
+      }
+      out[r * columns + c] = (raw + add) & 0xff;
+    }
+  }
+  return out;
+}
 
 function intOf(obj: PDFObject | undefined): number | undefined {
   if (!(obj instanceof PDFNumber)) return undefined;

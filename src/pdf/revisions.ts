@@ -21,9 +21,11 @@ import {
   PDFRef,
   PDFStream,
   PDFString,
+  pdfDocEncodingDecode,
   type PDFContext,
   type PDFObject,
 } from '@cantoo/pdf-lib';
+import { decodeCapped } from './decode.js';
 import { HardenedParser } from './parser.js';
 
 /** A PDF value as data: references are `"12 0"` strings under `ref`, strings their bytes in latin1. */
@@ -77,11 +79,11 @@ export function revisionEnds(bytes: Uint8Array): number[] {
   return ends;
 }
 
-function refText(ref: PDFRef): string {
+export function refText(ref: PDFRef): string {
   return `${ref.objectNumber} ${ref.generationNumber}`;
 }
 
-function valueOf(obj: PDFObject | undefined): PdfValue {
+export function valueOf(obj: PDFObject | undefined): PdfValue {
   if (obj === undefined || obj === PDFNull) return null;
   if (obj instanceof PDFRef) return { ref: refText(obj) };
   if (obj instanceof PDFName) return { name: obj.decodeText() };
@@ -100,23 +102,56 @@ function valueOf(obj: PDFObject | undefined): PdfValue {
 }
 
 /**
+ * The text a PDF string spells (ISO 32000 7.9.2.2): UTF-16BE or UTF-8 after their byte order
+ * marks, else PDFDocEncoding; `bytes` are the string's bytes in latin1. Two encodings of one text
+ * (a field name pyHanko writes in PDFDocEncoding that was UTF-16) are the same string.
+ */
+export function textOfPdfString(bytes: string): string {
+  const raw = Buffer.from(bytes, 'latin1');
+  if (raw[0] === 0xfe && raw[1] === 0xff) {
+    const swapped = Buffer.from(raw.subarray(2, 2 + ((raw.length - 2) & ~1)));
+    return swapped.swap16().toString('utf16le');
+  }
+  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return raw.subarray(3).toString('utf8');
+  return pdfDocEncodingDecode(new Uint8Array(raw));
+}
+
+/** Stream entries that say how the data is stored, not what it is. */
+const STORAGE_KEYS = new Set(['Length', 'Filter', 'DecodeParms', 'DL']);
+
+/** `v` with every string as the text it spells (see textOfPdfString): equal canonical values, equal objects. */
+export function canonicalValue(v: PdfValue | undefined): PdfValue {
+  if (v === undefined || v === null || typeof v !== 'object') return v ?? null;
+  if ('string' in v) return { string: textOfPdfString(v.string) };
+  if ('array' in v) return { array: v.array.map(canonicalValue) };
+  if ('dict' in v) {
+    const dict = Object.create(null) as Record<string, PdfValue>;
+    for (const key of Object.keys(v.dict).sort()) dict[key] = canonicalValue(v.dict[key]);
+    return { dict };
+  }
+  return v;
+}
+
+/**
  * An object as data, its `stream` hash and `text` computed on first use (#31, verifyPdf speed): a
  * verifier compares only the objects a later revision defines again, so hashing every stream of
  * a 20 MB file (and writing every object as text) for each revision was work nothing read.
+ * `text` is canonical: strings as the text they spell, a stream by its decoded data without the
+ * entries that say how it is stored (a stream compressed again is the same stream).
  */
 class LazySnapshot implements PdfObjectSnapshot {
-  #data: Uint8Array | undefined;
+  #data: PDFRawStream | Uint8Array | undefined;
   #stream: string | undefined;
   #text: string | undefined;
   constructor(
     readonly value: PdfValue,
-    data?: Uint8Array,
+    data?: PDFRawStream | Uint8Array,
   ) {
     this.#data = data;
   }
   get stream(): string | undefined {
     if (this.#data !== undefined && this.#stream === undefined) {
-      this.#stream = createHash('sha256').update(this.#data).digest('hex');
+      this.#stream = createHash('sha256').update(decodedData(this.#data)).digest('hex');
       this.#data = undefined;
     }
     return this.#stream;
@@ -124,15 +159,31 @@ class LazySnapshot implements PdfObjectSnapshot {
   get text(): string {
     if (this.#text === undefined) {
       const stream = this.stream;
-      this.#text = stream === undefined ? JSON.stringify(this.value) : `${JSON.stringify(this.value)} stream ${stream}`;
+      let value = canonicalValue(this.value);
+      if (stream !== undefined && value !== null && typeof value === 'object' && 'dict' in value) {
+        const dict = Object.create(null) as Record<string, PdfValue>;
+        for (const [k, x] of Object.entries(value.dict)) if (!STORAGE_KEYS.has(k)) dict[k] = x;
+        value = { dict };
+      }
+      this.#text = stream === undefined ? JSON.stringify(value) : `${JSON.stringify(value)} stream ${stream}`;
     }
     return this.#text;
   }
 }
 
-function snapshotOf(obj: PDFObject): PdfObjectSnapshot {
+/** A stream's data decoded (64 MB at most); as stored when a filter cannot be undone here. */
+function decodedData(data: PDFRawStream | Uint8Array): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  try {
+    return decodeCapped(data, 64 * 1024 * 1024);
+  } catch {
+    return data.contents;
+  }
+}
+
+export function snapshotOf(obj: PDFObject): PdfObjectSnapshot {
   if (obj instanceof PDFStream)
-    return new LazySnapshot(valueOf(obj.dict), obj instanceof PDFRawStream ? obj.contents : obj.getContents());
+    return new LazySnapshot(valueOf(obj.dict), obj instanceof PDFRawStream ? obj : obj.getContents());
   return new LazySnapshot(valueOf(obj));
 }
 

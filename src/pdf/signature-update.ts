@@ -12,6 +12,7 @@ import type { PDF, PdfObject, RevocationProvider, Signer, TimestampAuthority } f
 import { CastpressError, InvalidPdfError, SigningError, ValidationError } from '../errors/index.js';
 import { writeSignatureEntries } from './signature-dictionary.js';
 import { UpdateSession } from './update.js';
+import { readableCrossReferences } from './xref-complete.js';
 
 export interface AppendSignatureOptions {
   signer: Signer;
@@ -76,7 +77,9 @@ export function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
  * Appends one signature (a new invisible signature field whose value is a PAdES
  * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
  */
-export async function appendSignature(bytes: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
+export async function appendSignature(input: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
+  // A cross-reference stream libpdf cannot read (pyHanko's 8-byte fields) gets a readable one first.
+  const bytes = readableCrossReferences(input);
   const lib = await libpdf();
   const { PdfArray, PdfString, SignatureError, TimestampError } = lib;
   const pdf = await open(bytes);

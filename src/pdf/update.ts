@@ -20,6 +20,7 @@ import { loadPdf } from './load.js';
 import { PDF } from './names.js';
 import { rewritePdf } from './new-document.js';
 import { readTail } from './tail.js';
+import { completeCrossReferences } from './xref-complete.js';
 
 /**
  * A parsed PDF ready to take incremental updates: the bytes an update is
@@ -277,5 +278,5 @@ async function appendObjects(
   const out = new Uint8Array(base.bytes.byteLength + update.byteLength);
   out.set(base.bytes, 0);
   out.set(update, base.bytes.byteLength);
-  return out;
+  return base.xrefStream ? completeCrossReferences(out, base.bytes.byteLength) : out;
 }

@@ -18,6 +18,8 @@ export const fillOptions = z.object({
   drawDebugBoxes: bool.optional(),
   stripAnnotations: bool.optional(),
   outputFormat: outputFormat.optional(),
+  /** castpress's own: a key of `data` that names no field is a 400 on it (default: a warning). */
+  strict: bool.optional(),
 });
 
 export type FillOptions = z.output<typeof fillOptions>;

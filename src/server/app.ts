@@ -8,10 +8,11 @@ import fastify, {
 import fastifyMultipart from '@fastify/multipart';
 import type { Engine } from '../engine/index.js';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
+import { logRequests } from './request-log.js';
 import { authenticate } from './auth.js';
-import { isJsonContentType, isMultipartContentType, parseJsonBody } from './body.js';
+import { isJsonContentType, isMultipartContentType } from './body.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { RequestSlot, type ServerContext } from './context.js';
+import { jsonParserFor, RequestSlot, type ServerContext } from './context.js';
 import type { RenderPool } from './render-pool.js';
 import { toHttpError } from './http-errors.js';
 import { lingerAfterAnswer } from './linger.js';
@@ -22,10 +23,11 @@ import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
-import type { GraphQLJsonLimits } from './graphql/json-body.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from './json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
-import type { OrganizationDirectory } from '../packets/index.js';
+import { DEFAULT_ORGANIZATION, type OrganizationDirectory } from '../packets/index.js';
+import { organizationRoutes, type OrganizationSettingsStore } from './org/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi.js';
@@ -60,14 +62,20 @@ export interface ServerOptions {
   strictResources?: boolean;
   /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
   packets?: LazyPacketBackend;
-  /** JSON of `/graphql` above `inlineBytes` (1 MiB) is parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
-  graphqlJson?: Partial<GraphQLJsonLimits>;
-  /** Origins (e.g. `https://app.example`) allowed to frame the signing page, besides the server itself. */
+  /** JSON bodies and parts (REST and `/graphql`) above `inlineBytes` (1 MiB) are parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
+  jsonBodies?: Partial<JsonBodyLimits>;
+  /** Origins (e.g. `https://app.example`) allowed to frame the embeddable pages (../org/policy.ts) and, besides the server itself, the mailed ones. */
   signingFrameAncestors?: readonly string[];
   /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
   signingStylesheetOrigins?: readonly string[];
   /** Each organization's settings (`--org`, src/server/org/): framing and stylesheets of its packets' pages. */
   organizations?: OrganizationDirectory;
+  /**
+   * The settings store (`--org FILE`, src/server/org/store.ts): its `directory` stands for
+   * `organizations` when that is not given, and `GET`/`PUT /api/organization` read and change it.
+   * The caller closes it.
+   */
+  organizationSettings?: OrganizationSettingsStore;
   /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
   chromiumExecutable?: string;
   /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
@@ -124,6 +132,8 @@ function keyOf(ctx: ServerContext, request: FastifyRequest): KeyEntry {
  */
 export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
   const { engine, config } = options;
+  // Looked up at use time (a reload of the store shows on the next request).
+  const organizations = options.organizations ?? options.organizationSettings?.directory;
   const jsonBodyBytes = engine.limits.jsonBodyBytes;
   const multipart: MultipartLimits = { ...DEFAULT_MULTIPART_LIMITS, ...options.multipart };
   const now = options.now ?? Date.now;
@@ -139,6 +149,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     renderPool: options.renderPool,
     strictResources: options.strictResources ?? false,
     requests: new WeakMap(),
+    parseJson: jsonBodyParser(options.renderPool, { ...DEFAULT_JSON_BODY_LIMITS, ...options.jsonBodies }),
   };
   const metrics = options.metrics
     ? await ServerMetrics.create(
@@ -150,6 +161,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
+    // Logged by logRequests below, at a level that follows the status.
+    disableRequestLogging: true,
     ...(options.trustProxy?.length ? { trustProxy: [...options.trustProxy] } : {}),
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
@@ -168,16 +181,20 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   // Only JSON and multipart are accepted; anything else is a 415 before the body is read.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: jsonBodyBytes }, (_req, raw, done) => {
-    try {
-      done(null, parseJsonBody(raw as Buffer));
-    } catch (e) {
-      done(e as Error, undefined);
-    }
+  // A body over 1 MiB (when `jsonBodyBytes` allows one) is parsed on a pool thread (json-body.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: jsonBodyBytes }, (req, raw, done) => {
+    const bytes = raw as Buffer;
+    if (bytes.byteLength === 0) return done(null, {});
+    jsonParserFor(ctx, req)(bytes, 'body').then(
+      (value) => done(null, value),
+      (e: unknown) => done(e as Error, undefined),
+    );
   });
   await app.register(fastifyMultipart);
   // Before any route: it collects them as they are registered (GET /openapi.json, #34).
   await registerOpenApi(app);
+
+  logRequests(app);
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
@@ -241,6 +258,19 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     { prefix: '/api/v1' },
   );
   downloadRoute(app, ctx);
+  const settings = options.organizationSettings;
+  if (settings)
+    await app.register(async (api) => {
+      api.addHook('onRequest', apiAuth);
+      organizationRoutes(api, {
+        settings,
+        keyOf: (request) => keyOf(ctx, request),
+        organizations: () =>
+          config
+            ? [...new Set(config.keys.map((k) => k.organization ?? DEFAULT_ORGANIZATION))]
+            : [DEFAULT_ORGANIZATION],
+      });
+    });
   if (options.signingCa)
     await signingCaRoutes(app, {
       ...options.signingCa,
@@ -250,7 +280,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         return key;
       },
       tsaAllows: (key) => {
-        const allowed = options.organizations?.(key.organization)?.timestampAuthority;
+        const allowed = organizations?.(key.organization)?.timestampAuthority;
         return key.kind === 'development' ? (allowed?.developmentKeys ?? false) : (allowed?.productionKeys ?? true);
       },
       now,
@@ -276,12 +306,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         backend: packets,
         multipart,
         stylesheetOrigins: options.signingStylesheetOrigins,
-        ...(options.organizations ? { organizations: options.organizations } : {}),
+        ...(organizations ? { organizations } : {}),
         publicUrl: options.publicUrl,
         origin,
         scopeOf: (request) => packetScopeOf(keyOf(ctx, request)),
         ...(options.renderPool ? { threads: options.renderPool } : {}),
-        ...(options.graphqlJson ? { json: options.graphqlJson } : {}),
+        ...(options.jsonBodies ? { json: options.jsonBodies } : {}),
         ...(options.welds ? { welds: options.welds } : {}),
       });
     });
@@ -289,7 +319,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       backend: packets,
       frameAncestors: options.signingFrameAncestors,
       stylesheetOrigins: options.signingStylesheetOrigins,
-      ...(options.organizations ? { organizations: options.organizations } : {}),
+      ...(organizations ? { organizations } : {}),
       publicUrl: options.publicUrl,
       origin,
     });
@@ -302,9 +332,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
           const w = welds.catalogue.bySlug(weld) ?? welds.catalogue.get(weld);
           return w && { eid: w.eid, organization: organizationOf(w) };
         },
-        organizationLimits: (organization) => options.organizations?.(organization)?.formRateLimit,
+        organizationLimits: (organization) => organizations?.(organization)?.formRateLimit,
       });
-      weldRoutes(app, { welds, frameAncestors: options.signingFrameAncestors });
+      weldRoutes(app, {
+        welds,
+        frameAncestors: options.signingFrameAncestors,
+        ...(organizations ? { organizations } : {}),
+      });
       // Closed before the packets it works over.
       app.addHook('onClose', async () => welds.close());
     }

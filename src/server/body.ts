@@ -1,16 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, isCastpressError } from '../errors/index.js';
-import { parseJson } from './json.js';
 import { readMultipartBody, type MultipartLimits } from './multipart.js';
-
-export function parseJsonBody(raw: Buffer): unknown {
-  if (raw.byteLength === 0) return {};
-  try {
-    return parseJson(raw.toString('utf8'));
-  } catch (e) {
-    throw ValidationError.of('body', `Invalid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
+import type { JsonBodyParser } from './json-body.js';
 
 export function isJsonContentType(header: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(header ?? '');
@@ -20,11 +11,15 @@ export function isMultipartContentType(header: string | undefined): boolean {
   return /^multipart\/form-data\s*(;|$)/i.test(header ?? '');
 }
 
-/** The request body as the engine takes it, from JSON (already parsed, size-checked) or multipart. */
-export async function requestBody(request: FastifyRequest, multipart: MultipartLimits): Promise<unknown> {
+/** The request body as the engine takes it, from JSON (already parsed, size-checked) or multipart (JSON parts through `parse`). */
+export async function requestBody(
+  request: FastifyRequest,
+  multipart: MultipartLimits,
+  parse?: JsonBodyParser,
+): Promise<unknown> {
   if (request.isMultipart()) {
     try {
-      return await readMultipartBody(request, multipart);
+      return await readMultipartBody(request, multipart, parse);
     } catch (e) {
       throw multipartError(e, multipart);
     }

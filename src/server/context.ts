@@ -5,6 +5,7 @@ import { contentDisposition, type PdfName } from './filename.js';
 import type { KeyEntry } from './keys.js';
 import type { MultipartLimits } from './multipart.js';
 import type { RenderPool } from './render-pool.js';
+import type { JsonBodyParser } from './json-body.js';
 import type { UrlStore } from './url-store.js';
 import type { ServerMetrics } from './metrics.js';
 import { watermarkPdf } from './watermark.js';
@@ -28,6 +29,8 @@ export interface ServerContext {
   requests: WeakMap<FastifyRequest, RequestSlot>;
   /** Prometheus metrics (`/metrics`), when the server serves them: the routes time their renders. */
   metrics?: ServerMetrics;
+  /** JSON of bodies and parts: large ones on the render pool's threads (json-body.ts). */
+  parseJson: JsonBodyParser;
 }
 
 /**
@@ -72,7 +75,18 @@ export function renderFor<T>(
   fn: (signal?: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const slot = ctx.requests.get(request);
-  return slot ? slot.work(fn) : fn();
+  const work = () => (slot ? slot.work(fn) : fn());
+  // The pool serves organizations in turn: the request's jobs wait in its key's organization's queue.
+  const key = ctx.keys.get(request);
+  return ctx.renderPool && key ? ctx.renderPool.inLane(key.organization, work) : work();
+}
+
+/** The context's JSON parser, its large bodies queued in the request's organization's lane. */
+export function jsonParserFor(ctx: ServerContext, request: FastifyRequest): JsonBodyParser {
+  const key = ctx.keys.get(request);
+  const pool = ctx.renderPool;
+  return (raw, property) =>
+    pool && key ? pool.inLane(key.organization, () => ctx.parseJson(raw, property)) : ctx.parseJson(raw, property);
 }
 
 function baseUrl(ctx: ServerContext, request: FastifyRequest): string {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
 import { parseJson } from './json.js';
+import type { JsonBodyParser } from './json-body.js';
 
 /** Caps for multipart bodies: multipart exists for payloads over the 1 MiB JSON limit, but not unbounded ones. */
 export interface MultipartLimits {
@@ -60,12 +61,17 @@ export function bodyFromParts(parts: RawPart[]): Record<string, unknown> {
   return body;
 }
 
+/** Whether `coerce` reads the part as JSON: declared so, or a structured property whose text looks like JSON. */
+function isJsonPart(part: RawPart): boolean {
+  return part.json || (STRUCTURED.has(part.name) && looksLikeJson(part.text));
+}
+
 function coerce(part: RawPart): unknown {
   if (part.parsed !== undefined) return part.parsed;
   if (part.json) return parsePart(part.text, part.name);
   const text = part.text;
   if (STRUCTURED.has(part.name)) {
-    if (looksLikeJson(text)) return parsePart(text, part.name);
+    if (isJsonPart(part)) return parsePart(text, part.name);
     if (part.name === 'logo' && (text === 'false' || text === 'true')) return text === 'true';
     return text;
   }
@@ -77,6 +83,7 @@ function coerce(part: RawPart): unknown {
 export async function readMultipartBody(
   request: FastifyRequest,
   limits: MultipartLimits,
+  parse?: JsonBodyParser,
 ): Promise<Record<string, unknown>> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.totalBytes) throw tooLarge(limits);
@@ -99,17 +106,38 @@ export async function readMultipartBody(
   };
   request.raw.on('data', count);
   try {
-    return await Promise.race([readParts(request, limits), overflow]);
+    return await Promise.race([readParts(request, limits, parse), overflow]);
   } finally {
     request.raw.off('data', count);
   }
 }
 
-async function readParts(request: FastifyRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
+/**
+ * Parts declared JSON come as files (their bytes), not as fields: the multipart plugin would parse a JSON
+ * field itself, on the event loop, however large. Busboy's own rule otherwise (a file name, or octet-stream).
+ */
+export function partIsFile(
+  _name: string | undefined,
+  contentType: string | undefined,
+  fileName: string | undefined,
+): boolean {
+  return (
+    fileName !== undefined ||
+    contentType === 'application/octet-stream' ||
+    /^application\/json/i.test(contentType ?? '')
+  );
+}
+
+async function readParts(
+  request: FastifyRequest,
+  limits: MultipartLimits,
+  parse?: JsonBodyParser,
+): Promise<Record<string, unknown>> {
   const parts: RawPart[] = [];
   let total = 0;
   const iterator = request.parts({
     limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts },
+    isPartAFile: partIsFile,
   });
   for await (const part of iterator) {
     if (part.type === 'file') {
@@ -135,6 +163,20 @@ async function readParts(request: FastifyRequest, limits: MultipartLimits): Prom
       );
     }
   }
+  // JSON parts through `parse` (a large one on a pool thread); bodyFromParts parses the rest.
+  if (parse)
+    await Promise.all(
+      parts.map(async (part) => {
+        if (part.parsed !== undefined || !isJsonPart(part)) return;
+        try {
+          part.parsed = await parse(part.text, part.name);
+        } catch (e) {
+          // The same 400 as a part parsed here; a 413 (too many values) stays one.
+          if (e instanceof ValidationError) throw ValidationError.of(part.name, 'Must be valid JSON');
+          throw e;
+        }
+      }),
+    );
   return bodyFromParts(parts);
 }
 

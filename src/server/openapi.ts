@@ -14,6 +14,7 @@ import { printSchema } from 'graphql';
 import { z } from 'zod';
 import { fillRequestJsonSchema, generateRequestJsonSchema, type JsonSchema } from '../schema/index.js';
 import { packetSchema } from './graphql/index.js';
+import { organizationSettingsSchema } from '../packets/index.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const GRAPHQL_SCHEMA_PATH = '/graphql/schema.graphql';
@@ -118,11 +119,35 @@ function descriptions(): Record<string, FastifySchema & Record<string, unknown>>
         }),
       ) as JsonSchema,
     },
+    'GET /api/organization': {
+      summary: "The settings of the API key's organization (served with --org; webhook.hmacSecret never returned)",
+      tags: ['organization'],
+      response: {
+        200: json(organizationJson('output'), 'The settings as the --org file holds them'),
+        404: errorResponse('The file has no settings for this organization'),
+      },
+    },
+    'PUT /api/organization': {
+      summary: "Replaces the settings of the API key's organization; written to the --org file and in force at once",
+      tags: ['organization'],
+      consumes: ['application/json'],
+      body: organizationJson('input'),
+      response: {
+        200: json(organizationJson('output'), 'The settings now in force'),
+        400: errorResponse('The body does not have the settings shape: every problem, by property path'),
+        403: errorResponse('A development key'),
+        409: errorResponse('The file on disk does not check, or one settings object serves several organizations'),
+      },
+    },
     'GET /api/document-group/{eid}': { summary: "A completed packet's documents as a zip", tags: ['packets'] },
     'GET /api/document-group/{eid}/{filename}': { summary: "One of a completed packet's documents", tags: ['packets'] },
     [`GET ${OPENAPI_PATH}`]: { summary: 'This document', tags: ['reference'] },
     [`GET ${GRAPHQL_SCHEMA_PATH}`]: { summary: 'The GraphQL schema (SDL)', tags: ['reference'] },
   };
+}
+
+function organizationJson(io: 'input' | 'output'): JsonSchema {
+  return z.toJSONSchema(organizationSettingsSchema, { target: 'draft-2020-12', io }) as JsonSchema;
 }
 
 function readiness(): JsonSchema {
@@ -155,7 +180,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const key = `${method} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
       const mine = described[key];
       if (!mine) return { schema: { ...schema, hide: true }, url };
-      const secured = key.startsWith('POST /api/') || key.startsWith('POST /graphql') || key.startsWith('GET /api/');
+      const secured =
+        key.startsWith('POST /api/') ||
+        key.startsWith('POST /graphql') ||
+        key.startsWith('GET /api/') ||
+        key.startsWith('PUT /api/');
       return { schema: { ...schema, ...mine, ...(secured ? { security: [{ apiKey: [] }] } : {}) }, url };
     },
   });

@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
 import { WORKER_FILE, type RequestOutcome, type RequestTask } from '../batch/index.js';
 import { CastpressError, PayloadTooLargeError, RenderError } from '../errors/index.js';
 import type { RenderedPdf } from '../engine/index.js';
 import type { DeadlineTimer } from '../html/index.js';
+import { FairShare } from './fair-share.js';
 
 export interface RenderPoolOptions {
   /** Engine options the worker threads create their engines with (structured-clonable only). */
@@ -20,8 +22,13 @@ export interface RenderPoolOptions {
   deadlineTimer?: DeadlineTimer;
   /** Old-generation heap of one thread (MB); a job past it ends its thread and is a 413. Default 2048. */
   maxHeapMb?: number;
-  /** Jobs waiting for a thread beyond this are refused (503) rather than queued without bound. Default 64. */
+  /** Jobs one lane (organization) may have waiting for a thread; one more is refused (503) rather than queued without bound. Default 64. */
   maxQueue?: number;
+  /**
+   * Threads one lane (organization, see `inLane`) may use at once; default all of them. `startServer` sets
+   * `threads - 1` when its keys name more than one organization, so one is always left for the others.
+   */
+  laneThreads?: number;
   /** Deadline of one signature-packet step (assembly, a signer's inputs, completion): 504 after it. Default 120 s. */
   packetDeadlineMs?: number;
   /**
@@ -49,6 +56,14 @@ interface StepNames {
 
 export type PoolJob = Omit<RequestTask, 'engine'>;
 
+/** Threads of a pool given `threads` (the option): one per core by default, at least 2. */
+export function poolThreads(threads?: number): number {
+  return Math.max(2, threads ?? os.availableParallelism());
+}
+
+/** The lane of work done outside `inLane` (the signing page, public forms: no API key names an organization). */
+export const DEFAULT_LANE = '';
+
 /**
  * Fill and Markdown jobs of the REST server run here, on worker threads
  * (the batch's worker entry, one engine per thread), so a large request
@@ -67,6 +82,14 @@ export class RenderPool {
   /** Jobs handed to piscina and not yet settled (waiting or running): with its queue size, the busy threads. */
   #inflight = 0;
   readonly #observers = new Set<(name: 'request' | PoolStep, seconds: number) => void>();
+  /** Who runs next: a queue per lane, served in turn (fair-share.ts). */
+  readonly #fair: FairShare;
+  /**
+   * The lane of the work being done: set by the routes around a request's work, read when a job is
+   * handed over. The packet workflow (src/packets) reaches the pool through `PacketWork`, which knows
+   * no organization; the request's organization travels with its async context instead.
+   */
+  readonly #lanes = new AsyncLocalStorage<string>();
 
   constructor(options: RenderPoolOptions) {
     this.#engine = options.engine;
@@ -80,14 +103,14 @@ export class RenderPool {
         const timer = setTimeout(expire, ms);
         return () => clearTimeout(timer);
       });
-    const threads = Math.max(2, options.threads ?? os.availableParallelism());
+    const threads = poolThreads(options.threads);
+    this.#fair = new FairShare({ slots: threads, perLane: options.laneThreads, maxWaiting: options.maxQueue ?? 64 });
     this.#pool = import('piscina').then(({ Piscina }) => {
       const pool = new Piscina<unknown, unknown>({
         filename: options.workerFile ?? WORKER_FILE,
         name: 'request',
         minThreads: 1,
         maxThreads: threads,
-        maxQueue: options.maxQueue ?? 64,
         idleTimeout: 60_000,
         resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
       });
@@ -100,6 +123,11 @@ export class RenderPool {
         });
       return pool;
     });
+  }
+
+  /** Runs `fn` with the jobs it hands to the pool in `lane`'s queue (the organization of the request). */
+  inLane<T>(lane: string, fn: () => T): T {
+    return this.#lanes.run(lane, fn);
   }
 
   /** Renders one job; typed errors of the job come back as the same typed errors. */
@@ -137,13 +165,19 @@ export class RenderPool {
     names: StepNames,
   ): Promise<unknown> {
     const pool = await this.#pool;
+    const lane = this.#lanes.getStore() ?? DEFAULT_LANE;
+    // The deadline counts from here: time waiting for the lane's turn is part of it, as time in a queue always was.
     const deadline = new AbortController();
     const disarm = this.#deadlineTimer(deadlineMs, () => deadline.abort());
     const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
     const started = process.hrtime.bigint();
     this.#inflight++;
     try {
-      return await pool.run({ ...task, engine: this.#engine }, { name, signal: abort });
+      return await this.#fair.run(
+        lane,
+        () => pool.run({ ...task, engine: this.#engine }, { name, signal: abort }),
+        abort,
+      );
     } catch (e) {
       throw this.#failure(e, deadline.signal, signal, deadlineMs, names);
     } finally {
@@ -157,7 +191,7 @@ export class RenderPool {
   /** Jobs waiting for a thread, and threads running one (read by `/metrics` at scrape time). */
   async load(): Promise<{ queued: number; busy: number; threads: number }> {
     const pool = await this.#pool;
-    const queued = pool.queueSize;
+    const queued = pool.queueSize + this.#fair.counts().waiting;
     return { queued, busy: Math.max(0, this.#inflight - queued), threads: pool.threads.length };
   }
 
@@ -176,6 +210,8 @@ export class RenderPool {
   ): CastpressError {
     if (deadline.aborted) return new RenderError(`${names.what} took longer than ${deadlineMs} ms`, 504, { cause: e });
     if (signal?.aborted) return new RenderError('The request was cancelled', 499, { cause: e });
+    // The lane's queue is full (fair-share.ts): already the typed 503.
+    if (e instanceof CastpressError) return e;
     const code = (e as { code?: unknown } | null)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       return new PayloadTooLargeError(

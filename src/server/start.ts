@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
-import { RenderPool, type RenderPoolOptions } from './render-pool.js';
+import { poolThreads, RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
 import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
-import { loadOrganizationFile } from './org/index.js';
+import { OrganizationSettingsStore, type ReloadOutcome } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
@@ -52,10 +52,12 @@ export interface StartOptions {
   /** Origins besides the server's own that a packet's stylesheetURL may name (`--stylesheet-origin`). */
   signingStylesheetOrigins?: readonly string[];
   /**
-   * Organization settings (`--org FILE`, src/server/org/): a settings file to read at start, or the
-   * settings themselves. Names, mails, signer defaults, the organization webhook, framing, stylesheets.
+   * Organization settings (`--org FILE`, src/server/org/): a settings file (read at start, reloaded on
+   * a change of the file and, with `handleSignals`, on SIGHUP; `GET`/`PUT /api/organization`), a store
+   * the caller made (and closes), or fixed settings. Names, mails, signer defaults, the organization
+   * webhook, framing, stylesheets, form limits, the TSA.
    */
-  organizations?: string | OrganizationDirectory;
+  organizations?: string | OrganizationDirectory | OrganizationSettingsStore;
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
   /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
@@ -84,6 +86,19 @@ function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine']
   };
 }
 
+/**
+ * Keys of several organizations: one organization's jobs may hold all threads but one, so another's
+ * job starts at once instead of after a running one (fair-share.ts). One organization keeps every thread.
+ */
+function laneDefaults(
+  config: ServerConfig | undefined,
+  pool: Omit<RenderPoolOptions, 'engine'>,
+): Pick<RenderPoolOptions, 'laneThreads'> {
+  const organizations = new Set((config?.keys ?? []).map((k) => k.organization ?? DEFAULT_ORGANIZATION));
+  if (organizations.size < 2) return {};
+  return { laneThreads: poolThreads(pool.threads) - 1 };
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** e.g. http://127.0.0.1:8080 */
@@ -103,10 +118,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     );
   }
   // Read before anything starts: a bad file is refused with the file and property named.
-  const organizations =
+  const ownStore =
     typeof options.organizations === 'string'
-      ? await loadOrganizationFile(options.organizations)
-      : options.organizations;
+      ? await OrganizationSettingsStore.open(options.organizations, { watch: false })
+      : undefined;
+  const store =
+    ownStore ?? (options.organizations instanceof OrganizationSettingsStore ? options.organizations : undefined);
+  const organizations: OrganizationDirectory | undefined =
+    store?.directory ?? (typeof options.organizations === 'function' ? options.organizations : undefined);
   // The operator's certificate is checked before anything listens: a TLS-only, expired or
   // not-for-signing certificate is a typed start error (ValidationError on identity.certificate).
   if (options.packets && options.packets.signingP12) await createSigningIdentity(options.packets.signingP12);
@@ -117,7 +136,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { docx, ...engineOptions } = options.engine ?? {};
   const engine = createEngine({ ...engineOptions, resolver, templates: options.templates });
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
-  const renderPool = threadEngine ? new RenderPool({ ...(options.renderPool || {}), engine: threadEngine }) : undefined;
+  const renderPool = threadEngine
+    ? new RenderPool({
+        ...laneDefaults(config, options.renderPool || {}),
+        ...(options.renderPool || {}),
+        engine: threadEngine,
+      })
+    : undefined;
   // Made on first use, once the server's own address (the base of signing and download links) is known.
   let baseUrl = options.publicUrl;
   const packets =
@@ -157,6 +182,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       : undefined;
   const app = await buildApp({
     ...(welds ? { welds } : {}),
+    ...(store ? { organizationSettings: store } : {}),
     packets,
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,
@@ -206,6 +232,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     (closing ??= app.close().then(() => {
       for (const d of detach) d();
     }));
+  if (ownStore) {
+    ownStore.watch();
+    detach.push(() => ownStore.close());
+  }
+  if (store) {
+    // Each reload in the log: a refused file names the property, and the settings in force stay.
+    const onReload = (outcome: ReloadOutcome) => {
+      if (outcome.ok) app.log.info({ file: store.file, cause: outcome.cause }, 'organization settings reloaded');
+      else
+        app.log.error(
+          { file: store.file, cause: outcome.cause, err: outcome.error.toJSON() },
+          `organization settings not reloaded, the last good ones stay in force: ${outcome.error.message}`,
+        );
+    };
+    store.on('reload', onReload);
+    detach.push(() => store.off('reload', onReload));
+  }
 
   if (options.handleSignals) {
     const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
@@ -234,6 +277,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     });
+    if (store) {
+      // SIGHUP: read the organization settings file again (the usual daemon convention).
+      const onHangUp = () =>
+        void store.reload('signal').catch((e: unknown) => app.log.error({ err: e }, 'reload failed'));
+      process.on('SIGHUP', onHangUp);
+      detach.push(() => process.off('SIGHUP', onHangUp));
+    }
   }
   return { app, url, close };
 }

@@ -17,6 +17,12 @@ export interface Limits {
   packetPages: number;
   /** Bytes of a packet's uploads together (decoded, each reference counted). 413 on the upload that passes it. */
   packetUploadBytes: number;
+  /**
+   * Signature and initial fields of one document of a packet (each file, or the merged one with `mergePDFs`),
+   * from the request and from text tags. 413 on the file that passes it, found while its tags are read. At most
+   * the kernel's 1,000 signature fields a document.
+   */
+  packetSignatureFields: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -27,4 +33,5 @@ export const DEFAULT_LIMITS: Limits = {
   packetPagesPerFile: 2_000,
   packetPages: 5_000,
   packetUploadBytes: 64 * 1024 * 1024,
+  packetSignatureFields: 1_000,
 };

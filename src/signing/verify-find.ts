@@ -60,3 +60,20 @@ function hexGap(file: Buffer, start: number): { end: number; cms: Uint8Array | u
 
 /** The bytes `\s` matches in latin1 text: tab, LF, VT, FF, CR, space, NBSP (0xa0). */
 const WHITE_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]);
+
+/**
+ * What is wrong with a signature dictionary's /ByteRange or /Contents (a universal signature
+ * forgery makes them missing, empty, negative or not framing the value), or undefined when they
+ * are well formed: every signature field is reported, with its defect, never dropped.
+ */
+export function signatureDefect(sig: { byteRange: number[]; contents?: Uint8Array }): string | undefined {
+  const r = sig.byteRange;
+  if (r.length === 0) return 'its /ByteRange is missing, empty or not an array of numbers';
+  if (r.length !== 4) return `its /ByteRange has ${r.length} numbers, not 4`;
+  if (r.some((n) => !Number.isSafeInteger(n) || n < 0)) return 'its /ByteRange has a negative or fractional number';
+  const [a, b, c, d] = r as [number, number, number, number];
+  if (a !== 0) return 'its /ByteRange does not start at byte 0';
+  if (a + b >= c || d < 0) return 'its /ByteRange ranges overlap or are out of order';
+  if (sig.contents === undefined || sig.contents.length === 0) return 'its /Contents is missing or empty';
+  return undefined;
+}

@@ -1,7 +1,7 @@
 /** verifyPdf after the checks: signatures a rewrite left behind, the difference analysis of later revisions, the PAdES level. */
 import { type SignatureDictionaryInfo } from '../pdf/index.js';
 import { RevisionReader, analyseModifications, docMdpOf, type ModificationReport } from './validation/diff-analysis.js';
-import { type RawSignature } from './verify-find.js';
+import { signatureDefect, type RawSignature } from './verify-find.js';
 import type { Checked, PadesLevel, VerifiedSignature } from './verify-report.js';
 import { hasFreshRevocation } from './verify-ltv.js';
 
@@ -15,8 +15,20 @@ export const REWRITTEN =
 export function rewrittenSignatures(dicts: SignatureDictionaryInfo[], raws: RawSignature[]): RawSignature[] {
   const found = new Set(raws.map((r) => r.byteRange.join(' ')));
   return dicts
-    .filter((d) => d.byteRange.length === 4 && d.contents !== undefined && !found.has(d.byteRange.join(' ')))
+    .filter((d) => signatureDefect(d) === undefined && !found.has(d.byteRange.join(' ')))
     .map((d) => ({ byteRange: d.byteRange, cms: d.contents!, gap: {} }));
+}
+
+/** Signature fields the form lists whose dictionary is malformed (the raw scan cannot find them), each with its defect. */
+export function malformedSignatures(
+  dicts: SignatureDictionaryInfo[],
+  raws: RawSignature[],
+): Array<{ dict: SignatureDictionaryInfo; defect: string }> {
+  const found = new Set(raws.map((r) => r.byteRange.join(' ')));
+  return dicts.flatMap((dict) => {
+    const defect = signatureDefect(dict);
+    return defect === undefined || found.has(dict.byteRange.join(' ')) ? [] : [{ dict, defect }];
+  });
 }
 
 export const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
@@ -28,6 +40,10 @@ export async function analyse(
   isRewritten: (sig: Checked) => boolean,
 ): Promise<VerifiedSignature[]> {
   const reader = new RevisionReader(file);
+  // Revisions a signature (not a document timestamp) closes: a read-only field filled there is the signer's own.
+  const signerRevisions = new Set(
+    checked.filter((s) => s.kind === 'signature' && s.integrity.intact).map((s) => s.coveredRanges[1]![1]),
+  );
   // The same signed revision (many /ByteRange entries can name one) is analysed once.
   const reports = new Map<string, Promise<ModificationReport>>();
   let governing: 1 | 2 | 3 | undefined;
@@ -55,7 +71,7 @@ export async function analyse(
       const key = `${end} ${governing} ${own}`;
       let report = reports.get(key);
       if (!report) {
-        report = analyseModifications(reader, end, governing, own !== undefined);
+        report = analyseModifications(reader, end, governing, own !== undefined, signerRevisions);
         reports.set(key, report);
       }
       modifications = await report;
@@ -90,4 +106,23 @@ export function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[])
     (s) => s.kind === 'documentTimestamp' && s.integrity.intact && s.coveredRanges[1]![1] >= dssAt,
   );
   return archived ? 'B-LTA' : 'B-LT';
+}
+
+/**
+ * The last signature (not a document timestamp) covers the whole file, or what follows it is
+ * long-term validation data only: each later revision brings a DSS or a document timestamp and
+ * nothing else (bytes that change nothing are no such data). A document timestamp adds time,
+ * never permission, whatever timestamp closes the file.
+ */
+export function closedByValidationData(signatures: VerifiedSignature[], fileLength: number): boolean {
+  const last = signatures.findLast((s) => s.kind === 'signature') ?? signatures.at(-1);
+  if (!last) return false;
+  if (last.coversWholeDocument) return true;
+  const { reason, revisions } = last.modifications;
+  return (
+    reason === undefined &&
+    revisions.length > 0 &&
+    revisions.every((r) => r.changes.length > 0 && r.changes.every((c) => c.ltv)) &&
+    revisions.at(-1)!.end === fileLength
+  );
 }

@@ -27,3 +27,4 @@ export type { Confirmation } from './confirmations.js';
 export type { WeldError } from './retries.js';
 export { WELD_RETRY } from './retries.js';
 export type { WeldView, WeldDataView } from './weld-query.js';
+export type { SubmissionView } from './forge-submit.js';

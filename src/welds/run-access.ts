@@ -5,7 +5,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../errors/index.js';
-import type { WeldDataRecord, WeldTokenRecord, WeldWrites } from '../packets/index.js';
+import {
+  visibleTo,
+  type PacketScope,
+  type WeldDataRecord,
+  type WeldTokenRecord,
+  type WeldWrites,
+} from '../packets/index.js';
 import type { WeldContext } from './context.js';
 import type { Forge, Workflow } from './definition.js';
 import { organizationOf } from './load.js';
@@ -49,6 +55,17 @@ export interface RunLink {
 const unknownRun = (weldDataEid: unknown): NotFoundError =>
   new NotFoundError(`No workflow run "${String(weldDataEid).slice(0, 100)}" for this link`, 'weldDataEid');
 
+const lookUpRun = async (ctx: WeldContext, weldDataEid: unknown): Promise<WeldDataRecord | undefined> =>
+  typeof weldDataEid === 'string' && weldDataEid.length < 100 ? ctx.store.welds.weldData(weldDataEid) : undefined;
+
+/** The run's workflow when it is the one the URL names (`weld`: slug or eid) and its organization's run; else the unknown run's 404. */
+function namedWorkflowOf(ctx: WeldContext, weld: string, run: WeldDataRecord): Workflow {
+  const workflow = ctx.catalogue.get(run.weldEid, run.weldVersion) ?? ctx.catalogue.get(run.weldEid);
+  if (!workflow || (weld !== workflow.slug && weld !== workflow.eid) || organizationOf(workflow) !== run.organization)
+    throw unknownRun(run.eid);
+  return workflow;
+}
+
 /**
  * A token of the run of kind `kind`, for the workflow the URL names (`weld`: slug or eid): the run
  * must be that workflow's and its organization's. An unknown run, a wrong token, another workflow's
@@ -61,19 +78,14 @@ export async function tokenFor(
   token: unknown,
   kind: WeldTokenRecord['kind'],
 ): Promise<{ run: WeldDataRecord; workflow: Workflow; token: WeldTokenRecord }> {
-  const run =
-    typeof weldDataEid === 'string' && weldDataEid.length < 100
-      ? await ctx.store.welds.weldData(weldDataEid)
-      : undefined;
+  const run = await lookUpRun(ctx, weldDataEid);
   // Looked up by the SHA-256 of 256 random bits: the lookup's timing tells nothing usable about a token.
   const found =
     typeof token === 'string' && token.length > 0 && token.length < 100
       ? await ctx.store.welds.weldToken(hashToken(token))
       : undefined;
   if (!run || !found || found.weldDataEid !== run.eid || found.kind !== kind) throw unknownRun(weldDataEid);
-  const workflow = ctx.catalogue.get(run.weldEid, run.weldVersion) ?? ctx.catalogue.get(run.weldEid);
-  if (!workflow || (weld !== workflow.slug && weld !== workflow.eid) || organizationOf(workflow) !== run.organization)
-    throw unknownRun(weldDataEid);
+  const workflow = namedWorkflowOf(ctx, weld, run);
   return { run, workflow, token: found };
 }
 
@@ -81,6 +93,23 @@ export async function tokenFor(
 export async function runFor(ctx: WeldContext, weld: string, weldDataEid: unknown, token: unknown): Promise<RunLink> {
   const { run, workflow, token: t } = await tokenFor(ctx, weld, weldDataEid, token, 'party');
   return { run, workflow, party: t.party, forges: forgesOf(workflow, t.party) };
+}
+
+/**
+ * The run of workflow `weld` as its organization's backend reaches it (an API key's `scope`, no link
+ * token): another organization's run, a development key's non-test run and another workflow's are
+ * answered as an unknown one.
+ */
+export async function callerRun(
+  ctx: WeldContext,
+  weld: string,
+  weldDataEid: unknown,
+  scope: PacketScope | undefined,
+): Promise<{ run: WeldDataRecord; workflow: Workflow }> {
+  const run = await lookUpRun(ctx, weldDataEid);
+  if (!run || !visibleTo(run, scope)) throw unknownRun(weldDataEid);
+  const workflow = namedWorkflowOf(ctx, weld, run);
+  return { run, workflow };
 }
 
 /** The link's forge named `slug`: one of its party's, else the same 404 as a wrong link. */

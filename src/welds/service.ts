@@ -12,6 +12,7 @@ import { weldContext, type WeldContext, type WeldServiceOptions } from './contex
 import type { Workflow } from './definition.js';
 import { weldMails } from './mail.js';
 import { weldOrganization, type WeldOrganization } from './organization.js';
+import { forgeSubmit, type SubmissionView } from './forge-submit.js';
 import { partyLink } from './party-link.js';
 import { newSubmissionEid, runFor, workflowBySlug, type RunLink } from './run-access.js';
 import { signingUrlFor } from './sign-now.js';
@@ -76,6 +77,11 @@ export class WeldService {
   /** A forge submitted (submit-forge.ts). */
   submitForge(input: ForgeSubmission): Promise<SubmittedForge> {
     return submitForge(this.#ctx, input);
+  }
+
+  /** GraphQL `forgeSubmit`: the organization's backend submits a forge by API key (forge-submit.ts). */
+  forgeSubmit(args: unknown, scope?: PacketScope): Promise<SubmissionView> {
+    return forgeSubmit(this.#ctx, args, scope);
   }
 
   /** Query `weld` (weld-query.ts). */

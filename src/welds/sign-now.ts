@@ -21,11 +21,7 @@ export async function signingUrlFor(ctx: WeldContext, link: RunLink, forge?: str
     if (defined.forge === undefined || !mine.has(defined.forge) || defined.signerType !== 'embedded') continue;
     const signer = signers.find((s) => s.aliasId === defined.id);
     if (!signer || signer.status === 'completed') continue;
-    return ctx.packets.generateEtchSignURL(
-      { signerEid: signer.eid, clientUserId: `weld:${run.eid}:${link.party}` },
-      undefined,
-      { keepEarlierLinks: true },
-    );
+    return ctx.packets.generateEtchSignURL({ signerEid: signer.eid, clientUserId: `weld:${run.eid}:${link.party}` });
   }
   return undefined;
 }

@@ -6,7 +6,13 @@
  * after the last forge the run waits for typed addresses to be confirmed (confirmations.ts) or makes
  * its packet (make-packet.ts) once the submission is safely stored.
  */
-import { outboxEvent, type PacketWrites, type SubmissionRecord, type WeldDataRecord } from '../packets/index.js';
+import {
+  outboxEvent,
+  type PacketScope,
+  type PacketWrites,
+  type SubmissionRecord,
+  type WeldDataRecord,
+} from '../packets/index.js';
 import { queueConfirmations } from './confirmations.js';
 import type { WeldContext } from './context.js';
 import type { Forge, Workflow } from './definition.js';
@@ -17,6 +23,7 @@ import { makePacketOnce } from './make-packet.js';
 import { partyOf } from './parties.js';
 import { resolvePlaceholders, valuesOf, type SubmittedValues } from './placeholders.js';
 import {
+  callerRun,
   checkSubmissionEid,
   forgeOf,
   hashToken,
@@ -37,12 +44,17 @@ export interface ForgeSubmission {
   token?: unknown;
   /** The posted form: field values and the form's `submissionEid`. */
   body: Record<string, unknown>;
+  /**
+   * Set when the organization's backend submits by API key (forge-submit.ts): any forge of its runs,
+   * no link token; the submitted forge's party gets a new token for the next link.
+   */
+  caller?: { scope: PacketScope | undefined };
 }
 
 export interface SubmittedForge {
   workflow: Workflow;
   run: WeldDataRecord;
-  /** The link's token (a new one for a run this submission started). */
+  /** The link's token (a new one for a run this submission started, and for a backend's submission). */
   token: string;
   submission: SubmissionRecord;
   /** The holder's next forge; undefined after their last one (the next is another party's, or none is left). */
@@ -90,14 +102,18 @@ async function handOver(
 
 export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Promise<SubmittedForge> {
   const starting = input.weldDataEid === undefined;
-  const link = starting ? undefined : await runFor(ctx, input.weld, input.weldDataEid, input.token);
-  const workflow = link ? link.workflow : workflowBySlug(ctx, input.weld);
+  const caller = input.caller;
+  const link = starting || caller ? undefined : await runFor(ctx, input.weld, input.weldDataEid, input.token);
+  const reached = starting ? undefined : (link ?? (await callerRun(ctx, input.weld, input.weldDataEid, caller?.scope)));
+  const workflow = reached ? reached.workflow : workflowBySlug(ctx, input.weld);
+  // A link opens its party's forges; the organization's backend any of its runs' forges.
   const forge = link ? partyForge(link, input.forge) : forgeOf(workflow, input.forge);
   const submissionEid = checkSubmissionEid(input.body.submissionEid);
   const resolvedPayload = resolveSubmission(forge, input.body);
   const now = ctx.now();
-  const token = starting ? newToken() : String(input.token);
-  const run = link ? link.run : newRun(workflow, now);
+  const minting = starting || caller !== undefined;
+  const token = minting ? newToken() : String(input.token);
+  const run = reached ? reached.run : newRun(workflow, now);
   // Forges are submitted in the definition's order (checked in the transaction): the forge's place is the submission's.
   const index = workflow.forges.findIndex((f) => f.eid === forge.eid);
   const nextForge = workflow.forges[index + 1];
@@ -144,19 +160,19 @@ export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Pro
         queued += await queueConfirmations(tx, workflow, next, values, now);
         if (queued > 0) next.status = 'confirming';
       } else if (nextParty !== party) queued += await handOver(tx, next, nextForge!, nextParty, now);
-      if (starting) {
-        await tx.welds.insertWeldData(next);
+      if (starting) await tx.welds.insertWeldData(next);
+      else if (!(await tx.welds.updateWeldData(next)))
+        throw new SubmissionConflictError('The run changed meanwhile: reload the form', 'weldDataEid');
+      if (minting)
         await tx.welds.insertWeldToken({
           hash: hashToken(token),
           weldDataEid: next.eid,
           kind: 'party',
-          party: 0,
+          party,
           email: null,
           createdAt: now,
           usedAt: null,
         });
-      } else if (!(await tx.welds.updateWeldData(next)))
-        throw new SubmissionConflictError('The run changed meanwhile: reload the form', 'weldDataEid');
       await tx.welds.insertSubmission(submission);
       return { ...next, version: starting ? next.version : next.version + 1 };
     })

@@ -56,10 +56,13 @@ export async function request(task) {
   return (await entry()).request(task);
 }
 
-/** A packet's assembly is held when the packet's name is `held:<mode>:<id>` (`heldPacketName`); other steps run. */
+/** A packet's assembly is held when the packet's name is `held:<mode>:<id>` (`heldPacketName`); other steps run. Other named assemblies report their start under the name. */
 export async function packet(task) {
-  const job = task?.step === 'assemble' ? held(task?.body?.name) : undefined;
+  const name = task?.step === 'assemble' ? task?.body?.name : undefined;
+  const job = held(name);
   if (job) await hold(job);
+  // Every named assembly reports its start, as titled requests do.
+  else if (typeof name === 'string') channel.postMessage({ started: name, threadId });
   return (await entry()).packet(task);
 }
 

@@ -14,11 +14,16 @@ export interface ServeProcess {
   url: Promise<string>;
   exited: Promise<number | null>;
   stderr: () => string;
+  /** What it wrote to stdout so far: the request and server log (pino JSON lines). */
+  stdout: () => string;
 }
 
 export function startServe(args: string[]): ServeProcess {
   const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
+  // Read, so a chatty log level never fills the pipe and stalls the server.
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const url = new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -28,5 +33,12 @@ export function startServe(args: string[]): ServeProcess {
     });
     void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
-  return { child, url, exited, stderr: () => stderr };
+  return { child, url, exited, stderr: () => stderr, stdout: () => stdout };
+}
+
+/** Ends the server as an operator does (SIGTERM: a graceful shutdown) and waits for it to exit. */
+export async function stopServe(s: ServeProcess): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  s.child.kill('SIGTERM');
+  await s.exited;
 }

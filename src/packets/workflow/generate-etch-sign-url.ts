@@ -1,8 +1,8 @@
 /**
  * `generateEtchSignURL`: a new token for a signer whose URL the caller makes (embedded, in-person, inline,
- * in-person-inline: README "Signer types (#32)"), its lifetime restarted. The spec's "generating again
- * restarts the token duration" is read as one live URL per signer: the previous URLs stop working
- * (tokenExpired) when a new one is made, unless the caller asks to keep them (the workflows' last page).
+ * in-person-inline: README "Signer types (#32)"), its lifetime restarted. Earlier URLs stay valid: the
+ * spec's recovery is generateEtchSignURL "again (optionally after expireSignerTokens)", so ending them
+ * is the caller's choice (expireSignerTokens); signing with any one of them ends the others.
  */
 import { ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
@@ -14,12 +14,7 @@ import type { PacketScope } from './scope.js';
 import { issueToken } from './signer-access.js';
 import { runStep, signerIn, signerOfSnap } from './step.js';
 
-export async function generateEtchSignURL(
-  ctx: WorkflowContext,
-  args: unknown,
-  scope?: PacketScope,
-  options: { keepEarlierLinks?: boolean } = {},
-): Promise<string> {
+export async function generateEtchSignURL(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<string> {
   const { signerEid, clientUserId } = parseWith(signUrlArgs, args);
   const signer = await signerIn(ctx, signerEid, scope);
   if (!CALLER_URL_SIGNER_TYPES.includes(signer.signerType))
@@ -35,8 +30,7 @@ export async function generateEtchSignURL(
     if (s.status === 'completed') throw new PacketStateError('This signer has already signed', 'signerEid');
     if (s.status === 'pending' || s.status === 'skipped')
       throw new PacketStateError(`This signer is ${s.status}`, 'signerEid');
-    // Signing with any one of the signer's links ends the others (submit-signing.ts).
-    if (!options.keepEarlierLinks) await tx.invalidateTokens(s.eid, now);
+    // The earlier links stay valid; signing with any one of them ends the others (submit-signing.ts).
     url = await issueToken(ctx, tx, s, 'embedded', now);
     s.clientUserId = clientUserId;
     await tx.updateSigner(s);

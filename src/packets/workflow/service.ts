@@ -54,12 +54,9 @@ export class PacketService {
     return sendEtchPacket(this.#ctx, args, scope);
   }
 
-  /**
-   * `generateEtchSignURL` (generate-etch-sign-url.ts). `keepEarlierLinks`: the signer's earlier links stay
-   * valid (a page that shows the link again on each load must not end the one already opened).
-   */
-  generateEtchSignURL(args: unknown, scope?: PacketScope, options?: { keepEarlierLinks?: boolean }): Promise<string> {
-    return generateEtchSignURL(this.#ctx, args, scope, options);
+  /** `generateEtchSignURL` (generate-etch-sign-url.ts): a new URL; the earlier ones stay valid. */
+  generateEtchSignURL(args: unknown, scope?: PacketScope): Promise<string> {
+    return generateEtchSignURL(this.#ctx, args, scope);
   }
 
   /** `expireSignerTokens` (expire-signer-tokens.ts). */

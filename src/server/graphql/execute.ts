@@ -30,6 +30,11 @@ export interface GraphQLChecks {
   warnings?: (lines: readonly string[]) => void;
 }
 
+const noWorkflows = (eid: string): Error =>
+  Object.assign(new Error(`No workflow "${eid}": castpress serves no workflows (Welds)`), {
+    castpress: { name: 'NotFoundError', status: 404 },
+  });
+
 /** Root resolvers: each operation of the spec is one service call, made in the caller's scope (its key's organization). */
 function rootValue(
   service: () => Promise<PacketService>,
@@ -58,15 +63,14 @@ function rootValue(
     updateSigner: call(async (s, a) => withId(await s.updateSigner(a, scope))),
     expireSignerTokens: call((s, a) => s.expireSignerTokens(a, scope)),
     etchPacket: call(async (s, a) => withId(await s.etchPacket(a, scope))),
-    // Workflows (Welds): served with `--workflows DIR` (src/welds); without it the query answers a typed 404.
+    // Workflows (Welds): served with `--workflows DIR` (src/welds); without it they answer a typed 404.
     weld: async (args: Record<string, unknown>) => {
       if (welds) return (await welds()).weld(defined(args), scope);
-      throw Object.assign(
-        new Error(`No workflow "${String(args.eid ?? args.slug ?? '')}": castpress serves no workflows (Welds)`),
-        {
-          castpress: { name: 'NotFoundError', status: 404 },
-        },
-      );
+      throw noWorkflows(String(args.eid ?? args.slug ?? ''));
+    },
+    forgeSubmit: async (args: Record<string, unknown>) => {
+      if (welds) return (await welds()).forgeSubmit(defined(args), scope);
+      throw noWorkflows(String(args.forgeEid ?? ''));
     },
   };
 }

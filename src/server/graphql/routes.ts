@@ -3,7 +3,7 @@
  * registered inside the server's authenticated scope (API key, concurrency
  * slot, rate-limit headers: see app.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../errors/index.js';
 import {
   PacketStateError,
@@ -16,7 +16,7 @@ import { isJsonContentType } from '../body.js';
 import { toHttpError } from '../http-errors.js';
 import { headerText } from '../resource-warnings.js';
 import type { RenderPool } from '../render-pool.js';
-import { DEFAULT_GRAPHQL_JSON_LIMITS, graphqlJsonParser, type GraphQLJsonLimits } from './json-body.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from '../json-body.js';
 import type { MultipartLimits } from '../multipart.js';
 import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
@@ -55,7 +55,7 @@ export interface PacketRoutesOptions {
   /** Worker threads that parse large JSON bodies (the render pool); without it they are parsed in-process. */
   threads?: RenderPool;
   /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
-  json?: Partial<GraphQLJsonLimits>;
+  json?: Partial<JsonBodyLimits>;
   /** The workflows the query `weld` answers from (`--workflows`). */
   welds?: { get(): Promise<WeldService> };
 }
@@ -99,11 +99,14 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
   const stylesheetOrigins = (options.stylesheetOrigins ?? []).map((o) => cspOrigin(o, 'Stylesheet origin'));
   // Content-type parsers are scoped to this plugin: only /graphql takes the larger JSON body.
   api.removeContentTypeParser('application/json');
-  const parseJsonBody = graphqlJsonParser(options.threads, { ...DEFAULT_GRAPHQL_JSON_LIMITS, ...options.json });
-  api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (_req, raw, done) => {
+  const parseJsonBody = jsonBodyParser(options.threads, { ...DEFAULT_JSON_BODY_LIMITS, ...options.json });
+  // Work handed to the render pool waits in the queue of the key's organization (see render-pool.ts `inLane`).
+  const inLane = <T>(request: FastifyRequest, fn: () => Promise<T>): Promise<T> =>
+    options.threads ? options.threads.inLane(options.scopeOf(request).organization, fn) : fn();
+  api.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limit }, (req, raw, done) => {
     const bytes = raw as Buffer;
     if (bytes.byteLength === 0) return done(null, {});
-    parseJsonBody(bytes, 'body').then(
+    inLane(req, () => parseJsonBody(bytes, 'body')).then(
       (value) => done(null, value),
       (e: unknown) => done(e as Error, undefined),
     );
@@ -121,7 +124,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         .type('application/json; charset=utf-8')
         .send({ errors: [{ message, extensions: { name, status: http.status, fields } }] });
     });
-    gql.post('/graphql', { bodyLimit: limit }, async (request, reply) => {
+    const graphqlRoute = async (request: FastifyRequest, reply: FastifyReply) => {
       let body: GraphQLRequestBody;
       if (request.isMultipart()) body = await readGraphQLMultipart(request, options.multipart, parseJsonBody);
       else if (isJsonContentType(request.headers['content-type'])) body = (request.body ?? {}) as GraphQLRequestBody;
@@ -145,7 +148,8 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         options.welds ? () => options.welds!.get() : undefined,
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
-    });
+    };
+    gql.post('/graphql', { bodyLimit: limit }, (request, reply) => inLane(request, () => graphqlRoute(request, reply)));
   });
 
   api.get<{ Params: { eid: string } }>('/api/document-group/:eid', async (request, reply) => {

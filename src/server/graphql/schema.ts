@@ -72,7 +72,13 @@ export const SCHEMA_SDL = /* GraphQL */ `
   }
 
   type WeldData {
+    id: String
     eid: String
+    isTest: Boolean
+    "Every forge of the run is submitted."
+    isComplete: Boolean
+    "Not modelled: always null (the client's forgeSubmit selects it)."
+    agents: JSON
     status: String
     createdAt: String
     displayTitle: String
@@ -85,6 +91,38 @@ export const SCHEMA_SDL = /* GraphQL */ `
     eid: String
     title: String
     weldDatas: [WeldData!]
+  }
+
+  type Forge {
+    eid: String
+    slug: String
+    name: String
+  }
+
+  type SubmissionSigner {
+    eid: String
+    name: String
+    email: String
+    status: String
+    routingOrder: Int
+  }
+
+  "A forge's submission (forgeSubmit)."
+  type Submission {
+    id: String
+    eid: String
+    status: String
+    "The submitted forge's party goes on here: its next form, or its done page."
+    continueURL: String
+    payloadValue: JSON
+    resolvedPayload: JSON
+    currentStep: Int
+    completedAt: String
+    createdAt: String
+    updatedAt: String
+    forge: Forge
+    signer: SubmissionSigner
+    weldData: WeldData
   }
 
   type Query {
@@ -125,6 +163,20 @@ export const SCHEMA_SDL = /* GraphQL */ `
     ): EtchPacket
     updateSigner(eid: String!, name: String, email: String, activateIfPending: Boolean): Signer
     expireSignerTokens(signerEid: String!): ExpiredSignerTokens
+    forgeSubmit(
+      forgeEid: String!
+      weldDataEid: String
+      submissionEid: String
+      payload: JSON!
+      enforcePayloadValidOnCreate: Boolean
+      currentStep: Int
+      complete: Boolean
+      isTest: Boolean
+      timezone: String
+      webhookURL: String
+      groupArrayId: String
+      groupArrayIndex: Int
+    ): Submission
   }
 `;
 

@@ -6,8 +6,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
-import type { MultipartLimits } from '../multipart.js';
-import type { JsonBodyParser } from './json-body.js';
+import { partIsFile, type MultipartLimits } from '../multipart.js';
+import type { JsonBodyParser } from '../json-body.js';
 
 export interface GraphQLRequestBody {
   query?: unknown;
@@ -64,6 +64,7 @@ export async function readGraphQLMultipart(
   try {
     for await (const part of request.parts({
       limits: { fieldSize: limits.partBytes, fileSize: limits.partBytes, parts: limits.parts },
+      isPartAFile: partIsFile,
     })) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
@@ -71,11 +72,15 @@ export async function readGraphQLMultipart(
         once(part.fieldname, fields, files);
         if (part.file.truncated)
           throw new PayloadTooLargeError(`A file part is larger than ${limits.partBytes} bytes`, part.fieldname);
-        files.set(part.fieldname, {
-          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-          filename: part.filename || undefined,
-          mimetype: part.mimetype || undefined,
-        });
+        // A field declared JSON (no file name) comes as bytes (`partIsFile`), for `parse` to read off the event loop.
+        if (!part.filename && /^application\/json/i.test(part.mimetype))
+          fields.set(part.fieldname, data.toString('utf8'));
+        else
+          files.set(part.fieldname, {
+            data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+            filename: part.filename || undefined,
+            mimetype: part.mimetype || undefined,
+          });
       } else {
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         total += Buffer.byteLength(value);

@@ -1,3 +1,12 @@
-/** Organization settings as the server loads them (`--org FILE`); the settings themselves are src/packets/org.ts. */
+/** Organization settings as the server loads them (`--org FILE`) and keeps them current; the settings themselves are src/packets/org.ts. */
 export { loadOrganizationFile } from './load.js';
-export { frameAncestorsFor, stylesheetOriginsFor } from './policy.js';
+export { frameAncestorsFor, frameAncestorsOf, stylesheetOriginsFor } from './policy.js';
+export type { FramedPage } from './policy.js';
+export {
+  OrganizationSettingsStore,
+  OrganizationSettingsConflictError,
+  type OrganizationSettingsStoreOptions,
+  type ReloadCause,
+  type ReloadOutcome,
+} from './store.js';
+export { organizationRoutes, type OrganizationRoutesOptions } from './routes.js';

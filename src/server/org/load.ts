@@ -1,8 +1,7 @@
 /**
- * `castpress serve --org FILE`: the organization settings file, read once at start (a change
- * needs a restart: the settings reach the packet workflow, the signing routes and the mail
- * composer, and a half-applied reload would let them disagree). A logo given as a file path
- * (relative to the settings file) is read here and kept as a data URL.
+ * `castpress serve --org FILE`: reading and checking the organization settings file (at start, and
+ * on every reload of store.ts). A logo given as a file path (relative to the settings file) is read
+ * here and kept as a data URL.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -32,10 +31,7 @@ function refused(file: string, fields: FieldError[]): ValidationError {
 
 async function logoDataUrl(logo: string, dir: string, property: string): Promise<string> {
   if (logo.startsWith('data:')) {
-    if (!LOGO_DATA_URL.test(logo))
-      throw ValidationError.of(property, 'Must be a base64 image data URL (png, jpeg, gif, webp, svg)');
-    if (Buffer.byteLength(logo) > (LOGO_MAX_BYTES * 4) / 3 + 64)
-      throw ValidationError.of(property, `Must be at most ${LOGO_MAX_BYTES} bytes`);
+    checkLogoDataUrl(logo, property);
     return logo;
   }
   const type = LOGO_TYPES[path.extname(logo).toLowerCase()];
@@ -50,30 +46,71 @@ async function logoDataUrl(logo: string, dir: string, property: string): Promise
   return `data:${type};base64,${bytes.toString('base64')}`;
 }
 
-/** Reads and checks the settings file; throws a ValidationError naming the file and the property. */
-export async function loadOrganizationFile(file: string): Promise<OrganizationDirectory> {
+/** The file as last read: its text, its parsed JSON and the settings (logos as data URLs). */
+export interface OrganizationFileContent {
+  text: string;
+  json: unknown;
+  directory: OrganizationDirectory;
+}
+
+/** The settings of `{organizations: {…}}` or of a one-organization file, with the property prefix of each. */
+function settingsEntries(json: unknown, directory: OrganizationDirectory): Array<[string, OrganizationSettings]> {
+  return isMultiOrganization(json)
+    ? Object.keys(json.organizations).map((id) => [`organizations.${id}.`, directory(id)!])
+    : [['', directory('')!]];
+}
+
+/** Whether parsed settings JSON is the `{organizations: {<id>: settings}}` form. */
+export function isMultiOrganization(json: unknown): json is { organizations: Record<string, unknown> } {
+  return typeof json === 'object' && json !== null && 'organizations' in json;
+}
+
+/** Checks settings text as read from `file`; a ValidationError naming the file and each property. */
+export async function parseOrganizationText(file: string, text: string): Promise<OrganizationFileContent> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (e) {
     throw refused(file, [{ property: '(file)', message: e instanceof Error ? e.message : String(e) }]);
   }
   try {
     const directory = parseOrganizationFile(json);
-    // Logos: file paths become data URLs now, so a missing file is refused at start, not in a mail.
+    // Logos: file paths become data URLs now, so a missing file is refused at load, not in a mail.
     const dir = path.dirname(path.resolve(file));
-    const multi = typeof json === 'object' && json !== null && 'organizations' in json;
-    const entries: Array<[string, OrganizationSettings]> = multi
-      ? Object.keys((json as { organizations: Record<string, unknown> }).organizations).map((id) => [
-          `organizations.${id}.`,
-          directory(id)!,
-        ])
-      : [['', directory('')!]];
-    for (const [prefix, settings] of entries)
+    for (const [prefix, settings] of settingsEntries(json, directory))
       if (settings.logo) settings.logo = await logoDataUrl(settings.logo, dir, `${prefix}logo`);
-    return directory;
+    return { text, json, directory };
   } catch (e) {
     if (e instanceof ValidationError) throw refused(file, e.fields);
     throw e;
   }
+}
+
+/** Reads and checks the settings file; throws a ValidationError naming the file and the property. */
+export async function readOrganizationFile(file: string): Promise<OrganizationFileContent> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw refused(file, [{ property: '(file)', message: e instanceof Error ? e.message : String(e) }]);
+  }
+  return parseOrganizationText(file, text);
+}
+
+/** The settings of the file (what `castpress serve --org FILE` starts with). */
+export async function loadOrganizationFile(file: string): Promise<OrganizationDirectory> {
+  return (await readOrganizationFile(file)).directory;
+}
+
+/** A logo given through the API: an image data URL within the size limit (a file path only in the file itself). */
+export function checkLogoDataUrl(logo: string, property: string): void {
+  if (!logo.startsWith('data:'))
+    throw ValidationError.of(
+      property,
+      'Must be an image data URL (a file path can be given only in the settings file)',
+    );
+  if (!LOGO_DATA_URL.test(logo))
+    throw ValidationError.of(property, 'Must be a base64 image data URL (png, jpeg, gif, webp, svg)');
+  if (Buffer.byteLength(logo) > (LOGO_MAX_BYTES * 4) / 3 + 64)
+    throw ValidationError.of(property, `Must be at most ${LOGO_MAX_BYTES} bytes`);
 }

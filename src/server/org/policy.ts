@@ -1,24 +1,39 @@
 /**
- * Which origins may frame a signing page and serve its stylesheet, from the organization's
- * settings and the server's flags. Pure: the signing routes call these per request.
+ * Which origins may frame a page and serve a signing page's stylesheet, from the organization's
+ * settings and the server's flags. Pure: the routes call these per request.
  *
- * Framing (the spec: URLs from generateEtchSignURL may be shown in an iframe): an embedded
- * signer's page may be framed by any origin unless the organization lists its origins
- * (`embedOrigins`), or else the operator does (`--frame-ancestor`). An email signer's page is
- * framed only by the server itself and the operator's origins, as before: its link arrives by
- * mail and no app of the sender's is meant to host it. The trade-off is in ../signing/README.md.
+ * Framing has one policy for every embeddable page: an embedded signer's signing page (the spec: URLs
+ * from generateEtchSignURL may be shown in an iframe), the workflow forms and their done page (the
+ * spec's `weldComplete` iframe message). They may be framed by any origin unless the organization
+ * lists its origins (`embedOrigins`), or else the operator does (`--frame-ancestor`). Pages reached
+ * from a mail link (an email signer's signing page, an address confirmation) are framed only by the
+ * server itself and the operator's origins: no app of the sender's is meant to host them. The
+ * trade-off is in ../signing/README.md.
  */
 import type { OrganizationSettings } from '../../packets/index.js';
 
-/** The CSP `frame-ancestors` sources for a page of a signer of this type (undefined type: a page shown before the signer is known). */
+/** What a page is for framing: one an app embeds, or one a mail link opens. */
+export type FramedPage = 'embeddable' | 'mailed';
+
+/** The CSP `frame-ancestors` sources of a page. */
+export function frameAncestorsOf(
+  page: FramedPage,
+  settings: OrganizationSettings | undefined,
+  operator: readonly string[],
+): string[] {
+  if (page === 'mailed') return ["'self'", ...operator];
+  const narrowed = settings?.embedOrigins?.length ? settings.embedOrigins : operator;
+  return narrowed.length > 0 ? ["'self'", ...narrowed] : ['*'];
+}
+
+/** The `frame-ancestors` of a signing page of a signer of this type (undefined type: a page shown before the signer is known, embeddable). */
 export function frameAncestorsFor(
   signerType: string | undefined,
   settings: OrganizationSettings | undefined,
   operator: readonly string[],
 ): string[] {
-  if (signerType !== undefined && signerType !== 'embedded') return ["'self'", ...operator];
-  const narrowed = settings?.embedOrigins?.length ? settings.embedOrigins : operator;
-  return narrowed.length > 0 ? ["'self'", ...narrowed] : ['*'];
+  const page = signerType === undefined || signerType === 'embedded' ? 'embeddable' : 'mailed';
+  return frameAncestorsOf(page, settings, operator);
 }
 
 /**

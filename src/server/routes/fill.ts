@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { requestBody } from '../body.js';
-import { renderFor, sendPdf, type ServerContext } from '../context.js';
+import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
-import { reportResourceProblems } from '../resource-warnings.js';
+import { reportResourceProblems, reportWarnings } from '../resource-warnings.js';
 import { timedRender } from '../metrics.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
@@ -26,7 +26,7 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
           'path',
         );
       const versionNumber = parseVersionNumber(request.query.versionNumber);
-      const body = await requestBody(request, ctx.multipart);
+      const body = await requestBody(request, ctx.multipart, jsonParserFor(ctx, request));
       const pool = ctx.renderPool;
       const options = versionNumber === undefined ? {} : { versionNumber };
       const rendered = await renderFor(ctx, request, async (signal) =>
@@ -37,6 +37,7 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
         ),
       );
       reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
+      reportWarnings(request, reply, rendered.warnings);
       // Named like the PDF's metadata title: the request's title, else the template's, else the EID.
       await sendPdf(ctx, request, reply, rendered, pdfName(rendered.title, m[1]!));
     },

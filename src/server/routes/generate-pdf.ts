@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { requestBody } from '../body.js';
-import { renderFor, sendPdf, type ServerContext } from '../context.js';
+import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
 import { reportResourceProblems } from '../resource-warnings.js';
 import { timedRender } from '../metrics.js';
 
 export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/generate-pdf', async (request, reply) => {
-    const body = await requestBody(request, ctx.multipart);
+    const body = await requestBody(request, ctx.multipart, jsonParserFor(ctx, request));
     const pool = ctx.renderPool;
     // Validated here (a fast 400); HTML goes to the engine's Chromium pool, Markdown to a worker thread.
     // Families from the font catalogue (if configured) before validation asks for them.

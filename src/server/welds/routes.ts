@@ -14,12 +14,18 @@
  *
  * A browser gets HTML (the form again with its errors beside the fields); a client asking for JSON
  * gets the typed error. Strict CSP as the signing page: nothing but this response's nonce runs or styles.
+ * Framing is the embeddable pages' policy (../org/policy.ts): the forms and the done page may be framed
+ * by any origin unless the organization or the operator narrows it; the confirmation page (a mail
+ * link's) by the server itself and the operator's origins only.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, isCastpressError } from '../../errors/index.js';
+import type { OrganizationDirectory } from '../../packets/index.js';
 import { organizationOf, partyForge, type WeldService } from '../../welds/index.js';
 import { toHttpError } from '../http-errors.js';
+import { frameAncestorsOf, type FramedPage } from '../org/index.js';
+import { cspOrigin } from '../stylesheet-origin.js';
 import { confirmPage, donePage, errorPage, formPage } from './form-html.js';
 
 /** A form of a few dozen fields is a few KiB; 64 KiB leaves room and refuses uploads in disguise. */
@@ -27,7 +33,10 @@ export const WELD_FORM_BODY_BYTES = 64 * 1024;
 
 export interface WeldRoutesOptions {
   welds: { get(): Promise<WeldService> };
+  /** The operator's origins (`--frame-ancestor`): the embeddable pages' list unless the organization has one. */
   frameAncestors?: readonly string[];
+  /** Each organization's settings (`--org`): its `embedOrigins` narrow who frames its forms. */
+  organizations?: OrganizationDirectory;
   bodyBytes?: number;
 }
 
@@ -35,13 +44,14 @@ type Params = { weld: string; forge: string };
 type Query = Record<string, string | undefined>;
 
 function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[]): FastifyReply {
+  // frame-ancestors is the page's sources as given (['*'] or "'self'" and origins).
   return reply
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${["'self'", ...frameAncestors].join(' ')}`,
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
     )
     .type('text/html; charset=utf-8');
 }
@@ -54,7 +64,10 @@ const wantsJson = (request: FastifyRequest): boolean => {
 const url = (path: string, query: Record<string, string>): string => `${path}?${new URLSearchParams(query).toString()}`;
 
 export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): void {
-  const frameAncestors = options.frameAncestors ?? [];
+  const operator = (options.frameAncestors ?? []).map((o) => cspOrigin(o, 'Frame ancestor'));
+  /** The `frame-ancestors` of a page of `organization`'s workflows (undefined: not known yet). */
+  const framing = (page: FramedPage, organization?: string): string[] =>
+    frameAncestorsOf(page, organization === undefined ? undefined : options.organizations?.(organization), operator);
   const limit = options.bodyBytes ?? WELD_FORM_BODY_BYTES;
   void app.register(async (scope) => {
     scope.addContentTypeParser(
@@ -75,7 +88,8 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       if (wantsJson(request))
         return reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply.code(http.status), nonce, frameAncestors).send(
+      // Framed as the forms are, so an app framing a form sees the error.
+      return headers(reply.code(http.status), nonce, framing('embeddable')).send(
         errorPage(http.body.name, http.body.message, nonce),
       );
     });
@@ -85,7 +99,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       const workflow = welds.workflow(request.params.weld);
       const forge = workflow.forges[0]!;
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply, nonce, frameAncestors).send(
+      return headers(reply, nonce, framing('embeddable', organizationOf(workflow))).send(
         formPage({
           workflow,
           forge,
@@ -105,7 +119,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       const signUrl = await welds.signingUrlFor(link, forge.slug);
       const organization = welds.organization(run.organization);
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply, nonce, frameAncestors).send(
+      return headers(reply, nonce, framing('embeddable', run.organization)).send(
         donePage({
           workflow,
           organization,
@@ -128,7 +142,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       const welds = await options.welds.get();
       const c = await welds.confirmation(request.params.weld, request.query.run, request.query.c);
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply, nonce, frameAncestors).send(
+      return headers(reply, nonce, framing('mailed')).send(
         confirmPage({
           workflow: c.workflow,
           email: c.email,
@@ -150,7 +164,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
         const c = await welds.confirmAddress(request.params.weld, body.run, body.c);
         if (wantsJson(request)) return reply.code(200).send({ weldDataEid: c.run.eid, status: c.run.status });
         const nonce = randomBytes(16).toString('base64');
-        return headers(reply, nonce, frameAncestors).send(
+        return headers(reply, nonce, framing('mailed')).send(
           confirmPage({
             workflow: c.workflow,
             email: c.email,
@@ -173,7 +187,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
         throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${request.params.forge}"`);
       const forge = partyForge(link, request.params.forge);
       const nonce = randomBytes(16).toString('base64');
-      return headers(reply, nonce, frameAncestors).send(
+      return headers(reply, nonce, framing('embeddable', run.organization)).send(
         formPage({
           workflow,
           forge,
@@ -223,7 +237,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
           const nonce = randomBytes(16).toString('base64');
           const hidden: Record<string, string> = { submissionEid: welds.newSubmissionEid() };
           if (typeof weldDataEid === 'string' && typeof t === 'string') Object.assign(hidden, { weldDataEid, t });
-          return headers(reply.code(e.status), nonce, frameAncestors).send(
+          return headers(reply.code(e.status), nonce, framing('embeddable', organizationOf(workflow))).send(
             formPage({
               workflow,
               forge,

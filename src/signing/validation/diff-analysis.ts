@@ -7,6 +7,7 @@
  * flagged, as Acrobat and pyHanko's default policy do).
  */
 import {
+  XrefRevisions,
   readRevisionGraph,
   readRevisionGraphAfter,
   revisionEnds,
@@ -45,11 +46,14 @@ export interface ModificationReport {
 export class RevisionReader {
   readonly ends: number[];
   readonly #graphs = new Map<number, Promise<RevisionGraph>>();
-  readonly #roles = new Map<number, Map<string, ObjectRole>>();
+  readonly #roles = new WeakMap<RevisionGraph, Map<string, ObjectRole>>();
+  /** The same revisions read by their cross-reference sections (what a viewer that follows them shows). */
+  readonly xref: XrefRevisions;
   /** What reading the revisions cost so far (bytes parsed, objects read): tests compare it at two sizes. */
   readonly work: RevisionWork = { bytesParsed: 0, objects: 0 };
   constructor(readonly bytes: Uint8Array) {
     this.ends = revisionEnds(bytes);
+    this.xref = new XrefRevisions(bytes);
   }
 
   /**
@@ -73,12 +77,26 @@ export class RevisionReader {
 
   /** The roles of the objects of `g` (a graph this reader gave). */
   roles(g: RevisionGraph): Map<string, ObjectRole> {
-    let r = this.#roles.get(g.end);
+    let r = this.#roles.get(g);
     if (!r) {
       r = rolesOf(g);
-      this.#roles.set(g.end, r);
+      this.#roles.set(g, r);
     }
     return r;
+  }
+
+  /** Whether `end` is just past a `%%EOF` marker (and its line end, if any). */
+  endsRevision(end: number): boolean {
+    const file = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    return /%%EOF(\r\n|\r|\n)?$/.test(file.toString('latin1', Math.max(0, end - 7), end));
+  }
+
+  /** Whether the bytes from `from` to `end` hold a cross-reference section (`startxref`), or no object at all. */
+  bytesHaveSection(from: number, end: number): boolean {
+    const file = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const at = file.indexOf('startxref', from, 'latin1');
+    if (at >= 0 && at < end) return true;
+    return !/\d+\s+\d+\s+obj\b/.test(file.toString('latin1', from, end));
   }
 
   /** Revisions ending after `end` with more than white space since the one before. */
@@ -129,9 +147,10 @@ export async function analyseModifications(
   signedEnd: number,
   docMdp: 1 | 2 | 3 | undefined,
   certification: boolean,
+  signerRevisions: ReadonlySet<number> = new Set(),
 ): Promise<ModificationReport> {
   try {
-    return await analyse(reader, signedEnd, docMdp, certification);
+    return await analyse(reader, signedEnd, docMdp, certification, signerRevisions);
   } catch (e) {
     // Hostile structure must not crash verification: what cannot be analysed is not allowed.
     return {
@@ -150,6 +169,7 @@ async function analyse(
   signedEnd: number,
   docMdp: 1 | 2 | 3 | undefined,
   certification: boolean,
+  signerRevisions: ReadonlySet<number>,
 ): Promise<ModificationReport> {
   const allowed = ALLOWED[docMdp ?? 2];
   const base = { allowed, ...(docMdp !== undefined ? { docMdp } : {}), certification };
@@ -163,22 +183,95 @@ async function analyse(
     };
   const revisions: RevisionReport[] = [];
   const problems: string[] = [];
+  if (!reader.endsRevision(signedEnd))
+    problems.push(`the signed bytes end at byte ${signedEnd}, inside a revision, not after its %%EOF`);
+  const signedX = reader.xref.graph(signedEnd);
+  const laterX: RevisionGraph[] = [signedX];
+  const later: RevisionGraph[] = [signed];
+  let from = signedEnd;
   for (const end of reader.after(signedEnd)) {
-    const later = await reader.graph(end);
-    if (later.fatal) {
+    const g = await reader.graph(end);
+    later.push(g);
+    if (g.fatal) {
       revisions.push({ end, classification: 'other', changes: [] });
-      problems.push(`the revision ending at byte ${end} cannot be read (${later.fatal})`);
+      problems.push(`the revision ending at byte ${end} cannot be read (${g.fatal})`);
+      from = end;
       continue;
     }
-    const diff = compareRevisions(signed, later, reader.roles(signed), reader.roles(later));
-    revisions.push({ end, classification: diff.level, changes: diff.changes });
-    const over = diff.changes.filter((c) => LEVEL_RANK[c.level] > LEVEL_RANK[allowed] && !(docMdp === 1 && c.ltv));
+    const changes = compareRevisions(signed, g, reader.roles(signed), reader.roles(g)).changes;
+    const gx = reader.xref.graph(end);
+    laterX.push(gx);
+    // What a viewer that follows the cross-references shows: an entry re-pointed or freed is a change.
+    if (!signedX.fatal) changes.push(...xrefChanges(reader, signedX, gx, end));
+    if (!reader.bytesHaveSection(from, end))
+      changes.push(structural(`${end}`, 'objects appended without a cross-reference section'));
+    from = end;
+    const unique = dedupe(changes).map((c) => signedFill(c, later, laterX, signerRevisions));
+    let classification: ChangeLevel = 'none';
+    for (const c of unique) if (LEVEL_RANK[c.level] > LEVEL_RANK[classification]) classification = c.level;
+    revisions.push({ end, classification, changes: unique });
+    const over = unique.filter((c) => LEVEL_RANK[c.level] > LEVEL_RANK[allowed] && !(docMdp === 1 && c.ltv));
     if (over.length)
       problems.push(`the revision ending at byte ${end} has changes beyond ${describe(allowed)}: ${summary(over)}`);
   }
   if (problems.length === 0) return { ok: true, ...base, revisions };
   return { ok: false, ...base, revisions, reason: `Changed after signing: ${problems.join('; ')}` };
 }
+
+function structural(object: string, what: string): ObjectChange {
+  return { object, change: 'changed', role: 'document', level: 'other', what, ltv: false };
+}
+
+/** The changes a viewer following cross-references sees between the signed revision and `gx`. */
+function xrefChanges(reader: RevisionReader, signedX: RevisionGraph, gx: RevisionGraph, end: number): ObjectChange[] {
+  if (gx.fatal || gx.root === undefined)
+    return [structural(`${end}`, `cross-reference data that cannot be followed (${gx.fatal ?? 'no catalog'})`)];
+  const chain = (gx as { chain?: number[] }).chain ?? [];
+  const signedStart = (signedX as { chain?: number[] }).chain?.[0];
+  const out = compareRevisions(signedX, gx, reader.roles(signedX), reader.roles(gx)).changes;
+  if (signedStart !== undefined && !chain.includes(signedStart))
+    out.push(structural(`${end}`, "a cross-reference chain that skips the signed revision's section"));
+  return out;
+}
+
+/** Each object's change once (the file-order and the cross-reference readings often agree). */
+function dedupe(changes: ObjectChange[]): ObjectChange[] {
+  const seen = new Map<string, ObjectChange>();
+  for (const c of changes) {
+    const key = `${c.object} ${c.what}`;
+    const had = seen.get(key);
+    if (!had || LEVEL_RANK[c.level] > LEVEL_RANK[had.level]) seen.set(key, c);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * A read-only field filled in a revision that a later signature covers (castpress's per-signer
+ * marks: the signer's date and name fields, set before or with the signer's signature, which
+ * vouches for them) is part of signing; filled where no signature follows (after the last one,
+ * then at most a document timestamp, which adds time, never permission) it is a change no
+ * DocMDP level allows.
+ */
+function signedFill(
+  c: ObjectChange,
+  graphs: RevisionGraph[],
+  graphsX: RevisionGraph[],
+  signerRevisions: ReadonlySet<number>,
+): ObjectChange {
+  if (!c.readOnly) return c;
+  for (const list of [graphs, graphsX]) {
+    const last = list.at(-1);
+    const text = last?.objects.get(c.object)?.text;
+    if (text === undefined) continue;
+    let k = list.length - 1;
+    while (k > 1 && list[k - 1]!.objects.get(c.object)?.text === text) k--;
+    const written = list[k]!.end;
+    if (![...signerRevisions].some((e) => e >= written)) return c;
+  }
+  return { ...c, level: FORM_LEVEL, what: `${c.what}, signed after` };
+}
+
+const FORM_LEVEL: ChangeLevel = 'formFillingAndSigning';
 
 /** "page content added (10 0, 11 0, 12 0 and 2 more), …": each kind of change once, with a few of its objects. */
 function summary(changes: ObjectChange[]): string {

@@ -12,7 +12,7 @@
  * An object is judged by its role in the earlier revision (what it was), a new object by its role
  * in the later one; objects that nothing reaches are left out (they change nothing shown).
  */
-import type { PdfObjectSnapshot, PdfValue, RevisionGraph } from '../../pdf/index.js';
+import { canonicalValue, type PdfObjectSnapshot, type PdfValue, type RevisionGraph } from '../../pdf/index.js';
 import { dictOf, fieldType, nameOf, refOf, refsIn, type Dict, type ObjectRole, type Role } from './diff-roles.js';
 
 export type ChangeLevel = 'none' | 'formFillingAndSigning' | 'annotations' | 'other';
@@ -22,13 +22,15 @@ export const LEVEL_RANK: Record<ChangeLevel, number> = { none: 0, formFillingAnd
 export interface ObjectChange {
   /** The object, as `"12 0"`. */
   object: string;
-  change: 'added' | 'changed';
+  change: 'added' | 'changed' | 'removed';
   role: Role;
   level: ChangeLevel;
   /** What changed, in words. */
   what: string;
   /** Part of long-term validation (DSS, document timestamp): allowed even under DocMDP P=1. */
   ltv: boolean;
+  /** A read-only field's value or appearance: allowed only in a signer's own revision (diff-analysis.ts). */
+  readOnly?: true;
 }
 
 export interface RevisionDiff {
@@ -40,6 +42,7 @@ interface Finding {
   level: ChangeLevel;
   what: string;
   ltv?: boolean;
+  readOnly?: true;
 }
 
 interface Ctx {
@@ -54,10 +57,13 @@ const FORM = 'formFillingAndSigning' as const;
 function worst(findings: Finding[]): Finding {
   let out: Finding = { level: 'none', what: '', ltv: true };
   for (const f of findings) if (LEVEL_RANK[f.level] > LEVEL_RANK[out.level]) out = f;
+  const over = findings.filter((f) => f.level === 'other');
   return {
     level: out.level,
     what: [...new Set(findings.filter((f) => f.level !== 'none').map((f) => f.what))].join('; '),
     ltv: findings.every((f) => f.ltv === true),
+    // Read-only only when every change beyond form filling is a read-only field's fill.
+    ...(over.length > 0 && over.every((f) => f.readOnly) ? { readOnly: true as const } : {}),
   };
 }
 
@@ -66,10 +72,46 @@ function dictValue(s: PdfObjectSnapshot | undefined): Dict {
   return v !== null && typeof v === 'object' && v !== undefined && 'dict' in v ? v.dict : {};
 }
 
-/** Keys whose values differ between two dictionaries. */
+/** Keys whose values differ between two dictionaries (strings compared as the text they spell). */
 function changedKeys(x: Dict, y: Dict): string[] {
   const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
-  return [...keys].filter((k) => JSON.stringify(x[k] ?? null) !== JSON.stringify(y[k] ?? null));
+  return [...keys].filter(
+    (k) => JSON.stringify(canonicalValue(x[k] ?? null)) !== JSON.stringify(canonicalValue(y[k] ?? null)),
+  );
+}
+
+/** A field whose /Ff (inherited through /Parent) has the ReadOnly bit. */
+export function isReadOnly(g: RevisionGraph, ref: string): boolean {
+  const seen = new Set<string>();
+  for (let r: string | undefined = ref; r !== undefined && !seen.has(r); r = refOf(dictOf(g, { ref: r })?.Parent)) {
+    seen.add(r);
+    const ff = dictOf(g, { ref: r })?.Ff;
+    if (typeof ff === 'number') return (ff & 1) === 1;
+  }
+  return false;
+}
+
+/**
+ * The change of a read-only field's value or appearance (castpress's mark fields and placeholder
+ * signature fields are read-only: a signer's revision fills them, and its signature vouches), or of
+ * the appearance of a signature field already signed (what a later signer must never redraw).
+ */
+function readOnlyFill(g: RevisionGraph, ref: string, what: string): Finding | undefined {
+  if (fieldType(g, ref) === 'Sig' && signatureValueOf(g, ref) !== undefined)
+    return { level: 'other', what: `${what} of a signed signature field replaced` };
+  if (!isReadOnly(g, ref)) return undefined;
+  return { level: 'other', what: `read-only field ${what}`, readOnly: true };
+}
+
+/** The value (/V) of a field or of its parent field. */
+function signatureValueOf(g: RevisionGraph, ref: string): PdfValue | undefined {
+  const seen = new Set<string>();
+  for (let r: string | undefined = ref; r !== undefined && !seen.has(r); r = refOf(dictOf(g, { ref: r })?.Parent)) {
+    seen.add(r);
+    const v = dictOf(g, { ref: r })?.V;
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
 }
 
 /** A signature field whose value is a document timestamp. */
@@ -166,7 +208,10 @@ function fieldKeyChange(ctx: Ctx, ref: string, key: string, x: Dict, sig: boolea
         ltv: ts,
       };
     }
-    if (FILL_KEYS.has(key)) return { level: FORM, what: key === 'V' ? 'field value' : `widget /${key}` };
+    if (FILL_KEYS.has(key)) {
+      const what = key === 'V' ? 'field value' : `widget /${key}`;
+      return readOnlyFill(ctx.a, ref, what) ?? { level: FORM, what };
+    }
     return { level: 'other', what: `form field /${key} changed` };
   }
 }
@@ -191,6 +236,10 @@ function changed(ctx: Ctx, ref: string, old: PdfObjectSnapshot, now: PdfObjectSn
           if (key === 'DSS') return [{ level: FORM, what: 'DSS', ltv: true }];
           if (key === 'AcroForm') return acroformChange(ctx, dictOf(ctx.a, x.AcroForm), dictOf(ctx.b, y.AcroForm));
           if (key === 'Perms') return [permsChange(ctx, x.Perms, y.Perms)];
+          // What other signing tools refresh when they write an update (pyHanko: /Version when its
+          // output version is higher, /Extensions for the extensions it uses, the XMP metadata).
+          if (key === 'Version' || key === 'Extensions') return [{ level: FORM, what: `catalog /${key}` }];
+          if (key === 'Metadata') return [{ level: FORM, what: 'XMP metadata' }];
           return [{ level: 'other', what: `catalog /${key} changed` }];
         }),
       );
@@ -220,15 +269,16 @@ function changed(ctx: Ctx, ref: string, old: PdfObjectSnapshot, now: PdfObjectSn
       return { level: 'annotations', what: 'annotation changed' };
     case 'appearance':
       return ctx.ra.get(role.owner ?? '')?.role === 'field'
-        ? { level: FORM, what: 'field appearance' }
+        ? (readOnlyFill(ctx.a, role.owner!, 'appearance') ?? { level: FORM, what: 'field appearance' })
         : { level: 'annotations', what: 'annotation appearance' };
     case 'formResource':
       return { level: FORM, what: 'form default resources' };
     case 'dss':
       return { level: FORM, what: 'DSS', ltv: true };
     case 'info':
+      return { level: FORM, what: 'document information' };
     case 'metadata':
-      return { level: FORM, what: 'document information', ltv: true };
+      return { level: FORM, what: 'XMP metadata' };
     case 'perms':
       return { level: 'other', what: 'document permissions changed' };
     case 'document':
@@ -250,7 +300,8 @@ function added(ctx: Ctx, ref: string, role: ObjectRole): Finding {
       const owner = role.owner ?? '';
       if (ctx.rb.get(owner)?.role !== 'field') return { level: 'annotations', what: 'annotation appearance' };
       const ts = isTimestampField(ctx.b, owner);
-      return { level: FORM, what: 'field appearance', ltv: ts };
+      const locked = ctx.ra.has(owner) ? readOnlyFill(ctx.a, owner, 'appearance') : undefined;
+      return locked ?? { level: FORM, what: 'field appearance', ltv: ts };
     }
     case 'dss':
       return { level: FORM, what: 'DSS', ltv: true };
@@ -260,8 +311,9 @@ function added(ctx: Ctx, ref: string, role: ObjectRole): Finding {
     case 'formResource':
       return { level: FORM, what: 'form default resources' };
     case 'info':
+      return { level: FORM, what: 'document information' };
     case 'metadata':
-      return { level: FORM, what: 'document information', ltv: true };
+      return { level: FORM, what: 'XMP metadata' };
     case 'page':
       return { level: 'other', what: 'page added' };
     case 'pages':
@@ -312,6 +364,23 @@ export function compareRevisions(
       level: f.level,
       what: f.what,
       ltv: f.ltv === true,
+      ...(f.readOnly ? { readOnly: true as const } : {}),
+    });
+  }
+  // An object the signed revision reached that is gone (its entry freed): judged as emptied.
+  for (const [ref, old] of a.objects) {
+    if (b.objects.has(ref)) continue;
+    const role = ctx.ra.get(ref);
+    if (!role) continue;
+    const f = changed(ctx, ref, old, { value: null, text: 'null' }, role);
+    if (f.level === 'none') continue;
+    changes.push({
+      object: ref,
+      change: 'removed',
+      role: role.role,
+      level: f.level,
+      what: `${f.what} (removed)`,
+      ltv: false,
     });
   }
   let level: ChangeLevel = 'none';

@@ -1,24 +1,25 @@
 /**
- * JSON of `/graphql` (a body, or a multipart `operations` part): small ones are
- * parsed on the event loop, larger ones on a worker thread (issue 28: 4.9 MB of
- * variables stalled other requests 3.1 s, 26 MB took 129 s and 2.9 GB). What the
- * thread hands back is rebuilt on the event loop at a cost in proportion to its
- * number of values, so a large body may hold only so many: large bodies are for
- * base64 uploads (one long string each), which cross cheaply.
+ * JSON of request bodies, whatever their shape (a REST or `/graphql` body, a multipart
+ * `data`/`operations` part or a part declared JSON): small ones are parsed on the event
+ * loop, larger ones on a worker thread (issue 28: 4.9 MB of variables stalled other
+ * requests 3.1 s, 26 MB took 129 s and 2.9 GB). What the thread hands back is rebuilt on
+ * the event loop at a cost in proportion to its number of values, so a large body may
+ * hold only so many: large bodies are for base64 uploads (one long string each), which
+ * cross cheaply.
  */
-import type { JsonOutcome, JsonTask } from '../../batch/index.js';
-import { CastpressError } from '../../errors/index.js';
-import { parseJsonBody } from '../../schema/index.js';
-import type { RenderPool } from '../render-pool.js';
+import type { JsonOutcome, JsonTask } from '../batch/index.js';
+import { CastpressError } from '../errors/index.js';
+import { parseJsonBody } from '../schema/index.js';
+import type { RenderPool } from './render-pool.js';
 
-export interface GraphQLJsonLimits {
+export interface JsonBodyLimits {
   /** Bodies (and `operations` parts) up to this many bytes are parsed on the event loop. Default 1 MiB. */
   inlineBytes: number;
   /** Values (objects, arrays, strings, numbers…) a larger body may hold; more is a 413 on `body`. Default 50,000. */
   maxValues: number;
 }
 
-export const DEFAULT_GRAPHQL_JSON_LIMITS: GraphQLJsonLimits = { inlineBytes: 1024 * 1024, maxValues: 50_000 };
+export const DEFAULT_JSON_BODY_LIMITS: JsonBodyLimits = { inlineBytes: 1024 * 1024, maxValues: 50_000 };
 
 /** Parses JSON text or bytes; rejects with the typed 400 (invalid) or 413 (too many values) naming `property`. */
 export type JsonBodyParser = (raw: Uint8Array | string, property: string) => Promise<unknown>;
@@ -27,9 +28,9 @@ const text = (raw: Uint8Array | string) =>
   typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
 
 /** Without a pool (a library's `buildApp`), a large body is parsed here, with the same bound on its values. */
-export function graphqlJsonParser(
+export function jsonBodyParser(
   pool: RenderPool | undefined,
-  limits: GraphQLJsonLimits = DEFAULT_GRAPHQL_JSON_LIMITS,
+  limits: JsonBodyLimits = DEFAULT_JSON_BODY_LIMITS,
 ): JsonBodyParser {
   return async (raw, property) => {
     const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
