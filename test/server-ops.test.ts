@@ -345,6 +345,21 @@ describe('/metrics', () => {
     expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer scrape-token-0123' } })).status).toBe(
       200,
     );
+    // The OpenAPI document says so: the metrics token's bearer scheme and the 401; a server without a token: neither.
+    type Doc = {
+      paths: Record<string, { get: { security: unknown; responses: Record<string, unknown> } }>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    const doc = (await (await fetch(`${s.base}/openapi.json`)).json()) as Doc;
+    expect(doc.paths['/metrics']!.get.security).toEqual([{ metricsToken: [] }]);
+    expect(doc.components.securitySchemes.metricsToken).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(Object.keys(doc.paths['/metrics']!.get.responses)).toContain('401');
+    const open = await server({ metrics: true });
+    const openDoc = (await (await fetch(`${open.base}/openapi.json`)).json()) as Doc;
+    expect(openDoc.paths['/metrics']!.get.security).toEqual([]);
+    expect(Object.keys(openDoc.paths['/metrics']!.get.responses)).not.toContain('401');
   });
 });
 
