@@ -115,7 +115,7 @@ describe('GET /openapi.json', () => {
       'POST /api/v1/fill/{file} fillPdf': '400 401 404 413 415 422 429',
       'POST /api/v1/generate-pdf generatePdf': '400 401 413 415 429',
       'GET /download/{file} downloadPdf': '404 410',
-      'POST /graphql graphql': '400 401 404 409 413 415 429',
+      'POST /graphql graphql': '400 401 404 409 413 415 422 429',
       'GET /api/document-group/{eid} downloadDocumentGroupZip': '401 404 409 429',
       'GET /api/document-group/{eid}/{filename} downloadDocumentGroupFile': '401 404 409 429',
       'GET /health getHealth': '',

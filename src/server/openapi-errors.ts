@@ -44,7 +44,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; 
   410: { name: 'Gone', description: 'The link has expired' },
   413: { name: 'PayloadTooLarge', description: 'The body (or a part or file of it) is larger than the server accepts' },
   415: { name: 'UnsupportedMediaType', description: 'The Content-Type is not one the operation takes' },
-  422: { name: 'UnprocessableContent', description: 'The template PDF cannot be read' },
+  422: { name: 'UnprocessableContent', description: 'A PDF the request names or carries cannot be read' },
   429: {
     name: 'TooManyRequests',
     description: 'A development key has as many requests in flight as it may',

@@ -150,6 +150,7 @@ function descriptions(options: OpenApiOptions): Record<string, Described> {
         400: 'The query does not parse or validate, is over the cost limits, or its variables do not have the expected shape',
         404: 'No such packet, signer or document group (of this organization); the answer of an operation that answered nothing',
         409: 'The packet is not in a state that allows the operation',
+        422: 'A PDF in the packet (an upload or a template) cannot be read',
         413: 'The body, an upload or the packet is larger than the server accepts',
       },
       summary: `Signature packets (GraphQL; the schema is at ${GRAPHQL_SCHEMA_PATH})`,
@@ -287,8 +288,9 @@ function serverUrl(publicUrl: string | undefined, listening: AddressInfo | strin
 
 /** Registered before any route, so that it sees them all. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = {}): Promise<void> {
-  const described = descriptions(options);
-  const byOperation = new Map(Object.values(described).map((d) => [d.operationId, d]));
+  // Built when the document is first asked for: a server nobody asks converts no schema.
+  let described: ReturnType<typeof descriptions> | undefined;
+  const describe = () => (described ??= descriptions(options));
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -318,7 +320,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       // @fastify/swagger's own form of a parameter (`{file}`), as the document shows it.
       const key = `${method} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-      const mine = described[key];
+      const mine = describe()[key];
       if (!mine) return { schema: { ...schema, hide: true }, url };
       const { auth, errors: _errors, errorForm: _form, ...rest } = mine;
       const security = auth === 'none' ? [] : [{ [auth]: [] }];
@@ -326,6 +328,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
+      const byOperation = new Map(Object.values(describe()).map((d) => [d.operationId, d]));
       const doc = withErrorResponses(document.openapiObject, (id) => byOperation.get(id));
       return { ...doc, servers: [{ url: serverUrl(options.publicUrl, app.server.address()) }] };
     },
