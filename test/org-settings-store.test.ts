@@ -128,7 +128,15 @@ describe('OrganizationSettingsStore and /api/organization', () => {
     const doc = (await (await fetch(`${server!.base}/openapi.json`)).json()) as {
       paths: Record<
         string,
-        Record<string, { security?: unknown; requestBody?: { content: Record<string, { schema: object }> } }>
+        Record<
+          string,
+          {
+            operationId?: string;
+            security?: unknown;
+            requestBody?: { content: Record<string, { schema: object }> };
+            responses: Record<string, unknown>;
+          }
+        >
       >;
     };
     const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
@@ -136,6 +144,18 @@ describe('OrganizationSettingsStore and /api/organization', () => {
     const ops = doc.paths['/api/organization']!;
     expect(Object.keys(ops).sort()).toEqual(['get', 'put']);
     expect(ops.put!.security).toEqual([{ apiKey: [] }]);
+    expect(ops.get!.security).toEqual([{ apiKey: [] }]);
+    expect([ops.get!.operationId, ops.put!.operationId]).toEqual([
+      'getOrganizationSettings',
+      'replaceOrganizationSettings',
+    ]);
+    // The 4xx each answers (org/routes.ts behind the API key): a development key's PUT is a 403, a bad body a 400.
+    const codes = (op: { responses: Record<string, unknown> }) =>
+      Object.keys(op.responses)
+        .filter((c) => c.startsWith('4'))
+        .join(' ');
+    expect(codes(ops.get!)).toBe('401 404 429');
+    expect(codes(ops.put!)).toBe('400 401 403 409 413 415 429');
     const body = await get(A);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     expect(ajv.validate(ops.put!.requestBody!.content['application/json']!.schema, body), ajv.errorsText()).toBe(true);

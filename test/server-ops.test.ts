@@ -2,7 +2,7 @@
  * Operations endpoints (issue 34): `/health`, `/ready` (Chromium, packet store,
  * further checks), and Prometheus metrics at `/metrics` counting this test's own
  * requests by route pattern and status, render durations by kind, the render
- * pool's gauges and the packet outbox read at scrape time.
+ * pool's gauges and the packet outbox read at scrape time, and the process's runtime metrics.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -199,8 +199,6 @@ describe('/metrics', () => {
     expect(sample(text, 'castpress_render_duration_seconds_count{kind="fill"}')).toBe(1);
     expect(sample(text, 'castpress_packet_events{status="pending"}')).toBe(2);
     expect(sample(text, 'castpress_packet_events{status="failed"}')).toBe(1);
-    // No process-wide default metrics: the registry is this server's own.
-    expect(text).not.toContain('process_cpu');
 
     // Read at scrape time: an event given up on shows at the next scrape.
     await store.settleOutbox('e1', {
@@ -235,6 +233,22 @@ describe('/metrics', () => {
     expect(sample(own, 'castpress_http_requests_total{method="POST",route="/api/v1/generate-pdf",status="200"}')).toBe(
       1,
     );
+  });
+
+  it("serves the process's runtime metrics (CPU, event loop, heap) beside each server's own, in two servers at once", async () => {
+    const a = await server({ metrics: true });
+    const b = await server({ metrics: true });
+    for (const s of [a, b]) {
+      const res = await fetch(`${s.base}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(sample(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+      expect(sample(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+      expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+      expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+      // Each series once: the process's metrics are not collected again for the second server.
+      expect(text.split('\n').filter((l) => l.startsWith('process_cpu_seconds_total ')).length).toBe(1);
+    }
   });
 
   it('shows the render pool gauges and times Markdown run on its threads', async () => {
@@ -331,6 +345,21 @@ describe('/metrics', () => {
     expect((await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer scrape-token-0123' } })).status).toBe(
       200,
     );
+    // The OpenAPI document says so: the metrics token's bearer scheme and the 401; a server without a token: neither.
+    type Doc = {
+      paths: Record<string, { get: { security: unknown; responses: Record<string, unknown> } }>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    const doc = (await (await fetch(`${s.base}/openapi.json`)).json()) as Doc;
+    expect(doc.paths['/metrics']!.get.security).toEqual([{ metricsToken: [] }]);
+    expect(doc.components.securitySchemes.metricsToken).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(Object.keys(doc.paths['/metrics']!.get.responses)).toContain('401');
+    const open = await server({ metrics: true });
+    const openDoc = (await (await fetch(`${open.base}/openapi.json`)).json()) as Doc;
+    expect(openDoc.paths['/metrics']!.get.security).toEqual([]);
+    expect(Object.keys(openDoc.paths['/metrics']!.get.responses)).not.toContain('401');
   });
 });
 

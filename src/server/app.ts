@@ -192,7 +192,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
   await app.register(fastifyMultipart);
   // Before any route: it collects them as they are registered (GET /openapi.json, #34).
-  await registerOpenApi(app);
+  await registerOpenApi(app, {
+    publicUrl: options.publicUrl,
+    metricsToken: typeof options.metrics === 'object' && Boolean(options.metrics.token),
+  });
 
   logRequests(app);
 

@@ -6,6 +6,12 @@
  * EIDs, download ids and signatures stay out of the label set, and a scanner
  * requesting random paths adds one `unmatched` series, not one per path.
  * Pool and outbox figures are read at scrape time, not kept up to date.
+ *
+ * The process and runtime metrics (CPU, memory, event loop lag, GC, handles) are prom-client's
+ * defaults under their standard names (`process_cpu_seconds_total`, `nodejs_*`, what stock
+ * dashboards and alerts query), collected once per process in a registry of their own and served
+ * by every server beside its own metrics: they describe the process, which servers share, and each
+ * collection starts an event-loop monitor and a GC observer that nothing stops.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Counter, Histogram, Registry } from 'prom-client';
@@ -25,10 +31,23 @@ export interface MetricsSources {
   packets?: LazyPacketBackend;
 }
 
+let runtimeRegistry: Registry | undefined;
+
+/** The process's runtime metrics, collected from the first call on (never in prom-client's global registry). */
+function runtimeMetrics(prom: typeof import('prom-client')): Registry {
+  if (!runtimeRegistry) {
+    runtimeRegistry = new prom.Registry();
+    prom.collectDefaultMetrics({ register: runtimeRegistry });
+  }
+  return runtimeRegistry;
+}
+
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class ServerMetrics {
   readonly #registry: Registry;
+  /** This server's metrics and the process's, as one scrape. */
+  readonly #scrape: Registry;
   readonly contentType: string;
   readonly #token: Buffer | undefined;
   readonly #requests: Counter<'method' | 'route' | 'status'>;
@@ -102,6 +121,7 @@ export class ServerMetrics {
         },
       });
     }
+    this.#scrape = prom.Registry.merge([runtimeMetrics(prom), this.#registry]);
   }
 
   /** prom-client is loaded only by a server that serves metrics. */
@@ -137,7 +157,7 @@ export class ServerMetrics {
 
   /** The exposition text (sources are read now). */
   text(): Promise<string> {
-    return this.#registry.metrics();
+    return this.#scrape.metrics();
   }
 
   close(): void {
