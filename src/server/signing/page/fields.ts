@@ -35,6 +35,17 @@ export function acceptEachField(client: Client): void {
 
   // The mark dialog: the first signature (or initials) box asks for it; later boxes reuse it.
   const dialog = $<HTMLDialogElement>('adopt');
+  // What the error asked for is done once there is a stroke or text: the request would go stale.
+  const clearError = () => ($('adopt-error').textContent = '');
+  pad.onStroke(clearError);
+  $('typed').addEventListener('input', clearError);
+  // Enter in the typed field adopts it, as a form's submit would.
+  $('typed').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && dialog.open && !e.isComposing) {
+      e.preventDefault();
+      $('adopt-ok').click();
+    }
+  });
   function adopt(kind: MarkKind): Promise<boolean> {
     const t = cfg.texts[kind];
     $('adopt-h').textContent = t.title;
@@ -85,20 +96,21 @@ export function acceptEachField(client: Client): void {
   }
 
   function show(box: FieldBox, mark: Adopted): void {
-    box.el.textContent = '';
+    box.mark.textContent = '';
     if (mark.image) {
       const img = document.createElement('img');
       img.src = mark.image;
       img.alt = '';
-      box.el.append(img);
+      box.mark.append(img);
     } else {
       const span = document.createElement('span');
       span.className = 'typed-mark';
       span.textContent = mark.text ?? '';
-      box.el.append(span);
+      box.mark.append(span);
     }
     box.el.classList.add('accepted');
-    box.el.setAttribute('aria-label', box.label + ': signed');
+    // A name that contains the visible text (the typed mark), so voice control finds the box by what it shows.
+    box.el.setAttribute('aria-label', box.label + ': signed' + (mark.text ? ', ' + mark.text : ''));
   }
 
   let signPosted = false;

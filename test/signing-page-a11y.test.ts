@@ -1,0 +1,170 @@
+/**
+ * The signing page's accessibility and flow in a real Chromium. On a phone (390 × 844, touch): every
+ * signature and initials box is a touch target of at least 24 × 24 CSS px (WCAG 2.2) while the drawn
+ * box keeps its rect, axe-core finds no serious or critical violation before or after signing, and
+ * the box "Next field" brings up is on screen, not under the sticky progress bar. The mark dialog:
+ * its "Please draw" goes once something is drawn, Enter adopts a typed mark.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PacketBackend } from '../src/server/graphql/index.js';
+import { axeViolations } from './helpers/axe.js';
+import { launchTestBrowser } from './helpers/browser.js';
+import { closeBrowser } from './helpers/close.js';
+import { tempDir } from './helpers/signing.js';
+import { drawOn, startSigningServer, watchPage } from './helpers/signing-page.js';
+import type { TestServer } from './server-setup.js';
+
+let server: TestServer;
+let tmp: { dir: string; remove: () => Promise<void> };
+let backend: PacketBackend;
+let browser: Browser;
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-phone-');
+  ({ server, backend } = await startSigningServer(tmp.dir));
+  browser = await launchTestBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await closeBrowser(browser);
+  await server?.close();
+  await tmp?.remove();
+}, 60_000);
+
+/** Boxes as small as forms have them: at 390 px they are drawn about 47 × 7 px. */
+const SIG = { x: 72, y: 600, width: 80, height: 12 };
+const INI = { x: 300, y: 600, width: 60, height: 12 };
+
+async function open(page: Page, signer: Record<string, unknown> = {}) {
+  const created = await backend.service.createEtchPacket({
+    name: 'Phone test',
+    files: [
+      {
+        id: 'a',
+        filename: 'a.pdf',
+        title: 'Agreement',
+        fields: [
+          { content: 'Agreement text.' },
+          { id: 'sig', type: 'signature', pageNum: 0, rect: SIG },
+          { id: 'ini', type: 'initial', pageNum: 0, rect: INI },
+        ],
+      },
+    ],
+    signers: [
+      {
+        id: 's1',
+        name: 'Ada Signer',
+        email: 'ada@example.com',
+        signerType: 'embedded',
+        showFinishSigningButton: true,
+        signatureMode: 'text',
+        fields: [
+          { fileId: 'a', fieldId: 'sig' },
+          { fileId: 'a', fieldId: 'ini' },
+        ],
+        ...signer,
+      },
+    ],
+  });
+  const signerEid = created.documentGroup.signers[0]!.eid;
+  await page.goto(await backend.service.generateEtchSignURL({ signerEid, clientUserId: 'u' }));
+  await page.waitForFunction(() => document.body.classList.contains('loaded'), undefined, { timeout: 30_000 });
+  return created;
+}
+
+/** Each box's hit area (the button) and the box drawn at the field's rect (its `.mark`, else the button). */
+function measure(page: Page) {
+  return page.$$eval('button.box', (els) =>
+    els.map((el) => {
+      const hit = el.getBoundingClientRect();
+      const drawn = (el.querySelector('.mark') ?? el).getBoundingClientRect();
+      const pageWidth = el.closest('.page')!.getBoundingClientRect().width;
+      return {
+        field: (el as HTMLElement).dataset.field,
+        hit,
+        drawn: { width: drawn.width, height: drawn.height },
+        pageWidth,
+      };
+    }),
+  );
+}
+
+describe('signing page on a phone', () => {
+  it('touch targets of 24 × 24 px, no serious axe violation before and after signing, the next box on screen', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
+    const page = await context.newPage();
+    const { errors } = watchPage(page);
+    await open(page);
+
+    const boxes = await measure(page);
+    expect(boxes.map((b) => b.field)).toEqual(['sig', 'ini']);
+    for (const b of boxes) {
+      expect(b.hit.width, b.field).toBeGreaterThanOrEqual(24);
+      expect(b.hit.height, b.field).toBeGreaterThanOrEqual(24);
+      // The drawn box is still the field's rect (a US Letter page is 612 pt wide).
+      const rect = b.field === 'sig' ? SIG : INI;
+      expect(b.drawn.width).toBeCloseTo((rect.width * b.pageWidth) / 612, 0);
+      expect(b.drawn.height).toBeCloseTo((rect.height * b.pageWidth) / 612, 0);
+      expect(b.drawn.height).toBeLessThan(10);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+
+    // "Next field" brings the box up where it can be seen: inside the window and not under the sticky bar.
+    await page.tap('#next');
+    const visible = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const r = el.getBoundingClientRect();
+      const bar = document.getElementById('bar')!.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { field: el.dataset.field, top: r.top, bottom: r.bottom, barBottom: bar.bottom, onTop: el.contains(hit) };
+    });
+    expect(visible.field).toBe('sig');
+    expect(visible.top).toBeGreaterThanOrEqual(visible.barBottom);
+    expect(visible.bottom).toBeLessThanOrEqual(844);
+    expect(visible.onTop).toBe(true);
+
+    // Signing by touch (typed marks): both boxes, then axe again (the boxes' names and contents changed).
+    await page.tap('[data-field=sig]');
+    await page.tap('#adopt-ok');
+    await page.tap('[data-field=ini]');
+    await page.tap('#adopt-ok');
+    await page.waitForFunction(() => !(document.getElementById('finish') as HTMLButtonElement).disabled);
+    expect(await page.locator('.box.accepted').count()).toBe(2);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors, errors.join('\n')).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
+
+describe('the mark dialog', () => {
+  it('"Please draw" goes once something is drawn; Enter in the typed field adopts it', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    const { errors } = watchPage(page);
+    await open(page, { signatureMode: 'draw' });
+    await page.click('[data-field=sig]');
+    await page.click('#adopt-ok');
+    await expect(page.textContent('#adopt-error')).resolves.toMatch(/Please draw/);
+    await drawOn(page, '#pad');
+    await expect(page.textContent('#adopt-error')).resolves.toBe('');
+
+    await page.click('#clear');
+    await page.click('#use-typed');
+    await page.fill('#typed', '');
+    await page.click('#adopt-ok');
+    await expect(page.textContent('#adopt-error')).resolves.toMatch(/Please type/);
+    await page.fill('#typed', 'Ada Signer');
+    await expect(page.textContent('#adopt-error')).resolves.toBe('');
+    await page.press('#typed', 'Enter');
+    await expect(page.isVisible('#adopt')).resolves.toBe(false);
+    await expect(page.getAttribute('[data-field=sig]', 'class')).resolves.toContain('accepted');
+    await expect(page.textContent('[data-field=sig]')).resolves.toBe('Ada Signer');
+    expect(errors, errors.join('\n')).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
