@@ -3,7 +3,8 @@
  * signature and initials box is a touch target of at least 24 × 24 CSS px (WCAG 2.2) while the drawn
  * box keeps its rect, axe-core finds no serious or critical violation before or after signing, and
  * the box "Next field" brings up is on screen, not under the sticky progress bar. The mark dialog:
- * its "Please draw" goes once something is drawn, Enter adopts a typed mark.
+ * its "Please draw" goes once something is drawn, Enter adopts a typed mark. The dark colour scheme:
+ * dark grounds, and axe's contrast still holds (with the organization's colours too).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,9 +37,10 @@ afterAll(async () => {
 const SIG = { x: 72, y: 600, width: 80, height: 12 };
 const INI = { x: 300, y: 600, width: 60, height: 12 };
 
-async function open(page: Page, signer: Record<string, unknown> = {}) {
+async function open(page: Page, signer: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const created = await backend.service.createEtchPacket({
     name: 'Phone test',
+    ...extra,
     files: [
       {
         id: 'a',
@@ -166,5 +168,26 @@ describe('the mark dialog', () => {
     await expect(page.textContent('[data-field=sig]')).resolves.toBe('Ada Signer');
     expect(errors, errors.join('\n')).toEqual([]);
     await page.close();
+  }, 120_000);
+});
+
+describe('dark colour scheme', () => {
+  it('prefers-color-scheme: dark gives dark grounds; no serious axe violation, the mark dialog open or not', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 900 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    const { errors } = watchPage(page);
+    // A packet colour made for white grounds: the dark scheme must not put it on a dark one as text.
+    await open(page, {}, { signaturePageOptions: { style: { primaryColor: '#003366', linkColor: '#003366' } } });
+    const grounds = await page.evaluate(() =>
+      ['body', '#bar', '#review'].map((s) => getComputedStyle(document.querySelector(s)!).backgroundColor),
+    );
+    // Dark: every channel of each ground below 64.
+    for (const g of grounds) for (const c of g.match(/\d+/g)!.slice(0, 3)) expect(Number(c), g).toBeLessThan(64);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('[data-field=sig]');
+    await expect(page.isVisible('#adopt')).resolves.toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors, errors.join('\n')).toEqual([]);
+    await context.close();
   }, 120_000);
 });

@@ -133,9 +133,22 @@ function texts(session: SigningSession, organizationName: string, organizationSt
   };
 }
 
+/**
+ * The dark scheme a browser asks for (`prefers-color-scheme: dark`). It comes after the colour overrides:
+ * an organization's text colours are darkened for white, so on dark grounds text takes these light ones;
+ * buttons keep the brand colour (white text on it reaches 4.5:1 already). Documents stay white paper.
+ */
+const DARK = `:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{color:#e3e5e8;background:#121416}
+section,#bar,dialog{background:#1e2124;color:#e3e5e8;border-color:#3a3f44}
+section.doc{background:none}
+h1,#status.done{color:#8fd3e8}a{color:#9ecbff}.error{color:#ff8a80}
+input[type=text]{background:#121416;color:#e3e5e8;border:1px solid #8a8d90}
+.page{box-shadow:0 1px 4px rgba(0,0,0,.8)}}`;
+
 const HEAD = (title: string, nonce: string, css: string, stylesheet?: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
+<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}${DARK}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
 
 /** What an error page adds: the `signerError` it posts inside a frame, the completed documents it offers. */
 export interface ErrorPageExtras {
