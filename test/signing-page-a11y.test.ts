@@ -2,7 +2,7 @@
  * The signing page's accessibility and flow in a real Chromium. On a phone (390 × 844, touch): every
  * signature and initials box is a touch target of at least 24 × 24 CSS px (WCAG 2.2) while the drawn
  * box keeps its rect, axe-core finds no serious or critical violation before or after signing, and
- * the box "Next field" brings up is on screen, not under the sticky progress bar. The mark dialog:
+ * the box "Next field" brings up is on screen at a readable scale, not under the sticky progress bar. The mark dialog:
  * its "Please draw" goes once something is drawn, Enter adopts a typed mark. The dark colour scheme:
  * dark grounds, and axe's contrast still holds (with the organization's colours too).
  */
@@ -130,6 +130,18 @@ describe('signing page on a phone', () => {
     expect(visible.top).toBeGreaterThanOrEqual(visible.barBottom);
     expect(visible.bottom).toBeLessThanOrEqual(844);
     expect(visible.onTop).toBe(true);
+    // At a readable scale: the page is widened for this small box (its document scrolls sideways, the
+    // window does not), the box drawn at least 16 px high and wholly on screen.
+    const zoomed = await page.evaluate(() => {
+      const r = (
+        document.querySelector('[data-field=sig] .mark') ?? document.querySelector('[data-field=sig]')!
+      ).getBoundingClientRect();
+      return { left: r.left, right: r.right, height: r.height, scrollWidth: document.documentElement.scrollWidth };
+    });
+    expect(zoomed.height).toBeGreaterThanOrEqual(16);
+    expect(zoomed.left).toBeGreaterThanOrEqual(0);
+    expect(zoomed.right).toBeLessThanOrEqual(390);
+    expect(zoomed.scrollWidth).toBeLessThanOrEqual(390);
 
     // Signing by touch (typed marks): both boxes, then axe again (the boxes' names and contents changed).
     await page.tap('[data-field=sig]');

@@ -49,6 +49,7 @@ button:disabled{opacity:.55}
 #progress{flex:1 1 12em}
 #bar #status{flex:1 1 100%;margin:0}#bar #status:empty{display:none}
 section.doc{border:0;padding:0;margin:0;background:none}
+section.doc.zoomed{overflow-x:auto}.zoomed .page{max-width:none}
 .page{container-type:inline-size;position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
 .page canvas{position:absolute;inset:0;width:100%;height:100%;display:block}
 .box{position:absolute;margin:0;padding:0;left:var(--x);top:var(--y);width:var(--w);height:var(--h)}

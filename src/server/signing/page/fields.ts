@@ -145,11 +145,30 @@ export function acceptEachField(client: Client): void {
   finish.addEventListener('click', () => {
     if (pending().length === 0) void finishNow();
   });
+  // On a narrow screen a small field is drawn a few pixels high: its page is widened (its document
+  // scrolls sideways, the window does not) until the box is READABLE px high, then the box is centred.
+  const READABLE = 16;
+  let zoomed: HTMLElement | null = null;
+  function zoomTo(box: FieldBox): void {
+    const wrap = box.el.closest<HTMLElement>('.page');
+    if (zoomed && zoomed !== wrap) {
+      zoomed.style.removeProperty('width');
+      zoomed.parentElement?.classList.remove('zoomed');
+      zoomed = null;
+    }
+    const height = box.mark.getBoundingClientRect().height;
+    if (!wrap || height === 0 || height >= READABLE) return;
+    const width = wrap.getBoundingClientRect().width * Math.min(READABLE / height, 4);
+    wrap.style.width = Math.ceil(width) + 'px';
+    wrap.parentElement?.classList.add('zoomed');
+    zoomed = wrap;
+  }
   next.addEventListener('click', () => {
     const b = pending()[0];
     if (!b) return;
-    b.el.scrollIntoView({ block: 'center' });
-    b.el.focus();
+    zoomTo(b);
+    b.el.scrollIntoView({ block: 'center', inline: 'center' });
+    b.el.focus({ preventScroll: true });
   });
 
   void (async () => {
