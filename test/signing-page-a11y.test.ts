@@ -4,7 +4,8 @@
  * box keeps its rect, axe-core finds no serious or critical violation before or after signing, and
  * the box "Next field" brings up is on screen at a readable scale, not under the sticky progress bar. The mark dialog:
  * its "Please draw" goes once something is drawn, Enter adopts a typed mark. The dark colour scheme:
- * dark grounds, and axe's contrast still holds (with the organization's colours too).
+ * dark grounds, and axe's contrast still holds (with the organization's colours too). The built-in
+ * texts in the browser's language; the packet's own texts win.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,5 +202,36 @@ describe('dark colour scheme', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(errors, errors.join('\n')).toEqual([]);
     await context.close();
+  }, 120_000);
+});
+
+describe("the browser's language", () => {
+  it('German and Japanese built-in texts by navigator.languages; signaturePageOptions texts win', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 900 }, locale: 'de-DE' });
+    const page = await context.newPage();
+    const { errors } = watchPage(page);
+    await open(page, { signatureMode: 'draw' }, { signaturePageOptions: { drawInitialsTitle: 'Paraphe hier' } });
+    await expect(page.textContent('#next')).resolves.toBe('Nächstes Feld');
+    await expect(page.textContent('#progress')).resolves.toBe('0 von 2 Feldern unterschrieben');
+    await expect(page.textContent('[data-field=sig]')).resolves.toBe('Unterschrift');
+    await expect(page.getAttribute('html', 'lang')).resolves.toBe('de');
+    await page.click('[data-field=sig]');
+    await expect(page.textContent('#adopt-h')).resolves.toBe('Ihre Unterschrift');
+    await page.click('#adopt-ok');
+    await expect(page.textContent('#adopt-error')).resolves.toBe('Bitte zeichnen oder „Stattdessen tippen“ wählen.');
+    await drawOn(page, '#pad');
+    await page.click('#adopt-ok');
+    await page.click('[data-field=ini]');
+    await expect(page.textContent('#adopt-h')).resolves.toBe('Paraphe hier');
+    await expect(page.textContent('#adopt-ok')).resolves.toBe('Übernehmen und abzeichnen');
+    expect(errors, errors.join('\n')).toEqual([]);
+    await context.close();
+
+    const ja = await browser.newContext({ viewport: { width: 900, height: 900 }, locale: 'ja-JP' });
+    const jaPage = await ja.newPage();
+    await open(jaPage);
+    await expect(jaPage.textContent('#next')).resolves.toBe('次の欄へ');
+    await expect(jaPage.textContent('#docs-h')).resolves.toBe('確認して署名');
+    await ja.close();
   }, 120_000);
 });

@@ -260,6 +260,9 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     showFinish: signer.options.showFinishSigningButton === true,
     documents: documents.map((d) => ({ index: d.index, title: d.title ?? d.filename, url: docUrl(d.index) })),
     boxes: session.boxes,
+    customTexts: Object.entries(session.packet.signaturePageOptions ?? {})
+      .filter(([, v]) => typeof v === 'string')
+      .map(([k]) => k),
     texts: {
       signature: {
         label: tx.signatureLabel,
@@ -283,7 +286,7 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     ? `${details}<div id="bar" role="region" aria-label="Signing progress"><span id="progress" role="status" aria-live="polite">Loading the documents…</span>
 <button type="button" id="next" disabled>Next field</button><button type="button" id="finish" hidden disabled>${esc(tx.signButtonText)}</button>
 <p id="status" role="status" aria-live="polite"></p></div>
-<section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p>${esc(tx.signDescription)}</p><div id="docs"></div></section>
+<section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p id="sign-desc">${esc(tx.signDescription)}</p><div id="docs"></div></section>
 <dialog id="adopt" aria-labelledby="adopt-h" aria-describedby="adopt-desc"><h2 id="adopt-h"></h2><p id="adopt-desc"></p>
 ${markInputs(typed, signer.name)}
 <p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>

@@ -6,6 +6,7 @@
 import type { MarkInput } from './contract.js';
 import { askOnLoad } from './details.js';
 import { loadPdfJs, renderDocuments, type FieldBox, type MarkKind } from './documents.js';
+import { words } from './i18n.js';
 import { submit } from './submit.js';
 import { $, initialsOf, post, say, type Client } from './ui.js';
 
@@ -28,8 +29,7 @@ export function acceptEachField(client: Client): void {
   const showProgress = () => {
     const n = needed().length,
       done = n - pending().length;
-    progress.textContent =
-      n === 0 ? 'Nothing to click: review the documents, then finish.' : done + ' of ' + n + ' fields signed';
+    progress.textContent = n === 0 ? words.nothing : words.progress(done, n);
     next.disabled = pending().length === 0;
   };
 
@@ -52,7 +52,7 @@ export function acceptEachField(client: Client): void {
     $('adopt-desc').textContent = t.description;
     $('adopt-ok').textContent = t.button;
     $('adopt-error').textContent = '';
-    $('typed-label').textContent = kind === 'initial' ? 'Type your initials' : 'Type your signature';
+    $('typed-label').textContent = kind === 'initial' ? words.typeInitials : words.typeSignature;
     $<HTMLInputElement>('typed').value = kind === 'initial' ? initialsOf(cfg.name) : cfg.name || '';
     pad.clear();
     pad.typedMode = cfg.typed;
@@ -62,11 +62,11 @@ export function acceptEachField(client: Client): void {
         const d = pad.drawn(),
           text = $<HTMLInputElement>('typed').value.trim();
         if (!pad.typedMode && d.length === 0) {
-          $('adopt-error').textContent = 'Please draw, or choose Type instead.';
+          $('adopt-error').textContent = words.pleaseDraw;
           return;
         }
         if (pad.typedMode && !text) {
-          $('adopt-error').textContent = 'Please type it.';
+          $('adopt-error').textContent = words.pleaseType;
           return;
         }
         adopted[kind] = pad.typedMode
