@@ -5,7 +5,8 @@
  * the box "Next field" brings up is on screen at a readable scale, not under the sticky progress bar. The mark dialog:
  * its "Please draw" goes once something is drawn, Enter adopts a typed mark. The dark colour scheme:
  * dark grounds, and axe's contrast still holds (with the organization's colours too). The built-in
- * texts in the browser's language; the packet's own texts win.
+ * texts in the browser's language; the packet's own texts win. The review of every mark before the
+ * final submit.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,5 +234,33 @@ describe("the browser's language", () => {
     await expect(jaPage.textContent('#next')).resolves.toBe('次の欄へ');
     await expect(jaPage.textContent('#docs-h')).resolves.toBe('確認して署名');
     await ja.close();
+  }, 120_000);
+});
+
+describe('the review before the final submit', () => {
+  it('Finish lists every mark with its page; Back signs nothing; Confirm signs', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    const { errors } = watchPage(page);
+    const created = await open(page);
+    await page.click('[data-field=sig]');
+    await page.click('#adopt-ok');
+    await page.click('[data-field=ini]');
+    await page.click('#adopt-ok');
+    await page.click('#finish');
+    await expect(page.isVisible('#confirm')).resolves.toBe(true);
+    const items = await page.$$eval('#confirm-list li', (lis) => lis.map((li) => li.textContent));
+    expect(items).toEqual(['Signature 1, Agreement page 1Ada Signer', 'Initials 2, Agreement page 1AS']);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('#confirm-back');
+    await expect(page.isVisible('#confirm')).resolves.toBe(false);
+    expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
+    await page.click('#finish');
+    await page.click('#confirm-ok');
+    await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
+      timeout: 60_000,
+    });
+    expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('complete');
+    expect(errors, errors.join('\n')).toEqual([]);
+    await page.close();
   }, 120_000);
 });

@@ -60,6 +60,7 @@ button.box{left:calc(var(--x) + var(--w) / 2);top:calc(var(--y) + var(--h) / 2);
 .box.accepted .mark{background:rgba(255,255,255,.75);border-color:#2e7d32}
 .mark img{max-width:100%;max-height:100%}
 .typed-mark{font:clamp(9px,2.4cqw,18px)/1 "castpress hand",cursive}
+#confirm-list img{height:1.6em;vertical-align:middle;margin-left:8px;background:#fff}#confirm-list .typed-mark{margin-left:8px;font-size:1.2em}
 #typed{font-family:"castpress hand",cursive;font-size:1.4em}
 dialog{max-width:min(680px,calc(100vw - 32px));width:100%;box-sizing:border-box;border:0;border-radius:6px;padding:16px}
 dialog::backdrop{background:rgba(0,0,0,.45)}
@@ -290,7 +291,11 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
 <dialog id="adopt" aria-labelledby="adopt-h" aria-describedby="adopt-desc"><h2 id="adopt-h"></h2><p id="adopt-desc"></p>
 ${markInputs(typed, signer.name)}
 <p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>
-<button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>`
+<button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>
+<dialog id="confirm" aria-labelledby="confirm-h" aria-describedby="confirm-desc"><h2 id="confirm-h">Review your marks</h2>
+<p id="confirm-desc">Each box you signed, with its page. Confirm to sign the documents.</p><ul id="confirm-list"></ul>
+<p class="consent">${esc(tx.signConsentText)}</p>
+<button type="button" id="confirm-ok">${esc(tx.signButtonText)}</button><button type="button" class="secondary" id="confirm-back">Back</button></dialog>`
     : `${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${documents
         .map(
           (d) =>

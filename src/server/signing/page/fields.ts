@@ -17,6 +17,20 @@ interface Adopted {
   text?: string;
 }
 
+/** An adopted mark as shown: the drawing as an image (decorative: the box's name says it is signed), or the text. */
+function markNode(mark: Adopted): HTMLElement {
+  if (mark.image) {
+    const img = document.createElement('img');
+    img.src = mark.image;
+    img.alt = '';
+    return img;
+  }
+  const span = document.createElement('span');
+  span.className = 'typed-mark';
+  span.textContent = mark.text ?? '';
+  return span;
+}
+
 export function acceptEachField(client: Client): void {
   const { cfg, pad } = client;
   const adopted: Record<MarkKind, Adopted | null> = { signature: null, initial: null };
@@ -97,17 +111,7 @@ export function acceptEachField(client: Client): void {
 
   function show(box: FieldBox, mark: Adopted): void {
     box.mark.textContent = '';
-    if (mark.image) {
-      const img = document.createElement('img');
-      img.src = mark.image;
-      img.alt = '';
-      box.mark.append(img);
-    } else {
-      const span = document.createElement('span');
-      span.className = 'typed-mark';
-      span.textContent = mark.text ?? '';
-      box.mark.append(span);
-    }
+    box.mark.append(markNode(mark));
     box.el.classList.add('accepted');
     // A name that contains the visible text (the typed mark), so voice control finds the box by what it shows.
     box.el.setAttribute('aria-label', box.label + ': signed' + (mark.text ? ', ' + mark.text : ''));
@@ -142,8 +146,34 @@ export function acceptEachField(client: Client): void {
       accepted: needed().map((b) => ({ document: b.spec.document, fieldId: b.spec.fieldId })),
     });
   }
+  // The review before the final submit: every mark with its box and page, then Confirm (the Finish
+  // button's text) or Back. Only on the Finish button: without it, the spec ends signing at the last box.
+  const confirmDialog = $<HTMLDialogElement>('confirm');
+  function review(): void {
+    const list = $('confirm-list');
+    list.textContent = '';
+    for (const b of needed()) {
+      const li = document.createElement('li');
+      li.textContent = b.label;
+      const mark = adopted[b.kind];
+      if (mark) li.append(markNode(mark));
+      list.append(li);
+    }
+    confirmDialog.showModal();
+    $('confirm-ok').focus();
+  }
+  $('confirm-ok').addEventListener('click', () => {
+    confirmDialog.close();
+    void finishNow();
+  });
+  $('confirm-back').addEventListener('click', () => {
+    confirmDialog.close();
+    finish.focus();
+  });
   finish.addEventListener('click', () => {
-    if (pending().length === 0) void finishNow();
+    if (pending().length > 0 || client.finished) return;
+    if (cfg.showFinish) review();
+    else void finishNow();
   });
   // On a narrow screen a small field is drawn a few pixels high: its page is widened (its document
   // scrolls sideways, the window does not) until the box is READABLE px high, then the box is centred.
