@@ -225,6 +225,9 @@ describe("the browser's language", () => {
     await page.click('[data-field=ini]');
     await expect(page.textContent('#adopt-h')).resolves.toBe('Paraphe hier');
     await expect(page.textContent('#adopt-ok')).resolves.toBe('Übernehmen und abzeichnen');
+    await page.click('#adopt-cancel');
+    await expect(page.textContent('#confirm-h')).resolves.toBe('Ihre Zeichen prüfen');
+    await expect(page.textContent('#confirm-ok')).resolves.toBe('Unterzeichnung abschließen');
     expect(errors, errors.join('\n')).toEqual([]);
     await context.close();
 

@@ -28,6 +28,9 @@ interface Words {
   typeInitials: string;
   pleaseDraw: string;
   pleaseType: string;
+  reviewTitle: string;
+  reviewDescription: string;
+  back: string;
 }
 
 const EN: Words = {
@@ -52,6 +55,9 @@ const EN: Words = {
   typeInitials: 'Type your initials',
   pleaseDraw: 'Please draw, or choose Type instead.',
   pleaseType: 'Please type it.',
+  reviewTitle: 'Review your marks',
+  reviewDescription: 'Each box you signed, with its page. Confirm to sign the documents.',
+  back: 'Back',
 };
 
 const WORDS: Record<string, Words> = {
@@ -79,6 +85,10 @@ const WORDS: Record<string, Words> = {
     typeInitials: 'Kürzel eintippen',
     pleaseDraw: 'Bitte zeichnen oder „Stattdessen tippen“ wählen.',
     pleaseType: 'Bitte eintippen.',
+    reviewTitle: 'Ihre Zeichen prüfen',
+    reviewDescription:
+      'Jedes Feld, das Sie unterschrieben haben, mit seiner Seite. Bestätigen Sie, um die Dokumente zu unterzeichnen.',
+    back: 'Zurück',
   },
   fr: {
     next: 'Champ suivant',
@@ -102,6 +112,9 @@ const WORDS: Record<string, Words> = {
     typeInitials: 'Saisissez vos initiales',
     pleaseDraw: 'Dessinez, ou choisissez « Saisir plutôt ».',
     pleaseType: 'Veuillez la saisir.',
+    reviewTitle: 'Vérifiez vos marques',
+    reviewDescription: 'Chaque case signée, avec sa page. Confirmez pour signer les documents.',
+    back: 'Retour',
   },
   es: {
     next: 'Campo siguiente',
@@ -125,6 +138,9 @@ const WORDS: Record<string, Words> = {
     typeInitials: 'Escriba sus iniciales',
     pleaseDraw: 'Dibuje, o elija «Escribir en su lugar».',
     pleaseType: 'Escríbala, por favor.',
+    reviewTitle: 'Revise sus marcas',
+    reviewDescription: 'Cada casilla que firmó, con su página. Confirme para firmar los documentos.',
+    back: 'Volver',
   },
   pt: {
     next: 'Próximo campo',
@@ -148,6 +164,9 @@ const WORDS: Record<string, Words> = {
     typeInitials: 'Digite a sua rubrica',
     pleaseDraw: 'Desenhe, ou escolha "Digitar".',
     pleaseType: 'Digite-a, por favor.',
+    reviewTitle: 'Reveja as suas marcas',
+    reviewDescription: 'Cada caixa que assinou, com a sua página. Confirme para assinar os documentos.',
+    back: 'Voltar',
   },
   ja: {
     next: '次の欄へ',
@@ -171,6 +190,9 @@ const WORDS: Record<string, Words> = {
     typeInitials: 'イニシャルを入力',
     pleaseDraw: '描くか、「入力する」を選んでください。',
     pleaseType: '入力してください。',
+    reviewTitle: '署名内容の確認',
+    reviewDescription: '署名した各欄とそのページです。確認すると文書に署名します。',
+    back: '戻る',
   },
 };
 
@@ -207,6 +229,10 @@ export function localize(cfg: SigningPageConfig): void {
   set(null, 'clear', w.clear);
   set(null, 'use-typed', w.typeInstead);
   set(null, 'adopt-cancel', w.cancel);
+  set(null, 'confirm-h', w.reviewTitle);
+  set(null, 'confirm-desc', w.reviewDescription);
+  set(null, 'confirm-back', w.back);
+  set('signButtonText', 'confirm-ok', w.signButtonText);
   const pick = (key: keyof Words, current: string) => (own.has(key) ? current : (w[key] as string));
   const s = cfg.texts.signature,
     i = cfg.texts.initial;
