@@ -287,6 +287,9 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     // All accepted: Finish is enabled and focused; nothing is sent before it.
     expect(await focused()).toBe('finish');
     expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
+    await page.keyboard.press('Enter'); // the review of every mark; its Confirm has the focus
+    expect(await focused()).toBe('confirm-ok');
+    expect((await backend.service.etchPacket({ eid: created.eid })).status).toBe('sent');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
       timeout: 30_000,
@@ -448,6 +451,7 @@ describe('signing page: documents in pdf.js, each field accepted', () => {
     await page.click('#adopt-ok');
     await page.click('[data-field="sig2"]');
     await page.click('#finish');
+    await page.click('#confirm-ok');
     await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
       timeout: 30_000,
     });

@@ -167,9 +167,13 @@ async function openPage(key: string, created: Created) {
   return { page, errors };
 }
 
-/** Finish, and wait until the page says it is signed, with no page error on the way. */
-async function finish(page: Page, errors: string[]): Promise<void> {
+/**
+ * Finish (and Confirm in the review of the marks, which the accept-each-field flow shows before it
+ * signs), and wait until the page says it is signed, with no page error on the way.
+ */
+async function finish(page: Page, errors: string[], review = false): Promise<void> {
   await page.click('#finish');
+  if (review) await page.click('#confirm-ok');
   await page.waitForFunction(() => document.getElementById('status')!.className === 'done', undefined, {
     timeout: 60_000,
   });
@@ -211,7 +215,7 @@ describe('requireNameOnLoad with allowNameChange', () => {
       await page.click('#use-typed');
       await expect.soft(page.inputValue('#typed')).resolves.toBe(TYPED);
       await page.click('#adopt-ok');
-      await finish(page, errors);
+      await finish(page, errors, true);
     } finally {
       await page.close();
     }

@@ -16,6 +16,7 @@ import { ASSET_BASE } from './assets.js';
 import { CLIENT_SCRIPT } from './page/client.generated.js';
 import type { ErrorPageConfig, SigningPageConfig } from './page/contract.js';
 import { ERROR_SCRIPT } from './page/error.generated.js';
+import { isHexColour, readableOnWhite } from './colours.js';
 import { renderDescription } from './description.js';
 
 const esc = (s: unknown) => escapeHtml(String(s ?? ''));
@@ -26,15 +27,19 @@ const FONTS = `
 @font-face{font-family:"castpress sans";src:url(${ASSET_BASE}/fonts/NotoSans-Bold.ttf) format("truetype");font-weight:700;font-display:block}
 @font-face{font-family:"castpress hand";src:url(${ASSET_BASE}/fonts/DancingScript-Regular.otf) format("opentype");font-display:block}`;
 
+/** The default brand colour, darkened to 4.5:1 against white (text on it, text in it). */
+const PRIMARY = readableOnWhite('#1985a1');
+
 const STYLE = `${FONTS}
 body{font:16px/1.4 "castpress sans",system-ui,sans-serif;margin:0;color:#46494c;background:#f6f7f8}
 main{max-width:900px;margin:0 auto;padding:16px}
-h1{font-size:1.4em;color:#1985a1;overflow-wrap:anywhere}
+h1{font-size:1.4em;color:${PRIMARY};overflow-wrap:anywhere}
 h2{font-size:1.15em}h3{font-size:1em;margin:16px 0 8px}
+a{color:${PRIMARY}}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:12px;margin:12px 0}
 #pad{width:100%;height:160px;border:1px dashed #888;touch-action:none;background:#fff;box-sizing:border-box}
 input[type=text]{width:100%;box-sizing:border-box;font:inherit;font-size:1em;padding:8px}
-button{font:inherit;font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:#1985a1;color:#fff;border:0;border-radius:4px}
+button{font:inherit;font-size:1em;padding:10px 16px;margin:8px 8px 0 0;background:${PRIMARY};color:#fff;border:0;border-radius:4px}
 button.secondary{background:#6b6e70}
 button:disabled{opacity:.55}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
@@ -44,34 +49,39 @@ button:disabled{opacity:.55}
 #progress{flex:1 1 12em}
 #bar #status{flex:1 1 100%;margin:0}#bar #status:empty{display:none}
 section.doc{border:0;padding:0;margin:0;background:none}
+section.doc.zoomed{overflow-x:auto}.zoomed .page{max-width:none}
 .page{container-type:inline-size;position:relative;width:100%;margin:0 0 12px;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
 .page canvas{position:absolute;inset:0;width:100%;height:100%;display:block}
-.box{position:absolute;box-sizing:border-box;margin:0;padding:0 2px;border:2px solid #1985a1;border-radius:3px;background:rgba(25,133,161,.16);color:#0b4f61;font-size:clamp(6px,1.8cqw,12px);line-height:1;overflow:hidden;display:flex;align-items:center;justify-content:center}
-button.box{cursor:pointer;font-weight:700;font-size:clamp(6px,1.8cqw,12px)}
+.box{position:absolute;margin:0;padding:0;left:var(--x);top:var(--y);width:var(--w);height:var(--h)}
+div.box,.mark{box-sizing:border-box;padding:0 2px;border:2px solid ${PRIMARY};border-radius:3px;background:rgba(25,133,161,.16);color:#0b4f61;font-size:clamp(6px,1.8cqw,12px);line-height:1;overflow:hidden;display:flex;align-items:center;justify-content:center}
+button.box{left:calc(var(--x) + var(--w) / 2);top:calc(var(--y) + var(--h) / 2);width:max(24px,var(--w));height:max(24px,var(--h));transform:translate(-50%,-50%);border:0;border-radius:3px;background:none;display:flex;align-items:center;justify-content:center;cursor:pointer;scroll-margin:120px 0 24px}
+.mark{flex:none;width:var(--w);height:var(--h);font-weight:700}
 .box.info{border-style:dashed;font-weight:400}
-.box.accepted{background:rgba(255,255,255,.75);border-color:#2e7d32}
-.box img{max-width:100%;max-height:100%}
+.box.accepted .mark{background:rgba(255,255,255,.75);border-color:#2e7d32}
+.mark img{max-width:100%;max-height:100%}
 .typed-mark{font:clamp(9px,2.4cqw,18px)/1 "castpress hand",cursive}
+#confirm-list img{height:1.6em;vertical-align:middle;margin-left:8px;background:#fff}#confirm-list .typed-mark{margin-left:8px;font-size:1.2em}
 #typed{font-family:"castpress hand",cursive;font-size:1.4em}
 dialog{max-width:min(680px,calc(100vw - 32px));width:100%;box-sizing:border-box;border:0;border-radius:6px;padding:16px}
 dialog::backdrop{background:rgba(0,0,0,.45)}
 .org-logo{margin:0 0 8px}.org-logo img{display:block;max-height:30px;max-width:100%}
 .consent{font-size:.85em}
-#status.done{color:#1985a1}`;
-
-const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+#status.done{color:${PRIMARY}}`;
 
 /** The colours a page may be given: the packet's `style` (defaults filled in) or the organization's (keys optional). */
 type PageColours = Partial<
   Pick<NonNullable<SignaturePageOptions['style']>, 'primaryColor' | 'successColor' | 'infoColor' | 'linkColor'>
 >;
 
-/** The spec's colours as CSS overrides (already validated as hex by the request; checked again: they go into CSS). */
+/**
+ * The spec's colours as CSS overrides (already validated as hex by the request; checked again: they go into CSS).
+ * Each is text on white or under white text, so it is darkened to 4.5:1 where it is lighter (WCAG AA).
+ */
 function styleOverrides(style: PageColours | undefined): string {
   if (!style) return '';
-  const c = (v: string | undefined, d: string) => (v && HEX.test(v) ? v : d);
+  const c = (v: string | undefined, d: string) => readableOnWhite(isHexColour(v) ? v : d);
   const primary = c(style.primaryColor, '#1985a1');
-  return `h1{color:${primary}}button{background:${primary}}.box{border-color:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
+  return `h1{color:${primary}}button{background:${primary}}div.box,.mark{border-color:${primary}}body{color:${c(style.infoColor, '#46494c')}}a{color:${c(style.linkColor, '#1985a1')}}#status.done{color:${c(style.successColor, '#1985a1')}}`;
 }
 
 /** `signaturePageOptions` texts with the spec's `{{...}}` replacements (src/packets page-text.ts). */
@@ -125,9 +135,22 @@ function texts(session: SigningSession, organizationName: string, organizationSt
   };
 }
 
+/**
+ * The dark scheme a browser asks for (`prefers-color-scheme: dark`). It comes after the colour overrides:
+ * an organization's text colours are darkened for white, so on dark grounds text takes these light ones;
+ * buttons keep the brand colour (white text on it reaches 4.5:1 already). Documents stay white paper.
+ */
+const DARK = `:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{color:#e3e5e8;background:#121416}
+section,#bar,dialog{background:#1e2124;color:#e3e5e8;border-color:#3a3f44}
+section.doc{background:none}
+h1,#status.done{color:#8fd3e8}a{color:#9ecbff}.error{color:#ff8a80}
+input[type=text]{background:#121416;color:#e3e5e8;border:1px solid #8a8d90}
+.page{box-shadow:0 1px 4px rgba(0,0,0,.8)}}`;
+
 const HEAD = (title: string, nonce: string, css: string, stylesheet?: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
+<title>${esc(title)}</title><style nonce="${nonce}">${STYLE}${css}${DARK}</style>${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${esc(stylesheet)}">` : ''}</head>`;
 
 /** What an error page adds: the `signerError` it posts inside a frame, the completed documents it offers. */
 export interface ErrorPageExtras {
@@ -238,6 +261,9 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     showFinish: signer.options.showFinishSigningButton === true,
     documents: documents.map((d) => ({ index: d.index, title: d.title ?? d.filename, url: docUrl(d.index) })),
     boxes: session.boxes,
+    customTexts: Object.entries(session.packet.signaturePageOptions ?? {})
+      .filter(([, v]) => typeof v === 'string')
+      .map(([k]) => k),
     texts: {
       signature: {
         label: tx.signatureLabel,
@@ -261,11 +287,15 @@ export function signingPage(session: SigningSession, options: SigningPageOptions
     ? `${details}<div id="bar" role="region" aria-label="Signing progress"><span id="progress" role="status" aria-live="polite">Loading the documents…</span>
 <button type="button" id="next" disabled>Next field</button><button type="button" id="finish" hidden disabled>${esc(tx.signButtonText)}</button>
 <p id="status" role="status" aria-live="polite"></p></div>
-<section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p>${esc(tx.signDescription)}</p><div id="docs"></div></section>
+<section id="review" aria-labelledby="docs-h" hidden><h2 id="docs-h">${esc(tx.signTitle)}</h2><p id="sign-desc">${esc(tx.signDescription)}</p><div id="docs"></div></section>
 <dialog id="adopt" aria-labelledby="adopt-h" aria-describedby="adopt-desc"><h2 id="adopt-h"></h2><p id="adopt-desc"></p>
 ${markInputs(typed, signer.name)}
 <p class="consent">${esc(tx.signConsentText)}</p><p id="adopt-error" class="error" role="alert"></p>
-<button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>`
+<button type="button" id="adopt-ok"></button><button type="button" class="secondary" id="adopt-cancel">Cancel</button></dialog>
+<dialog id="confirm" aria-labelledby="confirm-h" aria-describedby="confirm-desc"><h2 id="confirm-h">Review your marks</h2>
+<p id="confirm-desc">Each box you signed, with its page. Confirm to sign the documents.</p><ul id="confirm-list"></ul>
+<p class="consent">${esc(tx.signConsentText)}</p>
+<button type="button" id="confirm-ok">${esc(tx.signButtonText)}</button><button type="button" class="secondary" id="confirm-back">Back</button></dialog>`
     : `${details}<section aria-labelledby="docs-h"><h2 id="docs-h">Documents</h2><ul>${documents
         .map(
           (d) =>

@@ -77,6 +77,8 @@ export interface SigningPageConfig {
   documents: Array<{ index: number; title: string; url: string }>;
   boxes: PageBox[];
   texts: { signature: MarkTexts; initial: MarkTexts };
+  /** The `signaturePageOptions` texts the packet set: the page leaves them as they are in any language. */
+  customTexts: string[];
 }
 
 /** A point of a drawn stroke, in the pad's canvas pixels. */

@@ -8,6 +8,8 @@ export type MarkKind = 'signature' | 'initial';
 export interface FieldBox {
   spec: PageBox;
   el: HTMLElement;
+  /** What is drawn at the field's rect: inside the button for a signature/initials box (the button is the larger touch target), else `el`. */
+  mark: HTMLElement;
   clickable: boolean;
   kind: MarkKind;
   accepted: boolean;
@@ -89,13 +91,23 @@ export async function renderDocuments(
         el.className = 'box ' + (clickable ? 'to-sign' : 'info');
         el.dataset.field = spec.fieldId;
         el.dataset.type = spec.type;
-        el.style.left = (spec.rect.x / vp.width) * 100 + '%';
-        el.style.top = (spec.rect.y / vp.height) * 100 + '%';
-        el.style.width = (spec.rect.width / vp.width) * 100 + '%';
-        el.style.height = (spec.rect.height / vp.height) * 100 + '%';
+        // In container units of the page's width (cqw, the height too: the page keeps its aspect ratio),
+        // so the stylesheet can centre a touch target of at least 24 px on a smaller rect.
+        const cqw = (v: number) => (v / vp.width) * 100 + 'cqw';
+        el.style.setProperty('--x', cqw(spec.rect.x));
+        el.style.setProperty('--y', cqw(spec.rect.y));
+        el.style.setProperty('--w', cqw(spec.rect.width));
+        el.style.setProperty('--h', cqw(spec.rect.height));
+        let mark: HTMLElement = el;
+        if (clickable) {
+          mark = document.createElement('span');
+          mark.className = 'mark';
+          el.append(mark);
+        }
         const box: FieldBox = {
           spec,
           el,
+          mark,
           clickable,
           kind: spec.type === 'initial' ? 'initial' : 'signature',
           accepted: false,
@@ -113,7 +125,7 @@ export async function renderDocuments(
             ' page ' +
             p;
           el.setAttribute('aria-label', box.label + ': press to sign');
-          el.textContent = spec.type === 'initial' ? cfg.texts.initial.label : cfg.texts.signature.label;
+          mark.textContent = spec.type === 'initial' ? cfg.texts.initial.label : cfg.texts.signature.label;
         } else {
           el.textContent = LABELS[spec.type] || spec.type;
           el.setAttribute('aria-hidden', 'true');

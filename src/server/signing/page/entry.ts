@@ -13,11 +13,13 @@
 import type { SigningPageConfig } from './contract.js';
 import { acceptEachField } from './fields.js';
 import { handOver } from './hand-over.js';
+import { localize } from './i18n.js';
 import { documentList } from './list.js';
 import { setUpPad } from './pad.js';
 import { $, type Client } from './ui.js';
 
 const cfg = JSON.parse($('cfg').textContent as string) as SigningPageConfig;
+localize(cfg);
 const client: Client = { cfg, pad: setUpPad(cfg.typed), finished: false };
 // In person (#32): nothing of the documents is shown (or fetched) before the hand-over is confirmed.
 void handOver(client).then(() => {

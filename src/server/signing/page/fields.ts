@@ -6,6 +6,7 @@
 import type { MarkInput } from './contract.js';
 import { askOnLoad } from './details.js';
 import { loadPdfJs, renderDocuments, type FieldBox, type MarkKind } from './documents.js';
+import { words } from './i18n.js';
 import { submit } from './submit.js';
 import { $, initialsOf, post, say, type Client } from './ui.js';
 
@@ -14,6 +15,20 @@ interface Adopted {
   input: MarkInput;
   image?: string;
   text?: string;
+}
+
+/** An adopted mark as shown: the drawing as an image (decorative: the box's name says it is signed), or the text. */
+function markNode(mark: Adopted): HTMLElement {
+  if (mark.image) {
+    const img = document.createElement('img');
+    img.src = mark.image;
+    img.alt = '';
+    return img;
+  }
+  const span = document.createElement('span');
+  span.className = 'typed-mark';
+  span.textContent = mark.text ?? '';
+  return span;
 }
 
 export function acceptEachField(client: Client): void {
@@ -28,20 +43,30 @@ export function acceptEachField(client: Client): void {
   const showProgress = () => {
     const n = needed().length,
       done = n - pending().length;
-    progress.textContent =
-      n === 0 ? 'Nothing to click: review the documents, then finish.' : done + ' of ' + n + ' fields signed';
+    progress.textContent = n === 0 ? words.nothing : words.progress(done, n);
     next.disabled = pending().length === 0;
   };
 
   // The mark dialog: the first signature (or initials) box asks for it; later boxes reuse it.
   const dialog = $<HTMLDialogElement>('adopt');
+  // What the error asked for is done once there is a stroke or text: the request would go stale.
+  const clearError = () => ($('adopt-error').textContent = '');
+  pad.onStroke(clearError);
+  $('typed').addEventListener('input', clearError);
+  // Enter in the typed field adopts it, as a form's submit would.
+  $('typed').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && dialog.open && !e.isComposing) {
+      e.preventDefault();
+      $('adopt-ok').click();
+    }
+  });
   function adopt(kind: MarkKind): Promise<boolean> {
     const t = cfg.texts[kind];
     $('adopt-h').textContent = t.title;
     $('adopt-desc').textContent = t.description;
     $('adopt-ok').textContent = t.button;
     $('adopt-error').textContent = '';
-    $('typed-label').textContent = kind === 'initial' ? 'Type your initials' : 'Type your signature';
+    $('typed-label').textContent = kind === 'initial' ? words.typeInitials : words.typeSignature;
     $<HTMLInputElement>('typed').value = kind === 'initial' ? initialsOf(cfg.name) : cfg.name || '';
     pad.clear();
     pad.typedMode = cfg.typed;
@@ -51,11 +76,11 @@ export function acceptEachField(client: Client): void {
         const d = pad.drawn(),
           text = $<HTMLInputElement>('typed').value.trim();
         if (!pad.typedMode && d.length === 0) {
-          $('adopt-error').textContent = 'Please draw, or choose Type instead.';
+          $('adopt-error').textContent = words.pleaseDraw;
           return;
         }
         if (pad.typedMode && !text) {
-          $('adopt-error').textContent = 'Please type it.';
+          $('adopt-error').textContent = words.pleaseType;
           return;
         }
         adopted[kind] = pad.typedMode
@@ -85,20 +110,11 @@ export function acceptEachField(client: Client): void {
   }
 
   function show(box: FieldBox, mark: Adopted): void {
-    box.el.textContent = '';
-    if (mark.image) {
-      const img = document.createElement('img');
-      img.src = mark.image;
-      img.alt = '';
-      box.el.append(img);
-    } else {
-      const span = document.createElement('span');
-      span.className = 'typed-mark';
-      span.textContent = mark.text ?? '';
-      box.el.append(span);
-    }
+    box.mark.textContent = '';
+    box.mark.append(markNode(mark));
     box.el.classList.add('accepted');
-    box.el.setAttribute('aria-label', box.label + ': signed');
+    // A name that contains the visible text (the typed mark), so voice control finds the box by what it shows.
+    box.el.setAttribute('aria-label', box.label + ': signed' + (mark.text ? ', ' + mark.text : ''));
   }
 
   let signPosted = false;
@@ -130,14 +146,59 @@ export function acceptEachField(client: Client): void {
       accepted: needed().map((b) => ({ document: b.spec.document, fieldId: b.spec.fieldId })),
     });
   }
-  finish.addEventListener('click', () => {
-    if (pending().length === 0) void finishNow();
+  // The review before the final submit: every mark with its box and page, then Confirm (the Finish
+  // button's text) or Back. Only on the Finish button: without it, the spec ends signing at the last box.
+  const confirmDialog = $<HTMLDialogElement>('confirm');
+  function review(): void {
+    const list = $('confirm-list');
+    list.textContent = '';
+    for (const b of needed()) {
+      const li = document.createElement('li');
+      li.textContent = b.label;
+      const mark = adopted[b.kind];
+      if (mark) li.append(markNode(mark));
+      list.append(li);
+    }
+    confirmDialog.showModal();
+    $('confirm-ok').focus();
+  }
+  $('confirm-ok').addEventListener('click', () => {
+    confirmDialog.close();
+    void finishNow();
   });
+  $('confirm-back').addEventListener('click', () => {
+    confirmDialog.close();
+    finish.focus();
+  });
+  finish.addEventListener('click', () => {
+    if (pending().length > 0 || client.finished) return;
+    if (cfg.showFinish) review();
+    else void finishNow();
+  });
+  // On a narrow screen a small field is drawn a few pixels high: its page is widened (its document
+  // scrolls sideways, the window does not) until the box is READABLE px high, then the box is centred.
+  const READABLE = 16;
+  let zoomed: HTMLElement | null = null;
+  function zoomTo(box: FieldBox): void {
+    const wrap = box.el.closest<HTMLElement>('.page');
+    if (zoomed && zoomed !== wrap) {
+      zoomed.style.removeProperty('width');
+      zoomed.parentElement?.classList.remove('zoomed');
+      zoomed = null;
+    }
+    const height = box.mark.getBoundingClientRect().height;
+    if (!wrap || height === 0 || height >= READABLE) return;
+    const width = wrap.getBoundingClientRect().width * Math.min(READABLE / height, 4);
+    wrap.style.width = Math.ceil(width) + 'px';
+    wrap.parentElement?.classList.add('zoomed');
+    zoomed = wrap;
+  }
   next.addEventListener('click', () => {
     const b = pending()[0];
     if (!b) return;
-    b.el.scrollIntoView({ block: 'center' });
-    b.el.focus();
+    zoomTo(b);
+    b.el.scrollIntoView({ block: 'center', inline: 'center' });
+    b.el.focus({ preventScroll: true });
   });
 
   void (async () => {

@@ -18,6 +18,8 @@ export interface Pad {
   drawn(): StrokePoint[][];
   /** Shows the pad or the typed field, as typedMode says. */
   showMode(): void;
+  /** Calls `listener` when a stroke ends (something was drawn). */
+  onStroke(listener: () => void): void;
 }
 
 /** A tenth of a CSS pixel is finer than any pen: shorter numbers in the request. */
@@ -58,6 +60,9 @@ export function setUpPad(typed: boolean): Pad {
     showMode() {
       $('draw').hidden = pad.typedMode;
       $('type').hidden = !pad.typedMode;
+    },
+    onStroke(listener) {
+      signaturePad.addEventListener('endStroke', listener);
     },
   };
   $('clear').addEventListener('click', () => pad.clear());
