@@ -5,7 +5,7 @@
  *
  * HTML files need Chromium, which belongs to the main engine (its browser pool is
  * already asynchronous: the work is in Chromium's processes). They are generated
- * here first and their PDFs handed to the thread, which does everything else:
+ * here first, in the organization's turn for a page (`RenderPool.html`), and their PDFs handed to the thread, which does everything else:
  * uploads, DOCX, templates, Markdown, tag scan, fill, signature fields, merge.
  */
 import type { PacketOutcome, PacketStep, SigningIdentityOptions, ThreadTimestampOptions } from '../batch/index.js';
@@ -44,7 +44,7 @@ async function run(pool: RenderPool, task: PacketStep): Promise<PacketOutcome & 
  * way the request's validation reads it (`castEid`, then `file`, then `markup`); one whose shape is
  * wrong is left to the thread, whose validation reports it.
  */
-async function generateHtml(engine: Engine, body: unknown): Promise<Map<number, Uint8Array>> {
+async function generateHtml(pool: RenderPool, engine: Engine, body: unknown): Promise<Map<number, Uint8Array>> {
   const generated = new Map<number, Uint8Array>();
   if (!isPlainObject(body) || !Array.isArray(body.files)) return generated;
   const jobs = body.files.map(async (raw: unknown, i: number) => {
@@ -52,14 +52,16 @@ async function generateHtml(engine: Engine, body: unknown): Promise<Map<number, 
     const { html, css } = raw.markup;
     if (typeof html !== 'string' || (css !== undefined && typeof css !== 'string') || typeof raw.title !== 'string')
       return;
-    generated.set(
-      i,
-      await engine.generate({
+    // In the request's organization's turn for a page of Chromium, as its other work is for a thread.
+    const title = raw.title;
+    const pdf = await pool.html(() =>
+      engine.generate({
         type: 'html',
-        title: raw.title,
-        data: markupWithTitle(raw.title, { html, ...(css !== undefined ? { css } : {}) }),
+        title,
+        data: markupWithTitle(title, { html, ...(css !== undefined ? { css } : {}) }),
       }),
     );
+    generated.set(i, pdf);
   });
   await Promise.all(jobs);
   return generated;
@@ -71,7 +73,7 @@ export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
     async assemble(body) {
       // Before any HTML is rendered for it: a packet of 10,000 files is refused at once.
       checkFileCount(body, engine.limits);
-      const generated = await generateHtml(engine, body);
+      const generated = await generateHtml(pool, engine, body);
       const out = await run(pool, { step: 'assemble', body, generated });
       return (out as { packet: AssembledPacket }).packet;
     },

@@ -29,6 +29,10 @@ export interface RenderPoolOptions {
    * `threads - 1` when its keys name more than one organization, so one is always left for the others.
    */
   laneThreads?: number;
+  /** Pages of the main engine's Chromium (its `chromium.maxPages`, default 2): HTML jobs running at once, all lanes together. */
+  htmlPages?: number;
+  /** Pages one lane may use at once (default all); `startServer` sets `htmlPages - 1` with several organizations. */
+  laneHtmlPages?: number;
   /** Deadline of one signature-packet step (assembly, a signer's inputs, completion): 504 after it. Default 120 s. */
   packetDeadlineMs?: number;
   /**
@@ -84,6 +88,8 @@ export class RenderPool {
   readonly #observers = new Set<(name: 'request' | PoolStep, seconds: number) => void>();
   /** Who runs next: a queue per lane, served in turn (fair-share.ts). */
   readonly #fair: FairShare;
+  /** The same for HTML jobs on the main engine's Chromium, sized to its pages (see `html`). */
+  readonly #htmlFair: FairShare;
   /**
    * The lane of the work being done: set by the routes around a request's work, read when a job is
    * handed over. The packet workflow (src/packets) reaches the pool through `PacketWork`, which knows
@@ -105,6 +111,11 @@ export class RenderPool {
       });
     const threads = poolThreads(options.threads);
     this.#fair = new FairShare({ slots: threads, perLane: options.laneThreads, maxWaiting: options.maxQueue ?? 64 });
+    this.#htmlFair = new FairShare({
+      slots: options.htmlPages ?? 2,
+      perLane: options.laneHtmlPages,
+      maxWaiting: options.maxQueue ?? 64,
+    });
     this.#pool = import('piscina').then(({ Piscina }) => {
       const pool = new Piscina<unknown, unknown>({
         filename: options.workerFile ?? WORKER_FILE,
@@ -185,6 +196,44 @@ export class RenderPool {
       this.#inflight--;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       for (const observer of this.#observers) observer(name, seconds);
+    }
+  }
+
+  /**
+   * Runs `job`, HTML work on the main engine's Chromium, once the current lane has its turn for a page:
+   * the browser pool's own queue is first come, first served, so the lanes are taken in turn here, before
+   * it. Waiting counts towards the pool's deadline (504) and ends when `signal` aborts (499); once the job
+   * has its turn, the browser pool's own deadline applies.
+   */
+  async html<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const lane = this.#lanes.getStore() ?? DEFAULT_LANE;
+    const deadline = new AbortController();
+    let armed = true;
+    const stop = this.#deadlineTimer(this.deadlineMs, () => deadline.abort());
+    const disarm = () => {
+      if (armed) stop();
+      armed = false;
+    };
+    const abort = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
+    let admitted = false;
+    try {
+      return await this.#htmlFair.run(
+        lane,
+        () => {
+          admitted = true;
+          disarm();
+          return job();
+        },
+        abort,
+      );
+    } catch (e) {
+      if (admitted) throw e;
+      throw this.#failure(e, deadline.signal, signal, this.deadlineMs, {
+        what: 'Waiting for Chromium',
+        property: 'html',
+      });
+    } finally {
+      disarm();
     }
   }
 

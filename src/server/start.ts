@@ -87,16 +87,20 @@ function threadEngineOptions(options: StartOptions): RenderPoolOptions['engine']
 }
 
 /**
- * Keys of several organizations: one organization's jobs may hold all threads but one, so another's
- * job starts at once instead of after a running one (fair-share.ts). One organization keeps every thread.
+ * Keys of several organizations: one organization's jobs may hold all threads but one, and all of
+ * Chromium's pages but one, so another's job starts at once instead of after a running one
+ * (fair-share.ts). One organization keeps every thread and page.
  */
 function laneDefaults(
   config: ServerConfig | undefined,
   pool: Omit<RenderPoolOptions, 'engine'>,
-): Pick<RenderPoolOptions, 'laneThreads'> {
+  chromiumPages: number | undefined,
+): Pick<RenderPoolOptions, 'laneThreads' | 'htmlPages' | 'laneHtmlPages'> {
+  // The browser pool's own default and rounding (src/html BrowserPool).
+  const htmlPages = Math.max(1, Math.floor(chromiumPages ?? 2));
   const organizations = new Set((config?.keys ?? []).map((k) => k.organization ?? DEFAULT_ORGANIZATION));
-  if (organizations.size < 2) return {};
-  return { laneThreads: poolThreads(pool.threads) - 1 };
+  if (organizations.size < 2) return { htmlPages };
+  return { laneThreads: poolThreads(pool.threads) - 1, htmlPages, laneHtmlPages: htmlPages - 1 };
 }
 
 export interface RunningServer {
@@ -138,7 +142,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const threadEngine = options.renderPool === false ? undefined : threadEngineOptions(options);
   const renderPool = threadEngine
     ? new RenderPool({
-        ...laneDefaults(config, options.renderPool || {}),
+        ...laneDefaults(config, options.renderPool || {}, options.engine?.chromium?.maxPages),
         ...(options.renderPool || {}),
         engine: threadEngine,
       })

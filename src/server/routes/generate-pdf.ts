@@ -16,9 +16,12 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     // Rendered here from what was just validated, not parsed again (a thread is given the body: it parses its own).
     const rendered = await renderFor(ctx, request, async (signal) =>
       timedRender(ctx.metrics, parsed.type, () =>
-        pool && parsed.type === 'markdown'
-          ? pool.run({ kind: 'generate', body }, signal)
-          : ctx.engine.renderGenerate(parsed),
+        !pool
+          ? ctx.engine.renderGenerate(parsed)
+          : parsed.type === 'markdown'
+            ? pool.run({ kind: 'generate', body }, signal)
+            : // Chromium's pages are taken by organizations in turn, as the threads are.
+              pool.html(() => ctx.engine.renderGenerate(parsed), signal),
       ),
     );
     reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);
