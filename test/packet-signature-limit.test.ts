@@ -1,5 +1,5 @@
 /**
- * Limits first (issue 47): a packet whose text tags would make more signature fields than a document
+ * Limits first: a packet whose text tags would make more signature fields than a document
  * may hold is refused while its pages' text is read, before any page's glyphs are, not after the whole
  * scan and assembly (two uploads of 2,000 tagged pages were 81 s of work before their 400). Measured as
  * the work done before the refusal at two sizes of the same upload: it stops at the limit's page, so

@@ -1,6 +1,6 @@
 /**
  * Uploads encrypted with an empty user password (an owner password only: every viewer opens them)
- * through `castpress serve` in both signature modes (issue 47): the packet takes them, its signer
+ * through `castpress serve` in both signature modes: the packet takes them, its signer
  * submits as the signing page does, the packet completes and every signature of its documents
  * verifies (verifyPdf with the server's local root, and pdfsig with NSS trusting it). The packet
  * signs the decrypted document. One upload carries the signer's field, the other none (a document

@@ -1,5 +1,5 @@
 /**
- * The public workflow forms' throttles through `castpress serve --form-rate-limit` (issue 47): per
+ * The public workflow forms' throttles through `castpress serve --form-rate-limit`: per
  * client address, per form, per organization, each a 429 with an integer Retry-After, the typed
  * error for JSON clients and an HTML page for browsers, and nothing made by a refused post (the runs
  * are counted through `weld(eid)`). Client addresses are real: the posts leave from 127.0.0.1,

@@ -1,5 +1,5 @@
 /**
- * `castpress serve` warns at start about API keys that name no organization (issue 47): they all
+ * `castpress serve` warns at start about API keys that name no organization: they all
  * belong to the default organization and share every packet. The warning is one line of the server's
  * log naming each such key by its place in the keys file and the start of its SHA-256, never the key.
  * A keys file whose keys all name their organization starts without it.

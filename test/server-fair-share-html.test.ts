@@ -1,5 +1,5 @@
 /**
- * One organization's HTML does not stall another's (issue 47): Chromium's pages are taken by organizations
+ * One organization's HTML does not stall another's: Chromium's pages are taken by organizations
  * in turn, as the render pool's threads are (fair-share.ts through `RenderPool.html`). Counted, not timed:
  * organization B's HTML documents each load an image through the engine's resolver (the test's own, as
  * in the html tests: Chromium never reaches a loopback address), which answers only when the test releases

@@ -1,5 +1,5 @@
 /**
- * One organization's load does not stall another's (issue 47): the render pool serves organizations in
+ * One organization's load does not stall another's: the render pool serves organizations in
  * turn, each with its own queue and a cap of threads in use. Counted, not timed: organization B fills
  * the pool with jobs the test holds (test/helpers/held-jobs.ts), organization A sends one small real
  * job, and the test releases B's jobs one at a time until A's job starts. The count of B's jobs released

@@ -1,5 +1,5 @@
 /**
- * Large bodies are parsed off the event loop, whatever their shape (issue 47): a REST JSON body (when the
+ * Large bodies are parsed off the event loop, whatever their shape: a REST JSON body (when the
  * operator allows large ones), a REST multipart `data` part as text or declared `application/json` (as a
  * field, which the multipart plugin parsed itself, or as a file part), a `/graphql` multipart `operations`
  * part declared JSON. Each is 12 MB of JSON holding a base64 string, what a large upload or image looks

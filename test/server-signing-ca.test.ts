@@ -1,5 +1,5 @@
 /**
- * What the local CA publishes through the server (issue 47): the CRL at `/signing/crl/<id>.crl` is
+ * What the local CA publishes through the server: the CRL at `/signing/crl/<id>.crl` is
  * signed once per interval, not per request (with the server's clock pinned: the same bytes for an
  * hour, thisUpdate the time it was signed; a new one after the hour, or as soon as a certificate is
  * revoked), and `POST /tsa` answers an organization's keys as its settings say (production keys by

@@ -35,6 +35,9 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
+/** The phone's window in CSS px: the page's boxes must stay inside it (positions, not time). */
+const PHONE = { width: 390, height: 844 };
+
 /** Boxes as small as forms have them: at 390 px they are drawn about 47 × 7 px. */
 const SIG = { x: 72, y: 600, width: 80, height: 12 };
 const INI = { x: 300, y: 600, width: 60, height: 12 };
@@ -97,7 +100,7 @@ function measure(page: Page) {
 describe('signing page on a phone', () => {
   it('touch targets of 24 × 24 px, no serious axe violation before and after signing, the next box on screen', async () => {
     const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
+      viewport: PHONE,
       isMobile: true,
       hasTouch: true,
       deviceScaleFactor: 2,
@@ -130,7 +133,7 @@ describe('signing page on a phone', () => {
     });
     expect(visible.field).toBe('sig');
     expect(visible.top).toBeGreaterThanOrEqual(visible.barBottom);
-    expect(visible.bottom).toBeLessThanOrEqual(844);
+    expect(visible.bottom).toBeLessThanOrEqual(PHONE.height);
     expect(visible.onTop).toBe(true);
     // At a readable scale: the page is widened for this small box (its document scrolls sideways, the
     // window does not), the box drawn at least 16 px high and wholly on screen.
@@ -142,8 +145,8 @@ describe('signing page on a phone', () => {
     });
     expect(zoomed.height).toBeGreaterThanOrEqual(16);
     expect(zoomed.left).toBeGreaterThanOrEqual(0);
-    expect(zoomed.right).toBeLessThanOrEqual(390);
-    expect(zoomed.scrollWidth).toBeLessThanOrEqual(390);
+    expect(zoomed.right).toBeLessThanOrEqual(PHONE.width);
+    expect(zoomed.scrollWidth).toBeLessThanOrEqual(PHONE.width);
 
     // Signing by touch (typed marks): both boxes, then axe again (the boxes' names and contents changed).
     await page.tap('[data-field=sig]');

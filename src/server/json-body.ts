@@ -1,8 +1,8 @@
 /**
  * JSON of request bodies, whatever their shape (a REST or `/graphql` body, a multipart
  * `data`/`operations` part or a part declared JSON): small ones are parsed on the event
- * loop, larger ones on a worker thread (issue 28: 4.9 MB of variables stalled other
- * requests 3.1 s, 26 MB took 129 s and 2.9 GB). What the thread hands back is rebuilt on
+ * loop, larger ones on a worker thread (parsing megabytes on the event loop stalls every other
+ * request for as long). What the thread hands back is rebuilt on
  * the event loop at a cost in proportion to its number of values, so a large body may
  * hold only so many: large bodies are for base64 uploads (one long string each), which
  * cross cheaply.

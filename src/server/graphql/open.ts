@@ -98,7 +98,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   // The local CA (made on first use) names this server's CRL URL in its signing certificate and in
   // every certificate it issues, following the base URL when it changes (--public-url, else the
-  // address listened on); it is needed for the built-in TSA even when the operator's PKCS#12 signs.
+  // address listened on). The built-in TSA is the local CA's, so it is opened for `--tsa local` whatever signs the seals.
   const local =
     !options.signingP12 || options.tsa === 'local'
       ? await createSigningIdentity({ dataDir, crlBaseUrl: baseUrl })
