@@ -9,7 +9,7 @@
  */
 const FLOORS = [
   // ground: no PDF, no fonts; errors first, everything may report one; geometry is types only.
-  ['errors', 'geometry', 'format', 'crypto', 'images', 'resources', 'schema', 'page'],
+  ['errors', 'geometry', 'format', 'crypto', 'images', 'resources', 'schema', 'page-options'],
   // kernel: the only place that loads, edits and writes PDFs.
   ['pdf'],
   // text: fonts, then measuring and drawing text with them.
@@ -21,10 +21,10 @@ const FLOORS = [
   // renderers: fill, Markdown, HTML (Chromium), signing (identities, seals, marks).
   ['fill', 'markdown', 'html', 'signing'],
   ['engine'],
-  // packets: beside the engine, through their own port (src/packets/port.ts).
+  // packets: beside the engine, through their own port (src/packets/assemble/port.ts).
   ['packets'],
-  // welds: workflows (forms whose submissions make packets), above packets, below the faces.
-  ['welds'],
+  // workflows: workflows (forms whose submissions make packets), above packets, below the faces.
+  ['workflows'],
   // faces: batch jobs (whose worker entry is also the server's thread pool), the server, the command line over both.
   ['batch', 'server', 'cli'],
 ];

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { applySignerInputs, signAsSigner, type PlannedField, type SignerInputs } from '../src/packets/index.js';
-import type { Signer } from '../src/packets/request.js';
+import type { Signer } from '../src/packets/request/request.js';
 import {
   AppearanceWriter,
   createSigningIdentity,

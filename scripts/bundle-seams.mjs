@@ -10,7 +10,7 @@ import { inflateRawSync } from 'node:zlib';
 
 /**
  * What the seams change:
- * - src/pdf/pdf-lib-crypto.ts becomes a plain import of pdf-lib's crypto module, the same file
+ * - src/pdf/parse/pdf-lib-crypto.ts becomes a plain import of pdf-lib's crypto module, the same file
  *   the bundle's pdf-lib is made of (by file URL from node_modules it would be a second pdf-lib);
  * - fontkit's brotli decoder (WOFF2 only: 1.4 MB of code and a dictionary decoded when it is
  *   imported) is left out of the bundle and required from node_modules, beside fontkit as fontkit

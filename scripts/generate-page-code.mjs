@@ -1,4 +1,4 @@
-// The code that runs inside Chromium is TypeScript (src/html/page, src/server/signing/page; checked by
+// The code that runs inside Chromium is TypeScript (src/html/in-page, src/server/signing-page/client; checked by
 // tsconfig.page.json) bundled here by esbuild into string sources, `*.generated.ts` modules that the Node
 // side imports and sends to the page (Playwright's utils/generate_injected.js does the same). The generated
 // files are checked in (src/html/README.md "In-page code" says why): `node scripts/generate-page-code.mjs`
@@ -12,15 +12,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each page bundle: its entry, the module that holds it as a string, the constant's name. */
 const PAGE_BUNDLES = [
-  { entry: 'src/html/page/entry.ts', output: 'src/html/page/inpage.generated.ts', name: 'INPAGE_SOURCE' },
+  { entry: 'src/html/in-page/entry.ts', output: 'src/html/in-page/inpage.generated.ts', name: 'INPAGE_SOURCE' },
   {
-    entry: 'src/server/signing/page/entry.ts',
-    output: 'src/server/signing/page/client.generated.ts',
+    entry: 'src/server/signing-page/client/entry.ts',
+    output: 'src/server/signing-page/client/client.generated.ts',
     name: 'CLIENT_SCRIPT',
   },
   {
-    entry: 'src/server/signing/page/error.ts',
-    output: 'src/server/signing/page/error.generated.ts',
+    entry: 'src/server/signing-page/client/error.ts',
+    output: 'src/server/signing-page/client/error.generated.ts',
     name: 'ERROR_SCRIPT',
   },
 ];

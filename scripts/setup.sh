@@ -4,7 +4,7 @@
 # takes its own faces from: src/fonts/engine-faces.ts, those of the offline font catalogue:
 # src/fonts/offline-catalogue.ts, plus fonts-droid-fallback,
 # which tests name; pdftk-java, the anchor of bench/cold-start.ts; bubblewrap, the network sandbox
-# of DOCX conversion: src/packets/docx-sandbox.ts) and npm packages.
+# of DOCX conversion: src/packets/docx/sandbox.ts) and npm packages.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

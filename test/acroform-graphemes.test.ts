@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphemes } from '../src/acroform/appearance.js';
+import { graphemes } from '../src/acroform/appearance/appearance.js';
 
 // Comb fields put one grapheme per cell. Printable ASCII takes a short cut that skips the
 // Intl.Segmenter (issue 29: building it cost every process ~25-50 ms at import); both paths

@@ -58,7 +58,7 @@ describe('completing a packet with adopted marks', () => {
     }
     const modules = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
     // The recorder saw the packet code (so the list is real) and no module of pdfjs-dist.
-    expect(modules.some((m) => m.includes('src/packets/complete.ts'))).toBe(true);
+    expect(modules.some((m) => m.includes('src/packets/signatures/complete.ts'))).toBe(true);
     expect(modules.filter((m) => /[\\/]pdfjs-dist[\\/]/.test(m))).toEqual([]);
   }, 240_000);
 });

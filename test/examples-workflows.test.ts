@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FormField } from '../src/welds/index.js';
+import type { FormField } from '../src/workflows/index.js';
 import { Anvil, ok } from './helpers/packet-serve.js';
 import { tempDir } from './helpers/signing.js';
 import { startWorkflowServe, type WorkflowServe } from './helpers/welds-serve.js';

@@ -12,7 +12,7 @@ import runTask from '../src/batch/worker.js';
 import { fillCommand } from '../src/cli/fill.js';
 import { createEngine } from '../src/engine/index.js';
 import { templateFromPdf } from '../src/fields/index.js';
-import { HardenedParser } from '../src/pdf/parser.js';
+import { HardenedParser } from '../src/pdf/parse/parser.js';
 import { pageText } from './helpers/pdf.js';
 
 const W9 = path.resolve('test/fixtures/corpus/fillable_pdfs/irs_fw9_rev2018_xfa.pdf');

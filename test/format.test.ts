@@ -4,7 +4,7 @@ import isoWeek from 'dayjs/plugin/isoWeek.js';
 import utc from 'dayjs/plugin/utc.js';
 import { describe, expect, it } from 'vitest';
 import { fieldType } from '../src/fields/index.js';
-import { packetField } from '../src/packets/field.js';
+import { packetField } from '../src/packets/request/field.js';
 import {
   compileDateFormat,
   compileNumberFormat,

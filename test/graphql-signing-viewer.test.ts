@@ -15,7 +15,7 @@ import { closeBrowser, closeServer } from './helpers/close.js';
 import { launchTestBrowser } from './helpers/browser.js';
 import { createEngine, type Engine } from '../src/index.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
-import { allowedStylesheet } from '../src/server/stylesheet-origin.js';
+import { allowedStylesheet } from '../src/server/replies/stylesheet-origin.js';
 import { expectScreenshotGolden } from './helpers/golden.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
 import { drawOn, startSigningServer, watchPage } from './helpers/signing-page.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { rewriteGcpm } from '../src/html/css-rewrite.js';
+import { rewriteGcpm } from '../src/html/css/rewrite.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css-rewrite.js';
+import { ImportBudget, inlineImports, rewriteGcpm } from '../src/html/css/rewrite.js';
 import { buildDocument } from '../src/html/document.js';
 import type { ResourceProblem } from '../src/resources/index.js';
 import { heldDeadlines, outcome } from './helpers/outcome.js';

@@ -1,14 +1,14 @@
 /**
- * The in-page code (src/html/page) as bundled by esbuild, run in Chromium on small documents: its
+ * The in-page code (src/html/in-page) as bundled by esbuild, run in Chromium on small documents: its
  * functions one by one (through test/page/html-page-probe.ts, bundled the way the real entry is),
  * the shipped INPAGE_SOURCE through its contract, and the checked-in bundles being current.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage, generatePageCode } from '../scripts/generate-page-code.mjs';
-import { pageCall, type PrepareResult } from '../src/html/page/contract.js';
-import { INPAGE_SOURCE } from '../src/html/page/inpage.generated.js';
-import { CLIENT_SCRIPT } from '../src/server/signing/page/client.generated.js';
+import { pageCall, type PrepareResult } from '../src/html/in-page/contract.js';
+import { INPAGE_SOURCE } from '../src/html/in-page/inpage.generated.js';
+import { CLIENT_SCRIPT } from '../src/server/signing-page/client/client.generated.js';
 import { closeBrowser } from './helpers/close.js';
 import { launchTestPage } from './helpers/browser.js';
 

@@ -219,7 +219,7 @@ describe('@page bleed and marks (issue 15)', () => {
 
 describe('bleed and marks in the CSS rewrite', () => {
   it('renames them inside @page blocks only (Chromium drops them, custom properties included)', async () => {
-    const { rewriteGcpm } = await import('../src/html/css-rewrite.js');
+    const { rewriteGcpm } = await import('../src/html/css/rewrite.js');
     const css =
       '@page :first { bleed: 3mm !important; marks: crop cross; @top-left { content: "marks: x" } } .marks:hover { color: red } p { --bleed: 2mm }';
     expect(rewriteGcpm(css)).toBe(

@@ -11,7 +11,7 @@ import { createEngine } from '../src/index.js';
 import { assemblePacket } from '../src/packets/index.js';
 import { httpResolver } from '../src/resources/index.js';
 import { openPacketBackend } from '../src/server/graphql/index.js';
-import { RenderPool } from '../src/server/render-pool.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 import { pageText, readText } from './helpers/pdf.js';

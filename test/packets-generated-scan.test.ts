@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, degrees } from '@cantoo/pdf-lib';
 import { createEngine } from '../src/index.js';
 import { assemblePacket, scanPdf, type PlannedField } from '../src/packets/index.js';
-import { mayShowBrace, scanGeneratedPdf } from '../src/packets/find-tags.js';
+import { mayShowBrace, scanGeneratedPdf } from '../src/packets/tags/find.js';
 import { displayedPageSizes } from '../src/pdf/index.js';
 import { literalText } from '../src/format/index.js';
 

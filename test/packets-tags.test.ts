@@ -15,7 +15,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { findTextTags, parseTagText, TextTagError } from '../src/packets/index.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
-import { tagsOnPage } from '../src/packets/find-tags.js';
+import { tagsOnPage } from '../src/packets/tags/find.js';
 import { expectLinearTime } from './helpers/scaling.js';
 
 const source = { fileId: 'contract', property: 'files[0]' };

@@ -1,13 +1,13 @@
 /**
  * The kernel parses a plain PDF lazily (issue 29): when one classic cross-reference table names
  * exactly the object headers in the file, each object is parsed the first time it is looked up
- * (src/pdf/lazy-objects.ts). What a lookup or a walk of all objects then sees must be what
+ * (src/pdf/parse/lazy-objects.ts). What a lookup or a walk of all objects then sees must be what
  * pdf-lib's sequential parse of the whole file gives; any other file takes the sequential parse.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PDFRawStream, PDFRef, type PDFContext } from '@cantoo/pdf-lib';
 import { loadPdf } from '../src/pdf/index.js';
-import { HardenedParser } from '../src/pdf/parser.js';
+import { HardenedParser } from '../src/pdf/parse/parser.js';
 import { corpusPdf, ENCRYPTED, FILLABLE_FORMS } from './acroform-corpus.js';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 /**
- * The kernel's reading of a revision by its cross-reference sections (src/pdf/xref-revisions.ts):
+ * The kernel's reading of a revision by its cross-reference sections (src/pdf/parse/xref-revisions.ts):
  * the same objects a reader in file order finds for files whose sections say what their bodies
  * are (a classic table; qpdf's object streams with a PNG-predicted cross-reference stream; a
  * hybrid file whose table marks compressed objects free), and the differences that matter when

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/engine/index.js';
 import type { ResolvedResource } from '../src/resources/index.js';
 import { buildApp } from '../src/server/index.js';
-import { RenderPool } from '../src/server/render-pool.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
 
 const A = 'fair-html-a-prod-key-0123456789';
 const B = 'fair-html-b-prod-key-0123456789';

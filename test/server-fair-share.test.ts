@@ -7,7 +7,7 @@
  * what the fair share bounds (none while a thread is left for A; one per thread without the cap).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FairShare } from '../src/server/fair-share.js';
+import { FairShare } from '../src/server/pool/fair-share.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { HELD_WORKER, HeldJobs, heldBody, heldPacketName } from './helpers/held-jobs.js';
 import { makePdf, tempDir } from './helpers/signing.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxRecord } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
 import { ServerMetrics } from '../src/server/metrics.js';
-import { RenderPool } from '../src/server/render-pool.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
 import { EID, PROD_KEY, basic, startTestServer, type TestServer } from './server-setup.js';
 import { startServe } from './helpers/serve.js';
 import { tempDir } from './helpers/signing.js';

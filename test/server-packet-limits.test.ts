@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
 import { openPacketBackend } from '../src/server/graphql/index.js';
-import { RenderPool } from '../src/server/render-pool.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 import { HELD_WORKER, HeldJobs, heldPacketName } from './helpers/held-jobs.js';

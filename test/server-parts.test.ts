@@ -5,10 +5,10 @@ import { pageText, qpdfCheck } from './helpers/pdf.js';
 import { renderPages, type RenderedPage } from './helpers/render.js';
 import { AuthorizationError, NotFoundError, PayloadTooLargeError, ValidationError } from '../src/index.js';
 import { WATERMARK_TEXT, parseServerConfig, watermarkPdf } from '../src/server/index.js';
-import { authenticate } from '../src/server/auth.js';
+import { authenticate } from '../src/server/http/auth.js';
 import { KeyRing } from '../src/server/keys.js';
-import { bodyFromParts } from '../src/server/multipart.js';
-import { LinkExpiredError, UrlStore } from '../src/server/url-store.js';
+import { bodyFromParts } from '../src/server/http/multipart.js';
+import { LinkExpiredError, UrlStore } from '../src/server/replies/url-store.js';
 
 /** Where the stamp's red pixels are, per quadrant of the page as rendered (as the reader sees it). */
 function redQuadrants(p: RenderedPage) {

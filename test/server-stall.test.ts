@@ -8,8 +8,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
-import { RenderPool } from '../src/server/render-pool.js';
-import { DEFAULT_LINGER } from '../src/server/linger.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
+import { DEFAULT_LINGER } from '../src/server/http/linger.js';
 import { HELD_WORKER, HeldJobs, heldBody } from './helpers/held-jobs.js';
 import { heldDeadlines } from './helpers/outcome.js';
 
@@ -292,7 +292,7 @@ describe('server: bodies without a length', () => {
     try {
       const max = 256 * 1024 * 1024;
       // The server answers 413 and closes while the client still writes: a lingering close
-      // (src/server/linger.ts) keeps reading until the client stops, so the answer is read, not a reset.
+      // (src/server/http/linger.ts) keeps reading until the client stops, so the answer is read, not a reset.
       const json = await chunked(server.url, 'application/json', '{"data":"', max);
       expect(json.status, json.body).toBe(413);
       expect(json.sent).toBeLessThan(16 * 1024 * 1024);

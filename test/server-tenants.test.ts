@@ -21,7 +21,7 @@ import {
 } from '../src/packets/index.js';
 import { MIGRATIONS } from '../src/packets/store/migrations.js';
 import type { PacketBackend } from '../src/server/graphql/index.js';
-import { ANONYMOUS_KEY } from '../src/server/auth.js';
+import { ANONYMOUS_KEY } from '../src/server/http/auth.js';
 import { KeyRing, parseServerConfig } from '../src/server/keys.js';
 import { PostgresServer } from './helpers/postgres.js';
 import { startSigningServer } from './helpers/signing-page.js';

@@ -12,7 +12,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } fro
 import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateSession } from '../src/pdf/index.js';
-import { signerOf } from '../src/signing/identity.js';
+import { signerOf } from '../src/signing/identity/identity.js';
 import {
   createSigningIdentity,
   sealPdf,

@@ -12,7 +12,7 @@ import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAsSigner, type PlannedField } from '../src/packets/index.js';
-import type { Signer } from '../src/packets/request.js';
+import type { Signer } from '../src/packets/request/request.js';
 import {
   AppearanceWriter,
   createSigningIdentity,

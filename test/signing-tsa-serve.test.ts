@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { ValidationError } from '../src/errors/index.js';
 import { openPacketBackend } from '../src/server/graphql/index.js';
-import { RenderPool } from '../src/server/render-pool.js';
+import { RenderPool } from '../src/server/pool/render-pool.js';
 import { startServer } from '../src/server/index.js';
 import { serve } from '../src/cli/serve.js';
 import { createSigningIdentity, verifyPdf } from '../src/signing/index.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HardenedParser } from '../src/pdf/parser.js';
+import { HardenedParser } from '../src/pdf/parse/parser.js';
 import {
   createSigningIdentity,
   LocalTimestampAuthority,

@@ -23,7 +23,7 @@ import { cjsBundleOptions } from '../scripts/bundle.mjs';
 import { createEngine } from '../src/engine/index.js';
 import { createPacketWorkflow, openSqliteStore, type PacketStore } from '../src/packets/index.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
-import { loadWorkflows, SubmissionConflictError, WeldService } from '../src/welds/index.js';
+import { loadWorkflows, SubmissionConflictError, WeldService } from '../src/workflows/index.js';
 import { exited } from './helpers/redis.js';
 import { tempDir } from './helpers/signing.js';
 

@@ -29,7 +29,7 @@ import {
   WELD_RETRY,
   WeldService,
   type WorkflowCatalogue,
-} from '../src/welds/index.js';
+} from '../src/workflows/index.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, workflowStores } from './helpers/workflow.js';
 

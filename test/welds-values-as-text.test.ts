@@ -18,15 +18,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { assemblePacket, certificateRequest } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
-import { LazyWeldBackend } from '../src/server/welds/index.js';
+import { LazyWeldBackend } from '../src/server/workflow-forms/index.js';
 import {
   loadWorkflows,
   packetArguments,
   parseWorkflow,
   resolveSubmission,
   WorkflowDefinitionError,
-} from '../src/welds/index.js';
-import { readPageGlyphs } from '../src/packets/page-glyphs.js';
+} from '../src/workflows/index.js';
+import { readPageGlyphs } from '../src/packets/tags/glyphs.js';
 import { popplerText, withTempFile } from './helpers/pdf.js';
 import { renderPages } from './helpers/render.js';
 import { tempDir } from './helpers/signing.js';

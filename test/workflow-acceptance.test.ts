@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
 import { mergePlan, type DocumentField, type PlannedField } from '../src/packets/index.js';
-import { acceptsEachField, checkAccepted, detailsRequired } from '../src/packets/workflow/acceptance.js';
-import { fieldIdOf, fieldPageOf, fileFields, mergedFields } from '../src/packets/workflow/document-fields.js';
-import { sessionOf } from '../src/packets/workflow/session.js';
+import { acceptsEachField, checkAccepted, detailsRequired } from '../src/packets/lifecycle/core/acceptance.js';
+import { fieldIdOf, fieldPageOf, fileFields, mergedFields } from '../src/packets/lifecycle/state/document-fields.js';
+import { sessionOf } from '../src/packets/lifecycle/core/session.js';
 import { packetRecord, signerRecord, storedSigner } from './helpers/workflow-records.js';
 
 const rect = { x: 72, y: 100, width: 200, height: 30 };

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { packetStatus, redirectGroupStatus, route, type RoutedSigner } from '../src/packets/index.js';
 import type { OutboxRecord, PacketRecord, SignerRecord, SignerStatus } from '../src/packets/index.js';
-import { advance } from '../src/packets/workflow/advance.js';
-import type { Snapshot } from '../src/packets/workflow/step.js';
+import { advance } from '../src/packets/lifecycle/core/advance.js';
+import type { Snapshot } from '../src/packets/lifecycle/core/step.js';
 import { packetRecord, signerRecord } from './helpers/workflow-records.js';
 
 const at = (eid: string, routingOrder: number, status: SignerStatus = 'sent', pending = false): RoutedSigner => ({

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, type DocumentRecord, type PacketStore } from '../src/packets/index.js';
-import { fieldIdOf, fieldPageOf } from '../src/packets/workflow/document-fields.js';
+import { fieldIdOf, fieldPageOf } from '../src/packets/lifecycle/state/document-fields.js';
 import { tempDir } from './helpers/signing.js';
 import { packetRecord } from './helpers/workflow-records.js';
 

@@ -1,8 +1,8 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
 import type { TextSetter } from '../text/index.js';
-import type { LayoutMemo } from './appearance.js';
-import { radioAppearances } from './appearance-toggle.js';
+import type { LayoutMemo } from './appearance/appearance.js';
+import { radioAppearances } from './appearance/toggle.js';
 import { bsOf, fieldDict, mkOf, PRINT, rectArray, widgetFor } from './field-dict.js';
 import type { InteractiveFieldSpec } from './field-spec.js';
 import { completeAcroForm, ensureAcroForm, type FormTarget } from './form-dict.js';

@@ -1,9 +1,9 @@
 import { PDFDict, PDFHexString, PDFNumber, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
 import type { TextSetter } from '../text/index.js';
-import { textAppearance, type FieldTextStyle, type LayoutMemo } from './appearance.js';
-import { hexToRgb, type WidgetBox, type WidgetRotation } from './appearance-canvas.js';
-import { checkboxAppearances } from './appearance-toggle.js';
+import { textAppearance, type FieldTextStyle, type LayoutMemo } from './appearance/appearance.js';
+import { hexToRgb, type WidgetBox, type WidgetRotation } from './appearance/canvas.js';
+import { checkboxAppearances } from './appearance/toggle.js';
 import type { PdfRect } from '../geometry/index.js';
 import type { InteractiveFieldSpec } from './field-spec.js';
 import { FF, textName } from './tree.js';

@@ -1,7 +1,7 @@
 import type { PdfRect } from '../geometry/index.js';
-import type { CheckMarkPainter } from './appearance-toggle.js';
-import type { FieldTextStyle } from './appearance.js';
-import type { WidgetBox, WidgetRotation } from './appearance-canvas.js';
+import type { CheckMarkPainter } from './appearance/toggle.js';
+import type { FieldTextStyle } from './appearance/appearance.js';
+import type { WidgetBox, WidgetRotation } from './appearance/canvas.js';
 
 /** What `addInteractiveFields` (create.ts) is asked to write; field-dict.ts turns one spec into its dictionaries. */
 

@@ -1,12 +1,12 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import { PDF } from '../pdf/index.js';
 import type { TextSetter } from '../text/index.js';
-import { textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance.js';
-import { checkboxAppearances, radioAppearances } from './appearance-toggle.js';
+import { textAppearance, type FieldTextStyle, type LayoutMemo, type ListBoxOptions } from './appearance/appearance.js';
+import { checkboxAppearances, radioAppearances } from './appearance/toggle.js';
 import { defaultAppearanceOf } from './da.js';
 import { flattenForm } from './flatten.js';
-import { appearanceRenders, type AppearanceChecks } from './appearance-check.js';
-import { boxOf, rotationOf } from './widget-look.js';
+import { appearanceRenders, type AppearanceChecks } from './appearance/check.js';
+import { boxOf, rotationOf } from './appearance/widget-look.js';
 import {
   acroFormOf,
   canonicalName,

@@ -8,12 +8,12 @@ export {
 } from './form-import.js';
 export { fillExistingFields, type ExistingFieldValue, type FillExistingOptions } from './fill-existing.js';
 export { flattenForm } from './flatten.js';
-export type { AppearanceChecks } from './appearance-check.js';
-export { drawWidgetLooks, widgetField } from './widget-look.js';
-export { combFirstCell, widestWord } from './appearance.js';
-export type { FieldTextStyle, Alignment, VerticalAlignment, LayoutMemo } from './appearance.js';
-export type { WidgetBox } from './appearance-canvas.js';
-export type { CheckMarkPainter } from './appearance-toggle.js';
+export type { AppearanceChecks } from './appearance/check.js';
+export { drawWidgetLooks, widgetField } from './appearance/widget-look.js';
+export { combFirstCell, widestWord } from './appearance/appearance.js';
+export type { FieldTextStyle, Alignment, VerticalAlignment, LayoutMemo } from './appearance/appearance.js';
+export type { WidgetBox } from './appearance/canvas.js';
+export type { CheckMarkPainter } from './appearance/toggle.js';
 export { addInteractiveFields } from './create.js';
 export type { InteractiveFieldSpec } from './field-spec.js';
 export type { FormTarget } from './form-dict.js';

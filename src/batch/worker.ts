@@ -32,7 +32,7 @@ export interface WorkerTask {
   };
 }
 
-/** One server request run off the event loop (`src/server/render-pool.ts`): fill or Markdown generate. */
+/** One server request run off the event loop (`src/server/pool/render-pool.ts`): fill or Markdown generate. */
 export interface RequestTask {
   engine: WorkerTask['engine'];
   kind: 'fill' | 'generate';
@@ -126,7 +126,7 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
   }
 }
 
-/** One step of a signature packet (`src/server/packet-work.ts`): assemble, sign or complete. */
+/** One step of a signature packet (`src/server/pool/packet-work.ts`): assemble, sign or complete. */
 export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }): Promise<PacketOutcome> {
   const thread = await threadState({ engine: task.engine, baseDir: process.cwd() });
   const { PacketThreadState, runPacketStep } = await import('./packet-task.js');
@@ -134,7 +134,7 @@ export async function packet(task: PacketStep & { engine: WorkerTask['engine'] }
   return runPacketStep(thread.engine, thread.packets, task);
 }
 
-/** A large JSON request body (`src/server/json-body.ts`) parsed here rather than on the server's event loop. */
+/** A large JSON request body (`src/server/http/json-body.ts`) parsed here rather than on the server's event loop. */
 export interface JsonTask {
   bytes: Uint8Array;
   /** The property errors name (`body`, or a multipart part such as `operations`). */

@@ -11,12 +11,12 @@ import {
   rewriteGcpm,
   rewriteHtmlGcpm,
   type FetchText,
-} from './css-rewrite.js';
+} from './css/rewrite.js';
 import { escapeHtml } from '../format/index.js';
-import { defaultDocumentCss, type HtmlPageOptions } from './page-css.js';
-import { DEFAULTS_STYLE_ID } from './page/contract.js';
-import { closingTag, findElements, findTags, firstTag, spliceSpans } from './tags.js';
-import { classifyUrl, refusalReason } from './network-guard.js';
+import { defaultDocumentCss, type HtmlPageOptions } from './css/page-css.js';
+import { DEFAULTS_STYLE_ID } from './in-page/contract.js';
+import { closingTag, findElements, findTags, firstTag, spliceSpans } from './css/tags.js';
+import { classifyUrl, refusalReason } from './chromium/network-guard.js';
 
 export interface DocumentInput {
   html: string;

@@ -9,11 +9,11 @@ import {
   type DocumentInfo,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
-import { addHtmlFields } from './acroform.js';
-import type { BrowserPool } from './browser-pool.js';
+import { addHtmlFields } from './post/acroform.js';
+import type { BrowserPool } from './chromium/pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
-import { addOutline, type Bookmark } from './outline.js';
-import { contentWidthPx } from './page-css.js';
+import { addOutline, type Bookmark } from './post/outline.js';
+import { contentWidthPx } from './css/page-css.js';
 import {
   BLANK_PAGE,
   ID_PREFIX,
@@ -29,11 +29,11 @@ import {
   type PrepareResult,
   type Side,
   type SheetInfo as Sheet,
-} from './page/contract.js';
-import { INPAGE_SOURCE } from './page/inpage.generated.js';
-import { readDests, removeDests, type DestPoint } from './pdf-dests.js';
-import { VIEWPORT_HEIGHT } from './pool-chromium.js';
-import { finishSheet, widerSheet } from './sheet-marks.js';
+} from './in-page/contract.js';
+import { INPAGE_SOURCE } from './in-page/inpage.generated.js';
+import { readDests, removeDests, type DestPoint } from './post/dests.js';
+import { VIEWPORT_HEIGHT } from './chromium/launch.js';
+import { finishSheet, widerSheet } from './post/sheet-marks.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
-import type { PageLayout, PageCountPosition } from '../page/index.js';
+import type { PageLayout, PageCountPosition } from '../page-options/index.js';
 import type { ResourceResolver } from '../resources/index.js';
 import type { LogoOption } from '../schema/index.js';
 import type { TextSetter, TextStyle } from '../text/index.js';

@@ -5,7 +5,7 @@
  * createPdf/savePdf).
  */
 import type { EngineServices } from '../services/index.js';
-import { resolvePageLayout } from '../page/index.js';
+import { resolvePageLayout } from '../page-options/index.js';
 import { createPdf, savePdf } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';
@@ -14,10 +14,10 @@ import { withoutLiteralMarks } from '../format/index.js';
 import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
 import { loadImages } from './images.js';
-import { Flow, layoutBlocks } from './layout.js';
-import { paginate } from './paginate.js';
+import { Flow, layoutBlocks } from './layout/layout.js';
+import { paginate } from './layout/paginate.js';
 import { createParser, unplacedLiterals } from './parse.js';
-import { blockPositions, type BlockPosition } from './positions.js';
+import { blockPositions, type BlockPosition } from './layout/positions.js';
 import { drawPage } from './render.js';
 import { DEFAULTS, SPACING } from './style.js';
 
@@ -26,7 +26,7 @@ export type MarkdownContext = EngineServices;
 
 export { formatTimestamp, pageNumberText } from './furniture.js';
 export { DEFAULTS as MARKDOWN_DEFAULTS } from './style.js';
-export type { BlockPosition, CellPosition } from './positions.js';
+export type { BlockPosition, CellPosition } from './layout/positions.js';
 
 /** See parse.ts `unplacedLiterals`: how many literal spans of `text` would land outside its text. */
 export function unplacedLiteralCount(text: string): number {

@@ -13,7 +13,7 @@ import {
   type RGB,
 } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './flow.js';
+import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './layout/flow.js';
 import { placeImage } from '../images/index.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
 import { VALUE_MARKED_CONTENT } from '../format/index.js';

@@ -3,10 +3,10 @@
  * changes to a document are incremental updates (`UpdateSession`): the
  * original bytes stay an exact prefix of the output.
  */
-export { loadPdf } from './load.js';
-export { stripActiveContent, type StrippedPdf } from './active-content.js';
-export { decodeCapped } from './decode.js';
-export { isShortText } from './structure.js';
+export { loadPdf } from './document/load.js';
+export { stripActiveContent, type StrippedPdf } from './document/active-content.js';
+export { decodeCapped } from './parse/decode.js';
+export { isShortText } from './parse/structure.js';
 export {
   displayMatrix,
   frameOf,
@@ -17,14 +17,14 @@ export {
   type Matrix,
   type PageFrame,
   type Rotation,
-} from './page-frame.js';
-export { displayedPageSizes } from './page-sizes.js';
-export { readTail, type FileTail } from './tail.js';
-export { openForUpdate, UpdateSession, type BasePdf } from './update.js';
-export { PDF } from './names.js';
-export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './new-document.js';
-export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './merge.js';
-export { appendPages } from './append-pages.js';
+} from './document/page-frame.js';
+export { displayedPageSizes } from './document/page-sizes.js';
+export { readTail, type FileTail } from './document/tail.js';
+export { openForUpdate, UpdateSession, type BasePdf } from './document/update.js';
+export { PDF } from './document/names.js';
+export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './document/new-document.js';
+export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './document/merge.js';
+export { appendPages } from './document/append-pages.js';
 export {
   appendDrawing,
   appendSignature,
@@ -34,13 +34,13 @@ export {
   type AppendSignatureOptions,
   type DssContents,
   type SignatureDictionaryInfo,
-} from './signature-update.js';
-export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './document-timestamp.js';
-export { addAnnotation } from './annots.js';
-export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
-export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signer-revision.js';
-export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
-export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './xref-revisions.js';
+} from './signature/write.js';
+export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './signature/document-timestamp.js';
+export { addAnnotation } from './content/annots.js';
+export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './signature/form-marks.js';
+export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signature/signer-revision.js';
+export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './document/finishing.js';
+export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './parse/xref-revisions.js';
 export {
   canonicalValue,
   textOfPdfString,
@@ -51,11 +51,11 @@ export {
   type RevisionWork,
   type PdfValue,
   type RevisionGraph,
-} from './revisions.js';
+} from './parse/revisions.js';
 export {
   dropTextGlyphs,
   type DroppedGlyph,
   type DroppedGlyphs,
   type PageGlyphDrops,
   type TextOperatorDrops,
-} from './drop-glyphs.js';
+} from './content/drop-glyphs.js';

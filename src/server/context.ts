@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RenderError } from '../errors/index.js';
 import type { Engine } from '../engine/index.js';
-import { contentDisposition, type PdfName } from './filename.js';
+import { contentDisposition, type PdfName } from './replies/filename.js';
 import type { KeyEntry } from './keys.js';
-import type { MultipartLimits } from './multipart.js';
-import type { RenderPool } from './render-pool.js';
-import type { JsonBodyParser } from './json-body.js';
-import type { UrlStore } from './url-store.js';
+import type { MultipartLimits } from './http/multipart.js';
+import type { RenderPool } from './pool/render-pool.js';
+import type { JsonBodyParser } from './http/json-body.js';
+import type { UrlStore } from './replies/url-store.js';
 import type { ServerMetrics } from './metrics.js';
-import { watermarkPdf } from './watermark.js';
+import { watermarkPdf } from './replies/watermark.js';
 import { finishDocument } from '../pdf/index.js';
 import type { RenderedPdf } from '../engine/index.js';
 

@@ -16,7 +16,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { LazyPacketBackend } from './graphql/index.js';
-import type { RenderPool } from './render-pool.js';
+import type { RenderPool } from './pool/render-pool.js';
 
 /** What a render was: the fill route, generate-pdf's two modes, and the packet steps on the pool. */
 export type RenderKind = 'fill' | 'markdown' | 'html' | 'packet';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import { buildApp, type ServerOptions } from './app.js';
-import { poolThreads, RenderPool, type RenderPoolOptions } from './render-pool.js';
+import { poolThreads, RenderPool, type RenderPoolOptions } from './pool/render-pool.js';
 import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
@@ -10,8 +10,8 @@ import { OrganizationSettingsStore, type ReloadOutcome } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
-import { checkOrganizations, loadWorkflows } from '../welds/index.js';
-import { LazyWeldBackend } from './welds/index.js';
+import { checkOrganizations, loadWorkflows } from '../workflows/index.js';
+import { LazyWeldBackend } from './workflow-forms/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -60,7 +60,7 @@ export interface StartOptions {
   organizations?: string | OrganizationDirectory | OrganizationSettingsStore;
   /** Prometheus metrics at `GET /metrics` (`--metrics`); default off. */
   metrics?: ServerOptions['metrics'];
-  /** Workflow definitions folder (`--workflows`): read and checked before listening (src/welds); needs packets. */
+  /** Workflow definitions folder (`--workflows`): read and checked before listening (src/workflows); needs packets. */
   workflows?: string;
   /** Throttles of the workflow forms (`--form-rate-limit`); unset values keep the defaults. */
   formRateLimit?: ServerOptions['formRateLimit'];

@@ -1,5 +1,5 @@
 /** Signing: identities (certificates and keys), PAdES seals, and verification. */
-export { createSigningIdentity } from './identity.js';
+export { createSigningIdentity } from './identity/identity.js';
 export type {
   SigningIdentity,
   SigningIdentityOptions,
@@ -9,26 +9,31 @@ export type {
   SigningLogger,
   IdentityKind,
   LocalCaFiles,
-} from './identity.js';
-export { sealPdf, signInTurn, embedValidationData } from './seal.js';
-export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal.js';
-export { issueSignerIdentity, canIssueSignerCertificates, signerIdentityFor } from './signer-identity.js';
-export type { SignerIdentityOptions } from './signer-identity.js';
-export { SignerCertificateIssuer } from './signer-issuer.js';
-export { sealRevision } from './seal-revision.js';
-export type { RevisionSealOptions } from './seal-revision.js';
-export { LocalCaRevocation } from './revocation.js';
-export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './revocation.js';
-export type { RevocationReport } from './verify-revocation.js';
-export type { TimestampOptions, HttpTimestampOptions, LocalTimestampOptions } from './timestamp.js';
-export { LocalTimestampAuthority, LOCAL_TSA_POLICY, MAX_TIMESTAMP_REQUEST_BYTES, localTsaFiles } from './tsa-local.js';
-export { caFiles as localCaFiles } from './identity.js';
-export type { LocalTsaOptions, LocalTsaFiles } from './tsa-local.js';
-export { addDocumentTimestamp } from './seal-lta.js';
-export type { DocumentTimestampOptions } from './seal-lta.js';
-export { verifyPdf } from './verify.js';
-export { signatureCertificatesOf } from './signer-certificates.js';
-export type { SignatureCertificate } from './signer-certificates.js';
+} from './identity/identity.js';
+export { sealPdf, signInTurn, embedValidationData } from './seal/seal.js';
+export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal/seal.js';
+export { issueSignerIdentity, canIssueSignerCertificates, signerIdentityFor } from './identity/signer-identity.js';
+export type { SignerIdentityOptions } from './identity/signer-identity.js';
+export { SignerCertificateIssuer } from './identity/signer-issuer.js';
+export { sealRevision } from './seal/signer-revision.js';
+export type { RevisionSealOptions } from './seal/signer-revision.js';
+export { LocalCaRevocation } from './identity/revocation.js';
+export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './identity/revocation.js';
+export type { RevocationReport } from './validation/revocation.js';
+export type { TimestampOptions, HttpTimestampOptions, LocalTimestampOptions } from './identity/timestamp.js';
+export {
+  LocalTimestampAuthority,
+  LOCAL_TSA_POLICY,
+  MAX_TIMESTAMP_REQUEST_BYTES,
+  localTsaFiles,
+} from './identity/local-tsa.js';
+export { caFiles as localCaFiles } from './identity/identity.js';
+export type { LocalTsaOptions, LocalTsaFiles } from './identity/local-tsa.js';
+export { addDocumentTimestamp } from './seal/lta.js';
+export type { DocumentTimestampOptions } from './seal/lta.js';
+export { verifyPdf } from './validation/verify.js';
+export { signatureCertificatesOf } from './validation/signer-certificates.js';
+export type { SignatureCertificate } from './validation/signer-certificates.js';
 export type {
   VerifyOptions,
   VerifyResult,
@@ -40,10 +45,10 @@ export type {
   IntegrityReport,
   ValidityPeriodReport,
   KeyUsageReport,
-} from './verify.js';
-export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './appearance.js';
-export type { AppearanceWriterOptions } from './appearance.js';
-export { LIMITS as MARK_LIMITS } from './marks.js';
-export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup } from './marks.js';
-export { formatSignatureDate } from './date-format.js';
-export type { SignatureDateOptions } from './date-format.js';
+} from './validation/verify.js';
+export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './marks/appearance.js';
+export type { AppearanceWriterOptions } from './marks/appearance.js';
+export { LIMITS as MARK_LIMITS } from './marks/marks.js';
+export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup } from './marks/marks.js';
+export { formatSignatureDate } from './marks/date-format.js';
+export type { SignatureDateOptions } from './marks/date-format.js';

@@ -1,4 +1,4 @@
-// Worker module for RenderPool's `workerFile` option (src/server/render-pool.ts): jobs the test controls
+// Worker module for RenderPool's `workerFile` option (src/server/pool/render-pool.ts): jobs the test controls
 // (test/helpers/held-jobs.ts). Every request with a title reports its start on a BroadcastChannel (with its
 // thread's id); one whose title is `held:<mode>:<id>` (or a packet assembly whose packet is named so) reports it
 // under `id`, then:

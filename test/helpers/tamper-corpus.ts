@@ -20,7 +20,7 @@ import {
   type SigningIdentity,
 } from '../../src/signing/index.js';
 import { PDF } from '@libpdf/core';
-import { signerOf } from '../../src/signing/identity.js';
+import { signerOf } from '../../src/signing/identity/identity.js';
 import { streamBody } from './pdf-bytes.js';
 import { appendUpdate, offsetsOf, tailOf } from './pdf-updates.js';
 import { tool } from './signing.js';

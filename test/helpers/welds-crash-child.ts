@@ -21,7 +21,7 @@ import {
   type PacketWrites,
 } from '../../src/packets/index.js';
 import { createSigningIdentity } from '../../src/signing/index.js';
-import { loadWorkflows, WeldService } from '../../src/welds/index.js';
+import { loadWorkflows, WeldService } from '../../src/workflows/index.js';
 
 const [dir, workflows, mode, identityDir, prefix] = process.argv.slice(2) as [string, string, string, string, string];
 const stepping = mode === 'steps';

@@ -3,8 +3,8 @@
  * `bundlePage`), it puts the in-page functions on `window.__castpressProbe` with JSON arguments and
  * results, each call on a fresh state.
  */
-import type { LayoutState } from '../../src/html/page/contract.js';
-import { counterModel } from '../../src/html/page/counters.js';
+import type { LayoutState } from '../../src/html/in-page/contract.js';
+import { counterModel } from '../../src/html/in-page/content/counters.js';
 import {
   contentHasText,
   cssString,
@@ -14,13 +14,13 @@ import {
   splitTop,
   tokens,
   unescapeCss,
-} from '../../src/html/page/css-text.js';
-import { estimate, prepareBreaks, prepareNamed, side } from '../../src/html/page/flow.js';
-import { describeControl } from '../../src/html/page/forms.js';
-import { choose } from '../../src/html/page/overlay.js';
-import { collectRules, pageSize, readPageRules, resolvePage } from '../../src/html/page/page-rules.js';
-import { newState } from '../../src/html/page/state.js';
-import { contentOf, stringValue } from '../../src/html/page/strings.js';
+} from '../../src/html/in-page/css-text.js';
+import { estimate, prepareBreaks, prepareNamed, side } from '../../src/html/in-page/flow.js';
+import { describeControl } from '../../src/html/in-page/forms.js';
+import { choose } from '../../src/html/in-page/overlay.js';
+import { collectRules, pageSize, readPageRules, resolvePage } from '../../src/html/in-page/page-rules.js';
+import { newState } from '../../src/html/in-page/state.js';
+import { contentOf, stringValue } from '../../src/html/in-page/content/strings.js';
 
 const probe = {
   splitTop,

@@ -2,8 +2,8 @@
  * Signing-page code for test/html-page-code.test.ts: the pad and the helpers on
  * `window.__signingProbe`, over the markup page.ts renders for them.
  */
-import { setUpPad, type Pad } from '../../src/server/signing/page/pad.js';
-import { initialsOf } from '../../src/server/signing/page/ui.js';
+import { setUpPad, type Pad } from '../../src/server/signing-page/client/pad.js';
+import { initialsOf } from '../../src/server/signing-page/client/ui.js';
 
 let pad: Pad | null = null;
 const probe = {

@@ -5,7 +5,7 @@
  */
 import { escapeHtml } from '../../format/index.js';
 import type { PacketRecord, SignerRecord } from '../store/index.js';
-import { withOrganizationName } from '../org.js';
+import { withOrganizationName } from '../request/org.js';
 import type { MailMessage } from './mail.js';
 
 export interface MailContext {

@@ -109,7 +109,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
   },
   {
     version: 5,
-    name: 'workflows (src/welds): runs and their forge submissions',
+    name: 'workflows (src/workflows): runs and their forge submissions',
     sql: [
       `CREATE TABLE weld_datas (
         eid TEXT PRIMARY KEY,

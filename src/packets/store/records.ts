@@ -3,8 +3,8 @@
  * JSON columns hold the values named here. Records are plain data: the store reads
  * and writes them, the workflow decides what they become.
  */
-import type { MergedField, PlannedField } from '../plan.js';
-import type { Signer } from '../request.js';
+import type { MergedField, PlannedField } from '../assemble/plan.js';
+import type { Signer } from '../request/request.js';
 
 /** The organization of packets made without one (library use, keys naming none, rows from before organizations). */
 export const DEFAULT_ORGANIZATION = 'default';

@@ -4,7 +4,7 @@
  * outbox lease query. Statements use `?` placeholders; the PostgreSQL executor
  * numbers them.
  */
-import type { MergedField, PlannedField } from '../plan.js';
+import type { MergedField, PlannedField } from '../assemble/plan.js';
 import { MIGRATIONS } from './migrations.js';
 import type {
   DocumentField,

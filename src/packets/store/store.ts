@@ -26,7 +26,7 @@ export interface PacketQueries {
   outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
   /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
   outboxCount(status: OutboxStatus): Promise<number>;
-  /** The workflows' runs and submissions (src/welds), in the same database and transactions. */
+  /** The workflows' runs and submissions (src/workflows), in the same database and transactions. */
   readonly welds: WeldQueries;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What the workflows (src/welds) keep in the packet store, one record per table (migration 5).
+ * What the workflows (src/workflows) keep in the packet store, one record per table (migration 5).
  * They live here, beside the packets' tables, so that a forge submission, the run it belongs to and
  * the outbox event it may cause commit in one transaction of the same database.
  */

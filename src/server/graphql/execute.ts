@@ -8,7 +8,7 @@
 import { execute, GraphQLError, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isCastpressError } from '../../errors/index.js';
 import type { PacketScope, PacketService } from '../../packets/index.js';
-import type { WeldService } from '../../welds/index.js';
+import type { WeldService } from '../../workflows/index.js';
 import { validateRequest } from './cost.js';
 import type { GraphQLRequestBody } from './uploads.js';
 
@@ -63,7 +63,7 @@ function rootValue(
     updateSigner: call(async (s, a) => withId(await s.updateSigner(a, scope))),
     expireSignerTokens: call((s, a) => s.expireSignerTokens(a, scope)),
     etchPacket: call(async (s, a) => withId(await s.etchPacket(a, scope))),
-    // Workflows (Welds): served with `--workflows DIR` (src/welds); without it they answer a typed 404.
+    // Workflows (Welds): served with `--workflows DIR` (src/workflows); without it they answer a typed 404.
     weld: async (args: Record<string, unknown>) => {
       if (welds) return (await welds()).weld(defined(args), scope);
       throw noWorkflows(String(args.eid ?? args.slug ?? ''));

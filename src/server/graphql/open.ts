@@ -18,8 +18,8 @@ import { createSigningIdentity, LocalTimestampAuthority } from '../../signing/in
 import { ValidationError } from '../../errors/index.js';
 import { guardedFetch } from '../../resources/index.js';
 import type { PacketBackend } from './backend.js';
-import { threadPacketWork } from '../packet-work.js';
-import type { RenderPool } from '../render-pool.js';
+import { threadPacketWork } from '../pool/packet-work.js';
+import type { RenderPool } from '../pool/render-pool.js';
 
 export interface PacketDataOptions {
   /** Data folder: `packets/` (SQLite store and documents), `mail/` (.eml outbox), the signing CA. Default `./castpress-data`. */

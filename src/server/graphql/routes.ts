@@ -12,21 +12,21 @@ import {
   type PacketScope,
   type PacketStore,
 } from '../../packets/index.js';
-import { isJsonContentType } from '../body.js';
-import { toHttpError } from '../http-errors.js';
-import { headerText } from '../resource-warnings.js';
-import type { RenderPool } from '../render-pool.js';
-import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from '../json-body.js';
-import type { MultipartLimits } from '../multipart.js';
+import { isJsonContentType } from '../http/body.js';
+import { toHttpError } from '../http/errors.js';
+import { headerText } from '../replies/resource-warnings.js';
+import type { RenderPool } from '../pool/render-pool.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from '../http/json-body.js';
+import type { MultipartLimits } from '../http/multipart.js';
 import type { LazyPacketBackend } from './backend.js';
 import { runGraphQL } from './execute.js';
 import { packetSchema } from './schema.js';
 import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
 import { zipEntryNames } from './zip-names.js';
 import { attachment, documentsZip } from './zip-reply.js';
-import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
+import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
-import type { WeldService } from '../../welds/index.js';
+import type { WeldService } from '../../workflows/index.js';
 
 /**
  * Response header of `createEtchPacket`, one per line of the created packet's `EtchPacket.warnings`

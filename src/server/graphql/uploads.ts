@@ -6,8 +6,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
-import { partIsFile, type MultipartLimits } from '../multipart.js';
-import type { JsonBodyParser } from '../json-body.js';
+import { partIsFile, type MultipartLimits } from '../http/multipart.js';
+import type { JsonBodyParser } from '../http/json-body.js';
 
 export interface GraphQLRequestBody {
   query?: unknown;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ServerContext } from '../context.js';
-import { contentDisposition, pdfName } from '../filename.js';
+import { contentDisposition, pdfName } from '../replies/filename.js';
 import type { LazyPacketBackend } from '../graphql/index.js';
 import { zipEntryNames } from '../graphql/zip-names.js';
 import { attachment, documentsZip } from '../graphql/zip-reply.js';

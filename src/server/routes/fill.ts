@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
-import { requestBody } from '../body.js';
+import { requestBody } from '../http/body.js';
 import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
-import { pdfName } from '../filename.js';
-import { reportResourceProblems, reportWarnings } from '../resource-warnings.js';
+import { pdfName } from '../replies/filename.js';
+import { reportResourceProblems, reportWarnings } from '../replies/resource-warnings.js';
 import { timedRender } from '../metrics.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */

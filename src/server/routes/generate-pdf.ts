@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { requestBody } from '../body.js';
+import { requestBody } from '../http/body.js';
 import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
-import { pdfName } from '../filename.js';
-import { reportResourceProblems } from '../resource-warnings.js';
+import { pdfName } from '../replies/filename.js';
+import { reportResourceProblems } from '../replies/resource-warnings.js';
 import { timedRender } from '../metrics.js';
 
 export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {

@@ -1,0 +1,151 @@
+/**
+ * The in-page code's entry: bundled (scripts/generate-page-code.mjs) into `INPAGE_SOURCE`, which
+ * render.ts evaluates through CDP, so it works with scripts disabled. The source defines
+ * `window.__castpressInstall` and calls it; each job calls it once (setContent rewrites the document
+ * but keeps the Window, so a reused page still holds it), which makes a fresh state and installs
+ * `window.__castpress` (contract.ts `PageApi`):
+ *
+ * - prepare: reads the CSSOM once (page rules, margin boxes, running elements,
+ *   page-counter elements, named pages, unpaginated tables, form controls),
+ *   marks the elements with ids that hidden links point at (so Chromium writes
+ *   a named destination for each: their page and position), guesses the page
+ *   of each from the screen layout, and lays out for that guess.
+ * - layout(state): writes the page numbers of `state` into the document
+ *   (counter-reset on counter elements) and rebuilds the overlay pages that
+ *   carry the margin boxes, one per body page, appended after the body.
+ */
+import { PAGE_GLOBAL, PAGE_INSTALL, type LayoutState, type PageApi, type PrepareResult } from './contract.js';
+import { addDestLinks, beforeHead, helper, hideBrokenImages, moveCanvasBackground } from './dom.js';
+import {
+  applySides,
+  estimate,
+  prepareBreaks,
+  prepareCounters,
+  prepareNamed,
+  prepareSideBreaks,
+  prepareTables,
+} from './flow.js';
+import { measureForms, prepareForms } from './forms.js';
+import { buildOverlay } from './overlay.js';
+import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
+import { countCounters, prepareRunning, syncRunningCopies } from './content/running.js';
+import { prepareSheet, sheetPrinting, writeSheetRules } from './sheet.js';
+import { newId, newState, type PageState } from './state.js';
+import { prepareBookmarks, prepareStrings, readMeta } from './content/strings.js';
+import { leaderTargets, prepareTargets, targetRules } from './content/targets.js';
+
+function layout(S: PageState, state: LayoutState): void {
+  sheetPrinting(S, false);
+  if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
+    S.sheet.extra = state.extra;
+    writeSheetRules(S);
+  }
+  if (state.fixSides) applySides(S, state);
+  if (S.targets.length) targetRules(S, state);
+  for (const c of S.counters) {
+    const p = state.pages[c.id];
+    c.el.style.setProperty(
+      'counter-reset',
+      (c.base ? c.base + ' ' : '') + 'page ' + ((p === undefined ? 0 : p) + 1) + ' pages ' + state.total,
+      'important',
+    );
+  }
+  buildOverlay(S, state);
+  sheetPrinting(S, true);
+}
+
+async function prepare(S: PageState): Promise<PrepareResult> {
+  await document.fonts.ready;
+  hideBrokenImages();
+  const { style, page } = collectRules();
+  defaultSizes(S, page);
+  readPageRules(S, page);
+  prepareRunning(S, style);
+  prepareStrings(S, style);
+  prepareBookmarks(S, style);
+  prepareTargets(S, style);
+  countCounters(S, style);
+  syncRunningCopies(S);
+  prepareCounters(S, style);
+  prepareNamed(S, style);
+  prepareTables(style);
+  prepareBreaks(S, style);
+  prepareSideBreaks(S, style);
+  prepareForms(S);
+  // After every DOM change above: its overflow check reads the layout the page guess then reuses.
+  prepareSheet(S, page);
+  const calib = beforeHead(
+    helper(
+      'mark',
+      'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;visibility:hidden!important',
+    ),
+  );
+  calib.id = newId(S, 'k');
+  // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
+  const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
+  const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
+  if (needsDests) S.markers.push(calib.id);
+  if (S.overlay) moveCanvasBackground();
+  // The screen layout the guess reads would otherwise show the sentinel strings (long enough to wrap
+  // a table of contents' lines): counter values in, pages still empty.
+  if (S.targets.length) targetRules(S, { pages: {}, names: [], sizes: [], total: 0 }, true);
+  const guess = estimate(S);
+  if (needsLayout) layout(S, guess);
+  else sheetPrinting(S, true);
+  if (needsDests) addDestLinks(S);
+  return {
+    usesStart: S.usesStart,
+    strings: S.strings.map((t) => t.id),
+    meta: readMeta(),
+    bookmarks: S.bookmarks,
+    targets: [
+      ...new Set([
+        ...S.targets.flatMap((t) => t.parts.filter((p) => p.target).map((p) => p.target as string)),
+        ...leaderTargets(S),
+      ]),
+    ],
+    needsLayout,
+    needsDests,
+    overlay: S.overlay,
+    guess,
+    calibration: calib.id,
+    overlayStart: S.overlayStart,
+    running: S.running.map((r) => ({ name: r.name, id: r.id })),
+    counters: S.counters.map((c) => c.id),
+    named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
+    sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
+    forms: S.forms,
+    layoutWidth: S.layoutWidth,
+    overlayForms: S.overlayForms,
+    sheet: S.sheet
+      ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area }
+      : null,
+  };
+}
+
+/** A fresh state for the document now in the page, and `window.__castpress` over it. */
+function install(): void {
+  const S = newState();
+  const api: PageApi = {
+    prepare: () => prepare(S),
+    layout(state) {
+      layout(S, state);
+      return S.overlayForms;
+    },
+    measureForms: (groups) => measureForms(S, groups),
+    // Margins of the printed sheet: a bleed adds to each.
+    resolvePages(names) {
+      const b = S.sheet ? S.sheet.bleed : 0;
+      return names.map((n, i) => {
+        const p = resolvePage(S, i, n);
+        return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
+      });
+    },
+  };
+  (window as unknown as Record<string, PageApi>)[PAGE_GLOBAL] = api;
+}
+
+// Defined once per Window: a reused page's next document installs a fresh state with one short call
+// (contract.ts `reinstallAndCall`) instead of this whole source again (~5 ms of every render).
+(window as unknown as Record<string, () => void>)[PAGE_INSTALL] = install;
+install();

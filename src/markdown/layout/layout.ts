@@ -1,0 +1,270 @@
+/**
+ * Block model → flow boxes: text is measured and wrapped here (through the
+ * shared TextSetter), lists and quotes become indentation and decorations.
+ */
+import type { Span, TextSetter } from '../../text/index.js';
+import type { FlowBox, Line, LineBox, Marker, RunData } from './flow.js';
+import type { LoadedImage } from '../images.js';
+import type { Block, Inline } from '../model.js';
+import { DEFAULTS, HEADING_SCALE, PX, SPACING, type BlockStyle } from '../style.js';
+import { layoutTable } from './table.js';
+import { textStyle, toSpans, wrap } from './spans.js';
+
+export interface LayoutEnv {
+  setter: TextSetter;
+  images: Map<string, LoadedImage | null>;
+  /** Tallest an image may be: the content height of a page. */
+  maxImageHeight: number;
+}
+
+/** Where boxes go and how far in they start. */
+interface Frame {
+  x: number;
+  width: number;
+  bars: number[];
+  depth: number;
+}
+
+/** Collects boxes; consecutive gaps merge into the largest of them. */
+export class Flow {
+  readonly boxes: FlowBox[] = [];
+  /** Markers of list items that have no line yet: they go on the next line or image. */
+  pendingMarkers: Marker[] = [];
+
+  gap(height: number, bars: number[]): void {
+    if (height <= 0) return;
+    const last = this.boxes[this.boxes.length - 1];
+    if (!last) return;
+    if (last.kind === 'gap') last.height = Math.max(last.height, height);
+    else this.boxes.push({ kind: 'gap', height, bars });
+  }
+
+  push(box: FlowBox): void {
+    if (this.pendingMarkers.length > 0 && (box.kind === 'line' || box.kind === 'image')) {
+      box.markers = this.pendingMarkers;
+      this.pendingMarkers = [];
+    }
+    this.boxes.push(box);
+  }
+}
+
+export function lineBox(line: Line, x: number, bars: number[], extra: Partial<LineBox> = {}): LineBox {
+  const height = line.height;
+  // Centre the glyph box in the line advance, as CSS line-height does.
+  const ascent = (height - (line.ascent + line.descent)) / 2 + line.ascent;
+  return { kind: 'line', x, line, height, padTop: 0, ascent, bars, ...extra };
+}
+
+/** An empty line of the block's size: for empty list items and blank code lines. */
+function blankLine(setter: TextSetter, style: BlockStyle, size: number): Line {
+  const m = setter.metrics(textStyle(style, false, false, false, size));
+  return { runs: [], width: 0, ascent: m.ascent, descent: m.descent, height: size * DEFAULTS.lineHeight };
+}
+
+export function layoutBlocks(
+  env: LayoutEnv,
+  flow: Flow,
+  blocks: Block[],
+  style: BlockStyle,
+  frame: Frame,
+  tight = false,
+): void {
+  blocks.forEach((block, i) => {
+    // Headings and labels bring their own (smaller) space below them.
+    const after = blocks[i - 1]?.kind;
+    if (i > 0 && !tight && after !== 'heading' && after !== 'label')
+      flow.gap(SPACING.paragraph * style.fontSize, frame.bars);
+    layoutBlock(env, flow, block, style, frame, tight);
+  });
+}
+
+function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle, frame: Frame, tight: boolean): void {
+  const em = style.fontSize;
+  switch (block.kind) {
+    case 'paragraph':
+      layoutInlines(env, flow, block.inlines, style, frame, em);
+      return;
+    case 'heading': {
+      const size = em * (HEADING_SCALE[block.level] ?? 1);
+      flow.gap(SPACING.headingBefore * em, frame.bars);
+      const lines = wrap(env.setter, toSpans(block.inlines, style, size, true), frame.width);
+      for (const line of lines) flow.push(lineBox(line, startX(line, frame), frame.bars, { keepWithNext: true }));
+      if (lines.length === 0)
+        flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
+      flow.gap(SPACING.headingAfter * em, frame.bars);
+      return;
+    }
+    case 'label': {
+      const lines = wrap(env.setter, toSpans(block.inlines, style, em, true), frame.width);
+      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true }));
+      flow.gap(SPACING.labelAfter * em, frame.bars);
+      return;
+    }
+    case 'code':
+      layoutCode(env, flow, block, style, frame);
+      return;
+    case 'rule':
+      flow.push({ kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars });
+      return;
+    case 'quote': {
+      const indent = indentFor(frame, 0.9 * em, em);
+      const bars = indent > 0 ? [...frame.bars, frame.x + 0.2 * em] : frame.bars;
+      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars, depth: frame.depth };
+      if (block.children.length === 0) {
+        flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+        return;
+      }
+      layoutBlocks(env, flow, block.children, style, inner, tight);
+      return;
+    }
+    case 'list':
+      layoutList(env, flow, block, style, frame);
+      return;
+    case 'table':
+      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width))
+        flow.push({ ...row, bars: frame.bars });
+      return;
+  }
+}
+
+/** Deep nesting stops indenting once the text column would get narrower than 10 em. */
+function indentFor(frame: Frame, wanted: number, em: number): number {
+  return Math.max(0, Math.min(wanted, frame.width - 10 * em));
+}
+
+/** Right-to-left paragraphs are set flush right. */
+function startX(line: Line, frame: Frame): number {
+  return line.rtl ? frame.x + Math.max(0, frame.width - line.width) : frame.x;
+}
+
+function layoutList(
+  env: LayoutEnv,
+  flow: Flow,
+  block: Extract<Block, { kind: 'list' }>,
+  style: BlockStyle,
+  frame: Frame,
+): void {
+  const em = style.fontSize;
+  const textFor = (i: number) => `${block.start + i}.`;
+  const markerStyle = textStyle(style, false, false, false);
+  let indent = 1.4 * em;
+  if (block.ordered) {
+    const widest = Math.max(...block.items.map((_, i) => env.setter.measure(textFor(i), markerStyle)));
+    indent = Math.max(1.6 * em, widest + 0.45 * em);
+  }
+  indent = indentFor(frame, indent, em);
+  const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: frame.bars, depth: frame.depth + 1 };
+  block.items.forEach((item, i) => {
+    if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
+    if (block.ordered) {
+      const [line] = wrap(
+        env.setter,
+        [{ text: textFor(i), style: markerStyle, data: { color: style.color } }],
+        Infinity,
+      );
+      flow.pendingMarkers.push({ kind: 'text', line, x: inner.x - 0.35 * em - line.width });
+    } else {
+      const shapes = ['disc', 'circle', 'square'] as const;
+      const size = 0.34 * em;
+      flow.pendingMarkers.push({
+        kind: 'bullet',
+        shape: shapes[frame.depth % 3],
+        x: inner.x - 0.8 * em,
+        size,
+        color: style.color,
+      });
+    }
+    layoutBlocks(env, flow, item, style, inner, block.tight);
+    if (flow.pendingMarkers.length > 0) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+  });
+}
+
+function layoutCode(
+  env: LayoutEnv,
+  flow: Flow,
+  block: { text: string; values?: Array<[number, number]> },
+  style: BlockStyle,
+  frame: Frame,
+): void {
+  const em = style.fontSize;
+  const pad = SPACING.codePadding * em;
+  const codeStyle = textStyle(style, false, false, true);
+  // Cut at the literal spans' edges, so their characters are drawn as values.
+  const cuts = [0, ...(block.values ?? []).flat(), block.text.length];
+  const spans: Span<RunData>[] = [];
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const text = block.text.slice(cuts[k], cuts[k + 1]);
+    if (text !== '')
+      spans.push({ text, style: codeStyle, data: { color: style.color, ...(k % 2 === 1 ? { value: true } : {}) } });
+  }
+  let lines = wrap(env.setter, spans, frame.width - 2 * pad);
+  if (lines.length === 0) lines = [blankLine(env.setter, style, em * 0.9)];
+  const background = { x: frame.x, width: frame.width, color: DEFAULTS.codeBackground };
+  lines.forEach((line, i) => {
+    const box = lineBox(line, frame.x + pad, frame.bars, { background });
+    if (i === 0) {
+      box.padTop = pad;
+      box.height += pad;
+    }
+    if (i === lines.length - 1) box.height += pad;
+    flow.push(box);
+  });
+}
+
+/** A paragraph: text wrapped around block images, which sit on their own line. */
+function layoutInlines(
+  env: LayoutEnv,
+  flow: Flow,
+  inlines: Inline[],
+  style: BlockStyle,
+  frame: Frame,
+  size: number,
+): void {
+  let run: Inline[] = [];
+  const flush = () => {
+    // Whitespace next to a block image would otherwise make a blank line.
+    const trimmed = trimEdges(run);
+    const lines = wrap(env.setter, toSpans(trimmed, style, size), frame.width);
+    lines.forEach((line, i) => {
+      // No single first line at the foot of a page (orphan), no single last line at the head of one (widow).
+      const keepWithNext = lines.length > 1 && (i === 0 || i === lines.length - 2);
+      flow.push(lineBox(line, startX(line, frame), frame.bars, keepWithNext ? { keepWithNext } : {}));
+    });
+    run = [];
+  };
+  for (const inline of inlines) {
+    const loaded = inline.kind === 'image' ? env.images.get(inline.src) : undefined;
+    if (inline.kind !== 'image' || !loaded) {
+      run.push(inline);
+      continue;
+    }
+    flush();
+    let width = Math.min(loaded.widthPx * PX, frame.width);
+    let height = (width * loaded.heightPx) / loaded.widthPx;
+    if (height > env.maxImageHeight) {
+      width *= env.maxImageHeight / height;
+      height = env.maxImageHeight;
+    }
+    flow.push({ kind: 'image', x: frame.x, width, height, image: loaded.image, link: inline.link, bars: frame.bars });
+  }
+  flush();
+}
+
+function trimEdges(inlines: Inline[]): Inline[] {
+  const out = inlines.map((i) => ({ ...i }));
+  const first = out[0];
+  if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
+  const last = out[out.length - 1];
+  if (last?.kind === 'text') last.text = last.text.slice(0, blankTailStart(last.text));
+  return out;
+}
+
+/**
+ * Where the trailing spaces and tabs of `text` start. A scan from the end: `/[ \t]+$/` retried
+ * from every blank of a run that ends before a letter, quadratic in a caller's long run of spaces.
+ */
+function blankTailStart(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return end;
+}

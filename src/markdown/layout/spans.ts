@@ -1,0 +1,47 @@
+/**
+ * Inline text → spans, and spans → wrapped lines: shared by block layout (layout.ts) and
+ * table cells (table.ts), in a file of their own so neither of those imports the other.
+ */
+import type { Span, TextSetter, TextStyle } from '../../text/index.js';
+import type { Line, RunData } from './flow.js';
+import type { Inline } from '../model.js';
+import { DEFAULTS, weightOf, type BlockStyle } from '../style.js';
+
+export function textStyle(
+  style: BlockStyle,
+  bold: boolean,
+  italic: boolean,
+  code: boolean,
+  size = style.fontSize,
+): TextStyle {
+  return {
+    fontFamily: code ? style.codeFamily : style.fontFamily,
+    fontWeight: weightOf(bold, italic),
+    fontSize: code ? size * 0.9 : size,
+  };
+}
+
+/** Text inlines → spans; `bold` forces bold (headings, labels, table headers). */
+export function toSpans(inlines: Inline[], style: BlockStyle, size: number, bold = false): Span<RunData>[] {
+  const spans: Span<RunData>[] = [];
+  for (const inline of inlines) {
+    const text = inline.kind === 'text' ? inline.text : inline.alt;
+    if (text === '') continue;
+    const marks =
+      inline.kind === 'text'
+        ? inline.marks
+        : { bold: false, italic: false, strike: false, code: false, link: inline.link };
+    const data: RunData = { color: marks.link !== undefined ? DEFAULTS.linkColor : style.color };
+    if (marks.link !== undefined) data.link = marks.link;
+    if (marks.strike) data.strike = true;
+    if (marks.code) data.code = true;
+    if (inline.kind === 'text' ? inline.marks.value : inline.altValue) data.value = true;
+    spans.push({ text, style: textStyle(style, bold || marks.bold, marks.italic, marks.code, size), data });
+  }
+  return spans;
+}
+
+export function wrap(setter: TextSetter, spans: Span<RunData>[], maxWidth: number): Line[] {
+  if (spans.length === 0) return [];
+  return setter.layout(spans, { maxWidth: Math.max(1, maxWidth), lineHeight: DEFAULTS.lineHeight });
+}

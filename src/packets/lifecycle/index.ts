@@ -1,0 +1,25 @@
+/** The packet workflow: states, routing, tokens, events (no HTTP). */
+export { PacketService } from './service.js';
+export { mergePayload } from './state/payload.js';
+export { signingUrl, downloadUrl, downloadZipUrl, signerDownloadUrl } from './state/urls.js';
+export type { SignerDownloads } from './signer/signer-downloads.js';
+export type { MailComposer, MailSender } from './packet/delivery.js';
+export type { PacketServiceOptions } from './core/context.js';
+export type { CreateEtchPacketOptions } from './packet/create.js';
+export type { SignerEvent, SigningSession } from './core/session.js';
+export type { SigningSubmission } from './signer/submit-signing.js';
+export type { AcceptedField } from './core/acceptance.js';
+export { visibleTo } from './state/scope.js';
+export type { PacketScope } from './state/scope.js';
+export { createPacketWorkflow } from './create.js';
+export { outboxEvent } from './core/outbox.js';
+export { inProcessWork } from './core/work.js';
+export { signDocuments, completeDocuments, prepareDocuments } from './core/documents.js';
+export type { PrepareInfo } from './core/documents.js';
+export type { PacketWork, SignDocs, CompleteDocs, SignerSealInfo } from './core/work.js';
+export type { PacketWorkflowOptions, PacketWorkflow } from './create.js';
+export { SignerError, PacketStateError } from './state/errors.js';
+export type { SignerErrorType } from './state/errors.js';
+export { route, packetStatus, redirectGroupStatus } from './state/routing.js';
+export type { Routing, RoutedSigner } from './state/routing.js';
+export type { EtchPacketView, SignerView, SignerTokenView } from './state/views.js';

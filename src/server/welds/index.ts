@@ -1,4 +1,0 @@
-/** The workflows' forms (src/welds served over HTTP). */
-export { weldRoutes, WELD_FORM_BODY_BYTES } from './routes.js';
-export type { WeldRoutesOptions } from './routes.js';
-export { LazyWeldBackend } from './backend.js';

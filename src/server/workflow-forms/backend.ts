@@ -1,0 +1,36 @@
+/**
+ * The workflow service as the server holds it: made on first use over the packet backend (the same
+ * store and packet service), closed with the server.
+ */
+import { WeldService, type WeldServiceOptions, type WorkflowCatalogue } from '../../workflows/index.js';
+import type { LazyPacketBackend } from '../graphql/index.js';
+
+export class LazyWeldBackend {
+  #made: Promise<WeldService> | undefined;
+
+  constructor(
+    readonly catalogue: WorkflowCatalogue,
+    private readonly packets: LazyPacketBackend,
+    private readonly options: Pick<
+      WeldServiceOptions,
+      'baseUrl' | 'webhookURL' | 'pollMs' | 'onError' | 'organizations' | 'retry'
+    >,
+  ) {}
+
+  get(): Promise<WeldService> {
+    this.#made ??= this.packets.get().then(
+      ({ service, store }) => new WeldService({ ...this.options, catalogue: this.catalogue, store, packets: service }),
+      (e: unknown) => {
+        this.#made = undefined;
+        throw e;
+      },
+    );
+    return this.#made;
+  }
+
+  async close(): Promise<void> {
+    const made = this.#made;
+    this.#made = undefined;
+    if (made) await (await made.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * PAdES B-LTA: a document timestamp (/Type /DocTimeStamp, SubFilter ETSI.RFC3161) appended after
+ * the DSS as the document's last update. It covers every signature and the validation data, so a
+ * relying party can still check them after their certificates expire or their algorithms weaken
+ * (ETSI EN 319 142-1 §5.5). The kernel writes it (`src/pdf/signature/document-timestamp.ts`).
+ */
+import { ValidationError } from '../../errors/index.js';
+import { appendDocumentTimestamp } from '../../pdf/index.js';
+import { isTimestampOptions, timestampAuthority, type TimestampOptions } from '../identity/timestamp.js';
+
+export interface DocumentTimestampOptions {
+  /** The TSA: `{url, fetch}` or `{local}` (the built-in one). */
+  timestamp: TimestampOptions;
+}
+
+/**
+ * Appends a document timestamp over the whole of `bytes` (e.g. after `embedValidationData` at
+ * the end of a document signed in turn). The input is an exact prefix of the result.
+ */
+export async function addDocumentTimestamp(bytes: Uint8Array, options: DocumentTimestampOptions): Promise<Uint8Array> {
+  if (!(bytes instanceof Uint8Array)) throw ValidationError.of('pdf', 'Expected the PDF as bytes (Uint8Array)');
+  if (!isTimestampOptions(options?.timestamp))
+    throw ValidationError.of('timestamp', 'Expected {url, fetch} or {local}');
+  return appendDocumentTimestamp(bytes, { timestampAuthority: timestampAuthority(options.timestamp) });
+}

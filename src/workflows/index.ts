@@ -1,0 +1,37 @@
+/**
+ * Workflows (Welds): definitions read from a folder, forges (web forms) whose submissions are checked
+ * with the fill field types and stored in the packet store, the packet a run makes, the query `weld`
+ * and the `weldComplete` webhook. No HTTP: src/server renders the forms.
+ */
+export { WeldService } from './service.js';
+export type { WeldServiceOptions } from './runs/context.js';
+export {
+  loadWorkflows,
+  parseWorkflow,
+  checkDefinition,
+  checkOrganizations,
+  organizationOf,
+  WorkflowCatalogue,
+} from './definition/load.js';
+export type { WeldOrganization } from './runs/organization.js';
+export { workflowDefinition, FORM_FIELD_TYPES } from './definition/definition.js';
+export type {
+  Workflow,
+  WorkflowDefinition,
+  Forge,
+  FormField,
+  FormFieldType,
+  Assignee,
+} from './definition/definition.js';
+export { WorkflowDefinitionError, SubmissionConflictError } from './definition/errors.js';
+export { resolveSubmission, MAX_VALUE_CHARS, FORM_CONTROLS } from './definition/values.js';
+export { packetArguments } from './runs/make-packet.js';
+export { completionPercentage } from './runs/progress.js';
+export type { ForgeSubmission, SubmittedForge } from './forms/submit.js';
+export { partyForge } from './runs/run-access.js';
+export type { RunLink } from './runs/run-access.js';
+export type { Confirmation } from './forms/confirmations.js';
+export type { WeldError } from './runs/retries.js';
+export { WELD_RETRY } from './runs/retries.js';
+export type { WeldView, WeldDataView } from './runs/query.js';
+export type { SubmissionView } from './forms/api-submit.js';
