@@ -1,5 +1,5 @@
 /**
- * What castpress's counter model (src/html/in-page/content/counters.ts) costs a document: a ~30-page report whose
+ * What castpress's counter model (src/html/in-page/generated-content/counters.ts) costs a document: a ~30-page report whose
  * table of contents prints chapter and section numbers with target-counter() next to the page, against
  * the same document whose table of contents prints only the page (the model does not run there), and a
  * running header showing counters() against one showing a plain string, interleaved in the same run.

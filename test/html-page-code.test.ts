@@ -7,8 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage, generatePageCode } from '../scripts/generate-page-code.mjs';
 import { pageCall, type PrepareResult } from '../src/html/in-page/contract.js';
-import { INPAGE_SOURCE } from '../src/html/in-page/inpage.generated.js';
-import { CLIENT_SCRIPT } from '../src/server/signing-page/client/client.generated.js';
+import { INPAGE_SOURCE } from '../generated/inpage.js';
+import { CLIENT_SCRIPT } from '../generated/signing-client.js';
 import { closeBrowser } from './helpers/close.js';
 import { launchTestPage } from './helpers/browser.js';
 
@@ -32,7 +32,7 @@ async function run<T>(html: string, call: string): Promise<T> {
 }
 
 describe('the bundles', () => {
-  it('checked-in *.generated.ts are what the page code bundles to', async () => {
+  it('checked-in generated/ modules are what the page code bundles to', async () => {
     expect(await generatePageCode({ check: true })).toEqual([]);
   });
 

@@ -24,11 +24,6 @@ describe('src/pdf is the only place that creates, loads and saves PDFs', () => {
     const found: string[] = [];
     for (const file of files(SRC)) {
       if (file.startsWith(KERNEL)) continue;
-      // Page bundles run in Chromium, never near pdf-lib: their sources (page/*.ts) are scanned as such,
-      // and the libraries bundled with them call CanvasRenderingContext2D.save() (signature_pad).
-      if (file.endsWith('.generated.ts')) continue;
-      // Python source held in a string (fontTools' TTFont.save of a converted web font, #35): no PDF.
-      if (file === path.join(SRC, 'html', 'font-convert-py.ts')) continue;
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, i) => {

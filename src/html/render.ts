@@ -30,7 +30,7 @@ import {
   type Side,
   type SheetInfo as Sheet,
 } from './in-page/contract.js';
-import { INPAGE_SOURCE } from './in-page/inpage.generated.js';
+import { INPAGE_SOURCE } from '../../generated/inpage.js';
 import { readDests, removeDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';

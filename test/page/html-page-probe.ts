@@ -4,7 +4,7 @@
  * results, each call on a fresh state.
  */
 import type { LayoutState } from '../../src/html/in-page/contract.js';
-import { counterModel } from '../../src/html/in-page/content/counters.js';
+import { counterModel } from '../../src/html/in-page/generated-content/counters.js';
 import {
   contentHasText,
   cssString,
@@ -20,7 +20,7 @@ import { describeControl } from '../../src/html/in-page/forms.js';
 import { choose } from '../../src/html/in-page/overlay.js';
 import { collectRules, pageSize, readPageRules, resolvePage } from '../../src/html/in-page/page-rules.js';
 import { newState } from '../../src/html/in-page/state.js';
-import { contentOf, stringValue } from '../../src/html/in-page/content/strings.js';
+import { contentOf, stringValue } from '../../src/html/in-page/generated-content/strings.js';
 
 const probe = {
   splitTop,

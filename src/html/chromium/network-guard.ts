@@ -10,9 +10,9 @@ import {
   type ResourceProblem,
   type ResourceResolver,
 } from '../../resources/index.js';
-import { catalogueFontAt } from '../fonts/catalogue.js';
+import { catalogueFontAt } from '../web-fonts/catalogue.js';
 import { rewriteGcpm } from '../css/rewrite.js';
-import type { WebFontCache } from '../fonts/convert.js';
+import type { WebFontCache } from '../web-fonts/convert.js';
 
 /**
  * Loopback is refused even when a resolver would serve it: content must never

@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from 'playwright-core';
 import type { FontRegistry } from '../../fonts/index.js';
 import type { ResourceResolver } from '../../resources/index.js';
-import type { WebFontCache } from '../fonts/convert.js';
+import type { WebFontCache } from '../web-fonts/convert.js';
 import type { DeadlineTimer } from './deadline.js';
 
 export interface BrowserPoolOptions {

@@ -4,7 +4,7 @@ import { FontRegistry } from '../../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../../resources/index.js';
 import { chromiumTree, type ChromiumProcess } from './processes.js';
 import { MAX_PAGE_INCHES } from '../css/page-css.js';
-import { WebFontCache } from '../fonts/convert.js';
+import { WebFontCache } from '../web-fonts/convert.js';
 import { closeChromium, RSS_READ_EVERY_MS, treeOverMemory, type Session } from './launch.js';
 import { startSession } from './session.js';
 import type { BrowserPoolOptions, PageLease } from './options.js';

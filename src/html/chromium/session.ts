@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { HostLookup, ResourceProblem } from '../../resources/index.js';
-import type { WebFontCache } from '../fonts/convert.js';
+import type { WebFontCache } from '../web-fonts/convert.js';
 import { createRouteHandler } from './network-guard.js';
 import { launchChromium, newSession, pageOf, RSS_READ_EVERY_MS, treeOverMemory, type Session } from './launch.js';
 import type { BrowserPoolOptions } from './options.js';

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { scriptBlocks, scriptFontFor } from '../../fonts/index.js';
-import { catalogueFontCss } from '../fonts/catalogue.js';
+import { catalogueFontCss } from '../web-fonts/catalogue.js';
 
 export type PageCountPosition = 'topLeft' | 'topRight' | 'topCenter' | 'bottomLeft' | 'bottomRight' | 'bottomCenter';
 

@@ -1,6 +1,6 @@
 /**
  * The contract between render.ts (Node) and the in-page code (this folder, bundled into
- * `inpage.generated.ts`): the sentinels css-rewrite.ts writes into the CSS and the page reads
+ * `generated/inpage.js`): the sentinels css-rewrite.ts writes into the CSS and the page reads
  * back, the id prefix of every helper element and destination, and the shapes of what crosses
  * `Runtime.evaluate` (JSON both ways). Both sides import this file; it holds no code that needs
  * Node or a DOM, so it compiles under both tsconfigs and bundles into the page unchanged.

@@ -28,11 +28,11 @@ import {
 import { measureForms, prepareForms } from './forms.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
-import { countCounters, prepareRunning, syncRunningCopies } from './content/running.js';
+import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
 import { prepareSheet, sheetPrinting, writeSheetRules } from './sheet.js';
 import { newId, newState, type PageState } from './state.js';
-import { prepareBookmarks, prepareStrings, readMeta } from './content/strings.js';
-import { leaderTargets, prepareTargets, targetRules } from './content/targets.js';
+import { prepareBookmarks, prepareStrings, readMeta } from './generated-content/strings.js';
+import { leaderTargets, prepareTargets, targetRules } from './generated-content/targets.js';
 
 function layout(S: PageState, state: LayoutState): void {
   sheetPrinting(S, false);

@@ -6,7 +6,7 @@ import type { ControlKind, FormControl } from './contract.js';
 import { idFor } from './dom.js';
 import { sheetPrinting } from './sheet.js';
 import { newId, type PageState } from './state.js';
-import { atContentWidth } from './content/targets.js';
+import { atContentWidth } from './generated-content/targets.js';
 
 const TEXT_TYPES = new Set([
   'text',

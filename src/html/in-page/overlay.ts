@@ -10,7 +10,7 @@ import { overlayForms } from './forms.js';
 import { resolvePage, type ResolvedPage } from './page-rules.js';
 import { newId, type PageState } from './state.js';
 import { inheritedFromPage } from './page-context.js';
-import { formatCounter, PAGE_MARK, PAGES_MARK } from './content/string-values.js';
+import { formatCounter, PAGE_MARK, PAGES_MARK } from './generated-content/string-values.js';
 
 interface Positioned {
   id: string;

@@ -13,9 +13,9 @@ import {
   type SigningSession,
 } from '../../packets/index.js';
 import { ASSET_BASE } from './assets.js';
-import { CLIENT_SCRIPT } from './client/client.generated.js';
+import { CLIENT_SCRIPT } from '../../../generated/signing-client.js';
 import type { ErrorPageConfig, SigningPageConfig } from './client/contract.js';
-import { ERROR_SCRIPT } from './client/error.generated.js';
+import { ERROR_SCRIPT } from '../../../generated/signing-error.js';
 import { isHexColour, readableOnWhite } from './colours.js';
 import { renderDescription } from './description.js';
 

@@ -1,6 +1,6 @@
 /**
  * The contract between the signing routes (Node: page.ts, routes.ts) and the signing page's
- * browser code (this folder, bundled into `client.generated.ts`): the settings block the page
+ * browser code (this folder, bundled into `generated/signing-client.js`): the settings block the page
  * reads from `#cfg`, the bodies it posts to `/details` and `/submit`, and their answers. Both
  * sides import this file; it holds types only (nothing runs), so it compiles under both tsconfigs.
  */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { CFF_TO_GLYF_PY } from './convert-py.js';
+import { CFF_TO_GLYF_PY } from '../../../generated/font-convert-py.js';
 
 /**
  * Author web fonts with CFF outlines (`.otf`, WOFF/WOFF2 of them) become TrueType (glyf) fonts before

@@ -1,0 +1,49 @@
+/**
+ * The developers' guide on the layout of src/: one folder per capability, split by concern before a
+ * folder's top grows past a dozen parts; one name, one meaning; only code a person writes (generated
+ * bundles and programs in other languages live in generated/ and assets/).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const MAX_FILES_AT_TOP = 15;
+
+function folders(dir: string): string[] {
+  const subs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory());
+  return [dir, ...subs.flatMap((e) => folders(path.join(dir, e.name)))];
+}
+const filesAt = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(dir, e.name));
+const all = folders(SRC);
+
+describe('house rule: the layout of src/', () => {
+  it(`no folder shows more than ${MAX_FILES_AT_TOP} files at its top`, () => {
+    expect(all.length).toBeGreaterThan(30);
+    const crowded = all
+      .map((d) => ({ folder: path.relative(SRC, d) || '.', files: filesAt(d).length }))
+      .filter((f) => f.files > MAX_FILES_AT_TOP);
+    expect(crowded).toEqual([]);
+  });
+
+  it('no folder name is used twice (one name, one meaning)', () => {
+    const byName = new Map<string, string[]>();
+    for (const d of all.slice(1)) byName.set(path.basename(d), [...(byName.get(path.basename(d)) ?? []), d]);
+    const twice = [...byName.values()].filter((ds) => ds.length > 1).map((ds) => ds.map((d) => path.relative(SRC, d)));
+    expect(twice).toEqual([]);
+  });
+
+  it('holds only code a person writes: TypeScript, its READMEs and styles, no generated file', () => {
+    const files = all.flatMap(filesAt);
+    const foreign = files.filter((f) => !/\.(ts|tsx|md|css|mjs)$/.test(f)).map((f) => path.relative(SRC, f));
+    expect(foreign).toEqual([]);
+    const generated = files
+      .filter((f) => /^\/\/ Generated\b|do not edit/i.test(readFileSync(f, 'utf8').slice(0, 300)))
+      .map((f) => path.relative(SRC, f));
+    expect(generated).toEqual([]);
+  });
+});
