@@ -7,6 +7,7 @@ import {
   setDocumentInfo,
   type BasePdf,
   type DocumentInfo,
+  dropSoftHyphenSpans,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -29,7 +30,9 @@ import {
   type PrepareResult,
   type Side,
   type SheetInfo as Sheet,
+  type BeginResult,
 } from './in-page/contract.js';
+import { hyphenateGroups } from './hyphenation.js';
 import { INPAGE_SOURCE } from '../../generated/inpage.js';
 import { readDests, removeDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
@@ -222,12 +225,15 @@ async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
  * from the code its Window already holds (sending and compiling the 89 KB source again cost ~5 ms of a
  * ~50 ms invoice); on a new page, or a Window without it, the source and the call together.
  */
-async function prepareDocument(cdp: CDPSession, reused: boolean): Promise<PrepareResult> {
-  if (reused) {
-    const info = await evaluate(cdp, reinstallAndCall('prepare'));
-    if (info !== NOT_INSTALLED) return info as PrepareResult;
-  }
-  return (await evaluate(cdp, `${INPAGE_SOURCE}\n${pageCall('prepare')}`)) as PrepareResult;
+async function prepareDocument(cdp: CDPSession, reused: boolean): Promise<PrepareResult & { hyphenated: boolean }> {
+  let begun: unknown = NOT_INSTALLED;
+  if (reused) begun = await evaluate(cdp, reinstallAndCall('begin'));
+  if (begun === NOT_INSTALLED) begun = await evaluate(cdp, `${INPAGE_SOURCE}\n${pageCall('begin')}`);
+  const result = begun as BeginResult;
+  if ('prepared' in result) return { ...result.prepared, hyphenated: false };
+  // Hyphenation changes the text, so it comes before anything is measured: two more round trips.
+  await callPage(cdp, 'hyphenate', hyphenateGroups(result.hyphenation));
+  return { ...(await callPage(cdp, 'prepare')), hyphenated: true };
 }
 
 /** Calls `method` of the page's API; its result typed by contract.ts `PageApi` (not restated at each call). */
@@ -270,7 +276,11 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       const info = await prepareDocument(cdp, reused);
-      let pdf: Uint8Array = await page.pdf(PRINT_OPTIONS);
+      const print = async (): Promise<Uint8Array> => {
+        const printed = await page.pdf(PRINT_OPTIONS);
+        return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
+      };
+      let pdf: Uint8Array = await print();
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.
         const session = await UpdateSession.open(pdf, 'html');
@@ -304,7 +314,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
         if (sheet && wider) sheet.extra = wider;
         overlayForms = await callPage(cdp, 'layout', state);
-        pdf = await page.pdf(PRINT_OPTIONS);
+        pdf = await print();
         base = await openForUpdate(pdf, 'html');
         dests = readDests(base.doc);
         actual = observe(base.doc, dests, info, sheet);

@@ -59,3 +59,4 @@ export {
   type PageGlyphDrops,
   type TextOperatorDrops,
 } from './content/drop-glyphs.js';
+export { dropSoftHyphenSpans } from './content/soft-hyphens.js';

@@ -164,8 +164,31 @@ export interface PrepareResult {
   sheet: SheetInfo | null;
 }
 
+/**
+ * Words to hyphenate, per language and `hyphenate-limit-chars`: the page finds them (text under
+ * `hyphens: auto` with a language), Node hyphenates them (src/html/hyphenation.ts), the page writes
+ * soft hyphens into its text before anything is measured.
+ */
+export interface HyphenationGroup {
+  /** The element's language (its `lang`, or the root's), lower case. */
+  lang: string;
+  /** hyphenate-limit-chars: shortest word, fewest characters before and after a break. */
+  word: number;
+  before: number;
+  after: number;
+  /** Distinct words of at least `word` letters. */
+  words: string[];
+}
+
+/** What `begin` answers: words to hyphenate first (then `hyphenate`, then `prepare`), or prepare's result. */
+export type BeginResult = { hyphenation: HyphenationGroup[] } | { prepared: PrepareResult };
+
 /** `window.__castpress`: what render.ts calls, one `Runtime.evaluate` each. */
 export interface PageApi {
+  /** The first call: `prepare`, unless the document asks for hyphenation (then its words). */
+  begin(): Promise<BeginResult>;
+  /** Writes the hyphenated words (one map per group of `begin`'s answer: word → word with U+00AD). */
+  hyphenate(words: Array<Record<string, string>>): void;
   /** Reads the CSSOM, instruments the document and lays it out for its first guess. */
   prepare(): Promise<PrepareResult>;
   /** Writes the page numbers of `state` into the document; the overlay's controls as now laid out. */

@@ -26,6 +26,7 @@ import {
   prepareTables,
 } from './flow.js';
 import { measureForms, prepareForms } from './forms.js';
+import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
@@ -127,6 +128,11 @@ async function prepare(S: PageState): Promise<PrepareResult> {
 function install(): void {
   const S = newState();
   const api: PageApi = {
+    async begin() {
+      const hyphenation = hyphenationWords(S);
+      return hyphenation.length ? { hyphenation } : { prepared: await prepare(S) };
+    },
+    hyphenate: (words) => applyHyphenation(S, words),
     prepare: () => prepare(S),
     layout(state) {
       layout(S, state);

@@ -166,6 +166,8 @@ export interface PageState {
   overlayStart: string | null;
   layoutWidth: number;
   overlayForms: PlacedControl[];
+  /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
+  hyphenNodes: Array<{ node: Text; group: number }>;
 }
 
 export function newState(): PageState {
@@ -181,6 +183,7 @@ export function newState(): PageState {
     named: [],
     sides: [],
     forms: [],
+    hyphenNodes: [],
     pageRules: [],
     overlay: false,
     overlayOnly: null,

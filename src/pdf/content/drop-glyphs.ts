@@ -87,7 +87,7 @@ export async function dropTextGlyphs(
 }
 
 /** The page's content streams decoded and joined (a stream boundary is a token boundary), or why not. */
-function pageContent(
+export function pageContent(
   contents: PDFObject | undefined,
   lookup: (o: PDFObject) => PDFObject | undefined,
 ): Uint8Array | string {

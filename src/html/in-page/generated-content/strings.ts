@@ -4,6 +4,7 @@
  */
 import type { DocumentMeta } from '../contract.js';
 import { anchorId, candidates, documentOrder, followingId, idFor } from '../dom.js';
+import { withoutSoftHyphens } from '../hyphenation.js';
 import type { PageState, StyleRuleInfo } from '../state.js';
 import { joinParts, PAGE_MARK, PAGES_MARK, valueParts, type ValuePart } from './string-values.js';
 
@@ -18,7 +19,9 @@ function pseudoParts(el: Element, pseudo: string): ValuePart[] {
 /** content(text | before | after | first-letter) of GCPM as parts, white space collapsed as for white-space: normal. */
 export function contentParts(el: Element, which: string): ValuePart[] {
   if (which === 'before' || which === 'after') return pseudoParts(el, '::' + which);
-  const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+  const text = withoutSoftHyphens(el.textContent || '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (which === 'first-letter') {
     // css-pseudo-4's first letter: leading punctuation, the letter or digit, and punctuation right after it.
     const m = /^\p{P}*[\p{L}\p{N}]\p{P}*/u.exec(text);
