@@ -24,7 +24,7 @@ export function stderrLine(text: string): void {
 /** Writes the PDF to `-o FILE`, or to stdout when it is not a terminal. */
 export async function writePdf(pdf: Uint8Array, output: string | undefined): Promise<number> {
   if (output && output !== '-') {
-    // A missing output folder is created rather than reported (issue 21).
+    // A missing output folder is created rather than reported.
     await mkdir(path.dirname(path.resolve(output)), { recursive: true });
     await writeFile(output, pdf);
     stderrLine(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);

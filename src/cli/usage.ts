@@ -1,7 +1,7 @@
 /**
  * Every command's usage text, in a module that imports nothing heavy: `castpress --help`,
  * `castpress help CMD` and an unknown command print these without loading any command
- * (each command module loads the engine, the batch pool or the server; issue 29).
+ * (each command module loads the engine, the batch pool or the server).
  */
 import os from 'node:os';
 

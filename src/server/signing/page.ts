@@ -202,7 +202,7 @@ function markInputs(typed: boolean, name: string | null, helpText?: string): str
 }
 
 /**
- * In person (#32): the first thing the page shows, until the signer typed their name (page/hand-over.ts
+ * In person: the first thing the page shows, until the signer typed their name (page/hand-over.ts
  * posts it; the service compares it and only then serves the documents).
  */
 function handOverStep(name: string): string {
