@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails, listing them, on absolute-time assertions in test/ (issue 29): a test that asserts how many
+# Fails, listing them, on absolute-time assertions in test/: a test that asserts how many
 # milliseconds something took fails on a busy machine without a bug. Compare the same work at two sizes
 # (test/helpers/scaling.ts), count work, or control the slow job (one that never ends, a short deadline
 # for it alone). Seconds belong in bench/.
