@@ -1,6 +1,6 @@
 /**
  * The guides cannot rot: every ```ts and ```sh block of README.md and docs/*.md runs against the
- * packed and installed package (issue 34). Per document, its blocks run in order in one folder of
+ * packed and installed package. Per document, its blocks run in order in one folder of
  * the installed project (a later block may use what an earlier one wrote), after the hidden set-up
  * below. ts blocks are type-checked against the installed .d.ts files (strict), then transpiled and
  * run with node in one process for all the documents (test/helpers/guide-blocks.ts: a block ends

@@ -228,7 +228,7 @@ describe('WeasyPrint report: the outline WeasyPrint makes from its headings', ()
   });
 });
 
-describe('web fonts in HTML mode (issue 15)', () => {
+describe('web fonts in HTML mode', () => {
   it("an OpenType/CFF @font-face (the ticket's Barlow Condensed) served as font/ttf is used; as font/otf it is ignored (spec); a file that is no font is refused", async () => {
     const seen: Array<[string, string]> = [];
     const watched = new BrowserPool({

@@ -1,9 +1,9 @@
 /**
- * Issue 35: author web fonts embed as real fonts. Skia (Chromium's PDF backend) writes a Type 3 font (a path
+ * Author web fonts embed as real fonts. Skia (Chromium's PDF backend) writes a Type 3 font (a path
  * per glyph) for CFF-outline faces and for synthetic bold. castpress converts CFF web fonts to TrueType
  * before Chromium gets them (src/html/font-convert.ts) and switches bold synthesis off by default; poppler's
- * pdffonts is the independent reader. Before: the invoice had 1 Type 3 font (its bold h1 in Pacifico, which
- * has no bold face), the ticket 9 (Barlow Condensed, CFF, and a bold ✈ from DejaVu Sans Book).
+ * pdffonts is the independent reader. Without them the invoice has 1 Type 3 font (its bold h1 in Pacifico,
+ * which has no bold face), the ticket 9 (Barlow Condensed, CFF, and a bold ✈ from DejaVu Sans Book).
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';

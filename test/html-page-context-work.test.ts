@@ -1,5 +1,5 @@
 /**
- * The work the overlay's page-context inheritance (src/html/page/page-context.ts, #35) costs a render,
+ * The work the overlay's page-context inheritance (src/html/page/page-context.ts) costs a render,
  * counted in the page: the probe that asks Chromium which `@page` declarations inherit is a pair of
  * elements and a forced style update (RecalcStyleCount 10 against 9 for the Anvil invoice, ~2-3 % of
  * its render). A page context of the page box's own properties only (size, margins, padding, borders,
@@ -60,7 +60,7 @@ async function render(pageCss: string, extraLayouts = 0): Promise<Work> {
   })()`)) as Work;
 }
 
-describe('page-context inheritance: work per render (#35)', () => {
+describe('page-context inheritance: work per render', () => {
   it('a @page context of size, margins, padding, borders and backgrounds makes no probe', async () => {
     const plain = await render('');
     expect(plain.probes).toBe(0);

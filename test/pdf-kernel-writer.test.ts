@@ -1,5 +1,5 @@
 /**
- * The kernel is the only writer (#30): no file under src/ outside src/pdf creates, loads or saves a
+ * The kernel is the only writer: no file under src/ outside src/pdf creates, loads or saves a
  * pdf-lib document itself. They call createPdf/savePdf/rewritePdf, loadPdf/openForUpdate and
  * UpdateSession instead, so every input goes through the hardened loader and every document gets its
  * information in one place. Scans the sources as text (the issue's own check, kept).
@@ -27,7 +27,7 @@ describe('src/pdf is the only place that creates, loads and saves PDFs', () => {
       // Page bundles run in Chromium, never near pdf-lib: their sources (page/*.ts) are scanned as such,
       // and the libraries bundled with them call CanvasRenderingContext2D.save() (signature_pad).
       if (file.endsWith('.generated.ts')) continue;
-      // Python source held in a string (fontTools' TTFont.save of a converted web font, #35): no PDF.
+      // Python source held in a string (fontTools' TTFont.save of a converted web font): no PDF.
       if (file === path.join(SRC, 'html', 'font-convert-py.ts')) continue;
       readFileSync(file, 'utf8')
         .split('\n')

@@ -1,5 +1,5 @@
 /**
- * Issue #31, `castpress serve --tsa URL` end to end: the server (started as a user runs it, per-signer
+ * `castpress serve --tsa URL` end to end: the server (started as a user runs it, per-signer
  * signatures) timestamps its completion seals with an RFC 3161 TSA this test runs on loopback (the
  * built-in TSA of another install's local CA, answering over HTTP), allow-listed with `--allow-host`.
  * - A completed packet's seals carry that TSA's signature timestamp: verifyPdf reports the token

@@ -1,5 +1,5 @@
 /**
- * A bounded load test (#23): mixed fill and Markdown requests, some of them
+ * A bounded load test: mixed fill and Markdown requests, some of them
  * large, at concurrency 8 against a server with its render pool. Every answer is
  * a PDF or a typed error, and the peak RSS of the process (main thread and render
  * threads) stays under the ceiling documented in src/server/README.md.
