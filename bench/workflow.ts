@@ -3,7 +3,7 @@
  * embedded signers each created, signed in turn, completed and sealed, on the embedded
  * store and on PostgreSQL. Every call into the store (reads, transactions, blobs) is
  * timed; the row reports store time against the rest (PDF work: assembly, marks,
- * certificate, seal) of the same run (reported; the issue sets no goal).
+ * certificate, seal) of the same run (reported; no goal).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
