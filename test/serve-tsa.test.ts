@@ -6,7 +6,7 @@
  *   (imprint matching, signed by that TSA) and a level of B-T or above; pdfsig reads every signature.
  * - The TSA down when the last signer finishes: their submit is a 502 (a SigningError on `timestamp`), nothing is
  *   stored (the signer is still to sign, the packet not complete); the same submit once the TSA is
- *   back completes the packet. See src/signing/README.md, "A timestamp authority that is down".
+ *   back completes the packet. See docs/reference/signatures.md, "A timestamp authority that is down".
  */
 import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';

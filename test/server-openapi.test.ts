@@ -110,7 +110,7 @@ describe('GET /openapi.json', () => {
           .join(' '),
       ]),
     );
-    // What the routes answer (src/server/README.md "Errors"); the probes and the references answer no 4xx.
+    // What the routes answer (docs/reference/http-api.md, "Errors"); the probes and the references answer no 4xx.
     expect(errors).toEqual({
       'POST /api/v1/fill/{file} fillPdf': '400 401 404 413 415 422 429',
       'POST /api/v1/generate-pdf generatePdf': '400 401 413 415 429',

@@ -47,7 +47,7 @@ const ENDSTREAM = 'endstream';
 const ENDOBJ = 'endobj';
 
 /**
- * pdf-lib's parser with bounded costs (see README, "Hostile input"):
+ * pdf-lib's parser with bounded costs (see docs/contributing/pdf-kernel.md, "Hostile input"):
  * - recovery from a broken stream or object searches a keyword index instead
  *   of scanning the rest of the file once per broken object;
  * - object and cross-reference streams are decoded within a byte budget and
