@@ -1,5 +1,5 @@
 /**
- * Where a cold `castpress fill` of the W-9 spends its time (issue 29), for bench/README.md:
+ * Where a cold `castpress fill` of the W-9 spends its time, for bench/README.md:
  * `npx tsx bench/_cold-profile.ts [runs]` (not a row of `npm run bench`: the name starts with _).
  *  1. the JavaScript the process compiles, by package: the bundle files the fill loads (recorded
  *     by test/helpers/module-log.mjs) and what each holds (dist/bundle-inputs.json, esbuild's metafile);

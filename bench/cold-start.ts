@@ -3,8 +3,8 @@
  * one PDF per process do. `castpress fill fw9.pdf data.json -o out.pdf` as bin/castpress.js
  * runs it (the esbuild bundle, what an installed package runs; built here if missing or older
  * than the sources) against pdftk-java's `pdftk fw9.pdf fill_form data.xfdf output out.pdf`
- * with the same 15 text values, alternating, one process per fill. Goal (issue
- * #13, #29): castpress at most half of pdftk-java. Without pdftk (Debian pdftk-java) the
+ * with the same 15 text values, alternating, one process per fill. Goal:
+ * castpress at most half of pdftk-java. Without pdftk (Debian pdftk-java) the
  * row says so.
  *
  * Both commands run without NODE_EXTRA_CA_CERTS, as on a fresh Debian machine. Node 20 (OpenSSL 3)

@@ -1,5 +1,5 @@
-// CPU of a fresh process from its start to one packet completed with adopted marks (#29: the
-// certificate's marks no longer load pdf.js). Bundles test/helpers/workflow-crash-child.ts of each
+// CPU of a fresh process from its start to one packet completed with adopted marks (the
+// certificate's marks load no pdf.js). Bundles test/helpers/workflow-crash-child.ts of each
 // checkout given (as the crash test does, one CommonJS file) and runs them alternately, each child
 // under /usr/bin/time -v: `go`, wait for `done`, close stdin (the child exits). Prints user+sys per run
 // and the medians.

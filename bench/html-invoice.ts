@@ -77,7 +77,7 @@ export async function run(): Promise<BenchRow[]> {
       1,
     );
 
-    // #35: a footer with text is drawn by the overlay, after the page area (reading order); the same text as
+    // A footer with text is drawn by the overlay, after the page area (reading order); the same text as
     // a header stays Chromium's own margin box. ~15 pages, "Page X of Y".
     const pageOf = (band: string) =>
       `@page { @${band}-center { content: "Page " counter(page) " of " counter(pages); } }`;
@@ -114,7 +114,7 @@ export async function run(): Promise<BenchRow[]> {
     const reportBuilt = await buildDocument(reportRequest, { resolver, maxResourceBytes: 50_000_000 });
     let bareReport = 0;
     let oursReport = 0;
-    // WeasyPrint's invoice (#35: its footer boxes are the overlay's, in Pacifico from @page), same anchor kind.
+    // WeasyPrint's invoice (its footer boxes are the overlay's, in Pacifico from @page), same anchor kind.
     const wpInvoiceRequest = {
       html: read('weasyprint-invoice/invoice.html'),
       baseUrl: `${origin}weasyprint-invoice/invoice.html`,

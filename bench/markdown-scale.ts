@@ -1,5 +1,5 @@
 /**
- * Markdown time per MB of input (#23): prose, one long word and table rows at
+ * Markdown time per MB of input: prose, one long word and table rows at
  * 0.1 MB (the anchor) and 1 MB. The ratio of the time per MB at 1 MB to the time
  * per MB at 0.1 MB says whether layout stays linear in its input (goal ≤ 1.5: a
  * quadratic step would show as ~10). Run alone with `npm run bench -- markdown-scale`.

@@ -1,5 +1,5 @@
 /**
- * A signature packet's document side (#16): a 20-page packet of 3 templates with 10
+ * A signature packet's document side: a 20-page packet of 3 templates with 10
  * text tags through the engine's PacketAssembler (fill, tags, /Sig fields), against
  * filling the same three templates alone, in the same run (goal: ratio ≤ 1.5).
  * Run alone with `npm run bench -- packet`.

@@ -1,5 +1,5 @@
 /**
- * Issue #31 signing rows. (1) Per-signer signing on the W-9: one signer's marks set as field
+ * The per-signer signing rows. (1) Per-signer signing on the W-9: one signer's marks set as field
  * appearances and signed with a certificate the local CA issues for them (`signAsSigner`) against
  * the one-seal mode's work for the same signer (marks drawn as page content, `applySignerInputs`),
  * alternately; the row is the difference per signer per document (goal: <= 50 ms). The same with
@@ -61,7 +61,7 @@ export async function run(): Promise<BenchRow[]> {
       9,
       2,
     );
-    // With a TSA (issue 48: every signer's signature B-T): the same, each signature timestamped by the built-in TSA.
+    // With a TSA (every signer's signature B-T): the same, each signature timestamped by the built-in TSA.
     const tsa = await LocalTimestampAuthority.open({ dataDir: path.join(dir, 'data') });
     const [perSignerTimestamped, sealThird] = await interleaved(
       () =>

@@ -1,5 +1,5 @@
 /**
- * Start-up of the processes and threads castpress starts (issue 29), each against an anchor
+ * Start-up of the processes and threads castpress starts, each against an anchor
  * timed alternately in the same run, with the absolute figure for the record:
  *  - `castpress worker --queue` (bin/castpress.js, the bundle) until it says it is ready on the
  *    queue (its engine thread warm, BullMQ connected to a private redis-server), against

@@ -1,6 +1,6 @@
 /**
- * The server's watermark, now an appended update (src/pdf UpdateSession), against
- * what it was: pdf-lib load + the same stamp + a full save. On the W-9's flat fill
+ * The server's watermark as an appended update (src/pdf UpdateSession), against
+ * the alternative: pdf-lib load + the same stamp + a full save. On the W-9's flat fill
  * output (6 pages) and on the 117-page book: the update writes the pages and a font,
  * the full save rewrites every object. Size rows: bytes added to the input.
  */

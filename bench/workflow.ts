@@ -1,9 +1,9 @@
 /**
- * The packet workflow's own cost (#18): BENCH_PACKETS (default 1,000) packets of two
+ * The packet workflow's own cost: BENCH_PACKETS (default 1,000) packets of two
  * embedded signers each created, signed in turn, completed and sealed, on the embedded
  * store and on PostgreSQL. Every call into the store (reads, transactions, blobs) is
  * timed; the row reports store time against the rest (PDF work: assembly, marks,
- * certificate, seal) of the same run (reported; the issue sets no goal).
+ * certificate, seal) of the same run (reported; no goal).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

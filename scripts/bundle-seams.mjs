@@ -1,4 +1,4 @@
-// The bundles' seams (issue 29): esbuild load hooks that change, in the bundle only, what a
+// The bundles' seams: esbuild load hooks that change, in the bundle only, what a
 // dependency does when it is imported or first used, never what it answers. Each rewrite checks
 // that the source reads as expected and fails the build when it does not (an upgrade changed it):
 // shipping it unseamed would silently bring back the cost it removes. scripts/bundle.mjs applies
@@ -54,7 +54,7 @@ export const seams = {
       const tries = /^var (\w+) = new unicode_trie_default\((.+)\);$/gm;
       const count = source.match(tries)?.length ?? 0;
       // A fontkit these seams no longer recognise (an upgrade) fails the build, loudly: shipping
-      // it unseamed would silently bring back a fifth of a cold fill (issue 29). Update the seams.
+      // it unseamed would silently bring back a fifth of a cold fill. Update the seams.
       const missed = (what) => ({
         errors: [{ text: `scripts/bundle-seams.mjs: ${what}: the fontkit seams need updating for this fontkit` }],
       });
@@ -163,7 +163,7 @@ export function asciiOfTrie(bytes) {
  * fontkit decodes a GPOS lookup whole the first time a feature names it, and a mark-attachment
  * lookup (MarkToBase, MarkToLigature, MarkToMark) holds an anchor per base glyph per mark class:
  * Noto Sans's `mark` feature made a cold W-9 fill decode ~200 ms of anchors for text with no
- * mark in it (a CPU profile, issue 29). Here the five anchor arrays become lazy pointers
+ * mark in it (a CPU profile). Here the five anchor arrays become lazy pointers
  * (restructure decodes them, with the same parent, on first read), and the lookup checks they
  * exist only once a mark and its base are found in the coverage tables, instead of first: the
  * checks between are pure, so the result of every lookup is the same. If fontkit's source no

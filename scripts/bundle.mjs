@@ -1,4 +1,4 @@
-// The esbuild bundles of the entry points that start processes and threads (issue 29):
+// The esbuild bundles of the entry points that start processes and threads:
 // the CLI (dist/bundle/castpress.mjs, which bin/castpress.js runs when it is newer than
 // every source, and the same as one CommonJS file, dist/bundle/castpress.cjs, which it runs with
 // V8's code cache on Node without module.enableCompileCache) and the worker thread of batch, the queue worker and the server's render

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails, listing them, on absolute-time assertions in test/ (issue 29): a test that asserts how many
+# Fails, listing them, on absolute-time assertions in test/: a test that asserts how many
 # milliseconds something took fails on a busy machine without a bug. Compare the same work at two sizes
 # (test/helpers/scaling.ts), count work, or control the slow job (one that never ends, a short deadline
 # for it alone). Seconds belong in bench/.
@@ -18,7 +18,7 @@ found=$(grep -rnE \
   -e '(started|start|t0|begin|wall0)\s*=\s*(Date\.now\(\)|performance\.now\(\)|process\.hrtime)' \
   test --include='*.ts' | grep -v 'clock-ok:' || true)
 if [ -n "$found" ]; then
-  echo "check-test-clock: absolute-time assertions in test/ (issue 29; see scripts/check-test-clock.sh):" >&2
+  echo "check-test-clock: absolute-time assertions in test/ (wall-clock figures belong in bench/; see scripts/check-test-clock.sh):" >&2
   echo "$found" >&2
   exit 1
 fi

@@ -3,7 +3,7 @@
 Writes TrueType-outline (glyf) copies of Debian's Noto Sans CJK SC faces, renamed
 "Noto Sans CJK SC TT", for HTML mode: Chromium's PDF backend (Skia) embeds CFF
 fonts such as Debian's Noto Sans CJK as Type 3 fonts, glyf fonts as real
-CID TrueType subsets (issue 15). Cubic curves become quadratic within 1 font unit.
+CID TrueType subsets. Cubic curves become quadratic within 1 font unit.
 
   python3 scripts/cjk-truetype.py SOURCE.ttc INDEX STYLE OUT.ttf
 

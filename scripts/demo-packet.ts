@@ -1,5 +1,5 @@
 /**
- * The demo's signature packet through the library workflow (issue 34): create (template, tagged
+ * The demo's signature packet through the library workflow: create (template, tagged
  * upload, Markdown), sign for both signers (drawn from a recorded stroke, then typed), complete,
  * write the sealed documents (each ends with its certificate of completion) into out/packet/, and
  * verify every signature against the local CA's root.

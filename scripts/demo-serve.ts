@@ -1,5 +1,5 @@
 /**
- * `npm run demo -- --serve` (issue 34): `castpress serve` in this process with the demo's template,
+ * `npm run demo -- --serve`: `castpress serve` in this process with the demo's template,
  * a demo packet created over `POST /graphql` as a client would, the two signing links printed to open
  * in a browser, and the completed packet's zip written into out/demo-serve/ once both have signed.
  * Loopback only and without API keys (`noAuth`): a demo, not a deployment. Ctrl-C (SIGINT) closes

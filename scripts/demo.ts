@@ -1,7 +1,7 @@
 /**
  * The README's demo: fills a form, generates a Markdown report and an HTML
  * invoice into out/, then runs a two-signer signature packet through the
- * library workflow into out/packet/ and prints its verification (issue 34).
+ * library workflow into out/packet/ and prints its verification.
  * Each example is independent; a failure is reported and the others still run.
  * `npm run demo -- --serve` starts the server with a demo packet instead
  * (scripts/demo-serve.ts).

@@ -1,4 +1,4 @@
-// One private-member style (issue #30): class members are ECMAScript `#` members, not TypeScript
+// One private-member style: class members are ECMAScript `#` members, not TypeScript
 // `private` ones. `node scripts/private-to-hash.mjs --check` lists every `private` member of a
 // class in src/ and exits 1 when there is one; `--write` converts them: the keyword goes and the
 // member and every reference to it (the language service's rename locations) become `#name`.

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`'s checks before vitest, run side by side (issue 29). Each check is single-threaded (tsc,
- * prettier, TypeDoc, dependency-cruiser), so one after the other they left a core idle for about a
- * minute of every run. Here as many run at once as the machine has cores; each one's output is printed
+ * `npm test`'s checks before vitest, run side by side. Each check is single-threaded (tsc,
+ * prettier, TypeDoc, dependency-cruiser), so one after the other they would leave a core idle for
+ * about a minute of every run. Here as many run at once as the machine has cores; each one's output is printed
  * whole when it ends (never interleaved), and the run fails, naming them, if any check failed. The
  * order below is the order they start in: the longest first, so the last to end is a short one.
  *   node scripts/run-checks.mjs            all checks

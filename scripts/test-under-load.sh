@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29: the suite must pass on a busy machine. Runs `npm test` (extra arguments go to vitest:
+# The suite must pass on a busy machine. Runs `npm test` (extra arguments go to vitest:
 # `scripts/test-under-load.sh test/x.test.ts` runs a subset) with two CPU-bound processes beside it,
 # started here and always stopped here (also on failure and Ctrl-C). Exit status: the suite's.
 set -uo pipefail

@@ -1,5 +1,5 @@
 /**
- * Pixel report (issue 15): castpress's HTML mode against WeasyPrint's own renderings of its four samples.
+ * Pixel report: castpress's HTML mode against WeasyPrint's own renderings of its four samples.
  * Renders each sample as test/html-corpus.test.ts does (the fixture folder as a site, WeasyPrint's default page: A4, 75px margins), rasterises
  * castpress's pages with pdftoppm at the resolution of the committed reference PNGs
  * (test/fixtures/html/weasyprint-reference, same tool, so the scores measure layout, not rasterisers),

@@ -54,7 +54,7 @@ export type {
   TemplateStore,
   FieldType,
 } from './template/index.js';
-// Fillable PDFs as templates (README: Template stores).
+// Fillable PDFs as templates (docs/filling.md, "Fillable PDFs as templates").
 export { templateFromPdf } from './fields/index.js';
 export type { TemplateFromPdfOptions } from './fields/index.js';
 export type { FillRequest, GenerateRequest, MarkdownRequest, HtmlRequest, MarkdownBlock } from './schema/index.js';

@@ -1,5 +1,5 @@
 /**
- * Fillable PDFs in the wild (issue 22): structures real forms use that a
+ * Fillable PDFs in the wild: structures real forms use that a
  * strict reading of the spec misses. Each kind on a minimal PDF built for it,
  * and on the corpus forms that show it. Fields are read back with qpdf, pages
  * with pdfjs as a viewer draws them.

@@ -1,5 +1,5 @@
 /**
- * When bin/bundle.js lets a bundle run (issue 29): a checkout never runs stale code. Checked on a
+ * When bin/bundle.js lets a bundle run: a checkout never runs stale code. Checked on a
  * package laid out in a temporary folder (bin/bundle.js copied there, a bundle, its list of sources,
  * the sources), with file times set by the test, never read from a clock.
  */

@@ -1,5 +1,5 @@
 /**
- * The bundle's seam on pdf-lib's standard-font encodings (scripts/bundle-seams.mjs `lazyEncodings`, issue 29),
+ * The bundle's seam on pdf-lib's standard-font encodings (scripts/bundle-seams.mjs `lazyEncodings`),
  * counted rather than timed: pdf-lib built as the bundle builds it and as it ships, each run in its own
  * process. The seamed one parses the encodings' JSON on the first read of `Encodings` instead of when
  * pdf-lib is imported, and then answers as the plain one does: the same keys, the same code points

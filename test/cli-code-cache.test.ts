@@ -1,5 +1,5 @@
 /**
- * The CLI's V8 code cache on Node without module.enableCompileCache (issue 29, bin/code-cache.js):
+ * The CLI's V8 code cache on Node without module.enableCompileCache (bin/code-cache.js):
  * `castpress fill` runs dist/bundle/castpress.cjs with a per-user cache of compiled code, written
  * once after the first run's work and then only read. Checked by what lands on disk, never by
  * time: the first fill writes one cache file, a second leaves it as it is (a cache V8 rejected

@@ -1,4 +1,4 @@
-// Issue 21, CLI: usage and errors on stderr with exit 2, `--version`, `help CMD`,
+// CLI: usage and errors on stderr with exit 2, `--version`, `help CMD`,
 // and a missing output folder created rather than reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCastpress } from './helpers/cli.js';
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const castpress = (args: string[]) => runCastpress(args, dir, 120_000);
 
-describe('castpress CLI messages (issue 21)', () => {
+describe('castpress CLI messages', () => {
   it('wrong argument counts print usage to stderr only, exit 2', async () => {
     for (const args of [
       ['fill', 'only-one.json'],

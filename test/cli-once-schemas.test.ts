@@ -1,6 +1,6 @@
 /**
  * Commands that validate a request or two and exit (fill, generate, import-template, verify) parse
- * without zod's compiled parsers (src/cli/index.ts, issue 29), counted rather than timed: each child
+ * without zod's compiled parsers (src/cli/index.ts), counted rather than timed: each child
  * runs with test/helpers/function-count.mjs preloaded, which counts the functions made from source
  * text at run time. zod makes one per object schema at its first parse, when it may; a one-shot
  * command's process makes none. What the commands answer is checked by their own tests (cli,

@@ -1,5 +1,5 @@
 /**
- * What a castpress process loads at start (issue 29), counted rather than timed: each child
+ * What a castpress process loads at start, counted rather than timed: each child
  * runs with test/helpers/module-log.mjs preloaded, which lists every module it loads. A
  * process that fills one PDF loads the fill command's chunks of the bundle and nothing from
  * node_modules, and those chunks hold no code of what it loads on first use (phone numbers'

@@ -1,5 +1,5 @@
 /**
- * Issue #31: `castpress verify FILE [--trust root.pem] [--json]` through the real command line:
+ * `castpress verify FILE [--trust root.pem] [--json]` through the real command line:
  * exit 0 only when every signature is valid (integrity, trust, validity, key usage, difference
  * analysis), 1 otherwise, 2 for usage errors. The good document is what a packet's completion
  * does with the local CA (marks drawn, then one seal over the whole file); each tamper case is

@@ -1,5 +1,5 @@
 /**
- * The bundle's fontkit seams (scripts/bundle-seams.mjs, issue 29), counted rather than timed: fontkit
+ * The bundle's fontkit seams (scripts/bundle-seams.mjs), counted rather than timed: fontkit
  * built once as the bundle builds it (with the seams) and once as it ships, each run in its own
  * process on the engine's default face (fonts/NotoSans-Regular.ttf). Both lay out the same texts to
  * the same glyphs and positions, marks included (the mark-attachment anchors the seam decodes on

@@ -1,6 +1,6 @@
 /**
  * A render thread (the server's pool, batch, the queue worker: dist/bundle/worker-entry.mjs) loads
- * per task kind what that kind runs (issue 29), counted rather than timed: each child runs with
+ * per task kind what that kind runs, counted rather than timed: each child runs with
  * test/helpers/module-log.mjs preloaded, and the sources the bundle files it loaded hold are read
  * from dist/bundle-inputs.json (esbuild's metafile of the build: `src/engine/engine.ts`, `…/node_modules/zod/…`).
  * Loading the worker file (what a thread does before it is ready) compiles no engine, no package;

@@ -1,7 +1,7 @@
 /**
- * Issue #31, certificate of completion as an audit trail: the last signer's token id was always
- * "—" (their token is marked signed only when the completing step commits). Read back with pdfjs.
- * And the rest of the audit trail (#31, per-signer mode): every opening of the signing page with its
+ * Certificate of completion as an audit trail: the last signer's token id is shown, not "—",
+ * although their token is marked signed only when the completing step commits. Read back with pdfjs.
+ * And the rest of the audit trail (per-signer mode): every opening of the signing page with its
  * IP and user agent, each box accepted, the time zone the page reported (checked as an IANA name),
  * and per signer and document the SHA-256 of the certificate their signature was made with (read
  * here from the signed file with openssl, not with castpress).

@@ -1,10 +1,10 @@
 /**
- * Issue #31, the certificate of completion through `castpress serve --signatures per-signer` and the
+ * The certificate of completion through `castpress serve --signatures per-signer` and the
  * real signing page in Chromium (the pdf.js viewer flow, each box accepted in the mark dialog): one
  * signer draws their signature with the mouse and takes typed initials, the other types a signature.
  * Read back from the certificate the download zip holds (pdfjs, openssl, the server's CA files):
  * - each signer's adopted marks are drawn in their own section of the certificate (ink of the marks'
- *   colour rendered there, the typed texts placed there): before #31's images, no mark at all;
+ *   colour rendered there, the typed texts placed there), not an empty section;
  * - the audit trail as the browser made it: each opening of the page with the browser's IP and user
  *   agent, each box accepted, the time zone the browser reported, the consent text the dialog showed,
  *   per document the fingerprint of each signer's certificate, and the sealing certificate.

@@ -1,5 +1,5 @@
 /**
- * Issue #31, certificate of completion as an audit trail: per signer the events (created, viewed,
+ * Certificate of completion as an audit trail: per signer the events (created, viewed,
  * signed) with time, IP, user agent and time zone, and the consent text the signing page showed.
  * Read back with pdfjs from the sealed certificate.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue #29 (start-up): the certificate of completion draws the signers' adopted marks in the rooms the
- * Markdown layout reports (`RenderedPdf.blocks`), so completing a packet never loads pdf.js, which cost
+ * Start-up: the certificate of completion draws the signers' adopted marks in the rooms the
+ * Markdown layout reports (`RenderedPdf.blocks`), so completing a packet never loads pdf.js, which costs
  * every fresh process (`castpress worker`, the crash test's children) ~0.6-1.2 s of CPU at its first
  * completion. A child process works one packet to its completion (the crash test's child, whose signers
  * adopt drawn signatures) with test/helpers/module-log.mjs preloaded, and lists what it loaded.

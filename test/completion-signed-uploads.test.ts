@@ -1,5 +1,5 @@
 /**
- * Issue #31, uploads signed elsewhere that the packet would change at assembly: merged with another
+ * Uploads signed elsewhere that the packet would change at assembly: merged with another
  * file (mergePDFs: a new file), fields to fill on it (a request field or a fill-type text tag: the fill
  * engine draws them as page content and rewrites the form, dropping the signature field), active
  * content to remove (a rewrite). Each is a 400 ValidationError on `files[i]` of the signed upload (here

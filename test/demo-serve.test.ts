@@ -1,5 +1,5 @@
 /**
- * `npm run demo -- --serve` (issue 34) as a newcomer runs it: scripts/demo.ts in a child process
+ * `npm run demo -- --serve` as a newcomer runs it: scripts/demo.ts in a child process
  * prints two signing links and where the zip will appear; both links opened in Chromium let the
  * client draw and the provider type; the zip appears with the three sealed documents, whose
  * signatures verify valid against the demo's own CA root; Ctrl-C (SIGINT) stops it with exit code 0.

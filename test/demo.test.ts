@@ -1,5 +1,5 @@
 /**
- * `npm run demo`'s signature packet (issue 34): the library workflow run by scripts/demo-packet.ts
+ * `npm run demo`'s signature packet: the library workflow run by scripts/demo-packet.ts
  * writes the three sealed documents, and every signature in them, read back from disk, verifies valid
  * against the local CA root the demo made: a signature per signer, the seal, the certificate of completion apart.
  */

@@ -1,4 +1,4 @@
-/** Engine calls with results (#14 point 5) and the finishing steps' one order. */
+/** Engine calls with results and the finishing steps' one order. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createEngine, RenderError } from '../src/index.js';

@@ -79,7 +79,7 @@ describe('engine', () => {
       const e = await withStore.fill('missing', { data: { a: 'x' } }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(NotFoundError);
       const noStore = await engine.fill('t', { data: { a: 'x' } }).catch((x: unknown) => x);
-      // Issue 21, deviation 6: no store is an unknown template (404), with the flag named.
+      // No store is an unknown template (404), with the flag named.
       expect(noStore).toBeInstanceOf(NotFoundError);
       expect((noStore as NotFoundError).fields[0].property).toBe('castEid');
       expect((noStore as NotFoundError).message).toContain('--templates');
@@ -95,7 +95,7 @@ describe('engine', () => {
   });
 });
 
-describe('data URL budget counts image fields only (#21 deviation 3)', () => {
+describe('data URL budget counts image fields only', () => {
   it('ignores a big data: string under a key no field reads and text values starting with data:, and still caps image fields', async () => {
     const small = createEngine({ limits: { dataUrlTotalBytes: 1000 } });
     try {

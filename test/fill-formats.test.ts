@@ -21,7 +21,7 @@ async function fillError(fields: TemplateField[], data: Record<string, unknown>)
   return e;
 }
 
-describe('fill: date and number formats (issue 21, deviation 8)', () => {
+describe('fill: date and number formats', () => {
   it('prints weekday, ordinal and time tokens instead of leaving them literal', async () => {
     const fields = [
       field('date', { id: 'long', rect: at(100), format: 'dddd, MMMM Do YYYY' }),

@@ -1,5 +1,5 @@
 /**
- * A cold fill of a fillable PDF parses the PDF once (issue 29): `castpress fill form.pdf`
+ * A cold fill of a fillable PDF parses the PDF once: `castpress fill form.pdf`
  * and a batch job naming a .pdf read the form from the parse the engine keeps for the fill,
  * instead of importing the form with a parse of its own and filling from a second one.
  * Counted at the kernel's parser (every load of a PDF goes through HardenedParser.parse).

@@ -1,5 +1,5 @@
 /**
- * Web-font catalogue names (#21): a folder laid out like the Google Fonts
+ * Web-font catalogue names: a folder laid out like the Google Fonts
  * repository (ofl/<family>/<Family>-<Style>.ttf) given as a font directory
  * resolves its families by exact, case-sensitive name in Markdown and fill.
  * System font folders are switched off so the face can only come from it.

@@ -1,5 +1,5 @@
 /**
- * Web-font catalogue names from font packages installed from npm (#21): the
+ * Web-font catalogue names from font packages installed from npm: the
  * `@fontsource/roboto-slab` devDependency (WOFF/WOFF2 files split by script, decoded by
  * fontkit) resolves "Roboto Slab" exactly and case-sensitively in Markdown and fill.
  * System font folders are switched off so the faces can only come from the package.

@@ -1,5 +1,5 @@
 /**
- * The `post` table the registry's fonts answer with (src/fonts/post-header.ts, issue 29): the header's
+ * The `post` table the registry's fonts answer with (src/fonts/post-header.ts): the header's
  * fields (italic angle, fixed pitch, underline, memory hints, version) are the numbers fontkit decodes,
  * read without decoding the table, for every TrueType and OpenType file the repository holds (the
  * bundled faces, italic ones included, and the HTML fixtures' fonts): fontkit decodes a version-2 `post`

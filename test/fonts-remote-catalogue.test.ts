@@ -1,5 +1,5 @@
 /**
- * Web-font catalogue names from a catalogue URL (#21): a loopback server laid out like the
+ * Web-font catalogue names from a catalogue URL: a loopback server laid out like the
  * Google Fonts repository, reached through the engine's resolver (allow-listed host); fetched
  * families are kept in the cache folder, which later engines read with no network.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #31, marks on rotated pages: in per-signer mode a signer's mark is the appearance of a
+ * Marks on rotated pages: in per-signer mode a signer's mark is the appearance of a
  * field's widget (src/pdf/signature/form-marks.ts). On a page with /Rotate the appearance must be turned so
  * the reader sees it upright, as the one-seal mode's drawing of the same box (page content, drawn
  * through the page frame) shows it. Both are rendered with pdfjs (annotations drawn) and compared

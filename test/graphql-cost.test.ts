@@ -1,8 +1,8 @@
 /**
- * What one `/graphql` request may cost (#28): one root field per operation
+ * What one `/graphql` request may cost: one root field per operation
  * (aliases counted), bounded depth, fields and aliases. 900 aliased
- * `generateEtchSignURL` minted 900 tokens, and 20 aliased `createEtchPacket`
- * with a development key (concurrency 1) made 20 packets: both are now a typed
+ * `generateEtchSignURL` would mint 900 tokens, and 20 aliased `createEtchPacket`
+ * with a development key (concurrency 1) would make 20 packets: both are a typed
  * 400 before anything runs. The official client's own operations still pass.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The signing page (#19) in its document-list flow (acceptEachField false), in a real headless Chromium (Debian's, through
+ * The signing page in its document-list flow (acceptEachField false), in a real headless Chromium (Debian's, through
  * playwright-core): the URL from generateEtchSignURL opens the page, the signer
  * draws with mouse moves and types initials, finishes; the packet completes and
  * its sealed PDF validates. Foreign tokens get the error page; cross-site posts
@@ -162,7 +162,7 @@ describe('signing page in Chromium', () => {
       signerEid,
       etchPacketEid: created.eid,
     });
-    // A token that is not the signer's (#32): redirected too, with nothing about the packet.
+    // A token that is not the signer's: redirected too, with nothing about the packet.
     const foreign = await fetch(`${server.base}/sign/${signerEid}?token=not-the-token`, { redirect: 'manual' });
     expect(foreign.status).toBe(303);
     const back = new URL(foreign.headers.get('location')!);

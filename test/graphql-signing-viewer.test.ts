@@ -1,5 +1,5 @@
 /**
- * The signing page's default flow (#19) in a real headless Chromium (Debian's, through
+ * The signing page's default flow in a real headless Chromium (Debian's, through
  * playwright-core): the documents drawn by pdf.js served from this server, the signer's
  * boxes at their rects, each signature/initials box accepted in turn ("Next field", the
  * mark dialog), by mouse at desktop width and by keyboard alone at phone width;

@@ -1,5 +1,5 @@
 /**
- * The packet operations over GraphQL (#19), driven by the hosted service's own
+ * The packet operations over GraphQL, driven by the hosted service's own
  * Node client (`@anvilco/anvil`, unmodified) against a castpress server on
  * loopback: createEtchPacket with an uploaded PDF (base64 JSON, and GraphQL
  * multipart) and a Markdown file, getEtchPacket, generateEtchSignUrl,

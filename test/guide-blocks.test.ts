@@ -1,6 +1,6 @@
 /**
  * docs.test.ts runs a guide's ts blocks in one process (test/helpers/guide-blocks.ts) instead of one
- * process per block (issue 29): a block must still pass or fail as it did as a process of its own.
+ * process per block: a block must still pass or fail as it did as a process of its own.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -201,7 +201,7 @@ describe("WeasyPrint samples: each page's words against WeasyPrint's reference r
       const ordered = pages.map((p, i) => orderedSimilarity(p, want[i]!));
       // The invoice's footer boxes ("♥ Thank you!", the contact line: 6 of 64 words) came first in Chromium's
       // content stream and last in WeasyPrint's (0.857); the overlay now draws them after the page area
-      // (src/html/README.md, "WeasyPrint word order"): 0.952.
+      // (docs/contributing/html-pipeline.md, "WeasyPrint word order"): 0.952.
       expect(
         ordered.every((s) => s >= 0.95),
         JSON.stringify(ordered),
@@ -228,7 +228,7 @@ describe('WeasyPrint report: the outline WeasyPrint makes from its headings', ()
   });
 });
 
-describe('web fonts in HTML mode (issue 15)', () => {
+describe('web fonts in HTML mode', () => {
   it("an OpenType/CFF @font-face (the ticket's Barlow Condensed) served as font/ttf is used; as font/otf it is ignored (spec); a file that is no font is refused", async () => {
     const seen: Array<[string, string]> = [];
     const watched = new BrowserPool({

@@ -121,7 +121,7 @@ describe('a timed-out job stops costing CPU', () => {
   );
 });
 
-describe('a finished job with JavaScript on stops costing CPU (#28)', () => {
+describe('a finished job with JavaScript on stops costing CPU', () => {
   it(
     'a busy setInterval: after the PDF is returned its page is closed and Chromium is as idle as before the job',
     { timeout: 180_000 },

@@ -1,9 +1,9 @@
 /**
- * Issue 35: author web fonts embed as real fonts. Skia (Chromium's PDF backend) writes a Type 3 font (a path
+ * Author web fonts embed as real fonts. Skia (Chromium's PDF backend) writes a Type 3 font (a path
  * per glyph) for CFF-outline faces and for synthetic bold. castpress converts CFF web fonts to TrueType
  * before Chromium gets them (src/html/web-fonts/convert.ts) and switches bold synthesis off by default; poppler's
- * pdffonts is the independent reader. Before: the invoice had 1 Type 3 font (its bold h1 in Pacifico, which
- * has no bold face), the ticket 9 (Barlow Condensed, CFF, and a bold ✈ from DejaVu Sans Book).
+ * pdffonts is the independent reader. Without them the invoice has 1 Type 3 font (its bold h1 in Pacifico,
+ * which has no bold face), the ticket 9 (Barlow Condensed, CFF, and a bold ✈ from DejaVu Sans Book).
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCffOutlines, WebFontCache } from '../src/html/web-fonts/convert.js';
+import { hasCffOutlines, WebFontCache } from '../src/html/font-convert.js';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceProblem } from '../src/resources/index.js';
 import { FIXTURE_ORIGIN, HTML_FIXTURES, WEASYPRINT_PAGE, fixtureResolver } from './helpers/html-fixtures.js';

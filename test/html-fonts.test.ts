@@ -1,5 +1,5 @@
 /**
- * Issue 15: "pdffonts shows no Type 3 font for Latin, CJK and Arabic test documents". Chromium's PDF
+ * "pdffonts shows no Type 3 font for Latin, CJK and Arabic test documents". Chromium's PDF
  * backend writes a Type 3 font (glyph outlines as paths: no real font, poor text extraction and
  * printing) for CFF faces and for synthetic bold; poppler's pdffonts is the independent reader here.
  */
@@ -106,7 +106,7 @@ describe("pdffonts: Arabic with font-family 'Noto Sans Arabic'", () => {
     expect(logical(text)).toContain('بالعالم');
   });
 
-  it('the cause of the gap above: synthetic bold (a family without a bold face) is Type 3; castpress synthesises none by default (#35)', async () => {
+  it('the cause of the gap above: synthetic bold (a family without a bold face) is Type 3; castpress synthesises none by default', async () => {
     const synthetic = await fontsOf(
       `<p style="font-family: 'Noto Mono'; font-synthesis-weight: auto"><b>synthetic bold</b></p>`,
     );

@@ -1,6 +1,6 @@
 /**
  * css-gcpm-3 named strings and running elements, css-break-3 / css-page-3 left, right, recto and verso
- * breaks with :left/:right/:blank page rules (issue 35). Cases written from the spec text: each renders
+ * breaks with :left/:right/:blank page rules. Cases written from the spec text: each renders
  * a small document and reads back which text lands in which margin box of which page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

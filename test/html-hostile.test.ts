@@ -211,7 +211,7 @@ function dataTree(depth: number, id = 'm'): string {
   return child('a') + child('b');
 }
 
-describe('nested data: stylesheets (#28)', () => {
+describe('nested data: stylesheets', () => {
   const leaves = (doc: string) => doc.match(/\.m[ab]+\{\}/g)?.length ?? 0;
 
   it('a tree of data: imports stops at the data: budget (4 levels, 32 sheets) with one resource warning; the document still builds', async () => {

@@ -1,5 +1,5 @@
 /**
- * The in-page code is sent once per page (#35, the invoice row): a reused page (JavaScript off) keeps its
+ * The in-page code is sent once per page (the invoice row): a reused page (JavaScript off) keeps its
  * Window through setContent, so the next document only calls the installer the first job defined, which makes
  * a fresh state. These cases check that the source is not evaluated again on a reused page, that nothing of
  * the last document's state reaches the next (the same output as on a new page), and that a Window without

@@ -1,5 +1,5 @@
 /**
- * HTML output's document information (#21 deviation 2): the request's title, else the
+ * HTML output's document information: the request's title, else the
  * document's <title>, else none (Chromium wrote "about:blank"); castpress as producer and
  * creator (Chromium wrote "HeadlessChrome" and "Skia/PDF").
  */
@@ -28,7 +28,7 @@ describe('HTML document information', () => {
   }, 60_000);
 });
 
-describe('HTML bookmarks and <meta> (issue 15)', () => {
+describe('HTML bookmarks and <meta>', () => {
   it('makes an outline from h1-h6 at their pages and positions, nested by level, with bookmark-* overrides', async () => {
     const html = `<title>Doc</title><h1>Intro</h1><p>x</p><h2>Scope</h2><h3>Detail</h3>
       <h1 style="break-before: page; margin-top: 100px">Body</h1><h2 class="quiet">Hidden</h2><h4>Deep</h4>

@@ -318,7 +318,7 @@ describe('signing page script', () => {
     await page.mouse.click(box.x + 100, box.y + 20); // a dot: left out
     const strokes = await call<Array<Array<{ x: number; y: number }>>>('drawn()');
     expect(strokes).toHaveLength(1);
-    // CSS pixels of the pad, whatever its canvas resolution (signature_pad since #34: the page sizes the
+    // CSS pixels of the pad, whatever its canvas resolution (signature_pad: the page sizes the
     // canvas by the device pixel ratio itself; the service takes {x, y} lists in these units).
     expect(strokes[0]![0]).toEqual({ x: 10, y: 10 });
     expect(strokes[0]!.at(-1)).toEqual({ x: 50, y: 40 });

@@ -1,5 +1,5 @@
 /**
- * The work the overlay's page-context inheritance (src/html/in-page/page-context.ts, #35) costs a render,
+ * The work the overlay's page-context inheritance (src/html/in-page/page-context.ts) costs a render,
  * counted in the page: the probe that asks Chromium which `@page` declarations inherit is a pair of
  * elements and a forced style update (RecalcStyleCount 10 against 9 for the Anvil invoice, ~2-3 % of
  * its render). A page context of the page box's own properties only (size, margins, padding, borders,
@@ -9,8 +9,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageCall, type LayoutState, type PrepareResult } from '../src/html/in-page/contract.js';
-import { INPAGE_SOURCE } from '../generated/inpage.js';
+import { pageCall, type LayoutState, type PrepareResult } from '../src/html/page/contract.js';
+import { INPAGE_SOURCE } from '../src/html/page/inpage.generated.js';
 import { closeBrowser } from './helpers/close.js';
 import { launchTestPage } from './helpers/browser.js';
 
@@ -60,7 +60,7 @@ async function render(pageCss: string, extraLayouts = 0): Promise<Work> {
   })()`)) as Work;
 }
 
-describe('page-context inheritance: work per render (#35)', () => {
+describe('page-context inheritance: work per render', () => {
   it('a @page context of size, margins, padding, borders and backgrounds makes no probe', async () => {
     const plain = await render('');
     expect(plain.probes).toBe(0);

@@ -1,4 +1,4 @@
-// Issue 21, deviation 1: HTML page options whose margins leave no room are the same 400 as Markdown,
+// HTML page options whose margins leave no room are the same 400 as Markdown,
 // not a silent fall back to Letter.
 import { describe, expect, it } from 'vitest';
 import { pageOptionsCss } from '../src/html/index.js';

@@ -330,7 +330,7 @@ function header(pages: PageText[]): string[] {
   );
 }
 
-describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
+describe("castpress's helpers leave the author's CSS alone", () => {
   it(':last-of-type and :last-child still match the last author element of <body>', async () => {
     // counter(page) in an ordinary element makes castpress add its destination links
     const css = `${RESET} body > div:last-of-type { margin-top: 100px; } body > p:last-child { margin-top: 50px; } .n::after { content: counter(page); }`;
@@ -375,7 +375,7 @@ describe("castpress's helpers leave the author's CSS alone (issue 15)", () => {
   });
 });
 
-describe('running elements: counters, policies, floats, invalid content (issue 15)', () => {
+describe('running elements: counters, policies, floats, invalid content', () => {
   const doc = (policy: string) => ({
     css: `${RESET} .h { position: running(h); } @page { @top-center { content: element(h${policy ? `, ${policy}` : ''}); } }`,
     html: `<div class="h">A</div><div class="h">B</div><p>one</p>
@@ -448,7 +448,7 @@ describe('running elements: counters, policies, floats, invalid content (issue 1
   });
 });
 
-describe('string-set and string() (issue 15)', () => {
+describe('string-set and string()', () => {
   const html = `<h2>Alpha</h2><p>one</p><h2>Beta</h2>
     <p style="break-before:page">two</p>
     <p style="break-before:page">three</p><h2>Gamma</h2>`;
@@ -483,7 +483,7 @@ describe('string-set and string() (issue 15)', () => {
   });
 });
 
-describe('target-counter() and target-text() (issue 15)', () => {
+describe('target-counter() and target-text()', () => {
   it('prints the page number and text of link targets, also from nested rules and in counter styles', async () => {
     const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; }
       .toc a { &::before { content: target-text(attr(href)) " "; } &::after { content: "p. " target-counter(attr(href url), page); } }
@@ -575,7 +575,7 @@ describe('target-counter() and target-counters() of other counters (counter mode
   });
 });
 
-describe('target-counter() inside a running element (issue 15)', () => {
+describe('target-counter() inside a running element', () => {
   it('prints the page number in the margin-box copy too', async () => {
     const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } .hdr { position: running(h); }
       .hdr a::after { content: " (see p. " target-counter(attr(href), page) ")"; } @page { @top-center { content: element(h); } }`;
@@ -596,7 +596,7 @@ function pageTextOf(p: PageText): string {
     .replace(/\s+/g, ' ');
 }
 
-describe('leader() (issue 15)', () => {
+describe('leader()', () => {
   it('fills the rest of the line with the leader and ends the text after it at the line end', async () => {
     const css = `${RESET} h2 { break-before: page; font-size: 12px; margin: 0; } ul { list-style: none; padding: 0; margin: 0; width: 300px; }
       .toc a::before { content: target-text(attr(href)); } .toc a::after { content: leader('.') " " target-counter(attr(href), page); }

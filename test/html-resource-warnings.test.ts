@@ -54,7 +54,7 @@ afterAll(() => engine.close());
 
 const sorted = (ps: ResourceProblem[]) => ps.map((p) => `${p.kind} ${p.url} ${p.reason}`).sort();
 
-describe('HTML mode: resources that do not load are reported like fill and Markdown (issue 21)', () => {
+describe('HTML mode: resources that do not load are reported like fill and Markdown', () => {
   it('the library tells onResourceProblem about each stylesheet, image and font once, with the reason', async () => {
     const problems: ResourceProblem[] = [];
     const pdf = await engine.generate({ type: 'html', data: { html } }, { onResourceProblem: (p) => problems.push(p) });

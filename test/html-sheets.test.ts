@@ -10,8 +10,8 @@ import { readText, type PageText, type TextItem } from './helpers/pdf.js';
 import { renderPages, type RenderedPage } from './helpers/render.js';
 
 /**
- * Sheets larger than the page (issue 15): content wider than the page area used to make Chromium
- * scale every page down (the report sample printed at ~83 %); `@page { bleed; marks }` were dropped.
+ * Sheets larger than the page: content wider than the page area must not make Chromium scale
+ * every page down (the report sample would print at ~83 %), and `@page { bleed; marks }` are kept.
  */
 const run = promisify(execFile);
 let pool: BrowserPool;
@@ -75,7 +75,7 @@ function closeTo(actual: number, expected: number, slack = 1): void {
 const ORANGE: [number, number, number] = [255, 204, 0];
 const near = (a: [number, number, number], b: [number, number, number]) => a.every((v, k) => Math.abs(v - b[k]!) < 24);
 
-describe('content wider than the page area (issue 15)', () => {
+describe('content wider than the page area', () => {
   it('does not scale the pages down: a band reaching into the right margin paints there, the text keeps its size', async () => {
     const plain = await readText(await render('<p>Hello world</p>'));
     const pdf = await render('<div style="margin-right:-1.5cm;background:#fc0;height:20px"></div><p>Hello world</p>');
@@ -157,7 +157,7 @@ describe('content wider than the page area (issue 15)', () => {
   });
 });
 
-describe('@page bleed and marks (issue 15)', () => {
+describe('@page bleed and marks', () => {
   const css = '@page { bleed: 5mm; marks: crop cross; background: #9cf; @top-center { content: "Head" } }';
   // 5 mm is 18.9px; castpress rounds a bleed to whole px (Chromium snaps the content origin to them): 19px.
   const BLEED = 19 * 0.75;
@@ -228,7 +228,7 @@ describe('bleed and marks in the CSS rewrite', () => {
   });
 });
 
-describe("size: auto | landscape | portrait keep the request's page (issue 15)", () => {
+describe("size: auto | landscape | portrait keep the request's page", () => {
   it("turns the request's page, not Letter (Chromium's default), and leaves other sizes alone", async () => {
     const sizes = async (css: string, page: { width: string; height: string }) =>
       (await readText(await renderHtml(pool, { html: `<style>${css}</style><p>x</p>`, page }))).map((p) => [

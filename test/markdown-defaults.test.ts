@@ -1,4 +1,4 @@
-/** The defaults src/markdown/README.md promises, read back from rendered PDFs. */
+/** The defaults docs/reference/markdown.md promises, read back from rendered PDFs. */
 import { afterAll, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { readText, type PageText } from './helpers/pdf.js';

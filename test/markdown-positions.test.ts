@@ -1,5 +1,5 @@
 /**
- * Issue #29 (the certificate's marks without pdf.js): a Markdown request block with an `id` is reported
+ * Block positions (the certificate's marks without pdf.js): a Markdown request block with an `id` is reported
  * where the layout placed it (`RenderedPdf.blocks`: page index, rect in points from the page's top-left,
  * a table's cells). Checked against where the text is drawn, read back here with pdf.js.
  */

@@ -1,15 +1,15 @@
 /**
- * Markdown layout is linear in its input (#23): a word of several MB is cut
+ * Markdown layout is linear in its input: a word of several MB is cut
  * into lines cluster by cluster without being shaped whole, so 8x the word
- * costs about 8x the CPU (it was superlinear: 1 MB took 5x the time per MB
- * of 0.1 MB, a 10 MB word ran past 90 s).
+ * costs about 8x the CPU (shaped whole, 1 MB takes 5x the time per MB of
+ * 0.1 MB, and a 10 MB word runs past 90 s).
  *
- * Two checks at sizes small enough for seconds, not tens of seconds (issue 29: this file
- * took 28 s with a 1.3 MB and a 4 MB word):
+ * Two checks at sizes small enough for seconds, not tens of seconds (a 1.3 MB
+ * and a 4 MB word take 28 s):
  * - the CPU ratio of a 256 KB word to a 32 KB one, interleaved (test/helpers/scaling.ts): a
  *   scan of the rest of the word per line is quadratic and costs x64 where this is ~x8;
  * - the longest text handed to the shaper stays the same when the word grows 8x. Shaping the
- *   whole word (the #23 bug) is linear at these sizes and turns superlinear only past ~2 MB,
+ *   whole word (the defect this guards) is linear at these sizes and turns superlinear only past ~2 MB,
  *   where fontkit holds millions of glyphs at once: the length it was handed shows it at any size.
  * Each run's word is a letter no other run used: the shaper caches runs by their text, and a
  * cached whole word would make the second run of a size cheaper than the first.

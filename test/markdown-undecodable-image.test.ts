@@ -1,6 +1,6 @@
 /**
- * Issue #32 row 10: a Markdown `logo.src` (or content image) that is fetched but cannot be decoded
- * was neither drawn nor reported. It is now reported like an image that did not load: the library's
+ * A Markdown `logo.src` (or content image) that is fetched but cannot be decoded is reported
+ * like an image that did not load: the library's
  * `onResourceProblem`, the server's X-Castpress-Resource-Warning header naming `logo.src`, a 400 on
  * `logo.src` with strict resources. A fetched image that decodes reports nothing.
  */
@@ -43,7 +43,7 @@ const markdown = (src: string) => ({
   data: [{ content: 'Text' }, { content: `![pic](${A}/cut.png)` }],
 });
 
-describe('Markdown: fetched images that do not decode are reported (#32)', () => {
+describe('Markdown: fetched images that do not decode are reported', () => {
   it('the library reports logo.src and a content image with the reason; a decodable one reports nothing', async () => {
     const problems: ResourceProblem[] = [];
     await engine.generate(markdown(`${A}/junk.png`), { onResourceProblem: (p) => problems.push(p) });

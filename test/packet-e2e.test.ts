@@ -1,5 +1,5 @@
 /**
- * Issue #19 end to end, as a user runs it: `castpress serve` started here (a keys file,
+ * Signature packets end to end, as a user runs it: `castpress serve` started here (a keys file,
  * `--data` and `--templates` in a temp folder, a webhook receiver on loopback allowed with
  * `--allow-host`, a parent origin allowed with `--frame-ancestor`). The unmodified
  * `@anvilco/anvil` client creates a packet of a template, an uploaded PDF (GraphQL

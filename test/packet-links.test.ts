@@ -1,5 +1,5 @@
 /**
- * Issue #32 rows 5, 6, 7 and the token rows of 10, as a user meets them: `castpress serve` started
+ * Signing links, error pages and downloads as a user meets them: `castpress serve` started
  * here (keys file, `--data`, an SMTP sink with `--smtp`, a host app on another loopback origin
  * allowed with `--frame-ancestor`), the unmodified `@anvilco/anvil` client, Chromium for the iframe.
  * - An expired and an invalid link inside the host app's iframe post `signerError` to it (the
@@ -204,7 +204,7 @@ async function tokensOf(eid: string): Promise<TokenRead[]> {
   return p.documentGroup.signers[0]!.signerTokens;
 }
 
-describe('#32 links: signerError pages, invalid-token redirects, completion downloads, token lifetimes', () => {
+describe('links: signerError pages, invalid-token redirects, completion downloads, token lifetimes', () => {
   it('an iframe on another origin receives signerError for an expired and for an invalid link', async () => {
     const p = await packet('Iframe errors', {});
     const signerEid = p.documentGroup.signers[0]!.eid;

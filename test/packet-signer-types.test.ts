@@ -1,5 +1,5 @@
 /**
- * Issue #32 row 1: `in-person`, `inline` and `in-person-inline` signers can sign, through
+ * `in-person`, `inline` and `in-person-inline` signers can sign, through
  * `castpress serve` (started here with a keys file and `--data` in a temp folder) and the
  * unmodified `@anvilco/anvil` client, in a real Chromium.
  * - The caller gets an in-person signer's URL with generateEtchSignURL; the page first asks to hand
@@ -146,7 +146,7 @@ async function signTyped(page: Page | ReturnType<Page['frameLocator']>, fieldId:
   await page.locator('#status.done').waitFor({ timeout: 60_000 });
 }
 
-describe('signer types (#32 row 1) through castpress serve and @anvilco/anvil', () => {
+describe('signer types through castpress serve and @anvilco/anvil', () => {
   it('an in-person signer hands over (wrong name refused) and signs, then an inline signer completes the packet', async () => {
     const created = ok(
       await client().createEtchPacket({

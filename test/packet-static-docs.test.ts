@@ -1,5 +1,5 @@
 /**
- * Issue #28, safe names and static documents, through a castpress server on loopback: hostile
+ * Safe names and static documents, through a castpress server on loopback: hostile
  * `files[].filename`s come back as clean, unique zip entries and per-file download names; an upload
  * carrying JavaScript, automatic and launch actions and an embedded file is neutralised before
  * assembly (a warning on the packet) and the sealed download holds none of it and still validates;
@@ -78,7 +78,7 @@ const signer = (fileId: string) => ({
 });
 const NAME_RULE = /[\\/:\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|\.\.|^\./u;
 
-describe('zip-slip names (#28 finding 7)', () => {
+describe('zip-slip names', () => {
   it('hostile files[].filename become clean, unique zip entries; each downloadURL serves its own document', async () => {
     const hostile = [
       '../../../etc/evil.pdf',
@@ -124,7 +124,7 @@ describe('zip-slip names (#28 finding 7)', () => {
   }, 120_000);
 });
 
-describe('signer input (#28 finding 9)', () => {
+describe('signer input', () => {
   /** A sent packet of one Markdown file with a signature box for one embedded signer; its signing URL's eid and token. */
   async function signing(extra: Record<string, unknown> = {}) {
     const created = await backend.service.createEtchPacket({
@@ -234,7 +234,7 @@ describe('signer input (#28 finding 9)', () => {
   }, 60_000);
 });
 
-describe('active content in uploads (#28 finding 8)', () => {
+describe('active content in uploads', () => {
   it('OpenAction JavaScript, page /AA, a Launch link, embedded payload.exe and XFA are removed with a warning; the sealed download holds none of them and validates', async () => {
     const upload = await activeContentPdf();
     // The upload really carries them (uncompressed, so the bytes show it).

@@ -1,5 +1,5 @@
 /**
- * Issue #32 row 9: templates by reference (`duplicateCasts`), as a user meets it: `castpress serve
+ * Templates by reference (`duplicateCasts`), as a user meets it: `castpress serve
  * --templates DIR` started here, the unmodified `@anvilco/anvil` client, a new template version
  * published by writing `v2.json` (naming a new PDF) into the template's folder.
  * - By default a packet refers to its template: a version published after creation and before
@@ -164,7 +164,7 @@ async function pageDocumentsVersion(link: { signerEid: string; token: string }):
   return found![1]!;
 }
 
-describe('#32 row 9: templates by reference (duplicateCasts)', () => {
+describe('templates by reference (duplicateCasts)', () => {
   it('a version published before anyone signed changes a by-reference packet, not a duplicateCasts one; after the first signature nothing changes', async () => {
     const byRef = await packet('By reference', {});
     const frozen = await packet('Frozen', { duplicateCasts: true });

@@ -1,6 +1,6 @@
 /**
- * #32 row 8: the `title` of a packet file generated from HTML or Markdown is also its page header
- * (the spec), not only the PDF's Title. #32 row 10: a tiny PNG logo fetched over http is drawn
+ * The `title` of a packet file generated from HTML or Markdown is also its page header
+ * (the spec), not only the PDF's Title. A tiny PNG logo fetched over http is drawn
  * where it can be seen.
  */
 import http from 'node:http';
@@ -43,7 +43,7 @@ afterAll(async () => {
 
 const signer = { id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', fields: [] };
 
-describe('the title of a generated packet file is its page header (#32)', () => {
+describe('the title of a generated packet file is its page header', () => {
   it('HTML (fragment and whole document) and Markdown: the title is the first text of page 1, escaped', async () => {
     const packet = await assemblePacket(engine, {
       name: 'Titles',
@@ -136,7 +136,7 @@ describe('the server (HTML rendered on the main engine, the rest on threads)', (
   }, 180_000);
 });
 
-describe('a tiny custom logo over http (#32 row 10)', () => {
+describe('a tiny custom logo over http', () => {
   it('a 2x2 px PNG logo is drawn large enough to be seen (red ink top right of page 1)', async () => {
     const fetching = createEngine({
       now: () => new Date('2026-01-02T03:04:05Z'),

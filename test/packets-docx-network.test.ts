@@ -1,5 +1,5 @@
 /**
- * #28 finding 2: a DOCX upload made LibreOffice connect to any host. A loopback listener
+ * A DOCX upload must not make LibreOffice connect to any host. A loopback listener
  * counts connections while DOCX files that fetch in every way Word knows are converted.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * A Markdown file of a packet is read for text tags by pdf.js only when its blocks can show a `{`
- * (issue 29: pdf.js cost a process ~0.4 s of CPU on its first packet, for a document it generated
+ * (pdf.js cost a process ~0.4 s of CPU on its first packet, for a document it generated
  * itself and that held no tag). This file must run in a process of its own (vitest's forks pool,
  * one process per file) and its first test must stay first: it checks that pdf.js was never loaded.
  */

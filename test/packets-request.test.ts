@@ -49,7 +49,7 @@ describe('createEtchPacket request', () => {
     const md = r.files[3]!;
     expect(md.kind === 'markdown' && [md.fields.map((f) => f.id), md.blockIndexes, md.generate.data.length]).toEqual([
       ['date'],
-      // The title is the first block (the page header, #32), then the file's blocks 0 and 2.
+      // The title is the first block (the page header), then the file's blocks 0 and 2.
       ['title', 0, 2],
       3,
     ]);

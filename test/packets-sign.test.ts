@@ -1,5 +1,5 @@
 /**
- * A packet from assembly to seal (#16, #17): two signers draw and type their
+ * A packet from assembly to seal: two signers draw and type their
  * marks onto a merged packet in routing order, the certificate of completion is
  * appended, the seal goes last; pdfsig, mutool and verifyPdf accept it, every
  * step kept the earlier bytes as a prefix, and bad submissions change nothing.

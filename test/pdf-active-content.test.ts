@@ -1,5 +1,5 @@
 /**
- * src/pdf `stripActiveContent` (#28): what is removed, what is kept, and that a file without
+ * src/pdf `stripActiveContent`: what is removed, what is kept, and that a file without
  * active content comes back as the same bytes.
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';

@@ -1,5 +1,5 @@
 /**
- * appendPages reads the pages it appends through the kernel's hardened loader (#30), like every
+ * appendPages reads the pages it appends through the kernel's hardened loader, like every
  * other input: encrypted files that open without a password are decrypted, entries of the wrong
  * type are dropped, and anything unreadable is an InvalidPdfError naming the property.
  */

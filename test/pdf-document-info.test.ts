@@ -1,5 +1,5 @@
 /**
- * setDocumentInfo / createPdf: the one place castpress writes a document's information (#30).
+ * setDocumentInfo / createPdf: the one place castpress writes a document's information.
  * The key order is part of the output bytes (Markdown's goldens and determinism depend on it).
  */
 import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';

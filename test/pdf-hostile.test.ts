@@ -1,7 +1,7 @@
 /**
- * Hostile and slow PDFs (issue #23, points 4 and 5): mutants of corpus forms
+ * Hostile and slow PDFs: mutants of corpus forms
  * (seeded: ROBUST_SEED replays or varies a run), the five minimal structural
- * cases and the three slow inputs of the issue go through template import,
+ * cases and the three slow inputs go through template import,
  * flat fill and interactive fill. Every call must give a PDF or a typed error
  * (InvalidPdfError 422 for the file; ValidationError 400 when the mutant has
  * fewer pages than the template's fields need), and take well under a second
@@ -33,7 +33,7 @@ const FIXTURES = [
 
 /** Mutants per kind and fixture (HOSTILE_PER_KIND for longer runs): 16 kinds × 5 fixtures × 2 = 160 mutants, × 4 calls. */
 const PER_KIND = Number(process.env.HOSTILE_PER_KIND ?? 2);
-/** CPU time allowed per call (this process's CPU, not wall time: other processes barely change it; kept, issue 29). */
+/** CPU time allowed per call (this process's CPU, not wall time: other processes barely change it). */
 const CPU_LIMIT_MS = 1000;
 
 /** `imported`: the template templateFromPdf makes of the mutant, filled (it must be a valid template). */
@@ -159,7 +159,7 @@ describe('hostile PDFs: mutants of corpus forms × import, flat fill, interactiv
   });
 });
 
-describe('the minimal structural cases of issue #23', () => {
+describe('minimal structural cases', () => {
   it.each(Object.keys(MINIMAL_CASES))('%s: a PDF in every mode, its field read where it is readable', async (label) => {
     const pdf = MINIMAL_CASES[label]!;
     const template = {
@@ -190,7 +190,7 @@ describe('the minimal structural cases of issue #23', () => {
   });
 });
 
-describe('the slow inputs of issue #23', () => {
+describe('slow inputs', () => {
   const cases = slowCases(fixture('qpdf_enc_rc4_128_owner_only_30p.pdf'));
   it.each(Object.keys(cases))('%s: a typed error in well under a second of CPU', async (label) => {
     const pdf = cases[label]!;

@@ -1,5 +1,5 @@
 /**
- * The kernel parses a plain PDF lazily (issue 29): when one classic cross-reference table names
+ * The kernel parses a plain PDF lazily: when one classic cross-reference table names
  * exactly the object headers in the file, each object is parsed the first time it is looked up
  * (src/pdf/parse/lazy-objects.ts). What a lookup or a walk of all objects then sees must be what
  * pdf-lib's sequential parse of the whole file gives; any other file takes the sequential parse.

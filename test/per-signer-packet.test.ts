@@ -1,5 +1,5 @@
 /**
- * Issue #31, per-signer signatures by default: a two-signer packet (a template, an upload with
+ * Per-signer signatures by default: a two-signer packet (a template, an upload with
  * text tags, a Markdown file; one signer draws, one types) through the library workflow. Each
  * document gets one signature per signer who has fields on it, each by a certificate the local
  * CA issued for that signer, then the final seal; the certificate of completion is a file of
@@ -222,7 +222,7 @@ describe('per-signer signatures in the packet flow (library workflow)', () => {
         expect(s.modifications.revisions.map((r) => r.classification)).toContain('formFillingAndSigning');
       }
       expect(report.signatures.at(-1)!.coversWholeDocument).toBe(true);
-      // #31: each signed document is certified first (DocMDP P=2), which governs every later signature.
+      // Each signed document is certified first (DocMDP P=2), which governs every later signature.
       if (file === 'certificate-of-completion.pdf') continue;
       expect(report.signatures[0]!.modifications).toMatchObject({ certification: true, docMdp: 2 });
       for (const s of report.signatures.slice(1))

@@ -203,8 +203,8 @@ describe('queue (BullMQ on a private redis-server)', () => {
   });
 
   it('runs a batch on two worker processes through a SIGKILL and a Redis restart: one output per good line, typed failures listed, no temporary files', async () => {
-    // This case ran 2,000 jobs until session 8 (small fills and Markdown pages; QUEUE_TEST_JOBS=2000 runs them, ~15 s
-    // of two workers' CPU; issue 20 names no count). 500 check the same: worker a is killed and Redis restarted once half the outputs exist, with
+    // 500 jobs by default (small fills and Markdown pages; QUEUE_TEST_JOBS=2000 runs 2,000, ~15 s of two
+    // workers' CPU; the count is not what is tested). 500 check the same: worker a is killed and Redis restarted once half the outputs exist, with
     // a's job in flight and the other half still queued, whatever the count; each job beyond that only renders.
     const count = Number(process.env.QUEUE_TEST_JOBS ?? 500);
     const work = path.join(dir, 'e2e');

@@ -1,5 +1,5 @@
 /**
- * Remote resources through the ready resolver (#21): a castpress server with
+ * Remote resources through the ready resolver: a castpress server with
  * its default resolver and a loopback image server on its allow-list; the
  * official client fills with an http image URL and generates Markdown with an
  * http logo, and the PDFs hold the images. SSRF probes against a loopback

@@ -1,5 +1,5 @@
 /**
- * Issue 48: the CRL address follows the server's public URL. The local CA is made on the first
+ * The CRL address follows the server's public URL. The local CA is made on the first
  * start; certificates issued afterwards (each signer's, the certification's) and the CA's own
  * signing certificate (the final seal) name `<base URL>/signing/crl/<install id>.crl` of the
  * server that signs now, not of the first start: `castpress serve` started twice on one data

@@ -1,5 +1,5 @@
 /**
- * Issue 48: long-term validation reached end to end. `castpress serve --signatures per-signer --tsa
+ * Long-term validation reached end to end. `castpress serve --signatures per-signer --tsa
  * local`: the certification at send and each signer's signature carry a signature timestamp of the
  * built-in TSA (B-T); completion adds one DSS whose CRL was issued after the last signature's
  * timestamp (B-LT) and then a document timestamp (B-LTA). verifyPdf, offline, with the local root

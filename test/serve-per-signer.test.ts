@@ -1,5 +1,5 @@
 /**
- * Issue #31 through the server: `castpress serve --signatures per-signer` (started here, a keys file,
+ * Per-signer signatures through the server: `castpress serve --signatures per-signer` (started here, a keys file,
  * `--data` and `--templates` in a temp folder; packets assembled, signed and completed on its worker
  * threads). The unmodified `@anvilco/anvil` client creates a two-signer packet of a template, an
  * upload with text tags and a Markdown file; the signers submit as the signing page does (one draws,
@@ -175,7 +175,7 @@ describe('castpress serve --signatures per-signer', () => {
     const rootPem = await readFile(path.join(signing, 'root-ca.pem'), 'utf8');
     const sealName = new X509Certificate(await readFile(path.join(signing, 'signer.pem'))).subject.match(/CN=(.*)/)![1];
     const nss = await nssDbTrusting(tmp.dir, path.join(signing, 'root-ca.pem'));
-    // #31: each document is certified when the packet is sent (a certificate the local CA issues for it).
+    // Each document is certified when the packet is sent (a certificate the local CA issues for it).
     const certifier = 'castpress certification';
     const expected: Record<string, string[]> = {
       agreement: [certifier, SIGNERS.client, sealName!],

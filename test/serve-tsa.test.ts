@@ -1,12 +1,12 @@
 /**
- * Issue #31, `castpress serve --tsa URL` end to end: the server (started as a user runs it, per-signer
+ * `castpress serve --tsa URL` end to end: the server (started as a user runs it, per-signer
  * signatures) timestamps its completion seals with an RFC 3161 TSA this test runs on loopback (the
  * built-in TSA of another install's local CA, answering over HTTP), allow-listed with `--allow-host`.
  * - A completed packet's seals carry that TSA's signature timestamp: verifyPdf reports the token
  *   (imprint matching, signed by that TSA) and a level of B-T or above; pdfsig reads every signature.
  * - The TSA down when the last signer finishes: their submit is a 502 (a SigningError on `timestamp`), nothing is
  *   stored (the signer is still to sign, the packet not complete); the same submit once the TSA is
- *   back completes the packet. See src/signing/README.md, "A timestamp authority that is down".
+ *   back completes the packet. See docs/reference/signatures.md, "A timestamp authority that is down".
  */
 import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';

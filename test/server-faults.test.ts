@@ -1,5 +1,5 @@
 /**
- * Smaller hardening of #28 over HTTP on a real server: the router's 414 has the typed body,
+ * Smaller hardening over HTTP on a real server: the router's 414 has the typed body,
  * the per-file signing document carries the signing page's frame-ancestors, and a signer who
  * has finished can no longer fetch the documents with their link.
  */

@@ -1,5 +1,5 @@
 /**
- * A full disk under `castpress serve --data DIR` (#28): DIR is a small tmpfs this test mounts
+ * A full disk under `castpress serve --data DIR`: DIR is a small tmpfs this test mounts
  * (root only) and fills. Writes are refused with the typed 507 naming what was not stored,
  * the signing page still opens to be read, no partial `.tmp` file stays, a crashed writer's
  * temporary files are swept on the next start, and with space freed everything works again.

@@ -1,8 +1,8 @@
 /**
- * A bounded load test (#23): mixed fill and Markdown requests, some of them
+ * A bounded load test: mixed fill and Markdown requests, some of them
  * large, at concurrency 8 against a server with its render pool. Every answer is
  * a PDF or a typed error, and the peak RSS of the process (main thread and render
- * threads) stays under the ceiling documented in src/server/README.md.
+ * threads) stays under the ceiling documented in docs/reference/http-api.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

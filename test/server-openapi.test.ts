@@ -1,5 +1,5 @@
 /**
- * The REST routes' OpenAPI document (issue 34) at GET /openapi.json: valid OpenAPI 3.1 by a maintained
+ * The REST routes' OpenAPI document at GET /openapi.json: valid OpenAPI 3.1 by a maintained
  * validator, and saying what the routes do on three requests (a good generate body is accepted by both
  * the document and the server, a bad one refused by both at the same property, a fill asking for a link
  * answers with the JSON the document describes). The GraphQL schema is printed at GET /graphql/schema.graphql.
@@ -110,7 +110,7 @@ describe('GET /openapi.json', () => {
           .join(' '),
       ]),
     );
-    // What the routes answer (src/server/README.md "Errors"); the probes and the references answer no 4xx.
+    // What the routes answer (docs/reference/http-api.md, "Errors"); the probes and the references answer no 4xx.
     expect(errors).toEqual({
       'POST /api/v1/fill/{file} fillPdf': '400 401 404 413 415 422 429',
       'POST /api/v1/generate-pdf generatePdf': '400 401 413 415 429',

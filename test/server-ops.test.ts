@@ -1,5 +1,5 @@
 /**
- * Operations endpoints (issue 34): `/health`, `/ready` (Chromium, packet store,
+ * Operations endpoints: `/health`, `/ready` (Chromium, packet store,
  * further checks), and Prometheus metrics at `/metrics` counting this test's own
  * requests by route pattern and status, render durations by kind, the render
  * pool's gauges and the packet outbox read at scrape time, and the process's runtime metrics.

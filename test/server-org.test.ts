@@ -1,5 +1,5 @@
 /**
- * Issue #32 rows 2-4: organization settings through `castpress serve --org FILE`, used by the
+ * Organization settings through `castpress serve --org FILE`, used by the
  * unmodified `@anvilco/anvil` client. The organization's webhook (a receiver started here)
  * gets the events of a packet that sets no webhookURL, with the token chosen in the file and
  * an HMAC-SHA256 signature the receiver verifies over the exact body it got; the mail (an SMTP

@@ -1,5 +1,5 @@
 /**
- * Bounded, off-thread packet assembly (#28): one multipart part mapped into 30
+ * Bounded, off-thread packet assembly: one multipart part mapped into 30
  * files, too many files, pages or upload bytes, a second `operations` part are
  * refused with typed errors; an allowed packet of a few hundred pages and a 5 MB
  * JSON body are worked on away from the event loop, so the server's main thread
@@ -260,7 +260,7 @@ describe('packets off the event loop (default limits)', () => {
       result = await multipart(server.url, [big], { merge: true });
     });
     expect(result?.status, JSON.stringify(result?.body)).toBe(200);
-    // Before (#28) the main thread did the whole assembly: utilisation near 1 for its duration.
+    // Assembly on the main thread would keep utilisation near 1 for its duration.
     expect(u.smalls).toBeGreaterThan(3);
     expect(u.during).toBeLessThan(Math.min(0.85, u.baseline + 0.35));
   }, 300_000);
@@ -278,7 +278,7 @@ describe('packets off the event loop (default limits)', () => {
     expect(text.length).toBeGreaterThan(5_000_000);
     let result: Gql | undefined;
     // The server runs in this process: every JSON.parse of its event loop is seen (a worker thread has
-    // its own JSON). Before #28 the whole 5 MB text was parsed on the event loop.
+    // its own JSON). Parsed there, the whole 5 MB text would block the event loop.
     const { longest, value: u } = await longestJsonParsed(() =>
       utilisation(server.url, async () => {
         result = await json(server.url, text);
@@ -286,7 +286,7 @@ describe('packets off the event loop (default limits)', () => {
     );
     expect(typedError(result!)).toEqual({ status: 413, name: 'PayloadTooLargeError', property: 'body' });
     expect(longest).toBeLessThan(1 << 20);
-    // A coarse guard beside the count: the loop was not busy throughout (0.99 before #28). Not relative
+    // A coarse guard beside the count: the loop is not busy throughout (0.99 when it parses the body). Not relative
     // to the baseline: this process also sends the 5 MB body, and a loaded machine stretches that work.
     expect(u.during).toBeLessThan(0.85);
   }, 300_000);

@@ -1,5 +1,5 @@
 /**
- * One request must not stall the server (#23): Markdown and fill run on worker
+ * One request must not stall the server: Markdown and fill run on worker
  * threads with a deadline, a cancelled or timed-out render stops burning CPU,
  * a dropped client keeps its slot until its render is gone, shutdown answers
  * with the typed body.

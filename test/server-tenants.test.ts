@@ -1,5 +1,5 @@
 /**
- * Issue #28, finding 1: API keys are separated by organization. One server on loopback with two
+ * API keys are separated by organization. One server on loopback with two
  * production keys of two organizations (A: acme, B: globex) and a development key of acme. B gets
  * the 404 of an unknown eid for everything of A's (the packet and its payload, the signing URL of
  * its embedded signer, expiring that signer's links, updates, sending, both downloads); the

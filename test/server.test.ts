@@ -80,7 +80,7 @@ describe('authentication', () => {
     const none = await fetch(url, json(undefined, markdown));
     const noneBody = await expectError(none, 401, 'AuthorizationError');
     expect(noneBody.message).toBe('Not logged in.');
-    // Issue 21, deviation 10: one field entry, as every other status has.
+    // One field entry, as every other status has.
     expect(noneBody.fields).toEqual([{ message: 'Not logged in.', property: 'authorization' }]);
     expect(none.headers.get('www-authenticate')).toMatch(/^Basic /);
     await expectError(await fetch(url, json('not-a-key', markdown)), 401, 'AuthorizationError');
@@ -202,7 +202,7 @@ describe('status codes and error bodies', () => {
       json(PROD_KEY, { data: { name: 'x', photo: dataUrl } }),
     );
     await expectError(res, 413, 'PayloadTooLargeError');
-    // The same string under a key no field reads is ignored, as the spec ignores the key (#21 deviation 3).
+    // The same string under a key no field reads is ignored, as the spec ignores the key.
     const unknown = await fetch(
       `${server.base}/api/v1/fill/${EID}.pdf`,
       json(PROD_KEY, { data: { name: 'x', unknownKey: dataUrl } }),

@@ -137,10 +137,10 @@ describe('AppearanceWriter', () => {
     await expectGolden('signing-marks', out, { scale: 1.5 });
   });
 
-  // #31: marks drawn as page content after a signature are a change no signature allows (ISO 32000-2,
+  // Marks drawn as page content after a signature are a change no signature allows (ISO 32000-2,
   // 12.8.2.2: only form filling and signing). pdfsig cannot tell (it checks bytes, not what changed);
   // verifyPdf's difference analysis flags the first signature, as it must. Per-signer marks that stay
-  // allowed are the appearances of fields that existed before the first signature (#31, left open).
+  // allowed are the appearances of fields that existed before the first signature (left open).
   it('marks then a seal: the seal covers the whole file; marks drawn after it are flagged as a change to the first signature', async () => {
     const input = await blankPdf();
     const first = await sealPdf(await writer.apply(input, MARKS.slice(0, 1)), identity, {

@@ -1,5 +1,5 @@
 /**
- * Issue #31, certification (DocMDP) and documents signed elsewhere.
+ * Certification (DocMDP) and documents signed elsewhere.
  *
  * - sealPdf({certify: P}) writes /Perms /DocMDP and the signature's /Reference; verifyPdf reports the
  *   certification and holds every later revision to P: a form fill after P=2 is allowed, after P=1 it

@@ -1,5 +1,5 @@
 /**
- * Issue #31, findings 6 and 8: PAdES baseline conformance of a seal (no CMS signing-time attribute:
+ * PAdES baseline conformance of a seal (no CMS signing-time attribute:
  * ETSI EN 319 142-1 puts the time in the signature dictionary's /M; ESS signing-certificate-v2
  * kept), checked with `openssl cms -cmsout -print`; and signatures of a file qpdf rewrote are
  * listed by verifyPdf, saying they no longer cover the file.

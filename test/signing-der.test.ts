@@ -1,5 +1,5 @@
 /**
- * Issue 48: every ASN.1 structure castpress signs or stamps is DER, not merely BER. Readers that
+ * Every ASN.1 structure castpress signs or stamps is DER, not merely BER. Readers that
  * parse strictly (pyHanko's asn1crypto for a token's TSTInfo, and any verifier that re-encodes
  * before hashing) refuse a constructed OCTET STRING, an indefinite length or an unsorted SET. Checked
  * with a strict DER reader written for the tests (test/helpers/der.ts) and, independently, by

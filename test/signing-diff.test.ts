@@ -1,5 +1,5 @@
 /**
- * Issue #31: the difference analysis of verifyPdf. Every revision after a signature is compared with
+ * The difference analysis of verifyPdf. Every revision after a signature is compared with
  * the revision it signed and classified (none / form filling and signing / annotations / other);
  * a signature is valid only when what changed after it is allowed (DocMDP P, else form filling and
  * signing). Disallowed changes are made by hand here through the kernel's incremental writer, then

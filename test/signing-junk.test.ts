@@ -49,7 +49,7 @@ describe('signing junk', () => {
       if (result instanceof CastpressError) continue;
       expect((result as { valid: boolean }).valid, `case ${i}`).toBe(false);
     }
-    // Each verification also parses every revision for the difference analysis (#31): ~110 ms a copy here, 33 s in all on a loaded machine.
+    // Each verification also parses every revision for the difference analysis: ~110 ms a copy here, 33 s in all on a loaded machine.
   }, 180_000);
 
   it('/ByteRange entries naming one gap are read in linear time (30,000 on a 200 KB gap took 45 s)', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue #31, long-term validation: the local CA publishes a CRL and names it in the certificates it
+ * Long-term validation: the local CA publishes a CRL and names it in the certificates it
  * issues; a seal with a timestamp embeds a DSS (every certificate and CRL of every signature) as its
  * own update (PAdES B-LT); verifyPdf reads revocation from that DSS. The TSA is `openssl ts` behind
  * a fetch function made here (no network); pdfsig, openssl and qpdf check what castpress wrote.

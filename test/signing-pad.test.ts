@@ -1,5 +1,5 @@
 /**
- * The signing page's pad is signature_pad (issue 34), bundled into the page script: in Chromium a
+ * The signing page's pad is signature_pad, bundled into the page script: in Chromium a
  * signer draws the signature with the mouse and the initials with touch events (CDP
  * Input.dispatchTouchEvent), both in the accept-each-field dialog. The strokes the server received
  * are `{x, y}` lists in the pad's CSS pixels that follow the pointer's path, the page made no request

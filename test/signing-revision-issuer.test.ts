@@ -1,5 +1,5 @@
 /**
- * Issue #31, per-signer signing without per-signature setup: a `SignerCertificateIssuer` reads the
+ * Per-signer signing without per-signature setup: a `SignerCertificateIssuer` reads the
  * local CA once (root certificate parsed, key imported) and then issues one certificate per
  * signature with a fresh key. Shown by taking the root key away after opening it: the open issuer
  * still issues (nothing is read per signature), while a call that opens the CA again

@@ -1,8 +1,8 @@
 /**
- * Issue #31, per-signer signing cost: a signer's revision (their marks as field appearances and
+ * Per-signer signing cost: a signer's revision (their marks as field appearances and
  * values, and their own signature) is one incremental update written once from one parse of the
- * document. Before, the marks were an update of their own (the kernel parsed and wrote the file)
- * and @libpdf/core's `sign()` parsed the marked file again, wrote it, and parsed its output once
+ * document, not marks as an update of their own (the kernel parsing and writing the file) and
+ * @libpdf/core's `sign()` parsing the marked file again, writing it and parsing its output once
  * more: three parses and three writes per signer per document. Counted, not timed: every parse of
  * the document (the kernel's parser, libpdf's load and reload) and every write (the kernel's
  * incremental writer over the document, libpdf's save), on the certified W-9 for two signers in turn.

@@ -1,5 +1,5 @@
 /**
- * Issue #31, findings 1 and 5: `verifyPdf` is valid only for an intact signature by a certificate
+ * `verifyPdf` is valid only for an intact signature by a certificate
  * that chains to a given trust anchor, was valid at the signing time and may sign documents; each
  * install's local CA has its own names; supplied certificates unfit to sign are refused up front.
  * Certificates are made here with openssl and the local CA; signatures the sealing code would
@@ -207,7 +207,7 @@ describe('validity period', () => {
     ]);
   });
 
-  // Issue 48: /M is the signer's claim. Sealed with the seal's clock pinned inside the validity
+  // /M is the signer's claim. Sealed with the seal's clock pinned inside the validity
   // period (what an install whose clock was set back, or a signer with an old key, writes).
   const IN_2005 = new Date('2005-06-01T00:00:00Z');
   const LATER = new Date('2026-01-01T00:00:00Z');

@@ -1,5 +1,5 @@
 /**
- * Issue #31 in the server: `--signing-p12` (the operator's identity seals, checked at start),
+ * Signing options of the server: `--signing-p12` (the operator's identity seals, checked at start),
  * `--tsa local` (the built-in TSA timestamps the seals and answers `POST /tsa`), and the local CA's
  * CRL served at the URL its signing certificate names.
  */
@@ -169,7 +169,7 @@ describe('castpress serve refuses an operator certificate that cannot sign docum
     expect((wrong as ValidationError).fields[0]?.property).toBe('passphrase');
     // No passphrase source, or both: a usage error before anything is read.
     await expect(serve(['--no-auth', '--signing-p12', tls.p12])).rejects.toThrow(/exactly one of/);
-    // A TSA URL is taken since #31 (test/signing-certify.test.ts); what is not one is a typed start error.
+    // A TSA URL is taken (test/signing-certify.test.ts); what is not one is a typed start error.
     await expect(serve(['--no-auth', '--tsa', 'ftp://tsa.example'])).rejects.toThrow(
       /--tsa takes "local" or an http\(s\) URL/,
     );

@@ -1,5 +1,5 @@
 /**
- * Issue #31: the built-in RFC 3161 timestamp authority of the local CA (tokens checked by
+ * The built-in RFC 3161 timestamp authority of the local CA (tokens checked by
  * `openssl ts -verify`, requests made by `openssl ts -query`), and PAdES B-LTA (a document
  * timestamp after the DSS) that pdfsig and verifyPdf accept.
  */

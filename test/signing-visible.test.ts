@@ -1,5 +1,5 @@
 /**
- * Issue 48: visible signatures. With `signatureDetails`, a per-signer packet's signature box shows,
+ * Visible signatures. With `signatureDetails`, a per-signer packet's signature box shows,
  * under the signer's mark, who signed, the signing time (UTC) and the SHA-256 fingerprint of the
  * certificate their signature was made with, as Acrobat and DocuSign boxes do. Read back with
  * MuPDF (`mutool draw -F txt` renders the widget's appearance), the fingerprint matched against

@@ -1,5 +1,5 @@
 /**
- * File order for the suite (issue 29): the longest files start first, so the last minutes of a
+ * File order for the suite: the longest files start first, so the last minutes of a
  * run are not one long file alone on one fork while the other fork idles. vitest orders by its
  * own cache of durations, which a fresh checkout (CI) does not have: it then runs larger files
  * first, which puts workflow-crash (a short file, the longest run) near the end. Files named here

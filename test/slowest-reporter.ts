@@ -1,5 +1,5 @@
 /**
- * A vitest reporter that prints the 15 slowest tests at the end of a run (issue 29: a suite that
+ * A vitest reporter that prints the 15 slowest tests at the end of a run (a suite that
  * fits in minutes; the list says where the minutes go). Registered in vitest.config.ts beside the
  * default reporter; a command line that names its own reporters (`.ci/run`) names this one too,
  * since `--reporter` on the command line replaces the configured list.

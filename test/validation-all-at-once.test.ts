@@ -25,7 +25,7 @@ const fields = [
   field('shortText', { id: 'name', rect: { x: 72, y: 180, width: 200, height: 20 } }),
 ];
 
-describe('fill: every error of a request at once (issue 21, deviation 7)', () => {
+describe('fill: every error of a request at once', () => {
   it('a bad fontSize no longer hides a bad percent value', async () => {
     const e = await fillError(fields, { fontSize: 40, data: { pct: 140 } });
     expect(e.fields).toEqual([

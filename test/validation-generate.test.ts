@@ -149,7 +149,7 @@ describe('generate request validation', () => {
     expect(r.page).toEqual({ width: '612px', margin: '0px 1in', pageCount: 'bottomCenter' });
   });
 
-  it('generate rule 1: an html key in data means HTML mode even with type markdown (issue 21, deviation 5)', () => {
+  it('generate rule 1: an html key in data means HTML mode even with type markdown', () => {
     const r = parseGenerateRequest({ type: 'markdown', data: { html: '<p>x</p>' } }) as HtmlRequest;
     expect(r.type).toBe('html');
     expect(r.data.html).toBe('<p>x</p>');

@@ -1,7 +1,7 @@
 /**
- * Issue #31, verifyPdf speed, counted (no clocks): the difference analysis reads the revision a
- * signature signed and every later one. It parsed each of them whole, so a B-LTA seal (signature,
- * DSS update, document timestamp) cost three parses of the file on top of the form's. Now each
+ * `verifyPdf` speed, counted (no clocks): the difference analysis reads the revision a
+ * signature signed and every later one. Parsing each of them whole, a B-LTA seal (signature,
+ * DSS update, document timestamp) would cost three parses of the file on top of the form's. Each
  * later revision is read as the one before it plus its own update: the bytes handed to the
  * kernel's parser are about one file, and grow with the pages as the file does (100 vs 400 pages).
  */

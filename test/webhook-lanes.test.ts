@@ -1,9 +1,9 @@
 /**
- * Webhook lanes per receiver (#28): 12 receivers on loopback that accept the
+ * Webhook lanes per receiver: 12 receivers on loopback that accept the
  * connection and never answer, and one live receiver. The live receiver's event
- * arrives while every dead receiver's request is still hanging (before, a lane
- * claimed 8 events and waited for all of them: the live event waited for the
- * dead ones' timeouts). A receiver never has more than 2 requests in flight; the
+ * arrives while every dead receiver's request is still hanging (one lane that
+ * claims 8 events and waits for all of them would make the live event wait for
+ * the dead ones' timeouts). A receiver never has more than 2 requests in flight; the
  * dead ones' events fail and are retried as before, and are delivered once their
  * receivers answer. On SQLite and on PostgreSQL.
  */

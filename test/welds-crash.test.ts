@@ -1,12 +1,12 @@
 /**
- * Welds crash safety (#33). Two ways of killing a child (test/helpers/welds-crash-child.ts) that
+ * Welds crash safety. Two ways of killing a child (test/helpers/welds-crash-child.ts) that
  * submits a two-forge workflow's forms on an embedded store:
  *
  * - **By step** (as test/workflow-crash.test.ts names its steps): the child announces each step and
  *   waits; the parent kills it (SIGKILL) inside a chosen one: a submission's transaction before its
  *   commit, between the last submission and its packet, inside the packet's transaction, and just
  *   after createEtchPacket returned (the window where the packet was stored and the run's pointer
- *   to it was not, before #33's third part). Then a restart: the browser posts the interrupted form
+ *   to it was not). Then a restart: the browser posts the interrupted form
  *   again and the background pass runs. Every run must have exactly one packet once all its forges
  *   are in, each submission once, and nothing the child acknowledged lost.
  * - **At random moments** (WELD_CRASH_POINTS, default 3) with packets failing, so only the store

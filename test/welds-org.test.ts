@@ -1,5 +1,5 @@
 /**
- * Workflows of two organizations on one server (#33): each workflow file names its organization
+ * Workflows of two organizations on one server: each workflow file names its organization
  * (checked against the organization settings at start), and its forms show that organization's
  * name, logo and colours; the last page's iframe message carries its `organizationSlug` and
  * `organizationEid`; its runs' packets are the organization's; weldComplete goes to the

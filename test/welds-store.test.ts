@@ -1,5 +1,5 @@
 /**
- * The workflows' runs and submissions in the packet store (#33), the same assertions on the embedded
+ * The workflows' runs and submissions in the packet store, the same assertions on the embedded
  * store (SQLite) and on a real PostgreSQL the test starts: submissions in order, double and racing
  * posts committed once, a run's packet made exactly once even by two makers at the same moment (two
  * instances' passes), weldComplete queued once with its organization's webhook, and weld(eid) answering

@@ -1,5 +1,5 @@
 /**
- * Workflows (Welds, issue #33): the example two-forge workflow (an applicant, then a reviewer, an "api"
+ * Workflows (Welds): the example two-forge workflow (an applicant, then a reviewer, an "api"
  * party whose link the backend asks for) over two Markdown documents with two embedded signers. Both forms are filled in a real
  * Chromium (the applicant's with the keyboard only, an invalid value first to see the error beside
  * its field), the reviewer goes straight to signing from the last step, the page framed by another

@@ -1,5 +1,5 @@
 /**
- * What the signing page must collect before a signer's submission is signed (#30), without a
+ * What the signing page must collect before a signer's submission is signed, without a
  * store or server: each signature/initials box accepted (by its id in its document: the merged
  * PDF's ids when the packet was merged), the name/email asked on opening, and the boxes the
  * page is given to place. Stored fields are `DocumentField`s: each says whose ids and pages it carries.

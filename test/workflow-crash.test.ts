@@ -1,5 +1,5 @@
 /**
- * No data lost (#18): a child process works packets forward on the embedded store
+ * No data lost: a child process works packets forward on the embedded store
  * (create, sign URL, open, update the payload, sign, complete and seal) and is killed
  * with SIGKILL at a random moment in one of its first steps, 200 times (CRASH_POINTS to change). After every kill
  * the store must hold each packet before or after a step, never in between: statuses
@@ -38,7 +38,7 @@ const POINTS = Number(process.env.CRASH_POINTS ?? 200);
 // in the suite is ~2.9 s of CPU per kill. Tried and not kept: --single-threaded-gc for the children
 // (5 interleaved pairs: 2.83-3.30 s to a packet, against 2.97-3.28 s without), --single-threaded
 // (worse), --no-opt and a larger semi-space (no clear change).
-// Later the same day (issue 29, load 7-17, process.cpuUsage in the child): to `ready` 0.80-0.97 s
+// Later the same day (load 7-17, process.cpuUsage in the child): to `ready` 0.80-0.97 s
 // (Node 0.12-0.14, reading and compiling with the cache 0.17-0.22, top-level code 0.27-0.32, identity
 // 0.01, the warm engine 0.23-0.28). The bundle had one non-ASCII character left (in a regular
 // expression), so Node read all 6 MB into a two-byte string: 120-140 ms to read it, ~110 ms to

@@ -1,5 +1,5 @@
 /**
- * `updateEtchPacket`'s payload rule as a pure function (#30): replaced, or merged per file and
+ * `updateEtchPacket`'s payload rule as a pure function: replaced, or merged per file and
  * per field; a null file or field value removes it; filenames kept only when merging; the
  * current payload is never changed in place; malformed updates are a ValidationError on their path.
  */

@@ -1,5 +1,5 @@
 /**
- * Routing without a store or server (#30): which signers may sign now, parallel groups of equal
+ * Routing without a store or server: which signers may sign now, parallel groups of equal
  * routingOrder, pending signers skipped or kept, the packet status that follows, and `advance`
  * (what a step writes when routing moves on) against a recorder of the writes it makes.
  */

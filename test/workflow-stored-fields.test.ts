@@ -1,5 +1,5 @@
 /**
- * Stored document fields are typed `DocumentField`s (#30): what the workflow writes carries
+ * Stored document fields are typed `DocumentField`s: what the workflow writes carries
  * its `kind`, and rows written before fields had one (a merged document's fields were told
  * apart by their `mergedFieldId`) read back with the kind their shape says, on the real SQLite store.
  */

@@ -1,5 +1,5 @@
 /**
- * The packet workflow (#18) end to end, once on the embedded store (SQLite) and once
+ * The packet workflow end to end, once on the embedded store (SQLite) and once
  * on a real PostgreSQL server started here: every transition of the spec's table,
  * routing 1-1-2, pending signers skipped and activated, payload updates with and
  * without merge, tokens with a fake clock, webhooks through a receiver that fails
@@ -153,7 +153,7 @@ describe.each(kinds.stores)('packet workflow on the %s', (_name, open) => {
       identity,
       baseUrl: 'http://castpress.test',
       clock: () => new Date(now),
-      // The one-seal flow (#31 made per-signer signatures the default; test/per-signer-packet.test.ts covers those).
+      // The one-seal flow (per-signer signatures are the default; test/per-signer-packet.test.ts covers those).
       signatures: 'seal',
       organization: { name: 'Acme Rentals', supportEmail: 'help@acme.test' },
       mailer: smtpMailer({ host: '127.0.0.1', port: smtp.port }),

@@ -22,7 +22,7 @@ export interface SignatureFieldSpec {
 /** Signature fields one call may add (a document's signing fields are added in one call). */
 export const MAX_SIGNATURE_FIELDS = 1000;
 
-// Built by the first call (issue 29): every fill loads this module, few add signature fields.
+// Built by the first call: every fill loads this module, few add signature fields.
 const specsSchema = once(() => {
   const finite = z.number().finite();
   const specSchema = z.object({
@@ -164,7 +164,7 @@ export async function appendSignatureFieldsOnDisplay(
  * are their own widget, as `addSignatureFields` writes them), with their widgets.
  * A completed packet carries its signers' marks as page content and one seal; the
  * placeholders would show as "unsigned signature field" in every viewer. Returns
- * how many were removed. `only`: just the fields of these names (#31: a document signed
+ * how many were removed. `only`: just the fields of these names (a document signed
  * elsewhere keeps the unsigned signature fields its own signature covers).
  */
 export function dropUnsignedSignatureFields(doc: PDFDocument, only?: ReadonlySet<string>): number {

@@ -5,7 +5,7 @@ import { once, parseWith } from '../schema/index.js';
 /**
  * One line of a jobs file. The job is a pure function of its line (plus the
  * files it names), so any queue (BullMQ, SQS, a shell loop) can run it.
- * Built by the first job line read (issue 29): a `castpress fill` loads this module and never
+ * Built by the first job line read: a `castpress fill` loads this module and never
  * reads one.
  */
 const jobSpec = once(() =>

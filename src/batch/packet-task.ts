@@ -35,7 +35,7 @@ import { guardedFetch } from '../resources/index.js';
 export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0];
 
 /**
- * A timestamp authority as a thread can open it (#31): the built-in TSA of the local CA in `dataDir`,
+ * A timestamp authority as a thread can open it: the built-in TSA of the local CA in `dataDir`,
  * or a TSA's URL reached through the resolver's address check (`allowHosts`: `--allow-host`).
  */
 export type ThreadTimestampOptions = { local: { dataDir: string } } | { url: string; allowHosts?: readonly string[] };
@@ -97,7 +97,7 @@ export class PacketThreadState {
   }
 
   /**
-   * The identity's local CA opened once per thread to issue per-signer certificates (#31: no CA
+   * The identity's local CA opened once per thread to issue per-signer certificates (no CA
    * read and key import per signature); undefined when it cannot issue (then each call falls back).
    */
   issuer(identity: SigningIdentity): Promise<SignerCertificateIssuer | undefined> {

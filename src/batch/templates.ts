@@ -9,7 +9,7 @@ import type { TemplateInput } from '../template/index.js';
  * (`{eid?, title?, pdf: "file.pdf", style?, fields}`, the PDF relative to it) or
  * a fillable PDF turned into a template by its AcroForm. Given the engine that will fill them,
  * PDFs are read through it, so the engine's parse serves the import and every fill (one parse
- * per template, not two: issue 29).
+ * per template, not two).
  */
 export class TemplateFiles {
   readonly #cache = new Map<string, Promise<TemplateInput>>();

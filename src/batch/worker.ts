@@ -4,7 +4,7 @@
  * and keeps it for the thread's life.
  *
  * Only types and the error family are imported here: the engine, the job and template readers
- * and the schemas are imported by the first task that needs them (issue 29), so a thread is
+ * and the schemas are imported by the first task that needs them, so a thread is
  * ready as soon as this file is loaded and each kind loads what it runs (a `json` task the schemas
  * only, a packet step the packet workflow besides the engine). `warm` loads the engine ahead.
  */

@@ -15,7 +15,7 @@ export async function importTemplateCommand(argv: string[]): Promise<number> {
   const problem = argumentProblem('import-template', ['FORM.pdf'], positionals);
   if (values.help || problem) return printUsage(IMPORT_USAGE, values.help === true, problem);
   const pdfPath = path.resolve(positionals[0]);
-  // Default output in the current folder: writing beside the source polluted read-only folders (issue 21).
+  // Default output in the current folder: the source's folder may be read-only or not the user's.
   const output = path.resolve(values.output ?? path.basename(pdfPath, path.extname(pdfPath)) + '.template.json');
   try {
     let bytes: Uint8Array;

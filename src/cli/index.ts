@@ -130,7 +130,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     // zod compiles each object schema into a function (`new Function`) at its first parse, to parse
     // faster from then on: a process that parses once pays the compiling and never gains it back
-    // (2-3 % of a cold `castpress fill`, bench/README.md). zod reads the switch when a schema is made,
+    // (2-3 % of a cold `castpress fill`, bench/results/HISTORY.md). zod reads the switch when a schema is made,
     // so it is set before the command's modules make theirs. Results and messages are the same.
     if (command.once) (await import('zod')).z.config({ jitless: true });
     const run = await command.load();

@@ -6,7 +6,7 @@ import { isCastpressError } from '../errors/index.js';
 /**
  * A line on stderr, written to the descriptor itself. process.stderr is a stream that loads Node's
  * net and stream modules when first read (a socket on a pipe, a tty stream on a terminal): 2 % of a
- * cold `castpress fill`, whose one line of output is `wrote …` (bench/README.md, session 11). Node
+ * cold `castpress fill`, whose one line of output is `wrote …` (bench/results/HISTORY.md). Node
  * writes stderr synchronously on pipes, files and terminals anyway, so lines keep their order with
  * console.error's. Should the descriptor refuse (EAGAIN on a full non-blocking pipe, EPIPE when it is
  * closed), the rest goes through console.error, which waits for the pipe and ignores a closed one.
@@ -24,7 +24,7 @@ export function stderrLine(text: string): void {
 /** Writes the PDF to `-o FILE`, or to stdout when it is not a terminal. */
 export async function writePdf(pdf: Uint8Array, output: string | undefined): Promise<number> {
   if (output && output !== '-') {
-    // A missing output folder is created rather than reported (issue 21).
+    // A missing output folder is created rather than reported.
     await mkdir(path.dirname(path.resolve(output)), { recursive: true });
     await writeFile(output, pdf);
     stderrLine(`wrote ${output} (${(pdf.byteLength / 1024).toFixed(0)} KB)`);

@@ -77,7 +77,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (values['metrics-token-file'] && !metricsToken) throw new Error('--metrics-token-file is empty');
   if (metricsToken && !values.metrics) throw new Error('--metrics-token-file needs --metrics');
   const signingP12 = await signingP12Of(values);
-  // `local` or an http(s) URL, reached through the resolver's address check with --allow-host (#31).
+  // `local` or an http(s) URL, reached through the resolver's address check with --allow-host.
   const tsa = values.tsa === undefined || values.tsa === 'local' ? values.tsa : tsaUrlOf(values.tsa);
   const signatures = values.signatures;
   if (signatures !== undefined && signatures !== 'per-signer' && signatures !== 'seal')

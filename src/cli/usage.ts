@@ -1,7 +1,7 @@
 /**
  * Every command's usage text, in a module that imports nothing heavy: `castpress --help`,
  * `castpress help CMD` and an unknown command print these without loading any command
- * (each command module loads the engine, the batch pool or the server; issue 29).
+ * (each command module loads the engine, the batch pool or the server).
  */
 import os from 'node:os';
 
@@ -96,7 +96,7 @@ ${FETCH_USAGE} (also webhooks)
                               listed here or by --org
   --stylesheet-origin ORIGIN  an origin a packet's signaturePageOptions.style.stylesheetURL may load from
                               (besides this server's own); repeatable. Default: any https origin
-  --org FILE                  organization settings (JSON; src/server/org/README.md): name, support email,
+  --org FILE                  organization settings (JSON; docs/reference/organization.md): name, support email,
                               logo, signer defaults, webhook {url, token, hmacSecret}, style, formRateLimit,
                               timestampAuthority, embedOrigins, stylesheetOrigins; or
                               {"organizations": {"<keys file org>": {...}}}. Reloaded when the file changes

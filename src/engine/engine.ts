@@ -114,7 +114,7 @@ export class Engine {
   ): Promise<RenderedPdf> {
     this.#assertOpen();
     await this.loadCatalogueFonts(request);
-    // Every 400 of the request at once (issue 21): the body's own problems, unknown fonts, the
+    // Every 400 of the request at once: the body's own problems, unknown fonts, the
     // template's fonts and, in fill(), each value against its field. The 404 of an unknown
     // template and the 413 of the data-URL budget come only when the body itself is fine.
     const { request: parsedRequest, errors } = collectFillRequest(request, this.#parseOptions());
@@ -187,7 +187,7 @@ export class Engine {
   /**
    * A fillable PDF's form as a template (what `templateFromPdf` makes), read from the parse this
    * engine keeps for filling those bytes: a fill of the result does not parse the PDF again
-   * (a cold `castpress fill form.pdf` parsed it twice, issue 29).
+   * (a cold `castpress fill form.pdf` parses it once).
    */
   async templateFromPdf(bytes: Uint8Array, options: TemplateFromPdfOptions = {}): Promise<ImportedTemplate> {
     this.#assertOpen();
@@ -263,7 +263,7 @@ export class Engine {
     try {
       parsed = parseGenerateRequest(request, this.#parseOptions());
     } catch (e) {
-      // Unknown fonts belong in the same 400 as the body's other problems (issue 21, deviation 7).
+      // Unknown fonts belong in the same 400 as the body's other problems.
       if (!(e instanceof ValidationError)) throw e;
       const reported = new Set(e.fields.map((f) => f.property));
       const fonts = rawGenerateFontRefs(request)
@@ -321,7 +321,7 @@ export class Engine {
       }
       return parsed;
     }
-    // An EID nobody can resolve is an unknown template (404), whether or not a store exists (issue 21).
+    // An EID nobody can resolve is an unknown template (404), whether or not a store exists.
     // The message names the command-line flag; the library option has the same name.
     if (!this.#store)
       throw new NotFoundError(

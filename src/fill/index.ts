@@ -1,6 +1,6 @@
 /**
  * Fill: a template plus validated data → PDF bytes (flat output).
- * See README.md in this folder for value formats, precedence and repeat rules.
+ * Value formats, precedence and repeat rules: docs/reference/fill.md.
  */
 export { fill, DEFAULT_CHECKBOX_CHARACTER, type FillContext, type FillOutput } from './fill.js';
 export type { FillSignatureField } from './signature-fields.js';

@@ -1,5 +1,5 @@
 /**
- * Font packages installed from npm as a catalogue source (#21): Fontsource's
+ * Font packages installed from npm as a catalogue source: Fontsource's
  * `@fontsource/<id>` packages, the web-font catalogue's families one package each.
  * A package holds `metadata.json` (`family`, `id`, `subsets`, `weights`, `styles`,
  * `defSubset`) and `files/<id>-<subset>-<weight>-<style>.woff2` and `.woff`: every

@@ -23,8 +23,8 @@ const HEADER_LENGTH = 32;
 
 /**
  * fontkit decodes the `post` table whole the first time anything reads it: a version-2 table names
- * every glyph, so Noto Sans's costs thousands of strings (12 ms of a cold W-9 fill in a CPU profile,
- * issue 29) for the two numbers pdf-lib writes in the FontDescriptor (`italicAngle`, and
+ * every glyph, so Noto Sans's costs thousands of strings (12 ms of a cold W-9 fill in a CPU profile)
+ * for the two numbers pdf-lib writes in the FontDescriptor (`italicAngle`, and
  * `isFixedPitch` in its flags). For a TrueType or OpenType file read as it is (fontkit's "TTF" kind,
  * collections' faces included: their table offsets count from the file's start too; not WOFF, whose
  * tables are compressed), the font's `post` becomes a view that answers the header's fields from the

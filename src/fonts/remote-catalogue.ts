@@ -62,7 +62,7 @@ function slotFiles(fonts: MetadataFont[]): string[] {
 }
 
 /**
- * Web-font catalogue names from a catalogue URL (issue 21), with fetching on: a family the
+ * Web-font catalogue names from a catalogue URL, with fetching on: a family the
  * registry does not know is looked up as `<url>/<ofl|apache|ufl>/<slug>/METADATA.pb`; when its
  * `name` is exactly the family asked for (case-sensitive, as every font name), the files of its
  * regular, bold and italic slots are fetched into `cacheDir` in the same layout and handed to the

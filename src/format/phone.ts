@@ -6,7 +6,7 @@ type PhoneLibrary = typeof import('libphonenumber-js');
 /**
  * libphonenumber-js (its code and its metadata of every region) is required on the first
  * phone value, not imported: a process that fills no phone field (most `castpress fill`
- * runs, every render thread until then) never loads it (issue 29). A plain `require`
+ * runs, every render thread until then) never loads it. A plain `require`
  * resolved from this file keeps the calls synchronous; bundles leave it in node_modules.
  * Node's require cache holds the one instance, so nothing is kept here.
  */

@@ -1,5 +1,5 @@
 /**
- * Rectangles, named for their coordinate system (#30). All are points; the shapes are the same,
+ * Rectangles, named for their coordinate system. All are points; the shapes are the same,
  * the names say which corner is the origin and whether the page's /Rotate is applied, so a
  * signature says which one a function expects.
  */

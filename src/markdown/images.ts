@@ -28,7 +28,7 @@ export async function loadImages(
     unique.map(async (url) => {
       const res = url ? await loadResource(url, 'image', resolver, { maxBytes }) : null;
       const image = res ? await decodeImage(doc, res.body, cache) : null;
-      // Loaded but not drawable (junk bytes, a format the decoder refuses): reported, never silently missing (#32).
+      // Loaded but not drawable (junk bytes, a format the decoder refuses): reported, never silently missing.
       if (res && !image) resolver?.reportUnusable?.(url, 'image', UNDECODABLE_IMAGE);
       return [url, image] as const;
     }),

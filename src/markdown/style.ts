@@ -1,5 +1,5 @@
 /**
- * Defaults for everything the spec leaves open. README.md in this folder lists
+ * Defaults for everything the spec leaves open. docs/reference/markdown.md lists
  * them; test/markdown-defaults.test.ts checks them in rendered PDFs.
  */
 import type { FontWeight } from '../fonts/index.js';

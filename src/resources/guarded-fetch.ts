@@ -1,6 +1,6 @@
 /**
  * A `fetch` for requests castpress sends itself (an RFC 3161 timestamp request: POST with a body),
- * with the resolver's address check (#31 `--tsa URL`): the host's addresses are checked as
+ * with the resolver's address check (`--tsa URL`): the host's addresses are checked as
  * `httpResolver` checks them (a loopback, private or link-local address only when `allowHosts`
  * names the host), and the socket connects to the checked address. No redirects are followed (a
  * TSA answers where it is asked); the answer is capped in size and time.

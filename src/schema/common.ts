@@ -34,7 +34,7 @@ const zeroPattern = /^\s*0+(\.0+)?\s*$/;
 
 /**
  * The `page` schema of generate requests (lengths, margins, page-count position), built on
- * first use: a process that only fills never builds it (issue 29: nothing runs at import).
+ * first use: a process that only fills never builds it (nothing runs at import).
  */
 export const pageOptions = once(() => {
   /** A length with one of the supported units; a bare number means pixels, a bare 0 is 0. */

@@ -5,7 +5,7 @@ import { once } from './once.js';
 
 /**
  * The generate request schemas (Markdown blocks, tables, logo, HTML), built on first use:
- * a process that only fills never builds them (issue 29: nothing runs at import).
+ * a process that only fills never builds them (nothing runs at import).
  */
 export const generateSchemas = once(() => {
   const cell = z.preprocess(

@@ -9,7 +9,7 @@
  * Nesting is bounded (`MAX_JSON_DEPTH`) by a scan of the text before it is parsed:
  * V8's JSON.parse is iterative, but what reads the value afterwards (zod, JSON.stringify
  * when a signer's inputs are stored, structuredClone) recurses, and a key nested
- * 20,000 levels deep overflowed the stack there (an untyped 500, #28).
+ * 20,000 levels deep would overflow the stack there (an untyped 500).
  */
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
 

@@ -89,8 +89,7 @@ function fieldInputOf(
 }
 
 /**
- * Every problem of a fill body at once (issue 21: a bad `fontSize` no longer hides a bad
- * value): the options, `data` and each value of it are read independently.
+ * Every problem of a fill body at once (a bad `fontSize` does not hide a bad value): the options, `data` and each value of it are read independently.
  */
 export function collectFillRequest(body: unknown, options: ParseOptions = {}): CollectedFillRequest {
   const raw = bodyObject(body);
@@ -142,7 +141,7 @@ export function parseFillRequest(body: unknown, options: ParseOptions = {}): Fil
 
 /**
  * HTML mode when `type` is `html` or `data` carries an `html` key (spec, generate rule 1: the
- * `html` key wins even over `type: "markdown"`, issue 21); Markdown otherwise.
+ * `html` key wins even over `type: "markdown"`); Markdown otherwise.
  */
 export function parseGenerateRequest(body: unknown, options: ParseOptions = {}): GenerateRequest {
   const raw = bodyObject(body);

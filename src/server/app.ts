@@ -84,7 +84,7 @@ export interface ServerOptions {
   readyCheckTimeoutMs?: number;
   /** Serve Prometheus metrics at `GET /metrics` (default off); `token` asks scrapers for `Authorization: Bearer <token>`. */
   metrics?: boolean | MetricsOptions;
-  /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa` (#31). */
+  /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa`. */
   signingCa?: { dataDir: string; tsa: boolean };
   /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
   welds?: LazyWeldBackend;
@@ -191,7 +191,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     );
   });
   await app.register(fastifyMultipart);
-  // Before any route: it collects them as they are registered (GET /openapi.json, #34).
+  // Before any route: it collects them as they are registered (GET /openapi.json).
   await registerOpenApi(app, {
     publicUrl: options.publicUrl,
     metricsToken: typeof options.metrics === 'object' && Boolean(options.metrics.token),

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of one server (`GET /metrics`, issue 34): one prom-client
+ * Prometheus metrics of one server (`GET /metrics`): one prom-client
  * Registry per server, never the library's global one, so two servers in one
  * process (tests, embedding code) count apart. Request metrics are labelled
  * with the route pattern (`/api/v1/fill/:file`), never the raw URL: template

@@ -1,5 +1,5 @@
 /**
- * The dependencies `/ready` asks about (issue 34). Chromium: the executable
+ * The dependencies `/ready` asks about. Chromium: the executable
  * the engine's browser pool would launch exists and is executable (launching a
  * browser per probe would cost more than the renders it guards; a running pool
  * relaunches by itself). Packet store: one trivial query (a packet nobody has);

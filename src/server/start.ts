@@ -19,7 +19,7 @@ export interface StartOptions {
   port?: number;
   /** Default 127.0.0.1: listening beyond loopback is a deliberate choice. */
   host?: string;
-  /** Keys file (JSON, see src/server/README.md). Required unless `noAuth`. */
+  /** Keys file (JSON, see docs/server.md, "Keys"). Required unless `noAuth`. */
   keysFile?: string;
   /** Or the config itself. */
   config?: ServerConfig;
@@ -27,7 +27,7 @@ export interface StartOptions {
   noAuth?: boolean;
   publicUrl?: string;
   logger?: ServerOptions['logger'];
-  /** `docx`: the packets' LibreOffice converter (src/packets/README.md); set, packets are assembled in-process. */
+  /** `docx`: the packets' LibreOffice converter (docs/reference/packets.md, "DOCX uploads"); set, packets are assembled in-process. */
   engine?: Omit<EngineOptions, 'templates'> & { docx?: DocxConverterOptions };
   /** Close gracefully on SIGINT/SIGTERM (the CLI sets it; embedding code usually handles signals itself). */
   handleSignals?: boolean;
@@ -118,7 +118,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const config = options.config ?? (options.keysFile ? await loadServerConfig(options.keysFile) : undefined);
   if (!config && !options.noAuth) {
     throw new Error(
-      'No API keys: pass --keys FILE (see src/server/README.md), or --no-auth to accept every request as a production key',
+      'No API keys: pass --keys FILE (see docs/server.md), or --no-auth to accept every request as a production key',
     );
   }
   // Read before anything starts: a bad file is refused with the file and property named.

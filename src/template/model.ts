@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldType, templateField, templateStyle } from '../fields/index.js';
 
-// The field vocabulary (types, rects, a template field's schema) is src/fields' (#30): the
+// The field vocabulary (types, rects, a template field's schema) is src/fields': the
 // template is one PDF plus fields, validated against the field types' own rules.
 export { FIELD_TYPES } from '../fields/index.js';
 export type { FieldType, TemplateField, TemplateStyle } from '../fields/index.js';

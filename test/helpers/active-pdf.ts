@@ -1,5 +1,5 @@
 /**
- * A PDF carrying the active content an attacker would upload (#28): /OpenAction JavaScript, a page
+ * A PDF carrying the active content an attacker would upload: /OpenAction JavaScript, a page
  * /AA running JavaScript, a link that launches `payload.exe`, `payload.exe` embedded in the document
  * and in a FileAttachment annotation, and an XFA form. One harmless web link (URI) that must stay.
  * Built with @cantoo/pdf-lib's low-level objects, uncompressed so every marker is visible in the bytes.

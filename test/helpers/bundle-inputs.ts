@@ -1,5 +1,5 @@
 /**
- * What the dist/bundle files a process loaded are made of (issue 29), read from
+ * What the dist/bundle files a process loaded are made of, read from
  * dist/bundle-inputs.json, which scripts/bundle.mjs writes from esbuild's metafile of the same
  * build (the bundle's whitespace is minified: it carries no `// path` line per inlined file).
  * test/cli-startup.test.ts and test/cold-start-thread.test.ts use it to prove what a process

@@ -179,7 +179,7 @@ export function hostileDocx(base: string, kinds: readonly HostileKind[] = HOSTIL
 }
 
 /**
- * A converter that runs LibreOffice once per distinct DOCX (issue 29: a conversion costs seconds of
+ * A converter that runs LibreOffice once per distinct DOCX (a conversion costs seconds of
  * LibreOffice start-up): for test files that put the same DOCX through several packets and check
  * the packets, not the conversion. Still a DocxConverter, so assemblePacket takes it as its own;
  * a failed conversion is not kept. `conversions` counts the LibreOffice runs.

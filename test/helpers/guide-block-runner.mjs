@@ -1,7 +1,7 @@
 /**
  * Runs a guide's ts blocks (already transpiled to .mjs) one after another in one process, for
- * test/docs.test.ts (issue 29): each block used to be a process of its own, which paid the
- * package's import (~2 s of CPU in dist's ES modules on Node 20) again for every block.
+ * test/docs.test.ts: a process of its own per block would pay the package's import (~2 s of CPU
+ * in dist's ES modules on Node 20) again for every block.
  *   stdin: one JSON line per block, {"file": "<absolute .mjs>", "cwd": "<folder>"}
  *   stdout: what the block prints, then a line `<MARK> {"ok":true}` or `<MARK> {"ok":false,"error":"..."}`
  * A block counts as ended where its own process would have exited: once it has no handle left

@@ -1,5 +1,5 @@
 /**
- * One process for a guide's ts blocks (test/docs.test.ts, issue 29): guide-block-runner.mjs runs
+ * One process for a guide's ts blocks (test/docs.test.ts): guide-block-runner.mjs runs
  * each block where its own process would have run it (its folder as the working directory, the
  * same environment) and says when it ended as that process would have: done with nothing left
  * running, or failed with why. The package is imported once per runner instead of once per block

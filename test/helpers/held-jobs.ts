@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * Jobs the test controls in the server's render pool (#29): deadline and hang-up tests give the pool a job
+ * Jobs the test controls in the server's render pool: deadline and hang-up tests give the pool a job
  * that runs until the test says so, instead of racing a big real render against a short limit. Pass
  * `workerFile: HELD_WORKER` to the pool (`startServer({ renderPool: { workerFile } })` or `new RenderPool`);
  * a Markdown body from `heldBody` (or a packet named by `heldPacketName`) is then held, every other job is

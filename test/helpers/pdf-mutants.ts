@@ -288,7 +288,7 @@ function flateBombObjectStream(size: number): Uint8Array[] {
   ];
 }
 
-/** The five minimal structural cases of issue #23 (each under 500 bytes). */
+/** Five minimal structural cases a parser must survive (each under 500 bytes). */
 export const MINIMAL_CASES: Record<string, Uint8Array> = {
   'an /AcroForm that is an array': onePage('/AcroForm [1 2 3]'),
   'a field kid that is a number': onePage('/AcroForm << /Fields [4 0 R] >>', '', [['<< /T (a) /FT /Tx /Kids [5] >>']]),
@@ -299,7 +299,7 @@ export const MINIMAL_CASES: Record<string, Uint8Array> = {
   ]),
 };
 
-/** The three slow inputs of issue #23, rebuilt. */
+/** Three inputs that are slow for a naive parser, rebuilt from a form. */
 export function slowCases(rc4Form: Uint8Array): Record<string, Uint8Array> {
   const text = latin1(rc4Form);
   if (!/\/V 2 \r\/Length 128 /.test(text)) throw new Error('the RC4 fixture changed');

@@ -1,5 +1,5 @@
 /**
- * vitest globalSetup (issue 29): names one folder per run for the installed package
+ * vitest globalSetup: names one folder per run for the installed package
  * (test/helpers/installed-package.ts), so the test files that need `npm pack` + `npm install`
  * (docs.test.ts, package.test.ts) build and install it once per run instead of once each.
  * Nothing is created here: the first file that asks installs into the folder; the run's end

@@ -127,7 +127,7 @@ async function main(): Promise<never> {
     store,
     engine,
     identity,
-    // The crash test checks one document per packet sealed once (#31's per-signer default adds a certificate file).
+    // The crash test checks one document per packet sealed once (the per-signer default adds a certificate file).
     signatures: 'seal',
     baseUrl: 'http://castpress.test',
     webhook: { url: hookUrl, token: 't' },

@@ -321,7 +321,7 @@ function alignX(alignment: Alignment, pad: number, innerW: number, lineW: number
 }
 
 // Built on the first comb field, not at import: building it costs ~25-50 ms of ICU data per
-// process, which every `castpress fill` and crash-test child paid at start (issue 29).
+// process, which every `castpress fill` and crash-test child would pay at start.
 const segmenter = once(() => new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 export function graphemes(s: string): string[] {
   // Printable ASCII has no extending marks, joiners or CR LF pairs: each character is its own

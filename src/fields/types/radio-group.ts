@@ -33,6 +33,6 @@ export const radioGroup: FieldTypeModule = {
     ];
   },
   ownFieldValue: chosenValue,
-  // The importer groups a radio field's widgets by page into options (src/acroform/template.ts).
+  // The importer groups a radio field's widgets by page into options (src/acroform/form-import.ts).
   importAcro: (facts) => (facts.kind === 'radio' ? {} : undefined),
 };

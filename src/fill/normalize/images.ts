@@ -57,7 +57,7 @@ async function prepareImage(
     jpegQuality: 90,
   };
   const image = await (options.cache ? options.cache.prepare(resource.body, how) : prepare(resource.body, how));
-  // Loaded but not drawable: reported like an image that did not load (#32), the field stays empty.
+  // Loaded but not drawable: reported like an image that did not load, the field stays empty.
   if (!image) options.resolver?.reportUnusable?.(source, 'image', UNDECODABLE_IMAGE);
   return image;
 }

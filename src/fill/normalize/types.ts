@@ -1,7 +1,7 @@
 import type { FilledField } from '../../fields/index.js';
 
 // What a field's value becomes (FilledField: contents, resolved style, boxes) is the field
-// vocabulary of src/fields (#30), imported from there; these are fill's own stage types.
+// vocabulary of src/fields, imported from there; these are fill's own stage types.
 
 export interface PlannedPage {
   /** 0-based page of the template PDF. */

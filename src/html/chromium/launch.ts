@@ -47,7 +47,7 @@ const DISABLED_FEATURES = [
 ];
 
 /**
- * Network isolation at the browser level (README "Network"): every request that
+ * Network isolation at the browser level (README, "No way out but the resolver"): every request that
  * request interception does not answer goes to a proxy whose host never
  * resolves (the host-resolver rule maps every name, the proxy's included, to
  * NOTFOUND), and `<-loopback>` removes Chromium's implicit loopback bypass, so

@@ -26,7 +26,7 @@ export interface BrowserPoolOptions {
   /** Every URL a document tried to load and whether it was served (diagnostics, tests). */
   onRequest?: (url: string, verdict: 'served' | 'refused') => void;
   /**
-   * Author web fonts with CFF outlines converted to TrueType (kept per content hash; see "Fonts and Type 3" in
+   * Author web fonts with CFF outlines converted to TrueType (kept per content hash; see "Author fonts embed as real fonts" in
    * the README); default: a cache of the pool's own. Pools may share one.
    */
   webFonts?: WebFontCache;

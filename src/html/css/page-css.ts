@@ -111,8 +111,8 @@ function pageGeometry(page: HtmlPageOptions): {
     length(page.marginBottom, 'marginBottom') ?? b,
     length(page.marginLeft, 'marginLeft') ?? l,
   ];
-  // Margins that leave no room were silently replaced by Chromium's Letter default; the same
-  // 400 as Markdown instead (issue 21), with Markdown's minimum of half an inch (36 pt).
+  // Margins that leave no room would be silently replaced by Chromium's Letter default: they are
+  // the same 400 as in Markdown, with Markdown's minimum of half an inch (36 pt).
   const contentWidth = (inches(width) - inches(margin[1]!) - inches(margin[3]!)) * 72;
   const contentHeight = (inches(height) - inches(margin[0]!) - inches(margin[2]!)) * 72;
   if (contentWidth < MIN_CONTENT_PT || contentHeight < MIN_CONTENT_PT) {
@@ -140,10 +140,10 @@ export function pageOptionsCss(page: HtmlPageOptions = {}): string {
 /**
  * `Noto Scripts`: the fonts-noto-core face of each script fill and Markdown fall back to (src/fonts
  * script-ranges), by Unicode block, regular and bold. Without it Chromium asks fontconfig per character,
- * which answers DejaVu Sans for Arabic and ignores the weight: bold Arabic came out as synthetic bold,
- * which Skia embeds as a Type 3 font (issue 15). Only the scripts a document's text has get their rules:
- * all ~70 pairs cost ~10 ms on every Latin invoice (95.9 vs 85.5 ms, measured), a document with none gets
- * neither the rules nor the family in its stack.
+ * which answers DejaVu Sans for Arabic and ignores the weight: bold Arabic would come out as synthetic
+ * bold, which Skia embeds as a Type 3 font. Only the scripts a document's text has get their rules: all
+ * ~70 pairs cost ~10 ms on every Latin invoice, and a document with none gets neither the rules nor the
+ * family in its stack.
  */
 const SCRIPT_RULES = new Map(
   [...scriptBlocks()].map(([font, blocks]) => {

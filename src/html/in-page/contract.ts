@@ -47,7 +47,7 @@ export interface LayoutState {
 }
 
 /**
- * A printed sheet larger than the page (README "Sheets"): `bleed` on every side, `extra` on the right so
+ * A printed sheet larger than the page (docs/reference/html-css.md, "Sheets wider than the page"): `bleed` on every side, `extra` on the right so
  * content wider than the page area does not make Chromium scale every page down. CSS px. The extra is
  * cropped off after printing; the bleed stays, with the trim box at the page.
  */

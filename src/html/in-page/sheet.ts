@@ -1,5 +1,5 @@
 /**
- * The printed sheet, when it is larger than the page (README "Sheets"): a bleed around every page, and
+ * The printed sheet, when it is larger than the page (docs/reference/html-css.md, "Sheets wider than the page"): a bleed around every page, and
  * room on the right for content wider than the page area, which would otherwise make Chromium shrink
  * every page (it scales all pages by the largest right overflow of any page area).
  */

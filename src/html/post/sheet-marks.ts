@@ -1,4 +1,4 @@
-/** Sheets larger than the page (README "Sheets"): the extra width, the trim box and bleed, crop and cross marks. */
+/** Sheets larger than the page (docs/reference/html-css.md, "Sheets wider than the page"): the extra width, the trim box and bleed, crop and cross marks. */
 import { rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { type Margins, type SheetInfo as Sheet } from '../in-page/contract.js';
 import { printScale } from './print-scale.js';

@@ -100,7 +100,7 @@ export async function assembleWith(
       }),
     ),
   );
-  // A merge makes one new file of all: an upload's signature would no longer cover anything (#31).
+  // A merge makes one new file of all: an upload's signature would no longer cover anything.
   const signedMerged = request.mergePDFs ? built.findIndex((b) => b.signed) : -1;
   if (signedMerged >= 0) throw signedUploadChanged(signedMerged, 'merged with the other files into one (mergePDFs)');
   const plan = planSigners(
@@ -153,7 +153,7 @@ export async function assembleWith(
     // An upload nobody fills keeps its own form: its signature fields are appended to it as they are.
     if (signing.length > 0 && !request.mergePDFs && !(written && sigsInFill)) pdf = await write(pdf, signing);
     // The fill engine draws page content and rewrites the form (its signature field dropped): beyond
-    // form filling for the upload's signature, which castpress would then no longer see (#31).
+    // form filling for the upload's signature, which castpress would then no longer see.
     if (b.signed && written)
       throw signedUploadChanged(i, 'fields to fill on it, which the fill engine draws as page content');
     // Anything else must only append to the signed bytes.
@@ -227,7 +227,7 @@ interface BuiltFile {
   removed: string[];
   /** An encrypted upload (empty user password) whose decrypted rewrite the packet signs. */
   decrypted?: boolean;
-  /** A PDF upload that carries a signature (#31): assembly may only append to its bytes. */
+  /** A PDF upload that carries a signature: assembly may only append to its bytes. */
   signed?: boolean;
   /** Text tags left printed although hiding them was asked for, and why. */
   tagWarnings: string[];
@@ -280,9 +280,9 @@ async function buildFile(
             ? await docx.convert(file.bytes, `${at}.file`)
             : await convertDocxToPdf(file.bytes, { ...docx, property: `${at}.file` });
       signed = kind === 'pdf' && (await carriesSignature(base));
-      // Active content (scripts, launch and automatic actions, embedded files, XFA) is removed before anything is built on the upload (#28).
+      // Active content (scripts, launch and automatic actions, embedded files, XFA) is removed before anything is built on the upload.
       const stripped = await stripActiveContent(base, `${at}.file`);
-      // Removing it rewrites the file: a signature it carries would no longer cover it (#31).
+      // Removing it rewrites the file: a signature it carries would no longer cover it.
       if (signed && stripped.removed.length > 0)
         throw signedUploadChanged(i, `active content to remove: ${stripped.removed.join(', ')}`);
       // An encrypted upload is signed decrypted (src/pdf stripActiveContent): that rewrite breaks a signature it carries.

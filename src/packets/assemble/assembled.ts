@@ -94,7 +94,7 @@ export interface AssembledFile {
   pageCount: number;
   /** Every field of the file (fill and signing), from the request, the template and text tags. */
   fields: PlannedField[];
-  /** A template file: the template and the version it was made from (templates by reference, #32). */
+  /** A template file: the template and the version it was made from (templates by reference). */
   template?: { castEid: string; versionNumber: number };
 }
 

@@ -50,7 +50,7 @@ export class PacketAssembler {
 }
 
 export interface PacketAssemblerOptions extends Omit<AssembleOptions, 'docx'> {
-  /** The LibreOffice converter's options (concurrency, deadline, memory limit, sandbox: README), or a converter the caller shares and closes. */
+  /** The LibreOffice converter's options (concurrency, deadline, memory limit, sandbox: docs/reference/packets.md), or a converter the caller shares and closes. */
   docx?: DocxConverterOptions | DocxConverter;
 }
 

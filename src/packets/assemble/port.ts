@@ -1,7 +1,7 @@
 /**
  * What packets need of an engine, and nothing more: template lookup, fill, generate, the
  * limits, and the engine's decryption of `data` strings. src/engine's `Engine` has this shape;
- * packets sit beside the engine (a floor above it) and the engine knows nothing of them (#30).
+ * packets sit beside the engine (a floor above it) and the engine knows nothing of them.
  */
 import type { BlockPosition } from '../../engine/index.js';
 import type { FillSignatureField } from '../../fill/index.js';

@@ -1,5 +1,5 @@
 /**
- * Uploads that already carry a signature (#31). Assembly keeps one valid only when it appends to
+ * Uploads that already carry a signature. Assembly keeps one valid only when it appends to
  * its bytes (signature fields in an incremental update); merging it with other files, filling its
  * fields through the fill engine or removing active content makes a new file whose signature no
  * longer covers it. Such a packet is refused, naming the upload (`files[i]`), before anything is

@@ -54,7 +54,7 @@ type Nodemailer = (typeof import('nodemailer'))['default'];
 
 /**
  * nodemailer is imported when the first mail goes out, not when a workflow is set up: a process
- * that sends no mail (the CLI, a worker, the crash test's children) does not load it (issue 29).
+ * that sends no mail (the CLI, a worker, the crash test's children) does not load it.
  */
 function lazyTransport<T>(make: (nodemailer: Nodemailer) => T): {
   get: () => Promise<T>;

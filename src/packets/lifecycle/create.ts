@@ -27,7 +27,7 @@ export interface PacketWorkflowOptions extends Omit<PacketServiceOptions, 'onEve
   /** Start delivering at once (default true); false for tests that call `dispatcher.drain()`. */
   deliver?: boolean;
   onDeliveryError?: (event: { id: string; kind: OutboxKind; attempts: number; error: string; final: boolean }) => void;
-  /** DOCX uploads' LibreOffice converter (concurrency, deadline, memory limit, sandbox: src/packets/README.md), when assembly runs in-process. */
+  /** DOCX uploads' LibreOffice converter (concurrency, deadline, memory limit, sandbox: docs/reference/packets.md), when assembly runs in-process. */
   docx?: DocxConverterOptions;
 }
 

@@ -104,7 +104,7 @@ export class PacketService {
     return updateOwnDetails(this.#ctx, args, change);
   }
 
-  /** An in-person signer confirms their name on the device handed to them (hand-over.ts, #32). */
+  /** An in-person signer confirms their name on the device handed to them (hand-over.ts). */
   confirmHandOver(args: unknown, name: unknown): Promise<void> {
     return confirmHandOver(this.#ctx, args, name);
   }

@@ -79,7 +79,7 @@ export interface TemplateFileRef {
   kind: 'template';
   id: string;
   castEid: string;
-  /** The version to use; default the latest published. The workflow pins the one a packet was made from (#32). */
+  /** The version to use; default the latest published. The workflow pins the one a packet was made from. */
   versionNumber?: number;
   filename?: string;
   title?: string;

@@ -1,5 +1,5 @@
 /**
- * Bounds of one packet (issue 28): the number of files, pages per file and per
+ * Bounds of one packet: the number of files, pages per file and per
  * packet, the bytes of its uploads and the signature fields of a document.
  * Assembly costs time and memory in proportion to pages, so a packet past them
  * is refused (413, naming the property) before the work it would cost, or as

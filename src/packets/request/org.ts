@@ -58,7 +58,7 @@ export const organizationSettingsSchema = z.strictObject({
     })
     .optional(),
   /**
-   * Colours of the pages the organization's people fill in (workflow forms, #33) and of its signing
+   * Colours of the pages the organization's people fill in (workflow forms) and of its signing
    * pages where a packet gives no `signaturePageOptions.style`; the keys and defaults of that style.
    */
   style: z

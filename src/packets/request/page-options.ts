@@ -8,7 +8,7 @@ import { formatPath, isPlainObject } from '../../schema/index.js';
 /** An http(s) URL (webhook, redirect and stylesheet URLs of a packet). */
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https URL' });
 
-/** The signing page's consent text unless the packet sets `signConsentText`; the certificate of completion quotes it (#31). */
+/** The signing page's consent text unless the packet sets `signConsentText`; the certificate of completion quotes it. */
 export const DEFAULT_SIGN_CONSENT_TEXT =
   'By adopting it, I agree that this mark is the electronic representation of my signature or initials.';
 
@@ -43,7 +43,7 @@ const STYLE_KEYS = ['primaryColor', 'successColor', 'infoColor', 'linkColor', 's
 
 /**
  * Keys of `signaturePageOptions` (and its `style`) castpress does not know, as paths. The hosted
- * service tolerates options it does not know, so a request written for it must not fail here (#32):
+ * service tolerates options it does not know, so a request written for it must not fail here:
  * they are accepted, dropped by the schema below, and named in the packet's `warnings`.
  */
 export function ignoredPageOptions(body: unknown): string[] {

@@ -27,7 +27,7 @@ export const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-per
 export type SignerType = (typeof SIGNER_TYPES)[number];
 /**
  * Signer types whose signing URL the caller generates (generateEtchSignURL, authenticated by its key);
- * only `email` signers are mailed a link. README "Signer types (#32)".
+ * only `email` signers are mailed a link. docs/signature-packets.md, "Signer types".
  */
 export const CALLER_URL_SIGNER_TYPES: readonly string[] = ['embedded', 'in-person', 'inline', 'in-person-inline'];
 /** Signer types who sign on a device the sender hands over: the page asks them to confirm their name first. */
@@ -67,7 +67,7 @@ const signerFieldRef = z.object({ fileId: z.string().min(1), fieldId: z.string()
 
 /**
  * A signer's name as it is drawn (name fields, certificate) and mailed: controls, bidi overrides and
- * zero-width characters removed (#28). Emails need no cleaning: the address check admits none of them.
+ * zero-width characters removed. Emails need no cleaning: the address check admits none of them.
  */
 export const signerName = z
   .string()

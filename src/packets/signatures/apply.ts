@@ -70,7 +70,7 @@ function initialsInput(inputs: SignerInputs, signer: Signer): MarkInput | undefi
 }
 
 /**
- * What a signer's signature and initial boxes show (for the certificate of completion, #31): the
+ * What a signer's signature and initial boxes show (for the certificate of completion): the
  * signature where they had a signature box, the initials where they had an initial box.
  */
 export function adoptedMarks(

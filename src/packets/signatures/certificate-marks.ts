@@ -1,10 +1,10 @@
 /**
- * The signers' adopted marks on the certificate of completion (#31). The certificate is laid out by
+ * The signers' adopted marks on the certificate of completion. The certificate is laid out by
  * the engine (a Markdown generate request); its request leaves a blank table cell per mark, in a block
  * with an id (`adoptedMarksId`), and the layout reports where each cell landed. The mark is drawn there
  * once the PDF exists, by the same AppearanceWriter that drew it on the documents, so it looks as it
- * does there. Nothing is read back from the PDF: loading pdf.js for that cost every fresh process
- * ~0.6-1.2 s of CPU at its first completion (#29).
+ * does there. Nothing is read back from the PDF: loading pdf.js for that would cost every fresh
+ * process ~0.6-1.2 s of CPU at its first completion.
  */
 import type { BlockPosition, CellPosition } from '../../engine/index.js';
 import type { AppearanceWriter, SignatureMark } from '../../signing/index.js';

@@ -1,8 +1,8 @@
 /**
  * The last steps of a packet document. One-seal mode: a certificate of completion appended
  * as pages (an incremental update that also removes the unsigned /Sig placeholders), then the
- * seal (src/signing), which is the last update and covers the whole file. Per-signer mode
- * (#31): pages added after a signature are a change no signature allows, so the document gets
+ * seal (src/signing), which is the last update and covers the whole file. Per-signer mode:
+ * pages added after a signature are a change no signature allows, so the document gets
  * only the final seal and the certificate is a file of its own, sealed too.
  */
 import { dropUnsignedSignatureFields } from '../../acroform/index.js';
@@ -17,7 +17,7 @@ export interface CompleteOptions {
   certificate: CompletionCertificate;
   /** Seal options; `signingTime` defaults to the certificate's `completedAt`. */
   seal?: SealOptions;
-  /** Draws the signers' adopted marks on the certificate (#31); default: one made for the call when a signer adopted any. */
+  /** Draws the signers' adopted marks on the certificate; default: one made for the call when a signer adopted any. */
   writer?: AppearanceWriter;
 }
 

@@ -24,7 +24,7 @@ export interface CompletionCertificate {
     sentAt?: Date;
     viewedAt?: Date;
     signedAt?: Date;
-    /** The signer's audit trail (#31): each event with what the server knew of the request then. */
+    /** The signer's audit trail: each event with what the server knew of the request then. */
     events?: AuditEvent[];
     /** The consent text the signing page showed them before they adopted a mark. */
     consentText?: string;
@@ -34,14 +34,14 @@ export interface CompletionCertificate {
      */
     signatureCertificates?: Array<{ document: string; sha256: string }>;
     /**
-     * The marks the signer adopted (#31), drawn in their section as on the documents: the signature
+     * The marks the signer adopted, drawn in their section as on the documents: the signature
      * (drawn, typed or uploaded) where they had signature boxes, the initials where they had initial boxes.
      */
     adopted?: AdoptedMarks;
   }>;
   /** When the packet completed (the certificate's own date). */
   completedAt: Date;
-  /** The certificate the documents are sealed with (#31): its subject and SHA-256 fingerprint. */
+  /** The certificate the documents are sealed with: its subject and SHA-256 fingerprint. */
   sealingCertificate?: { subject: string; sha256: string };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Per-signer signatures (#31, the default): everything one signer did on a document goes into
+ * Per-signer signatures (the workflow's default): everything one signer did on a document goes into
  * one signed revision. Their marks are the appearances of read-only form fields (push buttons
  * for signatures and initials, text fields with a value for dates, names, e-mails and values),
  * made for every signer's box in the document's first signed revision; the revision ends with
@@ -86,7 +86,7 @@ export interface PrepareOptions {
 }
 
 /**
- * The revision a document gets when its packet is sent (per-signer mode, #31): every signer's mark
+ * The revision a document gets when its packet is sent (per-signer mode): every signer's mark
  * field is created (the /Sig placeholders of assembly dropped), then the operator's certification
  * signature with DocMDP P=2 — so every signer's revision after it is form filling and signing. A
  * document that already carries a signature from elsewhere cannot be certified (only a first

@@ -50,12 +50,12 @@ export interface PacketOptionsRecord {
   replyToName?: string;
   replyToEmail?: string;
   signaturePageOptions?: unknown;
-  /** Warnings of the assembly the client is shown (`EtchPacket.warnings`): active content removed from uploads (#28). */
+  /** Warnings of the assembly the client is shown (`EtchPacket.warnings`): active content removed from uploads. */
   warnings?: string[];
-  /** `duplicateCasts` of the request: true freezes the templates' versions at creation (#32). */
+  /** `duplicateCasts` of the request: true freezes the templates' versions at creation. */
   duplicateCasts?: boolean;
   /**
-   * The template versions the documents were made from, by index in the request's `files` (#32).
+   * The template versions the documents were made from, by index in the request's `files`.
    * Absent on packets made before templates were followed: those keep what they have.
    */
   templates?: TemplateVersionRecord[];
@@ -103,15 +103,15 @@ export type StoredSigner = Signer & {
   /** Set when a signer asked for their email on opening (`requireEmailOnLoad`) entered it. */
   emailEnteredAt?: number;
   /**
-   * An in-person signer's hand-over (#32): the name they typed matched, for the URL of token
+   * An in-person signer's hand-over: the name they typed matched, for the URL of token
    * `tokenEid` (a new URL asks again), at `at`.
    */
   handedOver?: { tokenEid: string; at: number; name: string };
-  /** The signer's audit trail beyond the record's own times (#31): what the certificate of completion lists. */
+  /** The signer's audit trail beyond the record's own times: what the certificate of completion lists. */
   audit?: SignerAudit;
 };
 
-/** What the signing page's requests told the server, kept for the certificate of completion (#31). */
+/** What the signing page's requests told the server, kept for the certificate of completion. */
 export interface SignerAudit {
   /** Each opening of the signing page before signing, oldest first (the last `MAX_AUDIT_VIEWS`). */
   views?: Array<{ at: number; ip?: string; userAgent?: string }>;

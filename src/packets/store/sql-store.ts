@@ -59,8 +59,8 @@ function documentOf(r: Row): DocumentRecord {
 }
 
 /**
- * A stored field. Rows written before fields carried their `kind` (#30) are told apart by shape,
- * here only: a merged document's fields were the ones with a `mergedFieldId`.
+ * A stored field. Rows without a `kind` (older stores) are told apart by shape, here only:
+ * a merged document's fields are the ones with a `mergedFieldId`.
  */
 function storedField(raw: unknown): DocumentField {
   const f = raw as DocumentField | ((PlannedField | MergedField) & { kind?: undefined });

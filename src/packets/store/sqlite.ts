@@ -146,7 +146,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pack
   writer.exec('PRAGMA synchronous = FULL');
   const reader = open();
   const blobs = new DiskBlobs(path.join(options.dir, 'blobs'));
-  // A crash (or a full disk before this version) may have left partial documents: they go before any new write.
+  // A crash (or a full disk) may have left partial documents: they go before any new write.
   await blobs.sweepTemporaries();
   const store = new SqliteStore(writer, reader, blobs);
   await store.migrate();

@@ -1,7 +1,7 @@
 /**
  * Putting an annotation on a page without touching its content. pdf-lib's `addAnnot` normalises
  * the page first, which wraps its content streams in q/Q (two new content streams and a new
- * /Contents): after a signature that is a page-content change no signature allows (#31: the
+ * /Contents): after a signature that is a page-content change no signature allows (the
  * placeholders and mark fields of a document signed elsewhere).
  */
 import { PDFArray, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';

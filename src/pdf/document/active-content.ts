@@ -1,5 +1,5 @@
 /**
- * Active content removed from an input PDF before anything is built on it (#28): what a viewer runs
+ * Active content removed from an input PDF before anything is built on it: what a viewer runs
  * or opens by itself, or on a click, beyond moving inside the document or opening a web link.
  *
  * Removed: an /OpenAction that is an action other than a plain GoTo (a destination array stays);

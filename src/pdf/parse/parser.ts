@@ -47,7 +47,7 @@ const ENDSTREAM = 'endstream';
 const ENDOBJ = 'endobj';
 
 /**
- * pdf-lib's parser with bounded costs (see README, "Hostile input"):
+ * pdf-lib's parser with bounded costs (see docs/contributing/pdf-kernel.md, "Hostile input"):
  * - recovery from a broken stream or object searches a keyword index instead
  *   of scanning the rest of the file once per broken object;
  * - object and cross-reference streams are decoded within a byte budget and
@@ -79,7 +79,7 @@ export class HardenedParser extends PDFParser {
       // A plain file (one classic cross-reference table that names every object header, nothing
       // compressed or encrypted): each object is parsed the first time it is looked up. A fill
       // reads a fraction of a form's objects (the W-9: ~100 of 1,000), and parsing all of them up front
-      // on cold code was a fifth of a cold `castpress fill` (issue 29).
+      // on cold code would be a fifth of a cold `castpress fill`.
       const lazy = new HardenedParser(bytes);
       index = lazy.#index;
       const objects = LazyObjects.indexOf(lazy, bytes, index);

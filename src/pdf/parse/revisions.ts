@@ -133,9 +133,9 @@ export function canonicalValue(v: PdfValue | undefined): PdfValue {
 }
 
 /**
- * An object as data, its `stream` hash and `text` computed on first use (#31, verifyPdf speed): a
+ * An object as data, its `stream` hash and `text` computed on first use (verifyPdf speed): a
  * verifier compares only the objects a later revision defines again, so hashing every stream of
- * a 20 MB file (and writing every object as text) for each revision was work nothing read.
+ * a 20 MB file (and writing every object as text) for each revision would be work nothing reads.
  * `text` is canonical: strings as the text they spell, a stream by its decoded data without the
  * entries that say how it is stored (a stream compressed again is the same stream).
  */
@@ -242,7 +242,7 @@ const HEADER = Buffer.from('%PDF-1.7\n');
 
 /**
  * The revision ending at `end` read as `base` (an earlier revision of the same bytes) and the
- * update after it (#31, verifyPdf speed). The parser reads objects in file order, a later
+ * update after it (verifyPdf speed). The parser reads objects in file order, a later
  * definition replacing an earlier one, so parsing only the bytes after `base.end` (behind a header;
  * their cross-reference data is not needed, objects are found by their `obj` keyword) and laying
  * what they define over `base` gives the objects a parse of the whole prefix gives, for the size of

@@ -1,7 +1,7 @@
 /**
  * Entries of a signature dictionary castpress writes itself rather than through @libpdf/core's
  * `sign()` options: the texts (/Reason, /Location, /ContactInfo) and, for a certification
- * signature, the DocMDP /Reference and the catalog's /Perms (#31).
+ * signature, the DocMDP /Reference and the catalog's /Perms.
  */
 import type { PDF, PdfObject } from '@libpdf/core';
 type LibPdf = typeof import('@libpdf/core');

@@ -1,5 +1,5 @@
 /**
- * Signers' marks as form fields (#31 per-signer signatures). A mark drawn into page content
+ * Signers' marks as form fields (per-signer signatures). A mark drawn into page content
  * after a signature is a change no signature allows; the same mark set as the appearance of a
  * field that existed before the first signature is form filling (ISO 32000-2, 12.8.2.2:
  * DocMDP P=2 allows it). So each signer's box becomes a read-only field with its widget in the
@@ -28,7 +28,7 @@ import { appendDrawing } from './write.js';
  * A field to create: `button` (a read-only push button showing a signature or initials), `text` (a
  * read-only text field), `signature` (an unsigned read-only signature field whose widget shows the
  * mark: the one kind of new field a signature made elsewhere allows, for documents signed before
- * castpress sees them; #31).
+ * castpress sees them).
  */
 export interface MarkFieldSpec {
   name: string;
@@ -168,7 +168,7 @@ function rotationOfWidgetPage(doc: PDFDocument, widget: PDFDict): number {
 }
 
 /**
- * An appearance drawn upright for the reader on a page with /Rotate (#31). The appearance pages are
+ * An appearance drawn upright for the reader on a page with /Rotate. The appearance pages are
  * drawn in the box's shown orientation (width × height as the reader sees it), but a viewer maps an
  * appearance's /BBox, transformed by its /Matrix, into the widget's /Rect in *user* space (ISO 32000
  * 12.5.5) and then turns the whole page by /Rotate: unturned, the mark is stretched into the swapped

@@ -1,11 +1,10 @@
 /**
- * A signer's revision in one incremental update (#31): their marks (field appearances and
+ * A signer's revision in one incremental update: their marks (field appearances and
  * values, form-marks.ts) and their signature field with its /Sig value, from one parse of the
  * document and one write of the update. The /ByteRange and /Contents are placeholders in that
  * write; the byte ranges are then hashed once, the caller's `sign` makes the CMS over that digest,
- * and it is patched into /Contents. Before, the marks were one update (a parse and a write) and
- * @libpdf/core's `sign()` a second (it parsed the marked file again, wrote, and parsed its own
- * output once more).
+ * and it is patched into /Contents. Marks as one update and @libpdf/core's `sign()` as a second
+ * would parse the marked file again, write, and parse its own output once more.
  */
 import {
   PDFArray,

@@ -11,7 +11,7 @@
  *   fragments that spread each other several times would otherwise grow
  *   exponentially past the parser's token limit.
  *
- * Why not a library: see README.md ("Query cost").
+ * Why not a library: see README.md ("Cost is checked by our own validation rules").
  */
 import {
   GraphQLError,

@@ -41,17 +41,18 @@ export interface PacketDataOptions {
   pollMs?: number;
   /** DOCX uploads' converter when packets are assembled in-process (startServer passes `engine.docx`). */
   docx?: DocxConverterOptions;
-  /** The operator's identity (`--signing-p12`): completion seals name it instead of the local CA (#31). */
+  /** The operator's identity (`--signing-p12`): completion seals name it instead of the local CA. */
   signingP12?: { pkcs12: Uint8Array; passphrase: string };
   /**
    * `local` (`--tsa local`): the built-in TSA of the local CA timestamps every completion seal (B-LTA with
-   * the local CA); an http(s) URL (`--tsa URL`, #31): that TSA, reached through the resolver's address
+   * the local CA); an http(s) URL (`--tsa URL`): that TSA, reached through the resolver's address
    * check with `allowHosts` (a TSA on loopback or a private address must be allow-listed).
    */
   tsa?: string;
   /**
-   * How packets are signed (#31): `per-signer` (each signer's own signature, certificate of completion as
-   * its own file) or `seal` (one seal at completion). The server's default stays `seal` for now (see README).
+   * How packets are signed: `per-signer` (each signer's own signature, certificate of completion as
+   * its own file) or `seal` (one seal at completion). The server's default is `seal`: Anvil-compatible
+   * clients expect one signature per document with the certificate pages inside it.
    */
   signatures?: 'per-signer' | 'seal';
   /** Per-signer: signature boxes show the signer, the time and the certificate's fingerprint (`--signature-details`). */
@@ -67,7 +68,7 @@ export interface PacketBackendOptions extends PacketDataOptions {
 
 export const DEFAULT_DATA_DIR = 'castpress-data';
 
-/** A TSA's address as `--tsa` takes it: an http(s) URL without credentials, else a ValidationError on `tsa` (#31). */
+/** A TSA's address as `--tsa` takes it: an http(s) URL without credentials, else a ValidationError on `tsa`. */
 export function tsaUrlOf(value: string): string {
   let url: URL | undefined;
   try {

@@ -30,7 +30,7 @@ import type { WeldService } from '../../workflows/index.js';
 
 /**
  * Response header of `createEtchPacket`, one per line of the created packet's `EtchPacket.warnings`
- * (ignored `signaturePageOptions` keys, active content removed from uploads, #32): a client that
+ * (ignored `signaturePageOptions` keys, active content removed from uploads): a client that
  * selects no `warnings` (the hosted API has none) still sees what castpress ignored or changed.
  */
 export const PACKET_WARNING_HEADER = 'X-Castpress-Warning';
@@ -180,7 +180,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
       const { service, store } = await options.backend.get();
       await completeGroup(store, request.params.eid, scope);
       const docs = await service.groupDocuments(request.params.eid, scope);
-      // Found by its cleaned entry name (what download URLs carry), else by the raw name a packet stored before #28 has.
+      // Found by its cleaned entry name (what download URLs carry), else by the raw name an older packet may have stored.
       const names = zipEntryNames(docs.map((d) => d.filename));
       let k = names.indexOf(request.params.filename);
       if (k < 0) k = docs.findIndex((d) => d.filename === request.params.filename);

@@ -61,7 +61,7 @@ export const SCHEMA_SDL = /* GraphQL */ `
     archivedAt: String
     createdAt: String
     updatedAt: String
-    "What castpress changed in the documents it was given: active content removed from uploads (#28)."
+    "What castpress changed in the documents it was given: active content removed from uploads."
     warnings: [String!]
     documentGroup: DocumentGroup
   }

@@ -116,7 +116,7 @@ export async function readGraphQLMultipart(
     if (!file) throw ValidationError.of(`map.${name}`, `No file part named "${name}"`);
     if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string'))
       throw ValidationError.of(`map.${name}`, 'Must be a list of paths');
-    // One part is one file: placed at several paths, 1.8 MB became 30 files and 3,510 pages (issue 28).
+    // One part is one file: placed at several paths, 1.8 MB of upload would become 30 files and 3,510 pages.
     if (paths.length > 1)
       throw ValidationError.of(
         `map.${name}`,

@@ -17,7 +17,7 @@
  *
  * Counters are kept in memory (@fastify/rate-limit's LRU store, 5,000 keys per bucket): per process.
  * Behind a reverse proxy, `request.ip` is the proxy's address unless the server trusts it
- * (`trustProxy`, see README "Public forms: rate limits").
+ * (`trustProxy`, see docs/server.md, "Public forms: rate limits").
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

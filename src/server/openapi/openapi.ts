@@ -1,6 +1,6 @@
 /**
  * The REST routes' OpenAPI 3.1 document at `GET /openapi.json` and the GraphQL schema at
- * `GET /graphql/schema.graphql` (issue 34). @fastify/swagger collects the routes as they are
+ * `GET /graphql/schema.graphql`. @fastify/swagger collects the routes as they are
  * registered (paths, methods, path parameters); the request bodies are added here, when the
  * document is first asked for, from the zod schemas the routes validate with (src/schema's
  * `*JsonSchema`, converted by zod's own `z.toJSONSchema`), not written by hand. The schemas are

@@ -8,7 +8,7 @@
  * lists its origins (`embedOrigins`), or else the operator does (`--frame-ancestor`). Pages reached
  * from a mail link (an email signer's signing page, an address confirmation) are framed only by the
  * server itself and the operator's origins: no app of the sender's is meant to host them. The
- * trade-off is in ../signing/README.md.
+ * trade-off is in docs/reference/signing-page.md ("Security").
  */
 import type { OrganizationSettings } from '../../packets/index.js';
 

@@ -1,7 +1,6 @@
 /**
- * The packet workflow's heavy steps on the render pool's worker threads (issue 28):
- * a 3,510-page packet was 111 s of work on the event loop, stalling every other
- * request. Each step has a deadline (a typed 504; piscina ends the thread).
+ * The packet workflow's heavy steps on the render pool's worker threads: on the event loop
+ * a 3,510-page packet is about two minutes of work that stalls every other request. Each step has a deadline (a typed 504; piscina ends the thread).
  *
  * HTML files need Chromium, which belongs to the main engine (its browser pool is
  * already asynchronous: the work is in Chromium's processes). They are generated

@@ -1,5 +1,5 @@
 /**
- * Operations endpoints (issue 34): `/health` (liveness: the process serves),
+ * Operations endpoints: `/health` (liveness: the process serves),
  * `/ready` (the dependencies a request needs answer), `/metrics` (Prometheus).
  * None asks for an API key: a load balancer or scraper has none. `/ready` runs
  * each check under a short deadline so a hung dependency makes it a 503, never a

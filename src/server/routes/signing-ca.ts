@@ -1,5 +1,5 @@
 /**
- * What the local CA publishes (issue #31): its CRL at the address its signing certificate names as
+ * What the local CA publishes: its CRL at the address its signing certificate names as
  * CRL distribution point (`/signing/crl/<install id>.crl`, base the server's public URL), without an
  * API key (relying parties have none); and, with `--tsa local`, the built-in RFC 3161 timestamp
  * authority at `POST /tsa` (application/timestamp-query → application/timestamp-reply) behind the

@@ -94,7 +94,7 @@ function texts(session: SigningSession, organizationName: string, organizationSt
   };
   return {
     // A packet's `style` is whole (the request fills in the spec's defaults), so it replaces the
-    // organization's colours; a packet without one shows the organization's (src/server/README.md).
+    // organization's colours; a packet without one shows the organization's (docs/reference/organization.md).
     css: styleOverrides(o.style ?? organizationStyle),
     title: t('title', '{{packet.name}}'),
     // Markdown (the spec), rendered by description.ts: no raw HTML, no images. The names it quotes are
@@ -202,7 +202,7 @@ function markInputs(typed: boolean, name: string | null, helpText?: string): str
 }
 
 /**
- * In person (#32): the first thing the page shows, until the signer typed their name (page/hand-over.ts
+ * In person: the first thing the page shows, until the signer typed their name (page/hand-over.ts
  * posts it; the service compares it and only then serves the documents).
  */
 function handOverStep(name: string): string {

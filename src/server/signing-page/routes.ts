@@ -127,7 +127,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     const signerEid = request.params.signerEid;
     const withinIframe = request.query.withinIframe === 'true';
     try {
-      // The audit trail (#31) records each opening with the request's IP and user agent.
+      // The audit trail records each opening with the request's IP and user agent.
       const session = await service.openSigning(
         { signerEid, token: token(request.query) },
         { ip: request.ip, userAgent: request.headers['user-agent'] },
@@ -255,7 +255,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
     },
   );
 
-  // In person (#32): the name typed on the hand-over step; the documents and the submission wait for it.
+  // In person: the name typed on the hand-over step; the documents and the submission wait for it.
   app.post<{ Params: Params }>(
     '/sign/:signerEid/hand-over',
     { bodyLimit: SIGNER_BODY_BYTES.details },

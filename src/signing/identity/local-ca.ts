@@ -323,7 +323,7 @@ export interface EndEntitySubject {
 }
 
 /**
- * The local root ready to issue per-signer certificates (#31): its certificate parsed, its key
+ * The local root ready to issue per-signer certificates: its certificate parsed, its key
  * imported and its key identifier computed once, for every certificate it issues afterwards.
  */
 export interface EndEntityIssuer {
@@ -354,7 +354,7 @@ export async function endEntityIssuer(root: GeneratedCertificate): Promise<EndEn
 }
 
 /**
- * A certificate for one signature (#31 per-signer signatures) for `publicKey` (the caller's fresh
+ * A certificate for one signature (per-signer signatures) for `publicKey` (the caller's fresh
  * ECDSA P-256 key), issued by the local root with the same key usage and extended key usage as
  * the CA's own signing certificate, `CN=` the signer's name, their e-mail as rfc822Name. Valid
  * from a day before `now` for `lifetimeDays` (the signature is judged at its signing time).

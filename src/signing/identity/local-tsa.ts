@@ -5,7 +5,7 @@
  * signing-certificate-v2 over the TSA certificate); hashes and keys go through node:crypto.
  *
  * What it proves: the order of events and the CA's clock, nothing against the operator, who holds
- * both the signer's and the TSA's keys (see README "Built-in timestamp authority").
+ * both the signer's and the TSA's keys (see docs/reference/signatures.md, "The built-in timestamp authority").
  */
 import { createHash, createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Per-signer identities (#31): each signer of a packet signs with a certificate of their own,
+ * Per-signer identities: each signer of a packet signs with a certificate of their own,
  * issued for that one signature by the operator's local CA, with a key made for it and never
  * reused. The certificate names the signer (CN = name, e-mail as subjectAltName rfc822Name);
  * which packet and which signer it was is said in the signature dictionary's /Reason (seal.ts).

@@ -1,10 +1,9 @@
 /**
- * Issuing per-signer certificates without per-signature setup (#31): an object its owner opens
+ * Issuing per-signer certificates without per-signature setup: an object its owner opens
  * once (a workflow, a worker thread's state) and closes, which keeps the local CA's root
  * certificate parsed, its key imported and the CRL URL read, so one signature costs one key
- * generation and one certificate signature. Before, every signature read the CA's files, parsed
- * and imported the root key, and then went through the key and certificate as PEM again
- * (createSigningIdentity) to make the signer's identity.
+ * generation and one certificate signature, not a read of the CA's files, an import of the
+ * root key and a round trip of key and certificate through PEM (createSigningIdentity).
  *
  * No pool of keys made ahead: an ECDSA P-256 key takes about 0.1 ms to make (1 ms through
  * WebCrypto's thread hop), next to 20+ ms for the rest of a signer's revision. Each `issue`

@@ -197,7 +197,7 @@ export class AppearanceWriter {
 
   /**
    * Every mark drawn alone on a page of its rect's size (origin at its bottom-left corner), in a
-   * new document: the appearance streams of form fields (#31 per-signer signatures: a mark
+   * new document: the appearance streams of form fields (per-signer signatures: a mark
    * set as a field's appearance is form filling, which DocMDP P=2 allows after a signature).
    */
   async appearancePages(marks: readonly SignatureMark[]): Promise<Uint8Array> {

@@ -69,7 +69,7 @@ const color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'Must be a #rrggbb colour')
   .optional();
-// Controls, bidi overrides and zero-width characters are removed before drawing (#28): text of only
+// Controls, bidi overrides and zero-width characters are removed before drawing: text of only
 // those (NUL and U+202E) would otherwise draw an empty or garbled mark, and an override can reorder what a reader sees.
 const text = z
   .string()

@@ -1,8 +1,8 @@
 /**
- * A signer's revision (#31 per-signer signatures): their marks and their signature as one
+ * A signer's revision (per-signer signatures): their marks and their signature as one
  * incremental update, from one parse of the document (src/pdf `appendSignerRevision`), the CMS
  * made here over the digest the kernel hands back (cades-cms.ts). `sealPdf` after
- * `appendFieldMarks` gave the same document in two updates, parsing it three times.
+ * `appendFieldMarks` would give the same document in two updates and parse it three times.
  */
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * The certificate each signature of a document was made with, for the certificate of completion
- * (#31: per signer the SHA-256 of the certificate the local CA issued for them, per document). Read
+ * (per signer the SHA-256 of the certificate the local CA issued for them, per document). Read
  * from the signature values as `verifyPdf` finds them (raw /ByteRange scan); nothing is judged here.
  */
 import { createHash } from 'node:crypto';

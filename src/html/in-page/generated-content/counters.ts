@@ -1,56 +1,16 @@
 /**
- * castpress's model of CSS counters (css-lists-3 §4), run in the page. Chromium shows
- * counters but never exposes their values
- * (getComputedStyle gives the declarations, innerText omits generated content),
- * so target-counter() of a counter other than `page` and counters shown by a
- * running element's copy in a margin box need their own count.
- *
- * `counterModel(styleRules, names, wanted)` walks the document once, in tree
- * order, and returns for each wanted element (a Map) two views of the counters
- * called `names`, each `{ name: [value, …] }` listing the instances from the
- * outermost to the innermost (what `counters(name, sep)` joins):
- * - `at`: the counters *on* the element, after its own counter-reset,
- *   counter-increment and counter-set (and before its ::before's) — the
- *   value `counter(name)` has in the element itself, what target-counter() shows
- *   (css-content-3; WeasyPrint and Prince do the same);
- * - `entry`: the counters the element inherits, less an innermost instance its own
- *   counter-reset would replace (one created by a previous sibling): what a copy of
- *   the element placed elsewhere must start from so that its own effects give the
- *   same values (the margin-box copies of running elements).
- * Wanted elements inside a display:none subtree are not in the Map.
- *
- * The model (css-lists-3 §4.4 "Nested counters and scope", §4.5 "Creating and inheriting counters"):
- * - an element inherits its parent's counters and, of its preceding sibling's, those
- *   whose name the parent has none of (the current draft and Chromium: a reset nested
- *   inside an ancestor's counter of that name stays with the element and its descendants,
- *   WPT css-lists/counters-scope-00*; without one it reaches the following siblings
- *   too); counters created inside a sibling's subtree never reach the following siblings;
- *   values flow in tree order;
- * - on each element: counter-reset (a new instance, replacing the innermost one of
- *   that name if the element itself or a previous sibling created it, nested inside
- *   it otherwise), then counter-increment, then counter-set (Chromium's order too:
- *   `counter-increment: x; counter-set: x 5` shows 5); incrementing or setting a
- *   counter that does not exist creates it on the element with value 0;
- * - ::before is the element's first child, ::after its last (a reset in ::before
- *   is seen by the element's children); pseudo-elements whose content is none or
- *   normal, or whose display is none, do not exist; ::marker has no counter effects
- *   of its own here (Chromium ignores counter properties on it);
- * - elements with display:none, and their subtrees, have no effects (visibility:hidden
- *   ones and the hidden running elements still count);
- * - `list-item`, only when asked for: ol, ul, menu and dir reset it (ol `start` − 1,
- *   reversed ol: `start` + 1, by default one more than its li children) unless their own
- *   counter-reset names it; display:list-item elements increment it by 1 (−1 inside a
- *   reversed ol) unless their counter-increment names it; li `value` sets it. These are
- *   the numbers the markers show (Chromium's own `counter(list-item)` differs for
- *   `value` and reversed lists).
- *
- * Cost: one structural walk of the element tree (no style reads) plus
- * getComputedStyle on the elements that can have an effect on `names` only — those
- * matched by a style rule or style attribute that declares counter-reset/-set/-increment
- * naming one of them (or using var()), plus list elements when `list-item` is asked
- * for — and on their ancestors once, for display:none. Pseudo-element styles are read only for
- * elements matched by a rule whose selector has ::before/::after and that declares
- * such a property (a style attribute cannot style a pseudo-element).
+ * CSS counters counted in the page, because Chromium shows counters but exposes no value
+ * (getComputedStyle gives declarations, innerText omits generated content): target-counter() of
+ * a counter other than `page`, and a running element's copy in a margin box, need their own count.
+ * The model is CSS Lists 3, §4.4 "Nested counters and scope" and §4.5 "Creating and inheriting
+ * counters" (https://drafts.csswg.org/css-lists-3/#nested-counters), with Chromium's choices where
+ * they differ: a reset nested in an ancestor's counter of that name stays in the element's subtree
+ * (WPT css-lists/counters-scope-00*), ::marker has no counter effects, and reset, increment, set
+ * apply in that order. `list-item` counts what the markers show (Chromium's own
+ * `counter(list-item)` differs for li `value` and reversed lists). For each wanted element it
+ * returns `at` (after the element's own effects: what target-counter() shows, as in WeasyPrint
+ * and Prince) and `entry` (what a copy placed elsewhere starts from). One walk of the tree; styles
+ * are read only on elements a rule or style attribute could give a counter effect on `names`.
  */
 import { select } from '../dom.js';
 import type { StyleRuleInfo } from '../state.js';

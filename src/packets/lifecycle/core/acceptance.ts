@@ -51,7 +51,7 @@ export function checkAccepted(
   if (errors.length > 0) throw new ValidationError(errors);
 }
 
-/** The accepted boxes that are this signer's (for the audit trail, #31), each once, in the page's order. */
+/** The accepted boxes that are this signer's (for the audit trail), each once, in the page's order. */
 export function acceptedBoxesOf(
   documents: ReadonlyArray<{ index: number; fields: readonly DocumentField[] }>,
   signerId: string,

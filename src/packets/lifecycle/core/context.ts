@@ -38,7 +38,7 @@ export interface PacketServiceOptions {
   onEvents?: () => void;
   writer?: AppearanceWriter;
   /**
-   * `per-signer` (default, #31): each signer's revision ends with their own signature (a certificate
+   * `per-signer` (default): each signer's revision ends with their own signature (a certificate
    * the local CA issues for them), completion adds the final seal and the certificate of completion
    * as a file of its own. `seal`: marks drawn as page content, one seal at completion over the
    * document with the certificate appended as pages.
@@ -47,7 +47,7 @@ export interface PacketServiceOptions {
   /**
    * Per-signer mode: when a packet is sent, each document gets the operator's certification
    * signature (DocMDP P=2: form filling and signing allowed after it) after every signer's mark
-   * field is made (#31). Default true; false leaves the documents uncertified.
+   * field is made. Default true; false leaves the documents uncertified.
    */
   certify?: boolean;
   /**

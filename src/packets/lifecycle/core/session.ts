@@ -59,7 +59,7 @@ export interface SigningSession {
   }>;
   /** The signer clicks each signature/initials box (acceptEachField with signWhileReviewing). */
   acceptEachField: boolean;
-  /** In person (#32): the name the signer confirms before the documents are shown; null when none is asked (hand-over.ts). */
+  /** In person: the name the signer confirms before the documents are shown; null when none is asked (hand-over.ts). */
   handOver: { name: string } | null;
   /** Name/email still to be entered before the documents are shown (requireNameOnLoad / requireEmailOnLoad). */
   detailsRequired: { name: boolean; email: boolean };

@@ -30,7 +30,7 @@ export interface PacketWork {
   /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
   assemble(body: unknown): Promise<AssembledPacket>;
   /**
-   * Per-signer mode, when the packet is sent (#31): every document's mark fields and the operator's
+   * Per-signer mode, when the packet is sent: every document's mark fields and the operator's
    * certification signature. Optional: without it the first signer's revision creates the fields.
    */
   prepare?(docs: SignDocs, info: PrepareInfo): Promise<Uint8Array[]>;

@@ -63,7 +63,7 @@ export async function createEtchPacket(
       replyToEmail: request.replyToEmail,
       signaturePageOptions: request.signaturePageOptions,
       ...(assembled.warnings.length > 0 ? { warnings: assembled.warnings } : {}),
-      // Templates by reference unless duplicateCasts (#32): the versions the documents were made from.
+      // Templates by reference unless duplicateCasts: the versions the documents were made from.
       duplicateCasts: request.duplicateCasts ?? false,
       templates: templateVersionsOf(assembled),
     },

@@ -24,7 +24,7 @@ import { pinTemplates } from '../state/payload.js';
 import type { Snapshot } from '../core/step.js';
 
 /**
- * Per-signer mode, when a packet is sent (#31): the documents with every signer's mark field and
+ * Per-signer mode, when a packet is sent: the documents with every signer's mark field and
  * the operator's certification signature (DocMDP P=2, unless `certify: false`); undefined in
  * one-seal mode or when the work cannot prepare (the first signer's revision then makes the fields).
  */
@@ -150,7 +150,7 @@ export async function completePacket(
           name: s.name ?? undefined,
           email: s.email ?? undefined,
           routingOrder: s.routingOrder,
-          // In person (#32): the certificate says the device was handed over and when the name was confirmed.
+          // In person: the certificate says the device was handed over and when the name was confirmed.
           signerType: s.signer.handedOver
             ? `${s.signerType}, handed over, name confirmed ${new Date(s.signer.handedOver.at).toISOString()}`
             : s.signerType,
@@ -174,7 +174,7 @@ export async function completePacket(
 }
 
 /**
- * A signer's audit trail (#31): created and sent; every opening of the signing page before signing,
+ * A signer's audit trail: created and sent; every opening of the signing page before signing,
  * with the IP and user agent of that request; each box the page said was accepted and the signing
  * itself, with the submit's IP, user agent and the time zone the page reported (the caller's
  * `inputs.timeZone` for library submits). Boxes are accepted on the page before the submit; the

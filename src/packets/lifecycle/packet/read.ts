@@ -11,7 +11,7 @@ import { etchPacketView, type EtchPacketView } from '../state/views.js';
 export async function etchPacket(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
   const { eid } = parseWith(packetArgs, args);
   let snap = await readSnapshot(ctx, eid, scope);
-  // By reference (#32): a newer template version is taken now, while nobody has signed.
+  // By reference: a newer template version is taken while nobody has signed.
   if (await followTemplates(ctx, eid)) snap = await readSnapshot(ctx, eid, scope);
   const tokens = new Map<string, TokenRecord[]>();
   for (const s of snap.signers) tokens.set(s.eid, await ctx.store.tokens(s.eid));

@@ -28,7 +28,7 @@ export async function sendEtchPacket(
       if (snap.packet.status === 'draft') {
         snap.packet.status = 'sent';
         if (sent) {
-          // The documents as sent (#31): mark fields and the operator's certification; nobody signed a draft.
+          // The documents as sent: mark fields and the operator's certification; nobody signed a draft.
           snap.documents = snap.documents.map((d, i) => ({ ...d, currentHash: sent[i]! }));
           await tx.putDocuments(snap.packet.eid, snap.documents);
         }

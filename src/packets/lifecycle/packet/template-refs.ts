@@ -1,5 +1,5 @@
 /**
- * Templates by reference (#32; the spec's `duplicateCasts`, default false). A packet records the
+ * Templates by reference (the spec's `duplicateCasts`, default false). A packet records the
  * template version each of its template files was made from (`options.templates`). While nobody
  * has signed, a by-reference packet follows its templates: when one has a newer version, the
  * documents are made again from it (the updateEtchPacket path, `rerender`), keeping the payload,

@@ -1,5 +1,5 @@
 /**
- * Signer step "hand-over" (#32): an `in-person` or `in-person-inline` signer signs on a device the
+ * Signer step "hand-over": an `in-person` or `in-person-inline` signer signs on a device the
  * sender hands over. Before the documents are shown the signer types their name; it must be the
  * signer's name (case and spaces ignored). The confirmation is kept for the URL's token only, so a
  * new URL (another hand-over) asks again; the documents and the submission wait for it.

@@ -11,7 +11,7 @@ import { readSnapshot, runStep, signerOfSnap, type Snapshot } from '../core/step
 import { followTemplates } from '../packet/template-refs.js';
 import { MAX_AUDIT_VIEWS, type SignerAudit, type SignerRecord } from '../../store/index.js';
 
-/** What the server saw of the request that opened the page (the audit trail's view events, #31). */
+/** What the server saw of the request that opened the page (the audit trail's view events). */
 export interface SeenRequest {
   ip?: string;
   userAgent?: string;
@@ -24,7 +24,7 @@ export async function openSigning(
 ): Promise<SigningSession> {
   const { signerEid, token } = parseWith(signerAccessArgs, args);
   const { signer, token: opened } = await access(ctx, signerEid, token);
-  // By reference (#32): the page shows a newer template version, while nobody has signed.
+  // By reference: the page shows a newer template version, while nobody has signed.
   try {
     await followTemplates(ctx, signer.packetEid);
   } catch (e) {

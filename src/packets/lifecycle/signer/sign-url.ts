@@ -1,6 +1,6 @@
 /**
  * `generateEtchSignURL`: a new token for a signer whose URL the caller makes (embedded, in-person, inline,
- * in-person-inline: README "Signer types (#32)"), its lifetime restarted. Earlier URLs stay valid: the
+ * in-person-inline: docs/signature-packets.md, "Signer types"), its lifetime restarted. Earlier URLs stay valid: the
  * spec's recovery is generateEtchSignURL "again (optionally after expireSignerTokens)", so ending them
  * is the caller's choice (expireSignerTokens); signing with any one of them ends the others.
  */

@@ -153,7 +153,7 @@ export async function submitSigning(
       const seen = cleanSeen({ ip: submission.ip, userAgent: submission.userAgent });
       s.ip = seen.ip ?? null;
       s.userAgent = seen.userAgent ?? null;
-      // The audit trail (#31): the boxes the page said were accepted, and the zone it reported.
+      // The audit trail: the boxes the page said were accepted, and the zone it reported.
       s.signer = {
         ...s.signer,
         audit: {

@@ -24,7 +24,7 @@ export async function updateOwnDetails(
   await runStep(ctx, signer.packetEid, async (tx, snap, now) => {
     const s = signerOfSnap(snap, signerEid);
     assertTurn(snap, s, true);
-    // In person: whoever holds the device cannot make the name theirs before confirming it (#32).
+    // In person: whoever holds the device cannot make the name theirs before confirming it.
     assertHandedOver(s, presented.eid);
     if (c.name && s.signer.allowNameChange !== true && s.signer.requireNameOnLoad !== true)
       throw ValidationError.of('name', 'This signer may not change their name');

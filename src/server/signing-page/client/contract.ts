@@ -54,7 +54,7 @@ export interface SigningPageConfig {
   assets: string;
   /** POST URL of the signer's details ({@link DetailsRequest}). */
   details: string;
-  /** In person (#32): where the typed name is posted ({@link HandOverRequest}) and whose name it must be; null when not asked. */
+  /** In person: where the typed name is posted ({@link HandOverRequest}) and whose name it must be; null when not asked. */
   handOver: { url: string; name: string } | null;
   /** POST URL of the submission ({@link SubmitRequest}). */
   submit: string;

@@ -21,7 +21,7 @@ import { $, type Client } from './ui.js';
 const cfg = JSON.parse($('cfg').textContent as string) as SigningPageConfig;
 localize(cfg);
 const client: Client = { cfg, pad: setUpPad(cfg.typed), finished: false };
-// In person (#32): nothing of the documents is shown (or fetched) before the hand-over is confirmed.
+// In person: nothing of the documents is shown (or fetched) before the hand-over is confirmed.
 void handOver(client).then(() => {
   if (!cfg.acceptEachField) documentList(client);
   else acceptEachField(client);

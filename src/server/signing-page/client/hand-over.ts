@@ -1,5 +1,5 @@
 /**
- * In person (#32): the hand-over step page.ts renders before everything else. The signer types their
+ * In person: the hand-over step page.ts renders before everything else. The signer types their
  * name; the service compares it (case and spaces ignored) and, once it matches, serves the documents.
  * A wrong name shows the service's message and nothing else happens.
  */

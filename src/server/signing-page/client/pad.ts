@@ -1,8 +1,8 @@
 /**
- * The drawing pad (issue 34): signature_pad (MIT, bundled into the page script by
+ * The drawing pad: signature_pad (MIT, bundled into the page script by
  * scripts/generate-page-code.mjs, so it runs under the page's CSP with no other request) draws
- * smooth, velocity-weighted strokes from mouse, pen and touch; its typed alternative is kept.
- * The service still takes strokes as lists of `{x, y}` (CSS pixels of the pad, y down): the pad's
+ * smooth, velocity-weighted strokes from mouse, pen and touch, beside the typed alternative.
+ * The service takes strokes as lists of `{x, y}` (CSS pixels of the pad, y down): the pad's
  * point groups are converted here, pressure and time left out, so the server validates them as before.
  */
 import SignaturePad from 'signature_pad';

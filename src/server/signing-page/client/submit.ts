@@ -40,7 +40,7 @@ export async function submit(client: Client, body: Omit<SubmitRequest, 'token'>)
   document.body.classList.add('signed');
 }
 
-/** The browser's IANA time zone, for the certificate of completion's audit trail (#31); none when it has none. */
+/** The browser's IANA time zone, for the certificate of completion's audit trail; none when it has none. */
 function browserTimeZone(): { timeZone?: string } {
   try {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

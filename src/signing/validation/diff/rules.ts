@@ -123,7 +123,7 @@ function signatureFieldAdded(ctx: Ctx, ref: string): Finding {
   if (fieldType(ctx.b, ref) !== 'Sig') return { level: 'other', what: 'form field added' };
   const signed = dictOf(ctx.b, dictOf(ctx.b, { ref })?.V) !== undefined;
   // A new empty signature field (a place for a later signature) is part of signing, as pyHanko's
-  // SigFieldCreationRule and Acrobat read ISO 32000-2 12.8.2.2 (#31: castpress's marks on a
+  // SigFieldCreationRule and Acrobat read ISO 32000-2 12.8.2.2 (castpress's marks on a
   // document signed elsewhere are such fields).
   if (!signed) return { level: FORM, what: 'empty signature field added' };
   const ts = isTimestampField(ctx.b, ref);
