@@ -82,8 +82,7 @@ describe("the guides' code blocks, against the installed package", () => {
     const docs = await documents();
     for (const guide of ['filling', 'generating', 'signature-packets', 'server', 'scaling'])
       expect(docs).toContain(path.join('docs', `${guide}.md`));
-    for (const doc of docs)
-      expect(all.filter((b) => b.doc === doc && !b.noRun).length, doc).toBeGreaterThan(0);
+    for (const doc of docs) expect(all.filter((b) => b.doc === doc && !b.noRun).length, doc).toBeGreaterThan(0);
     const noRun = all.filter((b) => b.noRun);
     expect(
       noRun.every((b) => b.lang === 'sh'),

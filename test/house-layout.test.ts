@@ -47,3 +47,25 @@ describe('house rule: the layout of src/', () => {
     expect(generated).toEqual([]);
   });
 });
+
+describe('house rule: comments and READMEs state decisions, not history', () => {
+  const files = all.flatMap(filesAt);
+  /** `(#31)`, `; #31`, `issue 29`, `issue #6`; not `UAX #14`, `PKCS#12`, colours or PDF name escapes. */
+  const CITES_ISSUE = /\b[Ii]ssues? #?\d{1,3}\b|[(;,] ?#\d{1,3}\b(?![0-9a-fA-F])/;
+
+  it('no file under src cites an issue number', () => {
+    const citing = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (CITES_ISSUE.test(line) ? [`${path.relative(SRC, f)}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(citing).toEqual([]);
+  });
+
+  it('the READMEs under src total under 1,800 lines', () => {
+    const readmes = files.filter((f) => path.basename(f) === 'README.md');
+    expect(readmes.length).toBeGreaterThan(20);
+    const lines = readmes.reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').length, 0);
+    expect(lines).toBeLessThan(1800);
+  });
+});

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCffOutlines, WebFontCache } from '../src/html/font-convert.js';
+import { hasCffOutlines, WebFontCache } from '../src/html/web-fonts/convert.js';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import type { ResourceProblem } from '../src/resources/index.js';
 import { FIXTURE_ORIGIN, HTML_FIXTURES, WEASYPRINT_PAGE, fixtureResolver } from './helpers/html-fixtures.js';

@@ -9,8 +9,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageCall, type LayoutState, type PrepareResult } from '../src/html/page/contract.js';
-import { INPAGE_SOURCE } from '../src/html/page/inpage.generated.js';
+import { pageCall, type LayoutState, type PrepareResult } from '../src/html/in-page/contract.js';
+import { INPAGE_SOURCE } from '../generated/inpage.js';
 import { closeBrowser } from './helpers/close.js';
 import { launchTestPage } from './helpers/browser.js';
 

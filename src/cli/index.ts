@@ -80,15 +80,6 @@ function usage(): string {
   ].join('\n');
 }
 
-/** The package's version, read from its package.json (one level above src/ and dist/). */
-async function packageVersion(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version?: unknown;
-  };
-  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-}
-
 /** node:util parseArgs errors (unknown option, missing value) are usage errors, not failures. */
 function isArgumentError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -102,7 +93,7 @@ function isArgumentError(e: unknown): boolean {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v') {
-    console.log(await packageVersion());
+    console.log(await (await import('../engine/index.js')).packageVersion());
     return 0;
   }
   if (name === 'help' && rest.length > 0) {

@@ -1,5 +1,5 @@
 /**
- * Generate from Markdown blocks → PDF bytes (issue #6), without a browser:
+ * Generate from Markdown blocks → PDF bytes, without a browser:
  * parse (markdown-it → block model) → layout (flow boxes, measured with the
  * shared TextSetter) → paginate → render (pdf-lib) → serialise (the kernel's
  * createPdf/savePdf).

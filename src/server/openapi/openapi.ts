@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { fillRequestJsonSchema, generateRequestJsonSchema, type JsonSchema } from '../../schema/index.js';
 import { packetSchema } from '../graphql/index.js';
 import { organizationSettingsSchema } from '../../packets/index.js';
+import { packageVersion } from '../../engine/index.js';
 import { graphqlErrors, withErrorResponses, type OperationErrors } from './errors.js';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -265,15 +266,6 @@ const TAGS = [
   { name: 'operations', description: 'Liveness, readiness and metrics for load balancers and scrapers' },
   { name: 'reference', description: 'This document and the GraphQL schema' },
 ];
-
-/** The package's version (package.json is two folders up from src/server/ and dist/server/ alike). */
-async function packageVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-    version?: unknown;
-  };
-  if (typeof pkg.version !== 'string') throw new Error('package.json has no version');
-  return pkg.version;
-}
 
 /**
  * The public URL, else the address listened on; relative (`/`: the origin the document came from)

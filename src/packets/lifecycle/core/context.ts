@@ -17,7 +17,7 @@ export interface PacketServiceOptions {
   identity: SigningIdentity;
   /**
    * Options of every completion seal, e.g. `{timestamp: {local: await LocalTimestampAuthority.open({dataDir})}}`
-   * or `{timestamp: {url, fetch}}` (B-LTA with the local CA, B-T with a PKCS#12 identity; #31).
+   * or `{timestamp: {url, fetch}}` (B-LTA with the local CA, B-T with a PKCS#12 identity).
    */
   seal?: Pick<SealOptions, 'timestamp' | 'level' | 'revocation'>;
   /** Public address of the server: signing URLs and download URLs start with it. */
