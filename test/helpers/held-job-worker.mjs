@@ -29,9 +29,13 @@ function held(title) {
   return { mode, id };
 }
 
+/**
+ * Resolves once the test posts `{ release: id }`. Its channel is open when this returns: a BroadcastChannel
+ * gets only the messages posted after it was made, so a job makes it before it reports its start.
+ */
 function released(id) {
+  const listener = new BroadcastChannel(HELD_CHANNEL);
   return new Promise((resolve) => {
-    const listener = new BroadcastChannel(HELD_CHANNEL);
     listener.onmessage = (event) => {
       if (event.data?.release !== id) return;
       listener.close();
@@ -40,11 +44,15 @@ function released(id) {
   });
 }
 
-/** Reports a held job's start, then holds it: `spin` never returns, `wait` returns once released. */
+/**
+ * Reports a held job's start, then holds it: `spin` never returns, `wait` returns once released. A `wait` job
+ * listens for its release before it reports its start, since the test releases it as soon as it sees the start.
+ */
 async function hold(job) {
+  const release = job.mode === 'wait' ? released(job.id) : undefined;
   channel.postMessage({ started: job.id, threadId });
   if (job.mode === 'spin') for (;;);
-  await released(job.id);
+  await release;
 }
 
 export async function request(task) {

@@ -111,7 +111,10 @@ export class HeldJobs {
     });
   }
 
-  /** Lets a `wait` job go on (it then renders its Markdown). */
+  /**
+   * Lets a `wait` job go on (it then renders its Markdown). Send it once `started(id)` has resolved: the job
+   * listens from just before it reports its start, and a release posted earlier is not seen by it.
+   */
   release(id: string): void {
     this.#channel.postMessage({ release: id });
   }
