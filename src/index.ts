@@ -10,6 +10,8 @@
  * `castpress/server`, `castpress/batch`). Each door exports exactly the names the README's
  * "Entry points" section lists (test/package.test.ts compares them): code inside the repository
  * (cli, server, tests) imports from the capability folders, never from here.
+ *
+ * @module castpress
  */
 export { Engine, createEngine } from './engine/index.js';
 export type {

@@ -2,6 +2,8 @@
  * `castpress/batch`: JSON-lines jobs, on worker threads or on a BullMQ queue (bullmq and ioredis
  * load only when a queue function is called). Exactly the names the README's "Entry points"
  * section lists (test/package.test.ts).
+ *
+ * @module castpress/batch
  */
 export { runBatch, runJobLine, renderJob, parseJobLine, TemplateFiles } from '../batch/index.js';
 export type { BatchOptions, BatchSummary, JobResult, JobEnvironment, JobSpec } from '../batch/index.js';

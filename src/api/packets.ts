@@ -2,6 +2,8 @@
  * `castpress/packets`: signature packets. The document side (assemble, a signer's inputs, the
  * certificate of completion and seal) and the workflow service with its stores and mailers.
  * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
+ *
+ * @module castpress/packets
  */
 export {
   assemblePacket,

@@ -1,6 +1,8 @@
 /**
  * `castpress/signing`: signing identities, PAdES seals, verification, signature marks.
  * Exactly the names the README's "Entry points" section lists (test/package.test.ts).
+ *
+ * @module castpress/signing
  */
 export {
   createSigningIdentity,
