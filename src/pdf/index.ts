@@ -27,18 +27,21 @@ export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from
 export { appendPages } from './append-pages.js';
 export {
   appendDrawing,
-  appendSignature,
   appendValidationData,
   readDss,
   readSignatureRecords,
-  type AppendSignatureOptions,
   type DssContents,
   type SignatureDictionaryInfo,
 } from './signature-update.js';
-export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './document-timestamp.js';
 export { addAnnotation } from './annots.js';
 export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './form-marks.js';
-export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signer-revision.js';
+export {
+  appendSignatureRevision,
+  type DocumentTimestampEntries,
+  type RevisionSignature,
+  type SignatureEntries,
+  type SignatureRevision,
+} from './signature-revision.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './finishing.js';
 export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './xref-revisions.js';
 export {
