@@ -3,10 +3,10 @@
  * signature) or a document timestamp, appended as one incremental update from one parse of the
  * document, with the signer's marks (form-marks.ts) in the same update when there are any. The
  * update is written once with placeholders for /ByteRange and /Contents; the byte ranges are
- * patched in, hashed in place (the two ranges fed to one hash, never joined), the caller's `sign`
- * turns that digest into the CMS or timestamp token (src/signing), and it is patched into
- * /Contents. The input bytes are an exact prefix of the output (checked), and the new signature
- * covers all of it (by construction: its second range ends at the end of the file).
+ * patched in and hashed in place (the input once, then the rest of the two ranges, fed to one hash
+ * and never joined), the caller's `sign` turns that digest into the CMS or timestamp token
+ * (src/signing), and it is patched into /Contents. The input bytes are an exact prefix of the
+ * output (checked), and the new signature covers all of it (its second range ends at the end).
  */
 import {
   PDFArray,
@@ -15,6 +15,7 @@ import {
   PDFInvalidObject,
   PDFName,
   PDFNumber,
+  PDFRef,
   type PDFDocument,
 } from '@cantoo/pdf-lib';
 import { createHash } from 'node:crypto';
@@ -61,6 +62,28 @@ function freshFieldName(taken: ReadonlySet<string>, base: string): string {
   for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
 }
 
+/**
+ * The first page's reference, found by walking the page tree down its first branches: listing
+ * every page (pdf-lib's getPages) copies each page into the session, and the commit then compares
+ * them all (tens of ms for 500 pages). The structure pass has made the tree acyclic and bounded.
+ */
+function firstPageRef(doc: PDFDocument): PDFRef | undefined {
+  const stack: PDFRef[] = [];
+  const root = doc.catalog.get(PDF.Pages);
+  if (root instanceof PDFRef) stack.push(root);
+  for (let ref = stack.pop(); ref; ref = stack.pop()) {
+    const node = doc.context.lookup(ref);
+    if (!(node instanceof PDFDict)) continue;
+    const kids = node.lookupMaybe(PDF.Kids, PDFArray);
+    if (!kids) return ref;
+    for (let i = kids.size() - 1; i >= 0; i--) {
+      const kid = kids.get(i);
+      if (kid instanceof PDFRef) stack.push(kid);
+    }
+  }
+  return undefined;
+}
+
 /** Whether some field of the form (at any depth) is a signature field with a value. */
 function hasSignedField(doc: PDFDocument): boolean {
   const fields = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict)?.lookupMaybe(PDF.Fields, PDFArray);
@@ -89,7 +112,12 @@ function hasSignedField(doc: PDFDocument): boolean {
  * Adds the signature field (merged field and invisible widget, on no page's /Annots) whose value
  * is `signature`'s dictionary; for a certification, the catalog's /Perms /DocMDP points at it.
  */
-function addSignatureField(session: UpdateSession, signature: RevisionSignature): void {
+function addSignatureField(
+  session: UpdateSession,
+  signature: RevisionSignature,
+  page: PDFRef,
+  inputDigest: () => string,
+): void {
   const doc = session.doc;
   const { form, fields } = formOf(doc);
   const name = freshFieldName(new Set(fieldsByName(doc).keys()), signature.fieldName);
@@ -102,7 +130,7 @@ function addSignatureField(session: UpdateSession, signature: RevisionSignature)
     Type: 'Annot',
     Subtype: 'Widget',
     F: PRINT_LOCKED,
-    P: doc.getPage(0).ref,
+    P: page,
     Rect: [0, 0, 0, 0],
   });
   field.set(PDF.T, textString(name));
@@ -116,7 +144,7 @@ function addSignatureField(session: UpdateSession, signature: RevisionSignature)
   }
   // Same input, same bytes: a file without an identifier gets one from its contents.
   if (!doc.context.trailerInfo.ID) {
-    const id = PDFHexString.of(createHash('sha256').update(session.baseBytes).digest('hex').slice(0, 32));
+    const id = PDFHexString.of(inputDigest().slice(0, 32));
     doc.context.trailerInfo.ID = doc.context.obj([id, id]);
   }
 }
@@ -148,12 +176,16 @@ export async function appendSignatureRevision(bytes: Uint8Array, revision: Signa
       'Encrypted or damaged documents cannot be signed as an update; decrypt or repair the document first',
       'pdf',
     );
-  if (session.doc.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
   // ISO 32000-2, 12.8.1: a certification signature is the document's first signature.
   if (signature.kind === 'signature' && signature.docMdp !== undefined && hasSignedField(session.doc))
     throw ValidationError.of('certify', 'The document is already signed: only its first signature can certify it');
   if (revision.marks) await applyFieldMarks(session.doc, revision.marks);
-  addSignatureField(session, signature);
+  // One pass over the input serves the file identifier and the signature's first byte range, which
+  // starts with the input (the output's exact prefix, checked before anything is signed).
+  const hash = createHash('sha256').update(bytes);
+  const page = firstPageRef(session.doc);
+  if (!page) throw new SigningError('The document has no pages', 'pdf');
+  addSignatureField(session, signature, page, () => hash.copy().digest('hex'));
   let written: Uint8Array;
   try {
     written = await session.commit();
@@ -168,7 +200,9 @@ export async function appendSignatureRevision(bytes: Uint8Array, revision: Signa
   const range = [0, contentsAt, afterContents, out.byteLength - afterContents];
   const pad = (n: number) => String(n).padEnd(10, ' ');
   out.write(`[0 ${pad(range[1]!)} ${pad(range[2]!)} ${pad(range[3]!)}]`, byteRangeAt, 'latin1');
-  const digest = createHash('sha256').update(out.subarray(0, contentsAt)).update(out.subarray(afterContents)).digest();
+  if (!isPrefix(bytes, written))
+    throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
+  const digest = hash.update(out.subarray(bytes.byteLength, contentsAt)).update(out.subarray(afterContents)).digest();
   const value = await signature.sign(new Uint8Array(digest));
   const hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
   if (hex.length > signature.reserve * 2)
@@ -178,7 +212,5 @@ export async function appendSignatureRevision(bytes: Uint8Array, revision: Signa
       500,
     );
   out.write(hex, contentsAt + 1, 'latin1');
-  if (!isPrefix(bytes, written))
-    throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
   return written;
 }
