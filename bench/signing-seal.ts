@@ -59,9 +59,9 @@ export async function bigPdf(): Promise<Uint8Array> {
 }
 
 async function childMeasure(file: string, dataDir: string): Promise<{ peakMb: number; fileMb: number }> {
-  // A view of the Buffer read, not a copy: a copy would leave the read buffer as garbage that gc()
-  // frees into the allocator before `before` is taken, and the seal's allocations could then reuse
-  // it without raising RSS (runs read anywhere from 0.03x to 1.4x the file).
+  // A view of the Buffer read, not a copy: a copy leaves the read buffer as garbage that gc() frees
+  // into the allocator before `before` is taken, and the seal's allocations can then reuse it
+  // without raising RSS, so the row would read anything from near 0 up to the true figure.
   const read = await readFile(file);
   const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
   const identity = await createSigningIdentity({ dataDir });
