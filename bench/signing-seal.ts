@@ -2,7 +2,8 @@
  * Sealing a large packet (500 pages, ~20 MB) against loading and saving it with the kernel
  * (src/pdf loadPdf + pdf-lib save), timed alternately in the same run (goal: ≤ 2x). Memory:
  * the seal runs in a fresh child process that reads the file, notes RSS, seals, and reports
- * its peak RSS above that point (goal: ≤ 3x the file size). Also: verifyPdf on the sealed file.
+ * its peak RSS above that point (goal: ≤ 2x the file size: the output, and the input's parse
+ * holding no copy of it). Also: verifyPdf on the sealed file.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -58,7 +59,11 @@ export async function bigPdf(): Promise<Uint8Array> {
 }
 
 async function childMeasure(file: string, dataDir: string): Promise<{ peakMb: number; fileMb: number }> {
-  const bytes = new Uint8Array(await readFile(file));
+  // A view of the Buffer read, not a copy: a copy leaves the read buffer as garbage that gc() frees
+  // into the allocator before `before` is taken, and the seal's allocations can then reuse it
+  // without raising RSS, so the row would read anything from near 0 up to the true figure.
+  const read = await readFile(file);
+  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
   const identity = await createSigningIdentity({ dataDir });
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
@@ -121,7 +126,7 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'MB',
         baseline: mem.fileMb,
         ratio: mem.peakMb / mem.fileMb,
-        goal: '<= 3',
+        goal: '<= 2',
       },
       {
         name: `verifyPdf of the sealed file vs loadPdf + save`,

@@ -7,12 +7,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { P12Signer } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendSignature } from '../src/pdf/index.js';
 import { AppearanceWriter, createSigningIdentity, sealPdf, type SigningIdentity } from '../src/signing/index.js';
 import { runCastpress } from './helpers/cli.js';
-import { makePdf, selfSigned, tempDir, tool } from './helpers/signing.js';
+import { makePdf, selfSigned, signedByLibpdf, tempDir, tool } from './helpers/signing.js';
 
 let dir: string;
 let remove: () => Promise<void>;
@@ -28,12 +26,6 @@ async function save(name: string, bytes: Uint8Array): Promise<string> {
 }
 
 const verify = (file: string, ...args: string[]) => runCastpress(['verify', file, ...args], dir);
-
-/** A signature made the way another tool would, without sealPdf's certificate checks. */
-async function handSigned(input: Uint8Array, p12: string, signingTime: Date): Promise<Uint8Array> {
-  const signer = await P12Signer.create(new Uint8Array(await readFile(p12)), 'x');
-  return appendSignature(input, { signer, fieldName: 'Signature', signingTime, reserve: 12_000 });
-}
 
 /** A packet document as completion makes it: a typed mark drawn, then the install's seal over the whole file. */
 async function sealedDocument(identity: SigningIdentity, text: string): Promise<Uint8Array> {
@@ -134,7 +126,7 @@ describe('castpress verify', { timeout: 300_000 }, () => {
       p12,
     ]);
     expect(e.code, e.stderr).toBe(0);
-    const signed = await handSigned(await makePdf(), p12, new Date('2015-01-01T00:00:00Z'));
+    const signed = await signedByLibpdf(await makePdf(), p12, new Date('2015-01-01T00:00:00Z'));
     const r = await verify(await save('expired.pdf', signed), '--trust', old.files!.rootCertificate);
     expect(r.code).toBe(1);
     // Judged now: /M (2015) is the signer's claim.
@@ -147,7 +139,7 @@ describe('castpress verify', { timeout: 300_000 }, () => {
       'keyUsage=critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage=serverAuth',
     ]);
-    const signed = await handSigned(await makePdf(), tls.p12, new Date());
+    const signed = await signedByLibpdf(await makePdf(), tls.p12, new Date());
     const r = await verify(await save('tls.pdf', signed), '--trust', tls.cert);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/trust +trusted/);

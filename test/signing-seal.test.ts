@@ -6,6 +6,7 @@ import {
   AppearanceWriter,
   createSigningIdentity,
   sealPdf,
+  sealRevision,
   signInTurn,
   verifyPdf,
   type SigningIdentity,
@@ -270,6 +271,35 @@ describe('sealPdf', () => {
     const c = await sealPdf(input, identity, { signingTime: new Date(SIGNED_AT.getTime() + 1000), reason: 'r' });
     expect(Buffer.from(a).equals(Buffer.from(c))).toBe(false);
     expect((await pdfsig(await save('with-id.pdf', a))).signatures[0]!.valid).toBe(true);
+  });
+
+  it("one writer and one CMS: sealPdf and a signer's revision give the same bytes for the same request, no signing-time in the CMS", async () => {
+    const input = await makePdf(2);
+    const request = { name: 'Ada Lovelace', reason: 'Approve (v2)', location: 'Zürich', signingTime: SIGNED_AT };
+    const sealed = await sealPdf(input, identity, request);
+    const revision = await sealRevision(input, identity, request);
+    expect(isPrefix(input, sealed)).toBe(true);
+    expect(Buffer.from(revision).equals(Buffer.from(sealed))).toBe(true);
+    // Both read by the validators as the one signature they are.
+    const file = await save('one-writer.pdf', sealed);
+    const ps = await pdfsig(file);
+    expect(ps.signatures.map((s) => [s.valid, s.total])).toEqual([[true, true]]);
+    expect(await mutoolVerify(file)).toContain('The document is unchanged since signing');
+    const [sig] = extractSignatures(sealed);
+    const cms = await opensslCmsVerify(sig!, rootPem, dir, 'one-writer');
+    expect(cms.code, cms.stderr).toBe(0);
+    const dump = await tool('openssl', [
+      'cms',
+      '-cmsout',
+      '-print',
+      '-inform',
+      'DER',
+      '-in',
+      path.join(dir, 'one-writer.der'),
+    ]);
+    expect(dump.stdout).toContain('id-smime-aa-signingCertificateV2');
+    // PAdES baseline: the time is /M only, never a signing-time attribute in the CMS.
+    expect(dump.stdout).not.toContain('signingTime');
   });
 
   it('reasons and locations keep parentheses, backslashes, line breaks and any script', async () => {

@@ -3,14 +3,12 @@
  * that chains to a given trust anchor, was valid at the signing time and may sign documents; each
  * install's local CA has its own names; supplied certificates unfit to sign are refused up front.
  * Certificates are made here with openssl and the local CA; signatures the sealing code would
- * refuse are made by hand through the kernel's appendSignature with a libpdf signer.
+ * refuse are made by @libpdf/core's own sign(), as another tool would make them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { P12Signer } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
-import { appendSignature } from '../src/pdf/index.js';
 import {
   addDocumentTimestamp,
   AppearanceWriter,
@@ -22,7 +20,7 @@ import {
   verifyPdf,
   type SigningIdentity,
 } from '../src/signing/index.js';
-import { makePdf, pdfsig, selfSigned as selfSignedIn, tempDir, tool } from './helpers/signing.js';
+import { makePdf, pdfsig, selfSigned as selfSignedIn, signedByLibpdf, tempDir, tool } from './helpers/signing.js';
 
 let dir: string;
 let remove: () => Promise<void>;
@@ -43,12 +41,6 @@ async function selfSigned(
   days = 3650,
 ): Promise<{ key: string; cert: string; p12: string }> {
   return selfSignedIn(dir, name, extensions, days);
-}
-
-/** A signature made without sealPdf's checks, the way another tool would write it. */
-async function handSigned(input: Uint8Array, p12: string, signingTime: Date): Promise<Uint8Array> {
-  const signer = await P12Signer.create(new Uint8Array(await readFile(p12)), 'x');
-  return appendSignature(input, { signer, fieldName: 'Signature', signingTime, reserve: 12_000 });
 }
 
 async function rejection(p: Promise<unknown>): Promise<ValidationError> {
@@ -166,7 +158,7 @@ describe('key usage', () => {
       'keyUsage=critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage=serverAuth',
     ]);
-    const signed = await handSigned(await makePdf(), tls.p12, new Date());
+    const signed = await signedByLibpdf(await makePdf(), tls.p12, new Date());
     const result = await verifyPdf(signed, { trustAnchors: [await readFile(tls.cert, 'utf8')] });
     expect(result.valid).toBe(false);
     expect(result.signatures[0]).toMatchObject({
@@ -308,7 +300,7 @@ describe('validity period', () => {
   });
 
   it('a signature made anyway by an expired certificate is intact but not valid', async () => {
-    const signed = await handSigned(await makePdf(), p12, new Date('2015-01-01T00:00:00Z'));
+    const signed = await signedByLibpdf(await makePdf(), p12, new Date('2015-01-01T00:00:00Z'));
     const result = await verifyPdf(signed, { trustAnchors: [root] });
     expect(result.valid).toBe(false);
     const [sig] = result.signatures;

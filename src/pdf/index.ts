@@ -27,18 +27,21 @@ export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from
 export { appendPages } from './document/append-pages.js';
 export {
   appendDrawing,
-  appendSignature,
   appendValidationData,
   readDss,
   readSignatureRecords,
-  type AppendSignatureOptions,
   type DssContents,
   type SignatureDictionaryInfo,
 } from './signature/write.js';
-export { appendDocumentTimestamp, type AppendDocumentTimestampOptions } from './signature/document-timestamp.js';
 export { addAnnotation } from './content/annots.js';
 export { appendFieldMarks, type FieldMark, type FieldMarksUpdate, type MarkFieldSpec } from './signature/form-marks.js';
-export { appendSignerRevision, type RevisionSignature, type SignerRevision } from './signature/signer-revision.js';
+export {
+  appendSignatureRevision,
+  type DocumentTimestampEntries,
+  type RevisionSignature,
+  type SignatureEntries,
+  type SignatureRevision,
+} from './signature/revision.js';
 export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStepName } from './document/finishing.js';
 export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './parse/xref-revisions.js';
 export {

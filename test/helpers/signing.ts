@@ -3,7 +3,7 @@
  * `openssl cms -verify` on signatures this helper extracts itself (not through src/signing).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -189,4 +189,24 @@ export async function selfSigned(
   ]);
   await run(['pkcs12', '-export', '-inkey', key, '-in', cert, '-passout', 'pass:x', '-out', p12]);
   return { key, cert, p12 };
+}
+
+/**
+ * A signature made without sealPdf's checks, the way another tool would write it: @libpdf/core's
+ * own `sign()` (its CMS carries a signing-time attribute) with the PKCS#12 `p12` (passphrase "x").
+ */
+export async function signedByLibpdf(input: Uint8Array, p12: string, signingTime: Date): Promise<Uint8Array> {
+  const { P12Signer, PDF } = await import('@libpdf/core');
+  const signer = await P12Signer.create(new Uint8Array(await readFile(p12)), 'x');
+  const pdf = await PDF.load(input);
+  const { bytes } = await pdf.sign({
+    signer,
+    fieldName: 'Signature',
+    subFilter: 'ETSI.CAdES.detached',
+    level: 'B-B',
+    digestAlgorithm: 'SHA-256',
+    signingTime,
+    estimatedSize: 12_000,
+  });
+  return bytes;
 }

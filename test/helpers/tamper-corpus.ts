@@ -335,7 +335,11 @@ export const CORPUS: Record<string, Builder> = {
   'ISA: the cover freed (an f entry only)': (c) => appendUpdate(c.signed, { free: [7] }),
   "ISA: /Prev skipping the signed revision's section": (c) =>
     appendUpdate(c.signed, { prev: tailOf(c.base).startXRef }),
+  // The update's section starts where the signed file ends, after the line break appendUpdate adds when it has none.
   'ISA: /Prev pointing at itself (a loop)': (c) =>
-    appendUpdate(c.signed, { repoint: { 5: offsetsOf(c.signed, 5)[0]! }, prev: c.signed.length }),
+    appendUpdate(c.signed, {
+      repoint: { 5: offsetsOf(c.signed, 5)[0]! },
+      prev: c.signed.length + (c.signed.at(-1) === 0x0a ? 0 : 1),
+    }),
   'ISA: trailer /Root re-pointed at a prepared catalog': (c) => appendUpdate(c.signed, { root: '17 0' }),
 };

@@ -68,6 +68,11 @@ export class HardenedParser extends PDFParser {
   constructor(bytes: Uint8Array, crypto?: CryptoFactory, index?: KeywordIndex) {
     // objectsPerTick Infinity: pdf-lib's default waits on a timer every 100 objects.
     super(bytes, Number.POSITIVE_INFINITY, false, false, false, crypto, false);
+    // Stream data and recovered objects are views of the input, not copies (pdf-lib's ByteStream
+    // copies each slice): a parse then holds the file once, in the caller's bytes, and an update of
+    // a 20 MB scan is not 20 MB more before its output is written. pdf-lib decodes and decrypts into
+    // new arrays and never writes into stream data; the input must not change while its parse is used.
+    this.bytes.slice = (start, end) => bytes.subarray(start, end);
     this.#index = index ?? new KeywordIndex(bytes);
     this.#length = bytes.length;
     this.#budget = decodeBudget(bytes.length);

@@ -3,12 +3,11 @@
  * read. libpdf 0.4 reads cross-reference stream fields of at most 6 bytes; pyHanko writes
  * its streams with /W [1 8 2], and libpdf, meeting one behind a newer section, stops following
  * /Prev there, so every object only older sections locate is lost ("Root Pages object is not a
- * dictionary": an upload updated by pyHanko could not take castpress's marks and then a seal).
- * The kernel's update then lists every object of the document in its own stream (its entries point
- * into the earlier bytes where the objects are), in fields libpdf reads; /Prev still names the
- * section before it, so the chain of revisions stays whole for a verifier. A file whose newest
- * section is such a stream (pyHanko's own output) gets, before libpdf signs it, an update of that
- * stream alone (`readableCrossReferences`): no object changes, so an earlier signature holds.
+ * dictionary"). libpdf still reads what the kernel writes (the verifier's signature dictionaries
+ * and DSS, the DSS it adds for B-LT), so the kernel's update then lists every object of the
+ * document in its own stream (its entries point into the earlier bytes where the objects are), in
+ * fields libpdf reads; /Prev still names the section before it, so the chain of revisions stays
+ * whole for a verifier.
  */
 import { deflateSync } from 'node:zlib';
 import { PDFName, PDFRawStream, type PDFDict } from '@cantoo/pdf-lib';
@@ -46,27 +45,6 @@ export function completeCrossReferences(out: Uint8Array, baseLength: number): Ui
     Buffer.concat([
       out.subarray(0, at),
       xrefStream(`${ref.objectNumber} ${ref.generationNumber}`, object.dict, read.entries, read.chain[1]),
-      Buffer.from(`startxref\n${at}\n%%EOF\n`, 'latin1'),
-    ]),
-  );
-}
-
-/**
- * `bytes` followed by an update of one cross-reference stream listing every object, in fields
- * libpdf reads, when `bytes` has a stream it cannot read; `bytes` itself otherwise.
- */
-export function readableCrossReferences(bytes: Uint8Array): Uint8Array {
-  if (!hasWideFields(bytes)) return bytes;
-  const read = new XrefRevisions(bytes).chainEntries(bytes.length);
-  if (typeof read === 'string') return bytes;
-  const number = Math.max(...read.entries.keys()) + 1;
-  const at = bytes.length + (bytes[bytes.length - 1] === 0x0a ? 0 : 1);
-  const entries = new Map(read.entries).set(number, { kind: 'offset', offset: at, generation: 0 });
-  return new Uint8Array(
-    Buffer.concat([
-      bytes,
-      Buffer.from(at > bytes.length ? '\n' : '', 'latin1'),
-      xrefStream(`${number} 0`, read.trailer, entries, read.chain[0]!, number + 1),
       Buffer.from(`startxref\n${at}\n%%EOF\n`, 'latin1'),
     ]),
   );

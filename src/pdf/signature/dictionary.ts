@@ -1,61 +1,92 @@
 /**
- * Entries of a signature dictionary castpress writes itself rather than through @libpdf/core's
- * `sign()` options: the texts (/Reason, /Location, /ContactInfo) and, for a certification
- * signature, the DocMDP /Reference and the catalog's /Perms.
+ * The value of a signature field as the kernel writes it (ISO 32000-2, 12.8.1): a /Sig dictionary
+ * (`ETSI.CAdES.detached`, /M, the texts, a DocMDP /Reference for a certification signature) or a
+ * /DocTimeStamp dictionary (`ETSI.RFC3161`), with a /ByteRange and a /Contents that are
+ * placeholders until the revision is written and its byte ranges are known.
  */
-import type { PDF, PdfObject } from '@libpdf/core';
-type LibPdf = typeof import('@libpdf/core');
+import {
+  PDFDict,
+  PDFHexString,
+  PDFInvalidObject,
+  PDFName,
+  PDFString,
+  type PDFArray,
+  type PDFContext,
+} from '@cantoo/pdf-lib';
+import { PDF } from '../document/names.js';
 
-/**
- * Puts /Reason, /Location and /ContactInfo into the signature dictionary as it is registered.
- * libpdf 0.4 escapes these texts and then encodes them again, so "(", ")", "\\" and line breaks
- * came out as "\\(" etc. (and literally so in UTF-16 strings); we hand it none and set them here,
- * on the one dictionary of /Type /Sig that `sign()` registers. Returns the undo.
- */
-export function writeSignatureEntries(
-  lib: LibPdf,
-  pdf: PDF,
-  texts: Array<[string, string]>,
-  docMdp: 1 | 2 | 3 | undefined,
-): () => void {
-  const { PdfDict, PdfString } = lib;
-  if (texts.length === 0 && docMdp === undefined) return () => undefined;
-  const registry = pdf.context.registry;
-  const own = Object.getOwnPropertyDescriptor(registry, 'register');
-  const register = registry.register.bind(registry);
-  registry.register = (obj) => {
-    const sig = obj instanceof PdfDict && obj.getName('Type')?.value === 'Sig';
-    if (sig) for (const [key, value] of texts) obj.set(key, PdfString.fromString(value));
-    const ref = register(obj);
-    if (sig && docMdp !== undefined) certify(lib, pdf, obj, ref, docMdp);
-    return ref;
-  };
-  return () => {
-    if (own) Object.defineProperty(registry, 'register', own);
-    else delete (registry as { register?: unknown }).register;
-  };
+/** A signature's texts and time, and what it certifies. */
+export interface SignatureEntries {
+  kind: 'signature';
+  /** /M of the signature dictionary (the claimed signing time; PAdES keeps it out of the CMS). */
+  signingTime: Date;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  /**
+   * A certification signature with this DocMDP P (ISO 32000-2, 12.8.2.2): /Reference to a DocMDP
+   * transform here, and the catalog's /Perms /DocMDP pointing at the dictionary (the writer).
+   */
+  docMdp?: 1 | 2 | 3;
+}
+
+/** A document timestamp: no time or texts of its own (the token holds the time). */
+export interface DocumentTimestampEntries {
+  kind: 'document-timestamp';
+}
+
+export type SignatureValueEntries = SignatureEntries | DocumentTimestampEntries;
+
+/** Ten characters per number: room for files up to 9,999,999,999 bytes, padded with spaces when patched. */
+export const BYTE_RANGE_PLACEHOLDER = '[0 ********** ********** **********]';
+
+const latin1 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'latin1'));
+
+/** D:YYYYMMDDHHmmSSZ, UTC (what /M holds; the verifier reads it as the claimed time). */
+function pdfDate(date: Date): string {
+  const iso = date.toISOString();
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }
 
 /**
- * The DocMDP entries of a certification signature (ISO 32000-2, 12.8.2.2 and 12.8.4): the
- * signature dictionary's /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams
- * << /Type /TransformParams /P p /V /1.2 >> >>] and the catalog's /Perms << /DocMDP sig >>, both
- * written in the signature's own update (the catalog is covered by the signature itself).
- * @libpdf/core 0.4 writes neither (it only warns when it meets one).
+ * A text string (ISO 32000-2, 7.9.2.2): printable ASCII as a literal string, its delimiters
+ * escaped once; anything else (line breaks, accents, any script) as UTF-16BE in hex, as it was given.
  */
-function certify(lib: LibPdf, pdf: PDF, sig: PdfObject, ref: PdfObject, p: 1 | 2 | 3): void {
-  const { PdfArray, PdfDict, PdfName, PdfNumber } = lib;
-  if (!(sig instanceof PdfDict)) return;
-  const params = PdfDict.of({ Type: PdfName.of('TransformParams'), P: PdfNumber.of(p), V: PdfName.of('1.2') });
-  const reference = PdfDict.of({
-    Type: PdfName.of('SigRef'),
-    TransformMethod: PdfName.of('DocMDP'),
-    TransformParams: params,
-  });
-  sig.set('Reference', new PdfArray([reference]));
-  const catalog = pdf.getCatalog();
-  const perms = catalog.get('Perms');
-  const dict = perms instanceof PdfDict ? perms : PdfDict.of({});
-  dict.set('DocMDP', ref);
-  catalog.set('Perms', dict);
+export function textString(text: string): PDFString | PDFHexString {
+  if (/^[\x20-\x7e]*$/.test(text)) return PDFString.of(text.replace(/[()\\]/g, (c) => `\\${c}`));
+  return PDFHexString.fromText(text);
+}
+
+/**
+ * The signature field's value as the bytes of one indirect object. Raw (a PDFInvalidObject, which
+ * the writer copies as it is): a cross-reference-stream file's update would otherwise put the
+ * dictionary into a compressed object stream, where /ByteRange and /Contents cannot be patched.
+ */
+export function signatureValueBytes(context: PDFContext, entries: SignatureValueEntries, reserve: number): Uint8Array {
+  const timestamp = entries.kind === 'document-timestamp';
+  const dict = PDFDict.withContext(context);
+  dict.set(PDF.Type, PDFName.of(timestamp ? 'DocTimeStamp' : 'Sig'));
+  dict.set(PDFName.of('Filter'), PDFName.of('Adobe.PPKLite'));
+  dict.set(PDFName.of('SubFilter'), PDFName.of(timestamp ? 'ETSI.RFC3161' : 'ETSI.CAdES.detached'));
+  dict.set(PDFName.of('ByteRange'), PDFInvalidObject.of(latin1(BYTE_RANGE_PLACEHOLDER)));
+  dict.set(PDF.Contents, PDFInvalidObject.of(latin1(`<${'0'.repeat(reserve * 2)}>`)));
+  if (entries.kind === 'signature') {
+    dict.set(PDFName.of('M'), PDFString.of(pdfDate(entries.signingTime)));
+    if (entries.reason !== undefined) dict.set(PDFName.of('Reason'), textString(entries.reason));
+    if (entries.location !== undefined) dict.set(PDFName.of('Location'), textString(entries.location));
+    if (entries.contactInfo !== undefined) dict.set(PDFName.of('ContactInfo'), textString(entries.contactInfo));
+    if (entries.docMdp !== undefined) dict.set(PDFName.of('Reference'), docMdpReference(context, entries.docMdp));
+  }
+  const out = new Uint8Array(dict.sizeInBytes());
+  dict.copyBytesInto(out, 0);
+  return out;
+}
+
+/**
+ * [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P p /V /1.2 >> >>]
+ * (ISO 32000-2, 12.8.2.2 and 12.8.4).
+ */
+function docMdpReference(context: PDFContext, p: 1 | 2 | 3): PDFArray {
+  const params = context.obj({ Type: 'TransformParams', P: p, V: '1.2' });
+  return context.obj([context.obj({ Type: 'SigRef', TransformMethod: 'DocMDP', TransformParams: params })]);
 }

@@ -1,43 +1,17 @@
 /**
- * Where signing writes into a PDF (and reads signature dictionaries back): the signature field,
- * its /Sig dictionary with the byte range and the reserved /Contents, and drawn marks, through
- * @libpdf/core's signer, whose byte-range arithmetic the kernel's pdf-lib-based session does not
- * have. Everything it writes is an incremental update appended to the input: the input bytes are
- * always an exact prefix of the output, checked before returning. src/signing makes the CMS.
+ * Signing's other writes and reads: signers' marks drawn into page content as an update
+ * (`appendDrawing`, the kernel's UpdateSession), the DSS of PAdES B-LT (`appendValidationData`,
+ * @libpdf/core's `addValidationData`: it gathers each signature's certificates and writes the DSS
+ * with its /VRI entries, which the kernel does not do), and what a verifier reads back of the last
+ * revision (`readSignatureRecords`, through libpdf's form reader). Signatures and document
+ * timestamps themselves are written by signature-revision.ts. Every write is an incremental update
+ * appended to the input: the input bytes are an exact prefix of the output, checked before returning.
  */
 import { PDFContentStream, popGraphicsState, pushGraphicsState, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
-import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
-import type { PDF, PdfObject, RevocationProvider, Signer, TimestampAuthority } from '@libpdf/core';
-import { CastpressError, InvalidPdfError, SigningError, ValidationError } from '../../errors/index.js';
-import { writeSignatureEntries } from './dictionary.js';
+import type { PDF, PdfObject, RevocationProvider } from '@libpdf/core';
+import { CastpressError, InvalidPdfError, SigningError } from '../../errors/index.js';
 import { UpdateSession } from '../document/update.js';
-import { readableCrossReferences } from '../parse/xref-complete.js';
-
-export interface AppendSignatureOptions {
-  signer: Signer;
-  /** Name of the new signature field; a number is added when the document already has it. */
-  fieldName: string;
-  reason?: string;
-  location?: string;
-  contactInfo?: string;
-  signingTime: Date;
-  timestampAuthority?: TimestampAuthority;
-  /** Bytes reserved for the CMS in /Contents. */
-  reserve: number;
-  /**
-   * Rewrites the CMS @libpdf/core wrote before it is final (src/signing drops the signing-time
-   * attribute libpdf always adds, which PAdES forbids). Only /Contents changes: it lies outside the
-   * signed byte ranges, so the document hash stays the same. Must fit the reserved room.
-   */
-  rewriteCms?: (der: Uint8Array) => Uint8Array;
-  /**
-   * Makes this a certification signature (ISO 32000-2, 12.8.2.2): the signature dictionary gets a
-   * /Reference to a DocMDP transform with this P, and the catalog's /Perms /DocMDP points at it.
-   * Only the document's first signature may certify (checked by the caller).
-   */
-  docMdp?: 1 | 2 | 3;
-}
 
 type LibPdf = typeof import('@libpdf/core');
 
@@ -47,7 +21,7 @@ type LibPdf = typeof import('@libpdf/core');
  */
 const libpdf = (): Promise<LibPdf> => import('@libpdf/core');
 
-export async function open(bytes: Uint8Array): Promise<PDF> {
+async function open(bytes: Uint8Array): Promise<PDF> {
   const { PDF } = await libpdf();
   try {
     return await PDF.load(bytes);
@@ -56,134 +30,12 @@ export async function open(bytes: Uint8Array): Promise<PDF> {
   }
 }
 
-/**
- * A field name the form does not have yet. Always a new field: given the name of an empty
- * signature field, @libpdf/core would reuse it and drop its widgets (the visible boxes).
- */
-function freshFieldName(pdf: PDF, base: string): string {
-  const taken = new Set(pdf.getForm()?.getFieldNames() ?? []);
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`)) return `${base} ${n}`;
-}
-
+/** Whether `of` starts with the bytes of `prefix` (compared in place, nothing copied). */
 export function isPrefix(prefix: Uint8Array, of: Uint8Array): boolean {
   if (of.byteLength < prefix.byteLength) return false;
   return Buffer.from(of.buffer, of.byteOffset, prefix.byteLength).equals(
     Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength),
   );
-}
-
-/**
- * Appends one signature (a new invisible signature field whose value is a PAdES
- * `ETSI.CAdES.detached` CMS over the whole file) as an incremental update.
- */
-export async function appendSignature(input: Uint8Array, options: AppendSignatureOptions): Promise<Uint8Array> {
-  // A cross-reference stream libpdf cannot read (pyHanko's 8-byte fields) gets a readable one first.
-  const bytes = readableCrossReferences(input);
-  const lib = await libpdf();
-  const { PdfArray, PdfString, SignatureError, TimestampError } = lib;
-  const pdf = await open(bytes);
-  if (pdf.getPageCount() === 0) throw new SigningError('The document has no pages', 'pdf');
-  // libpdf 0.4 follows a signature in an encrypted file with a second update that rewrites the
-  // page tree, so the seal would not be last ("Not total document signed"): refused for now.
-  if (pdf.isEncrypted)
-    throw new SigningError('Encrypted documents cannot be sealed; decrypt the document first', 'pdf');
-  // ISO 32000-2, 12.8.1: a certification signature is the document's first signature.
-  if (
-    options.docMdp !== undefined &&
-    pdf
-      .getForm()
-      ?.getSignatureFields()
-      .some((f) => f.isSigned())
-  )
-    throw ValidationError.of('certify', 'The document is already signed: only its first signature can certify it');
-  const blocker = pdf.canSaveIncrementally();
-  if (blocker === 'linearized') {
-    // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
-    // being "fast web view"); @libpdf/core 0.4 would instead rewrite the whole file, which must
-    // never happen to a document that may carry signatures. Its flag is a plain field.
-    const internals = pdf as unknown as { _isLinearized?: boolean };
-    if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
-  } else if (blocker !== null) {
-    throw new SigningError(
-      `The document cannot take an incremental update (${blocker}); repair or re-save it before signing`,
-      'pdf',
-    );
-  }
-  // Same input, same time, same bytes: without a file identifier libpdf would write a random one.
-  const trailer = pdf.context.info.trailer;
-  if (!trailer.getArray('ID')) {
-    const id = createHash('sha256').update(bytes).digest().subarray(0, 16);
-    trailer.set('ID', new PdfArray([PdfString.fromBytes(new Uint8Array(id)), PdfString.fromBytes(new Uint8Array(id))]));
-  }
-  const texts: Array<[string, string]> = [];
-  if (options.reason !== undefined) texts.push(['Reason', options.reason]);
-  if (options.location !== undefined) texts.push(['Location', options.location]);
-  if (options.contactInfo !== undefined) texts.push(['ContactInfo', options.contactInfo]);
-  const restore = writeSignatureEntries(lib, pdf, texts, options.docMdp);
-  let out: Uint8Array;
-  try {
-    const result = await pdf.sign({
-      signer: options.signer,
-      fieldName: freshFieldName(pdf, options.fieldName),
-      subFilter: 'ETSI.CAdES.detached',
-      level: options.timestampAuthority ? 'B-T' : 'B-B',
-      digestAlgorithm: 'SHA-256',
-      signingTime: options.signingTime,
-      estimatedSize: options.reserve,
-      ...(options.timestampAuthority ? { timestampAuthority: options.timestampAuthority } : {}),
-    });
-    out = result.bytes;
-    if (options.rewriteCms) out = rewriteLastContents(out, bytes.byteLength, options.rewriteCms);
-  } catch (e) {
-    if (e instanceof TimestampError)
-      throw new SigningError(`Timestamp authority failed: ${e.message}`, 'timestamp', 502, { cause: e });
-    if (e instanceof SignatureError)
-      throw new SigningError(`Cannot sign the document: ${e.message}`, 'pdf', 422, { cause: e });
-    throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
-  } finally {
-    restore();
-  }
-  if (!isPrefix(bytes, out)) {
-    throw new SigningError('Signing would have rewritten earlier bytes of the document; refused', 'pdf', 500);
-  }
-  if (!lastSignatureCoversAll(out, bytes.byteLength)) {
-    throw new SigningError('The signature would not be the last update of the document; refused', 'pdf', 500);
-  }
-  return out;
-}
-
-/** The /ByteRange of the last signature written after `from`. */
-function lastByteRange(out: Uint8Array, from: number): [number, number, number, number] | undefined {
-  const tail = Buffer.from(out.buffer, out.byteOffset + from, out.byteLength - from);
-  const at = tail.lastIndexOf('/ByteRange');
-  if (at < 0) return undefined;
-  const m = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(tail.toString('latin1', at, at + 100));
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : undefined;
-}
-
-/** Replaces the hex value of the last signature's /Contents by `rewrite` of it, zero-padded to the same length. */
-function rewriteLastContents(out: Uint8Array, from: number, rewrite: (der: Uint8Array) => Uint8Array): Uint8Array {
-  const range = lastByteRange(out, from);
-  if (!range) throw new Error('The signature written has no /ByteRange');
-  const [a, b, c] = range;
-  const file = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-  if (file[a + b] !== 0x3c || file[c - 1] !== 0x3e)
-    throw new Error('The signature written has no hex /Contents between its ranges');
-  const room = c - 1 - (a + b + 1);
-  const der = rewrite(new Uint8Array(Buffer.from(file.toString('latin1', a + b + 1, c - 1), 'hex')));
-  const hex = Buffer.from(der).toString('hex');
-  if (hex.length > room) throw new Error(`The rewritten signature needs ${hex.length / 2} bytes, ${room / 2} reserved`);
-  // In place: `out` is the buffer libpdf just wrote for us and nobody else holds it (a copy of a
-  // 20 MB file was a tenth of a seal's time).
-  file.write(hex.padEnd(room, '0'), a + b + 1, 'latin1');
-  return out;
-}
-
-/** The last /ByteRange written after `from` ends at the end of the file. */
-export function lastSignatureCoversAll(out: Uint8Array, from: number): boolean {
-  const range = lastByteRange(out, from);
-  return !!range && range[2] + range[3] === out.byteLength;
 }
 
 export interface SignatureDictionaryInfo {
@@ -322,7 +174,8 @@ export async function appendValidationData(
 ): Promise<{ bytes: Uint8Array; warnings: string[] }> {
   const pdf = await open(bytes);
   if (pdf.canSaveIncrementally() === 'linearized') {
-    // As in appendSignature: append to a linearized file instead of rewriting it.
+    // An update appended to a linearized file is valid PDF (ISO 32000-1 Annex F: it only stops
+    // being "fast web view"); libpdf 0.4 would instead rewrite the whole file. Its flag is a plain field.
     const internals = pdf as unknown as { _isLinearized?: boolean };
     if (typeof internals._isLinearized === 'boolean') internals._isLinearized = false;
   }

@@ -1,10 +1,11 @@
 /**
- * The CMS of a PAdES baseline signature (`ETSI.CAdES.detached`, SHA-256) over a digest the kernel
- * computed (src/pdf signer-revision.ts hashes the byte ranges once and asks for this). Built with
- * PKI.js objects, as @libpdf/core's `sign()` builds it — signed attributes content-type, CMS
- * algorithm protection (RFC 6211), message-digest and ESS signing-certificate-v2 — but without
- * the signing-time attribute PAdES forbids (ETSI EN 319 142-1: the time is /M), so no second
- * encoding is needed to drop it (pades-cms.ts does that for libpdf's CMS).
+ * The one CMS builder of castpress's signatures: a PAdES baseline signature
+ * (`ETSI.CAdES.detached`, SHA-256) over a digest the kernel computed (src/pdf
+ * signature-revision.ts hashes the byte ranges once and asks for this), for sealing,
+ * certification and each signer's signature alike. Built with PKI.js objects: signed attributes
+ * content-type, CMS algorithm protection (RFC 6211), message-digest and ESS
+ * signing-certificate-v2, and no signing-time attribute (ETSI EN 319 142-1 forbids it: the time
+ * is the signature dictionary's /M). B-T adds a signature timestamp from the TSA.
  */
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
@@ -12,6 +13,7 @@ import * as pkijs from 'pkijs';
 import type { Signer, TimestampAuthority } from '@libpdf/core';
 import { CastpressError, SigningError } from '../../errors/index.js';
 import { inDerSetOrder } from './pem.js';
+import { timestampToken } from '../identity/timestamp.js';
 import { OID } from './integrity.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -116,14 +118,7 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array, tsa?: Ti
     signature: new asn1js.OctetString({ valueHex: bufferOf(signature) }),
   });
   if (tsa) {
-    let token: Uint8Array;
-    try {
-      token = await tsa.timestamp(new Uint8Array(createHash('sha256').update(signature).digest()), 'SHA-256');
-    } catch (e) {
-      if (e instanceof CastpressError) throw e;
-      // As sealPdf's: a TSA that refuses, fails or does not answer is the TSA's failure (502).
-      throw new SigningError(`Timestamp authority failed: ${(e as Error).message}`, 'timestamp', 502, { cause: e });
-    }
+    const token = await timestampToken(tsa, new Uint8Array(createHash('sha256').update(signature).digest()));
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 1,
       attributes: [new pkijs.Attribute({ type: OID.timestampToken, values: [asn1js.fromBER(bufferOf(token)).result] })],
@@ -141,4 +136,19 @@ export async function cadesDetached(signer: Signer, digest: Uint8Array, tsa?: Ti
   });
   const info = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema() });
   return new Uint8Array(info.toSchema().toBER(false));
+}
+
+/**
+ * The kernel's `sign(digest)` for a signature by `signer` (with a signature timestamp from `tsa`):
+ * the CMS above, its failures typed (a TSA's as a 502 on `timestamp`, the signer's as a 500).
+ */
+export function cadesSigner(signer: Signer, tsa?: TimestampAuthority): (digest: Uint8Array) => Promise<Uint8Array> {
+  return async (digest) => {
+    try {
+      return await cadesDetached(signer, digest, tsa);
+    } catch (e) {
+      if (e instanceof CastpressError) throw e;
+      throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
+    }
+  };
 }

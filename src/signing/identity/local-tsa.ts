@@ -147,7 +147,7 @@ function buffer(bytes: Uint8Array): ArrayBuffer {
   return new Uint8Array(bytes).buffer;
 }
 
-/** The built-in TSA: `timestamp()` for sealPdf (libpdf's TimestampAuthority), `respond()` for HTTP. */
+/** The built-in TSA: `timestamp()` for signatures and document timestamps (the TimestampAuthority interface), `respond()` for HTTP. */
 export class LocalTimestampAuthority implements TimestampAuthority {
   /** DER of the TSA certificate. */
   readonly certificate: Uint8Array;
@@ -193,7 +193,7 @@ export class LocalTimestampAuthority implements TimestampAuthority {
     return new LocalTimestampAuthority(certificate, root, key as CryptoKey, clock);
   }
 
-  /** A timestamp token (DER ContentInfo) over `digest`: what sealPdf embeds (libpdf calls this). */
+  /** A timestamp token (DER ContentInfo) over `digest`: what a B-T signature or a document timestamp embeds. */
   async timestamp(digest: Uint8Array, algorithm: DigestAlgorithm): Promise<Uint8Array> {
     const oid = DIGEST_OID[algorithm];
     if (!oid) throw ValidationError.of('timestamp.algorithm', `Unsupported digest algorithm ${String(algorithm)}`);

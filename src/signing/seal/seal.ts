@@ -11,13 +11,14 @@ import { SigningError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { signingCertificateProblem } from '../cms/certificates.js';
 import { signerOf, type SigningIdentity } from '../identity/identity.js';
-import { appendSignature, appendValidationData } from '../../pdf/index.js';
+import { appendSignatureRevision, appendValidationData, type RevisionSignature } from '../../pdf/index.js';
+import { cadesSigner } from '../cms/cades.js';
 import { LocalCaRevocation, type RevocationSource } from '../identity/revocation.js';
 import { revocationOf } from '../validation/revocation.js';
 import { networkFetchProblem } from './ltv-offline.js';
+import type { TimestampAuthority } from '@libpdf/core';
 import { isTimestampOptions, timestampAuthority, type TimestampOptions } from '../identity/timestamp.js';
 import { addDocumentTimestamp } from './lta.js';
-import { dropSigningTime, withoutSigningTime } from '../cms/pades.js';
 
 export interface SealOptions {
   /** /Reason of the signature dictionary. */
@@ -155,6 +156,40 @@ export function fieldNameFor(name: string | undefined): string {
   return name ? `Signature of ${name.replace(/\./g, '_')}` : 'Signature';
 }
 
+/** What `cadesSignature` puts into the signature: the texts, /M, the TSA and what it certifies. */
+export interface CadesSignatureOptions {
+  /** Who signs, in words: the field is named after it (`fieldNameFor`). */
+  name?: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  signingTime: Date;
+  /** A signature timestamp (PAdES B-T) from this TSA. */
+  tsa?: TimestampAuthority;
+  /** Room for a timestamp token is reserved (default: when `tsa` is given). */
+  timestamped?: boolean;
+  /** A certification signature with this DocMDP P. */
+  docMdp?: 1 | 2 | 3;
+}
+
+/**
+ * The signature sealPdf and sealRevision append (src/pdf `appendSignatureRevision`): a new field
+ * named for the signer, the dictionary's texts and /M, and the CMS by `identity` (cades-cms.ts).
+ */
+export function cadesSignature(identity: SigningIdentity, o: CadesSignatureOptions): RevisionSignature {
+  return {
+    kind: 'signature',
+    fieldName: fieldNameFor(o.name),
+    signingTime: o.signingTime,
+    reserve: reserveFor(identity, o.timestamped ?? o.tsa !== undefined),
+    ...(o.reason !== undefined ? { reason: o.reason } : {}),
+    ...(o.location !== undefined ? { location: o.location } : {}),
+    ...(o.contactInfo !== undefined ? { contactInfo: o.contactInfo } : {}),
+    ...(o.docMdp !== undefined ? { docMdp: o.docMdp } : {}),
+    sign: cadesSigner(signerOf(identity), o.tsa),
+  };
+}
+
 /** Signs `bytes` with `identity`; the input is an exact prefix of the result. */
 export async function sealPdf(
   bytes: Uint8Array,
@@ -183,18 +218,15 @@ export async function sealPdf(
         `The signing certificate was revoked on ${status.revokedAt!.toISOString()}`,
       );
   }
-  const signed = await appendSignature(bytes, {
-    // PAdES baseline: the time is /M only (no CMS signing-time); see pades-cms.ts.
-    signer: withoutSigningTime(signer),
-    rewriteCms: dropSigningTime,
-    fieldName: fieldNameFor(opts.name),
-    signingTime,
-    reserve: reserveFor(identity, opts.timestamp !== undefined),
-    ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
-    ...(opts.location !== undefined ? { location: opts.location } : {}),
-    ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
-    ...(opts.certify !== undefined ? { docMdp: opts.certify } : {}),
-    ...(opts.timestamp && level !== 'B-B' ? { timestampAuthority: timestampAuthority(opts.timestamp) } : {}),
+  const tsa = opts.timestamp && level !== 'B-B' ? timestampAuthority(opts.timestamp) : undefined;
+  const signed = await appendSignatureRevision(bytes, {
+    signature: cadesSignature(identity, {
+      ...opts,
+      signingTime,
+      ...(tsa ? { tsa } : {}),
+      timestamped: opts.timestamp !== undefined,
+      ...(opts.certify !== undefined ? { docMdp: opts.certify } : {}),
+    }),
   });
   if ((level !== 'B-LT' && level !== 'B-LTA') || !source) return signed;
   // Looked at once: it parses every CMS of the file.

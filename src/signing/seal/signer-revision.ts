@@ -1,18 +1,16 @@
 /**
  * A signer's revision (per-signer signatures): their marks and their signature as one
- * incremental update, from one parse of the document (src/pdf `appendSignerRevision`), the CMS
- * made here over the digest the kernel hands back (cades-cms.ts). `sealPdf` after
- * `appendFieldMarks` would give the same document in two updates and parse it three times.
+ * incremental update, from one parse of the document, through the same writer and the same
+ * signature as `sealPdf` (src/pdf `appendSignatureRevision`, `cadesSignature`).
  */
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
-import { CastpressError, SigningError, ValidationError } from '../../errors/index.js';
-import { appendSignerRevision, type FieldMarksUpdate } from '../../pdf/index.js';
+import { ValidationError } from '../../errors/index.js';
+import { appendSignatureRevision, type FieldMarksUpdate } from '../../pdf/index.js';
 import { parseWith } from '../../schema/index.js';
-import { cadesDetached } from '../cms/cades.js';
 import { signingCertificateProblem, validityAt } from '../cms/certificates.js';
 import { hasIssuedKeyUsage, signerOf, type SigningIdentity } from '../identity/identity.js';
-import { fieldNameFor, reserveFor, signatureDictionaryFields } from './seal.js';
+import { cadesSignature, signatureDictionaryFields } from './seal.js';
 import { isTimestampOptions, timestampAuthority, type TimestampOptions } from '../identity/timestamp.js';
 
 export interface RevisionSealOptions {
@@ -57,23 +55,8 @@ export async function sealRevision(
     : signingCertificateProblem(certificate, signingTime);
   if (problem) throw ValidationError.of('identity.certificate', problem);
   const tsa = opts.timestamp ? timestampAuthority(opts.timestamp) : undefined;
-  return appendSignerRevision(bytes, {
+  return appendSignatureRevision(bytes, {
     ...(opts.marks ? { marks: opts.marks } : {}),
-    signature: {
-      fieldName: fieldNameFor(opts.name),
-      signingTime,
-      reserve: reserveFor(identity, tsa !== undefined),
-      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
-      ...(opts.location !== undefined ? { location: opts.location } : {}),
-      ...(opts.contactInfo !== undefined ? { contactInfo: opts.contactInfo } : {}),
-      sign: async (digest) => {
-        try {
-          return await cadesDetached(signer, digest, tsa);
-        } catch (e) {
-          if (e instanceof CastpressError) throw e;
-          throw new SigningError(`Cannot sign the document: ${(e as Error).message}`, 'pdf', 500, { cause: e });
-        }
-      },
-    },
+    signature: cadesSignature(identity, { ...opts, signingTime, ...(tsa ? { tsa } : {}) }),
   });
 }

@@ -179,8 +179,8 @@ function annotsChange(ctx: Ctx, before: string[], after: string[]): Finding[] {
 const FILL_KEYS = new Set(['V', 'AS', 'AP', 'MK']);
 
 /**
- * Keys of an empty signature field's widget that signing it may change: @libpdf/core, which castpress
- * signs with, makes the widget of the field it signs invisible (/Rect [0 0 0 0], /F print).
+ * Keys of an empty signature field's widget that signing it may change: signers that fill an
+ * existing field (@libpdf/core among them) make its widget invisible (/Rect [0 0 0 0], /F print).
  */
 const SIGN_WIDGET_KEYS = new Set(['Rect', 'F', 'P', 'Type', 'Subtype']);
 
