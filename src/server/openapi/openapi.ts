@@ -266,13 +266,19 @@ const TAGS = [
   { name: 'reference', description: 'This document and the GraphQL schema' },
 ];
 
-/** The package's version (package.json is two folders up from src/server/ and dist/server/ alike). */
+/**
+ * The package's version, from the nearest package.json named castpress above this module: three
+ * folders up from src/server/openapi/ and dist/server/openapi/, two from the bundle (dist/bundle/).
+ */
 async function packageVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-    version?: unknown;
-  };
-  if (typeof pkg.version !== 'string') throw new Error('package.json has no version');
-  return pkg.version;
+  for (const up of ['../../', '../../../']) {
+    const text = await readFile(new URL(`${up}package.json`, import.meta.url), 'utf8').catch(() => undefined);
+    const pkg = text === undefined ? undefined : (JSON.parse(text) as { name?: unknown; version?: unknown });
+    if (pkg?.name !== 'castpress') continue;
+    if (typeof pkg.version !== 'string') throw new Error('package.json has no version');
+    return pkg.version;
+  }
+  throw new Error('package.json of castpress not found');
 }
 
 /**
