@@ -247,6 +247,7 @@ describe.skipIf(!CONTAINER_TEST)(
     let base = '';
     const server = `castpress-test-${process.pid}`;
     const worker = `castpress-worker-test-${process.pid}`;
+    const masked = `castpress-masked-test-${process.pid}`;
     const podman = (args: string[], timeout = 600_000) =>
       run('podman', ['--runtime', 'runc', ...args], { env, timeout });
     const mustPodman = async (args: string[], timeout?: number) => {
@@ -364,7 +365,7 @@ describe.skipIf(!CONTAINER_TEST)(
 
     afterAll(async () => {
       if (env) {
-        for (const name of [worker, server]) {
+        for (const name of [masked, worker, server]) {
           const logs = await podman(['logs', name]);
           if (logs.code === 0 && tmp) await writeFile(path.join(tmp.dir, `${name}.log`), logs.stdout + logs.stderr);
           await podman(['rm', '--force', '--volumes', name]);
@@ -479,9 +480,15 @@ describe.skipIf(!CONTAINER_TEST)(
       ).toBe(true);
     }, 120_000);
 
-    it('createEtchPacket with a DOCX upload: LibreOffice converts it, the packet lands in PostgreSQL', async () => {
+    type CreatedPacket = {
+      statusCode: number;
+      data?: { data?: { createEtchPacket: { eid: string; status: string } } };
+      errors?: Array<{ message: string; extensions?: { name?: string; status?: number } }>;
+    };
+    /** createEtchPacket with one DOCX file whose text tag makes the signer's box. */
+    async function docxPacket(baseURL: string): Promise<CreatedPacket> {
       const docx = buildDocx([[{ text: 'Annex from Word' }], [{ text: 'Signed: {{ signature ::: client }}' }]]);
-      const result = (await client().createEtchPacket({
+      return (await new Anvil({ apiKey: KEY, baseURL }).createEtchPacket({
         variables: {
           name: 'Container packet',
           isDraft: false,
@@ -498,19 +505,19 @@ describe.skipIf(!CONTAINER_TEST)(
           ],
           signers: [{ id: 'client', name: 'Ada Lovelace', email: 'ada@example.com', signerType: 'embedded' }],
         },
-      })) as {
-        statusCode: number;
-        data?: { data?: { createEtchPacket: { eid: string; status: string } } };
-        errors?: unknown;
-      };
+      })) as CreatedPacket;
+    }
+
+    it('createEtchPacket with a DOCX upload: LibreOffice converts it, the packet lands in PostgreSQL', async () => {
+      const result = await docxPacket(base);
       expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
       const packet = result.data!.data!.createEtchPacket;
       expect(packet.status).toBe('sent');
       const db = new pg.Client({ connectionString: postgres.connectionString });
       await db.connect();
       try {
-        const rows = await db.query<{ bytes: Buffer; page_count: number }>(
-          'SELECT b.bytes, d.page_count FROM documents d JOIN blobs b ON b.hash = d.assembled_hash WHERE d.packet_eid = $1',
+        const rows = await db.query<{ bytes: Buffer }>(
+          'SELECT b.bytes FROM documents d JOIN blobs b ON b.hash = d.assembled_hash WHERE d.packet_eid = $1',
           [packet.eid],
         );
         expect(rows.rows).toHaveLength(1);
@@ -518,6 +525,38 @@ describe.skipIf(!CONTAINER_TEST)(
       } finally {
         await db.end();
       }
+    }, 180_000);
+
+    it('with /proc masked (the engine’s default) a DOCX upload is a 503 naming the sandbox, as the guide says', async () => {
+      const port = await freePort();
+      await mustPodman([
+        'run',
+        '--detach',
+        '--name',
+        masked,
+        '--publish',
+        `127.0.0.1:${port}:8080`,
+        ...hardening,
+        IMAGE,
+        '--no-auth',
+      ]);
+      const url = `http://127.0.0.1:${port}`;
+      for (let attempt = 0; ; attempt++) {
+        if (
+          await fetch(`${url}/health`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
+        expect(attempt, 'the second server comes up').toBeLessThan(240);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const result = await docxPacket(url);
+      expect(result.statusCode).toBe(503);
+      expect(result.errors?.[0]?.extensions?.name).toBe('ConversionError');
+      expect(result.errors?.[0]?.message).toContain("bwrap: Can't mount proc");
+      await mustPodman(['rm', '--force', '--volumes', masked]);
     }, 180_000);
 
     it('castpress worker in a second container takes a batch job from Redis', async () => {
