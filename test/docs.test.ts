@@ -107,6 +107,7 @@ describe("the guides' code blocks, against the installed package", () => {
     'docs/signature-packets.md',
     'docs/server.md',
     'docs/scaling.md',
+    'docs/deployment.md',
   ])(
     'runs the blocks of %s in order',
     async (doc) => {
