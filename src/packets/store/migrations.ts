@@ -186,7 +186,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     version: 8,
     // Templates an organization makes in the dashboard or with createCast: the working version on the
     // template's row, each published version a row of its own; PDFs in the blob store by hash.
-    name: 'organizations\' editable templates and their published versions; dashboard sessions',
+    name: "organizations' editable templates and their published versions; dashboard sessions",
     sql: [
       `CREATE TABLE templates (
         eid TEXT PRIMARY KEY,

@@ -137,9 +137,10 @@ export class SqlTemplateCatalogue implements TemplateCatalogue {
     const row = await this.#row(this.#read, organization, eid);
     if (!row) return undefined;
     const published = (
-      await this.#read.all('SELECT version_number FROM template_versions WHERE template_eid = ? ORDER BY version_number', [
-        eid,
-      ])
+      await this.#read.all(
+        'SELECT version_number FROM template_versions WHERE template_eid = ? ORDER BY version_number',
+        [eid],
+      )
     ).map((r) => num(r.version_number));
     const pick = pickPublished(published, versionNumber);
     if (pick === 'working')
@@ -232,10 +233,10 @@ export class SqlTemplateCatalogue implements TemplateCatalogue {
       const row = await this.#existing(sql, organization, eid, true);
       let latest: TemplateContent | undefined;
       if (row.publishedVersion !== null) {
-        const [v] = await sql.all('SELECT content FROM template_versions WHERE template_eid = ? AND version_number = ?', [
-          eid,
-          row.publishedVersion,
-        ]);
+        const [v] = await sql.all(
+          'SELECT content FROM template_versions WHERE template_eid = ? AND version_number = ?',
+          [eid, row.publishedVersion],
+        );
         latest = v && json(v.content);
       }
       await sql.run(
