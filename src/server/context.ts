@@ -11,6 +11,7 @@ import type { ServerMetrics } from './metrics.js';
 import { watermarkPdf } from './watermark.js';
 import { finishDocument } from '../pdf/index.js';
 import type { RenderedPdf } from '../engine/index.js';
+import type { OrganizationTemplates } from '../template/index.js';
 
 /** What the routes share: one per app, no module state. */
 export interface ServerContext {
@@ -31,6 +32,8 @@ export interface ServerContext {
   metrics?: ServerMetrics;
   /** JSON of bodies and parts: large ones on the render pool's threads (json-body.ts). */
   parseJson: JsonBodyParser;
+  /** The organizations' own templates (the dashboard's store), found before the engine's template folder; opened on first use. */
+  templates?: () => Promise<OrganizationTemplates>;
 }
 
 /**
