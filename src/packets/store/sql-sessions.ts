@@ -3,8 +3,7 @@
  * PostgreSQL honours a session the first one opened, and signing out ends it everywhere. Only the
  * SHA-256 of a session's cookie value is kept, as for signing tokens.
  */
-import { num, type Row, type SqlExecutor } from './sql-rows.js';
-import type { SqlTransaction } from './sql-templates.js';
+import { num, type Row, type SqlExecutor, type SqlTransaction } from './sql-rows.js';
 
 /** One signed-in browser. Times are epoch milliseconds. */
 export interface SessionRecord {

@@ -21,11 +21,8 @@ import {
   type TemplateListing,
   type TemplateRecord,
 } from '../../template/index.js';
-import { json, num, numOrNull, bool, type Row, type SqlExecutor } from './sql-rows.js';
+import { json, num, numOrNull, bool, type Row, type SqlExecutor, type SqlTransaction } from './sql-rows.js';
 import type { BlobStore } from './store.js';
-
-/** Runs `fn` in one write transaction of the store. */
-export type SqlTransaction = <T>(fn: (sql: SqlExecutor) => Promise<T>) => Promise<T>;
 
 /** Engine templates made from the database, kept so repeated fills reuse one object (the engine's caches key on it). */
 const CACHED_TEMPLATES = 32;
