@@ -169,12 +169,10 @@ export async function runPacketStep(
         return {
           ok: true,
           step: 'assemble',
-          packet: await state
-            .assembler(engine)
-            .assemble(task.body, {
-              generated: task.generated,
-              ...(task.templates ? { templates: task.templates } : {}),
-            }),
+          packet: await state.assembler(engine).assemble(task.body, {
+            generated: task.generated,
+            ...(task.templates ? { templates: task.templates } : {}),
+          }),
         };
       case 'sign':
         return {

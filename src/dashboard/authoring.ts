@@ -31,6 +31,8 @@ export interface Upload {
 
 export interface UploadOptions {
   name?: string;
+  /** The working version's title (the filled PDF's title; default the template's name). */
+  title?: string;
   /** Run detection (default true). */
   detect?: boolean;
   /** The proposals become the working version's fields (createCast, which has no step to accept them). */
@@ -91,7 +93,10 @@ export class TemplateAuthoring {
     const name = templateName(options.name ?? nameOfFile(upload.filename) ?? 'Untitled template');
     const { pdf, pages } = await this.#prepare(upload);
     const proposals = options.detect === false ? [] : await this.#proposals(pdf, pages.length);
-    const content: TemplateContent = { fields: options.accept ? proposals.map((p) => p.field) : [] };
+    const content: TemplateContent = {
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      fields: options.accept ? proposals.map((p) => p.field) : [],
+    };
     const catalogue = await this.#options.catalogue();
     const template = await catalogue.create(organization, { name, pdf, pages, content }, options.at);
     return { template, proposals };
