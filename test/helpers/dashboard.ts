@@ -28,6 +28,13 @@ export class DashboardClient {
 
   constructor(readonly base: string) {}
 
+  /** This client with `other`'s session (the same browser, after a server restart on a new port). */
+  withSession(other: DashboardClient): this {
+    this.cookie = other.cookie;
+    this.csrfToken = other.csrfToken;
+    return this;
+  }
+
   async signIn(apiKey: string, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
     const r = await this.call('POST', '/dashboard/session', { body: { apiKey }, csrf: false, headers });
     const set = r.headers.get('set-cookie');
