@@ -71,7 +71,7 @@ export class DashboardClient {
   /** POST /dashboard/api/templates with `file` (and `name`, `detect` when given). */
   upload(bytes: Uint8Array, filename: string, fields: Record<string, string> = {}, type = 'application/pdf') {
     const form = new FormData();
-    form.set('file', new Blob([bytes], { type }), filename);
+    form.set('file', new Blob([new Uint8Array(bytes)], { type }), filename);
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     return this.call('POST', '/dashboard/api/templates', { form });
   }
