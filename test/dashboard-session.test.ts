@@ -254,9 +254,12 @@ describe('the page and its files', () => {
     }
   });
 
-  it('an unknown API route is a JSON 404, not the page', async () => {
+  it('an unknown API route is a JSON 404, not the page the routes beside it get', async () => {
     const { client, from } = clientFrom('198.51.100.8');
-    await client.signIn(ACME, from);
+    expect((await client.signIn(ACME, from)).status).toBe(200);
+    const page = await client.call('GET', '/dashboard/nothing-here', { headers: from });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const r = await client.call('GET', '/dashboard/api/nothing-here', { headers: from });
     expect(r.status).toBe(404);
     expect(r.json).toMatchObject({ name: 'NotFoundError', fields: [{ property: 'path' }] });
