@@ -6,10 +6,15 @@
  * what was made.
  */
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
+import { buildApp } from '../src/server/index.js';
+import { LazyPacketStore } from '../src/server/graphql/index.js';
 import { MemoryTemplateCatalogue, type TemplateCatalogue } from '../src/template/index.js';
 import { openPostgresStore, openSqliteStore, type PacketStore } from '../src/packets/index.js';
-import { labelledPdf, textField } from './helpers/dashboard.js';
+import { DashboardClient, labelledPdf, textField } from './helpers/dashboard.js';
+import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
 import { PostgresServer } from './helpers/postgres.js';
 import { tempDir } from './helpers/signing.js';
 
@@ -232,4 +237,56 @@ describe('the database store shared and kept', () => {
     expect(await again.sessions.get('c'.repeat(64))).toMatchObject({ organization: 'acme' });
     expect(await again.sessions.purge(100)).toBe(1);
   });
+});
+
+describe('two servers on one PostgreSQL', () => {
+  it('a session opened on one is honoured by the other, signing out on one ends it on both, and a template made on one fills on the other', async () => {
+    postgres ??= await PostgresServer.start();
+    const connectionString = postgres.connectionString;
+    const KEY = 'prod-shared-key-0123456789';
+    const servers: FastifyInstance[] = [];
+    const bases: string[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const app = await buildApp({
+          engine: createEngine({}),
+          closeEngine: true,
+          database: new LazyPacketStore(() => openPostgresStore({ connectionString })),
+          config: { keys: [{ key: KEY, kind: 'production', organization: 'shared', label: 'Shared key' }] },
+        });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        servers.push(app);
+        const address = app.server.address();
+        if (typeof address !== 'object' || !address) throw new Error('no address');
+        bases.push(`http://127.0.0.1:${address.port}`);
+      }
+      const one = new DashboardClient(bases[0]!);
+      expect((await one.signIn(KEY)).status).toBe(200);
+      const two = new DashboardClient(bases[1]!).withSession(one);
+      const up = await one.upload(await labelledPdf('Shared'), 'shared.pdf', { detect: 'false' });
+      const eid = (up.json as { template: { eid: string } }).template.eid;
+      // Saved and published through the second server, with the session the first one opened.
+      const saved = await two.call('PUT', `/dashboard/api/templates/${eid}/working`, {
+        body: { fields: [field('who', 200)] },
+      });
+      expect(saved.status).toBe(200);
+      expect((await two.call('POST', `/dashboard/api/templates/${eid}/publish`)).json).toEqual({ versionNumber: 1 });
+      const filled = await fetch(`${bases[0]}/api/v1/fill/${eid}.pdf`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ data: { who: 'Both servers' } }),
+      });
+      expect(filled.status).toBe(200);
+      const [page] = await readText(new Uint8Array(await filled.arrayBuffer()));
+      expect(joinItems(itemsInRect(page!, { x: 72, y: 200, width: 300, height: 24 }))).toBe('Both servers');
+
+      expect((await two.call('DELETE', '/dashboard/session')).status).toBe(204);
+      expect((await one.call('GET', '/dashboard/session')).status).toBe(401);
+    } finally {
+      for (const app of servers) await app.close();
+    }
+  }, 120_000);
 });
