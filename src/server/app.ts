@@ -23,7 +23,13 @@ import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
 import { packetRoutes, type LazyPacketBackend, type LazyPacketStore } from './graphql/index.js';
-import { dashboardKeys, registerDashboard, templateSources, type DashboardSettings } from './templates.js';
+import {
+  dashboardKeys,
+  poolPreparation,
+  registerDashboard,
+  templateSources,
+  type DashboardSettings,
+} from './templates.js';
 import { TemplateAuthoring } from '../dashboard/index.js';
 import type { DocxConverterOptions } from '../packets/index.js';
 import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from './json-body.js';
@@ -169,6 +175,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   ctx.templates = sources.catalogue;
   const authoring = new TemplateAuthoring({
     catalogue: sources.catalogue,
+    ...(options.renderPool ? { prepare: poolPreparation(options.renderPool) } : {}),
     ...(options.dashboard && options.dashboard.detect ? { detect: options.dashboard.detect } : {}),
     ...(options.docx ? { docx: options.docx } : {}),
     maxPages: engine.limits.packetPagesPerFile,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   dashboardRoutes,
   TemplateAuthoring,
+  type PrepareTemplatePdf,
   type AppFiles,
   type DashboardKey,
   type DashboardKeys,
@@ -18,6 +19,21 @@ import { ANONYMOUS_KEY } from './auth.js';
 import { finishedFor, type ServerContext } from './context.js';
 import type { LazyPacketBackend, LazyPacketStore } from './graphql/index.js';
 import { KeyRing, type KeyEntry } from './keys.js';
+import type { RenderPool } from './render-pool.js';
+import type { TemplateOutcome } from '../batch/index.js';
+import { CastpressError } from '../errors/index.js';
+
+/** An upload's PDF prepared on the render pool's threads, in the organization's lane (a deadline, a memory ceiling). */
+export function poolPreparation(pool: RenderPool): PrepareTemplatePdf {
+  return async (task, organization) => {
+    const outcome = (await pool.inLane(organization, () =>
+      pool.step('template', task, { what: 'Reading the template', property: task.property }, pool.deadlineMs),
+    )) as TemplateOutcome;
+    if (!outcome.ok)
+      throw new CastpressError(outcome.error.name, outcome.status, outcome.error.message, outcome.error.fields);
+    return outcome;
+  };
+}
 
 /** The dashboard's settings (`buildApp`'s `dashboard`). */
 export interface DashboardSettings {
