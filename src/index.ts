@@ -47,6 +47,7 @@ export {
   LATEST_PUBLISHED,
   FIELD_TYPES,
   parseTemplate,
+  MemoryTemplateCatalogue,
 } from './template/index.js';
 export type {
   Template,
@@ -55,6 +56,14 @@ export type {
   TemplateStyle,
   TemplateStore,
   FieldType,
+  TemplateCatalogue,
+  OrganizationTemplates,
+  TemplateRecord,
+  TemplateContent,
+  TemplateListing,
+  NewTemplate,
+  PublishedVersion,
+  PageSize,
 } from './template/index.js';
 // Fillable PDFs as templates (docs/filling.md, "Fillable PDFs as templates").
 export { templateFromPdf } from './fields/index.js';

@@ -4,5 +4,15 @@
  *
  * @module castpress/server
  */
-export { buildApp, startServer, parseServerConfig, loadServerConfig } from '../server/index.js';
-export type { ServerOptions, StartOptions, RunningServer, ServerConfig, ApiKey } from '../server/index.js';
+export { buildApp, startServer, parseServerConfig, loadServerConfig, LazyPacketStore } from '../server/index.js';
+export type {
+  ServerOptions,
+  StartOptions,
+  RunningServer,
+  ServerConfig,
+  ApiKey,
+  DashboardSettings,
+  DetectFields,
+  Proposal,
+  AppFiles,
+} from '../server/index.js';

@@ -23,3 +23,5 @@ export type {
   SigningIdentityOptions,
   ThreadTimestampOptions,
 } from './packet-task.js';
+export { prepareTemplatePdf } from './template-task.js';
+export type { TemplateTask, TemplateOutcome } from './template-task.js';

@@ -25,3 +25,4 @@ export const render = mod.render;
 export const request = mod.request;
 export const packet = mod.packet;
 export const json = mod.json;
+export const template = mod.template;

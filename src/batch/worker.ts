@@ -16,6 +16,8 @@ import type { JobSpec } from './job.js';
 import type { JobResult } from './run-job.js';
 import type { TemplateFiles } from './templates.js';
 import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
+import type { TemplateOutcome, TemplateTask } from './template-task.js';
+import type { Template } from '../template/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -36,8 +38,11 @@ export interface WorkerTask {
 export interface RequestTask {
   engine: WorkerTask['engine'];
   kind: 'fill' | 'generate';
-  /** fill: the template's EID in the engine's template directory. */
-  template?: string;
+  /**
+   * fill: the template's EID in the engine's template directory, or the template itself (one an
+   * organization made, which the server read from its database: threads open no database).
+   */
+  template?: string | Template;
   versionNumber?: number;
   body: unknown;
 }
@@ -153,6 +158,12 @@ export async function json(task: JsonTask): Promise<JsonOutcome> {
     if (!isCastpressError(e)) throw e;
     return { ok: false, status: e.status, error: e.toJSON() };
   }
+}
+
+/** An uploaded template's PDF made ready (src/batch/template-task.ts): no engine needed. */
+export async function template(task: TemplateTask): Promise<TemplateOutcome> {
+  const { runTemplateTask } = await import('./template-task.js');
+  return runTemplateTask(task);
 }
 
 /** Loads the modules and creates the engine before the first job, so start-up is not counted as job time. */

@@ -49,6 +49,7 @@ export type { PacketAssemblerOptions } from './assemble/assembler.js';
 export type {
   AssembleOptions,
   AssembleCallOptions,
+  OwnTemplate,
   AssembledPacket,
   AssembledFile,
   PacketHooks,

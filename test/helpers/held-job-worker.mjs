@@ -78,6 +78,10 @@ export async function json(task) {
   return (await entry()).json(task);
 }
 
+export async function template(task) {
+  return (await entry()).template(task);
+}
+
 export default async function runTask(task) {
   return (await entry()).default(task);
 }

@@ -50,7 +50,7 @@ export interface RenderPoolOptions {
 }
 
 /** Functions of the worker entry besides `request` (src/batch/worker.ts). */
-export type PoolStep = 'packet' | 'json';
+export type PoolStep = 'packet' | 'json' | 'template';
 
 /** How a step's failures are named: the work (`Assembling the packet`) and the property a memory overrun names. */
 interface StepNames {

@@ -13,7 +13,7 @@ import * as pkijs from 'pkijs';
 import type { Signer, TimestampAuthority } from '@libpdf/core';
 import { CastpressError, SigningError } from '../../errors/index.js';
 import { inDerSetOrder } from './pem.js';
-import { timestampToken } from '../identity/timestamp.js';
+import { timestampToken } from './timestamp-token.js';
 import { OID } from './integrity.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';

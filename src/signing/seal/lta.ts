@@ -7,12 +7,8 @@
  */
 import { ValidationError } from '../../errors/index.js';
 import { appendSignatureRevision } from '../../pdf/index.js';
-import {
-  isTimestampOptions,
-  timestampAuthority,
-  timestampToken,
-  type TimestampOptions,
-} from '../identity/timestamp.js';
+import { isTimestampOptions, timestampAuthority, type TimestampOptions } from '../identity/timestamp.js';
+import { timestampToken } from '../cms/timestamp-token.js';
 
 export interface DocumentTimestampOptions {
   /** The TSA: `{url, fetch}` or `{local}` (the built-in one). */

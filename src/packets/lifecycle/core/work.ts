@@ -7,7 +7,7 @@
 import type { Engine } from '../../../engine/index.js';
 import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../../signing/index.js';
 import type { SignerInputs } from '../../signatures/apply.js';
-import type { AssembledPacket } from '../../assemble/assembled.js';
+import type { AssembledPacket, OwnTemplate } from '../../assemble/assembled.js';
 import { createPacketAssembler, type PacketAssembler } from '../../assemble/assembler.js';
 import type { CompletionCertificate } from '../../signatures/completion-certificate.js';
 import type { MergedField, PlannedField } from '../../assemble/plan.js';
@@ -27,8 +27,11 @@ export interface SignerSealInfo {
 }
 
 export interface PacketWork {
-  /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
-  assemble(body: unknown): Promise<AssembledPacket>;
+  /**
+   * createEtchPacket's body (or a stored one with a new payload) as documents and a plan; `templates`:
+   * the template files whose template the workflow found in the organization's own store (own-templates.ts).
+   */
+  assemble(body: unknown, templates?: ReadonlyMap<number, OwnTemplate>): Promise<AssembledPacket>;
   /**
    * Per-signer mode, when the packet is sent: every document's mark fields and the operator's
    * certification signature. Optional: without it the first signer's revision creates the fields.
@@ -58,7 +61,8 @@ export function inProcessWork(
 ): PacketWork {
   let own = assembler;
   return {
-    assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
+    assemble: (body, templates) =>
+      (own ??= createPacketAssembler(engine)).assemble(body, templates ? { templates } : {}),
     // With a TSA, every signature carries a signature timestamp (B-T); completion adds the DSS and the document timestamp.
     prepare: (docs, info) => prepareDocuments(docs, identity, info, seal?.timestamp),
     sign: (docs, signer, inputs, signerSeal) =>

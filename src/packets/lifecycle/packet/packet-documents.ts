@@ -21,6 +21,7 @@ import { decode } from '../state/codec.js';
 import { settingsOf, signatureMode, signerSealOf, type WorkflowContext } from '../core/context.js';
 import { documentsOf, type DocumentDraft } from '../core/documents.js';
 import { pinTemplates } from '../state/payload.js';
+import { assembleFor } from './own-templates.js';
 import type { Snapshot } from '../core/step.js';
 
 /**
@@ -87,7 +88,11 @@ export async function rerender(
   templates: readonly TemplateVersionRecord[] | undefined = snap.packet.options.templates,
 ): Promise<DocumentRecord[]> {
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
-  const assembled = await ctx.work.assemble({ ...pinTemplates(stored, templates), data: { payloads: payload } });
+  const assembled = await assembleFor(
+    ctx,
+    { ...pinTemplates(stored, templates), data: { payloads: payload } },
+    snap.packet.organization,
+  );
   const drafts = documentsOf(assembled);
   // A sent packet's documents are certified again before the signers who signed are replayed.
   let pdfs =
