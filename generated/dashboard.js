@@ -1342,8 +1342,9 @@
   }
 
   // src/dashboard/app/pdf.ts
-  var LIB_URL = "/dashboard/assets/pdf.mjs";
-  var WORKER_URL = "/dashboard/assets/pdf.worker.mjs";
+  var ASSETS = "/dashboard/assets";
+  var LIB_URL = `${ASSETS}/pdf.mjs`;
+  var WORKER_URL = `${ASSETS}/pdf.worker.mjs`;
   var lib;
   function loadLib() {
     lib ??= import(
@@ -1357,7 +1358,15 @@
   }
   async function openPdf(bytes2) {
     const m3 = await loadLib();
-    return m3.getDocument({ data: bytes2.slice(), isEvalSupported: false, useSystemFonts: true }).promise;
+    return m3.getDocument({
+      data: bytes2.slice(),
+      isEvalSupported: false,
+      standardFontDataUrl: `${ASSETS}/standard_fonts/`,
+      cMapUrl: `${ASSETS}/cmaps/`,
+      cMapPacked: true,
+      wasmUrl: `${ASSETS}/wasm/`,
+      iccUrl: `${ASSETS}/iccs/`
+    }).promise;
   }
   async function drawPage(doc, index, canvas, zoom, cancelled) {
     const page = await doc.getPage(index + 1);
@@ -1884,7 +1893,7 @@
       switch (g2.kind) {
         case "move": {
           g2.moved ||= Math.hypot(at.x - g2.start.x, at.y - g2.start.y) >= DRAG_SLOP;
-          if (!g2.moved) return;
+          if (!g2.moved) return done && g2.narrowTo ? p3.onSelect([g2.narrowTo], "replace") : void 0;
           const next = moveFields(g2.base, g2.ids, dx, dy, p3.pages);
           return done ? p3.onCommit(next, g2.ids) : p3.onPreview(next);
         }
@@ -1943,7 +1952,8 @@
         if (was) return;
       } else if (!was) p3.onSelect([id], "replace");
       const ids2 = e3.shiftKey ? [...selection, id] : was ? selection : [id];
-      begin(e3, { kind: "move", start: local(e3), base: p3.doc, ids: ids2, moved: false });
+      const narrowTo = was && !e3.shiftKey && selection.length > 1 ? id : void 0;
+      begin(e3, { kind: "move", start: local(e3), base: p3.doc, ids: ids2, moved: false, narrowTo });
     };
     const single = selection.length === 1 ? selection[0] : void 0;
     return /* @__PURE__ */ u3("div", { class: "page-frame", children: [
@@ -3181,6 +3191,11 @@
 
   // src/dashboard/app/editor/workspace.tsx
   var ON_PAGES = /* @__PURE__ */ new Set(["nudge", "grow", "delete", "selectAll", "clearSelection"]);
+  function fittingZoom(pages) {
+    const widest = Math.max(...pages.map((p3) => p3.width), 1);
+    const room = document.documentElement.clientWidth - 48;
+    return [...ZOOMS].reverse().find((z3) => z3 <= 1 && widest * z3 <= room) ?? ZOOMS[0];
+  }
   function post(message) {
     const origin = parentOrigin(window.parent !== window, [...location.ancestorOrigins ?? []], document.referrer);
     if (origin) window.parent.postMessage(message, origin);
@@ -3190,7 +3205,7 @@
     const [detail, setDetail] = d2(loaded.detail);
     const [state, setState] = d2(() => startEditor(docFrom(loaded.detail.working, loaded.proposals)));
     const [dragDoc, setDragDoc] = d2();
-    const [zoom, setZoom] = d2(1);
+    const [zoom, setZoom] = d2(() => fittingZoom(loaded.detail.pages));
     const [drawType, setDrawType] = d2("shortText");
     const [drawing, setDrawing] = d2(false);
     const [workPage, setWorkPage] = d2(0);

@@ -1,7 +1,8 @@
 /**
  * The dashboard editor's pure core, without a browser: undo/redo over snapshots (runs of one key as
  * one step), the edits (draw, move and resize kept on the page, parts carried along, paste with new
- * ids, proposals accepted under free ids), alignment, the keys, and points ↔ screen pixels.
+ * ids, proposals accepted under free ids), alignment, the keys, points ↔ screen pixels, and the
+ * editor's store (selection, clipboard, nudges as one undo step).
  */
 import { describe, expect, it } from 'vitest';
 import { alignFields } from '../src/dashboard/app/model/align.js';
@@ -36,7 +37,18 @@ import {
   startHistory,
   undo,
 } from '../src/dashboard/app/model/history.js';
-import { commandFor, type KeyPress } from '../src/dashboard/app/model/keymap.js';
+import { commandFor, type Command, type KeyPress } from '../src/dashboard/app/model/keymap.js';
+import {
+  alignSelection,
+  editField,
+  present,
+  redoEdit,
+  runCommand,
+  sealRun,
+  select,
+  startEditor,
+  undoEdit,
+} from '../src/dashboard/app/editor/store.js';
 import type { PageSize, Rect, TemplateField } from '../src/dashboard/app/model/types.js';
 
 const LETTER: PageSize = { width: 612, height: 792 };
@@ -214,5 +226,62 @@ describe('geometry', () => {
     expect(spanned({ x: 50, y: 10 }, { x: 20, y: 40 })).toEqual(rect(20, 10, 30, 30));
     expect(clampToPage(rect(-10, 780, 40, 40), LETTER)).toEqual(rect(0, 780, 30, 12));
     expect(clampToPage(rect(700, 10, 40, 40), LETTER)).toEqual(rect(608, 10, 4, 40));
+  });
+});
+
+describe('the editor store', () => {
+  const key = (kind: Command['kind'], more: object = {}) => ({ kind, ...more }) as Command;
+  const start = () =>
+    select(startEditor(doc(f('a', rect(10, 10)), f('b', rect(100, 100)), f('c', rect(5, 5), { pageNum: 1 }))), ['a']);
+
+  it('makes a run of nudges of the same fields one undo step, and a nudge of others a new one', () => {
+    let s = start();
+    for (let i = 0; i < 3; i++) s = runCommand(s, key('nudge', { dx: 1, dy: 0 }), PAGES, 0);
+    s = runCommand(s, key('nudge', { dx: 0, dy: 10 }), PAGES, 0);
+    expect(byId(present(s), 'a').rect).toEqual(rect(13, 20));
+    s = select(s, ['b']);
+    s = runCommand(s, key('nudge', { dx: -1, dy: 0 }), PAGES, 0);
+    s = undoEdit(s);
+    expect(byId(present(s), 'b').rect).toEqual(rect(100, 100));
+    s = undoEdit(s);
+    expect(byId(present(s), 'a').rect).toEqual(rect(10, 10));
+    expect(canUndo(s.history)).toBe(false);
+    expect(byId(present(redoEdit(s)), 'a').rect).toEqual(rect(13, 20));
+  });
+
+  it('copies and pastes each time a step further, duplicates, deletes; undo keeps only live ids selected', () => {
+    let s = runCommand(start(), key('copy'), PAGES, 0);
+    s = runCommand(s, key('paste'), PAGES, 0);
+    expect(s.selection).toEqual(['a1']);
+    s = runCommand(s, key('paste'), PAGES, 0);
+    expect(byId(present(s), 'a2').rect).toEqual(rect(30, 30));
+    s = runCommand(select(s, ['b']), key('duplicate'), PAGES, 0);
+    expect(s.selection).toEqual(['b1']);
+    s = runCommand(s, key('delete'), PAGES, 0);
+    expect([s.selection, present(s).fields.map((x) => x.id)]).toEqual([[], ['a', 'b', 'c', 'a1', 'a2']]);
+    s = select(undoEdit(undoEdit(s)), ['b1', 'a']);
+    expect(s.selection).toEqual(['a']);
+  });
+
+  it('selects all on the page worked on, toggles and adds, renames the selected id with the field', () => {
+    let s = runCommand(start(), key('selectAll'), PAGES, 0);
+    expect(s.selection).toEqual(['a', 'b']);
+    s = select(s, ['a', 'c'], 'toggle');
+    expect(s.selection).toEqual(['b', 'c']);
+    s = editField(s, 'b', { id: 'bee' });
+    expect(s.selection).toEqual(['bee', 'c']);
+    expect(runCommand(s, key('clearSelection'), PAGES, 0).selection).toEqual([]);
+  });
+
+  it('aligns the selection to the first selected and typing in one input is one step', () => {
+    let s = select(start(), ['b', 'a']);
+    s = alignSelection(s, 'top', PAGES);
+    expect(byId(present(s), 'a').rect.y).toBe(10);
+    expect(byId(present(s), 'b').rect.y).toBe(10);
+    s = editField(s, 'a', { alias: 'n' }, 'a:alias');
+    s = editField(s, 'a', { alias: 'na' }, 'a:alias');
+    s = editField(sealRun(s), 'a', { alias: 'nam' }, 'a:alias');
+    expect(byId(present(undoEdit(s)), 'a').alias).toBe('na');
+    expect(byId(present(undoEdit(undoEdit(s))), 'a').alias).toBeUndefined();
   });
 });

@@ -8,8 +8,9 @@ import type * as PdfJs from 'pdfjs-dist';
 type PdfLib = typeof PdfJs;
 export type PdfDocument = Awaited<ReturnType<PdfLib['getDocument']>['promise']>;
 
-const LIB_URL = '/dashboard/assets/pdf.mjs';
-const WORKER_URL = '/dashboard/assets/pdf.worker.mjs';
+const ASSETS = '/dashboard/assets';
+const LIB_URL = `${ASSETS}/pdf.mjs`;
+const WORKER_URL = `${ASSETS}/pdf.worker.mjs`;
 
 let lib: Promise<PdfLib> | undefined;
 
@@ -24,8 +25,17 @@ function loadLib(): Promise<PdfLib> {
 /** Opens PDF bytes (a copy: pdf.js hands the buffer to its worker). */
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   const m = await loadLib();
-  // No eval (the dashboard's CSP has no 'unsafe-eval'); fonts the PDF does not embed come from the system.
-  return m.getDocument({ data: bytes.slice(), isEvalSupported: false, useSystemFonts: true }).promise;
+  // No eval (the dashboard's CSP has no 'unsafe-eval'). The server serves pdf.js's data folders beside it:
+  // the standard 14 fonts a PDF names without embedding, CMaps of CJK text, the image decoders, ICC profiles.
+  return m.getDocument({
+    data: bytes.slice(),
+    isEvalSupported: false,
+    standardFontDataUrl: `${ASSETS}/standard_fonts/`,
+    cMapUrl: `${ASSETS}/cmaps/`,
+    cMapPacked: true,
+    wasmUrl: `${ASSETS}/wasm/`,
+    iccUrl: `${ASSETS}/iccs/`,
+  }).promise;
 }
 
 /**

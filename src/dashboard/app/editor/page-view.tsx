@@ -19,7 +19,7 @@ import type { EditorState, SelectMode } from './store.js';
 const DRAG_SLOP = 3;
 
 type Gesture =
-  | { kind: 'move'; start: Point; base: Doc; ids: readonly string[]; moved: boolean }
+  | { kind: 'move'; start: Point; base: Doc; ids: readonly string[]; moved: boolean; narrowTo?: string }
   | { kind: 'resize'; start: Point; base: Doc; id: string; handle: Handle }
   | { kind: 'draw'; start: Point; base: Doc; type: FieldType }
   | { kind: 'band'; start: Point; add: boolean };
@@ -61,7 +61,8 @@ export function PageView(p: PageViewProps) {
     switch (g.kind) {
       case 'move': {
         g.moved ||= Math.hypot(at.x - g.start.x, at.y - g.start.y) >= DRAG_SLOP;
-        if (!g.moved) return;
+        // A click (no drag) on a field of a larger selection selects that field alone.
+        if (!g.moved) return done && g.narrowTo ? p.onSelect([g.narrowTo], 'replace') : undefined;
         const next = moveFields(g.base, g.ids, dx, dy, p.pages);
         return done ? p.onCommit(next, g.ids) : p.onPreview(next);
       }
@@ -125,7 +126,8 @@ export function PageView(p: PageViewProps) {
       if (was) return;
     } else if (!was) p.onSelect([id], 'replace');
     const ids = e.shiftKey ? [...selection, id] : was ? selection : [id];
-    begin(e, { kind: 'move', start: local(e), base: p.doc, ids, moved: false });
+    const narrowTo = was && !e.shiftKey && selection.length > 1 ? id : undefined;
+    begin(e, { kind: 'move', start: local(e), base: p.doc, ids, moved: false, narrowTo });
   };
 
   const single = selection.length === 1 ? selection[0] : undefined;

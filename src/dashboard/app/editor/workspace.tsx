@@ -7,7 +7,7 @@ import { api, describeError } from '../api.js';
 import { docFrom, type Doc } from '../model/editing.js';
 import { parentOrigin, publishedMessage, savedMessage, type EmbedMessage } from '../model/embed.js';
 import { commandFor, type Command } from '../model/keymap.js';
-import type { FieldType, TemplateDetail } from '../model/types.js';
+import type { FieldType, PageSize, TemplateDetail } from '../model/types.js';
 import { useApp } from '../ui/context.js';
 import { usePdf } from '../ui/pdf-page.js';
 import { useAutosave } from './autosave.js';
@@ -15,11 +15,18 @@ import { EditorHeader } from './header.js';
 import { PageView } from './page-view.js';
 import { Side } from './panels/side.js';
 import { commit, present, runCommand, sealRun, select, startEditor, type EditorState } from './store.js';
-import { Toolbar } from './toolbar.js';
+import { Toolbar, ZOOMS } from './toolbar.js';
 import type { LoadedTemplate } from './use-template.js';
 
 /** Commands that act on the fields where they are: only from the pages (a toolbar button keeps Delete for itself). */
 const ON_PAGES: ReadonlySet<Command['kind']> = new Set(['nudge', 'grow', 'delete', 'selectAll', 'clearSelection']);
+
+/** The largest zoom step at which the widest page fits the window (a phone starts at 50%, a desktop at 100%). */
+function fittingZoom(pages: readonly PageSize[]): number {
+  const widest = Math.max(...pages.map((p) => p.width), 1);
+  const room = document.documentElement.clientWidth - 48;
+  return [...ZOOMS].reverse().find((z) => z <= 1 && widest * z <= room) ?? ZOOMS[0];
+}
 
 function post(message: EmbedMessage): void {
   const origin = parentOrigin(window.parent !== window, [...(location.ancestorOrigins ?? [])], document.referrer);
@@ -31,7 +38,7 @@ export function Workspace({ eid, loaded }: { eid: string; loaded: LoadedTemplate
   const [detail, setDetail] = useState<TemplateDetail>(loaded.detail);
   const [state, setState] = useState<EditorState>(() => startEditor(docFrom(loaded.detail.working, loaded.proposals)));
   const [dragDoc, setDragDoc] = useState<Doc>();
-  const [zoom, setZoom] = useState(1);
+  const [zoom, setZoom] = useState(() => fittingZoom(loaded.detail.pages));
   const [drawType, setDrawType] = useState<FieldType>('shortText');
   const [drawing, setDrawing] = useState(false);
   const [workPage, setWorkPage] = useState(0);
