@@ -1,0 +1,278 @@
+/**
+ * The dashboard in a real Chromium against a real castpress server: sign in with an API key, upload a
+ * flat PDF, accept the detected fields, draw a signature and a date field with the mouse, edit a field
+ * with the keyboard alone, preview a fill drawn by the engine, publish, then fill the published
+ * template through the official client and read the values back at their places. A 400 of the server
+ * shows under the input it names. axe-core finds no serious or critical violation on any screen, on a
+ * desktop and on a phone (390 px, where the editor's panels stack under the pages).
+ */
+import anvilModule from '@anvilco/anvil';
+import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './helpers/axe.js';
+import { launchTestBrowser } from './helpers/browser.js';
+import { closeBrowser } from './helpers/close.js';
+import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
+import { tempDir } from './helpers/signing.js';
+import { startSigningServer, watchPage } from './helpers/signing-page.js';
+import { PROD_KEY, type TestServer } from './server-setup.js';
+
+const Anvil = anvilModule.default;
+let server: TestServer;
+let tmp: { dir: string; remove: () => Promise<void> };
+let browser: Browser;
+let flatPdf: string;
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** A flat form (no AcroForm): labels with an underline, a box and two check boxes, as a person would fill them. */
+async function makeFlatForm(file: string): Promise<void> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  page.drawText('Membership application', { x: 72, y: 730, size: 18, font });
+  page.drawText('Full name', { x: 72, y: 690, size: 11, font });
+  page.drawLine({ start: { x: 140, y: 688 }, end: { x: 420, y: 688 }, thickness: 1, color: rgb(0, 0, 0) });
+  page.drawText('City', { x: 72, y: 650, size: 11, font });
+  page.drawRectangle({ x: 140, y: 642, width: 200, height: 22, borderWidth: 1, borderColor: rgb(0, 0, 0) });
+  for (const [i, label] of ['Yes', 'No'].entries()) {
+    page.drawRectangle({ x: 140 + i * 80, y: 600, width: 12, height: 12, borderWidth: 1, borderColor: rgb(0, 0, 0) });
+    page.drawText(label, { x: 158 + i * 80, y: 602, size: 11, font });
+  }
+  page.drawText('Signature', { x: 72, y: 420, size: 11, font });
+  page.drawText('Date', { x: 360, y: 420, size: 11, font });
+  await writeFile(file, await doc.save());
+}
+
+beforeAll(async () => {
+  tmp = await tempDir('castpress-dashboard-');
+  flatPdf = path.join(tmp.dir, 'membership.pdf');
+  await makeFlatForm(flatPdf);
+  ({ server } = await startSigningServer(tmp.dir));
+  browser = await launchTestBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await closeBrowser(browser);
+  await server?.close();
+  await tmp?.remove();
+}, 60_000);
+
+async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  expect(await axeViolations(page), where).toEqual([]);
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${server.base}/dashboard`);
+  await page.getByLabel('API key').waitFor();
+  await expectNoAxeViolations(page, 'sign-in');
+  await page.getByLabel('API key').fill(PROD_KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
+}
+
+async function upload(page: Page, name: string): Promise<string> {
+  await page.getByLabel('PDF or DOCX file').setInputFiles(flatPdf);
+  await page.getByLabel('Name (optional)').fill(name);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('heading', { level: 1, name: `Edit ${name}` }).waitFor();
+  await page.locator('canvas.pdf-page').first().waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+}
+
+async function waitSaved(page: Page): Promise<void> {
+  await page.locator('.save-state', { hasText: 'All changes saved' }).waitFor({ timeout: 20_000 });
+}
+
+/** The working version as the server holds it (through the app's own session). */
+async function working(page: Page, eid: string) {
+  return page.evaluate(async (id) => {
+    const res = await fetch(`/dashboard/api/templates/${encodeURIComponent(id)}`);
+    return (await res.json()) as {
+      working: {
+        fields: Array<{
+          id: string;
+          type: string;
+          alias?: string;
+          rect: { x: number; y: number; width: number; height: number };
+        }>;
+      };
+    };
+  }, eid);
+}
+
+/** Drags with the mouse on page 1 from `a` to `b`, in CSS px from the page's top-left. */
+async function dragOnPage(page: Page, a: [number, number], b: [number, number]): Promise<void> {
+  const box = (await page.locator('.page').first().boundingBox())!;
+  await page.mouse.move(box.x + a[0], box.y + a[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (a[0] + b[0]) / 2, box.y + (a[1] + b[1]) / 2, { steps: 4 });
+  await page.mouse.move(box.x + b[0], box.y + b[1], { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Draws a field of `type` with the mouse; the id of the new field (it is selected: the properties show it). */
+async function drawField(page: Page, type: string, a: [number, number], b: [number, number]): Promise<string> {
+  await page.getByLabel('Field type').selectOption(type);
+  await page.getByRole('button', { name: 'Draw on page' }).click();
+  await dragOnPage(page, a, b);
+  return page.locator('#prop-id').inputValue();
+}
+
+/** Tabs (keyboard only) until `test` holds for the focused element; fails after `max` presses. */
+async function tabTo(page: Page, test: string, max = 200): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate(test)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${test}`);
+}
+
+describe('dashboard in a browser', () => {
+  it('from a flat PDF to a published template: detect, draw, keyboard edit, preview, publish, fill', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const { errors } = watchPage(page);
+    // Failed loads are counted by response below (the signed-out check's 401 is by design, the favicon is none of the app's).
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      const expected = (r.status() === 401 && url.pathname === '/dashboard/session') || url.pathname === '/favicon.ico';
+      if (r.status() >= 400 && !expected) failed.push(`${r.status()} ${url.pathname}`);
+    });
+    await signIn(page);
+    await expectNoAxeViolations(page, 'templates');
+    const eid = await upload(page, 'Membership');
+
+    const proposals = page.locator('.proposal-box');
+    await proposals.first().waitFor();
+    const proposed = await proposals.count();
+    expect(proposed).toBeGreaterThan(0);
+    await expectNoAxeViolations(page, 'editor with proposals');
+    await page.getByRole('button', { name: 'Accept all' }).click();
+    await expect.poll(() => page.locator('.field-box').count()).toBe(proposed);
+    expect(await proposals.count()).toBe(0);
+
+    // The mouse draws two fields; the zoom is 100% on this window, so CSS px are points.
+    expect(await page.getByLabel('Zoom').inputValue()).toBe('1');
+    const signatureId = await drawField(page, 'signature', [72, 380], [252, 416]);
+    const dateId = await drawField(page, 'date', [360, 380], [460, 400]);
+    await waitSaved(page);
+    let fields = (await working(page, eid)).working.fields;
+    const byId = (id: string) => fields.find((f) => f.id === id);
+    expect(byId(signatureId)).toMatchObject({ type: 'signature', rect: { x: 72, y: 380, width: 180, height: 36 } });
+    expect(byId(dateId)).toMatchObject({ type: 'date', rect: { x: 360, y: 380, width: 100, height: 20 } });
+
+    // The keyboard alone: Tab to the date field, select it, move it, make it wider, give it an alias.
+    await page.locator('.pages').focus();
+    await tabTo(page, `document.activeElement?.dataset?.fieldId === ${JSON.stringify(dateId)}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Alt+ArrowRight');
+    await tabTo(page, `document.activeElement?.id === 'prop-alias'`);
+    await page.keyboard.type('start_date');
+    await page.keyboard.press('Tab');
+    await waitSaved(page);
+    fields = (await working(page, eid)).working.fields;
+    const date = byId(dateId)!;
+    expect(date).toMatchObject({ alias: 'start_date', rect: { x: 370, y: 382, width: 101, height: 20 } });
+    // One undo takes the alias back whole (one step for the typing), by the keyboard too.
+    await page.locator('.pages').focus();
+    await page.keyboard.press('Control+z');
+    await waitSaved(page);
+    const aliasOf = async () => (await working(page, eid)).working.fields.find((f) => f.id === dateId)?.alias;
+    expect(await aliasOf()).toBeUndefined();
+    await page.keyboard.press('Control+Shift+z');
+    await waitSaved(page);
+    expect(await aliasOf()).toBe('start_date');
+
+    // The preview: the engine's fill of the working version with the sample data, drawn by pdf.js.
+    const sample = JSON.parse(await page.getByLabel(/Sample data/).inputValue()) as Record<string, unknown>;
+    expect(sample.start_date).toBe('2024-03-15');
+    const response = page.waitForResponse((r) => r.url().endsWith('/preview') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const previewPdf = new Uint8Array(await (await response).body());
+    await page.locator('.preview-pages canvas').first().waitFor();
+    const [previewPage] = await readText(previewPdf);
+    expect(joinItems(itemsInRect(previewPage!, date.rect))).toBe('03/15/2024');
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published: version 1').waitFor();
+    await expectNoAxeViolations(page, 'editor after publishing');
+
+    // The published template through the official client: the values at the fields' places.
+    const client = new Anvil({ apiKey: PROD_KEY, baseURL: server.base });
+    const result = await client.fillPDF(eid, { data: { start_date: '2025-01-31' } });
+    expect(result.statusCode).toBe(200);
+    const [filled] = await readText(new Uint8Array(result.data as Buffer));
+    expect(joinItems(itemsInRect(filled!, date.rect))).toBe('01/31/2025');
+
+    // A later edit and the versions page: the diff of version 1 and the working version, drawn.
+    await page.locator(`[data-field-id="${dateId}"]`).focus();
+    await page.keyboard.press('ArrowUp');
+    await waitSaved(page);
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.getByLabel('From').selectOption('1');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByText('0 added, 0 removed, 1 changed.').waitFor();
+    expect(await page.locator('.diff-box.diff-changed').getAttribute('aria-label')).toContain('start_date');
+    await page.locator('.diff-pages canvas').first().waitFor();
+    await expectNoAxeViolations(page, 'versions with a diff');
+    expect(failed).toEqual([]);
+    expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the server’s 400 under the input it names, and clears it when fixed', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page);
+    await upload(page, 'Colours');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.getByLabel('Text colour').first().fill('red');
+    const error = page.locator('#prop-style-colour-error');
+    await error.waitFor({ timeout: 20_000 });
+    expect(await error.textContent()).toMatch(/hex colour/);
+    expect(await page.getByLabel('Text colour').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.save-state').textContent()).toMatch(/Not saved: 1 problem/);
+    await expectNoAxeViolations(page, 'editor with a server error');
+    await page.getByLabel('Text colour').fill('#112233');
+    await waitSaved(page);
+    expect(await error.count()).toBe(0);
+    await context.close();
+  });
+
+  it('on a phone: lists and forms in one column, the editor’s panels under its pages, 24 px targets, no axe violation', async () => {
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    await signIn(page);
+    await expectNoAxeViolations(page, 'templates on a phone');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await upload(page, 'Phone');
+    // A checkbox of 14 pt is drawn 7 px wide at the phone's 50%: its button is still 24 px.
+    expect(await page.getByLabel('Zoom').inputValue()).toBe('0.5');
+    await page.getByLabel('Field type').selectOption('checkbox');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.locator('.field-box').first().waitFor();
+    const pages = (await page.locator('.pages').boundingBox())!;
+    const side = (await page.locator('aside.side').boundingBox())!;
+    expect(side.y).toBeGreaterThanOrEqual(pages.y + pages.height);
+    expect(side.x + side.width).toBeLessThanOrEqual(PHONE.width);
+    for (const b of await page.locator('.field-box').all()) {
+      const r = (await b.boundingBox())!;
+      expect(Math.min(r.width, r.height)).toBeGreaterThanOrEqual(24);
+    }
+    await expectNoAxeViolations(page, 'editor on a phone');
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.getByRole('button', { name: 'Compare' }).waitFor();
+    await expectNoAxeViolations(page, 'versions on a phone');
+    await context.close();
+  });
+});
