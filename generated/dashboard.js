@@ -431,7 +431,7 @@
     return "function" == typeof t3 ? t3(n2) : t3;
   }
 
-  // src/dashboard/app/api.ts
+  // src/dashboard/app/io/api.ts
   var ApiError = class extends Error {
     status;
     body;
@@ -541,7 +541,7 @@
     importJson: (body) => json("POST", `${T3}/import`, body)
   };
 
-  // src/dashboard/app/route.ts
+  // src/dashboard/app/io/route.ts
   var BASE = "/dashboard";
   function parseRoute(pathname, search = "") {
     const path = pathname.replace(/\/+$/, "") || "/";
@@ -794,7 +794,7 @@
     ] });
   }
 
-  // src/dashboard/app/handoff.ts
+  // src/dashboard/app/io/handoff.ts
   var waiting = /* @__PURE__ */ new Map();
   function handProposals(eid, proposals) {
     waiting.set(eid, proposals);
@@ -1341,7 +1341,7 @@
     return n2 === -1 ? "Working version" : `Version ${n2}`;
   }
 
-  // src/dashboard/app/pdf.ts
+  // src/dashboard/app/io/pdf.ts
   var ASSETS = "/dashboard/assets";
   var LIB_URL = `${ASSETS}/pdf.mjs`;
   var WORKER_URL = `${ASSETS}/pdf.worker.mjs`;
@@ -1591,7 +1591,7 @@
     return state;
   }
 
-  // src/dashboard/app/model/embed.ts
+  // src/dashboard/app/io/embed.ts
   function parentOrigin(framed, ancestorOrigins, referrer) {
     if (!framed) return void 0;
     const first = ancestorOrigins[0];
@@ -2162,7 +2162,7 @@
     return { past: [...h3.past, h3.present], present: h3.future[0], future: h3.future.slice(1) };
   }
 
-  // src/dashboard/app/editor/store.ts
+  // src/dashboard/app/model/store.ts
   var PASTE_OFFSET = 10;
   function startEditor(doc) {
     return { history: startHistory(doc), selection: [], clipboard: [] };
@@ -2254,7 +2254,7 @@
     }
   }
 
-  // src/dashboard/app/editor/panels/preview.tsx
+  // src/dashboard/app/panels/preview.tsx
   var PREVIEW_ZOOM = 0.6;
   function Preview(p3) {
     const { announce } = useApp();
@@ -2342,81 +2342,12 @@
     );
   }
 
-  // src/dashboard/app/editor/toolbar.tsx
-  var ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
-  var ADD_AT = 36;
-  var ALIGN_WORDS = {
-    left: "Left",
-    centerX: "Centre",
-    right: "Right",
-    top: "Top",
-    centerY: "Middle",
-    bottom: "Bottom",
-    sameWidth: "Same width",
-    sameHeight: "Same height"
-  };
-  function TypeOptions() {
+  // src/dashboard/app/ui/type-menu.tsx
+  function TypeMenu() {
     return /* @__PURE__ */ u3(S, { children: TYPE_GROUPS.map((g2) => /* @__PURE__ */ u3("optgroup", { label: g2.label, children: g2.types.map((t3) => /* @__PURE__ */ u3("option", { value: t3, children: FIELD_KINDS[t3].label }, t3)) }, g2.label)) });
   }
-  function Toolbar(p3) {
-    const { state, update, pages } = p3;
-    const doc = present(state);
-    const none = state.selection.length === 0;
-    const cmd = (c3) => update((s3) => runCommand(s3, c3, pages, p3.workPage));
-    const addNow = () => {
-      const size = pages[p3.workPage] ?? pages[0];
-      const onPage = doc.fields.filter((f4) => f4.pageNum === p3.workPage).length;
-      const at = defaultRect(p3.drawType, ADD_AT, ADD_AT + onPage % 20 * 24);
-      const added = addField(doc, p3.drawType, p3.workPage, at, size);
-      update((s3) => commit(s3, added.doc, { select: [added.id] }));
-      p3.focusField(added.id);
-    };
-    return /* @__PURE__ */ u3("div", { class: "toolbar", children: [
-      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Add a field", children: [
-        /* @__PURE__ */ u3("label", { for: "draw-type", children: "Field type" }),
-        /* @__PURE__ */ u3("select", { id: "draw-type", value: p3.drawType, onChange: (e3) => p3.setDrawType(e3.currentTarget.value), children: /* @__PURE__ */ u3(TypeOptions, {}) }),
-        /* @__PURE__ */ u3("button", { type: "button", "aria-pressed": p3.drawing, onClick: () => p3.setDrawing(!p3.drawing), class: "draw-toggle", children: "Draw on page" }),
-        p3.drawing && /* @__PURE__ */ u3("span", { class: "hint", children: [
-          "Drag on a page to draw a ",
-          FIELD_KINDS[p3.drawType].label.toLowerCase(),
-          " field"
-        ] }),
-        pages.length > 1 && /* @__PURE__ */ u3(S, { children: [
-          /* @__PURE__ */ u3("label", { for: "work-page", children: "Page" }),
-          /* @__PURE__ */ u3("select", { id: "work-page", value: p3.workPage, onChange: (e3) => p3.setWorkPage(Number(e3.currentTarget.value)), children: pages.map((_2, i3) => /* @__PURE__ */ u3("option", { value: i3, children: i3 + 1 }, i3)) })
-        ] }),
-        /* @__PURE__ */ u3("button", { type: "button", onClick: addNow, children: "Add field" })
-      ] }),
-      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Edit", children: [
-        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "undo" }), disabled: !canUndo(state.history), children: "Undo" }),
-        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "redo" }), disabled: !canRedo(state.history), children: "Redo" }),
-        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "copy" }), disabled: none, children: "Copy" }),
-        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "paste" }), disabled: state.clipboard.length === 0, children: "Paste" }),
-        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "duplicate" }), disabled: none, children: "Duplicate" }),
-        /* @__PURE__ */ u3("button", { type: "button", class: "danger", onClick: () => cmd({ kind: "delete" }), disabled: none, children: "Delete" })
-      ] }),
-      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Align the selected fields", children: ALIGN_MODES.map((m3) => /* @__PURE__ */ u3(
-        "button",
-        {
-          type: "button",
-          title: ALIGN_LABELS[m3],
-          disabled: state.selection.length < 2,
-          onClick: () => update((s3) => alignSelection(s3, m3, pages)),
-          children: ALIGN_WORDS[m3]
-        },
-        m3
-      )) }),
-      /* @__PURE__ */ u3("div", { class: "group", children: [
-        /* @__PURE__ */ u3("label", { for: "zoom", children: "Zoom" }),
-        /* @__PURE__ */ u3("select", { id: "zoom", value: p3.zoom, onChange: (e3) => p3.setZoom(Number(e3.currentTarget.value)), children: ZOOMS.map((z3) => /* @__PURE__ */ u3("option", { value: z3, children: [
-          Math.round(z3 * 100),
-          "%"
-        ] }, z3)) })
-      ] })
-    ] });
-  }
 
-  // src/dashboard/app/editor/panels/inputs.tsx
+  // src/dashboard/app/panels/inputs.tsx
   function TextInput(p3) {
     return /* @__PURE__ */ u3(FieldRow, { id: p3.id, label: p3.label, hint: p3.hint, error: p3.error, children: (describedBy, invalid) => /* @__PURE__ */ u3(
       "input",
@@ -2532,7 +2463,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/rect-inputs.tsx
+  // src/dashboard/app/panels/rect-inputs.tsx
   var SIDES = [
     ["x", "X (from the left)"],
     ["y", "Y (from the top)"],
@@ -2558,7 +2489,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/style-form.tsx
+  // src/dashboard/app/panels/style-form.tsx
   var FONT_HINT = "Courier, Helvetica, Times New Roman or a catalogue font, spelt exactly (Roboto Slab)";
   function StyleForm(p3) {
     const s3 = p3.style ?? {};
@@ -2657,7 +2588,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/type-options.tsx
+  // src/dashboard/app/panels/type-options.tsx
   function stackedRows(r3, n2) {
     return Array.from({ length: n2 }, (_2, i3) => ({ ...r3, y: r3.y + i3 * r3.height }));
   }
@@ -2676,7 +2607,7 @@
     );
     return { street1, street2, city, state, zip };
   }
-  function TypeOptions2(p3) {
+  function TypeOptions(p3) {
     const has = (s3) => FIELD_KINDS[p3.field.type].sections.includes(s3);
     return /* @__PURE__ */ u3(S, { children: [
       has("cells") && /* @__PURE__ */ u3(Cells, { ...p3 }),
@@ -2898,7 +2829,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/document.tsx
+  // src/dashboard/app/panels/document.tsx
   function DocumentProperties({ state, update, problems }) {
     const doc = present(state);
     const errorAt = (input) => problems?.document.find((d3) => d3.input === input)?.message;
@@ -2941,7 +2872,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/properties.tsx
+  // src/dashboard/app/panels/properties.tsx
   function Properties(p3) {
     const chosen = selectedFields(p3.state);
     if (chosen.length === 0) return /* @__PURE__ */ u3(DocumentProperties, { ...p3 });
@@ -3012,7 +2943,7 @@
           value: f4.type,
           error: errorAt("type"),
           onValue: (v3) => edit(typePatch(f4, v3), "type"),
-          children: /* @__PURE__ */ u3(TypeOptions, {})
+          children: /* @__PURE__ */ u3(TypeMenu, {})
         }
       ),
       pages.length > 1 && /* @__PURE__ */ u3(
@@ -3050,7 +2981,7 @@
           onBlur: seal2
         }
       ),
-      /* @__PURE__ */ u3(TypeOptions2, { field: f4, page, edit, errorAt, seal: seal2 }),
+      /* @__PURE__ */ u3(TypeOptions, { field: f4, page, edit, errorAt, seal: seal2 }),
       !signing && /* @__PURE__ */ u3(S, { children: [
         /* @__PURE__ */ u3(
           TextInput,
@@ -3106,7 +3037,7 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/proposals.tsx
+  // src/dashboard/app/panels/proposals.tsx
   function Proposals(p3) {
     const { announce } = useApp();
     const proposals = present(p3.state).proposals;
@@ -3179,13 +3110,84 @@
     ] });
   }
 
-  // src/dashboard/app/editor/panels/side.tsx
+  // src/dashboard/app/panels/side.tsx
   function Side(p3) {
     const { eid, flush, activeProposal, setActiveProposal, focusField, ...panel } = p3;
     return /* @__PURE__ */ u3("aside", { class: "side", "aria-label": "Properties and preview", children: [
       /* @__PURE__ */ u3(Properties, { ...panel }),
       /* @__PURE__ */ u3(Proposals, { ...panel, eid, active: activeProposal, setActive: setActiveProposal, focusField }),
       /* @__PURE__ */ u3(Preview, { ...panel, eid, flush })
+    ] });
+  }
+
+  // src/dashboard/app/editor/toolbar.tsx
+  var ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+  var ADD_AT = 36;
+  var ALIGN_WORDS = {
+    left: "Left",
+    centerX: "Centre",
+    right: "Right",
+    top: "Top",
+    centerY: "Middle",
+    bottom: "Bottom",
+    sameWidth: "Same width",
+    sameHeight: "Same height"
+  };
+  function Toolbar(p3) {
+    const { state, update, pages } = p3;
+    const doc = present(state);
+    const none = state.selection.length === 0;
+    const cmd = (c3) => update((s3) => runCommand(s3, c3, pages, p3.workPage));
+    const addNow = () => {
+      const size = pages[p3.workPage] ?? pages[0];
+      const onPage = doc.fields.filter((f4) => f4.pageNum === p3.workPage).length;
+      const at = defaultRect(p3.drawType, ADD_AT, ADD_AT + onPage % 20 * 24);
+      const added = addField(doc, p3.drawType, p3.workPage, at, size);
+      update((s3) => commit(s3, added.doc, { select: [added.id] }));
+      p3.focusField(added.id);
+    };
+    return /* @__PURE__ */ u3("div", { class: "toolbar", children: [
+      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Add a field", children: [
+        /* @__PURE__ */ u3("label", { for: "draw-type", children: "Field type" }),
+        /* @__PURE__ */ u3("select", { id: "draw-type", value: p3.drawType, onChange: (e3) => p3.setDrawType(e3.currentTarget.value), children: /* @__PURE__ */ u3(TypeMenu, {}) }),
+        /* @__PURE__ */ u3("button", { type: "button", "aria-pressed": p3.drawing, onClick: () => p3.setDrawing(!p3.drawing), class: "draw-toggle", children: "Draw on page" }),
+        p3.drawing && /* @__PURE__ */ u3("span", { class: "hint", children: [
+          "Drag on a page to draw a ",
+          FIELD_KINDS[p3.drawType].label.toLowerCase(),
+          " field"
+        ] }),
+        pages.length > 1 && /* @__PURE__ */ u3(S, { children: [
+          /* @__PURE__ */ u3("label", { for: "work-page", children: "Page" }),
+          /* @__PURE__ */ u3("select", { id: "work-page", value: p3.workPage, onChange: (e3) => p3.setWorkPage(Number(e3.currentTarget.value)), children: pages.map((_2, i3) => /* @__PURE__ */ u3("option", { value: i3, children: i3 + 1 }, i3)) })
+        ] }),
+        /* @__PURE__ */ u3("button", { type: "button", onClick: addNow, children: "Add field" })
+      ] }),
+      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Edit", children: [
+        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "undo" }), disabled: !canUndo(state.history), children: "Undo" }),
+        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "redo" }), disabled: !canRedo(state.history), children: "Redo" }),
+        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "copy" }), disabled: none, children: "Copy" }),
+        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "paste" }), disabled: state.clipboard.length === 0, children: "Paste" }),
+        /* @__PURE__ */ u3("button", { type: "button", onClick: () => cmd({ kind: "duplicate" }), disabled: none, children: "Duplicate" }),
+        /* @__PURE__ */ u3("button", { type: "button", class: "danger", onClick: () => cmd({ kind: "delete" }), disabled: none, children: "Delete" })
+      ] }),
+      /* @__PURE__ */ u3("div", { class: "group", role: "group", "aria-label": "Align the selected fields", children: ALIGN_MODES.map((m3) => /* @__PURE__ */ u3(
+        "button",
+        {
+          type: "button",
+          title: ALIGN_LABELS[m3],
+          disabled: state.selection.length < 2,
+          onClick: () => update((s3) => alignSelection(s3, m3, pages)),
+          children: ALIGN_WORDS[m3]
+        },
+        m3
+      )) }),
+      /* @__PURE__ */ u3("div", { class: "group", children: [
+        /* @__PURE__ */ u3("label", { for: "zoom", children: "Zoom" }),
+        /* @__PURE__ */ u3("select", { id: "zoom", value: p3.zoom, onChange: (e3) => p3.setZoom(Number(e3.currentTarget.value)), children: ZOOMS.map((z3) => /* @__PURE__ */ u3("option", { value: z3, children: [
+          Math.round(z3 * 100),
+          "%"
+        ] }, z3)) })
+      ] })
     ] });
   }
 

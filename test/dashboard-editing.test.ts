@@ -48,7 +48,7 @@ import {
   select,
   startEditor,
   undoEdit,
-} from '../src/dashboard/app/editor/store.js';
+} from '../src/dashboard/app/model/store.js';
 import type { PageSize, Rect, TemplateField } from '../src/dashboard/app/model/types.js';
 
 const LETTER: PageSize = { width: 612, height: 792 };

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/errors/index.js';
 import { parseTemplate } from '../src/template/index.js';
 import { DIFF_LEGEND, diffBoxes, diffSummary } from '../src/dashboard/app/model/diff-view.js';
-import { parentOrigin } from '../src/dashboard/app/model/embed.js';
+import { parentOrigin } from '../src/dashboard/app/io/embed.js';
 import { inputName, parsePath, placeErrors, problemAt } from '../src/dashboard/app/model/server-errors.js';
 import type { TemplateField } from '../src/dashboard/app/model/types.js';
-import { parseRoute, pathOf, type Route } from '../src/dashboard/app/route.js';
+import { parseRoute, pathOf, type Route } from '../src/dashboard/app/io/route.js';
 
 const rect = (x: number, y = 0) => ({ x, y, width: 20, height: 10 });
 const f = (id: string, more: Partial<TemplateField> = {}): TemplateField => ({

@@ -4,9 +4,9 @@
  * heading takes focus when the route changes, so a screen reader hears where it is.
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, useSession } from './api.js';
+import { api, useSession } from './io/api.js';
 import type { Session } from './model/types.js';
-import { parseRoute, pathOf, titleOf, type Route } from './route.js';
+import { parseRoute, pathOf, titleOf, type Route } from './io/route.js';
 import { App, type AppContext } from './ui/context.js';
 import { Link } from './ui/controls.js';
 import { SignIn } from './screens/sign-in.js';

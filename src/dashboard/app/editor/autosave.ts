@@ -4,7 +4,7 @@
  * and inputs it names and waits for the next edit; the state is shown and announced.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, describeError } from '../api.js';
+import { ApiError, api, describeError } from '../io/api.js';
 import { jsonOf, type Doc } from '../model/editing.js';
 import { placeErrors, type PlacedErrors } from '../model/server-errors.js';
 import type { TemplateDetail, TemplateJson } from '../model/types.js';

@@ -1,6 +1,6 @@
 /** The template editor's screen: loads the template, then hands it to the workspace. */
 import { useEffect } from 'preact/hooks';
-import { titleOf } from '../route.js';
+import { titleOf } from '../io/route.js';
 import { ErrorNote, Link } from '../ui/controls.js';
 import { useTemplate } from './use-template.js';
 import { Workspace } from './workspace.js';

@@ -10,10 +10,10 @@ import { defaultRect } from '../model/field-kinds.js';
 import { intersects, spanned, toPoints, type Handle, type Point } from '../model/geometry.js';
 import type { PlacedErrors } from '../model/server-errors.js';
 import type { FieldType, PageSize, Rect } from '../model/types.js';
-import type { PdfDocument } from '../pdf.js';
+import type { PdfDocument } from '../io/pdf.js';
 import { PdfPage } from '../ui/pdf-page.js';
 import { FieldBox, PartOutlines, ProposalBox } from './field-box.js';
-import type { EditorState, SelectMode } from './store.js';
+import type { EditorState, SelectMode } from '../model/store.js';
 
 /** Pixels a pointer must travel before a press on a field becomes a move (a plain click does not nudge it). */
 const DRAG_SLOP = 3;

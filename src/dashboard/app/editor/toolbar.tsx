@@ -4,11 +4,12 @@
  */
 import { ALIGN_LABELS, ALIGN_MODES, type AlignMode } from '../model/align.js';
 import { addField } from '../model/editing.js';
-import { defaultRect, FIELD_KINDS, TYPE_GROUPS } from '../model/field-kinds.js';
+import { defaultRect, FIELD_KINDS } from '../model/field-kinds.js';
 import { canRedo, canUndo } from '../model/history.js';
 import type { Command } from '../model/keymap.js';
 import type { FieldType, PageSize } from '../model/types.js';
-import { alignSelection, commit, present, runCommand, type EditorState } from './store.js';
+import { alignSelection, commit, present, runCommand, type EditorState } from '../model/store.js';
+import { TypeMenu } from '../ui/type-menu.js';
 
 export const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
 
@@ -41,22 +42,6 @@ interface ToolbarProps {
   focusField(id: string): void;
 }
 
-export function TypeOptions() {
-  return (
-    <>
-      {TYPE_GROUPS.map((g) => (
-        <optgroup key={g.label} label={g.label}>
-          {g.types.map((t) => (
-            <option key={t} value={t}>
-              {FIELD_KINDS[t].label}
-            </option>
-          ))}
-        </optgroup>
-      ))}
-    </>
-  );
-}
-
 export function Toolbar(p: ToolbarProps) {
   const { state, update, pages } = p;
   const doc = present(state);
@@ -77,7 +62,7 @@ export function Toolbar(p: ToolbarProps) {
       <div class="group" role="group" aria-label="Add a field">
         <label for="draw-type">Field type</label>
         <select id="draw-type" value={p.drawType} onChange={(e) => p.setDrawType(e.currentTarget.value as FieldType)}>
-          <TypeOptions />
+          <TypeMenu />
         </select>
         <button type="button" aria-pressed={p.drawing} onClick={() => p.setDrawing(!p.drawing)} class="draw-toggle">
           Draw on page

@@ -1,7 +1,7 @@
 /** The template an editor works on: its detail, its PDF's bytes and the proposals an upload handed over. */
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
-import { takeProposals } from '../handoff.js';
+import { api, describeError } from '../io/api.js';
+import { takeProposals } from '../io/handoff.js';
 import type { Proposal, TemplateDetail } from '../model/types.js';
 
 export interface LoadedTemplate {

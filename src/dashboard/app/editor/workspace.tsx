@@ -3,9 +3,9 @@
  * and the parts around the pages (header, toolbar, properties, proposals, preview).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
+import { api, describeError } from '../io/api.js';
 import { docFrom, type Doc } from '../model/editing.js';
-import { parentOrigin, publishedMessage, savedMessage, type EmbedMessage } from '../model/embed.js';
+import { parentOrigin, publishedMessage, savedMessage, type EmbedMessage } from '../io/embed.js';
 import { commandFor, type Command } from '../model/keymap.js';
 import type { FieldType, PageSize, TemplateDetail } from '../model/types.js';
 import { useApp } from '../ui/context.js';
@@ -13,8 +13,8 @@ import { usePdf } from '../ui/pdf-page.js';
 import { useAutosave } from './autosave.js';
 import { EditorHeader } from './header.js';
 import { PageView } from './page-view.js';
-import { Side } from './panels/side.js';
-import { commit, present, runCommand, sealRun, select, startEditor, type EditorState } from './store.js';
+import { Side } from '../panels/side.js';
+import { commit, present, runCommand, sealRun, select, startEditor, type EditorState } from '../model/store.js';
 import { Toolbar, ZOOMS } from './toolbar.js';
 import type { LoadedTemplate } from './use-template.js';
 

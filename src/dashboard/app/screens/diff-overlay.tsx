@@ -2,7 +2,7 @@
 import { DIFF_LEGEND, legendOf, type DiffBox } from '../model/diff-view.js';
 import { toScreen } from '../model/geometry.js';
 import type { PageSize } from '../model/types.js';
-import type { PdfDocument } from '../pdf.js';
+import type { PdfDocument } from '../io/pdf.js';
 import { PdfPage } from '../ui/pdf-page.js';
 
 const ZOOM = 0.75;

@@ -1,7 +1,7 @@
 /** Sign-in with an API key of the server's keys file: the server answers with a session cookie. */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
-import { parseRoute } from '../route.js';
+import { api, describeError } from '../io/api.js';
+import { parseRoute } from '../io/route.js';
 import { useApp } from '../ui/context.js';
 import { FieldRow } from '../ui/controls.js';
 

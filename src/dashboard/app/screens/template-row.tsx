@@ -1,6 +1,6 @@
 /** One template in the list: its state, and rename, duplicate, export, versions and delete (confirmed). */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
+import { api, describeError } from '../io/api.js';
 import type { TemplateSummary } from '../model/types.js';
 import { useApp } from '../ui/context.js';
 import { Confirm } from '../ui/confirm.js';

@@ -3,7 +3,7 @@
  * template from an uploaded PDF or DOCX (with or without field detection), and import of an export.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
+import { api, describeError } from '../io/api.js';
 import type { TemplateSummary } from '../model/types.js';
 import { useApp } from '../ui/context.js';
 import { ErrorNote } from '../ui/controls.js';

@@ -3,8 +3,8 @@
  * fields a person would fill, which the editor then shows as proposals), or an exported template's JSON.
  */
 import { useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
-import { handProposals } from '../handoff.js';
+import { api, describeError } from '../io/api.js';
+import { handProposals } from '../io/handoff.js';
 import { useApp } from '../ui/context.js';
 import { ErrorNote, FieldRow } from '../ui/controls.js';
 

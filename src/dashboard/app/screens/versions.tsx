@@ -3,10 +3,10 @@
  * any two (the working version among them), drawn over the pages with a legend.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, describeError } from '../api.js';
+import { api, describeError } from '../io/api.js';
 import { diffBoxes, diffSummary, versionName, type DiffBox } from '../model/diff-view.js';
 import type { TemplateDetail } from '../model/types.js';
-import { titleOf } from '../route.js';
+import { titleOf } from '../io/route.js';
 import { ErrorNote, Link } from '../ui/controls.js';
 import { usePdf } from '../ui/pdf-page.js';
 import { DiffPages, Legend } from './diff-overlay.js';

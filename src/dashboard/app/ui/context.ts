@@ -2,7 +2,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Session } from '../model/types.js';
-import type { Route } from '../route.js';
+import type { Route } from '../io/route.js';
 
 export interface AppContext {
   session: Session | undefined;

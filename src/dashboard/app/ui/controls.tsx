@@ -4,7 +4,7 @@
  */
 import type { ComponentChildren, JSX } from 'preact';
 import { useApp } from './context.js';
-import { pathOf, type Route } from '../route.js';
+import { pathOf, type Route } from '../io/route.js';
 
 let counter = 0;
 /** An id unique in the page, for labels and descriptions. */

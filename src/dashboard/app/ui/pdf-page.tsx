@@ -1,6 +1,6 @@
 /** One page of a PDF drawn by pdf.js at a zoom, as an image with a name (the fields over it are their own elements). */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { drawPage, openPdf, type PdfDocument } from '../pdf.js';
+import { drawPage, openPdf, type PdfDocument } from '../io/pdf.js';
 
 export function PdfPage(props: {
   doc: PdfDocument;

@@ -3,12 +3,12 @@
  * at once; detection can run again. A proposal chosen on the page is the one marked here.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, describeError } from '../../api.js';
-import { acceptProposals, rejectProposals } from '../../model/editing.js';
-import { FIELD_KINDS } from '../../model/field-kinds.js';
-import { useApp } from '../../ui/context.js';
-import { ErrorNote } from '../../ui/controls.js';
-import { commit, present, type PanelProps } from '../store.js';
+import { api, describeError } from '../io/api.js';
+import { acceptProposals, rejectProposals } from '../model/editing.js';
+import { FIELD_KINDS } from '../model/field-kinds.js';
+import { useApp } from '../ui/context.js';
+import { ErrorNote } from '../ui/controls.js';
+import { commit, present, type PanelProps } from '../model/store.js';
 
 interface ProposalsProps extends PanelProps {
   eid: string;

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { FieldRow } from '../../ui/controls.js';
+import { FieldRow } from '../ui/controls.js';
 
 interface Common {
   id: string;

@@ -3,12 +3,12 @@
  * freely), the working version saved first, the PDF the server returns shown page by page.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, describeError } from '../../api.js';
-import { sampleData } from '../../model/sample-data.js';
-import { useApp } from '../../ui/context.js';
-import { ErrorNote } from '../../ui/controls.js';
-import { PdfPage, usePdf } from '../../ui/pdf-page.js';
-import { present, type PanelProps } from '../store.js';
+import { ApiError, api, describeError } from '../io/api.js';
+import { sampleData } from '../model/sample-data.js';
+import { useApp } from '../ui/context.js';
+import { ErrorNote } from '../ui/controls.js';
+import { PdfPage, usePdf } from '../ui/pdf-page.js';
+import { present, type PanelProps } from '../model/store.js';
 
 /** Preview pages are drawn to fit the panel: about this many CSS px per point. */
 const PREVIEW_ZOOM = 0.6;

@@ -11,7 +11,7 @@ import type {
   TemplateDetail,
   TemplateJson,
   TemplateSummary,
-} from './model/types.js';
+} from '../model/types.js';
 
 export class ApiError extends Error {
   readonly status: number;

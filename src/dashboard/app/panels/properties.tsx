@@ -3,12 +3,12 @@
  * selected fields (how many, and what to do with them), or of the document when none is selected.
  * The server's messages show under the inputs they name.
  */
-import { FIELD_KINDS, isSigningType } from '../../model/field-kinds.js';
-import { splitColumns } from '../../model/geometry.js';
-import { problemAt } from '../../model/server-errors.js';
-import type { FieldType, TemplateField } from '../../model/types.js';
-import { TypeOptions as TypeMenu } from '../toolbar.js';
-import { editField, present, sealRun, selectedFields, type PanelProps } from '../store.js';
+import { FIELD_KINDS, isSigningType } from '../model/field-kinds.js';
+import { splitColumns } from '../model/geometry.js';
+import { problemAt } from '../model/server-errors.js';
+import type { FieldType, TemplateField } from '../model/types.js';
+import { TypeMenu } from '../ui/type-menu.js';
+import { editField, present, sealRun, selectedFields, type PanelProps } from '../model/store.js';
 import { CheckInput, CommitInput, SelectInput, TextInput } from './inputs.js';
 import { RectInputs } from './rect-inputs.js';
 import { StyleForm } from './style-form.js';

@@ -4,20 +4,12 @@
  * follows) and the clipboard. The components hold one of these and replace it; nothing here touches
  * the page.
  */
-import { alignFields, type AlignMode } from '../model/align.js';
-import {
-  growFields,
-  moveFields,
-  pasteFields,
-  removeFields,
-  setRects,
-  updateField,
-  type Doc,
-} from '../model/editing.js';
-import { record, redo, seal, startHistory, undo, type History } from '../model/history.js';
-import type { Command } from '../model/keymap.js';
-import type { PlacedErrors } from '../model/server-errors.js';
-import type { PageSize, TemplateField } from '../model/types.js';
+import { alignFields, type AlignMode } from './align.js';
+import { growFields, moveFields, pasteFields, removeFields, setRects, updateField, type Doc } from './editing.js';
+import { record, redo, seal, startHistory, undo, type History } from './history.js';
+import type { Command } from './keymap.js';
+import type { PlacedErrors } from './server-errors.js';
+import type { PageSize, TemplateField } from './types.js';
 
 export interface EditorState {
   history: History<Doc>;

@@ -2,8 +2,8 @@
  * Styling at one level of the precedence (a field's own, or the document's): every property may be
  * left to the level below ("inherit"), which removes it from the template.
  */
-import { pruneStyle } from '../../model/editing.js';
-import type { FieldStyle } from '../../model/types.js';
+import { pruneStyle } from '../model/editing.js';
+import type { FieldStyle } from '../model/types.js';
 import { NumberInput, SelectInput, TextInput } from './inputs.js';
 
 interface StyleFormProps {

@@ -1,5 +1,5 @@
 /** The editor's side: the selection's (or the document's) properties, the proposals, the preview. */
-import type { PanelProps } from '../store.js';
+import type { PanelProps } from '../model/store.js';
 import { Preview } from './preview.js';
 import { Properties } from './properties.js';
 import { Proposals } from './proposals.js';

@@ -1,6 +1,6 @@
 /** A rect as four numbers in points: the keyboard's way to place and size exactly what the mouse drags. */
-import { MIN_SIDE } from '../../model/geometry.js';
-import type { Rect } from '../../model/types.js';
+import { MIN_SIDE } from '../model/geometry.js';
+import type { Rect } from '../model/types.js';
 import { NumberInput } from './inputs.js';
 
 interface RectInputsProps {

@@ -2,7 +2,7 @@
  * What one screen hands the next without a round trip: an upload's detected proposals go to the
  * editor it opens (the editor fetches them again when there are none waiting).
  */
-import type { Proposal } from './model/types.js';
+import type { Proposal } from '../model/types.js';
 
 const waiting = new Map<string, Proposal[]>();
 

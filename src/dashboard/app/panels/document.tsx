@@ -1,7 +1,7 @@
 /** The document's own properties (shown when no field is selected): its title, its style, and the keys. */
-import { setDocumentStyle } from '../../model/editing.js';
-import { KEY_HELP } from '../../model/keymap.js';
-import { commit, present, sealRun, type PanelProps } from '../store.js';
+import { setDocumentStyle } from '../model/editing.js';
+import { KEY_HELP } from '../model/keymap.js';
+import { commit, present, sealRun, type PanelProps } from '../model/store.js';
 import { TextInput } from './inputs.js';
 import { StyleForm } from './style-form.js';
 

@@ -2,10 +2,10 @@
  * The options one field type reads (src/fields/types): boxes per letter, line boxes, radio options,
  * a name's or an address's parts, an overflow column's rows, the checkbox's square, the rotation.
  */
-import { FIELD_KINDS, PART_SHARES, type Section } from '../../model/field-kinds.js';
-import { clampToPage, splitColumns, splitRows } from '../../model/geometry.js';
-import { freeId } from '../../model/ids.js';
-import type { PageSize, Rect, TemplateField } from '../../model/types.js';
+import { FIELD_KINDS, PART_SHARES, type Section } from '../model/field-kinds.js';
+import { clampToPage, splitColumns, splitRows } from '../model/geometry.js';
+import { freeId } from '../model/ids.js';
+import type { PageSize, Rect, TemplateField } from '../model/types.js';
 import { CheckInput, CommitInput, NumberInput, SelectInput, TextInput } from './inputs.js';
 import { RectInputs } from './rect-inputs.js';
 
