@@ -25,8 +25,9 @@ const FLOORS = [
   ['packets'],
   // welds: workflows (forms whose submissions make packets), above packets, below the faces.
   ['welds'],
-  // faces: batch jobs (whose worker entry is also the server's thread pool), the server, the command line over both.
-  ['batch', 'server', 'cli'],
+  // faces: batch jobs (whose worker entry is also the server's thread pool), the dashboard (which the server
+  // registers), the server, the command line over both.
+  ['batch', 'dashboard', 'server', 'cli'],
 ];
 
 const order = FLOORS.flat();

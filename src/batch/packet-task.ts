@@ -21,6 +21,7 @@ import {
   type SignatureMode,
   type SignerSealInfo,
   type PrepareInfo,
+  type OwnTemplate,
 } from '../packets/index.js';
 import {
   AppearanceWriter,
@@ -41,7 +42,13 @@ export type SigningIdentityOptions = Parameters<typeof createSigningIdentity>[0]
 export type ThreadTimestampOptions = { local: { dataDir: string } } | { url: string; allowHosts?: readonly string[] };
 
 export type PacketStep =
-  | { step: 'assemble'; body: unknown; generated: Map<number, Uint8Array> }
+  | {
+      step: 'assemble';
+      body: unknown;
+      generated: Map<number, Uint8Array>;
+      /** The organization's own templates the main thread found (threads open no database). */
+      templates?: ReadonlyMap<number, OwnTemplate>;
+    }
   | {
       step: 'sign';
       docs: SignDocs;
@@ -162,7 +169,10 @@ export async function runPacketStep(
         return {
           ok: true,
           step: 'assemble',
-          packet: await state.assembler(engine).assemble(task.body, { generated: task.generated }),
+          packet: await state.assembler(engine).assemble(task.body, {
+            generated: task.generated,
+            ...(task.templates ? { templates: task.templates } : {}),
+          }),
         };
       case 'sign':
         return {

@@ -16,6 +16,7 @@ import type { JobSpec } from './job.js';
 import type { JobResult } from './run-job.js';
 import type { TemplateFiles } from './templates.js';
 import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
+import type { Template } from '../template/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -36,8 +37,11 @@ export interface WorkerTask {
 export interface RequestTask {
   engine: WorkerTask['engine'];
   kind: 'fill' | 'generate';
-  /** fill: the template's EID in the engine's template directory. */
-  template?: string;
+  /**
+   * fill: the template's EID in the engine's template directory, or the template itself (one an
+   * organization made, which the server read from its database: threads open no database).
+   */
+  template?: string | Template;
   versionNumber?: number;
   body: unknown;
 }

@@ -10,7 +10,7 @@
  * replace them.
  */
 import { decryptDataString } from '../crypto/index.js';
-import { InvalidPdfError, ValidationError, type FieldError } from '../errors/index.js';
+import { InvalidPdfError, NotFoundError, ValidationError, type FieldError } from '../errors/index.js';
 import { safePdfFileName, uniquePdfFileNames } from '../format/index.js';
 import { stripActiveContent } from '../pdf/index.js';
 import { formatPath } from '../schema/index.js';
@@ -66,6 +66,7 @@ interface BuildContext {
   /** Aborted when one file fails: the other files' scans stop at their next page. */
   signal: AbortSignal;
   generated?: ReadonlyMap<number, Uint8Array>;
+  templates?: AssembleCallOptions['templates'];
 }
 
 /** One assembly; `scanTemplate` reads a template's tags (PacketAssembler's reuses them). */
@@ -91,6 +92,7 @@ export async function assembleWith(
     budgets: assemblyBudgets(limits, request),
     signal: failed.signal,
     ...(call.generated ? { generated: call.generated } : {}),
+    ...(call.templates ? { templates: call.templates } : {}),
   };
   const built = await Promise.all(
     request.files.map((file, i) =>
@@ -260,7 +262,16 @@ async function buildFile(
 
   switch (file.kind) {
     case 'template': {
-      template = await remapErrors(() => engine.template(file.castEid, file.versionNumber), file, i);
+      const own = context.templates?.get(i);
+      template = await remapErrors(
+        async () => {
+          if (!own) return engine.template(file.castEid, file.versionNumber);
+          if ('missing' in own) throw new NotFoundError(own.missing);
+          return own.template;
+        },
+        file,
+        i,
+      );
       // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
       base = template.pdf;
       tagSource = template.pdf;

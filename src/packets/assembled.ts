@@ -8,6 +8,7 @@ import { type PacketLimits } from './limits.js';
 import { type MergedField, type PacketPlan, type PlannedField } from './plan.js';
 import { type PacketFile } from './request-files.js';
 import { type PacketRequest } from './request.js';
+import type { Template } from '../template/index.js';
 
 /** Kernel hook: writes `fields` (signing kinds: signature, initial, signatureDate, and signer-filled fullName/email) as empty widgets. */
 export type SigningFieldWriter = (
@@ -82,7 +83,16 @@ export interface AssembleCallOptions {
    * HTML on its main engine (Chromium) and assembles the rest on a worker thread with these.
    */
   generated?: ReadonlyMap<number, Uint8Array>;
+  /**
+   * Template files whose template the caller looked up itself (the organization's own templates,
+   * src/packets/workflow/own-templates.ts), by index in `files`: a template, or why the version
+   * asked for is missing. Other template files are looked up with the engine.
+   */
+  templates?: ReadonlyMap<number, OwnTemplate>;
 }
+
+/** A template the caller found for a file, or the message of the 404 it met (plain data: it crosses to worker threads). */
+export type OwnTemplate = { template: Template } | { missing: string };
 
 export interface AssembledFile {
   id: string;

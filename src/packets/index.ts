@@ -36,6 +36,7 @@ export type { PacketAssemblerOptions } from './assembler.js';
 export type {
   AssembleOptions,
   AssembleCallOptions,
+  OwnTemplate,
   AssembledPacket,
   AssembledFile,
   PacketHooks,

@@ -22,7 +22,10 @@ import { downloadRoute, signerDownloadRoutes } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './url-store.js';
-import { packetRoutes, type LazyPacketBackend } from './graphql/index.js';
+import { packetRoutes, type LazyPacketBackend, type LazyPacketStore } from './graphql/index.js';
+import { dashboardKeys, registerDashboard, templateSources, type DashboardSettings } from './templates.js';
+import { TemplateAuthoring } from '../dashboard/index.js';
+import type { DocxConverterOptions } from '../packets/index.js';
 import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from './json-body.js';
 import { signingRoutes } from './signing/index.js';
 import { ServerMetrics, type MetricsOptions } from './metrics.js';
@@ -62,6 +65,16 @@ export interface ServerOptions {
   strictResources?: boolean;
   /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
   packets?: LazyPacketBackend;
+  /**
+   * The server's database (packets, the organizations' own templates, dashboard sessions), opened on
+   * first use and closed with the server after the packets (startServer makes one). Without it the
+   * templates live in the packets' store, or in memory when there are no packets.
+   */
+  database?: LazyPacketStore;
+  /** The dashboard at `/dashboard` (default on); `false` serves none. */
+  dashboard?: false | DashboardSettings;
+  /** LibreOffice's options for DOCX uploads of the dashboard and createCast (startServer passes `engine.docx`). */
+  docx?: DocxConverterOptions;
   /** JSON bodies and parts (REST and `/graphql`) above `inlineBytes` (1 MiB) are parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
   jsonBodies?: Partial<JsonBodyLimits>;
   /** Origins (e.g. `https://app.example`) allowed to frame the embeddable pages (../org/policy.ts) and, besides the server itself, the mailed ones. */
@@ -151,6 +164,15 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     requests: new WeakMap(),
     parseJson: jsonBodyParser(options.renderPool, { ...DEFAULT_JSON_BODY_LIMITS, ...options.jsonBodies }),
   };
+  // The organizations' own templates: fills and packets find them by EID, the dashboard and createCast make them.
+  const sources = templateSources(options.database, options.packets);
+  ctx.templates = sources.catalogue;
+  const authoring = new TemplateAuthoring({
+    catalogue: sources.catalogue,
+    ...(options.dashboard && options.dashboard.detect ? { detect: options.dashboard.detect } : {}),
+    ...(options.docx ? { docx: options.docx } : {}),
+    maxPages: engine.limits.packetPagesPerFile,
+  });
   const metrics = options.metrics
     ? await ServerMetrics.create(
         { renderPool: options.renderPool, packets: options.packets },
@@ -198,6 +220,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   });
 
   logRequests(app);
+
+  // Fastify runs onClose hooks last-added first: the database closes after everything added below (the packets).
+  const database = options.database;
+  if (database) app.addHook('onClose', async () => database.close());
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
@@ -316,6 +342,15 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         ...(options.renderPool ? { threads: options.renderPool } : {}),
         ...(options.jsonBodies ? { json: options.jsonBodies } : {}),
         ...(options.welds ? { welds: options.welds } : {}),
+        casts: {
+          catalogue: sources.catalogue,
+          authoring,
+          now,
+          callerOf: (request) => {
+            const key = keyOf(ctx, request);
+            return { organization: key.organization, label: key.label };
+          },
+        },
       });
     });
     signingRoutes(app, {
@@ -347,6 +382,18 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     }
     app.addHook('onClose', async () => packets.close());
   }
+  if (options.dashboard !== false)
+    await registerDashboard(app, {
+      ctx,
+      sources,
+      authoring,
+      keys: dashboardKeys(keyRing),
+      settings: options.dashboard ?? {},
+      ...(organizations ? { organizations } : {}),
+      ...(options.signingFrameAncestors ? { frameAncestors: options.signingFrameAncestors } : {}),
+      now,
+    });
+  app.addHook('onClose', async () => authoring.close());
 
   if (options.closeEngine) app.addHook('onClose', async () => engine.close());
   if (options.renderPool) app.addHook('onClose', async () => options.renderPool?.close());

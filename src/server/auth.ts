@@ -8,6 +8,7 @@ export const ANONYMOUS_KEY: KeyEntry = {
   kind: 'production',
   concurrency: Number.POSITIVE_INFINITY,
   organization: DEFAULT_ORGANIZATION,
+  label: 'anonymous',
 };
 
 function decodeBase64(s: string): string | undefined {

@@ -11,6 +11,7 @@ import type { ServerMetrics } from './metrics.js';
 import { watermarkPdf } from './watermark.js';
 import { finishDocument } from '../pdf/index.js';
 import type { RenderedPdf } from '../engine/index.js';
+import type { OrganizationTemplates } from '../template/index.js';
 
 /** What the routes share: one per app, no module state. */
 export interface ServerContext {
@@ -31,6 +32,8 @@ export interface ServerContext {
   metrics?: ServerMetrics;
   /** JSON of bodies and parts: large ones on the render pool's threads (json-body.ts). */
   parseJson: JsonBodyParser;
+  /** The organizations' own templates (the dashboard's store), found before the engine's template folder; opened on first use. */
+  templates?: () => Promise<OrganizationTemplates>;
 }
 
 /**
@@ -94,6 +97,11 @@ function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+/** The finishing steps a key's PDFs get: the watermark for development keys, as an incremental update. */
+export function finishedFor(kind: KeyEntry['kind'] | undefined, pdf: Uint8Array): Promise<Uint8Array> {
+  return finishDocument(pdf, kind === 'development' ? [{ name: 'watermark', run: (p) => watermarkPdf(p) }] : []);
+}
+
 /**
  * The last step of fill and generate: the finishing steps the key calls for (the watermark for
  * development keys, an incremental update), then the bytes (named `name` in Content-Disposition),
@@ -107,11 +115,7 @@ export async function sendPdf(
   rendered: RenderedPdf,
   name: PdfName,
 ): Promise<void> {
-  const key = ctx.keys.get(request);
-  const bytes = await finishDocument(
-    rendered.pdf,
-    key?.kind === 'development' ? [{ name: 'watermark', run: (pdf) => watermarkPdf(pdf) }] : [],
-  );
+  const bytes = await finishedFor(ctx.keys.get(request)?.kind, rendered.pdf);
   const wantsUrl = rendered.outputFormat === 'url';
   if (wantsUrl) {
     const link = ctx.urlStore.put(bytes, name);

@@ -16,6 +16,11 @@ export interface ApiKey {
    * none all belong to one default organization (DEFAULT_ORGANIZATION), so older keys files keep working.
    */
   organization?: string;
+  /**
+   * What the dashboard and a template's version list show for this key (who published a version):
+   * 1–100 characters. Default the first 12 hex digits of the key's SHA-256 (never the key itself).
+   */
+  label?: string;
 }
 
 export interface ServerConfig {
@@ -37,6 +42,7 @@ const configSchema = z.object({
         kind: z.enum(['development', 'production']),
         concurrency: z.number().int().min(1).optional(),
         organization: z.string().min(1).max(200).optional(),
+        label: z.string().trim().min(1).max(100).optional(),
       }),
     )
     .min(1),
@@ -84,6 +90,8 @@ export interface KeyEntry {
   concurrency: number;
   /** The key's organization (DEFAULT_ORGANIZATION when the keys file names none). */
   organization: string;
+  /** The keys file's `label`, else `id`: what a person is shown of the key. */
+  label: string;
 }
 
 /** What a key may see of the packets: its organization's, and only test packets for a development key. */
@@ -112,11 +120,22 @@ export class KeyRing {
         kind: k.kind,
         concurrency,
         organization: k.organization ?? DEFAULT_ORGANIZATION,
+        label: k.label ?? id.slice(0, 12),
       });
     }
   }
 
   find(candidate: string): KeyEntry | undefined {
     return this.#byDigest.get(digest(candidate));
+  }
+
+  /** The key whose SHA-256 (hex) is `hash`: a dashboard session keeps the digest, never the key. */
+  byDigest(hash: string): KeyEntry | undefined {
+    return this.#byDigest.get(hash);
+  }
+
+  /** The SHA-256 (hex) a key is held by. */
+  static digestOf(key: string): string {
+    return digest(key);
   }
 }

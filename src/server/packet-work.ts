@@ -70,11 +70,11 @@ async function generateHtml(pool: RenderPool, engine: Engine, body: unknown): Pr
 export function threadPacketWork(options: ThreadPacketWorkOptions): PacketWork {
   const { pool, engine, identity, timestamp } = options;
   return {
-    async assemble(body) {
+    async assemble(body, templates) {
       // Before any HTML is rendered for it: a packet of 10,000 files is refused at once.
       checkFileCount(body, engine.limits);
       const generated = await generateHtml(pool, engine, body);
-      const out = await run(pool, { step: 'assemble', body, generated });
+      const out = await run(pool, { step: 'assemble', body, generated, ...(templates ? { templates } : {}) });
       return (out as { packet: AssembledPacket }).packet;
     },
     async prepare(docs, info) {

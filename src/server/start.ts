@@ -4,7 +4,14 @@ import { buildApp, type ServerOptions } from './app.js';
 import { poolThreads, RenderPool, type RenderPoolOptions } from './render-pool.js';
 import { keysWithoutOrganization, loadServerConfig, type ServerConfig } from './keys.js';
 import { httpResolver, ResponseCache, type HttpResolverOptions } from '../resources/index.js';
-import { LazyPacketBackend, openPacketBackend, type PacketDataOptions } from './graphql/index.js';
+import {
+  LazyPacketBackend,
+  LazyPacketStore,
+  openPacketBackend,
+  openPacketDatabase,
+  type PacketDataOptions,
+} from './graphql/index.js';
+import type { DashboardSettings } from './templates.js';
 import { DEFAULT_ORGANIZATION, type DocxConverterOptions, type OrganizationDirectory } from '../packets/index.js';
 import { OrganizationSettingsStore, type ReloadOutcome } from './org/index.js';
 import { createSigningIdentity } from '../signing/index.js';
@@ -66,6 +73,8 @@ export interface StartOptions {
   formRateLimit?: ServerOptions['formRateLimit'];
   /** Reverse proxies whose forwarded headers are believed (`--trust-proxy`). */
   trustProxy?: readonly string[];
+  /** The dashboard at `/dashboard` (default on, its templates and sessions in the packets' database); `false` serves none. */
+  dashboard?: false | DashboardSettings;
 }
 
 /** The engine options a worker thread can be given (structured cloning: no functions, no key objects). */
@@ -149,13 +158,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     : undefined;
   // Made on first use, once the server's own address (the base of signing and download links) is known.
   let baseUrl = options.publicUrl;
+  // One database for packets, the organizations' templates and dashboard sessions, opened on first use.
+  const database =
+    options.packets === false ? undefined : new LazyPacketStore(() => openPacketDatabase(options.packets || {}));
   const packets =
-    options.packets === false
+    options.packets === false || !database
       ? undefined
-      : new LazyPacketBackend(() =>
+      : new LazyPacketBackend(async () =>
           openPacketBackend({
             ...(options.packets || {}),
             ...(docx ? { docx } : {}),
+            store: await database.get(),
             engine,
             baseUrl: baseUrl ?? 'http://127.0.0.1',
             ...(organizations ? { organizations } : {}),
@@ -188,6 +201,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(welds ? { welds } : {}),
     ...(store ? { organizationSettings: store } : {}),
     packets,
+    ...(database ? { database } : {}),
+    ...(docx ? { docx } : {}),
+    ...(options.dashboard !== undefined ? { dashboard: options.dashboard } : {}),
     signingFrameAncestors: options.signingFrameAncestors,
     signingStylesheetOrigins: options.signingStylesheetOrigins,
     ...(organizations ? { organizations } : {}),

@@ -182,4 +182,46 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE INDEX weld_datas_packet ON weld_datas(packet_eid)`,
     ],
   },
+  {
+    version: 8,
+    // Templates an organization makes in the dashboard or with createCast: the working version on the
+    // template's row, each published version a row of its own; PDFs in the blob store by hash.
+    name: "organizations' editable templates and their published versions; dashboard sessions",
+    sql: [
+      `CREATE TABLE templates (
+        eid TEXT PRIMARY KEY,
+        organization TEXT NOT NULL,
+        name TEXT NOT NULL,
+        pdf_hash TEXT NOT NULL,
+        pages TEXT NOT NULL,
+        working TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        published_version INTEGER,
+        has_changes INTEGER NOT NULL,
+        field_count INTEGER NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX templates_organization ON templates(organization, updated_at)`,
+      `CREATE TABLE template_versions (
+        template_eid TEXT NOT NULL REFERENCES templates(eid),
+        version_number INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        pdf_hash TEXT NOT NULL,
+        published_at BIGINT NOT NULL,
+        published_by TEXT NOT NULL,
+        PRIMARY KEY (template_eid, version_number)
+      )`,
+      `CREATE TABLE dashboard_sessions (
+        token_hash TEXT PRIMARY KEY,
+        organization TEXT NOT NULL,
+        key_digest TEXT NOT NULL,
+        key_label TEXT NOT NULL,
+        csrf_token TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions(expires_at)`,
+    ],
+  },
 ];

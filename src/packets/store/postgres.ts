@@ -9,6 +9,8 @@ import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox
 import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
+import { SqlTemplateCatalogue } from './sql-templates.js';
+import { SqlSessions } from './sql-sessions.js';
 
 /** `?` placeholders numbered as `$1, $2, …` (the store's statements hold no literal question marks). */
 const numbered = (sql: string): string => {
@@ -36,6 +38,8 @@ const MIGRATION_LOCK = 0x63617374; // "cast"
 class PostgresStore extends SqlQueries implements PacketStore {
   readonly kind = 'postgres' as const;
   readonly blobs: SqlBlobs;
+  readonly templates: SqlTemplateCatalogue;
+  readonly sessions: SqlSessions;
   readonly #pool: pg.Pool;
 
   constructor(pool: pg.Pool) {
@@ -43,6 +47,9 @@ class PostgresStore extends SqlQueries implements PacketStore {
     super(sql, ' FOR UPDATE');
     this.#pool = pool;
     this.blobs = new SqlBlobs(sql);
+    const inTransaction = <T>(fn: (tx: SqlExecutor) => Promise<T>) => this.#inTransaction(fn);
+    this.templates = new SqlTemplateCatalogue(sql, inTransaction, this.blobs, ' FOR UPDATE');
+    this.sessions = new SqlSessions(sql, inTransaction);
   }
 
   async #inTransaction<T>(fn: (sql: SqlExecutor) => Promise<T>): Promise<T> {

@@ -11,6 +11,9 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
+/** Runs `fn` in one write transaction of the store. */
+export type SqlTransaction = <T>(fn: (sql: SqlExecutor) => Promise<T>) => Promise<T>;
+
 export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
 export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
 export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));

@@ -13,6 +13,8 @@ import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox
 import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
 import type { OutboxKind, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
+import { SqlTemplateCatalogue } from './sql-templates.js';
+import { SqlSessions } from './sql-sessions.js';
 
 type Db = InstanceType<typeof Database>;
 
@@ -50,6 +52,8 @@ export interface SqliteStoreOptions {
 class SqliteStore extends SqlQueries implements PacketStore {
   readonly kind = 'sqlite' as const;
   readonly blobs: BlobStore;
+  readonly templates: SqlTemplateCatalogue;
+  readonly sessions: SqlSessions;
   readonly #writer: Db;
   readonly #reader: Db;
   readonly #write: SqlExecutor;
@@ -62,6 +66,9 @@ class SqliteStore extends SqlQueries implements PacketStore {
     this.#reader = reader;
     this.#write = executor(writer);
     this.blobs = blobs;
+    const inTransaction = <T>(fn: (sql: SqlExecutor) => Promise<T>) => this.#exclusive(fn);
+    this.templates = new SqlTemplateCatalogue(this.sql, inTransaction, blobs, '');
+    this.sessions = new SqlSessions(this.sql, inTransaction);
   }
 
   /** One write transaction at a time on the writer connection; BEGIN IMMEDIATE takes the file's write lock at once. */

@@ -14,6 +14,8 @@ import type {
   TokenRecord,
 } from './records.js';
 import type { WeldQueries, WeldWrites } from './weld-records.js';
+import type { TemplateCatalogue } from '../../template/index.js';
+import type { SessionRecords } from './sql-sessions.js';
 
 /** Reads and writes of one transaction (or of the store outside one, for reads). */
 export interface PacketQueries {
@@ -61,6 +63,10 @@ export interface BlobStore {
 export interface PacketStore extends PacketQueries {
   readonly kind: 'sqlite' | 'postgres';
   readonly blobs: BlobStore;
+  /** Organizations' editable templates (the dashboard, createCast), which fills and packets find by EID. */
+  readonly templates: TemplateCatalogue;
+  /** Dashboard sessions: every instance on the database honours them. */
+  readonly sessions: SessionRecords;
   /** Runs `fn` in one transaction: all of its writes or none. */
   transaction<T>(fn: (tx: PacketWrites) => Promise<T>): Promise<T>;
   /** Leases up to `limit` due events of one kind for `leaseMs` (no other dispatcher gets them meanwhile). */

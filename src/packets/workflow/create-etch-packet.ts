@@ -15,6 +15,7 @@ import { storableRequest, templateVersionsOf } from './payload.js';
 import type { PacketScope } from './scope.js';
 import { StaleVersion, type Snapshot } from './step.js';
 import { newEid } from './tokens.js';
+import { assembleFor } from './own-templates.js';
 import type { EtchPacketView } from './views.js';
 
 /** What a library caller adds to the creation (not part of the GraphQL operation). */
@@ -36,7 +37,7 @@ export async function createEtchPacket(
   const organization = scope?.organization ?? DEFAULT_ORGANIZATION;
   // The organization's e-signature defaults, under what each signer object says itself.
   const body = withSignerDefaults(given, settingsOf(ctx, organization)?.signerDefaults);
-  const assembled = await ctx.work.assemble(body);
+  const assembled = await assembleFor(ctx, body, organization);
   const request = assembled.request;
   const now = ctx.now();
   const requestHash = await ctx.store.blobs.put(new TextEncoder().encode(encode(storableRequest(body))));

@@ -15,6 +15,7 @@ import { decode } from './codec.js';
 import { settingsOf, signatureMode, signerSealOf, type WorkflowContext } from './context.js';
 import { documentsOf, type DocumentDraft } from './documents.js';
 import { pinTemplates } from './payload.js';
+import { assembleFor } from './own-templates.js';
 import type { Snapshot } from './step.js';
 
 /**
@@ -81,7 +82,11 @@ export async function rerender(
   templates: readonly TemplateVersionRecord[] | undefined = snap.packet.options.templates,
 ): Promise<DocumentRecord[]> {
   const stored = decode(new TextDecoder().decode(await ctx.blob(snap.packet.requestHash))) as Record<string, unknown>;
-  const assembled = await ctx.work.assemble({ ...pinTemplates(stored, templates), data: { payloads: payload } });
+  const assembled = await assembleFor(
+    ctx,
+    { ...pinTemplates(stored, templates), data: { payloads: payload } },
+    snap.packet.organization,
+  );
   const drafts = documentsOf(assembled);
   // A sent packet's documents are certified again before the signers who signed are replayed.
   let pdfs =

@@ -7,14 +7,16 @@
  * After the first signature nothing changes: a signer who signed is never invalidated.
  *
  * When: the new version is picked up the next time the packet is read for a signer or the caller
- * (`openSigning`, the `etchPacket` query), not when the template is published: the template store
- * is a folder the operator writes, with no events, and a read is the last moment before anyone
- * sees the documents.
+ * (`openSigning`, the `etchPacket` query), not when the template is published: a template folder
+ * the operator writes has no events, and a read is the last moment before anyone sees the
+ * documents. An organization's own templates (the dashboard's) are looked up with the packet's
+ * organization (own-templates.ts).
  */
 import type { DocumentRecord, PacketRecord, TemplateVersionRecord } from '../store/index.js';
 import type { WorkflowContext } from './context.js';
 import { rerender } from './packet-documents.js';
 import { runStep, type Snapshot } from './step.js';
+import { latestTemplate } from './own-templates.js';
 
 /** Whether the packet still follows its templates: by reference, made with versions recorded, not complete, nobody signed. */
 function follows(snap: Pick<Snapshot, 'packet' | 'signers'>): boolean {
@@ -37,7 +39,7 @@ async function latestVersions(ctx: WorkflowContext, packet: PacketRecord): Promi
       // A version the request named itself stays (the caller pinned it).
       if (t.pinned) return t;
       try {
-        const latest = (await ctx.options.engine.template(t.castEid)).versionNumber;
+        const latest = (await latestTemplate(ctx, packet.organization, t.castEid)).versionNumber;
         const next = { ...t, versionNumber: latest ?? t.versionNumber };
         return refused.has(refusalKey(next)) ? t : next;
       } catch {

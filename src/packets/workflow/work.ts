@@ -7,7 +7,7 @@
 import type { Engine } from '../../engine/index.js';
 import type { AppearanceWriter, SealOptions, SigningIdentity } from '../../signing/index.js';
 import type { SignerInputs } from '../apply.js';
-import type { AssembledPacket } from '../assembled.js';
+import type { AssembledPacket, OwnTemplate } from '../assembled.js';
 import { createPacketAssembler, type PacketAssembler } from '../assembler.js';
 import type { CompletionCertificate } from '../completion-certificate.js';
 import type { MergedField, PlannedField } from '../plan.js';
@@ -27,8 +27,11 @@ export interface SignerSealInfo {
 }
 
 export interface PacketWork {
-  /** createEtchPacket's body (or a stored one with a new payload) as documents and a plan. */
-  assemble(body: unknown): Promise<AssembledPacket>;
+  /**
+   * createEtchPacket's body (or a stored one with a new payload) as documents and a plan; `templates`:
+   * the template files whose template the workflow found in the organization's own store (own-templates.ts).
+   */
+  assemble(body: unknown, templates?: ReadonlyMap<number, OwnTemplate>): Promise<AssembledPacket>;
   /**
    * Per-signer mode, when the packet is sent (#31): every document's mark fields and the operator's
    * certification signature. Optional: without it the first signer's revision creates the fields.
@@ -58,7 +61,8 @@ export function inProcessWork(
 ): PacketWork {
   let own = assembler;
   return {
-    assemble: (body) => (own ??= createPacketAssembler(engine)).assemble(body),
+    assemble: (body, templates) =>
+      (own ??= createPacketAssembler(engine)).assemble(body, templates ? { templates } : {}),
     // With a TSA, every signature carries a signature timestamp (B-T); completion adds the DSS and the document timestamp.
     prepare: (docs, info) => prepareDocuments(docs, identity, info, seal?.timestamp),
     sign: (docs, signer, inputs, signerSeal) =>

@@ -38,3 +38,28 @@ export class LazyPacketBackend {
     if (made) await (await made.catch(() => undefined))?.close();
   }
 }
+
+/** The server's database (packets, organizations' templates, dashboard sessions), opened on first use and closed with the server. */
+export class LazyPacketStore {
+  readonly #open: () => Promise<PacketStore>;
+  #opened: Promise<PacketStore> | undefined;
+
+  constructor(open: () => Promise<PacketStore>) {
+    this.#open = open;
+  }
+
+  get(): Promise<PacketStore> {
+    this.#opened ??= this.#open().catch((e: unknown) => {
+      // A database that could not be opened (PostgreSQL down) is tried again by the next request.
+      this.#opened = undefined;
+      throw e;
+    });
+    return this.#opened;
+  }
+
+  async close(): Promise<void> {
+    const opened = this.#opened;
+    this.#opened = undefined;
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  }
+}

@@ -6,11 +6,12 @@
  * only `data`.
  */
 import { execute, GraphQLError, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { isCastpressError } from '../../errors/index.js';
+import { isCastpressError, NotFoundError } from '../../errors/index.js';
 import type { PacketScope, PacketService } from '../../packets/index.js';
 import type { WeldService } from '../../welds/index.js';
 import { validateRequest } from './cost.js';
 import type { GraphQLRequestBody } from './uploads.js';
+import type { CastResolvers } from './casts.js';
 
 export interface GraphQLResponse {
   status: number;
@@ -35,12 +36,19 @@ const noWorkflows = (eid: string): Error =>
     castpress: { name: 'NotFoundError', status: 404 },
   });
 
+function castsOf(casts: CastResolvers | undefined): CastResolvers {
+  if (!casts)
+    throw new NotFoundError('This server keeps no templates of its own (createCast, cast, publishCast)', 'eid');
+  return casts;
+}
+
 /** Root resolvers: each operation of the spec is one service call, made in the caller's scope (its key's organization). */
 function rootValue(
   service: () => Promise<PacketService>,
   checks: GraphQLChecks,
   scope: PacketScope | undefined,
   welds?: () => Promise<WeldService>,
+  casts?: CastResolvers,
 ) {
   const call =
     <R>(run: (s: PacketService, args: Record<string, unknown>) => Promise<R>) =>
@@ -72,6 +80,10 @@ function rootValue(
       if (welds) return (await welds()).forgeSubmit(defined(args), scope);
       throw noWorkflows(String(args.forgeEid ?? ''));
     },
+    // Templates (Casts): the server's template store, in the caller's organization.
+    createCast: (args: Record<string, unknown>) => castsOf(casts).createCast(defined(args)),
+    cast: (args: Record<string, unknown>) => castsOf(casts).cast(defined(args)),
+    publishCast: (args: Record<string, unknown>) => castsOf(casts).publishCast(defined(args)),
   };
 }
 
@@ -131,6 +143,8 @@ export async function runGraphQL(
   scope?: PacketScope,
   /** The workflows the query `weld` answers from (`--workflows`); without them it is a 404. */
   welds?: () => Promise<WeldService>,
+  /** `createCast`, `cast`, `publishCast` for the caller (the server's template store). */
+  casts?: CastResolvers,
 ): Promise<GraphQLResponse> {
   const bad = (message: string): GraphQLResponse => ({
     status: 400,
@@ -160,7 +174,7 @@ export async function runGraphQL(
   const result: ExecutionResult = await execute({
     schema,
     document,
-    rootValue: rootValue(service, checks, scope, welds),
+    rootValue: rootValue(service, checks, scope, welds, casts),
     variableValues: (body.variables as Record<string, unknown> | undefined) ?? undefined,
     operationName: (body.operationName as string | undefined) ?? undefined,
   });

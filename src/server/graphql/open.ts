@@ -60,6 +60,8 @@ export interface PacketDataOptions {
 
 export interface PacketBackendOptions extends PacketDataOptions {
   engine: Engine;
+  /** The server's database, opened by the caller (who closes it); without it the backend opens its own (and closes it). */
+  store?: PacketStore;
   baseUrl: string;
   /** Worker threads for assembly, signing and completion (`startServer` passes its render pool); without it they run in-process. */
   threads?: RenderPool;
@@ -92,6 +94,15 @@ export function parseHostPort(value: string, what: string): { host: string; port
   return { host: m[1]!, port };
 }
 
+/** The server's database: PostgreSQL when a URL is given, else SQLite in `<data>/packets`. */
+export async function openPacketDatabase(
+  options: Pick<PacketDataOptions, 'dataDir' | 'postgres'>,
+): Promise<PacketStore> {
+  return options.postgres
+    ? openPostgresStore({ connectionString: options.postgres })
+    : openSqliteStore({ dir: path.join(path.resolve(options.dataDir ?? DEFAULT_DATA_DIR), 'packets') });
+}
+
 export async function openPacketBackend(options: PacketBackendOptions): Promise<PacketBackend> {
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const mailer = options.smtp ? smtpMailer(parseHostPort(options.smtp, '--smtp')) : undefined;
@@ -106,9 +117,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
   const identity = options.signingP12 ? await createSigningIdentity(options.signingP12) : local!;
   const tsa = options.tsa === 'local' ? await LocalTimestampAuthority.open({ dataDir }) : undefined;
   const tsaUrl = options.tsa !== undefined && options.tsa !== 'local' ? tsaUrlOf(options.tsa) : undefined;
-  const store: PacketStore = options.postgres
-    ? await openPostgresStore({ connectionString: options.postgres })
-    : await openSqliteStore({ dir: path.join(dataDir, 'packets') });
+  const store: PacketStore = options.store ?? (await openPacketDatabase(options));
   const workflow = createPacketWorkflow({
     store,
     engine: options.engine,
@@ -146,7 +155,7 @@ export async function openPacketBackend(options: PacketBackendOptions): Promise<
     store,
     async close() {
       await workflow.close();
-      await store.close();
+      if (!options.store) await store.close();
     },
   };
 }

@@ -27,6 +27,7 @@ import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
 import type { WeldService } from '../../welds/index.js';
+import { castResolvers, type CastCaller, type CastOperations } from './casts.js';
 
 /**
  * Response header of `createEtchPacket`, one per line of the created packet's `EtchPacket.warnings`
@@ -58,6 +59,8 @@ export interface PacketRoutesOptions {
   json?: Partial<JsonBodyLimits>;
   /** The workflows the query `weld` answers from (`--workflows`). */
   welds?: { get(): Promise<WeldService> };
+  /** Templates over GraphQL (createCast, cast, publishCast) and who the request's API key is. */
+  casts?: CastOperations & { callerOf: (request: FastifyRequest) => CastCaller };
 }
 
 /**
@@ -146,6 +149,7 @@ export function packetRoutes(api: FastifyInstance, options: PacketRoutesOptions)
         },
         options.scopeOf(request),
         options.welds ? () => options.welds!.get() : undefined,
+        options.casts ? castResolvers(options.casts, options.casts.callerOf(request)) : undefined,
       );
       await reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     };

@@ -125,12 +125,55 @@ export const SCHEMA_SDL = /* GraphQL */ `
     weldData: WeldData
   }
 
+  type CastVersion {
+    versionNumber: Int!
+    publishedAt: String
+    "The label of the API key that published it (the keys file's label)."
+    publishedBy: String
+  }
+
+  "A template (castpress's store, the one the dashboard edits)."
+  type Cast {
+    id: String
+    eid: String!
+    name: String
+    title: String
+    isTemplate: Boolean
+    "The version fields are of: -1 is the working version."
+    versionNumber: Int
+    "The latest published version; null before the first publish."
+    latestVersionNumber: Int
+    hasUnpublishedChanges: Boolean
+    "The template fields of that version (the engine's template JSON)."
+    fields: JSON
+    "{fields}: the same fields."
+    fieldInfo: JSON
+    versions: [CastVersion!]
+    createdAt: String
+    updatedAt: String
+  }
+
   type Query {
     etchPacket(eid: String!): EtchPacket
+    "versionNumber: omitted the latest published version (the working one before the first publish), -1 the working version."
+    cast(eid: String!, versionNumber: Int): Cast
     weld(eid: String, slug: String, organizationSlug: String): Weld
   }
 
   type Mutation {
+    "A template from an uploaded PDF or DOCX; published as version 1. organizationEid, isTemplate and allowedAliasIds are accepted and ignored."
+    createCast(
+      organizationEid: String
+      name: String
+      title: String
+      file: Upload!
+      isTemplate: Boolean
+      detectFields: Boolean
+      advancedDetectFields: Boolean
+      allowedAliasIds: [String]
+    ): Cast
+    "The working version becomes the next published version."
+    publishCast(eid: String!): Cast
     createEtchPacket(
       name: String
       organizationEid: String

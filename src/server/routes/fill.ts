@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
+import type { Template } from '../../template/index.js';
 import { requestBody } from '../body.js';
 import { jsonParserFor, renderFor, sendPdf, type ServerContext } from '../context.js';
 import { pdfName } from '../filename.js';
@@ -12,6 +13,33 @@ export function parseVersionNumber(raw: unknown): number | undefined {
   if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw.trim()))
     throw ValidationError.of('versionNumber', 'Must be an integer');
   return Number(raw.trim());
+}
+
+/**
+ * The template an organization made with this EID (the dashboard's store), read here so the
+ * render thread gets the template itself; undefined when the organization has none (the engine's
+ * template folder is asked then). A version it lacks is the 404, after the body's own 400s.
+ */
+async function ownTemplate(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  eid: string,
+  versionNumber: number | undefined,
+  body: unknown,
+): Promise<Template | undefined> {
+  const key = ctx.keys.get(request);
+  if (!ctx.templates || !key) return undefined;
+  try {
+    return await (await ctx.templates()).find(key.organization, eid, versionNumber);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+    try {
+      ctx.engine.parseFill(body);
+    } catch (invalid) {
+      if (invalid instanceof ValidationError) throw invalid;
+    }
+    throw e;
+  }
 }
 
 export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
@@ -29,11 +57,12 @@ export function fillRoute(app: FastifyInstance, ctx: ServerContext): void {
       const body = await requestBody(request, ctx.multipart, jsonParserFor(ctx, request));
       const pool = ctx.renderPool;
       const options = versionNumber === undefined ? {} : { versionNumber };
+      const template = (await ownTemplate(ctx, request, m[1]!, versionNumber, body)) ?? m[1]!;
       const rendered = await renderFor(ctx, request, async (signal) =>
         timedRender(ctx.metrics, 'fill', () =>
           pool
-            ? pool.run({ kind: 'fill', template: m[1]!, body, ...options }, signal)
-            : ctx.engine.fillDocument(m[1]!, body, options),
+            ? pool.run({ kind: 'fill', template, body, ...options }, signal)
+            : ctx.engine.fillDocument(template, body, options),
         ),
       );
       reportResourceProblems(request, reply, body, rendered.problems, ctx.strictResources ?? false);

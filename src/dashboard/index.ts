@@ -1,0 +1,10 @@
+/** The dashboard face (`/dashboard`): sessions, the templates' JSON API, the page shell and its files. */
+export { dashboardRoutes, DEFAULT_SIGN_IN_LIMIT } from './routes.js';
+export type { DashboardOptions } from './routes.js';
+export { TemplateAuthoring } from './authoring.js';
+export type { AuthoringOptions, Upload, UploadOptions } from './authoring.js';
+export { acroformProposals } from './detect.js';
+export type { DetectFields, Proposal } from './detect.js';
+export { CSRF_HEADER, DEFAULT_SESSION_TTL_MS, SESSION_COOKIE } from './sessions.js';
+export type { DashboardKey, DashboardKeys } from './sessions.js';
+export type { AppFiles } from './shell.js';

@@ -1,0 +1,175 @@
+/**
+ * Dashboard sessions: a person signs in with an API key of the keys file and gets an opaque
+ * cookie; the session itself is kept server-side (the server database's `dashboard_sessions`,
+ * so every instance on one PostgreSQL honours it and signing out ends it everywhere), holding
+ * the SHA-256 of the cookie's value, the key's digest and organization, the CSRF token and the
+ * expiry. Each request looks the key up again by its digest: a key taken out of the keys file
+ * ends its sessions.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { AuthorizationError, CastpressError } from '../errors/index.js';
+import type { SessionRecord, SessionRecords } from '../packets/index.js';
+
+export const SESSION_COOKIE = 'castpress_dashboard';
+/** The header every mutating request carries (the value GET/POST /dashboard/session gave). */
+export const CSRF_HEADER = 'x-csrf-token';
+/** A session lasts a working day; signing in again makes a new one. */
+export const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+
+/** An API key as the dashboard knows it: never the key, only its SHA-256. */
+export interface DashboardKey {
+  organization: string;
+  label: string;
+  kind: 'development' | 'production';
+  /** SHA-256 (hex) of the key. */
+  digest: string;
+}
+
+/** How the dashboard finds keys: by the key a person typed, then by the digest a session keeps. */
+export interface DashboardKeys {
+  find(apiKey: string): DashboardKey | undefined;
+  byDigest(digest: string): DashboardKey | undefined;
+}
+
+/** A signed-in request's session. */
+export interface Session {
+  key: DashboardKey;
+  csrfToken: string;
+  tokenHash: string;
+  expiresAt: number;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const token = () => randomBytes(32).toString('base64url');
+
+/** 403: a mutating request without the session's CSRF token. */
+export class CsrfError extends CastpressError {
+  constructor() {
+    const message = `Missing or wrong ${CSRF_HEADER} header: send the csrfToken of GET /dashboard/session`;
+    super('ForbiddenError', 403, message, [{ message, property: CSRF_HEADER }]);
+  }
+}
+
+/** Sessions in memory: a server without a database (they end with the process). */
+export class MemorySessions implements SessionRecords {
+  readonly #byHash = new Map<string, SessionRecord>();
+
+  async insert(s: SessionRecord): Promise<void> {
+    this.#byHash.set(s.tokenHash, { ...s });
+  }
+
+  async get(tokenHash: string): Promise<SessionRecord | undefined> {
+    const s = this.#byHash.get(tokenHash);
+    return s && { ...s };
+  }
+
+  async remove(tokenHash: string): Promise<void> {
+    this.#byHash.delete(tokenHash);
+  }
+
+  async purge(now: number): Promise<number> {
+    let n = 0;
+    for (const [hash, s] of this.#byHash)
+      if (s.expiresAt <= now) {
+        this.#byHash.delete(hash);
+        n++;
+      }
+    return n;
+  }
+}
+
+/** The value of cookie `name` in a Cookie header (the first one sent). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session cookie: HttpOnly, SameSite=Strict, only under /dashboard, Secure when the request came over https. */
+export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    'Path=/dashboard',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export class Sessions {
+  readonly #records: () => Promise<SessionRecords>;
+  readonly #keys: DashboardKeys;
+  readonly #now: () => number;
+  readonly #ttlMs: number;
+
+  constructor(records: () => Promise<SessionRecords>, keys: DashboardKeys, now: () => number, ttlMs: number) {
+    this.#records = records;
+    this.#keys = keys;
+    this.#now = now;
+    this.#ttlMs = ttlMs;
+  }
+
+  get ttlMs(): number {
+    return this.#ttlMs;
+  }
+
+  /** A new session for the key `apiKey`, or the 401 of a key the keys file does not hold; the cookie's value with it. */
+  async open(apiKey: unknown): Promise<{ session: Session; cookie: string }> {
+    const key = typeof apiKey === 'string' && apiKey.length <= 1000 ? this.#keys.find(apiKey) : undefined;
+    if (!key) {
+      const message = 'Invalid API key.';
+      throw new CastpressError('AuthorizationError', 401, message, [{ message, property: 'apiKey' }]);
+    }
+    const records = await this.#records();
+    const now = this.#now();
+    // Expired sessions go as new ones come: the table stays the size of the people signed in.
+    await records.purge(now);
+    const cookie = token();
+    const record: SessionRecord = {
+      tokenHash: sha256(cookie),
+      organization: key.organization,
+      keyDigest: key.digest,
+      keyLabel: key.label,
+      csrfToken: token(),
+      createdAt: now,
+      expiresAt: now + this.#ttlMs,
+    };
+    await records.insert(record);
+    return {
+      session: { key, csrfToken: record.csrfToken, tokenHash: record.tokenHash, expiresAt: record.expiresAt },
+      cookie,
+    };
+  }
+
+  /** The request's session, or the 401 of a missing, unknown or expired one (or one whose key is gone). */
+  async of(request: FastifyRequest): Promise<Session> {
+    const value = cookieValue(request.headers.cookie, SESSION_COOKIE);
+    if (!value) throw new AuthorizationError('Not signed in to the dashboard.');
+    const records = await this.#records();
+    const hash = sha256(value);
+    const record = await records.get(hash);
+    const key = record && this.#keys.byDigest(record.keyDigest);
+    if (!record || record.expiresAt <= this.#now() || !key || key.organization !== record.organization) {
+      if (record) await records.remove(hash);
+      throw new AuthorizationError('The dashboard session has ended: sign in again.');
+    }
+    return { key, csrfToken: record.csrfToken, tokenHash: hash, expiresAt: record.expiresAt };
+  }
+
+  /** Refuses a request that does not carry the session's CSRF token (compared in constant time). */
+  checkCsrf(request: FastifyRequest, session: Session): void {
+    const sent = request.headers[CSRF_HEADER];
+    const a = Buffer.from(typeof sent === 'string' ? sent : '', 'utf8');
+    const b = Buffer.from(session.csrfToken, 'utf8');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new CsrfError();
+  }
+
+  async close(session: Session): Promise<void> {
+    await (await this.#records()).remove(session.tokenHash);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Template files of a packet that name one of the organization's own templates (the dashboard's,
+ * createCast's: the store's `templates`), looked up before assembly with the packet's organization,
+ * so a packet by reference sees the same versions a fill by EID does and another organization's
+ * EID stays unknown. What the organization does not have is left to the engine's template folder.
+ */
+import { NotFoundError } from '../../errors/index.js';
+import { isPlainObject } from '../../schema/index.js';
+import type { Template } from '../../template/index.js';
+import type { AssembledPacket, OwnTemplate } from '../assembled.js';
+import type { WorkflowContext } from './context.js';
+
+/** The organization's templates the body's files name, by file index (read as the request's validation reads a file). */
+export async function ownTemplates(
+  ctx: WorkflowContext,
+  body: unknown,
+  organization: string,
+): Promise<Map<number, OwnTemplate> | undefined> {
+  const files = isPlainObject(body) && Array.isArray(body.files) ? (body.files as unknown[]) : [];
+  const found = new Map<number, OwnTemplate>();
+  await Promise.all(
+    files.map(async (raw, i) => {
+      if (!isPlainObject(raw) || typeof raw.castEid !== 'string') return;
+      const v = raw.versionNumber;
+      // A versionNumber of the wrong type is the request validation's 400.
+      if (v !== undefined && !Number.isInteger(v)) return;
+      try {
+        const template = await ctx.store.templates.find(organization, raw.castEid, v as number | undefined);
+        if (template) found.set(i, { template });
+      } catch (e) {
+        if (!(e instanceof NotFoundError)) throw e;
+        found.set(i, { missing: e.message });
+      }
+    }),
+  );
+  return found.size > 0 ? found : undefined;
+}
+
+/** `ctx.work.assemble` with the organization's own templates found first. */
+export async function assembleFor(ctx: WorkflowContext, body: unknown, organization: string): Promise<AssembledPacket> {
+  const templates = await ownTemplates(ctx, body, organization);
+  return ctx.work.assemble(body, templates);
+}
+
+/** The latest published version of `eid` for the organization: its own template's, else the engine's folder's. */
+export async function latestTemplate(ctx: WorkflowContext, organization: string, eid: string): Promise<Template> {
+  return (await ctx.store.templates.find(organization, eid)) ?? ctx.options.engine.template(eid);
+}
