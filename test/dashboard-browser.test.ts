@@ -8,20 +8,28 @@
  */
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
+import type { FastifyInstance } from 'fastify';
 import { writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/index.js';
+import { buildApp } from '../src/server/index.js';
 import { axeViolations } from './helpers/axe.js';
 import { launchTestBrowser } from './helpers/browser.js';
-import { closeBrowser } from './helpers/close.js';
+import { closeBrowser, closeServer } from './helpers/close.js';
 import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
 import { tempDir } from './helpers/signing.js';
-import { startSigningServer, watchPage } from './helpers/signing-page.js';
-import { PROD_KEY, type TestServer } from './server-setup.js';
+import { watchPage } from './helpers/signing-page.js';
 
 const Anvil = anvilModule.default;
-let server: TestServer;
+const KEY = 'prod-acme-key-0123456789';
+let app: FastifyInstance;
+let server: { base: string };
+/** The organization's own page that frames the editor (another origin on the same loopback host). */
+let parent: http.Server;
+let parentOrigin = '';
 let tmp: { dir: string; remove: () => Promise<void> };
 let browser: Browser;
 let flatPdf: string;
@@ -52,13 +60,36 @@ beforeAll(async () => {
   tmp = await tempDir('castpress-dashboard-');
   flatPdf = path.join(tmp.dir, 'membership.pdf');
   await makeFlatForm(flatPdf);
-  ({ server } = await startSigningServer(tmp.dir));
+  app = await buildApp({
+    engine: createEngine({}),
+    closeEngine: true,
+    config: { keys: [{ key: KEY, kind: 'production', organization: 'acme', label: 'Ada at Acme' }] },
+    // Read per request: the parent page's origin is known once it listens.
+    organizations: () => ({ name: 'Acme', embedOrigins: [parentOrigin] }),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no address');
+  server = { base: `http://127.0.0.1:${address.port}` };
+  parent = http.createServer((req, res) => {
+    const src = `${server.base}${new URL(req.url ?? '/', 'http://x').searchParams.get('frame') ?? ''}`;
+    res.setHeader('content-type', 'text/html');
+    res.end(
+      `<!doctype html><title>Parent</title><script>window.messages=[];addEventListener('message',e=>messages.push({origin:e.origin,data:e.data}))</script>` +
+        `<iframe src="${src}" width="1200" height="800" title="Template editor"></iframe>`,
+    );
+  });
+  await new Promise<void>((resolve) => parent.listen(0, '127.0.0.1', resolve));
+  const parentAddress = parent.address();
+  if (typeof parentAddress !== 'object' || !parentAddress) throw new Error('no address');
+  parentOrigin = `http://127.0.0.1:${parentAddress.port}`;
   browser = await launchTestBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await closeBrowser(browser);
-  await server?.close();
+  await closeServer(parent);
+  await app?.close();
   await tmp?.remove();
 }, 60_000);
 
@@ -70,7 +101,7 @@ async function signIn(page: Page): Promise<void> {
   await page.goto(`${server.base}/dashboard`);
   await page.getByLabel('API key').waitFor();
   await expectNoAxeViolations(page, 'sign-in');
-  await page.getByLabel('API key').fill(PROD_KEY);
+  await page.getByLabel('API key').fill(KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
 }
@@ -207,7 +238,7 @@ describe('dashboard in a browser', () => {
     await expectNoAxeViolations(page, 'editor after publishing');
 
     // The published template through the official client: the values at the fields' places.
-    const client = new Anvil({ apiKey: PROD_KEY, baseURL: server.base });
+    const client = new Anvil({ apiKey: KEY, baseURL: server.base });
     const result = await client.fillPDF(eid, { data: { start_date: '2025-01-31' } });
     expect(result.statusCode).toBe(200);
     const [filled] = await readText(new Uint8Array(result.data as Buffer));
@@ -229,6 +260,52 @@ describe('dashboard in a browser', () => {
     await context.close();
   });
 
+  it('the mouse: band selection, Shift+click, align, move and resize by a handle, copy and paste, undo', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page);
+    const eid = await upload(page, 'Mouse');
+    const a = await drawField(page, 'shortText', [100, 100], [200, 120]);
+    const b = await drawField(page, 'shortText', [130, 200], [330, 230]);
+    const c = await drawField(page, 'checkbox', [400, 300], [414, 314]);
+    // A band from empty paper over a and b selects those two, not c.
+    await dragOnPage(page, [80, 80], [350, 250]);
+    await page.getByRole('heading', { name: '2 fields selected' }).waitFor();
+    // Shift+click adds c; align the left edges (the leftmost: a's 100).
+    const box = (await page.locator('.page').first().boundingBox())!;
+    await page.keyboard.down('Shift');
+    await page.mouse.click(box.x + 407, box.y + 307);
+    await page.keyboard.up('Shift');
+    await page.getByRole('heading', { name: '3 fields selected' }).waitFor();
+    await page.getByRole('button', { name: 'Left', exact: true }).click();
+    await waitSaved(page);
+    const rects = async () => Object.fromEntries((await working(page, eid)).working.fields.map((f) => [f.id, f.rect]));
+    expect((await rects())[b]!.x).toBe(100);
+    expect((await rects())[c]!.x).toBe(100);
+    // A click on a alone selects it; drag it by 20 × 10 px; drag its bottom-right handle by 30 × 5.
+    await page.mouse.click(box.x + 150, box.y + 110);
+    await page.getByRole('heading', { name: `Short text field ${a}` }).waitFor();
+    await dragOnPage(page, [150, 110], [170, 120]);
+    await page.locator(`[data-field-id="${a}"] .handle-se`).waitFor();
+    const handle = (await page.locator(`[data-field-id="${a}"] .handle-se`).boundingBox())!;
+    const hx = handle.x - box.x + handle.width / 2;
+    const hy = handle.y - box.y + handle.height / 2;
+    await dragOnPage(page, [hx, hy], [hx + 30, hy + 5]);
+    await waitSaved(page);
+    expect((await rects())[a]).toEqual({ x: 120, y: 110, width: 130, height: 25 });
+    // Copy and paste: a copy 10 pt down and right, selected; Ctrl+Z takes it away again.
+    await page.locator(`[data-field-id="${a}"]`).focus();
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await waitSaved(page);
+    const copy = (await working(page, eid)).working.fields.find((f) => ![a, b, c].includes(f.id))!;
+    expect(copy.rect).toEqual({ x: 130, y: 120, width: 130, height: 25 });
+    await page.keyboard.press('Control+z');
+    await waitSaved(page);
+    expect((await working(page, eid)).working.fields.map((f) => f.id).sort()).toEqual([a, b, c].sort());
+    await context.close();
+  });
+
   it('shows the server’s 400 under the input it names, and clears it when fixed', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
@@ -245,6 +322,25 @@ describe('dashboard in a browser', () => {
     await page.getByLabel('Text colour').fill('#112233');
     await waitSaved(page);
     expect(await error.count()).toBe(0);
+    await context.close();
+  });
+
+  it('framed by the organization’s page: the editor posts saved and published to that origin only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page);
+    const eid = await upload(page, 'Embedded');
+    await page.goto(`${parentOrigin}/?frame=${encodeURIComponent(`/dashboard/templates/${eid}`)}`);
+    const frame = page.frameLocator('iframe');
+    await frame.getByRole('button', { name: 'Add field' }).click();
+    type Posted = { origin: string; data: { type: string; eid: string; versionNumber?: number } };
+    const messages = () => page.evaluate(() => (window as unknown as { messages: Posted[] }).messages);
+    await expect.poll(async () => (await messages()).map((m) => m.data.type)).toContain('castpress:saved');
+    await frame.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(async () => (await messages()).map((m) => m.data.type)).toContain('castpress:published');
+    const posted = await messages();
+    expect(posted.every((m) => m.origin === server.base && m.data.eid === eid)).toBe(true);
+    expect(posted.find((m) => m.data.type === 'castpress:published')?.data.versionNumber).toBe(1);
     await context.close();
   });
 
