@@ -9,7 +9,7 @@
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import type { FastifyInstance } from 'fastify';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -303,6 +303,44 @@ describe('dashboard in a browser', () => {
     await page.keyboard.press('Control+z');
     await waitSaved(page);
     expect((await working(page, eid)).working.fields.map((f) => f.id).sort()).toEqual([a, b, c].sort());
+    await context.close();
+  });
+
+  it('the templates list: search, rename, duplicate, export and import, delete after a confirmation', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+    const page = await context.newPage();
+    await signIn(page);
+    await upload(page, 'Lease');
+    await page.getByRole('link', { name: 'Templates', exact: true }).click();
+    const rows = page.locator('.template-row');
+    await page.getByLabel('Search templates').fill('lease');
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('Lease')]);
+    await page.getByRole('button', { name: 'Rename Lease' }).click();
+    await page.getByLabel('New name for Lease').fill('Lease 2026');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('link', { name: 'Lease 2026', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Duplicate Lease 2026', exact: true }).click();
+    await page.getByRole('link', { name: 'Lease 2026 (copy)', exact: true }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Lease 2026', exact: true }).click();
+    const file = path.join(tmp.dir, 'lease-export.json');
+    await (await download).saveAs(file);
+    // The export names its template; imported under another name, it is a template of its own.
+    const exported = JSON.parse(await readFile(file, 'utf8')) as { name: string; castpressTemplate: number };
+    expect(exported).toMatchObject({ castpressTemplate: 1, name: 'Lease 2026' });
+    await writeFile(file, JSON.stringify({ ...exported, name: 'Lease imported' }));
+    await page.getByLabel('Exported template (JSON)').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByLabel('Search templates').fill('');
+    await page.getByRole('link', { name: 'Lease imported', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete Lease 2026 (copy)', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Lease 2026 (copy)?' });
+    await expectNoAxeViolations(page, 'delete confirmation');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('link', { name: 'Lease 2026 (copy)', exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete Lease 2026 (copy)', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete template' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Lease 2026 (copy)', exact: true }).count()).toBe(0);
     await context.close();
   });
 
