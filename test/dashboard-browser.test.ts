@@ -7,20 +7,29 @@
  * desktop and on a phone (390 px, where the editor's panels stack under the pages).
  */
 import anvilModule from '@anvilco/anvil';
-import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 import type { FastifyInstance } from 'fastify';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { buildApp } from '../src/server/index.js';
-import { axeViolations } from './helpers/axe.js';
 import { launchTestBrowser } from './helpers/browser.js';
 import { closeBrowser, closeServer } from './helpers/close.js';
 import { itemsInRect, joinItems, readText } from './helpers/pdf.js';
 import { tempDir } from './helpers/signing.js';
+import {
+  dragOnPage,
+  drawField,
+  expectNoAxeViolations,
+  makeFlatForm,
+  signIn,
+  tabTo,
+  upload,
+  waitSaved,
+  working,
+} from './helpers/dashboard-page.js';
 import { watchPage } from './helpers/signing-page.js';
 
 const Anvil = anvilModule.default;
@@ -36,25 +45,6 @@ let flatPdf: string;
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** A flat form (no AcroForm): labels with an underline, a box and two check boxes, as a person would fill them. */
-async function makeFlatForm(file: string): Promise<void> {
-  const doc = await PDFDocument.create();
-  const page = doc.addPage([612, 792]);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  page.drawText('Membership application', { x: 72, y: 730, size: 18, font });
-  page.drawText('Full name', { x: 72, y: 690, size: 11, font });
-  page.drawLine({ start: { x: 140, y: 688 }, end: { x: 420, y: 688 }, thickness: 1, color: rgb(0, 0, 0) });
-  page.drawText('City', { x: 72, y: 650, size: 11, font });
-  page.drawRectangle({ x: 140, y: 642, width: 200, height: 22, borderWidth: 1, borderColor: rgb(0, 0, 0) });
-  for (const [i, label] of ['Yes', 'No'].entries()) {
-    page.drawRectangle({ x: 140 + i * 80, y: 600, width: 12, height: 12, borderWidth: 1, borderColor: rgb(0, 0, 0) });
-    page.drawText(label, { x: 158 + i * 80, y: 602, size: 11, font });
-  }
-  page.drawText('Signature', { x: 72, y: 420, size: 11, font });
-  page.drawText('Date', { x: 360, y: 420, size: 11, font });
-  await writeFile(file, await doc.save());
-}
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-dashboard-');
@@ -93,76 +83,6 @@ afterAll(async () => {
   await tmp?.remove();
 }, 60_000);
 
-async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
-  expect(await axeViolations(page), where).toEqual([]);
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${server.base}/dashboard`);
-  await page.getByLabel('API key').waitFor();
-  await expectNoAxeViolations(page, 'sign-in');
-  await page.getByLabel('API key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
-}
-
-async function upload(page: Page, name: string): Promise<string> {
-  await page.getByLabel('PDF or DOCX file').setInputFiles(flatPdf);
-  await page.getByLabel('Name (optional)').fill(name);
-  await page.getByRole('button', { name: 'Upload' }).click();
-  await page.getByRole('heading', { level: 1, name: `Edit ${name}` }).waitFor();
-  await page.locator('canvas.pdf-page').first().waitFor();
-  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-}
-
-async function waitSaved(page: Page): Promise<void> {
-  await page.locator('.save-state', { hasText: 'All changes saved' }).waitFor({ timeout: 20_000 });
-}
-
-/** The working version as the server holds it (through the app's own session). */
-async function working(page: Page, eid: string) {
-  return page.evaluate(async (id) => {
-    const res = await fetch(`/dashboard/api/templates/${encodeURIComponent(id)}`);
-    return (await res.json()) as {
-      working: {
-        fields: Array<{
-          id: string;
-          type: string;
-          alias?: string;
-          rect: { x: number; y: number; width: number; height: number };
-        }>;
-      };
-    };
-  }, eid);
-}
-
-/** Drags with the mouse on page 1 from `a` to `b`, in CSS px from the page's top-left. */
-async function dragOnPage(page: Page, a: [number, number], b: [number, number]): Promise<void> {
-  const box = (await page.locator('.page').first().boundingBox())!;
-  await page.mouse.move(box.x + a[0], box.y + a[1]);
-  await page.mouse.down();
-  await page.mouse.move(box.x + (a[0] + b[0]) / 2, box.y + (a[1] + b[1]) / 2, { steps: 4 });
-  await page.mouse.move(box.x + b[0], box.y + b[1], { steps: 4 });
-  await page.mouse.up();
-}
-
-/** Draws a field of `type` with the mouse; the id of the new field (it is selected: the properties show it). */
-async function drawField(page: Page, type: string, a: [number, number], b: [number, number]): Promise<string> {
-  await page.getByLabel('Field type').selectOption(type);
-  await page.getByRole('button', { name: 'Draw on page' }).click();
-  await dragOnPage(page, a, b);
-  return page.locator('#prop-id').inputValue();
-}
-
-/** Tabs (keyboard only) until `test` holds for the focused element; fails after `max` presses. */
-async function tabTo(page: Page, test: string, max = 200): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate(test)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${test}`);
-}
-
 describe('dashboard in a browser', () => {
   it('from a flat PDF to a published template: detect, draw, keyboard edit, preview, publish, fill', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
@@ -175,9 +95,9 @@ describe('dashboard in a browser', () => {
       const expected = (r.status() === 401 && url.pathname === '/dashboard/session') || url.pathname === '/favicon.ico';
       if (r.status() >= 400 && !expected) failed.push(`${r.status()} ${url.pathname}`);
     });
-    await signIn(page);
+    await signIn(page, server.base, KEY);
     await expectNoAxeViolations(page, 'templates');
-    const eid = await upload(page, 'Membership');
+    const eid = await upload(page, flatPdf, 'Membership');
 
     const proposals = page.locator('.proposal-box');
     await proposals.first().waitFor();
@@ -263,8 +183,8 @@ describe('dashboard in a browser', () => {
   it('the mouse: band selection, Shift+click, align, move and resize by a handle, copy and paste, undo', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page);
-    const eid = await upload(page, 'Mouse');
+    await signIn(page, server.base, KEY);
+    const eid = await upload(page, flatPdf, 'Mouse');
     const a = await drawField(page, 'shortText', [100, 100], [200, 120]);
     const b = await drawField(page, 'shortText', [130, 200], [330, 230]);
     const c = await drawField(page, 'checkbox', [400, 300], [414, 314]);
@@ -309,8 +229,8 @@ describe('dashboard in a browser', () => {
   it('the templates list: search, rename, duplicate, export and import, delete after a confirmation', async () => {
     const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
-    await signIn(page);
-    await upload(page, 'Lease');
+    await signIn(page, server.base, KEY);
+    await upload(page, flatPdf, 'Lease');
     await page.getByRole('link', { name: 'Templates', exact: true }).click();
     const rows = page.locator('.template-row');
     await page.getByLabel('Search templates').fill('lease');
@@ -347,8 +267,8 @@ describe('dashboard in a browser', () => {
   it('shows the server’s 400 under the input it names, and clears it when fixed', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await signIn(page);
-    await upload(page, 'Colours');
+    await signIn(page, server.base, KEY);
+    await upload(page, flatPdf, 'Colours');
     await page.getByRole('button', { name: 'Add field' }).click();
     await page.getByLabel('Text colour').first().fill('red');
     const error = page.locator('#prop-style-colour-error');
@@ -366,8 +286,8 @@ describe('dashboard in a browser', () => {
   it('framed by the organization’s page: the editor posts saved and published to that origin only', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await signIn(page);
-    const eid = await upload(page, 'Embedded');
+    await signIn(page, server.base, KEY);
+    const eid = await upload(page, flatPdf, 'Embedded');
     await page.goto(`${parentOrigin}/?frame=${encodeURIComponent(`/dashboard/templates/${eid}`)}`);
     const frame = page.frameLocator('iframe');
     await frame.getByRole('button', { name: 'Add field' }).click();
@@ -385,11 +305,11 @@ describe('dashboard in a browser', () => {
   it('on a phone: lists and forms in one column, the editor’s panels under its pages, 24 px targets, no axe violation', async () => {
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await context.newPage();
-    await signIn(page);
+    await signIn(page, server.base, KEY);
     await expectNoAxeViolations(page, 'templates on a phone');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
-    await upload(page, 'Phone');
+    await upload(page, flatPdf, 'Phone');
     // A checkbox of 14 pt is drawn 7 px wide at the phone's 50%: its button is still 24 px.
     expect(await page.getByLabel('Zoom').inputValue()).toBe('0.5');
     await page.getByLabel('Field type').selectOption('checkbox');
