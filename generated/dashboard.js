@@ -2367,7 +2367,10 @@
   function CommitInput(p3) {
     const [text, setText] = d2(p3.value);
     const [local, setLocal] = d2();
-    h2(() => setText(p3.value), [p3.value]);
+    h2(() => {
+      setText(p3.value);
+      setLocal(void 0);
+    }, [p3.value]);
     const commit2 = () => {
       if (text === p3.value) return setLocal(void 0);
       const problem = p3.check(text);
@@ -2382,7 +2385,11 @@
         value: text,
         onInput: (e3) => setText(e3.currentTarget.value),
         onBlur: commit2,
-        onKeyDown: (e3) => e3.key === "Enter" && commit2(),
+        onKeyDown: (e3) => {
+          if (e3.key !== "Enter") return;
+          commit2();
+          requestAnimationFrame(() => document.getElementById(p3.id)?.focus());
+        },
         "aria-describedby": describedBy,
         "aria-invalid": invalid,
         spellcheck: false

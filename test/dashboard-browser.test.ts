@@ -128,20 +128,25 @@ describe('dashboard in a browser', () => {
     await page.keyboard.press('Alt+ArrowRight');
     await tabTo(page, `document.activeElement?.id === 'prop-alias'`);
     await page.keyboard.type('start_date');
+    // The exact numbers: the width typed into the properties' form.
+    await tabTo(page, `document.activeElement?.id === 'prop-rect-width'`);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('120');
     await page.keyboard.press('Tab');
     await waitSaved(page);
     fields = (await working(page, eid)).working.fields;
     const date = byId(dateId)!;
-    expect(date).toMatchObject({ alias: 'start_date', rect: { x: 370, y: 382, width: 101, height: 20 } });
-    // One undo takes the alias back whole (one step for the typing), by the keyboard too.
+    expect(date).toMatchObject({ alias: 'start_date', rect: { x: 370, y: 382, width: 120, height: 20 } });
+    // Undo by the keyboard takes back the width, then the alias whole (one step for the typing); redo both.
+    const now = async () => (await working(page, eid)).working.fields.find((f) => f.id === dateId)!;
     await page.locator('.pages').focus();
     await page.keyboard.press('Control+z');
-    await waitSaved(page);
-    const aliasOf = async () => (await working(page, eid)).working.fields.find((f) => f.id === dateId)?.alias;
-    expect(await aliasOf()).toBeUndefined();
+    await expect.poll(now).toMatchObject({ alias: 'start_date', rect: { width: 101 } });
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await now()).alias).toBeUndefined();
     await page.keyboard.press('Control+Shift+z');
-    await waitSaved(page);
-    expect(await aliasOf()).toBe('start_date');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(now).toMatchObject({ alias: 'start_date', rect: { width: 120 } });
 
     // The preview: the engine's fill of the working version with the sample data, drawn by pdf.js.
     const sample = JSON.parse(await page.getByLabel(/Sample data/).inputValue()) as Record<string, unknown>;

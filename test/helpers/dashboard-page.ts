@@ -51,6 +51,8 @@ export async function upload(page: Page, file: string, name: string): Promise<st
 }
 
 export async function waitSaved(page: Page): Promise<void> {
+  // Effects run after the next frame: only then has an edit just made turned the state to "Unsaved changes".
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
   await page.locator('.save-state', { hasText: 'All changes saved' }).waitFor({ timeout: 20_000 });
 }
 
@@ -81,12 +83,16 @@ export async function dragOnPage(page: Page, a: [number, number], b: [number, nu
   await page.mouse.up();
 }
 
-/** Draws a field of `type` with the mouse; the id of the new field (it is selected: the properties show it). */
+/** Draws a field of `type` with the mouse; the id of the new field (drawn, it is the one selected). */
 export async function drawField(page: Page, type: string, a: [number, number], b: [number, number]): Promise<string> {
+  const before = await page.locator('.field-box').count();
   await page.getByLabel('Field type').selectOption(type);
   await page.getByRole('button', { name: 'Draw on page' }).click();
   await dragOnPage(page, a, b);
-  return page.locator('#prop-id').inputValue();
+  await expect.poll(() => page.locator('.field-box').count()).toBe(before + 1);
+  const id = await page.locator('.field-box.selected').getAttribute('data-field-id');
+  if (!id) throw new Error('the drawn field is not selected');
+  return id;
 }
 
 /** Tabs (keyboard only) until `test` holds for the focused element; fails after `max` presses. */

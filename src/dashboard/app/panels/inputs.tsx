@@ -41,7 +41,11 @@ export function CommitInput(
 ) {
   const [text, setText] = useState(p.value);
   const [local, setLocal] = useState<string>();
-  useEffect(() => setText(p.value), [p.value]);
+  // Another field (or an undo) shows another value: what was typed and its message go.
+  useEffect(() => {
+    setText(p.value);
+    setLocal(undefined);
+  }, [p.value]);
   const commit = () => {
     if (text === p.value) return setLocal(undefined);
     const problem = p.check(text);
@@ -57,7 +61,12 @@ export function CommitInput(
           value={text}
           onInput={(e) => setText(e.currentTarget.value)}
           onBlur={commit}
-          onKeyDown={(e) => e.key === 'Enter' && commit()}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
+            commit();
+            // A new id mounts the panel anew (it is keyed by the field): the focus stays in this input.
+            requestAnimationFrame(() => document.getElementById(p.id)?.focus());
+          }}
           aria-describedby={describedBy}
           aria-invalid={invalid}
           spellcheck={false}

@@ -29,6 +29,7 @@ export function Properties(p: PanelProps) {
         </p>
       </section>
     );
+  // Keyed by the field: each field's inputs start from its own values (and their local messages go).
   return <FieldProperties key={chosen[0].id} field={chosen[0]} {...p} />;
 }
 
