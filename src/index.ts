@@ -45,6 +45,7 @@ export {
   LATEST_PUBLISHED,
   FIELD_TYPES,
   parseTemplate,
+  MemoryTemplateCatalogue,
 } from './template/index.js';
 export type {
   Template,
@@ -53,6 +54,14 @@ export type {
   TemplateStyle,
   TemplateStore,
   FieldType,
+  TemplateCatalogue,
+  OrganizationTemplates,
+  TemplateRecord,
+  TemplateContent,
+  TemplateListing,
+  NewTemplate,
+  PublishedVersion,
+  PageSize,
 } from './template/index.js';
 // Fillable PDFs as templates (README: Template stores).
 export { templateFromPdf } from './fields/index.js';

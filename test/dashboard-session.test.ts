@@ -164,7 +164,7 @@ describe('CSRF on the API', () => {
     const { client, from } = clientFrom('198.51.100.6');
     await client.signIn(ACME, from);
     const form = new FormData();
-    form.set('file', new Blob([await labelledPdf('CSRF')], { type: 'application/pdf' }), 'csrf.pdf');
+    form.set('file', new Blob([new Uint8Array(await labelledPdf('CSRF'))], { type: 'application/pdf' }), 'csrf.pdf');
     const refused = await client.call('POST', '/dashboard/api/templates', { form, csrf: false, headers: from });
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ name: 'ForbiddenError', fields: [{ property: 'x-csrf-token' }] });

@@ -32,6 +32,12 @@ export type {
   CreateEtchPacketOptions,
 } from '../packets/index.js';
 export { openSqliteStore, openPostgresStore } from '../packets/index.js';
-export type { PacketStore, SqliteStoreOptions, PostgresStoreOptions } from '../packets/index.js';
+export type {
+  PacketStore,
+  SqliteStoreOptions,
+  PostgresStoreOptions,
+  SessionRecords,
+  SessionRecord,
+} from '../packets/index.js';
 export { smtpMailer, folderMailer, webhookSignature } from '../packets/index.js';
 export type { Mailer, MailMessage, SmtpOptions } from '../packets/index.js';

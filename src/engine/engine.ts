@@ -23,6 +23,7 @@ import {
   type Template,
   type TemplateInput,
   type TemplateStore,
+  WORKING_VERSION,
 } from '../template/index.js';
 import { Shaper, SubsetCache, TextLayout } from '../text/index.js';
 import { checkDataUrlBudget } from './data-url-budget.js';
@@ -182,6 +183,24 @@ export class Engine {
   async template(eid: string, versionNumber?: number): Promise<Template> {
     this.#assertOpen();
     return this.#resolveTemplate(eid, versionNumber);
+  }
+
+  /**
+   * Whether the engine's template store holds `eid` (any version): the server asks it before the
+   * organizations' own templates, so a template folder's EIDs fill without a database.
+   */
+  async hasTemplate(eid: string): Promise<boolean> {
+    this.#assertOpen();
+    const store = this.#store;
+    if (!store) return false;
+    if (store.has) return store.has(eid);
+    try {
+      await store.get(eid, WORKING_VERSION);
+      return true;
+    } catch (e) {
+      if (e instanceof NotFoundError) return false;
+      throw e;
+    }
   }
 
   /**

@@ -1,5 +1,8 @@
 /** The REST server: the hosted API's fill and generate-pdf operations over a castpress engine. */
 export { buildApp } from './app.js';
+export { LazyPacketStore } from './graphql/index.js';
+export type { DashboardSettings } from './templates.js';
+export type { AppFiles, DetectFields, Proposal } from '../dashboard/index.js';
 export type { ServerOptions } from './app.js';
 export { startServer, DEFAULT_HOST, DEFAULT_PORT } from './start.js';
 export type { StartOptions, RunningServer } from './start.js';

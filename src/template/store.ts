@@ -13,6 +13,8 @@ export const LATEST_PUBLISHED = -2;
 export interface TemplateStore {
   /** Resolves a template by EID; `versionNumber` omitted = latest published, -1 = working version. Throws NotFoundError. */
   get(eid: string, versionNumber?: number): Promise<Template>;
+  /** Whether the store holds any version of `eid`, told without reading one (optional: callers fall back to `get`). */
+  has?(eid: string): Promise<boolean>;
 }
 
 /** Keeps templates in memory: for tests and for callers that build templates in code. */
@@ -31,6 +33,10 @@ export class MemoryTemplateStore implements TemplateStore {
   /** Sets the unpublished working version. */
   setWorking(template: TemplateInput): void {
     this.#entry(template.eid).working = parseTemplate({ ...template, versionNumber: WORKING_VERSION });
+  }
+
+  async has(eid: string): Promise<boolean> {
+    return this.#versions.has(eid);
   }
 
   async get(eid: string, versionNumber?: number): Promise<Template> {
@@ -80,6 +86,10 @@ export class DirectoryTemplateStore implements TemplateStore {
   readonly #cache = new Map<string, Promise<Template>>();
 
   constructor(readonly dir: string) {}
+
+  async has(eid: string): Promise<boolean> {
+    return /^[A-Za-z0-9_-]+$/.test(eid) && existsSync(path.join(this.dir, eid));
+  }
 
   async get(eid: string, versionNumber?: number): Promise<Template> {
     if (!/^[A-Za-z0-9_-]+$/.test(eid)) throw notFound(eid, versionNumber);

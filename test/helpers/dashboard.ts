@@ -28,6 +28,13 @@ export class DashboardClient {
 
   constructor(readonly base: string) {}
 
+  /** This client with `other`'s session (the same browser, after a server restart on a new port). */
+  withSession(other: DashboardClient): this {
+    this.cookie = other.cookie;
+    this.csrfToken = other.csrfToken;
+    return this;
+  }
+
   async signIn(apiKey: string, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
     const r = await this.call('POST', '/dashboard/session', { body: { apiKey }, csrf: false, headers });
     const set = r.headers.get('set-cookie');
@@ -64,7 +71,7 @@ export class DashboardClient {
   /** POST /dashboard/api/templates with `file` (and `name`, `detect` when given). */
   upload(bytes: Uint8Array, filename: string, fields: Record<string, string> = {}, type = 'application/pdf') {
     const form = new FormData();
-    form.set('file', new Blob([bytes], { type }), filename);
+    form.set('file', new Blob([new Uint8Array(bytes)], { type }), filename);
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     return this.call('POST', '/dashboard/api/templates', { form });
   }

@@ -2,7 +2,8 @@
  * Template files of a packet that name one of the organization's own templates (the dashboard's,
  * createCast's: the store's `templates`), looked up before assembly with the packet's organization,
  * so a packet by reference sees the same versions a fill by EID does and another organization's
- * EID stays unknown. What the organization does not have is left to the engine's template folder.
+ * EID stays unknown. The engine's template folder is asked first, as the fill route asks it: an
+ * EID it holds is its template.
  */
 import { NotFoundError } from '../../errors/index.js';
 import { isPlainObject } from '../../schema/index.js';
@@ -24,6 +25,7 @@ export async function ownTemplates(
       const v = raw.versionNumber;
       // A versionNumber of the wrong type is the request validation's 400.
       if (v !== undefined && !Number.isInteger(v)) return;
+      if (await ctx.options.engine.hasTemplate(raw.castEid)) return;
       try {
         const template = await ctx.store.templates.find(organization, raw.castEid, v as number | undefined);
         if (template) found.set(i, { template });
@@ -42,7 +44,9 @@ export async function assembleFor(ctx: WorkflowContext, body: unknown, organizat
   return ctx.work.assemble(body, templates);
 }
 
-/** The latest published version of `eid` for the organization: its own template's, else the engine's folder's. */
+/** The latest published version of `eid` for the organization: the engine's folder's, else its own template's. */
 export async function latestTemplate(ctx: WorkflowContext, organization: string, eid: string): Promise<Template> {
-  return (await ctx.store.templates.find(organization, eid)) ?? ctx.options.engine.template(eid);
+  const engine = ctx.options.engine;
+  if (await engine.hasTemplate(eid)) return engine.template(eid);
+  return (await ctx.store.templates.find(organization, eid)) ?? engine.template(eid);
 }

@@ -17,8 +17,9 @@ export function parseVersionNumber(raw: unknown): number | undefined {
 
 /**
  * The template an organization made with this EID (the dashboard's store), read here so the
- * render thread gets the template itself; undefined when the organization has none (the engine's
- * template folder is asked then). A version it lacks is the 404, after the body's own 400s.
+ * render thread gets the template itself; undefined when the EID is the engine's (its template
+ * folder's, asked first: those fill without the database) or the organization has none. A version
+ * it lacks is the 404, after the body's own 400s.
  */
 async function ownTemplate(
   ctx: ServerContext,
@@ -28,7 +29,7 @@ async function ownTemplate(
   body: unknown,
 ): Promise<Template | undefined> {
   const key = ctx.keys.get(request);
-  if (!ctx.templates || !key) return undefined;
+  if (!ctx.templates || !key || (await ctx.engine.hasTemplate(eid))) return undefined;
   try {
     return await (await ctx.templates()).find(key.organization, eid, versionNumber);
   } catch (e) {
