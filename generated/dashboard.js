@@ -1658,7 +1658,7 @@
     ["Ctrl+Z / Ctrl+Shift+Z", "Undo / redo"],
     ["Ctrl+C / Ctrl+V / Ctrl+D", "Copy / paste / duplicate"],
     ["Ctrl+A", "Select every field on the page"],
-    ["Escape", "Clear the selection"]
+    ["Escape", "Stop drawing; else clear the selection"]
   ];
 
   // src/dashboard/app/model/server-errors.ts
@@ -3243,6 +3243,10 @@
       if (target.closest("input, textarea, select, dialog")) return;
       const cmd = commandFor(e3);
       if (!cmd) return;
+      if (cmd.kind === "clearSelection" && drawing) {
+        setDrawing(false);
+        return;
+      }
       const onPages = !!target.closest(".pages");
       if (ON_PAGES.has(cmd.kind) && !onPages) return;
       e3.preventDefault();

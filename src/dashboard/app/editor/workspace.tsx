@@ -74,6 +74,11 @@ export function Workspace({ eid, loaded }: { eid: string; loaded: LoadedTemplate
     if (target.closest('input, textarea, select, dialog')) return;
     const cmd = commandFor(e);
     if (!cmd) return;
+    // Escape first leaves drawing (the armed type), then clears the selection.
+    if (cmd.kind === 'clearSelection' && drawing) {
+      setDrawing(false);
+      return;
+    }
     const onPages = !!target.closest('.pages');
     if (ON_PAGES.has(cmd.kind) && !onPages) return;
     e.preventDefault();

@@ -78,5 +78,5 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo'],
   ['Ctrl+C / Ctrl+V / Ctrl+D', 'Copy / paste / duplicate'],
   ['Ctrl+A', 'Select every field on the page'],
-  ['Escape', 'Clear the selection'],
+  ['Escape', 'Stop drawing; else clear the selection'],
 ];
