@@ -91,6 +91,7 @@ module.exports = {
     includeOnly: '^src/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    // .tsx: the dashboard app's components (their imports name `.js`, as every module's do).
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
   },
 };

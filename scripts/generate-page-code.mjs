@@ -6,7 +6,8 @@
 // carry them without a file lookup at run time. Each module is a `.js` with its `.d.ts`; both are checked in
 // (src/html/README.md "In-page code" says why): `node scripts/generate-page-code.mjs` rewrites the stale ones
 // (npm run build, scripts/setup.sh), `--check` only reports them and exits 1 (npm test;
-// test/html-page-code.test.ts does the same check).
+// test/html-page-code.test.ts does the same check). The dashboard's browser app (src/dashboard/app) is bundled
+// the same way into a plain script, generated/dashboard.js, which the server serves as a file.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,13 @@ const PAGE_BUNDLES = [
 
 /** Text files the package runs as they are (not bundled): the same string modules, from the file's bytes. */
 const TEXT_ASSETS = [{ entry: 'assets/font-convert.py', output: 'generated/font-convert-py', name: 'CFF_TO_GLYF_PY' }];
+
+/**
+ * Browser apps served as files (not sent into pages by the Node side): their bundle is written as it is,
+ * a classic script outside src (the server serves it; src/dashboard serves generated/dashboard.js at
+ * /dashboard/assets/app.js). Their JSX is Preact's.
+ */
+const ASSET_BUNDLES = [{ entry: 'src/dashboard/app/main.tsx', output: 'generated/dashboard.js' }];
 
 /**
  * What esbuild may write: one classic script (an IIFE, evaluated by CDP or inlined under a nonce), modern
@@ -50,10 +58,15 @@ function pageBundleOptions(entry) {
 const HELPERS =
   /\b__(name|defProp|defProps|export|commonJS|toESM|toCommonJS|require|publicField|privateIn|async|spreadValues|spreadProps|objRest|template|using|decorate|esm)\b/;
 
-/** The bundled source of one entry (throws when esbuild reports an error or injects a helper, or it imports). */
+/**
+ * The bundled source of one entry (throws when esbuild reports an error or injects a helper, or it imports).
+ * The dashboard app keeps the same rules: Preact's ES module build and the app's TypeScript bundle
+ * without any helper, and its one dynamic import (pdf.js, by URL) is `import(`, not an import statement.
+ */
 export async function bundlePage(entry) {
   const { build } = await import('esbuild');
-  const result = await build(pageBundleOptions(entry));
+  const jsx = entry.endsWith('.tsx') ? { jsx: 'automatic', jsxImportSource: 'preact' } : {};
+  const result = await build({ ...pageBundleOptions(entry), ...jsx });
   const text = result.outputFiles[0].text;
   const helper = HELPERS.exec(text);
   if (helper) throw new Error(`${entry}: esbuild injected the helper ${helper[0]}, which the page code must not need`);
@@ -72,6 +85,9 @@ function generatedModule(bundle, source) {
     .map((l) => `  ${JSON.stringify(l)},`);
   return [header(bundle), `export const ${bundle.name} = [`, ...lines, "].join('\\n');", ''].join('\n');
 }
+
+/** The asset file for a bundle: a line naming its source, then the script as esbuild wrote it. */
+const assetFile = (bundle, source) => `${header(bundle)}\n${source}`;
 
 /** Its declaration, so that TypeScript reads the module's one export as a string. */
 const declaration = (bundle) => [header(bundle), `export declare const ${bundle.name}: string;`, ''].join('\n');
@@ -95,6 +111,14 @@ export async function generatePageCode({ check = false } = {}) {
       stale.push(bundle.output + suffix);
       if (!check) await writeFile(file, want);
     }
+  }
+  for (const bundle of ASSET_BUNDLES) {
+    const want = assetFile(bundle, await bundlePage(bundle.entry));
+    const file = path.join(root, bundle.output);
+    const have = await readFile(file, 'utf8').catch(() => null);
+    if (have === want) continue;
+    stale.push(bundle.output);
+    if (!check) await writeFile(file, want);
   }
   return stale;
 }
