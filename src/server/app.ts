@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerOptions } from './options.js';
+
+export type { ServerOptions } from './options.js';
 import fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -6,116 +9,36 @@ import fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import type { Engine } from '../engine/index.js';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
 import { logRequests } from './http/request-log.js';
 import { authenticate } from './http/auth.js';
 import { isJsonContentType, isMultipartContentType } from './http/body.js';
 import { ConcurrencyLimiter } from './http/concurrency.js';
 import { jsonParserFor, RequestSlot, type ServerContext } from './context.js';
-import type { RenderPool } from './pool/render-pool.js';
 import { toHttpError } from './http/errors.js';
 import { lingerAfterAnswer } from './http/linger.js';
-import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry, type ServerConfig } from './keys.js';
+import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry } from './keys.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from './http/multipart.js';
 import { downloadRoute, signerDownloadRoutes } from './routes/download.js';
 import { fillRoute } from './routes/fill.js';
 import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './replies/url-store.js';
-import { packetRoutes, type LazyPacketBackend, type LazyPacketStore } from './graphql/index.js';
-import {
-  dashboardKeys,
-  poolPreparation,
-  registerDashboard,
-  templateSources,
-  type DashboardSettings,
-} from './templates.js';
+import { packetRoutes } from './graphql/index.js';
+import { dashboardKeys, poolPreparation, registerDashboard, templateSources } from './templates.js';
 import { TemplateAuthoring } from '../dashboard/index.js';
-import type { DocxConverterOptions } from '../packets/index.js';
-import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from './http/json-body.js';
+import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser } from './http/json-body.js';
 import { signingRoutes } from './signing-page/index.js';
-import { ServerMetrics, type MetricsOptions } from './metrics.js';
-import { DEFAULT_ORGANIZATION, type OrganizationDirectory } from '../packets/index.js';
-import { organizationRoutes, type OrganizationSettingsStore } from './org/index.js';
+import { ServerMetrics } from './metrics.js';
+import { DEFAULT_ORGANIZATION } from '../packets/index.js';
+import { organizationRoutes } from './org/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
-import { operationsRoutes, type ReadinessCheck } from './routes/health.js';
+import { operationsRoutes } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi/openapi.js';
 import { signingCaRoutes } from './routes/signing-ca.js';
 import { serverOrigin } from './replies/stylesheet-origin.js';
-import { weldRoutes, type LazyWeldBackend } from './workflow-forms/index.js';
-import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits, type FormRateLimits } from './http/form-limits.js';
+import { weldRoutes } from './workflow-forms/index.js';
+import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits } from './http/form-limits.js';
 import { organizationOf } from '../workflows/index.js';
-
-export interface ServerOptions {
-  engine: Engine;
-  /** Keys, signing secret, announced rate limit. Omitted: no authentication (every caller is a production key). */
-  config?: ServerConfig;
-  /** Close the engine when the server closes (true when the server created it). */
-  closeEngine?: boolean;
-  /** Clock in epoch milliseconds, for link expiry; tests step it forward. */
-  now?: () => number;
-  /** false (default), true, or a pino level: one line per request and per response, never the payload. */
-  logger?: boolean | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
-  /** Where log lines go (default stdout). */
-  logStream?: NodeJS.WritableStream;
-  multipart?: Partial<MultipartLimits>;
-  /** Cap of the in-memory store behind `outputFormat: 'url'`. */
-  urlStore?: { maxBytes?: number; maxEntries?: number };
-  /** Base of signed links, e.g. `https://pdf.internal`; default: the request's own scheme and Host. */
-  publicUrl?: string;
-  /** Longest time to receive a whole request (headers and body); default 120 s. */
-  requestTimeoutMs?: number;
-  /** Fill and Markdown on worker threads with a deadline (startServer creates one); closed with the server. */
-  renderPool?: RenderPool;
-  /** A remote resource that did not load is a 400 on its property rather than a warning header (see resource-warnings.ts). */
-  strictResources?: boolean;
-  /** Signature packets: `POST /graphql` and the document-group downloads; closed with the server. */
-  packets?: LazyPacketBackend;
-  /**
-   * The server's database (packets, the organizations' own templates, dashboard sessions), opened on
-   * first use and closed with the server after the packets (startServer makes one). Without it the
-   * templates live in the packets' store, or in memory when there are no packets.
-   */
-  database?: LazyPacketStore;
-  /** The dashboard at `/dashboard` (default on); `false` serves none. */
-  dashboard?: false | DashboardSettings;
-  /** LibreOffice's options for DOCX uploads of the dashboard and createCast (startServer passes `engine.docx`). */
-  docx?: DocxConverterOptions;
-  /** JSON bodies and parts (REST and `/graphql`) above `inlineBytes` (1 MiB) are parsed on the render pool's threads and may hold `maxValues` (50,000) values. */
-  jsonBodies?: Partial<JsonBodyLimits>;
-  /** Origins (e.g. `https://app.example`) allowed to frame the embeddable pages (../org/policy.ts) and, besides the server itself, the mailed ones. */
-  signingFrameAncestors?: readonly string[];
-  /** Origins besides the server's own that a packet's `signaturePageOptions.style.stylesheetURL` may name. */
-  signingStylesheetOrigins?: readonly string[];
-  /** Each organization's settings (`--org`, src/server/org/): framing and stylesheets of its packets' pages. */
-  organizations?: OrganizationDirectory;
-  /**
-   * The settings store (`--org FILE`, src/server/org/store.ts): its `directory` stands for
-   * `organizations` when that is not given, and `GET`/`PUT /api/organization` read and change it.
-   * The caller closes it.
-   */
-  organizationSettings?: OrganizationSettingsStore;
-  /** `/ready`'s Chromium check: the executable the engine's pool launches (the engine's `chromium.executablePath`; default: CASTPRESS_CHROMIUM, then the usual paths). */
-  chromiumExecutable?: string;
-  /** Further `/ready` checks besides Chromium and the packet store (e.g. a queue's Redis). */
-  readyChecks?: readonly ReadinessCheck[];
-  /** Deadline of one `/ready` check (default 5 s): past it the check fails. */
-  readyCheckTimeoutMs?: number;
-  /** Serve Prometheus metrics at `GET /metrics` (default off); `token` asks scrapers for `Authorization: Bearer <token>`. */
-  metrics?: boolean | MetricsOptions;
-  /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa`. */
-  signingCa?: { dataDir: string; tsa: boolean };
-  /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
-  welds?: LazyWeldBackend;
-  /** Throttles of the workflow forms (form-limits.ts); unset values keep DEFAULT_FORM_RATE_LIMITS. */
-  formRateLimit?: Partial<FormRateLimits>;
-  /**
-   * Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are
-   * believed (fastify's `trustProxy`): `request.ip` (rate limits, logs, the audit trail) is then the
-   * client's. Default none: the connection's own address.
-   */
-  trustProxy?: readonly string[];
-}
 
 /** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
 function loggerOptions(
