@@ -36,7 +36,7 @@ import { inflateRawSync } from 'node:zlib';
 export const seams = {
   name: 'castpress-seams',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]pdf[\\/]pdf-lib-crypto\.ts$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/]src[\\/]pdf[\\/](?:[^\\/]+[\\/])*pdf-lib-crypto\.ts$/ }, async (args) => {
       const main = await build.resolve('@cantoo/pdf-lib', {
         kind: 'import-statement',
         resolveDir: path.dirname(args.path),
