@@ -261,6 +261,8 @@ async function buildFile(
   switch (file.kind) {
     case 'template': {
       template = await remapErrors(() => engine.template(file.castEid, file.versionNumber), file, i);
+      // The template's own signature boxes count as an upload's listed fields do, before any page is read.
+      budgets.signing.count(i, signatureFieldCount(template.fields));
       // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
       base = template.pdf;
       tagSource = template.pdf;
