@@ -17,7 +17,6 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../src/index.js';
 import { assemblePacket } from '../src/packets/index.js';
@@ -31,6 +30,7 @@ import {
   type PacketServe,
 } from './helpers/packet-serve.js';
 import { pageText, qpdfFields, readFields } from './helpers/pdf.js';
+import { popplerInkIn } from './helpers/render.js';
 import { nssDbTrusting, pdfsig, tempDir, tool } from './helpers/signing.js';
 import { tokenOf } from './helpers/workflow.js';
 
@@ -116,19 +116,6 @@ async function submit(
   const body = await res.text();
   expect(res.status, body).toBe(200);
   return JSON.parse(body) as Record<string, unknown>;
-}
-
-/** Dark pixels inside a rect (points from the top-left) of page 1, rendered by poppler at 72 dpi. */
-async function inkIn(file: string, rect: { x: number; y: number; width: number; height: number }): Promise<number> {
-  const prefix = `${file}-ink`;
-  await tool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-gray', '-png', '-singlefile', file, prefix]);
-  const { data } = await sharp(await readFile(`${prefix}.png`))
-    .extract({ left: rect.x, top: rect.y, width: rect.width, height: rect.height })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let dark = 0;
-  for (const v of data) if (v < 128) dark++;
-  return dark;
 }
 
 const drawn = {
@@ -248,10 +235,10 @@ describe.each(['per-signer', 'seal'] as const)("a template's signing fields in a
       }
     }
     // Ink inside each signed box; the box given to nobody stays blank, with no empty signature field left.
-    expect(await inkIn(file, rectOf('clientSig'))).toBeGreaterThan(50);
-    expect(await inkIn(file, rectOf('clientIni'))).toBeGreaterThan(20);
-    expect(await inkIn(file, rectOf('providerSig'))).toBeGreaterThan(50);
-    expect(await inkIn(file, rectOf('witnessSig'))).toBe(0);
+    expect(await popplerInkIn(file, rectOf('clientSig'))).toBeGreaterThan(50);
+    expect(await popplerInkIn(file, rectOf('clientIni'))).toBeGreaterThan(20);
+    expect(await popplerInkIn(file, rectOf('providerSig'))).toBeGreaterThan(50);
+    expect(await popplerInkIn(file, rectOf('witnessSig'))).toBe(0);
     expect((await qpdfFields(pdf)).map((f) => f.fullname)).not.toContain('witnessSig');
 
     // The signing date inside its box, in the template's format; the filled name too.

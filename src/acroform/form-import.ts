@@ -106,6 +106,15 @@ export function formFieldsOf<T extends string, P extends object>(
       acroFieldName: node.name,
       ...(node.flags & FF.readOnly ? { readOnly: true } : {}),
     };
+    /** One widget's template field: the classifier's type and properties over what the form says. */
+    const entry = (w: WidgetInfo, imported: { type: T; props: P }): ImportedFormField<T, P> => ({
+      id: uniqueId(node.name),
+      type: imported.type,
+      pageNum: w.pageIndex,
+      rect: toTopLeft(w),
+      ...base,
+      ...imported.props,
+    });
     switch (node.kind) {
       case 'radio': {
         const imported = classify({ kind: 'radio', multiline: false, comb: false });
@@ -157,14 +166,7 @@ export function formFieldsOf<T extends string, P extends object>(
         const imported = classify(facts);
         if (!imported) break;
         for (const w of widgets) {
-          const field: ImportedFormField<T, P> = {
-            id: uniqueId(node.name),
-            type: imported.type,
-            pageNum: w.pageIndex,
-            rect: toTopLeft(w),
-            ...base,
-            ...imported.props,
-          };
+          const field = entry(w, imported);
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
           if (node.kind !== 'checkbox') {
@@ -181,15 +183,7 @@ export function formFieldsOf<T extends string, P extends object>(
         if (node.dict.lookup(PDF.V) instanceof PDFDict) break;
         const imported = classify({ kind: 'signature', multiline: false, comb: false });
         if (!imported) break;
-        for (const w of widgets)
-          out.push({
-            id: uniqueId(node.name),
-            type: imported.type,
-            pageNum: w.pageIndex,
-            rect: toTopLeft(w),
-            ...base,
-            ...imported.props,
-          });
+        for (const w of widgets) out.push(entry(w, imported));
         break;
       }
       default:
