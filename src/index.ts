@@ -46,6 +46,7 @@ export {
   WORKING_VERSION,
   LATEST_PUBLISHED,
   FIELD_TYPES,
+  SIGNING_FIELD_TYPES,
   parseTemplate,
   MemoryTemplateCatalogue,
 } from './template/index.js';

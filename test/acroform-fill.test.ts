@@ -36,7 +36,8 @@ function plan(file: string, fields: TemplateField[]): Planned[] {
   const out: Planned[] = [];
   fields.forEach((f, i) => {
     const name = f.acroFieldName!;
-    if (seen.has(name)) return;
+    // A signature box is signed, never filled: a fill gives it no value (test/template-signing-fields.test.ts).
+    if (seen.has(name) || f.type === 'signature') return;
     seen.add(name);
     const readOnly = i % 3 === 0;
     if (f.type === 'checkbox')

@@ -1,6 +1,6 @@
 /** The field-type registry: one module per type, each answering for its own values, widgets and imports. */
 import { describe, expect, it } from 'vitest';
-import { FIELD_TYPE_MODULES, fieldType, importedType } from '../src/fields/index.js';
+import { FIELD_TYPE_MODULES, SIGNING_FIELD_TYPES, fieldType, importedType } from '../src/fields/index.js';
 import { FIELD_TYPES, type TemplateField } from '../src/template/index.js';
 
 const style = {
@@ -14,11 +14,11 @@ const style = {
 const rect = { x: 10, y: 20, width: 100, height: 20 };
 const options = { checkboxCharacter: 'X', checkboxSquare: false };
 
-/** One valid value per type, and what each type stores for it. */
-const samples: Record<
-  (typeof FIELD_TYPES)[number],
-  { field?: Partial<TemplateField>; value: unknown; stored: Record<string, string> }
-> = {
+type FillType = Exclude<(typeof FIELD_TYPES)[number], (typeof SIGNING_FIELD_TYPES)[number]>;
+const FILL_TYPES = FIELD_TYPES.filter((t): t is FillType => !(SIGNING_FIELD_TYPES as readonly string[]).includes(t));
+
+/** One valid value per type that a fill fills, and what each type stores for it. */
+const samples: Record<FillType, { field?: Partial<TemplateField>; value: unknown; stored: Record<string, string> }> = {
   shortText: { value: 'Ada', stored: { '': 'Ada' } },
   longText: { value: 'a b', stored: { '': 'a b' } },
   email: { value: 'a@b.c', stored: { '': 'a@b.c' } },
@@ -58,7 +58,7 @@ describe('field-type registry', () => {
     for (const [name, m] of Object.entries(FIELD_TYPE_MODULES)) expect(m.type).toBe(name);
   });
 
-  for (const type of FIELD_TYPES) {
+  for (const type of FILL_TYPES) {
     it(`${type}: formats a valid value, refuses a wrong one, and writes widgets for it`, () => {
       const s = samples[type];
       const field = { id: 'f', type, pageNum: 0, rect, ...s.field } as TemplateField;
@@ -90,9 +90,35 @@ describe('field-type registry', () => {
     });
   }
 
-  it('imports fillable-PDF widgets in order: comb → charList, multiline → longText, check box, radio, other text → shortText', () => {
+  it('the signing kinds are template types that a fill never fills: signed as a signature field or an empty text field', () => {
+    expect(SIGNING_FIELD_TYPES).toEqual(['signature', 'initial', 'signatureDate']);
+    for (const type of SIGNING_FIELD_TYPES) expect(FIELD_TYPES).toContain(type);
+    // Every fill type leaves signedAs unset; the renderers know a signing kind by it alone.
+    expect(FILL_TYPES.filter((t) => fieldType(t).signedAs !== undefined)).toEqual([]);
+    expect(SIGNING_FIELD_TYPES.map((t) => fieldType(t).signedAs)).toEqual(['signature', 'text', 'text']);
+    for (const type of SIGNING_FIELD_TYPES) {
+      const field = { id: 'f', type, pageNum: 0, rect } as TemplateField;
+      const out = fieldType(type).format({ field, raw: 'Ada', box: rect, at: { dx: 0, dy: 0 }, style, options });
+      expect(out).toEqual({ ok: false, message: 'Signing fields are signed, not filled' });
+      const widgets = fieldType(type).interactive({
+        filled: { field, property: 'data.f', style, readOnly: false, values: { '': '' }, box: rect, contents: [] },
+        name: 'f',
+        common: { pageIndex: 0, style, readOnly: false },
+        at: (r) => ({ x: r.x, y: 792 - r.y - r.height, width: r.width, height: r.height }),
+        checkboxSquare: false,
+        paintMark: () => {},
+      });
+      // A signature box is written by the signature-field writer, the others as one empty text field.
+      expect(widgets.map((w) => [w.kind, w.value])).toEqual(type === 'signature' ? [] : [['text', '']]);
+    }
+    // signatureDate takes a date format, as a packet's signatureDate does.
+    expect(fieldType('signatureDate').formatProblem?.('MMMM Do, YYYY')).toBeUndefined();
+    expect(fieldType('signatureDate').formatProblem?.('%Y-%m-%d')).toBeTypeOf('string');
+  });
+
+  it('imports fillable-PDF widgets in order: comb → charList, multiline → longText, check box, radio, signature, other text → shortText', () => {
     const facts = (
-      kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox',
+      kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox' | 'signature',
       more: { multiline?: boolean; comb?: boolean; maxLength?: number } = {},
     ) => ({ kind, multiline: false, comb: false, ...more });
     expect(importedType(facts('text', { comb: true, maxLength: 9 }))).toEqual({
@@ -105,5 +131,6 @@ describe('field-type registry', () => {
     expect(importedType(facts('radio'))?.type).toBe('radioGroup');
     expect(importedType(facts('combo'))?.type).toBe('shortText');
     expect(importedType(facts('listbox'))?.type).toBe('shortText');
+    expect(importedType(facts('signature'))).toEqual({ type: 'signature', props: {} });
   });
 });

@@ -13,16 +13,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, closeServer } from './helpers/close.js';
 import { launchTestBrowser } from './helpers/browser.js';
+import { popplerInkIn } from './helpers/render.js';
 import { repoRoot } from './helpers/cli.js';
 import { pdfsig, tempDir, tool } from './helpers/signing.js';
 import { watchPage } from './helpers/signing-page.js';
@@ -154,24 +154,6 @@ const ok = (r: unknown) => {
   expect(g.statusCode).toBe(200);
   return g.data!.data!;
 };
-
-/** Dark pixels inside a rect (points from the top-left) of page 1, rendered by poppler at 72 dpi. */
-async function inkIn(pdfFile: string, rect: { x: number; y: number; width: number; height: number }): Promise<number> {
-  const prefix = path.join(tmp.dir, `ink-${path.basename(pdfFile)}`);
-  await tool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-gray', '-png', '-singlefile', pdfFile, prefix]);
-  const { data } = await sharp(await readFile(`${prefix}.png`))
-    .extract({
-      left: Math.round(rect.x),
-      top: Math.round(rect.y),
-      width: Math.round(rect.width),
-      height: Math.round(rect.height),
-    })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let dark = 0;
-  for (let i = 0; i < data.length; i++) if (data[i]! < 128) dark++;
-  return dark;
-}
 
 const CLIENT_SIG = { x: 72, y: 300, width: 220, height: 50 };
 const PROVIDER_SIG = { x: 320, y: 300, width: 220, height: 50 };
@@ -377,10 +359,10 @@ describe('packet end to end: castpress serve, @anvilco/anvil, two signers in Chr
       tmp.dir,
       Object.keys(entries).find((n) => /order/.test(n))!,
     );
-    const blank = await inkIn(order, { x: 72, y: 420, width: 220, height: 50 });
+    const blank = await popplerInkIn(order, { x: 72, y: 420, width: 220, height: 50 });
     expect(blank).toBe(0);
-    expect(await inkIn(order, CLIENT_SIG)).toBeGreaterThan(50); // the drawn signature
-    expect(await inkIn(order, PROVIDER_SIG)).toBeGreaterThan(50); // the typed one
+    expect(await popplerInkIn(order, CLIENT_SIG)).toBeGreaterThan(50); // the drawn signature
+    expect(await popplerInkIn(order, PROVIDER_SIG)).toBeGreaterThan(50); // the typed one
     const letter = (
       await tool('pdftotext', [
         '-layout',

@@ -23,7 +23,8 @@ import {
 
 /** What the importer knows of one widget of a fillable PDF's field. */
 export interface AcroFieldFacts {
-  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
+  /** `signature`: an unsigned signature field (/FT /Sig without /V); a signed one is left out. */
+  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox' | 'signature';
   multiline: boolean;
   /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
   comb: boolean;
@@ -63,7 +64,8 @@ const FONT_SIZE_MAX = 30;
 /**
  * The fields of an already loaded document, one per widget (a field shown on two pages gives
  * two entries sharing the alias, so one value fills both), alias = the fully qualified field
- * name. Push buttons, signatures, widgets on no page and what `classify` declines are left out.
+ * name. Push buttons, signed signature fields, widgets on no page and what `classify` declines
+ * are left out.
  */
 export function formFieldsOf<T extends string, P extends object>(
   doc: PDFDocument,
@@ -104,6 +106,15 @@ export function formFieldsOf<T extends string, P extends object>(
       acroFieldName: node.name,
       ...(node.flags & FF.readOnly ? { readOnly: true } : {}),
     };
+    /** One widget's template field: the classifier's type and properties over what the form says. */
+    const entry = (w: WidgetInfo, imported: { type: T; props: P }): ImportedFormField<T, P> => ({
+      id: uniqueId(node.name),
+      type: imported.type,
+      pageNum: w.pageIndex,
+      rect: toTopLeft(w),
+      ...base,
+      ...imported.props,
+    });
     switch (node.kind) {
       case 'radio': {
         const imported = classify({ kind: 'radio', multiline: false, comb: false });
@@ -155,14 +166,7 @@ export function formFieldsOf<T extends string, P extends object>(
         const imported = classify(facts);
         if (!imported) break;
         for (const w of widgets) {
-          const field: ImportedFormField<T, P> = {
-            id: uniqueId(node.name),
-            type: imported.type,
-            pageNum: w.pageIndex,
-            rect: toTopLeft(w),
-            ...base,
-            ...imported.props,
-          };
+          const field = entry(w, imported);
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
           if (node.kind !== 'checkbox') {
@@ -172,6 +176,14 @@ export function formFieldsOf<T extends string, P extends object>(
           if (maxLen !== undefined) field.maxLength = maxLen;
           out.push(field);
         }
+        break;
+      }
+      case 'signature': {
+        // A signed field is a finished signature, not a box to sign: only empty ones are imported.
+        if (node.dict.lookup(PDF.V) instanceof PDFDict) break;
+        const imported = classify({ kind: 'signature', multiline: false, comb: false });
+        if (!imported) break;
+        for (const w of widgets) out.push(entry(w, imported));
         break;
       }
       default:

@@ -51,14 +51,17 @@ const TOOLTIP = { signature: 'Signature', initial: 'Initials' } as const;
  * viewer draws the "sign here" affordance; a signer's update fills /V and the
  * appearance later). The form gets /SigFlags SignaturesExist. Names are
  * plain (no dots: no hierarchy) and must not clash with the document's
- * fields or with each other: a clash, a page that does not exist or an empty
- * rect is a ValidationError on `property[i]…`.
+ * fields or with each other: a clash (unless `rename`), a page that does not
+ * exist or an empty rect is a ValidationError on `property[i]…`. With `rename`,
+ * a name already used becomes `<name>_2`, `<name>_3`… (fields nobody refers
+ * to by name, such as a template's signature boxes in a fill's interactive output).
  */
 export function addSignatureFields(
   doc: PDFDocument,
   specs: readonly SignatureFieldSpec[],
   property = 'fields',
   target?: FormTarget,
+  options: { rename?: boolean } = {},
 ): PDFRef[] {
   const valid = parseWith(specsSchema(), specs, [property]);
   // With a target (a fill's update session), pages are the output pages and the form may be a new one.
@@ -73,7 +76,11 @@ export function addSignatureFields(
         property: `${property}[${i}].pageIndex`,
         message: `The PDF has ${pages.length} page(s); there is no page index ${spec.pageIndex}`,
       });
-    if (taken.has(spec.name))
+    if (taken.has(spec.name) && options.rename) {
+      let n = 2;
+      while (taken.has(`${spec.name}_${n}`)) n++;
+      spec.name = `${spec.name}_${n}`;
+    } else if (taken.has(spec.name))
       out.push({ property: `${property}[${i}].name`, message: `The PDF already has a field named "${spec.name}"` });
     taken.add(spec.name);
     return out;

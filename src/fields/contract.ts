@@ -80,6 +80,14 @@ export interface FieldTypeModule {
   ownFieldValue?(filled: FilledField): string | boolean;
   /** The boxes debug output outlines; default the rect and every rect the field holds. */
   debugBoxes?(field: TemplateField): TopLeftRect[];
+  /**
+   * Set for the signing kinds (signature, initial, signatureDate): a packet's signer fills the
+   * field while signing, so fill data never fills it (fill says so for a key that names only
+   * such fields, as for an unknown key) and flat output leaves it undrawn. Interactive output
+   * writes it empty: `signature` as an empty signature field (src/acroform's signature writer),
+   * `text` through `interactive`, given a filled field with no value.
+   */
+  readonly signedAs?: 'signature' | 'text';
   /** Claims a widget of a fillable PDF (checked in the registry's import order): the field's type-specific properties. */
   importAcro?(facts: AcroFieldFacts): Partial<TemplateField> | undefined;
 }

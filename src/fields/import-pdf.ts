@@ -29,8 +29,8 @@ export interface ImportedTemplate {
 /**
  * Turns a fillable PDF's AcroForm into a template: one template field per widget (a field
  * shown on two pages gives two template fields sharing the alias, so one value fills both),
- * alias = the fully qualified field name. Push buttons, signatures and widgets on no page are
- * left out.
+ * alias = the fully qualified field name. Unsigned signature fields become `signature` fields;
+ * push buttons, signed signature fields and widgets on no page are left out.
  */
 export async function templateFromPdf(
   bytes: Uint8Array,

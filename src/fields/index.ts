@@ -17,7 +17,7 @@ export type {
   Placement,
   WidgetCommon,
 } from './contract.js';
-export { FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
+export { FIELD_TYPES, SIGNING_FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
 export type { FieldType, TemplateField, TemplateStyle } from './model.js';
 export type { Alignment, VerticalAlignment, ResolvedStyle, Content, FilledField } from './filled.js';
 export {

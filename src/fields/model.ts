@@ -6,7 +6,16 @@
 import { z } from 'zod';
 import { styling } from '../schema/index.js';
 
-/** Field types of the spec's table (plus `decimalNumber`, the hosted builder's name for `number`). */
+/**
+ * The signing kinds: boxes a packet's signer signs, initials or dates. A template holds them like
+ * any field (a packet of the template gives them to its signers); a fill never fills them.
+ */
+export const SIGNING_FIELD_TYPES = ['signature', 'initial', 'signatureDate'] as const;
+
+/**
+ * Field types of the spec's table (plus `decimalNumber`, the hosted builder's name for `number`),
+ * then the signing kinds.
+ */
 export const FIELD_TYPES = [
   'shortText',
   'longText',
@@ -27,6 +36,7 @@ export const FIELD_TYPES = [
   'fullName',
   'usAddress',
   'phone',
+  ...SIGNING_FIELD_TYPES,
 ] as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -52,7 +62,7 @@ export const templateField = z.object({
   /** 0-based page index. */
   pageNum: z.number().int().min(0),
   rect,
-  /** Output format, e.g. `MM/DD/YYYY` for dates, `$0,0.00` style hints for numbers. */
+  /** Output format, e.g. `MM/DD/YYYY` for dates and signature dates, `$0,0.00` style hints for numbers. */
   format: z.string().optional(),
   style: templateStyle.optional(),
   /** charList: number of boxes (the rect is split evenly). */

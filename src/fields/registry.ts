@@ -8,6 +8,7 @@ import { imageFile } from './types/image-file.js';
 import { decimalNumber, dollar, integer, number, percent } from './types/number.js';
 import { phone } from './types/phone.js';
 import { radioGroup } from './types/radio-group.js';
+import { initial, signature, signatureDate } from './types/signing.js';
 import { ein, ssn } from './types/tax-id.js';
 import { email, longText, shortText } from './types/text.js';
 import { textWrap } from './types/text-wrap.js';
@@ -37,6 +38,9 @@ export const FIELD_TYPE_MODULES: Readonly<Record<FieldType, FieldTypeModule>> = 
   fullName,
   usAddress,
   phone,
+  signature,
+  initial,
+  signatureDate,
 };
 
 /** The module of a field's type. */
@@ -45,7 +49,7 @@ export function fieldType(type: FieldType): FieldTypeModule {
 }
 
 /** Which type claims a fillable PDF's widget first: the most specific text kinds before plain text. */
-const IMPORT_ORDER: readonly FieldTypeModule[] = [charList, longText, checkbox, radioGroup, shortText];
+const IMPORT_ORDER: readonly FieldTypeModule[] = [charList, longText, checkbox, radioGroup, signature, shortText];
 
 /** The type (and its type-specific properties) a fillable PDF's field imports as; undefined when no type takes it. */
 export function importedType(facts: AcroFieldFacts): { type: FieldType; props: Partial<TemplateField> } | undefined {

@@ -1,28 +1,45 @@
 import type { FieldError } from '../errors/index.js';
+import { fieldType } from '../fields/index.js';
 import { formatPath, type FillRequest } from '../schema/index.js';
 import type { Template } from '../template/index.js';
 
 /**
- * Keys of `data` that name no field of the template (neither an id nor an alias), one entry per
- * key and fill: `{property: "data.nmae", message: 'no field has the id or alias "nmae" (did you
- * mean "name"?)'}`. Only the top-level keys of each fill are keys: what a value holds (a
- * fullName's parts, a value object's styling) is the value's own business. The hosted API ignores
- * such keys; a misspelled one then fills nothing, so the engine reports them (a warning, or a 400
- * when the caller asks for `strict`).
+ * Keys of `data` that fill nothing, one entry per key and fill. A key that names no field of the
+ * template (neither an id nor an alias): `{property: "data.nmae", message: 'no field has the id
+ * or alias "nmae" (did you mean "name"?)'}`. A key that names only signing fields (signature,
+ * initial, signatureDate), which a packet's signer fills while signing: `{property: "data.sig",
+ * message: '"sig" names a signature field: signing fields are signed, not filled'}`. Only the
+ * top-level keys of each fill are keys: what a value holds (a fullName's parts, a value object's
+ * styling) is the value's own business. The hosted API ignores such keys; a misspelled one then
+ * fills nothing, so the engine reports them (a warning, or a 400 when the caller asks for `strict`).
  */
 export function unknownDataKeys(template: Template, request: FillRequest): FieldError[] {
   const known = new Set<string>();
+  // Keys of signing fields, with the kind named in the message (a key shared with a fill field fills that one).
+  const signed = new Map<string, string>();
   for (const f of template.fields) {
-    known.add(f.id);
-    if (f.alias !== undefined) known.add(f.alias);
+    const keys = f.alias === undefined ? [f.id] : [f.id, f.alias];
+    for (const key of keys) {
+      if (fieldType(f.type).signedAs === undefined) known.add(key);
+      else if (!signed.has(key)) signed.set(key, f.type);
+    }
   }
   const found: FieldError[] = [];
   request.data.forEach((data, i) => {
     for (const key of Object.keys(data)) {
       if (known.has(key)) continue;
+      const property = formatPath(request.dataWasArray ? ['data', i, key] : ['data', key]);
+      const kind = signed.get(key);
+      if (kind !== undefined) {
+        found.push({
+          property,
+          message: `"${key}" names ${kind === 'initial' ? 'an' : 'a'} ${kind} field: signing fields are signed, not filled`,
+        });
+        continue;
+      }
       const near = closest(key, known);
       found.push({
-        property: formatPath(request.dataWasArray ? ['data', i, key] : ['data', key]),
+        property,
         message: `no field has the id or alias "${key}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`,
       });
     }

@@ -10,6 +10,7 @@ import type { FillCache, PageFrame } from './output/prepared-template.js';
 import type { FillPlan } from './normalize/types.js';
 import { renderPlan, type RenderOptions } from './render/index.js';
 import { signatureFieldsInUpdate, type FillSignatureField } from './signature-fields.js';
+import { signingBlanks, type SigningBlanks } from './signing-blanks.js';
 
 export interface FillContext {
   /** The engine's fonts, text layout, subsets, images, resolver and limits. */
@@ -80,6 +81,8 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
     checkboxSquare: request.defaultMakeCheckboxSquare ?? false,
   };
   const frames = prepared.pages.map((p) => p.frame);
+  // The template's signing boxes: undrawn in flat output, empty fields in interactive output.
+  const blanks = interactive ? signingBlanks(template, request, pageCount) : { text: [], signatures: [] };
   const title = request.title ?? template.title;
   const pdf = await renderPlan(
     prepared,
@@ -93,8 +96,11 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
       borderColor: request.borderColor,
       title,
       ...formSteps(
-        interactive ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks) : undefined,
+        interactive
+          ? fieldsInUpdate(plan, frames, marks, ctx.cache.layouts, ctx.cache.appearanceChecks, blanks.text)
+          : undefined,
         signatureFields,
+        blanks,
         plan,
         frames,
         !interactive,
@@ -104,18 +110,28 @@ export async function fill(template: Template, request: FillRequest, ctx: FillCo
   return title === undefined ? { pdf, pageCount: plan.pages.length } : { pdf, pageCount: plan.pages.length, title };
 }
 
-/** The form steps of the update, in order: interactive fields, then signature fields (with the pages they need written). */
+/**
+ * The form steps of the update, in order: interactive fields, then signature fields (the
+ * caller's, then the template's empty boxes), with the pages that hold widgets without values.
+ */
 function formSteps(
   interactive: RenderOptions['fields'],
   signatureFields: readonly FillSignatureField[],
+  blanks: SigningBlanks,
   plan: FillPlan,
   frames: PageFrame[],
   flat: boolean,
 ): Pick<RenderOptions, 'fields' | 'widgetPages'> {
-  if (signatureFields.length === 0) return interactive ? { fields: interactive } : {};
-  const signatures = signatureFieldsInUpdate(signatureFields, plan, frames, flat);
+  const widgetPages = new Set([
+    ...signatureFields.map((f) => f.pageNum),
+    ...blanks.signatures.map((f) => f.pageNum),
+    ...blanks.text.map((b) => b.templatePage),
+  ]);
+  if (signatureFields.length === 0 && blanks.signatures.length === 0)
+    return interactive ? { fields: interactive, widgetPages } : {};
+  const signatures = signatureFieldsInUpdate(signatureFields, plan, frames, flat, blanks.signatures);
   return {
     fields: (doc, pages, text) => signatures(doc, pages, interactive?.(doc, pages, text)),
-    widgetPages: new Set(signatureFields.map((f) => f.pageNum)),
+    widgetPages,
   };
 }

@@ -14,6 +14,8 @@ import type { PageFrame } from './output/prepared-template.js';
 import type { LayoutCache } from './output/layout-cache.js';
 import { drawMark } from './render/marks.js';
 import type { Typesetter } from './render/text.js';
+import { firstOutputPages } from './signature-fields.js';
+import type { SigningBlanks } from './signing-blanks.js';
 
 /** The request's checkbox character for interactive check boxes; without one they show a drawn check mark. */
 export interface InteractiveMarks {
@@ -91,20 +93,30 @@ function ownFieldValues(plan: FillPlan): ExistingFieldValue[] {
   });
 }
 
-/** Specs of the fields to create: every value not bound to one of the PDF's own fields, by output page. */
+/**
+ * Specs of the fields to create: every value not bound to one of the PDF's own fields, by output
+ * page, then the template's empty signing boxes on the first copy of their page.
+ */
 function newFieldSpecs(
   plan: FillPlan,
   frames: PageFrame[],
   marks: InteractiveMarks,
   text: TextSetter,
   layouts: LayoutCache,
+  blanks: SigningBlanks['text'],
 ): InteractiveFieldSpec[] {
   const typesetter: Typesetter = { setter: text, layouts };
-  return plan.pages.flatMap((page, pageIndex) =>
+  const values = plan.pages.flatMap((page, pageIndex) =>
     page.fields
       .filter((f) => !f.field.acroFieldName)
       .flatMap((filled) => specsOf(filled, pageIndex, frames[page.templatePage]!, marks, typesetter)),
   );
+  const firstCopy = firstOutputPages(plan);
+  const empty = blanks.flatMap(({ filled, templatePage }) => {
+    const pageIndex = firstCopy.get(templatePage);
+    return pageIndex === undefined ? [] : specsOf(filled, pageIndex, frames[templatePage]!, marks, typesetter);
+  });
+  return [...values, ...empty];
 }
 
 /**
@@ -114,21 +126,23 @@ function newFieldSpecs(
  * with a form of its own keeps it: its fields (acroFieldName) are filled in
  * place (the session writes only the field, widget and form objects that
  * change) and new fields join its field tree. Otherwise a new AcroForm is made;
- * its reference is returned for the catalog.
+ * its reference is returned for the catalog. `blanks`: the template's signing boxes that
+ * become empty text fields.
  */
 export function fieldsInUpdate(
   plan: FillPlan,
   frames: PageFrame[],
   marks: InteractiveMarks,
   layouts: LayoutCache,
-  checks?: AppearanceChecks,
+  checks: AppearanceChecks | undefined,
+  blanks: SigningBlanks['text'],
 ) {
   return (doc: PDFDocument, pages: ReadonlyArray<PDFPage | undefined>, text: TextSetter): PDFRef | undefined => {
     const own = doc.catalog.lookupMaybe(PDF.AcroForm, PDFDict);
     const existing = ownFieldValues(plan);
     if (own && existing.length > 0)
       fillExistingFields(doc, existing, text, { flatten: false, layouts, ...(checks ? { checks } : {}) });
-    const specs = newFieldSpecs(plan, frames, marks, text, layouts);
+    const specs = newFieldSpecs(plan, frames, marks, text, layouts, blanks);
     if (own) {
       addInteractiveFields(doc, specs, text, { pages, acroForm: own, ownForm: true }, layouts);
       return undefined;

@@ -31,11 +31,10 @@ export function signatureFieldsInUpdate(
   plan: FillPlan,
   frames: readonly PageFrame[],
   flat: boolean,
+  /** The template's own signature boxes (interactive output): renamed rather than refused on a clash. */
+  renamed: readonly FillSignatureField[] = [],
 ) {
-  const outputIndex = new Map<number, number>();
-  plan.pages.forEach((p, i) => {
-    if (!outputIndex.has(p.templatePage)) outputIndex.set(p.templatePage, i);
-  });
+  const outputIndex = firstOutputPages(plan);
   return (
     doc: PDFDocument,
     pages: ReadonlyArray<PDFPage | undefined>,
@@ -48,13 +47,26 @@ export function signatureFieldsInUpdate(
       acroForm = doc.context.obj({ Fields: [] });
       ref = doc.context.register(acroForm);
     }
-    const specs = fields.map((f) => ({
-      name: f.name,
-      kind: f.kind,
-      pageIndex: outputIndex.get(f.pageNum) ?? pages.length,
-      rect: userRect(frames[f.pageNum]!, f.rect),
-    }));
-    addSignatureFields(doc, specs, 'signatureFields', { pages, acroForm, ownForm: acroForm === own });
+    const specsOf = (list: readonly FillSignatureField[]) =>
+      list.map((f) => ({
+        name: f.name,
+        kind: f.kind,
+        pageIndex: outputIndex.get(f.pageNum) ?? pages.length,
+        rect: userRect(frames[f.pageNum]!, f.rect),
+      }));
+    const target = { pages, acroForm, ownForm: acroForm === own };
+    // The caller's fields first: their names are the caller's to keep (packets sign them by name).
+    if (fields.length > 0) addSignatureFields(doc, specsOf(fields), 'signatureFields', target);
+    if (renamed.length > 0) addSignatureFields(doc, specsOf(renamed), 'template.fields', target, { rename: true });
     return ref;
   };
+}
+
+/** Output page index of the first copy of each template page. */
+export function firstOutputPages(plan: FillPlan): Map<number, number> {
+  const outputIndex = new Map<number, number>();
+  plan.pages.forEach((p, i) => {
+    if (!outputIndex.has(p.templatePage)) outputIndex.set(p.templatePage, i);
+  });
+  return outputIndex;
 }

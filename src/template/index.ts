@@ -1,4 +1,4 @@
-export { FIELD_TYPES, templateSchema } from './model.js';
+export { FIELD_TYPES, SIGNING_FIELD_TYPES, templateSchema } from './model.js';
 export type { FieldType, Template, TemplateField, TemplateInput, TemplateStyle } from './model.js';
 export { parseTemplate } from './validate.js';
 export { DirectoryTemplateStore, MemoryTemplateStore, WORKING_VERSION, LATEST_PUBLISHED } from './store.js';

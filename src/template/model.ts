@@ -3,7 +3,7 @@ import { fieldType, templateField, templateStyle } from '../fields/index.js';
 
 // The field vocabulary (types, rects, a template field's schema) is src/fields': the
 // template is one PDF plus fields, validated against the field types' own rules.
-export { FIELD_TYPES } from '../fields/index.js';
+export { FIELD_TYPES, SIGNING_FIELD_TYPES } from '../fields/index.js';
 export type { FieldType, TemplateField, TemplateStyle } from '../fields/index.js';
 
 const pdfBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, {

@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { createCanvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { openPdf } from './pdf.js';
+import { tool } from './signing.js';
 
 export interface RenderedPage {
   width: number;
@@ -43,4 +46,29 @@ export async function renderPages(
   } finally {
     await doc.destroy();
   }
+}
+
+/**
+ * Dark pixels (grey below 128) inside a rect (points from the top-left corner) of page 1 of the PDF
+ * file `pdfFile`, as poppler renders it at 72 dpi (annotation appearances included); the image is
+ * written beside the file.
+ */
+export async function popplerInkIn(
+  pdfFile: string,
+  rect: { x: number; y: number; width: number; height: number },
+): Promise<number> {
+  const prefix = `${pdfFile}-ink`;
+  await tool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-gray', '-png', '-singlefile', pdfFile, prefix]);
+  const { data } = await sharp(await readFile(`${prefix}.png`))
+    .extract({
+      left: Math.round(rect.x),
+      top: Math.round(rect.y),
+      width: Math.round(rect.width),
+      height: Math.round(rect.height),
+    })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let dark = 0;
+  for (const v of data) if (v < 128) dark++;
+  return dark;
 }

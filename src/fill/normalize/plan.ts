@@ -66,7 +66,9 @@ function spreadOf(field: TemplateField, u: Unwrapped): Spread {
   return { kind: 'explicit', items: elements };
 }
 
+/** A field's value in one fill; none for the signing kinds, which a packet's signer fills (src/fill/data-keys.ts says so). */
 function lookup(data: FillData, field: TemplateField): { key: string; value: FieldInput } | undefined {
+  if (fieldType(field.type).signedAs !== undefined) return undefined;
   for (const key of [field.alias, field.id]) {
     if (key === undefined || !Object.hasOwn(data, key)) continue;
     const value = data[key];

@@ -87,6 +87,8 @@ export async function buildFile(
         file,
         i,
       );
+      // The template's own signature boxes count as an upload's listed fields do, before any page is read.
+      budgets.signing.count(i, signatureFieldCount(template.fields));
       // Tags are read from the template as authored: a filled value spelling `{{ signature }}` must not become a field.
       base = template.pdf;
       tagSource = template.pdf;
