@@ -23,11 +23,14 @@ import {
 
 /** What the importer knows of one widget of a fillable PDF's field. */
 export interface AcroFieldFacts {
-  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox';
+  /** `signature`: a /Sig field, which no fill type takes (src/detect proposes it for signing). */
+  kind: 'text' | 'checkbox' | 'radio' | 'combo' | 'listbox' | 'signature';
   multiline: boolean;
   /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
   comb: boolean;
   maxLength?: number;
+  /** The field's tooltip (/TU, its name for people), else its first widget's. */
+  tooltip?: string;
 }
 
 /** A field type's answer for one widget: its type and type-specific properties; undefined leaves the widget out. */
@@ -63,7 +66,8 @@ const FONT_SIZE_MAX = 30;
 /**
  * The fields of an already loaded document, one per widget (a field shown on two pages gives
  * two entries sharing the alias, so one value fills both), alias = the fully qualified field
- * name. Push buttons, signatures, widgets on no page and what `classify` declines are left out.
+ * name. Push buttons, widgets on no page and what `classify` declines (the field types decline
+ * signatures) are left out.
  */
 export function formFieldsOf<T extends string, P extends object>(
   doc: PDFDocument,
@@ -106,7 +110,7 @@ export function formFieldsOf<T extends string, P extends object>(
     };
     switch (node.kind) {
       case 'radio': {
-        const imported = classify({ kind: 'radio', multiline: false, comb: false });
+        const imported = classify({ kind: 'radio', multiline: false, comb: false, ...tooltipOf(node, widgets) });
         if (!imported) break;
         // Radio groups split across pages are rare; one template field per page keeps each on its own page.
         const byPage = groupBy(widgets, (w) => w.pageIndex);
@@ -137,7 +141,8 @@ export function formFieldsOf<T extends string, P extends object>(
       case 'checkbox':
       case 'text':
       case 'combo':
-      case 'listbox': {
+      case 'listbox':
+      case 'signature': {
         // A template's lengths are positive integers: any other /MaxLen is ignored.
         const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, PDF.MaxLen)) : undefined;
         const maxLen =
@@ -150,6 +155,7 @@ export function formFieldsOf<T extends string, P extends object>(
             maxLen !== undefined &&
             (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0,
           ...(maxLen !== undefined ? { maxLength: maxLen } : {}),
+          ...tooltipOf(node, widgets),
         };
         // Which type the field becomes is the field types' decision (src/fields, import order).
         const imported = classify(facts);
@@ -165,7 +171,7 @@ export function formFieldsOf<T extends string, P extends object>(
           };
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
-          if (node.kind !== 'checkbox') {
+          if (node.kind !== 'checkbox' && node.kind !== 'signature') {
             const style = styleOf(doc, node, w);
             if (style) field.style = style;
           }
@@ -190,6 +196,14 @@ function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): ImportedStyl
   if (da.color) style.textColor = da.color;
   if (da.alignment && da.alignment !== 'left') style.alignment = da.alignment;
   return Object.keys(style).length > 0 ? style : undefined;
+}
+
+function tooltipOf(node: FieldNode, widgets: WidgetInfo[]): { tooltip?: string } {
+  for (const dict of [node.dict, ...widgets.map((w) => w.dict)]) {
+    const text = textOf(dict.lookup(PDF.TU))?.trim();
+    if (text) return { tooltip: text };
+  }
+  return {};
 }
 
 /** /Opt of a radio or check box field: export values by widget index (used when state names are not readable, e.g. non-Latin). */

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InvalidPdfError } from '../errors/index.js';
 import { VALUE_MARKED_CONTENT } from '../format/index.js';
+import { MAX_PATH_POINTS, paintedPath, type PaintedPath, type PaintState } from './page-paths.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -47,6 +48,10 @@ export interface PageGlyphs {
   glyphs: Glyph[];
   /** How many character codes each text-showing operator of the page's own content shows, by operator. */
   operatorCodes: number[];
+  /** With `paths`: what the page paints (page-paths.ts), form XObjects' content included. */
+  paths?: PaintedPath[];
+  /** The walk stopped at `maxOperators` (or the paths' point budget): what it returns is the page's beginning. */
+  truncated?: boolean;
 }
 
 interface PdfjsGlyph {
@@ -56,7 +61,7 @@ interface PdfjsGlyph {
   vmetric?: unknown;
 }
 
-interface TextState {
+interface TextState extends PaintState {
   ctm: Matrix;
   font?: string;
   size: number;
@@ -130,6 +135,10 @@ export interface ReadGlyphsOptions {
   onPage?: (page: PageGlyphs) => void;
   /** Checked before each page: aborted, the read stops with the signal's reason. */
   signal?: AbortSignal;
+  /** Also the paths each page paints (`PageGlyphs.paths`). */
+  paths?: boolean;
+  /** Operators of a page's operator list walked at most (default: all); a page cut short says `truncated`. */
+  maxOperators?: number;
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
@@ -191,15 +200,19 @@ export async function readPageGlyphs(
         const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { fontMatrix?: number[] } | null) : null;
         return (asMatrix(font?.fontMatrix ? [font.fontMatrix] : undefined) ?? [0.001, 0, 0, 0.001, 0, 0]) as Matrix;
       };
-      const { glyphs, operatorCodes } = interpret(
+      const walked = interpret(
         pdfjs.OPS,
         ops.fnArray,
         ops.argsArray as unknown[][],
         fontMatrix,
         viewport.transform as Matrix,
+        {
+          paths: options.paths === true,
+          maxOperators: options.maxOperators ?? Infinity,
+        },
       );
       page.cleanup();
-      read({ pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs, operatorCodes });
+      read({ pageNum: i - 1, width: viewport.width, height: viewport.height, ...walked });
     }
     return pages;
   } finally {
@@ -214,12 +227,26 @@ function interpret(
   argsList: unknown[][],
   fontMatrixOf: (font: string) => Matrix,
   view: Matrix,
-): { glyphs: Glyph[]; operatorCodes: number[] } {
+  limits: { paths: boolean; maxOperators: number },
+): Pick<PageGlyphs, 'glyphs' | 'operatorCodes' | 'paths' | 'truncated'> {
   const glyphs: Glyph[] = [];
   const operatorCodes: number[] = [];
+  const paths: PaintedPath[] = [];
+  const pointBudget = { left: MAX_PATH_POINTS };
   // Inside a form XObject: its glyphs are not the page content's.
   let formDepth = 0;
-  let st: TextState = { ctm: IDENTITY, size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+  let st: TextState = {
+    ctm: IDENTITY,
+    size: 0,
+    charSpacing: 0,
+    wordSpacing: 0,
+    hScale: 1,
+    leading: 0,
+    rise: 0,
+    lineWidth: 1,
+    fillColor: '#000000',
+    strokeColor: '#000000',
+  };
   const stack: TextState[] = [];
   // Per open marked-content sequence: whether it (or one it sits in) holds values.
   const marked: boolean[] = [];
@@ -231,10 +258,32 @@ function interpret(
     tm = tlm;
   };
 
-  for (let i = 0; i < fns.length; i++) {
+  const end = Math.min(fns.length, limits.maxOperators);
+  for (let i = 0; i < end; i++) {
     const fn = fns[i];
     const args = argsList[i] ?? [];
     switch (fn) {
+      case OPS.constructPath: {
+        if (!limits.paths || pointBudget.left <= 0) break;
+        const path = paintedPath(OPS, args, multiply(st.ctm, view), st, pointBudget);
+        if (path) paths.push(path);
+        break;
+      }
+      case OPS.setLineWidth:
+        st.lineWidth = Math.abs(Number(args[0])) || 0;
+        break;
+      case OPS.setFillRGBColor:
+        st.fillColor = typeof args[0] === 'string' ? args[0] : 'none';
+        break;
+      case OPS.setStrokeRGBColor:
+        st.strokeColor = typeof args[0] === 'string' ? args[0] : 'none';
+        break;
+      case OPS.setFillTransparent:
+        st.fillColor = 'none';
+        break;
+      case OPS.setStrokeTransparent:
+        st.strokeColor = 'none';
+        break;
       case OPS.save:
         stack.push({ ...st });
         break;
@@ -352,5 +401,6 @@ function interpret(
         break;
     }
   }
-  return { glyphs, operatorCodes };
+  const truncated = end < fns.length || (limits.paths && pointBudget.left <= 0);
+  return { glyphs, operatorCodes, ...(limits.paths ? { paths } : {}), ...(truncated ? { truncated } : {}) };
 }
