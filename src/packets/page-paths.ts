@@ -24,6 +24,8 @@ export interface PaintedPath {
   /** `#rrggbb` as pdfjs gives it, or `none` for a pattern or transparent paint. */
   fillColor: string;
   strokeColor: string;
+  /** Stroked with a dash pattern (dotted separators inside a field, not a field's edge). */
+  dashed: boolean;
   subpaths: Subpath[];
 }
 
@@ -32,6 +34,7 @@ export interface PaintState {
   lineWidth: number;
   fillColor: string;
   strokeColor: string;
+  dashed: boolean;
 }
 
 /** Points a page's paths may hold in all: a path of millions of points is no form's box. */
@@ -120,6 +123,7 @@ export function paintedPath(
     lineWidth: state.lineWidth * scale,
     fillColor: state.fillColor,
     strokeColor: state.strokeColor,
+    dashed: state.dashed,
     subpaths: kept,
   };
 }
