@@ -7,39 +7,14 @@
  * that room (the cell's own label) is taken away. A piece with no room left is a label cell.
  */
 import type { Phrase } from './phrases.js';
+import { LINE_HEIGHT, roomOf, topOf, type FlatField, type PageContext, type Piece, type Room } from './room.js';
 import { SNAP, type Box, type HSeg, type Shapes, type VSeg } from './shapes.js';
 
-export interface FlatField {
-  kind: 'box' | 'underline' | 'comb' | 'checkbox' | 'radio';
-  rect: Box;
-  /** comb: number of cells. */
-  cells?: number;
-  /** radio: each button's box. */
-  options?: Box[];
-}
+export type { FlatField } from './room.js';
 
-interface Piece {
-  x0: number;
-  x1: number;
-  y: number;
-  /** How far the walls at either end rise above the segment (0: no wall). */
-  left: number;
-  right: number;
-  /** Whether walls go down from the segment at both ends: the top of a box below. */
-  hangs?: boolean;
-}
-
-/** Widest comb cell; narrowest writing field. */
+/** Widest and narrowest comb cell. */
 const COMB_MAX = 32;
 const COMB_MIN = 4;
-const FIELD_MIN_WIDTH = 14;
-/** Room above a segment a field needs: an enclosed cell, a bare line. */
-const ROOM_BOX = 8;
-const ROOM_LINE = 9;
-/** Height given to a line's field when nothing above bounds it. */
-const LINE_HEIGHT = 16;
-/** How far above a segment a cell's top may be. */
-const REACH = 90;
 
 /**
  * The solid verticals meeting `s`, one per x: how far they rise above it (walls of a cell above,
@@ -70,77 +45,17 @@ function piecesOf(s: HSeg, v: VSeg[]): Piece[] {
   const out: Piece[] = [];
   for (let i = 1; i < xs.length; i++) {
     const [a, b] = [xs[i - 1]!, xs[i]!];
-    out.push({ x0: a, x1: b, y: s.y, left: up(a), right: up(b), ...(down(a) && down(b) ? { hangs: true } : {}) });
+    out.push({
+      x0: a,
+      x1: b,
+      y: s.y,
+      left: up(a),
+      right: up(b),
+      ...(down(a) && down(b) ? { hangs: true } : {}),
+      ...(s.leader ? { leader: true } : {}),
+    });
   }
   return out;
-}
-
-/** The nearest segment above `p` covering most of it, within REACH. */
-function topOf(p: Piece, h: HSeg[]): HSeg | undefined {
-  const width = p.x1 - p.x0;
-  let best: HSeg | undefined;
-  for (const s of h) {
-    if (s.y >= p.y - 2 || s.y < p.y - REACH) continue;
-    const cover = Math.min(s.x1, p.x1) - Math.max(s.x0, p.x0);
-    if (cover >= width * 0.6 && (!best || s.y > best.y)) best = s;
-  }
-  return best;
-}
-
-/** The phrases standing over [x0, x1] between `top` and the line at `y`. */
-function textOver(x0: number, x1: number, top: number, y: number, phrases: Phrase[]): Phrase[] {
-  return phrases.filter((p) => {
-    const cover = Math.min(p.x1, x1) - Math.max(p.x0, x0);
-    return cover > Math.min(p.x1 - p.x0, x1 - x0) * 0.5 && p.y1 > top + 1 && p.y0 < y - 1;
-  });
-}
-
-/** Lines of text among `phrases` (baselines more than 2 points apart). */
-function lineCount(phrases: Phrase[]): number {
-  const baselines = phrases.map((p) => p.y1).sort((a, b) => a - b);
-  return baselines.filter((y, i) => i === 0 || y - baselines[i - 1]! > 2).length;
-}
-
-const inside = (b: Box, x: number, y: number) => x > b.x && x < b.x + b.width && y > b.y && y < b.y + b.height;
-
-/** The field a piece leaves room for, or undefined. */
-function roomOf(p: Piece, shapes: Shapes, phrases: Phrase[]): FlatField | undefined {
-  const top = topOf(p, shapes.h);
-  const height = top ? p.y - top.y : 0;
-  const width = p.x1 - p.x0;
-  const enclosed = top !== undefined && p.left >= height - SNAP && p.right >= height - SNAP;
-  const hatched = (b: Box) => shapes.hatches.filter(([x, y]) => inside(b, x, y)).length >= 2;
-  if (top && enclosed && width >= 5 && width <= 18 && Math.abs(height - width) <= width * 0.25) {
-    const box = { x: p.x0, y: top.y, width, height };
-    // A letter in a small box is a badge naming a line (`A`), not a box to tick.
-    const lettered = phrases.some((t) => inside(box, (t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2));
-    return lettered || hatched(box) ? undefined : { kind: 'checkbox', rect: box };
-  }
-  if (width < FIELD_MIN_WIDTH) return undefined;
-  // A cell: a segment above and a wall at one end at least (three sides drawn, or four).
-  const cell = top !== undefined && Math.max(p.left, p.right) >= height * 0.5;
-  // A bare line that is the top edge of a box below it is no line to write on.
-  if (!cell && p.hangs) return undefined;
-  const ceiling = top ? top.y : p.y - REACH;
-  let x0 = p.x0;
-  let over = textOver(x0, p.x1, ceiling, p.y, phrases);
-  // A cell holding a paragraph (an instructions table) is read, not filled.
-  if (cell && lineCount(over) >= 3) return undefined;
-  let floor = Math.max(ceiling, ...over.map((t) => t.y1));
-  const need = cell ? ROOM_BOX : ROOM_LINE;
-  if (p.y - floor < need) {
-    // Text on the line at its left end (`Date ▶ ____` over one rule): the field starts after it.
-    const low = over.filter((t) => t.y1 > p.y - need);
-    const end = Math.max(...low.map((t) => t.x1));
-    if (end > p.x0 + width * 0.7) return undefined;
-    x0 = end + 2;
-    over = textOver(x0, p.x1, ceiling, p.y, phrases);
-    floor = Math.max(ceiling, ...over.map((t) => t.y1));
-    if (p.y - floor < need || p.x1 - x0 < FIELD_MIN_WIDTH) return undefined;
-  }
-  const y0 = cell ? floor + 0.5 : Math.max(floor + 0.5, p.y - LINE_HEIGHT);
-  const rect = { x: x0, y: y0, width: p.x1 - x0, height: p.y - y0 };
-  return hatched(rect) ? undefined : { kind: cell ? 'box' : 'underline', rect };
 }
 
 /** Runs of at least `min` equal narrow walled pieces: combs (their indexes into `pieces`). */
@@ -214,10 +129,29 @@ export function overlapRatio(a: Box, b: Box): number {
   return inter / (a.width * a.height + b.width * b.height - inter);
 }
 
+/**
+ * Rooms without those that follow words in cells of one column, three or more: a table's row
+ * headings (`Alberta`, `Manitoba`, …) with the row's cells beside them, not labels of a field.
+ */
+function headed(rooms: Room[]): FlatField[] {
+  const column = (r: Room) => `${Math.round(r.field!.rect.x + r.field!.rect.width)}`;
+  const counts = new Map<string, number>();
+  for (const r of rooms) if (r.afterWords) counts.set(column(r), (counts.get(column(r)) ?? 0) + 1);
+  return rooms.filter((r) => !r.afterWords || (counts.get(column(r)) ?? 0) < 3).map((r) => r.field!);
+}
+
+/** The size most of a page's characters are set in. */
+function bodySize(phrases: Phrase[]): number {
+  const sizes = phrases.flatMap((p) => Array.from({ length: Math.min(p.text.length, 200) }, () => p.size));
+  sizes.sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)] ?? 10;
+}
+
 /** The fields of a flat page: combs and check boxes first, then boxes and underlines they do not overlap. */
-export function flatFields(shapes: Shapes, phrases: Phrase[], max: number): FlatField[] {
+export function flatFields(shapes: Shapes, phrases: Phrase[], pageWidth: number, max: number): FlatField[] {
+  const page: PageContext = { shapes, phrases, bodySize: bodySize(phrases), width: pageWidth };
   const sure: FlatField[] = [];
-  const rooms: FlatField[] = [];
+  const rooms: Room[] = [];
   for (const s of shapes.h) {
     const pieces = piecesOf(s, shapes.v);
     const runs = combRuns(pieces);
@@ -226,17 +160,23 @@ export function flatFields(shapes: Shapes, phrases: Phrase[], max: number): Flat
       sure.push(combOf(pieces.slice(i, j), shapes.h));
       for (let k = i; k < j; k++) inRun.add(k);
     }
-    pieces.forEach((p, k) => {
-      if (inRun.has(k)) return;
-      const room = roomOf(p, shapes, phrases);
-      if (room) (room.kind === 'checkbox' ? sure : rooms).push(room);
-    });
+    const found = pieces.map((p, k) => (inRun.has(k) ? {} : roomOf(p, page)));
+    // A row whose cells hold several lines of text as often as labels is a table's row of text:
+    // room left under a cell's own text there is the row's height, not a field (an empty cell
+    // still is one).
+    const texts = found.filter((r) => (r.textLines ?? 0) >= 2).length;
+    const textRow = texts > 0 && texts >= found.filter((r) => r.labelled).length;
+    for (const r of found) {
+      if (!r.field || (textRow && r.labelled)) continue;
+      if (r.field.kind === 'checkbox') sure.push(r.field);
+      else rooms.push(r);
+    }
     if (sure.length + rooms.length > max * 4) break;
   }
   const out: FlatField[] = [];
   const keep = (f: FlatField) => {
     if (!out.some((o) => overlapRatio(o.rect, f.rect) > 0.3)) out.push(f);
   };
-  [...sure, ...roundFields(shapes.rounds), ...rooms].forEach(keep);
+  [...sure, ...roundFields(shapes.rounds), ...headed(rooms)].forEach(keep);
   return out.slice(0, max);
 }

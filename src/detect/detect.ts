@@ -97,7 +97,7 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
     const others = taken(page.pageNum);
     if (flat === 'never' || (flat === 'auto' && others.length > 0) || !page.paths) continue;
     const { phrases: words, leaders } = phrasesOn(page.pageNum);
-    const found = flatFields(shapesOf(page.paths, leaders), words, LIMITS.maxProposals).filter(
+    const found = flatFields(shapesOf(page.paths, leaders), words, page.width, LIMITS.maxProposals).filter(
       (f) => !others.some((o) => overlapRatio(o.field.rect, f.rect) > 0.2),
     );
     proposals.push(...flatProposals(found, page.pageNum, words));

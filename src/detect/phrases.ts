@@ -34,13 +34,20 @@ const SPACED_DOTS = /(?:\.\s*){4,}/gu;
 /** Upright glyphs only: vertical text (a margin's "Print or type") names nothing beside it. */
 const upright = (g: Glyph) => g.height > 0 && g.width < g.height * 3 && Number.isFinite(g.x + g.y);
 
-/** Glyphs in content order cut where the baseline changes or a gap opens wider than most spaces. */
+/**
+ * Glyphs in content order cut where the baseline changes or a gap opens wider than most spaces
+ * (measured between visible glyphs: spaces that fill a gap, as a tab made of spaces, still cut).
+ */
 function pieces(glyphs: Glyph[]): Piece[] {
   const out: Piece[] = [];
   let current: Piece | undefined;
   let last: Glyph | undefined;
   for (const g of glyphs) {
     if (!upright(g) || g.text === '') continue;
+    if (!g.text.trim()) {
+      if (current) current.glyphs.push(g);
+      continue;
+    }
     const size = Math.max(g.height, last?.height ?? 0);
     const joins =
       last !== undefined &&

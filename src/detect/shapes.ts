@@ -13,6 +13,8 @@ export interface HSeg {
   x0: number;
   x1: number;
   y: number;
+  /** Drawn (in part) as text: underscores or packed dots. */
+  leader?: boolean;
 }
 
 /** A vertical segment at `x` from `y0` (top) to `y1` (bottom); dashed: a separator inside a field. */
@@ -37,6 +39,8 @@ export interface Shapes {
   rounds: Box[];
   /** Midpoints of diagonal strokes: hatching marks a cell not to fill. */
   hatches: Array<[number, number]>;
+  /** Areas painted with a pattern (hatching) or grey: cells not to fill. */
+  blocked: Box[];
 }
 
 /** How far apart two points may be and still count as the same line or corner. */
@@ -47,6 +51,15 @@ const THIN = 2.5;
 const THICK = 4;
 
 const visible = (color: string) => color !== 'none' && color.toLowerCase() !== '#ffffff';
+
+/** A pattern (hatching) or a mid grey: how forms mark a cell that takes no entry (a tint of colour does not). */
+function blocking(color: string): boolean {
+  if (color === 'pattern') return true;
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/iu.exec(color);
+  if (!m) return false;
+  const [r, g, b] = [m[1]!, m[2]!, m[3]!].map((h) => parseInt(h, 16)) as [number, number, number];
+  return Math.max(r, g, b) - Math.min(r, g, b) <= 8 && r > 0x40 && r <= 0xd8;
+}
 
 function boundsOf(points: Array<[number, number]>): Box {
   const xs = points.map((p) => p[0]);
@@ -77,6 +90,7 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
   const v: VSeg[] = [];
   const rounds: Box[] = [];
   const hatches: Array<[number, number]> = [];
+  const blocked: Box[] = [];
   const edge = (a: [number, number], b: [number, number], dashed = false) => {
     if (Math.abs(a[1] - b[1]) <= 0.5 && Math.abs(a[0] - b[0]) >= 1) {
       // A dashed horizontal is still a line to write on (a dotted underline).
@@ -92,30 +106,38 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
       hatches.push([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
     }
   };
+  const edges = (box: Box) => {
+    edge([box.x, box.y], [box.x + box.width, box.y]);
+    edge([box.x, box.y + box.height], [box.x + box.width, box.y + box.height]);
+    edge([box.x, box.y], [box.x, box.y + box.height]);
+    edge([box.x + box.width, box.y], [box.x + box.width, box.y + box.height]);
+  };
   for (const path of paths) {
     const stroked = path.stroked && visible(path.strokeColor) && path.lineWidth <= THICK;
-    const filled = path.filled && visible(path.fillColor);
+    const filled = path.filled && path.fillColor !== 'none';
+    // White paint shows only over a tinted page: a white box on a tinted form is a field to fill.
+    const paper = filled && !visible(path.fillColor);
     if (!stroked && !filled) continue;
     for (const sub of path.subpaths) {
       if (sub.curved) {
         const b = boundsOf(sub.points);
         const square = b.width >= 4 && b.width <= 18 && Math.abs(b.width - b.height) <= b.width * 0.2;
-        if (square && (stroked || (filled && sub.closed))) rounds.push(b);
+        if (square && (stroked || (filled && !paper && sub.closed))) rounds.push(b);
         continue;
       }
       const box = rectangle(sub.points, sub.closed);
+      if (filled && box && blocking(path.fillColor) && blocked.length < LIMITS.maxSegments) blocked.push(box);
       if (filled && !stroked && box) {
         // A thin filled rectangle is a rule; a larger one (a shaded cell) is bounded by its edges.
-        if (box.height <= THIN && box.width > box.height)
+        if (paper) {
+          if (box.height >= 5 && box.height <= 60 && box.width >= 5 && box.width <= 400) edges(box);
+        } else if (box.height <= THIN && box.width > box.height)
           h.push({ x0: box.x, x1: box.x + box.width, y: box.y + box.height / 2 });
         else if (box.width <= THIN && box.height > box.width)
           v.push({ y0: box.y, y1: box.y + box.height, x: box.x + box.width / 2 });
         else if ((box.width <= 60 || box.height <= 60) && (box.width > 20 || box.height > 20)) {
           // A shaded cell; a small filled square (a bullet, a letter's badge) bounds nothing.
-          edge([box.x, box.y], [box.x + box.width, box.y]);
-          edge([box.x, box.y + box.height], [box.x + box.width, box.y + box.height]);
-          edge([box.x, box.y], [box.x, box.y + box.height]);
-          edge([box.x + box.width, box.y], [box.x + box.width, box.y + box.height]);
+          edges(box);
         }
         continue;
       }
@@ -125,7 +147,7 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
       if (sub.closed && pts.length > 2) edge(pts[pts.length - 1]!, pts[0]!, path.dashed);
     }
   }
-  for (const l of leaders) h.push({ x0: l.x0, x1: l.x1, y: l.y });
+  for (const l of leaders) h.push({ x0: l.x0, x1: l.x1, y: l.y, leader: true });
   return {
     h: mergeH(h),
     v: [
@@ -134,6 +156,7 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
     ],
     rounds: dedupeBoxes(rounds),
     hatches,
+    blocked,
   };
 }
 
@@ -153,6 +176,7 @@ function mergeH(segs: HSeg[]): HSeg[] {
     if (same) {
       same.x0 = Math.min(same.x0, s.x0);
       same.x1 = Math.max(same.x1, s.x1);
+      if (s.leader) same.leader = true;
     } else out.push({ ...s });
   }
   if (out.length <= LIMITS.maxSegments) return out;

@@ -21,7 +21,7 @@ export interface PaintedPath {
   filled: boolean;
   /** The stroke's width in display points (the line width scaled by the current matrix). */
   lineWidth: number;
-  /** `#rrggbb` as pdfjs gives it, or `none` for a pattern or transparent paint. */
+  /** `#rrggbb` as pdfjs gives it, `pattern` (a tiling or shading pattern: hatching), or `none` (transparent). */
   fillColor: string;
   strokeColor: string;
   /** Stroked with a dash pattern (dotted separators inside a field, not a field's edge). */

@@ -148,6 +148,12 @@ export function interpret(
       case OPS.setFillTransparent:
         st.fillColor = 'none';
         break;
+      case OPS.setFillColorN:
+        st.fillColor = 'pattern';
+        break;
+      case OPS.setStrokeColorN:
+        st.strokeColor = 'pattern';
+        break;
       case OPS.setStrokeTransparent:
         st.strokeColor = 'none';
         break;

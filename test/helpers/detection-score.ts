@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { PDFArray, PDFDict, PDFName } from '@cantoo/pdf-lib';
-import { templateFieldsOf } from '../../src/fields/index.js';
+import { formFieldsOf } from '../../src/acroform/index.js';
+import { importedType } from '../../src/fields/index.js';
 import { loadPdf, rewritePdf } from '../../src/pdf/index.js';
 import type { FieldProposal } from '../../src/detect/index.js';
 
@@ -32,7 +33,11 @@ const kindOf = (type: string): TrueBox['kind'] =>
 export async function flattenedForm(bytes: Uint8Array): Promise<{ flat: Uint8Array; truth: TrueBox[] }> {
   const doc = await loadPdf(bytes, 'pdf');
   const truth: TrueBox[] = [];
-  for (const f of templateFieldsOf(doc)) {
+  // The importer's fields (src/fields) and the signature fields, which it leaves out.
+  const fields = formFieldsOf(doc, (facts) =>
+    facts.kind === 'signature' ? { type: 'signature' as const, props: {} } : importedType(facts),
+  );
+  for (const f of fields) {
     if (f.type === 'radioGroup')
       for (const o of f.options ?? []) truth.push({ pageNum: f.pageNum, rect: o.rect, kind: 'check', name: f.id });
     else truth.push({ pageNum: f.pageNum, rect: f.rect, kind: kindOf(f.type), name: f.id });
