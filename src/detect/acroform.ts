@@ -28,12 +28,18 @@ export function partialName(name: string): string {
 
 /**
  * The proposals of a loaded document's form (aliases and ids are given later, over the whole
- * result). `phrasesOn(page)` gives a page's phrases for naming fields without a tooltip.
+ * result). `phrasesOn(page)` gives a page's phrases for naming fields without a tooltip;
+ * `tooltips` false names every field from its page (and keeps the tooltip beside, to compare).
  */
-export function acroformProposals(doc: PDFDocument, phrasesOn: (pageNum: number) => Phrase[]): FieldProposal[] {
+export function acroformProposals(
+  doc: PDFDocument,
+  phrasesOn: (pageNum: number) => Phrase[],
+  tooltips = true,
+): FieldProposal[] {
   const found = formFieldsOf(doc, classify).map(({ tooltip, ...imported }) => ({
     field: imported as PacketField,
-    fromTip: tooltip ? cleanLabel(tooltip) : undefined,
+    fromTip: tooltip && tooltips ? cleanLabel(tooltip) : undefined,
+    tooltip,
   }));
   // Fields without a tooltip are named from their page, all of a page's at once (labelsFor).
   const fromText = new Map<(typeof found)[number], string | undefined>();
@@ -54,6 +60,7 @@ export function acroformProposals(doc: PDFDocument, phrasesOn: (pageNum: number)
       confidence: 0.98,
       label: f.fromTip ?? text ?? partialName(f.field.acroFieldName ?? f.field.id),
       labelFrom: f.fromTip ? 'tooltip' : text ? 'text' : 'fieldName',
+      ...(f.tooltip && !tooltips ? { tooltip: f.tooltip } : {}),
     };
   });
 }

@@ -14,7 +14,9 @@ export type { FlatField } from './room.js';
 
 /** Widest and narrowest comb cell. */
 const COMB_MAX = 32;
-const COMB_MIN = 4;
+const COMB_MIN = 6;
+/** Shortest field: what is lower is a figure's detail. */
+const MIN_HEIGHT = 8;
 
 /**
  * The solid verticals meeting `s`, one per x: how far they rise above it (walls of a cell above,
@@ -140,6 +142,29 @@ function headed(rooms: Room[]): FlatField[] {
   return rooms.filter((r) => !r.afterWords || (counts.get(column(r)) ?? 0) < 3).map((r) => r.field!);
 }
 
+/**
+ * Whether lines run through a field's inside (two or more, not its edges): a figure or a chart,
+ * not a box to write in. A comb's own walls and dashed separators do not count.
+ */
+function cluttered(f: FlatField, shapes: Shapes): boolean {
+  const { x, y, width, height } = f.rect;
+  let n = 0;
+  for (const s of shapes.h)
+    if (s.y > y + 1.5 && s.y < y + height - 1.5 && Math.min(s.x1, x + width) - Math.max(s.x0, x) > 2 && ++n >= 2)
+      return true;
+  if (f.kind === 'comb') return false;
+  for (const s of shapes.v)
+    if (
+      !s.dashed &&
+      s.x > x + 1.5 &&
+      s.x < x + width - 1.5 &&
+      Math.min(s.y1, y + height) - Math.max(s.y0, y) > 2 &&
+      ++n >= 2
+    )
+      return true;
+  return false;
+}
+
 /** The size most of a page's characters are set in. */
 function bodySize(phrases: Phrase[]): number {
   const sizes = phrases.flatMap((p) => Array.from({ length: Math.min(p.text.length, 200) }, () => p.size));
@@ -175,6 +200,7 @@ export function flatFields(shapes: Shapes, phrases: Phrase[], pageWidth: number,
   }
   const out: FlatField[] = [];
   const keep = (f: FlatField) => {
+    if ((f.kind !== 'checkbox' && f.kind !== 'radio' && f.rect.height < MIN_HEIGHT) || cluttered(f, shapes)) return;
     if (!out.some((o) => overlapRatio(o.rect, f.rect) > 0.3)) out.push(f);
   };
   [...sure, ...roundFields(shapes.rounds), ...headed(rooms)].forEach(keep);

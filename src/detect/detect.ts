@@ -63,7 +63,9 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
   };
 
   const fromForm = doc
-    ? acroformProposals(doc, (n) => phrasesOn(n).phrases).filter((p) => p.field.pageNum < pages.length)
+    ? acroformProposals(doc, (n) => phrasesOn(n).phrases, options.tooltips ?? true).filter(
+        (p) => p.field.pageNum < pages.length,
+      )
     : [];
   if (!doc) notes.push({ pageNum: 0, message: 'The form could not be read: no form field is proposed' });
   const proposals: FieldProposal[] = [...fromForm];

@@ -27,6 +27,8 @@ export interface FieldProposal {
   labelFrom?: LabelSource;
   /** The signer a text tag names. */
   signerId?: string;
+  /** With `tooltips: false`: the form field's tooltip, which did not name it. */
+  tooltip?: string;
 }
 
 export interface DetectionResult {
@@ -44,6 +46,11 @@ export interface DetectOptions {
    * tag, `always` on every page (proposals a form field or tag already covers are dropped), `never`.
    */
   flat?: 'auto' | 'always' | 'never';
+  /**
+   * Name form fields by their tooltip (/TU) first (default). `false` names them from the page
+   * only, the tooltip kept beside: how the page labels are measured against the tooltips.
+   */
+  tooltips?: boolean;
   /** The input's name in errors. Default `pdf`. */
   property?: string;
   /** Checked before each page. */
