@@ -3,9 +3,8 @@
  * pages once with pdfjs (glyphs and painted paths) and the form once with the kernel; each source
  * (form fields, text tags, flat drawings) proposes, the flat ones only where the others leave room.
  */
-import type { PDFDocument } from '@cantoo/pdf-lib';
-import { InvalidPdfError, isCastpressError, ValidationError } from '../errors/index.js';
-import { loadPdf } from '../pdf/index.js';
+import { InvalidPdfError, ValidationError } from '../errors/index.js';
+import { checkContentBudget, loadPdf } from '../pdf/index.js';
 import { readPageGlyphs, tagsOnPage, TextTagError, type PageGlyphs } from '../packets/index.js';
 import { acroformProposals } from './acroform.js';
 import { flatFields, overlapRatio } from './cells.js';
@@ -28,19 +27,10 @@ async function readPages(
     maxOperators: LIMITS.maxOperators,
     maxPages: LIMITS.maxPages,
     skipUnreadablePages: true,
+    skipImages: true,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return { pages, count };
-}
-
-/** The kernel's parse for the form, or undefined (with a note) when it cannot read the file. */
-async function formOf(pdf: Uint8Array, property: string): Promise<PDFDocument | undefined> {
-  try {
-    return await loadPdf(pdf, property);
-  } catch (e) {
-    if (isCastpressError(e)) return undefined;
-    throw e;
-  }
 }
 
 /**
@@ -53,7 +43,11 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
   const property = options.property ?? 'pdf';
   if (!(pdf instanceof Uint8Array)) throw ValidationError.of(property, 'Expected the bytes of a PDF');
   const flat = options.flat ?? 'auto';
-  const [{ pages, count }, doc] = await Promise.all([readPages(pdf, options, property), formOf(pdf, property)]);
+  // The kernel reads the file first: what it refuses (a bomb, a broken file) is a typed error, and
+  // pdf.js, which decodes without a bound, is given only pages whose drawing fits the budget.
+  const doc = await loadPdf(pdf, property);
+  checkContentBudget(doc, { perPage: LIMITS.maxContentBytes, pages: LIMITS.maxPages, property });
+  const { pages, count } = await readPages(pdf, options, property);
   const notes: DetectionResult['notes'] = [];
   const phrases = new Map<number, { phrases: Phrase[]; leaders: ReturnType<typeof phrasesOf>['leaders'] }>();
   const phrasesOn = (pageNum: number) => {
@@ -62,12 +56,9 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
     return found;
   };
 
-  const fromForm = doc
-    ? acroformProposals(doc, (n) => phrasesOn(n).phrases, options.tooltips ?? true).filter(
-        (p) => p.field.pageNum < pages.length,
-      )
-    : [];
-  if (!doc) notes.push({ pageNum: 0, message: 'The form could not be read: no form field is proposed' });
+  const fromForm = acroformProposals(doc, (n) => phrasesOn(n).phrases, options.tooltips ?? true).filter(
+    (p) => p.field.pageNum < pages.length,
+  );
   const proposals: FieldProposal[] = [...fromForm];
   for (const page of pages) {
     if (page.unreadable) notes.push({ pageNum: page.pageNum, message: 'The page could not be read' });

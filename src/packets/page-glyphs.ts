@@ -70,6 +70,8 @@ export interface ReadGlyphsOptions {
   maxPages?: number;
   /** A page pdfjs cannot read comes back empty and `unreadable` instead of stopping the read. */
   skipUnreadablePages?: boolean;
+  /** Images are not decoded (what the glyphs and paths are read for does not need them). */
+  skipImages?: boolean;
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
@@ -91,6 +93,8 @@ export async function readPageGlyphs(
       isEvalSupported: false,
       fontExtraProperties: true,
       verbosity: 0,
+      // pdf.js drops an image larger than this (in pixels) before decoding it.
+      ...(options.skipImages ? { maxImageSize: 1 } : {}),
     } as Parameters<Pdfjs['getDocument']>[0]).promise;
   } catch (e) {
     throw new InvalidPdfError(`Not a readable PDF: ${e instanceof Error ? e.message : String(e)}`, property, {
