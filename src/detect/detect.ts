@@ -86,9 +86,11 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
     }
   }
   const taken = (pageNum: number) => proposals.filter((p) => p.field.pageNum === pageNum);
+  // A document with a form or tags has said where its fields are: its other pages are instructions.
+  const readFlat = flat === 'always' || (flat === 'auto' && proposals.length === 0);
   for (const page of pages) {
     const others = taken(page.pageNum);
-    if (flat === 'never' || (flat === 'auto' && others.length > 0) || !page.paths) continue;
+    if (!readFlat || !page.paths) continue;
     const { phrases: words, leaders } = phrasesOn(page.pageNum);
     const found = flatFields(shapesOf(page.paths, leaders), words, page.width, LIMITS.maxProposals).filter(
       (f) => !others.some((o) => overlapRatio(o.field.rect, f.rect) > 0.2),

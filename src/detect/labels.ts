@@ -21,9 +21,10 @@ function distance(r: TopLeftRect, p: Phrase, kind: LabelKind): number | undefine
   const startsOver = p.x0 >= r.x - 6 && p.x0 < right - 2;
   const overlaps = p.x0 < right && p.x1 > r.x;
   const best: number[] = [];
-  // To the left on the same row: labels aligned in a column stand far from their lines.
+  // To the left on the same row: labels aligned in a column stand far from their lines; a long
+  // phrase there is the end of a paragraph's line, rarely a label.
   if (sameRow && p.x1 <= r.x + 3) {
-    const gap = Math.max(0, r.x - p.x1);
+    const gap = Math.max(0, r.x - p.x1) + (p.text.length > 40 ? 12 : 0);
     if (gap <= 220) best.push(kind === 'check' ? gap * 0.8 + 4 : gap * 0.25);
   }
   // To the right on the same row: a check box's caption.

@@ -42,7 +42,7 @@ export interface DetectionResult {
 
 export interface DetectOptions {
   /**
-   * Reading flat pages' drawings: `auto` (default) on pages that hold no form widget and no text
+   * Reading flat pages' drawings: `auto` (default) when the document has no form field and no text
    * tag, `always` on every page (proposals a form field or tag already covers are dropped), `never`.
    */
   flat?: 'auto' | 'always' | 'never';
