@@ -7,16 +7,7 @@
  * that room (the cell's own label) is taken away. A piece with no room left is a label cell.
  */
 import type { Phrase } from './phrases.js';
-import {
-  covered,
-  LINE_HEIGHT,
-  roomOf,
-  topOf,
-  type FlatField,
-  type PageContext,
-  type Piece,
-  type Room,
-} from './room.js';
+import { LINE_HEIGHT, roomOf, topOf, type FlatField, type PageContext, type Piece, type Room } from './room.js';
 import { SNAP, type Box, type HSeg, type Shapes, type VSeg } from './shapes.js';
 
 export type { FlatField } from './room.js';
