@@ -8,7 +8,7 @@
  */
 import type { Phrase } from './phrases.js';
 import { LINE_HEIGHT, roomOf, topOf, type FlatField, type PageContext, type Piece, type Room } from './room.js';
-import { SNAP, type Box, type HSeg, type Shapes, type VSeg } from './shapes.js';
+import { firstAtLeast, SNAP, type Box, type HSeg, type Shapes, type VSeg } from './shapes.js';
 
 export type { FlatField } from './room.js';
 
@@ -24,8 +24,9 @@ const MIN_HEIGHT = 8;
  */
 function wallsOf(s: HSeg, v: VSeg[]): Array<{ x: number; up: number; down: number }> {
   const walls: Array<{ x: number; up: number; down: number }> = [];
-  for (const w of v) {
-    if (w.dashed || w.x < s.x0 - SNAP || w.x > s.x1 + SNAP || w.y0 > s.y + SNAP || w.y1 < s.y - SNAP) continue;
+  for (let i = firstAtLeast(v, (w) => w.x, s.x0 - SNAP); i < v.length && v[i]!.x <= s.x1 + SNAP; i++) {
+    const w = v[i]!;
+    if (w.y0 > s.y + SNAP || w.y1 < s.y - SNAP) continue;
     const up = Math.max(0, s.y - w.y0);
     const down = Math.max(0, w.y1 - s.y);
     const near = walls.find((o) => Math.abs(o.x - w.x) <= SNAP);
@@ -144,7 +145,7 @@ function headed(rooms: Room[]): FlatField[] {
 
 /**
  * Whether lines run through a field's inside (two or more, not its edges): a figure or a chart,
- * not a box to write in. A comb's own walls and dashed separators do not count.
+ * not a box to write in. A comb's own walls do not count.
  */
 function cluttered(f: FlatField, shapes: Shapes): boolean {
   const { x, y, width, height } = f.rect;
@@ -154,13 +155,7 @@ function cluttered(f: FlatField, shapes: Shapes): boolean {
       return true;
   if (f.kind === 'comb') return false;
   for (const s of shapes.v)
-    if (
-      !s.dashed &&
-      s.x > x + 1.5 &&
-      s.x < x + width - 1.5 &&
-      Math.min(s.y1, y + height) - Math.max(s.y0, y) > 2 &&
-      ++n >= 2
-    )
+    if (s.x > x + 1.5 && s.x < x + width - 1.5 && Math.min(s.y1, y + height) - Math.max(s.y0, y) > 2 && ++n >= 2)
       return true;
   return false;
 }

@@ -4,7 +4,7 @@
  * (form fields, text tags, flat drawings) proposes, the flat ones only where the others leave room.
  */
 import { InvalidPdfError, ValidationError } from '../errors/index.js';
-import { checkContentBudget, loadPdf } from '../pdf/index.js';
+import { loadPdf, pagesOverBudget } from '../pdf/index.js';
 import { readPageGlyphs, tagsOnPage, TextTagError, type PageGlyphs } from '../packets/index.js';
 import { acroformProposals } from './acroform.js';
 import { flatFields, overlapRatio } from './cells.js';
@@ -17,7 +17,7 @@ import { withNames } from './names.js';
 /** Reads the pages; a file pdfjs cannot open is an InvalidPdfError naming `property`. */
 async function readPages(
   pdf: Uint8Array,
-  options: DetectOptions,
+  options: DetectOptions & { skipPages: ReadonlySet<number> },
   property: string,
 ): Promise<{ pages: PageGlyphs[]; count: number }> {
   let count = 0;
@@ -28,6 +28,7 @@ async function readPages(
     maxPages: LIMITS.maxPages,
     skipUnreadablePages: true,
     skipImages: true,
+    skipPages: options.skipPages,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return { pages, count };
@@ -44,10 +45,10 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
   if (!(pdf instanceof Uint8Array)) throw ValidationError.of(property, 'Expected the bytes of a PDF');
   const flat = options.flat ?? 'auto';
   // The kernel reads the file first: what it refuses (a bomb, a broken file) is a typed error, and
-  // pdf.js, which decodes without a bound, is given only pages whose drawing fits the budget.
+  // pdf.js, which decodes without a bound, reads only pages whose drawing fits the budget.
   const doc = await loadPdf(pdf, property);
-  checkContentBudget(doc, { perPage: LIMITS.maxContentBytes, pages: LIMITS.maxPages, property });
-  const { pages, count } = await readPages(pdf, options, property);
+  const over = pagesOverBudget(doc, { perPage: LIMITS.maxContentBytes, pages: LIMITS.maxPages });
+  const { pages, count } = await readPages(pdf, { ...options, skipPages: new Set(over) }, property);
   const notes: DetectionResult['notes'] = [];
   const phrases = new Map<number, { phrases: Phrase[]; leaders: ReturnType<typeof phrasesOf>['leaders'] }>();
   const phrasesOn = (pageNum: number) => {
@@ -61,7 +62,9 @@ export async function detectFields(pdf: Uint8Array, options: DetectOptions = {})
   );
   const proposals: FieldProposal[] = [...fromForm];
   for (const page of pages) {
-    if (page.unreadable) notes.push({ pageNum: page.pageNum, message: 'The page could not be read' });
+    if (over.includes(page.pageNum))
+      notes.push({ pageNum: page.pageNum, message: 'The page draws more than is read: it was passed over' });
+    else if (page.unreadable) notes.push({ pageNum: page.pageNum, message: 'The page could not be read' });
     if (page.truncated)
       notes.push({ pageNum: page.pageNum, message: 'The page draws more than is read: only its beginning was' });
     try {

@@ -4,7 +4,7 @@
  * gives a line's height, when something says it is a line to write on.
  */
 import type { Phrase } from './phrases.js';
-import { SNAP, type Box, type HSeg, type Shapes } from './shapes.js';
+import { firstAtLeast, SNAP, type Box, type HSeg, type Shapes } from './shapes.js';
 
 export interface FlatField {
   kind: 'box' | 'underline' | 'comb' | 'checkbox' | 'radio';
@@ -47,12 +47,12 @@ export const LINE_HEIGHT = 16;
 /** How far above a segment a cell's top may be. */
 const REACH = 90;
 
-export /** The nearest segment above `p` covering most of it, within REACH. */
-function topOf(p: Piece, h: HSeg[]): HSeg | undefined {
+/** The nearest segment above `p` covering most of it, within REACH. */
+export function topOf(p: Piece, h: HSeg[]): HSeg | undefined {
   const width = p.x1 - p.x0;
   let best: HSeg | undefined;
-  for (const s of h) {
-    if (s.y >= p.y - 2 || s.y < p.y - REACH) continue;
+  for (let i = firstAtLeast(h, (s) => s.y, p.y - REACH); i < h.length && h[i]!.y < p.y - 2; i++) {
+    const s = h[i]!;
     const cover = Math.min(s.x1, p.x1) - Math.max(s.x0, p.x0);
     if (cover >= width * 0.6 && (!best || s.y > best.y)) best = s;
   }
@@ -84,7 +84,7 @@ const inside = (b: Box, x: number, y: number) => x > b.x && x < b.x + b.width &&
 
 /**
  * Whether a bare line from `x0` to `x1` at `y` is one to write on: a label stands on its row to
- * the left, or a caption no larger than the body text just below it, or a short caption over a
+ * the left, or a caption of a few words no larger than the body text just below it, or a short caption over a
  * line of form width (a rule across the page under a heading or a paragraph is not), or it
  * continues the same line just above (a second address line).
  */
@@ -94,7 +94,8 @@ function labelledLine(x0: number, x1: number, y: number, top: HSeg | undefined, 
   return page.phrases.some((t) => {
     const over = t.x0 >= x0 - 6 && t.x0 < x1 - 2;
     if (t.x1 <= x0 + 3 && t.x1 >= x0 - 200 && t.y1 >= y - 14 && t.y1 <= y + 3) return true;
-    if (over && t.y0 >= y - 1 && t.y0 - y <= 8 && t.size <= page.bodySize * 1.05) return true;
+    const few = t.text.split(' ').length <= 5;
+    if (over && few && t.y0 >= y - 1 && t.y0 - y <= 8 && t.size <= page.bodySize * 1.05) return true;
     return short && over && t.y1 <= y && y - t.y1 <= 28 && t.text.split(' ').length <= 6;
   });
 }
@@ -157,6 +158,8 @@ export function roomOf(p: Piece, page: PageContext): Room {
     const leads = low.map((t) => leadIn(t, width));
     const textCell = { textLines: lineCount(over) };
     if (cell && leads.some((l) => l === undefined)) return textCell;
+    // A heading set larger than the body and ruled beneath is no label.
+    if (!cell && low.some((t) => t.size > page.bodySize * 1.05)) return {};
     if (end > p.x0 + width * 0.7) return textCell;
     afterWords = cell && leads.includes('words');
     x0 = end + 2;

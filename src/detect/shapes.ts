@@ -17,12 +17,11 @@ export interface HSeg {
   leader?: boolean;
 }
 
-/** A vertical segment at `x` from `y0` (top) to `y1` (bottom); dashed: a separator inside a field. */
+/** A vertical segment at `x` from `y0` (top) to `y1` (bottom). */
 export interface VSeg {
   y0: number;
   y1: number;
   x: number;
-  dashed?: boolean;
 }
 
 export interface Box {
@@ -33,7 +32,9 @@ export interface Box {
 }
 
 export interface Shapes {
+  /** By y, then x. */
   h: HSeg[];
+  /** Solid ones only (a dashed vertical separates the parts of one field: an SSN's groups), by x, then y. */
   v: VSeg[];
   /** Small round outlines: radio buttons or round check boxes. */
   rounds: Box[];
@@ -41,6 +42,18 @@ export interface Shapes {
   hatches: Array<[number, number]>;
   /** Areas painted with a pattern (hatching) or grey: cells not to fill. */
   blocked: Box[];
+}
+
+/** The index of the first of `sorted` (ascending by `key`) whose key is at least `value`. */
+export function firstAtLeast<T>(sorted: T[], key: (t: T) => number, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(sorted[mid]!) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How far apart two points may be and still count as the same line or corner. */
@@ -96,12 +109,7 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
       // A dashed horizontal is still a line to write on (a dotted underline).
       h.push({ x0: Math.min(a[0], b[0]), x1: Math.max(a[0], b[0]), y: (a[1] + b[1]) / 2 });
     } else if (Math.abs(a[0] - b[0]) <= 0.5 && Math.abs(a[1] - b[1]) >= 1) {
-      v.push({
-        y0: Math.min(a[1], b[1]),
-        y1: Math.max(a[1], b[1]),
-        x: (a[0] + b[0]) / 2,
-        ...(dashed ? { dashed } : {}),
-      });
+      if (!dashed) v.push({ y0: Math.min(a[1], b[1]), y1: Math.max(a[1], b[1]), x: (a[0] + b[0]) / 2 });
     } else if (Math.hypot(a[0] - b[0], a[1] - b[1]) >= 3 && hatches.length < LIMITS.maxSegments) {
       hatches.push([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
     }
@@ -150,10 +158,7 @@ export function shapesOf(paths: PaintedPath[], leaders: Leader[]): Shapes {
   for (const l of leaders) h.push({ x0: l.x0, x1: l.x1, y: l.y, leader: true });
   return {
     h: mergeH(h),
-    v: [
-      ...mergeV(v.filter((s) => !s.dashed)),
-      ...mergeV(v.filter((s) => s.dashed)).map((s) => ({ ...s, dashed: true })),
-    ],
+    v: mergeV(v),
     rounds: dedupeBoxes(rounds),
     hatches,
     blocked,

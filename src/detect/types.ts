@@ -61,8 +61,8 @@ export interface DetectOptions {
 export const LIMITS = {
   /** Pages read; later pages get no proposals (and a note). */
   maxPages: 500,
-  /** Bytes a page's content and form XObjects may decode to (past it the file is refused). */
-  maxContentBytes: 64 * 1024 * 1024,
+  /** Bytes a page's content and form XObjects may decode to (past it the page is passed over, with a note). */
+  maxContentBytes: 8 * 1024 * 1024,
   /** Operators of a page's operator list walked. */
   maxOperators: 100_000,
   /** Line segments a page's shapes are read from (longest first). */

@@ -20,7 +20,7 @@ export interface PageGlyphs extends WalkedPage {
   pageNum: number;
   width: number;
   height: number;
-  /** With `skipUnreadablePages`: pdfjs could not read the page (its size is 0). */
+  /** Passed over (`skipPages`), or with `skipUnreadablePages` one pdfjs could not read (its size then 0). */
   unreadable?: boolean;
 }
 
@@ -72,6 +72,8 @@ export interface ReadGlyphsOptions {
   skipUnreadablePages?: boolean;
   /** Images are not decoded (what the glyphs and paths are read for does not need them). */
   skipImages?: boolean;
+  /** Pages (0-based) not to read: they come back empty and `unreadable`. */
+  skipPages?: ReadonlySet<number>;
 }
 
 /** Reads every page's glyphs. Page content only: annotations (form values, comments) are not the author's text. */
@@ -142,6 +144,17 @@ export async function readPageGlyphs(
   async function readPage(i: number): Promise<PageGlyphs> {
     const page = await doc.getPage(i);
     const viewport = page.getViewport({ scale: 1 });
+    if (options.skipPages?.has(i - 1)) {
+      page.cleanup();
+      return {
+        pageNum: i - 1,
+        width: viewport.width,
+        height: viewport.height,
+        glyphs: [],
+        operatorCodes: [],
+        unreadable: true,
+      };
+    }
     if (options.onlyIf && !wanted[i - 1]) {
       page.cleanup();
       return { pageNum: i - 1, width: viewport.width, height: viewport.height, glyphs: [], operatorCodes: [] };

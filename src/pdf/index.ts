@@ -6,7 +6,7 @@
 export { loadPdf } from './load.js';
 export { stripActiveContent, type StrippedPdf } from './active-content.js';
 export { decodeCapped } from './decode.js';
-export { checkContentBudget } from './content-budget.js';
+export { pagesOverBudget } from './content-budget.js';
 export { isShortText } from './structure.js';
 export {
   displayMatrix,
