@@ -6,10 +6,9 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import { formFieldsOf, type AcroFieldFacts } from '../acroform/index.js';
 import { importedType, type FieldType, type TemplateField } from '../fields/index.js';
-import type { PacketField } from '../packets/index.js';
 import { cleanLabel, labelsFor } from './labels.js';
 import type { Phrase } from './phrases.js';
-import type { FieldProposal } from './types.js';
+import type { FieldProposal, ProposedField } from './types.js';
 
 type Props = Partial<TemplateField> & { tooltip?: string };
 
@@ -37,7 +36,7 @@ export function acroformProposals(
   tooltips = true,
 ): FieldProposal[] {
   const found = formFieldsOf(doc, classify).map(({ tooltip, ...imported }) => ({
-    field: imported as PacketField,
+    field: imported as ProposedField,
     fromTip: tooltip && tooltips ? cleanLabel(tooltip) : undefined,
     tooltip,
   }));

@@ -2,11 +2,10 @@
  * A flat page's field (cells.ts) as a proposal: typed by its shape, and by its label where the
  * label says what goes in (a signature, a date, an e-mail address), named by the nearest label.
  */
-import type { PacketField } from '../packets/index.js';
 import type { FlatField } from './cells.js';
 import { labelsFor } from './labels.js';
 import type { Phrase } from './phrases.js';
-import type { FieldProposal } from './types.js';
+import type { FieldProposal, ProposedField } from './types.js';
 
 /** Boxes at least this tall take several lines of text. */
 const TALL = 36;
@@ -51,7 +50,7 @@ function proposalOf(
   optionLabels: Array<string | undefined>,
 ): FieldProposal {
   const base = { id: f.kind, pageNum, rect: f.rect };
-  let field: PacketField;
+  let field: ProposedField;
   if (f.kind === 'comb') field = { ...base, type: 'charList', cells: f.cells ?? 1 };
   else if (f.kind === 'checkbox') field = { ...base, type: 'checkbox' };
   else if (f.kind === 'radio') {

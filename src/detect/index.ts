@@ -5,4 +5,11 @@
  */
 export { detectFields } from './detect.js';
 export { LIMITS as DETECTION_LIMITS } from './types.js';
-export type { DetectionResult, DetectionSource, DetectOptions, FieldProposal, LabelSource } from './types.js';
+export type {
+  DetectionResult,
+  DetectionSource,
+  DetectOptions,
+  FieldProposal,
+  LabelSource,
+  ProposedField,
+} from './types.js';

@@ -1,6 +1,6 @@
 /** What field detection takes and gives (README.md says how each source is read). */
+import type { FieldType, TemplateField } from '../fields/index.js';
 import type { TopLeftRect } from '../geometry/index.js';
-import type { PacketField } from '../packets/index.js';
 
 /**
  * Where a proposal comes from: a fillable PDF's own field, a text tag (`{{ signature:::signer1 }}`),
@@ -12,13 +12,21 @@ export type DetectionSource = 'acroform' | 'tag' | 'box' | 'underline' | 'comb' 
 /** Where a proposal's label comes from. */
 export type LabelSource = 'tooltip' | 'text' | 'tag' | 'fieldName';
 
+/**
+ * A proposed field: a template field (src/fields' schema), whose type may also be one of the
+ * signing types a packet adds (a text tag's or a signature field's), as a packet's field has it.
+ */
+export type ProposedField = Omit<TemplateField, 'type'> & {
+  type: FieldType | 'signature' | 'initial' | 'signatureDate';
+};
+
 export interface FieldProposal {
   /**
    * A template field (src/fields' schema: rect in points from the displayed page's top-left
    * corner, 0-based pageNum); its type may be a signing type (`signature`, `initial`,
    * `signatureDate`) from a text tag or a signature field. `id` and `alias` are unique in the result.
    */
-  field: PacketField;
+  field: ProposedField;
   source: DetectionSource;
   /** 0 to 1: how sure the detector is that a person fills something here. */
   confidence: number;
