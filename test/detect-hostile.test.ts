@@ -6,24 +6,15 @@
  * pdf-hostile measures: the wall clock would count the neighbours too); the page walk stops at
  * its operator and point caps and says so in a note (counted, not timed).
  */
-import { readFileSync } from 'node:fs';
 import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { DETECTION_LIMITS, detectFields } from '../src/detect/index.js';
 import { isCastpressError } from '../src/errors/index.js';
-import { MINIMAL_CASES, MUTATIONS, slowCases } from './helpers/pdf-mutants.js';
+import { HOSTILE_FIXTURES, hostileFixture, MINIMAL_CASES, MUTATIONS, slowCases } from './helpers/pdf-mutants.js';
 import { seededRandom } from './helpers/random.js';
 
-const fixture = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`./fixtures/hostile/${name}`, import.meta.url)));
-
-const FIXTURES = [
-  'pdfjs_opt_demo_radio_japanese_export.pdf',
-  'qpdf_form_empty_from_odt.pdf',
-  'pdflib_sample_form_signature.pdf',
-  'qpdf_enc_aes256_R6_owner_only_objstm_30p.pdf',
-  'qpdf_enc_rc4_128_owner_only_30p.pdf',
-] as const;
+const fixture = hostileFixture;
+const FIXTURES = HOSTILE_FIXTURES;
 
 const SEED = Number(process.env.ROBUST_SEED ?? 5151);
 /** Mutants per kind and fixture (HOSTILE_PER_KIND for longer runs). */
