@@ -21,8 +21,9 @@ const FLOORS = [
   // renderers: fill, Markdown, HTML (Chromium), signing (identities, seals, marks).
   ['fill', 'markdown', 'html', 'signing'],
   ['engine'],
-  // packets: beside the engine, through their own port (src/packets/assemble/port.ts).
-  ['packets'],
+  // packets: beside the engine, through their own port (src/packets/assemble/port.ts); field detection after
+  // them (it reads pages with their glyph reader and tag finder).
+  ['packets', 'detect'],
   // workflows: workflows (forms whose submissions make packets), above packets, below the faces.
   ['workflows'],
   // faces: batch jobs (whose worker entry is also the server's thread pool), the dashboard (which the server

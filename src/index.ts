@@ -69,6 +69,16 @@ export type {
 // Fillable PDFs as templates (docs/filling.md, "Fillable PDFs as templates").
 export { templateFromPdf } from './fields/index.js';
 export type { TemplateFromPdfOptions } from './fields/index.js';
+// Field detection: a PDF's fields proposed for a template (src/detect/README.md).
+export { detectFields } from './detect/index.js';
+export type {
+  DetectionResult,
+  DetectionSource,
+  DetectOptions,
+  FieldProposal,
+  LabelSource,
+  ProposedField,
+} from './detect/index.js';
 export type { FillRequest, GenerateRequest, MarkdownRequest, HtmlRequest, MarkdownBlock } from './schema/index.js';
 export { httpResolver, ResponseCache } from './resources/index.js';
 export type {

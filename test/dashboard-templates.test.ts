@@ -110,7 +110,7 @@ describe('uploads', () => {
     expect((named.json as { template: Detail }).template.name).toBe('Office lease');
   });
 
-  it("a fillable PDF with detection on: its own form fields come back as proposals, named by the form's field names, and are not saved until accepted", async () => {
+  it('a fillable PDF with detection on: its own form fields come back as proposals, named for people (the last part of a dotted field name when nothing else names it, not the widget path), and are not saved until accepted', async () => {
     const r = await acme.upload(await fillablePdf(), 'form.pdf');
     expect(r.status).toBe(201);
     const { template, proposals } = r.json as {
@@ -123,7 +123,7 @@ describe('uploads', () => {
       }>;
     };
     expect(proposals.map((p) => [p.source, p.label, p.field.type])).toEqual([
-      ['acroform', 'tenant.name', 'shortText'],
+      ['acroform', 'name', 'shortText'],
       ['acroform', 'rent', 'shortText'],
       ['acroform', 'pets', 'checkbox'],
     ]);

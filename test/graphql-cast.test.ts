@@ -122,12 +122,12 @@ describe('createCast', () => {
       versions: [{ versionNumber: 1, publishedAt: expect.any(String), publishedBy: 'Ada at Acme' }],
     });
     expect(cast.fields.map((f) => [f.alias, f.type])).toEqual([
-      ['tenant.name', 'shortText'],
+      ['name', 'shortText'],
       ['rent', 'shortText'],
       ['pets', 'checkbox'],
     ]);
     const filled = (await acme.fillPDF(cast.eid, {
-      data: { 'tenant.name': 'Ada Lovelace', rent: '950' },
+      data: { name: 'Ada Lovelace', rent: '950' },
     })) as unknown as {
       statusCode: number;
       data: Buffer;

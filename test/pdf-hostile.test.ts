@@ -9,27 +9,25 @@
  * machine the wall clock measures the neighbours too. The slowest calls are
  * printed.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, isCastpressError, type TemplateField, type TemplateInput } from '../src/index.js';
 import { templateFromPdf } from '../src/fields/index.js';
 import { loadPdf } from '../src/pdf/index.js';
-import { MINIMAL_CASES, MUTATIONS, slowCases, type Rng } from './helpers/pdf-mutants.js';
+import {
+  HOSTILE_FIXTURES,
+  hostileFixture,
+  MINIMAL_CASES,
+  MUTATIONS,
+  slowCases,
+  type Rng,
+} from './helpers/pdf-mutants.js';
 import { seededRandom } from './helpers/random.js';
 
 const engine = createEngine({ now: () => new Date('2026-01-01T00:00:00Z') });
 afterAll(() => engine.close());
 
-const fixture = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`./fixtures/hostile/${name}`, import.meta.url)));
-
-const FIXTURES = [
-  'pdfjs_opt_demo_radio_japanese_export.pdf',
-  'qpdf_form_empty_from_odt.pdf',
-  'pdflib_sample_form_signature.pdf',
-  'qpdf_enc_aes256_R6_owner_only_objstm_30p.pdf',
-  'qpdf_enc_rc4_128_owner_only_30p.pdf',
-] as const;
+const fixture = hostileFixture;
+const FIXTURES = HOSTILE_FIXTURES;
 
 /** Mutants per kind and fixture (HOSTILE_PER_KIND for longer runs): 16 kinds × 5 fixtures × 2 = 160 mutants, × 4 calls. */
 const PER_KIND = Number(process.env.HOSTILE_PER_KIND ?? 2);

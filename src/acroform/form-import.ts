@@ -29,6 +29,8 @@ export interface AcroFieldFacts {
   /** A comb text field (/Ff Comb with a usable /MaxLen, not multiline, password or file select). */
   comb: boolean;
   maxLength?: number;
+  /** The field's tooltip (/TU, its name for people), else its first widget's. */
+  tooltip?: string;
 }
 
 /** A field type's answer for one widget: its type and type-specific properties; undefined leaves the widget out. */
@@ -117,7 +119,7 @@ export function formFieldsOf<T extends string, P extends object>(
     });
     switch (node.kind) {
       case 'radio': {
-        const imported = classify({ kind: 'radio', multiline: false, comb: false });
+        const imported = classify({ kind: 'radio', multiline: false, comb: false, ...tooltipOf(node, widgets) });
         if (!imported) break;
         // Radio groups split across pages are rare; one template field per page keeps each on its own page.
         const byPage = groupBy(widgets, (w) => w.pageIndex);
@@ -148,7 +150,8 @@ export function formFieldsOf<T extends string, P extends object>(
       case 'checkbox':
       case 'text':
       case 'combo':
-      case 'listbox': {
+      case 'listbox':
+      case 'signature': {
         // A template's lengths are positive integers: any other /MaxLen is ignored.
         const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, PDF.MaxLen)) : undefined;
         const maxLen =
@@ -161,6 +164,7 @@ export function formFieldsOf<T extends string, P extends object>(
             maxLen !== undefined &&
             (node.flags & (FF.multiline | FF.password | FF.fileSelect)) === 0,
           ...(maxLen !== undefined ? { maxLength: maxLen } : {}),
+          ...tooltipOf(node, widgets),
         };
         // Which type the field becomes is the field types' decision (src/fields, import order).
         const imported = classify(facts);
@@ -169,7 +173,7 @@ export function formFieldsOf<T extends string, P extends object>(
           const field = entry(w, imported);
           const rotation = shownRotation(w.dict, rotations[w.pageIndex] ?? 0);
           if (rotation !== 0) field.rotation = rotation;
-          if (node.kind !== 'checkbox') {
+          if (node.kind !== 'checkbox' && node.kind !== 'signature') {
             const style = styleOf(doc, node, w);
             if (style) field.style = style;
           }
@@ -202,6 +206,14 @@ function styleOf(doc: PDFDocument, node: FieldNode, w: WidgetInfo): ImportedStyl
   if (da.color) style.textColor = da.color;
   if (da.alignment && da.alignment !== 'left') style.alignment = da.alignment;
   return Object.keys(style).length > 0 ? style : undefined;
+}
+
+function tooltipOf(node: FieldNode, widgets: WidgetInfo[]): { tooltip?: string } {
+  for (const dict of [node.dict, ...widgets.map((w) => w.dict)]) {
+    const text = textOf(dict.lookup(PDF.TU))?.trim();
+    if (text) return { tooltip: text };
+  }
+  return {};
 }
 
 /** /Opt of a radio or check box field: export values by widget index (used when state names are not readable, e.g. non-Latin). */

@@ -1,10 +1,10 @@
 /**
  * Field detection as the dashboard and createCast use it: the `Proposal` shape of the contract
  * (DASHBOARD-API.md) behind one function, so the detector can be swapped without touching the
- * routes. The default proposes a fillable PDF's own form fields, read with the PDF's preparation
- * (on a worker thread in the server); the full detector (text tags, boxes, underlines, combs:
- * src/detect) is passed in as `detect` once it exists.
+ * routes. The server's default is `detectAll` (src/detect); without a detector, a fillable PDF's own
+ * form fields, read with the PDF's preparation (on a worker thread in the server).
  */
+import { detectFields } from '../detect/index.js';
 import type { TemplateField } from '../template/index.js';
 
 /** A field detection proposes; the person accepts or edits it. */
@@ -28,3 +28,17 @@ export function formFieldProposals(fields: readonly TemplateField[]): Proposal[]
     ...(field.alias ? { label: field.alias } : {}),
   }));
 }
+
+/**
+ * src/detect's detector: a fillable PDF's fields named for people, text tags, and on flat pages the
+ * boxes, underlines, combs and check boxes. Its proposed types are the template's (signing types
+ * included), so each proposal is a template field as it stands; the caller still checks each one
+ * against the schema and drops what it refuses.
+ */
+export const detectAll: DetectFields = async (pdf) =>
+  (await detectFields(pdf)).proposals.map((p) => ({
+    field: p.field as TemplateField,
+    source: p.source,
+    confidence: p.confidence,
+    ...(p.label !== undefined ? { label: p.label } : {}),
+  }));

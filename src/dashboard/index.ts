@@ -3,7 +3,7 @@ export { dashboardRoutes, DEFAULT_SIGN_IN_LIMIT } from './routes.js';
 export type { DashboardOptions } from './routes.js';
 export { TemplateAuthoring } from './authoring.js';
 export type { AuthoringOptions, PrepareTemplatePdf, Upload, UploadOptions } from './authoring.js';
-export { formFieldProposals } from './detect.js';
+export { detectAll, formFieldProposals } from './detect.js';
 export type { DetectFields, Proposal } from './detect.js';
 export { CSRF_HEADER, DEFAULT_SESSION_TTL_MS, SESSION_COOKIE } from './sessions.js';
 export type { DashboardKey, DashboardKeys } from './sessions.js';

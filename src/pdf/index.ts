@@ -6,6 +6,7 @@
 export { loadPdf } from './document/load.js';
 export { stripActiveContent, type StrippedPdf } from './document/active-content.js';
 export { decodeCapped } from './parse/decode.js';
+export { pagesOverBudget } from './content/budget.js';
 export { isShortText } from './parse/structure.js';
 export {
   displayMatrix,

@@ -25,7 +25,7 @@ import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './replies/url-store.js';
 import { packetRoutes } from './graphql/index.js';
 import { dashboardKeys, poolPreparation, registerDashboard, templateSources } from './templates.js';
-import { TemplateAuthoring } from '../dashboard/index.js';
+import { detectAll, TemplateAuthoring } from '../dashboard/index.js';
 import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser } from './http/json-body.js';
 import { signingRoutes } from './signing-page/index.js';
 import { ServerMetrics } from './metrics.js';
@@ -99,7 +99,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   const authoring = new TemplateAuthoring({
     catalogue: sources.catalogue,
     ...(options.renderPool ? { prepare: poolPreparation(options.renderPool) } : {}),
-    ...(options.dashboard && options.dashboard.detect ? { detect: options.dashboard.detect } : {}),
+    detect: (options.dashboard && options.dashboard.detect) || detectAll,
     ...(options.docx ? { docx: options.docx } : {}),
     maxPages: engine.limits.packetPagesPerFile,
   });

@@ -37,7 +37,7 @@ export function poolPreparation(pool: RenderPool): PrepareTemplatePdf {
 
 /** The dashboard's settings (`buildApp`'s `dashboard`). */
 export interface DashboardSettings {
-  /** Field detection on upload (default: a PDF's own form fields; src/detect's detector when wired). */
+  /** Field detection on upload (default: src/detect's detector, `detectAll`). */
   detect?: DetectFields;
   /** The browser app's files (default: the build's `generated/dashboard.js`, `src/dashboard/app/app.css`). */
   files?: AppFiles;

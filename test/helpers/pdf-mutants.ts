@@ -5,10 +5,24 @@
  * compression bombs, values of the wrong type. Each mutant is a pure function
  * of (file, kind, random numbers), so a seed replays a failure.
  */
+import { readFileSync } from 'node:fs';
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { buildPdf, concat, onePage, streamBody } from './pdf-bytes.js';
 
 export type Rng = () => number;
+
+/** The seeds of the mutants (test/fixtures/hostile/README.md says why each is there). */
+export const HOSTILE_FIXTURES = [
+  'pdfjs_opt_demo_radio_japanese_export.pdf',
+  'qpdf_form_empty_from_odt.pdf',
+  'pdflib_sample_form_signature.pdf',
+  'qpdf_enc_aes256_R6_owner_only_objstm_30p.pdf',
+  'qpdf_enc_rc4_128_owner_only_30p.pdf',
+] as const;
+
+/** A file of test/fixtures/hostile. */
+export const hostileFixture = (name: string): Uint8Array =>
+  new Uint8Array(readFileSync(new URL(`../fixtures/hostile/${name}`, import.meta.url)));
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
