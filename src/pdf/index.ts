@@ -43,7 +43,6 @@ export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStep
 export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './parse/xref-revisions.js';
 export {
   canonicalValue,
-  textOfPdfString,
   readRevisionGraph,
   readRevisionGraphAfter,
   revisionEnds,

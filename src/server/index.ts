@@ -1,9 +1,9 @@
 /** The REST server: the hosted API's fill and generate-pdf operations over a castpress engine. */
 export { buildApp } from './app.js';
 export type { ServerOptions } from './app.js';
-export { startServer, DEFAULT_HOST, DEFAULT_PORT } from './start.js';
+export { startServer } from './start.js';
 export type { StartOptions, RunningServer } from './start.js';
-export { loadServerConfig, parseServerConfig, DEFAULT_DEV_CONCURRENCY, DEFAULT_RATE_LIMIT } from './keys.js';
+export { loadServerConfig, parseServerConfig, DEFAULT_RATE_LIMIT } from './keys.js';
 export type { ApiKey, KeyKind, ServerConfig } from './keys.js';
 export { DEFAULT_MULTIPART_LIMITS } from './http/multipart.js';
 export type { MultipartLimits } from './http/multipart.js';

@@ -50,7 +50,7 @@ export interface SubsetCacheStats {
  * as large, while Markdown documents, which embed several faces, grow by half
  * as many bytes as with a floor of 64 glyphs).
  */
-export function spareGlyphs(used: number): number {
+function spareGlyphs(used: number): number {
   return 24 + Math.ceil(used / 4);
 }
 

@@ -2,7 +2,7 @@ import { fieldType, type ResolvedStyle, type VerticalAlignment } from '../../fie
 import type { Styling } from '../../schema/index.js';
 import type { TemplateField, TemplateStyle } from '../../template/index.js';
 
-export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
+const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
   fontFamily: 'Noto Sans',
   fontWeight: 'normal',
   fontSize: 10,
@@ -11,7 +11,7 @@ export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
 };
 
 /** Level 5 for verticalAlignment depends on the field: blocks of lines start at the top, single lines sit in the middle. */
-export function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
+function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
   return fieldType(field.type).verticalAlignment?.(field) ?? 'middle';
 }
 

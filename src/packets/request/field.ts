@@ -5,11 +5,11 @@ import { dateFormatProblem } from '../../format/index.js';
 import { FIELD_TYPES, templateSchema } from '../../template/index.js';
 
 /** Types a signer fills in while signing; written as /Sig (or signer-filled) widgets by the kernel. */
-export const SIGNING_TYPES = ['signature', 'initial', 'signatureDate'] as const;
+const SIGNING_TYPES = ['signature', 'initial', 'signatureDate'] as const;
 export type SigningType = (typeof SIGNING_TYPES)[number];
 
 /** Kinds a signer's `fields` list may name (the spec's "attachable kinds"). */
-export const ATTACHABLE_TYPES = ['signature', 'initial', 'signatureDate', 'fullName', 'email'] as const;
+const ATTACHABLE_TYPES = ['signature', 'initial', 'signatureDate', 'fullName', 'email'] as const;
 export type AttachableType = (typeof ATTACHABLE_TYPES)[number];
 
 export const PACKET_FIELD_TYPES = [...SIGNING_TYPES, ...FIELD_TYPES] as const;

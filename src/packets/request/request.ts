@@ -19,12 +19,11 @@ import { cleanTypedText } from '../../format/index.js';
 import { httpUrl, signaturePageOptions } from './page-options.js';
 
 /** Default token lifetimes of the spec (minutes). */
-export const TOKEN_MINUTES_MAX = 86_400;
+const TOKEN_MINUTES_MAX = 86_400;
 export const TOKEN_MINUTES_EMAIL = 14 * 24 * 60;
 export const TOKEN_MINUTES_EMBEDDED = 2 * 60;
 
-export const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
-export type SignerType = (typeof SIGNER_TYPES)[number];
+const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
 /**
  * Signer types whose signing URL the caller generates (generateEtchSignURL, authenticated by its key);
  * only `email` signers are mailed a link. README "Signer types (#32)".
@@ -33,7 +32,7 @@ export const CALLER_URL_SIGNER_TYPES: readonly string[] = ['embedded', 'in-perso
 /** Signer types who sign on a device the sender hands over: the page asks them to confirm their name first. */
 export const IN_PERSON_SIGNER_TYPES: readonly string[] = ['in-person', 'in-person-inline'];
 /** Emails a signer's `enableEmails` list may name. */
-export const SIGNER_EMAILS = ['etchComplete'] as const;
+const SIGNER_EMAILS = ['etchComplete'] as const;
 
 const bool = z.boolean();
 

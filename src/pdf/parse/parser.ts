@@ -17,10 +17,10 @@ import { KeywordIndex } from './keyword-index.js';
 import { LazyObjects, type ObjectIndex } from './lazy-objects.js';
 
 /** Deeper arrays and dictionaries are a parse error: later walkers (pdf-lib's writer too) recurse. */
-export const MAX_OBJECT_DEPTH = 256;
+const MAX_OBJECT_DEPTH = 256;
 
 /** Bytes all object and cross-reference streams of one file may decode to: memory stays proportional to the input. */
-export function decodeBudget(inputBytes: number): number {
+function decodeBudget(inputBytes: number): number {
   return 16 * 1024 * 1024 + 16 * inputBytes;
 }
 

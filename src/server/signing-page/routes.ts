@@ -39,7 +39,7 @@ export interface SigningRoutesOptions {
  * nesting is bounded for every JSON body, see ../json.ts): a submission is a drawing (the page's
  * strokes run to tens of KB) and the list of accepted boxes, details a name and an email.
  */
-export const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
+const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
 
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };

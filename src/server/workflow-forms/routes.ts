@@ -29,7 +29,7 @@ import { cspOrigin } from '../replies/stylesheet-origin.js';
 import { confirmPage, donePage, errorPage, formPage } from './form-html.js';
 
 /** A form of a few dozen fields is a few KiB; 64 KiB leaves room and refuses uploads in disguise. */
-export const WELD_FORM_BODY_BYTES = 64 * 1024;
+const WELD_FORM_BODY_BYTES = 64 * 1024;
 
 export interface WeldRoutesOptions {
   welds: { get(): Promise<WeldService> };

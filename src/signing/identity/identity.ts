@@ -232,7 +232,7 @@ function defaultNames(installId: string): LocalCaNames {
 }
 
 /** Where an install's CRL is published under a base URL (what castpress serves). */
-export function crlUrlOf(baseUrl: string, installId: string): string {
+function crlUrlOf(baseUrl: string, installId: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/signing/crl/${installId}.crl`;
 }
 

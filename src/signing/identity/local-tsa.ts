@@ -66,7 +66,7 @@ export interface LocalTsaFiles {
   key: string;
 }
 
-export function localTsaFiles(dataDir: string): LocalTsaFiles {
+function localTsaFiles(dataDir: string): LocalTsaFiles {
   const dir = path.join(caFiles(dataDir).dir, 'tsa');
   return { dir, certificate: path.join(dir, 'tsa.pem'), key: path.join(dir, 'tsa.key.pem') };
 }

@@ -19,7 +19,7 @@ import { runStep, signerOfSnap } from '../core/step.js';
 import { checkToken } from '../state/tokens.js';
 
 /** A name as compared at hand-over: case, spaces and invisible characters do not count. */
-export function nameKey(name: string): string {
+function nameKey(name: string): string {
   return cleanTypedText(name).normalize('NFKC').toLowerCase().replace(/\s+/g, '');
 }
 

@@ -285,7 +285,7 @@ function summary(changes: ObjectChange[]): string {
     .join(', ');
 }
 
-export function describe(level: ChangeLevel): string {
+function describe(level: ChangeLevel): string {
   return {
     none: 'no changes',
     formFillingAndSigning: 'form filling and signing',
