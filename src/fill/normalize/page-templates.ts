@@ -2,7 +2,7 @@ import type { FillPlan } from './types.js';
 
 const VARIABLE = /\{\{\s*(pageNumber|pageIndex|totalPages|pageRepeatNumber|pageRepeatIndex|pageRepeatTotal)\s*\}\}/g;
 
-export interface PageNumbers {
+interface PageNumbers {
   pageNumber: number;
   pageIndex: number;
   totalPages: number;

@@ -59,7 +59,7 @@ export interface LocalTsaOptions {
   clock?: () => Date;
 }
 
-export interface LocalTsaFiles {
+interface LocalTsaFiles {
   dir: string;
   /** TSA certificate followed by the root. */
   certificate: string;
