@@ -22,7 +22,7 @@ export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from '.
 export type { RevocationReport } from './validation/revocation.js';
 export type { TimestampOptions, HttpTimestampOptions, LocalTimestampOptions } from './identity/timestamp.js';
 export { LocalTimestampAuthority, LOCAL_TSA_POLICY, MAX_TIMESTAMP_REQUEST_BYTES } from './identity/local-tsa.js';
-export { caFiles as localCaFiles } from './identity/identity.js';
+export { caFiles as localCaFiles } from './identity/ca-files.js';
 export type { LocalTsaOptions } from './identity/local-tsa.js';
 export { addDocumentTimestamp } from './seal/lta.js';
 export type { DocumentTimestampOptions } from './seal/lta.js';

@@ -13,9 +13,9 @@ import * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { SigningError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
-import { caFiles, type LocalCaFiles } from './identity.js';
+import { caFiles, readCaRoot } from './ca-files.js';
+import type { LocalCaFiles } from './options.js';
 import { engine } from './local-ca.js';
-import { certificatesFromPem } from '../cms/pem.js';
 
 /** Where sealing gets revocation data for a certificate (DER CRL), or null when it has none. */
 export interface RevocationSource {
@@ -83,24 +83,11 @@ export class LocalCaRevocation implements RevocationSource {
   static async open(options: LocalCaRevocationOptions): Promise<LocalCaRevocation> {
     const opts = parseWith(optionsSchema, options);
     const files = caFiles(opts.dataDir);
-    let rootPem: string;
-    let keyPem: string;
-    try {
-      [rootPem, keyPem] = await Promise.all([readFile(files.rootCertificate, 'utf8'), readFile(files.rootKey, 'utf8')]);
-    } catch (e) {
-      throw new SigningError(
-        `No local certificate authority in ${files.dir}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-        'dataDir',
-        422,
-        { cause: e },
-      );
-    }
-    const [rootDer] = certificatesFromPem(rootPem);
-    if (!rootDer) throw new SigningError(`The local root certificate in ${files.dir} is damaged`, 'dataDir');
+    const { rootDer, rootKeyPem } = await readCaRoot(files, `No local certificate authority in ${files.dir}`);
     return new LocalCaRevocation(
       files,
       rootDer,
-      keyPem,
+      rootKeyPem,
       opts.clock ?? (() => new Date()),
       opts.crlLifetimeMs ?? 7 * DAY_MS,
     );
