@@ -14,6 +14,7 @@ import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
 import type { DetailsRequest, HandOverRequest, SigningAnswer, SubmitRequest, Untrusted } from './client/contract.js';
 import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';
+import { pageHeaders } from '../replies/page-headers.js';
 import { frameAncestorsFor, stylesheetOriginsFor } from '../org/index.js';
 
 export interface SigningRoutesOptions {
@@ -50,16 +51,12 @@ function headers(
   frameAncestors: readonly string[],
   styleOrigin?: string,
 ): FastifyReply {
-  return reply
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
-      // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
-    );
+  return pageHeaders(
+    reply,
+    // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
+    // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
+  );
 }
 
 /** The redirect URL with the spec's query parameters. */
