@@ -7,7 +7,7 @@
  * What it proves: the order of events and the CA's clock, nothing against the operator, who holds
  * both the signer's and the TSA's keys (see README "Built-in timestamp authority").
  */
-import { createHash, createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
@@ -15,7 +15,7 @@ import * as pkijs from 'pkijs';
 import type { DigestAlgorithm, TimestampAuthority } from '@libpdf/core';
 import { SigningError, ValidationError } from '../../errors/index.js';
 import { caFiles, readCaRoot, writeFolderOnce } from './ca-files.js';
-import { engine, issueTimestampingCertificate } from './local-ca.js';
+import { engine, issueTimestampingCertificate, rsaSigningKey } from './local-ca.js';
 import { certificatesFromPem, inDerSetOrder, toPem } from '../cms/pem.js';
 import { validityAt } from '../cms/certificates.js';
 
@@ -162,15 +162,8 @@ export class LocalTimestampAuthority implements TimestampAuthority {
     const [certificate, root] = certificatesFromPem(texts[0]);
     if (!certificate || !root)
       throw new SigningError(`The timestamp certificate in ${files.dir} is damaged`, 'dataDir');
-    const pkcs8 = createPrivateKey(texts[1]).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey(
-      'pkcs8',
-      pkcs8,
-      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    return new LocalTimestampAuthority(certificate, root, key as CryptoKey, clock);
+    const key = await rsaSigningKey(createPrivateKey(texts[1]).export({ type: 'pkcs8', format: 'der' }));
+    return new LocalTimestampAuthority(certificate, root, key, clock);
   }
 
   /** A timestamp token (DER ContentInfo) over `digest`: what sealPdf embeds (libpdf calls this). */

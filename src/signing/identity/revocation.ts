@@ -5,7 +5,7 @@
  * other CAs get no answer here (`crlFor` returns null); fetching their CRLs through the resolver
  * is left for later.
  */
-import { createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
@@ -15,7 +15,7 @@ import { SigningError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
 import { caFiles, readCaRoot } from './ca-files.js';
 import type { LocalCaFiles } from './options.js';
-import { engine } from './local-ca.js';
+import { engine, rsaSigningKey } from './local-ca.js';
 
 /** Where sealing gets revocation data for a certificate (DER CRL), or null when it has none. */
 export interface RevocationSource {
@@ -186,15 +186,8 @@ export class LocalCaRevocation implements RevocationSource {
       );
     }
     crl.crlExtensions = new pkijs.Extensions({ extensions });
-    const pkcs8 = createPrivateKey(this.#rootKeyPem).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey(
-      'pkcs8',
-      pkcs8,
-      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    await crl.sign(key as CryptoKey, 'SHA-256', engine());
+    const key = await rsaSigningKey(createPrivateKey(this.#rootKeyPem).export({ type: 'pkcs8', format: 'der' }));
+    await crl.sign(key, 'SHA-256', engine());
     return new Uint8Array(crl.toSchema(true).toBER(false));
   }
 
