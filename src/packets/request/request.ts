@@ -210,14 +210,7 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   const files: PacketFile[] = [];
   if (!Array.isArray(body.files) || body.files.length === 0) {
-    errors.push({
-      property: 'files',
-      message: Array.isArray(body.files)
-        ? 'Must contain at least 1 item'
-        : body.files === undefined
-          ? 'Required'
-          : 'Expected array',
-    });
+    errors.push(emptyListError(body.files, 'files'));
   } else {
     const seen = new Map<string, number>();
     body.files.forEach((raw, i) => {
@@ -252,14 +245,7 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
   const signerInputs = Array.isArray(body.signers) ? body.signers : undefined;
   const signers: Signer[] = [];
   if (!signerInputs || signerInputs.length === 0) {
-    errors.push({
-      property: 'signers',
-      message: signerInputs
-        ? 'Must contain at least 1 item'
-        : body.signers === undefined
-          ? 'Required'
-          : 'Expected array',
-    });
+    errors.push(emptyListError(body.signers, 'signers'));
   } else {
     const seen = new Map<string, number>();
     signerInputs.forEach((raw, i) => {
@@ -321,6 +307,18 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   if (errors.length > 0 || !opts) throw new ValidationError(errors);
   return { ...opts, files, signers, payloads };
+}
+
+/** The error of a list the request must hold at least one of (`files`, `signers`), worded as zod words it. */
+function emptyListError(value: unknown, property: string): FieldError {
+  return {
+    property,
+    message: Array.isArray(value)
+      ? 'Must contain at least 1 item'
+      : value === undefined
+        ? 'Required'
+        : 'Expected array',
+  };
 }
 
 function checkSignerRef(

@@ -84,6 +84,20 @@ function errorEvent(e: unknown, signerEid: string): { status: number; event: Sig
   };
 }
 
+/** A POST's failure as the page reads it (`extra` beside the event), logged when it is the server's fault. */
+function failed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  e: unknown,
+  signerEid: string,
+  what: string,
+  extra: Omit<SigningAnswer, 'event'> = {},
+): FastifyReply {
+  const { status, event } = errorEvent(e, signerEid);
+  if (status >= 500) request.log.error({ err: e }, what);
+  return reply.code(status).send({ event, ...extra } satisfies SigningAnswer);
+}
+
 /**
  * A browser posting from another site sends its Origin; the page's own posts carry this server's:
  * scheme, host and port of the public URL, or of the request itself (its scheme, and the Host the browser
@@ -245,9 +259,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
         return reply.code(200).send({ ok: true });
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'signer details failed');
-        return reply.code(status).send({ event } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'signer details failed');
       }
     },
   );
@@ -269,9 +281,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         );
         return reply.code(200).send({ ok: true });
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'hand-over failed');
-        return reply.code(status).send({ event } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'hand-over failed');
       }
     },
   );
@@ -308,9 +318,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           redirect: redirectURL ? redirectTo(redirectURL, plain) : null,
         } satisfies SigningAnswer);
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'signing failed');
-        return reply.code(status).send({ event, redirect: null } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'signing failed', { redirect: null });
       }
     },
   );
