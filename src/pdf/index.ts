@@ -4,6 +4,7 @@
  * original bytes stay an exact prefix of the output.
  */
 export { loadPdf } from './document/load.js';
+export { addDocumentFont } from './pdf-lib-internals.js';
 export { stripActiveContent, type StrippedPdf } from './document/active-content.js';
 export { decodeCapped } from './parse/decode.js';
 export { isShortText } from './parse/structure.js';
