@@ -1,5 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { isForbiddenAddress } from './address-guard.js';
 import { dns, httpClient, net } from './network-modules.js';
 import type { ResolvedResource, ResourceKind, ResourceResolver } from './resolver.js';
@@ -137,11 +138,11 @@ export async function checkedAddress(
 }
 
 /** A `lookup` for http(s).request that answers the checked address: the connection goes there, whatever DNS says now. */
-export function pinnedLookup(target: { address: string; family: 4 | 6 }): typeof import('node:dns').lookup {
-  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+export function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunction {
+  return (_host, options, cb) => {
     if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
     else cb(null, target.address, target.family);
-  }) as unknown as typeof import('node:dns').lookup;
+  };
 }
 
 interface Hop {

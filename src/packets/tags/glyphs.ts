@@ -84,9 +84,15 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
 
+function isArrayLike(v: unknown): v is ArrayLike<unknown> {
+  return typeof v === 'object' && v !== null && 'length' in v && typeof v.length === 'number';
+}
+
 function asMatrix(args: unknown[] | null | undefined): Matrix | undefined {
   if (!args) return undefined;
-  const src = args.length === 1 ? (args[0] as ArrayLike<number> | null) : (args as unknown as ArrayLike<number>);
+  // pdf.js gives a matrix as six operands, or as one array of six.
+  const first = args[0];
+  const src: ArrayLike<unknown> | undefined = args.length === 1 ? (isArrayLike(first) ? first : undefined) : args;
   if (!src || src.length < 6) return undefined;
   const m = Array.from({ length: 6 }, (_, i) => Number(src[i])) as Matrix;
   return m.every(Number.isFinite) ? m : undefined;

@@ -60,7 +60,8 @@ export interface LocalCaNames {
 }
 
 export function engine(): pkijs.CryptoEngine {
-  return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
+  // Node's global Crypto is its WebCrypto (node:crypto's webcrypto), typed as the DOM's that PKI.js takes.
+  return new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto });
 }
 
 function names(
