@@ -14,7 +14,7 @@ import {
   type RevisionGraph,
   type RevisionWork,
 } from '../../../pdf/index.js';
-import { dictOf, nameOf, refOf, resolve, rolesOf, type ObjectRole } from './roles.js';
+import { dictOf, nameOf, resolve, rolesOf, type ObjectRole } from './roles.js';
 import { compareRevisions, LEVEL_RANK, type ChangeLevel, type ObjectChange } from './rules.js';
 
 export type { ChangeLevel, ObjectChange } from './rules.js';
