@@ -40,7 +40,7 @@ export function fetchOptions(values: FetchFlagValues): HttpResolverOptions | fal
   return { allowHosts: values['allow-host'] ?? [] };
 }
 
-export function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
+function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
   const options = fetchOptions(values);
   return options === false ? undefined : httpResolver(options, new ResponseCache());
 }
@@ -53,7 +53,7 @@ export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as cons
  * `warning: <property>: <kind> not loaded (<reason>)` line per resource; with
  * `--strict-fetch` the run fails with the server's 400 body instead.
  */
-export function cliResourceReport(strict: boolean): {
+function cliResourceReport(strict: boolean): {
   onResourceProblem: (p: ResourceProblem) => void;
   finish: (body: unknown) => void;
 } {
