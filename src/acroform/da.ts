@@ -32,7 +32,7 @@ const hex = (v: number): string =>
     .toUpperCase();
 
 /** Reads the last Tf and colour operators of a /DA string; anything unparsable is skipped. */
-export function parseDa(da: string): DefaultAppearance {
+function parseDa(da: string): DefaultAppearance {
   const out: DefaultAppearance = {};
   const tokens = da.match(/\/[^\s/\[\]()<>]+|[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z*']+/g) ?? [];
   const stack: string[] = [];

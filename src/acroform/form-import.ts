@@ -4,7 +4,7 @@
  * options. Which field type an entry becomes is not decided here: the caller's `classify`
  * (src/fields' registry) decides, so the writers' floor never imports the field types.
  */
-import { PDFArray, PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
 import type { TopLeftRect } from '../geometry/index.js';
 import { frameOfPage, toDisplay, PDF } from '../pdf/index.js';
 import { defaultAppearanceOf } from './da.js';

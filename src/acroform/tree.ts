@@ -108,7 +108,7 @@ export function inherited(dict: PDFDict, key: PDFName): PDFObject | undefined {
 }
 
 /** Map from widget dictionary to page index, from one pass over all pages. */
-export function widgetPages(doc: PDFDocument): Map<PDFDict, number> {
+function widgetPages(doc: PDFDocument): Map<PDFDict, number> {
   const map = new Map<PDFDict, number>();
   doc.getPages().forEach((page, index) => {
     const annots = arrayAt(page.node, PDF.Annots);
@@ -186,7 +186,7 @@ const isHex = (b: number | undefined): boolean =>
  * cp1252 state names that way): those are decoded here. A name whose real
  * bytes are `#` followed by two hex digits is read wrongly; no form seen does that.
  */
-export function nameBytes(name: PDFName): Uint8Array {
+function nameBytes(name: PDFName): Uint8Array {
   const raw = name.asBytes();
   if (!raw.includes(HASH)) return raw;
   const out: number[] = [];

@@ -96,11 +96,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     if (inFlight.size >= limit) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
-  await Promise.all(
-    pool.threads.map(() =>
-      pool.run(undefined as unknown as WorkerTask, { name: 'closeWorker' }).catch(() => undefined),
-    ),
-  );
+  // closeWorker reads no task: the warm-up's is sent, as the queue worker does.
+  await Promise.all(pool.threads.map(() => pool.run(warmTask, { name: 'closeWorker' }).catch(() => undefined)));
   await pool.destroy();
 
   const errorsFile = path.join(outDir, 'errors.jsonl');

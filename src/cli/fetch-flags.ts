@@ -1,3 +1,6 @@
+import { createEngine, type Engine, type EngineOptions } from '../engine/index.js';
+import type { FieldError } from '../errors/index.js';
+import type { FontRegistryOptions } from '../fonts/index.js';
 import {
   httpResolver,
   problemEntries,
@@ -8,7 +11,9 @@ import {
   type ResourceProblem,
   type ResourceResolver,
 } from '../resources/index.js';
-import { stderrLine } from './output.js';
+import { FONT_FLAGS, fontOptions, type FontFlagValues } from './font-flags.js';
+import { readJsonArg } from './json-file.js';
+import { reportError, stderrLine, writePdf } from './output.js';
 
 /**
  * The remote-resource flags shared by fill, generate and serve: fetching public
@@ -35,7 +40,7 @@ export function fetchOptions(values: FetchFlagValues): HttpResolverOptions | fal
   return { allowHosts: values['allow-host'] ?? [] };
 }
 
-export function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
+function fetchResolver(values: FetchFlagValues): ResourceResolver | undefined {
   const options = fetchOptions(values);
   return options === false ? undefined : httpResolver(options, new ResponseCache());
 }
@@ -48,7 +53,7 @@ export const STRICT_FETCH_FLAG = { 'strict-fetch': { type: 'boolean' } } as cons
  * `warning: <property>: <kind> not loaded (<reason>)` line per resource; with
  * `--strict-fetch` the run fails with the server's 400 body instead.
  */
-export function cliResourceReport(strict: boolean): {
+function cliResourceReport(strict: boolean): {
   onResourceProblem: (p: ResourceProblem) => void;
   finish: (body: unknown) => void;
 } {
@@ -62,4 +67,57 @@ export function cliResourceReport(strict: boolean): {
       for (const e of entries) stderrLine(`warning: ${warningText(e)}`);
     },
   };
+}
+
+/** The flags of a command that renders one PDF (fill, generate): where it goes, help, remote resources, fonts. */
+export const PDF_COMMAND_FLAGS = {
+  output: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' },
+  ...FETCH_FLAGS,
+  ...STRICT_FETCH_FLAG,
+  ...FONT_FLAGS,
+} as const;
+
+interface PdfCommandValues extends FetchFlagValues, FontFlagValues {
+  output?: string;
+  'strict-fetch'?: boolean;
+}
+
+/**
+ * The run of a command that renders one PDF (fill, generate): the flags checked before any work (a bad
+ * one is exit 2), an engine from the fetch and font flags, the request read from `requestFile` and
+ * rendered, remote resources that did not load reported (with --strict-fetch, the run fails instead),
+ * the PDF written, the engine closed.
+ */
+export async function runPdfCommand(
+  values: PdfCommandValues,
+  requestFile: string,
+  render: (
+    engine: Engine,
+    request: unknown,
+    onResourceProblem: (p: ResourceProblem) => void,
+  ) => Promise<{ pdf: Uint8Array; warnings?: readonly FieldError[] }>,
+  options: { checkFlags?: () => void; engine?: EngineOptions } = {},
+): Promise<number> {
+  let fonts: FontRegistryOptions | undefined;
+  try {
+    options.checkFlags?.();
+    fonts = fontOptions(values);
+  } catch (e) {
+    return reportError(e);
+  }
+  const engine = createEngine({ ...options.engine, resolver: fetchResolver(values), ...(fonts ? { fonts } : {}) });
+  try {
+    const request = await readJsonArg(requestFile);
+    const resources = cliResourceReport(values['strict-fetch'] ?? false);
+    const { pdf, warnings = [] } = await render(engine, request, resources.onResourceProblem);
+    resources.finish(request);
+    // The server's X-Castpress-Warning header, on stderr: the PDF is still written.
+    for (const w of warnings) stderrLine(`warning: ${w.property}: ${w.message}`);
+    return await writePdf(pdf, values.output);
+  } catch (e) {
+    return reportError(e);
+  } finally {
+    await engine.close();
+  }
 }

@@ -38,7 +38,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** 1-based line and column (in UTF-16 units, as editors count them for most text) of an offset. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
   const line = (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
@@ -51,7 +51,7 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
  * mistakes and not for others (`Unexpected token 'x', "..." is not valid JSON`), so this reads the
  * text once itself, by the grammar, iteratively (no recursion on deep nesting).
  */
-export function jsonErrorOffset(text: string): number {
+function jsonErrorOffset(text: string): number {
   let i = 0;
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;

@@ -8,12 +8,12 @@ import os from 'node:os';
 /** The queue name `castpress batch --queue` and `castpress worker` use by default (src/batch's DEFAULT_QUEUE_NAME; test/cli-startup.test.ts keeps them equal). */
 const DEFAULT_QUEUE_NAME = 'castpress';
 
-export const FETCH_USAGE = `  --no-fetch        load no http(s) URL (images, logo, stylesheets, fonts); data: URLs still load
+const FETCH_USAGE = `  --no-fetch        load no http(s) URL (images, logo, stylesheets, fonts); data: URLs still load
   --allow-host H[:P] let this host (optionally only this port) through the public-address check; repeatable`;
 
-export const STRICT_FETCH_USAGE = `  --strict-fetch    a remote resource that does not load is an error (exit 2, no PDF) instead of a warning on stderr`;
+const STRICT_FETCH_USAGE = `  --strict-fetch    a remote resource that does not load is an error (exit 2, no PDF) instead of a warning on stderr`;
 
-export const FONT_USAGE = `  --font-dir DIR    also find font families in DIR (.ttf, .otf, .ttc, .woff, .woff2, sub-folders too); repeatable
+const FONT_USAGE = `  --font-dir DIR    also find font families in DIR (.ttf, .otf, .ttc, .woff, .woff2, sub-folders too); repeatable
   --font-package P  an npm font package folder (@fontsource/<name>) or a node_modules holding them; repeatable`;
 
 export const FILL_USAGE = `castpress fill TEMPLATE DATA.json [-o out.pdf]

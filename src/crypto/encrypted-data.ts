@@ -15,7 +15,7 @@ import {
 
 export type KeyInput = string | Buffer | KeyObject;
 
-export class DecryptionFailure extends Error {}
+class DecryptionFailure extends Error {}
 
 export function decryptDataString(message: string, privateKey: KeyInput): string {
   const first = message.indexOf(':');

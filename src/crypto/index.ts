@@ -1,2 +1,2 @@
-export { decryptDataString, encryptDataString, DecryptionFailure } from './encrypted-data.js';
+export { decryptDataString, encryptDataString } from './encrypted-data.js';
 export type { KeyInput } from './encrypted-data.js';

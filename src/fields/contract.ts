@@ -1,8 +1,8 @@
-import type { PDFPage } from '@cantoo/pdf-lib';
 import type { AcroFieldFacts, InteractiveFieldSpec } from '../acroform/index.js';
 import type { Content, FilledField, ResolvedStyle, VerticalAlignment } from './filled.js';
 import type { FieldType, TemplateField } from './model.js';
 import type { PdfRect, TopLeftRect } from '../geometry/index.js';
+import type { DrawTarget } from '../text/index.js';
 
 export type { AcroFieldFacts };
 
@@ -52,7 +52,7 @@ export interface InteractiveInput {
   checkboxCharacter?: string;
   checkboxSquare: boolean;
   /** Draws a mark exactly as flat output does, into a widget appearance of `width` × `height`. */
-  paintMark: (target: PDFPage, width: number, height: number, char: string, square: boolean) => void;
+  paintMark: (target: DrawTarget, width: number, height: number, char: string, square: boolean) => void;
 }
 
 /**

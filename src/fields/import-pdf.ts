@@ -55,6 +55,6 @@ export function templateFromParsedPdf(
 }
 
 /** The template fields of a loaded fillable PDF, one per widget (see `templateFromPdf`). */
-export function templateFieldsOf(doc: PDFDocument): TemplateField[] {
+function templateFieldsOf(doc: PDFDocument): TemplateField[] {
   return formFieldsOf(doc, importedType);
 }

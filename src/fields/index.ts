@@ -17,11 +17,10 @@ export type {
   Placement,
   WidgetCommon,
 } from './contract.js';
-export { FIELD_TYPES, SIGNING_FIELD_TYPES, rect, templateField, templateStyle } from './model.js';
+export { FIELD_TYPES, SIGNING_FIELD_TYPES, templateField, templateStyle } from './model.js';
 export type { FieldType, TemplateField, TemplateStyle } from './model.js';
 export type { Alignment, VerticalAlignment, ResolvedStyle, Content, FilledField } from './filled.js';
 export {
-  templateFieldsOf,
   templateFromParsedPdf,
   templateFromPdf,
   type ImportedTemplate,

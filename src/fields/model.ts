@@ -44,7 +44,7 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 const finite = z.number().refine(Number.isFinite, { error: 'Must be a finite number' });
 
 /** A TopLeftRect (src/geometry): points from the page's top-left corner as displayed (as the hosted builder and its clients use). */
-export const rect = z.object({
+const rect = z.object({
   x: finite,
   y: finite,
   width: finite.refine((n) => n > 0, { error: 'Must be greater than 0' }),

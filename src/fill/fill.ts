@@ -24,7 +24,7 @@ export interface FillContext {
 }
 
 /** The character drawn in a checked checkbox unless the request names another (the hosted docs: "filled in with an x"). */
-export const DEFAULT_CHECKBOX_CHARACTER = 'X';
+const DEFAULT_CHECKBOX_CHARACTER = 'X';
 
 /**
  * Fill: template + validated request → PDF bytes.

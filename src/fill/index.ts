@@ -2,7 +2,7 @@
  * Fill: a template plus validated data → PDF bytes (flat output).
  * Value formats, precedence and repeat rules: docs/reference/fill.md.
  */
-export { fill, DEFAULT_CHECKBOX_CHARACTER, type FillContext, type FillOutput } from './fill.js';
+export { fill, type FillContext, type FillOutput } from './fill.js';
 export type { FillSignatureField } from './signature-fields.js';
 export { FillCache, type PreparedTemplate } from './output/prepared-template.js';
 export { planFill } from './normalize/plan.js';

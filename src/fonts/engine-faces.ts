@@ -26,14 +26,14 @@ const SUFFIX: Record<FontWeight, string> = { normal: 'Regular', bold: 'Bold', it
 const WEIGHTS = Object.keys(SUFFIX) as FontWeight[];
 
 /** The standard names are backed by metric-compatible Liberation 2 faces (README.md: why Liberation). */
-export const STANDARD_NAMES: Record<string, string> = {
+const STANDARD_NAMES: Record<string, string> = {
   Courier: 'LiberationMono',
   Helvetica: 'LiberationSans',
   'Times New Roman': 'LiberationSerif',
 };
 export const NOTO_SANS = 'Noto Sans';
 /** Markdown's code font (src/markdown/style.ts asks for it by this name). */
-export const NOTO_SANS_MONO = 'Noto Sans Mono';
+const NOTO_SANS_MONO = 'Noto Sans Mono';
 
 export type CjkLanguage = 'sc' | 'tc' | 'jp' | 'kr';
 export const CJK_FAMILIES: Record<CjkLanguage, string> = {

@@ -15,7 +15,7 @@ export function bundledFontsDir(): string {
   throw new Error('castpress: bundled fonts/ directory not found next to package.json');
 }
 
-export const DEFAULT_SYSTEM_FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts'];
+const DEFAULT_SYSTEM_FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts'];
 
 /**
  * Where families a request names are looked for: CASTPRESS_FONT_DIRS (colon-separated) when

@@ -33,7 +33,7 @@ const HEADER_LENGTH = 32;
  * table, or with one too short for the header, is left as it is.
  */
 export function readPostHeaderLazily(font: Font): void {
-  const internals = font as unknown as SfntInternals;
+  const internals: SfntInternals = font;
   const post = internals.directory?.tables?.post;
   const bytes = internals.stream?.buffer;
   const decodeWhole = Object.getOwnPropertyDescriptor(font, 'post')?.get;

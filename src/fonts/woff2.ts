@@ -10,7 +10,7 @@
  * Composite components are written with offsets (ARGS_ARE_XY_VALUES): fontkit does not keep
  * the rare point-matching form either.
  */
-import fontkit from '@cantoo/fontkit';
+import fontkit, { type Font, type FontCollection } from '@cantoo/fontkit';
 
 interface Point {
   onCurve: boolean;
@@ -51,7 +51,6 @@ interface Woff2Internals {
   _decompress(): void;
   _transformGlyfTable(): void;
   _transformedGlyphs?: Array<TransformedGlyph | undefined>;
-  getGlyph(id: number): { bbox: { minX: number; minY: number; maxX: number; maxY: number } };
 }
 
 export function isWoff2(bytes: Uint8Array): boolean {
@@ -152,10 +151,21 @@ function checksum(data: Uint8Array): number {
   return sum;
 }
 
+/** A WOFF2 font as fontkit decodes it (its WOFF2Font, whose members this module reads). */
+function isWoff2Font(font: Font | FontCollection): font is Font & Woff2Internals {
+  return font.type === 'WOFF2' && typeof Reflect.get(font, '_decompress') === 'function';
+}
+
+function bboxOf(font: Font, gid: number): { minX: number; minY: number; maxX: number; maxY: number } {
+  const glyph = font.getGlyph(gid);
+  if (!glyph) throw new Error(`WOFF2 glyph ${gid} cannot be read`);
+  return glyph.bbox;
+}
+
 /** The SFNT a WOFF2 file encodes; throws when it is not a TrueType-flavoured WOFF2 fontkit can read. */
 export function woff2ToSfnt(bytes: Uint8Array): Uint8Array {
-  const font = fontkit.create(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as unknown as Woff2Internals;
-  if (font.type !== 'WOFF2') throw new Error('not a WOFF2 font');
+  const font = fontkit.create(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (!isWoff2Font(font)) throw new Error('not a WOFF2 font');
   font._decompress();
   const tables = font.directory.tables;
   const glyfEntry = tables.glyf;
@@ -179,7 +189,7 @@ export function woff2ToSfnt(bytes: Uint8Array): Uint8Array {
     for (let gid = 0; gid < font.numGlyphs; gid++) {
       loca.setUint32(4 * gid, offset);
       const glyph = glyphs[gid];
-      const encoded = encodeGlyph(glyph, glyph && glyph.numberOfContours !== 0 ? font.getGlyph(gid).bbox : { minX: 0, minY: 0, maxX: 0, maxY: 0 });
+      const encoded = encodeGlyph(glyph, glyph && glyph.numberOfContours !== 0 ? bboxOf(font, gid) : { minX: 0, minY: 0, maxX: 0, maxY: 0 });
       parts.push(encoded);
       offset += encoded.length;
     }

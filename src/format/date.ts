@@ -36,7 +36,7 @@ export interface DateNames {
 export const DEFAULT_DATE_FORMAT = 'MM/DD/YYYY';
 
 /** Longest first: the tokenizer takes the longest token that starts at a position (`MMMM` before `M`, `Do` before `D`). */
-export const DATE_TOKENS = [
+const DATE_TOKENS = [
   'YYYY',
   'YY',
   'Q',
@@ -184,7 +184,7 @@ export function dateNames(locale = 'en-US'): DateNames {
 }
 
 /** English ordinal: 1st 2nd 3rd 4th 11th 12th 13th 21st. */
-export function ordinal(n: number): string {
+function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;

@@ -6,7 +6,7 @@
 import { replaceControls, withoutInvisibles } from './safe-text.js';
 
 /** File systems and zip readers cap a name at 255 bytes of UTF-8. */
-export const MAX_FILE_NAME_BYTES = 255;
+const MAX_FILE_NAME_BYTES = 255;
 /** Characters kept from a title before `.pdf`: names stay readable in a file list. */
 const MAX_BASE_CHARS = 120;
 const PDF = '.pdf';

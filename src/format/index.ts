@@ -1,6 +1,5 @@
 export type { DateTimeFields, DateNames, DatePart, DateToken } from './date.js';
 export {
-  DATE_TOKENS,
   DEFAULT_DATE_FORMAT,
   DateFormatError,
   compileDateFormat,
@@ -8,25 +7,21 @@ export {
   dateNames,
   fieldsInZone,
   formatDateTime,
-  ordinal,
   parseIsoDateTime,
 } from './date.js';
 export type { NumberPattern } from './number.js';
 export {
   DEFAULT_PATTERNS,
-  NumberFormatError,
   compileNumberFormat,
   formatNumber,
   numberFormatProblem,
   parseNumberPattern,
 } from './number.js';
-export { MAX_FILE_NAME_BYTES, safeBaseName, safePdfFileName, uniquePdfFileNames } from './file-name.js';
+export { safeBaseName, safePdfFileName, uniquePdfFileNames } from './file-name.js';
 export { cleanTypedText, replaceControls, withoutInvisibles } from './safe-text.js';
 export { formatPhone, isSupportedPhoneRegion } from './phone.js';
 export { escapeHtml } from './html.js';
 export {
-  LITERAL_CLOSE,
-  LITERAL_OPEN,
   VALUE_MARKED_CONTENT,
   escapeMarkdown,
   fillSlots,

@@ -8,8 +8,8 @@
  * certificate of completion) and the tag finder need not load the renderer.
  */
 
-export const LITERAL_OPEN = '\uFDD0';
-export const LITERAL_CLOSE = '\uFDD1';
+const LITERAL_OPEN = '\uFDD0';
+const LITERAL_CLOSE = '\uFDD1';
 /** The marked-content tag (`/CastpressValue BMC … EMC`) around text drawn from literal spans. */
 export const VALUE_MARKED_CONTENT = 'CastpressValue';
 

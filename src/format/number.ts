@@ -26,7 +26,7 @@ export interface NumberPattern {
 }
 
 /** A format that cannot be used; the message says which part and why. */
-export class NumberFormatError extends Error {
+class NumberFormatError extends Error {
   override readonly name = 'NumberFormatError';
 }
 

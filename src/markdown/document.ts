@@ -16,7 +16,7 @@ export interface Section {
   id?: string;
 }
 
-export function codeFamily(fonts: FontRegistry, fallback: string): string {
+function codeFamily(fonts: FontRegistry, fallback: string): string {
   return DEFAULTS.codeFamilies.find((f) => fonts.hasFamily(f)) ?? fallback;
 }
 
@@ -46,7 +46,7 @@ function blockContent(block: MarkdownBlock, md: MarkdownIt): Block[] {
 }
 
 /** Request tables hold plain text: a cell's `*` or `|` is shown as typed. */
-export function tableModel(t: TableBlock): TableModel {
+function tableModel(t: TableBlock): TableModel {
   return {
     rows: t.rows.map((row) => row.map((cell) => ({ inlines: plainPieces(cell) }))),
     header: t.firstRowHeaders && t.rows.length > 0,

@@ -6,11 +6,7 @@ import { loadResource, UNDECODABLE_IMAGE, type ResourceResolver } from '../resou
 export type { EmbeddedImage, LoadedImage } from '../images/index.js';
 
 /** Decodes and adds one image to `doc` (through the cache when there is one); null when it cannot be read. */
-export async function decodeImage(
-  doc: PDFDocument,
-  bytes: Uint8Array,
-  cache?: ImageCache,
-): Promise<LoadedImage | null> {
+async function decodeImage(doc: PDFDocument, bytes: Uint8Array, cache?: ImageCache): Promise<LoadedImage | null> {
   const prepared = cache ? await cache.prepare(bytes) : await prepareImage(bytes);
   return prepared ? embedPrepared(doc, prepared) : null;
 }

@@ -56,7 +56,7 @@ export type Block =
   | { kind: 'rule' }
   | { kind: 'table'; table: TableModel };
 
-export const PLAIN: InlineMarks = Object.freeze({ bold: false, italic: false, strike: false, code: false });
+const PLAIN: InlineMarks = Object.freeze({ bold: false, italic: false, strike: false, code: false });
 
 /** Plain text (a heading, label or table cell of a request) whose literal spans are marked as values. */
 export function plainPieces(text: string, marks: InlineMarks = PLAIN): Inline[] {

@@ -288,7 +288,7 @@ function altText(children: Token[]): string {
     .join('');
 }
 
-export function convertInline(children: Token[], values: readonly string[] = []): Inline[] {
+function convertInline(children: Token[], values: readonly string[] = []): Inline[] {
   const s: InlineState = { out: [], bold: 0, italic: 0, strike: 0, links: [], values };
   for (const t of children) INLINE_RULES[t.type]?.(t, s);
   return s.out;

@@ -1,3 +1,3 @@
 export { lengthToPoints, marginShorthandToPoints } from './units.js';
-export { resolvePageLayout, DEFAULT_PAGE } from './layout.js';
+export { resolvePageLayout } from './layout.js';
 export type { PageLayout, PageCountPosition } from './layout.js';

@@ -13,7 +13,7 @@ export interface PageLayout {
 }
 
 /** US Letter with 50px margins: what the hosted API's clients document as the default page. */
-export const DEFAULT_PAGE = { width: '8.5in', height: '11in', margin: '50px' } as const;
+const DEFAULT_PAGE = { width: '8.5in', height: '11in', margin: '50px' } as const;
 
 /** Page options in points; per-side margins override the shorthand, which overrides the default. */
 export function resolvePageLayout(options: PageOptions = {}): PageLayout {

@@ -4,6 +4,7 @@
  * original bytes stay an exact prefix of the output.
  */
 export { loadPdf } from './document/load.js';
+export { addDocumentFont } from './pdf-lib-internals.js';
 export { stripActiveContent, type StrippedPdf } from './document/active-content.js';
 export { decodeCapped } from './parse/decode.js';
 export { pagesOverBudget } from './content/budget.js';
@@ -47,7 +48,6 @@ export { FINISHING_ORDER, finishDocument, type FinishingStep, type FinishingStep
 export { XrefRevisions, type ChainEntries, type XrefEntry, type XrefRevision } from './parse/xref-revisions.js';
 export {
   canonicalValue,
-  textOfPdfString,
   readRevisionGraph,
   readRevisionGraphAfter,
   revisionEnds,

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { checkedAddress, FetchRefused, pinnedLookup } from './http-resolver.js';
+import { checkedAddress, FetchRefused, pinnedLookup, readBody } from './http-resolver.js';
 
 export interface GuardedFetchOptions {
   /** `host` or `host:port` let through the address check (a TSA on loopback must be named here). */
@@ -47,21 +47,11 @@ export function guardedFetch(options: GuardedFetchOptions = {}): typeof globalTh
       const req = client.request(url, { method: init?.method ?? 'GET', signal, headers, lookup: pinnedLookup(target) });
       req.on('error', reject);
       req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            res.destroy();
-            reject(new FetchRefused(`answer larger than ${maxBytes} bytes`));
-          } else chunks.push(chunk);
-        });
-        res.on('error', reject);
-        res.on('end', () => {
+        readBody(res, maxBytes, `answer larger than ${maxBytes} bytes`).then((answer) => {
           const out = new Headers();
           for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') out.set(k, v);
-          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 502, headers: out }));
-        });
+          resolve(new Response(answer, { status: res.statusCode ?? 502, headers: out }));
+        }, reject);
       });
       req.end(body);
     });

@@ -1,4 +1,6 @@
 import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { isForbiddenAddress } from './address-guard.js';
 import { dns, httpClient, net } from './network-modules.js';
 import type { ResolvedResource, ResourceKind, ResourceResolver } from './resolver.js';
@@ -136,11 +138,11 @@ export async function checkedAddress(
 }
 
 /** A `lookup` for http(s).request that answers the checked address: the connection goes there, whatever DNS says now. */
-export function pinnedLookup(target: { address: string; family: 4 | 6 }): typeof import('node:dns').lookup {
-  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+export function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunction {
+  return (_host, options, cb) => {
     if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
     else cb(null, target.address, target.family);
-  }) as unknown as typeof import('node:dns').lookup;
+  };
 }
 
 interface Hop {
@@ -179,21 +181,31 @@ function requestOnce(
         reject(new FetchRefused(`larger than ${maxBytes} bytes`));
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          res.destroy();
-          reject(new FetchRefused(`larger than ${maxBytes} bytes`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => resolve({ status, contentType, body: new Uint8Array(Buffer.concat(chunks)) }));
+      readBody(res, maxBytes, `larger than ${maxBytes} bytes`).then(
+        (body) => resolve({ status, contentType, body: new Uint8Array(body) }),
+        reject,
+      );
     });
     req.end();
+  });
+}
+
+/** The body of `res`; past `maxBytes` the response is dropped and the answer is a FetchRefused saying `tooLarge`. */
+export function readBody(res: IncomingMessage, maxBytes: number, tooLarge: string): Promise<Buffer<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        reject(new FetchRefused(tooLarge));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on('error', reject);
+    res.on('end', () => resolve(Buffer.concat(chunks)));
   });
 }
 

@@ -18,4 +18,4 @@ export {
 export { guardedFetch } from './guarded-fetch.js';
 export type { GuardedFetchOptions } from './guarded-fetch.js';
 export type { ResourceProblem, ProblemEntry } from './report.js';
-export { reportingResolver, propertyOf, problemEntries, warningText, strictResourceError } from './report.js';
+export { reportingResolver, problemEntries, warningText, strictResourceError } from './report.js';

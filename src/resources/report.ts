@@ -44,7 +44,7 @@ export function reportingResolver(
  * The property path of the request value that holds `url` (`data.photo`,
  * `logo.src`, `data[2].content`), for warnings and strict 400s; `url` when none does.
  */
-export function propertyOf(body: unknown, url: string): string {
+function propertyOf(body: unknown, url: string): string {
   const walk = (value: unknown, at: string): string | undefined => {
     if (typeof value === 'string') return value === url || value.includes(url) ? at : undefined;
     if (Array.isArray(value)) {

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { once } from './once.js';
 
-export const FONT_SIZE_MIN = 5;
-export const FONT_SIZE_MAX = 30;
+const FONT_SIZE_MIN = 5;
+const FONT_SIZE_MAX = 30;
 
 /** Integer 5–30; a numeric string is accepted because some clients (dotnet) send one. */
 export const fontSize = z.preprocess(
@@ -27,7 +27,7 @@ export const verticalAlignment = z.preprocess(
 export const outputFormat = z.enum(['pdf', 'url']);
 export const fontFamily = z.string().trim().min(1);
 
-export const LENGTH_UNITS = ['mm', 'cm', 'in', 'px', 'em', 'rem', 'pt', 'pc'] as const;
+const LENGTH_UNITS = ['mm', 'cm', 'in', 'px', 'em', 'rem', 'pt', 'pc'] as const;
 export type LengthUnit = (typeof LENGTH_UNITS)[number];
 const lengthPattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?|\\.\\d+)(${LENGTH_UNITS.join('|')})\\s*$`);
 const zeroPattern = /^\s*0+(\.0+)?\s*$/;

@@ -2,7 +2,7 @@ export { collectFillRequest, parseFillRequest, parseGenerateRequest, NO_PRIVATE_
 export type { CollectedFillRequest, DataDecryptor, ParseOptions } from './parse.js';
 export { once } from './once.js';
 export { collect, formatPath, isPlainObject, parseWith, messageFor, toFieldErrors } from './issues.js';
-export { parseJson, parseJsonBody, countJsonValues, MAX_JSON_DEPTH } from './json-body.js';
+export { parseJson, parseJsonBody } from './json-body.js';
 export { fillRequestJsonSchema, generateRequestJsonSchema } from './json-schema.js';
 export type { JsonSchema } from './json-schema.js';
 export { fontFamilyRefs, rawGenerateFontRefs } from './font-refs.js';
@@ -19,4 +19,3 @@ export type {
   LogoOption,
 } from './generate-request.js';
 export type { PageOptions, LengthUnit } from './common.js';
-export { FONT_SIZE_MIN, FONT_SIZE_MAX, LENGTH_UNITS } from './common.js';

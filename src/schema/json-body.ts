@@ -14,7 +14,7 @@
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
 
 /** Arrays and objects inside one another; no request the server takes comes near it. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   checkDepth(text, maxDepth);
@@ -63,7 +63,7 @@ function dropProtoKeys(value: unknown): void {
  * How many values (objects, arrays, strings, numbers, booleans, nulls) `value` holds, counting
  * stopped once past `max`: a parsed body is walked without recursion, so depth costs no stack.
  */
-export function countJsonValues(value: unknown, max: number): number {
+function countJsonValues(value: unknown, max: number): number {
   let count = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && count <= max) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alignment, bool, fontFamily, fontSize, fontWeight, hexColor, verticalAlignment } from './common.js';
-import { messageFor } from './issues.js';
+import { isPlainObject, messageFor } from './issues.js';
 
 /** Styling a fill request may set for the whole document or for one value. */
 export const stylingShape = {
@@ -30,10 +30,6 @@ export interface ComplexValue {
   [key: string]: unknown;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const MAX_VALUE_DEPTH = 32;
 
 /** True for `{value, ...}` objects; inside arrays `{data, ...}` counts too (the spec shows both spellings). */
@@ -54,8 +50,9 @@ export const fieldInput: z.ZodType<FieldInput> = z.unknown().transform((raw, ctx
       return null;
     }
     if (Array.isArray(v)) return v.map((el, i) => visit(el, [...path, i], true));
-    if (isValueObject(v, inArray)) {
-      const { value, data, ...rest } = v as unknown as Record<string, unknown>;
+    if (isPlainObject(v) && isValueObject(v, inArray)) {
+      const raw: Record<string, unknown> = v;
+      const { value, data, ...rest } = raw;
       const parsed = valueObjectStyling.safeParse(rest, { error: (iss) => messageFor(iss) });
       if (!parsed.success) {
         for (const iss of parsed.error.issues)

@@ -124,10 +124,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     // A document's name (a path parameter of its download URL) is up to 255 bytes of UTF-8, 765 characters percent-encoded.
     routerOptions: { maxParamLength: 800 },
     // The router's own refusals (414 for an over-long path segment, 400 for a bad escape) get the typed body too.
-    frameworkErrors: (error, _request, frameworkReply) => {
+    frameworkErrors: (error, _request, frameworkReply: FastifyReply) => {
       const http = toHttpError(error, jsonBodyBytes);
-      const reply = frameworkReply as unknown as FastifyReply;
-      void reply.code(http.status).headers(http.headers).type('application/json; charset=utf-8').send(http.body);
+      void frameworkReply
+        .code(http.status)
+        .headers(http.headers)
+        .type('application/json; charset=utf-8')
+        .send(http.body);
     },
   });
 

@@ -31,7 +31,7 @@ export interface ServerConfig {
   rateLimit?: { limit: number; intervalMs: number };
 }
 
-export const DEFAULT_DEV_CONCURRENCY = 2;
+const DEFAULT_DEV_CONCURRENCY = 2;
 export const DEFAULT_RATE_LIMIT = { limit: 40, intervalMs: 1000 };
 
 const configSchema = z.object({

@@ -120,8 +120,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const config = options.config ?? (options.keysFile ? await loadServerConfig(options.keysFile) : undefined);

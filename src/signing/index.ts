@@ -12,7 +12,7 @@ export type {
 } from './identity/identity.js';
 export { sealPdf, signInTurn, embedValidationData } from './seal/seal.js';
 export type { SealOptions, SignatureRequest, PadesLevelOption } from './seal/seal.js';
-export { issueSignerIdentity, canIssueSignerCertificates, signerIdentityFor } from './identity/signer-identity.js';
+export { issueSignerIdentity, signerIdentityFor } from './identity/signer-identity.js';
 export type { SignerIdentityOptions } from './identity/signer-identity.js';
 export { SignerCertificateIssuer } from './identity/signer-issuer.js';
 export { sealRevision } from './seal/signer-revision.js';
@@ -21,14 +21,9 @@ export { LocalCaRevocation } from './identity/revocation.js';
 export type { RevocationSource, RevokedEntry, LocalCaRevocationOptions } from './identity/revocation.js';
 export type { RevocationReport } from './validation/revocation.js';
 export type { TimestampOptions, HttpTimestampOptions, LocalTimestampOptions } from './identity/timestamp.js';
-export {
-  LocalTimestampAuthority,
-  LOCAL_TSA_POLICY,
-  MAX_TIMESTAMP_REQUEST_BYTES,
-  localTsaFiles,
-} from './identity/local-tsa.js';
-export { caFiles as localCaFiles } from './identity/identity.js';
-export type { LocalTsaOptions, LocalTsaFiles } from './identity/local-tsa.js';
+export { LocalTimestampAuthority, LOCAL_TSA_POLICY, MAX_TIMESTAMP_REQUEST_BYTES } from './identity/local-tsa.js';
+export { caFiles as localCaFiles } from './identity/ca-files.js';
+export type { LocalTsaOptions } from './identity/local-tsa.js';
 export { addDocumentTimestamp } from './seal/lta.js';
 export type { DocumentTimestampOptions } from './seal/lta.js';
 export { verifyPdf } from './validation/verify.js';
@@ -46,7 +41,7 @@ export type {
   ValidityPeriodReport,
   KeyUsageReport,
 } from './validation/verify.js';
-export { AppearanceWriter, signatureFontFile, SIGNATURE_FONT_FAMILY } from './marks/appearance.js';
+export { AppearanceWriter, signatureFontFile } from './marks/appearance.js';
 export type { AppearanceWriterOptions } from './marks/appearance.js';
 export { LIMITS as MARK_LIMITS } from './marks/marks.js';
 export type { SignatureMark, MarkInput, Stroke, StrokePoint, PointGroup } from './marks/marks.js';

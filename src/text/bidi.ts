@@ -1,11 +1,16 @@
 import bidiImport, { type Bidi } from 'bidi-js';
 
 type BidiFactory = () => Bidi;
+const isFactory = (v: unknown): v is BidiFactory => typeof v === 'function';
+
 /** bidi-js is CommonJS whose typings declare an ES default export; under Node the default import is the factory itself. */
-const bidiFactory: BidiFactory =
-  typeof bidiImport === 'function'
-    ? (bidiImport as unknown as BidiFactory)
-    : (bidiImport as unknown as { default: BidiFactory }).default;
+function factoryOf(imported: unknown): BidiFactory {
+  if (isFactory(imported)) return imported;
+  if (typeof imported === 'object' && imported !== null && 'default' in imported && isFactory(imported.default))
+    return imported.default;
+  throw new Error('bidi-js exports no factory');
+}
+const bidiFactory = factoryOf(bidiImport);
 
 const RTL_CHARS =
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;

@@ -1,5 +1,5 @@
 export type { TextStyle, Span, PlacedRun, LaidLine, LayoutOptions, FontMetrics } from './types.js';
-export { TextSetter, type TextSetterOptions } from './setter.js';
+export { TextSetter, type DrawTarget, type TextSetterOptions } from './setter.js';
 export { TextLayout, type TextLayoutOptions } from './layout.js';
 export { Shaper } from './shaping.js';
 export { breakOpportunities } from './breaking.js';

@@ -1,4 +1,5 @@
 import {
+  Cache,
   CustomFontEmbedder,
   PDFFont,
   PDFObject,
@@ -9,6 +10,7 @@ import {
 } from '@cantoo/pdf-lib';
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
+import { addDocumentFont } from '../pdf/index.js';
 import { encodeSubset, TO_UNICODE_PER_SUBSET, type SubsetCache, type SubsetVersion } from './subset-cache.js';
 
 /** What pdf-lib reads from a glyph when writing widths and the ToUnicode map; `id` is the subset glyph id. */
@@ -23,8 +25,6 @@ interface Used {
   codePoints: number[];
   advanceWidth: number;
 }
-
-type GlyphCache = { access(): GlyphForCmap[]; invalidate(): void };
 
 const NO_BYTES = new Uint8Array(0);
 const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
@@ -58,7 +58,7 @@ export class EmbeddedFace {
     this.#cache = cache;
     const ref = doc.context.nextRef();
     this.pdfFont = PDFFont.of(ref, doc, new DeferredSubsetEmbedder(this));
-    (doc as unknown as { fonts: PDFFont[] }).fonts.push(this.pdfFont);
+    addDocumentFont(doc, this.pdfFont);
   }
 
   /**
@@ -141,8 +141,7 @@ class DeferredSubsetEmbedder extends CustomFontEmbedder {
   override embedIntoContext(context: PDFContext, ref?: PDFRef): Promise<PDFRef> {
     const glyphs = this.#owner.glyphsForCmap();
     this.#toUnicodeKey = glyphs.map((g) => `${g.id}:${g.codePoints.join(',')}`).join(';');
-    const cache: GlyphCache = { access: () => glyphs, invalidate: () => undefined };
-    this.glyphCache = cache as unknown as typeof this.glyphCache;
+    this.glyphCache = Cache.populatedBy(() => glyphs);
     return super.embedIntoContext(context, ref);
   }
 

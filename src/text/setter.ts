@@ -19,7 +19,7 @@ import {
   TextRenderingMode,
   type Color,
   type PDFDocument,
-  type PDFPage,
+  type PDFRef,
 } from '@cantoo/pdf-lib';
 import type { FontRegistry, ResolvedFace } from '../fonts/index.js';
 import { TextLayout, type TextLayoutOptions } from './layout.js';
@@ -39,6 +39,15 @@ export interface TextSetterOptions extends TextLayoutOptions {
   layout?: TextLayout;
 }
 
+/**
+ * What text is drawn into: a page, or anything that takes operators and names its fonts as a page does
+ * (an appearance stream).
+ */
+export interface DrawTarget {
+  pushOperators(...operators: PDFOperator[]): void;
+  readonly node: { newFontDictionary(tag: string, fontDictRef: PDFRef): PDFName };
+}
+
 /** Stroke width of fake bold, as a fraction of the font size. */
 const FAKE_BOLD_STROKE = 0.03;
 /** Shear of fake italic: tan(12°). */
@@ -53,7 +62,7 @@ export class TextSetter {
   readonly #layout: TextLayout;
   readonly #subsets: SubsetCache | undefined;
   readonly #embedded = new Map<string, EmbeddedFace>();
-  readonly #pageFontKeys = new WeakMap<PDFPage, Map<string, PDFName>>();
+  readonly #pageFontKeys = new WeakMap<DrawTarget, Map<string, PDFName>>();
 
   constructor(doc: PDFDocument, registry: FontRegistry, options: TextSetterOptions = {}) {
     this.#doc = doc;
@@ -83,7 +92,7 @@ export class TextSetter {
   }
 
   /** Draws a laid line with its left edge at x and its baseline at y (PDF user space, origin bottom-left). */
-  drawLine(page: PDFPage, line: LaidLine, x: number, baselineY: number, color: Color): void {
+  drawLine(page: DrawTarget, line: LaidLine, x: number, baselineY: number, color: Color): void {
     const runs = [...line.runs].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
     const ops: PDFOperator[] = [pushGraphicsState()];
     for (const run of runs) {
@@ -102,7 +111,7 @@ export class TextSetter {
   }
 
   /** Shortcut: layout + draw of one single-line string. Returns its width. */
-  drawText(page: PDFPage, text: string, x: number, baselineY: number, style: TextStyle, color: Color): number {
+  drawText(page: DrawTarget, text: string, x: number, baselineY: number, style: TextStyle, color: Color): number {
     const lines = this.layout([{ text: text.replace(/\r?\n/g, ' '), style }]);
     const line = lines[0];
     if (!line) return 0;
@@ -119,7 +128,7 @@ export class TextSetter {
     return e;
   }
 
-  #fontKey(page: PDFPage, embedded: EmbeddedFace): PDFName {
+  #fontKey(page: DrawTarget, embedded: EmbeddedFace): PDFName {
     let keys = this.#pageFontKeys.get(page);
     if (!keys) this.#pageFontKeys.set(page, (keys = new Map()));
     const id = fontKey(embedded.face);
@@ -132,7 +141,7 @@ export class TextSetter {
   }
 
   #runOperators(
-    page: PDFPage,
+    page: DrawTarget,
     run: PlacedRun,
     face: ResolvedFace,
     x: number,
@@ -195,11 +204,9 @@ export class TextSetter {
   /** `/Span <</ActualText (text)>> BDC`. */
   #actualText(text: string): PDFOperator {
     const properties = this.#doc.context.obj({ ActualText: PDFHexString.fromText(text.replace(IGNORABLES, '')) });
-    // pdf-lib's operand type leaves out dictionaries, which marked-content operators take; a PDFDict writes itself inline.
-    return PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [
-      PDFName.of('Span'),
-      properties as unknown as PDFArray,
-    ]);
+    // pdf-lib's operand type leaves out dictionaries, which marked-content operators take: the dictionary
+    // goes in as its text, the bytes it writes inline.
+    return PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties.toString()]);
   }
 
   #mirrors(codePoints: number[]): boolean {

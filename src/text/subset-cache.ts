@@ -50,7 +50,7 @@ export interface SubsetCacheStats {
  * as large, while Markdown documents, which embed several faces, grow by half
  * as many bytes as with a floor of 64 glyphs).
  */
-export function spareGlyphs(used: number): number {
+function spareGlyphs(used: number): number {
   return 24 + Math.ceil(used / 4);
 }
 
@@ -60,7 +60,7 @@ export function encodeSubset(font: Font, gids: readonly number[]): SubsetVersion
   const sidOf = new Map<number, number>();
   for (const gid of gids) sidOf.set(gid, subset.includeGlyph(gid));
   const program = deflateSync(subset.encode());
-  const cff = Boolean((subset as unknown as { cff?: unknown }).cff);
+  const cff = 'cff' in subset && Boolean(subset.cff);
   return { gids: [...gids], sidOf, program, cff, toUnicode: new Map() };
 }
 

@@ -6,7 +6,7 @@ export function isKana(cp: number): boolean {
   return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff) || (cp >= 0xff66 && cp <= 0xff9f);
 }
 
-export function isHangul(cp: number): boolean {
+function isHangul(cp: number): boolean {
   return (
     (cp >= 0x1100 && cp <= 0x11ff) ||
     (cp >= 0x3130 && cp <= 0x318f) ||
@@ -29,7 +29,7 @@ export function isHan(cp: number): boolean {
 }
 
 /** CJK symbols and punctuation, full-width forms, and the like. */
-export function isCjkPunctuation(cp: number): boolean {
+function isCjkPunctuation(cp: number): boolean {
   return (
     (cp >= 0x3000 && cp <= 0x303f) ||
     (cp >= 0xff00 && cp <= 0xffef) ||
@@ -43,7 +43,7 @@ export function isCjkBreakable(cp: number): boolean {
   return isHan(cp) || isKana(cp) || (cp >= 0xac00 && cp <= 0xd7af) || isCjkPunctuation(cp);
 }
 
-export function isCjk(cp: number): boolean {
+function isCjk(cp: number): boolean {
   return isCjkBreakable(cp) || isHangul(cp);
 }
 

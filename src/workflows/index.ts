@@ -8,23 +8,15 @@ export type { WeldServiceOptions } from './runs/context.js';
 export {
   loadWorkflows,
   parseWorkflow,
-  checkDefinition,
   checkOrganizations,
   organizationOf,
   WorkflowCatalogue,
 } from './definition/load.js';
 export type { WeldOrganization } from './runs/organization.js';
-export { workflowDefinition, FORM_FIELD_TYPES } from './definition/definition.js';
-export type {
-  Workflow,
-  WorkflowDefinition,
-  Forge,
-  FormField,
-  FormFieldType,
-  Assignee,
-} from './definition/definition.js';
+export { workflowDefinition } from './definition/definition.js';
+export type { Workflow, WorkflowDefinition, Forge, FormField } from './definition/definition.js';
 export { WorkflowDefinitionError, SubmissionConflictError } from './definition/errors.js';
-export { resolveSubmission, MAX_VALUE_CHARS, FORM_CONTROLS } from './definition/values.js';
+export { resolveSubmission, FORM_CONTROLS } from './definition/values.js';
 export { packetArguments } from './runs/make-packet.js';
 export { completionPercentage } from './runs/progress.js';
 export type { ForgeSubmission, SubmittedForge } from './forms/submit.js';

@@ -173,7 +173,7 @@ function drawList(
     const [line] = text.layout([{ text: list.options[i]!.replace(/\r\n|\r|\n/g, ' '), style: ts }]);
     if (line)
       text.drawLine(
-        canvas.asPage(),
+        canvas,
         line,
         alignX(style.alignment, pad, width - 2 * pad, line.width),
         top - row + (row - size * CAP_HEIGHT) / 2,
@@ -204,7 +204,7 @@ function drawSingleLine(
   const v = style.verticalAlignment ?? 'middle';
   const baseline =
     v === 'top' ? height - pad - m.ascent : v === 'bottom' ? pad + m.descent : centredBaseline(text, ts, 0, height);
-  text.drawLine(canvas.asPage(), line, x, baseline, color);
+  text.drawLine(canvas, line, x, baseline, color);
 }
 
 function drawMultiline(
@@ -233,7 +233,7 @@ function drawMultiline(
   let baseline = height - pad - (lines[0]?.ascent ?? 0);
   for (const line of lines) {
     if (baseline < -line.height) break;
-    text.drawLine(canvas.asPage(), line, alignX(style.alignment, pad, innerW, line.width), baseline, color);
+    text.drawLine(canvas, line, alignX(style.alignment, pad, innerW, line.width), baseline, color);
     baseline -= line.height;
   }
 }
@@ -310,7 +310,7 @@ function drawComb(
     const [line] = layoutOf(text, input, ch, ts);
     if (!line) return;
     const x = (first + i) * cw + (cw - line.width) / 2;
-    text.drawLine(canvas.asPage(), line, x, baseline, color);
+    text.drawLine(canvas, line, x, baseline, color);
   });
 }
 

@@ -18,7 +18,6 @@ import {
   type Color,
   type PDFDict,
   type PDFDocument,
-  type PDFPage,
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import { turnMatrix, type Rotation } from '../../pdf/index.js';
@@ -56,7 +55,7 @@ export function hexToRgb(hex: string): Color {
 
 /**
  * The part of a PDFPage that TextSetter.drawLine writes to (operators and font
- * resources), pointed at a form XObject instead of a page.
+ * resources, a DrawTarget), pointed at a form XObject instead of a page.
  */
 export class AppearanceCanvas {
   readonly ops: PDFOperator[] = [];
@@ -84,10 +83,6 @@ export class AppearanceCanvas {
 
   pushOperators(...ops: PDFOperator[]): void {
     this.ops.push(...ops);
-  }
-
-  asPage(): PDFPage {
-    return this as unknown as PDFPage;
   }
 
   /**

@@ -13,9 +13,9 @@ import {
   setStrokingRgbColor,
   stroke,
   type PDFDocument,
-  type PDFPage,
   type PDFRef,
 } from '@cantoo/pdf-lib';
+import type { DrawTarget } from '../../text/index.js';
 import { AppearanceCanvas, drawBox, ellipsePath, hexToRgb, type WidgetBox, type WidgetRotation } from './canvas.js';
 
 /** Check box and radio button appearances: the on and off states, drawn without a font. */
@@ -29,7 +29,7 @@ export interface ToggleAppearances {
  * Draws the checked state's mark into an appearance: `target` stands for a page
  * whose user space is the widget's box, (0, 0) at its bottom-left.
  */
-export type CheckMarkPainter = (target: PDFPage, width: number, height: number) => void;
+export type CheckMarkPainter = (target: DrawTarget, width: number, height: number) => void;
 
 /** How a check box or radio button is drawn besides its size and colour. */
 export interface ToggleOptions {
@@ -56,7 +56,7 @@ export function checkboxAppearances(
   const on = new AppearanceCanvas(doc);
   drawBox(on, width, height, box);
   if (mark) {
-    mark(on.asPage(), width, height);
+    mark(on, width, height);
     return { on: on.register(doc, width, height, rotation), off: off.register(doc, width, height, rotation) };
   }
   const s = Math.min(width, height);

@@ -2,7 +2,7 @@ import type { FillPlan } from './types.js';
 
 const VARIABLE = /\{\{\s*(pageNumber|pageIndex|totalPages|pageRepeatNumber|pageRepeatIndex|pageRepeatTotal)\s*\}\}/g;
 
-export interface PageNumbers {
+interface PageNumbers {
   pageNumber: number;
   pageIndex: number;
   totalPages: number;
@@ -11,13 +11,13 @@ export interface PageNumbers {
   pageRepeatTotal: number;
 }
 
-export function hasPageVariables(s: string): boolean {
+function hasPageVariables(s: string): boolean {
   VARIABLE.lastIndex = 0;
   return VARIABLE.test(s);
 }
 
 /** Replaces every known `{{variable}}`; unknown names are left as written. */
-export function substitutePageVariables(s: string, n: PageNumbers): string {
+function substitutePageVariables(s: string, n: PageNumbers): string {
   return s.replace(VARIABLE, (_all, name: keyof PageNumbers) => String(n[name]));
 }
 

@@ -2,7 +2,7 @@ import { fieldType, type ResolvedStyle, type VerticalAlignment } from '../../fie
 import type { Styling } from '../../schema/index.js';
 import type { TemplateField, TemplateStyle } from '../../template/index.js';
 
-export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
+const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
   fontFamily: 'Noto Sans',
   fontWeight: 'normal',
   fontSize: 10,
@@ -11,7 +11,7 @@ export const DEFAULT_STYLE: Omit<ResolvedStyle, 'verticalAlignment'> = {
 };
 
 /** Level 5 for verticalAlignment depends on the field: blocks of lines start at the top, single lines sit in the middle. */
-export function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
+function defaultVerticalAlignment(field: TemplateField): VerticalAlignment {
   return fieldType(field.type).verticalAlignment?.(field) ?? 'middle';
 }
 
@@ -28,17 +28,15 @@ export function resolveStyle(
   levels: { value?: StyleLevel; request?: StyleLevel; template?: StyleLevel },
 ): ResolvedStyle {
   const ordered: StyleLevel[] = [levels.value, field.style, levels.request, levels.template];
-  const out: ResolvedStyle = { ...DEFAULT_STYLE, verticalAlignment: defaultVerticalAlignment(field) };
-  for (const key of KEYS) {
-    for (const level of ordered) {
-      const v = level?.[key];
-      if (v !== undefined) {
-        (out as unknown as Record<string, unknown>)[key] = v;
-        break;
-      }
-    }
-  }
-  return out;
+  const first = <K extends (typeof KEYS)[number]>(key: K) => ordered.find((level) => level?.[key] !== undefined)?.[key];
+  return {
+    fontFamily: first('fontFamily') ?? DEFAULT_STYLE.fontFamily,
+    fontWeight: first('fontWeight') ?? DEFAULT_STYLE.fontWeight,
+    fontSize: first('fontSize') ?? DEFAULT_STYLE.fontSize,
+    textColor: first('textColor') ?? DEFAULT_STYLE.textColor,
+    alignment: first('alignment') ?? DEFAULT_STYLE.alignment,
+    verticalAlignment: first('verticalAlignment') ?? defaultVerticalAlignment(field),
+  };
 }
 
 /** The styling keys of a request or value object, nothing else. */

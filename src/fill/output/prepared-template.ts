@@ -73,7 +73,7 @@ const N = {
 /** Resource categories pdf-lib adds entries to: these are copied per output page. */
 export const COPIED_RESOURCES = ['Font', 'XObject', 'ExtGState'].map((n) => PDFName.of(n));
 
-export async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTemplate> {
+async function prepareTemplate(bytes: Uint8Array): Promise<PreparedTemplate> {
   // The kernel opens it: decrypted or repaired files are written out once and later fills update that copy.
   const opened = await openForUpdate(bytes, 'template.pdf');
   const doc = opened.doc;

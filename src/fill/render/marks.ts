@@ -1,4 +1,5 @@
 import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, type PDFPage } from '@cantoo/pdf-lib';
+import type { DrawTarget } from '../../text/index.js';
 import type { Typesetter } from './text.js';
 import type { ResolvedStyle } from '../../fields/index.js';
 import type { DisplayRect } from '../../geometry/index.js';
@@ -15,7 +16,7 @@ const CAP_HEIGHT = 0.7;
  * box's proportions, as if the square mark were scaled to fill it.
  */
 export function drawMark(
-  page: PDFPage,
+  page: DrawTarget,
   t: Typesetter,
   box: DisplayRect,
   char: string,

@@ -14,7 +14,7 @@ export interface BoxOptions {
   borderColor?: string;
 }
 
-export const DEBUG_BOX_COLOR = '#FF0000';
+const DEBUG_BOX_COLOR = '#FF0000';
 
 /** Whether anything is drawn on this page (pages with nothing to draw are left untouched). */
 export function pageDraws(planned: PlannedPage, templateFields: TemplateField[], boxes: BoxOptions): boolean {

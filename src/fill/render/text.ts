@@ -7,7 +7,7 @@ import type { DisplayRect } from '../../geometry/index.js';
 import { colorOf } from './geometry.js';
 
 /** Text that does not fit is drawn smaller, down to this size, rather than past its box. */
-export const MIN_FONT_SIZE = 4;
+const MIN_FONT_SIZE = 4;
 const SHRINK_STEP = 0.5;
 
 /** The text setter of the output document plus the engine's layout cache. */

@@ -19,7 +19,7 @@ import type { WebFontCache } from '../web-fonts/convert.js';
  * reach services on the rendering host. Chromium canonicalises hosts in the
  * request URL (decimal, hex and short IPv4 forms become dotted quads).
  */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (/^127\.\d+\.\d+\.\d+$/.test(h) || h === '0.0.0.0') return true;
@@ -46,7 +46,7 @@ export function refusalReason(url: string): string {
 }
 
 /** Why a downloaded @font-face source was refused, for warnings. */
-export const NOT_A_TTF_FONT = 'not a TrueType or OpenType font file (WOFF, WOFF2 and collections are not used)';
+const NOT_A_TTF_FONT = 'not a TrueType or OpenType font file (WOFF, WOFF2 and collections are not used)';
 
 function kindOf(resourceType: string): ResourceKind {
   if (resourceType === 'stylesheet') return 'stylesheet';
@@ -60,7 +60,7 @@ function kindOf(resourceType: string): ResourceKind {
  * ('OTTO', whose CFF outlines `WebFontCache` converts to TrueType before Chromium gets them, so what
  * Chromium draws is TrueType). WOFF, WOFF2 and collections are not font files the spec uses.
  */
-export function isTtfFont(body: Uint8Array): boolean {
+function isTtfFont(body: Uint8Array): boolean {
   if (body.byteLength < 4) return false;
   const sig = ((body[0]! << 24) | (body[1]! << 16) | (body[2]! << 8) | body[3]!) >>> 0;
   return [0x00010000, 0x74727565, 0x4f54544f].includes(sig);

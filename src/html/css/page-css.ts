@@ -16,10 +16,10 @@ export interface HtmlPageOptions {
 }
 
 /** US Letter, as the hosted API's documentation states. */
-export const DEFAULT_PAGE_WIDTH = '8.5in';
-export const DEFAULT_PAGE_HEIGHT = '11in';
+const DEFAULT_PAGE_WIDTH = '8.5in';
+const DEFAULT_PAGE_HEIGHT = '11in';
 /** The hosted API's clients default to 50px on every side. */
-export const DEFAULT_MARGIN = '50px';
+const DEFAULT_MARGIN = '50px';
 
 const LENGTH = /^(?:0|[+-]?(?:\d+\.?\d*|\.\d+)(?:mm|cm|in|px|em|rem|pt|pc))$/i;
 
@@ -178,7 +178,7 @@ function scriptsIn(text: string): Set<string> {
  * Noto Sans CJK faces; the custom properties are registered non-inherited so
  * only the element that declares them is running / unpaginated.
  */
-export const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; }
+const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; }
 @property --fs-table-paginate { syntax: "*"; inherits: false; }
 @property --fs-string-set { syntax: "*"; inherits: false; }
 @property --fs-bookmark-level { syntax: "*"; inherits: false; }

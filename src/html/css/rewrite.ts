@@ -244,16 +244,16 @@ const IMPORT = /@import\s+(?:url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|"(
 export type FetchText = (url: string) => Promise<string | null>;
 
 /** Distinct stylesheets one document may import (over all `@import` levels). */
-export const MAX_IMPORTED_SHEETS = 256;
+const MAX_IMPORTED_SHEETS = 256;
 /** `@import` levels followed at all; deeper imports are dropped. */
-export const MAX_IMPORT_DEPTH = 8;
+const MAX_IMPORT_DEPTH = 8;
 /**
  * `data:` stylesheets cost nothing to fetch, so a few hundred bytes can nest many of them: at most this many
  * per document, and none imported deeper than `MAX_DATA_IMPORT_DEPTH` levels; past either the import is
  * skipped with a resource warning (the document still renders).
  */
-export const MAX_DATA_SHEETS = 32;
-export const MAX_DATA_IMPORT_DEPTH = 4;
+const MAX_DATA_SHEETS = 32;
+const MAX_DATA_IMPORT_DEPTH = 4;
 
 /**
  * What one document's `@import` inlining may cost. Shared by every sheet of the

@@ -35,6 +35,14 @@ import { newId, newState, type PageState } from './state.js';
 import { prepareBookmarks, prepareStrings, readMeta } from './generated-content/strings.js';
 import { leaderTargets, prepareTargets, targetRules } from './generated-content/targets.js';
 
+/** What the bundle leaves on the Window: the page's API, and the call that installs a fresh state. */
+declare global {
+  interface Window {
+    [PAGE_GLOBAL]: PageApi;
+    [PAGE_INSTALL]: () => void;
+  }
+}
+
 function layout(S: PageState, state: LayoutState): void {
   sheetPrinting(S, false);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
@@ -148,10 +156,10 @@ function install(): void {
       });
     },
   };
-  (window as unknown as Record<string, PageApi>)[PAGE_GLOBAL] = api;
+  window[PAGE_GLOBAL] = api;
 }
 
 // Defined once per Window: a reused page's next document installs a fresh state with one short call
 // (contract.ts `reinstallAndCall`) instead of this whole source again (~5 ms of every render).
-(window as unknown as Record<string, () => void>)[PAGE_INSTALL] = install;
+window[PAGE_INSTALL] = install;
 install();

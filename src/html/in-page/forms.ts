@@ -45,7 +45,7 @@ export function describeControl(el: Element, id: string): FormControl | null {
   if (rect.width === 0 && rect.height === 0) return null;
   const cs = getComputedStyle(el);
   if (cs.display === 'none' || cs.visibility !== 'visible') return null;
-  const c = el as unknown as ControlProps;
+  const c: ControlProps = el as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   const f: FormControl = {
     id,
     kind,

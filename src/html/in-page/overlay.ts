@@ -44,7 +44,7 @@ export function choose<T extends Positioned>(items: T[], policy: string, i: numb
   return head ? head : entry;
 }
 
-export interface BoxGeometry {
+interface BoxGeometry {
   x: number;
   y: number;
   w: number;

@@ -12,9 +12,9 @@ import { TextSetter } from '../../text/index.js';
 import type { FormControl, PlacedControl } from '../in-page/contract.js';
 
 /** A check box's on state without a `value`: PDF's usual name, as fill's interactive check boxes have. */
-export const CHECKBOX_DEFAULT_VALUE = 'Yes';
+const CHECKBOX_DEFAULT_VALUE = 'Yes';
 /** A radio button's export value without a `value`: HTML's default value (what a browser submits). */
-export const RADIO_DEFAULT_VALUE = 'on';
+const RADIO_DEFAULT_VALUE = 'on';
 
 /** The native look Chromium paints for controls whose border the document leaves alone: 1px #767676. */
 const NATIVE_BORDER: [number, number, number] = [118 / 255, 118 / 255, 118 / 255];
@@ -22,7 +22,7 @@ const WHITE: [number, number, number] = [1, 1, 1];
 const PT = 0.75;
 
 /** `rgb()`/`rgba()` as computed by Chromium → [r, g, b] (0–1) over white, undefined when transparent or unreadable. */
-export function cssColor(css: string): [number, number, number] | undefined {
+function cssColor(css: string): [number, number, number] | undefined {
   const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(css.trim());
   if (!m) return undefined;
   const alpha = m[4] === undefined ? 1 : m[4].endsWith('%') ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
@@ -52,7 +52,7 @@ function hexColor(css: string): string {
  * but are painted with a 1px grey border; check boxes and radios compute to no border and
  * no background but are painted as a grey-bordered white box (a circle for radios).
  */
-export function controlBox(c: FormControl): WidgetBox {
+function controlBox(c: FormControl): WidgetBox {
   const { look } = c;
   const native = look.appearance !== 'none';
   const toggle = c.kind === 'checkbox' || c.kind === 'radio';
@@ -88,7 +88,7 @@ function alignmentOf(textAlign: string): FieldTextStyle['alignment'] {
  * Check boxes sharing a name with different values become one field per value,
  * `name.value` (HTML lets several be checked; a PDF check-box field has one value).
  */
-export function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): InteractiveFieldSpec[] {
+function formFieldSpecs(placed: PlacedControl[], pageHeights: number[]): InteractiveFieldSpec[] {
   const firstText = new Map<string, string>();
   const checkValues = new Map<string, Set<string>>();
   for (const { control: c } of placed) {

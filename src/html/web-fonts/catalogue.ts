@@ -8,7 +8,7 @@ import { catalogueFaces, type CatalogueFace, type FontWeight } from '../../fonts
  * fontconfig does not list these packages, so generic families and per-character fallback are
  * unchanged). An author's own `@font-face` for the name comes later in the cascade and wins.
  */
-export const CATALOGUE_FONT_ORIGIN = 'https://catalogue-fonts.castpress.invalid/';
+const CATALOGUE_FONT_ORIGIN = 'https://catalogue-fonts.castpress.invalid/';
 
 const FACES = catalogueFaces();
 const BY_URL = new Map(FACES.map((face) => [`${CATALOGUE_FONT_ORIGIN}${face.postscriptName}`, face]));

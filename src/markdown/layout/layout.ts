@@ -48,7 +48,7 @@ export class Flow {
   }
 }
 
-export function lineBox(line: Line, x: number, bars: number[], extra: Partial<LineBox> = {}): LineBox {
+function lineBox(line: Line, x: number, bars: number[], extra: Partial<LineBox> = {}): LineBox {
   const height = line.height;
   // Centre the glyph box in the line advance, as CSS line-height does.
   const ascent = (height - (line.ascent + line.descent)) / 2 + line.ascent;

@@ -21,7 +21,6 @@ import { sandboxCommand, type DocxSandbox } from './sandbox.js';
 import { sanitizeDocx } from './sanitize.js';
 import type { ZipLimits } from './zip.js';
 
-export const DOCX_MIMETYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const INSTALL_HINT = 'install the Debian package libreoffice-writer-nogui (scripts/setup.sh does)';
 const SANDBOX_HINT =
   "install the Debian package bubblewrap (scripts/setup.sh does), or set the converter's sandbox option to 'none' to convert with network access";

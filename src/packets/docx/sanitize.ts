@@ -26,7 +26,7 @@ export interface SanitizeReport {
 }
 
 /** Field codes that read another file or address (Word's field list, plus old spellings). */
-export const FETCHING_FIELDS: ReadonlySet<string> = new Set([
+const FETCHING_FIELDS: ReadonlySet<string> = new Set([
   'INCLUDEPICTURE',
   'INCLUDETEXT',
   'INCLUDE',

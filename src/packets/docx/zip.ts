@@ -19,7 +19,7 @@ export interface ZipLimits {
   maxInflatedBytes?: number;
 }
 
-export const ZIP_LIMIT_DEFAULTS = { maxEntries: 2_000, maxInflatedBytes: 200 * 1024 * 1024 } as const;
+const ZIP_LIMIT_DEFAULTS = { maxEntries: 2_000, maxInflatedBytes: 200 * 1024 * 1024 } as const;
 
 export interface ZipEntry {
   name: string;

@@ -3,5 +3,5 @@ export { OutboxDispatcher, backoffMs } from './dispatcher.js';
 export type { RetryPolicy, DispatcherOptions, OutboxHandler } from './dispatcher.js';
 export { smtpMailer, folderMailer } from './mail.js';
 export type { Mailer, MailMessage, SmtpOptions } from './mail.js';
-export { postWebhook, webhookSignature, EVENT_ID_HEADER, SIGNATURE_HEADER } from './webhook.js';
+export { postWebhook, webhookSignature } from './webhook.js';
 export type { WebhookTarget, WebhookPolicy } from './webhook.js';

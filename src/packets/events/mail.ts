@@ -99,7 +99,7 @@ export function folderMailer(dir: string): Mailer {
   );
   return {
     async send(m) {
-      const info = (await (await transport.get()).sendMail(envelope(m))) as unknown as { message: Buffer };
+      const info = await (await transport.get()).sendMail(envelope(m));
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${m.id}.eml`);
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;

@@ -25,8 +25,8 @@ export interface WebhookPolicy {
   timeoutMs?: number;
 }
 
-export const EVENT_ID_HEADER = 'x-castpress-event-id';
-export const SIGNATURE_HEADER = 'x-castpress-signature';
+const EVENT_ID_HEADER = 'x-castpress-event-id';
+const SIGNATURE_HEADER = 'x-castpress-signature';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
 export function webhookSignature(secret: string, body: string, seconds: number): string {

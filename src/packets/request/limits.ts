@@ -46,7 +46,7 @@ export function checkUploadBytes(request: PacketRequest, limits: PacketLimits): 
 }
 
 /** Pages counted file by file as each file's count becomes known (files are built concurrently). */
-export class PageBudget {
+class PageBudget {
   readonly #limits: PacketLimits;
   readonly #counted = new Set<number>();
   #total = 0;
@@ -81,7 +81,7 @@ export class PageBudget {
  * request's list) before it is read, its text tags page by page while it is scanned. With `merged`
  * every file goes into one document and one count.
  */
-export class SignatureFieldBudget {
+class SignatureFieldBudget {
   readonly #limit: number;
   readonly #merged: boolean;
   readonly #counts = new Map<number, number>();

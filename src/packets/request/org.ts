@@ -30,7 +30,7 @@ export const LOGO_DATA_URL = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[
 /** Largest logo: it is inlined in every signing page and every mail. */
 export const LOGO_MAX_BYTES = 256 * 1024;
 
-export const signerDefaultsSchema = z.strictObject({
+const signerDefaultsSchema = z.strictObject({
   signatureExperience: z.enum(['signWhileReviewing', 'signBeforeReviewing']).optional(),
   allowNameChange: z.boolean().optional(),
   allowEmailChange: z.boolean().optional(),
@@ -127,12 +127,6 @@ export function parseOrganizationFile(json: unknown): OrganizationDirectory {
   }
   return () => data;
 }
-
-/** The settings as one directory: every organization gets `settings`. */
-export const oneOrganization =
-  (settings: OrganizationSettings): OrganizationDirectory =>
-  () =>
-    settings;
 
 /**
  * A createEtchPacket body with the organization's signer defaults filled into each signer object

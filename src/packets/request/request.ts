@@ -19,12 +19,11 @@ import { cleanTypedText } from '../../format/index.js';
 import { httpUrl, signaturePageOptions } from './page-options.js';
 
 /** Default token lifetimes of the spec (minutes). */
-export const TOKEN_MINUTES_MAX = 86_400;
+const TOKEN_MINUTES_MAX = 86_400;
 export const TOKEN_MINUTES_EMAIL = 14 * 24 * 60;
 export const TOKEN_MINUTES_EMBEDDED = 2 * 60;
 
-export const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
-export type SignerType = (typeof SIGNER_TYPES)[number];
+const SIGNER_TYPES = ['email', 'embedded', 'in-person', 'inline', 'in-person-inline'] as const;
 /**
  * Signer types whose signing URL the caller generates (generateEtchSignURL, authenticated by its key);
  * only `email` signers are mailed a link. docs/signature-packets.md, "Signer types".
@@ -33,7 +32,7 @@ export const CALLER_URL_SIGNER_TYPES: readonly string[] = ['embedded', 'in-perso
 /** Signer types who sign on a device the sender hands over: the page asks them to confirm their name first. */
 export const IN_PERSON_SIGNER_TYPES: readonly string[] = ['in-person', 'in-person-inline'];
 /** Emails a signer's `enableEmails` list may name. */
-export const SIGNER_EMAILS = ['etchComplete'] as const;
+const SIGNER_EMAILS = ['etchComplete'] as const;
 
 const bool = z.boolean();
 
@@ -211,14 +210,7 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   const files: PacketFile[] = [];
   if (!Array.isArray(body.files) || body.files.length === 0) {
-    errors.push({
-      property: 'files',
-      message: Array.isArray(body.files)
-        ? 'Must contain at least 1 item'
-        : body.files === undefined
-          ? 'Required'
-          : 'Expected array',
-    });
+    errors.push(emptyListError(body.files, 'files'));
   } else {
     const seen = new Map<string, number>();
     body.files.forEach((raw, i) => {
@@ -253,14 +245,7 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
   const signerInputs = Array.isArray(body.signers) ? body.signers : undefined;
   const signers: Signer[] = [];
   if (!signerInputs || signerInputs.length === 0) {
-    errors.push({
-      property: 'signers',
-      message: signerInputs
-        ? 'Must contain at least 1 item'
-        : body.signers === undefined
-          ? 'Required'
-          : 'Expected array',
-    });
+    errors.push(emptyListError(body.signers, 'signers'));
   } else {
     const seen = new Map<string, number>();
     signerInputs.forEach((raw, i) => {
@@ -322,6 +307,18 @@ export function parsePacketRequest(body: unknown, options: PacketParseOptions = 
 
   if (errors.length > 0 || !opts) throw new ValidationError(errors);
   return { ...opts, files, signers, payloads };
+}
+
+/** The error of a list the request must hold at least one of (`files`, `signers`), worded as zod words it. */
+function emptyListError(value: unknown, property: string): FieldError {
+  return {
+    property,
+    message: Array.isArray(value)
+      ? 'Must contain at least 1 item'
+      : value === undefined
+        ? 'Required'
+        : 'Expected array',
+  };
 }
 
 function checkSignerRef(

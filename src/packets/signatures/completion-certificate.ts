@@ -52,7 +52,7 @@ export interface AdoptedMarks {
 }
 
 /** The label above the room left for an adopted mark of the `n`-th signer (1-based, in the certificate's order). */
-export function adoptedLabel(kind: keyof AdoptedMarks, n: number): string {
+function adoptedLabel(kind: keyof AdoptedMarks, n: number): string {
   return `${kind === 'signature' ? 'Adopted signature' : 'Adopted initials'} (signer ${n})`;
 }
 
@@ -71,7 +71,7 @@ export function adoptedKinds(adopted: AdoptedMarks | undefined): Array<keyof Ado
 }
 
 /** Blank lines in an adopted mark's room (about 54 pt tall at 9 pt text, padding included). */
-export const ADOPTED_ROOM_LINES = 4;
+const ADOPTED_ROOM_LINES = 4;
 
 /** The certificate's signers in the order it lists them (by routing order). */
 export function certificateSigners(c: CompletionCertificate): CompletionCertificate['signers'] {

@@ -43,7 +43,7 @@ export interface SignerSeal {
 }
 
 /** The form field a planned box becomes (a prefix keeps it apart from src/acroform's /Sig placeholders of the same id). */
-export function markFieldName(f: PlannedField | MergedField): string {
+function markFieldName(f: PlannedField | MergedField): string {
   return `mark_${fieldIdOf(f).replaceAll('.', '_')}`;
 }
 
@@ -69,7 +69,7 @@ function fieldSpecs(fields: ReadonlyArray<PlannedField | MergedField>, signedEls
 }
 
 /** The certification signature's field name and, with the local CA, its certificate's CN (the O/OU name the install). */
-export const CERTIFIER = 'castpress certification';
+const CERTIFIER = 'castpress certification';
 
 /** What `prepareDocument` needs: who certifies, and whether to. */
 export interface PrepareOptions {
@@ -144,7 +144,7 @@ async function checkSignaturesHold(pdf: Uint8Array, property: string): Promise<v
  * /M, UTC) and the SHA-256 of the certificate the signature is made with (as the certificate of
  * completion lists it), so a reader can match the box with the signature a validator shows.
  */
-export function signatureCaption(name: string, signingTime: Date, certificate: Uint8Array): string[] {
+function signatureCaption(name: string, signingTime: Date, certificate: Uint8Array): string[] {
   const when = `${signingTime.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
   const sha256 = createHash('sha256').update(certificate).digest('hex');
   return [`Digitally signed by ${name}`, `Date: ${when}`, `SHA-256 ${sha256}`];

@@ -130,7 +130,7 @@ export interface ScanOptions {
 }
 
 /** `{{ signature…` and `{{ initial…` in a page's text (spaces dropped, any case), not `{{ signatureDate }}`. */
-export function signatureTagsInText(pageText: string): number {
+function signatureTagsInText(pageText: string): number {
   if (!pageText.includes('{{')) return 0;
   return pageText.replace(/\s+/g, '').match(/\{\{(?:signature|initial)(?=[:}]|$)/gi)?.length ?? 0;
 }

@@ -2,6 +2,7 @@ import { PDFContext, PDFDict, PDFDocument, PDFName, type PDFRef } from '@cantoo/
 import { InvalidPdfError } from '../../errors/index.js';
 import { cryptoFactoryFor, UnsupportedEncryptionError } from '../parse/encryption.js';
 import { HardenedParser } from '../parse/parser.js';
+import { documentOver } from '../pdf-lib-internals.js';
 import { normalizeStructure } from '../parse/structure.js';
 
 /**
@@ -43,13 +44,6 @@ export async function loadPdfReporting(
   return { doc, droppedXfa, decrypted };
 }
 
-type DocumentConstructor = new (
-  context: PDFContext,
-  ignoreEncryption: boolean,
-  updateMetadata: boolean,
-  preserveXFA?: boolean,
-) => PDFDocument;
-
 /**
  * What PDFDocument.load does, with the hardened parser: parse, and when the
  * trailer names an /Encrypt dictionary, check it and parse again decrypting
@@ -69,8 +63,7 @@ async function parse(bytes: Uint8Array, property: string): Promise<PDFDocument> 
       if (parsed.fatal) throw new InvalidPdfError(`Not a readable PDF: ${parsed.fatal}`, property);
     }
     context = parsed.context;
-    // pdf-lib's constructor is private; load() itself calls it like this.
-    return new (PDFDocument as unknown as DocumentConstructor)(context, false, false, false);
+    return documentOver(context, false, false, false);
   } catch (e) {
     if (e instanceof InvalidPdfError) throw e;
     throw new InvalidPdfError(describeLoadFailure(e), property, { cause: e });

@@ -21,6 +21,7 @@ import { PDF } from './names.js';
 import { rewritePdf } from './new-document.js';
 import { readTail } from './tail.js';
 import { completeCrossReferences } from '../parse/xref-complete.js';
+import { documentOver } from '../pdf-lib-internals.js';
 
 /**
  * A parsed PDF ready to take incremental updates: the bytes an update is
@@ -87,7 +88,7 @@ export class UpdateSession {
     context.header = base.doc.context.header;
     const trailer = base.doc.context.trailerInfo;
     context.trailerInfo = { Root: trailer.Root, Info: trailer.Info, ID: trailer.ID };
-    this.doc = new (PDFDocument as unknown as DocumentConstructor)(context, true, false);
+    this.doc = documentOver(context, true, false);
   }
 
   /** A session over `base` (from `openForUpdate`, or a cached one). */
@@ -137,8 +138,6 @@ export class UpdateSession {
     return appendObjects(this.context, this.#base, write, removed);
   }
 }
-
-type DocumentConstructor = new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
 
 /**
  * The session's object table: its own objects, plus base objects copied in on

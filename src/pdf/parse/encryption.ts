@@ -52,7 +52,7 @@ function keyBits(value: number): number {
  * blocked the event loop for 55 s. Everything pdf-lib reads is checked for
  * type and range here (ISO 32000-2, 7.6.4).
  */
-export function checkEncryptDict(obj: PDFObject | undefined, context: PDFContext): PDFDict {
+function checkEncryptDict(obj: PDFObject | undefined, context: PDFContext): PDFDict {
   if (!(obj instanceof PDFDict)) throw new UnsupportedEncryptionError('the /Encrypt entry is not a dictionary');
   const dict = obj;
   if (dict.get(name('Filter')) !== name('Standard'))

@@ -1,4 +1,4 @@
-import { PDFRef, type PDFContext, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFRef, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
 import { firstAtLeast, isDigit, isWhite, type KeywordIndex } from './keyword-index.js';
 
 /** An object of the file: its generation and where its header starts. */

@@ -15,30 +15,18 @@ import {
 import { decodeCapped, DecodeBudgetError } from './decode.js';
 import { KeywordIndex } from './keyword-index.js';
 import { LazyObjects, type ObjectIndex } from './lazy-objects.js';
+import { maybeParseTrailerDict, maybeRecoverRoot, parseIndirectObjectHeader } from '../pdf-lib-internals.js';
 
 /** Deeper arrays and dictionaries are a parse error: later walkers (pdf-lib's writer too) recurse. */
-export const MAX_OBJECT_DEPTH = 256;
+const MAX_OBJECT_DEPTH = 256;
 
 /** Bytes all object and cross-reference streams of one file may decode to: memory stays proportional to the input. */
-export function decodeBudget(inputBytes: number): number {
+function decodeBudget(inputBytes: number): number {
   return 16 * 1024 * 1024 + 16 * inputBytes;
 }
 
 /** The crypto factory pdf-lib's parser takes (its type is not exported). */
 export type CryptoFactory = ConstructorParameters<typeof PDFParser>[5];
-
-/** pdf-lib's private parser steps replaced here (checked once, so an upgrade that renames them fails loudly). */
-interface ParserInternals {
-  parseIndirectObjectHeader(): PDFRef;
-  tryToParseInvalidIndirectObject(): PDFRef | undefined;
-  skipJibberish(): void;
-}
-const REPLACED = ['parseIndirectObjectHeader', 'tryToParseInvalidIndirectObject', 'skipJibberish'] as const;
-for (const name of REPLACED) {
-  if (typeof (PDFParser.prototype as unknown as Record<string, unknown>)[name] !== 'function') {
-    throw new Error(`@cantoo/pdf-lib changed: PDFParser.${name} is gone; src/pdf/parse/parser.ts must be revisited`);
-  }
-}
 
 const TYPE = PDFName.of('Type');
 const OBJ_STM = PDFName.of('ObjStm');
@@ -126,16 +114,16 @@ export class HardenedParser extends PDFParser {
       PDFXRefStreamParser.forStream(object).parseIntoContext();
     }
     this.bytes.moveTo(index.trailer);
-    (this as unknown as { maybeParseTrailerDict(): void }).maybeParseTrailerDict();
+    maybeParseTrailerDict(this);
     // The end of pdf-lib's parseDocument (the file has no object 0: LazyObjects.indexOf).
-    (this as unknown as { maybeRecoverRoot(): void }).maybeRecoverRoot();
+    maybeRecoverRoot(this);
     return context;
   }
 
   /** The object whose header is at `offset`, parsed as pdf-lib's parseIndirectObject does. Throws what the parse throws. */
   #objectAt(offset: number): { ref: PDFRef; object: PDFObject } {
     this.bytes.moveTo(offset);
-    const ref = (this as unknown as ParserInternals).parseIndirectObjectHeader();
+    const ref = parseIndirectObjectHeader(this);
     this.skipWhitespaceAndComments();
     const object = this.parseObject(ref);
     return { ref, object };
@@ -181,7 +169,7 @@ export class HardenedParser extends PDFParser {
 
   /** Replaces pdf-lib's byte-by-byte search for `endobj` (to the end of the file when it is missing). */
   recoverInvalidObject(): PDFRef | undefined {
-    const ref = (this as unknown as ParserInternals).parseIndirectObjectHeader();
+    const ref = parseIndirectObjectHeader(this);
     this.skipWhitespaceAndComments();
     const start = this.bytes.offset();
     const at = this.#index.next(ENDOBJ, start);

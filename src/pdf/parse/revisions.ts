@@ -83,7 +83,7 @@ export function refText(ref: PDFRef): string {
   return `${ref.objectNumber} ${ref.generationNumber}`;
 }
 
-export function valueOf(obj: PDFObject | undefined): PdfValue {
+function valueOf(obj: PDFObject | undefined): PdfValue {
   if (obj === undefined || obj === PDFNull) return null;
   if (obj instanceof PDFRef) return { ref: refText(obj) };
   if (obj instanceof PDFName) return { name: obj.decodeText() };
@@ -106,7 +106,7 @@ export function valueOf(obj: PDFObject | undefined): PdfValue {
  * marks, else PDFDocEncoding; `bytes` are the string's bytes in latin1. Two encodings of one text
  * (a field name pyHanko writes in PDFDocEncoding that was UTF-16) are the same string.
  */
-export function textOfPdfString(bytes: string): string {
+function textOfPdfString(bytes: string): string {
   const raw = Buffer.from(bytes, 'latin1');
   if (raw[0] === 0xfe && raw[1] === 0xff) {
     const swapped = Buffer.from(raw.subarray(2, 2 + ((raw.length - 2) & ~1)));

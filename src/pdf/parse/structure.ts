@@ -82,7 +82,7 @@ const isContents: Check = (o) => o instanceof PDFStream || o instanceof PDFArray
  * (a stack overflow for a few hundred thousand characters). Measured on the
  * written form (hex digits count twice).
  */
-export const MAX_TEXT_CHARS = 65534;
+const MAX_TEXT_CHARS = 65534;
 
 export function isShortText(o: PDFString | PDFHexString): boolean {
   return o.asString().length <= MAX_TEXT_CHARS;

@@ -37,7 +37,7 @@ export interface GraphQLCostLimits {
   aliases: number;
 }
 
-export const DEFAULT_GRAPHQL_COST_LIMITS: Readonly<GraphQLCostLimits> = Object.freeze({
+const DEFAULT_GRAPHQL_COST_LIMITS: Readonly<GraphQLCostLimits> = Object.freeze({
   rootFields: 1,
   depth: 8,
   fields: 200,
@@ -127,7 +127,7 @@ function refuse(context: ValidationContext, message: string, nodes: ASTNode | re
 }
 
 /** The rules to add to `validate()`; limits default to `DEFAULT_GRAPHQL_COST_LIMITS`. */
-export function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRule[] {
+function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRule[] {
   const max: GraphQLCostLimits = { ...DEFAULT_GRAPHQL_COST_LIMITS, ...limits };
   const rule: ValidationRule = (context) => {
     const counter = new CostCounter(context);

@@ -96,7 +96,8 @@ function formatError(
   if (e.locations) base.locations = e.locations;
   if (e.path) base.path = e.path;
   if (original && isCastpressError(original)) {
-    const extra = original as unknown as { errorType?: unknown };
+    // A SignerError's errorType (the spec's signerError kinds) goes beside the error's name.
+    const errorType = 'errorType' in original ? original.errorType : undefined;
     return {
       status: original.status,
       json: {
@@ -105,7 +106,7 @@ function formatError(
           name: original.name,
           status: original.status,
           fields: original.fields,
-          ...(extra.errorType ? { errorType: extra.errorType } : {}),
+          ...(errorType ? { errorType } : {}),
         },
       },
     };

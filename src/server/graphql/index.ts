@@ -1,8 +1,8 @@
 /** The packet operations over HTTP: GraphQL, downloads (the workflow itself is src/packets, without HTTP). */
-export { packetRoutes, GRAPHQL_JSON_BODY_BYTES } from './routes.js';
+export { packetRoutes } from './routes.js';
 export type { PacketRoutesOptions } from './routes.js';
 export { LazyPacketBackend, LazyPacketStore } from './backend.js';
 export type { PacketBackend } from './backend.js';
-export { SCHEMA_SDL, packetSchema } from './schema.js';
+export { packetSchema } from './schema.js';
 export { openPacketBackend, openPacketDatabase } from './open.js';
 export type { PacketDataOptions } from './open.js';

@@ -34,10 +34,10 @@ import { castResolvers, type CastCaller, type CastOperations } from './casts.js'
  * (ignored `signaturePageOptions` keys, active content removed from uploads): a client that
  * selects no `warnings` (the hosted API has none) still sees what castpress ignored or changed.
  */
-export const PACKET_WARNING_HEADER = 'X-Castpress-Warning';
+const PACKET_WARNING_HEADER = 'X-Castpress-Warning';
 
 /** A JSON body with a base64 PDF is a third larger than the PDF: big enough for real documents, still bounded. */
-export const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
+const GRAPHQL_JSON_BODY_BYTES = 48 * 1024 * 1024;
 
 export interface PacketRoutesOptions {
   backend: LazyPacketBackend;

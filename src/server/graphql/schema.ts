@@ -9,7 +9,7 @@
  */
 import { buildSchema, type GraphQLSchema } from 'graphql';
 
-export const SCHEMA_SDL = /* GraphQL */ `
+const SCHEMA_SDL = /* GraphQL */ `
   scalar JSON
   scalar EtchFile
   scalar Upload

@@ -1,2 +1,2 @@
 /** Request bodies' JSON.parse lives with the schemas (src/schema/json-body.ts): worker threads parse large bodies too. */
-export { parseJson, MAX_JSON_DEPTH } from '../../schema/index.js';
+export { parseJson } from '../../schema/index.js';

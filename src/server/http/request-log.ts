@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** The level an answer is logged at: what a client got wrong is a warning, what the server got wrong an error. */
-export function answerLevel(statusCode: number): 'info' | 'warn' | 'error' {
+function answerLevel(statusCode: number): 'info' | 'warn' | 'error' {
   return statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info';
 }
 

@@ -26,8 +26,8 @@ import { organizationSettingsSchema } from '../../packets/index.js';
 import { packageVersion } from '../../engine/index.js';
 import { graphqlErrors, withErrorResponses, type OperationErrors } from './errors.js';
 
-export const OPENAPI_PATH = '/openapi.json';
-export const GRAPHQL_SCHEMA_PATH = '/graphql/schema.graphql';
+const OPENAPI_PATH = '/openapi.json';
+const GRAPHQL_SCHEMA_PATH = '/graphql/schema.graphql';
 
 const json = (schema: JsonSchema, description: string) => ({
   description,

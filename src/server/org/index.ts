@@ -1,5 +1,4 @@
 /** Organization settings as the server loads them (`--org FILE`) and keeps them current; the settings themselves are src/packets/request/org.ts. */
-export { loadOrganizationFile } from './load.js';
 export { frameAncestorsFor, frameAncestorsOf, stylesheetOriginsFor } from './policy.js';
 export type { FramedPage } from './policy.js';
 export {

@@ -97,11 +97,6 @@ export async function readOrganizationFile(file: string): Promise<OrganizationFi
   return parseOrganizationText(file, text);
 }
 
-/** The settings of the file (what `castpress serve --org FILE` starts with). */
-export async function loadOrganizationFile(file: string): Promise<OrganizationDirectory> {
-  return (await readOrganizationFile(file)).directory;
-}
-
 /** A logo given through the API: an image data URL within the size limit (a file path only in the file itself). */
 export function checkLogoDataUrl(logo: string, property: string): void {
   if (!logo.startsWith('data:'))

@@ -10,7 +10,7 @@ export const RESOURCE_WARNING_HEADER = 'X-Castpress-Resource-Warning';
  * fill's data key that names no field (`data.nmae: no field has the id or alias "nmae" (did you mean
  * "name"?)`). The same name as a packet's warnings header.
  */
-export const WARNING_HEADER = 'X-Castpress-Warning';
+const WARNING_HEADER = 'X-Castpress-Warning';
 
 /** Header-safe text (printable ASCII, bounded). */
 export const headerText = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);

@@ -8,7 +8,7 @@ import { reportResourceProblems, reportWarnings } from '../replies/resource-warn
 import { timedRender } from '../metrics.js';
 
 /** `?versionNumber=`: omitted = latest published, -1 = working version, -2 = latest published (Node client constant). */
-export function parseVersionNumber(raw: unknown): number | undefined {
+function parseVersionNumber(raw: unknown): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw.trim()))
     throw ValidationError.of('versionNumber', 'Must be an integer');

@@ -39,7 +39,7 @@ export interface SigningCaRouteOptions {
 }
 
 /** How long one signed CRL is served before the next is signed. */
-export const CRL_REISSUE_MS = 3_600_000;
+const CRL_REISSUE_MS = 3_600_000;
 
 /** The CRL as last signed, and when; signed again once the interval is over or the revocation list changed. */
 class PublishedCrl {

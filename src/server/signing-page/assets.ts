@@ -17,11 +17,9 @@ import { bundledFontsDir } from '../../fonts/index.js';
 
 /** Where the page loads them from (the client script names these). */
 export const ASSET_BASE = '/sign/assets';
-export const PDFJS_MODULE = `${ASSET_BASE}/pdf.mjs`;
-export const PDFJS_WORKER = `${ASSET_BASE}/pdf.worker.mjs`;
 
 /** The page's faces (OFL, bundled): text, and the handwriting face of typed marks. */
-export const PAGE_FONTS = ['NotoSans-Regular.ttf', 'NotoSans-Bold.ttf', 'DancingScript-Regular.otf'] as const;
+const PAGE_FONTS = ['NotoSans-Regular.ttf', 'NotoSans-Bold.ttf', 'DancingScript-Regular.otf'] as const;
 
 const DATA_DIRS = ['standard_fonts', 'cmaps', 'wasm', 'iccs'] as const;
 

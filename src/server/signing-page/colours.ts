@@ -21,11 +21,6 @@ function luminance([r, g, b]: [number, number, number]): number {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
-/** The contrast ratio of `hex` against white (1 to 21). */
-export function contrastWithWhite(hex: string): number {
-  return 1.05 / (luminance(channels(hex)) + 0.05);
-}
-
 /** `hex`, or a darker shade of it, with at least `ratio` against white; lowercase #rrggbb. */
 export function readableOnWhite(hex: string, ratio = 4.5): string {
   let rgb = channels(hex);

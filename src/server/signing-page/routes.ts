@@ -14,6 +14,7 @@ import { signingAssetRoutes } from './assets.js';
 import { errorPage, signingPage } from './page.js';
 import type { DetailsRequest, HandOverRequest, SigningAnswer, SubmitRequest, Untrusted } from './client/contract.js';
 import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';
+import { pageHeaders } from '../replies/page-headers.js';
 import { frameAncestorsFor, stylesheetOriginsFor } from '../org/index.js';
 
 export interface SigningRoutesOptions {
@@ -39,7 +40,7 @@ export interface SigningRoutesOptions {
  * nesting is bounded for every JSON body, see ../json.ts): a submission is a drawing (the page's
  * strokes run to tens of KB) and the list of accepted boxes, details a name and an email.
  */
-export const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
+const SIGNER_BODY_BYTES = { submit: 1024 * 1024, details: 16 * 1024 } as const;
 
 type Params = { signerEid: string };
 type Query = { token?: unknown; withinIframe?: unknown };
@@ -50,16 +51,12 @@ function headers(
   frameAncestors: readonly string[],
   styleOrigin?: string,
 ): FastifyReply {
-  return reply
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
-      // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
-    );
+  return pageHeaders(
+    reply,
+    // pdf.js: its module is imported by the nonced script (the nonce carries over), its worker is
+    // this server's file (worker-src), fonts it loads from the PDF's bytes; the page's own marks are data: images.
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'${styleOrigin ? ` ${styleOrigin}` : ''}; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
+  );
 }
 
 /** The redirect URL with the spec's query parameters. */
@@ -85,6 +82,20 @@ function errorEvent(e: unknown, signerEid: string): { status: number; event: Sig
     status: 500,
     event: { action: 'signerError', signerEid, errorType: 'unknown', error: 'Error', message: 'Internal error' },
   };
+}
+
+/** A POST's failure as the page reads it (`extra` beside the event), logged when it is the server's fault. */
+function failed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  e: unknown,
+  signerEid: string,
+  what: string,
+  extra: Omit<SigningAnswer, 'event'> = {},
+): FastifyReply {
+  const { status, event } = errorEvent(e, signerEid);
+  if (status >= 500) request.log.error({ err: e }, what);
+  return reply.code(status).send({ event, ...extra } satisfies SigningAnswer);
 }
 
 /**
@@ -248,9 +259,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         await service.updateOwnDetails({ signerEid, token: typeof body.token === 'string' ? body.token : '' }, change);
         return reply.code(200).send({ ok: true });
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'signer details failed');
-        return reply.code(status).send({ event } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'signer details failed');
       }
     },
   );
@@ -272,9 +281,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
         );
         return reply.code(200).send({ ok: true });
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'hand-over failed');
-        return reply.code(status).send({ event } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'hand-over failed');
       }
     },
   );
@@ -311,9 +318,7 @@ export function signingRoutes(app: FastifyInstance, options: SigningRoutesOption
           redirect: redirectURL ? redirectTo(redirectURL, plain) : null,
         } satisfies SigningAnswer);
       } catch (e) {
-        const { status, event } = errorEvent(e, signerEid);
-        if (status >= 500) request.log.error({ err: e }, 'signing failed');
-        return reply.code(status).send({ event, redirect: null } satisfies SigningAnswer);
+        return failed(request, reply, e, signerEid, 'signing failed', { redirect: null });
       }
     },
   );

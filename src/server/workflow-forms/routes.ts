@@ -26,10 +26,11 @@ import { organizationOf, partyForge, type WeldService } from '../../workflows/in
 import { toHttpError } from '../http/errors.js';
 import { frameAncestorsOf, type FramedPage } from '../org/index.js';
 import { cspOrigin } from '../replies/stylesheet-origin.js';
+import { pageHeaders } from '../replies/page-headers.js';
 import { confirmPage, donePage, errorPage, formPage } from './form-html.js';
 
 /** A form of a few dozen fields is a few KiB; 64 KiB leaves room and refuses uploads in disguise. */
-export const WELD_FORM_BODY_BYTES = 64 * 1024;
+const WELD_FORM_BODY_BYTES = 64 * 1024;
 
 export interface WeldRoutesOptions {
   welds: { get(): Promise<WeldService> };
@@ -45,15 +46,10 @@ type Query = Record<string, string | undefined>;
 
 function headers(reply: FastifyReply, nonce: string, frameAncestors: readonly string[]): FastifyReply {
   // frame-ancestors is the page's sources as given (['*'] or "'self'" and origins).
-  return reply
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
-    )
-    .type('text/html; charset=utf-8');
+  return pageHeaders(
+    reply,
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors ${frameAncestors.join(' ')}`,
+  ).type('text/html; charset=utf-8');
 }
 
 const wantsJson = (request: FastifyRequest): boolean => {

@@ -12,7 +12,7 @@ import {
   webcrypto,
   type KeyObject,
 } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SigningError, ValidationError } from '../../errors/index.js';
@@ -20,6 +20,7 @@ import { parseWith } from '../../schema/index.js';
 import { signingCertificateProblem } from '../cms/certificates.js';
 import { IdentityKind, LocalCaFiles, SigningIdentity, SigningIdentityOptions, SigningLogger } from './options.js';
 import { crlUrlNamedBy, generateLocalCa, reissueWithCrlUrl, type LocalCaNames } from './local-ca.js';
+import { caFiles, writeFolderOnce } from './ca-files.js';
 import { certificatesFromPem, toPem } from '../cms/pem.js';
 export type {
   GeneratedIdentityOptions,
@@ -232,20 +233,8 @@ function defaultNames(installId: string): LocalCaNames {
 }
 
 /** Where an install's CRL is published under a base URL (what castpress serves). */
-export function crlUrlOf(baseUrl: string, installId: string): string {
+function crlUrlOf(baseUrl: string, installId: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/signing/crl/${installId}.crl`;
-}
-
-export function caFiles(dataDir: string): LocalCaFiles {
-  const dir = path.join(path.resolve(dataDir), 'signing');
-  return {
-    dir,
-    rootCertificate: path.join(dir, 'root-ca.pem'),
-    rootKey: path.join(dir, 'root-ca.key.pem'),
-    certificate: path.join(dir, 'signer.pem'),
-    key: path.join(dir, 'signer.key.pem'),
-    installId: path.join(dir, 'install-id'),
-  };
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -257,10 +246,7 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/**
- * Writes a fresh CA into a temporary folder beside the target and renames it into place:
- * two processes starting at once both succeed, and the loser reads the winner's files.
- */
+/** Writes a fresh CA into its folder (writeFolderOnce: two processes starting at once agree on one). */
 async function generateInto(
   files: LocalCaFiles,
   now: Date,
@@ -268,10 +254,7 @@ async function generateInto(
   installId: string,
   crlUrl: string | undefined,
 ): Promise<void> {
-  const parent = path.dirname(files.dir);
-  await mkdir(parent, { recursive: true });
-  const tmp = await mkdtemp(path.join(parent, '.signing-'));
-  try {
+  await writeFolderOnce(files.dir, async (tmp) => {
     const ca = await generateLocalCa(now, naming, crlUrl);
     const inTmp = (file: string) => path.join(tmp, path.basename(file));
     await writeFile(inTmp(files.rootCertificate), toPem(ca.root.der, 'CERTIFICATE'), { mode: 0o644 });
@@ -281,15 +264,7 @@ async function generateInto(
     });
     await writeFile(inTmp(files.key), toPem(ca.leaf.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
     await writeFile(inTmp(files.installId), `${installId}\n`, { mode: 0o644 });
-    try {
-      await rename(tmp, files.dir);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
-    }
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
+  });
 }
 
 async function fromDataDir(options: z.infer<typeof generatedSchema>): Promise<SigningIdentity> {

@@ -60,7 +60,8 @@ export interface LocalCaNames {
 }
 
 export function engine(): pkijs.CryptoEngine {
-  return new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as Crypto });
+  // Node's global Crypto is its WebCrypto (node:crypto's webcrypto), typed as the DOM's that PKI.js takes.
+  return new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto });
 }
 
 function names(
@@ -208,6 +209,11 @@ async function generateKeys(): Promise<CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(RSA_KEY, true, ['sign', 'verify'])) as CryptoKeyPair;
 }
 
+/** The signing key of an RSA private key in PKCS#8 (the local root's, the TSA's): RSASSA-PKCS1-v1_5, SHA-256. */
+export function rsaSigningKey(pkcs8: Uint8Array): Promise<CryptoKey> {
+  return webcrypto.subtle.importKey('pkcs8', pkcs8, RSA_KEY, false, ['sign']);
+}
+
 async function pkcs8(key: CryptoKey): Promise<Uint8Array> {
   return new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', key));
 }
@@ -260,7 +266,7 @@ export async function issueTimestampingCertificate(
 ): Promise<GeneratedCertificate> {
   const rootCert = pkijs.Certificate.fromBER(new Uint8Array(root.der));
   const rootKeys = {
-    privateKey: await webcrypto.subtle.importKey('pkcs8', root.pkcs8, RSA_KEY, false, ['sign']),
+    privateKey: await rsaSigningKey(root.pkcs8),
     keyId: await keyIdOf(rootCert.subjectPublicKeyInfo),
   };
   const keys = await generateKeys();
@@ -347,7 +353,7 @@ export async function endEntityIssuer(root: GeneratedCertificate): Promise<EndEn
     organization: value(OID.organization) ?? 'castpress',
     ...(unit !== undefined ? { organizationalUnit: unit } : {}),
     keys: {
-      privateKey: await webcrypto.subtle.importKey('pkcs8', new Uint8Array(root.pkcs8), RSA_KEY, false, ['sign']),
+      privateKey: await rsaSigningKey(new Uint8Array(root.pkcs8)),
       keyId: await keyIdOf(rootCert.subjectPublicKeyInfo),
     },
   };

@@ -7,15 +7,15 @@
  * What it proves: the order of events and the CA's clock, nothing against the operator, who holds
  * both the signer's and the TSA's keys (see docs/reference/signatures.md, "The built-in timestamp authority").
  */
-import { createHash, createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { DigestAlgorithm, TimestampAuthority } from '@libpdf/core';
 import { SigningError, ValidationError } from '../../errors/index.js';
-import { caFiles } from './identity.js';
-import { engine, issueTimestampingCertificate } from './local-ca.js';
+import { caFiles, readCaRoot, writeFolderOnce } from './ca-files.js';
+import { engine, issueTimestampingCertificate, rsaSigningKey } from './local-ca.js';
 import { certificatesFromPem, inDerSetOrder, toPem } from '../cms/pem.js';
 import { validityAt } from '../cms/certificates.js';
 
@@ -59,14 +59,14 @@ export interface LocalTsaOptions {
   clock?: () => Date;
 }
 
-export interface LocalTsaFiles {
+interface LocalTsaFiles {
   dir: string;
   /** TSA certificate followed by the root. */
   certificate: string;
   key: string;
 }
 
-export function localTsaFiles(dataDir: string): LocalTsaFiles {
+function localTsaFiles(dataDir: string): LocalTsaFiles {
   const dir = path.join(caFiles(dataDir).dir, 'tsa');
   return { dir, certificate: path.join(dir, 'tsa.pem'), key: path.join(dir, 'tsa.key.pem') };
 }
@@ -80,20 +80,10 @@ function nameValue(name: pkijs.RelativeDistinguishedNames, type: string): string
 /** Issues the TSA certificate with the root's key, written beside and renamed into place (two processes agree on one). */
 async function generateTsa(dataDir: string, files: LocalTsaFiles, now: Date): Promise<void> {
   const ca = caFiles(dataDir);
-  let rootPem: string;
-  let rootKeyPem: string;
-  try {
-    [rootPem, rootKeyPem] = await Promise.all([readFile(ca.rootCertificate, 'utf8'), readFile(ca.rootKey, 'utf8')]);
-  } catch (e) {
-    throw new SigningError(
-      `The built-in timestamp authority needs the local CA's root and its key in ${ca.dir}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      'dataDir',
-      422,
-      { cause: e },
-    );
-  }
-  const [rootDer] = certificatesFromPem(rootPem);
-  if (!rootDer) throw new SigningError(`The local root certificate in ${ca.dir} is damaged`, 'dataDir');
+  const { rootDer, rootKeyPem } = await readCaRoot(
+    ca,
+    `The built-in timestamp authority needs the local CA's root and its key in ${ca.dir}`,
+  );
   const pkcs8 = new Uint8Array(createPrivateKey(rootKeyPem).export({ type: 'pkcs8', format: 'der' }));
   const subject = pkijs.Certificate.fromBER(new Uint8Array(rootDer)).subject;
   const ou = nameValue(subject, OID.organizationalUnit);
@@ -107,22 +97,12 @@ async function generateTsa(dataDir: string, files: LocalTsaFiles, now: Date): Pr
       ...(ou ? { organizationalUnit: ou } : {}),
     },
   );
-  await mkdir(ca.dir, { recursive: true });
-  const tmp = await mkdtemp(path.join(ca.dir, '.tsa-'));
-  try {
+  await writeFolderOnce(files.dir, async (tmp) => {
     await writeFile(path.join(tmp, 'tsa.pem'), toPem(tsa.der, 'CERTIFICATE') + toPem(rootDer, 'CERTIFICATE'), {
       mode: 0o644,
     });
     await writeFile(path.join(tmp, 'tsa.key.pem'), toPem(tsa.pkcs8, 'PRIVATE KEY'), { mode: 0o600 });
-    try {
-      await rename(tmp, files.dir);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
-    }
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
+  });
 }
 
 function failInfo(bit: number): asn1js.BitString {
@@ -182,15 +162,8 @@ export class LocalTimestampAuthority implements TimestampAuthority {
     const [certificate, root] = certificatesFromPem(texts[0]);
     if (!certificate || !root)
       throw new SigningError(`The timestamp certificate in ${files.dir} is damaged`, 'dataDir');
-    const pkcs8 = createPrivateKey(texts[1]).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey(
-      'pkcs8',
-      pkcs8,
-      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    return new LocalTimestampAuthority(certificate, root, key as CryptoKey, clock);
+    const key = await rsaSigningKey(createPrivateKey(texts[1]).export({ type: 'pkcs8', format: 'der' }));
+    return new LocalTimestampAuthority(certificate, root, key, clock);
   }
 
   /** A timestamp token (DER ContentInfo) over `digest`: what a B-T signature or a document timestamp embeds. */

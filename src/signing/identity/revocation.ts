@@ -5,7 +5,7 @@
  * other CAs get no answer here (`crlFor` returns null); fetching their CRLs through the resolver
  * is left for later.
  */
-import { createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
@@ -13,9 +13,9 @@ import * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { SigningError, ValidationError } from '../../errors/index.js';
 import { parseWith } from '../../schema/index.js';
-import { caFiles, type LocalCaFiles } from './identity.js';
-import { engine } from './local-ca.js';
-import { certificatesFromPem } from '../cms/pem.js';
+import { caFiles, readCaRoot } from './ca-files.js';
+import type { LocalCaFiles } from './options.js';
+import { engine, rsaSigningKey } from './local-ca.js';
 
 /** Where sealing gets revocation data for a certificate (DER CRL), or null when it has none. */
 export interface RevocationSource {
@@ -83,24 +83,11 @@ export class LocalCaRevocation implements RevocationSource {
   static async open(options: LocalCaRevocationOptions): Promise<LocalCaRevocation> {
     const opts = parseWith(optionsSchema, options);
     const files = caFiles(opts.dataDir);
-    let rootPem: string;
-    let keyPem: string;
-    try {
-      [rootPem, keyPem] = await Promise.all([readFile(files.rootCertificate, 'utf8'), readFile(files.rootKey, 'utf8')]);
-    } catch (e) {
-      throw new SigningError(
-        `No local certificate authority in ${files.dir}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-        'dataDir',
-        422,
-        { cause: e },
-      );
-    }
-    const [rootDer] = certificatesFromPem(rootPem);
-    if (!rootDer) throw new SigningError(`The local root certificate in ${files.dir} is damaged`, 'dataDir');
+    const { rootDer, rootKeyPem } = await readCaRoot(files, `No local certificate authority in ${files.dir}`);
     return new LocalCaRevocation(
       files,
       rootDer,
-      keyPem,
+      rootKeyPem,
       opts.clock ?? (() => new Date()),
       opts.crlLifetimeMs ?? 7 * DAY_MS,
     );
@@ -199,15 +186,8 @@ export class LocalCaRevocation implements RevocationSource {
       );
     }
     crl.crlExtensions = new pkijs.Extensions({ extensions });
-    const pkcs8 = createPrivateKey(this.#rootKeyPem).export({ type: 'pkcs8', format: 'der' });
-    const key = await webcrypto.subtle.importKey(
-      'pkcs8',
-      pkcs8,
-      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    await crl.sign(key as CryptoKey, 'SHA-256', engine());
+    const key = await rsaSigningKey(createPrivateKey(this.#rootKeyPem).export({ type: 'pkcs8', format: 'der' }));
+    await crl.sign(key, 'SHA-256', engine());
     return new Uint8Array(crl.toSchema(true).toBER(false));
   }
 

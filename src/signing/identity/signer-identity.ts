@@ -4,27 +4,14 @@
  * reused. The certificate names the signer (CN = name, e-mail as subjectAltName rfc822Name);
  * which packet and which signer it was is said in the signature dictionary's /Reason (seal.ts).
  */
-import { readFile } from 'node:fs/promises';
 import { ValidationError } from '../../errors/index.js';
 import type { SigningIdentity } from './options.js';
 import { SignerCertificateIssuer, type SignerIdentityOptions } from './signer-issuer.js';
 export type { SignerIdentityOptions } from './signer-issuer.js';
 
 /**
- * Whether `operator` can issue per-signer certificates: a local CA (generated identity) whose
- * root key is at hand. A PKCS#12 or PEM identity cannot (it is a signing certificate, not a CA).
- */
-export async function canIssueSignerCertificates(operator: SigningIdentity): Promise<boolean> {
-  if (operator.kind !== 'generated' || !operator.files) return false;
-  return readFile(operator.files.rootKey).then(
-    () => true,
-    () => false,
-  );
-}
-
-/**
- * A signing identity for one signer, issued by the operator's local CA (see
- * `canIssueSignerCertificates`): a fresh ECDSA P-256 key, the CA's key usage and EKU, the signer's
+ * A signing identity for one signer, issued by the operator's local CA (a generated identity whose
+ * root key is at hand; a PKCS#12 or PEM identity is a signing certificate, not a CA): a fresh ECDSA P-256 key, the CA's key usage and EKU, the signer's
  * name and e-mail. A `ValidationError` on `identity` when the operator cannot issue.
  */
 export async function issueSignerIdentity(
@@ -42,8 +29,7 @@ export async function issueSignerIdentity(
 /**
  * The identity a per-signer signature uses: one the operator's local CA issues for it
  * (`issueSignerIdentity`), else — a PKCS#12 or PEM identity, a CA whose root key is offline —
- * the operator's own. Reads the CA's files once (asking `canIssueSignerCertificates` first read
- * the root key twice per signature).
+ * the operator's own. Reads the CA's files once.
  */
 export async function signerIdentityFor(
   operator: SigningIdentity,

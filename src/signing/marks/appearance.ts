@@ -38,7 +38,7 @@ import { parseMarks, type ParsedMark, type SignatureMark, type StrokePoint } fro
 import { appendDrawing, createPdf, savePdf } from '../../pdf/index.js';
 
 /** The family typed signatures and initials are set in (bundled, OFL). */
-export const SIGNATURE_FONT_FAMILY = 'Dancing Script';
+const SIGNATURE_FONT_FAMILY = 'Dancing Script';
 /** The family of plain text marks (full name, email, date). */
 const TEXT_FONT_FAMILY = 'Noto Sans';
 

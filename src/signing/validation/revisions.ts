@@ -31,7 +31,7 @@ export function malformedSignatures(
   });
 }
 
-export const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
+const NOT_ANALYSED = 'Not analysed: the signature cannot be read or no longer frames a revision of this file';
 
 /** Each signature's difference analysis and PAdES level; `valid` then also needs the analysis to hold. */
 export async function analyse(
@@ -90,7 +90,7 @@ export async function analyse(
   });
 }
 
-export function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[]): PadesLevel | undefined {
+function padesLevelOf(sig: VerifiedSignature, later: VerifiedSignature[]): PadesLevel | undefined {
   if (
     sig.kind !== 'signature' ||
     sig.subFilter !== 'ETSI.CAdES.detached' ||

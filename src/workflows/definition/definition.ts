@@ -9,7 +9,7 @@ import { z } from 'zod';
  * The fill field types a form can collect: one input each. Types whose value is several parts
  * (fullName, usAddress), an image or a layout of boxes (charList, textWrap) are not offered in forms yet.
  */
-export const FORM_FIELD_TYPES = [
+const FORM_FIELD_TYPES = [
   'shortText',
   'longText',
   'email',
@@ -25,7 +25,6 @@ export const FORM_FIELD_TYPES = [
   'checkbox',
   'radioGroup',
 ] as const;
-export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
 /** Eids and slugs appear in URLs and SQL parameters: short, plain. */
 const id = z
@@ -40,7 +39,7 @@ const fieldName = z
   .max(64)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'A name: letters, digits and "_", not starting with a digit' });
 
-export const formField = z
+const formField = z
   .object({
     name: fieldName,
     type: z.enum(FORM_FIELD_TYPES),
@@ -85,10 +84,9 @@ export type FormField = z.output<typeof formField>;
  * backend asks for the party's link, WeldService.partyLink) or `{email}`, mailed the link: a fixed
  * address, or exactly one `{{forge.field}}` of an earlier forge's `email` field.
  */
-export const assignee = z.union([z.literal('api'), z.object({ email: z.string().min(3).max(320) }).strict()]);
-export type Assignee = z.output<typeof assignee>;
+const assignee = z.union([z.literal('api'), z.object({ email: z.string().min(3).max(320) }).strict()]);
 
-export const forge = z
+const forge = z
   .object({
     eid: id,
     slug: id,

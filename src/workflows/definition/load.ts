@@ -19,7 +19,7 @@ import { EMAIL } from './values.js';
 const RESERVED_SLUGS = new Set(['done', 'confirm']);
 
 /** Cross-checks zod cannot make: unique forge eids/slugs and field names, placeholders and signers naming real forges. */
-export function checkDefinition(def: WorkflowDefinition): FieldError[] {
+function checkDefinition(def: WorkflowDefinition): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   def.forges.forEach((f, i) => {

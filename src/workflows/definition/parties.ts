@@ -25,7 +25,7 @@ export function assigneeAddress(forge: Forge, values: SubmittedValues): string |
 }
 
 /** Whether a definition's address was typed into a form (it holds a placeholder) rather than written by its author. */
-export const visitorTyped = (address: unknown): boolean =>
+const visitorTyped = (address: unknown): boolean =>
   typeof address === 'string' && placeholdersIn(address, '').length > 0;
 
 /**

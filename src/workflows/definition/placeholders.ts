@@ -24,7 +24,7 @@ import type { FieldError } from '../../errors/index.js';
 import { escapeHtml, escapeMarkdown, literalText } from '../../format/index.js';
 import type { ResolvedValue, SubmissionRecord } from '../../packets/index.js';
 
-export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([A-Za-z0-9][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 export interface PlaceholderRef {

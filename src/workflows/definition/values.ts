@@ -9,7 +9,7 @@ import type { ResolvedValue } from '../../packets/index.js';
 import type { Forge, FormField } from './definition.js';
 
 /** Longest value of one field (characters) when the definition sets no maxLength. */
-export const MAX_VALUE_CHARS = 10_000;
+const MAX_VALUE_CHARS = 10_000;
 
 /** An address's shape (the forms' check of `email` fields). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -26,7 +26,7 @@ const STYLE: ResolvedStyle = {
 };
 
 /** The fill's verdict on one value of the field's type; a message when it refuses it. */
-export function fillTypeProblem(field: FormField, value: string): string | undefined {
+function fillTypeProblem(field: FormField, value: string): string | undefined {
   const template = {
     id: field.name,
     type: field.type,

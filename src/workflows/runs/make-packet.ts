@@ -64,7 +64,7 @@ async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: st
   if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
 }
 
-export async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDataRecord> {
+async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDataRecord> {
   const workflow = workflowOfRun(ctx, run);
   const submissions = await ctx.store.welds.submissions(run.eid);
   try {

@@ -21,7 +21,7 @@ export interface WeldError {
 }
 
 /** The typed error of a failure: a castpress error as it is, anything else named by its class with no fields. */
-export function typedError(e: unknown): WeldError {
+function typedError(e: unknown): WeldError {
   if (isCastpressError(e))
     return {
       name: e.name,

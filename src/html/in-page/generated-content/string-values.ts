@@ -52,7 +52,7 @@ export function formatCounter(n: number, style: string): string {
 }
 
 /** The text of a counter part from the counter values on its element (outermost first). */
-export function counterText(p: CounterPart, stack: number[] | undefined): string {
+function counterText(p: CounterPart, stack: number[] | undefined): string {
   const values = stack && stack.length ? stack.slice() : [0];
   const last = values.length - 1;
   values[last] = p.set !== null ? p.set : (values[last] as number) + p.add;

@@ -17,7 +17,7 @@ function pseudoParts(el: Element, pseudo: string): ValuePart[] {
 }
 
 /** content(text | before | after | first-letter) of GCPM as parts, white space collapsed as for white-space: normal. */
-export function contentParts(el: Element, which: string): ValuePart[] {
+function contentParts(el: Element, which: string): ValuePart[] {
   if (which === 'before' || which === 'after') return pseudoParts(el, '::' + which);
   const text = withoutSoftHyphens(el.textContent || '')
     .replace(/\s+/g, ' ')
@@ -117,7 +117,7 @@ function precedingId(S: PageState, el: Element): string | null {
 }
 
 /** Top-level comma-separated pieces of a value (commas in strings and parentheses do not split). */
-export function splitTop(v: string): string[] {
+function splitTop(v: string): string[] {
   const out: string[] = [];
   let depth = 0,
     quote = '',

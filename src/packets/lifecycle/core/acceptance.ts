@@ -14,7 +14,7 @@ export interface AcceptedField {
 }
 
 /** Kinds of field the signer clicks one by one; the others (date, name, email) are filled without a click. */
-export const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['signature', 'initial']);
+const ACCEPTED_TYPES: ReadonlySet<string> = new Set(['signature', 'initial']);
 
 /**
  * The spec: `signWhileReviewing` (default) enables acceptEachField (default true);

@@ -113,8 +113,19 @@ function wantsCompletionEmail(s: SignerRecord): boolean {
   return enabled === true || enabled === undefined || (Array.isArray(enabled) && enabled.includes('etchComplete'));
 }
 
-/** The `signerUpdateStatus` webhook's data for a signer. */
-export function statusData(snap: Snapshot, s: SignerRecord): Record<string, unknown> {
+/** The `signerUpdateStatus` webhook for signer `s`: its status data, and `extra` for what changed. */
+export function signerStatusEvent(
+  ctx: WorkflowContext,
+  tx: PacketWrites,
+  snap: Snapshot,
+  s: SignerRecord,
+  now: number,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  return webhookEvent(ctx, tx, snap, 'signerUpdateStatus', { ...statusData(snap, s), ...extra }, now);
+}
+
+function statusData(snap: Snapshot, s: SignerRecord): Record<string, unknown> {
   return {
     etchPacketEid: snap.packet.eid,
     documentGroupEid: snap.packet.groupEid,

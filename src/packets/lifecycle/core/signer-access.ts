@@ -18,7 +18,7 @@ const MINUTE = 60_000;
  * signer's `tokenValidForMinutes` (that one is for signing). Long enough to open a mail read late;
  * after it, the documents are still there for the caller (API key downloads).
  */
-export const TOKEN_MINUTES_DOWNLOAD = 30 * 24 * 60;
+const TOKEN_MINUTES_DOWNLOAD = 30 * 24 * 60;
 
 /** A new token of `type` for the signer; the URL that carries it (the signing page, or for `download` the documents). */
 export async function issueToken(

@@ -13,13 +13,13 @@ import type { SignerRecord } from '../../store/index.js';
 import { signerAccessArgs } from '../state/args.js';
 import type { WorkflowContext } from '../core/context.js';
 import { SignerError } from '../state/errors.js';
-import { statusData, webhookEvent } from '../core/outbox.js';
+import { signerStatusEvent } from '../core/outbox.js';
 import { access, assertTurn } from '../core/signer-access.js';
 import { runStep, signerOfSnap } from '../core/step.js';
 import { checkToken } from '../state/tokens.js';
 
 /** A name as compared at hand-over: case, spaces and invisible characters do not count. */
-export function nameKey(name: string): string {
+function nameKey(name: string): string {
   return cleanTypedText(name).normalize('NFKC').toLowerCase().replace(/\s+/g, '');
 }
 
@@ -56,14 +56,11 @@ export async function confirmHandOver(ctx: WorkflowContext, args: unknown, typed
       const s = signerOfSnap(snap, signerEid);
       s.signer = { ...s.signer, handedOver: { tokenEid: work.tokenEid, at: now, name: cleanTypedText(typed) } };
       await tx.updateSigner(s);
-      return webhookEvent(
-        ctx,
-        tx,
-        snap,
-        'signerUpdateStatus',
-        { ...statusData(snap, s), signerType: s.signerType, inPerson: true, handedOverAt: new Date(now).toISOString() },
-        now,
-      );
+      return signerStatusEvent(ctx, tx, snap, s, now, {
+        signerType: s.signerType,
+        inPerson: true,
+        handedOverAt: new Date(now).toISOString(),
+      });
     },
     async (snap, now) => {
       // Checked on the state the step works on: the signer may have signed, or the token been revoked, meanwhile.

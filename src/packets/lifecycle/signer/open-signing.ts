@@ -3,7 +3,7 @@ import { isStorageFull } from '../../../errors/index.js';
 import { parseWith } from '../../../schema/index.js';
 import { signerAccessArgs } from '../state/args.js';
 import type { WorkflowContext } from '../core/context.js';
-import { statusData, webhookEvent } from '../core/outbox.js';
+import { signerStatusEvent } from '../core/outbox.js';
 import { sessionOf, type SigningSession } from '../core/session.js';
 import { handOverFor } from './hand-over.js';
 import { access, assertTurn } from '../core/signer-access.js';
@@ -51,7 +51,7 @@ export async function openSigning(
         s.status = 'viewed';
         s.viewedAt = now;
         await tx.updateSigner(s);
-        events += await webhookEvent(ctx, tx, snap, 'signerUpdateStatus', statusData(snap, s), now);
+        events += await signerStatusEvent(ctx, tx, snap, s, now);
       }
       session = view(snap, s);
       return events;

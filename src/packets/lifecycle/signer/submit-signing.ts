@@ -56,7 +56,7 @@ export interface SigningSubmission {
 }
 
 /** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`), else undefined. */
-export function ianaTimeZone(value: unknown): string | undefined {
+function ianaTimeZone(value: unknown): string | undefined {
   if (
     typeof value !== 'string' ||
     value.length > 64 ||

@@ -8,7 +8,7 @@ import { ValidationError } from '../../../errors/index.js';
 import { parseWith } from '../../../schema/index.js';
 import { signerAccessArgs, updateSignerArgs } from '../state/args.js';
 import type { WorkflowContext } from '../core/context.js';
-import { statusData, webhookEvent } from '../core/outbox.js';
+import { signerStatusEvent } from '../core/outbox.js';
 import { assertHandedOver } from './hand-over.js';
 import { access, assertTurn } from '../core/signer-access.js';
 import { runStep, signerOfSnap } from '../core/step.js';
@@ -40,13 +40,6 @@ export async function updateOwnDetails(
       ...(c.email && s.signer.requireEmailOnLoad === true ? { emailEnteredAt: now } : {}),
     };
     await tx.updateSigner(s);
-    return webhookEvent(
-      ctx,
-      tx,
-      snap,
-      'signerUpdateStatus',
-      { ...statusData(snap, s), name: s.name, email: s.email },
-      now,
-    );
+    return signerStatusEvent(ctx, tx, snap, s, now, { name: s.name, email: s.email });
   });
 }

@@ -197,7 +197,7 @@ const WORDS: Record<string, Words> = {
 };
 
 /** The first of the browser's languages the page knows ('en' when none). */
-export function pageLanguage(languages: readonly string[]): string {
+function pageLanguage(languages: readonly string[]): string {
   for (const l of languages) {
     const primary = l.toLowerCase().split('-')[0] as string;
     if (WORDS[primary]) return primary;

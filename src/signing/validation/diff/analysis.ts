@@ -14,7 +14,7 @@ import {
   type RevisionGraph,
   type RevisionWork,
 } from '../../../pdf/index.js';
-import { dictOf, nameOf, refOf, resolve, rolesOf, type ObjectRole } from './roles.js';
+import { dictOf, nameOf, resolve, rolesOf, type ObjectRole } from './roles.js';
 import { compareRevisions, LEVEL_RANK, type ChangeLevel, type ObjectChange } from './rules.js';
 
 export type { ChangeLevel, ObjectChange } from './rules.js';
@@ -285,7 +285,7 @@ function summary(changes: ObjectChange[]): string {
     .join(', ');
 }
 
-export function describe(level: ChangeLevel): string {
+function describe(level: ChangeLevel): string {
   return {
     none: 'no changes',
     formFillingAndSigning: 'form filling and signing',

@@ -53,7 +53,7 @@ export function dictOf(g: RevisionGraph, v: PdfValue | undefined): Dict | undefi
   return r !== null && typeof r === 'object' && r !== undefined && 'dict' in r ? r.dict : undefined;
 }
 
-export function arrayOf(g: RevisionGraph, v: PdfValue | undefined): PdfValue[] | undefined {
+function arrayOf(g: RevisionGraph, v: PdfValue | undefined): PdfValue[] | undefined {
   const r = resolve(g, v);
   return r !== null && typeof r === 'object' && r !== undefined && 'array' in r ? r.array : undefined;
 }

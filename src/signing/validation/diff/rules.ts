@@ -81,7 +81,7 @@ function changedKeys(x: Dict, y: Dict): string[] {
 }
 
 /** A field whose /Ff (inherited through /Parent) has the ReadOnly bit. */
-export function isReadOnly(g: RevisionGraph, ref: string): boolean {
+function isReadOnly(g: RevisionGraph, ref: string): boolean {
   const seen = new Set<string>();
   for (let r: string | undefined = ref; r !== undefined && !seen.has(r); r = refOf(dictOf(g, { ref: r })?.Parent)) {
     seen.add(r);
