@@ -82,6 +82,10 @@ function covered(b: Box, k: Box): number {
 
 const inside = (b: Box, x: number, y: number) => x > b.x && x < b.x + b.width && y > b.y && y < b.y + b.height;
 
+/** Whether `t` stands on the row of a line at `y` starting at `x0`, to its left. */
+const leftOnRow = (t: Phrase, x0: number, y: number) =>
+  t.x1 <= x0 + 3 && t.x1 >= x0 - 200 && t.y1 >= y - 14 && t.y1 <= y + 3;
+
 /**
  * Whether a bare line from `x0` to `x1` at `y` is one to write on: a label stands on its row to
  * the left, or a caption of a few words no larger than the body text just below it, or a short caption over a
@@ -93,7 +97,7 @@ function labelledLine(x0: number, x1: number, y: number, top: HSeg | undefined, 
   const short = x1 - x0 <= page.width * 0.6;
   return page.phrases.some((t) => {
     const over = t.x0 >= x0 - 6 && t.x0 < x1 - 2;
-    if (t.x1 <= x0 + 3 && t.x1 >= x0 - 200 && t.y1 >= y - 14 && t.y1 <= y + 3) return true;
+    if (leftOnRow(t, x0, y)) return true;
     const few = t.text.split(' ').length <= 5;
     if (over && few && t.y0 >= y - 1 && t.y0 - y <= 8 && t.size <= page.bodySize * 1.05) return true;
     return short && over && t.y1 <= y && y - t.y1 <= 28 && t.text.split(' ').length <= 6;
@@ -170,11 +174,15 @@ export function roomOf(p: Piece, page: PageContext): Room {
   // A bare line is a field when something says so: it is typed as text, or a label stands on its
   // row to the left, or a caption just below it (a section's rule under a heading is not).
   if (!cell && !p.leader && !labelledLine(x0, p.x1, p.y, top, page)) return {};
-  const y0 = cell ? floor + 0.5 : Math.max(floor + 0.5, p.y - LINE_HEIGHT);
+  // A line with its label on its row to the left, inside a tall cell (`nom: ____` in a panel) is
+  // an underline: a line's height, not the panel's.
+  const lined = cell && p.y - floor > LINE_HEIGHT * 1.5 && page.phrases.some((t) => leftOnRow(t, x0, p.y));
+  const box = cell && !lined;
+  const y0 = box ? floor + 0.5 : Math.max(floor + 0.5, p.y - LINE_HEIGHT);
   const rect = { x: x0, y: y0, width: p.x1 - x0, height: p.y - y0 };
   if (hatched(rect)) return {};
   return {
-    field: { kind: cell ? 'box' : 'underline', rect },
+    field: { kind: box ? 'box' : 'underline', rect },
     ...(cell && over.length > 0 ? { labelled: true } : {}),
     ...(afterWords ? { afterWords } : {}),
   };
