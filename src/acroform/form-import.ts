@@ -152,6 +152,8 @@ export function formFieldsOf<T extends string, P extends object>(
       case 'combo':
       case 'listbox':
       case 'signature': {
+        // A signed field is a finished signature, not a box to sign: only empty ones are imported.
+        if (node.kind === 'signature' && node.dict.lookup(PDF.V) instanceof PDFDict) break;
         // A template's lengths are positive integers: any other /MaxLen is ignored.
         const rawMaxLen = node.kind === 'text' ? numberOf(inherited(node.dict, PDF.MaxLen)) : undefined;
         const maxLen =
@@ -180,14 +182,6 @@ export function formFieldsOf<T extends string, P extends object>(
           if (maxLen !== undefined) field.maxLength = maxLen;
           out.push(field);
         }
-        break;
-      }
-      case 'signature': {
-        // A signed field is a finished signature, not a box to sign: only empty ones are imported.
-        if (node.dict.lookup(PDF.V) instanceof PDFDict) break;
-        const imported = classify({ kind: 'signature', multiline: false, comb: false });
-        if (!imported) break;
-        for (const w of widgets) out.push(entry(w, imported));
         break;
       }
       default:
