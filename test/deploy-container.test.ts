@@ -256,6 +256,26 @@ describe.skipIf(!CONTAINER_TEST)(
       return r.stdout.trim();
     };
 
+    /**
+     * Resolves once the container's server answers /health; a container that stops running fails at once
+     * with its logs. No count or clock: the test's own timeout bounds a server that never answers.
+     */
+    async function untilUp(base: string, container: string): Promise<void> {
+      for (;;) {
+        const up = await fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (up) return;
+        const state = await mustPodman(['inspect', '--format', '{{.State.Status}}', container]);
+        if (state !== 'running') {
+          const logs = await podman(['logs', container]);
+          throw new Error(`the server did not come up (${state}):\n${logs.stdout}\n${logs.stderr}`);
+        }
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+
     // As compose.yaml runs the server and the worker (checked above).
     const hardening = ['--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
     const network = ['--network', 'slirp4netns:allow_host_loopback=true'];
@@ -347,20 +367,7 @@ describe.skipIf(!CONTAINER_TEST)(
         `http://127.0.0.1:${port}`,
       ]);
       base = `http://127.0.0.1:${port}`;
-      // Up when /health answers; the loop ends by count, and a container that exited ends it at once.
-      for (let attempt = 0; ; attempt++) {
-        const up = await fetch(`${base}/health`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (up) break;
-        const state = await mustPodman(['inspect', '--format', '{{.State.Status}}', server]);
-        if (state !== 'running' || attempt > 240) {
-          const logs = await podman(['logs', server]);
-          throw new Error(`the server did not come up (${state}):\n${logs.stdout}\n${logs.stderr}`);
-        }
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await untilUp(base, server);
     }, 6_000_000);
 
     afterAll(async () => {
@@ -541,17 +548,7 @@ describe.skipIf(!CONTAINER_TEST)(
         '--no-auth',
       ]);
       const url = `http://127.0.0.1:${port}`;
-      for (let attempt = 0; ; attempt++) {
-        if (
-          await fetch(`${url}/health`).then(
-            (r) => r.ok,
-            () => false,
-          )
-        )
-          break;
-        expect(attempt, 'the second server comes up').toBeLessThan(240);
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await untilUp(url, masked);
       const result = await docxPacket(url);
       expect(result.statusCode).toBe(503);
       expect(result.errors?.[0]?.extensions?.name).toBe('ConversionError');
