@@ -23,6 +23,7 @@ import { confirmHandOver } from './signer/hand-over.js';
 import { groupDocuments } from './packet/group-documents.js';
 import { openSigning, type SeenRequest } from './signer/open-signing.js';
 import { redirectFor } from './signer/redirect-for.js';
+import { resendSignatureRequest } from './signer/resend-request.js';
 import type { PacketScope } from './state/scope.js';
 import { sendEtchPacket } from './packet/send.js';
 import type { SignerEvent, SigningSession } from './core/session.js';
@@ -80,6 +81,11 @@ export class PacketService {
   /** Query `etchPacket` (etch-packet.ts). */
   etchPacket(args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     return etchPacket(this.#ctx, args, scope);
+  }
+
+  /** A signer's signing request email, sent again with a new link (resend-request.ts). */
+  resendSignatureRequest(signerEid: string, scope?: PacketScope): Promise<{ signerEid: string; queued: boolean }> {
+    return resendSignatureRequest(this.#ctx, signerEid, scope);
   }
 
   // ——— the signer's side (the signing page) ———

@@ -44,6 +44,21 @@ export interface PacketRecord {
   version: number;
 }
 
+/** A packet as a list shows it. */
+export type PacketListing = Pick<
+  PacketRecord,
+  'eid' | 'groupEid' | 'name' | 'status' | 'isTest' | 'createdAt' | 'updatedAt' | 'completedAt'
+>;
+
+/** Which packets of an organization a list asks for: `q` is part of the name (any case). */
+export interface PacketListFilter {
+  organization: string;
+  q?: string;
+  isTest?: boolean;
+  limit: number;
+  offset: number;
+}
+
 export interface PacketOptionsRecord {
   signatureEmailSubject?: string;
   signatureEmailBody?: string;

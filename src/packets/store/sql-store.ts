@@ -12,12 +12,15 @@ import type {
   OutboxKind,
   OutboxRecord,
   OutboxStatus,
+  PacketListFilter,
+  PacketListing,
   PacketRecord,
   SignerRecord,
   TokenRecord,
 } from './records.js';
 import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
 import { outboxReceiver } from './sql-outbox.js';
+import { packetList } from './sql-packet-list.js';
 import type { PacketWrites } from './store.js';
 import { SqlWelds } from './sql-welds.js';
 
@@ -143,6 +146,10 @@ export class SqlQueries implements PacketWrites {
   async packetByGroup(groupEid: string): Promise<PacketRecord | undefined> {
     const [r] = await this.sql.all('SELECT * FROM packets WHERE group_eid = ?', [groupEid]);
     return r && packetOf(r);
+  }
+
+  packetList(filter: PacketListFilter): Promise<{ packets: PacketListing[]; total: number }> {
+    return packetList(this.sql, filter);
   }
 
   async lockPacket(eid: string): Promise<PacketRecord | undefined> {

@@ -9,6 +9,8 @@ import type {
   OutboxKind,
   OutboxRecord,
   OutboxStatus,
+  PacketListFilter,
+  PacketListing,
   PacketRecord,
   SignerRecord,
   TokenRecord,
@@ -21,6 +23,8 @@ import type { SessionRecords } from './sql-sessions.js';
 export interface PacketQueries {
   packet(eid: string): Promise<PacketRecord | undefined>;
   packetByGroup(groupEid: string): Promise<PacketRecord | undefined>;
+  /** An organization's packets, newest first, a page at a time, and how many match in all. */
+  packetList(filter: PacketListFilter): Promise<{ packets: PacketListing[]; total: number }>;
   documents(packetEid: string): Promise<DocumentRecord[]>;
   signers(packetEid: string): Promise<SignerRecord[]>;
   signer(eid: string): Promise<SignerRecord | undefined>;
