@@ -12,6 +12,8 @@ import { Link } from './ui/controls.js';
 import { SignIn } from './screens/sign-in.js';
 import { Templates } from './screens/templates.js';
 import { Versions } from './screens/versions.js';
+import { Packets } from './screens/packets.js';
+import { PacketScreen } from './screens/packet.js';
 import { Editor } from './editor/editor.js';
 
 function currentRoute(): Route {
@@ -87,6 +89,7 @@ export function Shell() {
         {session && (
           <nav aria-label="Dashboard">
             <Link to={{ name: 'templates' }}>Templates</Link>
+            <Link to={{ name: 'packets' }}>Packets</Link>
           </nav>
         )}
         {session && (
@@ -126,6 +129,10 @@ function Screen({ route }: { route: Route }) {
       return <Editor key={route.eid} eid={route.eid} />;
     case 'versions':
       return <Versions key={route.eid} eid={route.eid} />;
+    case 'packets':
+      return <Packets />;
+    case 'packet':
+      return <PacketScreen key={route.eid} eid={route.eid} />;
     case 'notFound':
       return (
         <section>
