@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../src/server/index.js';
 import { DashboardClient } from './helpers/dashboard.js';
 import { Anvil, ok, signaturePacketVariables, signUrlOf, submitTyped } from './helpers/packet-serve.js';
 import { tempDir } from './helpers/signing.js';
-import { tokenOf, until } from './helpers/workflow.js';
+import { tokenOf, until, WebhookReceiver } from './helpers/workflow.js';
 
 const ACME = 'prod-acme-packets-key-0123456789';
 const ACME_DEV = 'dev-acme-packets-key-0123456789';
@@ -37,6 +37,7 @@ type PacketPage = {
 let tmp: { dir: string; remove: () => Promise<void> };
 let server: RunningServer;
 let acme: DashboardClient;
+let hooks: WebhookReceiver;
 let lease: { eid: string; signers: Array<{ eid: string }> };
 let nda: { eid: string; signers: Array<{ eid: string }> };
 
@@ -58,6 +59,9 @@ async function session(key: string): Promise<DashboardClient> {
 
 beforeAll(async () => {
   tmp = await tempDir('castpress-dash-packets-');
+  hooks = await WebhookReceiver.start();
+  // The first webhook is refused: it waits out a 30 s back-off unless retried.
+  hooks.failFirst = 1;
   server = await startServer({
     port: 0,
     config: {
@@ -67,17 +71,17 @@ beforeAll(async () => {
         { key: GLOBEX, kind: 'production', organization: 'globex' },
       ],
     },
-    packets: { dataDir: path.join(tmp.dir, 'data') },
+    packets: { dataDir: path.join(tmp.dir, 'data'), allowHosts: [hooks.host] },
     fetch: false,
   });
   const client = new Anvil({ apiKey: ACME, baseURL: server.url });
-  lease = await created(
-    client,
-    signaturePacketVariables('Lease for Ada', 'The lease.', [
+  lease = await created(client, {
+    ...signaturePacketVariables('Lease for Ada', 'The lease.', [
       { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
       { id: 'bob', name: 'Bob Babbage', email: 'bob@example.com' },
     ]),
-  );
+    webhookURL: `${hooks.url}/lease`,
+  });
   const ndaVariables = signaturePacketVariables('Office NDA', 'The NDA.', [
     { id: 'carol', name: 'Carol Shaw', email: 'carol@example.com' },
   ]);
@@ -91,6 +95,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await hooks?.close();
   await tmp?.remove();
 });
 
@@ -196,6 +201,56 @@ describe('a packet’s page', () => {
     expect(
       (await acme.call('POST', `/dashboard/api/packets/${nda.eid}/signers/${lease.signers[1]!.eid}/resend`)).status,
     ).toBe(404);
+  });
+});
+
+type Delivery = {
+  id: string;
+  packetEid: string;
+  kind: string;
+  what: string;
+  status: string;
+  attempts: number;
+  responseCode: number | null;
+  canRetry: boolean;
+};
+
+describe('deliveries', () => {
+  it('lists the webhooks and emails with status and response code; a refused webhook is retried now', async () => {
+    const webhooks = async () =>
+      ((await acme.call('GET', '/dashboard/api/deliveries?kind=webhook')).json as { deliveries: Delivery[] })
+        .deliveries;
+    const refused = (await until(webhooks, (d) => d.some((e) => e.responseCode === 500))).find(
+      (e) => e.responseCode === 500,
+    );
+    expect(refused).toMatchObject({
+      packetEid: lease.eid,
+      kind: 'webhook',
+      status: 'pending',
+      attempts: 1,
+      canRetry: true,
+    });
+    const retry = `/dashboard/api/packets/${lease.eid}/deliveries/${refused!.id}/retry`;
+    const globex = await session(GLOBEX);
+    expect((await globex.call('GET', '/dashboard/api/deliveries')).json).toMatchObject({ deliveries: [], total: 0 });
+    expect((await globex.call('POST', retry)).status).toBe(404);
+    expect((await acme.call('POST', retry, { csrf: false })).status).toBe(403);
+    const r = await acme.call('POST', retry);
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    // Well inside the 30 s back-off the refusal set.
+    const after = await until(webhooks, (d) => d.find((e) => e.id === refused!.id)?.status === 'delivered', 15_000);
+    expect(after.find((e) => e.id === refused!.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+      canRetry: false,
+    });
+    expect(hooks.accepted().length).toBeGreaterThan(0);
+    expect((await acme.call('POST', retry)).status).toBe(409);
+
+    const mails = (await acme.call('GET', '/dashboard/api/deliveries?kind=email')).json as { deliveries: Delivery[] };
+    expect(mails.deliveries.filter((d) => d.packetEid === nda.eid).map((d) => d.what)).toContain('signatureRequest');
+    const bad = await acme.call('GET', '/dashboard/api/deliveries?status=lost');
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -9,6 +9,7 @@ import { NotFoundError, TooManyRequestsError, ValidationError } from '../errors/
 import type { OrganizationDirectory, SessionRecords } from '../packets/index.js';
 import type { Template, TemplateCatalogue } from '../template/index.js';
 import { templateApi } from './api.js';
+import { deliveryApi } from './packets/deliveries.js';
 import { packetApi, type PacketDesk } from './packets/routes.js';
 import type { TemplateAuthoring } from './authoring.js';
 import {
@@ -158,7 +159,10 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
           multipart: options.multipart,
           importBodyBytes: options.importBodyBytes,
         });
-        if (options.packets) packetApi(api, { packets: options.packets, sessionOf });
+        if (options.packets) {
+          packetApi(api, { packets: options.packets, sessionOf });
+          deliveryApi(api, { packets: options.packets, sessionOf });
+        }
         api.all('/*', async (request) => {
           throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}`, 'path');
         });

@@ -17,6 +17,7 @@ import { workflowContext, type PacketServiceOptions, type WorkflowContext } from
 import { createEtchPacket, type CreateEtchPacketOptions } from './packet/create.js';
 import { composeMail, mailSender, PACKET_MAILS, webhookOf, type MailComposer } from './packet/delivery.js';
 import { etchPacket } from './packet/read.js';
+import { retryDelivery } from './packet/retry-delivery.js';
 import { expireSignerTokens } from './signer/expire-tokens.js';
 import { generateEtchSignURL } from './signer/sign-url.js';
 import { confirmHandOver } from './signer/hand-over.js';
@@ -150,6 +151,11 @@ export class PacketService {
   registerMail(kind: string, compose: MailComposer): void {
     if (PACKET_MAILS.has(kind)) throw new Error(`Mail "${kind}" is the packets' own`);
     this.#mails.set(kind, compose);
+  }
+
+  /** A failed webhook or email of a packet tried again now (retry-delivery.ts). */
+  retryDelivery(packetEid: string, id: string, scope?: PacketScope): Promise<{ id: string; status: 'pending' }> {
+    return retryDelivery(this.#ctx, packetEid, id, scope);
   }
 
   /** What a webhook outbox event delivers. */

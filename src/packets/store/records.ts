@@ -185,6 +185,17 @@ export interface TokenRecord {
 export type OutboxKind = 'webhook' | 'email';
 export type OutboxStatus = 'pending' | 'delivered' | 'failed';
 
+/** Which outbox events of an organization's packets a list asks for. */
+export interface OutboxListFilter {
+  organization: string;
+  /** Only events of test packets (a development key's view). */
+  testOnly?: boolean;
+  kind?: OutboxKind;
+  status?: OutboxStatus;
+  limit: number;
+  offset: number;
+}
+
 export interface OutboxRecord {
   /** Stable event id: the same on every delivery attempt. */
   id: string;

@@ -10,6 +10,7 @@ import type {
   DocumentField,
   DocumentRecord,
   OutboxKind,
+  OutboxListFilter,
   OutboxRecord,
   OutboxStatus,
   PacketListFilter,
@@ -20,7 +21,7 @@ import type {
 } from './records.js';
 import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
 import { outboxReceiver } from './sql-outbox.js';
-import { packetList } from './sql-packet-list.js';
+import { outboxList, packetList, requeueOutbox } from './sql-packet-list.js';
 import type { PacketWrites } from './store.js';
 import { SqlWelds } from './sql-welds.js';
 
@@ -186,6 +187,14 @@ export class SqlQueries implements PacketWrites {
     if (filter.status !== undefined) where.push('status = ?') && params.push(filter.status);
     const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
     return (await this.sql.all(`SELECT * FROM outbox${clause} ORDER BY created_at, id`, params)).map(outboxOf);
+  }
+
+  outboxList(filter: OutboxListFilter): Promise<{ events: OutboxRecord[]; total: number }> {
+    return outboxList(this.sql, filter, outboxOf);
+  }
+
+  requeueOutbox(id: string, now: number): Promise<boolean> {
+    return requeueOutbox(this.sql, id, now);
   }
 
   async outboxCount(status: OutboxStatus): Promise<number> {

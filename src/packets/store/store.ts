@@ -7,6 +7,7 @@
 import type {
   DocumentRecord,
   OutboxKind,
+  OutboxListFilter,
   OutboxRecord,
   OutboxStatus,
   PacketListFilter,
@@ -30,6 +31,8 @@ export interface PacketQueries {
   signer(eid: string): Promise<SignerRecord | undefined>;
   tokens(signerEid: string): Promise<TokenRecord[]>;
   outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
+  /** An organization's outbox events, newest first, a page at a time, and how many match in all. */
+  outboxList(filter: OutboxListFilter): Promise<{ events: OutboxRecord[]; total: number }>;
   /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
   outboxCount(status: OutboxStatus): Promise<number>;
   /** The workflows' runs and submissions (src/workflows), in the same database and transactions. */
@@ -81,6 +84,8 @@ export interface PacketStore extends PacketQueries {
     leaseMs: number,
     perReceiver?: number,
   ): Promise<OutboxRecord[]>;
+  /** A failed event (or one waiting out its back-off) tried again now; false when it cannot be. */
+  requeueOutbox(id: string, now: number): Promise<boolean>;
   /** Records the outcome of a delivery attempt. */
   settleOutbox(
     id: string,
