@@ -551,6 +551,7 @@
       return next && isDashboardPath(next) ? { name: "signIn", next } : { name: "signIn" };
     }
     if (path === `${BASE}/packets`) return { name: "packets" };
+    if (path === `${BASE}/webhooks`) return { name: "deliveries" };
     const p3 = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
     if (p3) return { name: "packet", eid: decodeURIComponent(p3[1]) };
     const m3 = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
@@ -575,6 +576,8 @@
         return `${BASE}/templates/${encodeURIComponent(route.eid)}/versions`;
       case "packets":
         return `${BASE}/packets`;
+      case "deliveries":
+        return `${BASE}/webhooks`;
       case "packet":
         return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
       case "notFound":
@@ -582,7 +585,7 @@
     }
   }
   function titleOf(route, name) {
-    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : route.name === "packets" ? "Packets" : route.name === "packet" ? `Packet ${name ?? ""}`.trim() : "Not found";
+    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : route.name === "packets" ? "Packets" : route.name === "deliveries" ? "Deliveries" : route.name === "packet" ? `Packet ${name ?? ""}`.trim() : "Not found";
     return `${what} · castpress dashboard`;
   }
 
@@ -1606,6 +1609,17 @@
   function when(isoTime) {
     return new Date(isoTime).toLocaleString(void 0, { dateStyle: "medium", timeStyle: "short" });
   }
+  var deliveriesApi = {
+    list: (kind, status, offset) => json(
+      "GET",
+      `/dashboard/api/deliveries?kind=${kind}&status=${status}&offset=${offset}`
+    ),
+    retry: (d3) => json(
+      "POST",
+      `${one2(d3.packetEid)}/deliveries/${encodeURIComponent(d3.id)}/retry`,
+      {}
+    )
+  };
 
   // src/dashboard/app/screens/packets.tsx
   var SEARCH_PAUSE_MS2 = 250;
@@ -1801,6 +1815,87 @@
         /* @__PURE__ */ u3("h2", { children: "Signers" }),
         /* @__PURE__ */ u3("ul", { class: "signer-list", children: packet.signers.map((s3) => /* @__PURE__ */ u3(SignerCard, { packetEid: packet.eid, signer: s3 }, s3.eid)) })
       ] })
+    ] });
+  }
+
+  // src/dashboard/app/screens/deliveries.tsx
+  function Deliveries() {
+    const { announce } = useApp();
+    const [kind, setKind] = d2("all");
+    const [status, setStatus] = d2("all");
+    const [list, setList] = d2();
+    const [error, setError] = d2();
+    const [reloads, setReloads] = d2(0);
+    h2(() => {
+      let stale = false;
+      deliveriesApi.list(kind, status, 0).then(
+        (r3) => !stale && (setList(r3.deliveries), setError(void 0)),
+        (e3) => !stale && setError(describeError(e3))
+      );
+      return () => {
+        stale = true;
+      };
+    }, [kind, status, reloads]);
+    const retry = async (d3) => {
+      try {
+        await deliveriesApi.retry(d3);
+        announce(`Delivery ${d3.what} queued again`);
+        setReloads((n2) => n2 + 1);
+      } catch (e3) {
+        setError(describeError(e3));
+      }
+    };
+    return /* @__PURE__ */ u3("section", { class: "packets", children: [
+      /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Deliveries" }),
+      /* @__PURE__ */ u3("div", { class: "filters", children: [
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "delivery-kind", children: "Kind" }),
+          /* @__PURE__ */ u3("select", { id: "delivery-kind", value: kind, onChange: (e3) => setKind(e3.currentTarget.value), children: [
+            /* @__PURE__ */ u3("option", { value: "all", children: "Webhooks and emails" }),
+            /* @__PURE__ */ u3("option", { value: "webhook", children: "Webhooks" }),
+            /* @__PURE__ */ u3("option", { value: "email", children: "Emails" })
+          ] })
+        ] }),
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "delivery-status", children: "Status" }),
+          /* @__PURE__ */ u3("select", { id: "delivery-status", value: status, onChange: (e3) => setStatus(e3.currentTarget.value), children: [
+            /* @__PURE__ */ u3("option", { value: "all", children: "Any status" }),
+            /* @__PURE__ */ u3("option", { value: "pending", children: "Pending" }),
+            /* @__PURE__ */ u3("option", { value: "delivered", children: "Delivered" }),
+            /* @__PURE__ */ u3("option", { value: "failed", children: "Failed" })
+          ] })
+        ] })
+      ] }),
+      /* @__PURE__ */ u3(ErrorNote, { message: error }),
+      list === void 0 && !error && /* @__PURE__ */ u3("p", { role: "status", children: "Loading deliveries…" }),
+      list && list.length === 0 && /* @__PURE__ */ u3("p", { children: "No deliveries." }),
+      list && list.length > 0 && /* @__PURE__ */ u3("ul", { class: "packet-list", "aria-label": "Deliveries", children: list.map((d3) => /* @__PURE__ */ u3("li", { class: "packet-row", children: [
+        /* @__PURE__ */ u3("h2", { class: "delivery-title", children: [
+          d3.kind === "webhook" ? "Webhook" : "Email",
+          " ",
+          d3.what
+        ] }),
+        /* @__PURE__ */ u3("p", { class: "meta", children: [
+          /* @__PURE__ */ u3(StatusBadge, { status: d3.status }),
+          /* @__PURE__ */ u3("span", { children: [
+            d3.attempts,
+            " attempt",
+            d3.attempts === 1 ? "" : "s"
+          ] }),
+          d3.responseCode !== null && /* @__PURE__ */ u3("span", { children: [
+            "Response ",
+            d3.responseCode
+          ] }),
+          /* @__PURE__ */ u3("span", { children: when(d3.createdAt) })
+        ] }),
+        d3.url && /* @__PURE__ */ u3("p", { class: "detail", children: d3.url }),
+        d3.lastError && /* @__PURE__ */ u3("p", { class: "detail", children: d3.lastError }),
+        /* @__PURE__ */ u3("p", { children: /* @__PURE__ */ u3(Link, { to: { name: "packet", eid: d3.packetEid }, children: [
+          "Packet ",
+          d3.packetEid
+        ] }) }),
+        d3.canRetry && /* @__PURE__ */ u3("div", { class: "actions", children: /* @__PURE__ */ u3("button", { type: "button", onClick: () => retry(d3), "aria-label": `Retry ${d3.what} now`, children: "Retry" }) })
+      ] }, d3.id)) })
     ] });
   }
 
@@ -3664,7 +3759,8 @@
         /* @__PURE__ */ u3("span", { class: "brand", children: "castpress" }),
         session && /* @__PURE__ */ u3("nav", { "aria-label": "Dashboard", children: [
           /* @__PURE__ */ u3(Link, { to: { name: "templates" }, children: "Templates" }),
-          /* @__PURE__ */ u3(Link, { to: { name: "packets" }, children: "Packets" })
+          /* @__PURE__ */ u3(Link, { to: { name: "packets" }, children: "Packets" }),
+          /* @__PURE__ */ u3(Link, { to: { name: "deliveries" }, children: "Deliveries" })
         ] }),
         session && /* @__PURE__ */ u3("div", { class: "who", children: [
           /* @__PURE__ */ u3("span", { children: [
@@ -3695,6 +3791,8 @@
         return /* @__PURE__ */ u3(Versions, { eid: route.eid }, route.eid);
       case "packets":
         return /* @__PURE__ */ u3(Packets, {});
+      case "deliveries":
+        return /* @__PURE__ */ u3(Deliveries, {});
       case "packet":
         return /* @__PURE__ */ u3(PacketScreen, { eid: route.eid }, route.eid);
       case "notFound":

@@ -14,6 +14,7 @@ import { Templates } from './screens/templates.js';
 import { Versions } from './screens/versions.js';
 import { Packets } from './screens/packets.js';
 import { PacketScreen } from './screens/packet.js';
+import { Deliveries } from './screens/deliveries.js';
 import { Editor } from './editor/editor.js';
 
 function currentRoute(): Route {
@@ -90,6 +91,7 @@ export function Shell() {
           <nav aria-label="Dashboard">
             <Link to={{ name: 'templates' }}>Templates</Link>
             <Link to={{ name: 'packets' }}>Packets</Link>
+            <Link to={{ name: 'deliveries' }}>Deliveries</Link>
           </nav>
         )}
         {session && (
@@ -131,6 +133,8 @@ function Screen({ route }: { route: Route }) {
       return <Versions key={route.eid} eid={route.eid} />;
     case 'packets':
       return <Packets />;
+    case 'deliveries':
+      return <Deliveries />;
     case 'packet':
       return <PacketScreen key={route.eid} eid={route.eid} />;
     case 'notFound':

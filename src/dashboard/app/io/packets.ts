@@ -76,3 +76,33 @@ export const packetsApi = {
 export function when(isoTime: string): string {
   return new Date(isoTime).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+export interface Delivery {
+  id: string;
+  packetEid: string;
+  kind: 'webhook' | 'email';
+  what: string;
+  url: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  responseCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  canRetry: boolean;
+}
+
+export const deliveriesApi = {
+  list: (kind: 'all' | 'webhook' | 'email', status: 'all' | 'pending' | 'delivered' | 'failed', offset: number) =>
+    json<{ deliveries: Delivery[]; total: number; offset: number; limit: number }>(
+      'GET',
+      `/dashboard/api/deliveries?kind=${kind}&status=${status}&offset=${offset}`,
+    ),
+  retry: (d: Delivery) =>
+    json<{ id: string; status: string }>(
+      'POST',
+      `${one(d.packetEid)}/deliveries/${encodeURIComponent(d.id)}/retry`,
+      {},
+    ),
+};

@@ -6,6 +6,7 @@ export type Route =
   | { name: 'editor'; eid: string }
   | { name: 'versions'; eid: string }
   | { name: 'packets' }
+  | { name: 'deliveries' }
   | { name: 'packet'; eid: string }
   | { name: 'notFound'; path: string };
 
@@ -19,6 +20,7 @@ export function parseRoute(pathname: string, search = ''): Route {
     return next && isDashboardPath(next) ? { name: 'signIn', next } : { name: 'signIn' };
   }
   if (path === `${BASE}/packets`) return { name: 'packets' };
+  if (path === `${BASE}/webhooks`) return { name: 'deliveries' };
   const p = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
   if (p) return { name: 'packet', eid: decodeURIComponent(p[1]) };
   const m = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
@@ -46,6 +48,8 @@ export function pathOf(route: Route): string {
       return `${BASE}/templates/${encodeURIComponent(route.eid)}/versions`;
     case 'packets':
       return `${BASE}/packets`;
+    case 'deliveries':
+      return `${BASE}/webhooks`;
     case 'packet':
       return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
     case 'notFound':
@@ -66,8 +70,10 @@ export function titleOf(route: Route, name?: string): string {
             ? `Versions of ${name ?? 'template'}`
             : route.name === 'packets'
               ? 'Packets'
-              : route.name === 'packet'
-                ? `Packet ${name ?? ''}`.trim()
-                : 'Not found';
+              : route.name === 'deliveries'
+                ? 'Deliveries'
+                : route.name === 'packet'
+                  ? `Packet ${name ?? ''}`.trim()
+                  : 'Not found';
   return `${what} · castpress dashboard`;
 }
