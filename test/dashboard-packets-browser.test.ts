@@ -3,7 +3,7 @@
  * in-process: packets made by the official client, one of them opened and signed through the signing
  * page; the list filtered to test packets and searched, a packet's page with its signers' events and
  * a document download, a signer's request resent from the page (a second mail). axe-core finds no
- * serious or critical violation, and nothing scrolls sideways.
+ * serious or critical violation, and nothing scrolls sideways; the deliveries list shows both mails.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -139,6 +139,16 @@ describe('packet pages in a browser', () => {
       ).toHaveLength(2);
       await fitsThePhone(page);
       await expectNoAxeViolations(page, 'packet page with an email signer at 390 px');
+
+      await page.getByRole('link', { name: 'Deliveries' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Deliveries' }).waitFor();
+      await page.getByLabel('Kind').selectOption('email');
+      const deliveries = page.getByRole('list', { name: 'Deliveries' }).locator('li');
+      await expect
+        .poll(async () => (await deliveries.allInnerTexts()).filter((t) => t.includes('signatureRequest')).length)
+        .toBe(2);
+      await fitsThePhone(page);
+      await expectNoAxeViolations(page, 'deliveries at 390 px');
       expect(failed).toEqual([]);
     } finally {
       await context.close();
