@@ -9,8 +9,8 @@ import { NotFoundError, TooManyRequestsError, ValidationError } from '../errors/
 import type { OrganizationDirectory, SessionRecords } from '../packets/index.js';
 import type { Template, TemplateCatalogue } from '../template/index.js';
 import { templateApi } from './api.js';
-import { deliveryApi } from './packets/deliveries.js';
-import { packetApi, type PacketDesk } from './packets/routes.js';
+import { deliveryApi } from './packet-desk/deliveries.js';
+import { packetApi, type PacketDesk } from './packet-desk/routes.js';
 import type { TemplateAuthoring } from './authoring.js';
 import {
   DEFAULT_SESSION_TTL_MS,
