@@ -134,25 +134,25 @@
     };
   }
   function q(n2, u4, t3, i3, r3, o3, e3, f4, c3, a3) {
-    var s3, h3, p3, v3, y3, d3, _2, k3, x3, M, I2, P2, A3, H2, T4, j3, F = u4.type;
+    var s3, h3, p3, v3, y3, d3, _2, k3, x3, M, I2, P3, A3, H2, T4, j3, F = u4.type;
     if (void 0 !== u4.constructor) return null;
     128 & t3.__u && (c3 = !!(32 & t3.__u), o3 = [f4 = u4.__e = t3.__e]), (s3 = l.__b) && s3(u4);
     n: if ("function" == typeof F) {
       h3 = e3.length;
       try {
-        if (x3 = u4.props, M = F.prototype && F.prototype.render, I2 = (s3 = F.contextType) && i3[s3.__c], P2 = s3 ? I2 ? I2.props.value : s3.__ : i3, t3.__c ? k3 = (p3 = u4.__c = t3.__c).__ = p3.__E : (M ? u4.__c = p3 = new F(x3, P2) : (u4.__c = p3 = new C(x3, P2), p3.constructor = F, p3.render = Q), I2 && I2.sub(p3), p3.state || (p3.state = {}), p3.__n = i3, v3 = p3.__d = true, p3.__h = [], p3._sb = []), M && null == p3.__s && (p3.__s = p3.state), M && null != F.getDerivedStateFromProps && (p3.__s == p3.state && (p3.__s = m({}, p3.__s)), m(p3.__s, F.getDerivedStateFromProps(x3, p3.__s))), y3 = p3.props, d3 = p3.state, p3.__v = u4, v3) M && null == F.getDerivedStateFromProps && null != p3.componentWillMount && p3.componentWillMount(), M && null != p3.componentDidMount && p3.__h.push(p3.componentDidMount);
+        if (x3 = u4.props, M = F.prototype && F.prototype.render, I2 = (s3 = F.contextType) && i3[s3.__c], P3 = s3 ? I2 ? I2.props.value : s3.__ : i3, t3.__c ? k3 = (p3 = u4.__c = t3.__c).__ = p3.__E : (M ? u4.__c = p3 = new F(x3, P3) : (u4.__c = p3 = new C(x3, P3), p3.constructor = F, p3.render = Q), I2 && I2.sub(p3), p3.state || (p3.state = {}), p3.__n = i3, v3 = p3.__d = true, p3.__h = [], p3._sb = []), M && null == p3.__s && (p3.__s = p3.state), M && null != F.getDerivedStateFromProps && (p3.__s == p3.state && (p3.__s = m({}, p3.__s)), m(p3.__s, F.getDerivedStateFromProps(x3, p3.__s))), y3 = p3.props, d3 = p3.state, p3.__v = u4, v3) M && null == F.getDerivedStateFromProps && null != p3.componentWillMount && p3.componentWillMount(), M && null != p3.componentDidMount && p3.__h.push(p3.componentDidMount);
         else {
-          if (M && null == F.getDerivedStateFromProps && x3 !== y3 && null != p3.componentWillReceiveProps && p3.componentWillReceiveProps(x3, P2), u4.__v == t3.__v || !p3.__e && null != p3.shouldComponentUpdate && false === p3.shouldComponentUpdate(x3, p3.__s, P2)) {
+          if (M && null == F.getDerivedStateFromProps && x3 !== y3 && null != p3.componentWillReceiveProps && p3.componentWillReceiveProps(x3, P3), u4.__v == t3.__v || !p3.__e && null != p3.shouldComponentUpdate && false === p3.shouldComponentUpdate(x3, p3.__s, P3)) {
             u4.__v != t3.__v && (p3.props = x3, p3.state = p3.__s, p3.__d = false), u4.__e = t3.__e, u4.__k = t3.__k, u4.__k.some(function(n3) {
               n3 && (n3.__ = u4);
             }), w.push.apply(p3.__h, p3._sb), p3._sb = [], p3.__h.length && e3.push(p3), f4 = $(t3);
             break n;
           }
-          null != p3.componentWillUpdate && p3.componentWillUpdate(x3, p3.__s, P2), M && null != p3.componentDidUpdate && p3.__h.push(function() {
+          null != p3.componentWillUpdate && p3.componentWillUpdate(x3, p3.__s, P3), M && null != p3.componentDidUpdate && p3.__h.push(function() {
             p3.componentDidUpdate(y3, d3, _2);
           });
         }
-        if (p3.context = P2, p3.props = x3, p3.__P = n2, p3.__e = false, A3 = l.__r, H2 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u4), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
+        if (p3.context = P3, p3.props = x3, p3.__P = n2, p3.__e = false, A3 = l.__r, H2 = 0, M) p3.state = p3.__s, p3.__d = false, A3 && A3(u4), s3 = p3.render(p3.props, p3.state, p3.context), w.push.apply(p3.__h, p3._sb), p3._sb = [];
         else do {
           p3.__d = false, A3 && A3(u4), s3 = p3.render(p3.props, p3.state, p3.context), p3.state = p3.__s;
         } while (p3.__d && ++H2 < 25);
@@ -550,6 +550,10 @@
       const next = new URLSearchParams(search).get("next");
       return next && isDashboardPath(next) ? { name: "signIn", next } : { name: "signIn" };
     }
+    if (path === `${BASE}/packets`) return { name: "packets" };
+    if (path === `${BASE}/webhooks`) return { name: "deliveries" };
+    const p3 = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
+    if (p3) return { name: "packet", eid: decodeURIComponent(p3[1]) };
     const m3 = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
     if (m3) {
       const eid = decodeURIComponent(m3[1]);
@@ -570,12 +574,18 @@
         return `${BASE}/templates/${encodeURIComponent(route.eid)}`;
       case "versions":
         return `${BASE}/templates/${encodeURIComponent(route.eid)}/versions`;
+      case "packets":
+        return `${BASE}/packets`;
+      case "deliveries":
+        return `${BASE}/webhooks`;
+      case "packet":
+        return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
       case "notFound":
         return route.path;
     }
   }
   function titleOf(route, name) {
-    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : "Not found";
+    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : route.name === "packets" ? "Packets" : route.name === "deliveries" ? "Deliveries" : route.name === "packet" ? `Packet ${name ?? ""}`.trim() : "Not found";
     return `${what} · castpress dashboard`;
   }
 
@@ -1572,6 +1582,320 @@
         ] }, b2.key)) }),
         pdf.doc && /* @__PURE__ */ u3(DiffPages, { doc: pdf.doc, pages: detail.pages, boxes: result.boxes })
       ] })
+    ] });
+  }
+
+  // src/dashboard/app/io/packets.ts
+  var P2 = "/dashboard/api/packets";
+  var one2 = (eid) => `${P2}/${encodeURIComponent(eid)}`;
+  var packetsApi = {
+    list(query) {
+      const params = new URLSearchParams();
+      if (query.q.trim()) params.set("q", query.q.trim());
+      if (query.test !== "all") params.set("test", query.test);
+      if (query.offset) params.set("offset", String(query.offset));
+      const qs = params.toString();
+      return json("GET", qs ? `${P2}?${qs}` : P2);
+    },
+    async packet(eid) {
+      return (await json("GET", one2(eid))).packet;
+    },
+    resend: (eid, signerEid) => json(
+      "POST",
+      `${one2(eid)}/signers/${encodeURIComponent(signerEid)}/resend`,
+      {}
+    )
+  };
+  function when(isoTime) {
+    return new Date(isoTime).toLocaleString(void 0, { dateStyle: "medium", timeStyle: "short" });
+  }
+  var deliveriesApi = {
+    list: (kind, status, offset) => json(
+      "GET",
+      `/dashboard/api/deliveries?kind=${kind}&status=${status}&offset=${offset}`
+    ),
+    retry: (d3) => json(
+      "POST",
+      `${one2(d3.packetEid)}/deliveries/${encodeURIComponent(d3.id)}/retry`,
+      {}
+    )
+  };
+
+  // src/dashboard/app/screens/packets.tsx
+  var SEARCH_PAUSE_MS2 = 250;
+  function StatusBadge({ status }) {
+    return /* @__PURE__ */ u3("span", { class: `status status-${status}`, children: status });
+  }
+  function Packets() {
+    const { announce } = useApp();
+    const [query, setQuery] = d2({ q: "", test: "all", offset: 0 });
+    const [page, setPage] = d2();
+    const [error, setError] = d2();
+    h2(() => {
+      let stale = false;
+      const timer = setTimeout(
+        () => {
+          packetsApi.list(query).then(
+            (p3) => {
+              if (stale) return;
+              setPage(p3);
+              setError(void 0);
+              if (query.q || query.test !== "all") announce(`${p3.total} packet${p3.total === 1 ? "" : "s"} found`);
+            },
+            (e3) => !stale && setError(describeError(e3))
+          );
+        },
+        query.q ? SEARCH_PAUSE_MS2 : 0
+      );
+      return () => {
+        stale = true;
+        clearTimeout(timer);
+      };
+    }, [query]);
+    const last = page ? Math.min(page.offset + page.limit, page.total) : 0;
+    return /* @__PURE__ */ u3("section", { class: "packets", children: [
+      /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Packets" }),
+      /* @__PURE__ */ u3("div", { class: "filters", role: "search", children: [
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "packet-search", children: "Search packets by name" }),
+          /* @__PURE__ */ u3(
+            "input",
+            {
+              id: "packet-search",
+              type: "search",
+              value: query.q,
+              onInput: (e3) => setQuery({ ...query, q: e3.currentTarget.value, offset: 0 })
+            }
+          )
+        ] }),
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "packet-test", children: "Show" }),
+          /* @__PURE__ */ u3(
+            "select",
+            {
+              id: "packet-test",
+              value: query.test,
+              onChange: (e3) => setQuery({ ...query, test: e3.currentTarget.value, offset: 0 }),
+              children: [
+                /* @__PURE__ */ u3("option", { value: "all", children: "All packets" }),
+                /* @__PURE__ */ u3("option", { value: "true", children: "Test packets only" }),
+                /* @__PURE__ */ u3("option", { value: "false", children: "Live packets only" })
+              ]
+            }
+          )
+        ] })
+      ] }),
+      /* @__PURE__ */ u3(ErrorNote, { message: error }),
+      page === void 0 && !error && /* @__PURE__ */ u3("p", { role: "status", children: "Loading packets…" }),
+      page && page.packets.length === 0 && /* @__PURE__ */ u3("p", { children: query.q ? "No packet matches." : "No packets yet." }),
+      page && page.packets.length > 0 && /* @__PURE__ */ u3(S, { children: [
+        /* @__PURE__ */ u3("h2", { id: "packet-list-heading", class: "visually-hidden", children: "Packet list" }),
+        /* @__PURE__ */ u3("ul", { class: "packet-list", "aria-labelledby": "packet-list-heading", children: page.packets.map((p3) => /* @__PURE__ */ u3("li", { class: "packet-row", children: [
+          /* @__PURE__ */ u3("h3", { children: /* @__PURE__ */ u3(Link, { to: { name: "packet", eid: p3.eid }, children: p3.name }) }),
+          /* @__PURE__ */ u3("p", { class: "meta", children: [
+            /* @__PURE__ */ u3(StatusBadge, { status: p3.status }),
+            p3.isTest && /* @__PURE__ */ u3("span", { class: "badge", children: "Test" }),
+            /* @__PURE__ */ u3("span", { children: [
+              "Created ",
+              when(p3.createdAt)
+            ] })
+          ] })
+        ] }, p3.eid)) }),
+        /* @__PURE__ */ u3("nav", { class: "pager", "aria-label": "Pages of packets", children: [
+          /* @__PURE__ */ u3("span", { children: [
+            page.offset + 1,
+            "–",
+            last,
+            " of ",
+            page.total
+          ] }),
+          /* @__PURE__ */ u3(
+            "button",
+            {
+              type: "button",
+              disabled: page.offset === 0,
+              onClick: () => setQuery({ ...query, offset: Math.max(0, page.offset - page.limit) }),
+              children: "Previous"
+            }
+          ),
+          /* @__PURE__ */ u3(
+            "button",
+            {
+              type: "button",
+              disabled: last >= page.total,
+              onClick: () => setQuery({ ...query, offset: page.offset + page.limit }),
+              children: "Next"
+            }
+          )
+        ] })
+      ] })
+    ] });
+  }
+
+  // src/dashboard/app/screens/packet.tsx
+  var EVENT_NAMES = { sent: "Request sent", viewed: "Opened", signed: "Signed" };
+  function SignerCard({ packetEid, signer }) {
+    const { announce } = useApp();
+    const [busy, setBusy] = d2(false);
+    const [error, setError] = d2();
+    const who = signer.name ?? signer.email ?? signer.aliasId;
+    const resend = async () => {
+      setBusy(true);
+      setError(void 0);
+      try {
+        const r3 = await packetsApi.resend(packetEid, signer.eid);
+        announce(r3.queued ? `Signing request sent again to ${who}` : `Nothing to send to ${who}`);
+      } catch (e3) {
+        setError(describeError(e3));
+      } finally {
+        setBusy(false);
+      }
+    };
+    return /* @__PURE__ */ u3("li", { class: "signer-card", children: [
+      /* @__PURE__ */ u3("h3", { children: [
+        signer.routingOrder,
+        ". ",
+        who
+      ] }),
+      /* @__PURE__ */ u3("p", { class: "meta", children: [
+        /* @__PURE__ */ u3(StatusBadge, { status: signer.status }),
+        signer.email && /* @__PURE__ */ u3("span", { children: signer.email }),
+        /* @__PURE__ */ u3("span", { children: signer.signerType === "embedded" ? "Embedded signer" : "Email signer" })
+      ] }),
+      signer.events.length === 0 ? /* @__PURE__ */ u3("p", { class: "muted", children: "No events yet." }) : /* @__PURE__ */ u3("ol", { class: "events", "aria-label": `Events of ${who}`, children: signer.events.map((e3, i3) => /* @__PURE__ */ u3("li", { children: [
+        /* @__PURE__ */ u3("strong", { children: EVENT_NAMES[e3.type] }),
+        " ",
+        /* @__PURE__ */ u3("time", { dateTime: e3.at, children: when(e3.at) }),
+        e3.ip && /* @__PURE__ */ u3("span", { class: "detail", children: [
+          "IP ",
+          e3.ip
+        ] }),
+        e3.userAgent && /* @__PURE__ */ u3("span", { class: "detail", children: e3.userAgent })
+      ] }, i3)) }),
+      signer.canResend && /* @__PURE__ */ u3("div", { class: "actions", children: /* @__PURE__ */ u3("button", { type: "button", onClick: resend, disabled: busy, "aria-label": `Resend request to ${who}`, children: "Resend request" }) }),
+      /* @__PURE__ */ u3(ErrorNote, { message: error })
+    ] });
+  }
+  function PacketScreen({ eid }) {
+    const [packet, setPacket] = d2();
+    const [error, setError] = d2();
+    h2(() => {
+      packetsApi.packet(eid).then(
+        (p3) => {
+          setPacket(p3);
+          document.title = titleOf({ name: "packet", eid }, p3.name);
+          document.querySelector("main h1")?.focus();
+        },
+        (e3) => setError(describeError(e3))
+      );
+    }, [eid]);
+    return /* @__PURE__ */ u3("section", { class: "packet", children: [
+      /* @__PURE__ */ u3("p", { children: /* @__PURE__ */ u3(Link, { to: { name: "packets" }, children: "All packets" }) }),
+      /* @__PURE__ */ u3("h1", { tabIndex: -1, children: packet?.name ?? "Packet" }),
+      /* @__PURE__ */ u3(ErrorNote, { message: error }),
+      !packet && !error && /* @__PURE__ */ u3("p", { role: "status", children: "Loading the packet…" }),
+      packet && /* @__PURE__ */ u3(S, { children: [
+        /* @__PURE__ */ u3("p", { class: "meta", children: [
+          /* @__PURE__ */ u3(StatusBadge, { status: packet.status }),
+          packet.isTest && /* @__PURE__ */ u3("span", { class: "badge", children: "Test" }),
+          /* @__PURE__ */ u3("span", { children: [
+            "Created ",
+            when(packet.createdAt)
+          ] }),
+          packet.completedAt && /* @__PURE__ */ u3("span", { children: [
+            "Completed ",
+            when(packet.completedAt)
+          ] })
+        ] }),
+        /* @__PURE__ */ u3("h2", { children: "Documents" }),
+        /* @__PURE__ */ u3("ul", { class: "documents", children: packet.documents.map((d3) => /* @__PURE__ */ u3("li", { children: /* @__PURE__ */ u3("a", { href: d3.url, download: d3.filename, children: [
+          "Download ",
+          d3.title ?? d3.filename
+        ] }) }, d3.index)) }),
+        /* @__PURE__ */ u3("h2", { children: "Signers" }),
+        /* @__PURE__ */ u3("ul", { class: "signer-list", children: packet.signers.map((s3) => /* @__PURE__ */ u3(SignerCard, { packetEid: packet.eid, signer: s3 }, s3.eid)) })
+      ] })
+    ] });
+  }
+
+  // src/dashboard/app/screens/deliveries.tsx
+  function Deliveries() {
+    const { announce } = useApp();
+    const [kind, setKind] = d2("all");
+    const [status, setStatus] = d2("all");
+    const [list, setList] = d2();
+    const [error, setError] = d2();
+    const [reloads, setReloads] = d2(0);
+    h2(() => {
+      let stale = false;
+      deliveriesApi.list(kind, status, 0).then(
+        (r3) => !stale && (setList(r3.deliveries), setError(void 0)),
+        (e3) => !stale && setError(describeError(e3))
+      );
+      return () => {
+        stale = true;
+      };
+    }, [kind, status, reloads]);
+    const retry = async (d3) => {
+      try {
+        await deliveriesApi.retry(d3);
+        announce(`Delivery ${d3.what} queued again`);
+        setReloads((n2) => n2 + 1);
+      } catch (e3) {
+        setError(describeError(e3));
+      }
+    };
+    return /* @__PURE__ */ u3("section", { class: "packets", children: [
+      /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Deliveries" }),
+      /* @__PURE__ */ u3("div", { class: "filters", children: [
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "delivery-kind", children: "Kind" }),
+          /* @__PURE__ */ u3("select", { id: "delivery-kind", value: kind, onChange: (e3) => setKind(e3.currentTarget.value), children: [
+            /* @__PURE__ */ u3("option", { value: "all", children: "Webhooks and emails" }),
+            /* @__PURE__ */ u3("option", { value: "webhook", children: "Webhooks" }),
+            /* @__PURE__ */ u3("option", { value: "email", children: "Emails" })
+          ] })
+        ] }),
+        /* @__PURE__ */ u3("div", { class: "search", children: [
+          /* @__PURE__ */ u3("label", { for: "delivery-status", children: "Status" }),
+          /* @__PURE__ */ u3("select", { id: "delivery-status", value: status, onChange: (e3) => setStatus(e3.currentTarget.value), children: [
+            /* @__PURE__ */ u3("option", { value: "all", children: "Any status" }),
+            /* @__PURE__ */ u3("option", { value: "pending", children: "Pending" }),
+            /* @__PURE__ */ u3("option", { value: "delivered", children: "Delivered" }),
+            /* @__PURE__ */ u3("option", { value: "failed", children: "Failed" })
+          ] })
+        ] })
+      ] }),
+      /* @__PURE__ */ u3(ErrorNote, { message: error }),
+      list === void 0 && !error && /* @__PURE__ */ u3("p", { role: "status", children: "Loading deliveries…" }),
+      list && list.length === 0 && /* @__PURE__ */ u3("p", { children: "No deliveries." }),
+      list && list.length > 0 && /* @__PURE__ */ u3("ul", { class: "packet-list", "aria-label": "Deliveries", children: list.map((d3) => /* @__PURE__ */ u3("li", { class: "packet-row", children: [
+        /* @__PURE__ */ u3("h2", { class: "delivery-title", children: [
+          d3.kind === "webhook" ? "Webhook" : "Email",
+          " ",
+          d3.what
+        ] }),
+        /* @__PURE__ */ u3("p", { class: "meta", children: [
+          /* @__PURE__ */ u3(StatusBadge, { status: d3.status }),
+          /* @__PURE__ */ u3("span", { children: [
+            d3.attempts,
+            " attempt",
+            d3.attempts === 1 ? "" : "s"
+          ] }),
+          d3.responseCode !== null && /* @__PURE__ */ u3("span", { children: [
+            "Response ",
+            d3.responseCode
+          ] }),
+          /* @__PURE__ */ u3("span", { children: when(d3.createdAt) })
+        ] }),
+        d3.url && /* @__PURE__ */ u3("p", { class: "detail", children: d3.url }),
+        d3.lastError && /* @__PURE__ */ u3("p", { class: "detail", children: d3.lastError }),
+        /* @__PURE__ */ u3("p", { children: /* @__PURE__ */ u3(Link, { to: { name: "packet", eid: d3.packetEid }, children: [
+          "Packet ",
+          d3.packetEid
+        ] }) }),
+        d3.canRetry && /* @__PURE__ */ u3("div", { class: "actions", children: /* @__PURE__ */ u3("button", { type: "button", onClick: () => retry(d3), "aria-label": `Retry ${d3.what} now`, children: "Retry" }) })
+      ] }, d3.id)) })
     ] });
   }
 
@@ -3433,7 +3757,11 @@
       /* @__PURE__ */ u3("a", { class: "skip", href: "#content", children: "Skip to content" }),
       /* @__PURE__ */ u3("header", { class: "top", children: [
         /* @__PURE__ */ u3("span", { class: "brand", children: "castpress" }),
-        session && /* @__PURE__ */ u3("nav", { "aria-label": "Dashboard", children: /* @__PURE__ */ u3(Link, { to: { name: "templates" }, children: "Templates" }) }),
+        session && /* @__PURE__ */ u3("nav", { "aria-label": "Dashboard", children: [
+          /* @__PURE__ */ u3(Link, { to: { name: "templates" }, children: "Templates" }),
+          /* @__PURE__ */ u3(Link, { to: { name: "packets" }, children: "Packets" }),
+          /* @__PURE__ */ u3(Link, { to: { name: "deliveries" }, children: "Deliveries" })
+        ] }),
         session && /* @__PURE__ */ u3("div", { class: "who", children: [
           /* @__PURE__ */ u3("span", { children: [
             session.organization,
@@ -3461,6 +3789,12 @@
         return /* @__PURE__ */ u3(Editor, { eid: route.eid }, route.eid);
       case "versions":
         return /* @__PURE__ */ u3(Versions, { eid: route.eid }, route.eid);
+      case "packets":
+        return /* @__PURE__ */ u3(Packets, {});
+      case "deliveries":
+        return /* @__PURE__ */ u3(Deliveries, {});
+      case "packet":
+        return /* @__PURE__ */ u3(PacketScreen, { eid: route.eid }, route.eid);
       case "notFound":
         return /* @__PURE__ */ u3("section", { children: [
           /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Not found" }),

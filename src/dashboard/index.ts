@@ -8,3 +8,4 @@ export type { DetectFields, Proposal } from './detect.js';
 export { CSRF_HEADER, DEFAULT_SESSION_TTL_MS, SESSION_COOKIE } from './sessions.js';
 export type { DashboardKey, DashboardKeys } from './sessions.js';
 export type { AppFiles } from './shell.js';
+export type { PacketDesk } from './packet-desk/routes.js';

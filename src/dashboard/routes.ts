@@ -9,6 +9,8 @@ import { NotFoundError, TooManyRequestsError, ValidationError } from '../errors/
 import type { OrganizationDirectory, SessionRecords } from '../packets/index.js';
 import type { Template, TemplateCatalogue } from '../template/index.js';
 import { templateApi } from './api.js';
+import { deliveryApi } from './packet-desk/deliveries.js';
+import { packetApi, type PacketDesk } from './packet-desk/routes.js';
 import type { TemplateAuthoring } from './authoring.js';
 import {
   DEFAULT_SESSION_TTL_MS,
@@ -41,6 +43,8 @@ export interface DashboardOptions {
   organizations?: OrganizationDirectory;
   /** The operator's frame ancestors (`--frame-ancestor`), for organizations that list no `embedOrigins`. */
   frameAncestors?: readonly string[];
+  /** The server's packets (store and service), opened on first use; without them no packet routes. */
+  packets?: () => Promise<PacketDesk>;
   /** Epoch milliseconds (tests step it). */
   now: () => number;
   sessionTtlMs?: number;
@@ -155,6 +159,10 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
           multipart: options.multipart,
           importBodyBytes: options.importBodyBytes,
         });
+        if (options.packets) {
+          packetApi(api, { packets: options.packets, sessionOf });
+          deliveryApi(api, { packets: options.packets, sessionOf });
+        }
         api.all('/*', async (request) => {
           throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}`, 'path');
         });

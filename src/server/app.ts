@@ -324,6 +324,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
       settings: options.dashboard ?? {},
       ...(organizations ? { organizations } : {}),
       ...(options.signingFrameAncestors ? { frameAncestors: options.signingFrameAncestors } : {}),
+      ...(packets ? { packets: () => packets.get() } : {}),
       now,
     });
   app.addHook('onClose', async () => authoring.close());

@@ -12,6 +12,7 @@ import {
   type DashboardKey,
   type DashboardKeys,
   type DetectFields,
+  type PacketDesk,
 } from '../dashboard/index.js';
 import type { OrganizationDirectory, PacketStore, SessionRecords } from '../packets/index.js';
 import { MemoryTemplateCatalogue, type Template, type TemplateCatalogue } from '../template/index.js';
@@ -106,6 +107,8 @@ export interface DashboardRegistration {
   settings: DashboardSettings;
   organizations?: OrganizationDirectory;
   frameAncestors?: readonly string[];
+  /** The packets' store and service, for the dashboard's packet pages. */
+  packets?: () => Promise<PacketDesk>;
   now: () => number;
 }
 
@@ -129,6 +132,7 @@ export async function registerDashboard(app: FastifyInstance, r: DashboardRegist
     parseJson: (bytes, property) => ctx.parseJson(bytes, property),
     ...(r.organizations ? { organizations: r.organizations } : {}),
     ...(r.frameAncestors ? { frameAncestors: r.frameAncestors } : {}),
+    ...(r.packets ? { packets: r.packets } : {}),
     now: r.now,
     ...(r.settings.sessionTtlMs !== undefined ? { sessionTtlMs: r.settings.sessionTtlMs } : {}),
     ...(r.settings.signInLimit ? { signInLimit: r.settings.signInLimit } : {}),

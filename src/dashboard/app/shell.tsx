@@ -12,6 +12,9 @@ import { Link } from './ui/controls.js';
 import { SignIn } from './screens/sign-in.js';
 import { Templates } from './screens/templates.js';
 import { Versions } from './screens/versions.js';
+import { Packets } from './screens/packets.js';
+import { PacketScreen } from './screens/packet.js';
+import { Deliveries } from './screens/deliveries.js';
 import { Editor } from './editor/editor.js';
 
 function currentRoute(): Route {
@@ -87,6 +90,8 @@ export function Shell() {
         {session && (
           <nav aria-label="Dashboard">
             <Link to={{ name: 'templates' }}>Templates</Link>
+            <Link to={{ name: 'packets' }}>Packets</Link>
+            <Link to={{ name: 'deliveries' }}>Deliveries</Link>
           </nav>
         )}
         {session && (
@@ -126,6 +131,12 @@ function Screen({ route }: { route: Route }) {
       return <Editor key={route.eid} eid={route.eid} />;
     case 'versions':
       return <Versions key={route.eid} eid={route.eid} />;
+    case 'packets':
+      return <Packets />;
+    case 'deliveries':
+      return <Deliveries />;
+    case 'packet':
+      return <PacketScreen key={route.eid} eid={route.eid} />;
     case 'notFound':
       return (
         <section>

@@ -17,12 +17,14 @@ import { workflowContext, type PacketServiceOptions, type WorkflowContext } from
 import { createEtchPacket, type CreateEtchPacketOptions } from './packet/create.js';
 import { composeMail, mailSender, PACKET_MAILS, webhookOf, type MailComposer } from './packet/delivery.js';
 import { etchPacket } from './packet/read.js';
+import { retryDelivery } from './packet/retry-delivery.js';
 import { expireSignerTokens } from './signer/expire-tokens.js';
 import { generateEtchSignURL } from './signer/sign-url.js';
 import { confirmHandOver } from './signer/hand-over.js';
 import { groupDocuments } from './packet/group-documents.js';
 import { openSigning, type SeenRequest } from './signer/open-signing.js';
 import { redirectFor } from './signer/redirect-for.js';
+import { resendSignatureRequest } from './signer/resend-request.js';
 import type { PacketScope } from './state/scope.js';
 import { sendEtchPacket } from './packet/send.js';
 import type { SignerEvent, SigningSession } from './core/session.js';
@@ -80,6 +82,11 @@ export class PacketService {
   /** Query `etchPacket` (etch-packet.ts). */
   etchPacket(args: unknown, scope?: PacketScope): Promise<EtchPacketView> {
     return etchPacket(this.#ctx, args, scope);
+  }
+
+  /** A signer's signing request email, sent again with a new link (resend-request.ts). */
+  resendSignatureRequest(signerEid: string, scope?: PacketScope): Promise<{ signerEid: string; queued: boolean }> {
+    return resendSignatureRequest(this.#ctx, signerEid, scope);
   }
 
   // ——— the signer's side (the signing page) ———
@@ -144,6 +151,11 @@ export class PacketService {
   registerMail(kind: string, compose: MailComposer): void {
     if (PACKET_MAILS.has(kind)) throw new Error(`Mail "${kind}" is the packets' own`);
     this.#mails.set(kind, compose);
+  }
+
+  /** A failed webhook or email of a packet tried again now (retry-delivery.ts). */
+  retryDelivery(packetEid: string, id: string, scope?: PacketScope): Promise<{ id: string; status: 'pending' }> {
+    return retryDelivery(this.#ctx, packetEid, id, scope);
   }
 
   /** What a webhook outbox event delivers. */

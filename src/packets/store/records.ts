@@ -44,6 +44,21 @@ export interface PacketRecord {
   version: number;
 }
 
+/** A packet as a list shows it. */
+export type PacketListing = Pick<
+  PacketRecord,
+  'eid' | 'groupEid' | 'name' | 'status' | 'isTest' | 'createdAt' | 'updatedAt' | 'completedAt'
+>;
+
+/** Which packets of an organization a list asks for: `q` is part of the name (any case). */
+export interface PacketListFilter {
+  organization: string;
+  q?: string;
+  isTest?: boolean;
+  limit: number;
+  offset: number;
+}
+
 export interface PacketOptionsRecord {
   signatureEmailSubject?: string;
   signatureEmailBody?: string;
@@ -169,6 +184,17 @@ export interface TokenRecord {
 
 export type OutboxKind = 'webhook' | 'email';
 export type OutboxStatus = 'pending' | 'delivered' | 'failed';
+
+/** Which outbox events of an organization's packets a list asks for. */
+export interface OutboxListFilter {
+  organization: string;
+  /** Only events of test packets (a development key's view). */
+  testOnly?: boolean;
+  kind?: OutboxKind;
+  status?: OutboxStatus;
+  limit: number;
+  offset: number;
+}
 
 export interface OutboxRecord {
   /** Stable event id: the same on every delivery attempt. */

@@ -10,14 +10,18 @@ import type {
   DocumentField,
   DocumentRecord,
   OutboxKind,
+  OutboxListFilter,
   OutboxRecord,
   OutboxStatus,
+  PacketListFilter,
+  PacketListing,
   PacketRecord,
   SignerRecord,
   TokenRecord,
 } from './records.js';
 import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
 import { outboxReceiver } from './sql-outbox.js';
+import { outboxList, packetList, requeueOutbox } from './sql-packet-list.js';
 import type { PacketWrites } from './store.js';
 import { SqlWelds } from './sql-welds.js';
 
@@ -145,6 +149,10 @@ export class SqlQueries implements PacketWrites {
     return r && packetOf(r);
   }
 
+  packetList(filter: PacketListFilter): Promise<{ packets: PacketListing[]; total: number }> {
+    return packetList(this.sql, filter);
+  }
+
   async lockPacket(eid: string): Promise<PacketRecord | undefined> {
     const [r] = await this.sql.all(`SELECT * FROM packets WHERE eid = ?${this.#forUpdate}`, [eid]);
     return r && packetOf(r);
@@ -179,6 +187,14 @@ export class SqlQueries implements PacketWrites {
     if (filter.status !== undefined) where.push('status = ?') && params.push(filter.status);
     const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
     return (await this.sql.all(`SELECT * FROM outbox${clause} ORDER BY created_at, id`, params)).map(outboxOf);
+  }
+
+  outboxList(filter: OutboxListFilter): Promise<{ events: OutboxRecord[]; total: number }> {
+    return outboxList(this.sql, filter, outboxOf);
+  }
+
+  requeueOutbox(id: string, now: number): Promise<boolean> {
+    return requeueOutbox(this.sql, id, now);
   }
 
   async outboxCount(status: OutboxStatus): Promise<number> {

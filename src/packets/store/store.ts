@@ -7,8 +7,11 @@
 import type {
   DocumentRecord,
   OutboxKind,
+  OutboxListFilter,
   OutboxRecord,
   OutboxStatus,
+  PacketListFilter,
+  PacketListing,
   PacketRecord,
   SignerRecord,
   TokenRecord,
@@ -21,11 +24,15 @@ import type { SessionRecords } from './sql-sessions.js';
 export interface PacketQueries {
   packet(eid: string): Promise<PacketRecord | undefined>;
   packetByGroup(groupEid: string): Promise<PacketRecord | undefined>;
+  /** An organization's packets, newest first, a page at a time, and how many match in all. */
+  packetList(filter: PacketListFilter): Promise<{ packets: PacketListing[]; total: number }>;
   documents(packetEid: string): Promise<DocumentRecord[]>;
   signers(packetEid: string): Promise<SignerRecord[]>;
   signer(eid: string): Promise<SignerRecord | undefined>;
   tokens(signerEid: string): Promise<TokenRecord[]>;
   outbox(filter: { packetEid?: string; kind?: OutboxKind; status?: OutboxStatus }): Promise<OutboxRecord[]>;
+  /** An organization's outbox events, newest first, a page at a time, and how many match in all. */
+  outboxList(filter: OutboxListFilter): Promise<{ events: OutboxRecord[]; total: number }>;
   /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
   outboxCount(status: OutboxStatus): Promise<number>;
   /** The workflows' runs and submissions (src/workflows), in the same database and transactions. */
@@ -77,6 +84,8 @@ export interface PacketStore extends PacketQueries {
     leaseMs: number,
     perReceiver?: number,
   ): Promise<OutboxRecord[]>;
+  /** A failed event (or one waiting out its back-off) tried again now; false when it cannot be. */
+  requeueOutbox(id: string, now: number): Promise<boolean>;
   /** Records the outcome of a delivery attempt. */
   settleOutbox(
     id: string,

@@ -58,7 +58,7 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 type Body = object | FormData | undefined;
 
-async function send(method: string, path: string, body?: Body, quiet401 = false): Promise<Response> {
+export async function send(method: string, path: string, body?: Body, quiet401 = false): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   let payload: BodyInit | undefined;
@@ -73,7 +73,7 @@ async function send(method: string, path: string, body?: Body, quiet401 = false)
   throw await errorOf(res);
 }
 
-async function json<T>(method: string, path: string, body?: Body): Promise<T> {
+export async function json<T>(method: string, path: string, body?: Body): Promise<T> {
   return (await (await send(method, path, body)).json()) as T;
 }
 

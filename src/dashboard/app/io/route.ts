@@ -5,6 +5,9 @@ export type Route =
   | { name: 'signIn'; next?: string }
   | { name: 'editor'; eid: string }
   | { name: 'versions'; eid: string }
+  | { name: 'packets' }
+  | { name: 'deliveries' }
+  | { name: 'packet'; eid: string }
   | { name: 'notFound'; path: string };
 
 export const BASE = '/dashboard';
@@ -16,6 +19,10 @@ export function parseRoute(pathname: string, search = ''): Route {
     const next = new URLSearchParams(search).get('next');
     return next && isDashboardPath(next) ? { name: 'signIn', next } : { name: 'signIn' };
   }
+  if (path === `${BASE}/packets`) return { name: 'packets' };
+  if (path === `${BASE}/webhooks`) return { name: 'deliveries' };
+  const p = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
+  if (p) return { name: 'packet', eid: decodeURIComponent(p[1]) };
   const m = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
   if (m) {
     const eid = decodeURIComponent(m[1]);
@@ -39,6 +46,12 @@ export function pathOf(route: Route): string {
       return `${BASE}/templates/${encodeURIComponent(route.eid)}`;
     case 'versions':
       return `${BASE}/templates/${encodeURIComponent(route.eid)}/versions`;
+    case 'packets':
+      return `${BASE}/packets`;
+    case 'deliveries':
+      return `${BASE}/webhooks`;
+    case 'packet':
+      return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
     case 'notFound':
       return route.path;
   }
@@ -55,6 +68,12 @@ export function titleOf(route: Route, name?: string): string {
           ? `Edit ${name ?? 'template'}`
           : route.name === 'versions'
             ? `Versions of ${name ?? 'template'}`
-            : 'Not found';
+            : route.name === 'packets'
+              ? 'Packets'
+              : route.name === 'deliveries'
+                ? 'Deliveries'
+                : route.name === 'packet'
+                  ? `Packet ${name ?? ''}`.trim()
+                  : 'Not found';
   return `${what} · castpress dashboard`;
 }
