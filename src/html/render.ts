@@ -8,6 +8,10 @@ import {
   type BasePdf,
   type DocumentInfo,
   dropSoftHyphenSpans,
+  drawArtifact,
+  dropPageStructure,
+  markArtifacts,
+  stripPageMarks,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -45,7 +49,12 @@ export interface HtmlRenderRequest extends DocumentInput {
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
 const MAX_EXTRA_PASSES = 3;
-const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
+const PRINT_OPTIONS = {
+  preferCSSPageSize: true,
+  printBackground: true,
+  displayHeaderFooter: false,
+  tagged: true,
+} as const;
 
 function observe(
   doc: PDFDocument,
@@ -131,16 +140,23 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
   return true;
 }
 
-/** Draws overlay page `total + i` onto body page `i` and drops the overlay pages. */
+/**
+ * Draws overlay page `total + i` onto body page `i` as a pagination artifact (margin boxes are not
+ * in the reading order) and drops the overlay pages with their part of the structure tree.
+ */
 async function mergeOverlay(doc: PDFDocument, total: number, bleed = 0): Promise<void> {
   const all = doc.getPages();
   const overlays = all.slice(total, total * 2);
+  dropPageStructure(doc, all.slice(total));
   if (overlays.length > 0) {
+    stripPageMarks(doc, overlays);
     const embedded = await doc.embedPages(overlays);
     embedded.forEach((e, i) => {
       const body: PDFPage = all[i]!;
       // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
-      body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
+      drawArtifact(body, 'Pagination', () =>
+        body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height }),
+      );
     });
   }
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
@@ -284,6 +300,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.
         const session = await UpdateSession.open(pdf, 'html');
+        markArtifacts(session.doc);
         documentInfo(session.doc, request.title, info.meta);
         return rendered(session.doc, await session.commit());
       }
@@ -291,6 +308,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.needsLayout && info.forms.length === 0) {
         // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
         const session = await UpdateSession.open(pdf, 'html');
+        markArtifacts(session.doc);
         const found = readDests(session.doc);
         const names = observe(session.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
@@ -329,6 +347,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
+        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total));
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
         await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
@@ -343,6 +362,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
       }
       const session = UpdateSession.over(base);
+      if (!info.overlay) markArtifacts(session.doc);
       if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
       addHtmlFields(session.doc, placed, pool.fonts);
       if (bookmarks.length > 0) addOutline(session.doc, bookmarks);

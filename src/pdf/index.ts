@@ -60,3 +60,5 @@ export {
   type TextOperatorDrops,
 } from './content/drop-glyphs.js';
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
+export { drawArtifact, markArtifacts, stripPageMarks, type ArtifactType } from './structure/artifacts.js';
+export { dropPageStructure } from './structure/prune.js';
