@@ -3,6 +3,7 @@
  * at the page's top-left; PDF user space has it at the bottom-left.
  */
 import {
+  PDFHexString,
   PDFName,
   PDFString,
   beginMarkedContent,
@@ -13,7 +14,8 @@ import {
   type RGB,
 } from '@cantoo/pdf-lib';
 import type { TextSetter } from '../text/index.js';
-import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './layout/flow.js';
+import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox, TableGeometry } from './layout/flow.js';
+import { structElement, type ArtifactType, type StructElement, type StructureWriter } from '../pdf/index.js';
 import { placeImage } from '../images/index.js';
 import { DEFAULTS, hexToRgb01 } from './style.js';
 import { VALUE_MARKED_CONTENT } from '../format/index.js';
@@ -24,6 +26,10 @@ const CLICKABLE = /^(https?:|mailto:|tel:|ftp:)/i;
 export interface RenderTarget {
   doc: PDFDocument;
   setter: TextSetter;
+  /** Tags what is drawn (one for the whole document). */
+  structure: StructureWriter;
+  /** Tables whose header row was drawn: its repeats at the top of later pages are artifacts. */
+  headersDrawn: Set<TableGeometry>;
 }
 
 export function color(hex: string): RGB {
@@ -40,6 +46,16 @@ class PageDrawer {
     this.#t = t;
     this.page = page;
     this.height = page.getHeight();
+  }
+
+  /** Draws `draw` as content of `tag`, or as an artifact when there is none. */
+  tagged(tag: StructElement | undefined, draw: () => void, otherwise: ArtifactType = 'Layout'): void {
+    if (tag) this.#t.structure.tagged(this.page, tag, draw);
+    else this.artifact(otherwise, draw);
+  }
+
+  artifact(type: ArtifactType, draw: () => void): void {
+    this.#t.structure.artifact(this.page, type, draw);
   }
 
   /** PDF y of a top-origin y. */
@@ -64,7 +80,8 @@ class PageDrawer {
     this.page.drawLine({ start: { x, y: this.y(top) }, end: { x, y: this.y(bottom) }, thickness, color: color(hex) });
   }
 
-  link(url: string | undefined, x: number, top: number, width: number, height: number): void {
+  /** A link annotation over the box, tied to `tag` (a Link element) when there is one. */
+  link(url: string | undefined, x: number, top: number, width: number, height: number, tag?: StructElement): void {
     if (!url || !CLICKABLE.test(url) || width <= 0) return;
     const { doc } = this.#t;
     const bottom = this.y(top + height);
@@ -73,125 +90,191 @@ class PageDrawer {
       Subtype: 'Link',
       Rect: [x, bottom, x + width, bottom + height],
       Border: [0, 0, 0],
+      // Printed (PDF/A), and described for assistive technology (PDF/UA-1 §7.18.5).
+      F: 4,
+      Contents: PDFHexString.fromText(url),
       A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
     });
-    this.page.node.addAnnot(doc.context.register(annot));
+    const ref = doc.context.register(annot);
+    this.page.node.addAnnot(ref);
+    if (tag) this.#t.structure.annotation(this.page, tag, ref);
   }
 
-  /** Draws a laid line with its baseline at `baseline` (top-origin): runs grouped by colour, then decorations. */
-  line(line: Line, x: number, baseline: number): void {
-    for (const run of line.runs) {
-      if (run.data?.code && run.text.trim() !== '') {
-        const size = run.style.fontSize;
-        this.rect(x + run.x - 1, baseline - size * 0.95, run.width + 2, size * 1.25, DEFAULTS.codeBackground);
-      }
+  /**
+   * Draws a laid line with its baseline at `baseline` (top-origin) as content of `tag` (none: the caller
+   * has an artifact open): code backgrounds first (artifacts), then runs grouped by colour and link, then
+   * decorations. A linked stretch is content of its own Link element, with the annotation tied to it.
+   */
+  line(line: Line, x: number, baseline: number, tag?: StructElement): void {
+    const codeRuns = line.runs.filter((run) => run.data?.code && run.text.trim() !== '');
+    if (codeRuns.length > 0) {
+      const draw = () => {
+        for (const run of codeRuns) {
+          const size = run.style.fontSize;
+          this.rect(x + run.x - 1, baseline - size * 0.95, run.width + 2, size * 1.25, DEFAULTS.codeBackground);
+        }
+      };
+      if (tag) this.artifact('Layout', draw);
+      else draw();
     }
-    // Consecutive runs of one colour are drawn together; the content stream keeps reading order. Runs of
-    // literal text (values) are drawn as their own marked content, which the text-tag finder skips.
+    // Stretches of one link: consecutive runs with the same target that touch.
+    const stretch: number[] = [];
+    const stretches: Array<{ url: string; x: number; end: number; size: number; tag?: StructElement }> = [];
+    line.runs.forEach((run, k) => {
+      const url = run.data?.link;
+      const last = stretches[stretches.length - 1];
+      if (url === undefined) stretch.push(-1);
+      else if (
+        last &&
+        stretch[k - 1] === stretches.length - 1 &&
+        last.url === url &&
+        Math.abs(last.end - run.x) < 0.5
+      ) {
+        last.end = run.x + run.width;
+        stretch.push(stretches.length - 1);
+      } else {
+        stretches.push({ url, x: run.x, end: run.x + run.width, size: run.style.fontSize });
+        stretch.push(stretches.length - 1);
+      }
+    });
+    const owner = (k: number): StructElement | undefined => {
+      const s = stretches[stretch[k]!];
+      if (!s || !tag) return tag;
+      s.tag ??= structElement('Link', tag);
+      return s.tag;
+    };
+    // Consecutive runs of one colour and link are drawn together; the content stream keeps reading order.
+    // Runs of literal text (values) are drawn as their own marked content, which the text-tag finder skips.
     const group = (k: number) =>
-      `${line.runs[k].data?.color ?? DEFAULTS.textColor} ${line.runs[k].data?.value === true}`;
+      `${line.runs[k].data?.color ?? DEFAULTS.textColor} ${line.runs[k].data?.value === true} ${stretch[k]}`;
     let from = 0;
     for (let i = 1; i <= line.runs.length; i++) {
       if (i < line.runs.length && group(i) === group(from)) continue;
       const hex = line.runs[from].data?.color ?? DEFAULTS.textColor;
       const value = line.runs[from].data?.value === true;
+      const elem = owner(from);
+      if (elem) this.#t.structure.begin(this.page, elem);
       if (value) this.page.pushOperators(beginMarkedContent(PDFName.of(VALUE_MARKED_CONTENT)));
       this.#t.setter.drawLine(this.page, { ...line, runs: line.runs.slice(from, i) }, x, this.y(baseline), color(hex));
       if (value) this.page.pushOperators(endMarkedContent());
       from = i;
     }
-    let open: { url: string; x: number; end: number; size: number } | undefined;
-    const closeLink = () => {
-      if (open) this.link(open.url, x + open.x, baseline - open.size, open.end - open.x, open.size * 1.3);
-      open = undefined;
-    };
-    for (const run of line.runs) {
-      const size = run.style.fontSize;
-      const hex = run.data?.color ?? DEFAULTS.textColor;
-      const thickness = Math.max(0.5, size / 16);
-      if (run.data?.strike) this.hline(x + run.x, x + run.x + run.width, baseline - size * 0.3, thickness, hex);
-      if (run.data?.link !== undefined) {
-        this.hline(x + run.x, x + run.x + run.width, baseline + size * 0.12, thickness, hex);
-        if (open && open.url === run.data.link && Math.abs(open.end - run.x) < 0.5) open.end = run.x + run.width;
-        else {
-          closeLink();
-          open = { url: run.data.link, x: run.x, end: run.x + run.width, size };
+    if (tag) this.#t.structure.end(this.page);
+    const decorations = line.runs.filter((run) => run.data?.strike || run.data?.link !== undefined);
+    if (decorations.length > 0) {
+      const draw = () => {
+        for (const run of decorations) {
+          const size = run.style.fontSize;
+          const hex = run.data?.color ?? DEFAULTS.textColor;
+          const thickness = Math.max(0.5, size / 16);
+          if (run.data?.strike) this.hline(x + run.x, x + run.x + run.width, baseline - size * 0.3, thickness, hex);
+          if (run.data?.link !== undefined)
+            this.hline(x + run.x, x + run.x + run.width, baseline + size * 0.12, thickness, hex);
         }
-      } else closeLink();
+      };
+      if (tag) this.artifact('Layout', draw);
+      else draw();
     }
-    closeLink();
+    for (const s of stretches) this.link(s.url, x + s.x, baseline - s.size, s.end - s.x, s.size * 1.3, s.tag);
   }
 }
 
 function drawMarker(d: PageDrawer, marker: Marker, left: number, baseline: number): void {
   if (marker.kind === 'text') {
-    d.line(marker.line, left + marker.x, baseline);
+    if (marker.tag) d.line(marker.line, left + marker.x, baseline, marker.tag);
+    else d.artifact('Layout', () => d.line(marker.line, left + marker.x, baseline));
     return;
   }
   const s = marker.size;
   const cx = left + marker.x + s / 2;
   const cy = d.y(baseline - s * 0.9);
-  if (marker.shape === 'square')
-    d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
-  else if (marker.shape === 'disc') d.page.drawCircle({ x: cx, y: cy, size: s / 2, color: color(marker.color) });
-  else d.page.drawCircle({ x: cx, y: cy, size: s / 2 - 0.35, borderColor: color(marker.color), borderWidth: 0.7 });
+  d.tagged(marker.tag, () => {
+    if (marker.shape === 'square')
+      d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
+    else if (marker.shape === 'disc') d.page.drawCircle({ x: cx, y: cy, size: s / 2, color: color(marker.color) });
+    else d.page.drawCircle({ x: cx, y: cy, size: s / 2 - 0.35, borderColor: color(marker.color), borderWidth: 0.7 });
+  });
 }
 
 function drawBars(d: PageDrawer, p: Placed): void {
-  for (const bx of p.box.bars) d.rect(p.left + bx, p.top, 2.5, p.box.height, DEFAULTS.quoteBar);
+  if (p.box.bars.length === 0) return;
+  d.artifact('Layout', () => {
+    for (const bx of p.box.bars) d.rect(p.left + bx, p.top, 2.5, p.box.height, DEFAULTS.quoteBar);
+  });
 }
 
 function drawLineBox(d: PageDrawer, p: Placed, box: LineBox): void {
-  if (box.background) d.rect(p.left + box.background.x, p.top, box.background.width, box.height, box.background.color);
+  const band = box.background;
+  if (band) d.artifact('Layout', () => d.rect(p.left + band.x, p.top, band.width, box.height, band.color));
   const baseline = p.top + box.padTop + box.ascent;
   for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, baseline);
-  d.line(box.line, p.left + box.x, baseline);
+  if (box.tag) d.line(box.line, p.left + box.x, baseline, box.tag);
+  else d.artifact('Layout', () => d.line(box.line, p.left + box.x, baseline));
 }
 
 function drawImageBox(d: PageDrawer, p: Placed, box: ImageBox): void {
   const x = p.left + box.x;
-  placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
-  d.link(box.link, x, p.top, box.width, box.height);
+  d.tagged(box.tag, () =>
+    placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height }),
+  );
+  d.link(box.link, x, p.top, box.width, box.height, box.linkTag);
   for (const marker of box.markers ?? [])
     drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
 }
 
-function drawRow(d: PageDrawer, p: Placed, row: RowBox): void {
+/**
+ * A table row: each cell's lines as content of its TH or TD, the grid as an artifact. A header row
+ * repeated at the top of a later page is drawn whole as a pagination artifact.
+ */
+function drawRow(d: PageDrawer, p: Placed, row: RowBox, repeat: boolean): void {
   const g = row.table;
   const left = p.left;
   const top = p.top;
   const bottom = top + row.height;
   const grid = DEFAULTS.gridColor;
-  row.cells.forEach((cell, c) => {
-    const col = g.columns[c];
-    const content = cell.lines.reduce((h, l) => h + l.height, 0);
-    const free = row.height - 2 * g.padding - content;
-    const offset = row.continued
-      ? 0
-      : g.verticalAlign === 'center'
-        ? free / 2
-        : g.verticalAlign === 'bottom'
-          ? free
-          : 0;
-    let y = top + g.padding + offset;
-    for (const line of cell.lines) {
-      const inner = col.width - 2 * g.padding;
-      const dx = cell.align === 'center' ? (inner - line.width) / 2 : cell.align === 'right' ? inner - line.width : 0;
-      const ascent = (line.height - (line.ascent + line.descent)) / 2 + line.ascent;
-      d.line(line, left + col.x + g.padding + dx, y + ascent);
-      y += line.height;
+  const cells = () =>
+    row.cells.forEach((cell, c) => {
+      const col = g.columns[c];
+      const content = cell.lines.reduce((h, l) => h + l.height, 0);
+      const free = row.height - 2 * g.padding - content;
+      const offset = row.continued
+        ? 0
+        : g.verticalAlign === 'center'
+          ? free / 2
+          : g.verticalAlign === 'bottom'
+            ? free
+            : 0;
+      let y = top + g.padding + offset;
+      const tag = repeat ? undefined : row.cellTags?.[c];
+      for (const line of cell.lines) {
+        const inner = col.width - 2 * g.padding;
+        const dx = cell.align === 'center' ? (inner - line.width) / 2 : cell.align === 'right' ? inner - line.width : 0;
+        const ascent = (line.height - (line.ascent + line.descent)) / 2 + line.ascent;
+        d.line(line, left + col.x + g.padding + dx, y + ascent, tag);
+        y += line.height;
+      }
+    });
+  const lines = () => {
+    const x1 = left + g.x;
+    const x2 = x1 + g.width;
+    if (g.rowGridlines) {
+      d.hline(x1, x2, top, 0.6, grid);
+      d.hline(x1, x2, bottom, 0.6, grid);
     }
-  });
-  const x1 = left + g.x;
-  const x2 = x1 + g.width;
-  if (g.rowGridlines) {
-    d.hline(x1, x2, top, 0.6, grid);
-    d.hline(x1, x2, bottom, 0.6, grid);
-  }
-  if (row.isHeader) d.hline(x1, x2, bottom, 1.1, grid);
-  if (g.columnGridlines) {
-    for (const col of g.columns) d.vline(left + col.x, top, bottom, 0.6, grid);
-    d.vline(x2, top, bottom, 0.6, grid);
+    if (row.isHeader) d.hline(x1, x2, bottom, 1.1, grid);
+    if (g.columnGridlines) {
+      for (const col of g.columns) d.vline(left + col.x, top, bottom, 0.6, grid);
+      d.vline(x2, top, bottom, 0.6, grid);
+    }
+  };
+  if (repeat)
+    d.artifact('Pagination', () => {
+      cells();
+      lines();
+    });
+  else {
+    cells();
+    d.artifact('Layout', lines);
   }
 }
 
@@ -208,11 +291,16 @@ export function drawPage(t: RenderTarget, page: PDFPage, boxes: PageBoxes): void
         drawImageBox(d, p, box);
         break;
       case 'rule':
-        d.hline(p.left + box.x, p.left + box.x + box.width, p.top + box.height / 2, 0.8, DEFAULTS.ruleColor);
+        d.artifact('Layout', () =>
+          d.hline(p.left + box.x, p.left + box.x + box.width, p.top + box.height / 2, 0.8, DEFAULTS.ruleColor),
+        );
         break;
-      case 'row':
-        drawRow(d, p, box);
+      case 'row': {
+        const repeat = box.isHeader && t.headersDrawn.has(box.table);
+        if (box.isHeader) t.headersDrawn.add(box.table);
+        drawRow(d, p, box, repeat);
         break;
+      }
       case 'gap':
         break;
     }

@@ -62,3 +62,10 @@ export {
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
 export { drawArtifact, markArtifacts, stripPageMarks, type ArtifactType } from './structure/artifacts.js';
 export { dropPageStructure } from './structure/prune.js';
+export {
+  StructureWriter,
+  structElement,
+  type StructElement,
+  type StructKid,
+  type StructRole,
+} from './structure/tree-writer.js';

@@ -136,6 +136,8 @@ export interface StructureCheck {
   marked: boolean;
   /** Element count by role (/S) over the whole tree. */
   roles: Record<string, number>;
+  /** Annotations the tree names (OBJR). */
+  annotations?: number;
 }
 
 function text(o: PDFObject | undefined): string | undefined {
@@ -160,6 +162,8 @@ export async function checkStructure(pdf: Uint8Array): Promise<StructureCheck> {
   const lang = text(doc.catalog.lookup(PDFName.of('Lang')));
   const counts: Record<string, number> = {};
   const claimed = new Map<string, PDFRef>();
+  /** Annotation → the element whose OBJR names it. */
+  const objrs = new Map<PDFRef, PDFRef>();
   if (!(root instanceof PDFDict))
     return { problems: ['no StructTreeRoot'], marked, ...(lang ? { lang } : {}), roles: counts };
   const claim = (page: PDFObject | undefined, mcid: number, elem: PDFRef): void => {
@@ -189,8 +193,10 @@ export async function checkStructure(pdf: Uint8Array): Promise<StructureCheck> {
         if (d instanceof PDFDict && type === PDFName.of('MCR')) {
           const id = d.lookup(PDFName.of('MCID'));
           if (id instanceof PDFNumber) claim(d.get(PDFName.of('Pg')) ?? pg, id.asNumber(), ref);
-        } else if (d instanceof PDFDict && type === PDFName.of('OBJR')) continue;
-        else walk(kid, depth + 1);
+        } else if (d instanceof PDFDict && type === PDFName.of('OBJR')) {
+          const obj = d.get(PDFName.of('Obj'));
+          if (obj instanceof PDFRef) objrs.set(obj, ref);
+        } else walk(kid, depth + 1);
       }
     }
   };
@@ -223,7 +229,42 @@ export async function checkStructure(pdf: Uint8Array): Promise<StructureCheck> {
     if (!(arr instanceof PDFArray) || arr.get(mcid) !== elem)
       problems.push(`ParentTree does not map page ${i + 1} MCID ${mcid} to its element`);
   }
-  return { problems, marked, ...(lang ? { lang } : {}), roles: counts };
+  // Every annotation tied to the tree (/StructParent) maps back to the element that names it, and the other way round.
+  for (const page of pages) {
+    const annots = page.node.lookup(PDFName.of('Annots'));
+    for (const a of annots instanceof PDFArray ? annots.asArray() : []) {
+      const annot = ctx.lookup(a);
+      const sp = annot instanceof PDFDict ? annot.lookup(PDFName.of('StructParent')) : undefined;
+      const owner = a instanceof PDFRef ? objrs.get(a) : undefined;
+      if (sp === undefined && owner === undefined) continue;
+      if (!(sp instanceof PDFNumber) || owner === undefined || parents.get(sp.asNumber()) !== owner)
+        problems.push(`annotation ${a.toString()} and its structure element do not name each other`);
+    }
+  }
+  return { problems, marked, ...(lang ? { lang } : {}), roles: counts, annotations: objrs.size };
+}
+
+/** Text of each page with the marked content it is drawn in: the innermost tag with an MCID, else Artifact, else none. */
+export async function textMarks(pdf: Uint8Array): Promise<Array<Array<{ str: string; in: string }>>> {
+  const doc = await openPdf(pdf);
+  try {
+    const out: Array<Array<{ str: string; in: string }>> = [];
+    for (let i = 1; i <= doc.numPages; i++) {
+      const content = await (await doc.getPage(i)).getTextContent({ includeMarkedContent: true });
+      const stack: string[] = [];
+      const items: Array<{ str: string; in: string }> = [];
+      for (const item of content.items as Array<{ type?: string; tag?: string; id?: string | null; str?: string }>) {
+        if (item.type === 'beginMarkedContent' || item.type === 'beginMarkedContentProps')
+          stack.push(item.tag === 'Artifact' ? 'Artifact' : item.id ? (item.tag ?? '?') : '');
+        else if (item.type === 'endMarkedContent') stack.pop();
+        else if (item.str?.trim()) items.push({ str: item.str, in: stack.findLast((t) => t !== '') ?? 'none' });
+      }
+      out.push(items);
+    }
+    return out;
+  } finally {
+    await doc.destroy();
+  }
 }
 
 /** pdfinfo's "Tagged:" line (poppler's reading of /MarkInfo). */

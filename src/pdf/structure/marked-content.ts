@@ -105,37 +105,86 @@ function applyEdits(b: Uint8Array, edits: Edit[]): Uint8Array {
   return Buffer.concat(out);
 }
 
-/**
- * `content` with every painting operator that lies in no tagged or artifact sequence wrapped in
- * `/Artifact BMC … EMC`; undefined when there is none (or the stream does not lex). Pieces are cut at
- * every marked-content operator and at BT and ET, so each wrapper starts and ends where the stream
- * already allowed a marked-content operator, and none straddles a text object's bounds.
- */
-export function markUncovered(content: Uint8Array): Uint8Array | undefined {
-  const ops = scanOperators(content);
-  if (!ops) return undefined;
+/** A stretch of content between two cut points, and what is known of it. */
+interface Piece {
+  start: number;
+  end: number;
+  /** Inside a text object (between BT and ET). */
+  inText: boolean;
+  painted: boolean;
+  covered: boolean;
+  /** Why it ends: a marked-content operator, BT or ET, or the end of the stream. */
+  cut: 'mark' | 'text' | 'end';
+}
+
+/** The stream cut at every marked-content operator and at BT and ET. */
+function pieces(content: Uint8Array, ops: ContentOp[]): Piece[] {
+  const out: Piece[] = [];
   const stack: boolean[] = [];
   let covered = 0;
-  let pieceStart = 0;
+  let inText = false;
+  let start = 0;
   let painted = false;
-  const edits: Edit[] = [];
-  const close = (end: number): void => {
-    if (covered === 0 && painted)
-      edits.push({ at: pieceStart, text: '\n/Artifact BMC\n' }, { at: end, text: '\nEMC\n' });
-  };
   for (const op of ops) {
     if (op.kind === 'paint') painted = true;
     if (op.kind !== 'begin' && op.kind !== 'end' && op.kind !== 'text') continue;
-    close(op.operands);
+    const cut = op.kind === 'text' ? 'text' : 'mark';
+    out.push({ start, end: op.operands, inText, painted, covered: covered > 0, cut });
     if (op.kind === 'begin') {
       const c = covers(content, op);
       stack.push(c);
       if (c) covered++;
-    } else if (op.kind === 'end' && stack.length > 0 && stack.pop()) covered--;
-    pieceStart = op.end;
+    } else if (op.kind === 'end') {
+      if (stack.length > 0 && stack.pop()) covered--;
+    } else inText = content[op.start] === 0x42; // BT
+    start = op.end;
     painted = false;
   }
-  close(content.length);
+  out.push({ start, end: content.length, inText, painted, covered: covered > 0, cut: 'end' });
+  return out;
+}
+
+/**
+ * `content` with every painting operator that lies in no tagged or artifact sequence wrapped in
+ * `/Artifact BMC … EMC`; undefined when there is none (or the stream does not lex). A wrapper starts and
+ * ends where the stream already had a marked-content operator, BT or ET, holds whole text objects or
+ * stays inside one, and spans as much unmarked content as it can: viewers end a run of text at every
+ * marked-content bound, so one wrapper per text object would split words that belong together.
+ */
+export function markUncovered(content: Uint8Array): Uint8Array | undefined {
+  const ops = scanOperators(content);
+  if (!ops) return undefined;
+  const all = pieces(content, ops);
+  const edits: Edit[] = [];
+  const wrap = (from: number, to: number): void => {
+    const run = all.slice(from, to + 1);
+    if (run.some((p) => p.painted))
+      edits.push({ at: run[0]!.start, text: '\n/Artifact BMC\n' }, { at: run[run.length - 1]!.end, text: '\nEMC\n' });
+  };
+  let i = 0;
+  while (i < all.length) {
+    if (all[i]!.covered) {
+      i++;
+      continue;
+    }
+    // Uncovered pieces joined by BT and ET, up to a marked-content operator or the end.
+    let j = i;
+    while (all[j]!.cut === 'text' && j + 1 < all.length && !all[j + 1]!.covered) j++;
+    // A first or last piece inside a text object cannot share a wrapper across its ET or BT.
+    let a = i;
+    let b = j;
+    if (all[a]!.inText) {
+      wrap(a, a);
+      a++;
+    }
+    if (b >= a && all[b]!.inText) {
+      wrap(b, b);
+      b--;
+    }
+    if (b >= a) wrap(a, b);
+    i = j + 1;
+  }
+  edits.sort((x, y) => ('at' in x ? x.at : x.from) - ('at' in y ? y.at : y.from));
   return edits.length > 0 ? applyEdits(content, edits) : undefined;
 }
 
