@@ -9,7 +9,7 @@ import type { LoadedImage } from '../images.js';
 import type { Block, Inline } from '../model.js';
 import { DEFAULTS, HEADING_SCALE, PX, SPACING, type BlockStyle } from '../style.js';
 import { layoutTable } from './table.js';
-import { textStyle, toSpans, wrap } from './spans.js';
+import { textStyle, toSpans, trimEdges, wrap } from './spans.js';
 
 export interface LayoutEnv {
   setter: TextSetter;
@@ -289,23 +289,4 @@ function layoutInlines(
     });
   }
   flush();
-}
-
-function trimEdges(inlines: Inline[]): Inline[] {
-  const out = inlines.map((i) => ({ ...i }));
-  const first = out[0];
-  if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
-  const last = out[out.length - 1];
-  if (last?.kind === 'text') last.text = last.text.slice(0, blankTailStart(last.text));
-  return out;
-}
-
-/**
- * Where the trailing spaces and tabs of `text` start. A scan from the end: `/[ \t]+$/` retried
- * from every blank of a run that ends before a letter, quadratic in a caller's long run of spaces.
- */
-function blankTailStart(text: string): number {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
-  return end;
 }
