@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
-import { qpdfCheck, readText } from './helpers/pdf.js';
+import { qpdfCheck, readFields, readText } from './helpers/pdf.js';
 import { checkStructure, paintingCoverage, pdfinfoTagged, roles, structTrees } from './helpers/tagged.js';
 
 let pool: BrowserPool;
@@ -86,7 +86,8 @@ describe('tagged HTML output', () => {
 
   it('stays consistent with form fields, bookmarks, sheet marks and hyphenation', async () => {
     const pdf = await renderHtml(pool, {
-      html: `<html lang="en"><title>F</title><h1>Form</h1><label>Name <input name="who" value="Ada"></label>
+      html: `<html lang="en"><title>F</title><h1>Form</h1><form><label>Name <input name="who" value="Ada"></label>
+        <label><input type="checkbox" name="ok" checked> agreed</label></form>
         <p style="hyphens: auto; width: 90px; text-align: justify">Internationalization extraordinarily responsibilities</p>`,
       css: '@page { size: A5; bleed: 3mm; marks: crop cross }',
     });
@@ -95,5 +96,8 @@ describe('tagged HTML output', () => {
     // Crop marks and registration crosses are drawn inside an artifact.
     expect(coverage!.artifact).toBeGreaterThanOrEqual(8);
     expect(roles((await structTrees(pdf))[0]!)).toContain('H1');
+    expect((await readFields(pdf)).map((f) => f.name).sort()).toEqual(['ok', 'who']);
+    // Each field's widget is named by a Form element (OBJR) and names it back (/StructParent).
+    expect((await checkStructure(pdf)).annotations).toBe(2);
   });
 });

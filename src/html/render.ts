@@ -1,4 +1,4 @@
-import { type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { PDFName, PDFString, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import {
   UpdateSession,
@@ -7,11 +7,14 @@ import {
   setDocumentInfo,
   type BasePdf,
   type DocumentInfo,
+  type PdfALevel,
+  conformToPdfA,
   dropSoftHyphenSpans,
   drawArtifact,
   dropPageStructure,
   markArtifacts,
   stripPageMarks,
+  tagWidgets,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -43,6 +46,10 @@ import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
+  /** The document's language (BCP 47) when its `<html lang>` gives none. */
+  lang?: string;
+  /** PDF/A conformance of the output. */
+  pdfa?: PdfALevel;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
 }
@@ -301,7 +308,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.
         const session = await UpdateSession.open(pdf, 'html');
         markArtifacts(session.doc);
-        documentInfo(session.doc, request.title, info.meta);
+        finishDocument(session.doc, request, info.meta, pdf);
         return rendered(session.doc, await session.commit());
       }
 
@@ -314,7 +321,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const margins = await callPage(cdp, 'resolvePages', names);
         addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
         removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-        documentInfo(session.doc, request.title, info.meta);
+        finishDocument(session.doc, request, info.meta, pdf);
         return rendered(session.doc, await session.commit());
       }
 
@@ -356,7 +363,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          documentInfo(base.doc, request.title, info.meta);
+          finishDocument(base.doc, request, info.meta, pdf);
           return rendered(base.doc, await rewritePdf(base.doc));
         }
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
@@ -365,9 +372,10 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.overlay) markArtifacts(session.doc);
       if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
       addHtmlFields(session.doc, placed, pool.fonts);
+      tagWidgets(session.doc);
       if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
       removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-      documentInfo(session.doc, request.title, info.meta);
+      finishDocument(session.doc, request, info.meta, pdf);
       return rendered(session.doc, await session.commit());
     },
     build,
@@ -389,6 +397,17 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
 function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
   const title = doc.getTitle();
   return title === undefined ? { pdf, pageCount: doc.getPageCount() } : { pdf, pageCount: doc.getPageCount(), title };
+}
+
+/**
+ * The last step on every path: document information, the language when the document names none,
+ * PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
+ */
+function finishDocument(doc: PDFDocument, request: HtmlRenderRequest, meta: DocumentMeta, seed: Uint8Array): void {
+  documentInfo(doc, request.title, meta);
+  if (request.lang && /^[A-Za-z0-9-]+$/.test(request.lang) && !doc.catalog.has(PDFName.of('Lang')))
+    doc.catalog.set(PDFName.of('Lang'), PDFString.of(request.lang));
+  if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
 }
 
 /**

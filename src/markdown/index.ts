@@ -6,7 +6,7 @@
  */
 import type { EngineServices } from '../services/index.js';
 import { resolvePageLayout } from '../page-options/index.js';
-import { createPdf, savePdf, StructureWriter } from '../pdf/index.js';
+import { conformToPdfA, createPdf, savePdf, StructureWriter } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
@@ -137,5 +137,11 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     );
   }
   structure.finish(request.lang !== undefined ? { lang: request.lang } : {});
-  return { pdf: await savePdf(doc), pageCount: pdfPages.length, blocks: blockPositions(pages) };
+  let pdf = await savePdf(doc);
+  if (request.pdfa) {
+    // The first write embeds the fonts (checked) and seeds the file identifier: same request, same bytes.
+    conformToPdfA(doc, request.pdfa, pdf);
+    pdf = await savePdf(doc);
+  }
+  return { pdf, pageCount: pdfPages.length, blocks: blockPositions(pages) };
 }

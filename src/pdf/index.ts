@@ -69,3 +69,5 @@ export {
   type StructKid,
   type StructRole,
 } from './structure/tree-writer.js';
+export { conformToPdfA, type PdfALevel } from './archive/pdfa.js';
+export { tagWidgets } from './structure/annotations.js';

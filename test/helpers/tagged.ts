@@ -87,8 +87,13 @@ export async function paintingCoverage(
       const ops = await (await doc.getPage(i)).getOperatorList();
       const stack: Array<'artifact' | 'tagged' | 'other'> = [];
       const counts = { untagged: 0, artifact: 0, tagged: 0 };
+      // Annotation appearances are not page content: the annotation itself is tied to the tree (OBJR).
+      let inAnnotation = 0;
       ops.fnArray.forEach((fn, k) => {
         const args = ops.argsArray[k] as unknown[] | null;
+        if (fn === OPS.beginAnnotation) inAnnotation++;
+        else if (fn === OPS.endAnnotation) inAnnotation--;
+        if (inAnnotation > 0) return;
         // BMC's tag comes as a Name object ({ name }), BDC's as a string.
         const tag = (args?.[0] as { name?: string } | undefined)?.name ?? args?.[0];
         if (fn === OPS.beginMarkedContent) stack.push(tag === 'Artifact' ? 'artifact' : 'other');
