@@ -20,6 +20,7 @@ import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
+import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
 import { addOutline, type Bookmark } from './post/outline.js';
 import { contentWidthPx } from './css/page-css.js';
 import {
@@ -151,12 +152,12 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
  * Draws overlay page `total + i` onto body page `i` as a pagination artifact (margin boxes are not
  * in the reading order) and drops the overlay pages with their part of the structure tree.
  */
-async function mergeOverlay(doc: PDFDocument, total: number, bleed = 0): Promise<void> {
+async function mergeOverlay(doc: PDFDocument, total: number, bleed: number, colours: CmykColours): Promise<void> {
   const all = doc.getPages();
   const overlays = all.slice(total, total * 2);
   dropPageStructure(doc, all.slice(total));
   if (overlays.length > 0) {
-    stripPageMarks(doc, overlays);
+    stripPageMarks(doc, overlays, colours);
     const embedded = await doc.embedPages(overlays);
     embedded.forEach((e, i) => {
       const body: PDFPage = all[i]!;
@@ -284,16 +285,21 @@ export interface RenderedHtml {
 export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
-  const build = (signal: AbortSignal): Promise<string> =>
-    buildDocument(request, {
+  // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
+  const build = async (signal: AbortSignal): Promise<{ source: string; colours: CmykColours }> => {
+    const built = await buildDocument(request, {
       resolver: pool.resolver,
       maxResourceBytes: pool.maxResourceBytes,
       signal,
       lookup: pool.hosts.lookup,
       ...(onProblem ? { onProblem } : {}),
     });
+    const { html, colours } = rewriteCmyk(built);
+    // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
+    return { source: html, colours: request.pdfa ? new Map() : colours };
+  };
   return pool.run(
-    async ({ page, cdp, deadline, reused }, source) => {
+    async ({ page, cdp, deadline, reused }, { source, colours }) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
@@ -307,7 +313,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in as an update of Chromium's bytes.
         const session = await UpdateSession.open(pdf, 'html');
-        markArtifacts(session.doc);
+        markArtifacts(session.doc, undefined, colours);
         finishDocument(session.doc, request, info.meta, pdf);
         return rendered(session.doc, await session.commit());
       }
@@ -315,7 +321,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.needsLayout && info.forms.length === 0) {
         // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
         const session = await UpdateSession.open(pdf, 'html');
-        markArtifacts(session.doc);
+        markArtifacts(session.doc, undefined, colours);
         const found = readDests(session.doc);
         const names = observe(session.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
@@ -354,10 +360,10 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
-        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total));
+        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
+        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0, colours);
         if (sheet) finishSheet(base.doc, sheet, margins);
         removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
         if (placed.length === 0) {
@@ -369,7 +375,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
       }
       const session = UpdateSession.over(base);
-      if (!info.overlay) markArtifacts(session.doc);
+      if (!info.overlay) markArtifacts(session.doc, undefined, colours);
       if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
       addHtmlFields(session.doc, placed, pool.fonts);
       tagWidgets(session.doc);

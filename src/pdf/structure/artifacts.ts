@@ -16,6 +16,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { pageContent } from '../content/drop-glyphs.js';
 import { markUncovered, stripMarks } from './marked-content.js';
+import { cmykContent, cmykXObjects, type CmykColours } from '../content/device-cmyk.js';
 
 /** §14.8.2.2.2: Pagination (running heads, page numbers), Layout (rules, backgrounds that only structure), Page (printer's marks). */
 export type ArtifactType = 'Pagination' | 'Layout' | 'Page';
@@ -41,14 +42,29 @@ function rewriteContent(
   return true;
 }
 
+/** `edit` after the stand-in colours of `colours` became CMYK (`cmykContent`), in one rewrite. */
+function withColours(
+  colours: CmykColours | undefined,
+  edit: (content: Uint8Array) => Uint8Array | undefined,
+): (content: Uint8Array) => Uint8Array | undefined {
+  if (!colours || colours.size === 0) return edit;
+  return (content) => {
+    const coloured = cmykContent(content, colours);
+    return edit(coloured ?? content) ?? coloured;
+  };
+}
+
 /**
  * Wraps the marks of `pages` that are neither tagged nor artifacts (Chromium leaves page backgrounds,
- * its own margin boxes and decorative images unmarked) in artifacts. Each changed page gets one new
- * content stream; a page with nothing unmarked keeps its own. Returns how many pages changed.
+ * its own margin boxes and decorative images unmarked) in artifacts, and turns `colours` into DeviceCMYK
+ * on the way (form XObjects included). Each changed page gets one new content stream; a page with
+ * nothing to change keeps its own. Returns how many pages changed.
  */
-export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages()): number {
+export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(), colours?: CmykColours): number {
+  if (colours) cmykXObjects(doc, pages, colours);
+  const edit = withColours(colours, markUncovered);
   let changed = 0;
-  for (const page of pages) if (rewriteContent(doc, page, markUncovered)) changed++;
+  for (const page of pages) if (rewriteContent(doc, page, edit)) changed++;
   return changed;
 }
 
@@ -56,8 +72,10 @@ export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
  * Takes the marked-content operators out of `pages` (their structure is dropped with
  * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact.
  */
-export function stripPageMarks(doc: PDFDocument, pages: PDFPage[]): void {
-  for (const page of pages) rewriteContent(doc, page, stripMarks);
+export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: CmykColours): void {
+  if (colours) cmykXObjects(doc, pages, colours);
+  const edit = withColours(colours, stripMarks);
+  for (const page of pages) rewriteContent(doc, page, edit);
 }
 
 /** Draws what `draw` adds to `page` as one artifact of `type`. */

@@ -189,11 +189,11 @@ export function markUncovered(content: Uint8Array): Uint8Array | undefined {
 }
 
 /** `content` without marked-content operators (BDC, BMC and EMC with their operands): for content drawn elsewhere as an artifact. */
-export function stripMarks(content: Uint8Array): Uint8Array {
+export function stripMarks(content: Uint8Array): Uint8Array | undefined {
   const ops = scanOperators(content);
-  if (!ops) return content;
+  if (!ops) return undefined;
   const edits: Edit[] = ops
     .filter((op) => op.kind === 'begin' || op.kind === 'end')
     .map((op) => ({ from: op.operands, to: op.end }));
-  return edits.length > 0 ? applyEdits(content, edits) : content;
+  return edits.length > 0 ? applyEdits(content, edits) : undefined;
 }
