@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { qpdfCheck, readFields, readText } from './helpers/pdf.js';
-import { checkStructure, paintingCoverage, pdfinfoTagged, roles, structTrees } from './helpers/tagged.js';
+import {
+  checkStructure,
+  linkDescriptions,
+  paintingCoverage,
+  pdfinfoTagged,
+  roles,
+  structTrees,
+} from './helpers/tagged.js';
 
 let pool: BrowserPool;
 beforeAll(() => {
@@ -49,6 +56,9 @@ describe('tagged HTML output', () => {
     for (const role of ['Document', 'H1', 'H2', 'H3', 'P', 'Link', 'L', 'LI', 'Table', 'TR', 'TH', 'TD', 'Caption'])
       expect(found).toContain(role);
     expect(found).toContain('Figure[Ein roter Punkt]');
+    // The link names its annotation (checked above) and the annotation carries a description.
+    expect(await linkDescriptions(pdf)).toEqual(['https://example.com/']);
+    expect((await checkStructure(pdf)).annotations).toBe(1);
     // The page background and the decorative image (alt="") are artifacts, not reading order.
     const [coverage] = await paintingCoverage(pdf);
     expect(coverage!.artifact).toBeGreaterThanOrEqual(2);

@@ -8,7 +8,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createEngine } from '../src/index.js';
 import { qpdfCheck } from './helpers/pdf.js';
-import { checkStructure, paintingCoverage, pdfinfoTagged, roles, structTrees, textMarks } from './helpers/tagged.js';
+import {
+  checkStructure,
+  linkDescriptions,
+  paintingCoverage,
+  pdfinfoTagged,
+  roles,
+  structTrees,
+  textMarks,
+} from './helpers/tagged.js';
 
 const NOW = new Date('2026-11-22T14:03:00Z');
 const engine = createEngine({ now: () => NOW });
@@ -77,6 +85,7 @@ describe('tagged Markdown output', () => {
     });
     // The link's annotation is named by its Link element (OBJR) and names it back (/StructParent).
     expect(check.annotations).toBe(1);
+    expect(await linkDescriptions(pdf)).toEqual(['https://example.com/x']);
     const pages = await structTrees(pdf);
     expect(pages.length).toBeGreaterThan(1);
     const first = roles(pages[0]!);

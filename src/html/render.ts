@@ -14,7 +14,7 @@ import {
   dropPageStructure,
   markArtifacts,
   stripPageMarks,
-  tagWidgets,
+  tagAnnotations,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -378,7 +378,6 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.overlay) markArtifacts(session.doc, undefined, colours);
       if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
       addHtmlFields(session.doc, placed, pool.fonts);
-      tagWidgets(session.doc);
       if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
       removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
       finishDocument(session.doc, request, info.meta, pdf);
@@ -406,10 +405,12 @@ function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
 }
 
 /**
- * The last step on every path: document information, the language when the document names none,
+ * The last step on every path: form widgets tied to the structure tree and links described, document
+ * information, the language when the document names none,
  * PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
  */
 function finishDocument(doc: PDFDocument, request: HtmlRenderRequest, meta: DocumentMeta, seed: Uint8Array): void {
+  tagAnnotations(doc);
   documentInfo(doc, request.title, meta);
   if (request.lang && /^[A-Za-z0-9-]+$/.test(request.lang) && !doc.catalog.has(PDFName.of('Lang')))
     doc.catalog.set(PDFName.of('Lang'), PDFString.of(request.lang));

@@ -69,7 +69,8 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
 
   const now = ctx.clock();
   const doc = await createPdf({
-    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title) } : {}),
+    // A viewer shows the title, not the file name (PDF/UA-1 §7.1).
+    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title), showTitle: true } : {}),
     date: now,
   });
 

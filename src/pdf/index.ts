@@ -70,4 +70,4 @@ export {
   type StructRole,
 } from './structure/tree-writer.js';
 export { conformToPdfA, type PdfALevel } from './archive/pdfa.js';
-export { tagWidgets } from './structure/annotations.js';
+export { tagAnnotations } from './structure/annotations.js';

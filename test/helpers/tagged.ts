@@ -279,3 +279,18 @@ export async function pdfinfoTagged(pdf: Uint8Array): Promise<string> {
     return /^Tagged:\s*(\S+)/m.exec(stdout)?.[1] ?? '';
   });
 }
+
+/** The /Contents (description) of every link annotation, page by page. */
+export async function linkDescriptions(pdf: Uint8Array): Promise<Array<string | undefined>> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const out: Array<string | undefined> = [];
+  for (const page of doc.getPages()) {
+    const annots = page.node.lookup(PDFName.of('Annots'));
+    for (const a of annots instanceof PDFArray ? annots.asArray() : []) {
+      const annot = doc.context.lookup(a);
+      if (annot instanceof PDFDict && annot.lookup(PDFName.of('Subtype')) === PDFName.of('Link'))
+        out.push(text(annot.lookup(PDFName.of('Contents'))));
+    }
+  }
+  return out;
+}

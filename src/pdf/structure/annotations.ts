@@ -1,19 +1,39 @@
 /**
- * Annotations added to a tagged document after its structure tree was written (HTML's form fields):
- * each gets a structure element that names it by an object reference, and names that element back
- * through its /StructParent (ISO 32000-1 §14.7.4.3; PDF/UA-1 §7.18.4 wants widgets in Form elements).
+ * Annotations of a tagged document: widgets added after its structure tree was written (HTML's form
+ * fields) each get a structure element that names them by an object reference and that they name back
+ * through /StructParent (ISO 32000-1 §14.7.4.3; PDF/UA-1 §7.18.4 wants widgets in Form elements), and
+ * links without a description get their target as /Contents (PDF/UA-1 §7.18.5).
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
+} from '@cantoo/pdf-lib';
 import { structTreeRoot } from './prune.js';
 import { keyOf, numberTree, treeEntries } from './trees.js';
 
 const N = (name: string) => PDFName.of(name);
 
+/** A URI link's target as its description, where it has none. */
+function describeLink(annot: PDFDict): void {
+  if (annot.lookup(N('Subtype')) !== N('Link') || annot.has(N('Contents'))) return;
+  const action = annot.lookup(N('A'));
+  const uri = action instanceof PDFDict ? action.lookup(N('URI')) : undefined;
+  if (uri instanceof PDFString || uri instanceof PDFHexString)
+    annot.set(N('Contents'), PDFHexString.fromText(uri.decodeText()));
+}
+
 /**
  * Ties every widget annotation without a /StructParent to a new Form element at the end of the
- * document's top element. A no-op for an untagged document.
+ * document's top element, and describes links. A no-op for an untagged document.
  */
-export function tagWidgets(doc: PDFDocument): number {
+export function tagAnnotations(doc: PDFDocument): number {
   const root = structTreeRoot(doc);
   if (!root) return 0;
   const ctx = doc.context;
@@ -34,6 +54,7 @@ export function tagWidgets(doc: PDFDocument): number {
     for (const a of annots instanceof PDFArray ? annots.asArray() : []) {
       const annot = a instanceof PDFRef ? ctx.lookup(a) : undefined;
       if (!(a instanceof PDFRef) || !(annot instanceof PDFDict)) continue;
+      describeLink(annot);
       if (annot.lookup(N('Subtype')) !== N('Widget') || annot.has(N('StructParent'))) continue;
       const elem = ctx.register(
         ctx.obj({ Type: 'StructElem', S: 'Form', P: topRef, Pg: page.ref, K: { Type: 'OBJR', Obj: a, Pg: page.ref } }),
