@@ -1,7 +1,7 @@
 /**
  * Marked content in a content stream, read by a lean scan: only the operators that matter for
- * tagging (marked-content bounds, text objects, painting) are told apart, without a token object
- * per number, so a 50 KB page of Chromium's positioned glyphs scans in well under a millisecond.
+ * tagging (marked-content bounds, text objects, painting) are told apart, by their bytes, with no
+ * object per token: Chromium's tagged pages are ~50 KB of positioned glyphs each.
  */
 import { contentTokens } from '../content/tokens.js';
 
@@ -9,25 +9,66 @@ const WHITE = new Uint8Array(256);
 for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WHITE[c] = 1;
 const DELIM = new Uint8Array(256);
 for (const c of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) DELIM[c] = 1;
+/** Bytes that end a name, number or operator: white space or a delimiter. */
+const STOP = WHITE.map((w, c) => w | DELIM[c]!);
 
+/** A word of up to three bytes as one number (length in the top byte): operators told apart without a string. */
+function code(b: Uint8Array, start: number, end: number): number {
+  const len = end - start;
+  if (len > 3) return 0;
+  let v = len << 24;
+  for (let k = 0; k < len; k++) v |= b[start + k]! << (16 - 8 * k);
+  return v;
+}
+const word = (w: string): number => code(Buffer.from(w, 'latin1'), 0, w.length);
+
+type EventKind = 'begin' | 'end' | 'text';
+const EVENTS = new Map<number, EventKind>([
+  [word('BDC'), 'begin'],
+  [word('BMC'), 'begin'],
+  [word('EMC'), 'end'],
+  [word('BT'), 'text'],
+  [word('ET'), 'text'],
+]);
 /** Operators that put marks on the page (text showing, path painting, XObjects, shadings, inline images). */
-const PAINTING = new Set(['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'EI']);
-const KINDS: Record<string, OpKind> = { BDC: 'begin', BMC: 'begin', EMC: 'end', BT: 'text', ET: 'text' };
+const PAINTING = new Set(
+  ['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'EI'].map(word),
+);
+const INLINE_IMAGE = word('ID');
+const BT = word('BT');
 
-type OpKind = 'begin' | 'end' | 'text' | 'paint' | 'other';
-
-/** One operator: its kind, its bytes, and where its operands start (the end of the operator before it). */
-export interface ContentOp {
-  kind: OpKind;
+/** A marked-content operator, BT or ET: its bytes, where its operands start, and whether marks were painted since the last one. */
+export interface MarkEvent {
+  kind: EventKind;
   start: number;
   end: number;
   operands: number;
+  paintedBefore: boolean;
+  /** BT (not ET), for a text event. */
+  opens: boolean;
 }
 
-/** The operators of a content stream, or undefined when it does not lex (an unclosed string). */
-export function scanOperators(b: Uint8Array): ContentOp[] | undefined {
-  const ops: ContentOp[] = [];
+export interface ContentScan {
+  events: MarkEvent[];
+  paintedAtEnd: boolean;
+}
+
+/** Whether the word at [start, end) is an operand keyword (true, false, null). */
+function keyword(b: Uint8Array, start: number, end: number): boolean {
+  const len = end - start;
+  if (len !== 4 && len !== 5) return false;
+  const w = String.fromCharCode(b[start]!, b[start + 1]!, b[start + 2]!, b[start + 3]!, len === 5 ? b[start + 4]! : 32);
+  return w === 'true ' || w === 'null ' || w === 'false';
+}
+
+/**
+ * The marked-content operators, BT and ET of a content stream, with what was painted between them;
+ * undefined when the stream does not lex (an unclosed string). One pass, no allocation per token.
+ */
+export function scanMarks(b: Uint8Array): ContentScan | undefined {
+  const events: MarkEvent[] = [];
   let operands = 0;
+  let painted = false;
   let i = 0;
   const n = b.length;
   while (i < n) {
@@ -51,35 +92,37 @@ export function scanOperators(b: Uint8Array): ContentOp[] | undefined {
       i = end + 1;
     } else if (c === 0x2f) {
       i++;
-      while (i < n && !WHITE[b[i]!] && !DELIM[b[i]!]) i++;
+      while (i < n && !STOP[b[i]!]) i++;
     } else if (DELIM[c]) i += (c === 0x3c || c === 0x3e) && b[i + 1] === c ? 2 : 1;
     else {
       const start = i;
-      while (i < n && !WHITE[b[i]!] && !DELIM[b[i]!]) i++;
+      while (i < n && !STOP[b[i]!]) i++;
       // Numbers and the keywords true, false and null are operands.
-      if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) continue;
-      const word = i - start <= 5 ? String.fromCharCode(...b.subarray(start, i)) : '';
-      if (word === 'true' || word === 'false' || word === 'null') continue;
-      if (word === 'ID') {
+      if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || keyword(b, start, i)) continue;
+      const op = code(b, start, i);
+      if (op === INLINE_IMAGE) {
         // Inline image data runs to the next whitespace-delimited EI.
         i++;
         while (i < n && !(b[i] === 0x45 && b[i + 1] === 0x49 && WHITE[b[i - 1]!] && (i + 2 >= n || WHITE[b[i + 2]!])))
           i++;
         continue;
       }
-      const kind = KINDS[word] ?? (PAINTING.has(word) ? 'paint' : 'other');
-      ops.push({ kind, start, end: i, operands });
+      const kind = EVENTS.get(op);
+      if (kind) {
+        events.push({ kind, start, end: i, operands, paintedBefore: painted, opens: op === BT });
+        painted = false;
+      } else if (PAINTING.has(op)) painted = true;
       operands = i;
     }
   }
-  return ops;
+  return { events, paintedAtEnd: painted };
 }
 
 /**
  * Whether a BDC or BMC opens content that is accounted for: real content (a property list with an
  * /MCID, tied to the structure tree) or an artifact.
  */
-function covers(b: Uint8Array, op: ContentOp): boolean {
+function covers(b: Uint8Array, op: MarkEvent): boolean {
   const tokens = contentTokens(b.subarray(op.operands, op.start)) ?? [];
   const tag = tokens[0];
   if (tag?.kind === 'name' && tag.name === 'Artifact') return true;
@@ -118,29 +161,25 @@ interface Piece {
 }
 
 /** The stream cut at every marked-content operator and at BT and ET. */
-function pieces(content: Uint8Array, ops: ContentOp[]): Piece[] {
+function pieces(content: Uint8Array, scan: ContentScan): Piece[] {
   const out: Piece[] = [];
   const stack: boolean[] = [];
   let covered = 0;
   let inText = false;
   let start = 0;
-  let painted = false;
-  for (const op of ops) {
-    if (op.kind === 'paint') painted = true;
-    if (op.kind !== 'begin' && op.kind !== 'end' && op.kind !== 'text') continue;
-    const cut = op.kind === 'text' ? 'text' : 'mark';
-    out.push({ start, end: op.operands, inText, painted, covered: covered > 0, cut });
-    if (op.kind === 'begin') {
-      const c = covers(content, op);
+  for (const ev of scan.events) {
+    const cut = ev.kind === 'text' ? 'text' : 'mark';
+    out.push({ start, end: ev.operands, inText, painted: ev.paintedBefore, covered: covered > 0, cut });
+    if (ev.kind === 'begin') {
+      const c = covers(content, ev);
       stack.push(c);
       if (c) covered++;
-    } else if (op.kind === 'end') {
+    } else if (ev.kind === 'end') {
       if (stack.length > 0 && stack.pop()) covered--;
-    } else inText = content[op.start] === 0x42; // BT
-    start = op.end;
-    painted = false;
+    } else inText = ev.opens;
+    start = ev.end;
   }
-  out.push({ start, end: content.length, inText, painted, covered: covered > 0, cut: 'end' });
+  out.push({ start, end: content.length, inText, painted: scan.paintedAtEnd, covered: covered > 0, cut: 'end' });
   return out;
 }
 
@@ -152,9 +191,9 @@ function pieces(content: Uint8Array, ops: ContentOp[]): Piece[] {
  * marked-content bound, so one wrapper per text object would split words that belong together.
  */
 export function markUncovered(content: Uint8Array): Uint8Array | undefined {
-  const ops = scanOperators(content);
-  if (!ops) return undefined;
-  const all = pieces(content, ops);
+  const scan = scanMarks(content);
+  if (!scan) return undefined;
+  const all = pieces(content, scan);
   const edits: Edit[] = [];
   const wrap = (from: number, to: number): void => {
     const run = all.slice(from, to + 1);
@@ -190,9 +229,9 @@ export function markUncovered(content: Uint8Array): Uint8Array | undefined {
 
 /** `content` without marked-content operators (BDC, BMC and EMC with their operands): for content drawn elsewhere as an artifact. */
 export function stripMarks(content: Uint8Array): Uint8Array | undefined {
-  const ops = scanOperators(content);
-  if (!ops) return undefined;
-  const edits: Edit[] = ops
+  const scan = scanMarks(content);
+  if (!scan) return undefined;
+  const edits: Edit[] = scan.events
     .filter((op) => op.kind === 'begin' || op.kind === 'end')
     .map((op) => ({ from: op.operands, to: op.end }));
   return edits.length > 0 ? applyEdits(content, edits) : undefined;
