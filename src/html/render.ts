@@ -1,20 +1,13 @@
-import { PDFName, PDFString, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
+import { type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import type { CDPSession } from 'playwright-core';
 import {
   UpdateSession,
   openForUpdate,
   rewritePdf,
-  setDocumentInfo,
   type BasePdf,
-  type DocumentInfo,
   type PdfALevel,
-  conformToPdfA,
   dropSoftHyphenSpans,
-  drawArtifact,
-  dropPageStructure,
   markArtifacts,
-  stripPageMarks,
-  tagAnnotations,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -30,7 +23,6 @@ import {
   pageCall,
   reinstallAndCall,
   wrongSide,
-  type DocumentMeta,
   type LayoutState,
   type Margins,
   type PageApi,
@@ -45,6 +37,8 @@ import { INPAGE_SOURCE } from '../../generated/inpage.js';
 import { readDests, removeDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
+import { finishDocument } from './post/finish.js';
+import { mergeOverlay } from './post/overlay.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** The document's language (BCP 47) when its `<html lang>` gives none. */
@@ -146,28 +140,6 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
     }
   }
   return true;
-}
-
-/**
- * Draws overlay page `total + i` onto body page `i` as a pagination artifact (margin boxes are not
- * in the reading order) and drops the overlay pages with their part of the structure tree.
- */
-async function mergeOverlay(doc: PDFDocument, total: number, bleed: number, colours: CmykColours): Promise<void> {
-  const all = doc.getPages();
-  const overlays = all.slice(total, total * 2);
-  dropPageStructure(doc, all.slice(total));
-  if (overlays.length > 0) {
-    stripPageMarks(doc, overlays, colours);
-    const embedded = await doc.embedPages(overlays);
-    embedded.forEach((e, i) => {
-      const body: PDFPage = all[i]!;
-      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
-      drawArtifact(body, 'Pagination', () =>
-        body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height }),
-      );
-    });
-  }
-  for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
 }
 
 /**
@@ -402,37 +374,4 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
 function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
   const title = doc.getTitle();
   return title === undefined ? { pdf, pageCount: doc.getPageCount() } : { pdf, pageCount: doc.getPageCount(), title };
-}
-
-/**
- * The last step on every path: form widgets tied to the structure tree and links described, document
- * information, the language when the document names none,
- * PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
- */
-function finishDocument(doc: PDFDocument, request: HtmlRenderRequest, meta: DocumentMeta, seed: Uint8Array): void {
-  tagAnnotations(doc);
-  documentInfo(doc, request.title, meta);
-  if (request.lang && /^[A-Za-z0-9-]+$/.test(request.lang) && !doc.catalog.has(PDFName.of('Lang')))
-    doc.catalog.set(PDFName.of('Lang'), PDFString.of(request.lang));
-  if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
-}
-
-/**
- * The request's title, else the document's <title>, else none (Chromium titles a page without
- * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
- * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
- * as for Markdown; the dates stay Chromium's.
- */
-function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
-  const info: DocumentInfo = { showTitle: true };
-  if (meta.author) info.author = meta.author;
-  if (meta.subject) info.subject = meta.subject;
-  if (meta.keywords)
-    info.keywords = meta.keywords
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
-  if (title !== undefined) info.title = title;
-  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) info.title = null;
-  setDocumentInfo(doc, info);
 }
