@@ -283,24 +283,24 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       };
       let pdf: Uint8Array = await print();
       if (!info.needsDests) {
-        // Nothing else to change: the document information goes in as an update of Chromium's bytes.
-        const session = await UpdateSession.open(pdf, 'html');
-        markArtifacts(session.doc, undefined, colours);
-        finishDocument(session.doc, request, info.meta, pdf);
-        return rendered(session.doc, await session.commit());
+        // Nothing else to change: the document information goes in with the artifacts.
+        const base = await openForUpdate(pdf, 'html');
+        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        return writeOutput(base, rewritten, (doc) => finishDocument(doc, request, info.meta, pdf));
       }
 
       if (!info.needsLayout && info.forms.length === 0) {
-        // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
-        const session = await UpdateSession.open(pdf, 'html');
-        markArtifacts(session.doc, undefined, colours);
-        const found = readDests(session.doc);
-        const names = observe(session.doc, found, info).names;
+        // Only bookmarks: no layout pass.
+        const base = await openForUpdate(pdf, 'html');
+        const found = readDests(base.doc);
+        const names = observe(base.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
-        addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
-        removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-        finishDocument(session.doc, request, info.meta, pdf);
-        return rendered(session.doc, await session.commit());
+        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        return writeOutput(base, rewritten, (doc) => {
+          addOutline(doc, placeBookmarks(info, found, doc, margins));
+          removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+          finishDocument(doc, request, info.meta, pdf);
+        });
       }
 
       // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
@@ -346,14 +346,14 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         }
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
       }
-      const session = UpdateSession.over(base);
-      if (!info.overlay) markArtifacts(session.doc, undefined, colours);
-      if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
-      addHtmlFields(session.doc, placed, pool.fonts);
-      if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
-      removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-      finishDocument(session.doc, request, info.meta, pdf);
-      return rendered(session.doc, await session.commit());
+      const rewritten = !info.overlay && markArtifacts(base.doc, undefined, colours) > 0;
+      return writeOutput(base, rewritten, (doc) => {
+        if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
+        addHtmlFields(doc, placed, pool.fonts);
+        if (bookmarks.length > 0) addOutline(doc, bookmarks);
+        removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+        finishDocument(doc, request, info.meta, pdf);
+      });
     },
     build,
     onProblem ? { onResourceProblem: onProblem } : {},
@@ -369,6 +369,22 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
     seen.add(key);
     report(p);
   };
+}
+
+/**
+ * The output from the last print's parse: one clean write when tagging or colours rewrote its pages'
+ * content (an update would keep every page's old content as well, and a tagged print is mostly
+ * content), else an update of Chromium's bytes, which costs less (a full pdf-lib save of an 8-page
+ * document took ~30 ms). `edit` makes the remaining changes either way.
+ */
+async function writeOutput(base: BasePdf, rewritten: boolean, edit: (doc: PDFDocument) => void): Promise<RenderedHtml> {
+  if (rewritten) {
+    edit(base.doc);
+    return rendered(base.doc, await rewritePdf(base.doc));
+  }
+  const session = UpdateSession.over(base);
+  edit(session.doc);
+  return rendered(session.doc, await session.commit());
 }
 
 function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {

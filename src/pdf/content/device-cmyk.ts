@@ -49,10 +49,12 @@ export function cmykContent(content: Uint8Array, colours: CmykColours): Uint8Arr
 
 /**
  * Replaces the stand-in colours in the form XObjects `pages` draw (and the ones those draw), in place:
- * each changed XObject gets new stream contents. Page content streams themselves go through `cmykContent`.
+ * each changed XObject gets new stream contents (returns how many). Page content streams themselves go
+ * through `cmykContent`.
  */
-export function cmykXObjects(doc: PDFDocument, pages: PDFPage[], colours: CmykColours): void {
-  if (colours.size === 0) return;
+export function cmykXObjects(doc: PDFDocument, pages: PDFPage[], colours: CmykColours): number {
+  if (colours.size === 0) return 0;
+  let changedCount = 0;
   const seen = new Set<PDFRef>();
   const visit = (resources: unknown, depth: number): void => {
     const res = resources instanceof PDFRef ? doc.context.lookup(resources) : resources;
@@ -79,9 +81,11 @@ export function cmykXObjects(doc: PDFDocument, pages: PDFPage[], colours: CmykCo
         dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
         dict.set(PDFName.of('Length'), PDFNumber.of(data.length));
         doc.context.assign(ref, PDFRawStream.of(dict, data));
+        changedCount++;
       }
       visit(stream.dict.get(PDFName.of('Resources')), depth + 1);
     }
   };
   for (const page of pages) visit(page.node.get(PDFName.of('Resources')), 0);
+  return changedCount;
 }

@@ -5,7 +5,9 @@
  */
 import { deflateSync } from 'node:zlib';
 import {
+  PDFArray,
   PDFName,
+  PDFRef,
   PDFNumber,
   PDFOperator,
   PDFOperatorNames as Ops,
@@ -33,13 +35,30 @@ function rewriteContent(
   doc: PDFDocument,
   page: PDFPage,
   edit: (content: Uint8Array) => Uint8Array | undefined,
+  shared: ReadonlySet<PDFRef>,
 ): boolean {
-  const content = pageContent(page.node.Contents(), (o) => doc.context.lookup(o));
+  const contents = page.node.Contents();
+  const content = pageContent(contents, (o) => doc.context.lookup(o));
   if (typeof content === 'string') return false;
   const changed = edit(content);
   if (!changed) return false;
   page.node.set(PDFName.of('Contents'), doc.context.register(contentStream(doc, changed)));
+  // The old streams leave the document (a clean write would otherwise keep them), unless another page draws them.
+  const old = contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [];
+  for (const ref of old) if (ref instanceof PDFRef && !shared.has(ref)) doc.context.delete(ref);
   return true;
+}
+
+/** Content streams more than one page of `doc` draws. */
+function sharedStreams(doc: PDFDocument): Set<PDFRef> {
+  const seen = new Set<PDFRef>();
+  const shared = new Set<PDFRef>();
+  for (const page of doc.getPages()) {
+    const contents = page.node.Contents();
+    for (const ref of contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [])
+      if (ref instanceof PDFRef) (seen.has(ref) ? shared : seen).add(ref);
+  }
+  return shared;
 }
 
 /** `edit` after the stand-in colours of `colours` became CMYK (`cmykContent`), in one rewrite. */
@@ -61,10 +80,10 @@ function withColours(
  * nothing to change keeps its own. Returns how many pages changed.
  */
 export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(), colours?: CmykColours): number {
-  if (colours) cmykXObjects(doc, pages, colours);
+  let changed = colours ? cmykXObjects(doc, pages, colours) : 0;
   const edit = withColours(colours, markUncovered);
-  let changed = 0;
-  for (const page of pages) if (rewriteContent(doc, page, edit)) changed++;
+  const shared = sharedStreams(doc);
+  for (const page of pages) if (rewriteContent(doc, page, edit, shared)) changed++;
   return changed;
 }
 
@@ -75,7 +94,8 @@ export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
 export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: CmykColours): void {
   if (colours) cmykXObjects(doc, pages, colours);
   const edit = withColours(colours, stripMarks);
-  for (const page of pages) rewriteContent(doc, page, edit);
+  const shared = sharedStreams(doc);
+  for (const page of pages) rewriteContent(doc, page, edit, shared);
 }
 
 /** Draws what `draw` adds to `page` as one artifact of `type`. */
