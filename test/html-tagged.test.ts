@@ -110,4 +110,11 @@ describe('tagged HTML output', () => {
     // Each field's widget is named by a Form element (OBJR) and names it back (/StructParent).
     expect((await checkStructure(pdf)).annotations).toBe(2);
   });
+
+  it("takes the request's lang when the document names none, and the document's over the request's", async () => {
+    const none = await renderHtml(pool, { html: '<p>Bonjour</p>', lang: 'fr' });
+    expect((await checkStructure(none)).lang).toBe('fr');
+    const own = await renderHtml(pool, { html: '<html lang="de"><p>Hallo</p>', lang: 'fr' });
+    expect((await checkStructure(own)).lang).toBe('de');
+  });
 });

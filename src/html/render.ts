@@ -41,8 +41,6 @@ import { finishDocument } from './post/finish.js';
 import { mergeOverlay } from './post/overlay.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
-  /** The document's language (BCP 47) when its `<html lang>` gives none. */
-  lang?: string;
   /** PDF/A conformance of the output. */
   pdfa?: PdfALevel;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */

@@ -1,23 +1,20 @@
-/** The last steps every HTML output takes: structure for annotations, document information, language, PDF/A. */
-import { PDFName, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
+/** The last steps every HTML output takes: structure for annotations, document information, PDF/A. */
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { conformToPdfA, setDocumentInfo, tagAnnotations, type DocumentInfo, type PdfALevel } from '../../pdf/index.js';
 import type { DocumentMeta } from '../in-page/contract.js';
 
 /**
  * The last step on every path: form widgets tied to the structure tree and links described, document
- * information, the language when the document names none,
- * PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
+ * information, PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
  */
 export function finishDocument(
   doc: PDFDocument,
-  request: { title?: string; lang?: string; pdfa?: PdfALevel },
+  request: { title?: string; pdfa?: PdfALevel },
   meta: DocumentMeta,
   seed: Uint8Array,
 ): void {
   tagAnnotations(doc);
   documentInfo(doc, request.title, meta);
-  if (request.lang && /^[A-Za-z0-9-]+$/.test(request.lang) && !doc.catalog.has(PDFName.of('Lang')))
-    doc.catalog.set(PDFName.of('Lang'), PDFString.of(request.lang));
   if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
 }
 
