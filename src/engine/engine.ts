@@ -243,6 +243,8 @@ export class Engine {
         css: parsed.data.css,
         title: parsed.title,
         page: parsed.page,
+        ...(parsed.lang !== undefined ? { lang: parsed.lang } : {}),
+        ...(parsed.pdfa !== undefined ? { pdfa: parsed.pdfa } : {}),
         onResourceProblem,
       });
       return rendered(out, parsed.outputFormat, problems);

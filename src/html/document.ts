@@ -25,6 +25,8 @@ export interface DocumentInput {
   page?: HtmlPageOptions;
   /** Base for relative URLs in `html` and `css` (fetched through the resolver like any remote URL). */
   baseUrl?: string;
+  /** The document's language (BCP 47) when its `<html>` names none: Chromium tags it as the PDF's /Lang. */
+  lang?: string;
 }
 
 export interface FetchPolicy {
@@ -174,5 +176,16 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
     }
   }
   // Fragments get standards mode: quirks mode changes table and line-height layout.
-  return (doctype ? doctype[0] : '<!DOCTYPE html>') + body;
+  return (doctype ? doctype[0] : '<!DOCTYPE html>') + withLang(body, input.lang);
+}
+
+/** `html` with `lang` on its root element when it names no language of its own (one without a root gets one). */
+function withLang(html: string, lang: string | undefined): string {
+  if (!lang) return html;
+  const value = ` lang="${escapeHtml(lang)}"`;
+  const root = firstTag(html, 'html');
+  if (!root) return `<html${value}>${html}`;
+  const tag = html.slice(root.start, root.end);
+  if (attr(tag, 'lang') !== undefined) return html;
+  return html.slice(0, root.start + 5) + value + html.slice(root.start + 5);
 }

@@ -4,15 +4,16 @@ import {
   UpdateSession,
   openForUpdate,
   rewritePdf,
-  setDocumentInfo,
   type BasePdf,
-  type DocumentInfo,
+  type PdfALevel,
   dropSoftHyphenSpans,
+  markArtifacts,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
+import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
 import { addOutline, type Bookmark } from './post/outline.js';
 import { contentWidthPx } from './css/page-css.js';
 import {
@@ -22,7 +23,6 @@ import {
   pageCall,
   reinstallAndCall,
   wrongSide,
-  type DocumentMeta,
   type LayoutState,
   type Margins,
   type PageApi,
@@ -37,15 +37,24 @@ import { INPAGE_SOURCE } from '../../generated/inpage.js';
 import { readDests, removeDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
+import { finishDocument } from './post/finish.js';
+import { mergeOverlay } from './post/overlay.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
+  /** PDF/A conformance of the output. */
+  pdfa?: PdfALevel;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
 const MAX_EXTRA_PASSES = 3;
-const PRINT_OPTIONS = { preferCSSPageSize: true, printBackground: true, displayHeaderFooter: false } as const;
+const PRINT_OPTIONS = {
+  preferCSSPageSize: true,
+  printBackground: true,
+  displayHeaderFooter: false,
+  tagged: true,
+} as const;
 
 function observe(
   doc: PDFDocument,
@@ -129,21 +138,6 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
     }
   }
   return true;
-}
-
-/** Draws overlay page `total + i` onto body page `i` and drops the overlay pages. */
-async function mergeOverlay(doc: PDFDocument, total: number, bleed = 0): Promise<void> {
-  const all = doc.getPages();
-  const overlays = all.slice(total, total * 2);
-  if (overlays.length > 0) {
-    const embedded = await doc.embedPages(overlays);
-    embedded.forEach((e, i) => {
-      const body: PDFPage = all[i]!;
-      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
-      body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
-    });
-  }
-  for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
 }
 
 /**
@@ -261,16 +255,21 @@ export interface RenderedHtml {
 export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
-  const build = (signal: AbortSignal): Promise<string> =>
-    buildDocument(request, {
+  // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
+  const build = async (signal: AbortSignal): Promise<{ source: string; colours: CmykColours }> => {
+    const built = await buildDocument(request, {
       resolver: pool.resolver,
       maxResourceBytes: pool.maxResourceBytes,
       signal,
       lookup: pool.hosts.lookup,
       ...(onProblem ? { onProblem } : {}),
     });
+    const { html, colours } = rewriteCmyk(built);
+    // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
+    return { source: html, colours: request.pdfa ? new Map() : colours };
+  };
   return pool.run(
-    async ({ page, cdp, deadline, reused }, source) => {
+    async ({ page, cdp, deadline, reused }, { source, colours }) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
@@ -282,22 +281,24 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       };
       let pdf: Uint8Array = await print();
       if (!info.needsDests) {
-        // Nothing else to change: the document information goes in as an update of Chromium's bytes.
-        const session = await UpdateSession.open(pdf, 'html');
-        documentInfo(session.doc, request.title, info.meta);
-        return rendered(session.doc, await session.commit());
+        // Nothing else to change: the document information goes in with the artifacts.
+        const base = await openForUpdate(pdf, 'html');
+        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        return writeOutput(base, rewritten, (doc) => finishDocument(doc, request, info.meta, pdf));
       }
 
       if (!info.needsLayout && info.forms.length === 0) {
-        // Only bookmarks: an incremental update (a full pdf-lib save of an 8-page document cost ~30 ms).
-        const session = await UpdateSession.open(pdf, 'html');
-        const found = readDests(session.doc);
-        const names = observe(session.doc, found, info).names;
+        // Only bookmarks: no layout pass.
+        const base = await openForUpdate(pdf, 'html');
+        const found = readDests(base.doc);
+        const names = observe(base.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
-        addOutline(session.doc, placeBookmarks(info, found, session.doc, margins));
-        removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-        documentInfo(session.doc, request.title, info.meta);
-        return rendered(session.doc, await session.commit());
+        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        return writeOutput(base, rewritten, (doc) => {
+          addOutline(doc, placeBookmarks(info, found, doc, margins));
+          removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+          finishDocument(doc, request, info.meta, pdf);
+        });
       }
 
       // Layout passes only read the prints (destinations, page sizes); the last one is the base of the update.
@@ -329,26 +330,28 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
+        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0);
+        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0, colours);
         if (sheet) finishSheet(base.doc, sheet, margins);
         removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          documentInfo(base.doc, request.title, info.meta);
+          finishDocument(base.doc, request, info.meta, pdf);
           return rendered(base.doc, await rewritePdf(base.doc));
         }
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
       }
-      const session = UpdateSession.over(base);
-      if (sheet && !info.overlay) finishSheet(session.doc, sheet, margins);
-      addHtmlFields(session.doc, placed, pool.fonts);
-      if (bookmarks.length > 0) addOutline(session.doc, bookmarks);
-      removeDests(session.doc, (name) => name.startsWith(ID_PREFIX));
-      documentInfo(session.doc, request.title, info.meta);
-      return rendered(session.doc, await session.commit());
+      const rewritten = !info.overlay && markArtifacts(base.doc, undefined, colours) > 0;
+      return writeOutput(base, rewritten, (doc) => {
+        if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
+        addHtmlFields(doc, placed, pool.fonts);
+        if (bookmarks.length > 0) addOutline(doc, bookmarks);
+        removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+        finishDocument(doc, request, info.meta, pdf);
+      });
     },
     build,
     onProblem ? { onResourceProblem: onProblem } : {},
@@ -366,27 +369,23 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
   };
 }
 
+/**
+ * The output from the last print's parse: one clean write when tagging or colours rewrote its pages'
+ * content (an update would keep every page's old content as well, and a tagged print is mostly
+ * content), else an update of Chromium's bytes, which costs less (a full pdf-lib save of an 8-page
+ * document took ~30 ms). `edit` makes the remaining changes either way.
+ */
+async function writeOutput(base: BasePdf, rewritten: boolean, edit: (doc: PDFDocument) => void): Promise<RenderedHtml> {
+  if (rewritten) {
+    edit(base.doc);
+    return rendered(base.doc, await rewritePdf(base.doc));
+  }
+  const session = UpdateSession.over(base);
+  edit(session.doc);
+  return rendered(session.doc, await session.commit());
+}
+
 function rendered(doc: PDFDocument, pdf: Uint8Array): RenderedHtml {
   const title = doc.getTitle();
   return title === undefined ? { pdf, pageCount: doc.getPageCount() } : { pdf, pageCount: doc.getPageCount(), title };
-}
-
-/**
- * The request's title, else the document's <title>, else none (Chromium titles a page without
- * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
- * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
- * as for Markdown; the dates stay Chromium's.
- */
-function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
-  const info: DocumentInfo = { showTitle: true };
-  if (meta.author) info.author = meta.author;
-  if (meta.subject) info.subject = meta.subject;
-  if (meta.keywords)
-    info.keywords = meta.keywords
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
-  if (title !== undefined) info.title = title;
-  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) info.title = null;
-  setDocumentInfo(doc, info);
 }

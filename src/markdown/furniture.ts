@@ -10,7 +10,7 @@ import type { LogoOption } from '../schema/index.js';
 import type { TextSetter, TextStyle } from '../text/index.js';
 import { embedPrepared, placeImage, prepareImage, type ImageCache, type LoadedImage } from '../images/index.js';
 import { loadImages } from './images.js';
-import { color } from './render.js';
+import { color } from './drawer.js';
 import { DEFAULT_LOGO_PX, DEFAULTS, PX } from './style.js';
 import { fieldsInZone, formatDateTime } from '../format/index.js';
 

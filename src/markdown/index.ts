@@ -6,7 +6,7 @@
  */
 import type { EngineServices } from '../services/index.js';
 import { resolvePageLayout } from '../page-options/index.js';
-import { createPdf, savePdf } from '../pdf/index.js';
+import { conformToPdfA, createPdf, savePdf, StructureWriter } from '../pdf/index.js';
 import type { MarkdownRequest } from '../schema/index.js';
 import { TextSetter } from '../text/index.js';
 import { isCastpressError, RenderError, ValidationError } from '../errors/index.js';
@@ -15,6 +15,7 @@ import { imageUrls, toSections } from './document.js';
 import { drawLogo, drawMarginText, formatTimestamp, loadLogo, pageNumberText } from './furniture.js';
 import { loadImages } from './images.js';
 import { Flow, layoutBlocks } from './layout/layout.js';
+import type { TableGeometry } from './layout/flow.js';
 import { paginate } from './layout/paginate.js';
 import { createParser, unplacedLiterals } from './parse.js';
 import { blockPositions, type BlockPosition } from './layout/positions.js';
@@ -68,7 +69,8 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
 
   const now = ctx.clock();
   const doc = await createPdf({
-    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title) } : {}),
+    // A viewer shows the title, not the file name (PDF/UA-1 §7.1).
+    ...(request.title !== undefined ? { title: withoutLiteralMarks(request.title), showTitle: true } : {}),
     date: now,
   });
 
@@ -89,8 +91,9 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
     height: loadedLogo.height * logoScale,
   };
 
+  const structure = new StructureWriter(doc);
   const flow = new Flow();
-  const frame = { x: 0, width: contentWidth, bars: [], depth: 0 };
+  const frame = { x: 0, width: contentWidth, bars: [], depth: 0, tag: structure.root };
   for (const section of sections) {
     flow.gap(SPACING.betweenBlocks * section.style.fontSize, []);
     const first = flow.boxes.length;
@@ -112,20 +115,34 @@ async function generate(request: MarkdownRequest, ctx: MarkdownContext): Promise
   });
 
   const family = request.fontFamily ?? DEFAULTS.fontFamily;
+  const target = { doc, setter, structure, headersDrawn: new Set<TableGeometry>() };
   const pdfPages = pages.map((boxes) => {
     const p = doc.addPage([page.width, page.height]);
-    drawPage({ doc, setter }, p, boxes);
+    drawPage(target, p, boxes);
     return p;
   });
-  if (logo) drawLogo(pdfPages[0], logo, page);
+  // Page furniture (logo, page numbers, timestamp) is no part of the reading order: pagination artifacts.
+  if (logo) structure.artifact(pdfPages[0], 'Pagination', () => drawLogo(pdfPages[0], logo, page));
   if (page.pageCount) {
     pdfPages.forEach((p, i) =>
-      drawMarginText(setter, p, page, page.pageCount!, pageNumberText(i + 1, pdfPages.length), family),
+      structure.artifact(p, 'Pagination', () =>
+        drawMarginText(setter, p, page, page.pageCount!, pageNumberText(i + 1, pdfPages.length), family),
+      ),
     );
   }
   if (request.includeTimestamp) {
     const slot = page.pageCount === 'bottomLeft' ? 'bottomRight' : 'bottomLeft';
-    drawMarginText(setter, pdfPages[pdfPages.length - 1], page, slot, formatTimestamp(now, ctx.timeZone), family);
+    const last = pdfPages[pdfPages.length - 1];
+    structure.artifact(last, 'Pagination', () =>
+      drawMarginText(setter, last, page, slot, formatTimestamp(now, ctx.timeZone), family),
+    );
   }
-  return { pdf: await savePdf(doc), pageCount: pdfPages.length, blocks: blockPositions(pages) };
+  structure.finish(request.lang !== undefined ? { lang: request.lang } : {});
+  let pdf = await savePdf(doc);
+  if (request.pdfa) {
+    // The first write embeds the fonts (checked) and seeds the file identifier: same request, same bytes.
+    conformToPdfA(doc, request.pdfa, pdf);
+    pdf = await savePdf(doc);
+  }
+  return { pdf, pageCount: pdfPages.length, blocks: blockPositions(pages) };
 }

@@ -1,197 +1,111 @@
 /**
- * Draws placed boxes onto pdf-lib pages. Layout coordinates have their origin
- * at the page's top-left; PDF user space has it at the bottom-left.
+ * Draws placed boxes onto pdf-lib pages: each box's content as marked content of its structure
+ * element, decoration as artifacts (drawer.ts holds the primitives).
  */
-import {
-  PDFName,
-  PDFString,
-  beginMarkedContent,
-  endMarkedContent,
-  rgb,
-  type PDFDocument,
-  type PDFPage,
-  type RGB,
-} from '@cantoo/pdf-lib';
-import type { TextSetter } from '../text/index.js';
-import type { ImageBox, Line, LineBox, Marker, PageBoxes, Placed, RowBox } from './layout/flow.js';
+import type { PDFPage } from '@cantoo/pdf-lib';
+import type { ImageBox, LineBox, Marker, PageBoxes, Placed, RowBox } from './layout/flow.js';
 import { placeImage } from '../images/index.js';
-import { DEFAULTS, hexToRgb01 } from './style.js';
-import { VALUE_MARKED_CONTENT } from '../format/index.js';
+import { DEFAULTS } from './style.js';
+import { color, PageDrawer, type RenderTarget } from './drawer.js';
 
-/** Link targets made clickable; relative and script URLs stay plain text. */
-const CLICKABLE = /^(https?:|mailto:|tel:|ftp:)/i;
-
-export interface RenderTarget {
-  doc: PDFDocument;
-  setter: TextSetter;
-}
-
-export function color(hex: string): RGB {
-  const [r, g, b] = hexToRgb01(hex);
-  return rgb(r, g, b);
-}
-
-class PageDrawer {
-  readonly page: PDFPage;
-  readonly height: number;
-  readonly #t: RenderTarget;
-
-  constructor(t: RenderTarget, page: PDFPage) {
-    this.#t = t;
-    this.page = page;
-    this.height = page.getHeight();
-  }
-
-  /** PDF y of a top-origin y. */
-  y(top: number): number {
-    return this.height - top;
-  }
-
-  rect(x: number, top: number, width: number, height: number, hex: string): void {
-    this.page.drawRectangle({ x, y: this.y(top + height), width, height, color: color(hex) });
-  }
-
-  hline(x1: number, x2: number, top: number, thickness: number, hex: string): void {
-    this.page.drawLine({
-      start: { x: x1, y: this.y(top) },
-      end: { x: x2, y: this.y(top) },
-      thickness,
-      color: color(hex),
-    });
-  }
-
-  vline(x: number, top: number, bottom: number, thickness: number, hex: string): void {
-    this.page.drawLine({ start: { x, y: this.y(top) }, end: { x, y: this.y(bottom) }, thickness, color: color(hex) });
-  }
-
-  link(url: string | undefined, x: number, top: number, width: number, height: number): void {
-    if (!url || !CLICKABLE.test(url) || width <= 0) return;
-    const { doc } = this.#t;
-    const bottom = this.y(top + height);
-    const annot = doc.context.obj({
-      Type: 'Annot',
-      Subtype: 'Link',
-      Rect: [x, bottom, x + width, bottom + height],
-      Border: [0, 0, 0],
-      A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
-    });
-    this.page.node.addAnnot(doc.context.register(annot));
-  }
-
-  /** Draws a laid line with its baseline at `baseline` (top-origin): runs grouped by colour, then decorations. */
-  line(line: Line, x: number, baseline: number): void {
-    for (const run of line.runs) {
-      if (run.data?.code && run.text.trim() !== '') {
-        const size = run.style.fontSize;
-        this.rect(x + run.x - 1, baseline - size * 0.95, run.width + 2, size * 1.25, DEFAULTS.codeBackground);
-      }
-    }
-    // Consecutive runs of one colour are drawn together; the content stream keeps reading order. Runs of
-    // literal text (values) are drawn as their own marked content, which the text-tag finder skips.
-    const group = (k: number) =>
-      `${line.runs[k].data?.color ?? DEFAULTS.textColor} ${line.runs[k].data?.value === true}`;
-    let from = 0;
-    for (let i = 1; i <= line.runs.length; i++) {
-      if (i < line.runs.length && group(i) === group(from)) continue;
-      const hex = line.runs[from].data?.color ?? DEFAULTS.textColor;
-      const value = line.runs[from].data?.value === true;
-      if (value) this.page.pushOperators(beginMarkedContent(PDFName.of(VALUE_MARKED_CONTENT)));
-      this.#t.setter.drawLine(this.page, { ...line, runs: line.runs.slice(from, i) }, x, this.y(baseline), color(hex));
-      if (value) this.page.pushOperators(endMarkedContent());
-      from = i;
-    }
-    let open: { url: string; x: number; end: number; size: number } | undefined;
-    const closeLink = () => {
-      if (open) this.link(open.url, x + open.x, baseline - open.size, open.end - open.x, open.size * 1.3);
-      open = undefined;
-    };
-    for (const run of line.runs) {
-      const size = run.style.fontSize;
-      const hex = run.data?.color ?? DEFAULTS.textColor;
-      const thickness = Math.max(0.5, size / 16);
-      if (run.data?.strike) this.hline(x + run.x, x + run.x + run.width, baseline - size * 0.3, thickness, hex);
-      if (run.data?.link !== undefined) {
-        this.hline(x + run.x, x + run.x + run.width, baseline + size * 0.12, thickness, hex);
-        if (open && open.url === run.data.link && Math.abs(open.end - run.x) < 0.5) open.end = run.x + run.width;
-        else {
-          closeLink();
-          open = { url: run.data.link, x: run.x, end: run.x + run.width, size };
-        }
-      } else closeLink();
-    }
-    closeLink();
-  }
-}
+export type { RenderTarget } from './drawer.js';
 
 function drawMarker(d: PageDrawer, marker: Marker, left: number, baseline: number): void {
   if (marker.kind === 'text') {
-    d.line(marker.line, left + marker.x, baseline);
+    if (marker.tag) d.line(marker.line, left + marker.x, baseline, marker.tag);
+    else d.artifact('Layout', () => d.line(marker.line, left + marker.x, baseline));
     return;
   }
   const s = marker.size;
   const cx = left + marker.x + s / 2;
   const cy = d.y(baseline - s * 0.9);
-  if (marker.shape === 'square')
-    d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
-  else if (marker.shape === 'disc') d.page.drawCircle({ x: cx, y: cy, size: s / 2, color: color(marker.color) });
-  else d.page.drawCircle({ x: cx, y: cy, size: s / 2 - 0.35, borderColor: color(marker.color), borderWidth: 0.7 });
+  d.tagged(marker.tag, () => {
+    if (marker.shape === 'square')
+      d.page.drawRectangle({ x: cx - s / 2, y: cy - s / 2, width: s, height: s, color: color(marker.color) });
+    else if (marker.shape === 'disc') d.page.drawCircle({ x: cx, y: cy, size: s / 2, color: color(marker.color) });
+    else d.page.drawCircle({ x: cx, y: cy, size: s / 2 - 0.35, borderColor: color(marker.color), borderWidth: 0.7 });
+  });
 }
 
 function drawBars(d: PageDrawer, p: Placed): void {
-  for (const bx of p.box.bars) d.rect(p.left + bx, p.top, 2.5, p.box.height, DEFAULTS.quoteBar);
+  if (p.box.bars.length === 0) return;
+  d.artifact('Layout', () => {
+    for (const bx of p.box.bars) d.rect(p.left + bx, p.top, 2.5, p.box.height, DEFAULTS.quoteBar);
+  });
 }
 
 function drawLineBox(d: PageDrawer, p: Placed, box: LineBox): void {
-  if (box.background) d.rect(p.left + box.background.x, p.top, box.background.width, box.height, box.background.color);
+  const band = box.background;
+  if (band) d.artifact('Layout', () => d.rect(p.left + band.x, p.top, band.width, box.height, band.color));
   const baseline = p.top + box.padTop + box.ascent;
   for (const marker of box.markers ?? []) drawMarker(d, marker, p.left, baseline);
-  d.line(box.line, p.left + box.x, baseline);
+  if (box.tag) d.line(box.line, p.left + box.x, baseline, box.tag);
+  else d.artifact('Layout', () => d.line(box.line, p.left + box.x, baseline));
 }
 
 function drawImageBox(d: PageDrawer, p: Placed, box: ImageBox): void {
   const x = p.left + box.x;
-  placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height });
-  d.link(box.link, x, p.top, box.width, box.height);
+  d.tagged(box.tag, () =>
+    placeImage(d.page, box.image, { x, y: d.y(p.top + box.height), width: box.width, height: box.height }),
+  );
+  d.link(box.link, x, p.top, box.width, box.height, box.linkTag);
   for (const marker of box.markers ?? [])
     drawMarker(d, marker, p.left, p.top + (marker.kind === 'text' ? marker.line.ascent : marker.size * 2));
 }
 
-function drawRow(d: PageDrawer, p: Placed, row: RowBox): void {
+/**
+ * A table row: each cell's lines as content of its TH or TD, the grid as an artifact. A header row
+ * repeated at the top of a later page is drawn whole as a pagination artifact.
+ */
+function drawRow(d: PageDrawer, p: Placed, row: RowBox, repeat: boolean): void {
   const g = row.table;
   const left = p.left;
   const top = p.top;
   const bottom = top + row.height;
   const grid = DEFAULTS.gridColor;
-  row.cells.forEach((cell, c) => {
-    const col = g.columns[c];
-    const content = cell.lines.reduce((h, l) => h + l.height, 0);
-    const free = row.height - 2 * g.padding - content;
-    const offset = row.continued
-      ? 0
-      : g.verticalAlign === 'center'
-        ? free / 2
-        : g.verticalAlign === 'bottom'
-          ? free
-          : 0;
-    let y = top + g.padding + offset;
-    for (const line of cell.lines) {
-      const inner = col.width - 2 * g.padding;
-      const dx = cell.align === 'center' ? (inner - line.width) / 2 : cell.align === 'right' ? inner - line.width : 0;
-      const ascent = (line.height - (line.ascent + line.descent)) / 2 + line.ascent;
-      d.line(line, left + col.x + g.padding + dx, y + ascent);
-      y += line.height;
+  const cells = () =>
+    row.cells.forEach((cell, c) => {
+      const col = g.columns[c];
+      const content = cell.lines.reduce((h, l) => h + l.height, 0);
+      const free = row.height - 2 * g.padding - content;
+      const offset = row.continued
+        ? 0
+        : g.verticalAlign === 'center'
+          ? free / 2
+          : g.verticalAlign === 'bottom'
+            ? free
+            : 0;
+      let y = top + g.padding + offset;
+      const tag = repeat ? undefined : row.cellTags?.[c];
+      for (const line of cell.lines) {
+        const inner = col.width - 2 * g.padding;
+        const dx = cell.align === 'center' ? (inner - line.width) / 2 : cell.align === 'right' ? inner - line.width : 0;
+        const ascent = (line.height - (line.ascent + line.descent)) / 2 + line.ascent;
+        d.line(line, left + col.x + g.padding + dx, y + ascent, tag);
+        y += line.height;
+      }
+    });
+  const lines = () => {
+    const x1 = left + g.x;
+    const x2 = x1 + g.width;
+    if (g.rowGridlines) {
+      d.hline(x1, x2, top, 0.6, grid);
+      d.hline(x1, x2, bottom, 0.6, grid);
     }
-  });
-  const x1 = left + g.x;
-  const x2 = x1 + g.width;
-  if (g.rowGridlines) {
-    d.hline(x1, x2, top, 0.6, grid);
-    d.hline(x1, x2, bottom, 0.6, grid);
-  }
-  if (row.isHeader) d.hline(x1, x2, bottom, 1.1, grid);
-  if (g.columnGridlines) {
-    for (const col of g.columns) d.vline(left + col.x, top, bottom, 0.6, grid);
-    d.vline(x2, top, bottom, 0.6, grid);
+    if (row.isHeader) d.hline(x1, x2, bottom, 1.1, grid);
+    if (g.columnGridlines) {
+      for (const col of g.columns) d.vline(left + col.x, top, bottom, 0.6, grid);
+      d.vline(x2, top, bottom, 0.6, grid);
+    }
+  };
+  if (repeat)
+    d.artifact('Pagination', () => {
+      cells();
+      lines();
+    });
+  else {
+    cells();
+    d.artifact('Layout', lines);
   }
 }
 
@@ -208,11 +122,16 @@ export function drawPage(t: RenderTarget, page: PDFPage, boxes: PageBoxes): void
         drawImageBox(d, p, box);
         break;
       case 'rule':
-        d.hline(p.left + box.x, p.left + box.x + box.width, p.top + box.height / 2, 0.8, DEFAULTS.ruleColor);
+        d.artifact('Layout', () =>
+          d.hline(p.left + box.x, p.left + box.x + box.width, p.top + box.height / 2, 0.8, DEFAULTS.ruleColor),
+        );
         break;
-      case 'row':
-        drawRow(d, p, box);
+      case 'row': {
+        const repeat = box.isHeader && t.headersDrawn.has(box.table);
+        if (box.isHeader) t.headersDrawn.add(box.table);
+        drawRow(d, p, box, repeat);
         break;
+      }
       case 'gap':
         break;
     }

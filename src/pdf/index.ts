@@ -64,3 +64,14 @@ export {
   type TextOperatorDrops,
 } from './content/drop-glyphs.js';
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
+export { drawArtifact, markArtifacts, stripPageMarks, type ArtifactType } from './structure/artifacts.js';
+export { dropPageStructure } from './structure/prune.js';
+export {
+  StructureWriter,
+  structElement,
+  type StructElement,
+  type StructKid,
+  type StructRole,
+} from './structure/tree-writer.js';
+export { conformToPdfA, type PdfALevel } from './archive/pdfa.js';
+export { tagAnnotations } from './structure/annotations.js';

@@ -106,6 +106,13 @@ export const generateSchemas = once(() => {
     title: z.string().optional(),
     page: pageOptions().optional(),
     outputFormat: outputFormat.optional(),
+    /** The document's language as a BCP 47 tag (the PDF's /Lang); HTML takes its `<html lang>` when this is absent. */
+    lang: z
+      .string()
+      .regex(/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/, 'Expected a language tag such as "en" or "de-CH"')
+      .optional(),
+    /** PDF/A conformance of the output: PDF/A-2b or PDF/A-3b (ISO 19005-2, -3, level B). */
+    pdfa: z.enum(['2b', '3b']).optional(),
   };
 
   const markdownRequest = z.object({

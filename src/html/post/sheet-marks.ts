@@ -2,6 +2,7 @@
 import { rgb, type PDFDocument, type PDFPage } from '@cantoo/pdf-lib';
 import { type Margins, type SheetInfo as Sheet } from '../in-page/contract.js';
 import { printScale } from './print-scale.js';
+import { drawArtifact } from '../../pdf/index.js';
 
 /**
  * The extra width the sheet needs when the print was still scaled down (0 when it was not). Chromium
@@ -37,7 +38,10 @@ export function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): v
       if (b <= 0) return;
       page.setBleedBox(box.x, box.y, w, h);
       page.setTrimBox(box.x + b, box.y + b, w - 2 * b, h - 2 * b);
-      drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet);
+      // Printer's marks are no part of the document (a page artifact, ISO 32000-1 §14.8.2.2.2).
+      drawArtifact(page, 'Page', () =>
+        drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet),
+      );
     });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { EmbeddedImage } from '../images.js';
 import type { LaidLine } from '../../text/index.js';
+import type { StructElement } from '../../pdf/index.js';
 
 /** What a run of text carries through the text layer. */
 export interface RunData {
@@ -24,11 +25,15 @@ export interface Bars {
   bars: number[];
   /** The `id` of the request block the box belongs to, when it has one (positions.ts reports it). */
   anchor?: string;
+  /** The structure element the box's content belongs to; none: an artifact (rules, decorative images). */
+  tag?: StructElement;
 }
 
-export type Marker =
+/** A list item's marker; `tag` is its Lbl element. */
+export type Marker = { tag?: StructElement } & (
   | { kind: 'text'; line: Line; x: number }
-  | { kind: 'bullet'; shape: 'disc' | 'circle' | 'square'; x: number; size: number; color: string };
+  | { kind: 'bullet'; shape: 'disc' | 'circle' | 'square'; x: number; size: number; color: string }
+);
 
 export interface LineBox extends Bars {
   kind: 'line';
@@ -65,6 +70,8 @@ export interface ImageBox extends Bars {
   height: number;
   image: EmbeddedImage;
   link?: string;
+  /** The Link element of a linked image (its Figure is `tag`). */
+  linkTag?: StructElement;
   markers?: Marker[];
 }
 
@@ -98,6 +105,8 @@ export interface RowBox extends Bars {
   row: number;
   /** Continuation of a row split across pages. */
   continued?: boolean;
+  /** The TH or TD element of each cell (`tag` is the row's TR). */
+  cellTags?: StructElement[];
 }
 
 export type FlowBox = LineBox | GapBox | RuleBox | ImageBox | RowBox;

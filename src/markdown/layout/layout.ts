@@ -3,12 +3,13 @@
  * shared TextSetter), lists and quotes become indentation and decorations.
  */
 import type { Span, TextSetter } from '../../text/index.js';
+import { structElement, type StructElement } from '../../pdf/index.js';
 import type { FlowBox, Line, LineBox, Marker, RunData } from './flow.js';
 import type { LoadedImage } from '../images.js';
 import type { Block, Inline } from '../model.js';
 import { DEFAULTS, HEADING_SCALE, PX, SPACING, type BlockStyle } from '../style.js';
 import { layoutTable } from './table.js';
-import { textStyle, toSpans, wrap } from './spans.js';
+import { textStyle, toSpans, trimEdges, wrap } from './spans.js';
 
 export interface LayoutEnv {
   setter: TextSetter;
@@ -17,12 +18,13 @@ export interface LayoutEnv {
   maxImageHeight: number;
 }
 
-/** Where boxes go and how far in they start. */
+/** Where boxes go, how far in they start, and the structure element their blocks belong to. */
 interface Frame {
   x: number;
   width: number;
   bars: number[];
   depth: number;
+  tag: StructElement;
 }
 
 /** Collects boxes; consecutive gaps merge into the largest of them. */
@@ -78,30 +80,35 @@ export function layoutBlocks(
   });
 }
 
+/** A heading's element: H1–H6 by level (a request block's `heading`, level 0, is an H1). */
+const HEADINGS = ['H1', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6'] as const;
+
 function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle, frame: Frame, tight: boolean): void {
   const em = style.fontSize;
   switch (block.kind) {
     case 'paragraph':
-      layoutInlines(env, flow, block.inlines, style, frame, em);
+      layoutInlines(env, flow, block.inlines, style, { ...frame, tag: structElement('P', frame.tag) }, em);
       return;
     case 'heading': {
       const size = em * (HEADING_SCALE[block.level] ?? 1);
+      const tag = structElement(HEADINGS[block.level] ?? 'H6', frame.tag);
       flow.gap(SPACING.headingBefore * em, frame.bars);
       const lines = wrap(env.setter, toSpans(block.inlines, style, size, true), frame.width);
-      for (const line of lines) flow.push(lineBox(line, startX(line, frame), frame.bars, { keepWithNext: true }));
+      for (const line of lines) flow.push(lineBox(line, startX(line, frame), frame.bars, { keepWithNext: true, tag }));
       if (lines.length === 0)
-        flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true }));
+        flow.push(lineBox(blankLine(env.setter, style, size), frame.x, frame.bars, { keepWithNext: true, tag }));
       flow.gap(SPACING.headingAfter * em, frame.bars);
       return;
     }
     case 'label': {
+      const tag = structElement('P', frame.tag);
       const lines = wrap(env.setter, toSpans(block.inlines, style, em, true), frame.width);
-      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true }));
+      for (const line of lines) flow.push(lineBox(line, frame.x, frame.bars, { keepWithNext: true, tag }));
       flow.gap(SPACING.labelAfter * em, frame.bars);
       return;
     }
     case 'code':
-      layoutCode(env, flow, block, style, frame);
+      layoutCode(env, flow, block, style, { ...frame, tag: structElement('Code', frame.tag) });
       return;
     case 'rule':
       flow.push({ kind: 'rule', x: frame.x, width: frame.width, height: SPACING.rule * 2 * em, bars: frame.bars });
@@ -109,7 +116,8 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
     case 'quote': {
       const indent = indentFor(frame, 0.9 * em, em);
       const bars = indent > 0 ? [...frame.bars, frame.x + 0.2 * em] : frame.bars;
-      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars, depth: frame.depth };
+      const tag = structElement('BlockQuote', frame.tag);
+      const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars, depth: frame.depth, tag };
       if (block.children.length === 0) {
         flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
         return;
@@ -120,10 +128,17 @@ function layoutBlock(env: LayoutEnv, flow: Flow, block: Block, style: BlockStyle
     case 'list':
       layoutList(env, flow, block, style, frame);
       return;
-    case 'table':
-      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width))
-        flow.push({ ...row, bars: frame.bars });
+    case 'table': {
+      const table = structElement('Table', frame.tag);
+      for (const row of layoutTable(env.setter, block.table, style, frame.x, frame.width)) {
+        const tag = structElement('TR', table);
+        const cellTags = row.cells.map(() =>
+          row.isHeader ? structElement('TH', tag, { scope: 'Column' }) : structElement('TD', tag),
+        );
+        flow.push({ ...row, bars: frame.bars, tag, cellTags });
+      }
       return;
+    }
   }
 }
 
@@ -153,8 +168,17 @@ function layoutList(
     indent = Math.max(1.6 * em, widest + 0.45 * em);
   }
   indent = indentFor(frame, indent, em);
-  const inner: Frame = { x: frame.x + indent, width: frame.width - indent, bars: frame.bars, depth: frame.depth + 1 };
+  const list = structElement('L', frame.tag);
   block.items.forEach((item, i) => {
+    const li = structElement('LI', list);
+    const lbl = structElement('Lbl', li);
+    const inner: Frame = {
+      x: frame.x + indent,
+      width: frame.width - indent,
+      bars: frame.bars,
+      depth: frame.depth + 1,
+      tag: structElement('LBody', li),
+    };
     if (i > 0) flow.gap((block.tight ? 0.15 : SPACING.looseItem) * em, frame.bars);
     if (block.ordered) {
       const [line] = wrap(
@@ -162,7 +186,7 @@ function layoutList(
         [{ text: textFor(i), style: markerStyle, data: { color: style.color } }],
         Infinity,
       );
-      flow.pendingMarkers.push({ kind: 'text', line, x: inner.x - 0.35 * em - line.width });
+      flow.pendingMarkers.push({ kind: 'text', line, x: inner.x - 0.35 * em - line.width, tag: lbl });
     } else {
       const shapes = ['disc', 'circle', 'square'] as const;
       const size = 0.34 * em;
@@ -172,10 +196,12 @@ function layoutList(
         x: inner.x - 0.8 * em,
         size,
         color: style.color,
+        tag: lbl,
       });
     }
     layoutBlocks(env, flow, item, style, inner, block.tight);
-    if (flow.pendingMarkers.length > 0) flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars));
+    if (flow.pendingMarkers.length > 0)
+      flow.push(lineBox(blankLine(env.setter, style, em), inner.x, inner.bars, { tag: inner.tag }));
   });
 }
 
@@ -201,7 +227,7 @@ function layoutCode(
   if (lines.length === 0) lines = [blankLine(env.setter, style, em * 0.9)];
   const background = { x: frame.x, width: frame.width, color: DEFAULTS.codeBackground };
   lines.forEach((line, i) => {
-    const box = lineBox(line, frame.x + pad, frame.bars, { background });
+    const box = lineBox(line, frame.x + pad, frame.bars, { background, tag: frame.tag });
     if (i === 0) {
       box.padTop = pad;
       box.height += pad;
@@ -228,7 +254,9 @@ function layoutInlines(
     lines.forEach((line, i) => {
       // No single first line at the foot of a page (orphan), no single last line at the head of one (widow).
       const keepWithNext = lines.length > 1 && (i === 0 || i === lines.length - 2);
-      flow.push(lineBox(line, startX(line, frame), frame.bars, keepWithNext ? { keepWithNext } : {}));
+      flow.push(
+        lineBox(line, startX(line, frame), frame.bars, { tag: frame.tag, ...(keepWithNext ? { keepWithNext } : {}) }),
+      );
     });
     run = [];
   };
@@ -245,26 +273,20 @@ function layoutInlines(
       width *= env.maxImageHeight / height;
       height = env.maxImageHeight;
     }
-    flow.push({ kind: 'image', x: frame.x, width, height, image: loaded.image, link: inline.link, bars: frame.bars });
+    // An image without a description is decoration (an artifact), as `alt=""` is in HTML.
+    const linkTag = inline.link !== undefined && inline.alt !== '' ? structElement('Link', frame.tag) : undefined;
+    const tag = inline.alt !== '' ? structElement('Figure', linkTag ?? frame.tag, { alt: inline.alt }) : undefined;
+    flow.push({
+      kind: 'image',
+      x: frame.x,
+      width,
+      height,
+      image: loaded.image,
+      link: inline.link,
+      bars: frame.bars,
+      ...(tag ? { tag } : {}),
+      ...(linkTag ? { linkTag } : {}),
+    });
   }
   flush();
-}
-
-function trimEdges(inlines: Inline[]): Inline[] {
-  const out = inlines.map((i) => ({ ...i }));
-  const first = out[0];
-  if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
-  const last = out[out.length - 1];
-  if (last?.kind === 'text') last.text = last.text.slice(0, blankTailStart(last.text));
-  return out;
-}
-
-/**
- * Where the trailing spaces and tabs of `text` start. A scan from the end: `/[ \t]+$/` retried
- * from every blank of a run that ends before a letter, quadratic in a caller's long run of spaces.
- */
-function blankTailStart(text: string): number {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
-  return end;
 }

@@ -45,3 +45,23 @@ export function wrap(setter: TextSetter, spans: Span<RunData>[], maxWidth: numbe
   if (spans.length === 0) return [];
   return setter.layout(spans, { maxWidth: Math.max(1, maxWidth), lineHeight: DEFAULTS.lineHeight });
 }
+
+/** `inlines` without the blanks at their start and end. */
+export function trimEdges(inlines: Inline[]): Inline[] {
+  const out = inlines.map((i) => ({ ...i }));
+  const first = out[0];
+  if (first?.kind === 'text') first.text = first.text.replace(/^[ \t]+/, '');
+  const last = out[out.length - 1];
+  if (last?.kind === 'text') last.text = last.text.slice(0, blankTailStart(last.text));
+  return out;
+}
+
+/**
+ * Where the trailing spaces and tabs of `text` start. A scan from the end: `/[ \t]+$/` retried
+ * from every blank of a run that ends before a letter, quadratic in a caller's long run of spaces.
+ */
+function blankTailStart(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  return end;
+}

@@ -135,6 +135,9 @@ export class UpdateSession {
     }
     const removed = [...this.#objects.removed];
     if (write.size === 0 && removed.length === 0) return this.#base.bytes;
+    // pdf-lib's writer takes a skipped object with the largest number for its own cross-reference stream
+    // and writes /Size one short: copies read but left unchanged are not handed to it.
+    this.#objects.forgetUnchanged(write);
     return appendObjects(this.context, this.#base, write, removed);
   }
 }
@@ -171,6 +174,15 @@ class CopyOnRead extends Map<PDFRef, PDFObject> {
     super.set(ref, copy);
     this.originals.set(ref, original);
     return copy;
+  }
+
+  /** Drops the copies of base objects that are not in `write` (they are read from the base again if looked up). */
+  forgetUnchanged(write: ReadonlySet<number>): void {
+    for (const ref of [...this.originals.keys()]) {
+      if (write.has(ref.objectNumber)) continue;
+      super.delete(ref);
+      this.originals.delete(ref);
+    }
   }
 
   override has(ref: PDFRef): boolean {

@@ -1,0 +1,39 @@
+/** The last steps every HTML output takes: structure for annotations, document information, PDF/A. */
+import type { PDFDocument } from '@cantoo/pdf-lib';
+import { conformToPdfA, setDocumentInfo, tagAnnotations, type DocumentInfo, type PdfALevel } from '../../pdf/index.js';
+import type { DocumentMeta } from '../in-page/contract.js';
+
+/**
+ * The last step on every path: form widgets tied to the structure tree and links described, document
+ * information, PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
+ */
+export function finishDocument(
+  doc: PDFDocument,
+  request: { title?: string; pdfa?: PdfALevel },
+  meta: DocumentMeta,
+  seed: Uint8Array,
+): void {
+  tagAnnotations(doc);
+  documentInfo(doc, request.title, meta);
+  if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
+}
+
+/**
+ * The request's title, else the document's <title>, else none (Chromium titles a page without
+ * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
+ * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
+ * as for Markdown; the dates stay Chromium's.
+ */
+function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
+  const info: DocumentInfo = { showTitle: true };
+  if (meta.author) info.author = meta.author;
+  if (meta.subject) info.subject = meta.subject;
+  if (meta.keywords)
+    info.keywords = meta.keywords
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+  if (title !== undefined) info.title = title;
+  else if (/^(about:blank|data:|blob:)/.test(doc.getTitle() ?? '')) info.title = null;
+  setDocumentInfo(doc, info);
+}

@@ -1,0 +1,107 @@
+/**
+ * Artifacts (ISO 32000-1 §14.8.2.2): content that is not part of the document's reading order —
+ * page backgrounds, running headers and footers, printer's marks. A tagged page has every mark
+ * either in a structure element's marked content or in an artifact (PDF/UA-1 §7.1).
+ */
+import { deflateSync } from 'node:zlib';
+import {
+  PDFArray,
+  PDFName,
+  PDFRef,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames as Ops,
+  PDFRawStream,
+  endMarkedContent,
+  type PDFDocument,
+  type PDFPage,
+} from '@cantoo/pdf-lib';
+import { pageContent } from '../content/drop-glyphs.js';
+import { markUncovered, stripMarks } from './marked-content.js';
+import { cmykContent, cmykXObjects, type CmykColours } from '../content/device-cmyk.js';
+
+/** §14.8.2.2.2: Pagination (running heads, page numbers), Layout (rules, backgrounds that only structure), Page (printer's marks). */
+export type ArtifactType = 'Pagination' | 'Layout' | 'Page';
+
+/** A content stream holding `bytes`, compressed (zlib is native: pako takes ~10× longer on a 50 KB page). */
+function contentStream(doc: PDFDocument, bytes: Uint8Array): PDFRawStream {
+  const dict = doc.context.obj({ Filter: 'FlateDecode' });
+  const data = deflateSync(bytes);
+  dict.set(PDFName.of('Length'), PDFNumber.of(data.length));
+  return PDFRawStream.of(dict, data);
+}
+
+function rewriteContent(
+  doc: PDFDocument,
+  page: PDFPage,
+  edit: (content: Uint8Array) => Uint8Array | undefined,
+  shared: ReadonlySet<PDFRef>,
+): boolean {
+  const contents = page.node.Contents();
+  const content = pageContent(contents, (o) => doc.context.lookup(o));
+  if (typeof content === 'string') return false;
+  const changed = edit(content);
+  if (!changed) return false;
+  page.node.set(PDFName.of('Contents'), doc.context.register(contentStream(doc, changed)));
+  // The old streams leave the document (a clean write would otherwise keep them), unless another page draws them.
+  const old = contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [];
+  for (const ref of old) if (ref instanceof PDFRef && !shared.has(ref)) doc.context.delete(ref);
+  return true;
+}
+
+/** Content streams more than one page of `doc` draws. */
+function sharedStreams(doc: PDFDocument): Set<PDFRef> {
+  const seen = new Set<PDFRef>();
+  const shared = new Set<PDFRef>();
+  for (const page of doc.getPages()) {
+    const contents = page.node.Contents();
+    for (const ref of contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [])
+      if (ref instanceof PDFRef) (seen.has(ref) ? shared : seen).add(ref);
+  }
+  return shared;
+}
+
+/** `edit` after the stand-in colours of `colours` became CMYK (`cmykContent`), in one rewrite. */
+function withColours(
+  colours: CmykColours | undefined,
+  edit: (content: Uint8Array) => Uint8Array | undefined,
+): (content: Uint8Array) => Uint8Array | undefined {
+  if (!colours || colours.size === 0) return edit;
+  return (content) => {
+    const coloured = cmykContent(content, colours);
+    return edit(coloured ?? content) ?? coloured;
+  };
+}
+
+/**
+ * Wraps the marks of `pages` that are neither tagged nor artifacts (Chromium leaves page backgrounds,
+ * its own margin boxes and decorative images unmarked) in artifacts, and turns `colours` into DeviceCMYK
+ * on the way (form XObjects included). Each changed page gets one new content stream; a page with
+ * nothing to change keeps its own. Returns how many pages changed.
+ */
+export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(), colours?: CmykColours): number {
+  let changed = colours ? cmykXObjects(doc, pages, colours) : 0;
+  const edit = withColours(colours, markUncovered);
+  const shared = sharedStreams(doc);
+  for (const page of pages) if (rewriteContent(doc, page, edit, shared)) changed++;
+  return changed;
+}
+
+/**
+ * Takes the marked-content operators out of `pages` (their structure is dropped with
+ * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact.
+ */
+export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: CmykColours): void {
+  if (colours) cmykXObjects(doc, pages, colours);
+  const edit = withColours(colours, stripMarks);
+  const shared = sharedStreams(doc);
+  for (const page of pages) rewriteContent(doc, page, edit, shared);
+}
+
+/** Draws what `draw` adds to `page` as one artifact of `type`. */
+export function drawArtifact(page: PDFPage, type: ArtifactType, draw: () => void): void {
+  // An operand string is written as it is: the property list inline.
+  page.pushOperators(PDFOperator.of(Ops.BeginMarkedContentSequence, [PDFName.of('Artifact'), `<< /Type /${type} >>`]));
+  draw();
+  page.pushOperators(endMarkedContent());
+}
