@@ -16,6 +16,12 @@ export const FUNCTION_SENTINEL = '__fs_fn__';
 export const BLEED_SENTINEL = '__fs_bleed__';
 /** `marks` in a page rule, carried as `content: "__fs_marks__<value>"`. */
 export const MARKS_SENTINEL = '__fs_marks__';
+/** The element castpress writes right after a footnote's note, in its place in the text: `::footnote-call` is its `::before`. */
+export const FOOTNOTE_CALL = 'castpress-fn-call';
+/** The first child of a note's copy in the footnote area: `::footnote-marker` is its `::before`. */
+export const FOOTNOTE_MARKER = 'castpress-fn-marker';
+/** `@page { @footnote { … } }` becomes a style rule with this selector right after its page rule (page-rules.ts pairs them). */
+export const FOOTNOTE_RULE = 'castpress-footnote-rule';
 /** Prefix of every id the page gives (markers, helpers): destinations with it are removed from the output. */
 export const ID_PREFIX = '__fs_';
 /** The page name of inserted blank pages (left/right breaks); author `@page :blank` rules are renamed to it (page-rules.ts). */
@@ -152,6 +158,8 @@ export interface PrepareResult {
   overlayStart: string | null;
   running: Array<{ name: string; id: string }>;
   counters: string[];
+  /** Ids of the footnote calls: their pages and offsets check the footnote plan. */
+  footnotes: string[];
   /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
   named: Array<{ name: string; start: string; next: string | null }>;
   /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */

@@ -27,6 +27,8 @@ import {
 } from './flow.js';
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
+import { prepareFootnotes } from './footnotes/notes.js';
+import { planFootnotes } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
@@ -35,8 +37,11 @@ import { newId, newState, type PageState } from './state.js';
 import { prepareBookmarks, prepareStrings, readMeta } from './generated-content/strings.js';
 import { leaderTargets, prepareTargets, targetRules } from './generated-content/targets.js';
 
-function layout(S: PageState, state: LayoutState): void {
+/** `printed`: `state` is what the last print showed (not the first guess), so the footnote plan is checked against it. */
+function layout(S: PageState, state: LayoutState, printed = true): void {
   sheetPrinting(S, false);
+  // First, on the document as it printed: the plan is checked against the positions the print gave.
+  if (printed) planFootnotes(S, state);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
     S.sheet.extra = state.extra;
     writeSheetRules(S);
@@ -58,10 +63,11 @@ function layout(S: PageState, state: LayoutState): void {
 async function prepare(S: PageState): Promise<PrepareResult> {
   await document.fonts.ready;
   hideBrokenImages();
-  const { style, page } = collectRules();
+  const { style, page, footnote } = collectRules();
   defaultSizes(S, page);
-  readPageRules(S, page);
+  readPageRules(S, page, footnote);
   prepareRunning(S, style);
+  prepareFootnotes(S, style);
   prepareStrings(S, style);
   prepareBookmarks(S, style);
   prepareTargets(S, style);
@@ -75,6 +81,8 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   prepareForms(S);
   // After every DOM change above: its overflow check reads the layout the page guess then reuses.
   prepareSheet(S, page);
+  // The first footnote plan, on the finished screen layout: its spacers are in place for the guess.
+  planFootnotes(S, null);
   const calib = beforeHead(
     helper(
       'mark',
@@ -91,7 +99,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // a table of contents' lines): counter values in, pages still empty.
   if (S.targets.length) targetRules(S, { pages: {}, names: [], sizes: [], total: 0 }, true);
   const guess = estimate(S);
-  if (needsLayout) layout(S, guess);
+  if (needsLayout) layout(S, guess, false);
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);
   return {
@@ -113,6 +121,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     overlayStart: S.overlayStart,
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
+    footnotes: S.footnotes.map((f) => f.id),
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
     forms: S.forms,

@@ -169,6 +169,8 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
     const y = (b.before ? r.top : r.bottom) + window.scrollY;
     if (y > 1 && y < height - 1) cuts.push(y);
   }
+  // Pages the footnote plan ends early start where it says.
+  for (const p of S.footnotePages.slice(1)) if (p.start > 1 && p.start < height - 1) cuts.push(p.start);
   cuts.sort((a, b) => a - b);
   const base = [0];
   for (let k = 1; k < cuts.length; k++)

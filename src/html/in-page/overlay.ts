@@ -11,6 +11,8 @@ import { resolvePage, type ResolvedPage } from './page-rules.js';
 import { newId, type PageState } from './state.js';
 import { inheritedFromPage } from './page-context.js';
 import { formatCounter, PAGE_MARK, PAGES_MARK } from './generated-content/string-values.js';
+import { buildArea } from './footnotes/area.js';
+import { pageNumbers } from './footnotes/plan.js';
 
 interface Positioned {
   id: string;
@@ -341,6 +343,13 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       });
       if (!cells.some(Boolean)) continue;
       pg.appendChild(buildBand(side, cells, boxGeometry(names[0], P)));
+    }
+    const notes = S.footnotePages[i]?.notes;
+    if (notes && notes.length) {
+      // At the bottom of the content box (the overlay page is half a pixel shorter than the page).
+      const area = buildArea(P, notes.map((k) => S.footnotes[k]!), pageNumbers(S, notes), host);
+      area.style.bottom = P.bottom - 0.5 + 'px';
+      pg.appendChild(area);
     }
     root.appendChild(pg);
   }

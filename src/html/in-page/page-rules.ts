@@ -8,6 +8,7 @@ import {
   BLEED_SENTINEL,
   DEFAULTS_STYLE_ID,
   ELEMENT_SENTINEL,
+  FOOTNOTE_RULE,
   MARKS_SENTINEL,
   STRING_SENTINEL,
 } from './contract.js';
@@ -48,15 +49,27 @@ export interface ResolvedPage {
 /** A margin rule (`@top-center`…) inside a page rule; TypeScript's DOM has no CSSMarginRule. */
 type MarginRule = CSSRule & { name?: string; style?: CSSStyleDeclaration };
 
+/** The rules of a document: style rules, page rules, and each page rule's `@footnote` (css/footnote-css.ts). */
+export interface DocumentRules {
+  style: StyleRuleInfo[];
+  page: CSSPageRule[];
+  footnote: Map<CSSPageRule, CSSStyleDeclaration>;
+}
+
 /** Every style rule and page rule that applies (media and supports conditions checked, imports followed). */
-export function collectRules(): { style: StyleRuleInfo[]; page: CSSPageRule[] } {
+export function collectRules(): DocumentRules {
   const style: StyleRuleInfo[] = [],
     page: CSSPageRule[] = [];
+  const footnote = new Map<CSSPageRule, CSSStyleDeclaration>();
   // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
   const walk = (rules: CSSRuleList, parent: string): void => {
     for (const r of rules) {
       if (r instanceof CSSPageRule) page.push(r);
-      else if (r instanceof CSSStyleRule) {
+      else if (r instanceof CSSStyleRule && r.selectorText === FOOTNOTE_RULE) {
+        // Written right after its page rule: the last one read.
+        const owner = page[page.length - 1];
+        if (owner) footnote.set(owner, r.style);
+      } else if (r instanceof CSSStyleRule) {
         const own = r.selectorText;
         const full = !parent
           ? own
@@ -91,7 +104,7 @@ export function collectRules(): { style: StyleRuleInfo[]; page: CSSPageRule[] } 
     }
     walk(rules, '');
   }
-  return { style, page };
+  return { style, page, footnote };
 }
 
 /** A CSS length in px (percentages of basis); other units through a hidden probe element. */
@@ -171,13 +184,20 @@ export function defaultSizes(S: PageState, pageRules: CSSPageRule[]): void {
   }
 }
 
-export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
+export function readPageRules(
+  S: PageState,
+  pageRules: CSSPageRule[],
+  footnote: Map<CSSPageRule, CSSStyleDeclaration> = new Map(),
+): void {
   S.rtl = rightToLeft();
   let order = 0;
   for (const r of pageRules) {
     const boxes: Record<string, Declaration[]> = {};
     for (const m of (r.cssRules || []) as Iterable<MarginRule>)
       if (m.name && m.style) boxes[m.name] = declarations(m.style);
+    const area = footnote.get(r);
+    // The footnote area cascades like a margin box (css-gcpm-3 §2.3), under the name `footnote`.
+    if (area) boxes.footnote = declarations(area);
     S.pageRules.push({
       selectors: parseSelectors(r.selectorText),
       order: order++,
@@ -210,7 +230,7 @@ function readingOrderNeedsOverlay(S: PageState): boolean {
     // overlay's page numbers do not.
     if (r.decls.some(([n]) => n.startsWith('counter-'))) return false;
     for (const [name, decls] of Object.entries(r.boxes)) {
-      if (TOP_BAND.has(name)) continue;
+      if (TOP_BAND.has(name) || name === 'footnote') continue;
       for (const [n, v] of decls) {
         if (n !== 'content' || v === 'none' || v === 'normal') continue;
         if (!overlayDraws(v)) return false;

@@ -136,6 +136,32 @@ export interface SheetState {
   rootMargin: [string, string, number];
 }
 
+/** A note (`float: footnote`): hidden where it was written, its call right after it, its copy in the footnote area. */
+export interface Footnote {
+  el: HTMLElement;
+  call: HTMLElement;
+  /** The call's marker id: its destination gives the page the note belongs to. */
+  id: string;
+  /** The note's copy (ids removed), its marker first. */
+  html: string;
+  /** The inherited properties of the note's parent, as a style attribute (the copy keeps them in the area). */
+  inherited: string;
+  policy: 'auto' | 'line' | 'block';
+  display: 'block' | 'inline' | 'compact';
+  /** The footnote counter at the note when it is not reset per page. */
+  value: number;
+}
+
+/** One planned page of the footnote layout (plan.ts): where it starts in the screen layout, its notes, its spacer. */
+export interface FootnotePage {
+  /** Screen y (CSS px) of the page's content top. */
+  start: number;
+  /** Indexes into `PageState.footnotes`. */
+  notes: number[];
+  /** The element that ends the page early (room for the notes, or a call moved on with its note). */
+  spacer: HTMLElement | null;
+}
+
 export interface PageState {
   uid: number;
   /** Ids of every element whose page is read from a destination. */
@@ -168,6 +194,11 @@ export interface PageState {
   overlayForms: PlacedControl[];
   /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
   hyphenNodes: Array<{ node: Text; group: number }>;
+  footnotes: Footnote[];
+  /** The footnote layout, page by page from the first; empty until planned. */
+  footnotePages: FootnotePage[];
+  /** `@page { counter-reset: footnote }`: notes are numbered from 1 on each page. */
+  footnotesPerPage: boolean;
 }
 
 export function newState(): PageState {
@@ -184,6 +215,9 @@ export function newState(): PageState {
     sides: [],
     forms: [],
     hyphenNodes: [],
+    footnotes: [],
+    footnotePages: [],
+    footnotesPerPage: false,
     pageRules: [],
     overlay: false,
     overlayOnly: null,

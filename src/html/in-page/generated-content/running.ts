@@ -28,7 +28,8 @@ const INHERITED = [
   'font-kerning',
 ];
 
-function inheritedStyle(el: Element): string {
+/** The inherited properties of `el` as a style attribute: what its copy elsewhere keeps of its place. */
+export function inheritedStyle(el: Element): string {
   const cs = getComputedStyle(el);
   return INHERITED.map((p) => p + ':' + cs.getPropertyValue(p)).join(';');
 }
