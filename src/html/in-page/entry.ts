@@ -28,7 +28,7 @@ import {
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { prepareFootnotes } from './footnotes/notes.js';
-import { planFootnotes } from './footnotes/plan.js';
+import { guessFootnotes, planFootnotes } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
@@ -99,6 +99,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // a table of contents' lines): counter values in, pages still empty.
   if (S.targets.length) targetRules(S, { pages: {}, names: [], sizes: [], total: 0 }, true);
   const guess = estimate(S);
+  guessFootnotes(S, guess);
   if (needsLayout) layout(S, guess, false);
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);

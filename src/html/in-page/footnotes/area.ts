@@ -58,10 +58,23 @@ export function buildArea(P: ResolvedPage, notes: Footnote[], numbers: number[],
   return wrap;
 }
 
-/** The hidden host areas are measured in; removed before anything prints (plan.ts). */
+/** The hidden host areas are measured in (removed before anything prints, plan.ts), and the run of notes laid out in it. */
 export interface Measurer {
   host: HTMLElement;
   root: ShadowRoot;
+  run: {
+    key: string;
+    first: number;
+    area: HTMLElement;
+    wrap: HTMLElement;
+    cells: HTMLElement[];
+    /** Block notes: each cell's bottom, the area's top and what follows the last cell, the area's inner bottom and full height (screen px). */
+    bottoms: number[];
+    top: number;
+    tail: number;
+    inner: number;
+    full: number;
+  } | null;
   cache: Map<string, { height: number; overflows: boolean }>;
 }
 
@@ -72,29 +85,69 @@ export function newMeasurer(): Measurer {
       'display:block!important;position:absolute!important;left:0!important;top:0!important;width:0!important;height:0!important;margin:0!important;padding:0!important;border:0!important;visibility:hidden!important;overflow:visible!important',
     ),
   );
-  return { host, root: host.attachShadow({ mode: 'open' }), cache: new Map() };
+  return { host, root: host.attachShadow({ mode: 'open' }), run: null, cache: new Map() };
 }
 
-/** The room (CSS px) the area of page `P` takes with `notes`, and whether they overflow its max-height. */
+/**
+ * The room (CSS px) the area of page `P` takes with `count` notes from `first` (numbered `numbers(k)`),
+ * and whether they overflow its max-height. The notes from `first` on are laid out once for the page and
+ * the ones past `count` hidden, rather than an area built for every count.
+ */
 export function measureArea(
   S: PageState,
   m: Measurer,
   P: ResolvedPage,
-  notes: Footnote[],
-  numbers: number[],
+  first: number,
+  count: number,
+  numbers: (k: number) => number,
 ): { height: number; overflows: boolean } {
-  if (!notes.length) return { height: 0, overflows: false };
-  const key = JSON.stringify([P.w - P.left - P.right, P.boxes.footnote || null, P.context, notes.map((f) => f.id), numbers]);
-  const known = m.cache.get(key);
+  if (count <= 0) return { height: 0, overflows: false };
+  const key = JSON.stringify([P.w - P.left - P.right, P.boxes.footnote || null, P.context, first]);
+  const known = m.cache.get(key + count);
   if (known) return known;
-  m.root.replaceChildren();
-  m.host.replaceChildren();
-  const wrap = buildArea(P, notes, numbers, m.host);
-  wrap.style.top = '0';
-  wrap.style.cssText += inheritedFromPage(S, P.context);
-  m.root.appendChild(wrap);
-  const area = wrap.firstElementChild as HTMLElement;
-  const got = { height: wrap.getBoundingClientRect().height, overflows: area.scrollHeight > area.clientHeight + 0.5 };
-  m.cache.set(key, got);
+  if (!m.run || m.run.key !== key || m.run.cells.length < count) {
+    const n = Math.min(S.footnotes.length - first, Math.max(count, 2 * (m.run && m.run.key === key ? m.run.cells.length : 4)));
+    const notes = S.footnotes.slice(first, first + n);
+    m.root.replaceChildren();
+    m.host.replaceChildren();
+    const wrap = buildArea(P, notes, notes.map((_, k) => numbers(k)), m.host);
+    wrap.style.top = '0';
+    wrap.style.cssText += inheritedFromPage(S, P.context);
+    m.root.appendChild(wrap);
+    const area = wrap.firstElementChild as HTMLElement;
+    const cells = [...area.children] as HTMLElement[];
+    // Block notes stack: every count is read off one layout (a note's end is where the next begins).
+    const stacked = notes.every((f) => f.display === 'block');
+    const w = wrap.getBoundingClientRect();
+    const a = area.getBoundingClientRect();
+    const acs = getComputedStyle(area);
+    const bottoms = stacked ? cells.map((c) => c.getBoundingClientRect().bottom) : [];
+    m.run = {
+      key,
+      first,
+      area,
+      wrap,
+      cells,
+      bottoms,
+      top: w.top,
+      tail: stacked ? w.bottom - (bottoms[bottoms.length - 1] ?? w.top) : 0,
+      inner: a.bottom - (parseFloat(acs.paddingBottom) || 0) - (parseFloat(acs.borderBottomWidth) || 0),
+      full: w.height,
+    };
+  }
+  const run = m.run;
+  let got: { height: number; overflows: boolean };
+  if (run.bottoms.length) {
+    const end = run.bottoms[count - 1] as number;
+    got = { height: Math.min(end - run.top + run.tail, run.full), overflows: end > run.inner + 0.5 };
+  } else {
+    // A cell's own display is its element's default (div: block, span: inline).
+    run.cells.forEach((c, k) => (k < count ? c.style.removeProperty('display') : c.style.setProperty('display', 'none')));
+    got = {
+      height: run.wrap.getBoundingClientRect().height,
+      overflows: run.area.scrollHeight > run.area.clientHeight + 0.5,
+    };
+  }
+  m.cache.set(key + count, got);
   return got;
 }

@@ -184,6 +184,26 @@ function crossing(parent: Element, limit: number): Found | null {
   return null;
 }
 
+/**
+ * Bottom of the first line (or replaced box) inside `el`: what must fit for `el` to start on a page (Chromium
+ * splits blocks, tables, flex and grid containers alike). Side by side children (cells, flex items): the
+ * least of theirs.
+ */
+function firstLineBottom(el: Element): number {
+  const cs = getComputedStyle(el);
+  if (REPLACED.test(el.tagName.toUpperCase()) || el.tagName === CALL) return bottom(el);
+  const flow = blockFlow(cs.display);
+  const lines = flow ? linesOf(el) : [];
+  let best = lines.length ? (lines[0] as Line).bottom : Infinity;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    const ccs = getComputedStyle(c);
+    if (outOfFlow(c, ccs) || (flow && ccs.display.startsWith('inline')) || !c.getClientRects().length) continue;
+    best = Math.min(best, firstLineBottom(c));
+    if (flow) break;
+  }
+  return best < Infinity ? best : bottom(el);
+}
+
 function lineHeight(lines: Line[], j: number): number {
   const l = lines[j];
   return l ? l.bottom - l.top : 0;
@@ -196,10 +216,7 @@ function lineHeight(lines: Line[], j: number): number {
 export function cutAt(from: number, limit: number): Cut | null {
   const found = crossing(document.body, limit);
   if (!found) return null;
-  if ('row' in found) {
-    const t = top(found.row);
-    return t <= from + 0.5 ? null : { node: found.row, offset: 0, kind: 'row', top: t, height: bottom(found.row) - t, next: t };
-  }
+  if ('row' in found) return beforeBox(found.row, from);
   if ('box' in found) return beforeBox(found.box, from);
   const lines = linesOf(found.block);
   const j = lines.findIndex((l) => l.bottom > limit + 0.5);
@@ -256,6 +273,13 @@ function previousInFlow(el: Element): Element | null {
  * before a flex or grid container rather than inside it. Null when that is the top of the page.
  */
 function beforeBox(el: Element, from: number): Cut | null {
+  // In a table: before the row (the table goes on on the next page), unless it is the first.
+  const row = el.closest('tr');
+  const table = row && row.closest('table');
+  if (row && table && row.parentElement?.tagName === 'TBODY' && row !== table.tBodies[0]?.rows[0]) {
+    const t = top(row);
+    if (t > from + 0.5) return { node: row, offset: 0, kind: 'row', top: t, height: firstLineBottom(row) - t, next: t };
+  }
   let b = el;
   for (;;) {
     const parent = b.parentElement;
@@ -276,15 +300,17 @@ function beforeBox(el: Element, from: number): Cut | null {
   }
   const t = top(b);
   if (t <= from + 0.5) return null;
-  const lines = blockFlow(getComputedStyle(b).display) ? linesOf(b) : [];
-  return { node: b, offset: 0, kind: 'block', top: t, height: lines.length ? lineHeight(lines, 0) : bottom(b) - t, next: t };
+  return { node: b, offset: 0, kind: 'block', top: t, height: firstLineBottom(b) - t, next: t };
 }
 
 function avoidBetween(prev: Element, next: Element): boolean {
   return /avoid/.test(getComputedStyle(prev).breakAfter) || /avoid/.test(getComputedStyle(next).breakBefore);
 }
 
-/** Puts a spacer before the cut, reaching half the moved content's first line short of `pageEnd`; the page top it makes. */
+/**
+ * Puts a spacer before the cut and sizes it so that what follows starts half its first line (with the
+ * margin above it) short of `pageEnd`: it no longer fits, the spacer still does. The page top it makes.
+ */
 export function insertSpacer(cut: Cut, pageEnd: number): { spacer: HTMLElement; next: number } {
   let node = cut.node;
   if (cut.offset > 0 && node.nodeType === Node.TEXT_NODE) node = (node as Text).splitText(cut.offset);
@@ -298,13 +324,10 @@ export function insertSpacer(cut: Cut, pageEnd: number): { spacer: HTMLElement; 
         : base + 'display:block!important;float:none!important;height:1px',
   );
   (node.parentNode as Node).insertBefore(spacer, node);
-  const h = Math.max(0, pageEnd - top(spacer) - cut.height / 2);
-  spacer.style.height = h + 'px';
-  const next =
-    cut.kind === 'float'
-      ? bottom(spacer)
-      : node instanceof Element
-        ? top(node)
-        : bottom(spacer);
+  const at = top(spacer);
+  // Between the spacer and the moved box: its margin (collapsed with its first child's), if any.
+  const gap = cut.kind === 'float' || !(node instanceof Element) ? 0 : Math.max(0, top(node) - bottom(spacer));
+  spacer.style.height = Math.max(0, pageEnd - at - (gap + cut.height) / 2) + 'px';
+  const next = cut.kind === 'float' || !(node instanceof Element) ? bottom(spacer) : top(node);
   return { spacer, next };
 }

@@ -28,32 +28,31 @@ export function prepareFootnotes(S: PageState, styleRules: StyleRuleInfo[]): voi
   const els = candidates(styleRules, '--fs-footnote').filter(
     (el) => getComputedStyle(el).getPropertyValue('--fs-footnote').trim() === 'footnote',
   );
+  // Everything is read before anything is written: a write between reads lays the document out again.
+  const found: Array<{ el: HTMLElement; policy: Footnote['policy']; display: Footnote['display']; own: string; parent: string }> = [];
   for (const el of els) {
-    if (!el.isConnected || S.running.some((r) => r.el.contains(el)) || S.footnotes.some((f) => f.el.contains(el)))
-      continue;
+    if (!el.isConnected || S.running.some((r) => r.el.contains(el)) || found.some((f) => f.el.contains(el))) continue;
     // A note without a box (display: none, or inside such an element) is no note, as in WeasyPrint.
     if (getComputedStyle(el).display === 'none' || !el.getClientRects().length) continue;
-    const policy = keyword(el, '--fs-footnote-policy', ['auto', 'line', 'block'] as const, 'auto');
-    const display = keyword(el, '--fs-footnote-display', ['block', 'inline', 'compact'] as const, 'block');
+    found.push({
+      el,
+      policy: keyword(el, '--fs-footnote-policy', ['auto', 'line', 'block'] as const, 'auto'),
+      display: keyword(el, '--fs-footnote-display', ['block', 'inline', 'compact'] as const, 'block'),
+      own: inheritedStyle(el),
+      parent: inheritedStyle(el.parentElement || document.body),
+    });
+  }
+  for (const { el, policy, display, own, parent } of found) {
     const copy = el.cloneNode(true) as HTMLElement;
     for (const n of [copy, ...copy.querySelectorAll('[id]')]) n.removeAttribute('id');
     copy.style.setProperty('display', display === 'block' ? 'block' : 'inline', 'important');
     copy.style.setProperty('float', 'none', 'important');
     copy.insertBefore(document.createElement(FOOTNOTE_MARKER), copy.firstChild);
     const call = document.createElement(FOOTNOTE_CALL);
-    call.style.cssText = inheritedStyle(el);
+    call.style.cssText = own;
     (el.parentNode as Node).insertBefore(call, el.nextSibling);
     el.style.setProperty('display', 'none', 'important');
-    S.footnotes.push({
-      el,
-      call,
-      id: idFor(S, call, 'f'),
-      html: copy.outerHTML,
-      inherited: inheritedStyle(el.parentElement || document.body),
-      policy,
-      display,
-      value: 0,
-    });
+    S.footnotes.push({ el, call, id: idFor(S, call, 'f'), html: copy.outerHTML, inherited: parent, policy, display, value: 0 });
   }
   if (!S.footnotes.length) return;
   const ua = document.createElement('style');

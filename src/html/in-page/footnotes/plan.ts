@@ -75,6 +75,26 @@ export function planFootnotes(S: PageState, state: LayoutState | null): void {
     });
 }
 
+/**
+ * The plan's pages and offsets of the calls, written into the first guess: the first print is then
+ * compared with the plan (render.ts prints again while a call is elsewhere than the plan put it).
+ */
+export function guessFootnotes(S: PageState, guess: LayoutState): void {
+  S.footnotePages.forEach((p, k) => {
+    for (const i of p.notes) {
+      const f = S.footnotes[i] as Footnote;
+      guess.pages[f.id] = k;
+      if (guess.tops) guess.tops[f.id] = (top(f.call) - p.start) * 0.75;
+    }
+  });
+  while (guess.total < S.footnotePages.length) {
+    const k = guess.total++;
+    const P = pageAt(S, guess, k);
+    guess.names.push(guess.names[k - 1] ?? '');
+    guess.sizes.push([P.w * 0.75, P.h * 0.75]);
+  }
+}
+
 /** The numbers the notes of a page show. */
 export function pageNumbers(S: PageState, notes: number[]): number[] {
   return notes.map((i, k) => (S.footnotesPerPage ? k + 1 : (S.footnotes[i] as Footnote).value));
@@ -107,14 +127,14 @@ function simulate(S: PageState, state: LayoutState | null, m: Measurer, first: n
     const end = start + Math.max(1, P.h - P.top - P.bottom);
     const forced = forcedBreaks(S).find((y) => y > start + 1) ?? Infinity;
     const accepted: number[] = [];
+    const numbering = (j: number) => (S.footnotesPerPage ? j + 1 : (notes[next + j] as Footnote).value);
     let blocked: Footnote | null = null;
     let height = 0;
     for (let i = next; i < notes.length; i++) {
       const f = notes[i] as Footnote;
       const line = lineOf(f.call);
       if (line.top >= Math.min(end, forced) - 0.5) break;
-      const withIt = [...accepted, i];
-      const area = measureArea(S, m, P, withIt.map((j) => notes[j] as Footnote), pageNumbers(S, withIt));
+      const area = measureArea(S, m, P, next, accepted.length + 1, numbering);
       const fits = line.bottom <= end - area.height + 0.5 && !area.overflows;
       // A call on the page's first line stays with its note even when the note does not fit: nothing is gained by moving it on.
       if (fits || (!accepted.length && line.top <= start + 1)) {
@@ -125,10 +145,21 @@ function simulate(S: PageState, state: LayoutState | null, m: Measurer, first: n
         break;
       }
     }
-    let cut: Cut | null = cutAt(start, end - height);
-    if (blocked) {
-      const before = cutBefore(blocked.call, start, blocked.policy === 'block');
-      if (before && (!cut || before.top < cut.top)) cut = before;
+    // Orphans, widows and `break-*: avoid` may end the page before a call whose note was counted in: that
+    // call moves on as if its note had not fitted, and the area shrinks; until nothing more moves.
+    let cut: Cut | null = null;
+    for (;;) {
+      cut = cutAt(start, end - height);
+      if (blocked) {
+        const before = cutBefore(blocked.call, start, blocked.policy === 'block');
+        if (before && (!cut || before.top < cut.top)) cut = before;
+      }
+      const limit = cut ? cut.top - 0.5 : Infinity;
+      const kept = accepted.filter((i) => lineOf((notes[i] as Footnote).call).top < limit);
+      if (kept.length === accepted.length) break;
+      blocked = notes[kept.length + next] as Footnote;
+      accepted.length = kept.length;
+      height = measureArea(S, m, P, next, accepted.length, numbering).height;
     }
     const natural = cutAt(start, end);
     const page: FootnotePage = { start, notes: accepted, spacer: null };
