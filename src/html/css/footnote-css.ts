@@ -70,8 +70,9 @@ function footnotePseudos(css: string): string {
 function footnoteSelector(selector: string): string {
   const m = /::footnote-(call|marker)\s*$/i.exec(selector);
   if (!m) return selector;
+  const lead = /^\s*/.exec(selector)![0];
   const base = selector.slice(0, m.index).trim() || '*';
   return m[1]!.toLowerCase() === 'call'
-    ? ` :is(${base}) + ${FOOTNOTE_CALL}::before`
-    : ` :is(${base}) > ${FOOTNOTE_MARKER}::before`;
+    ? `${lead}:is(${base}) + ${FOOTNOTE_CALL}::before`
+    : `${lead}:is(${base}) > ${FOOTNOTE_MARKER}::before`;
 }

@@ -347,7 +347,12 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     const notes = S.footnotePages[i]?.notes;
     if (notes && notes.length) {
       // At the bottom of the content box (the overlay page is half a pixel shorter than the page).
-      const area = buildArea(P, notes.map((k) => S.footnotes[k]!), pageNumbers(S, notes), host);
+      const area = buildArea(
+        P,
+        notes.map((k) => S.footnotes[k]!),
+        pageNumbers(S, notes),
+        host,
+      );
       area.style.bottom = P.bottom - 0.5 + 'px';
       pg.appendChild(area);
     }

@@ -106,11 +106,19 @@ export function measureArea(
   const known = m.cache.get(key + count);
   if (known) return known;
   if (!m.run || m.run.key !== key || m.run.cells.length < count) {
-    const n = Math.min(S.footnotes.length - first, Math.max(count, 2 * (m.run && m.run.key === key ? m.run.cells.length : 4)));
+    const n = Math.min(
+      S.footnotes.length - first,
+      Math.max(count, 2 * (m.run && m.run.key === key ? m.run.cells.length : 4)),
+    );
     const notes = S.footnotes.slice(first, first + n);
     m.root.replaceChildren();
     m.host.replaceChildren();
-    const wrap = buildArea(P, notes, notes.map((_, k) => numbers(k)), m.host);
+    const wrap = buildArea(
+      P,
+      notes,
+      notes.map((_, k) => numbers(k)),
+      m.host,
+    );
     wrap.style.top = '0';
     wrap.style.cssText += inheritedFromPage(S, P.context);
     m.root.appendChild(wrap);
@@ -142,7 +150,9 @@ export function measureArea(
     got = { height: Math.min(end - run.top + run.tail, run.full), overflows: end > run.inner + 0.5 };
   } else {
     // A cell's own display is its element's default (div: block, span: inline).
-    run.cells.forEach((c, k) => (k < count ? c.style.removeProperty('display') : c.style.setProperty('display', 'none')));
+    run.cells.forEach((c, k) =>
+      k < count ? c.style.removeProperty('display') : c.style.setProperty('display', 'none'),
+    );
     got = {
       height: run.wrap.getBoundingClientRect().height,
       overflows: run.area.scrollHeight > run.area.clientHeight + 0.5,

@@ -246,7 +246,10 @@ function cutLine(block: Element, lines: Line[], j: number, from: number): Cut | 
   const cs = getComputedStyle(block);
   const orphans = parseInt(cs.orphans, 10) || 2;
   const widows = parseInt(cs.widows, 10) || 2;
-  const first = Math.max(0, lines.findIndex((l) => l.top >= from - 0.5));
+  const first = Math.max(
+    0,
+    lines.findIndex((l) => l.top >= from - 0.5),
+  );
   if (lines.length - j < widows) j = Math.max(first, lines.length - widows);
   if (first === 0 && j < orphans) return beforeBox(block, from);
   if (j <= first) return first === 0 ? beforeBox(block, from) : null;

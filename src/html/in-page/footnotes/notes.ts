@@ -29,7 +29,13 @@ export function prepareFootnotes(S: PageState, styleRules: StyleRuleInfo[]): voi
     (el) => getComputedStyle(el).getPropertyValue('--fs-footnote').trim() === 'footnote',
   );
   // Everything is read before anything is written: a write between reads lays the document out again.
-  const found: Array<{ el: HTMLElement; policy: Footnote['policy']; display: Footnote['display']; own: string; parent: string }> = [];
+  const found: Array<{
+    el: HTMLElement;
+    policy: Footnote['policy'];
+    display: Footnote['display'];
+    own: string;
+    parent: string;
+  }> = [];
   for (const el of els) {
     if (!el.isConnected || S.running.some((r) => r.el.contains(el)) || found.some((f) => f.el.contains(el))) continue;
     // A note without a box (display: none, or inside such an element) is no note, as in WeasyPrint.
@@ -52,7 +58,16 @@ export function prepareFootnotes(S: PageState, styleRules: StyleRuleInfo[]): voi
     call.style.cssText = own;
     (el.parentNode as Node).insertBefore(call, el.nextSibling);
     el.style.setProperty('display', 'none', 'important');
-    S.footnotes.push({ el, call, id: idFor(S, call, 'f'), html: copy.outerHTML, inherited: parent, policy, display, value: 0 });
+    S.footnotes.push({
+      el,
+      call,
+      id: idFor(S, call, 'f'),
+      html: copy.outerHTML,
+      inherited: parent,
+      policy,
+      display,
+      value: 0,
+    });
   }
   if (!S.footnotes.length) return;
   const ua = document.createElement('style');

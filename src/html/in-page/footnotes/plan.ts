@@ -111,7 +111,10 @@ function forcedBreaks(S: PageState): number[] {
     .map((b) => {
       const r = b.el.getBoundingClientRect();
       const cs = getComputedStyle(b.el);
-      return (b.before ? r.top - (parseFloat(cs.marginTop) || 0) : r.bottom + (parseFloat(cs.marginBottom) || 0)) + window.scrollY;
+      return (
+        (b.before ? r.top - (parseFloat(cs.marginTop) || 0) : r.bottom + (parseFloat(cs.marginBottom) || 0)) +
+        window.scrollY
+      );
     })
     .filter((y) => y > 1)
     .sort((a, b) => a - b);
