@@ -35,6 +35,53 @@ export const PAGE_INSTALL = '__castpressInstall';
 /** What `reinstallAndCall` evaluates to in a Window the bundle was never evaluated in. */
 export const NOT_INSTALLED = '__fs_not_installed__';
 
+/**
+ * `@page :nth(An+B [of group])` (css-gcpm-3 §4), which Chromium drops with its whole rule, as a page name
+ * no element has (css/page-selectors.ts writes it, page-rules.ts reads it back): `__fs_nth_<A>_<B>_<group>_<name>`,
+ * A and B as `p2` / `m1`, the group and the selector's own page name in hex (either may be empty).
+ */
+export const NTH_PREFIX = '__fs_nth_';
+
+export interface NthSelector {
+  a: number;
+  b: number;
+  /** `of <group>`: counted within the page group of that name; null: counted in the document. */
+  group: string | null;
+  /** The selector's own page name ('' for none). */
+  name: string;
+}
+
+const hex = (s: string): string =>
+  [...new TextEncoder().encode(s)].map((c) => c.toString(16).padStart(2, '0')).join('');
+const unhex = (s: string): string =>
+  new TextDecoder().decode(new Uint8Array((s.match(/../g) || []).map((c) => parseInt(c, 16))));
+const signed = (n: number): string => (n < 0 ? 'm' + -n : 'p' + n);
+
+export function encodeNth(nth: NthSelector): string {
+  return (
+    NTH_PREFIX +
+    signed(nth.a) +
+    '_' +
+    signed(nth.b) +
+    '_' +
+    (nth.group === null ? 'x' : 'g' + hex(nth.group)) +
+    '_' +
+    hex(nth.name)
+  );
+}
+
+export function decodeNth(name: string): NthSelector | null {
+  const m = /^__fs_nth_([pm]\d+)_([pm]\d+)_(x|g[0-9a-f]*)_([0-9a-f]*)$/.exec(name);
+  if (!m) return null;
+  const num = (t: string) => (t[0] === 'm' ? -1 : 1) * Number(t.slice(1));
+  return {
+    a: num(m[1] as string),
+    b: num(m[2] as string),
+    group: m[3] === 'x' ? null : unhex((m[3] as string).slice(1)),
+    name: unhex(m[4] as string),
+  };
+}
+
 /** What the page layout is assumed to be when page numbers are written into the document. */
 export interface LayoutState {
   total: number;

@@ -30,7 +30,7 @@ import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { prepareFootnotes } from './footnotes/notes.js';
 import { guessFootnotes, planFootnotes } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
-import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
+import { collectRules, defaultSizes, pageGroups, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
 import { prepareSheet, sheetPrinting, writeSheetRules } from './sheet.js';
 import { newId, newState, type PageState } from './state.js';
@@ -40,6 +40,7 @@ import { leaderTargets, prepareTargets, targetRules } from './generated-content/
 /** `printed`: `state` is what the last print showed (not the first guess), so the footnote plan is checked against it. */
 function layout(S: PageState, state: LayoutState, printed = true): void {
   sheetPrinting(S, false);
+  S.pageGroups = pageGroups(S, state.names, state.pages);
   // First, on the document as it printed: the plan is checked against the positions the print gave.
   if (printed) planFootnotes(S, state);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {

@@ -5,7 +5,7 @@
  */
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
-import { resolvePage } from './page-rules.js';
+import { pageGroups, resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
 /** Elements whose ::before/::after show counter(page) or counter(pages): their counter-reset carries the numbers. */
@@ -24,8 +24,17 @@ export function prepareNamed(S: PageState, styleRules: StyleRuleInfo[]): void {
   for (const el of candidates(styleRules, 'page')) {
     const name = getComputedStyle(el).page;
     if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
-    S.named.push({ el, name, start: idFor(S, el, 'n'), next: followingId(S, el) });
+    S.named.push({ el, name, start: idFor(S, el, 'n'), next: followingId(S, el), forced: forcedBefore(el) });
   }
+}
+
+const FORCED = /^(page|left|right|recto|verso)$/;
+
+/** A forced break before `el`: its own break-before, or break-after on the element before it. */
+function forcedBefore(el: Element): boolean {
+  if (FORCED.test(getComputedStyle(el).breakBefore)) return true;
+  const prev = el.previousElementSibling;
+  return !!prev && FORCED.test(getComputedStyle(prev).breakAfter);
 }
 
 /**
@@ -201,6 +210,7 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
   for (let i = 0; i < total; i++) names.push('');
   for (const n of S.named)
     for (let i = pages[n.start] as number; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
+  S.pageGroups = pageGroups(S, names, pages);
   const sizes = names.map((name, i): [number, number] => {
     const p = resolvePage(S, i, name);
     return [p.w * 0.75, p.h * 0.75];

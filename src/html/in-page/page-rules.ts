@@ -14,7 +14,7 @@ import {
 } from './contract.js';
 import { contentHasText, declarations, overlayDraws, parseSelectors, splitArgs, tokens } from './css-text.js';
 import { beforeHead, helper } from './dom.js';
-import type { Declaration, PageState, StyleRuleInfo } from './state.js';
+import type { Declaration, PageGroup, PageSelector, PageState, StyleRuleInfo } from './state.js';
 
 const NAMED_SIZES: Record<string, [number, number, string]> = {
   a5: [148, 210, 'mm'],
@@ -209,8 +209,50 @@ export function readPageRules(
     Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)),
   );
   S.usesStart = contents.some((v) => tokens(v).some((t) => (t.element ?? t.string)?.policy === 'start'));
-  if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
+  if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL)) || ownBoxes(S))
+    switchToOverlay(S, pageRules);
   else if (readingOrderNeedsOverlay(S)) switchToOverlay(S, pageRules, (name) => !TOP_BAND.has(name));
+}
+
+/**
+ * Each page's page group (css-gcpm-3 §4.1): a group starts where the page name changes, and on the page a
+ * named element starts after a forced break (chapters of one name, each from a new page, are groups of
+ * their own). Unnamed pages are in the group ''.
+ */
+export function pageGroups(S: PageState, names: string[], pages: Record<string, number>): PageGroup[] {
+  const starts = new Set(S.named.filter((n) => n.forced).map((n) => pages[n.start]));
+  const out: PageGroup[] = [];
+  names.forEach((name, i) => {
+    const prev = out[i - 1];
+    const fresh = !prev || prev.name !== name || (name !== '' && starts.has(i));
+    out.push({ name, index: fresh ? 1 : (prev as PageGroup).index + 1 });
+  });
+  return out;
+}
+
+/** Page rules castpress alone matches with margin boxes: the overlay draws every box then, so one cascade decides. */
+function ownBoxes(S: PageState): boolean {
+  const drawable = S.pageRules.every((r) =>
+    Object.values(r.boxes).every((d) =>
+      d.every(
+        ([n, v]) =>
+          n !== 'content' ||
+          v === 'none' ||
+          v === 'normal' ||
+          overlayDraws(v) ||
+          v.includes(ELEMENT_SENTINEL) ||
+          v.includes(STRING_SENTINEL),
+      ),
+    ),
+  );
+  return (
+    drawable &&
+    S.pageRules.some(
+      (r) =>
+        Object.keys(r.boxes).some((b) => b !== 'footnote') &&
+        r.selectors.some((s) => s.nth || (s.name && s.pseudos.includes('first'))),
+    )
+  );
 }
 
 /** The top band's boxes: read before the page area, where Chromium paints them. */
@@ -275,30 +317,66 @@ interface Winner {
   order: number;
 }
 
-/** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
+/** Whether page `n` (from 1) is the An+B-th (css-syntax-3 §6). */
+function anb(a: number, b: number, n: number): boolean {
+  if (a === 0) return n === b;
+  const k = (n - b) / a;
+  return Number.isInteger(k) && k >= 0;
+}
+
+/**
+ * Whether selector `s` matches page i named `name`, and whether Chromium matches it too (then it also lays
+ * the page out by it). `:first` with a page name is the first page of each page group of that name (as
+ * Prince and css-gcpm-3's page groups have it), which Chromium matches on the document's first page only.
+ */
+function matches(S: PageState, s: PageSelector, i: number, name: string): { ok: boolean; native: boolean } {
+  if (s.name && s.name !== name) return { ok: false, native: false };
+  const group = S.pageGroups[i];
+  let native = !s.nth;
+  for (const p of s.pseudos) {
+    const ok =
+      p === 'first'
+        ? s.name
+          ? i === 0 || (!!group && group.index === 1)
+          : i === 0
+        : p === 'left'
+          ? i % 2 === (S.rtl ? 0 : 1)
+          : p === 'right'
+            ? i % 2 === (S.rtl ? 1 : 0)
+            : p === 'blank'
+              ? name === BLANK_PAGE
+              : false;
+    if (!ok) return { ok: false, native: false };
+    if (p === 'first' && i > 0) native = false;
+  }
+  if (s.nth) {
+    const n = s.nth.group === null ? i + 1 : group && group.name === s.nth.group ? group.index : 0;
+    if (!n || !anb(s.nth.a, s.nth.b, n)) return { ok: false, native: false };
+  }
+  return { ok: true, native };
+}
+
+/** The descriptors that lay the page out (Chromium's alone: castpress does not move the page area). */
+const GEOMETRY = /^(size|margin(-[a-z]+)?|page-orientation)$/;
+
+/**
+ * css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all.
+ * Size and margins come from the rules Chromium applies as well (it lays the page out); rules only
+ * castpress matches (`:nth()`, the first page of a later page group) give margin boxes and the page
+ * context's other properties.
+ */
 export function resolvePage(S: PageState, i: number, name: string): ResolvedPage {
-  const matching: Array<{ r: (typeof S.pageRules)[number]; spec: number }> = [];
+  const matching: Array<{ r: (typeof S.pageRules)[number]; spec: number; native: boolean }> = [];
   for (const r of S.pageRules) {
     let best = -1;
+    let native = false;
     for (const s of r.selectors) {
-      if (s.name && s.name !== name) continue;
-      if (
-        !s.pseudos.every((p) =>
-          p === 'first'
-            ? i === 0
-            : p === 'left'
-              ? i % 2 === (S.rtl ? 0 : 1)
-              : p === 'right'
-                ? i % 2 === (S.rtl ? 1 : 0)
-                : p === 'blank'
-                  ? name === BLANK_PAGE
-                  : false,
-        )
-      )
-        continue;
+      const m = matches(S, s, i, name);
+      if (!m.ok) continue;
       best = Math.max(best, s.spec);
+      native = native || m.native;
     }
-    if (best >= 0) matching.push({ r, spec: best });
+    if (best >= 0) matching.push({ r, spec: best, native });
   }
   const win = (map: Record<string, Winner>, [n, v, imp]: Declaration, spec: number, order: number) => {
     const cur = map[n];
@@ -311,8 +389,8 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
   };
   const page: Record<string, Winner> = {},
     boxes: Record<string, Record<string, Winner>> = {};
-  for (const { r, spec } of matching) {
-    for (const d of r.decls) win(page, d, spec, r.order);
+  for (const { r, spec, native } of matching) {
+    for (const d of r.decls) if (native || !GEOMETRY.test(d[0])) win(page, d, spec, r.order);
     for (const [box, decls] of Object.entries(r.boxes)) {
       const into = (boxes[box] = boxes[box] || {});
       for (const d of decls) win(into, d, spec, r.order);

@@ -3,7 +3,14 @@
  * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
  * takes it as its first argument: nothing lives in module scope.
  */
-import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
+import {
+  ID_PREFIX,
+  type NthSelector,
+  type PlacedControl,
+  type FormControl,
+  type Side,
+  type PrepareResult,
+} from './contract.js';
 
 /** A named string's value is text and counters (string-values.ts). */
 /** A counter() or counters() in a value, resolved after the counter model ran. */
@@ -27,6 +34,14 @@ export interface PageSelector {
   name: string;
   pseudos: string[];
   spec: number;
+  /** `:nth(An+B [of group])` (css-gcpm-3 §4), matched by castpress alone. */
+  nth?: NthSelector;
+}
+
+/** A page's page group (css-gcpm-3 §4.1): the name of its run of named pages, and its place in it from 1. */
+export interface PageGroup {
+  name: string;
+  index: number;
 }
 
 export interface PageRuleInfo {
@@ -105,6 +120,8 @@ export interface NamedPageElement {
   name: string;
   start: string;
   next: string | null;
+  /** A forced break comes before it: it starts a page group of its own even after pages of its name. */
+  forced: boolean;
 }
 
 export interface SideBreak {
@@ -194,6 +211,8 @@ export interface PageState {
   overlayForms: PlacedControl[];
   /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
   hyphenNodes: Array<{ node: Text; group: number }>;
+  /** Each page's page group, for the layout last written (`:nth(… of name)`, `name:first`). */
+  pageGroups: PageGroup[];
   footnotes: Footnote[];
   /** The footnote layout, page by page from the first; empty until planned. */
   footnotePages: FootnotePage[];
@@ -215,6 +234,7 @@ export function newState(): PageState {
     sides: [],
     forms: [],
     hyphenNodes: [],
+    pageGroups: [],
     footnotes: [],
     footnotePages: [],
     footnotesPerPage: false,
