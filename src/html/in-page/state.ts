@@ -98,6 +98,8 @@ export interface TargetPart {
   values?: number[] | null;
   /** Marker id of the element whose page is shown. */
   target?: string;
+  /** string(name): `raw` holds its value at the element; a running element's copy shows its page's instead. */
+  string?: string;
 }
 
 export interface TargetRule {
