@@ -83,6 +83,10 @@ export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): vo
   S.sides.sort((a, b) => documentOrder(a.el, b.el));
 }
 
+/**
+ * The blank page: a spacer alone on a page. In block flow its page name parts it from what comes before and
+ * after; between flex or grid items names do not break, so its own forced breaks do (and a full row).
+ */
 function spacer(id: string): HTMLElement {
   const d = helper('blank', '');
   d.id = id;
@@ -90,8 +94,28 @@ function spacer(id: string): HTMLElement {
   d.style.cssText =
     'page:' +
     BLANK_PAGE +
-    '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
+    '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important;' +
+    'break-before:page!important;break-after:page!important;width:100%!important;flex:0 0 100%!important;grid-column:1/-1!important;min-height:1px!important';
   return d;
+}
+
+function blockFlow(el: Element | null): boolean {
+  const d = el ? getComputedStyle(el).display : 'block';
+  return d === 'block' || d === 'flow-root' || d === 'list-item';
+}
+
+/**
+ * Where a side break's blank page goes: before the element (or after it), or before (after) the flex or grid
+ * container it starts (ends), where a forced break on a first (last) item takes effect (css-flexbox-1 §12).
+ */
+function breakHost(el: Element, before: boolean): Element {
+  let e = el;
+  for (let up = e.parentElement; up && up !== document.body && !blockFlow(up); up = up.parentElement) {
+    const edge = before ? up.firstElementChild : up.lastElementChild;
+    if (edge !== e) break;
+    e = up;
+  }
+  return e;
 }
 
 export function applySides(S: PageState, state: LayoutState): void {
@@ -105,7 +129,8 @@ export function applySides(S: PageState, state: LayoutState): void {
         delta--;
       } else {
         e.spacerBefore = spacer(e.blanks[0] as string);
-        (e.el.parentNode as Node).insertBefore(e.spacerBefore, e.el);
+        const host = breakHost(e.el, true);
+        (host.parentNode as Node).insertBefore(e.spacerBefore, host);
         delta++;
       }
     }
@@ -117,7 +142,8 @@ export function applySides(S: PageState, state: LayoutState): void {
         delta--;
       } else {
         e.spacerAfter = spacer(e.blanks[1] as string);
-        (e.el.parentNode as Node).insertBefore(e.spacerAfter, e.el.nextSibling);
+        const host = breakHost(e.el, false);
+        (host.parentNode as Node).insertBefore(e.spacerAfter, host.nextSibling);
         delta++;
       }
     }
