@@ -19,6 +19,7 @@ import { addDestLinks, beforeHead, helper, hideBrokenImages, moveCanvasBackgroun
 import {
   applySides,
   estimate,
+  inlineBreaks,
   prepareBreaks,
   prepareCounters,
   prepareNamed,
@@ -77,6 +78,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   prepareCounters(S, style);
   prepareNamed(S, style);
   prepareTables(style);
+  inlineBreaks(style);
   prepareBreaks(S, style);
   prepareSideBreaks(S, style);
   prepareForms(S);

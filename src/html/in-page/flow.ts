@@ -150,6 +150,40 @@ export function applySides(S: PageState, state: LayoutState): void {
   }
 }
 
+/**
+ * A forced break on an inline-level element (`<br style="page-break-before: always">`, as word processors
+ * write page breaks; a span, an image): css-break-3 has it apply to block-level boxes only, and Chromium
+ * ignores it, so the page does not break. It breaks here: an empty block with the break goes before (or
+ * after) the element, which parts the line there.
+ */
+export function inlineBreaks(styleRules: StyleRuleInfo[]): void {
+  const forced = (v: string) => FORCED.test(v) || v === 'always';
+  const set = new Set<HTMLElement>();
+  for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after'])
+    for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
+  const found: Array<{ el: HTMLElement; before: string | null; after: string | null }> = [];
+  for (const el of set) {
+    const cs = getComputedStyle(el);
+    if (!cs.display.startsWith('inline') || cs.position === 'absolute' || cs.position === 'fixed') continue;
+    const before = forced(cs.breakBefore) ? cs.breakBefore : null;
+    const after = forced(cs.breakAfter) ? cs.breakAfter : null;
+    if (before || after) found.push({ el, before, after });
+  }
+  const helperBreak = (value: string, side: 'before' | 'after') =>
+    helper(
+      'break',
+      'display:block!important;height:0!important;margin:0!important;padding:0!important;border:0!important;break-' +
+        side +
+        ':' +
+        value +
+        '!important',
+    );
+  for (const { el, before, after } of found) {
+    if (before) (el.parentNode as Node).insertBefore(helperBreak(before, 'before'), el);
+    if (after) (el.parentNode as Node).insertBefore(helperBreak(after, 'after'), el.nextSibling);
+  }
+}
+
 /** Elements with a forced page break before or after them (for the first guess only). */
 export function prepareBreaks(S: PageState, styleRules: StyleRuleInfo[]): void {
   const forced = (v: string) => /^(page|left|right|recto|verso)$/.test(v);
