@@ -330,7 +330,9 @@ export function insertSpacer(cut: Cut, pageEnd: number): { spacer: HTMLElement; 
   const at = top(spacer);
   // Between the spacer and the moved box: its margin (collapsed with its first child's), if any.
   const gap = cut.kind === 'float' || !(node instanceof Element) ? 0 : Math.max(0, top(node) - bottom(spacer));
-  spacer.style.height = Math.max(0, pageEnd - at - (gap + cut.height) / 2) + 'px';
-  const next = cut.kind === 'float' || !(node instanceof Element) ? bottom(spacer) : top(node);
+  const h = Math.max(0, pageEnd - at - (gap + cut.height) / 2);
+  spacer.style.height = h + 'px';
+  // Lines resume below a float; a box follows a block or row spacer after its margin (no layout to read it).
+  const next = at + h + gap;
   return { spacer, next };
 }
