@@ -312,11 +312,17 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
       let actual = observe(base.doc, dests, info, sheet);
       let overlayForms = info.overlayForms;
-      const passes = info.footnotes.length ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
+      const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
       for (let pass = 0; info.needsLayout && pass < passes; pass++) {
         const fixSides = sidesWrong(actual, info);
         const wider = sheet ? widerSheet(sheet, base.doc) : 0;
-        if (!fixSides && !wider && sameLayout(state, actual, info)) break;
+        if (
+          !fixSides &&
+          !wider &&
+          sameLayout(state, actual, info) &&
+          (!info.planned || (await callPage(cdp, 'planHolds', actual)))
+        )
+          break;
         state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
         if (sheet && wider) sheet.extra = wider;
         overlayForms = await callPage(cdp, 'layout', state);

@@ -207,6 +207,8 @@ export interface PrepareResult {
   counters: string[];
   /** Ids of the footnote calls: their pages and offsets check the footnote plan. */
   footnotes: string[];
+  /** The page code plans where pages end (footnotes, added margins): each print is checked with `planHolds`. */
+  planned: boolean;
   /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
   named: Array<{ name: string; start: string; next: string | null }>;
   /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
@@ -248,6 +250,8 @@ export interface PageApi {
   prepare(): Promise<PrepareResult>;
   /** Writes the page numbers of `state` into the document; the overlay's controls as now laid out. */
   layout(state: LayoutState): PlacedControl[];
+  /** Whether the footnote plan holds for this print (else `layout` plans again). */
+  planHolds(state: LayoutState): boolean;
   /** Content width (px) → control ids: each control's [width, height] at that width. */
   measureForms(groups: Record<string, string[]>): Record<string, [number, number]>;
   /** The margins of each page (by page name) on the printed sheet. */

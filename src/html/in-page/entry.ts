@@ -29,7 +29,7 @@ import {
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { prepareFootnotes } from './footnotes/notes.js';
-import { guessFootnotes, planFootnotes } from './footnotes/plan.js';
+import { guessFootnotes, planFootnotes, planHolds, widenTops } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
 import { collectRules, defaultSizes, pageGroups, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
@@ -44,6 +44,7 @@ function layout(S: PageState, state: LayoutState, printed = true): void {
   S.pageGroups = pageGroups(S, state.names, state.pages);
   // First, on the document as it printed: the plan is checked against the positions the print gave.
   if (printed) planFootnotes(S, state);
+  widenTops(S, state);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
     S.sheet.extra = state.extra;
     writeSheetRules(S);
@@ -94,7 +95,8 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   );
   calib.id = newId(S, 'k');
   // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
-  const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
+  const needsLayout =
+    S.overlay || S.marginExtras || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
   const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
   if (needsDests) S.markers.push(calib.id);
   if (S.overlay) moveCanvasBackground();
@@ -126,6 +128,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
     footnotes: S.footnotes.map((f) => f.id),
+    planned: S.footnotes.length > 0 || S.marginExtras,
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
     forms: S.forms,
@@ -152,6 +155,7 @@ function install(): void {
       return S.overlayForms;
     },
     measureForms: (groups) => measureForms(S, groups),
+    planHolds: (state) => planHolds(S, state),
     // Margins of the printed sheet: a bleed adds to each.
     resolvePages(names) {
       const b = S.sheet ? S.sheet.bleed : 0;

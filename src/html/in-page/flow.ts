@@ -24,7 +24,14 @@ export function prepareNamed(S: PageState, styleRules: StyleRuleInfo[]): void {
   for (const el of candidates(styleRules, 'page')) {
     const name = getComputedStyle(el).page;
     if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
-    S.named.push({ el, name, start: idFor(S, el, 'n'), next: followingId(S, el), forced: forcedBefore(el) });
+    S.named.push({
+      el,
+      name,
+      start: idFor(S, el, 'n'),
+      next: followingId(S, el),
+      forced: forcedBefore(el),
+      marginTop: getComputedStyle(el).marginTop,
+    });
   }
 }
 

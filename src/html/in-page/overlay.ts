@@ -333,6 +333,9 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     const P = resolvePage(S, i, state.names[i] || '');
     P.w = wPt / 0.75;
     P.h = hPt / 0.75;
+    // The margins castpress widened: the plan's room at the bottom, a named element's margin at the top.
+    if (i < S.footnotePages.length) P.bottom += P.extraBottom;
+    if (S.topApplied.has(i)) P.top += P.extraTop;
     const pg = document.createElement('div');
     pg.style.cssText =
       'page:' +

@@ -38,6 +38,9 @@ export interface ResolvedPage {
   right: number;
   bottom: number;
   left: number;
+  /** Room (px) rules only castpress matches (`:nth()`, a later group's `name:first`) add to Chromium's top and bottom margins. */
+  extraTop: number;
+  extraBottom: number;
   boxes: Record<string, Record<string, string>>;
   /** The page context's declarations (property → value), which margin boxes inherit from (page-context.ts). */
   context: Record<string, string>;
@@ -205,6 +208,11 @@ export function readPageRules(
       boxes,
     });
   }
+  S.marginExtras = S.pageRules.some(
+    (r) =>
+      r.decls.some(([n]) => n === 'margin-top' || n === 'margin-bottom') &&
+      r.selectors.some((s) => s.nth || (s.name && s.pseudos.includes('first'))),
+  );
   const contents = S.pageRules.flatMap((r) =>
     Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)),
   );
@@ -388,9 +396,13 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
       map[n] = { v, imp, spec, order };
   };
   const page: Record<string, Winner> = {},
+    wanted: Record<string, Winner> = {},
     boxes: Record<string, Record<string, Winner>> = {};
   for (const { r, spec, native } of matching) {
-    for (const d of r.decls) if (native || !GEOMETRY.test(d[0])) win(page, d, spec, r.order);
+    for (const d of r.decls) {
+      if (native || !GEOMETRY.test(d[0])) win(page, d, spec, r.order);
+      if (d[0] === 'margin-top' || d[0] === 'margin-bottom') win(wanted, d, spec, r.order);
+    }
     for (const [box, decls] of Object.entries(r.boxes)) {
       const into = (boxes[box] = boxes[box] || {});
       for (const d of decls) win(into, d, spec, r.order);
@@ -400,6 +412,12 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
   const m = (side: string) => {
     const d = page['margin-' + side];
     return d ? px(S, d.v, side === 'top' || side === 'bottom' ? h : w) : 0;
+  };
+  // What rules only castpress matches ask above Chromium's margins: plan.ts adds it at the bottom, and at
+  // the top of a page a forced break starts.
+  const extra = (side: 'top' | 'bottom') => {
+    const d = wanted['margin-' + side];
+    return d && d !== page['margin-' + side] ? Math.max(0, px(S, d.v, h) - m(side)) : 0;
   };
   const flat: Record<string, Record<string, string>> = {};
   for (const [box, decls] of Object.entries(boxes)) {
@@ -422,6 +440,8 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
     right: m('right'),
     bottom: m('bottom'),
     left: m('left'),
+    extraTop: extra('top'),
+    extraBottom: extra('bottom'),
     boxes: flat,
     context: Object.fromEntries(Object.entries(page).map(([n, d]) => [n, d.v])),
     bleed,

@@ -124,6 +124,8 @@ export interface NamedPageElement {
   next: string | null;
   /** A forced break comes before it: it starts a page group of its own even after pages of its name. */
   forced: boolean;
+  /** Its own margin-top (CSS text): castpress adds to it the top margin rules only it matches ask. */
+  marginTop: string;
 }
 
 export interface SideBreak {
@@ -215,6 +217,10 @@ export interface PageState {
   hyphenNodes: Array<{ node: Text; group: number }>;
   /** Each page's page group, for the layout last written (`:nth(… of name)`, `name:first`). */
   pageGroups: PageGroup[];
+  /** Rules only castpress matches ask for more top or bottom margin (plan.ts makes the room). */
+  marginExtras: boolean;
+  /** Pages whose top margin castpress widened (a named element starts them), for the overlay's boxes. */
+  topApplied: Set<number>;
   footnotes: Footnote[];
   /** The footnote layout, page by page from the first; empty until planned. */
   footnotePages: FootnotePage[];
@@ -237,6 +243,8 @@ export function newState(): PageState {
     forms: [],
     hyphenNodes: [],
     pageGroups: [],
+    marginExtras: false,
+    topApplied: new Set(),
     footnotes: [],
     footnotePages: [],
     footnotesPerPage: false,

@@ -209,6 +209,17 @@ function lineHeight(lines: Line[], j: number): number {
   return l ? l.bottom - l.top : 0;
 }
 
+/** Whether anything (a line, a box) starts between screen y `from` and `to`: a forced break right at a page's top breaks nothing. */
+export function contentBetween(from: number, to: number): boolean {
+  const found = crossing(document.body, from);
+  if (!found) return false;
+  if ('block' in found) {
+    const line = linesOf(found.block).find((l) => l.bottom > from + 0.5);
+    return !!line && line.top < to - 1;
+  }
+  return top('box' in found ? found.box : found.row) < to - 1;
+}
+
 /**
  * Where a page that starts at `from` must end for its content to stay above `limit`; null when it all fits
  * (or nothing can move: the first line or box of the page crosses it already).

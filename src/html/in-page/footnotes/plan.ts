@@ -10,12 +10,17 @@
  * above the area; otherwise its call's line (`footnote-policy: auto | line`) or block (`block`) moves to
  * the next page, and the note with it. A note that cannot fit even on a page of its own is placed with its
  * call anyway, and overflows its area.
+ *
+ * The same plan makes the room page rules only castpress matches add to the bottom margin (`:nth()`, a
+ * later group's `name:first`): through the whole document then, checked by the spacers' destinations.
+ * Their added top margin goes on the named element that starts the page (a forced break keeps it).
  */
 import type { LayoutState } from '../contract.js';
+import { linkMarker } from '../dom.js';
 import { resolvePage, type ResolvedPage } from '../page-rules.js';
-import type { Footnote, FootnotePage, PageState } from '../state.js';
+import { newId, type Footnote, type FootnotePage, type PageState } from '../state.js';
 import { measureArea, newMeasurer, type Measurer } from './area.js';
-import { cutAt, cutBefore, insertSpacer, lineOf, top, type Cut } from './cut.js';
+import { contentBetween, cutAt, cutBefore, insertSpacer, lineOf, top, type Cut } from './cut.js';
 import { setCallNumber } from './notes.js';
 
 /** Pages planned at most, past which the rest of the notes share the last page (a guard, never reached by a document that makes progress). */
@@ -25,6 +30,13 @@ const MAX_PAGES = 100000;
 function anchored(f: Footnote, state: LayoutState): number | null {
   const t = state.tops?.[f.id];
   return t === undefined ? null : top(f.call) - t / 0.75;
+}
+
+/** Screen y of a page's content top, from a spacer the print put on it. */
+function spacerAnchor(p: FootnotePage | undefined, k: number, state: LayoutState): number | null {
+  const sp = p && p.spacer;
+  const t = sp ? state.tops?.[sp.id] : undefined;
+  return sp && t !== undefined && state.pages[sp.id] === k ? top(sp) - t / 0.75 : null;
 }
 
 /** The first planned page the print `state` does not bear out, and its top; null when the plan holds. */
@@ -40,16 +52,46 @@ function firstWrong(S: PageState, state: LayoutState): { page: number; start: nu
       const at = anchored(S.footnotes[got[0] as number] as Footnote, state);
       if (at === null || Math.abs(at - p.start) > 1.5) wrong = k;
     }
+    if (wrong < 0 && p.spacer) {
+      const at = spacerAnchor(p, k, state);
+      if (at === null || Math.abs(at - p.start) > 1.5) wrong = k;
+    }
   }
   if (wrong < 0 && planned === S.footnotes.length) return null;
   if (wrong < 0) wrong = S.footnotePages.length;
-  // Replan from the last page at or before it whose top the print gives (a call on it), else from the start.
+  // Replan from the last page at or before it whose top the print gives (a call or spacer on it), else from the start.
   for (let k = Math.min(wrong, state.total - 1); k > 0; k--) {
     const first = onPage(k)[0];
-    const at = first === undefined ? null : anchored(S.footnotes[first] as Footnote, state);
+    const at =
+      first === undefined
+        ? spacerAnchor(S.footnotePages[k], k, state)
+        : anchored(S.footnotes[first] as Footnote, state);
     if (at !== null) return { page: k, start: at };
   }
   return { page: 0, start: 0 };
+}
+
+/** Whether the plan holds for the print `state` (nothing to plan: it does). */
+export function planHolds(S: PageState, state: LayoutState): boolean {
+  return (!S.footnotes.length && !S.marginExtras) || !S.footnotePages.length || firstWrong(S, state) === null;
+}
+
+/**
+ * The top margin rules only castpress matches add, on the named elements that start a page (a group's
+ * first): their margin-top grows by it, kept after the forced break before them.
+ */
+export function widenTops(S: PageState, state: LayoutState): void {
+  S.topApplied = new Set();
+  if (!S.marginExtras) return;
+  for (const n of S.named) {
+    const p = state.pages[n.start];
+    const starts = p !== undefined && (p === 0 || n.forced || state.names[p - 1] !== n.name);
+    const extra = starts ? resolvePage(S, p, n.name).extraTop : 0;
+    if (extra > 0) {
+      (n.el as HTMLElement).style.setProperty('margin-top', 'calc(' + n.marginTop + ' + ' + extra + 'px)', 'important');
+      S.topApplied.add(p);
+    } else (n.el as HTMLElement).style.removeProperty('margin-top');
+  }
 }
 
 /**
@@ -57,7 +99,7 @@ function firstWrong(S: PageState, state: LayoutState): { page: number; start: nu
  * page it gets wrong; numbers the calls (per page when the page context resets the counter).
  */
 export function planFootnotes(S: PageState, state: LayoutState | null): void {
-  if (!S.footnotes.length) return;
+  if (!S.footnotes.length && !S.marginExtras) return;
   const from = !S.footnotePages.length ? { page: 0, start: 0 } : state ? firstWrong(S, state) : null;
   if (!from) return;
   for (const p of S.footnotePages.slice(from.page)) if (p.spacer) p.spacer.remove();
@@ -123,12 +165,13 @@ function forcedBreaks(S: PageState): number[] {
 function simulate(S: PageState, state: LayoutState | null, m: Measurer, first: number, firstStart: number): void {
   const notes = S.footnotes;
   let next = notes.findIndex((f) => top(f.call) >= firstStart - 0.5);
-  if (next < 0) return;
+  if (next < 0) next = notes.length;
   let start = firstStart;
-  for (let k = first; next < notes.length; k++) {
+  for (let k = first; next < notes.length || S.marginExtras; k++) {
     const P = pageAt(S, state, k);
-    const end = start + Math.max(1, P.h - P.top - P.bottom);
-    const forced = forcedBreaks(S).find((y) => y > start + 1) ?? Infinity;
+    const full = start + Math.max(1, P.h - P.top - P.bottom);
+    const end = full - P.extraBottom;
+    const forced = forcedBreaks(S).find((y) => y > start + 1 && contentBetween(start, y)) ?? Infinity;
     const accepted: number[] = [];
     const numbering = (j: number) => (S.footnotesPerPage ? j + 1 : (notes[next + j] as Footnote).value);
     let blocked: Footnote | null = null;
@@ -164,7 +207,7 @@ function simulate(S: PageState, state: LayoutState | null, m: Measurer, first: n
       accepted.length = kept.length;
       height = measureArea(S, m, P, next, accepted.length, numbering).height;
     }
-    const natural = cutAt(start, end);
+    const natural = cutAt(start, full);
     const page: FootnotePage = { start, notes: accepted, spacer: null };
     S.footnotePages[k] = page;
     let nextStart: number;
@@ -172,8 +215,10 @@ function simulate(S: PageState, state: LayoutState | null, m: Measurer, first: n
     else if (!cut) break;
     else if (natural && cut.top >= natural.top - 0.5) nextStart = natural.next;
     else {
-      const made = insertSpacer(cut, end);
+      const made = insertSpacer(cut, full);
       page.spacer = made.spacer;
+      made.spacer.id = newId(S, 'p');
+      linkMarker(S, made.spacer.id);
       nextStart = made.next;
     }
     next += accepted.length;
