@@ -111,6 +111,49 @@ describe(':nth(An+B of name) and page groups (css-gcpm-3 §4.1)', () => {
   });
 });
 
+describe('the margins :nth() and page groups add (css-page-3 §7.1 page-margin properties)', () => {
+  const lorem = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
+  const bodyItems = (p: PageText) => p.items.filter((i) => i.y > M - 1 && i.y < p.height - M && /\w/.test(i.str));
+
+  it('ends even pages earlier for @page :nth(2n) { margin-bottom } and keeps every line', async () => {
+    const html = Array.from({ length: 60 }, (_, i) => `<p>Para ${i} ${lorem.repeat(3)}</p>`).join('');
+    const pages = await render(html, 'p { margin: 0 0 6px; } @page :nth(2n) { margin-bottom: 300px; }');
+    expect(pages.length).toBeGreaterThan(3);
+    pages.forEach((p, k) => {
+      const last = Math.max(...bodyItems(p).map((i) => i.baseline));
+      // 300px is 225pt: even pages end above 792 - 225; odd ones run to the 37.5pt margin.
+      if (k % 2 === 1) expect(last).toBeLessThan(p.height - 225);
+      else if (k < pages.length - 1) expect(last).toBeGreaterThan(p.height - 225);
+    });
+    const paras = pages.flatMap((p) =>
+      p.items.flatMap((i) => [...i.str.matchAll(/Para (\d+)/g)].map((m) => Number(m[1]))),
+    );
+    expect(paras).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  });
+
+  it('moves a chapter’s first page down for @page :nth(1 of chapter) { margin-top }, and its header with it', async () => {
+    const chapter = (c: number) =>
+      `<section class="chapter"><h2>Chapter ${c}</h2>${Array.from({ length: 14 }, (_, i) => `<p>C${c} ${lorem.repeat(3)}</p>`).join('')}</section>`;
+    const html = `<section class="cover"><h2>Cover</h2></section>${chapter(1)}${chapter(2)}`;
+    const css = `p { margin: 0 0 6px; } .cover { page: cover; } .chapter { page: chapter; break-before: page; }
+      @page :nth(1 of chapter) { margin-top: 250px; @top-center { content: "opener"; } }`;
+    const pages = await render(html, css);
+    const heading = (n: number) => pages.findIndex((p) => p.items.some((i) => i.str === `Chapter ${n}`));
+    for (const n of [1, 2]) {
+      const p = pages[heading(n)]!;
+      const h = p.items.find((i) => i.str === `Chapter ${n}`)!;
+      // 250px is 187.5pt below the page top; the opener is centred in that margin.
+      expect(h.y).toBeGreaterThan(186);
+      expect(h.y).toBeLessThan(200);
+      const opener = p.items.find((i) => i.str === 'opener')!;
+      expect(opener.y).toBeGreaterThan(70);
+      expect(opener.y).toBeLessThan(110);
+      // The chapter's second page starts at the ordinary margin.
+      expect(Math.min(...bodyItems(pages[heading(n) + 1]!).map((i) => i.y))).toBeLessThan(M + 4);
+    }
+  });
+});
+
 describe('the rewrite of :nth() page selectors', () => {
   it('turns each :nth() selector into a page name no element has and back', () => {
     const css = rewriteGcpm('@page :nth(2n+1), chapter:nth(-n + 3 of chapter):left, :first { margin: 1in }');
