@@ -49,6 +49,8 @@ export interface HtmlRenderRequest extends DocumentInput {
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
 const MAX_EXTRA_PASSES = 3;
+/** With footnotes: a plan corrected from a print moves what follows, which takes one more print to confirm. */
+const FOOTNOTE_EXTRA_PASSES = 5;
 const PRINT_OPTIONS = {
   preferCSSPageSize: true,
   printBackground: true,
@@ -119,10 +121,13 @@ function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolea
     ...info.strings,
     ...info.targets,
     ...info.counters,
+    ...info.footnotes,
     ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next])),
   ];
   if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
   if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
+  // A footnote plan holds when its calls print where it put them (footnotes/plan.ts checks the same).
+  if (info.footnotes.some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
   if (
     info.usesStart &&
     [...info.running.map((r) => r.id), ...info.strings].some(
@@ -308,10 +313,17 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
       let actual = observe(base.doc, dests, info, sheet);
       let overlayForms = info.overlayForms;
-      for (let pass = 0; info.needsLayout && pass < MAX_EXTRA_PASSES; pass++) {
+      const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
+      for (let pass = 0; info.needsLayout && pass < passes; pass++) {
         const fixSides = sidesWrong(actual, info);
         const wider = sheet ? widerSheet(sheet, base.doc) : 0;
-        if (!fixSides && !wider && sameLayout(state, actual, info)) break;
+        if (
+          !fixSides &&
+          !wider &&
+          sameLayout(state, actual, info) &&
+          (!info.planned || (await callPage(cdp, 'planHolds', actual)))
+        )
+          break;
         state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
         if (sheet && wider) sheet.extra = wider;
         overlayForms = await callPage(cdp, 'layout', state);

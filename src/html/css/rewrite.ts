@@ -7,6 +7,9 @@ import {
   MARKS_SENTINEL,
   STRING_SENTINEL,
 } from '../in-page/contract.js';
+import { rewriteFootnotes } from './footnote-css.js';
+import { rewriteNthPages } from './page-selectors.js';
+import { closing, mapPageBlocks, stringEnd } from './scan.js';
 import { findElements, spliceSpans } from './tags.js';
 
 /**
@@ -27,30 +30,13 @@ import { findElements, spliceSpans } from './tags.js';
  *   left for Chromium to drop;
  * - inside `@page` rules, `bleed` and `marks` (css-page-3 descriptors Chromium drops, custom properties
  *   included) → `quotes: "__fs_bleed__" "<value>"` and `content: "__fs_marks__<value>"`: both are kept in a
- *   page rule's CSSOM and do nothing there.
+ *   page rule's CSSOM and do nothing there;
+ * - footnotes (`float: footnote`, `::footnote-call`, `::footnote-marker`, `@footnote`…): footnote-css.ts;
+ * - `@page :nth(An+B [of name])` → a page name no element has: page-selectors.ts.
  */
 // The sentinels (ELEMENT_SENTINEL, STRING_SENTINEL, FUNCTION_SENTINEL, BLEED_/MARKS_SENTINEL) are the page
 // contract's (page/contract.ts): the page code reads them back.
 const FUNCTIONS = /(?<![-\w])(target-counters?|target-text|leader)\(/gi;
-
-/**
- * The index just after the `close` that ends a group opened right before `from` (nested groups and
- * quoted strings skipped), or -1 when the text ends first.
- */
-function closing(css: string, from: number, open: string, close: string): number {
-  let depth = 1;
-  let quote = '';
-  for (let i = from; i < css.length; i++) {
-    const c = css[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === open) depth++;
-    else if (c === close && --depth === 0) return i + 1;
-  }
-  return -1;
-}
 
 /**
  * Replaces each call of the functions above by a sentinel string holding its name and arguments (double
@@ -85,7 +71,7 @@ const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
 // Each repetition starts with a colon: no two ways to split the pseudo-classes, linear on any input.
 const PAGE_PSEUDOS = /@page\s*((?::[-\w]+)+)/gi;
 const ANY =
-  /:blank|bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+  /footnote|:nth\(|:blank|bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -98,37 +84,7 @@ function sentinel(prefix: string, name: string, policy: string | undefined): str
  */
 function keepPageDescriptors(css: string): string {
   if (!/@page/i.test(css) || !/(bleed|marks)\s*:/i.test(css)) return css;
-  const lower = css.toLowerCase();
-  let out = '';
-  let last = 0;
-  let from = 0;
-  for (;;) {
-    const at = lower.indexOf('@page', from);
-    if (at < 0) break;
-    let open = at + 5;
-    while (open < css.length && css[open] !== '{' && css[open] !== ';') open++;
-    if (open >= css.length) break;
-    if (css[open] === ';') {
-      from = open + 1;
-      continue;
-    }
-    const end = closing(css, open + 1, '{', '}');
-    const stop = end < 0 ? css.length : end;
-    out += css.slice(last, open + 1) + renameDescriptors(css.slice(open + 1, stop));
-    last = stop;
-    from = stop;
-  }
-  return out + css.slice(last);
-}
-
-/** The index after the string starting at `i` (its closing quote), or the end of the text. */
-function stringEnd(text: string, i: number): number {
-  const quote = text[i];
-  for (let j = i + 1; j < text.length; j++) {
-    if (text[j] === '\\') j++;
-    else if (text[j] === quote) return j + 1;
-  }
-  return text.length;
+  return mapPageBlocks(css, (prelude, body) => `@page${prelude}{${renameDescriptors(body)}}`);
 }
 
 /** Inside one `@page` block: declarations named bleed or marks, outside strings (`content: "marks: x"` is text). */
@@ -179,7 +135,7 @@ function renameDescriptors(block: string): string {
 export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
   return (
-    keepFunctions(keepPageDescriptors(css))
+    keepFunctions(keepPageDescriptors(rewriteNthPages(rewriteFootnotes(css))))
       .replace(
         RUNNING,
         // GCPM lays a running element out as position: static in its margin box; the declaration it

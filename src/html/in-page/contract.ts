@@ -16,6 +16,12 @@ export const FUNCTION_SENTINEL = '__fs_fn__';
 export const BLEED_SENTINEL = '__fs_bleed__';
 /** `marks` in a page rule, carried as `content: "__fs_marks__<value>"`. */
 export const MARKS_SENTINEL = '__fs_marks__';
+/** The element castpress writes right after a footnote's note, in its place in the text: `::footnote-call` is its `::before`. */
+export const FOOTNOTE_CALL = 'castpress-fn-call';
+/** The first child of a note's copy in the footnote area: `::footnote-marker` is its `::before`. */
+export const FOOTNOTE_MARKER = 'castpress-fn-marker';
+/** `@page { @footnote { … } }` becomes a style rule with this selector right after its page rule (page-rules.ts pairs them). */
+export const FOOTNOTE_RULE = 'castpress-footnote-rule';
 /** Prefix of every id the page gives (markers, helpers): destinations with it are removed from the output. */
 export const ID_PREFIX = '__fs_';
 /** The page name of inserted blank pages (left/right breaks); author `@page :blank` rules are renamed to it (page-rules.ts). */
@@ -28,6 +34,53 @@ export const PAGE_GLOBAL = '__castpress';
 export const PAGE_INSTALL = '__castpressInstall';
 /** What `reinstallAndCall` evaluates to in a Window the bundle was never evaluated in. */
 export const NOT_INSTALLED = '__fs_not_installed__';
+
+/**
+ * `@page :nth(An+B [of group])` (css-gcpm-3 §4), which Chromium drops with its whole rule, as a page name
+ * no element has (css/page-selectors.ts writes it, page-rules.ts reads it back): `__fs_nth_<A>_<B>_<group>_<name>`,
+ * A and B as `p2` / `m1`, the group and the selector's own page name in hex (either may be empty).
+ */
+export const NTH_PREFIX = '__fs_nth_';
+
+export interface NthSelector {
+  a: number;
+  b: number;
+  /** `of <group>`: counted within the page group of that name; null: counted in the document. */
+  group: string | null;
+  /** The selector's own page name ('' for none). */
+  name: string;
+}
+
+const hex = (s: string): string =>
+  [...new TextEncoder().encode(s)].map((c) => c.toString(16).padStart(2, '0')).join('');
+const unhex = (s: string): string =>
+  new TextDecoder().decode(new Uint8Array((s.match(/../g) || []).map((c) => parseInt(c, 16))));
+const signed = (n: number): string => (n < 0 ? 'm' + -n : 'p' + n);
+
+export function encodeNth(nth: NthSelector): string {
+  return (
+    NTH_PREFIX +
+    signed(nth.a) +
+    '_' +
+    signed(nth.b) +
+    '_' +
+    (nth.group === null ? 'x' : 'g' + hex(nth.group)) +
+    '_' +
+    hex(nth.name)
+  );
+}
+
+export function decodeNth(name: string): NthSelector | null {
+  const m = /^__fs_nth_([pm]\d+)_([pm]\d+)_(x|g[0-9a-f]*)_([0-9a-f]*)$/.exec(name);
+  if (!m) return null;
+  const num = (t: string) => (t[0] === 'm' ? -1 : 1) * Number(t.slice(1));
+  return {
+    a: num(m[1] as string),
+    b: num(m[2] as string),
+    group: m[3] === 'x' ? null : unhex((m[3] as string).slice(1)),
+    name: unhex(m[4] as string),
+  };
+}
 
 /** What the page layout is assumed to be when page numbers are written into the document. */
 export interface LayoutState {
@@ -152,6 +205,10 @@ export interface PrepareResult {
   overlayStart: string | null;
   running: Array<{ name: string; id: string }>;
   counters: string[];
+  /** Ids of the footnote calls: their pages and offsets check the footnote plan. */
+  footnotes: string[];
+  /** The page code plans where pages end (footnotes, added margins): each print is checked with `planHolds`. */
+  planned: boolean;
   /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
   named: Array<{ name: string; start: string; next: string | null }>;
   /** `blanks`: ids of the spacers that make the blank pages (their destinations mark those pages `:blank`). */
@@ -193,6 +250,8 @@ export interface PageApi {
   prepare(): Promise<PrepareResult>;
   /** Writes the page numbers of `state` into the document; the overlay's controls as now laid out. */
   layout(state: LayoutState): PlacedControl[];
+  /** Whether the footnote plan holds for this print (else `layout` plans again). */
+  planHolds(state: LayoutState): boolean;
   /** Content width (px) → control ids: each control's [width, height] at that width. */
   measureForms(groups: Record<string, string[]>): Record<string, [number, number]>;
   /** The margins of each page (by page name) on the printed sheet. */

@@ -3,7 +3,7 @@
  * leaves in values, `@page` selectors. Pure functions of strings (no document), unit-tested in
  * test/html-page-code.test.ts.
  */
-import { ELEMENT_SENTINEL, FUNCTION_SENTINEL, STRING_SENTINEL } from './contract.js';
+import { decodeNth, ELEMENT_SENTINEL, FUNCTION_SENTINEL, NTH_PREFIX, STRING_SENTINEL } from './contract.js';
 import type { Declaration, PageSelector } from './state.js';
 
 /** CSS escapes (`\41 `, `\"`) → the characters. */
@@ -135,7 +135,11 @@ export function contentHasText(content: string): boolean {
   return tokens(content).some((t) => (t.text !== undefined && /\S/.test(t.text)) || t.counter !== undefined);
 }
 
-/** `@page` selectors (`:first`, `name:left`…) with their specificity (css-page-3); null entries dropped. */
+/**
+ * `@page` selectors (`:first`, `name:left`…) with their specificity (css-page-3); null entries dropped.
+ * A name css/page-selectors.ts wrote for `:nth()` comes back as its page name and `nth`, which counts
+ * like `:first` (css-gcpm-3 gives it none, w3c/csswg-drafts#3791).
+ */
 export function parseSelectors(text: string): PageSelector[] {
   return String(text || '')
     .split(',')
@@ -149,9 +153,12 @@ export function parseSelectors(text: string): PageSelector[] {
             .split(':')
             .map((p) => p.toLowerCase())
         : [];
-      let spec = m[1] ? 100 : 0;
+      const nth = m[1] && m[1].startsWith(NTH_PREFIX) ? decodeNth(m[1]) : null;
+      const name = nth ? nth.name : (m[1] ?? '');
+      let spec = name ? 100 : 0;
+      if (nth) spec += 10;
       for (const p of pseudos) spec += p === 'first' || p === 'blank' ? 10 : 1;
-      return { name: m[1] ?? '', pseudos, spec };
+      return nth ? { name, pseudos, spec, nth } : { name, pseudos, spec };
     })
     .filter((s): s is PageSelector => s !== null);
 }

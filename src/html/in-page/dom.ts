@@ -106,6 +106,16 @@ export function candidates(
   return [...set].sort(documentOrder);
 }
 
+/** A marker made after the links were written (a footnote plan's spacer): its own hidden link. */
+export function linkMarker(S: PageState, id: string): void {
+  S.markers.push(id);
+  const box = document.querySelector('castpress-links');
+  if (!box) return;
+  const a = document.createElement('a');
+  a.href = '#' + id;
+  box.appendChild(a);
+}
+
 /** A hidden link to every marker: Chromium then writes a named destination (page and position) for each. */
 export function addDestLinks(S: PageState): void {
   const box = helper('links', 'display:none!important');

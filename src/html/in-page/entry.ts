@@ -19,6 +19,7 @@ import { addDestLinks, beforeHead, helper, hideBrokenImages, moveCanvasBackgroun
 import {
   applySides,
   estimate,
+  inlineBreaks,
   prepareBreaks,
   prepareCounters,
   prepareNamed,
@@ -27,8 +28,10 @@ import {
 } from './flow.js';
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
+import { prepareFootnotes } from './footnotes/notes.js';
+import { guessFootnotes, planFootnotes, planHolds, widenTops } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
-import { collectRules, defaultSizes, readPageRules, resolvePage } from './page-rules.js';
+import { collectRules, defaultSizes, pageGroups, readPageRules, resolvePage } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
 import { prepareSheet, sheetPrinting, writeSheetRules } from './sheet.js';
 import { newId, newState, type PageState } from './state.js';
@@ -43,8 +46,13 @@ declare global {
   }
 }
 
-function layout(S: PageState, state: LayoutState): void {
+/** `printed`: `state` is what the last print showed (not the first guess), so the footnote plan is checked against it. */
+function layout(S: PageState, state: LayoutState, printed = true): void {
   sheetPrinting(S, false);
+  S.pageGroups = pageGroups(S, state.names, state.pages);
+  // First, on the document as it printed: the plan is checked against the positions the print gave.
+  if (printed) planFootnotes(S, state);
+  widenTops(S, state);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
     S.sheet.extra = state.extra;
     writeSheetRules(S);
@@ -66,10 +74,11 @@ function layout(S: PageState, state: LayoutState): void {
 async function prepare(S: PageState): Promise<PrepareResult> {
   await document.fonts.ready;
   hideBrokenImages();
-  const { style, page } = collectRules();
+  const { style, page, footnote } = collectRules();
   defaultSizes(S, page);
-  readPageRules(S, page);
+  readPageRules(S, page, footnote);
   prepareRunning(S, style);
+  prepareFootnotes(S, style);
   prepareStrings(S, style);
   prepareBookmarks(S, style);
   prepareTargets(S, style);
@@ -78,11 +87,14 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   prepareCounters(S, style);
   prepareNamed(S, style);
   prepareTables(style);
+  inlineBreaks(style);
   prepareBreaks(S, style);
   prepareSideBreaks(S, style);
   prepareForms(S);
   // After every DOM change above: its overflow check reads the layout the page guess then reuses.
   prepareSheet(S, page);
+  // The first footnote plan, on the finished screen layout: its spacers are in place for the guess.
+  planFootnotes(S, null);
   const calib = beforeHead(
     helper(
       'mark',
@@ -91,7 +103,8 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   );
   calib.id = newId(S, 'k');
   // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
-  const needsLayout = S.overlay || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
+  const needsLayout =
+    S.overlay || S.marginExtras || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
   const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
   if (needsDests) S.markers.push(calib.id);
   if (S.overlay) moveCanvasBackground();
@@ -99,7 +112,8 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // a table of contents' lines): counter values in, pages still empty.
   if (S.targets.length) targetRules(S, { pages: {}, names: [], sizes: [], total: 0 }, true);
   const guess = estimate(S);
-  if (needsLayout) layout(S, guess);
+  guessFootnotes(S, guess);
+  if (needsLayout) layout(S, guess, false);
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);
   return {
@@ -121,6 +135,8 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     overlayStart: S.overlayStart,
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
+    footnotes: S.footnotes.map((f) => f.id),
+    planned: S.footnotes.length > 0 || S.marginExtras,
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
     forms: S.forms,
@@ -147,6 +163,7 @@ function install(): void {
       return S.overlayForms;
     },
     measureForms: (groups) => measureForms(S, groups),
+    planHolds: (state) => planHolds(S, state),
     // Margins of the printed sheet: a bleed adds to each.
     resolvePages(names) {
       const b = S.sheet ? S.sheet.bleed : 0;

@@ -5,7 +5,7 @@
  */
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
-import { resolvePage } from './page-rules.js';
+import { pageGroups, resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
 /** Elements whose ::before/::after show counter(page) or counter(pages): their counter-reset carries the numbers. */
@@ -24,8 +24,24 @@ export function prepareNamed(S: PageState, styleRules: StyleRuleInfo[]): void {
   for (const el of candidates(styleRules, 'page')) {
     const name = getComputedStyle(el).page;
     if (!name || name === 'auto' || S.named.some((n) => n.el.contains(el))) continue;
-    S.named.push({ el, name, start: idFor(S, el, 'n'), next: followingId(S, el) });
+    S.named.push({
+      el,
+      name,
+      start: idFor(S, el, 'n'),
+      next: followingId(S, el),
+      forced: forcedBefore(el),
+      marginTop: getComputedStyle(el).marginTop,
+    });
   }
+}
+
+const FORCED = /^(page|left|right|recto|verso)$/;
+
+/** A forced break before `el`: its own break-before, or break-after on the element before it. */
+function forcedBefore(el: Element): boolean {
+  if (FORCED.test(getComputedStyle(el).breakBefore)) return true;
+  const prev = el.previousElementSibling;
+  return !!prev && FORCED.test(getComputedStyle(prev).breakAfter);
 }
 
 /**
@@ -74,6 +90,10 @@ export function prepareSideBreaks(S: PageState, styleRules: StyleRuleInfo[]): vo
   S.sides.sort((a, b) => documentOrder(a.el, b.el));
 }
 
+/**
+ * The blank page: a spacer alone on a page. In block flow its page name parts it from what comes before and
+ * after; between flex or grid items names do not break, so its own forced breaks do (and a full row).
+ */
 function spacer(id: string): HTMLElement {
   const d = helper('blank', '');
   d.id = id;
@@ -81,8 +101,28 @@ function spacer(id: string): HTMLElement {
   d.style.cssText =
     'page:' +
     BLANK_PAGE +
-    '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important';
+    '!important;height:0!important;margin:0!important;padding:0!important;border:0!important;display:block!important;float:none!important;position:static!important;' +
+    'break-before:page!important;break-after:page!important;width:100%!important;flex:0 0 100%!important;grid-column:1/-1!important;min-height:1px!important';
   return d;
+}
+
+function blockFlow(el: Element | null): boolean {
+  const d = el ? getComputedStyle(el).display : 'block';
+  return d === 'block' || d === 'flow-root' || d === 'list-item';
+}
+
+/**
+ * Where a side break's blank page goes: before the element (or after it), or before (after) the flex or grid
+ * container it starts (ends), where a forced break on a first (last) item takes effect (css-flexbox-1 §12).
+ */
+function breakHost(el: Element, before: boolean): Element {
+  let e = el;
+  for (let up = e.parentElement; up && up !== document.body && !blockFlow(up); up = up.parentElement) {
+    const edge = before ? up.firstElementChild : up.lastElementChild;
+    if (edge !== e) break;
+    e = up;
+  }
+  return e;
 }
 
 export function applySides(S: PageState, state: LayoutState): void {
@@ -96,7 +136,8 @@ export function applySides(S: PageState, state: LayoutState): void {
         delta--;
       } else {
         e.spacerBefore = spacer(e.blanks[0] as string);
-        (e.el.parentNode as Node).insertBefore(e.spacerBefore, e.el);
+        const host = breakHost(e.el, true);
+        (host.parentNode as Node).insertBefore(e.spacerBefore, host);
         delta++;
       }
     }
@@ -108,10 +149,45 @@ export function applySides(S: PageState, state: LayoutState): void {
         delta--;
       } else {
         e.spacerAfter = spacer(e.blanks[1] as string);
-        (e.el.parentNode as Node).insertBefore(e.spacerAfter, e.el.nextSibling);
+        const host = breakHost(e.el, false);
+        (host.parentNode as Node).insertBefore(e.spacerAfter, host.nextSibling);
         delta++;
       }
     }
+  }
+}
+
+/**
+ * A forced break on an inline-level element (`<br style="page-break-before: always">`, as word processors
+ * write page breaks; a span, an image): css-break-3 has it apply to block-level boxes only, and Chromium
+ * ignores it, so the page does not break. It breaks here: an empty block with the break goes before (or
+ * after) the element, which parts the line there.
+ */
+export function inlineBreaks(styleRules: StyleRuleInfo[]): void {
+  const forced = (v: string) => FORCED.test(v) || v === 'always';
+  const set = new Set<HTMLElement>();
+  for (const prop of ['break-before', 'page-break-before', 'break-after', 'page-break-after'])
+    for (const el of candidates(styleRules, prop, (v) => /page|always|left|right|recto|verso/.test(v))) set.add(el);
+  const found: Array<{ el: HTMLElement; before: string | null; after: string | null }> = [];
+  for (const el of set) {
+    const cs = getComputedStyle(el);
+    if (!cs.display.startsWith('inline') || cs.position === 'absolute' || cs.position === 'fixed') continue;
+    const before = forced(cs.breakBefore) ? cs.breakBefore : null;
+    const after = forced(cs.breakAfter) ? cs.breakAfter : null;
+    if (before || after) found.push({ el, before, after });
+  }
+  const helperBreak = (value: string, side: 'before' | 'after') =>
+    helper(
+      'break',
+      'display:block!important;height:0!important;margin:0!important;padding:0!important;border:0!important;break-' +
+        side +
+        ':' +
+        value +
+        '!important',
+    );
+  for (const { el, before, after } of found) {
+    if (before) (el.parentNode as Node).insertBefore(helperBreak(before, 'before'), el);
+    if (after) (el.parentNode as Node).insertBefore(helperBreak(after, 'after'), el.nextSibling);
   }
 }
 
@@ -169,6 +245,8 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
     const y = (b.before ? r.top : r.bottom) + window.scrollY;
     if (y > 1 && y < height - 1) cuts.push(y);
   }
+  // Pages the footnote plan ends early start where it says.
+  for (const p of S.footnotePages.slice(1)) if (p.start > 1 && p.start < height - 1) cuts.push(p.start);
   cuts.sort((a, b) => a - b);
   const base = [0];
   for (let k = 1; k < cuts.length; k++)
@@ -199,6 +277,7 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
   for (let i = 0; i < total; i++) names.push('');
   for (const n of S.named)
     for (let i = pages[n.start] as number; i <= namedEnd(n, pages, total); i++) names[i] = n.name;
+  S.pageGroups = pageGroups(S, names, pages);
   const sizes = names.map((name, i): [number, number] => {
     const p = resolvePage(S, i, name);
     return [p.w * 0.75, p.h * 0.75];

@@ -4,13 +4,15 @@
  * onto its body page and removes it.
  */
 import type { LayoutState } from './contract.js';
-import { tokens } from './css-text.js';
+import { cssString, tokens } from './css-text.js';
 import { helper } from './dom.js';
 import { overlayForms } from './forms.js';
 import { resolvePage, type ResolvedPage } from './page-rules.js';
 import { newId, type PageState } from './state.js';
 import { inheritedFromPage } from './page-context.js';
 import { formatCounter, PAGE_MARK, PAGES_MARK } from './generated-content/string-values.js';
+import { buildArea } from './footnotes/area.js';
+import { pageNumbers } from './footnotes/plan.js';
 
 interface Positioned {
   id: string;
@@ -44,7 +46,49 @@ export function choose<T extends Positioned>(items: T[], policy: string, i: numb
   return head ? head : entry;
 }
 
-interface BoxGeometry {
+/** The named string `name` on page i by `policy`; null when none is set yet. */
+function stringOn(S: PageState, name: string, policy: string, i: number, state: LayoutState): string | null {
+  const a = choose(
+    S.strings.filter((x) => x.name === name),
+    policy,
+    i,
+    state,
+  );
+  // counter(page) in a string-set value is the page of the assignment (string-values.ts marks).
+  return a
+    ? a.value
+        .split(PAGE_MARK)
+        .join(String((state.pages[a.id] ?? i) + 1))
+        .split(PAGES_MARK)
+        .join(String(state.total))
+    : null;
+}
+
+/**
+ * string() inside a running element's copy shows the named string of the page the copy is drawn on, as a
+ * margin box's own string() does (its `first` value): the copy's pseudo-elements get rules of their own
+ * for page i. Pseudo-elements that also show counters or target pages keep the element's rule.
+ */
+function pageStrings(S: PageState, copy: Element, i: number, state: LayoutState): string {
+  let css = '';
+  for (const el of [copy, ...copy.querySelectorAll('[data-castpress-t]')]) {
+    const key = el.getAttribute('data-castpress-t');
+    const rules = key === null ? [] : S.targets.filter((t) => t.key === key);
+    if (!rules.some((t) => t.parts.some((p) => p.string !== undefined))) continue;
+    if (!rules.every((t) => t.parts.every((p) => p.raw !== undefined))) continue;
+    const own = key + '-p' + i;
+    el.setAttribute('data-castpress-t', own);
+    for (const t of rules) {
+      const content = t.parts
+        .map((p) => (p.string !== undefined ? cssString(stringOn(S, p.string, 'first', i, state) ?? '') : p.raw))
+        .join(' ');
+      css += '[data-castpress-t="' + own + '"]' + t.pseudo + '{content:' + (content || '""') + '!important}';
+    }
+  }
+  return css;
+}
+
+export interface BoxGeometry {
   x: number;
   y: number;
   w: number;
@@ -87,6 +131,7 @@ function buildBox(
   i: number,
   state: LayoutState,
   host: HTMLElement,
+  extraRules: string[],
   area?: BoxGeometry,
 ): BoxCell | null {
   const content = decls.content;
@@ -131,24 +176,8 @@ function buildBox(
         document.createTextNode(formatCounter(t.counter === 'page' ? i + 1 : state.total, t.style || 'decimal')),
       );
     else if (t.string) {
-      const ref = t.string;
-      const a = choose(
-        S.strings.filter((x) => x.name === ref.name),
-        ref.policy,
-        i,
-        state,
-      );
-      // counter(page) in a string-set value is the page of the assignment (string-values.ts marks).
-      if (a)
-        line.appendChild(
-          document.createTextNode(
-            a.value
-              .split(PAGE_MARK)
-              .join(String((state.pages[a.id] ?? i) + 1))
-              .split(PAGES_MARK)
-              .join(String(state.total)),
-          ),
-        );
+      const value = stringOn(S, t.string.name, t.string.policy, i, state);
+      if (value !== null) line.appendChild(document.createTextNode(value));
     } else if (t.element) {
       const ref = t.element;
       const r = choose(
@@ -176,11 +205,11 @@ function buildBox(
       tpl.innerHTML = r.html;
       const node = tpl.content.firstElementChild as HTMLElement | null;
       if (node) {
-        node.style.removeProperty('display');
         // Unique within the host: each copy goes in right after it is named.
         const slotName = 'fs' + host.childElementCount;
         node.setAttribute('slot', slotName);
         host.appendChild(node);
+        extraRules.push(pageStrings(S, node, i, state));
         const slot = document.createElement('slot');
         slot.name = slotName;
         inner.appendChild(slot);
@@ -270,6 +299,7 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   const root = host.attachShadow({ mode: 'open' });
   const sizeNames = new Map<string, string>();
   let rules = '';
+  const extra: string[] = [];
   // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
   // a shadow tree get none), slotted into page 1.
   const start = helper('mark', 'display:block!important');
@@ -303,6 +333,9 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     const P = resolvePage(S, i, state.names[i] || '');
     P.w = wPt / 0.75;
     P.h = hPt / 0.75;
+    // The margins castpress widened: the plan's room at the bottom, a named element's margin at the top.
+    if (i < S.footnotePages.length) P.bottom += P.extraBottom;
+    if (S.topApplied.has(i)) P.top += P.extraTop;
     const pg = document.createElement('div');
     pg.style.cssText =
       'page:' +
@@ -328,7 +361,7 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     const ours = (n: string) => (!S.overlayOnly || S.overlayOnly.has(n) ? P.boxes[n] : undefined);
     for (const corner of CORNERS) {
       const decls = ours(corner);
-      const cell = decls && buildBox(S, corner, decls, i, state, host);
+      const cell = decls && buildBox(S, corner, decls, i, state, host, extra);
       if (!cell) continue;
       place(cell.el, boxGeometry(corner, P));
       pg.appendChild(cell.el);
@@ -337,16 +370,28 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       const area = boxGeometry(names[0], P);
       const cells = names.map((n) => {
         const decls = ours(n);
-        return decls ? buildBox(S, n, decls, i, state, host, area) : null;
+        return decls ? buildBox(S, n, decls, i, state, host, extra, area) : null;
       });
       if (!cells.some(Boolean)) continue;
       pg.appendChild(buildBand(side, cells, boxGeometry(names[0], P)));
+    }
+    const notes = S.footnotePages[i]?.notes;
+    if (notes && notes.length) {
+      // At the bottom of the content box (the overlay page is half a pixel shorter than the page).
+      const area = buildArea(
+        P,
+        notes.map((k) => S.footnotes[k]!),
+        pageNumbers(S, notes),
+        host,
+      );
+      area.style.bottom = P.bottom - 0.5 + 'px';
+      pg.appendChild(area);
     }
     root.appendChild(pg);
   }
   const st = document.createElement('style');
   st.id = '__fs_overlay_style';
-  st.textContent = rules;
+  st.textContent = rules + extra.join('');
   document.head.appendChild(st);
   document.documentElement.appendChild(host);
   overlayForms(S, root);

@@ -8,12 +8,13 @@ import {
   BLEED_SENTINEL,
   DEFAULTS_STYLE_ID,
   ELEMENT_SENTINEL,
+  FOOTNOTE_RULE,
   MARKS_SENTINEL,
   STRING_SENTINEL,
 } from './contract.js';
 import { contentHasText, declarations, overlayDraws, parseSelectors, splitArgs, tokens } from './css-text.js';
 import { beforeHead, helper } from './dom.js';
-import type { Declaration, PageState, StyleRuleInfo } from './state.js';
+import type { Declaration, PageGroup, PageSelector, PageState, StyleRuleInfo } from './state.js';
 
 const NAMED_SIZES: Record<string, [number, number, string]> = {
   a5: [148, 210, 'mm'],
@@ -37,6 +38,9 @@ export interface ResolvedPage {
   right: number;
   bottom: number;
   left: number;
+  /** Room (px) rules only castpress matches (`:nth()`, a later group's `name:first`) add to Chromium's top and bottom margins. */
+  extraTop: number;
+  extraBottom: number;
   boxes: Record<string, Record<string, string>>;
   /** The page context's declarations (property → value), which margin boxes inherit from (page-context.ts). */
   context: Record<string, string>;
@@ -48,15 +52,27 @@ export interface ResolvedPage {
 /** A margin rule (`@top-center`…) inside a page rule; TypeScript's DOM has no CSSMarginRule. */
 type MarginRule = CSSRule & { name?: string; style?: CSSStyleDeclaration };
 
+/** The rules of a document: style rules, page rules, and each page rule's `@footnote` (css/footnote-css.ts). */
+export interface DocumentRules {
+  style: StyleRuleInfo[];
+  page: CSSPageRule[];
+  footnote: Map<CSSPageRule, CSSStyleDeclaration>;
+}
+
 /** Every style rule and page rule that applies (media and supports conditions checked, imports followed). */
-export function collectRules(): { style: StyleRuleInfo[]; page: CSSPageRule[] } {
+export function collectRules(): DocumentRules {
   const style: StyleRuleInfo[] = [],
     page: CSSPageRule[] = [];
+  const footnote = new Map<CSSPageRule, CSSStyleDeclaration>();
   // Nested rules serialise relative to their parent ('&::before'): each style rule gets its full selector.
   const walk = (rules: CSSRuleList, parent: string): void => {
     for (const r of rules) {
       if (r instanceof CSSPageRule) page.push(r);
-      else if (r instanceof CSSStyleRule) {
+      else if (r instanceof CSSStyleRule && r.selectorText === FOOTNOTE_RULE) {
+        // Written right after its page rule: the last one read.
+        const owner = page[page.length - 1];
+        if (owner) footnote.set(owner, r.style);
+      } else if (r instanceof CSSStyleRule) {
         const own = r.selectorText;
         const full = !parent
           ? own
@@ -91,7 +107,7 @@ export function collectRules(): { style: StyleRuleInfo[]; page: CSSPageRule[] } 
     }
     walk(rules, '');
   }
-  return { style, page };
+  return { style, page, footnote };
 }
 
 /** A CSS length in px (percentages of basis); other units through a hidden probe element. */
@@ -171,13 +187,20 @@ export function defaultSizes(S: PageState, pageRules: CSSPageRule[]): void {
   }
 }
 
-export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
+export function readPageRules(
+  S: PageState,
+  pageRules: CSSPageRule[],
+  footnote: Map<CSSPageRule, CSSStyleDeclaration> = new Map(),
+): void {
   S.rtl = rightToLeft();
   let order = 0;
   for (const r of pageRules) {
     const boxes: Record<string, Declaration[]> = {};
     for (const m of (r.cssRules || []) as Iterable<MarginRule>)
       if (m.name && m.style) boxes[m.name] = declarations(m.style);
+    const area = footnote.get(r);
+    // The footnote area cascades like a margin box (css-gcpm-3 §2.3), under the name `footnote`.
+    if (area) boxes.footnote = declarations(area);
     S.pageRules.push({
       selectors: parseSelectors(r.selectorText),
       order: order++,
@@ -185,12 +208,59 @@ export function readPageRules(S: PageState, pageRules: CSSPageRule[]): void {
       boxes,
     });
   }
+  S.marginExtras = S.pageRules.some(
+    (r) =>
+      r.decls.some(([n]) => n === 'margin-top' || n === 'margin-bottom') &&
+      r.selectors.some((s) => s.nth || (s.name && s.pseudos.includes('first'))),
+  );
   const contents = S.pageRules.flatMap((r) =>
     Object.values(r.boxes).flatMap((d) => d.filter(([n]) => n === 'content').map(([, v]) => v)),
   );
   S.usesStart = contents.some((v) => tokens(v).some((t) => (t.element ?? t.string)?.policy === 'start'));
-  if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL))) switchToOverlay(S, pageRules);
+  if (contents.some((v) => v.includes(ELEMENT_SENTINEL) || v.includes(STRING_SENTINEL)) || ownBoxes(S))
+    switchToOverlay(S, pageRules);
   else if (readingOrderNeedsOverlay(S)) switchToOverlay(S, pageRules, (name) => !TOP_BAND.has(name));
+}
+
+/**
+ * Each page's page group (css-gcpm-3 §4.1): a group starts where the page name changes, and on the page a
+ * named element starts after a forced break (chapters of one name, each from a new page, are groups of
+ * their own). Unnamed pages are in the group ''.
+ */
+export function pageGroups(S: PageState, names: string[], pages: Record<string, number>): PageGroup[] {
+  const starts = new Set(S.named.filter((n) => n.forced).map((n) => pages[n.start]));
+  const out: PageGroup[] = [];
+  names.forEach((name, i) => {
+    const prev = out[i - 1];
+    const fresh = !prev || prev.name !== name || (name !== '' && starts.has(i));
+    out.push({ name, index: fresh ? 1 : (prev as PageGroup).index + 1 });
+  });
+  return out;
+}
+
+/** Page rules castpress alone matches with margin boxes: the overlay draws every box then, so one cascade decides. */
+function ownBoxes(S: PageState): boolean {
+  const drawable = S.pageRules.every((r) =>
+    Object.values(r.boxes).every((d) =>
+      d.every(
+        ([n, v]) =>
+          n !== 'content' ||
+          v === 'none' ||
+          v === 'normal' ||
+          overlayDraws(v) ||
+          v.includes(ELEMENT_SENTINEL) ||
+          v.includes(STRING_SENTINEL),
+      ),
+    ),
+  );
+  return (
+    drawable &&
+    S.pageRules.some(
+      (r) =>
+        Object.keys(r.boxes).some((b) => b !== 'footnote') &&
+        r.selectors.some((s) => s.nth || (s.name && s.pseudos.includes('first'))),
+    )
+  );
 }
 
 /** The top band's boxes: read before the page area, where Chromium paints them. */
@@ -210,7 +280,7 @@ function readingOrderNeedsOverlay(S: PageState): boolean {
     // overlay's page numbers do not.
     if (r.decls.some(([n]) => n.startsWith('counter-'))) return false;
     for (const [name, decls] of Object.entries(r.boxes)) {
-      if (TOP_BAND.has(name)) continue;
+      if (TOP_BAND.has(name) || name === 'footnote') continue;
       for (const [n, v] of decls) {
         if (n !== 'content' || v === 'none' || v === 'normal') continue;
         if (!overlayDraws(v)) return false;
@@ -255,30 +325,66 @@ interface Winner {
   order: number;
 }
 
-/** css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all. */
+/** Whether page `n` (from 1) is the An+B-th (css-syntax-3 §6). */
+function anb(a: number, b: number, n: number): boolean {
+  if (a === 0) return n === b;
+  const k = (n - b) / a;
+  return Number.isInteger(k) && k >= 0;
+}
+
+/**
+ * Whether selector `s` matches page i named `name`, and whether Chromium matches it too (then it also lays
+ * the page out by it). `:first` with a page name is the first page of each page group of that name (as
+ * Prince and css-gcpm-3's page groups have it), which Chromium matches on the document's first page only.
+ */
+function matches(S: PageState, s: PageSelector, i: number, name: string): { ok: boolean; native: boolean } {
+  if (s.name && s.name !== name) return { ok: false, native: false };
+  const group = S.pageGroups[i];
+  let native = !s.nth;
+  for (const p of s.pseudos) {
+    const ok =
+      p === 'first'
+        ? s.name
+          ? i === 0 || (!!group && group.index === 1)
+          : i === 0
+        : p === 'left'
+          ? i % 2 === (S.rtl ? 0 : 1)
+          : p === 'right'
+            ? i % 2 === (S.rtl ? 1 : 0)
+            : p === 'blank'
+              ? name === BLANK_PAGE
+              : false;
+    if (!ok) return { ok: false, native: false };
+    if (p === 'first' && i > 0) native = false;
+  }
+  if (s.nth) {
+    const n = s.nth.group === null ? i + 1 : group && group.name === s.nth.group ? group.index : 0;
+    if (!n || !anb(s.nth.a, s.nth.b, n)) return { ok: false, native: false };
+  }
+  return { ok: true, native };
+}
+
+/** The descriptors that lay the page out (Chromium's alone: castpress does not move the page area). */
+const GEOMETRY = /^(size|margin(-[a-z]+)?|page-orientation)$/;
+
+/**
+ * css-page-3 cascade for page index i with page name; later rules win ties, !important wins over all.
+ * Size and margins come from the rules Chromium applies as well (it lays the page out); rules only
+ * castpress matches (`:nth()`, the first page of a later page group) give margin boxes and the page
+ * context's other properties.
+ */
 export function resolvePage(S: PageState, i: number, name: string): ResolvedPage {
-  const matching: Array<{ r: (typeof S.pageRules)[number]; spec: number }> = [];
+  const matching: Array<{ r: (typeof S.pageRules)[number]; spec: number; native: boolean }> = [];
   for (const r of S.pageRules) {
     let best = -1;
+    let native = false;
     for (const s of r.selectors) {
-      if (s.name && s.name !== name) continue;
-      if (
-        !s.pseudos.every((p) =>
-          p === 'first'
-            ? i === 0
-            : p === 'left'
-              ? i % 2 === (S.rtl ? 0 : 1)
-              : p === 'right'
-                ? i % 2 === (S.rtl ? 1 : 0)
-                : p === 'blank'
-                  ? name === BLANK_PAGE
-                  : false,
-        )
-      )
-        continue;
+      const m = matches(S, s, i, name);
+      if (!m.ok) continue;
       best = Math.max(best, s.spec);
+      native = native || m.native;
     }
-    if (best >= 0) matching.push({ r, spec: best });
+    if (best >= 0) matching.push({ r, spec: best, native });
   }
   const win = (map: Record<string, Winner>, [n, v, imp]: Declaration, spec: number, order: number) => {
     const cur = map[n];
@@ -290,9 +396,13 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
       map[n] = { v, imp, spec, order };
   };
   const page: Record<string, Winner> = {},
+    wanted: Record<string, Winner> = {},
     boxes: Record<string, Record<string, Winner>> = {};
-  for (const { r, spec } of matching) {
-    for (const d of r.decls) win(page, d, spec, r.order);
+  for (const { r, spec, native } of matching) {
+    for (const d of r.decls) {
+      if (native || !GEOMETRY.test(d[0])) win(page, d, spec, r.order);
+      if (d[0] === 'margin-top' || d[0] === 'margin-bottom') win(wanted, d, spec, r.order);
+    }
     for (const [box, decls] of Object.entries(r.boxes)) {
       const into = (boxes[box] = boxes[box] || {});
       for (const d of decls) win(into, d, spec, r.order);
@@ -302,6 +412,12 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
   const m = (side: string) => {
     const d = page['margin-' + side];
     return d ? px(S, d.v, side === 'top' || side === 'bottom' ? h : w) : 0;
+  };
+  // What rules only castpress matches ask above Chromium's margins: plan.ts adds it at the bottom, and at
+  // the top of a page a forced break starts.
+  const extra = (side: 'top' | 'bottom') => {
+    const d = wanted['margin-' + side];
+    return d && d !== page['margin-' + side] ? Math.max(0, px(S, d.v, h) - m(side)) : 0;
   };
   const flat: Record<string, Record<string, string>> = {};
   for (const [box, decls] of Object.entries(boxes)) {
@@ -324,6 +440,8 @@ export function resolvePage(S: PageState, i: number, name: string): ResolvedPage
     right: m('right'),
     bottom: m('bottom'),
     left: m('left'),
+    extraTop: extra('top'),
+    extraBottom: extra('bottom'),
     boxes: flat,
     context: Object.fromEntries(Object.entries(page).map(([n, d]) => [n, d.v])),
     bleed,

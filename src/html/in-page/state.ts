@@ -3,7 +3,14 @@
  * entry.ts makes a fresh one each time the bundle is evaluated (once per job) and every function
  * takes it as its first argument: nothing lives in module scope.
  */
-import { ID_PREFIX, type PlacedControl, type FormControl, type Side, type PrepareResult } from './contract.js';
+import {
+  ID_PREFIX,
+  type NthSelector,
+  type PlacedControl,
+  type FormControl,
+  type Side,
+  type PrepareResult,
+} from './contract.js';
 
 /** A named string's value is text and counters (string-values.ts). */
 /** A counter() or counters() in a value, resolved after the counter model ran. */
@@ -27,6 +34,14 @@ export interface PageSelector {
   name: string;
   pseudos: string[];
   spec: number;
+  /** `:nth(An+B [of group])` (css-gcpm-3 §4), matched by castpress alone. */
+  nth?: NthSelector;
+}
+
+/** A page's page group (css-gcpm-3 §4.1): the name of its run of named pages, and its place in it from 1. */
+export interface PageGroup {
+  name: string;
+  index: number;
 }
 
 export interface PageRuleInfo {
@@ -83,6 +98,8 @@ export interface TargetPart {
   values?: number[] | null;
   /** Marker id of the element whose page is shown. */
   target?: string;
+  /** string(name): `raw` holds its value at the element; a running element's copy shows its page's instead. */
+  string?: string;
 }
 
 export interface TargetRule {
@@ -105,6 +122,10 @@ export interface NamedPageElement {
   name: string;
   start: string;
   next: string | null;
+  /** A forced break comes before it: it starts a page group of its own even after pages of its name. */
+  forced: boolean;
+  /** Its own margin-top (CSS text): castpress adds to it the top margin rules only it matches ask. */
+  marginTop: string;
 }
 
 export interface SideBreak {
@@ -134,6 +155,32 @@ export interface SheetState {
   area: number;
   /** The root's own margin-right: [value, priority, computed px]. */
   rootMargin: [string, string, number];
+}
+
+/** A note (`float: footnote`): hidden where it was written, its call right after it, its copy in the footnote area. */
+export interface Footnote {
+  el: HTMLElement;
+  call: HTMLElement;
+  /** The call's marker id: its destination gives the page the note belongs to. */
+  id: string;
+  /** The note's copy (ids removed), its marker first. */
+  html: string;
+  /** The inherited properties of the note's parent, as a style attribute (the copy keeps them in the area). */
+  inherited: string;
+  policy: 'auto' | 'line' | 'block';
+  display: 'block' | 'inline' | 'compact';
+  /** The footnote counter at the note when it is not reset per page. */
+  value: number;
+}
+
+/** One planned page of the footnote layout (plan.ts): where it starts in the screen layout, its notes, its spacer. */
+export interface FootnotePage {
+  /** Screen y (CSS px) of the page's content top. */
+  start: number;
+  /** Indexes into `PageState.footnotes`. */
+  notes: number[];
+  /** The element that ends the page early (room for the notes, or a call moved on with its note). */
+  spacer: HTMLElement | null;
 }
 
 export interface PageState {
@@ -168,6 +215,17 @@ export interface PageState {
   overlayForms: PlacedControl[];
   /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
   hyphenNodes: Array<{ node: Text; group: number }>;
+  /** Each page's page group, for the layout last written (`:nth(… of name)`, `name:first`). */
+  pageGroups: PageGroup[];
+  /** Rules only castpress matches ask for more top or bottom margin (plan.ts makes the room). */
+  marginExtras: boolean;
+  /** Pages whose top margin castpress widened (a named element starts them), for the overlay's boxes. */
+  topApplied: Set<number>;
+  footnotes: Footnote[];
+  /** The footnote layout, page by page from the first; empty until planned. */
+  footnotePages: FootnotePage[];
+  /** `@page { counter-reset: footnote }`: notes are numbered from 1 on each page. */
+  footnotesPerPage: boolean;
 }
 
 export function newState(): PageState {
@@ -184,6 +242,12 @@ export function newState(): PageState {
     sides: [],
     forms: [],
     hyphenNodes: [],
+    pageGroups: [],
+    marginExtras: false,
+    topApplied: new Set(),
+    footnotes: [],
+    footnotePages: [],
+    footnotesPerPage: false,
     pageRules: [],
     overlay: false,
     overlayOnly: null,

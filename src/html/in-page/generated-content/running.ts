@@ -3,10 +3,10 @@
  * taken out of the flow, and the counter values their copies start from.
  */
 import { counterModel, type CounterValues } from './counters.js';
-import { candidates, idFor } from '../dom.js';
+import { candidates, followingId, idFor } from '../dom.js';
 import type { PageState, StyleRuleInfo } from '../state.js';
 import { joinParts } from './string-values.js';
-import { startSlack } from './strings.js';
+import { precedingId, startSlack } from './strings.js';
 
 const INHERITED = [
   'font-family',
@@ -28,7 +28,8 @@ const INHERITED = [
   'font-kerning',
 ];
 
-function inheritedStyle(el: Element): string {
+/** The inherited properties of `el` as a style attribute: what its copy elsewhere keeps of its place. */
+export function inheritedStyle(el: Element): string {
   const cs = getComputedStyle(el);
   return INHERITED.map((p) => p + ':' + cs.getPropertyValue(p)).join(';');
 }
@@ -43,18 +44,26 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
     const name = cs.getPropertyValue('--fs-running').trim();
     const clone = el.cloneNode(true) as HTMLElement;
     for (const n of [clone, ...clone.querySelectorAll('[id]')]) n.removeAttribute('id');
+    // Hidden in the flow (display: none, as documents do for engines without running elements), it still
+    // runs: its copy is shown, and its place is where the next rendered element starts (as for named strings).
+    const boxless = cs.display === 'none' || (el.getClientRects().length === 0 && cs.display !== 'contents');
+    if (boxless) clone.style.setProperty('display', cs.display === 'none' ? 'block' : cs.display, 'important');
+    const id = boxless ? followingId(S, el) || precedingId(S, el) : idFor(S, el, 'r');
+    if (!id) continue;
     S.running.push({
       el,
       name,
       html: clone.outerHTML,
       inherited: inheritedStyle(el.parentElement || document.body),
       float: cs.float,
-      id: idFor(S, el, 'r'),
+      id,
       slack: 0,
     });
+    if (boxless) continue;
     // Out of the flow but still rendered (not display:none): its counter-increment/-reset keep counting
-    // for the content after it, and its static position gives its page. No style containment: that
-    // would scope the counters to it.
+    // for the content after it, and its static position gives its page: offsets (left: 1000px) would move
+    // it off the page, where Chromium writes no destination for it. No style containment: that would
+    // scope the counters to it.
     for (const [p, v] of [
       ['position', 'absolute'],
       ['visibility', 'hidden'],
@@ -68,6 +77,12 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
       ['overflow', 'hidden'],
       ['contain', 'size layout paint'],
       ['pointer-events', 'none'],
+      ['top', 'auto'],
+      ['bottom', 'auto'],
+      ['left', 'auto'],
+      ['right', 'auto'],
+      ['transform', 'none'],
+      ['translate', 'none'],
     ] as const)
       el.style.setProperty(p, v, 'important');
     // Right to left, the empty box's static place is the content box's right edge, where Chromium writes
@@ -79,7 +94,7 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
   }
   // The `start` policy's room: measured once all are out of the flow (a running element is never
   // content that keeps another from starting the page).
-  for (const r of S.running) r.slack = startSlack(r.el);
+  for (const r of S.running) r.slack = r.el.getClientRects().length ? startSlack(r.el) : Number.NEGATIVE_INFINITY;
   runningCounters(S);
 }
 

@@ -104,7 +104,7 @@ export function prepareStrings(S: PageState, styleRules: StyleRuleInfo[]): void 
 }
 
 /** Nothing rendered follows a box-less assignment: the last rendered element before it places it. */
-function precedingId(S: PageState, el: Element): string | null {
+export function precedingId(S: PageState, el: Element): string | null {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
   walker.currentNode = el;
   for (let n = walker.previousNode(); n; n = walker.previousNode()) {

@@ -41,7 +41,7 @@ function functionPart(S: PageState, el: Element, name: string, rawArgs: string):
         (a.el === el || a.el.contains(el) || a.el.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
       )
         value = a.value;
-    return { raw: cssString(value) };
+    return { raw: cssString(value), string: args[0] || '' };
   }
   if (name === 'target-text') {
     const t = targetOf(el, args[0] || '');
