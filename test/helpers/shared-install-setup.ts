@@ -21,8 +21,10 @@ declare module 'vitest' {
 export default function setup(project: TestProject): () => Promise<void> {
   const dir = path.join(tmpdir(), `castpress-install-${process.pid}-${randomBytes(4).toString('hex')}`);
   project.provide('sharedInstallDir', dir);
+  // A file that timed out may leave its npm install writing into the folder while it is removed
+  // (ENOTEMPTY): retries let that finish instead of failing the run's teardown.
   return async () => {
-    await rm(dir, { recursive: true, force: true });
-    await rm(`${dir}.lock`, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    await rm(`${dir}.lock`, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 }
