@@ -3,6 +3,7 @@ import type { ServerOptions } from './options.js';
 
 export type { ServerOptions } from './options.js';
 import fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -114,7 +115,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   const app = fastify({
     logger: loggerOptions(options.logger, options.logStream),
     // Logged by logRequests below, at a level that follows the status.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...(options.trustProxy?.length ? { trustProxy: [...options.trustProxy] } : {}),
     bodyLimit: jsonBodyBytes,
     // Fastify's default (0) would switch off Node's own limit: a client that never finishes its body must not hold a slot forever.
