@@ -189,6 +189,23 @@ describe('createEtchPacket typed inputs', () => {
     ]);
   });
 
+  it('the answer stays bounded: at most 50 errors, and a long bad value is not echoed whole', async () => {
+    const result = (await client.createEtchPacket({
+      variables: {
+        name: 'Many',
+        isDraft: true,
+        files: [{ id: 'lease', castEid: EID, fontSize: 'x'.repeat(100_000) }],
+        signers: Array.from({ length: 200 }, (_, i) => signer({ id: `s${i}`, colour: 'red' })),
+      },
+    })) as unknown as Gql;
+    expect(result.statusCode).toBe(400);
+    expect(result.errors).toHaveLength(50);
+    const first = result.errors![0]!;
+    expect(first.extensions!.fields![0]!.property).toBe('files[0].fontSize');
+    expect(first.message.length).toBeLessThan(400);
+    expect(result.errors![1]!.extensions!.fields![0]!.property).toBe('signers[0].colour');
+  });
+
   it('every file kind the client sends still makes a packet: multipart and base64 uploads, a template, HTML, Markdown', async () => {
     const result = (await client.createEtchPacket({
       variables: {

@@ -79,9 +79,11 @@ export function adoptTypedVariables(schema: GraphQLSchema, document: DocumentNod
   });
 }
 
-/** graphql names an unknown or missing key at its object's path; the property is the key itself. */
 const MESSAGE_CHARS = 300;
+/** As graphql's own variable coercion: a list of 10,000 bad signers is answered with the first problems. */
+const MAX_ERRORS = 50;
 
+/** graphql names an unknown or missing key at its object's path; the property is the key itself. */
 const KEY_OF_OBJECT = /^Field "([^"]+)" (?:is not defined by type|of required type)/;
 
 /** graphql quotes a value it cannot coerce whole: a base64 file where a number belongs would come back entire. */
@@ -91,8 +93,8 @@ function bounded(message: string): string {
 
 /**
  * Every variable value of the operation checked against its declared type by graphql's input
- * coercion: one error per problem, `fields[0].property` its path. A variable that is not sent is
- * left to `execute` (which names a missing required one).
+ * coercion: one error per problem (the first MAX_ERRORS), `fields[0].property` its path. A variable
+ * that is not sent is left to `execute` (which names a missing required one).
  */
 export function variableErrors(
   schema: GraphQLSchema,
@@ -107,6 +109,7 @@ export function variableErrors(
     const type = typeFromAST(schema, definition.type);
     if (!type || !isInputType(type) || !Object.hasOwn(values, name) || values[name] === undefined) continue;
     coerceInputValue(values[name], type, (path, _value, error) => {
+      if (errors.length >= MAX_ERRORS) return;
       const key = KEY_OF_OBJECT.exec(error.message)?.[1];
       const field: FieldError = {
         property: formatPath([name, ...path, ...(key !== undefined ? [key] : [])]),
