@@ -4,15 +4,93 @@
  * text validates unchanged; arguments the engine does not use
  * (`organizationEid`, `signatureProvider`, `createCastTemplatesFromUploads`,
  * `enableEmails` at packet level, `waitForDocumentGroupUpdate`) are accepted and
- * ignored. `EtchFile` is a scalar: a file object is checked by the packet
- * request's own validation (zod), which reports every property path.
+ * ignored. Files and signers are input types (`EtchFile`, `EtchSigner`,
+ * `SignerField`): GraphQL refuses a key they do not list, with its path, before
+ * the packet request's own validation (zod) checks the values. Where the hosted
+ * API takes `JSON` and the value is free-form or tolerates unknown keys (`data`,
+ * payloads, `signaturePageOptions`, `enableEmails`, a file's `fields`), it stays `JSON`.
  */
 import { buildSchema, type GraphQLSchema } from 'graphql';
 
 const SCHEMA_SDL = /* GraphQL */ `
   scalar JSON
-  scalar EtchFile
+  "A file: a multipart file part, the base64 form {data, filename, mimetype}, or a base64 string."
   scalar Upload
+
+  """
+  A document of a packet. Its kind is given by the keys it has: castEid (a template), file (an upload:
+  PDF or DOCX), markup (generated from HTML) or fields alone (generated from Markdown).
+  """
+  input EtchFile {
+    "Chosen by the caller; signers' fields and data.payloads refer to it."
+    id: String!
+    "Encoded in the PDF; for generated files also the page header."
+    title: String
+    "Template: the template's EID."
+    castEid: String
+    "Template: the version to fill (castpress only); default the latest published."
+    versionNumber: Int
+    "Upload: the PDF or DOCX."
+    file: Upload
+    "Generated from HTML: {html, css}."
+    markup: JSON
+    "Field objects {id, type, pageNum, rect, format}; in a Markdown file mixed with content blocks {heading, label, content, table}."
+    fields: [JSON!]
+    "The file's name in the packet (generated files, or a template's override)."
+    filename: String
+    "Markdown: the text's size (5-30)."
+    fontSize: Int
+    "Markdown: the text's colour (#RRGGBB)."
+    textColor: String
+    "false keeps the file's text tags printed (castpress only); default removed."
+    hideTextTags: Boolean
+    "Accepted and ignored (the hosted API's generated-file option)."
+    includeTimestamp: Boolean
+    "Accepted and ignored (the hosted API's generated-file option)."
+    logo: JSON
+    "Accepted and ignored (the hosted API's generated-file option)."
+    page: JSON
+    "Accepted and ignored (the hosted API's)."
+    pageSizes: [JSON!]
+  }
+
+  "A field of a file that a signer signs or fills while signing."
+  input SignerField {
+    fileId: String!
+    fieldId: String!
+  }
+
+  "A signer of a packet (the spec's signer object)."
+  input EtchSigner {
+    "Chosen by the caller, unique in the packet; returned as the signer's aliasId."
+    id: String!
+    "May be omitted for a pending signer."
+    name: String
+    "May be omitted for a pending signer."
+    email: String
+    "email (default), embedded, in-person, inline or in-person-inline."
+    signerType: String
+    "draw (default) or text."
+    signatureMode: String
+    "signWhileReviewing (default) or signBeforeReviewing."
+    signatureExperience: String
+    "1-based; default the position in the list."
+    routingOrder: Int
+    acceptEachField: Boolean
+    showFinishSigningButton: Boolean
+    "true (default), false, or a list of email names (etchComplete)."
+    enableEmails: JSON
+    redirectURL: String
+    fields: [SignerField!]
+    "At most 86400; default 14 days for email signers, 2 hours for the others."
+    tokenValidForMinutes: Int
+    "A signer named later (updateSigner); needs allowUpdates."
+    isPending: Boolean
+    allowNameChange: Boolean
+    allowEmailChange: Boolean
+    requireNameOnLoad: Boolean
+    requireEmailOnLoad: Boolean
+  }
 
   type SignerToken {
     eid: String!
@@ -184,7 +262,7 @@ const SCHEMA_SDL = /* GraphQL */ `
       signatureEmailBody: String
       signatureProvider: String
       signaturePageOptions: JSON
-      signers: [JSON!]
+      signers: [EtchSigner!]
       data: JSON
       webhookURL: String
       replyToName: String
