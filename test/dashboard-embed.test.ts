@@ -29,7 +29,10 @@ const GENERATE = `mutation GenerateEmbedURL($eid: String!, $type: String!, $vali
 type Answer = {
   statusCode: number;
   data?: { data?: Record<string, unknown> };
-  errors?: Array<{ message: string; extensions?: { name?: string; status?: number; fields?: Array<{ property: string }> } }>;
+  errors?: Array<{
+    message: string;
+    extensions?: { name?: string; status?: number; fields?: Array<{ property: string }> };
+  }>;
 };
 interface EmbedUrl {
   url: string;
@@ -94,12 +97,16 @@ beforeAll(async () => {
   globex = new Anvil({ apiKey: GLOBEX, baseURL: server.url });
   owner = new DashboardClient(server.url);
   expect((await owner.signIn(ACME)).status).toBe(200);
-  lease = ((await owner.upload(await labelledPdf('Lease'), 'lease.pdf', { detect: 'false' })).json as {
-    template: { eid: string };
-  }).template.eid;
-  other = ((await owner.upload(await labelledPdf('Other'), 'other.pdf', { detect: 'false' })).json as {
-    template: { eid: string };
-  }).template.eid;
+  lease = (
+    (await owner.upload(await labelledPdf('Lease'), 'lease.pdf', { detect: 'false' })).json as {
+      template: { eid: string };
+    }
+  ).template.eid;
+  other = (
+    (await owner.upload(await labelledPdf('Other'), 'other.pdf', { detect: 'false' })).json as {
+      template: { eid: string };
+    }
+  ).template.eid;
 }, 120_000);
 
 afterAll(async () => {
@@ -121,12 +128,15 @@ describe('generateEmbedURL', () => {
     const dataDir = path.join(tmp.dir, 'data');
     const files = (await readdir(dataDir, { recursive: true })).map((f) => path.join(dataDir, String(f)));
     let all = '';
-    for (const f of files) all += await readFile(f).then((b) => b.toString('latin1')).catch(() => '');
+    for (const f of files)
+      all += await readFile(f)
+        .then((b) => b.toString('latin1'))
+        .catch(() => '');
     expect(all).not.toContain(token);
     expect(all).toContain(createHash('sha256').update(token).digest('hex'));
   });
 
-  it('refuses a wrong type, a validForSeconds out of range (both named), and another organization\'s template (404)', async () => {
+  it("refuses a wrong type, a validForSeconds out of range (both named), and another organization's template (404)", async () => {
     const bad = await generate(acme, { eid: lease, type: 'edit-workflow', validForSeconds: 0 });
     expect(bad.statusCode).toBe(400);
     expect(bad.errors![0]!.extensions!.fields!.map((f) => f.property).sort()).toEqual(['type', 'validForSeconds']);
@@ -141,7 +151,10 @@ describe('opening an embed URL', () => {
     const { res, client } = await open((await embedUrl()).url);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/dashboard/templates/${encodeURIComponent(lease)}`);
-    const attributes = res.headers.get('set-cookie')!.split(';').map((a) => a.trim());
+    const attributes = res.headers
+      .get('set-cookie')!
+      .split(';')
+      .map((a) => a.trim());
     expect(attributes[0]).toMatch(/^castpress_embed=[A-Za-z0-9_-]{43}$/);
     expect(attributes).toEqual(
       expect.arrayContaining(['HttpOnly', 'SameSite=None', 'Secure', 'Partitioned', 'Path=/dashboard']),
