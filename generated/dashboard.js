@@ -4150,7 +4150,14 @@
           /* @__PURE__ */ u3("button", { type: "button", onClick: signOut, children: "Sign out" })
         ] })
       ] }),
-      /* @__PURE__ */ u3("main", { id: "content", class: embedded ? "embedded" : void 0, children: session === null ? /* @__PURE__ */ u3("p", { role: "status", children: "Loading…" }) : session === void 0 || route.name === "signIn" ? /* @__PURE__ */ u3(SignIn, { next: route.name === "signIn" ? route.next : pathOf(route) }) : embedded && !withinTemplate(route, session.templateEid) ? /* @__PURE__ */ u3("p", { role: "status", children: "Opening the template…" }) : /* @__PURE__ */ u3(Screen, { route }) }),
+      /* @__PURE__ */ u3("main", { id: "content", class: embedded ? "embedded" : void 0, children: session === null ? /* @__PURE__ */ u3("p", { role: "status", children: "Loading…" }) : session === void 0 || route.name === "signIn" ? /* @__PURE__ */ u3(SignIn, { next: route.name === "signIn" ? route.next : pathOf(route) }) : embedded && !withinTemplate(route, session.templateEid) ? /* @__PURE__ */ u3("section", { children: [
+        /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Not part of this link" }),
+        /* @__PURE__ */ u3("p", { children: [
+          "This link opens one template only.",
+          " ",
+          /* @__PURE__ */ u3(Link, { to: { name: "editor", eid: session.templateEid }, children: "Back to the template" })
+        ] })
+      ] }) : /* @__PURE__ */ u3(Screen, { route }) }),
       /* @__PURE__ */ u3("div", { class: "visually-hidden", role: "status", "aria-live": "polite", children: announcement })
     ] });
   }

@@ -121,7 +121,13 @@ export function Shell() {
         ) : session === undefined || route.name === 'signIn' ? (
           <SignIn next={route.name === 'signIn' ? route.next : pathOf(route)} />
         ) : embedded && !withinTemplate(route, session.templateEid!) ? (
-          <p role="status">Opening the template…</p>
+          <section>
+            <h1 tabIndex={-1}>Not part of this link</h1>
+            <p>
+              This link opens one template only.{' '}
+              <Link to={{ name: 'editor', eid: session.templateEid! }}>Back to the template</Link>
+            </p>
+          </section>
         ) : (
           <Screen route={route} />
         )}
