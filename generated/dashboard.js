@@ -552,6 +552,7 @@
     }
     if (path === `${BASE}/packets`) return { name: "packets" };
     if (path === `${BASE}/webhooks`) return { name: "deliveries" };
+    if (path === `${BASE}/settings`) return { name: "settings" };
     const p3 = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
     if (p3) return { name: "packet", eid: decodeURIComponent(p3[1]) };
     const m3 = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
@@ -580,12 +581,14 @@
         return `${BASE}/webhooks`;
       case "packet":
         return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
+      case "settings":
+        return `${BASE}/settings`;
       case "notFound":
         return route.path;
     }
   }
   function titleOf(route, name) {
-    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : route.name === "packets" ? "Packets" : route.name === "deliveries" ? "Deliveries" : route.name === "packet" ? `Packet ${name ?? ""}`.trim() : "Not found";
+    const what = route.name === "templates" ? "Templates" : route.name === "signIn" ? "Sign in" : route.name === "editor" ? `Edit ${name ?? "template"}` : route.name === "versions" ? `Versions of ${name ?? "template"}` : route.name === "packets" ? "Packets" : route.name === "deliveries" ? "Deliveries" : route.name === "packet" ? `Packet ${name ?? ""}`.trim() : route.name === "settings" ? "Organization settings" : "Not found";
     return `${what} · castpress dashboard`;
   }
 
@@ -619,12 +622,12 @@
     };
     return /* @__PURE__ */ u3("a", { href, class: props.class, onClick: click, "aria-label": props["aria-label"], children: props.children });
   }
-  function FieldRow({ id, label, hint, error, children, class: cls }) {
-    const hintId = hint ? `${id}-hint` : void 0;
-    const errorId = error ? `${id}-error` : void 0;
+  function FieldRow({ id: id2, label, hint, error, children, class: cls }) {
+    const hintId = hint ? `${id2}-hint` : void 0;
+    const errorId = error ? `${id2}-error` : void 0;
     const describedBy = [hintId, errorId].filter(Boolean).join(" ") || void 0;
     return /* @__PURE__ */ u3("div", { class: `field-row${error ? " has-error" : ""}${cls ? ` ${cls}` : ""}`, children: [
-      /* @__PURE__ */ u3("label", { for: id, children: label }),
+      /* @__PURE__ */ u3("label", { for: id2, children: label }),
       children(describedBy, !!error),
       hint && /* @__PURE__ */ u3("p", { class: "hint", id: hintId, children: hint }),
       error && /* @__PURE__ */ u3("p", { class: "error", id: errorId, children: error })
@@ -1133,9 +1136,9 @@
     });
   }
   function splitRows(r3, n2) {
-    const count = Math.max(1, Math.floor(n2));
-    const h3 = r3.height / count;
-    return Array.from({ length: count }, (_2, i3) => roundRect({ x: r3.x, y: r3.y + i3 * h3, width: r3.width, height: h3 }));
+    const count2 = Math.max(1, Math.floor(n2));
+    const h3 = r3.height / count2;
+    return Array.from({ length: count2 }, (_2, i3) => roundRect({ x: r3.x, y: r3.y + i3 * h3, width: r3.width, height: h3 }));
   }
   function splitColumns(r3, shares) {
     const total = shares.reduce((a3, b2) => a3 + b2, 0) || 1;
@@ -1152,8 +1155,8 @@
   function freeId(base, taken) {
     const stem = base.replace(/\d+$/, "") || "field";
     for (let n2 = 1; ; n2++) {
-      const id = `${stem}${n2}`;
-      if (!taken.has(id)) return id;
+      const id2 = `${stem}${n2}`;
+      if (!taken.has(id2)) return id2;
     }
   }
   function keepOrFree(wanted, taken) {
@@ -1197,18 +1200,18 @@
     return changed ? { ...doc, fields } : doc;
   }
   function addField(doc, type, pageNum, rect, page) {
-    const id = freeId(type, ids(doc));
-    const field = { id, type, pageNum, rect: clampToPage(rect, page) };
-    return { doc: { ...doc, fields: [...doc.fields, field] }, id };
+    const id2 = freeId(type, ids(doc));
+    const field = { id: id2, type, pageNum, rect: clampToPage(rect, page) };
+    return { doc: { ...doc, fields: [...doc.fields, field] }, id: id2 };
   }
   function removeFields(doc, remove) {
     if (remove.length === 0) return doc;
     const gone = new Set(remove);
     return { ...doc, fields: doc.fields.filter((f4) => !gone.has(f4.id)) };
   }
-  function updateField(doc, id, patch) {
+  function updateField(doc, id2, patch) {
     return mapFields(doc, (f4) => {
-      if (f4.id !== id) return f4;
+      if (f4.id !== id2) return f4;
       let next = { ...f4 };
       for (const [k3, v3] of Object.entries(patch)) {
         if (k3 === "rect") continue;
@@ -1249,10 +1252,10 @@
     });
   }
   var infinitePage = { width: Number.MAX_SAFE_INTEGER, height: Number.MAX_SAFE_INTEGER };
-  function resizeField(doc, id, handle, dx, dy, pages) {
+  function resizeField(doc, id2, handle, dx, dy, pages) {
     return mapFields(
       doc,
-      (f4) => f4.id === id ? withRect(f4, resizeBy(f4.rect, handle, dx, dy, pages[f4.pageNum] ?? infinitePage)) : f4
+      (f4) => f4.id === id2 ? withRect(f4, resizeBy(f4.rect, handle, dx, dy, pages[f4.pageNum] ?? infinitePage)) : f4
     );
   }
   function growFields(doc, grow, dw, dh, pages) {
@@ -1272,12 +1275,12 @@
     const taken = ids(doc);
     const added = [];
     for (const f4 of fields) {
-      const id = freeId(f4.id, taken);
-      taken.add(id);
+      const id2 = freeId(f4.id, taken);
+      taken.add(id2);
       const { alias: _alias, name: _name, acroFieldName: _acro, ...rest } = f4;
       const page = pages[f4.pageNum] ?? infinitePage;
       const d3 = groupDelta([f4.rect], offset, offset, page);
-      added.push(withRect({ ...rest, id }, { ...f4.rect, x: f4.rect.x + d3.x, y: f4.rect.y + d3.y }));
+      added.push(withRect({ ...rest, id: id2 }, { ...f4.rect, x: f4.rect.x + d3.x, y: f4.rect.y + d3.y }));
     }
     return { doc: { ...doc, fields: [...doc.fields, ...added] }, ids: added.map((f4) => f4.id) };
   }
@@ -1287,9 +1290,9 @@
     const added = [];
     doc.proposals.forEach((p3, i3) => {
       if (!chosen.has(i3)) return;
-      const id = keepOrFree(p3.field.id, taken);
-      taken.add(id);
-      added.push({ ...p3.field, id });
+      const id2 = keepOrFree(p3.field.id, taken);
+      taken.add(id2);
+      added.push({ ...p3.field, id: id2 });
     });
     const proposals = doc.proposals.filter((_2, i3) => !chosen.has(i3));
     return { doc: { ...doc, fields: [...doc.fields, ...added], proposals }, ids: added.map((f4) => f4.id) };
@@ -1343,7 +1346,7 @@
     return out;
   }
   function diffSummary(diff) {
-    const n2 = (count, word) => `${count} ${word}`;
+    const n2 = (count2, word) => `${count2} ${word}`;
     if (diff.added.length + diff.removed.length + diff.changed.length === 0) return "No field differs.";
     return `${n2(diff.added.length, "added")}, ${n2(diff.removed.length, "removed")}, ${n2(diff.changed.length, "changed")}.`;
   }
@@ -1899,6 +1902,373 @@
     ] });
   }
 
+  // src/dashboard/app/io/organization.ts
+  var O2 = "/dashboard/api/organization";
+  var organizationApi = {
+    read: () => json("GET", O2),
+    save: (settings) => json("PUT", O2, settings),
+    uploadLogo(file) {
+      const form = new FormData();
+      form.set("file", file, file.name);
+      return json("PUT", `${O2}/logo`, form);
+    },
+    removeLogo: () => json("DELETE", `${O2}/logo`)
+  };
+
+  // src/dashboard/app/model/settings.ts
+  var COLOUR_KEYS = ["primaryColor", "successColor", "infoColor", "linkColor"];
+  var SIGNER_FLAGS = ["allowNameChange", "allowEmailChange", "requireNameOnLoad", "requireEmailOnLoad"];
+  var TSA_FLAGS = ["productionKeys", "developmentKeys"];
+  var choiceOf = (v3) => v3 === void 0 ? "" : v3 ? "yes" : "no";
+  var flagOf = (c3) => c3 === "" ? void 0 : c3 === "yes";
+  function formOf(s3) {
+    return {
+      name: s3?.name ?? "",
+      slug: s3?.slug ?? "",
+      supportEmail: s3?.supportEmail ?? "",
+      "webhook.url": s3?.webhook?.url ?? "",
+      "webhook.token": s3?.webhook?.token ?? "",
+      "webhook.hmacSecret": "",
+      "signerDefaults.signatureExperience": s3?.signerDefaults?.signatureExperience ?? "",
+      "style.primaryColor": s3?.style?.primaryColor ?? "",
+      "style.successColor": s3?.style?.successColor ?? "",
+      "style.infoColor": s3?.style?.infoColor ?? "",
+      "style.linkColor": s3?.style?.linkColor ?? "",
+      "signerDefaults.allowNameChange": choiceOf(s3?.signerDefaults?.allowNameChange),
+      "signerDefaults.allowEmailChange": choiceOf(s3?.signerDefaults?.allowEmailChange),
+      "signerDefaults.requireNameOnLoad": choiceOf(s3?.signerDefaults?.requireNameOnLoad),
+      "signerDefaults.requireEmailOnLoad": choiceOf(s3?.signerDefaults?.requireEmailOnLoad),
+      "timestampAuthority.productionKeys": choiceOf(s3?.timestampAuthority?.productionKeys),
+      "timestampAuthority.developmentKeys": choiceOf(s3?.timestampAuthority?.developmentKeys),
+      "formRateLimit.form": s3?.formRateLimit?.form?.toString() ?? "",
+      "formRateLimit.organization": s3?.formRateLimit?.organization?.toString() ?? "",
+      embedOrigins: (s3?.embedOrigins ?? []).join("\n"),
+      stylesheetOrigins: (s3?.stylesheetOrigins ?? []).join("\n")
+    };
+  }
+  function compact(o3) {
+    const entries = Object.entries(o3).filter(([, v3]) => v3 !== void 0);
+    return entries.length ? Object.fromEntries(entries) : void 0;
+  }
+  var text = (v3) => v3.trim() === "" ? void 0 : v3.trim();
+  var lines = (v3) => {
+    const list = v3.split("\n").map((l3) => l3.trim()).filter(Boolean);
+    return list.length ? list : void 0;
+  };
+  var count = (v3) => {
+    const t3 = v3.trim();
+    if (t3 === "") return void 0;
+    return /^\d+$/.test(t3) ? Number(t3) : t3;
+  };
+  function settingsOf(form, logo) {
+    const body = {
+      name: form.name.trim(),
+      slug: text(form.slug),
+      supportEmail: text(form.supportEmail),
+      logo,
+      signerDefaults: compact({
+        signatureExperience: text(form["signerDefaults.signatureExperience"]),
+        ...Object.fromEntries(SIGNER_FLAGS.map((k3) => [k3, flagOf(form[`signerDefaults.${k3}`])]))
+      }),
+      webhook: compact({
+        url: text(form["webhook.url"]),
+        token: text(form["webhook.token"]),
+        hmacSecret: text(form["webhook.hmacSecret"])
+      }),
+      style: compact(Object.fromEntries(COLOUR_KEYS.map((k3) => [k3, text(form[`style.${k3}`])]))),
+      formRateLimit: compact({
+        form: count(form["formRateLimit.form"]),
+        organization: count(form["formRateLimit.organization"])
+      }),
+      timestampAuthority: compact(Object.fromEntries(TSA_FLAGS.map((k3) => [k3, flagOf(form[`timestampAuthority.${k3}`])]))),
+      embedOrigins: lines(form.embedOrigins),
+      stylesheetOrigins: lines(form.stylesheetOrigins)
+    };
+    return compact(body) ?? {};
+  }
+  var FORM_KEYS = new Set(Object.keys(formOf(null)));
+  function placeSettingsErrors(errors) {
+    const out = { inputs: {}, other: [] };
+    const add = (key, message) => {
+      out.inputs[key] = out.inputs[key] ? `${out.inputs[key]} ${message}` : message;
+    };
+    for (const e3 of errors) {
+      const line = /^(embedOrigins|stylesheetOrigins)\[(\d+)\]$/.exec(e3.property);
+      if (line) add(line[1], `Line ${Number(line[2]) + 1}: ${e3.message}`);
+      else if (FORM_KEYS.has(e3.property) || e3.property === "logo") add(e3.property, e3.message);
+      else {
+        const group = [...FORM_KEYS].find((k3) => k3.startsWith(`${e3.property}.`));
+        if (group) add(group, e3.message);
+        else out.other.push(e3);
+      }
+    }
+    return out;
+  }
+
+  // src/dashboard/app/screens/settings.tsx
+  var COLOUR_LABELS = {
+    primaryColor: "Primary colour",
+    successColor: "Success colour",
+    infoColor: "Information colour",
+    linkColor: "Link colour"
+  };
+  var SIGNER_LABELS = {
+    allowNameChange: "Signers may change their name",
+    allowEmailChange: "Signers may change their email",
+    requireNameOnLoad: "Ask for the name when the page opens",
+    requireEmailOnLoad: "Ask for the email when the page opens"
+  };
+  var TSA_LABELS = {
+    productionKeys: "Time stamps for production keys",
+    developmentKeys: "Time stamps for development keys"
+  };
+  var id = (key) => `org-${key.replace(/[^A-Za-z0-9]/g, "-")}`;
+  function Settings() {
+    const { announce } = useApp();
+    const [view, setView] = d2();
+    const [form, setForm] = d2(formOf(null));
+    const [loadError, setLoadError] = d2();
+    const [placed, setPlaced] = d2({ inputs: {}, other: [] });
+    const [note, setNote] = d2();
+    const [busy, setBusy] = d2(false);
+    const [logoFile, setLogoFile] = d2();
+    const [focusTarget, setFocusTarget] = d2();
+    h2(() => {
+      if (busy || !focusTarget) return;
+      document.getElementById(id(focusTarget))?.focus();
+      setFocusTarget(void 0);
+    }, [busy, focusTarget]);
+    h2(() => {
+      organizationApi.read().then(
+        (v3) => {
+          setView(v3);
+          setForm(formOf(v3.settings));
+        },
+        (e3) => setLoadError(describeError(e3))
+      );
+    }, []);
+    const failed = (e3) => {
+      if (e3 instanceof ApiError && e3.status === 400) {
+        const p3 = placeSettingsErrors(e3.body.fields);
+        setPlaced(p3);
+        const count2 = e3.body.fields.length;
+        setNote(`Not saved: ${count2} problem${count2 === 1 ? "" : "s"} to fix.`);
+        announce(`Not saved: ${count2} problem${count2 === 1 ? "" : "s"} to fix`);
+        setFocusTarget(["logo", ...Object.keys(formOf(null))].find((k3) => k3 in p3.inputs));
+      } else {
+        setPlaced({ inputs: {}, other: [] });
+        setNote(describeError(e3));
+      }
+    };
+    const done = (v3, message, keepForm = false) => {
+      setView(v3);
+      if (!keepForm) setForm({ ...formOf(v3.settings), "webhook.hmacSecret": "" });
+      setPlaced({ inputs: {}, other: [] });
+      setNote(void 0);
+      announce(message);
+    };
+    const save = async (e3) => {
+      e3.preventDefault();
+      setBusy(true);
+      try {
+        done(await organizationApi.save(settingsOf(form, view?.settings?.logo)), "Settings saved");
+      } catch (err) {
+        failed(err);
+      } finally {
+        setBusy(false);
+      }
+    };
+    const uploadLogo = async () => {
+      if (!logoFile) return setPlaced({ inputs: { logo: "Choose an image file." }, other: [] });
+      setBusy(true);
+      try {
+        done(await organizationApi.uploadLogo(logoFile), "Logo saved", true);
+      } catch (err) {
+        failed(err);
+      } finally {
+        setBusy(false);
+      }
+    };
+    const removeLogo = async () => {
+      setBusy(true);
+      try {
+        done(await organizationApi.removeLogo(), "Logo removed", true);
+      } catch (err) {
+        failed(err);
+      } finally {
+        setBusy(false);
+      }
+    };
+    if (!view)
+      return /* @__PURE__ */ u3("section", { class: "settings", children: [
+        /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Organization settings" }),
+        loadError ? /* @__PURE__ */ u3(ErrorNote, { message: loadError }) : /* @__PURE__ */ u3("p", { role: "status", children: "Loading the settings…" })
+      ] });
+    const set = (key) => (e3) => setForm({ ...form, [key]: e3.currentTarget.value });
+    const error = (key) => placed.inputs[key];
+    const textRow = (key, label, options = {}) => /* @__PURE__ */ u3(FieldRow, { id: id(key), label, hint: options.hint, error: error(key), children: (describedBy, invalid) => /* @__PURE__ */ u3(
+      "input",
+      {
+        id: id(key),
+        type: options.type ?? "text",
+        value: form[key],
+        onInput: set(key),
+        autocomplete: options.autocomplete ?? "off",
+        "aria-describedby": describedBy,
+        "aria-invalid": invalid
+      }
+    ) });
+    const choiceRow = (key, label) => /* @__PURE__ */ u3(FieldRow, { id: id(key), label, error: error(key), children: (describedBy, invalid) => /* @__PURE__ */ u3(
+      "select",
+      {
+        id: id(key),
+        value: form[key],
+        onChange: set(key),
+        "aria-describedby": describedBy,
+        "aria-invalid": invalid,
+        children: [
+          /* @__PURE__ */ u3("option", { value: "", children: "Default" }),
+          /* @__PURE__ */ u3("option", { value: "yes", children: "Yes" }),
+          /* @__PURE__ */ u3("option", { value: "no", children: "No" })
+        ]
+      }
+    ) });
+    const linesRow = (key, label, hint) => /* @__PURE__ */ u3(FieldRow, { id: id(key), label, hint, error: error(key), children: (describedBy, invalid) => /* @__PURE__ */ u3(
+      "textarea",
+      {
+        id: id(key),
+        rows: 3,
+        value: form[key],
+        onInput: set(key),
+        "aria-describedby": describedBy,
+        "aria-invalid": invalid
+      }
+    ) });
+    const logo = view.settings?.logo;
+    const kb = Math.round(view.logoMaxBytes / 1024);
+    return /* @__PURE__ */ u3("section", { class: "settings", children: [
+      /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Organization settings" }),
+      !view.editable && /* @__PURE__ */ u3("p", { class: "note", children: "You signed in with a development key: you can read these settings, not change them." }),
+      /* @__PURE__ */ u3(ErrorNote, { message: note }),
+      placed.other.length > 0 && /* @__PURE__ */ u3("ul", { class: "error-list", children: placed.other.map((p3) => /* @__PURE__ */ u3("li", { children: [
+        p3.property,
+        ": ",
+        p3.message
+      ] }, `${p3.property}:${p3.message}`)) }),
+      /* @__PURE__ */ u3("fieldset", { class: "logo", disabled: !view.editable || busy, children: [
+        /* @__PURE__ */ u3("legend", { children: "Logo" }),
+        logo?.startsWith("data:") ? /* @__PURE__ */ u3("img", { class: "logo-preview", src: logo, alt: "The organization's current logo" }) : logo ? /* @__PURE__ */ u3("p", { children: [
+          logo,
+          " (a file the settings file names)"
+        ] }) : /* @__PURE__ */ u3("p", { class: "muted", children: "No logo: pages and mails show the name only." }),
+        /* @__PURE__ */ u3(
+          FieldRow,
+          {
+            id: id("logo"),
+            label: "Logo image",
+            hint: `PNG, JPEG, GIF, WebP or SVG, at most ${kb} KB`,
+            error: error("logo"),
+            children: (describedBy, invalid) => /* @__PURE__ */ u3(
+              "input",
+              {
+                id: id("logo"),
+                type: "file",
+                accept: "image/png,image/jpeg,image/gif,image/webp,image/svg+xml",
+                onChange: (e3) => setLogoFile(e3.currentTarget.files?.[0]),
+                "aria-describedby": describedBy,
+                "aria-invalid": invalid
+              }
+            )
+          }
+        ),
+        /* @__PURE__ */ u3("div", { class: "actions", children: [
+          /* @__PURE__ */ u3("button", { type: "button", onClick: () => void uploadLogo(), children: "Upload logo" }),
+          logo && /* @__PURE__ */ u3("button", { type: "button", class: "danger", onClick: () => void removeLogo(), children: "Remove logo" })
+        ] })
+      ] }),
+      /* @__PURE__ */ u3("form", { onSubmit: save, noValidate: true, children: [
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Organization" }),
+          textRow("name", "Name", { hint: "Shown on signing pages and in mails ({{organization.name}})" }),
+          textRow("slug", "Slug", { hint: "Lowercase letters, digits and dashes" }),
+          textRow("supportEmail", "Support email", { type: "email", hint: "Where replies to mails go" })
+        ] }),
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Signing page colours" }),
+          /* @__PURE__ */ u3("p", { class: "hint", children: "Hex colours such as #1985a1; empty: the default." }),
+          COLOUR_KEYS.map((k3) => /* @__PURE__ */ u3("div", { class: "colour-row", children: [
+            textRow(`style.${k3}`, COLOUR_LABELS[k3]),
+            /* @__PURE__ */ u3(
+              "span",
+              {
+                class: "swatch",
+                "aria-hidden": "true",
+                style: { backgroundColor: form[`style.${k3}`] || "transparent" }
+              }
+            )
+          ] }, k3))
+        ] }),
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Signer defaults" }),
+          /* @__PURE__ */ u3(
+            FieldRow,
+            {
+              id: id("signerDefaults.signatureExperience"),
+              label: "Signing order",
+              error: error("signerDefaults.signatureExperience"),
+              children: (describedBy, invalid) => /* @__PURE__ */ u3(
+                "select",
+                {
+                  id: id("signerDefaults.signatureExperience"),
+                  value: form["signerDefaults.signatureExperience"],
+                  onChange: set("signerDefaults.signatureExperience"),
+                  "aria-describedby": describedBy,
+                  "aria-invalid": invalid,
+                  children: [
+                    /* @__PURE__ */ u3("option", { value: "", children: "Default" }),
+                    /* @__PURE__ */ u3("option", { value: "signWhileReviewing", children: "Sign while reviewing" }),
+                    /* @__PURE__ */ u3("option", { value: "signBeforeReviewing", children: "Sign before reviewing" })
+                  ]
+                }
+              )
+            }
+          ),
+          SIGNER_FLAGS.map((k3) => choiceRow(`signerDefaults.${k3}`, SIGNER_LABELS[k3]))
+        ] }),
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Webhook" }),
+          textRow("webhook.url", "Webhook URL", { type: "url", hint: "Receives the events of every packet" }),
+          textRow("webhook.token", "Webhook token", { hint: "Sent in each delivery's body" }),
+          textRow("webhook.hmacSecret", "Signing secret", {
+            type: "password",
+            autocomplete: "new-password",
+            hint: "At least 16 characters; never shown again. Empty keeps the secret in force."
+          })
+        ] }),
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Embedding and stylesheets" }),
+          linesRow(
+            "embedOrigins",
+            "Origins that may embed",
+            "One origin a line (https://app.example.com): they may frame signing pages and the embedded editor"
+          ),
+          linesRow(
+            "stylesheetOrigins",
+            "Stylesheet origins",
+            "One origin a line: where a packet's stylesheetURL may point"
+          )
+        ] }),
+        /* @__PURE__ */ u3("fieldset", { disabled: !view.editable || busy, children: [
+          /* @__PURE__ */ u3("legend", { children: "Limits" }),
+          textRow("formRateLimit.form", "Posts to one workflow form per window", { type: "text" }),
+          textRow("formRateLimit.organization", "Posts to all workflow forms per window", { type: "text" }),
+          TSA_FLAGS.map((k3) => choiceRow(`timestampAuthority.${k3}`, TSA_LABELS[k3]))
+        ] }),
+        view.editable && /* @__PURE__ */ u3("button", { type: "submit", class: "primary", disabled: busy, children: busy ? "Saving…" : "Save settings" })
+      ] })
+    ] });
+  }
+
   // src/dashboard/app/editor/use-template.ts
   function useTemplate(eid) {
     const [state, setState] = d2({});
@@ -2037,15 +2407,15 @@
     current.current = doc;
     const saveOnce = async () => {
       const body = jsonOf(current.current);
-      const text = JSON.stringify(body);
-      if (text === lastSaved.current) return true;
+      const text2 = JSON.stringify(body);
+      if (text2 === lastSaved.current) return true;
       setState({ kind: "saving" });
       try {
         const detail = await api.saveWorking(eid, body);
-        lastSaved.current = text;
+        lastSaved.current = text2;
         setProblems(void 0);
         onSaved(detail);
-        const changedSince = JSON.stringify(jsonOf(current.current)) !== text;
+        const changedSince = JSON.stringify(jsonOf(current.current)) !== text2;
         setState({ kind: changedSince ? "dirty" : "saved" });
         return !changedSince || saveOnce();
       } catch (e3) {
@@ -2267,16 +2637,16 @@
       if (p3.drawType) begin(e3, { kind: "draw", start, base: p3.doc, type: p3.drawType });
       else begin(e3, { kind: "band", start, add: e3.shiftKey });
     };
-    const onFieldDown = (e3, id) => {
+    const onFieldDown = (e3, id2) => {
       e3.stopPropagation();
       if (e3.button !== 0) return;
-      const was = selection.includes(id);
+      const was = selection.includes(id2);
       if (e3.shiftKey) {
-        p3.onSelect([id], "toggle");
+        p3.onSelect([id2], "toggle");
         if (was) return;
-      } else if (!was) p3.onSelect([id], "replace");
-      const ids2 = e3.shiftKey ? [...selection, id] : was ? selection : [id];
-      const narrowTo = was && !e3.shiftKey && selection.length > 1 ? id : void 0;
+      } else if (!was) p3.onSelect([id2], "replace");
+      const ids2 = e3.shiftKey ? [...selection, id2] : was ? selection : [id2];
+      const narrowTo = was && !e3.shiftKey && selection.length > 1 ? id2 : void 0;
       begin(e3, { kind: "move", start: local(e3), base: p3.doc, ids: ids2, moved: false, narrowTo });
     };
     const single = selection.length === 1 ? selection[0] : void 0;
@@ -2427,10 +2797,10 @@
   };
   function alignFields(fields, selection, mode, page) {
     const byId = new Map(fields.map((f4) => [f4.id, f4]));
-    const anchor = selection.map((id) => byId.get(id)).find((f4) => f4 !== void 0);
+    const anchor = selection.map((id2) => byId.get(id2)).find((f4) => f4 !== void 0);
     const out = /* @__PURE__ */ new Map();
     if (!anchor) return out;
-    const group = selection.map((id) => byId.get(id)).filter((f4) => f4?.pageNum === anchor.pageNum);
+    const group = selection.map((id2) => byId.get(id2)).filter((f4) => f4?.pageNum === anchor.pageNum);
     if (group.length < 2) return out;
     const box2 = bounds(group.map((f4) => f4.rect));
     for (const f4 of group) out.set(f4.id, aligned(f4.rect, mode, box2, anchor.rect, page));
@@ -2496,11 +2866,11 @@
   }
   function selectedFields(s3) {
     const fields = present(s3).fields;
-    return s3.selection.map((id) => fields.find((f4) => f4.id === id)).filter((f4) => !!f4);
+    return s3.selection.map((id2) => fields.find((f4) => f4.id === id2)).filter((f4) => !!f4);
   }
   function existing(doc, ids2) {
     const have = new Set(doc.fields.map((f4) => f4.id));
-    return ids2.filter((id) => have.has(id));
+    return ids2.filter((id2) => have.has(id2));
   }
   function commit(s3, next, options = {}) {
     const history2 = record(s3.history, next, options.key);
@@ -2513,10 +2883,10 @@
   function select(s3, ids2, mode = "replace") {
     let selection;
     if (mode === "replace") selection = [...ids2];
-    else if (mode === "add") selection = [...s3.selection, ...ids2.filter((id) => !s3.selection.includes(id))];
+    else if (mode === "add") selection = [...s3.selection, ...ids2.filter((id2) => !s3.selection.includes(id2))];
     else {
       const flip = new Set(ids2);
-      selection = [...s3.selection.filter((id) => !flip.has(id)), ...ids2.filter((id) => !s3.selection.includes(id))];
+      selection = [...s3.selection.filter((id2) => !flip.has(id2)), ...ids2.filter((id2) => !s3.selection.includes(id2))];
     }
     return { ...s3, selection: existing(present(s3), selection) };
   }
@@ -2528,10 +2898,10 @@
     const history2 = redo(s3.history);
     return history2 === s3.history ? s3 : { ...s3, history: history2, selection: existing(history2.present, s3.selection) };
   }
-  function editField(s3, id, patch, key) {
-    const next = updateField(present(s3), id, patch);
-    const renamed = patch.id !== void 0 && patch.id !== id ? patch.id : void 0;
-    const selection = renamed ? s3.selection.map((x3) => x3 === id ? renamed : x3) : s3.selection;
+  function editField(s3, id2, patch, key) {
+    const next = updateField(present(s3), id2, patch);
+    const renamed = patch.id !== void 0 && patch.id !== id2 ? patch.id : void 0;
+    const selection = renamed ? s3.selection.map((x3) => x3 === id2 ? renamed : x3) : s3.selection;
     return commit(s3, next, { key, select: selection });
   }
   function alignSelection(s3, mode, pages) {
@@ -2585,7 +2955,7 @@
     const fields = present(p3.state).fields;
     const sample = JSON.stringify(sampleData(fields), null, 2);
     const [edited, setEdited] = d2();
-    const text = edited ?? sample;
+    const text2 = edited ?? sample;
     const setText = (v3) => setEdited(v3);
     const [bytes2, setBytes] = d2();
     const [busy, setBusy] = d2(false);
@@ -2597,7 +2967,7 @@
       setProblems([]);
       let data;
       try {
-        data = JSON.parse(text);
+        data = JSON.parse(text2);
       } catch (e3) {
         return setError(`The sample data is not JSON: ${e3 instanceof Error ? e3.message : String(e3)}`);
       }
@@ -2622,7 +2992,7 @@
         {
           id: "preview-data",
           rows: 10,
-          value: text,
+          value: text2,
           spellcheck: false,
           onInput: (e3) => setText(e3.currentTarget.value)
         }
@@ -2689,24 +3059,24 @@
     ) });
   }
   function CommitInput(p3) {
-    const [text, setText] = d2(p3.value);
+    const [text2, setText] = d2(p3.value);
     const [local, setLocal] = d2();
     h2(() => {
       setText(p3.value);
       setLocal(void 0);
     }, [p3.value]);
     const commit2 = () => {
-      if (text === p3.value) return setLocal(void 0);
-      const problem = p3.check(text);
+      if (text2 === p3.value) return setLocal(void 0);
+      const problem = p3.check(text2);
       setLocal(problem);
-      if (!problem) p3.onCommit(text);
+      if (!problem) p3.onCommit(text2);
     };
     return /* @__PURE__ */ u3(FieldRow, { id: p3.id, label: p3.label, hint: p3.hint, error: local ?? p3.error, children: (describedBy, invalid) => /* @__PURE__ */ u3(
       "input",
       {
         id: p3.id,
         type: "text",
-        value: text,
+        value: text2,
         onInput: (e3) => setText(e3.currentTarget.value),
         onBlur: commit2,
         onKeyDown: (e3) => {
@@ -2721,7 +3091,7 @@
     ) });
   }
   function NumberInput(p3) {
-    const [text, setText] = d2(p3.value === void 0 ? "" : String(p3.value));
+    const [text2, setText] = d2(p3.value === void 0 ? "" : String(p3.value));
     const [focused, setFocused] = d2(false);
     const [local, setLocal] = d2();
     h2(() => {
@@ -2750,7 +3120,7 @@
         id: p3.id,
         type: "text",
         inputMode: "decimal",
-        value: text,
+        value: text2,
         onInput: (e3) => read(e3.currentTarget.value),
         onFocus: () => setFocused(true),
         onBlur: () => {
@@ -3009,16 +3379,16 @@
   }
   function Boxes(p3) {
     const boxes = p3.field[p3.which] ?? [];
-    const lines = p3.which === "lines";
-    const layout = (n2) => p3.edit({ [p3.which]: n2 ? lines ? splitRows(p3.field.rect, n2) : stackedRows(p3.field.rect, n2) : void 0 }, p3.which);
+    const lines2 = p3.which === "lines";
+    const layout = (n2) => p3.edit({ [p3.which]: n2 ? lines2 ? splitRows(p3.field.rect, n2) : stackedRows(p3.field.rect, n2) : void 0 }, p3.which);
     return /* @__PURE__ */ u3("fieldset", { class: "boxes", children: [
-      /* @__PURE__ */ u3("legend", { children: lines ? "Line boxes" : "Rows (an overflow column)" }),
+      /* @__PURE__ */ u3("legend", { children: lines2 ? "Line boxes" : "Rows (an overflow column)" }),
       /* @__PURE__ */ u3(
         NumberInput,
         {
           id: `prop-${p3.which}-count`,
-          label: lines ? "Number of line boxes" : "Number of rows",
-          hint: lines ? "Each line of the value goes in the next box; none: one box, the field" : "An array value fills the rows and repeats the page when longer",
+          label: lines2 ? "Number of line boxes" : "Number of rows",
+          hint: lines2 ? "Each line of the value goes in the next box; none: one box, the field" : "An array value fills the rows and repeats the page when longer",
           value: boxes.length || void 0,
           min: 1,
           max: 200,
@@ -3030,13 +3400,13 @@
         }
       ),
       boxes.map((r3, i3) => /* @__PURE__ */ u3("details", { children: [
-        /* @__PURE__ */ u3("summary", { children: `${lines ? "Line" : "Row"} ${i3 + 1}` }),
+        /* @__PURE__ */ u3("summary", { children: `${lines2 ? "Line" : "Row"} ${i3 + 1}` }),
         /* @__PURE__ */ u3(
           RectInputs,
           {
             idPrefix: `prop-${p3.which}-${i3}`,
             name: `${p3.which}[${i3}]`,
-            legend: `${lines ? "Line" : "Row"} ${i3 + 1} (points)`,
+            legend: `${lines2 ? "Line" : "Row"} ${i3 + 1} (points)`,
             rect: r3,
             errorAt: p3.errorAt,
             onBlur: p3.seal,
@@ -3051,8 +3421,8 @@
     const add = () => {
       const last = options[options.length - 1]?.rect ?? { ...p3.field.rect, width: 12, height: 12 };
       const rect = clampToPage({ ...last, x: last.x + last.width + 8 }, p3.page);
-      const id = freeId("option", new Set(options.map((o3) => o3.id)));
-      p3.edit({ options: [...options, { id, rect }] }, "options");
+      const id2 = freeId("option", new Set(options.map((o3) => o3.id)));
+      p3.edit({ options: [...options, { id: id2, rect }] }, "options");
     };
     const set = (i3, patch, input) => p3.edit({ options: options.map((o3, j3) => j3 === i3 ? { ...o3, ...patch } : o3) }, input);
     return /* @__PURE__ */ u3("fieldset", { class: "boxes", children: [
@@ -3724,8 +4094,11 @@
       api.session().then(
         (s3) => {
           setSession(s3);
+          const here = currentRoute();
           if (!s3) signedOut();
-          else if (currentRoute().name === "signIn") navigate({ name: "templates" }, { replace: true });
+          else if (s3.templateEid !== void 0 && !withinTemplate(here, s3.templateEid))
+            navigate({ name: "editor", eid: s3.templateEid }, { replace: true });
+          else if (here.name === "signIn") navigate({ name: "templates" }, { replace: true });
         },
         () => signedOut()
       );
@@ -3753,14 +4126,16 @@
       setSession(void 0);
       navigate({ name: "signIn" });
     };
+    const embedded = session?.templateEid !== void 0;
     return /* @__PURE__ */ u3(App.Provider, { value: context, children: [
       /* @__PURE__ */ u3("a", { class: "skip", href: "#content", children: "Skip to content" }),
-      /* @__PURE__ */ u3("header", { class: "top", children: [
+      !embedded && /* @__PURE__ */ u3("header", { class: "top", children: [
         /* @__PURE__ */ u3("span", { class: "brand", children: "castpress" }),
         session && /* @__PURE__ */ u3("nav", { "aria-label": "Dashboard", children: [
           /* @__PURE__ */ u3(Link, { to: { name: "templates" }, children: "Templates" }),
           /* @__PURE__ */ u3(Link, { to: { name: "packets" }, children: "Packets" }),
-          /* @__PURE__ */ u3(Link, { to: { name: "deliveries" }, children: "Deliveries" })
+          /* @__PURE__ */ u3(Link, { to: { name: "deliveries" }, children: "Deliveries" }),
+          /* @__PURE__ */ u3(Link, { to: { name: "settings" }, children: "Settings" })
         ] }),
         session && /* @__PURE__ */ u3("div", { class: "who", children: [
           /* @__PURE__ */ u3("span", { children: [
@@ -3775,9 +4150,19 @@
           /* @__PURE__ */ u3("button", { type: "button", onClick: signOut, children: "Sign out" })
         ] })
       ] }),
-      /* @__PURE__ */ u3("main", { id: "content", children: session === null ? /* @__PURE__ */ u3("p", { role: "status", children: "Loading…" }) : session === void 0 || route.name === "signIn" ? /* @__PURE__ */ u3(SignIn, { next: route.name === "signIn" ? route.next : pathOf(route) }) : /* @__PURE__ */ u3(Screen, { route }) }),
+      /* @__PURE__ */ u3("main", { id: "content", class: embedded ? "embedded" : void 0, children: session === null ? /* @__PURE__ */ u3("p", { role: "status", children: "Loading…" }) : session === void 0 || route.name === "signIn" ? /* @__PURE__ */ u3(SignIn, { next: route.name === "signIn" ? route.next : pathOf(route) }) : embedded && !withinTemplate(route, session.templateEid) ? /* @__PURE__ */ u3("section", { children: [
+        /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Not part of this link" }),
+        /* @__PURE__ */ u3("p", { children: [
+          "This link opens one template only.",
+          " ",
+          /* @__PURE__ */ u3(Link, { to: { name: "editor", eid: session.templateEid }, children: "Back to the template" })
+        ] })
+      ] }) : /* @__PURE__ */ u3(Screen, { route }) }),
       /* @__PURE__ */ u3("div", { class: "visually-hidden", role: "status", "aria-live": "polite", children: announcement })
     ] });
+  }
+  function withinTemplate(route, eid) {
+    return (route.name === "editor" || route.name === "versions") && route.eid === eid;
   }
   function Screen({ route }) {
     switch (route.name) {
@@ -3795,6 +4180,8 @@
         return /* @__PURE__ */ u3(Deliveries, {});
       case "packet":
         return /* @__PURE__ */ u3(PacketScreen, { eid: route.eid }, route.eid);
+      case "settings":
+        return /* @__PURE__ */ u3(Settings, {});
       case "notFound":
         return /* @__PURE__ */ u3("section", { children: [
           /* @__PURE__ */ u3("h1", { tabIndex: -1, children: "Not found" }),

@@ -209,6 +209,43 @@ describe('the database store shared and kept', () => {
     expect(await a.sessions.get(session.tokenHash)).toBeUndefined();
   }, 120_000);
 
+  it('an embed link is taken once: of eight concurrent takes on two PostgreSQL instances one gets it; a limited session keeps its template; expired links are purged', async () => {
+    const [a, b] = [await pg(), await pg()];
+    const link = {
+      tokenHash: 'e'.repeat(64),
+      eid: 'link1',
+      organization: 'acme',
+      keyDigest: 'b'.repeat(64),
+      keyLabel: 'Ada',
+      templateEid: 'tpl1',
+      createdAt: 1,
+      expiresAt: 100,
+    };
+    await a.sessions.insertEmbedToken(link);
+    const taken = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).sessions.takeEmbedToken(link.tokenHash)),
+    );
+    expect(taken.filter((t) => t !== undefined)).toEqual([link]);
+    expect(await a.sessions.takeEmbedToken(link.tokenHash)).toBeUndefined();
+
+    const limited = {
+      tokenHash: 'g'.repeat(64),
+      organization: 'acme',
+      keyDigest: 'b'.repeat(64),
+      keyLabel: 'Ada',
+      csrfToken: 'csrf',
+      createdAt: 1,
+      expiresAt: 100,
+      templateEid: 'tpl1',
+    };
+    await a.sessions.insert(limited);
+    expect(await b.sessions.get(limited.tokenHash)).toEqual(limited);
+    await a.sessions.insertEmbedToken({ ...link, tokenHash: 'f'.repeat(64), expiresAt: 10 });
+    expect(await b.sessions.purge(50)).toBe(1);
+    expect(await a.sessions.takeEmbedToken('f'.repeat(64))).toBeUndefined();
+    await a.sessions.remove(limited.tokenHash);
+  }, 120_000);
+
   it('a reopened SQLite store keeps templates, versions and sessions', async () => {
     const first = await sqlite('reopened');
     const t = await first.templates.create(

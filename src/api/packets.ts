@@ -40,6 +40,7 @@ export type {
   PostgresStoreOptions,
   SessionRecords,
   SessionRecord,
+  EmbedTokenRecord,
 } from '../packets/index.js';
 export { smtpMailer, folderMailer, webhookSignature } from '../packets/index.js';
 export type { Mailer, MailMessage, SmtpOptions } from '../packets/index.js';

@@ -12,8 +12,11 @@ import { templateApi } from './api.js';
 import { deliveryApi } from './packet-desk/deliveries.js';
 import { packetApi, type PacketDesk } from './packet-desk/routes.js';
 import type { TemplateAuthoring } from './authoring.js';
+import { checkEmbeddedApi, embeddedPageAllowed, embedLanding, outsideEmbed } from './embed.js';
+import { organizationApi, type OrganizationSettingsAccess } from './organization.js';
 import {
   DEFAULT_SESSION_TTL_MS,
+  EMBED_COOKIE,
   MemorySessions,
   sessionCookie,
   Sessions,
@@ -41,6 +44,10 @@ export interface DashboardOptions {
   parseJson?: (bytes: Buffer, property: string) => Promise<unknown>;
   /** The organizations' settings: `embedOrigins` may frame the editor page. */
   organizations?: OrganizationDirectory;
+  /** Reading and changing them (the server's `--org` store); without it the settings page says there is no file. */
+  settings?: OrganizationSettingsAccess;
+  /** The sessions (shared with whatever makes embed links); default: made here from `sessions`, `keys`, `now`. */
+  sessionStore?: Sessions;
   /** The operator's frame ancestors (`--frame-ancestor`), for organizations that list no `embedOrigins`. */
   frameAncestors?: readonly string[];
   /** The server's packets (store and service), opened on first use; without them no packet routes. */
@@ -56,6 +63,32 @@ export interface DashboardOptions {
 
 const EDITOR = /^\/dashboard\/templates\/[^/?#]+\/?(?:[?#].*)?$/;
 
+/** The sessions of a dashboard: in `records` (default memory, per process), for `keys`, on `now`'s clock. */
+export function dashboardSessions(options: {
+  records?: () => Promise<SessionRecords>;
+  keys: DashboardKeys;
+  now: () => number;
+  ttlMs?: number;
+}): Sessions {
+  const memory = new MemorySessions();
+  return new Sessions(
+    options.records ?? (async () => memory),
+    options.keys,
+    options.now,
+    options.ttlMs ?? DEFAULT_SESSION_TTL_MS,
+  );
+}
+
+/** The session as the app reads it; `templateEid` when an embed link opened it. */
+function sessionView(session: Session) {
+  return {
+    organization: session.key.organization,
+    keyLabel: session.key.label,
+    csrfToken: session.csrfToken,
+    ...(session.templateEid !== undefined ? { templateEid: session.templateEid } : {}),
+  };
+}
+
 function parseJsonText(bytes: Buffer, property: string): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
@@ -65,13 +98,14 @@ function parseJsonText(bytes: Buffer, property: string): unknown {
 }
 
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
-  const memory = new MemorySessions();
-  const sessions = new Sessions(
-    options.sessions ?? (async () => memory),
-    options.keys,
-    options.now,
-    options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
-  );
+  const sessions =
+    options.sessionStore ??
+    dashboardSessions({
+      ...(options.sessions ? { records: options.sessions } : {}),
+      keys: options.keys,
+      now: options.now,
+      ...(options.sessionTtlMs !== undefined ? { ttlMs: options.sessionTtlMs } : {}),
+    });
   const signedIn = new WeakMap<FastifyRequest, Session>();
   const sessionOf = (request: FastifyRequest): Session => {
     const s = signedIn.get(request);
@@ -111,32 +145,34 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
           'set-cookie',
           sessionCookie(cookie, Math.floor(sessions.ttlMs / 1000), request.protocol === 'https'),
         );
-        return reply
-          .header('cache-control', 'no-store')
-          .send({ organization: session.key.organization, keyLabel: session.key.label, csrfToken: session.csrfToken });
+        return reply.header('cache-control', 'no-store').send(sessionView(session));
       },
     );
 
     dash.get('/dashboard/session', async (request, reply) => {
       const session = await sessions.of(request);
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ organization: session.key.organization, keyLabel: session.key.label, csrfToken: session.csrfToken });
+      return reply.header('cache-control', 'no-store').send(sessionView(session));
     });
 
     dash.delete('/dashboard/session', async (request, reply) => {
       const session = await sessions.of(request);
       sessions.checkCsrf(request, session);
       await sessions.close(session);
-      reply.header('set-cookie', sessionCookie('', 0, request.protocol === 'https'));
+      reply.header('set-cookie', [
+        sessionCookie('', 0, request.protocol === 'https'),
+        `${EMBED_COOKIE}=; Path=/dashboard; HttpOnly; SameSite=None; Secure; Partitioned; Max-Age=0`,
+      ]);
       return reply.code(204).send();
     });
+
+    embedLanding(dash, sessions);
 
     await dash.register(
       async (api) => {
         api.addHook('onRequest', async (request) => {
           const session = await sessions.of(request);
           if (request.method !== 'GET' && request.method !== 'HEAD') sessions.checkCsrf(request, session);
+          checkEmbeddedApi(request, session);
           signedIn.set(request, session);
         });
         // No explicit limit here: each route's own applies (the server's JSON limit; an import's larger one).
@@ -159,6 +195,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
           multipart: options.multipart,
           importBodyBytes: options.importBodyBytes,
         });
+        organizationApi(api, { settings: options.settings, sessionOf, multipart: options.multipart });
         if (options.packets) {
           packetApi(api, { packets: options.packets, sessionOf });
           deliveryApi(api, { packets: options.packets, sessionOf });
@@ -172,11 +209,13 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
 
     assetRoutes(dash, options.files);
 
-    // The editor may be framed by the organization's own origins (its embedOrigins, else the operator's); every other page by none but this server.
+    // The editor may be framed by the organization's own origins (its embedOrigins, else the operator's); so
+    // may every page an embed link's session opens (its template's versions). Other pages: this server only.
     const shell = async (request: FastifyRequest, reply: Parameters<typeof sendShell>[0]) => {
       let ancestors = ["'self'"];
-      if (EDITOR.test(request.url)) {
-        const session = await sessions.of(request).catch(() => undefined);
+      const session = await sessions.of(request).catch(() => undefined);
+      if (session && !embeddedPageAllowed(request.url, session)) throw outsideEmbed();
+      if (EDITOR.test(request.url) || session?.templateEid !== undefined) {
         const own = session && options.organizations?.(session.key.organization)?.embedOrigins;
         ancestors = ["'self'", ...(own?.length ? own : (options.frameAncestors ?? []))];
       }

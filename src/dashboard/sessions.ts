@@ -9,9 +9,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { AuthorizationError, CastpressError } from '../errors/index.js';
-import type { SessionRecord, SessionRecords } from '../packets/index.js';
+import type { EmbedTokenRecord, SessionRecord, SessionRecords } from '../packets/index.js';
 
 export const SESSION_COOKIE = 'castpress_dashboard';
+/**
+ * The cookie of a session an embed link opened: its own name, so a cross-site cookie never replaces
+ * the Strict one of a person signed in to the whole dashboard on the same browser.
+ */
+export const EMBED_COOKIE = 'castpress_embed';
 /** The header every mutating request carries (the value GET/POST /dashboard/session gave). */
 export const CSRF_HEADER = 'x-csrf-token';
 /** A session lasts a working day; signing in again makes a new one. */
@@ -38,10 +43,14 @@ export interface Session {
   csrfToken: string;
   tokenHash: string;
   expiresAt: number;
+  /** A session an embed link opened reaches this template only. */
+  templateEid?: string;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const token = () => randomBytes(32).toString('base64url');
+/** The shape of the tokens this file makes (256 bits, base64url): anything else is not looked up. */
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** 403: a mutating request without the session's CSRF token. */
 export class CsrfError extends CastpressError {
@@ -54,6 +63,17 @@ export class CsrfError extends CastpressError {
 /** Sessions in memory: a server without a database (they end with the process). */
 export class MemorySessions implements SessionRecords {
   readonly #byHash = new Map<string, SessionRecord>();
+  readonly #embeds = new Map<string, EmbedTokenRecord>();
+
+  async insertEmbedToken(t: EmbedTokenRecord): Promise<void> {
+    this.#embeds.set(t.tokenHash, { ...t });
+  }
+
+  async takeEmbedToken(tokenHash: string): Promise<EmbedTokenRecord | undefined> {
+    const t = this.#embeds.get(tokenHash);
+    this.#embeds.delete(tokenHash);
+    return t;
+  }
 
   async insert(s: SessionRecord): Promise<void> {
     this.#byHash.set(s.tokenHash, { ...s });
@@ -73,6 +93,11 @@ export class MemorySessions implements SessionRecords {
     for (const [hash, s] of this.#byHash)
       if (s.expiresAt <= now) {
         this.#byHash.delete(hash);
+        n++;
+      }
+    for (const [hash, t] of this.#embeds)
+      if (t.expiresAt <= now) {
+        this.#embeds.delete(hash);
         n++;
       }
     return n;
@@ -98,6 +123,23 @@ export function sessionCookie(value: string, maxAgeSeconds: number, secure: bool
     'SameSite=Strict',
     `Max-Age=${maxAgeSeconds}`,
     ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/**
+ * The cookie of an embedded editor: sent in a frame of another site, so `SameSite=None`, which a
+ * browser keeps only with `Secure`; `Partitioned` keeps it in the jar of the site that frames it
+ * (and lets a browser that blocks third-party cookies keep it).
+ */
+export function embedCookie(value: string, maxAgeSeconds: number): string {
+  return [
+    `${EMBED_COOKIE}=${value}`,
+    'Path=/dashboard',
+    'HttpOnly',
+    'SameSite=None',
+    'Secure',
+    'Partitioned',
+    `Max-Age=${maxAgeSeconds}`,
   ].join('; ');
 }
 
@@ -146,19 +188,99 @@ export class Sessions {
     };
   }
 
-  /** The request's session, or the 401 of a missing, unknown or expired one (or one whose key is gone). */
+  /**
+   * The request's session, or the 401 of a missing, unknown or expired one (or one whose key is gone).
+   * A person signed in to the whole dashboard keeps that session where an embed cookie is sent too.
+   */
   async of(request: FastifyRequest): Promise<Session> {
-    const value = cookieValue(request.headers.cookie, SESSION_COOKIE);
-    if (!value) throw new AuthorizationError('Not signed in to the dashboard.');
+    const values = [SESSION_COOKIE, EMBED_COOKIE].flatMap((name) => cookieValue(request.headers.cookie, name) ?? []);
+    if (values.length === 0) throw new AuthorizationError('Not signed in to the dashboard.');
+    for (const value of values) {
+      const session = await this.#lookUp(value);
+      if (session) return session;
+    }
+    throw new AuthorizationError('The dashboard session has ended: sign in again.');
+  }
+
+  async #lookUp(value: string): Promise<Session | undefined> {
     const records = await this.#records();
     const hash = sha256(value);
     const record = await records.get(hash);
     const key = record && this.#keys.byDigest(record.keyDigest);
     if (!record || record.expiresAt <= this.#now() || !key || key.organization !== record.organization) {
       if (record) await records.remove(hash);
-      throw new AuthorizationError('The dashboard session has ended: sign in again.');
+      return undefined;
     }
-    return { key, csrfToken: record.csrfToken, tokenHash: hash, expiresAt: record.expiresAt };
+    return {
+      key,
+      csrfToken: record.csrfToken,
+      tokenHash: hash,
+      expiresAt: record.expiresAt,
+      ...(record.templateEid !== undefined ? { templateEid: record.templateEid } : {}),
+    };
+  }
+
+  /**
+   * A single-use link to one template's editor for `key`: its token (only the SHA-256 is kept) and
+   * public id, valid for `validMs` from now.
+   */
+  async issueEmbedToken(
+    key: DashboardKey,
+    templateEid: string,
+    validMs: number,
+  ): Promise<{ token: string; eid: string; expiresAt: number }> {
+    const records = await this.#records();
+    const now = this.#now();
+    await records.purge(now);
+    const value = token();
+    const eid = randomBytes(15).toString('base64url');
+    const expiresAt = now + validMs;
+    await records.insertEmbedToken({
+      tokenHash: sha256(value),
+      eid,
+      organization: key.organization,
+      keyDigest: key.digest,
+      keyLabel: key.label,
+      templateEid,
+      createdAt: now,
+      expiresAt,
+    });
+    return { token: value, eid, expiresAt };
+  }
+
+  /**
+   * Uses an embed link: the session it opens (limited to its template) and the cookie's value, or the
+   * 401 of a link that is unknown, used already or expired (one answer for the three: nothing to probe).
+   */
+  async openEmbedded(value: string): Promise<{ session: Session; cookie: string }> {
+    const records = await this.#records();
+    const taken = TOKEN_SHAPE.test(value) ? await records.takeEmbedToken(sha256(value)) : undefined;
+    const now = this.#now();
+    const key = taken && this.#keys.byDigest(taken.keyDigest);
+    if (!taken || taken.expiresAt <= now || !key || key.organization !== taken.organization)
+      throw new AuthorizationError('This embed link has been used or has expired: ask for a new one.');
+    const cookie = token();
+    const record: SessionRecord = {
+      tokenHash: sha256(cookie),
+      organization: key.organization,
+      keyDigest: key.digest,
+      keyLabel: key.label,
+      csrfToken: token(),
+      createdAt: now,
+      expiresAt: now + this.#ttlMs,
+      templateEid: taken.templateEid,
+    };
+    await records.insert(record);
+    return {
+      session: {
+        key,
+        csrfToken: record.csrfToken,
+        tokenHash: record.tokenHash,
+        expiresAt: record.expiresAt,
+        templateEid: taken.templateEid,
+      },
+      cookie,
+    };
   }
 
   /** Refuses a request that does not carry the session's CSRF token (compared in constant time). */

@@ -1,7 +1,8 @@
 /**
- * The dashboard's upload (`POST /dashboard/api/templates`, multipart): one `file` part and the
- * text parts `name` and `detect`, read under the server's multipart limits (a part, the whole
- * body, the number of parts: 413 past any of them), as the API's multipart routes are.
+ * The dashboard's uploads (multipart): a template (`POST /dashboard/api/templates`: one `file` part
+ * and the text parts `name` and `detect`) and the organization's logo (one `file` part), read under
+ * the server's multipart limits (a part, the whole body, the number of parts: 413 past any of
+ * them), as the API's multipart routes are.
  */
 import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
@@ -22,7 +23,12 @@ export interface TemplateUpload {
 const tooLarge = (limits: UploadLimits) =>
   new PayloadTooLargeError(`Multipart body is larger than ${limits.totalBytes} bytes`, 'body');
 
-export async function readTemplateUpload(request: FastifyRequest, limits: UploadLimits): Promise<TemplateUpload> {
+/** A multipart body's one file part (`file`) and its text parts; a 400 without a non-empty file, `what` naming it. */
+export async function readFileParts(
+  request: FastifyRequest,
+  limits: UploadLimits,
+  what: string,
+): Promise<{ file: { bytes: Uint8Array; filename?: string }; text: Map<string, string> }> {
   if (!request.isMultipart()) throw ValidationError.of('body', 'Send the file as multipart/form-data (part "file")');
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.totalBytes) throw tooLarge(limits);
@@ -62,8 +68,12 @@ export async function readTemplateUpload(request: FastifyRequest, limits: Upload
       throw new PayloadTooLargeError(`A multipart body may have at most ${limits.parts} parts`, 'body');
     throw e;
   }
-  if (!file || file.bytes.byteLength === 0)
-    throw ValidationError.of('file', 'Send the PDF or DOCX file as the part "file"');
+  if (!file || file.bytes.byteLength === 0) throw ValidationError.of('file', `Send ${what} as the part "file"`);
+  return { file, text };
+}
+
+export async function readTemplateUpload(request: FastifyRequest, limits: UploadLimits): Promise<TemplateUpload> {
+  const { file, text } = await readFileParts(request, limits, 'the PDF or DOCX file');
   const detect = text.get('detect') ?? 'true';
   if (detect !== 'true' && detect !== 'false') throw ValidationError.of('detect', 'Must be "true" or "false"');
   const name = text.get('name');

@@ -15,7 +15,7 @@ import { logRequests } from './http/request-log.js';
 import { authenticate } from './http/auth.js';
 import { isJsonContentType, isMultipartContentType } from './http/body.js';
 import { ConcurrencyLimiter } from './http/concurrency.js';
-import { jsonParserFor, RequestSlot, type ServerContext } from './context.js';
+import { baseUrl, jsonParserFor, RequestSlot, type ServerContext } from './context.js';
 import { toHttpError } from './http/errors.js';
 import { lingerAfterAnswer } from './http/linger.js';
 import { DEFAULT_RATE_LIMIT, KeyRing, packetScopeOf, type KeyEntry } from './keys.js';
@@ -26,12 +26,12 @@ import { generateRoute } from './routes/generate-pdf.js';
 import { UrlStore } from './replies/url-store.js';
 import { packetRoutes } from './graphql/index.js';
 import { dashboardKeys, poolPreparation, registerDashboard, templateSources } from './templates.js';
-import { detectAll, TemplateAuthoring } from '../dashboard/index.js';
+import { dashboardSessions, detectAll, EmbedLinks, TemplateAuthoring } from '../dashboard/index.js';
 import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser } from './http/json-body.js';
 import { signingRoutes } from './signing-page/index.js';
 import { ServerMetrics } from './metrics.js';
 import { DEFAULT_ORGANIZATION } from '../packets/index.js';
-import { organizationRoutes } from './org/index.js';
+import { organizationRoutes, organizationSettingsAccess } from './org/index.js';
 import { chromiumCheck, packetStoreCheck } from './ready-checks.js';
 import { operationsRoutes } from './routes/health.js';
 import { referenceRoutes, registerOpenApi } from './openapi/openapi.js';
@@ -104,6 +104,18 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     ...(options.docx ? { docx: options.docx } : {}),
     maxPages: engine.limits.packetPagesPerFile,
   });
+  // Dashboard sessions: the dashboard's, and the embed links GraphQL's generateEmbedURL makes for it.
+  const dashboardKeyRing = dashboardKeys(keyRing);
+  const sessions =
+    options.dashboard !== false
+      ? dashboardSessions({
+          ...(sources.sessions ? { records: sources.sessions } : {}),
+          keys: dashboardKeyRing,
+          now,
+          ...(options.dashboard?.sessionTtlMs !== undefined ? { ttlMs: options.dashboard.sessionTtlMs } : {}),
+        })
+      : undefined;
+  const embedLinks = sessions && new EmbedLinks(sessions, sources.catalogue);
   const metrics = options.metrics
     ? await ServerMetrics.create(
         { renderPool: options.renderPool, packets: options.packets },
@@ -222,17 +234,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
   );
   downloadRoute(app, ctx);
   const settings = options.organizationSettings;
+  const keyOrganizations = () =>
+    config ? [...new Set(config.keys.map((k) => k.organization ?? DEFAULT_ORGANIZATION))] : [DEFAULT_ORGANIZATION];
   if (settings)
     await app.register(async (api) => {
       api.addHook('onRequest', apiAuth);
-      organizationRoutes(api, {
-        settings,
-        keyOf: (request) => keyOf(ctx, request),
-        organizations: () =>
-          config
-            ? [...new Set(config.keys.map((k) => k.organization ?? DEFAULT_ORGANIZATION))]
-            : [DEFAULT_ORGANIZATION],
-      });
+      organizationRoutes(api, { settings, keyOf: (request) => keyOf(ctx, request), organizations: keyOrganizations });
     });
   if (options.signingCa)
     await signingCaRoutes(app, {
@@ -280,9 +287,10 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
           catalogue: sources.catalogue,
           authoring,
           now,
+          ...(embedLinks ? { embedLinks } : {}),
           callerOf: (request) => {
             const key = keyOf(ctx, request);
-            return { organization: key.organization, label: key.label };
+            return { organization: key.organization, label: key.label, key, base: baseUrl(ctx, request) };
           },
         },
       });
@@ -316,14 +324,18 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     }
     app.addHook('onClose', async () => packets.close());
   }
-  if (options.dashboard !== false)
+  if (sessions)
     await registerDashboard(app, {
       ctx,
       sources,
       authoring,
-      keys: dashboardKeys(keyRing),
-      settings: options.dashboard ?? {},
+      keys: dashboardKeyRing,
+      sessions,
+      settings: options.dashboard || {},
       ...(organizations ? { organizations } : {}),
+      ...(settings
+        ? { organizationSettings: organizationSettingsAccess({ settings, organizations: keyOrganizations }) }
+        : {}),
       ...(options.signingFrameAncestors ? { frameAncestors: options.signingFrameAncestors } : {}),
       ...(packets ? { packets: () => packets.get() } : {}),
       now,

@@ -92,7 +92,8 @@ export function jsonParserFor(ctx: ServerContext, request: FastifyRequest): Json
     pool && key ? pool.inLane(key.organization, () => ctx.parseJson(raw, property)) : ctx.parseJson(raw, property);
 }
 
-function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
+/** The address links to this server start with: `--public-url`, else the request's own scheme and host. */
+export function baseUrl(ctx: ServerContext, request: FastifyRequest): string {
   if (ctx.publicUrl) return ctx.publicUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.host}`;
 }

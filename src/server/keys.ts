@@ -92,6 +92,8 @@ export interface KeyEntry {
   organization: string;
   /** The keys file's `label`, else `id`: what a person is shown of the key. */
   label: string;
+  /** SHA-256 (hex) of the key: what a dashboard session or an embed link keeps to find it again. */
+  digest: string;
 }
 
 /** What a key may see of the packets: its organization's, and only test packets for a development key. */
@@ -121,6 +123,7 @@ export class KeyRing {
         concurrency,
         organization: k.organization ?? DEFAULT_ORGANIZATION,
         label: k.label ?? id.slice(0, 12),
+        digest: id,
       });
     }
   }

@@ -12,7 +12,9 @@ import {
   type DashboardKey,
   type DashboardKeys,
   type DetectFields,
+  type OrganizationSettingsAccess,
   type PacketDesk,
+  type Sessions,
 } from '../dashboard/index.js';
 import type { OrganizationDirectory, PacketStore, SessionRecords } from '../packets/index.js';
 import { MemoryTemplateCatalogue, type Template, type TemplateCatalogue } from '../template/index.js';
@@ -106,6 +108,10 @@ export interface DashboardRegistration {
   keys: DashboardKeys;
   settings: DashboardSettings;
   organizations?: OrganizationDirectory;
+  /** The `--org` store's settings access (the rules of `PUT /api/organization`): the settings page. */
+  organizationSettings?: OrganizationSettingsAccess;
+  /** The dashboard's sessions, shared with the embed links GraphQL makes. */
+  sessions: Sessions;
   frameAncestors?: readonly string[];
   /** The packets' store and service, for the dashboard's packet pages. */
   packets?: () => Promise<PacketDesk>;
@@ -131,6 +137,8 @@ export async function registerDashboard(app: FastifyInstance, r: DashboardRegist
     multipart: ctx.multipart,
     parseJson: (bytes, property) => ctx.parseJson(bytes, property),
     ...(r.organizations ? { organizations: r.organizations } : {}),
+    ...(r.organizationSettings ? { settings: r.organizationSettings } : {}),
+    sessionStore: r.sessions,
     ...(r.frameAncestors ? { frameAncestors: r.frameAncestors } : {}),
     ...(r.packets ? { packets: r.packets } : {}),
     now: r.now,

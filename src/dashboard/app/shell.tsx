@@ -15,6 +15,7 @@ import { Versions } from './screens/versions.js';
 import { Packets } from './screens/packets.js';
 import { PacketScreen } from './screens/packet.js';
 import { Deliveries } from './screens/deliveries.js';
+import { Settings } from './screens/settings.js';
 import { Editor } from './editor/editor.js';
 
 function currentRoute(): Route {
@@ -47,8 +48,12 @@ export function Shell() {
     api.session().then(
       (s) => {
         setSession(s);
+        const here = currentRoute();
         if (!s) signedOut();
-        else if (currentRoute().name === 'signIn') navigate({ name: 'templates' }, { replace: true });
+        // An embed link's session edits one template: it stays on that template's pages.
+        else if (s.templateEid !== undefined && !withinTemplate(here, s.templateEid))
+          navigate({ name: 'editor', eid: s.templateEid }, { replace: true });
+        else if (here.name === 'signIn') navigate({ name: 'templates' }, { replace: true });
       },
       () => signedOut(),
     );
@@ -80,36 +85,49 @@ export function Shell() {
     navigate({ name: 'signIn' });
   };
 
+  const embedded = session?.templateEid !== undefined;
+
   return (
     <App.Provider value={context}>
       <a class="skip" href="#content">
         Skip to content
       </a>
-      <header class="top">
-        <span class="brand">castpress</span>
-        {session && (
-          <nav aria-label="Dashboard">
-            <Link to={{ name: 'templates' }}>Templates</Link>
-            <Link to={{ name: 'packets' }}>Packets</Link>
-            <Link to={{ name: 'deliveries' }}>Deliveries</Link>
-          </nav>
-        )}
-        {session && (
-          <div class="who">
-            <span>
-              {session.organization} <span class="muted">({session.keyLabel})</span>
-            </span>
-            <button type="button" onClick={signOut}>
-              Sign out
-            </button>
-          </div>
-        )}
-      </header>
-      <main id="content">
+      {!embedded && (
+        <header class="top">
+          <span class="brand">castpress</span>
+          {session && (
+            <nav aria-label="Dashboard">
+              <Link to={{ name: 'templates' }}>Templates</Link>
+              <Link to={{ name: 'packets' }}>Packets</Link>
+              <Link to={{ name: 'deliveries' }}>Deliveries</Link>
+              <Link to={{ name: 'settings' }}>Settings</Link>
+            </nav>
+          )}
+          {session && (
+            <div class="who">
+              <span>
+                {session.organization} <span class="muted">({session.keyLabel})</span>
+              </span>
+              <button type="button" onClick={signOut}>
+                Sign out
+              </button>
+            </div>
+          )}
+        </header>
+      )}
+      <main id="content" class={embedded ? 'embedded' : undefined}>
         {session === null ? (
           <p role="status">Loading…</p>
         ) : session === undefined || route.name === 'signIn' ? (
           <SignIn next={route.name === 'signIn' ? route.next : pathOf(route)} />
+        ) : embedded && !withinTemplate(route, session.templateEid!) ? (
+          <section>
+            <h1 tabIndex={-1}>Not part of this link</h1>
+            <p>
+              This link opens one template only.{' '}
+              <Link to={{ name: 'editor', eid: session.templateEid! }}>Back to the template</Link>
+            </p>
+          </section>
         ) : (
           <Screen route={route} />
         )}
@@ -119,6 +137,11 @@ export function Shell() {
       </div>
     </App.Provider>
   );
+}
+
+/** Whether a route is one of the template's own pages (its editor, its versions). */
+function withinTemplate(route: Route, eid: string): boolean {
+  return (route.name === 'editor' || route.name === 'versions') && route.eid === eid;
 }
 
 function Screen({ route }: { route: Route }) {
@@ -137,6 +160,8 @@ function Screen({ route }: { route: Route }) {
       return <Deliveries />;
     case 'packet':
       return <PacketScreen key={route.eid} eid={route.eid} />;
+    case 'settings':
+      return <Settings />;
     case 'notFound':
       return (
         <section>

@@ -8,4 +8,4 @@ export { openPostgresStore } from './postgres.js';
 export type { PostgresStoreOptions } from './postgres.js';
 export { hashOf } from './blobs.js';
 export type * from './weld-records.js';
-export type { SessionRecord, SessionRecords } from './sql-sessions.js';
+export type { EmbedTokenRecord, SessionRecord, SessionRecords } from './sql-sessions.js';

@@ -224,4 +224,23 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions(expires_at)`,
     ],
   },
+  {
+    version: 9,
+    // A session an embed link opened is limited to one template; the links themselves wait, hashed, until used once.
+    name: 'dashboard sessions limited to one template; single-use embed links',
+    sql: [
+      `ALTER TABLE dashboard_sessions ADD COLUMN template_eid TEXT`,
+      `CREATE TABLE dashboard_embed_tokens (
+        token_hash TEXT PRIMARY KEY,
+        eid TEXT NOT NULL,
+        organization TEXT NOT NULL,
+        key_digest TEXT NOT NULL,
+        key_label TEXT NOT NULL,
+        template_eid TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      )`,
+      `CREATE INDEX dashboard_embed_tokens_expiry ON dashboard_embed_tokens(expires_at)`,
+    ],
+  },
 ];

@@ -3,8 +3,8 @@
  * from an upload, the `cast` query and `publishCast`. Every call runs in the caller's organization
  * (another organization's EID is a 404). Argument names: README.md ("Casts").
  */
-import { ValidationError } from '../../errors/index.js';
-import type { TemplateAuthoring } from '../../dashboard/index.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import type { DashboardKey, EmbedLinks, TemplateAuthoring } from '../../dashboard/index.js';
 import type { TemplateCatalogue, TemplateRecord } from '../../template/index.js';
 
 export interface CastOperations {
@@ -12,12 +12,18 @@ export interface CastOperations {
   authoring: TemplateAuthoring;
   /** Epoch milliseconds. */
   now: () => number;
+  /** `generateEmbedURL`'s links to the dashboard's editor; without a dashboard, that mutation is a 404. */
+  embedLinks?: EmbedLinks;
 }
 
 /** Who asks: the API key's organization, and its label (a published version's `publishedBy`). */
 export interface CastCaller {
   organization: string;
   label: string;
+  /** The key itself as the dashboard knows it (an embed link opens a session of this key). */
+  key?: DashboardKey;
+  /** The server's public address, for links. */
+  base?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -110,6 +116,11 @@ export function castResolvers(ops: CastOperations, caller: CastCaller) {
       const versionNumber = await catalogue.publish(organization, String(args.eid), caller.label, ops.now());
       const record = await catalogue.record(organization, String(args.eid));
       return castOf(record, versionNumber, record.working);
+    },
+    generateEmbedURL: async (args: Record<string, unknown>) => {
+      if (!ops.embedLinks || !caller.key || !caller.base)
+        throw new NotFoundError('This server serves no dashboard: there is no editor to embed', 'type');
+      return ops.embedLinks.generate(caller.key, args, caller.base);
     },
   };
 }

@@ -85,6 +85,8 @@ function rootValue(
     createCast: (args: Record<string, unknown>) => castsOf(casts).createCast(defined(args)),
     cast: (args: Record<string, unknown>) => castsOf(casts).cast(defined(args)),
     publishCast: (args: Record<string, unknown>) => castsOf(casts).publishCast(defined(args)),
+    // Embedded editing: a single-use link to one template's editor in the dashboard.
+    generateEmbedURL: (args: Record<string, unknown>) => castsOf(casts).generateEmbedURL(defined(args)),
   };
 }
 

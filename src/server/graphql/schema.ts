@@ -231,6 +231,14 @@ const SCHEMA_SDL = /* GraphQL */ `
     updatedAt: String
   }
 
+  type EmbedURL {
+    url: String
+    "The link's public id (not its token)."
+    requestTokenEid: String
+    "When the link stops working unused (ISO 8601)."
+    expiresAt: String
+  }
+
   type Query {
     etchPacket(eid: String!): EtchPacket
     "versionNumber: omitted the latest published version (the working one before the first publish), -1 the working version."
@@ -252,6 +260,8 @@ const SCHEMA_SDL = /* GraphQL */ `
     ): Cast
     "The working version becomes the next published version."
     publishCast(eid: String!): Cast
+    "A short-lived, single-use URL of one template's editor (type edit-pdf-template) to open in a frame; metadata and options are accepted and not used."
+    generateEmbedURL(eid: String!, type: String!, validForSeconds: Int, metadata: JSON, options: JSON): EmbedURL
     createEtchPacket(
       name: String
       organizationEid: String

@@ -9,6 +9,7 @@ export const ANONYMOUS_KEY: KeyEntry = {
   concurrency: Number.POSITIVE_INFINITY,
   organization: DEFAULT_ORGANIZATION,
   label: 'anonymous',
+  digest: 'anonymous',
 };
 
 function decodeBase64(s: string): string | undefined {

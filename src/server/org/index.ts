@@ -8,4 +8,10 @@ export {
   type ReloadCause,
   type ReloadOutcome,
 } from './store.js';
-export { organizationRoutes, type OrganizationRoutesOptions } from './routes.js';
+export {
+  organizationRoutes,
+  organizationSettingsAccess,
+  type OrganizationRoutesOptions,
+  type OrganizationSettingsAccess,
+  type SettingsCaller,
+} from './routes.js';

@@ -8,6 +8,7 @@ export type Route =
   | { name: 'packets' }
   | { name: 'deliveries' }
   | { name: 'packet'; eid: string }
+  | { name: 'settings' }
   | { name: 'notFound'; path: string };
 
 export const BASE = '/dashboard';
@@ -21,6 +22,7 @@ export function parseRoute(pathname: string, search = ''): Route {
   }
   if (path === `${BASE}/packets`) return { name: 'packets' };
   if (path === `${BASE}/webhooks`) return { name: 'deliveries' };
+  if (path === `${BASE}/settings`) return { name: 'settings' };
   const p = /^\/dashboard\/packets\/([^/]+)$/.exec(path);
   if (p) return { name: 'packet', eid: decodeURIComponent(p[1]) };
   const m = /^\/dashboard\/templates\/([^/]+)(\/versions)?$/.exec(path);
@@ -52,6 +54,8 @@ export function pathOf(route: Route): string {
       return `${BASE}/webhooks`;
     case 'packet':
       return `${BASE}/packets/${encodeURIComponent(route.eid)}`;
+    case 'settings':
+      return `${BASE}/settings`;
     case 'notFound':
       return route.path;
   }
@@ -74,6 +78,8 @@ export function titleOf(route: Route, name?: string): string {
                 ? 'Deliveries'
                 : route.name === 'packet'
                   ? `Packet ${name ?? ''}`.trim()
-                  : 'Not found';
+                  : route.name === 'settings'
+                    ? 'Organization settings'
+                    : 'Not found';
   return `${what} · castpress dashboard`;
 }

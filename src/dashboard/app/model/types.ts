@@ -148,6 +148,8 @@ export interface Session {
   organization: string;
   keyLabel: string;
   csrfToken: string;
+  /** Set when an embed link opened the session: it edits this template only. */
+  templateEid?: string;
 }
 
 /** One problem of a typed error: `property` is a path such as `fields[3].rect.width`. */
