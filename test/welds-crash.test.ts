@@ -23,7 +23,7 @@ import { cjsBundleOptions } from '../scripts/bundle.mjs';
 import { createEngine } from '../src/engine/index.js';
 import { createPacketWorkflow, openSqliteStore, type PacketStore } from '../src/packets/index.js';
 import { createSigningIdentity, type SigningIdentity } from '../src/signing/index.js';
-import { loadWorkflows, SubmissionConflictError, WeldService } from '../src/workflows/index.js';
+import { loadWorkflows, SubmissionConflictError, WorkflowService } from '../src/workflows/index.js';
 import { exited } from './helpers/redis.js';
 import { tempDir } from './helpers/signing.js';
 
@@ -167,7 +167,7 @@ async function restart(store: PacketStore, form: Form | undefined): Promise<'sto
     deliver: false,
     mailDir: path.join(tmp.dir, 'mail'),
   });
-  const welds = new WeldService({
+  const welds = new WorkflowService({
     catalogue: await loadWorkflows(path.join(tmp.dir, 'wf')),
     store,
     packets: flow.service,

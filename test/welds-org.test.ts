@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOrganizationFile } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
 import { startServer } from '../src/server/index.js';
-import { LazyWeldBackend } from '../src/server/workflow-forms/index.js';
+import { LazyWorkflowBackend } from '../src/server/workflow-forms/index.js';
 import { loadWorkflows, WorkflowDefinitionError } from '../src/workflows/index.js';
 import { tempDir } from './helpers/signing.js';
 import { tokenOf, until, WebhookReceiver } from './helpers/workflow.js';
@@ -105,7 +105,7 @@ beforeAll(async () => {
     });
     return backend;
   });
-  const welds = new LazyWeldBackend(await loadWorkflows(wf), packets, {
+  const welds = new LazyWorkflowBackend(await loadWorkflows(wf), packets, {
     baseUrl: () => base,
     organizations,
     pollMs: 100,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/errors/index.js';
 import { parseOrganizationFile } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
-import { LazyWeldBackend } from '../src/server/workflow-forms/index.js';
+import { LazyWorkflowBackend } from '../src/server/workflow-forms/index.js';
 import { loadWorkflows } from '../src/workflows/index.js';
 import { tempDir } from './helpers/signing.js';
 import { SmtpSink, tokenOf, until, WebhookReceiver, type SunkMail } from './helpers/workflow.js';
@@ -23,7 +23,7 @@ import { basic, startTestServer, type TestServer } from './server-setup.js';
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
-let welds: LazyWeldBackend;
+let welds: LazyWorkflowBackend;
 let sink: SmtpSink;
 let hooks: WebhookReceiver;
 const ACME_KEY = 'prod-acme-0123456789';
@@ -157,7 +157,7 @@ beforeAll(async () => {
     return backend;
   });
   // One attempt at a packet: a run whose packet cannot be made fails at once (the waits are welds-store.test.ts's).
-  welds = new LazyWeldBackend(await loadWorkflows(wf), packets, {
+  welds = new LazyWorkflowBackend(await loadWorkflows(wf), packets, {
     baseUrl: () => base,
     organizations,
     pollMs: 0,

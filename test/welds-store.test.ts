@@ -27,7 +27,7 @@ import {
   loadWorkflows,
   SubmissionConflictError,
   WELD_RETRY,
-  WeldService,
+  WorkflowService,
   type WorkflowCatalogue,
 } from '../src/workflows/index.js';
 import { tempDir } from './helpers/signing.js';
@@ -107,7 +107,7 @@ afterAll(async () => {
 const conflict = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(SubmissionConflictError);
 
 /** Both forges of a run of `store`, the second with the first's link. */
-async function fillBoth(welds: WeldService, name: string) {
+async function fillBoth(welds: WorkflowService, name: string) {
   const first = await welds.submitForge({
     weld: 'store',
     forge: 'one',
@@ -156,7 +156,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
     }) as unknown as PacketService;
   /** One instance's workflow service; `clock` replaces the real clock. */
   const service = (clock?: () => Date) =>
-    new WeldService({
+    new WorkflowService({
       catalogue,
       store,
       packets: packets(),
@@ -198,7 +198,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
     expect(rejected.reason).toBeInstanceOf(SubmissionConflictError);
     const first = (
       firstPosts.find((p) => p.status === 'fulfilled') as PromiseFulfilledResult<
-        Awaited<ReturnType<WeldService['submitForge']>>
+        Awaited<ReturnType<WorkflowService['submitForge']>>
       >
     ).value;
     expect(first.run).toMatchObject({ status: 'open', organization: 'acme', packetEid: null });
@@ -256,7 +256,7 @@ describe.each(kinds.stores)('workflow runs on the %s', (_name, open) => {
 
   it('two instances making the same run’s packet at the same moment store one packet', async () => {
     // A run whose packet failed to be made (its maker failed): `submitted`, retried by the passes.
-    const failing = new WeldService({
+    const failing = new WorkflowService({
       catalogue,
       store,
       packets: {
@@ -474,7 +474,7 @@ describe('store migration: runs stored before links were per party', () => {
       deliver: false,
       mailDir: path.join(dir, 'mail'),
     });
-    const welds = new WeldService({
+    const welds = new WorkflowService({
       catalogue,
       store,
       packets: flow.service,

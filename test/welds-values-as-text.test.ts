@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/index.js';
 import { assemblePacket, certificateRequest } from '../src/packets/index.js';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
-import { LazyWeldBackend } from '../src/server/workflow-forms/index.js';
+import { LazyWorkflowBackend } from '../src/server/workflow-forms/index.js';
 import {
   loadWorkflows,
   packetArguments,
@@ -181,7 +181,7 @@ describe('form values posted to a workflow', () => {
       backend = await openPacketBackend({ dataDir: path.join(tmp.dir, 'data'), engine: server.engine, baseUrl: base });
       return backend;
     });
-    const welds = new LazyWeldBackend(await loadWorkflows(path.join(tmp.dir, 'workflows')), packets, {
+    const welds = new LazyWorkflowBackend(await loadWorkflows(path.join(tmp.dir, 'workflows')), packets, {
       baseUrl: () => base,
       pollMs: 100,
     });

@@ -13,7 +13,7 @@ import anvilModule from '@anvilco/anvil';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
-import { LazyWeldBackend } from '../src/server/workflow-forms/index.js';
+import { LazyWorkflowBackend } from '../src/server/workflow-forms/index.js';
 import { createSigningIdentity, verifyPdf } from '../src/signing/index.js';
 import { loadWorkflows, WorkflowDefinitionError } from '../src/workflows/index.js';
 import { closeBrowser } from './helpers/close.js';
@@ -28,7 +28,7 @@ const EXAMPLE = path.join(import.meta.dirname, '..', 'examples', 'workflows', 'l
 let server: TestServer;
 let tmp: { dir: string; remove: () => Promise<void> };
 let backend: PacketBackend;
-let welds: LazyWeldBackend;
+let welds: LazyWorkflowBackend;
 let hooks: WebhookReceiver;
 let browser: Browser;
 let parent: FrameHost;
@@ -57,7 +57,7 @@ beforeAll(async () => {
     });
     return backend;
   });
-  welds = new LazyWeldBackend(await loadWorkflows(path.join(tmp.dir, 'workflows')), packets, {
+  welds = new LazyWorkflowBackend(await loadWorkflows(path.join(tmp.dir, 'workflows')), packets, {
     baseUrl: () => base,
     pollMs: 100,
   });

@@ -11,7 +11,7 @@ import type { OrganizationSettingsStore } from './org/index.js';
 import type { RenderPool } from './pool/render-pool.js';
 import type { ReadinessCheck } from './routes/health.js';
 import type { DashboardSettings } from './templates.js';
-import type { LazyWeldBackend } from './workflow-forms/index.js';
+import type { LazyWorkflowBackend } from './workflow-forms/index.js';
 
 export interface ServerOptions {
   engine: Engine;
@@ -73,7 +73,7 @@ export interface ServerOptions {
   /** The local CA's CRL at `/signing/crl/<install id>.crl`, and with `tsa` the built-in TSA at `POST /tsa`. */
   signingCa?: { dataDir: string; tsa: boolean };
   /** Workflows (`--workflows`): their forms under /weld/, the query `weld`; needs `packets`; closed with the server. */
-  welds?: LazyWeldBackend;
+  welds?: LazyWorkflowBackend;
   /** Throttles of the workflow forms (form-limits.ts); unset values keep DEFAULT_FORM_RATE_LIMITS. */
   formRateLimit?: Partial<FormRateLimits>;
   /**

@@ -18,7 +18,7 @@ import { createSigningIdentity } from '../signing/index.js';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from './graphql/open.js';
 import { checkOrganizations, loadWorkflows } from '../workflows/index.js';
-import { LazyWeldBackend } from './workflow-forms/index.js';
+import { LazyWorkflowBackend } from './workflow-forms/index.js';
 
 export interface StartOptions {
   /** Template directory for the DirectoryTemplateStore (one folder per EID). */
@@ -191,7 +191,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     );
   const welds =
     catalogue && packets
-      ? new LazyWeldBackend(catalogue, packets, {
+      ? new LazyWorkflowBackend(catalogue, packets, {
           baseUrl: () => baseUrl ?? 'http://127.0.0.1',
           ...(options.packets && options.packets.webhook?.url ? { webhookURL: options.packets.webhook.url } : {}),
           ...(organizations ? { organizations } : {}),

@@ -3,8 +3,8 @@
  * with the fill field types and stored in the packet store, the packet a run makes, the query `weld`
  * and the `weldComplete` webhook. No HTTP: src/server renders the forms.
  */
-export { WeldService } from './service.js';
-export type { WeldServiceOptions } from './runs/context.js';
+export { WorkflowService } from './service.js';
+export type { WorkflowServiceOptions } from './runs/context.js';
 export {
   loadWorkflows,
   parseWorkflow,
@@ -12,18 +12,18 @@ export {
   organizationOf,
   WorkflowCatalogue,
 } from './definition/load.js';
-export type { WeldOrganization } from './runs/organization.js';
+export type { WorkflowOrganization } from './runs/organization.js';
 export { workflowDefinition } from './definition/definition.js';
-export type { Workflow, WorkflowDefinition, Forge, FormField } from './definition/definition.js';
+export type { Workflow, WorkflowDefinition, WorkflowForm, FormField } from './definition/definition.js';
 export { WorkflowDefinitionError, SubmissionConflictError } from './definition/errors.js';
 export { resolveSubmission, FORM_CONTROLS } from './definition/values.js';
 export { packetArguments } from './runs/make-packet.js';
 export { completionPercentage } from './runs/progress.js';
-export type { ForgeSubmission, SubmittedForge } from './forms/submit.js';
-export { partyForge } from './runs/run-access.js';
+export type { FormSubmission, SubmittedForm } from './forms/submit.js';
+export { partyForm } from './runs/run-access.js';
 export type { RunLink } from './runs/run-access.js';
 export type { Confirmation } from './forms/confirmations.js';
-export type { WeldError } from './runs/retries.js';
+export type { RunError } from './runs/retries.js';
 export { WELD_RETRY } from './runs/retries.js';
-export type { WeldView, WeldDataView } from './runs/query.js';
+export type { WorkflowView, WeldDataView } from './runs/query.js';
 export type { SubmissionView } from './forms/api-submit.js';

@@ -8,25 +8,25 @@
 import type { PacketScope, WeldDataRecord } from '../packets/index.js';
 import { completeRuns } from './runs/complete-runs.js';
 import { confirmAddress, confirmation, type Confirmation } from './forms/confirmations.js';
-import { weldContext, type WeldContext, type WeldServiceOptions } from './runs/context.js';
+import { weldContext, type WorkflowContext, type WorkflowServiceOptions } from './runs/context.js';
 import type { Workflow } from './definition/definition.js';
 import { weldMails } from './runs/mail.js';
-import { weldOrganization, type WeldOrganization } from './runs/organization.js';
+import { workflowOrganization, type WorkflowOrganization } from './runs/organization.js';
 import { forgeSubmit, type SubmissionView } from './forms/api-submit.js';
 import { partyLink } from './runs/party-link.js';
 import { newSubmissionEid, runFor, workflowBySlug, type RunLink } from './runs/run-access.js';
 import { signingUrlFor } from './runs/sign-now.js';
-import { submitForge, type ForgeSubmission, type SubmittedForge } from './forms/submit.js';
+import { submitForge, type FormSubmission, type SubmittedForm } from './forms/submit.js';
 import { weldCompleteData } from './runs/webhook.js';
-import { weld, type WeldView } from './runs/query.js';
+import { weld, type WorkflowView } from './runs/query.js';
 
-export class WeldService {
-  readonly #ctx: WeldContext;
+export class WorkflowService {
+  readonly #ctx: WorkflowContext;
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(options: WeldServiceOptions) {
+  constructor(options: WorkflowServiceOptions) {
     this.#ctx = weldContext(options);
     for (const [kind, compose] of Object.entries(weldMails(this.#ctx))) options.packets.registerMail(kind, compose);
     const pollMs = options.pollMs ?? 1000;
@@ -42,8 +42,8 @@ export class WeldService {
   }
 
   /** An organization as the forms and the iframe message show it (organization.ts). */
-  organization(organization: string): WeldOrganization {
-    return weldOrganization(this.#ctx, organization);
+  organization(organization: string): WorkflowOrganization {
+    return workflowOrganization(this.#ctx, organization);
   }
 
   /**
@@ -75,7 +75,7 @@ export class WeldService {
   }
 
   /** A forge submitted (submit-forge.ts). */
-  submitForge(input: ForgeSubmission): Promise<SubmittedForge> {
+  submitForge(input: FormSubmission): Promise<SubmittedForm> {
     return submitForge(this.#ctx, input);
   }
 
@@ -85,7 +85,7 @@ export class WeldService {
   }
 
   /** Query `weld` (weld-query.ts). */
-  weld(args: { eid?: unknown; slug?: unknown }, scope?: PacketScope): Promise<WeldView> {
+  weld(args: { eid?: unknown; slug?: unknown }, scope?: PacketScope): Promise<WorkflowView> {
     return weld(this.#ctx, args, scope);
   }
 

@@ -21,7 +21,7 @@ import {
   type PacketWrites,
 } from '../../src/packets/index.js';
 import { createSigningIdentity } from '../../src/signing/index.js';
-import { loadWorkflows, WeldService } from '../../src/workflows/index.js';
+import { loadWorkflows, WorkflowService } from '../../src/workflows/index.js';
 
 const [dir, workflows, mode, identityDir, prefix] = process.argv.slice(2) as [string, string, string, string, string];
 const stepping = mode === 'steps';
@@ -108,7 +108,7 @@ async function packetService(store: PacketStore): Promise<PacketService> {
 async function main(): Promise<void> {
   const opened = await openSqliteStore({ dir });
   const store = stepping ? announcing(opened) : opened;
-  const welds = new WeldService({
+  const welds = new WorkflowService({
     catalogue: await loadWorkflows(workflows),
     store,
     packets: await packetService(store),

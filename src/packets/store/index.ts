@@ -7,5 +7,5 @@ export type { SqliteStoreOptions } from './sqlite.js';
 export { openPostgresStore } from './postgres.js';
 export type { PostgresStoreOptions } from './postgres.js';
 export { hashOf } from './blobs.js';
-export type * from './weld-records.js';
+export type * from './workflow-run-records.js';
 export type { EmbedTokenRecord, SessionRecord, SessionRecords } from './sql-sessions.js';

@@ -23,7 +23,7 @@ import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } fro
 import { outboxReceiver } from './sql-outbox.js';
 import { outboxList, packetList, requeueOutbox } from './sql-packet-list.js';
 import type { PacketWrites } from './store.js';
-import { SqlWelds } from './sql-welds.js';
+import { SqlWorkflowRuns } from './sql-workflow-runs.js';
 
 export type { Row, SqlExecutor } from './sql-rows.js';
 
@@ -129,14 +129,14 @@ const b = (v: boolean): number => (v ? 1 : 0);
 /** Queries and writes over one executor; `forUpdate` is the row-lock suffix of the dialect ('' where the transaction already excludes others). */
 export class SqlQueries implements PacketWrites {
   readonly #forUpdate: string;
-  readonly welds: SqlWelds;
+  readonly welds: SqlWorkflowRuns;
 
   constructor(
     protected readonly sql: SqlExecutor,
     forUpdate: string,
   ) {
     this.#forUpdate = forUpdate;
-    this.welds = new SqlWelds(sql);
+    this.welds = new SqlWorkflowRuns(sql);
   }
 
   async packet(eid: string): Promise<PacketRecord | undefined> {

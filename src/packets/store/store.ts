@@ -16,7 +16,7 @@ import type {
   SignerRecord,
   TokenRecord,
 } from './records.js';
-import type { WeldQueries, WeldWrites } from './weld-records.js';
+import type { WorkflowRunQueries, WorkflowRunWrites } from './workflow-run-records.js';
 import type { TemplateCatalogue } from '../../template/index.js';
 import type { SessionRecords } from './sql-sessions.js';
 
@@ -36,7 +36,7 @@ export interface PacketQueries {
   /** How many events have `status`, counted by the database (no record read: failed events are never removed). */
   outboxCount(status: OutboxStatus): Promise<number>;
   /** The workflows' runs and submissions (src/workflows), in the same database and transactions. */
-  readonly welds: WeldQueries;
+  readonly welds: WorkflowRunQueries;
 }
 
 export interface PacketWrites extends PacketQueries {
@@ -57,7 +57,7 @@ export interface PacketWrites extends PacketQueries {
   invalidateTokens(signerEid: string, at: number, except?: string): Promise<number>;
   markTokenSigned(eid: string, at: number): Promise<void>;
   insertOutbox(e: OutboxRecord): Promise<void>;
-  readonly welds: WeldWrites;
+  readonly welds: WorkflowRunWrites;
 }
 
 export interface BlobStore {

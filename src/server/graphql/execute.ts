@@ -8,7 +8,7 @@
 import { execute, GraphQLError, parse, validate, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isCastpressError, NotFoundError } from '../../errors/index.js';
 import type { PacketScope, PacketService } from '../../packets/index.js';
-import type { WeldService } from '../../workflows/index.js';
+import type { WorkflowService } from '../../workflows/index.js';
 import { costErrors } from './cost.js';
 import { adoptTypedVariables, variableErrors } from './variables.js';
 import type { GraphQLRequestBody } from './uploads.js';
@@ -48,7 +48,7 @@ function rootValue(
   service: () => Promise<PacketService>,
   checks: GraphQLChecks,
   scope: PacketScope | undefined,
-  welds?: () => Promise<WeldService>,
+  welds?: () => Promise<WorkflowService>,
   casts?: CastResolvers,
 ) {
   const call =
@@ -144,7 +144,7 @@ export async function runGraphQL(
   /** The caller's scope (its API key); undefined sees every packet (library use, no server). */
   scope?: PacketScope,
   /** The workflows the query `weld` answers from (`--workflows`); without them it is a 404. */
-  welds?: () => Promise<WeldService>,
+  welds?: () => Promise<WorkflowService>,
   /** `createCast`, `cast`, `publishCast` for the caller (the server's template store). */
   casts?: CastResolvers,
 ): Promise<GraphQLResponse> {

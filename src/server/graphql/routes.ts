@@ -26,7 +26,7 @@ import { zipEntryNames } from './zip-names.js';
 import { attachment, documentsZip } from './zip-reply.js';
 import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
-import type { WeldService } from '../../workflows/index.js';
+import type { WorkflowService } from '../../workflows/index.js';
 import { castResolvers, type CastCaller, type CastOperations } from './casts.js';
 
 /**
@@ -58,7 +58,7 @@ export interface PacketRoutesOptions {
   /** Above `inlineBytes`, JSON is parsed off the event loop and may hold at most `maxValues` values. */
   json?: Partial<JsonBodyLimits>;
   /** The workflows the query `weld` answers from (`--workflows`). */
-  welds?: { get(): Promise<WeldService> };
+  welds?: { get(): Promise<WorkflowService> };
   /** Templates over GraphQL (createCast, cast, publishCast) and who the request's API key is. */
   casts?: CastOperations & { callerOf: (request: FastifyRequest) => CastCaller };
 }

@@ -6,7 +6,7 @@
  */
 import type { FieldError } from '../../errors/index.js';
 import { escapeHtml } from '../../format/index.js';
-import type { Forge, FormField, WeldOrganization, Workflow } from '../../workflows/index.js';
+import type { WorkflowForm, FormField, WorkflowOrganization, Workflow } from '../../workflows/index.js';
 
 const STYLE = `
 *{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d1f21;background:#f6f7f8}
@@ -24,7 +24,7 @@ button,.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** The organization's colours over the defaults (checked as hex colours at start; again here: they go into CSS). */
-function colours(style: WeldOrganization['style']): string {
+function colours(style: WorkflowOrganization['style']): string {
   const c = (v: string | undefined): string | undefined => (v !== undefined && HEX.test(v) ? v : undefined);
   const primary = c(style?.primaryColor);
   const info = c(style?.infoColor);
@@ -39,14 +39,14 @@ function colours(style: WeldOrganization['style']): string {
 }
 
 /** The organization's name and logo above the form (a logo is at most 30 px high, as on the signing page). */
-function header(org: WeldOrganization | undefined): string {
+function header(org: WorkflowOrganization | undefined): string {
   if (!org?.name && !org?.logo) return '';
   const logo = org.logo ? `<img src="${escapeHtml(org.logo)}" alt="${escapeHtml(org.name ?? '')}">` : '';
   const name = org.name && !org.logo ? `<span>${escapeHtml(org.name)}</span>` : '';
   return `<header class="org">${logo}${name}</header>`;
 }
 
-function page(title: string, nonce: string, body: string, script = '', org?: WeldOrganization): string {
+function page(title: string, nonce: string, body: string, script = '', org?: WorkflowOrganization): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}${colours(org?.style)}</style></head><body>${header(org)}<main>${body}</main>${script}</body></html>`;
 }
@@ -83,7 +83,7 @@ function input(field: FormField, value: string, error: string | undefined): stri
 
 export interface FormPage {
   workflow: Workflow;
-  forge: Forge;
+  forge: WorkflowForm;
   action: string;
   /** Hidden controls: the run, its token, the form's submission id. */
   hidden: Record<string, string>;
@@ -91,7 +91,7 @@ export interface FormPage {
   errors?: FieldError[];
   nonce: string;
   /** The workflow's organization: its name, logo and colours. */
-  organization?: WeldOrganization;
+  organization?: WorkflowOrganization;
 }
 
 export function formPage(p: FormPage): string {
@@ -125,7 +125,7 @@ export function donePage(p: {
   signUrl?: string;
   message: Record<string, string>;
   nonce: string;
-  organization?: WeldOrganization;
+  organization?: WorkflowOrganization;
 }): string {
   const sign = p.signUrl
     ? `<p>Your documents are ready to sign.</p><p><a class="button" id="sign-now" href="${escapeHtml(p.signUrl)}">Sign now</a></p>`
@@ -153,7 +153,7 @@ export function confirmPage(p: {
   action: string;
   hidden: Record<string, string>;
   nonce: string;
-  organization?: WeldOrganization;
+  organization?: WorkflowOrganization;
 }): string {
   const hidden = Object.entries(p.hidden)
     .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)

@@ -1,4 +1,4 @@
 /** The workflows' forms (src/workflows served over HTTP). */
 export { weldRoutes } from './routes.js';
-export type { WeldRoutesOptions } from './routes.js';
-export { LazyWeldBackend } from './backend.js';
+export type { WorkflowFormRoutesOptions } from './routes.js';
+export { LazyWorkflowBackend } from './backend.js';

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError, isCastpressError } from '../../errors/index.js';
 import type { OrganizationDirectory } from '../../packets/index.js';
-import { organizationOf, partyForge, type WeldService } from '../../workflows/index.js';
+import { organizationOf, partyForm, type WorkflowService } from '../../workflows/index.js';
 import { toHttpError } from '../http/errors.js';
 import { frameAncestorsOf, type FramedPage } from '../org/index.js';
 import { cspOrigin } from '../replies/stylesheet-origin.js';
@@ -32,8 +32,8 @@ import { confirmPage, donePage, errorPage, formPage } from './form-html.js';
 /** A form of a few dozen fields is a few KiB; 64 KiB leaves room and refuses uploads in disguise. */
 const WELD_FORM_BODY_BYTES = 64 * 1024;
 
-export interface WeldRoutesOptions {
-  welds: { get(): Promise<WeldService> };
+export interface WorkflowFormRoutesOptions {
+  welds: { get(): Promise<WorkflowService> };
   /** The operator's origins (`--frame-ancestor`): the embeddable pages' list unless the organization has one. */
   frameAncestors?: readonly string[];
   /** Each organization's settings (`--org`): its `embedOrigins` narrow who frames its forms. */
@@ -59,7 +59,7 @@ const wantsJson = (request: FastifyRequest): boolean => {
 
 const url = (path: string, query: Record<string, string>): string => `${path}?${new URLSearchParams(query).toString()}`;
 
-export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): void {
+export function weldRoutes(app: FastifyInstance, options: WorkflowFormRoutesOptions): void {
   const operator = (options.frameAncestors ?? []).map((o) => cspOrigin(o, 'Frame ancestor'));
   /** The `frame-ancestors` of a page of `organization`'s workflows (undefined: not known yet). */
   const framing = (page: FramedPage, organization?: string): string[] =>
@@ -181,7 +181,7 @@ export function weldRoutes(app: FastifyInstance, options: WeldRoutesOptions): vo
       // A forge the workflow lacks is named; another party's form is the same answer as a wrong link.
       if (!workflow.forges.some((f) => f.slug === request.params.forge))
         throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${request.params.forge}"`);
-      const forge = partyForge(link, request.params.forge);
+      const forge = partyForm(link, request.params.forge);
       const nonce = randomBytes(16).toString('base64');
       return headers(reply, nonce, framing('embeddable', run.organization)).send(
         formPage({

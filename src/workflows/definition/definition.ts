@@ -81,7 +81,7 @@ export type FormField = z.output<typeof formField>;
 
 /**
  * Who fills a forge when it is not whoever filled the one before (parties.ts): `"api"` (the caller's
- * backend asks for the party's link, WeldService.partyLink) or `{email}`, mailed the link: a fixed
+ * backend asks for the party's link, WorkflowService.partyLink) or `{email}`, mailed the link: a fixed
  * address, or exactly one `{{forge.field}}` of an earlier forge's `email` field.
  */
 const assignee = z.union([z.literal('api'), z.object({ email: z.string().min(3).max(320) }).strict()]);
@@ -96,7 +96,7 @@ const forge = z
     fields: z.array(formField).min(1).max(200),
   })
   .strict();
-export type Forge = z.output<typeof forge>;
+export type WorkflowForm = z.output<typeof forge>;
 
 /**
  * A signer of the packet: createEtchPacket's signer, plus the forge its person fills (they may sign

@@ -3,7 +3,7 @@
  * filled by the party of the forge before it. Party 0 is whoever opened the workflow's public first
  * form. A party's forges are consecutive, its link opens only them (run-access.ts).
  */
-import type { Forge, Workflow } from './definition.js';
+import type { WorkflowForm, Workflow } from './definition.js';
 import { placeholdersIn, resolvePlaceholders, type SubmittedValues } from './placeholders.js';
 
 /** The party that fills the forge at `index`. */
@@ -12,12 +12,12 @@ export function partyOf(workflow: Workflow, index: number): number {
 }
 
 /** The forges party `party` fills, in order (none for an unknown party). */
-export function forgesOf(workflow: Workflow, party: number): Forge[] {
+export function formsOf(workflow: Workflow, party: number): WorkflowForm[] {
   return workflow.forges.filter((_f, i) => partyOf(workflow, i) === party);
 }
 
 /** The address an email assignee's link goes to, once the forges it names are in; undefined when it has none. */
-export function assigneeAddress(forge: Forge, values: SubmittedValues): string | undefined {
+export function assigneeAddress(forge: WorkflowForm, values: SubmittedValues): string | undefined {
   const a = forge.assignee;
   if (a === undefined || a === 'api') return undefined;
   const v = resolvePlaceholders(a.email, values);

@@ -6,7 +6,7 @@
 import { ValidationError, type FieldError } from '../../errors/index.js';
 import { fieldType, type ResolvedStyle, type TemplateField } from '../../fields/index.js';
 import type { ResolvedValue } from '../../packets/index.js';
-import type { Forge, FormField } from './definition.js';
+import type { WorkflowForm, FormField } from './definition.js';
 
 /** Longest value of one field (characters) when the definition sets no maxLength. */
 const MAX_VALUE_CHARS = 10_000;
@@ -78,7 +78,7 @@ export const FORM_CONTROLS = new Set(['t', 'weldDataEid', 'submissionEid']);
  * The forge's resolvedPayload from a posted body; a ValidationError naming every bad or unknown field.
  * Empty optional fields are left out.
  */
-export function resolveSubmission(forge: Forge, body: Record<string, unknown>): Record<string, ResolvedValue> {
+export function resolveSubmission(forge: WorkflowForm, body: Record<string, unknown>): Record<string, ResolvedValue> {
   const errors: FieldError[] = [];
   const known = new Set(forge.fields.map((f) => f.name));
   for (const name of Object.keys(body))

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors/index.js';
 import { visibleTo, type PacketScope } from '../../packets/index.js';
 import { parseWith } from '../../schema/index.js';
-import type { WeldContext } from '../runs/context.js';
+import type { WorkflowContext } from '../runs/context.js';
 import type { Workflow } from '../definition/definition.js';
 import { organizationOf } from '../definition/load.js';
 import { weldUrl } from '../runs/mail.js';
@@ -85,7 +85,7 @@ function formBody(forgeSlug: string, payload: Record<string, unknown>): Record<s
 }
 
 /** The workflow and forge `forgeEid` names, for a new run: a first forge of a workflow the caller's organization owns. */
-function firstForge(ctx: WeldContext, forgeEid: string, scope: PacketScope | undefined): Workflow {
+function firstForge(ctx: WorkflowContext, forgeEid: string, scope: PacketScope | undefined): Workflow {
   const workflow = ctx.catalogue
     .all()
     .find(
@@ -99,7 +99,7 @@ function firstForge(ctx: WeldContext, forgeEid: string, scope: PacketScope | und
   return workflow;
 }
 
-export async function forgeSubmit(ctx: WeldContext, args: unknown, scope?: PacketScope): Promise<SubmissionView> {
+export async function forgeSubmit(ctx: WorkflowContext, args: unknown, scope?: PacketScope): Promise<SubmissionView> {
   const a = parseWith(forgeSubmitArgs, args);
   const refused = refusals(a);
   if (refused.length) throw new ValidationError(refused);

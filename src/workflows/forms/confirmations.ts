@@ -7,7 +7,7 @@
  * `submitted` and makes its packet.
  */
 import { outboxEvent, type PacketWrites, type WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from '../runs/context.js';
+import type { WorkflowContext } from '../runs/context.js';
 import type { Workflow } from '../definition/definition.js';
 import { SubmissionConflictError } from '../definition/errors.js';
 import { WELD_CONFIRM_MAIL } from '../runs/mail.js';
@@ -39,7 +39,7 @@ export interface Confirmation {
 
 /** What a confirmation link is for (the same 404 as a wrong run link when it is none). */
 export async function confirmation(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   weld: string,
   weldDataEid: unknown,
   c: unknown,
@@ -53,7 +53,7 @@ export async function confirmation(
  * packet. Confirming again changes nothing.
  */
 export async function confirmAddress(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   weld: string,
   weldDataEid: unknown,
   c: unknown,

@@ -14,8 +14,8 @@ import {
   type WeldDataRecord,
 } from '../../packets/index.js';
 import { queueConfirmations } from './confirmations.js';
-import type { WeldContext } from '../runs/context.js';
-import type { Forge, Workflow } from '../definition/definition.js';
+import type { WorkflowContext } from '../runs/context.js';
+import type { WorkflowForm, Workflow } from '../definition/definition.js';
 import { SubmissionConflictError } from '../definition/errors.js';
 import { organizationOf } from '../definition/load.js';
 import { WELD_LINK_MAIL } from '../runs/mail.js';
@@ -25,17 +25,17 @@ import { resolvePlaceholders, valuesOf, type SubmittedValues } from '../definiti
 import {
   callerRun,
   checkSubmissionEid,
-  forgeOf,
+  formOf,
   hashToken,
   newEid,
   newToken,
-  partyForge,
+  partyForm,
   runFor,
   workflowBySlug,
 } from '../runs/run-access.js';
 import { resolveSubmission } from '../definition/values.js';
 
-export interface ForgeSubmission {
+export interface FormSubmission {
   /** The workflow's slug (or eid). */
   weld: string;
   forge: string;
@@ -51,14 +51,14 @@ export interface ForgeSubmission {
   caller?: { scope: PacketScope | undefined };
 }
 
-export interface SubmittedForge {
+export interface SubmittedForm {
   workflow: Workflow;
   run: WeldDataRecord;
   /** The link's token (a new one for a run this submission started, and for a backend's submission). */
   token: string;
   submission: SubmissionRecord;
   /** The holder's next forge; undefined after their last one (the next is another party's, or none is left). */
-  next?: Forge;
+  next?: WorkflowForm;
 }
 
 function displayTitle(workflow: Workflow, values: SubmittedValues): string {
@@ -91,7 +91,7 @@ function newRun(workflow: Workflow, now: number): WeldDataRecord {
 async function handOver(
   tx: PacketWrites,
   run: WeldDataRecord,
-  next: Forge,
+  next: WorkflowForm,
   party: number,
   now: number,
 ): Promise<number> {
@@ -100,14 +100,14 @@ async function handOver(
   return 1;
 }
 
-export async function submitForge(ctx: WeldContext, input: ForgeSubmission): Promise<SubmittedForge> {
+export async function submitForge(ctx: WorkflowContext, input: FormSubmission): Promise<SubmittedForm> {
   const starting = input.weldDataEid === undefined;
   const caller = input.caller;
   const link = starting || caller ? undefined : await runFor(ctx, input.weld, input.weldDataEid, input.token);
   const reached = starting ? undefined : (link ?? (await callerRun(ctx, input.weld, input.weldDataEid, caller?.scope)));
   const workflow = reached ? reached.workflow : workflowBySlug(ctx, input.weld);
   // A link opens its party's forges; the organization's backend any of its runs' forges.
-  const forge = link ? partyForge(link, input.forge) : forgeOf(workflow, input.forge);
+  const forge = link ? partyForm(link, input.forge) : formOf(workflow, input.forge);
   const submissionEid = checkSubmissionEid(input.body.submissionEid);
   const resolvedPayload = resolveSubmission(forge, input.body);
   const now = ctx.now();

@@ -6,12 +6,12 @@
  * packets still waiting for signatures costs nothing; the run's version check makes the event exactly-once.
  */
 import type { WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import { makePacketOnce } from './make-packet.js';
 import { queueWeldWebhook, weldCompleteData } from './webhook.js';
 
 /** One run whose packet completed: completed, with its webhook. True when this call changed it. */
-async function completeRun(ctx: WeldContext, run: WeldDataRecord): Promise<boolean> {
+async function completeRun(ctx: WorkflowContext, run: WeldDataRecord): Promise<boolean> {
   const now = ctx.now();
   const data = await weldCompleteData(ctx, run);
   let queued = false;
@@ -26,7 +26,7 @@ async function completeRun(ctx: WeldContext, run: WeldDataRecord): Promise<boole
 }
 
 /** One pass: packets made again for runs whose retry is due, completed packets' runs completed (every one, in batches). */
-export async function completeRuns(ctx: WeldContext, limit = 100): Promise<number> {
+export async function completeRuns(ctx: WorkflowContext, limit = 100): Promise<number> {
   let changed = 0;
   for (const run of await ctx.store.welds.weldDatasDue(ctx.now(), limit)) {
     if (ctx.making.has(run.eid)) continue;

@@ -6,7 +6,7 @@
 import type { OrganizationDirectory, PacketService, PacketStore, RetryPolicy } from '../../packets/index.js';
 import type { WorkflowCatalogue } from '../definition/load.js';
 
-export interface WeldServiceOptions {
+export interface WorkflowServiceOptions {
   catalogue: WorkflowCatalogue;
   store: PacketStore;
   packets: PacketService;
@@ -30,8 +30,8 @@ export interface WeldServiceOptions {
   onEvents?: () => void;
 }
 
-export interface WeldContext {
-  readonly options: WeldServiceOptions;
+export interface WorkflowContext {
+  readonly options: WorkflowServiceOptions;
   readonly catalogue: WorkflowCatalogue;
   readonly store: PacketStore;
   readonly packets: PacketService;
@@ -41,7 +41,7 @@ export interface WeldContext {
   readonly making: Set<string>;
 }
 
-export function weldContext(options: WeldServiceOptions): WeldContext {
+export function weldContext(options: WorkflowServiceOptions): WorkflowContext {
   return {
     options,
     catalogue: options.catalogue,

@@ -11,9 +11,9 @@
  * its packets' mails (`MailSender`).
  */
 import type { MailComposer, MailMessage, MailSender, OutboxRecord, WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import type { Workflow } from '../definition/definition.js';
-import { assigneeAddress, forgesOf } from '../definition/parties.js';
+import { assigneeAddress, formsOf } from '../definition/parties.js';
 import { valuesOf } from '../definition/placeholders.js';
 import { mintToken, workflowOfRun } from './run-access.js';
 
@@ -21,7 +21,7 @@ export const WELD_LINK_MAIL = 'weldLink';
 export const WELD_CONFIRM_MAIL = 'weldConfirm';
 
 /** A link to one of the workflow's pages, with its query. */
-export function weldUrl(ctx: WeldContext, workflow: Workflow, page: string, query: Record<string, string>): string {
+export function weldUrl(ctx: WorkflowContext, workflow: Workflow, page: string, query: Record<string, string>): string {
   const path = `/weld/${encodeURIComponent(workflow.slug)}/${encodeURIComponent(page)}`;
   return `${ctx.baseUrl()}${path}?${new URLSearchParams(query).toString()}`;
 }
@@ -43,14 +43,14 @@ function message(event: OutboxRecord, sender: MailSender, to: string, subject: s
   };
 }
 
-async function runOf(ctx: WeldContext, event: OutboxRecord): Promise<WeldDataRecord | undefined> {
+async function runOf(ctx: WorkflowContext, event: OutboxRecord): Promise<WeldDataRecord | undefined> {
   const eid = event.payload.weldDataEid;
   return typeof eid === 'string' ? ctx.store.welds.weldData(eid) : undefined;
 }
 
 /** An email assignee's link: to their first forge, with a token of their party. Null once the run moved on. */
 async function linkMail(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   event: OutboxRecord,
   sender: (organization: string) => MailSender,
 ): Promise<MailMessage | null> {
@@ -58,7 +58,7 @@ async function linkMail(
   const party = Number(event.payload.party);
   if (!run || run.status !== 'open' || !Number.isInteger(party) || party < 1) return null;
   const workflow = workflowOfRun(ctx, run);
-  const first = forgesOf(workflow, party)[0];
+  const first = formsOf(workflow, party)[0];
   const to = first && assigneeAddress(first, valuesOf(await ctx.store.welds.submissions(run.eid)));
   if (!first || !to || !PLAIN_ADDRESS.test(to)) return null;
   const token = await ctx.store.transaction((tx) => mintToken(tx.welds, run, 'party', party, null, ctx.now()));
@@ -75,7 +75,7 @@ async function linkMail(
 
 /** The confirmation of an address typed into a form. Null unless the run still waits for it. */
 async function confirmMail(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   event: OutboxRecord,
   sender: (organization: string) => MailSender,
 ): Promise<MailMessage | null> {
@@ -96,7 +96,7 @@ async function confirmMail(
 }
 
 /** The composers the workflows register with the packets' delivery. */
-export function weldMails(ctx: WeldContext): Record<string, MailComposer> {
+export function weldMails(ctx: WorkflowContext): Record<string, MailComposer> {
   return {
     [WELD_LINK_MAIL]: (event, sender) => linkMail(ctx, event, sender),
     [WELD_CONFIRM_MAIL]: (event, sender) => confirmMail(ctx, event, sender),

@@ -10,7 +10,7 @@
  * second's version check fails, its transaction rolls back and its packet never exists.
  */
 import type { PacketWrites, WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import type { Workflow } from '../definition/definition.js';
 import {
   payloadKeyOf,
@@ -64,7 +64,7 @@ async function recordPacket(tx: PacketWrites, run: WeldDataRecord, packetEid: st
   if (!(await tx.welds.updateWeldData(next))) throw new AlreadyMade(current);
 }
 
-async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDataRecord> {
+async function makePacket(ctx: WorkflowContext, run: WeldDataRecord): Promise<WeldDataRecord> {
   const workflow = workflowOfRun(ctx, run);
   const submissions = await ctx.store.welds.submissions(run.eid);
   try {
@@ -82,7 +82,7 @@ async function makePacket(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDa
 }
 
 /** makePacket unless this process is already making the run's packet (the form's post and the background pass). */
-export async function makePacketOnce(ctx: WeldContext, run: WeldDataRecord): Promise<WeldDataRecord> {
+export async function makePacketOnce(ctx: WorkflowContext, run: WeldDataRecord): Promise<WeldDataRecord> {
   if (ctx.making.has(run.eid)) return run;
   ctx.making.add(run.eid);
   try {

@@ -4,9 +4,9 @@
  * id), and the look of its forms (name, logo, colours) from its settings, when it has any.
  */
 import type { OrganizationSettings } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 
-export interface WeldOrganization {
+export interface WorkflowOrganization {
   eid: string;
   slug: string;
   /** Shown above the forms; absent for an organization without settings. */
@@ -16,11 +16,11 @@ export interface WeldOrganization {
   style?: NonNullable<OrganizationSettings['style']>;
 }
 
-export function settingsOf(ctx: WeldContext, organization: string): OrganizationSettings | undefined {
+export function settingsOf(ctx: WorkflowContext, organization: string): OrganizationSettings | undefined {
   return ctx.options.organizations?.(organization);
 }
 
-export function weldOrganization(ctx: WeldContext, organization: string): WeldOrganization {
+export function workflowOrganization(ctx: WorkflowContext, organization: string): WorkflowOrganization {
   const s = settingsOf(ctx, organization);
   return {
     eid: organization,

@@ -5,15 +5,15 @@
  */
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { visibleTo, type PacketScope } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import { SubmissionConflictError } from '../definition/errors.js';
 import { weldUrl } from './mail.js';
-import { forgesOf, partyOf } from '../definition/parties.js';
+import { formsOf, partyOf } from '../definition/parties.js';
 import { mintToken, workflowOfRun } from './run-access.js';
 
 /** The URL of `forge`'s form of run `weldDataEid` for its party (an `api` assignee's). */
 export async function partyLink(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   weldDataEid: unknown,
   forgeSlug: unknown,
   scope?: PacketScope,
@@ -26,7 +26,7 @@ export async function partyLink(
   const index = workflow.forges.findIndex((f) => f.slug === forgeSlug);
   if (index < 0) throw ValidationError.of('forge', `Workflow "${workflow.slug}" has no forge "${String(forgeSlug)}"`);
   const party = partyOf(workflow, index);
-  if (forgesOf(workflow, party)[0]!.assignee !== 'api')
+  if (formsOf(workflow, party)[0]!.assignee !== 'api')
     throw ValidationError.of('forge', `Forge "${workflow.forges[index]!.slug}" is not filled by an "api" assignee`);
   // The party's turn: the run's next forge is one of the party's.
   const submitted = (await ctx.store.welds.submissions(run.eid)).length;

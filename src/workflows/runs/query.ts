@@ -5,11 +5,11 @@
  */
 import { NotFoundError } from '../../errors/index.js';
 import { visibleTo, type PacketScope, type WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import type { Workflow } from '../definition/definition.js';
 import { organizationOf } from '../definition/load.js';
 import { completionPercentage } from './progress.js';
-import { lastErrorOf, type WeldError } from './retries.js';
+import { lastErrorOf, type RunError } from './retries.js';
 
 export interface WeldDataView {
   /** The eid again (the client's `forgeSubmit` selects `weldData{id}`). */
@@ -23,10 +23,10 @@ export interface WeldDataView {
   displayTitle: string;
   completionPercentage: number;
   /** Why its packet could not be made (retried until the run is `failed`): the typed error. */
-  lastError?: WeldError;
+  lastError?: RunError;
 }
 
-export interface WeldView {
+export interface WorkflowView {
   eid: string;
   slug: string;
   title: string;
@@ -34,10 +34,10 @@ export interface WeldView {
 }
 
 export async function weld(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   args: { eid?: unknown; slug?: unknown },
   scope?: PacketScope,
-): Promise<WeldView> {
+): Promise<WorkflowView> {
   const key = typeof args.eid === 'string' ? args.eid : typeof args.slug === 'string' ? args.slug : '';
   const workflow = ctx.catalogue.get(key) ?? ctx.catalogue.bySlug(key);
   // Another organization's workflow is answered as an unknown one (the same 404): a key learns nothing of it.
@@ -51,7 +51,11 @@ export async function weld(
 }
 
 /** One run as `weld(eid)` lists it and `forgeSubmit` answers it. */
-export async function weldDataView(ctx: WeldContext, workflow: Workflow, run: WeldDataRecord): Promise<WeldDataView> {
+export async function weldDataView(
+  ctx: WorkflowContext,
+  workflow: Workflow,
+  run: WeldDataRecord,
+): Promise<WeldDataView> {
   const [submissions, signers] = await Promise.all([
     ctx.store.welds.submissions(run.eid),
     run.packetEid ? ctx.store.signers(run.packetEid) : Promise.resolve([]),

@@ -8,20 +8,20 @@
  */
 import { isCastpressError } from '../../errors/index.js';
 import { backoffMs, type RetryPolicy, type WeldDataRecord } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import { queueWeldWebhook, weldCompleteData } from './webhook.js';
 
 /** Packet retries of runs: first after 10 s, doubling up to 1 h, 8 attempts in all (about 21 minutes, then failed). */
 export const WELD_RETRY: Required<RetryPolicy> = { baseMs: 10_000, maxMs: 3_600_000, maxAttempts: 8 };
 
-export interface WeldError {
+export interface RunError {
   name: string;
   message: string;
   fields: Array<{ property: string; message: string }>;
 }
 
 /** The typed error of a failure: a castpress error as it is, anything else named by its class with no fields. */
-function typedError(e: unknown): WeldError {
+function typedError(e: unknown): RunError {
   if (isCastpressError(e))
     return {
       name: e.name,
@@ -33,10 +33,10 @@ function typedError(e: unknown): WeldError {
 }
 
 /** A run's lastError read back (undefined when it has none or it is not JSON: runs failed before errors were typed). */
-export function lastErrorOf(run: Pick<WeldDataRecord, 'lastError'>): WeldError | undefined {
+export function lastErrorOf(run: Pick<WeldDataRecord, 'lastError'>): RunError | undefined {
   if (run.lastError === null) return undefined;
   try {
-    const v = JSON.parse(run.lastError) as WeldError;
+    const v = JSON.parse(run.lastError) as RunError;
     return typeof v === 'object' && v !== null && typeof v.name === 'string' ? v : undefined;
   } catch {
     return { name: 'Error', message: run.lastError, fields: [] };
@@ -44,7 +44,7 @@ export function lastErrorOf(run: Pick<WeldDataRecord, 'lastError'>): WeldError |
 }
 
 /** Records a failed attempt on a `submitted` run: the next one later, or `failed` with weldFailed. */
-export async function recordFailure(ctx: WeldContext, run: WeldDataRecord, e: unknown): Promise<void> {
+export async function recordFailure(ctx: WorkflowContext, run: WeldDataRecord, e: unknown): Promise<void> {
   const retry = { ...WELD_RETRY, ...ctx.options.retry };
   const now = ctx.now();
   const lastError = JSON.stringify(typedError(e));
@@ -63,7 +63,7 @@ export async function recordFailure(ctx: WeldContext, run: WeldDataRecord, e: un
       updatedAt: now,
     };
     if (!(await tx.welds.updateWeldData(next)) || !failed) return;
-    const data = { ...(await weldCompleteData(ctx, next, false)), error: JSON.parse(lastError) as WeldError };
+    const data = { ...(await weldCompleteData(ctx, next, false)), error: JSON.parse(lastError) as RunError };
     queued = await queueWeldWebhook(ctx, tx, next, 'weldFailed', data, now);
   });
   if (queued) ctx.options.onEvents?.();

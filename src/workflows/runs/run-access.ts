@@ -9,13 +9,13 @@ import {
   visibleTo,
   type PacketScope,
   type WeldDataRecord,
-  type WeldTokenRecord,
-  type WeldWrites,
+  type RunTokenRecord,
+  type WorkflowRunWrites,
 } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
-import type { Forge, Workflow } from '../definition/definition.js';
+import type { WorkflowContext } from './context.js';
+import type { WorkflowForm, Workflow } from '../definition/definition.js';
 import { organizationOf } from '../definition/load.js';
-import { forgesOf } from '../definition/parties.js';
+import { formsOf } from '../definition/parties.js';
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -31,13 +31,13 @@ export function checkSubmissionEid(value: unknown): string {
   return value;
 }
 
-export function workflowBySlug(ctx: WeldContext, slug: string): Workflow {
+export function workflowBySlug(ctx: WorkflowContext, slug: string): Workflow {
   const w = ctx.catalogue.bySlug(slug) ?? ctx.catalogue.get(slug);
   if (!w) throw new NotFoundError(`No workflow "${slug}"`, 'weld');
   return w;
 }
 
-export function forgeOf(workflow: Workflow, slug: string): Forge {
+export function formOf(workflow: Workflow, slug: string): WorkflowForm {
   const f = workflow.forges.find((x) => x.slug === slug);
   if (!f) throw new NotFoundError(`Workflow "${workflow.slug}" has no forge "${slug}"`, 'forge');
   return f;
@@ -49,17 +49,17 @@ export interface RunLink {
   workflow: Workflow;
   party: number;
   /** The party's forges, in order. */
-  forges: Forge[];
+  forges: WorkflowForm[];
 }
 
 const unknownRun = (weldDataEid: unknown): NotFoundError =>
   new NotFoundError(`No workflow run "${String(weldDataEid).slice(0, 100)}" for this link`, 'weldDataEid');
 
-const lookUpRun = async (ctx: WeldContext, weldDataEid: unknown): Promise<WeldDataRecord | undefined> =>
+const lookUpRun = async (ctx: WorkflowContext, weldDataEid: unknown): Promise<WeldDataRecord | undefined> =>
   typeof weldDataEid === 'string' && weldDataEid.length < 100 ? ctx.store.welds.weldData(weldDataEid) : undefined;
 
 /** The run's workflow when it is the one the URL names (`weld`: slug or eid) and its organization's run; else the unknown run's 404. */
-function namedWorkflowOf(ctx: WeldContext, weld: string, run: WeldDataRecord): Workflow {
+function namedWorkflowOf(ctx: WorkflowContext, weld: string, run: WeldDataRecord): Workflow {
   const workflow = ctx.catalogue.get(run.weldEid, run.weldVersion) ?? ctx.catalogue.get(run.weldEid);
   if (!workflow || (weld !== workflow.slug && weld !== workflow.eid) || organizationOf(workflow) !== run.organization)
     throw unknownRun(run.eid);
@@ -72,12 +72,12 @@ function namedWorkflowOf(ctx: WeldContext, weld: string, run: WeldDataRecord): W
  * run: the same 404 (nothing learnt).
  */
 export async function tokenFor(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   weld: string,
   weldDataEid: unknown,
   token: unknown,
-  kind: WeldTokenRecord['kind'],
-): Promise<{ run: WeldDataRecord; workflow: Workflow; token: WeldTokenRecord }> {
+  kind: RunTokenRecord['kind'],
+): Promise<{ run: WeldDataRecord; workflow: Workflow; token: RunTokenRecord }> {
   const run = await lookUpRun(ctx, weldDataEid);
   // Looked up by the SHA-256 of 256 random bits: the lookup's timing tells nothing usable about a token.
   const found =
@@ -90,9 +90,14 @@ export async function tokenFor(
 }
 
 /** The run and party a link opens (run + party token, under the workflow the URL names). */
-export async function runFor(ctx: WeldContext, weld: string, weldDataEid: unknown, token: unknown): Promise<RunLink> {
+export async function runFor(
+  ctx: WorkflowContext,
+  weld: string,
+  weldDataEid: unknown,
+  token: unknown,
+): Promise<RunLink> {
   const { run, workflow, token: t } = await tokenFor(ctx, weld, weldDataEid, token, 'party');
-  return { run, workflow, party: t.party, forges: forgesOf(workflow, t.party) };
+  return { run, workflow, party: t.party, forges: formsOf(workflow, t.party) };
 }
 
 /**
@@ -101,7 +106,7 @@ export async function runFor(ctx: WeldContext, weld: string, weldDataEid: unknow
  * answered as an unknown one.
  */
 export async function callerRun(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   weld: string,
   weldDataEid: unknown,
   scope: PacketScope | undefined,
@@ -113,7 +118,7 @@ export async function callerRun(
 }
 
 /** The link's forge named `slug`: one of its party's, else the same 404 as a wrong link. */
-export function partyForge(link: RunLink, slug: string): Forge {
+export function partyForm(link: RunLink, slug: string): WorkflowForm {
   const f = link.forges.find((x) => x.slug === slug);
   if (!f) throw unknownRun(link.run.eid);
   return f;
@@ -121,9 +126,9 @@ export function partyForge(link: RunLink, slug: string): Forge {
 
 /** A new token of the run, stored as its hash; the token itself goes only into a link. */
 export async function mintToken(
-  tx: Pick<WeldWrites, 'insertWeldToken'>,
+  tx: Pick<WorkflowRunWrites, 'insertWeldToken'>,
   run: WeldDataRecord,
-  kind: WeldTokenRecord['kind'],
+  kind: RunTokenRecord['kind'],
   party: number,
   email: string | null,
   now: number,
@@ -142,7 +147,7 @@ export async function mintToken(
 }
 
 /** The definition a run was started with. */
-export function workflowOfRun(ctx: WeldContext, run: WeldDataRecord): Workflow {
+export function workflowOfRun(ctx: WorkflowContext, run: WeldDataRecord): Workflow {
   const w = ctx.catalogue.get(run.weldEid, run.weldVersion) ?? ctx.catalogue.get(run.weldEid);
   if (!w) throw new NotFoundError(`Workflow ${run.weldEid} is no longer served`, 'weld');
   return w;

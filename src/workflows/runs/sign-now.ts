@@ -4,14 +4,14 @@
  * generateEtchSignURL. The page may be loaded again (a reload, a second tab, the framed copy): each
  * load makes a link without ending the ones made before (signing with one of them ends the others).
  */
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import type { RunLink } from './run-access.js';
 
 /**
  * The signing URL for the link's party, or undefined (no such signer unsigned, not embedded, no packet
  * yet). The signer of the forge the page is for (`forge`) comes first, then the party's others.
  */
-export async function signingUrlFor(ctx: WeldContext, link: RunLink, forge?: string): Promise<string | undefined> {
+export async function signingUrlFor(ctx: WorkflowContext, link: RunLink, forge?: string): Promise<string | undefined> {
   const { run, workflow } = link;
   if (!run.packetEid) return undefined;
   const mine = new Set(link.forges.map((f) => f.slug));

@@ -10,13 +10,13 @@ import {
   type PacketWrites,
   type WeldDataRecord,
 } from '../../packets/index.js';
-import type { WeldContext } from './context.js';
+import type { WorkflowContext } from './context.js';
 import { settingsOf } from './organization.js';
 import { workflowOfRun } from './run-access.js';
 
 /** The weldComplete webhook's data (spec: Webhooks); `isComplete` false for weldFailed. */
 export async function weldCompleteData(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   run: WeldDataRecord,
   isComplete = true,
 ): Promise<Record<string, unknown>> {
@@ -49,7 +49,7 @@ export async function weldCompleteData(
  * the delivery carries. Its lane is the run's packet (after the packet's own events), else the run.
  */
 export async function queueWeldWebhook(
-  ctx: WeldContext,
+  ctx: WorkflowContext,
   tx: Pick<PacketWrites, 'insertOutbox'>,
   run: WeldDataRecord,
   action: 'weldComplete' | 'weldFailed',

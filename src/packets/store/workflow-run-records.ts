@@ -58,7 +58,7 @@ export interface SubmissionRecord {
  * the run (0: whoever started it); `confirm` proves that `email`, an address typed into a form, is
  * its owner's (`usedAt`: when it was confirmed).
  */
-export interface WeldTokenRecord {
+export interface RunTokenRecord {
   hash: string;
   weldDataEid: string;
   kind: 'party' | 'confirm';
@@ -68,7 +68,7 @@ export interface WeldTokenRecord {
   usedAt: number | null;
 }
 
-export interface WeldQueries {
+export interface WorkflowRunQueries {
   weldData(eid: string): Promise<WeldDataRecord | undefined>;
   /** The runs of a workflow, oldest first. */
   weldDatas(weldEid: string): Promise<WeldDataRecord[]>;
@@ -77,21 +77,21 @@ export interface WeldQueries {
   /** Runs still `sent` whose packet is complete (joined in the database: open packets are never read). */
   weldDatasCompleted(limit: number): Promise<WeldDataRecord[]>;
   /** The token with this hash, if any. */
-  weldToken(hash: string): Promise<WeldTokenRecord | undefined>;
+  weldToken(hash: string): Promise<RunTokenRecord | undefined>;
   /** A run's tokens of one kind. */
-  weldTokens(weldDataEid: string, kind: WeldTokenRecord['kind']): Promise<WeldTokenRecord[]>;
+  weldTokens(weldDataEid: string, kind: RunTokenRecord['kind']): Promise<RunTokenRecord[]>;
   /** A run's submissions in the order they were made (by their place, not their time: two can share a millisecond). */
   submissions(weldDataEid: string): Promise<SubmissionRecord[]>;
   submission(eid: string): Promise<SubmissionRecord | undefined>;
 }
 
-export interface WeldWrites extends WeldQueries {
+export interface WorkflowRunWrites extends WorkflowRunQueries {
   insertWeldData(w: WeldDataRecord): Promise<void>;
   /** Writes `w` with `version + 1` when the stored version is still `w.version`; false when someone else changed it. */
   updateWeldData(w: WeldDataRecord): Promise<boolean>;
   /** Fails (unique constraint) when the run already has a submission of that forge, or the eid is taken. */
   insertSubmission(s: SubmissionRecord): Promise<void>;
-  insertWeldToken(t: WeldTokenRecord): Promise<void>;
+  insertWeldToken(t: RunTokenRecord): Promise<void>;
   /** Marks the token used at `at` unless it was; true when this call did. */
   useWeldToken(hash: string, at: number): Promise<boolean>;
 }

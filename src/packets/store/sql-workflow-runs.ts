@@ -1,6 +1,12 @@
-/** The workflows' tables (weld-records.ts) over a SQL executor: the same statements on SQLite and PostgreSQL. */
+/** The workflows' tables (workflow-run-records.ts) over a SQL executor: the same statements on SQLite and PostgreSQL. */
 import { bool, json, num, numOrNull, strOrNull, type Row, type SqlExecutor } from './sql-rows.js';
-import type { SubmissionRecord, WeldDataRecord, WeldDataStatus, WeldTokenRecord, WeldWrites } from './weld-records.js';
+import type {
+  SubmissionRecord,
+  WeldDataRecord,
+  WeldDataStatus,
+  RunTokenRecord,
+  WorkflowRunWrites,
+} from './workflow-run-records.js';
 
 function weldDataOf(r: Row): WeldDataRecord {
   return {
@@ -34,11 +40,11 @@ function submissionOf(r: Row): SubmissionRecord {
   };
 }
 
-function tokenOf(r: Row): WeldTokenRecord {
+function tokenOf(r: Row): RunTokenRecord {
   return {
     hash: String(r.hash),
     weldDataEid: String(r.weld_data_eid),
-    kind: String(r.kind) as WeldTokenRecord['kind'],
+    kind: String(r.kind) as RunTokenRecord['kind'],
     party: num(r.party),
     email: strOrNull(r.email),
     createdAt: num(r.created_at),
@@ -46,7 +52,7 @@ function tokenOf(r: Row): WeldTokenRecord {
   };
 }
 
-export class SqlWelds implements WeldWrites {
+export class SqlWorkflowRuns implements WorkflowRunWrites {
   constructor(private readonly sql: SqlExecutor) {}
 
   async weldData(eid: string): Promise<WeldDataRecord | undefined> {
@@ -78,12 +84,12 @@ export class SqlWelds implements WeldWrites {
     return rows.map(weldDataOf);
   }
 
-  async weldToken(hash: string): Promise<WeldTokenRecord | undefined> {
+  async weldToken(hash: string): Promise<RunTokenRecord | undefined> {
     const [r] = await this.sql.all('SELECT * FROM weld_tokens WHERE hash = ?', [hash]);
     return r && tokenOf(r);
   }
 
-  async weldTokens(weldDataEid: string, kind: WeldTokenRecord['kind']): Promise<WeldTokenRecord[]> {
+  async weldTokens(weldDataEid: string, kind: RunTokenRecord['kind']): Promise<RunTokenRecord[]> {
     const rows = await this.sql.all(
       'SELECT * FROM weld_tokens WHERE weld_data_eid = ? AND kind = ? ORDER BY created_at, hash',
       [weldDataEid, kind],
@@ -156,7 +162,7 @@ export class SqlWelds implements WeldWrites {
     );
   }
 
-  async insertWeldToken(t: WeldTokenRecord): Promise<void> {
+  async insertWeldToken(t: RunTokenRecord): Promise<void> {
     await this.sql.run(
       'INSERT INTO weld_tokens (hash, weld_data_eid, kind, party, email, created_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [t.hash, t.weldDataEid, t.kind, t.party, t.email, t.createdAt, t.usedAt],
