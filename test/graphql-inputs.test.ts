@@ -270,7 +270,8 @@ describe('createEtchPacket typed inputs', () => {
       'notes.pdf',
     ]);
     expect(packet.documentGroup.signers.map((s: { aliasId: string }) => s.aliasId)).toEqual(['tenant']);
-  });
+    // Five files, one of them printed by Chromium: as the other packet tests that print HTML, more than the default minute.
+  }, 180_000);
 
   it('a query declared with the typed inputs (what codegen writes) works the same; the zod checks still run behind GraphQL', async () => {
     const query = `mutation($files: [EtchFile!], $signers: [EtchSigner!]) {
