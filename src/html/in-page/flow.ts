@@ -5,6 +5,7 @@
  */
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
+import { forcedStarts, pageStarts } from './footnotes/pages.js';
 import { pageGroups, resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
@@ -228,51 +229,56 @@ function namedEnd(n: NamedPageElement, pages: Record<string, number>, total: num
   return next === undefined ? total - 1 : Math.max(pages[n.start] as number, Math.min(next - 1, total - 1));
 }
 
-/** The first guess of every marker's page (and offset), from the screen layout cut at forced breaks. */
-export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
-  const first = resolvePage(S, 0, '');
-  const contentH = Math.max(50, first.h - first.top - first.bottom);
-  const top = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    return r.top + window.scrollY;
-  };
-  const height = document.documentElement.scrollHeight;
-  // Forced breaks cut the screen layout into segments that each start a page: without them a
-  // chaptered document's guess was a few pages short and always cost another print.
-  const cuts = [0];
-  for (const b of S.breaks) {
-    const r = b.el.getBoundingClientRect();
-    const y = (b.before ? r.top : r.bottom) + window.scrollY;
-    if (y > 1 && y < height - 1) cuts.push(y);
-  }
-  // Pages the footnote plan ends early start where it says.
+/** Content height of page k (CSS px) as its page rules give it, before page names are known. */
+function room(S: PageState, k: number): number {
+  const p = resolvePage(S, k, '');
+  return Math.max(50, p.h - p.top - p.bottom);
+}
+
+/**
+ * With a footnote plan: its pages start where it says; past them, and between forced breaks, pages are cut
+ * at page heights (the plan models every page when it runs through the document).
+ */
+function plannedStarts(S: PageState, height: number): number[] {
+  const cuts = [...forcedStarts(S)];
   for (const p of S.footnotePages.slice(1)) if (p.start > 1 && p.start < height - 1) cuts.push(p.start);
   cuts.sort((a, b) => a - b);
-  const base = [0];
-  for (let k = 1; k < cuts.length; k++)
-    base.push(
-      (base[k - 1] as number) + Math.max(1, Math.ceil(((cuts[k] as number) - (cuts[k - 1] as number) - 1) / contentH)),
-    );
+  cuts.unshift(0);
+  const starts: number[] = [];
+  cuts.forEach((at, k) => {
+    const to = cuts[k + 1] ?? height;
+    const h = room(S, starts.length);
+    const n = Math.max(1, Math.ceil((to - at - 1) / h));
+    for (let j = 0; j < n; j++) starts.push(at + j * h);
+  });
+  return starts;
+}
+
+/** The first guess of every marker's page (and offset), from where pages start in the screen layout. */
+export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
+  const height = document.documentElement.scrollHeight;
+  const starts = S.footnotePages.length ? plannedStarts(S, height) : pageStarts(S, (k) => room(S, k));
   const place = (y: number): [number, number] => {
-    let k = 0;
-    while (k + 1 < cuts.length && (cuts[k + 1] as number) <= y) k++;
-    const at = cuts[k] as number;
-    const within = Math.floor((y - at) / contentH);
-    return [(base[k] as number) + within, (y - at - within * contentH) * 0.75];
+    let lo = 0,
+      hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= y + 0.5) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo, Math.max(0, y - (starts[lo] as number)) * 0.75];
   };
   const pages: Record<string, number> = {};
   const tops: Record<string, number> = {};
+  let total = Math.max(1, starts.length);
   for (const id of S.markers) {
     const el = document.getElementById(id);
     if (!el) continue;
-    [pages[id], tops[id]] = place(Math.max(0, top(el)));
+    const [p, t] = place(Math.max(0, el.getBoundingClientRect().top + window.scrollY));
+    pages[id] = p;
+    tops[id] = t;
+    total = Math.max(total, p + 1);
   }
-  const last = cuts.length - 1;
-  const total = Math.max(
-    1,
-    (base[last] as number) + Math.max(1, Math.ceil((height - (cuts[last] as number) - 1) / contentH)),
-    ...Object.values(pages).map((p) => p + 1),
-  );
   const names: string[] = [];
   for (let i = 0; i < total; i++) names.push('');
   for (const n of S.named)
