@@ -5,7 +5,7 @@
  */
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
-import { forcedStarts, pageStarts } from './footnotes/pages.js';
+import { forcedStarts, pageRoom, pageStarts } from './footnotes/pages.js';
 import { pageGroups, resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
@@ -126,19 +126,35 @@ function breakHost(el: Element, before: boolean): Element {
   return e;
 }
 
-export function applySides(S: PageState, state: LayoutState): void {
+/**
+ * Inserts (or removes) the blank pages that put left/right breaks on their side in `state`, and returns
+ * `state` as the print will then be: pages after a blank page one later, the blank pages named
+ * `BLANK_PAGE`. The numbers written for it (counters, overlay) then match that print, which a second
+ * print confirms instead of correcting.
+ */
+export function applySides(S: PageState, state: LayoutState): LayoutState {
   let delta = 0;
+  // Per original page: blank pages inserted before it (their marker ids), or the page itself dropped.
+  const added = new Map<number, string[]>();
+  const dropped = new Set<number>();
+  const add = (page: number, id: string) => added.set(page, [...(added.get(page) || []), id]);
+  const drop = (id: string) => {
+    const p = state.pages[id];
+    if (p !== undefined) dropped.add(p);
+  };
   for (const e of S.sides) {
     const start = state.pages[e.start];
     if (e.before && start !== undefined && wrongSide(start + delta, e.before)) {
       if (e.spacerBefore) {
         e.spacerBefore.remove();
         e.spacerBefore = null;
+        drop(e.blanks[0] as string);
         delta--;
       } else {
         e.spacerBefore = spacer(e.blanks[0] as string);
         const host = breakHost(e.el, true);
         (host.parentNode as Node).insertBefore(e.spacerBefore, host);
+        add(start, e.blanks[0] as string);
         delta++;
       }
     }
@@ -147,15 +163,41 @@ export function applySides(S: PageState, state: LayoutState): void {
       if (e.spacerAfter) {
         e.spacerAfter.remove();
         e.spacerAfter = null;
+        drop(e.blanks[1] as string);
         delta--;
       } else {
         e.spacerAfter = spacer(e.blanks[1] as string);
         const host = breakHost(e.el, false);
         (host.parentNode as Node).insertBefore(e.spacerAfter, host.nextSibling);
+        add(next, e.blanks[1] as string);
         delta++;
       }
     }
   }
+  if (!added.size && !dropped.size) return state;
+  const to: number[] = [];
+  const names: string[] = [];
+  const sizes: LayoutState['sizes'] = [];
+  const pages: Record<string, number> = {};
+  const tops: Record<string, number> = { ...(state.tops || {}) };
+  for (let p = 0; p < state.total; p++) {
+    for (const id of added.get(p) || []) {
+      pages[id] = names.length;
+      tops[id] = 0;
+      names.push(BLANK_PAGE);
+      sizes.push(state.sizes[p] as [number, number]);
+    }
+    to[p] = names.length;
+    if (dropped.has(p)) continue;
+    names.push(state.names[p] ?? '');
+    sizes.push(state.sizes[p] as [number, number]);
+  }
+  for (const [id, p] of Object.entries(state.pages)) {
+    if (id in pages) continue;
+    if (dropped.has(p) && S.sides.some((e) => e.blanks.includes(id))) continue;
+    pages[id] = p < state.total ? (to[p] as number) : p + names.length - state.total;
+  }
+  return { ...state, total: names.length, pages, names, sizes, tops };
 }
 
 /**
@@ -229,12 +271,6 @@ function namedEnd(n: NamedPageElement, pages: Record<string, number>, total: num
   return next === undefined ? total - 1 : Math.max(pages[n.start] as number, Math.min(next - 1, total - 1));
 }
 
-/** Content height of page k (CSS px) as its page rules give it, before page names are known. */
-function room(S: PageState, k: number): number {
-  const p = resolvePage(S, k, '');
-  return Math.max(50, p.h - p.top - p.bottom);
-}
-
 /**
  * With a footnote plan: its pages start where it says; past them, and between forced breaks, pages are cut
  * at page heights (the plan models every page when it runs through the document).
@@ -247,7 +283,7 @@ function plannedStarts(S: PageState, height: number): number[] {
   const starts: number[] = [];
   cuts.forEach((at, k) => {
     const to = cuts[k + 1] ?? height;
-    const h = room(S, starts.length);
+    const h = pageRoom(S, starts.length, '');
     const n = Math.max(1, Math.ceil((to - at - 1) / h));
     for (let j = 0; j < n; j++) starts.push(at + j * h);
   });
@@ -257,7 +293,7 @@ function plannedStarts(S: PageState, height: number): number[] {
 /** The first guess of every marker's page (and offset), from where pages start in the screen layout. */
 export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
   const height = document.documentElement.scrollHeight;
-  const starts = S.footnotePages.length ? plannedStarts(S, height) : pageStarts(S, (k) => room(S, k));
+  const starts = S.footnotePages.length ? plannedStarts(S, height) : pageStarts(S);
   const place = (y: number): [number, number] => {
     let lo = 0,
       hi = starts.length - 1;

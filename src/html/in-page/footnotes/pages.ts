@@ -5,6 +5,7 @@
  * leftover at every page end and, a few pages on, put headings on the page before theirs: one more print.
  * The walk resumes where the last page ended, so it costs a pass over the document, not one per page.
  */
+import { resolvePage } from '../page-rules.js';
 import type { PageState } from '../state.js';
 import { allAbove, cutAt, type Resume } from './cut.js';
 
@@ -61,32 +62,62 @@ export function renderedBetween(
  */
 export function forcedStarts(S: PageState): number[] {
   const height = document.documentElement.scrollHeight;
+  // In document order (a collapsed margin can put an element's top above its parent's): a break before an
+  // element sits before it, one after it after its last descendant.
   const at = S.breaks.map((b) => {
     const r = b.el.getBoundingClientRect();
     const cs = getComputedStyle(b.el);
     const y = b.before ? r.top - (parseFloat(cs.marginTop) || 0) : r.bottom + (parseFloat(cs.marginBottom) || 0);
-    return { b, y: y + window.scrollY };
+    const point = document.createRange();
+    if (b.before) point.setStartBefore(b.el);
+    else point.setStartAfter(b.el);
+    return { b, y: y + window.scrollY, point };
   });
+  at.sort((p, q) => p.point.compareBoundaryPoints(Range.START_TO_START, q.point));
   const ys: number[] = [];
   let kept: (typeof S.breaks)[number] | null = null;
-  for (const { b, y } of at.sort((p, q) => p.y - q.y)) {
-    if (y <= 1 || y >= height - 1 || !renderedBetween(kept, b)) continue;
+  for (const { b, y } of at) {
+    if (y <= 1 || y >= height - 1) continue;
+    // Breaks with nothing between them are one: the page starts at the higher of their tops.
+    if (!renderedBetween(kept, b)) {
+      if (kept) ys[ys.length - 1] = Math.min(ys[ys.length - 1] as number, y);
+      continue;
+    }
     ys.push(y);
     kept = b;
   }
   if (kept && !kept.before && !renderedBetween(kept, null)) ys.pop();
-  return ys;
+  return ys.sort((p, q) => p - q);
 }
 
-/** Screen y of each page's content top, the first at 0; `room(k)`: the content height of page k (CSS px). */
-export function pageStarts(S: PageState, room: (k: number) => number): number[] {
+/** Content height of page k (CSS px) as its page rules give it; `name`: its page name. */
+export function pageRoom(S: PageState, k: number, name: string): number {
+  const p = resolvePage(S, k, name);
+  return Math.max(50, p.h - p.top - p.bottom);
+}
+
+/**
+ * Screen y of each page's content top, the first at 0. A page's name is that of the innermost named
+ * element at its top (its size and margins can differ: a full-page chapter opener on a page without
+ * margins).
+ */
+export function pageStarts(S: PageState): number[] {
   const end = document.documentElement.scrollHeight;
   const breaks = forcedStarts(S);
+  const named = S.named.map((n) => {
+    const r = n.el.getBoundingClientRect();
+    return { name: n.name, top: r.top + window.scrollY, bottom: r.bottom + window.scrollY };
+  });
+  const nameAt = (y: number): string => {
+    let name = '';
+    for (const n of named) if (n.top <= y + 0.5 && n.bottom > y + 0.5) name = n.name;
+    return name;
+  };
   const resume: Resume = new Map();
   const starts = [0];
   let b = 0;
   for (let k = 0, start = 0; k < MAX_PAGES; k++) {
-    const limit = start + Math.max(1, room(k));
+    const limit = start + pageRoom(S, k, nameAt(start));
     while (b < breaks.length && (breaks[b] as number) <= start + 1) b++;
     const forced = breaks[b] ?? Infinity;
     let next: number;
