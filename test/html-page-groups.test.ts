@@ -102,9 +102,10 @@ describe(':nth(An+B of name) and page groups (css-gcpm-3 §4.1)', () => {
     // one and two are part 1–2; "three" follows "two" on its page (same name, no break: one group), and
     // "free", unnamed, starts a page of the unnamed group.
     expect(pages.map((p) => band(p, 'top'))).toEqual(['', 'later', '']);
+    // Tagged output gives pdf.js an empty item where a structure element ends: words only.
     const body = (p: PageText) =>
       p.items
-        .filter((i) => i.y > M)
+        .filter((i) => i.y > M && i.str.trim() !== '')
         .map((i) => i.str)
         .join(' ');
     expect(pages.map(body)).toEqual(['one', 'two three', 'free']);

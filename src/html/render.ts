@@ -17,19 +17,15 @@ import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
 import { addOutline, type Bookmark } from './post/outline.js';
 import { contentWidthPx } from './css/page-css.js';
 import {
-  BLANK_PAGE,
   ID_PREFIX,
   NOT_INSTALLED,
   pageCall,
   reinstallAndCall,
-  wrongSide,
   type LayoutState,
   type Margins,
   type PageApi,
   type PlacedControl,
   type PrepareResult,
-  type Side,
-  type SheetInfo as Sheet,
   type BeginResult,
 } from './in-page/contract.js';
 import { hyphenateGroups } from './hyphenation.js';
@@ -39,6 +35,7 @@ import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 import { finishDocument } from './post/finish.js';
 import { mergeOverlay } from './post/overlay.js';
+import { observe, sameLayout, sidesWrong } from './post/print-state.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** PDF/A conformance of the output. */
@@ -57,93 +54,6 @@ const PRINT_OPTIONS = {
   displayHeaderFooter: false,
   tagged: true,
 } as const;
-
-function observe(
-  doc: PDFDocument,
-  dests: Map<string, DestPoint>,
-  info: PrepareResult,
-  sheet: Sheet | null = null,
-): LayoutState {
-  const count = doc.getPageCount();
-  const overlayAt = info.overlayStart ? dests.get(info.overlayStart)?.page : undefined;
-  const total = info.overlay && overlayAt !== undefined ? overlayAt : count;
-  const pages: Record<string, number> = {};
-  const tops: Record<string, number> = {};
-  const all = doc.getPages();
-  for (const [name, d] of dests) {
-    pages[name] = d.page;
-    // Chromium 156 writes destinations relative to the content box, y up from the page's height.
-    tops[name] = (all[d.page]?.getHeight() ?? 0) - d.y;
-  }
-  const names: string[] = Array.from({ length: total }, () => '');
-  for (const n of info.named) {
-    const start = pages[n.start];
-    if (start === undefined) continue;
-    const next = n.next === null ? undefined : pages[n.next];
-    // No following element: to the end; following element without a destination: its start page only.
-    const end =
-      n.next === null ? total - 1 : next === undefined ? start : Math.max(start, Math.min(next - 1, total - 1));
-    for (let i = start; i <= end; i++) names[i] = n.name;
-  }
-  for (const id of info.sides.flatMap((e) => e.blanks)) {
-    const p = pages[id];
-    if (p !== undefined && p < total) names[p] = BLANK_PAGE;
-  }
-  // Page sizes, not sheet sizes: the overlay lays out margin boxes on the page.
-  const trimW = sheet ? (2 * sheet.bleed + sheet.extra) * 0.75 : 0;
-  const trimH = sheet ? 2 * sheet.bleed * 0.75 : 0;
-  const sizes = doc
-    .getPages()
-    .slice(0, total)
-    .map((p) => {
-      const { width, height } = p.getSize();
-      return [width - trimW, height - trimH] as [number, number];
-    });
-  return { total, pages, names, sizes, tops, ...(sheet ? { extra: sheet.extra } : {}) };
-}
-
-/** Some `break-before/after: left|right` landed on the wrong side in `state`. */
-function sidesWrong(state: LayoutState, info: PrepareResult): boolean {
-  const wrong = (index: number | undefined, want: Side | null): boolean =>
-    want !== null && index !== undefined && wrongSide(index, want);
-  return info.sides.some(
-    (e) => wrong(state.pages[e.start], e.before) || wrong(e.next === null ? undefined : state.pages[e.next], e.after),
-  );
-}
-
-/** Whether the numbers written into the document (counters, overlay) match the printed layout. */
-function sameLayout(a: LayoutState, b: LayoutState, info: PrepareResult): boolean {
-  if (a.extra !== b.extra) return false;
-  if (!info.overlay && info.counters.length === 0 && info.targets.length === 0) return true;
-  if (a.total !== b.total) return false;
-  const ids = [
-    ...info.running.map((r) => r.id),
-    ...info.strings,
-    ...info.targets,
-    ...info.counters,
-    ...info.footnotes,
-    ...info.named.flatMap((n) => (n.next === null ? [n.start] : [n.start, n.next])),
-  ];
-  if (ids.some((id) => a.pages[id] !== b.pages[id])) return false;
-  if (a.names.join('\u0000') !== b.names.join('\u0000')) return false;
-  // A footnote plan holds when its calls print where it put them (footnotes/plan.ts checks the same).
-  if (info.footnotes.some((id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1)) return false;
-  if (
-    info.usesStart &&
-    [...info.running.map((r) => r.id), ...info.strings].some(
-      (id) => Math.abs((a.tops?.[id] ?? 0) - (b.tops?.[id] ?? 0)) > 1,
-    )
-  )
-    return false;
-  if (info.overlay) {
-    for (let i = 0; i < a.total; i++) {
-      const [aw, ah] = a.sizes[i] ?? [0, 0];
-      const [bw, bh] = b.sizes[i] ?? [0, 0];
-      if (Math.abs(aw - bw) > 0.5 || Math.abs(ah - bh) > 0.5) return false;
-    }
-  }
-  return true;
-}
 
 /**
  * Chromium 156 writes destinations relative to the page's content box; a
@@ -324,9 +234,13 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           (!info.planned || (await callPage(cdp, 'planHolds', actual)))
         )
           break;
-        state = { ...actual, fixSides, ...(sheet ? { extra: wider || sheet.extra } : {}) };
         if (sheet && wider) sheet.extra = wider;
-        overlayForms = await callPage(cdp, 'layout', state);
+        // With fixSides, the page answers the layout its blank pages make: the next print is compared with that.
+        ({ state, overlayForms } = await callPage(cdp, 'layout', {
+          ...actual,
+          fixSides,
+          ...(sheet ? { extra: wider || sheet.extra } : {}),
+        }));
         pdf = await print();
         base = await openForUpdate(pdf, 'html');
         dests = readDests(base.doc);

@@ -248,8 +248,11 @@ export interface PageApi {
   hyphenate(words: Array<Record<string, string>>): void;
   /** Reads the CSSOM, instruments the document and lays it out for its first guess. */
   prepare(): Promise<PrepareResult>;
-  /** Writes the page numbers of `state` into the document; the overlay's controls as now laid out. */
-  layout(state: LayoutState): PlacedControl[];
+  /**
+   * Writes the page numbers of `state` into the document; the layout they were written for (`state`,
+   * or with `fixSides` the layout after the blank pages it inserted) and the overlay's controls as now laid out.
+   */
+  layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[] };
   /** Whether the footnote plan holds for this print (else `layout` plans again). */
   planHolds(state: LayoutState): boolean;
   /** Content width (px) → control ids: each control's [width, height] at that width. */

@@ -46,18 +46,29 @@ declare global {
   }
 }
 
-/** `printed`: `state` is what the last print showed (not the first guess), so the footnote plan is checked against it. */
-function layout(S: PageState, state: LayoutState, printed = true): void {
+/**
+ * Writes `state`'s numbers into the document; returns the layout they were written for (`state`, or with
+ * `fixSides` the layout after the blank pages it inserts). `printed`: `state` is what the last print
+ * showed (not the first guess), so the footnote plan is checked against it.
+ */
+function layout(S: PageState, state: LayoutState, printed = true): LayoutState {
   sheetPrinting(S, false);
   S.pageGroups = pageGroups(S, state.names, state.pages);
   // First, on the document as it printed: the plan is checked against the positions the print gave.
   if (printed) planFootnotes(S, state);
+  if (state.fixSides) {
+    const after = applySides(S, state);
+    // A footnote plan is indexed by the printed pages: it is made again from the next print instead.
+    if (!planned(S)) {
+      state = after;
+      S.pageGroups = pageGroups(S, state.names, state.pages);
+    }
+  }
   widenTops(S, state);
   if (S.sheet && state.extra !== undefined && state.extra !== S.sheet.extra) {
     S.sheet.extra = state.extra;
     writeSheetRules(S);
   }
-  if (state.fixSides) applySides(S, state);
   if (S.targets.length) targetRules(S, state);
   for (const c of S.counters) {
     const p = state.pages[c.id];
@@ -69,6 +80,12 @@ function layout(S: PageState, state: LayoutState, printed = true): void {
   }
   buildOverlay(S, state);
   sheetPrinting(S, true);
+  return state;
+}
+
+/** Page ends are planned in the page (footnotes, added margins): each print is checked with `planHolds`. */
+function planned(S: PageState): boolean {
+  return S.footnotes.length > 0 || S.marginExtras;
 }
 
 async function prepare(S: PageState): Promise<PrepareResult> {
@@ -111,9 +128,10 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // The screen layout the guess reads would otherwise show the sentinel strings (long enough to wrap
   // a table of contents' lines): counter values in, pages still empty.
   if (S.targets.length) targetRules(S, { pages: {}, names: [], sizes: [], total: 0 }, true);
-  const guess = estimate(S);
+  let guess: LayoutState = estimate(S);
   guessFootnotes(S, guess);
-  if (needsLayout) layout(S, guess, false);
+  // The guess puts left/right breaks on their side already (a wrong guess is corrected like any other).
+  if (needsLayout) guess = layout(S, { ...guess, fixSides: S.sides.length > 0 }, false);
   else sheetPrinting(S, true);
   if (needsDests) addDestLinks(S);
   return {
@@ -136,7 +154,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
     footnotes: S.footnotes.map((f) => f.id),
-    planned: S.footnotes.length > 0 || S.marginExtras,
+    planned: planned(S),
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
     forms: S.forms,
@@ -159,8 +177,7 @@ function install(): void {
     hyphenate: (words) => applyHyphenation(S, words),
     prepare: () => prepare(S),
     layout(state) {
-      layout(S, state);
-      return S.overlayForms;
+      return { state: layout(S, state), overlayForms: S.overlayForms };
     },
     measureForms: (groups) => measureForms(S, groups),
     planHolds: (state) => planHolds(S, state),

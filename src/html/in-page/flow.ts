@@ -5,6 +5,7 @@
  */
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
+import { forcedStarts, pageRoom, pageStarts } from './footnotes/pages.js';
 import { pageGroups, resolvePage } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
@@ -125,19 +126,35 @@ function breakHost(el: Element, before: boolean): Element {
   return e;
 }
 
-export function applySides(S: PageState, state: LayoutState): void {
+/**
+ * Inserts (or removes) the blank pages that put left/right breaks on their side in `state`, and returns
+ * `state` as the print will then be: pages after a blank page one later, the blank pages named
+ * `BLANK_PAGE`. The numbers written for it (counters, overlay) then match that print, which a second
+ * print confirms instead of correcting.
+ */
+export function applySides(S: PageState, state: LayoutState): LayoutState {
   let delta = 0;
+  // Per original page: blank pages inserted before it (their marker ids), or the page itself dropped.
+  const added = new Map<number, string[]>();
+  const dropped = new Set<number>();
+  const add = (page: number, id: string) => added.set(page, [...(added.get(page) || []), id]);
+  const drop = (id: string) => {
+    const p = state.pages[id];
+    if (p !== undefined) dropped.add(p);
+  };
   for (const e of S.sides) {
     const start = state.pages[e.start];
     if (e.before && start !== undefined && wrongSide(start + delta, e.before)) {
       if (e.spacerBefore) {
         e.spacerBefore.remove();
         e.spacerBefore = null;
+        drop(e.blanks[0] as string);
         delta--;
       } else {
         e.spacerBefore = spacer(e.blanks[0] as string);
         const host = breakHost(e.el, true);
         (host.parentNode as Node).insertBefore(e.spacerBefore, host);
+        add(start, e.blanks[0] as string);
         delta++;
       }
     }
@@ -146,15 +163,41 @@ export function applySides(S: PageState, state: LayoutState): void {
       if (e.spacerAfter) {
         e.spacerAfter.remove();
         e.spacerAfter = null;
+        drop(e.blanks[1] as string);
         delta--;
       } else {
         e.spacerAfter = spacer(e.blanks[1] as string);
         const host = breakHost(e.el, false);
         (host.parentNode as Node).insertBefore(e.spacerAfter, host.nextSibling);
+        add(next, e.blanks[1] as string);
         delta++;
       }
     }
   }
+  if (!added.size && !dropped.size) return state;
+  const to: number[] = [];
+  const names: string[] = [];
+  const sizes: LayoutState['sizes'] = [];
+  const pages: Record<string, number> = {};
+  const tops: Record<string, number> = { ...(state.tops || {}) };
+  for (let p = 0; p < state.total; p++) {
+    for (const id of added.get(p) || []) {
+      pages[id] = names.length;
+      tops[id] = 0;
+      names.push(BLANK_PAGE);
+      sizes.push(state.sizes[p] as [number, number]);
+    }
+    to[p] = names.length;
+    if (dropped.has(p)) continue;
+    names.push(state.names[p] ?? '');
+    sizes.push(state.sizes[p] as [number, number]);
+  }
+  for (const [id, p] of Object.entries(state.pages)) {
+    if (id in pages) continue;
+    if (dropped.has(p) && S.sides.some((e) => e.blanks.includes(id))) continue;
+    pages[id] = p < state.total ? (to[p] as number) : p + names.length - state.total;
+  }
+  return { ...state, total: names.length, pages, names, sizes, tops };
 }
 
 /**
@@ -228,51 +271,50 @@ function namedEnd(n: NamedPageElement, pages: Record<string, number>, total: num
   return next === undefined ? total - 1 : Math.max(pages[n.start] as number, Math.min(next - 1, total - 1));
 }
 
-/** The first guess of every marker's page (and offset), from the screen layout cut at forced breaks. */
-export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
-  const first = resolvePage(S, 0, '');
-  const contentH = Math.max(50, first.h - first.top - first.bottom);
-  const top = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    return r.top + window.scrollY;
-  };
-  const height = document.documentElement.scrollHeight;
-  // Forced breaks cut the screen layout into segments that each start a page: without them a
-  // chaptered document's guess was a few pages short and always cost another print.
-  const cuts = [0];
-  for (const b of S.breaks) {
-    const r = b.el.getBoundingClientRect();
-    const y = (b.before ? r.top : r.bottom) + window.scrollY;
-    if (y > 1 && y < height - 1) cuts.push(y);
-  }
-  // Pages the footnote plan ends early start where it says.
+/**
+ * With a footnote plan: its pages start where it says; past them, and between forced breaks, pages are cut
+ * at page heights (the plan models every page when it runs through the document).
+ */
+function plannedStarts(S: PageState, height: number): number[] {
+  const cuts = [...forcedStarts(S)];
   for (const p of S.footnotePages.slice(1)) if (p.start > 1 && p.start < height - 1) cuts.push(p.start);
   cuts.sort((a, b) => a - b);
-  const base = [0];
-  for (let k = 1; k < cuts.length; k++)
-    base.push(
-      (base[k - 1] as number) + Math.max(1, Math.ceil(((cuts[k] as number) - (cuts[k - 1] as number) - 1) / contentH)),
-    );
+  cuts.unshift(0);
+  const starts: number[] = [];
+  cuts.forEach((at, k) => {
+    const to = cuts[k + 1] ?? height;
+    const h = pageRoom(S, starts.length, '');
+    const n = Math.max(1, Math.ceil((to - at - 1) / h));
+    for (let j = 0; j < n; j++) starts.push(at + j * h);
+  });
+  return starts;
+}
+
+/** The first guess of every marker's page (and offset), from where pages start in the screen layout. */
+export function estimate(S: PageState): LayoutState & { tops: Record<string, number> } {
+  const height = document.documentElement.scrollHeight;
+  const starts = S.footnotePages.length ? plannedStarts(S, height) : pageStarts(S);
   const place = (y: number): [number, number] => {
-    let k = 0;
-    while (k + 1 < cuts.length && (cuts[k + 1] as number) <= y) k++;
-    const at = cuts[k] as number;
-    const within = Math.floor((y - at) / contentH);
-    return [(base[k] as number) + within, (y - at - within * contentH) * 0.75];
+    let lo = 0,
+      hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= y + 0.5) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo, Math.max(0, y - (starts[lo] as number)) * 0.75];
   };
   const pages: Record<string, number> = {};
   const tops: Record<string, number> = {};
+  let total = Math.max(1, starts.length);
   for (const id of S.markers) {
     const el = document.getElementById(id);
     if (!el) continue;
-    [pages[id], tops[id]] = place(Math.max(0, top(el)));
+    const [p, t] = place(Math.max(0, el.getBoundingClientRect().top + window.scrollY));
+    pages[id] = p;
+    tops[id] = t;
+    total = Math.max(total, p + 1);
   }
-  const last = cuts.length - 1;
-  const total = Math.max(
-    1,
-    (base[last] as number) + Math.max(1, Math.ceil((height - (cuts[last] as number) - 1) / contentH)),
-    ...Object.values(pages).map((p) => p + 1),
-  );
   const names: string[] = [];
   for (let i = 0; i < total; i++) names.push('');
   for (const n of S.named)

@@ -140,48 +140,61 @@ function lineOffset(line: Line): number {
 /** What first crosses `limit` below `from`: a line of a block, or a box; null when everything fits. */
 type Found = { block: Element } | { box: Element } | { row: Element; table: Element };
 
-function crossing(parent: Element, limit: number): Found | null {
-  for (let n = parent.firstChild; n; n = n.nextSibling) {
+/**
+ * Per parent, the first child not yet known to lie above a limit: asked with limits that only grow (pages
+ * in order), `crossing` starts there instead of at the first child, so a document's pages cost a walk
+ * of its nodes, not a walk per page.
+ */
+export type Resume = Map<Node, ChildNode | null>;
+
+function crossing(parent: Element, limit: number, resume?: Resume): Found | null {
+  let n = resume && resume.has(parent) ? (resume.get(parent) as ChildNode | null) : parent.firstChild;
+  // Children before the one returned lie above `limit`, hence above every later limit too.
+  const at = (child: ChildNode | null, found: Found | null): Found | null => {
+    if (resume) resume.set(parent, child);
+    return found;
+  };
+  for (; n; n = n.nextSibling) {
     if (n.nodeType === Node.TEXT_NODE) {
       if (!/\S/.test(n.textContent || '')) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
       for (const r of range.getClientRects())
         if (r.height > 0 && r.bottom + window.scrollY + halfLeading(n.parentElement, r.height) > limit + 0.5)
-          return { block: blockOf(n) };
+          return at(n, { block: blockOf(n) });
       continue;
     }
     if (!(n instanceof Element)) continue;
     const cs = getComputedStyle(n);
     if (outOfFlow(n, cs)) continue;
     if (cs.display === 'contents') {
-      const inner = crossing(n, limit);
-      if (inner) return inner;
+      const inner = crossing(n, limit, resume);
+      if (inner) return at(n, inner);
       continue;
     }
     if (bottom(n) <= limit + 0.5) continue;
     if (cs.display.startsWith('inline')) {
       if (cs.display === 'inline' && n.tagName !== CALL) {
-        const inner = crossing(n, limit);
-        if (inner) return inner;
+        const inner = crossing(n, limit, resume);
+        if (inner) return at(n, inner);
         continue;
       }
-      return { block: blockOf(n) };
+      return at(n, { block: blockOf(n) });
     }
     if (/table/.test(cs.display) && n instanceof HTMLTableElement) {
       for (const row of n.rows) {
         if (bottom(row) <= limit + 0.5) continue;
         const group = row.parentElement;
         const body = group && group.tagName === 'TBODY' && row !== n.tBodies[0]?.rows[0];
-        return body ? { row, table: n } : { box: n };
+        return at(n, body ? { row, table: n } : { box: n });
       }
-      return { box: n };
+      return at(n, { box: n });
     }
-    if (unbreakable(n, cs) || !blockFlow(cs.display)) return { box: n };
-    const inner = crossing(n, limit);
-    if (inner) return inner;
+    if (unbreakable(n, cs) || !blockFlow(cs.display)) return at(n, { box: n });
+    const inner = crossing(n, limit, resume);
+    if (inner) return at(n, inner);
   }
-  return null;
+  return at(null, null);
 }
 
 /**
@@ -220,12 +233,17 @@ export function contentBetween(from: number, to: number): boolean {
   return top('box' in found ? found.box : found.row) < to - 1;
 }
 
+/** Whether everything in the flow ends above `limit`. */
+export function allAbove(limit: number, resume?: Resume): boolean {
+  return crossing(document.body, limit, resume) === null;
+}
+
 /**
  * Where a page that starts at `from` must end for its content to stay above `limit`; null when it all fits
  * (or nothing can move: the first line or box of the page crosses it already).
  */
-export function cutAt(from: number, limit: number): Cut | null {
-  const found = crossing(document.body, limit);
+export function cutAt(from: number, limit: number, resume?: Resume): Cut | null {
+  const found = crossing(document.body, limit, resume);
   if (!found) return null;
   if ('row' in found) return beforeBox(found.row, from);
   if ('box' in found) return beforeBox(found.box, from);

@@ -6,7 +6,7 @@
  */
 import { FUNCTION_SENTINEL, STRING_SENTINEL, type LayoutState } from '../contract.js';
 import { cssString, splitArgs, splitSentinels, unescapeCss } from '../css-text.js';
-import { candidates, helper, idFor } from '../dom.js';
+import { beforeHead, candidates, helper, idFor } from '../dom.js';
 import { resolvePage } from '../page-rules.js';
 import { contentOf } from './strings.js';
 import type { PageState, StyleRuleInfo, TargetPart, TargetRule } from '../state.js';
@@ -178,6 +178,9 @@ function blockRight(el: Element): number {
   return document.documentElement.clientWidth;
 }
 
+/** Leader strings measured per font: the advance of one is the width of this many over this many. */
+const LEADER_SAMPLE = 20;
+
 interface WrittenRule {
   t: TargetRule;
   sel: string;
@@ -272,6 +275,37 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     const key = w === null || Math.abs(w - screen) < 0.5 ? '' : String(w);
     groups.set(key, [...(groups.get(key) || []), k]);
   });
+  // One run of each leader string in its pseudo-element's font, measured in the same layout as the marks:
+  // the fill is as long as its free space needs (a fixed 2,000 characters printed ~2,000 glyphs per line).
+  const runs = new Map<string, HTMLElement>();
+  const runOf = leaders.map((r) => {
+    const cs = getComputedStyle(r.t.el, r.t.pseudo);
+    const font = [cs.fontStyle, cs.fontWeight, cs.fontSize, cs.fontFamily, cs.letterSpacing, cs.fontStretch].join('|');
+    const key = font + '|' + r.leader;
+    if (!runs.has(key)) {
+      const run = helper(
+        'mark',
+        'position:absolute!important;visibility:hidden!important;white-space:pre!important;display:inline-block!important;' +
+          'font-style:' +
+          cs.fontStyle +
+          ';font-weight:' +
+          cs.fontWeight +
+          ';font-size:' +
+          cs.fontSize +
+          ';font-family:' +
+          cs.fontFamily +
+          ';letter-spacing:' +
+          cs.letterSpacing +
+          ';font-stretch:' +
+          cs.fontStretch,
+      );
+      run.textContent = (r.leader as string).repeat(LEADER_SAMPLE);
+      beforeHead(run);
+      runs.set(key, run);
+    }
+    return key;
+  });
+  const advance = new Map([...runs].map(([key, run]) => [key, run.getBoundingClientRect().width / LEADER_SAMPLE]));
   const widths: number[] = [];
   const measure = (ks: number[]) => {
     for (const k of ks)
@@ -286,11 +320,15 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     if (key === '') measure(ks);
     else atContentWidth(Number(key), () => measure(ks));
   }
-  for (const m of marks) m.remove();
+  for (const m of [...marks, ...runs.values()]) m.remove();
   const css = rules.map((r) => {
     const k = leaders.indexOf(r);
     if (k < 0 || r.leader === null) return null;
-    const fill = cssString(r.leader.repeat(Math.ceil(2000 / r.leader.length)));
+    const each = advance.get(runOf[k] as string) ?? 0;
+    // A fifth more and two more than the space takes: what shows is the run's end, clipped at the start.
+    const most = Math.ceil(2000 / r.leader.length);
+    const count = each > 0.1 ? Math.min(most, Math.ceil(((widths[k] as number) * 1.2) / each) + 2) : most;
+    const fill = cssString(r.leader.repeat(count));
     return (
       'content:' +
       [...r.pre, fill, ...r.post].join(' ') +
