@@ -485,6 +485,8 @@ export const INPAGE_SOURCE = [
   "    S.overlayOnly = only ? S.overlay && !S.overlayOnly ? null : names : null;",
   "    S.overlay = true;",
   "  }",
+  "",
+  "  // src/html/in-page/page-cascade.ts",
   "  function anb(a, b, n) {",
   "    if (a === 0) return n === b;",
   "    const k = (n - b) / a;",

@@ -18,7 +18,8 @@ import {
 import { estimate, prepareBreaks, prepareNamed, side } from '../../src/html/in-page/flow.js';
 import { describeControl } from '../../src/html/in-page/forms.js';
 import { choose } from '../../src/html/in-page/overlay.js';
-import { collectRules, pageSize, readPageRules, resolvePage } from '../../src/html/in-page/page-rules.js';
+import { resolvePage } from '../../src/html/in-page/page-cascade.js';
+import { collectRules, pageSize, readPageRules } from '../../src/html/in-page/page-rules.js';
 import { newState } from '../../src/html/in-page/state.js';
 import { contentOf, stringValue } from '../../src/html/in-page/generated-content/strings.js';
 

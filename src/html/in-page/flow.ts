@@ -6,7 +6,8 @@
 import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
 import { forcedStarts, pageRoom, pageStarts } from './footnotes/pages.js';
-import { pageGroups, resolvePage } from './page-rules.js';
+import { resolvePage } from './page-cascade.js';
+import { pageGroups } from './page-rules.js';
 import { newId, type NamedPageElement, type PageState, type StyleRuleInfo } from './state.js';
 
 /** Elements whose ::before/::after show counter(page) or counter(pages): their counter-reset carries the numbers. */

@@ -7,7 +7,7 @@ import type { LayoutState } from './contract.js';
 import { cssString, tokens } from './css-text.js';
 import { helper } from './dom.js';
 import { overlayForms } from './forms.js';
-import { resolvePage, type ResolvedPage } from './page-rules.js';
+import { resolvePage, type ResolvedPage } from './page-cascade.js';
 import { newId, type PageState } from './state.js';
 import { inheritedFromPage } from './page-context.js';
 import { formatCounter, PAGE_MARK, PAGES_MARK } from './generated-content/string-values.js';

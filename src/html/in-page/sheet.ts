@@ -3,7 +3,8 @@
  * room on the right for content wider than the page area, which would otherwise make Chromium shrink
  * every page (it scales all pages by the largest right overflow of any page area).
  */
-import { pageSize, px, resolvePage, switchToOverlay } from './page-rules.js';
+import { resolvePage } from './page-cascade.js';
+import { pageSize, px, switchToOverlay } from './page-rules.js';
 import type { PageState } from './state.js';
 
 /**

@@ -6,7 +6,7 @@
 import { FOOTNOTE_MARKER } from '../contract.js';
 import { beforeHead, helper } from '../dom.js';
 import { inheritedFromPage } from '../page-context.js';
-import type { ResolvedPage } from '../page-rules.js';
+import type { ResolvedPage } from '../page-cascade.js';
 import type { Footnote, PageState } from '../state.js';
 
 /** Properties of `@footnote` that castpress places itself (the area is always at the bottom, in the page's width). */

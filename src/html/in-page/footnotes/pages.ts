@@ -5,7 +5,7 @@
  * leftover at every page end and, a few pages on, put headings on the page before theirs: one more print.
  * The walk resumes where the last page ended, so it costs a pass over the document, not one per page.
  */
-import { resolvePage } from '../page-rules.js';
+import { resolvePage } from '../page-cascade.js';
 import type { PageState } from '../state.js';
 import { allAbove, cutAt, type Resume } from './cut.js';
 

@@ -17,7 +17,7 @@
  */
 import type { LayoutState } from '../contract.js';
 import { linkMarker } from '../dom.js';
-import { resolvePage, type ResolvedPage } from '../page-rules.js';
+import { resolvePage, type ResolvedPage } from '../page-cascade.js';
 import { newId, type Footnote, type FootnotePage, type PageState } from '../state.js';
 import { measureArea, newMeasurer, type Measurer } from './area.js';
 import { contentBetween, cutAt, cutBefore, insertSpacer, lineOf, top, type Cut } from './cut.js';

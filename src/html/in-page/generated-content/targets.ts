@@ -7,7 +7,7 @@
 import { FUNCTION_SENTINEL, STRING_SENTINEL, type LayoutState } from '../contract.js';
 import { cssString, splitArgs, splitSentinels, unescapeCss } from '../css-text.js';
 import { beforeHead, candidates, helper, idFor } from '../dom.js';
-import { resolvePage } from '../page-rules.js';
+import { resolvePage } from '../page-cascade.js';
 import { contentOf } from './strings.js';
 import type { PageState, StyleRuleInfo, TargetPart, TargetRule } from '../state.js';
 
