@@ -12,6 +12,7 @@ import path from 'node:path';
 import { runBatch } from '../src/batch/index.js';
 import { demoTemplate } from '../examples/demo-template.js';
 import { CpuWatch, idleRatio } from './cpu.js';
+import { ensureBundle } from './startup.js';
 import type { BenchRow } from './types.js';
 
 export async function writeMixedJobs(dir: string, count: number): Promise<string> {
@@ -63,6 +64,8 @@ export async function writeMixedJobs(dir: string, count: number): Promise<string
 }
 
 export async function run(): Promise<BenchRow[]> {
+  // Threads start from the bundle, as an installed castpress's do, never from the sources through tsx.
+  ensureBundle(['worker-entry.mjs']);
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-bench-batch-'));
   try {
     const jobs = await writeMixedJobs(dir, Number(process.env.BENCH_BATCH_JOBS ?? 2000));

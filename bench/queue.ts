@@ -18,6 +18,7 @@ import { enqueueBatch, runBatch, watchBatch } from '../src/batch/index.js';
 import { exited, RedisServer, waitForOutput } from '../test/helpers/redis.js';
 import { writeMixedJobs } from './batch.js';
 import { CpuWatch, processCpuMs, threadCpuMs } from './cpu.js';
+import { ensureBundle } from './startup.js';
 import type { BenchRow } from './types.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'castpress.js');
@@ -33,6 +34,8 @@ interface Measured {
 }
 
 export async function run(): Promise<BenchRow[]> {
+  // Threads start from the bundle, as an installed castpress's do, never from the sources through tsx.
+  ensureBundle(['worker-entry.mjs', 'castpress.mjs', 'castpress.cjs']);
   const dir = await mkdtemp(path.join(tmpdir(), 'castpress-bench-queue-'));
   await mkdir(path.join(dir, 'redis'));
   const redis = await RedisServer.start(path.join(dir, 'redis'));
