@@ -246,6 +246,37 @@ describe('queue (BullMQ on a private redis-server)', () => {
     }
   }, 120_000);
 
+  it('counts a job that a worker with a slow clock finished, scored below what the watcher has read', async () => {
+    // No worker: the test finishes the jobs itself in BullMQ's completed set, as a worker would, with the
+    // finish time of a clock an hour behind, after a job of another batch finished now.
+    const jobs = path.join(dir, 'late.jsonl');
+    await writeFile(jobs, [md(1), md(2), md(3)].join('\n') + '\n');
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: null });
+    try {
+      const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'late' });
+      await admin.zadd('bull:late:completed', Date.now(), 'another-batch-1');
+      let finishing: Promise<unknown> | undefined;
+      const summary = await watchBatch({
+        connection: redis.url,
+        batch,
+        outDir: path.join(dir, 'late-out'),
+        pollMs: 5,
+        progress: {
+          update: () =>
+            void (finishing ??= Promise.all(
+              batch.jobIds.map((id) => admin.zadd('bull:late:completed', Date.now() - 3_600_000, id)),
+            )),
+          finish: () => undefined,
+        },
+      });
+      await finishing;
+      expect(summary).toMatchObject({ total: 3, done: 3, failed: 0 });
+    } finally {
+      await admin.quit();
+    }
+  });
+
   it('removes temporary files of dead processes on this host, never those of live ones', async () => {
     const out = path.join(dir, 'sweep');
     await mkdir(out);
