@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { enqueueBatch, runBatch, watchBatch } from '../src/batch/index.js';
@@ -31,6 +31,15 @@ interface Measured {
   redis: number;
   /** The worker processes' main threads (BullMQ, Redis, the output writer), ms per job. */
   workerMains: number;
+  /** The busiest render thread (the pool's, or of any worker process), ms per job. */
+  busiest: number;
+}
+
+/** The busiest thread but the main one of each process, in ms between two readings. */
+function busiestThread(before: Map<number, number>, after: Map<number, number>, main: number): number {
+  let most = 0;
+  for (const [tid, ms] of after) if (tid !== main) most = Math.max(most, ms - (before.get(tid) ?? 0));
+  return most;
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -65,6 +74,7 @@ export async function run(): Promise<BenchRow[]> {
         workers: 0,
         redis: 0,
         workerMains: split.mainMs / s.done,
+        busiest: split.busiestNewThreadMs / s.done,
       };
     };
 
@@ -83,11 +93,18 @@ export async function run(): Promise<BenchRow[]> {
       try {
         await Promise.all(workers.map((w) => waitForOutput(w, /ready on/, 60_000)));
         const start = Date.now();
-        const before = { cpu: process.cpuUsage(), workers: workerCpu(), mains: mainCpu(), redis: redisCpu() };
+        const threads = () => workers.map((w) => threadCpuMs(w.pid!));
+        const before = {
+          cpu: process.cpuUsage(),
+          workers: workerCpu(),
+          mains: mainCpu(),
+          redis: redisCpu(),
+          threads: threads(),
+        };
         const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: name });
         const s = await watchBatch({ connection: redis.url, batch, outDir: out, pollMs: 50 });
         const cpu = process.cpuUsage(before.cpu);
-        const after = { workers: workerCpu(), mains: mainCpu(), redis: redisCpu() };
+        const after = { workers: workerCpu(), mains: mainCpu(), redis: redisCpu(), threads: threads() };
         if (s.failed > 0) throw new Error(`${s.failed} queue jobs failed (see ${s.errorsFile})`);
         return {
           rate: s.done / ((s.finishedAt - start) / 1000),
@@ -95,6 +112,8 @@ export async function run(): Promise<BenchRow[]> {
           workers: (after.workers - before.workers) / s.done,
           redis: (after.redis - before.redis) / s.done,
           workerMains: (after.mains - before.mains) / s.done,
+          busiest:
+            Math.max(...workers.map((w, i) => busiestThread(before.threads[i], after.threads[i], w.pid!))) / s.done,
         };
       } finally {
         for (const w of workers) w.kill('SIGTERM');
@@ -103,6 +122,9 @@ export async function run(): Promise<BenchRow[]> {
     };
 
     const total = (m: Measured) => m.producer + m.workers + m.redis;
+    // As in bench/batch.ts: no faster than the busiest thread, nor than all the CPU spread over the cores.
+    const cores = os.availableParallelism();
+    const floor = (m: Measured, c: number) => Math.max(m.busiest, total(m) / c);
     const rows = (n: number, q: Measured, p: Measured): BenchRow[] => [
       {
         name: `queue throughput, ${n} worker process${n > 1 ? 'es' : ''} vs pool of ${n} thread${n > 1 ? 's' : ''}`,
@@ -124,6 +146,16 @@ export async function run(): Promise<BenchRow[]> {
         value: q.producer + q.redis + q.workerMains,
         unit: 'ms',
         baseline: p.workerMains,
+      },
+      {
+        name: `queue ${n} vs pool of ${n} expected on an idle machine of ${cores} cores (from CPU per thread)`,
+        value: floor(p, cores) / floor(q, cores),
+        unit: 'x',
+      },
+      {
+        name: `queue ${n} vs pool of ${n} expected with one CPU-bound process beside it`,
+        value: floor(p, Math.max(1, cores - 1)) / floor(q, Math.max(1, cores - 1)),
+        unit: 'x',
       },
     ];
 
