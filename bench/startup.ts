@@ -26,15 +26,14 @@ const bin = path.join(root, 'bin', 'castpress.js');
 /** The CLI's bundles the bin runs: the ES-module one, the CommonJS one, and the commands' own CommonJS files. */
 const BIN_BUNDLES = ['castpress.mjs', 'castpress.cjs', ...OWN_SCRIPT_COMMANDS.map((c) => `castpress-${c}.cjs`)];
 
-/** Builds dist/bundle unless it is fresh, and fails rather than timing the sources. */
-export function ensureBundle(): void {
-  if (BIN_BUNDLES.every((b) => freshBundle(b))) return;
+/** Builds dist/bundle unless the files named are fresh, and fails rather than timing the sources. */
+export function ensureBundle(names: string[] = BIN_BUNDLES): void {
+  if (names.every((b) => freshBundle(b))) return;
   const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')], {
     cwd: root,
     stdio: 'inherit',
   });
-  if (built.status !== 0 || !BIN_BUNDLES.every((b) => freshBundle(b)))
-    throw new Error('node scripts/bundle.mjs failed');
+  if (built.status !== 0 || !names.every((b) => freshBundle(b))) throw new Error('node scripts/bundle.mjs failed');
 }
 
 async function nodeNothing(): Promise<void> {

@@ -184,6 +184,99 @@ describe('queue (BullMQ on a private redis-server)', () => {
     expect(await exited(second)).toBe(0);
   }, 600_000);
 
+  it('polls a batch at a cost that follows what finished, not how many jobs it holds', async () => {
+    // Counted in Redis's own command log: every job id the watcher asks about (ZMSCORE's arguments).
+    // The jobs are held in the handler until the watcher has polled `polls` times, so the polls that
+    // find nothing new are many whatever the machine's speed.
+    const total = 300;
+    const polls = 45;
+    const lines = Array.from({ length: total }, (_, i) =>
+      i % 100 === 7 ? JSON.stringify({ request: { data: [] } }) : md(i + 1),
+    );
+    const jobs = path.join(dir, 'poll.jsonl');
+    await writeFile(jobs, lines.join('\n') + '\n');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const written: string[] = [];
+    const worker = await createQueueWorker({
+      connection: redis.url,
+      queueName: 'poll',
+      handler: async (job) => {
+        await gate;
+        written.push(job.output);
+      },
+    });
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: null });
+    try {
+      const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'poll' });
+      await admin.config('SET', 'slowlog-log-slower-than', '0');
+      await admin.config('SET', 'slowlog-max-len', '1000000');
+      await admin.slowlog('RESET');
+      let updates = 0;
+      const summary = await watchBatch({
+        connection: redis.url,
+        batch,
+        outDir: path.join(dir, 'poll-out'),
+        pollMs: 5,
+        progress: { update: () => void (++updates === polls && release()), finish: () => undefined },
+      });
+      expect(summary).toMatchObject({ total, done: total - 3, failed: 3, skipped: 0 });
+      expect(written.length).toBe(total - 3);
+      const errors = (await readFile(summary.errorsFile, 'utf8')).trim().split('\n');
+      expect(errors.map((l) => (JSON.parse(l) as { line: number }).line)).toEqual([8, 108, 208]);
+
+      const log = (await admin.slowlog('GET', -1)) as Array<[number, number, number, string[]]>;
+      let asked = 0;
+      for (const [, , , args] of log) {
+        if (args[0].toLowerCase() !== 'zmscore') continue;
+        // Redis keeps 32 arguments of a command and counts the rest in the last one.
+        const more = /^\.\.\. \((\d+) more arguments\)$/.exec(args[args.length - 1]);
+        asked += (more ? args.length - 1 + Number(more[1]) : args.length) - 2;
+      }
+      expect(updates).toBeGreaterThanOrEqual(polls);
+      // Asking every id of both sets on every poll is 2 x total per poll; a full pass over the jobs
+      // still pending every twentieth poll is a tenth of that.
+      expect(asked / updates).toBeLessThan(total / 2);
+    } finally {
+      release();
+      await admin.config('SET', 'slowlog-log-slower-than', '10000');
+      await admin.quit();
+      await worker.close();
+    }
+  }, 120_000);
+
+  it('counts a job that a worker with a slow clock finished, scored below what the watcher has read', async () => {
+    // No worker: the test finishes the jobs itself in BullMQ's completed set, as a worker would, with the
+    // finish time of a clock an hour behind, after a job of another batch finished now.
+    const jobs = path.join(dir, 'late.jsonl');
+    await writeFile(jobs, [md(1), md(2), md(3)].join('\n') + '\n');
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: null });
+    try {
+      const batch = await enqueueBatch({ connection: redis.url, jobsFile: jobs, queueName: 'late' });
+      await admin.zadd('bull:late:completed', Date.now(), 'another-batch-1');
+      let finishing: Promise<unknown> | undefined;
+      const summary = await watchBatch({
+        connection: redis.url,
+        batch,
+        outDir: path.join(dir, 'late-out'),
+        pollMs: 5,
+        progress: {
+          update: () =>
+            void (finishing ??= Promise.all(
+              batch.jobIds.map((id) => admin.zadd('bull:late:completed', Date.now() - 3_600_000, id)),
+            )),
+          finish: () => undefined,
+        },
+      });
+      await finishing;
+      expect(summary).toMatchObject({ total: 3, done: 3, failed: 0 });
+    } finally {
+      await admin.quit();
+    }
+  });
+
   it('removes temporary files of dead processes on this host, never those of live ones', async () => {
     const out = path.join(dir, 'sweep');
     await mkdir(out);

@@ -61,6 +61,11 @@ export class RedisServer {
     return server;
   }
 
+  /** The server's process id while it runs (benches read its CPU). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }

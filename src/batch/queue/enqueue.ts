@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { writeAtomic } from '../atomic.js';
 import type { ProgressReporter, ProgressState } from '../progress.js';
 import { DEFAULT_QUEUE_NAME, openRedis, type QueueConnection } from './connection.js';
+import { FinishedJobs } from './finished.js';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
@@ -124,47 +125,38 @@ export interface QueueBatchSummary extends ProgressState {
 /**
  * Follows a batch on the queue until every job is done or failed, whichever worker
  * ran it, reporting progress and ETA; then writes `outDir/errors.jsonl` (one writer,
- * sorted by line, replaced atomically) from the failed jobs' typed errors. Redis
- * going away only pauses it: it waits for the connection to come back.
+ * sorted by line, replaced atomically) from the failed jobs' typed errors. A poll
+ * reads what finished since the last one (FinishedJobs), so it costs the same in a
+ * batch of a hundred jobs and of a million. Redis going away only pauses it: it waits
+ * for the connection to come back.
  */
 export async function watchBatch(options: WatchOptions): Promise<QueueBatchSummary> {
   const { batch } = options;
   const pollMs = options.pollMs ?? 500;
   return withQueue(options.connection, batch.queueName, async (queue, redis) => {
-    const finished = async (set: 'completed' | 'failed'): Promise<string[]> => {
-      const ids: string[] = [];
-      for (let i = 0; i < batch.jobIds.length; i += 1000) {
-        const chunk = batch.jobIds.slice(i, i + 1000);
-        const scores = await redis.zmscore(queue.toKey(set), ...chunk);
-        scores.forEach((s, k) => s !== null && ids.push(chunk[k]));
-      }
-      return ids;
-    };
+    const finished = new FinishedJobs(batch.jobIds, redis, (set) => queue.toKey(set));
     const state: ProgressState = { done: 0, failed: 0, skipped: 0, total: batch.total, startedAt: Date.now() };
     let baseline: number | undefined;
-    let failedIds: string[] = [];
     for (;;) {
-      let completed: number;
       try {
-        completed = (await finished('completed')).length;
-        failedIds = await finished('failed');
+        await finished.poll();
       } catch {
         // Redis restarting: ioredis reconnects; ask again on the next tick.
         await new Promise((resolve) => setTimeout(resolve, pollMs));
         continue;
       }
       // Jobs already done when we started (an earlier run of the same file) are not this run's rate.
-      baseline ??= batch.total - batch.added > 0 ? completed : 0;
+      baseline ??= batch.total - batch.added > 0 ? finished.completed : 0;
       state.skipped = baseline;
-      state.done = completed - baseline;
-      state.failed = failedIds.length;
-      if (completed + failedIds.length >= batch.total) break;
+      state.done = finished.completed - baseline;
+      state.failed = finished.failedIds.length;
+      if (finished.pending === 0) break;
       options.progress?.update(state);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
 
     const failures: Array<JobFailure & { line: number }> = [];
-    for (const id of failedIds) {
+    for (const id of finished.failedIds) {
       const job = await queue.getJob(id);
       if (!job) continue;
       failures.push({ line: (job.data as QueueJobData).lineNumber, ...decodeFailure(job.failedReason) });
