@@ -62,13 +62,25 @@ export class TextLayout {
   readonly #registry: FontRegistry;
   readonly #cjkDefault: CjkLanguage;
   readonly #shaper: Shaper;
-  readonly #bidi = new BidiResolver();
-  readonly #chains = new Map<string, FallbackChain>();
+  // Shared with this layout's document views (forDocument), hence not readonly.
+  #bidi = new BidiResolver();
+  #chains = new Map<string, FallbackChain>();
 
   constructor(registry: FontRegistry, options: TextLayoutOptions = {}) {
     this.#registry = registry;
     this.#cjkDefault = options.cjkLanguage ?? 'sc';
     this.#shaper = options.shaper ?? new Shaper();
+  }
+
+  /**
+   * This layout for one document: the same fonts, fallback chains and bidi, with the document's
+   * own shaper (`Shaper.forDocument`), so the runs only that document uses go with it.
+   */
+  forDocument(): TextLayout {
+    const view = new TextLayout(this.#registry, { cjkLanguage: this.#cjkDefault, shaper: this.#shaper.forDocument() });
+    view.#bidi = this.#bidi;
+    view.#chains = this.#chains;
+    return view;
   }
 
   /** The shaper the layout measured with: drawing shapes runs with the same one (and hits its cache). */

@@ -59,6 +59,8 @@ const FAKE_ITALIC_SKEW = Math.tan((12 * Math.PI) / 180);
  */
 export class TextSetter {
   readonly #doc: PDFDocument;
+  /** The layout the setter was given; it measures and draws through that layout's view for its document. */
+  readonly #given: TextLayout;
   readonly #layout: TextLayout;
   readonly #subsets: SubsetCache | undefined;
   readonly #embedded = new Map<string, EmbeddedFace>();
@@ -66,13 +68,14 @@ export class TextSetter {
 
   constructor(doc: PDFDocument, registry: FontRegistry, options: TextSetterOptions = {}) {
     this.#doc = doc;
-    this.#layout = options.layout ?? new TextLayout(registry, options);
+    this.#given = options.layout ?? new TextLayout(registry, options);
+    this.#layout = this.#given.forDocument();
     this.#subsets = options.subsets;
   }
 
-  /** The layout this setter measures with. */
+  /** The layout this setter measures with (it shapes through its own view of it, `forDocument`). */
   get textLayout(): TextLayout {
-    return this.#layout;
+    return this.#given;
   }
 
   measure(text: string, style: TextStyle): number {

@@ -1,5 +1,6 @@
 import type { Glyph } from '@cantoo/fontkit';
 import type { ResolvedFace } from '../fonts/index.js';
+import { SecondSight } from './second-sight.js';
 import { IGNORABLE, IGNORABLES, isHan, isKana } from './unicode.js';
 
 /** A run shaped by fontkit: glyphs in visual order with their positions, in font units. */
@@ -16,13 +17,42 @@ export interface ShapedRun {
 
 const MAX_CACHE = 4096;
 
-/** Shapes through the face's own OpenType tables (GSUB/GPOS), so Arabic joins and marks attach. */
+/**
+ * Shapes through the face's own OpenType tables (GSUB/GPOS), so Arabic joins and marks attach.
+ *
+ * Shaped runs are kept, at most 4,096 per shaper. An engine's shaper is shared by its documents;
+ * each document shapes through its own (`forDocument`), which keeps the runs only that document
+ * uses (measured, broken, then drawn) and dies with it. A run goes to the shared shaper when a
+ * document shapes it that an earlier document shaped too: labels, digits and words that recur.
+ * Runs seen once (names, amounts, dates: most of what a server fills) would otherwise stay until
+ * thousands of fills later, long enough for V8 to move them to the old generation, where dead
+ * runs pile up until a full GC and the heap's committed size grows by tens of MB (bench/memory.ts).
+ */
 export class Shaper {
   readonly #cache = new Map<string, ShapedRun>();
+  /** The engine's shaper this document shaper shares recurring runs with. */
+  readonly #shared: Shaper | undefined;
+  /** Runs documents shaped once (the shared shaper's only). */
+  #seen: SecondSight | undefined;
+
+  /** `shared`: the shaper whose documents this one shapes for (`forDocument` passes it); none for an engine's own. */
+  constructor(shared?: Shaper) {
+    this.#shared = shared;
+  }
+
+  /** A shaper for one document: its runs are its own, and the recurring ones are shared with this shaper's. */
+  forDocument(): Shaper {
+    return new Shaper(this.#shared ?? this);
+  }
+
+  /** Runs kept by this shaper (a document's own, or the shared ones). */
+  get size(): number {
+    return this.#cache.size;
+  }
 
   shape(face: ResolvedFace, text: string, rtl: boolean): ShapedRun {
     const key = `${face.id}\u0000${rtl ? 'r' : 'l'}\u0000${text}`;
-    const hit = this.#cache.get(key);
+    const hit = this.#cache.get(key) ?? (this.#shared ? this.#shared.#cache.get(key) : undefined);
     if (hit) return hit;
     const font = face.font;
     // Format characters (bidi marks, zero-width space, BOM, soft hyphen) have done their work in
@@ -66,6 +96,12 @@ export class Shaper {
   }
 
   #remember(key: string, shaped: ShapedRun): void {
+    const shared = this.#shared;
+    if (shared && (shared.#seen ??= new SecondSight()).seen(key)) shared.#keep(key, shaped);
+    else this.#keep(key, shaped);
+  }
+
+  #keep(key: string, shaped: ShapedRun): void {
     if (this.#cache.size >= MAX_CACHE) this.#cache.clear();
     this.#cache.set(key, shaped);
   }
