@@ -81,27 +81,13 @@ export function peakRss(pid: number): number {
 }
 
 /**
- * Proportional set size of a tree now: shared pages (Chromium's processes share most of theirs)
+ * Proportional set size of a tree now (reading smaps costs tens of ms of CPU per large process): shared pages (Chromium's processes share most of theirs)
  * divided among the processes that map them, so the sum is what the tree holds, not a multiple of it.
  */
 export function treePss(roots: number[], exclude: number[] = []): number {
   let bytes = 0;
   for (const pid of treePids(roots, exclude)) bytes += kbLine(`/proc/${pid}/smaps_rollup`, 'Pss');
   return bytes;
-}
-
-/** Samples `treePss` every `everyMs` until stopped; `stop()` returns the peak seen. */
-export function pssSampler(roots: number[], everyMs = 500): { stop: () => number } {
-  let peak = treePss(roots);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, treePss(roots));
-  }, everyMs);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.max(peak, treePss(roots));
-    },
-  };
 }
 
 /** The live children of `pid`. */

@@ -29,7 +29,7 @@ import { createSigningIdentity } from '../src/signing/index.js';
 import { w9Data, w9Pdf, w9Template } from '../test/fixtures/fill/corpus.js';
 import { PostgresServer } from '../test/helpers/postgres.js';
 import { startServe, stopServe, type ServeProcess } from '../test/helpers/serve.js';
-import { childrenOf, commOf, peakRss, pssSampler, treeCpuMs } from './_proc-stats.js';
+import { childrenOf, commOf, peakRss, treeCpuMs, treePss } from './_proc-stats.js';
 import type { BenchRow } from './types.js';
 
 const Anvil = anvilModule.default;
@@ -331,7 +331,10 @@ export async function run(): Promise<BenchRow[]> {
     };
     const a = await start('data-a');
     const b = await start('data-b');
-    const sampler = pssSampler([a.serve.child.pid!, b.serve.child.pid!]);
+    // Memory with Chromium: read between phases (reading smaps costs tens of ms per process, which a
+    // sampler would charge to this process's CPU and event loop, the in-process set-up's).
+    let peakPss = 0;
+    const readPss = () => (peakPss = Math.max(peakPss, treePss([a.serve.child.pid!, b.serve.child.pid!])));
 
     const store = await openPostgresStore({ connectionString: postgres.connectionString });
     const identity = await createSigningIdentity({ dataDir: path.join(dir, 'data-in-process') });
@@ -365,8 +368,11 @@ export async function run(): Promise<BenchRow[]> {
         process.stderr.write(`  ${kind} on ${t.name} (load ${loadAverage()})\n`);
         const p = await phase(t, kind, OPS);
         results.get(t.name)!.set(kind, p);
+        process.stderr.write(
+          `    ${p.ops} ops in ${(p.wallMs / 1000).toFixed(1)} s, CPU ${(p.cpuMs / 1000).toFixed(1)} s (${(p.cpuMs / p.wallMs).toFixed(2)} cores)\n`,
+        );
+        if (t !== inProcess) readPss();
       }
-    const peakPss = sampler.stop();
     for (const s of servers) bad.push(...loggedServerErrors(s));
     return rows(results, bad, {
       rssA: peakRss(a.serve.child.pid!),
@@ -555,7 +561,7 @@ function rows(
   out.push({ name: 'peak RSS, server process A (VmHWM)', value: memory.rssA / MB, unit: 'MB', goal: 'reported' });
   out.push({ name: 'peak RSS, server process B (VmHWM)', value: memory.rssB / MB, unit: 'MB', goal: 'reported' });
   out.push({
-    name: 'peak PSS, both servers with their Chromium',
+    name: 'PSS of both servers with their Chromium, largest after a phase',
     value: memory.peakPss / MB,
     unit: 'MB',
     goal: 'reported',
