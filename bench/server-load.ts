@@ -16,7 +16,8 @@
  * its render threads, logging) is small next to rendering and signing a PDF; a server that loses
  * more than 30% of the engine's throughput spends a large share of its CPU on plumbing.
  *
- * BENCH_SERVER_OPS (default 24) operations of each kind per set-up, BENCH_SERVER_CONCURRENCY (8).
+ * BENCH_SERVER_OPS (default 32) operations of each kind per set-up after BENCH_SERVER_WARMUP (16) untimed
+ * ones, BENCH_SERVER_CONCURRENCY (8).
  */
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -35,7 +36,9 @@ import type { BenchRow } from './types.js';
 const Anvil = anvilModule.default;
 type Client = InstanceType<typeof Anvil>;
 
-const OPS = Number(process.env.BENCH_SERVER_OPS ?? 24);
+const OPS = Number(process.env.BENCH_SERVER_OPS ?? 32);
+/** Untimed operations of each kind first: every render thread of both instances compiles its hot code (a cold W-9 fill costs twice a warm one). */
+const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 16);
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 8);
 const KEY = 'bench-server-load-key-0123456789';
 const KINDS = ['fill', 'markdown', 'html', 'packet', 'submit'] as const;
@@ -358,7 +361,7 @@ export async function run(): Promise<BenchRow[]> {
     for (const t of targets)
       for (const kind of KINDS) {
         if (kind === 'submit') bad.push(...(await t.prepareSubmits()).filter((p): p is string => p !== undefined));
-        bad.push(...(await phase(t, kind, 2, 2)).bad);
+        bad.push(...(await phase(t, kind, WARMUP)).bad);
       }
 
     const results = new Map<string, Map<Kind, Phase>>(targets.map((t) => [t.name, new Map()]));
