@@ -39,6 +39,7 @@ type Client = InstanceType<typeof Anvil>;
 const OPS = Number(process.env.BENCH_SERVER_OPS ?? 32);
 /** Untimed operations of each kind first: every render thread of both instances compiles its hot code (a cold W-9 fill costs twice a warm one). */
 const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 16);
+const IDLE_MS = 5000;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 8);
 const KEY = 'bench-server-load-key-0123456789';
 const KINDS = ['fill', 'markdown', 'html', 'packet', 'submit'] as const;
@@ -364,6 +365,13 @@ export async function run(): Promise<BenchRow[]> {
         bad.push(...(await phase(t, kind, WARMUP)).bad);
       }
 
+    // What the counted processes spend doing nothing (Chromium, PostgreSQL's background work, timers),
+    // which a slower phase accrues longer: the same quiet 5 s for every set-up.
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle0 = targets.map((t) => t.cpuMs());
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idle = new Map(targets.map((t, i) => [t.name, (t.cpuMs() - idle0[i]!) / IDLE_MS]));
+
     const results = new Map<string, Map<Kind, Phase>>(targets.map((t) => [t.name, new Map()]));
     for (const kind of KINDS)
       for (const t of targets) {
@@ -377,7 +385,7 @@ export async function run(): Promise<BenchRow[]> {
         if (t !== inProcess) readPss();
       }
     for (const s of servers) bad.push(...loggedServerErrors(s));
-    return rows(results, bad, {
+    return rows(results, idle, bad, {
       rssA: peakRss(a.serve.child.pid!),
       rssB: peakRss(b.serve.child.pid!),
       peakPss,
@@ -480,6 +488,7 @@ const MB = 1024 ** 2;
 
 function rows(
   results: Map<string, Map<Kind, Phase>>,
+  idle: Map<string, number>,
   bad: string[],
   memory: { rssA: number; rssB: number; peakPss: number },
 ): BenchRow[] {
@@ -561,6 +570,23 @@ function rows(
   out.push(ratioRow('CPU per operation: 2 instances vs 1', t.cpuPerOp, o.cpuPerOp, 'ms', 'reported', allTwo));
   out.push(ratioRow('cores used: 1 instance vs in-process', o.cores, l.cores, 'cores', 'reported', allOne));
   out.push(ratioRow('cores used: 2 instances vs 1', t.cores, o.cores, 'cores', 'reported', allTwo));
+  const [iOne, iTwo, iLocal] = [idle.get('1 instance')!, idle.get('2 instances')!, idle.get('in-process')!];
+  out.push({
+    name: 'idle CPU of the processes counted: 1 instance vs in-process',
+    value: iOne,
+    unit: 'cores',
+    baseline: iLocal,
+    ratio: iOne / iLocal,
+    goal: 'reported',
+  });
+  out.push({
+    name: 'idle CPU of the processes counted: 2 instances vs 1',
+    value: iTwo,
+    unit: 'cores',
+    baseline: iOne,
+    ratio: iTwo / iOne,
+    goal: 'reported',
+  });
   out.push({ name: 'peak RSS, server process A (VmHWM)', value: memory.rssA / MB, unit: 'MB', goal: 'reported' });
   out.push({ name: 'peak RSS, server process B (VmHWM)', value: memory.rssB / MB, unit: 'MB', goal: 'reported' });
   out.push({
