@@ -61,6 +61,8 @@ interface Phase {
   ops: number;
   wallMs: number;
   cpuMs: number;
+  /** This process's CPU meanwhile: for a server, the client's (@anvilco/anvil), which shares the machine's cores. */
+  selfCpuMs: number;
   latencies: number[];
   bad: string[];
 }
@@ -261,6 +263,7 @@ async function phase(target: Target, kind: Kind, n: number, concurrency = CONCUR
   const bad: string[] = [];
   let next = 0;
   const cpu0 = target.cpuMs();
+  const self0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
@@ -282,7 +285,15 @@ async function phase(target: Target, kind: Kind, n: number, concurrency = CONCUR
     }),
   );
   const wallMs = performance.now() - t0;
-  return { ops: n, wallMs, cpuMs: target.cpuMs() - cpu0, latencies: latencies.sort((a, b) => a - b), bad };
+  const self = process.cpuUsage(self0);
+  return {
+    ops: n,
+    wallMs,
+    cpuMs: target.cpuMs() - cpu0,
+    selfCpuMs: (self.user + self.system) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+    bad,
+  };
 }
 
 const quantile = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? Number.NaN;
@@ -380,7 +391,7 @@ export async function run(): Promise<BenchRow[]> {
         const p = await phase(t, kind, OPS);
         results.get(t.name)!.set(kind, p);
         process.stderr.write(
-          `    ${p.ops} ops in ${(p.wallMs / 1000).toFixed(1)} s, CPU ${(p.cpuMs / 1000).toFixed(1)} s (${(p.cpuMs / p.wallMs).toFixed(2)} cores)\n`,
+          `    ${p.ops} ops in ${(p.wallMs / 1000).toFixed(1)} s, CPU ${(p.cpuMs / 1000).toFixed(1)} s (${(p.cpuMs / p.wallMs).toFixed(2)} cores), this process ${(p.selfCpuMs / 1000).toFixed(1)} s\n`,
         );
         if (t !== inProcess) readPss();
       }
@@ -559,7 +570,13 @@ function rows(
     const ops = ps.reduce((s, p) => s + p.ops, 0);
     const wallMs = ps.reduce((s, p) => s + p.wallMs, 0);
     const cpuMs = ps.reduce((s, p) => s + p.cpuMs, 0);
-    return { perSecond: ops / (wallMs / 1000), cpuPerOp: cpuMs / ops, cores: cpuMs / wallMs };
+    const selfCpuMs = ps.reduce((s, p) => s + p.selfCpuMs, 0);
+    return {
+      perSecond: ops / (wallMs / 1000),
+      cpuPerOp: cpuMs / ops,
+      cores: cpuMs / wallMs,
+      clientPerOp: selfCpuMs / ops,
+    };
   };
   const [o, t, l] = [total(one), total(two), total(local)];
   const allOne = failed([...KINDS], one, local);
@@ -568,6 +585,16 @@ function rows(
   out.push(ratioRow('all kinds: 2 instances vs 1', t.perSecond, o.perSecond, 'ops/s', 'reported', allTwo));
   out.push(ratioRow('CPU per operation: 1 instance vs in-process', o.cpuPerOp, l.cpuPerOp, 'ms', 'reported', allOne));
   out.push(ratioRow('CPU per operation: 2 instances vs 1', t.cpuPerOp, o.cpuPerOp, 'ms', 'reported', allTwo));
+  out.push(
+    ratioRow(
+      "client CPU per operation (@anvilco/anvil, this process) vs the server's: 1 instance",
+      o.clientPerOp,
+      o.cpuPerOp,
+      'ms',
+      'reported',
+      allOne,
+    ),
+  );
   out.push(ratioRow('cores used: 1 instance vs in-process', o.cores, l.cores, 'cores', 'reported', allOne));
   out.push(ratioRow('cores used: 2 instances vs 1', t.cores, o.cores, 'cores', 'reported', allTwo));
   const [iOne, iTwo, iLocal] = [idle.get('1 instance')!, idle.get('2 instances')!, idle.get('in-process')!];
