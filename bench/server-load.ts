@@ -101,16 +101,30 @@ const htmlPayload = (i: number) => ({
   },
 });
 
-const packetFields = [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 680, width: 200, height: 30 } }];
+/** createEtchPacket's variables: the uploaded PDF (`file`, as the caller sends it) with one signature box for one embedded signer. */
+const packetVariables = (i: number, file: unknown) => ({
+  name: `Order ${i}`,
+  isDraft: false,
+  files: [
+    {
+      id: 'order',
+      title: 'Order form',
+      file,
+      fields: [{ id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 680, width: 200, height: 30 } }],
+    },
+  ],
+  signers: [
+    {
+      id: 'client',
+      name: `Signer ${i}`,
+      email: `signer${i}@example.com`,
+      signerType: 'embedded',
+      fields: [{ fileId: 'order', fieldId: 'sig' }],
+    },
+  ],
+});
 /** What the signing page posts once the signer has clicked the one box (each box is accepted by default). */
 const ACCEPTED = [{ document: 0, fieldId: 'sig' }];
-const packetSigner = (i: number) => ({
-  id: 'client',
-  name: `Signer ${i}`,
-  email: `signer${i}@example.com`,
-  signerType: 'embedded',
-  fields: [{ fileId: 'order', fieldId: 'sig' }],
-});
 
 function typedRest(errors: unknown): Problem {
   const list = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
@@ -175,22 +189,10 @@ function serverTarget(
         return checkPdf(await client.generatePDF(htmlPayload(i)));
       case 'packet': {
         const r = await client.createEtchPacket({
-          variables: {
-            name: `Order ${i}`,
-            isDraft: false,
-            files: [
-              {
-                id: 'order',
-                title: 'Order form',
-                file: Anvil.prepareGraphQLFile(Buffer.from(uploadPdf), {
-                  filename: 'order.pdf',
-                  mimetype: 'application/pdf',
-                }),
-                fields: packetFields,
-              },
-            ],
-            signers: [packetSigner(i)],
-          },
+          variables: packetVariables(
+            i,
+            Anvil.prepareGraphQLFile(Buffer.from(uploadPdf), { filename: 'order.pdf', mimetype: 'application/pdf' }),
+          ),
         });
         const bad = checkGraphql(r);
         if (bad) return bad;
@@ -435,19 +437,9 @@ function inProcessTarget(
       case 'html':
         return pdf(await engine.generate(htmlPayload(i)));
       case 'packet': {
-        const created = await s.createEtchPacket({
-          name: `Order ${i}`,
-          isDraft: false,
-          files: [
-            {
-              id: 'order',
-              title: 'Order form',
-              file: { data: uploadPdf, filename: 'order.pdf', mimetype: 'application/pdf' },
-              fields: packetFields,
-            },
-          ],
-          signers: [packetSigner(i)],
-        });
+        const created = await s.createEtchPacket(
+          packetVariables(i, { data: uploadPdf, filename: 'order.pdf', mimetype: 'application/pdf' }),
+        );
         const eid = created.documentGroup.signers[0]?.eid;
         if (!eid) return 'no signer';
         signers.push(eid);
