@@ -46,7 +46,7 @@ import type { BenchRow } from './types.js';
 const Anvil = anvilModule.default;
 
 const OPS = Number(process.env.BENCH_SERVER_OPS ?? 32);
-/** Untimed operations of each kind first: every render thread of both instances compiles its hot code (a cold W-9 fill costs twice a warm one). */
+/** Untimed operations of each kind before its timed ones: every render thread of both instances started and its hot code compiled. */
 const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 16);
 const IDLE_MS = 5000;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 8);
@@ -175,25 +175,16 @@ export async function run(): Promise<BenchRow[]> {
       inProcess,
     ];
 
-    // Warm-up, untimed but checked: threads, Chromium, JIT and the store's migrations.
     const bad: string[] = [];
-    for (const t of targets)
-      for (const kind of KINDS) {
-        if (kind === 'submit') bad.push(...(await t.prepareSubmits()).filter((p): p is string => p !== undefined));
-        bad.push(...(await phase(t, kind, WARMUP)).bad);
-      }
-
-    // What the counted processes spend doing nothing (Chromium, PostgreSQL's background work, timers),
-    // which a slower phase accrues longer: the same quiet 5 s for every set-up.
-    await new Promise((r) => setTimeout(r, 2000));
-    const idle0 = targets.map((t) => t.cpuMs());
-    await new Promise((r) => setTimeout(r, IDLE_MS));
-    const idle = new Map(targets.map((t, i) => [t.name, (t.cpuMs() - idle0[i]!) / IDLE_MS]));
-
     const results = new Map<string, Map<Kind, Phase>>(targets.map((t) => [t.name, new Map()]));
-    for (const kind of KINDS)
+    for (const kind of KINDS) {
+      // The signing links of every packet made (warm-up's and timed), checked, not timed.
+      if (kind === 'submit')
+        for (const t of targets) bad.push(...(await t.prepareSubmits()).filter((p): p is string => p !== undefined));
+      // Warm-up of this kind just before its timed phases, untimed but checked: the pool ends a render
+      // thread after 60 s idle, and a new one (modules, engine, fonts, cold code) would be timed otherwise.
+      for (const t of targets) bad.push(...(await phase(t, kind, WARMUP)).bad);
       for (const t of targets) {
-        if (kind === 'submit') bad.push(...(await t.prepareSubmits()).filter((p): p is string => p !== undefined));
         process.stderr.write(`  ${kind} on ${t.name} (load ${loadAverage()})\n`);
         const p = await phase(t, kind, OPS);
         results.get(t.name)!.set(kind, p);
@@ -202,6 +193,15 @@ export async function run(): Promise<BenchRow[]> {
         );
         if (t !== inProcess) readPss();
       }
+    }
+
+    // What the counted processes spend doing nothing (Chromium, PostgreSQL's background work, timers),
+    // which a slower phase accrues longer: the same quiet 5 s for every set-up, everything started.
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle0 = targets.map((t) => t.cpuMs());
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idle = new Map(targets.map((t, i) => [t.name, (t.cpuMs() - idle0[i]!) / IDLE_MS]));
+
     for (const s of servers) bad.push(...loggedServerErrors(s));
     return rows(results, idle, bad, {
       rssA: peakRss(a.serve.child.pid!),
