@@ -134,11 +134,13 @@ async function buildCliScript(only) {
   const { build } = await import('esbuild');
   const file = path.join(BUNDLE_DIR, only ? `castpress-${only}.cjs` : 'castpress.cjs');
   const options = cjsBundleOptions(path.join(root, 'src/cli/index.ts'), file);
-  const inline = OWN_SCRIPT_INLINE[only] ?? [];
+  const own = OWN_SCRIPT[only] ?? { inline: [], pureSources: false };
   const { metafile, outputFiles } = await build({
     ...options,
-    external: options.external.filter((name) => !inline.includes(name)),
-    plugins: only ? [...options.plugins, onlyCommand(only)] : options.plugins,
+    external: options.external.filter((name) => !own.inline.includes(name)),
+    plugins: only
+      ? [onlyCommand(only), ...(own.pureSources ? [pureSources] : []), ...options.plugins]
+      : options.plugins,
     absWorkingDir: root,
     metafile: true,
     write: false,
@@ -160,20 +162,49 @@ async function buildCliScript(only) {
 export const OWN_SCRIPT_COMMANDS = createRequire(import.meta.url)('../bin/bundle.js').OWN_SCRIPT_COMMANDS;
 
 /**
- * Packages outside the other bundles that a command's own file holds: what the command loads at
- * every start, so that the code cache covers it too. bullmq for `worker` (244 files required one by
- * one otherwise, ~0.1 s of CPU at each start; bullmq inlines its Lua and SQL scripts so that
- * bundlers can carry it, and it requires ioredis and pg, which stay outside, only when it uses them).
+ * What a command's own file holds beyond the command (bin/bundle.js OWN_SCRIPT_COMMANDS):
+ * - `inline`: packages the other bundles leave in node_modules, held here because the command loads
+ *   them at every start, so that the code cache covers them too. bullmq for `worker` (244 files
+ *   required one by one otherwise, ~0.1 s of CPU at each start; bullmq inlines its Lua and SQL scripts
+ *   so that bundlers can carry it, and requires ioredis and pg, which stay outside, only when it uses them).
+ * - `pureSources`: the project's own modules marked free of side effects at import (src/ has no import
+ *   made for its side effects only), so esbuild leaves out those whose exports the command never uses.
+ *   The worker's main thread uses a few of src/batch's exports, and src/batch/index.ts also re-exports
+ *   the batch runners, with the whole engine behind them (its threads load the engine from
+ *   worker-entry.mjs): 3.5 MB without the mark, 1.4 MB with it, most of that bullmq.
  */
-const OWN_SCRIPT_INLINE = { worker: ['bullmq'] };
+const OWN_SCRIPT = { worker: { inline: ['bullmq'], pureSources: true } };
 
-/** The modules src/cli/index.ts imports when a command runs, other than `command`'s, as stand-ins. */
+/** Marks each module under src/ side-effect free (see OWN_SCRIPT). */
+const pureSources = {
+  name: 'castpress-pure-sources',
+  setup(build) {
+    const src = path.join(root, 'src') + path.sep;
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData?.pureSources || !args.importer.startsWith(src)) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { pureSources: true },
+      });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path.startsWith(src)) return undefined;
+      return { path: resolved.path, namespace: resolved.namespace, sideEffects: false };
+    });
+  },
+};
+
+/**
+ * The modules src/cli/index.ts imports when a command runs, other than `command`'s, as stand-ins: the
+ * other commands, and the engine that `--version` loads (the bin runs a command's own file for that
+ * command only; `worker` has no other use for the engine in its main thread).
+ */
 function onlyCommand(command) {
   const index = path.join(root, 'src', 'cli', 'index.ts');
   return {
     name: 'castpress-only-command',
     setup(build) {
-      build.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+      build.onResolve({ filter: /^\.\.?\/[a-z/-]+\.js$/ }, (args) =>
         args.kind === 'dynamic-import' && args.importer === index && args.path !== `./${command}.js`
           ? { path: args.path, namespace: 'castpress-other-command' }
           : undefined,
