@@ -58,7 +58,7 @@ function freshBundle(name) {
  * Commands with a CommonJS file of their own, dist/bundle/castpress-<command>.cjs: `fill`, the command
  * run once per process (half the size of the whole CLI's file, its code cache a sixth smaller: a cold
  * W-9 fill -10 % CPU, bench/README.md), and `worker`, started often (a deployment scales workers
- * up and down), whose file also holds BullMQ so that its code cache covers it (scripts/bundle.mjs).
+ * up and down), whose file also holds BullMQ and ioredis so that its code cache covers them (scripts/bundle.mjs).
  * Here because the bin ships without scripts/; scripts/bundle.mjs, which builds the files, reads it from here.
  */
 const OWN_SCRIPT_COMMANDS = ['fill', 'worker'];

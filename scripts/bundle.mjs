@@ -164,16 +164,17 @@ export const OWN_SCRIPT_COMMANDS = createRequire(import.meta.url)('../bin/bundle
 /**
  * What a command's own file holds beyond the command (bin/bundle.js OWN_SCRIPT_COMMANDS):
  * - `inline`: packages the other bundles leave in node_modules, held here because the command loads
- *   them at every start, so that the code cache covers them too. bullmq for `worker` (244 files
- *   required one by one otherwise, ~0.1 s of CPU at each start; bullmq inlines its Lua and SQL scripts
- *   so that bundlers can carry it, and requires ioredis and pg, which stay outside, only when it uses them).
+ *   them at every start, so that the code cache covers them too. bullmq and ioredis for `worker` (bullmq
+ *   alone is 244 files required one by one otherwise, ~0.1 s of CPU at each start; it inlines its Lua
+ *   and SQL scripts so that bundlers can carry it, and requires pg, which stays outside, only when it
+ *   uses it). ioredis goes with it: one copy for BullMQ and the connection src/batch opens.
  * - `pureSources`: the project's own modules marked free of side effects at import (src/ has no import
  *   made for its side effects only), so esbuild leaves out those whose exports the command never uses.
  *   The worker's main thread uses a few of src/batch's exports, and src/batch/index.ts also re-exports
  *   the batch runners, with the whole engine behind them (its threads load the engine from
- *   worker-entry.mjs): 3.5 MB without the mark, 1.4 MB with it, most of that bullmq.
+ *   worker-entry.mjs): 3.7 MB without the mark, 1.8 MB with it, most of that bullmq and ioredis.
  */
-const OWN_SCRIPT = { worker: { inline: ['bullmq'], pureSources: true } };
+const OWN_SCRIPT = { worker: { inline: ['bullmq', 'ioredis'], pureSources: true } };
 
 /** Marks each module under src/ side-effect free (see OWN_SCRIPT). */
 const pureSources = {
