@@ -5,9 +5,9 @@
  * the store must hold each packet before or after a step, never in between: statuses
  * agree with each other, documents exist whole, and every committed state change has
  * exactly its events in the outbox. The next child carries interrupted packets on.
- * The kills are planned by step, not by time: the child names each step it begins, and each
- * kill comes a planned delay after the child begins a planned step, so every step class is hit
- * at delays from its first instructions to past its end, on a loaded machine as on an idle one.
+ * The kills are planned by step, not by time: the child names each step it begins and holds at the
+ * planned one until told to go on, and the kill comes a planned delay after that, so every step class
+ * is hit at delays from its first instructions to past its end, on a loaded machine as on an idle one.
  * Each lane starts its next child while the current one works (CRASH_STANDBY=0: one at a time):
  * a child's start-up touches no store (it waits for `go`), so the kill points are the same,
  * and the time a lane spends on start-ups overlaps with the work, the kill and the check.
@@ -308,11 +308,14 @@ function start(dir: string): Child {
   return c;
 }
 
-/** Lets a ready child open the store and work; resolves when it has (the kill window starts there). */
-async function go(c: Child): Promise<void> {
+/**
+ * Lets a ready child open the store and work, holding at the first `hold` step it begins (until `next`);
+ * resolves when it has opened the store (the kill window starts there).
+ */
+async function go(c: Child, hold = ''): Promise<void> {
   await c.ready;
   const opened = waitForOutput(c.process, /opened\n/, 120_000);
-  c.process.stdin!.write('go\n');
+  c.process.stdin!.write(hold ? `go ${hold}\n` : 'go\n');
   await opened;
 }
 
@@ -345,11 +348,14 @@ async function lane(n: number, plan: KillPoint[]): Promise<{ kills: number; comp
   for (const point of points) {
     const c = next ?? start(dir);
     await timed('ready', c.ready);
-    await timed('opened', go(c));
+    await timed('opened', go(c, point.step));
     // The next child starts up now, beside this one's work; it waits for its own go.
     next = STANDBY ? start(dir) : undefined;
     const kill = performance.now();
+    // The child holds at the step's start: the delay runs from the moment it goes on, however
+    // late this process reads its announcement (on a loaded machine, after a short step's end).
     await stepBegun(c, point.step);
+    if (c.process.exitCode === null) c.process.stdin!.write('next\n');
     await new Promise((r) => setTimeout(r, point.delay));
     spent.kill += performance.now() - kill;
     if (c.process.exitCode !== null) throw new Error(`child exited by itself (${c.process.exitCode}): ${c.stderr}`);
