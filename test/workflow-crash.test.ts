@@ -7,7 +7,7 @@
  * exactly its events in the outbox. The next child carries interrupted packets on.
  * The kills are planned by step, not by time: the child names each step it begins and holds at the
  * planned one until told to go on, and the kill comes a planned delay after that, so every step class
- * is hit at delays from its first instructions to past its end, on a loaded machine as on an idle one.
+ * is hit at delays from before its first instructions to past its end, on a loaded machine as on an idle one.
  * Each lane starts its next child while the current one works (CRASH_STANDBY=0: one at a time):
  * a child's start-up touches no store (it waits for `go`), so the kill points are the same,
  * and the time a lane spends on start-ups overlaps with the work, the kill and the check.
@@ -210,11 +210,22 @@ const STEPS = [
   'submit b',
 ];
 /**
- * How long after the child begins the target step its kill comes (ms): 0 lands in the step's first
- * instructions, the longer ones inside the long steps (the first signature, the completion and seal)
- * or, past a short step's end, in the steps after it.
+ * How long after the child goes on into the target step its kill comes (ms): 0 is before it runs any of
+ * the step, the fractions of a millisecond land inside the short steps (reading the packet, a sign URL:
+ * ~1-3 ms), the longer ones inside the long steps (the first signature, the completion and seal) or,
+ * past a step's end, in the steps after it.
  */
-const DELAYS = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256];
+const DELAYS = [0, 0.25, 0.5, 1, 2, 4, 16, 64, 128, 256];
+
+/** Waits `ms`: under a millisecond by watching the clock, since a timer cannot wait less than one. */
+async function pause(ms: number): Promise<void> {
+  if (ms >= 1) {
+    await new Promise((r) => setTimeout(r, ms));
+    return;
+  }
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
 
 /** A kill: once the child has begun `step`, wait `delay` ms, then SIGKILL. */
 interface KillPoint {
@@ -261,7 +272,7 @@ async function timed<T>(what: keyof typeof spent, work: Promise<T>): Promise<T> 
 let cacheRejected = 0;
 /** Where the kills fell: the step each killed child had last announced, with counts. */
 const killedIn = new Map<string, number>();
-/** CPU seconds the killed children used from their start to their kill (/proc, Linux), printed at the end. */
+/** CPU seconds the killed children used from their start to their planned step (/proc, Linux), printed at the end. */
 let childrenCpu = 0;
 
 /** user + sys CPU seconds of a live process so far (0 where /proc cannot say). */
@@ -355,14 +366,15 @@ async function lane(n: number, plan: KillPoint[]): Promise<{ kills: number; comp
     // The child holds at the step's start: the delay runs from the moment it goes on, however
     // late this process reads its announcement (on a loaded machine, after a short step's end).
     await stepBegun(c, point.step);
-    if (c.process.exitCode === null) c.process.stdin!.write('next\n');
-    await new Promise((r) => setTimeout(r, point.delay));
+    if (c.process.exitCode !== null) throw new Error(`child exited by itself (${c.process.exitCode}): ${c.stderr}`);
+    // Its CPU so far is read while it holds (reading /proc between `next` and the kill would add to the delay).
+    childrenCpu += await cpuOf(c.process.pid!);
+    c.process.stdin!.write('next\n');
+    await pause(point.delay);
     spent.kill += performance.now() - kill;
     if (c.process.exitCode !== null) throw new Error(`child exited by itself (${c.process.exitCode}): ${c.stderr}`);
-    const cpu = await cpuOf(c.process.pid!);
     c.process.kill('SIGKILL');
     await exited(c.process);
-    childrenCpu += cpu;
     killedIn.set(c.step, (killedIn.get(c.step) ?? 0) + 1);
     await timed('check', check(path.join(dir, 'store'), verified, whole));
   }
@@ -404,7 +416,7 @@ describe('workflow crash test', () => {
         .join(', ')}`,
     );
     console.log(
-      `crash: CPU (s): killed children ${childrenCpu.toFixed(1)} (${((childrenCpu / kills) * 1000).toFixed(0)} ms a kill), ` +
+      `crash: CPU (s): killed children to their planned step ${childrenCpu.toFixed(1)} (${((childrenCpu / kills) * 1000).toFixed(0)} ms a kill), ` +
         `this process (checks) ${((own.user + own.system) / 1e6).toFixed(1)}`,
     );
     console.log(`crash: children whose code cache V8 rejected: ${cacheRejected}`);
