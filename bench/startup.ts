@@ -3,14 +3,15 @@
  * timed alternately in the same run, with the absolute figure for the record:
  *  - `castpress worker --queue` (bin/castpress.js, the bundle) until it says it is ready on the
  *    queue (its engine thread warm, BullMQ connected to a private redis-server), against
- *    `node -e 0`. Goal: under 1 s on an idle machine.
+ *    `node -e 0`. Goal: under 1 s on an idle machine. Its CPU (user+sys, all threads, /proc) until then
+ *    too, against Node's own start: the figure a loaded machine moves least.
  *  - one thread of the render pool (and of batch and the queue worker): a worker_threads Worker
  *    until it has loaded the pool's worker file (src/batch/worker-entry.mjs, which loads the
  *    bundle), against a thread that loads nothing. Goal: under 300 ms.
  * The bundle is built first when it is missing or older than the sources.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +35,32 @@ export function ensureBundle(names: string[] = BIN_BUNDLES): void {
     stdio: 'inherit',
   });
   if (built.status !== 0 || !names.every((b) => freshBundle(b))) throw new Error('node scripts/bundle.mjs failed');
+}
+
+/**
+ * user + sys CPU of a live process so far, all its threads (ms; /proc, Linux, in clock ticks of
+ * 10 ms; 0 elsewhere): less moved by other processes' load than its wall time.
+ */
+async function cpuMs(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** user + sys CPU (ms) a Node process has used when its script starts: Node's own start. */
+async function nodeStartCpuMs(): Promise<number> {
+  const p = spawn(
+    process.execPath,
+    ['-e', 'const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000))'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await exited(p);
+  return Number(out);
 }
 
 async function nodeNothing(): Promise<void> {
@@ -71,18 +98,24 @@ export async function run(): Promise<BenchRow[]> {
         );
         await waitForOutput(p, /ready on/, 120_000);
         const ms = performance.now() - t;
+        const cpu = await cpuMs(p.pid!);
         p.kill('SIGTERM');
         await exited(p);
-        return ms;
+        return { ms, cpu };
       };
       await timedWorker();
       const workerMs: number[] = [];
+      const workerCpu: number[] = [];
       const anchorMs: number[] = [];
+      const anchorCpu: number[] = [];
       for (let i = 0; i < 7; i++) {
-        workerMs.push(await timedWorker());
+        const w = await timedWorker();
+        workerMs.push(w.ms);
+        workerCpu.push(w.cpu);
         const t = performance.now();
         await nodeNothing();
         anchorMs.push(performance.now() - t);
+        anchorCpu.push(await nodeStartCpuMs());
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const w = median(workerMs);
@@ -95,6 +128,17 @@ export async function run(): Promise<BenchRow[]> {
         ratio: w / a,
         goal: '< 1000 ms idle',
       });
+      if (workerCpu.every((c) => c > 0)) {
+        const wc = median(workerCpu);
+        const ac = median(anchorCpu);
+        rows.push({
+          name: 'worker-ready CPU: user+sys of the worker (all threads) until ready vs `node -e 0`',
+          value: wc,
+          unit: 'ms',
+          baseline: ac,
+          ratio: ac > 0 ? wc / ac : undefined,
+        });
+      }
     } finally {
       await redis.stop();
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The castpress command. It runs, in this order:
 //  - on Node without module.enableCompileCache (before 22.1), the CommonJS bundle
-//    dist/bundle/castpress.cjs (castpress-fill.cjs for `fill`) with V8's code cache
+//    dist/bundle/castpress.cjs (castpress-fill.cjs for `fill`, castpress-worker.cjs for `worker`) with V8's code cache
 //    (bin/code-cache.js), whenever it is newer than every source (bin/bundle.js): a cold
 //    `castpress fill` then compiles none of the code
 //    its first run compiled (the cache is per user: see bin/code-cache.js);
@@ -31,7 +31,7 @@ if (compileCache) Module.enableCompileCache();
 // (src/cli/index.ts's commands; one missing here only runs from the ES-module bundle.)
 const COMMANDS = ['fill', 'generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
 const command = process.argv[2];
-// OWN_SCRIPT_COMMANDS (`fill`) have a file of their own, holding that command only: a smaller cache to read.
+// OWN_SCRIPT_COMMANDS (`fill`, `worker`) have a file of their own, holding that command only: a smaller cache to read.
 const cjs =
   compileCache || process.env.CASTPRESS_CODE_CACHE === '0' || !COMMANDS.includes(command)
     ? undefined

@@ -8,8 +8,8 @@
  * each bundle file holds. `--help` loads no command; the packets floor does not load pg until a
  * PostgreSQL store is opened.
  */
-import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { DEFAULT_QUEUE_NAME } from '../src/batch/index.js';
 import { BATCH_USAGE, WORKER_USAGE } from '../src/cli/usage.js';
 import { bundleFiles, inlinedSources, sourceGroup } from './helpers/bundle-inputs.js';
 import { repoRoot } from './helpers/cli.js';
+import { exited, RedisServer, waitForOutput } from './helpers/redis.js';
 
 const execFileAsync = promisify(execFile);
 const bin = path.join(repoRoot, 'bin', 'castpress.js');
@@ -182,6 +183,52 @@ describe('castpress start-up loads only what the command runs', () => {
       expect(sources).toEqual(expect.arrayContaining(['src/cli/index.ts', 'src/cli/fill.ts']));
       const otherCommands = ['generate', 'import-template', 'batch', 'worker', 'serve', 'verify'];
       expect(otherCommands.filter((c) => sources.includes(`src/cli/${c}.ts`))).toEqual([]);
+    }
+  }, 300_000);
+
+  it("`castpress worker --queue` on Node without enableCompileCache runs the worker's CommonJS file, BullMQ and ioredis inlined in it", async () => {
+    await mkdir(path.join(dir, 'redis'), { recursive: true });
+    const redis = await RedisServer.start(path.join(dir, 'redis'));
+    const log = path.join(dir, 'worker-modules.log');
+    try {
+      const worker = spawn(
+        process.execPath,
+        [
+          '--import',
+          pathToFileURL(recorder).href,
+          bin,
+          'worker',
+          '--queue',
+          redis.url,
+          '--name',
+          'startup',
+          '--out',
+          path.join(dir, 'worker-out'),
+        ],
+        {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, CASTPRESS_MODULE_LOG: log, XDG_CACHE_HOME: path.join(dir, 'cache') },
+        },
+      );
+      let stderr = '';
+      worker.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await waitForOutput(worker, /ready on startup/, 120_000);
+      // At once: a worker that says it is ready handles SIGTERM (finishes its jobs, exits 0).
+      worker.kill('SIGTERM');
+      expect(await exited(worker), `${worker.signalCode ?? ''} ${stderr}`).toBe(0);
+    } finally {
+      await redis.stop();
+    }
+    const modules = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    // The recorder sees the packages the worker does load from node_modules (the thread pool).
+    expect(packagesOf(modules)).toContain('piscina');
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
+      expect(bundleFiles(modules)).toContain('castpress-worker.cjs');
+      expect(bundleFiles(modules)).not.toContain('castpress.cjs');
+      // BullMQ (some 240 files) and ioredis are compiled from the worker's file, under its code cache,
+      // not required one by one.
+      expect(packagesOf(modules).filter((p) => ['bullmq', 'ioredis'].includes(p))).toEqual([]);
     }
   }, 300_000);
 

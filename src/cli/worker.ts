@@ -44,8 +44,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
         console.error(`${e.ok ? 'done' : 'failed'} line ${e.lineNumber}${e.reason ? `: ${e.reason}` : ''}`);
     },
   });
-  console.error(`castpress worker ${process.pid} ready on ${values.name ?? DEFAULT_QUEUE_NAME}`);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.error(`castpress worker ${process.pid}: ${signal}, finishing the running jobs`);
       resolve();
@@ -53,6 +52,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  // Ready only once a signal finishes the running jobs: a supervisor may stop the worker the moment it reads this.
+  console.error(`castpress worker ${process.pid} ready on ${values.name ?? DEFAULT_QUEUE_NAME}`);
+  await stopped;
   await worker.close();
   console.error(`castpress worker ${process.pid} stopped: ${done} done, ${failed} failed`);
   return 0;

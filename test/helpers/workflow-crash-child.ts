@@ -1,13 +1,14 @@
 /**
  * Child of the workflow crash test: works packets forward on an embedded store until
- * it is killed (SIGKILL, at a random moment chosen by the parent). Each run first
+ * it is killed (SIGKILL, inside a step the parent chose). Each run first
  * carries every unfinished packet to its end, so steps interrupted earlier are
  * retried on whatever state the kill left.
  *   argv: <store dir> <identity dir> <webhook url>
  * Start-up (code, signing identity, a warm engine) needs no store, so a child starts while the
- * one before it still works: it prints `ready`, then waits for `go` on stdin before it opens
- * the store, and prints `opened` when its workflow is set up. Before each workflow step it prints `at <step>`, so the parent can say which step
- * each kill fell in. A closed stdin (the parent is gone) ends it.
+ * one before it still works: it prints `ready`, then waits for `go [step]` on stdin before it opens
+ * the store, and prints `opened` when its workflow is set up. Before each workflow step it prints
+ * `at <step>`, so the parent can say which step each kill fell in; at the first `at` of the step named
+ * in `go` it waits for `next`. A closed stdin (the parent is gone) ends it.
  * Built as one CommonJS bundle and run through code-cache-loader.cjs (see the test), so no
  * top-level await here: the work is in main().
  */
@@ -64,27 +65,39 @@ const body = (n: number) => ({
 
 type Service = ReturnType<typeof createPacketWorkflow>['service'];
 
-/** Names the step about to run (the parent's record of where its kills fell). */
-function at(step: string): void {
+/** The step the parent said to hold at (its `go <step>` line), at its first announcement only. */
+let holdAt: string | undefined;
+/** Resolves the hold on the parent's `next` line. */
+let release: (() => void) | undefined;
+
+/**
+ * Names the step about to run (the parent's record of where its kills fell). At the step named in
+ * `go`, the first time, waits for the parent's `next`: the parent's kill then comes its planned delay
+ * after the step really begins, not after the parent reads the announcement of a step that may be over.
+ */
+async function at(step: string): Promise<void> {
   process.stdout.write(`at ${step}\n`);
+  if (step !== holdAt) return;
+  holdAt = undefined;
+  await new Promise<void>((resolve) => (release = resolve));
 }
 
 async function signNext(s: Service, eid: string): Promise<void> {
-  at('read packet');
+  await at('read packet');
   const packet = await s.etchPacket({ eid });
   const next = packet.documentGroup.signers.find((x) => x.status !== 'completed');
   if (!next) return;
   const who = next.aliasId ?? '?';
-  at(`sign URL ${who}`);
+  await at(`sign URL ${who}`);
   const url = new URL(await s.generateEtchSignURL({ signerEid: next.eid, clientUserId: 'u' }));
   const access = { signerEid: next.eid, token: url.searchParams.get('token')! };
-  at(`open ${who}`);
+  await at(`open ${who}`);
   await s.openSigning(access);
   if (next.aliasId === 'b') {
-    at('update payload');
+    await at('update payload');
     await s.updateEtchPacket({ eid, payload: { doc: { data: { amount: `AMOUNT-${eid}` } } }, mergePayloads: true });
   }
-  at(`submit ${who}`);
+  await at(`submit ${who}`);
   await s.submitSigning({
     ...access,
     inputs: {
@@ -101,17 +114,25 @@ async function signNext(s: Service, eid: string): Promise<void> {
   });
 }
 
-/** Resolves on the parent's `go` line; a closed stdin ends the process. */
+/**
+ * Resolves on the parent's `go [step]` line (the step to hold at); later `next` lines end the hold. A closed
+ * stdin ends the process.
+ */
 function go(): Promise<void> {
   return new Promise((resolve) => {
-    let seen = '';
-    const onData = (d: Buffer): void => {
-      seen += d.toString();
-      if (!/^go$/m.test(seen)) return;
-      process.stdin.off('data', onData);
-      resolve();
-    };
-    process.stdin.on('data', onData);
+    let pending = '';
+    let started = false;
+    process.stdin.on('data', (d: Buffer) => {
+      const lines = (pending + d.toString()).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (!started && /^go( |$)/.test(line)) {
+          started = true;
+          holdAt = line.slice(3) || undefined;
+          resolve();
+        } else if (line === 'next') release?.();
+      }
+    });
     process.stdin.once('end', () => process.exit(0));
   });
 }
@@ -137,14 +158,14 @@ async function main(): Promise<never> {
   const s = flow.service;
   // The parent's kill window starts here, as it started at `ready` when children opened the store before it.
   process.stdout.write('opened\n');
-  at('list unfinished');
+  await at('list unfinished');
   // Every interrupted packet to its end first (two signers: signNext does nothing to a complete one).
   for (const eid of listUnfinished()) {
     await signNext(s, eid);
     await signNext(s, eid);
   }
   for (let n = 0; ; n++) {
-    at('create packet');
+    await at('create packet');
     const created = await s.createEtchPacket(body(n));
     await signNext(s, created.eid);
     await signNext(s, created.eid);

@@ -72,11 +72,9 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
       await writeAtomic(outDir as string, job.output, job.pdf);
     });
 
-  const [{ Worker, UnrecoverableError }, { Piscina }] = await Promise.all([import('bullmq'), import('piscina')]);
-  // Redis first: an unreachable queue fails fast, before any thread exists to keep the process alive.
-  const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
-  const redis = owned ? await openRedis(options.connection as QueueConnection) : (options.connection as Redis);
-
+  // The engine threads start first and warm while this thread loads BullMQ and ioredis and connects:
+  // the two are the bulk of a worker's start, and on two cores they run side by side.
+  const { Piscina } = await import('piscina');
   const pool = new Piscina<WorkerTask, RenderOutcome>({
     filename: WORKER_FILE,
     minThreads: concurrency,
@@ -86,13 +84,22 @@ export async function createQueueWorker(options: QueueWorkerOptions): Promise<Qu
   });
   const engine: WorkerTask['engine'] = options.engine ?? {};
   const warmTask: WorkerTask = { line: '', lineNumber: 0, outDir: '', baseDir: process.cwd(), engine };
+  const warm = Promise.all(Array.from({ length: concurrency }, () => pool.run(warmTask, { name: 'warm' })));
+  const owned = typeof options.connection === 'string' || !('duplicate' in options.connection);
+  const connected = owned
+    ? openRedis(options.connection as QueueConnection)
+    : Promise.resolve(options.connection as Redis);
+  let started: [typeof import('bullmq'), Redis, unknown];
   try {
-    await Promise.all(Array.from({ length: concurrency }, () => pool.run(warmTask, { name: 'warm' })));
+    started = await Promise.all([import('bullmq'), connected, warm]);
   } catch (e) {
+    // An unreachable queue or a failed warm-up: no thread may outlive the error and keep the process alive.
+    await Promise.allSettled([warm, connected]);
     await pool.destroy();
-    if (owned) redis.disconnect();
+    if (owned) await connected.then((r) => r.disconnect()).catch(() => undefined);
     throw e;
   }
+  const [{ Worker, UnrecoverableError }, redis] = started;
 
   const processJob = async (job: Job<QueueJobData>): Promise<{ output: string; bytes: number }> => {
     const { line, lineNumber, baseDir } = job.data;
