@@ -1906,7 +1906,7 @@
   var O2 = "/dashboard/api/organization";
   var organizationApi = {
     read: () => json("GET", O2),
-    save: (settings) => json("PUT", O2, settings),
+    update: (settings) => json("PUT", O2, settings),
     uploadLogo(file) {
       const form = new FormData();
       form.set("file", file, file.name);
@@ -2071,7 +2071,7 @@
       e3.preventDefault();
       setBusy(true);
       try {
-        done(await organizationApi.save(settingsOf(form, view?.settings?.logo)), "Settings saved");
+        done(await organizationApi.update(settingsOf(form, view?.settings?.logo)), "Settings saved");
       } catch (err) {
         failed(err);
       } finally {

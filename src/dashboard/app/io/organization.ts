@@ -6,7 +6,7 @@ const O = '/dashboard/api/organization';
 
 export const organizationApi = {
   read: () => json<SettingsView>('GET', O),
-  save: (settings: OrganizationSettings | Record<string, unknown>) => json<SettingsView>('PUT', O, settings),
+  update: (settings: OrganizationSettings | Record<string, unknown>) => json<SettingsView>('PUT', O, settings),
   uploadLogo(file: File) {
     const form = new FormData();
     form.set('file', file, file.name);

@@ -98,7 +98,7 @@ export function Settings() {
     e.preventDefault();
     setBusy(true);
     try {
-      done(await organizationApi.save(settingsOf(form, view?.settings?.logo)), 'Settings saved');
+      done(await organizationApi.update(settingsOf(form, view?.settings?.logo)), 'Settings saved');
     } catch (err) {
       failed(err);
     } finally {
