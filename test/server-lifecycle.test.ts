@@ -1,6 +1,7 @@
 /** Unexpected errors, request logs, graceful shutdown and the `castpress serve` command. */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -125,6 +126,22 @@ describe('graceful shutdown', () => {
     expect(answer.headers.connection).toBe('close');
     await closed;
     await expect(server.engine.generate(markdown)).rejects.toMatchObject({ name: 'RenderError', status: 503 });
+  });
+
+  it('ends a connection that never sent a byte (a browser preconnect) instead of waiting for it', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    const accepted = new Promise<void>((resolve) => server.app.server.once('connection', () => resolve()));
+    const silent = net.connect(Number(new URL(server.base).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    silent.on('data', (chunk: Buffer) => received.push(chunk));
+    const ended = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+    silent.on('error', () => {});
+    await accepted;
+    // Node counts such a connection as busy, not idle: close() waited for its headers timeout and a 408.
+    await server.app.close();
+    await ended;
+    expect(Buffer.concat(received).length).toBe(0);
   });
 });
 

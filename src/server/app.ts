@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { ServerOptions } from './options.js';
 
@@ -173,8 +174,17 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
 
   // Shutting down: answers still in flight end their connection, so a keep-alive client cannot hold close() open.
   let closing = false;
+  // Connections that have not sent a byte yet (a browser's speculative preconnect) are not idle to Node:
+  // server.close() would wait for them until the headers timeout. Closing, they are ended at once; a
+  // request in flight still finishes.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   app.addHook('preClose', async () => {
     closing = true;
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
   });
   app.addHook('onRequest', async () => {
     if (closing) throw new RenderError('The server is shutting down', 503);
