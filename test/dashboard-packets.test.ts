@@ -242,6 +242,7 @@ describe('deliveries', () => {
     expect(after.find((e) => e.id === refused!.id)).toMatchObject({
       status: 'delivered',
       attempts: 2,
+      responseCode: 200,
       canRetry: false,
     });
     expect(hooks.accepted().length).toBeGreaterThan(0);

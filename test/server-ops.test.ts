@@ -70,6 +70,7 @@ function outboxEvent(id: string, status: OutboxRecord['status']): OutboxRecord {
     nextAttemptAt: 0,
     leaseUntil: 0,
     lastError: null,
+    responseCode: null,
     createdAt: 0,
     deliveredAt: null,
   };
@@ -206,6 +207,7 @@ describe('/metrics', () => {
       attempts: 5,
       nextAttemptAt: 0,
       lastError: 'gave up',
+      responseCode: null,
       deliveredAt: null,
     });
     const again = await (await fetch(`${s.base}/metrics`)).text();

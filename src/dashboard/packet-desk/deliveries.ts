@@ -1,8 +1,8 @@
 /**
  * The dashboard's delivery routes: the outbox events (webhooks and emails) of the organization's
- * packets with their status, attempts and the receiver's answer, and a retry of a failed one. The
- * store keeps a failed attempt's error text, not a status column: the response code is read from
- * it ("Receiver answered 500"); a delivered event's exact 2xx is not kept.
+ * packets with their status, attempts and the receiver's answer code to the last attempt (null for
+ * mail, an attempt with no answer and events attempted before the store kept the code), and a retry
+ * of a failed one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../errors/index.js';
@@ -18,7 +18,6 @@ function oneOf<T extends string>(raw: unknown, property: string, values: readonl
 }
 
 export function deliveryView(e: OutboxRecord) {
-  const code = /answered (\d{3})\b/.exec(e.lastError ?? '');
   return {
     id: e.id,
     packetEid: e.packetEid,
@@ -27,7 +26,7 @@ export function deliveryView(e: OutboxRecord) {
     url: e.kind === 'webhook' && typeof e.payload.url === 'string' ? e.payload.url : null,
     status: e.status,
     attempts: e.attempts,
-    responseCode: code ? Number(code[1]) : null,
+    responseCode: e.responseCode,
     lastError: e.lastError,
     createdAt: iso(e.createdAt),
     nextAttemptAt: e.status === 'pending' ? iso(e.nextAttemptAt) : null,

@@ -20,7 +20,24 @@ export interface RetryPolicy {
   maxAttempts?: number;
 }
 
-export type OutboxHandler = (event: OutboxRecord) => Promise<void>;
+/** What a handler tells of a delivered event: the receiver's answer code, when it has one (mail has none). */
+export interface Delivered {
+  responseCode?: number;
+}
+
+/** Delivers one event; resolves when the receiver took it, throws otherwise (the dispatcher retries). */
+export type OutboxHandler = (event: OutboxRecord) => Promise<Delivered | void>;
+
+/** A receiver answered and refused the event: the store keeps its answer code with the event. */
+export class DeliveryRefused extends Error {
+  constructor(
+    message: string,
+    readonly responseCode: number,
+  ) {
+    super(message);
+    this.name = 'DeliveryRefused';
+  }
+}
 
 export interface DispatcherOptions {
   store: PacketStore;
@@ -143,12 +160,13 @@ export class OutboxDispatcher {
   async #deliver(event: OutboxRecord): Promise<void> {
     const attempts = event.attempts + 1;
     try {
-      await this.#o.handlers[event.kind](event);
+      const delivered = await this.#o.handlers[event.kind](event);
       await this.#o.store.settleOutbox(event.id, {
         status: 'delivered',
         attempts,
         nextAttemptAt: event.nextAttemptAt,
         lastError: null,
+        responseCode: delivered?.responseCode ?? null,
         deliveredAt: this.#now(),
       });
     } catch (e) {
@@ -160,6 +178,7 @@ export class OutboxDispatcher {
         attempts,
         nextAttemptAt: this.#now() + backoffMs(attempts, this.#o.retry),
         lastError: error,
+        responseCode: e instanceof DeliveryRefused ? e.responseCode : null,
         deliveredAt: null,
       });
     }

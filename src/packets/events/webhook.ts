@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { checkedAddress, pinnedLookup } from '../../resources/index.js';
+import { DeliveryRefused, type Delivered } from './dispatcher.js';
 
 export interface WebhookTarget {
   url: string;
@@ -34,13 +35,16 @@ export function webhookSignature(secret: string, body: string, seconds: number):
   return `t=${seconds},v1=${mac}`;
 }
 
-/** Delivers one event; resolves on a 2xx answer, throws otherwise (the outbox retries). */
+/**
+ * Delivers one event; resolves with the receiver's code on a 2xx answer, throws otherwise (the outbox
+ * retries): `DeliveryRefused` with the code when the receiver answered.
+ */
 export async function postWebhook(
   target: WebhookTarget,
   event: { id: string; action: string; data: unknown },
   policy: WebhookPolicy,
   now: Date,
-): Promise<void> {
+): Promise<Required<Delivered>> {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Refused: ${url.protocol} webhook URL`);
   const timeoutMs = policy.timeoutMs ?? 10_000;
@@ -57,13 +61,13 @@ export async function postWebhook(
     headers[SIGNATURE_HEADER] = webhookSignature(target.secret, body, Math.floor(now.getTime() / 1000));
   const client = url.protocol === 'https:' ? https : http;
   const lookup = pinnedLookup(pinned);
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<Required<Delivered>>((resolve, reject) => {
     const req = client.request(url, { method: 'POST', headers, lookup, timeout: timeoutMs }, (res) => {
       res.resume();
       res.on('end', () => {
         const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve();
-        else reject(new Error(`Receiver answered ${status}`));
+        if (status >= 200 && status < 300) resolve({ responseCode: status });
+        else reject(new DeliveryRefused(`Receiver answered ${status}`, status));
       });
       res.on('error', reject);
     });

@@ -68,7 +68,7 @@ export function createPacketWorkflow(options: PacketWorkflowOptions): PacketWork
         const own = w.organization !== undefined ? options.organizations?.(w.organization)?.webhook : undefined;
         const token = own?.token ?? webhook.token ?? '';
         const secret = own?.hmacSecret ?? webhook.secret;
-        await postWebhook(
+        return postWebhook(
           { url: w.url, token, ...(secret ? { secret } : {}) },
           { id: event.id, action: w.action, data: w.data },
           webhook,

@@ -243,4 +243,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE INDEX dashboard_embed_tokens_expiry ON dashboard_embed_tokens(expires_at)`,
     ],
   },
+  {
+    version: 10,
+    // Events attempted before keep NULL: their code, if any, is only in last_error's text.
+    name: "outbox response code: the HTTP status a webhook's receiver answered to the last attempt",
+    sql: [`ALTER TABLE outbox ADD COLUMN response_code INTEGER`],
+  },
 ];

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { SqlBlobs } from './blobs.js';
 import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox.js';
 import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
-import type { OutboxKind, OutboxRecord } from './records.js';
+import type { OutboxKind, OutboxOutcome, OutboxRecord } from './records.js';
 import type { PacketStore, PacketWrites } from './store.js';
 import { SqlTemplateCatalogue } from './sql-templates.js';
 import { SqlSessions } from './sql-sessions.js';
@@ -110,10 +110,7 @@ class PostgresStore extends SqlQueries implements PacketStore {
     return rows.map(outboxOf).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
-  async settleOutbox(
-    id: string,
-    c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
-  ): Promise<void> {
+  async settleOutbox(id: string, c: OutboxOutcome): Promise<void> {
     await executor(this.#pool).run(...settleStatement(id, c));
   }
 

@@ -210,6 +210,18 @@ export interface OutboxRecord {
   /** A dispatcher holds the event until this time (several instances never deliver at once). */
   leaseUntil: number;
   lastError: string | null;
+  /**
+   * The HTTP status the receiver answered to the last attempt (a webhook's, 2xx or not); null for mail,
+   * for an attempt that got no answer (refused connection, timeout) and for events stored before the
+   * store kept it.
+   */
+  responseCode: number | null;
   createdAt: number;
   deliveredAt: number | null;
 }
+
+/** What a delivery attempt changes on its event. */
+export type OutboxOutcome = Pick<
+  OutboxRecord,
+  'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'responseCode' | 'deliveredAt'
+>;

@@ -1,5 +1,5 @@
 /** Outbox queries the SQL stores share (sql-store.ts): lanes by receiver, claiming due events, settling them. */
-import type { OutboxKind, OutboxRecord } from './records.js';
+import type { OutboxKind, OutboxOutcome, OutboxRecord } from './records.js';
 
 /**
  * Who an event goes to, for its lane: a webhook's URL origin (scheme, host, port),
@@ -46,12 +46,9 @@ export function claimableParams(
 }
 
 /** The statement recording a delivery attempt's outcome (the lease ends with it). */
-export function settleStatement(
-  id: string,
-  c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
-): [string, unknown[]] {
+export function settleStatement(id: string, c: OutboxOutcome): [string, unknown[]] {
   return [
-    'UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, delivered_at = ?, lease_until = 0 WHERE id = ?',
-    [c.status, c.attempts, c.nextAttemptAt, c.lastError, c.deliveredAt, id],
+    'UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, response_code = ?, delivered_at = ?, lease_until = 0 WHERE id = ?',
+    [c.status, c.attempts, c.nextAttemptAt, c.lastError, c.responseCode, c.deliveredAt, id],
   ];
 }

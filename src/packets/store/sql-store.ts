@@ -119,6 +119,7 @@ export function outboxOf(r: Row): OutboxRecord {
     nextAttemptAt: num(r.next_attempt_at),
     leaseUntil: num(r.lease_until),
     lastError: strOrNull(r.last_error),
+    responseCode: numOrNull(r.response_code),
     createdAt: num(r.created_at),
     deliveredAt: numOrNull(r.delivered_at),
   };
@@ -335,7 +336,7 @@ export class SqlQueries implements PacketWrites {
 
   async insertOutbox(e: OutboxRecord): Promise<void> {
     await this.sql.run(
-      `INSERT INTO outbox (id, packet_eid, kind, payload, status, attempts, next_attempt_at, lease_until, last_error, created_at, delivered_at, receiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO outbox (id, packet_eid, kind, payload, status, attempts, next_attempt_at, lease_until, last_error, response_code, created_at, delivered_at, receiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         e.id,
         e.packetEid,
@@ -346,6 +347,7 @@ export class SqlQueries implements PacketWrites {
         e.nextAttemptAt,
         e.leaseUntil,
         e.lastError,
+        e.responseCode,
         e.createdAt,
         e.deliveredAt,
         outboxReceiver(e),

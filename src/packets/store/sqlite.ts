@@ -11,7 +11,7 @@ import { InsufficientStorageError, isStorageFull } from '../../errors/index.js';
 import { DiskBlobs } from './blobs.js';
 import { CLAIMABLE_OUTBOX, claimableParams, settleStatement } from './sql-outbox.js';
 import { migrate, outboxOf, SqlQueries, type Row, type SqlExecutor } from './sql-store.js';
-import type { OutboxKind, OutboxRecord } from './records.js';
+import type { OutboxKind, OutboxOutcome, OutboxRecord } from './records.js';
 import type { BlobStore, PacketStore, PacketWrites } from './store.js';
 import { SqlTemplateCatalogue } from './sql-templates.js';
 import { SqlSessions } from './sql-sessions.js';
@@ -121,10 +121,7 @@ class SqliteStore extends SqlQueries implements PacketStore {
     });
   }
 
-  async settleOutbox(
-    id: string,
-    c: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
-  ): Promise<void> {
+  async settleOutbox(id: string, c: OutboxOutcome): Promise<void> {
     await this.#exclusive((sql) => sql.run(...settleStatement(id, c)));
   }
 

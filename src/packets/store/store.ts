@@ -8,6 +8,7 @@ import type {
   DocumentRecord,
   OutboxKind,
   OutboxListFilter,
+  OutboxOutcome,
   OutboxRecord,
   OutboxStatus,
   PacketListFilter,
@@ -87,9 +88,6 @@ export interface PacketStore extends PacketQueries {
   /** A failed event (or one waiting out its back-off) tried again now; false when it cannot be. */
   requeueOutbox(id: string, now: number): Promise<boolean>;
   /** Records the outcome of a delivery attempt. */
-  settleOutbox(
-    id: string,
-    change: Pick<OutboxRecord, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'deliveredAt'>,
-  ): Promise<void>;
+  settleOutbox(id: string, change: OutboxOutcome): Promise<void>;
   close(): Promise<void>;
 }

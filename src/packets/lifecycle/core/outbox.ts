@@ -34,6 +34,7 @@ export function outboxEvent(
     nextAttemptAt: now,
     leaseUntil: 0,
     lastError: null,
+    responseCode: null,
     createdAt: now,
     deliveredAt: null,
   };
