@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import anvilModule from '@anvilco/anvil';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/server/index.js';
@@ -47,6 +48,8 @@ let globex: Client;
 let owner: DashboardClient;
 let lease = '';
 let other = '';
+/** The server's log, as it writes it (JSON lines). */
+let log = '';
 
 async function generate(client: Client, variables: Record<string, unknown>): Promise<Answer> {
   return (await client.requestGraphQL({ query: GENERATE, variables })) as unknown as Answer;
@@ -92,6 +95,8 @@ beforeAll(async () => {
     packets: { dataDir: path.join(tmp.dir, 'data'), deliver: false },
     renderPool: false,
     fetch: false,
+    logger: 'info',
+    logStream: new Writable({ write: (chunk, _enc, done) => ((log += String(chunk)), done()) }),
   });
   acme = new Anvil({ apiKey: ACME, baseURL: server.url });
   globex = new Anvil({ apiKey: GLOBEX, baseURL: server.url });
@@ -190,6 +195,28 @@ describe('opening an embed URL', () => {
     expect(late.res.headers.get('set-cookie')).toBeNull();
     // A made-up token is the same answer.
     expect((await open(`${server.url}/dashboard/embed/${'A'.repeat(43)}`)).res.status).toBe(401);
+  });
+
+  it('leaves no token in the request log: the embed link’s path segment and any query token are redacted', async () => {
+    const unused = await embedUrl();
+    const token = unused.url.split('/').pop()!;
+    const used = await embedUrl();
+    const usedToken = used.url.split('/').pop()!;
+    expect((await open(used.url)).res.status).toBe(303);
+    // The unused link with a token-like query besides, and a signing and a download link with their query tokens.
+    const queryToken = 'Q'.repeat(43);
+    await fetch(`${unused.url}?token=${queryToken}&t=${queryToken}`, { redirect: 'manual' });
+    await fetch(`${server.url}/sign/SignerEid123?token=${queryToken}`, { redirect: 'manual' });
+    await fetch(`${server.url}/download/signer/SignerEid123?token=${queryToken}`, { redirect: 'manual' });
+    const lines = log
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { msg: string; req?: { path: string } });
+    const paths = lines.filter((l) => l.msg === 'incoming request').map((l) => l.req!.path);
+    expect(paths).toContain('/dashboard/embed/[redacted]');
+    expect(paths).toContain('/sign/SignerEid123');
+    expect(paths).toContain('/download/signer/SignerEid123');
+    for (const secret of [token, usedToken, queryToken]) expect(log).not.toContain(secret);
   });
 
   it('the limited session edits, publishes and previews its template, and reaches nothing else', async () => {

@@ -12,7 +12,7 @@ import fastify, {
 } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { AuthorizationError, NotFoundError, RenderError, UnsupportedMediaTypeError } from '../errors/index.js';
-import { logRequests } from './http/request-log.js';
+import { logRequests, requestLogSerializers } from './http/request-log.js';
 import { authenticate } from './http/auth.js';
 import { isJsonContentType, isMultipartContentType } from './http/body.js';
 import { ConcurrencyLimiter } from './http/concurrency.js';
@@ -42,7 +42,7 @@ import { weldRoutes } from './workflow-forms/index.js';
 import { DEFAULT_FORM_RATE_LIMITS, registerFormRateLimits } from './http/form-limits.js';
 import { organizationOf } from '../workflows/index.js';
 
-/** Request logs carry method, path and status; the query (signatures), headers (keys) and body (data) stay out. */
+/** Request logs carry method, path and status; the query and secret path segments (tokens), headers (keys) and body (data) stay out. */
 function loggerOptions(
   logger: ServerOptions['logger'],
   stream?: NodeJS.WritableStream,
@@ -51,14 +51,7 @@ function loggerOptions(
   return {
     level: logger === true ? 'info' : logger,
     ...(stream ? { stream } : {}),
-    serializers: {
-      req: (req: { method?: string; url?: string; ip?: string }) => ({
-        method: req.method,
-        path: (req.url ?? '').split('?')[0],
-        ip: req.ip,
-      }),
-      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-    },
+    serializers: requestLogSerializers,
   };
 }
 

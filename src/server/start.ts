@@ -34,6 +34,8 @@ export interface StartOptions {
   noAuth?: boolean;
   publicUrl?: string;
   logger?: ServerOptions['logger'];
+  /** Where log lines go (default stdout). */
+  logStream?: ServerOptions['logStream'];
   /** `docx`: the packets' LibreOffice converter (docs/reference/packets.md, "DOCX uploads"); set, packets are assembled in-process. */
   engine?: Omit<EngineOptions, 'templates'> & { docx?: DocxConverterOptions };
   /** Close gracefully on SIGINT/SIGTERM (the CLI sets it; embedding code usually handles signals itself). */
@@ -212,6 +214,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     config: options.noAuth ? undefined : config,
     closeEngine: true,
     logger: options.logger,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     publicUrl: options.publicUrl,
     strictResources: options.strictResources,
     chromiumExecutable: options.engine?.chromium?.executablePath,

@@ -1,5 +1,50 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+/** Route parameters whose value is a secret: a path segment carrying one is logged as `[redacted]`. */
+const SECRET_PARAM = /token|secret|signature/i;
+const REDACTED = '[redacted]';
+
+/** What a log line needs of a request; fastify's request has it (params once routed, in every hook that logs). */
+export interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  params?: unknown;
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The path a log line shows: never the query (it holds the signing and download links' `token`, a
+ * workflow link's `t` or `c`), and a segment that is the value of a secret route parameter
+ * (`/dashboard/embed/:token`, a single-use embed link) replaced by `[redacted]`, so an access log
+ * holds no link that still opens something.
+ */
+export function loggedPath(req: LoggedRequest): string {
+  const path = (req.url ?? '').split('?')[0]!;
+  const params = req.params && typeof req.params === 'object' ? Object.entries(req.params) : [];
+  const secrets = new Set(
+    params.filter(([k, v]) => SECRET_PARAM.test(k) && typeof v === 'string' && v !== '').map(([, v]) => v),
+  );
+  if (secrets.size === 0) return path;
+  return path
+    .split('/')
+    .map((segment) => (secrets.has(decoded(segment)) ? REDACTED : segment))
+    .join('/');
+}
+
+/** The serializers of the request log: method, path (`loggedPath`), client address and status, nothing else. */
+export const requestLogSerializers = {
+  req: (req: LoggedRequest) => ({ method: req.method, path: loggedPath(req), ip: req.ip }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+};
+
 /** The level an answer is logged at: what a client got wrong is a warning, what the server got wrong an error. */
 function answerLevel(statusCode: number): 'info' | 'warn' | 'error' {
   return statusCode >= 500 ? 'error' : statusCode >= 400 ? 'warn' : 'info';
