@@ -3,11 +3,13 @@
  * (aliases counted), bounded depth, fields and aliases. 900 aliased
  * `generateEtchSignURL` would mint 900 tokens, and 20 aliased `createEtchPacket`
  * with a development key (concurrency 1) would make 20 packets: both are a typed
- * 400 before anything runs. The official client's own operations still pass.
+ * 400 before anything runs. The official client's own operations still pass. The
+ * standard introspection query (14 levels deep) is answered, as GraphiQL sends it,
+ * while a data query 9 levels deep is refused, and introspection has bounds of its own.
  */
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
-import { getIntrospectionQuery } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LazyPacketBackend, openPacketBackend, type PacketBackend } from '../src/server/graphql/index.js';
@@ -213,8 +215,6 @@ describe('GraphQL cost limits', () => {
       ),
       /selects 4097 fields/,
     );
-    // The standard introspection query is 14 levels deep.
-    refused(await gql(PROD_KEY, getIntrospectionQuery()), /nested 14 levels deep; at most 8/);
     // A fragment cycle is graphql's own error, not a hang.
     refused(
       await gql(
@@ -230,5 +230,63 @@ describe('GraphQL cost limits', () => {
     );
     expect(deep.status, JSON.stringify(deep.body)).toBe(200);
     expect(deep.body.errors).toBeUndefined();
+  });
+
+  it('answers the standard introspection query (14 levels deep) while a data query 9 levels deep is refused', async () => {
+    for (const query of [
+      getIntrospectionQuery(),
+      // Every option GraphiQL may ask for.
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+        oneOf: true,
+      }),
+    ]) {
+      const r = await gql(DEV_KEY, query);
+      expect(r.status, JSON.stringify(r.body).slice(0, 500)).toBe(200);
+      expect(r.body.errors).toBeUndefined();
+      const schema = buildClientSchema(r.body.data as unknown as IntrospectionQuery);
+      expect(Object.keys(schema.getMutationType()!.getFields())).toContain('createEtchPacket');
+      expect(schema.getType('EtchSigner')).toBeDefined();
+    }
+    // Through a fragment on Query, and a __type lookup, the same.
+    const viaFragment = await gql(
+      PROD_KEY,
+      `{ ...Q } fragment Q on Query { __type(name: "EtchPacket") { fields { name type { kind ofType { name } } } } }`,
+    );
+    expect(viaFragment.status, JSON.stringify(viaFragment.body).slice(0, 500)).toBe(200);
+
+    // A data query one level past the limit is refused, with or without introspection beside it.
+    const nine = `etchPacket(eid: "${packetEid}") { documentGroup { signers { a { b { c { d { e { f { g } } } } } } } } }`;
+    refused(await gql(PROD_KEY, `{ ${nine} }`), /query is nested 9 levels deep; at most 8/);
+    refused(await gql(PROD_KEY, `{ __schema { queryType { name } } ${nine} }`), /nested 9 levels deep/);
+    // __schema below the root is no introspection: its levels count as data.
+    refused(
+      await gql(
+        PROD_KEY,
+        `{ etchPacket(eid: "x") { __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } } }`,
+      ),
+      /query is nested 9 levels deep; at most 8/,
+    );
+  });
+
+  it('keeps introspection bounded: its depth, its size, and lists of types within lists of types', async () => {
+    const chain = (n: number): string => (n === 0 ? 'name' : `name ofType { ${chain(n - 1)} }`);
+    refused(
+      await gql(PROD_KEY, `{ __type(name: "EtchPacket") { ${chain(20)} } }`),
+      /introspection is nested 21 levels deep; at most 20/,
+    );
+    refused(
+      await gql(PROD_KEY, `{ __schema { types { ${Array.from({ length: 400 }, () => 'name').join(' ')} } } }`),
+      /introspection selects 402 fields .*at most 400/,
+    );
+    // Each level multiplies the answer by the schema's fields: graphql's own rule refuses the third.
+    refused(
+      await gql(PROD_KEY, `{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }`),
+      /Maximum introspection depth exceeded/,
+    );
   });
 });

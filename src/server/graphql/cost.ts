@@ -10,6 +10,13 @@
  * - Depth, total fields and aliases, counted with fragments expanded: a few
  *   fragments that spread each other several times would otherwise grow
  *   exponentially past the parser's token limit.
+ * - Introspection (`__schema` and `__type` at the root) is counted apart, with
+ *   limits of its own: its answer is bounded by the schema, not the store, and
+ *   the standard introspection query (GraphiQL's, codegen's) is 14 levels deep
+ *   by its type references alone. Its fields and depth are capped, and
+ *   graphql's own MaxIntrospectionDepthRule refuses lists of types nested in
+ *   lists of types (`fields { type { fields { type { fields` …), the one
+ *   shape whose answer grows with the nesting.
  *
  * Why not a library: see README.md ("Cost is checked by our own validation rules").
  */
@@ -35,6 +42,13 @@ export interface GraphQLCostLimits {
   fields: number;
   /** Aliased fields of one operation with fragments expanded (the client sends none). */
   aliases: number;
+  /**
+   * Fields under `__schema` and `__type` with fragments expanded, those two included (not counted in
+   * `fields`); graphql's getIntrospectionQuery selects 220, 230 with every option.
+   */
+  introspectionFields: number;
+  /** Nested selection sets below `__schema` or `__type` (not counted in `depth`); the standard query's is 14. */
+  introspectionDepth: number;
 }
 
 const DEFAULT_GRAPHQL_COST_LIMITS: Readonly<GraphQLCostLimits> = Object.freeze({
@@ -42,16 +56,27 @@ const DEFAULT_GRAPHQL_COST_LIMITS: Readonly<GraphQLCostLimits> = Object.freeze({
   depth: 8,
   fields: 200,
   aliases: 20,
+  introspectionFields: 400,
+  introspectionDepth: 20,
 });
+
+/** The root fields whose selections are introspection, counted apart. */
+const INTROSPECTION_ROOTS: ReadonlySet<string> = new Set(['__schema', '__type']);
 
 interface Cost {
   fields: number;
   aliases: number;
   /** Levels of selection sets, this one included. */
   depth: number;
+  introspectionFields: number;
+  /** The deepest `__schema` or `__type` selection: its levels, that field's own set included. */
+  introspectionDepth: number;
 }
 
-const ZERO: Cost = { fields: 0, aliases: 0, depth: 0 };
+const ZERO: Cost = { fields: 0, aliases: 0, depth: 0, introspectionFields: 0, introspectionDepth: 0 };
+
+/** Saturating: the totals only need to be compared with small limits. */
+const add = (a: number, b: number) => Math.min(a + b, Number.MAX_SAFE_INTEGER);
 
 /**
  * Counts a selection set with fragments expanded. Each fragment is counted once
@@ -67,39 +92,52 @@ class CostCounter {
     this.#context = context;
   }
 
-  selectionSet(set: SelectionSetNode): Cost {
+  /**
+   * `atRoot`: the operation's own selection set (or a fragment spread in it), where `__schema` and
+   * `__type` are introspection; anywhere else they are fields like any other.
+   */
+  selectionSet(set: SelectionSetNode, atRoot = false): Cost {
     let fields = 0;
     let aliases = 0;
     let inner = 0;
+    let introspectionFields = 0;
+    let introspectionDepth = 0;
     for (const s of set.selections) {
       let c: Cost;
       if (s.kind === Kind.FIELD) {
         const sub = s.selectionSet ? this.selectionSet(s.selectionSet) : ZERO;
-        c = { fields: 1 + sub.fields, aliases: (s.alias ? 1 : 0) + sub.aliases, depth: sub.depth };
+        const alias = (s.alias ? 1 : 0) + sub.aliases;
+        c =
+          atRoot && INTROSPECTION_ROOTS.has(s.name.value)
+            ? { ...ZERO, aliases: alias, introspectionFields: add(1, sub.fields), introspectionDepth: sub.depth }
+            : { ...sub, fields: add(1, sub.fields), aliases: alias };
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
-        c = this.selectionSet(s.selectionSet);
+        c = this.selectionSet(s.selectionSet, atRoot);
         c = { ...c, depth: c.depth - 1 }; // an inline fragment is no level of its own
       } else {
-        c = this.#fragment(s.name.value);
+        c = this.#fragment(s.name.value, atRoot);
       }
-      // Saturating: the totals only need to be compared with small limits.
-      fields = Math.min(fields + c.fields, Number.MAX_SAFE_INTEGER);
-      aliases = Math.min(aliases + c.aliases, Number.MAX_SAFE_INTEGER);
+      fields = add(fields, c.fields);
+      aliases = add(aliases, c.aliases);
       inner = Math.max(inner, c.depth);
+      introspectionFields = add(introspectionFields, c.introspectionFields);
+      introspectionDepth = Math.max(introspectionDepth, c.introspectionDepth);
     }
-    return { fields, aliases, depth: 1 + inner };
+    return { fields, aliases, depth: 1 + inner, introspectionFields, introspectionDepth };
   }
 
-  #fragment(name: string): Cost {
-    const known = this.#fragments.get(name);
+  #fragment(name: string, atRoot: boolean): Cost {
+    // A fragment spread at the root and below it counts differently: one entry for each.
+    const key = `${atRoot ? 'root' : 'nested'} ${name}`;
+    const known = this.#fragments.get(key);
     if (known === 'counting') return ZERO;
     if (known) return known;
     const def = this.#context.getFragment(name);
     if (!def) return ZERO; // KnownFragmentNamesRule reports it
-    this.#fragments.set(name, 'counting');
-    const c = this.selectionSet(def.selectionSet);
+    this.#fragments.set(key, 'counting');
+    const c = this.selectionSet(def.selectionSet, atRoot);
     const cost = { ...c, depth: c.depth - 1 }; // spread in place: no level of its own
-    this.#fragments.set(name, cost);
+    this.#fragments.set(key, cost);
     return cost;
   }
 
@@ -143,7 +181,7 @@ function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRule[] {
             roots.slice(max.rootFields, max.rootFields + 1),
           );
         }
-        const cost = counter.selectionSet(op.selectionSet);
+        const cost = counter.selectionSet(op.selectionSet, true);
         // The root selection set is level 0: depth counts the levels below it.
         if (cost.depth - 1 > max.depth)
           refuse(context, `The ${kind} is nested ${cost.depth - 1} levels deep; at most ${max.depth}`, op);
@@ -153,6 +191,19 @@ function costRules(limits: Partial<GraphQLCostLimits> = {}): ValidationRule[] {
           refuse(
             context,
             `The ${kind} has ${cost.aliases} aliased fields (fragments expanded); at most ${max.aliases}`,
+            op,
+          );
+        // The `__schema` or `__type` field's own selection set is its level 1, as the root's children are.
+        if (cost.introspectionDepth > max.introspectionDepth)
+          refuse(
+            context,
+            `The ${kind}'s introspection is nested ${cost.introspectionDepth} levels deep; at most ${max.introspectionDepth}`,
+            op,
+          );
+        if (cost.introspectionFields > max.introspectionFields)
+          refuse(
+            context,
+            `The ${kind}'s introspection selects ${cost.introspectionFields} fields (fragments expanded); at most ${max.introspectionFields}`,
             op,
           );
       },
