@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { MemoryTemplateStore } from '../src/index.js';
 import { pdfName } from '../src/server/replies/filename.js';
-import { zipEntryNames } from '../src/server/graphql/zip-names.js';
+import { zipEntryNames } from '../src/server/graphql/downloads/index.js';
 import { pageText } from './helpers/pdf.js';
 import { EID, PROD_KEY, basic, startTestServer, type TestServer } from './server-setup.js';
 import { expectLinearTime } from './helpers/scaling.js';

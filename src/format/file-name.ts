@@ -1,7 +1,7 @@
 /**
  * File names made safe for any system and for archives: the one cleaner behind the server's
  * `Content-Disposition` names (src/server/replies/filename.ts), the packet documents' names
- * (src/packets/assemble/assemble.ts) and the document-group zip entries (src/server/graphql/zip-names.ts).
+ * (src/packets/assemble/assemble.ts) and the document-group zip entries (src/server/graphql/downloads/zip-names.ts).
  */
 import { replaceControls, withoutInvisibles } from './safe-text.js';
 

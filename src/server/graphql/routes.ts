@@ -19,15 +19,19 @@ import type { RenderPool } from '../pool/render-pool.js';
 import { DEFAULT_JSON_BODY_LIMITS, jsonBodyParser, type JsonBodyLimits } from '../http/json-body.js';
 import type { MultipartLimits } from '../http/multipart.js';
 import type { LazyPacketBackend } from './backend.js';
-import { runGraphQL } from './execute.js';
-import { packetSchema } from './schema.js';
-import { readGraphQLMultipart, type GraphQLRequestBody } from './uploads.js';
-import { zipEntryNames } from './zip-names.js';
-import { attachment, documentsZip } from './zip-reply.js';
+import {
+  runGraphQL,
+  castResolvers,
+  type CastCaller,
+  type CastOperations,
+  type GraphQLRequestBody,
+} from './resolvers/index.js';
+import { packetSchema } from './schema/index.js';
+import { readGraphQLMultipart } from './uploads.js';
+import { attachment, documentsZip, zipEntryNames } from './downloads/index.js';
 import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';
 import { stylesheetOriginsFor } from '../org/index.js';
 import type { WorkflowService } from '../../workflows/index.js';
-import { castResolvers, type CastCaller, type CastOperations } from './casts.js';
 
 /**
  * Response header of `createEtchPacket`, one per line of the created packet's `EtchPacket.warnings`

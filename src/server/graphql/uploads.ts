@@ -8,12 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
 import { partIsFile, type MultipartLimits } from '../http/multipart.js';
 import type { JsonBodyParser } from '../http/json-body.js';
-
-export interface GraphQLRequestBody {
-  query?: unknown;
-  variables?: unknown;
-  operationName?: unknown;
-}
+import type { GraphQLRequestBody } from './resolvers/index.js';
 
 interface UploadedFile {
   data: Uint8Array;

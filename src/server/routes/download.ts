@@ -3,8 +3,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ServerContext } from '../context.js';
 import { contentDisposition, pdfName } from '../replies/filename.js';
 import type { LazyPacketBackend } from '../graphql/index.js';
-import { zipEntryNames } from '../graphql/zip-names.js';
-import { attachment, documentsZip } from '../graphql/zip-reply.js';
+import { attachment, documentsZip, zipEntryNames } from '../graphql/downloads/index.js';
 
 /** Serves the PDFs behind signed links. The signature is the credential: no API key is asked for. */
 export function downloadRoute(app: FastifyInstance, ctx: ServerContext): void {

@@ -1,11 +1,11 @@
 /**
  * Templates (the spec's Casts) over GraphQL, in the same store the dashboard edits: `createCast`
  * from an upload, the `cast` query and `publishCast`. Every call runs in the caller's organization
- * (another organization's EID is a 404). Argument names: README.md ("Casts").
+ * (another organization's EID is a 404). Argument names: ../README.md ("Casts").
  */
-import { NotFoundError, ValidationError } from '../../errors/index.js';
-import type { DashboardKey, EmbedLinks, TemplateAuthoring } from '../../dashboard/index.js';
-import type { TemplateCatalogue, TemplateRecord } from '../../template/index.js';
+import { NotFoundError, ValidationError } from '../../../errors/index.js';
+import type { DashboardKey, EmbedLinks, TemplateAuthoring } from '../../../dashboard/index.js';
+import type { TemplateCatalogue, TemplateRecord } from '../../../template/index.js';
 
 export interface CastOperations {
   catalogue: () => Promise<TemplateCatalogue>;
@@ -30,7 +30,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The upload as the client sends it: a multipart file part (`{data: bytes, filename, mimetype}`,
- * placed by uploads.ts), the base64 form `{data: "<base64>", filename, mimetype}`, or a base64 string.
+ * placed by ../uploads.ts), the base64 form `{data: "<base64>", filename, mimetype}`, or a base64 string.
  */
 function uploadOf(raw: unknown): { bytes: Uint8Array; filename?: string } {
   const object = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};

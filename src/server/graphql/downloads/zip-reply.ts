@@ -1,7 +1,7 @@
 /**
  * A document group's completed documents as one download: the zip streamed as it is made (each
  * PDF stored as is: already compressed), its name from the packet's. Served to the API caller
- * (`/api/document-group/{eid}.zip`) and to a signer's own download link (../routes/download.ts).
+ * (`/api/document-group/{eid}.zip`) and to a signer's own download link (src/server/routes/download.ts).
  */
 import { Readable } from 'node:stream';
 import { Zip, ZipPassThrough } from 'fflate';

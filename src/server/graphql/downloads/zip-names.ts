@@ -5,7 +5,7 @@
  * Packets store names already in this form; names a store holds in another form (older packets)
  * are cleaned here.
  */
-import { uniquePdfFileNames } from '../../format/index.js';
+import { uniquePdfFileNames } from '../../../format/index.js';
 
 export function zipEntryNames(filenames: readonly string[]): string[] {
   return uniquePdfFileNames(filenames);

@@ -25,8 +25,8 @@ import {
   type TypeNode,
   type VariableDefinitionNode,
 } from 'graphql';
-import type { FieldError } from '../../errors/index.js';
-import { formatPath } from '../../schema/index.js';
+import type { FieldError } from '../../../errors/index.js';
+import { formatPath } from '../../../schema/index.js';
 
 /** The scalar the hosted API's clients declare for arguments castpress types. */
 const JSON_SCALAR = 'JSON';

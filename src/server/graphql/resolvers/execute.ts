@@ -6,13 +6,18 @@
  * only `data`.
  */
 import { execute, GraphQLError, parse, validate, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { isCastpressError, NotFoundError } from '../../errors/index.js';
-import type { PacketScope, PacketService } from '../../packets/index.js';
-import type { WorkflowService } from '../../workflows/index.js';
-import { costErrors } from './cost.js';
-import { adoptTypedVariables, variableErrors } from './variables.js';
-import type { GraphQLRequestBody } from './uploads.js';
+import { isCastpressError, NotFoundError } from '../../../errors/index.js';
+import type { PacketScope, PacketService } from '../../../packets/index.js';
+import type { WorkflowService } from '../../../workflows/index.js';
+import { adoptTypedVariables, costErrors, variableErrors } from '../schema/index.js';
 import type { CastResolvers } from './casts.js';
+
+/** A GraphQL request's body: JSON, or a multipart request's `operations` with its files put in (../uploads.ts). */
+export interface GraphQLRequestBody {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
 
 export interface GraphQLResponse {
   status: number;
@@ -127,7 +132,7 @@ function formatError(
       json: { ...base, message: 'Internal error', extensions: { name: 'InternalError', status: 500 } },
     };
   }
-  // Syntax and validation errors of the query itself; a variable's value names its own property (variables.ts).
+  // Syntax and validation errors of the query itself; a variable's value names its own property (../schema/variables.ts).
   const fields = e.extensions.fields ?? [{ property: 'query', message: e.message }];
   return {
     status: 400,

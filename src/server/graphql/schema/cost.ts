@@ -18,7 +18,7 @@
  *   lists of types (`fields { type { fields { type { fields` …), the one
  *   shape whose answer grows with the nesting.
  *
- * Why not a library: see README.md ("Cost is checked by our own validation rules").
+ * Why not a library: see ../README.md ("Cost is checked by our own validation rules").
  */
 import {
   GraphQLError,
