@@ -9,8 +9,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import { LOGO_MAX_BYTES, type OrganizationSettings } from '../packets/index.js';
-import type { Session } from './sessions.js';
-import { readFileParts, type UploadLimits } from './upload.js';
+import type { Session } from './sessions/index.js';
+import { readFileParts, type UploadLimits } from './templates/index.js';
 
 /** What the dashboard is given of the server's settings (src/server/org `organizationSettingsAccess`). */
 export interface OrganizationSettingsAccess {

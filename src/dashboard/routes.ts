@@ -8,24 +8,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../errors/index.js';
 import type { OrganizationDirectory, SessionRecords } from '../packets/index.js';
 import type { Template, TemplateCatalogue } from '../template/index.js';
-import { templateApi } from './api.js';
+import { templateApi, type TemplateAuthoring, type UploadLimits } from './templates/index.js';
 import { deliveryApi } from './packet-desk/deliveries.js';
 import { packetApi, type PacketDesk } from './packet-desk/routes.js';
-import type { TemplateAuthoring } from './authoring.js';
-import { checkEmbeddedApi, embeddedPageAllowed, embedLanding, outsideEmbed } from './embed.js';
 import { organizationApi, type OrganizationSettingsAccess } from './organization.js';
 import {
+  checkEmbeddedApi,
   DEFAULT_SESSION_TTL_MS,
   EMBED_COOKIE,
+  embeddedPageAllowed,
+  embedLanding,
   MemorySessions,
+  outsideEmbed,
   sessionCookie,
   Sessions,
   type DashboardKey,
   type DashboardKeys,
   type Session,
-} from './sessions.js';
+} from './sessions/index.js';
 import { assetRoutes, sendShell, type AppFiles } from './shell.js';
-import type { UploadLimits } from './upload.js';
 
 /** Sign-in attempts one client address may make per window (then 429 with Retry-After). */
 export const DEFAULT_SIGN_IN_LIMIT = { max: 10, windowMs: 60_000 };

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { visibleTo, type PacketScope, type PacketService, type PacketStore } from '../../packets/index.js';
-import type { Session } from '../sessions.js';
+import type { Session } from '../sessions/index.js';
 import { packetDetail, packetSummary } from './views.js';
 
 export interface PacketDesk {

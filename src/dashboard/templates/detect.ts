@@ -4,8 +4,8 @@
  * routes. The server's default is `detectAll` (src/detect); without a detector, a fillable PDF's own
  * form fields, read with the PDF's preparation (on a worker thread in the server).
  */
-import { detectFields } from '../detect/index.js';
-import type { TemplateField } from '../template/index.js';
+import { detectFields } from '../../detect/index.js';
+import type { TemplateField } from '../../template/index.js';
 
 /** A field detection proposes; the person accepts or edits it. */
 export interface Proposal {

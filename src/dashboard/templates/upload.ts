@@ -5,7 +5,7 @@
  * them), as the API's multipart routes are.
  */
 import type { FastifyRequest } from 'fastify';
-import { PayloadTooLargeError, ValidationError } from '../errors/index.js';
+import { PayloadTooLargeError, ValidationError } from '../../errors/index.js';
 
 export interface UploadLimits {
   totalBytes: number;

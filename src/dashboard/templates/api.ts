@@ -3,8 +3,8 @@
  * runs in the signed-in key's organization: another organization's EID is the store's 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError } from '../errors/index.js';
-import { isPlainObject } from '../schema/index.js';
+import { ValidationError } from '../../errors/index.js';
+import { isPlainObject } from '../../schema/index.js';
 import {
   parseTemplateContent,
   templateName,
@@ -12,10 +12,10 @@ import {
   type Template,
   type TemplateCatalogue,
   type TemplateContent,
-} from '../template/index.js';
+} from '../../template/index.js';
 import type { TemplateAuthoring } from './authoring.js';
 import { diffFields } from './fields.js';
-import type { DashboardKey, Session } from './sessions.js';
+import type { DashboardKey, Session } from '../sessions/index.js';
 import { readTemplateUpload, type UploadLimits } from './upload.js';
 import { templateDetail, templateSummary } from './views.js';
 

@@ -8,8 +8,8 @@
  * template's editor, versions and their API calls; another template is a 404, anything else a 403.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CastpressError, NotFoundError, ValidationError } from '../errors/index.js';
-import type { TemplateCatalogue } from '../template/index.js';
+import { CastpressError, NotFoundError, ValidationError } from '../../errors/index.js';
+import type { TemplateCatalogue } from '../../template/index.js';
 import { embedCookie, type DashboardKey, type Session, type Sessions } from './sessions.js';
 
 /** The one builder this server embeds (the hosted API's name for the PDF template editor). */

@@ -4,11 +4,16 @@
  * content removed, the pages measured, fields detected. What is detected is returned as proposals;
  * the caller says whether they become the working version's fields.
  */
-import { prepareTemplatePdf, type TemplateOutcome, type TemplateTask } from '../batch/index.js';
-import { InvalidPdfError } from '../errors/index.js';
-import { DocxConverter, sniffUpload, type DocxConverterOptions } from '../packets/index.js';
+import { prepareTemplatePdf, type TemplateOutcome, type TemplateTask } from '../../batch/index.js';
+import { InvalidPdfError } from '../../errors/index.js';
+import { DocxConverter, sniffUpload, type DocxConverterOptions } from '../../packets/index.js';
 import { fieldSchemaProblem, uniqueFieldIds } from './fields.js';
-import { templateName, type TemplateCatalogue, type TemplateContent, type TemplateRecord } from '../template/index.js';
+import {
+  templateName,
+  type TemplateCatalogue,
+  type TemplateContent,
+  type TemplateRecord,
+} from '../../template/index.js';
 import { formFieldProposals, type DetectFields, type Proposal } from './detect.js';
 
 /** Prepares an upload's PDF (active content removed, pages measured, form fields read), for `organization`. */

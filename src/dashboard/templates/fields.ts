@@ -1,5 +1,5 @@
 /** Small rules about a template's field list that detection's proposals and the diff share. */
-import { parseTemplateContent, type TemplateField } from '../template/index.js';
+import { parseTemplateContent, type TemplateField } from '../../template/index.js';
 
 /** Whether one field alone passes the template's validation on a PDF of `pageCount` pages. */
 export function fieldSchemaProblem(field: TemplateField, pageCount: number): boolean {

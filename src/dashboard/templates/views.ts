@@ -1,5 +1,5 @@
 /** What the dashboard's JSON API answers (DASHBOARD-API.md): the store's records with ISO times. */
-import type { TemplateListing, TemplateRecord } from '../template/index.js';
+import type { TemplateListing, TemplateRecord } from '../../template/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

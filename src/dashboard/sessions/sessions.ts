@@ -8,8 +8,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AuthorizationError, CastpressError } from '../errors/index.js';
-import type { EmbedTokenRecord, SessionRecord, SessionRecords } from '../packets/index.js';
+import { AuthorizationError, CastpressError } from '../../errors/index.js';
+import type { EmbedTokenRecord, SessionRecord, SessionRecords } from '../../packets/index.js';
 
 export const SESSION_COOKIE = 'castpress_dashboard';
 /**
