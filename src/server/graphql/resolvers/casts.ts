@@ -1,7 +1,7 @@
 /**
  * Templates (the spec's Casts) over GraphQL, in the same store the dashboard edits: `createCast`
  * from an upload, the `cast` query and `publishCast`. Every call runs in the caller's organization
- * (another organization's EID is a 404). Argument names: ../README.md ("Casts").
+ * (another organization's EID is a 404). Argument names: docs/reference/graphql.md ("Casts (templates)").
  */
 import { NotFoundError, ValidationError } from '../../../errors/index.js';
 import type { DashboardKey, EmbedLinks, TemplateAuthoring } from '../../../dashboard/index.js';
