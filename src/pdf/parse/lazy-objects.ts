@@ -136,7 +136,9 @@ function afterEndobj(bytes: Buffer, at: number): boolean {
  * space end the object's span.
  */
 function bodyOf(bytes: Buffer, { offset, end }: Entry): Uint8Array {
-  let from = bytes.indexOf('obj', offset, 'latin1') + 3;
+  let from = offset;
+  for (const skip of [isDigit, isWhite, isDigit, isWhite]) while (skip(bytes[from])) from++;
+  from += 'obj'.length;
   while (isWhite(bytes[from])) from++;
   let to = end;
   while (isWhite(bytes[to - 1])) to--;
