@@ -86,10 +86,7 @@ function digits(bytes: Buffer, at: number): { value: number; end: number } | und
  * 20-byte entries), and where the table ends (the white space after it skipped); undefined for any
  * other form: the full parse reads those.
  */
-function readTable(
-  bytes: Buffer,
-  xref: number,
-): { entries: Map<number, Omit<Entry, 'end'>>; end: number } | undefined {
+function readTable(bytes: Buffer, xref: number): { entries: Map<number, Omit<Entry, 'end'>>; end: number } | undefined {
   const entries = new Map<number, Omit<Entry, 'end'>>();
   let i = xref + 4;
   while (isWhite(bytes[i])) i++;
@@ -155,7 +152,8 @@ export type ParseAt = (offset: number) => { ref: PDFRef; object: PDFObject };
  * Only for files where that gives what pdf-lib's sequential parse gives (`indexOf`): one section,
  * a cross-reference table naming exactly the object headers found in the file at their offsets,
  * no object streams, no encryption. Anything that walks the whole map parses the rest first, and
- * sees the objects in file order, as after a sequential parse. An object whose parse fails is
+ * sees the objects in file order, as after a sequential parse, except a write that asked for the
+ * unread ones as their bytes (`writingUnreadAsBytes`). An object whose parse fails is
  * recovered as the sequential parse recovers it (`recover`: an invalid object up to `endobj`).
  */
 export class LazyObjects extends Map<PDFRef, PDFObject> {
@@ -273,11 +271,6 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
     if (this.#unreadAsBytes && !this.#complete) return this.#withUnreadAsBytes();
     this.#completed();
     return super.entries();
-  }
-
-  /** How many of the file's objects have not been looked up (nor set, nor deleted) yet. */
-  get unread(): number {
-    return this.#complete ? 0 : this.#pending.size;
   }
 
   /**
