@@ -5,10 +5,11 @@
  * pdf-lib's sequential parse of the whole file gives; any other file takes the sequential parse.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PDFRawStream, PDFRef, type PDFContext } from '@cantoo/pdf-lib';
-import { loadPdf } from '../src/pdf/index.js';
+import { PDFDict, PDFName, PDFRawStream, PDFRef, type PDFContext } from '@cantoo/pdf-lib';
+import { loadPdf, rewritePdf } from '../src/pdf/index.js';
 import { HardenedParser } from '../src/pdf/parse/parser.js';
 import { corpusPdf, ENCRYPTED, FILLABLE_FORMS } from './acroform-corpus.js';
+import { qpdfCheck } from './helpers/pdf.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -158,5 +159,35 @@ describe('a plain PDF is parsed lazily, to what the sequential parse gives', () 
     const theirs = await sequential(bytes);
     expect(ours.parsed).toBe(await parsedObjects(() => sequential(bytes)));
     expect(summary(ours.context)).toEqual(summary(theirs.context));
+  });
+});
+
+describe('a clean write that copies what nothing read (Chromium prints)', () => {
+  /** Spacing pdf-lib's writer would not keep: a copied object shows up in the output as it is written here. */
+  const UNREAD = '<</Type /StructElem   /S /P\n/K [0 1]>>';
+  const bodies = [...BODIES, UNREAD, '<</Length 5>> stream\nq Q  \nendstream'];
+
+  it('writes unread objects as their bytes, read ones from their parse, and reads back as a whole parse; uploads are not copied', async () => {
+    const bytes = plainPdf(bodies);
+    const doc = await loadPdf(bytes);
+    const page = doc.getPage(0).node;
+    page.set(PDFName.of('Rotate'), doc.context.obj(90));
+    let out!: Uint8Array;
+    const parsed = await parsedObjects(async () => (out = await rewritePdf(doc, { copyUnread: true })));
+    expect(parsed).toBe(0);
+    const text = Buffer.from(out).toString('latin1');
+    expect(text).toContain(`6 0 obj\n${UNREAD}\nendobj`);
+    expect(text).toContain('7 0 obj\n<</Length 5>> stream\nq Q  \nendstream\nendobj');
+    expect(text).toContain('/Rotate 90');
+    await qpdfCheck(out);
+    // The same objects as pdf-lib's own write of the whole parse.
+    const whole = await loadPdf(bytes);
+    whole.getPage(0).node.set(PDFName.of('Rotate'), whole.context.obj(90));
+    const reference = await rewritePdf(whole);
+    expect(summary((await sequential(out)).context)).toEqual(summary((await sequential(reference)).context));
+    // The document still reads its objects afterwards, parsing them then.
+    expect(doc.context.lookup(PDFRef.of(6), PDFDict).get(PDFName.of('S'))).toBe(PDFName.of('P'));
+    // An upload (no option) is written from its parse: nothing is copied.
+    expect(Buffer.from(reference).toString('latin1')).not.toContain(UNREAD);
   });
 });

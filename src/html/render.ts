@@ -54,6 +54,12 @@ const PRINT_OPTIONS = {
   displayHeaderFooter: false,
   tagged: true,
 } as const;
+/**
+ * How the print's clean writes go: its parse read only what the steps needed (pages, content,
+ * annotations, the structure tree's root), and the rest (mostly the structure elements of every run
+ * of text) is Chromium's bytes, copied as they are.
+ */
+const PRINT = { copyUnread: true } as const;
 
 /**
  * Chromium 156 writes destinations relative to the page's content box; a
@@ -266,9 +272,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
           finishDocument(base.doc, request, info.meta, pdf);
-          return rendered(base.doc, await rewritePdf(base.doc));
+          return rendered(base.doc, await rewritePdf(base.doc, PRINT));
         }
-        base = await openForUpdate(await rewritePdf(base.doc), 'html');
+        base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
       }
       const rewritten = !info.overlay && markArtifacts(base.doc, undefined, colours) > 0;
       return writeOutput(base, rewritten, (doc) => {
@@ -304,7 +310,7 @@ function onceEach(report: (problem: ResourceProblem) => void): (problem: Resourc
 async function writeOutput(base: BasePdf, rewritten: boolean, edit: (doc: PDFDocument) => void): Promise<RenderedHtml> {
   if (rewritten) {
     edit(base.doc);
-    return rendered(base.doc, await rewritePdf(base.doc));
+    return rendered(base.doc, await rewritePdf(base.doc, PRINT));
   }
   const session = UpdateSession.over(base);
   edit(session.doc);

@@ -1,4 +1,5 @@
 import { PDFDict, PDFDocument } from '@cantoo/pdf-lib';
+import { LazyObjects } from '../parse/lazy-objects.js';
 import { PDF } from './names.js';
 
 /** Options for a full save with pdf-lib (`doc.save`): no timer pauses, no regenerated appearances, no object streams. */
@@ -68,11 +69,25 @@ export async function savePdf(doc: PDFDocument): Promise<Uint8Array> {
   return doc.save({ objectsPerTick: Number.POSITIVE_INFINITY });
 }
 
+/** How `rewritePdf` writes. */
+export interface RewriteOptions {
+  /**
+   * Objects of a lazily parsed file (parse/lazy-objects.ts) that nothing looked up are written as the
+   * bytes they were read from, unparsed. Only for files castpress's own renderer wrote (Chromium's
+   * print, whose structure tree is thousands of elements no step reads): an upload's objects go
+   * through the hardened parse, so what is written is what was read.
+   */
+  copyUnread?: boolean;
+}
+
 /**
  * Writes a whole document again (`FULL_SAVE`: a cross-reference table, appearances left as they are):
  * for the rare clean write (merged inputs, stripped uploads, a file that cannot take an update, HTML's
  * overlay pages); every later change appends an update to these bytes.
  */
-export async function rewritePdf(doc: PDFDocument): Promise<Uint8Array> {
+export async function rewritePdf(doc: PDFDocument, options: RewriteOptions = {}): Promise<Uint8Array> {
+  const objects: unknown = Reflect.get(doc.context, 'indirectObjects');
+  if (options.copyUnread && objects instanceof LazyObjects)
+    return objects.writingUnreadAsBytes(() => doc.save(FULL_SAVE));
   return doc.save(FULL_SAVE);
 }

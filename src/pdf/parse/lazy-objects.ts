@@ -1,10 +1,11 @@
-import { PDFRef, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFInvalidObject, PDFRef, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
 import { firstAtLeast, isDigit, isWhite, type KeywordIndex } from './keyword-index.js';
 
-/** An object of the file: its generation and where its header starts. */
+/** An object of the file: its generation, where its header starts, and where the next object (or the table) starts. */
 interface Entry {
   generation: number;
   offset: number;
+  end: number;
 }
 
 /**
@@ -85,8 +86,8 @@ function digits(bytes: Buffer, at: number): { value: number; end: number } | und
  * 20-byte entries), and where the table ends (the white space after it skipped); undefined for any
  * other form: the full parse reads those.
  */
-function readTable(bytes: Buffer, xref: number): { entries: Map<number, Entry>; end: number } | undefined {
-  const entries = new Map<number, Entry>();
+function readTable(bytes: Buffer, xref: number): { entries: Map<number, Omit<Entry, 'end'>>; end: number } | undefined {
+  const entries = new Map<number, Omit<Entry, 'end'>>();
   let i = xref + 4;
   while (isWhite(bytes[i])) i++;
   while (isDigit(bytes[i])) {
@@ -126,6 +127,23 @@ function afterEndobj(bytes: Buffer, at: number): boolean {
   return i >= ENDOBJ.length && bytes.compare(ENDOBJ, 0, ENDOBJ.length, i - ENDOBJ.length, i) === 0;
 }
 
+/**
+ * What stands between an object's header and its `endobj` (white space around it left out): the
+ * object as written. `indexOf` checked the header (`num ws gen ws obj`) and that `endobj` and white
+ * space end the object's span.
+ */
+function bodyOf(bytes: Buffer, { offset, end }: Entry): Uint8Array {
+  let from = offset;
+  for (const skip of [isDigit, isWhite, isDigit, isWhite]) while (skip(bytes[from])) from++;
+  from += 'obj'.length;
+  while (isWhite(bytes[from])) from++;
+  let to = end;
+  while (isWhite(bytes[to - 1])) to--;
+  to -= ENDOBJ.length;
+  while (to > from && isWhite(bytes[to - 1])) to--;
+  return bytes.subarray(from, to);
+}
+
 /** The object whose header is at an offset, parsed. */
 export type ParseAt = (offset: number) => { ref: PDFRef; object: PDFObject };
 
@@ -134,20 +152,25 @@ export type ParseAt = (offset: number) => { ref: PDFRef; object: PDFObject };
  * Only for files where that gives what pdf-lib's sequential parse gives (`indexOf`): one section,
  * a cross-reference table naming exactly the object headers found in the file at their offsets,
  * no object streams, no encryption. Anything that walks the whole map parses the rest first, and
- * sees the objects in file order, as after a sequential parse. An object whose parse fails is
+ * sees the objects in file order, as after a sequential parse, except a write that asked for the
+ * unread ones as their bytes (`writingUnreadAsBytes`). An object whose parse fails is
  * recovered as the sequential parse recovers it (`recover`: an invalid object up to `endobj`).
  */
 export class LazyObjects extends Map<PDFRef, PDFObject> {
   readonly #index: ObjectIndex;
+  readonly #bytes: Buffer;
   readonly #parseAt: ParseAt;
   readonly #recover: (offset: number) => void;
   /** File objects not looked up yet, by number (one set or deleted is no longer the file's). */
   readonly #pending: Set<number>;
   #complete = false;
+  /** While set, `entries()` gives objects not looked up yet as their bytes instead of parsing them. */
+  #unreadAsBytes = false;
 
-  constructor(index: ObjectIndex, parseAt: ParseAt, recover: (offset: number) => void) {
+  constructor(bytes: Uint8Array, index: ObjectIndex, parseAt: ParseAt, recover: (offset: number) => void) {
     super();
     this.#index = index;
+    this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.#parseAt = parseAt;
     this.#recover = recover;
     this.#pending = new Set(index.objects.keys());
@@ -192,7 +215,7 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
       const entry = number && table.entries.get(number.value);
       if (!number || number.end !== ends[i]! + 1 || number.value === 0 || !generation || !entry) return undefined;
       if (entry.offset !== starts[i] || entry.generation !== generation.value) return undefined;
-      objects.set(number.value, entry);
+      objects.set(number.value, { ...entry, end: starts[i + 1] ?? xref });
       largestObjectNumber = Math.max(largestObjectNumber, number.value);
     }
     try {
@@ -245,8 +268,33 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
   }
 
   override entries(): MapIterator<[PDFRef, PDFObject]> {
+    if (this.#unreadAsBytes && !this.#complete) return this.#withUnreadAsBytes();
     this.#completed();
     return super.entries();
+  }
+
+  /**
+   * Runs `write` (a full save of the context) with the objects nothing looked up given to it as the
+   * bytes they were read from (a `PDFInvalidObject`, which pdf-lib writes as it is): what was never
+   * read cannot have changed, and is neither parsed nor serialised again. Lookups still parse.
+   */
+  async writingUnreadAsBytes<T>(write: () => Promise<T>): Promise<T> {
+    this.#unreadAsBytes = true;
+    try {
+      return await write();
+    } finally {
+      this.#unreadAsBytes = false;
+    }
+  }
+
+  /** Every object: those looked up, set or recovered as they are, the others as their bytes in the file. */
+  #withUnreadAsBytes(): MapIterator<[PDFRef, PDFObject]> {
+    const all = new Map(super.entries());
+    for (const number of this.#pending) {
+      const entry = this.#index.objects.get(number)!;
+      all.set(PDFRef.of(number, entry.generation), PDFInvalidObject.of(bodyOf(this.#bytes, entry)));
+    }
+    return all.entries();
   }
 
   override keys(): MapIterator<PDFRef> {

@@ -46,6 +46,7 @@ const ENDOBJ = 'endobj';
  */
 export class HardenedParser extends PDFParser {
   readonly #index: KeywordIndex;
+  readonly #bytes: Uint8Array;
   readonly #length: number;
   #depth = 0;
   #budget: number;
@@ -62,6 +63,7 @@ export class HardenedParser extends PDFParser {
     // new arrays and never writes into stream data; the input must not change while its parse is used.
     this.bytes.slice = (start, end) => bytes.subarray(start, end);
     this.#index = index ?? new KeywordIndex(bytes);
+    this.#bytes = bytes;
     this.#length = bytes.length;
     this.#budget = decodeBudget(bytes.length);
   }
@@ -98,6 +100,7 @@ export class HardenedParser extends PDFParser {
     // pdf-lib keeps a context's objects in one private map; this one parses an object when asked for it.
     Object.defineProperty(context, 'indirectObjects', {
       value: new LazyObjects(
+        this.#bytes,
         index,
         (offset) => this.#objectAt(offset),
         (offset) => {
