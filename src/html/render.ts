@@ -30,7 +30,7 @@ import {
 } from './in-page/contract.js';
 import { hyphenateGroups } from './hyphenation.js';
 import { INPAGE_SOURCE } from '../../generated/inpage.js';
-import { readDests, removeDests, type DestPoint } from './post/dests.js';
+import { readDests, removeDests, shiftDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 import { finishDocument } from './post/finish.js';
@@ -119,6 +119,23 @@ function placeBookmarks(
   return out;
 }
 
+const isHelper = (name: string): boolean => name.startsWith(ID_PREFIX);
+
+/** Whether the print has destinations of the document's own (`<a href="#x">` targets). */
+function hasAuthorDests(dests: Map<string, DestPoint>): boolean {
+  for (const name of dests.keys()) if (!isHelper(name)) return true;
+  return false;
+}
+
+/** The document's own destinations at their targets' place on the page, not on the content box. */
+function placeAuthorDests(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): void {
+  if (!contentRelativeDests(info, dests, doc.getPages())) return;
+  shiftDests(doc, isHelper, (page) => {
+    const m = margins[page];
+    return m ? { dx: m.left * 0.75, dy: -m.top * 0.75 } : { dx: 0, dy: 0 };
+  });
+}
+
 /** Evaluates in the document's main world; the result comes back as JSON. */
 async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
   const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
@@ -198,8 +215,16 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in with the artifacts.
         const base = await openForUpdate(pdf, 'html');
+        const found = readDests(base.doc);
+        // Internal links: the page's margins place their targets (one more call, only for such documents).
+        const margins = hasAuthorDests(found)
+          ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
+          : [];
         const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
-        return writeOutput(base, rewritten, (doc) => finishDocument(doc, request, info.meta, pdf));
+        return writeOutput(base, rewritten, (doc) => {
+          if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
+          finishDocument(doc, request, info.meta, pdf);
+        });
       }
 
       if (!info.needsLayout && info.forms.length === 0) {
@@ -211,7 +236,8 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
-          removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+          placeAuthorDests(info, found, doc, margins);
+          removeDests(doc, isHelper);
           finishDocument(doc, request, info.meta, pdf);
         });
       }
@@ -248,7 +274,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       }
       let placed: PlacedControl[] = [];
       const margins =
-        info.forms.length > 0 || info.bookmarks.length > 0 || sheet
+        info.forms.length > 0 || info.bookmarks.length > 0 || sheet || hasAuthorDests(dests)
           ? await callPage(cdp, 'resolvePages', actual.names)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
@@ -261,7 +287,8 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
         await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0, colours);
         if (sheet) finishSheet(base.doc, sheet, margins);
-        removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
+        placeAuthorDests(info, dests, base.doc, margins);
+        removeDests(base.doc, isHelper);
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
@@ -275,7 +302,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
         addHtmlFields(doc, placed, pool.fonts);
         if (bookmarks.length > 0) addOutline(doc, bookmarks);
-        removeDests(doc, (name) => name.startsWith(ID_PREFIX));
+        // With an overlay, the clean write above has them in place already.
+        if (!info.overlay) placeAuthorDests(info, dests, doc, margins);
+        removeDests(doc, isHelper);
         finishDocument(doc, request, info.meta, pdf);
       });
     },
