@@ -106,6 +106,39 @@ describe('side margin boxes', () => {
   });
 });
 
+describe('widows and orphans', () => {
+  // A page area of ten 20px lines; `before` one-line paragraphs, then a five-line paragraph.
+  async function split(before: number, rule: string): Promise<number[]> {
+    const css = `${RESET} @page { size: 400px 400px; margin: 100px 50px; } p { line-height: 20px; } .para { ${rule} }
+      .ref::after { content: target-counter(attr(href url), page); }`;
+    const lines = Array.from({ length: 5 }, (_, i) => `L${i + 1}`);
+    lines[4] = '<span id="last">L5</span>';
+    const html = `<p><a class="ref" href="#last">last line on page </a></p>${'<p>filler</p>'.repeat(before - 1)}<p class="para">${lines.join('<br>')}</p>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    const perPage = pages.map((p) => p.items.filter((i) => /^L\d$/.test(i.str.trim())).length);
+    // castpress's own page model (target-counter) agrees with Chromium's split.
+    const lastPage = pages.findIndex((p) => p.items.some((i) => i.str.trim() === 'L5')) + 1;
+    expect(joinFirst(pages[0]!)).toContain(`last line on page ${lastPage}`);
+    return perPage;
+  }
+  function joinFirst(page: PageText): string {
+    return page.items.map((i) => i.str).join('');
+  }
+
+  it('keeps widows lines on the next page: 1 allows one, 3 moves two more', async () => {
+    expect(await split(7, 'widows: 1; orphans: 1;')).toEqual([3, 2]);
+    expect(await split(9, 'widows: 1; orphans: 1;')).toEqual([1, 4]);
+    expect(await split(9, 'widows: 1; orphans: 2;')).toEqual([0, 5]);
+    expect(await split(6, 'widows: 3; orphans: 1;')).toEqual([2, 3]);
+    expect(await split(6, 'widows: 1; orphans: 1;')).toEqual([4, 1]);
+  });
+
+  it('keeps orphans lines on the first page or moves the paragraph', async () => {
+    expect(await split(8, 'widows: 1; orphans: 3;')).toEqual([0, 5]);
+    expect(await split(8, 'widows: 1; orphans: 2;')).toEqual([2, 3]);
+  });
+});
+
 describe('internal links', () => {
   /** Each link annotation: its page, the target page and the top of the view it asks for (points from the page's top). */
   async function links(pdf: Uint8Array): Promise<Array<{ page: number; target: number; top: number; left: number }>> {
