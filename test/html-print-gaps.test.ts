@@ -166,7 +166,11 @@ describe('internal links', () => {
   const filler = (n: number): string => '<p>filler</p>'.repeat(n);
   const cases: Array<[string, string, string]> = [
     ['nothing else (one print, one update)', '', ''],
-    ['margin boxes castpress draws (overlay, layout passes)', '.r { position: running(r); }', '<div class="r">HEAD</div>'],
+    [
+      'margin boxes castpress draws (overlay, layout passes)',
+      '.r { position: running(r); }',
+      '<div class="r">HEAD</div>',
+    ],
     ['bookmarks only', '', '<h1 style="font-size:12px;margin:0">Title</h1>'],
     [
       'footnotes and a right-hand break',

@@ -5,6 +5,7 @@ import {
   openForUpdate,
   rewritePdf,
   type BasePdf,
+  type EmbeddedFile,
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
@@ -13,6 +14,8 @@ import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
+import { findAttachments, loadAttachments } from './attachments.js';
+import { RenderError } from '../errors/index.js';
 import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
 import { addOutline, type Bookmark } from './post/outline.js';
 import { contentWidthPx } from './css/page-css.js';
@@ -42,6 +45,8 @@ export interface HtmlRenderRequest extends DocumentInput {
   pdfa?: PdfALevel;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
+  /** The request value that holds `html`, named by errors about its attachments (default `html`). */
+  htmlProperty?: string;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
@@ -128,7 +133,12 @@ function hasAuthorDests(dests: Map<string, DestPoint>): boolean {
 }
 
 /** The document's own destinations at their targets' place on the page, not on the content box. */
-function placeAuthorDests(info: PrepareResult, dests: Map<string, DestPoint>, doc: PDFDocument, margins: Margins[]): void {
+function placeAuthorDests(
+  info: PrepareResult,
+  dests: Map<string, DestPoint>,
+  doc: PDFDocument,
+  margins: Margins[],
+): void {
   if (!contentRelativeDests(info, dests, doc.getPages())) return;
   shiftDests(doc, isHelper, (page) => {
     const m = margins[page];
@@ -188,20 +198,30 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
-  const build = async (signal: AbortSignal): Promise<{ source: string; colours: CmykColours }> => {
-    const built = await buildDocument(request, {
+  const build = async (
+    signal: AbortSignal,
+  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[] }> => {
+    const attaching = findAttachments(request.html, request.baseUrl);
+    // Refused before anything loads or prints (the kernel refuses it too).
+    if (request.pdfa === '2b' && attaching.refs.length > 0)
+      throw new RenderError('PDF/A-2b cannot carry attachments; PDF/A-3b can', 422);
+    const policy = {
       resolver: pool.resolver,
       maxResourceBytes: pool.maxResourceBytes,
       signal,
       lookup: pool.hosts.lookup,
       ...(onProblem ? { onProblem } : {}),
-    });
+    };
+    const [built, files] = await Promise.all([
+      buildDocument({ ...request, html: attaching.html }, policy),
+      loadAttachments(attaching.refs, policy, request.htmlProperty ?? 'html'),
+    ]);
     const { html, colours } = rewriteCmyk(built);
     // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
-    return { source: html, colours: request.pdfa ? new Map() : colours };
+    return { source: html, colours: request.pdfa ? new Map() : colours, files };
   };
   return pool.run(
-    async ({ page, cdp, deadline, reused }, { source, colours }) => {
+    async ({ page, cdp, deadline, reused }, { source, colours, files }) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
@@ -223,7 +243,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
-          finishDocument(doc, request, info.meta, pdf);
+          finishDocument(doc, request, info.meta, pdf, files);
         });
       }
 
@@ -238,7 +258,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           addOutline(doc, placeBookmarks(info, found, doc, margins));
           placeAuthorDests(info, found, doc, margins);
           removeDests(doc, isHelper);
-          finishDocument(doc, request, info.meta, pdf);
+          finishDocument(doc, request, info.meta, pdf, files);
         });
       }
 
@@ -292,7 +312,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          finishDocument(base.doc, request, info.meta, pdf);
+          finishDocument(base.doc, request, info.meta, pdf, files);
           return rendered(base.doc, await rewritePdf(base.doc));
         }
         base = await openForUpdate(await rewritePdf(base.doc), 'html');
@@ -305,7 +325,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // With an overlay, the clean write above has them in place already.
         if (!info.overlay) placeAuthorDests(info, dests, doc, margins);
         removeDests(doc, isHelper);
-        finishDocument(doc, request, info.meta, pdf);
+        finishDocument(doc, request, info.meta, pdf, files);
       });
     },
     build,
