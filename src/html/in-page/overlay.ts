@@ -144,13 +144,7 @@ function buildBox(
   let valign = side && (pos === 'top' || pos === 'bottom') ? pos : 'middle';
   let css =
     'box-sizing:border-box;display:flex;flex-direction:column;overflow:visible;min-width:0;text-align:' +
-    (side
-      ? 'center'
-      : name.endsWith('corner')
-        ? name.includes('left')
-          ? 'right'
-          : 'left'
-        : align) +
+    (side ? 'center' : name.endsWith('corner') ? (name.includes('left') ? 'right' : 'left') : align) +
     ';';
   const size = { w: false, h: false };
   for (const [n, v] of Object.entries(decls)) {
