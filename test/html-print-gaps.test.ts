@@ -164,47 +164,57 @@ describe('internal links', () => {
   }
 
   const filler = (n: number): string => '<p>filler</p>'.repeat(n);
-  const cases: Array<[string, string, string]> = [
-    ['nothing else (one print, one update)', '', ''],
+  // [case, css, html before the links, @page additions, left edge of the page area (pt)]
+  const cases: Array<[string, string, string, string, number]> = [
+    ['nothing else (one print, one update)', '', '', '', 90],
     [
       'margin boxes castpress draws (overlay, layout passes)',
       '.r { position: running(r); }',
       '<div class="r">HEAD</div>',
+      '@top-center { content: element(r); }',
+      90,
     ],
-    ['bookmarks only', '', '<h1 style="font-size:12px;margin:0">Title</h1>'],
+    ['bookmarks only', '', '<h1 style="font-size:12px;margin:0">Title</h1>', '', 90],
     [
       'footnotes and a right-hand break',
       '.fn { float: footnote; } #far { break-before: right; }',
       '<p>a note<span class="fn">the note</span></p>',
+      '',
+      90,
     ],
+    // The sheet is the page and a 7.5 pt bleed on each side.
+    ['a bleed and crop marks (the sheet is larger than the page)', '', '', 'bleed: 10px; marks: crop;', 97.5],
   ];
-  it.each(cases)('points at the target’s page and top, below the page margin: %s', async (_, extraCss, head) => {
-    const css = `${RESET} ${extraCss} @page { size: 400px 600px; margin: 100px 60px 80px 120px; ${extraCss.includes('running') ? '@top-center { content: element(r); }' : ''} }`;
-    const html = `${head}<p><a href="#mid">to mid</a> and <a href="#far">to far</a></p>${filler(30)}<p id="mid">MIDDLE target</p>${filler(30)}<h2 id="far" style="margin: 20px 0 0; font-size: 14px">FAR target</h2><p><a href="#mid">back</a></p>`;
-    const pdf = await renderHtml(pool, { html, css });
-    const pages = await readText(pdf);
-    const where = (s: string): { page: number; top: number } => {
-      const page = pages.findIndex((p) => item(p, s));
-      expect(page, s).toBeGreaterThanOrEqual(0);
-      return { page, top: item(pages[page]!, s)!.y };
-    };
-    const mid = where('MIDDLE target');
-    const far = where('FAR target');
-    expect(far.page).toBeGreaterThan(mid.page);
-    const found = await links(pdf);
-    expect(found.map((l) => l.page)).toEqual([0, 0, far.page]);
-    for (const [l, t] of [
-      [found[0]!, mid],
-      [found[1]!, far],
-      [found[2]!, mid],
-    ] as const) {
-      expect(l.target).toBe(t.page);
-      // The view's top is at the element's top: just above its first line's glyphs (the h2's 15 pt
-      // margin after a forced break is above it), never the top margin (75 pt) higher.
-      expect(t.top - l.top).toBeGreaterThanOrEqual(0);
-      expect(t.top - l.top).toBeLessThan(4);
-      // and its left edge at the page area's (90 pt)
-      expect(l.left).toBe(90);
-    }
-  });
+  it.each(cases)(
+    'points at the target’s page and top, below the page margin: %s',
+    async (_, extraCss, head, page, left) => {
+      const css = `${RESET} ${extraCss} @page { size: 400px 600px; margin: 100px 60px 80px 120px; ${page} }`;
+      const html = `${head}<p><a href="#mid">to mid</a> and <a href="#far">to far</a></p>${filler(30)}<p id="mid">MIDDLE target</p>${filler(30)}<h2 id="far" style="margin: 20px 0 0; font-size: 14px">FAR target</h2><p><a href="#mid">back</a></p>`;
+      const pdf = await renderHtml(pool, { html, css });
+      const pages = await readText(pdf);
+      const where = (s: string): { page: number; top: number } => {
+        const page = pages.findIndex((p) => item(p, s));
+        expect(page, s).toBeGreaterThanOrEqual(0);
+        return { page, top: item(pages[page]!, s)!.y };
+      };
+      const mid = where('MIDDLE target');
+      const far = where('FAR target');
+      expect(far.page).toBeGreaterThan(mid.page);
+      const found = await links(pdf);
+      expect(found.map((l) => l.page)).toEqual([0, 0, far.page]);
+      for (const [l, t] of [
+        [found[0]!, mid],
+        [found[1]!, far],
+        [found[2]!, mid],
+      ] as const) {
+        expect(l.target).toBe(t.page);
+        // The view's top is at the element's top: just above its first line's glyphs (the h2's 15 pt
+        // margin after a forced break is above it), never the top margin (75 pt) higher.
+        expect(t.top - l.top).toBeGreaterThanOrEqual(0);
+        expect(t.top - l.top).toBeLessThan(4);
+        // and its left edge at the page area's
+        expect(l.left).toBe(left);
+      }
+    },
+  );
 });
