@@ -232,6 +232,12 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();
+      if (info.pageFloats.length > 0) {
+        // Page floats move to their page's top or bottom, where the first print put them: one more print.
+        const printed = await openForUpdate(pdf, 'html');
+        const state = observe(printed.doc, readDests(printed.doc), info);
+        if ((await callPage(cdp, 'placePageFloats', state)) > 0) pdf = await print();
+      }
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in with the artifacts.
         const base = await openForUpdate(pdf, 'html');
