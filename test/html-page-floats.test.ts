@@ -78,4 +78,20 @@ describe('page floats', () => {
     const row = pages[1]!.items.filter((i) => i.str.startsWith('row')).sort((a, b) => a.y - b.y)[0]!;
     expect(row.y).toBeGreaterThan(fig.y + 70);
   });
+
+  it('keeps two top floats of one page in their order, and page numbers after them right', async () => {
+    // Both figures' places are on page 2; moved, they push ten lines on, and the cross-reference (a
+    // castpress page number) reads the page its target prints on after that.
+    const css = `${CSS} .ref::after { content: target-counter(attr(href url), page); }`;
+    const html = `<p><a class="ref" href="#end">end on page </a></p>${lines(2, 28)}<div class="fig" style="float: top">FIG-A</div>${lines(30, 3)}<div class="fig" style="float: top">FIG-B</div>${lines(33, 30)}<p id="end">END</p>`;
+    const pages = await readText(await renderHtml(pool, { html, css }));
+    const a = find(pages, 'FIG-A');
+    const b = find(pages, 'FIG-B');
+    expect(a.page).toBe(1);
+    expect(b.page).toBe(1);
+    expect(a.y).toBeLessThan(50);
+    expect(b.y - a.y).toBeCloseTo(75, 0);
+    const end = find(pages, 'END');
+    expect(pages[0]!.items.map((i) => i.str).join('')).toContain(`end on page ${end.page + 1}`);
+  });
 });
