@@ -116,4 +116,14 @@ describe('a paged-media document prints once when its first guess holds', () => 
     expect(pages[1]!.items.filter((i) => i.str.trim())).toEqual([]);
     expect(line(pages[2]!, /Table of contents/)).toBe('Table of contents');
   });
+
+  it('page floats: one more print when one moves, none when each already sits where it belongs', async () => {
+    const css = 'p { margin: 0; line-height: 20px; } .fig { height: 100px; }';
+    const lines = (n: number): string => '<p>line</p>'.repeat(n);
+    const moved = await render({ html: `${lines(50)}<div class="fig" style="float: top">FIG</div>${lines(50)}`, css });
+    expect(moved.prints).toBe(2);
+    // At the document's start a top float is at its page's top already.
+    const still = await render({ html: `<div class="fig" style="float: top">FIG</div>${lines(50)}`, css });
+    expect(still.prints).toBe(1);
+  });
 });

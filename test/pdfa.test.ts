@@ -47,6 +47,16 @@ function expectConforming(a: ArchiveReading, part: 2 | 3): void {
   expect(a.actions.filter((s) => !['/URI', '/GoTo'].includes(s))).toEqual([]);
   expect(a.additionalActions).toBe(false);
   expect(a.acroform['/NeedAppearances'] ?? false).toBe(false);
+  // 6.8 (part 3): each embedded file an associated file of the document, named by /F and /UF, with its
+  // relationship and MIME type; part 2 embeds only PDF/A files, which castpress does not make, so none.
+  if (part === 2) expect(a.embeddedFiles).toEqual([]);
+  for (const file of a.embeddedFiles) {
+    expect(qpdfText(file.spec['/F'])).toBeDefined();
+    expect(qpdfText(file.spec['/UF'])).toBe(file.key);
+    expect(['/Source', '/Data', '/Alternative', '/Supplement', '/Unspecified']).toContain(file.spec['/AFRelationship']);
+    expect(String(file.stream['/Subtype'])).toMatch(/^\/[a-z]+\/[a-z0-9.+-]+$/);
+    expect(a.associated).toContain(file.ref);
+  }
   // 6.6.2.1: an unfiltered XMP metadata stream; 6.6.4: the PDF/A identification.
   expect(a.metadata).toBeDefined();
   const { dict, xmp } = a.metadata!;
@@ -121,6 +131,27 @@ describe('PDF/A output', () => {
   it('HTML as PDF/A-2b on the one-update path (no extension used)', async () => {
     const pdf = await engine.generate({ type: 'html', pdfa: '2b', data: { html: '<p>Plain</p>', css: '' } });
     expectConforming(await readArchive(pdf), 2);
+  });
+
+  const attaching = `<p><a rel="attachment" download="data.json" href="data:application/json;base64,${Buffer.from('{"total":12}').toString('base64')}">data</a></p>`;
+
+  it('HTML as PDF/A-3b with an attachment: an associated file of the document (ISO 19005-3 §6.8)', async () => {
+    const pdf = await engine.generate({ type: 'html', pdfa: '3b', data: { html: attaching, css: '' } });
+    await qpdfCheck(pdf);
+    const a = await readArchive(pdf);
+    expectConforming(a, 3);
+    expect(a.embeddedFiles.map((f) => [f.key, f.stream['/Subtype']])).toEqual([['data.json', '/application/json']]);
+    expect(a.associated).toHaveLength(1);
+  });
+
+  it('refuses an attachment in PDF/A-2b (§6.8 allows only PDF/A files, which castpress does not check)', async () => {
+    await expect(
+      engine.generate({ type: 'html', pdfa: '2b', data: { html: attaching, css: '' } }),
+    ).rejects.toMatchObject({
+      name: 'RenderError',
+      status: 422,
+      message: expect.stringContaining('PDF/A-2b cannot carry attachments'),
+    });
   });
 
   it('claims nothing when not asked: no output intent, no XMP identification', async () => {

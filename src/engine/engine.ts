@@ -246,6 +246,7 @@ export class Engine {
         ...(parsed.lang !== undefined ? { lang: parsed.lang } : {}),
         ...(parsed.pdfa !== undefined ? { pdfa: parsed.pdfa } : {}),
         onResourceProblem,
+        htmlProperty: 'data.html',
       });
       return rendered(out, parsed.outputFormat, problems);
     }

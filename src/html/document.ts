@@ -15,7 +15,7 @@ import {
 import { escapeHtml } from '../format/index.js';
 import { defaultDocumentCss, type HtmlPageOptions } from './css/page-css.js';
 import { DEFAULTS_STYLE_ID } from './in-page/contract.js';
-import { closingTag, findElements, findTags, firstTag, spliceSpans } from './css/tags.js';
+import { attr, closingTag, findElements, findTags, firstTag, spliceSpans } from './css/tags.js';
 import { classifyUrl, refusalReason } from './chromium/network-guard.js';
 
 export interface DocumentInput {
@@ -43,11 +43,6 @@ export interface FetchPolicy {
 /** `</style` inside CSS would end our `<style>` element early. */
 function styleBlock(css: string, id?: string): string {
   return `<style${id ? ` id="${id}"` : ''}>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
-}
-
-function attr(tag: string, name: string): string | undefined {
-  const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
-  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }
 
 function makeFetchText(policy: FetchPolicy, budget: ImportBudget): FetchText {

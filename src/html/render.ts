@@ -5,6 +5,7 @@ import {
   openForUpdate,
   rewritePdf,
   type BasePdf,
+  type EmbeddedFile,
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
@@ -13,6 +14,8 @@ import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
 import { buildDocument, type DocumentInput } from './document.js';
+import { findAttachments, loadAttachments } from './attachments.js';
+import { RenderError } from '../errors/index.js';
 import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
 import { addOutline, type Bookmark } from './post/outline.js';
 import { contentWidthPx } from './css/page-css.js';
@@ -30,7 +33,7 @@ import {
 } from './in-page/contract.js';
 import { hyphenateGroups } from './hyphenation.js';
 import { INPAGE_SOURCE } from '../../generated/inpage.js';
-import { readDests, removeDests, type DestPoint } from './post/dests.js';
+import { readDests, removeDests, shiftDests, type DestPoint } from './post/dests.js';
 import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 import { finishDocument } from './post/finish.js';
@@ -42,6 +45,8 @@ export interface HtmlRenderRequest extends DocumentInput {
   pdfa?: PdfALevel;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
+  /** The request value that holds `html`, named by errors about its attachments (default `html`). */
+  htmlProperty?: string;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
@@ -125,6 +130,28 @@ function placeBookmarks(
   return out;
 }
 
+const isHelper = (name: string): boolean => name.startsWith(ID_PREFIX);
+
+/** Whether the print has destinations of the document's own (`<a href="#x">` targets). */
+function hasAuthorDests(dests: Map<string, DestPoint>): boolean {
+  for (const name of dests.keys()) if (!isHelper(name)) return true;
+  return false;
+}
+
+/** The document's own destinations at their targets' place on the page, not on the content box. */
+function placeAuthorDests(
+  info: PrepareResult,
+  dests: Map<string, DestPoint>,
+  doc: PDFDocument,
+  margins: Margins[],
+): void {
+  if (!contentRelativeDests(info, dests, doc.getPages())) return;
+  shiftDests(doc, isHelper, (page) => {
+    const m = margins[page];
+    return m ? { dx: m.left * 0.75, dy: -m.top * 0.75 } : { dx: 0, dy: 0 };
+  });
+}
+
 /** Evaluates in the document's main world; the result comes back as JSON. */
 async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
   const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
@@ -177,20 +204,30 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
-  const build = async (signal: AbortSignal): Promise<{ source: string; colours: CmykColours }> => {
-    const built = await buildDocument(request, {
+  const build = async (
+    signal: AbortSignal,
+  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[] }> => {
+    const attaching = findAttachments(request.html, request.baseUrl);
+    // Refused before anything loads or prints (the kernel refuses it too).
+    if (request.pdfa === '2b' && attaching.refs.length > 0)
+      throw new RenderError('PDF/A-2b cannot carry attachments; PDF/A-3b can', 422);
+    const policy = {
       resolver: pool.resolver,
       maxResourceBytes: pool.maxResourceBytes,
       signal,
       lookup: pool.hosts.lookup,
       ...(onProblem ? { onProblem } : {}),
-    });
+    };
+    const [built, files] = await Promise.all([
+      buildDocument({ ...request, html: attaching.html }, policy),
+      loadAttachments(attaching.refs, policy, request.htmlProperty ?? 'html'),
+    ]);
     const { html, colours } = rewriteCmyk(built);
     // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
-    return { source: html, colours: request.pdfa ? new Map() : colours };
+    return { source: html, colours: request.pdfa ? new Map() : colours, files };
   };
   return pool.run(
-    async ({ page, cdp, deadline, reused }, { source, colours }) => {
+    async ({ page, cdp, deadline, reused }, { source, colours, files }) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
@@ -201,11 +238,25 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();
+      if (info.pageFloats.length > 0) {
+        // Page floats move to their page's top or bottom, where the first print put them: one more print.
+        const printed = await openForUpdate(pdf, 'html');
+        const state = observe(printed.doc, readDests(printed.doc), info);
+        if ((await callPage(cdp, 'placePageFloats', state)) > 0) pdf = await print();
+      }
       if (!info.needsDests) {
         // Nothing else to change: the document information goes in with the artifacts.
         const base = await openForUpdate(pdf, 'html');
+        const found = readDests(base.doc);
+        // Internal links: the page's margins place their targets (one more call, only for such documents).
+        const margins = hasAuthorDests(found)
+          ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
+          : [];
         const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
-        return writeOutput(base, rewritten, (doc) => finishDocument(doc, request, info.meta, pdf));
+        return writeOutput(base, rewritten, (doc) => {
+          if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
+          finishDocument(doc, request, info.meta, pdf, files);
+        });
       }
 
       if (!info.needsLayout && info.forms.length === 0) {
@@ -217,8 +268,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
-          removeDests(doc, (name) => name.startsWith(ID_PREFIX));
-          finishDocument(doc, request, info.meta, pdf);
+          placeAuthorDests(info, found, doc, margins);
+          removeDests(doc, isHelper);
+          finishDocument(doc, request, info.meta, pdf, files);
         });
       }
 
@@ -254,7 +306,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       }
       let placed: PlacedControl[] = [];
       const margins =
-        info.forms.length > 0 || info.bookmarks.length > 0 || sheet
+        info.forms.length > 0 || info.bookmarks.length > 0 || sheet || hasAuthorDests(dests)
           ? await callPage(cdp, 'resolvePages', actual.names)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
@@ -267,11 +319,12 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
         await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0, colours);
         if (sheet) finishSheet(base.doc, sheet, margins);
-        removeDests(base.doc, (name) => name.startsWith(ID_PREFIX));
+        placeAuthorDests(info, dests, base.doc, margins);
+        removeDests(base.doc, isHelper);
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          finishDocument(base.doc, request, info.meta, pdf);
+          finishDocument(base.doc, request, info.meta, pdf, files);
           return rendered(base.doc, await rewritePdf(base.doc, PRINT));
         }
         base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
@@ -281,8 +334,10 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
         addHtmlFields(doc, placed, pool.fonts);
         if (bookmarks.length > 0) addOutline(doc, bookmarks);
-        removeDests(doc, (name) => name.startsWith(ID_PREFIX));
-        finishDocument(doc, request, info.meta, pdf);
+        // With an overlay, the clean write above has them in place already.
+        if (!info.overlay) placeAuthorDests(info, dests, doc, margins);
+        removeDests(doc, isHelper);
+        finishDocument(doc, request, info.meta, pdf, files);
       });
     },
     build,

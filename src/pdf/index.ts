@@ -27,6 +27,7 @@ export { PDF } from './document/names.js';
 export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './document/new-document.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './document/merge.js';
 export { appendPages } from './document/append-pages.js';
+export { embedFiles, type EmbeddedFile } from './document/attachments.js';
 export {
   appendDrawing,
   appendValidationData,

@@ -19,7 +19,7 @@ import type { ResolvedResource, ResourceKind, ResourceResolver } from './resolve
 export interface HttpResolverOptions {
   /** `host` or `host:port` let through the address check (tests reach a loopback server this way). */
   allowHosts?: string[];
-  /** Largest body per kind, bytes (default: 10 MB images, 10 MB fonts, 2 MB stylesheets, 10 MB other). */
+  /** Largest body per kind, bytes (default: 10 MB images, 10 MB fonts, 2 MB stylesheets, 10 MB attachments, 10 MB other). */
   maxBytes?: Partial<Record<ResourceKind, number>>;
   /** Whole fetch, redirects included (default 15 s). */
   timeoutMs?: number;
@@ -53,6 +53,7 @@ const DEFAULT_MAX: Record<ResourceKind, number> = {
   font: 10 * MB,
   webfont: 10 * MB,
   stylesheet: 2 * MB,
+  attachment: 10 * MB,
   other: 10 * MB,
 };
 

@@ -11,7 +11,7 @@ import { parseDataUrl } from './data-url.js';
  * HTML mode. Both follow the spec's rule: used only when the response's content type is `font/ttf` or
  * `application/x-font-ttf` (httpResolver checks it; HTML mode checks every resolver's answer).
  */
-export type ResourceKind = 'image' | 'font' | 'webfont' | 'stylesheet' | 'other';
+export type ResourceKind = 'image' | 'font' | 'webfont' | 'stylesheet' | 'attachment' | 'other';
 
 export interface ResolvedResource {
   body: Uint8Array;

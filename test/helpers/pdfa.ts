@@ -28,6 +28,10 @@ export interface ArchiveReading {
   /** Every font used for rendering (Type 3 excluded) and whether its program is in the file. */
   fonts: Array<{ name: string; embedded: boolean }>;
   annotations: Array<Record<string, Json>>;
+  /** The EmbeddedFiles name tree's entries (a flat leaf): key, file specification, embedded file stream's dictionary. */
+  embeddedFiles: Array<{ key: string; spec: Record<string, Json>; stream: Record<string, Json>; ref: string }>;
+  /** The catalog's associated files (/AF), as references. */
+  associated: string[];
   /** Action types (/S) anywhere in the file, and whether any dictionary has /AA or a JavaScript name tree. */
   actions: string[];
   additionalActions: boolean;
@@ -91,6 +95,20 @@ export async function readArchive(pdf: Uint8Array): Promise<ArchiveReading> {
     },
   );
   const meta = stream(catalog['/Metadata']);
+  const leaf = get(dict(dict(catalog['/Names'])['/EmbeddedFiles'])['/Names']);
+  const embeddedFiles: ArchiveReading['embeddedFiles'] = [];
+  if (Array.isArray(leaf))
+    for (let i = 0; i + 1 < leaf.length; i += 2) {
+      const spec = dict(leaf[i + 1]);
+      embeddedFiles.push({
+        key: qpdfText(leaf[i]) ?? '',
+        spec,
+        stream: stream(dict(spec['/EF'])['/F'])?.dict ?? {},
+        ref: String(leaf[i + 1]),
+      });
+    }
+  const af = get(catalog['/AF']);
+  const associated = Array.isArray(af) ? af.map(String) : [];
   const annotations: Array<Record<string, Json>> = [];
   const actions = new Set<string>();
   let additionalActions = false;
@@ -137,6 +155,8 @@ export async function readArchive(pdf: Uint8Array): Promise<ArchiveReading> {
     for (const a of (get(p['/Annots']) as Json[] | undefined) ?? []) appearance(dict(dict(a)['/AP'])['/N']);
   }
   return {
+    embeddedFiles,
+    associated,
     header: Buffer.from(pdf.subarray(0, 32)),
     trailer,
     catalog,

@@ -187,6 +187,7 @@ const BASE_CSS = `@property --fs-running { syntax: "*"; inherits: false; }
 @property --fs-footnote { syntax: "*"; inherits: false; }
 @property --fs-footnote-display { syntax: "*"; inherits: false; }
 @property --fs-footnote-policy { syntax: "*"; inherits: false; }
+@property --fs-page-float { syntax: "*"; inherits: false; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Regular'), local('Noto Sans CJK SC TT'), local('Noto Sans CJK SC'), local('NotoSansCJKsc-Regular'); font-weight: 100 500; }
 @font-face { font-family: 'Noto CJK'; src: local('NotoSansCJKscTT-Bold'), local('Noto Sans CJK SC TT Bold'), local('Noto Sans CJK SC Bold'), local('NotoSansCJKsc-Bold'); font-weight: 600 900; }`;
 

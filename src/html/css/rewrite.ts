@@ -8,6 +8,7 @@ import {
   STRING_SENTINEL,
 } from '../in-page/contract.js';
 import { rewriteFootnotes } from './footnote-css.js';
+import { rewritePageFloats } from './page-float-css.js';
 import { rewriteNthPages } from './page-selectors.js';
 import { closing, mapPageBlocks, stringEnd } from './scan.js';
 import { findElements, spliceSpans } from './tags.js';
@@ -32,6 +33,7 @@ import { findElements, spliceSpans } from './tags.js';
  *   included) → `quotes: "__fs_bleed__" "<value>"` and `content: "__fs_marks__<value>"`: both are kept in a
  *   page rule's CSSOM and do nothing there;
  * - footnotes (`float: footnote`, `::footnote-call`, `::footnote-marker`, `@footnote`…): footnote-css.ts;
+ * - page floats (`float: top | bottom`): page-float-css.ts;
  * - `@page :nth(An+B [of name])` → a page name no element has: page-selectors.ts.
  */
 // The sentinels (ELEMENT_SENTINEL, STRING_SENTINEL, FUNCTION_SENTINEL, BLEED_/MARKS_SENTINEL) are the page
@@ -71,7 +73,7 @@ const PAGINATE = /(?<![-\w])-fs-table-paginate\s*:/gi;
 // Each repetition starts with a colon: no two ways to split the pseudo-classes, linear on any input.
 const PAGE_PSEUDOS = /@page\s*((?::[-\w]+)+)/gi;
 const ANY =
-  /footnote|:nth\(|:blank|bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
+  /footnote|float\s*:\s*(?:top|bottom)|float-reference|:nth\(|:blank|bleed\s*:|marks\s*:|running\(|element\(|string\(|string-set|-fs-table-paginate|break-(?:before|after)\s*:\s*(?:always|all)|target-(?:counters?|text)\(|leader\(|bookmark-(?:level|label|state)/i;
 
 function sentinel(prefix: string, name: string, policy: string | undefined): string {
   return `"${prefix}${name}${policy ? `|${policy.toLowerCase()}` : ''}"`;
@@ -135,7 +137,7 @@ function renameDescriptors(block: string): string {
 export function rewriteGcpm(css: string): string {
   if (!ANY.test(css)) return css;
   return (
-    keepFunctions(keepPageDescriptors(rewriteNthPages(rewriteFootnotes(css))))
+    keepFunctions(keepPageDescriptors(rewriteNthPages(rewritePageFloats(rewriteFootnotes(css)))))
       .replace(
         RUNNING,
         // GCPM lays a running element out as position: static in its margin box; the declaration it

@@ -7,6 +7,12 @@
  * character that cannot continue a name (as `\b` did).
  */
 
+/** The value of attribute `name` in the text of one tag, as written (character references not decoded). */
+export function attr(tag: string, name: string): string | undefined {
+  const m = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
 export interface TagSpan {
   /** Index of `<`. */
   start: number;

@@ -207,6 +207,8 @@ export interface PrepareResult {
   counters: string[];
   /** Ids of the footnote calls: their pages and offsets check the footnote plan. */
   footnotes: string[];
+  /** Ids of the page floats (`float: top | bottom`): a print places them (`placePageFloats`). */
+  pageFloats: string[];
   /** The page code plans where pages end (footnotes, added margins): each print is checked with `planHolds`. */
   planned: boolean;
   /** `next`: the first rendered element after the named element (where its pages end), null at the end of the body. */
@@ -255,6 +257,8 @@ export interface PageApi {
   layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[] };
   /** Whether the footnote plan holds for this print (else `layout` plans again). */
   planHolds(state: LayoutState): boolean;
+  /** Moves each page float to the top or bottom of the page it printed on; how many moved. */
+  placePageFloats(state: LayoutState): number;
   /** Content width (px) → control ids: each control's [width, height] at that width. */
   measureForms(groups: Record<string, string[]>): Record<string, [number, number]>;
   /** The margins of each page (by page name) on the printed sheet. */

@@ -29,6 +29,7 @@ import {
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { prepareFootnotes } from './footnotes/notes.js';
+import { placePageFloats, preparePageFloats } from './page-floats.js';
 import { guessFootnotes, planFootnotes, planHolds, widenTops } from './footnotes/plan.js';
 import { buildOverlay } from './overlay.js';
 import { resolvePage } from './page-cascade.js';
@@ -97,6 +98,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   readPageRules(S, page, footnote);
   prepareRunning(S, style);
   prepareFootnotes(S, style);
+  preparePageFloats(S, style);
   prepareStrings(S, style);
   prepareBookmarks(S, style);
   prepareTargets(S, style);
@@ -123,7 +125,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // A sheet is checked after each print (still scaled?) and cropped afterwards: both run in the layout path.
   const needsLayout =
     S.overlay || S.marginExtras || S.counters.length > 0 || S.sides.length > 0 || S.targets.length > 0 || !!S.sheet;
-  const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0;
+  const needsDests = needsLayout || S.forms.length > 0 || S.bookmarks.length > 0 || S.pageFloats.length > 0;
   if (needsDests) S.markers.push(calib.id);
   if (S.overlay) moveCanvasBackground();
   // The screen layout the guess reads would otherwise show the sentinel strings (long enough to wrap
@@ -155,6 +157,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     running: S.running.map((r) => ({ name: r.name, id: r.id })),
     counters: S.counters.map((c) => c.id),
     footnotes: S.footnotes.map((f) => f.id),
+    pageFloats: S.pageFloats.map((f) => f.id),
     planned: planned(S),
     named: S.named.map((n) => ({ name: n.name, start: n.start, next: n.next })),
     sides: S.sides.map((e) => ({ start: e.start, next: e.next, before: e.before, after: e.after, blanks: e.blanks })),
@@ -182,6 +185,7 @@ function install(): void {
     },
     measureForms: (groups) => measureForms(S, groups),
     planHolds: (state) => planHolds(S, state),
+    placePageFloats: (state) => placePageFloats(S, state),
     // Margins of the printed sheet: a bleed adds to each.
     resolvePages(names) {
       const b = S.sheet ? S.sheet.bleed : 0;

@@ -139,16 +139,12 @@ function buildBox(
   const cell = document.createElement('div');
   const pos = name.split('-')[1];
   const align = pos === 'left' ? 'left' : pos === 'right' ? 'right' : 'center';
-  let valign = 'middle';
+  // css-page-3's default alignment (Chromium's UA sheet too): the side boxes' outer ones at their end.
+  const side = name.startsWith('left-') || name.startsWith('right-');
+  let valign = side && (pos === 'top' || pos === 'bottom') ? pos : 'middle';
   let css =
     'box-sizing:border-box;display:flex;flex-direction:column;overflow:visible;min-width:0;text-align:' +
-    (name.startsWith('left') || name.startsWith('right')
-      ? 'center'
-      : name.endsWith('corner')
-        ? name.includes('left')
-          ? 'right'
-          : 'left'
-        : align) +
+    (side ? 'center' : name.endsWith('corner') ? (name.includes('left') ? 'right' : 'left') : align) +
     ';';
   const size = { w: false, h: false };
   for (const [n, v] of Object.entries(decls)) {

@@ -226,6 +226,8 @@ export interface PageState {
   footnotePages: FootnotePage[];
   /** `@page { counter-reset: footnote }`: notes are numbered from 1 on each page. */
   footnotesPerPage: boolean;
+  /** `float: top | bottom` elements (page-floats.ts), in document order. */
+  pageFloats: Array<{ el: HTMLElement; id: string; side: 'top' | 'bottom' }>;
 }
 
 export function newState(): PageState {
@@ -248,6 +250,7 @@ export function newState(): PageState {
     footnotes: [],
     footnotePages: [],
     footnotesPerPage: false,
+    pageFloats: [],
     pageRules: [],
     overlay: false,
     overlayOnly: null,

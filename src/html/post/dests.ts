@@ -32,25 +32,11 @@ function destArray(doc: PDFDocument, value: PDFObject | undefined): PDFArray | u
   return undefined;
 }
 
-/**
- * Named destinations Chromium wrote for link targets: `/Dests` (what Chromium
- * 156 writes) or a `/Names /Dests` tree (older and newer writers).
- */
-export function readDests(doc: PDFDocument): Map<string, DestPoint> {
-  const pageIndex = new Map<string, number>();
-  doc.getPages().forEach((p, i) => pageIndex.set(p.ref.toString(), i));
-  const out = new Map<string, DestPoint>();
+/** Calls `visit` with each named destination's name and array: `/Dests` and the `/Names /Dests` tree. */
+function eachDest(doc: PDFDocument, visit: (name: string, dest: PDFArray) => void): void {
   const add = (key: string | undefined, value: PDFObject | undefined): void => {
     const arr = destArray(doc, value);
-    if (!key || !arr) return;
-    const ref = arr.get(0);
-    const page = ref instanceof PDFRef ? pageIndex.get(ref.toString()) : undefined;
-    if (page === undefined) return;
-    const num = (i: number): number => {
-      const n = arr.get(i);
-      return n instanceof PDFNumber ? n.asNumber() : 0;
-    };
-    out.set(key, { page, x: num(2), y: num(3) });
+    if (key && arr) visit(key, arr);
   };
   const dests = doc.catalog.lookup(PDFName.of('Dests'));
   if (dests instanceof PDFDict) for (const [k, v] of dests.entries()) add(nameKey(k), v);
@@ -69,7 +55,62 @@ export function readDests(doc: PDFDocument): Map<string, DestPoint> {
     if (kids instanceof PDFArray) for (let i = 0; i < kids.size(); i++) walk(kids.lookup(i), depth + 1);
   };
   walk(tree, 0);
+}
+
+function destNumber(arr: PDFArray, i: number): number {
+  const n = arr.get(i);
+  return n instanceof PDFNumber ? n.asNumber() : 0;
+}
+
+/**
+ * Named destinations Chromium wrote for link targets: `/Dests` (what Chromium
+ * 156 writes) or a `/Names /Dests` tree (older and newer writers).
+ */
+export function readDests(doc: PDFDocument): Map<string, DestPoint> {
+  const pageIndex = new Map<string, number>();
+  doc.getPages().forEach((p, i) => pageIndex.set(p.ref.toString(), i));
+  const out = new Map<string, DestPoint>();
+  eachDest(doc, (key, arr) => {
+    const ref = arr.get(0);
+    const page = ref instanceof PDFRef ? pageIndex.get(ref.toString()) : undefined;
+    if (page !== undefined) out.set(key, { page, x: destNumber(arr, 2), y: destNumber(arr, 3) });
+  });
   return out;
+}
+
+/** How far a destination on a page moves: points right and up. */
+export interface DestShift {
+  dx: number;
+  dy: number;
+}
+
+/**
+ * Moves the document's own destinations (an `<a href="#x">`'s target) by their page's shift: Chromium
+ * writes them relative to the page's content box, so a viewer would show the target a top margin
+ * lower than the top of its window. Returns how many moved.
+ */
+export function shiftDests(
+  doc: PDFDocument,
+  isHelper: (name: string) => boolean,
+  shift: (page: number) => DestShift,
+): number {
+  const pageIndex = new Map<string, number>();
+  doc.getPages().forEach((p, i) => pageIndex.set(p.ref.toString(), i));
+  let moved = 0;
+  eachDest(doc, (key, arr) => {
+    const ref = arr.get(0);
+    const page = ref instanceof PDFRef ? pageIndex.get(ref.toString()) : undefined;
+    const kind = arr.get(1);
+    // Only XYZ carries a left and a top (Chromium writes nothing else).
+    if (isHelper(key) || page === undefined || !(kind instanceof PDFName) || kind.decodeText() !== 'XYZ') return;
+    const { dx, dy } = shift(page);
+    if (dx === 0 && dy === 0) return;
+    const round = (v: number): number => Math.round(v * 100) / 100;
+    arr.set(2, PDFNumber.of(round(destNumber(arr, 2) + dx)));
+    arr.set(3, PDFNumber.of(round(destNumber(arr, 3) + dy)));
+    moved++;
+  });
+  return moved;
 }
 
 /** Drops the destinations of our helper markers so they do not show up in viewers. */

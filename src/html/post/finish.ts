@@ -1,20 +1,31 @@
 /** The last steps every HTML output takes: structure for annotations, document information, PDF/A. */
 import type { PDFDocument } from '@cantoo/pdf-lib';
-import { conformToPdfA, setDocumentInfo, tagAnnotations, type DocumentInfo, type PdfALevel } from '../../pdf/index.js';
+import {
+  conformToPdfA,
+  embedFiles,
+  setDocumentInfo,
+  tagAnnotations,
+  type DocumentInfo,
+  type EmbeddedFile,
+  type PdfALevel,
+} from '../../pdf/index.js';
 import type { DocumentMeta } from '../in-page/contract.js';
 
 /**
  * The last step on every path: form widgets tied to the structure tree and links described, document
- * information, PDF/A conformance when asked for (`seed`, the print, gives the file identifier).
+ * information, the document's attachments, PDF/A conformance when asked for (`seed`, the print, gives
+ * the file identifier).
  */
 export function finishDocument(
   doc: PDFDocument,
   request: { title?: string; pdfa?: PdfALevel },
   meta: DocumentMeta,
   seed: Uint8Array,
+  files: readonly EmbeddedFile[] = [],
 ): void {
   tagAnnotations(doc);
   documentInfo(doc, request.title, meta);
+  embedFiles(doc, files);
   if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
 }
 

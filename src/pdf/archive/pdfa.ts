@@ -110,6 +110,16 @@ function fixAnnotations(doc: PDFDocument): void {
   }
 }
 
+/** Whether the catalog's EmbeddedFiles name tree lists any file. */
+function hasEmbeddedFiles(doc: PDFDocument): boolean {
+  const names = doc.catalog.lookup(N('Names'));
+  const tree = names instanceof PDFDict ? names.lookup(N('EmbeddedFiles')) : undefined;
+  if (!(tree instanceof PDFDict)) return false;
+  const leaf = tree.lookup(N('Names'));
+  const kids = tree.lookup(N('Kids'));
+  return (leaf instanceof PDFArray && leaf.size() > 0) || (kids instanceof PDFArray && kids.size() > 0);
+}
+
 /** §6.6.2.3: Info dates as the XMP writes them (the same instant, UTC). */
 function infoText(doc: PDFDocument, key: string): string | undefined {
   const info = lookup(doc, doc.context.trailerInfo.Info);
@@ -131,6 +141,11 @@ export function conformToPdfA(doc: PDFDocument, level: PdfALevel, seed: Uint8Arr
   const names = catalog.lookup(N('Names'));
   if (catalog.has(N('AA')) || catalog.has(N('OpenAction')) || (names instanceof PDFDict && names.has(N('JavaScript'))))
     throw new RenderError('PDF/A output cannot run scripts or actions on opening', 422);
+
+  // ISO 19005-2 §6.8: a PDF/A-2 file embeds only PDF/A files; castpress does not check that an
+  // attachment is one, so PDF/A-2b takes none (PDF/A-3 allows any file as an associated file).
+  if (level === '2b' && hasEmbeddedFiles(doc))
+    throw new RenderError('PDF/A-2b cannot carry attachments; PDF/A-3b can', 422);
 
   const form = catalog.lookup(N('AcroForm'));
   if (form instanceof PDFDict) form.delete(N('NeedAppearances'));
