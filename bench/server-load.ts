@@ -23,8 +23,9 @@
  * decided by one scheduling hiccup on a loaded machine. CPU per operation (from /proc: the servers with
  * their Chromium, or this process with its own, plus PostgreSQL) is reported per kind and per round
  * beside ops/s and p50/p95: on a loaded machine it moves far less than throughput. Untimed operations
- * of each kind on each set-up come first: BENCH_SERVER_WARMUP (16), or half a round when that is more
- * (fills and Markdown: each render thread compiles its hot code, as this process does).
+ * of each kind on each set-up come first: BENCH_SERVER_WARMUP (16), or a round when that is more
+ * (fills and Markdown: CPU per operation still fell from one round to the next after half a round of
+ * warm-up, as each render thread and this process compiled their hot code).
  * BENCH_SERVER_CONCURRENCY (8).
  */
 import { readFileSync } from 'node:fs';
@@ -200,7 +201,7 @@ export async function run(): Promise<BenchRow[]> {
       // thread after 60 s idle, and a new one (modules, engine, fonts, cold code) would be timed otherwise.
       // Packets and submits warm up alike: each submit signs a packet made before it.
       const n = opsPerRound(kind);
-      const warmup = kind === 'packet' || kind === 'submit' ? WARMUP : Math.max(WARMUP, Math.round(n / 2));
+      const warmup = kind === 'packet' || kind === 'submit' ? WARMUP : Math.max(WARMUP, n);
       for (const t of targets) bad.push(...(await phase(t, kind, warmup)).bad);
       for (let round = 0; round < ROUNDS; round++) {
         // The set-ups in turn, starting one further each round: none is always first after the warm-up.
