@@ -16,8 +16,17 @@
  * its render threads, logging) is small next to rendering and signing a PDF; a server that loses
  * more than 30% of the engine's throughput spends a large share of its CPU on plumbing.
  *
- * BENCH_SERVER_OPS (default 32) operations of each kind per set-up after BENCH_SERVER_WARMUP (16) untimed
- * ones, BENCH_SERVER_CONCURRENCY (8).
+ * Each kind runs in BENCH_SERVER_ROUNDS (default 3) rounds; a round runs the same number of operations
+ * on each set-up, the set-ups in turn (the first of one round last in the next), so load that comes
+ * and goes weighs on all three. The number is sized per kind (OPS_PER_ROUND, times BENCH_SERVER_SCALE,
+ * default 1) to a second or more of CPU per set-up and round: a phase of a few hundred milliseconds is
+ * decided by one scheduling hiccup on a loaded machine. CPU per operation (from /proc: the servers with
+ * their Chromium, or this process with its own, plus PostgreSQL) is reported per kind and per round
+ * beside ops/s and p50/p95: on a loaded machine it moves far less than throughput. Untimed operations
+ * of each kind on each set-up come first: BENCH_SERVER_WARMUP (16), or a round when that is more
+ * (fills and Markdown: CPU per operation still fell from one round to the next after half a round of
+ * warm-up, as each render thread and this process compiled their hot code).
+ * BENCH_SERVER_CONCURRENCY (8).
  */
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -45,7 +54,14 @@ import type { BenchRow } from './types.js';
 
 const Anvil = anvilModule.default;
 
-const OPS = Number(process.env.BENCH_SERVER_OPS ?? 32);
+/**
+ * Operations of each kind per set-up and round, at BENCH_SERVER_SCALE 1: ~1-3 s of CPU each on the
+ * 2-core machine (fill ~7 ms, Markdown ~22 ms, HTML ~100 ms, a packet ~210 ms, a submit ~170 ms).
+ */
+const OPS_PER_ROUND: Record<Kind, number> = { fill: 160, markdown: 96, html: 24, packet: 16, submit: 16 };
+const SCALE = Number(process.env.BENCH_SERVER_SCALE ?? 1);
+const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 3);
+const opsPerRound = (kind: Kind) => Math.max(1, Math.round(OPS_PER_ROUND[kind] * SCALE));
 /** Untimed operations of each kind before its timed ones: every render thread of both instances started and its hot code compiled. */
 const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 16);
 const IDLE_MS = 5000;
@@ -176,22 +192,30 @@ export async function run(): Promise<BenchRow[]> {
     ];
 
     const bad: string[] = [];
-    const results = new Map<string, Map<Kind, Phase>>(targets.map((t) => [t.name, new Map()]));
+    const results = new Map<string, Map<Kind, Phase[]>>(targets.map((t) => [t.name, new Map()]));
     for (const kind of KINDS) {
       // The signing links of every packet made (warm-up's and timed), checked, not timed.
       if (kind === 'submit')
         for (const t of targets) bad.push(...(await t.prepareSubmits()).filter((p): p is string => p !== undefined));
       // Warm-up of this kind just before its timed phases, untimed but checked: the pool ends a render
       // thread after 60 s idle, and a new one (modules, engine, fonts, cold code) would be timed otherwise.
-      for (const t of targets) bad.push(...(await phase(t, kind, WARMUP)).bad);
-      for (const t of targets) {
-        process.stderr.write(`  ${kind} on ${t.name} (load ${loadAverage()})\n`);
-        const p = await phase(t, kind, OPS);
-        results.get(t.name)!.set(kind, p);
-        process.stderr.write(
-          `    ${p.ops} ops in ${(p.wallMs / 1000).toFixed(1)} s, CPU ${(p.cpuMs / 1000).toFixed(1)} s (${(p.cpuMs / p.wallMs).toFixed(2)} cores), this process ${(p.selfCpuMs / 1000).toFixed(1)} s\n`,
-        );
-        if (t !== inProcess) readPss();
+      // Packets and submits warm up alike: each submit signs a packet made before it.
+      const n = opsPerRound(kind);
+      const warmup = kind === 'packet' || kind === 'submit' ? WARMUP : Math.max(WARMUP, n);
+      for (const t of targets) bad.push(...(await phase(t, kind, warmup)).bad);
+      for (let round = 0; round < ROUNDS; round++) {
+        // The set-ups in turn, starting one further each round: none is always first after the warm-up.
+        for (let j = 0; j < targets.length; j++) {
+          const t = targets[(round + j) % targets.length]!;
+          const p = await phase(t, kind, n);
+          const list = results.get(t.name)!.get(kind) ?? [];
+          list.push(p);
+          results.get(t.name)!.set(kind, list);
+          process.stderr.write(
+            `  ${kind} round ${round + 1} on ${t.name} (load ${loadAverage()}): ${p.ops} ops in ${(p.wallMs / 1000).toFixed(1)} s, CPU ${(p.cpuMs / 1000).toFixed(2)} s = ${(p.cpuMs / p.ops).toFixed(2)} ms/op (${(p.cpuMs / p.wallMs).toFixed(2)} cores), this process ${(p.selfCpuMs / 1000).toFixed(2)} s\n`,
+          );
+          if (t !== inProcess) readPss();
+        }
       }
     }
 
@@ -230,12 +254,27 @@ function postgresPid(): number {
 
 const MB = 1024 ** 2;
 
+/** A kind's rounds on one set-up as one phase: operations, times and CPU summed, latencies pooled. */
+function merged(rounds: Phase[]): Phase {
+  return {
+    ops: rounds.reduce((s, p) => s + p.ops, 0),
+    wallMs: rounds.reduce((s, p) => s + p.wallMs, 0),
+    cpuMs: rounds.reduce((s, p) => s + p.cpuMs, 0),
+    selfCpuMs: rounds.reduce((s, p) => s + p.selfCpuMs, 0),
+    latencies: rounds.flatMap((p) => p.latencies).sort((a, b) => a - b),
+    bad: rounds.flatMap((p) => p.bad),
+  };
+}
+
 function rows(
-  results: Map<string, Map<Kind, Phase>>,
+  perRound: Map<string, Map<Kind, Phase[]>>,
   idle: Map<string, number>,
   bad: string[],
   memory: { rssA: number; rssB: number; peakPss: number },
 ): BenchRow[] {
+  const results = new Map(
+    [...perRound].map(([name, kinds]) => [name, new Map([...kinds].map(([k, ps]) => [k, merged(ps)]))] as const),
+  );
   const one = results.get('1 instance')!;
   const two = results.get('2 instances')!;
   const local = results.get('in-process')!;
@@ -274,6 +313,25 @@ function rows(
         nOne,
       ),
     );
+    // The same ratio round by round (each round's phases ran back to back): how far one round's figure is to be trusted.
+    const perRoundRatios = perRound
+      .get('1 instance')!
+      .get(kind)!
+      .map(
+        (p, r) =>
+          p.cpuMs /
+          p.ops /
+          (perRound.get('in-process')!.get(kind)![r]!.cpuMs / perRound.get('in-process')!.get(kind)![r]!.ops),
+      );
+    out.push({
+      name: label(
+        `${kind} CPU per operation, 1 instance vs in-process, per round (${o.ops / perRoundRatios.length} ops): ${perRoundRatios.map((x) => x.toFixed(2)).join(', ')}; highest / lowest`,
+        nOne,
+      ),
+      value: nOne > 0 ? Number.NaN : Math.max(...perRoundRatios) / Math.min(...perRoundRatios),
+      unit: 'x',
+      goal: 'reported',
+    });
     for (const q of [0.5, 0.95]) {
       const name = `p${q * 100}`;
       out.push(

@@ -16,6 +16,7 @@ import {
   type PlannedField,
   type SigningFieldWriter,
 } from '../src/packets/index.js';
+import { formatTimestamp } from '../src/markdown/index.js';
 import { buildDocx, CachedDocxConverter } from './helpers/docx.js';
 import { qpdfFields, qpdfStrict, readFields, readText } from './helpers/pdf.js';
 import { boxDistance, runBoxes, union } from './helpers/tag-boxes.js';
@@ -394,6 +395,44 @@ describe('assemblePacket', () => {
       ['initial1', '/Sig'],
     ]);
     expect((await qpdfStrict(out)).ok).toBe(true);
+  });
+
+  it('a Markdown file prints the generation time unless includeTimestamp is false, as a generate request', async () => {
+    const markdown = (extra: Record<string, unknown>) => ({
+      name: 'Notes',
+      files: [
+        {
+          id: 'notes',
+          filename: 'notes.pdf',
+          title: 'Notes',
+          fields: [
+            { content: 'Keys are returned at the end.' },
+            { id: 'sig', type: 'signature', pageNum: 0, rect: { x: 72, y: 600, width: 200, height: 30 } },
+          ],
+          ...extra,
+        },
+      ],
+      signers: [{ id: 'client', name: 'Ada', email: 'ada@example.com', fields: [{ fileId: 'notes', fieldId: 'sig' }] }],
+    });
+    const text = async (extra: Record<string, unknown>) => {
+      const packet = await assemblePacket(engine, markdown(extra));
+      return (await readText(packet.files[0]!.pdf)).flatMap((p) => p.items.map((i) => i.str)).join(' ');
+    };
+    // The engine's pinned clock, as the Markdown renderer prints it.
+    const stamp = formatTimestamp(new Date('2026-01-02T03:04:05Z'));
+    const [unset, on, off] = [
+      await text({}),
+      await text({ includeTimestamp: true }),
+      await text({ includeTimestamp: false }),
+    ];
+    for (const t of [unset, on, off]) expect(t).toContain('Keys are returned at the end.');
+    expect(unset).toContain(stamp);
+    expect(on).toContain(stamp);
+    expect(off).not.toContain(stamp);
+    const generated = (await readText(await engine.generate({ includeTimestamp: false, data: [{ content: 'x' }] })))
+      .flatMap((p) => p.items.map((i) => i.str))
+      .join(' ');
+    expect(generated).not.toContain(stamp);
   });
 
   it("PacketAssembler reads a template's tags once and reuses them; a failed read is not kept", async () => {

@@ -15,7 +15,7 @@ export { DEFAULT_QUEUE_NAME } from './queue/connection.js';
 export type { QueueConnection } from './queue/connection.js';
 export { writeAtomic, sweepTemporaries } from './atomic.js';
 export { WORKER_FILE } from './worker-file.js';
-export type { RequestTask, RequestOutcome, WorkerTask, JsonTask, JsonOutcome } from './worker.js';
+export type { RequestJob, RequestTask, RequestOutcome, WorkerTask, JsonTask, JsonOutcome } from './worker.js';
 export type {
   PacketStep,
   PacketOutcome,

@@ -18,6 +18,7 @@ import type { TemplateFiles } from './templates.js';
 import type { PacketOutcome, PacketStep, PacketThreadState } from './packet-task.js';
 import type { TemplateOutcome, TemplateTask } from './template-task.js';
 import type { Template } from '../template/index.js';
+import type { GenerateRequest } from '../schema/index.js';
 
 export interface WorkerTask {
   line: string;
@@ -35,17 +36,23 @@ export interface WorkerTask {
 }
 
 /** One server request run off the event loop (`src/server/pool/render-pool.ts`): fill or Markdown generate. */
-export interface RequestTask {
-  engine: WorkerTask['engine'];
-  kind: 'fill' | 'generate';
-  /**
-   * fill: the template's EID in the engine's template directory, or the template itself (one an
-   * organization made, which the server read from its database: threads open no database).
-   */
-  template?: string | Template;
-  versionNumber?: number;
-  body: unknown;
-}
+export type RequestJob =
+  | {
+      kind: 'fill';
+      /**
+       * The template's EID in the engine's template directory, or the template itself (one an
+       * organization made, which the server read from its database: threads open no database).
+       */
+      template?: string | Template;
+      versionNumber?: number;
+      body: unknown;
+    }
+  /** A generate body, validated here. */
+  | { kind: 'generate'; body: unknown }
+  /** A generate request the server already validated on its event loop (`engine.parseGenerate`): rendered as it is. */
+  | { kind: 'generate'; request: GenerateRequest };
+
+export type RequestTask = RequestJob & { engine: WorkerTask['engine'] };
 
 /** What `request` hands back: the rendered PDF (bytes, title, page count, outputFormat, problems), or the typed error. */
 export type RequestOutcome = ({ ok: true } & RenderedPdf) | { ok: false; status: number; error: ErrorBody };
@@ -122,7 +129,12 @@ export async function request(task: RequestTask): Promise<RequestOutcome> {
   const { engine } = await threadState({ engine: task.engine, baseDir: process.cwd() });
   try {
     // Title, page count, outputFormat and the resources that did not load travel back with the PDF.
-    if (task.kind === 'generate') return { ok: true, ...(await engine.generateDocument(task.body)) };
+    if (task.kind === 'generate') {
+      if ('body' in task) return { ok: true, ...(await engine.generateDocument(task.body)) };
+      // This thread's font registry learns the catalogue families the request names (the event loop's engine fetched them for itself).
+      await engine.loadCatalogueFonts(task.request);
+      return { ok: true, ...(await engine.renderGenerate(task.request)) };
+    }
     const options = task.versionNumber === undefined ? {} : { versionNumber: task.versionNumber };
     return { ok: true, ...(await engine.fillDocument(task.template ?? '', task.body, options)) };
   } catch (e) {

@@ -56,7 +56,8 @@ async function hold(job) {
 }
 
 export async function request(task) {
-  const title = task?.body?.title;
+  // A generate job carries the request the server validated (`request`) or a body (`body`).
+  const title = (task?.request ?? task?.body)?.title;
   const job = held(title);
   // Every titled job reports its start (a test can wait for a real job to be running, too).
   if (job) await hold(job);

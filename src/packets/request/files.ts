@@ -71,6 +71,8 @@ const markdownFile = z.object({
   title: z.string(),
   fontSize: z.unknown().optional(),
   textColor: z.unknown().optional(),
+  // As in a generate request: the generation time printed on the last page unless false.
+  includeTimestamp: z.boolean().optional(),
   fields: z.array(z.record(z.string(), z.unknown())),
   hideTextTags,
 });
@@ -119,6 +121,7 @@ export interface MarkdownFile {
     title: string;
     fontSize?: unknown;
     textColor?: unknown;
+    includeTimestamp?: boolean;
     data: Record<string, unknown>[];
   };
   /** Index in `fields` of each content block, to name a block's property in errors found while generating. */
@@ -205,6 +208,7 @@ function parseMarkdownFile(
     title: f.title,
     fontSize: f.fontSize,
     textColor: f.textColor,
+    ...(f.includeTimestamp !== undefined ? { includeTimestamp: f.includeTimestamp } : {}),
     data: blocks,
   };
   if (blocks.length === (titled ? 1 : 0)) {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
-import { WORKER_FILE, type RequestOutcome, type RequestTask } from '../../batch/index.js';
+import { WORKER_FILE, type RequestJob, type RequestOutcome, type RequestTask } from '../../batch/index.js';
 import { CastpressError, PayloadTooLargeError, RenderError } from '../../errors/index.js';
 import type { RenderedPdf } from '../../engine/index.js';
 import type { DeadlineTimer } from '../../html/index.js';
@@ -58,7 +58,7 @@ interface StepNames {
   property: string;
 }
 
-export type PoolJob = Omit<RequestTask, 'engine'>;
+export type PoolJob = RequestJob;
 
 /** Threads of a pool given `threads` (the option): one per core by default, at least 2. */
 export function poolThreads(threads?: number): number {

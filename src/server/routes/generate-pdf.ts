@@ -13,13 +13,13 @@ export function generateRoute(app: FastifyInstance, ctx: ServerContext): void {
     // Families from the font catalogue (if configured) before validation asks for them.
     await ctx.engine.loadCatalogueFonts(body);
     const parsed = ctx.engine.parseGenerate(body);
-    // Rendered here from what was just validated, not parsed again (a thread is given the body: it parses its own).
+    // Rendered from what was just validated, here or on a thread: the body is validated once.
     const rendered = await renderFor(ctx, request, async (signal) =>
       timedRender(ctx.metrics, parsed.type, () =>
         !pool
           ? ctx.engine.renderGenerate(parsed)
           : parsed.type === 'markdown'
-            ? pool.run({ kind: 'generate', body }, signal)
+            ? pool.run({ kind: 'generate', request: parsed }, signal)
             : // Chromium's pages are taken by organizations in turn, as the threads are.
               pool.html(() => ctx.engine.renderGenerate(parsed), signal),
       ),
