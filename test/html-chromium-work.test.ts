@@ -2,21 +2,39 @@
  * Work Chromium does for a render, counted (DevTools Performance metrics of the pool's one page): what
  * grows with the document must be the document's own layout, not a relayout per element castpress reads.
  */
-import type { CDPSession } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { pageCount, readText } from './helpers/pdf.js';
 
 let pool: BrowserPool;
 let cdp: CDPSession;
+/** Pages of each print Chromium made (body and overlay pages together). */
+let printed: number[] = [];
+let restore: () => void = () => undefined;
 beforeAll(async () => {
   // One page, reused by every job (scripts off): its DevTools session counts across documents.
   pool = new BrowserPool({ maxPages: 1, jobTimeoutMs: 120_000 });
-  await pool.run(async (lease) => {
+  await pool.run(async (lease: { page: Page; cdp: CDPSession }) => {
     cdp = lease.cdp;
     await cdp.send('Performance.enable');
+    // Every print goes through Page.pdf: counted on the class of the pool's own page.
+    const proto = Object.getPrototypeOf(lease.page) as { pdf: Page['pdf'] };
+    const pdf = proto.pdf;
+    proto.pdf = async function (this: Page, ...args: Parameters<Page['pdf']>) {
+      const bytes = await pdf.apply(this, args);
+      printed.push(await pageCount(bytes));
+      return bytes;
+    };
+    restore = () => {
+      proto.pdf = pdf;
+    };
   });
 });
-afterAll(() => pool.close());
+afterAll(async () => {
+  restore();
+  await pool.close();
+});
 
 async function metric(name: string): Promise<number> {
   return (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? NaN;
@@ -51,6 +69,56 @@ describe('layouts per render', () => {
       expect(few).toBeGreaterThan(0);
       // Taking each out of the flow before reading the next laid the document out once per element (+24 here).
       expect(many - few).toBeLessThanOrEqual(3);
+    },
+  );
+});
+
+describe('overlay pages', () => {
+  it(
+    'only body pages with something in their margins get one: a note on one page of twelve prints one',
+    { timeout: 240_000 },
+    async () => {
+      let html = '';
+      for (let p = 1; p <= 12; p++)
+        html += `<h1>Part ${p}</h1><p>Body of part ${p}${p === 3 ? '<span class="fn">The one note, of part 3.</span>' : ''}.</p>`;
+      printed = [];
+      const pdf = await renderHtml(pool, {
+        html,
+        css: 'h1 { break-before: page } h1:first-child { break-before: auto } .fn { float: footnote }',
+      });
+      const pages = await readText(pdf);
+      expect(pages).toHaveLength(12);
+      expect(printed.length).toBeGreaterThan(0);
+      // The last print holds the body and the overlay: one overlay page, for part 3's note (12 before: one per page).
+      expect(printed.at(-1)! - pages.length).toBe(1);
+      const noteOn = pages.map((p) => p.items.map((i) => i.str).join(' ')).findIndex((t) => t.includes('The one note'));
+      expect(noteOn).toBe(2);
+    },
+  );
+
+  it(
+    'a running header on the first page only prints one overlay page; every page with one gets its own',
+    { timeout: 240_000 },
+    async () => {
+      let html = '<div class="title">The title page header</div>';
+      for (let p = 1; p <= 6; p++) html += `<h1>Part ${p}</h1><p>Body of part ${p}.</p>`;
+      const css = (pages: string) =>
+        `.title { position: running(title) } h1 { break-before: page } @page${pages} { @top-center { content: element(title) } }`;
+      printed = [];
+      const first = await readText(await renderHtml(pool, { html, css: css(':first') }));
+      expect(printed.at(-1)! - first.length).toBe(1);
+      expect(first.map((p) => p.items.some((i) => i.str.includes('The title page header')))).toEqual([
+        true,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      printed = [];
+      const every = await readText(await renderHtml(pool, { html, css: css('') }));
+      expect(printed.at(-1)! - every.length).toBe(every.length);
+      expect(every.every((p) => p.items.some((i) => i.str.includes('The title page header')))).toBe(true);
     },
   );
 });
