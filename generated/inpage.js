@@ -2776,6 +2776,7 @@ export const INPAGE_SOURCE = [
   "    if (!S.overlay) return;",
   "    const host = helper(\"overlay\", HOST_CSS);",
   "    host.id = \"__fs_overlay\";",
+  "    host.setAttribute(\"aria-hidden\", \"true\");",
   "    const root = host.attachShadow({ mode: \"open\" });",
   "    const sizeNames = /* @__PURE__ */ new Map();",
   "    let rules = \"\";",

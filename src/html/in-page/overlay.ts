@@ -297,6 +297,9 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   if (!S.overlay) return;
   const host = helper('overlay', HOST_CSS);
   host.id = '__fs_overlay';
+  // Out of the accessibility tree Chromium tags from: the overlay pages' text makes no structure elements
+  // (~10 a page, parsed and dropped after the print), and their content is stripped of marks anyway.
+  host.setAttribute('aria-hidden', 'true');
   const root = host.attachShadow({ mode: 'open' });
   const sizeNames = new Map<string, string>();
   let rules = '';
