@@ -13,13 +13,21 @@ const chapters = Number(process.argv[2] ?? REPORT_CHAPTERS);
 const runs = Number(process.argv[3] ?? 3);
 const pool = new BrowserPool({ maxPages: 1 });
 type Metrics = Record<string, number>;
-const KEYS = ['LayoutCount', 'RecalcStyleCount', 'LayoutDuration', 'RecalcStyleDuration', 'ScriptDuration', 'TaskDuration'];
+const KEYS = [
+  'LayoutCount',
+  'RecalcStyleCount',
+  'LayoutDuration',
+  'RecalcStyleDuration',
+  'ScriptDuration',
+  'TaskDuration',
+];
 let rows: Array<{ name: string; ms: number; d: Metrics }> = [];
 let profiling = false;
 const self = new Map<string, number>();
 /** Self time of the DOM's layout-reading calls by the in-page function that made them. */
 const reads = new Map<string, number>();
-const LAYOUT_READS = /^(getBoundingClientRect|getClientRects|getComputedStyle|getPropertyValue|offset\w+|client\w+|scroll\w+)$/;
+const LAYOUT_READS =
+  /^(getBoundingClientRect|getClientRects|getComputedStyle|getPropertyValue|offset\w+|client\w+|scroll\w+)$/;
 
 const metrics = async (cdp: CDPSession, send: (m: string, p?: unknown) => Promise<unknown>): Promise<Metrics> => {
   const r = (await send.call(cdp, 'Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
@@ -94,6 +102,8 @@ for (let i = 0; i < runs; i++) {
 }
 await pool.close();
 console.log(`\nIn-page profile of begin, self ms over ${runs} runs:`);
-for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${ms.toFixed(1).padStart(8)}  ${k}`);
+for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  console.log(`${ms.toFixed(1).padStart(8)}  ${k}`);
 console.log(`\nLayout reads in begin by caller, self ms over ${runs} runs:`);
-for (const [k, ms] of [...reads].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${ms.toFixed(1).padStart(8)}  ${k}`);
+for (const [k, ms] of [...reads].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  console.log(`${ms.toFixed(1).padStart(8)}  ${k}`);
