@@ -14,13 +14,25 @@ import { reportDocument, REPORT_CHAPTERS } from './html-report.js';
 interface Tally {
   prints: number;
   printMs: number;
+  /** The last print's size and its structure elements (tagged PDF), and pages (body and overlay). */
+  printBytes: number;
+  structElems: number;
+  printPages: number;
   calls: Map<string, { n: number; ms: number }>;
 }
 
 const chapters = Number(process.argv[2] ?? REPORT_CHAPTERS);
 const runs = Number(process.argv[3] ?? 3);
 const pool = new BrowserPool({ maxPages: 1 });
-let tally: Tally = { prints: 0, printMs: 0, calls: new Map() };
+const emptyTally = (): Tally => ({
+  prints: 0,
+  printMs: 0,
+  printBytes: 0,
+  structElems: 0,
+  printPages: 0,
+  calls: new Map(),
+});
+let tally: Tally = emptyTally();
 
 // The page and CDP session classes, from a job's own objects: their methods are wrapped to count.
 await pool.run(
@@ -29,11 +41,18 @@ await pool.run(
     const pdf = pageProto.pdf;
     pageProto.pdf = async function (this: Page, ...args: Parameters<Page['pdf']>) {
       const t = performance.now();
+      let bytes: Buffer | undefined;
       try {
-        return await pdf.apply(this, args);
+        return (bytes = await pdf.apply(this, args));
       } finally {
         tally.prints++;
         tally.printMs += performance.now() - t;
+        if (bytes) {
+          const text = bytes.toString('latin1');
+          tally.printBytes = bytes.length;
+          tally.structElems = text.match(/\/Type\s*\/StructElem\b/g)?.length ?? 0;
+          tally.printPages = text.match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+        }
       }
     };
     const cdpProto = Object.getPrototypeOf(cdp) as { send: (m: string, p?: unknown) => Promise<unknown> };
@@ -79,7 +98,7 @@ await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 1000 });
 await session.post('Profiler.start');
 for (let i = 0; i < runs; i++) {
-  tally = { prints: 0, printMs: 0, calls: new Map() };
+  tally = emptyTally();
   const t = performance.now();
   const cpu = process.cpuUsage();
   const chromium = await chromiumCpu();
@@ -93,6 +112,9 @@ for (let i = 0; i < runs; i++) {
       `${tally.prints} prints ${tally.printMs.toFixed(0)} ms; in-page ${inPage.toFixed(0)} ms; rest ${(wall - tally.printMs - inPage).toFixed(0)} ms`,
   );
   for (const [name, c] of tally.calls) console.log(`    ${name}: ${c.n}× ${c.ms.toFixed(0)} ms`);
+  console.log(
+    `    last print: ${tally.printPages} pages (body and overlay), ${tally.printBytes} bytes, ${tally.structElems} structure elements`,
+  );
   const [untagged, untaggedCpu, tagged, taggedCpu] = (await bare()) as [number, number, number, number];
   console.log(
     `    bare setContent + print of the built document: ${untagged.toFixed(0)} ms (Chromium CPU ${untaggedCpu} ms), ` +

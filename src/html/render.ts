@@ -280,7 +280,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       const sheet = info.sheet ? { ...info.sheet } : null;
       let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
       let actual = observe(base.doc, dests, info, sheet);
-      let overlayForms = info.overlayForms;
+      let { overlayForms, overlayPages } = info;
       const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
       for (let pass = 0; info.needsLayout && pass < passes; pass++) {
         const fixSides = sidesWrong(actual, info);
@@ -294,7 +294,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           break;
         if (sheet && wider) sheet.extra = wider;
         // With fixSides, the page answers the layout its blank pages make: the next print is compared with that.
-        ({ state, overlayForms } = await callPage(cdp, 'layout', {
+        ({ state, overlayForms, overlayPages } = await callPage(cdp, 'layout', {
           ...actual,
           fixSides,
           ...(sheet ? { extra: wider || sheet.extra } : {}),
@@ -317,7 +317,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, sheet?.bleed ?? 0, colours);
+        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours);
         if (sheet) finishSheet(base.doc, sheet, margins);
         placeAuthorDests(info, dests, base.doc, margins);
         removeDests(base.doc, isHelper);

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Request } from 'playwright-core';
 import { randomUUID } from 'node:crypto';
 import { RenderError } from '../../errors/index.js';
-import { chromiumTree, treeRssBytes } from './processes.js';
+import { ProcessTree, treeRssBytes } from './processes.js';
 import { findChromium } from './find.js';
 
 /** Starting and ending one Chromium for the pool (browser-pool.ts): its switches, its context, its processes. */
@@ -95,8 +95,8 @@ export interface Session {
   pages: Set<Page>;
   /** One DevTools session per page, for evaluations that skip Playwright's per-document helper injection. */
   cdp: Map<Page, CDPSession>;
-  /** Command-line switch that finds this browser's processes in /proc. */
-  marker: string;
+  /** This browser's processes in /proc (found by a command-line switch). */
+  tree: ProcessTree;
   /** Jobs holding a page of this browser now, and jobs served so far. */
   active: number;
   served: number;
@@ -112,13 +112,15 @@ export interface Session {
 
 /** A fresh session for a launched browser: no pages yet, no jobs, not retired. */
 export function newSession(browser: Browser, context: BrowserContext, marker: string): Session {
+  const tree = new ProcessTree(marker);
+  tree.read();
   return {
     browser,
     context,
     idle: [],
     pages: new Set(),
     cdp: new Map(),
-    marker,
+    tree,
     active: 0,
     served: 0,
     retired: false,
@@ -129,12 +131,12 @@ export function newSession(browser: Browser, context: BrowserContext, marker: st
 
 /**
  * Whether the browser's processes together hold more than `maxBytes` resident, read from /proc now.
- * A reading costs 2.5-4 ms of CPU (every process's stat, with 76-88 processes on the machine), so the
- * pool reads after a job only when the last reading is older than `RSS_READ_EVERY_MS`.
+ * A reading lists /proc and reads the tree's own processes (processes.ts); the pool still reads after
+ * a job only when the last reading is older than `RSS_READ_EVERY_MS`.
  */
 export function treeOverMemory(session: Session, maxBytes: number): boolean {
   session.rssReadAt = performance.now();
-  return treeRssBytes(chromiumTree(session.marker)) > maxBytes;
+  return treeRssBytes(session.tree.read()) > maxBytes;
 }
 
 /** How often the memory of a browser is read at most between jobs (the watchdog reads as often while jobs run). */
@@ -191,7 +193,7 @@ export async function launchChromium(options: {
 }
 
 /** Closes a browser, and when Playwright cannot within 5 s (a wedged browser) kills its processes. */
-export async function closeChromium(browser: Browser, marker: string): Promise<void> {
+export async function closeChromium(browser: Browser, tree: ProcessTree): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const closed = await Promise.race([
     browser.close().then(
@@ -203,7 +205,7 @@ export async function closeChromium(browser: Browser, marker: string): Promise<v
   clearTimeout(timer);
   if (!closed) {
     // Playwright could not close it (wedged browser): end its processes directly.
-    for (const p of chromiumTree(marker)) {
+    for (const p of tree.read()) {
       try {
         process.kill(p.pid, 'SIGKILL');
       } catch {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { PayloadTooLargeError, RenderError, ValidationError, isCastpressError } from '../../errors/index.js';
 import { FontRegistry } from '../../fonts/index.js';
 import { HostLookup, type ResourceProblem, type ResourceResolver } from '../../resources/index.js';
-import { chromiumTree, type ChromiumProcess } from './processes.js';
+import type { ChromiumProcess } from './processes.js';
 import { MAX_PAGE_INCHES } from '../css/page-css.js';
 import { WebFontCache } from '../web-fonts/convert.js';
 import { closeChromium, RSS_READ_EVERY_MS, treeOverMemory, type Session } from './launch.js';
@@ -210,7 +210,7 @@ export class BrowserPool {
   /** Process ids and CPU time of this pool's Chromium processes (browser first); empty without /proc. Diagnostics and tests. */
   async processes(): Promise<ChromiumProcess[]> {
     const s = await this.#session?.catch(noop);
-    return s ? chromiumTree(s.marker) : [];
+    return s ? s.tree.read() : [];
   }
 
   async #lease(deadline: number): Promise<PageLease> {
@@ -301,7 +301,7 @@ export class BrowserPool {
       this.#owners.delete(page);
       this.#navigationWatch.delete(page);
     }
-    await closeChromium(session.browser, session.marker);
+    await closeChromium(session.browser, session.tree);
   }
 
   #ensureSession(deadline: number): Promise<Session> {

@@ -220,6 +220,8 @@ export interface PrepareResult {
   layoutWidth: number;
   /** Controls inside running elements, as laid out in the overlay pages of the layout written last. */
   overlayForms: PlacedControl[];
+  /** The body page of each overlay page, in order: a body page with nothing in its margins has none. */
+  overlayPages: number[];
   sheet: SheetInfo | null;
 }
 
@@ -252,9 +254,10 @@ export interface PageApi {
   prepare(): Promise<PrepareResult>;
   /**
    * Writes the page numbers of `state` into the document; the layout they were written for (`state`,
-   * or with `fixSides` the layout after the blank pages it inserted) and the overlay's controls as now laid out.
+   * or with `fixSides` the layout after the blank pages it inserted), the overlay's controls as now laid out
+   * and the body page of each overlay page.
    */
-  layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[] };
+  layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[]; overlayPages: number[] };
   /** Whether the footnote plan holds for this print (else `layout` plans again). */
   planHolds(state: LayoutState): boolean;
   /** Moves each page float to the top or bottom of the page it printed on; how many moved. */

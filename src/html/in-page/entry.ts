@@ -164,6 +164,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     forms: S.forms,
     layoutWidth: S.layoutWidth,
     overlayForms: S.overlayForms,
+    overlayPages: S.overlayPages,
     sheet: S.sheet
       ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area }
       : null,
@@ -181,7 +182,7 @@ function install(): void {
     hyphenate: (words) => applyHyphenation(S, words),
     prepare: () => prepare(S),
     layout(state) {
-      return { state: layout(S, state), overlayForms: S.overlayForms };
+      return { state: layout(S, state), overlayForms: S.overlayForms, overlayPages: S.overlayPages };
     },
     measureForms: (groups) => measureForms(S, groups),
     planHolds: (state) => planHolds(S, state),

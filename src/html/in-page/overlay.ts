@@ -289,15 +289,19 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   if (old) old.remove();
   const oldStyle = document.getElementById('__fs_overlay_style');
   if (oldStyle) oldStyle.remove();
+  S.overlayPages = [];
   if (!S.overlay) return;
   const host = helper('overlay', HOST_CSS);
   host.id = '__fs_overlay';
+  // Out of the accessibility tree Chromium tags from: the overlay pages' text makes no structure elements
+  // (~10 a page, parsed and dropped after the print), and their content is stripped of marks anyway.
+  host.setAttribute('aria-hidden', 'true');
   const root = host.attachShadow({ mode: 'open' });
   const sizeNames = new Map<string, string>();
   let rules = '';
   const extra: string[] = [];
   // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
-  // a shadow tree get none), slotted into page 1.
+  // a shadow tree get none), slotted into the overlay's first page.
   const start = helper('mark', 'display:block!important');
   if (!S.overlayStart) {
     S.overlayStart = newId(S, 'o');
@@ -306,6 +310,8 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   start.id = S.overlayStart;
   start.setAttribute('slot', 'fs-start');
   host.appendChild(start);
+  const pages: HTMLElement[] = [];
+  let first: HTMLElement | null = null;
   for (let i = 0; i < state.total; i++) {
     const [wPt, hPt] = state.sizes[i] as [number, number];
     const key = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
@@ -348,11 +354,7 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       ';' +
       inheritedFromPage(S, P.context);
     pg.setAttribute('data-fs-overlay-page', String(i));
-    if (i === 0) {
-      const slot = document.createElement('slot');
-      slot.name = 'fs-start';
-      pg.appendChild(slot);
-    }
+    if (i === 0) first = pg;
     // Boxes the overlay does not draw are Chromium's (S.overlayOnly).
     const ours = (n: string) => (!S.overlayOnly || S.overlayOnly.has(n) ? P.boxes[n] : undefined);
     for (const corner of CORNERS) {
@@ -383,8 +385,23 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       area.style.bottom = P.bottom - 0.5 + 'px';
       pg.appendChild(area);
     }
-    root.appendChild(pg);
+    // A page with no box and no notes would print blank: it gets no overlay page (each costs Chromium
+    // a page of layout and printing, and the merge a form XObject).
+    if (pg.firstChild) {
+      pages.push(pg);
+      S.overlayPages.push(i);
+    }
   }
+  // The overlay's first page carries the marker that tells where the body ends: with nothing to draw
+  // anywhere, the first page is printed empty for it.
+  if (pages.length === 0 && first) {
+    pages.push(first);
+    S.overlayPages.push(0);
+  }
+  const slot = document.createElement('slot');
+  slot.name = 'fs-start';
+  if (pages[0]) pages[0].insertBefore(slot, pages[0].firstChild);
+  for (const pg of pages) root.appendChild(pg);
   const st = document.createElement('style');
   st.id = '__fs_overlay_style';
   st.textContent = rules + extra.join('');

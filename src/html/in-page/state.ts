@@ -213,6 +213,8 @@ export interface PageState {
   overlayStart: string | null;
   layoutWidth: number;
   overlayForms: PlacedControl[];
+  /** The body pages the overlay has a page for, in order (pages with nothing to draw get none). */
+  overlayPages: number[];
   /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
   hyphenNodes: Array<{ node: Text; group: number }>;
   /** Each page's page group, for the layout last written (`:nth(… of name)`, `name:first`). */
@@ -265,6 +267,7 @@ export function newState(): PageState {
     overlayStart: null,
     layoutWidth: 0,
     overlayForms: [],
+    overlayPages: [],
   };
 }
 

@@ -4,23 +4,31 @@ import { drawArtifact, dropPageStructure, stripPageMarks } from '../../pdf/index
 import type { CmykColours } from '../css/cmyk.js';
 
 /**
- * Draws overlay page `total + i` onto body page `i` as a pagination artifact (margin boxes are not
- * in the reading order) and drops the overlay pages with their part of the structure tree.
+ * Draws overlay page `total + j` onto body page `bodyPages[j]` as a pagination artifact (margin boxes
+ * are not in the reading order) and drops the overlay pages with their part of the structure tree.
+ * Body pages with nothing in their margins have no overlay page.
  */
 export async function mergeOverlay(
   doc: PDFDocument,
   total: number,
+  bodyPages: number[],
   bleed: number,
   colours: CmykColours,
 ): Promise<void> {
   const all = doc.getPages();
-  const overlays = all.slice(total, total * 2);
+  // Each overlay page with its body page; one past the list, or for a page the print does not have, is left unused.
+  const pairs = all
+    .slice(total)
+    .flatMap((overlay, j) =>
+      bodyPages[j] !== undefined && bodyPages[j] < total ? [{ overlay, body: bodyPages[j] }] : [],
+    );
   dropPageStructure(doc, all.slice(total));
-  if (overlays.length > 0) {
+  if (pairs.length > 0) {
+    const overlays = pairs.map((p) => p.overlay);
     stripPageMarks(doc, overlays, colours);
     const embedded = await doc.embedPages(overlays);
-    embedded.forEach((e, i) => {
-      const body: PDFPage = all[i]!;
+    embedded.forEach((e, j) => {
+      const body: PDFPage = all[pairs[j]!.body]!;
       // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
       drawArtifact(body, 'Pagination', () =>
         body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height }),

@@ -38,27 +38,33 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
   const els = candidates(styleRules, '--fs-running').filter((el) =>
     getComputedStyle(el).getPropertyValue('--fs-running').trim(),
   );
-  for (const el of els) {
-    if (!el.isConnected || S.running.some((r) => r.el.contains(el))) continue;
+  // Everything read first, on one layout: taking an element out of the flow before reading the next
+  // made Chromium lay the document out again for each (one layout per running element). Nothing read
+  // here depends on another element being out of the flow (a nested one is skipped below).
+  const found = els.map((el) => {
     const cs = getComputedStyle(el);
-    const name = cs.getPropertyValue('--fs-running').trim();
     const clone = el.cloneNode(true) as HTMLElement;
     for (const n of [clone, ...clone.querySelectorAll('[id]')]) n.removeAttribute('id');
     // Hidden in the flow (display: none, as documents do for engines without running elements), it still
     // runs: its copy is shown, and its place is where the next rendered element starts (as for named strings).
     const boxless = cs.display === 'none' || (el.getClientRects().length === 0 && cs.display !== 'contents');
     if (boxless) clone.style.setProperty('display', cs.display === 'none' ? 'block' : cs.display, 'important');
-    const id = boxless ? followingId(S, el) || precedingId(S, el) : idFor(S, el, 'r');
-    if (!id) continue;
-    S.running.push({
+    return {
       el,
-      name,
+      name: cs.getPropertyValue('--fs-running').trim(),
+      boxless,
       html: clone.outerHTML,
       inherited: inheritedStyle(el.parentElement || document.body),
       float: cs.float,
-      id,
-      slack: 0,
-    });
+      rtl: cs.direction === 'rtl',
+    };
+  });
+  for (const { el, name, boxless, html, inherited, float, rtl } of found) {
+    if (!el.isConnected || S.running.some((r) => r.el.contains(el))) continue;
+    // The place of a hidden one skips the running elements before it, already out of the flow.
+    const id = boxless ? followingId(S, el) || precedingId(S, el) : idFor(S, el, 'r');
+    if (!id) continue;
+    S.running.push({ el, name, html, inherited, float, id, slack: 0 });
     if (boxless) continue;
     // Out of the flow but still rendered (not display:none): its counter-increment/-reset keep counting
     // for the content after it, and its static position gives its page: offsets (left: 1000px) would move
@@ -87,7 +93,7 @@ export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void 
       el.style.setProperty(p, v, 'important');
     // Right to left, the empty box's static place is the content box's right edge, where Chromium writes
     // no destination for it (so it had no page): its horizontal place matters to nothing else.
-    if (cs.direction === 'rtl') {
+    if (rtl) {
       el.style.setProperty('left', '0', 'important');
       el.style.setProperty('right', 'auto', 'important');
     }

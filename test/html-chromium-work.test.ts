@@ -1,0 +1,135 @@
+/**
+ * Work Chromium does for a render, counted (DevTools Performance metrics of the pool's one page): what
+ * grows with the document must be the document's own layout, not a relayout per element castpress reads.
+ */
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { pageCount, readText } from './helpers/pdf.js';
+
+let pool: BrowserPool;
+let cdp: CDPSession;
+/** Pages of each print Chromium made (body and overlay pages together). */
+let printed: number[] = [];
+/** Structure elements (tagged PDF) of the last print. */
+let structElems = 0;
+let restore: () => void = () => undefined;
+beforeAll(async () => {
+  // One page, reused by every job (scripts off): its DevTools session counts across documents.
+  pool = new BrowserPool({ maxPages: 1, jobTimeoutMs: 120_000 });
+  await pool.run(async (lease: { page: Page; cdp: CDPSession }) => {
+    cdp = lease.cdp;
+    await cdp.send('Performance.enable');
+    // Every print goes through Page.pdf: counted on the class of the pool's own page.
+    const proto = Object.getPrototypeOf(lease.page) as { pdf: Page['pdf'] };
+    const pdf = proto.pdf;
+    proto.pdf = async function (this: Page, ...args: Parameters<Page['pdf']>) {
+      const bytes = await pdf.apply(this, args);
+      printed.push(await pageCount(bytes));
+      structElems =
+        Buffer.from(bytes)
+          .toString('latin1')
+          .match(/\/Type\s*\/StructElem\b/g)?.length ?? 0;
+      return bytes;
+    };
+    restore = () => {
+      proto.pdf = pdf;
+    };
+  });
+});
+afterAll(async () => {
+  restore();
+  await pool.close();
+});
+
+async function metric(name: string): Promise<number> {
+  return (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)?.value ?? NaN;
+}
+
+/** Layouts Chromium ran for one render of `request`. */
+async function layoutsOf(request: { html: string; css: string }): Promise<number> {
+  const before = await metric('LayoutCount');
+  await renderHtml(pool, request);
+  return (await metric('LayoutCount')) - before;
+}
+
+/** `n` chapters, each on its own page with a running header of its own. */
+function chapters(n: number): { html: string; css: string } {
+  let html = '';
+  for (let c = 1; c <= n; c++)
+    html += `<section><div class="head">Head ${c}</div><h1>Chapter ${c}</h1><p>Text of chapter ${c}.</p></section>`;
+  return {
+    html,
+    css: '.head { position: running(head) } h1 { break-before: page } @page { @top-center { content: element(head) } }',
+  };
+}
+
+describe('layouts per render', () => {
+  it(
+    'running elements are read on one layout: 32 of them cost no more layouts than 8',
+    { timeout: 240_000 },
+    async () => {
+      await layoutsOf(chapters(8)); // the page's code is installed by the first document
+      const few = await layoutsOf(chapters(8));
+      const many = await layoutsOf(chapters(32));
+      expect(few).toBeGreaterThan(0);
+      // Taking each out of the flow before reading the next laid the document out once per element (+24 here).
+      expect(many - few).toBeLessThanOrEqual(3);
+    },
+  );
+});
+
+describe('overlay pages', () => {
+  it(
+    'only body pages with something in their margins get one: a note on one page of twelve prints one',
+    { timeout: 240_000 },
+    async () => {
+      let html = '';
+      for (let p = 1; p <= 12; p++)
+        html += `<h1>Part ${p}</h1><p>Body of part ${p}${p === 3 ? '<span class="fn">The one note, of part 3.</span>' : ''}.</p>`;
+      printed = [];
+      const pdf = await renderHtml(pool, {
+        html,
+        css: 'h1 { break-before: page } h1:first-child { break-before: auto } .fn { float: footnote }',
+      });
+      const pages = await readText(pdf);
+      expect(pages).toHaveLength(12);
+      expect(printed.length).toBeGreaterThan(0);
+      // The last print holds the body and the overlay: one overlay page, for part 3's note (12 before: one per page).
+      expect(printed.at(-1)! - pages.length).toBe(1);
+      const noteOn = pages.map((p) => p.items.map((i) => i.str).join(' ')).findIndex((t) => t.includes('The one note'));
+      expect(noteOn).toBe(2);
+    },
+  );
+
+  it(
+    'a running header on the first page only prints one overlay page; every page with one gets its own, with no structure elements',
+    { timeout: 240_000 },
+    async () => {
+      let html = '<div class="title">The title page header</div>';
+      for (let p = 1; p <= 6; p++) html += `<h1>Part ${p}</h1><p>Body of part ${p}.</p>`;
+      const css = (pages: string) =>
+        `.title { position: running(title) } h1 { break-before: page } @page${pages} { @top-center { content: element(title) } }`;
+      printed = [];
+      const first = await readText(await renderHtml(pool, { html, css: css(':first') }));
+      const firstElems = structElems;
+      expect(printed.at(-1)! - first.length).toBe(1);
+      expect(first.map((p) => p.items.some((i) => i.str.includes('The title page header')))).toEqual([
+        true,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      printed = [];
+      const every = await readText(await renderHtml(pool, { html, css: css('') }));
+      expect(printed.at(-1)! - every.length).toBe(every.length);
+      // The overlay is hidden from Chromium's accessibility tree: its pages add no structure elements to the
+      // print (castpress dropped them after parsing them, ~10 a page).
+      expect(firstElems).toBeGreaterThan(0);
+      expect(structElems).toBe(firstElems);
+      expect(every.every((p) => p.items.some((i) => i.str.includes('The title page header')))).toBe(true);
+    },
+  );
+});
