@@ -1,6 +1,7 @@
 import {
   PDFArray,
   PDFCatalog,
+  PDFContentStream,
   PDFContext,
   PDFDict,
   PDFDocument,
@@ -21,7 +22,7 @@ import { PDF } from './names.js';
 import { rewritePdf } from './new-document.js';
 import { readTail } from './tail.js';
 import { completeCrossReferences } from '../parse/xref-complete.js';
-import { documentOver } from '../pdf-lib-internals.js';
+import { documentOver, releaseContentStream, releaseDocument } from '../pdf-lib-internals.js';
 
 /**
  * A parsed PDF ready to take incremental updates: the bytes an update is
@@ -140,6 +141,19 @@ export class UpdateSession {
     this.#objects.forgetUnchanged(write);
     return appendObjects(this.context, this.#base, write, removed);
   }
+
+  /**
+   * Ends the session once its output is written: the session and its `doc` are not used after.
+   * Drops the object table and empties the content streams drawn in it and the document's own
+   * lists. pdf-lib's documents, writers and streams keep themselves alive until V8's next full
+   * collection (closures V8 allocates in the old generation), and everything they reach survives
+   * the young generation's collections until then: emptied, they reach next to nothing.
+   */
+  close(): void {
+    for (const [, obj] of this.#objects.own()) if (obj instanceof PDFContentStream) releaseContentStream(obj);
+    this.#objects.release();
+    releaseDocument(this.doc);
+  }
 }
 
 /**
@@ -158,6 +172,14 @@ class CopyOnRead extends Map<PDFRef, PDFObject> {
     super();
     this.#base = base;
     this.#context = context;
+  }
+
+  /** Forgets every object of the session (see `UpdateSession.close`). */
+  release(): void {
+    super.clear();
+    this.originals.clear();
+    this.assigned.clear();
+    this.removed.clear();
   }
 
   /** Objects this session holds: new, assigned, or copied from the base. */
