@@ -147,7 +147,8 @@ export class UpdateSession {
    * Drops the object table and empties the content streams drawn in it and the document's own
    * lists. pdf-lib's documents, writers and streams keep themselves alive until V8's next full
    * collection (closures V8 allocates in the old generation), and everything they reach survives
-   * the young generation's collections until then: emptied, they reach next to nothing.
+   * the young generation's collections until then: emptied, the document and these streams reach
+   * nothing of the update (the object streams pdf-lib's writer made still hold what they compressed).
    */
   close(): void {
     for (const [, obj] of this.#objects.own()) if (obj instanceof PDFContentStream) releaseContentStream(obj);
