@@ -3,7 +3,15 @@
  * looked up when this module loads, the others on use, and what they give back is checked: an upgrade
  * of @cantoo/pdf-lib that renames or drops one fails loudly, naming it, instead of writing a wrong PDF.
  */
-import { PDFDocument, PDFParser, PDFRef, type PDFContentStream, type PDFContext, type PDFFont } from '@cantoo/pdf-lib';
+import {
+  PDFDocument,
+  PDFObjectStream,
+  PDFParser,
+  PDFRef,
+  type PDFContentStream,
+  type PDFContext,
+  type PDFFont,
+} from '@cantoo/pdf-lib';
 
 /** pdf-lib's private parser steps the hardened parser calls or replaces (parse/parser.ts). */
 const PARSER_STEPS = [
@@ -95,17 +103,18 @@ export function releaseDocument(doc: PDFDocument): void {
 }
 
 /**
- * Empties a written content stream: its operators and its encoded bytes. The stream's own closure
- * (pdf-lib's `computeContents`) keeps it until V8's next full collection, and with it every operator
- * and operand drawn into it.
+ * Empties a written stream: a content stream's operators or an object stream's objects, and the
+ * encoded bytes. The stream's own closure (pdf-lib's `computeContents`) keeps it until V8's next full
+ * collection, and with it every operator drawn or object compressed into it.
  */
-export function releaseContentStream(stream: PDFContentStream): void {
-  const operators: unknown = Reflect.get(stream, 'operators');
-  if (!Array.isArray(operators)) changed('PDFContentStream.operators');
-  operators.length = 0;
+export function releaseWrittenStream(stream: PDFContentStream | PDFObjectStream): void {
+  const name = stream instanceof PDFObjectStream ? 'objects' : 'operators';
+  const list: unknown = Reflect.get(stream, name);
+  if (!Array.isArray(list)) changed(`${stream.constructor.name}.${name}`);
+  list.length = 0;
   const cache: unknown = Reflect.get(stream, 'contentsCache');
   const invalidate: unknown =
     typeof cache === 'object' && cache !== null ? Reflect.get(cache, 'invalidate') : undefined;
-  if (typeof invalidate !== 'function') changed('PDFContentStream.contentsCache.invalidate');
+  if (typeof invalidate !== 'function') changed(`${stream.constructor.name}.contentsCache.invalidate`);
   invalidate.call(cache);
 }
