@@ -5,6 +5,7 @@
  * file and runs it with plain node.
  */
 import { readFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createEngine } from '../src/index.js';
 import { demoTemplate } from '../examples/demo-template.js';
 
@@ -52,10 +53,25 @@ function mallocResident(): number | undefined {
 
 const MB = 1024 * 1024;
 
-async function measure(total: number): Promise<MemorySample[]> {
+/** What the child prints: the samples, and what a fill leaves in the old generation. */
+export interface MemoryReport {
+  samples: MemorySample[];
+  /**
+   * KB of old generation per fill after two young-generation collections, from a full GC before 20 fills
+   * to two forced scavenges after them: what the fills left for the next full GC (dead objects kept
+   * alive by the old generation, see bench/results/2026-12-07-memory-gc.txt).
+   */
+  oldKbPerFillAfterScavenges: number;
+}
+
+type Gc = (options?: { type: 'minor' | 'major' }) => void;
+
+const oldSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? NaN;
+
+async function measure(total: number): Promise<MemoryReport> {
   const engine = createEngine();
   const template = await demoTemplate();
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = (globalThis as { gc?: Gc }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   const samples: MemorySample[] = [];
   const sample = (fills: number) => {
@@ -70,19 +86,33 @@ async function measure(total: number): Promise<MemorySample[]> {
       malloc: mallocResident(),
     });
   };
+  const fillOnce = (i: number) =>
+    engine.fill(template, {
+      data: {
+        name: { firstName: 'Ada', lastName: `Lovelace ${i}` },
+        ssn: '123456789',
+        salary: i,
+        notes: `Fill number ${i}`,
+      },
+    });
   try {
     for (let i = 1; i <= total; i++) {
-      await engine.fill(template, {
-        data: {
-          name: { firstName: 'Ada', lastName: `Lovelace ${i}` },
-          ssn: '123456789',
-          salary: i,
-          notes: `Fill number ${i}`,
-        },
-      });
+      await fillOnce(i);
       if (i === 100 || i % 2000 === 0 || i === total) sample(i);
     }
-    return samples;
+    // After the samples: the old generation a fill leaves behind, the lowest of three rounds.
+    const kept: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+      const before = oldSpace();
+      for (let i = 0; i < 20; i++) await fillOnce(total + i);
+      await new Promise((r) => setImmediate(r));
+      gc({ type: 'minor' });
+      gc({ type: 'minor' });
+      kept.push((oldSpace() - before) / 20 / 1024);
+    }
+    return { samples, oldKbPerFillAfterScavenges: Math.min(...kept) };
   } finally {
     await engine.close();
   }

@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { MemorySample } from './_memory-child.js';
+import type { MemoryReport, MemorySample } from './_memory-child.js';
 import type { BenchRow } from './types.js';
 
 /** The child bundled where the sources' import.meta.url paths hold (two levels below the package root). */
@@ -26,7 +26,7 @@ async function bundleChild(root: string): Promise<{ dir: string; file: string }>
   return { dir, file: path.join(dir, '_memory-child.mjs') };
 }
 
-function rows(samples: MemorySample[], total: number): BenchRow[] {
+function rows({ samples, oldKbPerFillAfterScavenges }: MemoryReport, total: number): BenchRow[] {
   const at = (fills: number) => {
     const s = samples.find((x) => x.fills === fills);
     if (!s) throw new Error(`no sample after ${fills} fills`);
@@ -88,6 +88,11 @@ function rows(samples: MemorySample[], total: number): BenchRow[] {
       ratio: end.heapUsed / warm.heapUsed,
     },
     {
+      name: 'old generation left per fill after two scavenges (20 fills after a full GC, lowest of 3)',
+      value: oldKbPerFillAfterScavenges,
+      unit: 'KB',
+    },
+    {
       name: `external (Buffers, ArrayBuffers), ${total} fills vs ${warm.fills}`,
       value: external(end),
       unit: 'MB',
@@ -105,7 +110,8 @@ export async function run(): Promise<BenchRow[]> {
     const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', child.file, String(total)], {
       maxBuffer: 1 << 20,
     });
-    const samples = JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as MemorySample[];
+    const report = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as MemoryReport;
+    const samples: MemorySample[] = report.samples;
     process.stderr.write(
       `memory samples (fills rss heapTotal heapUsed external malloc, MB):\n${samples
         .map((s) =>
@@ -115,7 +121,7 @@ export async function run(): Promise<BenchRow[]> {
         )
         .join('\n')}\n`,
     );
-    return rows(samples, total);
+    return rows(report, total);
   } finally {
     await rm(child.dir, { recursive: true, force: true });
   }

@@ -1,8 +1,12 @@
 /** The kernel's update session (src/pdf): appended updates, copy-on-read, and the writers that go through it. */
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFObjectStream, PDFString } from '@cantoo/pdf-lib';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it, vi } from 'vitest';
 import { appendSignatureFields } from '../src/acroform/index.js';
 import { isCastpressError } from '../src/errors/index.js';
+import { createEngine } from '../src/index.js';
+import { demoTemplate } from '../examples/demo-template.js';
 import { openForUpdate, UpdateSession } from '../src/pdf/index.js';
 import { WATERMARK_TEXT, watermarkPdf } from '../src/server/index.js';
 import { w9Pdf } from './fixtures/fill/corpus.js';
@@ -15,6 +19,22 @@ async function twoPages(useObjectStreams: boolean): Promise<Uint8Array> {
   doc.addPage([300, 200]);
   doc.addPage([300, 200]);
   return doc.save({ useObjectStreams });
+}
+
+/** V8's full collection, in whichever pool the file runs (the shared one has no --expose-gc). */
+function fullGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('gc');
+  if (typeof gc !== 'function') throw new Error('no gc() after --expose-gc');
+  return gc as () => void;
+}
+
+/** The first operator drawn into a content stream (pdf-lib keeps the list private). */
+function operatorOf(stream: object): object {
+  const operators: unknown = Reflect.get(stream, 'operators');
+  if (!Array.isArray(operators) || typeof operators[0] !== 'object')
+    throw new Error('not a content stream with operators');
+  return operators[0] as object;
 }
 
 function expectPrefix(out: Uint8Array, base: Uint8Array): void {
@@ -68,6 +88,54 @@ describe('UpdateSession', () => {
     const session = await UpdateSession.open(bytes);
     session.doc.getPages().forEach((p) => p.getSize());
     expect(await session.commit()).toBe(bytes);
+  });
+
+  it('a closed session leaves its document and its streams reaching none of the update: pdf-lib keeps them until the next full GC', async () => {
+    const gc = fullGc();
+    const base = await twoPages(true);
+    // The writer's object streams, which their own closures keep as long as the document.
+    const made = vi.spyOn(PDFObjectStream, 'withContextAndObjects');
+    // In a function, so that no local of the test keeps the session's objects.
+    const written = async () => {
+      const session = await UpdateSession.open(base);
+      session.doc.getPage(0).drawRectangle({ x: 10, y: 10, width: 50, height: 20 });
+      const note = session.context.obj({ Note: PDFString.of('added') });
+      session.doc.catalog.set(PDFName.of('Note'), session.context.register(note));
+      const out = await session.commit();
+      const stream = session.doc.getPage(0).node.normalizedEntries().Contents?.lookup(0);
+      if (!stream) throw new Error('the page has no content stream');
+      const kept = { note: new WeakRef(note), operator: new WeakRef(operatorOf(stream)) };
+      session.close();
+      return { out, doc: session.doc, stream, kept };
+    };
+    try {
+      const { out, doc, stream, kept } = await written();
+      const objectStreams = made.mock.results.map((r) => r.value as unknown);
+      expect(objectStreams.length).toBeGreaterThan(0);
+      expectPrefix(out, base);
+      await new Promise((r) => setImmediate(r));
+      gc();
+      // These stand for what V8 keeps until its next full collection: pdf-lib's closures hold them (src/pdf/README.md).
+      expect([doc.context, stream, ...objectStreams].every((x) => x !== undefined)).toBe(true);
+      expect(kept.note.deref()).toBeUndefined();
+      expect(kept.operator.deref()).toBeUndefined();
+    } finally {
+      made.mockRestore();
+    }
+  });
+
+  it('a fill closes its session once its bytes are written', async () => {
+    const close = vi.spyOn(UpdateSession.prototype, 'close');
+    const engine = createEngine();
+    try {
+      const template = await demoTemplate();
+      await engine.fill(template, { data: { notes: 'closed' } });
+      await engine.fill(template, { data: { notes: 'closed again' } });
+      expect(close).toHaveBeenCalledTimes(2);
+    } finally {
+      close.mockRestore();
+      await engine.close();
+    }
   });
 
   it('bad input is still a typed InvalidPdfError naming the property', async () => {

@@ -3,7 +3,15 @@
  * looked up when this module loads, the others on use, and what they give back is checked: an upgrade
  * of @cantoo/pdf-lib that renames or drops one fails loudly, naming it, instead of writing a wrong PDF.
  */
-import { PDFDocument, PDFParser, PDFRef, type PDFContext, type PDFFont } from '@cantoo/pdf-lib';
+import {
+  PDFDocument,
+  PDFObjectStream,
+  PDFParser,
+  PDFRef,
+  type PDFContentStream,
+  type PDFContext,
+  type PDFFont,
+} from '@cantoo/pdf-lib';
 
 /** pdf-lib's private parser steps the hardened parser calls or replaces (parse/parser.ts). */
 const PARSER_STEPS = [
@@ -64,4 +72,49 @@ export function addDocumentFont(doc: PDFDocument, font: PDFFont): void {
   const fonts: unknown = Reflect.get(doc, 'fonts');
   if (!Array.isArray(fonts)) changed('PDFDocument.fonts');
   fonts.push(font);
+}
+
+/** pdf-lib's lists of what a document embeds when it is saved (private), and its page and form caches. */
+const DOCUMENT_LISTS = ['fonts', 'images', 'embeddedPages', 'embeddedFiles', 'javaScripts'] as const;
+const DOCUMENT_CACHES = ['pageCache', 'formCache'] as const;
+
+/**
+ * Empties what a written document keeps for itself: the lists of fonts, images, pages, files and
+ * scripts it embeds, its page objects and its page and form caches. The document itself lives on
+ * until V8's next full collection whatever its caller does (pdf-lib's own closures hold it, see
+ * src/pdf/README.md); emptied, it no longer reaches the objects of the update it wrote.
+ */
+export function releaseDocument(doc: PDFDocument): void {
+  for (const name of DOCUMENT_LISTS) {
+    const list: unknown = Reflect.get(doc, name);
+    if (!Array.isArray(list)) changed(`PDFDocument.${name}`);
+    list.length = 0;
+  }
+  const pages: unknown = Reflect.get(doc, 'pageMap');
+  if (!(pages instanceof Map)) changed('PDFDocument.pageMap');
+  pages.clear();
+  for (const name of DOCUMENT_CACHES) {
+    const cache: unknown = Reflect.get(doc, name);
+    const invalidate: unknown =
+      typeof cache === 'object' && cache !== null ? Reflect.get(cache, 'invalidate') : undefined;
+    if (typeof invalidate !== 'function') changed(`PDFDocument.${name}.invalidate`);
+    invalidate.call(cache);
+  }
+}
+
+/**
+ * Empties a written stream: a content stream's operators or an object stream's objects, and the
+ * encoded bytes. The stream's own closure (pdf-lib's `computeContents`) keeps it until V8's next full
+ * collection, and with it every operator drawn or object compressed into it.
+ */
+export function releaseWrittenStream(stream: PDFContentStream | PDFObjectStream): void {
+  const name = stream instanceof PDFObjectStream ? 'objects' : 'operators';
+  const list: unknown = Reflect.get(stream, name);
+  if (!Array.isArray(list)) changed(`${stream.constructor.name}.${name}`);
+  list.length = 0;
+  const cache: unknown = Reflect.get(stream, 'contentsCache');
+  const invalidate: unknown =
+    typeof cache === 'object' && cache !== null ? Reflect.get(cache, 'invalidate') : undefined;
+  if (typeof invalidate !== 'function') changed(`${stream.constructor.name}.contentsCache.invalidate`);
+  invalidate.call(cache);
 }

@@ -146,6 +146,11 @@ export class OutputDocument {
       ctx.assign(infoRef, PDFDict.fromMapWithContext(info, ctx));
       ctx.trailerInfo.Info = infoRef;
     }
-    return this.#session.commit();
+    try {
+      return await this.#session.commit();
+    } finally {
+      // The output is bytes now: what pdf-lib keeps of this fill until the next full GC should be nothing.
+      this.#session.close();
+    }
   }
 }

@@ -1,11 +1,13 @@
 import {
   PDFArray,
   PDFCatalog,
+  PDFContentStream,
   PDFContext,
   PDFDict,
   PDFDocument,
   PDFHexString,
   PDFNumber,
+  PDFObjectStream,
   PDFPageLeaf,
   PDFPageTree,
   PDFRawStream,
@@ -21,7 +23,7 @@ import { PDF } from './names.js';
 import { rewritePdf } from './new-document.js';
 import { readTail } from './tail.js';
 import { completeCrossReferences } from '../parse/xref-complete.js';
-import { documentOver } from '../pdf-lib-internals.js';
+import { documentOver, releaseDocument, releaseWrittenStream } from '../pdf-lib-internals.js';
 
 /**
  * A parsed PDF ready to take incremental updates: the bytes an update is
@@ -140,6 +142,20 @@ export class UpdateSession {
     this.#objects.forgetUnchanged(write);
     return appendObjects(this.context, this.#base, write, removed);
   }
+
+  /**
+   * Ends the session once its output is written: the session and its `doc` are not used after.
+   * Drops the object table and empties the content streams drawn in it, the object streams the
+   * writer made and the document's own lists. pdf-lib's documents, writers and streams keep themselves alive until V8's next full
+   * collection (closures V8 allocates in the old generation), and everything they reach survives
+   * the young generation's collections until then: emptied, they reach nothing of the update.
+   */
+  close(): void {
+    for (const [, obj] of this.#objects.own()) if (obj instanceof PDFContentStream) releaseWrittenStream(obj);
+    for (const stream of this.#objects.objectStreams) releaseWrittenStream(stream);
+    this.#objects.release();
+    releaseDocument(this.doc);
+  }
 }
 
 /**
@@ -158,6 +174,21 @@ class CopyOnRead extends Map<PDFRef, PDFObject> {
     super();
     this.#base = base;
     this.#context = context;
+  }
+
+  /**
+   * The object streams pdf-lib's writer assigned here while writing (it deletes them from the table
+   * afterwards), for `UpdateSession.close` to empty.
+   */
+  readonly objectStreams: PDFObjectStream[] = [];
+
+  /** Forgets every object of the session (see `UpdateSession.close`). */
+  release(): void {
+    this.objectStreams.length = 0;
+    super.clear();
+    this.originals.clear();
+    this.assigned.clear();
+    this.removed.clear();
   }
 
   /** Objects this session holds: new, assigned, or copied from the base. */
@@ -191,6 +222,7 @@ class CopyOnRead extends Map<PDFRef, PDFObject> {
 
   override set(ref: PDFRef, obj: PDFObject): this {
     // Map's constructor calls set before the fields exist; the session never passes entries.
+    if (obj instanceof PDFObjectStream) this.objectStreams?.push(obj);
     this.assigned?.add(ref);
     this.removed?.delete(ref);
     return super.set(ref, obj);
