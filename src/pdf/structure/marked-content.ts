@@ -23,17 +23,20 @@ function code(b: Uint8Array, start: number, end: number): number {
 const word = (w: string): number => code(Buffer.from(w, 'latin1'), 0, w.length);
 
 type EventKind = 'begin' | 'end' | 'text';
-const EVENTS = new Map<number, EventKind>([
+/**
+ * What an operator is to the scan, in one lookup per operator: an event, or `paint` for the operators
+ * that put marks on the page (text showing, path painting, XObjects, shadings, inline images).
+ */
+const ROLE = new Map<number, EventKind | 'paint'>([
   [word('BDC'), 'begin'],
   [word('BMC'), 'begin'],
   [word('EMC'), 'end'],
   [word('BT'), 'text'],
   [word('ET'), 'text'],
+  ...['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'EI'].map(
+    (w) => [word(w), 'paint'] as const,
+  ),
 ]);
-/** Operators that put marks on the page (text showing, path painting, XObjects, shadings, inline images). */
-const PAINTING = new Set(
-  ['Tj', 'TJ', "'", '"', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'S', 's', 'Do', 'sh', 'EI'].map(word),
-);
 const INLINE_IMAGE = word('ID');
 const BT = word('BT');
 
@@ -107,15 +110,61 @@ export function scanMarks(b: Uint8Array): ContentScan | undefined {
           i++;
         continue;
       }
-      const kind = EVENTS.get(op);
-      if (kind) {
-        events.push({ kind, start, end: i, operands, paintedBefore: painted, opens: op === BT });
+      const role = ROLE.get(op);
+      if (role === 'paint') painted = true;
+      else if (role) {
+        events.push({ kind: role, start, end: i, operands, paintedBefore: painted, opens: op === BT });
         painted = false;
-      } else if (PAINTING.has(op)) painted = true;
+      }
       operands = i;
     }
   }
   return { events, paintedAtEnd: painted };
+}
+
+/** Whether the bytes at [start, end) are `word` (ASCII). */
+function isWord(b: Uint8Array, start: number, end: number, word: string): boolean {
+  if (end - start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * `covers` read from the bytes when the operands are names, numbers and dictionary brackets (what
+ * Chromium writes: `/P <</MCID 12>>`); undefined when they hold anything else (strings, arrays,
+ * comments), which the tokenizer reads.
+ */
+function coversLean(b: Uint8Array, from: number, to: number): boolean | undefined {
+  let first = true;
+  let afterMcid = false;
+  let i = from;
+  while (i < to) {
+    const c = b[i]!;
+    if (WHITE[c]) {
+      i++;
+      continue;
+    }
+    if (c === 0x2f) {
+      const start = ++i;
+      while (i < to && !STOP[b[i]!]) i++;
+      if (first && isWord(b, start, i, 'Artifact')) return true;
+      afterMcid = isWord(b, start, i, 'MCID');
+    } else if ((c === 0x3c || c === 0x3e) && b[i + 1] === c) {
+      i += 2;
+      afterMcid = false;
+    } else if (DELIM[c]) return undefined;
+    else {
+      const start = i;
+      while (i < to && !STOP[b[i]!]) i++;
+      if (afterMcid && NUMBER.test(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1')))
+        return true;
+      afterMcid = false;
+    }
+    first = false;
+  }
+  return false;
 }
 
 /**
@@ -123,6 +172,8 @@ export function scanMarks(b: Uint8Array): ContentScan | undefined {
  * /MCID, tied to the structure tree) or an artifact.
  */
 function covers(b: Uint8Array, op: MarkEvent): boolean {
+  const lean = coversLean(b, op.operands, op.start);
+  if (lean !== undefined) return lean;
   const tokens = contentTokens(b.subarray(op.operands, op.start)) ?? [];
   const tag = tokens[0];
   if (tag?.kind === 'name' && tag.name === 'Artifact') return true;
