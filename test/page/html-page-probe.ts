@@ -17,7 +17,7 @@ import {
 } from '../../src/html/in-page/css-text.js';
 import { estimate, prepareBreaks, prepareNamed, side } from '../../src/html/in-page/flow.js';
 import { describeControl } from '../../src/html/in-page/forms.js';
-import { choose } from '../../src/html/in-page/overlay.js';
+import { choose } from '../../src/html/in-page/overlay/index.js';
 import { resolvePage } from '../../src/html/in-page/page-cascade.js';
 import { collectRules, pageSize, readPageRules } from '../../src/html/in-page/page-rules.js';
 import { newState } from '../../src/html/in-page/state.js';

@@ -31,7 +31,7 @@ import { applyHyphenation, hyphenationWords } from './hyphenation.js';
 import { prepareFootnotes } from './footnotes/notes.js';
 import { placePageFloats, preparePageFloats } from './page-floats.js';
 import { guessFootnotes, planFootnotes, planHolds, widenTops } from './footnotes/plan.js';
-import { buildOverlay } from './overlay.js';
+import { buildOverlay } from './overlay/index.js';
 import { resolvePage } from './page-cascade.js';
 import { collectRules, defaultSizes, pageGroups, readPageRules } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
