@@ -3,6 +3,6 @@ export { packetRoutes } from './routes.js';
 export type { PacketRoutesOptions } from './routes.js';
 export { LazyPacketBackend, LazyPacketStore } from './backend.js';
 export type { PacketBackend } from './backend.js';
-export { packetSchema } from './schema/index.js';
+export { packetSchema } from './contract/index.js';
 export { openPacketBackend, openPacketDatabase } from './open.js';
 export type { PacketDataOptions } from './open.js';

@@ -26,7 +26,7 @@ import {
   type CastOperations,
   type GraphQLRequestBody,
 } from './resolvers/index.js';
-import { packetSchema } from './schema/index.js';
+import { packetSchema } from './contract/index.js';
 import { readGraphQLMultipart } from './uploads.js';
 import { attachment, documentsZip, zipEntryNames } from './downloads/index.js';
 import { allowedStylesheet, cspOrigin } from '../replies/stylesheet-origin.js';

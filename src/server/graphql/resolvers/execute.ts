@@ -9,7 +9,7 @@ import { execute, GraphQLError, parse, validate, type ExecutionResult, type Grap
 import { isCastpressError, NotFoundError } from '../../../errors/index.js';
 import type { PacketScope, PacketService } from '../../../packets/index.js';
 import type { WorkflowService } from '../../../workflows/index.js';
-import { adoptTypedVariables, costErrors, variableErrors } from '../schema/index.js';
+import { adoptTypedVariables, costErrors, variableErrors } from '../contract/index.js';
 import type { CastResolvers } from './casts.js';
 
 /** A GraphQL request's body: JSON, or a multipart request's `operations` with its files put in (../uploads.ts). */
