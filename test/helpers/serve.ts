@@ -24,7 +24,9 @@ export function startServe(args: string[]): ServeProcess {
   let stdout = '';
   // Read, so a chatty log level never fills the pipe and stalls the server.
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  // 'close', not 'exit': it comes after the pipes have delivered their last bytes, so what the process
+  // wrote to stderr before it exited is there when a test reads it.
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
   const url = new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
       stderr += c.toString();
