@@ -154,7 +154,7 @@ describe('castpress serve', () => {
     const child = run(['serve', '--port', '0']);
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(stderr).toMatch(/--keys FILE/);
   });
