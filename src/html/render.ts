@@ -9,6 +9,7 @@ import {
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
+  recolourPages,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
@@ -43,6 +44,11 @@ import { observe, sameLayout, sidesWrong } from './post/print-state.js';
 export interface HtmlRenderRequest extends DocumentInput {
   /** PDF/A conformance of the output. */
   pdfa?: PdfALevel;
+  /**
+   * Whether the output carries a structure tree (default true). Untagged, Chromium prints without one
+   * and every step that exists only for the tree (artifacts, Form elements, link descriptions) is skipped.
+   */
+  tagged?: boolean;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
   /** The request value that holds `html`, named by errors about its attachments (default `html`). */
@@ -57,7 +63,6 @@ const PRINT_OPTIONS = {
   preferCSSPageSize: true,
   printBackground: true,
   displayHeaderFooter: false,
-  tagged: true,
 } as const;
 /**
  * How the print's clean writes go: its parse read only what the steps needed (pages, content,
@@ -226,6 +231,10 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
     // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
     return { source: html, colours: request.pdfa ? new Map() : colours, files };
   };
+  const tagged = request.tagged !== false;
+  // Untagged, no mark belongs to a reading order: only the CMYK colours change the pages' content.
+  const markPages = (doc: PDFDocument, pages: PDFPage[] | undefined, colours: CmykColours): number =>
+    tagged ? markArtifacts(doc, pages, colours) : recolourPages(doc, pages, colours);
   return pool.run(
     async ({ page, cdp, deadline, reused }, { source, colours, files }) => {
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
@@ -234,7 +243,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       const info = await prepareDocument(cdp, reused);
       const print = async (): Promise<Uint8Array> => {
-        const printed = await page.pdf(PRINT_OPTIONS);
+        const printed = await page.pdf({ ...PRINT_OPTIONS, tagged });
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();
@@ -252,7 +261,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const margins = hasAuthorDests(found)
           ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
           : [];
-        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
           finishDocument(doc, request, info.meta, pdf, files);
@@ -265,7 +274,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const found = readDests(base.doc);
         const names = observe(base.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
-        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
           placeAuthorDests(info, found, doc, margins);
@@ -314,11 +323,11 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
-        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), colours);
+        markPages(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours);
-        if (sheet) finishSheet(base.doc, sheet, margins);
+        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours, tagged);
+        if (sheet) finishSheet(base.doc, sheet, margins, tagged);
         placeAuthorDests(info, dests, base.doc, margins);
         removeDests(base.doc, isHelper);
         if (placed.length === 0) {
@@ -329,9 +338,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         }
         base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
       }
-      const rewritten = !info.overlay && markArtifacts(base.doc, undefined, colours) > 0;
+      const rewritten = !info.overlay && markPages(base.doc, undefined, colours) > 0;
       return writeOutput(base, rewritten, (doc) => {
-        if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
+        if (sheet && !info.overlay) finishSheet(doc, sheet, margins, tagged);
         addHtmlFields(doc, placed, pool.fonts);
         if (bookmarks.length > 0) addOutline(doc, bookmarks);
         // With an overlay, the clean write above has them in place already.

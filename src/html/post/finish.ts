@@ -12,18 +12,18 @@ import {
 import type { DocumentMeta } from '../in-page/contract.js';
 
 /**
- * The last step on every path: form widgets tied to the structure tree and links described, document
+ * The last step on every path: form widgets tied to the structure tree and links described (tagged output only), document
  * information, the document's attachments, PDF/A conformance when asked for (`seed`, the print, gives
  * the file identifier).
  */
 export function finishDocument(
   doc: PDFDocument,
-  request: { title?: string; pdfa?: PdfALevel },
+  request: { title?: string; pdfa?: PdfALevel; tagged?: boolean },
   meta: DocumentMeta,
   seed: Uint8Array,
   files: readonly EmbeddedFile[] = [],
 ): void {
-  tagAnnotations(doc);
+  if (request.tagged !== false) tagAnnotations(doc);
   documentInfo(doc, request.title, meta);
   embedFiles(doc, files);
   if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
