@@ -33,8 +33,7 @@ export async function mergeOverlay(
     embedded.forEach((e, j) => {
       const body: PDFPage = all[pairs[j]!.body]!;
       // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
-      const draw = (): void =>
-        body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
+      const draw = (): void => body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
       if (tagged) drawArtifact(body, 'Pagination', draw);
       else draw();
     });
