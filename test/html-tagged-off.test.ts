@@ -76,6 +76,8 @@ describe('HTML generate with tagged: false', () => {
     expect((await readFields(untagged)).map((f) => f.name).sort()).toEqual(['ok', 'who']);
     expect((await readOutline(untagged)).map((o) => o.title)).toEqual((await readOutline(tagged)).map((o) => o.title));
     await expectSamePixels(tagged, untagged, 2);
+    // Chromium writes /Lang only with its tree: castpress writes the document's own.
+    expect((await PDFDocument.load(untagged)).catalog.lookup(PDFName.of('Lang'))?.toString()).toBe('(en)');
     // Tagging is on by default, so the same request without the option still has its tree.
     expect(await pdfinfoTagged(tagged)).toBe('yes');
   });
@@ -93,6 +95,17 @@ describe('HTML generate with tagged: false', () => {
       await expectUntagged(untagged);
       await expectSamePixels(tagged, untagged, 1);
     }
+  });
+
+  it("takes the request's lang when the document names none, the document's over the request's", async () => {
+    const lang = async (html: string) =>
+      (
+        await PDFDocument.load(await engine.generate({ type: 'html', tagged: false, lang: 'fr', data: { html } }))
+      ).catalog
+        .lookup(PDFName.of('Lang'))
+        ?.toString();
+    expect(await lang('<p>Bonjour</p>')).toBe('(fr)');
+    expect(await lang('<html lang="de-CH"><p>Grüezi</p>')).toBe('(de-CH)');
   });
 
   it('is deterministic: the same request gives the same bytes', async () => {

@@ -14,7 +14,7 @@ import {
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
-import { buildDocument, type DocumentInput } from './document.js';
+import { buildDocument, documentLang, type DocumentInput } from './document.js';
 import { findAttachments, loadAttachments } from './attachments.js';
 import { RenderError } from '../errors/index.js';
 import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
@@ -206,12 +206,13 @@ export interface RenderedHtml {
 
 /** `renderHtml`, with the page count and title of the result (read from the document the job already holds). */
 export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
+  const tagged = request.tagged !== false;
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
   const build = async (
     signal: AbortSignal,
-  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[] }> => {
+  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[]; lang: string | undefined }> => {
     const attaching = findAttachments(request.html, request.baseUrl);
     // Refused before anything loads or prints (the kernel refuses it too).
     if (request.pdfa === '2b' && attaching.refs.length > 0)
@@ -229,14 +230,16 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
     ]);
     const { html, colours } = rewriteCmyk(built);
     // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
-    return { source: html, colours: request.pdfa ? new Map() : colours, files };
+    // Chromium writes /Lang only with its structure tree: untagged, castpress writes the document's.
+    const lang = tagged ? undefined : documentLang(html);
+    return { source: html, colours: request.pdfa ? new Map() : colours, files, lang };
   };
-  const tagged = request.tagged !== false;
   // Untagged, no mark belongs to a reading order: only the CMYK colours change the pages' content.
   const markPages = (doc: PDFDocument, pages: PDFPage[] | undefined, colours: CmykColours): number =>
     tagged ? markArtifacts(doc, pages, colours) : recolourPages(doc, pages, colours);
   return pool.run(
-    async ({ page, cdp, deadline, reused }, { source, colours, files }) => {
+    async ({ page, cdp, deadline, reused }, { source, colours, files, lang }) => {
+      const output = { ...request, lang };
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
@@ -264,7 +267,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
-          finishDocument(doc, request, info.meta, pdf, files);
+          finishDocument(doc, output, info.meta, pdf, files);
         });
       }
 
@@ -279,7 +282,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           addOutline(doc, placeBookmarks(info, found, doc, margins));
           placeAuthorDests(info, found, doc, margins);
           removeDests(doc, isHelper);
-          finishDocument(doc, request, info.meta, pdf, files);
+          finishDocument(doc, output, info.meta, pdf, files);
         });
       }
 
@@ -333,7 +336,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          finishDocument(base.doc, request, info.meta, pdf, files);
+          finishDocument(base.doc, output, info.meta, pdf, files);
           return rendered(base.doc, await rewritePdf(base.doc, PRINT));
         }
         base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
@@ -346,7 +349,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // With an overlay, the clean write above has them in place already.
         if (!info.overlay) placeAuthorDests(info, dests, doc, margins);
         removeDests(doc, isHelper);
-        finishDocument(doc, request, info.meta, pdf, files);
+        finishDocument(doc, output, info.meta, pdf, files);
       });
     },
     build,
