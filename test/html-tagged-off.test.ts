@@ -4,10 +4,12 @@
  * widgets), on every render path, while the pages look exactly as the tagged output's. Read back with
  * pdfjs (structure trees, mark info, operator lists, pixels), pdf-lib and pdfinfo.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { createEngine } from '../src/index.js';
-import { openPdf, qpdfCheck, readFields, readOutline } from './helpers/pdf.js';
+import { openPdf, qpdfCheck, readFields, readOutline, withTempFile } from './helpers/pdf.js';
 import { paintingCoverage, pdfinfoTagged, structTrees } from './helpers/tagged.js';
 import { renderPages } from './helpers/render.js';
 
@@ -95,6 +97,27 @@ describe('HTML generate with tagged: false', () => {
       await expectUntagged(untagged);
       await expectSamePixels(tagged, untagged, 1);
     }
+  });
+
+  it('still turns device-cmyk() into DeviceCMYK, in the body and in margin boxes castpress draws', async () => {
+    const pdf = await engine.generate({
+      type: 'html',
+      tagged: false,
+      data: {
+        html: '<div class="h">Head</div><h1 style="color: device-cmyk(0 81% 81% 30%)">Brand red</h1>',
+        css: '.h { position: running(h); color: device-cmyk(1 0 0 0) } @page { @top-center { content: element(h) } }',
+      },
+    });
+    await expectUntagged(pdf);
+    // MuPDF's own interpreter: the colour space and components of every text fill (form XObjects included).
+    const { stdout } = await withTempFile(pdf, (file) =>
+      promisify(execFile)('mutool', ['trace', file], { maxBuffer: 64 << 20 }),
+    );
+    const fills = [...String(stdout).matchAll(/<fill_text\b[^>]*?colorspace="([^"]+)" color="([^"]*)"/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    expect(fills).toContain('DeviceCMYK 0 .81 .81 .3');
+    expect(fills).toContain('DeviceCMYK 1 0 0 0');
   });
 
   it("takes the request's lang when the document names none, the document's over the request's", async () => {
