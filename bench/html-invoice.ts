@@ -61,6 +61,9 @@ export async function run(): Promise<BenchRow[]> {
     const [bareLike, oursMs] = await interleaved(() => bare(likeDoc), invoice, 25);
     const [bareLikeTagged, oursTaggedMs] = await interleaved(() => bareTagged(likeDoc), invoice, 25);
     const [bareMs, oursRaw] = await interleaved(() => bare(bareDoc), invoice, 15, 1);
+    // The fast path: castpress asked for no structure tree, against the same untagged print.
+    const untagged = () => renderHtml(pool, { html, css, title: 'Invoice', tagged: false });
+    const [bareLikeUntagged, oursUntaggedMs] = await interleaved(() => bare(likeDoc), untagged, 25);
 
     const statement = read('anvil-statement/statement.html');
     const statementCss = read('anvil-statement/statement.css') + read('anvil-statement/statement-pdf.css');
@@ -165,6 +168,13 @@ export async function run(): Promise<BenchRow[]> {
         unit: 'ms',
         baseline: bareLikeTagged,
         ratio: oursTaggedMs / bareLikeTagged,
+      },
+      {
+        name: 'html: castpress invoice with tagged: false vs the bare untagged print',
+        value: oursUntaggedMs,
+        unit: 'ms',
+        baseline: bareLikeUntagged,
+        ratio: oursUntaggedMs / bareLikeUntagged,
       },
       {
         name: 'html: castpress invoice vs bare page.pdf() of HTML + template CSS only (serif)',

@@ -89,6 +89,19 @@ export async function run(): Promise<BenchRow[]> {
           baseline: bareTaggedMs,
           ratio: oursTaggedMs / bareTaggedMs,
         });
+        // The fast path: castpress asked for no structure tree, against the same untagged print.
+        let untaggedPages = 0;
+        const oursUntagged = async () => {
+          untaggedPages = (await renderHtmlDocument(pool, { ...request, tagged: false })).pageCount;
+        };
+        const [oursUntaggedMs, bareUntaggedMs] = await interleaved(oursUntagged, bare, 5, 1);
+        rows.push({
+          name: `html: castpress ${untaggedPages}-page report with tagged: false vs the bare untagged print`,
+          value: oursUntaggedMs,
+          unit: 'ms',
+          baseline: bareUntaggedMs,
+          ratio: oursUntaggedMs / bareUntaggedMs,
+        });
       }
       rows.push({
         name: `html: castpress ${pages}-page report (running header, ToC with leaders + target-counter, page X of Y)`,

@@ -133,6 +133,23 @@ describe('PDF/A output', () => {
     expectConforming(await readArchive(pdf), 2);
   });
 
+  it('HTML as PDF/A-3b untagged (tagged: false): level B asks for no structure tree', async () => {
+    const html = `<html lang="en"><title>Untagged archive</title><div class="h">Head</div><h1>Invoice</h1>
+      <form><input name="who" value="Ada"></form><p><a href="https://example.com/">terms</a></p>`;
+    const pdf = await engine.generate({
+      type: 'html',
+      pdfa: '3b',
+      tagged: false,
+      data: { html, css: '.h { position: running(h) } @page { @top-center { content: element(h) } }' },
+    });
+    await qpdfCheck(pdf);
+    const a = await readArchive(pdf);
+    expectConforming(a, 3);
+    expect(a.info.Title).toBe('Untagged archive');
+    const check = await checkStructure(pdf);
+    expect([check.marked, check.problems]).toEqual([false, ['no StructTreeRoot']]);
+  });
+
   const attaching = `<p><a rel="attachment" download="data.json" href="data:application/json;base64,${Buffer.from('{"total":12}').toString('base64')}">data</a></p>`;
 
   it('HTML as PDF/A-3b with an attachment: an associated file of the document (ISO 19005-3 §6.8)', async () => {

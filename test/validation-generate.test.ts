@@ -113,9 +113,19 @@ describe('generate request validation', () => {
     ['css not string', { data: { html: '', css: 1 } }, 'data.css', /Expected string/],
     ['array data', { data: [{ content: 'x' }] }, 'data', /object \{html, css\}/],
     ['page in html mode', { page: { width: 'wide' } }, 'page.width', /unit/],
+    ['tagged not boolean', { tagged: 'no' }, 'tagged', /Expected boolean/],
+    ['tagged a number', { tagged: 0 }, 'tagged', /Expected boolean/],
   ] as Array<[string, Record<string, unknown>, string, RegExp]>)('HTML mode: %s', (_l, body, property, message) => {
     const e = errorOf(() => parseGenerateRequest({ ...html, ...body }));
+    expect(e.status).toBe(400);
     expect(e.fields).toContainEqual({ property, message: expect.stringMatching(message) });
+  });
+
+  it('HTML mode: tagged is a boolean (as text too), absent by default', () => {
+    expect((parseGenerateRequest({ ...html, tagged: false }) as HtmlRequest).tagged).toBe(false);
+    expect((parseGenerateRequest({ ...html, tagged: 'false' }) as HtmlRequest).tagged).toBe(false);
+    expect((parseGenerateRequest({ ...html, tagged: true }) as HtmlRequest).tagged).toBe(true);
+    expect((parseGenerateRequest(html) as HtmlRequest).tagged).toBeUndefined();
   });
 
   it('normalises the spellings clients send', () => {

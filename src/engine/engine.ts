@@ -245,6 +245,7 @@ export class Engine {
         page: parsed.page,
         ...(parsed.lang !== undefined ? { lang: parsed.lang } : {}),
         ...(parsed.pdfa !== undefined ? { pdfa: parsed.pdfa } : {}),
+        ...(parsed.tagged !== undefined ? { tagged: parsed.tagged } : {}),
         onResourceProblem,
         htmlProperty: 'data.html',
       });

@@ -174,6 +174,16 @@ export async function buildDocument(input: DocumentInput, policy: FetchPolicy): 
   return (doctype ? doctype[0] : '<!DOCTYPE html>') + withLang(body, input.lang);
 }
 
+/**
+ * The language the built document's root element names (`<html lang>`, the request's written there when
+ * the document names none), when it is a language tag; undefined otherwise.
+ */
+export function documentLang(html: string): string | undefined {
+  const root = firstTag(html, 'html');
+  const lang = root ? attr(html.slice(root.start, root.end), 'lang')?.trim() : undefined;
+  return lang && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang) ? lang : undefined;
+}
+
 /** `html` with `lang` on its root element when it names no language of its own (one without a root gets one). */
 function withLang(html: string, lang: string | undefined): string {
   if (!lang) return html;

@@ -9,11 +9,12 @@ import {
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
+  recolourPages,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
 import { addHtmlFields } from './post/acroform.js';
 import type { BrowserPool } from './chromium/pool.js';
-import { buildDocument, type DocumentInput } from './document.js';
+import { buildDocument, documentLang, type DocumentInput } from './document.js';
 import { findAttachments, loadAttachments } from './attachments.js';
 import { RenderError } from '../errors/index.js';
 import { rewriteCmyk, type CmykColours } from './css/cmyk.js';
@@ -43,6 +44,11 @@ import { observe, sameLayout, sidesWrong } from './post/print-state.js';
 export interface HtmlRenderRequest extends DocumentInput {
   /** PDF/A conformance of the output. */
   pdfa?: PdfALevel;
+  /**
+   * Whether the output carries a structure tree (default true). Untagged, Chromium prints without one
+   * and every step that exists only for the tree (artifacts, Form elements, link descriptions) is skipped.
+   */
+  tagged?: boolean;
   /** Told about every stylesheet, image or font the document names that did not load (once per URL and kind). */
   onResourceProblem?: (problem: ResourceProblem) => void;
   /** The request value that holds `html`, named by errors about its attachments (default `html`). */
@@ -57,7 +63,6 @@ const PRINT_OPTIONS = {
   preferCSSPageSize: true,
   printBackground: true,
   displayHeaderFooter: false,
-  tagged: true,
 } as const;
 /**
  * How the print's clean writes go: its parse read only what the steps needed (pages, content,
@@ -201,12 +206,13 @@ export interface RenderedHtml {
 
 /** `renderHtml`, with the page count and title of the result (read from the document the job already holds). */
 export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderRequest): Promise<RenderedHtml> {
+  const tagged = request.tagged !== false;
   // Building the document (stylesheet fetches, @import inlining) runs under the job's deadline too.
   const onProblem = request.onResourceProblem && onceEach(request.onResourceProblem);
   // device-cmyk() colours leave the document as stand-in RGB values the kernel turns back after printing.
   const build = async (
     signal: AbortSignal,
-  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[] }> => {
+  ): Promise<{ source: string; colours: CmykColours; files: EmbeddedFile[]; lang: string | undefined }> => {
     const attaching = findAttachments(request.html, request.baseUrl);
     // Refused before anything loads or prints (the kernel refuses it too).
     if (request.pdfa === '2b' && attaching.refs.length > 0)
@@ -224,17 +230,23 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
     ]);
     const { html, colours } = rewriteCmyk(built);
     // PDF/A with an sRGB output intent allows no DeviceCMYK (ISO 19005-2 §6.2.4.3): the stand-ins print as RGB.
-    return { source: html, colours: request.pdfa ? new Map() : colours, files };
+    // Chromium writes /Lang only with its structure tree: untagged, castpress writes the document's.
+    const lang = tagged ? undefined : documentLang(html);
+    return { source: html, colours: request.pdfa ? new Map() : colours, files, lang };
   };
+  // Untagged, no mark belongs to a reading order: only the CMYK colours change the pages' content.
+  const markPages = (doc: PDFDocument, pages: PDFPage[] | undefined, colours: CmykColours): number =>
+    tagged ? markArtifacts(doc, pages, colours) : recolourPages(doc, pages, colours);
   return pool.run(
-    async ({ page, cdp, deadline, reused }, { source, colours, files }) => {
+    async ({ page, cdp, deadline, reused }, { source, colours, files, lang }) => {
+      const output = { ...request, lang };
       // The screen layout (page guesses, the overflow check, leaders, forms) at the request's content width.
       const width = Math.max(1, Math.round(contentWidthPx(request.page)));
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       const info = await prepareDocument(cdp, reused);
       const print = async (): Promise<Uint8Array> => {
-        const printed = await page.pdf(PRINT_OPTIONS);
+        const printed = await page.pdf({ ...PRINT_OPTIONS, tagged });
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();
@@ -252,10 +264,10 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const margins = hasAuthorDests(found)
           ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
           : [];
-        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
-          finishDocument(doc, request, info.meta, pdf, files);
+          finishDocument(doc, output, info.meta, pdf, files);
         });
       }
 
@@ -265,12 +277,12 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const found = readDests(base.doc);
         const names = observe(base.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
-        const rewritten = markArtifacts(base.doc, undefined, colours) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
           placeAuthorDests(info, found, doc, margins);
           removeDests(doc, isHelper);
-          finishDocument(doc, request, info.meta, pdf, files);
+          finishDocument(doc, output, info.meta, pdf, files);
         });
       }
 
@@ -314,30 +326,30 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
-        markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), colours);
+        markPages(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours);
-        if (sheet) finishSheet(base.doc, sheet, margins);
+        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours, tagged);
+        if (sheet) finishSheet(base.doc, sheet, margins, tagged);
         placeAuthorDests(info, dests, base.doc, margins);
         removeDests(base.doc, isHelper);
         if (placed.length === 0) {
           // No fields to append: the clean write is the output.
           if (bookmarks.length > 0) addOutline(base.doc, bookmarks);
-          finishDocument(base.doc, request, info.meta, pdf, files);
+          finishDocument(base.doc, output, info.meta, pdf, files);
           return rendered(base.doc, await rewritePdf(base.doc, PRINT));
         }
         base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
       }
-      const rewritten = !info.overlay && markArtifacts(base.doc, undefined, colours) > 0;
+      const rewritten = !info.overlay && markPages(base.doc, undefined, colours) > 0;
       return writeOutput(base, rewritten, (doc) => {
-        if (sheet && !info.overlay) finishSheet(doc, sheet, margins);
+        if (sheet && !info.overlay) finishSheet(doc, sheet, margins, tagged);
         addHtmlFields(doc, placed, pool.fonts);
         if (bookmarks.length > 0) addOutline(doc, bookmarks);
         // With an overlay, the clean write above has them in place already.
         if (!info.overlay) placeAuthorDests(info, dests, doc, margins);
         removeDests(doc, isHelper);
-        finishDocument(doc, request, info.meta, pdf, files);
+        finishDocument(doc, output, info.meta, pdf, files);
       });
     },
     build,

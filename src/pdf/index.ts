@@ -65,7 +65,13 @@ export {
   type TextOperatorDrops,
 } from './content/drop-glyphs.js';
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
-export { drawArtifact, markArtifacts, stripPageMarks, type ArtifactType } from './structure/artifacts.js';
+export {
+  drawArtifact,
+  markArtifacts,
+  recolourPages,
+  stripPageMarks,
+  type ArtifactType,
+} from './structure/artifacts.js';
 export { dropPageStructure } from './structure/prune.js';
 export {
   StructureWriter,

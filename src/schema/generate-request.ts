@@ -142,6 +142,8 @@ export const generateSchemas = once(() => {
   const htmlRequest = z.object({
     ...common,
     type: z.literal('html').default('html'),
+    /** Whether the PDF carries a structure tree (default true); `false` prints untagged, the fast path. */
+    tagged: bool.optional(),
     data: z.object({
       html: z.string(),
       css: z.string().optional(),

@@ -12,19 +12,19 @@ import {
 import type { DocumentMeta } from '../in-page/contract.js';
 
 /**
- * The last step on every path: form widgets tied to the structure tree and links described, document
+ * The last step on every path: form widgets tied to the structure tree and links described (tagged output only), document
  * information, the document's attachments, PDF/A conformance when asked for (`seed`, the print, gives
  * the file identifier).
  */
 export function finishDocument(
   doc: PDFDocument,
-  request: { title?: string; pdfa?: PdfALevel },
+  request: { title?: string; pdfa?: PdfALevel; tagged?: boolean; lang?: string | undefined },
   meta: DocumentMeta,
   seed: Uint8Array,
   files: readonly EmbeddedFile[] = [],
 ): void {
-  tagAnnotations(doc);
-  documentInfo(doc, request.title, meta);
+  if (request.tagged !== false) tagAnnotations(doc);
+  documentInfo(doc, request.title, meta, request.tagged === false ? request.lang : undefined);
   embedFiles(doc, files);
   if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
 }
@@ -33,10 +33,11 @@ export function finishDocument(
  * The request's title, else the document's <title>, else none (Chromium titles a page without
  * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
  * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
- * as for Markdown; the dates stay Chromium's.
+ * as for Markdown; the dates stay Chromium's. `lang` is given for untagged output only (a tagged print has Chromium's /Lang).
  */
-function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta): void {
+function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta, lang?: string): void {
   const info: DocumentInfo = { showTitle: true };
+  if (lang) info.lang = lang;
   if (meta.author) info.author = meta.author;
   if (meta.subject) info.subject = meta.subject;
   if (meta.keywords)

@@ -22,9 +22,9 @@ export function widerSheet(sheet: Sheet, doc: PDFDocument): number {
 /**
  * Crops the sheet's extra width off every body page; with a bleed, the page becomes the trim box and the
  * whole sheet the bleed box, and `marks` are drawn in the bleed (crop marks at the corners, registration
- * crosses at the middle of each side), over the page's own bleed content.
+ * crosses at the middle of each side), over the page's own bleed content; in a `tagged` document as artifacts.
  */
-export function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): void {
+export function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[], tagged = true): void {
   const b = sheet.bleed * 0.75;
   doc
     .getPages()
@@ -38,10 +38,10 @@ export function finishSheet(doc: PDFDocument, sheet: Sheet, pages: Margins[]): v
       if (b <= 0) return;
       page.setBleedBox(box.x, box.y, w, h);
       page.setTrimBox(box.x + b, box.y + b, w - 2 * b, h - 2 * b);
+      const draw = (): void => drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet);
       // Printer's marks are no part of the document (a page artifact, ISO 32000-1 §14.8.2.2.2).
-      drawArtifact(page, 'Page', () =>
-        drawMarks(page, { x: box.x + b, y: box.y + b, w: w - 2 * b, h: h - 2 * b }, b, sheet),
-      );
+      if (tagged) drawArtifact(page, 'Page', draw);
+      else draw();
     });
 }
 

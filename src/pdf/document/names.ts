@@ -37,6 +37,7 @@ export const PDF = {
   I: PDFName.of('I'),
   Info: PDFName.of('Info'),
   Kids: PDFName.of('Kids'),
+  Lang: PDFName.of('Lang'),
   Last: PDFName.of('Last'),
   Matrix: PDFName.of('Matrix'),
   MaxLen: PDFName.of('MaxLen'),

@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFString } from '@cantoo/pdf-lib';
 import { LazyObjects } from '../parse/lazy-objects.js';
 import { PDF } from './names.js';
 
@@ -25,6 +25,8 @@ export interface DocumentInfo {
   keywords?: readonly string[];
   /** Creation and modification date: the engine's pinned clock, never the wall clock. */
   date?: Date;
+  /** The catalog's /Lang (ISO 32000-1 §14.9.2), for documents no structure writer gave one. */
+  lang?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export function setDocumentInfo(doc: PDFDocument, info: DocumentInfo): void {
   }
   doc.setProducer('castpress');
   doc.setCreator('castpress');
+  if (info.lang) doc.catalog.set(PDF.Lang, PDFString.of(info.lang));
   if (info.date) {
     doc.setCreationDate(info.date);
     doc.setModificationDate(info.date);

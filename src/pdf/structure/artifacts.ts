@@ -88,6 +88,18 @@ export function markArtifacts(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
 }
 
 /**
+ * Turns `colours` into DeviceCMYK on `pages` (form XObjects included) and marks nothing: for untagged
+ * prints, whose marks are no one's reading order. Returns how many pages or XObjects changed.
+ */
+export function recolourPages(doc: PDFDocument, pages: PDFPage[] = doc.getPages(), colours?: CmykColours): number {
+  if (!colours || colours.size === 0) return 0;
+  let changed = cmykXObjects(doc, pages, colours);
+  const shared = sharedStreams(doc);
+  for (const page of pages) if (rewriteContent(doc, page, (c) => cmykContent(c, colours), shared)) changed++;
+  return changed;
+}
+
+/**
  * Takes the marked-content operators out of `pages` (their structure is dropped with
  * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact.
  */
