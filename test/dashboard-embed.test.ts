@@ -206,6 +206,10 @@ describe('opening an embed URL', () => {
     // The unused link with a token-like query besides, and a signing and a download link with their query tokens.
     const queryToken = 'Q'.repeat(43);
     await fetch(`${unused.url}?token=${queryToken}&t=${queryToken}`, { redirect: 'manual' });
+    // A path the embed route does not match (the dashboard's own pages answer it) still carries a live token.
+    const strayed = await embedUrl();
+    const strayedToken = strayed.url.split('/').pop()!;
+    await fetch(`${strayed.url}/extra`, { redirect: 'manual' });
     await fetch(`${server.url}/sign/SignerEid123?token=${queryToken}`, { redirect: 'manual' });
     await fetch(`${server.url}/download/signer/SignerEid123?token=${queryToken}`, { redirect: 'manual' });
     const lines = log
@@ -216,7 +220,8 @@ describe('opening an embed URL', () => {
     expect(paths).toContain('/dashboard/embed/[redacted]');
     expect(paths).toContain('/sign/SignerEid123');
     expect(paths).toContain('/download/signer/SignerEid123');
-    for (const secret of [token, usedToken, queryToken]) expect(log).not.toContain(secret);
+    expect(paths).toContain('/dashboard/embed/[redacted]/extra');
+    for (const secret of [token, usedToken, strayedToken, queryToken]) expect(log).not.toContain(secret);
   });
 
   it('the limited session edits, publishes and previews its template, and reaches nothing else', async () => {

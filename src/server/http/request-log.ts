@@ -3,6 +3,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /** Route parameters whose value is a secret: a path segment carrying one is logged as `[redacted]`. */
 const SECRET_PARAM = /token|secret|signature/i;
 const REDACTED = '[redacted]';
+/**
+ * The shape of castpress's link tokens (32 random bytes in base64url): a segment of this shape is
+ * redacted on any path, so a token in a path no route matches (a 404 such as `/dashboard/embed/<token>/x`)
+ * is not logged either.
+ */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a log line needs of a request; fastify's request has it (params once routed, in every hook that logs). */
 export interface LoggedRequest {
@@ -23,7 +29,7 @@ function decoded(segment: string): string {
 /**
  * The path a log line shows: never the query (it holds the signing and download links' `token`, a
  * workflow link's `t` or `c`), and a segment that is the value of a secret route parameter
- * (`/dashboard/embed/:token`, a single-use embed link) replaced by `[redacted]`, so an access log
+ * (`/dashboard/embed/:token`, a single-use embed link) or has a token's shape replaced by `[redacted]`, so an access log
  * holds no link that still opens something.
  */
 export function loggedPath(req: LoggedRequest): string {
@@ -32,10 +38,12 @@ export function loggedPath(req: LoggedRequest): string {
   const secrets = new Set(
     params.filter(([k, v]) => SECRET_PARAM.test(k) && typeof v === 'string' && v !== '').map(([, v]) => v),
   );
-  if (secrets.size === 0) return path;
   return path
     .split('/')
-    .map((segment) => (secrets.has(decoded(segment)) ? REDACTED : segment))
+    .map((segment) => {
+      const value = decoded(segment);
+      return secrets.has(value) || TOKEN_SHAPE.test(value) ? REDACTED : segment;
+    })
     .join('/');
 }
 
