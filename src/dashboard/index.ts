@@ -5,7 +5,7 @@ export { TemplateAuthoring } from './templates/index.js';
 export type { AuthoringOptions, PrepareTemplatePdf, Upload, UploadOptions } from './templates/index.js';
 export { detectAll, formFieldProposals } from './templates/index.js';
 export type { DetectFields, Proposal } from './templates/index.js';
-export { CSRF_HEADER, DEFAULT_SESSION_TTL_MS, EMBED_COOKIE, SESSION_COOKIE } from './sessions/index.js';
+export { CSRF_HEADER, DEFAULT_SESSION_TTL_MS, EMBED_COOKIE, SESSION_COOKIE, TOKEN_SHAPE } from './sessions/index.js';
 export type { DashboardKey, DashboardKeys, Sessions } from './sessions/index.js';
 export { EmbedLinks, EMBED_TYPE, DEFAULT_EMBED_VALID_SECONDS, MAX_EMBED_VALID_SECONDS } from './sessions/index.js';
 export type { EmbedUrl } from './sessions/index.js';

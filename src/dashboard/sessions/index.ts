@@ -7,6 +7,7 @@ export {
   SESSION_COOKIE,
   sessionCookie,
   Sessions,
+  TOKEN_SHAPE,
 } from './sessions.js';
 export type { DashboardKey, DashboardKeys, Session } from './sessions.js';
 export {

@@ -49,7 +49,7 @@ export interface Session {
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const token = () => randomBytes(32).toString('base64url');
-/** The shape of the tokens this file makes (256 bits, base64url): anything else is not looked up. */
+/** The shape of the tokens this file makes (256 bits, base64url): anything else is not looked up, and the request log redacts it. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** 403: a mutating request without the session's CSRF token. */
@@ -171,21 +171,7 @@ export class Sessions {
     const now = this.#now();
     // Expired sessions go as new ones come: the table stays the size of the people signed in.
     await records.purge(now);
-    const cookie = token();
-    const record: SessionRecord = {
-      tokenHash: sha256(cookie),
-      organization: key.organization,
-      keyDigest: key.digest,
-      keyLabel: key.label,
-      csrfToken: token(),
-      createdAt: now,
-      expiresAt: now + this.#ttlMs,
-    };
-    await records.insert(record);
-    return {
-      session: { key, csrfToken: record.csrfToken, tokenHash: record.tokenHash, expiresAt: record.expiresAt },
-      cookie,
-    };
+    return this.#start(records, key, now);
   }
 
   /**
@@ -259,6 +245,16 @@ export class Sessions {
     const key = taken && this.#keys.byDigest(taken.keyDigest);
     if (!taken || taken.expiresAt <= now || !key || key.organization !== taken.organization)
       throw new AuthorizationError('This embed link has been used or has expired: ask for a new one.');
+    return this.#start(records, key, now, taken.templateEid);
+  }
+
+  /** Stores a new session of `key` (limited to one template when `templateEid` is given) and gives its cookie. */
+  async #start(
+    records: SessionRecords,
+    key: DashboardKey,
+    now: number,
+    templateEid?: string,
+  ): Promise<{ session: Session; cookie: string }> {
     const cookie = token();
     const record: SessionRecord = {
       tokenHash: sha256(cookie),
@@ -268,19 +264,18 @@ export class Sessions {
       csrfToken: token(),
       createdAt: now,
       expiresAt: now + this.#ttlMs,
-      templateEid: taken.templateEid,
+      ...(templateEid !== undefined ? { templateEid } : {}),
     };
     await records.insert(record);
-    return {
-      session: {
-        key,
-        csrfToken: record.csrfToken,
-        tokenHash: record.tokenHash,
-        expiresAt: record.expiresAt,
-        templateEid: taken.templateEid,
-      },
-      cookie,
+    const { csrfToken, tokenHash, expiresAt } = record;
+    const session: Session = {
+      key,
+      csrfToken,
+      tokenHash,
+      expiresAt,
+      ...(templateEid !== undefined ? { templateEid } : {}),
     };
+    return { session, cookie };
   }
 
   /** Refuses a request that does not carry the session's CSRF token (compared in constant time). */

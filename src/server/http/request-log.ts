@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+// A segment of a link token's shape (32 random bytes in base64url, as signing and embed links carry) is
+// redacted on any path: a token in a path no route reads as a secret parameter is not logged either.
+import { TOKEN_SHAPE } from '../../dashboard/index.js';
 
 /** Route parameters whose value is a secret: a path segment carrying one is logged as `[redacted]`. */
 const SECRET_PARAM = /token|secret|signature/i;
 const REDACTED = '[redacted]';
-/**
- * The shape of castpress's link tokens (32 random bytes in base64url): a segment of this shape is
- * redacted on any path, so a token in a path no route matches (a 404 such as `/dashboard/embed/<token>/x`)
- * is not logged either.
- */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a log line needs of a request; fastify's request has it (params once routed, in every hook that logs). */
 export interface LoggedRequest {
