@@ -3,6 +3,8 @@
  * official client (each answer checked: a PDF, a packet, a completed signing, or a typed error), and
  * the library in this process (the engine and a packet workflow on the same PostgreSQL).
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import type { createEngine } from '../src/index.js';
 import type { createPacketWorkflow } from '../src/packets/index.js';
@@ -33,7 +35,8 @@ export interface Work {
   uploadPdf: Uint8Array;
 }
 
-const markdownPayload = (i: number) => ({
+/** The Markdown operation's document (~3 pages): a heading, six sections and a table of 30 rows. */
+export const markdownPayload = (i: number) => ({
   title: `Quarterly report ${i}`,
   data: [
     { heading: `Report ${i}` },
@@ -119,6 +122,31 @@ function checkGraphql(r: { statusCode: number; errors?: unknown }): Problem {
 }
 
 /** A 5xx among the answers a server logged (pino JSON lines: `res.statusCode`). */
+/**
+ * The files `castpress serve` reads in the benches: the W-9 as template `w9` under `dir/templates`, and a
+ * keys file with `key` (production). The client throttles itself to what the server announces, so the
+ * announced rate is more than this machine can serve. Gives the keys file's path.
+ */
+export async function writeServerFiles(
+  dir: string,
+  key: string,
+  template: Uint8Array,
+  fields: unknown,
+): Promise<string> {
+  await mkdir(path.join(dir, 'templates', 'w9'), { recursive: true });
+  await writeFile(path.join(dir, 'templates', 'w9', 'template.pdf'), template);
+  await writeFile(
+    path.join(dir, 'templates', 'w9', 'v1.json'),
+    JSON.stringify({ title: 'W-9', pdf: 'template.pdf', fields }),
+  );
+  const keys = path.join(dir, 'keys.json');
+  await writeFile(
+    keys,
+    JSON.stringify({ keys: [{ key, kind: 'production' }], rateLimit: { limit: 10_000, intervalMs: 1000 } }),
+  );
+  return keys;
+}
+
 export function loggedServerErrors(s: ServeProcess): string[] {
   const bad: string[] = [];
   for (const line of s.stdout().split('\n')) {

@@ -12,13 +12,14 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
 import { createEngine } from '../src/index.js';
 import { w9Data, w9Template } from '../test/fixtures/fill/corpus.js';
 import { treeCpuMs } from './_proc-stats.js';
+import { markdownPayload, writeServerFiles } from './_server-load-targets.js';
 
 const Anvil = anvilModule.default;
 const KEY = 'bench-server-threads-key-0123456789';
@@ -35,26 +36,6 @@ if (kindArg !== 'fill' && kindArg !== 'markdown') {
 const kind = kindArg;
 const OPS = Number(opsArg ?? (kind === 'fill' ? 300 : 150));
 const ROUNDS = Number(roundsArg ?? 3);
-
-/** The same document as bench/_server-load-targets.ts's Markdown operation (~3 pages). */
-const markdownPayload = (i: number) => ({
-  title: `Quarterly report ${i}`,
-  data: [
-    { heading: `Report ${i}` },
-    ...Array.from({ length: 6 }, (_, s) => ({
-      label: `Section ${s + 1}`,
-      content: `The **quarter** closed with steady figures in every region. `.repeat(12),
-    })),
-    {
-      table: {
-        rows: [
-          ['Region', 'Units', 'Revenue'],
-          ...Array.from({ length: 30 }, (_, r) => [`R${r}`, `${r * 7}`, `${r * 91}.00`]),
-        ],
-      },
-    },
-  ],
-});
 
 /** user + sys CPU (ms) of each thread of `pid`, with the seconds between its process's start and its own. */
 function threadCpu(pid: number): Map<number, { ms: number; startedAfter: number }> {
@@ -101,17 +82,7 @@ async function concurrently(n: number, op: (i: number) => Promise<void>): Promis
 
 const dir = await mkdtemp(path.join(tmpdir(), 'castpress-server-threads-'));
 const { template, fields } = await w9Template();
-await mkdir(path.join(dir, 'templates', 'w9'), { recursive: true });
-await writeFile(path.join(dir, 'templates', 'w9', 'template.pdf'), template.pdf as Uint8Array);
-await writeFile(
-  path.join(dir, 'templates', 'w9', 'v1.json'),
-  JSON.stringify({ title: 'W-9', pdf: 'template.pdf', fields }),
-);
-const keys = path.join(dir, 'keys.json');
-await writeFile(
-  keys,
-  JSON.stringify({ keys: [{ key: KEY, kind: 'production' }], rateLimit: { limit: 10_000, intervalMs: 1000 } }),
-);
+const keys = await writeServerFiles(dir, KEY, template.pdf as Uint8Array, fields);
 const bin = path.join(import.meta.dirname, '..', 'bin', 'castpress.js');
 const serveArgs = ['serve', '--port', '0', '--keys', keys, '--templates', path.join(dir, 'templates')];
 const child = spawn(

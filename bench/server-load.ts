@@ -29,7 +29,7 @@
  * BENCH_SERVER_CONCURRENCY (8).
  */
 import { readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import anvilModule from '@anvilco/anvil';
@@ -49,6 +49,7 @@ import {
   type Problem,
   type Target,
   type Work,
+  writeServerFiles,
 } from './_server-load-targets.js';
 import type { BenchRow } from './types.js';
 
@@ -129,18 +130,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     const { template, fields } = await w9Template();
     const work: Work = { fillData: w9Data(fields), uploadPdf: w9Pdf() };
-    await mkdir(path.join(dir, 'templates', 'w9'), { recursive: true });
-    await writeFile(path.join(dir, 'templates', 'w9', 'template.pdf'), template.pdf as Uint8Array);
-    await writeFile(
-      path.join(dir, 'templates', 'w9', 'v1.json'),
-      JSON.stringify({ title: 'W-9', pdf: 'template.pdf', fields }),
-    );
-    const keys = path.join(dir, 'keys.json');
-    // The client throttles itself to what the server announces: announce more than this machine can serve.
-    await writeFile(
-      keys,
-      JSON.stringify({ keys: [{ key: KEY, kind: 'production' }], rateLimit: { limit: 10_000, intervalMs: 1000 } }),
-    );
+    const keys = await writeServerFiles(dir, KEY, template.pdf as Uint8Array, fields);
 
     // One signing CA for every instance (docs/deployment.md: copy `signing/` before the first start).
     await createSigningIdentity({ dataDir: path.join(dir, 'data-a') });
