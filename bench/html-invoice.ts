@@ -1,23 +1,18 @@
 /**
- * The hosted API's invoice template (running footer + "Page X of Y" in @page
- * margin boxes) through castpress's HTML renderer, against a bare Playwright
- * `setContent` + `page.pdf()` of the same HTML on a warm page of a browser
- * launched the same way, in the same run. Runs are interleaved so machine load
- * hits both sides alike. Runnable alone: `npx tsx bench/html-invoice.ts`.
+ * The hosted API's invoice template (running footer + "Page X of Y" in @page margin boxes) and five other
+ * paged documents through castpress's HTML renderer, each against a bare print of the same built document,
+ * like for like (bench/_html-bare.ts: the default render against `page.pdf({ tagged: true })`, a
+ * `tagged: false` render against the untagged print), interleaved so machine load hits both sides alike.
+ * Runnable alone: `npx tsx bench/html-invoice.ts`.
  *
- * Two anchors: the goal row gives the bare page the same HTML *and* the CSS
- * castpress puts first in every document (`defaultDocumentCss()`: the default
- * font stack, Noto Sans, and the default `@page` box), since that is what the
- * same HTML renders as in the product; a Noto Sans page costs ~10-16 ms more
- * to print than Chromium's default serif. The row after it keeps the raw
- * anchor (HTML + the template's CSS only) for comparison.
+ * The built document carries castpress's default CSS (the Noto Sans font stack, the default `@page` box);
+ * one more row keeps the raw anchor (the template's HTML and CSS only, Chromium's default serif) for comparison.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { buildDocument } from '../src/html/document.js';
-import { BrowserPool, defaultDocumentCss, findChromium, renderHtml } from '../src/html/index.js';
+import { BrowserPool, renderHtml } from '../src/html/index.js';
+import { defaultAgainstUntagged, launchBare, likeForLike } from './_html-bare.js';
 import type { ResourceResolver } from '../src/resources/index.js';
 import { interleaved, type BenchRow } from './types.js';
 
@@ -28,49 +23,49 @@ const read = (p: string): string => readFileSync(path.join(fixtures, p), 'utf8')
 export async function run(): Promise<BenchRow[]> {
   const html = read('anvil-invoice/invoice.html');
   const css = read('anvil-invoice/invoice.css') + read('anvil-invoice/invoice-pdf.css');
-  const bareDoc = `<!DOCTYPE html><html><head><style>${css}</style></head><body>${html}</body></html>`;
-  const likeDoc = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Invoice</title><style>${defaultDocumentCss()}</style><style>${css}</style></head><body>${html}</body></html>`;
+  const rawDoc = `<!DOCTYPE html><html><head><style>${css}</style></head><body>${html}</body></html>`;
 
-  const browser = await chromium.launch({
-    executablePath: findChromium(),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  await context.route('**/*', (r) => r.abort());
-  const page = await context.newPage();
+  const bare = await launchBare();
   const pool = new BrowserPool({ maxPages: 1 });
   try {
-    const bare = async (doc: string) => {
-      await page.setContent(doc, { waitUntil: 'load' });
-      return page.pdf({ preferCSSPageSize: true, printBackground: true });
-    };
-    // castpress's output is tagged by default; this anchor asks Chromium for the same structure tree.
-    const bareTagged = async (doc: string) => {
-      await page.setContent(doc, { waitUntil: 'load' });
-      return page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true });
-    };
-    const invoice = () => renderHtml(pool, { html, css, title: 'Invoice' });
-    const [bareLike, oursMs] = await interleaved(() => bare(likeDoc), invoice, 25);
-    const [bareLikeTagged, oursTaggedMs] = await interleaved(() => bareTagged(likeDoc), invoice, 25);
-    const [bareMs, oursRaw] = await interleaved(() => bare(bareDoc), invoice, 15, 1);
-    // The fast path: castpress asked for no structure tree, against the same untagged print.
-    const untagged = () => renderHtml(pool, { html, css, title: 'Invoice', tagged: false });
-    const [bareLikeUntagged, oursUntaggedMs] = await interleaved(() => bare(likeDoc), untagged, 25);
+    const rows: BenchRow[] = [];
+    const invoiceRequest = { html, css, title: 'Invoice' };
+    const invoice = await likeForLike('invoice (running elements + page X of Y)', pool, bare, invoiceRequest, {
+      runs: 25,
+      warmup: 3,
+      goal: '<= 1.2',
+    });
+    rows.push(...invoice.rows, defaultAgainstUntagged('invoice', invoice.oursMs, invoice.untaggedAnchorMs));
+    const [oursRaw, bareRaw] = await interleaved(
+      () => renderHtml(pool, invoiceRequest),
+      () => bare.print(rawDoc, false),
+      15,
+      1,
+    );
+    rows.push({
+      name: 'html: castpress invoice vs bare page.pdf() of HTML + template CSS only (serif, untagged)',
+      value: oursRaw,
+      unit: 'ms',
+      baseline: bareRaw,
+      ratio: oursRaw / bareRaw,
+    });
 
     const statement = read('anvil-statement/statement.html');
     const statementCss = read('anvil-statement/statement.css') + read('anvil-statement/statement-pdf.css');
-    const [bareSt, oursSt] = await interleaved(
-      () => bare(`<!DOCTYPE html><style>${statementCss}</style>${statement}`),
-      () => renderHtml(pool, { html: statement, css: statementCss }),
-      11,
+    const paged = { goal: '<= 1.5' };
+    rows.push(
+      ...(
+        await likeForLike(
+          'statement (running elements)',
+          pool,
+          bare,
+          { html: statement, css: statementCss },
+          {
+            runs: 11,
+            ...paged,
+          },
+        )
+      ).rows,
     );
 
     const long = Array.from(
@@ -79,11 +74,19 @@ export async function run(): Promise<BenchRow[]> {
     ).join('');
     const longCss = '.pn::after { content: "page " counter(page) " of " counter(pages); }';
     const longHtml = `<div class="pn"></div>${long}<div class="pn"></div>`;
-    const [bareLong, oursLong] = await interleaved(
-      () => bare(`<!DOCTYPE html><style>${longCss}</style>${longHtml}`),
-      () => renderHtml(pool, { html: longHtml, css: longCss }),
-      7,
-      1,
+    rows.push(
+      ...(
+        await likeForLike(
+          '~15 pages, counter(page) in body elements',
+          pool,
+          bare,
+          { html: longHtml, css: longCss },
+          {
+            runs: 7,
+            ...paged,
+          },
+        )
+      ).rows,
     );
 
     // A footer with text is drawn by the overlay, after the page area (reading order); the same text as
@@ -96,13 +99,18 @@ export async function run(): Promise<BenchRow[]> {
       7,
       1,
     );
+    rows.push({
+      name: 'html: castpress ~15 pages, "Page X of Y" footer (overlay) vs the same header (Chromium\'s box)',
+      value: footerLong,
+      unit: 'ms',
+      baseline: headerLong,
+      ratio: footerLong / headerLong,
+    });
 
     const plain = `<h1>Plain</h1>${long.slice(0, 20_000)}`;
-    const [barePlain, oursPlain] = await interleaved(
-      () => bare(`<!DOCTYPE html>${plain}`),
-      () => renderHtml(pool, { html: plain }),
-      7,
-      1,
+    rows.push(
+      ...(await likeForLike('~8 pages, no paged-media extensions', pool, bare, { html: plain }, { runs: 7, ...paged }))
+        .rows,
     );
 
     // WeasyPrint's report sample (8 pages: string-set running heads, target-counter table of contents,
@@ -117,118 +125,50 @@ export async function run(): Promise<BenchRow[]> {
       };
     };
     const reportPool = new BrowserPool({ maxPages: 1, resolver });
-    const report = read('weasyprint-report/report.html');
     const A4 = { width: '210mm', height: '297mm' };
-    const reportRequest = { html: report, baseUrl: `${origin}weasyprint-report/report.html`, page: A4 };
-    const reportBuilt = await buildDocument(reportRequest, { resolver, maxResourceBytes: 50_000_000 });
-    let bareReport = 0;
-    let oursReport = 0;
-    // WeasyPrint's invoice (its footer boxes are the overlay's, in Pacifico from @page), same anchor kind.
-    const wpInvoiceRequest = {
-      html: read('weasyprint-invoice/invoice.html'),
-      baseUrl: `${origin}weasyprint-invoice/invoice.html`,
-      page: { ...A4, margin: '75px' },
-    };
-    const wpInvoiceBuilt = await buildDocument(wpInvoiceRequest, { resolver, maxResourceBytes: 50_000_000 });
-    let bareWpInvoice = 0;
-    let oursWpInvoice = 0;
     try {
-      [bareReport, oursReport] = await interleaved(
-        () => bare(reportBuilt),
-        () => renderHtml(reportPool, reportRequest),
-        5,
-        1,
+      const report = {
+        html: read('weasyprint-report/report.html'),
+        baseUrl: `${origin}weasyprint-report/report.html`,
+        page: A4,
+      };
+      rows.push(
+        ...(
+          await likeForLike(
+            'WeasyPrint report (8 pages, string-set, target-counter, :blank)',
+            reportPool,
+            bare,
+            report,
+            {
+              runs: 5,
+              resolver,
+              ...paged,
+            },
+          )
+        ).rows,
       );
-      [bareWpInvoice, oursWpInvoice] = await interleaved(
-        () => bare(wpInvoiceBuilt),
-        () => renderHtml(reportPool, wpInvoiceRequest),
-        11,
+      // WeasyPrint's invoice (its footer boxes are the overlay's, in Pacifico from @page), same anchor kind.
+      const wpInvoice = {
+        html: read('weasyprint-invoice/invoice.html'),
+        baseUrl: `${origin}weasyprint-invoice/invoice.html`,
+        page: { ...A4, margin: '75px' },
+      };
+      rows.push(
+        ...(
+          await likeForLike('WeasyPrint invoice (footer boxes drawn by the overlay)', reportPool, bare, wpInvoice, {
+            runs: 11,
+            resolver,
+            ...paged,
+          })
+        ).rows,
       );
     } finally {
       await reportPool.close();
     }
-
-    return [
-      {
-        name: 'html: bare setContent + page.pdf(), invoice with the default CSS (anchor)',
-        value: bareLike,
-        unit: 'ms',
-      },
-      {
-        name: 'html: castpress invoice (running elements + page X of Y)',
-        value: oursMs,
-        unit: 'ms',
-        baseline: bareLike,
-        ratio: oursMs / bareLike,
-        goal: '<= 1.2',
-      },
-      {
-        name: 'html: castpress invoice vs a bare tagged print (page.pdf({ tagged: true }), as castpress prints)',
-        value: oursTaggedMs,
-        unit: 'ms',
-        baseline: bareLikeTagged,
-        ratio: oursTaggedMs / bareLikeTagged,
-      },
-      {
-        name: 'html: castpress invoice with tagged: false vs the bare untagged print',
-        value: oursUntaggedMs,
-        unit: 'ms',
-        baseline: bareLikeUntagged,
-        ratio: oursUntaggedMs / bareLikeUntagged,
-      },
-      {
-        name: 'html: castpress invoice vs bare page.pdf() of HTML + template CSS only (serif)',
-        value: oursRaw,
-        unit: 'ms',
-        baseline: bareMs,
-        ratio: oursRaw / bareMs,
-      },
-      {
-        name: 'html: castpress statement (running elements)',
-        value: oursSt,
-        unit: 'ms',
-        baseline: bareSt,
-        ratio: oursSt / bareSt,
-      },
-      {
-        name: 'html: castpress ~15 pages, counter(page) in body elements',
-        value: oursLong,
-        unit: 'ms',
-        baseline: bareLong,
-        ratio: oursLong / bareLong,
-      },
-      {
-        name: 'html: castpress ~15 pages, "Page X of Y" footer (overlay) vs the same header (Chromium\'s box)',
-        value: footerLong,
-        unit: 'ms',
-        baseline: headerLong,
-        ratio: footerLong / headerLong,
-      },
-      {
-        name: 'html: castpress ~8 pages, no paged-media extensions',
-        value: oursPlain,
-        unit: 'ms',
-        baseline: barePlain,
-        ratio: oursPlain / barePlain,
-      },
-      {
-        name: 'html: castpress WeasyPrint report (8 pages, string-set, target-counter, :blank)',
-        value: oursReport,
-        unit: 'ms',
-        baseline: bareReport,
-        ratio: oursReport / bareReport,
-      },
-      {
-        name: 'html: castpress WeasyPrint invoice (footer boxes drawn by the overlay, after the page area)',
-        value: oursWpInvoice,
-        unit: 'ms',
-        baseline: bareWpInvoice,
-        ratio: oursWpInvoice / bareWpInvoice,
-      },
-    ];
+    return rows;
   } finally {
     await pool.close();
-    await browser.close();
+    await bare.close();
   }
 }
 

@@ -2,16 +2,15 @@
  * A long report with every common paged-media feature at once: a running header (`position: running()`),
  * a "Page X of Y" footer drawn by the overlay, a table of contents with `leader()` and
  * `target-counter()`, chapters that start on a new page and count themselves. Two sizes of the same
- * document (~51 and ~102 pages) against a bare `setContent` + `page.pdf()` of the same built document
- * (castpress's default CSS included), interleaved in one run, and the ms per page at the larger size
- * over the smaller (linear growth: ~1). Runnable alone: `npx tsx bench/html-report.ts`;
+ * document (~51 and ~102 pages), each against a bare print of the same built document (castpress's
+ * default CSS included) like for like (bench/_html-bare.ts), interleaved in one run, and the ms per page
+ * at the larger size over the smaller (linear growth: ~1). Runnable alone: `npx tsx bench/html-report.ts`;
  * `bench/_html-profile.ts` says where the time goes.
  */
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { buildDocument } from '../src/html/document.js';
-import { BrowserPool, findChromium, renderHtmlDocument } from '../src/html/index.js';
-import { interleaved, type BenchRow } from './types.js';
+import { BrowserPool } from '../src/html/index.js';
+import { defaultAgainstUntagged, launchBare, likeForLike } from './_html-bare.js';
+import type { BenchRow } from './types.js';
 
 /** Chapters of the ~102-page report (each ~3.4 pages: a heading, four sections, a table). */
 export const REPORT_CHAPTERS = 30;
@@ -49,68 +48,25 @@ export function reportDocument(chapters: number): { html: string; css: string } 
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const browser = await chromium.launch({
-    executablePath: findChromium(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  await context.route('**/*', (r) => r.abort());
-  const page = await context.newPage();
+  const bare = await launchBare();
   const pool = new BrowserPool({ maxPages: 1 });
   try {
     const rows: BenchRow[] = [];
     const perPage: number[] = [];
     for (const chapters of [REPORT_CHAPTERS / 2, REPORT_CHAPTERS]) {
-      const request = reportDocument(chapters);
-      // The anchor prints what castpress gives Chromium before its own steps: the built document.
-      const built = await buildDocument(request, { maxResourceBytes: 50_000_000 });
-      const bare = async () => {
-        await page.setContent(built, { waitUntil: 'load' });
-        return page.pdf({ preferCSSPageSize: true, printBackground: true });
-      };
-      let pages = 0;
-      const ours = async () => {
-        pages = (await renderHtmlDocument(pool, request)).pageCount;
-      };
-      const [oursMs, bareMs] = await interleaved(ours, bare, 5, 1);
-      perPage.push(oursMs / pages);
-      // castpress's output is tagged by default; at the larger size, an anchor that asks Chromium for the
-      // same structure tree as well (a tagged print costs Chromium 1.3-1.6x an untagged one).
-      if (chapters === REPORT_CHAPTERS) {
-        const bareTagged = async () => {
-          await page.setContent(built, { waitUntil: 'load' });
-          return page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true });
-        };
-        const [oursTaggedMs, bareTaggedMs] = await interleaved(ours, bareTagged, 5, 1);
-        rows.push({
-          name: `html: castpress ${pages}-page report vs a bare tagged print (page.pdf({ tagged: true }), as castpress prints)`,
-          value: oursTaggedMs,
-          unit: 'ms',
-          baseline: bareTaggedMs,
-          ratio: oursTaggedMs / bareTaggedMs,
-        });
-        // The fast path: castpress asked for no structure tree, against the same untagged print.
-        let untaggedPages = 0;
-        const oursUntagged = async () => {
-          untaggedPages = (await renderHtmlDocument(pool, { ...request, tagged: false })).pageCount;
-        };
-        const [oursUntaggedMs, bareUntaggedMs] = await interleaved(oursUntagged, bare, 5, 1);
-        rows.push({
-          name: `html: castpress ${untaggedPages}-page report with tagged: false vs the bare untagged print`,
-          value: oursUntaggedMs,
-          unit: 'ms',
-          baseline: bareUntaggedMs,
-          ratio: oursUntaggedMs / bareUntaggedMs,
-        });
-      }
-      rows.push({
-        name: `html: castpress ${pages}-page report (running header, ToC with leaders + target-counter, page X of Y)`,
-        value: oursMs,
-        unit: 'ms',
-        baseline: bareMs,
-        ratio: oursMs / bareMs,
+      const size = chapters === REPORT_CHAPTERS ? 'larger' : 'smaller';
+      const pair = await likeForLike(`report, ${size} (${chapters} chapters)`, pool, bare, reportDocument(chapters), {
+        runs: 5,
         goal: '<= 1.5',
       });
+      perPage.push(pair.oursMs / pair.pages);
+      rows.push(
+        ...pair.rows.map((r) => ({
+          ...r,
+          name: `${r.name}: ${pair.pages} pages, running header, ToC with leaders + target-counter, page X of Y`,
+        })),
+        defaultAgainstUntagged(`${pair.pages}-page report`, pair.oursMs, pair.untaggedAnchorMs),
+      );
     }
     const [small, large] = perPage as [number, number];
     rows.push({
@@ -124,7 +80,7 @@ export async function run(): Promise<BenchRow[]> {
     return rows;
   } finally {
     await pool.close();
-    await browser.close();
+    await bare.close();
   }
 }
 
