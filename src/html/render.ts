@@ -183,6 +183,16 @@ async function prepareDocument(cdp: CDPSession, reused: boolean): Promise<Prepar
   return { ...(await callPage(cdp, 'prepare')), hyphenated: true };
 }
 
+/**
+ * The margins of the printed pages: `begin`'s, computed for the guessed pages, when the print's page names
+ * are the guess's (and no `layout` call has written other page groups since); else one more call.
+ */
+async function printedMargins(cdp: CDPSession, info: PrepareResult, names: string[]): Promise<Margins[]> {
+  const guessed = info.margins;
+  if (guessed && names.length === guessed.length && names.every((n, i) => n === info.guess.names[i])) return guessed;
+  return callPage(cdp, 'resolvePages', names);
+}
+
 /** Calls `method` of the page's API; its result typed by contract.ts `PageApi` (not restated at each call). */
 async function callPage<K extends keyof PageApi>(
   cdp: CDPSession,
@@ -262,7 +272,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const found = readDests(base.doc);
         // Internal links: the page's margins place their targets (one more call, only for such documents).
         const margins = hasAuthorDests(found)
-          ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
+          ? await printedMargins(cdp, info, observe(base.doc, found, info).names)
           : [];
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
@@ -275,8 +285,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // Only bookmarks: no layout pass.
         const base = await openForUpdate(pdf, 'html');
         const found = readDests(base.doc);
-        const names = observe(base.doc, found, info).names;
-        const margins = await callPage(cdp, 'resolvePages', names);
+        const margins = await printedMargins(cdp, info, observe(base.doc, found, info).names);
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
@@ -294,6 +303,8 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let actual = observe(base.doc, dests, info, sheet);
       let { overlayForms, overlayPages } = info;
       const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
+      // A layout call writes other page groups than the guess's: begin's margins no longer hold.
+      let laidOut = false;
       for (let pass = 0; info.needsLayout && pass < passes; pass++) {
         const fixSides = sidesWrong(actual, info);
         const wider = sheet ? widerSheet(sheet, base.doc) : 0;
@@ -306,6 +317,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           break;
         if (sheet && wider) sheet.extra = wider;
         // With fixSides, the page answers the layout its blank pages make: the next print is compared with that.
+        laidOut = true;
         ({ state, overlayForms, overlayPages } = await callPage(cdp, 'layout', {
           ...actual,
           fixSides,
@@ -319,7 +331,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let placed: PlacedControl[] = [];
       const margins =
         info.forms.length > 0 || info.bookmarks.length > 0 || sheet || hasAuthorDests(dests)
-          ? await callPage(cdp, 'resolvePages', actual.names)
+          ? laidOut
+            ? await callPage(cdp, 'resolvePages', actual.names)
+            : await printedMargins(cdp, info, actual.names)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
       const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
