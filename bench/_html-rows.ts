@@ -7,8 +7,8 @@
  *   npx tsx bench/_html-rows.ts [rounds] [tree ...]
  *
  * e.g. `git archive main | tar -x -C /tmp/old-x && ln -s /work/main/node_modules /tmp/old-x/node_modules`,
- * then `npx tsx bench/_html-rows.ts 9 /tmp/old-x .`. Each tree gets its own pool (one page); the bare print
- * runs on the first tree's page. Read the CPU ratios: the machine is shared, wall times are noisy.
+ * then `npx tsx bench/_html-rows.ts 9 /tmp/old-x .`. Each tree gets its own pool (one page), and its renders
+ * are compared with the bare print on that page. Read the CPU ratios: the machine is shared, wall times are noisy.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,22 +153,20 @@ try {
       resolver,
       maxResourceBytes: 50_000_000,
     });
-    const sides: Side[] = [
-      {
-        label: 'bare tagged',
-        pool: first,
-        run: () =>
-          first.run(async ({ page }: { page: Page }) => {
-            await page.setContent(built, { waitUntil: 'load' });
-            await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true });
-          }),
-      },
-      ...trees.map((t, i) => ({
-        label: path.basename(t.root) || t.root,
-        pool: pools[i] as Pool,
-        run: async () => void (await t.html.renderHtml(pools[i] as Pool, row.request)),
-      })),
-    ];
+    // Each tree's renders and its own anchor on the same pool (the same browser, page and caches).
+    const bareOn = (pool: Pool) => () =>
+      pool.run(async ({ page }: { page: Page }) => {
+        await page.setContent(built, { waitUntil: 'load' });
+        await page.pdf({ preferCSSPageSize: true, printBackground: true, tagged: true });
+      });
+    const sides: Side[] = trees.flatMap((t, i) => {
+      const pool = pools[i] as Pool;
+      const label = path.basename(t.root) || t.root;
+      return [
+        { label: `${label}: bare`, pool, run: bareOn(pool) },
+        { label, pool, run: async () => void (await t.html.renderHtml(pool, row.request)) },
+      ];
+    });
     const sums: Sum[] = sides.map(() => ({ wall: [], print: [], call: [], node: 0, chromium: 0 }));
     const counts: string[] = sides.map(() => '');
     for (const s of sides) await s.run(); // warm-up
@@ -194,16 +192,18 @@ try {
         counts[i] = `${prints} prints, ${[...calls].map(([n, c]) => `${n}×${c.n} ${c.ms.toFixed(0)} ms`).join(', ')}`;
       }
     }
-    const anchor = sums[0] as Sum;
-    const anchorCpu = (anchor.node + anchor.chromium) / rounds;
-    console.log(`\n${row.name} (${rounds} rounds, medians of wall, CPU per render)`);
+    console.log(
+      `\n${row.name} (${rounds} rounds; wall: median, CPU: mean per render; ratios to the tree's own bare print)`,
+    );
     sides.forEach((s, i) => {
       const sum = sums[i] as Sum;
+      const anchor = sums[i - (i % 2)] as Sum;
+      const anchorCpu = (anchor.node + anchor.chromium) / rounds;
       const wall = median(sum.wall);
       const node = sum.node / rounds;
       const chromium = sum.chromium / rounds;
       console.log(
-        `  ${s.label.padEnd(14)} wall ${wall.toFixed(0).padStart(5)} ms (${(wall / median(anchor.wall)).toFixed(2)}x)` +
+        `  ${s.label.padEnd(18)} wall ${wall.toFixed(0).padStart(5)} ms (${(wall / median(anchor.wall)).toFixed(2)}x)` +
           `  CPU node ${node.toFixed(0).padStart(4)} + chromium ${chromium.toFixed(0).padStart(4)} = ${(node + chromium).toFixed(0).padStart(5)} ms` +
           ` (${((node + chromium) / anchorCpu).toFixed(2)}x)  print ${median(sum.print).toFixed(0)} in-page ${median(sum.call).toFixed(0)} ms;` +
           ` ${counts[i]}`,
