@@ -96,6 +96,9 @@ interface Side {
 interface Sum {
   wall: number[];
   print: number[];
+  set: number[];
+  /** Wall time outside setContent, prints and in-page calls: Node's own work (build, parse, write). */
+  rest: number[];
   call: number[];
   node: number;
   chromium: number;
@@ -104,6 +107,7 @@ interface Sum {
 let prints = 0;
 /** Time in prints and in in-page calls of the render being measured. */
 let printMs = 0;
+let setMs = 0;
 let callMs = 0;
 const calls = new Map<string, { n: number; ms: number }>();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -120,8 +124,17 @@ const pools = trees.map((t) => new t.html.BrowserPool({ maxPages: 1, resolver })
 const first = pools[0] as Pool;
 // Count prints and in-page calls: Playwright's page and CDP session classes are shared by every tree.
 await first.run(async ({ page, cdp }: { page: Page; cdp: CDPSession }) => {
-  const pageProto = Object.getPrototypeOf(page) as { pdf: Page['pdf'] };
+  const pageProto = Object.getPrototypeOf(page) as { pdf: Page['pdf']; setContent: Page['setContent'] };
   const pdf = pageProto.pdf;
+  const setContent = pageProto.setContent;
+  pageProto.setContent = async function (this: Page, ...args: Parameters<Page['setContent']>) {
+    const t = performance.now();
+    try {
+      return await setContent.apply(this, args);
+    } finally {
+      setMs += performance.now() - t;
+    }
+  };
   pageProto.pdf = async function (this: Page, ...args: Parameters<Page['pdf']>) {
     prints++;
     const t = performance.now();
@@ -167,7 +180,7 @@ try {
         { label, pool, run: async () => void (await t.html.renderHtml(pool, row.request)) },
       ];
     });
-    const sums: Sum[] = sides.map(() => ({ wall: [], print: [], call: [], node: 0, chromium: 0 }));
+    const sums: Sum[] = sides.map(() => ({ wall: [], print: [], set: [], call: [], rest: [], node: 0, chromium: 0 }));
     const counts: string[] = sides.map(() => '');
     for (const s of sides) await s.run(); // warm-up
     for (let r = 0; r < rounds; r++) {
@@ -177,6 +190,7 @@ try {
         const sum = sums[i] as Sum;
         prints = 0;
         printMs = 0;
+        setMs = 0;
         callMs = 0;
         calls.clear();
         const c = await cpuTicks(s.pool);
@@ -185,6 +199,8 @@ try {
         await s.run();
         sum.wall.push(performance.now() - t);
         sum.print.push(printMs);
+        sum.set.push(setMs);
+        sum.rest.push((sum.wall[sum.wall.length - 1] as number) - setMs - printMs - callMs);
         sum.call.push(callMs);
         const used = process.cpuUsage(cpu);
         sum.node += (used.user + used.system) / 1000;
@@ -205,7 +221,7 @@ try {
       console.log(
         `  ${s.label.padEnd(18)} wall ${wall.toFixed(0).padStart(5)} ms (${(wall / median(anchor.wall)).toFixed(2)}x)` +
           `  CPU node ${node.toFixed(0).padStart(4)} + chromium ${chromium.toFixed(0).padStart(4)} = ${(node + chromium).toFixed(0).padStart(5)} ms` +
-          ` (${((node + chromium) / anchorCpu).toFixed(2)}x)  print ${median(sum.print).toFixed(0)} in-page ${median(sum.call).toFixed(0)} ms;` +
+          ` (${((node + chromium) / anchorCpu).toFixed(2)}x)  setContent ${median(sum.set).toFixed(0)} print ${median(sum.print).toFixed(0)} in-page ${median(sum.call).toFixed(0)} rest ${median(sum.rest).toFixed(0)} ms;` +
           ` ${counts[i]}`,
       );
     });
