@@ -39,7 +39,7 @@ import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 import { finishDocument } from './post/finish.js';
 import { mergeOverlay } from './post/overlay.js';
-import { observe, sameLayout, sidesWrong } from './post/print-state.js';
+import { guessedMargins, observe, sameLayout, sidesWrong } from './post/print-state.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** PDF/A conformance of the output. */
@@ -183,16 +183,6 @@ async function prepareDocument(cdp: CDPSession, reused: boolean): Promise<Prepar
   return { ...(await callPage(cdp, 'prepare')), hyphenated: true };
 }
 
-/**
- * The margins of the printed pages: `begin`'s, computed for the guessed pages, when the print's page names
- * are the guess's (and no `layout` call has written other page groups since); else one more call.
- */
-async function printedMargins(cdp: CDPSession, info: PrepareResult, names: string[]): Promise<Margins[]> {
-  const guessed = info.margins;
-  if (guessed && names.length === guessed.length && names.every((n, i) => n === info.guess.names[i])) return guessed;
-  return callPage(cdp, 'resolvePages', names);
-}
-
 /** Calls `method` of the page's API; its result typed by contract.ts `PageApi` (not restated at each call). */
 async function callPage<K extends keyof PageApi>(
   cdp: CDPSession,
@@ -255,6 +245,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       const info = await prepareDocument(cdp, reused);
+      // The printed pages' margins: begin's for the guessed pages while they hold, else one more call.
+      const marginsOf = async (names: string[], laidOut = false): Promise<Margins[]> =>
+        (!laidOut && guessedMargins(info, names)) || callPage(cdp, 'resolvePages', names);
       const print = async (): Promise<Uint8Array> => {
         const printed = await page.pdf({ ...PRINT_OPTIONS, tagged });
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
@@ -271,9 +264,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const base = await openForUpdate(pdf, 'html');
         const found = readDests(base.doc);
         // Internal links: the page's margins place their targets (one more call, only for such documents).
-        const margins = hasAuthorDests(found)
-          ? await printedMargins(cdp, info, observe(base.doc, found, info).names)
-          : [];
+        const margins = hasAuthorDests(found) ? await marginsOf(observe(base.doc, found, info).names) : [];
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
@@ -285,7 +276,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // Only bookmarks: no layout pass.
         const base = await openForUpdate(pdf, 'html');
         const found = readDests(base.doc);
-        const margins = await printedMargins(cdp, info, observe(base.doc, found, info).names);
+        const margins = await marginsOf(observe(base.doc, found, info).names);
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
@@ -331,9 +322,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let placed: PlacedControl[] = [];
       const margins =
         info.forms.length > 0 || info.bookmarks.length > 0 || sheet || hasAuthorDests(dests)
-          ? laidOut
-            ? await callPage(cdp, 'resolvePages', actual.names)
-            : await printedMargins(cdp, info, actual.names)
+          ? await marginsOf(actual.names, laidOut)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
       const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];
