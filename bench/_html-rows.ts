@@ -161,7 +161,9 @@ await first.run(async ({ page, cdp }: { page: Page; cdp: CDPSession }) => {
 });
 
 try {
-  for (const row of rows()) {
+  // HTML_ROWS=report,invoice: only the rows whose name contains one of these (case-insensitive).
+  const only = (process.env.HTML_ROWS ?? '').toLowerCase().split(',').filter(Boolean);
+  for (const row of rows().filter((r) => only.length === 0 || only.some((o) => r.name.toLowerCase().includes(o)))) {
     const built = await (trees[0] as (typeof trees)[number]).doc.buildDocument(row.request, {
       resolver,
       maxResourceBytes: 50_000_000,
