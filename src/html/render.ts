@@ -39,7 +39,7 @@ import { VIEWPORT_HEIGHT } from './chromium/launch.js';
 import { finishSheet, widerSheet } from './post/sheet-marks.js';
 import { finishDocument } from './post/finish.js';
 import { mergeOverlay } from './post/overlay.js';
-import { observe, sameLayout, sidesWrong } from './post/print-state.js';
+import { guessedMargins, observe, sameLayout, sidesWrong } from './post/print-state.js';
 
 export interface HtmlRenderRequest extends DocumentInput {
   /** PDF/A conformance of the output. */
@@ -245,6 +245,9 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
       await page.setContent(source, { waitUntil: 'load', timeout: Math.max(1, deadline - Date.now()) });
       const info = await prepareDocument(cdp, reused);
+      // The printed pages' margins: begin's for the guessed pages while they hold, else one more call.
+      const marginsOf = async (names: string[], laidOut = false): Promise<Margins[]> =>
+        (!laidOut && guessedMargins(info, names)) || callPage(cdp, 'resolvePages', names);
       const print = async (): Promise<Uint8Array> => {
         const printed = await page.pdf({ ...PRINT_OPTIONS, tagged });
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
@@ -261,9 +264,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const base = await openForUpdate(pdf, 'html');
         const found = readDests(base.doc);
         // Internal links: the page's margins place their targets (one more call, only for such documents).
-        const margins = hasAuthorDests(found)
-          ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
-          : [];
+        const margins = hasAuthorDests(found) ? await marginsOf(observe(base.doc, found, info).names) : [];
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
@@ -275,8 +276,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         // Only bookmarks: no layout pass.
         const base = await openForUpdate(pdf, 'html');
         const found = readDests(base.doc);
-        const names = observe(base.doc, found, info).names;
-        const margins = await callPage(cdp, 'resolvePages', names);
+        const margins = await marginsOf(observe(base.doc, found, info).names);
         const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
@@ -294,6 +294,8 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let actual = observe(base.doc, dests, info, sheet);
       let { overlayForms, overlayPages } = info;
       const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
+      // A layout call writes other page groups than the guess's: begin's margins no longer hold.
+      let laidOut = false;
       for (let pass = 0; info.needsLayout && pass < passes; pass++) {
         const fixSides = sidesWrong(actual, info);
         const wider = sheet ? widerSheet(sheet, base.doc) : 0;
@@ -306,6 +308,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
           break;
         if (sheet && wider) sheet.extra = wider;
         // With fixSides, the page answers the layout its blank pages make: the next print is compared with that.
+        laidOut = true;
         ({ state, overlayForms, overlayPages } = await callPage(cdp, 'layout', {
           ...actual,
           fixSides,
@@ -319,7 +322,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       let placed: PlacedControl[] = [];
       const margins =
         info.forms.length > 0 || info.bookmarks.length > 0 || sheet || hasAuthorDests(dests)
-          ? await callPage(cdp, 'resolvePages', actual.names)
+          ? await marginsOf(actual.names, laidOut)
           : [];
       if (info.forms.length > 0) placed = await placeControls(cdp, info, dests, base.doc, margins, sheet?.extra ?? 0);
       const bookmarks = info.bookmarks.length > 0 ? placeBookmarks(info, dests, base.doc, margins) : [];

@@ -223,6 +223,11 @@ export interface PrepareResult {
   /** The body page of each overlay page, in order: a body page with nothing in its margins has none. */
   overlayPages: number[];
   sheet: SheetInfo | null;
+  /**
+   * `resolvePages(guess.names)` as the page answers it after `prepare`, when Node is going to read the
+   * margins (else null): they hold for a print whose page names are the guess's, until `layout` is called.
+   */
+  margins: Margins[] | null;
 }
 
 /**

@@ -20,11 +20,13 @@ import {
   applySides,
   estimate,
   inlineBreaks,
+  pageMargins,
   prepareBreaks,
   prepareCounters,
   prepareNamed,
   prepareSideBreaks,
   prepareTables,
+  wantsMargins,
 } from './flow.js';
 import { measureForms, prepareForms } from './forms.js';
 import { applyHyphenation, hyphenationWords } from './hyphenation.js';
@@ -32,7 +34,6 @@ import { prepareFootnotes } from './footnotes/notes.js';
 import { placePageFloats, preparePageFloats } from './page-floats.js';
 import { guessFootnotes, planFootnotes, planHolds, widenTops } from './footnotes/plan.js';
 import { buildOverlay } from './overlay/index.js';
-import { resolvePage } from './page-cascade.js';
 import { collectRules, defaultSizes, pageGroups, readPageRules } from './page-rules.js';
 import { countCounters, prepareRunning, syncRunningCopies } from './generated-content/running.js';
 import { prepareSheet, sheetPrinting, writeSheetRules } from './sheet.js';
@@ -136,8 +137,12 @@ async function prepare(S: PageState): Promise<PrepareResult> {
   // The guess puts left/right breaks on their side already (a wrong guess is corrected like any other).
   if (needsLayout) guess = layout(S, { ...guess, fixSides: S.sides.length > 0 }, false);
   else sheetPrinting(S, true);
+  // For the guessed pages (asked before the helper links go in): when the print bears them out, Node has
+  // the margins without one more call.
+  const margins = wantsMargins(S, needsDests, needsLayout) ? pageMargins(S, guess.names) : null;
   if (needsDests) addDestLinks(S);
   return {
+    margins,
     usesStart: S.usesStart,
     strings: S.strings.map((t) => t.id),
     meta: readMeta(),
@@ -188,13 +193,7 @@ function install(): void {
     planHolds: (state) => planHolds(S, state),
     placePageFloats: (state) => placePageFloats(S, state),
     // Margins of the printed sheet: a bleed adds to each.
-    resolvePages(names) {
-      const b = S.sheet ? S.sheet.bleed : 0;
-      return names.map((n, i) => {
-        const p = resolvePage(S, i, n);
-        return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
-      });
-    },
+    resolvePages: (names) => pageMargins(S, names),
   };
   window[PAGE_GLOBAL] = api;
 }

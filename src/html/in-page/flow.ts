@@ -3,7 +3,7 @@
  * forced and left/right breaks, unpaginated tables, and the first guess of every marker's page
  * from the screen layout.
  */
-import { BLANK_PAGE, wrongSide, type LayoutState, type Side } from './contract.js';
+import { BLANK_PAGE, wrongSide, type LayoutState, type Margins, type Side } from './contract.js';
 import { candidates, documentOrder, followingId, helper, idFor } from './dom.js';
 import { forcedStarts, pageRoom, pageStarts } from './footnotes/pages.js';
 import { resolvePage } from './page-cascade.js';
@@ -326,4 +326,25 @@ export function estimate(S: PageState): LayoutState & { tops: Record<string, num
     return [p.w * 0.75, p.h * 0.75];
   });
   return { total, pages, names, sizes, tops };
+}
+
+/**
+ * The margins of each page (by its name) on the printed sheet, a bleed added to each, by the page groups of
+ * the layout written last (or of the guess).
+ */
+export function pageMargins(S: PageState, names: string[]): Margins[] {
+  const b = S.sheet ? S.sheet.bleed : 0;
+  return names.map((n, i) => {
+    const p = resolvePage(S, i, n);
+    return { top: p.top + b, right: p.right + b, bottom: p.bottom + b, left: p.left + b, width: p.w };
+  });
+}
+
+/**
+ * Whether Node reads the page margins after the print: to place bookmarks, form fields, a sheet's marks,
+ * or the targets of the document's own links (`href="#..."`: any such link, whether its target exists or not).
+ */
+export function wantsMargins(S: PageState, needsDests: boolean, needsLayout: boolean): boolean {
+  if (needsDests && (!needsLayout || S.forms.length > 0 || S.bookmarks.length > 0 || !!S.sheet)) return true;
+  return document.querySelector('a[href*="#"], area[href*="#"]') !== null;
 }

@@ -8,6 +8,7 @@ import {
   BLANK_PAGE,
   wrongSide,
   type LayoutState,
+  type Margins,
   type PrepareResult,
   type Side,
   type SheetInfo as Sheet,
@@ -57,6 +58,17 @@ export function observe(
       return [width - trimW, height - trimH] as [number, number];
     });
   return { total, pages, names, sizes, tops, ...(sheet ? { extra: sheet.extra } : {}) };
+}
+
+/**
+ * The printed pages' margins as `begin` answered them for the guessed pages, when the print's page names are
+ * the guess's: until a `layout` call, the page groups they were resolved by are the guess's too. Else null
+ * (the page is asked).
+ */
+export function guessedMargins(info: PrepareResult, names: string[]): Margins[] | null {
+  const guessed = info.margins;
+  const same = guessed && names.length === guessed.length && names.every((n, i) => n === info.guess.names[i]);
+  return same ? guessed : null;
 }
 
 /** Some `break-before/after: left|right` landed on the wrong side in `state`. */
