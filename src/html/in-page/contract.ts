@@ -222,7 +222,23 @@ export interface PrepareResult {
   overlayForms: PlacedControl[];
   /** The body page of each overlay page, in order: a body page with nothing in its margins has none. */
   overlayPages: number[];
+  /** Where each overlay page is printed: a tile of a sheet. */
+  overlayGrid: OverlayGrid;
   sheet: SheetInfo | null;
+}
+
+/** One sheet of the overlay: a grid of tiles of one page size, in pt (`pitch` from cell to cell, `tile` a page). */
+export interface OverlaySheet {
+  cols: number;
+  rows: number;
+  pitch: [number, number];
+  tile: [number, number];
+}
+
+/** The overlay's sheets, and for each overlay page (as `overlayPages`) its sheet and tile (row·cols+col). */
+export interface OverlayGrid {
+  sheets: OverlaySheet[];
+  tiles: Array<{ sheet: number; index: number }>;
 }
 
 /**
@@ -257,7 +273,12 @@ export interface PageApi {
    * or with `fixSides` the layout after the blank pages it inserted), the overlay's controls as now laid out
    * and the body page of each overlay page.
    */
-  layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[]; overlayPages: number[] };
+  layout(state: LayoutState): {
+    state: LayoutState;
+    overlayForms: PlacedControl[];
+    overlayPages: number[];
+    overlayGrid: OverlayGrid;
+  };
   /** Whether the footnote plan holds for this print (else `layout` plans again). */
   planHolds(state: LayoutState): boolean;
   /** Moves each page float to the top or bottom of the page it printed on; how many moved. */
