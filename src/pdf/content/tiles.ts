@@ -163,6 +163,38 @@ function emit(block: Block, tile: number, out: Uint8Array[], pending: Map<string
   // What is left pending is set at the end of a block (or the stream), where nothing uses it.
 }
 
+/** A text object being read: its start, its matrices, whether the next show's origin is known, and what it sets. */
+interface TextObject {
+  start: number;
+  tm: Matrix;
+  tlm: Matrix;
+  known: boolean;
+  points: Array<[number, number]>;
+  others: StateOp[];
+  marks: number;
+  leading: number;
+}
+
+/** Td, TD, T*: a new line, at an offset from the current line's start. */
+function nextLine(tx: TextObject, dx: number, dy: number): void {
+  tx.tlm = mul([1, 0, 0, 1, dx, dy], tx.tlm);
+  tx.tm = tx.tlm;
+  tx.known = true;
+}
+
+/** Operators whose numbers this reads. */
+const NUMERIC = new Set(['Tm', 'Td', 'TD', 'TL', '"', 'cm', 'w', ...PATH_BUILD]);
+const NONE: number[] = [];
+
+function numbersIn(tokens: ContentToken[], from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) {
+    const tk = tokens[i]!;
+    if (tk.kind === 'number') out.push(tk.value);
+  }
+  return out;
+}
+
 interface Graphics {
   ctm: Matrix;
   clip: Box | null;
@@ -187,28 +219,19 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
   let pathBox: Box | null = null;
   let clipping = false;
   // The text object being read.
-  let text: {
-    start: number;
-    tm: Matrix;
-    tlm: Matrix;
-    known: boolean;
-    points: Array<[number, number]>;
-    others: StateOp[];
-    marks: number;
-    leading: number;
-  } | null = null;
+  let text: TextObject | null = null;
   let leading = 0;
 
   let from = 0;
   for (let t = 0; t < tokens.length; t++) {
     const tok = tokens[t]!;
     if (tok.kind !== 'op') continue;
-    const operands = tokens.slice(from, t);
-    const start = operands[0]?.start ?? tok.start;
+    const first = from;
+    const start = first < t ? tokens[first]!.start : tok.start;
     from = t + 1;
     const op = tok.op;
-    const nums = operands.filter((o) => o.kind === 'number').map((o) => (o as { value: number }).value);
-    const here = (): Uint8Array => bytes(start, tok.end);
+    const nums = NUMERIC.has(op) ? numbersIn(tokens, first, t) : NONE;
+    const here = (): Uint8Array => content.subarray(start, tok.end);
 
     if (op === 'BI') {
       // An inline image runs to its EI (the tokens skip its data): one unit, the unit square.
@@ -240,20 +263,15 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
         continue;
       }
       const tx = text;
-      const nextLine = (dx: number, dy: number): void => {
-        tx.tlm = mul([1, 0, 0, 1, dx, dy], tx.tlm);
-        tx.tm = tx.tlm;
-        tx.known = true;
-      };
       if (op === 'Tm' && nums.length === 6) {
         tx.tlm = tx.tm = nums as Matrix;
         tx.known = true;
       } else if ((op === 'Td' || op === 'TD') && nums.length === 2) {
         if (op === 'TD') tx.leading = -nums[1]!;
-        nextLine(nums[0]!, nums[1]!);
-      } else if (op === 'T*') nextLine(0, -tx.leading);
+        nextLine(tx, nums[0]!, nums[1]!);
+      } else if (op === 'T*') nextLine(tx, 0, -tx.leading);
       else if (SHOWS.has(op)) {
-        if (op === "'" || op === '"') nextLine(0, -tx.leading);
+        if (op === "'" || op === '"') nextLine(tx, 0, -tx.leading);
         if (op === '"' && nums.length >= 2) tx.others.push({ bytes: enc(`${nums[0]} Tw ${nums[1]} Tc`) });
         if (tx.known) tx.points.push(apply(mul(tx.tm, g.ctm), 0, 0));
         // Where the next show starts depends on glyph widths this does not read.
@@ -339,7 +357,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
       continue;
     }
     if (op === 'Do') {
-      const name = operands.find((o) => o.kind === 'name') as { name: string } | undefined;
+      const name = tokens.slice(first, t).find((o) => o.kind === 'name') as { name: string } | undefined;
       const own = name && options.xobjectBox ? options.xobjectBox(name.name) : undefined;
       addUnit({ bytes: here(), tiles: tilesOf(grid, all, g, own ? boxOf(g.ctm, own) : null, false), others: [] });
       continue;
