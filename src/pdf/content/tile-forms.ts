@@ -19,7 +19,8 @@ import {
   type PDFPage,
 } from '@cantoo/pdf-lib';
 import { pageContent } from './drop-glyphs.js';
-import { boxOf, splitTiles, type Box, type TileGrid } from './tiles.js';
+import { splitTiles, type TileGrid } from './tiles.js';
+import { boxOf, type Box } from './tile-geometry.js';
 
 /** One tile wanted from a sheet: its index in the grid (row·cols+col) and its size, from its top-left corner. */
 export interface SheetTile {

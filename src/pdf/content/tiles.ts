@@ -17,26 +17,27 @@
  * tile, so more tiles than needed is always the safe side. Unknown operators are kept as state.
  */
 import { contentTokens, type ContentToken } from './tokens.js';
+import {
+  apply,
+  boxOf,
+  extend,
+  intersect,
+  mul,
+  rectPoints,
+  scaleOf,
+  textTiles,
+  tilesOf,
+  type Box,
+  type Matrix,
+  type TileGrid,
+} from './tile-geometry.js';
 
-/** A grid of equal cells in the stream's user space (y up): row 0 is the top row, tile index row·cols+col. */
-export interface TileGrid {
-  left: number;
-  top: number;
-  /** A cell's width and height. */
-  pitch: readonly [number, number];
-  cols: number;
-  rows: number;
-}
-
-/** [x0, y0, x1, y1] */
-export type Box = [number, number, number, number];
+export type { Box, TileGrid } from './tile-geometry.js';
 
 export interface SplitOptions {
   /** An XObject's box in its own space (an image's is the unit square), when known. */
   xobjectBox?: (name: string) => Box | undefined;
 }
-
-type Matrix = [number, number, number, number, number, number];
 
 /** Bytes for tiles that do not take a unit: `key` names what state they set, so a later setting replaces them. */
 interface StateOp {
@@ -58,19 +59,6 @@ interface Block {
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 const NL = Uint8Array.of(0x0a);
 const enc = (s: string): Uint8Array => Buffer.from(s, 'latin1');
-
-const mul = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [
-  x * m[0] + y * m[2] + m[4],
-  x * m[1] + y * m[3] + m[5],
-];
 
 /** Operators that set one part of the state outright: a later one of the same key makes an earlier one moot. */
 const KEYED: Record<string, string> = {
@@ -240,7 +228,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
       const end = (tokens[e] ?? tokens[tokens.length - 1]!).end;
       addUnit({
         bytes: bytes(start, end),
-        tiles: tilesOf(grid, all, g, boxOf(g.ctm, [0, 0, 1, 1]), false),
+        tiles: tilesOf(grid, all, g.clip, boxOf(g.ctm, [0, 0, 1, 1]), false),
         others: [],
       });
       t = e;
@@ -250,7 +238,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
 
     if (text) {
       if (op === 'ET') {
-        const tiles = textTiles(grid, all, g, text.points);
+        const tiles = textTiles(grid, all, g.clip, text.points);
         // Marks inside the object leave with it when they balance there.
         const others = text.marks === 0 ? text.others.filter((s) => s.key !== 'mark') : text.others;
         addUnit({
@@ -312,7 +300,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
         const painted = box ? ([box[0] - widen, box[1] - widen, box[2] + widen, box[3] + widen] as Box) : null;
         // A path that clips and paints: tiles it does not paint in keep its clip.
         const others = clip ? [{ bytes: Buffer.concat([bytes(from0, tok.start), enc(' n')]) }] : [];
-        addUnit({ bytes: bytes(from0, tok.end), tiles: tilesOf(grid, all, g, painted, false), others });
+        addUnit({ bytes: bytes(from0, tok.end), tiles: tilesOf(grid, all, g.clip, painted, false), others });
       } else block.children.push({ bytes: bytes(from0, tok.end) });
       if (clip) g = { ...g, clip: intersect(g.clip, box ?? [0, 0, 0, 0]) };
       continue;
@@ -359,11 +347,11 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
     if (op === 'Do') {
       const name = tokens.slice(first, t).find((o) => o.kind === 'name') as { name: string } | undefined;
       const own = name && options.xobjectBox ? options.xobjectBox(name.name) : undefined;
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g, own ? boxOf(g.ctm, own) : null, false), others: [] });
+      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, own ? boxOf(g.ctm, own) : null, false), others: [] });
       continue;
     }
     if (op === 'sh') {
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g, null, false), others: [] });
+      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, null, false), others: [] });
       continue;
     }
     if (op === 'TL' && nums.length === 1) leading = nums[0]!;
@@ -376,67 +364,4 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
     block = outer.block;
   }
   return root;
-}
-
-/** The cells of a text object's glyph origins inside the clip; with none inside, the cells the clip meets. */
-function textTiles(grid: TileGrid, all: Set<number>, g: Graphics, points: Array<[number, number]>): Set<number> {
-  const inside = g.clip ? points.filter((p) => within(g.clip!, p)) : points;
-  if (inside.length === 0) return points.length === 0 ? new Set() : tilesOf(grid, all, g, null, true);
-  const tiles = new Set<number>();
-  for (const [x, y] of inside) {
-    const col = clamp(Math.floor((x - grid.left) / grid.pitch[0]), grid.cols);
-    const row = clamp(Math.floor((grid.top - y) / grid.pitch[1]), grid.rows);
-    tiles.add(row * grid.cols + col);
-  }
-  return tiles;
-}
-
-/** The cells `box` meets within the clip (a null box: the clip's cells); `orClip` keeps the clip's cells for an empty meeting. */
-function tilesOf(grid: TileGrid, all: Set<number>, g: Graphics, box: Box | null, orClip: boolean): Set<number> {
-  let area = box ? intersect(g.clip, box) : g.clip;
-  if (area && (area[2] < area[0] || area[3] < area[1])) {
-    if (!orClip || !g.clip) return new Set();
-    area = g.clip;
-  }
-  if (!area) return all;
-  const [px, py] = grid.pitch;
-  const c0 = clamp(Math.floor((area[0] - grid.left) / px), grid.cols);
-  const c1 = clamp(Math.ceil((area[2] - grid.left) / px) - 1, grid.cols);
-  const r0 = clamp(Math.floor((grid.top - area[3]) / py), grid.rows);
-  const r1 = clamp(Math.ceil((grid.top - area[1]) / py) - 1, grid.rows);
-  const tiles = new Set<number>();
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) tiles.add(r * grid.cols + c);
-  return tiles;
-}
-
-const clamp = (i: number, n: number): number => Math.max(0, Math.min(n - 1, i));
-const within = (b: Box, [x, y]: [number, number]): boolean => x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3];
-
-function rectPoints([x, y, w, h]: number[]): number[] {
-  return [x!, y!, x! + w!, y!, x! + w!, y! + h!, x!, y! + h!];
-}
-
-function extend(box: Box | null, [x, y]: [number, number]): Box {
-  return box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)] : [x, y, x, y];
-}
-
-export function boxOf(m: Matrix, [x0, y0, x1, y1]: Box): Box {
-  let box: Box | null = null;
-  for (const [x, y] of [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-  ] as Array<[number, number]>)
-    box = extend(box, apply(m, x, y));
-  return box!;
-}
-
-function intersect(a: Box | null, b: Box): Box {
-  return a ? [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])] : b;
-}
-
-/** How much the CTM can stretch a length (the larger of its axes' scales). */
-function scaleOf(m: Matrix): number {
-  return Math.max(Math.hypot(m[0], m[1]), Math.hypot(m[2], m[3]));
 }
