@@ -292,7 +292,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       const sheet = info.sheet ? { ...info.sheet } : null;
       let state: LayoutState = sheet ? { ...info.guess, extra: sheet.extra } : info.guess;
       let actual = observe(base.doc, dests, info, sheet);
-      let { overlayForms, overlayPages } = info;
+      let { overlayForms, overlayPages, overlayGrid } = info;
       const passes = info.planned ? FOOTNOTE_EXTRA_PASSES : MAX_EXTRA_PASSES;
       // A layout call writes other page groups than the guess's: begin's margins no longer hold.
       let laidOut = false;
@@ -309,7 +309,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         if (sheet && wider) sheet.extra = wider;
         // With fixSides, the page answers the layout its blank pages make: the next print is compared with that.
         laidOut = true;
-        ({ state, overlayForms, overlayPages } = await callPage(cdp, 'layout', {
+        ({ state, overlayForms, overlayPages, overlayGrid } = await callPage(cdp, 'layout', {
           ...actual,
           fixSides,
           ...(sheet ? { extra: wider || sheet.extra } : {}),
@@ -332,7 +332,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         markPages(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
-        await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours, tagged);
+        mergeOverlay(base.doc, actual.total, overlayPages, overlayGrid, sheet?.bleed ?? 0, colours, tagged);
         if (sheet) finishSheet(base.doc, sheet, margins, tagged);
         placeAuthorDests(info, dests, base.doc, margins);
         removeDests(base.doc, isHelper);

@@ -65,6 +65,8 @@ export {
   type TextOperatorDrops,
 } from './content/drop-glyphs.js';
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
+export { splitTiles, type Box, type SplitOptions, type TileGrid } from './content/tiles.js';
+export { drawTile, tileForms, type SheetTile } from './content/tile-forms.js';
 export {
   drawArtifact,
   markArtifacts,

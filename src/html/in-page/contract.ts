@@ -222,12 +222,28 @@ export interface PrepareResult {
   overlayForms: PlacedControl[];
   /** The body page of each overlay page, in order: a body page with nothing in its margins has none. */
   overlayPages: number[];
+  /** Where each overlay page is printed: a tile of a sheet. */
+  overlayGrid: OverlayGrid;
   sheet: SheetInfo | null;
   /**
    * `resolvePages(guess.names)` as the page answers it after `prepare`, when Node is going to read the
    * margins (else null): they hold for a print whose page names are the guess's, until `layout` is called.
    */
   margins: Margins[] | null;
+}
+
+/** One sheet of the overlay: a grid of tiles of one page size, in pt (`pitch` from cell to cell, `tile` a page). */
+export interface OverlaySheet {
+  cols: number;
+  rows: number;
+  pitch: [number, number];
+  tile: [number, number];
+}
+
+/** The overlay's sheets, and for each overlay page (as `overlayPages`) its sheet and tile (row·cols+col). */
+export interface OverlayGrid {
+  sheets: OverlaySheet[];
+  tiles: Array<{ sheet: number; index: number }>;
 }
 
 /**
@@ -262,7 +278,12 @@ export interface PageApi {
    * or with `fixSides` the layout after the blank pages it inserted), the overlay's controls as now laid out
    * and the body page of each overlay page.
    */
-  layout(state: LayoutState): { state: LayoutState; overlayForms: PlacedControl[]; overlayPages: number[] };
+  layout(state: LayoutState): {
+    state: LayoutState;
+    overlayForms: PlacedControl[];
+    overlayPages: number[];
+    overlayGrid: OverlayGrid;
+  };
   /** Whether the footnote plan holds for this print (else `layout` plans again). */
   planHolds(state: LayoutState): boolean;
   /** Moves each page float to the top or bottom of the page it printed on; how many moved. */

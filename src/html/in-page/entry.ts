@@ -170,6 +170,7 @@ async function prepare(S: PageState): Promise<PrepareResult> {
     layoutWidth: S.layoutWidth,
     overlayForms: S.overlayForms,
     overlayPages: S.overlayPages,
+    overlayGrid: S.overlayGrid,
     sheet: S.sheet
       ? { bleed: S.sheet.bleed, extra: S.sheet.extra, crop: S.sheet.crop, cross: S.sheet.cross, area: S.sheet.area }
       : null,
@@ -187,7 +188,12 @@ function install(): void {
     hyphenate: (words) => applyHyphenation(S, words),
     prepare: () => prepare(S),
     layout(state) {
-      return { state: layout(S, state), overlayForms: S.overlayForms, overlayPages: S.overlayPages };
+      return {
+        state: layout(S, state),
+        overlayForms: S.overlayForms,
+        overlayPages: S.overlayPages,
+        overlayGrid: S.overlayGrid,
+      };
     },
     measureForms: (groups) => measureForms(S, groups),
     planHolds: (state) => planHolds(S, state),

@@ -7,6 +7,7 @@ import {
   ID_PREFIX,
   type NthSelector,
   type PlacedControl,
+  type OverlayGrid,
   type FormControl,
   type Side,
   type PrepareResult,
@@ -215,6 +216,8 @@ export interface PageState {
   overlayForms: PlacedControl[];
   /** The body pages the overlay has a page for, in order (pages with nothing to draw get none). */
   overlayPages: number[];
+  /** The sheets the overlay's pages are tiles of (build.ts). */
+  overlayGrid: OverlayGrid;
   /** Text nodes under `hyphens: auto` and the hyphenation group of their words. */
   hyphenNodes: Array<{ node: Text; group: number }>;
   /** Each page's page group, for the layout last written (`:nth(… of name)`, `name:first`). */
@@ -268,6 +271,7 @@ export function newState(): PageState {
     layoutWidth: 0,
     overlayForms: [],
     overlayPages: [],
+    overlayGrid: { sheets: [], tiles: [] },
   };
 }
 

@@ -1,42 +1,62 @@
-/** The overlay's margin boxes drawn onto the body pages (src/html/in-page/overlay.ts makes the overlay pages). */
-import type { PDFDocument, PDFPage } from '@cantoo/pdf-lib';
-import { drawArtifact, dropPageStructure, recolourPages, stripPageMarks } from '../../pdf/index.js';
+/** The overlay's margin boxes drawn onto the body pages (src/html/in-page/overlay/ makes the overlay's sheets). */
+import type { PDFDocument, PDFPage, PDFRef } from '@cantoo/pdf-lib';
+import {
+  drawArtifact,
+  drawTile,
+  dropPageStructure,
+  recolourPages,
+  stripPageMarks,
+  tileForms,
+} from '../../pdf/index.js';
 import type { CmykColours } from '../css/cmyk.js';
+import type { OverlayGrid } from '../in-page/contract.js';
 
 /**
- * Draws overlay page `total + j` onto body page `bodyPages[j]`, in a `tagged` document as a pagination
- * artifact (margin boxes are not in the reading order), and drops the overlay pages with their part of
- * the structure tree. Body pages with nothing in their margins have no overlay page.
+ * Cuts each overlay page out of its sheet (page `total + sheet`) as a form XObject and draws it onto body
+ * page `bodyPages[j]`, in a `tagged` document as a pagination artifact (margin boxes are not in the reading
+ * order), and drops the sheets with their part of the structure tree. Body pages with nothing in their
+ * margins have no overlay page.
  */
-export async function mergeOverlay(
+export function mergeOverlay(
   doc: PDFDocument,
   total: number,
   bodyPages: number[],
+  grid: OverlayGrid,
   bleed: number,
   colours: CmykColours,
   tagged = true,
-): Promise<void> {
+): void {
   const all = doc.getPages();
-  // Each overlay page with its body page; one past the list, or for a page the print does not have, is left unused.
-  const pairs = all
-    .slice(total)
-    .flatMap((overlay, j) =>
-      bodyPages[j] !== undefined && bodyPages[j] < total ? [{ overlay, body: bodyPages[j] }] : [],
+  const sheets = all.slice(total);
+  dropPageStructure(doc, sheets);
+  // An untagged print has no marks to strip: only its colours change.
+  if (tagged) stripPageMarks(doc, sheets, colours);
+  else recolourPages(doc, sheets, colours);
+  sheets.forEach((sheet, s) => {
+    const layout = grid.sheets[s];
+    // Each overlay page on this sheet with its body page; one the print does not have is left unused.
+    const tiles = grid.tiles.flatMap((t, j) =>
+      t.sheet === s && bodyPages[j] !== undefined && bodyPages[j] < total
+        ? [{ index: t.index, body: bodyPages[j] }]
+        : [],
     );
-  dropPageStructure(doc, all.slice(total));
-  if (pairs.length > 0) {
-    const overlays = pairs.map((p) => p.overlay);
-    // An untagged print has no marks to strip: only its colours change.
-    if (tagged) stripPageMarks(doc, overlays, colours);
-    else recolourPages(doc, overlays, colours);
-    const embedded = await doc.embedPages(overlays);
-    embedded.forEach((e, j) => {
-      const body: PDFPage = all[pairs[j]!.body]!;
-      // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
-      const draw = (): void => body.drawPage(e, { x: bleed * 0.75, y: body.getHeight() - bleed * 0.75 - e.height });
-      if (tagged) drawArtifact(body, 'Pagination', draw);
-      else draw();
-    });
-  }
+    if (!layout || tiles.length === 0) return;
+    const { x, y, height } = sheet.getMediaBox();
+    const forms = tileForms(
+      doc,
+      sheet,
+      { left: x, top: y + height, pitch: layout.pitch, cols: layout.cols, rows: layout.rows },
+      tiles.map((t) => ({ index: t.index, width: layout.tile[0], height: layout.tile[1] })),
+    );
+    if (!forms) return;
+    tiles.forEach((t, k) => draw(all[t.body]!, forms[k]!, layout.tile[1], bleed, tagged));
+  });
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
+}
+
+function draw(body: PDFPage, form: PDFRef, tileHeight: number, bleed: number, tagged: boolean): void {
+  // Page sizes match up to Chromium's 1/300 in quantisation; align top edges (of the page, inside a bleed).
+  const at = (): void => drawTile(body, form, bleed * 0.75, body.getHeight() - bleed * 0.75 - tileHeight);
+  if (tagged) drawArtifact(body, 'Pagination', at);
+  else at();
 }

@@ -1,9 +1,10 @@
 /**
- * The overlay: one page per body page, appended after the body, carrying the margin boxes that use
- * element() or string() (laid out with castpress's css-page-3 approximation); render.ts draws each
- * onto its body page and removes it.
+ * The overlay: the margin boxes that use element() or string() (laid out with castpress's css-page-3
+ * approximation), one page-sized tile per body page, printed as tiles of a few large sheets after the body
+ * (each printed page costs Chromium about as much as its content); render.ts cuts each tile out of its
+ * sheet, draws it onto its body page and removes the sheets.
  */
-import type { LayoutState } from '../contract.js';
+import type { LayoutState, OverlaySheet } from '../contract.js';
 import { helper } from '../dom.js';
 import { overlayForms } from '../forms.js';
 import { resolvePage } from '../page-cascade.js';
@@ -13,12 +14,16 @@ import { buildArea } from '../footnotes/area.js';
 import { pageNumbers } from '../footnotes/plan.js';
 import { boxGeometry, buildBand, buildBox, place, SIDES, CORNERS, NO_BOXES, HOST_CSS } from './boxes.js';
 
+/** A sheet's side at most, in CSS px: PDF's 14,400 units (ISO 32000-1 annex C; Chromium itself prints larger). */
+const MAX_SHEET_PX = 14400 / 0.75;
+
 export function buildOverlay(S: PageState, state: LayoutState): void {
   const old = document.getElementById('__fs_overlay');
   if (old) old.remove();
   const oldStyle = document.getElementById('__fs_overlay_style');
   if (oldStyle) oldStyle.remove();
   S.overlayPages = [];
+  S.overlayGrid = { sheets: [], tiles: [] };
   if (!S.overlay) return;
   const host = helper('overlay', HOST_CSS);
   host.id = '__fs_overlay';
@@ -26,7 +31,8 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   // (~10 a page, parsed and dropped after the print), and their content is stripped of marks anyway.
   host.setAttribute('aria-hidden', 'true');
   const root = host.attachShadow({ mode: 'open' });
-  const sizeNames = new Map<string, string>();
+  // The tiles of each page size, in order: each size gets sheets of its own.
+  const bySize: BySize = new Map();
   let rules = '';
   const extra: string[] = [];
   // The overlay's first page is found by a destination, so its marker is a light-DOM child (ids inside
@@ -39,28 +45,12 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   start.id = S.overlayStart;
   start.setAttribute('slot', 'fs-start');
   host.appendChild(start);
-  const pages: HTMLElement[] = [];
-  let first: HTMLElement | null = null;
+  let first: { pg: HTMLElement; key: string; tile: [number, number] } | null = null;
   for (let i = 0; i < state.total; i++) {
     const [wPt, hPt] = state.sizes[i] as [number, number];
     const key = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
-    if (!sizeNames.has(key)) {
-      const nm = '__fs_ov' + sizeNames.size;
-      sizeNames.set(key, nm);
-      // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
-      const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
-      // Chromium's own boxes (those the overlay leaves to it) must not show on the overlay pages too.
-      rules +=
-        '@page ' +
-        nm +
-        '{size:' +
-        wide +
-        'pt ' +
-        hPt +
-        'pt!important;margin:0!important;background:none!important;' +
-        (S.overlayOnly ? NO_BOXES : '') +
-        '}';
-    }
+    // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
+    const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
     const P = resolvePage(S, i, state.names[i] || '');
     P.w = wPt / 0.75;
     P.h = hPt / 0.75;
@@ -69,9 +59,7 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     if (S.topApplied.has(i)) P.top += P.extraTop;
     const pg = document.createElement('div');
     pg.style.cssText =
-      'page:' +
-      sizeNames.get(key) +
-      ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
+      'position:absolute;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
       'width:' +
       P.w +
       'px;height:' +
@@ -83,7 +71,6 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       ';' +
       inheritedFromPage(S, P.context);
     pg.setAttribute('data-fs-overlay-page', String(i));
-    if (i === 0) first = pg;
     // Boxes the overlay does not draw are Chromium's (S.overlayOnly).
     const ours = (n: string) => (!S.overlayOnly || S.overlayOnly.has(n) ? P.boxes[n] : undefined);
     for (const corner of CORNERS) {
@@ -114,27 +101,88 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       area.style.bottom = P.bottom - 0.5 + 'px';
       pg.appendChild(area);
     }
-    // A page with no box and no notes would print blank: it gets no overlay page (each costs Chromium
-    // a page of layout and printing, and the merge a form XObject).
-    if (pg.firstChild) {
-      pages.push(pg);
-      S.overlayPages.push(i);
-    }
+    if (i === 0) first = { pg, key, tile: [wide, hPt] };
+    // A page with no box and no notes would print blank: it gets no tile (each costs Chromium layout and
+    // printing, and the merge a form XObject).
+    if (pg.firstChild) addTile(bySize, key, [wide, hPt], pg, i);
   }
-  // The overlay's first page carries the marker that tells where the body ends: with nothing to draw
+  // The overlay's first sheet carries the marker that tells where the body ends: with nothing to draw
   // anywhere, the first page is printed empty for it.
-  if (pages.length === 0 && first) {
-    pages.push(first);
-    S.overlayPages.push(0);
+  if (bySize.size === 0 && first) addTile(bySize, first.key, first.tile, first.pg, 0);
+  const sheets = layoutSheets(S, bySize);
+  for (const sheet of sheets) {
+    rules +=
+      '@page ' +
+      sheet.name +
+      '{size:' +
+      sheet.size[0] +
+      'pt ' +
+      sheet.size[1] +
+      'pt!important;margin:0!important;background:none!important;' +
+      (S.overlayOnly ? NO_BOXES : '') +
+      '}';
+    root.appendChild(sheet.el);
   }
   const slot = document.createElement('slot');
   slot.name = 'fs-start';
-  if (pages[0]) pages[0].insertBefore(slot, pages[0].firstChild);
-  for (const pg of pages) root.appendChild(pg);
+  const firstSheet = sheets[0]?.el;
+  if (firstSheet) firstSheet.insertBefore(slot, firstSheet.firstChild);
   const st = document.createElement('style');
   st.id = '__fs_overlay_style';
   st.textContent = rules + extra.join('');
   document.head.appendChild(st);
   document.documentElement.appendChild(host);
   overlayForms(S, root);
+}
+
+/**
+ * The tiles of each page size on as few sheets as fit PDF's page size limit: a grid of cells a whole
+ * number of CSS px apart (a tile's content lays out and snaps to pixels as on a page of its own), each tile
+ * at its cell's top-left. Fills `S.overlayPages` and `S.overlayGrid` in sheet order.
+ */
+function layoutSheets(S: PageState, bySize: BySize): Array<{ el: HTMLElement; name: string; size: [number, number] }> {
+  const out: Array<{ el: HTMLElement; name: string; size: [number, number] }> = [];
+  S.overlayPages = [];
+  S.overlayGrid = { sheets: [], tiles: [] };
+  for (const { tile, tiles } of bySize.values()) {
+    const pitchX = Math.ceil(tile[0] / 0.75);
+    const pitchY = Math.ceil(tile[1] / 0.75);
+    const cols = Math.max(1, Math.min(tiles.length, Math.floor(MAX_SHEET_PX / pitchX)));
+    const perSheet = cols * Math.max(1, Math.floor(MAX_SHEET_PX / pitchY));
+    for (let at = 0; at < tiles.length; at += perSheet) {
+      const part = tiles.slice(at, at + perSheet);
+      const rows = Math.ceil(part.length / cols);
+      const grid: OverlaySheet = { cols, rows, pitch: [pitchX * 0.75, pitchY * 0.75], tile };
+      const size: [number, number] = [cols * pitchX * 0.75, rows * pitchY * 0.75];
+      const name = '__fs_ov' + out.length;
+      const el = document.createElement('div');
+      el.style.cssText =
+        'page:' +
+        name +
+        ';break-before:page;break-after:avoid;break-inside:avoid;position:relative;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
+        'width:' +
+        cols * pitchX +
+        'px;height:' +
+        (rows * pitchY - 0.5) +
+        'px;';
+      const sheet = S.overlayGrid.sheets.push(grid) - 1;
+      part.forEach(({ pg, page }, k) => {
+        pg.style.left = (k % cols) * pitchX + 'px';
+        pg.style.top = Math.floor(k / cols) * pitchY + 'px';
+        el.appendChild(pg);
+        S.overlayPages.push(page);
+        S.overlayGrid.tiles.push({ sheet, index: k });
+      });
+      out.push({ el, name, size });
+    }
+  }
+  return out;
+}
+
+type BySize = Map<string, { tile: [number, number]; tiles: Array<{ pg: HTMLElement; page: number }> }>;
+
+function addTile(bySize: BySize, key: string, tile: [number, number], pg: HTMLElement, page: number): void {
+  const group = bySize.get(key) ?? { tile, tiles: [] };
+  bySize.set(key, group);
+  group.tiles.push({ pg, page });
 }
