@@ -79,6 +79,34 @@ describe('layouts per render', () => {
   );
 });
 
+/** A table of contents of `n` entries on A5 pages (content box narrower than the screen's), with or without leaders. */
+function contents(n: number, leader: boolean): { html: string; css: string } {
+  let toc = '';
+  let body = '';
+  for (let c = 1; c <= n; c++) {
+    toc += `<p class="toc"><a href="#c${c}">Chapter ${c}</a></p>`;
+    body += `<h1 id="c${c}">Chapter ${c}</h1><p>Text of chapter ${c}.</p>`;
+  }
+  return {
+    html: toc + body,
+    css:
+      'h1 { break-before: page } @page { size: A5; margin: 20mm } ' +
+      `.toc a::after { content: ${leader ? "leader('.') " : ''}target-counter(attr(href), page) }`,
+  };
+}
+
+describe('leaders', () => {
+  it('are measured on one layout at their page width, none at the screen width', { timeout: 240_000 }, async () => {
+    await layoutsOf(contents(12, false));
+    const plain = await layoutsOf(contents(12, false));
+    const leaders = await layoutsOf(contents(12, true));
+    expect(plain).toBeGreaterThan(0);
+    // One layout at the A5 content width for all twelve (the screen's width and the leader strings' widths
+    // were read first, each on a layout of its own at the screen's width: +3).
+    expect(leaders - plain).toBe(1);
+  });
+});
+
 describe('overlay pages', () => {
   it(
     'only body pages with something in their margins get one: a note on one page of twelve prints one',

@@ -268,7 +268,10 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     return m;
   });
   // Free space at the content width of the page each leader is on: grouped by width, one relayout per width.
-  const screen = document.documentElement.clientWidth;
+  // The screen's width is the one prepare read (the viewport's: Playwright's headless Chromium shows no
+  // scrollbar); reading clientWidth here would lay the document out at it, for nothing when every leader
+  // is on a page of another width.
+  const screen = S.layoutWidth;
   const groups = new Map<string, number[]>();
   leaders.forEach((r, k) => {
     const w = contentWidthAt(S, r.t.leaderId, state);
@@ -305,9 +308,12 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     }
     return key;
   });
-  const advance = new Map([...runs].map(([key, run]) => [key, run.getBoundingClientRect().width / LEADER_SAMPLE]));
+  // A run is absolute, its width its one line's: read in the first group's layout, whatever its width.
+  const advance = new Map<string, number>();
   const widths: number[] = [];
   const measure = (ks: number[]) => {
+    if (advance.size === 0)
+      for (const [key, run] of runs) advance.set(key, run.getBoundingClientRect().width / LEADER_SAMPLE);
     for (const k of ks)
       widths[k] = Math.max(
         0,
