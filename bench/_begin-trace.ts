@@ -20,6 +20,7 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  tdur?: number;
   args?: { beginData?: { stackTrace?: Frame[] }; data?: { stackTrace?: Frame[] } };
 }
 let tracing = false;
@@ -35,7 +36,7 @@ await pool.run(
         return send.call(this, method, params);
       const got: TraceEvent[] = [];
       const done = new Promise<void>((resolve) => {
-        this.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => got.push(...e.value));
+        this.on('Tracing.dataCollected', (e) => got.push(...(e.value as unknown[] as TraceEvent[])));
         this.once('Tracing.tracingComplete', () => resolve());
       });
       await send.call(this, 'Tracing.start', {
@@ -72,7 +73,7 @@ for (let i = 0; i < runs; i++) {
   );
   for (const e of shown.sort((a, b) => a.ts - b.ts))
     console.log(
-      `  ${(((e.ts - shown[0]!.ts) / 1000).toFixed(1) + ' ms').padStart(9)} ${e.name.padEnd(16)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(6)} ms  ${stackOf(e)}`,
+      `  ${(((e.ts - shown[0]!.ts) / 1000).toFixed(1) + ' ms').padStart(9)} ${e.name.padEnd(16)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(6)} ms  ${stackOf(e)}  (thread ${((e.tdur ?? 0) / 1000).toFixed(1)} ms)`,
     );
 }
 await pool.close();

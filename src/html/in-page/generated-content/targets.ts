@@ -6,8 +6,9 @@
  */
 import { FUNCTION_SENTINEL, STRING_SENTINEL, type LayoutState } from '../contract.js';
 import { cssString, splitArgs, splitSentinels, unescapeCss } from '../css-text.js';
-import { beforeHead, candidates, helper, idFor } from '../dom.js';
+import { beforeHead, candidates, documentOrder, helper, idFor } from '../dom.js';
 import { resolvePage } from '../page-cascade.js';
+import { withFollowingSkipped } from './leader-layout.js';
 import { contentOf } from './strings.js';
 import type { PageState, StyleRuleInfo, TargetPart, TargetRule } from '../state.js';
 
@@ -111,6 +112,8 @@ export function prepareTargets(S: PageState, styleRules: StyleRuleInfo[]): void 
       S.targets.push({ el, pseudo, key, parts, leaderId, baseReset });
     }
   }
+  if (S.targets.some((t) => t.parts.some((p) => p.leader !== undefined)))
+    S.reversedCounters = candidates(styleRules, 'counter-reset', (v) => v.includes('reversed(')).length > 0;
 }
 
 /**
@@ -322,9 +325,18 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
         ),
       );
   };
-  for (const [key, ks] of groups) {
-    if (key === '') measure(ks);
-    else atContentWidth(Number(key), () => measure(ks));
+  const atScreen = groups.get('');
+  if (atScreen) measure(atScreen);
+  groups.delete('');
+  if (groups.size) {
+    // Another width lays the document out again: only as far as the last leader.
+    const last = leaders.reduce(
+      (a, r) => (documentOrder(a, r.t.el) < 0 ? r.t.el : a),
+      (leaders[0] as WrittenRule).t.el,
+    );
+    withFollowingSkipped(last, S.reversedCounters, () => {
+      for (const [key, ks] of groups) atContentWidth(Number(key), () => measure(ks));
+    });
   }
   for (const m of [...marks, ...runs.values()]) m.remove();
   const css = rules.map((r) => {
