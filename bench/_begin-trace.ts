@@ -73,7 +73,7 @@ for (let i = 0; i < runs; i++) {
   );
   for (const e of shown.sort((a, b) => a.ts - b.ts))
     console.log(
-      `  ${(((e.ts - shown[0]!.ts) / 1000).toFixed(1) + ' ms').padStart(9)} ${e.name.padEnd(16)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(6)} ms  ${stackOf(e)}  (thread ${((e.tdur ?? 0) / 1000).toFixed(1)} ms)`,
+      `  ${(((e.ts - shown[0]!.ts) / 1000).toFixed(1) + ' ms').padStart(9)} ${e.name.padEnd(16)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(6)} ms  ${stackOf(e)}  (thread ${((e.tdur ?? 0) / 1000).toFixed(1)} ms)${e.name === 'UpdateLayoutTree' ? ' elements ' + JSON.stringify((e.args as { elementCount?: number } | undefined)?.elementCount) : ''}`,
     );
 }
 await pool.close();
