@@ -79,6 +79,91 @@ describe('layouts per render', () => {
   );
 });
 
+/**
+ * A table of contents of `n` entries on A5 pages (content box narrower than the screen's), with or without
+ * leaders, before `n` chapters of `paragraphs` paragraphs each.
+ */
+function contents(n: number, leader: boolean, paragraphs = 1): { html: string; css: string } {
+  let toc = '';
+  let body = '';
+  const text = '<p>Text of the chapter, long enough to wrap over two lines or three on an A5 page.</p>';
+  for (let c = 1; c <= n; c++) {
+    toc += `<p class="toc"><a href="#c${c}">Chapter ${c}</a></p>`;
+    body += `<section><h1 id="c${c}">Chapter ${c}</h1>${text.repeat(paragraphs)}</section>`;
+  }
+  return {
+    html: toc + body,
+    css:
+      'h1 { break-before: page } @page { size: A5; margin: 20mm } ' +
+      `.toc a::after { content: ${leader ? "leader('.') " : ''}target-counter(attr(href), page) }`,
+  };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  tdur?: number;
+  args?: { beginData?: { stackTrace?: Array<{ functionName: string }> } };
+}
+
+/** Thread CPU time (µs) of each layout made by `atContentWidth` (the in-page code's measuring at a page width). */
+async function pageWidthLayouts(request: { html: string; css: string }): Promise<number[]> {
+  const events: TraceEvent[] = [];
+  const collect = (e: { value: unknown[] }) => events.push(...(e.value as TraceEvent[]));
+  cdp.on('Tracing.dataCollected', collect);
+  const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline.stack',
+    transferMode: 'ReportEvents',
+  });
+  try {
+    await renderHtml(pool, request);
+  } finally {
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected', collect);
+  }
+  return events
+    .filter((e) => e.name === 'Layout' && e.ph === 'X')
+    .filter((e) => e.args?.beginData?.stackTrace?.some((f) => f.functionName === 'atContentWidth'))
+    .map((e) => e.tdur ?? 0);
+}
+
+describe('leaders', () => {
+  it('are measured on one layout at their page width, none at the screen width', { timeout: 240_000 }, async () => {
+    await layoutsOf(contents(12, false));
+    const plain = await layoutsOf(contents(12, false));
+    const leaders = await layoutsOf(contents(12, true));
+    expect(plain).toBeGreaterThan(0);
+    // One layout at the A5 content width for all twelve (the screen's width and the leader strings' widths
+    // were read first, each on a layout of its own at the screen's width: +3).
+    expect(leaders - plain).toBe(1);
+  });
+
+  it(
+    "measured at a page width other than the screen's, lay the document out only as far as the last of them",
+    { timeout: 240_000 },
+    async () => {
+      // Thread CPU time (not wall time) of the first layout that measures, the cheapest of three renders.
+      const cost = async (paragraphs: number) => {
+        const runs: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const layouts = await pageWidthLayouts(contents(12, true, paragraphs));
+          expect(layouts.length).toBeGreaterThan(0);
+          runs.push(layouts[0] as number);
+        }
+        return Math.min(...runs);
+      };
+      // The same twelve-entry table of contents before 12 chapters of 2 and of 24 paragraphs.
+      await layoutsOf(contents(12, true, 2));
+      const small = await cost(2);
+      const large = await cost(24);
+      // Laid out whole at the page width, the larger document cost ~9x as much (12x the paragraphs); now ~1x.
+      expect(large / small).toBeLessThan(3);
+    },
+  );
+});
+
 describe('overlay pages', () => {
   it(
     'only body pages with something in their margins get one: a note on one page of twelve prints one',

@@ -208,6 +208,8 @@ export interface PageState {
   defaultSize: [number, number] | null;
   runningCounterNames: Set<string>;
   targetCounterNames: Set<string>;
+  /** A `counter-reset: reversed()` matches an element (its values depend on what follows it). */
+  reversedCounters: boolean;
   usesStart: boolean;
   /** Right-to-left page progression (page 1 is a left page): the root's direction / writing mode. */
   rtl: boolean;
@@ -265,6 +267,7 @@ export function newState(): PageState {
     defaultSize: null,
     runningCounterNames: new Set(),
     targetCounterNames: new Set(),
+    reversedCounters: false,
     usesStart: false,
     rtl: false,
     overlayStart: null,

@@ -6,8 +6,9 @@
  */
 import { FUNCTION_SENTINEL, STRING_SENTINEL, type LayoutState } from '../contract.js';
 import { cssString, splitArgs, splitSentinels, unescapeCss } from '../css-text.js';
-import { beforeHead, candidates, helper, idFor } from '../dom.js';
+import { beforeHead, candidates, documentOrder, helper, idFor } from '../dom.js';
 import { resolvePage } from '../page-cascade.js';
+import { withFollowingSkipped } from './leader-layout.js';
 import { contentOf } from './strings.js';
 import type { PageState, StyleRuleInfo, TargetPart, TargetRule } from '../state.js';
 
@@ -111,6 +112,8 @@ export function prepareTargets(S: PageState, styleRules: StyleRuleInfo[]): void 
       S.targets.push({ el, pseudo, key, parts, leaderId, baseReset });
     }
   }
+  if (S.targets.some((t) => t.parts.some((p) => p.leader !== undefined)))
+    S.reversedCounters = candidates(styleRules, 'counter-reset', (v) => v.includes('reversed(')).length > 0;
 }
 
 /**
@@ -268,7 +271,10 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     return m;
   });
   // Free space at the content width of the page each leader is on: grouped by width, one relayout per width.
-  const screen = document.documentElement.clientWidth;
+  // The screen's width is the one prepare read (the viewport's: Playwright's headless Chromium shows no
+  // scrollbar); reading clientWidth here would lay the document out at it, for nothing when every leader
+  // is on a page of another width.
+  const screen = S.layoutWidth;
   const groups = new Map<string, number[]>();
   leaders.forEach((r, k) => {
     const w = contentWidthAt(S, r.t.leaderId, state);
@@ -305,9 +311,12 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
     }
     return key;
   });
-  const advance = new Map([...runs].map(([key, run]) => [key, run.getBoundingClientRect().width / LEADER_SAMPLE]));
+  // A run is absolute, its width its one line's: read in the first group's layout, whatever its width.
+  const advance = new Map<string, number>();
   const widths: number[] = [];
   const measure = (ks: number[]) => {
+    if (advance.size === 0)
+      for (const [key, run] of runs) advance.set(key, run.getBoundingClientRect().width / LEADER_SAMPLE);
     for (const k of ks)
       widths[k] = Math.max(
         0,
@@ -316,9 +325,18 @@ export function targetRules(S: PageState, state: LayoutState, provisional = fals
         ),
       );
   };
-  for (const [key, ks] of groups) {
-    if (key === '') measure(ks);
-    else atContentWidth(Number(key), () => measure(ks));
+  const atScreen = groups.get('');
+  if (atScreen) measure(atScreen);
+  groups.delete('');
+  if (groups.size) {
+    // Another width lays the document out again: only as far as the last leader.
+    const last = leaders.reduce(
+      (a, r) => (documentOrder(a, r.t.el) < 0 ? r.t.el : a),
+      (leaders[0] as WrittenRule).t.el,
+    );
+    withFollowingSkipped(last, S.reversedCounters, () => {
+      for (const [key, ks] of groups) atContentWidth(Number(key), () => measure(ks));
+    });
   }
   for (const m of [...marks, ...runs.values()]) m.remove();
   const css = rules.map((r) => {
