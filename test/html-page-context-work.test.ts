@@ -28,7 +28,7 @@ afterAll(async () => {
 interface Work {
   /** display:none probe elements the page code put into the document (two per probe). */
   probes: number;
-  /** What each overlay page's inline style has after its own (the inherited declarations). */
+  /** What each overlay page's inline style has after its own (the inherited declarations), its tile's place left out. */
   overlayStyles: string[];
 }
 
@@ -55,7 +55,8 @@ async function render(pageCss: string, extraLayouts = 0): Promise<Work> {
     window.__observer.disconnect();
     const probes = window.__probes.filter((n) => n.localName === 'castpress-probe' && n.style.display === 'none').length;
     const pages = document.getElementById('__fs_overlay').shadowRoot.querySelectorAll('[data-fs-overlay-page]');
-    const inherited = (p) => (p.getAttribute('style') || '').replace(/^[\\s\\S]*counter-reset: page \\d+ pages \\d+;\\s*/, '');
+    // After the page's own declarations and before its tile's place on the overlay sheet (left, top).
+    const inherited = (p) => (p.getAttribute('style') || '').replace(/^[\\s\\S]*counter-reset: page \\d+ pages \\d+;\\s*/, '').replace(/\\s*left: [\\d.]+px; top: [\\d.]+px;$/, '');
     return { probes, overlayStyles: [...pages].map(inherited) };
   })()`)) as Work;
 }
