@@ -8,6 +8,7 @@ import {
   stripPageMarks,
   tileForms,
 } from '../../pdf/index.js';
+import { RenderError } from '../../errors/index.js';
 import type { CmykColours } from '../css/cmyk.js';
 import type { OverlayGrid } from '../in-page/contract.js';
 
@@ -48,7 +49,8 @@ export function mergeOverlay(
       { left: x, top: y + height, pitch: layout.pitch, cols: layout.cols, rows: layout.rows },
       tiles.map((t) => ({ index: t.index, width: layout.tile[0], height: layout.tile[1] })),
     );
-    if (!forms) return;
+    // Chromium's own content always reads; a sheet that does not would lose every page's margin boxes unseen.
+    if (!forms) throw new RenderError('The margin boxes printed by Chromium could not be read back', 500);
     tiles.forEach((t, k) => draw(all[t.body]!, forms[k]!, layout.tile[1], bleed, tagged));
   });
   for (let i = all.length - 1; i >= total; i--) doc.removePage(i);
