@@ -78,12 +78,16 @@ async function pageContentAsync(doc: PDFDocument, page: PDFPage): Promise<Uint8A
 }
 const NEWLINE = Uint8Array.of(0x0a);
 
+/** Pages in the artifact pass at once: enough to keep zlib's threads busy while one is scanned, few enough to bound memory. */
+const IN_FLIGHT = 8;
+
 /**
  * `edit` on every page of `pages` with zlib off this thread: each page's content is inflated and its
  * new content deflated on libuv's threads (zlib's asynchronous calls, the same bytes as its
  * synchronous ones), so the scan of one page runs while others are decompressed or compressed, on
- * the second core when it is free. Pages get their new streams in page order, as the synchronous
- * rewrite gives them: the same object numbers. Returns how many pages changed.
+ * the second core when it is free. At most `IN_FLIGHT` pages are held decoded at a time. Pages get
+ * their new streams in page order once all are done, as the synchronous rewrite gives them: the same
+ * object numbers. Returns how many pages changed.
  */
 async function rewriteContents(
   doc: PDFDocument,
@@ -91,17 +95,22 @@ async function rewriteContents(
   edit: (content: Uint8Array) => Uint8Array | undefined,
   shared: ReadonlySet<PDFRef>,
 ): Promise<number> {
-  const deflated = await Promise.all(
-    pages.map(async (page) => {
-      const content = await pageContentAsync(doc, page);
+  const deflated: Array<Uint8Array | undefined> = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < pages.length) {
+      const i = next++;
+      const content = await pageContentAsync(doc, pages[i]!);
       const changed = content && edit(content);
-      return changed ? deflateAsync(changed) : undefined;
-    }),
-  );
+      deflated[i] = changed ? await deflateAsync(changed) : undefined;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, pages.length) }, lane));
   let count = 0;
-  deflated.forEach((data, i) => {
+  pages.forEach((page, i) => {
+    const data = deflated[i];
     if (!data) return;
-    replaceContent(doc, pages[i]!, data, shared);
+    replaceContent(doc, page, data, shared);
     count++;
   });
   return count;
