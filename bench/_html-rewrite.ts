@@ -55,7 +55,7 @@ for (let i = 0; i < runs + 2; i++) {
     const base = await openForUpdate(print, 'html');
     const open = cpu(t);
     t = process.cpuUsage();
-    await markArtifacts(base.doc);
+    markArtifacts(base.doc);
     const mark = cpu(t);
     t = process.cpuUsage();
     const written = await rewritePdf(base.doc, { copyUnread });

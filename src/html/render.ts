@@ -235,7 +235,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
     return { source: html, colours: request.pdfa ? new Map() : colours, files, lang };
   };
   // Untagged, no mark belongs to a reading order: only the CMYK colours change the pages' content.
-  const markPages = async (doc: PDFDocument, pages: PDFPage[] | undefined, colours: CmykColours): Promise<number> =>
+  const markPages = (doc: PDFDocument, pages: PDFPage[] | undefined, colours: CmykColours): number =>
     tagged ? markArtifacts(doc, pages, colours) : recolourPages(doc, pages, colours);
   return pool.run(
     async ({ page, cdp, deadline, reused }, { source, colours, files, lang }) => {
@@ -264,7 +264,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const margins = hasAuthorDests(found)
           ? await callPage(cdp, 'resolvePages', observe(base.doc, found, info).names)
           : [];
-        const rewritten = (await markPages(base.doc, undefined, colours)) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           if (margins.length > 0) placeAuthorDests(info, found, doc, margins);
           finishDocument(doc, output, info.meta, pdf, files);
@@ -277,7 +277,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         const found = readDests(base.doc);
         const names = observe(base.doc, found, info).names;
         const margins = await callPage(cdp, 'resolvePages', names);
-        const rewritten = (await markPages(base.doc, undefined, colours)) > 0;
+        const rewritten = markPages(base.doc, undefined, colours) > 0;
         return writeOutput(base, rewritten, (doc) => {
           addOutline(doc, placeBookmarks(info, found, doc, margins));
           placeAuthorDests(info, found, doc, margins);
@@ -326,7 +326,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       // Controls in margin boxes: one widget per page the running element shows on.
       placed.push(...overlayForms.filter((p) => p.page < actual.total));
       if (info.overlay) {
-        await markPages(base.doc, base.doc.getPages().slice(0, actual.total), colours);
+        markPages(base.doc, base.doc.getPages().slice(0, actual.total), colours);
         // Chromium's file is the document's first version: the overlay pages are drawn onto the body and
         // dropped in one clean write (an update would leave them in the file); everything after it appends.
         await mergeOverlay(base.doc, actual.total, overlayPages, sheet?.bleed ?? 0, colours, tagged);
@@ -341,7 +341,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         }
         base = await openForUpdate(await rewritePdf(base.doc, PRINT), 'html');
       }
-      const rewritten = !info.overlay && (await markPages(base.doc, undefined, colours)) > 0;
+      const rewritten = !info.overlay && markPages(base.doc, undefined, colours) > 0;
       return writeOutput(base, rewritten, (doc) => {
         if (sheet && !info.overlay) finishSheet(doc, sheet, margins, tagged);
         addHtmlFields(doc, placed, pool.fonts);

@@ -1,5 +1,4 @@
-import { promisify } from 'node:util';
-import { constants, inflate, inflateRaw, inflateRawSync, inflateSync, type ZlibOptions } from 'node:zlib';
+import { constants, inflateRawSync, inflateSync } from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFRawStream, type PDFObject } from '@cantoo/pdf-lib';
 
 /** A stream decodes to more bytes than the load's budget allows (a compression bomb). */
@@ -32,24 +31,6 @@ export function decodeCapped(stream: PDFRawStream, limit: number): Uint8Array {
   return data;
 }
 
-const inflateAsync = promisify<Uint8Array, ZlibOptions, Buffer>(inflate);
-const inflateRawAsync = promisify<Uint8Array, ZlibOptions, Buffer>(inflateRaw);
-
-/**
- * `decodeCapped` with Flate inflated on libuv's threads (zlib's asynchronous calls): the caller's
- * thread reads other streams meanwhile. The same bytes, the same budget and the same fallback.
- */
-export async function decodeCappedAsync(stream: PDFRawStream, limit: number): Promise<Uint8Array> {
-  const filters = listOf(stream.dict, FILTER);
-  let data = stream.getContents();
-  for (const filter of filters) {
-    if (!(filter instanceof PDFName)) throw new Error('a stream filter is not a name');
-    data = filter === FLATE ? await inflateCappedAsync(data, limit) : otherFilter(stream, filter, data, limit);
-    if (data.length > limit) throw new DecodeBudgetError(limit);
-  }
-  return data;
-}
-
 function listOf(dict: PDFDict, key: PDFName): PDFObject[] {
   const obj = dict.lookup(key);
   if (obj === undefined) return [];
@@ -70,28 +51,6 @@ function inflateCapped(data: Uint8Array, limit: number): Uint8Array {
     if (isTooLarge(e)) throw new DecodeBudgetError(limit);
     throw e;
   }
-}
-
-async function inflateCappedAsync(data: Uint8Array, limit: number): Promise<Uint8Array> {
-  // Each output chunk is a trip between the threads: chunks the size content usually inflates to.
-  const chunkSize = Math.min(Math.max(data.length * 8, 64 << 10), 1 << 20);
-  const options = { maxOutputLength: limit + 1, finishFlush: constants.Z_SYNC_FLUSH, chunkSize };
-  try {
-    return view(await inflateAsync(data, options));
-  } catch (e) {
-    if (isTooLarge(e)) throw new DecodeBudgetError(limit);
-  }
-  try {
-    return view(await inflateRawAsync(data.subarray(2), options));
-  } catch (e) {
-    if (isTooLarge(e)) throw new DecodeBudgetError(limit);
-    throw e;
-  }
-}
-
-/** zlib's output as a plain Uint8Array over the same memory (a Buffer prints and converts as text). */
-function view(b: Buffer): Uint8Array {
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 function isTooLarge(e: unknown): boolean {
