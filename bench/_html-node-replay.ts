@@ -238,5 +238,6 @@ if (process.env.SAVE) {
   const { writeFileSync } = await import('node:fs');
   writeFileSync(`${process.env.SAVE}-print.pdf`, print);
   writeFileSync(`${process.env.SAVE}-out.pdf`, outs.get('new')!);
+  if (outs.has('old')) writeFileSync(`${process.env.SAVE}-old.pdf`, outs.get('old')!);
 }
 if (oldTree) console.log(`old and new outputs identical: ${same(outs.get('old'), outs.get('new'))}`);

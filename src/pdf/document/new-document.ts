@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument, PDFString } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFObject, PDFString } from '@cantoo/pdf-lib';
 import { LazyObjects } from '../parse/lazy-objects.js';
 import { PDF } from './names.js';
 
@@ -91,6 +91,9 @@ export interface RewriteOptions {
 export async function rewritePdf(doc: PDFDocument, options: RewriteOptions = {}): Promise<Uint8Array> {
   const objects: unknown = Reflect.get(doc.context, 'indirectObjects');
   if (options.copyUnread && objects instanceof LazyObjects)
-    return objects.writingUnreadAsBytes(() => doc.save(FULL_SAVE));
+    return objects.writingUnreadAsBytes(
+      () => doc.save(FULL_SAVE),
+      Object.values(doc.context.trailerInfo).filter((v): v is PDFObject => v instanceof PDFObject),
+    );
   return doc.save(FULL_SAVE);
 }
