@@ -130,10 +130,10 @@ export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: Cmy
     const single = refs.length === 1 ? doc.context.lookup(refs[0]) : undefined;
     // pageContent ends every stream with a newline; the form's reader adds one after the last stream itself.
     const stream = edited
-      ? contentStream(doc, deflateSync(edited))
+      ? contentStream(doc, edited)
       : single instanceof PDFRawStream
         ? PDFRawStream.of(single.dict.clone(doc.context), single.getContents())
-        : contentStream(doc, deflateSync(content.subarray(0, content.length - 1)));
+        : contentStream(doc, content.subarray(0, content.length - 1));
     replaceContents(doc, page, stream, shared);
   }
 }
