@@ -1,12 +1,4 @@
-import {
-  PDFArray,
-  PDFDict,
-  PDFInvalidObject,
-  PDFRef,
-  PDFStream,
-  type PDFHeader,
-  type PDFObject,
-} from '@cantoo/pdf-lib';
+import { PDFInvalidObject, PDFRef, type PDFHeader, type PDFObject } from '@cantoo/pdf-lib';
 import { firstAtLeast, isDigit, isWhite, type KeywordIndex } from './keyword-index.js';
 
 /** An object of the file: its generation, where its header starts, and where the next object (or the table) starts. */
@@ -172,11 +164,8 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
   /** File objects not looked up yet, by number (one set or deleted is no longer the file's). */
   readonly #pending: Set<number>;
   #complete = false;
-  /**
-   * While set (to the trailer's values), `entries()` gives objects not looked up yet as their bytes
-   * instead of parsing them, and leaves out the objects made since the parse that nothing live names.
-   */
-  #unreadAsBytes: PDFObject[] | undefined;
+  /** While set, `entries()` gives objects not looked up yet as their bytes instead of parsing them. */
+  #unreadAsBytes = false;
 
   constructor(bytes: Uint8Array, index: ObjectIndex, parseAt: ParseAt, recover: (offset: number) => void) {
     super();
@@ -279,7 +268,7 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
   }
 
   override entries(): MapIterator<[PDFRef, PDFObject]> {
-    if (this.#unreadAsBytes && !this.#complete) return this.#withUnreadAsBytes(this.#unreadAsBytes);
+    if (this.#unreadAsBytes && !this.#complete) return this.#withUnreadAsBytes();
     this.#completed();
     return super.entries();
   }
@@ -287,47 +276,20 @@ export class LazyObjects extends Map<PDFRef, PDFObject> {
   /**
    * Runs `write` (a full save of the context) with the objects nothing looked up given to it as the
    * bytes they were read from (a `PDFInvalidObject`, which pdf-lib writes as it is): what was never
-   * read cannot have changed, and is neither parsed nor serialised again. Lookups still parse. Objects
-   * made since the parse that nothing live names are not given (`trailer`: the trailer's values).
+   * read cannot have changed, and is neither parsed nor serialised again. Lookups still parse.
    */
-  async writingUnreadAsBytes<T>(write: () => Promise<T>, trailer: PDFObject[] = []): Promise<T> {
-    this.#unreadAsBytes = trailer;
+  async writingUnreadAsBytes<T>(write: () => Promise<T>): Promise<T> {
+    this.#unreadAsBytes = true;
     try {
       return await write();
     } finally {
-      this.#unreadAsBytes = undefined;
+      this.#unreadAsBytes = false;
     }
   }
 
-  /**
-   * Objects made since the parse (under a number the file does not have) that nothing live names, as
-   * a step's stand-in for a page that then left. Live: the trailer's references, every file object
-   * still here, and what a live object names. An unread file object is Chromium's bytes, which cannot
-   * name an object made after them, so walking the looked-up and made ones finds every made object
-   * that is named; a looked-up file object counts as live whether or not anything names it.
-   */
-  #unnamedMade(trailer: PDFObject[]): Set<PDFRef> {
-    const made = new Set<PDFRef>();
-    const stack: PDFObject[] = [...trailer];
-    for (const [ref, object] of super.entries()) {
-      if (this.#index.objects.get(ref.objectNumber)?.generation === ref.generationNumber) stack.push(object);
-      else made.add(ref);
-    }
-    while (made.size > 0 && stack.length > 0) {
-      const object = stack.pop()!;
-      if (object instanceof PDFRef) {
-        if (made.delete(object)) stack.push(super.get(object)!);
-      } else if (object instanceof PDFDict) for (const [, value] of object.entries()) stack.push(value);
-      else if (object instanceof PDFArray) for (const value of object.asArray()) stack.push(value);
-      else if (object instanceof PDFStream) stack.push(object.dict);
-    }
-    return made;
-  }
-
-  /** Every object: those looked up, set or recovered as they are, the others as their bytes in the file; made objects nothing names left out. */
-  #withUnreadAsBytes(trailer: PDFObject[]): MapIterator<[PDFRef, PDFObject]> {
+  /** Every object: those looked up, set or recovered as they are, the others as their bytes in the file. */
+  #withUnreadAsBytes(): MapIterator<[PDFRef, PDFObject]> {
     const all = new Map(super.entries());
-    for (const ref of this.#unnamedMade(trailer)) all.delete(ref);
     for (const number of this.#pending) {
       const entry = this.#index.objects.get(number)!;
       all.set(PDFRef.of(number, entry.generation), PDFInvalidObject.of(bodyOf(this.#bytes, entry)));

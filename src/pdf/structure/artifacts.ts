@@ -18,6 +18,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { pageContent } from '../content/drop-glyphs.js';
 import { markUncovered, stripMarks } from './marked-content.js';
+import { addStandIn, contentRefs } from './stand-ins.js';
 import { cmykContent, cmykXObjects, type CmykColours } from '../content/device-cmyk.js';
 
 /** §14.8.2.2.2: Pagination (running heads, page numbers), Layout (rules, backgrounds that only structure), Page (printer's marks). */
@@ -45,22 +46,13 @@ function rewriteContent(
   return true;
 }
 
-/**
- * The references a page's /Contents holds: the stream's, or an array's and those in it. Read from the
- * entry itself: `Contents()` gives the stream it names, not the reference.
- */
-function contentRefs(doc: PDFDocument, page: PDFPage): PDFRef[] {
-  const entry = page.node.get(PDFName.of('Contents'));
-  const value = entry instanceof PDFRef ? doc.context.lookup(entry) : entry;
-  const inArray = value instanceof PDFArray ? value.asArray().filter((r) => r instanceof PDFRef) : [];
-  return entry instanceof PDFRef ? [entry, ...inArray] : inArray;
-}
-
 /** `page` drawn by `stream` alone; its old streams leave the document (a clean write would otherwise keep them), unless another page draws them. */
-function replaceContents(doc: PDFDocument, page: PDFPage, stream: PDFRawStream, shared: ReadonlySet<PDFRef>): void {
+function replaceContents(doc: PDFDocument, page: PDFPage, stream: PDFRawStream, shared: ReadonlySet<PDFRef>): PDFRef {
   const old = contentRefs(doc, page);
-  page.node.set(PDFName.of('Contents'), doc.context.register(stream));
-  for (const ref of old) if (!shared.has(ref)) doc.context.delete(ref);
+  const ref = doc.context.register(stream);
+  page.node.set(PDFName.of('Contents'), ref);
+  for (const r of old) if (!shared.has(r)) doc.context.delete(r);
+  return ref;
 }
 
 /** Content streams (and arrays of them) more than one page of `doc` draws. */
@@ -113,10 +105,10 @@ export function recolourPages(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
  * Takes the marked-content operators out of `pages` (their structure is dropped with
  * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact, and then
  * leave the document. Each page is left drawn by one stream made here, its own streams deleted: once the
- * page has left and the form XObject that draws it holds its content, nothing names the made stream and
- * the print's clean write leaves it out (`copyUnread`), where the page's own streams would stay in the
- * file. A page with no marks keeps its stream's bytes (one stream: copied, neither inflated for the form
- * again nor deflated); the form reads the same content either way.
+ * page has left and the form XObject that draws it holds its content, a clean write (`rewritePdf`) leaves
+ * the stand-in out (stand-ins.ts), where the page's own streams would stay in the file. A page with no
+ * marks keeps its stream's bytes (one stream: copied, neither inflated nor deflated here); the form
+ * reads the same content either way.
  */
 export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: CmykColours): void {
   if (colours) cmykXObjects(doc, pages, colours);
@@ -134,7 +126,7 @@ export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: Cmy
       : single instanceof PDFRawStream
         ? PDFRawStream.of(single.dict.clone(doc.context), single.getContents())
         : contentStream(doc, content.subarray(0, content.length - 1));
-    replaceContents(doc, page, stream, shared);
+    addStandIn(doc, replaceContents(doc, page, stream, shared));
   }
 }
 
