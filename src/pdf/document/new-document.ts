@@ -1,6 +1,6 @@
 import { PDFDict, PDFDocument, PDFString } from '@cantoo/pdf-lib';
 import { LazyObjects } from '../parse/lazy-objects.js';
-import { dropUnusedStandIns } from '../structure/stand-ins.js';
+import { dropUnusedStandIns } from './stand-ins.js';
 import { PDF } from './names.js';
 
 /** Options for a full save with pdf-lib (`doc.save`): no timer pauses, no regenerated appearances, no object streams. */

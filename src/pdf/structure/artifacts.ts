@@ -18,7 +18,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { pageContent } from '../content/drop-glyphs.js';
 import { markUncovered, stripMarks } from './marked-content.js';
-import { addStandIn, contentRefs } from './stand-ins.js';
+import { addStandIn, contentRefs } from '../document/stand-ins.js';
 import { cmykContent, cmykXObjects, type CmykColours } from '../content/device-cmyk.js';
 
 /** §14.8.2.2.2: Pagination (running heads, page numbers), Layout (rules, backgrounds that only structure), Page (printer's marks). */
@@ -106,7 +106,7 @@ export function recolourPages(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
  * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact, and then
  * leave the document. Each page is left drawn by one stream made here, its own streams deleted: once the
  * page has left and the form XObject that draws it holds its content, a clean write (`rewritePdf`) leaves
- * the stand-in out (stand-ins.ts), where the page's own streams would stay in the file. A page with no
+ * the stand-in out (document/stand-ins.ts), where the page's own streams would stay in the file. A page with no
  * marks keeps its stream's bytes (one stream: copied, neither inflated nor deflated here); the form
  * reads the same content either way.
  */
