@@ -1,5 +1,6 @@
 import { PDFDict, PDFDocument, PDFString } from '@cantoo/pdf-lib';
 import { LazyObjects } from '../parse/lazy-objects.js';
+import { dropUnusedStandIns } from './stand-ins.js';
 import { PDF } from './names.js';
 
 /** Options for a full save with pdf-lib (`doc.save`): no timer pauses, no regenerated appearances, no object streams. */
@@ -89,6 +90,9 @@ export interface RewriteOptions {
  * overlay pages); every later change appends an update to these bytes.
  */
 export async function rewritePdf(doc: PDFDocument, options: RewriteOptions = {}): Promise<Uint8Array> {
+  // The forms that draw pages which left are made first: then their stand-in streams can go.
+  await doc.flush();
+  dropUnusedStandIns(doc);
   const objects: unknown = Reflect.get(doc.context, 'indirectObjects');
   if (options.copyUnread && objects instanceof LazyObjects)
     return objects.writingUnreadAsBytes(() => doc.save(FULL_SAVE));

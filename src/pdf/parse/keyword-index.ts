@@ -52,12 +52,9 @@ export class KeywordIndex {
     let list = this.#positions.get(keyword);
     if (!list) {
       list = [];
-      for (
-        let at = this.#bytes.indexOf(keyword, 0, 'latin1');
-        at >= 0;
-        at = this.#bytes.indexOf(keyword, at + 1, 'latin1')
-      )
-        list.push(at);
+      // The keyword as bytes once: a string needle is converted again on every call (a print has ~18,000 `obj`).
+      const needle = Buffer.from(keyword, 'latin1');
+      for (let at = this.#bytes.indexOf(needle, 0); at >= 0; at = this.#bytes.indexOf(needle, at + 1)) list.push(at);
       this.#positions.set(keyword, list);
     }
     return list;

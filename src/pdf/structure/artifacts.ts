@@ -18,6 +18,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { pageContent } from '../content/drop-glyphs.js';
 import { markUncovered, stripMarks } from './marked-content.js';
+import { addStandIn, contentRefs } from '../document/stand-ins.js';
 import { cmykContent, cmykXObjects, type CmykColours } from '../content/device-cmyk.js';
 
 /** §14.8.2.2.2: Pagination (running heads, page numbers), Layout (rules, backgrounds that only structure), Page (printer's marks). */
@@ -37,27 +38,28 @@ function rewriteContent(
   edit: (content: Uint8Array) => Uint8Array | undefined,
   shared: ReadonlySet<PDFRef>,
 ): boolean {
-  const contents = page.node.Contents();
-  const content = pageContent(contents, (o) => doc.context.lookup(o));
+  const content = pageContent(page.node.Contents(), (o) => doc.context.lookup(o));
   if (typeof content === 'string') return false;
   const changed = edit(content);
   if (!changed) return false;
-  page.node.set(PDFName.of('Contents'), doc.context.register(contentStream(doc, changed)));
-  // The old streams leave the document (a clean write would otherwise keep them), unless another page draws them.
-  const old = contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [];
-  for (const ref of old) if (ref instanceof PDFRef && !shared.has(ref)) doc.context.delete(ref);
+  replaceContents(doc, page, contentStream(doc, changed), shared);
   return true;
 }
 
-/** Content streams more than one page of `doc` draws. */
+/** `page` drawn by `stream` alone; its old streams leave the document (a clean write would otherwise keep them), unless another page draws them. */
+function replaceContents(doc: PDFDocument, page: PDFPage, stream: PDFRawStream, shared: ReadonlySet<PDFRef>): PDFRef {
+  const old = contentRefs(doc, page);
+  const ref = doc.context.register(stream);
+  page.node.set(PDFName.of('Contents'), ref);
+  for (const r of old) if (!shared.has(r)) doc.context.delete(r);
+  return ref;
+}
+
+/** Content streams (and arrays of them) more than one page of `doc` draws. */
 function sharedStreams(doc: PDFDocument): Set<PDFRef> {
   const seen = new Set<PDFRef>();
   const shared = new Set<PDFRef>();
-  for (const page of doc.getPages()) {
-    const contents = page.node.Contents();
-    for (const ref of contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [])
-      if (ref instanceof PDFRef) (seen.has(ref) ? shared : seen).add(ref);
-  }
+  for (const page of doc.getPages()) for (const ref of contentRefs(doc, page)) (seen.has(ref) ? shared : seen).add(ref);
   return shared;
 }
 
@@ -101,13 +103,31 @@ export function recolourPages(doc: PDFDocument, pages: PDFPage[] = doc.getPages(
 
 /**
  * Takes the marked-content operators out of `pages` (their structure is dropped with
- * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact.
+ * `dropPageStructure`): for pages that are drawn onto others as a whole, inside an artifact, and then
+ * leave the document. Each page is left drawn by one stream made here, its own streams deleted: once the
+ * page has left and the form XObject that draws it holds its content, a clean write (`rewritePdf`) leaves
+ * the stand-in out (document/stand-ins.ts), where the page's own streams would stay in the file. A page with no
+ * marks keeps its stream's bytes (one stream: copied, neither inflated nor deflated here); the form
+ * reads the same content either way.
  */
 export function stripPageMarks(doc: PDFDocument, pages: PDFPage[], colours?: CmykColours): void {
   if (colours) cmykXObjects(doc, pages, colours);
   const edit = withColours(colours, stripMarks);
   const shared = sharedStreams(doc);
-  for (const page of pages) rewriteContent(doc, page, edit, shared);
+  for (const page of pages) {
+    const content = pageContent(page.node.Contents(), (o) => doc.context.lookup(o));
+    if (typeof content === 'string') continue;
+    const edited = edit(content);
+    const refs = contentRefs(doc, page);
+    const single = refs.length === 1 ? doc.context.lookup(refs[0]) : undefined;
+    // pageContent ends every stream with a newline; the form's reader adds one after the last stream itself.
+    const stream = edited
+      ? contentStream(doc, edited)
+      : single instanceof PDFRawStream
+        ? PDFRawStream.of(single.dict.clone(doc.context), single.getContents())
+        : contentStream(doc, content.subarray(0, content.length - 1));
+    addStandIn(doc, replaceContents(doc, page, stream, shared));
+  }
 }
 
 /** Draws what `draw` adds to `page` as one artifact of `type`. */

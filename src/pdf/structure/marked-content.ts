@@ -90,9 +90,11 @@ export function scanMarks(b: Uint8Array): ContentScan | undefined {
       }
       if (depth > 0) return undefined;
     } else if (c === 0x3c && b[i + 1] !== 0x3c) {
-      const end = b.indexOf(0x3e, i);
-      if (end < 0) return undefined;
-      i = end + 1;
+      // A hex string: Chromium writes one per glyph, a few bytes long (a loop costs less than a native indexOf call).
+      i++;
+      while (i < n && b[i] !== 0x3e) i++;
+      if (i === n) return undefined;
+      i++;
     } else if (c === 0x2f) {
       i++;
       while (i < n && !STOP[b[i]!]) i++;
@@ -102,6 +104,13 @@ export function scanMarks(b: Uint8Array): ContentScan | undefined {
       while (i < n && !STOP[b[i]!]) i++;
       // Numbers and the keywords true, false and null are operands.
       if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || keyword(b, start, i)) continue;
+      // Tj and Td, most of a page of positioned glyphs, told apart without a lookup.
+      if (c === 0x54 && i - start === 2) {
+        const d = b[start + 1]!;
+        if (d === 0x6a || d === 0x4a) painted = true;
+        operands = i;
+        continue;
+      }
       const op = code(b, start, i);
       if (op === INLINE_IMAGE) {
         // Inline image data runs to the next whitespace-delimited EI.
