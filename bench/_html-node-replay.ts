@@ -102,7 +102,15 @@ const replayOf = async (root: string): Promise<Replay> => {
     lap('dests');
     await kernel.markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), new Map());
     lap('artifacts');
-    await overlay.mergeOverlay(base.doc, actual.total, info.overlayPages as number[], 0, new Map(), true);
+    overlay.mergeOverlay(
+      base.doc,
+      actual.total,
+      info.overlayPages as number[],
+      info.overlayGrid as never,
+      0,
+      new Map(),
+      true,
+    );
     // render.ts's placeBookmarks and placeAuthorDests, for Chromium's content-relative destinations.
     const bookmarks = (info.bookmarks as Mark[]).flatMap((b) => {
       const d = found.get(b.id);
