@@ -248,6 +248,7 @@ export class Engine {
         ...(parsed.tagged !== undefined ? { tagged: parsed.tagged } : {}),
         onResourceProblem,
         htmlProperty: 'data.html',
+        now: this.#services.clock(),
       });
       return rendered(out, parsed.outputFormat, problems);
     }

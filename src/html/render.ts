@@ -9,6 +9,7 @@ import {
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
+  pinPrintDates,
   recolourPages,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
@@ -53,6 +54,8 @@ export interface HtmlRenderRequest extends DocumentInput {
   onResourceProblem?: (problem: ResourceProblem) => void;
   /** The request value that holds `html`, named by errors about its attachments (default `html`). */
   htmlProperty?: string;
+  /** The creation and modification date (the engine's clock); without one, the time of the print. */
+  now?: Date;
 }
 
 /** Passes after the first when the guessed page numbers turn out wrong (each is one more print). */
@@ -249,7 +252,8 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
       const marginsOf = async (names: string[], laidOut = false): Promise<Margins[]> =>
         (!laidOut && guessedMargins(info, names)) || callPage(cdp, 'resolvePages', names);
       const print = async (): Promise<Uint8Array> => {
-        const printed = await page.pdf({ ...PRINT_OPTIONS, tagged });
+        const raw = await page.pdf({ ...PRINT_OPTIONS, tagged });
+        const printed = request.now ? pinPrintDates(raw, request.now) : raw;
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();

@@ -18,13 +18,13 @@ import type { DocumentMeta } from '../in-page/contract.js';
  */
 export function finishDocument(
   doc: PDFDocument,
-  request: { title?: string; pdfa?: PdfALevel; tagged?: boolean; lang?: string | undefined },
+  request: { title?: string; pdfa?: PdfALevel; tagged?: boolean; lang?: string | undefined; now?: Date },
   meta: DocumentMeta,
   seed: Uint8Array,
   files: readonly EmbeddedFile[] = [],
 ): void {
   if (request.tagged !== false) tagAnnotations(doc);
-  documentInfo(doc, request.title, meta, request.tagged === false ? request.lang : undefined);
+  documentInfo(doc, request.title, meta, request.tagged === false ? request.lang : undefined, request.now);
   embedFiles(doc, files);
   if (request.pdfa) conformToPdfA(doc, request.pdfa, seed);
 }
@@ -33,10 +33,18 @@ export function finishDocument(
  * The request's title, else the document's <title>, else none (Chromium titles a page without
  * one by its address, about:blank); author, subject and keywords from `<meta name=author|description|keywords>`
  * (WeasyPrint's mapping; `subject` is accepted too). The kernel adds castpress as producer and creator,
- * as for Markdown; the dates stay Chromium's. `lang` is given for untagged output only (a tagged print has Chromium's /Lang).
+ * as for Markdown; the dates are the engine's clock when it gives one (the print's are pinned to it as well),
+ * else Chromium's. `lang` is given for untagged output only (a tagged print has Chromium's /Lang).
  */
-function documentInfo(doc: PDFDocument, title: string | undefined, meta: DocumentMeta, lang?: string): void {
+function documentInfo(
+  doc: PDFDocument,
+  title: string | undefined,
+  meta: DocumentMeta,
+  lang: string | undefined,
+  date: Date | undefined,
+): void {
   const info: DocumentInfo = { showTitle: true };
+  if (date) info.date = date;
   if (lang) info.lang = lang;
   if (meta.author) info.author = meta.author;
   if (meta.subject) info.subject = meta.subject;
