@@ -74,7 +74,7 @@ await pool.run(
   async () => ({}),
 );
 
-const request = reportDocument(chapters);
+const request = { ...reportDocument(chapters), ...(process.env.UNTAGGED ? { tagged: false } : {}) };
 const built = await buildDocument(request, { maxResourceBytes: 50_000_000 });
 /** CPU time of the pool's Chromium processes so far, ms (/proc: clock ticks of 10 ms). */
 const chromiumCpu = async () => (await pool.processes()).reduce((n, p) => n + p.cpuTicks, 0) * 10;
