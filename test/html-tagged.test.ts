@@ -117,4 +117,23 @@ describe('tagged HTML output', () => {
     const own = await renderHtml(pool, { html: '<html lang="de"><p>Hallo</p>', lang: 'fr' });
     expect((await checkStructure(own)).lang).toBe('de');
   });
+
+  it("gives the same bytes for the same request on a page that held other documents: Chromium's element ids are renumbered", async () => {
+    const now = new Date('2026-01-02T03:04:05Z');
+    const html =
+      '<table><thead><tr><th>Region</th><th>Total</th></tr></thead><tbody><tr><td>North</td><td>12</td></tr></tbody></table>';
+    const outputs: Buffer[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Other documents in between: each makes DOM nodes, and Chromium's ids count every node of the process.
+      await renderHtml(pool, { html: `<p>${'filler '.repeat(50 * (i + 1))}</p>`.repeat(20 * (i + 1)) });
+      outputs.push(Buffer.from(await renderHtml(pool, { html, now })));
+    }
+    expect(outputs[1]!.equals(outputs[0]!)).toBe(true);
+    expect(outputs[2]!.equals(outputs[0]!)).toBe(true);
+    await qpdfCheck(outputs[0]!);
+    // The ids count from 1, in the order of Chromium's own, as /ID, in the header cells' /Headers and the /IDTree.
+    const ids = [...outputs[0]!.toString('latin1').matchAll(/\(node(\d+)\)/g)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(2);
+    expect(Math.max(...ids)).toBe(new Set(ids).size);
+  });
 });

@@ -9,7 +9,7 @@ import {
   type PdfALevel,
   dropSoftHyphenSpans,
   markArtifacts,
-  pinPrintDates,
+  stablePrint,
   recolourPages,
 } from '../pdf/index.js';
 import type { ResourceProblem } from '../resources/index.js';
@@ -253,7 +253,7 @@ export async function renderHtmlDocument(pool: BrowserPool, request: HtmlRenderR
         (!laidOut && guessedMargins(info, names)) || callPage(cdp, 'resolvePages', names);
       const print = async (): Promise<Uint8Array> => {
         const raw = await page.pdf({ ...PRINT_OPTIONS, tagged });
-        const printed = request.now ? pinPrintDates(raw, request.now) : raw;
+        const printed = stablePrint(raw, request.now);
         return info.hyphenated ? dropSoftHyphenSpans(printed, 'html') : printed;
       };
       let pdf: Uint8Array = await print();

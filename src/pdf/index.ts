@@ -24,14 +24,8 @@ export { displayedPageSizes } from './document/page-sizes.js';
 export { readTail, type FileTail } from './document/tail.js';
 export { openForUpdate, UpdateSession, type BasePdf } from './document/update.js';
 export { PDF } from './document/names.js';
-export {
-  createPdf,
-  pinPrintDates,
-  rewritePdf,
-  savePdf,
-  setDocumentInfo,
-  type DocumentInfo,
-} from './document/new-document.js';
+export { createPdf, rewritePdf, savePdf, setDocumentInfo, type DocumentInfo } from './document/new-document.js';
+export { stablePrint } from './document/stable-print.js';
 export { mergePDFs, type MergeOptions, type MergeRename, type MergeResult } from './document/merge.js';
 export { appendPages } from './document/append-pages.js';
 export { embedFiles, type EmbeddedFile } from './document/attachments.js';

@@ -99,28 +99,3 @@ export async function rewritePdf(doc: PDFDocument, options: RewriteOptions = {})
   return doc.save(FULL_SAVE);
 }
 
-/** A PDF date of the form Chromium's print writes (`D:YYYYMMDDHHmmSS+HH'mm'`), in UTC. */
-function printDate(date: Date): string {
-  const d = date.toISOString();
-  return `D:${d.slice(0, 4)}${d.slice(5, 7)}${d.slice(8, 10)}${d.slice(11, 13)}${d.slice(14, 16)}${d.slice(17, 19)}+00'00'`;
-}
-
-/**
- * Chromium's print with `date` in place of the wall-clock time it writes as /CreationDate and /ModDate of its
- * document information (its first object), byte for byte the same length, so no offset moves: every later
- * step (an update over these bytes, an identifier seeded by them) then sees the engine's clock. A print whose
- * dates are not where or as Chromium writes them is returned as it is.
- */
-export function pinPrintDates(pdf: Uint8Array, date: Date): Uint8Array {
-  const head = Buffer.from(pdf.buffer, pdf.byteOffset, Math.min(pdf.length, 4096)).toString('latin1');
-  const end = head.indexOf('endobj');
-  if (end < 0) return pdf;
-  const pinned = printDate(date);
-  let out: Uint8Array | undefined;
-  for (const m of head.slice(0, end).matchAll(/\/(?:CreationDate|ModDate)\s*\((D:[^)]*)\)/g)) {
-    if (m[1]!.length !== pinned.length || m.index === undefined) continue;
-    out ??= Uint8Array.from(pdf);
-    out.set(Buffer.from(pinned, 'latin1'), m.index + m[0].indexOf('(') + 1);
-  }
-  return out ?? pdf;
-}
