@@ -4,6 +4,7 @@ import { tokens, type ContentToken } from '../css-text.js';
 import { type ResolvedPage } from '../page-cascade.js';
 import { type PageState, type RunningElement } from '../state.js';
 import { formatCounter } from '../generated-content/string-values.js';
+import { rootDirection } from '../page-context.js';
 import { choose, pageStrings, stringOn } from './policies.js';
 
 export interface BoxGeometry {
@@ -52,23 +53,23 @@ export interface BoxContent {
 }
 
 /**
- * What the pages of one overlay share, made once per build: the root's direction (one style read, not one
- * per box), each distinct box's style, each content's parts and each running element's parsed copy. A
- * 96-page report's boxes differ from page to page only in their text and the header they slot.
+ * What the pages of one overlay share, made once per build: each distinct box's style, each content's parts
+ * and each running element's parsed copy. A 96-page report's boxes differ from page to page only in their
+ * text and the header they slot.
  */
 export interface OverlayWork {
-  dir: string | null;
   styles: Map<string, BoxStyle | null>;
   tokens: Map<string, ContentToken[]>;
   copies: Map<RunningElement, { wrap: HTMLElement; node: Element | null }>;
 }
 
 export function overlayWork(): OverlayWork {
-  return { dir: null, styles: new Map(), tokens: new Map(), copies: new Map() };
+  return { styles: new Map(), tokens: new Map(), copies: new Map() };
 }
 
 /** The style of margin box `name` with `decls` (null when it shows nothing), cached by what it depends on. */
 export function boxStyle(
+  S: PageState,
   work: OverlayWork,
   name: string,
   decls: Record<string, string>,
@@ -79,13 +80,13 @@ export function boxStyle(
   const key = name + '|' + (area ? area.w + ',' + area.h : '') + '|' + JSON.stringify(decls);
   let style = work.styles.get(key);
   if (style === undefined) {
-    style = makeStyle(work, name, decls, area);
+    style = makeStyle(S, name, decls, area);
     work.styles.set(key, style);
   }
   return style && { key, style };
 }
 
-function makeStyle(work: OverlayWork, name: string, decls: Record<string, string>, area?: BoxGeometry): BoxStyle {
+function makeStyle(S: PageState, name: string, decls: Record<string, string>, area?: BoxGeometry): BoxStyle {
   const pos = name.split('-')[1];
   const align = pos === 'left' ? 'left' : pos === 'right' ? 'right' : 'center';
   // css-page-3's default alignment (Chromium's UA sheet too): the side boxes' outer ones at their end.
@@ -110,8 +111,7 @@ function makeStyle(work: OverlayWork, name: string, decls: Record<string, string
     css += n + ':' + (pct && axis && area ? (parseFloat(pct[1]) / 100) * area[axis] + 'px' : v) + ';';
   }
   css += 'justify-content:' + (valign === 'top' ? 'flex-start' : valign === 'bottom' ? 'flex-end' : 'center') + ';';
-  if (work.dir === null) work.dir = getComputedStyle(document.documentElement).direction;
-  return { css: 'direction:' + work.dir + ';' + css, size };
+  return { css: 'direction:' + rootDirection(S) + ';' + css, size };
 }
 
 /** What box content `content` shows on page i: the running element each element() picks (GCPM policies). */

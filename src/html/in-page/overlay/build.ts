@@ -217,7 +217,7 @@ function plan(
   state: LayoutState,
   area?: BoxGeometry,
 ): Planned | null {
-  const got = decls && boxStyle(work, name, decls, area);
+  const got = decls && boxStyle(S, work, name, decls, area);
   return got ? { ...got, content: boxContent(S, work, decls.content as string, i, state) } : null;
 }
 
