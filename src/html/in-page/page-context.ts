@@ -64,3 +64,20 @@ export function inheritedFromPage(S: PageState, context: Record<string, string>)
   S.contextStyles.set(css, inherited);
   return inherited;
 }
+
+const directions = new WeakMap<PageState, string>();
+
+/**
+ * The root's direction, which the overlay's boxes take back inside their left-to-right host: read once
+ * per document (castpress never writes it). prepareRunning reads it first, right after the page rules
+ * read the root's style, so the read forces no style update of its own; read in buildOverlay, after the
+ * writes of `layout`, it cost one (~5 ms on a 96-page report).
+ */
+export function rootDirection(S: PageState): string {
+  let dir = directions.get(S);
+  if (dir === undefined) {
+    dir = getComputedStyle(document.documentElement).direction;
+    directions.set(S, dir);
+  }
+  return dir;
+}

@@ -7,6 +7,7 @@ import { candidates, followingId, idFor } from '../dom.js';
 import type { PageState, StyleRuleInfo } from '../state.js';
 import { joinParts } from './string-values.js';
 import { precedingId, startSlack } from './strings.js';
+import { rootDirection } from '../page-context.js';
 
 const INHERITED = [
   'font-family',
@@ -35,6 +36,9 @@ export function inheritedStyle(el: Element): string {
 }
 
 export function prepareRunning(S: PageState, styleRules: StyleRuleInfo[]): void {
+  // The root's style is up to date here (the page rules have just read it): the overlay's boxes need its
+  // direction, which a read in buildOverlay, after layout's writes, would update the styles for.
+  rootDirection(S);
   const els = candidates(styleRules, '--fs-running').filter((el) =>
     getComputedStyle(el).getPropertyValue('--fs-running').trim(),
   );

@@ -1,10 +1,10 @@
 /** The margin boxes of one overlay page: their geometry (castpress's css-page-3 approximation), cells and bands. */
 import type { LayoutState } from '../contract.js';
-import { tokens } from '../css-text.js';
-import { overlayForms } from '../forms.js';
+import { tokens, type ContentToken } from '../css-text.js';
 import { type ResolvedPage } from '../page-cascade.js';
-import { type PageState } from '../state.js';
+import { type PageState, type RunningElement } from '../state.js';
 import { formatCounter } from '../generated-content/string-values.js';
+import { rootDirection } from '../page-context.js';
 import { choose, pageStrings, stringOn } from './policies.js';
 
 export interface BoxGeometry {
@@ -39,23 +39,54 @@ export interface BoxCell {
   float: boolean;
 }
 
+/** A margin box's own style (its declarations on its area, the root's direction) and whether it sets its size. */
+export interface BoxStyle {
+  css: string;
+  size: { w: boolean; h: boolean };
+}
+
+/** What a margin box shows on one page: its content's parts and the running element each element() picks there. */
+export interface BoxContent {
+  tokens: ContentToken[];
+  picks: Array<RunningElement | null>;
+  float: boolean;
+}
+
 /**
- * One margin box. Its own structure lives in the overlay's shadow tree (no author rule can match
- * it); a running element is a light-DOM clone slotted into it, so it keeps the author's rules.
+ * What the pages of one overlay share, made once per build: each distinct box's style, each content's parts
+ * and each running element's parsed copy. A 96-page report's boxes differ from page to page only in their
+ * text and the header they slot.
  */
-export function buildBox(
+export interface OverlayWork {
+  styles: Map<string, BoxStyle | null>;
+  tokens: Map<string, ContentToken[]>;
+  copies: Map<RunningElement, { wrap: HTMLElement; node: Element | null }>;
+}
+
+export function overlayWork(): OverlayWork {
+  return { styles: new Map(), tokens: new Map(), copies: new Map() };
+}
+
+/** The style of margin box `name` with `decls` (null when it shows nothing), cached by what it depends on. */
+export function boxStyle(
   S: PageState,
+  work: OverlayWork,
   name: string,
   decls: Record<string, string>,
-  i: number,
-  state: LayoutState,
-  host: HTMLElement,
-  extraRules: string[],
   area?: BoxGeometry,
-): BoxCell | null {
+): { key: string; style: BoxStyle } | null {
   const content = decls.content;
   if (!content || content === 'none' || content === 'normal') return null;
-  const cell = document.createElement('div');
+  const key = name + '|' + (area ? area.w + ',' + area.h : '') + '|' + JSON.stringify(decls);
+  let style = work.styles.get(key);
+  if (style === undefined) {
+    style = makeStyle(S, name, decls, area);
+    work.styles.set(key, style);
+  }
+  return style && { key, style };
+}
+
+function makeStyle(S: PageState, name: string, decls: Record<string, string>, area?: BoxGeometry): BoxStyle {
   const pos = name.split('-')[1];
   const align = pos === 'left' ? 'left' : pos === 'right' ? 'right' : 'center';
   // css-page-3's default alignment (Chromium's UA sheet too): the side boxes' outer ones at their end.
@@ -80,11 +111,64 @@ export function buildBox(
     css += n + ':' + (pct && axis && area ? (parseFloat(pct[1]) / 100) * area[axis] + 'px' : v) + ';';
   }
   css += 'justify-content:' + (valign === 'top' ? 'flex-start' : valign === 'bottom' ? 'flex-end' : 'center') + ';';
-  cell.style.cssText = 'direction:' + getComputedStyle(document.documentElement).direction + ';' + css;
-  const box: BoxCell = { el: cell, size, float: false };
+  return { css: 'direction:' + rootDirection(S) + ';' + css, size };
+}
+
+/** What box content `content` shows on page i: the running element each element() picks (GCPM policies). */
+export function boxContent(
+  S: PageState,
+  work: OverlayWork,
+  content: string,
+  i: number,
+  state: LayoutState,
+): BoxContent {
+  let parts = work.tokens.get(content);
+  if (!parts) {
+    parts = tokens(content);
+    work.tokens.set(content, parts);
+  }
+  let float = false;
+  const picks = parts.map((t) => {
+    const ref = t.element;
+    if (!ref) return null;
+    const r = choose(
+      S.running.filter((x) => x.name === ref.name),
+      ref.policy,
+      i,
+      state,
+    );
+    if (r && (r.float === 'left' || r.float === 'right')) float = true;
+    return r;
+  });
+  return { tokens: parts, picks, float };
+}
+
+/** An empty margin box: its cell and the line its content goes in (the cell's only child). */
+export function boxCell(style: BoxStyle, float: boolean): BoxCell {
+  const cell = document.createElement('div');
+  cell.style.cssText = style.css;
   const line = document.createElement('div');
   line.style.cssText = 'min-width:0;';
-  for (const t of tokens(content)) {
+  cell.appendChild(line);
+  return { el: cell, size: style.size, float };
+}
+
+/**
+ * A margin box's content on page i, into its line. Its own structure lives in the overlay's shadow tree
+ * (no author rule can match it); a running element is a light-DOM copy slotted into it, so it keeps the
+ * author's rules.
+ */
+export function fillBox(
+  S: PageState,
+  work: OverlayWork,
+  line: Element,
+  content: BoxContent,
+  i: number,
+  state: LayoutState,
+  host: HTMLElement,
+  extraRules: string[],
+): void {
+  content.tokens.forEach((t, k) => {
     if (t.text !== undefined) line.appendChild(document.createTextNode(t.text));
     else if (t.counter === 'page' || t.counter === 'pages')
       line.appendChild(
@@ -94,32 +178,14 @@ export function buildBox(
       const value = stringOn(S, t.string.name, t.string.policy, i, state);
       if (value !== null) line.appendChild(document.createTextNode(value));
     } else if (t.element) {
-      const ref = t.element;
-      const r = choose(
-        S.running.filter((x) => x.name === ref.name),
-        ref.policy,
-        i,
-        state,
-      );
-      if (!r) continue;
-      const wrap = document.createElement('div');
-      // flow-root keeps a floated running element inside its box (it would hang below it).
-      wrap.style.cssText =
-        r.inherited +
-        ';text-align:inherit;display:flow-root' +
-        (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
-      // Nested counter instances (counters()) need one element per level.
-      let inner = wrap;
-      for (const level of (r.counterLevels || []).slice(1)) {
-        const d = document.createElement('div');
-        d.style.cssText = 'counter-reset:' + level;
-        inner.appendChild(d);
-        inner = d;
-      }
-      const tpl = document.createElement('template');
-      tpl.innerHTML = r.html;
-      const node = tpl.content.firstElementChild as HTMLElement | null;
-      if (node) {
+      const r = content.picks[k];
+      if (!r) return;
+      const copy = runningCopy(work, r);
+      const wrap = copy.wrap.cloneNode(true) as HTMLElement;
+      let inner: Element = wrap;
+      while (inner.firstElementChild) inner = inner.firstElementChild;
+      if (copy.node) {
+        const node = copy.node.cloneNode(true) as Element;
         // Unique within the host: each copy goes in right after it is named.
         const slotName = 'fs' + host.childElementCount;
         node.setAttribute('slot', slotName);
@@ -129,14 +195,36 @@ export function buildBox(
         slot.name = slotName;
         inner.appendChild(slot);
       }
-      // Its controls are fields when the running element sat in a form (overlayForms).
-      if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
       line.appendChild(wrap);
-      if (r.float === 'left' || r.float === 'right') box.float = true;
     }
+  });
+}
+
+/** A running element's wrapper (its inherited style and counters) and its copy, parsed once per build. */
+function runningCopy(work: OverlayWork, r: RunningElement): { wrap: HTMLElement; node: Element | null } {
+  const known = work.copies.get(r);
+  if (known) return known;
+  const wrap = document.createElement('div');
+  // flow-root keeps a floated running element inside its box (it would hang below it).
+  wrap.style.cssText =
+    r.inherited +
+    ';text-align:inherit;display:flow-root' +
+    (r.counterLevels && r.counterLevels[0] ? ';counter-reset:' + r.counterLevels[0] : '');
+  // Nested counter instances (counters()) need one element per level.
+  let inner = wrap;
+  for (const level of (r.counterLevels || []).slice(1)) {
+    const d = document.createElement('div');
+    d.style.cssText = 'counter-reset:' + level;
+    inner.appendChild(d);
+    inner = d;
   }
-  cell.appendChild(line);
-  return box;
+  // Its controls are fields when the running element sat in a form (overlayForms).
+  if (r.el.closest('form')) wrap.setAttribute('data-fs-in-form', '');
+  const tpl = document.createElement('template');
+  tpl.innerHTML = r.html;
+  const copy = { wrap, node: tpl.content.firstElementChild };
+  work.copies.set(r, copy);
+  return copy;
 }
 
 export const SIDES: Array<[string, [string, string, string]]> = [

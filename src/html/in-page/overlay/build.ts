@@ -12,7 +12,25 @@ import { newId, type PageState } from '../state.js';
 import { inheritedFromPage } from '../page-context.js';
 import { buildArea } from '../footnotes/area.js';
 import { pageNumbers } from '../footnotes/plan.js';
-import { boxGeometry, buildBand, buildBox, place, SIDES, CORNERS, NO_BOXES, HOST_CSS } from './boxes.js';
+import type { ResolvedPage } from '../page-cascade.js';
+import {
+  boxCell,
+  boxContent,
+  boxGeometry,
+  boxStyle,
+  buildBand,
+  fillBox,
+  overlayWork,
+  place,
+  SIDES,
+  CORNERS,
+  NO_BOXES,
+  HOST_CSS,
+  type BoxContent,
+  type BoxGeometry,
+  type BoxStyle,
+  type OverlayWork,
+} from './boxes.js';
 
 /** A sheet's side at most, in CSS px: PDF's 14,400 units (ISO 32000-1 annex C; Chromium itself prints larger). */
 const MAX_SHEET_PX = 14400 / 0.75;
@@ -46,9 +64,11 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
   start.setAttribute('slot', 'fs-start');
   host.appendChild(start);
   let first: { pg: HTMLElement; key: string; tile: [number, number] } | null = null;
+  const work = overlayWork();
+  const skeletons = new Map<string, Skeleton>();
   for (let i = 0; i < state.total; i++) {
     const [wPt, hPt] = state.sizes[i] as [number, number];
-    const key = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
+    const size = wPt.toFixed(2) + 'x' + hPt.toFixed(2);
     // On a wider sheet the root's extra right margin is there too: the overlay page is as much wider (cropped off).
     const wide = wPt + (S.sheet ? S.sheet.extra * 0.75 : 0);
     const P = resolvePage(S, i, state.names[i] || '');
@@ -57,38 +77,32 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
     // The margins castpress widened: the plan's room at the bottom, a named element's margin at the top.
     if (i < S.footnotePages.length) P.bottom += P.extraBottom;
     if (S.topApplied.has(i)) P.top += P.extraTop;
-    const pg = document.createElement('div');
-    pg.style.cssText =
-      'position:absolute;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
-      'width:' +
-      P.w +
-      'px;height:' +
-      (P.h - 0.5) +
-      'px;counter-reset:page ' +
-      (i + 1) +
-      ' pages ' +
-      state.total +
-      ';' +
-      inheritedFromPage(S, P.context);
-    pg.setAttribute('data-fs-overlay-page', String(i));
     // Boxes the overlay does not draw are Chromium's (S.overlayOnly).
     const ours = (n: string) => (!S.overlayOnly || S.overlayOnly.has(n) ? P.boxes[n] : undefined);
-    for (const corner of CORNERS) {
-      const decls = ours(corner);
-      const cell = decls && buildBox(S, corner, decls, i, state, host, extra);
-      if (!cell) continue;
-      place(cell.el, boxGeometry(corner, P));
-      pg.appendChild(cell.el);
-    }
-    for (const [side, names] of SIDES) {
+    const corners = CORNERS.map((n) => plan(S, work, n, ours(n), i, state));
+    const sides = SIDES.map(([, names]) => {
       const area = boxGeometry(names[0], P);
-      const cells = names.map((n) => {
-        const decls = ours(n);
-        return decls ? buildBox(S, n, decls, i, state, host, extra, area) : null;
-      });
-      if (!cells.some(Boolean)) continue;
-      pg.appendChild(buildBand(side, cells, boxGeometry(names[0], P)));
+      return names.map((n) => plan(S, work, n, ours(n), i, state, area));
+    });
+    const inherited = inheritedFromPage(S, P.context);
+    // Pages whose boxes have the same style share one skeleton, cloned: their text is filled in per page.
+    let key = P.w + ',' + P.h + ',' + P.top + ',' + P.right + ',' + P.bottom + ',' + P.left + '|' + inherited;
+    for (const b of [...corners, ...sides.flat()]) key += '|' + (b ? b.key + (b.content.float ? '+' : '-') : '');
+    let sk = skeletons.get(key);
+    if (!sk) {
+      sk = skeleton(P, inherited, corners, sides);
+      skeletons.set(key, sk);
     }
+    const pg = sk.pg.cloneNode(true) as HTMLElement;
+    pg.style.setProperty('counter-reset', 'page ' + (i + 1) + ' pages ' + state.total);
+    pg.setAttribute('data-fs-overlay-page', String(i));
+    [...corners, ...sides.flat()]
+      .filter((b) => b !== null)
+      .forEach((b, k) => {
+        let line: Element = pg;
+        for (const at of sk.lines[k] as number[]) line = line.children[at] as Element;
+        fillBox(S, work, line, b.content, i, state, host, extra);
+      });
     const notes = S.footnotePages[i]?.notes;
     if (notes && notes.length) {
       // At the bottom of the content box (the overlay page is half a pixel shorter than the page).
@@ -101,10 +115,10 @@ export function buildOverlay(S: PageState, state: LayoutState): void {
       area.style.bottom = P.bottom - 0.5 + 'px';
       pg.appendChild(area);
     }
-    if (i === 0) first = { pg, key, tile: [wide, hPt] };
+    if (i === 0) first = { pg, key: size, tile: [wide, hPt] };
     // A page with no box and no notes would print blank: it gets no tile (each costs Chromium layout and
     // printing, and the merge a form XObject).
-    if (pg.firstChild) addTile(bySize, key, [wide, hPt], pg, i);
+    if (pg.firstChild) addTile(bySize, size, [wide, hPt], pg, i);
   }
   // The overlay's first sheet carries the marker that tells where the body ends: with nothing to draw
   // anywhere, the first page is printed empty for it.
@@ -185,4 +199,66 @@ function addTile(bySize: BySize, key: string, tile: [number, number], pg: HTMLEl
   const group = bySize.get(key) ?? { tile, tiles: [] };
   bySize.set(key, group);
   group.tiles.push({ pg, page });
+}
+
+/** One margin box on one page: its style (and the key it is cached by) and what it shows there. */
+interface Planned {
+  key: string;
+  style: BoxStyle;
+  content: BoxContent;
+}
+
+function plan(
+  S: PageState,
+  work: OverlayWork,
+  name: string,
+  decls: Record<string, string> | undefined,
+  i: number,
+  state: LayoutState,
+  area?: BoxGeometry,
+): Planned | null {
+  const got = decls && boxStyle(S, work, name, decls, area);
+  return got ? { ...got, content: boxContent(S, work, decls.content as string, i, state) } : null;
+}
+
+/** An overlay page's structure without its text: its boxes placed, and the path to each box's line. */
+interface Skeleton {
+  pg: HTMLElement;
+  lines: number[][];
+}
+
+function skeleton(
+  P: ResolvedPage,
+  inherited: string,
+  corners: Array<Planned | null>,
+  sides: Array<Array<Planned | null>>,
+): Skeleton {
+  const pg = document.createElement('div');
+  // Its counters are the page's own, set on each copy.
+  pg.style.cssText =
+    'position:absolute;overflow:hidden;margin:0;padding:0;border:0;background:transparent;display:block;box-sizing:border-box;' +
+    'width:' +
+    P.w +
+    'px;height:' +
+    (P.h - 0.5) +
+    'px;counter-reset:page 0;' +
+    inherited;
+  const lines: number[][] = [];
+  corners.forEach((b, k) => {
+    if (!b) return;
+    const cell = boxCell(b.style, b.content.float);
+    place(cell.el, boxGeometry(CORNERS[k] as string, P));
+    lines.push([pg.children.length, 0]);
+    pg.appendChild(cell.el);
+  });
+  sides.forEach((boxes, k) => {
+    const [side, names] = SIDES[k] as [string, [string, string, string]];
+    const cells = boxes.map((b) => (b ? boxCell(b.style, b.content.float) : null));
+    if (!cells.some(Boolean)) return;
+    const band = buildBand(side, cells, boxGeometry(names[0], P));
+    for (const cell of cells)
+      if (cell) lines.push([pg.children.length, Array.prototype.indexOf.call(band.children, cell.el), 0]);
+    pg.appendChild(band);
+  });
+  return { pg, lines };
 }
