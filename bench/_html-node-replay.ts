@@ -232,9 +232,11 @@ const figures = new Map<string, Array<Record<string, number>>>();
 for (let i = 0; i <= runs; i++)
   for (const [name, replay] of i % 2 ? trees : [...trees].reverse()) {
     const cpu = process.cpuUsage();
+    const main = mainThreadMs();
     const { out, phases } = await replay(print, begin.prepared, captured.margins as Margin[]);
     const u = process.cpuUsage(cpu);
     phases.all = (u.user + u.system) / 1000;
+    phases['all main'] = mainThreadMs() - main;
     if (i > 0) figures.set(name, [...(figures.get(name) ?? []), phases]);
     outs.set(name, out);
   }
