@@ -28,6 +28,18 @@ describe('lexContent', () => {
     // Strings made: one per operator and name, none per number.
     expect(lex.text.filter((s) => s !== undefined)).toHaveLength(500 * 8);
     expect(lex.strings.size).toBe(500);
+    // The columns grew past their first guess: the last unit's numbers are where they belong.
+    expect([...lex.value.subarray(lex.count - 14, lex.count - 2)]).toEqual([
+      12, 0, 10.5, -180.25, 0, 0, 0, 0, 0, 0, 100, 0.5,
+    ]);
+    // Numbers only: the columns grow at a number token, which keeps its value.
+    const sevens = lexContent(bytes('7 '.repeat(3000)))!;
+    expect(sevens.count).toBe(3000);
+    expect(sevens.value.subarray(0, 3000).every((v) => v === 7)).toBe(true);
+    // Without decoding, a string is delimited and its bytes are not made.
+    const bare = lexContent(bytes(unit.repeat(500)), false)!;
+    expect(bare.count).toBe(lex.count);
+    expect(bare.strings.size).toBe(0);
   });
 
   it('reads every number as Number() reads its text, and the same tokens as contentTokens', () => {

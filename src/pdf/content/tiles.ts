@@ -42,7 +42,7 @@ export interface SplitOptions {
 /** Bytes for tiles that do not take a unit: `key` names what state they set, so a later setting replaces them. */
 interface StateOp {
   bytes: Uint8Array;
-  key?: string;
+  key?: string | undefined;
 }
 interface Unit {
   bytes: Uint8Array;
@@ -107,7 +107,8 @@ export function splitTiles(
   wanted: readonly number[],
   options: SplitOptions = {},
 ): Uint8Array[] | undefined {
-  const lex = lexContent(content);
+  // Strings move whole: the split never reads their bytes.
+  const lex = lexContent(content, false);
   if (!lex) return undefined;
   const root = parseBlocks(content, lex, grid, options);
   return wanted.map((tile) => {
@@ -218,7 +219,6 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
     from = t + 1;
     const op = lex.text[t]!;
     const nums = NUMERIC.has(op) ? numbersIn(lex, first, t) : NONE;
-    const here = (): Uint8Array => content.subarray(start, tokEnd);
 
     if (op === 'BI') {
       // An inline image runs to its EI (the tokens skip its data): one unit, the unit square.
@@ -265,14 +265,14 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
         tx.known = false;
       } else if (MARKS.has(op)) {
         tx.marks += op === 'EMC' ? -1 : op === 'BDC' || op === 'BMC' ? 1 : 0;
-        tx.others.push({ bytes: here(), key: 'mark' });
+        tx.others.push({ bytes: content.subarray(start, tokEnd), key: 'mark' });
       } else if (op === 'TL' && nums.length === 1) {
         tx.leading = nums[0]!;
-        tx.others.push({ bytes: here(), key: 'TL' });
+        tx.others.push({ bytes: content.subarray(start, tokEnd), key: 'TL' });
       } else if (op === 'cm' && nums.length === 6) {
         g = { ...g, ctm: mul(nums as Matrix, g.ctm) };
-        tx.others.push({ bytes: here() });
-      } else tx.others.push({ bytes: here(), ...(KEYED[op] ? { key: KEYED[op] } : {}) });
+        tx.others.push({ bytes: content.subarray(start, tokEnd) });
+      } else tx.others.push({ bytes: content.subarray(start, tokEnd), key: KEYED[op] });
       continue;
     }
 
@@ -305,7 +305,7 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
       continue;
     }
     if (op === 'q') {
-      const child: Block = { open: here(), children: [], tiles: new Set() };
+      const child: Block = { open: content.subarray(start, tokEnd), children: [], tiles: new Set() };
       block.children.push(child);
       stack.push({ block, g });
       block = child;
@@ -315,10 +315,10 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
       const outer = stack.pop();
       if (!outer) {
         // More Q than q: kept as it is, in every tile.
-        block.children.push({ bytes: here() });
+        block.children.push({ bytes: content.subarray(start, tokEnd) });
         continue;
       }
-      block.close = here();
+      block.close = content.subarray(start, tokEnd);
       for (const tl of block.tiles) outer.block.tiles.add(tl);
       block = outer.block;
       g = outer.g;
@@ -326,7 +326,7 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
     }
     if (op === 'cm' && nums.length === 6) {
       g = { ...g, ctm: mul(nums as Matrix, g.ctm) };
-      block.children.push({ bytes: here() });
+      block.children.push({ bytes: content.subarray(start, tokEnd) });
       continue;
     }
     if (op === 'w' && nums.length === 1) g = { ...g, lineWidth: nums[0]! };
@@ -347,15 +347,19 @@ function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, optio
       let name: string | undefined;
       for (let k = first; k < t && name === undefined; k++) if (lex.kind[k] === TOKEN.name) name = lex.text[k];
       const own = name !== undefined && options.xobjectBox ? options.xobjectBox(name) : undefined;
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, own ? boxOf(g.ctm, own) : null, false), others: [] });
+      addUnit({
+        bytes: content.subarray(start, tokEnd),
+        tiles: tilesOf(grid, all, g.clip, own ? boxOf(g.ctm, own) : null, false),
+        others: [],
+      });
       continue;
     }
     if (op === 'sh') {
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, null, false), others: [] });
+      addUnit({ bytes: content.subarray(start, tokEnd), tiles: tilesOf(grid, all, g.clip, null, false), others: [] });
       continue;
     }
     if (op === 'TL' && nums.length === 1) leading = nums[0]!;
-    block.children.push({ bytes: here(), ...(KEYED[op] ? { key: KEYED[op] } : {}) });
+    block.children.push({ bytes: content.subarray(start, tokEnd), key: KEYED[op] });
   }
   // An unclosed text object or q: what was read so far stays, in every tile.
   if (text) addUnit({ bytes: bytes(text.start, content.length), tiles: all, others: [] });

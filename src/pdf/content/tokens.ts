@@ -42,6 +42,7 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 /** Powers of ten that are exact doubles: an integer below 2^53 divided by one is the decimal correctly rounded. */
 const TENS = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
+const NO_BYTES = new Uint8Array(0);
 const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c };
 
 /** The tokens of `b`, or undefined when it does not lex (an unclosed string or array of hex digits). */
@@ -62,8 +63,11 @@ export function contentTokens(b: Uint8Array): ContentToken[] | undefined {
   return out;
 }
 
-/** The tokens of `b` in columns, or undefined when it does not lex. */
-export function lexContent(b: Uint8Array): ContentLex | undefined {
+/**
+ * The tokens of `b` in columns, or undefined when it does not lex. Without `decodeStrings` a string is
+ * only delimited (its bytes are not made): the tile split moves strings whole and never reads them.
+ */
+export function lexContent(b: Uint8Array, decodeStrings = true): ContentLex | undefined {
   let capacity = Math.max(16, b.length >> 2);
   let kind = new Uint8Array(capacity);
   let starts = new Uint32Array(capacity);
@@ -101,19 +105,20 @@ export function lexContent(b: Uint8Array): ContentLex | undefined {
       while (i < n && CLASS[b[i]!] === 0) i++;
       text[push(TOKEN.name, start, i)] = view.toString('latin1', start + 1, i);
     } else if (c === 0x28) {
-      const bytes = literalString(b, i);
+      const bytes = literalString(b, i, decodeStrings);
       if (!bytes) return undefined;
       i = bytes.end;
-      strings.set(push(TOKEN.string, start, i), bytes.bytes);
+      const t = push(TOKEN.string, start, i);
+      if (decodeStrings) strings.set(t, bytes.bytes);
     } else if ((c === 0x3c || c === 0x3e) && b[i + 1] === c) {
       i += 2;
       push(TOKEN.other, start, i);
     } else if (c === 0x3c) {
       const end = b.indexOf(0x3e, i);
       if (end < 0) return undefined;
-      const hex = view.toString('latin1', i + 1, end).replace(/[^0-9a-fA-F]/g, '');
       i = end + 1;
-      strings.set(push(TOKEN.string, start, i), Buffer.from(hex.length % 2 ? hex + '0' : hex, 'hex'));
+      const t = push(TOKEN.string, start, i);
+      if (decodeStrings) strings.set(t, hexString(b, start + 1, end));
     } else if (c === 0x5b || c === 0x5d) {
       i++;
       push(c === 0x5b ? TOKEN.open : TOKEN.close, start, i);
@@ -123,11 +128,16 @@ export function lexContent(b: Uint8Array): ContentLex | undefined {
     } else {
       while (i < n && CLASS[b[i]!] === 0) i++;
       const number = numberAt(b, start, i);
-      if (number !== undefined) value[push(TOKEN.number, start, i)] = number;
-      else {
+      // push may grow the columns: the index first, then the (new) column.
+      if (number !== undefined) {
+        const t = push(TOKEN.number, start, i);
+        value[t] = number;
+      } else {
         const word = view.toString('latin1', start, i);
-        if (NUMBER.test(word)) value[push(TOKEN.number, start, i)] = Number(word);
-        else if (word === 'true' || word === 'false' || word === 'null') push(TOKEN.other, start, i);
+        if (NUMBER.test(word)) {
+          const t = push(TOKEN.number, start, i);
+          value[t] = Number(word);
+        } else if (word === 'true' || word === 'false' || word === 'null') push(TOKEN.other, start, i);
         else {
           text[push(TOKEN.op, start, i)] = word;
           // Inline image data runs to the next whitespace-delimited EI.
@@ -174,8 +184,23 @@ function numberAt(b: Uint8Array, from: number, to: number): number | undefined {
   return (sign * mantissa) / TENS[decimals]!;
 }
 
-/** A literal string from its `(` at `at`: its bytes and the offset after its `)`. */
-function literalString(b: Uint8Array, at: number): { bytes: Uint8Array; end: number } | undefined {
+/** The bytes the hex digits of `b[from..to]` spell (other bytes skipped; an odd last digit is its high half). */
+function hexString(b: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array((to - from + 1) >> 1);
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = b[i]!;
+    const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
+    if (v < 0) continue;
+    if (n & 1) out[n >> 1]! |= v;
+    else out[n >> 1] = v << 4;
+    n++;
+  }
+  return out.subarray(0, (n + 1) >> 1);
+}
+
+/** A literal string from its `(` at `at`: its bytes (when `decode`) and the offset after its `)`. */
+function literalString(b: Uint8Array, at: number, decode: boolean): { bytes: Uint8Array; end: number } | undefined {
   const out: number[] = [];
   let depth = 1;
   let i = at + 1;
@@ -188,25 +213,25 @@ function literalString(b: Uint8Array, at: number): { bytes: Uint8Array; end: num
         let v = 0;
         let k = 0;
         while (k < 3 && b[i + 1 + k]! >= 0x30 && b[i + 1 + k]! <= 0x37) v = v * 8 + b[i + 1 + k++]! - 0x30;
-        out.push(v & 0xff);
+        if (decode) out.push(v & 0xff);
         i += 1 + k;
       } else if (n === 0x0d) i += b[i + 2] === 0x0a ? 3 : 2;
       else if (n === 0x0a) i += 2;
       else {
-        out.push(ESCAPES[n] ?? n);
+        if (decode) out.push(ESCAPES[n] ?? n);
         i += 2;
       }
       continue;
     }
     if (c === 0x28) depth++;
-    else if (c === 0x29 && --depth === 0) return { bytes: Uint8Array.from(out), end: i + 1 };
+    else if (c === 0x29 && --depth === 0) return { bytes: decode ? Uint8Array.from(out) : NO_BYTES, end: i + 1 };
     if (c === 0x0d) {
       // An unescaped end of line is one line feed, whatever it was written as.
-      out.push(0x0a);
+      if (decode) out.push(0x0a);
       i += b[i + 1] === 0x0a ? 2 : 1;
       continue;
     }
-    out.push(c);
+    if (decode) out.push(c);
     i++;
   }
   return undefined;
