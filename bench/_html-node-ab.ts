@@ -5,7 +5,7 @@
  * node_modules link), one warm-up then `renders` renders, no profiler, and prints the medians of the
  * wall, Node CPU (process.cpuUsage: every thread, zlib's and the GC's included), Node's main thread
  * (Linux schedstat) and Chromium CPU (/proc of the pool's processes) per render. Run two trees one after
- * the other, alternating, several times: the machine is shared.
+ * the other, alternating, several times: the machine is shared. UNTAGGED=1 renders with tagged: false.
  */
 import { readFileSync } from 'node:fs';
 import { reportDocument, REPORT_CHAPTERS } from './html-report.js';
@@ -20,7 +20,8 @@ const mainThreadMs = (): number =>
   Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
 const pool = new html.BrowserPool({ maxPages: 1 });
 const chromiumCpu = async (): Promise<number> => (await pool.processes()).reduce((n, p) => n + p.cpuTicks, 0) * 10;
-const request = reportDocument(chapters);
+// UNTAGGED=1: the render with tagged: false.
+const request = { ...reportDocument(chapters), ...(process.env.UNTAGGED ? { tagged: false } : {}) };
 await html.renderHtmlDocument(pool, request);
 const rows: number[][] = [];
 let bytes = 0;

@@ -17,6 +17,8 @@ import { reportDocument, REPORT_CHAPTERS } from './html-report.js';
 const chapters = Number(process.argv[2] ?? REPORT_CHAPTERS);
 const runs = Number(process.argv[3] ?? 8);
 const oldTree = process.argv[4];
+// UNTAGGED=1: the render and the replay with tagged: false (no artifact marks; the overlay drawn without them).
+const tagged = !process.env.UNTAGGED;
 
 interface Captured {
   print?: Uint8Array;
@@ -47,7 +49,7 @@ await pool.run(
   },
   async () => ({}),
 );
-const rendered = await renderHtmlDocument(pool, reportDocument(chapters));
+const rendered = await renderHtmlDocument(pool, { ...reportDocument(chapters), tagged });
 await pool.close();
 const print = captured.print!;
 const begin = captured.begin as { prepared: Record<string, unknown> };
@@ -99,8 +101,12 @@ const replayOf = async (root: string): Promise<Replay> => {
     lap('open');
     const found = dests.readDests(base.doc);
     const actual = state.observe(base.doc, found, info as never);
+    // begin's margins when the print has the guessed pages (render.ts's marginsOf), else the captured call's.
+    margins = state.guessedMargins(info as never, actual.names) ?? margins;
     lap('dests');
-    await kernel.markArtifacts(base.doc, base.doc.getPages().slice(0, actual.total), new Map());
+    const body = base.doc.getPages().slice(0, actual.total);
+    if (tagged) await kernel.markArtifacts(base.doc, body, new Map());
+    else kernel.recolourPages(base.doc, body, new Map());
     lap('artifacts');
     overlay.mergeOverlay(
       base.doc,
@@ -109,7 +115,7 @@ const replayOf = async (root: string): Promise<Replay> => {
       info.overlayGrid as never,
       0,
       new Map(),
-      true,
+      tagged,
     );
     // render.ts's placeBookmarks and placeAuthorDests, for Chromium's content-relative destinations.
     const bookmarks = (info.bookmarks as Mark[]).flatMap((b) => {
@@ -137,7 +143,7 @@ const replayOf = async (root: string): Promise<Replay> => {
     dests.removeDests(base.doc, (n) => n.startsWith('__fs_'));
     if (bookmarks.length > 0) outline.addOutline(base.doc, bookmarks);
     lap('overlay');
-    finish.finishDocument(base.doc, { tagged: true }, info.meta as never, pdf, []);
+    finish.finishDocument(base.doc, { tagged }, info.meta as never, pdf, []);
     if (process.env.KINDS) {
       const ctx = base.doc.context;
       const enumerate = ctx.enumerateIndirectObjects.bind(ctx);
@@ -226,9 +232,11 @@ const figures = new Map<string, Array<Record<string, number>>>();
 for (let i = 0; i <= runs; i++)
   for (const [name, replay] of i % 2 ? trees : [...trees].reverse()) {
     const cpu = process.cpuUsage();
+    const main = mainThreadMs();
     const { out, phases } = await replay(print, begin.prepared, captured.margins as Margin[]);
     const u = process.cpuUsage(cpu);
     phases.all = (u.user + u.system) / 1000;
+    phases['all main'] = mainThreadMs() - main;
     if (i > 0) figures.set(name, [...(figures.get(name) ?? []), phases]);
     outs.set(name, out);
   }

@@ -67,6 +67,7 @@ export {
 } from './content/drop-glyphs.js';
 export { dropSoftHyphenSpans } from './content/soft-hyphens.js';
 export { splitTiles, type Box, type SplitOptions, type TileGrid } from './content/tiles.js';
+export { contentTokens, lexContent, TOKEN, type ContentLex, type ContentToken } from './content/tokens.js';
 export { drawTile, tileForms, type SheetTile } from './content/tile-forms.js';
 export {
   drawArtifact,

@@ -167,7 +167,14 @@ function scriptsIn(text: string): Set<string> {
     const font = scriptFontFor(cp);
     if (font) found.add(font);
   };
-  for (const ch of text) add(ch.codePointAt(0)!);
+  // Code units below every script block are skipped without making a string per character (the text is
+  // the whole document); a pair of surrogates is read as its one code point, a lone one as itself.
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < FIRST_SCRIPT_CODE_POINT) continue;
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    add(cp);
+  }
   for (const m of text.matchAll(/&#(?:x([0-9a-f]{1,6})|([0-9]{1,7}));?/gi))
     add(m[1] ? parseInt(m[1], 16) : Number(m[2]));
   return found;

@@ -16,8 +16,19 @@ export interface DestPoint {
   y: number;
 }
 
+/**
+ * Names' decoded text: PDFName instances are interned for the process (PDFName.of), and a print's
+ * destinations are read, moved and pruned by name more than once, each decoding byte by byte.
+ */
+const NAME_TEXT = new WeakMap<PDFName, string>();
+const XYZ = PDFName.of('XYZ');
+
 function nameKey(key: PDFObject): string | undefined {
-  if (key instanceof PDFName) return key.decodeText();
+  if (key instanceof PDFName) {
+    let text = NAME_TEXT.get(key);
+    if (text === undefined) NAME_TEXT.set(key, (text = key.decodeText()));
+    return text;
+  }
   if (key instanceof PDFString || key instanceof PDFHexString) return key.decodeText();
   return undefined;
 }
@@ -57,6 +68,13 @@ function eachDest(doc: PDFDocument, visit: (name: string, dest: PDFArray) => voi
   walk(tree, 0);
 }
 
+/** Each page's index by its reference (PDFRef.of interns references, so the object is the key). */
+function pageIndexOf(doc: PDFDocument): Map<PDFRef, number> {
+  const index = new Map<PDFRef, number>();
+  doc.getPages().forEach((p, i) => index.set(p.ref, i));
+  return index;
+}
+
 function destNumber(arr: PDFArray, i: number): number {
   const n = arr.get(i);
   return n instanceof PDFNumber ? n.asNumber() : 0;
@@ -67,12 +85,11 @@ function destNumber(arr: PDFArray, i: number): number {
  * 156 writes) or a `/Names /Dests` tree (older and newer writers).
  */
 export function readDests(doc: PDFDocument): Map<string, DestPoint> {
-  const pageIndex = new Map<string, number>();
-  doc.getPages().forEach((p, i) => pageIndex.set(p.ref.toString(), i));
+  const pageIndex = pageIndexOf(doc);
   const out = new Map<string, DestPoint>();
   eachDest(doc, (key, arr) => {
     const ref = arr.get(0);
-    const page = ref instanceof PDFRef ? pageIndex.get(ref.toString()) : undefined;
+    const page = ref instanceof PDFRef ? pageIndex.get(ref) : undefined;
     if (page !== undefined) out.set(key, { page, x: destNumber(arr, 2), y: destNumber(arr, 3) });
   });
   return out;
@@ -94,15 +111,13 @@ export function shiftDests(
   isHelper: (name: string) => boolean,
   shift: (page: number) => DestShift,
 ): number {
-  const pageIndex = new Map<string, number>();
-  doc.getPages().forEach((p, i) => pageIndex.set(p.ref.toString(), i));
+  const pageIndex = pageIndexOf(doc);
   let moved = 0;
   eachDest(doc, (key, arr) => {
     const ref = arr.get(0);
-    const page = ref instanceof PDFRef ? pageIndex.get(ref.toString()) : undefined;
-    const kind = arr.get(1);
+    const page = ref instanceof PDFRef ? pageIndex.get(ref) : undefined;
     // Only XYZ carries a left and a top (Chromium writes nothing else).
-    if (isHelper(key) || page === undefined || !(kind instanceof PDFName) || kind.decodeText() !== 'XYZ') return;
+    if (isHelper(key) || page === undefined || arr.get(1) !== XYZ) return;
     const { dx, dy } = shift(page);
     if (dx === 0 && dy === 0) return;
     const round = (v: number): number => Math.round(v * 100) / 100;

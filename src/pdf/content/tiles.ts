@@ -16,7 +16,7 @@
  * A unit in a cell it does not paint costs bytes only: each tile is drawn through a form whose BBox is the
  * tile, so more tiles than needed is always the safe side. Unknown operators are kept as state.
  */
-import { contentTokens, type ContentToken } from './tokens.js';
+import { lexContent, TOKEN, type ContentLex } from './tokens.js';
 import {
   apply,
   boxOf,
@@ -42,7 +42,7 @@ export interface SplitOptions {
 /** Bytes for tiles that do not take a unit: `key` names what state they set, so a later setting replaces them. */
 interface StateOp {
   bytes: Uint8Array;
-  key?: string;
+  key?: string | undefined;
 }
 interface Unit {
   bytes: Uint8Array;
@@ -107,9 +107,10 @@ export function splitTiles(
   wanted: readonly number[],
   options: SplitOptions = {},
 ): Uint8Array[] | undefined {
-  const tokens = contentTokens(content);
-  if (!tokens) return undefined;
-  const root = parseBlocks(content, tokens, grid, options);
+  // Strings move whole: the split never reads their bytes.
+  const lex = lexContent(content, false);
+  if (!lex) return undefined;
+  const root = parseBlocks(content, lex, grid, options);
   return wanted.map((tile) => {
     const out: Uint8Array[] = [];
     emit(root, tile, out, new Map());
@@ -174,12 +175,9 @@ function nextLine(tx: TextObject, dx: number, dy: number): void {
 const NUMERIC = new Set(['Tm', 'Td', 'TD', 'TL', '"', 'cm', 'w', ...PATH_BUILD]);
 const NONE: number[] = [];
 
-function numbersIn(tokens: ContentToken[], from: number, to: number): number[] {
+function numbersIn(lex: ContentLex, from: number, to: number): number[] {
   const out: number[] = [];
-  for (let i = from; i < to; i++) {
-    const tk = tokens[i]!;
-    if (tk.kind === 'number') out.push(tk.value);
-  }
+  for (let i = from; i < to; i++) if (lex.kind[i] === TOKEN.number) out.push(lex.value[i]!);
   return out;
 }
 
@@ -189,7 +187,7 @@ interface Graphics {
   lineWidth: number;
 }
 
-function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid, options: SplitOptions): Block {
+function parseBlocks(content: Uint8Array, lex: ContentLex, grid: TileGrid, options: SplitOptions): Block {
   const all = new Set<number>();
   for (let i = 0; i < grid.cols * grid.rows; i++) all.add(i);
   const root: Block = { open: new Uint8Array(0), children: [], tiles: new Set() };
@@ -211,21 +209,22 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
   let leading = 0;
 
   let from = 0;
-  for (let t = 0; t < tokens.length; t++) {
-    const tok = tokens[t]!;
-    if (tok.kind !== 'op') continue;
+  const count = lex.count;
+  const isOp = (t: number, op: string): boolean => lex.kind[t] === TOKEN.op && lex.text[t] === op;
+  for (let t = 0; t < count; t++) {
+    if (lex.kind[t] !== TOKEN.op) continue;
     const first = from;
-    const start = first < t ? tokens[first]!.start : tok.start;
+    const start = lex.start[first < t ? first : t]!;
+    const tokEnd = lex.end[t]!;
     from = t + 1;
-    const op = tok.op;
-    const nums = NUMERIC.has(op) ? numbersIn(tokens, first, t) : NONE;
-    const here = (): Uint8Array => content.subarray(start, tok.end);
+    const op = lex.text[t]!;
+    const nums = NUMERIC.has(op) ? numbersIn(lex, first, t) : NONE;
 
     if (op === 'BI') {
       // An inline image runs to its EI (the tokens skip its data): one unit, the unit square.
       let e = t + 1;
-      while (e < tokens.length && !(tokens[e]!.kind === 'op' && (tokens[e] as { op: string }).op === 'EI')) e++;
-      const end = (tokens[e] ?? tokens[tokens.length - 1]!).end;
+      while (e < count && !isOp(e, 'EI')) e++;
+      const end = lex.end[e < count ? e : count - 1]!;
       addUnit({
         bytes: bytes(start, end),
         tiles: tilesOf(grid, all, g.clip, boxOf(g.ctm, [0, 0, 1, 1]), false),
@@ -242,7 +241,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
         // Marks inside the object leave with it when they balance there.
         const others = text.marks === 0 ? text.others.filter((s) => s.key !== 'mark') : text.others;
         addUnit({
-          bytes: bytes(text.start, tok.end),
+          bytes: bytes(text.start, tokEnd),
           tiles,
           others: others.map((s) => (s.key === 'mark' ? { bytes: s.bytes } : s)),
         });
@@ -266,14 +265,14 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
         tx.known = false;
       } else if (MARKS.has(op)) {
         tx.marks += op === 'EMC' ? -1 : op === 'BDC' || op === 'BMC' ? 1 : 0;
-        tx.others.push({ bytes: here(), key: 'mark' });
+        tx.others.push({ bytes: content.subarray(start, tokEnd), key: 'mark' });
       } else if (op === 'TL' && nums.length === 1) {
         tx.leading = nums[0]!;
-        tx.others.push({ bytes: here(), key: 'TL' });
+        tx.others.push({ bytes: content.subarray(start, tokEnd), key: 'TL' });
       } else if (op === 'cm' && nums.length === 6) {
         g = { ...g, ctm: mul(nums as Matrix, g.ctm) };
-        tx.others.push({ bytes: here() });
-      } else tx.others.push({ bytes: here(), ...(KEYED[op] ? { key: KEYED[op] } : {}) });
+        tx.others.push({ bytes: content.subarray(start, tokEnd) });
+      } else tx.others.push({ bytes: content.subarray(start, tokEnd), key: KEYED[op] });
       continue;
     }
 
@@ -299,14 +298,14 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
         const widen = STROKES.has(op) ? g.lineWidth * scaleOf(g.ctm) : 0;
         const painted = box ? ([box[0] - widen, box[1] - widen, box[2] + widen, box[3] + widen] as Box) : null;
         // A path that clips and paints: tiles it does not paint in keep its clip.
-        const others = clip ? [{ bytes: Buffer.concat([bytes(from0, tok.start), enc(' n')]) }] : [];
-        addUnit({ bytes: bytes(from0, tok.end), tiles: tilesOf(grid, all, g.clip, painted, false), others });
-      } else block.children.push({ bytes: bytes(from0, tok.end) });
+        const others = clip ? [{ bytes: Buffer.concat([bytes(from0, lex.start[t]!), enc(' n')]) }] : [];
+        addUnit({ bytes: bytes(from0, tokEnd), tiles: tilesOf(grid, all, g.clip, painted, false), others });
+      } else block.children.push({ bytes: bytes(from0, tokEnd) });
       if (clip) g = { ...g, clip: intersect(g.clip, box ?? [0, 0, 0, 0]) };
       continue;
     }
     if (op === 'q') {
-      const child: Block = { open: here(), children: [], tiles: new Set() };
+      const child: Block = { open: content.subarray(start, tokEnd), children: [], tiles: new Set() };
       block.children.push(child);
       stack.push({ block, g });
       block = child;
@@ -316,10 +315,10 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
       const outer = stack.pop();
       if (!outer) {
         // More Q than q: kept as it is, in every tile.
-        block.children.push({ bytes: here() });
+        block.children.push({ bytes: content.subarray(start, tokEnd) });
         continue;
       }
-      block.close = here();
+      block.close = content.subarray(start, tokEnd);
       for (const tl of block.tiles) outer.block.tiles.add(tl);
       block = outer.block;
       g = outer.g;
@@ -327,7 +326,7 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
     }
     if (op === 'cm' && nums.length === 6) {
       g = { ...g, ctm: mul(nums as Matrix, g.ctm) };
-      block.children.push({ bytes: here() });
+      block.children.push({ bytes: content.subarray(start, tokEnd) });
       continue;
     }
     if (op === 'w' && nums.length === 1) g = { ...g, lineWidth: nums[0]! };
@@ -345,17 +344,22 @@ function parseBlocks(content: Uint8Array, tokens: ContentToken[], grid: TileGrid
       continue;
     }
     if (op === 'Do') {
-      const name = tokens.slice(first, t).find((o) => o.kind === 'name') as { name: string } | undefined;
-      const own = name && options.xobjectBox ? options.xobjectBox(name.name) : undefined;
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, own ? boxOf(g.ctm, own) : null, false), others: [] });
+      let name: string | undefined;
+      for (let k = first; k < t && name === undefined; k++) if (lex.kind[k] === TOKEN.name) name = lex.text[k];
+      const own = name !== undefined && options.xobjectBox ? options.xobjectBox(name) : undefined;
+      addUnit({
+        bytes: content.subarray(start, tokEnd),
+        tiles: tilesOf(grid, all, g.clip, own ? boxOf(g.ctm, own) : null, false),
+        others: [],
+      });
       continue;
     }
     if (op === 'sh') {
-      addUnit({ bytes: here(), tiles: tilesOf(grid, all, g.clip, null, false), others: [] });
+      addUnit({ bytes: content.subarray(start, tokEnd), tiles: tilesOf(grid, all, g.clip, null, false), others: [] });
       continue;
     }
     if (op === 'TL' && nums.length === 1) leading = nums[0]!;
-    block.children.push({ bytes: here(), ...(KEYED[op] ? { key: KEYED[op] } : {}) });
+    block.children.push({ bytes: content.subarray(start, tokEnd), key: KEYED[op] });
   }
   // An unclosed text object or q: what was read so far stays, in every tile.
   if (text) addUnit({ bytes: bytes(text.start, content.length), tiles: all, others: [] });
