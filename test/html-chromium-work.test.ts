@@ -158,7 +158,8 @@ describe('leaders', () => {
       await layoutsOf(contents(12, true, 2));
       const small = await cost(2);
       const large = await cost(24);
-      // Laid out whole at the page width, the larger document cost ~9x as much (12x the paragraphs); now ~1x.
+      // Laid out whole at the page width, the larger document costs ~9x as much (12x the paragraphs); as far
+      // as the last leader, ~1x.
       expect(large / small).toBeLessThan(3);
     },
   );

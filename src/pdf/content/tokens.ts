@@ -5,7 +5,7 @@
  *
  * `lexContent` keeps the tokens in columns (typed arrays of kinds, offsets and numbers, one text slot for
  * operators and names): a sheet of tiles has hundreds of thousands of tokens, and an object per token
- * was most of the split's time. `contentTokens` gives the same tokens as objects, for the edits that
+ * would be most of the split's time. `contentTokens` gives the same tokens as objects, for the edits that
  * hold on to a few.
  */
 
@@ -92,7 +92,7 @@ export function lexContent(b: Uint8Array, decodeStrings = true): ContentLex | un
   };
   const n = b.length;
   let i = 0;
-  // One view of the bytes decodes each token in place (a copy per token was most of the scan's time).
+  // One view of the bytes decodes each token in place (a copy per token would be most of the scan's time).
   const view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   while (i < n) {
     const c = b[i]!;
