@@ -98,4 +98,3 @@ export async function rewritePdf(doc: PDFDocument, options: RewriteOptions = {})
     return objects.writingUnreadAsBytes(() => doc.save(FULL_SAVE));
   return doc.save(FULL_SAVE);
 }
-
