@@ -42,6 +42,14 @@ async function print(pages: number): Promise<Uint8Array> {
   return doc.save({ useObjectStreams: false });
 }
 
+/** Each overlay page a sheet of one tile (as a sheet holding one page's margin boxes is printed). */
+function oneTileSheets(pages: number): OverlayGrid {
+  return {
+    sheets: Array.from({ length: pages }, () => ({ cols: 1, rows: 1, pitch: [612, 792], tile: [612, 792] })),
+    tiles: Array.from({ length: pages }, (_, i) => ({ sheet: i, index: 0 })),
+  };
+}
+
 /** Objects of the file that nothing reaches from its trailer. */
 function unreachable(ctx: PDFContext): PDFObject[] {
   const seen = new Set<PDFRef>();
@@ -65,11 +73,7 @@ describe('the print after the artifact pass and the overlay merge', () => {
     const pages = 6;
     const base = await openForUpdate(await print(pages), 'html');
     await markArtifacts(base.doc, base.doc.getPages().slice(0, pages), new Map());
-    // Each overlay page a sheet of one tile (as a sheet holding one page's margin boxes is printed).
-    const grid = {
-      sheets: Array.from({ length: pages }, () => ({ cols: 1, rows: 1, pitch: [612, 792], tile: [612, 792] })),
-      tiles: Array.from({ length: pages }, (_, i) => ({ sheet: i, index: 0 })),
-    } satisfies OverlayGrid;
+    const grid = oneTileSheets(pages);
     mergeOverlay(
       base.doc,
       pages,
@@ -95,6 +99,25 @@ describe('the print after the artifact pass and the overlay merge', () => {
       expect(form.match(/ Tj/g)).toHaveLength(1);
       expect(form).not.toContain('BMC');
     });
+  });
+});
+
+describe('the untagged print after the overlay merge', () => {
+  it("writes no object that nothing reaches: the sheets' own streams leave with the sheets", async () => {
+    const pages = 6;
+    const base = await openForUpdate(await print(pages), 'html');
+    mergeOverlay(
+      base.doc,
+      pages,
+      Array.from({ length: pages }, (_, i) => i),
+      oneTileSheets(pages),
+      0,
+      new Map(),
+      false,
+    );
+    const out = await PDFDocument.load(await rewritePdf(base.doc, { copyUnread: true }), { updateMetadata: false });
+    expect(out.getPageCount()).toBe(pages);
+    expect(unreachable(out.context)).toEqual([]);
   });
 });
 

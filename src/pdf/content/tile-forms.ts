@@ -18,6 +18,7 @@ import {
   type PDFDocument,
   type PDFPage,
 } from '@cantoo/pdf-lib';
+import { addStandIn, contentRefs } from '../document/stand-ins.js';
 import { pageContent } from './drop-glyphs.js';
 import { splitTiles, type TileGrid } from './tiles.js';
 import { boxOf, type Box } from './tile-geometry.js';
@@ -60,6 +61,8 @@ export function tileForms(
     { xobjectBox },
   );
   if (!streams) return undefined;
+  // The forms hold the sheet's content now: its own streams go when the sheet leaves the document.
+  for (const ref of contentRefs(doc, sheet)) addStandIn(doc, ref);
   return tiles.map((t, k) => {
     const col = t.index % grid.cols;
     const row = Math.floor(t.index / grid.cols);
