@@ -10,9 +10,11 @@ export { decodeCapped } from './parse/decode.js';
 export { pagesOverBudget } from './content/budget.js';
 export { isShortText } from './parse/structure.js';
 export {
+  applyMatrix,
   displayMatrix,
   frameOf,
   frameOfPage,
+  multiplyMatrices,
   toDisplay,
   turnMatrix,
   userRect,

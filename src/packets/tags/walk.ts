@@ -4,9 +4,10 @@
  * (page-paths.ts), both in the page's display frame.
  */
 import { VALUE_MARKED_CONTENT } from '../../format/index.js';
+import { applyMatrix as apply, multiplyMatrices as multiply, type Matrix } from '../../pdf/index.js';
 import { MAX_PATH_POINTS, paintedPath, type PaintedPath, type PaintState } from './paths.js';
 
-export type Matrix = [number, number, number, number, number, number];
+export type { Matrix };
 
 export interface Glyph {
   /** The Unicode text the glyph stands for (may be several characters for a ligature, or empty). */
@@ -62,21 +63,6 @@ interface TextState extends PaintState {
 }
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-
-function multiply(m: Matrix, n: Matrix): Matrix {
-  return [
-    m[0] * n[0] + m[1] * n[2],
-    m[0] * n[1] + m[1] * n[3],
-    m[2] * n[0] + m[3] * n[2],
-    m[2] * n[1] + m[3] * n[3],
-    m[4] * n[0] + m[5] * n[2] + n[4],
-    m[4] * n[1] + m[5] * n[3] + n[5],
-  ];
-}
-
-function apply(m: Matrix, x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
 
 export function asMatrix(args: unknown[] | null | undefined): Matrix | undefined {
   if (!args) return undefined;

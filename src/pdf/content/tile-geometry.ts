@@ -1,4 +1,5 @@
-/** The geometry the tile splitter (tiles.ts) works with: matrices, boxes, and the cells of a grid they meet. */
+/** The geometry the tile splitter (tiles.ts) works with: boxes, and the cells of a grid they meet. */
+import { applyMatrix as apply, type Matrix } from '../document/page-frame.js';
 
 /** A grid of equal cells in the stream's user space (y up): row 0 is the top row, tile index row·cols+col. */
 export interface TileGrid {
@@ -12,21 +13,6 @@ export interface TileGrid {
 
 /** [x0, y0, x1, y1] */
 export type Box = [number, number, number, number];
-
-export type Matrix = [number, number, number, number, number, number];
-
-export const mul = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
-export const apply = (m: Matrix, x: number, y: number): [number, number] => [
-  x * m[0] + y * m[2] + m[4],
-  x * m[1] + y * m[3] + m[5],
-];
 
 /** The cells of a text object's glyph origins inside the clip; with none inside, the cells the clip meets. */
 export function textTiles(

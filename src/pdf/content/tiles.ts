@@ -17,18 +17,16 @@
  * tile, so more tiles than needed is always the safe side. Unknown operators are kept as state.
  */
 import { lexContent, TOKEN, type ContentLex } from './tokens.js';
+import { applyMatrix as apply, multiplyMatrices as mul, type Matrix } from '../document/page-frame.js';
 import {
-  apply,
   boxOf,
   extend,
   intersect,
-  mul,
   rectPoints,
   scaleOf,
   textTiles,
   tilesOf,
   type Box,
-  type Matrix,
   type TileGrid,
 } from './tile-geometry.js';
 

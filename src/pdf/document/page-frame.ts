@@ -10,6 +10,23 @@ export type Rotation = 0 | 90 | 180 | 270;
 
 export type Matrix = [number, number, number, number, number, number];
 
+/** `m` then `n` (PDF's row-vector convention: a point is multiplied by m, then by n). */
+export function multiplyMatrices(m: Matrix, n: Matrix): Matrix {
+  return [
+    m[0] * n[0] + m[1] * n[2],
+    m[0] * n[1] + m[1] * n[3],
+    m[2] * n[0] + m[3] * n[2],
+    m[2] * n[1] + m[3] * n[3],
+    m[4] * n[0] + m[5] * n[2] + n[4],
+    m[4] * n[1] + m[5] * n[3] + n[5],
+  ];
+}
+
+/** The point (x, y) through `m`. */
+export function applyMatrix(m: Matrix, x: number, y: number): [number, number] {
+  return [x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5]];
+}
+
 /** A page's visible area in user space and how it is turned for display. */
 export interface PageFrame {
   llx: number;

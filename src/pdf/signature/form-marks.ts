@@ -21,7 +21,7 @@ import {
 import { ValidationError } from '../../errors/index.js';
 import { addAnnotation } from '../content/annots.js';
 import { PDF } from '../document/names.js';
-import { frameOfPage, userRect } from '../document/page-frame.js';
+import { frameOfPage, multiplyMatrices, userRect, type Matrix } from '../document/page-frame.js';
 import { appendDrawing } from './write.js';
 
 /**
@@ -205,29 +205,15 @@ function turnedForPage(doc: PDFDocument, widget: PDFDict, ref: PDFRef): PDFRef {
   };
   const r = turn[angle];
   if (!r) return ref;
-  const matrix = multiply(multiply(m0, [1, 0, 0, 1, -ox, -oy]), r);
+  const matrix = multiplyMatrices(multiplyMatrices(m0, [1, 0, 0, 1, -ox, -oy]), r);
   const copy = xobject.clone(doc.context);
   copy.dict.set(PDFName.of('Matrix'), doc.context.obj(matrix.map((n) => PDFNumber.of(Math.round(n * 1e4) / 1e4))));
   return doc.context.register(copy);
 }
 
-type Matrix = [number, number, number, number, number, number];
-
 function numbersOf(array: PDFArray | undefined, fallback: number[]): Matrix {
   const out = array?.asArray().map((v) => (v instanceof PDFNumber ? v.asNumber() : NaN)) ?? [];
   return (out.length === fallback.length && out.every(Number.isFinite) ? out : fallback) as Matrix;
-}
-
-/** `a` then `b` (PDF's row-vector convention: a point is multiplied by a, then by b). */
-function multiply(a: Matrix, b: Matrix): Matrix {
-  return [
-    a[0] * b[0] + a[1] * b[2],
-    a[0] * b[1] + a[1] * b[3],
-    a[2] * b[0] + a[3] * b[2],
-    a[2] * b[1] + a[3] * b[3],
-    a[4] * b[0] + a[5] * b[2] + b[4],
-    a[4] * b[1] + a[5] * b[3] + b[5],
-  ];
 }
 
 /**
