@@ -10,11 +10,10 @@
  * then `npx tsx bench/_html-rows.ts 9 /tmp/old-x .`. Each tree gets its own pool (one page), and its renders
  * are compared with the bare print on that page. Read the CPU ratios: the machine is shared, wall times are noisy.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CDPSession, Page } from 'playwright-core';
-import type { ResourceResolver } from '../src/resources/index.js';
+import { CORPUS_ORIGIN, corpusResolver, readFixture } from './_html-corpus.js';
 
 type Html = typeof import('../src/html/index.js');
 type Doc = typeof import('../src/html/document.js');
@@ -22,21 +21,13 @@ type Request = Parameters<Html['renderHtml']>[1];
 type Pool = InstanceType<Html['BrowserPool']>;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixtures = path.resolve(here, '../test/fixtures/html');
-const read = (p: string): string => readFileSync(path.join(fixtures, p), 'utf8');
 const rounds = Number(process.argv[2] ?? 7);
 const roots = (process.argv.length > 3 ? process.argv.slice(3) : [path.resolve(here, '..')]).map((r) =>
   path.resolve(r),
 );
 
-const origin = 'https://corpus.test/';
-const resolver: ResourceResolver = async (url) => {
-  const file = path.join(fixtures, new URL(url).pathname);
-  return {
-    body: new Uint8Array(readFileSync(file)),
-    contentType: file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'image/svg+xml',
-  };
-};
+const origin = CORPUS_ORIGIN;
+const resolver = corpusResolver;
 
 /** The rows' requests, as bench/html-invoice.ts makes them. */
 function rows(): Array<{ name: string; request: Request }> {
@@ -49,16 +40,16 @@ function rows(): Array<{ name: string; request: Request }> {
     {
       name: 'invoice',
       request: {
-        html: read('anvil-invoice/invoice.html'),
-        css: read('anvil-invoice/invoice.css') + read('anvil-invoice/invoice-pdf.css'),
+        html: readFixture('anvil-invoice/invoice.html'),
+        css: readFixture('anvil-invoice/invoice.css') + readFixture('anvil-invoice/invoice-pdf.css'),
         title: 'Invoice',
       },
     },
     {
       name: 'statement',
       request: {
-        html: read('anvil-statement/statement.html'),
-        css: read('anvil-statement/statement.css') + read('anvil-statement/statement-pdf.css'),
+        html: readFixture('anvil-statement/statement.html'),
+        css: readFixture('anvil-statement/statement.css') + readFixture('anvil-statement/statement-pdf.css'),
       },
     },
     {
@@ -72,7 +63,7 @@ function rows(): Array<{ name: string; request: Request }> {
     {
       name: 'WP report',
       request: {
-        html: read('weasyprint-report/report.html'),
+        html: readFixture('weasyprint-report/report.html'),
         baseUrl: `${origin}weasyprint-report/report.html`,
         page: A4,
       },
@@ -80,7 +71,7 @@ function rows(): Array<{ name: string; request: Request }> {
     {
       name: 'WP invoice',
       request: {
-        html: read('weasyprint-invoice/invoice.html'),
+        html: readFixture('weasyprint-invoice/invoice.html'),
         baseUrl: `${origin}weasyprint-invoice/invoice.html`,
         page: { ...A4, margin: '75px' },
       },

@@ -8,21 +8,15 @@
  * The built document carries castpress's default CSS (the Noto Sans font stack, the default `@page` box);
  * one more row keeps the raw anchor (the template's HTML and CSS only, Chromium's default serif) for comparison.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { BrowserPool, renderHtml } from '../src/html/index.js';
 import { defaultAgainstUntagged, launchBare, likeForLike } from './_html-bare.js';
-import type { ResourceResolver } from '../src/resources/index.js';
+import { CORPUS_ORIGIN, corpusResolver, readFixture } from './_html-corpus.js';
 import { interleaved, type BenchRow } from './types.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixtures = path.resolve(here, '../test/fixtures/html');
-const read = (p: string): string => readFileSync(path.join(fixtures, p), 'utf8');
-
 export async function run(): Promise<BenchRow[]> {
-  const html = read('anvil-invoice/invoice.html');
-  const css = read('anvil-invoice/invoice.css') + read('anvil-invoice/invoice-pdf.css');
+  const html = readFixture('anvil-invoice/invoice.html');
+  const css = readFixture('anvil-invoice/invoice.css') + readFixture('anvil-invoice/invoice-pdf.css');
   const rawDoc = `<!DOCTYPE html><html><head><style>${css}</style></head><body>${html}</body></html>`;
 
   const bare = await launchBare();
@@ -50,8 +44,9 @@ export async function run(): Promise<BenchRow[]> {
       ratio: oursRaw / bareRaw,
     });
 
-    const statement = read('anvil-statement/statement.html');
-    const statementCss = read('anvil-statement/statement.css') + read('anvil-statement/statement-pdf.css');
+    const statement = readFixture('anvil-statement/statement.html');
+    const statementCss =
+      readFixture('anvil-statement/statement.css') + readFixture('anvil-statement/statement-pdf.css');
     const paged = { goal: '<= 1.5' };
     rows.push(
       ...(
@@ -116,19 +111,13 @@ export async function run(): Promise<BenchRow[]> {
     // WeasyPrint's report sample (8 pages: string-set running heads, target-counter table of contents,
     // named pages, left/right breaks, its own fonts served by a resolver). The anchor prints the same
     // built document bare (its fonts then fall back: the bare context loads nothing).
-    const origin = 'https://corpus.test/';
-    const resolver: ResourceResolver = async (url) => {
-      const file = path.join(fixtures, new URL(url).pathname);
-      return {
-        body: new Uint8Array(readFileSync(file)),
-        contentType: file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'image/svg+xml',
-      };
-    };
+    const origin = CORPUS_ORIGIN;
+    const resolver = corpusResolver;
     const reportPool = new BrowserPool({ maxPages: 1, resolver });
     const A4 = { width: '210mm', height: '297mm' };
     try {
       const report = {
-        html: read('weasyprint-report/report.html'),
+        html: readFixture('weasyprint-report/report.html'),
         baseUrl: `${origin}weasyprint-report/report.html`,
         page: A4,
       };
@@ -149,7 +138,7 @@ export async function run(): Promise<BenchRow[]> {
       );
       // WeasyPrint's invoice (its footer boxes are the overlay's, in Pacifico from @page), same anchor kind.
       const wpInvoice = {
-        html: read('weasyprint-invoice/invoice.html'),
+        html: readFixture('weasyprint-invoice/invoice.html'),
         baseUrl: `${origin}weasyprint-invoice/invoice.html`,
         page: { ...A4, margin: '75px' },
       };
